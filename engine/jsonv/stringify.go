@@ -3,16 +3,16 @@ package jsonv
 import (
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
 // Stringify returns JSON.stringify(v) for a model value. Values outside
 // the model (which JSON.stringify would drop as undefined) print as null.
 func Stringify(v any) string {
-	var b strings.Builder
-	appendValue(&b, v, "", "")
-	return b.String()
+	if s, ok := v.(string); ok {
+		return Quote(s)
+	}
+	return string(appendValue(make([]byte, 0, 64), v, "", ""))
 }
 
 // StringifyIndent returns JSON.stringify(v, null, indent). As in
@@ -22,94 +22,90 @@ func StringifyIndent(v any, indent string) string {
 	if UTF16Len(indent) > 10 {
 		indent = truncateUTF16(indent, 10)
 	}
-	var b strings.Builder
-	appendValue(&b, v, indent, "")
-	return b.String()
+	return string(appendValue(make([]byte, 0, 64), v, indent, ""))
 }
 
-// AppendStringify appends JSON.stringify(v) to b.
-func AppendStringify(b *strings.Builder, v any) { appendValue(b, v, "", "") }
+// AppendStringify appends JSON.stringify(v) to dst and returns the result.
+func AppendStringify(dst []byte, v any) []byte { return appendValue(dst, v, "", "") }
 
-func appendValue(b *strings.Builder, v any, indent, prefix string) {
+func appendValue(b []byte, v any, indent, prefix string) []byte {
 	switch t := v.(type) {
 	case nil:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	case bool:
 		if t {
-			b.WriteString("true")
+			b = append(b, "true"...)
 		} else {
-			b.WriteString("false")
+			b = append(b, "false"...)
 		}
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			b.WriteString("null")
-			return
+			b = append(b, "null"...)
+			return b
 		}
-		b.WriteString(FormatNumber(t))
+		b = append(b, FormatNumber(t)...)
 	case string:
-		AppendQuote(b, t)
+		b = AppendQuote(b, t)
 	case []any:
 		if len(t) == 0 {
-			b.WriteString("[]")
-			return
+			b = append(b, "[]"...)
+			return b
 		}
 		inner := prefix + indent
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range t {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
 			if indent != "" {
-				b.WriteByte('\n')
-				b.WriteString(inner)
+				b = append(b, '\n')
+				b = append(b, inner...)
 			}
-			appendValue(b, e, indent, inner)
+			b = appendValue(b, e, indent, inner)
 		}
 		if indent != "" {
-			b.WriteByte('\n')
-			b.WriteString(prefix)
+			b = append(b, '\n')
+			b = append(b, prefix...)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	case *Object:
 		if t.Len() == 0 {
-			b.WriteString("{}")
-			return
+			b = append(b, "{}"...)
+			return b
 		}
 		inner := prefix + indent
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, e := range t.entries {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
 			if indent != "" {
-				b.WriteByte('\n')
-				b.WriteString(inner)
+				b = append(b, '\n')
+				b = append(b, inner...)
 			}
-			AppendQuote(b, e.key)
-			b.WriteByte(':')
+			b = AppendQuote(b, e.key)
+			b = append(b, ':')
 			if indent != "" {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			appendValue(b, e.value, indent, inner)
+			b = appendValue(b, e.value, indent, inner)
 		}
 		if indent != "" {
-			b.WriteByte('\n')
-			b.WriteString(prefix)
+			b = append(b, '\n')
+			b = append(b, prefix...)
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	default:
-		b.WriteString("null")
+		b = append(b, "null"...)
 	}
+	return b
 }
 
 // Quote returns JSON.stringify(s): quotes, `\"` `\\` `\b` `\f` `\n` `\r`
 // `\t` by name, other C0 controls as lowercase `\u00xx`, lone surrogates
 // (WTF-8) as `\udxxx`, invalid bytes as U+FFFD, everything else literal.
 func Quote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	AppendQuote(&b, s)
-	return b.String()
+	return string(AppendQuote(make([]byte, 0, len(s)+2), s))
 }
 
 const hexDigits = "0123456789abcdef"
@@ -123,9 +119,9 @@ var needsEscape = func() (t [128]bool) {
 	return t
 }()
 
-// AppendQuote appends Quote(s) to b.
-func AppendQuote(b *strings.Builder, s string) {
-	b.WriteByte('"')
+// AppendQuote appends Quote(s) to b and returns the result.
+func AppendQuote(b []byte, s string) []byte {
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -134,26 +130,26 @@ func AppendQuote(b *strings.Builder, s string) {
 				i++
 				continue
 			}
-			b.WriteString(s[start:i])
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"':
-				b.WriteString(`\"`)
+				b = append(b, `\"`...)
 			case '\\':
-				b.WriteString(`\\`)
+				b = append(b, `\\`...)
 			case '\b':
-				b.WriteString(`\b`)
+				b = append(b, `\b`...)
 			case '\f':
-				b.WriteString(`\f`)
+				b = append(b, `\f`...)
 			case '\n':
-				b.WriteString(`\n`)
+				b = append(b, `\n`...)
 			case '\r':
-				b.WriteString(`\r`)
+				b = append(b, `\r`...)
 			case '\t':
-				b.WriteString(`\t`)
+				b = append(b, `\t`...)
 			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xF])
+				b = append(b, `\u00`...)
+				b = append(b, hexDigits[c>>4])
+				b = append(b, hexDigits[c&0xF])
 			}
 			i++
 			start = i
@@ -164,22 +160,22 @@ func AppendQuote(b *strings.Builder, s string) {
 			i += size
 			continue
 		}
-		b.WriteString(s[start:i])
+		b = append(b, s[start:i]...)
 		if u, ok := surrogateAt(s, i); ok {
-			b.WriteString(`\u`)
-			b.WriteByte(hexDigits[u>>12])
-			b.WriteByte(hexDigits[u>>8&0xF])
-			b.WriteByte(hexDigits[u>>4&0xF])
-			b.WriteByte(hexDigits[u&0xF])
+			b = append(b, `\u`...)
+			b = append(b, hexDigits[u>>12])
+			b = append(b, hexDigits[u>>8&0xF])
+			b = append(b, hexDigits[u>>4&0xF])
+			b = append(b, hexDigits[u&0xF])
 			i += 3
 		} else {
-			b.WriteString("\uFFFD")
+			b = append(b, "\uFFFD"...)
 			i++
 		}
 		start = i
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // surrogateAt decodes a WTF-8 encoded surrogate (ED A0..BF 80..BF) at s[i].

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Drives the real binary in tmux as a new user would: open the demo at
+# 160x48, visit every panel and the help overlay, quit, expect exit 0.
+# Polls the screen for text instead of sleeping.
+set -euo pipefail
+bin=$(realpath "$1")
+sock="forgebench-smoke-$$"
+work=$(mktemp -d)
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+
+t() { tmux -L "$sock" "$@"; }
+screen() { t capture-pane -p -t smoke; }
+wait_for() { # wait_for TEXT [TIMEOUT_S]
+  local text=$1 deadline=$((SECONDS + ${2:-10}))
+  until screen | grep -qF -- "$text"; do
+    if [ $SECONDS -ge $deadline ]; then
+      echo "timed out waiting for: $text"; echo "--- screen:"; screen; exit 1
+    fi
+    sleep 0.1
+  done
+}
+
+t new-session -d -s smoke -x 160 -y 48 \
+  "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
+wait_for "forgebench │ cwd"
+declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
+for n in 1 2 3 4 5; do
+  t send-keys -t smoke "$n"
+  wait_for "│ ${title[$n]}"
+  echo "panel $n (${title[$n]}) ok"
+done
+t send-keys -t smoke '?'
+wait_for "Keys — Agents"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "tab next pane"
+t send-keys -t smoke q
+for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
+code=$(cat "$work/exit-code" 2>/dev/null || echo missing)
+if [ "$code" != "0" ]; then echo "forgebench exited with $code"; screen; exit 1; fi
+echo "tmux smoke test passed"

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// Globals are the flags every command accepts.
+type Globals struct {
+	Cwd      string `help:"Project directory (default: the current directory)." type:"path" placeholder:"DIR"`
+	AgentDir string `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
+	ForgeDir string `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
+	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured)." enum:"auto,dark,light" default:"auto"`
+	Demo     bool   `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
+
+	stdout, stderr io.Writer
+	demoRoot       string
+}
+
+// workspace resolves the workspace for this run, unpacking the demo first
+// when --demo is set (the demo's directories replace the defaults).
+func (g *Globals) workspace() (resources.Workspace, error) {
+	dirs := resources.Dirs{Cwd: g.Cwd, AgentDir: g.AgentDir, ForgeDir: g.ForgeDir}
+	if g.Demo && g.demoRoot == "" {
+		layout, err := demo.Unpack("")
+		if err != nil {
+			return resources.Workspace{}, fmt.Errorf("unpack the demo workspace: %w", err)
+		}
+		g.demoRoot = layout.Root
+		if dirs.Cwd == "" {
+			dirs.Cwd = layout.ProjectDir
+		}
+		if dirs.AgentDir == "" {
+			dirs.AgentDir = layout.AgentDir
+		}
+		if dirs.ForgeDir == "" {
+			dirs.ForgeDir = layout.ForgeDir
+		}
+		g.Cwd, g.AgentDir, g.ForgeDir = dirs.Cwd, dirs.AgentDir, dirs.ForgeDir
+	}
+	ws, err := resources.OpenWorkspace(dirs, resources.TrustFromPi, resources.OSEnv())
+	if err != nil {
+		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
+	}
+	return ws, nil
+}
+
+// themeMode parses --theme (kong's enum already rejected bad values).
+func (g *Globals) themeMode() themes.Mode {
+	m, err := themes.ParseMode(g.Theme)
+	if err != nil {
+		return themes.Auto
+	}
+	return m
+}
+
+// cleanup tells the user where the demo workspace is; it is kept so edits
+// made in the demo can be inspected after exit.
+func (g *Globals) cleanup() {
+	if g.demoRoot != "" {
+		fmt.Fprintf(g.stderr, "forgebench: demo workspace kept at %s\n", g.demoRoot)
+	}
+}

@@ -1,0 +1,117 @@
+package main
+
+// Commands whose issue has not landed yet answer "not implemented yet" with
+// the usage exit code, naming the work that fills them. Each is replaced by a
+// real command in the file of its group when that issue lands.
+
+// pendingArgs accepts whatever the eventual command will take, so a script
+// gets the honest "not implemented yet" instead of a usage error.
+type pendingArgs struct {
+	Args []string `arg:"" optional:"" passthrough:"" help:"Arguments of the eventual command."`
+}
+
+type libraryPending struct{ pendingArgs }
+
+func (c *libraryPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with issue #5 (library and Presets panel)")
+}
+
+type sessionPending struct{ pendingArgs }
+
+func (c *sessionPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with issue #4 (sessions)")
+}
+
+type capabilityPending struct{ pendingArgs }
+
+func (c *capabilityPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with the capability-state issue")
+}
+
+type agentsPending struct{ pendingArgs }
+
+func (c *agentsPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with the agent-trees issue")
+}
+
+type payloadPending struct{ pendingArgs }
+
+func (c *payloadPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with the payload-diff issue")
+}
+
+type enginePending struct{ pendingArgs }
+
+func (c *enginePending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with issue #3 (forge-v1 engine and preset compiler)")
+}
+
+// PresetCmd groups the preset commands.
+type PresetCmd struct {
+	List          libraryPending `cmd:"" help:"List presets of the project and global scopes."`
+	Show          libraryPending `cmd:"" help:"Show one preset (with its sourceRevision)."`
+	Validate      libraryPending `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
+	Preview       enginePending  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Compile       enginePending  `cmd:"" help:"Compile a preset into a system prompt and messages."`
+	New           libraryPending `cmd:"" help:"Create a preset (exclusive create)."`
+	Fork          libraryPending `cmd:"" help:"Copy a preset to a new id."`
+	Delete        libraryPending `cmd:"" help:"Delete a preset; requires --revision."`
+	MigrateStacks libraryPending `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+}
+
+// CapabilityCmd groups the capability commands.
+type CapabilityCmd struct {
+	List        libraryPending    `cmd:"" help:"List capabilities of the project and global scopes."`
+	Show        libraryPending    `cmd:"" help:"Show one capability."`
+	Validate    libraryPending    `cmd:"" help:"Validate capabilities; exit 1 on errors."`
+	New         capabilityPending `cmd:"" help:"Create a capability."`
+	Delete      libraryPending    `cmd:"" help:"Delete a capability; requires --revision."`
+	Bindings    libraryPending    `cmd:"" help:"Show a preset's capability bindings, source vs effective."`
+	Status      capabilityPending `cmd:"" help:"Capability state of a session at an entry."`
+	Enable      capabilityPending `cmd:"" help:"Enable a capability in a session (guarded append)."`
+	EnableBound capabilityPending `cmd:"" name:"enable-bound" help:"Enable a preset-bound capability in a session."`
+	Disable     capabilityPending `cmd:"" help:"Disable a capability in a session."`
+	Reset       capabilityPending `cmd:"" help:"Reset capability state in a session."`
+	Add         capabilityPending `cmd:"" help:"Add an ad-hoc capability to a session."`
+}
+
+// ProfileCmd groups the agent-profile commands.
+type ProfileCmd struct {
+	List     libraryPending `cmd:"" help:"List agent profiles."`
+	Show     libraryPending `cmd:"" help:"Show one agent profile."`
+	Validate libraryPending `cmd:"" help:"Validate agent profiles; exit 1 on errors."`
+	Preview  libraryPending `cmd:"" help:"Resolve a profile's preset and model (reports whether auth is configured, never secrets)."`
+	Delete   libraryPending `cmd:"" help:"Delete an agent profile; requires --revision."`
+}
+
+// SessionCmd groups the Pi session commands.
+type SessionCmd struct {
+	List    sessionPending `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	Show    sessionPending `cmd:"" help:"Load a session and print a summary."`
+	Tree    sessionPending `cmd:"" help:"Print the branch tree of a session."`
+	Context sessionPending `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
+	Stats   sessionPending `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Tail    sessionPending `cmd:"" help:"Follow a session file that Pi is writing."`
+	Export  sessionPending `cmd:"" help:"Export a branch as Markdown or JSON."`
+}
+
+// AgentsCmd groups the pi-subagent tree commands.
+type AgentsCmd struct {
+	List       agentsPending `cmd:"" help:"List agent trees of the project's sessions."`
+	Show       agentsPending `cmd:"" help:"Show one agent tree as a dashboard."`
+	Transcript agentsPending `cmd:"" help:"Print an agent's transcript (read-only)."`
+}
+
+// PayloadCmd groups the payload commands.
+type PayloadCmd struct {
+	Show payloadPending `cmd:"" help:"Show a captured payload, a session entry or a preset at an entry as a request."`
+	Diff payloadPending `cmd:"" help:"Diff two requests: blocks, lines, cache boundary and token deltas."`
+}
+
+// TemplateCmd groups the forge-v1 template commands.
+type TemplateCmd struct {
+	Render enginePending `cmd:"" help:"Render a forge-v1 template."`
+}
+
+// FingerprintCmd prints the sha256:v1 fingerprint of a JSON document.
+type FingerprintCmd struct{ capabilityPending }

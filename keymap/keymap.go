@@ -1,0 +1,142 @@
+// Package keymap holds every key binding of the workbench as data. Help text
+// is generated from these bindings, and user overrides rebind them by name, so
+// what the help says and what a key does can never drift apart.
+package keymap
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// Global are the keys the root model handles whatever panel has focus.
+type Global struct {
+	Quit     key.Binding
+	Help     key.Binding
+	Palette  key.Binding
+	Filter   key.Binding
+	Back     key.Binding
+	Reload   key.Binding
+	NextPane key.Binding
+	PrevPane key.Binding
+	Presets  key.Binding
+	Caps     key.Binding
+	Session  key.Binding
+	Payloads key.Binding
+	Agents   key.Binding
+	Edit     key.Binding
+	Copy     key.Binding
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Select   key.Binding
+	Expand   key.Binding
+}
+
+// DefaultGlobal returns the stock global bindings (k9s/soft-serve habits:
+// `?` help, `:` palette, `/` filter, esc back, q quit).
+func DefaultGlobal() Global {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	return Global{
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:     b([]string{"?"}, "?", "help"),
+		Palette:  b([]string{":"}, ":", "command palette"),
+		Filter:   b([]string{"/"}, "/", "filter"),
+		Back:     b([]string{"esc"}, "esc", "back"),
+		Reload:   b([]string{"r"}, "r", "reload"),
+		NextPane: b([]string{"tab"}, "tab", "next pane"),
+		PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Presets:  b([]string{"1"}, "1", "presets"),
+		Caps:     b([]string{"2"}, "2", "capabilities"),
+		Session:  b([]string{"3"}, "3", "session"),
+		Payloads: b([]string{"4"}, "4", "payloads"),
+		Agents:   b([]string{"5"}, "5", "agents"),
+		Edit:     b([]string{"e"}, "e", "edit in $EDITOR"),
+		Copy:     b([]string{"y"}, "y", "copy"),
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:      b([]string{"home", "g"}, "g", "top"),
+		Bottom:   b([]string{"end", "G"}, "G", "bottom"),
+		Select:   b([]string{"enter"}, "enter", "open"),
+		Expand:   b([]string{"space"}, "space", "expand/collapse"),
+	}
+}
+
+// Tabs returns the panel-switch bindings in panel order.
+func (g *Global) Tabs() []key.Binding {
+	return []key.Binding{g.Presets, g.Caps, g.Session, g.Payloads, g.Agents}
+}
+
+// Named exposes the bindings under the stable names used by overrides.
+func (g *Global) Named() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"quit": &g.Quit, "help": &g.Help, "palette": &g.Palette, "filter": &g.Filter,
+		"back": &g.Back, "reload": &g.Reload, "next-pane": &g.NextPane, "prev-pane": &g.PrevPane,
+		"panel-presets": &g.Presets, "panel-capabilities": &g.Caps, "panel-session": &g.Session,
+		"panel-payloads": &g.Payloads, "panel-agents": &g.Agents, "edit": &g.Edit, "copy": &g.Copy,
+		"up": &g.Up, "down": &g.Down, "page-up": &g.PageUp, "page-down": &g.PageDown,
+		"top": &g.Top, "bottom": &g.Bottom, "select": &g.Select, "expand": &g.Expand,
+	}
+}
+
+// ShortHelp is the root's part of the footer help. Keys that only a panel
+// acts on (navigation, filter, edit, …) appear in that panel's help instead,
+// so help never advertises a key that does nothing where the user is.
+func (g *Global) ShortHelp() []key.Binding {
+	return []key.Binding{g.NextPane, g.Help, g.Quit}
+}
+
+// FullHelp is the root's part of the `?` overlay, in columns.
+func (g *Global) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		g.Tabs(),
+		{g.NextPane, g.PrevPane, g.Back, g.Help, g.Quit},
+	}
+}
+
+// Rebinder is implemented by every keymap that accepts user overrides.
+type Rebinder interface {
+	Named() map[string]*key.Binding
+}
+
+// Apply rebinds the named bindings of m. Every name must exist and every
+// binding needs at least one key; on any error nothing is changed, so a bad
+// override file never leaves a half-applied keymap.
+func Apply(m Rebinder, overrides map[string][]string) error {
+	named := m.Named()
+	var unknown []string
+	for name, keys := range overrides {
+		if _, ok := named[name]; !ok {
+			unknown = append(unknown, name)
+			continue
+		}
+		if len(keys) == 0 {
+			return fmt.Errorf("key override %q: at least one key is required", name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		known := make([]string, 0, len(named))
+		for n := range named {
+			known = append(known, n)
+		}
+		sort.Strings(known)
+		return fmt.Errorf("unknown key binding name(s) %s (known: %s)",
+			strings.Join(unknown, ", "), strings.Join(known, ", "))
+	}
+	for name, keys := range overrides {
+		b := named[name]
+		b.SetKeys(keys...)
+		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package keymap
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestApplyRebindsAndUpdatesHelp(t *testing.T) {
+	g := DefaultGlobal()
+	if err := Apply(&g, map[string][]string{"quit": {"x", "ctrl+q"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'x', Text: "x"}, g.Quit) {
+		t.Fatal("x should quit after rebinding")
+	}
+	if key.Matches(tea.KeyPressMsg{Code: 'q', Text: "q"}, g.Quit) {
+		t.Fatal("q should no longer quit")
+	}
+	if got := g.Quit.Help().Key; got != "x/ctrl+q" {
+		t.Fatalf("help key = %q, want generated from the new keys", got)
+	}
+}
+
+func TestApplyRejectsUnknownNamesAtomically(t *testing.T) {
+	g := DefaultGlobal()
+	err := Apply(&g, map[string][]string{"quit": {"x"}, "launch-rockets": {"l"}})
+	if err == nil || !strings.Contains(err.Error(), "launch-rockets") {
+		t.Fatalf("want an error naming the unknown binding, got %v", err)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'q', Text: "q"}, g.Quit) {
+		t.Fatal("a rejected override file must not change any binding")
+	}
+	if err := Apply(&g, map[string][]string{"help": nil}); err == nil {
+		t.Fatal("an empty key list must be rejected")
+	}
+}
+
+func TestEveryNamedBindingHasHelpAndKeys(t *testing.T) {
+	g := DefaultGlobal()
+	seen := map[string]string{}
+	for name, b := range g.Named() {
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %q lacks keys or help", name)
+		}
+		for _, k := range b.Keys() {
+			if other, dup := seen[k]; dup {
+				t.Errorf("key %q bound twice: %s and %s", k, other, name)
+			}
+			seen[k] = name
+		}
+	}
+}

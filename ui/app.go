@@ -1,0 +1,264 @@
+// Package ui is the bubbletea root of the workbench: layout (header, tabs,
+// body, footer), focus, key routing and the help overlay. Each panel lives in
+// its own sub-package and receives the shared common.Common.
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/pending"
+)
+
+// Options configure the root model.
+type Options struct {
+	Workspace resources.Workspace
+	Theme     themes.Mode
+	NoColor   bool
+	Keys      keymap.Global
+	// Home is the user's home directory, used only to shorten paths.
+	Home string
+}
+
+// Model is the root model. It stays thin: everything a panel shows is the
+// panel's business.
+type Model struct {
+	com      *common.Common
+	keys     keymap.Global
+	panels   []common.Panel
+	active   int
+	showHelp bool
+	help     help.Model
+	theme    themes.Mode
+	noColor  bool
+	hasDark  bool
+	width    int
+	height   int
+	// cwdLabel is the header's cwd, abbreviated once at construction so
+	// View never touches the environment.
+	cwdLabel string
+}
+
+// New builds the root model with the five panels.
+func New(opts Options) *Model {
+	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true}
+	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace}
+	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
+	m.applyTheme()
+	m.help = help.New()
+	m.help.Styles = m.com.Styles.Help
+	m.panels = []common.Panel{
+		pending.New(m.com, "Presets", "issue #5 (Library and Presets panel) fills this panel",
+			"preset list with scope badges, active marker and diagnostics counts",
+			"item list and editor with live validation", "preview dock and draft diff"),
+		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
+			"capability library and bindings (source vs effective)",
+			"capability state at the selected entry; enable/disable/reset/add"),
+		pending.New(m.com, "Session", "issue #4 (Sessions) fills this panel",
+			"session picker, branch tree and timeline", "entry detail, context at the entry, stats, follow mode"),
+		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
+			"captures and references", "block diff and line diff with cache boundary and token deltas"),
+		pending.New(m.com, "Agents", "a later agents issue fills this panel",
+			"pi-subagent tree dashboard", "details, recent activity and read-only transcripts"),
+	}
+	return m
+}
+
+func (m *Model) applyTheme() {
+	m.com.Styles = themes.For(m.theme, m.hasDark, m.noColor)
+	m.help.Styles = m.com.Styles.Help
+}
+
+// Init asks the terminal for its background (auto theme) and starts every
+// panel's loading.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	for _, p := range m.panels {
+		cmds = append(cmds, p.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes messages in a fixed order: quit → open dialog → focused
+// text input → global keys → focused panel.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.com.Width, m.com.Height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.hasDark = msg.IsDark()
+		m.applyTheme()
+		return m, nil
+	case common.SelectionChangedMsg:
+		m.com.Selection = msg.Selection
+		return m, m.broadcast(msg)
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	}
+	return m, m.routeToActive(msg)
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	if m.panels[m.active].CapturesInput() {
+		return m.routeToActive(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, k.NextPane):
+		m.panels[m.active].FocusNext()
+		return nil
+	case key.Matches(msg, k.PrevPane):
+		m.panels[m.active].FocusPrev()
+		return nil
+	}
+	for i, tab := range k.Tabs() {
+		if key.Matches(msg, tab) {
+			m.active = i
+			return nil
+		}
+	}
+	return m.routeToActive(msg)
+}
+
+func (m *Model) routeToActive(msg tea.Msg) tea.Cmd {
+	p, cmd := m.panels[m.active].Update(msg)
+	m.panels[m.active] = p
+	return cmd
+}
+
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.panels))
+	for i, p := range m.panels {
+		var cmd tea.Cmd
+		m.panels[i], cmd = p.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// chromeHeight is the header, the tab bar and the footer.
+const chromeHeight = 3
+
+func (m *Model) layout() {
+	m.help.SetWidth(m.width)
+	bodyH := max(0, m.height-chromeHeight)
+	for _, p := range m.panels {
+		p.SetSize(m.width, bodyH)
+	}
+}
+
+// View renders the whole screen; it does no IO and no heavy work.
+func (m *Model) View() tea.View {
+	var body string
+	if m.showHelp {
+		body = m.helpView(max(0, m.height-chromeHeight))
+	} else {
+		body = m.panels[m.active].View()
+	}
+	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "forgebench"
+	return v
+}
+
+func (m *Model) headerView() string {
+	st := m.com.Styles
+	ws := m.com.Workspace
+	sel := m.com.Selection
+	field := func(k, v string) string { return st.App.HeaderKey.Render(k+" ") + st.App.HeaderValue.Render(v) }
+	trust := st.Text.Success.Render("trusted")
+	if !ws.Trust.Trusted {
+		trust = st.Text.Warning.Render("untrusted (read-only)")
+	}
+	session := orNone(sel.SessionName)
+	if session == "—" && sel.SessionFile != "" {
+		session = baseName(sel.SessionFile)
+	}
+	parts := []string{
+		st.Pane.TitleFocused.Render("forgebench"),
+		field("cwd", m.cwdLabel),
+		st.App.HeaderKey.Render("trust ") + trust,
+		field("session", session),
+		field("entry", orLeaf(sel)),
+		field("preset", orNone(sel.PresetID)),
+	}
+	line := strings.Join(parts, st.App.TabGap.Render(" │ "))
+	return st.App.Header.Width(m.width).Render(ansi.Truncate(line, max(0, m.width-2), "…"))
+}
+
+func (m *Model) tabsView() string {
+	st := m.com.Styles
+	tabs := make([]string, len(m.panels))
+	for i, p := range m.panels {
+		label := m.keys.Tabs()[i].Help().Key + " " + p.Title()
+		if i == m.active {
+			tabs[i] = st.App.TabActive.Render(label)
+		} else {
+			tabs[i] = st.App.Tab.Render(label)
+		}
+	}
+	return ansi.Truncate(strings.Join(tabs, st.App.TabGap.Render("│")), m.width, "…")
+}
+
+func (m *Model) footerView() string {
+	bindings := append(m.panels[m.active].ShortHelp(), m.keys.ShortHelp()...)
+	return m.com.Styles.App.Footer.Render(ansi.Truncate(m.help.ShortHelpView(bindings), max(0, m.width-2), "…"))
+}
+
+// helpView composes the focused panel's keys with the global keys, as
+// generated from the keymap, in a dialog clamped to the body area.
+func (m *Model) helpView(height int) string {
+	st := m.com.Styles
+	groups := append(m.panels[m.active].FullHelp(), m.keys.FullHelp()...)
+	h := m.help
+	h.SetWidth(max(0, m.width-6))
+	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
+	box := st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
+		Render(title + "\n\n" + h.FullHelpView(groups) + "\n\n" + st.Text.Muted.Render("esc or ? closes"))
+	return lipgloss.Place(m.width, height, lipgloss.Center, lipgloss.Center, box)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func orLeaf(s common.Selection) string {
+	if s.SessionFile == "" {
+		return "—"
+	}
+	if s.EntryID == "" {
+		return "leaf"
+	}
+	return s.EntryID
+}

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+func newTestModel(w, h int) *Model {
+	m := New(Options{
+		Workspace: resources.Workspace{Cwd: "/home/ada/projects/demo-app", Trust: resources.Trust{Trusted: true}},
+		Theme:     themes.Dark,
+		Keys:      keymap.DefaultGlobal(),
+		Home:      "/home/ada",
+	})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func press(m *Model, keys ...string) tea.Cmd {
+	var last tea.Cmd
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			r := []rune(k)[0]
+			msg = tea.KeyPressMsg{Code: r, Text: k}
+		}
+		_, last = m.Update(msg)
+	}
+	return last
+}
+
+func TestGoldenShell(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for tab := 1; tab <= 5; tab++ {
+			name := fmt.Sprintf("shell_tab%d_%dx%d", tab, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				m := newTestModel(size.w, size.h)
+				press(m, fmt.Sprint(tab))
+				view := m.View().Content
+				uitest.AssertFits(t, view, size.w, size.h)
+				uitest.Golden(t, name, view)
+			})
+		}
+		t.Run(fmt.Sprintf("help_%dx%d", size.w, size.h), func(t *testing.T) {
+			m := newTestModel(size.w, size.h)
+			press(m, "3", "?")
+			view := m.View().Content
+			uitest.AssertFits(t, view, size.w, size.h)
+			uitest.Golden(t, fmt.Sprintf("help_%dx%d", size.w, size.h), view)
+		})
+	}
+}
+
+func TestTabsHelpAndQuit(t *testing.T) {
+	m := newTestModel(120, 30)
+	press(m, "4")
+	if m.active != 3 {
+		t.Fatalf("4 should open the Payloads tab, active=%d", m.active)
+	}
+	press(m, "?")
+	if !strings.Contains(ansi.Strip(m.View().Content), "Keys — Payloads") {
+		t.Fatal("? should open help for the focused panel")
+	}
+	press(m, "2") // keys other than close are swallowed by the open dialog
+	if m.active != 3 || !m.showHelp {
+		t.Fatal("the help dialog must take keys before global shortcuts")
+	}
+	press(m, "esc")
+	if m.showHelp {
+		t.Fatal("esc should close help")
+	}
+	if cmd := press(m, "q"); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q should quit")
+	}
+}
+
+func TestHelpIsGeneratedFromKeymap(t *testing.T) {
+	keys := keymap.DefaultGlobal()
+	if err := keymap.Apply(&keys, map[string][]string{"quit": {"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Theme: themes.Dark, Keys: keys})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	footer := ansi.Strip(m.footerView())
+	if !strings.Contains(footer, "x quit") || strings.Contains(footer, "q quit") {
+		t.Fatalf("footer help must follow the rebinding, got %q", footer)
+	}
+}
+
+func TestBackgroundQuerySwitchesAutoTheme(t *testing.T) {
+	m := New(Options{Theme: themes.Auto, Keys: keymap.DefaultGlobal()})
+	if m.com.Styles.Palette.Name != "dark" {
+		t.Fatalf("auto must default to dark before the terminal answers, got %s", m.com.Styles.Palette.Name)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: themes.LightPalette().Base})
+	if m.com.Styles.Palette.Name != "light" {
+		t.Fatalf("a light background should select the light palette, got %s", m.com.Styles.Palette.Name)
+	}
+	forced := New(Options{Theme: themes.Dark, Keys: keymap.DefaultGlobal()})
+	forced.Update(tea.BackgroundColorMsg{Color: themes.LightPalette().Base})
+	if forced.com.Styles.Palette.Name != "dark" {
+		t.Fatal("--theme dark must ignore the terminal background")
+	}
+	mono := New(Options{Theme: themes.Dark, NoColor: true, Keys: keymap.DefaultGlobal()})
+	if mono.com.Styles.Palette.Name != "mono" {
+		t.Fatal("NO_COLOR must select the colourless palette")
+	}
+}

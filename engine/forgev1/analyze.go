@@ -1,0 +1,99 @@
+package forgev1
+
+// Dependency is one environment read or filter use found by Analyze.
+type Dependency struct {
+	// Kind is "runtime", "parameters", "extensions", "legacy" (any other
+	// path head) or "filter".
+	Kind string
+	// Path holds the path segments; empty for filters.
+	Path []string
+	// Filter names the filter for Kind "filter".
+	Filter string
+	// Span is the output or if tag the dependency comes from.
+	Span Span
+}
+
+// Analysis is the result of Analyze: every dependency in source order and
+// every error (unknown filters, even in branches that never render).
+type Analysis struct {
+	Dependencies []Dependency
+	Errors       []*Error
+}
+
+// knownFilter reports whether name is one of the five forge-v1 filters.
+func knownFilter(name string) bool {
+	switch name {
+	case "trim", "upper", "lower", "json", "xml":
+		return true
+	}
+	return false
+}
+
+// Analyze lists the template's dependencies and analysis errors.
+func (t *Template) Analyze() *Analysis {
+	a := &Analysis{}
+	p := parser{src: t.src}
+	var walk func(nodes []node)
+	walk = func(nodes []node) {
+		for i := range nodes {
+			n := &nodes[i]
+			switch n.kind {
+			case nodeOutput:
+				span := *p.span(n.start, n.end)
+				a.Dependencies = append(a.Dependencies, pathDependency(n.path, span))
+				for _, f := range n.filters {
+					if knownFilter(f) {
+						a.Dependencies = append(a.Dependencies, Dependency{Kind: "filter", Filter: f, Span: span})
+						continue
+					}
+					s := span
+					a.Errors = append(a.Errors, &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: &s})
+				}
+			case nodeIf:
+				a.Dependencies = append(a.Dependencies, pathDependency(n.path, *p.span(n.start, n.end)))
+				walk(n.thenBody)
+				walk(n.elseBody)
+			}
+		}
+	}
+	walk(t.nodes)
+	return a
+}
+
+// FirstError returns the first analysis error of t, or nil. It is the
+// allocation-free check Render uses.
+func (t *Template) FirstError() *Error {
+	p := parser{src: t.src}
+	var find func(nodes []node) *Error
+	find = func(nodes []node) *Error {
+		for i := range nodes {
+			n := &nodes[i]
+			switch n.kind {
+			case nodeOutput:
+				for _, f := range n.filters {
+					if !knownFilter(f) {
+						return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
+					}
+				}
+			case nodeIf:
+				if err := find(n.thenBody); err != nil {
+					return err
+				}
+				if err := find(n.elseBody); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return find(t.nodes)
+}
+
+func pathDependency(p path, span Span) Dependency {
+	kind := "legacy"
+	switch p.segments[0] {
+	case "runtime", "parameters", "extensions":
+		kind = p.segments[0]
+	}
+	return Dependency{Kind: kind, Path: p.segments, Span: span}
+}

@@ -1,0 +1,210 @@
+package forgev1
+
+import (
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// Render renders an already parsed template. It does not re-run the
+// analyzer; an unknown filter that reaches evaluation fails as upstream.
+func (t *Template) Render(env Env, opts Options) (string, *Error) {
+	return t.render(env, opts.Macros, opts.limit())
+}
+
+func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
+	r := renderer{
+		t:      t,
+		env:    env,
+		macros: macros,
+		limit:  limit,
+		buf:    make([]byte, 0, len(t.src)+64),
+	}
+	if err := r.renderList(t.nodes, 0); err != nil {
+		return "", err
+	}
+	return string(r.buf), nil
+}
+
+type renderer struct {
+	t      *Template
+	env    Env
+	macros *MacroResolver
+	limit  float64
+	buf    []byte
+	units  int // UTF-16 length of buf
+}
+
+func (r *renderer) renderList(nodes []node, depth int) *Error {
+	if depth > MaxDepth {
+		return renderError(KindRecursion, "forge-v1 template nesting exceeds 64 levels.")
+	}
+	levelStart := r.units
+	for i := range nodes {
+		n := &nodes[i]
+		switch n.kind {
+		case nodeText:
+			r.buf = append(r.buf, n.text...)
+			r.units += n.units
+		case nodeOutput:
+			if err := r.renderOutput(n); err != nil {
+				return err
+			}
+		case nodeIf:
+			taken, err := r.predicate(n)
+			if err != nil {
+				return err
+			}
+			if taken {
+				err = r.renderList(n.thenBody, depth+1)
+			} else if n.hasElse {
+				err = r.renderList(n.elseBody, depth+1)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if float64(r.units-levelStart) > r.limit {
+			return renderError(KindOutputLimit, "forge-v1 template output exceeds "+jsonv.FormatNumber(r.limit)+" characters.")
+		}
+	}
+	return nil
+}
+
+func (r *renderer) renderOutput(n *node) *Error {
+	v, err := r.evaluate(n.path, n, false)
+	if err != nil {
+		return err
+	}
+	for _, f := range n.filters {
+		if v, err = r.applyFilter(f, v, n); err != nil {
+			return err
+		}
+	}
+	mark := len(r.buf)
+	switch t := v.(type) {
+	case string:
+		r.buf = append(r.buf, t...)
+	case jsUndefined:
+	case jsFunction:
+		r.buf = append(r.buf, "undefined"...) // "" + JSON.stringify(fn)
+	case jsObjectPrototype:
+		r.buf = append(r.buf, "{}"...)
+	default:
+		r.buf = jsonv.AppendStringify(r.buf, t)
+	}
+	r.units += utf16Len(r.buf[mark:])
+	return nil
+}
+
+func (r *renderer) predicate(n *node) (bool, *Error) {
+	if n.pred == predTruthy {
+		v, err := r.evaluate(n.path, n, true)
+		if err != nil {
+			return false, err
+		}
+		return truthy(v), nil
+	}
+	v, err := r.evaluate(n.path, n, false)
+	if err != nil {
+		return false, err
+	}
+	actual, defined := valueToString(v)
+	equal := defined && actual == n.expected
+	if n.pred == predEq {
+		return equal, nil
+	}
+	return !equal, nil
+}
+
+func (r *renderer) undefinedError(segments []string, n *node) *Error {
+	p := parser{src: r.t.src}
+	return &Error{
+		Stage:   StageRender,
+		Kind:    KindUndefined,
+		Message: "Undefined forge-v1 path: {{" + strings.Join(segments, ".") + "}}",
+		Span:    p.span(n.start, n.end),
+	}
+}
+
+// legacyAliases maps the v1 bare names to their runtime paths (§8.4).
+var legacyAliases = map[string]path{
+	"cwd":             {segments: []string{"runtime", "cwd"}, class: pathRoot},
+	"date":            {segments: []string{"runtime", "date"}, class: pathRoot},
+	"time":            {segments: []string{"runtime", "time"}, class: pathRoot},
+	"lastUserMessage": {segments: []string{"runtime", "lastUserMessage"}, class: pathRoot},
+	"selectedTools":   {segments: []string{"runtime", "selectedToolsText"}, class: pathRoot},
+	"tools":           {segments: []string{"runtime", "selectedToolsText"}, class: pathRoot},
+	"activeModel":     {segments: []string{"runtime", "activeModel"}, class: pathRoot},
+}
+
+// evaluate resolves a path (§8.4). With soft set an unresolvable path
+// yields jsUndefined instead of the undefined error.
+func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
+	segs := p.segments
+	switch p.class {
+	case pathExtension:
+		if v, ok := ownProperty(r.env.Extensions, segs[1]); ok {
+			return v, nil
+		}
+		if v, found, err := r.macros.resolve(segs[1], r.env); err != nil || found {
+			return v, err
+		}
+	case pathRoot:
+		var cursor any
+		switch segs[0] {
+		case "runtime":
+			cursor = rootObject(r.env.Runtime)
+		case "parameters":
+			cursor = rootObject(r.env.Parameters)
+		default:
+			cursor = rootObject(r.env.Extensions)
+		}
+		for _, seg := range segs[1:] {
+			next, ok := member(cursor, seg)
+			if !ok {
+				if soft {
+					return jsUndefined{}, nil
+				}
+				return nil, r.undefinedError(segs, n)
+			}
+			cursor = next
+		}
+		return cursor, nil
+	case pathBare:
+		name := segs[0]
+		if v, ok := ownProperty(r.env.Parameters, name); ok {
+			return v, nil
+		}
+		if alias, ok := legacyAliases[name]; ok {
+			return r.evaluate(alias, n, soft)
+		}
+		if v, ok := ownProperty(r.env.Extensions, name); ok {
+			return v, nil
+		}
+		if v, found, err := r.macros.resolve(name, r.env); err != nil || found {
+			return v, err
+		}
+	}
+	if soft {
+		return jsUndefined{}, nil
+	}
+	return nil, r.undefinedError(segs, n)
+}
+
+var emptyObject = jsonv.NewObject()
+
+// rootObject treats a missing environment root as an empty object.
+func rootObject(v any) any {
+	if v == nil {
+		return emptyObject
+	}
+	return v
+}
+
+func ownProperty(container any, key string) (any, bool) {
+	if o, ok := container.(*jsonv.Object); ok {
+		return o.Get(key)
+	}
+	return nil, false
+}

@@ -1,0 +1,190 @@
+package forgev1
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+)
+
+// JavaScript values that are not JSON but that upstream's `segment in
+// cursor` walk can reach through Object.prototype (the `quirk:` vectors).
+type (
+	jsUndefined       struct{}
+	jsFunction        struct{ name string } // a method of Object.prototype
+	jsObjectPrototype struct{}              // Object.prototype itself
+)
+
+// objectPrototypeMethods are the function-valued members every plain
+// JavaScript object inherits.
+var objectPrototypeMethods = map[string]string{
+	"constructor":          "Object",
+	"__defineGetter__":     "__defineGetter__",
+	"__defineSetter__":     "__defineSetter__",
+	"hasOwnProperty":       "hasOwnProperty",
+	"__lookupGetter__":     "__lookupGetter__",
+	"__lookupSetter__":     "__lookupSetter__",
+	"isPrototypeOf":        "isPrototypeOf",
+	"propertyIsEnumerable": "propertyIsEnumerable",
+	"toString":             "toString",
+	"valueOf":              "valueOf",
+	"toLocaleString":       "toLocaleString",
+}
+
+// member implements `segment in cursor` followed by `cursor[segment]` for
+// a cursor that must be a non-null, non-array object.
+func member(cursor any, seg string) (any, bool) {
+	switch c := cursor.(type) {
+	case *jsonv.Object:
+		if v, ok := c.Get(seg); ok {
+			return v, true
+		}
+		return prototypeMember(seg, false)
+	case jsObjectPrototype:
+		return prototypeMember(seg, true)
+	}
+	return nil, false
+}
+
+func prototypeMember(seg string, onPrototype bool) (any, bool) {
+	if seg == "__proto__" {
+		if onPrototype {
+			return nil, true
+		}
+		return jsObjectPrototype{}, true
+	}
+	if name, ok := objectPrototypeMethods[seg]; ok {
+		return jsFunction{name}, true
+	}
+	return nil, false
+}
+
+// jsString is String(v).
+func jsString(v any) string {
+	switch t := v.(type) {
+	case jsUndefined:
+		return "undefined"
+	case jsFunction:
+		return "function " + t.name + "() { [native code] }"
+	case jsObjectPrototype:
+		return "[object Object]"
+	}
+	return jsonv.ToString(v)
+}
+
+// valueToString is upstream's valueToString; defined is false when the
+// result is JavaScript undefined (JSON.stringify of a function).
+func valueToString(v any) (s string, defined bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case jsUndefined:
+		return "", true
+	case jsFunction:
+		return "", false
+	case jsObjectPrototype:
+		return "{}", true
+	}
+	return jsonv.Stringify(v), true
+}
+
+// truthy implements the `{% if path %}` rule (§8.4).
+func truthy(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return t
+	case string:
+		return t != ""
+	case float64:
+		return t != 0 && t == t
+	case []any:
+		return len(t) > 0
+	case *jsonv.Object:
+		return t.Len() > 0
+	}
+	return false // undefined, functions and Object.prototype have no own keys
+}
+
+func (r *renderer) applyFilter(name string, v any, n *node) (any, *Error) {
+	switch name {
+	case "trim":
+		return jsonv.TrimJS(jsString(v)), nil
+	case "upper":
+		return changeCase(jsString(v), true), nil
+	case "lower":
+		return changeCase(jsString(v), false), nil
+	case "json":
+		switch t := v.(type) {
+		case jsUndefined, jsFunction:
+			return jsUndefined{}, nil
+		case jsObjectPrototype:
+			return "{}", nil
+		default:
+			return jsonv.Stringify(t), nil
+		}
+	case "xml":
+		return escapeXML(jsString(v)), nil
+	}
+	p := parser{src: r.t.src}
+	return nil, &Error{Stage: StageRender, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + name, Span: p.span(n.start, n.end)}
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
+func escapeXML(s string) string {
+	if strings.IndexAny(s, `&<>"'`) < 0 {
+		return s
+	}
+	return xmlEscaper.Replace(s)
+}
+
+// changeCase is toUpperCase/toLowerCase: full Unicode case mapping,
+// locale-independent, with WTF-8 lone surrogates passed through.
+func changeCase(s string, upper bool) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if upper {
+			return strings.ToUpper(s)
+		}
+		return strings.ToLower(s)
+	}
+	var caser cases.Caser
+	if upper {
+		caser = cases.Upper(language.Und)
+	} else {
+		caser = cases.Lower(language.Und)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			b.WriteString(caser.String(s[start:i]))
+			b.WriteString(s[i : i+3])
+			i += 2
+			start = i + 1
+		}
+	}
+	b.WriteString(caser.String(s[start:]))
+	return b.String()
+}
+
+// utf16Len is jsonv.UTF16Len for freshly rendered bytes, ASCII fast.
+func utf16Len(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i + jsonv.UTF16Len(string(b[i:]))
+		}
+	}
+	return len(b)
+}

@@ -10,11 +10,7 @@
 // spans (UTF-16 code units into the template) match pi-forge byte for byte.
 package forgev1
 
-import (
-	"fmt"
-
-	"github.com/forgebench/forgebench/engine/jsonv"
-)
+import "fmt"
 
 // DefaultLimit is the default output limit in UTF-16 code units.
 const DefaultLimit = 100000
@@ -75,7 +71,8 @@ func (e *Error) Diagnostic() string {
 	}
 }
 
-// Env is the prompt environment: three jsonv values, normally *jsonv.Object.
+// Env is the prompt environment: three jsonv values, normally *jsonv.Object
+// (see engine/jsonv).
 // A nil field behaves as an empty object. Render never modifies it.
 type Env struct {
 	Runtime    any
@@ -116,6 +113,3 @@ func Render(src string, env Env, opts Options) (string, *Error) {
 	}
 	return t.Render(env, opts)
 }
-
-// Ensure the jsonv model is what Env carries.
-var _ = jsonv.NewObject

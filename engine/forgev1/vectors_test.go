@@ -1,0 +1,106 @@
+package forgev1
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// vector is one entry of fixtures/pi-forge/forge-v1-vectors.json.
+type vector struct {
+	name     string
+	template string
+	env      Env
+	limit    float64
+	expect   string
+	err      *Error // nil when expect applies
+	quirk    bool
+}
+
+func loadVectors(tb testing.TB) []vector {
+	tb.Helper()
+	shared := os.Getenv("FORGEBENCH_SHARED")
+	if shared == "" {
+		tb.Skip("FORGEBENCH_SHARED not set: skipping the forge-v1 golden vectors")
+	}
+	data, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-forge", "forge-v1-vectors.json"))
+	if err != nil {
+		tb.Fatalf("read vectors: %v", err)
+	}
+	parsed, err := jsonv.Parse(data)
+	if err != nil {
+		tb.Fatalf("parse vectors: %v", err)
+	}
+	list, ok := parsed.([]any)
+	if !ok {
+		tb.Fatal("vectors file is not an array")
+	}
+	out := make([]vector, 0, len(list))
+	for _, item := range list {
+		o := item.(*jsonv.Object)
+		get := func(k string) any { v, _ := o.Get(k); return v }
+		v := vector{limit: DefaultLimit}
+		v.name, _ = get("name").(string)
+		v.template, _ = get("template").(string)
+		if envObj, ok := get("env").(*jsonv.Object); ok {
+			v.env.Runtime, _ = envObj.Get("runtime")
+			v.env.Parameters, _ = envObj.Get("parameters")
+			v.env.Extensions, _ = envObj.Get("extensions")
+		}
+		if l, ok := get("templateLimit").(float64); ok {
+			v.limit = l
+		}
+		v.quirk, _ = get("quirk").(bool)
+		if e, ok := get("error").(*jsonv.Object); ok {
+			eg := func(k string) any { x, _ := e.Get(k); return x }
+			v.err = &Error{}
+			v.err.Stage, _ = eg("stage").(string)
+			v.err.Kind, _ = eg("kind").(string)
+			v.err.Message, _ = eg("message").(string)
+			if s, ok := eg("span").(*jsonv.Object); ok {
+				start, _ := s.Get("start")
+				end, _ := s.Get("end")
+				v.err.Span = &Span{Start: int(start.(float64)), End: int(end.(float64))}
+			}
+		} else {
+			v.expect, ok = get("expect").(string)
+			if !ok {
+				tb.Fatalf("vector %q has neither expect nor error", v.name)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestGoldenVectors(t *testing.T) {
+	vectors := loadVectors(t)
+	if len(vectors) != 102 {
+		t.Errorf("expected 102 vectors, got %d", len(vectors))
+	}
+	for _, v := range vectors {
+		t.Run(v.name, func(t *testing.T) {
+			text, err := renderWithLimit(v.template, v.env, nil, v.limit)
+			if v.err == nil {
+				if err != nil {
+					t.Fatalf("unexpected error %+v (span %v)", err, err.Span)
+				}
+				if text != v.expect {
+					t.Fatalf("text = %q, want %q", text, v.expect)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("rendered %q, want error %+v", text, v.err)
+			}
+			if err.Stage != v.err.Stage || err.Kind != v.err.Kind || err.Message != v.err.Message {
+				t.Fatalf("error = %s/%s/%q, want %s/%s/%q", err.Stage, err.Kind, err.Message, v.err.Stage, v.err.Kind, v.err.Message)
+			}
+			if (err.Span == nil) != (v.err.Span == nil) || (err.Span != nil && *err.Span != *v.err.Span) {
+				t.Fatalf("span = %v, want %v", err.Span, v.err.Span)
+			}
+		})
+	}
+}

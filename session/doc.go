@@ -1,0 +1,20 @@
+// Package session reads Pi 1.6.0 session files (JSONL) the way Pi does and
+// rebuilds what Pi would send to a model.
+//
+// Reading is tolerant exactly like Pi's loadEntriesFromFile: blank and
+// malformed lines are skipped (and counted in Diagnostics), the first parsed
+// line must be the session header, a missing final newline is accepted (and
+// never repaired: this package does not write). v1 and v2 files are migrated
+// in memory only. Lines longer than Options.MaxLineBytes are skipped without
+// being held in memory.
+//
+// Entries are kept in file order with an index by id. Each entry keeps its
+// raw line; type, id, parentId, timestamp and the message role are decoded
+// eagerly by a validating scanner, everything else on demand, so opening a
+// very large file costs little more than reading it.
+//
+// Main entry points: Open / Read load a Session; Session.Tree builds the
+// entry forest; Session.Context builds Pi's buildSessionProjection at a leaf;
+// ConvertToLLM is Pi's convertToLlm; ContextJSON and SummaryJSON render the
+// CLI's --json outputs.
+package session

@@ -1,0 +1,261 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// Entry types written by Pi 1.6.0 (spec §3.3). Unknown types are kept as is.
+const (
+	TypeSession             = "session"
+	TypeMessage             = "message"
+	TypeModelChange         = "model_change"
+	TypeThinkingLevelChange = "thinking_level_change"
+	TypeUsage               = "usage"
+	TypeCompaction          = "compaction"
+	TypeBranchSummary       = "branch_summary"
+	TypeCustom              = "custom"
+	TypeCustomMessage       = "custom_message"
+	TypeContextEdit         = "context_edit"
+	TypeLabel               = "label"
+	TypeSessionInfo         = "session_info"
+)
+
+// Message roles (spec §4.3). RoleHookMessage only exists in v2 files and is
+// renamed to RoleCustom by migration.
+const (
+	RoleSystem            = "system"
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+	RoleHookMessage       = "hookMessage"
+)
+
+// CurrentVersion is the session format version Pi 1.6.0 writes.
+const CurrentVersion = 3
+
+// Header is the first line of a session file (spec §3.1).
+type Header struct {
+	// Line is the 1-based line number of the header in the file.
+	Line int
+	// ID is the session id (authoritative; never parse the file name).
+	ID string
+	// Timestamp is the ISO creation time ("" when missing).
+	Timestamp string
+	// Cwd is the working directory ("" when missing in very old files).
+	Cwd string
+	// ParentSession is the absolute path of the file this one was forked from.
+	ParentSession string
+	// FileVersion is the version stored in the file (1 when absent).
+	FileVersion float64
+	// Raw is the header line exactly as read.
+	Raw []byte
+}
+
+// Entry is one non-header line of a session file that parsed as JSON. The
+// common fields are decoded eagerly; everything else stays in Raw and is
+// decoded on demand (Field, Value, Payload).
+type Entry struct {
+	// Line is the 1-based line number in the file.
+	Line int
+	// Type is the entry type ("" when missing or not a string).
+	Type string
+	// ID is the entry id; HasID is false when the id is missing or not a string.
+	ID    string
+	HasID bool
+	// ParentID is the parent id; HasParent is false for null, missing or
+	// non-string parents (a root).
+	ParentID  string
+	HasParent bool
+	// Timestamp is the ISO-8601 entry timestamp ("" when not a string).
+	Timestamp string
+	// Role is message.role for message entries ("" otherwise), after migration.
+	Role string
+	// Raw is the line exactly as read (the original, pre-migration JSON).
+	Raw []byte
+	// NotObject marks a line holding a truthy JSON value that is not an
+	// object; Pi keeps such values as entries without type or id.
+	NotObject bool
+	// Migrated marks entries whose id/parentId (and compaction
+	// firstKeptEntryId) were assigned by the v1→v2 migration.
+	Migrated bool
+
+	timestampRaw RawValue
+	message      RawValue // the "message" member of message entries
+	provider     RawValue // assistant message provider
+	model        RawValue // assistant message model
+	// firstKept holds a firstKeptEntryId produced by migration.
+	firstKept    string
+	hasFirstKept bool
+	roleRenamed  bool // hookMessage → custom
+}
+
+// Field returns the raw value of a top-level member of the entry as stored
+// in the file (last duplicate wins); nil when absent. Migrated id/parentId
+// values are not reflected here; use Value for the migrated object.
+func (e *Entry) Field(name string) RawValue {
+	if e.NotObject {
+		return nil
+	}
+	var buf [16]span
+	members, _, ok := scanObject(e.Raw, skipWS(e.Raw, 0), buf[:0], "", nil)
+	if !ok {
+		return nil
+	}
+	return lookup(members, name)
+}
+
+// MessageRaw returns the raw "message" member of a message entry.
+func (e *Entry) MessageRaw() RawValue { return e.message }
+
+// MessageField returns a top-level member of the entry's message object.
+func (e *Entry) MessageField(name string) RawValue {
+	if len(e.message) == 0 || e.message[0] != '{' {
+		return nil
+	}
+	if name == "role" && e.roleRenamed {
+		return RawValue(`"custom"`)
+	}
+	var buf [16]span
+	members, _, ok := scanObject(e.message, 0, buf[:0], "", nil)
+	if !ok {
+		return nil
+	}
+	return lookup(members, name)
+}
+
+// FirstKeptEntryID returns a compaction's firstKeptEntryId (after migration).
+func (e *Entry) FirstKeptEntryID() (string, bool) {
+	if e.hasFirstKept {
+		return e.firstKept, true
+	}
+	return e.Field("firstKeptEntryId").Str()
+}
+
+// Value decodes the whole entry into the jsonv model with the in-memory
+// migration applied (v1 ids, firstKeptEntryId, hookMessage → custom).
+func (e *Entry) Value() (any, error) {
+	v, err := jsonv.Parse(e.Raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode entry on line %d: %w", e.Line, err)
+	}
+	obj, ok := v.(*jsonv.Object)
+	if !ok {
+		return v, nil
+	}
+	if e.Migrated {
+		obj.Set("id", e.ID)
+		if e.HasParent {
+			obj.Set("parentId", e.ParentID)
+		} else {
+			obj.Set("parentId", nil)
+		}
+		if _, had := obj.Get("firstKeptEntryIndex"); had {
+			if e.hasFirstKept {
+				obj.Set("firstKeptEntryId", e.firstKept)
+			}
+			obj.Delete("firstKeptEntryIndex")
+		}
+	}
+	if e.roleRenamed {
+		if m, ok := obj.Get("message"); ok {
+			if mo, ok := m.(*jsonv.Object); ok {
+				mo.Set("role", RoleCustom)
+			}
+		}
+	}
+	return obj, nil
+}
+
+// MessageValue decodes the message of a message entry (migration applied).
+func (e *Entry) MessageValue() (any, error) {
+	if e.message == nil {
+		return nil, nil
+	}
+	v, err := jsonv.Parse(e.message)
+	if err != nil {
+		return nil, fmt.Errorf("decode message on line %d: %w", e.Line, err)
+	}
+	if e.roleRenamed {
+		if mo, ok := v.(*jsonv.Object); ok {
+			mo.Set("role", RoleCustom)
+		}
+	}
+	return v, nil
+}
+
+// lineKind classifies one physical line.
+type lineKind uint8
+
+const (
+	lineBlank     lineKind = iota // empty or JavaScript whitespace only
+	lineMalformed                 // not valid JSON
+	lineFalsy                     // valid JSON whose value is falsy (skipped by Pi)
+	lineEntry                     // an entry (object or truthy non-object value)
+)
+
+// lineScratch holds per-worker buffers reused across lines.
+type lineScratch struct {
+	members []span
+	message []span
+}
+
+// parseLine validates one line and decodes its eager fields.
+func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
+	i := skipWS(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		end, ok := skipValue(line, i)
+		if !ok || skipWS(line, end) != len(line) {
+			return classifyBad(line), Entry{}
+		}
+		if !RawValue(line[i:end]).Truthy() {
+			return lineFalsy, Entry{}
+		}
+		return lineEntry, Entry{Line: no, Raw: line, NotObject: true}
+	}
+	sc.message = sc.message[:0]
+	members, end, ok := scanObject(line, i, sc.members[:0], "message", &sc.message)
+	sc.members = members
+	if !ok || skipWS(line, end) != len(line) {
+		return classifyBad(line), Entry{}
+	}
+	e := Entry{Line: no, Raw: line}
+	e.Type, _ = lookup(members, "type").Str()
+	e.ID, e.HasID = lookup(members, "id").Str()
+	e.ParentID, e.HasParent = lookup(members, "parentId").Str()
+	e.timestampRaw = lookup(members, "timestamp")
+	e.Timestamp, _ = e.timestampRaw.Str()
+	if e.Type == TypeMessage {
+		e.message = lookup(members, "message")
+		if len(e.message) > 0 && e.message[0] == '{' {
+			e.Role, _ = lookup(sc.message, "role").Str()
+			if e.Role == RoleAssistant {
+				e.provider = lookup(sc.message, "provider")
+				e.model = lookup(sc.message, "model")
+			}
+		}
+	}
+	return lineEntry, e
+}
+
+// classifyBad tells a blank line (skipped by Pi's trim check) from a
+// malformed one (skipped after JSON.parse fails).
+func classifyBad(line []byte) lineKind {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
+			if c < 0x80 {
+				return lineMalformed
+			}
+			if jsonv.TrimJS(string(line)) == "" {
+				return lineBlank
+			}
+			return lineMalformed
+		}
+	}
+	return lineBlank
+}

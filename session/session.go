@@ -1,0 +1,240 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// Session is a loaded Pi session: the header, every entry in file order and
+// an index by id. It is immutable after loading and safe for concurrent
+// readers.
+type Session struct {
+	// Path is the file the session was read from ("" for Read).
+	Path string
+	// Header is the session header (after in-memory migration the effective
+	// version is CurrentVersion; Header.FileVersion keeps the stored one).
+	Header Header
+	// Entries holds every entry in file order (the header excluded).
+	Entries []Entry
+	// Diagnostics describes skipped lines and other tolerated problems.
+	Diagnostics Diagnostics
+	// Migrated is true when the file was v1 or v2 and was migrated in memory.
+	Migrated bool
+	// Size is the number of bytes read.
+	Size int64
+
+	byID   map[string]int // id → index into Entries (last duplicate wins)
+	labels []Label        // resolved labels in Map insertion order
+	name   string
+	named  bool
+}
+
+// Label is the resolved label of one entry (the last label entry for the
+// target in file order wins; an empty label clears it).
+type Label struct {
+	TargetID string
+	Label    string
+	// Timestamp is the timestamp of the label entry that set it.
+	Timestamp string
+}
+
+// assembler receives decoded lines in file order and builds the Session.
+type assembler struct {
+	s         *Session
+	haveFirst bool
+	notPi     bool
+	diag      Diagnostics
+	// fileIndex maps Pi's FileEntry index (header = 0) to an entry index
+	// (-1 for extra "session" lines); only used by the v1 migration.
+	fileIndex []int32
+}
+
+func newAssembler() *assembler {
+	return &assembler{s: &Session{}}
+}
+
+func (a *assembler) add(items []parsedLine) {
+	for k := range items {
+		it := &items[k]
+		switch it.kind {
+		case lineBlank:
+			a.diag.BlankLines++
+			continue
+		case lineMalformed:
+			a.diag.MalformedLines++
+			if len(a.diag.MalformedLineNumbers) < 100 {
+				a.diag.MalformedLineNumbers = append(a.diag.MalformedLineNumbers, it.no)
+			}
+			continue
+		case lineFalsy:
+			a.diag.FalsyLines++
+			continue
+		}
+		e := &it.entry
+		if !a.haveFirst {
+			a.haveFirst = true
+			if e.NotObject || e.Type != TypeSession || !e.HasID {
+				a.notPi = true
+				continue
+			}
+			a.s.Header = headerFrom(e)
+			a.fileIndex = append(a.fileIndex, -1)
+			continue
+		}
+		if a.notPi {
+			continue
+		}
+		if e.Type == TypeSession && !e.NotObject {
+			a.diag.ExtraHeaders++
+			a.fileIndex = append(a.fileIndex, -1)
+			continue
+		}
+		a.fileIndex = append(a.fileIndex, int32(len(a.s.Entries)))
+		a.s.Entries = append(a.s.Entries, *e)
+	}
+}
+
+func headerFrom(e *Entry) Header {
+	h := Header{Line: e.Line, ID: e.ID, Timestamp: e.Timestamp, Raw: e.Raw}
+	h.Cwd, _ = e.Field("cwd").Str()
+	h.ParentSession, _ = e.Field("parentSession").Str()
+	if v := e.Field("version"); !v.Nullish() {
+		h.FileVersion = jsToNumber(v)
+	} else {
+		h.FileVersion = 1
+	}
+	return h
+}
+
+func (a *assembler) finish(size int64) (*Session, error) {
+	s := a.s
+	s.Diagnostics = a.diag
+	s.Size = size
+	if a.notPi || !a.haveFirst {
+		if size == 0 {
+			return nil, ErrEmptySession
+		}
+		return nil, ErrNotSession
+	}
+	s.Migrated = migrate(s, a.fileIndex)
+	s.buildIndex()
+	return s, nil
+}
+
+// buildIndex fills the id index, the resolved labels and the session name.
+func (s *Session) buildIndex() {
+	s.byID = make(map[string]int, len(s.Entries))
+	labelPos := map[string]int{}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.HasID {
+			if _, dup := s.byID[e.ID]; dup {
+				s.Diagnostics.DuplicateIDs++
+			}
+			s.byID[e.ID] = i
+		}
+		switch e.Type {
+		case TypeLabel:
+			s.applyLabel(e, labelPos)
+		case TypeSessionInfo:
+			name, _ := e.Field("name").Str()
+			name = jsonv.TrimJS(name)
+			s.name, s.named = name, name != ""
+		}
+	}
+}
+
+func (s *Session) applyLabel(e *Entry, labelPos map[string]int) {
+	target, ok := e.Field("targetId").Str()
+	if !ok {
+		return
+	}
+	raw := e.Field("label")
+	if pos, had := labelPos[target]; had {
+		// Map.delete then Map.set moves a key to the end; Map.set on an
+		// existing key keeps its position.
+		if !raw.Truthy() {
+			s.labels = append(s.labels[:pos], s.labels[pos+1:]...)
+			delete(labelPos, target)
+			for k := pos; k < len(s.labels); k++ {
+				labelPos[s.labels[k].TargetID] = k
+			}
+			return
+		}
+		s.labels[pos].Label = labelText(raw)
+		s.labels[pos].Timestamp = e.Timestamp
+		return
+	}
+	if raw.Truthy() {
+		labelPos[target] = len(s.labels)
+		s.labels = append(s.labels, Label{TargetID: target, Label: labelText(raw), Timestamp: e.Timestamp})
+	}
+}
+
+// labelText renders a truthy label value as text (labels are strings in
+// practice; other values are shown as String(v)).
+func labelText(raw RawValue) string {
+	if s, ok := raw.Str(); ok {
+		return s
+	}
+	v, _, err := raw.Decode()
+	if err != nil {
+		return string(raw)
+	}
+	return jsonv.ToString(v)
+}
+
+// Entry returns the entry with the given id (the last one if duplicated).
+func (s *Session) Entry(id string) (*Entry, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &s.Entries[i], true
+}
+
+// IndexOf returns the position of the entry with the given id in Entries.
+func (s *Session) IndexOf(id string) (int, bool) {
+	i, ok := s.byID[id]
+	return i, ok
+}
+
+// Labels returns the resolved labels in Pi's map order.
+func (s *Session) Labels() []Label { return append([]Label(nil), s.labels...) }
+
+// LabelOf returns the resolved label of an entry.
+func (s *Session) LabelOf(id string) (string, bool) {
+	for _, l := range s.labels {
+		if l.TargetID == id {
+			return l.Label, true
+		}
+	}
+	return "", false
+}
+
+// Name returns the session name from the last session_info entry in file
+// order (trimmed; an empty name clears it).
+func (s *Session) Name() (string, bool) { return s.name, s.named }
+
+// LeafIndex returns the index of the default leaf: the last entry in file
+// order, or -1 when the session has no entries.
+func (s *Session) LeafIndex() int { return len(s.Entries) - 1 }
+
+// Leaf returns the default leaf entry (the last entry in file order).
+func (s *Session) Leaf() (*Entry, bool) {
+	if len(s.Entries) == 0 {
+		return nil, false
+	}
+	return &s.Entries[len(s.Entries)-1], true
+}
+
+// ParentSession returns the header's parentSession (fork lineage).
+func (s *Session) ParentSession() (string, bool) {
+	return s.Header.ParentSession, s.Header.ParentSession != ""
+}
+
+// String describes the session briefly (for logs and errors).
+func (s *Session) String() string {
+	return fmt.Sprintf("session %s (%d entries)", s.Header.ID, len(s.Entries))
+}

@@ -1,0 +1,149 @@
+package session
+
+import (
+	"sort"
+)
+
+// PathTo returns the indexes of the entries from a root down to the entry
+// at index leaf, following parentId like Pi's buildSessionPath. A parent
+// cycle (which would hang Pi) ends the walk at the first repeated entry.
+func (s *Session) PathTo(leaf int) []int {
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return nil
+	}
+	var seen []uint64
+	var path []int
+	for cur := leaf; ; {
+		path = append(path, cur)
+		e := &s.Entries[cur]
+		if !e.HasParent || e.ParentID == "" {
+			break
+		}
+		next, ok := s.byID[e.ParentID]
+		if !ok {
+			break
+		}
+		if len(path) > 64 { // only long walks can hide a cycle worth tracking
+			if seen == nil {
+				seen = make([]uint64, (len(s.Entries)+63)/64)
+				for _, p := range path {
+					seen[p/64] |= 1 << (p % 64)
+				}
+			}
+			if seen[next/64]&(1<<(next%64)) != 0 {
+				break
+			}
+			seen[next/64] |= 1 << (next % 64)
+		} else if containsInt(path, next) {
+			break
+		}
+		cur = next
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// LeafIndexByID resolves a leaf id like Pi's buildSessionPath: a known id
+// gives its entry; an unknown or empty id falls back to the last entry.
+// The second result reports whether the id itself was found.
+func (s *Session) LeafIndexByID(id string) (int, bool) {
+	if id != "" {
+		if i, ok := s.byID[id]; ok {
+			return i, true
+		}
+	}
+	return s.LeafIndex(), false
+}
+
+// Tree is the entry forest of a session (Pi's getTree): roots in file order
+// and children sorted by timestamp, oldest first (a stable sort, so equal or
+// unparsable timestamps keep file order).
+type Tree struct {
+	// Roots lists root entries: parentId null/absent, equal to the entry's
+	// own id, or unknown (orphans) — in file order.
+	Roots []int
+	// Orphans lists the roots whose parentId names an unknown entry.
+	Orphans []int
+	// Parent maps an entry index to its parent index (-1 for roots).
+	Parent []int32
+
+	childStart []int32 // CSR layout: children of i are childList[childStart[i]:childStart[i+1]]
+	childList  []int32
+}
+
+// Children returns the child indexes of entry i in timestamp order.
+func (t *Tree) Children(i int) []int32 {
+	if i < 0 || i+1 >= len(t.childStart) {
+		return nil
+	}
+	return t.childList[t.childStart[i]:t.childStart[i+1]]
+}
+
+// Leaves returns every entry without children in file order: the tips of
+// all branches.
+func (t *Tree) Leaves() []int {
+	var out []int
+	for i := 0; i+1 < len(t.childStart); i++ {
+		if t.childStart[i] == t.childStart[i+1] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Tree builds the entry forest.
+func (s *Session) Tree() *Tree {
+	n := len(s.Entries)
+	t := &Tree{Parent: make([]int32, n), childStart: make([]int32, n+1)}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		t.Parent[i] = -1
+		if !e.HasParent || (e.HasID && e.ParentID == e.ID) {
+			t.Roots = append(t.Roots, i)
+			continue
+		}
+		p, ok := s.byID[e.ParentID]
+		if !ok || p == i {
+			t.Roots = append(t.Roots, i)
+			t.Orphans = append(t.Orphans, i)
+			continue
+		}
+		t.Parent[i] = int32(p)
+		t.childStart[p+1]++
+	}
+	for i := 1; i <= n; i++ {
+		t.childStart[i] += t.childStart[i-1]
+	}
+	t.childList = make([]int32, t.childStart[n])
+	fill := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if p := t.Parent[i]; p >= 0 {
+			t.childList[t.childStart[p]+fill[p]] = int32(i)
+			fill[p]++
+		}
+	}
+	ms := make([]float64, n)
+	for i := range s.Entries {
+		ms[i] = jsDateMs(s.Entries[i].timestampRaw)
+	}
+	for p := 0; p < n; p++ {
+		kids := t.childList[t.childStart[p]:t.childStart[p+1]]
+		if len(kids) > 1 {
+			sort.SliceStable(kids, func(a, b int) bool {
+				return ms[kids[a]] < ms[kids[b]] // NaN compares false: treated as equal
+			})
+		}
+	}
+	return t
+}

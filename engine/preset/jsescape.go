@@ -1,0 +1,327 @@
+package preset
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// jsSyntaxChars may be identity-escaped in unicode mode.
+const jsSyntaxChars = `^$\.*+?()[]{}|/`
+
+// escape translates a backslash escape outside a class. It reports whether
+// the escape is an atom that a quantifier may follow.
+func (t *translator) escape() (bool, error) {
+	if t.pos+1 >= len(t.src) {
+		return false, errors.New(`\ at end of pattern`)
+	}
+	c := t.src[t.pos+1]
+	switch c {
+	case 'b':
+		t.out.WriteString(jsWordBoundary)
+		t.pos += 2
+		return false, nil
+	case 'B':
+		t.out.WriteString(jsNotWordBoundary)
+		t.pos += 2
+		return false, nil
+	case 'd', 'D', 'w', 'W', 's', 'S':
+		t.out.WriteString(`\` + string(c))
+		t.pos += 2
+		return true, nil
+	case 'k':
+		if t.f.unicode || t.hasNamed {
+			end := t.pos + 2
+			if t.peek(2) != '<' {
+				return false, errors.New("Invalid named reference")
+			}
+			for end < len(t.src) && t.src[end] != '>' {
+				end++
+			}
+			if end >= len(t.src) {
+				return false, errors.New("Invalid named reference")
+			}
+			name := string(t.src[t.pos+3 : end])
+			for i, n := range t.names {
+				if n == name {
+					t.out.WriteString(`\k<` + groupName(i+1) + `>`)
+					t.pos = end + 1
+					return true, nil
+				}
+			}
+			return false, errors.New("Invalid named capture referenced")
+		}
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		end := t.pos + 1
+		for end < len(t.src) && t.src[end] >= '0' && t.src[end] <= '9' {
+			end++
+		}
+		n, err := strconv.Atoi(string(t.src[t.pos+1 : end]))
+		if err == nil && n <= len(t.names) {
+			t.out.WriteString(`\k<` + groupName(n) + `>`)
+			t.pos = end
+			return true, nil
+		}
+		if t.f.unicode {
+			return false, errors.New("Invalid escape")
+		}
+	}
+	r, n, err := t.characterEscape(t.pos+1, false)
+	if err != nil {
+		return false, err
+	}
+	t.writeLiteral(r)
+	t.pos = t.pos + 1 + n
+	return true, nil
+}
+
+// characterEscape decodes a character escape whose letter is at i and
+// returns the character and the number of runes consumed after the backslash.
+func (t *translator) characterEscape(i int, inClass bool) (rune, int, error) {
+	c := t.src[i]
+	switch c {
+	case 'n':
+		return '\n', 1, nil
+	case 'r':
+		return '\r', 1, nil
+	case 't':
+		return '\t', 1, nil
+	case 'v':
+		return '\v', 1, nil
+	case 'f':
+		return '\f', 1, nil
+	case '0':
+		if i+1 >= len(t.src) || t.src[i+1] < '0' || t.src[i+1] > '9' {
+			return 0, 1, nil
+		}
+		if t.f.unicode {
+			return 0, 0, errors.New("Invalid decimal escape")
+		}
+		return t.legacyOctal(i)
+	case '1', '2', '3', '4', '5', '6', '7':
+		if t.f.unicode {
+			return 0, 0, errors.New("Invalid escape")
+		}
+		return t.legacyOctal(i)
+	case 'c':
+		if i+1 < len(t.src) {
+			if l := t.src[i+1]; l >= 'a' && l <= 'z' || l >= 'A' && l <= 'Z' {
+				return l % 32, 2, nil
+			}
+			if l := t.src[i+1]; inClass && !t.f.unicode && (l >= '0' && l <= '9' || l == '_') {
+				return l % 32, 2, nil
+			}
+		}
+		if t.f.unicode {
+			return 0, 0, errors.New("Invalid unicode escape")
+		}
+		// Annex B: "\c" without a control letter is a literal backslash.
+		t.out.WriteString(`\\`)
+		return 'c', 1, nil
+	case 'x':
+		if v, ok := t.hexDigits(i+1, 2); ok {
+			return rune(v), 3, nil
+		}
+		if t.f.unicode {
+			return 0, 0, errors.New("Invalid escape")
+		}
+		return 'x', 1, nil
+	case 'u':
+		return t.unicodeEscape(i)
+	}
+	if t.f.unicode {
+		if strings.ContainsRune(jsSyntaxChars, c) || (inClass && c == '-') {
+			return c, 1, nil
+		}
+		return 0, 0, errors.New("Invalid escape")
+	}
+	return c, 1, nil
+}
+
+// legacyOctal decodes an Annex B octal escape (up to \377).
+func (t *translator) legacyOctal(i int) (rune, int, error) {
+	if t.src[i] > '7' {
+		return t.src[i], 1, nil
+	}
+	v, n := 0, 0
+	for n < 3 && i+n < len(t.src) && t.src[i+n] >= '0' && t.src[i+n] <= '7' {
+		next := v*8 + int(t.src[i+n]-'0')
+		if next > 0377 {
+			break
+		}
+		v = next
+		n++
+	}
+	return rune(v), n, nil
+}
+
+func (t *translator) hexDigits(i, count int) (int, bool) {
+	if i+count > len(t.src) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(t.src[i:i+count]), 16, 32)
+	if err != nil || strings.ContainsAny(string(t.src[i:i+count]), "+-") {
+		return 0, false
+	}
+	return int(v), true
+}
+
+// unicodeEscape decodes \uXXXX (joining a surrogate pair) or, in unicode
+// mode, \u{X…}.
+func (t *translator) unicodeEscape(i int) (rune, int, error) {
+	if t.f.unicode && i+1 < len(t.src) && t.src[i+1] == '{' {
+		end := i + 2
+		for end < len(t.src) && t.src[end] != '}' {
+			end++
+		}
+		v, err := strconv.ParseUint(string(t.src[i+2:min(end, len(t.src))]), 16, 32)
+		if end >= len(t.src) || end == i+2 || err != nil || v > 0x10FFFF {
+			return 0, 0, errors.New("Invalid Unicode escape")
+		}
+		return rune(v), end - i + 1, nil
+	}
+	v, ok := t.hexDigits(i+1, 4)
+	if !ok {
+		if t.f.unicode {
+			return 0, 0, errors.New("Invalid Unicode escape")
+		}
+		return 'u', 1, nil
+	}
+	if v >= 0xD800 && v <= 0xDBFF && i+6 < len(t.src) && t.src[i+5] == '\\' && t.src[i+6] == 'u' {
+		if lo, ok := t.hexDigits(i+7, 4); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			return rune((v-0xD800)<<10 + (lo - 0xDC00) + 0x10000), 11, nil
+		}
+	}
+	return rune(v), 5, nil
+}
+
+// class translates a character class starting at "[".
+func (t *translator) class() error {
+	start := t.pos
+	t.pos++
+	negated := false
+	if t.peek(0) == '^' {
+		negated = true
+		t.pos++
+	}
+	if t.peek(0) == ']' {
+		t.pos++
+		if negated {
+			t.out.WriteString(jsDotAll)
+		} else {
+			t.out.WriteString(jsNeverMatch)
+		}
+		return nil
+	}
+	var body strings.Builder
+	for {
+		if t.pos >= len(t.src) {
+			t.pos = start
+			return errors.New("Unterminated character class")
+		}
+		if t.src[t.pos] == ']' {
+			t.pos++
+			break
+		}
+		lo, loClass, err := t.classAtom(&body)
+		if err != nil {
+			return err
+		}
+		if t.peek(0) == '-' && t.peek(1) != ']' && t.peek(1) != -1 {
+			t.pos++
+			var hiBody strings.Builder
+			hi, hiClass, err := t.classAtom(&hiBody)
+			if err != nil {
+				return err
+			}
+			if loClass || hiClass {
+				if t.f.unicode {
+					return errors.New("Invalid character class")
+				}
+				if !loClass {
+					writeClassLiteral(&body, lo)
+				}
+				body.WriteString(`\-`)
+				if hiClass {
+					body.WriteString(hiBody.String())
+				} else {
+					writeClassLiteral(&body, hi)
+				}
+				continue
+			}
+			if hi < lo {
+				return errors.New("Range out of order in character class")
+			}
+			writeClassLiteral(&body, lo)
+			body.WriteByte('-')
+			writeClassLiteral(&body, hi)
+			continue
+		}
+		if !loClass {
+			writeClassLiteral(&body, lo)
+		}
+	}
+	t.out.WriteByte('[')
+	if negated {
+		t.out.WriteByte('^')
+	}
+	t.out.WriteString(body.String())
+	t.out.WriteByte(']')
+	return nil
+}
+
+// classAtom reads one class atom: a character (returned) or a class escape
+// like \d (written to body, isClass true).
+func (t *translator) classAtom(body *strings.Builder) (rune, bool, error) {
+	c := t.src[t.pos]
+	if c != '\\' {
+		t.pos++
+		return c, false, nil
+	}
+	if t.pos+1 >= len(t.src) {
+		return 0, false, errors.New(`\ at end of pattern`)
+	}
+	switch e := t.src[t.pos+1]; e {
+	case 'd', 'D', 'w', 'W', 's', 'S':
+		body.WriteString(`\` + string(e))
+		t.pos += 2
+		return 0, true, nil
+	case 'b':
+		t.pos += 2
+		return '\b', false, nil
+	case '-':
+		t.pos += 2
+		return '-', false, nil
+	case 'k':
+		if !t.f.unicode {
+			t.pos += 2
+			return 'k', false, nil
+		}
+	case '8', '9':
+		if !t.f.unicode {
+			t.pos += 2
+			return e, false, nil
+		}
+	}
+	saved := t.out.Len()
+	r, n, err := t.characterEscape(t.pos+1, true)
+	if err != nil {
+		return 0, false, err
+	}
+	if t.out.Len() != saved {
+		// characterEscape emitted an Annex B literal backslash ("\c"): move it into the class.
+		s := t.out.String()[:saved]
+		t.out.Reset()
+		t.out.WriteString(s)
+		body.WriteString(`\\`)
+	}
+	t.pos = t.pos + 1 + n
+	return r, false, nil
+}
+
+func writeClassLiteral(b *strings.Builder, r rune) {
+	if r == '\\' || r == ']' || r == '[' || r == '^' || r == '-' {
+		b.WriteByte('\\')
+	}
+	b.WriteRune(r)
+}

@@ -1,0 +1,121 @@
+package preset
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dlclark/regexp2"
+)
+
+// RegexMatchTimeout bounds one regex match so a catastrophic pattern cannot
+// hang the workbench (JavaScript itself has no limit). Zero disables it.
+var RegexMatchTimeout = 2 * time.Second
+
+// JSRegExp is a JavaScript RegExp (flags g, i, m, s, u) compiled onto
+// regexp2. The pattern is translated so that ".", "^", "$", "\b", "\B",
+// "[^]", "[]", escapes, octal escapes and group numbering behave as in
+// JavaScript; capture groups are renamed internally so JavaScript's
+// left-to-right numbering of named and unnamed groups is kept.
+type JSRegExp struct {
+	// Source and Flags as given.
+	Source, Flags string
+	// Global is the "g" flag.
+	Global bool
+	re     *regexp2.Regexp
+	// groupNames[i] is the JavaScript name of capture group i+1 ("" if unnamed).
+	groupNames []string
+	hasNamed   bool
+}
+
+// jsMatch is one match in rune offsets.
+type jsMatch struct {
+	index, length int
+	// groups[i] is capture group i+1; ok is false when it did not participate.
+	groups []jsCapture
+}
+
+type jsCapture struct {
+	text string
+	ok   bool
+}
+
+// CompileJS compiles a JavaScript regular expression. Errors carry a
+// V8-style message: "Invalid regular expression: /<source>/<flags>: <reason>".
+func CompileJS(source, flags string) (*JSRegExp, error) {
+	var f jsFlags
+	for _, c := range flags {
+		var seen *bool
+		switch c {
+		case 'g':
+			seen = &f.global
+		case 'i':
+			seen = &f.ignoreCase
+		case 'm':
+			seen = &f.multiline
+		case 's':
+			seen = &f.dotAll
+		case 'u':
+			seen = &f.unicode
+		default:
+			return nil, fmt.Errorf("Invalid flags supplied to RegExp constructor '%s'", flags)
+		}
+		if *seen {
+			return nil, fmt.Errorf("Invalid flags supplied to RegExp constructor '%s'", flags)
+		}
+		*seen = true
+	}
+	t := newTranslator(source, f)
+	out, err := t.translate()
+	if err != nil {
+		return nil, fmt.Errorf("Invalid regular expression: /%s/%s: %s", source, flags, err.Error())
+	}
+	opts := regexp2.RegexOptions(regexp2.ECMAScript)
+	if f.ignoreCase {
+		opts |= regexp2.IgnoreCase
+	}
+	re, err := regexp2.Compile(out, opts)
+	if err != nil {
+		return nil, fmt.Errorf("Invalid regular expression: /%s/%s: %s", source, flags, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	if RegexMatchTimeout > 0 {
+		re.MatchTimeout = RegexMatchTimeout
+	}
+	return &JSRegExp{Source: source, Flags: flags, Global: f.global, re: re, groupNames: t.names, hasNamed: t.hasNamed}, nil
+}
+
+// execAt finds the first match starting at or after rune offset start.
+func (r *JSRegExp) execAt(text []rune, start int) (*jsMatch, error) {
+	if start > len(text) {
+		return nil, nil
+	}
+	m, err := r.re.FindRunesMatchStartingAt(text, start)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	out := &jsMatch{index: m.Index, length: m.Length, groups: make([]jsCapture, len(r.groupNames))}
+	for i := range r.groupNames {
+		g := m.GroupByName(groupName(i + 1))
+		if g != nil && len(g.Captures) > 0 {
+			out.groups[i] = jsCapture{text: g.String(), ok: true}
+		}
+	}
+	return out, nil
+}
+
+// groupName is the internal regexp2 name of JavaScript capture group n.
+func groupName(n int) string { return fmt.Sprintf("jsg%d", n) }
+
+// namedGroup returns the capture of the JavaScript group called name.
+func (r *JSRegExp) namedGroup(m *jsMatch, name string) (jsCapture, bool) {
+	for i, n := range r.groupNames {
+		if n == name {
+			return m.groups[i], true
+		}
+	}
+	return jsCapture{}, false
+}
+
+type jsFlags struct {
+	global, ignoreCase, multiline, dotAll, unicode bool
+}

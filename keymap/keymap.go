@@ -92,14 +92,15 @@ func (g *Global) Named() map[string]*key.Binding {
 // acts on (navigation, filter, edit, …) appear in that panel's help instead,
 // so help never advertises a key that does nothing where the user is.
 func (g *Global) ShortHelp() []key.Binding {
-	return []key.Binding{g.NextPane, g.Help, g.Quit}
+	return []key.Binding{g.NextPane, g.Palette, g.Help, g.Quit}
 }
 
 // FullHelp is the root's part of the `?` overlay, in columns.
 func (g *Global) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		g.Tabs(),
-		{g.NextPane, g.PrevPane, g.Back, g.Help, g.Quit},
+		{g.NextPane, g.PrevPane, g.Back},
+		{g.Palette, g.Help, g.Quit},
 	}
 }
 

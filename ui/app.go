@@ -16,6 +16,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
 )
 
@@ -38,6 +39,7 @@ type Model struct {
 	active   int
 	showHelp bool
 	help     help.Model
+	palette  palette.Model
 	theme    themes.Mode
 	noColor  bool
 	hasDark  bool
@@ -56,6 +58,7 @@ func New(opts Options) *Model {
 	m.applyTheme()
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
+	m.palette = palette.New()
 	m.panels = []common.Panel{
 		pending.New(m.com, "Presets", "issue #5 (Library and Presets panel) fills this panel",
 			"preset list with scope badges, active marker and diagnostics counts",
@@ -106,6 +109,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case switchPanelMsg:
+		m.active = int(msg)
+		return m, nil
+	case setThemeMsg:
+		m.theme = themes.Mode(msg)
+		m.applyTheme()
+		return m, nil
+	case showHelpMsg:
+		m.showHelp = true
+		return m, nil
+	case palette.ClosedMsg:
+		return m, nil
+	}
+	if m.palette.IsOpen() { // cursor blinks and the like
+		var cmd tea.Cmd
+		m.palette, cmd = m.palette.Update(msg)
+		return m, tea.Batch(cmd, m.routeToActive(msg))
 	}
 	return m, m.routeToActive(msg)
 }
@@ -121,6 +141,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.palette.IsOpen() {
+		var cmd tea.Cmd
+		m.palette, cmd = m.palette.Update(msg)
+		return cmd
+	}
 	if m.panels[m.active].CapturesInput() {
 		return m.routeToActive(msg)
 	}
@@ -130,6 +155,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return nil
+	case key.Matches(msg, k.Palette):
+		return m.palette.Open(m.actions())
 	case key.Matches(msg, k.NextPane):
 		m.panels[m.active].FocusNext()
 		return nil
@@ -176,9 +203,14 @@ func (m *Model) layout() {
 // View renders the whole screen; it does no IO and no heavy work.
 func (m *Model) View() tea.View {
 	var body string
-	if m.showHelp {
-		body = m.helpView(max(0, m.height-chromeHeight))
-	} else {
+	bodyH := max(0, m.height-chromeHeight)
+	switch {
+	case m.showHelp:
+		body = m.helpView(bodyH)
+	case m.palette.IsOpen():
+		box := lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(bodyH).Render(m.palette.View(m.com.Styles, m.width))
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Top, "\n"+box)
+	default:
 		body = m.panels[m.active].View()
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())

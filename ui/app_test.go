@@ -120,3 +120,34 @@ func TestBackgroundQuerySwitchesAutoTheme(t *testing.T) {
 		t.Fatal("NO_COLOR must select the colourless palette")
 	}
 }
+
+func TestPaletteRunsFilteredAction(t *testing.T) {
+	m := newTestModel(100, 30)
+	press(m, ":")
+	if !m.palette.IsOpen() {
+		t.Fatal(": should open the command palette")
+	}
+	press(m, "s", "e", "s", "s")
+	if !strings.Contains(ansi.Strip(m.View().Content), "Go to Session") {
+		t.Fatal("filtering for 'sess' should list 'Go to Session'")
+	}
+	press(m, "q") // typed into the filter, not a quit
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	_ = cmd
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter should run the selected action")
+	}
+	m.Update(cmd())
+	if m.palette.IsOpen() || m.active != 2 {
+		t.Fatalf("palette open=%v active=%d, want closed and Session (2)", m.palette.IsOpen(), m.active)
+	}
+}
+
+func TestGoldenPalette(t *testing.T) {
+	m := newTestModel(80, 24)
+	press(m, ":", "t", "h")
+	view := m.View().Content
+	uitest.AssertFits(t, view, 80, 24)
+	uitest.Golden(t, "palette_80x24", view)
+}

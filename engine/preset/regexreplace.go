@@ -1,0 +1,252 @@
+package preset
+
+import (
+	"strconv"
+	"strings"
+)
+
+// replaceResult is the outcome of one String.prototype.replace call.
+type replaceResult struct {
+	text    string
+	matches int
+}
+
+// replaceJS emulates text.replace(re, fn) where fn expands each match; it
+// also counts the matches the way pi-forge's countReplacementMatches does.
+func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) string) (replaceResult, error) {
+	s := []rune(text)
+	var out strings.Builder
+	next, last, count := 0, 0, 0
+	for {
+		m, err := r.execAt(s, last)
+		if err != nil {
+			return replaceResult{text: text}, err
+		}
+		if m == nil {
+			break
+		}
+		count++
+		if m.index >= next {
+			out.WriteString(string(s[next:m.index]))
+			out.WriteString(expand(s, m))
+			next = m.index + m.length
+		}
+		if !r.Global {
+			break
+		}
+		last = m.index + m.length
+		if m.length == 0 {
+			last++
+		}
+		if last > len(s) {
+			break
+		}
+	}
+	if count == 0 {
+		return replaceResult{text: text}, nil
+	}
+	out.WriteString(string(s[min(next, len(s)):]))
+	return replaceResult{text: out.String(), matches: count}, nil
+}
+
+// ReplaceString is JavaScript text.replace(re, replacement) with a
+// replacement pattern string ($$, $&, $`, $', $n, $nn, $<name>).
+func (r *JSRegExp) ReplaceString(text, replacement string) (string, error) {
+	res, err := r.replaceJS(text, func(s []rune, m *jsMatch) string { return r.substitute(s, m, replacement) })
+	return res.text, err
+}
+
+// substitute implements ECMAScript GetSubstitution.
+func (r *JSRegExp) substitute(s []rune, m *jsMatch, template string) string {
+	if !strings.Contains(template, "$") {
+		return template
+	}
+	t := []rune(template)
+	var b strings.Builder
+	captures := len(m.groups)
+	for i := 0; i < len(t); i++ {
+		if t[i] != '$' || i+1 >= len(t) {
+			b.WriteRune(t[i])
+			continue
+		}
+		switch c := t[i+1]; {
+		case c == '$':
+			b.WriteByte('$')
+			i++
+		case c == '&':
+			b.WriteString(string(s[m.index : m.index+m.length]))
+			i++
+		case c == '`':
+			b.WriteString(string(s[:m.index]))
+			i++
+		case c == '\'':
+			b.WriteString(string(s[min(m.index+m.length, len(s)):]))
+			i++
+		case c >= '0' && c <= '9':
+			digits := 1
+			index := int(c - '0')
+			if i+2 < len(t) && t[i+2] >= '0' && t[i+2] <= '9' {
+				digits = 2
+				index = index*10 + int(t[i+2]-'0')
+				if index > captures {
+					digits = 1
+					index = int(c - '0')
+				}
+			}
+			if index >= 1 && index <= captures {
+				b.WriteString(m.groups[index-1].text)
+			} else {
+				b.WriteString(string(t[i : i+1+digits]))
+			}
+			i += digits
+		case c == '<':
+			end := -1
+			for j := i + 2; j < len(t); j++ {
+				if t[j] == '>' {
+					end = j
+					break
+				}
+			}
+			if !r.hasNamed || end < 0 {
+				b.WriteString("$<")
+				i++
+				continue
+			}
+			if g, ok := r.namedGroup(m, string(t[i+2:end])); ok {
+				b.WriteString(g.text)
+			}
+			i = end
+		default:
+			b.WriteByte('$')
+		}
+	}
+	return b.String()
+}
+
+// convertDollarZero rewrites "$0" not followed by a digit to "$&", keeping
+// "$$" pairs intact (pi-forge's convertDollarZeroToFullMatch).
+func convertDollarZero(template string) string {
+	if !strings.Contains(template, "$0") {
+		return template
+	}
+	t := []rune(template)
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		if t[i] != '$' {
+			b.WriteRune(t[i])
+			i++
+			continue
+		}
+		if i+1 < len(t) && t[i+1] == '$' {
+			b.WriteString("$$")
+			i += 2
+			continue
+		}
+		if i+1 < len(t) && t[i+1] == '0' && (i+2 >= len(t) || t[i+2] < '0' || t[i+2] > '9') {
+			b.WriteString("$&")
+			i += 2
+			continue
+		}
+		b.WriteByte('$')
+		i++
+	}
+	return b.String()
+}
+
+// expandTrimmed is pi-forge's own replacement expander used when a rule has
+// trimStrings: tokens $$ $& $0 $` $' $1..$99 (greedy two digits) and
+// $<name>; matched values (not $`/$') have every trim string removed.
+func (r *JSRegExp) expandTrimmed(s []rune, m *jsMatch, template string, trimStrings []string) string {
+	t := []rune(template)
+	var b strings.Builder
+	match := string(s[m.index : m.index+m.length])
+	for i := 0; i < len(t); i++ {
+		if t[i] != '$' || i+1 >= len(t) {
+			b.WriteRune(t[i])
+			continue
+		}
+		c := t[i+1]
+		switch {
+		case c == '$':
+			b.WriteByte('$')
+			i++
+		case c == '&' || (c == '0' && (i+2 >= len(t) || t[i+2] < '0' || t[i+2] > '9')):
+			b.WriteString(trimAll(match, trimStrings))
+			i++
+		case c == '`':
+			b.WriteString(string(s[:m.index]))
+			i++
+		case c == '\'':
+			b.WriteString(string(s[m.index+m.length:]))
+			i++
+		case c >= '1' && c <= '9':
+			n, width := int(c-'0'), 1
+			if i+2 < len(t) && t[i+2] >= '0' && t[i+2] <= '9' {
+				n, width = n*10+int(t[i+2]-'0'), 2
+			}
+			if n <= len(m.groups) {
+				b.WriteString(trimAll(m.groups[n-1].text, trimStrings))
+			}
+			i += width
+		case c == '<':
+			end := -1
+			for j := i + 2; j < len(t); j++ {
+				if t[j] == '>' {
+					end = j
+					break
+				}
+			}
+			if end <= i+2 {
+				b.WriteByte('$')
+				continue
+			}
+			if g, ok := r.namedGroup(m, string(t[i+2:end])); ok && g.ok {
+				b.WriteString(trimAll(g.text, trimStrings))
+			}
+			i = end
+		default:
+			b.WriteByte('$')
+		}
+	}
+	return b.String()
+}
+
+func trimAll(value string, trimStrings []string) string {
+	for _, ts := range trimStrings {
+		if ts != "" {
+			value = strings.ReplaceAll(value, ts, "")
+		}
+	}
+	return value
+}
+
+// utf16Split splits text so that the tail holds the last maxChars UTF-16
+// code units (a surrogate pair that would be cut stays in the head).
+func utf16Split(text string, maxChars int) (head, body string) {
+	total := 0
+	for _, r := range text {
+		total += utf16Width(r)
+	}
+	if maxChars <= 0 || total <= maxChars {
+		return "", text
+	}
+	headUnits := total - maxChars
+	units := 0
+	for i, r := range text {
+		if units >= headUnits {
+			return text[:i], text[i:]
+		}
+		units += utf16Width(r)
+	}
+	return text, ""
+}
+
+func utf16Width(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// itoa is strconv.Itoa (kept short for message building).
+func itoa(n int) string { return strconv.Itoa(n) }

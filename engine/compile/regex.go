@@ -2,14 +2,19 @@ package compile
 
 import "github.com/forgebench/forgebench/engine/preset"
 
-// applyRegexToSystem runs compiled-stage outgoing rules on the system prompt.
-// TEMPORARY: waits for engine/preset's regex API.
+// applyRegexToSystem runs the compiled-stage outgoing rules that target the
+// system prompt (engine/preset implements the rules, §6).
 func applyRegexToSystem(stack *preset.Stack, prompt string, diags *[]Diagnostic) string {
-	return prompt
+	out, d := preset.ApplyRegexToString(stack, prompt, preset.StageCompiled, preset.TargetSystem)
+	*diags = append(*diags, d...)
+	return out
 }
 
-// applyRegexToMessages runs the stage's outgoing rules on messages.
-// TEMPORARY: waits for engine/preset's regex API.
+// applyRegexToMessages runs the stage's outgoing rules that target messages.
+// Unchanged messages keep their identity, which the leading-System check
+// relies on.
 func applyRegexToMessages(stack *preset.Stack, messages []any, stage preset.RegexStage, diags *[]Diagnostic) []any {
-	return messages
+	out, d := preset.ApplyRegexToMessages(stack, messages, stage)
+	*diags = append(*diags, d...)
+	return out
 }

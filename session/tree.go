@@ -140,10 +140,41 @@ func (s *Session) Tree() *Tree {
 	for p := 0; p < n; p++ {
 		kids := t.childList[t.childStart[p]:t.childStart[p+1]]
 		if len(kids) > 1 {
-			sort.SliceStable(kids, func(a, b int) bool {
-				return ms[kids[a]] < ms[kids[b]] // NaN compares false: treated as equal
-			})
+			sortByTimestamp(kids, ms)
 		}
 	}
 	return t
+}
+
+// sortByTimestamp sorts children by ms ascending like V8's Array.prototype.sort
+// with the comparator (a, b) => ms(a) - ms(b). Without unparsable (NaN)
+// timestamps any stable sort agrees with V8; with them the comparator is
+// inconsistent, so short arrays use V8's binary insertion sort to get the
+// same order (V8 sorts runs of up to 64 elements that way).
+func sortByTimestamp(kids []int32, ms []float64) {
+	hasNaN := false
+	for _, k := range kids {
+		if ms[k] != ms[k] {
+			hasNaN = true
+			break
+		}
+	}
+	if !hasNaN || len(kids) > 64 {
+		sort.SliceStable(kids, func(a, b int) bool { return ms[kids[a]] < ms[kids[b]] })
+		return
+	}
+	for i := 1; i < len(kids); i++ {
+		pivot := kids[i]
+		left, right := 0, i
+		for left < right {
+			mid := left + (right-left)/2
+			if ms[pivot]-ms[kids[mid]] < 0 {
+				right = mid
+			} else {
+				left = mid + 1
+			}
+		}
+		copy(kids[left+1:i+1], kids[left:i])
+		kids[left] = pivot
+	}
 }

@@ -1,0 +1,119 @@
+package compile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// sharedExample reads a pi-forge example Preset from FORGEBENCH_SHARED.
+func sharedExample(t testing.TB, name string) *preset.Stack {
+	t.Helper()
+	dir := os.Getenv("FORGEBENCH_SHARED")
+	if dir == "" {
+		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge example fixtures")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "fixtures", "pi-forge", "examples", name))
+	if err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	stack, _ := preset.Parse(raw, filepath.Base(name))
+	return stack
+}
+
+func TestDefaultMirrorPreset(t *testing.T) {
+	stack := sharedExample(t, "default-prompt-stack.json")
+	rt := testRuntime()
+	res := Compile(stack, rt, "BASE", parseMessages(t, sampleHistory), nil)
+	for _, d := range append(res.System.Diagnostics, res.Messages.Diagnostics...) {
+		if d.Level != preset.LevelInfo {
+			t.Errorf("unexpected diagnostic %+v", d)
+		}
+	}
+	want := strings.Join([]string{
+		"You are an expert coding assistant operating inside pi, a coding agent harness. You help users by reading files, executing commands, editing code, and writing new files.",
+		"Available tools:\n- read: Read file contents\n- bash: Execute bash commands (ls, grep, find, etc.)\n- edit: Make precise file edits with exact text replacement, including multiple disjoint edits in one call\n- write: Create or overwrite files",
+		"In addition to the tools above, you may have access to other custom tools depending on the project.",
+		"Guidelines:\n- Use bash for file operations like ls, rg, find\n- Use read to examine files instead of cat or sed.\n- You can inspect PI_* environment variables for current model and session details.\n- Use edit for targeted changes. Batch changes to one file in a single call.\n- Each edits[].oldText must exactly and uniquely match the original file. Keep matches short and non-overlapping; merge nearby changes without including large unchanged regions.\n- Use write only for new files or complete rewrites.\n- Be concise in your responses\n- Show file paths clearly when working with files",
+		renderPiDocs(""),
+		"Appended <text>.",
+		"<project_context>\n\nProject-specific instructions and guidelines:\n\n<project_instructions path=\"/work/demo/AGENTS.md\">\n# Demo\nRun <tests> & \"lint\".\n</project_instructions>\n\n</project_context>",
+		"The following skills provide specialized instructions for specific tasks.\nUse the read tool to load a skill's file when the task matches its description.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.\n\n<available_skills>\n  <skill>\n    <name>pdf</name>\n    <description>Read &amp; write PDFs</description>\n    <location>/skills/pdf/SKILL.md</location>\n  </skill>\n</available_skills>",
+		"Current date: 2026-11-29\nCurrent working directory: C:/work/demo",
+	}, "\n\n")
+	if res.System.SystemPrompt != want {
+		t.Errorf("system prompt\n got %q\nwant %q", res.System.SystemPrompt, want)
+	}
+	if len(res.Messages.Messages) != 9 || res.Messages.MessageSources[0].Kind != SourceChatHistory {
+		t.Errorf("history not passed through: %d messages", len(res.Messages.Messages))
+	}
+	if len(res.System.Diagnostics)+len(res.Messages.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %s %s", diagText(res.System.Diagnostics), diagText(res.Messages.Diagnostics))
+	}
+}
+
+func TestOtherExamples(t *testing.T) {
+	info := func(msg string) string { return `{"level":"info","message":"` + msg + `","itemId":"chat-history"}` }
+	tests := []struct {
+		file        string
+		macros      map[string]string
+		system      string // "" = do not check the prompt
+		systemDiags string
+		msgDiags    string
+		roles       string
+	}{
+		{file: "fake-assistant-direct-output-prompt-stack.json",
+			system:      "You are a concise assistant. Answer the user's latest request directly and include only the requested result.",
+			systemDiags: `[]`, msgDiags: `[]`,
+			roles: "system user assistant toolResult compactionSummary custom assistant bashExecution user assistant"},
+		{file: "image-reader-prompt-stack.json", systemDiags: `[]`,
+			msgDiags: `[` + info("Dropped tool history from chat-history: removed 1 tool call(s), dropped 1 tool result message(s).") + `,` +
+				info("Stripped 2 assistant thinking block(s) from 2 chat-history message(s) and dropped 1 empty assistant message(s).") + `]`,
+			roles: "system user user assistant compactionSummary custom bashExecution user user"},
+		{file: "minimal-prompt-stack.json", system: "You are a helpful software engineer assistant.", systemDiags: `[]`,
+			msgDiags: `[` + info("Filtered 1 chat-history message(s) by summary.") + `]`,
+			roles:    "system user assistant toolResult custom assistant bashExecution user"},
+		{file: "read-first-worker-prompt-stack.json", systemDiags: `[]`,
+			msgDiags: `[` + info("Filtered 1 chat-history message(s) by summary.") + `]`,
+			roles:    "system user assistant toolResult custom assistant bashExecution user"},
+		{file: "reviewer-prompt-stack.json", systemDiags: `[]`,
+			msgDiags: `[` + info("Stripped 2 assistant thinking block(s) from 2 chat-history message(s) and dropped 1 empty assistant message(s).") + `]`,
+			roles:    "system user user assistant toolResult compactionSummary custom bashExecution user user"},
+		{file: "validation-issues-prompt-stack.json", system: "This block is valid, but its id is duplicated below.", systemDiags: `[]`,
+			msgDiags: `[{"level":"warning","message":"Unsupported slot: not-a-real-slot","itemId":"unsupported-slot"}]`,
+			roles:    "system user user assistant toolResult compactionSummary custom assistant bashExecution user"},
+		{file: "custom-system-status-extension/prompt-stack.json", system: "BASE",
+			systemDiags: `[{"level":"error","message":"forge-v1 render error: Undefined forge-v1 path: {{extensions.cpuLoad}}","itemId":"cpu-load-macro"},` +
+				`{"level":"warning","message":"Unsupported slot: machine-status","itemId":"machine-status"},` +
+				`{"level":"warning","message":"Compiled system prompt failed; preserving base system prompt."}]`,
+			msgDiags: `[]`, roles: "system user assistant toolResult compactionSummary custom assistant bashExecution user"},
+		{file: "custom-system-status-extension/prompt-stack.json", macros: map[string]string{"cpuLoad": "0.42"},
+			system:      "BASE\n\nCurrent rough CPU load: 0.42",
+			systemDiags: `[{"level":"warning","message":"Unsupported slot: machine-status","itemId":"machine-status"}]`,
+			msgDiags:    `[]`, roles: "system user assistant toolResult compactionSummary custom assistant bashExecution user"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			res := Compile(sharedExample(t, tc.file), testRuntime(), "BASE", parseMessages(t, sampleHistory), tc.macros)
+			if tc.system != "" && res.System.SystemPrompt != tc.system {
+				t.Errorf("system prompt %q", res.System.SystemPrompt)
+			}
+			if d := diagText(res.System.Diagnostics); d != tc.systemDiags {
+				t.Errorf("system diagnostics\n got %s\nwant %s", d, tc.systemDiags)
+			}
+			if d := diagText(res.Messages.Diagnostics); d != tc.msgDiags {
+				t.Errorf("message diagnostics\n got %s\nwant %s", d, tc.msgDiags)
+			}
+			roles := make([]string, len(res.Messages.Messages))
+			for i, m := range res.Messages.Messages {
+				roles[i] = messageRole(m)
+			}
+			if got := strings.Join(roles, " "); got != tc.roles {
+				t.Errorf("roles\n got %s\nwant %s", got, tc.roles)
+			}
+		})
+	}
+}

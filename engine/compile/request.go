@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
@@ -93,6 +94,9 @@ func ParseRequest(request []byte) (Request, error) {
 			s, isString := v.(string)
 			if !isString {
 				return Request{}, fmt.Errorf("compile request: macros.%s must be a string", key)
+			}
+			if !forgev1.ValidMacroName(key) {
+				return Request{}, fmt.Errorf("compile request: invalid macro name %q", key)
 			}
 			req.Macros[key] = s
 		}

@@ -46,6 +46,9 @@ const (
 	TokenSessionDir = "@@DEMO_SESSION_DIR@@"
 )
 
+// writeFile writes one unpacked file; tests replace it to inject failures.
+var writeFile = writeFileFully
+
 // tokenPrefix starts every placeholder token; no unpacked file may contain it.
 const tokenPrefix = "@@DEMO_"
 
@@ -141,7 +144,7 @@ func unpackInto(root string) (Layout, error) {
 		if strings.Contains(content, tokenPrefix) {
 			return fmt.Errorf("embedded %s contains an unknown placeholder token", name)
 		}
-		return writeFileFully(target, []byte(content))
+		return writeFile(target, []byte(content))
 	})
 	if walkErr != nil {
 		return Layout{}, walkErr

@@ -80,3 +80,13 @@ func parseMessages(t testing.TB, src string) []any {
 func diagText(diags []Diagnostic) string {
 	return jsonv.Stringify(DiagnosticsJSON(diags))
 }
+
+// parseMessagesLoose parses any JSON; a non-array yields no messages.
+func parseMessagesLoose(src string) ([]any, bool) {
+	v, err := jsonv.Parse([]byte(src))
+	if err != nil {
+		return nil, false
+	}
+	arr, ok := v.([]any)
+	return arr, ok
+}

@@ -192,13 +192,13 @@ func guardedSession(src sources) *sessionBuilder {
 	s.userText("Could we just add 0.005 before calling toFixed?")
 	abandoned := s.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "stop", durationMs: 3100,
 		tokens:  tokens{input: 180, output: 140, cacheRead: 6100},
-		content: []any{text("That would fix this case but over-round amounts that are already exact (10.8249 would become 10.83), and it still depends on float representation. I would not do it.")}})
+		content: []any{text("That would fix this case but round up amounts that should round down (10.8249 would become 10.83), and it still depends on float representation. I would not do it.")}})
 
 	// Back to the explanation via /tree, with a summary of the abandoned branch.
 	s.advance(20000)
 	s.branchFrom(named)
 	s.entry("branch_summary", "fromId", abandoned,
-		"summary", "Considered adding 0.005 before toFixed(2); rejected because it over-rounds exact amounts and still relies on float representation.",
+		"summary", "Considered adding 0.005 before toFixed(2); rejected because it rounds up amounts that should round down and still relies on float representation.",
 		"details", obj("readFiles", strs("src/invoice.ts"), "modifiedFiles", strs()),
 		"usage", usage(modelSonnet, tokens{input: 1450, output: 120}),
 		"fromHook", false)

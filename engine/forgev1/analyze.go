@@ -40,8 +40,8 @@ func (t *Template) Analyze() *Analysis {
 			switch n.kind {
 			case nodeOutput:
 				span := *p.span(n.start, n.end)
-				a.Dependencies = append(a.Dependencies, pathDependency(n.path, span))
-				for _, f := range n.filters {
+				a.Dependencies = append(a.Dependencies, pathDependency(n.d.path, span))
+				for _, f := range n.d.filters {
 					if knownFilter(f) {
 						a.Dependencies = append(a.Dependencies, Dependency{Kind: "filter", Filter: f, Span: span})
 						continue
@@ -50,9 +50,9 @@ func (t *Template) Analyze() *Analysis {
 					a.Errors = append(a.Errors, &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: &s})
 				}
 			case nodeIf:
-				a.Dependencies = append(a.Dependencies, pathDependency(n.path, *p.span(n.start, n.end)))
-				walk(n.thenBody)
-				walk(n.elseBody)
+				a.Dependencies = append(a.Dependencies, pathDependency(n.d.path, *p.span(n.start, n.end)))
+				walk(n.d.thenBody)
+				walk(n.d.elseBody)
 			}
 		}
 	}
@@ -62,31 +62,29 @@ func (t *Template) Analyze() *Analysis {
 
 // FirstError returns the first analysis error of t, or nil. It is the
 // allocation-free check Render uses.
-func (t *Template) FirstError() *Error {
-	p := parser{src: t.src}
-	var find func(nodes []node) *Error
-	find = func(nodes []node) *Error {
-		for i := range nodes {
-			n := &nodes[i]
-			switch n.kind {
-			case nodeOutput:
-				for _, f := range n.filters {
-					if !knownFilter(f) {
-						return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
-					}
-				}
-			case nodeIf:
-				if err := find(n.thenBody); err != nil {
-					return err
-				}
-				if err := find(n.elseBody); err != nil {
-					return err
+func (t *Template) FirstError() *Error { return t.firstError(t.nodes) }
+
+func (t *Template) firstError(nodes []node) *Error {
+	for i := range nodes {
+		n := &nodes[i]
+		switch n.kind {
+		case nodeOutput:
+			for _, f := range n.d.filters {
+				if !knownFilter(f) {
+					p := parser{src: t.src}
+					return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
 				}
 			}
+		case nodeIf:
+			if err := t.firstError(n.d.thenBody); err != nil {
+				return err
+			}
+			if err := t.firstError(n.d.elseBody); err != nil {
+				return err
+			}
 		}
-		return nil
 	}
-	return find(t.nodes)
+	return nil
 }
 
 func pathDependency(p path, span Span) Dependency {

@@ -2,6 +2,7 @@ package forgev1
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -11,7 +12,16 @@ import (
 type Template struct {
 	src   string
 	nodes []node
+
+	// Small templates keep their whole AST in these arrays, so parsing
+	// one costs a single allocation.
+	inlineNodes   [5]node
+	inlineDetails [2]detail
+	inlineStrings [6]string
 }
+
+// text returns the literal text of a text node.
+func (t *Template) text(n *node) string { return t.src[n.start:n.end] }
 
 type nodeKind uint8
 
@@ -29,15 +39,19 @@ const (
 	predNe
 )
 
-// node is one AST node; start/end are byte offsets into the source.
+// node is one AST node; start/end are byte offsets into the source. It is
+// kept small (text nodes dominate); tags carry their data in d.
 type node struct {
 	kind  nodeKind
-	text  string // nodeText: the literal text
-	units int    // nodeText: its UTF-16 length
+	units int // nodeText: UTF-16 length of src[start:end]
 	start int
 	end   int
+	d     *detail // nodeOutput, nodeIf
+}
 
-	path    path     // nodeOutput, nodeIf (predicate path)
+// detail is the payload of an output or if node.
+type detail struct {
+	path    path     // output path or predicate path
 	filters []string // nodeOutput: non-empty filter names in order
 
 	pred     predicateKind // nodeIf
@@ -64,13 +78,38 @@ type path struct {
 
 // Parse parses src into a Template, or returns a parse-stage error.
 func Parse(src string) (*Template, *Error) {
-	p := parser{src: src}
+	// Segments and filter names of all paths share one arena; the estimate
+	// (one per tag plus one per dot) makes regrowth rare.
+	// A tag and the text before it make two nodes, plus trailing text.
+	openers := strings.Count(src, "{{") + strings.Count(src, "{%")
+	t := &Template{src: src}
+	p := parser{src: src, arena: t.inlineStrings[:0], nodes: t.inlineNodes[:0], details: t.inlineDetails[:0]}
+	if n := openers + strings.Count(src, ".") + 1; n > len(t.inlineStrings) {
+		p.arena = make([]string, 0, n)
+	}
+	if n := 2*openers + 1; n > len(t.inlineNodes) {
+		p.nodes = make([]node, 0, n)
+	}
+	if openers > len(t.inlineDetails) {
+		p.details = make([]detail, 0, openers)
+	}
+	scratch := scratchPool.Get().(*[]node)
+	p.scratch = (*scratch)[:0]
+	defer func() {
+		clear(p.scratch) // finish already zeroed everything popped
+		*scratch = p.scratch[:0]
+		scratchPool.Put(scratch)
+	}()
 	nodes, _, err := p.parseUntil(0)
 	if err != nil {
 		return nil, err
 	}
-	return &Template{src: src, nodes: nodes}, nil
+	t.nodes = nodes
+	return t, nil
 }
+
+// scratchPool recycles the parser's node stack between parses.
+var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
 
 type stopSet uint8
 
@@ -80,8 +119,32 @@ const (
 )
 
 type parser struct {
-	src string
-	pos int
+	src     string
+	pos     int
+	scratch []node   // stack of nodes of the lists being parsed
+	nodes   []node   // backing store for finished node lists
+	details []detail // backing store for node details
+	arena   []string // backing store for path segments and filter names
+}
+
+// finish copies the nodes parsed since base into an exact-size slice.
+func (p *parser) finish(base int) []node {
+	if len(p.scratch) == base {
+		p.scratch = p.scratch[:base]
+		return nil
+	}
+	first := len(p.nodes)
+	p.nodes = append(p.nodes, p.scratch[base:]...)
+	clear(p.scratch[base:])
+	p.scratch = p.scratch[:base]
+	return p.nodes[first:len(p.nodes):len(p.nodes)]
+}
+
+// newDetail returns a zeroed detail from the arena. Regrowth leaves
+// earlier pointers valid (they keep the old backing array alive).
+func (p *parser) newDetail() *detail {
+	p.details = append(p.details, detail{})
+	return &p.details[len(p.details)-1]
 }
 
 func (p *parser) fail(message string, start, end int) *Error {
@@ -97,24 +160,24 @@ func (p *parser) span(start, end int) *Span {
 // parseUntil parses nodes until end of input or one of the stop tags,
 // returning which stop tag ended the list (0 at end of input).
 func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
-	var nodes []node
+	base := len(p.scratch)
 	src := p.src
 	for p.pos < len(src) {
 		open, isTag := nextOpening(src, p.pos)
 		if open < 0 {
-			nodes = append(nodes, textNode(src, p.pos, len(src)))
+			p.scratch = append(p.scratch, textNode(src, p.pos, len(src)))
 			p.pos = len(src)
 			break
 		}
 		if open > p.pos {
-			nodes = append(nodes, textNode(src, p.pos, open))
+			p.scratch = append(p.scratch, textNode(src, p.pos, open))
 		}
 		if !isTag {
 			n, err := p.parseOutput(open)
 			if err != nil {
 				return nil, 0, err
 			}
-			nodes = append(nodes, n)
+			p.scratch = append(p.scratch, n)
 			continue
 		}
 		closeAt := strings.Index(src[open:], "%}")
@@ -135,14 +198,14 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 			if stop&kind == 0 {
 				return nil, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
 			}
-			return nodes, kind, nil
+			return p.finish(base), kind, nil
 		}
 		if strings.HasPrefix(raw, "if ") {
 			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt)
 			if err != nil {
 				return nil, 0, err
 			}
-			nodes = append(nodes, n)
+			p.scratch = append(p.scratch, n)
 			continue
 		}
 		return nil, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
@@ -154,11 +217,11 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 		}
 		return nil, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
 	}
-	return nodes, 0, nil
+	return p.finish(base), 0, nil
 }
 
 func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
-	n := node{kind: nodeIf, start: open, end: closeAt + 2}
+	n := node{kind: nodeIf, start: open, end: closeAt + 2, d: p.newDetail()}
 	if err := p.parsePredicate(&n, raw); err != nil {
 		return node{}, err
 	}
@@ -166,13 +229,13 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	if err != nil {
 		return node{}, err
 	}
-	n.thenBody = thenBody
+	n.d.thenBody = thenBody
 	if stopped == stopElse {
 		elseBody, _, err := p.parseUntil(stopEndif)
 		if err != nil {
 			return node{}, err
 		}
-		n.elseBody, n.hasElse = elseBody, true
+		n.d.elseBody, n.d.hasElse = elseBody, true
 	}
 	return n, nil
 }
@@ -186,21 +249,21 @@ func (p *parser) parsePredicate(n *node, raw string) *Error {
 		kind = predNe
 	}
 	if ok {
-		pth, valid := parsePath(left)
+		pth, valid := p.parsePath(left)
 		if !valid {
 			return p.fail("Invalid predicate path: "+left, n.start, n.end)
 		}
-		n.pred, n.path, n.expected = kind, pth, expected
+		n.d.pred, n.d.path, n.d.expected = kind, pth, expected
 		return nil
 	}
 	if raw == "" {
 		return p.fail("Missing predicate in {% if %}", n.start, n.end)
 	}
-	pth, valid := parsePath(raw)
+	pth, valid := p.parsePath(raw)
 	if !valid {
 		return p.fail("Invalid predicate path: "+raw, n.start, n.end)
 	}
-	n.pred, n.path = predTruthy, pth
+	n.d.pred, n.d.path = predTruthy, pth
 	return nil
 }
 
@@ -216,20 +279,24 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	if expr == "" {
 		return node{}, p.fail("Empty output tag {{}}", open, closeAt+2)
 	}
-	n := node{kind: nodeOutput, start: open, end: closeAt + 2}
+	n := node{kind: nodeOutput, start: open, end: closeAt + 2, d: p.newDetail()}
 	head, rest, hasFilters := strings.Cut(expr, "|")
 	head = jsonv.TrimJS(head)
-	pth, valid := parsePath(head)
+	pth, valid := p.parsePath(head)
 	if !valid {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
-	n.path = pth
+	n.d.path = pth
+	first := len(p.arena)
 	for hasFilters {
 		var part string
 		part, rest, hasFilters = strings.Cut(rest, "|")
 		if part = jsonv.TrimJS(part); part != "" {
-			n.filters = append(n.filters, part)
+			p.arena = append(p.arena, part)
 		}
+	}
+	if len(p.arena) > first {
+		n.d.filters = p.arena[first:len(p.arena):len(p.arena)]
 	}
 	return n, nil
 }
@@ -254,8 +321,7 @@ func nextOpening(src string, from int) (int, bool) {
 }
 
 func textNode(src string, start, end int) node {
-	text := src[start:end]
-	return node{kind: nodeText, text: text, units: jsonv.UTF16Len(text), start: start, end: end}
+	return node{kind: nodeText, units: jsonv.UTF16Len(src[start:end]), start: start, end: end}
 }
 
 // matchComparison splits "left OP 'literal'" at the first OP (index > 0).
@@ -290,21 +356,22 @@ func parseQuoted(v string) (string, bool) {
 
 // parsePath splits raw at "." and validates each trimmed segment against
 // ^[A-Za-z_][A-Za-z0-9_-]*$.
-func parsePath(raw string) (path, bool) {
-	n := strings.Count(raw, ".") + 1
-	segments := make([]string, 0, n)
+func (p *parser) parsePath(raw string) (path, bool) {
+	first := len(p.arena)
 	for {
 		seg, rest, more := strings.Cut(raw, ".")
 		seg = jsonv.TrimJS(seg)
 		if !validSegment(seg) {
+			p.arena = p.arena[:first]
 			return path{}, false
 		}
-		segments = append(segments, seg)
+		p.arena = append(p.arena, seg)
 		if !more {
 			break
 		}
 		raw = rest
 	}
+	segments := p.arena[first:len(p.arena):len(p.arena)]
 	return path{segments: segments, class: classify(segments)}, true
 }
 

@@ -13,17 +13,12 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 }
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	r := renderer{
-		t:      t,
-		env:    env,
-		macros: macros,
-		limit:  limit,
-		buf:    make([]byte, 0, len(t.src)+64),
-	}
+	r := renderer{t: t, env: env, macros: macros, limit: limit}
+	r.out.Grow(len(t.src) + 64)
 	if err := r.renderList(t.nodes, 0); err != nil {
 		return "", err
 	}
-	return string(r.buf), nil
+	return r.out.String(), nil
 }
 
 type renderer struct {
@@ -31,8 +26,12 @@ type renderer struct {
 	env    Env
 	macros *MacroResolver
 	limit  float64
-	buf    []byte
-	units  int // UTF-16 length of buf
+	out    strings.Builder
+	units  int // UTF-16 length of out
+}
+
+func (r *renderer) limitError() *Error {
+	return renderError(KindOutputLimit, "forge-v1 template output exceeds "+jsonv.FormatNumber(r.limit)+" characters.")
 }
 
 func (r *renderer) renderList(nodes []node, depth int) *Error {
@@ -44,10 +43,10 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 		n := &nodes[i]
 		switch n.kind {
 		case nodeText:
-			r.buf = append(r.buf, n.text...)
+			r.out.WriteString(r.t.text(n))
 			r.units += n.units
 		case nodeOutput:
-			if err := r.renderOutput(n); err != nil {
+			if err := r.renderOutput(n, levelStart); err != nil {
 				return err
 			}
 		case nodeIf:
@@ -56,62 +55,70 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 				return err
 			}
 			if taken {
-				err = r.renderList(n.thenBody, depth+1)
-			} else if n.hasElse {
-				err = r.renderList(n.elseBody, depth+1)
+				err = r.renderList(n.d.thenBody, depth+1)
+			} else if n.d.hasElse {
+				err = r.renderList(n.d.elseBody, depth+1)
 			}
 			if err != nil {
 				return err
 			}
 		}
 		if float64(r.units-levelStart) > r.limit {
-			return renderError(KindOutputLimit, "forge-v1 template output exceeds "+jsonv.FormatNumber(r.limit)+" characters.")
+			return r.limitError()
 		}
 	}
 	return nil
 }
 
-func (r *renderer) renderOutput(n *node) *Error {
-	v, err := r.evaluate(n.path, n, false)
+// renderOutput appends one output node. A value that would push this
+// level past the limit fails before it is copied: the error is the one
+// the check after appending would raise.
+func (r *renderer) renderOutput(n *node, levelStart int) *Error {
+	v, err := r.evaluate(n.d.path, n, false)
 	if err != nil {
 		return err
 	}
-	for _, f := range n.filters {
+	for _, f := range n.d.filters {
 		if v, err = r.applyFilter(f, v, n); err != nil {
 			return err
 		}
 	}
-	mark := len(r.buf)
+	var text string
 	switch t := v.(type) {
 	case string:
-		r.buf = append(r.buf, t...)
+		text = t
 	case jsUndefined:
 	case jsFunction:
-		r.buf = append(r.buf, "undefined"...) // "" + JSON.stringify(fn)
+		text = "undefined" // "" + JSON.stringify(fn)
 	case jsObjectPrototype:
-		r.buf = append(r.buf, "{}"...)
+		text = "{}"
 	default:
-		r.buf = jsonv.AppendStringify(r.buf, t)
+		text = jsonv.Stringify(t)
 	}
-	r.units += utf16Len(r.buf[mark:])
+	units := jsonv.UTF16Len(text)
+	if float64(r.units-levelStart+units) > r.limit {
+		return r.limitError()
+	}
+	r.out.WriteString(text)
+	r.units += units
 	return nil
 }
 
 func (r *renderer) predicate(n *node) (bool, *Error) {
-	if n.pred == predTruthy {
-		v, err := r.evaluate(n.path, n, true)
+	if n.d.pred == predTruthy {
+		v, err := r.evaluate(n.d.path, n, true)
 		if err != nil {
 			return false, err
 		}
 		return truthy(v), nil
 	}
-	v, err := r.evaluate(n.path, n, false)
+	v, err := r.evaluate(n.d.path, n, false)
 	if err != nil {
 		return false, err
 	}
 	actual, defined := valueToString(v)
-	equal := defined && actual == n.expected
-	if n.pred == predEq {
+	equal := defined && actual == n.d.expected
+	if n.d.pred == predEq {
 		return equal, nil
 	}
 	return !equal, nil

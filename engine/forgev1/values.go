@@ -178,13 +178,3 @@ func changeCase(s string, upper bool) string {
 	b.WriteString(caser.String(s[start:]))
 	return b.String()
 }
-
-// utf16Len is jsonv.UTF16Len for freshly rendered bytes, ASCII fast.
-func utf16Len(b []byte) int {
-	for i := 0; i < len(b); i++ {
-		if b[i] >= utf8.RuneSelf {
-			return i + jsonv.UTF16Len(string(b[i:]))
-		}
-	}
-	return len(b)
-}

@@ -237,3 +237,13 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkUTF16LenASCII(b *testing.B) {
+	s := strings.Repeat("x", 100000)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if UTF16Len(s) != len(s) {
+			b.Fatal("wrong length")
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -115,5 +116,55 @@ func TestOtherExamples(t *testing.T) {
 				t.Errorf("roles\n got %s\nwant %s", got, tc.roles)
 			}
 		})
+	}
+}
+
+// TestBuiltinToolTableMatchesPi16Session checks the tool snippets and
+// guidelines against the `tools` and `rules` sections Pi 1.6.0 persisted in
+// a real session's first System message.
+func TestBuiltinToolTableMatchesPi16Session(t *testing.T) {
+	dir := os.Getenv("FORGEBENCH_SHARED")
+	if dir == "" {
+		t.Skip("FORGEBENCH_SHARED not set: skipping Pi 1.6.0 session fixture")
+	}
+	path := filepath.Join(dir, "fixtures", "pi-sessions", "generated-pi-1.6.0", "agent", "sessions",
+		"--home-dev-projects-demo-app--", "2026-11-29T22-47-39-368Z_01a2297e-1867-72d0-99d9-f9f8b12b74b4.jsonl")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	var sections *jsonv.Object
+	for _, line := range strings.Split(string(raw), "\n") {
+		entry, err := jsonv.Parse([]byte(line))
+		if err != nil {
+			continue
+		}
+		message, _ := field(entry, "message")
+		if isSystemMessage(message) {
+			v, _ := field(message, "sections")
+			sections, _ = v.(*jsonv.Object)
+			break
+		}
+	}
+	if sections == nil {
+		t.Fatal("no System message with sections in the fixture session")
+	}
+	rt := DefaultRuntime(DefaultRuntimeInput{Cwd: "/home/dev/projects/demo-app", Now: testNow})
+	var tools, rules []string
+	for _, name := range rt.Options.SelectedTools {
+		tools = append(tools, "- "+name+": "+rt.Options.ToolSnippets[name])
+	}
+	rules = append(rules, "- Use bash for file operations like ls, rg, find")
+	for _, g := range rt.Options.PromptGuidelines {
+		rules = append(rules, "- "+g)
+	}
+	rules = append(rules, "- Be concise in your responses", "- Show file paths clearly when working with files")
+	wantTools := "<tools>\n" + strings.Join(tools, "\n") + "\n\nAdditional tools may be available.\n</tools>"
+	wantRules := "<rules>\n" + strings.Join(rules, "\n") + "\n</rules>"
+	if v, _ := sections.Get("tools"); v != wantTools {
+		t.Errorf("tools section\n got %q\nwant %q", v, wantTools)
+	}
+	if v, _ := sections.Get("rules"); v != wantRules {
+		t.Errorf("rules section\n got %q\nwant %q", v, wantRules)
 	}
 }

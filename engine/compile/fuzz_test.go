@@ -33,6 +33,12 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("preview parts do not rebuild the prompt")
 		}
 		_ = ResultJSON(p.Result)
+		for _, first := range []bool{true, false} {
+			out := PrepareRequest(RequestInput{Stack: stack, Runtime: testRuntime(), Messages: messages, FallbackBase: "FB", FirstOfTurn: first})
+			if len(out.Projected) == 0 || !isSystemMessage(out.Projected[0]) && len(messages) > 0 && isSystemMessage(messages[0]) {
+				t.Fatalf("projection lost the leading System message")
+			}
+		}
 		_, _ = CompileRequestJSON([]byte(`{"stack":` + stackJSON + `,"runtime":{"options":{"cwd":"/"},"now":"2026-01-01T00:00:00Z"},"base":"","messages":` + messagesJSON + `}`))
 	})
 }

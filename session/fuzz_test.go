@@ -1,0 +1,71 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// FuzzRead feeds arbitrary bytes to the reader with a small line limit
+// (bounded memory) and exercises everything built on top of it: no input
+// may panic, and every produced JSON must be valid. Run with
+// -fuzzminimizetime 1s: minimizing the multi-kilobyte seeds otherwise stalls
+// the fuzzer for minutes.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"v3-all-types.jsonl", "v1.jsonl", "v2.jsonl"} {
+		if data, err := os.ReadFile("testdata/" + name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(testHeader + "\n" + entryLine("a", "") + "\n{\"type\":\"compaction\",\"id\":\"c\",\"parentId\":\"a\",\"firstKeptEntryId\":\"a\"}"))
+	f.Add([]byte("{\"type\":\"session\",\"id\":\"x\"}\n[1]\n\"s\"\n{\"type\":\"message\",\"id\":\"m\",\"message\":{\"role\":\"bashExecution\",\"exitCode\":\"7\"}}\n"))
+	f.Add([]byte("\n\n{\"type\":\"session\",\"id\":\"\\u0000\"}\r\n{\"type\":\"label\",\"id\":\"l\",\"targetId\":\"l\",\"label\":[1]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Read(bytes.NewReader(data), Options{MaxLineBytes: 1 << 16, ChunkBytes: 97, Workers: 2})
+		if err != nil {
+			return
+		}
+		tr := s.Tree()
+		if len(tr.Parent) != len(s.Entries) {
+			t.Fatalf("tree has %d nodes for %d entries", len(tr.Parent), len(s.Entries))
+		}
+		for i := range s.Entries {
+			if _, err := s.Context(i); err != nil {
+				t.Fatalf("context at %d: %v", i, err)
+			}
+			e := &s.Entries[i]
+			_, _ = e.Payload()
+			_, _ = e.Value()
+		}
+		out, err := ContextJSON(s, "")
+		if err != nil {
+			t.Fatalf("ContextJSON: %v", err)
+		}
+		if !json.Valid(out) {
+			t.Fatalf("ContextJSON produced invalid JSON: %s", out)
+		}
+		sum, err := SummaryJSON(s)
+		if err != nil {
+			t.Fatalf("SummaryJSON: %v", err)
+		}
+		if !json.Valid(sum) {
+			t.Fatalf("SummaryJSON produced invalid JSON: %s", sum)
+		}
+	})
+}
+
+// FuzzScanner checks the validating scanner against encoding/json's
+// grammar check (both accept invalid UTF-8 inside strings).
+func FuzzScanner(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `[1,]`, `"\u12"`, `-01`, `1e+`, `{"a" : "b" }`, " \t\r\n0 "} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		end, ok := skipValue(data, 0)
+		ours := ok && skipWS(data, end) == len(data)
+		if ours != json.Valid(data) && bytes.Count(data, []byte("[")) < 9000 && bytes.Count(data, []byte("{")) < 9000 {
+			t.Fatalf("skipValue=%v json.Valid=%v for %q", ours, !ours, data)
+		}
+	})
+}

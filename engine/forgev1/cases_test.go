@@ -172,3 +172,35 @@ func TestTemplateReuseIsStable(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseMappingTable checks upper/lower against testdata/case-mapping.json:
+// [input, toUpperCase(), toLowerCase()] as a JavaScript engine computed
+// them, covering every code point whose full mapping has several code
+// points plus final-sigma contexts.
+func TestCaseMappingTable(t *testing.T) {
+	data, err := os.ReadFile("testdata/case-mapping.json")
+	if err != nil {
+		t.Fatalf("read table: %v", err)
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		t.Fatalf("parse table: %v", err)
+	}
+	rows := v.([]any)
+	if len(rows) < 100 {
+		t.Fatalf("table has %d rows", len(rows))
+	}
+	for _, r := range rows {
+		row := r.([]any)
+		in, upper, lower := row[0].(string), row[1].(string), row[2].(string)
+		if got := changeCase(in, true); got != upper {
+			t.Errorf("upper(%q) = %q, want %q", in, got, upper)
+		}
+		if got := changeCase(in, false); got != lower {
+			t.Errorf("lower(%q) = %q, want %q", in, got, lower)
+		}
+	}
+	if got := changeCase("a\xed\xa0\x80ß", true); got != "A\xed\xa0\x80SS" {
+		t.Errorf("lone surrogate not preserved: %q", got)
+	}
+}

@@ -2,6 +2,8 @@ package jsonv
 
 import (
 	"math"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -177,7 +179,8 @@ func TestTrimAndLength(t *testing.T) {
 	lens := []struct {
 		in   string
 		want int
-	}{{"", 0}, {"abc", 3}, {"é", 1}, {"€", 1}, {"😀", 2}, {"\xed\xa0\x80", 1}, {"\xff\xfe", 2}, {"a😀b", 4}}
+	}{{"", 0}, {"abc", 3}, {"é", 1}, {"€", 1}, {"😀", 2}, {"\xed\xa0\x80", 1}, {"\xff\xfe", 2}, {"a😀b", 4},
+		{"abcdefghijklmnop😀é", 19}, {"abcdefgh\xed\xbf\xbfabcdefgh", 17}, {strings.Repeat("x", 17), 17}}
 	for _, c := range lens {
 		if got := UTF16Len(c.in); got != c.want {
 			t.Errorf("UTF16Len(%q) = %d, want %d", c.in, got, c.want)
@@ -244,6 +247,34 @@ func BenchmarkUTF16LenASCII(b *testing.B) {
 	for b.Loop() {
 		if UTF16Len(s) != len(s) {
 			b.Fatal("wrong length")
+		}
+	}
+}
+
+// TestFormatNumberTable checks testdata/numbers.json: [float64 bits as a
+// decimal string, String(value) as a JavaScript engine printed it].
+func TestFormatNumberTable(t *testing.T) {
+	data, err := os.ReadFile("testdata/numbers.json")
+	if err != nil {
+		t.Fatalf("read table: %v", err)
+	}
+	v, err := Parse(data)
+	if err != nil {
+		t.Fatalf("parse table: %v", err)
+	}
+	rows := v.([]any)
+	if len(rows) < 300 {
+		t.Fatalf("table has %d rows", len(rows))
+	}
+	for _, r := range rows {
+		row := r.([]any)
+		bits, err := strconv.ParseUint(row[0].(string), 10, 64)
+		if err != nil {
+			t.Fatalf("bad bits %v", row[0])
+		}
+		f := math.Float64frombits(bits)
+		if got := FormatNumber(f); got != row[1].(string) {
+			t.Errorf("FormatNumber(%v) = %s, want %s", f, got, row[1])
 		}
 	}
 }

@@ -29,6 +29,19 @@ func (t *translator) escape() (bool, error) {
 		t.out.WriteString(`\` + string(c))
 		t.pos += 2
 		return true, nil
+	case 'p', 'P':
+		if t.f.unicode {
+			body, err := t.propertyEscape()
+			if err != nil {
+				return false, err
+			}
+			if body == "" {
+				t.out.WriteString(jsNeverMatch)
+			} else {
+				t.out.WriteString("[" + body + "]")
+			}
+			return true, nil
+		}
 	case 'k':
 		if t.f.unicode || t.hasNamed {
 			end := t.pos + 2
@@ -261,12 +274,19 @@ func (t *translator) class() error {
 			writeClassLiteral(&body, lo)
 		}
 	}
-	t.out.WriteByte('[')
-	if negated {
-		t.out.WriteByte('^')
+	switch {
+	case body.Len() == 0 && negated:
+		t.out.WriteString(jsDotAll)
+	case body.Len() == 0:
+		t.out.WriteString(jsNeverMatch)
+	default:
+		t.out.WriteByte('[')
+		if negated {
+			t.out.WriteByte('^')
+		}
+		t.out.WriteString(body.String())
+		t.out.WriteByte(']')
 	}
-	t.out.WriteString(body.String())
-	t.out.WriteByte(']')
 	return nil
 }
 
@@ -286,6 +306,15 @@ func (t *translator) classAtom(body *strings.Builder) (rune, bool, error) {
 		body.WriteString(`\` + string(e))
 		t.pos += 2
 		return 0, true, nil
+	case 'p', 'P':
+		if t.f.unicode {
+			ranges, err := t.propertyEscape()
+			if err != nil {
+				return 0, false, err
+			}
+			body.WriteString(ranges)
+			return 0, true, nil
+		}
 	case 'b':
 		t.pos += 2
 		return '\b', false, nil

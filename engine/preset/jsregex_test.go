@@ -64,6 +64,12 @@ var jsReplaceCases = []struct {
 	{"lazy", "a+?", "", "aaa", "x", "xaa"},
 	{"class escapes", "[\\d-]", "g", "1-a", "x", "xxa"},
 	{"class backspace", "[\\b]", "", "\b", "x", "x"},
+	{"property letter", "\\p{L}+", "gu", "héllo 世界 42", "W", "W W 42"},
+	{"property long name in class", "[\\p{Decimal_Number}_]", "gu", "a_1٣", "#", "a###"},
+	{"negated property", "\\P{Lu}", "gu", "aB", "-", "-B"},
+	{"script", "\\p{Script=Greek}", "gu", "aαb", "G", "aGb"},
+	{"p without u is literal", "\\p{L}", "", "p{L}", "x", "x"},
+	{"quantified lookahead annex b", "(?=a)*a", "", "a", "x", "x"},
 }
 
 func TestJSReplace(t *testing.T) {
@@ -97,6 +103,8 @@ func TestCompileJSErrors(t *testing.T) {
 		{"\\q", "u", "Invalid escape"},
 		{"a{", "u", "Lone quantifier brackets"},
 		{"{1}x", "", "Nothing to repeat"},
+		{"(?<=a)*", "", "Nothing to repeat"},
+		{"\\p{Nope}", "u", "Invalid property name"},
 	}
 	for _, c := range cases {
 		_, err := CompileJS(c.pattern, c.flags)

@@ -74,7 +74,9 @@ func (t *translator) peek(off int) rune {
 }
 
 func (t *translator) translate() (string, error) {
-	depth := 0
+	// groups holds, per open group, whether it may be quantified once closed
+	// (lookbehinds never; lookaheads only outside unicode mode, Annex B).
+	var groups []bool
 	canQuantify := false
 	for t.pos < len(t.src) {
 		c := t.src[t.pos]
@@ -88,17 +90,16 @@ func (t *translator) translate() (string, error) {
 			if err != nil {
 				return "", err
 			}
-			_ = quantifiable
-			depth++
+			groups = append(groups, quantifiable)
 			canQuantify = false
 		case ')':
-			if depth == 0 {
+			if len(groups) == 0 {
 				return "", errors.New("Unmatched ')'")
 			}
-			depth--
+			canQuantify = groups[len(groups)-1]
+			groups = groups[:len(groups)-1]
 			t.out.WriteByte(')')
 			t.pos++
-			canQuantify = true
 		case '*', '+', '?':
 			if !canQuantify {
 				return "", errors.New("Nothing to repeat")
@@ -174,7 +175,7 @@ func (t *translator) translate() (string, error) {
 			canQuantify = true
 		}
 	}
-	if depth > 0 {
+	if len(groups) > 0 {
 		return "", errors.New("Unterminated group")
 	}
 	return t.out.String(), nil
@@ -196,10 +197,14 @@ func (t *translator) openGroup() (bool, error) {
 		return true, nil
 	}
 	switch t.peek(2) {
-	case ':', '=', '!':
-		t.out.WriteString(string(t.src[t.pos : t.pos+3]))
+	case ':':
+		t.out.WriteString("(?:")
 		t.pos += 3
 		return true, nil
+	case '=', '!':
+		t.out.WriteString(string(t.src[t.pos : t.pos+3]))
+		t.pos += 3
+		return !t.f.unicode, nil
 	case '<':
 		if t.peek(3) == '=' || t.peek(3) == '!' {
 			t.out.WriteString(string(t.src[t.pos : t.pos+4]))

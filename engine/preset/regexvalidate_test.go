@@ -67,6 +67,7 @@ var regexRuleCases = []struct {
 		d(LevelError, "Regex rule r minDepth must be a non-negative integer when provided.", ""),
 		d(LevelError, "Regex rule r maxDepth must be a non-negative integer when provided.", ""),
 	}},
+	{"huge integers are integers", `{"rules":[{"id":"r","stage":"history","pattern":"a","maxChars":1e300,"maxDepth":1e300}]}`, nil},
 	{"depth order", `{"rules":[{"id":"r","stage":"history","pattern":"a","minDepth":3,"maxDepth":1}]}`, Diagnostics{
 		d(LevelError, "Regex rule r maxDepth must be greater than or equal to minDepth.", ""),
 	}},

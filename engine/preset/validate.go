@@ -1,6 +1,7 @@
 package preset
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -323,13 +324,18 @@ func (v *validator) chatHistoryOptions(item *Item) {
 // isPositiveInteger mirrors Number.isInteger(x) && x > 0.
 func isPositiveInteger(x any) bool {
 	f, ok := x.(float64)
-	return ok && f > 0 && f == float64(int64(f)) && f < 1<<62
+	return ok && f > 0 && isInteger(f)
 }
 
 // isNonNegativeInteger mirrors Number.isInteger(x) && x >= 0.
 func isNonNegativeInteger(x any) bool {
 	f, ok := x.(float64)
-	return ok && f >= 0 && f == float64(int64(f)) && f < 1<<62
+	return ok && f >= 0 && isInteger(f)
+}
+
+// isInteger mirrors Number.isInteger for a float64.
+func isInteger(f float64) bool {
+	return !math.IsInf(f, 0) && !math.IsNaN(f) && math.Trunc(f) == f
 }
 
 // policies checks the tool and skill policies (§5).

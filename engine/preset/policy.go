@@ -6,10 +6,11 @@ func HasResourcePolicy(p *ResourcePolicy) bool {
 	return p != nil && (hasEffectiveAllow(p.Allow) || len(p.Deny) > 0)
 }
 
-// HasSelectiveAllow reports whether p has an effective (selective) allow list,
-// which chooses tools from the full registered catalog (§5.2, §9.10).
+// HasSelectiveAllow reports whether p has a selective allow list (non-empty
+// and without "*"), which chooses tools from the full registered catalog
+// (§5.2, §9.10).
 func HasSelectiveAllow(p *ResourcePolicy) bool {
-	return p != nil && hasEffectiveAllow(p.Allow)
+	return p != nil && len(p.Allow) > 0 && !containsString(p.Allow, "*")
 }
 
 // HasToolSelectionPolicy reports whether a tool policy selects tools: an

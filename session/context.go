@@ -182,7 +182,7 @@ func (s *Session) entryMessages(e *Entry, first bool) ([]any, error) {
 		if err := copyField(m, e, "details"); err != nil {
 			return nil, err
 		}
-		m.Set("timestamp", jsDateMs(e.timestampRaw))
+		m.Set("timestamp", e.timestampMs)
 		return []any{m}, nil
 	case TypeBranchSummary:
 		if !e.Field("summary").Truthy() {
@@ -195,7 +195,7 @@ func (s *Session) entryMessages(e *Entry, first bool) ([]any, error) {
 				return nil, err
 			}
 		}
-		m.Set("timestamp", jsDateMs(e.timestampRaw))
+		m.Set("timestamp", e.timestampMs)
 		return []any{m}, nil
 	case TypeCompaction:
 		if !first {
@@ -216,7 +216,7 @@ func (s *Session) entryMessages(e *Entry, first bool) ([]any, error) {
 				return nil, err
 			}
 		}
-		m.Set("timestamp", jsDateMs(e.timestampRaw))
+		m.Set("timestamp", e.timestampMs)
 		return append(out, m), nil
 	}
 	return nil, nil

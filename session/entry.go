@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -85,7 +86,7 @@ type Entry struct {
 	// firstKeptEntryId) were assigned by the v1→v2 migration.
 	Migrated bool
 
-	timestampRaw RawValue
+	timestampMs  float64  // new Date(timestamp).getTime(), NaN when invalid
 	message      RawValue // the "message" member of message entries
 	provider     RawValue // assistant message provider
 	model        RawValue // assistant message model
@@ -109,6 +110,10 @@ func (e *Entry) Field(name string) RawValue {
 	}
 	return lookup(members, name)
 }
+
+// TimestampMs returns new Date(timestamp).getTime() for the entry (NaN
+// when the timestamp is missing or unparsable).
+func (e *Entry) TimestampMs() float64 { return e.timestampMs }
 
 // MessageRaw returns the raw "message" member of a message entry.
 func (e *Entry) MessageRaw() RawValue { return e.message }
@@ -216,7 +221,7 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 		if !RawValue(line[i:end]).Truthy() {
 			return lineFalsy, Entry{}
 		}
-		return lineEntry, Entry{Line: no, Raw: line, NotObject: true}
+		return lineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
 	}
 	sc.message = sc.message[:0]
 	members, end, ok := scanObject(line, i, sc.members[:0], "message", &sc.message)
@@ -228,8 +233,9 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 	e.Type, _ = lookup(members, "type").Str()
 	e.ID, e.HasID = lookup(members, "id").Str()
 	e.ParentID, e.HasParent = lookup(members, "parentId").Str()
-	e.timestampRaw = lookup(members, "timestamp")
-	e.Timestamp, _ = e.timestampRaw.Str()
+	tsRaw := lookup(members, "timestamp")
+	e.Timestamp, _ = tsRaw.Str()
+	e.timestampMs = jsDateMs(tsRaw)
 	if e.Type == TypeMessage {
 		e.message = lookup(members, "message")
 		if len(e.message) > 0 && e.message[0] == '{' {

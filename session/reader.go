@@ -213,7 +213,7 @@ func (sp *splitter) flush() {
 	}
 	sp.out <- lineBatch{seq: sp.seq, lines: sp.cur}
 	sp.seq++
-	sp.cur = make([]lineRef, 0, batchLines)
+	sp.cur = make([]lineRef, 0, 64)
 	sp.curBytes = 0
 }
 

@@ -45,6 +45,10 @@ type assembler struct {
 	haveFirst bool
 	notPi     bool
 	diag      Diagnostics
+	// batches holds the entries of each decoded batch until finish joins
+	// them into one exactly sized slice.
+	batches [][]Entry
+	count   int
 	// fileIndex maps Pi's FileEntry index (header = 0) to an entry index
 	// (-1 for extra "session" lines); only used by the v1 migration.
 	fileIndex []int32
@@ -55,6 +59,12 @@ func newAssembler() *assembler {
 }
 
 func (a *assembler) add(items []parsedLine) {
+	var batch []Entry
+	defer func() {
+		if len(batch) > 0 {
+			a.batches = append(a.batches, batch)
+		}
+	}()
 	for k := range items {
 		it := &items[k]
 		switch it.kind {
@@ -90,8 +100,12 @@ func (a *assembler) add(items []parsedLine) {
 			a.fileIndex = append(a.fileIndex, -1)
 			continue
 		}
-		a.fileIndex = append(a.fileIndex, int32(len(a.s.Entries)))
-		a.s.Entries = append(a.s.Entries, *e)
+		if batch == nil {
+			batch = make([]Entry, 0, len(items)-k)
+		}
+		a.fileIndex = append(a.fileIndex, int32(a.count))
+		a.count++
+		batch = append(batch, *e)
 	}
 }
 
@@ -111,6 +125,11 @@ func (a *assembler) finish(size int64) (*Session, error) {
 	s := a.s
 	s.Diagnostics = a.diag
 	s.Size = size
+	s.Entries = make([]Entry, 0, a.count)
+	for _, b := range a.batches {
+		s.Entries = append(s.Entries, b...)
+	}
+	a.batches = nil
 	if a.notPi || !a.haveFirst {
 		if size == 0 {
 			return nil, ErrEmptySession

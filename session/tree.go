@@ -135,7 +135,7 @@ func (s *Session) Tree() *Tree {
 	}
 	ms := make([]float64, n)
 	for i := range s.Entries {
-		ms[i] = jsDateMs(s.Entries[i].timestampRaw)
+		ms[i] = s.Entries[i].timestampMs
 	}
 	for p := 0; p < n; p++ {
 		kids := t.childList[t.childStart[p]:t.childStart[p+1]]

@@ -86,10 +86,10 @@ type Entry struct {
 	// firstKeptEntryId) were assigned by the v1→v2 migration.
 	Migrated bool
 
-	timestampMs  float64  // new Date(timestamp).getTime(), NaN when invalid
-	message      RawValue // the "message" member of message entries
-	provider     RawValue // assistant message provider
-	model        RawValue // assistant message model
+	timestampMs float64  // new Date(timestamp).getTime(), NaN when invalid
+	message     RawValue // the "message" member of message entries
+	provider    RawValue // assistant message provider
+	model       RawValue // assistant message model
 	// firstKept holds a firstKeptEntryId produced by migration.
 	firstKept    string
 	hasFirstKept bool

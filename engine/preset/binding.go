@@ -26,11 +26,11 @@ func (v *validator) rawCapabilities(obj *jsonv.Object) {
 	}
 	bindings, ok := value.([]any)
 	if !ok {
-		v.diags.errorf("Preset capabilities must be an array when provided.")
+		v.diags.addError("Preset capabilities must be an array when provided.")
 		return
 	}
 	if len(bindings) > maxCapabilityBindings {
-		v.diags.errorf("Preset capabilities cannot exceed " + strconv.Itoa(maxCapabilityBindings) + " bindings (got " + strconv.Itoa(len(bindings)) + ").")
+		v.diags.addError("Preset capabilities cannot exceed " + strconv.Itoa(maxCapabilityBindings) + " bindings (got " + strconv.Itoa(len(bindings)) + ").")
 	}
 	for _, binding := range bindings {
 		for _, d := range ValidateBinding(binding, v.opts.Scope) {
@@ -57,7 +57,7 @@ func (v *validator) rawCapabilities(obj *jsonv.Object) {
 			continue
 		}
 		if seen[id] {
-			v.diags.errorf("Duplicate capability binding id: " + id)
+			v.diags.addError("Duplicate capability binding id: " + id)
 		}
 		seen[id] = true
 	}

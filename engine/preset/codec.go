@@ -50,7 +50,7 @@ func ParseValue(value any, basename string, opts ParseOptions) (*Stack, Diagnost
 	v.diags = append(v.diags, Validate(stack, opts)...)
 	if basename == "default.json" {
 		if obj, ok := value.(*jsonv.Object); ok && !obj.Has("autoActivate") {
-			v.diags.warningf(`default.json no longer auto-activates by filename; set "autoActivate": true to keep auto-activating this stack.`)
+			v.diags.addWarning(`default.json no longer auto-activates by filename; set "autoActivate": true to keep auto-activating this stack.`)
 		}
 	}
 	return stack, v.diags.Dedupe()
@@ -76,7 +76,7 @@ func stripJSONExt(basename string) string {
 func normalizeStack(value any, basename string, diags *Diagnostics) *Stack {
 	obj, ok := value.(*jsonv.Object)
 	if !ok {
-		diags.errorf("Preset root must be a JSON object.")
+		diags.addError("Preset root must be a JSON object.")
 		return FallbackStack(basename)
 	}
 	stack := &Stack{SchemaVersion: 1}
@@ -87,7 +87,7 @@ func normalizeStack(value any, basename string, diags *Diagnostics) *Stack {
 			if IsValidResourceID(trimmed) {
 				stack.ID = trimmed
 			} else {
-				diags.errorf("Preset id " + trimmed + " must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens; falling back to " + fallbackID + ".")
+				diags.addError("Preset id " + trimmed + " must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens; falling back to " + fallbackID + ".")
 			}
 		}
 	}
@@ -95,7 +95,7 @@ func normalizeStack(value any, basename string, diags *Diagnostics) *Stack {
 		if f, isNum := sv.(float64); isNum && f == 2 {
 			stack.SchemaVersion = 2
 		} else if !isNum || f != 1 {
-			diags.warningf("Unsupported schemaVersion; assuming 1.")
+			diags.addWarning("Unsupported schemaVersion; assuming 1.")
 		}
 	}
 
@@ -105,13 +105,13 @@ func normalizeStack(value any, basename string, diags *Diagnostics) *Stack {
 		stack.Items = append(stack.Items, normalizeItem(rawItem, i, diags))
 	}
 	if !isArray {
-		diags.errorf("Preset must contain an items array.")
+		diags.addError("Preset must contain an items array.")
 	}
 	if state, isObj := get(obj, "state").(*jsonv.Object); isObj && state.Len() > 0 {
 		diags.add(LevelInfo, "state is no longer supported and was ignored; use stack.variables and template interpolation instead.", "")
 	}
 	if obj.Has("instructionModes") {
-		diags.errorf("Preset instructionModes is no longer supported; rename it to capabilities.")
+		diags.addError("Preset instructionModes is no longer supported; rename it to capabilities.")
 	}
 
 	if t, _ := getString(obj, "type"); t == StackType {
@@ -142,7 +142,7 @@ func normalizeStack(value any, basename string, diags *Diagnostics) *Stack {
 		if ro, isObj := r.(*jsonv.Object); isObj {
 			stack.Regex = ro
 		} else {
-			diags.warningf("regex must be an object when provided.")
+			diags.addWarning("regex must be an object when provided.")
 		}
 	}
 	if caps, isArr := get(obj, "capabilities").([]any); isArr {
@@ -216,7 +216,7 @@ func normalizeResourcePolicy(obj *jsonv.Object, label string, diags *Diagnostics
 	}
 	policyObj, ok := value.(*jsonv.Object)
 	if !ok {
-		diags.errorf(label + " policy must be an object when provided.")
+		diags.addError(label + " policy must be an object when provided.")
 		return nil
 	}
 	allow := normalizePolicyPatterns(policyObj, "allow", label+".allow", diags)
@@ -227,7 +227,7 @@ func normalizeResourcePolicy(obj *jsonv.Object, label string, diags *Diagnostics
 	}
 	switch {
 	case allow != nil && deny != nil:
-		diags.errorf(label + " policy must use either allow or deny, not both.")
+		diags.addError(label + " policy must use either allow or deny, not both.")
 		policy.Allow = allow
 	case allow != nil:
 		policy.Allow = allow
@@ -244,7 +244,7 @@ func normalizePolicyPatterns(obj *jsonv.Object, key, label string, diags *Diagno
 	}
 	list, ok := value.([]any)
 	if !ok {
-		diags.errorf(label + " must be an array of strings when provided.")
+		diags.addError(label + " must be an array of strings when provided.")
 		return nil
 	}
 	var patterns []string
@@ -252,7 +252,7 @@ func normalizePolicyPatterns(obj *jsonv.Object, key, label string, diags *Diagno
 		s, isString := entry.(string)
 		trimmed := jsonv.TrimJS(s)
 		if !isString || trimmed == "" {
-			diags.errorf(label + "[" + strconv.Itoa(i) + "] must be a non-empty string.")
+			diags.addError(label + "[" + strconv.Itoa(i) + "] must be a non-empty string.")
 			continue
 		}
 		patterns = append(patterns, trimmed)
@@ -267,7 +267,7 @@ func normalizeInitialToolNames(obj *jsonv.Object, label string, diags *Diagnosti
 	}
 	list, ok := value.([]any)
 	if !ok {
-		diags.errorf(label + " must be an array of concrete tool names when provided.")
+		diags.addError(label + " must be an array of concrete tool names when provided.")
 		return nil
 	}
 	names := make([]string, 0, len(list))
@@ -276,11 +276,11 @@ func normalizeInitialToolNames(obj *jsonv.Object, label string, diags *Diagnosti
 		s, isString := entry.(string)
 		name := jsonv.TrimJS(s)
 		if !isString || !IsValidToolName(name) {
-			diags.errorf(label + "[" + strconv.Itoa(i) + "] must be a valid concrete tool name (wildcards are not allowed).")
+			diags.addError(label + "[" + strconv.Itoa(i) + "] must be a valid concrete tool name (wildcards are not allowed).")
 			continue
 		}
 		if seen[name] {
-			diags.warningf("Duplicate " + label + " tool name: " + name + ".")
+			diags.addWarning("Duplicate " + label + " tool name: " + name + ".")
 			continue
 		}
 		seen[name] = true

@@ -5,8 +5,8 @@ func (d *Diagnostics) add(level Level, message, itemID string) {
 	*d = append(*d, Diagnostic{Level: level, Message: message, ItemID: itemID})
 }
 
-func (d *Diagnostics) errorf(message string)   { d.add(LevelError, message, "") }
-func (d *Diagnostics) warningf(message string) { d.add(LevelWarning, message, "") }
+func (d *Diagnostics) addError(message string)   { d.add(LevelError, message, "") }
+func (d *Diagnostics) addWarning(message string) { d.add(LevelWarning, message, "") }
 
 // HasErrors reports whether any diagnostic is an error (the Preset is then unusable).
 func (d Diagnostics) HasErrors() bool {

@@ -17,6 +17,14 @@ var RegexMatchTimeout = 2 * time.Second
 // "[^]", "[]", escapes, octal escapes and group numbering behave as in
 // JavaScript; capture groups are renamed internally so JavaScript's
 // left-to-right numbering of named and unnamed groups is kept.
+//
+// Known differences from V8: matching works on code points, so without the
+// "u" flag a surrogate pair is never split (an empty global match advances
+// by a whole astral character); case-insensitive matching uses regexp2's
+// simple case folding (e.g. KELVIN SIGN matches "k"); \p{…} supports
+// General_Category, Script (long names) and the binary properties Go's
+// unicode package knows; error reasons are V8's for the errors detected by
+// the translator and regexp2's wording otherwise.
 type JSRegExp struct {
 	// Source and Flags as given.
 	Source, Flags string

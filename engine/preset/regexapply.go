@@ -62,7 +62,7 @@ func CompileRule(raw *jsonv.Object) (*CompiledRule, Diagnostics) {
 	}
 	re, err := CompileJS(pattern, flags)
 	if err != nil {
-		d.errorf("Regex rule " + rawID + " failed to compile: " + err.Error())
+		d.addError("Regex rule " + rawID + " failed to compile: " + err.Error())
 		return nil, d
 	}
 	rule := &CompiledRule{
@@ -142,19 +142,6 @@ func (r *CompiledRule) Transform(text string) (TransformResult, error) {
 	}
 	out := head + res.text
 	return TransformResult{Text: out, Matches: res.matches, Changed: out != text}, nil
-}
-
-// targets reports whether the rule applies to target (absent targets = all).
-func (r *CompiledRule) hasTarget(t RegexTarget) bool {
-	if r.Targets == nil {
-		return true
-	}
-	for _, x := range r.Targets {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // rawRules returns the raw rule objects of stack.regex.rules.
@@ -254,7 +241,7 @@ func ruleStats(d *Diagnostics, id, stage string, target RegexTarget, matches, ch
 
 // failure reports a rule that could not run (a match timeout).
 func failure(d *Diagnostics, id string, err error) {
-	d.errorf("Regex rule " + id + " failed: " + err.Error())
+	d.addError("Regex rule " + id + " failed: " + err.Error())
 }
 
 // ApplyRegexToString applies the outgoing rules of stage/target to one

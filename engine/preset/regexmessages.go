@@ -198,7 +198,7 @@ func ApplyFinalizeRegex(stack *Stack, message any) (any, bool, Diagnostics) {
 	if !replaced {
 		return nil, false, d
 	}
-	d.warningf("Finalize regex replaced stored message content; the original content is not preserved in the transcript.")
+	d.addWarning("Finalize regex replaced stored message content; the original content is not preserved in the transcript.")
 	return result, true, d
 }
 

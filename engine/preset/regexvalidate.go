@@ -19,7 +19,7 @@ func ValidateRegexConfig(regex *jsonv.Object) Diagnostics {
 		return d
 	}
 	if sv, present := regex.Get("schemaVersion"); present && sv != float64(1) {
-		d.warningf("Missing or unsupported regex.schemaVersion; assuming 1.")
+		d.addWarning("Missing or unsupported regex.schemaVersion; assuming 1.")
 	}
 	rawRules, present := regex.Get("rules")
 	if !present {
@@ -27,7 +27,7 @@ func ValidateRegexConfig(regex *jsonv.Object) Diagnostics {
 	}
 	rules, ok := rawRules.([]any)
 	if !ok {
-		d.errorf("regex.rules must be an array when provided.")
+		d.addError("regex.rules must be an array when provided.")
 		return d
 	}
 	seen := make(map[string]bool, len(rules))
@@ -48,82 +48,82 @@ func regexRuleLabel(id string, index int) string {
 func validateRegexRule(raw any, index int, seen map[string]bool, d *Diagnostics) {
 	rule, ok := raw.(*jsonv.Object)
 	if !ok {
-		d.errorf("regex rule " + strconv.Itoa(index+1) + " must be an object.")
+		d.addError("regex rule " + strconv.Itoa(index+1) + " must be an object.")
 		return
 	}
 	rawID, _ := getString(rule, "id")
 	id := jsonv.TrimJS(rawID)
 	switch {
 	case id == "":
-		d.errorf("regex rule " + strconv.Itoa(index+1) + " must have a non-empty id.")
+		d.addError("regex rule " + strconv.Itoa(index+1) + " must have a non-empty id.")
 	case seen[id]:
-		d.errorf("Duplicate regex rule id: " + id + ".")
+		d.addError("Duplicate regex rule id: " + id + ".")
 	default:
 		seen[id] = true
 	}
 	label := regexRuleLabel(id, index)
 	if x, present := rule.Get("enabled"); present {
 		if _, isBool := x.(bool); !isBool {
-			d.warningf(label + " enabled must be a boolean when provided.")
+			d.addWarning(label + " enabled must be a boolean when provided.")
 		}
 	}
 	stage := get(rule, "stage")
 	if stage != "history" && stage != "compiled" {
-		d.errorf(label + ` stage must be "history" or "compiled".`)
+		d.addError(label + ` stage must be "history" or "compiled".`)
 	}
 	effect, _ := getString(rule, "effect")
 	if x, present := rule.Get("effect"); present {
 		if x != "outgoing" && x != "finalize" {
-			d.errorf(label + ` effect must be "outgoing" or "finalize".`)
+			d.addError(label + ` effect must be "outgoing" or "finalize".`)
 		} else if x == "finalize" {
-			d.warningf(label + ` effect "finalize" rewrites stored assistant/tool-result messages at completion time; the original content is not preserved in the transcript.`)
+			d.addWarning(label + ` effect "finalize" rewrites stored assistant/tool-result messages at completion time; the original content is not preserved in the transcript.`)
 		}
 	}
 	if x, present := rule.Get("frequency"); present {
 		targets := get(rule, "targets")
 		switch {
 		case x != "turn" && x != "request":
-			d.errorf(label + ` frequency must be "turn" or "request".`)
+			d.addError(label + ` frequency must be "turn" or "request".`)
 		case effect == "finalize":
-			d.warningf(label + ` frequency has no effect for "finalize" rules; finalize runs when each message completes.`)
+			d.addWarning(label + ` frequency has no effect for "finalize" rules; finalize runs when each message completes.`)
 		case x == "request" && stage == "compiled" && isStringArray(targets) && !containsString(stringList(targets), "messages"):
-			d.warningf(label + ` frequency "request" has no effect: the rule does not target messages.`)
+			d.addWarning(label + ` frequency "request" has no effect: the rule does not target messages.`)
 		}
 	}
 	if effect == "finalize" && stage != "compiled" {
-		d.errorf(label + ` effect "finalize" requires stage "compiled".`)
+		d.addError(label + ` effect "finalize" requires stage "compiled".`)
 	}
 	if pattern, isString := getString(rule, "pattern"); !isString || pattern == "" {
-		d.errorf(label + " pattern must be a non-empty string.")
+		d.addError(label + " pattern must be a non-empty string.")
 	} else if flagsMsg := validateRegexFlags(rule, label); flagsMsg != "" {
-		d.errorf(flagsMsg)
+		d.addError(flagsMsg)
 	} else {
 		flags, _ := getString(rule, "flags")
 		if _, err := CompileJS(pattern, flags); err != nil {
-			d.errorf(label + " pattern failed to compile: " + err.Error())
+			d.addError(label + " pattern failed to compile: " + err.Error())
 		}
 	}
 	if x, present := rule.Get("replace"); present {
 		if s, isString := x.(string); !isString {
-			d.errorf(label + " replace must be a string when provided.")
+			d.addError(label + " replace must be a string when provided.")
 		} else if matchPlaceholder.MatchString(s) {
-			d.warningf(label + " replacement contains {{match}}; use JavaScript $& or $0 for the full match.")
+			d.addWarning(label + " replacement contains {{match}}; use JavaScript $& or $0 for the full match.")
 		}
 	}
 	for _, key := range []string{"trimStrings", "roles"} {
 		if x, present := rule.Get(key); present && !isStringArray(x) {
-			d.errorf(label + " " + key + " must be an array of strings when provided.")
+			d.addError(label + " " + key + " must be an array of strings when provided.")
 		}
 	}
 	if x, present := rule.Get("targets"); present {
 		if !isStringArray(x) {
-			d.errorf(label + " targets must be an array of strings when provided.")
+			d.addError(label + " targets must be an array of strings when provided.")
 		} else {
 			for _, target := range stringList(x) {
 				if target != "system" && target != "messages" {
-					d.errorf(label + ` target must be "system" or "messages": ` + target + ".")
+					d.addError(label + ` target must be "system" or "messages": ` + target + ".")
 				} else if effect == "finalize" && target != "messages" {
-					d.errorf(label + ` effect "finalize" only supports target "messages": ` + target + ".")
+					d.addError(label + ` effect "finalize" only supports target "messages": ` + target + ".")
 				}
 			}
 		}
@@ -138,24 +138,24 @@ func validateRegexRule(raw any, index int, seen map[string]bool, d *Diagnostics)
 			}
 		}
 		if len(runnable) == 0 {
-			d.warningf(label + ` effect "finalize" only runs for finalized assistant and tool-result messages, but roles includes neither.`)
+			d.addWarning(label + ` effect "finalize" only runs for finalized assistant and tool-result messages, but roles includes neither.`)
 		} else if len(unsupported) > 0 {
-			d.warningf(label + ` effect "finalize" ignores unsupported roles: ` + strings.Join(unsupported, ", ") + " (only assistant and tool-result messages are finalized).")
+			d.addWarning(label + ` effect "finalize" ignores unsupported roles: ` + strings.Join(unsupported, ", ") + " (only assistant and tool-result messages are finalized).")
 		}
 	}
 	for _, key := range []string{"maxMessages", "maxChars"} {
 		if x, present := rule.Get(key); present && !isPositiveInteger(x) {
-			d.errorf(label + " " + key + " must be a positive integer when provided.")
+			d.addError(label + " " + key + " must be a positive integer when provided.")
 		}
 	}
 	for _, key := range []string{"minDepth", "maxDepth"} {
 		if x, present := rule.Get(key); present && !isNonNegativeInteger(x) {
-			d.errorf(label + " " + key + " must be a non-negative integer when provided.")
+			d.addError(label + " " + key + " must be a non-negative integer when provided.")
 		}
 	}
 	minDepth, maxDepth := get(rule, "minDepth"), get(rule, "maxDepth")
 	if isNonNegativeInteger(minDepth) && isNonNegativeInteger(maxDepth) && maxDepth.(float64) < minDepth.(float64) {
-		d.errorf(label + " maxDepth must be greater than or equal to minDepth.")
+		d.addError(label + " maxDepth must be greater than or equal to minDepth.")
 	}
 }
 

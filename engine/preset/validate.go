@@ -43,23 +43,23 @@ func (v *validator) rawShape(value any) {
 		return
 	}
 	if id, isString := getString(obj, "id"); !isString || jsonv.TrimJS(id) == "" {
-		v.diags.errorf("Preset id must be a non-empty string.")
+		v.diags.addError("Preset id must be a non-empty string.")
 	}
 	if t, present := obj.Get("type"); present && t != StackType {
-		v.diags.errorf(`Preset type must be "pi-forge.prompt-stack" when provided by the legacy schema.`)
+		v.diags.addError(`Preset type must be "pi-forge.prompt-stack" when provided by the legacy schema.`)
 	}
 	v.optionalString(obj, "name", "Preset name")
 	v.optionalString(obj, "description", "Preset description")
 	v.optionalBool(obj, "autoActivate", "Preset autoActivate")
 	if m, present := obj.Get("mode"); present && m != "append" && m != "prepend" && m != "replace" {
-		v.diags.errorf(`Preset mode must be "append", "prepend", or "replace" when provided.`)
+		v.diags.addError(`Preset mode must be "append", "prepend", or "replace" when provided.`)
 	}
 	v.rawDefaults(obj)
 	v.rawContext(obj)
 	v.rawVariables(obj)
 	v.rawParameters(obj)
 	if obj.Has("instructionModes") {
-		v.diags.errorf("Preset instructionModes is no longer supported; rename it to capabilities.")
+		v.diags.addError("Preset instructionModes is no longer supported; rename it to capabilities.")
 	}
 	v.rawCapabilities(obj)
 	items, _ := get(obj, "items").([]any)
@@ -73,7 +73,7 @@ func (v *validator) rawShape(value any) {
 func (v *validator) optionalString(obj *jsonv.Object, key, label string) {
 	if x, present := obj.Get(key); present {
 		if _, isString := x.(string); !isString {
-			v.diags.errorf(label + " must be a string when provided.")
+			v.diags.addError(label + " must be a string when provided.")
 		}
 	}
 }
@@ -81,7 +81,7 @@ func (v *validator) optionalString(obj *jsonv.Object, key, label string) {
 func (v *validator) optionalBool(obj *jsonv.Object, key, label string) {
 	if x, present := obj.Get(key); present {
 		if _, isBool := x.(bool); !isBool {
-			v.diags.errorf(label + " must be a boolean when provided.")
+			v.diags.addError(label + " must be a boolean when provided.")
 		}
 	}
 }
@@ -93,7 +93,7 @@ func (v *validator) rawDefaults(obj *jsonv.Object) {
 	}
 	defaults, ok := value.(*jsonv.Object)
 	if !ok {
-		v.diags.errorf("Preset defaults must be an object when provided.")
+		v.diags.addError("Preset defaults must be an object when provided.")
 		return
 	}
 	v.optionalBool(defaults, "syntheticMessagesVisible", "defaults.syntheticMessagesVisible")
@@ -101,7 +101,7 @@ func (v *validator) rawDefaults(obj *jsonv.Object) {
 		switch jsonv.ToString(p) {
 		case "warn", "keep", "error":
 		default:
-			v.diags.errorf(`defaults.unresolvedMacroPolicy must be "warn", "keep", or "error" when provided.`)
+			v.diags.addError(`defaults.unresolvedMacroPolicy must be "warn", "keep", or "error" when provided.`)
 		}
 	}
 }
@@ -113,7 +113,7 @@ func (v *validator) rawContext(obj *jsonv.Object) {
 	}
 	context, ok := value.(*jsonv.Object)
 	if !ok {
-		v.diags.errorf("Preset context must be an object when provided.")
+		v.diags.addError("Preset context must be an object when provided.")
 		return
 	}
 	v.optionalBool(context, "allowDuplicateChatHistory", "context.allowDuplicateChatHistory")
@@ -128,12 +128,12 @@ func (v *validator) rawVariables(obj *jsonv.Object) {
 	}
 	variables, ok := value.(*jsonv.Object)
 	if !ok {
-		v.diags.errorf("Preset variables must be an object when provided.")
+		v.diags.addError("Preset variables must be an object when provided.")
 		return
 	}
 	variables.Range(func(name string, x any) bool {
 		if _, isString := x.(string); !isString {
-			v.diags.errorf("Preset variable " + name + " must be a string.")
+			v.diags.addError("Preset variable " + name + " must be a string.")
 		}
 		return true
 	})
@@ -144,22 +144,22 @@ func (v *validator) rawParameters(obj *jsonv.Object) {
 	_, hasVariables := obj.Get("variables")
 	value, hasParameters := obj.Get("parameters")
 	if sv == 2 && hasVariables {
-		v.diags.warningf("schemaVersion 2 presets use parameters; variables is ignored.")
+		v.diags.addWarning("schemaVersion 2 presets use parameters; variables is ignored.")
 	}
 	if sv != 2 && hasParameters {
-		v.diags.warningf("schemaVersion 1 presets use variables; parameters is ignored.")
+		v.diags.addWarning("schemaVersion 1 presets use variables; parameters is ignored.")
 	}
 	if !hasParameters {
 		return
 	}
 	parameters, ok := value.(*jsonv.Object)
 	if !ok {
-		v.diags.errorf("Preset parameters must be an object when provided.")
+		v.diags.addError("Preset parameters must be an object when provided.")
 		return
 	}
 	parameters.Range(func(name string, x any) bool {
 		if !isJSONCompatible(x) {
-			v.diags.errorf("Preset parameter " + name + " must be a JSON-compatible value.")
+			v.diags.addError("Preset parameter " + name + " must be a JSON-compatible value.")
 		}
 		return true
 	})
@@ -235,7 +235,7 @@ func isStringArray(value any) bool {
 // structure checks ids, roles, slots and chat-history placement (§7).
 func (v *validator) structure(stack *Stack) {
 	if jsonv.TrimJS(stack.ID) == "" {
-		v.diags.errorf("Preset id must not be empty.")
+		v.diags.addError("Preset id must not be empty.")
 	}
 	ids := make(map[string]bool, len(stack.Items))
 	chatHistoryCount := 0
@@ -275,9 +275,9 @@ func (v *validator) structure(stack *Stack) {
 		}
 	}
 	if chatHistoryCount == 0 {
-		v.diags.warningf("No enabled chat-history slot found; Pi chat context will be appended at the end.")
+		v.diags.addWarning("No enabled chat-history slot found; Pi chat context will be appended at the end.")
 	} else if chatHistoryCount > 1 && (stack.Context == nil || !jsTruthy(get(stack.Context, "allowDuplicateChatHistory"))) {
-		v.diags.warningf("Multiple enabled chat-history slots found; only the first will be expanded unless context.allowDuplicateChatHistory is true.")
+		v.diags.addWarning("Multiple enabled chat-history slots found; only the first will be expanded unless context.allowDuplicateChatHistory is true.")
 	}
 }
 
@@ -346,7 +346,7 @@ func (v *validator) policies(stack *Stack) {
 	if HasResourcePolicy(stack.Skills) {
 		v.diags.add(LevelInfo, "skills policy only filters model-visible skills rendered by pi-forge skills slots; it does not disable explicit skill invocation and is not a security boundary.", "")
 		if stack.Mode == ModeAppend || stack.Mode == ModePrepend {
-			v.diags.warningf(`skills policy only filters pi-forge skills slots. Use mode "replace" if you need the base Pi prompt to omit filtered skills.`)
+			v.diags.addWarning(`skills policy only filters pi-forge skills slots. Use mode "replace" if you need the base Pi prompt to omit filtered skills.`)
 		}
 	}
 }
@@ -356,7 +356,7 @@ func (v *validator) resourcePolicy(p *ResourcePolicy, label string) {
 		return
 	}
 	if len(p.Allow) > 0 && len(p.Deny) > 0 {
-		v.diags.errorf(label + " policy must use either allow or deny, not both.")
+		v.diags.addError(label + " policy must use either allow or deny, not both.")
 	}
 	for _, list := range []struct {
 		key      string
@@ -365,7 +365,7 @@ func (v *validator) resourcePolicy(p *ResourcePolicy, label string) {
 		seen := make(map[string]bool, len(list.patterns))
 		for _, pattern := range list.patterns {
 			if seen[pattern] {
-				v.diags.warningf("Duplicate " + label + "." + list.key + " pattern: " + pattern + ".")
+				v.diags.addWarning("Duplicate " + label + "." + list.key + " pattern: " + pattern + ".")
 			}
 			seen[pattern] = true
 		}
@@ -379,15 +379,15 @@ func (v *validator) toolInitial(p *ResourcePolicy) {
 	seen := make(map[string]bool, len(p.Initial))
 	for i, name := range p.Initial {
 		if !IsValidToolName(name) {
-			v.diags.errorf("tools.initial[" + strconv.Itoa(i) + "] must be a valid concrete tool name (wildcards are not allowed).")
+			v.diags.addError("tools.initial[" + strconv.Itoa(i) + "] must be a valid concrete tool name (wildcards are not allowed).")
 			continue
 		}
 		if seen[name] {
-			v.diags.warningf("Duplicate tools.initial tool name: " + name + ".")
+			v.diags.addWarning("Duplicate tools.initial tool name: " + name + ".")
 		}
 		seen[name] = true
 		if HasResourcePolicy(p) && !IsAllowed(p, name) {
-			v.diags.errorf(`tools.initial tool "` + name + `" is blocked by the allow/deny policy.`)
+			v.diags.addError(`tools.initial tool "` + name + `" is blocked by the allow/deny policy.`)
 		}
 	}
 }

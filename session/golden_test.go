@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // sharedDir returns $FORGEBENCH_SHARED or skips the test.
@@ -89,6 +91,22 @@ func TestGoldenContexts(t *testing.T) {
 			}
 			for _, k := range keys {
 				compareJSON(t, k, got[k], want[k])
+			}
+			// Beyond value equality, key order must match JSON.stringify.
+			wantOrdered, err := jsonv.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotOrdered, err := jsonv.Parse(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range keys {
+				w, _ := wantOrdered.(*jsonv.Object).Get(k)
+				g, _ := gotOrdered.(*jsonv.Object).Get(k)
+				if jsonv.Stringify(w) != jsonv.Stringify(g) {
+					t.Errorf("%s: same values but different key order or number formatting", k)
+				}
 			}
 		})
 	}

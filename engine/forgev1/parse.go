@@ -10,14 +10,15 @@ import (
 // Template is a parsed forge-v1 template. It is immutable and may be
 // rendered any number of times, concurrently.
 type Template struct {
-	src   string
-	nodes []node
+	src       string
+	nodes     []node
+	textBytes int // size of the literal text, a lower bound for the output
 
 	// Small templates keep their whole AST in these arrays, so parsing
 	// one costs a single allocation.
-	inlineNodes   [5]node
-	inlineDetails [2]detail
-	inlineStrings [6]string
+	inlineNodes   [4]node
+	inlineDetails [1]detail
+	inlineStrings [4]string
 }
 
 // text returns the literal text of a text node.
@@ -80,18 +81,19 @@ type path struct {
 func Parse(src string) (*Template, *Error) {
 	// Segments and filter names of all paths share one arena; the estimate
 	// (one per tag plus one per dot) makes regrowth rare.
-	// A tag and the text before it make two nodes, plus trailing text.
-	openers := strings.Count(src, "{{") + strings.Count(src, "{%")
+	// First guesses at the arena sizes from cheap byte counts; the arenas
+	// grow in chunks (never copying) when a guess is short.
+	braces := strings.Count(src, "{")
 	t := &Template{src: src}
 	p := parser{src: src, arena: t.inlineStrings[:0], nodes: t.inlineNodes[:0], details: t.inlineDetails[:0]}
-	if n := openers + strings.Count(src, ".") + 1; n > len(t.inlineStrings) {
+	if n := braces/2 + strings.Count(src, ".") + 1; n > len(t.inlineStrings) {
 		p.arena = make([]string, 0, n)
 	}
-	if n := 2*openers + 1; n > len(t.inlineNodes) {
+	if n := braces + 1; n > len(t.inlineNodes) {
 		p.nodes = make([]node, 0, n)
 	}
-	if openers > len(t.inlineDetails) {
-		p.details = make([]detail, 0, openers)
+	if n := braces/2 + 1; n > len(t.inlineDetails) {
+		p.details = make([]detail, 0, n)
 	}
 	scratch := scratchPool.Get().(*[]node)
 	p.scratch = (*scratch)[:0]
@@ -105,6 +107,7 @@ func Parse(src string) (*Template, *Error) {
 		return nil, err
 	}
 	t.nodes = nodes
+	t.textBytes = p.textBytes
 	return t, nil
 }
 
@@ -125,6 +128,8 @@ type parser struct {
 	nodes   []node   // backing store for finished node lists
 	details []detail // backing store for node details
 	arena   []string // backing store for path segments and filter names
+
+	textBytes int // total size of the literal text
 }
 
 // finish copies the nodes parsed since base into an exact-size slice.
@@ -133,6 +138,9 @@ func (p *parser) finish(base int) []node {
 		p.scratch = p.scratch[:base]
 		return nil
 	}
+	if need := len(p.scratch) - base; cap(p.nodes)-len(p.nodes) < need {
+		p.nodes = make([]node, 0, max(need, 2*cap(p.nodes)))
+	}
 	first := len(p.nodes)
 	p.nodes = append(p.nodes, p.scratch[base:]...)
 	clear(p.scratch[base:])
@@ -140,9 +148,20 @@ func (p *parser) finish(base int) []node {
 	return p.nodes[first:len(p.nodes):len(p.nodes)]
 }
 
-// newDetail returns a zeroed detail from the arena. Regrowth leaves
-// earlier pointers valid (they keep the old backing array alive).
+// reserveStrings makes room for n more strings in the arena without
+// moving the strings already handed out.
+func (p *parser) reserveStrings(n int) {
+	if cap(p.arena)-len(p.arena) < n {
+		p.arena = make([]string, 0, max(n, 2*cap(p.arena)))
+	}
+}
+
+// newDetail returns a zeroed detail from the arena; a full arena is
+// replaced by a fresh chunk, so earlier pointers stay valid.
 func (p *parser) newDetail() *detail {
+	if len(p.details) == cap(p.details) {
+		p.details = make([]detail, 0, max(4, 2*cap(p.details)))
+	}
 	p.details = append(p.details, detail{})
 	return &p.details[len(p.details)-1]
 }
@@ -165,12 +184,12 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 	for p.pos < len(src) {
 		open, isTag := nextOpening(src, p.pos)
 		if open < 0 {
-			p.scratch = append(p.scratch, textNode(src, p.pos, len(src)))
+			p.scratch = append(p.scratch, p.textNode(src, p.pos, len(src)))
 			p.pos = len(src)
 			break
 		}
 		if open > p.pos {
-			p.scratch = append(p.scratch, textNode(src, p.pos, open))
+			p.scratch = append(p.scratch, p.textNode(src, p.pos, open))
 		}
 		if !isTag {
 			n, err := p.parseOutput(open)
@@ -242,6 +261,9 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 
 // parsePredicate fills the predicate of n; its span is the whole if tag.
 func (p *parser) parsePredicate(n *node, raw string) *Error {
+	if strings.IndexByte(raw, '=') < 0 { // no == or !=: a truthy path
+		return p.truthyPredicate(n, raw)
+	}
 	kind, left, expected, ok := matchComparison(raw, "==")
 	if ok {
 		kind = predEq
@@ -256,6 +278,10 @@ func (p *parser) parsePredicate(n *node, raw string) *Error {
 		n.d.pred, n.d.path, n.d.expected = kind, pth, expected
 		return nil
 	}
+	return p.truthyPredicate(n, raw)
+}
+
+func (p *parser) truthyPredicate(n *node, raw string) *Error {
 	if raw == "" {
 		return p.fail("Missing predicate in {% if %}", n.start, n.end)
 	}
@@ -287,6 +313,7 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
 	n.d.path = pth
+	p.reserveStrings(strings.Count(rest, "|") + 1)
 	first := len(p.arena)
 	for hasFilters {
 		var part string
@@ -320,7 +347,8 @@ func nextOpening(src string, from int) (int, bool) {
 	return -1, false
 }
 
-func textNode(src string, start, end int) node {
+func (p *parser) textNode(src string, start, end int) node {
+	p.textBytes += end - start
 	return node{kind: nodeText, units: jsonv.UTF16Len(src[start:end]), start: start, end: end}
 }
 
@@ -357,6 +385,7 @@ func parseQuoted(v string) (string, bool) {
 // parsePath splits raw at "." and validates each trimmed segment against
 // ^[A-Za-z_][A-Za-z0-9_-]*$.
 func (p *parser) parsePath(raw string) (path, bool) {
+	p.reserveStrings(strings.Count(raw, ".") + 1)
 	first := len(p.arena)
 	for {
 		seg, rest, more := strings.Cut(raw, ".")

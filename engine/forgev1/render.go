@@ -14,7 +14,7 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
 	r := renderer{t: t, env: env, macros: macros, limit: limit}
-	r.out.Grow(len(t.src) + 64)
+	r.out.Grow(t.textBytes + 32)
 	if err := r.renderList(t.nodes, 0); err != nil {
 		return "", err
 	}

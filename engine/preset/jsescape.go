@@ -31,14 +31,19 @@ func (t *translator) escape() (bool, error) {
 		return true, nil
 	case 'p', 'P':
 		if t.f.unicode {
-			body, err := t.propertyEscape()
+			ranges, err := t.propertyRanges()
 			if err != nil {
 				return false, err
 			}
-			if body == "" {
+			if t.f.ignoreCase {
+				ranges = caseClosure(ranges, true)
+			}
+			var body strings.Builder
+			writeRanges(&body, ranges)
+			if body.Len() == 0 {
 				t.out.WriteString(jsNeverMatch)
 			} else {
-				t.out.WriteString("[" + body + "]")
+				t.out.WriteString("[" + body.String() + "]")
 			}
 			return true, nil
 		}
@@ -57,7 +62,7 @@ func (t *translator) escape() (bool, error) {
 			name := string(t.src[t.pos+3 : end])
 			for i, n := range t.names {
 				if n == name {
-					t.out.WriteString(`\k<` + groupName(i+1) + `>`)
+					t.writeBackref(i + 1)
 					t.pos = end + 1
 					return true, nil
 				}
@@ -71,7 +76,7 @@ func (t *translator) escape() (bool, error) {
 		}
 		n, err := strconv.Atoi(string(t.src[t.pos+1 : end]))
 		if err == nil && n <= len(t.names) {
-			t.out.WriteString(`\k<` + groupName(n) + `>`)
+			t.writeBackref(n)
 			t.pos = end
 			return true, nil
 		}
@@ -128,9 +133,9 @@ func (t *translator) characterEscape(i int, inClass bool) (rune, int, error) {
 		if t.f.unicode {
 			return 0, 0, errors.New("Invalid unicode escape")
 		}
-		// Annex B: "\c" without a control letter is a literal backslash.
-		t.out.WriteString(`\\`)
-		return 'c', 1, nil
+		// Annex B: "\c" without a control letter is a literal backslash
+		// (the "c" follows as an ordinary character).
+		return '\\', 0, nil
 	case 'x':
 		if v, ok := t.hexDigits(i+1, 2); ok {
 			return rune(v), 3, nil
@@ -208,149 +213,19 @@ func (t *translator) unicodeEscape(i int) (rune, int, error) {
 	return rune(v), 5, nil
 }
 
-// class translates a character class starting at "[".
-func (t *translator) class() error {
-	start := t.pos
-	t.pos++
-	negated := false
-	if t.peek(0) == '^' {
-		negated = true
-		t.pos++
-	}
-	if t.peek(0) == ']' {
-		t.pos++
-		if negated {
-			t.out.WriteString(jsDotAll)
-		} else {
-			t.out.WriteString(jsNeverMatch)
-		}
-		return nil
-	}
-	var body strings.Builder
-	for {
-		if t.pos >= len(t.src) {
-			t.pos = start
-			return errors.New("Unterminated character class")
-		}
-		if t.src[t.pos] == ']' {
-			t.pos++
-			break
-		}
-		lo, loClass, err := t.classAtom(&body)
-		if err != nil {
-			return err
-		}
-		if t.peek(0) == '-' && t.peek(1) != ']' && t.peek(1) != -1 {
-			t.pos++
-			var hiBody strings.Builder
-			hi, hiClass, err := t.classAtom(&hiBody)
-			if err != nil {
-				return err
-			}
-			if loClass || hiClass {
-				if t.f.unicode {
-					return errors.New("Invalid character class")
-				}
-				if !loClass {
-					writeClassLiteral(&body, lo)
-				}
-				body.WriteString(`\-`)
-				if hiClass {
-					body.WriteString(hiBody.String())
-				} else {
-					writeClassLiteral(&body, hi)
-				}
-				continue
-			}
-			if hi < lo {
-				return errors.New("Range out of order in character class")
-			}
-			writeClassLiteral(&body, lo)
-			body.WriteByte('-')
-			writeClassLiteral(&body, hi)
-			continue
-		}
-		if !loClass {
-			writeClassLiteral(&body, lo)
-		}
-	}
-	switch {
-	case body.Len() == 0 && negated:
-		t.out.WriteString(jsDotAll)
-	case body.Len() == 0:
-		t.out.WriteString(jsNeverMatch)
-	default:
-		t.out.WriteByte('[')
-		if negated {
-			t.out.WriteByte('^')
-		}
-		t.out.WriteString(body.String())
-		t.out.WriteByte(']')
-	}
-	return nil
-}
-
-// classAtom reads one class atom: a character (returned) or a class escape
-// like \d (written to body, isClass true).
-func (t *translator) classAtom(body *strings.Builder) (rune, bool, error) {
-	c := t.src[t.pos]
-	if c != '\\' {
-		t.pos++
-		return c, false, nil
-	}
-	if t.pos+1 >= len(t.src) {
-		return 0, false, errors.New(`\ at end of pattern`)
-	}
-	switch e := t.src[t.pos+1]; e {
-	case 'd', 'D', 'w', 'W', 's', 'S':
-		body.WriteString(`\` + string(e))
-		t.pos += 2
-		return 0, true, nil
-	case 'p', 'P':
-		if t.f.unicode {
-			ranges, err := t.propertyEscape()
-			if err != nil {
-				return 0, false, err
-			}
-			body.WriteString(ranges)
-			return 0, true, nil
-		}
-	case 'b':
-		t.pos += 2
-		return '\b', false, nil
-	case '-':
-		t.pos += 2
-		return '-', false, nil
-	case 'k':
-		if !t.f.unicode {
-			t.pos += 2
-			return 'k', false, nil
-		}
-	case '8', '9':
-		if !t.f.unicode {
-			t.pos += 2
-			return e, false, nil
-		}
-	}
-	saved := t.out.Len()
-	r, n, err := t.characterEscape(t.pos+1, true)
-	if err != nil {
-		return 0, false, err
-	}
-	if t.out.Len() != saved {
-		// characterEscape emitted an Annex B literal backslash ("\c"): move it into the class.
-		s := t.out.String()[:saved]
-		t.out.Reset()
-		t.out.WriteString(s)
-		body.WriteString(`\\`)
-	}
-	t.pos = t.pos + 1 + n
-	return r, false, nil
-}
-
 func writeClassLiteral(b *strings.Builder, r rune) {
 	if r == '\\' || r == ']' || r == '[' || r == '^' || r == '-' {
 		b.WriteByte('\\')
 	}
 	b.WriteRune(r)
+}
+
+// writeBackref emits a backreference to JavaScript group n; with the "i"
+// flag the comparison is case-insensitive.
+func (t *translator) writeBackref(n int) {
+	if t.f.ignoreCase {
+		t.out.WriteString(`(?i:\k<` + groupName(n) + `>)`)
+		return
+	}
+	t.out.WriteString(`\k<` + groupName(n) + `>`)
 }

@@ -164,29 +164,26 @@ func writeRanges(b *strings.Builder, ranges []codeRange) {
 	}
 }
 
-// propertyEscape parses \p{…} / \P{…} at pos (unicode mode) and returns the
-// class body that matches it.
-func (t *translator) propertyEscape() (string, error) {
+// propertyRanges parses \p{…} / \P{…} at pos (unicode mode) into ranges.
+func (t *translator) propertyRanges() ([]codeRange, error) {
 	negated := t.src[t.pos+1] == 'P'
 	if t.peek(2) != '{' {
-		return "", errors.New("Invalid property name")
+		return nil, errors.New("Invalid property name")
 	}
 	end := t.pos + 3
 	for end < len(t.src) && t.src[end] != '}' {
 		end++
 	}
 	if end >= len(t.src) {
-		return "", errors.New("Invalid property name")
+		return nil, errors.New("Invalid property name")
 	}
 	ranges, err := propertyRanges(string(t.src[t.pos+3 : end]))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if negated {
 		ranges = complementRanges(ranges)
 	}
 	t.pos = end + 1
-	var b strings.Builder
-	writeRanges(&b, ranges)
-	return b.String(), nil
+	return ranges, nil
 }

@@ -20,8 +20,9 @@ var RegexMatchTimeout = 2 * time.Second
 //
 // Known differences from V8: matching works on code points, so without the
 // "u" flag a surrogate pair is never split (an empty global match advances
-// by a whole astral character); case-insensitive matching uses regexp2's
-// simple case folding (e.g. KELVIN SIGN matches "k"); \p{…} supports
+// by a whole astral character); case-insensitive matching follows
+// JavaScript canonicalization except inside backreferences, which use
+// regexp2's folding; \p{…} supports
 // General_Category, Script (long names) and the binary properties Go's
 // unicode package knows; error reasons are V8's for the errors detected by
 // the translator and regexp2's wording otherwise.
@@ -78,11 +79,7 @@ func CompileJS(source, flags string) (*JSRegExp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Invalid regular expression: /%s/%s: %s", source, flags, err.Error())
 	}
-	opts := regexp2.RegexOptions(regexp2.ECMAScript)
-	if f.ignoreCase {
-		opts |= regexp2.IgnoreCase
-	}
-	re, err := regexp2.Compile(out, opts)
+	re, err := regexp2.Compile(out, regexp2.ECMAScript)
 	if err != nil {
 		return nil, fmt.Errorf("Invalid regular expression: /%s/%s: %s", source, flags, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}

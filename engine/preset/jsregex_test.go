@@ -69,6 +69,18 @@ var jsReplaceCases = []struct {
 	{"negated property", "\\P{Lu}", "gu", "aB", "-", "-B"},
 	{"script", "\\p{Script=Greek}", "gu", "aαb", "G", "aGb"},
 	{"p without u is literal", "\\p{L}", "", "p{L}", "x", "x"},
+	{"ci kelvin non-unicode", "[a-z]", "gi", "k\u212aK", "x", "x\u212ax"},
+	{"ci kelvin unicode", "k", "giu", "k\u212aK", "x", "xxx"},
+	{"ci long s", "s", "gi", "s\u017fS", "x", "x\u017fx"},
+	{"ci long s unicode", "s", "giu", "s\u017fS", "x", "xxx"},
+	{"ci final sigma", "σ", "gi", "Σσς", "x", "xxx"},
+	{"ci dotted I", "i", "gi", "iIİı", "x", "xxİı"},
+	{"ci sharp s", "ß", "gi", "ßẞ", "x", "xẞ"},
+	{"ci sharp s unicode", "ß", "giu", "ßẞ", "x", "xx"},
+	{"ci negated class", "[^a]", "gi", "aAb", "x", "aAx"},
+	{"ci backref", "(a)\\1", "gi", "aA", "x", "x"},
+	{"ci property", "\\p{Lu}", "giu", "aB1", "x", "xx1"},
+	{"ci range", "[À-Ö]", "gi", "àé", "x", "xx"},
 	{"quantified lookahead annex b", "(?=a)*a", "", "a", "x", "x"},
 }
 

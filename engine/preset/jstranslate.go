@@ -300,6 +300,9 @@ func clampQuantifier(s string) string {
 }
 
 func (t *translator) writeLiteral(r rune) {
+	if t.f.ignoreCase && t.writeCaseInsensitiveLiteral(r) {
+		return
+	}
 	if strings.ContainsRune(regexp2MetaLiteral, r) {
 		t.out.WriteByte('\\')
 	}

@@ -66,12 +66,13 @@ type Entry struct {
 	Line int
 	// Type is the entry type ("" when missing or not a string).
 	Type string
-	// ID is the entry id; HasID is false when the id is missing or not a string.
-	ID    string
+	// ID is the entry id (after migration for v1 files).
+	ID string
+	// HasID is false when the id is missing or not a string.
 	HasID bool
-	// ParentID is the parent id; HasParent is false for null, missing or
-	// non-string parents (a root).
-	ParentID  string
+	// ParentID is the parent id ("" for a root).
+	ParentID string
+	// HasParent is false for null, missing or non-string parents (a root).
 	HasParent bool
 	// Timestamp is the ISO-8601 entry timestamp ("" when not a string).
 	Timestamp string

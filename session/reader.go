@@ -18,6 +18,9 @@ const (
 	defaultChunkBytes = 4 << 20
 	batchBytes        = 512 << 10
 	batchLines        = 2048
+	// measureMinBytes is the partial-line length from which a seekable
+	// input is scanned ahead to learn the line's full length.
+	measureMinBytes = 64 << 10
 )
 
 // ErrNotSession reports a non-empty file whose first parsed entry is not a
@@ -188,6 +191,9 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 // into the next chunk.
 type splitter struct {
 	opt            Options
+	seekable       seekReaderAt // non-nil when long lines can be measured ahead
+	base           int64        // reader offset when reading started
+	scratch        []byte       // look-ahead buffer for measureLine
 	out            chan<- lineBatch
 	seq            int
 	cur            []lineRef
@@ -219,6 +225,11 @@ func (sp *splitter) flush() {
 
 func (sp *splitter) run(r io.Reader) error {
 	defer sp.flush()
+	if sr, ok := r.(seekReaderAt); ok {
+		if pos, err := sr.Seek(0, io.SeekCurrent); err == nil {
+			sp.seekable, sp.base = sr, pos
+		}
+	}
 	buf := make([]byte, sp.opt.ChunkBytes)
 	n, start, scan := 0, 0, 0
 	for {
@@ -266,6 +277,29 @@ func (sp *splitter) run(r io.Reader) error {
 		size := sp.opt.ChunkBytes
 		if tail*2 > size {
 			size = min(tail*2, sp.opt.MaxLineBytes+1)
+			if sp.seekable != nil && (tail >= measureMinBytes || tail*2 > sp.opt.MaxLineBytes) {
+				// A long line: measure it first so it is either skipped
+				// without being held or buffered in one exact allocation.
+				lineLen, found, err := sp.measureLine(tail)
+				if err != nil {
+					return err
+				}
+				if lineLen > int64(sp.opt.MaxLineBytes) {
+					if !found {
+						sp.lines++
+						sp.oversized = append(sp.oversized, sp.lines)
+						sp.missingNewline = true
+						return nil
+					}
+					if err := sp.skipMeasured(lineLen - int64(tail) + 1); err != nil {
+						return err
+					}
+					buf = make([]byte, sp.opt.ChunkBytes)
+					n, start, scan = 0, 0, 0
+					continue
+				}
+				size = int(lineLen) + 1 + sp.opt.ChunkBytes
+			}
 		}
 		nb := make([]byte, size)
 		copy(nb, buf[start:n])
@@ -293,4 +327,49 @@ func (sp *splitter) skipLongLine(r io.Reader) (rest []byte, eof bool, err error)
 			return nil, false, fmt.Errorf("read: %w", rerr)
 		}
 	}
+}
+
+// seekReaderAt is a reader whose data can be inspected ahead (os.File,
+// bytes.Reader, strings.Reader).
+type seekReaderAt interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// measureLine returns the full length of the line whose first tail bytes
+// are buffered, by scanning ahead with ReadAt (nothing is kept), and
+// whether it ends with a newline (false: it runs to the end of the data).
+func (sp *splitter) measureLine(tail int) (int64, bool, error) {
+	if sp.scratch == nil {
+		sp.scratch = make([]byte, 1<<20)
+	}
+	scratch := sp.scratch
+	pos := sp.base + sp.totalBytes
+	length := int64(tail)
+	for {
+		m, err := sp.seekable.ReadAt(scratch, pos)
+		if idx := bytes.IndexByte(scratch[:m], '\n'); idx >= 0 {
+			return length + int64(idx), true, nil
+		}
+		length += int64(m)
+		pos += int64(m)
+		if errors.Is(err, io.EOF) || (err == nil && m == 0) {
+			return length, false, nil
+		}
+		if err != nil {
+			return 0, false, fmt.Errorf("read: %w", err)
+		}
+	}
+}
+
+// skipMeasured records an oversized line and moves the reader past the
+// given number of unread bytes (the rest of the line and its newline).
+func (sp *splitter) skipMeasured(unread int64) error {
+	sp.lines++
+	sp.oversized = append(sp.oversized, sp.lines)
+	sp.totalBytes += unread
+	if _, err := sp.seekable.Seek(sp.base+sp.totalBytes, io.SeekStart); err != nil {
+		return fmt.Errorf("skip oversized line: %w", err)
+	}
+	return nil
 }

@@ -3,8 +3,10 @@ package session
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -236,5 +238,96 @@ func TestScannerValidation(t *testing.T) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	if _, ok := skipValue([]byte(deep), 0); !ok {
 		t.Error("deep nesting rejected (V8 accepts it)")
+	}
+}
+
+// plainReader hides ReaderAt/Seeker so the buffering fallback is used.
+type plainReader struct{ r io.Reader }
+
+func (p plainReader) Read(b []byte) (int, error) { return p.r.Read(b) }
+
+func TestReaderHugeLineWithoutSeek(t *testing.T) {
+	huge := `{"type":"custom","id":"big","data":"` + strings.Repeat("y", 3000) + `"}`
+	file := testHeader + "\n" + huge + "\n" + entryLine("e1", "") + "\n" + huge
+	s, err := Read(plainReader{strings.NewReader(file)}, Options{MaxLineBytes: 1000, ChunkBytes: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Entries) != 1 || !reflectEqualInts(s.Diagnostics.OversizedLines, []int{2, 4}) || !s.Diagnostics.MissingFinalNewline {
+		t.Errorf("entries=%d diag=%+v", len(s.Entries), s.Diagnostics)
+	}
+}
+
+// virtualFile serves header + a line of size hugeLen + one entry without
+// storing the big line, as a seekable reader.
+type virtualFile struct {
+	head, tail string
+	hugeLen    int64
+	pos        int64
+}
+
+func (v *virtualFile) size() int64 { return int64(len(v.head)) + v.hugeLen + int64(len(v.tail)) }
+
+func (v *virtualFile) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) && off < v.size() {
+		switch {
+		case off < int64(len(v.head)):
+			k := copy(b[n:], v.head[off:])
+			n, off = n+k, off+int64(k)
+		case off < int64(len(v.head))+v.hugeLen:
+			k := min(int64(len(b)-n), int64(len(v.head))+v.hugeLen-off)
+			for i := int64(0); i < k; i++ {
+				b[n+int(i)] = 'x'
+			}
+			n, off = n+int(k), off+k
+		default:
+			k := copy(b[n:], v.tail[off-int64(len(v.head))-v.hugeLen:])
+			n, off = n+k, off+int64(k)
+		}
+	}
+	if n < len(b) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (v *virtualFile) Read(b []byte) (int, error) {
+	n, err := v.ReadAt(b, v.pos)
+	v.pos += int64(n)
+	if n > 0 && err == io.EOF {
+		err = nil
+	}
+	return n, err
+}
+
+func (v *virtualFile) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		off += v.pos
+	case io.SeekEnd:
+		off += v.size()
+	}
+	v.pos = off
+	return off, nil
+}
+
+func TestReaderLineOverOneGiBIsNotAllocated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scans 1 GiB")
+	}
+	vf := &virtualFile{head: testHeader + "\n", tail: "\n" + entryLine("e1", "") + "\n", hugeLen: DefaultMaxLineBytes + 10}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s, err := Read(vf, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Entries) != 1 || !reflectEqualInts(s.Diagnostics.OversizedLines, []int{2}) || s.Size != vf.size() {
+		t.Fatalf("entries=%d diag=%+v size=%d", len(s.Entries), s.Diagnostics, s.Size)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("allocated %d MiB for an oversized line", alloc>>20)
 	}
 }

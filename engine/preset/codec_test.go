@@ -217,3 +217,27 @@ func TestIDFallsBackToBasename(t *testing.T) {
 		t.Errorf("trimmed id = %q", s.ID)
 	}
 }
+
+func TestEmptyIDFromBasename(t *testing.T) {
+	s, got := Parse([]byte(`{"items":[`+chatItem+`]}`), ".json")
+	checkDiags(t, "empty basename", got, Diagnostics{
+		d(LevelError, "Preset id must be a non-empty string.", ""),
+		d(LevelError, "Preset id must not be empty.", ""),
+	})
+	if s.ID != "" {
+		t.Errorf("id = %q", s.ID)
+	}
+}
+
+func TestValidateEditedStack(t *testing.T) {
+	s, _ := Parse([]byte(`{"id":"a","items":[`+chatItem+`]}`), "a.json")
+	s.Items = append(s.Items, Item{Kind: KindSlot, ID: "h", Slot: "chat-history"})
+	got := Validate(s, ParseOptions{}).Dedupe()
+	checkDiags(t, "edited", got, Diagnostics{
+		d(LevelError, "Duplicate item id: h", "h"),
+		d(LevelWarning, "Multiple enabled chat-history slots found; only the first will be expanded unless context.allowDuplicateChatHistory is true.", ""),
+	})
+	if !got.HasErrors() || got.Count(LevelWarning) != 1 {
+		t.Error("HasErrors/Count")
+	}
+}

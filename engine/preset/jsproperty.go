@@ -2,6 +2,7 @@ package preset
 
 import (
 	"errors"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -67,12 +68,6 @@ func categoryRanges(name string) ([]codeRange, error) {
 	switch name {
 	case "LC":
 		return mergeRanges(append(append(tableRanges(unicode.Lu), tableRanges(unicode.Ll)...), tableRanges(unicode.Lt)...)), nil
-	case "Cn":
-		var assigned []codeRange
-		for _, table := range unicode.Categories {
-			assigned = append(assigned, tableRanges(table)...)
-		}
-		return complementRanges(mergeRanges(assigned)), nil
 	}
 	if table, ok := unicode.Categories[name]; ok {
 		return tableRanges(table), nil
@@ -115,11 +110,7 @@ func mergeRanges(in []codeRange) []codeRange {
 		return in
 	}
 	sorted := append([]codeRange(nil), in...)
-	for i := 1; i < len(sorted); i++ {
-		for j := i; j > 0 && sorted[j].lo < sorted[j-1].lo; j-- {
-			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
-		}
-	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].lo < sorted[j].lo })
 	out := []codeRange{sorted[0]}
 	for _, r := range sorted[1:] {
 		last := &out[len(out)-1]

@@ -40,8 +40,8 @@ func (t *Template) Analyze() *Analysis {
 			switch n.kind {
 			case nodeOutput:
 				span := *p.span(n.start, n.end)
-				a.Dependencies = append(a.Dependencies, pathDependency(n.d.path, span))
-				for _, f := range n.d.filters {
+				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, span))
+				for _, f := range t.detail(n).filters {
 					if knownFilter(f) {
 						a.Dependencies = append(a.Dependencies, Dependency{Kind: "filter", Filter: f, Span: span})
 						continue
@@ -50,9 +50,9 @@ func (t *Template) Analyze() *Analysis {
 					a.Errors = append(a.Errors, &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: &s})
 				}
 			case nodeIf:
-				a.Dependencies = append(a.Dependencies, pathDependency(n.d.path, *p.span(n.start, n.end)))
-				walk(n.d.thenBody)
-				walk(n.d.elseBody)
+				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, *p.span(n.start, n.end)))
+				walk(t.detail(n).thenBody)
+				walk(t.detail(n).elseBody)
 			}
 		}
 	}
@@ -69,17 +69,17 @@ func (t *Template) firstError(nodes []node) *Error {
 		n := &nodes[i]
 		switch n.kind {
 		case nodeOutput:
-			for _, f := range n.d.filters {
+			for _, f := range t.detail(n).filters {
 				if !knownFilter(f) {
 					p := parser{src: t.src}
 					return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
 				}
 			}
 		case nodeIf:
-			if err := t.firstError(n.d.thenBody); err != nil {
+			if err := t.firstError(t.detail(n).thenBody); err != nil {
 				return err
 			}
-			if err := t.firstError(n.d.elseBody); err != nil {
+			if err := t.firstError(t.detail(n).elseBody); err != nil {
 				return err
 			}
 		}

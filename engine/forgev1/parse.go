@@ -12,14 +12,18 @@ import (
 type Template struct {
 	src       string
 	nodes     []node
+	details   []detail
 	textBytes int // size of the literal text, a lower bound for the output
 
 	// Small templates keep their whole AST in these arrays, so parsing
 	// one costs a single allocation.
-	inlineNodes   [4]node
-	inlineDetails [1]detail
-	inlineStrings [4]string
+	inlineNodes   [6]node
+	inlineDetails [3]detail
+	inlineStrings [6]string
 }
+
+// detail returns the payload of an output or if node.
+func (t *Template) detail(n *node) *detail { return &t.details[n.d] }
 
 // text returns the literal text of a text node.
 func (t *Template) text(n *node) string { return t.src[n.start:n.end] }
@@ -41,13 +45,14 @@ const (
 )
 
 // node is one AST node; start/end are byte offsets into the source. It is
-// kept small (text nodes dominate); tags carry their data in d.
+// small and pointer-free (cheap to copy, nothing for the GC to scan); tags
+// carry their data in Template.details[d].
 type node struct {
 	kind  nodeKind
-	units int // nodeText: UTF-16 length of src[start:end]
+	d     int32 // nodeOutput, nodeIf: index into Template.details
+	units int   // nodeText: UTF-16 length of src[start:end]
 	start int
 	end   int
-	d     *detail // nodeOutput, nodeIf
 }
 
 // detail is the payload of an output or if node.
@@ -107,6 +112,7 @@ func Parse(src string) (*Template, *Error) {
 		return nil, err
 	}
 	t.nodes = nodes
+	t.details = p.details
 	t.textBytes = p.textBytes
 	return t, nil
 }
@@ -156,14 +162,10 @@ func (p *parser) reserveStrings(n int) {
 	}
 }
 
-// newDetail returns a zeroed detail from the arena; a full arena is
-// replaced by a fresh chunk, so earlier pointers stay valid.
-func (p *parser) newDetail() *detail {
-	if len(p.details) == cap(p.details) {
-		p.details = make([]detail, 0, max(4, 2*cap(p.details)))
-	}
-	p.details = append(p.details, detail{})
-	return &p.details[len(p.details)-1]
+// addDetail stores d and returns its index in Template.details.
+func (p *parser) addDetail(d detail) int32 {
+	p.details = append(p.details, d)
+	return int32(len(p.details) - 1)
 }
 
 func (p *parser) fail(message string, start, end int) *Error {
@@ -240,29 +242,31 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 }
 
 func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
-	n := node{kind: nodeIf, start: open, end: closeAt + 2, d: p.newDetail()}
-	if err := p.parsePredicate(&n, raw); err != nil {
+	n := node{kind: nodeIf, start: open, end: closeAt + 2}
+	var d detail
+	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
 		return node{}, err
 	}
 	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
 	if err != nil {
 		return node{}, err
 	}
-	n.d.thenBody = thenBody
+	d.thenBody = thenBody
 	if stopped == stopElse {
 		elseBody, _, err := p.parseUntil(stopEndif)
 		if err != nil {
 			return node{}, err
 		}
-		n.d.elseBody, n.d.hasElse = elseBody, true
+		d.elseBody, d.hasElse = elseBody, true
 	}
+	n.d = p.addDetail(d)
 	return n, nil
 }
 
-// parsePredicate fills the predicate of n; its span is the whole if tag.
-func (p *parser) parsePredicate(n *node, raw string) *Error {
+// parsePredicate fills the predicate of d; start/end span the whole if tag.
+func (p *parser) parsePredicate(d *detail, raw string, start, end int) *Error {
 	if strings.IndexByte(raw, '=') < 0 { // no == or !=: a truthy path
-		return p.truthyPredicate(n, raw)
+		return p.truthyPredicate(d, raw, start, end)
 	}
 	kind, left, expected, ok := matchComparison(raw, "==")
 	if ok {
@@ -273,23 +277,23 @@ func (p *parser) parsePredicate(n *node, raw string) *Error {
 	if ok {
 		pth, valid := p.parsePath(left)
 		if !valid {
-			return p.fail("Invalid predicate path: "+left, n.start, n.end)
+			return p.fail("Invalid predicate path: "+left, start, end)
 		}
-		n.d.pred, n.d.path, n.d.expected = kind, pth, expected
+		d.pred, d.path, d.expected = kind, pth, expected
 		return nil
 	}
-	return p.truthyPredicate(n, raw)
+	return p.truthyPredicate(d, raw, start, end)
 }
 
-func (p *parser) truthyPredicate(n *node, raw string) *Error {
+func (p *parser) truthyPredicate(d *detail, raw string, start, end int) *Error {
 	if raw == "" {
-		return p.fail("Missing predicate in {% if %}", n.start, n.end)
+		return p.fail("Missing predicate in {% if %}", start, end)
 	}
 	pth, valid := p.parsePath(raw)
 	if !valid {
-		return p.fail("Invalid predicate path: "+raw, n.start, n.end)
+		return p.fail("Invalid predicate path: "+raw, start, end)
 	}
-	n.d.pred, n.d.path = predTruthy, pth
+	d.pred, d.path = predTruthy, pth
 	return nil
 }
 
@@ -305,14 +309,15 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	if expr == "" {
 		return node{}, p.fail("Empty output tag {{}}", open, closeAt+2)
 	}
-	n := node{kind: nodeOutput, start: open, end: closeAt + 2, d: p.newDetail()}
+	n := node{kind: nodeOutput, start: open, end: closeAt + 2}
+	var d detail
 	head, rest, hasFilters := strings.Cut(expr, "|")
 	head = jsonv.TrimJS(head)
 	pth, valid := p.parsePath(head)
 	if !valid {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
-	n.d.path = pth
+	d.path = pth
 	p.reserveStrings(strings.Count(rest, "|") + 1)
 	first := len(p.arena)
 	for hasFilters {
@@ -323,8 +328,9 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 		}
 	}
 	if len(p.arena) > first {
-		n.d.filters = p.arena[first:len(p.arena):len(p.arena)]
+		d.filters = p.arena[first:len(p.arena):len(p.arena)]
 	}
+	n.d = p.addDetail(d)
 	return n, nil
 }
 

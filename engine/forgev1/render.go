@@ -55,9 +55,9 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 				return err
 			}
 			if taken {
-				err = r.renderList(n.d.thenBody, depth+1)
-			} else if n.d.hasElse {
-				err = r.renderList(n.d.elseBody, depth+1)
+				err = r.renderList(r.t.detail(n).thenBody, depth+1)
+			} else if r.t.detail(n).hasElse {
+				err = r.renderList(r.t.detail(n).elseBody, depth+1)
 			}
 			if err != nil {
 				return err
@@ -74,11 +74,11 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 // level past the limit fails before it is copied: the error is the one
 // the check after appending would raise.
 func (r *renderer) renderOutput(n *node, levelStart int) *Error {
-	v, err := r.evaluate(n.d.path, n, false)
+	v, err := r.evaluate(r.t.detail(n).path, n, false)
 	if err != nil {
 		return err
 	}
-	for _, f := range n.d.filters {
+	for _, f := range r.t.detail(n).filters {
 		if v, err = r.applyFilter(f, v, n); err != nil {
 			return err
 		}
@@ -105,20 +105,20 @@ func (r *renderer) renderOutput(n *node, levelStart int) *Error {
 }
 
 func (r *renderer) predicate(n *node) (bool, *Error) {
-	if n.d.pred == predTruthy {
-		v, err := r.evaluate(n.d.path, n, true)
+	if r.t.detail(n).pred == predTruthy {
+		v, err := r.evaluate(r.t.detail(n).path, n, true)
 		if err != nil {
 			return false, err
 		}
 		return truthy(v), nil
 	}
-	v, err := r.evaluate(n.d.path, n, false)
+	v, err := r.evaluate(r.t.detail(n).path, n, false)
 	if err != nil {
 		return false, err
 	}
 	actual, defined := valueToString(v)
-	equal := defined && actual == n.d.expected
-	if n.d.pred == predEq {
+	equal := defined && actual == r.t.detail(n).expected
+	if r.t.detail(n).pred == predEq {
 		return equal, nil
 	}
 	return !equal, nil

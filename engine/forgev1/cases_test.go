@@ -204,3 +204,15 @@ func TestCaseMappingTable(t *testing.T) {
 		t.Errorf("lone surrogate not preserved: %q", got)
 	}
 }
+
+func TestParseDepthGuard(t *testing.T) {
+	deep := strings.Repeat("{% if a %}", MaxParseDepth+1)
+	_, err := Parse(deep)
+	if err == nil || err.Message != "forge-v1 template nesting is too deep to parse." {
+		t.Fatalf("err = %+v", err)
+	}
+	ok := strings.Repeat("{% if a %}", 100) + strings.Repeat("{% endif %}", 100)
+	if _, err := Parse(ok); err != nil {
+		t.Fatalf("100 levels: %+v", err)
+	}
+}

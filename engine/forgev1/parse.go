@@ -117,6 +117,10 @@ func Parse(src string) (*Template, *Error) {
 	return t, nil
 }
 
+// MaxParseDepth bounds if-nesting in Parse. Such templates could never
+// render (MaxDepth), and upstream's recursive parser fails on them too.
+const MaxParseDepth = 10000
+
 // scratchPool recycles the parser's node stack between parses.
 var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
 
@@ -130,6 +134,7 @@ const (
 type parser struct {
 	src     string
 	pos     int
+	depth   int      // open if tags
 	scratch []node   // stack of nodes of the lists being parsed
 	nodes   []node   // backing store for finished node lists
 	details []detail // backing store for node details
@@ -247,6 +252,12 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
 		return node{}, err
 	}
+	// JavaScript would overflow its stack long before this; the guard keeps
+	// hostile input from growing the Go stack without bound.
+	if p.depth++; p.depth > MaxParseDepth {
+		return node{}, p.fail("forge-v1 template nesting is too deep to parse.", open, closeAt+2)
+	}
+	defer func() { p.depth-- }()
 	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
 	if err != nil {
 		return node{}, err

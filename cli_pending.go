@@ -40,23 +40,17 @@ func (c *payloadPending) Run(*Globals) error {
 	return fail(exitUsage, "not implemented yet: arrives with the payload-diff issue")
 }
 
-type enginePending struct{ pendingArgs }
-
-func (c *enginePending) Run(*Globals) error {
-	return fail(exitUsage, "not implemented yet: arrives with issue #3 (forge-v1 engine and preset compiler)")
-}
-
 // PresetCmd groups the preset commands.
 type PresetCmd struct {
-	List          libraryPending `cmd:"" help:"List presets of the project and global scopes."`
-	Show          libraryPending `cmd:"" help:"Show one preset (with its sourceRevision)."`
-	Validate      libraryPending `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
-	Preview       enginePending  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
-	Compile       enginePending  `cmd:"" help:"Compile a preset into a system prompt and messages."`
-	New           libraryPending `cmd:"" help:"Create a preset (exclusive create)."`
-	Fork          libraryPending `cmd:"" help:"Copy a preset to a new id."`
-	Delete        libraryPending `cmd:"" help:"Delete a preset; requires --revision."`
-	MigrateStacks libraryPending `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+	List          libraryPending   `cmd:"" help:"List presets of the project and global scopes."`
+	Show          libraryPending   `cmd:"" help:"Show one preset (with its sourceRevision)."`
+	Validate      libraryPending   `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
+	Preview       PresetPreviewCmd `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Compile       PresetCompileCmd `cmd:"" help:"Compile a preset into a system prompt and messages."`
+	New           libraryPending   `cmd:"" help:"Create a preset (exclusive create)."`
+	Fork          libraryPending   `cmd:"" help:"Copy a preset to a new id."`
+	Delete        libraryPending   `cmd:"" help:"Delete a preset; requires --revision."`
+	MigrateStacks libraryPending   `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
 }
 
 // CapabilityCmd groups the capability commands.
@@ -106,11 +100,6 @@ type AgentsCmd struct {
 type PayloadCmd struct {
 	Show payloadPending `cmd:"" help:"Show a captured payload, a session entry or a preset at an entry as a request."`
 	Diff payloadPending `cmd:"" help:"Diff two requests: blocks, lines, cache boundary and token deltas."`
-}
-
-// TemplateCmd groups the forge-v1 template commands.
-type TemplateCmd struct {
-	Render enginePending `cmd:"" help:"Render a forge-v1 template."`
 }
 
 // FingerprintCmd prints the sha256:v1 fingerprint of a JSON document.

@@ -405,3 +405,18 @@ func parseStack(value any) *preset.Stack {
 	stack, _ := preset.ParseValue(value, requestStackBasename, preset.ParseOptions{})
 	return stack
 }
+
+// ParseRuntimeJSON decodes a runtime object of the compile-request shape
+// (`{"options":{…},"model"?:…,"latestUserMessage"?:…,"now":ISO}`) on its
+// own, for callers that assemble the other parts themselves.
+func ParseRuntimeJSON(data []byte) (Runtime, error) {
+	value, err := jsonv.Parse(data)
+	if err != nil {
+		return Runtime{}, fmt.Errorf("runtime: %w", err)
+	}
+	rt, err := parseRuntime(value)
+	if err != nil {
+		return Runtime{}, fmt.Errorf("runtime: %w", err)
+	}
+	return rt, nil
+}

@@ -63,7 +63,9 @@ type Section struct {
 // left out.
 func Sections(in Input) []Section {
 	var out []Section
-	add := func(name, body string) { out = append(out, Section{name, "<" + name + ">\n" + body + "\n</" + name + ">"}) }
+	add := func(name, body string) {
+		out = append(out, Section{name, "<" + name + ">\n" + body + "\n</" + name + ">"})
+	}
 	if in.CustomPrompt != nil {
 		out = append(out, Section{"preamble", *in.CustomPrompt})
 	} else {

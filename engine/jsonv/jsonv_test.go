@@ -278,3 +278,32 @@ func TestFormatNumberTable(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkParseText(b *testing.B) {
+	text := strings.Repeat("Ünïcode text with some words, numbers 12345 and punctuation; ", 2000)
+	line := []byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"` + text + `\n"}]}}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if _, err := Parse(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestParseLongStrings(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`"` + strings.Repeat("abcdefgh", 5) + `\n` + strings.Repeat("é", 9) + `"`, strings.Repeat("abcdefgh", 5) + "\n" + strings.Repeat("é", 9)},
+		{"\"0123456789abcdef\xff0123456789\"", "0123456789abcdef\uFFFD0123456789"},
+		{"\"0123456789\\\"abcdef\xed\xa0\x80xyz\"", "0123456789\"abcdef\uFFFD\uFFFD\uFFFDxyz"},
+		{`"0123456789abcdef\u00e9\ud800tail-of-string"`, "0123456789abcdefé\xed\xa0\x80tail-of-string"},
+	}
+	for _, c := range cases {
+		v, err := Parse([]byte(c.in))
+		if err != nil || v != c.want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", c.in, v, err, c.want)
+		}
+	}
+	if _, err := Parse([]byte("\"0123456789abcdef\x1f\"")); err == nil {
+		t.Error("control byte after a long run accepted")
+	}
+}

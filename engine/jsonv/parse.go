@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -241,27 +242,45 @@ func (p *parser) str() (string, error) {
 	p.pos++ // opening quote
 	d := p.data
 	start := p.pos
-	i := start
-	ascii := true
-	for i < len(d) {
-		c := d[i]
-		if c == '"' {
-			p.pos = i + 1
-			if ascii || utf8.Valid(d[start:i]) {
-				return string(d[start:i]), nil
-			}
-			return p.slowString(start)
+	end, nonASCII := plainRun(d, start)
+	if end < len(d) && d[end] == '"' && (!nonASCII || utf8.Valid(d[start:end])) {
+		p.pos = end + 1
+		return string(d[start:end]), nil
+	}
+	return p.slowString(start)
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plainRun returns the index of the first '"', '\\' or control byte at or
+// after i (len(d) if none) and whether the bytes before it include
+// non-ASCII. It tests eight bytes per step; the zero-byte tricks may flag a
+// word falsely, which only sends that word to the byte loop.
+func plainRun(d []byte, i int) (int, bool) {
+	var high uint64
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		q := w ^ (lsb * '"')
+		b := w ^ (lsb * '\\')
+		if ((q-lsb)&^q|(b-lsb)&^b|(w-lsb*0x20)&^w)&msb != 0 {
+			break
 		}
-		if c == '\\' || c < 0x20 {
-			return p.slowString(start)
+		high |= w
+	}
+	nonASCII := high&msb != 0
+	for ; i < len(d); i++ {
+		c := d[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
 		}
 		if c >= 0x80 {
-			ascii = false
+			nonASCII = true
 		}
-		i++
 	}
-	p.pos = i
-	return "", p.fail("unterminated string")
+	return i, nonASCII
 }
 
 // slowString decodes a string with escapes or invalid UTF-8, starting at
@@ -270,9 +289,19 @@ func (p *parser) slowString(start int) (string, error) {
 	d := p.data
 	buf := p.buf[:0]
 	i := start
-	for i < len(d) {
-		c := d[i]
-		switch {
+	for {
+		end, nonASCII := plainRun(d, i)
+		if !nonASCII || utf8.Valid(d[i:end]) {
+			buf = append(buf, d[i:end]...)
+		} else {
+			buf = appendReplacingInvalid(buf, d[i:end])
+		}
+		i = end
+		if i >= len(d) {
+			p.pos = i
+			return "", p.fail("unterminated string")
+		}
+		switch c := d[i]; {
 		case c == '"':
 			p.pos = i + 1
 			p.buf = buf
@@ -280,60 +309,62 @@ func (p *parser) slowString(start int) (string, error) {
 		case c < 0x20:
 			p.pos = i
 			return "", p.fail("control character in string")
-		case c == '\\':
-			if i+1 >= len(d) {
+		}
+		// A backslash escape.
+		if i+1 >= len(d) {
+			p.pos = i
+			return "", p.fail("unterminated escape")
+		}
+		e := d[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			u, ok := hex4(d, i)
+			if !ok {
 				p.pos = i
-				return "", p.fail("unterminated escape")
+				return "", p.fail("invalid \\u escape")
 			}
-			e := d[i+1]
-			i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				u, ok := hex4(d, i)
-				if !ok {
-					p.pos = i
-					return "", p.fail("invalid \\u escape")
+			i += 4
+			if u >= 0xD800 && u <= 0xDBFF && i+6 <= len(d) && d[i] == '\\' && d[i+1] == 'u' {
+				if lo, ok := hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 6
+					buf = utf8.AppendRune(buf, rune((u-0xD800)<<10|(lo-0xDC00))+0x10000)
+					continue
 				}
-				i += 4
-				if u >= 0xD800 && u <= 0xDBFF && i+6 <= len(d) && d[i] == '\\' && d[i+1] == 'u' {
-					if lo, ok := hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-						i += 6
-						buf = utf8.AppendRune(buf, rune((u-0xD800)<<10|(lo-0xDC00))+0x10000)
-						continue
-					}
-				}
-				buf = appendCodeUnit(buf, u)
-			default:
-				p.pos = i - 1
-				return "", p.fail("invalid escape")
 			}
-		case c < 0x80:
-			buf = append(buf, c)
-			i++
+			buf = appendCodeUnit(buf, u)
 		default:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				buf = append(buf, "\uFFFD"...)
-			} else {
-				buf = append(buf, d[i:i+size]...)
-			}
-			i += size
+			p.pos = i - 1
+			return "", p.fail("invalid escape")
 		}
 	}
-	p.pos = i
-	return "", p.fail("unterminated string")
+}
+
+// appendReplacingInvalid appends run with each invalid UTF-8 byte
+// replaced by U+FFFD.
+func appendReplacingInvalid(buf, run []byte) []byte {
+	for len(run) > 0 {
+		r, size := utf8.DecodeRune(run)
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, "\uFFFD"...)
+		} else {
+			buf = append(buf, run[:size]...)
+		}
+		run = run[size:]
+	}
+	return buf
 }
 
 // appendCodeUnit appends one UTF-16 code unit; a surrogate is written in

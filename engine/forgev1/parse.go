@@ -117,8 +117,8 @@ func Parse(src string) (*Template, *Error) {
 	return t, nil
 }
 
-// MaxParseDepth bounds if-nesting in Parse. Such templates could never
-// render (MaxDepth), and upstream's recursive parser fails on them too.
+// MaxParseDepth bounds if-nesting in Parse (a Go-side guard, not an
+// upstream rule). Such templates could never render anyway (MaxDepth).
 const MaxParseDepth = 10000
 
 // scratchPool recycles the parser's node stack between parses.
@@ -252,8 +252,7 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
 		return node{}, err
 	}
-	// JavaScript would overflow its stack long before this; the guard keeps
-	// hostile input from growing the Go stack without bound.
+	// The guard keeps hostile input from growing the Go stack without bound.
 	if p.depth++; p.depth > MaxParseDepth {
 		return node{}, p.fail("forge-v1 template nesting is too deep to parse.", open, closeAt+2)
 	}

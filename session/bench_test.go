@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,4 +144,46 @@ func BenchmarkContextJSONLeaf100MB(b *testing.B) {
 		n = len(out)
 	}
 	b.ReportMetric(float64(n)/(1<<20), "outMiB")
+}
+
+// BenchmarkOpenTinyEntries100MB is the worst case for the index: ~160-byte
+// lines, so per-entry bookkeeping rivals the file itself. It measures open +
+// tree only (the leaf context of a 660k-message unbroken chain is a
+// different, decode-bound workload).
+func BenchmarkOpenTinyEntries100MB(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "tiny.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(testHeader + "\n")
+	var size int64
+	prev := "null"
+	for i := 0; size < benchTargetBytes; i++ {
+		id := fmt.Sprintf("%08x", i)
+		n, _ := fmt.Fprintf(w, `{"type":"message","id":"%s","parentId":%s,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi %d","timestamp":1}}`+"\n", id, prev, i)
+		size += int64(n)
+		prev = `"` + id + `"`
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	openTree := func() {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = s.Tree()
+	}
+	peak := peakHeap(openTree)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		openTree()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(peak)/float64(size), "peak/file")
 }

@@ -102,7 +102,7 @@ func (s *Session) applySettings(c *Context) {
 		case e.Type == TypeModelChange:
 			c.Model = &ModelRef{Provider: e.Field("provider"), ModelID: e.Field("modelId")}
 		case e.Type == TypeMessage && e.Role == RoleAssistant:
-			c.Model = &ModelRef{Provider: e.provider, ModelID: e.model}
+			c.Model = &ModelRef{Provider: e.provider.in(e.Raw), ModelID: e.model.in(e.Raw)}
 		}
 	}
 }
@@ -139,7 +139,7 @@ func (s *Session) contextEntries(path []int) []int {
 func (s *Session) entryMessages(e *Entry, first bool) ([]any, error) {
 	switch e.Type {
 	case TypeMessage:
-		if e.message.Nullish() {
+		if e.MessageRaw().Nullish() {
 			return nil, nil
 		}
 		v, err := e.MessageValue()

@@ -87,14 +87,33 @@ type Entry struct {
 	// firstKeptEntryId) were assigned by the v1→v2 migration.
 	Migrated bool
 
-	timestampMs float64  // new Date(timestamp).getTime(), NaN when invalid
-	message     RawValue // the "message" member of message entries
-	provider    RawValue // assistant message provider
-	model       RawValue // assistant message model
-	// firstKept holds a firstKeptEntryId produced by migration.
-	firstKept    string
-	hasFirstKept bool
-	roleRenamed  bool // hookMessage → custom
+	roleRenamed bool    // hookMessage → custom
+	timestampMs float64 // new Date(timestamp).getTime(), NaN when invalid
+	message     rawSpan // the "message" member of message entries
+	provider    rawSpan // assistant message provider
+	model       rawSpan // assistant message model
+	// firstKept holds a firstKeptEntryId produced by migration (nil otherwise).
+	firstKept *string
+}
+
+// rawSpan locates a value inside Entry.Raw; the zero span means absent
+// (a member value never ends at offset 0).
+type rawSpan struct{ start, end uint32 }
+
+func spanOf(raw []byte, v RawValue) rawSpan {
+	if v == nil {
+		return rawSpan{}
+	}
+	// v is a sub-slice of raw, so their capacities differ by v's offset.
+	off := cap(raw) - cap(v)
+	return rawSpan{start: uint32(off), end: uint32(off + len(v))}
+}
+
+func (sp rawSpan) in(raw []byte) RawValue {
+	if sp.end == 0 {
+		return nil
+	}
+	return RawValue(raw[sp.start:sp.end:sp.end])
 }
 
 // Field returns the raw value of a top-level member of the entry as stored
@@ -117,18 +136,19 @@ func (e *Entry) Field(name string) RawValue {
 func (e *Entry) TimestampMs() float64 { return e.timestampMs }
 
 // MessageRaw returns the raw "message" member of a message entry.
-func (e *Entry) MessageRaw() RawValue { return e.message }
+func (e *Entry) MessageRaw() RawValue { return e.message.in(e.Raw) }
 
 // MessageField returns a top-level member of the entry's message object.
 func (e *Entry) MessageField(name string) RawValue {
-	if len(e.message) == 0 || e.message[0] != '{' {
+	msg := e.message.in(e.Raw)
+	if len(msg) == 0 || msg[0] != '{' {
 		return nil
 	}
 	if name == "role" && e.roleRenamed {
 		return RawValue(`"custom"`)
 	}
 	var buf [16]span
-	members, _, ok := scanObject(e.message, 0, buf[:0], "", nil)
+	members, _, ok := scanObject(msg, 0, buf[:0], "", nil)
 	if !ok {
 		return nil
 	}
@@ -137,8 +157,8 @@ func (e *Entry) MessageField(name string) RawValue {
 
 // FirstKeptEntryID returns a compaction's firstKeptEntryId (after migration).
 func (e *Entry) FirstKeptEntryID() (string, bool) {
-	if e.hasFirstKept {
-		return e.firstKept, true
+	if e.firstKept != nil {
+		return *e.firstKept, true
 	}
 	return e.Field("firstKeptEntryId").Str()
 }
@@ -162,8 +182,8 @@ func (e *Entry) Value() (any, error) {
 			obj.Set("parentId", nil)
 		}
 		if _, had := obj.Get("firstKeptEntryIndex"); had {
-			if e.hasFirstKept {
-				obj.Set("firstKeptEntryId", e.firstKept)
+			if e.firstKept != nil {
+				obj.Set("firstKeptEntryId", *e.firstKept)
 			}
 			obj.Delete("firstKeptEntryIndex")
 		}
@@ -180,10 +200,11 @@ func (e *Entry) Value() (any, error) {
 
 // MessageValue decodes the message of a message entry (migration applied).
 func (e *Entry) MessageValue() (any, error) {
-	if e.message == nil {
+	msg := e.message.in(e.Raw)
+	if msg == nil {
 		return nil, nil
 	}
-	v, err := jsonv.Parse(e.message)
+	v, err := jsonv.Parse(msg)
 	if err != nil {
 		return nil, fmt.Errorf("decode message on line %d: %w", e.Line, err)
 	}
@@ -238,12 +259,13 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 	e.Timestamp, _ = tsRaw.Str()
 	e.timestampMs = jsDateMs(tsRaw)
 	if e.Type == TypeMessage {
-		e.message = lookup(members, "message")
-		if len(e.message) > 0 && e.message[0] == '{' {
+		msg := lookup(members, "message")
+		e.message = spanOf(line, msg)
+		if len(msg) > 0 && msg[0] == '{' {
 			e.Role, _ = lookup(sc.message, "role").Str()
 			if e.Role == RoleAssistant {
-				e.provider = lookup(sc.message, "provider")
-				e.model = lookup(sc.message, "model")
+				e.provider = spanOf(line, lookup(sc.message, "provider"))
+				e.model = spanOf(line, lookup(sc.message, "model"))
 			}
 		}
 	}

@@ -51,7 +51,8 @@ func migrateV1ToV2(s *Session, fileIndex []int32) {
 			continue
 		}
 		if target := fileIndex[int(idx)]; target >= 0 && s.Entries[target].HasID {
-			e.firstKept, e.hasFirstKept = s.Entries[target].ID, true
+			id := s.Entries[target].ID
+			e.firstKept = &id
 		}
 	}
 }

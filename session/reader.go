@@ -116,15 +116,33 @@ type lineBatch struct {
 	lines []lineRef
 }
 
-type parsedLine struct {
-	kind  lineKind
-	no    int
-	entry Entry
+// batchResult is one decoded batch: its entries in order and what was skipped.
+type batchResult struct {
+	seq       int
+	entries   []Entry
+	bytes     int // bytes of the lines that became entries
+	blank     int
+	falsy     int
+	malformed []int // line numbers
 }
 
-type batchResult struct {
-	seq   int
-	items []parsedLine
+func decodeBatch(b lineBatch, sc *lineScratch) batchResult {
+	res := batchResult{seq: b.seq, entries: make([]Entry, 0, len(b.lines))}
+	for _, l := range b.lines {
+		kind, e := parseLine(l.data, l.no, sc)
+		switch kind {
+		case lineEntry:
+			res.entries = append(res.entries, e)
+			res.bytes += len(l.data) + 1
+		case lineBlank:
+			res.blank++
+		case lineFalsy:
+			res.falsy++
+		default:
+			res.malformed = append(res.malformed, l.no)
+		}
+	}
+	return res
 }
 
 // Read reads a session from r: one goroutine splits lines, Options.Workers
@@ -134,6 +152,7 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 	opt = opt.withDefaults()
 	batches := make(chan lineBatch, 2*opt.Workers)
 	results := make(chan batchResult, 2*opt.Workers)
+	sizeHint := remainingSize(r) // before the splitter starts reading r
 	sp := splitter{opt: opt, out: batches}
 	var splitErr error
 	go func() {
@@ -147,12 +166,7 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 			defer wg.Done()
 			var sc lineScratch
 			for b := range batches {
-				items := make([]parsedLine, len(b.lines))
-				for k, l := range b.lines {
-					kind, e := parseLine(l.data, l.no, &sc)
-					items[k] = parsedLine{kind: kind, no: l.no, entry: e}
-				}
-				results <- batchResult{seq: b.seq, items: items}
+				results <- decodeBatch(b, &sc)
 			}
 		}()
 	}
@@ -161,18 +175,18 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 		close(results)
 	}()
 
-	asm := newAssembler()
-	pending := map[int][]parsedLine{}
+	asm := newAssembler(sizeHint)
+	pending := map[int]batchResult{}
 	next := 0
 	for res := range results {
-		pending[res.seq] = res.items
+		pending[res.seq] = res
 		for {
-			items, ok := pending[next]
+			res, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
-			asm.add(items)
+			asm.add(res)
 			next++
 		}
 	}
@@ -183,6 +197,24 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 	asm.diag.MissingFinalNewline = sp.missingNewline
 	asm.diag.OversizedLines = sp.oversized
 	return asm.finish(sp.totalBytes)
+}
+
+// remainingSize returns how many bytes a seekable reader has left (0 when
+// unknown); it only sizes the entry slice up front.
+func remainingSize(r io.Reader) int64 {
+	sr, ok := r.(io.Seeker)
+	if !ok {
+		return 0
+	}
+	cur, err := sr.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	end, err := sr.Seek(0, io.SeekEnd)
+	if _, err2 := sr.Seek(cur, io.SeekStart); err != nil || err2 != nil {
+		return 0
+	}
+	return end - cur
 }
 
 // splitter reads chunks and cuts them into lines. Complete lines are

@@ -25,6 +25,7 @@ type Session struct {
 	Size int64
 
 	byID   map[string]int // id → index into Entries (last duplicate wins)
+	parent []int32        // index of the entry parentId names, -1 if none
 	labels []Label        // resolved labels in Map insertion order
 	name   string
 	named  bool
@@ -39,49 +40,53 @@ type Label struct {
 	Timestamp string
 }
 
-// assembler receives decoded lines in file order and builds the Session.
+// assembler receives decoded batches in file order and builds the Session.
 type assembler struct {
 	s         *Session
+	sizeHint  int64 // expected file size, for sizing Entries (0 = unknown)
 	haveFirst bool
 	notPi     bool
 	diag      Diagnostics
-	// batches holds the entries of each decoded batch until finish joins
-	// them into one exactly sized slice.
-	batches [][]Entry
-	count   int
 	// fileIndex maps Pi's FileEntry index (header = 0) to an entry index
-	// (-1 for extra "session" lines); only used by the v1 migration.
+	// (-1 for extra "session" lines); only kept for v1 files, whose
+	// compactions address entries by that index.
 	fileIndex []int32
+	needIndex bool
+	// bytesSeen and entriesSeen drive the one-time sizing of Entries.
+	bytesSeen   int64
+	entriesSeen int
+	sized       bool
 }
 
-func newAssembler() *assembler {
-	return &assembler{s: &Session{}}
+// presizeAfterBytes is how much entry data is seen before Entries is sized.
+const presizeAfterBytes = 1 << 20
+
+func newAssembler(sizeHint int64) *assembler {
+	return &assembler{s: &Session{}, sizeHint: sizeHint}
 }
 
-func (a *assembler) add(items []parsedLine) {
-	var batch []Entry
-	defer func() {
-		if len(batch) > 0 {
-			a.batches = append(a.batches, batch)
+func (a *assembler) add(res batchResult) {
+	a.diag.BlankLines += res.blank
+	a.diag.FalsyLines += res.falsy
+	a.diag.MalformedLines += len(res.malformed)
+	if room := 100 - len(a.diag.MalformedLineNumbers); room > 0 {
+		a.diag.MalformedLineNumbers = append(a.diag.MalformedLineNumbers, res.malformed[:min(room, len(res.malformed))]...)
+	}
+	a.bytesSeen += int64(res.bytes)
+	a.entriesSeen += len(res.entries)
+	if !a.sized && a.sizeHint > 0 && (a.bytesSeen >= presizeAfterBytes || a.bytesSeen >= a.sizeHint) {
+		// Size Entries once for the whole file from the first megabyte's
+		// average entry length, instead of growing it step by step.
+		a.sized = true
+		est := int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.1) + 16
+		if est > cap(a.s.Entries) {
+			grown := make([]Entry, len(a.s.Entries), est)
+			copy(grown, a.s.Entries)
+			a.s.Entries = grown
 		}
-	}()
-	for k := range items {
-		it := &items[k]
-		switch it.kind {
-		case lineBlank:
-			a.diag.BlankLines++
-			continue
-		case lineMalformed:
-			a.diag.MalformedLines++
-			if len(a.diag.MalformedLineNumbers) < 100 {
-				a.diag.MalformedLineNumbers = append(a.diag.MalformedLineNumbers, it.no)
-			}
-			continue
-		case lineFalsy:
-			a.diag.FalsyLines++
-			continue
-		}
-		e := &it.entry
+	}
+	for k := range res.entries {
+		e := &res.entries[k]
 		if !a.haveFirst {
 			a.haveFirst = true
 			if e.NotObject || e.Type != TypeSession || !e.HasID {
@@ -89,23 +94,26 @@ func (a *assembler) add(items []parsedLine) {
 				continue
 			}
 			a.s.Header = headerFrom(e)
-			a.fileIndex = append(a.fileIndex, -1)
+			a.needIndex = a.s.Header.FileVersion < 2
+			if a.needIndex {
+				a.fileIndex = append(a.fileIndex, -1)
+			}
 			continue
 		}
 		if a.notPi {
-			continue
+			return
 		}
 		if e.Type == TypeSession && !e.NotObject {
 			a.diag.ExtraHeaders++
-			a.fileIndex = append(a.fileIndex, -1)
+			if a.needIndex {
+				a.fileIndex = append(a.fileIndex, -1)
+			}
 			continue
 		}
-		if batch == nil {
-			batch = make([]Entry, 0, len(items)-k)
+		if a.needIndex {
+			a.fileIndex = append(a.fileIndex, int32(len(a.s.Entries)))
 		}
-		a.fileIndex = append(a.fileIndex, int32(a.count))
-		a.count++
-		batch = append(batch, *e)
+		a.s.Entries = append(a.s.Entries, *e)
 	}
 }
 
@@ -125,11 +133,6 @@ func (a *assembler) finish(size int64) (*Session, error) {
 	s := a.s
 	s.Diagnostics = a.diag
 	s.Size = size
-	s.Entries = make([]Entry, 0, a.count)
-	for _, b := range a.batches {
-		s.Entries = append(s.Entries, b...)
-	}
-	a.batches = nil
 	if a.notPi || !a.haveFirst {
 		if size == 0 {
 			return nil, ErrEmptySession
@@ -148,10 +151,11 @@ func (s *Session) buildIndex() {
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.HasID {
-			if _, dup := s.byID[e.ID]; dup {
+			n := len(s.byID)
+			s.byID[e.ID] = i
+			if len(s.byID) == n {
 				s.Diagnostics.DuplicateIDs++
 			}
-			s.byID[e.ID] = i
 		}
 		switch e.Type {
 		case TypeLabel:
@@ -160,6 +164,17 @@ func (s *Session) buildIndex() {
 			name, _ := e.Field("name").Str()
 			name = jsonv.TrimJS(name)
 			s.name, s.named = name, name != ""
+		}
+	}
+	// Resolve every parentId once; paths and the tree then need no lookups.
+	s.parent = make([]int32, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		s.parent[i] = -1
+		if e.HasParent {
+			if p, ok := s.byID[e.ParentID]; ok {
+				s.parent[i] = int32(p)
+			}
 		}
 	}
 }

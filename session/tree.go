@@ -16,13 +16,10 @@ func (s *Session) PathTo(leaf int) []int {
 	for cur := leaf; ; {
 		path = append(path, cur)
 		e := &s.Entries[cur]
-		if !e.HasParent || e.ParentID == "" {
+		if !e.HasParent || e.ParentID == "" || s.parent[cur] < 0 {
 			break
 		}
-		next, ok := s.byID[e.ParentID]
-		if !ok {
-			break
-		}
+		next := int(s.parent[cur])
 		if len(path) > 64 { // only long walks can hide a cycle worth tracking
 			if seen == nil {
 				seen = make([]uint64, (len(s.Entries)+63)/64)
@@ -113,8 +110,8 @@ func (s *Session) Tree() *Tree {
 			t.Roots = append(t.Roots, i)
 			continue
 		}
-		p, ok := s.byID[e.ParentID]
-		if !ok || p == i {
+		p := int(s.parent[i])
+		if p < 0 || p == i {
 			t.Roots = append(t.Roots, i)
 			t.Orphans = append(t.Orphans, i)
 			continue

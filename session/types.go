@@ -341,11 +341,11 @@ func (e *Entry) Payload() (any, error) {
 
 // Message decodes the message of a message entry (role after migration).
 func (e *Entry) Message() (*Message, error) {
-	if e.Type != TypeMessage || e.message.Nullish() {
+	if e.Type != TypeMessage || e.MessageRaw().Nullish() {
 		return nil, fmt.Errorf("entry on line %d has no message", e.Line)
 	}
 	m := &Message{}
-	if err := lenientUnmarshal(e.message, m); err != nil {
+	if err := lenientUnmarshal(e.MessageRaw(), m); err != nil {
 		return nil, fmt.Errorf("decode message on line %d: %w", e.Line, err)
 	}
 	m.Role = e.Role

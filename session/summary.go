@@ -1,0 +1,183 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Summary is the one-line description of an entry used by timelines,
+// trees and exports.
+type Summary struct {
+	// Kind is the message role for message entries, else the entry type.
+	Kind string
+	// Text is a single line of sanitised text (no control sequences).
+	Text string
+	// Tokens is the assistant usage's total tokens (0 when none).
+	Tokens int
+	// ToolCalls counts the tool calls of an assistant message.
+	ToolCalls int
+}
+
+// summaryRunes bounds summary text; callers truncate further to fit.
+const summaryRunes = 240
+
+// Summarize describes e in one line. It decodes the entry's body on demand
+// and never fails: undecodable entries are described as such.
+func Summarize(e *Entry) Summary {
+	s := Summary{Kind: e.Type}
+	if e.NotObject {
+		return Summary{Kind: "value", Text: "(not an object)"}
+	}
+	payload, err := e.Payload()
+	if err != nil {
+		s.Text = "(undecodable: " + err.Error() + ")"
+		return finish(s)
+	}
+	switch p := payload.(type) {
+	case *Message:
+		s.Kind = p.Role
+		s.Text, s.ToolCalls = messageSummary(p)
+		if p.Usage != nil {
+			s.Tokens = int(p.Usage.TotalTokens)
+		}
+	case *ModelChange:
+		s.Text = p.Provider + "/" + p.ModelID
+	case *ThinkingLevelChange:
+		s.Text = p.ThinkingLevel
+	case *Compaction:
+		s.Text = fmt.Sprintf("%s (kept from %s, %d tokens before)", p.Summary, p.FirstKeptEntryID, int(p.TokensBefore))
+	case *BranchSummary:
+		s.Text = p.Summary
+	case *Custom:
+		s.Text = p.CustomType
+	case *CustomMessage:
+		s.Text = p.CustomType + ": " + p.Content.PlainText(" ")
+	case *LabelChange:
+		if p.Label != nil {
+			s.Text = fmt.Sprintf("%s → %q", p.TargetID, *p.Label)
+		} else {
+			s.Text = p.TargetID + " (label cleared)"
+		}
+	case *SessionInfo:
+		if p.Name != nil {
+			s.Text = fmt.Sprintf("name %q", *p.Name)
+		} else {
+			s.Text = "name cleared"
+		}
+	}
+	return finish(s)
+}
+
+func messageSummary(m *Message) (string, int) {
+	switch m.Role {
+	case RoleToolResult:
+		status := ""
+		if m.IsError {
+			status = " (error)"
+		}
+		return m.ToolName + status + ": " + m.Content.PlainText(" "), 0
+	case "bashExecution":
+		return "$ " + m.Command, 0
+	case "system":
+		names := make([]string, 0, len(m.Sections))
+		for k := range m.Sections {
+			names = append(names, k)
+		}
+		return fmt.Sprintf("system prompt: %d section(s), +%d/-%d tools", len(names), len(m.ToolsAdded), len(m.ToolsRemoved)), 0
+	case "branchSummary", "compactionSummary":
+		return m.Summary, 0
+	}
+	var parts []string
+	calls := 0
+	for _, b := range m.Content.Blocks {
+		switch b.Type {
+		case BlockText:
+			parts = append(parts, b.Text)
+		case "toolCall":
+			calls++
+			parts = append(parts, "→ "+b.Name+"("+string(b.Arguments)+")")
+		case "image":
+			parts = append(parts, "[image]")
+		}
+	}
+	if m.Content.IsString {
+		parts = append(parts, m.Content.Text)
+	}
+	text := strings.Join(parts, " ")
+	if m.StopReason == "error" || m.StopReason == "aborted" {
+		text = "[" + m.StopReason + "] " + m.ErrorMessage + " " + text
+	}
+	return text, calls
+}
+
+func finish(s Summary) Summary {
+	s.Text = OneLine(s.Text, summaryRunes)
+	return s
+}
+
+// CleanText makes session text safe for a terminal: ANSI/OSC/DCS sequences
+// are removed, tabs become spaces, carriage returns and every other C0/C1
+// control character are dropped, and invalid UTF-8 becomes U+FFFD first.
+// Newlines are kept.
+func CleanText(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = ansi.Strip(s)
+	if isClean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteByte('\n')
+		case r == '\t':
+			b.WriteString("    ")
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isClean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 {
+			if c >= 0x80 {
+				return cleanUnicode(s[i:])
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func cleanUnicode(s string) bool {
+	for _, r := range s {
+		if r != '\n' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return false
+		}
+	}
+	return true
+}
+
+// OneLine cleans s, folds all whitespace runs (newlines included) into
+// single spaces and cuts it to at most n runes with an ellipsis.
+func OneLine(s string, n int) string {
+	fields := strings.Fields(CleanText(s))
+	out := strings.Join(fields, " ")
+	if utf8.RuneCountInString(out) <= n {
+		return out
+	}
+	runes := []rune(out)
+	return string(runes[:max(0, n-1)]) + "…"
+}

@@ -1,0 +1,80 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCleanTextStripsHostileSequences(t *testing.T) {
+	cases := map[string]string{
+		"plain\ntext":                       "plain\ntext",
+		"\x1b]52;c;ZXZpbA==\x07after":       "after",
+		"\x1b[2J\x1b[31mred\x1b[0m":         "red",
+		"over\rwrite":                       "overwrite",
+		"tab\there":                         "tab    here",
+		"bell\x07 nul\x00 del\x7f c1\u009b": "bell nul del c1",
+		"bad \xff utf8":                     "bad \uFFFD utf8",
+		"line\u2028sep":                     "linesep",
+		"\x1bP1$r0m\x1b\\dcs gone":          "dcs gone",
+		"emoji 🙂 and 漢字 stay":               "emoji 🙂 and 漢字 stay",
+	}
+	for in, want := range cases {
+		if got := CleanText(in); got != want {
+			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := OneLine("a\n\n  b\tc", 10); got != "a b c" {
+		t.Fatalf("got %q", got)
+	}
+	if got := OneLine(strings.Repeat("x", 20), 5); got != "xxxx…" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	src := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix\nthe \u001b[31mbug"}],"timestamp":1}}
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-11-29T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"Reading."},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.ts"}}],"api":"x","provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":2}}
+{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-11-29T10:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"export {}"}],"isError":true,"timestamp":3}}
+{"type":"label","id":"a4","parentId":"a3","timestamp":"2026-11-29T10:00:04.000Z","targetId":"a2","label":"start"}
+{"type":"model_change","id":"a5","parentId":"a4","timestamp":"2026-11-29T10:00:05.000Z","provider":"openai","modelId":"gpt-x"}
+{"type":"mystery","id":"a6","parentId":"a5","timestamp":"2026-11-29T10:00:06.000Z"}
+`
+	s, err := Read(strings.NewReader(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Summary{
+		{Kind: "user", Text: "Fix the bug"},
+		{Kind: "assistant", Text: `Reading. → read({"path":"a.ts"})`, Tokens: 15, ToolCalls: 1},
+		{Kind: "toolResult", Text: "read (error): export {}"},
+		{Kind: "label", Text: `a2 → "start"`},
+		{Kind: "model_change", Text: "openai/gpt-x"},
+		{Kind: "mystery", Text: ""},
+	}
+	for i := range want {
+		if got := Summarize(&s.Entries[i]); got != want[i] {
+			t.Errorf("entry %d: got %+v, want %+v", i, got, want[i])
+		}
+	}
+}
+
+func FuzzCleanText(f *testing.F) {
+	for _, seed := range []string{"\x1b]52;c;x\x07", "\x1b[2J", "a\rb", "\xff\xfe", "\u009b31m"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := CleanText(s)
+		for _, r := range out {
+			if r != '\n' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)) {
+				t.Fatalf("control rune %U survived in %q", r, out)
+			}
+		}
+		if one := OneLine(s, 20); strings.ContainsRune(one, '\n') {
+			t.Fatalf("OneLine kept a newline: %q", one)
+		}
+	})
+}

@@ -51,18 +51,18 @@ func (t *Template) Analyze() *Analysis {
 				}
 			case nodeIf:
 				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, *p.span(n.start, n.end)))
-				walk(t.detail(n).thenBody)
-				walk(t.detail(n).elseBody)
+				walk(t.list(t.detail(n).thenBody))
+				walk(t.list(t.detail(n).elseBody))
 			}
 		}
 	}
-	walk(t.nodes)
+	walk(t.list(t.root))
 	return a
 }
 
 // FirstError returns the first analysis error of t, or nil. It is the
 // allocation-free check Render uses.
-func (t *Template) FirstError() *Error { return t.firstError(t.nodes) }
+func (t *Template) FirstError() *Error { return t.firstError(t.list(t.root)) }
 
 func (t *Template) firstError(nodes []node) *Error {
 	for i := range nodes {
@@ -76,10 +76,10 @@ func (t *Template) firstError(nodes []node) *Error {
 				}
 			}
 		case nodeIf:
-			if err := t.firstError(t.detail(n).thenBody); err != nil {
+			if err := t.firstError(t.list(t.detail(n).thenBody)); err != nil {
 				return err
 			}
-			if err := t.firstError(t.detail(n).elseBody); err != nil {
+			if err := t.firstError(t.list(t.detail(n).elseBody)); err != nil {
 				return err
 			}
 		}

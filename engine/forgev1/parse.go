@@ -11,16 +11,17 @@ import (
 // rendered any number of times, concurrently.
 type Template struct {
 	src       string
-	nodes     []node
-	details   []detail
-	textBytes int // size of the literal text, a lower bound for the output
-
-	// Small templates keep their whole AST in these arrays, so parsing
-	// one costs a single allocation.
-	inlineNodes   [6]node
-	inlineDetails [3]detail
-	inlineStrings [6]string
+	nodes     []node   // every node; each node list is a range of it
+	root      nodeList // the top-level node list
+	details   []detail // payloads of output and if nodes
+	textBytes int      // size of the literal text, a lower bound for the output
 }
+
+// nodeList is a range of Template.nodes.
+type nodeList struct{ start, count int32 }
+
+// list returns the nodes of l.
+func (t *Template) list(l nodeList) []node { return t.nodes[l.start : l.start+l.count] }
 
 // detail returns the payload of an output or if node.
 func (t *Template) detail(n *node) *detail { return &t.details[n.d] }
@@ -46,7 +47,7 @@ const (
 
 // node is one AST node; start/end are byte offsets into the source. It is
 // small and pointer-free (cheap to copy, nothing for the GC to scan); tags
-// carry their data in Template.details[d].
+// carry their data in Template.details[d], and if-branches are ranges.
 type node struct {
 	kind  nodeKind
 	d     int32 // nodeOutput, nodeIf: index into Template.details
@@ -60,10 +61,10 @@ type detail struct {
 	path    path     // output path or predicate path
 	filters []string // nodeOutput: non-empty filter names in order
 
-	pred     predicateKind // nodeIf
 	expected string        // nodeIf with == / !=
-	thenBody []node
-	elseBody []node
+	thenBody nodeList      // nodeIf
+	elseBody nodeList      // nodeIf, when hasElse
+	pred     predicateKind // nodeIf
 	hasElse  bool
 }
 
@@ -84,37 +85,58 @@ type path struct {
 
 // Parse parses src into a Template, or returns a parse-stage error.
 func Parse(src string) (*Template, *Error) {
-	// Segments and filter names of all paths share one arena; the estimate
-	// (one per tag plus one per dot) makes regrowth rare.
-	// First guesses at the arena sizes from cheap byte counts; the arenas
-	// grow in chunks (never copying) when a guess is short.
-	braces := strings.Count(src, "{")
-	t := &Template{src: src}
-	p := parser{src: src, arena: t.inlineStrings[:0], nodes: t.inlineNodes[:0], details: t.inlineDetails[:0]}
-	if n := braces/2 + strings.Count(src, ".") + 1; n > len(t.inlineStrings) {
-		p.arena = make([]string, 0, n)
-	}
-	if n := braces + 1; n > len(t.inlineNodes) {
-		p.nodes = make([]node, 0, n)
-	}
-	if n := braces/2 + 1; n > len(t.inlineDetails) {
-		p.details = make([]detail, 0, n)
+	payloads, nodes := estimateSizes(src)
+	p := parser{src: src, nodes: make([]node, 0, nodes)}
+	if payloads > 0 {
+		p.details = make([]detail, 0, payloads)
+		p.arena = make([]string, 0, 4*payloads) // path segments and filters
 	}
 	scratch := scratchPool.Get().(*[]node)
 	p.scratch = (*scratch)[:0]
 	defer func() {
-		clear(p.scratch) // finish already zeroed everything popped
 		*scratch = p.scratch[:0]
 		scratchPool.Put(scratch)
 	}()
-	nodes, _, err := p.parseUntil(0)
+	root, _, err := p.parseUntil(0)
 	if err != nil {
 		return nil, err
 	}
-	t.nodes = nodes
-	t.details = p.details
-	t.textBytes = p.textBytes
-	return t, nil
+	return &Template{src: src, nodes: p.nodes, root: root, details: p.details, textBytes: p.textBytes}, nil
+}
+
+// estimateSizes guesses how many payload-carrying tags (outputs and ifs)
+// and nodes src parses into, from the tag openers: else/endif tags carry
+// no payload, and a text node precedes an opener unless a closer ends
+// right before it. Short guesses only cost a regrowth.
+func estimateSizes(src string) (payloads, nodes int) {
+	nodes = 1
+	for i := 0; i < len(src)-1; i++ {
+		j := strings.IndexByte(src[i:len(src)-1], '{')
+		if j < 0 {
+			break
+		}
+		i += j
+		switch src[i+1] {
+		case '{':
+			payloads++
+		case '%':
+			k := i + 2
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+				k++
+			}
+			if !strings.HasPrefix(src[k:], "if") {
+				continue
+			}
+			payloads++
+		default:
+			continue
+		}
+		nodes++
+		if i > 0 && src[i-1] != '}' {
+			nodes++
+		}
+	}
+	return payloads, nodes
 }
 
 // MaxParseDepth bounds if-nesting in Parse (a Go-side guard, not an
@@ -136,27 +158,20 @@ type parser struct {
 	pos     int
 	depth   int      // open if tags
 	scratch []node   // stack of nodes of the lists being parsed
-	nodes   []node   // backing store for finished node lists
-	details []detail // backing store for node details
+	nodes   []node   // finished node lists, back to back
+	details []detail // node payloads
 	arena   []string // backing store for path segments and filter names
 
 	textBytes int // total size of the literal text
 }
 
-// finish copies the nodes parsed since base into an exact-size slice.
-func (p *parser) finish(base int) []node {
-	if len(p.scratch) == base {
-		p.scratch = p.scratch[:base]
-		return nil
-	}
-	if need := len(p.scratch) - base; cap(p.nodes)-len(p.nodes) < need {
-		p.nodes = make([]node, 0, max(need, 2*cap(p.nodes)))
-	}
-	first := len(p.nodes)
+// finish moves the nodes parsed since base from the scratch stack to the
+// node store and returns their range.
+func (p *parser) finish(base int) nodeList {
+	l := nodeList{start: int32(len(p.nodes)), count: int32(len(p.scratch) - base)}
 	p.nodes = append(p.nodes, p.scratch[base:]...)
-	clear(p.scratch[base:])
 	p.scratch = p.scratch[:base]
-	return p.nodes[first:len(p.nodes):len(p.nodes)]
+	return l
 }
 
 // reserveStrings makes room for n more strings in the arena without
@@ -185,7 +200,7 @@ func (p *parser) span(start, end int) *Span {
 
 // parseUntil parses nodes until end of input or one of the stop tags,
 // returning which stop tag ended the list (0 at end of input).
-func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
+func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
 	base := len(p.scratch)
 	src := p.src
 	for p.pos < len(src) {
@@ -201,14 +216,14 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 		if !isTag {
 			n, err := p.parseOutput(open)
 			if err != nil {
-				return nil, 0, err
+				return nodeList{}, 0, err
 			}
 			p.scratch = append(p.scratch, n)
 			continue
 		}
 		closeAt := strings.Index(src[open:], "%}")
 		if closeAt < 0 {
-			return nil, 0, p.fail("Unclosed forge-v1 tag", open, len(src))
+			return nodeList{}, 0, p.fail("Unclosed forge-v1 tag", open, len(src))
 		}
 		closeAt += open
 		raw := ""
@@ -222,26 +237,26 @@ func (p *parser) parseUntil(stop stopSet) ([]node, stopSet, *Error) {
 				kind = stopEndif
 			}
 			if stop&kind == 0 {
-				return nil, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
+				return nodeList{}, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
 			}
 			return p.finish(base), kind, nil
 		}
 		if strings.HasPrefix(raw, "if ") {
 			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt)
 			if err != nil {
-				return nil, 0, err
+				return nodeList{}, 0, err
 			}
 			p.scratch = append(p.scratch, n)
 			continue
 		}
-		return nil, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
+		return nodeList{}, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
 	}
 	if stop != 0 {
 		expected := "else"
 		if stop&stopElse == 0 {
 			expected = "endif"
 		}
-		return nil, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
+		return nodeList{}, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
 	}
 	return p.finish(base), 0, nil
 }

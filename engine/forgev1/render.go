@@ -15,7 +15,7 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
 	r := renderer{t: t, env: env, macros: macros, limit: limit}
 	r.out.Grow(t.textBytes + 32)
-	if err := r.renderList(t.nodes, 0); err != nil {
+	if err := r.renderList(t.list(t.root), 0); err != nil {
 		return "", err
 	}
 	return r.out.String(), nil
@@ -55,9 +55,9 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 				return err
 			}
 			if taken {
-				err = r.renderList(r.t.detail(n).thenBody, depth+1)
+				err = r.renderList(r.t.list(r.t.detail(n).thenBody), depth+1)
 			} else if r.t.detail(n).hasElse {
-				err = r.renderList(r.t.detail(n).elseBody, depth+1)
+				err = r.renderList(r.t.list(r.t.detail(n).elseBody), depth+1)
 			}
 			if err != nil {
 				return err

@@ -80,13 +80,13 @@ type ProfileCmd struct {
 
 // SessionCmd groups the Pi session commands.
 type SessionCmd struct {
-	List    sessionPending `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
-	Show    sessionPending `cmd:"" help:"Load a session and print a summary."`
-	Tree    sessionPending `cmd:"" help:"Print the branch tree of a session."`
-	Context sessionPending `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
-	Stats   sessionPending `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
-	Tail    sessionPending `cmd:"" help:"Follow a session file that Pi is writing."`
-	Export  sessionPending `cmd:"" help:"Export a branch as Markdown or JSON."`
+	List    sessionPending    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
+	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
+	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
+	Stats   sessionPending    `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Tail    sessionPending    `cmd:"" help:"Follow a session file that Pi is writing."`
+	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
 }
 
 // AgentsCmd groups the pi-subagent tree commands.

@@ -9,9 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Summary is the one-line description of an entry used by timelines,
+// EntrySummary is the one-line description of an entry used by timelines,
 // trees and exports.
-type Summary struct {
+type EntrySummary struct {
 	// Kind is the message role for message entries, else the entry type.
 	Kind string
 	// Text is a single line of sanitised text (no control sequences).
@@ -25,12 +25,12 @@ type Summary struct {
 // summaryRunes bounds summary text; callers truncate further to fit.
 const summaryRunes = 240
 
-// Summarize describes e in one line. It decodes the entry's body on demand
+// DescribeEntry describes e in one line. It decodes the entry's body on demand
 // and never fails: undecodable entries are described as such.
-func Summarize(e *Entry) Summary {
-	s := Summary{Kind: e.Type}
+func DescribeEntry(e *Entry) EntrySummary {
+	s := EntrySummary{Kind: e.Type}
 	if e.NotObject {
-		return Summary{Kind: "value", Text: "(not an object)"}
+		return EntrySummary{Kind: "value", Text: "(not an object)"}
 	}
 	payload, err := e.Payload()
 	if err != nil {
@@ -114,7 +114,7 @@ func messageSummary(m *Message) (string, int) {
 	return text, calls
 }
 
-func finish(s Summary) Summary {
+func finish(s EntrySummary) EntrySummary {
 	s.Text = OneLine(s.Text, summaryRunes)
 	return s
 }

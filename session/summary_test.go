@@ -47,7 +47,7 @@ func TestSummarize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Summary{
+	want := []EntrySummary{
 		{Kind: "user", Text: "Fix the bug"},
 		{Kind: "assistant", Text: `Reading. → read({"path":"a.ts"})`, Tokens: 15, ToolCalls: 1},
 		{Kind: "toolResult", Text: "read (error): export {}"},
@@ -56,7 +56,7 @@ func TestSummarize(t *testing.T) {
 		{Kind: "mystery", Text: ""},
 	}
 	for i := range want {
-		if got := Summarize(&s.Entries[i]); got != want[i] {
+		if got := DescribeEntry(&s.Entries[i]); got != want[i] {
 			t.Errorf("entry %d: got %+v, want %+v", i, got, want[i])
 		}
 	}

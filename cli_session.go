@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
+)
+
+// openSession loads a session file; a file that is not a Pi session is a
+// usage error, IO failures are plain errors.
+func openSession(path string) (*session.Session, error) {
+	s, err := session.Open(path)
+	if errors.Is(err, session.ErrNotSession) || errors.Is(err, session.ErrEmptySession) {
+		return nil, fail(exitUsage, "%s: %v", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	return s, nil
+}
+
+// leafIndex resolves --leaf ("" = Pi's default leaf, the last entry).
+func leafIndex(s *session.Session, leaf string) (int, error) {
+	if leaf == "" {
+		return s.LeafIndex(), nil
+	}
+	i, ok := s.IndexOf(leaf)
+	if !ok {
+		return 0, fail(exitUsage, "no entry %q in %s", leaf, s.Path)
+	}
+	return i, nil
+}
+
+// SessionShowCmd loads a session and prints a summary.
+type SessionShowCmd struct {
+	File string `arg:"" help:"Session file (.jsonl)."`
+	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
+}
+
+// Run builds the tree and the leaf context and prints the summary; it is
+// the command used to time loading from outside.
+func (c *SessionShowCmd) Run(g *Globals) error {
+	s, err := openSession(c.File)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out, err := session.SummaryJSON(s)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(append(out, '\n'))
+		return err
+	}
+	sum, err := session.SummaryValue(s)
+	if err != nil {
+		return err
+	}
+	get := func(k string) string {
+		v, _ := sum.Get(k)
+		if str, ok := v.(string); ok {
+			return session.OneLine(str, 200)
+		}
+		return jsonv.Stringify(v)
+	}
+	w := g.stdout
+	fmt.Fprintf(w, "file           %s\n", s.Path)
+	fmt.Fprintf(w, "id             %s\n", session.OneLine(s.Header.ID, 80))
+	fmt.Fprintf(w, "cwd            %s\n", session.OneLine(s.Header.Cwd, 200))
+	fmt.Fprintf(w, "created        %s\n", session.OneLine(s.Header.Timestamp, 80))
+	fmt.Fprintf(w, "name           %s\n", get("name"))
+	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
+	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
+	if parent, ok := s.ParentSession(); ok {
+		fmt.Fprintf(w, "forked from    %s\n", session.OneLine(parent, 200))
+	}
+	for _, l := range s.Labels() {
+		fmt.Fprintf(w, "label          %s %s\n", l.TargetID, session.OneLine(l.Label, 80))
+	}
+	return nil
+}
+
+// SessionContextCmd rebuilds the model context at an entry.
+type SessionContextCmd struct {
+	File string `arg:"" help:"Session file (.jsonl)."`
+	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does)." placeholder:"ID"`
+	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
+}
+
+// Run prints the context Pi would build at the entry.
+func (c *SessionContextCmd) Run(g *Globals) error {
+	s, err := openSession(c.File)
+	if err != nil {
+		return err
+	}
+	if _, err := leafIndex(s, c.Leaf); err != nil {
+		return err
+	}
+	if c.JSON {
+		out, err := session.ContextJSON(s, c.Leaf)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(append(out, '\n'))
+		return err
+	}
+	i, _ := leafIndex(s, c.Leaf)
+	ctx, err := s.Context(i)
+	if err != nil {
+		return err
+	}
+	writeContext(g.stdout, s, ctx)
+	return nil
+}
+
+func writeContext(w io.Writer, s *session.Session, ctx *session.Context) {
+	model := "none"
+	if ctx.Model != nil {
+		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")
+	}
+	leaf := "(empty session)"
+	if ctx.LeafIndex >= 0 {
+		leaf = s.Entries[ctx.LeafIndex].ID
+	}
+	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\n",
+		leaf, session.OneLine(model, 80), ctx.ThinkingLevel.StrOr("off"), len(ctx.LLMMessages()))
+	for i, m := range ctx.LLMMessages() {
+		obj, _ := m.(*jsonv.Object)
+		role := "?"
+		if obj != nil {
+			if r, ok := obj.Get("role"); ok {
+				role, _ = r.(string)
+			}
+		}
+		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, session.CleanText(messageText(obj)))
+	}
+}
+
+// messageText flattens an LLM message for reading: text blocks, thinking
+// (marked), tool calls with their arguments, images as placeholders.
+func messageText(m *jsonv.Object) string {
+	if m == nil {
+		return ""
+	}
+	content, _ := m.Get("content")
+	switch c := content.(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, b := range c {
+			block, ok := b.(*jsonv.Object)
+			if !ok {
+				continue
+			}
+			typ, _ := block.Get("type")
+			switch typ {
+			case "text":
+				t, _ := block.Get("text")
+				parts = append(parts, jsonv.ToString(t))
+			case "thinking":
+				t, _ := block.Get("thinking")
+				parts = append(parts, "[thinking] "+jsonv.ToString(t))
+			case "toolCall":
+				name, _ := block.Get("name")
+				args, _ := block.Get("arguments")
+				parts = append(parts, "→ "+jsonv.ToString(name)+" "+jsonv.Stringify(args))
+			case "image":
+				parts = append(parts, "[image]")
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
+}

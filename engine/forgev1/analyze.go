@@ -1,5 +1,7 @@
 package forgev1
 
+import "strings"
+
 // Dependency is one environment read or filter use found by Analyze.
 type Dependency struct {
 	// Kind is "runtime", "parameters", "extensions", "legacy" (any other
@@ -41,7 +43,7 @@ func (t *Template) Analyze() *Analysis {
 			case nodeOutput:
 				span := *p.span(n.start, n.end)
 				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, span))
-				for _, f := range t.detail(n).filters {
+				for f, rest, ok := nextFilter(t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
 					if knownFilter(f) {
 						a.Dependencies = append(a.Dependencies, Dependency{Kind: "filter", Filter: f, Span: span})
 						continue
@@ -69,7 +71,7 @@ func (t *Template) firstError(nodes []node) *Error {
 		n := &nodes[i]
 		switch n.kind {
 		case nodeOutput:
-			for _, f := range t.detail(n).filters {
+			for f, rest, ok := nextFilter(t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
 				if !knownFilter(f) {
 					p := parser{src: t.src}
 					return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
@@ -89,9 +91,10 @@ func (t *Template) firstError(nodes []node) *Error {
 
 func pathDependency(p path, span Span) Dependency {
 	kind := "legacy"
-	switch p.segments[0] {
+	segments := strings.Split(p.expr, ".")
+	switch segments[0] {
 	case "runtime", "parameters", "extensions":
-		kind = p.segments[0]
+		kind = segments[0]
 	}
-	return Dependency{Kind: kind, Path: p.segments, Span: span}
+	return Dependency{Kind: kind, Path: segments, Span: span}
 }

@@ -58,8 +58,8 @@ type node struct {
 
 // detail is the payload of an output or if node.
 type detail struct {
-	path    path     // output path or predicate path
-	filters []string // nodeOutput: non-empty filter names in order
+	path    path   // output path or predicate path
+	filters string // nodeOutput: the "|"-separated filter part, see nextFilter
 
 	expected string        // nodeIf with == / !=
 	thenBody nodeList      // nodeIf
@@ -78,9 +78,30 @@ const (
 	pathOther                      // multi-segment path with a non-root head
 )
 
+// path is a validated path: its segments trimmed and joined by ".", so
+// "runtime.tool.read" (the form upstream's undefined message prints).
 type path struct {
-	segments []string
-	class    pathClass
+	expr  string
+	class pathClass
+}
+
+// head returns the first segment and the rest of the path.
+func (p path) head() (string, string) {
+	head, rest, _ := strings.Cut(p.expr, ".")
+	return head, rest
+}
+
+// nextFilter returns the next non-empty trimmed filter name of a filter
+// part ("a | | b" yields "a", then "b") and what remains after it.
+func nextFilter(filters string) (name, rest string, ok bool) {
+	for filters != "" {
+		part, remaining, _ := strings.Cut(filters, "|")
+		filters = remaining
+		if part = jsonv.TrimJS(part); part != "" {
+			return part, filters, true
+		}
+	}
+	return "", "", false
 }
 
 // Parse parses src into a Template, or returns a parse-stage error.
@@ -89,7 +110,6 @@ func Parse(src string) (*Template, *Error) {
 	p := parser{src: src, nodes: make([]node, 0, nodes)}
 	if payloads > 0 {
 		p.details = make([]detail, 0, payloads)
-		p.arena = make([]string, 0, 4*payloads) // path segments and filters
 	}
 	scratch := scratchPool.Get().(*[]node)
 	p.scratch = (*scratch)[:0]
@@ -160,7 +180,6 @@ type parser struct {
 	scratch []node   // stack of nodes of the lists being parsed
 	nodes   []node   // finished node lists, back to back
 	details []detail // node payloads
-	arena   []string // backing store for path segments and filter names
 
 	textBytes int // total size of the literal text
 }
@@ -172,14 +191,6 @@ func (p *parser) finish(base int) nodeList {
 	p.nodes = append(p.nodes, p.scratch[base:]...)
 	p.scratch = p.scratch[:base]
 	return l
-}
-
-// reserveStrings makes room for n more strings in the arena without
-// moving the strings already handed out.
-func (p *parser) reserveStrings(n int) {
-	if cap(p.arena)-len(p.arena) < n {
-		p.arena = make([]string, 0, max(n, 2*cap(p.arena)))
-	}
 }
 
 // addDetail stores d and returns its index in Template.details.
@@ -343,17 +354,8 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
 	d.path = pth
-	p.reserveStrings(strings.Count(rest, "|") + 1)
-	first := len(p.arena)
-	for hasFilters {
-		var part string
-		part, rest, hasFilters = strings.Cut(rest, "|")
-		if part = jsonv.TrimJS(part); part != "" {
-			p.arena = append(p.arena, part)
-		}
-	}
-	if len(p.arena) > first {
-		d.filters = p.arena[first:len(p.arena):len(p.arena)]
+	if hasFilters {
+		d.filters = rest
 	}
 	n.d = p.addDetail(d)
 	return n, nil
@@ -414,25 +416,33 @@ func parseQuoted(v string) (string, bool) {
 }
 
 // parsePath splits raw at "." and validates each trimmed segment against
-// ^[A-Za-z_][A-Za-z0-9_-]*$.
+// ^[A-Za-z_][A-Za-z0-9_-]*$. The joined form is a substring of the
+// template unless whitespace had to be dropped.
 func (p *parser) parsePath(raw string) (path, bool) {
-	p.reserveStrings(strings.Count(raw, ".") + 1)
-	first := len(p.arena)
-	for {
-		seg, rest, more := strings.Cut(raw, ".")
-		seg = jsonv.TrimJS(seg)
+	segments, trimmed := 0, false
+	var head string
+	for rest, more := raw, true; more; segments++ {
+		var seg string
+		seg, rest, more = strings.Cut(rest, ".")
+		if t := jsonv.TrimJS(seg); len(t) != len(seg) {
+			seg, trimmed = t, true
+		}
 		if !validSegment(seg) {
-			p.arena = p.arena[:first]
 			return path{}, false
 		}
-		p.arena = append(p.arena, seg)
-		if !more {
-			break
+		if segments == 0 {
+			head = seg
 		}
-		raw = rest
 	}
-	segments := p.arena[first:len(p.arena):len(p.arena)]
-	return path{segments: segments, class: classify(segments)}, true
+	expr := raw
+	if trimmed {
+		parts := strings.Split(raw, ".")
+		for i := range parts {
+			parts[i] = jsonv.TrimJS(parts[i])
+		}
+		expr = strings.Join(parts, ".")
+	}
+	return path{expr: expr, class: classify(head, segments)}, true
 }
 
 func validSegment(s string) bool {
@@ -452,14 +462,13 @@ func validSegment(s string) bool {
 	return true
 }
 
-func classify(segments []string) pathClass {
-	head := segments[0]
+func classify(head string, segments int) pathClass {
 	switch {
-	case head == "extensions" && len(segments) == 2:
+	case head == "extensions" && segments == 2:
 		return pathExtension
 	case head == "runtime" || head == "parameters" || head == "extensions":
 		return pathRoot
-	case len(segments) == 1:
+	case segments == 1:
 		return pathBare
 	default:
 		return pathOther

@@ -78,7 +78,7 @@ func (r *renderer) renderOutput(n *node, levelStart int) *Error {
 	if err != nil {
 		return err
 	}
-	for _, f := range r.t.detail(n).filters {
+	for f, rest, ok := nextFilter(r.t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
 		if v, err = r.applyFilter(f, v, n); err != nil {
 			return err
 		}
@@ -124,42 +124,42 @@ func (r *renderer) predicate(n *node) (bool, *Error) {
 	return !equal, nil
 }
 
-func (r *renderer) undefinedError(segments []string, n *node) *Error {
+func (r *renderer) undefinedError(missing path, n *node) *Error {
 	p := parser{src: r.t.src}
 	return &Error{
 		Stage:   StageRender,
 		Kind:    KindUndefined,
-		Message: "Undefined forge-v1 path: {{" + strings.Join(segments, ".") + "}}",
+		Message: "Undefined forge-v1 path: {{" + missing.expr + "}}",
 		Span:    p.span(n.start, n.end),
 	}
 }
 
 // legacyAliases maps the v1 bare names to their runtime paths (§8.4).
 var legacyAliases = map[string]path{
-	"cwd":             {segments: []string{"runtime", "cwd"}, class: pathRoot},
-	"date":            {segments: []string{"runtime", "date"}, class: pathRoot},
-	"time":            {segments: []string{"runtime", "time"}, class: pathRoot},
-	"lastUserMessage": {segments: []string{"runtime", "lastUserMessage"}, class: pathRoot},
-	"selectedTools":   {segments: []string{"runtime", "selectedToolsText"}, class: pathRoot},
-	"tools":           {segments: []string{"runtime", "selectedToolsText"}, class: pathRoot},
-	"activeModel":     {segments: []string{"runtime", "activeModel"}, class: pathRoot},
+	"cwd":             {expr: "runtime.cwd", class: pathRoot},
+	"date":            {expr: "runtime.date", class: pathRoot},
+	"time":            {expr: "runtime.time", class: pathRoot},
+	"lastUserMessage": {expr: "runtime.lastUserMessage", class: pathRoot},
+	"selectedTools":   {expr: "runtime.selectedToolsText", class: pathRoot},
+	"tools":           {expr: "runtime.selectedToolsText", class: pathRoot},
+	"activeModel":     {expr: "runtime.activeModel", class: pathRoot},
 }
 
 // evaluate resolves a path (§8.4). With soft set an unresolvable path
 // yields jsUndefined instead of the undefined error.
 func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
-	segs := p.segments
+	head, rest := p.head()
 	switch p.class {
 	case pathExtension:
-		if v, ok := ownProperty(r.env.Extensions, segs[1]); ok {
+		if v, ok := ownProperty(r.env.Extensions, rest); ok {
 			return v, nil
 		}
-		if v, found, err := r.macros.resolve(segs[1], r.env); err != nil || found {
+		if v, found, err := r.macros.resolve(rest, r.env); err != nil || found {
 			return v, err
 		}
 	case pathRoot:
 		var cursor any
-		switch segs[0] {
+		switch head {
 		case "runtime":
 			cursor = rootObject(r.env.Runtime)
 		case "parameters":
@@ -167,36 +167,37 @@ func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
 		default:
 			cursor = rootObject(r.env.Extensions)
 		}
-		for _, seg := range segs[1:] {
+		for rest != "" {
+			var seg string
+			seg, rest, _ = strings.Cut(rest, ".")
 			next, ok := member(cursor, seg)
 			if !ok {
 				if soft {
 					return jsUndefined{}, nil
 				}
-				return nil, r.undefinedError(segs, n)
+				return nil, r.undefinedError(p, n)
 			}
 			cursor = next
 		}
 		return cursor, nil
 	case pathBare:
-		name := segs[0]
-		if v, ok := ownProperty(r.env.Parameters, name); ok {
+		if v, ok := ownProperty(r.env.Parameters, head); ok {
 			return v, nil
 		}
-		if alias, ok := legacyAliases[name]; ok {
+		if alias, ok := legacyAliases[head]; ok {
 			return r.evaluate(alias, n, soft)
 		}
-		if v, ok := ownProperty(r.env.Extensions, name); ok {
+		if v, ok := ownProperty(r.env.Extensions, head); ok {
 			return v, nil
 		}
-		if v, found, err := r.macros.resolve(name, r.env); err != nil || found {
+		if v, found, err := r.macros.resolve(head, r.env); err != nil || found {
 			return v, err
 		}
 	}
 	if soft {
 		return jsUndefined{}, nil
 	}
-	return nil, r.undefinedError(segs, n)
+	return nil, r.undefinedError(p, n)
 }
 
 var emptyObject = jsonv.NewObject()

@@ -14,11 +14,10 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
 	r := renderer{t: t, env: env, macros: macros, limit: limit}
-	r.out.Grow(t.textBytes + 32)
 	if err := r.renderList(t.list(t.root), 0); err != nil {
 		return "", err
 	}
-	return r.out.String(), nil
+	return r.out.result(), nil
 }
 
 type renderer struct {
@@ -26,8 +25,40 @@ type renderer struct {
 	env    Env
 	macros *MacroResolver
 	limit  float64
-	out    strings.Builder
+	out    output
 	units  int // UTF-16 length of out
+}
+
+// output collects rendered pieces. A render that produces a single
+// non-empty piece returns it as is, without copying.
+type output struct {
+	single string
+	pieces int
+	b      strings.Builder
+}
+
+// write appends s; sizeHint is the expected total size.
+func (o *output) write(s string, sizeHint int) {
+	switch {
+	case s == "":
+		return
+	case o.pieces == 0:
+		o.single = s
+	case o.pieces == 1:
+		o.b.Grow(max(sizeHint, len(o.single)+len(s)) + 32)
+		o.b.WriteString(o.single)
+		o.b.WriteString(s)
+	default:
+		o.b.WriteString(s)
+	}
+	o.pieces++
+}
+
+func (o *output) result() string {
+	if o.pieces <= 1 {
+		return o.single
+	}
+	return o.b.String()
 }
 
 func (r *renderer) limitError() *Error {
@@ -43,7 +74,7 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 		n := &nodes[i]
 		switch n.kind {
 		case nodeText:
-			r.out.WriteString(r.t.text(n))
+			r.out.write(r.t.text(n), r.t.textBytes)
 			r.units += n.units
 		case nodeOutput:
 			if err := r.renderOutput(n, levelStart); err != nil {
@@ -99,7 +130,7 @@ func (r *renderer) renderOutput(n *node, levelStart int) *Error {
 	if float64(r.units-levelStart+units) > r.limit {
 		return r.limitError()
 	}
-	r.out.WriteString(text)
+	r.out.write(text, r.t.textBytes)
 	r.units += units
 	return nil
 }

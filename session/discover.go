@@ -1,0 +1,617 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/sahilm/fuzzy"
+)
+
+// Environment variables that locate Pi's files (spec §1.1, §14).
+const (
+	EnvAgentDir   = "PI_CODING_AGENT_DIR"
+	EnvSessionDir = "PI_CODING_AGENT_SESSION_DIR"
+)
+
+// Where a custom session directory came from (Locations.SessionDirSource).
+const (
+	SessionDirFromFlag            = "flag"
+	SessionDirFromEnv             = "env"
+	SessionDirFromProjectSettings = "project-settings"
+	SessionDirFromGlobalSettings  = "global-settings"
+)
+
+// subagentsSuffix ends the name of a pi-subagent tree directory that sits
+// next to its root session file (spec §16).
+const subagentsSuffix = ".subagents"
+
+// Locations are the resolved directories discovery looks in.
+type Locations struct {
+	// AgentDir is Pi's agent directory (sessions live in AgentDir/sessions).
+	AgentDir string
+	// SessionDir is a custom, flat session directory ("" when Pi would use
+	// the per-cwd default directory).
+	SessionDir string
+	// SessionDirSource says which override set SessionDir (SessionDirFrom…).
+	SessionDirSource string
+}
+
+// SessionsRoot is AgentDir/sessions, the parent of every per-cwd directory.
+func (l Locations) SessionsRoot() string { return filepath.Join(l.AgentDir, "sessions") }
+
+// ExpandTilde replaces a leading "~" (alone or followed by a separator) with home.
+func ExpandTilde(path, home string) string {
+	if path == "~" {
+		return home
+	}
+	if strings.HasPrefix(path, "~/") || strings.HasPrefix(path, `~\`) {
+		return filepath.Join(home, path[2:])
+	}
+	return path
+}
+
+// ResolveAgentDir returns $PI_CODING_AGENT_DIR (tilde-expanded) or ~/.pi/agent.
+func ResolveAgentDir(getenv func(string) string, home string) string {
+	if d := getenv(EnvAgentDir); d != "" {
+		return filepath.Clean(ExpandTilde(d, home))
+	}
+	return filepath.Join(home, ".pi", "agent")
+}
+
+// ResolveLocations finds the agent directory and any custom session
+// directory for cwd the way Pi 1.6.0 does (spec §1.1): flagDir (the
+// --session-dir value, "" if none), then $PI_CODING_AGENT_SESSION_DIR, then
+// the sessionDir setting (project .pi/settings.json over the global
+// settings.json; relative paths resolve from cwd). Unreadable settings are
+// ignored like Pi ignores them; a settings file that exists but is not JSON
+// is reported as an error together with the locations found so far.
+func ResolveLocations(cwd, flagDir string, getenv func(string) string, home string) (Locations, error) {
+	loc := Locations{AgentDir: ResolveAgentDir(getenv, home)}
+	cwd = resolveCwd(cwd, home)
+	set := func(dir, source string) {
+		dir = ExpandTilde(dir, home)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		loc.SessionDir, loc.SessionDirSource = filepath.Clean(dir), source
+	}
+	switch {
+	case flagDir != "":
+		set(flagDir, SessionDirFromFlag)
+		return loc, nil
+	case getenv(EnvSessionDir) != "":
+		set(getenv(EnvSessionDir), SessionDirFromEnv)
+		return loc, nil
+	}
+	var firstErr error
+	for _, s := range []struct{ path, source string }{
+		{filepath.Join(cwd, ".pi", "settings.json"), SessionDirFromProjectSettings},
+		{filepath.Join(loc.AgentDir, "settings.json"), SessionDirFromGlobalSettings},
+	} {
+		dir, err := settingsSessionDir(s.path)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if dir != "" {
+			set(dir, s.source)
+			break
+		}
+	}
+	return loc, firstErr
+}
+
+// settingsSessionDir reads the string sessionDir of a settings file ("" when
+// the file or the key is missing).
+func settingsSessionDir(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var settings struct {
+		SessionDir any `json:"sessionDir"`
+	}
+	if err := json.Unmarshal(data, &settings); err != nil {
+		return "", fmt.Errorf("settings %s: %w", path, err)
+	}
+	dir, _ := settings.SessionDir.(string)
+	return dir, nil
+}
+
+// resolveCwd makes cwd absolute and clean like Node's path.resolve, after
+// "~" expansion and with file:// URLs accepted (spec §1.2 step 1).
+func resolveCwd(cwd, home string) string {
+	cwd = strings.TrimPrefix(cwd, "file://")
+	cwd = ExpandTilde(cwd, home)
+	if abs, err := filepath.Abs(cwd); err == nil {
+		return abs
+	}
+	return filepath.Clean(cwd)
+}
+
+// EncodeCwd turns an absolute cwd into Pi's session directory name: one
+// leading separator dropped, every "/", "\" and ":" replaced by "-", wrapped
+// in "--" (spec §1.2). The encoding is lossy.
+func EncodeCwd(cwd string) string {
+	if strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, `\`) {
+		cwd = cwd[1:]
+	}
+	return "--" + strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(cwd) + "--"
+}
+
+// DefaultSessionDir is AgentDir/sessions/<EncodeCwd(cwd)>.
+func (l Locations) DefaultSessionDir(cwd, home string) string {
+	return filepath.Join(l.SessionsRoot(), EncodeCwd(resolveCwd(cwd, home)))
+}
+
+// Field status for ListItem.NameStatus and ListItem.FirstMessageStatus.
+const (
+	// StatusFound: the value was found in the bounded window.
+	StatusFound = "found"
+	// StatusNone: the whole file was examined and holds no such value.
+	StatusNone = "none"
+	// StatusNotInWindow: the file is larger than the windows read and the
+	// value was not in them; it may exist elsewhere in the file.
+	StatusNotInWindow = "not-in-window"
+)
+
+// Where a listed file was found (ListItem.Source).
+const (
+	SourceDefault = "default" // AgentDir/sessions/<encoded cwd>/
+	SourceCustom  = "custom"  // Locations.SessionDir
+)
+
+// ListItem describes one session file from a bounded read of its header,
+// head and tail. Fields that need the whole file say how sure they are.
+type ListItem struct {
+	Path   string
+	Source string
+	// ID, Cwd, Created (ISO) and ParentSession come from the header.
+	ID            string
+	Cwd           string
+	Created       string
+	ParentSession string
+	// LastActivity is the timestamp of the last entry in the tail window
+	// that has a parsable one, else the file's mtime (LastActivityFromMtime).
+	LastActivity          time.Time
+	LastActivityFromMtime bool
+	// Name is the latest session_info name in the tail window (trimmed; ""
+	// when none or cleared). NameStatus says whether it was found.
+	Name       string
+	NameStatus string
+	// FirstMessage is the first user message's text from the head window
+	// as OneLine renders it (terminal-safe, one line, truncated).
+	FirstMessage       string
+	FirstMessageStatus string
+	// MessageCount counts message entries; exact only when the windows
+	// covered the whole file, else extrapolated from them.
+	MessageCount      int
+	MessageCountExact bool
+	Size              int64
+	ModTime           time.Time
+	// HasAgentTree is true when a <id>.subagents directory sits next to it.
+	HasAgentTree bool
+	// Problem is non-empty when the file is not a readable Pi session (the
+	// item is still listed with what could be read).
+	Problem string
+	// Notes are harmless findings (e.g. malformed lines in the windows).
+	Notes []string
+}
+
+// ListOptions bound the work discovery does per file. Zero values pick defaults.
+type ListOptions struct {
+	HeadBytes       int // first bytes searched for the first user message (64 KiB)
+	TailBytes       int // last bytes searched for name and last activity (64 KiB)
+	FirstMessageMax int // runes kept of the first user message (200)
+	Workers         int // parallel file readers (GOMAXPROCS)
+	Home            string
+}
+
+func (o ListOptions) withDefaults() ListOptions {
+	if o.HeadBytes <= 0 {
+		o.HeadBytes = 64 << 10
+	}
+	if o.TailBytes <= 0 {
+		o.TailBytes = 64 << 10
+	}
+	if o.FirstMessageMax <= 0 {
+		o.FirstMessageMax = 200
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// candidate is a file to summarize plus what its directory listing told us.
+type candidate struct {
+	path, source string
+	trees        map[string]bool // root ids with a <id>.subagents directory here
+	wantCwd      string          // non-empty: keep only if the header cwd equals it
+}
+
+// ListCwd lists the sessions of one project: the *.jsonl files of its
+// default directory and, when loc has a custom session directory, the files
+// there whose header cwd equals cwd (Pi's rule for custom directories).
+// A missing directory lists nothing. Newest activity first.
+func ListCwd(loc Locations, cwd string, opt ListOptions) ([]ListItem, error) {
+	opt = opt.withDefaults()
+	cands, err := dirCandidates(loc.DefaultSessionDir(cwd, opt.Home), SourceDefault, "")
+	if err != nil {
+		return nil, err
+	}
+	if loc.SessionDir != "" {
+		more, err := dirCandidates(loc.SessionDir, SourceCustom, resolveCwd(cwd, opt.Home))
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, more...)
+	}
+	return summarizeAll(dedupe(cands), opt), nil
+}
+
+// ListAll lists every project's sessions: *.jsonl one level below
+// AgentDir/sessions (pi-subagent tree directories excluded) plus every
+// *.jsonl of the custom session directory. Newest activity first.
+func ListAll(loc Locations, opt ListOptions) ([]ListItem, error) {
+	opt = opt.withDefaults()
+	root := loc.SessionsRoot()
+	dirs, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("list sessions root: %w", err)
+	}
+	var cands []candidate
+	for _, d := range dirs {
+		if !d.IsDir() || strings.HasSuffix(d.Name(), subagentsSuffix) {
+			continue
+		}
+		more, err := dirCandidates(filepath.Join(root, d.Name()), SourceDefault, "")
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, more...)
+	}
+	if loc.SessionDir != "" {
+		more, err := dirCandidates(loc.SessionDir, SourceCustom, "")
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, more...)
+	}
+	return summarizeAll(dedupe(cands), opt), nil
+}
+
+// ListDir lists the *.jsonl session files directly in dir.
+func ListDir(dir string, opt ListOptions) ([]ListItem, error) {
+	cands, err := dirCandidates(dir, SourceDefault, "")
+	if err != nil {
+		return nil, err
+	}
+	return summarizeAll(cands, opt.withDefaults()), nil
+}
+
+// dirCandidates lists the *.jsonl regular files of dir and notes which have
+// a pi-subagent tree directory next to them. Tree directories are never
+// descended into, so their internal session files are not listed.
+func dirCandidates(dir, source, wantCwd string) ([]candidate, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list session dir: %w", err)
+	}
+	trees := map[string]bool{}
+	for _, e := range ents {
+		if e.IsDir() && strings.HasSuffix(e.Name(), subagentsSuffix) {
+			trees[strings.TrimSuffix(e.Name(), subagentsSuffix)] = true
+		}
+	}
+	out := make([]candidate, 0, len(ents))
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		// A tree is named by the root's header id, so membership is checked
+		// after the header has been read.
+		out = append(out, candidate{path: filepath.Join(dir, e.Name()), source: source, trees: trees, wantCwd: wantCwd})
+	}
+	return out, nil
+}
+
+func dedupe(cands []candidate) []candidate {
+	seen := make(map[string]bool, len(cands))
+	out := cands[:0]
+	for _, c := range cands {
+		if !seen[c.path] {
+			seen[c.path] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// summarizeAll summarizes the candidates on a bounded worker pool and sorts
+// the result newest activity first (ties: path).
+func summarizeAll(cands []candidate, opt ListOptions) []ListItem {
+	items := make([]ListItem, len(cands))
+	keep := make([]bool, len(cands))
+	var next sync.Mutex
+	idx := 0
+	var wg sync.WaitGroup
+	for w := 0; w < min(opt.Workers, max(len(cands), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, opt.HeadBytes+opt.TailBytes)
+			for {
+				next.Lock()
+				i := idx
+				idx++
+				next.Unlock()
+				if i >= len(cands) {
+					return
+				}
+				c := cands[i]
+				it := summarize(c.path, buf, opt)
+				it.Source = c.source
+				it.HasAgentTree = it.ID != "" && c.trees[it.ID]
+				// In a shared custom directory only this cwd's sessions
+				// count; unreadable files are kept so problems stay visible.
+				keep[i] = c.wantCwd == "" || it.Cwd == c.wantCwd || it.Problem != ""
+				items[i] = it
+			}
+		}()
+	}
+	wg.Wait()
+	out := items[:0]
+	for i := range items {
+		if keep[i] {
+			out = append(out, items[i])
+		}
+	}
+	SortByActivity(out)
+	return out
+}
+
+// SortByActivity orders items newest LastActivity first, then by path.
+func SortByActivity(items []ListItem) {
+	sort.SliceStable(items, func(a, b int) bool {
+		if !items[a].LastActivity.Equal(items[b].LastActivity) {
+			return items[a].LastActivity.After(items[b].LastActivity)
+		}
+		return items[a].Path < items[b].Path
+	})
+}
+
+// SummarizeFile reads the header, head and tail of one session file. It
+// never fails: problems are reported in ListItem.Problem.
+func SummarizeFile(path string, opt ListOptions) ListItem {
+	opt = opt.withDefaults()
+	return summarize(path, make([]byte, opt.HeadBytes+opt.TailBytes), opt)
+}
+
+func summarize(path string, buf []byte, opt ListOptions) ListItem {
+	it := ListItem{Path: path, NameStatus: StatusNotInWindow, FirstMessageStatus: StatusNotInWindow}
+	f, err := os.Open(path)
+	if err != nil {
+		it.Problem = fmt.Sprintf("open: %v", err)
+		return it
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		it.Problem = fmt.Sprintf("stat: %v", err)
+		return it
+	}
+	it.Size, it.ModTime = fi.Size(), fi.ModTime()
+	it.LastActivity, it.LastActivityFromMtime = it.ModTime, true
+	if it.Size == 0 {
+		it.Problem = ErrEmptySession.Error()
+		return it
+	}
+	whole := it.Size <= int64(len(buf))
+	headLen := int(min(it.Size, int64(opt.HeadBytes)))
+	if whole {
+		headLen = int(it.Size)
+	}
+	head := buf[:headLen]
+	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		it.Problem = fmt.Sprintf("read: %v", err)
+		return it
+	}
+	hdrEnd := bytes.IndexByte(head, '\n')
+	var hdr Header
+	if hdrEnd < 0 && !whole {
+		// A header line longer than the head window: use the header scan.
+		if _, err := f.Seek(0, io.SeekStart); err == nil {
+			hdr, err = ReadHeader(f)
+			if err != nil {
+				it.Problem = "first line is not a session header"
+				return it
+			}
+			it.ID, it.Cwd, it.Created, it.ParentSession = hdr.ID, hdr.Cwd, hdr.Timestamp, hdr.ParentSession
+			it.detach()
+		}
+		it.Notes = append(it.Notes, "header line longer than the head window")
+		return it
+	}
+	if hdrEnd < 0 {
+		hdrEnd = len(head)
+	}
+	var sc lineScratch
+	kind, e := parseLine(head[:hdrEnd], 1, &sc)
+	if kind != lineEntry || e.NotObject || e.Type != TypeSession || !e.HasID {
+		it.Problem = "first line is not a session header"
+		return it
+	}
+	hdr = headerFrom(&e)
+	it.ID, it.Cwd, it.Created, it.ParentSession = hdr.ID, hdr.Cwd, hdr.Timestamp, hdr.ParentSession
+
+	var st windowStats
+	if whole {
+		st.scan(head[min(hdrEnd+1, len(head)):], &sc, true, true)
+		if head[len(head)-1] != '\n' {
+			it.Notes = append(it.Notes, "last line has no newline (being written or truncated)")
+		}
+	} else {
+		// Head: complete lines after the header only.
+		h := head[min(hdrEnd+1, len(head)):]
+		if k := bytes.LastIndexByte(h, '\n'); k >= 0 {
+			st.scan(h[:k+1], &sc, true, false)
+		}
+		// The file is larger than both windows, so the tail starts after
+		// the head; its first line is probably partial and is dropped.
+		tail := buf[headLen : headLen+opt.TailBytes]
+		if _, err := f.ReadAt(tail, it.Size-int64(len(tail))); err != nil && !errors.Is(err, io.EOF) {
+			it.Problem = fmt.Sprintf("read tail: %v", err)
+			return it
+		}
+		if k := bytes.IndexByte(tail, '\n'); k >= 0 {
+			st.scan(tail[k+1:], &sc, false, true)
+		}
+	}
+	st.fill(&it, whole, hdrEnd, opt)
+	it.detach()
+	return it
+}
+
+// detach copies the strings that may still point into the reused read buffer.
+func (it *ListItem) detach() {
+	for _, p := range []*string{&it.ID, &it.Cwd, &it.Created, &it.ParentSession, &it.Name, &it.FirstMessage} {
+		*p = strings.Clone(*p)
+	}
+}
+
+// windowStats collects what the head and tail windows show.
+type windowStats struct {
+	firstUser   *Entry
+	firstSeen   bool
+	nameSeen    bool
+	name        string
+	lastTs      float64
+	haveTs      bool
+	messages    int
+	sampled     int // bytes of complete lines examined for the estimate
+	malformed   int
+	partialLast bool
+}
+
+// scan parses the complete lines of window. head windows look for the first
+// user message; tail windows track the name and the last timestamp.
+func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
+	for len(window) > 0 {
+		n := bytes.IndexByte(window, '\n')
+		line := window
+		if n >= 0 {
+			line, window = window[:n], window[n+1:]
+		} else {
+			window = nil
+		}
+		st.sampled += len(line) + 1
+		kind, e := parseLine(line, 0, sc)
+		if kind == lineMalformed {
+			st.malformed++
+			continue
+		}
+		if kind != lineEntry || e.NotObject {
+			continue
+		}
+		if e.Type == TypeMessage {
+			st.messages++
+			if head && !st.firstSeen && e.Role == RoleUser {
+				st.firstSeen = true
+				cp := e
+				cp.Raw = append([]byte(nil), line...)
+				st.firstUser = &cp
+			}
+		}
+		if tail {
+			if e.Type == TypeSessionInfo {
+				name, _ := e.Field("name").Str()
+				st.name, st.nameSeen = jsonv.TrimJS(name), true
+			}
+			if ms := e.timestampMs; !math.IsNaN(ms) {
+				st.lastTs, st.haveTs = ms, true
+			}
+		}
+	}
+}
+
+func (st *windowStats) fill(it *ListItem, whole bool, hdrLen int, opt ListOptions) {
+	if st.haveTs {
+		it.LastActivity = time.UnixMilli(int64(st.lastTs)).UTC()
+		it.LastActivityFromMtime = false
+	}
+	switch {
+	case st.nameSeen:
+		it.Name, it.NameStatus = st.name, StatusFound
+	case whole:
+		it.NameStatus = StatusNone
+	}
+	switch {
+	case st.firstUser != nil:
+		it.FirstMessageStatus = StatusFound
+		if msg, err := st.firstUser.Message(); err == nil {
+			it.FirstMessage = OneLine(msg.Content.PlainText(" "), opt.FirstMessageMax)
+		}
+	case whole:
+		it.FirstMessageStatus = StatusNone
+	}
+	it.MessageCount, it.MessageCountExact = st.messages, whole
+	if !whole && st.sampled > 0 {
+		body := float64(it.Size - int64(hdrLen) - 1)
+		it.MessageCount = int(math.Round(float64(st.messages) * body / float64(st.sampled)))
+	}
+	if st.malformed > 0 {
+		it.Notes = append(it.Notes, fmt.Sprintf("%d malformed line(s) in the read windows", st.malformed))
+	}
+}
+
+// Search keeps the items whose name, first message or id contains query
+// (case-insensitive). When none match literally, it falls back to fuzzy
+// matching on "name first-message", best matches first. An empty query
+// returns items unchanged.
+func Search(items []ListItem, query string) []ListItem {
+	q := strings.ToLower(strings.TrimSpace(query))
+	if q == "" {
+		return items
+	}
+	var out []ListItem
+	for _, it := range items {
+		if strings.Contains(strings.ToLower(it.Name), q) ||
+			strings.Contains(strings.ToLower(it.FirstMessage), q) ||
+			strings.HasPrefix(strings.ToLower(it.ID), q) {
+			out = append(out, it)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	matches := fuzzy.FindFrom(q, searchSource(items))
+	for _, m := range matches {
+		out = append(out, items[m.Index])
+	}
+	return out
+}
+
+// searchSource adapts items to fuzzy.Source (lower-cased name + first message).
+type searchSource []ListItem
+
+func (s searchSource) String(i int) string {
+	return strings.ToLower(s[i].Name + " " + s[i].FirstMessage)
+}
+
+func (s searchSource) Len() int { return len(s) }

@@ -1,0 +1,295 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// collector drains a tail channel and timestamps every event.
+type collector struct {
+	mu     sync.Mutex
+	events []TailEvent
+	at     []time.Time
+	done   chan struct{}
+}
+
+func collect(ch <-chan TailEvent) *collector {
+	c := &collector{done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		for ev := range ch {
+			c.mu.Lock()
+			c.events = append(c.events, ev)
+			c.at = append(c.at, time.Now())
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+// lines returns the delivered lines (after the last reset) and when each arrived.
+func (c *collector) lines() ([]TailLine, []time.Time, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []TailLine
+	var at []time.Time
+	resets := 0
+	for k, ev := range c.events {
+		switch ev.Kind {
+		case TailReset:
+			resets++
+			out, at = nil, nil
+		case TailLines:
+			for _, l := range ev.Lines {
+				out = append(out, l)
+				at = append(at, c.at[k])
+			}
+		}
+	}
+	return out, at, resets
+}
+
+func (c *collector) waitLines(t *testing.T, n int, within time.Duration) []TailLine {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if l, _, _ := c.lines(); len(l) >= n {
+			return l
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	l, _, _ := c.lines()
+	t.Fatalf("got %d lines, want %d", len(l), n)
+	return nil
+}
+
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func waitGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("goroutines: %d > %d\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTailOrderAndLatency appends entries in small random chunks from a
+// writer goroutine and checks that every line arrives once, in order, with
+// its offset, within 250 ms of its last byte being written.
+func TestTailOrderAndLatency(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		opt  TailOptions
+	}{{"watch", TailOptions{}}, {"poll", TailOptions{NoWatch: true}}} {
+		t.Run(mode.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			header := `{"type":"session","version":3,"id":"x","timestamp":"2026-11-29T22:47:39.368Z","cwd":"/"}` + "\n"
+			must(t, os.WriteFile(path, []byte(header), 0o644))
+			ctx, cancel := context.WithCancel(context.Background())
+			ch, err := TailWithOptions(ctx, path, int64(len(header)), mode.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := collect(ch)
+
+			rng := rand.New(rand.NewPCG(3, 4))
+			const n = 120
+			var want []string
+			for i := range n {
+				want = append(want, fmt.Sprintf(`{"type":"custom","customType":"t","data":{"i":%d,"pad":"%s"},"id":"%08x"}`, i, strings.Repeat("é", rng.IntN(300)), i))
+			}
+			all := strings.Join(want, "\n") + "\n"
+			completed := make([]time.Time, n)
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := 0
+			for pos := 0; pos < len(all); {
+				k := min(len(all), pos+1+rng.IntN(200))
+				if _, err := f.WriteString(all[pos:k]); err != nil {
+					t.Fatal(err)
+				}
+				now := time.Now()
+				for j := pos; j < k; j++ {
+					if all[j] == '\n' {
+						completed[line] = now
+						line++
+					}
+				}
+				pos = k
+				time.Sleep(time.Duration(rng.IntN(4)) * time.Millisecond)
+			}
+			f.Close()
+			got := c.waitLines(t, n, 3*time.Second)
+			_, at, resets := c.lines()
+			if resets != 0 || len(got) != n {
+				t.Fatalf("resets %d, lines %d", resets, len(got))
+			}
+			off := int64(len(header))
+			var worst time.Duration
+			for i, l := range got {
+				if string(l.Data) != want[i] || l.Offset != off {
+					t.Fatalf("line %d at %d = %.40q, want offset %d %.40q", i, l.Offset, l.Data, off, want[i])
+				}
+				off += int64(len(l.Data)) + 1
+				worst = max(worst, at[i].Sub(completed[i]))
+			}
+			if worst >= 250*time.Millisecond {
+				t.Fatalf("worst latency %v", worst)
+			}
+			t.Logf("worst latency %v", worst)
+			cancel()
+			<-c.done
+			waitGoroutines(t, before)
+		})
+	}
+}
+
+func TestTailPartialLineHeld(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, os.WriteFile(path, []byte("a\n"), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := TailWithOptions(ctx, path, 0, TailOptions{FallbackPoll: 20 * time.Millisecond, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(ch)
+	c.waitLines(t, 1, time.Second)
+	appendFile(t, path, `{"half":`)
+	time.Sleep(150 * time.Millisecond)
+	if l, _, _ := c.lines(); len(l) != 1 {
+		t.Fatalf("a partial line was delivered: %+v", l)
+	}
+	appendFile(t, path, "1}\r\nb")
+	l := c.waitLines(t, 2, time.Second)
+	if string(l[1].Data) != "{\"half\":1}\r" || l[1].Offset != 2 {
+		t.Fatalf("completed line %q at %d", l[1].Data, l[1].Offset)
+	}
+}
+
+func TestTailTruncateAndReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(path, []byte("one\ntwo\n"), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := Tail(ctx, path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(ch)
+	if l := c.waitLines(t, 1, time.Second); string(l[0].Data) != "two" || l[0].Offset != 4 {
+		t.Fatalf("first line %+v", l)
+	}
+	// Truncation: the file shrinks below what was read.
+	must(t, os.WriteFile(path, []byte("x\n"), 0o644))
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		l, _, resets := c.lines()
+		if resets == 1 && len(l) == 1 && string(l[0].Data) == "x" && l[0].Offset == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after truncation: resets %d lines %+v", resets, l)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Replacement: a new file renamed over the path, even a longer one.
+	tmp := filepath.Join(dir, "new.tmp")
+	must(t, os.WriteFile(tmp, []byte("r1\nr2\nr3\n"), 0o644))
+	must(t, os.Rename(tmp, path))
+	deadline = time.Now().Add(2 * time.Second)
+	for {
+		l, _, resets := c.lines()
+		if resets == 2 && len(l) == 3 && string(l[2].Data) == "r3" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after replacement: resets %d lines %+v", resets, l)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestTailOffsetBeyondEndAndLongLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, os.WriteFile(path, []byte("ab\n"), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := TailWithOptions(ctx, path, 100, TailOptions{MaxLineBytes: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(ch)
+	c.waitLines(t, 1, time.Second)
+	appendFile(t, path, strings.Repeat("z", 20)+"\nok\n"+strings.Repeat("y", 5))
+	appendFile(t, path, strings.Repeat("y", 5)+"\nend\n")
+	l := c.waitLines(t, 3, 2*time.Second)
+	if string(l[1].Data) != "ok" || string(l[2].Data) != "end" || l[2].Offset != 3+21+3+11 {
+		t.Fatalf("lines %+v", l)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var tooLong []int64
+	for _, ev := range c.events {
+		if ev.Kind == TailError && errors.Is(ev.Err, ErrLineTooLong) {
+			tooLong = append(tooLong, ev.Offset)
+		}
+	}
+	if c.events[0].Kind != TailReset || len(tooLong) != 2 || tooLong[0] != 3 || tooLong[1] != 27 {
+		t.Fatalf("events %+v, too long at %v", c.events, tooLong)
+	}
+}
+
+func TestTailErrorsAndCancel(t *testing.T) {
+	if _, err := Tail(context.Background(), filepath.Join(t.TempDir(), "missing"), 0); err == nil {
+		t.Fatal("missing file must fail")
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, os.WriteFile(path, nil, 0o644))
+	if _, err := Tail(context.Background(), path, -1); err == nil {
+		t.Fatal("negative offset must fail")
+	}
+	// A reader that never drains must not keep the goroutine alive.
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, err := TailWithOptions(ctx, path, 0, TailOptions{Buffer: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		appendFile(t, path, fmt.Sprintf("l%d\n", i))
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	for range ch {
+	}
+	waitGoroutines(t, before)
+}

@@ -232,11 +232,10 @@ func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
 			p.scratch = append(p.scratch, n)
 			continue
 		}
-		closeAt := strings.Index(src[open:], "%}")
+		closeAt := indexCloser(src, open+1, '%') // "{%}" closes at its own '%'
 		if closeAt < 0 {
 			return nodeList{}, 0, p.fail("Unclosed forge-v1 tag", open, len(src))
 		}
-		closeAt += open
 		raw := ""
 		if closeAt > open+2 {
 			raw = jsonv.TrimJS(src[open+2 : closeAt])
@@ -335,11 +334,10 @@ func (p *parser) truthyPredicate(d *detail, raw string, start, end int) *Error {
 
 func (p *parser) parseOutput(open int) (node, *Error) {
 	src := p.src
-	closeAt := strings.Index(src[open:], "}}")
+	closeAt := indexCloser(src, open+2, '}')
 	if closeAt < 0 {
 		return node{}, p.fail("Unclosed output tag {{", open, len(src))
 	}
-	closeAt += open
 	expr := jsonv.TrimJS(src[open+2 : closeAt])
 	p.pos = closeAt + 2
 	if expr == "" {
@@ -359,6 +357,17 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	}
 	n.d = p.addDetail(d)
 	return n, nil
+}
+
+// indexCloser returns the index of the first "<first>}" at or after from,
+// or -1. Tag bodies are short, so a plain loop beats a search call.
+func indexCloser(src string, from int, first byte) int {
+	for i := from; i+1 < len(src); i++ {
+		if src[i] == first && src[i+1] == '}' {
+			return i
+		}
+	}
+	return -1
 }
 
 // nextOpening finds the nearest "{{" or "{%" at or after from; isTag

@@ -1,0 +1,602 @@
+package session
+
+import (
+	"math"
+	"sort"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/catalog/rawjson"
+)
+
+// Scopes of a Stats value.
+const (
+	StatsScopeSession = "session"
+	StatsScopeBranch  = "branch"
+)
+
+// ToolsSummariesKey is the per-model breakdown key Pi uses for usage that
+// belongs to no model turn: toolResult, compaction and branch_summary usage.
+const ToolsSummariesKey = "Tools/summaries"
+
+// TokenTotals are summed token counts; Total = input + output + cacheRead +
+// cacheWrite (reasoning and cacheWrite1h are subsets and never added).
+type TokenTotals struct {
+	Input      float64
+	Output     float64
+	CacheRead  float64
+	CacheWrite float64
+	Total      float64
+}
+
+// ModelBreakdown is one row of Pi's per-model cost breakdown
+// (getUsageCostBreakdown): key "provider/model" or ToolsSummariesKey.
+type ModelBreakdown struct {
+	Key    string
+	Cost   float64
+	Tokens float64
+}
+
+// CostNote names one usage record whose stored cost was missing: either
+// recomputed from the catalog or left unpriced.
+type CostNote struct {
+	// Index and Line locate the entry; EntryID is its id.
+	Index   int
+	Line    int
+	EntryID string
+	// Key is the breakdown key the usage was counted under.
+	Key string
+	// Provider and Model are the catalog key used for pricing ("" when the
+	// record names no model, e.g. compaction usage).
+	Provider string
+	Model    string
+	// Cost is the recomputed cost in USD (0 when unpriced).
+	Cost float64
+}
+
+// ContextUsage is how full the model's context window is, as Pi's footer
+// shows it (AgentSession.getContextUsage). Tokens and Percent are unknown
+// (Known false) right after a compaction until an assistant answers.
+type ContextUsage struct {
+	Provider      string
+	ModelID       string
+	ContextWindow float64
+	Known         bool
+	Tokens        float64
+	Percent       float64
+}
+
+// Stats are Pi's session statistics (spec §10) for the whole file or one
+// branch, plus forgebench's cost repair for usage records without a cost.
+type Stats struct {
+	// Scope is StatsScopeSession (all entries) or StatsScopeBranch.
+	Scope string
+	// LeafIndex is the branch leaf (the default leaf for a session scope;
+	// -1 for an empty session).
+	LeafIndex int
+	// Entries is the number of entries counted.
+	Entries int
+	// TotalMessages counts message entries; the role counters follow Pi.
+	TotalMessages     int
+	UserMessages      int
+	AssistantMessages int
+	ToolResults       int
+	ToolCalls         int
+	// RoleCounts counts message entries per role, in first-seen order.
+	RoleCounts []RoleCount
+	// Tokens sums every counted usage.
+	Tokens TokenTotals
+	// StoredCost is Σ usage.cost.total as Pi computes it (missing costs
+	// count 0); Cost adds the recomputed costs to it.
+	StoredCost float64
+	Cost       float64
+	// ByModel is the breakdown sorted by cost, highest first (rows with no
+	// cost and no tokens dropped), with recomputed costs included.
+	ByModel []ModelBreakdown
+	// Recomputed lists usages without a cost priced from the catalog;
+	// Unpriced lists those that could not be priced (unknown model).
+	Recomputed []CostNote
+	Unpriced   []CostNote
+	// Context is the context usage at LeafIndex, nil when the model or its
+	// context window is unknown (Pi shows nothing then).
+	Context *ContextUsage
+}
+
+// RoleCount is the number of message entries with one role.
+type RoleCount struct {
+	Role  string
+	Count int
+}
+
+// SessionStats counts every entry of the file, all branches, like Pi's
+// getSessionStats; context usage is reported at the default leaf.
+func SessionStats(s *Session, cat *catalog.Catalog) Stats {
+	all := make([]int, len(s.Entries))
+	for i := range all {
+		all[i] = i
+	}
+	st := computeStats(s, all, cat)
+	st.Scope = StatsScopeSession
+	st.LeafIndex = s.LeafIndex()
+	st.Context = contextUsageAt(s, st.LeafIndex, cat)
+	return st
+}
+
+// BranchStats counts the entries on the root→leaf path of leafIndex (one
+// branch), with context usage at that leaf. An out-of-range leaf gives
+// empty stats.
+func BranchStats(s *Session, leafIndex int, cat *catalog.Catalog) Stats {
+	var path []int
+	if leafIndex >= 0 && leafIndex < len(s.Entries) {
+		path = s.PathTo(leafIndex)
+	} else {
+		leafIndex = -1
+	}
+	st := computeStats(s, path, cat)
+	st.Scope = StatsScopeBranch
+	st.LeafIndex = leafIndex
+	st.Context = contextUsageAt(s, leafIndex, cat)
+	return st
+}
+
+type statsBuilder struct {
+	s       *Session
+	cat     *catalog.Catalog
+	st      *Stats
+	byKey   map[string]int
+	rows    []ModelBreakdown
+	roleIdx map[string]int
+}
+
+func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
+	st := Stats{Entries: len(indexes)}
+	b := &statsBuilder{s: s, cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
+	for _, i := range indexes {
+		b.entry(i)
+	}
+	st.Cost = st.StoredCost
+	for _, n := range st.Recomputed {
+		st.Cost += n.Cost
+	}
+	rows := make([]ModelBreakdown, 0, len(b.rows))
+	for _, r := range b.rows {
+		if r.Cost > 0 || r.Tokens > 0 {
+			rows = append(rows, r)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Cost > rows[j].Cost })
+	st.ByModel = rows
+	return st
+}
+
+func (b *statsBuilder) entry(i int) {
+	e := &b.s.Entries[i]
+	switch e.Type {
+	case TypeMessage:
+		b.message(i, e)
+	case TypeUsage:
+		provider, model := jsStringOf(e.Field("provider")), jsStringOf(e.Field("model"))
+		b.usage(i, e, e.Field("usage"), provider+"/"+model, provider, model)
+	case TypeCompaction, TypeBranchSummary:
+		b.usage(i, e, e.Field("usage"), ToolsSummariesKey, "", "")
+	}
+}
+
+func (b *statsBuilder) message(i int, e *Entry) {
+	st := b.st
+	st.TotalMessages++
+	if k, ok := b.roleIdx[e.Role]; ok {
+		st.RoleCounts[k].Count++
+	} else {
+		b.roleIdx[e.Role] = len(st.RoleCounts)
+		st.RoleCounts = append(st.RoleCounts, RoleCount{Role: e.Role, Count: 1})
+	}
+	switch e.Role {
+	case RoleUser:
+		st.UserMessages++
+	case RoleToolResult:
+		st.ToolResults++
+		if u := e.MessageField("usage"); u.Truthy() {
+			b.usage(i, e, u, ToolsSummariesKey, "", "")
+		}
+	case RoleAssistant:
+		st.AssistantMessages++
+		var content, usage, provider, model, responseModel []byte
+		rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
+			switch string(key) {
+			case "content":
+				content = value
+			case "usage":
+				usage = value
+			case "provider":
+				provider = value
+			case "model":
+				model = value
+			case "responseModel":
+				responseModel = value
+			}
+			return true
+		})
+		rawjson.EachElement(content, func(block []byte) bool {
+			if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
+				st.ToolCalls++
+			}
+			return true
+		})
+		keyModel := responseModel
+		if responseModel == nil || rawjson.IsNull(responseModel) {
+			keyModel = model
+		}
+		p, m := jsStringOf(provider), jsStringOf(model)
+		b.usage(i, e, usage, p+"/"+jsStringOf(keyModel), p, m)
+	}
+}
+
+// usage adds one usage record (Pi's addUsageToTotals: non-objects are
+// ignored, non-finite or non-number fields count 0).
+func (b *statsBuilder) usage(i int, e *Entry, raw []byte, key, provider, model string) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return
+	}
+	var u catalog.Usage
+	var cost []byte
+	rawjson.EachMember(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "input":
+			u.Input = finiteNumber(v)
+		case "output":
+			u.Output = finiteNumber(v)
+		case "cacheRead":
+			u.CacheRead = finiteNumber(v)
+		case "cacheWrite":
+			u.CacheWrite = finiteNumber(v)
+		case "cacheWrite1h":
+			u.CacheWrite1h = finiteNumber(v)
+		case "cost":
+			cost = v
+		}
+		return true
+	})
+	st := b.st
+	st.Tokens.Input += u.Input
+	st.Tokens.Output += u.Output
+	st.Tokens.CacheRead += u.CacheRead
+	st.Tokens.CacheWrite += u.CacheWrite
+	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite
+	total, hasCost := storedCostTotal(cost)
+	st.StoredCost += total
+	if !hasCost {
+		note := CostNote{Index: i, Line: e.Line, EntryID: e.ID, Key: key, Provider: provider, Model: model}
+		if m, ok := b.lookup(provider, model); ok {
+			note.Cost = m.Cost(u).Total
+			total = note.Cost
+			st.Recomputed = append(st.Recomputed, note)
+		} else {
+			st.Unpriced = append(st.Unpriced, note)
+		}
+	}
+	k, ok := b.byKey[key]
+	if !ok {
+		k = len(b.rows)
+		b.byKey[key] = k
+		b.rows = append(b.rows, ModelBreakdown{Key: key})
+	}
+	b.rows[k].Cost += total
+	b.rows[k].Tokens += u.Input + u.Output + u.CacheRead + u.CacheWrite
+}
+
+func (b *statsBuilder) lookup(provider, model string) (*catalog.Model, bool) {
+	if b.cat == nil || model == "" {
+		return nil, false
+	}
+	return b.cat.Lookup(provider, model)
+}
+
+// storedCostTotal reads usage.cost.total; hasCost is false when the usage
+// has no cost object or its total is not a number (a record to recompute).
+func storedCostTotal(cost []byte) (total float64, hasCost bool) {
+	if len(cost) == 0 || cost[0] != '{' {
+		return 0, false
+	}
+	t := rawjson.Member(cost, "total")
+	if f, ok := rawjson.Number(t); ok {
+		if math.IsInf(f, 0) {
+			return 0, true
+		}
+		return f, true
+	}
+	return 0, false
+}
+
+func finiteNumber(v []byte) float64 {
+	f, ok := rawjson.Number(v)
+	if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0
+	}
+	return f
+}
+
+// jsStringOf renders a raw field like a JavaScript template literal does:
+// absent → "undefined", strings as is, anything else through String().
+func jsStringOf(raw []byte) string {
+	if raw == nil {
+		return "undefined"
+	}
+	if s, ok := rawjson.String(raw); ok {
+		return s
+	}
+	v, err := jsonv.Parse(raw)
+	if err != nil {
+		return "undefined"
+	}
+	return jsonv.ToString(v)
+}
+
+// contextUsageAt mirrors AgentSession.getContextUsage for the branch ending
+// at leaf: the model selected by the path gives the context window; after
+// the latest compaction only a later assistant usage is trusted; the token
+// count is the last valid assistant usage plus a chars/4 estimate of the
+// messages after it (estimateContextTokens).
+func contextUsageAt(s *Session, leaf int, cat *catalog.Catalog) *ContextUsage {
+	if leaf < 0 || cat == nil {
+		return nil
+	}
+	ctx, err := s.Context(leaf)
+	if err != nil || ctx.Model == nil {
+		return nil
+	}
+	provider, _ := ctx.Model.Provider.Str()
+	modelID, _ := ctx.Model.ModelID.Str()
+	m, ok := cat.Lookup(provider, modelID)
+	if !ok || !(m.ContextWindow > 0) {
+		return nil
+	}
+	cu := &ContextUsage{Provider: provider, ModelID: modelID, ContextWindow: m.ContextWindow}
+	if !s.postCompactionUsage(ctx.Path) {
+		return cu
+	}
+	cu.Known = true
+	cu.Tokens = estimateContextTokens(ctx.AgentMessages())
+	cu.Percent = cu.Tokens / cu.ContextWindow * 100
+	return cu
+}
+
+// postCompactionUsage reports whether the path has no compaction, or an
+// assistant after the latest one (not aborted/error) with context tokens.
+func (s *Session) postCompactionUsage(path []int) bool {
+	last := -1
+	for k, i := range path {
+		if s.Entries[i].Type == TypeCompaction {
+			last = k
+		}
+	}
+	if last < 0 {
+		return true
+	}
+	for k := len(path) - 1; k > last; k-- {
+		e := &s.Entries[path[k]]
+		if e.Type != TypeMessage || e.Role != RoleAssistant {
+			continue
+		}
+		stop, _ := e.MessageField("stopReason").Str()
+		if stop == "aborted" || stop == "error" {
+			continue
+		}
+		v, _, err := e.MessageField("usage").Decode()
+		if err != nil {
+			return false
+		}
+		u, _ := v.(*jsonv.Object)
+		return u != nil && usageContextTokens(u) > 0
+	}
+	return false
+}
+
+// usageContextTokens is calculateContextTokens: totalTokens when truthy,
+// else input + output + cacheRead + cacheWrite (missing numbers count 0).
+func usageContextTokens(u *jsonv.Object) float64 {
+	if t := objNumber(u, "totalTokens"); t != 0 && !math.IsNaN(t) {
+		return t
+	}
+	return objNumber(u, "input") + objNumber(u, "output") + objNumber(u, "cacheRead") + objNumber(u, "cacheWrite")
+}
+
+func objNumber(o *jsonv.Object, key string) float64 {
+	if o == nil {
+		return 0
+	}
+	v, _ := o.Get(key)
+	f, _ := v.(float64)
+	return f
+}
+
+func objString(o *jsonv.Object, key string) string {
+	if o == nil {
+		return ""
+	}
+	v, _ := o.Get(key)
+	str, _ := v.(string)
+	return str
+}
+
+// estimateContextTokens is Pi's estimateContextTokens(messages).tokens.
+func estimateContextTokens(msgs []any) float64 {
+	last := -1
+	var usageTokens float64
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m, _ := msgs[i].(*jsonv.Object)
+		if m == nil || objString(m, "role") != RoleAssistant {
+			continue
+		}
+		if stop := objString(m, "stopReason"); stop == "aborted" || stop == "error" {
+			continue
+		}
+		uv, _ := m.Get("usage")
+		u, _ := uv.(*jsonv.Object)
+		if t := usageContextTokens(u); u != nil && t > 0 {
+			last, usageTokens = i, t
+			break
+		}
+	}
+	total := usageTokens
+	for i := last + 1; i < len(msgs); i++ {
+		m, _ := msgs[i].(*jsonv.Object)
+		total += estimateMessageTokens(m)
+	}
+	return total
+}
+
+// estimatedImageChars is what one image counts for in the chars/4 estimate.
+const estimatedImageChars = 4800
+
+// estimateMessageTokens is Pi's estimateTokens: ceil(chars / 4) over the
+// text a message carries (UTF-16 lengths).
+func estimateMessageTokens(m *jsonv.Object) float64 {
+	chars := 0
+	switch objString(m, "role") {
+	case RoleUser, RoleCustom, RoleToolResult:
+		v, _ := m.Get("content")
+		chars = contentChars(v)
+	case RoleAssistant:
+		v, _ := m.Get("content")
+		blocks, _ := v.([]any)
+		for _, bv := range blocks {
+			blk, _ := bv.(*jsonv.Object)
+			switch objString(blk, "type") {
+			case BlockText:
+				chars += jsonv.UTF16Len(objString(blk, "text"))
+			case BlockThinking:
+				chars += jsonv.UTF16Len(objString(blk, "thinking"))
+			case BlockToolCall:
+				args, _ := blk.Get("arguments")
+				chars += jsonv.UTF16Len(objString(blk, "name")) + jsonv.UTF16Len(jsonv.Stringify(args))
+			}
+		}
+	case RoleBashExecution:
+		chars = jsonv.UTF16Len(objString(m, "command")) + jsonv.UTF16Len(objString(m, "output"))
+	case RoleBranchSummary, RoleCompactionSummary:
+		chars = jsonv.UTF16Len(objString(m, "summary"))
+	}
+	return math.Ceil(float64(chars) / 4)
+}
+
+func contentChars(v any) int {
+	if s, ok := v.(string); ok {
+		return jsonv.UTF16Len(s)
+	}
+	blocks, _ := v.([]any)
+	chars := 0
+	for _, bv := range blocks {
+		blk, _ := bv.(*jsonv.Object)
+		switch objString(blk, "type") {
+		case BlockText:
+			chars += jsonv.UTF16Len(objString(blk, "text"))
+		case BlockImage:
+			chars += estimatedImageChars
+		}
+	}
+	return chars
+}
+
+// StatsJSON renders `forgebench session stats --json` (JSON.stringify
+// number formatting, keys in this order, always present):
+//
+//	{"scope": "session"|"branch", "leafId": string|null, "entries": n,
+//	 "messages": {"total", "user", "assistant", "toolResult", "byRole": {role: n}},
+//	 "toolCalls": n,
+//	 "tokens": {"input", "output", "cacheRead", "cacheWrite", "total"},
+//	 "cost": {"total", "stored", "recomputed"},
+//	 "costRecomputed": [{"entryId", "line", "key", "provider", "model", "cost"}],
+//	 "costUnpriced": [{"entryId", "line", "key", "provider", "model"}],
+//	 "byModel": [{"key", "cost", "tokens"}],
+//	 "contextUsage": null | {"provider", "modelId", "contextWindow", "tokens": n|null, "percent": n|null}}
+//
+// cost.stored is what Pi shows (missing costs count 0); cost.total adds
+// cost.recomputed, the catalog price of the usages listed in costRecomputed.
+func StatsJSON(s *Session, st Stats) []byte {
+	return []byte(jsonv.Stringify(StatsValue(s, st)))
+}
+
+// StatsValue is StatsJSON before stringification.
+func StatsValue(s *Session, st Stats) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("scope", st.Scope)
+	var leaf any
+	if st.LeafIndex >= 0 && st.LeafIndex < len(s.Entries) && s.Entries[st.LeafIndex].HasID {
+		leaf = s.Entries[st.LeafIndex].ID
+	}
+	o.Set("leafId", leaf)
+	o.Set("entries", float64(st.Entries))
+	msgs := jsonv.NewObject()
+	msgs.Set("total", float64(st.TotalMessages))
+	msgs.Set("user", float64(st.UserMessages))
+	msgs.Set("assistant", float64(st.AssistantMessages))
+	msgs.Set("toolResult", float64(st.ToolResults))
+	roles := jsonv.NewObject()
+	for _, rc := range st.RoleCounts {
+		roles.Set(rc.Role, float64(rc.Count))
+	}
+	msgs.Set("byRole", roles)
+	o.Set("messages", msgs)
+	o.Set("toolCalls", float64(st.ToolCalls))
+	tok := jsonv.NewObject()
+	tok.Set("input", st.Tokens.Input)
+	tok.Set("output", st.Tokens.Output)
+	tok.Set("cacheRead", st.Tokens.CacheRead)
+	tok.Set("cacheWrite", st.Tokens.CacheWrite)
+	tok.Set("total", st.Tokens.Total)
+	o.Set("tokens", tok)
+	cost := jsonv.NewObject()
+	cost.Set("total", st.Cost)
+	cost.Set("stored", st.StoredCost)
+	recomputed := 0.0
+	for _, n := range st.Recomputed {
+		recomputed += n.Cost
+	}
+	cost.Set("recomputed", recomputed)
+	o.Set("cost", cost)
+	o.Set("costRecomputed", costNotesValue(st.Recomputed, true))
+	o.Set("costUnpriced", costNotesValue(st.Unpriced, false))
+	rows := make([]any, 0, len(st.ByModel))
+	for _, r := range st.ByModel {
+		row := jsonv.NewObject()
+		row.Set("key", r.Key)
+		row.Set("cost", r.Cost)
+		row.Set("tokens", r.Tokens)
+		rows = append(rows, row)
+	}
+	o.Set("byModel", rows)
+	var cu any
+	if c := st.Context; c != nil {
+		co := jsonv.NewObject()
+		co.Set("provider", c.Provider)
+		co.Set("modelId", c.ModelID)
+		co.Set("contextWindow", c.ContextWindow)
+		var tokens, percent any
+		if c.Known {
+			tokens, percent = c.Tokens, c.Percent
+		}
+		co.Set("tokens", tokens)
+		co.Set("percent", percent)
+		cu = co
+	}
+	o.Set("contextUsage", cu)
+	return o
+}
+
+func costNotesValue(notes []CostNote, withCost bool) []any {
+	out := make([]any, 0, len(notes))
+	for _, n := range notes {
+		no := jsonv.NewObject()
+		no.Set("entryId", n.EntryID)
+		no.Set("line", float64(n.Line))
+		no.Set("key", n.Key)
+		no.Set("provider", n.Provider)
+		no.Set("model", n.Model)
+		if withCost {
+			no.Set("cost", n.Cost)
+		}
+		out = append(out, no)
+	}
+	return out
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
+	sessionpanel "github.com/forgebench/forgebench/ui/session"
 )
 
 // Options configure the root model.
@@ -66,8 +67,7 @@ func New(opts Options) *Model {
 		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
 			"capability library and bindings (source vs effective)",
 			"capability state at the selected entry; enable/disable/reset/add"),
-		pending.New(m.com, "Session", "issue #4 (Sessions) fills this panel",
-			"session picker, branch tree and timeline", "entry detail, context at the entry, stats, follow mode"),
+		sessionpanel.New(m.com),
 		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
 			"captures and references", "block diff and line diff with cache boundary and token deltas"),
 		pending.New(m.com, "Agents", "a later agents issue fills this panel",

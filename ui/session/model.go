@@ -1,0 +1,252 @@
+// Package session is panel 3 of the workbench: a session picker with
+// incremental search, the branch tree of the open session (fold/unfold,
+// labels, active-branch marker), the timeline of one branch, the detail
+// of the selected entry (markdown, collapsed tool output, thinking toggle),
+// the rebuilt model context at that entry, session stats and a follow mode
+// that tails a live file.
+//
+// Every file is read in a tea.Cmd; Update and View only move cursors and
+// draw the visible window of precomputed rows. Text from sessions passes
+// through Sanitize before it reaches the screen.
+package session
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// pane is one of the panel's four panes, in focus order.
+type pane int
+
+const (
+	panePicker pane = iota
+	paneTree
+	paneTimeline
+	paneDetail
+	paneCount
+)
+
+// mode is what the detail pane shows.
+type mode int
+
+const (
+	modeEntry mode = iota
+	modeContext
+	modeStats
+)
+
+// hugeFileBytes is the size from which opening a session shows a spinner.
+const hugeFileBytes = 8 << 20
+
+// detailCacheMax bounds the rendered-entry cache; it is cleared when full.
+const detailCacheMax = 256
+
+// Model is the Session panel.
+type Model struct {
+	com  *common.Common
+	keys keymap.Session
+	box  *postbox
+	md   *markdownRenderers
+
+	width, height int
+	focus         pane
+	mode          mode
+
+	picker picker
+	tree   treeView
+	tl     timeline
+	ls     *loadedSession
+
+	// gen counts session loads; results of older loads are ignored.
+	gen       int
+	loading   string
+	spinning  bool
+	spin      spinner.Model
+	status    string
+	statusErr bool
+	// filtering is true while the picker's or the timeline's filter
+	// input has the keyboard.
+	filtering bool
+	// selEntry is the entry id last announced or followed ("" = leaf).
+	selEntry string
+
+	detail  detailState
+	context contextState
+	stats   statsState
+	follow  followState
+
+	// later holds commands produced while draining the postbox from View;
+	// the next Update returns them.
+	later []tea.Cmd
+}
+
+// detailState is the entry detail: a cache of rendered entries and the
+// scroll position of the one on screen.
+type detailState struct {
+	cache    map[detailKey][]string
+	pending  map[detailKey]bool
+	offset   int
+	expanded map[int]bool
+	thinking bool
+	shownIdx int
+}
+
+// contextState is the "context here" view.
+type contextState struct {
+	res     *contextResult
+	pending bool
+	offset  int
+	lines   []string
+	linesW  int
+}
+
+// New returns the Session panel. Keys default to keymap.DefaultSession.
+func New(com *common.Common) *Model {
+	m := &Model{
+		com:  com,
+		keys: keymap.DefaultSession(),
+		box:  &postbox{},
+		md:   &markdownRenderers{},
+		spin: spinner.New(spinner.WithSpinner(spinner.Dot)),
+	}
+	m.detail.cache = map[detailKey][]string{}
+	m.detail.pending = map[detailKey]bool{}
+	m.detail.expanded = map[int]bool{}
+	m.detail.shownIdx = -1
+	return m
+}
+
+// SetKeys replaces the panel's bindings (user overrides).
+func (m *Model) SetKeys(k keymap.Session) { m.keys = k }
+
+// Init discovers the sessions of the workspace's cwd and opens the one
+// the selection names, else the newest.
+func (m *Model) Init() tea.Cmd {
+	m.gen++
+	m.loading = "sessions"
+	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection)
+}
+
+// SetSize implements common.Panel.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Title implements common.Panel.
+func (m *Model) Title() string { return "Session" }
+
+// FocusNext implements common.Panel.
+func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
+
+// FocusPrev implements common.Panel.
+func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
+
+// CapturesInput implements common.Panel: true while a filter is typed.
+func (m *Model) CapturesInput() bool { return m.filtering }
+
+// ShortHelp implements common.Panel: the keys that act in the focused pane.
+func (m *Model) ShortHelp() []key.Binding {
+	k := &m.keys
+	if m.filtering {
+		return []key.Binding{k.Open, k.Back}
+	}
+	switch {
+	case m.mode != modeEntry && m.focus == paneDetail:
+		return []key.Binding{k.Up, k.Down, k.Back}
+	case m.focus == panePicker:
+		return []key.Binding{k.Open, k.Filter, k.Follow}
+	case m.focus == paneTree:
+		return []key.Binding{k.Open, k.Fold, k.Unfold, k.Context}
+	case m.focus == paneTimeline:
+		return []key.Binding{k.Open, k.Filter, k.Context, k.Stats, k.Follow}
+	default:
+		return []key.Binding{k.Expand, k.Thinking, k.Context, k.Back}
+	}
+}
+
+// FullHelp implements common.Panel.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := &m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Back, k.Filter, k.Fold, k.Unfold},
+		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload},
+	}
+}
+
+// Update implements common.Panel. It first applies any command results
+// waiting in the postbox, then handles msg.
+func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	cmds := append(m.later, m.drain()...)
+	m.later = nil
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmds = append(cmds, m.handleKey(msg))
+	case tea.MouseWheelMsg:
+		cmds = append(cmds, m.handleWheel(msg))
+	case common.SelectionChangedMsg:
+		cmds = append(cmds, m.followSelection(msg.Selection))
+	case spinner.TickMsg:
+		if m.spinning {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	case pokeMsg:
+	default:
+		cmds = append(cmds, m.handle(msg))
+	}
+	cmds = append(cmds, m.ensureRendered())
+	return m, tea.Batch(cmds...)
+}
+
+// drain applies the results waiting in the postbox.
+func (m *Model) drain() []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, msg := range m.box.take() {
+		cmds = append(cmds, m.handle(msg))
+	}
+	return cmds
+}
+
+// handle applies one command result.
+func (m *Model) handle(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case discoveredMsg:
+		m.picker.err = msg.err
+		m.picker.setItems(msg.items)
+		if m.loading == "sessions" {
+			m.loading = ""
+		}
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		}
+	case loadedMsg:
+		return m.applyLoaded(msg)
+	case detailMsg:
+		delete(m.detail.pending, msg.key)
+		if len(m.detail.cache) >= detailCacheMax {
+			clear(m.detail.cache)
+		}
+		m.detail.cache[msg.key] = msg.lines
+	case contextMsg:
+		if m.ls != nil && msg.res.gen == m.gen {
+			m.context.res = &msg.res
+			m.context.pending = false
+			m.context.lines = nil
+		}
+	case statsMsg:
+		m.applyStats(msg)
+	case followStartedMsg:
+		return m.applyFollowStarted(msg)
+	case tailMsg:
+		return m.applyTail(msg)
+	}
+	return nil
+}
+
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = SanitizeLine(s), isErr
+}

@@ -1,0 +1,488 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// wideWidth is the width from which all four panes show at once.
+const wideWidth = 120
+
+// rect is a pane's outer size.
+type rect struct{ w, h int }
+
+// layout is where each pane goes; a zero rect hides the pane.
+type layout struct {
+	wide                           bool
+	picker, tree, timeline, detail rect
+}
+
+func (m *Model) layout() layout {
+	w, h := max(0, m.width), max(0, m.height)
+	if w >= wideWidth {
+		leftW := clamp(w*2/5, 40, 64)
+		rightW := w - leftW
+		pickerH := clamp(h/3, 5, 14)
+		tlH := clamp(h*45/100, 5, h)
+		return layout{wide: true,
+			picker: rect{leftW, pickerH}, tree: rect{leftW, h - pickerH},
+			timeline: rect{rightW, tlH}, detail: rect{rightW, h - tlH}}
+	}
+	switch m.focus {
+	case panePicker:
+		return layout{picker: rect{w, h}}
+	case paneTree:
+		return layout{tree: rect{w, h}}
+	case paneTimeline:
+		tlH := clamp(h*3/5, min(h, 5), h)
+		return layout{timeline: rect{w, tlH}, detail: rect{w, h - tlH}}
+	default:
+		tlH := min(h, 7)
+		return layout{timeline: rect{w, tlH}, detail: rect{w, h - tlH}}
+	}
+}
+
+// detailSize is the detail pane's inner height and width (0 when hidden
+// at this size; the wide layout's size is used then so renders are
+// ready when it shows).
+func (m *Model) detailSize() (int, int) {
+	l := m.layout()
+	d := l.detail
+	if d.w == 0 {
+		d = rect{m.width, max(0, m.height-7)}
+	}
+	return max(0, d.h-2), max(0, d.w-4)
+}
+
+// listHeight is the inner height of the focused pane (for paging).
+func (m *Model) listHeight() int {
+	l := m.layout()
+	switch m.focus {
+	case panePicker:
+		return l.picker.h - 2
+	case paneTree:
+		return l.tree.h - 2
+	case paneTimeline:
+		return l.timeline.h - 2
+	}
+	return l.detail.h - 2
+}
+
+// View implements common.Panel: exactly width×height cells.
+func (m *Model) View() string {
+	if m.box.waiting() { // results whose poke went to another tab
+		m.later = append(m.later, m.drain()...)
+	}
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	l := m.layout()
+	var cols []string
+	left := []string{}
+	if l.picker.h > 0 {
+		left = append(left, m.pickerView(l.picker))
+	}
+	if l.tree.h > 0 {
+		left = append(left, m.treeView(l.tree))
+	}
+	right := []string{}
+	if l.timeline.h > 0 {
+		right = append(right, m.timelineView(l.timeline))
+	}
+	if l.detail.h > 0 {
+		right = append(right, m.detailView(l.detail))
+	}
+	if len(left) > 0 {
+		cols = append(cols, strings.Join(left, "\n"))
+	}
+	if len(right) > 0 {
+		cols = append(cols, strings.Join(right, "\n"))
+	}
+	out := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	return lipgloss.NewStyle().Width(m.width).Height(m.height).MaxWidth(m.width).MaxHeight(m.height).Render(out)
+}
+
+// frame draws a rounded box of exactly r with the title in the top border
+// and info in the bottom border; lines are truncated and padded inside.
+func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
+	st := m.com.Styles
+	if r.w < 4 || r.h < 2 {
+		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(0, r.w))+"\n", max(0, r.h)), "\n")
+	}
+	border, titleStyle := st.Pane.Border, st.Pane.Title
+	if focused {
+		border, titleStyle = st.Pane.BorderFocused, st.Pane.TitleFocused
+	}
+	bs := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
+	inner := r.w - 4
+	title = ansi.Truncate(title, max(0, r.w-6), "…")
+	tw := ansi.StringWidth(title)
+	var b strings.Builder
+	b.WriteString(bs.Render("╭─ ") + titleStyle.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, r.w-5-tw))+"╮"))
+	side := bs.Render("│")
+	for i := 0; i < r.h-2; i++ {
+		line := ""
+		if i < len(lines) {
+			line = ansi.Truncate(lines[i], inner, "…")
+		}
+		b.WriteString("\n" + side + " " + line + strings.Repeat(" ", max(0, inner-ansi.StringWidth(line))) + " " + side)
+	}
+	info = ansi.Truncate(info, max(0, r.w-6), "…")
+	iw := ansi.StringWidth(info)
+	if iw > 0 {
+		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", max(0, r.w-5-iw))+" ") + st.Text.Muted.Render(info) + bs.Render(" ─╯"))
+	} else {
+		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", r.w-2)+"╯"))
+	}
+	return b.String()
+}
+
+func position(cursor, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", cursor+1, n)
+}
+
+// filterLine is the prompt shown above a filtered list.
+func (m *Model) filterLine(query string, active bool) string {
+	st := m.com.Styles
+	cursor := ""
+	if active {
+		cursor = "▏"
+	}
+	return st.Text.Info.Render("/ ") + st.Text.Normal.Render(query) + st.Text.Info.Render(cursor)
+}
+
+func (m *Model) pickerView(r rect) string {
+	st := m.com.Styles
+	p := &m.picker
+	focused := m.focus == panePicker
+	var lines []string
+	if (m.filtering && focused) || p.query != "" {
+		lines = append(lines, m.filterLine(p.query, m.filtering && focused))
+	}
+	h := r.h - 2 - len(lines)
+	switch {
+	case m.loading == "sessions" && len(p.items) == 0:
+		lines = append(lines, st.Pane.Placeholder.Render("discovering sessions…"))
+	case p.err != nil && len(p.items) == 0:
+		lines = append(lines, st.Text.Danger.Render(SanitizeLine(p.err.Error())))
+	case len(p.items) == 0:
+		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory"))
+	case len(p.shown) == 0:
+		lines = append(lines, st.Pane.Placeholder.Render("no session matches"))
+	}
+	inner := r.w - 4
+	off := p.window(h, len(p.shown))
+	for row := off; row < min(len(p.shown), off+h); row++ {
+		it := p.items[p.shown[row]]
+		lines = append(lines, m.pickerRow(it, row == p.cursor, focused, inner))
+	}
+	title := fmt.Sprintf("Sessions (%d)", len(p.items))
+	return m.frame(r, title, position(p.cursor, len(p.shown)), focused, lines)
+}
+
+func (m *Model) pickerRow(it pis.ListItem, selected, focused bool, width int) string {
+	st := m.com.Styles
+	open := m.ls != nil && m.ls.file == it.Path
+	mark := "  "
+	if open {
+		mark = "● "
+	}
+	name := SanitizeLine(it.Name)
+	if name == "" {
+		name = SanitizeLine(it.FirstMessage)
+	}
+	if name == "" {
+		name = SanitizeLine(it.ID)
+	}
+	when := ""
+	if !it.LastActivity.IsZero() {
+		when = it.LastActivity.Local().Format("Jan 02 15:04")
+	}
+	if it.Problem != "" {
+		when = "unreadable"
+	}
+	right := fmt.Sprintf(" %4d msg  %s", it.MessageCount, when)
+	nameW := max(1, width-ansi.StringWidth(mark)-ansi.StringWidth(right))
+	name = ansi.Truncate(name, nameW, "…")
+	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
+	if selected {
+		style := st.List.SelectedBlurred
+		if focused {
+			style = st.List.Selected
+		}
+		return style.Render(mark + name + pad + right)
+	}
+	nameStyle := st.List.Item
+	if it.Name != "" {
+		nameStyle = st.Text.Strong
+	}
+	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad + st.Text.Muted.Render(right)
+}
+
+func (m *Model) treeView(r rect) string {
+	focused := m.focus == paneTree
+	if m.ls == nil {
+		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
+	}
+	tv := &m.tree
+	h := r.h - 2
+	off := tv.window(h, len(tv.rows))
+	inner := r.w - 4
+	lines := make([]string, 0, h)
+	for row := off; row < min(len(tv.rows), off+h); row++ {
+		lines = append(lines, m.treeRow(tv.rows[row], row == tv.cursor, focused, inner))
+	}
+	info := position(tv.cursor, len(tv.rows))
+	if n := len(tv.folded); n > 0 {
+		info = fmt.Sprintf("%d folded · %s", n, info)
+	}
+	return m.frame(r, "Tree · "+m.ls.displayName(), info, focused, lines)
+}
+
+// window keeps the tree cursor in a viewport of h rows.
+func (tv *treeView) window(h, n int) int {
+	c := listCursor{cursor: tv.cursor, offset: tv.offset}
+	tv.offset = c.window(h, n)
+	return tv.offset
+}
+
+func (m *Model) treeRow(tr treeRow, selected, focused bool, width int) string {
+	st := m.com.Styles
+	ls := m.ls
+	r := ls.rows[tr.idx]
+	mark := "  "
+	switch {
+	case m.tree.folded[tr.idx]:
+		mark = "▸ "
+	case tr.idx == ls.leaf:
+		mark = "● "
+	case tr.idx == m.tl.leaf:
+		mark = "○ "
+	}
+	label := ""
+	if l, ok := ls.labels[tr.idx]; ok {
+		label = " [" + l + "]"
+	}
+	folded := ""
+	if m.tree.folded[tr.idx] {
+		folded = fmt.Sprintf(" (+%d)", tr.kids)
+	}
+	body := shortKind(r.kind) + " " + r.text
+	bodyW := max(1, width-ansi.StringWidth(tr.prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(folded))
+	body = ansi.Truncate(body, bodyW, "…")
+	if selected {
+		style := st.List.SelectedBlurred
+		if focused {
+			style = st.List.Selected
+		}
+		return style.Render(tr.prefix + mark + body + label + folded)
+	}
+	bodyStyle := st.List.Dim
+	if ls.active[tr.idx] {
+		bodyStyle = st.List.Item
+	}
+	return st.Text.Muted.Render(tr.prefix) + st.Badge.Active.Render(mark) + bodyStyle.Render(body) +
+		st.Badge.Info.Render(label) + st.Text.Muted.Render(folded)
+}
+
+func (m *Model) timelineView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneTimeline
+	if m.ls == nil {
+		return m.frame(r, "Timeline", "", focused, []string{m.placeholder()})
+	}
+	t := &m.tl
+	var lines []string
+	if (m.filtering && focused) || t.query != "" {
+		lines = append(lines, m.filterLine(t.query, m.filtering && focused))
+	}
+	h := r.h - 2 - len(lines)
+	if len(t.shown) == 0 {
+		lines = append(lines, st.Pane.Placeholder.Render("no entry matches"))
+	}
+	off := t.window(h, len(t.shown))
+	inner := r.w - 4
+	for row := off; row < min(len(t.shown), off+h); row++ {
+		lines = append(lines, m.timelineRow(t.shown[row], row == t.cursor, focused, inner))
+	}
+	leafID := "—"
+	if t.leaf >= 0 && t.leaf < len(m.ls.rows) {
+		leafID = m.ls.rows[t.leaf].id
+	}
+	title := "Timeline · branch → " + leafID
+	if t.leaf == m.ls.leaf {
+		title += " (active)"
+	}
+	info := position(t.cursor, len(t.shown))
+	if t.query != "" {
+		info = fmt.Sprintf("%d of %d · %s", len(t.shown), len(t.path), info)
+	}
+	if m.follow.on {
+		info = "FOLLOW · " + info
+	}
+	return m.frame(r, title, info, focused, lines)
+}
+
+// timelineRow is `HH:MM:SS  kind  summary…  tokens` with a marker column:
+// ● active leaf, ⑂ branch point, ≡ compaction, ↩ branch summary.
+func (m *Model) timelineRow(idx int, selected, focused bool, width int) string {
+	st := m.com.Styles
+	ls := m.ls
+	r := ls.rows[idx]
+	mark := " "
+	switch {
+	case idx == ls.leaf:
+		mark = "●"
+	case r.compaction:
+		mark = "≡"
+	case r.summary:
+		mark = "↩"
+	case r.branch:
+		mark = "⑂"
+	}
+	kind := fmt.Sprintf("%-11s", ansi.Truncate(shortKind(r.kind), 11, "…"))
+	tokens := fmt.Sprintf("%7s", formatTokens(r.tokens))
+	label := ""
+	if l, ok := ls.labels[idx]; ok {
+		label = "[" + l + "] "
+	}
+	textW := max(1, width-2-8-2-11-2-7-1)
+	text := ansi.Truncate(label+r.text, textW, "…")
+	pad := strings.Repeat(" ", max(0, textW-ansi.StringWidth(text)))
+	if selected {
+		style := st.List.SelectedBlurred
+		if focused {
+			style = st.List.Selected
+		}
+		return style.Render(mark + " " + r.clock + "  " + kind + "  " + text + pad + " " + tokens)
+	}
+	textPart := st.List.Item.Render(text)
+	if label != "" {
+		lw := min(ansi.StringWidth(label), ansi.StringWidth(text))
+		textPart = st.Badge.Info.Render(ansi.Cut(text, 0, lw)) + st.List.Item.Render(ansi.Cut(text, lw, ansi.StringWidth(text)))
+	}
+	return st.Badge.Active.Render(mark) + " " + st.Text.Muted.Render(r.clock) + "  " +
+		roleStyle(st, r.kind).Render(kind) + "  " + textPart + pad + " " + st.Text.Muted.Render(tokens)
+}
+
+func (m *Model) detailView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneDetail
+	if m.ls == nil {
+		return m.frame(r, "Detail", "", focused, []string{m.placeholder()})
+	}
+	h, w := r.h-2, r.w-4
+	switch m.mode {
+	case modeContext:
+		return m.contextView(r, focused)
+	case modeStats:
+		lines := renderStats(m.stats, m.ls, w, st)
+		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
+		return m.frame(r, "Stats · "+m.ls.displayName(), scrollInfo(m.stats.offset, h, len(lines)), focused, window(lines, m.stats.offset, h))
+	}
+	idx := m.currentEntry()
+	if idx < 0 {
+		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
+	}
+	title := "Detail · " + m.ls.rows[idx].id
+	lines, ok := m.detail.cache[m.detailKeyFor(idx)]
+	if !ok {
+		return m.frame(r, title, "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
+	}
+	m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
+	info := scrollInfo(m.detail.offset, h, len(lines))
+	if m.detail.thinking {
+		info = "thinking shown · " + info
+	}
+	return m.frame(r, title, info, focused, window(lines, m.detail.offset, h))
+}
+
+func scrollInfo(offset, h, n int) string {
+	if n <= h {
+		return ""
+	}
+	return fmt.Sprintf("%d–%d of %d lines", offset+1, min(n, offset+h), n)
+}
+
+func window(lines []string, off, h int) []string {
+	if off >= len(lines) {
+		return nil
+	}
+	return lines[off:min(len(lines), off+max(0, h))]
+}
+
+// placeholder says why a pane is empty: loading, an error or no session.
+func (m *Model) placeholder() string {
+	st := m.com.Styles
+	switch {
+	case m.loading != "" && m.loading != "sessions":
+		spin := ""
+		if m.spinning {
+			spin = m.spin.View() + " "
+		}
+		return spin + st.Pane.Placeholder.Render("opening "+baseName(m.loading)+"…")
+	case m.status != "" && m.statusErr:
+		return st.Text.Danger.Render(m.status)
+	case m.loading == "sessions":
+		return st.Pane.Placeholder.Render("discovering sessions…")
+	}
+	return st.Pane.Placeholder.Render("no session open — pick one in Sessions")
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// shortKind abbreviates long entry types for the fixed kind column.
+func shortKind(kind string) string {
+	switch kind {
+	case pis.TypeThinkingLevelChange:
+		return "thinking"
+	case pis.TypeModelChange:
+		return "model"
+	case pis.TypeBranchSummary:
+		return "branch sum"
+	case pis.TypeCustomMessage:
+		return "custom msg"
+	case pis.TypeSessionInfo:
+		return "info"
+	case pis.TypeContextEdit:
+		return "ctx edit"
+	case pis.RoleBashExecution:
+		return "bash"
+	case pis.RoleCompactionSummary:
+		return "compaction"
+	case pis.RoleBranchSummary:
+		return "branch sum"
+	}
+	return kind
+}
+
+// roleStyle colours a kind by role.
+func roleStyle(st themes.Styles, kind string) lipgloss.Style {
+	switch kind {
+	case pis.RoleUser:
+		return st.Role.User
+	case pis.RoleAssistant:
+		return st.Role.Assistant
+	case pis.RoleToolResult, pis.RoleBashExecution:
+		return st.Role.Tool
+	case pis.RoleSystem:
+		return st.Role.System
+	case pis.TypeCompaction, pis.TypeBranchSummary, pis.RoleCompactionSummary, pis.RoleBranchSummary:
+		return st.Text.Warning
+	}
+	return st.Text.Subtle
+}

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -139,20 +142,51 @@ func BranchStats(s *Session, leafIndex int, cat *catalog.Catalog) Stats {
 	return st
 }
 
-type statsBuilder struct {
-	s       *Session
-	cat     *catalog.Catalog
-	st      *Stats
-	byKey   map[string]int
-	rows    []ModelBreakdown
-	roleIdx map[string]int
+// statRecord is what one entry contributes, read in parallel and added up
+// in file order afterwards (so float sums match Pi's sequential ones).
+type statRecord struct {
+	isMessage bool
+	hasUsage  bool
+	hasCost   bool
+	toolCalls int
+	role      string
+	key       string
+	provider  string
+	model     string
+	usage     catalog.Usage
+	costTotal float64
 }
 
+// parallelStatsMin is the entry count from which records are read by
+// several goroutines.
+const parallelStatsMin = 4096
+
 func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
+	recs := make([]statRecord, len(indexes))
+	workers := runtime.GOMAXPROCS(0)
+	if len(indexes) < parallelStatsMin || workers < 2 {
+		for k, i := range indexes {
+			recs[k] = readStatRecord(&s.Entries[i])
+		}
+	} else {
+		var wg sync.WaitGroup
+		chunk := (len(indexes) + workers - 1) / workers
+		for lo := 0; lo < len(indexes); lo += chunk {
+			hi := min(lo+chunk, len(indexes))
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				for k := lo; k < hi; k++ {
+					recs[k] = readStatRecord(&s.Entries[indexes[k]])
+				}
+			}(lo, hi)
+		}
+		wg.Wait()
+	}
 	st := Stats{Entries: len(indexes)}
-	b := &statsBuilder{s: s, cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
-	for _, i := range indexes {
-		b.entry(i)
+	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
+	for k, i := range indexes {
+		b.add(i, &s.Entries[i], &recs[k])
 	}
 	st.Cost = st.StoredCost
 	for _, n := range st.Recomputed {
@@ -169,77 +203,73 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	return st
 }
 
-func (b *statsBuilder) entry(i int) {
-	e := &b.s.Entries[i]
+var usageKey = []byte(`"usage"`)
+
+// readStatRecord reads what Pi's getSessionStats looks at in one entry.
+func readStatRecord(e *Entry) statRecord {
+	var r statRecord
 	switch e.Type {
 	case TypeMessage:
-		b.message(i, e)
+		r.isMessage, r.role = true, e.Role
+		switch e.Role {
+		case RoleToolResult:
+			// Most tool results carry no usage: skip scanning their content.
+			if raw := e.MessageRaw(); bytes.Contains(raw, usageKey) {
+				if u := e.MessageField("usage"); u.Truthy() {
+					r.readUsage(u, ToolsSummariesKey, "", "")
+				}
+			}
+		case RoleAssistant:
+			r.readAssistant(e)
+		}
 	case TypeUsage:
 		provider, model := jsStringOf(e.Field("provider")), jsStringOf(e.Field("model"))
-		b.usage(i, e, e.Field("usage"), provider+"/"+model, provider, model)
+		r.readUsage(e.Field("usage"), provider+"/"+model, provider, model)
 	case TypeCompaction, TypeBranchSummary:
-		b.usage(i, e, e.Field("usage"), ToolsSummariesKey, "", "")
+		r.readUsage(e.Field("usage"), ToolsSummariesKey, "", "")
 	}
+	return r
 }
 
-func (b *statsBuilder) message(i int, e *Entry) {
-	st := b.st
-	st.TotalMessages++
-	if k, ok := b.roleIdx[e.Role]; ok {
-		st.RoleCounts[k].Count++
-	} else {
-		b.roleIdx[e.Role] = len(st.RoleCounts)
-		st.RoleCounts = append(st.RoleCounts, RoleCount{Role: e.Role, Count: 1})
-	}
-	switch e.Role {
-	case RoleUser:
-		st.UserMessages++
-	case RoleToolResult:
-		st.ToolResults++
-		if u := e.MessageField("usage"); u.Truthy() {
-			b.usage(i, e, u, ToolsSummariesKey, "", "")
+func (r *statRecord) readAssistant(e *Entry) {
+	var content, usage, provider, model, responseModel []byte
+	rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
+		switch string(key) {
+		case "content":
+			content = value
+		case "usage":
+			usage = value
+		case "provider":
+			provider = value
+		case "model":
+			model = value
+		case "responseModel":
+			responseModel = value
 		}
-	case RoleAssistant:
-		st.AssistantMessages++
-		var content, usage, provider, model, responseModel []byte
-		rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
-			switch string(key) {
-			case "content":
-				content = value
-			case "usage":
-				usage = value
-			case "provider":
-				provider = value
-			case "model":
-				model = value
-			case "responseModel":
-				responseModel = value
-			}
-			return true
-		})
-		rawjson.EachElement(content, func(block []byte) bool {
-			if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
-				st.ToolCalls++
-			}
-			return true
-		})
-		keyModel := responseModel
-		if responseModel == nil || rawjson.IsNull(responseModel) {
-			keyModel = model
+		return true
+	})
+	rawjson.EachElement(content, func(block []byte) bool {
+		if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
+			r.toolCalls++
 		}
-		p, m := jsStringOf(provider), jsStringOf(model)
-		b.usage(i, e, usage, p+"/"+jsStringOf(keyModel), p, m)
+		return true
+	})
+	keyModel := responseModel
+	if responseModel == nil || rawjson.IsNull(responseModel) {
+		keyModel = model
 	}
+	p, m := jsStringOf(provider), jsStringOf(model)
+	r.readUsage(usage, p+"/"+jsStringOf(keyModel), p, m)
 }
 
-// usage adds one usage record (Pi's addUsageToTotals: non-objects are
-// ignored, non-finite or non-number fields count 0).
-func (b *statsBuilder) usage(i int, e *Entry, raw []byte, key, provider, model string) {
+// readUsage reads one usage record like Pi's addUsageToTotals: non-objects
+// are ignored, non-finite or non-number fields count 0.
+func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return
 	}
-	var u catalog.Usage
 	var cost []byte
+	u := &r.usage
 	rawjson.EachMember(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "input":
@@ -257,17 +287,53 @@ func (b *statsBuilder) usage(i int, e *Entry, raw []byte, key, provider, model s
 		}
 		return true
 	})
+	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
+	r.costTotal, r.hasCost = storedCostTotal(cost)
+}
+
+type statsBuilder struct {
+	cat     *catalog.Catalog
+	st      *Stats
+	byKey   map[string]int
+	rows    []ModelBreakdown
+	roleIdx map[string]int
+}
+
+// add counts one entry's record, in file order.
+func (b *statsBuilder) add(i int, e *Entry, r *statRecord) {
 	st := b.st
+	if r.isMessage {
+		st.TotalMessages++
+		if k, ok := b.roleIdx[r.role]; ok {
+			st.RoleCounts[k].Count++
+		} else {
+			b.roleIdx[r.role] = len(st.RoleCounts)
+			st.RoleCounts = append(st.RoleCounts, RoleCount{Role: r.role, Count: 1})
+		}
+		switch r.role {
+		case RoleUser:
+			st.UserMessages++
+		case RoleToolResult:
+			st.ToolResults++
+		case RoleAssistant:
+			st.AssistantMessages++
+			st.ToolCalls += r.toolCalls
+		}
+	}
+	if !r.hasUsage {
+		return
+	}
+	u := r.usage
 	st.Tokens.Input += u.Input
 	st.Tokens.Output += u.Output
 	st.Tokens.CacheRead += u.CacheRead
 	st.Tokens.CacheWrite += u.CacheWrite
 	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite
-	total, hasCost := storedCostTotal(cost)
+	total := r.costTotal
 	st.StoredCost += total
-	if !hasCost {
-		note := CostNote{Index: i, Line: e.Line, EntryID: e.ID, Key: key, Provider: provider, Model: model}
-		if m, ok := b.lookup(provider, model); ok {
+	if !r.hasCost {
+		note := CostNote{Index: i, Line: e.Line, EntryID: e.ID, Key: r.key, Provider: r.provider, Model: r.model}
+		if m, ok := b.lookup(r.provider, r.model); ok {
 			note.Cost = m.Cost(u).Total
 			total = note.Cost
 			st.Recomputed = append(st.Recomputed, note)
@@ -275,11 +341,11 @@ func (b *statsBuilder) usage(i int, e *Entry, raw []byte, key, provider, model s
 			st.Unpriced = append(st.Unpriced, note)
 		}
 	}
-	k, ok := b.byKey[key]
+	k, ok := b.byKey[r.key]
 	if !ok {
 		k = len(b.rows)
-		b.byKey[key] = k
-		b.rows = append(b.rows, ModelBreakdown{Key: key})
+		b.byKey[r.key] = k
+		b.rows = append(b.rows, ModelBreakdown{Key: r.key})
 	}
 	b.rows[k].Cost += total
 	b.rows[k].Tokens += u.Input + u.Output + u.CacheRead + u.CacheWrite

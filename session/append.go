@@ -25,6 +25,10 @@ var (
 	ErrPartialWrite = errors.New("partial write")
 	// ErrBadEntry reports an entry Append refuses to write.
 	ErrBadEntry = errors.New("invalid entry to append")
+	// ErrOldFormat reports a v1/v2 file: its entry ids exist only after an
+	// in-memory migration, so a new entry could not name its parent on disk,
+	// and forgebench never migrates files itself (spec §5, §11).
+	ErrOldFormat = errors.New("session file predates format version 3")
 )
 
 // DefaultLiveWindow is how recently a file may have changed before Append
@@ -156,6 +160,9 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	s, err := Open(path)
 	if err != nil {
 		return AppendResult{}, fmt.Errorf("append: %w", err)
+	}
+	if s.Migrated {
+		return AppendResult{}, fmt.Errorf("append to %s: version %s: %w", path, jsonv.FormatNumber(s.Header.FileVersion), ErrOldFormat)
 	}
 	current := GuardOf(s)
 	if current.Size != guard.Size {

@@ -268,6 +268,17 @@ func TestAppendRefusesBadEntries(t *testing.T) {
 	if _, err := Append(notSession, Guard{Size: 28}, []NewEntry{CustomEntry("x", nil)}, AppendOptions{Force: true}); !errors.Is(err, ErrNotSession) {
 		t.Fatalf("not a session: %v", err)
 	}
+	// v1/v2 files are never appended to (their ids exist only in memory).
+	for _, old := range []string{"testdata/v1.jsonl", "testdata/v2.jsonl"} {
+		data, err := os.ReadFile(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := stageBytes(t, data)
+		if _, err := Append(p, guardOf(t, p), []NewEntry{CustomEntry("x", nil)}, AppendOptions{Force: true}); !errors.Is(err, ErrOldFormat) {
+			t.Fatalf("%s: %v", old, err)
+		}
+	}
 	// custom_message needs AllowContextTypes.
 	cm := withKey(TypeCustomMessage, "customType", "n")
 	if _, err := Append(path, g, []NewEntry{cm}, AppendOptions{Force: true, AllowContextTypes: true}); err != nil {
@@ -366,4 +377,61 @@ func TestFormatTimestamp(t *testing.T) {
 	if got := FormatTimestamp(time.Date(2026, 1, 2, 8, 4, 5, 999_999_999, loc)); got != "2026-01-02T03:04:05.999Z" {
 		t.Fatalf("got %s", got)
 	}
+}
+
+// FuzzAppend appends to arbitrary files that open as sessions and checks
+// that the result re-opens with the new entry as leaf, chained to the old
+// leaf, and that nothing before it changed.
+func FuzzAppend(f *testing.F) {
+	for _, name := range []string{"base.jsonl", "no-final-newline.jsonl", "truncated-last-line.jsonl"} {
+		if data, err := os.ReadFile(filepath.Join("testdata/append", name)); err == nil {
+			f.Add(data, "note")
+		}
+	}
+	f.Add([]byte(`{"type":"session","version":3,"id":"s"}`+"\n"+`{"type":"custom","customType":"x","id":"ffffffff","parentId":null}`+"\r"), "a\u2028\"b")
+	f.Add([]byte(`{"type":"session","version":3,"id":"s"}`), "")
+	f.Add([]byte(`{"type":"session","id":"v1"}`+"\n"+`{"type":"message","message":{"role":"user","content":"x"}}`+"\n"), "v1")
+	dir := f.TempDir()
+	old := appendClock.Add(-time.Hour)
+	f.Fuzz(func(t *testing.T, data []byte, name string) {
+		path := filepath.Join(dir, "a.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(path)
+		if err != nil {
+			return
+		}
+		g := GuardOf(s)
+		res, err := Append(path, g, []NewEntry{SessionInfoEntry(name), CustomEntry("fuzz", name)},
+			AppendOptions{Now: func() time.Time { return appendClock }})
+		if s.Migrated {
+			if got, _ := os.ReadFile(path); !errors.Is(err, ErrOldFormat) || !bytes.Equal(got, data) {
+				t.Fatalf("old format: %v", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("append: %v", err)
+		}
+		got, _ := os.ReadFile(path)
+		if !bytes.HasPrefix(got, data) {
+			t.Fatal("existing bytes changed")
+		}
+		s2, err := Open(path)
+		if err != nil {
+			t.Fatalf("reopen: %v", err)
+		}
+		leaf, _ := s2.Leaf()
+		first, ok := s2.Entry(res.IDs[0])
+		if !ok || leaf.ID != res.LeafID || leaf.ParentID != res.IDs[0] || first.ParentID != g.LeafID || first.HasParent != (g.LeafID != "") {
+			t.Fatalf("leaf %+v first %+v guard %+v", leaf, first, g)
+		}
+		if len(s2.Entries) != len(s.Entries)+2 || s2.Diagnostics.DuplicateIDs != s.Diagnostics.DuplicateIDs {
+			t.Fatalf("entries %d -> %d, duplicates %d -> %d", len(s.Entries), len(s2.Entries), s.Diagnostics.DuplicateIDs, s2.Diagnostics.DuplicateIDs)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -399,4 +400,49 @@ func BenchmarkDiscover2000(b *testing.B) {
 			b.Fatalf("%d items, %v", len(items), err)
 		}
 	}
+}
+
+// FuzzSummarizeFile checks that the bounded reader never fails on any
+// bytes and agrees with the full reader whenever the windows cover the file.
+func FuzzSummarizeFile(f *testing.F) {
+	for _, name := range []string{"testdata/v3-all-types.jsonl", "testdata/v2.jsonl"} {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data, uint16(64), uint16(64))
+		}
+	}
+	f.Add([]byte(`{"type":"session","id":"x"}`+"\n"+`{"type":"session_info","name":" a "}`+"\n"), uint16(8), uint16(8))
+	f.Add([]byte(`{"type":"session","id":"x"}`+"\n"+`{"type":"message","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"\u001b[2Jhi"}]}}`), uint16(30), uint16(1))
+	f.Add([]byte("\n\n{"), uint16(1), uint16(1))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, head, tail uint16) {
+		path := filepath.Join(dir, "f.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opt := ListOptions{HeadBytes: int(head) + 1, TailBytes: int(tail) + 1, FirstMessageMax: 40}
+		it := SummarizeFile(path, opt)
+		if it.Size != int64(len(data)) {
+			t.Fatalf("size %d", it.Size)
+		}
+		if utf8Len := len([]rune(it.FirstMessage)); utf8Len > 40 {
+			t.Fatalf("first message too long: %q", it.FirstMessage)
+		}
+		if !it.MessageCountExact || it.Problem != "" {
+			return
+		}
+		s, err := Read(bytes.NewReader(data), Options{})
+		if err != nil {
+			return // Open skips blank/malformed first lines; discovery does not
+		}
+		name, _ := s.Name()
+		msgs := 0
+		for _, e := range s.Entries {
+			if e.Type == TypeMessage {
+				msgs++
+			}
+		}
+		if s.Header.ID == it.ID && s.Diagnostics.ExtraHeaders == 0 && (it.Name != name || it.MessageCount != msgs) {
+			t.Fatalf("summary name %q msgs %d; reader name %q msgs %d", it.Name, it.MessageCount, name, msgs)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -292,4 +293,67 @@ func TestTailErrorsAndCancel(t *testing.T) {
 	for range ch {
 	}
 	waitGoroutines(t, before)
+}
+
+// FuzzTailLines appends data in fuzzer-chosen chunks and checks that the
+// tailer's line splitter delivers exactly the complete lines with offsets.
+func FuzzTailLines(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n{\"b\":2}\npartial"), []byte{3, 1, 7})
+	f.Add([]byte("\n\n\r\nx\n"), []byte{1})
+	f.Add([]byte("no newline at all"), []byte{0, 0, 2})
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, cuts []byte) {
+		path := filepath.Join(dir, "t.jsonl")
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := file.Stat()
+		tl := &tailer{path: path, opt: TailOptions{MaxLineBytes: 1 << 20}.withDefaults(), f: file, fi: fi,
+			out: make(chan TailEvent, len(data)+4), buf: make([]byte, 5)}
+		defer tl.f.Close()
+		w, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		ctx := context.Background()
+		rest := data
+		for k := 0; len(rest) > 0; k++ {
+			n := len(rest)
+			if k < len(cuts) {
+				n = min(n, int(cuts[k]))
+			}
+			if _, err := w.Write(rest[:n]); err != nil {
+				t.Fatal(err)
+			}
+			rest = rest[n:]
+			if !tl.check(ctx) {
+				t.Fatal("check stopped")
+			}
+		}
+		close(tl.out)
+		var got []TailLine
+		for ev := range tl.out {
+			if ev.Kind != TailLines {
+				t.Fatalf("unexpected event %v %v", ev.Kind, ev.Err)
+			}
+			got = append(got, ev.Lines...)
+		}
+		var off int64
+		parts := bytes.Split(data, []byte("\n"))
+		parts = parts[:len(parts)-1] // the text after the last newline is held
+		if len(got) != len(parts) {
+			t.Fatalf("got %d lines, want %d", len(got), len(parts))
+		}
+		for i, p := range parts {
+			if !bytes.Equal(got[i].Data, p) || got[i].Offset != off {
+				t.Fatalf("line %d = %q at %d, want %q at %d", i, got[i].Data, got[i].Offset, p, off)
+			}
+			off += int64(len(p)) + 1
+		}
+	})
 }

@@ -131,7 +131,7 @@ func (d *detailDoc) message(m *pis.Message) {
 	case pis.RoleAssistant:
 		meta := []string{SanitizeLine(m.Provider) + "/" + SanitizeLine(m.Model)}
 		if m.StopReason != "" {
-			meta = append(meta, "stop "+SanitizeLine(m.StopReason))
+			meta = append(meta, "stopReason "+SanitizeLine(m.StopReason))
 		}
 		d.add(st.Text.Subtle.Render(ansi.Truncate(strings.Join(meta, " · "), d.width, "…")))
 		d.usage(m.Usage)

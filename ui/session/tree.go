@@ -193,3 +193,11 @@ func clamp(v, lo, hi int) int {
 	}
 	return min(max(v, lo), hi)
 }
+
+// follow puts the cursor on entry idx when it is visible; unlike moveTo it
+// never unfolds, so it is cheap enough for every timeline keypress.
+func (tv *treeView) follow(idx int) {
+	if idx >= 0 && idx < len(tv.rowOf) && tv.rowOf[idx] >= 0 {
+		tv.cursor = tv.rowOf[idx]
+	}
+}

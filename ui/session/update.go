@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -294,6 +295,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 		if delta != 0 {
 			m.tl.move(delta, len(m.tl.shown))
 			m.detail.offset = 0
+			m.tree.follow(m.tl.current())
 			return nil
 		}
 		if key.Matches(msg, k.Open) {
@@ -370,7 +372,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case msg.Text != "":
-		*query += SanitizeLine(msg.Text)
+		*query += strings.ReplaceAll(Sanitize(msg.Text), "\n", " ")
 	default:
 		return nil
 	}

@@ -284,13 +284,13 @@ func (m *Model) treeRow(tr treeRow, selected, focused bool, width int) string {
 		if focused {
 			style = st.List.Selected
 		}
-		return style.Render(tr.prefix + mark + body + label + folded)
+		return style.Render(mark + tr.prefix + body + label + folded)
 	}
 	bodyStyle := st.List.Dim
 	if ls.active[tr.idx] {
 		bodyStyle = st.List.Item
 	}
-	return st.Text.Muted.Render(tr.prefix) + st.Badge.Active.Render(mark) + bodyStyle.Render(body) +
+	return st.Badge.Active.Render(mark) + st.Text.Muted.Render(tr.prefix) + bodyStyle.Render(body) +
 		st.Badge.Info.Render(label) + st.Text.Muted.Render(folded)
 }
 

@@ -1,0 +1,54 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+func TestGoldenViews(t *testing.T) {
+	steps := []struct {
+		name string
+		do   func(hs *harness)
+	}{
+		{"picker", func(hs *harness) { hs.focusOn(panePicker) }},
+		{"tree", func(hs *harness) { hs.focusOn(paneTree) }},
+		{"timeline", func(hs *harness) { hs.focusOn(paneTimeline) }},
+		{"detail_tool_result", func(hs *harness) {
+			hs.focusOn(paneTimeline)
+			hs.press("g", "down", "down", "down", "down", "enter")
+		}},
+		{"context", func(hs *harness) {
+			hs.focusOn(paneTimeline)
+			hs.press("c")
+		}},
+		{"stats", func(hs *harness) {
+			hs.focusOn(paneTimeline)
+			hs.press("s")
+		}},
+	}
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, step := range steps {
+			name := fmt.Sprintf("%s_%dx%d", step.name, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				hs, _ := newHarness(t, size.w, size.h)
+				step.do(hs)
+				view := hs.view()
+				uitest.AssertFits(t, view, size.w, size.h)
+				if got := len(strings.Split(view, "\n")); got != size.h {
+					t.Fatalf("view has %d lines, want %d", got, size.h)
+				}
+				for i, l := range strings.Split(view, "\n") {
+					if w := ansi.StringWidth(l); w != size.w {
+						t.Errorf("line %d is %d cells wide, want exactly %d", i+1, w, size.w)
+					}
+				}
+				uitest.Golden(t, name, view)
+			})
+		}
+	}
+}

@@ -1,0 +1,401 @@
+package session
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+func TestDefaultSelectionIsNewestSessionLeaf(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	if len(hs.selections) != 1 {
+		t.Fatalf("want one selection announced on load, got %d", len(hs.selections))
+	}
+	sel := hs.selections[0]
+	if sel.SessionFile != paths["rounding"] || sel.SessionName != "Invoice rounding (test)" || sel.EntryID != "" {
+		t.Fatalf("default selection = %+v, want the newest session at its leaf", sel)
+	}
+	if got := hs.m.tl.current(); got != hs.m.ls.leaf {
+		t.Fatalf("timeline cursor on %d, want the leaf %d", got, hs.m.ls.leaf)
+	}
+}
+
+func TestEnterSelectsEntryAndLeafIsEmptyID(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.press("g", "down", "down", "down", "down", "enter")
+	last := hs.selections[len(hs.selections)-1]
+	if last.EntryID != "e05" {
+		t.Fatalf("enter on e05 announced %q", last.EntryID)
+	}
+	if hs.m.focus != paneDetail {
+		t.Fatal("enter in the timeline should focus the detail")
+	}
+	hs.press("esc", "G", "enter")
+	if last := hs.selections[len(hs.selections)-1]; last.EntryID != "" {
+		t.Fatalf("selecting the leaf must announce an empty entry id, got %q", last.EntryID)
+	}
+}
+
+func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e09"}})
+	if got := hs.m.ls.rows[hs.m.tl.current()].id; got != "e09" {
+		t.Fatalf("timeline cursor on %s, want e09", got)
+	}
+	if got := hs.m.ls.rows[hs.m.tl.leaf].id; got != "e10" {
+		t.Fatalf("timeline shows the branch to %s, want the abandoned branch to e10", got)
+	}
+	view := ansi.Strip(hs.view())
+	if !strings.Contains(view, "branch → e10") || strings.Contains(view, "branch → e10 (active)") {
+		t.Fatalf("timeline title should name the side branch:\n%s", view)
+	}
+	// Another session chosen elsewhere opens here.
+	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["currency"]}})
+	hs.run(cmd)
+	if hs.m.ls == nil || hs.m.ls.file != paths["currency"] {
+		t.Fatal("a selection naming another session should open it")
+	}
+}
+
+func TestPickerOpensChosenSession(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	hs.focusOn(panePicker)
+	hs.press("down", "enter")
+	if hs.m.ls.file != paths["currency"] {
+		t.Fatalf("enter on the second row should open currency, open: %s", hs.m.ls.file)
+	}
+	last := hs.selections[len(hs.selections)-1]
+	if last.SessionFile != paths["currency"] || last.EntryID != "" {
+		t.Fatalf("opening a session must announce it at its leaf, got %+v", last)
+	}
+}
+
+func TestPickerIncrementalSearch(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(panePicker)
+	hs.press("/")
+	if !hs.m.CapturesInput() {
+		t.Fatal("the filter must capture typed keys")
+	}
+	hs.typeText("curr")
+	if len(hs.m.picker.shown) != 1 || !strings.Contains(hs.m.picker.items[hs.m.picker.shown[0]].FirstMessage, "currency") {
+		t.Fatalf("filter 'curr' should keep only the currency session, shown=%v", hs.m.picker.shown)
+	}
+	hs.press("backspace", "backspace", "backspace", "backspace")
+	if len(hs.m.picker.shown) != 2 {
+		t.Fatal("clearing the query should show every session again")
+	}
+	hs.typeText("q") // q types, it does not quit while filtering
+	hs.press("esc")
+	if hs.m.CapturesInput() || hs.m.picker.query != "" || len(hs.m.picker.shown) != 2 {
+		t.Fatal("esc should clear and close the filter")
+	}
+}
+
+func TestTimelineFilter(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.press("/")
+	hs.typeText("cents fix")
+	var ids []string
+	for _, i := range hs.m.tl.shown {
+		ids = append(ids, hs.m.ls.rows[i].id)
+	}
+	// e13 carries the label, e15 is the label entry, e16 mentions both words.
+	if strings.Join(ids, ",") != "e13,e15,e16" {
+		t.Fatalf("filter 'cents fix' kept %v", ids)
+	}
+	hs.press("enter")
+	if hs.m.CapturesInput() || hs.m.tl.query != "cents fix" {
+		t.Fatal("enter should keep the filter and release the keyboard")
+	}
+	view := ansi.Strip(hs.view())
+	if !strings.Contains(view, "3 of 17") {
+		t.Fatalf("the timeline should say how many entries match:\n%s", view)
+	}
+	hs.press("esc")
+	if hs.m.tl.query != "" || len(hs.m.tl.shown) != 17 {
+		t.Fatal("esc in the timeline clears its filter")
+	}
+}
+
+func TestTreeFoldAndUnfold(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	hs.focusOn(paneTree)
+	total := len(m.tree.rows)
+	if total != 19 {
+		t.Fatalf("tree shows %d rows, want all 19 entries", total)
+	}
+	// From the leaf, ← jumps to the nearest branch point (e08).
+	hs.press("left")
+	if got := m.ls.rows[m.tree.current()].id; got != "e08" {
+		t.Fatalf("← on a leaf should go to the branch point e08, got %s", got)
+	}
+	hs.press("left")
+	if !m.tree.folded[hs.entryIndex("e08")] || len(m.tree.rows) != 8 {
+		t.Fatalf("← on a branch point folds it: folded=%v rows=%d", m.tree.folded, len(m.tree.rows))
+	}
+	if !strings.Contains(ansi.Strip(hs.view()), "(+2)") {
+		t.Fatal("a folded row should say how many children it hides")
+	}
+	hs.press("right")
+	if len(m.tree.rows) != total || m.tree.folded[hs.entryIndex("e08")] {
+		t.Fatal("→ unfolds")
+	}
+	// Selecting a hidden entry unfolds its ancestors.
+	hs.press("left")
+	m.tree.moveTo(m.ls, hs.entryIndex("e10"))
+	if m.ls.rows[m.tree.current()].id != "e10" || len(m.tree.rows) != total {
+		t.Fatal("moving to an entry inside a fold must unfold it")
+	}
+	// Enter selects the entry and shows its branch in the timeline.
+	hs.press("enter")
+	if m.ls.rows[m.tl.leaf].id != "e10" || hs.selections[len(hs.selections)-1].EntryID != "e10" {
+		t.Fatal("enter in the tree selects the entry and its branch")
+	}
+}
+
+func TestTreePutsActiveBranchFirst(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	rows := hs.m.tree.rows
+	var order []string
+	for _, r := range rows {
+		order = append(order, hs.m.ls.rows[r.idx].id)
+	}
+	i11, i09 := indexOf(order, "e11"), indexOf(order, "e09")
+	if i11 < 0 || i09 < 0 || i11 > i09 {
+		t.Fatalf("the active branch (e11…) should come before the abandoned one (e09…): %v", order)
+	}
+	if !strings.HasPrefix(rows[i11].prefix, connMid) || !strings.HasPrefix(rows[i09].prefix, connLast) {
+		t.Fatalf("branch children need connectors: %q %q", rows[i11].prefix, rows[i09].prefix)
+	}
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	m := hs.m
+	hs.focusOn(paneTimeline)
+	hs.press("g", "down", "down", "down", "enter") // e04: thinking + tool call
+	view := ansi.Strip(hs.view())
+	if !strings.Contains(view, "thinking · 2 line(s) hidden") || strings.Contains(view, "I should read src/invoice.ts") {
+		t.Fatalf("thinking must be hidden by default:\n%s", view)
+	}
+	before := len(m.detail.cache)
+	hs.press("t")
+	view = ansi.Strip(hs.view())
+	if !strings.Contains(view, "I should read src/invoice.ts first.") {
+		t.Fatalf("t should show thinking:\n%s", view)
+	}
+	if len(m.detail.cache) != before+1 {
+		t.Fatal("toggling thinking is a new rendering (new cache key), not an in-place edit")
+	}
+	hs.press("esc", "down", "enter") // e05: 18-line tool result
+	if !strings.Contains(ansi.Strip(hs.view()), "8 lines hidden") {
+		t.Fatal("tool output should be capped with a hidden-lines note")
+	}
+	hs.press("space")
+	view = ansi.Strip(hs.view())
+	if strings.Contains(view, "lines hidden") || !strings.Contains(view, "// end of file") {
+		t.Fatalf("space should expand the tool output:\n%s", view)
+	}
+	// A resize renders again at the new width; the old rendering stays cached.
+	k1 := m.detailKeyFor(m.currentEntry())
+	m.SetSize(130, 48)
+	k2 := m.detailKeyFor(m.currentEntry())
+	if k1 == k2 {
+		t.Fatal("the cache key must include the width")
+	}
+	hs.view()
+	if _, ok := m.detail.cache[k2]; !ok {
+		t.Fatal("a resize should render the entry at the new width")
+	}
+}
+
+func TestHostileTextNeverReachesTheScreen(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.press("g")
+	for i := 0; i < 6; i++ { // e07 holds OSC 52, ESC[2J and \r
+		hs.press("down")
+	}
+	hs.press("enter", "space")
+	view := hs.view()
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\r", "\x07"} {
+		if strings.Contains(view, bad) {
+			t.Fatalf("view contains %q", bad)
+		}
+	}
+	if !strings.Contains(ansi.Strip(view), "rounds tax per invoice") {
+		t.Fatal("the tool output itself should still show")
+	}
+	hs.press("c")
+	if v := hs.view(); strings.Contains(v, "\x1b]52") || strings.Contains(v, "\x1b[2J") {
+		t.Fatal("the context view must be sanitised too")
+	}
+}
+
+func TestContextAndStatsViewsAndBack(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.press("c")
+	view := ansi.Strip(hs.view())
+	if hs.m.mode != modeContext || !strings.Contains(view, "Context at e19") || !strings.Contains(view, "compacted into the following summary") {
+		t.Fatalf("c should show the rebuilt context at the entry:\n%s", view)
+	}
+	// Compaction keeps e12 onwards: the abandoned branch is not in it.
+	for _, msg := range hs.m.context.res.messages {
+		if strings.Contains(msg.text, "Math.round") || strings.Contains(msg.text, "float") {
+			t.Fatalf("the context at the leaf must hold only the compaction summary and what follows: %q", msg.text)
+		}
+	}
+	hs.press("s")
+	view = ansi.Strip(hs.view())
+	if hs.m.mode != modeStats || !strings.Contains(view, "Session · all branches") || !strings.Contains(view, "tool calls  3") {
+		t.Fatalf("s should show stats:\n%s", view)
+	}
+	hs.press("esc")
+	if hs.m.mode != modeEntry || hs.m.focus != paneDetail {
+		t.Fatal("esc leaves stats for the entry detail first")
+	}
+	hs.press("esc")
+	if hs.m.focus != paneTimeline {
+		t.Fatal("then esc goes back to the timeline")
+	}
+}
+
+func TestFollowModeAppliesTailEvents(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	m := hs.m
+	file := paths["rounding"]
+	// Follow is on; feed tail events directly instead of watching the file.
+	m.follow = followState{on: true, file: file, gen: 7}
+	line := `{"type":"message","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","message":{"role":"user","content":"And the docs?","timestamp":1795773840000}}` + "\n"
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: pis.TailEvent{Kind: pis.TailLines}})
+	hs.run(cmd)
+	if len(m.ls.rows) != 19 {
+		t.Fatal("events of an older follow must be ignored")
+	}
+	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailLines, Lines: []pis.TailLine{{Data: []byte(line)}}}})
+	hs.run(cmd)
+	if len(m.ls.rows) != 20 || m.ls.rows[m.tl.current()].id != "e20" {
+		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
+	}
+	if !strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {
+		t.Fatal("the timeline should show that follow mode is on")
+	}
+	// Lines that arrive during a reload are coalesced into one more reload.
+	m.follow.reloading = true
+	m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailLines}})
+	if !m.follow.dirty {
+		t.Fatal("an event during a reload should mark the session dirty, not start another read")
+	}
+	m.follow.reloading, m.follow.dirty = false, false
+	m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailError, Err: os.ErrClosed}})
+	if !m.statusErr || !strings.Contains(m.status, "follow") {
+		t.Fatalf("a tail error should show in the status, got %q", m.status)
+	}
+	m.Update(tailMsg{gen: 7, ok: false})
+	if m.follow.on {
+		t.Fatal("a closed tail ends follow mode")
+	}
+}
+
+func TestFollowKeyStartsAndStopsTail(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	_, cmd := m.Update(keyMsg("F"))
+	if !m.follow.on || cmd == nil {
+		t.Fatal("F should turn follow on and start the tail in a command")
+	}
+	msg := cmd() // runs Tail; the poke reads the postbox
+	m.Update(msg)
+	if m.follow.events == nil || m.follow.cancel == nil {
+		t.Fatal("the started tail should be kept")
+	}
+	events := m.follow.events
+	m.Update(keyMsg("F"))
+	if m.follow.on {
+		t.Fatal("F again turns follow off")
+	}
+	for range events { // cancelling closes the channel; this must end
+	}
+}
+
+func TestKeymapNamesAndHelp(t *testing.T) {
+	k := keymap.DefaultSession()
+	seen := map[string]string{}
+	for name, b := range k.Named() {
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("binding %s lacks keys or help", name)
+		}
+		for _, key := range b.Keys() {
+			if other, dup := seen[key]; dup {
+				t.Errorf("key %q bound to %s and %s", key, other, name)
+			}
+			seen[key] = name
+		}
+	}
+	if err := keymap.Apply(&k, map[string][]string{"session-follow": {"f"}}); err != nil {
+		t.Fatal(err)
+	}
+	hs, _ := newHarness(t, 120, 40)
+	hs.m.SetKeys(k)
+	hs.focusOn(paneTimeline)
+	found := false
+	for _, b := range hs.m.ShortHelp() {
+		if b.Help().Desc == "follow" {
+			found = b.Help().Key == "f"
+		}
+	}
+	if !found {
+		t.Fatal("help must follow the rebinding")
+	}
+	if !key.Matches(keyMsg("f"), hs.m.keys.Follow) {
+		t.Fatal("the rebound key must act")
+	}
+}
+
+func TestEveryViewFitsAtOddSizes(t *testing.T) {
+	for _, size := range [][2]int{{20, 6}, {60, 10}, {119, 30}, {120, 30}, {200, 60}, {4, 2}} {
+		hs, _ := newHarness(t, size[0], size[1])
+		for p := panePicker; p < paneCount; p++ {
+			hs.focusOn(p)
+			v := hs.view()
+			lines := strings.Split(v, "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%dx%d pane %d: %d lines", size[0], size[1], p, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Fatalf("%dx%d pane %d line %d: %d cells", size[0], size[1], p, i, w)
+				}
+			}
+		}
+	}
+}

@@ -216,7 +216,8 @@ type ListOptions struct {
 	TailBytes       int // last bytes searched for name and last activity (64 KiB)
 	FirstMessageMax int // runes kept of the first user message (200)
 	Workers         int // parallel file readers (GOMAXPROCS)
-	Home            string
+	// Home expands "~" in a cwd given to ListCwd.
+	Home string
 }
 
 func (o ListOptions) withDefaults() ListOptions {
@@ -434,49 +435,50 @@ func summarize(path string, buf []byte, opt ListOptions) ListItem {
 	}
 	hdrEnd := bytes.IndexByte(head, '\n')
 	var hdr Header
-	if hdrEnd < 0 && !whole {
-		// A header line longer than the head window: use the header scan.
-		if _, err := f.Seek(0, io.SeekStart); err == nil {
-			hdr, err = ReadHeader(f)
-			if err != nil {
-				it.Problem = "first line is not a session header"
-				return it
-			}
-			it.ID, it.Cwd, it.Created, it.ParentSession = hdr.ID, hdr.Cwd, hdr.Timestamp, hdr.ParentSession
-			it.detach()
-		}
-		it.Notes = append(it.Notes, "header line longer than the head window")
-		return it
-	}
-	if hdrEnd < 0 {
-		hdrEnd = len(head)
-	}
-	var sc lineScratch
-	kind, e := parseLine(head[:hdrEnd], 1, &sc)
-	if kind != lineEntry || e.NotObject || e.Type != TypeSession || !e.HasID {
-		it.Problem = "first line is not a session header"
-		return it
-	}
-	hdr = headerFrom(&e)
-	it.ID, it.Cwd, it.Created, it.ParentSession = hdr.ID, hdr.Cwd, hdr.Timestamp, hdr.ParentSession
-
 	var st windowStats
-	if whole {
-		st.scan(head[min(hdrEnd+1, len(head)):], &sc, true, true)
-		if head[len(head)-1] != '\n' {
-			it.Notes = append(it.Notes, "last line has no newline (being written or truncated)")
+	var sc lineScratch
+	switch {
+	case hdrEnd < 0 && !whole:
+		// A header line longer than the head window: use the header scan
+		// and skip the head window.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			it.Problem = fmt.Sprintf("seek: %v", err)
+			return it
 		}
-	} else {
-		// Head: complete lines after the header only.
-		h := head[min(hdrEnd+1, len(head)):]
-		if k := bytes.LastIndexByte(h, '\n'); k >= 0 {
-			st.scan(h[:k+1], &sc, true, false)
+		if hdr, err = ReadHeader(f); err != nil {
+			it.Problem = "first line is not a session header"
+			return it
 		}
+		hdrEnd = len(hdr.Raw)
+		it.Notes = append(it.Notes, "header line longer than the head window")
+	default:
+		if hdrEnd < 0 { // the whole file is one line
+			hdrEnd = len(head)
+		}
+		kind, e := parseLine(head[:hdrEnd], 1, &sc)
+		if kind != lineEntry || e.NotObject || e.Type != TypeSession || !e.HasID {
+			it.Problem = "first line is not a session header"
+			return it
+		}
+		hdr = headerFrom(&e)
+		if whole {
+			st.scan(head[min(hdrEnd+1, len(head)):], &sc, true, true)
+			if head[len(head)-1] != '\n' {
+				it.Notes = append(it.Notes, "last line has no newline (being written or truncated)")
+			}
+		} else if h := head[hdrEnd+1:]; bytes.LastIndexByte(h, '\n') >= 0 {
+			// Head: complete lines after the header only.
+			st.scan(h[:bytes.LastIndexByte(h, '\n')+1], &sc, true, false)
+		}
+	}
+	it.ID, it.Cwd, it.Created, it.ParentSession = hdr.ID, hdr.Cwd, hdr.Timestamp, hdr.ParentSession
+	if !whole {
 		// The file is larger than both windows, so the tail starts after
 		// the head; its first line is probably partial and is dropped.
 		tail := buf[headLen : headLen+opt.TailBytes]
 		if _, err := f.ReadAt(tail, it.Size-int64(len(tail))); err != nil && !errors.Is(err, io.EOF) {
 			it.Problem = fmt.Sprintf("read tail: %v", err)
+			it.detach()
 			return it
 		}
 		if k := bytes.IndexByte(tail, '\n'); k >= 0 {

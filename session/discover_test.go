@@ -282,9 +282,9 @@ func TestSummarizeWindows(t *testing.T) {
 		t.Errorf("last activity %v", it.LastActivity)
 	}
 	// A header line longer than the head window is still read.
-	long := `{"type":"session","id":"w2","cwd":"/w","pad":"` + strings.Repeat("p", 40<<10) + `"}` + "\n" + strings.Repeat(lines[2]+"\n", 6)
+	long := `{"type":"session","id":"w2","cwd":"/w","pad":"` + strings.Repeat("p", 40<<10) + `"}` + "\n" + strings.Repeat(lines[2]+"\n", 6) + lines[1] + "\n"
 	must(t, os.WriteFile(path, []byte(long), 0o644))
-	if it := SummarizeFile(path, ListOptions{HeadBytes: 16 << 10, TailBytes: 16 << 10}); it.ID != "w2" || it.Problem != "" {
+	if it := SummarizeFile(path, ListOptions{HeadBytes: 16 << 10, TailBytes: 16 << 10}); it.ID != "w2" || it.Problem != "" || it.Name != "early" || it.LastActivityFromMtime {
 		t.Errorf("long header: %+v", it)
 	}
 }

@@ -83,36 +83,54 @@ func (m *Model) View() string {
 		return ""
 	}
 	l := m.layout()
-	var cols []string
-	left := []string{}
+	var left, right []string
 	if l.picker.h > 0 {
 		left = append(left, m.pickerView(l.picker))
 	}
 	if l.tree.h > 0 {
 		left = append(left, m.treeView(l.tree))
 	}
-	right := []string{}
 	if l.timeline.h > 0 {
 		right = append(right, m.timelineView(l.timeline))
 	}
 	if l.detail.h > 0 {
 		right = append(right, m.detailView(l.detail))
 	}
-	if len(left) > 0 {
-		cols = append(cols, strings.Join(left, "\n"))
+	// Every pane is drawn at its exact size by frame, so the columns are
+	// joined line by line instead of measuring the whole screen again.
+	if len(left) == 0 {
+		left, right = right, nil
 	}
-	if len(right) > 0 {
-		cols = append(cols, strings.Join(right, "\n"))
+	return joinColumns(strings.Split(strings.Join(left, "\n"), "\n"),
+		strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height)
+}
+
+// joinColumns places two columns of exact-width lines side by side and
+// pads the result to height lines of width cells.
+func joinColumns(left, right []string, width, height int) string {
+	var b strings.Builder
+	blank := strings.Repeat(" ", width)
+	for i := 0; i < height; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i >= len(left) {
+			b.WriteString(blank)
+			continue
+		}
+		b.WriteString(left[i])
+		if i < len(right) {
+			b.WriteString(right[i])
+		}
 	}
-	out := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
-	return lipgloss.NewStyle().Width(m.width).Height(m.height).MaxWidth(m.width).MaxHeight(m.height).Render(out)
+	return b.String()
 }
 
 // frame draws a rounded box of exactly r with the title in the top border
 // and info in the bottom border; lines are truncated and padded inside.
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
 	st := m.com.Styles
-	if r.w < 4 || r.h < 2 {
+	if r.w < 6 || r.h < 2 {
 		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(0, r.w))+"\n", max(0, r.h)), "\n")
 	}
 	border, titleStyle := st.Pane.Border, st.Pane.Title

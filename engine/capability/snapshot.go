@@ -1,0 +1,103 @@
+package capability
+
+import (
+	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// SnapshotType is the "type" of the fingerprinted snapshot value (§9.7).
+const SnapshotType = "pi-forge.capability-snapshot"
+
+// SourceKind is a snapshot source kind.
+type SourceKind string
+
+// Snapshot source kinds.
+const (
+	SourceManual     SourceKind = "manual"
+	SourceCapability SourceKind = "capability"
+)
+
+// SnapshotBinding names the Preset binding a capability was activated through.
+type SnapshotBinding struct {
+	Preset Key
+	ID     string
+}
+
+// SnapshotSource is where an activation's text came from: a manual
+// directive, or a capability (optionally through a Preset binding).
+type SnapshotSource struct {
+	Kind SourceKind
+	// Key is the capability key (kind capability only).
+	Key Key
+	// Binding; nil = activated directly, not through a binding.
+	Binding *SnapshotBinding
+}
+
+// JSON returns the source object in pi-forge's key order
+// ({kind} or {kind, key:{scope,id}, binding?:{preset:{scope,id}, id}}).
+func (s SnapshotSource) JSON() *jsonv.Object {
+	obj := jsonv.NewObject()
+	obj.Set("kind", string(s.Kind))
+	if s.Kind != SourceCapability {
+		return obj
+	}
+	obj.Set("key", keyJSON(s.Key))
+	if s.Binding != nil {
+		binding := jsonv.NewObject()
+		binding.Set("preset", keyJSON(s.Binding.Preset))
+		binding.Set("id", s.Binding.ID)
+		obj.Set("binding", binding)
+	}
+	return obj
+}
+
+func keyJSON(k Key) *jsonv.Object {
+	obj := jsonv.NewObject()
+	obj.Set("scope", string(k.Scope))
+	obj.Set("id", k.ID)
+	return obj
+}
+
+// SnapshotValue is the value whose canonical JSON is fingerprinted:
+// {type, schemaVersion:1, source, name (only if non-nil), content, tools}.
+func SnapshotValue(source SnapshotSource, name *string, content string, tools ToolPatch) *jsonv.Object {
+	obj := jsonv.NewObject()
+	obj.Set("type", SnapshotType)
+	obj.Set("schemaVersion", float64(1))
+	obj.Set("source", source.JSON())
+	if name != nil {
+		obj.Set("name", *name)
+	}
+	obj.Set("content", content)
+	obj.Set("tools", toolPatchJSON(tools))
+	return obj
+}
+
+// SnapshotFingerprint is the activation snapshot fingerprint (§9.7).
+func SnapshotFingerprint(source SnapshotSource, name *string, content string, tools ToolPatch) string {
+	// The value holds only strings, a small integer and arrays of strings,
+	// so canonicalization cannot fail.
+	fp, _ := fingerprint.Fingerprint(SnapshotValue(source, name, content, tools))
+	return fp
+}
+
+// SnapshotSource is the snapshot source of an activation through this binding.
+func (b *BoundCapability) SnapshotSource() SnapshotSource {
+	return SnapshotSource{Kind: SourceCapability, Key: b.Ref, Binding: &SnapshotBinding{Preset: b.Preset, ID: b.ID}}
+}
+
+// SnapshotFingerprint is the fingerprint an activation of this binding
+// would record (its effective content and tools); "" when unusable.
+func (b *BoundCapability) SnapshotFingerprint() string {
+	if !b.Usable() {
+		return ""
+	}
+	return SnapshotFingerprint(b.SnapshotSource(), b.Effective.Name, b.Effective.Content, b.Effective.Tools)
+}
+
+// SnapshotFingerprint is the fingerprint of a direct (unbound) activation
+// of the entry's capability.
+func (e *Entry) SnapshotFingerprint() string {
+	c := e.Capability
+	return SnapshotFingerprint(SnapshotSource{Kind: SourceCapability, Key: e.Key()}, c.Name, c.Content, c.Tools)
+}

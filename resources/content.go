@@ -1,0 +1,48 @@
+package resources
+
+import (
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// checkContent parses the bytes about to be written with the kind's codec:
+// the id they carry must be the target id (ids are immutable on save and
+// a file must be <id>.json), and a capability must be usable, as pi-forge
+// refuses to write an invalid capability (reason invalid-capability).
+func checkContent(kind Kind, scope Scope, id string, data []byte) error {
+	base := id + ".json"
+	var gotID string
+	switch kind {
+	case KindPreset:
+		stack, _ := preset.ParseWith(data, base, preset.ParseOptions{Scope: scope})
+		gotID = stack.ID
+	case KindCapability:
+		if len(data) > maxCapabilitySize {
+			return newError(ErrInvalid, "Capability capability file size exceeds 1MiB limit.")
+		}
+		c, diags := capability.Parse(data, base, scope)
+		if diags.HasErrors() {
+			var msgs []string
+			for _, d := range diags {
+				if d.Level == preset.LevelError {
+					msgs = append(msgs, d.Message)
+				}
+			}
+			return newError(ErrInvalid, strings.Join(msgs, "; "))
+		}
+		gotID = c.ID
+	default:
+		return contentIDOther(kind, scope, base, data, id)
+	}
+	if gotID != id {
+		return newError(ErrInvalid, "Invalid ID or rename mismatch: "+base)
+	}
+	return nil
+}
+
+// contentIDOther checks kinds whose codec lives outside this file.
+func contentIDOther(kind Kind, scope Scope, base string, data []byte, id string) error {
+	return newError(ErrInvalid, "Unsupported resource kind: "+string(kind))
+}

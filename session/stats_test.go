@@ -230,3 +230,29 @@ func BenchmarkBranchStats100MB(b *testing.B) {
 		BranchStats(s, s.LeafIndex(), cat)
 	}
 }
+
+func FuzzSessionStats(f *testing.F) {
+	f.Add(`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"1","name":"x","arguments":{}}],"provider":"openai","model":"gpt-5.4","usage":{"input":1,"output":2}}}`)
+	f.Add(`{"type":"usage","id":"b","parentId":null,"timestamp":"x","provider":1,"model":null,"usage":{"input":"1","cost":{"total":"x"}}}`)
+	f.Add(`{"type":"compaction","id":"c","parentId":null,"timestamp":"x","summary":"s","firstKeptEntryId":"c","tokensBefore":1,"usage":[]}`)
+	f.Fuzz(func(t *testing.T, line string) {
+		text := `{"type":"session","version":3,"id":"f","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" + line + "\n"
+		s, err := Read(strings.NewReader(text), Options{Workers: 1})
+		if err != nil {
+			return
+		}
+		st := SessionStats(s, catalog.Default())
+		if st.Tokens.Total != st.Tokens.Input+st.Tokens.Output+st.Tokens.CacheRead+st.Tokens.CacheWrite {
+			t.Fatal("token total")
+		}
+		if _, err := jsonv.Parse(StatsJSON(s, st)); err != nil {
+			t.Fatalf("StatsJSON is not JSON: %v", err)
+		}
+		for i := range s.Entries {
+			BranchStats(s, i, catalog.Default())
+			if _, err := SystemPromptAt(s, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

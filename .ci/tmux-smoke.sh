@@ -24,11 +24,37 @@ t new-session -d -s smoke -x 160 -y 48 \
   "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
+# Text only the built panel shows (the placeholder shows "│ <title>").
+declare -A shows=([3]="╭─ Sessions (")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
-  wait_for "│ ${title[$n]}"
+  wait_for "${shows[$n]:-│ ${title[$n]}}"
   echo "panel $n (${title[$n]}) ok"
 done
+# Session panel: search the picker, open a session, then walk the
+# timeline → detail → context → stats and back out with Escape.
+t send-keys -t smoke 3
+wait_for "Invoice rounding fix"
+t send-keys -t smoke / r o u n d i n g
+wait_for "/ rounding"
+t send-keys -t smoke Enter Enter
+wait_for "session Invoice rounding fix"
+wait_for "Timeline · branch →"
+t send-keys -t smoke Up Enter
+wait_for "Detail · "
+t send-keys -t smoke c
+wait_for "Context at "
+t send-keys -t smoke s
+wait_for "Session · all branches"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "space expand tools"
+t send-keys -t smoke Escape
+sleep 0.3
+wait_for "s stats"
+echo "session panel walk ok"
+t send-keys -t smoke 5
+wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'
 wait_for "Keys — Agents"
 t send-keys -t smoke Escape

@@ -17,13 +17,14 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
-//go:embed data/catalog.tsv.gz
+//go:embed data/catalog.bin
 var embeddedCatalog []byte
 
 // Rates are USD prices per million tokens.
@@ -276,31 +277,41 @@ func (b *builtin) load() {
 	})
 }
 
-// splitDocs gunzips the packed catalog into provider → document.
+// splitDocs reads the packed catalog's index (see internal/mkdata):
+// provider → its still-compressed document.
 func splitDocs(data []byte) (map[string][]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("catalog data: %w", err)
+	end := bytes.Index(data, []byte("\n\n"))
+	if end < 0 {
+		return nil, fmt.Errorf("catalog data: no index")
 	}
-	text, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("catalog data: %w", err)
-	}
+	blobs := data[end+2:]
 	docs := map[string][]byte{}
-	for len(text) > 0 {
-		line := text
-		if nl := bytes.IndexByte(text, '\n'); nl >= 0 {
-			line, text = text[:nl], text[nl+1:]
-		} else {
-			text = nil
+	for _, line := range bytes.Split(data[:end], []byte("\n")) {
+		fields := strings.Split(string(line), "\t")
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("catalog data: malformed index line %q", line)
 		}
-		tab := bytes.IndexByte(line, '\t')
-		if tab <= 0 {
-			return nil, fmt.Errorf("catalog data: malformed line")
+		off, err1 := strconv.Atoi(fields[1])
+		n, err2 := strconv.Atoi(fields[2])
+		if err1 != nil || err2 != nil || off < 0 || n < 0 || off+n > len(blobs) {
+			return nil, fmt.Errorf("catalog data: bad span in index line %q", line)
 		}
-		docs[string(line[:tab])] = line[tab+1:]
+		docs[fields[0]] = blobs[off : off+n : off+n]
 	}
 	return docs, nil
+}
+
+// inflate decompresses one provider document.
+func inflate(blob []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(blob))
+	if err != nil {
+		return nil, fmt.Errorf("catalog data: %w", err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("catalog data: %w", err)
+	}
+	return doc, nil
 }
 
 func (b *builtin) providerNames() []string {
@@ -320,7 +331,16 @@ func (b *builtin) provider(name string) *providerModels {
 	if pm, ok := b.providers[name]; ok {
 		return pm
 	}
-	pm := parseProviderDoc(b.docs[name])
+	var pm *providerModels
+	if blob, ok := b.docs[name]; ok {
+		doc, err := inflate(blob)
+		if err != nil {
+			doc = nil // the embedded data is checked by tests; treat as no models
+		}
+		pm = parseProviderDoc(doc)
+	} else {
+		pm = parseProviderDoc(nil)
+	}
 	if b.providers == nil {
 		b.providers = map[string]*providerModels{}
 	}

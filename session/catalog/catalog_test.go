@@ -152,7 +152,11 @@ func TestEmbeddedMatchesFixture(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		if !bytes.Equal(docs[name], compact.Bytes()) {
+		doc, err := inflate(docs[name])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(doc, compact.Bytes()) {
 			t.Errorf("embedded %s differs from %s", name, f)
 		}
 	}

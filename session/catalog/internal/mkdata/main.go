@@ -1,6 +1,8 @@
 // Command mkdata packs the pi-ai model catalog data files (one JSON file per
-// provider) into session/catalog/data/catalog.tsv.gz: one line per provider,
-// "<provider>\t<compact JSON>", sorted by provider, gzip-compressed.
+// provider) into session/catalog/data/catalog.bin: an index of lines
+// "<provider>\t<offset>\t<length>\n" ended by an empty line, then one gzip
+// stream per provider (its compact JSON) at offset/length after the index,
+// providers sorted by name, so a lookup inflates only its own provider.
 //
 // Usage: go run ./session/catalog/internal/mkdata <dir with *.json> <output file>
 package main
@@ -33,7 +35,7 @@ func run(dir, out string) error {
 		return fmt.Errorf("list %s: %w", dir, err)
 	}
 	sort.Strings(files)
-	var text bytes.Buffer
+	var index, blobs bytes.Buffer
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -43,23 +45,24 @@ func run(dir, out string) error {
 		if err := json.Compact(&compact, data); err != nil {
 			return fmt.Errorf("compact %s: %w", f, err)
 		}
+		offset := blobs.Len()
+		w, err := gzip.NewWriterLevel(&blobs, gzip.BestCompression)
+		if err != nil {
+			return fmt.Errorf("gzip: %w", err)
+		}
+		if _, err := w.Write(compact.Bytes()); err != nil {
+			return fmt.Errorf("gzip %s: %w", f, err)
+		}
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("gzip %s: %w", f, err)
+		}
 		provider := strings.TrimSuffix(filepath.Base(f), ".json")
-		text.WriteString(provider)
-		text.WriteByte('\t')
-		text.Write(compact.Bytes())
-		text.WriteByte('\n')
+		fmt.Fprintf(&index, "%s\t%d\t%d\n", provider, offset, blobs.Len()-offset)
 	}
-	var gz bytes.Buffer
-	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	if err != nil {
-		return fmt.Errorf("gzip: %w", err)
-	}
-	if _, err := w.Write(text.Bytes()); err != nil {
-		return fmt.Errorf("gzip: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("gzip: %w", err)
-	}
+	index.WriteByte('\n')
+	gz := bytes.Buffer{}
+	gz.Write(index.Bytes())
+	gz.Write(blobs.Bytes())
 	if err := os.WriteFile(out, gz.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}

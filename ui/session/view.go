@@ -36,7 +36,14 @@ func (m *Model) layout() layout {
 	}
 	switch m.focus {
 	case panePicker:
-		return layout{picker: rect{w, h}}
+		// The picker needs only as many rows as there are sessions; the
+		// rest previews the open session's timeline.
+		pickH := clamp(len(m.picker.shown)+3, min(h, 5), h)
+		if m.ls == nil || h-pickH < 5 {
+			return layout{picker: rect{w, h}}
+		}
+		pickH = min(pickH, h/2)
+		return layout{picker: rect{w, pickH}, timeline: rect{w, h - pickH}}
 	case paneTree:
 		return layout{tree: rect{w, h}}
 	case paneTimeline:
@@ -98,8 +105,8 @@ func (m *Model) View() string {
 	}
 	// Every pane is drawn at its exact size by frame, so the columns are
 	// joined line by line instead of measuring the whole screen again.
-	if len(left) == 0 {
-		left, right = right, nil
+	if !l.wide { // one column: the panes stack
+		left, right = append(left, right...), nil
 	}
 	return joinColumns(strings.Split(strings.Join(left, "\n"), "\n"),
 		strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height)

@@ -13,6 +13,16 @@ import (
 	"time"
 )
 
+func init() {
+	processCPU = func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			return 0
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+}
+
 // TestAppendReportsPartialWrite caps the file size (RLIMIT_FSIZE) so the
 // kernel accepts only part of the batch, and checks that Append reports
 // ErrPartialWrite and cuts the torn line off again.

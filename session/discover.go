@@ -566,8 +566,10 @@ func (st *windowStats) fill(it *ListItem, whole bool, hdrLen int, opt ListOption
 	switch {
 	case st.firstUser != nil:
 		it.FirstMessageStatus = StatusFound
-		if msg, err := st.firstUser.Message(); err == nil {
-			it.FirstMessage = OneLine(msg.Content.PlainText(" "), opt.FirstMessageMax)
+		// Decode only the content, not the whole message.
+		var content Content
+		if err := content.UnmarshalJSON(st.firstUser.MessageField("content")); err == nil {
+			it.FirstMessage = OneLine(content.PlainText(" "), opt.FirstMessageMax)
 		}
 	case whole:
 		it.FirstMessageStatus = StatusNone

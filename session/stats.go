@@ -418,18 +418,36 @@ func contextUsageAt(s *Session, leaf int, cat *catalog.Catalog) *ContextUsage {
 		return nil
 	}
 	cu := &ContextUsage{Provider: provider, ModelID: modelID, ContextWindow: m.ContextWindow}
-	if !s.postCompactionUsage(ctx.Path) {
+	basis := s.contextBasis(ctx.Path)
+	if basis == contextUnknown {
 		return cu
 	}
 	cu.Known = true
-	cu.Tokens = estimateContextTokens(ctx.AgentMessages())
+	msgs := ctx.AgentMessages()
+	if basis == contextFromContent {
+		for _, mv := range msgs {
+			mo, _ := mv.(*jsonv.Object)
+			cu.Tokens += estimateMessageTokens(mo)
+		}
+	} else {
+		cu.Tokens = estimateContextTokens(msgs)
+	}
 	cu.Percent = cu.Tokens / cu.ContextWindow * 100
 	return cu
 }
 
-// postCompactionUsage reports whether the path has no compaction, or an
-// assistant after the latest one (not aborted/error) with context tokens.
-func (s *Session) postCompactionUsage(path []int) bool {
+// How a context token count can be obtained (getContextUsage).
+const (
+	contextFromUsage   = iota // the last assistant usage plus an estimate of what follows
+	contextFromContent        // a chars/4 estimate of every message
+	contextUnknown            // not until the next answer after a compaction
+)
+
+// contextBasis follows getContextUsage: without a compaction on the path
+// usage is trusted; after the latest compaction only a later assistant (not
+// aborted/error) with context tokens is, and one whose
+// usage.contextUsage.state is "unavailable" switches to estimating content.
+func (s *Session) contextBasis(path []int) int {
 	last := -1
 	for k, i := range path {
 		if s.Entries[i].Type == TypeCompaction {
@@ -437,8 +455,9 @@ func (s *Session) postCompactionUsage(path []int) bool {
 		}
 	}
 	if last < 0 {
-		return true
+		return contextFromUsage
 	}
+	fromContent := false
 	for k := len(path) - 1; k > last; k-- {
 		e := &s.Entries[path[k]]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
@@ -450,12 +469,27 @@ func (s *Session) postCompactionUsage(path []int) bool {
 		}
 		v, _, err := e.MessageField("usage").Decode()
 		if err != nil {
-			return false
+			break
 		}
 		u, _ := v.(*jsonv.Object)
-		return u != nil && usageContextTokens(u) > 0
+		if cu, _ := u.Get("contextUsage"); objString(asObject(cu), "state") == "unavailable" {
+			fromContent = true
+			continue
+		}
+		if u != nil && usageContextTokens(u) > 0 {
+			return contextFromUsage
+		}
+		break
 	}
-	return false
+	if fromContent {
+		return contextFromContent
+	}
+	return contextUnknown
+}
+
+func asObject(v any) *jsonv.Object {
+	o, _ := v.(*jsonv.Object)
+	return o
 }
 
 // usageContextTokens is calculateContextTokens: totalTokens when truthy,

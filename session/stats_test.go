@@ -109,6 +109,18 @@ func TestStatsCompaction(t *testing.T) {
 	}
 }
 
+// An answer whose usage says the context size is unavailable makes Pi
+// estimate every context message (chars/4): summary "S" 1, "abcd" 1, "ok" 1,
+// "12345678" 2, "done!" 2.
+func TestStatsContextUnavailable(t *testing.T) {
+	s := openStats(t, "unavailable.jsonl")
+	st := SessionStats(s, catalog.Default())
+	want := &ContextUsage{Provider: "anthropic", ModelID: "claude-sonnet-4-5", ContextWindow: 200000, Known: true, Tokens: 7, Percent: 0.0034999999999999996}
+	if !reflect.DeepEqual(st.Context, want) {
+		t.Errorf("context = %+v", st.Context)
+	}
+}
+
 func TestStatsJSONShape(t *testing.T) {
 	s := openStats(t, "priced.jsonl")
 	js := string(StatsJSON(s, SessionStats(s, catalog.Default())))

@@ -196,20 +196,19 @@ capability project:ok ok.json
 }
 
 func TestCapabilityDirectoryFaultFailsClosed(t *testing.T) {
-	if os.Getuid() == 0 {
-		t.Skip("root ignores directory permissions")
-	}
-	ws := newWorkspace(t, map[string]string{globCaps + "gc.json": capJSON("gc"), projCaps + "pc.json": capJSON("pc")})
-	dir := wsPath(ws, projCaps)
-	if err := os.Chmod(dir, 0o000); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chmod(dir, 0o755)
+	// The project capabilities "directory" is a file: listing fails with
+	// ENOTDIR, which is not "missing", so the catalog must fail closed.
+	ws := newWorkspace(t, map[string]string{
+		globCaps + "gc.json":          capJSON("gc"),
+		"p/.pi/forge/capabilities":    "not a directory",
+		"p/.pi/forge/prompt-stacks/x": "",
+	})
 	lib := mustLoad(t, ws)
-	if len(lib.DirFaults) != 1 || lib.DirFaults[0].Kind != KindCapability {
+	if len(lib.DirFaults) != 1 || lib.DirFaults[0].Kind != KindCapability || lib.DirFaults[0].Scope != ScopeProject {
 		t.Fatalf("dir faults %v", lib.DirFaults)
 	}
-	if _, err := lib.ResolveCapability("global:gc"); !errors.Is(err, ErrUnusable) {
+	if _, err := lib.ResolveCapability("global:gc"); !errors.Is(err, ErrUnusable) ||
+		!strings.HasPrefix(err.Error(), "Failed to read capabilities in "+wsPath(ws, "p/.pi/forge/capabilities")+": ") {
 		t.Errorf("capability resolution must fail closed on a directory fault, got %v", err)
 	}
 }

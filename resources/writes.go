@@ -78,7 +78,11 @@ type WriteResult struct {
 }
 
 func untrustedError(kind Kind) *Error {
-	return newError(ErrUntrusted, "Project is not trusted; refusing to modify project "+kind.noun()+"s.")
+	plural := kind.noun() + "s"
+	if kind == KindCapability {
+		plural = "capabilities"
+	}
+	return newError(ErrUntrusted, "Project is not trusted; refusing to modify project "+plural+".")
 }
 
 // outsideError is the kind's refusal for a path outside its storage or one

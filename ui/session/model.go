@@ -243,6 +243,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyFollowStarted(msg)
 	case tailMsg:
 		return m.applyTail(msg)
+	case actionMsg:
+		return m.runAction(msg)
 	}
 	return nil
 }

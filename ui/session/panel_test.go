@@ -399,3 +399,24 @@ func TestEveryViewFitsAtOddSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestPaletteActionsRunThroughUpdate(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	var stats any
+	for _, a := range hs.m.Actions() {
+		if a.Hint == "" || a.Title == "" {
+			t.Fatalf("action %+v needs a title and a key hint", a)
+		}
+		if a.Title == "Session: stats" {
+			stats = a.Msg
+		}
+	}
+	if stats == nil {
+		t.Fatal("the palette should offer stats once a session is open")
+	}
+	_, cmd := hs.m.Update(stats)
+	hs.run(cmd)
+	if hs.m.mode != modeStats || !strings.Contains(ansi.Strip(hs.view()), "Session · all branches") {
+		t.Fatal("the stats action should open the stats view")
+	}
+}

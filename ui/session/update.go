@@ -194,9 +194,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.filtering = true
 		return nil
 	case key.Matches(msg, k.Reload):
-		m.gen++
-		m.loading = "sessions"
-		return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection)
+		return m.reload()
 	case key.Matches(msg, k.Follow):
 		return m.toggleFollow()
 	case m.ls == nil:
@@ -415,4 +413,11 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 		expanded: m.detail.expanded[idx], thinking: m.detail.thinking,
 		palette: m.com.Styles.Palette.Name,
 	}
+}
+
+// reload discovers the sessions again and re-reads the open one.
+func (m *Model) reload() tea.Cmd {
+	m.gen++
+	m.loading = "sessions"
+	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection)
 }

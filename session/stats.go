@@ -519,85 +519,6 @@ func objString(o *jsonv.Object, key string) string {
 	return str
 }
 
-// estimateContextTokens is Pi's estimateContextTokens(messages).tokens.
-func estimateContextTokens(msgs []any) float64 {
-	last := -1
-	var usageTokens float64
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m, _ := msgs[i].(*jsonv.Object)
-		if m == nil || objString(m, "role") != RoleAssistant {
-			continue
-		}
-		if stop := objString(m, "stopReason"); stop == "aborted" || stop == "error" {
-			continue
-		}
-		uv, _ := m.Get("usage")
-		u, _ := uv.(*jsonv.Object)
-		if t := usageContextTokens(u); u != nil && t > 0 {
-			last, usageTokens = i, t
-			break
-		}
-	}
-	total := usageTokens
-	for i := last + 1; i < len(msgs); i++ {
-		m, _ := msgs[i].(*jsonv.Object)
-		total += estimateMessageTokens(m)
-	}
-	return total
-}
-
-// estimatedImageChars is what one image counts for in the chars/4 estimate.
-const estimatedImageChars = 4800
-
-// estimateMessageTokens is Pi's estimateTokens: ceil(chars / 4) over the
-// text a message carries (UTF-16 lengths).
-func estimateMessageTokens(m *jsonv.Object) float64 {
-	chars := 0
-	switch objString(m, "role") {
-	case RoleUser, RoleCustom, RoleToolResult:
-		v, _ := m.Get("content")
-		chars = contentChars(v)
-	case RoleAssistant:
-		v, _ := m.Get("content")
-		blocks, _ := v.([]any)
-		for _, bv := range blocks {
-			blk, _ := bv.(*jsonv.Object)
-			switch objString(blk, "type") {
-			case BlockText:
-				chars += jsonv.UTF16Len(objString(blk, "text"))
-			case BlockThinking:
-				chars += jsonv.UTF16Len(objString(blk, "thinking"))
-			case BlockToolCall:
-				args, _ := blk.Get("arguments")
-				chars += jsonv.UTF16Len(objString(blk, "name")) + jsonv.UTF16Len(jsonv.Stringify(args))
-			}
-		}
-	case RoleBashExecution:
-		chars = jsonv.UTF16Len(objString(m, "command")) + jsonv.UTF16Len(objString(m, "output"))
-	case RoleBranchSummary, RoleCompactionSummary:
-		chars = jsonv.UTF16Len(objString(m, "summary"))
-	}
-	return math.Ceil(float64(chars) / 4)
-}
-
-func contentChars(v any) int {
-	if s, ok := v.(string); ok {
-		return jsonv.UTF16Len(s)
-	}
-	blocks, _ := v.([]any)
-	chars := 0
-	for _, bv := range blocks {
-		blk, _ := bv.(*jsonv.Object)
-		switch objString(blk, "type") {
-		case BlockText:
-			chars += jsonv.UTF16Len(objString(blk, "text"))
-		case BlockImage:
-			chars += estimatedImageChars
-		}
-	}
-	return chars
-}
-
 // StatsJSON renders `forgebench session stats --json` (JSON.stringify
 // number formatting, keys in this order, always present):
 //
@@ -619,80 +540,58 @@ func StatsJSON(s *Session, st Stats) []byte {
 
 // StatsValue is StatsJSON before stringification.
 func StatsValue(s *Session, st Stats) *jsonv.Object {
-	o := jsonv.NewObject()
-	o.Set("scope", st.Scope)
 	var leaf any
 	if st.LeafIndex >= 0 && st.LeafIndex < len(s.Entries) && s.Entries[st.LeafIndex].HasID {
 		leaf = s.Entries[st.LeafIndex].ID
 	}
-	o.Set("leafId", leaf)
-	o.Set("entries", float64(st.Entries))
-	msgs := jsonv.NewObject()
-	msgs.Set("total", float64(st.TotalMessages))
-	msgs.Set("user", float64(st.UserMessages))
-	msgs.Set("assistant", float64(st.AssistantMessages))
-	msgs.Set("toolResult", float64(st.ToolResults))
 	roles := jsonv.NewObject()
 	for _, rc := range st.RoleCounts {
 		roles.Set(rc.Role, float64(rc.Count))
 	}
-	msgs.Set("byRole", roles)
-	o.Set("messages", msgs)
-	o.Set("toolCalls", float64(st.ToolCalls))
-	tok := jsonv.NewObject()
-	tok.Set("input", st.Tokens.Input)
-	tok.Set("output", st.Tokens.Output)
-	tok.Set("cacheRead", st.Tokens.CacheRead)
-	tok.Set("cacheWrite", st.Tokens.CacheWrite)
-	tok.Set("total", st.Tokens.Total)
-	o.Set("tokens", tok)
-	cost := jsonv.NewObject()
-	cost.Set("total", st.Cost)
-	cost.Set("stored", st.StoredCost)
 	recomputed := 0.0
 	for _, n := range st.Recomputed {
 		recomputed += n.Cost
 	}
-	cost.Set("recomputed", recomputed)
-	o.Set("cost", cost)
-	o.Set("costRecomputed", costNotesValue(st.Recomputed, true))
-	o.Set("costUnpriced", costNotesValue(st.Unpriced, false))
 	rows := make([]any, 0, len(st.ByModel))
 	for _, r := range st.ByModel {
-		row := jsonv.NewObject()
-		row.Set("key", r.Key)
-		row.Set("cost", r.Cost)
-		row.Set("tokens", r.Tokens)
-		rows = append(rows, row)
+		rows = append(rows, orderedObject("key", r.Key, "cost", r.Cost, "tokens", r.Tokens))
 	}
-	o.Set("byModel", rows)
 	var cu any
 	if c := st.Context; c != nil {
-		co := jsonv.NewObject()
-		co.Set("provider", c.Provider)
-		co.Set("modelId", c.ModelID)
-		co.Set("contextWindow", c.ContextWindow)
 		var tokens, percent any
 		if c.Known {
 			tokens, percent = c.Tokens, c.Percent
 		}
-		co.Set("tokens", tokens)
-		co.Set("percent", percent)
-		cu = co
+		cu = orderedObject("provider", c.Provider, "modelId", c.ModelID, "contextWindow", c.ContextWindow, "tokens", tokens, "percent", percent)
 	}
-	o.Set("contextUsage", cu)
+	t := st.Tokens
+	return orderedObject(
+		"scope", st.Scope, "leafId", leaf, "entries", float64(st.Entries),
+		"messages", orderedObject("total", float64(st.TotalMessages), "user", float64(st.UserMessages),
+			"assistant", float64(st.AssistantMessages), "toolResult", float64(st.ToolResults), "byRole", roles),
+		"toolCalls", float64(st.ToolCalls),
+		"tokens", orderedObject("input", t.Input, "output", t.Output, "cacheRead", t.CacheRead, "cacheWrite", t.CacheWrite, "total", t.Total),
+		"cost", orderedObject("total", st.Cost, "stored", st.StoredCost, "recomputed", recomputed),
+		"costRecomputed", costNotesValue(st.Recomputed, true),
+		"costUnpriced", costNotesValue(st.Unpriced, false),
+		"byModel", rows,
+		"contextUsage", cu)
+}
+
+// orderedObject builds an object from key, value pairs in order.
+func orderedObject(pairs ...any) *jsonv.Object {
+	o := jsonv.NewObject()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		k, _ := pairs[i].(string)
+		o.Set(k, pairs[i+1])
+	}
 	return o
 }
 
 func costNotesValue(notes []CostNote, withCost bool) []any {
 	out := make([]any, 0, len(notes))
 	for _, n := range notes {
-		no := jsonv.NewObject()
-		no.Set("entryId", n.EntryID)
-		no.Set("line", float64(n.Line))
-		no.Set("key", n.Key)
-		no.Set("provider", n.Provider)
-		no.Set("model", n.Model)
+		no := orderedObject("entryId", n.EntryID, "line", float64(n.Line), "key", n.Key, "provider", n.Provider, "model", n.Model)
 		if withCost {
 			no.Set("cost", n.Cost)
 		}

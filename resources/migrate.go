@@ -169,7 +169,7 @@ func (r MigrationReport) Render() string {
 			line += " (" + f.Reason + ")"
 		}
 		if f.DeleteLegacy && f.Action != MigrateError {
-			line += " [legacy file deleted]"
+			line += " [legacy delete]"
 		}
 		b.WriteString(line + "\n")
 	}

@@ -614,8 +614,10 @@ func Search(items []ListItem, query string) []ListItem {
 // searchSource adapts items to fuzzy.Source (lower-cased name + first message).
 type searchSource []ListItem
 
+// String is the text fuzzy matching sees for item i.
 func (s searchSource) String(i int) string {
 	return strings.ToLower(s[i].Name + " " + s[i].FirstMessage)
 }
 
+// Len is the number of items.
 func (s searchSource) Len() int { return len(s) }

@@ -268,3 +268,40 @@ func FuzzSessionStats(f *testing.F) {
 		}
 	})
 }
+
+// TestStatsUpstreamV1 counts the migrated v1 sessions against the message
+// counts recorded in fixtures/pi-sessions/SOURCES.md.
+func TestStatsUpstreamV1(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), piSessions, "upstream", "pi-mono")
+	path := filepath.Join(dir, "before-compaction.jsonl")
+	mustExist(t, path)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := SessionStats(s, catalog.Default())
+	if st.TotalMessages != 990 || st.UserMessages != 55 || st.AssistantMessages != 484 || st.ToolResults != 448 {
+		t.Errorf("before-compaction: %d messages (user %d, assistant %d, toolResult %d)", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)
+	}
+	bash := 0
+	for _, rc := range st.RoleCounts {
+		if rc.Role == RoleBashExecution {
+			bash = rc.Count
+		}
+	}
+	if bash != 3 || st.Tokens.Total == 0 || st.Cost <= 0 {
+		t.Errorf("bashExecution %d, tokens %v, cost %v", bash, st.Tokens.Total, st.Cost)
+	}
+	large := filepath.Join(dir, "large-session.jsonl")
+	mustExist(t, large)
+	ls, err := Open(large)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := SessionStats(ls, catalog.Default()); st.TotalMessages != 914 {
+		t.Errorf("large-session: %d messages, want 914", st.TotalMessages)
+	}
+	if p, err := SystemPromptAt(ls, ls.LeafIndex()); err != nil || p.Source != SystemPromptNone {
+		t.Errorf("v1 session prompt: %v %v", p, err)
+	}
+}

@@ -234,3 +234,16 @@ func FuzzSystemPromptReplay(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkSystemPromptAt100MB(b *testing.B) {
+	s := loadBenchSession(b)
+	leaf := s.LeafIndex()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// gen's compactions carry no systemMessage, so the leaf has no prompt;
+		// this measures the context build and replay.
+		if _, err := SystemPromptAt(s, leaf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -326,7 +326,10 @@ type PresentedSystem struct {
 }
 
 // Presentation resolves the transcript for model (nil: an unknown model,
-// which never accepts mid-conversation system messages).
+// which never accepts mid-conversation system messages), like pi-ai's
+// resolveTranscript. Only the system-message step of the provider
+// transforms is applied: error/aborted assistants, foreign thinking blocks
+// and missing tool results are left as convertToLlm produced them.
 func (p *SystemPrompt) Presentation(model *catalog.Model) Presentation {
 	pr := Presentation{Native: model != nil && model.SupportsMidConvoSystemMessages()}
 	if pr.Native {

@@ -53,11 +53,16 @@ type ProviderOverride struct {
 }
 
 // Load reads <agentDir>/models.json and returns the default catalog with its
-// overrides applied. A missing file is not an error. A file that is not
+// overrides applied. agentDir is Pi's agent directory ($PI_CODING_AGENT_DIR,
+// else ~/.pi/agent; session.ResolveAgentDir computes it); "" means none. A
+// missing file is not an error. A file that is not
 // valid JSON or breaks the schema is ignored as a whole, as Pi does
 // (built-in models only), and the problems are returned as diagnostics.
 // The error reports only a file that exists but cannot be read.
 func Load(agentDir string) (*Catalog, []Diagnostic, error) {
+	if agentDir == "" {
+		return Default(), nil, nil
+	}
 	path := filepath.Join(agentDir, ModelsFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -12,6 +12,9 @@ func TestLoadMissingFileIsDefault(t *testing.T) {
 	if err != nil || diags != nil || c != Default() {
 		t.Fatalf("Load(empty dir) = %p, %v, %v", c, diags, err)
 	}
+	if c, _, err := Load(""); err != nil || c != Default() {
+		t.Fatalf("Load(\"\") = %p, %v", c, err)
+	}
 }
 
 func TestLoadOverrides(t *testing.T) {

@@ -74,6 +74,16 @@ func (p *picker) currentPath() string {
 	return p.items[p.shown[p.cursor]].Path
 }
 
+// sizeOf is the size discovery saw for a listed file (0 when unlisted).
+func (p *picker) sizeOf(path string) int64 {
+	for _, it := range p.items {
+		if it.Path == path {
+			return it.Size
+		}
+	}
+	return 0
+}
+
 func (p *picker) moveToPath(path string) {
 	for r, i := range p.shown {
 		if p.items[i].Path == path {

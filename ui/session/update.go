@@ -1,7 +1,6 @@
 package session
 
 import (
-	"os"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -90,7 +89,7 @@ func (m *Model) openFile(file string) tea.Cmd {
 	m.gen++
 	m.loading = file
 	cmds := []tea.Cmd{m.box.openCmd(m.gen, file, m.com.Selection)}
-	if fi, err := os.Stat(file); err == nil && fi.Size() >= hugeFileBytes {
+	if m.picker.sizeOf(file) >= hugeFileBytes { // size from discovery: no IO here
 		m.spinning = true
 		cmds = append(cmds, m.spin.Tick)
 	}

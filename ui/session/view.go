@@ -354,6 +354,9 @@ func (m *Model) timelineView(r rect) string {
 	if m.follow.on {
 		info = "FOLLOW · " + info
 	}
+	if m.status != "" {
+		info = m.status + " · " + info
+	}
 	return m.frame(r, title, info, focused, lines)
 }
 

@@ -80,12 +80,12 @@ type ProfileCmd struct {
 
 // SessionCmd groups the Pi session commands.
 type SessionCmd struct {
-	List    sessionPending    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	List    SessionListCmd    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
 	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
 	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
 	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
 	Stats   sessionPending    `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
-	Tail    sessionPending    `cmd:"" help:"Follow a session file that Pi is writing."`
+	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
 }
 

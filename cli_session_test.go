@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 func TestSessionShowJSONContract(t *testing.T) {
@@ -111,5 +113,49 @@ func TestSessionExport(t *testing.T) {
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil || doc.LeafID != "aa000006" || len(doc.Entries) != 6 {
 		t.Fatalf("json export: %v %s", err, raw)
+	}
+}
+
+func TestSessionListFindsWorkspaceSessions(t *testing.T) {
+	cwd, agent := t.TempDir(), t.TempDir()
+	dir := filepath.Join(agent, "sessions", session.EncodeCwd(cwd))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(td("session.jsonl"))
+	os.WriteFile(filepath.Join(dir, "2026-11-20T09-00-00-000Z_0197d2a0-0000-7000-8000-000000000001.jsonl"), raw, 0o644)
+	code, out, errOut := runCLI(t, "--cwd", cwd, "--agent-dir", agent, "--forge-dir", t.TempDir(), "session", "list", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var items []struct {
+		ID, Name, FirstMessage string
+		MessageCount           int `json:"messageCount"`
+	}
+	if err := json.Unmarshal([]byte(out), &items); err != nil || len(items) != 1 {
+		t.Fatalf("%v %s", err, out)
+	}
+	if items[0].Name != "Cent rounding" || items[0].FirstMessage != "Why is the total off by a cent?" || items[0].MessageCount != 6 {
+		t.Fatalf("item %+v", items[0])
+	}
+	code, out, _ = runCLI(t, "--cwd", cwd, "--agent-dir", agent, "--forge-dir", t.TempDir(), "session", "list", "--search", "no such thing")
+	if code != exitOK || strings.Contains(out, "Cent rounding") {
+		t.Fatalf("search should filter: %s", out)
+	}
+}
+
+func TestSessionTailPrintsSummaries(t *testing.T) {
+	var b strings.Builder
+	c := &SessionTailCmd{}
+	c.printLine(&b, session.TailLine{Data: []byte(`{"type":"message","id":"b1","parentId":"a1","timestamp":"2026-11-29T10:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"done \u001b[2J"}],"usage":{"totalTokens":42}}}`)})
+	c.printLine(&b, session.TailLine{Data: []byte(`{broken`)})
+	got := b.String()
+	if !strings.Contains(got, "b1       assistant     done  (42 tok)") || strings.Count(got, "\n") != 1 || strings.Contains(got, "\x1b") {
+		t.Fatalf("got %q", got)
+	}
+	var raw strings.Builder
+	(&SessionTailCmd{JSON: true}).printLine(&raw, session.TailLine{Data: []byte(`{"x":1}`)})
+	if raw.String() != "{\"x\":1}\n" {
+		t.Fatalf("--json must pass lines through: %q", raw.String())
 	}
 }

@@ -3,8 +3,8 @@
 //
 // Reading is tolerant exactly like Pi's loadEntriesFromFile: blank and
 // malformed lines are skipped (and counted in Diagnostics), the first parsed
-// line must be the session header, a missing final newline is accepted (and
-// never repaired: this package does not write). v1 and v2 files are migrated
+// line must be the session header, a missing final newline is accepted and
+// never repaired by reading. v1 and v2 files are migrated
 // in memory only. Lines longer than Options.MaxLineBytes are skipped without
 // being held in memory.
 //
@@ -16,5 +16,7 @@
 // Main entry points: Open / Read load a Session; Session.Tree builds the
 // entry forest; Session.Context builds Pi's buildSessionProjection at a leaf;
 // ConvertToLLM is Pi's convertToLlm; ContextJSON and SummaryJSON render the
-// CLI's --json outputs.
+// CLI's --json outputs. ListCwd/ListAll discover sessions from bounded
+// reads, Tail follows a file Pi is writing, and Append is the only writer:
+// guarded, append-only, one complete line per entry (spec §11).
 package session

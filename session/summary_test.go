@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -77,4 +78,19 @@ func FuzzCleanText(f *testing.F) {
 			t.Fatalf("OneLine kept a newline: %q", one)
 		}
 	})
+}
+
+func TestParseEntryLine(t *testing.T) {
+	e, err := ParseEntryLine([]byte(`{"type":"message","id":"b1","parentId":"a1","timestamp":"2026-11-29T10:00:00.000Z","message":{"role":"user","content":"hi"}}`), 7)
+	if err != nil || e.ID != "b1" || e.Role != "user" || e.Line != 7 {
+		t.Fatalf("got %+v, %v", e, err)
+	}
+	if got := DescribeEntry(e); got.Text != "hi" {
+		t.Fatalf("summary %+v", got)
+	}
+	for _, bad := range []string{"", "   ", "{broken", "null", "0"} {
+		if _, err := ParseEntryLine([]byte(bad), 1); !errors.Is(err, ErrNotEntry) {
+			t.Errorf("%q: want ErrNotEntry, got %v", bad, err)
+		}
+	}
 }

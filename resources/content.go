@@ -34,15 +34,10 @@ func checkContent(kind Kind, scope Scope, id string, data []byte) error {
 		}
 		gotID = c.ID
 	default:
-		return contentIDOther(kind, scope, base, data, id)
+		return checkProfileContent(scope, base, id, data)
 	}
 	if gotID != id {
 		return newError(ErrInvalid, "Invalid ID or rename mismatch: "+base)
 	}
 	return nil
-}
-
-// contentIDOther checks kinds whose codec lives outside this file.
-func contentIDOther(kind Kind, scope Scope, base string, data []byte, id string) error {
-	return newError(ErrInvalid, "Unsupported resource kind: "+string(kind))
 }

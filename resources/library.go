@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/profile"
 )
 
 // Scope is a resource scope ("project" or "global"), shared with the engine.
@@ -119,6 +120,8 @@ type Library struct {
 	Presets []*Preset
 	// Capabilities: project then global, each sorted by file name.
 	Capabilities []*Capability
+	// Profiles: project then global, each sorted by file name.
+	Profiles []*Profile
 	// Config is the merged config.json view with its warnings.
 	Config Config
 	// Notices are user-facing notifications (the untrusted-project notice).
@@ -127,7 +130,8 @@ type Library struct {
 	// directory fault makes capability resolution fail closed (§9.2).
 	DirFaults []DirFault
 
-	capCatalog *capability.Catalog
+	capCatalog  *capability.Catalog
+	profCatalog *profile.Catalog
 }
 
 // LoadOptions tune LoadLibraryWith.
@@ -161,9 +165,11 @@ func LoadLibraryWith(ws Workspace, opts LoadOptions) (*Library, error) {
 	if trusted {
 		jobs = append(jobs, lib.presetJobs(ScopeProject, ws.Cwd)...)
 		jobs = append(jobs, lib.capabilityJobs(ScopeProject, StorageDir(ws, KindCapability, ScopeProject))...)
+		jobs = append(jobs, lib.profileJobs(ScopeProject, StorageDir(ws, KindProfile, ScopeProject))...)
 	}
 	jobs = append(jobs, lib.presetJobs(ScopeGlobal, ws.Cwd)...)
 	jobs = append(jobs, lib.capabilityJobs(ScopeGlobal, StorageDir(ws, KindCapability, ScopeGlobal))...)
+	jobs = append(jobs, lib.profileJobs(ScopeGlobal, StorageDir(ws, KindProfile, ScopeGlobal))...)
 
 	runJobs(jobs, opts.Workers)
 	for _, j := range jobs {
@@ -172,10 +178,13 @@ func LoadLibraryWith(ws Workspace, opts LoadOptions) (*Library, error) {
 			lib.Presets = append(lib.Presets, j.preset)
 		case KindCapability:
 			lib.Capabilities = append(lib.Capabilities, j.capability)
+		case KindProfile:
+			lib.Profiles = append(lib.Profiles, j.profile)
 		}
 	}
 	annotatePresetDuplicates(lib.Presets)
 	lib.capCatalog = annotateCapabilityDuplicates(lib.Capabilities)
+	lib.profCatalog = annotateProfiles(lib.Profiles)
 
 	lib.Config = loadConfig(ws, opts.GlobalConfigPath)
 	return lib, nil
@@ -190,6 +199,7 @@ type loadJob struct {
 	legacy     bool
 	preset     *Preset
 	capability *Capability
+	profile    *Profile
 }
 
 func (j *loadJob) run() {
@@ -198,6 +208,8 @@ func (j *loadJob) run() {
 		j.preset = loadPresetFile(j.path, j.scope, j.legacy)
 	case KindCapability:
 		j.capability = loadCapabilityFile(j.path, j.scope)
+	case KindProfile:
+		j.profile = loadProfileFile(j.path, j.scope)
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"os"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -58,6 +58,9 @@ func summary(lib *Library) string {
 	for _, c := range lib.Capabilities {
 		line("capability", &c.Resource)
 	}
+	for _, p := range lib.Profiles {
+		line("profile", &p.Resource)
+	}
 	return b.String()
 }
 
@@ -73,6 +76,8 @@ capability project:review-mode review-mode.json
 capability project:test-runner test-runner.json
 capability project:write-access write-access.json
 capability global:plain-english plain-english.json
+profile project:deep-review deep-review.json
+profile project:tdd-worker tdd-worker.json
 `
 	if got := summary(lib); got != want {
 		t.Errorf("demo library:\n%s\nwant:\n%s", got, want)
@@ -96,6 +101,9 @@ capability global:plain-english plain-english.json
 	}
 	for _, c := range lib.Capabilities {
 		check(&c.Resource)
+	}
+	for _, p := range lib.Profiles {
+		check(&p.Resource)
 	}
 	if p := lib.AutoActivatePreset(); p == nil || p.Key() != "project:pi-mirror" {
 		t.Errorf("auto-activated Preset = %v, want project:pi-mirror", p)
@@ -147,6 +155,26 @@ func TestDemoResolution(t *testing.T) {
 		}
 		if gotKey != c.wantKey || !errors.Is(err, c.wantErr) || (err != nil && err.Error() != c.wantMsg) {
 			t.Errorf("ResolveCapability(%q) = %q, %v; want %q, %v %q", c.sel, gotKey, err, c.wantKey, c.wantErr, c.wantMsg)
+		}
+	}
+	for sel, wantPreset := range map[string]string{"tdd-worker": "project:guarded-worker", "project:deep-review": "global:quick-review"} {
+		prof, err := lib.ResolveProfile(sel)
+		if err != nil {
+			t.Fatalf("ResolveProfile(%q): %v", sel, err)
+		}
+		if ps, diags := lib.ResolveProfilePreset(prof); ps == nil || ps.Key() != wantPreset || len(diags) != 0 {
+			t.Errorf("profile %s Preset = %v %v, want %s", sel, ps, diags, wantPreset)
+		}
+	}
+	if a := lib.AutoActivateProfile(); a == nil || a.Key() != "project:tdd-worker" {
+		t.Errorf("auto-activated profile = %v", a)
+	}
+	for sel, want := range map[string]string{
+		"global:tdd-worker": "Unknown agent profile: global:tdd-worker",
+		"team:x":            `Unknown scope prefix: team. Expected "project" or "global".`,
+	} {
+		if _, err := lib.ResolveProfile(sel); err == nil || err.Error() != want {
+			t.Errorf("ResolveProfile(%q) = %v, want %s", sel, err, want)
 		}
 	}
 	guarded, _ := lib.ResolvePreset("guarded-worker")

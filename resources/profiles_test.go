@@ -1,0 +1,107 @@
+package resources
+
+import (
+	"errors"
+	"testing"
+)
+
+func profileJSON(id, extra string) string {
+	return `{"schemaVersion":1,"type":"pi-forge.agent-profile","id":"` + id +
+		`","model":{"provider":"anthropic","id":"claude-sonnet-4-5"},"thinkingLevel":"medium","promptStack":null` + extra + `}`
+}
+
+const (
+	projProfiles = "p/.pi/forge/agent-profiles/"
+	globProfiles = "g/agent-profiles/"
+)
+
+func TestProfileCatalogConflicts(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{
+		projProfiles + "a.json":      profileJSON("a", `,"autoActivate":true`),
+		projProfiles + "b.json":      profileJSON("b", `,"autoActivate":true`),
+		projProfiles + "x.json":      profileJSON("dup", ""),
+		projProfiles + "y.json":      profileJSON("dup", ""),
+		projProfiles + "shadow.json": `{"id":"shadow"}`,
+		globProfiles + "shadow.json": profileJSON("shadow", ""),
+	})
+	lib := mustLoad(t, ws)
+	want := `profile project:a a.json
+  error: Multiple project profiles request auto-activation (a.json, b.json); exactly one is allowed. [field autoActivate]
+profile project:b b.json
+  error: Multiple project profiles request auto-activation (a.json, b.json); exactly one is allowed. [field autoActivate]
+`
+	got := summary(lib)
+	if len(got) < len(want) || got[:len(want)] != want {
+		t.Errorf("got:\n%s\nwant prefix:\n%s", got, want)
+	}
+	for _, p := range lib.Profiles {
+		if p.ID == "dup" {
+			found := false
+			for _, d := range p.Diagnostics {
+				found = found || d.Message == "Duplicate project profile id: dup appears in multiple files (x.json, y.json)."
+			}
+			if !found {
+				t.Errorf("%s lacks the duplicate error: %v", p.FileName(), p.Diagnostics)
+			}
+		}
+	}
+	// An invalid project profile shadows the valid global one (fail closed).
+	p, err := lib.ResolveProfile("shadow")
+	if !errors.Is(err, ErrUnusable) || p == nil || p.Scope != ScopeProject {
+		t.Errorf("bare shadow = %v, %v", p, err)
+	}
+	if p, err := lib.ResolveProfile("global:shadow"); err != nil || p.Scope != ScopeGlobal {
+		t.Errorf("global:shadow = %v, %v", p, err)
+	}
+	if lib.AutoActivateProfile() != nil {
+		t.Error("two auto-activating project profiles must not auto-activate")
+	}
+}
+
+func TestProfileWrites(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{globProfiles + "rev.json": profileJSON("rev", "")})
+	lib := mustLoad(t, ws)
+	rev, err := lib.ResolveProfile("rev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateProfile(ws, ScopeGlobal, rev.Profile); !errors.Is(err, ErrConflict) ||
+		err.Error() != "Agent profile already exists: "+rev.Path {
+		t.Errorf("create over existing: %v", err)
+	}
+	// A global profile may not point at a project Preset.
+	bad := *rev.Profile
+	stack := "project:worker"
+	bad.PromptStack = &stack
+	if _, err := SaveProfile(ws, ScopeGlobal, "rev", &bad, rev.SourceRevision); !errors.Is(err, ErrInvalid) ||
+		err.Error() != "Global profile rev cannot reference project prompt stack worker." {
+		t.Errorf("global profile with a project Preset: %v", err)
+	}
+	before := readBytes(t, rev.Path)
+	if string(before) != profileJSON("rev", "") {
+		t.Fatal("refused save changed the file")
+	}
+	forked, err := ForkProfile(ws, rev, ScopeProject, "rev2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := *rev.Profile
+	edited.ThinkingLevel = "high"
+	saved, err := SaveProfile(ws, ScopeGlobal, "rev", &edited, rev.SourceRevision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DeleteProfile(ws, ScopeGlobal, "rev", rev.SourceRevision); !errors.Is(err, ErrConflict) {
+		t.Errorf("delete with a stale revision: %v", err)
+	}
+	if _, err := DeleteProfile(ws, ScopeGlobal, "rev", saved.SourceRevision); err != nil {
+		t.Fatal(err)
+	}
+	lib = mustLoad(t, ws)
+	if got := summary(lib); got != "profile project:rev2 rev2.json\n" {
+		t.Errorf("library after writes:\n%s", got)
+	}
+	if lib.Profiles[0].SourceRevision != forked.SourceRevision {
+		t.Error("fork revision differs from the file")
+	}
+}

@@ -6,6 +6,7 @@
 package rawjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -70,14 +71,25 @@ func skipLiteral(b []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
+// skipString returns the index just past the string starting at b[i] (a
+// quote). It jumps from quote to quote with bytes.IndexByte and counts the
+// backslashes before each one: an even count means the quote is real.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	j := i + 1
+	for j <= len(b) {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
 		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
 	return -1
 }

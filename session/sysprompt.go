@@ -94,8 +94,7 @@ func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
 		so, _ := sec.(*jsonv.Object)
 		for _, name := range so.Keys() {
 			v, _ := so.Get(name)
-			str, _ := v.(string)
-			p.Sections = append(p.Sections, PromptSection{Name: name, Value: str})
+			p.Sections = append(p.Sections, PromptSection{Name: name, Value: jsonv.ToString(v)})
 		}
 	}
 	if tv, ok := p.message.Get("toolsAdded"); ok {

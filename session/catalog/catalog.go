@@ -70,6 +70,9 @@ type Model struct {
 	MaxTokens     float64
 	// Compat holds the compat flags (nil when none); use CompatFlag.
 	Compat *jsonv.Object
+	// ThinkingLevelMap maps Pi thinking levels to provider values (null =
+	// unsupported); nil when the model has none.
+	ThinkingLevelMap *jsonv.Object
 	// Source says where the model came from: "builtin", "builtin+override"
 	// (provider baseUrl/compat or modelOverrides applied) or "custom"
 	// (a models.json "models" entry).

@@ -40,6 +40,12 @@ func TestDefaultLookup(t *testing.T) {
 	if !g.SupportsMidConvoSystemMessages() || g.ContextWindow != 272000 || g.MaxTokens != 128000 {
 		t.Errorf("gpt-5.4: mid=%v ctx=%v max=%v", g.SupportsMidConvoSystemMessages(), g.ContextWindow, g.MaxTokens)
 	}
+	if v, ok := g.ThinkingLevelMap.Get("off"); !ok || v != "none" {
+		t.Errorf("gpt-5.4 thinkingLevelMap.off = %v", v)
+	}
+	if v, ok := g.ThinkingLevelMap.Get("max"); !ok || v != nil {
+		t.Errorf("gpt-5.4 thinkingLevelMap.max = %v (want null)", v)
+	}
 	if len(g.Pricing.Tiers) != 1 || g.Pricing.Tiers[0].InputTokensAbove != 272000 || g.Pricing.Tiers[0].Input != 5 {
 		t.Errorf("gpt-5.4 tiers = %+v", g.Pricing.Tiers)
 	}

@@ -72,6 +72,7 @@ func modelFromObject(provider string, o *jsonv.Object, source string) *Model {
 	m.ContextWindow = num(o, "contextWindow")
 	m.MaxTokens = num(o, "maxTokens")
 	m.Compat, _ = get(o, "compat").(*jsonv.Object)
+	m.ThinkingLevelMap, _ = get(o, "thinkingLevelMap").(*jsonv.Object)
 	if cost, ok := get(o, "cost").(*jsonv.Object); ok {
 		m.Pricing.Rates = ratesFrom(cost)
 		if tiers, ok := get(cost, "tiers").([]any); ok {

@@ -2,24 +2,35 @@ package session
 
 import (
 	"math"
+	"runtime"
 	"strconv"
+	"sync"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	pis "github.com/forgebench/forgebench/session"
 )
 
-// entryRow is everything the tree and the timeline show for one entry,
-// computed once when a session loads so scrolling never decodes JSON.
+// entryRow is what the tree and the timeline show for one entry without
+// decoding its body; it is computed once per load and never changes.
 type entryRow struct {
-	id     string
-	clock  string // HH:MM:SS in local time ("--:--:--" when unknown)
-	kind   string // role for messages, else the entry type
-	text   string // sanitised one-line summary
-	tokens int
+	id    string
+	clock string // HH:MM:SS in local time ("--:--:--" when unknown)
+	kind  string // role for messages, else the entry type
 	// branch is true when the entry has more than one child.
 	branch bool
 	// compaction and summary mark compaction and branch_summary entries.
 	compaction, summary bool
+}
+
+// summaryCell is the decoded part of a row: the one-line summary and the
+// token count. Cells are filled lazily for visible rows on the UI
+// goroutine and in bulk by a background command after each load.
+type summaryCell struct {
+	text   string
+	tokens int
+	ready  bool
 }
 
 // loadedSession is one opened session with its precomputed rows. It is
@@ -31,6 +42,8 @@ type loadedSession struct {
 	sess *pis.Session
 	tree *pis.Tree
 	rows []entryRow
+	// sums is owned by the UI goroutine (see summary).
+	sums []summaryCell
 	// labels maps entry index → label text.
 	labels map[int]string
 	// leaf is Pi's default leaf (last entry in file order), -1 if empty.
@@ -39,17 +52,36 @@ type loadedSession struct {
 	active []bool
 }
 
-// buildLoaded precomputes rows, labels and the active path. It runs inside
-// a command, never in Update or View.
+// buildLoaded precomputes rows, labels and the active path without
+// decoding entry bodies, so a 100 MB session is ready in a blink; the
+// summaries follow from fillSummaries. It runs inside a command.
 func buildLoaded(file string, s *pis.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
 	if name, ok := s.Name(); ok {
 		ls.name = SanitizeLine(name)
 	}
 	ls.rows = make([]entryRow, len(s.Entries))
+	ls.sums = make([]summaryCell, len(s.Entries))
 	for i := range s.Entries {
-		ls.rows[i] = summarizeEntry(&s.Entries[i])
-		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
+		e := &s.Entries[i]
+		kind := e.Type
+		switch {
+		case e.NotObject:
+			kind = "value"
+		case e.Type == pis.TypeMessage && e.Role != "":
+			kind = e.Role
+		}
+		if kind == "" {
+			kind = "?"
+		}
+		ls.rows[i] = entryRow{
+			id:         SanitizeLine(e.ID),
+			clock:      clockOf(e.TimestampMs()),
+			kind:       SanitizeLine(kind),
+			branch:     len(ls.tree.Children(i)) > 1,
+			compaction: e.Type == pis.TypeCompaction,
+			summary:    e.Type == pis.TypeBranchSummary,
+		}
 	}
 	ls.labels = map[int]string{}
 	for _, l := range s.Labels() {
@@ -66,29 +98,68 @@ func buildLoaded(file string, s *pis.Session) *loadedSession {
 	return ls
 }
 
-func summarizeEntry(e *pis.Entry) entryRow {
+// summary returns the summary of entry i, decoding it on first use. Only
+// the UI goroutine calls it.
+func (ls *loadedSession) summary(i int) summaryCell {
+	c := &ls.sums[i]
+	if !c.ready {
+		*c = describe(&ls.sess.Entries[i])
+	}
+	return *c
+}
+
+// describe decodes one entry's summary (safe on any goroutine: it only
+// reads the immutable session).
+func describe(e *pis.Entry) summaryCell {
 	sum := pis.DescribeEntry(e)
-	r := entryRow{
-		id:         e.ID,
-		clock:      clockOf(e.TimestampMs()),
-		kind:       SanitizeLine(sum.Kind),
-		text:       SanitizeLine(sum.Text),
-		tokens:     sum.Tokens,
-		compaction: e.Type == pis.TypeCompaction,
-		summary:    e.Type == pis.TypeBranchSummary,
-	}
-	if r.kind == "" {
-		r.kind = "?"
-	}
-	if e.Type == pis.TypeUsage && r.text == "" {
+	c := summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
+	if e.Type == pis.TypeUsage && c.text == "" {
 		if p, err := e.Payload(); err == nil {
 			if u, ok := p.(*pis.UsageEntry); ok {
-				r.text = SanitizeLine(u.Kind + " · " + u.Provider + "/" + u.Model)
-				r.tokens = int(u.Usage.TotalTokens)
+				c.text = SanitizeLine(u.Kind + " · " + u.Provider + "/" + u.Model)
+				c.tokens = int(u.Usage.TotalTokens)
 			}
 		}
 	}
-	return r
+	return c
+}
+
+// summariesMsg delivers every summary of one load, computed in parallel.
+type summariesMsg struct {
+	ls   *loadedSession
+	sums []summaryCell
+}
+
+// fillSummaries decodes all summaries in a command with one worker per
+// CPU, so filters and scrolling never wait for JSON decoding.
+func (p *postbox) fillSummaries(ls *loadedSession) tea.Cmd {
+	return p.post(func() tea.Msg {
+		n := len(ls.sess.Entries)
+		out := make([]summaryCell, n)
+		workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := w; i < n; i += workers {
+					out[i] = describe(&ls.sess.Entries[i])
+				}
+			}(w)
+		}
+		wg.Wait()
+		return summariesMsg{ls: ls, sums: out}
+	})
+}
+
+// applySummaries merges background summaries into the cells not yet
+// filled lazily.
+func (ls *loadedSession) applySummaries(sums []summaryCell) {
+	for i := range ls.sums {
+		if !ls.sums[i].ready && i < len(sums) {
+			ls.sums[i] = sums[i]
+		}
+	}
 }
 
 func clockOf(ms float64) string {

@@ -85,8 +85,7 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 		return nil
 	}
 	e := &ls.sess.Entries[idx]
-	row := ls.rows[idx]
-	head := []string{st.Text.Strong.Render(row.kind), st.Text.Muted.Render(orDash(Sanitize(e.ID)))}
+	head := []string{st.Text.Strong.Render(ls.rows[idx].kind), st.Text.Muted.Render(orDash(Sanitize(e.ID)))}
 	if ts := SanitizeLine(e.Timestamp); ts != "" {
 		head = append(head, st.Text.Muted.Render(ts))
 	}

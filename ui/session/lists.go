@@ -128,7 +128,7 @@ func (t *timeline) filter(ls *loadedSession) {
 		for _, i := range t.path {
 			if t.search[i] == "" {
 				r := ls.rows[i]
-				t.search[i] = strings.ToLower(r.kind + " " + r.id + " " + r.text + " " + ls.labels[i])
+				t.search[i] = strings.ToLower(r.kind + " " + r.id + " " + ls.summary(i).text + " " + ls.labels[i])
 			}
 			if containsAll(t.search[i], words) {
 				t.shown = append(t.shown, i)

@@ -245,6 +245,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyTail(msg)
 	case actionMsg:
 		return m.runAction(msg)
+	case summariesMsg:
+		if m.ls == msg.ls {
+			m.ls.applySummaries(msg.sums)
+		}
 	}
 	return nil
 }

@@ -420,3 +420,41 @@ func TestPaletteActionsRunThroughUpdate(t *testing.T) {
 		t.Fatal("the stats action should open the stats view")
 	}
 }
+
+func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
+	s, err := pis.Open("testdata/rounding.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := buildLoaded("testdata/rounding.jsonl", s)
+	for i, c := range ls.sums {
+		if c.ready {
+			t.Fatalf("row %d decoded during load; loading must not decode bodies", i)
+		}
+	}
+	idx, _ := s.IndexOf("e18")
+	if got := ls.summary(idx); got.text != "All 14 tests pass." || got.tokens != 2740 {
+		t.Fatalf("lazy summary of e18 = %+v", got)
+	}
+	var box postbox
+	box.fillSummaries(ls)()
+	msgs := box.take()
+	if len(msgs) != 1 {
+		t.Fatalf("want one summaries message, got %d", len(msgs))
+	}
+	bg := msgs[0].(summariesMsg)
+	bg.sums[idx].text = "stale"
+	ls.applySummaries(bg.sums)
+	for i, c := range ls.sums {
+		if !c.ready {
+			t.Fatalf("row %d not filled by the background pass", i)
+		}
+	}
+	if ls.sums[idx].text != "All 14 tests pass." {
+		t.Fatal("a row already decoded on screen must not be overwritten")
+	}
+	e07, _ := s.IndexOf("e07")
+	if text := ls.sums[e07].text; strings.ContainsAny(text, "\x1b\r\x07") || !strings.Contains(text, "rounds tax per invoice") {
+		t.Fatalf("summaries must be sanitised one-liners: %q", text)
+	}
+}

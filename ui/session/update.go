@@ -72,7 +72,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	m.tl.setBranch(ls, leaf, at)
 	m.tree.moveTo(ls, at)
 	m.picker.moveToPath(ls.file)
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.box.fillSummaries(ls)}
 	if m.follow.on && m.follow.reloading {
 		m.follow.reloading = false
 		if m.follow.dirty {

@@ -301,7 +301,7 @@ func (m *Model) treeRow(tr treeRow, selected, focused bool, width int) string {
 	if m.tree.folded[tr.idx] {
 		folded = fmt.Sprintf(" (+%d)", tr.kids)
 	}
-	body := shortKind(r.kind) + " " + r.text
+	body := shortKind(r.kind) + " " + ls.summary(tr.idx).text
 	bodyW := max(1, width-ansi.StringWidth(tr.prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(folded))
 	body = ansi.Truncate(body, bodyW, "…")
 	if selected {
@@ -378,13 +378,14 @@ func (m *Model) timelineRow(idx int, selected, focused bool, width int) string {
 		mark = "⑂"
 	}
 	kind := fmt.Sprintf("%-11s", ansi.Truncate(shortKind(r.kind), 11, "…"))
-	tokens := fmt.Sprintf("%7s", formatTokens(r.tokens))
+	sum := ls.summary(idx)
+	tokens := fmt.Sprintf("%7s", formatTokens(sum.tokens))
 	label := ""
 	if l, ok := ls.labels[idx]; ok {
 		label = "[" + l + "] "
 	}
 	textW := max(1, width-2-8-2-11-2-7-1)
-	text := ansi.Truncate(label+r.text, textW, "…")
+	text := ansi.Truncate(label+sum.text, textW, "…")
 	pad := strings.Repeat(" ", max(0, textW-ansi.StringWidth(text)))
 	if selected {
 		style := st.List.SelectedBlurred

@@ -174,9 +174,17 @@ func demoStack(t *testing.T, rel string, scope preset.Scope) *preset.Stack {
 // activate events in the demo sessions, keyed by binding id ("" = unbound
 // source key).
 func demoSnapshotFingerprints(t *testing.T) map[string]string {
+	fps, _ := demoSnapshots(t)
+	return fps
+}
+
+// demoSnapshots also returns the recorded snapshot objects as compact JSON,
+// keyed like the fingerprints.
+func demoSnapshots(t *testing.T) (map[string]string, map[string]string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(demoRoot, "home/.pi/agent/sessions/*/*.jsonl"))
 	out := map[string]string{}
+	texts := map[string]string{}
 	for _, file := range files {
 		f, err := os.Open(file)
 		if err != nil {
@@ -204,10 +212,11 @@ func demoSnapshotFingerprints(t *testing.T) map[string]string {
 				key = jsonv.Stringify(binding)
 			}
 			out[key], _ = fp.(string)
+			texts[key] = jsonv.Stringify(snap)
 		}
 		f.Close()
 	}
-	return out
+	return out, texts
 }
 
 func get(v any, key string) any {
@@ -250,6 +259,12 @@ func TestDemoBindings(t *testing.T) {
 	bindingKey := `{"preset":{"scope":"project","id":"guarded-worker"},"id":"write-access"}`
 	if want, ok := recorded[bindingKey]; !ok || write.SnapshotFingerprint() != want {
 		t.Errorf("write-access fingerprint %s, recorded %q", write.SnapshotFingerprint(), want)
+	}
+	_, texts := demoSnapshots(t)
+	recordedText := texts[bindingKey]
+	activationID := recordedText[len(`{"activationId":"`):strings.Index(recordedText, `","source"`)]
+	if snap, ok := write.Snapshot(activationID); !ok || jsonv.Stringify(snap.JSON()) != recordedText {
+		t.Errorf("write-access snapshot\n got %s\nwant %s", jsonv.Stringify(snap.JSON()), recordedText)
 	}
 	plain, _ := Resolve(cat, "plain-english")
 	if want, ok := recorded[`{"scope":"global","id":"plain-english"}`]; !ok || plain.SnapshotFingerprint() != want {

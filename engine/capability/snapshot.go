@@ -101,3 +101,61 @@ func (e *Entry) SnapshotFingerprint() string {
 	c := e.Capability
 	return SnapshotFingerprint(SnapshotSource{Kind: SourceCapability, Key: e.Key()}, c.Name, c.Content, c.Tools)
 }
+
+// Snapshot is the immutable activation snapshot an activate event carries
+// (§9.6, §9.7): later edits of the capability never change it.
+type Snapshot struct {
+	ActivationID string
+	Source       SnapshotSource
+	// Name; nil = absent.
+	Name        *string
+	Content     string
+	Tools       ToolPatch
+	Fingerprint string
+}
+
+// NewSnapshot captures a snapshot and computes its fingerprint. The
+// activation id (a random UUID upstream) is supplied by the caller.
+func NewSnapshot(activationID string, source SnapshotSource, name *string, content string, tools ToolPatch) Snapshot {
+	s := Snapshot{ActivationID: activationID, Source: source, Content: content, Tools: tools.Clone()}
+	if name != nil {
+		n := *name
+		s.Name = &n
+	}
+	s.Fingerprint = SnapshotFingerprint(source, s.Name, content, s.Tools)
+	return s
+}
+
+// JSON returns the snapshot object in pi-forge's key order:
+// activationId, source, name?, content, tools, fingerprint.
+func (s Snapshot) JSON() *jsonv.Object {
+	obj := jsonv.NewObject()
+	obj.Set("activationId", s.ActivationID)
+	obj.Set("source", s.Source.JSON())
+	if s.Name != nil {
+		obj.Set("name", *s.Name)
+	}
+	obj.Set("content", s.Content)
+	obj.Set("tools", toolPatchJSON(s.Tools))
+	obj.Set("fingerprint", s.Fingerprint)
+	return obj
+}
+
+// Snapshot captures an activation through this binding (its effective
+// values); ok is false when the binding is unusable.
+func (b *BoundCapability) Snapshot(activationID string) (Snapshot, bool) {
+	if !b.Usable() {
+		return Snapshot{}, false
+	}
+	return NewSnapshot(activationID, b.SnapshotSource(), b.Effective.Name, b.Effective.Content, b.Effective.Tools), true
+}
+
+// Snapshot captures a direct activation of the entry's capability; ok is
+// false when the entry is unusable.
+func (e *Entry) Snapshot(activationID string) (Snapshot, bool) {
+	if !e.Usable() {
+		return Snapshot{}, false
+	}
+	c := e.Capability
+	return NewSnapshot(activationID, SnapshotSource{Kind: SourceCapability, Key: e.Key()}, c.Name, c.Content, c.Tools), true
+}

@@ -96,6 +96,28 @@ func TestFixtureBindings(t *testing.T) {
 	if got, want := b.SnapshotFingerprint(), fixtureVector(t, "snapshot fingerprint: write-tools bound to project:read-first-worker"); got != want {
 		t.Errorf("bound fingerprint %s, want %s", got, want)
 	}
+	// The synthetic session records this activation; our snapshot object
+	// must be byte-identical to the recorded one.
+	matched := 0
+	for _, line := range strings.Split(string(sharedFile(t, "capability-session-example.jsonl")), "\n") {
+		if !strings.Contains(line, `"binding":{"preset":{"scope":"project","id":"read-first-worker"}`) {
+			continue
+		}
+		v, err := jsonv.Parse([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded := get(get(v, "data"), "snapshot")
+		id, _ := get(recorded, "activationId").(string)
+		matched++
+		snap, ok := b.Snapshot(id)
+		if !ok || jsonv.Stringify(snap.JSON()) != jsonv.Stringify(recorded) {
+			t.Errorf("snapshot\n got %s\nwant %s", jsonv.Stringify(snap.JSON()), jsonv.Stringify(recorded))
+		}
+	}
+	if matched == 0 {
+		t.Error("no bound activation in capability-session-example.jsonl")
+	}
 	review, _ := Resolve(cat, "review")
 	if got, want := review.SnapshotFingerprint(), fixtureVector(t, "snapshot fingerprint: project:review unbound"); got != want {
 		t.Errorf("unbound fingerprint %s, want %s", got, want)

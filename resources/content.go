@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/profile"
 )
 
 // checkContent parses the bytes about to be written with the kind's codec:
@@ -40,4 +41,30 @@ func checkContent(kind Kind, scope Scope, id string, data []byte) error {
 		return newError(ErrInvalid, "Invalid ID or rename mismatch: "+base)
 	}
 	return nil
+}
+
+// ValidateFile parses bytes the user is editing with the kind's codec, as
+// they would load from <id>.json in scope, and returns the file-level
+// diagnostics (library-level ones such as duplicates need a reload). It
+// writes nothing; the Presets panel uses it for live validation.
+func ValidateFile(kind Kind, scope Scope, id string, data []byte) []Diagnostic {
+	base := id + ".json"
+	var out []Diagnostic
+	switch kind {
+	case KindPreset:
+		_, diags := preset.ParseWith(data, base, preset.ParseOptions{Scope: scope})
+		out = fromPresetDiagnostics(diags)
+	case KindCapability:
+		_, diags := capability.Parse(data, base, scope)
+		for _, d := range diags {
+			out = append(out, Diagnostic{Level: d.Level, Message: d.Message, Field: d.Field})
+		}
+	case KindProfile:
+		p, diags := profile.Parse(data, base, scope)
+		diags = append(diags, profile.ValidateScope(p, scope)...)
+		for _, d := range diags {
+			out = append(out, Diagnostic{Level: d.Level, Message: d.Message, Field: d.Field})
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -47,6 +48,24 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
 	}
 	return ws, nil
+}
+
+// modelCatalog is Pi's model catalog for this workspace: the embedded
+// pi-ai 1.6.0 models with <agent-dir>/models.json applied; problems in
+// models.json are reported on stderr and the file is then ignored, as Pi does.
+func (g *Globals) modelCatalog() (*catalog.Catalog, error) {
+	ws, err := g.workspace()
+	if err != nil {
+		return nil, err
+	}
+	cat, diags, err := catalog.Load(ws.AgentDir)
+	if err != nil {
+		return nil, fmt.Errorf("model catalog: %w", err)
+	}
+	for _, d := range diags {
+		fmt.Fprintf(g.stderr, "models.json %s: %s\n", d.Path, d.Message)
+	}
+	return cat, nil
 }
 
 // themeMode parses --theme (kong's enum already rejected bad values).

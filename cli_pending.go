@@ -84,7 +84,7 @@ type SessionCmd struct {
 	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
 	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
 	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
-	Stats   sessionPending    `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
 	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
 }

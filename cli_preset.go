@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/session"
 )
 
 // compileInputs are the flags shared by `preset compile` and `preset preview`.
@@ -17,7 +18,9 @@ type compileInputs struct {
 	Messages string `help:"JSON array of Pi agent messages: the conversation the preset's chat history sees." placeholder:"FILE"`
 	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
 	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
-	Model    string `help:"Active model as provider/model-id (ignored with --runtime)." placeholder:"PROVIDER/ID"`
+	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
+	Session  string `help:"Compile at a point of a real Pi session: its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"FILE"`
+	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID"`
 }
 
 // compileJob is everything one compilation needs, loaded from disk.
@@ -48,8 +51,26 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
-	var sources []string
-	if in.Runtime != "" || in.Base == "" {
+	sources := []string{"", ""}
+	var fromSession *session.ForgeRuntime
+	if in.Session != "" {
+		if fromSession, err = in.sessionRuntime(g); err != nil {
+			return nil, err
+		}
+		if in.Messages == "" {
+			job.messages = fromSession.Messages
+		}
+		if fromSession.FromSession {
+			job.runtime, job.base = fromSession.Runtime, fromSession.Base
+			sources = []string{"runtime: " + fromSession.Source, "base: the prompt in force there"}
+		} else {
+			sources[0] = "runtime: " + fromSession.Source
+		}
+	} else if in.Leaf != "" {
+		return nil, fail(exitUsage, "--leaf needs --session")
+	}
+	needDefaults := (fromSession == nil || !fromSession.FromSession) && (in.Runtime == "" || in.Base == "")
+	if needDefaults {
 		ws, err := g.workspace()
 		if err != nil {
 			return nil, err
@@ -59,7 +80,10 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, err
 		}
 		job.runtime, job.base = rt, base
-		sources = []string{"runtime: Pi 1.6.0 defaults for " + ws.Cwd, "base: Pi 1.6.0 default prompt for " + ws.Cwd}
+		if sources[0] == "" {
+			sources[0] = "runtime: Pi 1.6.0 defaults for " + ws.Cwd
+		}
+		sources[1] = "base: Pi 1.6.0 default prompt for " + ws.Cwd
 	}
 	if in.Runtime != "" {
 		data, err := readInput(in.Runtime)
@@ -77,13 +101,43 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, fail(exitUsage, "%v", err)
 		}
 		job.base = string(data)
-		if len(sources) == 0 {
-			sources = []string{"runtime: Pi 1.6.0 defaults", ""}
-		}
 		sources[1] = "base: " + in.Base
+	}
+	if in.Messages != "" || in.Session == "" {
+		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
+	} else {
+		sources = append(sources, "messages: the context at the session entry")
 	}
 	job.source = strings.Join(sources, "; ")
 	return job, nil
+}
+
+// sessionRuntime opens --session and derives the runtime at --leaf.
+func (in compileInputs) sessionRuntime(g *Globals) (*session.ForgeRuntime, error) {
+	s, err := openSession(in.Session)
+	if err != nil {
+		return nil, err
+	}
+	leaf, err := leafIndex(s, in.Leaf)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return nil, err
+	}
+	fr, err := session.ForgeRuntimeAt(s, leaf, cat, time.Local)
+	if err != nil {
+		return nil, fmt.Errorf("runtime at the session entry: %w", err)
+	}
+	return fr, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // PresetCompileCmd compiles a preset into a system prompt and messages.

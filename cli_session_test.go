@@ -159,3 +159,39 @@ func TestSessionTailPrintsSummaries(t *testing.T) {
 		t.Fatalf("--json must pass lines through: %q", raw.String())
 	}
 }
+
+func TestSessionStats(t *testing.T) {
+	agent := t.TempDir()
+	code, out, errOut := runCLI(t, "--cwd", t.TempDir(), "--agent-dir", agent, "--forge-dir", t.TempDir(), "session", "stats", td("session.jsonl"), "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"toolCalls":1`) || !strings.Contains(out, "0.00174") {
+		t.Fatalf("want 1 tool call and the stored costs summed (0.00081+0.00093): %s", out)
+	}
+	code, human, _ := runCLI(t, "--cwd", t.TempDir(), "--agent-dir", agent, "--forge-dir", t.TempDir(), "session", "stats", td("session.jsonl"), "--leaf", "aa000006")
+	if code != exitOK || !strings.HasPrefix(human, "branch to aa000006") || !strings.Contains(human, "tool calls   1") {
+		t.Fatalf("branch stats: %s", human)
+	}
+}
+
+func TestPresetCompileAtSessionEntry(t *testing.T) {
+	env := []string{"--cwd", t.TempDir(), "--agent-dir", t.TempDir(), "--forge-dir", t.TempDir()}
+	code, out, errOut := runCLI(t, append(env, "preset", "compile", td("reviewer.json"), "--session", td("session.jsonl"), "--leaf", "aa000006", "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "records no system prompt") || !strings.Contains(errOut, "messages: the context at the session entry") {
+		t.Fatalf("a pre-0.86 session must fall back to defaults and say so: %s", errOut)
+	}
+	if !strings.Contains(out, "Patch it in place.") || strings.Contains(out, "cents helper") {
+		t.Fatalf("history must be the context at the chosen entry, not the other branch: %s", out)
+	}
+	if code, _, _ := runCLI(t, append(env, "preset", "compile", td("reviewer.json"), "--leaf", "aa000006")...); code != exitUsage {
+		t.Fatalf("--leaf without --session: exit %d", code)
+	}
+}

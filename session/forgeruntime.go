@@ -2,10 +2,13 @@ package session
 
 import (
 	"html"
+	"math"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // PromptState is the system prompt in force at an entry, as far as the
@@ -82,4 +85,70 @@ func sectionBody(value, name string) string {
 	}
 	body, _ = strings.CutSuffix(body, "\n</"+name+">")
 	return body
+}
+
+// ForgeRuntime is everything a preset compiles against at one session
+// entry: the runtime pi-forge would have seen, Pi's base prompt in force,
+// and the agent messages of the context there.
+type ForgeRuntime struct {
+	Runtime  compile.Runtime
+	Base     string
+	Messages []any
+	// FromSession is false when the session records no system prompt (Pi
+	// before 0.86); Runtime and Base are then empty and the caller must
+	// fall back to Pi's defaults. Messages are filled either way.
+	FromSession bool
+	// Source says where the runtime came from, for humans.
+	Source string
+}
+
+// ForgeRuntimeAt derives the runtime at the entry with the given index:
+// options from the prompt sections in force, the model selected there
+// (its API from cat when known), the latest user message of the context,
+// and the entry's own time as `now` in the location loc.
+func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Location) (*ForgeRuntime, error) {
+	ctx, err := s.Context(index)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := SystemPromptAt(s, index)
+	if err != nil {
+		return nil, err
+	}
+	fr := &ForgeRuntime{Messages: ctx.AgentMessages()}
+	id := "(empty session)"
+	if index >= 0 && index < len(s.Entries) {
+		id = s.Entries[index].ID
+	}
+	if sp.Source != SystemPromptFromSession {
+		fr.Source = "Pi 1.6.0 defaults: " + OneLine(s.Path, 200) + " records no system prompt (written before Pi 0.86)"
+		return fr, nil
+	}
+	sections := make(map[string]string, len(sp.Sections))
+	for _, sec := range sp.Sections {
+		sections[sec.Name] = sec.Value
+	}
+	fr.FromSession = true
+	fr.Base = sp.Text
+	fr.Runtime.Options = RuntimeOptionsFromPrompt(PromptState{Sections: sections, ToolNames: sp.ToolNames()}, s.Header.Cwd)
+	if sp.Provider != "" || sp.ModelID != "" {
+		m := &compile.Model{Provider: sp.Provider, ID: sp.ModelID}
+		if cat != nil {
+			if known, ok := cat.Lookup(sp.Provider, sp.ModelID); ok {
+				m.API = known.API
+			}
+		}
+		fr.Runtime.Model = m
+	}
+	if text, ok := compile.LatestUserMessage(fr.Messages); ok {
+		fr.Runtime.LatestUserMessage = &text
+	}
+	fr.Runtime.Now = time.Now().In(loc)
+	if index >= 0 && index < len(s.Entries) {
+		if ms := s.Entries[index].TimestampMs(); !math.IsNaN(ms) {
+			fr.Runtime.Now = time.UnixMilli(int64(ms)).In(loc)
+		}
+	}
+	fr.Source = "session " + OneLine(s.Header.ID, 60) + " at entry " + OneLine(id, 20) + " (system prompt recorded by Pi)"
+	return fr, nil
 }

@@ -1,11 +1,16 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/piprompt"
+	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // TestRuntimeOptionsRoundTrip builds sections the way Pi 1.6.0 does and
@@ -64,5 +69,67 @@ func TestRuntimeOptionsWithoutSections(t *testing.T) {
 	got := RuntimeOptionsFromPrompt(PromptState{}, "/w")
 	if got.AppendSystemPrompt != nil || len(got.SelectedTools) != 0 || got.ToolSnippets == nil || got.ContextFiles == nil {
 		t.Fatalf("an empty prompt gives empty (not nil) options: %+v", got)
+	}
+}
+
+func TestForgeRuntimeAtFixtureSession(t *testing.T) {
+	shared := os.Getenv("FORGEBENCH_SHARED")
+	if shared == "" {
+		t.Skip("FORGEBENCH_SHARED not set: the Pi 1.6.0 session fixture is not available")
+	}
+	matches, _ := filepath.Glob(filepath.Join(shared, "fixtures/pi-sessions/generated-pi-1.6.0/agent/sessions/*/2026-11-29T22-47-39-368Z_*.jsonl"))
+	if len(matches) != 1 {
+		t.Fatalf("generated Pi 1.6.0 main session not found under %s", shared)
+	}
+	s, err := Open(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := ForgeRuntimeAt(s, s.LeafIndex(), catalog.Default(), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := fr.Runtime
+	if !fr.FromSession || rt.Options.Cwd != "/home/dev/projects/demo-app" {
+		t.Fatalf("source %q cwd %q", fr.Source, rt.Options.Cwd)
+	}
+	if !reflect.DeepEqual(rt.Options.SelectedTools, []string{"read", "bash", "edit", "write"}) {
+		t.Errorf("tools %v", rt.Options.SelectedTools)
+	}
+	if rt.Model == nil || rt.Model.Provider != "openai" || rt.Model.ID != "gpt-5.4" || rt.Model.API == "" {
+		t.Errorf("model at the leaf %+v (API from the catalog)", rt.Model)
+	}
+	if rt.LatestUserMessage == nil || *rt.LatestUserMessage != "Now add tests." {
+		t.Errorf("latest user message %v", rt.LatestUserMessage)
+	}
+	if len(rt.Options.ContextFiles) != 1 || rt.Options.ContextFiles[0].Path != "/home/dev/projects/demo-app/AGENTS.md" {
+		t.Errorf("context files %+v", rt.Options.ContextFiles)
+	}
+	if want := s.Entries[s.LeafIndex()].TimestampMs(); float64(rt.Now.UnixMilli()) != want {
+		t.Errorf("now = the entry's time, got %v", rt.Now)
+	}
+	sp, _ := SystemPromptAt(s, s.LeafIndex())
+	if fr.Base != sp.Text || !strings.Contains(fr.Base, "<rules>") {
+		t.Errorf("base must be the prompt in force")
+	}
+	if len(fr.Messages) == 0 {
+		t.Error("messages of the context at the leaf are missing")
+	}
+}
+
+func TestForgeRuntimeAtPre086SessionFallsBack(t *testing.T) {
+	src := `{"type":"session","version":3,"id":"s","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	s, err := Read(strings.NewReader(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := ForgeRuntimeAt(s, 0, nil, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.FromSession || !strings.Contains(fr.Source, "Pi 1.6.0 defaults") || len(fr.Messages) != 1 {
+		t.Fatalf("%+v", fr)
 	}
 }

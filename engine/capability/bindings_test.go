@@ -167,3 +167,27 @@ func TestApplyOverrides(t *testing.T) {
 		t.Error("base modified")
 	}
 }
+
+// TestPresetValidationWording pins the validation-side binding messages
+// that engine/preset reports while parsing a Preset (the resolution side
+// uses other words for the same faults).
+func TestPresetValidationWording(t *testing.T) {
+	parts := make([]string, 257)
+	for i := range parts {
+		parts[i] = `{"ref":"p","id":"b` + itoa(i) + `"}`
+	}
+	parts[1] = `{"ref":"p","id":"b0"}`
+	src := `{"schemaVersion":2,"type":"pi-forge.prompt-stack","id":"owner","name":"Owner","capabilities":[` + strings.Join(parts, ",") + `],"items":[]}`
+	_, diags := preset.ParseWith([]byte(src), "owner.json", preset.ParseOptions{Scope: preset.ScopeProject})
+	want := map[string]bool{"Preset capabilities cannot exceed 256 bindings (got 257).": false, "Duplicate capability binding id: b0": false}
+	for _, d := range diags {
+		if _, ok := want[d.Message]; ok && d.Level == preset.LevelError {
+			want[d.Message] = true
+		}
+	}
+	for m, seen := range want {
+		if !seen {
+			t.Errorf("missing %q in %+v", m, diags)
+		}
+	}
+}

@@ -350,3 +350,13 @@ func TestDemoProvenance(t *testing.T) {
 		t.Fatal("no provenance entries in the demo sessions")
 	}
 }
+
+func TestReadFailure(t *testing.T) {
+	e := ReadFailure("/x/agent-profiles/gone.json", preset.ScopeGlobal, os.ErrPermission)
+	if e.Profile.ID != "gone" || e.Usable() || len(e.Diagnostics) != 1 || e.Diagnostics[0] != errAt("", "Failed to read agent profile: permission denied") {
+		t.Errorf("%+v", e)
+	}
+	if e.Selector() != "global:gone" || string(Serialize(e.Profile)) == "" {
+		t.Error("fault entry shape")
+	}
+}

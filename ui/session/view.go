@@ -302,20 +302,26 @@ func (m *Model) treeRow(tr treeRow, selected, focused bool, width int) string {
 		folded = fmt.Sprintf(" (+%d)", tr.kids)
 	}
 	body := shortKind(r.kind) + " " + ls.summary(tr.idx).text
-	bodyW := max(1, width-ansi.StringWidth(tr.prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(folded))
+	prefix := tr.prefix
+	// Deeply branched sessions would push the text off the pane: keep the
+	// nearest levels of the drawing (with its connector) and elide the rest.
+	if pw, limit := ansi.StringWidth(prefix), max(3, width/3); pw > limit {
+		prefix = "…" + ansi.Cut(prefix, pw-limit+1, pw)
+	}
+	bodyW := max(1, width-ansi.StringWidth(prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(folded))
 	body = ansi.Truncate(body, bodyW, "…")
 	if selected {
 		style := st.List.SelectedBlurred
 		if focused {
 			style = st.List.Selected
 		}
-		return style.Render(mark + tr.prefix + body + label + folded)
+		return style.Render(mark + prefix + body + label + folded)
 	}
 	bodyStyle := st.List.Dim
 	if ls.active[tr.idx] {
 		bodyStyle = st.List.Item
 	}
-	return st.Badge.Active.Render(mark) + st.Text.Muted.Render(tr.prefix) + bodyStyle.Render(body) +
+	return st.Badge.Active.Render(mark) + st.Text.Muted.Render(prefix) + bodyStyle.Render(body) +
 		st.Badge.Info.Render(label) + st.Text.Muted.Render(folded)
 }
 

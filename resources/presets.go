@@ -180,14 +180,15 @@ func (lib *Library) ResolvePreset(selector string) (*Preset, error) {
 	return p, nil
 }
 
-// AutoActivatePreset is Preset auto-activation (§14.2): exactly one usable
-// project Preset with autoActivate true, else exactly one usable global one
-// not shadowed by a project id; otherwise nil.
+// AutoActivatePreset is Preset auto-activation (§14.2). Only autoActivate
+// true takes part. When any project Preset asks for it, exactly one must and
+// it must be usable, else none (fail closed, no global fallback); otherwise
+// exactly one global candidate whose id no project Preset uses, and usable.
 func (lib *Library) AutoActivatePreset() *Preset {
-	pick := func(scope Scope) []*Preset {
+	candidates := func(scope Scope) []*Preset {
 		var out []*Preset
 		for _, p := range lib.Presets {
-			if p.Scope != scope || !p.Usable() || p.Stack.AutoActivate == nil || !*p.Stack.AutoActivate {
+			if p.Scope != scope || p.Stack.AutoActivate == nil || !*p.Stack.AutoActivate {
 				continue
 			}
 			if scope == ScopeGlobal && len(lib.ShadowedBy(p)) > 0 {
@@ -197,10 +198,11 @@ func (lib *Library) AutoActivatePreset() *Preset {
 		}
 		return out
 	}
-	if c := pick(ScopeProject); len(c) == 1 {
-		return c[0]
+	c := candidates(ScopeProject)
+	if len(c) == 0 {
+		c = candidates(ScopeGlobal)
 	}
-	if c := pick(ScopeGlobal); len(c) == 1 {
+	if len(c) == 1 && c[0].Usable() {
 		return c[0]
 	}
 	return nil

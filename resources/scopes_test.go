@@ -126,6 +126,33 @@ func TestInvalidProjectShadowFailsClosed(t *testing.T) {
 	}
 }
 
+func TestAutoActivatePreset(t *testing.T) {
+	auto := `,"autoActivate":true`
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"one project", map[string]string{projStacks + "a.json": stackJSON("a", auto), globStacks + "g.json": stackJSON("g", auto)}, "project:a"},
+		{"two project candidates fail closed", map[string]string{projStacks + "a.json": stackJSON("a", auto), projStacks + "b.json": stackJSON("b", auto), globStacks + "g.json": stackJSON("g", auto)}, ""},
+		{"invalid project candidate fails closed", map[string]string{projStacks + "a.json": `{"id":"a","autoActivate":true}`, globStacks + "g.json": stackJSON("g", auto)}, ""},
+		{"one global", map[string]string{projStacks + "a.json": stackJSON("a", ""), globStacks + "g.json": stackJSON("g", auto)}, "global:g"},
+		{"two global", map[string]string{globStacks + "g.json": stackJSON("g", auto), globStacks + "h.json": stackJSON("h", auto)}, ""},
+		{"invalid global candidate", map[string]string{globStacks + "g.json": `{"id":"g","autoActivate":true}`}, ""},
+		{"shadowed global", map[string]string{projStacks + "g.json": stackJSON("g", ""), globStacks + "g.json": stackJSON("g", auto)}, ""},
+		{"default.json no longer auto-activates", map[string]string{projStacks + "default.json": stackJSON("default", "")}, ""},
+	}
+	for _, c := range cases {
+		got := ""
+		if p := mustLoad(t, newWorkspace(t, c.files)).AutoActivatePreset(); p != nil {
+			got = p.Key()
+		}
+		if got != c.want {
+			t.Errorf("%s: auto-activated %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestUntrustedProjectIsNotLoaded(t *testing.T) {
 	ws := newWorkspace(t, map[string]string{
 		projStacks + "p.json":     stackJSON("p", ""),

@@ -65,3 +65,40 @@ func BenchmarkParseCapability(b *testing.B) {
 }
 
 func ptr(s string) *string { return &s }
+
+func FuzzResolveBindings(f *testing.F) {
+	for _, seed := range []string{
+		`[{"ref":"p"},{"ref":"global:shadow","id":"x","overrides":{"appendContent":"a","tools":{"add":["b"]}}}]`,
+		`[{"ref":"p"},{"ref":"p"}]`, `["x",{"ref":5},{"ref":"team:x"}]`, `[{"ref":"empty","overrides":{"content":"c"}}]`,
+	} {
+		f.Add(seed, false)
+	}
+	cat := testCatalog()
+	f.Fuzz(func(t *testing.T, bindings string, global bool) {
+		scope := preset.ScopeProject
+		if global {
+			scope = preset.ScopeGlobal
+		}
+		src := `{"schemaVersion":2,"type":"pi-forge.prompt-stack","id":"owner","capabilities":` + bindings + `,"items":[]}`
+		stack, _ := preset.ParseWith([]byte(src), "owner.json", preset.ParseOptions{Scope: scope})
+		res := ResolveBindings(stack, scope, cat)
+		if len(res.Bindings) != len(stack.Capabilities) {
+			t.Fatalf("%d results for %d bindings", len(res.Bindings), len(stack.Capabilities))
+		}
+		usable := 0
+		for _, b := range res.Bindings {
+			if b.Usable() {
+				usable++
+				if d := Validate(b.Effective); d.HasErrors() {
+					t.Fatalf("usable binding with invalid effective capability: %+v", d)
+				}
+			}
+		}
+		if res.Error == "" && usable != len(res.Bindings) {
+			t.Fatalf("no error but %d of %d usable", usable, len(res.Bindings))
+		}
+		if res.Error != "" && res.ErrorIndex >= len(res.Bindings) {
+			t.Fatalf("error index %d out of range", res.ErrorIndex)
+		}
+	})
+}

@@ -60,7 +60,7 @@ func TestResolvePromptStack(t *testing.T) {
 		{"project qualified", preset.ScopeProject, "project:p-stack", preset.ScopeProject, ""},
 		{"project → global", preset.ScopeProject, "global:g-stack", preset.ScopeGlobal, ""},
 		{"bare is own scope, with hint", preset.ScopeProject, "g-stack", "", "Unknown prompt stack: g-stack. Use global:g-stack to reference the global stack."},
-		{"qualified miss has no hint", preset.ScopeProject, "project:g-stack", "", "Unknown prompt stack: project:g-stack. Use global:g-stack to reference the global stack."},
+		{"qualified project miss also hints", preset.ScopeProject, "project:g-stack", "", "Unknown prompt stack: project:g-stack. Use global:g-stack to reference the global stack."},
 		{"unknown", preset.ScopeProject, "nope", "", "Unknown prompt stack: nope."},
 		{"global bare", preset.ScopeGlobal, "g-stack", preset.ScopeGlobal, ""},
 		{"global bare never project", preset.ScopeGlobal, "p-stack", "", "Unknown prompt stack: p-stack."},

@@ -113,11 +113,23 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	writeContext(g.stdout, s, ctx)
+	sp, err := session.SystemPromptAt(s, i)
+	if err != nil {
+		return err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return err
+	}
+	writeContext(g.stdout, s, ctx, sp.PresentationIn(cat))
 	return nil
 }
 
-func writeContext(w io.Writer, s *session.Session, ctx *session.Context) {
+// writeContext prints what the provider would receive at the entry: the
+// LLM messages with the system prompt rendered as Pi presents it to that
+// model (one leading prompt, or in-place updates when the model supports
+// mid-conversation system messages).
+func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres session.Presentation) {
 	model := "none"
 	if ctx.Model != nil {
 		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")
@@ -126,9 +138,17 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context) {
 	if ctx.LeafIndex >= 0 {
 		leaf = s.Entries[ctx.LeafIndex].ID
 	}
-	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\n",
-		leaf, session.OneLine(model, 80), ctx.ThinkingLevel.StrOr("off"), len(ctx.LLMMessages()))
-	for i, m := range ctx.LLMMessages() {
+	mode := "collapsed into one leading system message"
+	if pres.Native {
+		mode = "sent in place (the model supports mid-conversation system messages)"
+	}
+	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
+		leaf, session.OneLine(model, 80), ctx.ThinkingLevel.StrOr("off"), len(pres.Messages), mode)
+	systemText := map[int]string{}
+	for _, ps := range pres.System {
+		systemText[ps.Position] = ps.Text
+	}
+	for i, m := range pres.Messages {
 		obj, _ := m.(*jsonv.Object)
 		role := "?"
 		if obj != nil {
@@ -136,7 +156,11 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context) {
 				role, _ = r.(string)
 			}
 		}
-		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, session.CleanText(messageText(obj)))
+		text, isSystem := systemText[i]
+		if !isSystem {
+			text = messageText(obj)
+		}
+		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, session.CleanText(text))
 	}
 }
 

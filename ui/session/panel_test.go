@@ -458,3 +458,40 @@ func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
 		t.Fatalf("summaries must be sanitised one-liners: %q", text)
 	}
 }
+
+func TestBadFilesAreShownNotFatal(t *testing.T) {
+	hs, paths := newHarness(t, 120, 30)
+	dir := paths["rounding"][:strings.LastIndex(paths["rounding"], "/")]
+	files := map[string]string{
+		"empty.jsonl":       "",
+		"header-only.jsonl": `{"type":"session","version":3,"id":"h","timestamp":"2026-11-27T10:00:00.000Z","cwd":"/x"}` + "\n",
+		"garbage.jsonl":     "not json\n\x1b[2J{{{\n",
+		"orphans.jsonl": `{"type":"session","version":3,"id":"o","timestamp":"2026-11-27T10:00:00.000Z","cwd":"/x"}` + "\n" +
+			`{"type":"message","id":"a","parentId":"zz","timestamp":"bad","message":{"role":"user","content":"orphan"}}` + "\n" +
+			`{"type":"message","id":"b","parentId":"b","timestamp":"2026-11-27T10:00:01.000Z","message":{"role":"assistant","content":null}}` + "\n" +
+			`[1,2]` + "\n",
+	}
+	for name, body := range files {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: p}})
+		hs.run(cmd)
+		for pn := panePicker; pn < paneCount; pn++ {
+			hs.focusOn(pn)
+			hs.press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
+			v := hs.view()
+			if len(strings.Split(v, "\n")) != 30 {
+				t.Fatalf("%s: view does not fill the pane", name)
+			}
+			if strings.Contains(v, "\x1b[2J") {
+				t.Fatalf("%s: control sequence reached the screen", name)
+			}
+		}
+	}
+	hs.press("r") // rediscovery lists the bad files too and must not fail
+	if len(hs.m.picker.items) < 6 {
+		t.Fatalf("discovery should list every file, got %d", len(hs.m.picker.items))
+	}
+}

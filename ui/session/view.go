@@ -363,6 +363,13 @@ func (m *Model) timelineView(r rect) string {
 	if m.status != "" {
 		info = m.status + " · " + info
 	}
+	if m.loading != "" && m.loading != "sessions" {
+		spin := ""
+		if m.spinning {
+			spin = m.spin.View() + " "
+		}
+		info = spin + "opening " + baseName(m.loading) + "… · " + info
+	}
 	return m.frame(r, title, info, focused, lines)
 }
 

@@ -135,6 +135,9 @@ func (m *Model) openContext() tea.Cmd {
 	if m.ls == nil || idx < 0 {
 		return nil
 	}
+	if m.focus == paneTree {
+		m.showEntry(idx) // the detail pane follows the timeline cursor
+	}
 	m.mode = modeContext
 	m.focus = paneDetail
 	m.context.offset = 0

@@ -495,3 +495,27 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 		t.Fatalf("discovery should list every file, got %d", len(hs.m.picker.items))
 	}
 }
+
+func TestStatsFollowTheShownBranch(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.press("s")
+	if got := hs.m.stats.branch.Entries; got != 17 {
+		t.Fatalf("active branch stats count %d entries, want 17", got)
+	}
+	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e10"}})
+	hs.run(cmd)
+	hs.press("s")
+	if got := hs.m.stats.branch.Entries; got != 10 {
+		t.Fatalf("side branch stats count %d entries, want 10 (e01…e10)", got)
+	}
+	// c from the tree shows the context at the tree's entry and the
+	// detail follows it.
+	hs.press("esc", "esc", "shift+tab")
+	hs.focusOn(paneTree)
+	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
+	hs.press("c")
+	if hs.m.context.res == nil || hs.m.ls.rows[hs.m.context.res.idx].id != "e04" || hs.m.ls.rows[hs.m.tl.current()].id != "e04" {
+		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
+	}
+}

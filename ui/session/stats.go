@@ -15,6 +15,7 @@ import (
 // statsState is the stats view: the whole session and the shown branch.
 type statsState struct {
 	pending bool
+	leaf    int // the branch the stats were computed for
 	session *pis.Stats
 	branch  *pis.Stats
 	err     error
@@ -47,13 +48,19 @@ func (p *postbox) statsCmd(gen int, ls *loadedSession, agentDir string, leaf int
 }
 
 func (m *Model) openStats() tea.Cmd {
+	if m.ls == nil {
+		return nil
+	}
+	if m.focus == paneTree {
+		m.showEntry(m.tree.current())
+	}
 	m.mode = modeStats
 	m.focus = paneDetail
 	m.stats.offset = 0
-	if m.stats.session != nil || m.stats.pending || m.ls == nil {
+	if (m.stats.session != nil && m.stats.leaf == m.tl.leaf) || m.stats.pending {
 		return nil
 	}
-	m.stats.pending = true
+	m.stats = statsState{pending: true, leaf: m.tl.leaf}
 	return m.box.statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
 }
 

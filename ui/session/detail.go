@@ -34,6 +34,8 @@ type detailDoc struct {
 	width int
 	key   detailKey
 	lines []string
+	// collapsed is set when a tool call was shortened to one line.
+	collapsed bool
 }
 
 func (d *detailDoc) add(lines ...string) { d.lines = append(d.lines, lines...) }
@@ -102,6 +104,9 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 	switch p := payload.(type) {
 	case *pis.Message:
 		d.message(p)
+		if d.collapsed {
+			d.add("", st.Text.Subtle.Render("space shows the tool calls' full arguments"))
+		}
 	case *pis.Compaction:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("compaction · %s tokens before · first kept %s",
 			formatTokens(int(p.TokensBefore)), orDash(SanitizeLine(p.FirstKeptEntryID)))), "")
@@ -205,6 +210,7 @@ func (d *detailDoc) blocks(c pis.Content) {
 			if !d.key.expanded {
 				args := SanitizeLine(string(b.Arguments))
 				d.add(ansi.Truncate(name+" "+st.Text.Code.Render(args), d.width, "…"))
+				d.collapsed = true
 				continue
 			}
 			d.add(name + st.Text.Muted.Render(" · "+SanitizeLine(b.ID)))

@@ -17,12 +17,15 @@ type Session struct {
 	Filter   key.Binding
 	Fold     key.Binding
 	Unfold   key.Binding
-	Expand   key.Binding
-	Thinking key.Binding
-	Context  key.Binding
-	Stats    key.Binding
-	Follow   key.Binding
-	Reload   key.Binding
+	// TreeFilter cycles the tree's display modes (default, all, user
+	// messages only, labeled only), like Pi's /tree filters.
+	TreeFilter key.Binding
+	Expand     key.Binding
+	Thinking   key.Binding
+	Context    key.Binding
+	Stats      key.Binding
+	Follow     key.Binding
+	Reload     key.Binding
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
@@ -32,23 +35,24 @@ func DefaultSession() Session {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 	}
 	return Session{
-		Up:       b([]string{"up", "k"}, "↑/k", "up"),
-		Down:     b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:      b([]string{"home", "g"}, "g", "top"),
-		Bottom:   b([]string{"end", "G"}, "G", "bottom"),
-		Open:     b([]string{"enter"}, "enter", "open/select"),
-		Back:     b([]string{"esc"}, "esc", "back"),
-		Filter:   b([]string{"/"}, "/", "filter"),
-		Fold:     b([]string{"left", "h"}, "←/h", "fold"),
-		Unfold:   b([]string{"right", "l"}, "→/l", "unfold"),
-		Expand:   b([]string{"space"}, "space", "expand tools"),
-		Thinking: b([]string{"t"}, "t", "thinking"),
-		Context:  b([]string{"c"}, "c", "context here"),
-		Stats:    b([]string{"s"}, "s", "stats"),
-		Follow:   b([]string{"F"}, "F", "follow"),
-		Reload:   b([]string{"r"}, "r", "reload"),
+		Up:         b([]string{"up", "k"}, "↑/k", "up"),
+		Down:       b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:     b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:   b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:        b([]string{"home", "g"}, "g", "top"),
+		Bottom:     b([]string{"end", "G"}, "G", "bottom"),
+		Open:       b([]string{"enter"}, "enter", "open/select"),
+		Back:       b([]string{"esc"}, "esc", "back"),
+		Filter:     b([]string{"/"}, "/", "filter"),
+		Fold:       b([]string{"left", "h"}, "←/h", "fold"),
+		Unfold:     b([]string{"right", "l"}, "→/l", "unfold"),
+		TreeFilter: b([]string{"f"}, "f", "tree filter"),
+		Expand:     b([]string{"space"}, "space", "expand tools"),
+		Thinking:   b([]string{"t"}, "t", "thinking"),
+		Context:    b([]string{"c"}, "c", "context here"),
+		Stats:      b([]string{"s"}, "s", "stats"),
+		Follow:     b([]string{"F"}, "F", "follow"),
+		Reload:     b([]string{"r"}, "r", "reload"),
 	}
 }
 
@@ -58,7 +62,7 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session-up": &s.Up, "session-down": &s.Down, "session-page-up": &s.PageUp,
 		"session-page-down": &s.PageDown, "session-top": &s.Top, "session-bottom": &s.Bottom,
 		"session-open": &s.Open, "session-back": &s.Back, "session-filter": &s.Filter,
-		"session-fold": &s.Fold, "session-unfold": &s.Unfold, "session-expand": &s.Expand,
+		"session-fold": &s.Fold, "session-unfold": &s.Unfold, "session-tree-filter": &s.TreeFilter, "session-expand": &s.Expand,
 		"session-thinking": &s.Thinking, "session-context": &s.Context, "session-stats": &s.Stats,
 		"session-follow": &s.Follow, "session-reload": &s.Reload,
 	}

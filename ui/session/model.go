@@ -158,7 +158,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.focus == panePicker:
 		return []key.Binding{k.Open, k.Filter, k.Follow}
 	case m.focus == paneTree:
-		return []key.Binding{k.Open, k.Fold, k.Unfold, k.Context}
+		return []key.Binding{k.Open, k.Fold, k.Unfold, k.TreeFilter, k.Context}
 	case m.focus == paneTimeline:
 		return []key.Binding{k.Open, k.Filter, k.Context, k.Stats, k.Follow}
 	default:
@@ -171,7 +171,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Back, k.Filter, k.Fold, k.Unfold},
+		{k.Open, k.Back, k.Filter, k.Fold, k.Unfold, k.TreeFilter},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload},
 	}
 }

@@ -132,8 +132,8 @@ func TestTreeFoldAndUnfold(t *testing.T) {
 	m := hs.m
 	hs.focusOn(paneTree)
 	total := len(m.tree.rows)
-	if total != 19 {
-		t.Fatalf("tree shows %d rows, want all 19 entries", total)
+	if total != 16 {
+		t.Fatalf("tree shows %d rows, want 16 (model, thinking and label entries hidden by default)", total)
 	}
 	// From the leaf, ← jumps to the nearest branch point (e08).
 	hs.press("left")
@@ -141,7 +141,7 @@ func TestTreeFoldAndUnfold(t *testing.T) {
 		t.Fatalf("← on a leaf should go to the branch point e08, got %s", got)
 	}
 	hs.press("left")
-	if !m.tree.folded[hs.entryIndex("e08")] || len(m.tree.rows) != 8 {
+	if !m.tree.folded[hs.entryIndex("e08")] || len(m.tree.rows) != 6 {
 		t.Fatalf("← on a branch point folds it: folded=%v rows=%d", m.tree.folded, len(m.tree.rows))
 	}
 	if !strings.Contains(ansi.Strip(hs.view()), "(+2)") {
@@ -517,5 +517,44 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs.press("c")
 	if hs.m.context.res == nil || hs.m.ls.rows[hs.m.context.res.idx].id != "e04" || hs.m.ls.rows[hs.m.tl.current()].id != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
+	}
+}
+
+func TestTreeFilterModes(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	hs.focusOn(paneTree)
+	ids := func() string {
+		var out []string
+		for _, r := range m.tree.rows {
+			out = append(out, m.ls.rows[r.idx].id)
+		}
+		return strings.Join(out, ",")
+	}
+	want := []struct{ mode, ids string }{
+		{"all", "e01,e02,e03,e04,e05,e06,e07,e08,e11,e12,e13,e14,e15,e16,e17,e18,e19,e09,e10"},
+		{"user only", "e03,e12,e17,e19,e09"},
+		{"labeled", "e13,e19"},
+		{"default", "e03,e04,e05,e06,e07,e08,e11,e12,e13,e14,e16,e17,e18,e19,e09,e10"},
+	}
+	for _, w := range want {
+		hs.press("f")
+		if m.tree.filter.String() != w.mode || ids() != w.ids {
+			t.Fatalf("mode %s shows %s, want %s %s", m.tree.filter, ids(), w.mode, w.ids)
+		}
+	}
+	// In user-only mode the abandoned branch's user message still hangs
+	// from a branch connector, and the cursor falls back to a visible
+	// ancestor of a hidden entry.
+	hs.press("f", "f")
+	if m.tree.filter != treeUserOnly {
+		t.Fatal("expected user-only mode")
+	}
+	if r := m.tree.rows[m.tree.rowOf[hs.entryIndex("e09")]]; !strings.Contains(r.prefix, "└─") {
+		t.Fatalf("e09 should be drawn as a branch, prefix %q", r.prefix)
+	}
+	m.tree.follow(m.ls, hs.entryIndex("e14"))
+	if got := m.ls.rows[m.tree.current()].id; got != "e12" {
+		t.Fatalf("a hidden entry should put the cursor on its nearest visible ancestor, got %s", got)
 	}
 }

@@ -1,5 +1,7 @@
 package session
 
+import pis "github.com/forgebench/forgebench/session"
+
 // treeRow is one visible line of the branch tree.
 type treeRow struct {
 	idx int
@@ -15,6 +17,9 @@ type treeRow struct {
 type treeView struct {
 	rows   []treeRow
 	folded map[int]bool
+	// filter hides entries like Pi's /tree filter modes; children of a
+	// hidden entry hang from its nearest visible ancestor.
+	filter treeFilter
 	// rowOf maps entry index → row (-1 when hidden by a fold).
 	rowOf  []int
 	cursor int
@@ -40,8 +45,8 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 		idx        int
 		base, conn string
 	}
-	roots := ls.tree.Roots
-	ordered := activeFirst(ls, toInt32(roots))
+	roots := tv.visibleKids(ls, toInt32(ls.tree.Roots))
+	ordered := activeFirst(ls, roots)
 	stack := make([]item, 0, 64)
 	multi := len(ordered) > 1
 	for i := len(ordered) - 1; i >= 0; i-- {
@@ -57,7 +62,7 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 		if it.idx < 0 || it.idx >= n || tv.rowOf[it.idx] >= 0 {
 			continue // defensive: a malformed forest must not loop
 		}
-		kids := ls.tree.Children(it.idx)
+		kids := tv.visibleKids(ls, ls.tree.Children(it.idx))
 		tv.rowOf[it.idx] = len(tv.rows)
 		tv.rows = append(tv.rows, treeRow{idx: it.idx, prefix: it.base + it.conn, kids: len(kids)})
 		if tv.folded[it.idx] || len(kids) == 0 {
@@ -119,6 +124,101 @@ func activeFirst(ls *loadedSession, kids []int32) []int32 {
 	return kids
 }
 
+// treeFilter is one of the tree's display modes (Pi's /tree filters).
+type treeFilter int
+
+const (
+	// treeDefault hides bookkeeping entries (labels, custom state, model
+	// and thinking changes, session info), like Pi's default view.
+	treeDefault treeFilter = iota
+	treeAll
+	treeUserOnly
+	treeLabeled
+	treeFilterCount
+)
+
+func (f treeFilter) String() string {
+	return [...]string{"default", "all", "user only", "labeled"}[f]
+}
+
+// visible reports whether entry i shows under the filter. The default
+// leaf always shows so the active position is never lost.
+func (tv *treeView) visible(ls *loadedSession, i int) bool {
+	if i == ls.leaf || tv.filter == treeAll {
+		return true
+	}
+	switch tv.filter {
+	case treeUserOnly:
+		return ls.rows[i].kind == pis.RoleUser
+	case treeLabeled:
+		_, ok := ls.labels[i]
+		return ok
+	}
+	switch ls.sess.Entries[i].Type {
+	case pis.TypeLabel, pis.TypeCustom, pis.TypeModelChange, pis.TypeThinkingLevelChange, pis.TypeSessionInfo:
+		return false
+	}
+	return true
+}
+
+// visibleKids replaces hidden entries among kids by their visible
+// descendants, in order, without recursion (chains can be very long).
+func (tv *treeView) visibleKids(ls *loadedSession, kids []int32) []int32 {
+	if tv.filter == treeAll {
+		return kids
+	}
+	allVisible := true
+	for _, k := range kids {
+		if !tv.visible(ls, int(k)) {
+			allVisible = false
+			break
+		}
+	}
+	if allVisible {
+		return kids
+	}
+	var out []int32
+	stack := make([]int32, 0, len(kids))
+	for i := len(kids) - 1; i >= 0; i-- {
+		stack = append(stack, kids[i])
+	}
+	for steps := 0; len(stack) > 0 && steps <= len(ls.rows); steps++ {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if tv.visible(ls, int(k)) {
+			out = append(out, k)
+			continue
+		}
+		grand := ls.tree.Children(int(k))
+		for i := len(grand) - 1; i >= 0; i-- {
+			stack = append(stack, grand[i])
+		}
+	}
+	return out
+}
+
+// nearestVisible walks up from idx to the first entry with a row.
+func (tv *treeView) nearestVisible(ls *loadedSession, idx int) int {
+	for steps := 0; idx >= 0 && steps <= len(tv.rowOf); steps++ {
+		if tv.rowOf[idx] >= 0 {
+			return idx
+		}
+		idx = int(ls.tree.Parent[idx])
+	}
+	return -1
+}
+
+// cycleFilter switches to the next filter mode, keeping the cursor on the
+// same entry or its nearest visible ancestor.
+func (tv *treeView) cycleFilter(ls *loadedSession) {
+	cur := tv.current()
+	tv.filter = (tv.filter + 1) % treeFilterCount
+	tv.rebuild(ls)
+	if cur >= 0 {
+		tv.follow(ls, cur)
+	}
+}
+
 // current is the entry index under the cursor (-1 when empty).
 func (tv *treeView) current() int {
 	if tv.cursor < 0 || tv.cursor >= len(tv.rows) {
@@ -144,8 +244,8 @@ func (tv *treeView) moveTo(ls *loadedSession, idx int) {
 			tv.rebuild(ls)
 		}
 	}
-	if r := tv.rowOf[idx]; r >= 0 {
-		tv.cursor = r
+	if v := tv.nearestVisible(ls, idx); v >= 0 {
+		tv.cursor = tv.rowOf[v]
 	}
 }
 
@@ -196,8 +296,11 @@ func clamp(v, lo, hi int) int {
 
 // follow puts the cursor on entry idx when it is visible; unlike moveTo it
 // never unfolds, so it is cheap enough for every timeline keypress.
-func (tv *treeView) follow(idx int) {
-	if idx >= 0 && idx < len(tv.rowOf) && tv.rowOf[idx] >= 0 {
-		tv.cursor = tv.rowOf[idx]
+func (tv *treeView) follow(ls *loadedSession, idx int) {
+	if idx < 0 || idx >= len(tv.rowOf) {
+		return
+	}
+	if v := tv.nearestVisible(ls, idx); v >= 0 {
+		tv.cursor = tv.rowOf[v]
 	}
 }

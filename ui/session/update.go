@@ -280,6 +280,8 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			m.tree.fold(m.ls)
 		case key.Matches(msg, k.Unfold):
 			m.tree.unfold(m.ls)
+		case key.Matches(msg, k.TreeFilter):
+			m.tree.cycleFilter(m.ls)
 		case key.Matches(msg, k.Open):
 			cmd := m.selectEntry(m.tree.current())
 			m.focus = paneTimeline
@@ -292,7 +294,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 		if delta != 0 {
 			m.tl.move(delta, len(m.tl.shown))
 			m.detail.offset = 0
-			m.tree.follow(m.tl.current())
+			m.tree.follow(m.ls, m.tl.current())
 			return nil
 		}
 		if key.Matches(msg, k.Open) {

@@ -267,6 +267,9 @@ func (m *Model) treeView(r rect) string {
 		lines = append(lines, m.treeRow(tv.rows[row], row == tv.cursor, focused, inner))
 	}
 	info := position(tv.cursor, len(tv.rows))
+	if tv.filter != treeDefault {
+		info = tv.filter.String() + " · " + info
+	}
 	if n := len(tv.folded); n > 0 {
 		info = fmt.Sprintf("%d folded · %s", n, info)
 	}

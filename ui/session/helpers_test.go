@@ -66,7 +66,7 @@ func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
 	t.Helper()
 	ws, paths := testWorkspace(t)
 	keys := keymap.DefaultGlobal()
-	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys, Workspace: ws, Width: w, Height: h}
+	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	m := New(com)
 	m.SetSize(w, h)
 	hs := &harness{t: t, com: com, m: m}
@@ -169,3 +169,5 @@ func (hs *harness) entryIndex(id string) int {
 	}
 	return idx
 }
+
+func hsStyles() themes.Styles { return themes.For(themes.Dark, true, false) }

@@ -558,3 +558,28 @@ func TestTreeFilterModes(t *testing.T) {
 		t.Fatalf("a hidden entry should put the cursor on its nearest visible ancestor, got %s", got)
 	}
 }
+
+func TestResultsSurviveAPokeDeliveredToAnotherTab(t *testing.T) {
+	ws, paths := testWorkspace(t)
+	keys := keymap.DefaultGlobal()
+	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws}
+	m := New(com)
+	m.SetSize(120, 30)
+	msg := m.Init()() // the root routes this to whichever tab is showing
+	if _, ok := msg.(common.SelectionChangedMsg); !ok {
+		t.Fatalf("loading should end with a broadcast selection, got %T", msg)
+	}
+	// The message never reaches the panel; the next frame still shows
+	// the loaded session because results wait in the postbox.
+	view := ansi.Strip(m.View())
+	if m.ls == nil || m.ls.file != paths["rounding"] || !strings.Contains(view, "Invoice rounding (test)") {
+		t.Fatalf("the postbox should deliver the load on the next frame:\n%s", view)
+	}
+	if len(m.later) == 0 {
+		t.Fatal("commands started while drawing must wait for the next Update")
+	}
+	_, cmd := m.Update(pokeMsg{})
+	if cmd == nil || len(m.later) != 0 {
+		t.Fatal("the next Update returns the commands started while drawing")
+	}
+}

@@ -1,0 +1,105 @@
+package forms
+
+import (
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// base is what every form keeps from its construction.
+type base struct {
+	ctx    Context
+	keys   *Keys
+	styles *themes.Styles
+}
+
+func newBase(ctx Context, o options) base {
+	b := base{ctx: ctx, keys: o.keys}
+	if ctx.Com != nil {
+		b.styles = &ctx.Com.Styles
+	} else {
+		st := themes.For(themes.Dark, true, true)
+		b.styles = &st
+	}
+	if b.ctx.Draft == nil {
+		b.ctx.Draft = jsonv.NewObject()
+	}
+	return b
+}
+
+// draftGet reads a top-level key of the draft.
+func (b *base) draftGet(key string) (any, bool) {
+	return b.ctx.Draft.Get(key)
+}
+
+// objectAt reads the object at path (nil when absent or not an object).
+func objectAt(root *jsonv.Object, path Path) *jsonv.Object {
+	v := valueAt(root, path)
+	o, _ := v.(*jsonv.Object)
+	return o
+}
+
+// valueAt reads the value at path; nil when any step is missing.
+func valueAt(root *jsonv.Object, path Path) any {
+	var cur any = root
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			o, ok := cur.(*jsonv.Object)
+			if !ok {
+				return nil
+			}
+			cur, _ = o.Get(s)
+		case int:
+			a, ok := cur.([]any)
+			if !ok || s < 0 || s >= len(a) {
+				return nil
+			}
+			cur = a[s]
+		default:
+			return nil
+		}
+	}
+	return cur
+}
+
+// present reports whether path exists in root.
+func present(root *jsonv.Object, path Path) bool {
+	if len(path) == 0 {
+		return true
+	}
+	parent := valueAt(root, path[:len(path)-1])
+	switch s := path[len(path)-1].(type) {
+	case string:
+		o, ok := parent.(*jsonv.Object)
+		if !ok {
+			return false
+		}
+		_, has := o.Get(s)
+		return has
+	case int:
+		a, ok := parent.([]any)
+		return ok && s >= 0 && s < len(a)
+	}
+	return false
+}
+
+// stringList returns the strings of an array value (non-strings skipped).
+func stringList(v any) []string {
+	a, _ := v.([]any)
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// toAnyList builds a fresh jsonv array of strings.
+func toAnyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+// Package forms holds the editor forms of the Presets panel: slot options,
+// parameters (v2) / variables (v1), tool and skill policy, regex rules,
+// context options and capability bindings.
+//
+// Forms never mutate the draft they are given. When the user commits a field
+// (enter, or leaving a field), a form returns a tea.Cmd producing an EditMsg;
+// the panel applies it to its draft, re-validates the preset, and re-creates
+// the form from the new draft. To keep the user's place across that
+// re-creation, every constructor accepts Options: pass WithCursor(f.Cursor())
+// taken from the old form.
+package forms
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// Path addresses a value inside the draft JSON: string keys into objects and
+// int indexes into arrays, e.g. Path{"items", 3, "options"}.
+type Path []any
+
+// EditMsg asks the panel to change its draft: set Value (a jsonv value) at
+// Path, or delete the value at Path when Delete is true. Label names the edit
+// for the undo history ("tools.allow").
+type EditMsg struct {
+	Path   Path
+	Value  any
+	Delete bool
+	Label  string
+}
+
+// Context is what a form is built from. Draft is shared and must be treated
+// as immutable; Diagnostics are the panel's last validation of the draft.
+type Context struct {
+	Com         *common.Common
+	Draft       *jsonv.Object
+	Diagnostics preset.Diagnostics
+	KnownTools  []string
+	Library     *resources.Library
+	Scope       preset.Scope
+}
+
+// Form is one editor form hosted by the Presets panel.
+type Form interface {
+	// Update handles a message routed to the form.
+	Update(msg tea.Msg) (Form, tea.Cmd)
+	// View renders the form in exactly width×height cells.
+	View(width, height int) string
+	// CapturesInput is true while a text field has focus, so the panel
+	// passes printable keys through instead of treating them as shortcuts.
+	CapturesInput() bool
+	// Title names the form ("Slot options · history").
+	Title() string
+	// ShortHelp lists the form's keys for the footer.
+	ShortHelp() []key.Binding
+}
+
+// Cursor is a form's position, opaque to the panel: read it from the old
+// form with CursorOf and pass it to the constructor with WithCursor.
+type Cursor struct {
+	// Row is the focused row (field, list entry or pattern).
+	Row int
+	// Detail is the focused row inside a detail pane (regex rule fields,
+	// binding fields); 0 when the form has none.
+	Detail int
+	// Pane is the focused pane of two-pane forms (0 list, 1 detail).
+	Pane int
+}
+
+// Option configures a form at construction.
+type Option func(*options)
+
+type options struct {
+	cursor Cursor
+	keys   *Keys
+}
+
+// WithKeys makes the form use km (for example after user overrides were
+// applied with keymap.Apply); without it forms use DefaultKeys().
+func WithKeys(km *Keys) Option {
+	return func(o *options) { o.keys = km }
+}
+
+// WithCursor restores a cursor taken from a previous instance of the same
+// form (see CursorOf); out-of-range values are clamped.
+func WithCursor(c Cursor) Option {
+	return func(o *options) { o.cursor = c }
+}
+
+// CursorOf returns the cursor of a form built by this package, or the zero
+// Cursor for any other Form.
+func CursorOf(f Form) Cursor {
+	if c, ok := f.(interface{ cursor() Cursor }); ok {
+		return c.cursor()
+	}
+	return Cursor{}
+}
+
+func applyOptions(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.keys == nil {
+		km := DefaultKeys()
+		o.keys = &km
+	}
+	return o
+}
+
+// edit returns the command that emits one EditMsg.
+func edit(path Path, value any, label string) tea.Cmd {
+	msg := EditMsg{Path: append(Path(nil), path...), Value: value, Label: label}
+	return func() tea.Msg { return msg }
+}
+
+// remove returns the command that deletes the value at path.
+func remove(path Path, label string) tea.Cmd {
+	msg := EditMsg{Path: append(Path(nil), path...), Delete: true, Label: label}
+	return func() tea.Msg { return msg }
+}

@@ -1,0 +1,66 @@
+package forms
+
+import "charm.land/bubbles/v2/key"
+
+// Keys are the bindings of every form, as data: help is generated from them
+// and user overrides rebind them by the names of Named.
+type Keys struct {
+	Up       key.Binding
+	Down     key.Binding
+	Edit     key.Binding
+	Toggle   key.Binding
+	Cycle    key.Binding
+	CycleBck key.Binding
+	Commit   key.Binding
+	Cancel   key.Binding
+	Reset    key.Binding
+	Add      key.Binding
+	Rename   key.Binding
+	Delete   key.Binding
+	MoveUp   key.Binding
+	MoveDown key.Binding
+	Detail   key.Binding
+	List     key.Binding
+	Pick     key.Binding
+	Mode     key.Binding
+}
+
+// DefaultKeys returns the stock form bindings. Keys used by the root
+// (tab, q, ?, :, esc outside an editor) are left alone.
+func DefaultKeys() Keys {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
+	return Keys{
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		Edit:     b([]string{"enter"}, "enter", "edit field"),
+		Toggle:   b([]string{"space"}, "space", "toggle"),
+		Cycle:    b([]string{"right", "l"}, "→/l", "next value"),
+		CycleBck: b([]string{"left", "h"}, "←/h", "previous value"),
+		Commit:   b([]string{"enter"}, "enter", "commit"),
+		Cancel:   b([]string{"esc"}, "esc", "cancel edit"),
+		Reset:    b([]string{"x"}, "x", "unset (default)"),
+		Add:      b([]string{"a"}, "a", "add"),
+		Rename:   b([]string{"R"}, "R", "rename"),
+		Delete:   b([]string{"d", "delete"}, "d", "delete"),
+		MoveUp:   b([]string{"K", "shift+up"}, "K", "move up"),
+		MoveDown: b([]string{"J", "shift+down"}, "J", "move down"),
+		Detail:   b([]string{"right", "l"}, "→/l", "details"),
+		List:     b([]string{"left", "h"}, "←/h", "back to list"),
+		Pick:     b([]string{"p"}, "p", "pick tools"),
+		Mode:     b([]string{"m"}, "m", "cycle mode"),
+	}
+}
+
+// Named exposes the bindings under stable names for user overrides
+// (keymap.Apply), prefixed "form-" so they never clash with the root's.
+func (k *Keys) Named() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"form-up": &k.Up, "form-down": &k.Down, "form-edit": &k.Edit, "form-toggle": &k.Toggle,
+		"form-cycle": &k.Cycle, "form-cycle-back": &k.CycleBck, "form-commit": &k.Commit,
+		"form-cancel": &k.Cancel, "form-reset": &k.Reset, "form-add": &k.Add, "form-rename": &k.Rename,
+		"form-delete": &k.Delete, "form-move-up": &k.MoveUp, "form-move-down": &k.MoveDown,
+		"form-detail": &k.Detail, "form-list": &k.List, "form-pick": &k.Pick, "form-mode": &k.Mode,
+	}
+}

@@ -1,0 +1,81 @@
+package forms
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// truncate cuts s (possibly styled) to width cells with an ellipsis.
+func truncate(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// padRight pads s with spaces to width cells.
+func padRight(s string, width int) string {
+	if w := ansi.StringWidth(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// frame fits lines into exactly width×height cells, scrolling so that line
+// focus stays visible.
+func frame(lines []string, focus, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	start := 0
+	if len(lines) > height {
+		start = clamp(focus-height/2, 0, len(lines)-height)
+	}
+	out := make([]string, 0, height)
+	for i := start; i < len(lines) && len(out) < height; i++ {
+		out = append(out, padRight(truncate(lines[i], width), width))
+	}
+	for len(out) < height {
+		out = append(out, strings.Repeat(" ", max(width, 0)))
+	}
+	return strings.Join(out, "\n")
+}
+
+// renderDiag draws one diagnostic line with its level badge.
+func renderDiag(st *themes.Styles, d diagLine, width int, indent string) string {
+	style := st.Text.Info
+	switch d.level {
+	case string(preset.LevelError):
+		style = st.Text.Danger
+	case string(preset.LevelWarning):
+		style = st.Text.Warning
+	}
+	return style.Render(truncate(indent+d.level+": "+d.text, width))
+}
+
+// diagsWhere returns the diagnostics whose message passes keep.
+func diagsWhere(ds preset.Diagnostics, keep func(preset.Diagnostic) bool) []diagLine {
+	var out []diagLine
+	for _, d := range ds {
+		if keep(d) {
+			out = append(out, diagLine{level: string(d.Level), text: d.Message})
+		}
+	}
+	return out
+}
+
+// hasPrefix is a diagnostic matcher on message prefixes.
+func hasPrefix(prefixes ...string) func(preset.Diagnostic) bool {
+	return func(d preset.Diagnostic) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(d.Message, p) {
+				return true
+			}
+		}
+		return false
+	}
+}

@@ -15,8 +15,10 @@ type Session struct {
 	Open     key.Binding
 	Back     key.Binding
 	Filter   key.Binding
-	Fold     key.Binding
-	Unfold   key.Binding
+	// Scope switches the picker between this project and all projects.
+	Scope  key.Binding
+	Fold   key.Binding
+	Unfold key.Binding
 	// TreeFilter cycles the tree's display modes (default, all, user
 	// messages only, labeled only), like Pi's /tree filters.
 	TreeFilter key.Binding
@@ -44,6 +46,7 @@ func DefaultSession() Session {
 		Open:       b([]string{"enter"}, "enter", "open/select"),
 		Back:       b([]string{"esc"}, "esc", "back"),
 		Filter:     b([]string{"/"}, "/", "filter"),
+		Scope:      b([]string{"a"}, "a", "all projects"),
 		Fold:       b([]string{"left", "h"}, "←/h", "fold"),
 		Unfold:     b([]string{"right", "l"}, "→/l", "unfold"),
 		TreeFilter: b([]string{"f"}, "f", "tree filter"),
@@ -61,7 +64,7 @@ func (s *Session) Named() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"session-up": &s.Up, "session-down": &s.Down, "session-page-up": &s.PageUp,
 		"session-page-down": &s.PageDown, "session-top": &s.Top, "session-bottom": &s.Bottom,
-		"session-open": &s.Open, "session-back": &s.Back, "session-filter": &s.Filter,
+		"session-open": &s.Open, "session-back": &s.Back, "session-filter": &s.Filter, "session-scope": &s.Scope,
 		"session-fold": &s.Fold, "session-unfold": &s.Unfold, "session-tree-filter": &s.TreeFilter, "session-expand": &s.Expand,
 		"session-thinking": &s.Thinking, "session-context": &s.Context, "session-stats": &s.Stats,
 		"session-follow": &s.Follow, "session-reload": &s.Reload,

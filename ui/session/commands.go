@@ -18,6 +18,7 @@ type (
 	discoveredMsg struct {
 		items []pis.ListItem
 		err   error
+		all   bool
 	}
 	// loadedMsg carries an opened session (or why it could not open).
 	loadedMsg struct {
@@ -95,7 +96,9 @@ func selectionOf(prev common.Selection, ls *loadedSession, entryID string) commo
 // them: want when it is set (a selection made elsewhere), else the newest.
 // Both results are posted; the command returns the new selection so the
 // header follows even while another tab is showing.
-func (p *postbox) discoverCmd(ws resources.Workspace, gen int, want common.Selection) tea.Cmd {
+// With all set it lists every project's sessions instead (Pi's /resume
+// "all" scope); the selection then never changes unless nothing is open.
+func (p *postbox) discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
 	return func() tea.Msg {
 		home, _ := os.UserHomeDir()
 		loc, err := pis.ResolveLocations(ws.Cwd, "", os.Getenv, home)
@@ -104,12 +107,16 @@ func (p *postbox) discoverCmd(ws resources.Workspace, gen int, want common.Selec
 		}
 		var items []pis.ListItem
 		if err == nil {
-			items, err = pis.ListCwd(loc, ws.Cwd, pis.ListOptions{Home: home})
+			if all {
+				items, err = pis.ListAll(loc, pis.ListOptions{Home: home})
+			} else {
+				items, err = pis.ListCwd(loc, ws.Cwd, pis.ListOptions{Home: home})
+			}
 		}
 		if err != nil {
 			err = fmt.Errorf("discover sessions for %s: %w", ws.Cwd, err)
 		}
-		p.put(discoveredMsg{items: items, err: err})
+		p.put(discoveredMsg{items: items, err: err, all: all})
 		file := want.SessionFile
 		if file == "" && len(items) > 0 {
 			file = items[0].Path

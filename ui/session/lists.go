@@ -37,6 +37,8 @@ type picker struct {
 	shown []int // indexes into items after the filter
 	query string
 	err   error
+	// all lists every project's sessions instead of the cwd's.
+	all bool
 }
 
 // setItems replaces the discovered sessions, keeping the cursor on the

@@ -128,7 +128,7 @@ func (m *Model) SetKeys(k keymap.Session) { m.keys = k }
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = "sessions"
-	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection)
+	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
 }
 
 // SetSize implements common.Panel.
@@ -156,7 +156,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:
-		return []key.Binding{k.Open, k.Filter, k.Follow}
+		return []key.Binding{k.Open, k.Filter, k.Scope, k.Follow}
 	case m.focus == paneTree:
 		return []key.Binding{k.Open, k.Fold, k.Unfold, k.TreeFilter, k.Context}
 	case m.focus == paneTimeline:
@@ -171,7 +171,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Back, k.Filter, k.Fold, k.Unfold, k.TreeFilter},
+		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload},
 	}
 }
@@ -215,6 +215,9 @@ func (m *Model) drain() []tea.Cmd {
 func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case discoveredMsg:
+		if msg.all != m.picker.all {
+			return nil // a scope switch made this listing stale
+		}
 		m.picker.err = msg.err
 		m.picker.setItems(msg.items)
 		if m.loading == "sessions" {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -581,5 +582,37 @@ func TestResultsSurviveAPokeDeliveredToAnotherTab(t *testing.T) {
 	_, cmd := m.Update(pokeMsg{})
 	if cmd == nil || len(m.later) != 0 {
 		t.Fatal("the next Update returns the commands started while drawing")
+	}
+}
+
+func TestPickerScopeListsAllProjects(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	// A session of another project, in its own directory.
+	other := filepath.Join(hs.com.Workspace.AgentDir, "sessions", pis.EncodeCwd("/srv/other"))
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/currency.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(data), testCwd, "/srv/other", 1)
+	if err := os.WriteFile(filepath.Join(other, "2026-11-20T00-00-00-000Z_x.jsonl"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.focusOn(panePicker)
+	hs.press("a")
+	if !hs.m.picker.all || len(hs.m.picker.items) != 3 {
+		t.Fatalf("a should list every project's sessions, got %d", len(hs.m.picker.items))
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "all projects") || !strings.Contains(v, "other") {
+		t.Fatalf("the picker should say it lists all projects and show each project:\n%s", v)
+	}
+	if hs.m.ls.file != paths["rounding"] {
+		t.Fatal("switching the scope must not change the open session")
+	}
+	hs.press("a")
+	if hs.m.picker.all || len(hs.m.picker.items) != 2 {
+		t.Fatal("a again returns to this project's sessions")
 	}
 }

@@ -258,6 +258,10 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			m.picker.move(delta, len(m.picker.shown))
 			return nil
 		}
+		if key.Matches(msg, k.Scope) {
+			m.picker.all = !m.picker.all
+			return m.reload()
+		}
 		if key.Matches(msg, k.Open) {
 			if path := m.picker.currentPath(); path != "" {
 				if m.ls != nil && m.ls.file == path {
@@ -420,5 +424,5 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 func (m *Model) reload() tea.Cmd {
 	m.gen++
 	m.loading = "sessions"
-	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection)
+	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)
 }

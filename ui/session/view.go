@@ -200,7 +200,7 @@ func (m *Model) pickerView(r rect) string {
 	case p.err != nil && len(p.items) == 0:
 		lines = append(lines, st.Text.Danger.Render(SanitizeLine(p.err.Error())))
 	case len(p.items) == 0:
-		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory"))
+		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory — "+m.keys.Scope.Help().Key+" lists all projects"))
 	case len(p.shown) == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("no session matches"))
 	}
@@ -211,6 +211,9 @@ func (m *Model) pickerView(r rect) string {
 		lines = append(lines, m.pickerRow(it, row == p.cursor, focused, inner))
 	}
 	title := fmt.Sprintf("Sessions (%d)", len(p.items))
+	if p.all {
+		title += " · all projects"
+	}
 	return m.frame(r, title, position(p.cursor, len(p.shown)), focused, lines)
 }
 
@@ -236,6 +239,9 @@ func (m *Model) pickerRow(it pis.ListItem, selected, focused bool, width int) st
 		when = "unreadable"
 	}
 	right := fmt.Sprintf(" %4d msg  %s", it.MessageCount, when)
+	if m.picker.all {
+		right = "  " + ansi.Truncate(baseName(SanitizeLine(it.Cwd)), 16, "…") + right
+	}
 	nameW := max(1, width-ansi.StringWidth(mark)-ansi.StringWidth(right))
 	name = ansi.Truncate(name, nameW, "…")
 	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))

@@ -204,6 +204,7 @@ func (d *detailDoc) blocks(c pis.Content) {
 			} else {
 				d.add(st.Role.Thinking.Render("▾ thinking"))
 				d.plain(b.Thinking, st.Role.Thinking.Render, "  ")
+				d.add("")
 			}
 		case pis.BlockToolCall:
 			name := st.Role.Tool.Render("→ " + SanitizeLine(b.Name))

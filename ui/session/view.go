@@ -274,10 +274,10 @@ func (m *Model) treeView(r rect) string {
 	}
 	info := position(tv.cursor, len(tv.rows))
 	if tv.filter != treeDefault {
-		info = tv.filter.String() + " · " + info
+		info = joinInfo(tv.filter.String(), info)
 	}
 	if n := len(tv.folded); n > 0 {
-		info = fmt.Sprintf("%d folded · %s", n, info)
+		info = joinInfo(fmt.Sprintf("%d folded", n), info)
 	}
 	return m.frame(r, "Tree · "+m.ls.displayName(), info, focused, lines)
 }
@@ -364,20 +364,18 @@ func (m *Model) timelineView(r rect) string {
 	}
 	info := position(t.cursor, len(t.shown))
 	if t.query != "" {
-		info = fmt.Sprintf("%d of %d · %s", len(t.shown), len(t.path), info)
+		info = joinInfo(fmt.Sprintf("%d of %d", len(t.shown), len(t.path)), info)
 	}
 	if m.follow.on {
-		info = "FOLLOW · " + info
+		info = joinInfo("FOLLOW", info)
 	}
-	if m.status != "" {
-		info = m.status + " · " + info
-	}
+	info = joinInfo(m.status, info)
 	if m.loading != "" && m.loading != "sessions" {
 		spin := ""
 		if m.spinning {
 			spin = m.spin.View() + " "
 		}
-		info = spin + "opening " + baseName(m.loading) + "… · " + info
+		info = joinInfo(spin+"opening "+baseName(m.loading)+"…", info)
 	}
 	return m.frame(r, title, info, focused, lines)
 }
@@ -452,9 +450,20 @@ func (m *Model) detailView(r rect) string {
 	m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
 	info := scrollInfo(m.detail.offset, h, len(lines))
 	if m.detail.thinking {
-		info = "thinking shown · " + info
+		info = joinInfo("thinking shown", info)
 	}
 	return m.frame(r, title, info, focused, window(lines, m.detail.offset, h))
+}
+
+// joinInfo joins border notes, skipping empty ones.
+func joinInfo(parts ...string) string {
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
 }
 
 func scrollInfo(offset, h, n int) string {

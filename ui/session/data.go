@@ -175,7 +175,7 @@ func (ls *loadedSession) displayName() string {
 	if ls.name != "" {
 		return ls.name
 	}
-	return ls.sess.Header.ID
+	return SanitizeLine(ls.sess.Header.ID)
 }
 
 // branchLeafFrom walks down from entry i to a leaf, preferring the child

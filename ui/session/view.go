@@ -498,11 +498,13 @@ func (m *Model) placeholder() string {
 	return st.Pane.Placeholder.Render("no session open — pick one in Sessions")
 }
 
+// baseName is the last path element, sanitised (file names can hold
+// control characters too).
 func baseName(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
+		p = p[i+1:]
 	}
-	return p
+	return SanitizeLine(p)
 }
 
 // shortKind abbreviates long entry types for the fixed kind column.

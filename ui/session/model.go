@@ -162,7 +162,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.focus == paneTimeline:
 		return []key.Binding{k.Open, k.Filter, k.Context, k.Stats, k.Follow}
 	default:
-		return []key.Binding{k.Expand, k.Thinking, k.Context, k.Back}
+		return []key.Binding{k.Expand, k.Thinking, k.Context, m.com.Keys.Copy, k.Back}
 	}
 }
 
@@ -172,7 +172,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
-		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload},
+		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, m.com.Keys.Copy},
 	}
 }
 

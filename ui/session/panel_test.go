@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
@@ -614,5 +615,26 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 	hs.press("a")
 	if hs.m.picker.all || len(hs.m.picker.items) != 2 {
 		t.Fatal("a again returns to this project's sessions")
+	}
+}
+
+func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.press("g")
+	for i := 0; i < 6; i++ {
+		hs.press("down") // e07, the hostile tool output
+	}
+	_, cmd := hs.m.Update(keyMsg("y"))
+	if cmd == nil {
+		t.Fatal("y should copy the entry")
+	}
+	msg := cmd()
+	want := tea.SetClipboard(Sanitize("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
+	if msg != want {
+		t.Fatalf("clipboard message = %#v, want %#v", msg, want)
+	}
+	if !strings.Contains(hs.m.status, "copied e07") {
+		t.Fatalf("status should confirm the copy, got %q", hs.m.status)
 	}
 }

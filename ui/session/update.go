@@ -205,6 +205,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Thinking):
 		m.detail.thinking = !m.detail.thinking
 		return nil
+	case key.Matches(msg, m.com.Keys.Copy):
+		return m.copyEntry(m.currentEntry())
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {
 			m.detail.expanded[idx] = !m.detail.expanded[idx]

@@ -17,6 +17,8 @@ type Globals struct {
 	ForgeDir string `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
 	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured)." enum:"auto,dark,light" default:"auto"`
 	Demo     bool   `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
+	Trust    bool   `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
+	NoTrust  bool   `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
 
 	stdout, stderr io.Writer
 	demoRoot       string
@@ -43,7 +45,14 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 		}
 		g.Cwd, g.AgentDir, g.ForgeDir = dirs.Cwd, dirs.AgentDir, dirs.ForgeDir
 	}
-	ws, err := resources.OpenWorkspace(dirs, resources.TrustFromPi, resources.OSEnv())
+	override := resources.TrustFromPi
+	switch {
+	case g.Trust:
+		override = resources.TrustForce
+	case g.NoTrust:
+		override = resources.TrustDeny
+	}
+	ws, err := resources.OpenWorkspace(dirs, override, resources.OSEnv())
 	if err != nil {
 		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
 	}

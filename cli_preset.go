@@ -35,12 +35,12 @@ type compileJob struct {
 }
 
 func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
-	raw, err := readInput(file)
+	raw, basename, _, err := g.presetArg(file)
 	if err != nil {
-		return nil, fail(exitUsage, "%v", err)
+		return nil, err
 	}
 	job := &compileJob{}
-	job.stack, job.presetDiag = preset.Parse(raw, baseName(file))
+	job.stack, job.presetDiag = preset.Parse(raw, basename)
 	if job.messages, err = readMessages(in.Messages); err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
@@ -142,7 +142,7 @@ func orDefault(s, def string) string {
 
 // PresetCompileCmd compiles a preset into a system prompt and messages.
 type PresetCompileCmd struct {
-	File    string `arg:"" optional:"" help:"Preset file (selectors arrive with the library issue)."`
+	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace."`
 	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
 	JSON    bool   `name:"json" help:"Print the result as JSON (the --request output shape)."`
 	compileInputs

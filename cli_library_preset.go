@@ -1,0 +1,317 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+)
+
+// PresetListCmd lists presets of both scopes.
+type PresetListCmd struct {
+	JSON bool `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, shadowedBy}."`
+}
+
+// Run lists every preset file with its scope badge and diagnostics counts.
+func (c *PresetListCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	auto := lib.AutoActivatePreset()
+	if c.JSON {
+		list := make([]any, 0, len(lib.Presets))
+		for _, p := range lib.Presets {
+			o := resourceJSON(&p.Resource)
+			o.Set("name", p.Name())
+			o.Set("legacy", p.Legacy)
+			o.Set("autoActivate", auto == p)
+			var shadows []any
+			for _, s := range lib.ShadowedBy(p) {
+				shadows = append(shadows, s.Key())
+			}
+			o.Set("shadowedBy", orEmpty(shadows))
+			list = append(list, o)
+		}
+		return printJSON(g.stdout, list)
+	}
+	if len(lib.Presets) == 0 {
+		fmt.Fprintln(g.stderr, "no presets found")
+	}
+	for _, p := range lib.Presets {
+		marks := ""
+		if auto == p {
+			marks += " (auto-activates)"
+		}
+		if by := lib.ShadowedBy(p); len(by) > 0 {
+			marks += " (shadowed by " + by[0].Key() + ")"
+		}
+		fmt.Fprintf(g.stdout, "%-9s %-28s %-32s %s%s\n", scopeBadge(&p.Resource), p.ID, clip(p.Name(), 32), countsText(&p.Resource), marks)
+	}
+	return nil
+}
+
+// PresetShowCmd shows one preset.
+type PresetShowCmd struct {
+	Selector string `arg:"" help:"Preset selector: id, project:id or global:id."`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, legacy, sourceRevision, errors, warnings, usable, stack, diagnostics}."`
+}
+
+// Run prints the normalized preset, its revision and diagnostics.
+func (c *PresetShowCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	p, err := lib.ResolvePreset(c.Selector)
+	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		return libraryError(err)
+	}
+	if c.JSON {
+		o := resourceJSON(&p.Resource)
+		o.Set("legacy", p.Legacy)
+		o.Set("stack", preset.ToJSON(p.Stack))
+		o.Set("diagnostics", diagnosticsJSON(p.Diagnostics))
+		return printJSON(g.stdout, o)
+	}
+	w := g.stdout
+	fmt.Fprintf(w, "%s  %s\n", p.Key(), p.Name())
+	fmt.Fprintf(w, "path      %s\nrevision  %s\nstatus    %s\n", p.Path, p.SourceRevision, countsText(&p.Resource))
+	st := p.Stack
+	fmt.Fprintf(w, "mode      %s · schema v%d · %d item(s)\n", st.EffectiveMode(), st.SchemaVersion, len(st.Items))
+	for i := range st.Items {
+		it := &st.Items[i]
+		state := "on "
+		if !it.IsEnabled() {
+			state = "off"
+		}
+		what := "block"
+		if it.Kind == preset.KindSlot {
+			what = "slot " + it.Slot
+		}
+		fmt.Fprintf(w, "  %2d %s %-10s %-22s %s\n", i+1, state, orDefault(string(it.Role), "-"), clip(it.ID, 22), what)
+	}
+	if len(p.Diagnostics) > 0 {
+		fmt.Fprintln(w, "diagnostics")
+		writeDiagnostics(w, p.Diagnostics)
+	}
+	return nil
+}
+
+// PresetValidateCmd validates presets.
+type PresetValidateCmd struct {
+	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)."`
+	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
+}
+
+// Run prints diagnostics and exits 1 when any error diagnostic exists.
+func (c *PresetValidateCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	targets := lib.Presets
+	if len(c.Selectors) > 0 {
+		targets = nil
+		for _, sel := range c.Selectors {
+			p, err := lib.ResolvePreset(sel)
+			if err != nil && !errors.Is(err, resources.ErrUnusable) {
+				return libraryError(err)
+			}
+			targets = append(targets, p)
+		}
+	}
+	failed := 0
+	var list []any
+	for _, p := range targets {
+		errs, _ := p.Counts()
+		if errs > 0 || p.Fault {
+			failed++
+		}
+		if c.JSON {
+			o := resourceJSON(&p.Resource)
+			o.Set("diagnostics", diagnosticsJSON(p.Diagnostics))
+			list = append(list, o)
+			continue
+		}
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), p.Key(), countsText(&p.Resource))
+		writeDiagnostics(g.stdout, p.Diagnostics)
+	}
+	if c.JSON {
+		if err := printJSON(g.stdout, orEmpty(list)); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fail(exitFailed, "%d preset(s) have errors", failed)
+	}
+	return nil
+}
+
+// PresetNewCmd creates a preset.
+type PresetNewCmd struct {
+	ID    string `arg:"" help:"Id of the new preset."`
+	Scope string `help:"Where to create it." enum:"project,global" default:"project"`
+	Name  string `help:"Display name (default: the id)."`
+	From  string `help:"Start from a copy of this preset (selector) instead of the default Pi mirror." placeholder:"SELECTOR"`
+	JSON  bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
+}
+
+// Run creates the file exclusively; an existing id is a conflict (exit 3).
+func (c *PresetNewCmd) Run(g *Globals) error {
+	if !preset.IsValidResourceID(c.ID) {
+		return fail(exitUsage, "Invalid resource id: %s. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens.", c.ID)
+	}
+	ws, err := g.workspace()
+	if err != nil {
+		return err
+	}
+	var stack *preset.Stack
+	if c.From != "" {
+		lib, err := g.loadLibrary()
+		if err != nil {
+			return err
+		}
+		src, err := lib.ResolvePreset(c.From)
+		if err != nil && !errors.Is(err, resources.ErrUnusable) {
+			return libraryError(err)
+		}
+		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: parseScope(c.Scope)})
+		stack.ID = c.ID
+	} else {
+		stack = resources.DefaultMirror(c.ID)
+	}
+	if c.Name != "" {
+		stack.Name = &c.Name
+	}
+	res, err := resources.CreatePreset(ws, parseScope(c.Scope), stack)
+	if err != nil {
+		return libraryError(err)
+	}
+	return writeResult(g, c.JSON, c.Scope, c.ID, res)
+}
+
+func writeResult(g *Globals, asJSON bool, scope, id string, res resources.WriteResult) error {
+	if asJSON {
+		o := jsonv.NewObject()
+		o.Set("scope", scope)
+		o.Set("id", id)
+		o.Set("path", res.Path)
+		o.Set("sourceRevision", res.SourceRevision)
+		return printJSON(g.stdout, o)
+	}
+	fmt.Fprintf(g.stdout, "wrote %s (revision %s)\n", res.Path, res.SourceRevision)
+	return nil
+}
+
+// PresetForkCmd copies a preset to a new id.
+type PresetForkCmd struct {
+	Selector string `arg:"" help:"Preset to copy."`
+	NewID    string `arg:"" name:"new-id" help:"Id of the copy."`
+	Scope    string `help:"Scope of the copy (default: the source's scope)." enum:",project,global" default:""`
+	JSON     bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
+}
+
+// Run forks with an exclusive create.
+func (c *PresetForkCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	src, err := lib.ResolvePreset(c.Selector)
+	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		return libraryError(err)
+	}
+	scope := src.Scope
+	if c.Scope != "" {
+		scope = parseScope(c.Scope)
+	}
+	res, err := resources.ForkPreset(lib.Workspace, src, scope, c.NewID)
+	if err != nil {
+		return libraryError(err)
+	}
+	return writeResult(g, c.JSON, string(scope), c.NewID, res)
+}
+
+// PresetDeleteCmd deletes a preset.
+type PresetDeleteCmd struct {
+	Selector string `arg:"" help:"Preset to delete."`
+	Revision string `required:"" help:"The sourceRevision you last saw (preset show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
+}
+
+// Run deletes the file when it still has the expected revision.
+func (c *PresetDeleteCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	p, err := lib.ResolvePreset(c.Selector)
+	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		return libraryError(err)
+	}
+	path, err := resources.DeletePreset(lib.Workspace, p.Scope, p.ID, c.Revision)
+	if err != nil {
+		return libraryError(err)
+	}
+	fmt.Fprintf(g.stdout, "deleted %s\n", path)
+	return nil
+}
+
+// PresetMigrateCmd copies legacy presets into the forge directory.
+type PresetMigrateCmd struct {
+	DryRun       bool `name:"dry-run" help:"Report what would happen without writing."`
+	Overwrite    bool `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
+	DeleteLegacy bool `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
+	JSON         bool `name:"json" help:"Print the per-file report as JSON."`
+}
+
+// Run migrates .pi/prompt-stacks into .pi/forge/prompt-stacks.
+func (c *PresetMigrateCmd) Run(g *Globals) error {
+	ws, err := g.workspace()
+	if err != nil {
+		return err
+	}
+	rep, err := resources.MigrateStacks(ws, c.DryRun, c.Overwrite, c.DeleteLegacy)
+	if err != nil {
+		return libraryError(err)
+	}
+	if c.JSON {
+		files := make([]any, len(rep.Files))
+		for i, f := range rep.Files {
+			o := jsonv.NewObject()
+			o.Set("file", f.Name)
+			o.Set("action", string(f.Action))
+			o.Set("reason", f.Reason)
+			files[i] = o
+		}
+		o := jsonv.NewObject()
+		o.Set("dryRun", rep.DryRun)
+		o.Set("files", files)
+		if err := printJSON(g.stdout, o); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(g.stdout, rep.Render())
+	}
+	if rep.Errors > 0 {
+		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func orEmpty(list []any) []any {
+	if list == nil {
+		return []any{}
+	}
+	return list
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgebench/forgebench/resources/demo"
+)
+
+// demoArgs unpacks the demo workspace and returns the global flags that
+// point every command at it.
+func demoArgs(t *testing.T) ([]string, demo.Layout) {
+	t.Helper()
+	layout, err := demo.Unpack(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--cwd", layout.ProjectDir, "--agent-dir", layout.AgentDir, "--forge-dir", layout.ForgeDir}, layout
+}
+
+func in(args []string, more ...string) []string { return append(append([]string{}, args...), more...) }
+
+func TestPresetListShowValidate(t *testing.T) {
+	args, layout := demoArgs(t)
+	code, out, errOut := runCLI(t, in(args, "preset", "list", "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list []struct {
+		Key          string `json:"key"`
+		Errors       int    `json:"errors"`
+		AutoActivate bool   `json:"autoActivate"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 4 {
+		t.Fatalf("%v %s", err, out)
+	}
+	byKey := map[string]int{}
+	for _, p := range list {
+		byKey[p.Key] = p.Errors
+	}
+	if byKey["project:broken-on-purpose"] != 1 || byKey["project:pi-mirror"] != 0 || byKey["global:quick-review"] != 0 {
+		t.Fatalf("errors by preset: %v", byKey)
+	}
+	if code, _, _ := runCLI(t, in(args, "preset", "validate")...); code != exitFailed {
+		t.Fatalf("validate with the deliberate error: exit %d, want 1", code)
+	}
+	if code, out, _ := runCLI(t, in(args, "preset", "validate", "pi-mirror", "global:quick-review")...); code != exitOK {
+		t.Fatalf("validate of clean presets: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, in(args, "preset", "show", "pi-mirror", "--json")...)
+	var shown struct {
+		SourceRevision string         `json:"sourceRevision"`
+		Stack          map[string]any `json:"stack"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &shown) != nil {
+		t.Fatalf("show: exit %d %s", code, out)
+	}
+	raw, _ := os.ReadFile(filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/pi-mirror.json"))
+	sum := sha256.Sum256(raw)
+	if shown.SourceRevision != hex.EncodeToString(sum[:]) || shown.Stack["id"] != "pi-mirror" {
+		t.Fatalf("sourceRevision must be the sha256 of the file bytes: %s", shown.SourceRevision)
+	}
+	if code, _, errOut := runCLI(t, in(args, "preset", "show", "nope:x")...); code != exitUsage || !strings.Contains(errOut, `Unknown scope prefix: nope. Expected "project" or "global".`) {
+		t.Fatalf("bad selector: exit %d %q", code, errOut)
+	}
+}
+
+func TestPresetWritesAreGuarded(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/guarded-worker.json")
+	before, _ := os.ReadFile(file)
+	if code, _, _ := runCLI(t, in(args, "preset", "delete", "guarded-worker", "--revision", strings.Repeat("0", 64))...); code != exitConflict {
+		t.Fatalf("stale revision: exit %d, want %d", code, exitConflict)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Fatal("a refused delete changed the file")
+	}
+	code, out, errOut := runCLI(t, in(args, "preset", "new", "scratch", "--json")...)
+	if code != exitOK || !strings.Contains(out, `"sourceRevision"`) {
+		t.Fatalf("new: exit %d %s %s", code, out, errOut)
+	}
+	if code, _, _ := runCLI(t, in(args, "preset", "new", "scratch")...); code != exitConflict {
+		t.Fatalf("creating an existing id: exit %d, want %d", code, exitConflict)
+	}
+	if code, _, _ := runCLI(t, in(args, "preset", "validate", "scratch")...); code != exitOK {
+		t.Fatal("a new preset from the default mirror must validate")
+	}
+	if code, _, errOut := runCLI(t, in(args, "preset", "fork", "global:quick-review", "local-review", "--scope", "project")...); code != exitOK {
+		t.Fatalf("fork: exit %d %s", code, errOut)
+	}
+	sum := sha256.Sum256(before)
+	if code, _, errOut := runCLI(t, in(args, "preset", "delete", "guarded-worker", "--revision", hex.EncodeToString(sum[:]))...); code != exitOK {
+		t.Fatalf("delete with the right revision: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatal("the preset file is still there")
+	}
+	untrusted := in(args, "--no-trust")
+	code, out, errOut = runCLI(t, in(untrusted, "preset", "list")...)
+	if code != exitOK || strings.Contains(out, "project") || !strings.Contains(errOut, "project is not trusted") {
+		t.Fatalf("untrusted list must hide project presets and say why: %s / %s", out, errOut)
+	}
+	if code, _, _ := runCLI(t, in(untrusted, "preset", "new", "nope")...); code != exitRefused {
+		t.Fatalf("untrusted write: exit %d, want %d", code, exitRefused)
+	}
+}
+
+func TestCapabilityAndProfileCommands(t *testing.T) {
+	args, _ := demoArgs(t)
+	if code, out, _ := runCLI(t, in(args, "capability", "list")...); code != exitOK || !strings.Contains(out, "test-runner") {
+		t.Fatalf("capability list: %d %s", code, out)
+	}
+	if code, _, _ := runCLI(t, in(args, "capability", "validate")...); code != exitOK {
+		t.Fatal("the demo capabilities are clean")
+	}
+	code, out, _ := runCLI(t, in(args, "capability", "bindings", "guarded-worker", "--json")...)
+	var b struct {
+		Error    string `json:"error"`
+		Bindings []struct {
+			ID        string         `json:"id"`
+			Source    map[string]any `json:"source"`
+			Effective map[string]any `json:"effective"`
+		} `json:"bindings"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &b) != nil || len(b.Bindings) != 2 || b.Error != "" {
+		t.Fatalf("bindings: %d %s", code, out)
+	}
+	if b.Bindings[1].Source["content"] == b.Bindings[1].Effective["content"] {
+		t.Fatal("the review binding's appendContent override must show in the effective capability")
+	}
+	if code, _, errOut := runCLI(t, in(args, "capability", "new", "lint", "--content", "Run the linter.", "--add", "bash")...); code != exitOK {
+		t.Fatalf("capability new: %d %s", code, errOut)
+	}
+	if code, _, _ := runCLI(t, in(args, "capability", "new", "bad", "--add", "two words")...); code != exitFailed {
+		t.Fatal("an invalid tool name must be refused before writing")
+	}
+	code, out, _ = runCLI(t, in(args, "profile", "preview", "tdd-worker", "--json")...)
+	var pv struct {
+		ModelKnown bool `json:"modelKnown"`
+		Auth       struct {
+			Configured bool `json:"configured"`
+		} `json:"auth"`
+		Preset string `json:"preset"`
+	}
+	if json.Unmarshal([]byte(out), &pv) != nil || !pv.ModelKnown || pv.Preset != "project:guarded-worker" {
+		t.Fatalf("profile preview: %s", out)
+	}
+	if !pv.Auth.Configured && code != exitFailed {
+		t.Fatalf("a model without credentials cannot be applied: exit %d", code)
+	}
+	if strings.Contains(out, "sk-") {
+		t.Fatal("secrets must never be printed")
+	}
+	if code, _, _ := runCLI(t, in(args, "profile", "validate")...); code != exitOK {
+		t.Fatal("the demo profiles are clean")
+	}
+}
+
+func TestPresetCompileBySelectorAndFingerprint(t *testing.T) {
+	args, _ := demoArgs(t)
+	code, out, errOut := runCLI(t, in(args, "preset", "compile", "pi-mirror", "--json")...)
+	if code != exitOK || !strings.Contains(out, `"systemPrompt"`) {
+		t.Fatalf("compile by selector: %d %s", code, errOut)
+	}
+	f := filepath.Join(t.TempDir(), "v.json")
+	os.WriteFile(f, []byte(`{"b":1,"a":[true,null]}`), 0o644)
+	code, out, _ = runCLI(t, "fingerprint", f, "--canonical")
+	if code != exitOK || !strings.HasPrefix(out, `{"a":[true,null],"b":1}`+"\n"+"sha256:v1:") {
+		t.Fatalf("fingerprint: %q", out)
+	}
+}
+
+func TestMigrateStacksDryRun(t *testing.T) {
+	args, layout := demoArgs(t)
+	legacy := filepath.Join(layout.ProjectDir, ".pi", "prompt-stacks")
+	os.MkdirAll(legacy, 0o755)
+	os.WriteFile(filepath.Join(legacy, "old.json"), []byte(`{"id":"old","items":[]}`), 0o644)
+	code, out, errOut := runCLI(t, in(args, "preset", "migrate-stacks", "--dry-run", "--json")...)
+	if code != exitOK || !strings.Contains(out, `"old.json"`) {
+		t.Fatalf("dry run: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/old.json")); !os.IsNotExist(err) {
+		t.Fatal("a dry run must not write")
+	}
+}

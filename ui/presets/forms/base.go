@@ -1,6 +1,8 @@
 package forms
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -102,4 +104,33 @@ func toAnyList(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// editAt returns the command that sets value at path. When the objects
+// leading to path do not exist yet, the edit targets the deepest existing
+// ancestor instead and carries freshly built objects down to the value, so
+// the panel never has to invent intermediate containers.
+func editAt(root *jsonv.Object, path Path, value any, label string) tea.Cmd {
+	cut := len(path)
+	for cut > 1 && !present(root, path[:cut-1]) {
+		cut--
+	}
+	if cut > 1 {
+		if _, isObj := valueAt(root, path[:cut-1]).(*jsonv.Object); !isObj {
+			if _, isArr := valueAt(root, path[:cut-1]).([]any); !isArr {
+				// The parent exists but is not a container: replace it.
+				cut--
+			}
+		}
+	}
+	for i := len(path) - 1; i >= cut; i-- {
+		k, ok := path[i].(string)
+		if !ok {
+			break
+		}
+		o := jsonv.NewObject()
+		o.Set(k, value)
+		value = o
+	}
+	return edit(path[:cut], value, label)
 }

@@ -33,7 +33,7 @@ func newContextOptions(ctx Context, o options) Form {
 		mk("mergeConsecutiveRoles", kindBool, "false", "merge adjacent messages of the same role"),
 		sep,
 	}
-	f.list = newFieldList(f.keys, f.styles, fields, o.cursor.Row)
+	f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, fields, o.cursor.Row)
 	f.diag = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset context must"))
 	if _, ok := f.ctx.Draft.Get("context"); ok && ctxObj == nil {
 		f.diag = append(f.diag, diagLine{level: string(preset.LevelError), text: "context is not an object; committing a field replaces it"})

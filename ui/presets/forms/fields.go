@@ -48,6 +48,7 @@ type diagLine struct {
 // fieldList is the shared row editor used by the slot options, context
 // options, regex detail and binding detail forms.
 type fieldList struct {
+	root    *jsonv.Object
 	keys    *Keys
 	styles  *themes.Styles
 	fields  []field
@@ -57,8 +58,8 @@ type fieldList struct {
 	err     string
 }
 
-func newFieldList(keys *Keys, styles *themes.Styles, fields []field, row int) fieldList {
-	fl := fieldList{keys: keys, styles: styles, fields: fields}
+func newFieldList(root *jsonv.Object, keys *Keys, styles *themes.Styles, fields []field, row int) fieldList {
+	fl := fieldList{root: root, keys: keys, styles: styles, fields: fields}
 	fl.row = clamp(row, 0, len(fields)-1)
 	return fl
 }
@@ -119,18 +120,18 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 	case key.Matches(kp, fl.keys.Toggle) || key.Matches(kp, fl.keys.Edit):
 		switch f.kind {
 		case kindBool:
-			return true, edit(f.path, !f.boolValue(), f.label)
+			return true, editAt(fl.root, f.path, !f.boolValue(), f.label)
 		case kindEnum:
-			return true, edit(f.path, f.cycle(1), f.label)
+			return true, editAt(fl.root, f.path, f.cycle(1), f.label)
 		}
 		if key.Matches(kp, fl.keys.Edit) {
 			fl.startEdit()
 			return true, textinput.Blink
 		}
 	case key.Matches(kp, fl.keys.Cycle) && f.kind == kindEnum:
-		return true, edit(f.path, f.cycle(1), f.label)
+		return true, editAt(fl.root, f.path, f.cycle(1), f.label)
 	case key.Matches(kp, fl.keys.CycleBck) && f.kind == kindEnum:
-		return true, edit(f.path, f.cycle(-1), f.label)
+		return true, editAt(fl.root, f.path, f.cycle(-1), f.label)
 	}
 	return false, nil
 }
@@ -169,7 +170,7 @@ func (fl *fieldList) updateEditing(msg tea.Msg) tea.Cmd {
 			if f.present && jsonv.Stringify(f.value) == jsonv.Stringify(value) {
 				return nil
 			}
-			return edit(f.path, value, f.label)
+			return editAt(fl.root, f.path, value, f.label)
 		}
 	}
 	var cmd tea.Cmd

@@ -79,3 +79,6 @@ func hasPrefix(prefixes ...string) func(preset.Diagnostic) bool {
 		return false
 	}
 }
+
+// ansiWidth is the cell width of s.
+func ansiWidth(s string) int { return ansi.StringWidth(s) }

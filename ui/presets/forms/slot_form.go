@@ -1,0 +1,297 @@
+package forms
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// optionSpec describes one known option of a built-in slot (spec §3.3, §4.4).
+type optionSpec struct {
+	name    string
+	kind    fieldKind
+	def     string
+	choices []string
+	note    string
+}
+
+var formatOption = optionSpec{"format", kindEnum, "xml", []string{"xml", "plain"}, "plain text or XML-style wrapper"}
+
+// slotOptionSpecs lists every built-in slot's options in display order.
+var slotOptionSpecs = map[string][]optionSpec{
+	"chat-history": {
+		{"includeLastUserMessage", kindBool, "true", nil, "false removes the last user message"},
+		{"includeSummaries", kindBool, "true", nil, "false drops branch and compaction summaries"},
+		{"roles", kindJSON, "", nil, `string array; keep only these roles, e.g. ["user","assistant"]`},
+		{"toolMode", kindEnum, "keep", []string{"keep", "drop"}, "drop removes tool calls and results"},
+		{"stripAssistantThinking", kindBool, "false", nil, "remove assistant thinking blocks"},
+		{"maxMessages", kindNumber, "", nil, "positive integer; keep the most recent N messages"},
+		{"maxChars", kindNumber, "", nil, "positive integer; keep the newest messages within N characters"},
+	},
+	"tools": {
+		formatOption,
+		{"onlyWithSnippets", kindBool, "false", nil, "keep only tools that have a prompt snippet"},
+	},
+	"tool-guidelines": {
+		formatOption,
+		{"heading", kindString, `"Tool guidelines:"`, nil, "plain format only; empty means no heading line"},
+		{"includePiDefaultGuidelines", kindBool, "false", nil, "add Pi's two default guidelines"},
+		{"piStyle", kindBool, "false", nil, "Pi's wording (no trailing period on the bash guideline)"},
+	},
+	"skills": {
+		formatOption,
+		{"requireReadTool", kindBool, "false", nil, "render nothing unless the read tool is selected"},
+	},
+	"project-context":      {formatOption},
+	"date":                 {{"includeTime", kindBool, "false", nil, "add the Current time line"}},
+	"date-cwd":             {{"includeTime", kindBool, "false", nil, "add the Current time line"}},
+	"append-system-prompt": nil,
+	"cwd":                  nil,
+	"active-model":         nil,
+	"pi-docs":              nil,
+}
+
+// slotForm edits items[index].options of a slot item.
+type slotForm struct {
+	base
+	index   int
+	slot    string
+	itemID  string
+	list    fieldList
+	diags   []diagLine
+	adding  bool
+	input   textinput.Model
+	addErr  string
+	invalid string
+}
+
+func newSlotOptions(ctx Context, itemIndex int, o options) Form {
+	f := &slotForm{base: newBase(ctx, o), index: itemIndex}
+	item := objectAt(f.ctx.Draft, Path{"items", itemIndex})
+	if item == nil {
+		f.invalid = fmt.Sprintf("items[%d] is not an object", itemIndex)
+		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
+		return f
+	}
+	if s, ok := item.Get("slot"); ok {
+		f.slot, _ = s.(string)
+	}
+	if id, ok := item.Get("id"); ok {
+		f.itemID = jsonv.ToString(id)
+	}
+	optsPath := Path{"items", itemIndex, "options"}
+	opts := objectAt(f.ctx.Draft, optsPath)
+	if v, has := item.Get("options"); has && opts == nil {
+		f.diags = append(f.diags, diagLine{string(preset.LevelError), "options is " + jsonv.Stringify(v) + ", not an object; committing a field replaces it"})
+	}
+	itemDiags := func(d preset.Diagnostic) bool { return f.itemID != "" && d.ItemID == f.itemID }
+	known := map[string]bool{}
+	var fields []field
+	for _, spec := range slotOptionSpecs[f.slot] {
+		known[spec.name] = true
+		fd := field{name: spec.name, path: append(optsPath[:3:3], spec.name), label: f.label(spec.name),
+			kind: spec.kind, def: spec.def, choices: spec.choices, note: spec.note}
+		if opts != nil {
+			fd.value, fd.present = opts.Get(spec.name)
+		}
+		if fd.present && !fitsKind(fd.kind, fd.value) {
+			fd.kind = kindJSON
+			fd.note = "value has the wrong type; " + fd.note
+		}
+		name := spec.name
+		fd.diags = diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
+			return itemDiags(d) && mentionsOption(d.Message, name)
+		})
+		fields = append(fields, fd)
+	}
+	if opts != nil {
+		for _, k := range opts.Keys() {
+			if known[k] {
+				continue
+			}
+			v, _ := opts.Get(k)
+			fields = append(fields, field{name: k, path: append(optsPath[:3:3], k), label: f.label(k),
+				kind: kindJSON, value: v, present: true, unknown: true,
+				note: "not a known option of this slot; kept as raw JSON"})
+		}
+	}
+	f.diags = append(f.diags, diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
+		if !itemDiags(d) {
+			return false
+		}
+		for _, fd := range fields {
+			if mentionsOption(d.Message, fd.name) {
+				return false
+			}
+		}
+		return true
+	})...)
+	f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, fields, o.cursor.Row)
+	return f
+}
+
+// mentionsOption reports whether a diagnostic message is about option name.
+func mentionsOption(msg, name string) bool {
+	return strings.Contains(msg, " option "+name+" ") || strings.Contains(msg, " "+name+" must") ||
+		strings.Contains(msg, " "+name+" should")
+}
+
+// fitsKind reports whether v can be shown with the typed editor of kind.
+func fitsKind(kind fieldKind, v any) bool {
+	switch kind {
+	case kindBool:
+		_, ok := v.(bool)
+		return ok
+	case kindNumber:
+		_, ok := v.(float64)
+		return ok
+	case kindString, kindEnum:
+		_, ok := v.(string)
+		return ok
+	}
+	return true
+}
+
+func (f *slotForm) label(option string) string {
+	id := f.itemID
+	if id == "" {
+		id = strconv.Itoa(f.index)
+	}
+	return "items." + id + ".options." + option
+}
+
+func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
+	if f.adding {
+		return f, f.updateAdding(msg)
+	}
+	if handled, cmd := f.list.update(msg); handled {
+		return f, cmd
+	}
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok || f.invalid != "" {
+		return f, nil
+	}
+	switch {
+	case key.Matches(kp, f.keys.Add):
+		ti := textinput.New()
+		ti.Prompt = "new option (name = JSON value): "
+		ti.Focus()
+		f.input, f.adding, f.addErr = ti, true, ""
+		return f, textinput.Blink
+	case key.Matches(kp, f.keys.Delete):
+		if fd := f.list.current(); fd != nil && fd.present {
+			return f, remove(fd.path, fd.label)
+		}
+	}
+	return f, nil
+}
+
+func (f *slotForm) updateAdding(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, f.keys.Cancel):
+			f.adding = false
+			return nil
+		case key.Matches(kp, f.keys.Commit):
+			name, value, err := parseAssignment(f.input.Value())
+			if err != nil {
+				f.addErr = err.Error()
+				return nil
+			}
+			for _, fd := range f.list.fields {
+				if fd.name == name && fd.present {
+					f.addErr = "option " + name + " already exists; edit it instead"
+					return nil
+				}
+			}
+			f.adding = false
+			return editAt(f.ctx.Draft, Path{"items", f.index, "options", name}, value, f.label(name))
+		}
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.addErr = ""
+	return cmd
+}
+
+// parseAssignment splits "name = JSON" into the key and its parsed value.
+func parseAssignment(text string) (string, any, error) {
+	name, raw, ok := strings.Cut(text, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", nil, fmt.Errorf("write name = JSON value, e.g. format = \"plain\"")
+	}
+	v, err := jsonv.Parse([]byte(strings.TrimSpace(raw)))
+	if err != nil {
+		return "", nil, fmt.Errorf("invalid JSON for %s: %w", name, err)
+	}
+	return name, v, nil
+}
+
+func (f *slotForm) View(width, height int) string {
+	st := f.styles
+	head := "Slot " + f.slot
+	if f.itemID != "" {
+		head += " · item " + f.itemID
+	}
+	lines := []string{st.Text.Strong.Render(truncate(head, width))}
+	if f.invalid != "" {
+		lines = append(lines, st.Text.Danger.Render(truncate(f.invalid, width)))
+		return frame(lines, 0, width, height)
+	}
+	if _, builtin := slotOptionSpecs[f.slot]; !builtin {
+		lines = append(lines, st.Text.Warning.Render(truncate("not a built-in slot: every option is raw JSON", width)))
+	} else if len(slotOptionSpecs[f.slot]) == 0 {
+		lines = append(lines, st.Text.Muted.Render(truncate("this slot has no options", width)))
+	}
+	for _, d := range f.diags {
+		lines = append(lines, renderDiag(st, d, width, ""))
+	}
+	lines = append(lines, "")
+	off := len(lines)
+	body, cur := f.list.render(width, !f.adding)
+	if len(body) == 0 {
+		body = []string{st.Pane.Placeholder.Render(truncate("no options set — press a to add one", width))}
+	}
+	lines = append(lines, body...)
+	if f.adding {
+		f.input.SetWidth(max(4, width-ansiWidth(f.input.Prompt)-1))
+		lines = append(lines, "", f.input.View())
+		if f.addErr != "" {
+			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+f.addErr, width)))
+		}
+		cur = len(lines) - 1 - off
+	}
+	return frame(lines, off+cur, width, height)
+}
+
+func (f *slotForm) CapturesInput() bool { return f.list.editing || f.adding }
+func (f *slotForm) Title() string {
+	if f.slot == "" {
+		return "Slot options"
+	}
+	return "Slot options · " + f.slot
+}
+
+func (f *slotForm) ShortHelp() []key.Binding {
+	if f.adding {
+		return []key.Binding{f.keys.Commit, f.keys.Cancel}
+	}
+	bs := f.list.help()
+	if !f.list.editing {
+		bs = append(bs, f.keys.Add)
+		if fd := f.list.current(); fd != nil && fd.present {
+			bs = append(bs, f.keys.Delete)
+		}
+	}
+	return bs
+}
+
+func (f *slotForm) cursor() Cursor { return Cursor{Row: f.list.row} }

@@ -1,0 +1,94 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+const slotDraft = `{"schemaVersion":2,"id":"demo","items":[
+ {"kind":"block","id":"intro","role":"system","content":"hi"},
+ {"kind":"slot","id":"history","slot":"chat-history","options":{"includeLastUserMessage":false,"toolMode":"dorp","maxChars":0,"legacyFlag":{"a":[1,2]}}},
+ {"kind":"slot","id":"tools","role":"system","slot":"tools"},
+ {"kind":"slot","id":"sep","role":"system","slot":"context-separator","options":{"text":"---"}}
+]}`
+
+func TestSlotOptionsGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, item := range []int{1, 2, 3} {
+			name := fmt.Sprintf("slot_item%d_%dx%d", item, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				f := NewSlotOptions(testContext(t, slotDraft), item)
+				v := f.View(size.w, size.h)
+				uitest.AssertFits(t, v, size.w, size.h)
+				uitest.Golden(t, name, v)
+			})
+		}
+	}
+}
+
+func TestSlotOptionsEdits(t *testing.T) {
+	ctx := testContext(t, slotDraft)
+	before := jsonv.Stringify(ctx.Draft)
+
+	d := drive(t, NewSlotOptions(ctx, 1)).press("space")
+	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "includeLastUserMessage"}, "true", "items.history.options.includeLastUserMessage")
+
+	// toolMode is invalid ("dorp"): cycling starts from the first choice.
+	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 3}))).press("right")
+	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "toolMode"}, `"keep"`, "")
+
+	// maxChars: a number editor that rejects text and accepts 1200.
+	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 6}))).press("enter")
+	if !d.form.CapturesInput() {
+		t.Fatal("editing a number should capture input")
+	}
+	d.press("ctrl+u").typeText("lots").press("enter")
+	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), `"lots" is not a number`) {
+		t.Fatalf("non-number committed or no error shown: %+v\n%s", d.edits, d.form.View(80, 24))
+	}
+	d.press("ctrl+u").typeText("1200").press("enter")
+	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "maxChars"}, "1200", "items.history.options.maxChars")
+
+	// the unknown key is raw JSON: invalid JSON shows the parse error inline.
+	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("enter", "ctrl+u").typeText(`{"a":`).press("enter")
+	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), "invalid JSON") {
+		t.Fatalf("invalid JSON committed or no error shown")
+	}
+	d.press("ctrl+u").typeText(`[true, null]`).press("down")
+	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "legacyFlag"}, `[true,null]`, "")
+
+	// deleting the unknown key.
+	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("d")
+	if e := d.onlyEdit(); !e.Delete || jsonv.Stringify(toAnyPath(e.Path)) != `["items",1,"options","legacyFlag"]` {
+		t.Fatalf("delete edit = %+v", e)
+	}
+
+	// a slot without options: the edit builds the options object.
+	d = drive(t, NewSlotOptions(ctx, 2)).press("space")
+	assertEdit(t, d.onlyEdit(), Path{"items", 2, "options"}, `{"format":"plain"}`, "items.tools.options.format")
+
+	// adding a raw option.
+	d = drive(t, NewSlotOptions(ctx, 2)).press("a").typeText(`extra = {"x": "\n"}`).press("enter")
+	assertEdit(t, d.onlyEdit(), Path{"items", 2, "options"}, `{"extra":{"x":"\n"}}`, "items.tools.options.extra")
+
+	if after := jsonv.Stringify(ctx.Draft); after != before {
+		t.Fatalf("form mutated the draft:\n%s\n%s", before, after)
+	}
+}
+
+func TestSlotOptionsCursorSurvivesRecreation(t *testing.T) {
+	ctx := testContext(t, slotDraft)
+	d := drive(t, NewSlotOptions(ctx, 1)).press("down", "down", "down")
+	again := NewSlotOptions(ctx, 1, WithCursor(CursorOf(d.form)))
+	if CursorOf(again).Row != 3 || !strings.Contains(again.View(80, 24), "▸ toolMode") {
+		t.Fatalf("cursor not restored: %+v", CursorOf(again))
+	}
+	if got := CursorOf(NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 99}))).Row; got != 7 {
+		t.Fatalf("out-of-range cursor clamps to the last row, got %d", got)
+	}
+}

@@ -126,7 +126,7 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 		}
 		if key.Matches(kp, fl.keys.Edit) {
 			fl.startEdit()
-			return true, textinput.Blink
+			return true, nil
 		}
 	case key.Matches(kp, fl.keys.Cycle) && f.kind == kindEnum:
 		return true, editAt(fl.root, f.path, f.cycle(1), f.label)
@@ -138,12 +138,7 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 
 func (fl *fieldList) startEdit() {
 	f := fl.current()
-	ti := textinput.New()
-	ti.Prompt = ""
-	ti.SetValue(f.editText())
-	ti.CursorEnd()
-	ti.Focus()
-	fl.input, fl.editing, fl.err = ti, true, ""
+	fl.input, fl.editing, fl.err = newInput(fl.styles, "", f.editText()), true, ""
 }
 
 func (fl *fieldList) updateEditing(msg tea.Msg) tea.Cmd {
@@ -398,4 +393,23 @@ func (fl *fieldList) help() []key.Binding {
 		}
 	}
 	return bs
+}
+
+// newInput builds a focused single-line editor with a static cursor: forms
+// are re-created after every edit, so a blinking cursor would only add
+// timer traffic and make views depend on time.
+func newInput(styles *themes.Styles, prompt, value string) textinput.Model {
+	ti := textinput.New()
+	s := textinput.DefaultStyles(styles.IsDark)
+	s.Cursor.Blink = false
+	s.Focused.Prompt = styles.Text.Subtle
+	s.Focused.Text = styles.Text.Normal
+	s.Blurred.Prompt = styles.Text.Subtle
+	s.Blurred.Text = styles.Text.Normal
+	ti.SetStyles(s)
+	ti.Prompt = prompt
+	ti.SetValue(value)
+	ti.CursorEnd()
+	ti.Focus()
+	return ti
 }

@@ -180,11 +180,8 @@ func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(kp, f.keys.Add):
-		ti := textinput.New()
-		ti.Prompt = "new option (name = JSON value): "
-		ti.Focus()
-		f.input, f.adding, f.addErr = ti, true, ""
-		return f, textinput.Blink
+		f.input, f.adding, f.addErr = newInput(f.styles, "new option (name = JSON value): ", ""), true, ""
+		return f, nil
 	case key.Matches(kp, f.keys.Delete):
 		if fd := f.list.current(); fd != nil && fd.present {
 			return f, remove(fd.path, fd.label)

@@ -18,6 +18,7 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
+	presetspanel "github.com/forgebench/forgebench/ui/presets"
 	sessionpanel "github.com/forgebench/forgebench/ui/session"
 )
 
@@ -61,9 +62,7 @@ func New(opts Options) *Model {
 	m.help.Styles = m.com.Styles.Help
 	m.palette = palette.New()
 	m.panels = []common.Panel{
-		pending.New(m.com, "Presets", "issue #5 (Library and Presets panel) fills this panel",
-			"preset list with scope badges, active marker and diagnostics counts",
-			"item list and editor with live validation", "preview dock and draft diff"),
+		presetspanel.New(m.com),
 		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
 			"capability library and bindings (source vs effective)",
 			"capability state at the selected entry; enable/disable/reset/add"),
@@ -99,7 +98,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return m, m.broadcast(msg) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
 		m.applyTheme()
@@ -122,12 +121,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case palette.ClosedMsg:
 		return m, nil
 	}
+	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
-		var cmd tea.Cmd
-		m.palette, cmd = m.palette.Update(msg)
-		return m, tea.Batch(cmd, m.routeToActive(msg))
+		m.palette, paletteCmd = m.palette.Update(msg)
 	}
-	return m, m.routeToActive(msg)
+	if isInput(msg) {
+		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
+	}
+	// Command results and other messages reach every panel, so work a
+	// panel started finishes even while another tab is showing; each panel
+	// ignores message types it does not own.
+	return m, tea.Batch(paletteCmd, m.broadcast(msg))
+}
+
+// isInput reports whether msg comes from the user (keys, mouse, paste):
+// such messages go to the focused panel only.
+func isInput(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyMsg, tea.MouseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		return true
+	}
+	return false
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {

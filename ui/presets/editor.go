@@ -1,0 +1,222 @@
+package presets
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// editorDoneMsg carries the text $EDITOR left in the temporary file.
+type editorDoneMsg struct {
+	// version is the draft version the hand-off started from; item is the
+	// block's index then and id its id, so a changed draft is detected.
+	version int
+	item    int
+	id      string
+	content string
+	err     error
+}
+
+// blockContent returns the content of block item i and whether i is a block.
+func (m *Model) blockContent(i int) (string, bool) {
+	if m.d == nil {
+		return "", false
+	}
+	obj := m.d.item(i)
+	if obj == nil {
+		return "", false
+	}
+	if kind, _ := obj.Get("kind"); kind != "block" {
+		return "", false
+	}
+	v, _ := obj.Get("content")
+	s, _ := v.(string)
+	return s, true
+}
+
+// syncEditor loads the textarea with the block under the item cursor
+// (unless the user is typing in it).
+func (m *Model) syncEditor() {
+	if m.editing {
+		return
+	}
+	content, ok := m.blockContent(m.itemCursor)
+	if !ok {
+		m.taItem = -1
+		m.ta.SetValue("")
+		return
+	}
+	if m.taItem != m.itemCursor || m.ta.Value() != content {
+		m.taItem = m.itemCursor
+		m.ta.SetValue(content)
+	}
+}
+
+// startEditing focuses the inline editor on the block under the cursor.
+func (m *Model) startEditing() tea.Cmd {
+	if _, ok := m.blockContent(m.itemCursor); !ok {
+		return nil
+	}
+	m.syncEditor()
+	m.editing = true
+	m.focus = paneEditor
+	return m.ta.Focus()
+}
+
+// stopEditing leaves the inline editor (the text is already in the draft).
+func (m *Model) stopEditing() {
+	if m.editing {
+		m.editing = false
+		m.ta.Blur()
+	}
+}
+
+// updateEditor passes a message to the textarea and turns a changed value
+// into a (coalesced) draft edit.
+func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.ta, cmd = m.ta.Update(msg)
+	return tea.Batch(cmd, m.commitEditor())
+}
+
+// commitEditor writes the textarea's text into the draft when it differs.
+func (m *Model) commitEditor() tea.Cmd {
+	content, ok := m.blockContent(m.taItem)
+	if !ok || m.ta.Value() == content {
+		return nil
+	}
+	id := itemID(m.d.item(m.taItem))
+	if err := m.d.apply(Path{"items", m.taItem, "content"}, m.ta.Value(), false, "edit "+id, true); err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	m.cache.bump()
+	return m.schedulePreview()
+}
+
+// editorCommand builds the $EDITOR hand-off for block item i: the command
+// to run on a temporary file holding the content, and the callback that
+// reads the file back once the editor exits. $VISUAL wins over $EDITOR;
+// the value may carry arguments ("code -w").
+func (m *Model) editorCommand(i int, getenv func(string) string) (*exec.Cmd, func(error) tea.Msg, error) {
+	content, ok := m.blockContent(i)
+	if !ok {
+		return nil, nil, fmt.Errorf("item %d is not a block", i)
+	}
+	editor := getenv("VISUAL")
+	if strings.TrimSpace(editor) == "" {
+		editor = getenv("EDITOR")
+	}
+	args := strings.Fields(editor)
+	if len(args) == 0 {
+		args = []string{"vi"}
+	}
+	f, err := os.CreateTemp("", "forgebench-block-*.md")
+	if err != nil {
+		return nil, nil, fmt.Errorf("create the editor file: %w", err)
+	}
+	path := f.Name()
+	_, werr := f.WriteString(content)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(path)
+		return nil, nil, fmt.Errorf("write the editor file: %w", werr)
+	}
+	cmd := exec.Command(args[0], append(args[1:], path)...)
+	version, id := m.d.version, itemID(m.d.item(i))
+	done := func(runErr error) tea.Msg {
+		defer os.Remove(path)
+		msg := editorDoneMsg{version: version, item: i, id: id}
+		if runErr != nil {
+			msg.err = fmt.Errorf("editor %s: %w", args[0], runErr)
+			return msg
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			msg.err = fmt.Errorf("read back the editor file: %w", err)
+			return msg
+		}
+		msg.content = string(data)
+		return msg
+	}
+	return cmd, done, nil
+}
+
+// openExternalEditor hands the terminal to $EDITOR for the block under
+// the cursor.
+func (m *Model) openExternalEditor() tea.Cmd {
+	m.stopEditing()
+	cmd, done, err := m.editorCommand(m.itemCursor, os.Getenv)
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	return tea.ExecProcess(cmd, done)
+}
+
+// applyEditorDone puts the edited text into the draft. A trailing newline
+// that editors add is dropped when the original had none.
+func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return nil
+	}
+	if m.d == nil {
+		return nil
+	}
+	i := msg.item
+	if itemID(m.d.item(i)) != msg.id {
+		i = -1
+		for j := range m.d.items() {
+			if itemID(m.d.item(j)) == msg.id {
+				i = j
+				break
+			}
+		}
+	}
+	old, ok := m.blockContent(i)
+	if !ok {
+		m.setStatus("the block "+msg.id+" is gone; the editor's text was not applied", true)
+		return nil
+	}
+	text := msg.content
+	if !strings.HasSuffix(old, "\n") {
+		text = strings.TrimSuffix(text, "\n")
+	}
+	if text == old {
+		m.setStatus("no change from $EDITOR", false)
+		return nil
+	}
+	if err := m.d.apply(Path{"items", i, "content"}, text, false, "$EDITOR "+msg.id, false); err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	m.setStatus("block "+msg.id+" updated from $EDITOR", false)
+	m.cache.bump()
+	m.taItem = -1
+	m.syncEditor()
+	return m.schedulePreview()
+}
+
+// itemLabel is how the item list names an item: its name, else its id.
+func itemLabel(obj *jsonv.Object) string {
+	if obj == nil {
+		return "(not an object)"
+	}
+	if v, ok := obj.Get("name"); ok {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+	}
+	if id := itemID(obj); id != "" {
+		return id
+	}
+	return "(no id)"
+}

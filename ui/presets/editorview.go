@@ -1,0 +1,201 @@
+package presets
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// editorView is the editor pane: the inline block editor or the form of
+// the row under the item cursor, the conflict explanation when a save was
+// refused, and the diagnostics of the item.
+func (m *Model) editorView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneEditor
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	if m.d == nil {
+		return m.frame(r, "Editor", "", focused, nil)
+	}
+	var head []string
+	if m.conflict {
+		for _, l := range wrap("Save refused: "+conflictText, inner) {
+			head = append(head, st.Text.Danger.Render(l))
+		}
+		head = append(head, "")
+	}
+	var tail []string
+	id := ""
+	if obj := m.d.item(m.itemCursor); obj != nil {
+		id = itemID(obj)
+		if ds := m.itemDiagnostics(id); len(ds) > 0 {
+			tail = append(tail, "")
+			tail = append(tail, m.wrapDiags(ds, "", inner)...)
+		}
+	} else if m.itemCursor >= len(m.d.items()) {
+		if ds := m.itemDiagnostics(""); len(ds) > 0 {
+			tail = append(tail, "", st.Text.Subtle.Render("Preset diagnostics"))
+			tail = append(tail, m.wrapDiags(ds, "", inner)...)
+		}
+	}
+	tail = tail[:min(len(tail), max(0, innerH/2))]
+	bodyH := max(0, innerH-len(head)-len(tail))
+	title, info, body := m.editorBody(inner, bodyH)
+	lines := append(append(head, body...), tail...)
+	return m.frame(r, title, info, focused, lines)
+}
+
+// editorBody renders the editor's main part: title, info and lines.
+func (m *Model) editorBody(width, height int) (string, string, []string) {
+	st := m.com.Styles
+	if content, ok := m.blockContent(m.itemCursor); ok {
+		obj := m.d.item(m.itemCursor)
+		title := "Block · " + itemLabel(obj)
+		if m.editing {
+			m.ta.SetWidth(width)
+			m.ta.SetHeight(max(1, height))
+			return title + " (editing)", "esc done · ctrl+s save", strings.Split(m.ta.View(), "\n")
+		}
+		var lines []string
+		if content == "" {
+			lines = []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
+		}
+		for _, l := range strings.Split(content, "\n") {
+			if content == "" {
+				break
+			}
+			lines = append(lines, wrap(l, width)...)
+			if len(lines) >= height {
+				break
+			}
+		}
+		return title, "enter edit · e $EDITOR", lines
+	}
+	if m.form != nil && m.formRow == m.itemCursor {
+		return m.form.Title(), "", strings.Split(m.form.View(width, height), "\n")
+	}
+	if obj := m.d.item(m.itemCursor); obj != nil {
+		// A slot whose form is not open yet (or no form for its kind): show
+		// its options as JSON.
+		title := "Slot · " + itemLabel(obj)
+		opts, _ := obj.Get("options")
+		text := jsonv.StringifyIndent(opts, "  ")
+		if opts == nil {
+			text = "(no options)"
+		}
+		var lines []string
+		for _, l := range strings.Split(text, "\n") {
+			lines = append(lines, wrap(l, width)...)
+		}
+		return title, "enter edit options", lines
+	}
+	return "Editor", "", nil
+}
+
+// previewView is the preview dock: the compiled system prompt and
+// messages, each part labelled with its item and a token estimate.
+func (m *Model) previewView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == panePreview
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	lines := m.previewLines(inner)
+	if len(lines) == 0 {
+		msg := "compiling…"
+		if m.rc == nil {
+			msg = "reading the selected session…"
+		}
+		return m.frame(r, "Preview", "", focused, []string{st.Pane.Placeholder.Render(msg)})
+	}
+	m.previewOff = max(0, min(m.previewOff, len(lines)-innerH))
+	end := min(len(lines), m.previewOff+innerH)
+	title := "Preview"
+	if res := m.preview; res != nil {
+		sys, msgs := 0, 0
+		for _, p := range res.res.System {
+			sys += p.Tokens
+		}
+		for _, p := range res.res.Messages {
+			msgs += p.Tokens
+		}
+		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs)
+		if res.version != m.d.version {
+			title += " · updating…"
+		}
+	}
+	info := ""
+	if m.rc != nil {
+		info = m.rc.source
+	}
+	return m.frame(r, title, info, focused, lines[m.previewOff:end])
+}
+
+// previewPartLines caps the text lines shown for one message part.
+const previewPartLines = 8
+
+// previewLines renders the preview, cached per (width, version).
+func (m *Model) previewLines(width int) []string {
+	c := &m.cache
+	if m.preview == nil || width <= 0 {
+		return nil
+	}
+	if c.preview != nil && c.previewW == width && c.previewV == m.previewGen {
+		return c.preview
+	}
+	st := m.com.Styles
+	res := m.preview.res
+	var out []string
+	diags := append(append([]preset.Diagnostic(nil), res.Result.System.Diagnostics...), res.Result.Messages.Diagnostics...)
+	for _, d := range diags {
+		prefix := ""
+		if d.ItemID != "" {
+			prefix = d.ItemID + ": "
+		}
+		out = append(out, m.wrapDiags([]preset.Diagnostic{d}, prefix, width)...)
+	}
+	out = append(out, st.Text.Strong.Render("System prompt"))
+	for _, p := range res.System {
+		if p.Kind == compile.PartSeparator {
+			continue
+		}
+		out = append(out, m.partHeader(p, width))
+		for _, l := range strings.Split(p.Text, "\n") {
+			out = append(out, wrap(ansi.Strip(l), width)...)
+		}
+	}
+	out = append(out, "", st.Text.Strong.Render(fmt.Sprintf("Messages (%d)", len(res.Messages))))
+	for _, p := range res.Messages {
+		out = append(out, m.partHeader(p, width))
+		var text []string
+		for _, l := range strings.Split(p.Text, "\n") {
+			text = append(text, wrap(ansi.Strip(l), width)...)
+		}
+		if len(text) > previewPartLines {
+			hidden := len(text) - previewPartLines
+			text = append(text[:previewPartLines], st.Text.Muted.Render(fmt.Sprintf("… %d lines hidden", hidden)))
+		}
+		out = append(out, text...)
+	}
+	c.preview, c.previewW, c.previewV = out, width, m.previewGen
+	return out
+}
+
+// partHeader labels one preview part: kind/role, item and tokens.
+func (m *Model) partHeader(p compile.Part, width int) string {
+	st := m.com.Styles
+	label := p.Label
+	if p.ItemID != "" && p.ItemID != label {
+		label += " (" + p.ItemID + ")"
+	}
+	head := "── " + p.Role + " · " + label
+	if p.Kind != compile.PartItem {
+		head = "── " + p.Kind + " · " + label
+	}
+	tok := fmt.Sprintf(" ~%d tok ", p.Tokens)
+	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
+	return st.Text.Info.Render(ansi.Truncate(head, max(0, width-len(tok)), "…")) + " " +
+		st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
+}

@@ -1,0 +1,126 @@
+package presets
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/presets/forms"
+)
+
+// Form kinds the panel hosts.
+const (
+	formSlot       = "slot"
+	formParameters = "parameters"
+	formTools      = "tools"
+	formSkills     = "skills"
+	formRegex      = "regex"
+	formContext    = "context"
+	formBindings   = "bindings"
+)
+
+// settingsForms maps the settings rows (after the items) to form kinds.
+var settingsForms = []string{formParameters, formTools, formSkills, formRegex, formContext, formBindings}
+
+// formContext is what every form is built from.
+func (m *Model) formContext() forms.Context {
+	ctx := forms.Context{Com: m.com, Library: m.lib}
+	if m.d != nil {
+		ctx.Draft, ctx.Diagnostics, ctx.Scope = m.d.tree, m.d.diags, m.d.scope
+	}
+	if m.rc != nil {
+		ctx.KnownTools = m.rc.tools
+	} else {
+		ctx.KnownTools = knownTools()
+	}
+	return ctx
+}
+
+// buildForm constructs the form of a kind for row (the item index for slot
+// options), keeping cursor when it comes from a previous instance.
+func (m *Model) buildForm(kind string, row int, opts ...forms.Option) forms.Form {
+	ctx := m.formContext()
+	switch kind {
+	case formSlot:
+		return forms.NewSlotOptions(ctx, row, opts...)
+	case formParameters:
+		return forms.NewParameters(ctx, opts...)
+	case formTools, formSkills:
+		return forms.NewPolicy(ctx, kind, opts...)
+	case formRegex:
+		return forms.NewRegex(ctx, opts...)
+	case formContext:
+		return forms.NewContextOptions(ctx, opts...)
+	case formBindings:
+		return forms.NewBindings(ctx, opts...)
+	}
+	return nil
+}
+
+// formKindAt is the form that edits the item-list row, "" for a block (the
+// text editor) or nothing.
+func (m *Model) formKindAt(row int) string {
+	if m.d == nil {
+		return ""
+	}
+	n := len(m.d.items())
+	if row >= n {
+		if i := row - n; i < len(settingsForms) {
+			return settingsForms[i]
+		}
+		return ""
+	}
+	if obj := m.d.item(row); obj != nil {
+		if kind, _ := obj.Get("kind"); kind == "slot" {
+			return formSlot
+		}
+	}
+	return ""
+}
+
+// openForm shows the form of the row under the item cursor.
+func (m *Model) openForm(focus bool) tea.Cmd {
+	kind := m.formKindAt(m.itemCursor)
+	if kind == "" {
+		m.closeForm()
+		return nil
+	}
+	if m.form == nil || m.formKind != kind || m.formRow != m.itemCursor {
+		m.form = m.buildForm(kind, m.itemCursor)
+		m.formKind, m.formRow = kind, m.itemCursor
+	}
+	if focus {
+		m.focus = paneEditor
+	}
+	return nil
+}
+
+// closeForm drops the open form.
+func (m *Model) closeForm() {
+	m.form, m.formKind, m.formRow = nil, "", -1
+}
+
+// refreshForm rebuilds the open form from the current draft (after an
+// edit, an undo or a reload), keeping the user's place.
+func (m *Model) refreshForm() {
+	if m.form == nil {
+		return
+	}
+	if m.formKindAt(m.formRow) != m.formKind {
+		m.closeForm()
+		return
+	}
+	m.form = m.buildForm(m.formKind, m.formRow, forms.WithCursor(forms.CursorOf(m.form)))
+}
+
+// applyFormEdit applies a form's edit to the draft.
+func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {
+	if m.d == nil {
+		return nil
+	}
+	if err := m.d.apply(Path(msg.Path), msg.Value, msg.Delete, msg.Label, false); err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	m.cache.bump()
+	m.refreshForm()
+	return m.schedulePreview()
+}

@@ -11,6 +11,8 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/pending"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -150,4 +152,32 @@ func TestGoldenPalette(t *testing.T) {
 	view := m.View().Content
 	uitest.AssertFits(t, view, 80, 24)
 	uitest.Golden(t, "palette_80x24", view)
+}
+
+// probe is a panel that records the messages it receives.
+type probe struct {
+	*pending.Model
+	got []tea.Msg
+}
+
+func (p *probe) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	p.got = append(p.got, msg)
+	return p, nil
+}
+
+type loadDoneMsg struct{}
+
+func TestCommandResultsReachPanelsThatAreNotShowing(t *testing.T) {
+	m := newTestModel(100, 30)
+	hidden := &probe{Model: pending.New(m.com, "Hidden", "test")}
+	m.panels[4] = hidden
+	press(m, "1")
+	m.Update(loadDoneMsg{})
+	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if len(hidden.got) != 1 {
+		t.Fatalf("the hidden panel got %d messages, want only the command result", len(hidden.got))
+	}
+	if _, ok := hidden.got[0].(loadDoneMsg); !ok {
+		t.Fatalf("got %T", hidden.got[0])
+	}
 }

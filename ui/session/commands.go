@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"os"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -27,50 +26,7 @@ type (
 		ls   *loadedSession
 		err  error
 	}
-	// pokeMsg wakes the panel up to read its postbox.
-	pokeMsg struct{}
 )
-
-// postbox holds command results until the panel's Update (or View) reads
-// them. The root delivers command results only to the focused panel, so a
-// result that finishes while another tab is showing would be lost; posting
-// it here and returning a poke (or a broadcast SelectionChangedMsg) makes
-// delivery independent of which tab is open.
-type postbox struct {
-	mu   sync.Mutex
-	msgs []tea.Msg
-}
-
-func (p *postbox) put(msg tea.Msg) {
-	p.mu.Lock()
-	p.msgs = append(p.msgs, msg)
-	p.mu.Unlock()
-}
-
-// waiting reports whether results are waiting to be read.
-func (p *postbox) waiting() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.msgs) > 0
-}
-
-func (p *postbox) take() []tea.Msg {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.msgs
-	p.msgs = nil
-	return out
-}
-
-// post runs work in a command, posts its result and returns a poke.
-func (p *postbox) post(work func() tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		if msg := work(); msg != nil {
-			p.put(msg)
-		}
-		return pokeMsg{}
-	}
-}
 
 // openSession reads and indexes a session file. It is the only place the
 // panel touches session files, always inside a command.
@@ -94,11 +50,11 @@ func selectionOf(prev common.Selection, ls *loadedSession, entryID string) commo
 
 // discoverCmd lists the sessions of the workspace's cwd and opens one of
 // them: want when it is set (a selection made elsewhere), else the newest.
-// Both results are posted; the command returns the new selection so the
-// header follows even while another tab is showing.
+// The listing, the opened session and the new selection arrive together
+// as a resultsMsg; the selection is then re-announced to every panel.
 // With all set it lists every project's sessions instead (Pi's /resume
 // "all" scope); the selection then never changes unless nothing is open.
-func (p *postbox) discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
+func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
 	return func() tea.Msg {
 		home, _ := os.UserHomeDir()
 		loc, err := pis.ResolveLocations(ws.Cwd, "", os.Getenv, home)
@@ -116,35 +72,36 @@ func (p *postbox) discoverCmd(ws resources.Workspace, gen int, want common.Selec
 		if err != nil {
 			err = fmt.Errorf("discover sessions for %s: %w", ws.Cwd, err)
 		}
-		p.put(discoveredMsg{items: items, err: err, all: all})
+		msgs := []tea.Msg{discoveredMsg{items: items, err: err, all: all}}
 		file := want.SessionFile
 		if file == "" && len(items) > 0 {
 			file = items[0].Path
 		}
-		if file == "" {
-			return pokeMsg{}
+		if file != "" {
+			loaded := openSession(gen, file)
+			msgs = append(msgs, loaded)
+			if loaded.ls != nil {
+				entry := ""
+				if want.SessionFile == file {
+					entry = want.EntryID
+				}
+				msgs = append(msgs, common.SelectionChangedMsg{Selection: selectionOf(want, loaded.ls, entry)})
+			}
 		}
-		loaded := openSession(gen, file)
-		p.put(loaded)
-		if loaded.ls == nil {
-			return pokeMsg{}
-		}
-		entry := ""
-		if want.SessionFile == file {
-			entry = want.EntryID
-		}
-		return common.SelectionChangedMsg{Selection: selectionOf(want, loaded.ls, entry)}
+		return resultsMsg(msgs)
 	}
 }
 
 // openCmd opens a chosen session and announces it as the selection.
-func (p *postbox) openCmd(gen int, file string, prev common.Selection) tea.Cmd {
+func openCmd(gen int, file string, prev common.Selection) tea.Cmd {
 	return func() tea.Msg {
 		loaded := openSession(gen, file)
-		p.put(loaded)
 		if loaded.ls == nil {
-			return pokeMsg{}
+			return loaded
 		}
-		return common.SelectionChangedMsg{Selection: selectionOf(prev, loaded.ls, "")}
+		return resultsMsg{loaded, common.SelectionChangedMsg{Selection: selectionOf(prev, loaded.ls, "")}}
 	}
 }
+
+// resultsMsg carries several results of one command, applied in order.
+type resultsMsg []tea.Msg

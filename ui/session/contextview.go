@@ -35,10 +35,10 @@ type contextResult struct {
 type contextMsg struct{ res contextResult }
 
 // contextCmd rebuilds the context at entry idx in a command.
-func (p *postbox) contextCmd(gen int, ls *loadedSession, idx int) tea.Cmd {
-	return p.post(func() tea.Msg {
+func contextCmd(gen int, ls *loadedSession, idx int) tea.Cmd {
+	return func() tea.Msg {
 		return contextMsg{res: buildContext(gen, ls, idx)}
-	})
+	}
 }
 
 func buildContext(gen int, ls *loadedSession, idx int) contextResult {
@@ -145,7 +145,7 @@ func (m *Model) openContext() tea.Cmd {
 		return nil
 	}
 	m.context = contextState{pending: true}
-	return m.box.contextCmd(m.gen, m.ls, idx)
+	return contextCmd(m.gen, m.ls, idx)
 }
 
 func (m *Model) contextView(r rect, focused bool) string {

@@ -132,8 +132,8 @@ type summariesMsg struct {
 
 // fillSummaries decodes all summaries in a command with one worker per
 // CPU, so filters and scrolling never wait for JSON decoding.
-func (p *postbox) fillSummaries(ls *loadedSession) tea.Cmd {
-	return p.post(func() tea.Msg {
+func fillSummaries(ls *loadedSession) tea.Cmd {
+	return func() tea.Msg {
 		n := len(ls.sess.Entries)
 		out := make([]summaryCell, n)
 		workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
@@ -149,7 +149,7 @@ func (p *postbox) fillSummaries(ls *loadedSession) tea.Cmd {
 		}
 		wg.Wait()
 		return summariesMsg{ls: ls, sums: out}
-	})
+	}
 }
 
 // applySummaries merges background summaries into the cells not yet

@@ -66,7 +66,7 @@ func TestFollowKeyStartsAndStopsTail(t *testing.T) {
 	if !m.follow.on || cmd == nil {
 		t.Fatal("F should turn follow on and start the tail in a command")
 	}
-	msg := cmd() // runs Tail; the poke reads the postbox
+	msg := cmd() // runs Tail
 	m.Update(msg)
 	if m.follow.events == nil || m.follow.cancel == nil {
 		t.Fatal("the started tail should be kept")
@@ -116,13 +116,7 @@ func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
 	if got := ls.summary(idx); got.text != "All 14 tests pass." || got.tokens != 2740 {
 		t.Fatalf("lazy summary of e18 = %+v", got)
 	}
-	var box postbox
-	box.fillSummaries(ls)()
-	msgs := box.take()
-	if len(msgs) != 1 {
-		t.Fatalf("want one summaries message, got %d", len(msgs))
-	}
-	bg := msgs[0].(summariesMsg)
+	bg := fillSummaries(ls)().(summariesMsg)
 	bg.sums[idx].text = "stale"
 	ls.applySummaries(bg.sums)
 	for i, c := range ls.sums {
@@ -176,28 +170,23 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 	}
 }
 
-func TestResultsSurviveAPokeDeliveredToAnotherTab(t *testing.T) {
+func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
 	ws, paths := testWorkspace(t)
 	keys := keymap.DefaultGlobal()
 	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws}
 	m := New(com)
 	m.SetSize(120, 30)
-	msg := m.Init()() // the root routes this to whichever tab is showing
-	if _, ok := msg.(common.SelectionChangedMsg); !ok {
-		t.Fatalf("loading should end with a broadcast selection, got %T", msg)
+	results, ok := m.Init()().(resultsMsg)
+	if !ok || len(results) != 3 {
+		t.Fatalf("discovery should deliver the listing, the opened session and the selection, got %#v", results)
 	}
-	// The message never reaches the panel; the next frame still shows
-	// the loaded session because results wait in the postbox.
+	_, cmd := m.Update(results)
 	view := ansi.Strip(m.View())
 	if m.ls == nil || m.ls.file != paths["rounding"] || !strings.Contains(view, "Invoice rounding (test)") {
-		t.Fatalf("the postbox should deliver the load on the next frame:\n%s", view)
+		t.Fatalf("the newest session should be open:\n%s", view)
 	}
-	if len(m.later) == 0 {
-		t.Fatal("commands started while drawing must wait for the next Update")
-	}
-	_, cmd := m.Update(pokeMsg{})
-	if cmd == nil || len(m.later) != 0 {
-		t.Fatal("the next Update returns the commands started while drawing")
+	if cmd == nil {
+		t.Fatal("the selection must be re-announced for the header and the other panels")
 	}
 }
 

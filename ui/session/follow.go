@@ -52,7 +52,7 @@ func (m *Model) toggleFollow() tea.Cmd {
 	m.follow = followState{on: true, file: m.ls.file, gen: m.follow.gen + 1}
 	m.setStatus("follow: watching "+m.ls.displayName(), false)
 	gen, file, offset := m.follow.gen, m.ls.file, m.ls.sess.Size
-	return m.box.post(func() tea.Msg {
+	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
 		events, err := pis.Tail(ctx, file, offset)
 		if err != nil {
@@ -60,7 +60,7 @@ func (m *Model) toggleFollow() tea.Cmd {
 			return followStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
 		}
 		return followStartedMsg{gen: gen, events: events, cancel: cancel}
-	})
+	}
 }
 
 // stopFollow ends the tail goroutine (it closes its channel when the
@@ -95,10 +95,10 @@ func (m *Model) waitTail() tea.Cmd {
 	if events == nil {
 		return nil
 	}
-	return m.box.post(func() tea.Msg {
+	return func() tea.Msg {
 		ev, ok := <-events
 		return tailMsg{gen: gen, ev: ev, ok: ok}
-	})
+	}
 }
 
 // applyTail handles one tail event: new lines or a reset re-read the

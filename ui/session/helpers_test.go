@@ -92,6 +92,9 @@ func (hs *harness) run(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
+		case resultsMsg: // its selection is re-announced and recorded below
+			_, next := hs.m.Update(msg)
+			queue = append(queue, next)
 		case common.SelectionChangedMsg:
 			hs.selections = append(hs.selections, msg.Selection)
 			hs.com.Selection = msg.Selection
@@ -148,8 +151,6 @@ func (hs *harness) typeText(s string) {
 // view renders the panel (settling anything the render asked for first).
 func (hs *harness) view() string {
 	hs.t.Helper()
-	_, cmd := hs.m.Update(pokeMsg{})
-	hs.run(cmd)
 	return hs.m.View()
 }
 

@@ -49,7 +49,6 @@ const detailCacheMax = 256
 type Model struct {
 	com  *common.Common
 	keys keymap.Session
-	box  *postbox
 	md   *markdownRenderers
 
 	width, height int
@@ -78,10 +77,6 @@ type Model struct {
 	context contextState
 	stats   statsState
 	follow  followState
-
-	// later holds commands produced while draining the postbox from View;
-	// the next Update returns them.
-	later []tea.Cmd
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -109,7 +104,6 @@ func New(com *common.Common) *Model {
 	m := &Model{
 		com:  com,
 		keys: keymap.DefaultSession(),
-		box:  &postbox{},
 		md:   &markdownRenderers{},
 		spin: spinner.New(spinner.WithSpinner(spinner.Dot)),
 	}
@@ -128,7 +122,7 @@ func (m *Model) SetKeys(k keymap.Session) { m.keys = k }
 func (m *Model) Init() tea.Cmd {
 	m.gen++
 	m.loading = "sessions"
-	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
+	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
 }
 
 // SetSize implements common.Panel.
@@ -176,11 +170,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 }
 
-// Update implements common.Panel. It first applies any command results
-// waiting in the postbox, then handles msg.
+// Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
-	cmds := append(m.later, m.drain()...)
-	m.later = nil
+	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
@@ -188,27 +180,27 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handleWheel(msg))
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
+	case resultsMsg:
+		for _, r := range msg {
+			if sel, ok := r.(common.SelectionChangedMsg); ok {
+				// Announce it through the root so the header and the
+				// other panels follow; this panel already has it.
+				cmds = append(cmds, func() tea.Msg { return sel })
+				continue
+			}
+			cmds = append(cmds, m.handle(r))
+		}
 	case spinner.TickMsg:
 		if m.spinning {
 			var cmd tea.Cmd
 			m.spin, cmd = m.spin.Update(msg)
 			cmds = append(cmds, cmd)
 		}
-	case pokeMsg:
 	default:
 		cmds = append(cmds, m.handle(msg))
 	}
 	cmds = append(cmds, m.ensureRendered())
 	return m, tea.Batch(cmds...)
-}
-
-// drain applies the results waiting in the postbox.
-func (m *Model) drain() []tea.Cmd {
-	var cmds []tea.Cmd
-	for _, msg := range m.box.take() {
-		cmds = append(cmds, m.handle(msg))
-	}
-	return cmds
 }
 
 // handle applies one command result.

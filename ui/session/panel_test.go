@@ -1,6 +1,7 @@
 package session
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"strings"
 	"testing"
 
@@ -216,12 +217,13 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 	}
 	// A resize renders again at the new width; the old rendering stays cached.
 	k1 := m.detailKeyFor(m.currentEntry())
-	m.SetSize(130, 48)
+	m.SetSize(130, 48) // the root sizes the panel, then forwards the resize
 	k2 := m.detailKeyFor(m.currentEntry())
 	if k1 == k2 {
 		t.Fatal("the cache key must include the width")
 	}
-	hs.view()
+	_, cmd := m.Update(tea.WindowSizeMsg{Width: 130, Height: 48})
+	hs.run(cmd)
 	if _, ok := m.detail.cache[k2]; !ok {
 		t.Fatal("a resize should render the entry at the new width")
 	}

@@ -32,8 +32,8 @@ type statsMsg struct {
 
 // statsCmd computes session and branch stats, pricing usage without a
 // stored cost from the model catalog (with the user's models.json).
-func (p *postbox) statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
-	return p.post(func() tea.Msg {
+func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
+	return func() tea.Msg {
 		cat := catalog.Default()
 		var err error
 		if agentDir != "" {
@@ -44,7 +44,7 @@ func (p *postbox) statsCmd(gen int, ls *loadedSession, agentDir string, leaf int
 			}
 		}
 		return statsMsg{gen: gen, session: pis.SessionStats(ls.sess, cat), branch: pis.BranchStats(ls.sess, leaf, cat), err: err}
-	})
+	}
 }
 
 func (m *Model) openStats() tea.Cmd {
@@ -61,7 +61,7 @@ func (m *Model) openStats() tea.Cmd {
 		return nil
 	}
 	m.stats = statsState{pending: true, leaf: m.tl.leaf}
-	return m.box.statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+	return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
 }
 
 func (m *Model) applyStats(msg statsMsg) {

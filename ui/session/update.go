@@ -72,7 +72,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	m.tl.setBranch(ls, leaf, at)
 	m.tree.moveTo(ls, at)
 	m.picker.moveToPath(ls.file)
-	cmds := []tea.Cmd{m.box.fillSummaries(ls)}
+	cmds := []tea.Cmd{fillSummaries(ls)}
 	if m.follow.on && m.follow.reloading {
 		m.follow.reloading = false
 		if m.follow.dirty {
@@ -88,7 +88,7 @@ func (m *Model) openFile(file string) tea.Cmd {
 	m.stopFollow()
 	m.gen++
 	m.loading = file
-	cmds := []tea.Cmd{m.box.openCmd(m.gen, file, m.com.Selection)}
+	cmds := []tea.Cmd{openCmd(m.gen, file, m.com.Selection)}
 	if m.picker.sizeOf(file) >= hugeFileBytes { // size from discovery: no IO here
 		m.spinning = true
 		cmds = append(cmds, m.spin.Tick)
@@ -103,7 +103,7 @@ func (m *Model) reloadCmd() tea.Cmd {
 	}
 	m.gen++
 	gen, file := m.gen, m.ls.file
-	return m.box.post(func() tea.Msg { return openSession(gen, file) })
+	return func() tea.Msg { return openSession(gen, file) }
 }
 
 // followSelection reacts to a selection made anywhere (our own echo
@@ -408,9 +408,9 @@ func (m *Model) ensureRendered() tea.Cmd {
 	}
 	m.detail.pending[key] = true
 	ls, st, md := m.ls, m.com.Styles, m.md
-	return m.box.post(func() tea.Msg {
+	return func() tea.Msg {
 		return detailMsg{key: key, lines: renderDetail(ls, idx, key, st, md)}
-	})
+	}
 }
 
 func (m *Model) detailKeyFor(idx int) detailKey {
@@ -426,5 +426,5 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 func (m *Model) reload() tea.Cmd {
 	m.gen++
 	m.loading = "sessions"
-	return m.box.discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)
+	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)
 }

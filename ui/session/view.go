@@ -83,9 +83,6 @@ func (m *Model) listHeight() int {
 
 // View implements common.Panel: exactly width×height cells.
 func (m *Model) View() string {
-	if m.box.waiting() { // results whose poke went to another tab
-		m.later = append(m.later, m.drain()...)
-	}
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}

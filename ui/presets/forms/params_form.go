@@ -1,0 +1,229 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// paramsForm edits `parameters` (schemaVersion 2: name → any JSON value) or
+// `variables` (schemaVersion 1: name → string).
+type paramsForm struct {
+	base
+	key   string // "parameters" or "variables"
+	v2    bool
+	raw   *jsonv.Object
+	list  fieldList
+	diags []diagLine
+
+	prompting bool
+	renaming  bool
+	input     textinput.Model
+	err       string
+}
+
+func newParameters(ctx Context, o options) Form {
+	f := &paramsForm{base: newBase(ctx, o), key: "variables"}
+	if v, ok := f.ctx.Draft.Get("schemaVersion"); ok && v == float64(2) {
+		f.v2, f.key = true, "parameters"
+	}
+	f.raw = objectAt(f.ctx.Draft, Path{f.key})
+	var fields []field
+	if f.raw != nil {
+		for _, name := range f.raw.Keys() {
+			v, _ := f.raw.Get(name)
+			fd := field{name: name, path: Path{f.key, name}, label: f.key + "." + name, kind: kindJSON, value: v, present: true,
+				note: "used as {{ parameters." + name + " }}"}
+			if !f.v2 {
+				fd.kind, fd.escaped = kindString, true
+				fd.note = "edited with JSON escapes (\\n, \\t); used as {{ variables." + name + " }}"
+				if _, isString := v.(string); !isString {
+					fd.kind, fd.note = kindJSON, "not a string: dropped by the codec; enter a string"
+				}
+			}
+			msgName := "Preset parameter " + name + " "
+			if !f.v2 {
+				msgName = "Preset variable " + name + " "
+			}
+			fd.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix(msgName))
+			fields = append(fields, fd)
+		}
+	}
+	f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, fields, o.cursor.Row)
+	f.diags = diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
+		for _, fd := range fields {
+			if len(fd.diags) > 0 && strings.Contains(d.Message, " "+fd.name+" ") {
+				return false
+			}
+		}
+		return hasPrefix("Preset parameters", "Preset variables", "schemaVersion 2 presets use parameters",
+			"schemaVersion 1 presets use variables")(d)
+	})
+	if _, ok := f.ctx.Draft.Get(f.key); ok && f.raw == nil {
+		f.diags = append(f.diags, diagLine{string(preset.LevelError), f.key + " is not an object; adding an entry replaces it"})
+	}
+	return f
+}
+
+func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
+	if f.prompting {
+		return f, f.updatePrompt(msg)
+	}
+	if handled, cmd := f.list.update(msg); handled {
+		return f, cmd
+	}
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f, nil
+	}
+	cur := f.list.current()
+	switch {
+	case key.Matches(kp, f.keys.Add):
+		prompt := "new variable (name = text): "
+		if f.v2 {
+			prompt = "new parameter (name = JSON value): "
+		}
+		f.startPrompt(prompt, "", false)
+	case key.Matches(kp, f.keys.Rename) && cur != nil:
+		f.startPrompt("rename "+cur.name+" to: ", cur.name, true)
+	case key.Matches(kp, f.keys.Delete) && cur != nil:
+		return f, remove(cur.path, cur.label)
+	}
+	return f, nil
+}
+
+func (f *paramsForm) startPrompt(prompt, value string, renaming bool) {
+	f.prompting, f.renaming, f.err = true, renaming, ""
+	f.input = newInput(f.styles, prompt, value)
+}
+
+func (f *paramsForm) updatePrompt(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, f.keys.Cancel):
+			f.prompting = false
+			return nil
+		case key.Matches(kp, f.keys.Commit):
+			cmd, err := f.commitPrompt(f.input.Value())
+			if err != nil {
+				f.err = err.Error()
+				return nil
+			}
+			f.prompting = false
+			return cmd
+		}
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.err = ""
+	return cmd
+}
+
+func (f *paramsForm) exists(name string) bool {
+	if f.raw == nil {
+		return false
+	}
+	_, ok := f.raw.Get(name)
+	return ok
+}
+
+func (f *paramsForm) commitPrompt(text string) (tea.Cmd, error) {
+	if f.renaming {
+		cur := f.list.current()
+		name := strings.TrimSpace(text)
+		switch {
+		case name == "":
+			return nil, fmt.Errorf("a name cannot be empty")
+		case name == cur.name:
+			return nil, nil
+		case f.exists(name):
+			return nil, fmt.Errorf("%s already exists", name)
+		}
+		renamed := jsonv.NewObject()
+		for _, k := range f.raw.Keys() {
+			v, _ := f.raw.Get(k)
+			if k == cur.name {
+				k = name
+			}
+			renamed.Set(k, v)
+		}
+		return edit(Path{f.key}, renamed, f.key+"."+cur.name+" → "+name), nil
+	}
+	var name string
+	var value any
+	if f.v2 {
+		n, v, err := parseAssignment(text)
+		if err != nil {
+			return nil, err
+		}
+		name, value = n, v
+	} else {
+		n, v, ok := strings.Cut(text, "=")
+		name, value = strings.TrimSpace(n), strings.TrimPrefix(v, " ")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("write name = text, e.g. tone = terse")
+		}
+	}
+	if f.exists(name) {
+		return nil, fmt.Errorf("%s already exists; edit it instead", name)
+	}
+	return editAt(f.ctx.Draft, Path{f.key, name}, value, f.key+"."+name), nil
+}
+
+func (f *paramsForm) View(width, height int) string {
+	st := f.styles
+	head := "Parameters (schemaVersion 2) — name → any JSON value, {{ parameters.<name> }}"
+	if !f.v2 {
+		head = "Variables (schemaVersion 1) — name → string, {{ variables.<name> }}"
+	}
+	lines := []string{st.Text.Subtle.Render(truncate(head, width))}
+	for _, d := range f.diags {
+		lines = append(lines, renderDiag(st, d, width, ""))
+	}
+	lines = append(lines, "")
+	off := len(lines)
+	body, cur := f.list.render(width, !f.prompting)
+	if len(body) == 0 {
+		body = []string{st.Pane.Placeholder.Render(truncate("no "+f.key+" yet — press a to add one", width))}
+	}
+	lines = append(lines, body...)
+	if f.prompting {
+		f.input.SetWidth(max(4, width-ansiWidth(f.input.Prompt)-1))
+		lines = append(lines, "", f.input.View())
+		if f.err != "" {
+			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+f.err, width)))
+		}
+		cur = len(lines) - 1 - off
+	}
+	return frame(lines, off+cur, width, height)
+}
+
+func (f *paramsForm) CapturesInput() bool { return f.list.editing || f.prompting }
+func (f *paramsForm) cursor() Cursor      { return Cursor{Row: f.list.row} }
+
+func (f *paramsForm) Title() string {
+	if f.v2 {
+		return "Parameters"
+	}
+	return "Variables"
+}
+
+func (f *paramsForm) ShortHelp() []key.Binding {
+	if f.prompting {
+		return []key.Binding{f.keys.Commit, f.keys.Cancel}
+	}
+	bs := f.list.help()
+	if !f.list.editing {
+		bs = append(bs, f.keys.Add)
+		if f.list.current() != nil {
+			bs = append(bs, f.keys.Rename, f.keys.Delete)
+		}
+	}
+	return bs
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -35,13 +36,21 @@ type contextResult struct {
 type contextMsg struct{ res contextResult }
 
 // contextCmd rebuilds the context at entry idx in a command.
-func contextCmd(gen int, ls *loadedSession, idx int) tea.Cmd {
+func contextCmd(gen int, ls *loadedSession, idx int, agentDir string) tea.Cmd {
 	return func() tea.Msg {
-		return contextMsg{res: buildContext(gen, ls, idx)}
+		cat, _, err := catalog.Load(agentDir)
+		if err != nil {
+			cat = catalog.Default()
+		}
+		return contextMsg{res: buildContext(gen, ls, idx, cat)}
 	}
 }
 
-func buildContext(gen int, ls *loadedSession, idx int) contextResult {
+// buildContext lists what the provider receives at entry idx: the LLM
+// messages with the system prompt rendered as Pi presents it to the model
+// (collapsed into the leading message, or in-place updates when the model
+// supports mid-conversation system messages).
+func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) contextResult {
 	res := contextResult{gen: gen, idx: idx}
 	ctx, err := ls.sess.Context(idx)
 	if err != nil {
@@ -56,15 +65,28 @@ func buildContext(gen int, ls *loadedSession, idx int) contextResult {
 	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
 		res.thinkingLevel = SanitizeLine(lvl)
 	}
-	for _, m := range ctx.LLMMessages() {
+	messages := ctx.LLMMessages()
+	systemText := map[int]string{}
+	if sp, err := pis.SystemPromptAt(ls.sess, idx); err == nil {
+		pres := sp.PresentationIn(cat)
+		messages = pres.Messages
+		for _, ps := range pres.System {
+			systemText[ps.Position] = ps.Text
+		}
+	}
+	for i, m := range messages {
 		obj, ok := m.(*jsonv.Object)
 		if !ok {
 			continue
 		}
 		role, _ := obj.Get("role")
 		rs, _ := role.(string)
-		content, _ := obj.Get("content")
-		res.messages = append(res.messages, contextMessage{role: SanitizeLine(rs), text: Sanitize(contentText(content))})
+		text, isSystem := systemText[i]
+		if !isSystem {
+			content, _ := obj.Get("content")
+			text = contentText(content)
+		}
+		res.messages = append(res.messages, contextMessage{role: SanitizeLine(rs), text: Sanitize(text)})
 	}
 	return res
 }
@@ -145,7 +167,7 @@ func (m *Model) openContext() tea.Cmd {
 		return nil
 	}
 	m.context = contextState{pending: true}
-	return contextCmd(m.gen, m.ls, idx)
+	return contextCmd(m.gen, m.ls, idx, m.com.Workspace.AgentDir)
 }
 
 func (m *Model) contextView(r rect, focused bool) string {

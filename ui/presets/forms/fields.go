@@ -38,6 +38,12 @@ type field struct {
 	note    string
 	unknown bool
 	diags   []diagLine
+	// check, when set, validates the editor text on every keystroke and
+	// returns a problem to show ("" = fine); it never blocks a commit.
+	check func(text string) string
+	// status is a line shown under the field when not editing (the
+	// compile result of a regex pattern).
+	status diagLine
 }
 
 // diagLine is one diagnostic shown under a field or a form.
@@ -56,6 +62,9 @@ type fieldList struct {
 	editing bool
 	input   textinput.Model
 	err     string
+	// noArrowCycle leaves ←/→ to the form (two-pane forms use them to
+	// switch panes); enums then cycle with space/enter only.
+	noArrowCycle bool
 }
 
 func newFieldList(root *jsonv.Object, keys *Keys, styles *themes.Styles, fields []field, row int) fieldList {
@@ -128,6 +137,8 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 			fl.startEdit()
 			return true, nil
 		}
+	case fl.noArrowCycle:
+		return false, nil
 	case key.Matches(kp, fl.keys.Cycle) && f.kind == kindEnum:
 		return true, editAt(fl.root, f.path, f.cycle(1), f.label)
 	case key.Matches(kp, fl.keys.CycleBck) && f.kind == kindEnum:
@@ -364,7 +375,16 @@ func (fl *fieldList) render(width int, focused bool) (lines []string, cursorLine
 			lines = append(lines, st.Text.Muted.Render(truncate("    "+info, width)))
 			if fl.editing && fl.err != "" {
 				lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+fl.err, width)))
+			} else if fl.editing && f.check != nil {
+				if problem := f.check(fl.input.Value()); problem != "" {
+					lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+problem, width)))
+				} else {
+					lines = append(lines, st.Text.Success.Render(truncate("    ✓ ok", width)))
+				}
 			}
+		}
+		if f.status.text != "" && !(sel && fl.editing) {
+			lines = append(lines, renderDiag(st, f.status, width, "    "))
 		}
 		for _, d := range f.diags {
 			lines = append(lines, renderDiag(st, d, width, "    "))

@@ -49,6 +49,8 @@ func frame(lines []string, focus, width, height int) string {
 func renderDiag(st *themes.Styles, d diagLine, width int, indent string) string {
 	style := st.Text.Info
 	switch d.level {
+	case "ok":
+		return st.Text.Success.Render(truncate(indent+"✓ "+d.text, width))
 	case string(preset.LevelError):
 		style = st.Text.Danger
 	case string(preset.LevelWarning):

@@ -3,5 +3,4 @@ package forms
 // Temporary constructors so the published API compiles; each is replaced by
 // its real form in the following commits.
 
-func newRegex(ctx Context, o options) Form      { return newContextOptions(ctx, o) }
 func newBindings(ctx Context, o options) Form   { return newContextOptions(ctx, o) }

@@ -19,7 +19,7 @@ import (
 
 // previewDelay is how long the preview waits after the last edit before it
 // compiles, so typing does not compile on every key.
-const previewDelay = 150 * time.Millisecond
+var previewDelay = 150 * time.Millisecond
 
 // Messages produced by the panel's commands.
 type (

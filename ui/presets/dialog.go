@@ -43,6 +43,9 @@ func newPrompt(title, body, value string, onYes func(*Model, string) tea.Cmd) *d
 	in.Prompt = "id: "
 	in.SetValue(value)
 	in.CursorEnd()
+	styles := in.Styles()
+	styles.Cursor.Blink = false
+	in.SetStyles(styles)
 	return &dialog{kind: "prompt", title: title, body: body, input: in, onYes: onYes}
 }
 

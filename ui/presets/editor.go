@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -65,6 +66,10 @@ func (m *Model) startEditing() tea.Cmd {
 	m.syncEditor()
 	m.editing = true
 	m.focus = paneEditor
+	// A steady cursor: no blink timer keeps redrawing while the user reads.
+	styles := textarea.DefaultStyles(m.com.Styles.IsDark)
+	styles.Cursor.Blink = false
+	m.ta.SetStyles(styles)
 	return m.ta.Focus()
 }
 

@@ -1,0 +1,267 @@
+package presets
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+)
+
+func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	if hs.m.rc == nil || hs.m.rc.active != "project:alpha" {
+		t.Fatalf("active at e0000004 = %+v", hs.m.rc)
+	}
+	if hs.m.open == nil || hs.m.open.Key() != "project:alpha" {
+		t.Fatalf("opened %v, want the active preset", hs.m.open)
+	}
+	view := ansi.Strip(hs.m.View())
+	if !strings.Contains(view, "▶P alpha") {
+		t.Fatalf("active marker missing:\n%s", view)
+	}
+	if !slices.Contains(hs.m.rc.tools, "lint_patch") || hs.m.rc.tools[0] != "read" {
+		t.Fatalf("known tools = %v, want Pi built-ins then the session's", hs.m.rc.tools)
+	}
+	// At the leaf the session switched the preset off.
+	sel := hs.com.Selection
+	sel.EntryID = ""
+	hs.run(hs.m.followSelection(sel))
+	if hs.m.rc.active != "none" {
+		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active)
+	}
+}
+
+func TestOpeningAPresetAnnouncesTheSelection(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.openByID("global:gamma")
+	if len(hs.selections) == 0 {
+		t.Fatal("no SelectionChangedMsg")
+	}
+	got := hs.selections[len(hs.selections)-1]
+	if got.PresetID != "global:gamma" || got.SessionFile != hs.sessFile || got.EntryID != "e0000004" {
+		t.Fatalf("selection = %+v: the preset changes, the session stays", got)
+	}
+	if hs.m.focus != paneItems || hs.m.d.stack.ID != "gamma" {
+		t.Fatal("enter opens the preset's items")
+	}
+}
+
+func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.press("enter") // edit the first block
+	if !hs.m.CapturesInput() {
+		t.Fatal("the inline editor must capture input")
+	}
+	hs.typeText(" Be {{ brief")
+	if !hs.m.d.dirty {
+		t.Fatal("typing makes the draft dirty")
+	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "● alpha (unsaved)") {
+		t.Fatal("unsaved marker missing")
+	}
+	// The unclosed forge-v1 tag fails the compile on this block.
+	if ds := hs.m.itemDiagnostics("persona"); len(ds) == 0 {
+		t.Fatalf("want a template diagnostic on the persona block, preview %+v", hs.m.preview)
+	}
+	hs.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	hs.typeText("brief.")
+	if ds := hs.m.itemDiagnostics("persona"); len(ds) != 0 {
+		t.Fatalf("fixed text clears the diagnostics, have %v", ds)
+	}
+	hs.press("esc", "ctrl+s")
+	if hs.m.d.dirty || hs.m.status != "saved project:alpha" {
+		t.Fatalf("after save: dirty=%v status=%q", hs.m.d.dirty, hs.m.status)
+	}
+	data, err := os.ReadFile(hs.m.open.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "Answer in short paragraphs. Be brief.") {
+		t.Fatalf("file not updated:\n%s", data)
+	}
+	if _, diags := preset.Parse(data, "alpha.json"); diags.HasErrors() {
+		t.Fatalf("saved file does not validate: %v", diags)
+	}
+	// A second save uses the new revision and succeeds.
+	hs.press("space", "ctrl+s")
+	if hs.m.conflict || hs.m.statusErr {
+		t.Fatalf("second save: %q", hs.m.status)
+	}
+}
+
+func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.m.focus = paneItems
+	hs.press("space") // disable persona
+	path := hs.m.open.Path
+	outside := []byte(strings.Replace(string(hs.m.open.Raw), "careful", "hasty", 1))
+	if err := os.WriteFile(path, outside, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	draftBefore := serializeTree(hs.m.d.tree)
+	hs.press("ctrl+s")
+	if !hs.m.conflict || !strings.Contains(hs.m.status, "your draft is kept") {
+		t.Fatalf("conflict not reported: %q", hs.m.status)
+	}
+	if serializeTree(hs.m.d.tree) != draftBefore || !hs.m.d.dirty {
+		t.Fatal("the draft must survive a conflict")
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(outside) {
+		t.Fatal("a refused save must leave the file untouched")
+	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "Save refused") {
+		t.Fatal("the editor explains the conflict")
+	}
+	// f forks the draft (with the edit) to a new id.
+	hs.press("f")
+	for range len("alpha-copy") {
+		hs.press("backspace")
+	}
+	hs.typeText("alpha-2")
+	hs.press("enter")
+	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
+		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
+	}
+	if hs.m.d.stack.Items[0].IsEnabled() {
+		t.Fatal("the fork carries the draft's edit")
+	}
+}
+
+func TestUntrustedSaveExplainsReadOnly(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("global:gamma")
+	ws := hs.com.Workspace
+	ws.Trust = resources.Trust{Trusted: false}
+	hs.com.Workspace = ws
+	// A project preset of an untrusted project is refused.
+	cmd := hs.m.box.saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.stack, "x")
+	hs.run(cmd)
+	if !strings.Contains(hs.m.status, "read-only") {
+		t.Fatalf("status = %q", hs.m.status)
+	}
+}
+
+func TestExternalEditorRoundTrip(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	script := filepath.Join(t.TempDir(), "fake-editor.sh")
+	body := "#!/bin/sh\nprintf 'Rewritten by the editor.\\n' > \"$1\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"VISUAL": "", "EDITOR": script}
+	i := hs.itemIndex("rules")
+	cmd, done, err := hs.m.editorCommand(i, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErr := cmd.Run()
+	msg := done(runErr)
+	file := cmd.Args[len(cmd.Args)-1]
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Error("the temporary file is removed after reading it back")
+	}
+	_, next := hs.m.Update(msg)
+	hs.run(next)
+	if got := hs.m.d.stack.Items[i].Content; got != "Rewritten by the editor." {
+		t.Fatalf("content = %q (status %q)", got, hs.m.status)
+	}
+	label, _ := hs.m.d.undoLast()
+	if !strings.Contains(label, "$EDITOR") || hs.m.d.dirty {
+		t.Fatalf("the editor's change is one undo step, label %q", label)
+	}
+}
+
+func TestItemKeysAndDeleteConfirm(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	n := len(hs.m.d.items())
+	hs.press("d")
+	if len(hs.m.d.items()) != n+1 || itemID(hs.m.d.item(1)) != "persona-copy" {
+		t.Fatal("d duplicates under a new id")
+	}
+	hs.press("J")
+	if itemID(hs.m.d.item(2)) != "persona-copy" || hs.m.itemCursor != 2 {
+		t.Fatal("J moves the item down and the cursor with it")
+	}
+	hs.press("x")
+	if hs.m.dlg == nil || !hs.m.CapturesInput() {
+		t.Fatal("x asks first")
+	}
+	hs.press("n")
+	if len(hs.m.d.items()) != n+1 {
+		t.Fatal("n cancels the delete")
+	}
+	hs.press("x", "y")
+	if len(hs.m.d.items()) != n {
+		t.Fatal("y deletes")
+	}
+	hs.press("A", "down", "down", "enter") // third slot: tool-guidelines
+	if itemID(hs.m.d.item(hs.m.itemCursor)) != "tool-guidelines" {
+		t.Fatalf("A adds the picked slot, cursor on %s", itemID(hs.m.d.item(hs.m.itemCursor)))
+	}
+	if hs.m.form == nil || hs.m.formKind != formSlot {
+		t.Fatal("a slot row shows its options form")
+	}
+	hs.press("u", "u", "u", "u")
+	if hs.m.d.dirty {
+		t.Fatal("undoing every edit returns to the saved preset")
+	}
+}
+
+func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.press("n")
+	for range len("my-preset") {
+		hs.press("backspace")
+	}
+	hs.typeText("fresh")
+	hs.press("enter")
+	if hs.m.open == nil || hs.m.open.Key() != "project:fresh" {
+		t.Fatalf("new preset not opened: %q", hs.m.status)
+	}
+	if !hs.m.open.Usable() || hs.m.open.Stack.AutoActivate != nil {
+		t.Fatalf("the mirror copy is valid and does not auto-activate: %v", hs.m.open.Diagnostics)
+	}
+	hs.press("p")
+	if !hs.m.showProfile {
+		t.Fatal("p shows the profiles")
+	}
+	for i, p := range hs.m.lib.Profiles {
+		if p.ID == "reviewer" {
+			hs.m.profCursor = i
+		}
+	}
+	hs.press("enter")
+	if hs.m.showProfile || hs.m.open.Key() != "project:alpha" {
+		t.Fatal("enter on a profile opens its preset")
+	}
+}
+
+func TestRenderCacheBumpsOnEdits(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	_ = hs.m.View()
+	v := hs.m.cache.version
+	rows := hs.m.cache.items
+	hs.press("down")
+	_ = hs.m.View()
+	if hs.m.cache.version != v || &hs.m.cache.items[0] != &rows[0] {
+		t.Fatal("moving the cursor must reuse the cached rows")
+	}
+	hs.press("space")
+	if hs.m.cache.version == v {
+		t.Fatal("an edit must bump the cache version")
+	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "○ sys blk House Rules") {
+		t.Fatal("the toggled row is re-rendered")
+	}
+}

@@ -26,7 +26,7 @@ func testLibrary(t *testing.T) *resources.Library {
 	}
 	files := map[string]string{
 		filepath.Join(ws.Cwd, ".pi", "forge", "capabilities", "write-tools.json"): `{"schemaVersion":1,"type":"pi-forge.capability","id":"write-tools","name":"Write tools","content":"You may edit files.\nKeep diffs small.","tools":{"add":["bash","edit"],"remove":[]}}`,
-		filepath.Join(ws.ForgeDir, "capabilities", "review.json"):                   `{"schemaVersion":1,"type":"pi-forge.capability","id":"review","name":"Review","content":"Report findings before editing.","tools":{"add":[],"remove":["write","edit"]}}`,
+		filepath.Join(ws.ForgeDir, "capabilities", "review.json"):                 `{"schemaVersion":1,"type":"pi-forge.capability","id":"review","name":"Review","content":"Report findings before editing.","tools":{"add":[],"remove":["write","edit"]}}`,
 	}
 	for _, d := range []string{ws.Cwd, ws.AgentDir, ws.ForgeDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -169,7 +169,7 @@ func TestBindingsEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"capabilities", 0, "overrides", "tools", "remove"}, `["write"]`, "")
 
 	// delete and reorder.
-	d = drive(t, NewBindings(ctx, WithCursor(Cursor{Row: 1}))).press("d")
+	d = drive(t, NewBindings(ctx, WithCursor(Cursor{Row: 1}))).press("x")
 	if s := jsonv.Stringify(d.onlyEdit().Value); strings.Contains(s, "strict-review") {
 		t.Fatalf("delete = %s", s)
 	}

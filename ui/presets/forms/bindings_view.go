@@ -51,7 +51,7 @@ func (f *bindingsForm) View(width, height int) string {
 		cmpW := width - fieldsW - 3
 		body, cur := f.detail.render(fieldsW, f.pane == 1)
 		if len(body) == 0 {
-			body = []string{st.Text.Danger.Render("not an object: delete it (d)")}
+			body = []string{st.Text.Danger.Render("not an object: delete it (x)")}
 		}
 		leftH := max(0, restH-len(detail))
 		left := strings.Split(frame(body, cur, fieldsW, leftH), "\n")

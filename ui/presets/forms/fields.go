@@ -26,18 +26,19 @@ const (
 // field is one editable row: a value at path in the draft, its type, the
 // default used when absent, and the diagnostics that concern it.
 type field struct {
-	name    string
-	path    Path
-	label   string
-	kind    fieldKind
-	value   any
-	present bool
-	def     string
-	choices []string
-	escaped bool // show and edit the string with JSON escapes (\n, \t)
-	note    string
-	unknown bool
-	diags   []diagLine
+	name     string
+	path     Path
+	label    string
+	kind     fieldKind
+	value    any
+	present  bool
+	def      string
+	choices  []string
+	escaped  bool // show and edit the string with JSON escapes (\n, \t)
+	verbatim bool // show the string as typed, without quotes (regex sources)
+	note     string
+	unknown  bool
+	diags    []diagLine
 	// check, when set, validates the editor text on every keystroke and
 	// returns a problem to show ("" = fine); it never blocks a commit.
 	check func(text string) string
@@ -288,7 +289,7 @@ func (f *field) display() string {
 	}
 	switch v := f.value.(type) {
 	case string:
-		if f.kind == kindEnum {
+		if (f.kind == kindEnum || f.verbatim) && v != "" {
 			return v
 		}
 		return jsonv.Quote(v)

@@ -25,8 +25,10 @@ type Keys struct {
 	Mode     key.Binding
 }
 
-// DefaultKeys returns the stock form bindings. Keys used by the root
-// (tab, q, ?, :, esc outside an editor) are left alone.
+// DefaultKeys returns the stock form bindings, chosen to agree with the
+// Presets panel (x deletes, K/J move, space toggles). esc and u belong to
+// the panel unless a form captures input; a form's own esc (cancel an edit,
+// close a picker) therefore only acts while CapturesInput is true.
 func DefaultKeys() Keys {
 	b := func(keys []string, helpKey, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
@@ -40,12 +42,12 @@ func DefaultKeys() Keys {
 		CycleBck: b([]string{"left", "h"}, "←/h", "previous value"),
 		Commit:   b([]string{"enter"}, "enter", "commit"),
 		Cancel:   b([]string{"esc"}, "esc", "cancel edit"),
-		Reset:    b([]string{"x"}, "x", "unset (default)"),
+		Reset:    b([]string{"x", "delete"}, "x", "unset (default)"),
 		Add:      b([]string{"a"}, "a", "add"),
 		Rename:   b([]string{"R"}, "R", "rename"),
-		Delete:   b([]string{"d", "delete"}, "d", "delete"),
-		MoveUp:   b([]string{"K", "shift+up"}, "K", "move up"),
-		MoveDown: b([]string{"J", "shift+down"}, "J", "move down"),
+		Delete:   b([]string{"x", "delete"}, "x", "delete"),
+		MoveUp:   b([]string{"K", "alt+up"}, "K", "move up"),
+		MoveDown: b([]string{"J", "alt+down"}, "J", "move down"),
 		Detail:   b([]string{"right", "l"}, "→/l", "details"),
 		List:     b([]string{"left", "h"}, "←/h", "back to list"),
 		Pick:     b([]string{"p"}, "p", "pick tools"),

@@ -53,7 +53,7 @@ func TestParametersEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"parameters"}, `{"role":"reviewer","caps":{"files":3,"strict":true},"langs":["go","ts"]}`, "parameters.limits → caps")
 
 	// delete.
-	d = drive(t, NewParameters(ctx, WithCursor(Cursor{Row: 2}))).press("d")
+	d = drive(t, NewParameters(ctx, WithCursor(Cursor{Row: 2}))).press("x")
 	if e := d.onlyEdit(); !e.Delete || jsonv.Stringify(toAnyPath(e.Path)) != `["parameters","langs"]` {
 		t.Fatalf("delete = %+v", e)
 	}

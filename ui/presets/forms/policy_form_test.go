@@ -99,7 +99,7 @@ func TestPolicyEdits(t *testing.T) {
 	if CursorOf(d.form).Row != 2 {
 		t.Errorf("the cursor follows the moved pattern, got row %d", CursorOf(d.form).Row)
 	}
-	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: 1}))).press("d")
+	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: 1}))).press("x")
 	assertEdit(t, d.onlyEdit(), Path{"tools", "allow"}, `["bash*","nothing_here"]`, "tools.allow")
 
 	// add a pattern: empty is refused, then "ls" is appended.

@@ -109,6 +109,10 @@ func (f *regexForm) buildDetail(row int) fieldList {
 		switch spec.name {
 		case "replace":
 			fd.escaped = true
+		case "pattern", "flags":
+			fd.verbatim = true
+		}
+		switch spec.name {
 		case "pattern":
 			fd.check = func(text string) string {
 				if s := compileStatus(text, flagsText); s.level != "ok" {

@@ -76,7 +76,7 @@ func TestRegexEdits(t *testing.T) {
 		t.Errorf("cursor does not follow the moved rule")
 	}
 
-	d = drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 2}))).press("d")
+	d = drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 2}))).press("x")
 	if s := jsonv.Stringify(d.onlyEdit().Value); strings.Contains(s, `"fin"`) || !strings.Contains(s, `"broken"`) {
 		t.Fatalf("delete = %s", s)
 	}

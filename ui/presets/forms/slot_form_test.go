@@ -63,7 +63,7 @@ func TestSlotOptionsEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "legacyFlag"}, `[true,null]`, "")
 
 	// deleting the unknown key.
-	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("d")
+	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("x")
 	if e := d.onlyEdit(); !e.Delete || jsonv.Stringify(toAnyPath(e.Path)) != `["items",1,"options","legacyFlag"]` {
 		t.Fatalf("delete edit = %+v", e)
 	}

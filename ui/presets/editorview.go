@@ -194,8 +194,8 @@ func (m *Model) partHeader(p compile.Part, width int) string {
 	if p.Kind != compile.PartItem {
 		head = "── " + p.Kind + " · " + label
 	}
-	tok := fmt.Sprintf(" ~%d tok ", p.Tokens)
+	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
+	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
 	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
-	return st.Text.Info.Render(ansi.Truncate(head, max(0, width-len(tok)), "…")) + " " +
-		st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
+	return st.Text.Info.Render(head) + " " + st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
 }

@@ -80,7 +80,21 @@ type harness struct {
 
 func newHarness(t testing.TB, w, h int, withSession bool) *harness {
 	t.Helper()
+	return newHarnessOpts(t, w, h, withSession, nil)
+}
+
+// newHarnessWith lets setup add files to the project before loading.
+func newHarnessWith(t testing.TB, w, h int, setup func(testing.TB, string)) *harness {
+	t.Helper()
+	return newHarnessOpts(t, w, h, false, setup)
+}
+
+func newHarnessOpts(t testing.TB, w, h int, withSession bool, setup func(testing.TB, string)) *harness {
+	t.Helper()
 	ws, sess := testWorkspace(t)
+	if setup != nil {
+		setup(t, ws.Cwd)
+	}
 	keys := keymap.DefaultGlobal()
 	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	if withSession {

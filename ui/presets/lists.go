@@ -47,7 +47,7 @@ func (m *Model) listRows(width int) []string {
 		if n := p.Name(); n != p.ID && width >= 36 {
 			name += " " + st.Text.Muted.Render(n)
 		}
-		rows[i] = leftRight(mark+m.scopeBadge(p)+" "+st.List.Item.Render(name), m.countBadges(errs, warns), width)
+		rows[i] = leftRight(" "+mark+m.scopeBadge(p)+" "+st.List.Item.Render(name), m.countBadges(errs, warns), width)
 	}
 	c.list, c.listW, c.listV = rows, width, c.version
 	return rows
@@ -88,44 +88,46 @@ func (m *Model) listView(r rect) string {
 }
 
 // itemDiagCounts are the error and warning counts per item id, from
-// validation and from the last preview (template errors of a block).
+// validation and from the last preview (template errors of a block); a
+// message both report counts once.
 func (m *Model) itemDiagCounts() map[string][2]int {
 	out := map[string][2]int{}
-	add := func(ds []preset.Diagnostic) {
-		for _, d := range ds {
-			if d.ItemID == "" {
-				continue
-			}
-			c := out[d.ItemID]
-			switch d.Level {
-			case preset.LevelError:
-				c[0]++
-			case preset.LevelWarning:
-				c[1]++
-			}
-			out[d.ItemID] = c
+	seen := map[string]bool{}
+	for _, d := range m.allDiagnostics() {
+		k := d.ItemID + "\x00" + string(d.Level) + "\x00" + d.Message
+		if d.ItemID == "" || seen[k] {
+			continue
 		}
-	}
-	add(m.d.diags)
-	if m.preview != nil {
-		add(m.preview.res.Result.System.Diagnostics)
-		add(m.preview.res.Result.Messages.Diagnostics)
+		seen[k] = true
+		c := out[d.ItemID]
+		switch d.Level {
+		case preset.LevelError:
+			c[0]++
+		case preset.LevelWarning:
+			c[1]++
+		}
+		out[d.ItemID] = c
 	}
 	return out
+}
+
+// allDiagnostics are the draft's validation diagnostics followed by the
+// last preview's compile diagnostics.
+func (m *Model) allDiagnostics() []preset.Diagnostic {
+	all := append([]preset.Diagnostic(nil), m.d.diags...)
+	if m.preview != nil {
+		all = append(all, m.preview.res.Result.System.Diagnostics...)
+		all = append(all, m.preview.res.Result.Messages.Diagnostics...)
+	}
+	return all
 }
 
 // itemDiagnostics lists the diagnostics of one item id (validation first,
 // then the compile's), without repeats.
 func (m *Model) itemDiagnostics(id string) []preset.Diagnostic {
-	var all []preset.Diagnostic
-	all = append(all, m.d.diags...)
-	if m.preview != nil {
-		all = append(all, m.preview.res.Result.System.Diagnostics...)
-		all = append(all, m.preview.res.Result.Messages.Diagnostics...)
-	}
 	var out []preset.Diagnostic
 	seen := map[string]bool{}
-	for _, d := range all {
+	for _, d := range m.allDiagnostics() {
 		k := string(d.Level) + "\x00" + d.Message
 		if d.ItemID == id && !seen[k] {
 			seen[k] = true
@@ -165,7 +167,7 @@ func (m *Model) itemRowsRendered(width int) []string {
 	for i := range list {
 		obj := m.d.item(i)
 		if obj == nil {
-			rows = append(rows, st.Text.Danger.Render("  (item is not an object)"))
+			rows = append(rows, st.Text.Danger.Render("   (item is not an object)"))
 			continue
 		}
 		on := st.Text.Success.Render("●")
@@ -182,11 +184,11 @@ func (m *Model) itemRowsRendered(width int) []string {
 			}
 		}
 		n := counts[itemID(obj)]
-		left := on + " " + st.Text.Muted.Render(roleShort(obj)+" "+k) + " " + st.List.Item.Render(itemLabel(obj)) + desc
+		left := " " + on + " " + st.Text.Muted.Render(roleShort(obj)+" "+k) + " " + st.List.Item.Render(itemLabel(obj)) + desc
 		rows = append(rows, leftRight(left, m.countBadges(n[0], n[1]), width))
 	}
 	for _, s := range settingsRows {
-		rows = append(rows, st.Text.Info.Render("⚙ ")+st.Text.Subtle.Render(s))
+		rows = append(rows, " "+st.Text.Info.Render("⚙ ")+st.Text.Subtle.Render(s))
 	}
 	c.items, c.itemsW, c.itemsV = rows, width, c.version
 	return rows

@@ -2,7 +2,6 @@ package presets
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -78,7 +77,7 @@ func (m *Model) profileListView(r rect) string {
 				badge = st.Badge.Global.Render("G")
 			}
 			errs, warns := p.Counts()
-			row := leftRight(" "+badge+" "+st.List.Item.Render(p.ID), m.countBadges(errs, warns), inner)
+			row := leftRight("  "+badge+" "+st.List.Item.Render(p.ID), m.countBadges(errs, warns), inner)
 			if i == m.profCursor {
 				row = m.selectRow(row, inner, true)
 			}
@@ -117,10 +116,10 @@ func (m *Model) profileDetailView(r rect) string {
 		autoAct = "yes"
 	}
 	lines = append(lines, field("autoActivate", autoAct))
-	lines = append(lines, m.profilePresetLines(p, field)...)
+	lines = append(lines, m.profilePresetLines(p, field, inner)...)
 	lines = append(lines, "", st.Text.Subtle.Render("Validation"))
 	if len(p.Diagnostics) == 0 {
-		lines = append(lines, st.Text.Success.Render("✓ valid"))
+		lines = append(lines, st.Text.Success.Render("✓ the profile file validates"))
 	}
 	for _, d := range p.Diagnostics {
 		msg := d.Message
@@ -136,8 +135,9 @@ func (m *Model) profileDetailView(r rect) string {
 	return m.frame(r, "Profile · "+p.ID, "enter opens its preset", false, lines)
 }
 
-// profilePresetLines describe the Preset a profile resolves to.
-func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string) string) []string {
+// profilePresetLines describe the Preset a profile resolves to, with the
+// resolution's own diagnostics.
+func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string) string, width int) []string {
 	st := m.com.Styles
 	if p.Profile.PromptStack == nil {
 		return []string{field("preset", st.Text.Muted.Render("none (promptStack null)"))}
@@ -148,12 +148,8 @@ func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string)
 		errs, warns := resolved.Counts()
 		out = append(out, field("resolves to", resolved.Key()+" "+m.countBadges(errs, warns)))
 	}
-	var msgs []string
 	for _, d := range diags {
-		msgs = append(msgs, d.Message)
-	}
-	if len(msgs) > 0 {
-		out = append(out, field("", st.Text.Danger.Render(strings.Join(msgs, "; "))))
+		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
 	}
 	return out
 }

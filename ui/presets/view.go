@@ -196,6 +196,9 @@ func window(cursor, n, height int, offset *int) (int, int) {
 func (m *Model) selectRow(plain string, width int, focused bool) string {
 	st := m.com.Styles
 	plain = ansi.Truncate(ansi.Strip(plain), width, "…")
+	if rest, ok := strings.CutPrefix(plain, " "); ok {
+		plain = "▸" + rest
+	}
 	plain += strings.Repeat(" ", max(0, width-ansi.StringWidth(plain)))
 	if focused {
 		return st.List.Selected.Render(plain)

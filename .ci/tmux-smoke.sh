@@ -25,12 +25,35 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([3]="╭─ Sessions (")
+declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
   echo "panel $n (${title[$n]}) ok"
 done
+# Presets panel: open the valid pi-mirror preset, type into its first
+# block with the inline editor, save with ctrl+s, then check that the file
+# on disk changed and still compiles without error diagnostics.
+t send-keys -t smoke 1
+wait_for "Items · "
+t send-keys -t smoke g Down Down Enter
+wait_for "Items · pi-mirror"
+t send-keys -t smoke Enter
+wait_for "(editing)"
+t send-keys -t smoke -l " Smoke edit."
+wait_for "pi-mirror (unsaved)"
+t send-keys -t smoke C-s
+wait_for "saved project:pi-mirror"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "enter edit"
+mirror=$(find "$work" -path '*/.pi/forge/prompt-stacks/pi-mirror.json' | head -n 1)
+if ! grep -qF "Smoke edit." "$mirror"; then echo "pi-mirror.json did not change: $mirror"; exit 1; fi
+demo_root=${mirror%/projects/*}
+HOME="$demo_root/home" PI_CODING_AGENT_DIR="$demo_root/home/.pi/agent" PI_FORGE_GLOBAL_DIR="$demo_root/home/.pi/forge" \
+  "$bin" --cwd "$demo_root/projects/demo-app" preset compile "$mirror" --json >/dev/null 2>"$work/compile.err" \
+  || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
+echo "presets panel edit and save ok"
 # Session panel: search the picker, open a session, then walk the
 # timeline → detail → context → stats and back out with Escape.
 t send-keys -t smoke 3

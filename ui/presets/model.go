@@ -267,6 +267,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyCreated(msg)
 	case editorDoneMsg:
 		return m.applyEditorDone(msg)
+	case actionMsg:
+		return m.runAction(msg)
 	}
 	return nil
 }

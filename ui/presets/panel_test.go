@@ -265,3 +265,22 @@ func TestRenderCacheBumpsOnEdits(t *testing.T) {
 		t.Fatal("the toggled row is re-rendered")
 	}
 }
+
+func TestPaletteActionsPressTheirKeys(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	if len(hs.m.Actions()) != 7 {
+		t.Fatalf("actions = %d", len(hs.m.Actions()))
+	}
+	hs.press("space")
+	_, cmd := hs.m.Update(actionUndo)
+	hs.run(cmd)
+	if hs.m.d.dirty {
+		t.Fatal("the undo action undoes")
+	}
+	_, cmd = hs.m.Update(actionProfiles)
+	hs.run(cmd)
+	if !hs.m.showProfile {
+		t.Fatal("the profiles action shows the profiles")
+	}
+}

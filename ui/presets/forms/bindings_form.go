@@ -46,6 +46,8 @@ type bindingsForm struct {
 	pickRef bool // the pick replaces the focused binding's ref
 	picks   []pickItem
 	pickRow int
+	// next is the cursor for the re-created form after an add.
+	next *Cursor
 }
 
 func newBindings(ctx Context, o options) Form {
@@ -293,7 +295,7 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 		b := jsonv.NewObject()
 		b.Set("ref", ref)
 		list := append(append([]any(nil), f.raw...), b)
-		f.row, f.pane = len(list)-1, 0
+		f.next = &Cursor{Row: len(list) - 1}
 		return f.setBindings(list, "capabilities add "+ref)
 	}
 	return nil
@@ -302,6 +304,9 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 func (f *bindingsForm) CapturesInput() bool { return f.picking || f.pane == 1 && f.detail.editing }
 func (f *bindingsForm) Title() string       { return "Capability bindings" }
 func (f *bindingsForm) cursor() Cursor {
+	if f.next != nil {
+		return *f.next
+	}
 	return Cursor{Row: f.row, Detail: f.detail.row, Pane: f.pane}
 }
 

@@ -145,6 +145,9 @@ func TestBindingsEdits(t *testing.T) {
 	if jsonv.Stringify(toAnyPath(e.Path)) != `["capabilities"]` || !strings.HasSuffix(jsonv.Stringify(e.Value), `{"ref":"missing"}]`) && !strings.HasSuffix(jsonv.Stringify(e.Value), `,{"ref":"global:review"}]`) {
 		t.Fatalf("add = %s %s", jsonv.Stringify(toAnyPath(e.Path)), jsonv.Stringify(e.Value))
 	}
+	if c := CursorOf(d.form); c.Row != 3 {
+		t.Errorf("after add the cursor should land on the new binding, got %+v", c)
+	}
 	// the first binding of an empty Preset creates the array.
 	d = drive(t, NewBindings(bindingsContext(t, `{"items":[]}`))).press("a", "enter")
 	assertEdit(t, d.onlyEdit(), Path{"capabilities"}, `[{"ref":"project:write-tools"}]`, "capabilities add project:write-tools")

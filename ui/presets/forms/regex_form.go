@@ -41,6 +41,9 @@ type regexForm struct {
 	pane    int // 0 list, 1 detail
 	detail  fieldList
 	diags   []diagLine
+	// next is the cursor for the re-created form after an add (the new
+	// rule does not exist in this instance's draft).
+	next *Cursor
 }
 
 func newRegex(ctx Context, o options) Form {
@@ -229,8 +232,9 @@ func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		rule.Set("pattern", "")
 		rule.Set("replace", "")
 		rules := append(append([]any(nil), f.rules...), rule)
-		f.row, f.pane = len(rules)-1, 1
-		f.detail = fieldList{}
+		// The panel re-creates the form with the new rule; the cursor it
+		// restores opens the new rule's fields.
+		f.next = &Cursor{Row: len(rules) - 1, Pane: 1}
 		return f, f.setRules(rules, "regex.rules add")
 	case n == 0:
 		return f, nil
@@ -310,6 +314,9 @@ func (f *regexForm) ruleSummary(i int) string {
 func (f *regexForm) CapturesInput() bool { return f.pane == 1 && f.detail.editing }
 func (f *regexForm) Title() string       { return "Regex rules" }
 func (f *regexForm) cursor() Cursor {
+	if f.next != nil {
+		return *f.next
+	}
 	return Cursor{Row: f.row, Detail: f.detail.row, Pane: f.pane}
 }
 

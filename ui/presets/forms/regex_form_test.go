@@ -86,6 +86,9 @@ func TestRegexEdits(t *testing.T) {
 	if s := jsonv.Stringify(e.Value); !strings.HasSuffix(s, `{"id":"rule-4","enabled":true,"stage":"history","pattern":"","replace":""}]`) {
 		t.Fatalf("add = %s", s)
 	}
+	if c := CursorOf(d.form); c.Row != 3 || c.Pane != 1 {
+		t.Errorf("after add the cursor should open the new rule, got %+v", c)
+	}
 
 	// a first rule creates regex with schemaVersion 1.
 	d = drive(t, NewRegex(testContext(t, `{"items":[]}`))).press("a")

@@ -60,6 +60,10 @@ type Model struct {
 	open     *resources.Preset
 	revision string
 	d        *draft
+	// autoOpened is true while the open Preset was picked by the panel
+	// (not the user) and is untouched, so the session's active Preset may
+	// replace it when the run context arrives.
+	autoOpened bool
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
 	// conflict is true after a save found the file changed on disk.
@@ -249,6 +253,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			m.setStatus(msg.ctx.err.Error(), true)
 		}
 		m.cache.bump()
+		m.refreshForm() // the tool picker follows the session's tools
+		if cmd := m.openActiveIfAuto(); cmd != nil {
+			return cmd
+		}
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.version && m.rc != nil {
@@ -273,9 +281,44 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// openActiveIfAuto opens the session's active Preset in place of one the
+// panel picked by itself, as long as the user has not touched it.
+func (m *Model) openActiveIfAuto() tea.Cmd {
+	if !m.autoOpened || m.lib == nil || m.d == nil || m.d.dirty || m.activeKey() == "" {
+		return nil
+	}
+	if m.open != nil && m.open.Key() == m.activeKey() {
+		return nil
+	}
+	for i, p := range m.lib.Presets {
+		if p.Key() == m.activeKey() {
+			m.listCursor = i
+			cmd := m.openPreset(p, false)
+			m.autoOpened = true
+			return cmd
+		}
+	}
+	return nil
+}
+
 // followSelection reloads the run context when the session or entry
-// changes; the preview follows.
+// changes, and opens a Preset another panel selected when the draft has
+// no unsaved changes; the preview follows.
 func (m *Model) followSelection(sel common.Selection) tea.Cmd {
+	var open tea.Cmd
+	if sel.PresetID != "" && m.lib != nil && (m.open == nil || m.open.Key() != sel.PresetID) && (m.d == nil || !m.d.dirty) {
+		for i, p := range m.lib.Presets {
+			if p.Key() == sel.PresetID {
+				m.listCursor = i
+				open = m.openPreset(p, false)
+			}
+		}
+	}
+	return tea.Batch(open, m.followContext(sel))
+}
+
+// followContext reloads the run context when the session or entry changed.
+func (m *Model) followContext(sel common.Selection) tea.Cmd {
 	if m.rc != nil && m.rc.file == sel.SessionFile && m.rc.entry == sel.EntryID {
 		return nil
 	}

@@ -43,7 +43,9 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	m.listCursor = m.initialPreset()
 	announce := m.wantOpen != ""
 	m.wantOpen = ""
-	return m.openPreset(m.lib.Presets[m.listCursor], announce)
+	cmd := m.openPreset(m.lib.Presets[m.listCursor], announce)
+	m.autoOpened = !announce && m.com.Selection.PresetID == ""
+	return cmd
 }
 
 // initialPreset picks what opens first: the selection's Preset, the
@@ -76,7 +78,7 @@ func (m *Model) findPreset(scope preset.Scope, id string) *resources.Preset {
 // selection so the header and the other panels follow.
 func (m *Model) openPreset(p *resources.Preset, announce bool) tea.Cmd {
 	tree := treeOf(p)
-	m.open, m.revision, m.conflict = p, p.SourceRevision, false
+	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, false
 	m.d = newDraft(tree, p.FileName(), p.Scope)
 	m.itemCursor, m.itemOffset, m.previewOff = 0, 0, 0
 	m.editing, m.taItem = false, -1

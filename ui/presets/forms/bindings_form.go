@@ -94,6 +94,7 @@ func newBindings(ctx Context, o options) Form {
 			f.picks = append(f.picks, item)
 		}
 	}
+	f.picks = append(f.picks, pickItem{label: "… type a ref by hand (adds an empty ref to fill in)", allowed: true})
 	return f
 }
 
@@ -289,6 +290,17 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 		}
 		ref := f.picks[f.pickRow].ref
 		f.picking = false
+		if ref == "" {
+			// by hand: the ref field opens in the detail pane.
+			if f.pickRef {
+				f.pane, f.detail.row = 1, 0
+				return nil
+			}
+			b := jsonv.NewObject()
+			b.Set("ref", "")
+			f.next = &Cursor{Row: len(f.raw), Pane: 1}
+			return f.setBindings(append(append([]any(nil), f.raw...), b), "capabilities add")
+		}
 		if f.pickRef {
 			return edit(Path{"capabilities", f.row, "ref"}, ref, "capabilities."+f.bindingName(f.row)+".ref")
 		}

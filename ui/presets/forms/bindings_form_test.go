@@ -17,7 +17,7 @@ import (
 
 // testLibrary writes a small trusted workspace with one project and one
 // global capability and loads it.
-func testLibrary(t *testing.T) *resources.Library {
+func testLibrary(t testing.TB) *resources.Library {
 	t.Helper()
 	root := t.TempDir()
 	ws := resources.Workspace{
@@ -57,7 +57,7 @@ const bindingsDraft = `{"schemaVersion":2,"id":"b","items":[],"capabilities":[
  {"ref":"project:missing"}
 ]}`
 
-func bindingsContext(t *testing.T, src string) Context {
+func bindingsContext(t testing.TB, src string) Context {
 	ctx := testContext(t, src)
 	ctx.Library = testLibrary(t)
 	return ctx
@@ -183,5 +183,22 @@ func TestBindingsEdits(t *testing.T) {
 
 	if jsonv.Stringify(ctx.Draft) != before {
 		t.Fatal("form mutated the draft")
+	}
+}
+
+func TestBindingsWithoutLibrary(t *testing.T) {
+	ctx := testContext(t, `{"items":[],"capabilities":[{"ref":"global:review"}]}`)
+	d := drive(t, NewBindings(ctx)).press("a")
+	v := d.form.View(80, 24)
+	if !strings.Contains(v, "the library has no capabilities") || !strings.Contains(v, "▸ … type a ref by hand") {
+		t.Fatalf("picker without a library:\n%s", v)
+	}
+	if nb := NewBindings(ctx).View(160, 48); lineWith(nb, "SOURCE (unresolved)") == "" || lineWith(nb, "error:", "global:review") == "" {
+		t.Errorf("an unresolvable ref without a library is not explained:\n%s", nb)
+	}
+	d.press("enter")
+	assertEdit(t, d.onlyEdit(), Path{"capabilities"}, `[{"ref":"global:review"},{"ref":""}]`, "capabilities add")
+	if c := CursorOf(d.form); c.Row != 1 || c.Pane != 1 || c.Detail != 0 {
+		t.Errorf("by-hand add should open the new ref field, cursor %+v", c)
 	}
 }

@@ -17,7 +17,9 @@ func (f *bindingsForm) View(width, height int) string {
 		head = append(head, renderDiag(st, d, width, ""))
 	}
 	if f.picking {
-		return frame(append(head, f.pickerLines(width)...), len(head)+2+f.pickRow, width, height)
+		picker := f.pickerLines(width)
+		focus := len(head) + len(picker) - len(f.picks) + f.pickRow
+		return frame(append(head, picker...), focus, width, height)
 	}
 	var list []string
 	for i := range f.raw {
@@ -184,8 +186,8 @@ func (f *bindingsForm) pickerLines(width int) []string {
 		title = "Replace the ref of " + f.bindingName(f.row) + " (enter picks, esc cancels)"
 	}
 	lines := []string{st.Dialog.Title.Render(truncate(title, width)), ""}
-	if len(f.picks) == 0 {
-		return append(lines, st.Pane.Placeholder.Render(truncate("the library has no capabilities (.pi/forge/capabilities or the global forge dir)", width)))
+	if len(f.picks) == 1 {
+		lines = append(lines, st.Pane.Placeholder.Render(truncate("the library has no capabilities (.pi/forge/capabilities or the global forge dir)", width)))
 	}
 	for i, p := range f.picks {
 		style, marker := st.List.Item, "  "

@@ -336,8 +336,11 @@ func (fl *fieldList) render(width int, focused bool) (lines []string, cursorLine
 			cursorLine = len(lines)
 		}
 		marker := "  "
-		if sel {
+		switch {
+		case sel && focused:
 			marker = "▸ "
+		case sel:
+			marker = "› "
 		}
 		name := padRight(truncate(f.name, nameW), nameW)
 		var value string

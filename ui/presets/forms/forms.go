@@ -3,11 +3,26 @@
 // context options and capability bindings.
 //
 // Forms never mutate the draft they are given. When the user commits a field
-// (enter, or leaving a field), a form returns a tea.Cmd producing an EditMsg;
-// the panel applies it to its draft, re-validates the preset, and re-creates
-// the form from the new draft. To keep the user's place across that
-// re-creation, every constructor accepts Options: pass WithCursor(f.Cursor())
-// taken from the old form.
+// (enter, or ↑/↓ while editing, which commits and moves), a form returns a
+// tea.Cmd producing an EditMsg; the panel applies it to its draft,
+// re-validates the preset, and re-creates the form from the new draft. An
+// EditMsg targets the deepest container that already exists: setting
+// context.mergeSeparator on a draft without `context` emits
+// Path{"context"} with {"mergeSeparator": …}, so the panel never has to
+// invent intermediate objects.
+//
+// To keep the user's place across re-creation, every constructor accepts
+// Options: pass WithCursor(CursorOf(oldForm)). Cursors are clamped, and after
+// an add the old form's cursor already points at the new entry.
+//
+// Keys (see Keys/DefaultKeys; rebind with keymap.Apply on a *Keys and pass
+// WithKeys): ↑/↓ (k/j) move; enter edits a text/number/JSON field, toggles a
+// bool, cycles an enum; space toggles or cycles; ←/→ cycle enums in the
+// one-pane forms and switch list ↔ detail in the regex and bindings forms;
+// x unsets a field or deletes an entry; a adds; R renames a parameter; K/J
+// (alt+↑/↓) reorder; m cycles the policy mode; p opens the capability
+// picker for the focused binding's ref. While editing: enter commits, esc
+// cancels, ↑/↓ commit and move.
 package forms
 
 import (

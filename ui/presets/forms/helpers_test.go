@@ -19,7 +19,7 @@ func testCommon() *common.Common {
 }
 
 // draft parses a test draft; the test fails on invalid JSON.
-func draft(t *testing.T, src string) *jsonv.Object {
+func draft(t testing.TB, src string) *jsonv.Object {
 	t.Helper()
 	v, err := jsonv.Parse([]byte(src))
 	if err != nil {
@@ -33,7 +33,7 @@ func draft(t *testing.T, src string) *jsonv.Object {
 }
 
 // testContext builds a Context over src with the preset's own diagnostics.
-func testContext(t *testing.T, src string) Context {
+func testContext(t testing.TB, src string) Context {
 	t.Helper()
 	d := draft(t, src)
 	_, diags := preset.ParseValue(d, "test.json", preset.ParseOptions{})

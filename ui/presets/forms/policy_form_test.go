@@ -17,7 +17,7 @@ const policyDraft = `{"schemaVersion":2,"id":"p","items":[],
 
 var knownTools = []string{"read", "write", "edit", "bash", "bash_bg", "ls", "grep"}
 
-func policyContext(t *testing.T, src string) Context {
+func policyContext(t testing.TB, src string) Context {
 	ctx := testContext(t, src)
 	ctx.KnownTools = knownTools
 	return ctx

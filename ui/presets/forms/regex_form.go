@@ -41,6 +41,9 @@ type regexForm struct {
 	pane    int // 0 list, 1 detail
 	detail  fieldList
 	diags   []diagLine
+	// status is each rule's compile result, computed once at construction
+	// so View never compiles.
+	status []diagLine
 	// next is the cursor for the re-created form after an add (the new
 	// rule does not exist in this instance's draft).
 	next *Cursor
@@ -50,6 +53,10 @@ func newRegex(ctx Context, o options) Form {
 	f := &regexForm{base: newBase(ctx, o)}
 	if v, ok := valueAt(f.ctx.Draft, Path{"regex", "rules"}).([]any); ok {
 		f.rules, f.rulesOK = v, true
+	}
+	for _, r := range f.rules {
+		rule, _ := r.(*jsonv.Object)
+		f.status = append(f.status, compileStatus(stringField(rule, "pattern"), stringField(rule, "flags")))
 	}
 	f.row = clamp(o.cursor.Row, 0, len(f.rules)-1)
 	if len(f.rules) > 0 {
@@ -95,10 +102,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 	}
 	label := ruleLabel(rule, f.row)
 	known := map[string]bool{}
-	pattern, _ := rule.Get("pattern")
-	flags, _ := rule.Get("flags")
-	patternText, _ := pattern.(string)
-	flagsText, _ := flags.(string)
+	patternText, flagsText := stringField(rule, "pattern"), stringField(rule, "flags")
 	var fields []field
 	for _, spec := range regexFieldSpecs {
 		known[spec.name] = true
@@ -123,7 +127,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 				}
 				return ""
 			}
-			fd.status = compileStatus(patternText, flagsText)
+			fd.status = f.status[f.row]
 		case "flags":
 			fd.check = func(text string) string {
 				if s := compileStatus(patternText, text); s.level != "ok" && patternText != "" {
@@ -301,7 +305,7 @@ func (f *regexForm) ruleSummary(i int) string {
 	mark := ""
 	if len(f.ruleDiags(i)) > 0 {
 		mark = " ⚠"
-	} else if s := compileStatus(get("pattern"), get("flags")); s.level != "ok" {
+	} else if f.status[i].level != "ok" {
 		mark = " ✗"
 	}
 	stage := get("stage")
@@ -333,4 +337,14 @@ func (f *regexForm) ShortHelp() []key.Binding {
 		return []key.Binding{k.Add}
 	}
 	return []key.Binding{k.Up, k.Down, k.Detail, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown}
+}
+
+// stringField reads a string member of o ("" when absent or not a string).
+func stringField(o *jsonv.Object, name string) string {
+	if o == nil {
+		return ""
+	}
+	v, _ := o.Get(name)
+	s, _ := v.(string)
+	return s
 }

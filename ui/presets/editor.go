@@ -104,15 +104,36 @@ func (m *Model) commitEditor() tea.Cmd {
 	return m.schedulePreview()
 }
 
-// editorCommand builds the $EDITOR hand-off for block item i: the command
-// to run on a temporary file holding the content, and the callback that
-// reads the file back once the editor exits. $VISUAL wins over $EDITOR;
-// the value may carry arguments ("code -w").
-func (m *Model) editorCommand(i int, getenv func(string) string) (*exec.Cmd, func(error) tea.Msg, error) {
+// editorJob is a block handed to $EDITOR: its text and where it came from.
+type editorJob struct {
+	content string
+	version int
+	item    int
+	id      string
+}
+
+// editorReadyMsg carries a prepared editor process to run.
+type editorReadyMsg struct {
+	cmd  *exec.Cmd
+	done func(error) tea.Msg
+	err  error
+}
+
+// editorJobAt describes block item i for a hand-off.
+func (m *Model) editorJobAt(i int) (editorJob, error) {
 	content, ok := m.blockContent(i)
 	if !ok {
-		return nil, nil, fmt.Errorf("item %d is not a block", i)
+		return editorJob{}, fmt.Errorf("item %d is not a block; e edits block text", i)
 	}
+	return editorJob{content: content, version: m.d.version, item: i, id: itemID(m.d.item(i))}, nil
+}
+
+// editorCommand prepares the $EDITOR hand-off: it writes the block's text
+// to a temporary file and returns the command to run on it and the
+// callback that reads the file back once the editor exits. $VISUAL wins
+// over $EDITOR; the value may carry arguments ("code -w"). It does file
+// IO, so it runs inside a command.
+func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(error) tea.Msg, error) {
 	editor := getenv("VISUAL")
 	if strings.TrimSpace(editor) == "" {
 		editor = getenv("EDITOR")
@@ -126,7 +147,7 @@ func (m *Model) editorCommand(i int, getenv func(string) string) (*exec.Cmd, fun
 		return nil, nil, fmt.Errorf("create the editor file: %w", err)
 	}
 	path := f.Name()
-	_, werr := f.WriteString(content)
+	_, werr := f.WriteString(job.content)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -135,10 +156,9 @@ func (m *Model) editorCommand(i int, getenv func(string) string) (*exec.Cmd, fun
 		return nil, nil, fmt.Errorf("write the editor file: %w", werr)
 	}
 	cmd := exec.Command(args[0], append(args[1:], path)...)
-	version, id := m.d.version, itemID(m.d.item(i))
 	done := func(runErr error) tea.Msg {
 		defer os.Remove(path)
-		msg := editorDoneMsg{version: version, item: i, id: id}
+		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id}
 		if runErr != nil {
 			msg.err = fmt.Errorf("editor %s: %w", args[0], runErr)
 			return msg
@@ -155,15 +175,27 @@ func (m *Model) editorCommand(i int, getenv func(string) string) (*exec.Cmd, fun
 }
 
 // openExternalEditor hands the terminal to $EDITOR for the block under
-// the cursor.
+// the cursor: a command prepares the file, then the process runs.
 func (m *Model) openExternalEditor() tea.Cmd {
 	m.stopEditing()
-	cmd, done, err := m.editorCommand(m.itemCursor, os.Getenv)
+	job, err := m.editorJobAt(m.itemCursor)
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	return tea.ExecProcess(cmd, done)
+	return m.box.post(func() tea.Msg {
+		cmd, done, err := editorCommand(job, os.Getenv)
+		return editorReadyMsg{cmd: cmd, done: done, err: err}
+	})
+}
+
+// runEditor starts a prepared editor process.
+func (m *Model) runEditor(msg editorReadyMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return nil
+	}
+	return tea.ExecProcess(msg.cmd, msg.done)
 }
 
 // applyEditorDone puts the edited text into the draft. A trailing newline

@@ -83,6 +83,9 @@ func (m *Model) listView(r rect) string {
 		if !m.com.Workspace.Trust.Trusted {
 			info = "untrusted · " + info
 		}
+		if m.activeKey() == "none" {
+			info = "session: presets off · " + info
+		}
 	}
 	return m.frame(r, "Presets", info, focused, lines)
 }

@@ -273,6 +273,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applySaved(msg)
 	case createdMsg:
 		return m.applyCreated(msg)
+	case editorReadyMsg:
+		return m.runEditor(msg)
 	case editorDoneMsg:
 		return m.applyEditorDone(msg)
 	case actionMsg:

@@ -159,7 +159,11 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 	}
 	env := map[string]string{"VISUAL": "", "EDITOR": script}
 	i := hs.itemIndex("rules")
-	cmd, done, err := hs.m.editorCommand(i, func(k string) string { return env[k] })
+	job, err := hs.m.editorJobAt(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, done, err := editorCommand(job, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +177,9 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 	hs.run(next)
 	if got := hs.m.d.stack.Items[i].Content; got != "Rewritten by the editor." {
 		t.Fatalf("content = %q (status %q)", got, hs.m.status)
+	}
+	if _, err := hs.m.editorJobAt(hs.itemIndex("history")); err == nil {
+		t.Error("a slot is not handed to $EDITOR")
 	}
 	label, _ := hs.m.d.undoLast()
 	if !strings.Contains(label, "$EDITOR") || hs.m.d.dirty {

@@ -182,11 +182,24 @@ func (f *bindingsForm) bindingDiags(i int) []diagLine {
 			addLine(string(preset.LevelError), b.Error)
 		}
 	}
-	name := f.bindingName(i)
+	// Preset-level messages name a binding by id or ref after ": " or in
+	// quotes ("Duplicate capability binding id: <id>", "Global binding
+	// cannot reference project capability: <ref>.").
+	names := []string{f.bindingName(i)}
+	if o, ok := f.raw[i].(*jsonv.Object); ok {
+		if ref := stringField(o, "ref"); ref != "" {
+			names = append(names, ref)
+		}
+	}
 	for _, d := range f.ctx.Diagnostics {
-		if strings.Contains(d.Message, "capability") || strings.Contains(d.Message, "Binding") || strings.Contains(d.Message, "binding") {
-			if strings.Contains(d.Message, name) && !strings.HasPrefix(d.Message, "Preset capabilities") {
+		if !strings.Contains(strings.ToLower(d.Message), "binding") {
+			continue
+		}
+		for _, n := range names {
+			if strings.HasSuffix(d.Message, ": "+n) || strings.HasSuffix(d.Message, ": "+n+".") ||
+				strings.Contains(d.Message, `"`+n+`"`) {
 				addLine(string(d.Level), d.Message)
+				break
 			}
 		}
 	}

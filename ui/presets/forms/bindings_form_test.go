@@ -202,3 +202,21 @@ func TestBindingsWithoutLibrary(t *testing.T) {
 		t.Errorf("by-hand add should open the new ref field, cursor %+v", c)
 	}
 }
+
+func TestBindingsPresetDiagnostics(t *testing.T) {
+	src := `{"items":[],"capabilities":[{"ref":"project:write-tools","id":"dup"},{"ref":"global:review","id":"dup"}]}`
+	ctx := bindingsContext(t, src)
+	ctx.Scope = preset.ScopeGlobal
+	_, ctx.Diagnostics = preset.ParseValue(ctx.Draft, "g.json", preset.ParseOptions{Scope: preset.ScopeGlobal})
+	v := NewBindings(ctx).View(160, 48)
+	if lineWith(v, "error:", "Global binding cannot reference project capability: project:write-tools.") == "" {
+		t.Errorf("scope error not shown for the first binding:\n%s", v)
+	}
+	if lineWith(v, "Duplicate capability binding id: dup") == "" {
+		t.Errorf("duplicate id not shown:\n%s", v)
+	}
+	second := NewBindings(ctx, WithCursor(Cursor{Row: 1})).View(160, 48)
+	if lineWith(second, "Global binding cannot reference") != "" {
+		t.Errorf("the first binding's scope error leaks onto the second:\n%s", second)
+	}
+}

@@ -223,9 +223,6 @@ func (f *field) cycle(step int) any {
 // editText is the text the editor starts with.
 func (f *field) editText() string {
 	if !f.present {
-		if f.kind == kindJSON {
-			return ""
-		}
 		return ""
 	}
 	switch f.kind {

@@ -136,7 +136,7 @@ func (f *policyForm) previewSummary() string {
 	kept := preset.ApplyResourcePolicy(f.ctx.KnownTools, f.policy())
 	switch f.mode {
 	case policyNone:
-		return fmt.Sprintf("no policy, all %d available", len(kept))
+		return fmt.Sprintf("no policy, all %d available (space starts an allow list)", len(kept))
 	case policyAllow:
 		return fmt.Sprintf("allow selects %d of %d", len(kept), len(f.ctx.KnownTools))
 	}

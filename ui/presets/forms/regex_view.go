@@ -41,7 +41,7 @@ func (f *regexForm) View(width, height int) string {
 		detail = append(detail, body...)
 		detailFocus = cur + 1
 	}
-	if width >= 120 {
+	if width >= 120 && len(f.rules) > 0 {
 		listW := min(60, width*2/5)
 		detailW := width - listW - 3
 		left := frame(list, f.row, listW, bodyH)

@@ -86,6 +86,11 @@ func newSlotOptions(ctx Context, itemIndex int, o options) Form {
 	if id, ok := item.Get("id"); ok {
 		f.itemID = jsonv.ToString(id)
 	}
+	if kind, _ := item.Get("kind"); kind != "slot" {
+		f.invalid = fmt.Sprintf("items[%d] is a %s, not a slot: it has no options", itemIndex, jsonv.ToString(kind))
+		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
+		return f
+	}
 	optsPath := Path{"items", itemIndex, "options"}
 	opts := objectAt(f.ctx.Draft, optsPath)
 	if v, has := item.Get("options"); has && opts == nil {

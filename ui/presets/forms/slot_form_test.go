@@ -92,3 +92,17 @@ func TestSlotOptionsCursorSurvivesRecreation(t *testing.T) {
 		t.Fatalf("out-of-range cursor clamps to the last row, got %d", got)
 	}
 }
+
+func TestSlotOptionsOnABlock(t *testing.T) {
+	ctx := testContext(t, slotDraft)
+	d := drive(t, NewSlotOptions(ctx, 0)).press("a", "space", "x")
+	if len(d.edits) != 0 || d.form.CapturesInput() {
+		t.Fatalf("a block offered options: %+v", d.edits)
+	}
+	if v := d.form.View(80, 24); !strings.Contains(v, "items[0] is a block, not a slot") {
+		t.Errorf("block not explained:\n%s", v)
+	}
+	if v := NewSlotOptions(ctx, 9).View(80, 24); !strings.Contains(v, "items[9] is not an object") {
+		t.Errorf("missing item not explained:\n%s", v)
+	}
+}

@@ -132,6 +132,10 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 		}
 		m.cache.bump()
 		m.setStatus("saved "+msg.key, false)
+		if m.d != nil && m.d.diags.HasErrors() {
+			m.setStatus(fmt.Sprintf("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
+				msg.key, m.d.diags.Count(preset.LevelError)), true)
+		}
 		return m.box.loadLibraryCmd(m.com.Workspace)
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = true

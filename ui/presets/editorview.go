@@ -3,10 +3,12 @@ package presets
 import (
 	"fmt"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
@@ -34,6 +36,9 @@ func (m *Model) editorView(r rect) string {
 		id = itemID(obj)
 		if ds := m.itemDiagnostics(id); len(ds) > 0 {
 			tail = append(tail, "")
+			if where := m.templateErrorAt(m.itemCursor, ds); where != "" {
+				tail = append(tail, st.Text.Danger.Render(where))
+			}
 			tail = append(tail, m.wrapDiags(ds, "", inner)...)
 		}
 	} else if m.itemCursor >= len(m.d.items()) {
@@ -198,4 +203,40 @@ func (m *Model) partHeader(p compile.Part, width int) string {
 	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
 	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
 	return st.Text.Info.Render(head) + " " + st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
+}
+
+// templateErrorAt locates the forge-v1 error of block i ("" when the
+// block parses or the item has no error): line and column of its span.
+func (m *Model) templateErrorAt(i int, ds []preset.Diagnostic) string {
+	hasErr := false
+	for _, d := range ds {
+		hasErr = hasErr || d.Level == preset.LevelError
+	}
+	content, ok := m.blockContent(i)
+	if !hasErr || !ok {
+		return ""
+	}
+	_, perr := forgev1.Parse(content)
+	if perr == nil || perr.Span == nil {
+		return ""
+	}
+	line, col := lineCol(content, perr.Span.Start)
+	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, perr.Message)
+}
+
+// lineCol converts a UTF-16 offset into a 1-based line and column.
+func lineCol(text string, offset int) (int, int) {
+	line, col, units := 1, 1, 0
+	for _, r := range text {
+		if units >= offset {
+			break
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		units += len(utf16.Encode([]rune{r}))
+	}
+	return line, col
 }

@@ -70,6 +70,9 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	if ds := hs.m.itemDiagnostics("persona"); len(ds) == 0 {
 		t.Fatalf("want a template diagnostic on the persona block, preview %+v", hs.m.preview)
 	}
+	if where := ansi.Strip(hs.m.View()); !strings.Contains(where, "template error at line 2, column 32") {
+		t.Fatalf("the editor locates the template error:\n%s", where)
+	}
 	hs.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
 	hs.typeText("brief.")
 	if ds := hs.m.itemDiagnostics("persona"); len(ds) != 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
@@ -292,5 +293,39 @@ func TestPaletteActionsPressTheirKeys(t *testing.T) {
 	hs.run(cmd)
 	if !hs.m.showProfile {
 		t.Fatal("the profiles action shows the profiles")
+	}
+}
+
+func TestFollowsAPresetChosenElsewhereOnlyWhenClean(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	sel := hs.com.Selection
+	sel.PresetID = "global:gamma"
+	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: sel})
+	hs.run(cmd)
+	if hs.m.open.Key() != "global:gamma" {
+		t.Fatalf("a clean draft follows the selection, open %s", hs.m.open.Key())
+	}
+	hs.m.focus = paneItems
+	hs.press("space")
+	sel.PresetID = "project:beta"
+	_, cmd = hs.m.Update(common.SelectionChangedMsg{Selection: sel})
+	hs.run(cmd)
+	if hs.m.open.Key() != "global:gamma" || !hs.m.d.dirty {
+		t.Fatal("a dirty draft is never replaced by a selection from elsewhere")
+	}
+}
+
+func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
+	hs := newHarness(t, 160, 48, false) // no session: the first preset opens
+	if hs.m.open.Key() != "project:alpha" || !hs.m.autoOpened {
+		t.Fatalf("auto-pick %s", hs.m.open.Key())
+	}
+	hs.m.autoOpened = true
+	hs.m.listCursor = 0
+	// The session says beta is active at its entry.
+	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: "project:beta", source: "test"}})
+	hs.run(cmd)
+	if hs.m.open.Key() != "project:beta" {
+		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())
 	}
 }

@@ -34,6 +34,9 @@ func (m *Model) layout() layout {
 			return r, rect{}
 		}
 		edH := clamp(r.h*45/100, min(r.h, 6), r.h)
+		if w < wideWidth && m.focus == panePreview {
+			edH = min(r.h, 5) // a narrow screen gives the focused dock the room
+		}
 		return rect{r.w, edH}, rect{r.w, r.h - edH}
 	}
 	if w >= wideWidth {

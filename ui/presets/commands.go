@@ -311,9 +311,14 @@ func defaultRuntime(ws resources.Workspace, now time.Time) (compile.Runtime, str
 	return rt, base, nil
 }
 
-// previewDue schedules the debounced preview of draft version.
-func previewDue(version int) tea.Cmd {
-	return tea.Tick(previewDelay, func(time.Time) tea.Msg { return previewDueMsg{version: version} })
+// previewDue schedules the debounced preview of draft version. The timer
+// result goes through the postbox like every other result, so it is not
+// lost when another tab is showing when it fires.
+func (p *postbox) previewDue(version int) tea.Cmd {
+	return p.post(func() tea.Msg {
+		time.Sleep(previewDelay)
+		return previewDueMsg{version: version}
+	})
 }
 
 // previewCmd compiles the draft's stack against the run context.

@@ -336,7 +336,7 @@ func (m *Model) schedulePreview() tea.Cmd {
 	if m.d == nil || m.rc == nil {
 		return nil
 	}
-	return previewDue(m.d.version)
+	return m.box.previewDue(m.d.version)
 }
 
 // setStatus shows a one-line message under the panes.

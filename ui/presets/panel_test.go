@@ -329,3 +329,16 @@ func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
 		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())
 	}
 }
+
+func TestKeysWhileADraftIsReloadingDoNotPanic(t *testing.T) {
+	hs := newHarness(t, 80, 24, false)
+	hs.m.focus = paneItems
+	_ = hs.m.reload() // the library result is not delivered yet
+	for _, k := range []string{"space", "J", "a", "d", "x", "e", "u", "f", "v", "tab", "down"} {
+		_, _ = hs.m.Update(keyMsg(k))
+		_ = hs.m.View()
+	}
+	if hs.m.focus != paneList {
+		t.Fatalf("focus %d, want the list while no draft is open", hs.m.focus)
+	}
+}

@@ -63,6 +63,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.promptFork()
 		}
 	}
+	if !m.paneVisible(m.focus) {
+		m.focus = paneList // the draft went away (reload, fork) under the focused pane
+	}
 	switch m.focus {
 	case paneList:
 		return m.listKey(msg)

@@ -6,13 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/piprompt"
-	"github.com/forgebench/forgebench/resources"
 )
 
 // readInput reads a file, or standard input for "-".
@@ -93,42 +90,6 @@ func readMessages(path string) ([]any, error) {
 type runtimeSource struct {
 	Runtime string
 	Base    string
-}
-
-// workspaceRuntime builds the runtime Pi 1.6.0 would hand pi-forge in this
-// workspace with its default tools (context files discovered from the cwd,
-// the local clock and time zone), and the base system prompt Pi would send.
-func workspaceRuntime(ws resources.Workspace, model *compile.Model, now time.Time) (compile.Runtime, string, error) {
-	files, err := resources.LoadPiPromptFiles(ws)
-	if err != nil {
-		return compile.Runtime{}, "", err
-	}
-	ctx := make([]compile.ContextFile, len(files.ContextFiles))
-	promptCtx := make([]piprompt.ContextFile, len(files.ContextFiles))
-	for i, f := range files.ContextFiles {
-		ctx[i] = compile.ContextFile{Path: f.Path, Content: f.Content}
-		promptCtx[i] = piprompt.ContextFile{Path: f.Path, Content: f.Content}
-	}
-	var appendPrompt *string
-	if files.Append != "" {
-		appendPrompt = &files.Append
-	}
-	rt := compile.DefaultRuntime(compile.DefaultRuntimeInput{
-		Cwd: ws.Cwd, ContextFiles: ctx, AppendSystemPrompt: appendPrompt, Model: model, Now: now,
-	})
-	var tools []piprompt.Tool
-	for _, name := range rt.Options.SelectedTools {
-		for _, t := range compile.BuiltinTools {
-			if t.Name == name {
-				tools = append(tools, piprompt.Tool{Name: t.Name, Snippet: t.Snippet, Guidelines: t.Guidelines})
-			}
-		}
-	}
-	base := piprompt.Build(piprompt.Input{
-		CustomPrompt: files.System, Tools: tools, Addendum: files.Append,
-		ContextFiles: promptCtx, Cwd: ws.Cwd,
-	})
-	return rt, base, nil
 }
 
 // parseModelFlag reads --model provider/id.

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -75,7 +76,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		if err != nil {
 			return nil, err
 		}
-		rt, base, err := workspaceRuntime(ws, model, time.Now())
+		rt, base, err := resources.PiDefaultRuntime(ws, model, time.Now())
 		if err != nil {
 			return nil, err
 		}

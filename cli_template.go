@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
 )
 
 // TemplateCmd groups the forge-v1 template commands.
@@ -67,7 +68,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	rt, _, err := workspaceRuntime(ws, model, time.Now())
+	rt, _, err := resources.PiDefaultRuntime(ws, model, time.Now())
 	if err != nil {
 		return err
 	}

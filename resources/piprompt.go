@@ -6,6 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/piprompt"
 )
 
 // PiPromptFiles are the files Pi reads to build its default system prompt
@@ -57,4 +61,41 @@ func LoadPiPromptFiles(ws Workspace) (PiPromptFiles, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// PiDefaultRuntime is what Pi 1.6.0 would hand pi-forge in this workspace
+// with its default tools, and the base system prompt Pi would send: context
+// files, SYSTEM.md and APPEND_SYSTEM.md as LoadPiPromptFiles finds them,
+// model (may be nil) and now as given.
+func PiDefaultRuntime(ws Workspace, model *compile.Model, now time.Time) (compile.Runtime, string, error) {
+	files, err := LoadPiPromptFiles(ws)
+	if err != nil {
+		return compile.Runtime{}, "", fmt.Errorf("read Pi's prompt files: %w", err)
+	}
+	ctx := make([]compile.ContextFile, len(files.ContextFiles))
+	promptCtx := make([]piprompt.ContextFile, len(files.ContextFiles))
+	for i, f := range files.ContextFiles {
+		ctx[i] = compile.ContextFile{Path: f.Path, Content: f.Content}
+		promptCtx[i] = piprompt.ContextFile{Path: f.Path, Content: f.Content}
+	}
+	var appendPrompt *string
+	if files.Append != "" {
+		appendPrompt = &files.Append
+	}
+	rt := compile.DefaultRuntime(compile.DefaultRuntimeInput{
+		Cwd: ws.Cwd, ContextFiles: ctx, AppendSystemPrompt: appendPrompt, Model: model, Now: now,
+	})
+	var tools []piprompt.Tool
+	for _, name := range rt.Options.SelectedTools {
+		for _, t := range compile.BuiltinTools {
+			if t.Name == name {
+				tools = append(tools, piprompt.Tool{Name: t.Name, Snippet: t.Snippet, Guidelines: t.Guidelines})
+			}
+		}
+	}
+	base := piprompt.Build(piprompt.Input{
+		CustomPrompt: files.System, Tools: tools, Addendum: files.Append,
+		ContextFiles: promptCtx, Cwd: ws.Cwd,
+	})
+	return rt, base, nil
 }

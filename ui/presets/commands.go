@@ -3,14 +3,12 @@ package presets
 import (
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/piprompt"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	pis "github.com/forgebench/forgebench/session"
@@ -53,8 +51,6 @@ type (
 		res   resources.WriteResult
 		err   error
 	}
-	// pokeMsg wakes the panel up to read its postbox.
-	pokeMsg struct{}
 )
 
 // runContext is what the preview compiles against: the runtime, base prompt
@@ -75,53 +71,21 @@ type runContext struct {
 	err   error
 }
 
-// postbox holds command results until the panel reads them. The root
-// routes command results only to the focused tab, so results are posted
-// here and a poke is returned; whichever Update or View runs next reads them.
-type postbox struct {
-	mu   sync.Mutex
-	msgs []tea.Msg
-}
-
-func (p *postbox) put(msg tea.Msg) {
-	p.mu.Lock()
-	p.msgs = append(p.msgs, msg)
-	p.mu.Unlock()
-}
-
-func (p *postbox) take() []tea.Msg {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.msgs
-	p.msgs = nil
-	return out
-}
-
-// post runs work in a command, posts its result and returns a poke.
-func (p *postbox) post(work func() tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		if msg := work(); msg != nil {
-			p.put(msg)
-		}
-		return pokeMsg{}
-	}
-}
-
 // loadLibraryCmd reads the whole library.
-func (p *postbox) loadLibraryCmd(ws resources.Workspace) tea.Cmd {
-	return p.post(func() tea.Msg {
+func loadLibraryCmd(ws resources.Workspace) tea.Cmd {
+	return func() tea.Msg {
 		lib, err := resources.LoadLibrary(ws)
 		if err != nil {
 			err = fmt.Errorf("load the preset library of %s: %w", ws.Cwd, err)
 		}
 		return libraryMsg{lib: lib, err: err}
-	})
+	}
 }
 
 // loadContextCmd derives the run context of the selected session entry
 // (file "" = none: Pi's defaults for the workspace).
-func (p *postbox) loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
-	return p.post(func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} })
+func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
+	return func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} }
 }
 
 func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
@@ -132,7 +96,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		}
 	}
 	if rc.source == "" {
-		rt, base, err := defaultRuntime(ws, now)
+		rt, base, err := resources.PiDefaultRuntime(ws, nil, now)
 		if err != nil {
 			rc.err = err
 			return rc
@@ -275,72 +239,32 @@ func knownTools(groups ...[]string) []string {
 	return append(out, extra...)
 }
 
-// defaultRuntime builds the runtime and base prompt Pi 1.6.0 would use in
-// the workspace with its default tools (the CLI's equivalent lives in the
-// main package, which a panel cannot import).
-func defaultRuntime(ws resources.Workspace, now time.Time) (compile.Runtime, string, error) {
-	files, err := resources.LoadPiPromptFiles(ws)
-	if err != nil {
-		return compile.Runtime{}, "", fmt.Errorf("read Pi's prompt files: %w", err)
-	}
-	ctx := make([]compile.ContextFile, len(files.ContextFiles))
-	promptCtx := make([]piprompt.ContextFile, len(files.ContextFiles))
-	for i, f := range files.ContextFiles {
-		ctx[i] = compile.ContextFile{Path: f.Path, Content: f.Content}
-		promptCtx[i] = piprompt.ContextFile{Path: f.Path, Content: f.Content}
-	}
-	var appendPrompt *string
-	if files.Append != "" {
-		appendPrompt = &files.Append
-	}
-	rt := compile.DefaultRuntime(compile.DefaultRuntimeInput{
-		Cwd: ws.Cwd, ContextFiles: ctx, AppendSystemPrompt: appendPrompt, Now: now,
-	})
-	var tools []piprompt.Tool
-	for _, name := range rt.Options.SelectedTools {
-		for _, t := range compile.BuiltinTools {
-			if t.Name == name {
-				tools = append(tools, piprompt.Tool{Name: t.Name, Snippet: t.Snippet, Guidelines: t.Guidelines})
-			}
-		}
-	}
-	base := piprompt.Build(piprompt.Input{
-		CustomPrompt: files.System, Tools: tools, Addendum: files.Append,
-		ContextFiles: promptCtx, Cwd: ws.Cwd,
-	})
-	return rt, base, nil
-}
-
-// previewDue schedules the debounced preview of draft version. The timer
-// result goes through the postbox like every other result, so it is not
-// lost when another tab is showing when it fires.
-func (p *postbox) previewDue(version int) tea.Cmd {
-	return p.post(func() tea.Msg {
-		time.Sleep(previewDelay)
-		return previewDueMsg{version: version}
-	})
+// previewDue schedules the debounced preview of draft version: only the
+// newest version's tick compiles.
+func previewDue(version int) tea.Cmd {
+	return tea.Tick(previewDelay, func(time.Time) tea.Msg { return previewDueMsg{version: version} })
 }
 
 // previewCmd compiles the draft's stack against the run context.
-func (p *postbox) previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
-	return p.post(func() tea.Msg {
+func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
+	return func() tea.Msg {
 		res := compile.Preview(stack, rc.runtime, rc.base, rc.messages, nil)
 		return previewMsg{version: version, res: res}
-	})
+	}
 }
 
 // saveCmd writes the draft's stack with the revision the user loaded.
-func (p *postbox) saveCmd(ws resources.Workspace, scope preset.Scope, id string, stack *preset.Stack, revision string) tea.Cmd {
-	return p.post(func() tea.Msg {
+func saveCmd(ws resources.Workspace, scope preset.Scope, id string, stack *preset.Stack, revision string) tea.Cmd {
+	return func() tea.Msg {
 		res, err := resources.SavePreset(ws, scope, id, stack, revision)
 		return savedMsg{key: string(scope) + ":" + id, res: res, err: err}
-	})
+	}
 }
 
 // createCmd writes a new Preset file (fork or new) exclusively.
-func (p *postbox) createCmd(ws resources.Workspace, verb string, scope preset.Scope, stack *preset.Stack) tea.Cmd {
-	return p.post(func() tea.Msg {
+func createCmd(ws resources.Workspace, verb string, scope preset.Scope, stack *preset.Stack) tea.Cmd {
+	return func() tea.Msg {
 		res, err := resources.CreatePreset(ws, scope, stack)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}
-	})
+	}
 }

@@ -1,7 +1,6 @@
 package presets
 
 import (
-	_ "embed"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,26 +11,14 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
 )
 
-// defaultMirrorJSON is the project's own Pi prompt mirror (the demo's
-// pi-mirror.json): Pi's system prompt rebuilt from slots.
-//
-//go:embed default_mirror.json
-var defaultMirrorJSON []byte
-
-// defaultMirror returns a fresh tree of the default mirror that does not
-// auto-activate (a second auto-activating Preset would switch both off).
+// defaultMirror returns a fresh tree of the project's default Pi mirror
+// (resources.DefaultMirror: no auto-activation, so it never competes with
+// an existing auto-activating preset).
 func defaultMirror() *jsonv.Object {
-	v, err := jsonv.Parse(defaultMirrorJSON)
-	obj, ok := v.(*jsonv.Object)
-	if err != nil || !ok {
-		obj = jsonv.NewObject()
-		obj.Set("schemaVersion", float64(2))
-		obj.Set("items", []any{})
-	}
-	obj.Delete("autoActivate")
-	return obj
+	return preset.ToJSON(resources.DefaultMirror("new-preset"))
 }
 
 func newConfirm(title, body string, onYes func(*Model, string) tea.Cmd) *dialog {
@@ -108,7 +95,7 @@ func (m *Model) createFromTree(tree *jsonv.Object, id string, scope preset.Scope
 	}
 	stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
 	m.setStatus(verb+" "+string(scope)+":"+id+"…", false)
-	return m.box.createCmd(m.com.Workspace, verb, scope, stack)
+	return createCmd(m.com.Workspace, verb, scope, stack)
 }
 
 // dialogView draws the open dialog centred in the panel.

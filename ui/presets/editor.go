@@ -183,10 +183,10 @@ func (m *Model) openExternalEditor() tea.Cmd {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	return m.box.post(func() tea.Msg {
+	return func() tea.Msg {
 		cmd, done, err := editorCommand(job, os.Getenv)
 		return editorReadyMsg{cmd: cmd, done: done, err: err}
-	})
+	}
 }
 
 // runEditor starts a prepared editor process.

@@ -43,7 +43,6 @@ var settingsRows = []string{
 type Model struct {
 	com  *common.Common
 	keys keymap.Presets
-	box  *postbox
 
 	width, height int
 	focus         pane
@@ -95,7 +94,6 @@ type Model struct {
 	statusErr bool
 
 	cache renderCache
-	later []tea.Cmd
 }
 
 // dialog is a modal over the panel: a yes/no confirmation, a text prompt
@@ -116,7 +114,7 @@ func New(com *common.Common) *Model {
 	ta.Prompt = ""
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	m := &Model{com: com, keys: keymap.DefaultPresets(), box: &postbox{}, ta: ta, taItem: -1, formRow: -1, showPreview: true}
+	m := &Model{com: com, keys: keymap.DefaultPresets(), ta: ta, taItem: -1, formRow: -1, showPreview: true}
 	return m
 }
 
@@ -126,8 +124,8 @@ func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {
 	m.rcPending = true
-	return tea.Batch(m.box.loadLibraryCmd(m.com.Workspace),
-		m.box.loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+	return tea.Batch(loadLibraryCmd(m.com.Workspace),
+		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
 }
 
 // SetSize implements common.Panel.
@@ -205,11 +203,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 }
 
-// Update implements common.Panel. It first applies the command results
-// waiting in the postbox, then handles msg.
+// Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
-	cmds := append(m.later, m.drain()...)
-	m.later = nil
+	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
@@ -221,7 +217,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.followSelection(msg.Selection))
 	case forms.EditMsg:
 		cmds = append(cmds, m.applyFormEdit(msg))
-	case pokeMsg:
 	default:
 		cmds = append(cmds, m.handle(msg))
 		if m.form != nil && m.focus == paneEditor {
@@ -231,15 +226,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	}
 	return m, tea.Batch(cmds...)
-}
-
-// drain applies the results waiting in the postbox.
-func (m *Model) drain() []tea.Cmd {
-	var cmds []tea.Cmd
-	for _, msg := range m.box.take() {
-		cmds = append(cmds, m.handle(msg))
-	}
-	return cmds
 }
 
 // handle applies one command result.
@@ -260,7 +246,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.version && m.rc != nil {
-			return m.box.previewCmd(m.d.version, m.d.stack, m.rc)
+			return previewCmd(m.d.version, m.d.stack, m.rc)
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.version {
@@ -328,7 +314,7 @@ func (m *Model) followContext(sel common.Selection) tea.Cmd {
 		return nil
 	}
 	m.rcPending = true
-	return m.box.loadContextCmd(m.com.Workspace, sel.SessionFile, sel.EntryID)
+	return loadContextCmd(m.com.Workspace, sel.SessionFile, sel.EntryID)
 }
 
 // schedulePreview asks for a debounced preview of the current draft.
@@ -336,7 +322,7 @@ func (m *Model) schedulePreview() tea.Cmd {
 	if m.d == nil || m.rc == nil {
 		return nil
 	}
-	return m.box.previewDue(m.d.version)
+	return previewDue(m.d.version)
 }
 
 // setStatus shows a one-line message under the panes.

@@ -119,7 +119,7 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
-	return m.box.saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.stack, m.revision)
+	return saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.stack, m.revision)
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.
@@ -136,7 +136,7 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 			m.setStatus(fmt.Sprintf("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
 				msg.key, m.d.diags.Count(preset.LevelError)), true)
 		}
-		return m.box.loadLibraryCmd(m.com.Workspace)
+		return loadLibraryCmd(m.com.Workspace)
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = true
 		m.setStatus(conflictText, true)
@@ -159,7 +159,7 @@ func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 	m.closeForm()
 	m.editing = false
 	m.wantOpen = string(msg.scope) + ":" + msg.id
-	return m.box.loadLibraryCmd(m.com.Workspace)
+	return loadLibraryCmd(m.com.Workspace)
 }
 
 // reload re-reads the library and reopens the Preset from disk,
@@ -172,6 +172,6 @@ func (m *Model) reload() tea.Cmd {
 	m.closeForm()
 	m.editing = false
 	m.setStatus("reloading…", false)
-	return tea.Batch(m.box.loadLibraryCmd(m.com.Workspace),
-		m.box.loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+	return tea.Batch(loadLibraryCmd(m.com.Workspace),
+		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
 }

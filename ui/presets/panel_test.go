@@ -146,7 +146,7 @@ func TestUntrustedSaveExplainsReadOnly(t *testing.T) {
 	ws.Trust = resources.Trust{Trusted: false}
 	hs.com.Workspace = ws
 	// A project preset of an untrusted project is refused.
-	cmd := hs.m.box.saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.stack, "x")
+	cmd := saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.stack, "x")
 	hs.run(cmd)
 	if !strings.Contains(hs.m.status, "read-only") {
 		t.Fatalf("status = %q", hs.m.status)

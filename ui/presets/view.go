@@ -70,11 +70,6 @@ func (m *Model) previewWidth() int { return max(0, m.layout().preview.w-4) }
 
 // View implements common.Panel: exactly width×height cells.
 func (m *Model) View() string {
-	if msgs := m.box.take(); len(msgs) > 0 {
-		for _, msg := range msgs {
-			m.later = append(m.later, m.handle(msg))
-		}
-	}
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}

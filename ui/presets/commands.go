@@ -217,8 +217,13 @@ func toolsCalled(messages []any) []string {
 	return out
 }
 
+// forgeCapabilityTool is the model-callable tool pi-forge itself registers
+// (spec pi-forge-formats §9.11); presets allow it by name.
+const forgeCapabilityTool = "forge_capability"
+
 // knownTools is the tool picker's list: Pi's built-in tools in registry
-// order, then the session's other tools sorted, without repeats.
+// order and pi-forge's own tool, then the session's other tools sorted,
+// without repeats.
 func knownTools(groups ...[]string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -226,6 +231,8 @@ func knownTools(groups ...[]string) []string {
 		seen[t.Name] = true
 		out = append(out, t.Name)
 	}
+	seen[forgeCapabilityTool] = true
+	out = append(out, forgeCapabilityTool)
 	var extra []string
 	for _, g := range groups {
 		for _, name := range g {

@@ -47,6 +47,24 @@ func RuntimeOptionsFromPrompt(p PromptState, cwd string) compile.Options {
 			opts.PromptGuidelines = append(opts.PromptGuidelines, rule)
 		}
 	}
+	// A custom SYSTEM.md prompt omits the tools and rules sections, yet Pi
+	// still knows its built-in tools' snippets and guidelines (they belong
+	// to the tool definitions); fill them from the Pi 1.6.0 table then.
+	_, hasTools := p.Sections["tools"]
+	_, hasRules := p.Sections["rules"]
+	for _, name := range p.ToolNames {
+		for _, b := range compile.BuiltinTools {
+			if b.Name != name {
+				continue
+			}
+			if !hasTools {
+				opts.ToolSnippets[name] = b.Snippet
+			}
+			if !hasRules {
+				opts.PromptGuidelines = append(opts.PromptGuidelines, b.Guidelines...)
+			}
+		}
+	}
 	if add, ok := p.Sections["addendum"]; ok {
 		text := sectionBody(add, "addendum")
 		opts.AppendSystemPrompt = &text

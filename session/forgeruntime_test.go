@@ -133,3 +133,16 @@ func TestForgeRuntimeAtPre086SessionFallsBack(t *testing.T) {
 		t.Fatalf("%+v", fr)
 	}
 }
+
+func TestRuntimeOptionsCustomPromptKeepsBuiltinToolText(t *testing.T) {
+	got := RuntimeOptionsFromPrompt(PromptState{
+		Sections:  map[string]string{"preamble": "You review invoices.", "cwd": "<cwd>\n/w\n</cwd>"},
+		ToolNames: []string{"read", "spawn_agent"},
+	}, "/w")
+	if got.ToolSnippets["read"] != "Read file contents" || len(got.ToolSnippets) != 1 {
+		t.Errorf("snippets %v", got.ToolSnippets)
+	}
+	if !reflect.DeepEqual(got.PromptGuidelines, []string{"Use read to examine files instead of cat or sed."}) {
+		t.Errorf("guidelines %v", got.PromptGuidelines)
+	}
+}

@@ -2,6 +2,7 @@ package presets
 
 import (
 	"fmt"
+	"github.com/forgebench/forgebench/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -140,38 +141,9 @@ func (m *Model) statusLine() string {
 	return " " + line + strings.Repeat(" ", max(0, m.width-1-ansi.StringWidth(line)))
 }
 
-// frame draws a rounded box of exactly r with the title in the top border
-// and info in the bottom border; lines are truncated and padded inside.
+// frame draws pane r with the shared pane chrome (common.Frame).
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
-	st := m.com.Styles
-	if r.w < 6 || r.h < 2 {
-		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(0, r.w))+"\n", max(0, r.h)), "\n")
-	}
-	border, titleStyle := st.Pane.Border, st.Pane.Title
-	if focused {
-		border, titleStyle = st.Pane.BorderFocused, st.Pane.TitleFocused
-	}
-	bs := border.UnsetBorderStyle().UnsetPadding().UnsetMargins().Foreground(border.GetBorderTopForeground())
-	inner := r.w - 4
-	title = ansi.Truncate(title, max(0, r.w-6), "…")
-	tw := ansi.StringWidth(title)
-	var b strings.Builder
-	b.WriteString(bs.Render("╭─ ") + titleStyle.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, r.w-5-tw))+"╮"))
-	side := bs.Render("│")
-	for i := 0; i < r.h-2; i++ {
-		line := ""
-		if i < len(lines) {
-			line = ansi.Truncate(lines[i], inner, "…")
-		}
-		b.WriteString("\n" + side + " " + line + strings.Repeat(" ", max(0, inner-ansi.StringWidth(line))) + " " + side)
-	}
-	info = ansi.Truncate(info, max(0, r.w-6), "…")
-	if iw := ansi.StringWidth(info); iw > 0 {
-		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", max(0, r.w-5-iw))+" ") + st.Text.Muted.Render(info) + bs.Render(" ─╯"))
-	} else {
-		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", r.w-2)+"╯"))
-	}
-	return b.String()
+	return common.Frame(m.com.Styles, r.w, r.h, title, info, focused, lines)
 }
 
 // window returns the slice of n rows to show for cursor in height rows,

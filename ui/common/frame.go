@@ -1,0 +1,46 @@
+package common
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/themes"
+)
+
+// Frame draws a rounded pane of exactly w×h cells with title in the top
+// border and info (muted) in the bottom border; lines are truncated to the
+// inner width and padded, so the frame never grows with its content. It
+// builds the box line by line instead of measuring a lipgloss block, which
+// keeps a frame cheap enough to redraw on every keypress.
+func Frame(st themes.Styles, w, h int, title, info string, focused bool, lines []string) string {
+	if w < 6 || h < 2 {
+		return strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(0, w))+"\n", max(0, h)), "\n")
+	}
+	border, titleStyle := st.Pane.Border, st.Pane.Title
+	if focused {
+		border, titleStyle = st.Pane.BorderFocused, st.Pane.TitleFocused
+	}
+	bs := lipgloss.NewStyle().Foreground(border.GetBorderTopForeground())
+	inner := w - 4
+	title = ansi.Truncate(title, max(0, w-6), "…")
+	tw := ansi.StringWidth(title)
+	var b strings.Builder
+	b.WriteString(bs.Render("╭─ ") + titleStyle.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, w-5-tw))+"╮"))
+	side := bs.Render("│")
+	for i := 0; i < h-2; i++ {
+		line := ""
+		if i < len(lines) {
+			line = ansi.Truncate(lines[i], inner, "…")
+		}
+		b.WriteString("\n" + side + " " + line + strings.Repeat(" ", max(0, inner-ansi.StringWidth(line))) + " " + side)
+	}
+	info = ansi.Truncate(info, max(0, w-6), "…")
+	if iw := ansi.StringWidth(info); iw > 0 {
+		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", max(0, w-5-iw))+" ") + st.Text.Muted.Render(info) + bs.Render(" ─╯"))
+	} else {
+		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
+	}
+	return b.String()
+}

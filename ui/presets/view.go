@@ -2,13 +2,13 @@ package presets
 
 import (
 	"fmt"
-	"github.com/forgebench/forgebench/ui/common"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // wideWidth is the width from which the list, the items and the editor

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"github.com/forgebench/forgebench/ui/common"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -10,6 +9,7 @@ import (
 
 	pis "github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // wideWidth is the width from which all four panes show at once.

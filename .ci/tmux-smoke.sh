@@ -33,7 +33,7 @@ for n in 1 2 3 4 5; do
 done
 # Presets panel: open the valid pi-mirror preset, type into its first
 # block with the inline editor, save with ctrl+s, then check that the file
-# on disk changed and still compiles without error diagnostics.
+# on disk changed, still validates and compiles without error diagnostics.
 t send-keys -t smoke 1
 wait_for "Items · "
 t send-keys -t smoke g Down Down Enter
@@ -50,8 +50,10 @@ wait_for "enter edit"
 mirror=$(find "$work" -path '*/.pi/forge/prompt-stacks/pi-mirror.json' | head -n 1)
 if ! grep -qF "Smoke edit." "$mirror"; then echo "pi-mirror.json did not change: $mirror"; exit 1; fi
 demo_root=${mirror%/projects/*}
-HOME="$demo_root/home" PI_CODING_AGENT_DIR="$demo_root/home/.pi/agent" PI_FORGE_GLOBAL_DIR="$demo_root/home/.pi/forge" \
-  "$bin" --cwd "$demo_root/projects/demo-app" preset compile "$mirror" --json >/dev/null 2>"$work/compile.err" \
+demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.pi/agent" --forge-dir "$demo_root/home/.pi/forge")
+"$bin" "${demo_flags[@]}" preset validate pi-mirror >"$work/validate.out" 2>&1 \
+  || { echo "the saved pi-mirror.json does not validate:"; cat "$work/validate.out"; exit 1; }
+"$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
 # Session panel: search the picker, open a session, then walk the

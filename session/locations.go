@@ -1,0 +1,148 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Environment variables that locate Pi's files (spec §1.1, §14).
+const (
+	EnvAgentDir   = "PI_CODING_AGENT_DIR"
+	EnvSessionDir = "PI_CODING_AGENT_SESSION_DIR"
+)
+
+// Where a custom session directory came from (Locations.SessionDirSource).
+const (
+	SessionDirFromFlag            = "flag"
+	SessionDirFromEnv             = "env"
+	SessionDirFromProjectSettings = "project-settings"
+	SessionDirFromGlobalSettings  = "global-settings"
+)
+
+// subagentsSuffix ends the name of a pi-subagent tree directory that sits
+// next to its root session file (spec §16).
+const subagentsSuffix = ".subagents"
+
+// Locations are the resolved directories discovery looks in.
+type Locations struct {
+	// AgentDir is Pi's agent directory (sessions live in AgentDir/sessions).
+	AgentDir string
+	// SessionDir is a custom, flat session directory ("" when Pi would use
+	// the per-cwd default directory).
+	SessionDir string
+	// SessionDirSource says which override set SessionDir (SessionDirFrom…).
+	SessionDirSource string
+}
+
+// SessionsRoot is AgentDir/sessions, the parent of every per-cwd directory.
+func (l Locations) SessionsRoot() string { return filepath.Join(l.AgentDir, "sessions") }
+
+// ExpandTilde replaces a leading "~" (alone or followed by a separator) with home.
+func ExpandTilde(path, home string) string {
+	if path == "~" {
+		return home
+	}
+	if strings.HasPrefix(path, "~/") || strings.HasPrefix(path, `~\`) {
+		return filepath.Join(home, path[2:])
+	}
+	return path
+}
+
+// ResolveAgentDir returns $PI_CODING_AGENT_DIR (tilde-expanded) or ~/.pi/agent.
+func ResolveAgentDir(getenv func(string) string, home string) string {
+	if d := getenv(EnvAgentDir); d != "" {
+		return filepath.Clean(ExpandTilde(d, home))
+	}
+	return filepath.Join(home, ".pi", "agent")
+}
+
+// ResolveLocations finds the agent directory and any custom session
+// directory for cwd the way Pi 1.6.0 does (spec §1.1): flagDir (the
+// --session-dir value, "" if none), then $PI_CODING_AGENT_SESSION_DIR, then
+// the sessionDir setting (project .pi/settings.json over the global
+// settings.json; relative paths resolve from cwd). Unreadable settings are
+// ignored like Pi ignores them; a settings file that exists but is not JSON
+// is reported as an error together with the locations found so far.
+func ResolveLocations(cwd, flagDir string, getenv func(string) string, home string) (Locations, error) {
+	loc := Locations{AgentDir: ResolveAgentDir(getenv, home)}
+	cwd = resolveCwd(cwd, home)
+	set := func(dir, source string) {
+		dir = ExpandTilde(dir, home)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		loc.SessionDir, loc.SessionDirSource = filepath.Clean(dir), source
+	}
+	switch {
+	case flagDir != "":
+		set(flagDir, SessionDirFromFlag)
+		return loc, nil
+	case getenv(EnvSessionDir) != "":
+		set(getenv(EnvSessionDir), SessionDirFromEnv)
+		return loc, nil
+	}
+	var firstErr error
+	for _, s := range []struct{ path, source string }{
+		{filepath.Join(cwd, ".pi", "settings.json"), SessionDirFromProjectSettings},
+		{filepath.Join(loc.AgentDir, "settings.json"), SessionDirFromGlobalSettings},
+	} {
+		dir, err := settingsSessionDir(s.path)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if dir != "" {
+			set(dir, s.source)
+			break
+		}
+	}
+	return loc, firstErr
+}
+
+// settingsSessionDir reads the string sessionDir of a settings file ("" when
+// the file or the key is missing).
+func settingsSessionDir(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var settings struct {
+		SessionDir any `json:"sessionDir"`
+	}
+	if err := json.Unmarshal(data, &settings); err != nil {
+		return "", fmt.Errorf("settings %s: %w", path, err)
+	}
+	dir, _ := settings.SessionDir.(string)
+	return dir, nil
+}
+
+// resolveCwd makes cwd absolute and clean like Node's path.resolve, after
+// "~" expansion and with file:// URLs accepted (spec §1.2 step 1).
+func resolveCwd(cwd, home string) string {
+	cwd = strings.TrimPrefix(cwd, "file://")
+	cwd = ExpandTilde(cwd, home)
+	if abs, err := filepath.Abs(cwd); err == nil {
+		return abs
+	}
+	return filepath.Clean(cwd)
+}
+
+// EncodeCwd turns an absolute cwd into Pi's session directory name: one
+// leading separator dropped, every "/", "\" and ":" replaced by "-", wrapped
+// in "--" (spec §1.2). The encoding is lossy.
+func EncodeCwd(cwd string) string {
+	if strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, `\`) {
+		cwd = cwd[1:]
+	}
+	return "--" + strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(cwd) + "--"
+}
+
+// DefaultSessionDir is AgentDir/sessions/<EncodeCwd(cwd)>.
+func (l Locations) DefaultSessionDir(cwd, home string) string {
+	return filepath.Join(l.SessionsRoot(), EncodeCwd(resolveCwd(cwd, home)))
+}
+

@@ -145,4 +145,3 @@ func EncodeCwd(cwd string) string {
 func (l Locations) DefaultSessionDir(cwd, home string) string {
 	return filepath.Join(l.SessionsRoot(), EncodeCwd(resolveCwd(cwd, home)))
 }
-

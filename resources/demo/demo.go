@@ -20,6 +20,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 //go:embed all:workspace
@@ -235,12 +237,7 @@ func writeFileFully(target string, data []byte) error {
 // `/` or `\` is removed, every `/`, `\` and `:` becomes `-`, and the result is
 // wrapped in `--`.
 func EncodeCwd(cwd string) string {
-	resolved := resolveCwd(cwd)
-	if strings.HasPrefix(resolved, "/") || strings.HasPrefix(resolved, `\`) {
-		resolved = resolved[1:]
-	}
-	encoded := strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(resolved)
-	return "--" + encoded + "--"
+	return session.EncodeCwd(resolveCwd(cwd))
 }
 
 // resolveCwd turns cwd into the absolute, normalized path Pi encodes. When the

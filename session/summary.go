@@ -120,17 +120,18 @@ func finish(s EntrySummary) EntrySummary {
 }
 
 // CleanText makes session text safe for a terminal: ANSI/OSC/DCS sequences
-// are removed, tabs become spaces, carriage returns and every other C0/C1
-// control character are dropped, and invalid UTF-8 becomes U+FFFD first.
-// Newlines are kept.
+// are removed (OSC 52 clipboard writes included), tabs become four spaces,
+// carriage returns and every other C0/C1 control character are dropped, as
+// are line separators and bidi overrides that would reorder what the user
+// sees; invalid UTF-8 becomes U+FFFD first. Newlines are kept.
 func CleanText(s string) string {
+	if isPlainASCII(s) {
+		return s
+	}
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	s = ansi.Strip(s)
-	if isClean(s) {
-		return s
-	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -139,7 +140,8 @@ func CleanText(s string) string {
 			b.WriteByte('\n')
 		case r == '\t':
 			b.WriteString("    ")
-		case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u200e', r == '\u200f',
+			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
 			// dropped
 		default:
 			b.WriteRune(r)
@@ -148,22 +150,11 @@ func CleanText(s string) string {
 	return b.String()
 }
 
-func isClean(s string) bool {
+// isPlainASCII reports whether s is printable ASCII plus newlines, the
+// common case that needs no copy.
+func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 {
-			if c >= 0x80 {
-				return cleanUnicode(s[i:])
-			}
-			return false
-		}
-	}
-	return true
-}
-
-func cleanUnicode(s string) bool {
-	for _, r := range s {
-		if r != '\n' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+		if c := s[i]; c != '\n' && (c < 0x20 || c >= 0x7f) {
 			return false
 		}
 	}

@@ -15,6 +15,7 @@ func TestCleanTextStripsHostileSequences(t *testing.T) {
 		"tab\there":                         "tab    here",
 		"bell\x07 nul\x00 del\x7f c1\u009b": "bell nul del c1",
 		"bad \xff utf8":                     "bad \uFFFD utf8",
+		"bidi \u202eevil\u202c":             "bidi evil",
 		"line\u2028sep":                     "linesep",
 		"\x1bP1$r0m\x1b\\dcs gone":          "dcs gone",
 		"emoji 🙂 and 漢字 stay":               "emoji 🙂 and 漢字 stay",

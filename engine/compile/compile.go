@@ -108,17 +108,13 @@ func newCompilation(stack *preset.Stack, runtime *Runtime, macros map[string]str
 	}
 }
 
-func enabled(item *preset.Item) bool {
-	return item.Enabled == nil || *item.Enabled
-}
-
 func (c *compilation) compileSystemPrompt(base string) (SystemResult, systemAssembly) {
 	diags := c.cacheSensitivityDiagnostics()
 	var parts []string
 	var pieces []systemPiece
 	for i := range c.stack.Items {
 		item := &c.stack.Items[i]
-		if !enabled(item) || item.Role != preset.RoleSystem {
+		if !item.IsEnabled() || item.Role != preset.RoleSystem {
 			continue
 		}
 		var text string
@@ -171,7 +167,7 @@ func (c *compilation) compileMessages(original []any) MessagesResult {
 
 	for i := range c.stack.Items {
 		item := &c.stack.Items[i]
-		if !enabled(item) {
+		if !item.IsEnabled() {
 			continue
 		}
 		if item.Kind == preset.KindSlot && item.Slot == "chat-history" {
@@ -368,7 +364,7 @@ func (c *compilation) cacheSensitivityDiagnostics() []Diagnostic {
 	var diags []Diagnostic
 	for i := range c.stack.Items {
 		item := &c.stack.Items[i]
-		if !enabled(item) {
+		if !item.IsEnabled() {
 			continue
 		}
 		if item.Kind != preset.KindSlot {

@@ -99,7 +99,7 @@ func BuildPromptEnvironment(stack *preset.Stack, runtime Runtime, tools []string
 	slotFlags := jsonv.NewObject()
 	for i := range stack.Items {
 		item := &stack.Items[i]
-		if item.Kind == preset.KindSlot && enabled(item) && item.Slot != "" {
+		if item.Kind == preset.KindSlot && item.IsEnabled() && item.Slot != "" {
 			slotFlags.Set(item.Slot, true)
 		}
 	}

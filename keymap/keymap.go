@@ -28,46 +28,33 @@ type Global struct {
 	Agents   key.Binding
 	Edit     key.Binding
 	Copy     key.Binding
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
-	Select   key.Binding
-	Expand   key.Binding
+	Nav
+	Select key.Binding
+	Expand key.Binding
 }
 
 // DefaultGlobal returns the stock global bindings (k9s/soft-serve habits:
 // `?` help, `:` palette, `/` filter, esc back, q quit).
 func DefaultGlobal() Global {
-	b := func(keys []string, helpKey, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
-	}
 	return Global{
-		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
-		Help:     b([]string{"?"}, "?", "help"),
-		Palette:  b([]string{":"}, ":", "command palette"),
-		Filter:   b([]string{"/"}, "/", "filter"),
-		Back:     b([]string{"esc"}, "esc", "back"),
-		Reload:   b([]string{"r"}, "r", "reload"),
-		NextPane: b([]string{"tab"}, "tab", "next pane"),
-		PrevPane: b([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Presets:  b([]string{"1"}, "1", "presets"),
-		Caps:     b([]string{"2"}, "2", "capabilities"),
-		Session:  b([]string{"3"}, "3", "session"),
-		Payloads: b([]string{"4"}, "4", "payloads"),
-		Agents:   b([]string{"5"}, "5", "agents"),
-		Edit:     b([]string{"e"}, "e", "edit in $EDITOR"),
-		Copy:     b([]string{"y"}, "y", "copy"),
-		Up:       b([]string{"up", "k"}, "↑/k", "up"),
-		Down:     b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown: b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:      b([]string{"home", "g"}, "g", "top"),
-		Bottom:   b([]string{"end", "G"}, "G", "bottom"),
-		Select:   b([]string{"enter"}, "enter", "open"),
-		Expand:   b([]string{"space"}, "space", "expand/collapse"),
+		Nav:      DefaultNav(),
+		Quit:     bind([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:     bind([]string{"?"}, "?", "help"),
+		Palette:  bind([]string{":"}, ":", "command palette"),
+		Filter:   bind([]string{"/"}, "/", "filter"),
+		Back:     bind([]string{"esc"}, "esc", "back"),
+		Reload:   bind([]string{"r"}, "r", "reload"),
+		NextPane: bind([]string{"tab"}, "tab", "next pane"),
+		PrevPane: bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Presets:  bind([]string{"1"}, "1", "presets"),
+		Caps:     bind([]string{"2"}, "2", "capabilities"),
+		Session:  bind([]string{"3"}, "3", "session"),
+		Payloads: bind([]string{"4"}, "4", "payloads"),
+		Agents:   bind([]string{"5"}, "5", "agents"),
+		Edit:     bind([]string{"e"}, "e", "edit in $EDITOR"),
+		Copy:     bind([]string{"y"}, "y", "copy"),
+		Select:   bind([]string{"enter"}, "enter", "open"),
+		Expand:   bind([]string{"space"}, "space", "expand/collapse"),
 	}
 }
 
@@ -78,14 +65,13 @@ func (g *Global) Tabs() []key.Binding {
 
 // Named exposes the bindings under the stable names used by overrides.
 func (g *Global) Named() map[string]*key.Binding {
-	return map[string]*key.Binding{
+	return g.Nav.addNamed("", map[string]*key.Binding{
 		"quit": &g.Quit, "help": &g.Help, "palette": &g.Palette, "filter": &g.Filter,
 		"back": &g.Back, "reload": &g.Reload, "next-pane": &g.NextPane, "prev-pane": &g.PrevPane,
 		"panel-presets": &g.Presets, "panel-capabilities": &g.Caps, "panel-session": &g.Session,
 		"panel-payloads": &g.Payloads, "panel-agents": &g.Agents, "edit": &g.Edit, "copy": &g.Copy,
-		"up": &g.Up, "down": &g.Down, "page-up": &g.PageUp, "page-down": &g.PageDown,
-		"top": &g.Top, "bottom": &g.Bottom, "select": &g.Select, "expand": &g.Expand,
-	}
+		"select": &g.Select, "expand": &g.Expand,
+	})
 }
 
 // ShortHelp is the root's part of the footer help. Keys that only a panel

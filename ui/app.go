@@ -280,15 +280,39 @@ func (m *Model) footerView() string {
 }
 
 // helpView composes the focused panel's keys with the global keys, as
-// generated from the keymap, in a dialog clamped to the body area.
+// generated from the keymap, in a dialog clamped to the body area. Columns
+// that do not fit side by side wrap onto further rows instead of being cut.
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
 	groups := append(m.panels[m.active].FullHelp(), m.keys.FullHelp()...)
 	h := m.help
-	h.SetWidth(max(0, m.width-6))
+	avail := max(10, m.width-6)
+	h.SetWidth(0) // measure unclipped; rows are packed to fit below
+	const gap = 4
+	var rows []string
+	var row [][]key.Binding
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			rows = append(rows, h.FullHelpView(row))
+			row, rowW = nil, 0
+		}
+	}
+	for _, g := range groups {
+		w := lipgloss.Width(h.FullHelpView([][]key.Binding{g}))
+		if len(row) > 0 && rowW+gap+w > avail {
+			flush()
+		}
+		if len(row) > 0 {
+			rowW += gap
+		}
+		row, rowW = append(row, g), rowW+w
+	}
+	flush()
 	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
+	body := strings.Join(rows, "\n\n")
 	box := st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
-		Render(title + "\n\n" + h.FullHelpView(groups) + "\n\n" + st.Text.Muted.Render("esc or ? closes"))
+		Render(title + "\n\n" + body + "\n\n" + st.Text.Muted.Render("esc or ? closes"))
 	return lipgloss.Place(m.width, height, lipgloss.Center, lipgloss.Center, box)
 }
 

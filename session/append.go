@@ -83,13 +83,35 @@ func LabelEntry(targetID, label string) NewEntry {
 	return NewEntry{Type: TypeLabel, Fields: f}
 }
 
-// SessionInfoEntry names the session. Line breaks become spaces and the
-// name is trimmed like Pi does; an empty name clears it.
+// SessionInfoEntry names the session. Each run of line breaks becomes one
+// space and the name is trimmed, like Pi's
+// name.replace(/[\r\n]+/g, " ").trim(); an empty name clears it.
 func SessionInfoEntry(name string) NewEntry {
-	name = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(name)
+	name = collapseLineBreaks(name)
 	f := jsonv.NewObject()
 	f.Set("name", jsonv.TrimJS(name))
 	return NewEntry{Type: TypeSessionInfo, Fields: f}
+}
+
+// collapseLineBreaks replaces every run of "\r" and "\n" with one space.
+func collapseLineBreaks(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	var b strings.Builder
+	inRun := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\r' || c == '\n' {
+			if !inRun {
+				b.WriteByte(' ')
+			}
+			inRun = true
+			continue
+		}
+		inRun = false
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // AppendOptions tune Append. The zero value is the safe default.

@@ -435,3 +435,21 @@ func FuzzAppend(f *testing.F) {
 		}
 	})
 }
+
+// Pi normalizes a session name with name.replace(/[\r\n]+/g, " ").trim():
+// a run of line breaks becomes one space.
+func TestSessionInfoEntryCollapsesLineBreakRuns(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\n\nb":         "a b",
+		"a\r\n\r\nb":     "a b",
+		"a\n \nb":        "a   b",
+		" x\r\ry\n":      "x y",
+		"\u00a0tab\t\n ": "tab",
+	} {
+		e := SessionInfoEntry(in)
+		got, _ := e.Fields.Get("name")
+		if got != want {
+			t.Errorf("SessionInfoEntry(%q) name = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -235,11 +235,13 @@ func applyEdit(msgs []any, edit *Entry) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode replacement on line %d: %w", edit.Line, err)
 	}
-	ro, ok := rv.(*jsonv.Object)
-	if !ok {
-		return msgs, nil
+	// replacement.content of a string, number, boolean or array is
+	// undefined in JavaScript, exactly like a missing content key.
+	var content any
+	hasContent := false
+	if ro, ok := rv.(*jsonv.Object); ok {
+		content, hasContent = ro.Get("content")
 	}
-	content, hasContent := ro.Get("content")
 	out := make([]any, len(msgs))
 	for k, m := range msgs {
 		out[k] = m

@@ -289,3 +289,28 @@ func TestSummaryJSON(t *testing.T) {
 		t.Errorf("header = %v (unknown fields must be preserved)", h)
 	}
 }
+
+// Pi reads edit.replacement.content without checking the replacement's
+// type: a replacement that is a string, number, boolean or array has no
+// content property, so the edited message ends up with content undefined
+// (the key disappears from JSON) — only null removes the message.
+func TestContextEditNonObjectReplacement(t *testing.T) {
+	for _, repl := range []string{`"text"`, `42`, `true`, `[{"type":"text","text":"x"}]`, `{}`} {
+		file := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}
+{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"orig","timestamp":1}}
+{"type":"context_edit","id":"e1","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","targetId":"m1","replacement":` + repl + `}
+`
+		s := mustRead(t, file)
+		msgs := decodeAll(t, mustContext(t, s, "e1").AgentMessages()).([]any)
+		if len(msgs) != 1 {
+			t.Fatalf("replacement %s: %d messages, want 1", repl, len(msgs))
+		}
+		m := msgs[0].(map[string]any)
+		if c, has := m["content"]; has {
+			t.Errorf("replacement %s: content = %v, want it absent", repl, c)
+		}
+		if m["role"] != "user" || m["timestamp"] != float64(1) {
+			t.Errorf("replacement %s: other fields lost: %v", repl, m)
+		}
+	}
+}

@@ -12,6 +12,9 @@ import (
 // focused pane.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
+	// A message answers the key before this one; whatever this key does
+	// sets its own, else the line falls back to the draft's state.
+	m.setStatus("", false)
 	if m.dlg != nil {
 		return m.dialogKey(msg)
 	}

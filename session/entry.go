@@ -94,6 +94,12 @@ type Entry struct {
 	model       rawSpan // assistant message model
 	// firstKept holds a firstKeptEntryId produced by migration (nil otherwise).
 	firstKept *string
+	// firstKeptUndefined: migration set firstKeptEntryId to undefined (the
+	// index named an entry after the compaction, which had no id yet).
+	firstKeptUndefined bool
+	// firstKeptIndexDeleted: migration converted and deleted a numeric
+	// firstKeptEntryIndex.
+	firstKeptIndexDeleted bool
 }
 
 // rawSpan locates a value inside Entry.Raw; the zero span means absent
@@ -160,6 +166,9 @@ func (e *Entry) FirstKeptEntryID() (string, bool) {
 	if e.firstKept != nil {
 		return *e.firstKept, true
 	}
+	if e.firstKeptUndefined {
+		return "", false
+	}
 	return e.Field("firstKeptEntryId").Str()
 }
 
@@ -181,9 +190,12 @@ func (e *Entry) Value() (any, error) {
 		} else {
 			obj.Set("parentId", nil)
 		}
-		if _, had := obj.Get("firstKeptEntryIndex"); had {
-			if e.firstKept != nil {
+		if e.firstKeptIndexDeleted {
+			switch {
+			case e.firstKept != nil:
 				obj.Set("firstKeptEntryId", *e.firstKept)
+			case e.firstKeptUndefined:
+				obj.Delete("firstKeptEntryId")
 			}
 			obj.Delete("firstKeptEntryIndex")
 		}

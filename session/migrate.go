@@ -47,12 +47,28 @@ func migrateV1ToV2(s *Session, fileIndex []int32) {
 			continue
 		}
 		idx, ok := e.Field("firstKeptEntryIndex").Number()
-		if !ok || idx != math.Trunc(idx) || idx < 0 || idx >= float64(len(fileIndex)) {
-			continue
+		if !ok {
+			continue // Pi converts (and deletes) numbers only
 		}
-		if target := fileIndex[int(idx)]; target >= 0 && s.Entries[target].HasID {
+		e.firstKeptIndexDeleted = true
+		if idx != math.Trunc(idx) || idx < 0 || idx >= float64(len(fileIndex)) {
+			continue // entries[idx] is undefined
+		}
+		target := int(fileIndex[int(idx)])
+		switch {
+		case target < 0: // the header or another "session" line
+		case target <= i:
+			// Pi converts inside the walk that assigns ids, so only the
+			// compaction itself and the entries before it have one yet.
 			id := s.Entries[target].ID
 			e.firstKept = &id
+		default:
+			// A later entry still has its stored id (normally none).
+			if id, ok := s.Entries[target].Field("id").Str(); ok {
+				e.firstKept = &id
+			} else {
+				e.firstKeptUndefined = true
+			}
 		}
 	}
 }

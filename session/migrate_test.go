@@ -98,3 +98,60 @@ func TestCurrentVersionNotMigrated(t *testing.T) {
 		t.Errorf("v3 file must not be migrated (role %q)", s.Entries[0].Role)
 	}
 }
+
+// Pi converts firstKeptEntryIndex inside the same walk that assigns ids:
+// only a number is converted (and deleted); a target after the compaction
+// has no id yet, so firstKeptEntryId becomes undefined; a header target
+// leaves any stored firstKeptEntryId alone.
+func TestMigrateV1FirstKeptEntryIndexEdgeCases(t *testing.T) {
+	const head = `{"type":"session","id":"v1","timestamp":"2025-12-01T09:00:00.000Z","cwd":"/"}` + "\n"
+	const msg = `{"type":"message","timestamp":"2025-12-01T09:00:01.000Z","message":{"role":"user","content":"m","timestamp":1}}` + "\n"
+	compaction := func(extra string) string {
+		return `{"type":"compaction","timestamp":"2025-12-01T09:00:02.000Z","summary":"s","tokensBefore":1` + extra + "}\n"
+	}
+	value := func(s *Session, i int) *jsonv.Object {
+		v, err := s.Entries[i].Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(*jsonv.Object)
+	}
+
+	// Index 3 is the message after the compaction (header 0, msg 1, compaction 2).
+	s := mustRead(t, head+msg+compaction(`,"firstKeptEntryId":"stale","firstKeptEntryIndex":3`)+msg)
+	if id, ok := s.Entries[1].FirstKeptEntryID(); ok {
+		t.Errorf("later target: firstKeptEntryId = %q, want undefined", id)
+	}
+	obj := value(s, 1)
+	if _, has := obj.Get("firstKeptEntryId"); has {
+		t.Errorf("later target: Value keeps firstKeptEntryId: %s", jsonv.Stringify(obj))
+	}
+	if _, has := obj.Get("firstKeptEntryIndex"); has {
+		t.Error("numeric firstKeptEntryIndex must be deleted")
+	}
+
+	// The compaction itself (index 2): its own, already assigned id.
+	s = mustRead(t, head+msg+compaction(`,"firstKeptEntryIndex":2`))
+	if id, _ := s.Entries[1].FirstKeptEntryID(); id != s.Entries[1].ID {
+		t.Errorf("self target: firstKeptEntryId = %q, want own id %q", id, s.Entries[1].ID)
+	}
+
+	// A string index is not converted and stays in the entry.
+	s = mustRead(t, head+msg+compaction(`,"firstKeptEntryIndex":"1"`))
+	if id, ok := s.Entries[1].FirstKeptEntryID(); ok {
+		t.Errorf("string index converted to %q", id)
+	}
+	if v, has := value(s, 1).Get("firstKeptEntryIndex"); !has || v != "1" {
+		t.Errorf("string firstKeptEntryIndex must stay, got %v", v)
+	}
+
+	// Header target: deleted index, stored firstKeptEntryId kept as is.
+	s = mustRead(t, head+msg+compaction(`,"firstKeptEntryId":"keep","firstKeptEntryIndex":0`))
+	if id, _ := s.Entries[1].FirstKeptEntryID(); id != "keep" {
+		t.Errorf("header target: firstKeptEntryId = %q, want the stored one", id)
+	}
+	obj = value(s, 1)
+	if _, has := obj.Get("firstKeptEntryIndex"); has {
+		t.Error("header target: numeric firstKeptEntryIndex must be deleted")
+	}
+}

@@ -220,9 +220,12 @@ func (m *Model) itemsView(r rect) string {
 		title = "● " + title + " (unsaved)"
 	}
 	errs, warns := m.d.diags.Count(preset.LevelError), m.d.diags.Count(preset.LevelWarning)
-	info := fmt.Sprintf("%d items", len(m.d.items()))
-	if errs+warns > 0 {
-		info += fmt.Sprintf(" · %d errors %d warnings", errs, warns)
+	info := countOf(len(m.d.items()), "item")
+	if errs > 0 {
+		info += " · " + countOf(errs, "error")
+	}
+	if warns > 0 {
+		info += " · " + countOf(warns, "warning")
 	}
 	return m.frame(r, "Items · "+title, info, focused, lines)
 }
@@ -253,4 +256,12 @@ func (m *Model) wrapDiags(ds []preset.Diagnostic, prefix string, width int) []st
 		}
 	}
 	return out
+}
+
+// countOf is "1 item", "2 items": n with noun, plural unless n is 1.
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

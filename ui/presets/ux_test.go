@@ -30,3 +30,20 @@ func TestAStatusMessageGivesWayToTheNextKey(t *testing.T) {
 		t.Fatalf("the status should fall back to the draft state, got %q", got)
 	}
 }
+
+func TestItemCountsAgreeWithTheirNumber(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 errors"}, {1, "1 error"}, {2, "2 errors"}} {
+		if got := countOf(c.n, "error"); got != c.want {
+			t.Errorf("countOf(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:beta")
+	view := ansi.Strip(hs.m.View())
+	if strings.Contains(view, "1 errors") || strings.Contains(view, "0 warnings") {
+		t.Errorf("the items pane reports counts ungrammatically or a zero count:\n%s", view)
+	}
+}

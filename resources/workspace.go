@@ -2,7 +2,9 @@ package resources
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -30,7 +32,8 @@ const (
 type Trust struct {
 	Trusted bool
 	// Source names the deciding rule: "flag", "no-trust-resources",
-	// "trust.json <dir>", "defaultProjectTrust always|never", "ask (no saved decision)".
+	// "trust.json <dir>", "trust.json invalid", "defaultProjectTrust always|never",
+	// "ask (no saved decision)".
 	Source string
 }
 
@@ -132,12 +135,13 @@ func ResolveTrust(cwd, agentDir, home string, override TrustOverride) Trust {
 	case TrustDeny:
 		return Trust{Trusted: false, Source: "flag"}
 	}
-	real := cwd
-	if r, err := filepath.EvalSymlinks(cwd); err == nil {
-		real = r
+	real := canonicalPath(cwd)
+	saved, savedDir, hasSaved, valid := nearestTrustDecision(filepath.Join(agentDir, "trust.json"), real)
+	if !valid {
+		// Pi throws on a trust.json it cannot read; never guess past it.
+		return Trust{Trusted: false, Source: "trust.json invalid"}
 	}
-	saved, savedDir, hasSaved := nearestTrustDecision(filepath.Join(agentDir, "trust.json"), real)
-	if !hasTrustRequiringResources(cwd, home) {
+	if !hasTrustRequiringResources(real, home) {
 		if hasSaved && !saved {
 			return Trust{Trusted: false, Source: "trust.json " + savedDir}
 		}
@@ -155,6 +159,19 @@ func ResolveTrust(cwd, agentDir, home string, override TrustOverride) Trust {
 	return Trust{Trusted: false, Source: "ask (no saved decision)"}
 }
 
+// canonicalPath is Pi's canonicalizePath: the real path when it can be
+// resolved, else the path itself.
+func canonicalPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// hasTrustRequiringResources is Pi's hasTrustRequiringProjectResources on a
+// canonical cwd: a trust-requiring entry in <cwd>/.pi, or a .agents/skills
+// entry (Pi tests it with existsSync) in the cwd or any ancestor other than
+// the user's own <home>/.agents/skills, compared on canonical paths.
 func hasTrustRequiringResources(cwd, home string) bool {
 	for _, name := range trustRequiring {
 		if _, err := os.Lstat(filepath.Join(cwd, ".pi", name)); err == nil {
@@ -163,12 +180,12 @@ func hasTrustRequiringResources(cwd, home string) bool {
 	}
 	skipped := ""
 	if home != "" {
-		skipped = filepath.Join(home, ".agents", "skills")
+		skipped = filepath.Join(canonicalPath(home), ".agents", "skills")
 	}
 	for dir := cwd; ; dir = filepath.Dir(dir) {
 		p := filepath.Join(dir, ".agents", "skills")
 		if p != skipped {
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if _, err := os.Stat(p); err == nil {
 				return true
 			}
 		}
@@ -179,22 +196,24 @@ func hasTrustRequiringResources(cwd, home string) bool {
 }
 
 // nearestTrustDecision walks from dir to the root and returns the nearest
-// true/false saved in trust.json (null means no decision).
-func nearestTrustDecision(trustFile, dir string) (trusted bool, at string, ok bool) {
+// true/false saved in trust.json (null means no decision). valid is false
+// when the file exists but is not a JSON object of true/false/null values,
+// which Pi refuses to use.
+func nearestTrustDecision(trustFile, dir string) (trusted bool, at string, ok, valid bool) {
 	raw, err := os.ReadFile(trustFile)
 	if err != nil {
-		return false, "", false
+		return false, "", false, errors.Is(err, fs.ErrNotExist)
 	}
 	var m map[string]*bool
-	if json.Unmarshal(raw, &m) != nil {
-		return false, "", false
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return false, "", false, false
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if v, found := m[d]; found && v != nil {
-			return *v, d, true
+			return *v, d, true, true
 		}
 		if parent := filepath.Dir(d); parent == d {
-			return false, "", false
+			return false, "", false, true
 		}
 	}
 }

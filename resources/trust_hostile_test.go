@@ -1,0 +1,99 @@
+package resources
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A project reached through a symlinked directory is judged by where it
+// really lives: Pi canonicalizes the cwd before it walks the ancestors for
+// .agents/skills, so skills above the real directory still require trust.
+func TestTrustWalksTheRealPathOfASymlinkedCwd(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(root, "srv", "proj")
+	write(t, filepath.Join(root, "srv", ".agents", "skills", "s.md"), "")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "home", "link")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	got := ResolveTrust(link, filepath.Join(root, "agent"), filepath.Join(root, "home"), TrustFromPi)
+	if got.Trusted || got.Source != "ask (no saved decision)" {
+		t.Fatalf("skills above the real project directory were missed: %+v", got)
+	}
+}
+
+// The user's own ~/.agents/skills never requires trust, also when the home
+// directory is reached through a symlink.
+func TestTrustIgnoresUserSkillsBehindASymlinkedHome(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	realHome := filepath.Join(root, "real-home")
+	write(t, filepath.Join(realHome, ".agents", "skills", "s.md"), "")
+	cwd := filepath.Join(realHome, "proj")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	if err := os.Symlink(realHome, home); err != nil {
+		t.Fatal(err)
+	}
+	got := ResolveTrust(filepath.Join(home, "proj"), filepath.Join(root, "agent"), home, TrustFromPi)
+	if !got.Trusted || got.Source != "no-trust-resources" {
+		t.Fatalf("the user's own skills made the project untrusted: %+v", got)
+	}
+}
+
+// Pi tests .agents/skills with existsSync: a file of that name counts too.
+func TestTrustCountsAnAgentsSkillsFile(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := filepath.Join(root, "project")
+	write(t, filepath.Join(cwd, ".agents", "skills"), "not a directory")
+	got := ResolveTrust(cwd, filepath.Join(root, "agent"), filepath.Join(root, "home"), TrustFromPi)
+	if got.Trusted {
+		t.Fatalf("a .agents/skills file must require trust: %+v", got)
+	}
+}
+
+// Pi refuses to use a trust.json it cannot read as {dir: true|false|null};
+// forgebench must not then fall through to defaultProjectTrust "always"
+// and trust a project the damaged file may have denied.
+func TestTrustFailsClosedOnAnInvalidTrustFile(t *testing.T) {
+	for name, content := range map[string]string{
+		"bad value":  `{"%ROOT%/project": false, "%ROOT%/other": "yes"}`,
+		"not object": `[true]`,
+		"bad json":   `{"%ROOT%/project": fal`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cwd := filepath.Join(root, "project")
+			write(t, filepath.Join(cwd, ".pi", "settings.json"), "{}")
+			write(t, filepath.Join(root, "agent", "settings.json"), `{"defaultProjectTrust":"always"}`)
+			write(t, filepath.Join(root, "agent", "trust.json"), replaceRoot(content, root))
+			got := ResolveTrust(cwd, filepath.Join(root, "agent"), filepath.Join(root, "home"), TrustFromPi)
+			if got.Trusted {
+				t.Fatalf("an unreadable trust.json trusted the project: %+v", got)
+			}
+			if got.Source != "trust.json invalid" {
+				t.Fatalf("source %q", got.Source)
+			}
+		})
+	}
+}

@@ -178,6 +178,8 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Confirm, k.Cancel}
 	case m.editing:
 		return []key.Binding{k.Back, k.Save}
+	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
+		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
 	case m.showProfile:
@@ -193,9 +195,14 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 }
 
-// FullHelp implements common.Panel.
+// FullHelp implements common.Panel: the panel's keys; while a form has
+// focus only its own keys and the three the panel keeps (esc, save, undo)
+// act, so only those are listed.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
+	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
+		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
+	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Edit},

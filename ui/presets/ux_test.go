@@ -1,6 +1,8 @@
 package presets
 
 import (
+	"charm.land/bubbles/v2/key"
+
 	"strings"
 	"testing"
 
@@ -45,5 +47,94 @@ func TestItemCountsAgreeWithTheirNumber(t *testing.T) {
 	view := ansi.Strip(hs.m.View())
 	if strings.Contains(view, "1 errors") || strings.Contains(view, "0 warnings") {
 		t.Errorf("the items pane reports counts ungrammatically or a zero count:\n%s", view)
+	}
+}
+
+// helpKeys lists the help keys of bindings, e.g. ["a", "esc"].
+func helpKeys(bs []key.Binding) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Help().Key)
+	}
+	return out
+}
+
+// openSettingsForm moves the item cursor to the settings row of kind and
+// focuses its form.
+func openSettingsForm(hs *harness, kind string) {
+	hs.t.Helper()
+	for i, k := range settingsForms {
+		if k == kind {
+			hs.m.focus = paneItems
+			hs.m.itemCursor = len(hs.m.d.items()) + i
+			hs.press("enter")
+			if hs.m.form == nil || hs.m.focus != paneEditor {
+				hs.t.Fatalf("enter on the %s row does not focus its form", kind)
+			}
+			return
+		}
+	}
+	hs.t.Fatalf("no settings form %s", kind)
+}
+
+func TestFooterWhileAFormTakesTextListsOnlyKeysThatReachIt(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	openSettingsForm(hs, formParameters)
+	hs.press("a") // prompt for a new parameter: every key is text now
+	if !hs.m.CapturesInput() {
+		t.Fatal("the new-parameter prompt should take the keys")
+	}
+	for _, k := range helpKeys(hs.m.ShortHelp()) {
+		if k == hs.m.keys.Undo.Help().Key || k == hs.m.keys.Back.Help().Key && countKey(hs.m.ShortHelp(), k) > 1 {
+			t.Errorf("footer lists %q while the prompt takes it: %v", k, helpKeys(hs.m.ShortHelp()))
+		}
+	}
+	hs.typeText("u")
+	if hs.m.d.dirty {
+		t.Fatal("u in the prompt should be text, not undo")
+	}
+}
+
+func countKey(bs []key.Binding, k string) int {
+	n := 0
+	for _, h := range helpKeys(bs) {
+		if h == k {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFullHelpShowsTheFocusedFormsKeys(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	openSettingsForm(hs, formTools)
+	var all []key.Binding
+	for _, col := range hs.m.FullHelp() {
+		all = append(all, col...)
+	}
+	for _, b := range hs.m.form.ShortHelp() {
+		if countKey(all, b.Help().Key) == 0 {
+			t.Errorf("? help leaves out the form key %q (%s)", b.Help().Key, b.Help().Desc)
+		}
+	}
+}
+
+func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	openSettingsForm(hs, formTools)
+	var all []key.Binding
+	for _, col := range hs.m.FullHelp() {
+		all = append(all, col...)
+	}
+	if countKey(all, hs.m.keys.Fork.Help().Key) > 0 || countKey(all, hs.m.keys.Preview.Help().Key) > 0 {
+		t.Errorf("? help lists panel keys the form takes: %v", helpKeys(all))
+	}
+	shown := hs.m.showPreview
+	hs.press("v")
+	if hs.m.showPreview != shown || hs.m.focus != paneEditor {
+		t.Fatal("v reached the panel instead of the form")
 	}
 }

@@ -154,13 +154,15 @@ func (m *orderedStrings[V]) delete(k string) {
 // added by name. Nil when there is neither a system message nor a tool.
 func replaySystemMessages(systems []*jsonv.Object) *jsonv.Object {
 	var content []string
-	sections := newOrdered[string]()
+	sections := newOrdered[any]()
 	tools := newOrdered[any]()
+	// timestamp ??= message.timestamp: the first non-null timestamp, else
+	// the last message's null or absent one (absent = undefined).
 	var timestamp any
-	haveTimestamp := false
+	timestampDefined := false
 	for _, m := range systems {
-		if ts, ok := m.Get("timestamp"); ok && ts != nil && !haveTimestamp {
-			timestamp, haveTimestamp = ts, true
+		if timestamp == nil {
+			timestamp, timestampDefined = m.Get("timestamp")
 		}
 		cv, _ := m.Get("content")
 		if text := contentText(cv); text != "" {
@@ -173,7 +175,7 @@ func replaySystemMessages(systems []*jsonv.Object) *jsonv.Object {
 				if v == nil {
 					sections.delete(name)
 				} else {
-					sections.set(name, jsonv.ToString(v))
+					sections.set(name, v)
 				}
 			}
 		}
@@ -190,7 +192,7 @@ func replaySystemMessages(systems []*jsonv.Object) *jsonv.Object {
 			tools.set(toolName(o), t)
 		}
 	}
-	if !haveTimestamp && len(tools.keys) == 0 {
+	if !timestampDefined && len(tools.keys) == 0 {
 		return nil
 	}
 	out := jsonv.NewObject()
@@ -210,7 +212,7 @@ func replaySystemMessages(systems []*jsonv.Object) *jsonv.Object {
 		}
 		out.Set("toolsAdded", list)
 	}
-	if !haveTimestamp {
+	if timestamp == nil {
 		timestamp = 0.0
 	}
 	out.Set("timestamp", timestamp)
@@ -257,22 +259,28 @@ func contentText(v any) string {
 }
 
 // systemMessageText is pi-ai's getSystemMessageText: the content, then each
-// non-null section value, joined with "\n\n", empty parts dropped.
+// non-null section value, joined with "\n\n", keeping only parts whose
+// JavaScript .length is positive (non-empty strings and arrays; numbers,
+// booleans and objects have no length and are dropped).
 func systemMessageText(m *jsonv.Object) string {
 	cv, _ := m.Get("content")
-	parts := []string{contentText(cv)}
+	var kept []string
+	if text := contentText(cv); text != "" {
+		kept = append(kept, text)
+	}
 	if sv, ok := m.Get("sections"); ok {
 		so, _ := sv.(*jsonv.Object)
 		for _, name := range so.Keys() {
-			if v, _ := so.Get(name); v != nil {
-				parts = append(parts, jsonv.ToString(v))
+			switch v, _ := so.Get(name); t := v.(type) {
+			case string:
+				if t != "" {
+					kept = append(kept, t)
+				}
+			case []any:
+				if len(t) > 0 {
+					kept = append(kept, jsonv.ToString(t))
+				}
 			}
-		}
-	}
-	kept := parts[:0]
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
 		}
 	}
 	return strings.Join(kept, "\n\n")

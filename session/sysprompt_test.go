@@ -247,3 +247,41 @@ func BenchmarkSystemPromptAt100MB(b *testing.B) {
 		}
 	}
 }
+
+// pi-ai's getCurrentSystemMessage takes the timestamp with `timestamp ??=`:
+// a null timestamp still counts as "seen" when no later system message
+// replaces it, so the replay exists (timestamp 0) even without tools.
+func TestSystemPromptNullTimestamp(t *testing.T) {
+	const head = `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	s := mustRead(t, head+
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"system","content":"base","timestamp":null}}`+"\n"+
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"system","content":"more"}}`+"\n")
+	p := promptAt(t, s, "a")
+	if p.Source != SystemPromptFromSession || p.Text != "base" {
+		t.Fatalf("null timestamp: source %q text %q, want the replay of \"base\"", p.Source, p.Text)
+	}
+	if ts, _ := p.Message().Get("timestamp"); ts != 0.0 {
+		t.Errorf("timestamp = %v, want 0", ts)
+	}
+	// A later message without a timestamp resets it to undefined: no replay.
+	if p := promptAt(t, s, "b"); p.Source != SystemPromptNone || p.Message() != nil {
+		t.Errorf("undefined timestamp after null: source %q message %v", p.Source, p.Message())
+	}
+}
+
+// Section values are kept as stored; getSystemMessageText drops parts whose
+// .length is not positive, so numbers, booleans and objects vanish from the
+// prompt text while arrays render through String().
+func TestSystemPromptNonStringSections(t *testing.T) {
+	const head = `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	s := mustRead(t, head+
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"system","content":"base","sections":{"n":5,"b":true,"o":{},"arr":["x","y"],"s":"text"},"timestamp":1}}`+"\n")
+	p := promptAt(t, s, "a")
+	if want := "base\n\nx,y\n\ntext"; p.Text != want {
+		t.Errorf("text = %q, want %q", p.Text, want)
+	}
+	sec, _ := p.Message().Get("sections")
+	if n, _ := sec.(*jsonv.Object).Get("n"); n != 5.0 {
+		t.Errorf("replayed section n = %#v, want the number 5", n)
+	}
+}

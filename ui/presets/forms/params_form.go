@@ -2,6 +2,7 @@ package forms
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -220,6 +221,8 @@ func (f *paramsForm) ShortHelp() []key.Binding {
 	}
 	bs := f.list.help()
 	if !f.list.editing {
+		// x removes a parameter (its "reset"): list it once, as delete.
+		bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == f.keys.Reset.Help() })
 		bs = append(bs, f.keys.Add)
 		if f.list.current() != nil {
 			bs = append(bs, f.keys.Rename, f.keys.Delete)

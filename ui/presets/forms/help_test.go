@@ -1,0 +1,40 @@
+package forms
+
+import (
+	"testing"
+)
+
+// TestFooterNeverOffersOneKeyForTwoThings walks the rows of every form and
+// checks that its footer does not list the same key twice: the footer is
+// generated from the bindings, so a key listed with two meanings means one
+// of them is a lie.
+func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
+	cases := []struct {
+		name string
+		form func(t *testing.T) Form
+	}{
+		{"parameters", func(t *testing.T) Form { return NewParameters(testContext(t, paramsV2)) }},
+		{"variables", func(t *testing.T) Form { return NewParameters(testContext(t, paramsV1)) }},
+		{"tools", func(t *testing.T) Form { return NewPolicy(policyContext(t, policyDraft), "tools") }},
+		{"regex", func(t *testing.T) Form { return NewRegex(testContext(t, regexDraft)) }},
+		{"context", func(t *testing.T) Form { return NewContextOptions(testContext(t, contextDraft)) }},
+		{"bindings", func(t *testing.T) Form { return NewBindings(testContext(t, bindingsDraft)) }},
+		{"slot", func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), 0) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := drive(t, c.form(t))
+			for row := 0; row < 40; row++ {
+				seen := map[string]string{}
+				for _, b := range d.form.ShortHelp() {
+					h := b.Help()
+					if prev, ok := seen[h.Key]; ok && prev != h.Desc {
+						t.Errorf("row %d: %q is listed as %q and as %q", row, h.Key, prev, h.Desc)
+					}
+					seen[h.Key] = h.Desc
+				}
+				d.press("down")
+			}
+		})
+	}
+}

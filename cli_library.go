@@ -153,3 +153,18 @@ func (g *Globals) presetArg(arg string) (raw []byte, basename, where string, err
 	}
 	return p.Raw, baseName(p.Path), p.Key() + " (" + p.Path + ")", nil
 }
+
+// deleteResult reports a completed delete.
+func deleteResult(g *Globals, asJSON bool, r *resources.Resource, path string) error {
+	if asJSON {
+		o := jsonv.NewObject()
+		o.Set("scope", string(r.Scope))
+		o.Set("id", r.ID)
+		o.Set("key", r.Key())
+		o.Set("path", path)
+		o.Set("deleted", true)
+		return printJSON(g.stdout, o)
+	}
+	fmt.Fprintf(g.stdout, "deleted %s\n", path)
+	return nil
+}

@@ -258,6 +258,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 type CapabilityDeleteCmd struct {
 	Selector string `arg:"" help:"Capability to delete."`
 	Revision string `required:"" help:"The sourceRevision you last saw (capability show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }
 
 // Run deletes the file when it still has the expected revision.
@@ -270,10 +271,9 @@ func (c *CapabilityDeleteCmd) Run(g *Globals) error {
 	if err != nil && !errors.Is(err, resources.ErrUnusable) {
 		return libraryError(err)
 	}
-	path, err := resources.DeleteCapability(lib.Workspace, cp.Scope, cp.ID, c.Revision)
+	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindCapability, &cp.Resource, c.Revision)
 	if err != nil {
 		return libraryError(err)
 	}
-	fmt.Fprintf(g.stdout, "deleted %s\n", path)
-	return nil
+	return deleteResult(g, c.JSON, &cp.Resource, path)
 }

@@ -239,6 +239,7 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 type PresetDeleteCmd struct {
 	Selector string `arg:"" help:"Preset to delete."`
 	Revision string `required:"" help:"The sourceRevision you last saw (preset show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }
 
 // Run deletes the file when it still has the expected revision.
@@ -251,12 +252,11 @@ func (c *PresetDeleteCmd) Run(g *Globals) error {
 	if err != nil && !errors.Is(err, resources.ErrUnusable) {
 		return libraryError(err)
 	}
-	path, err := resources.DeletePreset(lib.Workspace, p.Scope, p.ID, c.Revision)
+	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindPreset, &p.Resource, c.Revision)
 	if err != nil {
 		return libraryError(err)
 	}
-	fmt.Fprintf(g.stdout, "deleted %s\n", path)
-	return nil
+	return deleteResult(g, c.JSON, &p.Resource, path)
 }
 
 // PresetMigrateCmd copies legacy presets into the forge directory.

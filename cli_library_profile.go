@@ -254,6 +254,7 @@ func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog,
 type ProfileDeleteCmd struct {
 	Selector string `arg:"" help:"Profile to delete."`
 	Revision string `required:"" help:"The sourceRevision you last saw (profile show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }
 
 // Run deletes the file when it still has the expected revision.
@@ -266,10 +267,9 @@ func (c *ProfileDeleteCmd) Run(g *Globals) error {
 	if err != nil && !errors.Is(err, resources.ErrUnusable) {
 		return libraryError(err)
 	}
-	path, err := resources.DeleteProfile(lib.Workspace, p.Scope, p.ID, c.Revision)
+	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindProfile, &p.Resource, c.Revision)
 	if err != nil {
 		return libraryError(err)
 	}
-	fmt.Fprintf(g.stdout, "deleted %s\n", path)
-	return nil
+	return deleteResult(g, c.JSON, &p.Resource, path)
 }

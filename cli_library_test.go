@@ -188,3 +188,45 @@ func TestMigrateStacksDryRun(t *testing.T) {
 		t.Fatal("a dry run must not write")
 	}
 }
+
+func revisionOf(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// A preset whose file name differs from its id is deleted by the file that
+// was shown; a legacy preset is read-only (exit 4) and stays.
+func TestDeleteTargetsTheLoadedFile(t *testing.T) {
+	args, layout := demoArgs(t)
+	dir := filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks")
+	raw, _ := os.ReadFile(filepath.Join(dir, "guarded-worker.json"))
+	other := filepath.Join(dir, "other-name.json")
+	os.WriteFile(other, []byte(strings.Replace(string(raw), `"id": "guarded-worker"`, `"id": "renamed"`, 1)), 0o644)
+	code, out, errOut := runCLI(t, in(args, "preset", "delete", "renamed", "--revision", revisionOf(t, other), "--json")...)
+	if code != exitOK || !strings.Contains(out, `"deleted": true`) || !strings.Contains(out, "other-name.json") {
+		t.Fatalf("delete of a renamed file: exit %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(other); !os.IsNotExist(err) {
+		t.Fatal("the renamed preset file is still there")
+	}
+	legacyFile := filepath.Join(layout.ProjectDir, ".pi/prompt-stacks/old.json")
+	os.MkdirAll(filepath.Dir(legacyFile), 0o755)
+	os.WriteFile(legacyFile, []byte(`{"id":"old","items":[]}`), 0o644)
+	code, _, errOut = runCLI(t, in(args, "preset", "delete", "old", "--revision", revisionOf(t, legacyFile))...)
+	if code != exitRefused || !strings.Contains(errOut, "read-only") {
+		t.Fatalf("legacy delete: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(legacyFile); err != nil {
+		t.Fatal("a refused legacy delete removed the file")
+	}
+	capFile := filepath.Join(layout.ProjectDir, ".pi/forge/capabilities/cap-file.json")
+	os.WriteFile(capFile, []byte(`{"schemaVersion":1,"type":"pi-forge.capability","id":"cap-id","content":"x"}`), 0o644)
+	if code, _, errOut := runCLI(t, in(args, "capability", "delete", "cap-id", "--revision", revisionOf(t, capFile))...); code != exitOK {
+		t.Fatalf("capability delete of a renamed file: exit %d %s", code, errOut)
+	}
+}

@@ -127,7 +127,11 @@ func CheckTarget(ws Workspace, kind Kind, scope Scope, path, expectedID string) 
 		return outsideError(kind, scope, root, path)
 	}
 	id := strings.TrimSuffix(name, ".json")
-	if !preset.IsValidResourceID(id) || (expectedID != "" && expectedID != id) {
+	// Only the capability repository insists on an id-shaped file name when
+	// no id is expected (deleting a loaded file); Preset and profile
+	// mutations check the storage directory and symlinks only.
+	checkName := kind == KindCapability || expectedID != ""
+	if checkName && (!preset.IsValidResourceID(id) || (expectedID != "" && expectedID != id)) {
 		return newError(ErrRefused, "Invalid ID or rename mismatch: "+name)
 	}
 	if traversesSymlink(symlinkAnchor(ws, scope), abs, kind == KindCapability) {
@@ -299,6 +303,41 @@ func DeleteFile(ws Workspace, kind Kind, scope Scope, id, expectedRevision strin
 	}
 	syncDir(filepath.Dir(path))
 	return path, nil
+}
+
+// legacyReadOnlyMessage refuses a mutation of a legacy Preset (§14.1).
+func legacyReadOnlyMessage(path string) string {
+	return "Legacy prompt stacks are read-only: " + path + ". Run preset migrate-stacks to move them into .pi/forge/prompt-stacks."
+}
+
+// DeleteLoaded removes the file a loaded resource was read from (r.Path,
+// whatever its name; pi-forge deletes the loaded file, so a file whose name
+// differs from its id can be deleted) when its bytes still have
+// expectedRevision. The same guards as DeleteFile apply: trust, the file
+// directly inside the kind's storage directory of r.Scope, no symbolic link
+// from the anchor, a regular file, and the revision (ErrConflict). Legacy
+// Presets are read-only (ErrRefused).
+func DeleteLoaded(ws Workspace, kind Kind, r *Resource, expectedRevision string) (string, error) {
+	if r.Legacy {
+		if !ws.Trust.Trusted {
+			return "", untrustedError(kind)
+		}
+		return "", newError(ErrRefused, legacyReadOnlyMessage(r.Path))
+	}
+	if err := CheckTarget(ws, kind, r.Scope, r.Path, ""); err != nil {
+		return "", err
+	}
+	if _, err := checkRevision(kind, r.Path, expectedRevision); err != nil {
+		return "", err
+	}
+	if err := os.Remove(r.Path); err != nil {
+		if kind == KindCapability {
+			return "", fmt.Errorf("Failed to delete capability: %w", err)
+		}
+		return "", fmt.Errorf("Failed to delete %s %s: %w", kind.noun(), r.Path, err)
+	}
+	syncDir(filepath.Dir(r.Path))
+	return r.Path, nil
 }
 
 // createExclusive publishes data at path only if path does not exist; see

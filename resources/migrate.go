@@ -50,13 +50,14 @@ const (
 // targets are skipped unless overwrite; deleteLegacy removes each legacy
 // file after its copy; dryRun reports without writing. Copies are atomic:
 // a new target is created exclusively, an overwritten one is replaced with
-// WriteFileAtomic. An untrusted project is refused with ErrUntrusted.
+// WriteFileAtomic. An untrusted project is refused with ErrUntrusted,
+// except for a dry run, which pi-forge allows because it writes nothing.
 func MigrateStacks(ws Workspace, dryRun, overwrite, deleteLegacy bool) (MigrationReport, error) {
 	r := MigrationReport{
 		SourceDir: LegacyPresetsDir(ws.Cwd), TargetDir: StorageDir(ws, KindPreset, ScopeProject),
 		DryRun: dryRun, Overwrite: overwrite, DeleteLegacy: deleteLegacy,
 	}
-	if !ws.Trust.Trusted {
+	if !ws.Trust.Trusted && !dryRun { // pi-forge still reports a dry run
 		return r, newError(ErrUntrusted, "pi-forge: project is not trusted; refusing to migrate prompt stacks.")
 	}
 	entries, err := os.ReadDir(r.SourceDir)

@@ -105,3 +105,26 @@ func equalFiles(a, b []MigrationFile) bool {
 	}
 	return true
 }
+
+// pi-forge refuses a migration in an untrusted project but still runs a dry
+// run (it writes nothing); the report lists what would be copied.
+func TestMigrateDryRunWhileUntrusted(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{legacy + "l.json": stackJSON("l", "")})
+	ws.Trust = Trust{Trusted: false, Source: "test"}
+	rep, err := MigrateStacks(ws, true, false, true)
+	if err != nil {
+		t.Fatalf("untrusted dry run refused: %v", err)
+	}
+	if len(rep.Files) != 1 || rep.Files[0].Action != MigrateCopy || rep.Copied != 1 || rep.DeletedLegacy != 0 {
+		t.Fatalf("dry run report: %+v", rep)
+	}
+	if _, err := os.Stat(wsPath(ws, projStacks+"l.json")); err == nil {
+		t.Fatal("an untrusted dry run wrote a file")
+	}
+	if _, err := os.Stat(wsPath(ws, legacy+"l.json")); err != nil {
+		t.Fatal("an untrusted dry run deleted the legacy file")
+	}
+	if _, err := MigrateStacks(ws, false, false, false); !errors.Is(err, ErrUntrusted) {
+		t.Fatalf("untrusted migration: %v", err)
+	}
+}

@@ -19,12 +19,15 @@ func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
 		{"regex", func(t *testing.T) Form { return NewRegex(testContext(t, regexDraft)) }},
 		{"context", func(t *testing.T) Form { return NewContextOptions(testContext(t, contextDraft)) }},
 		{"bindings", func(t *testing.T) Form { return NewBindings(testContext(t, bindingsDraft)) }},
-		{"slot", func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), 0) }},
+		{"slot", func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), 1) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := drive(t, c.form(t))
-			for row := 0; row < 40; row++ {
+			for row := 0; row < 80; row++ {
+				if row == 40 { // then the details of the first entry, where a form has them
+					d = drive(t, c.form(t)).press("right")
+				}
 				seen := map[string]string{}
 				for _, b := range d.form.ShortHelp() {
 					h := b.Help()

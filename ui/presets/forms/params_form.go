@@ -221,8 +221,11 @@ func (f *paramsForm) ShortHelp() []key.Binding {
 	}
 	bs := f.list.help()
 	if !f.list.editing {
-		// x removes a parameter (its "reset"): list it once, as delete.
-		bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == f.keys.Reset.Help() })
+		// "Unsetting" a parameter removes it: when reset and delete share
+		// a key, list that key once, as delete.
+		if f.keys.Reset.Help().Key == f.keys.Delete.Help().Key {
+			bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == f.keys.Reset.Help() })
+		}
 		bs = append(bs, f.keys.Add)
 		if f.list.current() != nil {
 			bs = append(bs, f.keys.Rename, f.keys.Delete)

@@ -289,7 +289,9 @@ func (f *slotForm) ShortHelp() []key.Binding {
 	bs := f.list.help()
 	if !f.list.editing {
 		bs = append(bs, f.keys.Add)
-		if fd := f.list.current(); fd != nil && fd.present {
+		// The list already offers x as "unset" for a present option; x
+		// only reaches Delete when the two are bound apart.
+		if fd := f.list.current(); fd != nil && fd.present && f.keys.Delete.Help().Key != f.keys.Reset.Help().Key {
 			bs = append(bs, f.keys.Delete)
 		}
 	}

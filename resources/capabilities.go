@@ -2,6 +2,7 @@ package resources
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -79,27 +80,73 @@ func sortNames(names []string) {
 }
 
 // loadCapabilityFile reads one capability once and hands the same bytes to
-// the codec, which hashes them for the revision.
+// the codec, which hashes them for the revision. Like pi-forge it checks the
+// size before reading: a file over 1 MiB is a fault and is never read.
 func loadCapabilityFile(path string, scope Scope) *Capability {
 	var entry *capability.Entry
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		syscallName := "open"
-		if errors.Is(err, fs.ErrNotExist) {
-			syscallName = "stat" // pi-forge stats before reading
+	raw, size, err := readCapped(path, maxCapabilitySize)
+	switch {
+	case err != nil:
+		call := "open"
+		var opErr *nodeOpError
+		if errors.As(err, &opErr) {
+			call = opErr.syscall
 		}
-		entry = capability.ReadFailure(path, scope, readError{nodeReadError(err, syscallName, path)})
-	} else {
+		entry = capability.ReadFailure(path, scope, readError{nodeReadError(err, call, path)})
+	case raw == nil:
+		entry = capability.Oversized(path, scope, size)
+	default:
 		entry = capability.Load(raw, path, scope)
 	}
 	c := &Capability{Entry: entry, Capability: entry.Capability}
 	c.Scope, c.Path, c.ID = scope, path, entry.Capability.ID
 	if err != nil {
 		c.Fault = true
-	} else {
+	} else if raw != nil {
 		c.Raw, c.SourceRevision = raw, entry.SourceRevision
 	}
 	return c
+}
+
+// nodeOpError is a read failure with the Node syscall pi-forge would have
+// reported it from ("stat" before reading, "open"/"read" after).
+type nodeOpError struct {
+	syscall string
+	err     error
+}
+
+func (e *nodeOpError) Error() string { return e.err.Error() }
+func (e *nodeOpError) Unwrap() error { return e.err }
+
+// readCapped reads path unless it is larger than limit. An oversized file
+// returns nil bytes, its size and no error; it is not read. Reading stops
+// after limit+1 bytes, so a file that grows while it is read is reported as
+// oversized too. Errors are *nodeOpError.
+func readCapped(path string, limit int64) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		call := "stat" // pi-forge stats first; only a permission error passes stat
+		if errors.Is(err, fs.ErrPermission) {
+			call = "open"
+		}
+		return nil, 0, &nodeOpError{call, err}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, &nodeOpError{"stat", err}
+	}
+	if fi.Size() > limit {
+		return nil, fi.Size(), nil
+	}
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, 0, &nodeOpError{"read", err}
+	}
+	if int64(len(raw)) > limit {
+		return nil, int64(len(raw)), nil
+	}
+	return raw, int64(len(raw)), nil
 }
 
 // annotateCapabilityDuplicates builds the engine catalog (global first, as

@@ -2,6 +2,7 @@ package capability
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/fingerprint"
@@ -51,6 +52,19 @@ func ReadFailure(path string, scope preset.Scope, err error) *Entry {
 	}
 	return &Entry{Scope: scope, Path: path, Capability: fallback(idFromBasename(path)),
 		Diagnostics: Diagnostics{{Level: preset.LevelError, Message: message}}}
+}
+
+// Oversized is the fail-closed entry for a file whose size (from stat)
+// exceeds MaxSourceSize: pi-forge refuses it without reading it, so there is
+// no revision. The error is
+// "Capability capability file size (<n> bytes) exceeds 1MiB limit."
+func Oversized(path string, scope preset.Scope, size int64) *Entry {
+	return &Entry{Scope: scope, Path: path, Capability: fallback(idFromBasename(path)),
+		Diagnostics: Diagnostics{{Level: preset.LevelError, Message: sizeMessage(size)}}}
+}
+
+func sizeMessage(size int64) string {
+	return "Capability capability file size (" + strconv.FormatInt(size, 10) + " bytes) exceeds 1MiB limit."
 }
 
 // Catalog is an in-memory capability catalog: the loaded entries of the

@@ -28,8 +28,7 @@ func Parse(raw []byte, basename string, scope preset.Scope) (*Capability, Diagno
 	_ = scope
 	fallbackID := idFromBasename(basename)
 	if len(raw) > MaxSourceSize {
-		return fallback(fallbackID), Diagnostics{{Level: preset.LevelError,
-			Message: "Capability capability file size (" + strconv.Itoa(len(raw)) + " bytes) exceeds 1MiB limit."}}
+		return fallback(fallbackID), Diagnostics{{Level: preset.LevelError, Message: sizeMessage(int64(len(raw)))}}
 	}
 	value, err := jsonv.Parse(raw)
 	if err != nil {

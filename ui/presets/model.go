@@ -183,7 +183,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
 	case m.showProfile:
-		return []key.Binding{k.Open, k.Profiles, k.Reload}
+		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
 	case m.focus == paneList:
 		return []key.Binding{k.Open, k.New, k.Fork, k.Profiles, k.Reload}
 	case m.focus == paneItems:

@@ -138,3 +138,18 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 		t.Fatal("v reached the panel instead of the form")
 	}
 }
+
+func TestProfilesFooterOffersTheWayBack(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.press("p")
+	if !hs.m.showProfile {
+		t.Fatal("p shows the profiles")
+	}
+	if countKey(hs.m.ShortHelp(), hs.m.keys.Back.Help().Key) != 1 {
+		t.Errorf("the profiles footer does not list esc: %v", helpKeys(hs.m.ShortHelp()))
+	}
+	hs.press("esc")
+	if hs.m.showProfile {
+		t.Fatal("esc leaves the profiles")
+	}
+}

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,17 @@ func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
 				d.press("down")
 			}
 		})
+	}
+}
+
+// TestPickSaysWhatItPicks: p in the bindings form opens the capability
+// picker (it replaces the binding's ref); its help once said "pick tools".
+func TestPickSaysWhatItPicks(t *testing.T) {
+	d := drive(t, NewBindings(testContext(t, bindingsDraft))).press("p")
+	if !d.form.CapturesInput() || !strings.Contains(d.form.View(120, 30), "Replace the ref") {
+		t.Fatalf("p does not open the ref picker:\n%s", d.form.View(120, 30))
+	}
+	if desc := DefaultKeys().Pick.Help().Desc; !strings.Contains(desc, "capability") {
+		t.Errorf("p is described as %q, but it picks a capability", desc)
 	}
 }

@@ -50,7 +50,7 @@ func DefaultKeys() Keys {
 		MoveDown: b([]string{"J", "alt+down"}, "J", "move down"),
 		Detail:   b([]string{"right", "l"}, "→/l", "details"),
 		List:     b([]string{"left", "h"}, "←/h", "back to list"),
-		Pick:     b([]string{"p"}, "p", "pick tools"),
+		Pick:     b([]string{"p"}, "p", "pick capability"),
 		Mode:     b([]string{"m"}, "m", "cycle mode"),
 	}
 }

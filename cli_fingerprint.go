@@ -57,6 +57,9 @@ type CapabilityNewCmd struct {
 
 // Run validates and creates the file exclusively.
 func (c *CapabilityNewCmd) Run(g *Globals) error {
+	if err := checkNewID(c.ID); err != nil {
+		return err
+	}
 	content := c.Content
 	if content == "-" {
 		raw, err := readInput("-")

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -166,5 +167,14 @@ func deleteResult(g *Globals, asJSON bool, r *resources.Resource, path string) e
 		return printJSON(g.stdout, o)
 	}
 	fmt.Fprintf(g.stdout, "deleted %s\n", path)
+	return nil
+}
+
+// checkNewID refuses an id for a new file that is not a resource id (§1.1)
+// as a usage error, in the selector parser's words.
+func checkNewID(id string) error {
+	if !preset.IsValidResourceID(id) {
+		return fail(exitUsage, "Invalid resource id: %s. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens.", id)
+	}
 	return nil
 }

@@ -161,8 +161,8 @@ type PresetNewCmd struct {
 
 // Run creates the file exclusively; an existing id is a conflict (exit 3).
 func (c *PresetNewCmd) Run(g *Globals) error {
-	if !preset.IsValidResourceID(c.ID) {
-		return fail(exitUsage, "Invalid resource id: %s. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens.", c.ID)
+	if err := checkNewID(c.ID); err != nil {
+		return err
 	}
 	ws, err := g.workspace()
 	if err != nil {
@@ -216,6 +216,9 @@ type PresetForkCmd struct {
 
 // Run forks with an exclusive create.
 func (c *PresetForkCmd) Run(g *Globals) error {
+	if err := checkNewID(c.NewID); err != nil {
+		return err
+	}
 	lib, err := g.loadLibrary()
 	if err != nil {
 		return err

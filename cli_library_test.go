@@ -230,3 +230,20 @@ func TestDeleteTargetsTheLoadedFile(t *testing.T) {
 		t.Fatalf("capability delete of a renamed file: exit %d %s", code, errOut)
 	}
 }
+
+// A new id that is not a resource id is a usage error (exit 2) with the
+// selector wording, for every command that creates a file.
+func TestInvalidNewIDIsAUsageError(t *testing.T) {
+	args, _ := demoArgs(t)
+	want := "Invalid resource id: ../evil. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens."
+	for _, cmd := range [][]string{
+		{"preset", "new", "../evil"},
+		{"preset", "fork", "pi-mirror", "../evil"},
+		{"capability", "new", "../evil", "--content", "x"},
+	} {
+		code, _, errOut := runCLI(t, in(args, cmd...)...)
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("%v: exit %d %q", cmd, code, errOut)
+		}
+	}
+}

@@ -45,8 +45,10 @@ type ListItem struct {
 	Cwd           string
 	Created       string
 	ParentSession string
-	// LastActivity is the timestamp of the last entry in the tail window
-	// that has a parsable one, else the file's mtime (LastActivityFromMtime).
+	// LastActivity orders sessions like Pi's "recent" list (spec §1.3): the
+	// latest user/assistant message.timestamp in the read windows (the
+	// entry timestamp for a message without one), else the header
+	// timestamp, else the file's mtime (LastActivityFromMtime).
 	LastActivity          time.Time
 	LastActivityFromMtime bool
 	// Name is the latest session_info name in the tail window (trimmed; ""
@@ -347,7 +349,7 @@ func summarize(path string, buf []byte, opt ListOptions) ListItem {
 			st.scan(tail[k+1:], &sc, false, true)
 		}
 	}
-	st.fill(&it, whole, hdrEnd, opt)
+	st.fill(&it, whole, hdrEnd, parseJSDate(hdr.Timestamp), opt)
 	it.detach()
 	return it
 }
@@ -365,8 +367,8 @@ type windowStats struct {
 	firstSeen   bool
 	nameSeen    bool
 	name        string
-	lastTs      float64
-	haveTs      bool
+	activity    float64 // Pi's getLastActivityTime over the windows
+	hasActivity bool
 	messages    int
 	sampled     int // bytes of complete lines examined for the estimate
 	malformed   int
@@ -395,6 +397,7 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 		}
 		if e.Type == TypeMessage {
 			st.messages++
+			st.noteActivity(&e)
 			if head && !st.firstSeen && e.Role == RoleUser {
 				st.firstSeen = true
 				cp := e
@@ -407,16 +410,40 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 				name, _ := e.Field("name").Str()
 				st.name, st.nameSeen = jsonv.TrimJS(name), true
 			}
-			if ms := e.timestampMs; !math.IsNaN(ms) {
-				st.lastTs, st.haveTs = ms, true
-			}
 		}
 	}
 }
 
-func (st *windowStats) fill(it *ListItem, whole bool, hdrLen int, opt ListOptions) {
-	if st.haveTs {
-		it.LastActivity = time.UnixMilli(int64(st.lastTs)).UTC()
+// noteActivity is one step of Pi's getLastActivityTime: user and
+// assistant messages that have a content key count with their numeric
+// message.timestamp, else with their parsable entry timestamp; the
+// maximum (starting from 0) wins.
+func (st *windowStats) noteActivity(e *Entry) {
+	if (e.Role != RoleUser && e.Role != RoleAssistant) || e.MessageField("content") == nil {
+		return
+	}
+	ms, ok := e.MessageField("timestamp").Number()
+	if !ok {
+		if ms = parseJSDate(e.Timestamp); math.IsNaN(ms) {
+			return
+		}
+	}
+	if math.IsInf(ms, 0) {
+		return // new Date(Infinity) is invalid; such a file sorts by its header
+	}
+	if !st.hasActivity {
+		st.activity, st.hasActivity = 0, true
+	}
+	st.activity = max(st.activity, ms)
+}
+
+func (st *windowStats) fill(it *ListItem, whole bool, hdrLen int, hdrMs float64, opt ListOptions) {
+	switch {
+	case st.hasActivity && st.activity > 0:
+		it.LastActivity = time.UnixMilli(int64(st.activity)).UTC()
+		it.LastActivityFromMtime = false
+	case !math.IsNaN(hdrMs):
+		it.LastActivity = time.UnixMilli(int64(hdrMs)).UTC()
 		it.LastActivityFromMtime = false
 	}
 	switch {

@@ -131,7 +131,9 @@ func TestListCwdTestdata(t *testing.T) {
 	if !a.HasAgentTree || a.MessageCount != 3 || !a.MessageCountExact || a.Cwd != "/home/u/proj" || a.Created != "2026-11-01T10:00:00.000Z" {
 		t.Errorf("item a: %+v", a)
 	}
-	if want := time.Date(2026, 11, 1, 12, 30, 0, 500e6, time.UTC); !a.LastActivity.Equal(want) || a.LastActivityFromMtime {
+	// The assistant message at 10:00:03 is the last activity; the later
+	// session_info and label entries do not count (Pi's recent order).
+	if want := time.Date(2026, 11, 1, 10, 0, 3, 0, time.UTC); !a.LastActivity.Equal(want) || a.LastActivityFromMtime {
 		t.Errorf("last activity %v, want %v", a.LastActivity, want)
 	}
 	if a.Source != SourceDefault || a.Problem != "" || len(a.Notes) != 0 {
@@ -145,7 +147,8 @@ func TestListCwdTestdata(t *testing.T) {
 	if b.FirstMessage != "Second session" || !strings.HasSuffix(b.ParentSession, "_01a2297e-0000-7000-8000-00000000000a.jsonl") {
 		t.Errorf("item b text/parent: %+v", b)
 	}
-	if want := time.Date(2026, 11, 2, 9, 0, 3, 0, time.UTC); !b.LastActivity.Equal(want) {
+	// The last line (an assistant message) is cut off: the user message counts.
+	if want := time.Date(2026, 11, 2, 9, 0, 1, 0, time.UTC); !b.LastActivity.Equal(want) {
 		t.Errorf("item b last activity %v", b.LastActivity)
 	}
 	if len(b.Notes) != 2 {
@@ -250,8 +253,8 @@ func TestSummarizeMatchesOpen(t *testing.T) {
 		if it.Name != name || it.MessageCount != msgs || !it.MessageCountExact || it.ID != s.Header.ID {
 			t.Errorf("%s: summary %+v, open name %q msgs %d", path, it, name, msgs)
 		}
-		if it.LastActivity.UnixMilli() != int64(leaf.TimestampMs()) {
-			t.Errorf("%s: last activity %v, leaf %s", path, it.LastActivity, leaf.Timestamp)
+		if want := piLastActivity(t, s); it.LastActivity.UnixMilli() != want {
+			t.Errorf("%s: last activity %v, want %d (leaf %s)", path, it.LastActivity, want, leaf.Timestamp)
 		}
 	}
 }
@@ -263,7 +266,7 @@ func TestSummarizeWindows(t *testing.T) {
 	add := func(v any) { lines = append(lines, jsonv.Stringify(jsonv.FromGo(v))) }
 	msg := func(id, role, text string) map[string]any {
 		return map[string]any{"type": "message", "id": id, "parentId": nil, "timestamp": "2026-01-01T00:00:01.000Z",
-			"message": map[string]any{"role": role, "content": text, "timestamp": 1}}
+			"message": map[string]any{"role": role, "content": text, "timestamp": 1767225601000}}
 	}
 	add(map[string]any{"type": "session_info", "id": "n1", "parentId": nil, "timestamp": "2026-01-01T00:00:00.500Z", "name": "early"})
 	for i := range 30 {
@@ -278,7 +281,7 @@ func TestSummarizeWindows(t *testing.T) {
 	if it.MessageCountExact || it.MessageCount < 25 || it.MessageCount > 35 {
 		t.Errorf("estimate %d (exact %v), want about 30", it.MessageCount, it.MessageCountExact)
 	}
-	if it.LastActivity.UnixMilli() != time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC).UnixMilli() {
+	if it.LastActivity.UnixMilli() != 1767225601000 {
 		t.Errorf("last activity %v", it.LastActivity)
 	}
 	// A header line longer than the head window is still read.
@@ -313,7 +316,7 @@ func TestDiscoverFixtures(t *testing.T) {
 		name, _ := s.Name()
 		leaf, _ := s.Leaf()
 		if it.Name != name || it.ID != s.Header.ID || it.Cwd != "/home/dev/projects/demo-app" ||
-			it.LastActivity.UnixMilli() != int64(leaf.TimestampMs()) || it.Problem != "" || it.HasAgentTree {
+			it.LastActivity.UnixMilli() != piLastActivity(t, s) || it.Problem != "" || it.HasAgentTree {
 			t.Errorf("%s: %+v (open name %q, leaf %s)", it.Path, it, name, leaf.Timestamp)
 		}
 		if it.FirstMessageStatus != StatusFound || it.FirstMessage == "" {
@@ -340,6 +343,8 @@ func genSession(rng *rand.Rand, n, turns, textMax int) []byte {
 	fmt.Fprintf(&b, `{"type":"session","version":3,"id":"01a2297e-%04x-7000-8000-%012x","timestamp":"%s","cwd":"/home/dev/p%d"}`+"\n", n%0xffff, n, ts(0), n%7)
 	parent := "null"
 	k := 0
+	// msgTs is the message.timestamp (ms) of the entry written next.
+	msgTs := func() int64 { return base.Add(time.Duration(k+1) * time.Second).UnixMilli() }
 	entry := func(typ, body string) {
 		k++
 		id := fmt.Sprintf("%08x", rng.Uint32())
@@ -355,11 +360,11 @@ func genSession(rng *rand.Rand, n, turns, textMax int) []byte {
 		return strings.Join(t, " ")
 	}
 	entry("model_change", `"provider":"anthropic","modelId":"claude-sonnet-4-5"`)
-	entry("message", `"message":{"role":"system","content":"","sections":{"preamble":"You are a coding assistant."},"timestamp":1}`)
+	entry("message", `"message":{"role":"system","content":"","sections":{"preamble":"You are a coding assistant."},"timestamp":`+fmt.Sprint(msgTs())+`}`)
 	for range turns {
-		entry("message", fmt.Sprintf(`"message":{"role":"user","content":%s,"timestamp":1}`, jsonv.Quote(text())))
-		entry("message", fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%s},{"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a.go"}}],"provider":"anthropic","model":"m","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":2}`, jsonv.Quote(text())))
-		entry("message", fmt.Sprintf(`"message":{"role":"toolResult","toolCallId":"t1","toolName":"read","content":[{"type":"text","text":%s}],"isError":false,"timestamp":3}`, jsonv.Quote(text())))
+		entry("message", fmt.Sprintf(`"message":{"role":"user","content":%s,"timestamp":%d}`, jsonv.Quote(text()), msgTs()))
+		entry("message", fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%s},{"type":"toolCall","id":"t1","name":"read","arguments":{"path":"a.go"}}],"provider":"anthropic","model":"m","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":%d}`, jsonv.Quote(text()), msgTs()))
+		entry("message", fmt.Sprintf(`"message":{"role":"toolResult","toolCallId":"t1","toolName":"read","content":[{"type":"text","text":%s}],"isError":false,"timestamp":%d}`, jsonv.Quote(text()), msgTs()))
 		if rng.IntN(8) == 0 {
 			name := []rune(text())
 			entry("session_info", fmt.Sprintf(`"name":%s`, jsonv.Quote(string(name[:min(20, len(name))]))))
@@ -456,4 +461,75 @@ func FuzzSummarizeFile(f *testing.F) {
 			t.Fatalf("summary name %q msgs %d; reader name %q msgs %d", it.Name, it.MessageCount, name, msgs)
 		}
 	})
+}
+
+// Pi's "recent" order (buildSessionInfo, spec §1.3): the latest user or
+// assistant message.timestamp (the entry timestamp when the message has
+// none), else the header timestamp, else the file mtime. Labels, custom
+// entries and other roles do not count.
+func TestSummarizeLastActivityFollowsPi(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		must(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+		return path
+	}
+	const head = `{"type":"session","version":3,"id":"r","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/r"}`
+	ms := func(it ListItem) int64 { return it.LastActivity.UnixMilli() }
+
+	path := write("a.jsonl", head,
+		`{"type":"message","id":"1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"u","timestamp":1767225605000}}`,
+		`{"type":"message","id":"2","parentId":"1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[],"timestamp":1767225603000}}`,
+		`{"type":"message","id":"3","parentId":"2","timestamp":"2026-01-01T00:00:09.000Z","message":{"role":"toolResult","content":[],"timestamp":1767225609000}}`,
+		`{"type":"label","id":"4","parentId":"3","timestamp":"2026-01-02T00:00:00.000Z","targetId":"1","label":"x"}`)
+	if it := SummarizeFile(path, ListOptions{}); ms(it) != 1767225605000 || it.LastActivityFromMtime {
+		t.Errorf("max user/assistant message.timestamp: got %v (mtime %v)", it.LastActivity, it.LastActivityFromMtime)
+	}
+
+	// Without message.timestamp the entry timestamp counts; a message
+	// without a content key is skipped.
+	path = write("b.jsonl", head,
+		`{"type":"message","id":"1","parentId":null,"timestamp":"2026-01-01T00:00:07.000Z","message":{"role":"user","content":"u"}}`,
+		`{"type":"message","id":"2","parentId":"1","timestamp":"2026-01-01T00:00:08.000Z","message":{"role":"assistant","timestamp":1767225700000}}`)
+	if it := SummarizeFile(path, ListOptions{}); ms(it) != 1767225607000 {
+		t.Errorf("entry timestamp fallback: got %v", it.LastActivity)
+	}
+
+	// No user/assistant message: the header timestamp.
+	path = write("c.jsonl", head,
+		`{"type":"custom","customType":"x","id":"1","parentId":null,"timestamp":"2026-03-01T00:00:00.000Z"}`)
+	if it := SummarizeFile(path, ListOptions{}); ms(it) != 1767225600000 || it.LastActivityFromMtime {
+		t.Errorf("header timestamp fallback: got %v", it.LastActivity)
+	}
+
+	// Nothing usable: the mtime.
+	path = write("d.jsonl", `{"type":"session","version":3,"id":"r","timestamp":"never","cwd":"/r"}`,
+		`{"type":"custom","customType":"x","id":"1","parentId":null,"timestamp":"2026-03-01T00:00:00.000Z"}`)
+	if it := SummarizeFile(path, ListOptions{}); !it.LastActivityFromMtime || !it.LastActivity.Equal(it.ModTime) {
+		t.Errorf("mtime fallback: got %v (mtime %v)", it.LastActivity, it.LastActivityFromMtime)
+	}
+}
+
+// piLastActivity is Pi's getLastActivityTime over a whole session, then the
+// header timestamp: the oracle for SummarizeFile on files read entirely.
+func piLastActivity(t *testing.T, s *Session) int64 {
+	t.Helper()
+	best, found := 0.0, false
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Type != TypeMessage || (e.Role != RoleUser && e.Role != RoleAssistant) || e.MessageField("content") == nil {
+			continue
+		}
+		ms, ok := e.MessageField("timestamp").Number()
+		if !ok {
+			if ms = e.TimestampMs(); ms != ms {
+				continue
+			}
+		}
+		best, found = max(best, ms), true
+	}
+	if found && best > 0 {
+		return int64(best)
+	}
+	return int64(parseJSDate(s.Header.Timestamp))
 }

@@ -424,7 +424,7 @@ func (st *windowStats) noteActivity(e *Entry) {
 	}
 	ms, ok := e.MessageField("timestamp").Number()
 	if !ok {
-		if ms = parseJSDate(e.Timestamp); math.IsNaN(ms) {
+		if ms = e.timestampMs; math.IsNaN(ms) { // new Date(entry.timestamp)
 			return
 		}
 	}

@@ -126,8 +126,9 @@ func contentText(c any) string {
 }
 
 // renderContext lays the context out for a width: a summary line, then
-// each message with a role header and at most contextLinesPerMessage lines.
-func renderContext(res contextResult, label string, width int, st themes.Styles) []string {
+// each message with a role header and, unless full, at most
+// contextLinesPerMessage lines and a hint that expandKey shows the rest.
+func renderContext(res contextResult, label string, width int, st themes.Styles, full bool, expandKey string) []string {
 	width = max(10, width)
 	if res.err != nil {
 		return []string{st.Text.Danger.Render(ansi.Truncate(SanitizeLine(res.err.Error()), width, "…"))}
@@ -139,14 +140,14 @@ func renderContext(res contextResult, label string, width int, st themes.Styles)
 		out = append(out, roleStyle(st, m.role).Render(fmt.Sprintf("%d %s", i+1, m.role)))
 		lines := strings.Split(ansi.Wrap(strings.TrimSpace(m.text), max(1, width-2), ""), "\n")
 		shown := lines
-		if len(lines) > contextLinesPerMessage {
+		if !full && len(lines) > contextLinesPerMessage {
 			shown = lines[:contextLinesPerMessage]
 		}
 		for _, l := range shown {
 			out = append(out, "  "+st.Text.Normal.Render(l))
 		}
 		if n := len(lines) - len(shown); n > 0 {
-			out = append(out, "  "+st.Text.Muted.Render(fmt.Sprintf("… %d more line(s)", n)))
+			out = append(out, "  "+st.Text.Muted.Render(fmt.Sprintf("… %d more line(s) · %s shows all", n, expandKey)))
 		}
 	}
 	return out
@@ -182,7 +183,7 @@ func (m *Model) contextView(r rect, focused bool) string {
 		label = m.ls.rows[c.res.idx].id
 	}
 	if c.lines == nil || c.linesW != w {
-		c.lines, c.linesW = renderContext(*c.res, label, w, st), w
+		c.lines, c.linesW = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w
 	}
 	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
 	return m.frame(r, "Context at "+label, scrollInfo(c.offset, h, len(c.lines)), focused, window(c.lines, c.offset, h))

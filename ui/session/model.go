@@ -97,6 +97,7 @@ type contextState struct {
 	offset  int
 	lines   []string
 	linesW  int
+	full    bool // every line of every message, not the first few
 }
 
 // New returns the Session panel. Keys default to keymap.DefaultSession.
@@ -147,6 +148,8 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Open, k.Back}
 	}
 	switch {
+	case m.mode == modeContext && m.focus == paneDetail:
+		return []key.Binding{k.Up, k.Down, k.Expand, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:

@@ -207,6 +207,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.com.Keys.Copy):
 		return m.copyEntry(m.currentEntry())
+	case key.Matches(msg, k.Expand) && m.mode == modeContext:
+		m.context.full = !m.context.full
+		m.context.lines = nil
+		return nil
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {
 			m.detail.expanded[idx] = !m.detail.expanded[idx]

@@ -1,0 +1,40 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A long message in the context view is cut to a few lines; the expand key
+// shows it whole, and the footer offers that key.
+func TestContextViewExpandsLongMessages(t *testing.T) {
+	res := contextResult{idx: 0, messages: []contextMessage{{role: "user", text: "l1\nl2\nl3\nl4\nl5\nl6\nl7"}}}
+	st := hsStyles()
+	cut := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, false, "space"), "\n"))
+	if strings.Contains(cut, "l7") || !strings.Contains(cut, "3 more line(s)") || !strings.Contains(cut, "space") {
+		t.Fatalf("a long message should be cut with a hint naming the key:\n%s", cut)
+	}
+	full := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, true, "space"), "\n"))
+	if !strings.Contains(full, "l7") || strings.Contains(full, "more line") {
+		t.Fatalf("expanded, the whole message shows:\n%s", full)
+	}
+
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.press("c")
+	found := false
+	for _, b := range hs.m.ShortHelp() {
+		found = found || b.Help().Key == hs.m.keys.Expand.Help().Key
+	}
+	if !found {
+		t.Error("the context view's footer does not offer the expand key")
+	}
+	before := len(hs.m.context.lines)
+	hs.press("space")
+	hs.view()
+	if !hs.m.context.full || len(hs.m.context.lines) < before {
+		t.Fatalf("space in the context view should show every line (lines %d → %d)", before, len(hs.m.context.lines))
+	}
+}

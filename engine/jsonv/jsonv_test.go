@@ -307,3 +307,30 @@ func TestParseLongStrings(t *testing.T) {
 		t.Error("control byte after a long run accepted")
 	}
 }
+
+// TestParseInvalidUTF8MaximalSubparts checks that Parse decodes invalid
+// UTF-8 the way Node's UTF-8 decoder (WHATWG) does before JSON.parse sees
+// the text: one U+FFFD per maximal subpart of an ill-formed sequence, so a
+// truncated multi-byte character is one replacement, not one per byte.
+func TestParseInvalidUTF8MaximalSubparts(t *testing.T) {
+	const r = "\uFFFD"
+	cases := []struct{ in, want string }{
+		{"\"a\xe2\x82b\"", "a" + r + "b"},               // truncated 3-byte sequence
+		{"\"\xf0\x9f\x98\"", r},                         // truncated 4-byte sequence at the end
+		{"\"\xf0\x9f\x98\\n\"", r + "\n"},               // … before an escape
+		{"\"\xe2\x82\xe2\x82\xac\"", r + "€"},           // truncated, then a valid character
+		{"\"\xed\xa0\x80\"", r + r + r},                 // encoded surrogate: ED only takes 80..9F
+		{"\"\xe0\x80\x80\"", r + r + r},                 // overlong: E0 only takes A0..BF
+		{"\"\xf4\x90\x80\x80\"", r + r + r + r},         // above U+10FFFF: F4 only takes 80..8F
+		{"\"\xc0\xaf\xf5\xff\x80\"", r + r + r + r + r}, // never-valid bytes: one each
+		{"\"\xf1\x80\x80x\"", r + "x"},                  // three of four bytes
+		{"\"ok\xc3\"", "ok" + r},                        // lone lead byte at the end of the string
+		{"\"0123456789abcdef\xe2\x82 tail\"", "0123456789abcdef" + r + " tail"},
+	}
+	for _, c := range cases {
+		v, err := Parse([]byte(c.in))
+		if err != nil || v != c.want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", c.in, v, err, c.want)
+		}
+	}
+}

@@ -10,8 +10,9 @@
 // stores such a surrogate as its WTF-8 form: the three-byte generalized
 // UTF-8 encoding ED A0..BF 80..BF. Stringify and Quote turn those bytes back
 // into a lowercase "\udxxx" escape, so Parse → Stringify round-trips exactly.
-// Every other invalid UTF-8 byte is treated as U+FFFD, which is what a
-// JavaScript host decoding the same bytes as UTF-8 would see.
+// Parse replaces other ill-formed UTF-8 the way Node decodes a file (one
+// U+FFFD per maximal subpart); Quote and UTF16Len, which meet such bytes
+// only in strings built elsewhere, treat each invalid byte as one U+FFFD.
 package jsonv
 
 import "strconv"

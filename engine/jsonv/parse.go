@@ -17,9 +17,10 @@ var ErrSyntax = errors.New("invalid JSON")
 
 // Parse decodes data like JSON.parse: strict JSON with surrounding JSON
 // whitespace, object order preserved in JavaScript order, and a duplicate
-// key keeping its first position with the last value. Invalid UTF-8
-// inside strings becomes U+FFFD; a lone \uD800-\uDFFF escape is kept as
-// WTF-8 (see the package comment).
+// key keeping its first position with the last value. Ill-formed UTF-8
+// inside strings becomes one U+FFFD per maximal subpart (as Node's UTF-8
+// decoder does); a lone \uD800-\uDFFF escape is kept as WTF-8 (see the
+// package comment).
 func Parse(data []byte) (any, error) {
 	p := parser{data: data}
 	p.skipSpace()
@@ -352,19 +353,57 @@ func (p *parser) slowString(start int) (string, error) {
 	}
 }
 
-// appendReplacingInvalid appends run with each invalid UTF-8 byte
-// replaced by U+FFFD.
+// appendReplacingInvalid appends run with every ill-formed UTF-8 sequence
+// replaced by one U+FFFD per maximal subpart, as Node's (WHATWG) UTF-8
+// decoder does when it reads a file: a truncated multi-byte character is a
+// single replacement, a byte that can never start or continue a sequence
+// is one replacement of its own.
 func appendReplacingInvalid(buf, run []byte) []byte {
 	for len(run) > 0 {
 		r, size := utf8.DecodeRune(run)
 		if r == utf8.RuneError && size == 1 {
 			buf = append(buf, "\uFFFD"...)
+			size = maximalSubpart(run)
 		} else {
 			buf = append(buf, run[:size]...)
 		}
 		run = run[size:]
 	}
 	return buf
+}
+
+// maximalSubpart returns the length of the ill-formed sequence at the
+// start of b: the lead byte plus the continuation bytes that were still
+// acceptable for it (at least 1).
+func maximalSubpart(b []byte) int {
+	var need int
+	lo, hi := byte(0x80), byte(0xBF) // range of the second byte
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		need, lo = 2, 0xA0
+	case c == 0xED:
+		need, hi = 2, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		need = 2
+	case c == 0xF0:
+		need, lo = 3, 0x90
+	case c == 0xF4:
+		need, hi = 3, 0x8F
+	case c >= 0xF1 && c <= 0xF3:
+		need = 3
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF
+	}
+	return n
 }
 
 // appendCodeUnit appends one UTF-16 code unit; a surrogate is written in

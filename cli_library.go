@@ -149,7 +149,7 @@ func (g *Globals) presetArg(arg string) (raw []byte, basename, where string, err
 		return nil, "", "", err
 	}
 	p, err := lib.ResolvePreset(arg)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return nil, "", "", libraryError(err)
 	}
 	return p.Raw, baseName(p.Path), p.Key() + " (" + p.Path + ")", nil

@@ -74,7 +74,7 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 		return err
 	}
 	cp, err := lib.ResolveCapability(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	if c.JSON {
@@ -114,7 +114,7 @@ func (c *CapabilityValidateCmd) Run(g *Globals) error {
 	}
 	for _, sel := range c.Selectors {
 		cp, err := lib.ResolveCapability(sel)
-		if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
 			return libraryError(err)
 		}
 		targets = append(targets, &cp.Resource)
@@ -165,7 +165,7 @@ func (c *CapabilityBindingsCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolvePreset(c.Preset)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	res := lib.ResolvePresetCapabilities(p)
@@ -268,7 +268,7 @@ func (c *CapabilityDeleteCmd) Run(g *Globals) error {
 		return err
 	}
 	cp, err := lib.ResolveCapability(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindCapability, &cp.Resource, c.Revision)

@@ -66,7 +66,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolvePreset(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	if c.JSON {
@@ -117,7 +117,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		targets = nil
 		for _, sel := range c.Selectors {
 			p, err := lib.ResolvePreset(sel)
-			if err != nil && !errors.Is(err, resources.ErrUnusable) {
+			if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 				return libraryError(err)
 			}
 			targets = append(targets, p)
@@ -175,7 +175,7 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 			return err
 		}
 		src, err := lib.ResolvePreset(c.From)
-		if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
 			return libraryError(err)
 		}
 		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: parseScope(c.Scope)})
@@ -224,7 +224,7 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 		return err
 	}
 	src, err := lib.ResolvePreset(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	scope := src.Scope
@@ -252,7 +252,7 @@ func (c *PresetDeleteCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolvePreset(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindPreset, &p.Resource, c.Revision)

@@ -78,7 +78,7 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolveProfile(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	if c.JSON {
@@ -121,7 +121,7 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 	}
 	for _, sel := range c.Selectors {
 		p, err := lib.ResolveProfile(sel)
-		if err != nil && !errors.Is(err, resources.ErrUnusable) {
+		if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 			return libraryError(err)
 		}
 		targets = append(targets, &p.Resource)
@@ -159,7 +159,7 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolveProfile(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	cat, err := g.modelCatalog()
@@ -264,7 +264,7 @@ func (c *ProfileDeleteCmd) Run(g *Globals) error {
 		return err
 	}
 	p, err := lib.ResolveProfile(c.Selector)
-	if err != nil && !errors.Is(err, resources.ErrUnusable) {
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
 		return libraryError(err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindProfile, &p.Resource, c.Revision)

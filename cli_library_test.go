@@ -247,3 +247,25 @@ func TestInvalidNewIDIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// An unlistable capability directory makes capability commands fail closed
+// with exit 1 — never a crash, never a resolution from the other scope.
+func TestCapabilityDirectoryFaultFailsClosed(t *testing.T) {
+	args, layout := demoArgs(t)
+	dir := filepath.Join(layout.ProjectDir, ".pi/forge/capabilities")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(dir, []byte("not a directory"), 0o644)
+	for _, cmd := range [][]string{
+		{"capability", "show", "plain-english"},
+		{"capability", "validate", "plain-english"},
+		{"capability", "delete", "plain-english", "--revision", strings.Repeat("0", 64)},
+		{"capability", "bindings", "global:quick-review"},
+	} {
+		code, _, errOut := runCLI(t, in(args, cmd...)...)
+		if code != exitFailed || !strings.Contains(errOut, "Failed to read capabilities in "+dir) {
+			t.Errorf("%v: exit %d %q", cmd, code, errOut)
+		}
+	}
+}

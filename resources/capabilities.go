@@ -189,15 +189,15 @@ func (lib *Library) capabilityDirFault(scope Scope) *DirFault {
 }
 
 // ResolveCapability resolves a capability selector with pi-forge's rules
-// and messages (§9.3) through capability.Resolve; it fails closed (ErrUnusable)
-// when a capability directory of a consulted scope could not be listed.
+// and messages (§9.3) through capability.Resolve; it fails closed (ErrUnusable
+// and no capability) when a capability directory could not be listed.
 func (lib *Library) ResolveCapability(selector string) (*Capability, error) {
 	sel, msg := preset.ParseSelector(selector)
 	if msg != "" {
 		return nil, newError(ErrInvalidSelector, msg)
 	}
 	if f := lib.capabilityDirFault(""); f != nil { // pi-forge aborts the whole catalog read
-		return nil, newError(ErrUnusable, "Failed to read capabilities in "+f.Dir+": "+f.Err.Error())
+		return nil, newError(ErrUnusable, dirFaultMessage(f))
 	}
 	entry, msg := capability.Resolve(lib.capCatalog, selector)
 	if entry == nil {
@@ -248,7 +248,25 @@ func (lib *Library) capabilityFor(sel preset.Selector) *Capability {
 }
 
 // ResolvePresetCapabilities resolves the capability bindings of a loaded
-// Preset against this snapshot (§9.4).
+// Preset against this snapshot (§9.4). When a capability directory could
+// not be listed, pi-forge's capability read aborts, so every binding fails
+// closed with the directory error.
 func (lib *Library) ResolvePresetCapabilities(p *Preset) capability.Resolution {
-	return capability.ResolveBindings(p.Stack, p.Scope, lib.capCatalog)
+	res := capability.ResolveBindings(p.Stack, p.Scope, lib.capCatalog)
+	if f := lib.capabilityDirFault(""); f != nil && len(res.Bindings) > 0 {
+		msg := dirFaultMessage(f)
+		res.Error, res.ErrorIndex = msg, -1
+		for i := range res.Bindings {
+			b := &res.Bindings[i]
+			b.Source, b.Effective = nil, nil
+			if b.Error == "" {
+				b.Error = msg
+			}
+		}
+	}
+	return res
+}
+
+func dirFaultMessage(f *DirFault) string {
+	return "Failed to read capabilities in " + f.Dir + ": " + f.Err.Error()
 }

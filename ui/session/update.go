@@ -178,6 +178,9 @@ func (m *Model) currentEntry() int {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !m.statusErr {
+		m.status = "" // a note answers the key before; errors stay until replaced
+	}
 	if m.filtering {
 		return m.filterKey(msg)
 	}

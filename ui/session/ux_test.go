@@ -38,3 +38,23 @@ func TestContextViewExpandsLongMessages(t *testing.T) {
 		t.Fatalf("space in the context view should show every line (lines %d → %d)", before, len(hs.m.context.lines))
 	}
 }
+
+// "copied …" answered one key; it must not sit in the timeline's border
+// while the user moves on.
+func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.press("y")
+	if !strings.Contains(hs.m.status, "copied") {
+		t.Fatalf("y should confirm the copy, got %q", hs.m.status)
+	}
+	hs.press("up")
+	if strings.Contains(ansi.Strip(hs.view()), "copied") {
+		t.Fatal("the copy note is still shown after moving on")
+	}
+	hs.m.setStatus("open x: broken", true)
+	hs.press("up")
+	if hs.m.status == "" {
+		t.Fatal("an error should stay until something replaces it")
+	}
+}

@@ -139,7 +139,11 @@ func ListAll(loc Locations, opt ListOptions) ([]ListItem, error) {
 	}
 	var cands []candidate
 	for _, d := range dirs {
-		if !d.IsDir() || strings.HasSuffix(d.Name(), subagentsSuffix) {
+		if strings.HasSuffix(d.Name(), subagentsSuffix) {
+			continue
+		}
+		// Pi also follows symlinks here (isDirectory() || isSymbolicLink()).
+		if !d.IsDir() && (d.Type()&os.ModeSymlink == 0 || !isDirPath(filepath.Join(root, d.Name()))) {
 			continue
 		}
 		more, err := dirCandidates(filepath.Join(root, d.Name()), SourceDefault, "")
@@ -156,6 +160,12 @@ func ListAll(loc Locations, opt ListOptions) ([]ListItem, error) {
 		cands = append(cands, more...)
 	}
 	return summarizeAll(dedupe(cands), opt), nil
+}
+
+// isDirPath reports whether path (after symlinks) is a directory.
+func isDirPath(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // ListDir lists the *.jsonl session files directly in dir.
@@ -235,7 +245,10 @@ func summarizeAll(cands []candidate, opt ListOptions) []ListItem {
 				it.HasAgentTree = it.ID != "" && c.trees[it.ID]
 				// In a shared custom directory only this cwd's sessions
 				// count; unreadable files are kept so problems stay visible.
-				keep[i] = c.wantCwd == "" || it.Cwd == c.wantCwd || it.Problem != ""
+				// (Pi's sessionCwdMatches: a non-empty header cwd that
+				// resolves to the same path).
+				keep[i] = c.wantCwd == "" || it.Problem != "" ||
+					(it.Cwd != "" && resolveCwd(it.Cwd, opt.Home) == c.wantCwd)
 				items[i] = it
 			}
 		}()

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -532,4 +534,57 @@ func piLastActivity(t *testing.T, s *Session) int64 {
 		return int64(best)
 	}
 	return int64(parseJSDate(s.Header.Timestamp))
+}
+
+// Pi's list(cwd, customDir) keeps a file when resolvePath(header.cwd)
+// equals the resolved cwd (sessionCwdMatches): a trailing slash or "~" in
+// the stored cwd still matches, an empty cwd never does.
+func TestListCwdCustomDirResolvesHeaderCwd(t *testing.T) {
+	home, custom := t.TempDir(), t.TempDir()
+	write := func(name, cwd string) {
+		line := `{"type":"session","version":3,"id":"` + name + `","timestamp":"2026-01-01T00:00:00.000Z","cwd":` + jsonv.Quote(cwd) + "}\n"
+		must(t, os.WriteFile(filepath.Join(custom, name+".jsonl"), []byte(line), 0o644))
+	}
+	write("slash", "/home/u/proj/")
+	write("tilde", "~/proj")
+	write("dotdot", "/home/u/x/../proj")
+	write("empty", "")
+	write("other", "/home/u/other")
+	loc := Locations{AgentDir: t.TempDir(), SessionDir: custom}
+	items, err := ListCwd(loc, filepath.Join(home, "proj"), ListOptions{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := idsOf(items); !reflect.DeepEqual(sortedCopy(got), []string{"tilde"}) {
+		t.Errorf("home-relative cwd: got %v, want [tilde]", got)
+	}
+	items, err = ListCwd(loc, "/home/u/proj", ListOptions{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := idsOf(items); !reflect.DeepEqual(sortedCopy(got), []string{"dotdot", "slash"}) {
+		t.Errorf("got %v, want [dotdot slash]", got)
+	}
+}
+
+// Pi's listAll also descends into symlinked directories under sessions/.
+func TestListAllFollowsSymlinkedProjectDirs(t *testing.T) {
+	agent, elsewhere := t.TempDir(), t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(agent, "sessions"), 0o755))
+	line := `{"type":"session","version":3,"id":"linked","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/l"}` + "\n"
+	must(t, os.WriteFile(filepath.Join(elsewhere, "a.jsonl"), []byte(line), 0o644))
+	must(t, os.Symlink(elsewhere, filepath.Join(agent, "sessions", "--l--")))
+	items, err := ListAll(Locations{AgentDir: agent}, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := idsOf(items); !reflect.DeepEqual(got, []string{"linked"}) {
+		t.Errorf("got %v, want [linked]", got)
+	}
+}
+
+func sortedCopy(xs []string) []string {
+	out := append([]string(nil), xs...)
+	sort.Strings(out)
+	return out
 }

@@ -94,6 +94,14 @@ func addClassItem(ranges []codeRange, escapes *strings.Builder, item classItem) 
 	return append(ranges, item.ranges...)
 }
 
+// asciiWordRanges is [0-9A-Z_a-z]; nonWordRangesIU is its complement
+// without U+017F and U+212A (JavaScript's \W under the u and i flags).
+var (
+	asciiWordRanges = []codeRange{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
+	nonWordRangesIU = []codeRange{{0, '0' - 1}, {'9' + 1, 'A' - 1}, {'Z' + 1, '_' - 1}, {'_' + 1, 'a' - 1},
+		{'z' + 1, 0x017E}, {0x0180, 0x2129}, {0x212B, 0x10FFFF}}
+)
+
 // classAtom reads one class atom.
 func (t *translator) classAtom() (classItem, error) {
 	c := t.src[t.pos]
@@ -105,7 +113,18 @@ func (t *translator) classAtom() (classItem, error) {
 		return classItem{}, errors.New(`\ at end of pattern`)
 	}
 	switch e := t.src[t.pos+1]; e {
-	case 'd', 'D', 'w', 'W', 's', 'S':
+	case 'w', 'W':
+		t.pos += 2
+		if t.unicodeIgnoreCase() {
+			// As ranges, so that the class's case closure adds U+017F and
+			// U+212A to \w (their folds are "s" and "k"); \W lacks both.
+			if e == 'w' {
+				return classItem{ranges: asciiWordRanges, isClass: true}, nil
+			}
+			return classItem{ranges: nonWordRangesIU, isClass: true}, nil
+		}
+		return classItem{escape: `\` + string(e), isClass: true}, nil
+	case 'd', 'D', 's', 'S':
 		t.pos += 2
 		return classItem{escape: `\` + string(e), isClass: true}, nil
 	case 'p', 'P':

@@ -9,6 +9,18 @@ import (
 // jsSyntaxChars may be identity-escaped in unicode mode.
 const jsSyntaxChars = `^$\.*+?()[]{}|/`
 
+// unicodeIgnoreCase reports the u and i flags together, under which
+// JavaScript's word characters include U+017F and U+212A.
+func (t *translator) unicodeIgnoreCase() bool { return t.f.unicode && t.f.ignoreCase }
+
+// pick returns a when cond holds, else b.
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
 // escape translates a backslash escape outside a class. It reports whether
 // the escape is an atom that a quantifier may follow.
 func (t *translator) escape() (bool, error) {
@@ -18,14 +30,23 @@ func (t *translator) escape() (bool, error) {
 	c := t.src[t.pos+1]
 	switch c {
 	case 'b':
-		t.out.WriteString(jsWordBoundary)
+		t.out.WriteString(pick(t.unicodeIgnoreCase(), jsWordBoundaryIU, jsWordBoundary))
 		t.pos += 2
 		return false, nil
 	case 'B':
-		t.out.WriteString(jsNotWordBoundary)
+		t.out.WriteString(pick(t.unicodeIgnoreCase(), jsNotWordBoundaryIU, jsNotWordBoundary))
 		t.pos += 2
 		return false, nil
-	case 'd', 'D', 'w', 'W', 's', 'S':
+	case 'w', 'W':
+		if t.unicodeIgnoreCase() {
+			t.out.WriteString(pick(c == 'w', jsWordIU, jsNonWordIU))
+			t.pos += 2
+			return true, nil
+		}
+		t.out.WriteString(`\` + string(c))
+		t.pos += 2
+		return true, nil
+	case 'd', 'D', 's', 'S':
 		t.out.WriteString(`\` + string(c))
 		t.pos += 2
 		return true, nil

@@ -38,6 +38,17 @@ var jsReplaceCases = []struct {
 	{"lookbehind", "(?<=\\$)\\d+", "g", "$12 and 34", "N", "$N and 34"},
 	{"negative lookbehind", "(?<!a)b", "g", "ab cb", "X", "ab cX"},
 	{"lookahead", "a(?=b)", "g", "ab ac", "X", "Xb ac"},
+	// With both u and i, JavaScript's word characters also contain U+017F
+	// (ſ) and U+212A (Kelvin sign), whose simple case folds are "s" and "k";
+	// \w, \W, \b and \B (inside and outside classes) use that set.
+	{"iu word includes long s and kelvin", `\w`, "giu", "\u017fK\u212a!", "X", "XXX!"},
+	{"iu non-word excludes them", `\W`, "giu", "\u017fK\u212a!", "X", "\u017fK\u212aX"},
+	{"iu word in class", `[\w]`, "giu", "\u017f\u212a-", "X", "XX-"},
+	{"iu non-word in class", `[\W]`, "giu", "\u017f\u212a-", "X", "\u017f\u212aX"},
+	{"iu boundary", `\b`, "gu" + "i", "-\u017f-", "|", "-|\u017f|-"},
+	{"iu non-boundary", `\B`, "giu", "\u212a\u017f", "|", "\u212a|\u017f"},
+	{"i without u keeps ascii word", `\w`, "gi", "\u017fK\u212a", "X", "\u017fX\u212a"},
+	{"u without i keeps ascii word", `\w`, "gu", "\u017fK\u212a", "X", "\u017fX\u212a"},
 	{"backref", "(a)\\1", "g", "aa a", "X", "X a"},
 	{"forward backref matches empty", "\\1(a)", "", "a", "X", "X"},
 	{"named backref", "(?<q>['\"]).*?\\k<q>", "g", `'a' "b"`, "S", "S S"},

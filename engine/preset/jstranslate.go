@@ -9,15 +9,21 @@ import (
 
 // Explicit JavaScript assertion and class translations (see JSRegExp).
 const (
-	jsWordClass        = `[A-Za-z0-9_]`
-	jsWordBoundary     = `(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))`
-	jsNotWordBoundary  = `(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))`
-	jsLineStartMulti   = `(?<![^\n\r\u2028\u2029])`
-	jsLineEndMulti     = `(?![^\n\r\u2028\u2029])`
-	jsDotNoNewline     = `[^\n\r\u2028\u2029]`
-	jsDotAll           = `[\d\D]`
-	jsNeverMatch       = `(?!)`
-	regexp2MetaLiteral = `\.*+?|{}[]()^$#`
+	jsWordClass       = `[A-Za-z0-9_]`
+	jsWordBoundary    = `(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))`
+	jsNotWordBoundary = `(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))`
+	// With the u and i flags together JavaScript's word characters also
+	// hold U+017F and U+212A, whose simple case folds are "s" and "k".
+	jsWordIU            = `[A-Za-z0-9_\u017F\u212A]`
+	jsNonWordIU         = `[^A-Za-z0-9_\u017F\u212A]`
+	jsWordBoundaryIU    = `(?:(?<=[A-Za-z0-9_\u017F\u212A])(?![A-Za-z0-9_\u017F\u212A])|(?<![A-Za-z0-9_\u017F\u212A])(?=[A-Za-z0-9_\u017F\u212A]))`
+	jsNotWordBoundaryIU = `(?:(?<=[A-Za-z0-9_\u017F\u212A])(?=[A-Za-z0-9_\u017F\u212A])|(?<![A-Za-z0-9_\u017F\u212A])(?![A-Za-z0-9_\u017F\u212A]))`
+	jsLineStartMulti    = `(?<![^\n\r\u2028\u2029])`
+	jsLineEndMulti      = `(?![^\n\r\u2028\u2029])`
+	jsDotNoNewline      = `[^\n\r\u2028\u2029]`
+	jsDotAll            = `[\d\D]`
+	jsNeverMatch        = `(?!)`
+	regexp2MetaLiteral  = `\.*+?|{}[]()^$#`
 )
 
 // translator rewrites JavaScript RegExp syntax into regexp2 syntax.

@@ -194,7 +194,9 @@ func (c *Catalog) resolve(provider, modelID string) *Model {
 	if po != nil {
 		for i := len(po.Models) - 1; i >= 0; i-- {
 			if id, _ := po.Models[i].Get("id"); id == modelID {
-				return customModel(provider, po, po.Models[i])
+				if m := customModel(provider, po, po.Models[i], c.base.firstModel(provider)); m != nil {
+					return m
+				}
 			}
 		}
 	}
@@ -391,6 +393,16 @@ func parseProviderDoc(doc []byte) *providerModels {
 
 func (b *builtin) model(provider, id string) *jsonv.Object {
 	return b.provider(provider).models[id]
+}
+
+// firstModel is the provider's first built-in chat model (nil if none),
+// whose api and baseUrl custom models of that provider inherit.
+func (b *builtin) firstModel(provider string) *jsonv.Object {
+	pm := b.provider(provider)
+	if len(pm.ids) == 0 {
+		return nil
+	}
+	return pm.models[pm.ids[0]]
 }
 
 func (b *builtin) modelIDs(provider string) []string {

@@ -167,21 +167,28 @@ func applyProviderOverride(raw *jsonv.Object, po *ProviderOverride, id string) (
 	return out, true
 }
 
-// customModel builds a models.json "models" entry with Pi's defaults: name =
-// id, api and baseUrl from the provider, reasoning false, input ["text"],
-// zero cost, a 128000-token context window, 16384 max tokens, and compat =
-// the provider's compat with the model's merged over it.
-func customModel(provider string, po *ProviderOverride, def *jsonv.Object) *Model {
+// customModel builds a models.json "models" entry with Pi's defaults
+// (model-registry parseModels): name = id; api = the model's api ?? the
+// provider's ?? that of the provider's first built-in model (builtin), and
+// baseUrl likewise; reasoning false, input ["text"], zero cost, a
+// 128000-token context window, 16384 max tokens, and compat = the
+// provider's compat with the model's merged over it. Pi skips a model
+// without an api or baseUrl; so does customModel (nil).
+func customModel(provider string, po *ProviderOverride, def, builtin *jsonv.Object) *Model {
+	api, ok := firstDefined(def, po.Raw, builtin, "api")
+	if s, isStr := api.(string); !ok || !isStr || s == "" {
+		return nil
+	}
+	baseURL, ok := firstDefined(def, po.Raw, builtin, "baseUrl")
+	if s, isStr := baseURL.(string); !ok || !isStr || s == "" {
+		return nil
+	}
 	o := jsonv.NewObject()
 	o.Set("id", get(def, "id"))
 	o.Set("name", get(def, "id"))
-	if po.API != "" {
-		o.Set("api", po.API)
-	}
+	o.Set("api", api)
 	o.Set("provider", provider)
-	if po.BaseURL != "" {
-		o.Set("baseUrl", po.BaseURL)
-	}
+	o.Set("baseUrl", baseURL)
 	o.Set("reasoning", false)
 	o.Set("input", []any{"text"})
 	zero := jsonv.NewObject()
@@ -193,6 +200,9 @@ func customModel(provider string, po *ProviderOverride, def *jsonv.Object) *Mode
 	o.Set("maxTokens", float64(defaultMaxToken))
 	for _, k := range def.Keys() {
 		v, _ := def.Get(k)
+		if _, has := o.Get(k); has && v == nil {
+			continue // modelDef.x ?? default
+		}
 		o.Set(k, jsonv.Clone(v))
 	}
 	modelCompat, _ := get(def, "compat").(*jsonv.Object)
@@ -200,4 +210,15 @@ func customModel(provider string, po *ProviderOverride, def *jsonv.Object) *Mode
 		o.Set("compat", mergeShallow(po.Compat, modelCompat))
 	}
 	return modelFromObject(provider, o, SourceCustom)
+}
+
+// firstDefined is a ?? b ?? c for one key: the first object whose value
+// for key is neither missing nor null.
+func firstDefined(a, b, c *jsonv.Object, key string) (any, bool) {
+	for _, o := range []*jsonv.Object{a, b, c} {
+		if v := get(o, key); v != nil {
+			return v, true
+		}
+	}
+	return nil, false
 }

@@ -52,8 +52,12 @@ func TestLoadOverrides(t *testing.T) {
 	if !ok || house.Source != SourceCustom || !house.Reasoning || house.Pricing.Input != 1 {
 		t.Fatalf("custom model in built-in provider: %+v", house)
 	}
-	if house.API != "" || house.ContextWindow != 128000 || house.MaxTokens != 16384 {
-		t.Errorf("custom defaults: api=%q ctx=%v max=%v", house.API, house.ContextWindow, house.MaxTokens)
+	// Pi's parseModels: api = model api ?? provider api ?? the api of the
+	// provider's first built-in model; baseUrl likewise (here the provider's).
+	first, _ := Default().Lookup("anthropic", Default().ModelIDs("anthropic")[0])
+	if house.API == "" || house.API != first.API || house.BaseURL != "https://proxy.example.com/v1" ||
+		house.ContextWindow != 128000 || house.MaxTokens != 16384 {
+		t.Errorf("custom defaults: api=%q (want %q) baseUrl=%q ctx=%v max=%v", house.API, first.API, house.BaseURL, house.ContextWindow, house.MaxTokens)
 	}
 	if !house.SupportsMidConvoSystemMessages() || !house.SupportsMidConvoToolChanges() {
 		t.Error("custom model compat = provider compat merged with model compat")
@@ -161,4 +165,27 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A custom model of a built-in provider without api or baseUrl anywhere
+// inherits both from the provider's first built-in model; a custom model of
+// an unknown provider without an api is skipped by Pi (and a built-in
+// model of the same id stays in force).
+func TestCustomModelBuiltinDefaultsAndSkips(t *testing.T) {
+	ov, diags := Parse([]byte(`{"providers":{
+		"openai":{"models":[{"id":"gpt-house"}]},
+		"anthropic":{"api":"","models":[{"id":"claude-sonnet-4-5","name":"no api"}]}
+	}}`))
+	if ov == nil {
+		t.Fatalf("parse: %v", diags)
+	}
+	c := Default().WithOverrides(ov)
+	first, _ := Default().Lookup("openai", Default().ModelIDs("openai")[0])
+	m, ok := c.Lookup("openai", "gpt-house")
+	if !ok || m.API != first.API || m.BaseURL != first.BaseURL || m.BaseURL == "" {
+		t.Errorf("gpt-house: %+v, want api %q baseUrl %q", m, first.API, first.BaseURL)
+	}
+	if m, ok := c.Lookup("anthropic", "claude-sonnet-4-5"); !ok || m.Source == SourceCustom || m.Name == "no api" {
+		t.Errorf("a custom model with an empty api is skipped; got %+v", m)
+	}
 }

@@ -34,7 +34,7 @@ func ProviderAuth(agentDir, provider string, getenv func(string) string) AuthSta
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if raw, err := os.ReadFile(filepath.Join(agentDir, "auth.json")); err == nil {
+	if raw, err := readRegularFile(filepath.Join(agentDir, "auth.json")); err == nil {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(trimBOM(raw), &m) == nil {
 			if v, ok := m[provider]; ok && string(v) != "null" {
@@ -50,7 +50,7 @@ func ProviderAuth(agentDir, provider string, getenv func(string) string) AuthSta
 			return AuthStatus{Configured: true, Source: "env " + n}
 		}
 	}
-	if raw, err := os.ReadFile(filepath.Join(agentDir, "models.json")); err == nil {
+	if raw, err := readRegularFile(filepath.Join(agentDir, "models.json")); err == nil {
 		var doc struct {
 			Providers map[string]struct {
 				APIKey string `json:"apiKey"`

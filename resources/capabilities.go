@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -123,7 +124,7 @@ func (e *nodeOpError) Unwrap() error { return e.err }
 // after limit+1 bytes, so a file that grows while it is read is reported as
 // oversized too. Errors are *nodeOpError.
 func readCapped(path string, limit int64) ([]byte, int64, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		call := "stat" // pi-forge stats first; only a permission error passes stat
 		if errors.Is(err, fs.ErrPermission) {
@@ -135,6 +136,9 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, 0, &nodeOpError{"stat", err}
+	}
+	if !fi.Mode().IsRegular() { // swapped for a FIFO or device since listing
+		return nil, 0, &nodeOpError{"read", &fs.PathError{Op: "read", Path: path, Err: errNotRegular}}
 	}
 	if fi.Size() > limit {
 		return nil, fi.Size(), nil

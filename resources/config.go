@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -47,7 +46,7 @@ func loadConfig(ws Workspace, globalPath string) Config {
 	if !ws.Trust.Trusted {
 		return cfg
 	}
-	raw, err := os.ReadFile(cfg.Path)
+	raw, err := readRegularFile(cfg.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg
 	}

@@ -42,7 +42,7 @@ func DiscoverContextFiles(agentDir, cwd string) ([]ContextFile, error) {
 	for _, dir := range dirs {
 		for _, name := range contextFileNames {
 			p := filepath.Join(dir, name)
-			raw, err := os.ReadFile(p)
+			raw, err := readRegularFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}

@@ -132,7 +132,7 @@ func (r *MigrationReport) migrateOne(ws Workspace, name string) {
 
 // copyStack copies the raw bytes of one legacy file (no normalization).
 func copyStack(src, dst string, overwrite bool) error {
-	data, err := os.ReadFile(src)
+	data, err := readRegularFile(src)
 	if err != nil {
 		return err
 	}

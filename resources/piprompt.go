@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -36,7 +35,7 @@ func LoadPiPromptFiles(ws Workspace) (PiPromptFiles, error) {
 		dirs = append(dirs, ws.AgentDir)
 		for _, d := range dirs {
 			p := filepath.Join(d, name)
-			raw, err := os.ReadFile(p)
+			raw, err := readRegularFile(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}

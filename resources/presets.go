@@ -1,7 +1,6 @@
 package resources
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -61,7 +60,7 @@ func (lib *Library) presetJobs(scope Scope, cwd string) []loadJob {
 func loadPresetFile(path string, scope Scope, legacy bool) *Preset {
 	base := filepath.Base(path)
 	p := &Preset{Resource: Resource{Scope: scope, Path: path, Legacy: legacy}}
-	raw, err := os.ReadFile(path)
+	raw, err := readRegularFile(path)
 	if err != nil {
 		p.Fault = true
 		p.Stack = preset.FallbackStack(base)

@@ -1,7 +1,6 @@
 package resources
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -37,7 +36,7 @@ func (lib *Library) profileJobs(scope Scope, dir string) []loadJob {
 // loadProfileFile reads one profile once and parses the same bytes.
 func loadProfileFile(path string, scope Scope) *Profile {
 	var entry *profile.Entry
-	raw, err := os.ReadFile(path)
+	raw, err := readRegularFile(path)
 	if err != nil {
 		entry = profile.ReadFailure(path, scope, readError{nodeReadError(err, "open", path)})
 	} else {

@@ -200,7 +200,7 @@ func hasTrustRequiringResources(cwd, home string) bool {
 // when the file exists but is not a JSON object of true/false/null values,
 // which Pi refuses to use.
 func nearestTrustDecision(trustFile, dir string) (trusted bool, at string, ok, valid bool) {
-	raw, err := os.ReadFile(trustFile)
+	raw, err := readRegularFile(trustFile)
 	if err != nil {
 		return false, "", false, errors.Is(err, fs.ErrNotExist)
 	}
@@ -219,7 +219,7 @@ func nearestTrustDecision(trustFile, dir string) (trusted bool, at string, ok, v
 }
 
 func defaultProjectTrust(settingsFile string) string {
-	raw, err := os.ReadFile(settingsFile)
+	raw, err := readRegularFile(settingsFile)
 	if err != nil {
 		return "ask"
 	}

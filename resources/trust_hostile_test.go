@@ -1,9 +1,12 @@
 package resources
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/forgebench/forgebench/engine/capability"
 )
 
 // A project reached through a symlinked directory is judged by where it
@@ -95,5 +98,28 @@ func TestTrustFailsClosedOnAnInvalidTrustFile(t *testing.T) {
 				t.Fatalf("source %q", got.Source)
 			}
 		})
+	}
+}
+
+// pi-forge refuses every capability mutation while the project is untrusted
+// (§14.3), global ones included, with its own message.
+func TestUntrustedProjectRefusesGlobalCapabilityWrites(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{globCaps + "g.json": capJSON("g")})
+	ws.Trust = Trust{Trusted: false, Source: "test"}
+	const msg = "Project is not trusted; capability writes are disabled."
+	c, _ := capability.Parse([]byte(capJSON("n")), "n.json", ScopeGlobal)
+	_, err := CreateCapability(ws, ScopeGlobal, c)
+	if !errors.Is(err, ErrUntrusted) || err.Error() != msg {
+		t.Fatalf("global create: %v", err)
+	}
+	if _, err := os.Stat(wsPath(ws, globCaps+"n.json")); err == nil {
+		t.Fatal("a refused create wrote the file")
+	}
+	rev := sourceRevision(readBytes(t, wsPath(ws, globCaps+"g.json")))
+	if _, err := DeleteCapability(ws, ScopeGlobal, "g", rev); !errors.Is(err, ErrUntrusted) || err.Error() != msg {
+		t.Fatalf("global delete: %v", err)
+	}
+	if _, err := DeleteCapability(ws, ScopeProject, "p", rev); !errors.Is(err, ErrUntrusted) || err.Error() != msg {
+		t.Fatalf("project delete: %v", err)
 	}
 }

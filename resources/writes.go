@@ -78,11 +78,10 @@ type WriteResult struct {
 }
 
 func untrustedError(kind Kind) *Error {
-	plural := kind.noun() + "s"
 	if kind == KindCapability {
-		plural = "capabilities"
+		return newError(ErrUntrusted, "Project is not trusted; capability writes are disabled.")
 	}
-	return newError(ErrUntrusted, "Project is not trusted; refusing to modify project "+plural+".")
+	return newError(ErrUntrusted, "Project is not trusted; refusing to modify project "+kind.noun()+"s.")
 }
 
 // outsideError is the kind's refusal for a path outside its storage or one
@@ -105,7 +104,9 @@ func CheckTarget(ws Workspace, kind Kind, scope Scope, path, expectedID string) 
 	if scope != ScopeProject && scope != ScopeGlobal {
 		return newError(ErrRefused, "Invalid scope: "+string(scope))
 	}
-	if scope == ScopeProject && !ws.Trust.Trusted {
+	// pi-forge disables every capability write in an untrusted project,
+	// global ones included (§14.3); Presets and profiles only project ones.
+	if !ws.Trust.Trusted && (scope == ScopeProject || kind == KindCapability) {
 		return untrustedError(kind)
 	}
 	if path == "" {

@@ -283,7 +283,7 @@ func TestUntrustedWritesRefused(t *testing.T) {
 	_, err = DeletePreset(ws, ScopeProject, "p", rev)
 	add("delete", err, "Project is not trusted; refusing to modify project prompt stacks.")
 	_, err = DeleteFile(ws, KindCapability, ScopeProject, "c", rev)
-	add("capability delete", err, "Project is not trusted; refusing to modify project capabilities.")
+	add("capability delete", err, "Project is not trusted; capability writes are disabled.")
 	_, err = MigrateStacks(ws, false, false, false)
 	add("migrate", err, "pi-forge: project is not trusted; refusing to migrate prompt stacks.")
 	for _, c := range checks {

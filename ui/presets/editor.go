@@ -60,7 +60,13 @@ func (m *Model) syncEditor() {
 
 // startEditing focuses the inline editor on the block under the cursor.
 func (m *Model) startEditing() tea.Cmd {
-	if _, ok := m.blockContent(m.itemCursor); !ok {
+	content, ok := m.blockContent(m.itemCursor)
+	if !ok {
+		return nil
+	}
+	if hasControl(content) {
+		m.setStatus("this block holds escape or control characters the inline editor would drop; "+
+			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
 		return nil
 	}
 	m.syncEditor()
@@ -249,11 +255,11 @@ func itemLabel(obj *jsonv.Object) string {
 	}
 	if v, ok := obj.Get("name"); ok {
 		if s, ok := v.(string); ok && s != "" {
-			return s
+			return cleanLine(s)
 		}
 	}
 	if id := itemID(obj); id != "" {
-		return id
+		return cleanLine(id)
 	}
 	return "(no id)"
 }

@@ -69,7 +69,7 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 		if content == "" {
 			lines = []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
 		}
-		for _, l := range strings.Split(content, "\n") {
+		for _, l := range strings.Split(cleanText(content), "\n") {
 			if content == "" {
 				break
 			}
@@ -168,7 +168,7 @@ func (m *Model) previewLines(width int) []string {
 		}
 		out = append(out, m.partHeader(p, width))
 		for _, l := range strings.Split(p.Text, "\n") {
-			out = append(out, wrap(ansi.Strip(l), width)...)
+			out = append(out, wrap(cleanText(l), width)...)
 		}
 	}
 	out = append(out, "", st.Text.Strong.Render(fmt.Sprintf("Messages (%d)", len(res.Messages))))
@@ -176,7 +176,7 @@ func (m *Model) previewLines(width int) []string {
 		out = append(out, m.partHeader(p, width))
 		var text []string
 		for _, l := range strings.Split(p.Text, "\n") {
-			text = append(text, wrap(ansi.Strip(l), width)...)
+			text = append(text, wrap(cleanText(l), width)...)
 		}
 		if len(text) > previewPartLines {
 			hidden := len(text) - previewPartLines
@@ -195,9 +195,9 @@ func (m *Model) partHeader(p compile.Part, width int) string {
 	if p.ItemID != "" && p.ItemID != label {
 		label += " (" + p.ItemID + ")"
 	}
-	head := "── " + p.Role + " · " + label
+	head := "── " + cleanLine(p.Role) + " · " + cleanLine(label)
 	if p.Kind != compile.PartItem {
-		head = "── " + p.Kind + " · " + label
+		head = "── " + cleanLine(p.Kind) + " · " + cleanLine(label)
 	}
 	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
 	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
@@ -221,7 +221,7 @@ func (m *Model) templateErrorAt(i int, ds []preset.Diagnostic) string {
 		return ""
 	}
 	line, col := lineCol(content, perr.Span.Start)
-	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, perr.Message)
+	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, cleanLine(perr.Message))
 }
 
 // lineCol converts a UTF-16 offset into a 1-based line and column.

@@ -69,11 +69,16 @@ func (m *Model) paneRows(p pane) int {
 // previewWidth is the inner width of the preview dock.
 func (m *Model) previewWidth() int { return max(0, m.layout().preview.w-4) }
 
-// View implements common.Panel: exactly width×height cells.
+// View implements common.Panel: exactly width×height cells, with nothing
+// but styling and text (screenSafe).
 func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
+	return screenSafe(m.view())
+}
+
+func (m *Model) view() string {
 	if m.dlg != nil {
 		return m.dialogView()
 	}
@@ -143,7 +148,7 @@ func (m *Model) statusLine() string {
 
 // frame draws pane r with the shared pane chrome (common.Frame).
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
-	return common.Frame(m.com.Styles, r.w, r.h, title, info, focused, lines)
+	return common.Frame(m.com.Styles, r.w, r.h, cleanLine(title), cleanLine(info), focused, lines)
 }
 
 // window returns the slice of n rows to show for cursor in height rows,

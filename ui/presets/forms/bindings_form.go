@@ -80,9 +80,9 @@ func newBindings(ctx Context, o options) Form {
 	if f.ctx.Library != nil {
 		for _, c := range f.ctx.Library.Capabilities {
 			item := pickItem{ref: string(c.Scope) + ":" + c.ID, allowed: true}
-			item.label = item.ref
+			item.label = cleanLine(item.ref)
 			if c.Capability != nil {
-				item.label += " — " + c.Capability.DisplayName()
+				item.label += " — " + cleanLine(c.Capability.DisplayName())
 			}
 			if !c.Usable() {
 				item.label += " (has errors)"

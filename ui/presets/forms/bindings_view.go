@@ -93,7 +93,7 @@ func (f *bindingsForm) bindingSummary(i int) string {
 	if _, ok := o.Get("overrides"); ok {
 		ov = "  +overrides"
 	}
-	return fmt.Sprintf("%s %s → %s  [%s]%s", state, f.bindingName(i), ref, who, ov)
+	return cleanLine(fmt.Sprintf("%s %s → %s  [%s]%s", state, f.bindingName(i), ref, who, ov))
 }
 
 // compareLines renders SOURCE vs EFFECTIVE for the focused binding.
@@ -120,6 +120,7 @@ func (f *bindingsForm) compareLines(width int) []string {
 		if diff {
 			mark = "≠ "
 		}
+		a, c = cleanLine(a), cleanLine(c)
 		return mark + padRight(truncate(label, labelW-2), labelW-2) + padRight(truncate(a, colW-1), colW) + truncate(c, colW)
 	}
 	lines := []string{st.Text.Strong.Render(row("", srcTitle, effTitle, false))}

@@ -54,3 +54,22 @@ func TestPickSaysWhatItPicks(t *testing.T) {
 		t.Errorf("p is described as %q, but it picks a capability", desc)
 	}
 }
+
+// TestFormsCleanTextFromTheFile: a ref, a regex id and a slot option that
+// carry escape sequences or a carriage return reach the form's view
+// without them.
+func TestFormsCleanTextFromTheFile(t *testing.T) {
+	views := map[string]string{
+		"bindings": NewBindings(testContext(t, `{"schemaVersion":2,"id":"b","items":[],
+			"capabilities":[{"ref":"x\u001b[31mred\u001b]0;t\u0007\r"}]}`)).View(120, 30),
+		"regex": NewRegex(testContext(t, `{"schemaVersion":2,"id":"r","items":[],"regex":{"schemaVersion":1,
+			"rules":[{"id":"r\u001b[31m1\r","stage":"history","pattern":"("}]}}`)).View(120, 30),
+	}
+	for name, v := range views {
+		for _, bad := range []string{"\x1b[31m", "\x1b]", "\r", "\a"} {
+			if strings.Contains(v, bad) {
+				t.Errorf("%s form view contains %q", name, bad)
+			}
+		}
+	}
+}

@@ -24,7 +24,7 @@ func (f *regexForm) View(width, height int) string {
 				style = st.List.Selected
 			}
 		}
-		list = append(list, style.Render(truncate(marker+f.ruleSummary(i), width)))
+		list = append(list, style.Render(truncate(marker+cleanLine(f.ruleSummary(i)), width)))
 	}
 	if len(f.rules) == 0 {
 		list = []string{st.Pane.Placeholder.Render("no regex rules — press a to add one")}
@@ -32,7 +32,7 @@ func (f *regexForm) View(width, height int) string {
 	var detail []string
 	detailFocus := 0
 	if len(f.rules) > 0 {
-		title := "rule " + f.ruleID(f.row)
+		title := "rule " + cleanLine(f.ruleID(f.row))
 		detail = append(detail, st.Text.Strong.Render(title))
 		body, cur := f.detail.render(width, f.pane == 1)
 		if len(body) == 0 {

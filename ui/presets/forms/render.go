@@ -48,6 +48,7 @@ func frame(lines []string, focus, width, height int) string {
 // renderDiag draws one diagnostic line with its level badge.
 func renderDiag(st *themes.Styles, d diagLine, width int, indent string) string {
 	style := st.Text.Info
+	d.text = cleanLine(d.text)
 	switch d.level {
 	case "ok":
 		return st.Text.Success.Render(truncate(indent+"✓ "+d.text, width))

@@ -1,0 +1,91 @@
+package presets
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// hostilePreset carries escape sequences, a carriage return, a bell and a
+// bidi override in its name, an item's id, name and content, a slot name
+// and a profile: none of it may reach the terminal.
+const hostilePreset = `{"schemaVersion":2,"id":"evil","name":"Evil \u001b[31mRED\u001b[0m \u001b]0;title\u0007",
+ "items":[
+  {"kind":"block","id":"b\u001b[2Jx","role":"system","name":"Blk \u001b[41mBG\u001b[0m","content":"line1 \u001b[31mred\u001b[0m\r\ncarriage\rover \u202eevil\u202c \u001b]52;c;aGk=\u0007"},
+  {"kind":"slot","id":"s1","slot":"chat\u001b[2J-history"}
+ ]}`
+
+// leaks lists what must never appear in a view built from hostilePreset.
+var leaks = []string{"\x1b]", "\x1b[2J", "\x1b[31m", "\x1b[41m", "\r", "\a", "\u202e", "\u202c"}
+
+func writeHostile(t testing.TB, cwd string) {
+	t.Helper()
+	p := filepath.Join(cwd, ".pi", "forge", "prompt-stacks", "evil.json")
+	if err := os.WriteFile(p, []byte(hostilePreset), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func assertNoLeak(t *testing.T, where, view string) {
+	t.Helper()
+	for _, bad := range leaks {
+		if strings.Contains(view, bad) {
+			t.Errorf("%s: the view contains %q:\n%s", where, bad, ansi.Strip(view))
+		}
+	}
+}
+
+func TestTextFromPresetFilesIsCleanedBeforeTheScreen(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		hs := newHarnessWith(t, size.w, size.h, writeHostile)
+		hs.openByID("project:evil")
+		view := hs.m.View()
+		assertNoLeak(t, "block", view)
+		if !strings.Contains(ansi.Strip(view), "line1 red") {
+			t.Errorf("the block's text should still show, cleaned:\n%s", ansi.Strip(view))
+		}
+		hs.press("down") // the slot
+		assertNoLeak(t, "slot", hs.m.View())
+		hs.m.focus = paneItems
+		hs.press("x")
+		assertNoLeak(t, "delete dialog", hs.m.View())
+		hs.press("esc")
+		for _, row := range []int{len(hs.m.d.items()), len(hs.m.d.items()) + 5} { // parameters, bindings
+			hs.m.focus, hs.m.itemCursor = paneItems, row
+			hs.press("enter")
+			assertNoLeak(t, "form", hs.m.View())
+		}
+	}
+}
+
+func TestABlockWithControlCharactersIsEditedInTheExternalEditor(t *testing.T) {
+	hs := newHarnessWith(t, 160, 48, writeHostile)
+	hs.openByID("project:evil")
+	hs.m.focus = paneItems
+	hs.press("enter")
+	if hs.m.editing {
+		t.Fatal("the inline editor would show and then rewrite the block's control characters")
+	}
+	if got := statusText(hs); !strings.Contains(got, "$EDITOR") {
+		t.Fatalf("the status should point to $EDITOR, got %q", got)
+	}
+	if hs.m.d.dirty {
+		t.Fatal("refusing to edit must not change the draft")
+	}
+}
+
+func TestScreenSafeKeepsStylingAndDropsEverythingElse(t *testing.T) {
+	in := "\x1b[1;38;5;111mok\x1b[0m a\rb\x1b[2Jc\x1b]52;c;aGk=\x07d\x1b]0;t\x1b\\e\u0085f\n\x1b[31mg\x1b[m\x07"
+	got := screenSafe(in)
+	want := "\x1b[1;38;5;111mok\x1b[0m abcdef\n\x1b[31mg\x1b[m"
+	if got != want {
+		t.Fatalf("screenSafe(%q)\n got %q\nwant %q", in, got, want)
+	}
+	plain := "\x1b[1mplain\x1b[0m │ text\n"
+	if screenSafe(plain) != plain {
+		t.Fatal("styled text without hazards must pass unchanged")
+	}
+}

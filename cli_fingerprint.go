@@ -90,11 +90,14 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 		}
 		return fail(exitFailed, "capability %s is not valid", c.ID)
 	}
-	ws, err := g.workspace()
+	lib, err := g.loadLibrary()
 	if err != nil {
 		return err
 	}
-	res, err := resources.CreateCapability(ws, parseScope(c.Scope), cp)
+	if err := lib.IDTaken(resources.KindCapability, parseScope(c.Scope), c.ID); err != nil {
+		return libraryError(err)
+	}
+	res, err := resources.CreateCapability(lib.Workspace, parseScope(c.Scope), cp)
 	if err != nil {
 		return libraryError(err)
 	}

@@ -164,21 +164,21 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 	if err := checkNewID(c.ID); err != nil {
 		return err
 	}
-	ws, err := g.workspace()
+	lib, err := g.loadLibrary()
 	if err != nil {
 		return err
 	}
+	scope := parseScope(c.Scope)
+	if err := lib.IDTaken(resources.KindPreset, scope, c.ID); err != nil {
+		return libraryError(err)
+	}
 	var stack *preset.Stack
 	if c.From != "" {
-		lib, err := g.loadLibrary()
-		if err != nil {
-			return err
-		}
 		src, err := lib.ResolvePreset(c.From)
 		if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
 			return libraryError(err)
 		}
-		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: parseScope(c.Scope)})
+		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: scope})
 		stack.ID = c.ID
 	} else {
 		stack = resources.DefaultMirror(c.ID)
@@ -186,7 +186,7 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 	if c.Name != "" {
 		stack.Name = &c.Name
 	}
-	res, err := resources.CreatePreset(ws, parseScope(c.Scope), stack)
+	res, err := resources.CreatePreset(lib.Workspace, scope, stack)
 	if err != nil {
 		return libraryError(err)
 	}
@@ -230,6 +230,9 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 	scope := src.Scope
 	if c.Scope != "" {
 		scope = parseScope(c.Scope)
+	}
+	if err := lib.IDTaken(resources.KindPreset, scope, c.NewID); err != nil {
+		return libraryError(err)
 	}
 	res, err := resources.ForkPreset(lib.Workspace, src, scope, c.NewID)
 	if err != nil {

@@ -269,3 +269,27 @@ func TestCapabilityDirectoryFaultFailsClosed(t *testing.T) {
 		}
 	}
 }
+
+// Creating an id that a file of another name already holds in that scope
+// is a conflict (exit 3), not a second file that makes both duplicates.
+func TestCreateRefusesAnIDHeldByAnotherFile(t *testing.T) {
+	args, layout := demoArgs(t)
+	dir := filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks")
+	raw, _ := os.ReadFile(filepath.Join(dir, "guarded-worker.json"))
+	os.WriteFile(filepath.Join(dir, "other-name.json"), []byte(strings.Replace(string(raw), `"id": "guarded-worker"`, `"id": "renamed"`, 1)), 0o644)
+	capDir := filepath.Join(layout.ProjectDir, ".pi/forge/capabilities")
+	os.WriteFile(filepath.Join(capDir, "cap-file.json"), []byte(`{"schemaVersion":1,"type":"pi-forge.capability","id":"cap-id","content":"x"}`), 0o644)
+	for _, cmd := range [][]string{
+		{"preset", "new", "renamed"},
+		{"preset", "fork", "pi-mirror", "renamed"},
+		{"capability", "new", "cap-id", "--content", "y"},
+	} {
+		code, _, errOut := runCLI(t, in(args, cmd...)...)
+		if code != exitConflict || !strings.Contains(errOut, "already exists") {
+			t.Errorf("%v: exit %d %q", cmd, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "renamed.json")); err == nil {
+		t.Error("a second file with the taken id was written")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,35 @@ func TestDeleteLoadedRefusesSymlinks(t *testing.T) {
 	}
 	if _, err := os.Stat(wsPath(ws, "p/elsewhere/x.json")); err != nil {
 		t.Fatal("the file behind the symlink was removed")
+	}
+}
+
+// An id is taken in a scope when any loaded file of that scope carries it,
+// whatever the file is called: creating <id>.json next to it would make
+// both files duplicates and unusable.
+func TestIDTakenSeesFilesNamedOtherwise(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{
+		projStacks + "other-name.json": stackJSON("renamed", ""),
+		globCaps + "cap-file.json":     capJSON("cap-id"),
+		projProfiles + "pf.json":       profileJSON("prof-id", ""),
+	})
+	lib := mustLoad(t, ws)
+	for _, c := range []struct {
+		kind  Kind
+		scope Scope
+		id    string
+		file  string
+	}{
+		{KindPreset, ScopeProject, "renamed", projStacks + "other-name.json"},
+		{KindCapability, ScopeGlobal, "cap-id", globCaps + "cap-file.json"},
+		{KindProfile, ScopeProject, "prof-id", projProfiles + "pf.json"},
+	} {
+		err := lib.IDTaken(c.kind, c.scope, c.id)
+		if !errors.Is(err, ErrConflict) || !strings.HasSuffix(err.Error(), " already exists: "+wsPath(ws, c.file)) {
+			t.Errorf("%s %s:%s: %v", c.kind, c.scope, c.id, err)
+		}
+	}
+	if err := lib.IDTaken(KindPreset, ScopeGlobal, "renamed"); err != nil {
+		t.Errorf("the id is free in the other scope: %v", err)
 	}
 }

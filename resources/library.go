@@ -291,3 +291,34 @@ func nodeReadError(err error, op, path string) string {
 	}
 	return code + ": " + text + ", " + op + " '" + path + "'"
 }
+
+// IDTaken reports whether a loaded file of the given kind and scope already
+// carries id, whatever its file name: an exclusive create of that id would
+// then add a duplicate (both files unusable), so it is a conflict
+// (ErrConflict, naming the file that holds the id). Files of an untrusted
+// project are not loaded, so the project scope then reports nil.
+func (lib *Library) IDTaken(kind Kind, scope Scope, id string) error {
+	var paths []string
+	switch kind {
+	case KindPreset:
+		for _, p := range lib.PresetsIn(scope, id) {
+			paths = append(paths, p.Path)
+		}
+	case KindCapability:
+		for _, c := range lib.Capabilities {
+			if c.Scope == scope && c.ID == id {
+				paths = append(paths, c.Path)
+			}
+		}
+	case KindProfile:
+		for _, p := range lib.Profiles {
+			if p.Scope == scope && p.ID == id {
+				paths = append(paths, p.Path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return alreadyExists(kind, paths[0])
+}

@@ -108,6 +108,13 @@ func (c *CapabilityValidateCmd) Run(g *Globals) error {
 	}
 	var targets []*resources.Resource
 	if len(c.Selectors) == 0 {
+		// pi-forge's capability read aborts on a directory it cannot list,
+		// so nothing validates (fail closed).
+		for _, f := range lib.DirFaults {
+			if f.Kind == resources.KindCapability {
+				return fail(exitFailed, "Failed to read capabilities in %s: %v", f.Dir, f.Err)
+			}
+		}
 		for _, cp := range lib.Capabilities {
 			targets = append(targets, &cp.Resource)
 		}

@@ -260,6 +260,7 @@ func TestCapabilityDirectoryFaultFailsClosed(t *testing.T) {
 	for _, cmd := range [][]string{
 		{"capability", "show", "plain-english"},
 		{"capability", "validate", "plain-english"},
+		{"capability", "validate"},
 		{"capability", "delete", "plain-english", "--revision", strings.Repeat("0", 64)},
 		{"capability", "bindings", "global:quick-review"},
 	} {

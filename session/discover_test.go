@@ -588,3 +588,28 @@ func sortedCopy(xs []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Settings are deep-merged with the project file winning for every key it
+// has (deepMergeSettings skips only undefined): a project sessionDir of ""
+// or null clears the global one. Keys match exactly, as in JavaScript.
+func TestResolveLocationsProjectSettingsKeyPresence(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	getenv := func(string) string { return "" }
+	agent := filepath.Join(home, ".pi", "agent")
+	must(t, os.MkdirAll(agent, 0o755))
+	must(t, os.MkdirAll(filepath.Join(cwd, ".pi"), 0o755))
+	must(t, os.WriteFile(filepath.Join(agent, "settings.json"), []byte(`{"sessionDir":"/global"}`), 0o644))
+	for project, want := range map[string]string{
+		`{"sessionDir":""}`:                     "",
+		`{"sessionDir":null}`:                   "",
+		`{"SessionDir":"/wrong-case"}`:          "/global",
+		`{"sessionDir":"/a","sessionDir":"/b"}`: "/b",
+		`{"other":1}`:                           "/global",
+	} {
+		must(t, os.WriteFile(filepath.Join(cwd, ".pi", "settings.json"), []byte(project), 0o644))
+		loc, err := ResolveLocations(cwd, "", getenv, home)
+		if err != nil || loc.SessionDir != want {
+			t.Errorf("project %s: session dir %q (%v), want %q", project, loc.SessionDir, err, want)
+		}
+	}
+}

@@ -2,11 +2,12 @@ package session
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // Environment variables that locate Pi's files (spec §1.1, §14).
@@ -90,34 +91,42 @@ func ResolveLocations(cwd, flagDir string, getenv func(string) string, home stri
 		{filepath.Join(cwd, ".pi", "settings.json"), SessionDirFromProjectSettings},
 		{filepath.Join(loc.AgentDir, "settings.json"), SessionDirFromGlobalSettings},
 	} {
-		dir, err := settingsSessionDir(s.path)
+		dir, present, err := settingsSessionDir(s.path)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
 		if dir != "" {
 			set(dir, s.source)
+		}
+		if present {
+			// deepMergeSettings: a key the project file has wins, even
+			// when it is "" or null (which means no custom directory).
 			break
 		}
 	}
 	return loc, firstErr
 }
 
-// settingsSessionDir reads the string sessionDir of a settings file ("" when
-// the file or the key is missing).
-func settingsSessionDir(path string) (string, error) {
+// settingsSessionDir reads the sessionDir key of a settings file (exact key,
+// last duplicate wins, as JSON.parse does): the directory when it is a
+// non-empty string, and whether the key is present at all.
+func settingsSessionDir(path string) (dir string, present bool, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", nil
+		return "", false, nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var settings struct {
-		SessionDir any `json:"sessionDir"`
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return "", false, fmt.Errorf("settings %s: %w", path, err)
 	}
-	if err := json.Unmarshal(data, &settings); err != nil {
-		return "", fmt.Errorf("settings %s: %w", path, err)
+	settings, ok := v.(*jsonv.Object)
+	if !ok {
+		return "", false, nil
 	}
-	dir, _ := settings.SessionDir.(string)
-	return dir, nil
+	raw, present := settings.Get("sessionDir")
+	dir, _ = raw.(string)
+	return dir, present, nil
 }
 
 // resolveCwd makes cwd absolute and clean like Node's path.resolve, after

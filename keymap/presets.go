@@ -26,6 +26,11 @@ type Presets struct {
 	Reload    key.Binding
 	Confirm   key.Binding
 	Cancel    key.Binding
+	// Submit and Dismiss answer a dialog that takes text or a choice (the
+	// id prompt of new and fork, the slot picker), where y and n are not
+	// answers.
+	Submit  key.Binding
+	Dismiss key.Binding
 }
 
 // DefaultPresets returns the stock Presets panel bindings.
@@ -51,6 +56,8 @@ func DefaultPresets() Presets {
 		Reload:    bind([]string{"r"}, "r", "reload"),
 		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:    bind([]string{"n", "esc"}, "n/esc", "cancel"),
+		Submit:    bind([]string{"enter"}, "enter", "accept"),
+		Dismiss:   bind([]string{"esc"}, "esc", "cancel"),
 	}
 }
 
@@ -64,5 +71,6 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets-save": &p.Save, "presets-fork": &p.Fork, "presets-new": &p.New,
 		"presets-undo": &p.Undo, "presets-preview": &p.Preview, "presets-profiles": &p.Profiles,
 		"presets-reload": &p.Reload, "presets-confirm": &p.Confirm, "presets-cancel": &p.Cancel,
+		"presets-submit": &p.Submit, "presets-dismiss": &p.Dismiss,
 	})
 }

@@ -57,16 +57,16 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			d.cursor = max(0, d.cursor-1)
 		case key.Matches(msg, k.Down):
 			d.cursor = min(len(slots)-1, d.cursor+1)
-		case msg.String() == "enter":
+		case key.Matches(msg, k.Submit):
 			m.dlg = nil
 			return d.onYes(m, slots[d.cursor])
-		case msg.String() == "esc":
+		case key.Matches(msg, k.Dismiss):
 			m.dlg = nil
 		}
 		return nil
 	}
-	switch msg.String() {
-	case "enter":
+	switch {
+	case key.Matches(msg, k.Submit):
 		id := jsonv.TrimJS(d.input.Value())
 		if !preset.IsValidResourceID(id) {
 			d.body = "“" + id + "” is not a valid id: start with a letter or digit, then letters, digits, . _ -"
@@ -74,7 +74,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.dlg = nil
 		return d.onYes(m, id)
-	case "esc":
+	case key.Matches(msg, k.Dismiss):
 		m.dlg = nil
 		return nil
 	}
@@ -110,12 +110,13 @@ func (m *Model) dialogView() string {
 		lines = append(lines, l)
 	}
 	lines = append(lines, "")
+	hint := st.Text.Muted.Render(keyHint(m.ShortHelp()))
 	switch d.kind {
 	case "confirm":
-		lines = append(lines, st.Text.Muted.Render("y confirm · n/esc cancel"))
+		lines = append(lines, hint)
 	case "prompt":
 		d.input.SetWidth(max(10, inner-6))
-		lines = append(lines, d.input.View(), "", st.Text.Muted.Render("enter create · esc cancel"))
+		lines = append(lines, d.input.View(), "", hint)
 	case "slots":
 		slots := slotNames()
 		for i, s := range slots {
@@ -125,13 +126,25 @@ func (m *Model) dialogView() string {
 				lines = append(lines, "  "+s)
 			}
 		}
-		lines = append(lines, "", st.Text.Muted.Render("↑/↓ choose · enter add · esc cancel"))
+		lines = append(lines, "", hint)
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	box := st.Dialog.Box.Width(w).MaxWidth(m.width).MaxHeight(m.height).Render(strings.Join(lines, "\n"))
 	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, box)
+}
+
+// keyHint is a dialog's own key line, generated from the bindings that
+// answer it ("y confirm · n/esc cancel").
+func keyHint(bs []key.Binding) string {
+	parts := make([]string, 0, len(bs))
+	for _, b := range bs {
+		if b.Enabled() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // wrap breaks text into lines of at most width cells.

@@ -174,6 +174,10 @@ func (m *Model) CapturesInput() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
+	case m.dlg != nil && m.dlg.kind == "slots":
+		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case m.dlg != nil && m.dlg.kind == "prompt":
+		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
 	case m.editing:

@@ -2,6 +2,7 @@ package presets
 
 import (
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"strings"
 	"testing"
@@ -151,5 +152,50 @@ func TestProfilesFooterOffersTheWayBack(t *testing.T) {
 	hs.press("esc")
 	if hs.m.showProfile {
 		t.Fatal("esc leaves the profiles")
+	}
+}
+
+// In a prompt (new, fork) y and n are letters of the id and in the slot
+// picker they do nothing: the footer must offer the keys that act there.
+func TestDialogFootersListTheKeysThatAct(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.press("n") // new preset: a prompt
+	if hs.m.dlg == nil || hs.m.dlg.kind != "prompt" {
+		t.Fatal("n should prompt for an id")
+	}
+	keys := helpKeys(hs.m.ShortHelp())
+	if countKey(hs.m.ShortHelp(), hs.m.keys.Confirm.Help().Key) > 0 || countKey(hs.m.ShortHelp(), "n/esc") > 0 {
+		t.Errorf("the prompt's footer offers y/n, which type letters there: %v", keys)
+	}
+	if countKey(hs.m.ShortHelp(), "enter") != 1 || countKey(hs.m.ShortHelp(), "esc") != 1 {
+		t.Errorf("the prompt's footer should offer enter and esc: %v", keys)
+	}
+	hs.press("esc")
+	if hs.m.dlg != nil {
+		t.Fatal("esc closes the prompt")
+	}
+	hs.openByID("project:alpha")
+	hs.press("A")
+	if hs.m.dlg == nil || hs.m.dlg.kind != "slots" {
+		t.Fatal("A opens the slot picker")
+	}
+	if countKey(hs.m.ShortHelp(), hs.m.keys.Confirm.Help().Key) > 0 {
+		t.Errorf("the slot picker's footer offers y, which does nothing there: %v", helpKeys(hs.m.ShortHelp()))
+	}
+}
+
+// The dialogs follow rebinding like every other key.
+func TestDialogKeysFollowRebinding(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.m.keys.Submit = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "accept"))
+	hs.press("n")
+	hs.press("enter")
+	if hs.m.dlg == nil {
+		t.Fatal("enter no longer accepts once accept is rebound")
+	}
+	_, cmd := hs.m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	hs.run(cmd)
+	if hs.m.dlg != nil {
+		t.Fatal("the rebound accept key should create the preset")
 	}
 }

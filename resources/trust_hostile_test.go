@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -122,4 +123,42 @@ func TestUntrustedProjectRefusesGlobalCapabilityWrites(t *testing.T) {
 	if _, err := DeleteCapability(ws, ScopeProject, "p", rev); !errors.Is(err, ErrUntrusted) || err.Error() != msg {
 		t.Fatalf("project delete: %v", err)
 	}
+}
+
+// FuzzTrustFile: any trust.json bytes resolve without a panic, and a file
+// that is not a JSON object of true/false/null never yields trust through
+// defaultProjectTrust "always".
+func FuzzTrustFile(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"/x": true}`, `{"/x": null, "/": false}`, `[1]`, `null`, `{"a":"b"}`, "\ufeff{}", `{"/":tru`} {
+		f.Add(seed)
+	}
+	root, err := filepath.EvalSymlinks(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	cwd := filepath.Join(root, "project")
+	agent := filepath.Join(root, "agent")
+	if err := os.MkdirAll(filepath.Join(cwd, ".pi", "skills"), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.MkdirAll(agent, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agent, "settings.json"), []byte(`{"defaultProjectTrust":"always"}`), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		if err := os.WriteFile(filepath.Join(agent, "trust.json"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := ResolveTrust(cwd, agent, filepath.Join(root, "home"), TrustFromPi)
+		var m map[string]*bool
+		valid := json.Unmarshal([]byte(content), &m) == nil && m != nil
+		if !valid && got.Trusted {
+			t.Fatalf("invalid trust.json %q trusted the project: %+v", content, got)
+		}
+		if valid && got.Source == "trust.json invalid" {
+			t.Fatalf("valid trust.json %q reported invalid", content)
+		}
+	})
 }

@@ -178,3 +178,19 @@ func checkNewID(id string) error {
 	}
 	return nil
 }
+
+// deleteResolveError reports a failed resolution for a delete. In an
+// untrusted project the project files are not loaded, so an id that is not
+// found outside the global scope is a refused project mutation (exit 4),
+// not an unknown id.
+func deleteResolveError(lib *resources.Library, kind resources.Kind, selector string, err error) error {
+	if errors.Is(err, resources.ErrNotFound) && !lib.Workspace.Trust.Trusted {
+		if sel, msg := preset.ParseSelector(selector); msg == "" && sel.Scope != resources.ScopeGlobal {
+			ws := lib.Workspace
+			if refused := resources.CheckTarget(ws, kind, resources.ScopeProject, resources.TargetPath(ws, kind, resources.ScopeProject, sel.ID), sel.ID); refused != nil {
+				return libraryError(refused)
+			}
+		}
+	}
+	return libraryError(err)
+}

@@ -276,7 +276,7 @@ func (c *CapabilityDeleteCmd) Run(g *Globals) error {
 	}
 	cp, err := lib.ResolveCapability(c.Selector)
 	if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+		return deleteResolveError(lib, resources.KindCapability, c.Selector, err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindCapability, &cp.Resource, c.Revision)
 	if err != nil {

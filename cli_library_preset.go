@@ -256,7 +256,7 @@ func (c *PresetDeleteCmd) Run(g *Globals) error {
 	}
 	p, err := lib.ResolvePreset(c.Selector)
 	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+		return deleteResolveError(lib, resources.KindPreset, c.Selector, err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindPreset, &p.Resource, c.Revision)
 	if err != nil {

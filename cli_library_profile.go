@@ -265,7 +265,7 @@ func (c *ProfileDeleteCmd) Run(g *Globals) error {
 	}
 	p, err := lib.ResolveProfile(c.Selector)
 	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+		return deleteResolveError(lib, resources.KindProfile, c.Selector, err)
 	}
 	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindProfile, &p.Resource, c.Revision)
 	if err != nil {

@@ -294,3 +294,24 @@ func TestCreateRefusesAnIDHeldByAnotherFile(t *testing.T) {
 		t.Error("a second file with the taken id was written")
 	}
 }
+
+// Deleting a project resource of an untrusted project is refused (exit 4),
+// not reported as an unknown id because project files are not loaded.
+func TestUntrustedProjectDeleteIsRefused(t *testing.T) {
+	args, _ := demoArgs(t)
+	untrusted := in(args, "--no-trust")
+	for _, cmd := range [][]string{
+		{"preset", "delete", "pi-mirror", "--revision", strings.Repeat("0", 64)},
+		{"preset", "delete", "project:pi-mirror", "--revision", strings.Repeat("0", 64)},
+		{"capability", "delete", "review-mode", "--revision", strings.Repeat("0", 64)},
+		{"profile", "delete", "tdd-worker", "--revision", strings.Repeat("0", 64)},
+	} {
+		code, _, errOut := runCLI(t, in(untrusted, cmd...)...)
+		if code != exitRefused || !strings.Contains(errOut, "not trusted") {
+			t.Errorf("%v: exit %d %q", cmd, code, errOut)
+		}
+	}
+	if code, _, _ := runCLI(t, in(untrusted, "preset", "delete", "global:nope", "--revision", "0")...); code != exitUsage {
+		t.Errorf("an unknown global id stays a usage error: exit %d", code)
+	}
+}

@@ -15,6 +15,10 @@ import (
 // conflictText explains a refused save; the draft stays.
 const conflictText = "the file changed on disk since you opened it; your draft is kept — r reloads (discarding), f forks to a new id"
 
+// reloadingText is the status while r re-reads the library; the new
+// snapshot replaces it.
+const reloadingText = "reloading…"
+
 // untrustedText explains why project Presets are read-only.
 const untrustedText = "this project is not trusted, so its Presets are read-only; fork to global (f) to keep your draft"
 
@@ -29,6 +33,9 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	}
 	m.lib = msg.lib
 	m.cache.bump()
+	if m.status == reloadingText {
+		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
+	}
 	m.listCursor = min(m.listCursor, max(0, len(m.lib.Presets)-1))
 	m.profCursor = min(m.profCursor, max(0, len(m.lib.Profiles)-1))
 	if m.open != nil {
@@ -171,7 +178,7 @@ func (m *Model) reload() tea.Cmd {
 	m.open, m.d, m.conflict = nil, nil, false
 	m.closeForm()
 	m.editing = false
-	m.setStatus("reloading…", false)
+	m.setStatus(reloadingText, false)
 	return tea.Batch(loadLibraryCmd(m.com.Workspace),
 		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
 }

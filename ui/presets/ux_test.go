@@ -199,3 +199,12 @@ func TestDialogKeysFollowRebinding(t *testing.T) {
 		t.Fatal("the rebound accept key should create the preset")
 	}
 }
+
+func TestReloadSaysWhenItIsDone(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.press("r") // a clean draft reloads at once; the harness runs the load
+	if got := statusText(hs); strings.Contains(got, "reloading") {
+		t.Fatalf("the status still says %q after the library came back", got)
+	}
+}

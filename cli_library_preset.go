@@ -270,7 +270,7 @@ type PresetMigrateCmd struct {
 	DryRun       bool `name:"dry-run" help:"Report what would happen without writing."`
 	Overwrite    bool `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
 	DeleteLegacy bool `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
-	JSON         bool `name:"json" help:"Print the per-file report as JSON."`
+	JSON         bool `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
 }
 
 // Run migrates .pi/prompt-stacks into .pi/forge/prompt-stacks.
@@ -288,12 +288,25 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 		for i, f := range rep.Files {
 			o := jsonv.NewObject()
 			o.Set("file", f.Name)
+			o.Set("sourcePath", f.SourcePath)
+			o.Set("targetPath", f.TargetPath)
 			o.Set("action", string(f.Action))
 			o.Set("reason", f.Reason)
+			o.Set("deleteLegacy", f.DeleteLegacy)
 			files[i] = o
 		}
 		o := jsonv.NewObject()
+		o.Set("sourceDir", rep.SourceDir)
+		o.Set("targetDir", rep.TargetDir)
 		o.Set("dryRun", rep.DryRun)
+		o.Set("overwrite", rep.Overwrite)
+		o.Set("deleteLegacy", rep.DeleteLegacy)
+		for _, n := range []struct {
+			key   string
+			count int
+		}{{"copied", rep.Copied}, {"overwritten", rep.Overwritten}, {"skipped", rep.Skipped}, {"errors", rep.Errors}, {"deletedLegacy", rep.DeletedLegacy}} {
+			o.Set(n.key, float64(n.count))
+		}
 		o.Set("files", files)
 		if err := printJSON(g.stdout, o); err != nil {
 			return err

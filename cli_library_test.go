@@ -181,8 +181,15 @@ func TestMigrateStacksDryRun(t *testing.T) {
 	os.MkdirAll(legacy, 0o755)
 	os.WriteFile(filepath.Join(legacy, "old.json"), []byte(`{"id":"old","items":[]}`), 0o644)
 	code, out, errOut := runCLI(t, in(args, "preset", "migrate-stacks", "--dry-run", "--json")...)
-	if code != exitOK || !strings.Contains(out, `"old.json"`) {
+	if code != exitOK || !strings.Contains(out, `"old.json"`) || !strings.Contains(out, `"copied": 1`) || !strings.Contains(out, `"targetPath": "`+filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/old.json")+`"`) {
 		t.Fatalf("dry run: %d %s %s", code, out, errOut)
+	}
+	// An untrusted project still gets its dry run; the migration itself is refused.
+	if code, out, errOut := runCLI(t, in(args, "--no-trust", "preset", "migrate-stacks", "--dry-run")...); code != exitOK || !strings.Contains(out, "copy: old.json") {
+		t.Fatalf("untrusted dry run: %d %s %s", code, out, errOut)
+	}
+	if code, _, _ := runCLI(t, in(args, "--no-trust", "preset", "migrate-stacks")...); code != exitRefused {
+		t.Fatalf("untrusted migration: exit %d, want %d", code, exitRefused)
 	}
 	if _, err := os.Stat(filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/old.json")); !os.IsNotExist(err) {
 		t.Fatal("a dry run must not write")

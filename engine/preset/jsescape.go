@@ -235,10 +235,27 @@ func (t *translator) unicodeEscape(i int) (rune, int, error) {
 }
 
 func writeClassLiteral(b *strings.Builder, r rune) {
+	if isSurrogate(r) {
+		writeSurrogateEscape(b, r)
+		return
+	}
 	if r == '\\' || r == ']' || r == '[' || r == '^' || r == '-' {
 		b.WriteByte('\\')
 	}
 	b.WriteRune(r)
+}
+
+// isSurrogate reports a UTF-16 surrogate code point (a lone code unit).
+func isSurrogate(r rune) bool { return r >= 0xD800 && r <= 0xDFFF }
+
+// writeSurrogateEscape writes a surrogate as a \uXXXX escape: WriteRune
+// would turn it into U+FFFD.
+func writeSurrogateEscape(b *strings.Builder, r rune) {
+	const hex = "0123456789ABCDEF"
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hex[r>>shift&0xF])
+	}
 }
 
 // writeBackref emits a backreference to JavaScript group n; with the "i"

@@ -138,19 +138,15 @@ func complementRanges(in []codeRange) []codeRange {
 	return out
 }
 
-// writeRanges writes ranges as class body items, leaving out surrogate code
-// points (Go strings cannot hold them).
+// writeRanges writes ranges as class body items. Surrogate code points are
+// kept (as escapes): a lone surrogate in the text is one JavaScript code
+// unit that a class such as [\s\S] or [^a] matches.
 func writeRanges(b *strings.Builder, ranges []codeRange) {
 	for _, r := range ranges {
-		for _, part := range []codeRange{{r.lo, min(r.hi, 0xD7FF)}, {max(r.lo, 0xE000), r.hi}} {
-			if part.lo > part.hi {
-				continue
-			}
-			writeClassLiteral(b, part.lo)
-			if part.hi > part.lo {
-				b.WriteByte('-')
-				writeClassLiteral(b, part.hi)
-			}
+		writeClassLiteral(b, r.lo)
+		if r.hi > r.lo {
+			b.WriteByte('-')
+			writeClassLiteral(b, r.hi)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func (r *JSRegExp) execAt(text []rune, start int) (*jsMatch, error) {
 	for i := range r.groupNames {
 		g := m.GroupByName(groupName(i + 1))
 		if g != nil && len(g.Captures) > 0 {
-			out.groups[i] = jsCapture{text: g.String(), ok: true}
+			out.groups[i] = jsCapture{text: jsText(text[g.Index : g.Index+g.Length]), ok: true}
 		}
 	}
 	return out, nil

@@ -38,7 +38,7 @@ type translator struct {
 }
 
 func newTranslator(source string, f jsFlags) *translator {
-	t := &translator{src: []rune(source), f: f}
+	t := &translator{src: jsRunes(source), f: f}
 	t.prescanGroups()
 	return t
 }
@@ -307,6 +307,10 @@ func clampQuantifier(s string) string {
 
 func (t *translator) writeLiteral(r rune) {
 	if t.f.ignoreCase && t.writeCaseInsensitiveLiteral(r) {
+		return
+	}
+	if isSurrogate(r) {
+		writeSurrogateEscape(&t.out, r)
 		return
 	}
 	if strings.ContainsRune(regexp2MetaLiteral, r) {

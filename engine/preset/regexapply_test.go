@@ -192,3 +192,39 @@ func TestApplyFinalizeRegex(t *testing.T) {
 		t.Error("unchanged message reported as replaced")
 	}
 }
+
+// TestRegexKeepsLoneSurrogates checks that a lone UTF-16 surrogate (held as
+// WTF-8 by jsonv, e.g. from the JSON text "\ud800") survives a regex rule
+// as in JavaScript: it is one code unit that "." can match, it is copied
+// through unchanged, and maxChars counts it as one character.
+func TestRegexKeepsLoneSurrogates(t *testing.T) {
+	s := stackWithRules(t, `[
+		{"id":"swap","stage":"compiled","targets":["system"],"pattern":"a","flags":"g","replace":"b"},
+		{"id":"dup","stage":"compiled","targets":["system"],"pattern":"(.)c","replace":"$1$1[$']"},
+		{"id":"tail","stage":"compiled","targets":["system"],"pattern":"^.","replace":"<$&>","maxChars":3}
+	]`)
+	in, err := jsonv.Parse([]byte(`"\ud800a\udfffcx\ud800yz"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := ApplyRegexToString(s, in.(string), StageCompiled, TargetSystem)
+	if got, want := jsonv.Quote(out), `"\ud800b\udfff\udfff[x\ud800yz]x<\ud800>yz"`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// Surrogate escapes in the pattern match lone surrogates (and only them).
+	for _, c := range []struct{ pattern, flags, want string }{
+		{`\ud800`, "g", `"Xa\udfffXz"`},
+		{`[\ud800-\udbff]`, "g", `"Xa\udfffXz"`},
+		{`[^a]`, "g", `"XaXXX"`},
+	} {
+		re, err := CompileJS(c.pattern, c.flags)
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		text, _ := jsonv.Parse([]byte(`"\ud800a\udfff\ud800z"`))
+		got, err := re.ReplaceString(text.(string), "X")
+		if err != nil || jsonv.Quote(got) != c.want {
+			t.Errorf("/%s/%s: got %s (%v), want %s", c.pattern, c.flags, jsonv.Quote(got), err, c.want)
+		}
+	}
+}

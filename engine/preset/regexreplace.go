@@ -3,6 +3,7 @@ package preset
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // replaceResult is the outcome of one String.prototype.replace call.
@@ -14,7 +15,7 @@ type replaceResult struct {
 // replaceJS emulates text.replace(re, fn) where fn expands each match; it
 // also counts the matches the way pi-forge's countReplacementMatches does.
 func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) string) (replaceResult, error) {
-	s := []rune(text)
+	s := jsRunes(text)
 	var out strings.Builder
 	next, last, count := 0, 0, 0
 	for {
@@ -27,7 +28,7 @@ func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) stri
 		}
 		count++
 		if m.index >= next {
-			out.WriteString(string(s[next:m.index]))
+			out.WriteString(jsText(s[next:m.index]))
 			out.WriteString(expand(s, m))
 			next = m.index + m.length
 		}
@@ -45,7 +46,7 @@ func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) stri
 	if count == 0 {
 		return replaceResult{text: text}, nil
 	}
-	out.WriteString(string(s[min(next, len(s)):]))
+	out.WriteString(jsText(s[min(next, len(s)):]))
 	return replaceResult{text: out.String(), matches: count}, nil
 }
 
@@ -74,13 +75,13 @@ func (r *JSRegExp) substitute(s []rune, m *jsMatch, template string) string {
 			b.WriteByte('$')
 			i++
 		case c == '&':
-			b.WriteString(string(s[m.index : m.index+m.length]))
+			b.WriteString(jsText(s[m.index : m.index+m.length]))
 			i++
 		case c == '`':
-			b.WriteString(string(s[:m.index]))
+			b.WriteString(jsText(s[:m.index]))
 			i++
 		case c == '\'':
-			b.WriteString(string(s[min(m.index+m.length, len(s)):]))
+			b.WriteString(jsText(s[min(m.index+m.length, len(s)):]))
 			i++
 		case c >= '0' && c <= '9':
 			digits := 1
@@ -159,7 +160,7 @@ func convertDollarZero(template string) string {
 func (r *JSRegExp) expandTrimmed(s []rune, m *jsMatch, template string, trimStrings []string) string {
 	t := []rune(template)
 	var b strings.Builder
-	match := string(s[m.index : m.index+m.length])
+	match := jsText(s[m.index : m.index+m.length])
 	for i := 0; i < len(t); i++ {
 		if t[i] != '$' || i+1 >= len(t) {
 			b.WriteRune(t[i])
@@ -174,10 +175,10 @@ func (r *JSRegExp) expandTrimmed(s []rune, m *jsMatch, template string, trimStri
 			b.WriteString(trimAll(match, trimStrings))
 			i++
 		case c == '`':
-			b.WriteString(string(s[:m.index]))
+			b.WriteString(jsText(s[:m.index]))
 			i++
 		case c == '\'':
-			b.WriteString(string(s[m.index+m.length:]))
+			b.WriteString(jsText(s[m.index+m.length:]))
 			i++
 		case c >= '1' && c <= '9':
 			n, width := int(c-'0'), 1
@@ -221,24 +222,74 @@ func trimAll(value string, trimStrings []string) string {
 }
 
 // utf16Split splits text so that the tail holds the last maxChars UTF-16
-// code units (a surrogate pair that would be cut stays in the head).
+// code units (a surrogate pair that would be cut stays in the head). A
+// WTF-8 lone surrogate counts as one unit.
 func utf16Split(text string, maxChars int) (head, body string) {
 	total := 0
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		r, size := nextJSRune(text, i)
 		total += utf16Width(r)
+		i += size
 	}
 	if maxChars <= 0 || total <= maxChars {
 		return "", text
 	}
 	headUnits := total - maxChars
 	units := 0
-	for i, r := range text {
+	for i := 0; i < len(text); {
 		if units >= headUnits {
 			return text[:i], text[i:]
 		}
+		r, size := nextJSRune(text, i)
 		units += utf16Width(r)
+		i += size
 	}
 	return text, ""
+}
+
+// nextJSRune decodes the code point at text[i] the way jsRunes does and
+// returns it with its size in bytes.
+func nextJSRune(text string, i int) (rune, int) {
+	if c := text[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	if i+2 < len(text) && text[i] == 0xED && text[i+1] >= 0xA0 && text[i+1] <= 0xBF && text[i+2] >= 0x80 && text[i+2] <= 0xBF {
+		return 0xD000 | rune(text[i+1]&0x3F)<<6 | rune(text[i+2]&0x3F), 3
+	}
+	return utf8.DecodeRuneInString(text[i:])
+}
+
+// jsRunes decodes text into the code points a RegExp sees: a WTF-8 encoded
+// surrogate (how engine/jsonv holds a lone UTF-16 code unit) becomes that
+// surrogate code point; any other invalid byte becomes U+FFFD.
+func jsRunes(text string) []rune {
+	out := make([]rune, 0, len(text))
+	for i := 0; i < len(text); {
+		r, size := nextJSRune(text, i)
+		out = append(out, r)
+		i += size
+	}
+	return out
+}
+
+// jsText encodes code points back into a string: a high surrogate followed
+// by a low one forms their character (as in a JavaScript string), any other
+// surrogate is written in WTF-8.
+func jsText(runes []rune) string {
+	var b []byte
+	for i := 0; i < len(runes); i++ {
+		r := runes[i]
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF && i+1 < len(runes) && runes[i+1] >= 0xDC00 && runes[i+1] <= 0xDFFF:
+			b = utf8.AppendRune(b, (r-0xD800)<<10+(runes[i+1]-0xDC00)+0x10000)
+			i++
+		case isSurrogate(r):
+			b = append(b, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b)
 }
 
 func utf16Width(r rune) int {

@@ -125,11 +125,23 @@ type editorReadyMsg struct {
 	err  error
 }
 
+// rowName names item-list row i for a message: the item's label, or the
+// settings row's title.
+func (m *Model) rowName(i int) string {
+	if obj := m.d.item(i); obj != nil {
+		return itemLabel(obj)
+	}
+	if j := i - len(m.d.items()); j >= 0 && j < len(settingsRows) {
+		return settingsRows[j]
+	}
+	return fmt.Sprintf("row %d", i+1)
+}
+
 // editorJobAt describes block item i for a hand-off.
 func (m *Model) editorJobAt(i int) (editorJob, error) {
 	content, ok := m.blockContent(i)
 	if !ok {
-		return editorJob{}, fmt.Errorf("item %d is not a block; e edits block text", i)
+		return editorJob{}, fmt.Errorf("%s is not a block: %s hands only a block's text to $EDITOR", m.rowName(i), m.keys.Edit.Help().Key)
 	}
 	return editorJob{content: content, version: m.d.version, item: i, id: itemID(m.d.item(i))}, nil
 }

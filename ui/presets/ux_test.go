@@ -208,3 +208,14 @@ func TestReloadSaysWhenItIsDone(t *testing.T) {
 		t.Fatalf("the status still says %q after the library came back", got)
 	}
 }
+
+func TestExternalEditorOnASettingsRowNamesTheRow(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.m.focus, hs.m.itemCursor = paneItems, len(hs.m.d.items())+5 // Capability bindings
+	hs.press("e")
+	got := statusText(hs)
+	if !strings.HasPrefix(got, "Capability bindings is not a block") {
+		t.Fatalf("the message should name the row the user is on, got %q", got)
+	}
+}

@@ -310,41 +310,34 @@ func summarize(path string, buf []byte, opt ListOptions) ListItem {
 		it.Problem = fmt.Sprintf("read: %v", err)
 		return it
 	}
-	hdrEnd := bytes.IndexByte(head, '\n')
-	var hdr Header
 	var st windowStats
 	var sc lineScratch
+	hdr, hdrEnd, found, err := firstEntryLine(head, whole, &sc)
 	switch {
-	case hdrEnd < 0 && !whole:
-		// A header line longer than the head window: use the header scan
+	case !found:
+		// No complete entry line in the head window (a header line longer
+		// than the window, or junk before it): use the bounded header scan
 		// and skip the head window.
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			it.Problem = fmt.Sprintf("seek: %v", err)
 			return it
 		}
-		if hdr, err = ReadHeader(f); err != nil {
-			it.Problem = "first line is not a session header"
+		if hdr, hdrEnd, err = scanHeader(f); err != nil {
+			it.Problem = "first entry is not a session header"
 			return it
 		}
-		hdrEnd = len(hdr.Raw)
 		it.Notes = append(it.Notes, "header line longer than the head window")
+	case err != nil:
+		it.Problem = "first entry is not a session header"
+		return it
+	case whole:
+		st.scan(head[min(hdrEnd+1, len(head)):], &sc, true, true)
+		if head[len(head)-1] != '\n' {
+			it.Notes = append(it.Notes, "last line has no newline (being written or truncated)")
+		}
 	default:
-		if hdrEnd < 0 { // the whole file is one line
-			hdrEnd = len(head)
-		}
-		kind, e := parseLine(head[:hdrEnd], 1, &sc)
-		if kind != lineEntry || e.NotObject || e.Type != TypeSession || !e.HasID {
-			it.Problem = "first line is not a session header"
-			return it
-		}
-		hdr = headerFrom(&e)
-		if whole {
-			st.scan(head[min(hdrEnd+1, len(head)):], &sc, true, true)
-			if head[len(head)-1] != '\n' {
-				it.Notes = append(it.Notes, "last line has no newline (being written or truncated)")
-			}
-		} else if h := head[hdrEnd+1:]; bytes.LastIndexByte(h, '\n') >= 0 {
-			// Head: complete lines after the header only.
+		// Head: complete lines after the header only.
+		if h := head[hdrEnd+1:]; bytes.LastIndexByte(h, '\n') >= 0 {
 			st.scan(h[:bytes.LastIndexByte(h, '\n')+1], &sc, true, false)
 		}
 	}

@@ -450,7 +450,7 @@ func FuzzSummarizeFile(f *testing.F) {
 		}
 		s, err := Read(bytes.NewReader(data), Options{})
 		if err != nil {
-			return // Open skips blank/malformed first lines; discovery does not
+			return // not a session for the reader either
 		}
 		name, _ := s.Name()
 		msgs := 0
@@ -610,6 +610,25 @@ func TestResolveLocationsProjectSettingsKeyPresence(t *testing.T) {
 		loc, err := ResolveLocations(cwd, "", getenv, home)
 		if err != nil || loc.SessionDir != want {
 			t.Errorf("project %s: session dir %q (%v), want %q", project, loc.SessionDir, err, want)
+		}
+	}
+}
+
+// Pi's buildSessionInfo takes the first parsed entry as the header, so
+// blank and malformed lines before it do not hide a session.
+func TestSummarizeSkipsJunkBeforeHeader(t *testing.T) {
+	dir := t.TempDir()
+	body := "\n  \nnot json\n" + `{"type":"session","version":3,"id":"late","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/l"}` + "\n" +
+		`{"type":"message","id":"1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hello","timestamp":1767225601000}}` + "\n"
+	path := filepath.Join(dir, "late.jsonl")
+	must(t, os.WriteFile(path, []byte(body), 0o644))
+	for _, opt := range []ListOptions{{}, {HeadBytes: 8, TailBytes: 8}} {
+		it := SummarizeFile(path, opt)
+		if it.Problem != "" || it.ID != "late" || it.Cwd != "/l" {
+			t.Fatalf("windows %d/%d: %+v", opt.HeadBytes, opt.TailBytes, it)
+		}
+		if opt.HeadBytes == 0 && (it.FirstMessage != "hello" || it.MessageCount != 1 || !it.MessageCountExact) {
+			t.Errorf("body after a late header: %+v", it)
 		}
 	}
 }

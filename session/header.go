@@ -12,35 +12,77 @@ import (
 // line (Pi's MAX_SESSION_HEADER_SCAN_BYTES).
 const MaxHeaderScanBytes = 1 << 20
 
-// ReadHeader reads only the first line of a session, like Pi's discovery
-// scan: the text before the first "\n" (within MaxHeaderScanBytes) must be a
-// JSON object with type "session" and a string id. Unlike Open, blank or
-// malformed first lines are not skipped.
+// ReadHeader reads a session header the way Pi's discovery does
+// (readSessionHeader): blank, malformed and falsy lines are skipped, and
+// the first entry that parses must be a JSON object with type "session"
+// and a string id. At most MaxHeaderScanBytes are examined (skipped lines
+// included); a header still unfinished there counts only when the file
+// ends right at the limit.
 func ReadHeader(r io.Reader) (Header, error) {
+	h, _, err := scanHeader(r)
+	return h, err
+}
+
+// scanHeader is ReadHeader that also returns the offset just past the
+// header line (before its newline).
+func scanHeader(r io.Reader) (Header, int, error) {
 	buf := make([]byte, 0, 4096)
-	for len(buf) < MaxHeaderScanBytes {
+	start, scan := 0, 0 // start of the current line; where to look for "\n"
+	lineNo := 0
+	var sc lineScratch
+	// decide returns done=true when the line is the first entry.
+	decide := func(line []byte, end int) (Header, int, bool, error) {
+		lineNo++
+		kind, e := parseLine(line, lineNo, &sc)
+		if kind != lineEntry {
+			return Header{}, 0, false, nil
+		}
+		if e.NotObject || e.Type != TypeSession || !e.HasID {
+			return Header{}, 0, true, ErrNotSession
+		}
+		e.Raw = append([]byte(nil), e.Raw...)
+		return headerFrom(&e), end, true, nil
+	}
+	eof := false
+	for !eof && len(buf) < MaxHeaderScanBytes {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
 		m, err := r.Read(buf[len(buf):min(cap(buf), MaxHeaderScanBytes)])
 		buf = buf[:len(buf)+m]
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			buf = buf[:i]
-			break
-		}
 		if errors.Is(err, io.EOF) {
-			break
+			eof = true
+		} else if err != nil {
+			return Header{}, 0, fmt.Errorf("read header: %w", err)
 		}
-		if err != nil {
-			return Header{}, fmt.Errorf("read header: %w", err)
+		for {
+			i := bytes.IndexByte(buf[scan:], '\n')
+			if i < 0 {
+				scan = len(buf)
+				break
+			}
+			end := scan + i
+			if h, at, done, err := decide(buf[start:end], end); done {
+				return h, at, err
+			}
+			start, scan = end+1, end+1
 		}
 	}
-	var sc lineScratch
-	kind, e := parseLine(buf, 1, &sc)
-	if kind != lineEntry || e.NotObject || e.Type != TypeSession || !e.HasID {
-		return Header{}, ErrNotSession
+	if !eof {
+		// The limit is reached: like Pi, probe for one more byte.
+		var probe [1]byte
+		n, err := io.ReadFull(r, probe[:])
+		if n > 0 {
+			return Header{}, 0, ErrNotSession
+		}
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return Header{}, 0, fmt.Errorf("read header: %w", err)
+		}
 	}
-	return headerFrom(&e), nil
+	if h, at, done, err := decide(buf[start:], len(buf)); done {
+		return h, at, err
+	}
+	return Header{}, 0, ErrNotSession
 }
 
 // OpenHeader reads the header of the session file at path.
@@ -78,4 +120,35 @@ func Lineage(path string, maxDepth int) ([]string, error) {
 		cur = h.ParentSession
 	}
 	return out, nil
+}
+
+// firstEntryLine finds the header the way Pi's session listing does: the
+// first line of head that parses as a truthy JSON value (blank, malformed
+// and falsy lines are skipped). Only complete lines count unless whole
+// (head is the entire file). found is false when head ran out first;
+// otherwise end is the offset just past the line (before its newline) and
+// err is ErrNotSession unless the entry is a session header with an id.
+func firstEntryLine(head []byte, whole bool, sc *lineScratch) (h Header, end int, found bool, err error) {
+	start, lineNo := 0, 0
+	for start < len(head) {
+		end = bytes.IndexByte(head[start:], '\n')
+		if end < 0 {
+			if !whole {
+				return Header{}, 0, false, nil
+			}
+			end = len(head)
+		} else {
+			end += start
+		}
+		lineNo++
+		kind, e := parseLine(head[start:end], lineNo, sc)
+		if kind == lineEntry {
+			if e.NotObject || e.Type != TypeSession || !e.HasID {
+				return Header{}, 0, true, ErrNotSession
+			}
+			return headerFrom(&e), end, true, nil
+		}
+		start = end + 1
+	}
+	return Header{}, 0, whole, ErrNotSession
 }

@@ -13,9 +13,29 @@ func TestReadHeader(t *testing.T) {
 	if err != nil || h.ID != "s1" || h.Cwd != "/w" || h.FileVersion != 3 {
 		t.Fatalf("header = %+v, %v", h, err)
 	}
-	// Discovery does not skip a blank first line.
-	if _, err := ReadHeader(strings.NewReader("\n" + testHeader)); !errors.Is(err, ErrNotSession) {
-		t.Errorf("blank first line: %v", err)
+	// Like Pi's readSessionHeader, blank, malformed and falsy lines before
+	// the header are skipped; the first parsed entry decides.
+	for _, prefix := range []string{"\n", "\r\n  \n", "not json\n", "null\n0\n\"\"\n", "{\"type\":\"session\"\n"} {
+		if h, err := ReadHeader(strings.NewReader(prefix + testHeader + "\n")); err != nil || h.ID != "s1" {
+			t.Errorf("prefix %q: %+v, %v", prefix, h, err)
+		}
+	}
+	for _, first := range []string{"[1]\n", `{"type":"message"}` + "\n", `{"type":"session","id":5}` + "\n"} {
+		if _, err := ReadHeader(strings.NewReader(first + testHeader)); !errors.Is(err, ErrNotSession) {
+			t.Errorf("first entry %q must decide: %v", first, err)
+		}
+	}
+	// The 1 MiB budget covers the skipped lines too; a header that ends
+	// exactly at the limit at the end of the file is still read.
+	if _, err := ReadHeader(strings.NewReader(strings.Repeat("\n", MaxHeaderScanBytes) + testHeader)); !errors.Is(err, ErrNotSession) {
+		t.Errorf("header after 1 MiB of blank lines: %v", err)
+	}
+	atLimit := strings.Repeat("\n", MaxHeaderScanBytes-len(testHeader)) + testHeader
+	if h, err := ReadHeader(strings.NewReader(atLimit)); err != nil || h.ID != "s1" {
+		t.Errorf("header ending at the limit: %+v, %v", h, err)
+	}
+	if _, err := ReadHeader(strings.NewReader(atLimit + "x")); !errors.Is(err, ErrNotSession) {
+		t.Errorf("one byte past the limit: %v", err)
 	}
 	// A header line longer than the scan limit is not a header.
 	long := `{"type":"session","id":"x","pad":"` + strings.Repeat("p", MaxHeaderScanBytes) + `"}` + "\n"

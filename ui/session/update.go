@@ -310,7 +310,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			m.tree.follow(m.ls, m.tl.current())
 			return nil
 		}
-		if key.Matches(msg, k.Open) {
+		if key.Matches(msg, k.Open) && m.tl.current() >= 0 {
 			cmd := m.selectEntry(m.tl.current())
 			m.focus = paneDetail
 			return cmd

@@ -58,3 +58,16 @@ func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
 		t.Fatal("an error should stay until something replaces it")
 	}
 }
+
+// With a filter that matches nothing, enter has no entry to open: focus
+// stays on the timeline instead of moving to an empty detail pane.
+func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.press("/")
+	hs.typeText("zzzz-no-such-text")
+	hs.press("enter", "enter")
+	if hs.m.focus != paneTimeline {
+		t.Fatalf("focus moved to pane %d with nothing selected", hs.m.focus)
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // PresetListCmd lists presets of both scopes.
 type PresetListCmd struct {
-	JSON bool `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, shadowedBy}."`
+	JSON bool `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy}; autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
 }
 
 // Run lists every preset file with its scope badge and diagnostics counts.
@@ -20,7 +20,11 @@ func (c *PresetListCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	auto := lib.AutoActivatePreset()
+	auto, via := lib.FreshSessionPreset()
+	viaKey := ""
+	if via != nil {
+		viaKey = via.Key()
+	}
 	if c.JSON {
 		list := make([]any, 0, len(lib.Presets))
 		for _, p := range lib.Presets {
@@ -28,6 +32,11 @@ func (c *PresetListCmd) Run(g *Globals) error {
 			o.Set("name", p.Name())
 			o.Set("legacy", p.Legacy)
 			o.Set("autoActivate", auto == p)
+			if auto == p {
+				o.Set("autoActivateVia", viaKey)
+			} else {
+				o.Set("autoActivateVia", "")
+			}
 			var shadows []any
 			for _, s := range lib.ShadowedBy(p) {
 				shadows = append(shadows, s.Key())
@@ -42,7 +51,10 @@ func (c *PresetListCmd) Run(g *Globals) error {
 	}
 	for _, p := range lib.Presets {
 		marks := ""
-		if auto == p {
+		switch {
+		case auto == p && via != nil:
+			marks += " (auto-activates via profile " + viaKey + ")"
+		case auto == p:
 			marks += " (auto-activates)"
 		}
 		if by := lib.ShadowedBy(p); len(by) > 0 {

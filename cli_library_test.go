@@ -40,8 +40,17 @@ func TestPresetListShowValidate(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	byKey := map[string]int{}
+	auto := ""
 	for _, p := range list {
 		byKey[p.Key] = p.Errors
+		if p.AutoActivate {
+			auto += p.Key
+		}
+	}
+	// The demo's auto-activating profile tdd-worker beats pi-mirror's own
+	// autoActivate: a fresh session gets the profile's Preset.
+	if auto != "project:guarded-worker" {
+		t.Fatalf("auto-activated preset %q, want project:guarded-worker", auto)
 	}
 	if byKey["project:broken-on-purpose"] != 1 || byKey["project:pi-mirror"] != 0 || byKey["global:quick-review"] != 0 {
 		t.Fatalf("errors by preset: %v", byKey)

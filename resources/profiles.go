@@ -133,8 +133,12 @@ func (lib *Library) ResolveProfilePreset(p *Profile) (*Preset, []Diagnostic) {
 }
 
 // AutoActivateProfile is the profile pi-forge would auto-activate on a
-// fresh session (§11.3), or nil.
+// fresh session (§11.3), or nil. An untrusted project auto-activates
+// nothing, not even global definitions.
 func (lib *Library) AutoActivateProfile() *Profile {
+	if !lib.Workspace.Trust.Trusted {
+		return nil
+	}
 	entry := profile.ChooseAutoActivate(lib.profCatalog)
 	for _, p := range lib.Profiles {
 		if entry != nil && p.Entry == entry {
@@ -183,4 +187,39 @@ func checkProfileContent(scope Scope, base, id string, data []byte) error {
 		return newError(ErrInvalid, diags.FirstError())
 	}
 	return nil
+}
+
+// FreshSessionPreset is what a fresh session activates (§11.3, §14.2):
+// nothing in an untrusted project; when any profile requests
+// auto-activation, the chosen profile and its Preset (nil for promptStack
+// null), or nothing at all when no profile can be chosen or its Preset does
+// not resolve cleanly; otherwise the standalone Preset rule
+// (AutoActivatePreset) with no profile. The profile's model and
+// authentication preflight needs the model catalog and is the caller's: when
+// it fails, pi-forge applies nothing either.
+func (lib *Library) FreshSessionPreset() (*Preset, *Profile) {
+	if !lib.Workspace.Trust.Trusted {
+		return nil, nil
+	}
+	requested := false
+	for _, p := range lib.Profiles {
+		requested = requested || p.Profile.AutoActivates()
+	}
+	if !requested {
+		return lib.AutoActivatePreset(), nil
+	}
+	prof := lib.AutoActivateProfile()
+	if prof == nil {
+		return nil, nil
+	}
+	ps, diags := lib.ResolveProfilePreset(prof)
+	for _, d := range diags {
+		if d.Level == preset.LevelError {
+			return nil, nil
+		}
+	}
+	if ps != nil && !ps.Usable() {
+		return nil, nil
+	}
+	return ps, prof
 }

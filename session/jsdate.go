@@ -7,10 +7,17 @@ import (
 
 // jsDateMs returns new Date(v).getTime() for an entry timestamp field: a
 // string in the ECMAScript date-time format (the format toISOString writes,
-// and its shorter forms), or a number of milliseconds. Anything else is NaN.
+// and its shorter forms), or a number of milliseconds; null and booleans
+// become numbers first (null and false: 0, true: 1). Anything else is NaN.
 func jsDateMs(r RawValue) float64 {
 	if f, ok := r.Number(); ok {
 		return timeClip(f)
+	}
+	switch string(r) {
+	case "null", "false":
+		return 0
+	case "true":
+		return 1
 	}
 	s, ok := r.Str()
 	if !ok {

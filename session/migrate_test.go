@@ -129,6 +129,9 @@ func TestMigrateV1FirstKeptEntryIndexEdgeCases(t *testing.T) {
 	if _, has := obj.Get("firstKeptEntryIndex"); has {
 		t.Error("numeric firstKeptEntryIndex must be deleted")
 	}
+	if p, err := s.Entries[1].Payload(); err != nil || p.(*Compaction).FirstKeptEntryID != "" {
+		t.Errorf("later target: typed payload keeps %+v (%v)", p, err)
+	}
 
 	// The compaction itself (index 2): its own, already assigned id.
 	s = mustRead(t, head+msg+compaction(`,"firstKeptEntryIndex":2`))

@@ -314,7 +314,7 @@ func (e *Entry) Payload() (any, error) {
 		if err := lenientUnmarshal(e.Raw, c); err != nil {
 			return nil, fmt.Errorf("decode entry on line %d: %w", e.Line, err)
 		}
-		if id, ok := e.FirstKeptEntryID(); ok {
+		if id, ok := e.FirstKeptEntryID(); ok || e.firstKeptUndefined {
 			c.FirstKeptEntryID = id
 		}
 		return c, nil

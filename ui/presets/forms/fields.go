@@ -325,7 +325,9 @@ func (fl *fieldList) render(width int, focused bool) (lines []string, cursorLine
 	for _, f := range fl.fields {
 		nameW = max(nameW, len([]rune(f.name)))
 	}
-	nameW = min(nameW, max(8, width/3))
+	// Names get what they need up to half the width, leaving values at
+	// least 24 cells.
+	nameW = min(nameW, max(8, min(width/2, width-24)))
 	for i := range fl.fields {
 		f := &fl.fields[i]
 		sel := i == fl.row

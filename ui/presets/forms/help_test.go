@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,14 @@ func TestFormsCleanTextFromTheFile(t *testing.T) {
 				t.Errorf("%s form view contains %q", name, bad)
 			}
 		}
+	}
+}
+
+// At the editor width of a 120-column terminal (56 cells) option names
+// have room; they were cut to a third of the width ("stripAssistantThi…").
+func TestFieldNamesAreNotCutWhenTheValuesLeaveRoom(t *testing.T) {
+	v := ansi.Strip(NewSlotOptions(testContext(t, slotDraft), 1).View(56, 20))
+	if !strings.Contains(v, "stripAssistantThinking") || !strings.Contains(v, "includeLastUserMessage") {
+		t.Fatalf("option names are cut although there is room:\n%s", v)
 	}
 }

@@ -194,3 +194,18 @@ func deleteResolveError(lib *resources.Library, kind resources.Kind, selector st
 	}
 	return libraryError(err)
 }
+
+// checkRevisionArg refuses a --revision that is not a lowercase sha256 hex
+// digest (a sourceRevision, §10.3) as a usage error, in the words of
+// pi-forge's web API.
+func checkRevisionArg(rev string) error {
+	ok := len(rev) == 64
+	for i := 0; ok && i < len(rev); i++ {
+		c := rev[i]
+		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
+	}
+	if !ok {
+		return fail(exitUsage, "A valid expectedSourceRevision is required.")
+	}
+	return nil
+}

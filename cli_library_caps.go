@@ -270,6 +270,9 @@ type CapabilityDeleteCmd struct {
 
 // Run deletes the file when it still has the expected revision.
 func (c *CapabilityDeleteCmd) Run(g *Globals) error {
+	if err := checkRevisionArg(c.Revision); err != nil {
+		return err
+	}
 	lib, err := g.loadLibrary()
 	if err != nil {
 		return err

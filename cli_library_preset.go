@@ -262,6 +262,9 @@ type PresetDeleteCmd struct {
 
 // Run deletes the file when it still has the expected revision.
 func (c *PresetDeleteCmd) Run(g *Globals) error {
+	if err := checkRevisionArg(c.Revision); err != nil {
+		return err
+	}
 	lib, err := g.loadLibrary()
 	if err != nil {
 		return err

@@ -259,6 +259,9 @@ type ProfileDeleteCmd struct {
 
 // Run deletes the file when it still has the expected revision.
 func (c *ProfileDeleteCmd) Run(g *Globals) error {
+	if err := checkRevisionArg(c.Revision); err != nil {
+		return err
+	}
 	lib, err := g.loadLibrary()
 	if err != nil {
 		return err

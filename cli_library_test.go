@@ -327,7 +327,23 @@ func TestUntrustedProjectDeleteIsRefused(t *testing.T) {
 			t.Errorf("%v: exit %d %q", cmd, code, errOut)
 		}
 	}
-	if code, _, _ := runCLI(t, in(untrusted, "preset", "delete", "global:nope", "--revision", "0")...); code != exitUsage {
+	if code, _, _ := runCLI(t, in(untrusted, "preset", "delete", "global:nope", "--revision", strings.Repeat("0", 64))...); code != exitUsage {
 		t.Errorf("an unknown global id stays a usage error: exit %d", code)
+	}
+}
+
+// A --revision that is not a sha256 hex digest cannot be a revision anyone
+// saw: a usage error (exit 2, pi-forge's wording), never a conflict.
+func TestMalformedRevisionIsAUsageError(t *testing.T) {
+	args, _ := demoArgs(t)
+	for _, cmd := range [][]string{
+		{"preset", "delete", "pi-mirror", "--revision", "abc"},
+		{"capability", "delete", "review-mode", "--revision", strings.Repeat("A", 64)},
+		{"profile", "delete", "tdd-worker", "--revision", ""},
+	} {
+		code, _, errOut := runCLI(t, in(args, cmd...)...)
+		if code != exitUsage || !strings.Contains(errOut, "A valid expectedSourceRevision is required.") {
+			t.Errorf("%v: exit %d %q", cmd, code, errOut)
+		}
 	}
 }

@@ -51,3 +51,13 @@ func TestFreshSessionPreset(t *testing.T) {
 		t.Fatal("no profile auto-activates in an untrusted project")
 	}
 }
+
+// The selector in "Unknown prompt stack: <selector>" is trimmed with the
+// JavaScript trim set, as the selector parser trims it (a BOM or NBSP too).
+func TestUnknownPresetMessageUsesJSTrim(t *testing.T) {
+	lib := mustLoad(t, newWorkspace(t, nil))
+	_, err := lib.ResolvePreset("\ufeff\u00a0nope\u3000")
+	if err == nil || err.Error() != "Unknown prompt stack: nope" {
+		t.Fatalf("%q", err)
+	}
+}

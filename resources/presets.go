@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -159,7 +160,7 @@ func (lib *Library) ResolvePreset(selector string) (*Preset, error) {
 	if msg != "" {
 		return nil, newError(ErrInvalidSelector, msg)
 	}
-	label := strings.TrimSpace(selector)
+	label := jsonv.TrimJS(selector)
 	var matches []*Preset
 	if sel.Scope != "" {
 		matches = lib.PresetsIn(sel.Scope, sel.ID)

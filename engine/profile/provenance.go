@@ -111,23 +111,31 @@ func ParseProvenance(v any) (Provenance, bool) {
 	if p.AppliedAt, ok = field(obj, "appliedAt").(string); !ok {
 		return p, false
 	}
-	if p.Model.Provider, ok = nonEmptyString(field(model, "provider")); !ok {
+	// Only non-blankness is checked; the values stay as recorded.
+	if p.Model.Provider, ok = rawNonBlank(field(model, "provider")); !ok {
 		return p, false
 	}
-	if p.Model.ID, ok = nonEmptyString(field(model, "id")); !ok {
+	if p.Model.ID, ok = rawNonBlank(field(model, "id")); !ok {
 		return p, false
 	}
 	if p.ThinkingLevel, ok = field(snapshot, "thinkingLevel").(string); !ok || !isThinkingLevel(p.ThinkingLevel) {
 		return p, false
 	}
 	if stack := field(snapshot, "promptStack"); stack != nil {
-		ref, ok := nonEmptyString(stack)
+		ref, ok := rawNonBlank(stack)
 		if !ok {
 			return p, false
 		}
 		p.PromptStack = &ref
 	}
 	return p, true
+}
+
+// rawNonBlank returns v unchanged when it is a string that is not blank
+// after the JavaScript trim.
+func rawNonBlank(v any) (string, bool) {
+	s, ok := v.(string)
+	return s, ok && jsonv.TrimJS(s) != ""
 }
 
 func field(obj *jsonv.Object, key string) any {

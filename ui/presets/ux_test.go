@@ -3,6 +3,7 @@ package presets
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/engine/jsonv"
 
 	"strings"
 	"testing"
@@ -217,5 +218,36 @@ func TestExternalEditorOnASettingsRowNamesTheRow(t *testing.T) {
 	got := statusText(hs)
 	if !strings.HasPrefix(got, "Capability bindings is not a block") {
 		t.Fatalf("the message should name the row the user is on, got %q", got)
+	}
+}
+
+// Checking a tool adds a pattern row above the tool list; the cursor must
+// stay on the tool, so a second space unchecks it instead of checking
+// its neighbour.
+func TestToggledToolKeepsTheCursor(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	openSettingsForm(hs, formTools)
+	hs.press("down", "down", "down") // mode, + add pattern, read, bash
+	cursorLine := func() string {
+		for _, l := range strings.Split(ansi.Strip(hs.m.View()), "\n") {
+			if i := strings.Index(l, "▸   ["); i >= 0 {
+				return l[i:]
+			}
+		}
+		return ""
+	}
+	before := cursorLine()
+	if !strings.Contains(before, "bash") {
+		t.Fatalf("setup: the cursor should be on bash, is on %q", before)
+	}
+	hs.press("space")
+	if got := cursorLine(); !strings.Contains(got, "[x] bash") {
+		t.Fatalf("after space the cursor should still be on the checked bash, is on %q", got)
+	}
+	hs.press("space")
+	tools, _ := hs.m.d.tree.Get("tools")
+	if got := jsonv.Stringify(tools); got != `{"allow":[]}` && got != "null" && got != "undefined" {
+		t.Fatalf("space twice on one tool should leave no pattern, got %s", got)
 	}
 }

@@ -283,12 +283,16 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 }
 
 // toggleTool removes the exact pattern name when listed, else adds it.
+// The pattern rows sit above the tool rows, so the cursor moves with the
+// inserted or removed row and stays on the tool.
 func (f *policyForm) toggleTool(name string) tea.Cmd {
 	for i, p := range f.patterns {
 		if p == name {
+			f.row--
 			return f.setPatterns(without(f.patterns, i))
 		}
 	}
+	f.row++
 	return f.setPatterns(append(append([]string(nil), f.patterns...), name))
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -68,4 +69,24 @@ func TestLineage(t *testing.T) {
 	if err == nil || len(got) != 2 {
 		t.Errorf("missing ancestor: %v, %v", got, err)
 	}
+}
+
+// FuzzReadHeader checks that discovery's bounded header scan never panics
+// and agrees with the full reader whenever it finds a header: both take
+// the first parsed entry.
+func FuzzReadHeader(f *testing.F) {
+	f.Add([]byte(testHeader + "\n"))
+	f.Add([]byte("\n \nnot json\nnull\n" + testHeader))
+	f.Add([]byte("[1]\n" + testHeader + "\n"))
+	f.Add([]byte(`{"type":"session","id":5}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ReadHeader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		s, rerr := Read(bytes.NewReader(data), Options{})
+		if rerr != nil || s.Header.ID != h.ID || s.Header.Line != h.Line {
+			t.Fatalf("ReadHeader %+v but Read %v (header %+v)", h, rerr, s)
+		}
+	})
 }

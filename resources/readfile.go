@@ -1,8 +1,8 @@
 package resources
 
 import (
+	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -34,5 +34,14 @@ func readRegularFile(path string) ([]byte, error) {
 	case !fi.Mode().IsRegular():
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
 	}
-	return io.ReadAll(f)
+	// Size the buffer from stat like os.ReadFile; ReadFrom still reads to
+	// EOF if the file grew.
+	var buf bytes.Buffer
+	if size := fi.Size(); size > 0 && int64(int(size)) == size {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -182,3 +182,18 @@ func TestSummarizeSkipsJunkBeforeHeader(t *testing.T) {
 		}
 	}
 }
+
+// A file:// cwd is a URL: Pi turns it into a path (percent-escapes
+// decoded, "localhost" host accepted) before encoding the directory name.
+func TestDefaultSessionDirFileURL(t *testing.T) {
+	loc := Locations{AgentDir: "/agent"}
+	for in, want := range map[string]string{
+		"file:///home/dev/my%20app":          "--home-dev-my app--",
+		"file://localhost/home/dev/x":        "--home-dev-x--",
+		"file:///home/dev/projects/demo-app": "--home-dev-projects-demo-app--",
+	} {
+		if got := filepath.Base(loc.DefaultSessionDir(in, "/home/dev")); got != want {
+			t.Errorf("DefaultSessionDir(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

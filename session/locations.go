@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,7 +133,15 @@ func settingsSessionDir(path string) (dir string, present bool, err error) {
 // resolveCwd makes cwd absolute and clean like Node's path.resolve, after
 // "~" expansion and with file:// URLs accepted (spec §1.2 step 1).
 func resolveCwd(cwd, home string) string {
-	cwd = strings.TrimPrefix(cwd, "file://")
+	if strings.HasPrefix(cwd, "file://") {
+		// fileURLToPath: the URL path with escapes decoded; only an empty
+		// or "localhost" host names a local file.
+		if u, err := url.Parse(cwd); err == nil && (u.Host == "" || u.Host == "localhost") {
+			cwd = u.Path
+		} else {
+			cwd = strings.TrimPrefix(cwd, "file://")
+		}
+	}
 	cwd = ExpandTilde(cwd, home)
 	if abs, err := filepath.Abs(cwd); err == nil {
 		return abs

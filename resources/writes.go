@@ -96,10 +96,13 @@ func outsideError(kind Kind, scope Scope, root, path string) *Error {
 	return newError(ErrRefused, "Prompt stack path is outside "+string(scope)+" prompt-stack storage or traverses a symbolic link: "+path)
 }
 
-// CheckTarget applies every path guard of a mutation of path: trust, scope,
-// the path being exactly <root>/<id>.json (and the id matching expectedID
-// when given), no symbolic link in any segment from the anchor, and not a
-// directory. It returns nil or an *Error with pi-forge's exact message.
+// CheckTarget applies every path guard of a mutation of path: trust (every
+// capability write, and project writes of the other kinds), scope, the path
+// being a non-hidden .json file directly in <root> whose name is <id>.json
+// for expectedID (with expectedID "", as when deleting a loaded file, only
+// capabilities insist on an id-shaped name), no symbolic link in any
+// segment from the anchor, and not a directory. It returns nil or an *Error
+// with pi-forge's exact message.
 func CheckTarget(ws Workspace, kind Kind, scope Scope, path, expectedID string) error {
 	if scope != ScopeProject && scope != ScopeGlobal {
 		return newError(ErrRefused, "Invalid scope: "+string(scope))

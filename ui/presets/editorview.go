@@ -24,6 +24,17 @@ func (m *Model) editorView(r rect) string {
 		return m.frame(r, "Editor", "", focused, nil)
 	}
 	var head []string
+	if m.unparsed {
+		for _, l := range wrap(cleanText(m.unparsedText()), inner) {
+			head = append(head, st.Text.Danger.Render(l))
+		}
+		for _, d := range m.open.Diagnostics {
+			if d.Level == preset.LevelError {
+				head = append(head, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", inner)...)
+			}
+		}
+		head = append(head, "")
+	}
 	if m.conflict {
 		for _, l := range wrap("Save refused: "+conflictText, inner) {
 			head = append(head, st.Text.Danger.Render(l))

@@ -84,8 +84,9 @@ func (m *Model) findPreset(scope preset.Scope, id string) *resources.Preset {
 // openPreset starts a draft from a loaded Preset. announce emits the
 // selection so the header and the other panels follow.
 func (m *Model) openPreset(p *resources.Preset, announce bool) tea.Cmd {
-	tree := treeOf(p)
+	tree, parsed := treeOf(p)
 	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, false
+	m.unparsed = !parsed
 	m.d = newDraft(tree, p.FileName(), p.Scope)
 	m.itemCursor, m.itemOffset, m.previewOff = 0, 0, 0
 	m.editing, m.taItem = false, -1
@@ -104,16 +105,24 @@ func (m *Model) openPreset(p *resources.Preset, announce bool) tea.Cmd {
 
 // treeOf is the draft tree of a loaded Preset: the file's own JSON when it
 // parses to an object (so unknown fields and the user's order survive),
-// else the normalized fallback stack.
-func treeOf(p *resources.Preset) *jsonv.Object {
+// else the normalized fallback stack and parsed false.
+func treeOf(p *resources.Preset) (*jsonv.Object, bool) {
 	if p.Raw != nil {
 		if v, err := jsonv.Parse(p.Raw); err == nil {
 			if obj, ok := v.(*jsonv.Object); ok {
-				return obj
+				return obj, true
 			}
 		}
 	}
-	return preset.ToJSON(p.Stack)
+	return preset.ToJSON(p.Stack), false
+}
+
+// unparsedText explains why a draft over a file that is not a JSON object
+// is not saved over it.
+func (m *Model) unparsedText() string {
+	return m.open.FileName() + " did not parse, so its draft is pi-forge's empty fallback and saving would " +
+		"replace the file's text; fix the file and reload (" + m.keys.Reload.Help().Key + "), or fork (" +
+		m.keys.Fork.Help().Key + ") to keep the draft under a new id"
 }
 
 // save writes the draft with the revision the user loaded.
@@ -123,6 +132,10 @@ func (m *Model) save() tea.Cmd {
 	}
 	if m.open.Legacy {
 		m.setStatus("legacy .pi/prompt-stacks files are read-only; fork (f) to keep your draft", true)
+		return nil
+	}
+	if m.unparsed {
+		m.setStatus(m.unparsedText(), true)
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)

@@ -4,6 +4,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"os"
+	"path/filepath"
 
 	"strings"
 	"testing"
@@ -249,5 +251,36 @@ func TestToggledToolKeepsTheCursor(t *testing.T) {
 	tools, _ := hs.m.d.tree.Get("tools")
 	if got := jsonv.Stringify(tools); got != `{"allow":[]}` && got != "null" && got != "undefined" {
 		t.Fatalf("space twice on one tool should leave no pattern, got %s", got)
+	}
+}
+
+// A Preset file that is not a JSON object opens as pi-forge's fallback
+// stack. Saving that draft would replace whatever the user had in the file
+// (a half-written edit, say), so the save is refused with a way out, and
+// the editor says why the draft is empty.
+func TestAnUnparsableFileIsNotOverwrittenBySave(t *testing.T) {
+	const broken = `{"schemaVersion":2,"id":"half","items":[{"kind":"block",`
+	hs := newHarnessWith(t, 160, 48, func(t testing.TB, cwd string) {
+		p := filepath.Join(cwd, ".pi", "forge", "prompt-stacks", "half.json")
+		if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	hs.openByID("project:half")
+	view := ansi.Strip(hs.m.View())
+	if !strings.Contains(view, "half.json did not parse") {
+		t.Errorf("the editor should say the file did not parse:\n%s", view)
+	}
+	hs.m.focus = paneItems
+	hs.press("a", "ctrl+s")
+	data, err := os.ReadFile(hs.m.open.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != broken {
+		t.Fatalf("save replaced the unparsable file with:\n%s", data)
+	}
+	if got := statusText(hs); !strings.Contains(got, "fork") {
+		t.Errorf("the refusal should offer fork, got %q", got)
 	}
 }

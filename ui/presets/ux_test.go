@@ -284,3 +284,33 @@ func TestAnUnparsableFileIsNotOverwrittenBySave(t *testing.T) {
 		t.Errorf("the refusal should offer fork, got %q", got)
 	}
 }
+
+// Every row of the item list, with its editor or form focused, fits the
+// panel at the three sizes the smoke tests use, and so do the profiles.
+func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}, {160, 48}} {
+		hs := newHarness(t, size.w, size.h, true)
+		for _, id := range []string{"project:alpha", "project:beta", "global:gamma"} {
+			hs.openByID(id)
+			for row := 0; row < hs.m.itemRows(); row++ {
+				hs.m.focus, hs.m.itemCursor = paneItems, row
+				hs.m.afterItemMove()
+				hs.press("enter")
+				view := hs.m.View()
+				lines := strings.Split(view, "\n")
+				if len(lines) != size.h {
+					t.Errorf("%s row %d at %dx%d: %d lines", id, row, size.w, size.h, len(lines))
+				}
+				for i, l := range lines {
+					if w := ansi.StringWidth(l); w != size.w {
+						t.Errorf("%s row %d at %dx%d: line %d is %d cells wide", id, row, size.w, size.h, i+1, w)
+					}
+				}
+				hs.press("esc")
+				if hs.m.editing {
+					hs.press("esc")
+				}
+			}
+		}
+	}
+}

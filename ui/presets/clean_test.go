@@ -89,3 +89,9 @@ func TestScreenSafeKeepsStylingAndDropsEverythingElse(t *testing.T) {
 		t.Fatal("styled text without hazards must pass unchanged")
 	}
 }
+
+func TestTheStatusLineIsCleaned(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.m.setStatus("profile x: bad \x1b[31mname\x1b[0m\r", true)
+	assertNoLeak(t, "status", hs.m.View())
+}

@@ -125,7 +125,7 @@ func joinH(blocks ...string) string {
 // statusLine is the last row: the latest message, else the draft state.
 func (m *Model) statusLine() string {
 	st := m.com.Styles
-	text := m.status
+	text := cleanLine(m.status) // errors may quote file text
 	style := st.App.Status
 	if m.statusErr {
 		style = st.App.Error

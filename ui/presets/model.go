@@ -193,6 +193,9 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
 	case m.focus == paneList:
 		return []key.Binding{k.Open, k.New, k.Fork, k.Profiles, k.Reload}
+	case m.focus == paneItems && m.d != nil && m.itemCursor >= len(m.d.items()):
+		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
+		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
 	case m.focus == paneItems:
 		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save}
 	case m.focus == panePreview:

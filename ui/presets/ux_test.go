@@ -314,3 +314,25 @@ func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
 		}
 	}
 }
+
+// On a settings row space, J/K, d and x do nothing, so the footer leaves
+// them out; on an item it offers them.
+func TestItemsFooterFollowsTheRow(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.m.focus, hs.m.itemCursor = paneItems, 0
+	if countKey(hs.m.ShortHelp(), hs.m.keys.Delete.Help().Key) != 1 {
+		t.Fatalf("on an item the footer offers x: %v", helpKeys(hs.m.ShortHelp()))
+	}
+	hs.m.itemCursor = len(hs.m.d.items()) // Parameters
+	for _, b := range []key.Binding{hs.m.keys.Toggle, hs.m.keys.Delete, hs.m.keys.Duplicate, hs.m.keys.MoveUp} {
+		if countKey(hs.m.ShortHelp(), b.Help().Key) > 0 {
+			t.Errorf("on a settings row the footer offers %q, which does nothing there", b.Help().Key)
+		}
+	}
+	n := len(hs.m.d.items())
+	hs.press("x", "d", "space")
+	if len(hs.m.d.items()) != n || hs.m.dlg != nil || hs.m.d.dirty {
+		t.Fatal("item keys acted on a settings row")
+	}
+}

@@ -203,7 +203,11 @@ func (m *Model) itemsView(r rect) string {
 	focused := m.focus == paneItems
 	inner := max(0, r.w-4)
 	if m.d == nil {
-		return m.frame(r, "Items", "", focused, []string{st.Pane.Placeholder.Render("open a preset (enter)")})
+		hint := "open a preset (" + m.keys.Open.Help().Key + ")"
+		if m.lib != nil && len(m.lib.Presets) == 0 {
+			hint = "no preset to open — " + m.keys.New.Help().Key + " creates one"
+		}
+		return m.frame(r, "Items", "", focused, []string{st.Pane.Placeholder.Render(hint)})
 	}
 	rows := m.itemRowsRendered(inner)
 	var lines []string

@@ -192,7 +192,15 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showProfile:
 		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
 	case m.focus == paneList:
-		return []key.Binding{k.Open, k.New, k.Fork, k.Profiles, k.Reload}
+		var bs []key.Binding
+		if m.lib != nil && len(m.lib.Presets) > 0 {
+			bs = append(bs, k.Open)
+		}
+		bs = append(bs, k.New)
+		if m.d != nil {
+			bs = append(bs, k.Fork) // fork copies the open draft
+		}
+		return append(bs, k.Profiles, k.Reload)
 	case m.focus == paneItems && m.d != nil && m.itemCursor >= len(m.d.items()):
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}

@@ -336,3 +336,29 @@ func TestItemsFooterFollowsTheRow(t *testing.T) {
 		t.Fatal("item keys acted on a settings row")
 	}
 }
+
+// With no Preset at all, enter and f have nothing to act on.
+func TestEmptyLibraryFooterOffersOnlyWhatWorks(t *testing.T) {
+	hs := newHarnessWith(t, 160, 48, func(t testing.TB, cwd string) {
+		for _, dir := range []string{filepath.Join(cwd, ".pi", "forge", "prompt-stacks"), filepath.Join(filepath.Dir(cwd), "forge", "prompt-stacks")} {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if hs.m.lib == nil || len(hs.m.lib.Presets) != 0 {
+		t.Fatalf("setup: want an empty library")
+	}
+	hs.m.focus = paneList
+	for _, b := range []key.Binding{hs.m.keys.Open, hs.m.keys.Fork} {
+		if countKey(hs.m.ShortHelp(), b.Help().Key) > 0 {
+			t.Errorf("the empty list's footer offers %q: %v", b.Help().Key, helpKeys(hs.m.ShortHelp()))
+		}
+	}
+	if countKey(hs.m.ShortHelp(), hs.m.keys.New.Help().Key) != 1 {
+		t.Error("n (new preset) is what the empty list needs")
+	}
+	if view := ansi.Strip(hs.m.View()); strings.Contains(view, "open a preset (enter)") {
+		t.Errorf("the items pane asks to open a preset although there is none:\n%s", view)
+	}
+}

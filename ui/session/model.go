@@ -153,7 +153,15 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:
-		return []key.Binding{k.Open, k.Filter, k.Scope, k.Follow}
+		var bs []key.Binding
+		if len(m.picker.shown) > 0 {
+			bs = append(bs, k.Open)
+		}
+		bs = append(bs, k.Filter, k.Scope)
+		if m.ls != nil {
+			bs = append(bs, k.Follow) // follows the open session
+		}
+		return bs
 	case m.focus == paneTree:
 		return []key.Binding{k.Open, k.Fold, k.Unfold, k.TreeFilter, k.Context}
 	case m.focus == paneTimeline:

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
 
@@ -70,4 +71,25 @@ func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 	if hs.m.focus != paneTimeline {
 		t.Fatalf("focus moved to pane %d with nothing selected", hs.m.focus)
 	}
+}
+
+// With no session for the directory, enter and F have nothing to act on.
+func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.m.picker.shown = nil // as discovery leaves it for a directory without sessions
+	hs.m.ls = nil
+	hs.m.focus = panePicker
+	for _, h := range helpKeysOf(hs.m.ShortHelp()) {
+		if h == hs.m.keys.Open.Help().Key || h == hs.m.keys.Follow.Help().Key {
+			t.Errorf("the empty picker's footer offers %q", h)
+		}
+	}
+}
+
+func helpKeysOf(bs []key.Binding) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Help().Key)
+	}
+	return out
 }

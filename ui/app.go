@@ -274,9 +274,28 @@ func (m *Model) tabsView() string {
 	return ansi.Truncate(strings.Join(tabs, st.App.TabGap.Render("│")), m.width, "…")
 }
 
+// footerView is the short help: the focused panel's keys, then the global
+// keys, which always stay visible (the panel's part is cut first). While a
+// text input has focus the global keys type text, so only the panel's are
+// shown.
 func (m *Model) footerView() string {
-	bindings := append(m.panels[m.active].ShortHelp(), m.keys.ShortHelp()...)
-	return m.com.Styles.App.Footer.Render(ansi.Truncate(m.help.ShortHelpView(bindings), max(0, m.width-2), "…"))
+	width := max(0, m.width-2)
+	panel := m.help.ShortHelpView(m.panels[m.active].ShortHelp())
+	if m.panels[m.active].CapturesInput() {
+		return m.com.Styles.App.Footer.Render(ansi.Truncate(panel, width, "…"))
+	}
+	global := m.help.ShortHelpView(m.keys.ShortHelp())
+	if panel == "" {
+		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
+	}
+	sep := m.com.Styles.Help.ShortSeparator.Render(" • ")
+	room := width - ansi.StringWidth(global) - ansi.StringWidth(sep)
+	if room < 8 {
+		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
+	}
+	h := m.help
+	h.SetWidth(room) // whole bindings that fit, then "…"
+	return m.com.Styles.App.Footer.Render(h.ShortHelpView(m.panels[m.active].ShortHelp()) + sep + global)
 }
 
 // helpView composes the focused panel's keys with the global keys, as
@@ -284,7 +303,7 @@ func (m *Model) footerView() string {
 // that do not fit side by side wrap onto further rows instead of being cut.
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
-	groups := append(m.panels[m.active].FullHelp(), m.keys.FullHelp()...)
+	groups := withoutRepeats(m.panels[m.active].FullHelp(), m.keys.FullHelp())
 	h := m.help
 	avail := max(10, m.width-6)
 	h.SetWidth(0) // measure unclipped; rows are packed to fit below
@@ -331,4 +350,29 @@ func orLeaf(s common.Selection) string {
 		return "leaf"
 	}
 	return s.EntryID
+}
+
+// withoutRepeats appends the global groups to the panel's, leaving out a
+// global binding the panel already lists with the same key and meaning
+// (both have "esc back"), so the overlay never shows a key twice.
+func withoutRepeats(panel, global [][]key.Binding) [][]key.Binding {
+	seen := map[string]bool{}
+	for _, g := range panel {
+		for _, b := range g {
+			seen[b.Help().Key+"\x00"+b.Help().Desc] = true
+		}
+	}
+	out := append([][]key.Binding{}, panel...)
+	for _, g := range global {
+		var kept []key.Binding
+		for _, b := range g {
+			if !seen[b.Help().Key+"\x00"+b.Help().Desc] {
+				kept = append(kept, b)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }

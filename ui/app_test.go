@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -180,4 +181,35 @@ func TestCommandResultsReachPanelsThatAreNotShowing(t *testing.T) {
 	if _, ok := hidden.got[0].(loadDoneMsg); !ok {
 		t.Fatalf("got %T", hidden.got[0])
 	}
+}
+
+// typing is a panel whose text input has focus.
+type typing struct{ *pending.Model }
+
+func (typing) CapturesInput() bool { return true }
+
+func TestFooterKeepsGlobalKeysAndHidesThemWhileTyping(t *testing.T) {
+	m := newTestModel(80, 24)
+	if footer := ansi.Strip(m.footerView()); !strings.Contains(footer, "? help") || !strings.Contains(footer, "q quit") {
+		t.Fatalf("the global keys must stay visible at 80 columns: %q", footer)
+	}
+	m.panels[m.active] = typing{pending.New(m.com, "Typing", "test")}
+	if footer := ansi.Strip(m.footerView()); strings.Contains(footer, "q quit") || strings.Contains(footer, "? help") {
+		t.Fatalf("while a text input has focus q and ? are text, not keys: %q", footer)
+	}
+	if groups := withoutRepeats([][]key.Binding{{m.keys.Back}}, m.keys.FullHelp()); countHelp(groups, "back") != 1 {
+		t.Fatal("a key the panel lists must not be listed again by the root")
+	}
+}
+
+func countHelp(groups [][]key.Binding, desc string) int {
+	n := 0
+	for _, g := range groups {
+		for _, b := range g {
+			if b.Help().Desc == desc {
+				n++
+			}
+		}
+	}
+	return n
 }

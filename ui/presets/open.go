@@ -56,9 +56,14 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 }
 
 // initialPreset picks what opens first: the selection's Preset, the
-// session's active one, else the first in the list.
+// session's active one, the one a fresh Pi session would activate
+// (auto-activating profile or preset), else the first in the list.
 func (m *Model) initialPreset() int {
-	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, m.activeKey()} {
+	fresh := ""
+	if p, _ := m.lib.FreshSessionPreset(); p != nil {
+		fresh = p.Key()
+	}
+	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, m.activeKey(), fresh} {
 		for i, p := range m.lib.Presets {
 			if want != "" && (p.Key() == want || p.ID == want) {
 				return i

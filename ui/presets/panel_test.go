@@ -342,3 +342,21 @@ func TestKeysWhileADraftIsReloadingDoNotPanic(t *testing.T) {
 		t.Fatalf("focus %d, want the list while no draft is open", hs.m.focus)
 	}
 }
+
+func TestWithoutSessionOpensWhatAFreshSessionWouldActivate(t *testing.T) {
+	hs := newHarnessWith(t, 120, 40, func(t testing.TB, cwd string) {
+		p := filepath.Join(filepath.Dir(cwd), "forge", "prompt-stacks", "gamma.json")
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// gamma auto-activates: a fresh pi-forge session would use it.
+		raw = []byte(strings.Replace(string(raw), `"items"`, `"autoActivate": true, "items"`, 1))
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if hs.m.open == nil || hs.m.open.Key() != "global:gamma" {
+		t.Fatalf("opened %v, want the auto-activating global:gamma", hs.m.open.Key())
+	}
+}

@@ -143,6 +143,10 @@ func (m *Model) save() tea.Cmd {
 		m.setStatus(m.unparsedText(), true)
 		return nil
 	}
+	if name := m.open.FileName(); name != m.open.ID+".json" {
+		m.setStatus(fmt.Sprintf("pi-forge saves a preset only as <id>.json and this one is %s; fork (f) to keep your draft as %s.json", name, m.open.ID), true)
+		return nil
+	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
 	return saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.stack, m.revision)
 }

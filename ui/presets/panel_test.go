@@ -360,3 +360,21 @@ func TestWithoutSessionOpensWhatAFreshSessionWouldActivate(t *testing.T) {
 		t.Fatalf("opened %v, want the auto-activating global:gamma", hs.m.open.Key())
 	}
 }
+
+func TestSaveExplainsAFileNamedOtherThanItsID(t *testing.T) {
+	hs := newHarnessWith(t, 120, 40, func(t testing.TB, cwd string) {
+		dir := filepath.Join(cwd, ".pi", "forge", "prompt-stacks")
+		if err := os.Rename(filepath.Join(dir, "beta.json"), filepath.Join(dir, "beta-prompt-stack.json")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	hs.openByID("project:beta")
+	before, _ := os.ReadFile(hs.m.open.Path)
+	hs.press("ctrl+s")
+	if !strings.Contains(hs.m.status, "beta-prompt-stack.json") || !strings.Contains(hs.m.status, "fork") {
+		t.Fatalf("status %q should explain the file name and offer fork", hs.m.status)
+	}
+	if after, _ := os.ReadFile(hs.m.open.Path); string(after) != string(before) {
+		t.Fatal("the file must be untouched")
+	}
+}

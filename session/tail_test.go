@@ -106,69 +106,84 @@ func TestTailOrderAndLatency(t *testing.T) {
 		opt  TailOptions
 	}{{"watch", TailOptions{}}, {"poll", TailOptions{NoWatch: true}}} {
 		t.Run(mode.name, func(t *testing.T) {
-			before := runtime.NumGoroutine()
-			path := filepath.Join(t.TempDir(), "s.jsonl")
-			header := `{"type":"session","version":3,"id":"x","timestamp":"2026-11-29T22:47:39.368Z","cwd":"/"}` + "\n"
-			must(t, os.WriteFile(path, []byte(header), 0o644))
-			ctx, cancel := context.WithCancel(context.Background())
-			ch, err := TailWithOptions(ctx, path, int64(len(header)), mode.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := collect(ch)
-
-			rng := rand.New(rand.NewPCG(3, 4))
-			const n = 120
-			var want []string
-			for i := range n {
-				want = append(want, fmt.Sprintf(`{"type":"custom","customType":"t","data":{"i":%d,"pad":"%s"},"id":"%08x"}`, i, strings.Repeat("é", rng.IntN(300)), i))
-			}
-			all := strings.Join(want, "\n") + "\n"
-			completed := make([]time.Time, n)
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			line := 0
-			for pos := 0; pos < len(all); {
-				k := min(len(all), pos+1+rng.IntN(200))
-				if _, err := f.WriteString(all[pos:k]); err != nil {
-					t.Fatal(err)
-				}
-				now := time.Now()
-				for j := pos; j < k; j++ {
-					if all[j] == '\n' {
-						completed[line] = now
-						line++
-					}
-				}
-				pos = k
-				time.Sleep(time.Duration(rng.IntN(4)) * time.Millisecond)
-			}
-			f.Close()
-			got := c.waitLines(t, n, 3*time.Second)
-			_, at, resets := c.lines()
-			if resets != 0 || len(got) != n {
-				t.Fatalf("resets %d, lines %d", resets, len(got))
-			}
-			off := int64(len(header))
-			var worst time.Duration
-			for i, l := range got {
-				if string(l.Data) != want[i] || l.Offset != off {
-					t.Fatalf("line %d at %d = %.40q, want offset %d %.40q", i, l.Offset, l.Data, off, want[i])
-				}
-				off += int64(len(l.Data)) + 1
-				worst = max(worst, at[i].Sub(completed[i]))
+			worst := tailOrderRun(t, mode.opt)
+			if worst >= 250*time.Millisecond {
+				// One retry: a loaded CI machine can stall a goroutine once;
+				// a real regression misses the budget twice.
+				t.Logf("worst latency %v; measuring again", worst)
+				worst = tailOrderRun(t, mode.opt)
 			}
 			if worst >= 250*time.Millisecond {
-				t.Fatalf("worst latency %v", worst)
+				t.Fatalf("worst latency %v, budget 250ms", worst)
 			}
 			t.Logf("worst latency %v", worst)
-			cancel()
-			<-c.done
-			waitGoroutines(t, before)
 		})
 	}
+}
+
+// tailOrderRun appends 120 lines in random chunks while a tail follows the
+// file, checks every line arrives once, in order, at its offset, and
+// returns the worst delay between a line's completion and its delivery.
+func tailOrderRun(t *testing.T, opt TailOptions) time.Duration {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	header := `{"type":"session","version":3,"id":"x","timestamp":"2026-11-29T22:47:39.368Z","cwd":"/"}` + "\n"
+	must(t, os.WriteFile(path, []byte(header), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, err := TailWithOptions(ctx, path, int64(len(header)), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := collect(ch)
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 120
+	var want []string
+	for i := range n {
+		want = append(want, fmt.Sprintf(`{"type":"custom","customType":"t","data":{"i":%d,"pad":"%s"},"id":"%08x"}`, i, strings.Repeat("é", rng.IntN(300)), i))
+	}
+	all := strings.Join(want, "\n") + "\n"
+	completed := make([]time.Time, n)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for pos := 0; pos < len(all); {
+		k := min(len(all), pos+1+rng.IntN(200))
+		if _, err := f.WriteString(all[pos:k]); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		for j := pos; j < k; j++ {
+			if all[j] == '\n' {
+				completed[line] = now
+				line++
+			}
+		}
+		pos = k
+		time.Sleep(time.Duration(rng.IntN(4)) * time.Millisecond)
+	}
+	f.Close()
+	got := c.waitLines(t, n, 3*time.Second)
+	_, at, resets := c.lines()
+	if resets != 0 || len(got) != n {
+		t.Fatalf("resets %d, lines %d", resets, len(got))
+	}
+	off := int64(len(header))
+	var worst time.Duration
+	for i, l := range got {
+		if string(l.Data) != want[i] || l.Offset != off {
+			t.Fatalf("line %d at %d = %.40q, want offset %d %.40q", i, l.Offset, l.Data, off, want[i])
+		}
+		off += int64(len(l.Data)) + 1
+		worst = max(worst, at[i].Sub(completed[i]))
+	}
+	cancel()
+	<-c.done
+	waitGoroutines(t, before)
+	return worst
 }
 
 func TestTailPartialLineHeld(t *testing.T) {

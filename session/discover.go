@@ -403,7 +403,7 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 		}
 		if e.Type == TypeMessage {
 			st.messages++
-			st.noteActivity(&e)
+			st.noteActivity(&e, sc)
 			if head && !st.firstSeen && e.Role == RoleUser {
 				st.firstSeen = true
 				cp := e
@@ -424,11 +424,23 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 // assistant messages that have a content key count with their numeric
 // message.timestamp, else with their parsable entry timestamp; the
 // maximum (starting from 0) wins.
-func (st *windowStats) noteActivity(e *Entry) {
-	if (e.Role != RoleUser && e.Role != RoleAssistant) || e.MessageField("content") == nil {
+//
+// The message object is scanned once into the reusable scratch, so a
+// window of many messages costs no allocation per message.
+func (st *windowStats) noteActivity(e *Entry, sc *lineScratch) {
+	if e.Role != RoleUser && e.Role != RoleAssistant {
 		return
 	}
-	ms, ok := e.MessageField("timestamp").Number()
+	msg := e.message.in(e.Raw)
+	if len(msg) == 0 || msg[0] != '{' {
+		return
+	}
+	members, _, ok := scanObject(msg, 0, sc.members[:0], "", nil)
+	sc.members = members[:0]
+	if !ok || lookup(members, "content") == nil {
+		return
+	}
+	ms, ok := lookup(members, "timestamp").Number()
 	if !ok {
 		if ms = e.timestampMs; math.IsNaN(ms) { // new Date(entry.timestamp)
 			return

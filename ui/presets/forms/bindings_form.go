@@ -259,20 +259,14 @@ func (f *bindingsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		v, _ := b.Get("modelCallable")
 		return f, edit(Path{"capabilities", f.row, "modelCallable"}, v != true, "capabilities."+f.bindingName(f.row)+".modelCallable")
 	case key.Matches(kp, k.Delete):
-		list := append(append([]any(nil), f.raw[:f.row]...), f.raw[f.row+1:]...)
-		return f, f.setBindings(list, "capabilities delete "+f.bindingName(f.row))
+		return f, f.setBindings(without(f.raw, f.row), "capabilities delete "+f.bindingName(f.row))
 	case key.Matches(kp, k.MoveUp), key.Matches(kp, k.MoveDown):
-		step := 1
-		if key.Matches(kp, k.MoveUp) {
-			step = -1
-		}
-		j := f.row + step
+		j := f.row + moveStep(kp, k)
 		if j < 0 || j >= n {
 			return f, nil
 		}
-		list := append([]any(nil), f.raw...)
-		list[f.row], list[j] = list[j], list[f.row]
 		name := f.bindingName(f.row)
+		list := swapped(f.raw, f.row, j)
 		f.row = j
 		return f, f.setBindings(list, "capabilities move "+name)
 	}

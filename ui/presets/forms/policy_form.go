@@ -212,17 +212,6 @@ func nextMode(mode string, step int) string {
 	return policyAllow
 }
 
-func without(list []string, i int) []string {
-	out := append([]string(nil), list[:i]...)
-	return append(out, list[i+1:]...)
-}
-
-func swapped(list []string, i, j int) []string {
-	out := append([]string(nil), list...)
-	out[i], out[j] = out[j], out[i]
-	return out
-}
-
 func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	if f.editing {
 		return f, f.updateEditing(msg)
@@ -270,10 +259,7 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 			return f, editAt(f.ctx.Draft, Path{f.field, "initial"}, toAnyList(without(f.initial, r.index)), "tools.initial")
 		}
 	case key.Matches(kp, k.MoveUp), key.Matches(kp, k.MoveDown):
-		step := 1
-		if key.Matches(kp, k.MoveUp) {
-			step = -1
-		}
+		step := moveStep(kp, k)
 		if r.kind == rowPattern && r.index+step >= 0 && r.index+step < len(f.patterns) {
 			f.row += step
 			return f, f.setPatterns(swapped(f.patterns, r.index, r.index+step))

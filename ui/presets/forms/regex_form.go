@@ -255,20 +255,14 @@ func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		}
 		return f, edit(Path{"regex", "rules", f.row, "enabled"}, !enabled, "regex.rules."+f.ruleID(f.row)+".enabled")
 	case key.Matches(kp, k.Delete):
-		rules := append(append([]any(nil), f.rules[:f.row]...), f.rules[f.row+1:]...)
-		return f, f.setRules(rules, "regex.rules delete "+f.ruleID(f.row))
+		return f, f.setRules(without(f.rules, f.row), "regex.rules delete "+f.ruleID(f.row))
 	case key.Matches(kp, k.MoveUp), key.Matches(kp, k.MoveDown):
-		step := 1
-		if key.Matches(kp, k.MoveUp) {
-			step = -1
-		}
-		j := f.row + step
+		j := f.row + moveStep(kp, k)
 		if j < 0 || j >= n {
 			return f, nil
 		}
-		rules := append([]any(nil), f.rules...)
-		rules[f.row], rules[j] = rules[j], rules[f.row]
 		id := f.ruleID(f.row)
+		rules := swapped(f.rules, f.row, j)
 		f.row = j
 		return f, f.setRules(rules, "regex.rules move "+id)
 	}

@@ -69,9 +69,7 @@ func RuntimeOptionsFromPrompt(p PromptState, cwd string) compile.Options {
 		text := sectionBody(add, "addendum")
 		opts.AppendSystemPrompt = &text
 	}
-	for _, m := range projectInstructions.FindAllStringSubmatch(sectionBody(p.Sections["project_context"], "project_context"), -1) {
-		opts.ContextFiles = append(opts.ContextFiles, compile.ContextFile{Path: m[1], Content: m[2]})
-	}
+	opts.ContextFiles = append(opts.ContextFiles, contextFilesOf(sectionBody(p.Sections["project_context"], "project_context"))...)
 	for _, m := range skillEntry.FindAllStringSubmatch(sectionBody(p.Sections["skills"], "skills"), -1) {
 		opts.Skills = append(opts.Skills, compile.Skill{
 			Name: html.UnescapeString(m[1]), Description: html.UnescapeString(m[2]), FilePath: html.UnescapeString(m[3]),
@@ -90,8 +88,7 @@ var piFixedRules = map[string]bool{
 }
 
 var (
-	projectInstructions = regexp.MustCompile(`(?s)<project_instructions path="([^"]*)">\n(.*?)\n</project_instructions>`)
-	skillEntry          = regexp.MustCompile(`(?s)<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>\s*<location>(.*?)</location>\s*</skill>`)
+	skillEntry = regexp.MustCompile(`(?s)<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>\s*<location>(.*?)</location>\s*</skill>`)
 )
 
 // sectionBody removes the `<name>\n … \n</name>` wrapper Pi puts around
@@ -169,4 +166,24 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 	}
 	fr.Source = "session " + OneLine(s.Header.ID, 60) + " at entry " + OneLine(id, 20) + " (system prompt recorded by Pi)"
 	return fr, nil
+}
+
+// contextFilesOf reads the files back out of a project_context body. Pi
+// joins them as `\n\n<project_instructions path="…">\n<content>\n</project_instructions>`
+// without escaping, so a file may itself contain the closing tag; each
+// file's content therefore runs to the last closing tag before the next
+// file's opening, which no ordinary file text reproduces.
+func contextFilesOf(body string) []compile.ContextFile {
+	const open, closeTag = "<project_instructions path=\"", "\n</project_instructions>"
+	var files []compile.ContextFile
+	chunks := strings.Split(body, "\n\n"+open)
+	for _, chunk := range chunks[1:] {
+		path, rest, ok := strings.Cut(chunk, "\">\n")
+		end := strings.LastIndex(rest, closeTag)
+		if !ok || end < 0 {
+			continue
+		}
+		files = append(files, compile.ContextFile{Path: path, Content: rest[:end]})
+	}
+	return files
 }

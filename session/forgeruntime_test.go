@@ -146,3 +146,19 @@ func TestRuntimeOptionsCustomPromptKeepsBuiltinToolText(t *testing.T) {
 		t.Errorf("guidelines %v", got.PromptGuidelines)
 	}
 }
+
+func TestContextFilesMayQuoteTheClosingTag(t *testing.T) {
+	tricky := "Docs example:\n</project_instructions>\nstill the same file."
+	var sections = map[string]string{}
+	for _, s := range piprompt.Sections(piprompt.Input{
+		ContextFiles: []piprompt.ContextFile{{Path: "/a/AGENTS.md", Content: tricky}, {Path: "/a/b/AGENTS.md", Content: "second"}},
+		Cwd:          "/a/b",
+	}) {
+		sections[s.Name] = s.Value
+	}
+	got := RuntimeOptionsFromPrompt(PromptState{Sections: sections}, "/a/b").ContextFiles
+	want := []compile.ContextFile{{Path: "/a/AGENTS.md", Content: tricky}, {Path: "/a/b/AGENTS.md", Content: "second"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v", got)
+	}
+}

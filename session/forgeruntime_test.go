@@ -162,3 +162,17 @@ func TestContextFilesMayQuoteTheClosingTag(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+func FuzzRuntimeOptionsFromPrompt(f *testing.F) {
+	f.Add("<tools>\n- read: Read\n</tools>", "<rules>\n- a\n</rules>", "<project_context>\nx\n\n<project_instructions path=\"p\">\nc\n</project_instructions>\n</project_context>", "read")
+	f.Add("", "", "<project_context>\n\n<project_instructions path=\"", "")
+	f.Fuzz(func(t *testing.T, tools, rules, ctx, tool string) {
+		got := RuntimeOptionsFromPrompt(PromptState{
+			Sections:  map[string]string{"tools": tools, "rules": rules, "project_context": ctx, "skills": ctx},
+			ToolNames: []string{tool},
+		}, "/w")
+		if got.ToolSnippets == nil || got.ContextFiles == nil || got.Skills == nil || got.PromptGuidelines == nil {
+			t.Fatal("options must never be nil")
+		}
+	})
+}

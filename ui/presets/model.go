@@ -65,6 +65,9 @@ type Model struct {
 	autoOpened bool
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
+	// focusNewDraft moves focus to the items once a preset just created
+	// (new, fork) has opened, so editing can start at once.
+	focusNewDraft bool
 	// unparsed is true when the open file is not a JSON object: its draft
 	// is the fallback stack and is never saved over the file.
 	unparsed bool

@@ -52,6 +52,10 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	m.wantOpen = ""
 	cmd := m.openPreset(m.lib.Presets[m.listCursor], announce)
 	m.autoOpened = !announce && m.com.Selection.PresetID == ""
+	if m.focusNewDraft && m.d != nil {
+		m.focus = paneItems
+	}
+	m.focusNewDraft = false
 	return cmd
 }
 
@@ -188,6 +192,7 @@ func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 	m.closeForm()
 	m.editing = false
 	m.wantOpen = string(msg.scope) + ":" + msg.id
+	m.focusNewDraft = true
 	return loadLibraryCmd(m.com.Workspace)
 }
 

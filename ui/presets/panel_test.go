@@ -242,6 +242,9 @@ func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	if !hs.m.open.Usable() || hs.m.open.Stack.AutoActivate != nil {
 		t.Fatalf("the mirror copy is valid and does not auto-activate: %v", hs.m.open.Diagnostics)
 	}
+	if hs.m.focus != paneItems {
+		t.Fatalf("a new preset opens with its items focused, focus = %v", hs.m.focus)
+	}
 	hs.press("p")
 	if !hs.m.showProfile {
 		t.Fatal("p shows the profiles")

@@ -301,35 +301,14 @@ func emptyMessagesSuffix(dropped int) string {
 }
 
 func (h historyFilter) dropToolHistory(messages []any) []any {
-	removedCalls, droppedResults, droppedEmpty := 0, 0, 0
-	changed := false
-	result := make([]any, 0, len(messages))
-	for _, m := range messages {
-		if isControlMessage(m) {
-			result = append(result, m)
-			continue
-		}
-		if messageRole(m) == "toolResult" {
-			droppedResults++
-			changed = true
-			continue
-		}
-		out, removed, dropped := stripToolCalls(m, func(string, bool) bool { return false })
-		removedCalls += removed
-		if removed > 0 {
-			changed = true
-		}
-		if dropped {
-			droppedEmpty++
-			continue
-		}
-		result = append(result, out)
-	}
+	result, n, changed := filterToolHistory(messages,
+		func(any) bool { return false },
+		func(string, bool) bool { return false })
 	if !changed {
 		return messages
 	}
 	h.info(fmt.Sprintf("Dropped tool history from chat-history: removed %d tool call(s), dropped %d tool result message(s)",
-		removedCalls, droppedResults) + emptyMessagesSuffix(droppedEmpty))
+		n.calls, n.results) + emptyMessagesSuffix(n.empty))
 	return result
 }
 
@@ -350,8 +329,26 @@ func (h historyFilter) repairToolPairs(messages []any) []any {
 			results[id] = true
 		}
 	}
+	result, n, changed := filterToolHistory(messages,
+		func(m any) bool { id, ok := toolResultID(m); return ok && calls[id] },
+		func(id string, ok bool) bool { return ok && results[id] })
+	if !changed {
+		return messages
+	}
+	h.info(fmt.Sprintf("Repaired tool history after chat-history filtering: removed %d dangling tool call(s), dropped %d dangling tool result message(s)",
+		n.calls, n.results) + emptyMessagesSuffix(n.empty))
+	return result
+}
 
-	removedCalls, droppedResults, droppedEmpty := 0, 0, 0
+// toolCounts tallies what filterToolHistory removed.
+type toolCounts struct{ calls, results, empty int }
+
+// filterToolHistory keeps control messages, the tool results keepResult
+// accepts and the tool calls keepCall accepts (by call id); a message left
+// with no content by removed calls is dropped. changed is false when
+// nothing was removed, so callers can return the input unchanged.
+func filterToolHistory(messages []any, keepResult func(any) bool, keepCall func(id string, ok bool) bool) ([]any, toolCounts, bool) {
+	var n toolCounts
 	changed := false
 	result := make([]any, 0, len(messages))
 	for _, m := range messages {
@@ -360,32 +357,24 @@ func (h historyFilter) repairToolPairs(messages []any) []any {
 			continue
 		}
 		if messageRole(m) == "toolResult" {
-			id, ok := toolResultID(m)
-			if !ok || !calls[id] {
-				droppedResults++
+			if keepResult(m) {
+				result = append(result, m)
+			} else {
+				n.results++
 				changed = true
-				continue
 			}
-			result = append(result, m)
 			continue
 		}
-		out, removed, dropped := stripToolCalls(m, func(id string, ok bool) bool { return ok && results[id] })
-		removedCalls += removed
-		if removed > 0 {
-			changed = true
-		}
+		out, removed, dropped := stripToolCalls(m, keepCall)
+		n.calls += removed
+		changed = changed || removed > 0
 		if dropped {
-			droppedEmpty++
+			n.empty++
 			continue
 		}
 		result = append(result, out)
 	}
-	if !changed {
-		return messages
-	}
-	h.info(fmt.Sprintf("Repaired tool history after chat-history filtering: removed %d dangling tool call(s), dropped %d dangling tool result message(s)",
-		removedCalls, droppedResults) + emptyMessagesSuffix(droppedEmpty))
-	return result
+	return result, n, changed
 }
 
 func (h historyFilter) stripThinking(messages []any) []any {

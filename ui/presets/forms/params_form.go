@@ -187,22 +187,11 @@ func (f *paramsForm) View(width, height int) string {
 	for _, d := range f.diags {
 		lines = append(lines, renderDiag(st, d, width, ""))
 	}
-	lines = append(lines, "")
-	off := len(lines)
-	body, cur := f.list.render(width, !f.prompting)
-	if len(body) == 0 {
-		body = []string{st.Pane.Placeholder.Render(truncate("no "+f.key+" yet — press a to add one", width))}
-	}
-	lines = append(lines, body...)
+	var prompt *textinput.Model
 	if f.prompting {
-		f.input.SetWidth(max(4, width-ansiWidth(f.input.Prompt)-1))
-		lines = append(lines, "", f.input.View())
-		if f.err != "" {
-			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+f.err, width)))
-		}
-		cur = len(lines) - 1 - off
+		prompt = &f.input
 	}
-	return frame(lines, off+cur, width, height)
+	return withList(st, lines, &f.list, "no "+f.key+" yet — press a to add one", prompt, f.err, width, height)
 }
 
 func (f *paramsForm) CapturesInput() bool { return f.list.editing || f.prompting }

@@ -3,6 +3,7 @@ package forms
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
@@ -85,3 +86,26 @@ func hasPrefix(prefixes ...string) func(preset.Diagnostic) bool {
 
 // ansiWidth is the cell width of s.
 func ansiWidth(s string) int { return ansi.StringWidth(s) }
+
+// withList appends a field list (or its empty placeholder) below head and,
+// while prompting (prompt non-nil), the prompt input and its error; the
+// view scrolls to keep the cursor row (or the prompt) visible. The forms
+// that edit named entries (parameters, slot options) share it.
+func withList(st *themes.Styles, head []string, list *fieldList, empty string, prompt *textinput.Model, errText string, width, height int) string {
+	lines := append(head, "")
+	off := len(lines)
+	body, cur := list.render(width, prompt == nil)
+	if len(body) == 0 {
+		body = []string{st.Pane.Placeholder.Render(truncate(empty, width))}
+	}
+	lines = append(lines, body...)
+	if prompt != nil {
+		prompt.SetWidth(max(4, width-ansiWidth(prompt.Prompt)-1))
+		lines = append(lines, "", prompt.View())
+		if errText != "" {
+			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+errText, width)))
+		}
+		cur = len(lines) - 1 - off
+	}
+	return frame(lines, off+cur, width, height)
+}

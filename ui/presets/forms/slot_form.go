@@ -256,22 +256,11 @@ func (f *slotForm) View(width, height int) string {
 	for _, d := range f.diags {
 		lines = append(lines, renderDiag(st, d, width, ""))
 	}
-	lines = append(lines, "")
-	off := len(lines)
-	body, cur := f.list.render(width, !f.adding)
-	if len(body) == 0 {
-		body = []string{st.Pane.Placeholder.Render(truncate("no options set — press a to add one", width))}
-	}
-	lines = append(lines, body...)
+	var prompt *textinput.Model
 	if f.adding {
-		f.input.SetWidth(max(4, width-ansiWidth(f.input.Prompt)-1))
-		lines = append(lines, "", f.input.View())
-		if f.addErr != "" {
-			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+f.addErr, width)))
-		}
-		cur = len(lines) - 1 - off
+		prompt = &f.input
 	}
-	return frame(lines, off+cur, width, height)
+	return withList(st, lines, &f.list, "no options set — press a to add one", prompt, f.addErr, width, height)
 }
 
 func (f *slotForm) CapturesInput() bool { return f.list.editing || f.adding }

@@ -26,13 +26,7 @@ type SessionListCmd struct {
 // honouring --agent-dir over $PI_CODING_AGENT_DIR.
 func sessionLocations(ws resources.Workspace, sessionDir string) (session.Locations, string, error) {
 	home, _ := os.UserHomeDir()
-	getenv := func(k string) string {
-		if k == "PI_CODING_AGENT_DIR" {
-			return ws.AgentDir
-		}
-		return os.Getenv(k)
-	}
-	loc, err := session.ResolveLocations(ws.Cwd, sessionDir, getenv, home)
+	loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, sessionDir, os.Getenv, home)
 	return loc, home, err
 }
 

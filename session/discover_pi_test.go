@@ -197,3 +197,25 @@ func TestDefaultSessionDirFileURL(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveLocationsForReadsTheChosenAgentDirSettings(t *testing.T) {
+	root := t.TempDir()
+	agent := filepath.Join(root, "agent")
+	custom := filepath.Join(root, "elsewhere")
+	if err := os.MkdirAll(agent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agent, "settings.json"), []byte(`{"sessionDir":"`+custom+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == EnvAgentDir {
+			return filepath.Join(root, "not-this-one")
+		}
+		return ""
+	}
+	loc, err := ResolveLocationsFor(filepath.Join(root, "proj"), agent, "", env, root)
+	if err != nil || loc.AgentDir != agent || loc.SessionDir != custom {
+		t.Fatalf("got %+v, %v: the chosen agent dir and its settings must win over the environment", loc, err)
+	}
+}

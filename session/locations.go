@@ -163,3 +163,20 @@ func EncodeCwd(cwd string) string {
 func (l Locations) DefaultSessionDir(cwd, home string) string {
 	return filepath.Join(l.SessionsRoot(), EncodeCwd(resolveCwd(cwd, home)))
 }
+
+// ResolveLocationsFor is ResolveLocations with the agent directory already
+// chosen (forgebench's --agent-dir): it stands in for $PI_CODING_AGENT_DIR,
+// so the global settings that may name a custom session directory are
+// read from that agent directory too. An empty agentDir defers to getenv.
+func ResolveLocationsFor(cwd, agentDir, flagDir string, getenv func(string) string, home string) (Locations, error) {
+	if agentDir != "" {
+		env := getenv
+		getenv = func(k string) string {
+			if k == EnvAgentDir {
+				return agentDir
+			}
+			return env(k)
+		}
+	}
+	return ResolveLocations(cwd, flagDir, getenv, home)
+}

@@ -57,10 +57,7 @@ func selectionOf(prev common.Selection, ls *loadedSession, entryID string) commo
 func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
 	return func() tea.Msg {
 		home, _ := os.UserHomeDir()
-		loc, err := pis.ResolveLocations(ws.Cwd, "", os.Getenv, home)
-		if ws.AgentDir != "" {
-			loc.AgentDir = ws.AgentDir
-		}
+		loc, err := pis.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
 		var items []pis.ListItem
 		if err == nil {
 			if all {

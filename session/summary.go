@@ -52,6 +52,9 @@ func DescribeEntry(e *Entry) EntrySummary {
 		s.Text = fmt.Sprintf("%s (kept from %s, %d tokens before)", p.Summary, p.FirstKeptEntryID, int(p.TokensBefore))
 	case *BranchSummary:
 		s.Text = p.Summary
+	case *UsageEntry:
+		s.Text = p.Kind + " · " + p.Provider + "/" + p.Model
+		s.Tokens = int(p.Usage.TotalTokens)
 	case *Custom:
 		s.Text = p.CustomType
 	case *CustomMessage:

@@ -44,6 +44,7 @@ func TestSummarize(t *testing.T) {
 {"type":"label","id":"a4","parentId":"a3","timestamp":"2026-11-29T10:00:04.000Z","targetId":"a2","label":"start"}
 {"type":"model_change","id":"a5","parentId":"a4","timestamp":"2026-11-29T10:00:05.000Z","provider":"openai","modelId":"gpt-x"}
 {"type":"mystery","id":"a6","parentId":"a5","timestamp":"2026-11-29T10:00:06.000Z"}
+{"type":"usage","id":"a7","parentId":"a6","timestamp":"2026-11-29T10:00:07.000Z","kind":"cache_warm","provider":"anthropic","model":"m","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}
 `
 	s, err := Read(strings.NewReader(src), Options{})
 	if err != nil {
@@ -56,6 +57,7 @@ func TestSummarize(t *testing.T) {
 		{Kind: "label", Text: `a2 → "start"`},
 		{Kind: "model_change", Text: "openai/gpt-x"},
 		{Kind: "mystery", Text: ""},
+		{Kind: "usage", Text: "cache_warm · anthropic/m", Tokens: 3},
 	}
 	for i := range want {
 		if got := DescribeEntry(&s.Entries[i]); got != want[i] {

@@ -112,16 +112,7 @@ func (ls *loadedSession) summary(i int) summaryCell {
 // reads the immutable session).
 func describe(e *pis.Entry) summaryCell {
 	sum := pis.DescribeEntry(e)
-	c := summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
-	if e.Type == pis.TypeUsage && c.text == "" {
-		if p, err := e.Payload(); err == nil {
-			if u, ok := p.(*pis.UsageEntry); ok {
-				c.text = SanitizeLine(u.Kind + " · " + u.Provider + "/" + u.Model)
-				c.tokens = int(u.Usage.TotalTokens)
-			}
-		}
-	}
-	return c
+	return summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
 }
 
 // summariesMsg delivers every summary of one load, computed in parallel.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -9,6 +9,17 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session"
 )
+
+// SessionCmd groups the Pi session commands.
+type SessionCmd struct {
+	List    SessionListCmd    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
+	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
+	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
+	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
+	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
+}
 
 // openSession loads a session file; a file that is not a Pi session is a
 // usage error, IO failures are plain errors.

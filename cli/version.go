@@ -1,6 +1,15 @@
-package main
+package cli
 
 import "fmt"
+
+// Build information, injected by release builds with
+// -ldflags "-X github.com/forgebench/forgebench/cli.version=… -X …cli.commit=… -X …cli.date=…"
+// (.goreleaser.yaml; TestReleaseLdflagsPointAtRealSymbols keeps the paths honest).
+var (
+	version = "dev"
+	commit  = "none"
+	date    = "unknown"
+)
 
 // VersionCmd prints the build information injected at link time.
 type VersionCmd struct{}

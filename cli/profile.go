@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -11,6 +11,15 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/catalog"
 )
+
+// ProfileCmd groups the agent-profile commands.
+type ProfileCmd struct {
+	List     ProfileListCmd     `cmd:"" help:"List agent profiles."`
+	Show     ProfileShowCmd     `cmd:"" help:"Show one agent profile."`
+	Validate ProfileValidateCmd `cmd:"" help:"Validate agent profiles; exit 1 on errors."`
+	Preview  ProfilePreviewCmd  `cmd:"" help:"Resolve a profile's preset and model (reports whether auth is configured, never secrets)."`
+	Delete   ProfileDeleteCmd   `cmd:"" help:"Delete an agent profile; requires --revision."`
+}
 
 // ProfileListCmd lists agent profiles.
 type ProfileListCmd struct {

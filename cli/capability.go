@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -9,6 +9,28 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/resources"
 )
+
+// CapabilityCmd groups the capability commands.
+type CapabilityCmd struct {
+	List        CapabilityListCmd     `cmd:"" help:"List capabilities of the project and global scopes."`
+	Show        CapabilityShowCmd     `cmd:"" help:"Show one capability."`
+	Validate    CapabilityValidateCmd `cmd:"" help:"Validate capabilities; exit 1 on errors."`
+	New         CapabilityNewCmd      `cmd:"" help:"Create a capability (exclusive create)."`
+	Delete      CapabilityDeleteCmd   `cmd:"" help:"Delete a capability; requires --revision."`
+	Bindings    CapabilityBindingsCmd `cmd:"" help:"Show a preset's capability bindings, source vs effective."`
+	Status      capabilityPending     `cmd:"" help:"Capability state of a session at an entry."`
+	Enable      capabilityPending     `cmd:"" help:"Enable a capability in a session (guarded append)."`
+	EnableBound capabilityPending     `cmd:"" name:"enable-bound" help:"Enable a preset-bound capability in a session."`
+	Disable     capabilityPending     `cmd:"" help:"Disable a capability in a session."`
+	Reset       capabilityPending     `cmd:"" help:"Reset capability state in a session."`
+	Add         capabilityPending     `cmd:"" help:"Add an ad-hoc capability to a session."`
+}
+
+type capabilityPending struct{ pendingArgs }
+
+func (c *capabilityPending) Run(*Globals) error {
+	return fail(exitUsage, "not implemented yet: arrives with the capability-state issue")
+}
 
 // CapabilityListCmd lists capabilities of both scopes.
 type CapabilityListCmd struct {
@@ -286,4 +308,65 @@ func (c *CapabilityDeleteCmd) Run(g *Globals) error {
 		return libraryError(err)
 	}
 	return deleteResult(g, c.JSON, &cp.Resource, path)
+}
+
+// CapabilityNewCmd creates a capability.
+type CapabilityNewCmd struct {
+	ID          string   `arg:"" help:"Id of the new capability."`
+	Scope       string   `help:"Where to create it." enum:"project,global" default:"project"`
+	Name        string   `help:"Display name."`
+	Description string   `help:"One-line description."`
+	Content     string   `help:"Instruction text (literal, never a template); - reads it from standard input." placeholder:"TEXT"`
+	Add         []string `help:"Tool the capability adds while active (repeatable)." placeholder:"TOOL"`
+	Remove      []string `help:"Tool the capability removes while active (repeatable)." placeholder:"TOOL"`
+	JSON        bool     `name:"json" help:"Print {scope, id, path, sourceRevision}."`
+}
+
+// Run validates and creates the file exclusively.
+func (c *CapabilityNewCmd) Run(g *Globals) error {
+	if err := checkNewID(c.ID); err != nil {
+		return err
+	}
+	content := c.Content
+	if content == "-" {
+		raw, err := readInput("-")
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		content = string(raw)
+	}
+	doc := jsonv.NewObject()
+	doc.Set("schemaVersion", float64(1))
+	doc.Set("type", capability.Type)
+	doc.Set("id", c.ID)
+	if c.Name != "" {
+		doc.Set("name", c.Name)
+	}
+	if c.Description != "" {
+		doc.Set("description", c.Description)
+	}
+	doc.Set("content", content)
+	tools := jsonv.NewObject()
+	tools.Set("add", stringsJSON(c.Add))
+	tools.Set("remove", stringsJSON(c.Remove))
+	doc.Set("tools", tools)
+	cp, diags := capability.ParseValue(doc, c.ID)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, d.Message)
+		}
+		return fail(exitFailed, "capability %s is not valid", c.ID)
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	if err := lib.IDTaken(resources.KindCapability, parseScope(c.Scope), c.ID); err != nil {
+		return libraryError(err)
+	}
+	res, err := resources.CreateCapability(lib.Workspace, parseScope(c.Scope), cp)
+	if err != nil {
+		return libraryError(err)
+	}
+	return writeResult(g, c.JSON, c.Scope, c.ID, res)
 }

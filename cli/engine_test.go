@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 )
 
-func td(name string) string { return filepath.Join("testdata", "cli", name) }
+func td(name string) string { return filepath.Join("testdata", name) }
 
 func TestTemplateRenderFriendly(t *testing.T) {
 	code, out, errOut := runCLI(t, "--cwd", t.TempDir(), "--agent-dir", t.TempDir(), "template", "render", td("greet.tmpl"), "-p", "who=ada")

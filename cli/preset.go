@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -8,6 +8,19 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 )
+
+// PresetCmd groups the preset commands.
+type PresetCmd struct {
+	List          PresetListCmd     `cmd:"" help:"List presets of the project and global scopes."`
+	Show          PresetShowCmd     `cmd:"" help:"Show one preset (with its sourceRevision)."`
+	Validate      PresetValidateCmd `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
+	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Compile       PresetCompileCmd  `cmd:"" help:"Compile a preset into a system prompt and messages."`
+	New           PresetNewCmd      `cmd:"" help:"Create a preset (exclusive create), from the default Pi mirror or --from another."`
+	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`
+	Delete        PresetDeleteCmd   `cmd:"" help:"Delete a preset; requires --revision."`
+	MigrateStacks PresetMigrateCmd  `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+}
 
 // PresetListCmd lists presets of both scopes.
 type PresetListCmd struct {

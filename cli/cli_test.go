@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = Run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -49,12 +49,13 @@ func TestExitCodes(t *testing.T) {
 // TestReleaseLdflagsPointAtRealSymbols guards the classic release bug: an
 // -X path that names a variable that does not exist makes `version`
 // silently print "dev". It reads the -X flags from .goreleaser.yaml, builds
-// the binary with them and checks the values come out.
+// the main package (the module root) with them and checks the values come
+// out.
 func TestReleaseLdflagsPointAtRealSymbols(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	cfg, err := os.ReadFile(".goreleaser.yaml")
+	cfg, err := os.ReadFile(filepath.Join("..", ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestReleaseLdflagsPointAtRealSymbols(t *testing.T) {
 		ldflags = append(ldflags, "-X "+m[1]+"="+values[m[2]])
 	}
 	bin := filepath.Join(t.TempDir(), "forgebench")
-	build := exec.Command("go", "build", "-ldflags", strings.Join(ldflags, " "), "-o", bin, ".")
+	build := exec.Command("go", "build", "-ldflags", strings.Join(ldflags, " "), "-o", bin, "..")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

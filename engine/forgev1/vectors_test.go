@@ -104,3 +104,30 @@ func TestGoldenVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionTruthyDiffersFromToBoolean pins the one place forge-v1
+// departs from JavaScript truthiness: empty arrays and objects are false
+// in `{% if %}`, while jsonv.Truthy (ToBoolean) calls them true.
+func TestConditionTruthyDiffersFromToBoolean(t *testing.T) {
+	empty, full := jsonv.NewObject(), jsonv.NewObject()
+	full.Set("a", float64(0))
+	cases := []struct {
+		v            any
+		cond, toBool bool
+	}{
+		{[]any{}, false, true}, {[]any{nil}, true, true},
+		{empty, false, true}, {full, true, true},
+		{jsUndefined{}, false, true}, {jsObjectPrototype{}, false, true},
+		{"", false, false}, {"x", true, true}, {float64(0), false, false}, {nil, false, false},
+	}
+	for _, c := range cases {
+		if got := conditionTruthy(c.v); got != c.cond {
+			t.Errorf("conditionTruthy(%#v) = %v, want %v", c.v, got, c.cond)
+		}
+		if _, isJS := c.v.(jsUndefined); !isJS {
+			if _, isProto := c.v.(jsObjectPrototype); !isProto && jsonv.Truthy(c.v) != c.toBool {
+				t.Errorf("jsonv.Truthy(%#v) = %v, want %v", c.v, !c.toBool, c.toBool)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -55,7 +56,7 @@ func (c *CapabilityListCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, list)
 	}
 	for _, cp := range lib.Capabilities {
-		fmt.Fprintf(g.stdout, "%-9s %-24s %-30s %-18s %s\n", scopeBadge(&cp.Resource), cp.ID, clip(cp.Capability.DisplayName(), 30),
+		fmt.Fprintf(g.stdout, "%-9s %-24s %-30s %-18s %s\n", scopeBadge(&cp.Resource), cp.ID, sanitize.Clip(cp.Capability.DisplayName(), 30),
 			toolPatchText(cp.Capability.Tools), countsText(&cp.Resource))
 	}
 	return nil
@@ -107,8 +108,8 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 	}
 	w := g.stdout
 	fmt.Fprintf(w, "%s  %s\npath      %s\nrevision  %s\nstatus    %s\ntools     %s\n\n%s\n",
-		cp.Key(), cp.Capability.DisplayName(), cp.Path, cp.SourceRevision, countsText(&cp.Resource),
-		toolPatchText(cp.Capability.Tools), cp.Capability.Content)
+		cp.Key(), sanitize.Line(cp.Capability.DisplayName()), cp.Path, cp.SourceRevision, countsText(&cp.Resource),
+		sanitize.Line(toolPatchText(cp.Capability.Tools)), sanitize.Text(cp.Capability.Content))
 	if len(cp.Diagnostics) > 0 {
 		fmt.Fprintln(w, "diagnostics")
 		writeDiagnostics(w, cp.Diagnostics)
@@ -256,9 +257,9 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 		if b.ModelCallable {
 			callable = " · model-callable"
 		}
-		fmt.Fprintf(w, "\n#%d %s → %s%s\n", b.Index+1, orDefault(b.ID, "?"), b.Ref.String(), callable)
+		fmt.Fprintf(w, "\n#%d %s → %s%s\n", b.Index+1, sanitize.Line(orDefault(b.ID, "?")), sanitize.Line(b.Ref.String()), callable)
 		if b.Error != "" {
-			fmt.Fprintf(w, "  error: %s\n", b.Error)
+			fmt.Fprintf(w, "  error: %s\n", sanitize.Line(b.Error))
 			continue
 		}
 		src, eff := b.Source.Capability, b.Effective
@@ -267,7 +268,7 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 			if a != b {
 				mark = "≠"
 			}
-			fmt.Fprintf(w, "  %s %-8s source:    %s\n    %-8s effective: %s\n", mark, field, clip(oneLine(a), 70), "", clip(oneLine(b), 70))
+			fmt.Fprintf(w, "  %s %-8s source:    %s\n    %-8s effective: %s\n", mark, field, sanitize.Clip(a, 70), "", sanitize.Clip(b, 70))
 		}
 		row("name", src.DisplayName(), eff.DisplayName())
 		row("tools", toolPatchText(src.Tools), toolPatchText(eff.Tools))
@@ -277,11 +278,9 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 		}
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "\npi-forge refuses these bindings: %s\n", res.Error)
+		fmt.Fprintf(w, "\npi-forge refuses these bindings: %s\n", sanitize.Line(res.Error))
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // CapabilityDeleteCmd deletes a capability.
 type CapabilityDeleteCmd struct {
@@ -353,7 +352,7 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 	cp, diags := capability.ParseValue(doc, c.ID)
 	if diags.HasErrors() {
 		for _, d := range diags {
-			fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, d.Message)
+			fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, sanitize.Line(d.Message))
 		}
 		return fail(exitFailed, "capability %s is not valid", c.ID)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -93,7 +94,8 @@ func diagnosticsJSON(diags []resources.Diagnostic) []any {
 	return out
 }
 
-// writeDiagnostics prints one line per diagnostic, indented under a resource.
+// writeDiagnostics prints one line per diagnostic, indented under a
+// resource; messages may quote the file, so they are sanitised.
 func writeDiagnostics(w io.Writer, diags []resources.Diagnostic) {
 	for _, d := range diags {
 		where := ""
@@ -103,7 +105,7 @@ func writeDiagnostics(w io.Writer, diags []resources.Diagnostic) {
 		case d.Field != "":
 			where = " [" + d.Field + "]"
 		}
-		fmt.Fprintf(w, "    %s%s: %s\n", d.Level, where, d.Message)
+		fmt.Fprintf(w, "    %s%s: %s\n", d.Level, sanitize.Line(where), sanitize.Line(d.Message))
 	}
 }
 

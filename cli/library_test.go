@@ -347,3 +347,31 @@ func TestMalformedRevisionIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileFileTextNeverReachesTheTerminal: names, item text and
+// diagnostics from a Preset file pass through engine/sanitize in the human
+// output; --json keeps the bytes exact.
+func TestHostileFileTextNeverReachesTheTerminal(t *testing.T) {
+	args, layout := demoArgs(t)
+	hostile := `{"schemaVersion":2,"id":"evil","name":"Evil \u001b]52;c;aGk=\u0007name \u001b[2J",
+ "items":[{"kind":"block","id":"b1","role":"system","content":"line \u001b[31mred\u001b[0m\r over \u202eevil"},
+  {"kind":"block","id":"b1","role":"system","content":"dup \u001b]0;title\u0007"}]}`
+	if err := os.WriteFile(filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/evil.json"), []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"preset", "list"}, {"preset", "show", "evil"}, {"preset", "validate", "evil"},
+		{"preset", "compile", "evil"}, {"preset", "preview", "evil"},
+	} {
+		_, out, errOut := runCLI(t, in(args, cmd...)...)
+		for _, stream := range []string{out, errOut} {
+			if strings.ContainsAny(stream, "\x1b\r\a\u202e") {
+				t.Errorf("%v: a control sequence reached the terminal: %q", cmd, stream)
+			}
+		}
+	}
+	_, out, _ := runCLI(t, in(args, "preset", "show", "evil", "--json")...)
+	if !strings.Contains(out, `\u001b]52;c;aGk=\u0007`) {
+		t.Errorf("--json must keep the name exactly: %s", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -73,7 +74,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 		if by := lib.ShadowedBy(p); len(by) > 0 {
 			marks += " (shadowed by " + by[0].Key() + ")"
 		}
-		fmt.Fprintf(g.stdout, "%-9s %-28s %-32s %s%s\n", scopeBadge(&p.Resource), p.ID, clip(p.Name(), 32), countsText(&p.Resource), marks)
+		fmt.Fprintf(g.stdout, "%-9s %-28s %-32s %s%s\n", scopeBadge(&p.Resource), p.ID, sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, o)
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "%s  %s\n", p.Key(), p.Name())
+	fmt.Fprintf(w, "%s  %s\n", p.Key(), sanitize.Line(p.Name()))
 	fmt.Fprintf(w, "path      %s\nrevision  %s\nstatus    %s\n", p.Path, p.SourceRevision, countsText(&p.Resource))
 	st := p.Stack
 	fmt.Fprintf(w, "mode      %s · schema v%d · %d item(s)\n", st.EffectiveMode(), st.SchemaVersion, len(st.Items))
@@ -116,7 +117,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 		if it.Kind == preset.KindSlot {
 			what = "slot " + it.Slot
 		}
-		fmt.Fprintf(w, "  %2d %s %-10s %-22s %s\n", i+1, state, orDefault(string(it.Role), "-"), clip(it.ID, 22), what)
+		fmt.Fprintf(w, "  %2d %s %-10s %-22s %s\n", i+1, state, orDefault(string(it.Role), "-"), sanitize.Clip(it.ID, 22), what)
 	}
 	if len(p.Diagnostics) > 0 {
 		fmt.Fprintln(w, "diagnostics")
@@ -346,14 +347,6 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)
 	}
 	return nil
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func orEmpty(list []any) []any {

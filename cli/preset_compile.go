@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -184,14 +185,16 @@ func (c *PresetCompileCmd) Run(g *Globals) error {
 	return reportDiagnostics(g.stderr, job, result)
 }
 
+// writeCompiled prints the compiled request for reading; counts are of the
+// exact text, the text itself is sanitised (--json prints it exactly).
 func writeCompiled(w io.Writer, r compile.Result) {
 	prompt := r.System.SystemPrompt
-	fmt.Fprintf(w, "── system prompt · %d chars · ~%d tokens ──\n%s\n", jsonv.UTF16Len(prompt), compile.EstimateTokens(prompt), prompt)
+	fmt.Fprintf(w, "── system prompt · %d chars · ~%d tokens ──\n%s\n", jsonv.UTF16Len(prompt), compile.EstimateTokens(prompt), sanitize.Text(prompt))
 	fmt.Fprintf(w, "\n── messages · %d ──\n", len(r.Messages.Messages))
 	for i, m := range r.Messages.Messages {
 		text := compile.PreviewText(m)
 		src := describeSource(r.Messages.MessageSources, i)
-		fmt.Fprintf(w, "#%d %s · %s · ~%d tokens\n%s\n", i+1, messageRole(m), src, compile.EstimateTokens(text), indent(text, "  "))
+		fmt.Fprintf(w, "#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(messageRole(m)), sanitize.Line(src), compile.EstimateTokens(text), indent(sanitize.Text(text), "  "))
 	}
 }
 
@@ -209,7 +212,7 @@ func reportDiagnostics(w io.Writer, job *compileJob, r compile.Result) error {
 			if d.ItemID != "" {
 				where = " [" + d.ItemID + "]"
 			}
-			fmt.Fprintf(w, "%s %s%s: %s\n", group.phase, d.Level, where, d.Message)
+			fmt.Fprintf(w, "%s %s%s: %s\n", group.phase, d.Level, sanitize.Line(where), sanitize.Line(d.Message))
 			if d.Level == preset.LevelError {
 				errors++
 			}

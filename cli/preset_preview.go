@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // PresetPreviewCmd shows a compiled preset part by part.
@@ -41,7 +42,7 @@ func writePreview(w io.Writer, pv compile.PreviewResult) {
 		if p.Kind == compile.PartSeparator {
 			continue
 		}
-		fmt.Fprintf(w, "\n▸ %s · %s · ~%d tokens\n%s\n", p.Kind, p.Label, p.Tokens, indent(p.Text, "  "))
+		fmt.Fprintf(w, "\n▸ %s · %s · ~%d tokens\n%s\n", p.Kind, sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
 	}
 	msgTokens := 0
 	for _, p := range pv.Messages {
@@ -49,7 +50,7 @@ func writePreview(w io.Writer, pv compile.PreviewResult) {
 	}
 	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens\n", len(pv.Messages), msgTokens)
 	for i, p := range pv.Messages {
-		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, p.Role, p.Label, p.Tokens, indent(p.Text, "  "))
+		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -61,8 +62,8 @@ func (c *ProfileListCmd) Run(g *Globals) error {
 		if auto == p {
 			mark = " (auto-activates)"
 		}
-		fmt.Fprintf(g.stdout, "%-9s %-20s %-32s %-8s %-22s %s%s\n", scopeBadge(&p.Resource), p.ID, clip(pr.Model.String(), 32),
-			pr.ThinkingLevel, clip(stack, 22), countsText(&p.Resource), mark)
+		fmt.Fprintf(g.stdout, "%-9s %-20s %-32s %-8s %-22s %s%s\n", scopeBadge(&p.Resource), p.ID, sanitize.Clip(pr.Model.String(), 32),
+			pr.ThinkingLevel, sanitize.Clip(stack, 22), countsText(&p.Resource), mark)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 		stack = *pr.PromptStack
 	}
 	fmt.Fprintf(g.stdout, "%s  %s\npath      %s\nrevision  %s\nstatus    %s\nmodel     %s · thinking %s\npreset    %s\n",
-		p.Key(), displayName(pr.Name, pr.ID), p.Path, p.SourceRevision, countsText(&p.Resource), pr.Model.String(), pr.ThinkingLevel, stack)
+		p.Key(), sanitize.Line(displayName(pr.Name, pr.ID)), p.Path, p.SourceRevision, countsText(&p.Resource), sanitize.Line(pr.Model.String()), sanitize.Line(pr.ThinkingLevel), sanitize.Line(stack))
 	if len(p.Diagnostics) > 0 {
 		fmt.Fprintln(g.stdout, "diagnostics")
 		writeDiagnostics(g.stdout, p.Diagnostics)
@@ -248,14 +249,14 @@ func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog,
 		authText = "configured (" + auth.Source + ")"
 	}
 	fmt.Fprintf(w, "profile   %s\nmodel     %s — %s\nauth      %s\nthinking  %s → %s\npreset    %s\n",
-		p.Key(), ref.String(), model, authText, p.Profile.ThinkingLevel, orDefault(res.EffectiveThinkingLevel, "?"), orDefault(presetKey, "(none)"))
+		p.Key(), sanitize.Line(ref.String()), sanitize.Line(model), authText, sanitize.Line(p.Profile.ThinkingLevel), sanitize.Line(orDefault(res.EffectiveThinkingLevel, "?")), sanitize.Line(orDefault(presetKey, "(none)")))
 	if res.Usable() {
 		fmt.Fprintln(w, "status    ready to apply")
 	} else {
 		fmt.Fprintln(w, "status    pi-forge would refuse to apply it")
 	}
 	for _, d := range res.Diagnostics {
-		fmt.Fprintf(w, "    %s: %s\n", d.Level, d.Message)
+		fmt.Fprintf(w, "    %s: %s\n", d.Level, sanitize.Line(d.Message))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -74,23 +75,23 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 	get := func(k string) string {
 		v, _ := sum.Get(k)
 		if str, ok := v.(string); ok {
-			return session.OneLine(str, 200)
+			return sanitize.Clip(str, 200)
 		}
 		return jsonv.Stringify(v)
 	}
 	w := g.stdout
 	fmt.Fprintf(w, "file           %s\n", s.Path)
-	fmt.Fprintf(w, "id             %s\n", session.OneLine(s.Header.ID, 80))
-	fmt.Fprintf(w, "cwd            %s\n", session.OneLine(s.Header.Cwd, 200))
-	fmt.Fprintf(w, "created        %s\n", session.OneLine(s.Header.Timestamp, 80))
+	fmt.Fprintf(w, "id             %s\n", sanitize.Clip(s.Header.ID, 80))
+	fmt.Fprintf(w, "cwd            %s\n", sanitize.Clip(s.Header.Cwd, 200))
+	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
 	fmt.Fprintf(w, "name           %s\n", get("name"))
 	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
 	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
 	if parent, ok := s.ParentSession(); ok {
-		fmt.Fprintf(w, "forked from    %s\n", session.OneLine(parent, 200))
+		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))
 	}
 	for _, l := range s.Labels() {
-		fmt.Fprintf(w, "label          %s %s\n", l.TargetID, session.OneLine(l.Label, 80))
+		fmt.Fprintf(w, "label          %s %s\n", l.TargetID, sanitize.Clip(l.Label, 80))
 	}
 	return nil
 }
@@ -154,7 +155,7 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres se
 		mode = "sent in place (the model supports mid-conversation system messages)"
 	}
 	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
-		leaf, session.OneLine(model, 80), ctx.ThinkingLevel.StrOr("off"), len(pres.Messages), mode)
+		leaf, sanitize.Clip(model, 80), ctx.ThinkingLevel.StrOr("off"), len(pres.Messages), mode)
 	systemText := map[int]string{}
 	for _, ps := range pres.System {
 		systemText[ps.Position] = ps.Text
@@ -171,7 +172,7 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres se
 		if !isSystem {
 			text = messageText(obj)
 		}
-		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, session.CleanText(text))
+		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, sanitize.Text(text))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -78,9 +79,9 @@ func exportMarkdown(s *session.Session, path []int) string {
 	if name, ok := s.Name(); ok && name != "" {
 		title = name
 	}
-	fmt.Fprintf(&b, "# %s\n\n", session.OneLine(title, 200))
+	fmt.Fprintf(&b, "# %s\n\n", sanitize.Clip(title, 200))
 	fmt.Fprintf(&b, "- session: `%s`\n- cwd: `%s`\n- started: %s\n- entries on this branch: %d\n",
-		session.OneLine(s.Header.ID, 80), session.OneLine(s.Header.Cwd, 200), session.OneLine(s.Header.Timestamp, 40), len(path))
+		sanitize.Clip(s.Header.ID, 80), sanitize.Clip(s.Header.Cwd, 200), sanitize.Clip(s.Header.Timestamp, 40), len(path))
 	for _, i := range path {
 		writeMarkdownEntry(&b, s, &s.Entries[i])
 	}
@@ -92,13 +93,13 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 	heading := func(title string) {
 		fmt.Fprintf(b, "\n## %s · %s", title, clock(e))
 		if l, ok := s.LabelOf(e.ID); ok {
-			fmt.Fprintf(b, " · label %q", session.OneLine(l, 60))
+			fmt.Fprintf(b, " · label %q", sanitize.Clip(l, 60))
 		}
 		b.WriteString("\n\n")
 	}
 	if err != nil {
 		heading(e.Type)
-		fmt.Fprintf(b, "_(could not decode: %s)_\n", session.OneLine(err.Error(), 200))
+		fmt.Fprintf(b, "_(could not decode: %s)_\n", sanitize.Clip(err.Error(), 200))
 		return
 	}
 	switch p := payload.(type) {
@@ -106,13 +107,13 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 		writeMarkdownMessage(b, heading, p)
 	case *session.Compaction:
 		heading("Compaction")
-		b.WriteString(session.CleanText(p.Summary) + "\n")
+		b.WriteString(sanitize.Text(p.Summary) + "\n")
 	case *session.BranchSummary:
 		heading("Branch summary")
-		b.WriteString(session.CleanText(p.Summary) + "\n")
+		b.WriteString(sanitize.Text(p.Summary) + "\n")
 	case *session.CustomMessage:
-		heading("Custom message (" + session.OneLine(p.CustomType, 60) + ")")
-		b.WriteString(session.CleanText(p.Content.PlainText("\n")) + "\n")
+		heading("Custom message (" + sanitize.Clip(p.CustomType, 60) + ")")
+		b.WriteString(sanitize.Text(p.Content.PlainText("\n")) + "\n")
 	default:
 		sum := session.DescribeEntry(e)
 		fmt.Fprintf(b, "\n_%s · %s: %s_\n", clock(e), sum.Kind, sum.Text)
@@ -124,13 +125,13 @@ func writeMarkdownMessage(b *strings.Builder, heading func(string), m *session.M
 	case "user":
 		heading("User")
 	case "assistant":
-		heading("Assistant (" + session.OneLine(m.Provider+"/"+m.Model, 80) + ")")
+		heading("Assistant (" + sanitize.Clip(m.Provider+"/"+m.Model, 80) + ")")
 	case "toolResult":
 		status := ""
 		if m.IsError {
 			status = ", error"
 		}
-		heading("Tool result (" + session.OneLine(m.ToolName, 60) + status + ")")
+		heading("Tool result (" + sanitize.Clip(m.ToolName, 60) + status + ")")
 		fence(b, "", m.Content.PlainText("\n"))
 		return
 	case "bashExecution":
@@ -142,28 +143,28 @@ func writeMarkdownMessage(b *strings.Builder, heading func(string), m *session.M
 		fmt.Fprintf(b, "%d section(s) changed, %d tool(s) added, %d removed.\n", len(m.Sections), len(m.ToolsAdded), len(m.ToolsRemoved))
 		return
 	default:
-		heading(session.OneLine(m.Role, 40))
+		heading(sanitize.Clip(m.Role, 40))
 	}
 	if m.Content.IsString {
-		b.WriteString(session.CleanText(m.Content.Text) + "\n")
+		b.WriteString(sanitize.Text(m.Content.Text) + "\n")
 	}
 	for _, blk := range m.Content.Blocks {
 		switch blk.Type {
 		case "text":
-			b.WriteString(session.CleanText(blk.Text) + "\n")
+			b.WriteString(sanitize.Text(blk.Text) + "\n")
 		case "thinking":
 			if blk.Thinking != "" {
-				b.WriteString("> _thinking:_ " + strings.ReplaceAll(session.CleanText(blk.Thinking), "\n", "\n> ") + "\n\n")
+				b.WriteString("> _thinking:_ " + strings.ReplaceAll(sanitize.Text(blk.Thinking), "\n", "\n> ") + "\n\n")
 			}
 		case "toolCall":
-			fmt.Fprintf(b, "\n**tool call** `%s`\n", session.OneLine(blk.Name, 60))
+			fmt.Fprintf(b, "\n**tool call** `%s`\n", sanitize.Clip(blk.Name, 60))
 			fence(b, "json", string(blk.Arguments))
 		case "image":
 			b.WriteString("_[image]_\n")
 		}
 	}
 	if m.StopReason == "error" || m.StopReason == "aborted" {
-		fmt.Fprintf(b, "\n_(%s: %s)_\n", m.StopReason, session.OneLine(m.ErrorMessage, 200))
+		fmt.Fprintf(b, "\n_(%s: %s)_\n", m.StopReason, sanitize.Clip(m.ErrorMessage, 200))
 	}
 }
 
@@ -174,5 +175,5 @@ func fence(b *strings.Builder, lang, text string) {
 	for strings.Contains(text, ticks) {
 		ticks += "`"
 	}
-	fmt.Fprintf(b, "%s%s\n%s\n%s\n", ticks, lang, session.CleanText(text), ticks)
+	fmt.Fprintf(b, "%s%s\n%s\n%s\n", ticks, lang, sanitize.Text(text), ticks)
 }

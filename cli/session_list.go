@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -78,7 +79,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 			count = "~" + count
 		}
 		fmt.Fprintf(g.stdout, "%s  %5s msgs  %-8.8s  %s%s\n    %s\n",
-			it.LastActivity.Local().Format("2006-01-02 15:04"), count, it.ID, session.OneLine(title, 90), tree, it.Path)
+			it.LastActivity.Local().Format("2006-01-02 15:04"), count, it.ID, sanitize.Clip(title, 90), tree, it.Path)
 	}
 	return nil
 }

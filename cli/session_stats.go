@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -52,7 +53,7 @@ func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)
 	fmt.Fprintf(w, "messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)
 	for _, rc := range st.RoleCounts {
-		fmt.Fprintf(w, "  %-16s %d\n", session.OneLine(rc.Role, 16), rc.Count)
+		fmt.Fprintf(w, "  %-16s %d\n", sanitize.Clip(rc.Role, 16), rc.Count)
 	}
 	fmt.Fprintf(w, "tool calls   %d\n", st.ToolCalls)
 	t := st.Tokens
@@ -69,16 +70,16 @@ func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 	if ctx := st.Context; ctx != nil {
 		if ctx.Known {
 			fmt.Fprintf(w, "context      %s / %s tokens (%.1f%%) on %s/%s\n", count(ctx.Tokens), count(ctx.ContextWindow), ctx.Percent,
-				session.OneLine(ctx.Provider, 40), session.OneLine(ctx.ModelID, 60))
+				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60))
 		} else {
 			fmt.Fprintf(w, "context      unknown until the next answer (window %s on %s/%s)\n", count(ctx.ContextWindow),
-				session.OneLine(ctx.Provider, 40), session.OneLine(ctx.ModelID, 60))
+				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60))
 		}
 	}
 	if len(st.ByModel) > 0 {
 		fmt.Fprintln(w, "\nby model")
 		for _, m := range st.ByModel {
-			fmt.Fprintf(w, "  %-40s $%.4f  %s tokens\n", session.OneLine(m.Key, 40), m.Cost, count(m.Tokens))
+			fmt.Fprintf(w, "  %-40s $%.4f  %s tokens\n", sanitize.Clip(m.Key, 40), m.Cost, count(m.Tokens))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -65,7 +66,7 @@ func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
 		return // blank or malformed: skipped as Pi skips it
 	}
 	if e.Type == session.TypeSession {
-		fmt.Fprintf(w, "── session %s ──\n", session.OneLine(e.ID, 60))
+		fmt.Fprintf(w, "── session %s ──\n", sanitize.Clip(e.ID, 60))
 		return
 	}
 	sum := session.DescribeEntry(e)
@@ -77,5 +78,5 @@ func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
 	if ms := e.TimestampMs(); ms == ms {
 		stamp = time.UnixMilli(int64(ms)).Local().Format("15:04:05")
 	}
-	fmt.Fprintf(w, "%s %-8s %-13s %s%s\n", stamp, session.OneLine(e.ID, 8), session.OneLine(sum.Kind, 13), session.OneLine(sum.Text, 120), tokens)
+	fmt.Fprintf(w, "%s %-8s %-13s %s%s\n", stamp, sanitize.Clip(e.ID, 8), sanitize.Clip(sum.Kind, 13), sanitize.Clip(sum.Text, 120), tokens)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -85,10 +86,10 @@ func writeTreeLine(w io.Writer, s *session.Session, i int, prefix string, active
 	sum := session.DescribeEntry(e)
 	label := ""
 	if l, ok := s.LabelOf(e.ID); ok {
-		label = " [" + session.OneLine(l, 40) + "]"
+		label = " [" + sanitize.Clip(l, 40) + "]"
 	}
-	fmt.Fprintf(w, "%s%s %-8s %s %-13s %s%s\n", prefix, marker, session.OneLine(e.ID, 12), clock(e),
-		session.OneLine(sum.Kind, 13), session.OneLine(sum.Text, 80), label)
+	fmt.Fprintf(w, "%s%s %-8s %s %-13s %s%s\n", prefix, marker, sanitize.Clip(e.ID, 12), clock(e),
+		sanitize.Clip(sum.Kind, 13), sanitize.Clip(sum.Text, 80), label)
 }
 
 // clock renders an entry's time of day in the local zone.

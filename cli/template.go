@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -79,7 +80,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 	if terr != nil {
 		return fail(exitFailed, "%s: %s", c.File, describeTemplateError(string(src), terr))
 	}
-	_, err = fmt.Fprint(g.stdout, text)
+	_, err = fmt.Fprint(g.stdout, sanitize.Text(text))
 	return err
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
@@ -60,10 +61,10 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 	if ctx.Model != nil {
 		prov, _ := ctx.Model.Provider.Str()
 		id, _ := ctx.Model.ModelID.Str()
-		res.model = SanitizeLine(prov + "/" + id)
+		res.model = sanitize.Fold(prov + "/" + id)
 	}
 	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
-		res.thinkingLevel = SanitizeLine(lvl)
+		res.thinkingLevel = sanitize.Fold(lvl)
 	}
 	messages := ctx.LLMMessages()
 	systemText := map[int]string{}
@@ -86,7 +87,7 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 			content, _ := obj.Get("content")
 			text = contentText(content)
 		}
-		res.messages = append(res.messages, contextMessage{role: SanitizeLine(rs), text: Sanitize(text)})
+		res.messages = append(res.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(text)})
 	}
 	return res
 }
@@ -131,7 +132,7 @@ func contentText(c any) string {
 func renderContext(res contextResult, label string, width int, st themes.Styles, full bool, expandKey string) []string {
 	width = max(10, width)
 	if res.err != nil {
-		return []string{st.Text.Danger.Render(ansi.Truncate(SanitizeLine(res.err.Error()), width, "…"))}
+		return []string{st.Text.Danger.Render(ansi.Truncate(sanitize.Fold(res.err.Error()), width, "…"))}
 	}
 	head := fmt.Sprintf("context at %s · %d message(s) · model %s · thinking %s",
 		label, len(res.messages), orDash(res.model), orDash(res.thinkingLevel))

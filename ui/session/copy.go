@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 )
 
@@ -28,11 +29,11 @@ func (m *Model) copyEntry(idx int) tea.Cmd {
 func entryText(e *pis.Entry) string {
 	p, err := e.Payload()
 	if err != nil {
-		return Sanitize(string(e.Raw))
+		return sanitize.Text(string(e.Raw))
 	}
 	msg, ok := p.(*pis.Message)
 	if !ok {
-		return Sanitize(prettyJSON(e.Raw))
+		return sanitize.Text(prettyJSON(e.Raw))
 	}
 	var parts []string
 	switch msg.Role {
@@ -53,5 +54,5 @@ func entryText(e *pis.Entry) string {
 			}
 		}
 	}
-	return Sanitize(strings.Join(parts, "\n\n"))
+	return sanitize.Text(strings.Join(parts, "\n\n"))
 }

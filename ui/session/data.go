@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 )
 
@@ -58,7 +59,7 @@ type loadedSession struct {
 func buildLoaded(file string, s *pis.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
 	if name, ok := s.Name(); ok {
-		ls.name = SanitizeLine(name)
+		ls.name = sanitize.Fold(name)
 	}
 	ls.rows = make([]entryRow, len(s.Entries))
 	ls.sums = make([]summaryCell, len(s.Entries))
@@ -75,9 +76,9 @@ func buildLoaded(file string, s *pis.Session) *loadedSession {
 			kind = "?"
 		}
 		ls.rows[i] = entryRow{
-			id:         SanitizeLine(e.ID),
+			id:         sanitize.Fold(e.ID),
 			clock:      clockOf(e.TimestampMs()),
-			kind:       SanitizeLine(kind),
+			kind:       sanitize.Fold(kind),
 			branch:     len(ls.tree.Children(i)) > 1,
 			compaction: e.Type == pis.TypeCompaction,
 			summary:    e.Type == pis.TypeBranchSummary,
@@ -86,7 +87,7 @@ func buildLoaded(file string, s *pis.Session) *loadedSession {
 	ls.labels = map[int]string{}
 	for _, l := range s.Labels() {
 		if idx, ok := s.IndexOf(l.TargetID); ok && l.Label != "" {
-			ls.labels[idx] = SanitizeLine(l.Label)
+			ls.labels[idx] = sanitize.Fold(l.Label)
 		}
 	}
 	ls.active = make([]bool, len(s.Entries))
@@ -112,7 +113,7 @@ func (ls *loadedSession) summary(i int) summaryCell {
 // reads the immutable session).
 func describe(e *pis.Entry) summaryCell {
 	sum := pis.DescribeEntry(e)
-	return summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
+	return summaryCell{text: sanitize.Fold(sum.Text), tokens: sum.Tokens, ready: true}
 }
 
 // summariesMsg delivers every summary of one load, computed in parallel.
@@ -166,7 +167,7 @@ func (ls *loadedSession) displayName() string {
 	if ls.name != "" {
 		return ls.name
 	}
-	return SanitizeLine(ls.sess.Header.ID)
+	return sanitize.Fold(ls.sess.Header.ID)
 }
 
 // branchLeafFrom walks down from entry i to a leaf, preferring the child

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -43,14 +44,14 @@ func (d *detailDoc) add(lines ...string) { d.lines = append(d.lines, lines...) }
 // plain adds sanitised text wrapped to the width in one style.
 func (d *detailDoc) plain(text string, style func(...string) string, indent string) {
 	w := max(1, d.width-ansi.StringWidth(indent))
-	for _, l := range strings.Split(ansi.Wrap(Sanitize(text), w, ""), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(sanitize.Text(text), w, ""), "\n") {
 		d.add(indent + style(l))
 	}
 }
 
 // markdown adds sanitised text rendered by glamour.
 func (d *detailDoc) markdown(text string) {
-	text = Sanitize(text)
+	text = sanitize.Text(text)
 	if strings.TrimSpace(text) == "" {
 		return
 	}
@@ -63,7 +64,7 @@ func (d *detailDoc) markdown(text string) {
 
 // capped adds tool output, showing toolOutputCap lines unless expanded.
 func (d *detailDoc) capped(text string, expanded bool) {
-	lines := strings.Split(strings.TrimRight(Sanitize(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(sanitize.Text(text), "\n"), "\n")
 	shown := lines
 	if !expanded && len(lines) > toolOutputCap {
 		shown = lines[:toolOutputCap]
@@ -87,8 +88,8 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 		return nil
 	}
 	e := &ls.sess.Entries[idx]
-	head := []string{st.Text.Strong.Render(ls.rows[idx].kind), st.Text.Muted.Render(orDash(Sanitize(e.ID)))}
-	if ts := SanitizeLine(e.Timestamp); ts != "" {
+	head := []string{st.Text.Strong.Render(ls.rows[idx].kind), st.Text.Muted.Render(orDash(sanitize.Text(e.ID)))}
+	if ts := sanitize.Fold(e.Timestamp); ts != "" {
 		head = append(head, st.Text.Muted.Render(ts))
 	}
 	if l, ok := ls.labels[idx]; ok {
@@ -97,7 +98,7 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 	d.add(ansi.Truncate(strings.Join(head, st.Text.Muted.Render(" · ")), d.width, "…"))
 	payload, err := e.Payload()
 	if err != nil {
-		d.add(st.Text.Danger.Render("cannot decode: " + SanitizeLine(err.Error())))
+		d.add(st.Text.Danger.Render("cannot decode: " + sanitize.Fold(err.Error())))
 		d.capped(string(e.Raw), key.expanded)
 		return d.lines
 	}
@@ -109,18 +110,18 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 		}
 	case *pis.Compaction:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("compaction · %s tokens before · first kept %s",
-			formatTokens(int(p.TokensBefore)), orDash(SanitizeLine(p.FirstKeptEntryID)))), "")
+			formatTokens(int(p.TokensBefore)), orDash(sanitize.Fold(p.FirstKeptEntryID)))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *pis.BranchSummary:
-		d.add(st.Text.Subtle.Render("branch summary · came back from "+orDash(SanitizeLine(p.FromID))), "")
+		d.add(st.Text.Subtle.Render("branch summary · came back from "+orDash(sanitize.Fold(p.FromID))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *pis.CustomMessage:
-		d.add(st.Text.Subtle.Render("custom message · "+SanitizeLine(p.CustomType)), "")
+		d.add(st.Text.Subtle.Render("custom message · "+sanitize.Fold(p.CustomType)), "")
 		d.content(p.Content)
 	case *pis.UsageEntry:
-		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", SanitizeLine(p.Kind), SanitizeLine(p.Provider), SanitizeLine(p.Model))))
+		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", sanitize.Fold(p.Kind), sanitize.Fold(p.Provider), sanitize.Fold(p.Model))))
 		d.usage(&p.Usage)
 	default:
 		d.add("")
@@ -133,9 +134,9 @@ func (d *detailDoc) message(m *pis.Message) {
 	st := d.st
 	switch m.Role {
 	case pis.RoleAssistant:
-		meta := []string{SanitizeLine(m.Provider) + "/" + SanitizeLine(m.Model)}
+		meta := []string{sanitize.Fold(m.Provider) + "/" + sanitize.Fold(m.Model)}
 		if m.StopReason != "" {
-			meta = append(meta, "stopReason "+SanitizeLine(m.StopReason))
+			meta = append(meta, "stopReason "+sanitize.Fold(m.StopReason))
 		}
 		d.add(st.Text.Subtle.Render(ansi.Truncate(strings.Join(meta, " · "), d.width, "…")))
 		d.usage(m.Usage)
@@ -149,10 +150,10 @@ func (d *detailDoc) message(m *pis.Message) {
 		if m.IsError {
 			status = st.Text.Danger.Render("error")
 		}
-		d.add(st.Role.Tool.Render("← "+SanitizeLine(m.ToolName)) + st.Text.Muted.Render(" · "+SanitizeLine(m.ToolCallID)+" · ") + status)
+		d.add(st.Role.Tool.Render("← "+sanitize.Fold(m.ToolName)) + st.Text.Muted.Render(" · "+sanitize.Fold(m.ToolCallID)+" · ") + status)
 		d.capped(m.Content.PlainText("\n"), d.key.expanded)
 	case pis.RoleBashExecution:
-		d.add(st.Role.Tool.Render("$ " + SanitizeLine(m.Command)))
+		d.add(st.Role.Tool.Render("$ " + sanitize.Fold(m.Command)))
 		out := m.Output
 		if out == "" {
 			out = "(no output)"
@@ -207,19 +208,19 @@ func (d *detailDoc) blocks(c pis.Content) {
 				d.add("")
 			}
 		case pis.BlockToolCall:
-			name := st.Role.Tool.Render("→ " + SanitizeLine(b.Name))
+			name := st.Role.Tool.Render("→ " + sanitize.Fold(b.Name))
 			if !d.key.expanded {
-				args := SanitizeLine(string(b.Arguments))
+				args := sanitize.Fold(string(b.Arguments))
 				d.add(ansi.Truncate(name+" "+st.Text.Code.Render(args), d.width, "…"))
 				d.collapsed = true
 				continue
 			}
-			d.add(name + st.Text.Muted.Render(" · "+SanitizeLine(b.ID)))
+			d.add(name + st.Text.Muted.Render(" · "+sanitize.Fold(b.ID)))
 			d.capped(prettyJSON(b.Arguments), true)
 		case pis.BlockImage:
-			d.add(st.Text.Muted.Render("[image " + SanitizeLine(b.MimeType) + "]"))
+			d.add(st.Text.Muted.Render("[image " + sanitize.Fold(b.MimeType) + "]"))
 		default:
-			d.add(st.Text.Muted.Render("[" + SanitizeLine(b.Type) + " block]"))
+			d.add(st.Text.Muted.Render("[" + sanitize.Fold(b.Type) + " block]"))
 		}
 	}
 }

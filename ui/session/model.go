@@ -7,7 +7,7 @@
 //
 // Every file is read in a tea.Cmd; Update and View only move cursors and
 // draw the visible window of precomputed rows. Text from sessions passes
-// through Sanitize before it reaches the screen.
+// through sanitize.Text before it reaches the screen.
 package session
 
 import (
@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -260,5 +261,5 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = SanitizeLine(s), isErr
+	m.status, m.statusErr = sanitize.Fold(s), isErr
 }

@@ -1,9 +1,10 @@
 package session
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
@@ -81,7 +82,7 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
 		roles := make([]string, 0, len(s.RoleCounts))
 		for _, rc := range s.RoleCounts {
-			roles = append(roles, fmt.Sprintf("%s %d", SanitizeLine(rc.Role), rc.Count))
+			roles = append(roles, fmt.Sprintf("%s %d", sanitize.Fold(rc.Role), rc.Count))
 		}
 		kv("entries", fmt.Sprintf("%d", s.Entries))
 		kv("messages", fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
@@ -103,10 +104,10 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 			if c.Known {
 				use = fmt.Sprintf("%s / %s (%.1f%%)", formatTokens(int(c.Tokens)), formatTokens(int(c.ContextWindow)), c.Percent)
 			}
-			kv("context", use+" · "+SanitizeLine(c.Provider+"/"+c.ModelID))
+			kv("context", use+" · "+sanitize.Fold(c.Provider+"/"+c.ModelID))
 		}
 		for _, b := range s.ByModel {
-			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", SanitizeLine(b.Key))) +
+			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", sanitize.Fold(b.Key))) +
 				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, orZero(formatTokens(int(b.Tokens))))))
 		}
 	}
@@ -118,11 +119,11 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 	out = append(out, "")
 	leafID := "—"
 	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
-		leafID = SanitizeLine(ls.rows[ss.branch.LeafIndex].id)
+		leafID = sanitize.Fold(ls.rows[ss.branch.LeafIndex].id)
 	}
 	section("Branch · root → "+leafID, ss.branch)
 	if ss.err != nil {
-		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(SanitizeLine(ss.err.Error()), width, "…")))
+		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(sanitize.Fold(ss.err.Error()), width, "…")))
 	}
 	return out
 }

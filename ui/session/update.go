@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -384,7 +385,7 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case msg.Text != "":
-		*query += strings.ReplaceAll(Sanitize(msg.Text), "\n", " ")
+		*query += strings.ReplaceAll(sanitize.Text(msg.Text), "\n", " ")
 	default:
 		return nil
 	}

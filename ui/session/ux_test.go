@@ -1,9 +1,10 @@
 package session
 
 import (
-	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
 
 	"github.com/charmbracelet/x/ansi"
 )

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	pis "github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -166,7 +167,7 @@ func (m *Model) pickerView(r rect) string {
 	case m.loading == "sessions" && len(p.items) == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("discovering sessions…"))
 	case p.err != nil && len(p.items) == 0:
-		lines = append(lines, st.Text.Danger.Render(SanitizeLine(p.err.Error())))
+		lines = append(lines, st.Text.Danger.Render(sanitize.Fold(p.err.Error())))
 	case len(p.items) == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory — "+m.keys.Scope.Help().Key+" lists all projects"))
 	case len(p.shown) == 0:
@@ -192,12 +193,12 @@ func (m *Model) pickerRow(it pis.ListItem, selected, focused bool, width int) st
 	if open {
 		mark = "● "
 	}
-	name := SanitizeLine(it.Name)
+	name := sanitize.Fold(it.Name)
 	if name == "" {
-		name = SanitizeLine(it.FirstMessage)
+		name = sanitize.Fold(it.FirstMessage)
 	}
 	if name == "" {
-		name = SanitizeLine(it.ID)
+		name = sanitize.Fold(it.ID)
 	}
 	when := ""
 	if !it.LastActivity.IsZero() {
@@ -208,7 +209,7 @@ func (m *Model) pickerRow(it pis.ListItem, selected, focused bool, width int) st
 	}
 	right := fmt.Sprintf(" %4d msg  %s", it.MessageCount, when)
 	if m.picker.all {
-		right = "  " + ansi.Truncate(baseName(SanitizeLine(it.Cwd)), 16, "…") + right
+		right = "  " + ansi.Truncate(baseName(sanitize.Fold(it.Cwd)), 16, "…") + right
 	}
 	nameW := max(1, width-ansi.StringWidth(mark)-ansi.StringWidth(right))
 	name = ansi.Truncate(name, nameW, "…")
@@ -472,7 +473,7 @@ func baseName(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
 		p = p[i+1:]
 	}
-	return SanitizeLine(p)
+	return sanitize.Fold(p)
 }
 
 // shortKind abbreviates long entry types for the fixed kind column.

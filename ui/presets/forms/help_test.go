@@ -1,9 +1,10 @@
 package forms
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestFooterNeverOffersOneKeyForTwoThings walks the rows of every form and

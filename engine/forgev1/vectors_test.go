@@ -1,11 +1,10 @@
 package forgev1
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 // vector is one entry of fixtures/pi-forge/forge-v1-vectors.json.
@@ -21,15 +20,7 @@ type vector struct {
 
 func loadVectors(tb testing.TB) []vector {
 	tb.Helper()
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		tb.Skip("FORGEBENCH_SHARED not set: skipping the forge-v1 golden vectors")
-	}
-	data, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-forge", "forge-v1-vectors.json"))
-	if err != nil {
-		tb.Fatalf("read vectors: %v", err)
-	}
-	parsed, err := jsonv.Parse(data)
+	parsed, err := jsonv.Parse(fixtures.Read(tb, "pi-forge/forge-v1-vectors.json"))
 	if err != nil {
 		tb.Fatalf("parse vectors: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -20,8 +21,9 @@ type Globals struct {
 	Trust    bool   `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
 	NoTrust  bool   `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
 
-	stdout, stderr io.Writer
-	demoRoot       string
+	stdout, stderr  io.Writer
+	demoRoot        string
+	catalogReported bool // models.json diagnostics were printed
 }
 
 // workspace resolves the workspace for this run, unpacking the demo first
@@ -60,19 +62,21 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 }
 
 // modelCatalog is Pi's model catalog for this workspace: the embedded
-// pi-ai 1.6.0 models with <agent-dir>/models.json applied; problems in
-// models.json are reported on stderr and the file is then ignored, as Pi does.
+// pi-ai 1.6.0 models with <agent-dir>/models.json applied, shared with the
+// rest of the process (catalog.Shared). Problems in models.json are
+// reported on stderr, once per run, and the file is then ignored, as Pi
+// does.
 func (g *Globals) modelCatalog() (*catalog.Catalog, error) {
 	ws, err := g.workspace()
 	if err != nil {
 		return nil, err
 	}
-	cat, diags, err := catalog.Load(ws.AgentDir)
-	if err != nil {
-		return nil, fmt.Errorf("model catalog: %w", err)
-	}
-	for _, d := range diags {
-		fmt.Fprintf(g.stderr, "models.json %s: %s\n", d.Path, d.Message)
+	cat, diags := catalog.Shared(ws.AgentDir)
+	if !g.catalogReported {
+		for _, d := range diags {
+			fmt.Fprintln(g.stderr, sanitize.Line(d.Line()))
+		}
+		g.catalogReported = true
 	}
 	return cat, nil
 }

@@ -39,10 +39,7 @@ type contextMsg struct{ res contextResult }
 // contextCmd rebuilds the context at entry idx in a command.
 func contextCmd(gen int, ls *loadedSession, idx int, agentDir string) tea.Cmd {
 	return func() tea.Msg {
-		cat, _, err := catalog.Load(agentDir)
-		if err != nil {
-			cat = catalog.Default()
-		}
+		cat, _ := catalog.Shared(agentDir) // the root reports models.json problems
 		return contextMsg{res: buildContext(gen, ls, idx, cat)}
 	}
 }

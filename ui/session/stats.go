@@ -19,7 +19,6 @@ type statsState struct {
 	leaf    int // the branch the stats were computed for
 	session *pis.Stats
 	branch  *pis.Stats
-	err     error
 	offset  int
 }
 
@@ -28,23 +27,15 @@ type statsMsg struct {
 	gen     int
 	session pis.Stats
 	branch  pis.Stats
-	err     error
 }
 
 // statsCmd computes session and branch stats, pricing usage without a
-// stored cost from the model catalog (with the user's models.json).
+// stored cost from the model catalog (with the user's models.json; the root
+// reports its problems).
 func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
 	return func() tea.Msg {
-		cat := catalog.Default()
-		var err error
-		if agentDir != "" {
-			if loaded, _, lerr := catalog.Load(agentDir); lerr == nil && loaded != nil {
-				cat = loaded
-			} else if lerr != nil {
-				err = fmt.Errorf("load model catalog overrides: %w", lerr)
-			}
-		}
-		return statsMsg{gen: gen, session: pis.SessionStats(ls.sess, cat), branch: pis.BranchStats(ls.sess, leaf, cat), err: err}
+		cat, _ := catalog.Shared(agentDir)
+		return statsMsg{gen: gen, session: pis.SessionStats(ls.sess, cat), branch: pis.BranchStats(ls.sess, leaf, cat)}
 	}
 }
 
@@ -70,7 +61,7 @@ func (m *Model) applyStats(msg statsMsg) {
 		return
 	}
 	m.stats.pending = false
-	m.stats.session, m.stats.branch, m.stats.err = &msg.session, &msg.branch, msg.err
+	m.stats.session, m.stats.branch = &msg.session, &msg.branch
 }
 
 // renderStats lays out both scopes for a width.
@@ -122,8 +113,5 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 		leafID = sanitize.Fold(ls.rows[ss.branch.LeafIndex].id)
 	}
 	section("Branch · root → "+leafID, ss.branch)
-	if ss.err != nil {
-		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(sanitize.Fold(ss.err.Error()), width, "…")))
-	}
 	return out
 }

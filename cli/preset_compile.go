@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // compileInputs are the flags shared by `preset compile` and `preset preview`.
@@ -36,6 +37,10 @@ type compileJob struct {
 	source     string // where runtime and base came from, for humans
 }
 
+// load reads the preset and builds what it compiles against: the run
+// context at --session/--leaf (session.RunContextAt, as the Presets panel
+// builds it) or Pi's defaults for the workspace, then the --runtime,
+// --base and --messages overrides.
 func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	raw, basename, _, err := g.presetArg(file)
 	if err != nil {
@@ -43,9 +48,6 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	}
 	job := &compileJob{}
 	job.stack, job.presetDiag = preset.Parse(raw, basename)
-	if job.messages, err = readMessages(in.Messages); err != nil {
-		return nil, fail(exitUsage, "%v", err)
-	}
 	if job.macros, err = readMacros(in.Macros); err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
@@ -53,35 +55,49 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
-	sources := []string{"", ""}
-	var fromSession *session.ForgeRuntime
+	var s *session.Session
+	index := -1
+	var cat *catalog.Catalog
 	if in.Session != "" {
-		if fromSession, err = in.sessionRuntime(g); err != nil {
+		if s, err = openSession(in.Session); err != nil {
 			return nil, err
 		}
-		if in.Messages == "" {
-			job.messages = fromSession.Messages
+		if index, err = leafIndex(s, in.Leaf); err != nil {
+			return nil, err
 		}
-		if fromSession.FromSession {
-			job.runtime, job.base = fromSession.Runtime, fromSession.Base
-			sources = []string{"runtime: " + fromSession.Source, "base: the prompt in force there"}
-		} else {
-			sources[0] = "runtime: " + fromSession.Source
+		if cat, err = g.modelCatalog(); err != nil {
+			return nil, err
 		}
 	} else if in.Leaf != "" {
 		return nil, fail(exitUsage, "--leaf needs --session")
 	}
-	needDefaults := (fromSession == nil || !fromSession.FromSession) && (in.Runtime == "" || in.Base == "")
-	if needDefaults {
+	var defaults session.Defaults
+	if in.Runtime == "" || in.Base == "" { // both flags given: the defaults are not needed
+		defaults = func() (compile.Runtime, string, error) {
+			ws, err := g.workspace()
+			if err != nil {
+				return compile.Runtime{}, "", err
+			}
+			return resources.PiDefaultRuntime(ws, model, time.Now())
+		}
+	}
+	rc, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	if err != nil {
+		return nil, err
+	}
+	job.runtime, job.base = rc.Runtime, rc.Base
+	sources := []string{"", ""}
+	switch {
+	case rc.FromSession:
+		sources = []string{"runtime: " + rc.Source, "base: the prompt in force there"}
+	case s != nil:
+		sources[0] = "runtime: " + rc.Source
+	}
+	if !rc.FromSession && defaults != nil {
 		ws, err := g.workspace()
 		if err != nil {
 			return nil, err
 		}
-		rt, base, err := resources.PiDefaultRuntime(ws, model, time.Now())
-		if err != nil {
-			return nil, err
-		}
-		job.runtime, job.base = rt, base
 		if sources[0] == "" {
 			sources[0] = "runtime: Pi 1.6.0 defaults for " + ws.Cwd
 		}
@@ -105,34 +121,17 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		job.base = string(data)
 		sources[1] = "base: " + in.Base
 	}
-	if in.Messages != "" || in.Session == "" {
+	if in.Messages != "" || s == nil {
+		if job.messages, err = readMessages(in.Messages); err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
 		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
 	} else {
+		job.messages = rc.Messages
 		sources = append(sources, "messages: the context at the session entry")
 	}
 	job.source = strings.Join(sources, "; ")
 	return job, nil
-}
-
-// sessionRuntime opens --session and derives the runtime at --leaf.
-func (in compileInputs) sessionRuntime(g *Globals) (*session.ForgeRuntime, error) {
-	s, err := openSession(in.Session)
-	if err != nil {
-		return nil, err
-	}
-	leaf, err := leafIndex(s, in.Leaf)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := g.modelCatalog()
-	if err != nil {
-		return nil, err
-	}
-	fr, err := session.ForgeRuntimeAt(s, leaf, cat, time.Local)
-	if err != nil {
-		return nil, fmt.Errorf("runtime at the session entry: %w", err)
-	}
-	return fr, nil
 }
 
 func orDefault(s, def string) string {

@@ -375,3 +375,46 @@ func TestHostileFileTextNeverReachesTheTerminal(t *testing.T) {
 		t.Errorf("--json must keep the name exactly: %s", out)
 	}
 }
+
+// TestPresetListMarksTheSessionsActivePreset: --session/--leaf decode the
+// branch's pi-forge-prompt-stack-state entries (session.ActivePresetAt).
+func TestPresetListMarksTheSessionsActivePreset(t *testing.T) {
+	args, layout := demoArgs(t)
+	files, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-27T16-02-41-907Z_*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("demo session missing: %v", files)
+	}
+	code, out, errOut := runCLI(t, in(args, "preset", "list", "--session", files[0], "--leaf", "1b6c7e21")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	marked := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "▶ ") {
+			marked++
+			if !strings.Contains(line, " pi-mirror ") {
+				t.Errorf("marked %q, want pi-mirror", line)
+			}
+		}
+	}
+	if marked != 1 || !strings.Contains(out, "active Preset project:pi-mirror") {
+		t.Fatalf("one ▶ row and the selection line expected:\n%s", out)
+	}
+	// At the leaf the session switched Presets off.
+	code, out, _ = runCLI(t, in(args, "preset", "list", "--json", "--session", files[0])...)
+	var list []struct {
+		Key    string `json:"key"`
+		Active *bool  `json:"active"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) == 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	for _, p := range list {
+		if p.Active == nil || *p.Active {
+			t.Errorf("%s: active = %v, want false everywhere (none)", p.Key, p.Active)
+		}
+	}
+	if code, _, _ := runCLI(t, in(args, "preset", "list", "--leaf", "x")...); code != exitUsage {
+		t.Errorf("--leaf without --session: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 )
 
 // PresetCmd groups the preset commands.
@@ -25,12 +26,18 @@ type PresetCmd struct {
 
 // PresetListCmd lists presets of both scopes.
 type PresetListCmd struct {
-	JSON bool `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy}; autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
+	JSON    bool   `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy} (plus active with --session); autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
+	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch." placeholder:"FILE"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
 }
 
 // Run lists every preset file with its scope badge and diagnostics counts.
 func (c *PresetListCmd) Run(g *Globals) error {
 	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	sel, err := c.sessionSelection(lib)
 	if err != nil {
 		return err
 	}
@@ -56,6 +63,9 @@ func (c *PresetListCmd) Run(g *Globals) error {
 				shadows = append(shadows, s.Key())
 			}
 			o.Set("shadowedBy", orEmpty(shadows))
+			if sel != nil {
+				o.Set("active", sel.preset == p)
+			}
 			list = append(list, o)
 		}
 		return printJSON(g.stdout, list)
@@ -74,9 +84,64 @@ func (c *PresetListCmd) Run(g *Globals) error {
 		if by := lib.ShadowedBy(p); len(by) > 0 {
 			marks += " (shadowed by " + by[0].Key() + ")"
 		}
-		fmt.Fprintf(g.stdout, "%-9s %-28s %-32s %s%s\n", scopeBadge(&p.Resource), p.ID, sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
+		active := ""
+		if sel != nil {
+			active = "  "
+			if sel.preset == p {
+				active = "▶ "
+			}
+		}
+		fmt.Fprintf(g.stdout, "%s%-9s %-28s %-32s %s%s\n", active, scopeBadge(&p.Resource), p.ID, sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
+	}
+	if sel != nil {
+		fmt.Fprintf(g.stdout, "session %s at %s: %s\n", sanitize.Clip(sel.sessionID, 60), sanitize.Clip(sel.entryID, 20), sel.describe())
 	}
 	return nil
+}
+
+// presetSelection is the Preset a session has active at an entry.
+type presetSelection struct {
+	sessionID, entryID string
+	active             session.ActivePreset
+	preset             *resources.Preset // nil: none, unrecorded or not resolvable
+}
+
+// sessionSelection decodes --session/--leaf (nil without --session).
+func (c *PresetListCmd) sessionSelection(lib *resources.Library) (*presetSelection, error) {
+	if c.Session == "" {
+		if c.Leaf != "" {
+			return nil, fail(exitUsage, "--leaf needs --session")
+		}
+		return nil, nil
+	}
+	s, err := openSession(c.Session)
+	if err != nil {
+		return nil, err
+	}
+	index, err := leafIndex(s, c.Leaf)
+	if err != nil {
+		return nil, err
+	}
+	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: session.ActivePresetAt(s, index)}
+	if sel.active.Choice == session.PresetSelected {
+		if p, err := lib.ResolvePreset(sel.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
+			sel.preset = p
+		}
+	}
+	return sel, nil
+}
+
+// describe says in words what the session selected.
+func (s *presetSelection) describe() string {
+	switch {
+	case s.preset != nil:
+		return "active Preset " + s.preset.Key()
+	case s.active.Choice == session.PresetDisabled:
+		return "Presets switched off (none)"
+	case s.active.Choice == session.PresetSelected:
+		return sanitize.Clip(s.active.Selector, 60) + " is recorded but does not resolve here (pi-forge falls back to auto-activation)"
+	}
+	return "no Preset recorded on the branch (auto-activation applies)"
 }
 
 // PresetShowCmd shows one preset.

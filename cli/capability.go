@@ -96,9 +96,9 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cp, err := lib.ResolveCapability(c.Selector)
-	if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	cp, err := resolved(lib.ResolveCapability(c.Selector))
+	if err != nil {
+		return err
 	}
 	if c.JSON {
 		o := resourceJSON(&cp.Resource)
@@ -143,9 +143,9 @@ func (c *CapabilityValidateCmd) Run(g *Globals) error {
 		}
 	}
 	for _, sel := range c.Selectors {
-		cp, err := lib.ResolveCapability(sel)
-		if err != nil && (cp == nil || !errors.Is(err, resources.ErrUnusable)) {
-			return libraryError(err)
+		cp, err := resolved(lib.ResolveCapability(sel))
+		if err != nil {
+			return err
 		}
 		targets = append(targets, &cp.Resource)
 	}
@@ -194,9 +194,9 @@ func (c *CapabilityBindingsCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	p, err := lib.ResolvePreset(c.Preset)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	p, err := resolved(lib.ResolvePreset(c.Preset))
+	if err != nil {
+		return err
 	}
 	res := lib.ResolvePresetCapabilities(p)
 	if c.JSON {

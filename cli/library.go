@@ -54,6 +54,16 @@ func libraryError(err error) error {
 	return err
 }
 
+// resolved keeps a resource the library resolved even when it is unusable
+// (its diagnostics are shown, as pi-forge lists invalid files) and maps
+// every other failure to its exit code.
+func resolved[T any](r *T, err error) (*T, error) {
+	if err != nil && (r == nil || !errors.Is(err, resources.ErrUnusable)) {
+		return nil, libraryError(err)
+	}
+	return r, nil
+}
+
 // parseScope reads --scope.
 func parseScope(s string) resources.Scope {
 	if s == "global" {
@@ -150,9 +160,9 @@ func (g *Globals) presetArg(arg string) (raw []byte, basename, where string, err
 	if err != nil {
 		return nil, "", "", err
 	}
-	p, err := lib.ResolvePreset(arg)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return nil, "", "", libraryError(err)
+	p, err := resolved(lib.ResolvePreset(arg))
+	if err != nil {
+		return nil, "", "", err
 	}
 	return p.Raw, baseName(p.Path), p.Key() + " (" + p.Path + ")", nil
 }

@@ -114,11 +114,7 @@ func (c *PresetListCmd) sessionSelection(lib *resources.Library) (*presetSelecti
 		}
 		return nil, nil
 	}
-	s, err := openSession(c.Session)
-	if err != nil {
-		return nil, err
-	}
-	index, err := leafIndex(s, c.Leaf)
+	s, index, err := openAt(c.Session, c.Leaf)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +152,9 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	p, err := lib.ResolvePreset(c.Selector)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	p, err := resolved(lib.ResolvePreset(c.Selector))
+	if err != nil {
+		return err
 	}
 	if c.JSON {
 		o := resourceJSON(&p.Resource)
@@ -207,9 +203,9 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 	if len(c.Selectors) > 0 {
 		targets = nil
 		for _, sel := range c.Selectors {
-			p, err := lib.ResolvePreset(sel)
-			if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-				return libraryError(err)
+			p, err := resolved(lib.ResolvePreset(sel))
+			if err != nil {
+				return err
 			}
 			targets = append(targets, p)
 		}
@@ -265,9 +261,9 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 	}
 	var stack *preset.Stack
 	if c.From != "" {
-		src, err := lib.ResolvePreset(c.From)
-		if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
-			return libraryError(err)
+		src, err := resolved(lib.ResolvePreset(c.From))
+		if err != nil {
+			return err
 		}
 		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: scope})
 		stack.ID = c.ID
@@ -314,9 +310,9 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	src, err := lib.ResolvePreset(c.Selector)
-	if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	src, err := resolved(lib.ResolvePreset(c.Selector))
+	if err != nil {
+		return err
 	}
 	scope := src.Scope
 	if c.Scope != "" {

@@ -59,10 +59,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	index := -1
 	var cat *catalog.Catalog
 	if in.Session != "" {
-		if s, err = openSession(in.Session); err != nil {
-			return nil, err
-		}
-		if index, err = leafIndex(s, in.Leaf); err != nil {
+		if s, index, err = openAt(in.Session, in.Leaf); err != nil {
 			return nil, err
 		}
 		if cat, err = g.modelCatalog(); err != nil {

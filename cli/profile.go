@@ -87,9 +87,9 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	p, err := lib.ResolveProfile(c.Selector)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	p, err := resolved(lib.ResolveProfile(c.Selector))
+	if err != nil {
+		return err
 	}
 	if c.JSON {
 		o := resourceJSON(&p.Resource)
@@ -130,9 +130,9 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 		}
 	}
 	for _, sel := range c.Selectors {
-		p, err := lib.ResolveProfile(sel)
-		if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-			return libraryError(err)
+		p, err := resolved(lib.ResolveProfile(sel))
+		if err != nil {
+			return err
 		}
 		targets = append(targets, &p.Resource)
 	}
@@ -168,9 +168,9 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	p, err := lib.ResolveProfile(c.Selector)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return libraryError(err)
+	p, err := resolved(lib.ResolveProfile(c.Selector))
+	if err != nil {
+		return err
 	}
 	cat, err := g.modelCatalog()
 	if err != nil {

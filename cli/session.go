@@ -47,6 +47,19 @@ func leafIndex(s *session.Session, leaf string) (int, error) {
 	return i, nil
 }
 
+// openAt opens a session file and resolves --leaf in it.
+func openAt(path, leaf string) (*session.Session, int, error) {
+	s, err := openSession(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	i, err := leafIndex(s, leaf)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, i, nil
+}
+
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
 	File string `arg:"" help:"Session file (.jsonl)."`
@@ -105,11 +118,8 @@ type SessionContextCmd struct {
 
 // Run prints the context Pi would build at the entry.
 func (c *SessionContextCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
+	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {
-		return err
-	}
-	if _, err := leafIndex(s, c.Leaf); err != nil {
 		return err
 	}
 	if c.JSON {
@@ -120,7 +130,6 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 		_, err = g.stdout.Write(append(out, '\n'))
 		return err
 	}
-	i, _ := leafIndex(s, c.Leaf)
 	ctx, err := s.Context(i)
 	if err != nil {
 		return err

@@ -20,11 +20,7 @@ type SessionExportCmd struct {
 
 // Run exports the root→leaf path.
 func (c *SessionExportCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
-	if err != nil {
-		return err
-	}
-	leaf, err := leafIndex(s, c.Leaf)
+	s, leaf, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err
 	}

@@ -20,11 +20,7 @@ type SessionTreeCmd struct {
 // Run prints the tree as Pi's /tree does: a linear run of entries stays in
 // one column, and only branch points indent their children.
 func (c *SessionTreeCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
-	if err != nil {
-		return err
-	}
-	leaf, err := leafIndex(s, c.Leaf)
+	s, leaf, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err
 	}

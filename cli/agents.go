@@ -10,8 +10,10 @@ type AgentsCmd struct {
 	Transcript agentsPending `cmd:"" help:"Print an agent's transcript (read-only)."`
 }
 
+// agentsPending stands in for every agents command.
 type agentsPending struct{ pendingArgs }
 
+// Run answers "not implemented yet" with the usage exit code.
 func (c *agentsPending) Run(*Globals) error {
 	return fail(exitUsage, "not implemented yet: arrives with the agent-trees issue")
 }

@@ -27,8 +27,10 @@ type CapabilityCmd struct {
 	Add         capabilityPending     `cmd:"" help:"Add an ad-hoc capability to a session."`
 }
 
+// capabilityPending stands in for the session-state capability commands.
 type capabilityPending struct{ pendingArgs }
 
+// Run answers "not implemented yet" with the usage exit code.
 func (c *capabilityPending) Run(*Globals) error {
 	return fail(exitUsage, "not implemented yet: arrives with the capability-state issue")
 }

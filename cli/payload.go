@@ -9,8 +9,10 @@ type PayloadCmd struct {
 	Diff payloadPending `cmd:"" help:"Diff two requests: blocks, lines, cache boundary and token deltas."`
 }
 
+// payloadPending stands in for every payload command.
 type payloadPending struct{ pendingArgs }
 
+// Run answers "not implemented yet" with the usage exit code.
 func (c *payloadPending) Run(*Globals) error {
 	return fail(exitUsage, "not implemented yet: arrives with the payload-diff issue")
 }

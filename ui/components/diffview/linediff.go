@@ -3,8 +3,6 @@ package diffview
 import (
 	"fmt"
 	"strings"
-
-	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // LineKind says whether a line of a line diff is shared, removed or added.
@@ -94,58 +92,40 @@ type LineDiff struct {
 	split   [contextModes][]row
 }
 
-// NewLineDiff diffs before against after by lines with go-udiff (Myers'
-// algorithm, the Go tools' own diff). Line endings count: "a\r\n" and "a\n"
-// differ, as do texts that differ only in a final newline.
+// NewLineDiff diffs before against after by lines (diff-match-patch in
+// line mode, see diffLines). Line endings count: "a\r\n" and "a\n" differ,
+// as do texts that differ only in a final newline.
 func NewLineDiff(before, after string) *LineDiff {
 	d := &LineDiff{}
 	crDiffers := strings.Contains(before, "\r\n") != strings.Contains(after, "\r\n")
 	nlDiffers := before != "" && after != "" && endsWithNewline(before) != endsWithNewline(after)
-	oldLines := splitKeepingEnds(before)
-	edits := udiff.Lines(before, after)
-	udiff.SortEdits(edits)
-
-	var oldNo, newNo, pos, next int // pos: byte offset in before; next: index in oldLines
-	appendLine := func(kind LineKind, raw string) {
-		l := Line{Kind: kind}
-		text, hadNL := strings.CutSuffix(raw, "\n")
-		if t, hadCR := strings.CutSuffix(text, "\r"); hadCR && hadNL {
-			text, l.CR = t, crDiffers
-		}
-		l.Text = text
-		switch kind {
-		case LineEqual:
-			oldNo++
-			newNo++
-			l.OldNo, l.NewNo = oldNo, newNo
-		case LineDelete:
-			oldNo++
-			l.OldNo = oldNo
-			d.removed++
-		case LineInsert:
-			newNo++
-			l.NewNo = newNo
-			d.added++
-		}
-		l.NoNewline = !hadNL && nlDiffers // only a side's last line lacks "\n"
-		d.lines = append(d.lines, l)
-	}
-	takeOld := func(kind LineKind, end int) {
-		for pos < end && next < len(oldLines) {
-			raw := oldLines[next]
-			next++
-			pos += len(raw)
-			appendLine(kind, raw)
+	var oldNo, newNo int
+	for _, op := range diffLines(before, after) {
+		for _, raw := range op.lines {
+			l := Line{Kind: op.kind}
+			text, hadNL := strings.CutSuffix(raw, "\n")
+			if t, hadCR := strings.CutSuffix(text, "\r"); hadCR && hadNL {
+				text, l.CR = t, crDiffers
+			}
+			l.Text = text
+			l.NoNewline = !hadNL && nlDiffers // only a side's last line lacks "\n"
+			switch op.kind {
+			case LineEqual:
+				oldNo++
+				newNo++
+				l.OldNo, l.NewNo = oldNo, newNo
+			case LineDelete:
+				oldNo++
+				l.OldNo = oldNo
+				d.removed++
+			case LineInsert:
+				newNo++
+				l.NewNo = newNo
+				d.added++
+			}
+			d.lines = append(d.lines, l)
 		}
 	}
-	for _, e := range edits {
-		takeOld(LineEqual, e.Start)
-		takeOld(LineDelete, e.End)
-		for _, raw := range splitKeepingEnds(e.New) {
-			appendLine(LineInsert, raw)
-		}
-	}
-	takeOld(LineEqual, len(before))
 	d.oldLines, d.newLines = oldNo, newNo
 	d.numberWidth = len(fmt.Sprint(max(oldNo, newNo, 1)))
 	for m := ContextMode(0); m < contextModes; m++ {

@@ -128,7 +128,7 @@ func TestContextModesAndHunkHeaders(t *testing.T) {
 		before = append(before, fmt.Sprint("line ", i))
 		after = append(after, fmt.Sprint("line ", i))
 	}
-	after[1] = "changed 2"  // line 2
+	after[1] = "changed 2"   // line 2
 	after[16] = "changed 17" // line 17, ten unchanged lines apart
 	d := NewLineDiff(strings.Join(before, "\n")+"\n", strings.Join(after, "\n")+"\n")
 	if got := rowNotes(d.unified[ContextChanges]); strings.Join(got, " ") != "@@ -2 +2 @@ @@ -17 +17 @@" {

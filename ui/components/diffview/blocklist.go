@@ -307,6 +307,11 @@ func (l BlockList) blockLine(st *themes.Styles, cols columns, i int) string {
 			sb.WriteString(styles[k].Render(cols.cell(k, c)))
 		}
 	}
+	// Every cell is exactly its column's width, so only views narrower
+	// than the fixed columns need measuring.
+	if used := cols.total(); used <= l.width {
+		return sb.String() + strings.Repeat(" ", l.width-used)
+	}
 	return fit(sb.String(), l.width)
 }
 

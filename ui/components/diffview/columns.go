@@ -61,6 +61,15 @@ func planColumns(width int) columns {
 	return c
 }
 
+// total is the cells the columns take together.
+func (c columns) total() int {
+	n := 0
+	for _, w := range c.width {
+		n += w
+	}
+	return n
+}
+
 // header is the column titles as one plain line.
 func (c columns) header() string {
 	titles := [numColumns]string{"", "", "status", "block", "role", "before → after", "Δ tok"}

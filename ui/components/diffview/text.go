@@ -42,7 +42,7 @@ func wrapText(s string, width int, wrap bool) []string {
 	if width <= 0 {
 		return []string{""}
 	}
-	if ansi.StringWidth(s) <= width {
+	if cellWidth(s) <= width {
 		return []string{s}
 	}
 	if !wrap {
@@ -78,13 +78,24 @@ func wrapText(s string, width int, wrap bool) []string {
 	return pieces
 }
 
+// cellWidth is ansi.StringWidth with a fast path for printable ASCII,
+// which is most of what a diff draws (one cell per byte, no graphemes).
+func cellWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
 // fit cuts a styled or plain string to width cells (ANSI-safe) and pads it
 // with spaces to exactly width.
 func fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	w := ansi.StringWidth(s)
+	w := cellWidth(s)
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
 		w = ansi.StringWidth(s)
@@ -94,7 +105,7 @@ func fit(s string, width int) string {
 
 // padLeft right-aligns s in width cells (plain text only).
 func padLeft(s string, width int) string {
-	if n := width - ansi.StringWidth(s); n > 0 {
+	if n := width - cellWidth(s); n > 0 {
 		return strings.Repeat(" ", n) + s
 	}
 	return s

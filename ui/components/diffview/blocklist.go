@@ -65,7 +65,7 @@ func (l *BlockList) SetFocused(focused bool) { l.focused = focused }
 // MoveBy moves the cursor n blocks down (negative: up), clamped.
 func (l *BlockList) MoveBy(n int) { l.Select(l.cursor + n) }
 
-// PageDown and PageUp move the cursor by one screen of rows.
+// PageDown moves the cursor down by one screen of rows.
 func (l *BlockList) PageDown() { l.MoveBy(max(1, l.bodyHeight())) }
 
 // PageUp moves the cursor up by one screen of rows.

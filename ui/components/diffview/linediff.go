@@ -83,8 +83,6 @@ func (c ContextMode) lines() int {
 type LineDiff struct {
 	lines          []Line
 	added, removed int
-	oldLines       int
-	newLines       int
 	numberWidth    int
 	// rows per context mode, in unified layout (hunk headers, lines and
 	// no-newline markers); split rows pair them.
@@ -126,7 +124,6 @@ func NewLineDiff(before, after string) *LineDiff {
 			d.lines = append(d.lines, l)
 		}
 	}
-	d.oldLines, d.newLines = oldNo, newNo
 	d.numberWidth = len(fmt.Sprint(max(oldNo, newNo, 1)))
 	for m := ContextMode(0); m < contextModes; m++ {
 		d.unified[m] = d.layoutUnified(m.lines())
@@ -135,10 +132,11 @@ func NewLineDiff(before, after string) *LineDiff {
 	return d
 }
 
-// Lines is every line of the diff in order (equal, removed and added).
+// Lines is every line of the diff in order (equal, removed and added). The
+// slice is the diff's own: read it, do not modify it.
 func (d *LineDiff) Lines() []Line { return d.lines }
 
-// Added and Removed count the inserted and deleted lines.
+// Added counts the inserted lines.
 func (d *LineDiff) Added() int { return d.added }
 
 // Removed counts the deleted lines.

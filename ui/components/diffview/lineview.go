@@ -36,8 +36,9 @@ const MinSplitWidth = 60
 // context mode, wrapping, size and scroll position. Its methods change the
 // state; View is a pure function of that state and the styles, drawing only
 // the visible rows. It carries no key bindings: a panel maps its keymap
-// bindings to the methods. Copies share a cache of wrapped rows, which is
-// safe because a LineDiff never changes. The zero value is an empty view
+// bindings to the methods. Copies share a cache of wrapped rows (a
+// LineDiff never changes, so it stays valid), which makes a LineView for
+// one goroutine, the program's, as bubbletea models are. The zero value is an empty view
 // in changes-only mode without wrapping; NewLineView sets the usual
 // defaults.
 type LineView struct {

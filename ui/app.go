@@ -19,7 +19,7 @@ import (
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
-	sessionpanel "github.com/forgebench/forgebench/ui/session"
+	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
 )
 
 // Options configure the root model.

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 )
 
 // copyEntry copies entry idx to the system clipboard (OSC 52): a message's
@@ -25,20 +25,20 @@ func (m *Model) copyEntry(idx int) tea.Cmd {
 }
 
 // entryText is the copyable text of an entry.
-func entryText(e *pis.Entry) string {
+func entryText(e *session.Entry) string {
 	p, err := e.Payload()
 	if err != nil {
 		return Sanitize(string(e.Raw))
 	}
-	msg, ok := p.(*pis.Message)
+	msg, ok := p.(*session.Message)
 	if !ok {
 		return Sanitize(prettyJSON(e.Raw))
 	}
 	var parts []string
 	switch msg.Role {
-	case pis.RoleBashExecution:
+	case session.RoleBashExecution:
 		parts = append(parts, "$ "+msg.Command, msg.Output)
-	case pis.RoleBranchSummary, pis.RoleCompactionSummary:
+	case session.RoleBranchSummary, session.RoleCompactionSummary:
 		parts = append(parts, msg.Summary)
 	default:
 		if msg.Content.IsString {
@@ -46,9 +46,9 @@ func entryText(e *pis.Entry) string {
 		}
 		for _, b := range msg.Content.Blocks {
 			switch b.Type {
-			case pis.BlockText:
+			case session.BlockText:
 				parts = append(parts, b.Text)
-			case pis.BlockToolCall:
+			case session.BlockToolCall:
 				parts = append(parts, b.Name+" "+prettyJSON(b.Arguments))
 			}
 		}

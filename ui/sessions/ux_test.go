@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"charm.land/bubbles/v2/key"

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -29,12 +29,12 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: pis.TailEvent{Kind: pis.TailLines}})
+	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
 	hs.run(cmd)
 	if len(m.ls.rows) != 19 {
 		t.Fatal("events of an older follow must be ignored")
 	}
-	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailLines, Lines: []pis.TailLine{{Data: []byte(line)}}}})
+	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Data: []byte(line)}}}})
 	hs.run(cmd)
 	if len(m.ls.rows) != 20 || m.ls.rows[m.tl.current()].id != "e20" {
 		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
@@ -44,12 +44,12 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 	}
 	// Lines that arrive during a reload are coalesced into one more reload.
 	m.follow.reloading = true
-	m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailLines}})
+	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
 	if !m.follow.dirty {
 		t.Fatal("an event during a reload should mark the session dirty, not start another read")
 	}
 	m.follow.reloading, m.follow.dirty = false, false
-	m.Update(tailMsg{gen: 7, ok: true, ev: pis.TailEvent{Kind: pis.TailError, Err: os.ErrClosed}})
+	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
 	if !m.statusErr || !strings.Contains(m.status, "follow") {
 		t.Fatalf("a tail error should show in the status, got %q", m.status)
 	}
@@ -102,7 +102,7 @@ func TestPaletteActionsRunThroughUpdate(t *testing.T) {
 }
 
 func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
-	s, err := pis.Open("testdata/rounding.jsonl")
+	s, err := session.Open("testdata/rounding.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
 func TestPickerScopeListsAllProjects(t *testing.T) {
 	hs, paths := newHarness(t, 160, 48)
 	// A session of another project, in its own directory.
-	other := filepath.Join(hs.com.Workspace.AgentDir, "sessions", pis.EncodeCwd("/srv/other"))
+	other := filepath.Join(hs.com.Workspace.AgentDir, "sessions", session.EncodeCwd("/srv/other"))
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
 	}

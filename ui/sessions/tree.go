@@ -1,6 +1,6 @@
-package session
+package sessions
 
-import pis "github.com/forgebench/forgebench/session"
+import "github.com/forgebench/forgebench/session"
 
 // treeRow is one visible line of the branch tree.
 type treeRow struct {
@@ -149,13 +149,13 @@ func (tv *treeView) visible(ls *loadedSession, i int) bool {
 	}
 	switch tv.filter {
 	case treeUserOnly:
-		return ls.rows[i].kind == pis.RoleUser
+		return ls.rows[i].kind == session.RoleUser
 	case treeLabeled:
 		_, ok := ls.labels[i]
 		return ok
 	}
 	switch ls.sess.Entries[i].Type {
-	case pis.TypeLabel, pis.TypeCustom, pis.TypeModelChange, pis.TypeThinkingLevelChange, pis.TypeSessionInfo:
+	case session.TypeLabel, session.TypeCustom, session.TypeModelChange, session.TypeThinkingLevelChange, session.TypeSessionInfo:
 		return false
 	}
 	return true

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	tea "charm.land/bubbletea/v2"

@@ -1,4 +1,4 @@
-// Package session is panel 3 of the workbench: a session picker with
+// Package sessions is panel 3 of the workbench: a session picker with
 // incremental search, the branch tree of the open session (fold/unfold,
 // labels, active-branch marker), the timeline of one branch, the detail
 // of the selected entry (markdown, collapsed tool output, thinking toggle),
@@ -8,7 +8,7 @@
 // Every file is read in a tea.Cmd; Update and View only move cursors and
 // draw the visible window of precomputed rows. Text from sessions passes
 // through Sanitize before it reaches the screen.
-package session
+package sessions
 
 import (
 	"charm.land/bubbles/v2/key"

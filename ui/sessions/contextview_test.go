@@ -1,10 +1,10 @@
-package session
+package sessions
 
 import (
 	"strings"
 	"testing"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -13,7 +13,7 @@ func TestContextViewRendersTheRecordedSystemPrompt(t *testing.T) {
 {"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:00.100Z","message":{"role":"system","content":"","sections":{"preamble":"You review invoices.","cwd":"<cwd>\n/w\n</cwd>"},"timestamp":1}}
 {"type":"message","id":"a2","parentId":"a1","timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":2}}
 `
-	s, err := pis.Read(strings.NewReader(src), pis.Options{})
+	s, err := session.Read(strings.NewReader(src), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

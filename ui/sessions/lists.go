@@ -1,9 +1,9 @@
-package session
+package sessions
 
 import (
 	"strings"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 )
 
 // listCursor is the cursor and scroll offset shared by the panel's lists.
@@ -33,7 +33,7 @@ func (c *listCursor) window(h, n int) int {
 // picker is the session list with incremental search.
 type picker struct {
 	listCursor
-	items []pis.ListItem
+	items []session.ListItem
 	shown []int // indexes into items after the filter
 	query string
 	err   error
@@ -43,7 +43,7 @@ type picker struct {
 
 // setItems replaces the discovered sessions, keeping the cursor on the
 // same file when it is still listed.
-func (p *picker) setItems(items []pis.ListItem) {
+func (p *picker) setItems(items []session.ListItem) {
 	keep := p.currentPath()
 	p.items = items
 	p.filter()
@@ -62,7 +62,7 @@ func (p *picker) filter() {
 		for i, it := range p.items {
 			byPath[it.Path] = i
 		}
-		for _, it := range pis.Search(p.items, p.query) {
+		for _, it := range session.Search(p.items, p.query) {
 			p.shown = append(p.shown, byPath[it.Path])
 		}
 	}

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -185,7 +185,7 @@ func (m *Model) pickerView(r rect) string {
 	return m.frame(r, title, position(p.cursor, len(p.shown)), focused, lines)
 }
 
-func (m *Model) pickerRow(it pis.ListItem, selected, focused bool, width int) string {
+func (m *Model) pickerRow(it session.ListItem, selected, focused bool, width int) string {
 	st := m.com.Styles
 	open := m.ls != nil && m.ls.file == it.Path
 	mark := "  "
@@ -478,23 +478,23 @@ func baseName(p string) string {
 // shortKind abbreviates long entry types for the fixed kind column.
 func shortKind(kind string) string {
 	switch kind {
-	case pis.TypeThinkingLevelChange:
+	case session.TypeThinkingLevelChange:
 		return "thinking"
-	case pis.TypeModelChange:
+	case session.TypeModelChange:
 		return "model"
-	case pis.TypeBranchSummary:
+	case session.TypeBranchSummary:
 		return "branch sum"
-	case pis.TypeCustomMessage:
+	case session.TypeCustomMessage:
 		return "custom msg"
-	case pis.TypeSessionInfo:
+	case session.TypeSessionInfo:
 		return "info"
-	case pis.TypeContextEdit:
+	case session.TypeContextEdit:
 		return "ctx edit"
-	case pis.RoleBashExecution:
+	case session.RoleBashExecution:
 		return "bash"
-	case pis.RoleCompactionSummary:
+	case session.RoleCompactionSummary:
 		return "compaction"
-	case pis.RoleBranchSummary:
+	case session.RoleBranchSummary:
 		return "branch sum"
 	}
 	return kind
@@ -503,15 +503,15 @@ func shortKind(kind string) string {
 // roleStyle colours a kind by role.
 func roleStyle(st themes.Styles, kind string) lipgloss.Style {
 	switch kind {
-	case pis.RoleUser:
+	case session.RoleUser:
 		return st.Role.User
-	case pis.RoleAssistant:
+	case session.RoleAssistant:
 		return st.Role.Assistant
-	case pis.RoleToolResult, pis.RoleBashExecution:
+	case session.RoleToolResult, session.RoleBashExecution:
 		return st.Role.Tool
-	case pis.RoleSystem:
+	case session.RoleSystem:
 		return st.Role.System
-	case pis.TypeCompaction, pis.TypeBranchSummary, pis.RoleCompactionSummary, pis.RoleBranchSummary:
+	case session.TypeCompaction, session.TypeBranchSummary, session.RoleCompactionSummary, session.RoleBranchSummary:
 		return st.Text.Warning
 	}
 	return st.Text.Subtle

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 )
 
 // followState is follow mode: a live tail of the open session file. Tail
@@ -17,7 +17,7 @@ type followState struct {
 	file      string
 	gen       int // follow sessions; events of older ones are ignored
 	cancel    context.CancelFunc
-	events    <-chan pis.TailEvent
+	events    <-chan session.TailEvent
 	reloading bool
 	dirty     bool // lines arrived while a reload was running
 	updates   int  // reloads applied, shown in the status
@@ -27,14 +27,14 @@ type (
 	// followStartedMsg reports that tailing began (or why it did not).
 	followStartedMsg struct {
 		gen    int
-		events <-chan pis.TailEvent
+		events <-chan session.TailEvent
 		cancel context.CancelFunc
 		err    error
 	}
 	// tailMsg is one event of the tail, or ok=false when it ended.
 	tailMsg struct {
 		gen int
-		ev  pis.TailEvent
+		ev  session.TailEvent
 		ok  bool
 	}
 )
@@ -54,7 +54,7 @@ func (m *Model) toggleFollow() tea.Cmd {
 	gen, file, offset := m.follow.gen, m.ls.file, m.ls.sess.Size
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
-		events, err := pis.Tail(ctx, file, offset)
+		events, err := session.Tail(ctx, file, offset)
 		if err != nil {
 			cancel()
 			return followStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
@@ -114,7 +114,7 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	switch msg.ev.Kind {
-	case pis.TailLines, pis.TailReset:
+	case session.TailLines, session.TailReset:
 		if m.follow.reloading {
 			m.follow.dirty = true
 		} else {
@@ -122,7 +122,7 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 			m.follow.updates++
 			cmds = append(cmds, m.reloadCmd())
 		}
-	case pis.TailError:
+	case session.TailError:
 		if msg.ev.Err != nil {
 			m.setStatus("follow: "+msg.ev.Err.Error(), true)
 		}

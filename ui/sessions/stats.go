@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -16,8 +16,8 @@ import (
 type statsState struct {
 	pending bool
 	leaf    int // the branch the stats were computed for
-	session *pis.Stats
-	branch  *pis.Stats
+	session *session.Stats
+	branch  *session.Stats
 	err     error
 	offset  int
 }
@@ -25,8 +25,8 @@ type statsState struct {
 // statsMsg delivers computed stats.
 type statsMsg struct {
 	gen     int
-	session pis.Stats
-	branch  pis.Stats
+	session session.Stats
+	branch  session.Stats
 	err     error
 }
 
@@ -43,7 +43,7 @@ func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
 				err = fmt.Errorf("load model catalog overrides: %w", lerr)
 			}
 		}
-		return statsMsg{gen: gen, session: pis.SessionStats(ls.sess, cat), branch: pis.BranchStats(ls.sess, leaf, cat), err: err}
+		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat), err: err}
 	}
 }
 
@@ -76,7 +76,7 @@ func (m *Model) applyStats(msg statsMsg) {
 func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
-	section := func(title string, s *pis.Stats) {
+	section := func(title string, s *session.Stats) {
 		add(st.Text.Strong.Render(title))
 		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
 		roles := make([]string, 0, len(s.RoleCounts))

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -67,7 +67,7 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 	}
 	messages := ctx.LLMMessages()
 	systemText := map[int]string{}
-	if sp, err := pis.SystemPromptAt(ls.sess, idx); err == nil {
+	if sp, err := session.SystemPromptAt(ls.sess, idx); err == nil {
 		pres := sp.PresentationIn(cat)
 		messages = pres.Messages
 		for _, ps := range pres.System {
@@ -106,17 +106,17 @@ func contentText(c any) string {
 			}
 			typ, _ := obj.Get("type")
 			switch typ {
-			case pis.BlockText:
+			case session.BlockText:
 				t, _ := obj.Get("text")
 				parts = append(parts, jsonv.ToString(t))
-			case pis.BlockThinking:
+			case session.BlockThinking:
 				t, _ := obj.Get("thinking")
 				parts = append(parts, fmt.Sprintf("[thinking, %d chars]", jsonv.UTF16Len(jsonv.ToString(t))))
-			case pis.BlockToolCall:
+			case session.BlockToolCall:
 				name, _ := obj.Get("name")
 				args, _ := obj.Get("arguments")
 				parts = append(parts, "→ "+jsonv.ToString(name)+"("+jsonv.Stringify(args)+")")
-			case pis.BlockImage:
+			case session.BlockImage:
 				parts = append(parts, "[image]")
 			}
 		}

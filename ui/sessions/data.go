@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 )
 
 // entryRow is what the tree and the timeline show for one entry without
@@ -39,8 +39,8 @@ type summaryCell struct {
 type loadedSession struct {
 	file string
 	name string
-	sess *pis.Session
-	tree *pis.Tree
+	sess *session.Session
+	tree *session.Tree
 	rows []entryRow
 	// sums is owned by the UI goroutine (see summary).
 	sums []summaryCell
@@ -55,7 +55,7 @@ type loadedSession struct {
 // buildLoaded precomputes rows, labels and the active path without
 // decoding entry bodies, so a 100 MB session is ready in a blink; the
 // summaries follow from fillSummaries. It runs inside a command.
-func buildLoaded(file string, s *pis.Session) *loadedSession {
+func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
 	if name, ok := s.Name(); ok {
 		ls.name = SanitizeLine(name)
@@ -68,7 +68,7 @@ func buildLoaded(file string, s *pis.Session) *loadedSession {
 		switch {
 		case e.NotObject:
 			kind = "value"
-		case e.Type == pis.TypeMessage && e.Role != "":
+		case e.Type == session.TypeMessage && e.Role != "":
 			kind = e.Role
 		}
 		if kind == "" {
@@ -79,8 +79,8 @@ func buildLoaded(file string, s *pis.Session) *loadedSession {
 			clock:      clockOf(e.TimestampMs()),
 			kind:       SanitizeLine(kind),
 			branch:     len(ls.tree.Children(i)) > 1,
-			compaction: e.Type == pis.TypeCompaction,
-			summary:    e.Type == pis.TypeBranchSummary,
+			compaction: e.Type == session.TypeCompaction,
+			summary:    e.Type == session.TypeBranchSummary,
 		}
 	}
 	ls.labels = map[int]string{}
@@ -110,8 +110,8 @@ func (ls *loadedSession) summary(i int) summaryCell {
 
 // describe decodes one entry's summary (safe on any goroutine: it only
 // reads the immutable session).
-func describe(e *pis.Entry) summaryCell {
-	sum := pis.DescribeEntry(e)
+func describe(e *session.Entry) summaryCell {
+	sum := session.DescribeEntry(e)
 	return summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
 }
 

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -102,24 +102,24 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 		return d.lines
 	}
 	switch p := payload.(type) {
-	case *pis.Message:
+	case *session.Message:
 		d.message(p)
 		if d.collapsed {
 			d.add("", st.Text.Subtle.Render("space shows the tool calls' full arguments"))
 		}
-	case *pis.Compaction:
+	case *session.Compaction:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("compaction · %s tokens before · first kept %s",
 			formatTokens(int(p.TokensBefore)), orDash(SanitizeLine(p.FirstKeptEntryID)))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
-	case *pis.BranchSummary:
+	case *session.BranchSummary:
 		d.add(st.Text.Subtle.Render("branch summary · came back from "+orDash(SanitizeLine(p.FromID))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
-	case *pis.CustomMessage:
+	case *session.CustomMessage:
 		d.add(st.Text.Subtle.Render("custom message · "+SanitizeLine(p.CustomType)), "")
 		d.content(p.Content)
-	case *pis.UsageEntry:
+	case *session.UsageEntry:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", SanitizeLine(p.Kind), SanitizeLine(p.Provider), SanitizeLine(p.Model))))
 		d.usage(&p.Usage)
 	default:
@@ -129,10 +129,10 @@ func renderDetail(ls *loadedSession, idx int, key detailKey, st themes.Styles, m
 	return d.lines
 }
 
-func (d *detailDoc) message(m *pis.Message) {
+func (d *detailDoc) message(m *session.Message) {
 	st := d.st
 	switch m.Role {
-	case pis.RoleAssistant:
+	case session.RoleAssistant:
 		meta := []string{SanitizeLine(m.Provider) + "/" + SanitizeLine(m.Model)}
 		if m.StopReason != "" {
 			meta = append(meta, "stopReason "+SanitizeLine(m.StopReason))
@@ -144,14 +144,14 @@ func (d *detailDoc) message(m *pis.Message) {
 		}
 		d.add("")
 		d.blocks(m.Content)
-	case pis.RoleToolResult:
+	case session.RoleToolResult:
 		status := st.Text.Success.Render("ok")
 		if m.IsError {
 			status = st.Text.Danger.Render("error")
 		}
 		d.add(st.Role.Tool.Render("← "+SanitizeLine(m.ToolName)) + st.Text.Muted.Render(" · "+SanitizeLine(m.ToolCallID)+" · ") + status)
 		d.capped(m.Content.PlainText("\n"), d.key.expanded)
-	case pis.RoleBashExecution:
+	case session.RoleBashExecution:
 		d.add(st.Role.Tool.Render("$ " + SanitizeLine(m.Command)))
 		out := m.Output
 		if out == "" {
@@ -161,11 +161,11 @@ func (d *detailDoc) message(m *pis.Message) {
 		if m.ExitCode != nil {
 			d.add(st.Text.Muted.Render("exit code " + strconv.FormatFloat(*m.ExitCode, 'f', -1, 64)))
 		}
-	case pis.RoleSystem:
+	case session.RoleSystem:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("system prompt · %d section(s) · +%d/-%d tools",
 			len(m.Sections), len(m.ToolsAdded), len(m.ToolsRemoved))))
 		d.capped(m.Content.PlainText("\n"), d.key.expanded)
-	case pis.RoleBranchSummary, pis.RoleCompactionSummary:
+	case session.RoleBranchSummary, session.RoleCompactionSummary:
 		d.add("")
 		d.markdown(m.Summary)
 	default:
@@ -175,7 +175,7 @@ func (d *detailDoc) message(m *pis.Message) {
 }
 
 // content renders user-like content: markdown text and image placeholders.
-func (d *detailDoc) content(c pis.Content) {
+func (d *detailDoc) content(c session.Content) {
 	if c.IsString {
 		d.markdown(c.Text)
 		return
@@ -185,7 +185,7 @@ func (d *detailDoc) content(c pis.Content) {
 
 // blocks renders content blocks in order; thinking is hidden unless
 // toggled and tool calls are one line unless expanded.
-func (d *detailDoc) blocks(c pis.Content) {
+func (d *detailDoc) blocks(c session.Content) {
 	st := d.st
 	if c.IsString {
 		d.markdown(c.Text)
@@ -193,9 +193,9 @@ func (d *detailDoc) blocks(c pis.Content) {
 	}
 	for _, b := range c.Blocks {
 		switch b.Type {
-		case pis.BlockText:
+		case session.BlockText:
 			d.markdown(b.Text)
-		case pis.BlockThinking:
+		case session.BlockThinking:
 			n := strings.Count(strings.TrimSpace(b.Thinking), "\n") + 1
 			if b.Redacted {
 				d.add(st.Role.Thinking.Render("▸ thinking (redacted)"))
@@ -206,7 +206,7 @@ func (d *detailDoc) blocks(c pis.Content) {
 				d.plain(b.Thinking, st.Role.Thinking.Render, "  ")
 				d.add("")
 			}
-		case pis.BlockToolCall:
+		case session.BlockToolCall:
 			name := st.Role.Tool.Render("→ " + SanitizeLine(b.Name))
 			if !d.key.expanded {
 				args := SanitizeLine(string(b.Arguments))
@@ -216,7 +216,7 @@ func (d *detailDoc) blocks(c pis.Content) {
 			}
 			d.add(name + st.Text.Muted.Render(" · "+SanitizeLine(b.ID)))
 			d.capped(prettyJSON(b.Arguments), true)
-		case pis.BlockImage:
+		case session.BlockImage:
 			d.add(st.Text.Muted.Render("[image " + SanitizeLine(b.MimeType) + "]"))
 		default:
 			d.add(st.Text.Muted.Render("[" + SanitizeLine(b.Type) + " block]"))
@@ -224,7 +224,7 @@ func (d *detailDoc) blocks(c pis.Content) {
 	}
 }
 
-func (d *detailDoc) usage(u *pis.Usage) {
+func (d *detailDoc) usage(u *session.Usage) {
 	if u == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func testWorkspace(t testing.TB) (resources.Workspace, map[string]string) {
 	t.Helper()
 	agent := t.TempDir()
-	dir := filepath.Join(agent, "sessions", pis.EncodeCwd(testCwd))
+	dir := filepath.Join(agent, "sessions", session.EncodeCwd(testCwd))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func testWorkspace(t testing.TB) (resources.Workspace, map[string]string) {
 		paths[name] = p
 	}
 	if tt, ok := t.(*testing.T); ok {
-		tt.Setenv(pis.EnvSessionDir, "")
+		tt.Setenv(session.EnvSessionDir, "")
 	}
 	return resources.Workspace{Cwd: testCwd, AgentDir: agent, Trust: resources.Trust{Trusted: true}}, paths
 }

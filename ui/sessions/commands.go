@@ -1,4 +1,4 @@
-package session
+package sessions
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/resources"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -15,7 +15,7 @@ import (
 type (
 	// discoveredMsg carries the sessions of the workspace's cwd.
 	discoveredMsg struct {
-		items []pis.ListItem
+		items []session.ListItem
 		err   error
 		all   bool
 	}
@@ -31,7 +31,7 @@ type (
 // openSession reads and indexes a session file. It is the only place the
 // panel touches session files, always inside a command.
 func openSession(gen int, file string) loadedMsg {
-	s, err := pis.Open(file)
+	s, err := session.Open(file)
 	if err != nil {
 		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
 	}
@@ -57,13 +57,13 @@ func selectionOf(prev common.Selection, ls *loadedSession, entryID string) commo
 func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
 	return func() tea.Msg {
 		home, _ := os.UserHomeDir()
-		loc, err := pis.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
-		var items []pis.ListItem
+		loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
+		var items []session.ListItem
 		if err == nil {
 			if all {
-				items, err = pis.ListAll(loc, pis.ListOptions{Home: home})
+				items, err = session.ListAll(loc, session.ListOptions{Home: home})
 			} else {
-				items, err = pis.ListCwd(loc, ws.Cwd, pis.ListOptions{Home: home})
+				items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
 			}
 		}
 		if err != nil {

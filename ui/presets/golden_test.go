@@ -20,25 +20,25 @@ func TestGoldenViews(t *testing.T) {
 		{"items_diagnostic", func(hs *harness) { hs.openByID("project:beta") }},
 		{"block_editor", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.press("enter")
-			hs.typeText(" Cite line numbers.")
+			hs.Press("enter")
+			hs.Type(" Cite line numbers.")
 		}},
 		{"preview", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.press("v", "v") // v hides, v again shows and focuses the dock
+			hs.Press("v", "v") // v hides, v again shows and focuses the dock
 		}},
 		{"conflict", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.press("space")
+			hs.Press("space")
 			if err := os.WriteFile(hs.m.open.Path, []byte("{}\n"), 0o644); err != nil {
-				hs.t.Fatal(err)
+				hs.TB().Fatal(err)
 			}
-			hs.press("ctrl+s")
+			hs.Press("ctrl+s")
 		}},
-		{"profiles", func(hs *harness) { hs.press("p") }},
+		{"profiles", func(hs *harness) { hs.Press("p") }},
 		{"slot_picker", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.press("A", "down")
+			hs.Press("A", "down")
 		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {

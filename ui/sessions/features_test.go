@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"github.com/forgebench/forgebench/ui/uitest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,12 +31,12 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 	}
 	f.Close()
 	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if len(m.ls.rows) != 19 {
 		t.Fatal("events of an older follow must be ignored")
 	}
 	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Data: []byte(line)}}}})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if len(m.ls.rows) != 20 || m.ls.rows[m.tl.current()].id != "e20" {
 		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
 	}
@@ -62,7 +63,7 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 func TestFollowKeyStartsAndStopsTail(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	m := hs.m
-	_, cmd := m.Update(keyMsg("F"))
+	_, cmd := m.Update(uitest.Key("F"))
 	if !m.follow.on || cmd == nil {
 		t.Fatal("F should turn follow on and start the tail in a command")
 	}
@@ -72,7 +73,7 @@ func TestFollowKeyStartsAndStopsTail(t *testing.T) {
 		t.Fatal("the started tail should be kept")
 	}
 	events := m.follow.events
-	m.Update(keyMsg("F"))
+	m.Update(uitest.Key("F"))
 	if m.follow.on {
 		t.Fatal("F again turns follow off")
 	}
@@ -95,7 +96,7 @@ func TestPaletteActionsRunThroughUpdate(t *testing.T) {
 		t.Fatal("the palette should offer stats once a session is open")
 	}
 	_, cmd := hs.m.Update(stats)
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.mode != modeStats || !strings.Contains(ansi.Strip(hs.view()), "Session · all branches") {
 		t.Fatal("the stats action should open the stats view")
 	}
@@ -151,10 +152,10 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: p}})
-		hs.run(cmd)
+		hs.Run(cmd)
 		for pn := panePicker; pn < paneCount; pn++ {
 			hs.focusOn(pn)
-			hs.press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
+			hs.Press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
 			v := hs.view()
 			if len(strings.Split(v, "\n")) != 30 {
 				t.Fatalf("%s: view does not fill the pane", name)
@@ -164,7 +165,7 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 			}
 		}
 	}
-	hs.press("r") // rediscovery lists the bad files too and must not fail
+	hs.Press("r") // rediscovery lists the bad files too and must not fail
 	if len(hs.m.picker.items) < 6 {
 		t.Fatalf("discovery should list every file, got %d", len(hs.m.picker.items))
 	}
@@ -206,7 +207,7 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.focusOn(panePicker)
-	hs.press("a")
+	hs.Press("a")
 	if !hs.m.picker.all || len(hs.m.picker.items) != 3 {
 		t.Fatalf("a should list every project's sessions, got %d", len(hs.m.picker.items))
 	}
@@ -216,7 +217,7 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 	if hs.m.ls.file != paths["rounding"] {
 		t.Fatal("switching the scope must not change the open session")
 	}
-	hs.press("a")
+	hs.Press("a")
 	if hs.m.picker.all || len(hs.m.picker.items) != 2 {
 		t.Fatal("a again returns to this project's sessions")
 	}
@@ -225,11 +226,11 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
-	hs.press("g")
+	hs.Press("g")
 	for i := 0; i < 6; i++ {
-		hs.press("down") // e07, the hostile tool output
+		hs.Press("down") // e07, the hostile tool output
 	}
-	_, cmd := hs.m.Update(keyMsg("y"))
+	_, cmd := hs.m.Update(uitest.Key("y"))
 	if cmd == nil {
 		t.Fatal("y should copy the entry")
 	}

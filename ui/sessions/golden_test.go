@@ -20,15 +20,15 @@ func TestGoldenViews(t *testing.T) {
 		{"timeline", func(hs *harness) { hs.focusOn(paneTimeline) }},
 		{"detail_tool_result", func(hs *harness) {
 			hs.focusOn(paneTimeline)
-			hs.press("g", "down", "down", "down", "down", "enter")
+			hs.Press("g", "down", "down", "down", "down", "enter")
 		}},
 		{"context", func(hs *harness) {
 			hs.focusOn(paneTimeline)
-			hs.press("c")
+			hs.Press("c")
 		}},
 		{"stats", func(hs *harness) {
 			hs.focusOn(paneTimeline)
-			hs.press("s")
+			hs.Press("s")
 		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {

@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const testCwd = "/home/ada/projects/demo-app"
@@ -53,13 +52,12 @@ func testWorkspace(t testing.TB) (resources.Workspace, map[string]string) {
 	return resources.Workspace{Cwd: testCwd, AgentDir: agent, Trust: resources.Trust{Trusted: true}}, paths
 }
 
-// harness drives the panel like the root does: it runs commands, feeds
-// their messages back and broadcasts selection changes.
+// harness drives the panel through the shared uitest harness; m is the
+// panel itself for tests that look inside.
 type harness struct {
-	t          testing.TB
-	com        *common.Common
-	m          *Model
-	selections []common.Selection
+	*uitest.Harness[common.Panel]
+	com *common.Common
+	m   *Model
 }
 
 func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
@@ -69,90 +67,13 @@ func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
 	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{t: t, com: com, m: m}
-	hs.run(m.Init())
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
+	hs.Run(m.Init())
 	return hs, paths
 }
 
-// run executes cmd and everything it leads to, synchronously.
-func (hs *harness) run(cmd tea.Cmd) {
-	hs.t.Helper()
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 1000 {
-			hs.t.Fatal("commands do not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case resultsMsg: // its selection is re-announced and recorded below
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		case common.SelectionChangedMsg:
-			hs.selections = append(hs.selections, msg.Selection)
-			hs.com.Selection = msg.Selection
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		default:
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-// press sends keys by name and settles the commands they start.
-func (hs *harness) press(keys ...string) {
-	hs.t.Helper()
-	for _, k := range keys {
-		_, cmd := hs.m.Update(keyMsg(k))
-		hs.run(cmd)
-	}
-}
-
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
-// typeText types each rune of s.
-func (hs *harness) typeText(s string) {
-	for _, r := range s {
-		hs.press(string(r))
-	}
-}
-
-// view renders the panel (settling anything the render asked for first).
-func (hs *harness) view() string {
-	hs.t.Helper()
-	return hs.m.View()
-}
+// view renders the panel.
+func (hs *harness) view() string { return hs.m.View() }
 
 // focusOn moves focus to pane p with FocusNext like tab does.
 func (hs *harness) focusOn(p pane) {
@@ -163,10 +84,10 @@ func (hs *harness) focusOn(p pane) {
 
 // entryIndex resolves an entry id of the open session.
 func (hs *harness) entryIndex(id string) int {
-	hs.t.Helper()
+	hs.TB().Helper()
 	idx, ok := hs.m.ls.sess.IndexOf(id)
 	if !ok {
-		hs.t.Fatalf("no entry %s", id)
+		hs.TB().Fatalf("no entry %s", id)
 	}
 	return idx
 }

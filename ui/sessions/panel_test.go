@@ -2,6 +2,7 @@ package sessions
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/ui/uitest"
 	"strings"
 	"testing"
 
@@ -14,10 +15,10 @@ import (
 
 func TestDefaultSelectionIsNewestSessionLeaf(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
-	if len(hs.selections) != 1 {
-		t.Fatalf("want one selection announced on load, got %d", len(hs.selections))
+	if len(hs.Selections) != 1 {
+		t.Fatalf("want one selection announced on load, got %d", len(hs.Selections))
 	}
-	sel := hs.selections[0]
+	sel := hs.Selections[0]
 	if sel.SessionFile != paths["rounding"] || sel.SessionName != "Invoice rounding (test)" || sel.EntryID != "" {
 		t.Fatalf("default selection = %+v, want the newest session at its leaf", sel)
 	}
@@ -29,16 +30,16 @@ func TestDefaultSelectionIsNewestSessionLeaf(t *testing.T) {
 func TestEnterSelectsEntryAndLeafIsEmptyID(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
-	hs.press("g", "down", "down", "down", "down", "enter")
-	last := hs.selections[len(hs.selections)-1]
+	hs.Press("g", "down", "down", "down", "down", "enter")
+	last := hs.Selections[len(hs.Selections)-1]
 	if last.EntryID != "e05" {
 		t.Fatalf("enter on e05 announced %q", last.EntryID)
 	}
 	if hs.m.focus != paneDetail {
 		t.Fatal("enter in the timeline should focus the detail")
 	}
-	hs.press("esc", "G", "enter")
-	if last := hs.selections[len(hs.selections)-1]; last.EntryID != "" {
+	hs.Press("esc", "G", "enter")
+	if last := hs.Selections[len(hs.Selections)-1]; last.EntryID != "" {
 		t.Fatalf("selecting the leaf must announce an empty entry id, got %q", last.EntryID)
 	}
 }
@@ -58,7 +59,7 @@ func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 	}
 	// Another session chosen elsewhere opens here.
 	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["currency"]}})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.ls == nil || hs.m.ls.file != paths["currency"] {
 		t.Fatal("a selection naming another session should open it")
 	}
@@ -67,11 +68,11 @@ func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 func TestPickerOpensChosenSession(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)
-	hs.press("down", "enter")
+	hs.Press("down", "enter")
 	if hs.m.ls.file != paths["currency"] {
 		t.Fatalf("enter on the second row should open currency, open: %s", hs.m.ls.file)
 	}
-	last := hs.selections[len(hs.selections)-1]
+	last := hs.Selections[len(hs.Selections)-1]
 	if last.SessionFile != paths["currency"] || last.EntryID != "" {
 		t.Fatalf("opening a session must announce it at its leaf, got %+v", last)
 	}
@@ -80,20 +81,20 @@ func TestPickerOpensChosenSession(t *testing.T) {
 func TestPickerIncrementalSearch(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)
-	hs.press("/")
+	hs.Press("/")
 	if !hs.m.CapturesInput() {
 		t.Fatal("the filter must capture typed keys")
 	}
-	hs.typeText("curr")
+	hs.Type("curr")
 	if len(hs.m.picker.shown) != 1 || !strings.Contains(hs.m.picker.items[hs.m.picker.shown[0]].FirstMessage, "currency") {
 		t.Fatalf("filter 'curr' should keep only the currency session, shown=%v", hs.m.picker.shown)
 	}
-	hs.press("backspace", "backspace", "backspace", "backspace")
+	hs.Press("backspace", "backspace", "backspace", "backspace")
 	if len(hs.m.picker.shown) != 2 {
 		t.Fatal("clearing the query should show every session again")
 	}
-	hs.typeText("q") // q types, it does not quit while filtering
-	hs.press("esc")
+	hs.Type("q") // q types, it does not quit while filtering
+	hs.Press("esc")
 	if hs.m.CapturesInput() || hs.m.picker.query != "" || len(hs.m.picker.shown) != 2 {
 		t.Fatal("esc should clear and close the filter")
 	}
@@ -102,8 +103,8 @@ func TestPickerIncrementalSearch(t *testing.T) {
 func TestTimelineFilter(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
-	hs.press("/")
-	hs.typeText("cents fix")
+	hs.Press("/")
+	hs.Type("cents fix")
 	var ids []string
 	for _, i := range hs.m.tl.shown {
 		ids = append(ids, hs.m.ls.rows[i].id)
@@ -112,7 +113,7 @@ func TestTimelineFilter(t *testing.T) {
 	if strings.Join(ids, ",") != "e13,e15,e16" {
 		t.Fatalf("filter 'cents fix' kept %v", ids)
 	}
-	hs.press("enter")
+	hs.Press("enter")
 	if hs.m.CapturesInput() || hs.m.tl.query != "cents fix" {
 		t.Fatal("enter should keep the filter and release the keyboard")
 	}
@@ -120,7 +121,7 @@ func TestTimelineFilter(t *testing.T) {
 	if !strings.Contains(view, "3 of 17") {
 		t.Fatalf("the timeline should say how many entries match:\n%s", view)
 	}
-	hs.press("esc")
+	hs.Press("esc")
 	if hs.m.tl.query != "" || len(hs.m.tl.shown) != 17 {
 		t.Fatal("esc in the timeline clears its filter")
 	}
@@ -135,30 +136,30 @@ func TestTreeFoldAndUnfold(t *testing.T) {
 		t.Fatalf("tree shows %d rows, want 16 (model, thinking and label entries hidden by default)", total)
 	}
 	// From the leaf, ← jumps to the nearest branch point (e08).
-	hs.press("left")
+	hs.Press("left")
 	if got := m.ls.rows[m.tree.current()].id; got != "e08" {
 		t.Fatalf("← on a leaf should go to the branch point e08, got %s", got)
 	}
-	hs.press("left")
+	hs.Press("left")
 	if !m.tree.folded[hs.entryIndex("e08")] || len(m.tree.rows) != 6 {
 		t.Fatalf("← on a branch point folds it: folded=%v rows=%d", m.tree.folded, len(m.tree.rows))
 	}
 	if !strings.Contains(ansi.Strip(hs.view()), "(+2)") {
 		t.Fatal("a folded row should say how many children it hides")
 	}
-	hs.press("right")
+	hs.Press("right")
 	if len(m.tree.rows) != total || m.tree.folded[hs.entryIndex("e08")] {
 		t.Fatal("→ unfolds")
 	}
 	// Selecting a hidden entry unfolds its ancestors.
-	hs.press("left")
+	hs.Press("left")
 	m.tree.moveTo(m.ls, hs.entryIndex("e10"))
 	if m.ls.rows[m.tree.current()].id != "e10" || len(m.tree.rows) != total {
 		t.Fatal("moving to an entry inside a fold must unfold it")
 	}
 	// Enter selects the entry and shows its branch in the timeline.
-	hs.press("enter")
-	if m.ls.rows[m.tl.leaf].id != "e10" || hs.selections[len(hs.selections)-1].EntryID != "e10" {
+	hs.Press("enter")
+	if m.ls.rows[m.tl.leaf].id != "e10" || hs.Selections[len(hs.Selections)-1].EntryID != "e10" {
 		t.Fatal("enter in the tree selects the entry and its branch")
 	}
 }
@@ -192,13 +193,13 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	m := hs.m
 	hs.focusOn(paneTimeline)
-	hs.press("g", "down", "down", "down", "enter") // e04: thinking + tool call
+	hs.Press("g", "down", "down", "down", "enter") // e04: thinking + tool call
 	view := ansi.Strip(hs.view())
 	if !strings.Contains(view, "thinking · 2 line(s) hidden") || strings.Contains(view, "I should read src/invoice.ts") {
 		t.Fatalf("thinking must be hidden by default:\n%s", view)
 	}
 	before := len(m.detail.cache)
-	hs.press("t")
+	hs.Press("t")
 	view = ansi.Strip(hs.view())
 	if !strings.Contains(view, "I should read src/invoice.ts first.") {
 		t.Fatalf("t should show thinking:\n%s", view)
@@ -206,11 +207,11 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 	if len(m.detail.cache) != before+1 {
 		t.Fatal("toggling thinking is a new rendering (new cache key), not an in-place edit")
 	}
-	hs.press("esc", "down", "enter") // e05: 18-line tool result
+	hs.Press("esc", "down", "enter") // e05: 18-line tool result
 	if !strings.Contains(ansi.Strip(hs.view()), "8 lines hidden") {
 		t.Fatal("tool output should be capped with a hidden-lines note")
 	}
-	hs.press("space")
+	hs.Press("space")
 	view = ansi.Strip(hs.view())
 	if strings.Contains(view, "lines hidden") || !strings.Contains(view, "// end of file") {
 		t.Fatalf("space should expand the tool output:\n%s", view)
@@ -223,7 +224,7 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 		t.Fatal("the cache key must include the width")
 	}
 	_, cmd := m.Update(tea.WindowSizeMsg{Width: 130, Height: 48})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if _, ok := m.detail.cache[k2]; !ok {
 		t.Fatal("a resize should render the entry at the new width")
 	}
@@ -232,11 +233,11 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
-	hs.press("g")
+	hs.Press("g")
 	for i := 0; i < 6; i++ { // e07 holds OSC 52, ESC[2J and \r
-		hs.press("down")
+		hs.Press("down")
 	}
-	hs.press("enter", "space")
+	hs.Press("enter", "space")
 	view := hs.view()
 	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\r", "\x07"} {
 		if strings.Contains(view, bad) {
@@ -246,7 +247,7 @@ func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 	if !strings.Contains(ansi.Strip(view), "rounds tax per invoice") {
 		t.Fatal("the tool output itself should still show")
 	}
-	hs.press("c")
+	hs.Press("c")
 	if v := hs.view(); strings.Contains(v, "\x1b]52") || strings.Contains(v, "\x1b[2J") {
 		t.Fatal("the context view must be sanitised too")
 	}
@@ -255,7 +256,7 @@ func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 func TestContextAndStatsViewsAndBack(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
-	hs.press("c")
+	hs.Press("c")
 	view := ansi.Strip(hs.view())
 	if hs.m.mode != modeContext || !strings.Contains(view, "Context at e19") || !strings.Contains(view, "compacted into the following summary") {
 		t.Fatalf("c should show the rebuilt context at the entry:\n%s", view)
@@ -266,16 +267,16 @@ func TestContextAndStatsViewsAndBack(t *testing.T) {
 			t.Fatalf("the context at the leaf must hold only the compaction summary and what follows: %q", msg.text)
 		}
 	}
-	hs.press("s")
+	hs.Press("s")
 	view = ansi.Strip(hs.view())
 	if hs.m.mode != modeStats || !strings.Contains(view, "Session · all branches") || !strings.Contains(view, "tool calls  3") {
 		t.Fatalf("s should show stats:\n%s", view)
 	}
-	hs.press("esc")
+	hs.Press("esc")
 	if hs.m.mode != modeEntry || hs.m.focus != paneDetail {
 		t.Fatal("esc leaves stats for the entry detail first")
 	}
-	hs.press("esc")
+	hs.Press("esc")
 	if hs.m.focus != paneTimeline {
 		t.Fatal("then esc goes back to the timeline")
 	}
@@ -310,7 +311,7 @@ func TestKeymapNamesAndHelp(t *testing.T) {
 	if !found {
 		t.Fatal("help must follow the rebinding")
 	}
-	if !key.Matches(keyMsg("f"), hs.m.keys.Follow) {
+	if !key.Matches(uitest.Key("f"), hs.m.keys.Follow) {
 		t.Fatal("the rebound key must act")
 	}
 }
@@ -337,22 +338,22 @@ func TestEveryViewFitsAtOddSizes(t *testing.T) {
 func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs, paths := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
-	hs.press("s")
+	hs.Press("s")
 	if got := hs.m.stats.branch.Entries; got != 17 {
 		t.Fatalf("active branch stats count %d entries, want 17", got)
 	}
 	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e10"}})
-	hs.run(cmd)
-	hs.press("s")
+	hs.Run(cmd)
+	hs.Press("s")
 	if got := hs.m.stats.branch.Entries; got != 10 {
 		t.Fatalf("side branch stats count %d entries, want 10 (e01…e10)", got)
 	}
 	// c from the tree shows the context at the tree's entry and the
 	// detail follows it.
-	hs.press("esc", "esc", "shift+tab")
+	hs.Press("esc", "esc", "shift+tab")
 	hs.focusOn(paneTree)
 	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
-	hs.press("c")
+	hs.Press("c")
 	if hs.m.context.res == nil || hs.m.ls.rows[hs.m.context.res.idx].id != "e04" || hs.m.ls.rows[hs.m.tl.current()].id != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
 	}
@@ -376,7 +377,7 @@ func TestTreeFilterModes(t *testing.T) {
 		{"default", "e03,e04,e05,e06,e07,e08,e11,e12,e13,e14,e16,e17,e18,e19,e09,e10"},
 	}
 	for _, w := range want {
-		hs.press("f")
+		hs.Press("f")
 		if m.tree.filter.String() != w.mode || ids() != w.ids {
 			t.Fatalf("mode %s shows %s, want %s %s", m.tree.filter, ids(), w.mode, w.ids)
 		}
@@ -384,7 +385,7 @@ func TestTreeFilterModes(t *testing.T) {
 	// In user-only mode the abandoned branch's user message still hangs
 	// from a branch connector, and the cursor falls back to a visible
 	// ancestor of a hidden entry.
-	hs.press("f", "f")
+	hs.Press("f", "f")
 	if m.tree.filter != treeUserOnly {
 		t.Fatal("expected user-only mode")
 	}

@@ -24,7 +24,7 @@ func TestContextViewExpandsLongMessages(t *testing.T) {
 
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
-	hs.press("c")
+	hs.Press("c")
 	found := false
 	for _, b := range hs.m.ShortHelp() {
 		found = found || b.Help().Key == hs.m.keys.Expand.Help().Key
@@ -33,7 +33,7 @@ func TestContextViewExpandsLongMessages(t *testing.T) {
 		t.Error("the context view's footer does not offer the expand key")
 	}
 	before := len(hs.m.context.lines)
-	hs.press("space")
+	hs.Press("space")
 	hs.view()
 	if !hs.m.context.full || len(hs.m.context.lines) < before {
 		t.Fatalf("space in the context view should show every line (lines %d → %d)", before, len(hs.m.context.lines))
@@ -45,16 +45,16 @@ func TestContextViewExpandsLongMessages(t *testing.T) {
 func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
-	hs.press("y")
+	hs.Press("y")
 	if !strings.Contains(hs.m.status, "copied") {
 		t.Fatalf("y should confirm the copy, got %q", hs.m.status)
 	}
-	hs.press("up")
+	hs.Press("up")
 	if strings.Contains(ansi.Strip(hs.view()), "copied") {
 		t.Fatal("the copy note is still shown after moving on")
 	}
 	hs.m.setStatus("open x: broken", true)
-	hs.press("up")
+	hs.Press("up")
 	if hs.m.status == "" {
 		t.Fatal("an error should stay until something replaces it")
 	}
@@ -65,9 +65,9 @@ func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
 func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
-	hs.press("/")
-	hs.typeText("zzzz-no-such-text")
-	hs.press("enter", "enter")
+	hs.Press("/")
+	hs.Type("zzzz-no-such-text")
+	hs.Press("enter", "enter")
 	if hs.m.focus != paneTimeline {
 		t.Fatalf("focus moved to pane %d with nothing selected", hs.m.focus)
 	}

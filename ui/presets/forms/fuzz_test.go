@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"github.com/forgebench/forgebench/ui/uitest"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func FuzzForms(f *testing.F) {
 				if i > 12 {
 					break
 				}
-				form, _ = form.Update(keyMsg(keys[int(r)%len(keys)]))
+				form, _ = form.Update(uitest.Key(keys[int(r)%len(keys)]))
 			}
 			for _, size := range [][2]int{{80, 24}, {30, 5}} {
 				view := form.View(size[0], size[1])

@@ -32,7 +32,7 @@ func TestReboundKeysDriveForms(t *testing.T) {
 	d.press("M")
 	assertEdit(t, d.onlyEdit(), Path{"tools"}, `{"deny":["read","bash*","nothing_here"],"initial":["read","write"]}`, "tools.mode")
 	found := false
-	for _, b := range d.form.ShortHelp() {
+	for _, b := range d.Model.ShortHelp() {
 		if b.Help().Key == "M" {
 			found = true
 		}

@@ -285,7 +285,7 @@ func (l *List[T]) View(st *themes.Styles, width, height int, focused bool) []str
 	from, to := l.window(h)
 	clear(l.next)
 	for row := from; row < to; row++ {
-		k := rowKey[T]{item: l.items[l.shown[row]], width: width, theme: themeKey(st),
+		k := rowKey[T]{item: l.items[l.shown[row]], width: width, theme: ThemeKey(st),
 			selected: row == l.cursor, focused: focused}
 		line, ok := l.cache[k]
 		if !ok {
@@ -314,8 +314,8 @@ func (l *List[T]) window(h int) (int, int) {
 	return l.offset, min(n, l.offset+h)
 }
 
-// themeKey names a theme for cache keys: the palette and its glamour base.
-func themeKey(st *themes.Styles) string {
+// ThemeKey names a theme for cache keys: the palette and its glamour base.
+func ThemeKey(st *themes.Styles) string {
 	if st.IsDark {
 		return st.Palette.Name + "/dark"
 	}

@@ -45,7 +45,7 @@ func NewMarkdown() *Markdown {
 func (m *Markdown) Render(st *themes.Styles, width int, text string) (out string, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := markdownOutput{markdownKey{themeKey(st), width}, text}
+	key := markdownOutput{markdownKey{ThemeKey(st), width}, text}
 	if out, ok := m.outputs[key]; ok {
 		return out, true
 	}
@@ -71,7 +71,7 @@ func (m *Markdown) Render(st *themes.Styles, width int, text string) (out string
 func (m *Markdown) Warm(st *themes.Styles, width int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	_, _ = m.renderer(st, markdownKey{themeKey(st), width})
+	_, _ = m.renderer(st, markdownKey{ThemeKey(st), width})
 }
 
 // renderer returns the cached renderer for k, building it on first use.

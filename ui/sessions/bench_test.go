@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 // writeBigSession writes a linear session of n entries cycling through
@@ -44,39 +44,79 @@ func writeBigSession(tb testing.TB, n int) string {
 	return path
 }
 
-// BenchmarkTimelineScroll measures one keypress frame on a 5,000-entry
-// session: Update(down) plus View() of the whole 160x48 panel.
-func BenchmarkTimelineScroll(b *testing.B) {
+// benchSession opens a 5,000-entry session in the panel at 160x48 with
+// the timeline focused, through the harness so every command runs.
+func benchSession(b *testing.B) *harness {
 	path := writeBigSession(b, 5000)
 	keys := keymap.DefaultGlobal()
 	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys,
 		Workspace: resources.Workspace{Cwd: "/tmp/bench"}}
 	m := New(com)
 	m.SetSize(160, 45)
+	hs := &harness{Harness: uitest.ForPanel(b, m, com), com: com, m: m}
 	m.gen = 1
-	m.handle(openSession(1, path))
+	hs.Send(openSession(1, path))
 	if m.ls == nil || len(m.ls.rows) != 5000 {
 		b.Fatal("session did not load")
 	}
 	m.focus = paneTimeline
-	m.tl.cursor = 0
-	down := tea.KeyPressMsg{Code: tea.KeyDown}
+	m.tl.list.SetCursor(0)
 	m.View()
+	return hs
+}
+
+// BenchmarkTimelineScroll measures one keypress frame on a 5,000-entry
+// session as the user meets it: Update(down), the commands it returns
+// (the summaries of rows coming into view and the detail of the new
+// entry: decoding plus markdown) and View() of the whole panel.
+func BenchmarkTimelineScroll(b *testing.B) {
+	hs := benchSession(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if m.tl.cursor >= len(m.tl.shown)-1 {
-			m.tl.cursor = 0
+		if hs.m.tl.atEnd() {
+			hs.m.tl.list.SetCursor(0)
 		}
-		m.Update(down)
-		_ = m.View()
+		hs.Press("down")
+		_ = hs.m.View()
+	}
+}
+
+// BenchmarkFirstDetail measures rendering an assistant entry's detail
+// with a markdown renderer set that has never rendered at that width and
+// theme (cold: glamour builds its renderer) and with one warmed by the
+// command the panel runs after a resize or a theme switch (warm).
+func BenchmarkFirstDetail(b *testing.B) {
+	hs := benchSession(b)
+	m := hs.m
+	idx := 1 // an assistant message with markdown and a tool call
+	st := m.com.Styles
+	_, width := m.detailSize()
+	o := transcript.Options{Width: width, ExpandKey: "space", ThinkingKey: "t"}
+	for _, warm := range []bool{false, true} {
+		name := "cold"
+		if warm {
+			name = "warm"
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				md := common.NewMarkdown()
+				if warm {
+					md.Warm(&st, width)
+				}
+				r := transcript.Renderer{Styles: &st, Markdown: md}
+				b.StartTimer()
+				if len(r.Entry(&m.ls.sess.Entries[idx], transcript.Header{}, o)) == 0 {
+					b.Fatal("no lines")
+				}
+			}
+		})
 	}
 }
 
 func TestTimelineScrollFrameBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
+	uitest.RequireTiming(t)
 	res := testing.Benchmark(BenchmarkTimelineScroll)
 	if per := res.NsPerOp(); per > 16_000_000 {
 		t.Fatalf("a timeline keypress frame takes %d ns, budget 16 ms", per)

@@ -11,6 +11,8 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // contextLinesPerMessage bounds each message in the compact context view.
@@ -60,10 +62,10 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 	if ctx.Model != nil {
 		prov, _ := ctx.Model.Provider.Str()
 		id, _ := ctx.Model.ModelID.Str()
-		res.model = SanitizeLine(prov + "/" + id)
+		res.model = transcript.SanitizeLine(prov + "/" + id)
 	}
 	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
-		res.thinkingLevel = SanitizeLine(lvl)
+		res.thinkingLevel = transcript.SanitizeLine(lvl)
 	}
 	messages := ctx.LLMMessages()
 	systemText := map[int]string{}
@@ -86,7 +88,7 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 			content, _ := obj.Get("content")
 			text = contentText(content)
 		}
-		res.messages = append(res.messages, contextMessage{role: SanitizeLine(rs), text: Sanitize(text)})
+		res.messages = append(res.messages, contextMessage{role: transcript.SanitizeLine(rs), text: transcript.Sanitize(text)})
 	}
 	return res
 }
@@ -131,10 +133,10 @@ func contentText(c any) string {
 func renderContext(res contextResult, label string, width int, st themes.Styles, full bool, expandKey string) []string {
 	width = max(10, width)
 	if res.err != nil {
-		return []string{st.Text.Danger.Render(ansi.Truncate(SanitizeLine(res.err.Error()), width, "…"))}
+		return []string{st.Text.Danger.Render(ansi.Truncate(transcript.SanitizeLine(res.err.Error()), width, "…"))}
 	}
 	head := fmt.Sprintf("context at %s · %d message(s) · model %s · thinking %s",
-		label, len(res.messages), orDash(res.model), orDash(res.thinkingLevel))
+		label, len(res.messages), transcript.OrDash(res.model), transcript.OrDash(res.thinkingLevel))
 	out := []string{st.Text.Subtle.Render(ansi.Truncate(head, width, "…"))}
 	for i, m := range res.messages {
 		out = append(out, roleStyle(st, m.role).Render(fmt.Sprintf("%d %s", i+1, m.role)))
@@ -182,8 +184,8 @@ func (m *Model) contextView(r rect, focused bool) string {
 	if c.res.idx >= 0 && c.res.idx < len(m.ls.rows) {
 		label = m.ls.rows[c.res.idx].id
 	}
-	if c.lines == nil || c.linesW != w {
-		c.lines, c.linesW = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w
+	if theme := common.ThemeKey(&st); c.lines == nil || c.linesW != w || c.linesTheme != theme {
+		c.lines, c.linesW, c.linesTheme = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w, theme
 	}
 	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
 	return m.frame(r, "Context at "+label, scrollInfo(c.offset, h, len(c.lines)), focused, window(c.lines, c.offset, h))

@@ -3,13 +3,13 @@ package sessions
 import (
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // entryRow is what the tree and the timeline show for one entry without
@@ -25,8 +25,9 @@ type entryRow struct {
 }
 
 // summaryCell is the decoded part of a row: the one-line summary and the
-// token count. Cells are filled lazily for visible rows on the UI
-// goroutine and in bulk by a background command after each load.
+// token count. Cells are decoded in commands (the visible rows first,
+// then every row in the background) and stored by Update; View only
+// reads what the list items carry.
 type summaryCell struct {
 	text   string
 	tokens int
@@ -42,8 +43,10 @@ type loadedSession struct {
 	sess *session.Session
 	tree *session.Tree
 	rows []entryRow
-	// sums is owned by the UI goroutine (see summary).
+	// sums is written only by Update, from summariesMsg.
 	sums []summaryCell
+	// asked marks rows whose summaries a command is decoding.
+	asked []bool
 	// labels maps entry index → label text.
 	labels map[int]string
 	// leaf is Pi's default leaf (last entry in file order), -1 if empty.
@@ -54,30 +57,21 @@ type loadedSession struct {
 
 // buildLoaded precomputes rows, labels and the active path without
 // decoding entry bodies, so a 100 MB session is ready in a blink; the
-// summaries follow from fillSummaries. It runs inside a command.
+// summaries follow from summaryCmd. It runs inside a command.
 func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
 	if name, ok := s.Name(); ok {
-		ls.name = SanitizeLine(name)
+		ls.name = transcript.SanitizeLine(name)
 	}
 	ls.rows = make([]entryRow, len(s.Entries))
 	ls.sums = make([]summaryCell, len(s.Entries))
+	ls.asked = make([]bool, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		kind := e.Type
-		switch {
-		case e.NotObject:
-			kind = "value"
-		case e.Type == session.TypeMessage && e.Role != "":
-			kind = e.Role
-		}
-		if kind == "" {
-			kind = "?"
-		}
 		ls.rows[i] = entryRow{
-			id:         SanitizeLine(e.ID),
+			id:         transcript.SanitizeLine(e.ID),
 			clock:      clockOf(e.TimestampMs()),
-			kind:       SanitizeLine(kind),
+			kind:       transcript.Kind(e),
 			branch:     len(ls.tree.Children(i)) > 1,
 			compaction: e.Type == session.TypeCompaction,
 			summary:    e.Type == session.TypeBranchSummary,
@@ -86,7 +80,7 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls.labels = map[int]string{}
 	for _, l := range s.Labels() {
 		if idx, ok := s.IndexOf(l.TargetID); ok && l.Label != "" {
-			ls.labels[idx] = SanitizeLine(l.Label)
+			ls.labels[idx] = transcript.SanitizeLine(l.Label)
 		}
 	}
 	ls.active = make([]bool, len(s.Entries))
@@ -98,34 +92,30 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	return ls
 }
 
-// summary returns the summary of entry i, decoding it on first use. Only
-// the UI goroutine calls it.
-func (ls *loadedSession) summary(i int) summaryCell {
-	c := &ls.sums[i]
-	if !c.ready {
-		*c = describe(&ls.sess.Entries[i])
-	}
-	return *c
-}
-
 // describe decodes one entry's summary (safe on any goroutine: it only
 // reads the immutable session).
 func describe(e *session.Entry) summaryCell {
 	sum := session.DescribeEntry(e)
-	return summaryCell{text: SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
+	return summaryCell{text: transcript.SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
 }
 
-// summariesMsg delivers every summary of one load, computed in parallel.
+// summariesMsg delivers decoded summaries of one load: cells[k] belongs
+// to entry idxs[k], or to entry k when idxs is nil (every entry).
 type summariesMsg struct {
-	ls   *loadedSession
-	sums []summaryCell
+	ls    *loadedSession
+	idxs  []int
+	cells []summaryCell
 }
 
-// fillSummaries decodes all summaries in a command with one worker per
-// CPU, so filters and scrolling never wait for JSON decoding.
-func fillSummaries(ls *loadedSession) tea.Cmd {
+// summaryCmd decodes the summaries of the given entries (nil: every
+// entry) in a command, with one worker per CPU, so neither Update nor
+// View ever decodes JSON.
+func summaryCmd(ls *loadedSession, idxs []int) tea.Cmd {
 	return func() tea.Msg {
 		n := len(ls.sess.Entries)
+		if idxs != nil {
+			n = len(idxs)
+		}
 		out := make([]summaryCell, n)
 		workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
 		var wg sync.WaitGroup
@@ -133,24 +123,48 @@ func fillSummaries(ls *loadedSession) tea.Cmd {
 			wg.Add(1)
 			go func(w int) {
 				defer wg.Done()
-				for i := w; i < n; i += workers {
-					out[i] = describe(&ls.sess.Entries[i])
+				for k := w; k < n; k += workers {
+					i := k
+					if idxs != nil {
+						i = idxs[k]
+					}
+					out[k] = describe(&ls.sess.Entries[i])
 				}
 			}(w)
 		}
 		wg.Wait()
-		return summariesMsg{ls: ls, sums: out}
+		return summariesMsg{ls: ls, idxs: idxs, cells: out}
 	}
 }
 
-// applySummaries merges background summaries into the cells not yet
-// filled lazily.
-func (ls *loadedSession) applySummaries(sums []summaryCell) {
-	for i := range ls.sums {
-		if !ls.sums[i].ready && i < len(sums) {
-			ls.sums[i] = sums[i]
+// missing lists the entries among idxs whose summaries are neither
+// decoded nor asked for, and marks them asked.
+func (ls *loadedSession) missing(idxs []int) []int {
+	var out []int
+	for _, i := range idxs {
+		if i >= 0 && i < len(ls.sums) && !ls.sums[i].ready && !ls.asked[i] {
+			ls.asked[i] = true
+			out = append(out, i)
 		}
 	}
+	return out
+}
+
+// applySummaries stores decoded summaries; it reports whether any cell
+// changed.
+func (ls *loadedSession) applySummaries(msg summariesMsg) bool {
+	changed := false
+	for k, c := range msg.cells {
+		i := k
+		if msg.idxs != nil {
+			i = msg.idxs[k]
+		}
+		if i < len(ls.sums) && !ls.sums[i].ready {
+			ls.sums[i] = c
+			changed = true
+		}
+	}
+	return changed
 }
 
 func clockOf(ms float64) string {
@@ -166,7 +180,7 @@ func (ls *loadedSession) displayName() string {
 	if ls.name != "" {
 		return ls.name
 	}
-	return SanitizeLine(ls.sess.Header.ID)
+	return transcript.SanitizeLine(ls.sess.Header.ID)
 }
 
 // branchLeafFrom walks down from entry i to a leaf, preferring the child
@@ -188,18 +202,4 @@ func (ls *loadedSession) branchLeafFrom(i int) int {
 		i = next
 	}
 	return i
-}
-
-// formatTokens renders a token count compactly (950, 12.3k, 1.2M).
-func formatTokens(n int) string {
-	switch {
-	case n <= 0:
-		return ""
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	default:
-		return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-	}
 }

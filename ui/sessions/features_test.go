@@ -1,11 +1,13 @@
 package sessions
 
 import (
-	"github.com/forgebench/forgebench/ui/uitest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/ui/components/transcript"
+	"github.com/forgebench/forgebench/ui/uitest"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -102,7 +104,9 @@ func TestPaletteActionsRunThroughUpdate(t *testing.T) {
 	}
 }
 
-func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
+// Loading decodes no entry body; the rows a frame shows are decoded by a
+// command first, the rest by a background pass, and View never decodes.
+func TestSummariesAreDecodedInCommandsNeverInView(t *testing.T) {
 	s, err := session.Open("testdata/rounding.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -113,20 +117,42 @@ func TestSummariesAreLazyThenFilledInBackground(t *testing.T) {
 			t.Fatalf("row %d decoded during load; loading must not decode bodies", i)
 		}
 	}
-	idx, _ := s.IndexOf("e18")
-	if got := ls.summary(idx); got.text != "All 14 tests pass." || got.tokens != 2740 {
-		t.Fatalf("lazy summary of e18 = %+v", got)
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	m.ls, m.tl, m.tree = ls, newTimeline(), newTreeView()
+	m.tree.rebuild(ls)
+	m.setBranch(ls.leaf, ls.leaf)
+	m.View()
+	for i, c := range ls.sums {
+		if c.ready {
+			t.Fatalf("View decoded row %d", i)
+		}
 	}
-	bg := fillSummaries(ls)().(summariesMsg)
-	bg.sums[idx].text = "stale"
-	ls.applySummaries(bg.sums)
+	idx, _ := s.IndexOf("e18")
+	visible := m.ensureSummaries()
+	if visible == nil || m.ensureSummaries() != nil {
+		t.Fatal("the visible rows are asked for once, in a command")
+	}
+	first := visible().(summariesMsg)
+	first.cells[0].text = "decoded first"
+	m.Update(first)
+	if got := ls.sums[first.idxs[0]].text; got != "decoded first" {
+		t.Fatalf("the visible rows' summaries are stored by Update, got %q", got)
+	}
+	m.Update(summaryCmd(ls, nil)())
 	for i, c := range ls.sums {
 		if !c.ready {
 			t.Fatalf("row %d not filled by the background pass", i)
 		}
 	}
-	if ls.sums[idx].text != "All 14 tests pass." {
-		t.Fatal("a row already decoded on screen must not be overwritten")
+	if ls.sums[first.idxs[0]].text != "decoded first" {
+		t.Fatal("the background pass must not overwrite a row already decoded")
+	}
+	if got := ls.sums[idx]; got.text != "All 14 tests pass." || got.tokens != 2740 {
+		t.Fatalf("summary of e18 = %+v", got)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "All 14 tests pass.") {
+		t.Fatal("the timeline rows show the decoded summaries")
 	}
 	e07, _ := s.IndexOf("e07")
 	if text := ls.sums[e07].text; strings.ContainsAny(text, "\x1b\r\x07") || !strings.Contains(text, "rounds tax per invoice") {
@@ -166,8 +192,8 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 		}
 	}
 	hs.Press("r") // rediscovery lists the bad files too and must not fail
-	if len(hs.m.picker.items) < 6 {
-		t.Fatalf("discovery should list every file, got %d", len(hs.m.picker.items))
+	if hs.m.picker.list.Total() < 6 {
+		t.Fatalf("discovery should list every file, got %d", hs.m.picker.list.Total())
 	}
 }
 
@@ -208,8 +234,8 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 	}
 	hs.focusOn(panePicker)
 	hs.Press("a")
-	if !hs.m.picker.all || len(hs.m.picker.items) != 3 {
-		t.Fatalf("a should list every project's sessions, got %d", len(hs.m.picker.items))
+	if !hs.m.picker.all || hs.m.picker.list.Total() != 3 {
+		t.Fatalf("a should list every project's sessions, got %d", hs.m.picker.list.Total())
 	}
 	if v := ansi.Strip(hs.view()); !strings.Contains(v, "all projects") || !strings.Contains(v, "other") {
 		t.Fatalf("the picker should say it lists all projects and show each project:\n%s", v)
@@ -218,7 +244,7 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 		t.Fatal("switching the scope must not change the open session")
 	}
 	hs.Press("a")
-	if hs.m.picker.all || len(hs.m.picker.items) != 2 {
+	if hs.m.picker.all || hs.m.picker.list.Total() != 2 {
 		t.Fatal("a again returns to this project's sessions")
 	}
 }
@@ -235,7 +261,7 @@ func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
 		t.Fatal("y should copy the entry")
 	}
 	msg := cmd()
-	want := tea.SetClipboard(Sanitize("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
+	want := tea.SetClipboard(transcript.Sanitize("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
 	if msg != want {
 		t.Fatalf("clipboard message = %#v, want %#v", msg, want)
 	}

@@ -1,84 +1,68 @@
 package sessions
 
 import (
-	"strings"
+	"strconv"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
-
-// listCursor is the cursor and scroll offset shared by the panel's lists.
-type listCursor struct {
-	cursor, offset int
-}
-
-// move moves the cursor by delta within n rows.
-func (c *listCursor) move(delta, n int) { c.cursor = clamp(c.cursor+delta, 0, n-1) }
-
-// window returns the first visible row for a viewport of h rows, keeping
-// the cursor in view (the offset only moves when the cursor leaves it).
-func (c *listCursor) window(h, n int) int {
-	if h <= 0 || n <= 0 {
-		return 0
-	}
-	if c.cursor < c.offset {
-		c.offset = c.cursor
-	}
-	if c.cursor >= c.offset+h {
-		c.offset = c.cursor - h + 1
-	}
-	c.offset = clamp(c.offset, 0, max(0, n-h))
-	return c.offset
-}
 
 // picker is the session list with incremental search.
 type picker struct {
-	listCursor
-	items []session.ListItem
-	shown []int // indexes into items after the filter
-	query string
-	err   error
+	list *common.List[pickerItem]
+	// raw are the discovered sessions, in the list's order.
+	raw []session.ListItem
+	err error
 	// all lists every project's sessions instead of the cwd's.
 	all bool
 }
 
+func newPicker() picker {
+	p := picker{list: common.NewList(renderPickerRow)}
+	p.list.SetIdentity(func(it pickerItem) string { return it.path })
+	return p
+}
+
 // setItems replaces the discovered sessions, keeping the cursor on the
-// same file when it is still listed.
-func (p *picker) setItems(items []session.ListItem) {
-	keep := p.currentPath()
-	p.items = items
-	p.filter()
-	p.moveToPath(keep)
+// same file when it is still listed; open is the open session's file.
+func (p *picker) setItems(items []session.ListItem, open string) {
+	p.raw = items
+	// Discovery's own search rules (name, first message, id prefix), in
+	// its order.
+	p.list.SetFilter(func(rows []pickerItem, q string) []int {
+		byPath := make(map[string]int, len(rows))
+		for i, r := range rows {
+			byPath[r.path] = i
+		}
+		var out []int
+		for _, it := range session.Search(items, q) {
+			out = append(out, byPath[it.Path])
+		}
+		return out
+	})
+	p.refresh(open)
 }
 
-// filter applies the query with discovery's own search rules.
-func (p *picker) filter() {
-	p.shown = p.shown[:0]
-	if strings.TrimSpace(p.query) == "" {
-		for i := range p.items {
-			p.shown = append(p.shown, i)
-		}
-	} else {
-		byPath := make(map[string]int, len(p.items))
-		for i, it := range p.items {
-			byPath[it.Path] = i
-		}
-		for _, it := range session.Search(p.items, p.query) {
-			p.shown = append(p.shown, byPath[it.Path])
-		}
+// refresh rebuilds the rows (after a load changed the open session or a
+// scope switch changed what a row shows).
+func (p *picker) refresh(open string) {
+	rows := make([]pickerItem, len(p.raw))
+	for i, it := range p.raw {
+		rows[i] = newPickerItem(it, it.Path == open, p.all)
 	}
-	p.cursor = clamp(p.cursor, 0, len(p.shown)-1)
+	p.list.SetItems(rows)
 }
 
+// currentPath is the file under the cursor ("" when none).
 func (p *picker) currentPath() string {
-	if p.cursor < 0 || p.cursor >= len(p.shown) {
-		return ""
-	}
-	return p.items[p.shown[p.cursor]].Path
+	it, _ := p.list.Selected()
+	return it.path
 }
 
 // sizeOf is the size discovery saw for a listed file (0 when unlisted).
 func (p *picker) sizeOf(path string) int64 {
-	for _, it := range p.items {
+	for _, it := range p.raw {
 		if it.Path == path {
 			return it.Size
 		}
@@ -87,85 +71,112 @@ func (p *picker) sizeOf(path string) int64 {
 }
 
 func (p *picker) moveToPath(path string) {
-	for r, i := range p.shown {
-		if p.items[i].Path == path {
-			p.cursor = r
-			return
-		}
-	}
+	p.list.Select(func(it pickerItem) bool { return it.path == path })
 }
 
 // timeline is the entries of one branch (root → branch leaf), filterable.
 type timeline struct {
-	listCursor
-	leaf  int   // the branch's last entry
-	path  []int // entry indexes root → leaf
-	shown []int // entry indexes after the filter
-	query string
-	// search is the lower-cased searchable text per entry, built lazily on
-	// the first filter so loading stays cheap.
-	search []string
+	list *common.List[timelineItem]
+	leaf int   // the branch's last entry
+	path []int // entry indexes root → leaf
+}
+
+func newTimeline() timeline {
+	t := timeline{list: common.NewList(renderTimelineRow)}
+	t.list.SetIdentity(func(it timelineItem) string { return strconv.Itoa(it.idx) })
+	// Like Pi's tree search: every word of the query in the kind, id,
+	// summary or label, case-insensitively.
+	t.list.SetFilter(common.FilterWords(func(it timelineItem) string {
+		return it.kind + " " + it.id + " " + it.text + " " + it.label
+	}))
+	return t
 }
 
 // setBranch shows the branch ending at leaf with the cursor on entry at.
 func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
 	t.leaf = leaf
 	t.path = ls.sess.PathTo(leaf)
-	t.filter(ls)
+	t.refresh(ls)
 	t.moveToEntry(at)
 }
 
-// filter keeps the branch entries whose kind, summary, id or label contain
-// every word of the query (case-insensitive), like Pi's tree search.
-func (t *timeline) filter(ls *loadedSession) {
-	keep := t.current()
-	t.shown = t.shown[:0]
-	words := strings.Fields(strings.ToLower(t.query))
-	if len(words) == 0 {
-		t.shown = append(t.shown, t.path...)
-	} else {
-		if len(t.search) != len(ls.rows) {
-			t.search = make([]string, len(ls.rows))
-		}
-		for _, i := range t.path {
-			if t.search[i] == "" {
-				r := ls.rows[i]
-				t.search[i] = strings.ToLower(r.kind + " " + r.id + " " + ls.summary(i).text + " " + ls.labels[i])
-			}
-			if containsAll(t.search[i], words) {
-				t.shown = append(t.shown, i)
-			}
-		}
+// refresh rebuilds the rows from the session (after summaries arrived),
+// keeping the cursor on its entry.
+func (t *timeline) refresh(ls *loadedSession) {
+	items := make([]timelineItem, len(t.path))
+	for k, i := range t.path {
+		items[k] = newTimelineItem(ls, i)
 	}
-	t.cursor = clamp(t.cursor, 0, len(t.shown)-1)
-	t.moveToEntry(keep)
-}
-
-func containsAll(s string, words []string) bool {
-	for _, w := range words {
-		if !strings.Contains(s, w) {
-			return false
-		}
-	}
-	return true
+	t.list.SetItems(items)
 }
 
 // current is the entry index under the cursor (-1 when empty).
 func (t *timeline) current() int {
-	if t.cursor < 0 || t.cursor >= len(t.shown) {
-		return -1
+	if it, ok := t.list.Selected(); ok {
+		return it.idx
 	}
-	return t.shown[t.cursor]
+	return -1
 }
 
+// atEnd reports whether the cursor is on the last shown row.
+func (t *timeline) atEnd() bool { return t.list.Cursor() >= t.list.Len()-1 }
+
 func (t *timeline) moveToEntry(idx int) {
-	if idx < 0 {
-		return
+	if idx >= 0 {
+		t.list.Select(func(it timelineItem) bool { return it.idx == idx })
 	}
-	for r, i := range t.shown {
-		if i == idx {
-			t.cursor = r
-			return
-		}
+}
+
+// visibleEntries are the entries around the cursor that a frame of h rows
+// may show: the ones whose summaries should be ready.
+func (t *timeline) visibleEntries(h int) []int {
+	from, to := max(0, t.list.Cursor()-h), min(t.list.Len(), t.list.Cursor()+h+1)
+	out := make([]int, 0, to-from)
+	for row := from; row < to; row++ {
+		out = append(out, t.list.Shown(row).idx)
 	}
+	return out
+}
+
+// newTimelineItem is the timeline row of entry i: everything it shows.
+func newTimelineItem(ls *loadedSession, i int) timelineItem {
+	r := ls.rows[i]
+	mark := " "
+	switch {
+	case i == ls.leaf:
+		mark = "●"
+	case r.compaction:
+		mark = "≡"
+	case r.summary:
+		mark = "↩"
+	case r.branch:
+		mark = "⑂"
+	}
+	sum := ls.sums[i]
+	return timelineItem{idx: i, id: r.id, mark: mark, clock: r.clock, kind: r.kind,
+		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
+}
+
+// newPickerItem is the picker row of a discovered session.
+func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
+	name := transcript.SanitizeLine(it.Name)
+	if name == "" {
+		name = transcript.SanitizeLine(it.FirstMessage)
+	}
+	if name == "" {
+		name = transcript.SanitizeLine(it.ID)
+	}
+	when := ""
+	if !it.LastActivity.IsZero() {
+		when = it.LastActivity.Local().Format("Jan 02 15:04")
+	}
+	if it.Problem != "" {
+		when = "unreadable"
+	}
+	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when}
+	if showCwd {
+		row.cwd = baseName(transcript.SanitizeLine(it.Cwd))
+		row.showCwd = true
+	}
+	return row
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // pane is one of the panel's four panes, in focus order.
@@ -49,7 +50,6 @@ const detailCacheMax = 256
 type Model struct {
 	com  *common.Common
 	keys keymap.Session
-	md   *markdownRenderers
 
 	width, height int
 	focus         pane
@@ -67,9 +67,6 @@ type Model struct {
 	spin      spinner.Model
 	status    string
 	statusErr bool
-	// filtering is true while the picker's or the timeline's filter
-	// input has the keyboard.
-	filtering bool
 	// selEntry is the entry id last announced or followed ("" = leaf).
 	selEntry string
 
@@ -96,17 +93,21 @@ type contextState struct {
 	pending bool
 	offset  int
 	lines   []string
-	linesW  int
-	full    bool // every line of every message, not the first few
+	// linesW and linesTheme are what lines were laid out for.
+	linesW     int
+	linesTheme string
+	full       bool // every line of every message, not the first few
 }
 
 // New returns the Session panel. Keys default to keymap.DefaultSession.
 func New(com *common.Common) *Model {
 	m := &Model{
-		com:  com,
-		keys: keymap.DefaultSession(),
-		md:   &markdownRenderers{},
-		spin: spinner.New(spinner.WithSpinner(spinner.Dot)),
+		com:    com,
+		keys:   keymap.DefaultSession(),
+		picker: newPicker(),
+		tree:   newTreeView(),
+		tl:     newTimeline(),
+		spin:   spinner.New(spinner.WithSpinner(spinner.Dot)),
 	}
 	m.detail.cache = map[detailKey][]string{}
 	m.detail.pending = map[detailKey]bool{}
@@ -139,12 +140,18 @@ func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
 func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
 
 // CapturesInput implements common.Panel: true while a filter is typed.
-func (m *Model) CapturesInput() bool { return m.filtering }
+func (m *Model) CapturesInput() bool { return m.filtering() }
+
+// filtering is true while the picker's or the timeline's filter line has
+// the keyboard.
+func (m *Model) filtering() bool {
+	return m.picker.list.Filtering() || m.tl.list.Filtering()
+}
 
 // ShortHelp implements common.Panel: the keys that act in the focused pane.
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
-	if m.filtering {
+	if m.filtering() {
 		return []key.Binding{k.Open, k.Back}
 	}
 	switch {
@@ -154,7 +161,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:
 		var bs []key.Binding
-		if len(m.picker.shown) > 0 {
+		if m.picker.list.Len() > 0 {
 			bs = append(bs, k.Open)
 		}
 		bs = append(bs, k.Filter, k.Scope)
@@ -191,6 +198,10 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handleWheel(msg))
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
+	case tea.WindowSizeMsg, common.ThemeChangedMsg:
+		// The rendered detail and context are keyed by width and theme;
+		// the new markdown renderer is built off the UI goroutine.
+		cmds = append(cmds, m.warmMarkdownCmd())
 	case resultsMsg:
 		for _, r := range msg {
 			if sel, ok := r.(common.SelectionChangedMsg); ok {
@@ -210,7 +221,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	default:
 		cmds = append(cmds, m.handle(msg))
 	}
-	cmds = append(cmds, m.ensureRendered())
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered())
 	return m, tea.Batch(cmds...)
 }
 
@@ -222,7 +233,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			return nil // a scope switch made this listing stale
 		}
 		m.picker.err = msg.err
-		m.picker.setItems(msg.items)
+		m.picker.setItems(msg.items, m.openPath())
 		if m.loading == "sessions" {
 			m.loading = ""
 		}
@@ -252,13 +263,38 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case actionMsg:
 		return m.runAction(msg)
 	case summariesMsg:
-		if m.ls == msg.ls {
-			m.ls.applySummaries(msg.sums)
+		if m.ls == msg.ls && m.ls.applySummaries(msg) {
+			m.tl.refresh(m.ls)
+			m.tree.sync(m.ls)
 		}
 	}
 	return nil
 }
 
+// openPath is the open session's file ("" when none).
+func (m *Model) openPath() string {
+	if m.ls == nil {
+		return ""
+	}
+	return m.ls.file
+}
+
+// ensureSummaries asks for the summaries of the rows a frame may show
+// that are not decoded yet (the background pass after a load decodes the
+// rest), so rows never decode JSON while drawing.
+func (m *Model) ensureSummaries() tea.Cmd {
+	if m.ls == nil {
+		return nil
+	}
+	h := max(1, m.height)
+	want := m.tl.visibleEntries(h)
+	want = append(want, m.tree.visibleEntries(h)...)
+	if idxs := m.ls.missing(want); len(idxs) > 0 {
+		return summaryCmd(m.ls, idxs)
+	}
+	return nil
+}
+
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = SanitizeLine(s), isErr
+	m.status, m.statusErr = transcript.SanitizeLine(s), isErr
 }

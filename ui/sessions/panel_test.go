@@ -1,10 +1,11 @@
 package sessions
 
 import (
-	tea "charm.land/bubbletea/v2"
-	"github.com/forgebench/forgebench/ui/uitest"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/ui/uitest"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
@@ -86,16 +87,16 @@ func TestPickerIncrementalSearch(t *testing.T) {
 		t.Fatal("the filter must capture typed keys")
 	}
 	hs.Type("curr")
-	if len(hs.m.picker.shown) != 1 || !strings.Contains(hs.m.picker.items[hs.m.picker.shown[0]].FirstMessage, "currency") {
-		t.Fatalf("filter 'curr' should keep only the currency session, shown=%v", hs.m.picker.shown)
+	if hs.m.picker.list.Len() != 1 || !strings.Contains(hs.m.picker.list.Shown(0).name, "currency") {
+		t.Fatalf("filter 'curr' should keep only the currency session, shown %d", hs.m.picker.list.Len())
 	}
 	hs.Press("backspace", "backspace", "backspace", "backspace")
-	if len(hs.m.picker.shown) != 2 {
+	if hs.m.picker.list.Len() != 2 {
 		t.Fatal("clearing the query should show every session again")
 	}
 	hs.Type("q") // q types, it does not quit while filtering
 	hs.Press("esc")
-	if hs.m.CapturesInput() || hs.m.picker.query != "" || len(hs.m.picker.shown) != 2 {
+	if hs.m.CapturesInput() || hs.m.picker.list.Query() != "" || hs.m.picker.list.Len() != 2 {
 		t.Fatal("esc should clear and close the filter")
 	}
 }
@@ -106,15 +107,15 @@ func TestTimelineFilter(t *testing.T) {
 	hs.Press("/")
 	hs.Type("cents fix")
 	var ids []string
-	for _, i := range hs.m.tl.shown {
-		ids = append(ids, hs.m.ls.rows[i].id)
+	for row := range hs.m.tl.list.Len() {
+		ids = append(ids, hs.m.tl.list.Shown(row).id)
 	}
 	// e13 carries the label, e15 is the label entry, e16 mentions both words.
 	if strings.Join(ids, ",") != "e13,e15,e16" {
 		t.Fatalf("filter 'cents fix' kept %v", ids)
 	}
 	hs.Press("enter")
-	if hs.m.CapturesInput() || hs.m.tl.query != "cents fix" {
+	if hs.m.CapturesInput() || hs.m.tl.list.Query() != "cents fix" {
 		t.Fatal("enter should keep the filter and release the keyboard")
 	}
 	view := ansi.Strip(hs.view())
@@ -122,7 +123,7 @@ func TestTimelineFilter(t *testing.T) {
 		t.Fatalf("the timeline should say how many entries match:\n%s", view)
 	}
 	hs.Press("esc")
-	if hs.m.tl.query != "" || len(hs.m.tl.shown) != 17 {
+	if hs.m.tl.list.Query() != "" || hs.m.tl.list.Len() != 17 {
 		t.Fatal("esc in the timeline clears its filter")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // statsState is the stats view: the whole session and the shown branch.
@@ -81,15 +83,15 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
 		roles := make([]string, 0, len(s.RoleCounts))
 		for _, rc := range s.RoleCounts {
-			roles = append(roles, fmt.Sprintf("%s %d", SanitizeLine(rc.Role), rc.Count))
+			roles = append(roles, fmt.Sprintf("%s %d", transcript.SanitizeLine(rc.Role), rc.Count))
 		}
 		kv("entries", fmt.Sprintf("%d", s.Entries))
 		kv("messages", fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
 		kv("tool calls", fmt.Sprintf("%d · results %d", s.ToolCalls, s.ToolResults))
 		t := s.Tokens
 		kv("tokens", fmt.Sprintf("%s total · in %s · out %s · cache read %s · write %s",
-			orZero(formatTokens(int(t.Total))), orZero(formatTokens(int(t.Input))), orZero(formatTokens(int(t.Output))),
-			orZero(formatTokens(int(t.CacheRead))), orZero(formatTokens(int(t.CacheWrite)))))
+			transcript.OrZero(common.FormatTokens(int(t.Total))), transcript.OrZero(common.FormatTokens(int(t.Input))), transcript.OrZero(common.FormatTokens(int(t.Output))),
+			transcript.OrZero(common.FormatTokens(int(t.CacheRead))), transcript.OrZero(common.FormatTokens(int(t.CacheWrite)))))
 		cost := fmt.Sprintf("$%.4f", s.Cost)
 		if n := len(s.Recomputed); n > 0 {
 			cost += fmt.Sprintf(" (%d usage record(s) priced from the catalog)", n)
@@ -101,13 +103,13 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 		if c := s.Context; c != nil {
 			use := "unknown until the next answer"
 			if c.Known {
-				use = fmt.Sprintf("%s / %s (%.1f%%)", formatTokens(int(c.Tokens)), formatTokens(int(c.ContextWindow)), c.Percent)
+				use = fmt.Sprintf("%s / %s (%.1f%%)", common.FormatTokens(int(c.Tokens)), common.FormatTokens(int(c.ContextWindow)), c.Percent)
 			}
-			kv("context", use+" · "+SanitizeLine(c.Provider+"/"+c.ModelID))
+			kv("context", use+" · "+transcript.SanitizeLine(c.Provider+"/"+c.ModelID))
 		}
 		for _, b := range s.ByModel {
-			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", SanitizeLine(b.Key))) +
-				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, orZero(formatTokens(int(b.Tokens))))))
+			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", transcript.SanitizeLine(b.Key))) +
+				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, transcript.OrZero(common.FormatTokens(int(b.Tokens))))))
 		}
 	}
 	switch {
@@ -118,11 +120,11 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 	out = append(out, "")
 	leafID := "—"
 	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
-		leafID = SanitizeLine(ls.rows[ss.branch.LeafIndex].id)
+		leafID = transcript.SanitizeLine(ls.rows[ss.branch.LeafIndex].id)
 	}
 	section("Branch · root → "+leafID, ss.branch)
 	if ss.err != nil {
-		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(SanitizeLine(ss.err.Error()), width, "…")))
+		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(transcript.SanitizeLine(ss.err.Error()), width, "…")))
 	}
 	return out
 }

@@ -1,6 +1,12 @@
 package sessions
 
-import "github.com/forgebench/forgebench/session"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
 
 // treeRow is one visible line of the branch tree.
 type treeRow struct {
@@ -21,10 +27,41 @@ type treeView struct {
 	// hidden entry hang from its nearest visible ancestor.
 	filter treeFilter
 	// rowOf maps entry index → row (-1 when hidden by a fold).
-	rowOf  []int
-	cursor int
-	offset int
+	rowOf []int
+	// list draws the rows and holds the cursor; its items mirror rows.
+	list *common.List[treeItem]
+	// branchLeaf is the leaf of the branch the timeline shows (○).
+	branchLeaf int
 }
+
+func newTreeView() treeView {
+	tv := treeView{list: common.NewList(renderTreeRow), branchLeaf: -1}
+	tv.list.SetIdentity(func(it treeItem) string { return strconv.Itoa(it.idx) })
+	return tv
+}
+
+// sync rebuilds the list items from rows and the session's data: after a
+// rebuild, a new timeline branch or newly decoded summaries.
+func (tv *treeView) sync(ls *loadedSession) {
+	items := make([]treeItem, len(tv.rows))
+	for r, tr := range tv.rows {
+		it := treeItem{idx: tr.idx, mark: "  ", prefix: tr.prefix, kind: ls.rows[tr.idx].kind,
+			text: ls.sums[tr.idx].text, label: ls.labels[tr.idx], active: ls.active[tr.idx]}
+		switch {
+		case tv.folded[tr.idx]:
+			it.mark, it.folded = "▸ ", fmt.Sprintf(" (+%d)", tr.kids)
+		case tr.idx == ls.leaf:
+			it.mark = "● "
+		case tr.idx == tv.branchLeaf:
+			it.mark = "○ "
+		}
+		items[r] = it
+	}
+	tv.list.SetItems(items)
+}
+
+// cursor is the row under the cursor.
+func (tv *treeView) cursor() int { return tv.list.Cursor() }
 
 // rebuild flattens ls into rows honouring folds. It is O(entries) and runs
 // on load and on fold/unfold, never per frame.
@@ -84,7 +121,7 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 			stack = append(stack, item{idx: int(ordered[k]), base: childBase, conn: conn})
 		}
 	}
-	tv.cursor = clamp(tv.cursor, 0, len(tv.rows)-1)
+	tv.sync(ls)
 }
 
 const (
@@ -221,10 +258,10 @@ func (tv *treeView) cycleFilter(ls *loadedSession) {
 
 // current is the entry index under the cursor (-1 when empty).
 func (tv *treeView) current() int {
-	if tv.cursor < 0 || tv.cursor >= len(tv.rows) {
-		return -1
+	if it, ok := tv.list.Selected(); ok {
+		return it.idx
 	}
-	return tv.rows[tv.cursor].idx
+	return -1
 }
 
 // moveTo puts the cursor on entry idx, unfolding its ancestors if needed.
@@ -245,7 +282,7 @@ func (tv *treeView) moveTo(ls *loadedSession, idx int) {
 		}
 	}
 	if v := tv.nearestVisible(ls, idx); v >= 0 {
-		tv.cursor = tv.rowOf[v]
+		tv.list.SetCursor(tv.rowOf[v])
 	}
 }
 
@@ -256,7 +293,7 @@ func (tv *treeView) fold(ls *loadedSession) {
 	if idx < 0 {
 		return
 	}
-	if tv.rows[tv.cursor].kids > 0 && !tv.folded[idx] {
+	if tv.rows[tv.cursor()].kids > 0 && !tv.folded[idx] {
 		tv.folded[idx] = true
 		tv.rebuild(ls)
 		tv.moveTo(ls, idx)
@@ -282,8 +319,8 @@ func (tv *treeView) unfold(ls *loadedSession) {
 		tv.moveTo(ls, idx)
 		return
 	}
-	if tv.rows[tv.cursor].kids > 0 && tv.cursor+1 < len(tv.rows) {
-		tv.cursor++
+	if tv.rows[tv.cursor()].kids > 0 && tv.cursor()+1 < len(tv.rows) {
+		tv.list.Move(1)
 	}
 }
 
@@ -301,6 +338,17 @@ func (tv *treeView) follow(ls *loadedSession, idx int) {
 		return
 	}
 	if v := tv.nearestVisible(ls, idx); v >= 0 {
-		tv.cursor = tv.rowOf[v]
+		tv.list.SetCursor(tv.rowOf[v])
 	}
+}
+
+// visibleEntries are the entries around the cursor that a frame of h rows
+// may show: the ones whose summaries should be ready.
+func (tv *treeView) visibleEntries(h int) []int {
+	from, to := max(0, tv.cursor()-h), min(len(tv.rows), tv.cursor()+h+1)
+	out := make([]int, 0, to-from)
+	for row := from; row < to; row++ {
+		out = append(out, tv.rows[row].idx)
+	}
+	return out
 }

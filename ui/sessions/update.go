@@ -1,19 +1,11 @@
 package sessions
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/ui/common"
 )
-
-// detailMsg delivers one rendered entry.
-type detailMsg struct {
-	key   detailKey
-	lines []string
-}
 
 // applyLoaded installs a loaded session: rows, tree and the timeline of
 // the active branch with the cursor on the selected entry (or the leaf).
@@ -32,8 +24,8 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	refresh := prev != nil && prev.file == ls.file // reload or follow
 	m.status = ""
 	if !refresh {
-		m.tree = treeView{}
-		m.tl = timeline{}
+		m.tree = newTreeView()
+		m.tl = newTimeline()
 		m.detail.offset = 0
 		clear(m.detail.expanded)
 		m.mode = modeEntry
@@ -52,7 +44,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	leaf := ls.leaf
 	if refresh {
-		cur, atEnd := m.tl.current(), m.tl.cursor >= len(m.tl.shown)-1
+		cur, atEnd := m.tl.current(), m.tl.atEnd()
 		oldLeaf := m.tl.leaf
 		if oldLeaf != prev.leaf && oldLeaf < len(ls.rows) {
 			leaf = ls.branchLeafFrom(oldLeaf) // a side branch the user chose
@@ -69,10 +61,11 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 			leaf = ls.leaf
 		}
 	}
-	m.tl.setBranch(ls, leaf, at)
+	m.setBranch(leaf, at)
 	m.tree.moveTo(ls, at)
+	m.picker.refresh(ls.file)
 	m.picker.moveToPath(ls.file)
-	cmds := []tea.Cmd{fillSummaries(ls)}
+	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil)}
 	if m.follow.on && m.follow.reloading {
 		m.follow.reloading = false
 		if m.follow.dirty {
@@ -143,7 +136,7 @@ func (m *Model) showEntry(idx int) {
 		leaf = ls.branchLeafFrom(idx)
 	}
 	if leaf != m.tl.leaf || m.tl.current() < 0 {
-		m.tl.setBranch(ls, leaf, idx)
+		m.setBranch(leaf, idx)
 	}
 	m.tl.moveToEntry(idx)
 	m.tree.moveTo(ls, idx)
@@ -181,8 +174,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if !m.statusErr {
 		m.status = "" // a note answers the key before; errors stay until replaced
 	}
-	if m.filtering {
-		return m.filterKey(msg)
+	if m.filtering() {
+		m.filterKey(msg)
+		return nil
 	}
 	k := &m.keys
 	switch {
@@ -190,10 +184,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.back()
 		return nil
 	case key.Matches(msg, k.Filter):
-		if m.focus != panePicker {
-			m.focus = paneTimeline
+		if m.focus == panePicker {
+			m.picker.list.StartFilter()
+			return nil
 		}
-		m.filtering = true
+		m.focus = paneTimeline
+		m.tl.list.StartFilter()
 		return nil
 	case key.Matches(msg, k.Reload):
 		return m.reload()
@@ -231,12 +227,10 @@ func (m *Model) back() {
 		m.mode = modeEntry
 	case m.focus == paneDetail:
 		m.focus = paneTimeline
-	case m.focus == paneTimeline && m.tl.query != "" && m.ls != nil:
-		m.tl.query = ""
-		m.tl.filter(m.ls)
-	case m.focus == panePicker && m.picker.query != "":
-		m.picker.query = ""
-		m.picker.filter()
+	case m.focus == paneTimeline && m.tl.list.Query() != "" && m.ls != nil:
+		m.tl.list.SetQuery("")
+	case m.focus == panePicker && m.picker.list.Query() != "":
+		m.picker.list.SetQuery("")
 	case m.focus > panePicker:
 		m.focus--
 	}
@@ -245,39 +239,19 @@ func (m *Model) back() {
 // navigate handles movement and enter in the focused pane.
 func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	page := max(1, m.listHeight()-1)
-	delta := 0
-	switch {
-	case key.Matches(msg, k.Up):
-		delta = -1
-	case key.Matches(msg, k.Down):
-		delta = 1
-	case key.Matches(msg, k.PageUp):
-		delta = -page
-	case key.Matches(msg, k.PageDown):
-		delta = page
-	case key.Matches(msg, k.Top):
-		delta = -1 << 30
-	case key.Matches(msg, k.Bottom):
-		delta = 1 << 30
-	}
 	switch m.focus {
 	case panePicker:
-		if delta != 0 {
-			m.picker.move(delta, len(m.picker.shown))
-			return nil
-		}
-		if key.Matches(msg, k.Scope) {
+		switch {
+		case m.picker.list.HandleNav(msg, k.Nav):
+		case key.Matches(msg, k.Scope):
 			m.picker.all = !m.picker.all
 			return m.reload()
-		}
-		if key.Matches(msg, k.Open) {
+		case key.Matches(msg, k.Open):
 			if path := m.picker.currentPath(); path != "" {
+				m.focus = paneTimeline
 				if m.ls != nil && m.ls.file == path {
-					m.focus = paneTimeline
 					return nil
 				}
-				m.focus = paneTimeline
 				m.selEntry = ""
 				return m.openFile(path)
 			}
@@ -287,8 +261,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		switch {
-		case delta != 0:
-			m.tree.cursor = clamp(m.tree.cursor+delta, 0, len(m.tree.rows)-1)
+		case m.tree.list.HandleNav(msg, k.Nav):
 		case key.Matches(msg, k.Fold):
 			m.tree.fold(m.ls)
 		case key.Matches(msg, k.Unfold):
@@ -304,8 +277,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 		if m.ls == nil {
 			return nil
 		}
-		if delta != 0 {
-			m.tl.move(delta, len(m.tl.shown))
+		if m.tl.list.HandleNav(msg, k.Nav) {
 			m.detail.offset = 0
 			m.tree.follow(m.ls, m.tl.current())
 			return nil
@@ -316,11 +288,32 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	case paneDetail:
-		if delta != 0 {
+		if delta := m.detailDelta(msg); delta != 0 {
 			m.scrollDetail(delta)
 		}
 	}
 	return nil
+}
+
+// detailDelta is how far a navigation key scrolls the detail pane.
+func (m *Model) detailDelta(msg tea.KeyPressMsg) int {
+	k := &m.keys
+	page := max(1, m.listHeight()-1)
+	switch {
+	case key.Matches(msg, k.Up):
+		return -1
+	case key.Matches(msg, k.Down):
+		return 1
+	case key.Matches(msg, k.PageUp):
+		return -page
+	case key.Matches(msg, k.PageDown):
+		return page
+	case key.Matches(msg, k.Top):
+		return -1 << 30
+	case key.Matches(msg, k.Bottom):
+		return 1 << 30
+	}
+	return 0
 }
 
 func (m *Model) scrollDetail(delta int) {
@@ -341,11 +334,11 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case panePicker:
-		m.picker.move(delta, len(m.picker.shown))
+		m.picker.list.Move(delta)
 	case paneTree:
-		m.tree.cursor = clamp(m.tree.cursor+delta, 0, len(m.tree.rows)-1)
+		m.tree.list.Move(delta)
 	case paneTimeline:
-		m.tl.move(delta, len(m.tl.shown))
+		m.tl.list.Move(delta)
 	default:
 		m.scrollDetail(delta)
 	}
@@ -353,47 +346,12 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 }
 
 // filterKey edits the focused list's filter; every keystroke re-filters.
-func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	query := &m.tl.query
+func (m *Model) filterKey(msg tea.KeyPressMsg) {
 	if m.focus == panePicker {
-		query = &m.picker.query
+		m.picker.list.FilterKey(msg, m.keys.Open, m.keys.Back)
+		return
 	}
-	switch {
-	case key.Matches(msg, k.Back):
-		*query = ""
-		m.filtering = false
-	case key.Matches(msg, k.Open):
-		m.filtering = false
-		return nil
-	case msg.Code == tea.KeyBackspace:
-		r := []rune(*query)
-		if len(r) == 0 {
-			return nil
-		}
-		*query = string(r[:len(r)-1])
-	case msg.Code == tea.KeyUp || msg.Code == tea.KeyDown:
-		d := 1
-		if msg.Code == tea.KeyUp {
-			d = -1
-		}
-		if m.focus == panePicker {
-			m.picker.move(d, len(m.picker.shown))
-		} else {
-			m.tl.move(d, len(m.tl.shown))
-		}
-		return nil
-	case msg.Text != "":
-		*query += strings.ReplaceAll(Sanitize(msg.Text), "\n", " ")
-	default:
-		return nil
-	}
-	if m.focus == panePicker {
-		m.picker.filter()
-	} else if m.ls != nil {
-		m.tl.filter(m.ls)
-	}
-	return nil
+	m.tl.list.FilterKey(msg, m.keys.Open, m.keys.Back)
 }
 
 // ensureRendered asks for the detail rendering of the current entry when
@@ -414,10 +372,7 @@ func (m *Model) ensureRendered() tea.Cmd {
 		return nil
 	}
 	m.detail.pending[key] = true
-	ls, st, md := m.ls, m.com.Styles, m.md
-	return func() tea.Msg {
-		return detailMsg{key: key, lines: renderDetail(ls, idx, key, st, md)}
-	}
+	return m.detailCmd(m.ls, idx, key)
 }
 
 func (m *Model) detailKeyFor(idx int) detailKey {
@@ -425,7 +380,17 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 	return detailKey{
 		gen: m.gen, idx: idx, width: inner,
 		expanded: m.detail.expanded[idx], thinking: m.detail.thinking,
-		palette: m.com.Styles.Palette.Name,
+		palette: common.ThemeKey(&m.com.Styles),
+	}
+}
+
+// setBranch shows the branch ending at leaf in the timeline with the
+// cursor on entry at, and marks it in the tree.
+func (m *Model) setBranch(leaf, at int) {
+	m.tl.setBranch(m.ls, leaf, at)
+	if m.tree.branchLeaf != leaf {
+		m.tree.branchLeaf = leaf
+		m.tree.sync(m.ls)
 	}
 }
 

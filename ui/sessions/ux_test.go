@@ -1,9 +1,10 @@
 package sessions
 
 import (
-	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -76,7 +77,7 @@ func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 // With no session for the directory, enter and F have nothing to act on.
 func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
-	hs.m.picker.shown = nil // as discovery leaves it for a directory without sessions
+	hs.m.picker.setItems(nil, "") // as discovery leaves it for a directory without sessions
 	hs.m.ls = nil
 	hs.m.focus = panePicker
 	for _, h := range helpKeysOf(hs.m.ShortHelp()) {

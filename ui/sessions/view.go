@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // wideWidth is the width from which all four panes show at once.
@@ -39,7 +39,7 @@ func (m *Model) layout() layout {
 	case panePicker:
 		// The picker needs only as many rows as there are sessions; the
 		// rest previews the open session's timeline.
-		pickH := clamp(len(m.picker.shown)+3, min(h, 5), h)
+		pickH := clamp(m.picker.list.Len()+3, min(h, 5), h)
 		if m.ls == nil || h-pickH < 5 {
 			return layout{picker: rect{w, h}}
 		}
@@ -136,95 +136,26 @@ func (m *Model) frame(r rect, title, info string, focused bool, lines []string) 
 	return common.Frame(m.com.Styles, r.w, r.h, title, info, focused, lines)
 }
 
-func position(cursor, n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", cursor+1, n)
-}
-
-// filterLine is the prompt shown above a filtered list.
-func (m *Model) filterLine(query string, active bool) string {
-	st := m.com.Styles
-	cursor := ""
-	if active {
-		cursor = "▏"
-	}
-	return st.Text.Info.Render("/ ") + st.Text.Normal.Render(query) + st.Text.Info.Render(cursor)
-}
-
 func (m *Model) pickerView(r rect) string {
-	st := m.com.Styles
+	st := &m.com.Styles
 	p := &m.picker
 	focused := m.focus == panePicker
-	var lines []string
-	if (m.filtering && focused) || p.query != "" {
-		lines = append(lines, m.filterLine(p.query, m.filtering && focused))
-	}
-	h := r.h - 2 - len(lines)
+	lines := p.list.View(st, r.w-4, r.h-2, focused)
 	switch {
-	case m.loading == "sessions" && len(p.items) == 0:
+	case m.loading == "sessions" && p.list.Total() == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("discovering sessions…"))
-	case p.err != nil && len(p.items) == 0:
-		lines = append(lines, st.Text.Danger.Render(SanitizeLine(p.err.Error())))
-	case len(p.items) == 0:
+	case p.err != nil && p.list.Total() == 0:
+		lines = append(lines, st.Text.Danger.Render(transcript.SanitizeLine(p.err.Error())))
+	case p.list.Total() == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory — "+m.keys.Scope.Help().Key+" lists all projects"))
-	case len(p.shown) == 0:
+	case p.list.Len() == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("no session matches"))
 	}
-	inner := r.w - 4
-	off := p.window(h, len(p.shown))
-	for row := off; row < min(len(p.shown), off+h); row++ {
-		it := p.items[p.shown[row]]
-		lines = append(lines, m.pickerRow(it, row == p.cursor, focused, inner))
-	}
-	title := fmt.Sprintf("Sessions (%d)", len(p.items))
+	title := fmt.Sprintf("Sessions (%d)", p.list.Total())
 	if p.all {
 		title += " · all projects"
 	}
-	return m.frame(r, title, position(p.cursor, len(p.shown)), focused, lines)
-}
-
-func (m *Model) pickerRow(it session.ListItem, selected, focused bool, width int) string {
-	st := m.com.Styles
-	open := m.ls != nil && m.ls.file == it.Path
-	mark := "  "
-	if open {
-		mark = "● "
-	}
-	name := SanitizeLine(it.Name)
-	if name == "" {
-		name = SanitizeLine(it.FirstMessage)
-	}
-	if name == "" {
-		name = SanitizeLine(it.ID)
-	}
-	when := ""
-	if !it.LastActivity.IsZero() {
-		when = it.LastActivity.Local().Format("Jan 02 15:04")
-	}
-	if it.Problem != "" {
-		when = "unreadable"
-	}
-	right := fmt.Sprintf(" %4d msg  %s", it.MessageCount, when)
-	if m.picker.all {
-		right = "  " + ansi.Truncate(baseName(SanitizeLine(it.Cwd)), 16, "…") + right
-	}
-	nameW := max(1, width-ansi.StringWidth(mark)-ansi.StringWidth(right))
-	name = ansi.Truncate(name, nameW, "…")
-	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
-	if selected {
-		style := st.List.SelectedBlurred
-		if focused {
-			style = st.List.Selected
-		}
-		return style.Render(mark + name + pad + right)
-	}
-	nameStyle := st.List.Item
-	if it.Name != "" {
-		nameStyle = st.Text.Strong
-	}
-	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad + st.Text.Muted.Render(right)
+	return m.frame(r, title, p.list.Position(), focused, lines)
 }
 
 func (m *Model) treeView(r rect) string {
@@ -233,14 +164,8 @@ func (m *Model) treeView(r rect) string {
 		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
 	}
 	tv := &m.tree
-	h := r.h - 2
-	off := tv.window(h, len(tv.rows))
-	inner := r.w - 4
-	lines := make([]string, 0, h)
-	for row := off; row < min(len(tv.rows), off+h); row++ {
-		lines = append(lines, m.treeRow(tv.rows[row], row == tv.cursor, focused, inner))
-	}
-	info := position(tv.cursor, len(tv.rows))
+	lines := tv.list.View(&m.com.Styles, r.w-4, r.h-2, focused)
+	info := tv.list.Position()
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)
 	}
@@ -250,77 +175,16 @@ func (m *Model) treeView(r rect) string {
 	return m.frame(r, "Tree · "+m.ls.displayName(), info, focused, lines)
 }
 
-// window keeps the tree cursor in a viewport of h rows.
-func (tv *treeView) window(h, n int) int {
-	c := listCursor{cursor: tv.cursor, offset: tv.offset}
-	tv.offset = c.window(h, n)
-	return tv.offset
-}
-
-func (m *Model) treeRow(tr treeRow, selected, focused bool, width int) string {
-	st := m.com.Styles
-	ls := m.ls
-	r := ls.rows[tr.idx]
-	mark := "  "
-	switch {
-	case m.tree.folded[tr.idx]:
-		mark = "▸ "
-	case tr.idx == ls.leaf:
-		mark = "● "
-	case tr.idx == m.tl.leaf:
-		mark = "○ "
-	}
-	label := ""
-	if l, ok := ls.labels[tr.idx]; ok {
-		label = " [" + l + "]"
-	}
-	folded := ""
-	if m.tree.folded[tr.idx] {
-		folded = fmt.Sprintf(" (+%d)", tr.kids)
-	}
-	body := shortKind(r.kind) + " " + ls.summary(tr.idx).text
-	prefix := tr.prefix
-	// Deeply branched sessions would push the text off the pane: keep the
-	// nearest levels of the drawing (with its connector) and elide the rest.
-	if pw, limit := ansi.StringWidth(prefix), max(3, width/3); pw > limit {
-		prefix = "…" + ansi.Cut(prefix, pw-limit+1, pw)
-	}
-	bodyW := max(1, width-ansi.StringWidth(prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(folded))
-	body = ansi.Truncate(body, bodyW, "…")
-	if selected {
-		style := st.List.SelectedBlurred
-		if focused {
-			style = st.List.Selected
-		}
-		return style.Render(mark + prefix + body + label + folded)
-	}
-	bodyStyle := st.List.Dim
-	if ls.active[tr.idx] {
-		bodyStyle = st.List.Item
-	}
-	return st.Badge.Active.Render(mark) + st.Text.Muted.Render(prefix) + bodyStyle.Render(body) +
-		st.Badge.Info.Render(label) + st.Text.Muted.Render(folded)
-}
-
 func (m *Model) timelineView(r rect) string {
-	st := m.com.Styles
+	st := &m.com.Styles
 	focused := m.focus == paneTimeline
 	if m.ls == nil {
 		return m.frame(r, "Timeline", "", focused, []string{m.placeholder()})
 	}
 	t := &m.tl
-	var lines []string
-	if (m.filtering && focused) || t.query != "" {
-		lines = append(lines, m.filterLine(t.query, m.filtering && focused))
-	}
-	h := r.h - 2 - len(lines)
-	if len(t.shown) == 0 {
+	lines := t.list.View(st, r.w-4, r.h-2, focused)
+	if t.list.Len() == 0 {
 		lines = append(lines, st.Pane.Placeholder.Render("no entry matches"))
-	}
-	off := t.window(h, len(t.shown))
-	inner := r.w - 4
-	for row := off; row < min(len(t.shown), off+h); row++ {
-		lines = append(lines, m.timelineRow(t.shown[row], row == t.cursor, focused, inner))
 	}
 	leafID := "—"
 	if t.leaf >= 0 && t.leaf < len(m.ls.rows) {
@@ -330,9 +194,9 @@ func (m *Model) timelineView(r rect) string {
 	if t.leaf == m.ls.leaf {
 		title += " (active)"
 	}
-	info := position(t.cursor, len(t.shown))
-	if t.query != "" {
-		info = joinInfo(fmt.Sprintf("%d of %d", len(t.shown), len(t.path)), info)
+	info := t.list.Position()
+	if t.list.Query() != "" {
+		info = joinInfo(fmt.Sprintf("%d of %d", t.list.Len(), t.list.Total()), info)
 	}
 	if m.follow.on {
 		info = joinInfo("FOLLOW", info)
@@ -346,49 +210,6 @@ func (m *Model) timelineView(r rect) string {
 		info = joinInfo(spin+"opening "+baseName(m.loading)+"…", info)
 	}
 	return m.frame(r, title, info, focused, lines)
-}
-
-// timelineRow is `HH:MM:SS  kind  summary…  tokens` with a marker column:
-// ● active leaf, ⑂ branch point, ≡ compaction, ↩ branch summary.
-func (m *Model) timelineRow(idx int, selected, focused bool, width int) string {
-	st := m.com.Styles
-	ls := m.ls
-	r := ls.rows[idx]
-	mark := " "
-	switch {
-	case idx == ls.leaf:
-		mark = "●"
-	case r.compaction:
-		mark = "≡"
-	case r.summary:
-		mark = "↩"
-	case r.branch:
-		mark = "⑂"
-	}
-	kind := fmt.Sprintf("%-11s", ansi.Truncate(shortKind(r.kind), 11, "…"))
-	sum := ls.summary(idx)
-	tokens := fmt.Sprintf("%7s", formatTokens(sum.tokens))
-	label := ""
-	if l, ok := ls.labels[idx]; ok {
-		label = "[" + l + "] "
-	}
-	textW := max(1, width-2-8-2-11-2-7-1)
-	text := ansi.Truncate(label+sum.text, textW, "…")
-	pad := strings.Repeat(" ", max(0, textW-ansi.StringWidth(text)))
-	if selected {
-		style := st.List.SelectedBlurred
-		if focused {
-			style = st.List.Selected
-		}
-		return style.Render(mark + " " + r.clock + "  " + kind + "  " + text + pad + " " + tokens)
-	}
-	textPart := st.List.Item.Render(text)
-	if label != "" {
-		lw := min(ansi.StringWidth(label), ansi.StringWidth(text))
-		textPart = st.Badge.Info.Render(ansi.Cut(text, 0, lw)) + st.List.Item.Render(ansi.Cut(text, lw, ansi.StringWidth(text)))
-	}
-	return st.Badge.Active.Render(mark) + " " + st.Text.Muted.Render(r.clock) + "  " +
-		roleStyle(st, r.kind).Render(kind) + "  " + textPart + pad + " " + st.Text.Muted.Render(tokens)
 }
 
 func (m *Model) detailView(r rect) string {
@@ -472,7 +293,7 @@ func baseName(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
 		p = p[i+1:]
 	}
-	return SanitizeLine(p)
+	return transcript.SanitizeLine(p)
 }
 
 // shortKind abbreviates long entry types for the fixed kind column.

@@ -25,7 +25,7 @@ func (c *TuiCmd) Run(g *Globals) error {
 		Workspace: ws,
 		Theme:     g.themeMode(),
 		NoColor:   themes.NoColorRequested(os.Getenv),
-		Keys:      keymap.DefaultGlobal(),
+		Keys:      keymap.DefaultSet(),
 		Home:      home,
 	})
 	if _, err := tea.NewProgram(model).Run(); err != nil {

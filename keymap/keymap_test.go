@@ -59,11 +59,11 @@ func TestPanelKeymapsShareNavigationAndRebindItByName(t *testing.T) {
 	if s.Up.Help() != p.Up.Help() || s.Bottom.Help() != DefaultGlobal().Bottom.Help() {
 		t.Fatal("navigation keys must be the same in every panel")
 	}
-	if err := Apply(&s, map[string][]string{"session-up": {"w"}}); err != nil {
+	if err := Apply(&s, map[string][]string{"session.up": {"w"}}); err != nil {
 		t.Fatal(err)
 	}
 	if !key.Matches(tea.KeyPressMsg{Code: 'w', Text: "w"}, s.Up) || key.Matches(tea.KeyPressMsg{Code: 'w', Text: "w"}, p.Up) {
-		t.Fatal("rebinding session-up must change only the Session panel")
+		t.Fatal("rebinding session.up must change only the Session panel")
 	}
 	for _, named := range []map[string]*key.Binding{s.Named(), p.Named()} {
 		if len(named) < 15 {

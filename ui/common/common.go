@@ -24,7 +24,7 @@ type Selection struct {
 // Common is shared by pointer between the root model and every panel.
 type Common struct {
 	Styles    themes.Styles
-	Keys      *keymap.Global
+	Keys      *keymap.Set
 	Workspace resources.Workspace
 	Selection Selection
 	Width     int

@@ -92,7 +92,7 @@ func newHarnessOpts(t testing.TB, w, h int, withSession bool, setup func(testing
 	if setup != nil {
 		setup(t, ws.Cwd)
 	}
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	if withSession {
 		com.Selection = common.Selection{SessionFile: sess, SessionName: "review", EntryID: "e0000004"}

@@ -48,7 +48,7 @@ func writeBigSession(tb testing.TB, n int) string {
 // the timeline focused, through the harness so every command runs.
 func benchSession(b *testing.B) *harness {
 	path := writeBigSession(b, 5000)
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys,
 		Workspace: resources.Workspace{Cwd: "/tmp/bench"}}
 	m := New(com)

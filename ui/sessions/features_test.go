@@ -199,7 +199,7 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 
 func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
 	ws, paths := testWorkspace(t)
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws}
 	m := New(com)
 	m.SetSize(120, 30)

@@ -63,7 +63,7 @@ type harness struct {
 func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
 	t.Helper()
 	ws, paths := testWorkspace(t)
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	m := New(com)
 	m.SetSize(w, h)

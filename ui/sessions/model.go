@@ -99,7 +99,8 @@ type contextState struct {
 	full       bool // every line of every message, not the first few
 }
 
-// New returns the Session panel. Keys default to keymap.DefaultSession.
+// New returns the Session panel with the Session keys of com.Keys (the
+// defaults when com has none).
 func New(com *common.Common) *Model {
 	m := &Model{
 		com:    com,
@@ -113,6 +114,9 @@ func New(com *common.Common) *Model {
 	m.detail.pending = map[detailKey]bool{}
 	m.detail.expanded = map[int]bool{}
 	m.detail.shownIdx = -1
+	if com.Keys != nil {
+		m.keys = com.Keys.Session
+	}
 	return m
 }
 

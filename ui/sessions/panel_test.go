@@ -297,7 +297,7 @@ func TestKeymapNamesAndHelp(t *testing.T) {
 			seen[key] = name
 		}
 	}
-	if err := keymap.Apply(&k, map[string][]string{"session-follow": {"f"}}); err != nil {
+	if err := keymap.Apply(&k, map[string][]string{"session.follow": {"f"}}); err != nil {
 		t.Fatal(err)
 	}
 	hs, _ := newHarness(t, 120, 40)

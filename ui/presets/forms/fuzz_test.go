@@ -1,9 +1,10 @@
 package forms
 
 import (
-	"github.com/forgebench/forgebench/ui/uitest"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 
 	"github.com/charmbracelet/x/ansi"
 

@@ -1,9 +1,11 @@
 package forms
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/keymap"
 )
 
 // TestFooterNeverOffersOneKeyForTwoThings walks the rows of every form and
@@ -51,7 +53,7 @@ func TestPickSaysWhatItPicks(t *testing.T) {
 	if !d.Model.CapturesInput() || !strings.Contains(d.Model.View(120, 30), "Replace the ref") {
 		t.Fatalf("p does not open the ref picker:\n%s", d.Model.View(120, 30))
 	}
-	if desc := DefaultKeys().Pick.Help().Desc; !strings.Contains(desc, "capability") {
+	if desc := keymap.DefaultForms().Pick.Help().Desc; !strings.Contains(desc, "capability") {
 		t.Errorf("p is described as %q, but it picks a capability", desc)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // testCommon is a Common with the mono theme, as the goldens strip styling.
 func testCommon() *common.Common {
-	km := keymap.DefaultGlobal()
+	km := keymap.DefaultSet()
 	return &common.Common{Styles: themes.For(themes.Dark, true, true), Keys: &km}
 }
 

@@ -2,11 +2,12 @@ package presets
 
 import (
 	"fmt"
-	"github.com/forgebench/forgebench/ui/uitest"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -62,9 +63,7 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 }
 
 func TestKeypressFrameBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
+	uitest.RequireTiming(t)
 	hs := newHarnessWith(t, 160, 48, writeBigPreset)
 	hs.openByID("project:big")
 	hs.Press("enter")

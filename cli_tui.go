@@ -17,14 +17,14 @@ type TuiCmd struct{}
 
 // Run starts the bubbletea program on the resolved workspace.
 func (c *TuiCmd) Run(g *Globals) error {
+	home, _ := os.UserHomeDir() // finds the settings file; shortens the header's cwd
+	settings, err := config.Load(config.Path(os.Getenv, home))
+	if err != nil {
+		return fail(exitUsage, "%v", err) // before the demo unpacks or the TUI starts
+	}
 	ws, err := g.workspace()
 	if err != nil {
 		return err
-	}
-	home, _ := os.UserHomeDir() // shortens the header's cwd; finds the settings file
-	settings, err := config.Load(config.Path(os.Getenv, home))
-	if err != nil {
-		return fail(exitUsage, "%v", err) // before the TUI takes the terminal
 	}
 	theme := g.themeMode()
 	if g.Theme == "" && settings.Theme != "" { // --theme wins over the file

@@ -60,6 +60,19 @@ func compareGolden(t *testing.T, name, got string) {
 	}
 }
 
+// AssertFills fails when the rendered screen is not exactly width×height
+// cells with every line exactly width wide: a panel's view is laid
+// beside others, so a short line would shift its neighbours.
+func AssertFills(t *testing.T, view string, width, height int) {
+	t.Helper()
+	AssertFits(t, view, width, height)
+	for i, l := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(l); w != width {
+			t.Errorf("line %d is %d cells wide, want exactly %d", i+1, w, width)
+		}
+	}
+}
+
 // AssertFits fails when the rendered screen is not exactly width×height
 // cells: every frame must fill the terminal and never overflow it.
 func AssertFits(t *testing.T, view string, width, height int) {

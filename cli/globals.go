@@ -16,7 +16,7 @@ type Globals struct {
 	Cwd      string `help:"Project directory (default: the current directory)." type:"path" placeholder:"DIR"`
 	AgentDir string `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
 	ForgeDir string `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
-	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured)." enum:"auto,dark,light" default:"auto"`
+	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured); overrides the settings file, default auto." enum:",auto,dark,light" default:"" placeholder:"auto|dark|light"`
 	Demo     bool   `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
 	Trust    bool   `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
 	NoTrust  bool   `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`

@@ -22,7 +22,7 @@ func TestModelsJSONProblemsReachTheFooter(t *testing.T) {
 	if !strings.Contains(ansi.Strip(footer), "models.json providers.x: must be an object") || strings.Contains(footer, "\x1b[2J") {
 		t.Fatalf("footer = %q", ansi.Strip(footer))
 	}
-	press(m, "2")
+	press(t, m, "2")
 	if strings.Contains(m.footerView(), "models.json") {
 		t.Fatal("the warning should give way to the help at the next key")
 	}

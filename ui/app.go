@@ -53,6 +53,9 @@ type Model struct {
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
+	// status is a warning the footer shows until the next key press (the
+	// model catalog's models.json diagnostics).
+	status string
 }
 
 // New builds the root model with the five panels.
@@ -96,7 +99,7 @@ func (m *Model) applyTheme() tea.Cmd {
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir)}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -119,7 +122,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.com.Selection = msg.Selection
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
+		m.status = ""
 		return m, m.handleKey(msg)
+	case catalogLoadedMsg:
+		m.status = catalogStatus(msg.diags)
+		return m, nil
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil
@@ -325,9 +332,12 @@ func (m *Model) tabsView() string {
 // footerView is the short help: the focused panel's keys, then the global
 // keys, which always stay visible (the panel's part is cut first). While a
 // text input has focus the global keys type text, so only the panel's are
-// shown.
+// shown. A status warning replaces it until the next key press.
 func (m *Model) footerView() string {
 	width := max(0, m.width-2)
+	if m.status != "" {
+		return m.com.Styles.App.Footer.Render(ansi.Truncate(m.com.Styles.Text.Warning.Render(m.status), width, "…"))
+	}
 	panel := m.help.ShortHelpView(m.panels[m.active].ShortHelp())
 	if m.panels[m.active].CapturesInput() {
 		return m.com.Styles.App.Footer.Render(ansi.Truncate(panel, width, "…"))

@@ -77,19 +77,6 @@ func TestABlockWithControlCharactersIsEditedInTheExternalEditor(t *testing.T) {
 	}
 }
 
-func TestScreenSafeKeepsStylingAndDropsEverythingElse(t *testing.T) {
-	in := "\x1b[1;38;5;111mok\x1b[0m a\rb\x1b[2Jc\x1b]52;c;aGk=\x07d\x1b]0;t\x1b\\e\u0085f\n\x1b[31mg\x1b[m\x07"
-	got := screenSafe(in)
-	want := "\x1b[1;38;5;111mok\x1b[0m abcdef\n\x1b[31mg\x1b[m"
-	if got != want {
-		t.Fatalf("screenSafe(%q)\n got %q\nwant %q", in, got, want)
-	}
-	plain := "\x1b[1mplain\x1b[0m │ text\n"
-	if screenSafe(plain) != plain {
-		t.Fatal("styled text without hazards must pass unchanged")
-	}
-}
-
 func TestTheStatusLineIsCleaned(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.m.setStatus("profile x: bad \x1b[31mname\x1b[0m\r", true)

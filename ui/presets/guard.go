@@ -1,5 +1,7 @@
 package presets
 
+import "github.com/forgebench/forgebench/engine/sanitize"
+
 // Unsaved implements common.Guard: the root asks before quitting while
 // the draft has unsaved changes (typing in a block edits the draft) or a
 // form field holds text not yet committed.
@@ -10,9 +12,9 @@ func (m *Model) Unsaved() (what string, dirty bool) {
 		if m.open != nil {
 			name = m.open.Key()
 		}
-		return "the unsaved changes to " + cleanLine(name), true
+		return "the unsaved changes to " + sanitize.Line(name), true
 	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
-		return "the field being edited in " + cleanLine(m.form.Title()), true
+		return "the field being edited in " + sanitize.Line(m.form.Title()), true
 	}
 	return "", false
 }

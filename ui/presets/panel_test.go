@@ -1,12 +1,13 @@
 package presets
 
 import (
-	"github.com/forgebench/forgebench/ui/uitest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 
 	"github.com/charmbracelet/x/ansi"
 

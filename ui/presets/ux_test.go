@@ -1,11 +1,12 @@
 package presets
 
 import (
+	"os"
+	"path/filepath"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"os"
-	"path/filepath"
 
 	"strings"
 	"testing"

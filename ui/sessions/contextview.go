@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
@@ -40,10 +41,7 @@ type contextMsg struct{ res contextResult }
 // contextCmd rebuilds the context at entry idx in a command.
 func contextCmd(gen int, ls *loadedSession, idx int, agentDir string) tea.Cmd {
 	return func() tea.Msg {
-		cat, _, err := catalog.Load(agentDir)
-		if err != nil {
-			cat = catalog.Default()
-		}
+		cat, _ := catalog.Shared(agentDir) // the root reports models.json problems
 		return contextMsg{res: buildContext(gen, ls, idx, cat)}
 	}
 }
@@ -62,10 +60,10 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 	if ctx.Model != nil {
 		prov, _ := ctx.Model.Provider.Str()
 		id, _ := ctx.Model.ModelID.Str()
-		res.model = transcript.SanitizeLine(prov + "/" + id)
+		res.model = sanitize.Fold(prov + "/" + id)
 	}
 	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
-		res.thinkingLevel = transcript.SanitizeLine(lvl)
+		res.thinkingLevel = sanitize.Fold(lvl)
 	}
 	messages := ctx.LLMMessages()
 	systemText := map[int]string{}
@@ -88,7 +86,7 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 			content, _ := obj.Get("content")
 			text = contentText(content)
 		}
-		res.messages = append(res.messages, contextMessage{role: transcript.SanitizeLine(rs), text: transcript.Sanitize(text)})
+		res.messages = append(res.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(text)})
 	}
 	return res
 }
@@ -133,7 +131,7 @@ func contentText(c any) string {
 func renderContext(res contextResult, label string, width int, st themes.Styles, full bool, expandKey string) []string {
 	width = max(10, width)
 	if res.err != nil {
-		return []string{st.Text.Danger.Render(ansi.Truncate(transcript.SanitizeLine(res.err.Error()), width, "…"))}
+		return []string{st.Text.Danger.Render(ansi.Truncate(sanitize.Fold(res.err.Error()), width, "…"))}
 	}
 	head := fmt.Sprintf("context at %s · %d message(s) · model %s · thinking %s",
 		label, len(res.messages), transcript.OrDash(res.model), transcript.OrDash(res.thinkingLevel))

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
@@ -61,7 +62,7 @@ type loadedSession struct {
 func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
 	if name, ok := s.Name(); ok {
-		ls.name = transcript.SanitizeLine(name)
+		ls.name = sanitize.Fold(name)
 	}
 	ls.rows = make([]entryRow, len(s.Entries))
 	ls.sums = make([]summaryCell, len(s.Entries))
@@ -69,7 +70,7 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		ls.rows[i] = entryRow{
-			id:         transcript.SanitizeLine(e.ID),
+			id:         sanitize.Fold(e.ID),
 			clock:      clockOf(e.TimestampMs()),
 			kind:       transcript.Kind(e),
 			branch:     len(ls.tree.Children(i)) > 1,
@@ -80,7 +81,7 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls.labels = map[int]string{}
 	for _, l := range s.Labels() {
 		if idx, ok := s.IndexOf(l.TargetID); ok && l.Label != "" {
-			ls.labels[idx] = transcript.SanitizeLine(l.Label)
+			ls.labels[idx] = sanitize.Fold(l.Label)
 		}
 	}
 	ls.active = make([]bool, len(s.Entries))
@@ -96,7 +97,7 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 // reads the immutable session).
 func describe(e *session.Entry) summaryCell {
 	sum := session.DescribeEntry(e)
-	return summaryCell{text: transcript.SanitizeLine(sum.Text), tokens: sum.Tokens, ready: true}
+	return summaryCell{text: sanitize.Fold(sum.Text), tokens: sum.Tokens, ready: true}
 }
 
 // summariesMsg delivers decoded summaries of one load: cells[k] belongs
@@ -180,7 +181,7 @@ func (ls *loadedSession) displayName() string {
 	if ls.name != "" {
 		return ls.name
 	}
-	return transcript.SanitizeLine(ls.sess.Header.ID)
+	return sanitize.Fold(ls.sess.Header.ID)
 }
 
 // branchLeafFrom walks down from entry i to a leaf, preferring the child

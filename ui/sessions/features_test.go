@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgebench/forgebench/ui/components/transcript"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/uitest"
 
 	tea "charm.land/bubbletea/v2"
@@ -261,7 +261,7 @@ func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
 		t.Fatal("y should copy the entry")
 	}
 	msg := cmd()
-	want := tea.SetClipboard(transcript.Sanitize("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
+	want := tea.SetClipboard(sanitize.Text("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
 	if msg != want {
 		t.Fatalf("clipboard message = %#v, want %#v", msg, want)
 	}

@@ -3,9 +3,9 @@ package sessions
 import (
 	"strconv"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // picker is the session list with incremental search.
@@ -159,12 +159,12 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 
 // newPickerItem is the picker row of a discovered session.
 func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
-	name := transcript.SanitizeLine(it.Name)
+	name := sanitize.Fold(it.Name)
 	if name == "" {
-		name = transcript.SanitizeLine(it.FirstMessage)
+		name = sanitize.Fold(it.FirstMessage)
 	}
 	if name == "" {
-		name = transcript.SanitizeLine(it.ID)
+		name = sanitize.Fold(it.ID)
 	}
 	when := ""
 	if !it.LastActivity.IsZero() {
@@ -175,7 +175,7 @@ func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
 	}
 	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when}
 	if showCwd {
-		row.cwd = baseName(transcript.SanitizeLine(it.Cwd))
+		row.cwd = baseName(sanitize.Fold(it.Cwd))
 		row.showCwd = true
 	}
 	return row

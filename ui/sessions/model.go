@@ -15,9 +15,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // pane is one of the panel's four panes, in focus order.
@@ -300,5 +300,5 @@ func (m *Model) ensureSummaries() tea.Cmd {
 }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = transcript.SanitizeLine(s), isErr
+	m.status, m.statusErr = sanitize.Fold(s), isErr
 }

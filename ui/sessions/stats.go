@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
@@ -20,7 +21,6 @@ type statsState struct {
 	leaf    int // the branch the stats were computed for
 	session *session.Stats
 	branch  *session.Stats
-	err     error
 	offset  int
 }
 
@@ -29,23 +29,15 @@ type statsMsg struct {
 	gen     int
 	session session.Stats
 	branch  session.Stats
-	err     error
 }
 
 // statsCmd computes session and branch stats, pricing usage without a
-// stored cost from the model catalog (with the user's models.json).
+// stored cost from the model catalog (with the user's models.json; the root
+// reports its problems).
 func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
 	return func() tea.Msg {
-		cat := catalog.Default()
-		var err error
-		if agentDir != "" {
-			if loaded, _, lerr := catalog.Load(agentDir); lerr == nil && loaded != nil {
-				cat = loaded
-			} else if lerr != nil {
-				err = fmt.Errorf("load model catalog overrides: %w", lerr)
-			}
-		}
-		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat), err: err}
+		cat, _ := catalog.Shared(agentDir)
+		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
 	}
 }
 
@@ -71,7 +63,7 @@ func (m *Model) applyStats(msg statsMsg) {
 		return
 	}
 	m.stats.pending = false
-	m.stats.session, m.stats.branch, m.stats.err = &msg.session, &msg.branch, msg.err
+	m.stats.session, m.stats.branch = &msg.session, &msg.branch
 }
 
 // renderStats lays out both scopes for a width.
@@ -83,7 +75,7 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
 		roles := make([]string, 0, len(s.RoleCounts))
 		for _, rc := range s.RoleCounts {
-			roles = append(roles, fmt.Sprintf("%s %d", transcript.SanitizeLine(rc.Role), rc.Count))
+			roles = append(roles, fmt.Sprintf("%s %d", sanitize.Fold(rc.Role), rc.Count))
 		}
 		kv("entries", fmt.Sprintf("%d", s.Entries))
 		kv("messages", fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
@@ -105,10 +97,10 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 			if c.Known {
 				use = fmt.Sprintf("%s / %s (%.1f%%)", common.FormatTokens(int(c.Tokens)), common.FormatTokens(int(c.ContextWindow)), c.Percent)
 			}
-			kv("context", use+" · "+transcript.SanitizeLine(c.Provider+"/"+c.ModelID))
+			kv("context", use+" · "+sanitize.Fold(c.Provider+"/"+c.ModelID))
 		}
 		for _, b := range s.ByModel {
-			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", transcript.SanitizeLine(b.Key))) +
+			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", sanitize.Fold(b.Key))) +
 				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, transcript.OrZero(common.FormatTokens(int(b.Tokens))))))
 		}
 	}
@@ -120,11 +112,8 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 	out = append(out, "")
 	leafID := "—"
 	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
-		leafID = transcript.SanitizeLine(ls.rows[ss.branch.LeafIndex].id)
+		leafID = sanitize.Fold(ls.rows[ss.branch.LeafIndex].id)
 	}
 	section("Branch · root → "+leafID, ss.branch)
-	if ss.err != nil {
-		out = append(out, "", st.Text.Warning.Render(ansi.Truncate(transcript.SanitizeLine(ss.err.Error()), width, "…")))
-	}
 	return out
 }

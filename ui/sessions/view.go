@@ -6,10 +6,10 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
 // wideWidth is the width from which all four panes show at once.
@@ -145,7 +145,7 @@ func (m *Model) pickerView(r rect) string {
 	case m.loading == "sessions" && p.list.Total() == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("discovering sessions…"))
 	case p.err != nil && p.list.Total() == 0:
-		lines = append(lines, st.Text.Danger.Render(transcript.SanitizeLine(p.err.Error())))
+		lines = append(lines, st.Text.Danger.Render(sanitize.Fold(p.err.Error())))
 	case p.list.Total() == 0:
 		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory — "+m.keys.Scope.Help().Key+" lists all projects"))
 	case p.list.Len() == 0:
@@ -293,7 +293,7 @@ func baseName(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
 		p = p[i+1:]
 	}
-	return transcript.SanitizeLine(p)
+	return sanitize.Fold(p)
 }
 
 // shortKind abbreviates long entry types for the fixed kind column.

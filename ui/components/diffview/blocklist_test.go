@@ -2,12 +2,11 @@ package diffview
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 func blockList(d Diff, width, height int) BlockList {
@@ -239,14 +238,7 @@ func adapt(t *testing.T, f fixtureDiff) Diff {
 // TestPiForgeFixtureDiffs feeds pi-forge's own diffTurns results through
 // the documented adapter: the rule falls where the fixture's prefix ends.
 func TestPiForgeFixtureDiffs(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED is not set: the pi-forge context-diff fixtures are not available")
-	}
-	raw, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-forge", "context-diff-fixtures.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := fixtures.Read(t, "pi-forge/context-diff-fixtures.json")
 	var sets []struct {
 		Name  string `json:"name"`
 		Diffs []struct {

@@ -7,8 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // maxLineBytes bounds the part of one line the view draws (about 800 rows
@@ -22,13 +21,13 @@ const maxLineBytes = 64 << 10
 // than maxLineBytes at a rune boundary with a note of what was left out.
 func screenText(s string) string {
 	if len(s) <= maxLineBytes {
-		return pis.CleanText(s)
+		return sanitize.Text(s)
 	}
 	cut := maxLineBytes
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return pis.CleanText(s[:cut]) + fmt.Sprintf(" … [%d more bytes not shown]", len(s)-cut)
+	return sanitize.Text(s[:cut]) + fmt.Sprintf(" … [%d more bytes not shown]", len(s)-cut)
 }
 
 // wrapText splits plain (already cleaned) text into pieces of at most

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -82,20 +83,20 @@ func (r Renderer) Page(items []Item, o Options) []string {
 func (r Renderer) Entry(e *session.Entry, h Header, o Options) []string {
 	st := r.Styles
 	d := &doc{r: r, o: o, width: max(10, o.Width)}
-	head := []string{st.Text.Strong.Render(Kind(e)), st.Text.Muted.Render(OrDash(Sanitize(e.ID)))}
+	head := []string{st.Text.Strong.Render(Kind(e)), st.Text.Muted.Render(OrDash(sanitize.Text(e.ID)))}
 	if h.Note != "" { // before the time, so a narrow page keeps it
-		head = append(head, st.Badge.Info.Render(SanitizeLine(h.Note)))
+		head = append(head, st.Badge.Info.Render(sanitize.Fold(h.Note)))
 	}
-	if ts := SanitizeLine(e.Timestamp); ts != "" {
+	if ts := sanitize.Fold(e.Timestamp); ts != "" {
 		head = append(head, st.Text.Muted.Render(ts))
 	}
 	if h.Label != "" {
-		head = append(head, st.Badge.Active.Render("["+SanitizeLine(h.Label)+"]"))
+		head = append(head, st.Badge.Active.Render("["+sanitize.Fold(h.Label)+"]"))
 	}
 	d.add(ansi.Truncate(strings.Join(head, st.Text.Muted.Render(" · ")), d.width, "…"))
 	payload, err := e.Payload()
 	if err != nil {
-		d.add(st.Text.Danger.Render("cannot decode: " + SanitizeLine(err.Error())))
+		d.add(st.Text.Danger.Render("cannot decode: " + sanitize.Fold(err.Error())))
 		d.capped(string(e.Raw), o.Expanded)
 		return d.lines
 	}
@@ -107,18 +108,18 @@ func (r Renderer) Entry(e *session.Entry, h Header, o Options) []string {
 		}
 	case *session.Compaction:
 		d.add(st.Text.Subtle.Render(fmt.Sprintf("compaction · %s tokens before · first kept %s",
-			common.FormatTokens(int(p.TokensBefore)), OrDash(SanitizeLine(p.FirstKeptEntryID)))), "")
+			common.FormatTokens(int(p.TokensBefore)), OrDash(sanitize.Fold(p.FirstKeptEntryID)))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *session.BranchSummary:
-		d.add(st.Text.Subtle.Render("branch summary · came back from "+OrDash(SanitizeLine(p.FromID))), "")
+		d.add(st.Text.Subtle.Render("branch summary · came back from "+OrDash(sanitize.Fold(p.FromID))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *session.CustomMessage:
-		d.add(st.Text.Subtle.Render("custom message · "+SanitizeLine(p.CustomType)), "")
+		d.add(st.Text.Subtle.Render("custom message · "+sanitize.Fold(p.CustomType)), "")
 		d.content(p.Content)
 	case *session.UsageEntry:
-		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", SanitizeLine(p.Kind), SanitizeLine(p.Provider), SanitizeLine(p.Model))))
+		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", sanitize.Fold(p.Kind), sanitize.Fold(p.Provider), sanitize.Fold(p.Model))))
 		d.usage(&p.Usage)
 	default:
 		d.add("")
@@ -140,7 +141,7 @@ func Kind(e *session.Entry) string {
 	if kind == "" {
 		kind = "?"
 	}
-	return SanitizeLine(kind)
+	return sanitize.Fold(kind)
 }
 
 // doc collects the lines of one entry.
@@ -158,7 +159,7 @@ func (d *doc) add(lines ...string) { d.lines = append(d.lines, lines...) }
 // plain adds sanitised text wrapped to the width in one style.
 func (d *doc) plain(text string, style func(...string) string, indent string) {
 	w := max(1, d.width-ansi.StringWidth(indent))
-	for _, l := range strings.Split(ansi.Wrap(Sanitize(text), w, ""), "\n") {
+	for _, l := range strings.Split(ansi.Wrap(sanitize.Text(text), w, ""), "\n") {
 		d.add(indent + style(l))
 	}
 }
@@ -166,7 +167,7 @@ func (d *doc) plain(text string, style func(...string) string, indent string) {
 // markdown adds sanitised text rendered as markdown (plain when glamour
 // fails).
 func (d *doc) markdown(text string) {
-	text = Sanitize(text)
+	text = sanitize.Text(text)
 	if strings.TrimSpace(text) == "" {
 		return
 	}
@@ -182,7 +183,7 @@ func (d *doc) markdown(text string) {
 // capped adds tool output, showing OutputCap lines unless expanded.
 func (d *doc) capped(text string, expanded bool) {
 	st := d.r.Styles
-	lines := strings.Split(strings.TrimRight(Sanitize(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(sanitize.Text(text), "\n"), "\n")
 	shown := lines
 	if !expanded && len(lines) > OutputCap {
 		shown = lines[:OutputCap]
@@ -206,9 +207,9 @@ func (d *doc) message(m *session.Message) {
 	st := d.r.Styles
 	switch m.Role {
 	case session.RoleAssistant:
-		meta := []string{SanitizeLine(m.Provider) + "/" + SanitizeLine(m.Model)}
+		meta := []string{sanitize.Fold(m.Provider) + "/" + sanitize.Fold(m.Model)}
 		if m.StopReason != "" {
-			meta = append(meta, "stopReason "+SanitizeLine(m.StopReason))
+			meta = append(meta, "stopReason "+sanitize.Fold(m.StopReason))
 		}
 		d.add(st.Text.Subtle.Render(ansi.Truncate(strings.Join(meta, " · "), d.width, "…")))
 		d.usage(m.Usage)
@@ -222,10 +223,10 @@ func (d *doc) message(m *session.Message) {
 		if m.IsError {
 			status = st.Text.Danger.Render("error")
 		}
-		d.add(st.Role.Tool.Render("← "+SanitizeLine(m.ToolName)) + st.Text.Muted.Render(" · "+SanitizeLine(m.ToolCallID)+" · ") + status)
+		d.add(st.Role.Tool.Render("← "+sanitize.Fold(m.ToolName)) + st.Text.Muted.Render(" · "+sanitize.Fold(m.ToolCallID)+" · ") + status)
 		d.capped(m.Content.PlainText("\n"), d.o.Expanded)
 	case session.RoleBashExecution:
-		d.add(st.Role.Tool.Render("$ " + SanitizeLine(m.Command)))
+		d.add(st.Role.Tool.Render("$ " + sanitize.Fold(m.Command)))
 		out := m.Output
 		if out == "" {
 			out = "(no output)"
@@ -271,19 +272,19 @@ func (d *doc) blocks(c session.Content) {
 		case session.BlockThinking:
 			d.thinking(b)
 		case session.BlockToolCall:
-			name := st.Role.Tool.Render("→ " + SanitizeLine(b.Name))
+			name := st.Role.Tool.Render("→ " + sanitize.Fold(b.Name))
 			if !d.o.Expanded {
-				args := SanitizeLine(string(b.Arguments))
+				args := sanitize.Fold(string(b.Arguments))
 				d.add(ansi.Truncate(name+" "+st.Text.Code.Render(args), d.width, "…"))
 				d.collapsed = true
 				continue
 			}
-			d.add(name + st.Text.Muted.Render(" · "+SanitizeLine(b.ID)))
+			d.add(name + st.Text.Muted.Render(" · "+sanitize.Fold(b.ID)))
 			d.capped(PrettyJSON(b.Arguments), true)
 		case session.BlockImage:
-			d.add(st.Text.Muted.Render("[image " + SanitizeLine(b.MimeType) + "]"))
+			d.add(st.Text.Muted.Render("[image " + sanitize.Fold(b.MimeType) + "]"))
 		default:
-			d.add(st.Text.Muted.Render("[" + SanitizeLine(b.Type) + " block]"))
+			d.add(st.Text.Muted.Render("[" + sanitize.Fold(b.Type) + " block]"))
 		}
 	}
 }
@@ -335,11 +336,11 @@ func PrettyJSON(raw []byte) string {
 func Text(e *session.Entry) string {
 	p, err := e.Payload()
 	if err != nil {
-		return Sanitize(string(e.Raw))
+		return sanitize.Text(string(e.Raw))
 	}
 	msg, ok := p.(*session.Message)
 	if !ok {
-		return Sanitize(PrettyJSON(e.Raw))
+		return sanitize.Text(PrettyJSON(e.Raw))
 	}
 	var parts []string
 	switch msg.Role {
@@ -360,7 +361,7 @@ func Text(e *session.Entry) string {
 			}
 		}
 	}
-	return Sanitize(strings.Join(parts, "\n\n"))
+	return sanitize.Text(strings.Join(parts, "\n\n"))
 }
 
 // OrDash shows an empty value as "—".

@@ -63,7 +63,7 @@ func TestConfirmAnswersAndOverlayIsClampedToTheScreen(t *testing.T) {
 		w, h := size[0], size[1]
 		under := lipgloss.NewStyle().MaxWidth(w).MaxHeight(h).Render(screen)
 		out := Overlay(under, c.View(&st, w, h), w, h)
-		uitest.AssertFits(t, out, w, h)
+		uitest.AssertFills(t, out, w, h)
 		plain := ansi.Strip(out)
 		if !strings.Contains(plain, "Quit?") && w >= 40 {
 			t.Fatalf("the dialog is not drawn:\n%s", plain)

@@ -110,7 +110,7 @@ func (hs *harness) openByID(key string) {
 	for i, p := range hs.m.lib.Presets {
 		if p.Key() == key {
 			hs.m.focus = paneList
-			hs.m.listCursor = i
+			hs.m.presets.SetCursor(i)
 			hs.Press("enter")
 			return
 		}
@@ -121,11 +121,9 @@ func (hs *harness) openByID(key string) {
 // itemIndex finds an item of the draft by id.
 func (hs *harness) itemIndex(id string) int {
 	hs.TB().Helper()
-	for i := range hs.m.d.items() {
-		if itemID(hs.m.d.item(i)) == id {
-			return i
-		}
+	i := hs.m.d.IndexOf(id)
+	if i < 0 {
+		hs.TB().Fatalf("no item %s", id)
 	}
-	hs.TB().Fatalf("no item %s", id)
-	return -1
+	return i
 }

@@ -298,3 +298,25 @@ func TestItemEdits(t *testing.T) {
 		t.Fatal("missing items")
 	}
 }
+
+func TestSetBlockTextAndRenamed(t *testing.T) {
+	d := open(t)
+	if err := d.SetBlockText(1, "x", "edit h", false); err == nil {
+		t.Fatal("a slot has no text")
+	}
+	if err := d.SetBlockText(0, "typed", "edit a", true); err != nil || d.Stack().Items[0].Content != "typed" || d.Checked() {
+		t.Fatalf("block text: %v", err)
+	}
+	tree, err := Renamed(d.Tree(), "fresh", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := Get(tree, Path{"id"})
+	name, _ := Get(tree, Path{"name"})
+	if id != "fresh" || name != "fresh" {
+		t.Fatalf("renamed: id %v name %v", id, name)
+	}
+	if id, _ := Get(d.Tree(), Path{"id"}); id != "small" {
+		t.Fatal("the draft's own tree keeps its id")
+	}
+}

@@ -154,3 +154,23 @@ func swapped(list []any, i, j int) []any {
 	out[i], out[j] = out[j], out[i]
 	return out
 }
+
+// SetBlockText replaces the text of block i. Typing passes coalesce, so a
+// run of keys in one block is one undo step (label names it).
+func (d *Draft) SetBlockText(i int, text, label string, coalesce bool) error {
+	it, editable, ok := d.Item(i)
+	if !ok || !editable || it.Kind != preset.KindBlock {
+		return fmt.Errorf("item %d is not a block", i+1)
+	}
+	return d.Apply(Edit{Path: Path{"items", i, "content"}, Value: text, Label: label, Coalesce: coalesce})
+}
+
+// Renamed returns tree with the Preset id set to id (a fork or a new
+// Preset from a template), and its name too when withName.
+func Renamed(tree *jsonv.Object, id string, withName bool) (*jsonv.Object, error) {
+	next, err := Set(tree, Path{"id"}, id)
+	if err == nil && withName {
+		next, err = Set(next, Path{"name"}, id)
+	}
+	return next, err
+}

@@ -19,8 +19,8 @@ func testCommon() *common.Common {
 	return &common.Common{Styles: themes.For(themes.Dark, true, true), Keys: &km}
 }
 
-// draft parses a test draft; the test fails on invalid JSON.
-func draft(t testing.TB, src string) *jsonv.Object {
+// parseDraft parses a test draft; the test fails on invalid JSON.
+func parseDraft(t testing.TB, src string) *jsonv.Object {
 	t.Helper()
 	v, err := jsonv.Parse([]byte(src))
 	if err != nil {
@@ -36,7 +36,7 @@ func draft(t testing.TB, src string) *jsonv.Object {
 // testContext builds a Context over src with the preset's own diagnostics.
 func testContext(t testing.TB, src string) Context {
 	t.Helper()
-	d := draft(t, src)
+	d := parseDraft(t, src)
 	_, diags := preset.ParseValue(d, "test.json", preset.ParseOptions{})
 	return Context{Com: testCommon(), Draft: d, Diagnostics: diags, Scope: preset.ScopeProject}
 }

@@ -73,3 +73,17 @@ func TestConfirmAnswersAndOverlayIsClampedToTheScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapAndDialogInner(t *testing.T) {
+	if got := Wrap("one two three four", 9); strings.Join(got, "|") != "one two|three|four" {
+		t.Fatalf("Wrap = %q", got)
+	}
+	if Wrap("x", 0) != nil {
+		t.Fatal("no width, no lines")
+	}
+	for _, c := range [][2]int{{20, 26}, {80, 68}, {200, 68}} {
+		if got := DialogInner(c[0]); got != c[1] {
+			t.Errorf("DialogInner(%d) = %d, want %d", c[0], got, c[1])
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -145,7 +146,7 @@ func (l *List[T]) SelectedIndex() int {
 }
 
 // SetCursor puts the cursor on row i, clamped to the shown rows.
-func (l *List[T]) SetCursor(i int) { l.cursor = clampInt(i, 0, len(l.shown)-1) }
+func (l *List[T]) SetCursor(i int) { l.cursor = Clamp(i, 0, len(l.shown)-1) }
 
 // Move moves the cursor by delta rows, clamped.
 func (l *List[T]) Move(delta int) { l.SetCursor(l.cursor + delta) }
@@ -330,7 +331,7 @@ func (f *rowFrame[T]) lines(row int) []string {
 // scrollTo moves the window (l.offset) the least that shows the whole
 // cursor row in h lines, and no further down than needed to fill them.
 func (l *List[T]) scrollTo(f *rowFrame[T], h int) {
-	l.offset = clampInt(l.offset, 0, len(l.shown)-1)
+	l.offset = Clamp(l.offset, 0, len(l.shown)-1)
 	if l.cursor < l.offset {
 		l.offset = l.cursor
 	}
@@ -388,9 +389,46 @@ func (l *List[T]) refilter(keep string) {
 	}
 }
 
-func clampInt(v, lo, hi int) int {
+// Clamp limits v to [lo, hi]; lo wins when the range is empty (hi < lo),
+// so a cursor over no rows sits at 0.
+func Clamp(v, lo, hi int) int {
 	if hi < lo {
 		return lo
 	}
 	return min(max(v, lo), hi)
+}
+
+// TextRow is a row that is one line of text (already clean of control
+// characters): the entries of a picker or of a form's list. Dim rows are
+// drawn in the dim style (an entry that cannot be chosen).
+type TextRow struct {
+	Text string
+	Dim  bool
+}
+
+// RenderTextRow draws a TextRow: "▸ " and the selected style under the
+// cursor (blurred while the list is not focused), else two spaces and the
+// item (or dim) style, cut to the width.
+func RenderTextRow(r TextRow, s RowState) string {
+	st := s.Styles
+	style, marker := st.List.Item, "  "
+	if r.Dim {
+		style = st.List.Dim
+	}
+	if s.Selected {
+		marker, style = "▸ ", st.List.SelectedBlurred
+		if s.Focused {
+			style = st.List.Selected
+		}
+	}
+	return style.Render(ansi.Truncate(marker+r.Text, s.Width, "…"))
+}
+
+// TextRows makes a TextRow of each text.
+func TextRows(texts []string) []TextRow {
+	out := make([]TextRow, len(texts))
+	for i, t := range texts {
+		out[i] = TextRow{Text: t}
+	}
+	return out
 }

@@ -230,3 +230,32 @@ func TestFitMakesExactlyTheAskedCells(t *testing.T) {
 		t.Fatal("empty and zero sizes")
 	}
 }
+
+func TestTextRowsMarkTheCursorAndDimWhatCannotBeChosen(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	l := NewList(RenderTextRow)
+	l.SetItems(append(TextRows([]string{"alpha", "a rather long entry"}), TextRow{Text: "off", Dim: true}))
+	l.SetCursor(1)
+	lines := l.View(&st, 12, 3, true)
+	got := make([]string, len(lines))
+	for i, line := range lines {
+		got[i] = ansi.Strip(line)
+	}
+	if strings.Join(got, "|") != "  alpha|▸ a rather …|  off" {
+		t.Fatalf("rows %q", got)
+	}
+	if lines[2] != st.List.Dim.Render("  off") || lines[1] != st.List.Selected.Render("▸ a rather …") {
+		t.Fatalf("styles: %q %q", lines[1], lines[2])
+	}
+	if blurred := l.View(&st, 12, 3, false); blurred[1] != st.List.SelectedBlurred.Render("▸ a rather …") {
+		t.Fatalf("an unfocused list blurs its cursor row: %q", blurred[1])
+	}
+}
+
+func TestClamp(t *testing.T) {
+	for _, c := range [][4]int{{5, 0, 3, 3}, {-1, 0, 3, 0}, {2, 0, 3, 2}, {4, 0, -1, 0}} {
+		if got := Clamp(c[0], c[1], c[2]); got != c[3] {
+			t.Errorf("Clamp(%d, %d, %d) = %d, want %d", c[0], c[1], c[2], got, c[3])
+		}
+	}
+}

@@ -55,7 +55,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Submit):
 			m.dlg = nil
 			if slot, ok := d.slots.Selected(); ok {
-				return d.onYes(m, slot)
+				return d.onYes(m, slot.Text)
 			}
 		case key.Matches(msg, k.Dismiss):
 			m.dlg = nil

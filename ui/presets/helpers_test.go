@@ -127,3 +127,17 @@ func (hs *harness) itemIndex(id string) int {
 	}
 	return i
 }
+
+// answerPrompt replaces the suggested text of the open id prompt with
+// text and accepts it.
+func (hs *harness) answerPrompt(text string) {
+	hs.TB().Helper()
+	if hs.m.dlg == nil || hs.m.dlg.kind != dialogPrompt {
+		hs.TB().Fatal("no prompt is open")
+	}
+	for range len([]rune(hs.m.dlg.input.Value())) {
+		hs.Press("backspace")
+	}
+	hs.Type(text)
+	hs.Press("enter")
+}

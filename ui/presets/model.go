@@ -129,7 +129,7 @@ type dialog struct {
 	title   string
 	body    string
 	input   textinput.Model
-	slots   *common.List[string]
+	slots   *common.List[common.TextRow]
 	onYes   func(m *Model, text string) tea.Cmd
 }
 

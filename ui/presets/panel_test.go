@@ -131,11 +131,7 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	}
 	// f forks the draft (with the edit) to a new id.
 	hs.Press("f")
-	for range len("alpha-copy") {
-		hs.Press("backspace")
-	}
-	hs.Type("alpha-2")
-	hs.Press("enter")
+	hs.answerPrompt("alpha-2")
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
 	}
@@ -236,11 +232,7 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.Press("n")
-	for range len("my-preset") {
-		hs.Press("backspace")
-	}
-	hs.Type("fresh")
-	hs.Press("enter")
+	hs.answerPrompt("fresh")
 	if hs.m.open == nil || hs.m.open.Key() != "project:fresh" {
 		t.Fatalf("new preset not opened: %q", hs.m.status)
 	}

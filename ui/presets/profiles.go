@@ -58,16 +58,7 @@ func (m *Model) openProfilePreset() tea.Cmd {
 
 // profileListView lists the agent profiles with scope and counts.
 func (m *Model) profileListView(r rect) string {
-	st := &m.com.Styles
-	var lines []string
-	switch {
-	case m.lib == nil:
-		lines = []string{st.Pane.Placeholder.Render("loading…")}
-	case m.profiles.Len() == 0:
-		lines = []string{st.Pane.Placeholder.Render("no agent profiles")}
-	default:
-		lines = m.profiles.View(st, max(0, r.w-4), r.h-2, true)
-	}
+	lines := libraryLines(m, m.profiles, "no agent profiles", r, true)
 	info := ""
 	if m.lib != nil {
 		info = fmt.Sprintf("%d/%d · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())

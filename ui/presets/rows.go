@@ -166,14 +166,6 @@ func renderProfileRow(r profileRow, s common.RowState) string {
 	return selectable(s, leftRight("  "+badge+" "+st.List.Item.Render(r.id), countBadges(st, r.errs, r.warns), s.Width))
 }
 
-// renderSlotRow is one entry of the slot picker.
-func renderSlotRow(slot string, s common.RowState) string {
-	if s.Selected {
-		return s.Styles.List.Selected.Render("▸ " + slot)
-	}
-	return "  " + slot
-}
-
 // selectable draws row as the list shows it: unchanged, or under the
 // cursor as one plain line with the cursor mark, filled to the width.
 func selectable(s common.RowState, row string) string {

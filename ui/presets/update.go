@@ -292,8 +292,8 @@ func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
 // openSlotPicker offers the built-in slot catalogue.
 func (m *Model) openSlotPicker() {
 	at := min(m.items.Cursor(), m.d.Len()-1)
-	slots := common.NewList(renderSlotRow)
-	slots.SetItems(compile.BuiltinSlots)
+	slots := common.NewList(common.RenderTextRow)
+	slots.SetItems(common.TextRows(compile.BuiltinSlots))
 	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "built-in slots (pi-forge 0.5.8)", slots: slots,
 		onYes: func(m *Model, slot string) tea.Cmd {
 			i, err := m.d.AddSlot(at, slot)

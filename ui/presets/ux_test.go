@@ -101,6 +101,15 @@ func TestFooterWhileAFormTakesTextListsOnlyKeysThatReachIt(t *testing.T) {
 	}
 }
 
+// fullHelp is every binding the ? help lists now.
+func fullHelp(hs *harness) []key.Binding {
+	var all []key.Binding
+	for _, col := range hs.m.FullHelp() {
+		all = append(all, col...)
+	}
+	return all
+}
+
 func countKey(bs []key.Binding, k string) int {
 	n := 0
 	for _, h := range helpKeys(bs) {
@@ -115,10 +124,7 @@ func TestFullHelpShowsTheFocusedFormsKeys(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formTools)
-	var all []key.Binding
-	for _, col := range hs.m.FullHelp() {
-		all = append(all, col...)
-	}
+	all := fullHelp(hs)
 	for _, b := range hs.m.form.ShortHelp() {
 		if countKey(all, b.Help().Key) == 0 {
 			t.Errorf("? help leaves out the form key %q (%s)", b.Help().Key, b.Help().Desc)
@@ -130,10 +136,7 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formTools)
-	var all []key.Binding
-	for _, col := range hs.m.FullHelp() {
-		all = append(all, col...)
-	}
+	all := fullHelp(hs)
 	if countKey(all, hs.m.keys.Fork.Help().Key) > 0 || countKey(all, hs.m.keys.Preview.Help().Key) > 0 {
 		t.Errorf("? help lists panel keys the form takes: %v", helpKeys(all))
 	}

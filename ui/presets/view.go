@@ -27,27 +27,27 @@ type layout struct {
 func (m *Model) layout() layout {
 	w, h := max(0, m.width), max(0, m.height-1) // the last row is the status line
 	if m.showProfile {
-		leftW := clamp(w*2/5, 30, 56)
+		leftW := common.Clamp(w*2/5, 30, 56)
 		return layout{wide: w >= wideWidth, list: rect{leftW, h}, editor: rect{w - leftW, h}}
 	}
 	split := func(r rect) (rect, rect) {
 		if !m.showPreview || m.d == nil {
 			return r, rect{}
 		}
-		edH := clamp(r.h*45/100, min(r.h, 6), r.h)
+		edH := common.Clamp(r.h*45/100, min(r.h, 6), r.h)
 		if w < wideWidth && m.focus == panePreview {
 			edH = min(r.h, 5) // a narrow screen gives the focused dock the room
 		}
 		return rect{r.w, edH}, rect{r.w, r.h - edH}
 	}
 	if w >= wideWidth {
-		listW := clamp(w*22/100, 28, 44)
-		itemsW := clamp(w*28/100, 34, 56)
+		listW := common.Clamp(w*22/100, 28, 44)
+		itemsW := common.Clamp(w*28/100, 34, 56)
 		ed, pv := split(rect{w - listW - itemsW, h})
 		return layout{wide: true, list: rect{listW, h}, items: rect{itemsW, h}, editor: ed, preview: pv}
 	}
-	leftW := clamp(w*2/5, 26, 40)
-	listH := clamp(h/3, min(h, 5), h)
+	leftW := common.Clamp(w*2/5, 26, 40)
+	listH := common.Clamp(h/3, min(h, 5), h)
 	ed, pv := split(rect{w - leftW, h})
 	return layout{list: rect{leftW, listH}, items: rect{leftW, h - listH}, editor: ed, preview: pv}
 }
@@ -125,18 +125,12 @@ func joinH(blocks ...string) string {
 
 // listView is the Preset list pane.
 func (m *Model) listView(r rect) string {
-	st := &m.com.Styles
 	focused := m.focus == paneList
 	var lines []string
-	switch {
-	case m.lib == nil && m.libErr != nil:
+	if m.lib == nil && m.libErr != nil {
 		lines = common.Wrap(m.libErr.Error(), r.w-4)
-	case m.lib == nil:
-		lines = []string{st.Pane.Placeholder.Render("loading…")}
-	case m.presets.Len() == 0:
-		lines = []string{st.Pane.Placeholder.Render("no presets yet — n creates one")}
-	default:
-		lines = m.presets.View(st, max(0, r.w-4), r.h-2, focused)
+	} else {
+		lines = libraryLines(m, m.presets, "no presets yet — n creates one", r, focused)
 	}
 	info := ""
 	if m.lib != nil {
@@ -149,6 +143,19 @@ func (m *Model) listView(r rect) string {
 		}
 	}
 	return m.frame(r, "Presets", info, focused, lines)
+}
+
+// libraryLines are the lines of a pane listing the library: loading,
+// the empty text, or the list's visible rows.
+func libraryLines[T comparable](m *Model, l *common.List[T], empty string, r rect, focused bool) []string {
+	st := &m.com.Styles
+	switch {
+	case m.lib == nil:
+		return []string{st.Pane.Placeholder.Render("loading…")}
+	case l.Len() == 0:
+		return []string{st.Pane.Placeholder.Render(empty)}
+	}
+	return l.View(st, max(0, r.w-4), r.h-2, focused)
 }
 
 // itemsView is the item list pane of the open draft.
@@ -207,5 +214,3 @@ func (m *Model) statusLine() string {
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
 	return common.Frame(m.com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
 }
-
-func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }

@@ -109,20 +109,14 @@ func (d *Draft) Apply(e Edit) error {
 
 // Undo restores the tree before the latest edit; it returns that edit's
 // label, or false when there is nothing to undo.
-func (d *Draft) Undo() (string, bool) {
-	s, ok := d.history.back(d.tree)
-	if !ok {
-		return "", false
-	}
-	d.replace(s.tree)
-	d.analyze()
-	return s.label, true
-}
+func (d *Draft) Undo() (string, bool) { return d.travel(d.history.back(d.tree)) }
 
 // Redo re-applies the latest undone edit; it returns its label, or false
 // when there is nothing to redo (any new edit clears what could be redone).
-func (d *Draft) Redo() (string, bool) {
-	s, ok := d.history.forward(d.tree)
+func (d *Draft) Redo() (string, bool) { return d.travel(d.history.forward(d.tree)) }
+
+// travel installs a tree from the history.
+func (d *Draft) travel(s step, ok bool) (string, bool) {
 	if !ok {
 		return "", false
 	}

@@ -34,25 +34,24 @@ func (h *history) record(tree *jsonv.Object, label string, coalesce bool) {
 // back returns the tree before the latest edit and remembers current for
 // redo; ok is false when there is nothing to undo.
 func (h *history) back(current *jsonv.Object) (step, bool) {
-	if len(h.undo) == 0 {
-		return step{}, false
-	}
-	s := h.undo[len(h.undo)-1]
-	h.undo = h.undo[:len(h.undo)-1]
-	h.redo = pushBounded(h.redo, step{tree: current, label: s.label})
-	h.last = ""
-	return s, true
+	return h.shift(&h.undo, &h.redo, current)
 }
 
 // forward returns the tree an undo went back from and remembers current
 // for undo; ok is false when there is nothing to redo.
 func (h *history) forward(current *jsonv.Object) (step, bool) {
-	if len(h.redo) == 0 {
+	return h.shift(&h.redo, &h.undo, current)
+}
+
+// shift takes the latest step of from and puts current, under the same
+// label, on to.
+func (h *history) shift(from, to *[]step, current *jsonv.Object) (step, bool) {
+	if len(*from) == 0 {
 		return step{}, false
 	}
-	s := h.redo[len(h.redo)-1]
-	h.redo = h.redo[:len(h.redo)-1]
-	h.undo = pushBounded(h.undo, step{tree: current, label: s.label})
+	s := (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
+	*to = pushBounded(*to, step{tree: current, label: s.label})
 	h.last = ""
 	return s, true
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/internal/gen"
 )
@@ -90,10 +91,9 @@ func TestDigestMatchesReaderOnGenerated(t *testing.T) {
 }
 
 func TestDigestMatchesReaderOnPiFixtures(t *testing.T) {
-	shared := sharedDir(t)
 	var files []string
-	for _, root := range []string{"fixtures/pi-sessions", "fixtures/pi-subagent"} {
-		_ = filepath.Walk(filepath.Join(shared, root), func(p string, info os.FileInfo, err error) error {
+	for _, root := range []string{"pi-sessions", "pi-subagent"} {
+		_ = filepath.Walk(fixtures.Path(t, root), func(p string, info os.FileInfo, err error) error {
 			if err == nil && strings.HasSuffix(p, ".jsonl") {
 				files = append(files, p)
 			}
@@ -101,7 +101,7 @@ func TestDigestMatchesReaderOnPiFixtures(t *testing.T) {
 		})
 	}
 	if len(files) < 5 {
-		t.Fatalf("only %d fixture sessions under %s", len(files), shared)
+		t.Fatalf("only %d fixture sessions", len(files))
 	}
 	for _, p := range files {
 		t.Run(filepath.Base(p), func(t *testing.T) { digestMatchesReader(t, p, catalog.Default()) })

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -236,7 +237,7 @@ func firstLine(s string) string {
 // preview builds an item with a bounded, sanitised preview.
 func preview(kind, title, text string, ts float64) ActivityItem {
 	p, cut := Preview(text, ActivityPreviewLines, ActivityPreviewRunes)
-	return ActivityItem{TimeMs: ts, Kind: kind, Title: session.OneLine(title, 120), Preview: p, Truncated: cut}
+	return ActivityItem{TimeMs: ts, Kind: kind, Title: sanitize.Clip(title, 120), Preview: p, Truncated: cut}
 }
 
 // Preview sanitises text and keeps at most maxLines lines and maxRunes
@@ -267,4 +268,4 @@ func Preview(text string, maxLines, maxRunes int) (string, bool) {
 }
 
 // clean is the one sanitiser for text that reaches a terminal.
-func clean(s string) string { return session.CleanText(s) }
+func clean(s string) string { return sanitize.Text(s) }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -84,11 +86,7 @@ func TestConfigErrorsUseSubagentMessages(t *testing.T) {
 // The 0.3.0 example config carries four retired keys: each is an error
 // with a migration hint.
 func TestConfigRetiredKeysFrom030(t *testing.T) {
-	example := filepath.Join(sharedDir(t), "fixtures/pi-subagent/upstream-omp-0.3.0/config.example.json")
-	data, err := os.ReadFile(example)
-	if err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
+	data := fixtures.Read(t, "pi-subagent/upstream-omp-0.3.0/config.example.json")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ConfigFileName), string(data))
 	c := LoadConfig(dir, dir, false)

@@ -5,13 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 func TestRolesFrom030Fixture(t *testing.T) {
-	agents := filepath.Join(sharedDir(t), "fixtures/pi-subagent/upstream-omp-0.3.0/agents")
-	if _, err := os.Stat(agents); err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
+	agents := fixtures.Path(t, "pi-subagent/upstream-omp-0.3.0/agents")
 	// Use the fixture directory as a user agents dir.
 	agentDir := t.TempDir()
 	if err := os.Symlink(agents, filepath.Join(agentDir, "agents")); err != nil {

@@ -2,22 +2,12 @@ package subagent
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session/catalog"
 )
-
-// sharedDir returns $FORGEBENCH_SHARED or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: the shared pi-subagent fixtures are unavailable")
-	}
-	return dir
-}
 
 const (
 	synthRootID = "01a2297f-5f0c-758f-9050-afccfbc5b281"
@@ -25,12 +15,7 @@ const (
 )
 
 func synthRoot(t *testing.T) string {
-	dir := filepath.Join(sharedDir(t), "fixtures/pi-subagent/synthetic-v5/agent/sessions/--home-dev-projects-demo-app--")
-	root := filepath.Join(dir, "2026-11-29T22-49-02-991Z_"+synthRootID+".jsonl")
-	if _, err := os.Stat(root); err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
-	return root
+	return fixtures.Path(t, "pi-subagent/synthetic-v5/agent/sessions/--home-dev-projects-demo-app--/2026-11-29T22-49-02-991Z_"+synthRootID+".jsonl")
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

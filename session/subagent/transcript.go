@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -132,11 +133,11 @@ func renderEntry(e *session.Entry, opt RenderOptions) string {
 	m, isMessage := p.(*session.Message)
 	if !isMessage {
 		if cm, ok := p.(*session.CustomMessage); ok {
-			fmt.Fprintf(&b, "── %s · %s ──\n%s\n", when, session.OneLine(cm.CustomType, 60), clean(cm.Content.PlainText("\n")))
+			fmt.Fprintf(&b, "── %s · %s ──\n%s\n", when, sanitize.Clip(cm.CustomType, 60), clean(cm.Content.PlainText("\n")))
 			return b.String()
 		}
 		sum := session.DescribeEntry(e)
-		fmt.Fprintf(&b, "·· %s · %s %s\n", when, session.OneLine(sum.Kind, 40), sum.Text)
+		fmt.Fprintf(&b, "·· %s · %s %s\n", when, sanitize.Clip(sum.Kind, 40), sum.Text)
 		return b.String()
 	}
 	head := m.Role
@@ -156,7 +157,7 @@ func renderEntry(e *session.Entry, opt RenderOptions) string {
 	case session.RoleCustom:
 		head += " · " + m.CustomType
 	}
-	fmt.Fprintf(&b, "── %s · %s ──\n", when, session.OneLine(head, 120))
+	fmt.Fprintf(&b, "── %s · %s ──\n", when, sanitize.Clip(head, 120))
 	switch m.Role {
 	case session.RoleSystem:
 		b.WriteString(session.DescribeEntry(e).Text + "\n")
@@ -186,7 +187,7 @@ func renderEntry(e *session.Entry, opt RenderOptions) string {
 			case session.BlockText:
 				b.WriteString(clean(blk.Text) + "\n")
 			case session.BlockToolCall:
-				b.WriteString("→ " + session.OneLine(blk.Name, 60) + " " + capLines(compactJSON(blk.Arguments), opt))
+				b.WriteString("→ " + sanitize.Clip(blk.Name, 60) + " " + capLines(compactJSON(blk.Arguments), opt))
 			case session.BlockImage:
 				b.WriteString("[image]\n")
 			}

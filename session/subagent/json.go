@@ -184,3 +184,44 @@ func finiteOrNull(f float64) any {
 	}
 	return f
 }
+
+func stringsJSON(ss []string) []any {
+	out := make([]any, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, s)
+	}
+	return out
+}
+
+// RolesJSON is `agents roles --json`.
+func RolesJSON(c *RoleCatalog) *jsonv.Object {
+	roles := make([]any, 0, len(c.Roles))
+	for _, r := range c.Roles {
+		var tools any
+		if r.HasTools {
+			tools = stringsJSON(r.Tools)
+		}
+		roles = append(roles, obj("name", r.Name, "description", r.Description, "source", r.Source, "file", r.File,
+			"tools", tools, "model", nullIfEmpty(r.Model), "thinking", nullIfEmpty(r.Thinking), "shadows", stringsJSON(r.Shadows)))
+	}
+	return obj("scope", c.Scope, "userDir", c.UserDir, "projectDir", nullIfEmpty(c.ProjectDir), "roles", roles,
+		"errors", stringsJSON(c.Errors), "warnings", stringsJSON(c.Warnings), "bundled030", stringsJSON(BundledRoles030),
+		"valid", c.Valid())
+}
+
+// ConfigJSON is `agents config --json`.
+func ConfigJSON(c *Config) *jsonv.Object {
+	v := c.Values
+	sources := jsonv.NewObject()
+	for _, k := range configKeys {
+		sources.Set(k, c.Sources[k])
+	}
+	files := make([]any, 0, len(c.Files))
+	for _, f := range c.Files {
+		files = append(files, obj("scope", f.Scope, "path", f.Path, "present", f.Present, "skipped", nullIfEmpty(f.Skipped),
+			"keys", stringsJSON(f.Keys), "errors", stringsJSON(f.Errors), "hints", stringsJSON(f.Hints)))
+	}
+	return obj("values", obj("agentScope", v.AgentScope, "maxDepth", v.MaxDepth, "maxConcurrentAgents", v.MaxConcurrentAgents,
+		"inheritExtensions", v.InheritExtensions, "openAIIdentity", v.OpenAIIdentity, "maxOutputBytes", v.MaxOutputBytes),
+		"sources", sources, "files", files, "valid", c.Valid())
+}

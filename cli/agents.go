@@ -122,8 +122,8 @@ func (c *AgentsListCmd) Run(g *Globals) error {
 			path += " (hidden)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", path, sanitize.Clip(a.Descriptor.Role.Name, 20),
-			sanitize.Clip(a.Status, 14), sanitize.Clip(a.Lifecycle, 9), costText(a), runtimeText(a), agentCountsText(a),
-			tokensText(a), createdText(a), sanitize.Clip(a.Task(), 60))
+			sanitize.Clip(a.Status, 14), sanitize.Clip(a.Lifecycle, 9), a.CostText(), a.RuntimeText(), a.CountsText(),
+			a.TokensText(), a.CreatedClock(time.Local), sanitize.Clip(a.Task(), 60))
 	}
 	tw.Flush()
 	t := subagent.TotalsOf(agents)
@@ -132,8 +132,8 @@ func (c *AgentsListCmd) Run(g *Globals) error {
 		cost += " (some costs unavailable)"
 	}
 	fmt.Fprintf(g.stdout, "\ntotal  %d agents · %s · run time %s · %d requests · %d tool calls (+%d nested) · tokens %s in / %s out / %s cache\n",
-		t.Agents, cost, durationText(t.RuntimeMs), t.Requests, t.ToolCalls, t.NestedToolCalls,
-		tokenCount(t.Tokens.Input), tokenCount(t.Tokens.Output), tokenCount(t.Tokens.CacheRead+t.Tokens.CacheWrite))
+		t.Agents, cost, subagent.FormatDuration(t.RuntimeMs), t.Requests, t.ToolCalls, t.NestedToolCalls,
+		subagent.FormatTokens(t.Tokens.Input), subagent.FormatTokens(t.Tokens.Output), subagent.FormatTokens(t.Tokens.CacheRead+t.Tokens.CacheWrite))
 	return nil
 }
 
@@ -149,76 +149,6 @@ func writeTreeHeader(w io.Writer, t *subagent.Tree) {
 		fmt.Fprintf(w, " (%d hidden)", hidden)
 	}
 	fmt.Fprintf(w, " · %d/%s active runs · %d pending for /root\n\n", t.ActiveRuns(), number(t.MaxConcurrentAgents), len(t.RootMailbox))
-}
-
-func costText(a *subagent.Agent) string {
-	if c, ok := a.Cost(); ok {
-		return fmt.Sprintf("$%.4f", c)
-	}
-	return "n/a"
-}
-
-func runtimeText(a *subagent.Agent) string {
-	ms, _, ok := a.Runtime()
-	if !ok {
-		return "unknown"
-	}
-	return durationText(ms)
-}
-
-// durationText renders milliseconds as 1h02m, 3m05s or 4.2s.
-func durationText(ms float64) string {
-	d := time.Duration(ms) * time.Millisecond
-	switch {
-	case d >= time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	case d >= time.Minute:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	default:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-}
-
-func agentCountsText(a *subagent.Agent) string {
-	if a.Summary == nil {
-		return "—"
-	}
-	s := fmt.Sprintf("%d/%d", a.Summary.Stats.AssistantMessages, a.Summary.Stats.ToolCalls)
-	if n := a.Summary.NestedToolCalls; n > 0 {
-		s += fmt.Sprintf("+%d", n)
-	}
-	return s
-}
-
-func tokensText(a *subagent.Agent) string {
-	if a.Summary == nil {
-		return "—"
-	}
-	t := a.Summary.Stats.Tokens
-	return tokenCount(t.Input) + "/" + tokenCount(t.Output) + "/" + tokenCount(t.CacheRead+t.CacheWrite)
-}
-
-// tokenCount renders a count like pi-subagent 0.3.0: raw below 1000, one
-// decimal k below 10k, rounded k below 1M, else M.
-func tokenCount(n float64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d", int(n))
-	case n < 10000:
-		return fmt.Sprintf("%.1fk", n/1000)
-	case n < 1000000:
-		return fmt.Sprintf("%dk", int(math.Round(n/1000)))
-	default:
-		return fmt.Sprintf("%.1fM", n/1000000)
-	}
-}
-
-// createdText is the creation time as HH:mm:ss, local time.
-func createdText(a *subagent.Agent) string {
-	if ts, ok := a.Created(); ok {
-		return ts.Local().Format("15:04:05")
-	}
-	return "--:--:--"
 }
 
 func number(f float64) string { return jsonv.Stringify(f) }
@@ -303,9 +233,9 @@ func writeAgent(w io.Writer, at *agentTree, a *subagent.Agent, activity []subage
 		row("last response", "none")
 	}
 	if ce := a.Context(at.cat); ce.Known && ce.Window > 0 {
-		row("context", fmt.Sprintf("%s / %s (%.1f%%, %s)", tokenCount(ce.Tokens), tokenCount(ce.Window), ce.Percent, ce.Source))
+		row("context", fmt.Sprintf("%s / %s (%.1f%%, %s)", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent, ce.Source))
 	} else if ce.Known {
-		row("context", tokenCount(ce.Tokens)+" (context window unknown)")
+		row("context", subagent.FormatTokens(ce.Tokens)+" (context window unknown)")
 	} else {
 		row("context", "unknown")
 	}
@@ -313,16 +243,16 @@ func writeAgent(w io.Writer, at *agentTree, a *subagent.Agent, activity []subage
 	row("created", sanitize.Line(a.Descriptor.CreatedAt))
 	ms, src, ok := a.Runtime()
 	if ok {
-		row("run time", durationText(ms)+" ("+src+")")
+		row("run time", subagent.FormatDuration(ms)+" ("+src+")")
 	} else {
 		row("run time", "unknown")
 	}
-	row("cost", costText(a))
+	row("cost", a.CostText())
 	if s := a.Summary; s != nil {
 		st := s.Stats
 		row("requests", fmt.Sprintf("%d · tool calls %d (+%d nested)", st.AssistantMessages, st.ToolCalls, s.NestedToolCalls))
-		row("tokens", fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", tokenCount(st.Tokens.Input),
-			tokenCount(st.Tokens.Output), tokenCount(st.Tokens.CacheRead), tokenCount(st.Tokens.CacheWrite)))
+		row("tokens", fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", subagent.FormatTokens(st.Tokens.Input),
+			subagent.FormatTokens(st.Tokens.Output), subagent.FormatTokens(st.Tokens.CacheRead), subagent.FormatTokens(st.Tokens.CacheWrite)))
 		if s.InheritedEntries > 0 {
 			row("copied history", fmt.Sprintf("%d entries from the parent (not counted)", s.InheritedEntries))
 		}

@@ -475,10 +475,13 @@ var sniffRoles = map[string]string{
 
 var sniffKeys = [...]string{"type", "id", "parentId", "timestamp"}
 
-// sniffMessage reads a message entry written in Pi's key order
-// ({"type","id","parentId","timestamp","message":{"role",…}}) whose role
-// needs no content. ok is false for anything else; the caller then parses
-// the line fully.
+// sniffMessage reads a message entry whose role needs no content, in any
+// key order, without validating string contents: every key of the entry
+// and of its message is read exactly; the four header fields must be
+// scalars and "message" an object; other values are skipped by structure.
+// ok is false for anything else (another type or role, a usage or
+// nestedCalls member, a duplicate key, an escaped key, a malformed frame);
+// the caller then parses the line fully.
 func sniffMessage(line []byte) (DigestEntry, bool) {
 	var e DigestEntry
 	n := len(line)
@@ -488,124 +491,110 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	if n == 0 || line[n-1] != '}' {
 		return e, false
 	}
-	i := skipWS(line, 0)
-	if i >= n || line[i] != '{' {
-		return e, false
-	}
-	i = skipWS(line, i+1)
 	var raws [len(sniffKeys)]RawValue
-	for k, name := range sniffKeys {
-		if i >= n || line[i] != '"' {
-			return e, false
+	var role string
+	seenMessage := false
+	i, ok := eachKey(line[:n], skipWS(line, 0), func(key []byte, at int) (int, bool) {
+		for k, name := range sniffKeys {
+			if string(key) == name {
+				if raws[k] != nil || line[at] == '{' || line[at] == '[' {
+					return 0, false
+				}
+				end, ok := skipScalar(line, at)
+				if !ok {
+					return 0, false
+				}
+				raws[k] = RawValue(line[at:end])
+				return end, true
+			}
 		}
-		keyEnd, escaped, ok := skipString(line, i)
-		if !ok || escaped || string(line[i+1:keyEnd-1]) != name {
-			return e, false
+		if string(key) != "message" {
+			return skipLoose(line[:n], at)
 		}
-		i = skipWS(line, keyEnd)
-		if i >= n || line[i] != ':' {
-			return e, false
+		if seenMessage || line[at] != '{' {
+			return 0, false
 		}
-		i = skipWS(line, i+1)
-		if i >= n || line[i] == '{' || line[i] == '[' {
-			return e, false
-		}
-		end, ok := skipScalar(line, i)
-		if !ok {
-			return e, false
-		}
-		raws[k] = RawValue(line[i:end])
-		i = skipWS(line, end)
-		if i >= n || line[i] != ',' {
-			return e, false
-		}
-		i = skipWS(line, i+1)
-	}
-	if typ, _ := raws[0].Str(); typ != TypeMessage {
+		seenMessage = true
+		return eachKey(line[:n], at, func(mkey []byte, mat int) (int, bool) {
+			switch string(mkey) {
+			case "usage", "nestedCalls":
+				return 0, false
+			case "role":
+				if role != "" || line[mat] != '"' {
+					return 0, false
+				}
+				end, _, ok := skipString(line, mat)
+				if !ok {
+					return 0, false
+				}
+				r, _ := RawValue(line[mat:end]).Str()
+				role = r
+				return end, role != ""
+			}
+			return skipLoose(line[:n], mat)
+		})
+	})
+	if !ok || skipWS(line, i) != len(line) {
 		return e, false
 	}
-	// "message": {"role": "<role>", …
-	if i >= n || line[i] != '"' {
+	typ, _ := raws[0].Str()
+	canonical, fast := sniffRoles[role]
+	if typ != TypeMessage || !fast || raws[3] == nil {
 		return e, false
 	}
-	keyEnd, escaped, ok := skipString(line, i)
-	if !ok || escaped || string(line[i+1:keyEnd-1]) != "message" {
-		return e, false
-	}
-	i = skipWS(line, keyEnd)
-	if i >= n || line[i] != ':' {
-		return e, false
-	}
-	i = skipWS(line, i+1)
-	if i >= n || line[i] != '{' {
-		return e, false
-	}
-	i = skipWS(line, i+1)
-	if i >= n || line[i] != '"' {
-		return e, false
-	}
-	keyEnd, escaped, ok = skipString(line, i)
-	if !ok || escaped || string(line[i+1:keyEnd-1]) != "role" {
-		return e, false
-	}
-	i = skipWS(line, keyEnd)
-	if i >= n || line[i] != ':' {
-		return e, false
-	}
-	i = skipWS(line, i+1)
-	if i >= n || line[i] != '"' {
-		return e, false
-	}
-	end, _, ok := skipString(line, i)
-	if !ok {
-		return e, false
-	}
-	roleRaw, _ := RawValue(line[i:end]).Str()
-	role, fast := sniffRoles[roleRaw]
-	if !fast {
-		return e, false
-	}
-	// The rest of the message: keys read exactly, values skipped loosely
-	// (string contents are not validated). usage and nestedCalls need the
-	// full parser.
-	i = skipWS(line, end)
-	for i < n && line[i] == ',' {
-		i = skipWS(line, i+1)
-		if i >= n || line[i] != '"' {
-			return e, false
-		}
-		keyEnd, escaped, ok := skipString(line, i)
-		if !ok || escaped {
-			return e, false
-		}
-		key := string(line[i+1 : keyEnd-1])
-		if key == "usage" || key == "nestedCalls" || key == "role" {
-			return e, false
-		}
-		i = skipWS(line, keyEnd)
-		if i >= n || line[i] != ':' {
-			return e, false
-		}
-		if i, ok = skipLoose(line, skipWS(line, i+1)); !ok {
-			return e, false
-		}
-		i = skipWS(line, i)
-	}
-	// The message and then the entry close, and nothing follows.
-	if i >= n || line[i] != '}' {
-		return e, false
-	}
-	i = skipWS(line, i+1)
-	if i >= n || line[i] != '}' || skipWS(line, i+1) != n {
-		return e, false
-	}
-	e.Type, e.Role = TypeMessage, role
+	e.Type, e.Role = TypeMessage, canonical
 	e.ID, e.HasID = raws[1].Str()
 	e.ParentID, e.HasParent = raws[2].Str()
 	e.ID, e.ParentID = strings.Clone(e.ID), strings.Clone(e.ParentID)
 	e.TimestampMs = jsDateMs(raws[3])
-	e.rec = statRecord{isMessage: true, role: role}
+	e.rec = statRecord{isMessage: true, role: canonical}
 	return e, true
+}
+
+// eachKey walks the object starting at d[i] == '{': for each member it
+// reads the key exactly (escaped keys stop the walk) and lets value skip
+// the value starting at the given index, returning where it ends. It
+// returns the index after the closing brace.
+func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, bool) {
+	if i >= len(d) || d[i] != '{' {
+		return 0, false
+	}
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(d) || d[i] != '"' {
+			return 0, false
+		}
+		keyEnd, escaped, ok := skipString(d, i)
+		if !ok || escaped {
+			return 0, false
+		}
+		key := d[i+1 : keyEnd-1]
+		i = skipWS(d, keyEnd)
+		if i >= len(d) || d[i] != ':' {
+			return 0, false
+		}
+		i = skipWS(d, i+1)
+		if i >= len(d) {
+			return 0, false
+		}
+		if i, ok = value(key, i); !ok {
+			return 0, false
+		}
+		i = skipWS(d, i)
+		if i >= len(d) {
+			return 0, false
+		}
+		if d[i] == '}' {
+			return i + 1, true
+		}
+		if d[i] != ',' {
+			return 0, false
+		}
+		i = skipWS(d, i+1)
+	}
 }
 
 // skipLoose skips the JSON value at d[i] by its structure only: strings

@@ -77,6 +77,7 @@ type Diagnostic struct {
 	Message string
 }
 
+// String is "severity: file: message" for a line on stderr.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.Severity)

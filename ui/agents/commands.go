@@ -127,7 +127,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 		case errors.Is(msg.err, subagent.ErrNoTree):
 			m.problem = "This session has no pi-subagent tree. Pick a root session that delegated work in the Session panel (3)."
 		case errors.Is(msg.err, subagent.ErrNotRoot):
-			m.problem = "This is an agent's own session, not a root session: " + msg.err.Error()
+			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
 		default:
 			m.problem = "Cannot read the agent tree: " + msg.err.Error()
 		}

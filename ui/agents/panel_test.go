@@ -151,6 +151,12 @@ func TestTranscriptEarlierPagesAndFollow(t *testing.T) {
 	if hs.m.tr.following || hs.m.tr.offset >= hs.m.bottom() {
 		t.Errorf("leaving the bottom does not pause following (offset %d, bottom %d)", hs.m.tr.offset, hs.m.bottom())
 	}
+	// Back on the dashboard after following, the tree is read again.
+	gen := hs.m.gen
+	hs.Press("esc")
+	if hs.m.screen != screenDashboard || hs.m.gen != gen+1 || hs.m.loading || hs.m.tree == nil {
+		t.Errorf("no reload after following (gen %d → %d, loading %v)", gen, hs.m.gen, hs.m.loading)
+	}
 }
 
 func TestFollowsTheSharedSelection(t *testing.T) {

@@ -127,10 +127,14 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 	page := max(1, m.transcriptHeight()-1)
 	switch {
 	case key.Matches(msg, k.Back):
+		followed := m.tr.followed > 0
 		m.stopTranscript()
 		m.screen = screenDashboard
 		if !m.wide() && m.selected() != nil {
 			m.screen = screenDetail
+		}
+		if followed { // the agent wrote more: its numbers changed
+			return m.reload()
 		}
 	case key.Matches(msg, k.Follow):
 		return m.followTranscript()

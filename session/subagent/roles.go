@@ -61,8 +61,9 @@ type RoleCatalog struct {
 	// Roles in pi-subagent's order (first definition of a name decides
 	// its position; a later source replaces it in place).
 	Roles []RoleDef
-	// Errors are pi-subagent's diagnostics (files it skipped); Warnings
-	// are forgebench's own notes (retired tool names, ignored fields).
+	// Errors are pi-subagent's diagnostics for files it skipped; Warnings
+	// are its note about an untrusted project and forgebench's own notes
+	// (retired tool names, ignored fields).
 	Errors   []string
 	Warnings []string
 }
@@ -79,7 +80,9 @@ func LoadRoles(agentDir, cwd, scope string, projectTrusted bool) *RoleCatalog {
 	if scope != ScopeUser {
 		c.ProjectDir = nearestProjectDir(cwd, "agents")
 		if !projectTrusted {
-			c.Errors = append(c.Errors, "Project-local agents were not loaded because the project is not trusted.")
+			// pi-subagent lists this among its diagnostics; nothing is
+			// invalid, so forgebench keeps it a warning.
+			c.Warnings = append(c.Warnings, "Project-local agents were not loaded because the project is not trusted.")
 		}
 	}
 	index := map[string]int{}

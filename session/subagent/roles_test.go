@@ -115,7 +115,7 @@ func TestRoleRulesAndScopes(t *testing.T) {
 	if p := LoadRoles(agentDir, proj, ScopeProject, true); len(p.Roles) != 1 || p.Roles[0].Source != ScopeProject {
 		t.Errorf("scope project: %+v", p.Roles)
 	}
-	if un := LoadRoles(agentDir, proj, "both", false); !strings.Contains(strings.Join(un.Errors, "\n"), "Project-local agents were not loaded because the project is not trusted.") {
+	if un := LoadRoles(agentDir, proj, "both", false); !strings.Contains(strings.Join(un.Warnings, "\n"), "Project-local agents were not loaded because the project is not trusted.") {
 		t.Error("untrusted project not reported")
 	}
 }

@@ -82,6 +82,9 @@ type runContext struct {
 	active session.ActivePreset
 	// tools are the tools seen in the session (declared or called).
 	tools []string
+	// fresh is set when the runtime is not the session's: the preview
+	// then compiles against a fresh session under the draft's policy.
+	fresh *freshSession
 	err   error
 }
 
@@ -132,9 +135,12 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 	if ctx.FromSession {
 		rc.source = ctx.Source
 	} else {
-		rc.source = "Pi 1.6.0 defaults for this workspace"
+		rc.source = "a fresh Pi 1.6.0 session in this workspace"
 		if file != "" {
 			rc.source += " (the session records no system prompt)"
+		}
+		if files, err := resources.LoadPiPromptFiles(ws); err == nil {
+			rc.fresh = &freshSession{files: files, cwd: ws.Cwd, now: now}
 		}
 	}
 	rc.tools = knownTools(rc.runtime.Options.SelectedTools, ctx.Tools)
@@ -195,7 +201,8 @@ func previewDue(version int) tea.Cmd {
 // previewCmd compiles the draft's stack against the run context.
 func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
-		res := compile.Preview(stack, rc.runtime, rc.base, rc.messages, nil)
+		runtime, base, _ := rc.runtimeFor(stack)
+		res := compile.PresentSystemMessages(compile.Preview(stack, runtime, base, rc.messages, nil))
 		return previewMsg{version: version, res: res}
 	}
 }

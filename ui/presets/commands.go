@@ -235,12 +235,12 @@ func checkCmd(s draft.Snapshot) tea.Cmd {
 	return func() tea.Msg { return checkedMsg{check: s.Check()} }
 }
 
-// saveCmd writes what the draft's tree parses to, with the revision the
-// user loaded.
+// saveCmd writes the draft's tree (unknown keys and the user's order
+// kept, resources.PresetTreeBytes), with the revision the user loaded.
 func saveCmd(ws resources.Workspace, scope preset.Scope, id string, s draft.Snapshot, revision string) tea.Cmd {
 	return func() tea.Msg {
 		c := s.Check()
-		res, err := resources.SavePreset(ws, scope, id, c.Stack, revision)
+		res, err := resources.SavePresetTree(ws, scope, id, s.Tree, revision)
 		return savedMsg{key: string(scope) + ":" + id, tree: s.Tree, errors: c.Diagnostics.Count(preset.LevelError), res: res, err: err}
 	}
 }
@@ -254,7 +254,7 @@ func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *js
 			return createdMsg{verb: verb, scope: scope, id: id, err: err}
 		}
 		stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
-		res, err := resources.CreatePreset(ws, scope, stack)
+		res, err := resources.CreatePresetTree(ws, scope, stack.ID, next)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}
 	}
 }

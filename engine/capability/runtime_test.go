@@ -318,7 +318,7 @@ func TestAgentTool(t *testing.T) {
 		`{"action":"enable"}`:           `forge_capability: argument "id" is required for action "enable".`,
 		`{"action":"disable","id":" "}`: `forge_capability: argument "id" is required for action "disable".`,
 		`{"action":"enable","id":"` + strings.Repeat("i", 129) + `"}`: `forge_capability: argument "id" must be at most 128 characters.`,
-		`{"action":"enable","id":"human"}`:                           `Capability "human" is not authorized for agent use (modelCallable is not true).`,
+		`{"action":"enable","id":"human"}`:                            `Capability "human" is not authorized for agent use (modelCallable is not true).`,
 	} {
 		if _, got := call(in); got != want {
 			t.Errorf("%s: got %q want %q", in, got, want)

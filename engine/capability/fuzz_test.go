@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
@@ -199,6 +200,27 @@ func FuzzReadHistory(f *testing.F) {
 			if _, _, msg := ProjectMessages(markers, h, native); msg != "" && !strings.HasPrefix(msg, "Corrupt marker cursor") {
 				t.Fatalf("projection of stored anchors failed: %s", msg)
 			}
+		}
+	})
+}
+
+// FuzzSnapshotCanonical compares the direct snapshot encoder with the
+// generic canonical JSON on arbitrary strings.
+func FuzzSnapshotCanonical(f *testing.F) {
+	f.Add("content", "name", "bash", "project", "id", true)
+	f.Add("\u2028\x7f\"", "", "😀", "global", "a.b", false)
+	f.Fuzz(func(t *testing.T, content, name, tool, scope, id string, bound bool) {
+		src := SnapshotSource{Kind: SourceCapability, Key: Key{Scope: preset.Scope(scope), ID: id}}
+		if bound {
+			src.Binding = &SnapshotBinding{Preset: Key{Scope: preset.Scope(scope), ID: name}, ID: tool}
+		}
+		tools := ToolPatch{Add: []string{tool}, Remove: []string{}}
+		generic, err := fingerprint.CanonicalJSON(SnapshotValue(src, &name, content, tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast := string(appendSnapshotCanonical(nil, src, &name, content, tools)); fast != generic {
+			t.Fatalf("mismatch:\n%s\n%s", fast, generic)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 )
 
 // Legacy (pre-0.5.5 "instruction mode") entry types that make a branch's
@@ -44,8 +45,11 @@ type Record struct {
 	CustomType string
 	// Payload is the decoded `data` of a custom entry or the `details` of a
 	// custom_message entry (jsonv value); Present is false when the key is
-	// absent (undefined in JavaScript).
+	// absent (undefined in JavaScript). Raw may carry the undecoded JSON
+	// instead (Payload nil, Present true): it is then decoded on first use,
+	// and a well-formed delivery anchor is read without building a value.
 	Payload any
+	Raw     []byte
 	Present bool
 	// EntryIndex is the entry's position in the session (for diagnostics
 	// and for locating anchors); EntryID its id.
@@ -55,6 +59,42 @@ type Record struct {
 	// decoded caches the event decode of an event record between reads.
 	decoded   *Event
 	decodeMsg string
+}
+
+// payload returns the record's decoded payload, decoding Raw once; a raw
+// payload that is not JSON reports the parser's message.
+func (r *Record) payload() (any, string) {
+	if r.Payload == nil && r.Raw != nil {
+		v, err := jsonv.Parse(r.Raw)
+		if err != nil {
+			return nil, "invalid JSON: " + err.Error()
+		}
+		r.Payload, r.Raw = v, nil
+	}
+	return r.Payload, ""
+}
+
+// anchorCursor reads a delivery anchor payload: the common exact form
+// {"schemaVersion":1,"throughEventId":"<resource id>"} straight from the
+// raw bytes, anything else through ValidateAnchorData.
+func (r *Record) anchorCursor() (string, string) {
+	if r.Payload == nil && r.Raw != nil {
+		const head, tail = `{"schemaVersion":1,"throughEventId":"`, `"}`
+		raw := r.Raw
+		if len(raw) > len(head)+len(tail) && string(raw[:len(head)]) == head && string(raw[len(raw)-len(tail):]) == tail {
+			if id := string(raw[len(head) : len(raw)-len(tail)]); len(id) <= MaxIDLength && preset.IsValidResourceID(id) {
+				return id, ""
+			}
+		}
+	}
+	if !r.Present {
+		return ValidateAnchorData(nil)
+	}
+	v, msg := r.payload()
+	if msg != "" {
+		return "", "Invalid capability anchor metadata: data must be a non-null object"
+	}
+	return ValidateAnchorData(v)
 }
 
 // IsHistoryType reports whether a custom or custom_message entry of this
@@ -155,7 +195,14 @@ func (e *HistoryError) Error() string { return e.Message }
 // event decoding, delivery anchor cursors, then the reducer, then the
 // latest tools baseline.
 func ReadHistory(records []Record) (*History, *HistoryError) {
-	h := &History{LastAnchoredIndex: -1, ToolsRecord: -1, firstIndex: map[string]int{}}
+	events := 0
+	for _, r := range records {
+		if r.CustomType == EventEntryType {
+			events++
+		}
+	}
+	h := &History{LastAnchoredIndex: -1, ToolsRecord: -1, firstIndex: make(map[string]int, events),
+		Events: make([]Event, 0, events), EventRecords: make([]int, 0, events)}
 	lastNew := ""
 	var toolsPayload any
 	toolsPresent := false
@@ -170,9 +217,10 @@ func ReadHistory(records []Record) (*History, *HistoryError) {
 			case EventEntryType:
 				rec := &records[pos]
 				if rec.decoded == nil && rec.decodeMsg == "" {
-					ev, msg := DecodeEvent(payloadOrUndefined(r))
+					v, msg := rec.payload()
+					ev := Event{}
 					if msg == "" {
-						ev.Canonical() // computed once, carried by every copy
+						ev, msg = DecodeEvent(payloadOrUndefined(*rec, v))
 					}
 					rec.decoded, rec.decodeMsg = &ev, msg
 				}
@@ -187,10 +235,11 @@ func ReadHistory(records []Record) (*History, *HistoryError) {
 					lastNew = ev.EventID
 				}
 			case ToolsEntryType:
-				toolsPayload, toolsPresent = r.Payload, r.Present
+				toolsPayload, _ = records[pos].payload()
+				toolsPresent = r.Present
 				h.ToolsRecord = pos
 			case DeliveryEntryType:
-				through, msg := ValidateAnchorData(payloadOrUndefined(r))
+				through, msg := records[pos].anchorCursor()
 				if msg != "" {
 					return nil, &HistoryError{Message: msg, Record: pos}
 				}
@@ -211,7 +260,8 @@ func ReadHistory(records []Record) (*History, *HistoryError) {
 				return nil, &HistoryError{Message: msgLegacyDelivery, Record: pos}
 			case DeliveryEntryType:
 				// The pre-0.5.5 carrier: tolerated, advances the cursor.
-				details, _ := r.Payload.(*jsonv.Object)
+				v, _ := records[pos].payload()
+				details, _ := v.(*jsonv.Object)
 				through, _ := details.Get("throughEventId")
 				if id, ok := through.(string); ok {
 					if cursor, known := h.firstIndex[id]; known && cursor >= h.LastAnchoredIndex {
@@ -238,11 +288,11 @@ func ReadHistory(records []Record) (*History, *HistoryError) {
 
 // payloadOrUndefined returns the payload, or a value no decoder accepts as
 // an object when the key was absent.
-func payloadOrUndefined(r Record) any {
+func payloadOrUndefined(r Record, v any) any {
 	if !r.Present {
 		return nil
 	}
-	return r.Payload
+	return v
 }
 
 // FirstIndex returns the index of the first occurrence of an event id.

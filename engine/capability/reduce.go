@@ -37,7 +37,7 @@ type ReduceError struct {
 // bindings and ownership violations fail.
 type Reducer struct {
 	active      []Active
-	seenEvents  map[string]string // eventId → canonical JSON
+	seenEvents  map[string]*Event // eventId → its first occurrence
 	seenActIDs  map[string]bool
 	lastEventID string
 }
@@ -46,11 +46,11 @@ type Reducer struct {
 // state is then unchanged) and reports whether the event was new.
 func (r *Reducer) Apply(ev *Event) (isNew bool, msg string) {
 	if r.seenEvents == nil {
-		r.seenEvents, r.seenActIDs = map[string]string{}, map[string]bool{}
+		r.seenEvents, r.seenActIDs = map[string]*Event{}, map[string]bool{}
 	}
-	canonical := ev.Canonical()
 	if prev, seen := r.seenEvents[ev.EventID]; seen {
-		if prev == canonical {
+		// Canonical JSON is only needed to compare a replay.
+		if prev.Canonical() == ev.Canonical() {
 			return false, ""
 		}
 		return false, "Duplicate eventId with conflicting payload: " + ev.EventID
@@ -86,12 +86,14 @@ func (r *Reducer) Apply(ev *Event) (isNew bool, msg string) {
 			if ev.Actor == ActorLifecycle && t.Snapshot.Source.Binding == nil {
 				return false, "Lifecycle can only deactivate capability with binding: " + ev.ActivationID
 			}
-			r.active = append(r.active[:target:target], r.active[target+1:]...)
+			copy(r.active[target:], r.active[target+1:])
+			r.active[len(r.active)-1] = Active{}
+			r.active = r.active[:len(r.active)-1]
 		}
 	case OpReset:
 		r.active = nil
 	}
-	r.seenEvents[ev.EventID] = canonical
+	r.seenEvents[ev.EventID] = ev
 	r.lastEventID = ev.EventID
 	return true, ""
 }

@@ -75,6 +75,9 @@ type SessionInput struct {
 	PresetState *string
 	// Tools is what Pi knows about tools at the leaf.
 	Tools ToolHost
+	// History, when set, is ReadHistory(Records) already done by the
+	// caller; it saves reading a long history twice.
+	History *History
 }
 
 // Options supply the clock and the id generator (randomUUID upstream).
@@ -109,11 +112,16 @@ type Runtime struct {
 // it reads the history, selects the Preset in force (the branch's state
 // entry, else auto-activation) and syncs the tools without writing.
 func NewRuntime(ws *Workspace, in SessionInput, opts Options) (*Runtime, *HistoryError) {
-	h, herr := ReadHistory(in.Records)
-	if herr != nil {
-		return nil, herr
+	h := in.History
+	if h == nil {
+		var herr *HistoryError
+		if h, herr = ReadHistory(in.Records); herr != nil {
+			return nil, herr
+		}
 	}
-	r := &Runtime{ws: ws, opts: opts, records: append([]Record(nil), in.Records...), history: h}
+	// Share the caller's records; the full slice expression makes the
+	// first planned append copy instead of writing into them.
+	r := &Runtime{ws: ws, opts: opts, records: in.Records[:len(in.Records):len(in.Records)], history: h}
 	r.preset, r.presetProblem = PresetInForce(ws, in.PresetState)
 	if in.PresetState != nil {
 		r.lastPersisted = *in.PresetState

@@ -224,3 +224,39 @@ func FuzzSnapshotCanonical(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFastDecodeEvent: whatever the fast decoder accepts, DecodeEvent
+// accepts with the same event; the seeds are accepted by both.
+func FuzzFastDecodeEvent(f *testing.F) {
+	name := "Write \"tools\" \u2028 é"
+	src := SnapshotSource{Kind: SourceCapability, Key: Key{Scope: "global", ID: "w"}, Binding: &SnapshotBinding{Preset: Key{Scope: "global", ID: "p"}, ID: "b"}}
+	for _, ev := range []Event{
+		NewActivateEvent("e1", ActorUser, 1.5e12, manualSnap("a1", "line\nnext \\ \"q\" \x01")),
+		NewActivateEvent("e2", ActorAgent, 0, NewSnapshot("a2", src, &name, "", ToolPatch{Add: []string{"bash", "😀"}, Remove: []string{"x"}})),
+		NewDeactivateEvent("e3", ActorLifecycle, 3, "a2"),
+		NewResetEvent("e4", 1e21),
+	} {
+		raw := []byte(jsonv.Stringify(ev.JSON()))
+		if _, ok := fastDecodeEvent(raw); !ok {
+			f.Fatalf("fast path rejects its own layout: %s", raw)
+		}
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fast, ok := fastDecodeEvent(raw)
+		if !ok {
+			return
+		}
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			t.Fatalf("fast path accepted invalid JSON %q", raw)
+		}
+		slow, msg := DecodeEvent(v)
+		if msg != "" {
+			t.Fatalf("fast path accepted what DecodeEvent rejects (%s): %s", msg, raw)
+		}
+		if jsonv.Stringify(fast.JSON()) != jsonv.Stringify(slow.JSON()) {
+			t.Fatalf("decoders disagree:\n%s\n%s", jsonv.Stringify(fast.JSON()), jsonv.Stringify(slow.JSON()))
+		}
+	})
+}

@@ -216,6 +216,11 @@ func ReadHistory(records []Record) (*History, *HistoryError) {
 				return nil, &HistoryError{Message: msgLegacyState, Record: pos}
 			case EventEntryType:
 				rec := &records[pos]
+				if rec.decoded == nil && rec.decodeMsg == "" && rec.Payload == nil && rec.Raw != nil {
+					if ev, ok := fastDecodeEvent(rec.Raw); ok {
+						rec.decoded = &ev
+					}
+				}
 				if rec.decoded == nil && rec.decodeMsg == "" {
 					v, msg := rec.payload()
 					ev := Event{}

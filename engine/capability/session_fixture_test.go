@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 // fixtureBranch reads capability-session-example.jsonl (one linear branch)
@@ -15,7 +16,7 @@ func fixtureBranch(t *testing.T) ([]Record, []any) {
 	t.Helper()
 	var records []Record
 	var messages []any
-	for i, line := range bytes.Split(bytes.TrimSpace(sharedFile(t, "capability-session-example.jsonl")), []byte("\n")) {
+	for i, line := range bytes.Split(bytes.TrimSpace(fixtures.Read(t, "pi-forge/capability-session-example.jsonl")), []byte("\n")) {
 		v, err := jsonv.Parse(line)
 		if err != nil {
 			t.Fatalf("line %d: %v", i+1, err)
@@ -50,7 +51,7 @@ func fixtureBranch(t *testing.T) ([]Record, []any) {
 // hand-derived expectations (fixtures/pi-forge/capability-session-example.*).
 func TestCapabilitySessionExample(t *testing.T) {
 	records, messages := fixtureBranch(t)
-	expected, err := jsonv.Parse(sharedFile(t, "capability-session-example.expected.json"))
+	expected, err := jsonv.Parse(fixtures.Read(t, "pi-forge/capability-session-example.expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

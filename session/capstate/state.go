@@ -14,7 +14,6 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -95,12 +94,11 @@ func (st *State) StatusText(includeContent bool) string {
 // branch is what one walk over a branch collects.
 type branch struct {
 	records       []capability.Record
-	presetState   *string
 	lastAssistant int
 }
 
-// walk reads the branch ending at index: history records, the latest
-// Preset selection and the last assistant message.
+// walk reads the branch ending at index: the history records and the
+// last assistant message.
 func walk(s *session.Session, index int) branch {
 	b := branch{lastAssistant: -1}
 	path := s.PathTo(index)
@@ -122,10 +120,6 @@ func walk(s *session.Session, index int) branch {
 			}
 		case session.TypeCustom, session.TypeCustomMessage:
 			ct, raw, _ := e.CustomPayload()
-			if e.Type == session.TypeCustom && ct == capability.PresetStateEntryType {
-				b.presetState = presetStateOf(raw)
-				continue
-			}
 			if !capability.IsHistoryType(ct) {
 				continue
 			}
@@ -140,26 +134,6 @@ func walk(s *session.Session, index int) branch {
 		}
 	}
 	return b
-}
-
-// presetStateOf is getRestoredActiveId for one state entry: the
-// activeStackId when it is a string, else nil (an invalid latest entry
-// hides earlier ones).
-func presetStateOf(raw session.RawValue) *string {
-	if raw == nil {
-		return nil
-	}
-	v, err := jsonv.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	obj, _ := v.(*jsonv.Object)
-	id, _ := obj.Get("activeStackId")
-	s, ok := id.(string)
-	if !ok {
-		return nil
-	}
-	return &s
 }
 
 // registeredTools approximates Pi's registered tool catalog from what the
@@ -220,14 +194,8 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 	st := &State{Index: index, ID: s.Entries[index].ID}
 	b := walk(s, index)
 	st.Records = b.records
-	if b.presetState != nil {
-		v := *b.presetState
-		if v == "off" {
-			v = "none"
-		}
-		st.StoredPreset = &v
-	}
-	st.Preset, st.PresetProblem = capability.PresetInForce(in.Workspace, b.presetState)
+	st.StoredPreset = storedPreset(session.ActivePresetAt(s, index))
+	st.Preset, st.PresetProblem = capability.PresetInForce(in.Workspace, st.StoredPreset)
 	st.Model = modelAt(s, index, in.Catalog)
 	st.Presentation = capability.PresentationFallback
 	if st.Model.Native {
@@ -243,7 +211,7 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 	}
 	decl := s.ToolsAt(index)
 	st.Tools = toolHost(decl, h, b.records)
-	rt, herr := capability.NewRuntime(in.Workspace, capability.SessionInput{Records: b.records, PresetState: b.presetState, Tools: st.Tools, History: h}, opts)
+	rt, herr := capability.NewRuntime(in.Workspace, capability.SessionInput{Records: b.records, PresetState: st.StoredPreset, Tools: st.Tools, History: h}, opts)
 	if herr != nil { // ReadHistory already succeeded on the same records
 		st.Err = herr
 		return st, nil
@@ -254,6 +222,16 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 	st.Problem = rt.Problem()
 	st.Delivery = delivery(s, h, b, st.Model, in.Workspace.Trusted)
 	return st, nil
+}
+
+// storedPreset turns the branch's recorded selection into the runtime's
+// input: nil when nothing is recorded, "none" when disabled.
+func storedPreset(a session.ActivePreset) *string {
+	if a.Choice == session.PresetUnrecorded {
+		return nil
+	}
+	v := a.String()
+	return &v
 }
 
 func emptyState(in Inputs) *State {

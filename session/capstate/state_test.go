@@ -2,13 +2,12 @@ package capstate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -130,22 +129,11 @@ func TestUntrustedRefusesEveryChange(t *testing.T) {
 // session package: the state at the leaf is the hand-derived one, and the
 // effective tools are the Preset's initial tools.
 func TestCapabilitySessionExample(t *testing.T) {
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge fixture test")
-	}
-	fixtures := filepath.Join(dir, "fixtures/pi-forge")
-	read := func(rel string) string {
-		data, err := os.ReadFile(filepath.Join(fixtures, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
+	read := func(rel string) string { return string(fixtures.Read(t, "pi-forge/"+rel)) }
 	ws := workspace(t, true,
 		[]string{read("examples/capabilities/review.json"), read("examples/capabilities/write-tools.json")},
 		[]string{read("examples/read-first-worker-prompt-stack.json")})
-	s, err := session.Open(filepath.Join(fixtures, "capability-session-example.jsonl"))
+	s, err := session.Open(fixtures.Path(t, "pi-forge/capability-session-example.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

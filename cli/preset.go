@@ -22,6 +22,7 @@ type PresetCmd struct {
 	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`
 	Delete        PresetDeleteCmd   `cmd:"" help:"Delete a preset; requires --revision."`
 	MigrateStacks PresetMigrateCmd  `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+	Use           PresetUseCmd      `cmd:"" help:"Switch the active preset of a Pi session offline (guarded append), as /preset use does."`
 }
 
 // PresetListCmd lists presets of both scopes.

@@ -7,7 +7,8 @@ import (
 // CapabilityWorkspace is the library as pi-forge's capability runtime sees
 // it (engine/capability.Workspace): trust, the capability catalog (failing
 // closed on a directory fault), every loaded Preset with its first error
-// and resolved bindings, and the Preset auto-activation would pick.
+// and resolved bindings, and the Preset a fresh session activates (an
+// auto-activating profile's Preset, else Preset auto-activation).
 func (lib *Library) CapabilityWorkspace() *capability.Workspace {
 	ws := &capability.Workspace{Trusted: lib.Workspace.Trust.Trusted, Catalog: lib.capCatalog}
 	if f := lib.capabilityDirFault(""); f != nil {
@@ -19,7 +20,7 @@ func (lib *Library) CapabilityWorkspace() *capability.Workspace {
 		refs[p] = ref
 		ws.Presets = append(ws.Presets, ref)
 	}
-	if auto := lib.AutoActivatePreset(); auto != nil {
+	if auto, _ := lib.FreshSessionPreset(); auto != nil {
 		ws.AutoActivate = refs[auto]
 	}
 	return ws

@@ -137,22 +137,24 @@ func NewRuntime(ws *Workspace, in SessionInput, opts Options) (*Runtime, *Histor
 }
 
 // PresetInForce is the Preset pi-forge has active for a branch: the stored
-// selection when there is one ("none"/"off" = none), else the Preset
-// auto-activation picks. An untrusted workspace auto-activates nothing.
-// problem explains a stored selection that no longer resolves.
+// selection when there is one ("none"/"off" = none), else — also when the
+// stored selection no longer resolves — the Preset auto-activation picks.
+// An untrusted workspace auto-activates nothing. problem explains a stored
+// selection that does not resolve.
 func PresetInForce(ws *Workspace, stored *string) (*PresetRef, string) {
+	auto := ws.AutoActivate
+	if !ws.Trusted {
+		auto = nil
+	}
 	if stored == nil {
-		if !ws.Trusted {
-			return nil, ""
-		}
-		return ws.AutoActivate, ""
+		return auto, ""
 	}
 	if IsDisabledPresetID(*stored) {
 		return nil, ""
 	}
 	p, msg := ws.ResolvePreset(*stored)
 	if msg != "" {
-		return nil, msg
+		return auto, msg
 	}
 	return p, ""
 }

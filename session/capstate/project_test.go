@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 )
 
 func TestProjectMaterializesAnchors(t *testing.T) {
@@ -54,5 +56,47 @@ func TestProjectMaterializesAnchors(t *testing.T) {
 	p, err = Project(s, st, false)
 	if err != nil || len(p.Messages) != 3 || len(p.Updates) != 0 {
 		t.Errorf("untrusted: %d messages, %d updates, %v", len(p.Messages), len(p.Updates), err)
+	}
+}
+
+// TestProjectPreview compiles a Preset over the materialized context and
+// puts the capability updates where the request carries them.
+func TestProjectPreview(t *testing.T) {
+	ws := defaultWorkspace(t)
+	none := capability.ToolPatch{Add: []string{}, Remove: []string{}}
+	b := newBuilder()
+	b.message("system", systemMessage("read"))
+	b.message("user", `"content":"first","timestamp":1`)
+	e1 := capability.NewActivateEvent("e1", capability.ActorUser, 5, capability.NewSnapshot("a1", capability.SnapshotSource{Kind: capability.SourceManual}, nil, "Answer in French.", none))
+	b.custom(capability.EventEntryType, e1.JSON())
+	b.custom(capability.DeliveryEntryType, capability.AnchorData("e1"))
+	b.message("assistant", assistant("anthropic", "claude-opus-4-8"))
+	s := b.session(t)
+	st, err := At(s, s.LeafIndex(), inputs(ws), seq())
+	if err != nil || st.Err != nil {
+		t.Fatal(err, st.Err)
+	}
+	msgs, err := Materialize(s, st, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stack, diags := preset.ParseWith([]byte(`{"schemaVersion":2,"type":"pi-forge.prompt-stack","id":"p","items":[{"kind":"slot","id":"h","slot":"chat-history"}]}`), "p.json", preset.ParseOptions{Scope: preset.ScopeProject})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	res := compile.Preview(stack, compile.Runtime{}, "base", msgs, nil)
+	out, err := ProjectPreview(res, st, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, p := range out.Messages {
+		kinds = append(kinds, p.Kind+":"+p.Role)
+		if p.Kind == PartCapability && (p.Text != `Updated system prompt section "forge-capability-a1":`+"\n\nAnswer in French." || !strings.Contains(p.Label, "native system section · a1")) {
+			t.Errorf("capability part %+v", p)
+		}
+	}
+	if got := strings.Join(kinds, ","); !strings.Contains(got, "capability:system") || strings.Contains(got, "custom") {
+		t.Errorf("parts %s", got)
 	}
 }

@@ -337,3 +337,43 @@ func TestDefaultSessionIsTheNewest(t *testing.T) {
 		t.Fatalf("status read another session: %s", out)
 	}
 }
+
+// TestSavePreflightRefusesABreakingOverwrite: overwriting the session's
+// active Preset with a version whose policy denies a tool an active
+// capability adds is refused before anything is written.
+func TestSavePreflightRefusesABreakingOverwrite(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := mainSession(t, layout)
+	target := filepath.Join(layout.ProjectDir, ".pi/forge/prompt-stacks/guarded-worker.json")
+	before, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stack map[string]any
+	if err := json.Unmarshal(before, &stack); err != nil {
+		t.Fatal(err)
+	}
+	stack["tools"] = map[string]any{"deny": []string{"edit"}}
+	legacy, _ := json.Marshal(stack)
+	dir := filepath.Join(layout.ProjectDir, ".pi/prompt-stacks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "guarded-worker.json"), legacy, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, in(args, "preset", "migrate-stacks", "--overwrite", "--session", file)...)
+	if code != exitRefused || !strings.Contains(errOut, `project:guarded-worker: Tool "edit" is blocked by prompt stack "guarded-worker".`) {
+		t.Fatalf("preflight: %d %s", code, errOut)
+	}
+	if after, _ := os.ReadFile(target); !bytes.Equal(before, after) {
+		t.Fatal("a refused overwrite wrote the Preset")
+	}
+	// Once write-access is disabled nothing conflicts.
+	if code, _, errOut := runCLI(t, in(args, "capability", "disable", "write-access", "--session", file)...); code != exitOK {
+		t.Fatalf("disable: %s", errOut)
+	}
+	if code, out, errOut := runCLI(t, in(args, "preset", "migrate-stacks", "--overwrite", "--session", file)...); code != exitOK {
+		t.Fatalf("migrate after disable: %d %s %s", code, out, errOut)
+	}
+}

@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -109,6 +109,34 @@ t send-keys -t smoke Escape
 sleep 0.3
 wait_for "s stats"
 echo "session panel walk ok"
+# Capabilities panel: follow the session's leaf, enable review-mode with
+# its preview and confirmation, disable it again from its card, and check
+# the file through the CLI after each step.
+t send-keys -t smoke G Enter
+sleep 0.3
+t send-keys -t smoke 2
+wait_for "(leaf)"
+wait_for "── 2 active"
+session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
+t send-keys -t smoke a
+wait_for "Enable project:review-mode"
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 3 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+grep -qF '"source":"project:review-mode"' "$work/status.json" \
+  || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
+t send-keys -t smoke Tab Tab G d
+wait_for "Disable "
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 2 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
+  echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
+fi
+grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
+echo "capabilities panel enable/disable ok"
 t send-keys -t smoke 5
 wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'

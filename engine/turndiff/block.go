@@ -1,6 +1,10 @@
 package turndiff
 
-import "github.com/forgebench/forgebench/engine/jsonv"
+import (
+	"sync"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
 
 // Block is one part of a request: the system prompt, a message, or another
 // request field (pi-forge's Block).
@@ -55,15 +59,25 @@ func NewBlockSerialized(key, role, text string, serialized any) Block {
 	return newBlock(key, role, text, in)
 }
 
+// hashBuffers recycles the JSON text of hash inputs, which can be large.
+var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
 func newBlock(key, role, text string, hashInput *jsonv.Object) Block {
 	chars := jsonv.UTF16Len(text)
+	bp := hashBuffers.Get().(*[]byte)
+	buf := jsonv.AppendStringify((*bp)[:0], hashInput)
+	hash := hashBytes(buf)
+	if cap(buf) <= 16<<20 {
+		*bp = buf[:0]
+		hashBuffers.Put(bp)
+	}
 	return Block{
 		Key:          key,
 		Role:         role,
 		Text:         text,
 		Chars:        chars,
 		ApproxTokens: max(1, (chars+3)/4),
-		Hash:         HashText(jsonv.Stringify(hashInput)),
+		Hash:         hash,
 	}
 }
 

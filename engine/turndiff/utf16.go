@@ -32,6 +32,15 @@ func unitAt(s string, i int) (hi, lo uint16, size int) {
 // HashText is pi-forge's hashText: FNV-1a 32-bit over the UTF-16 code
 // units of text, as 8 lowercase hex digits.
 func HashText(text string) string {
+	return fnvUTF16(text)
+}
+
+// hashBytes is HashText of UTF-8 bytes.
+func hashBytes(b []byte) string {
+	return fnvUTF16(b)
+}
+
+func fnvUTF16[T string | []byte](text T) string {
 	h := uint32(fnvOffset)
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -40,7 +49,7 @@ func HashText(text string) string {
 			i++
 			continue
 		}
-		hi, lo, n := unitAt(text, i)
+		hi, lo, n := unitAt(string(text[i:min(i+4, len(text))]), 0)
 		h = (h ^ uint32(hi)) * fnvPrime
 		if lo != 0 {
 			h = (h ^ uint32(lo)) * fnvPrime

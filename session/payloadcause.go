@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 )
 
@@ -50,8 +51,22 @@ func sameEntry(a, b *Resolved) bool {
 }
 
 // explainByKey reads the cause off the block itself: the model or the tool
-// declarations of the request.
+// declarations of the request, when both sides are request fields that
+// parse.
 func explainByKey(b *turndiff.DiffBlock, key string) *turndiff.Cause {
+	for _, side := range []*turndiff.Block{b.Before, b.After} {
+		if side == nil {
+			continue
+		}
+		if side.Role != turndiff.RoleRequest {
+			return nil
+		}
+		if v, err := jsonv.Parse([]byte(side.Text)); err != nil || v == nil {
+			return nil
+		} else if _, ok := v.(*jsonv.Object); !ok {
+			return nil
+		}
+	}
 	switch key {
 	case turndiff.KeyRequestField + "model":
 		return &turndiff.Cause{Kind: turndiff.CauseModel, Block: key, Detail: "model " + fieldText(b.Before, "model") + " → " + fieldText(b.After, "model")}
@@ -206,7 +221,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 	if i, ok := lastOfType(s, [][]int{added}, TypeContextEdit); ok {
 		target, _ := s.Entries[i].Field("targetId").Str()
 		if target != "" && (target == afterEntry || target == beforeEntry) {
-			c.Kind, c.EntryID, c.Detail = turndiff.CauseContextEdit, s.Entries[i].ID, "a context edit rewrote entry "+OneLine(target, 20)
+			c.Kind, c.EntryID, c.Detail = turndiff.CauseContextEdit, s.Entries[i].ID, "a context edit rewrote entry "+sanitize.Clip(target, 20)
 			return c
 		}
 	}
@@ -215,7 +230,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 		c.Kind, c.Detail = turndiff.CauseBranch, "the requests are on different branches"
 		if fork >= 0 {
 			c.EntryID = s.Entries[fork].ID
-			c.Detail += "; they part after entry " + OneLine(s.Entries[fork].ID, 20)
+			c.Detail += "; they part after entry " + sanitize.Clip(s.Entries[fork].ID, 20)
 		}
 		return c
 	}
@@ -323,7 +338,7 @@ func readCapabilityEvent(s *Session, e *Entry) capabilityEvent {
 	snap := asObject(field(data, "snapshot"))
 	if ev.op == "deactivate" {
 		act := objString(data, "activationId")
-		ev.label = OneLine(act, 40)
+		ev.label = sanitize.Clip(act, 40)
 		for k := range s.Entries {
 			other := &s.Entries[k]
 			if other.Type != TypeCustom || other.Field("customType").StrOr("") != customCapabilityEvent {
@@ -346,7 +361,7 @@ func readCapabilityEvent(s *Session, e *Entry) capabilityEvent {
 		}
 		switch name := objString(snap, "name"); {
 		case name != "":
-			ev.label = fmt.Sprintf("%q", OneLine(name, 60))
+			ev.label = fmt.Sprintf("%q", sanitize.Clip(name, 60))
 		case ev.capability != "":
 			ev.label = ev.capability
 		}

@@ -23,7 +23,7 @@ type PresetInput struct {
 	Location *time.Location
 	// Fallback gives the runtime and base prompt when the session records
 	// no system prompt (Pi before 0.86); nil makes that an error.
-	Fallback func() (compile.Runtime, string, error)
+	Fallback Defaults
 }
 
 // PresetRequest is a preset compiled at a session entry, as a request.
@@ -35,8 +35,9 @@ type PresetRequest struct {
 	RuntimeSource string
 }
 
-// PresetRequestAt compiles in.Stack at the same point RequestAt rebuilds
-// (an assistant message's parent, else the entry itself) and builds the
+// PresetRequestAt compiles in.Stack against RunContextAt at the same point
+// RequestAt rebuilds (an assistant message's parent, else the entry
+// itself) and builds the
 // request the preset would send: the compiled system prompt projected into
 // Pi's System message, the compiled messages, and the session's declared
 // tools filtered by the preset's tool policy. The system prompt block is
@@ -59,36 +60,26 @@ func PresetRequestAt(s *Session, index int, in PresetInput) (*PresetRequest, err
 			r.ContextIndex = int(s.parent[index])
 		}
 	}
-	var runtime compile.Runtime
-	var base string
-	var messages []any
+	rc, err := RunContextAt(s, r.ContextIndex, in.Catalog, loc, in.Fallback)
+	if err != nil {
+		return nil, fmt.Errorf("preset request at entry %d: %w", index, err)
+	}
+	if !rc.FromSession && in.Fallback == nil {
+		return nil, fmt.Errorf("preset request at entry %d: the session records no system prompt there and no default runtime was given", index)
+	}
+	runtime, base, messages := rc.Runtime, rc.Base, rc.Messages
+	r.RuntimeSource = rc.Source
+	if !rc.FromSession {
+		r.RuntimeSource = "Pi defaults (the session records no system prompt there)"
+	}
 	var declared []any
-	fromSession := false
 	if r.ContextIndex >= 0 {
-		fr, err := ForgeRuntimeAt(s, r.ContextIndex, in.Catalog, loc)
-		if err != nil {
-			return nil, fmt.Errorf("runtime at entry %d: %w", r.ContextIndex, err)
-		}
 		sp, err := SystemPromptAt(s, r.ContextIndex)
 		if err != nil {
 			return nil, err
 		}
-		messages, declared = fr.Messages, sp.Tools
+		declared = sp.Tools
 		r.Path = s.PathTo(r.ContextIndex)
-		if fr.FromSession {
-			runtime, base, fromSession = fr.Runtime, fr.Base, true
-			r.RuntimeSource = fr.Source
-		}
-	}
-	if !fromSession {
-		if in.Fallback == nil {
-			return nil, fmt.Errorf("preset request at entry %d: the session records no system prompt there and no default runtime was given", index)
-		}
-		var err error
-		if runtime, base, err = in.Fallback(); err != nil {
-			return nil, fmt.Errorf("preset request at entry %d: %w", index, err)
-		}
-		r.RuntimeSource = "Pi defaults (the session records no system prompt there)"
 	}
 	if runtime.Model != nil {
 		r.Provider, r.Model = runtime.Model.Provider, runtime.Model.ID

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -111,7 +110,7 @@ type Resolver struct {
 	LoadPreset func(selector string) (stack *preset.Stack, id string, err error)
 	// Fallback gives the runtime and base prompt for a session that records
 	// no system prompt (see PresetInput.Fallback).
-	Fallback func() (compile.Runtime, string, error)
+	Fallback Defaults
 	// Macros are custom macro values for presets.
 	Macros map[string]string
 	// Open opens a session (nil: Open).

@@ -1,25 +1,17 @@
 package turndiff
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
-// sharedFixtureSets reads fixtures/pi-forge/context-diff-fixtures.json from
-// FORGEBENCH_SHARED, skipping when it is unset.
+// sharedFixtureSets reads fixtures/pi-forge/context-diff-fixtures.json
+// (skipped without FORGEBENCH_SHARED).
 func sharedFixtureSets(t *testing.T) []any {
 	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge context-diff fixtures")
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "fixtures", "pi-forge", "context-diff-fixtures.json"))
-	if err != nil {
-		t.Fatalf("fixture: %v", err)
-	}
+	raw := fixtures.Read(t, "pi-forge/context-diff-fixtures.json")
 	v, err := jsonv.Parse(raw)
 	if err != nil {
 		t.Fatalf("fixture: %v", err)

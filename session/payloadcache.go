@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -91,4 +92,64 @@ func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog
 	b := &Resolved{Session: s, Request: cur, Index: uses[k].Index, Turn: cur.Turn}
 	p.Cause = ExplainDiff(a, b, &p.Diff)
 	return p
+}
+
+// MaxPredictedDrops bounds how many cache drops (the most recent) get a
+// predicted boundary in CacheValue: each rebuilds two requests.
+const MaxPredictedDrops = 20
+
+// PredictDrops predicts the boundary of the most recent drops of r (at
+// most MaxPredictedDrops), oldest first.
+func PredictDrops(s *Session, r CacheReport, cat *catalog.Catalog) []Prediction {
+	drops := r.Branch.Drops
+	if len(drops) > MaxPredictedDrops {
+		drops = drops[len(drops)-MaxPredictedDrops:]
+	}
+	out := make([]Prediction, 0, len(drops))
+	for _, k := range drops {
+		out = append(out, PredictAt(s, r.Uses, k, cat))
+	}
+	return out
+}
+
+// CacheValue renders a cache report for `session stats --json` (key
+// "cache"): {branch, file?, requests, drops}. branch and file are
+// turndiff.CacheSummaryJSON; file is present for the whole-session scope;
+// requests are the branch's requests (turndiff.CacheUseJSON); drops are
+// the predicted ones: {entryId, previousEntryId, lostTokens,
+// predictedPrefixTokens, predictedBreak, cause (null when unknown),
+// error?}.
+func CacheValue(r CacheReport, withFile bool, preds []Prediction) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("branch", turndiff.CacheSummaryJSON(&r.Branch))
+	if withFile {
+		o.Set("file", turndiff.CacheSummaryJSON(&r.File))
+	}
+	reqs := make([]any, len(r.Uses))
+	for i := range r.Uses {
+		reqs[i] = turndiff.CacheUseJSON(&r.Uses[i])
+	}
+	o.Set("requests", reqs)
+	drops := make([]any, 0, len(preds))
+	for i := range preds {
+		p := &preds[i]
+		d := jsonv.NewObject()
+		d.Set("entryId", p.Use.EntryID)
+		d.Set("previousEntryId", p.Previous.EntryID)
+		d.Set("lostTokens", p.Use.Lost)
+		if p.Err != nil {
+			d.Set("error", p.Err.Error())
+		} else {
+			d.Set("predictedPrefixTokens", float64(p.Diff.PrefixTokens))
+			d.Set("predictedBreak", p.Breaks)
+			if p.Cause != nil {
+				d.Set("cause", turndiff.CauseJSON(p.Cause))
+			} else {
+				d.Set("cause", nil)
+			}
+		}
+		drops = append(drops, d)
+	}
+	o.Set("drops", drops)
+	return o
 }

@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -123,4 +127,42 @@ func (p *PayloadFile) RecoveredTurn() (turndiff.Turn, bool) {
 		return turndiff.Turn{}, false
 	}
 	return turndiff.ExtractPayload(p.Path, "", "", p.Recovery.Value, ""), true
+}
+
+// SavedPayload is one file of a saved-payload directory.
+type SavedPayload struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+}
+
+// ListPayloads lists the .json files of dir (the project's
+// .pi/forge/payloads), newest first. A missing directory is no payloads,
+// not an error.
+func ListPayloads(dir string) ([]SavedPayload, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list saved payloads: %w", err)
+	}
+	var out []SavedPayload
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, SavedPayload{Path: filepath.Join(dir, e.Name()), Size: info.Size(), ModTime: info.ModTime()})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].ModTime.Equal(out[j].ModTime) {
+			return out[i].ModTime.After(out[j].ModTime)
+		}
+		return out[i].Path > out[j].Path
+	})
+	return out, nil
 }

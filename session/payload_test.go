@@ -259,3 +259,31 @@ func TestResolveErrors(t *testing.T) {
 		t.Error("missing file")
 	}
 }
+
+func TestPreviousRequestAndRequestEntries(t *testing.T) {
+	_, s := demoResolver(t)
+	idx := func(id string) int {
+		i, ok := s.IndexOf(id)
+		if !ok {
+			t.Fatalf("no %s", id)
+		}
+		return i
+	}
+	for at, want := range map[string]string{"c0430f5a": "fa181dba", "7fd117d2": "79b86729", "bb6de122": "", "60e17bab": ""} {
+		got := PreviousRequest(s, idx(at))
+		if want == "" && got != -1 || want != "" && (got < 0 || s.Entries[got].ID != want) {
+			t.Errorf("PreviousRequest(%s) = %d, want %s", at, got, want)
+		}
+	}
+	if PreviousRequest(s, -1) != -1 || PreviousRequest(s, len(s.Entries)) != -1 {
+		t.Error("out of range")
+	}
+	reqs := RequestEntries(s, idx("2e32a9eb"))
+	var ids []string
+	for _, i := range reqs {
+		ids = append(ids, s.Entries[i].ID)
+	}
+	if strings.Join(ids, ",") != "bb6de122,f8109fb4,79b86729,2e32a9eb" {
+		t.Errorf("requests of the abandoned branch: %v", ids)
+	}
+}

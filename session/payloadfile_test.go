@@ -110,3 +110,38 @@ func FuzzParsePayload(f *testing.F) {
 		}
 	})
 }
+
+func TestListPayloads(t *testing.T) {
+	dir := t.TempDir()
+	if got, err := ListPayloads(filepath.Join(dir, "missing")); err != nil || got != nil {
+		t.Fatalf("a missing directory: %v %v", got, err)
+	}
+	old := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, name := range []string{"b.json", "a.json", "c.txt", "d.json"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := old
+		if name == "d.json" {
+			at = old.Add(time.Hour)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ListPayloads(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range got {
+		names = append(names, filepath.Base(p.Path))
+	}
+	if strings.Join(names, ",") != "d.json,b.json,a.json" {
+		t.Errorf("order %v (newest first, then by name descending)", names)
+	}
+}

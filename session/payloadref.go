@@ -214,3 +214,32 @@ func (rv *Resolver) session(path string) (*Session, error) {
 	rv.sessions[path] = s
 	return s, nil
 }
+
+// PreviousRequest is the request before the one RequestAt(s, index)
+// rebuilds, on the same branch: the last assistant message on the path
+// before index (before the assistant message itself when index is one).
+// -1 when there is none.
+func PreviousRequest(s *Session, index int) int {
+	if index < 0 || index >= len(s.Entries) {
+		return -1
+	}
+	path := s.PathTo(index)
+	for k := len(path) - 2; k >= 0; k-- {
+		if e := &s.Entries[path[k]]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			return path[k]
+		}
+	}
+	return -1
+}
+
+// RequestEntries lists the assistant messages on the path to leaf, oldest
+// first: the requests of that branch.
+func RequestEntries(s *Session, leaf int) []int {
+	var out []int
+	for _, i := range s.PathTo(leaf) {
+		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			out = append(out, i)
+		}
+	}
+	return out
+}

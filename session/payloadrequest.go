@@ -144,9 +144,13 @@ func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage,
 				leading, hasLeading = systemMessageText(obj), true
 				continue
 			}
+			text := systemMessageUpdateText(obj)
+			if text == "" {
+				continue // a tool-only update leaves no text to send in place
+			}
 			sys := jsonv.NewObject()
 			sys.Set("role", RoleSystem)
-			sys.Set("content", systemMessageUpdateText(obj))
+			sys.Set("content", text)
 			wire = append(wire, sys)
 			wireFrom = append(wireFrom, i)
 			continue

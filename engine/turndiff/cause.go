@@ -167,3 +167,12 @@ func CauseFromOrigins(d *Diff, row, offset int, before, after *Annotated) *Cause
 	}
 	return c
 }
+
+// ChangeOffset is the UTF-16 offset of the first character a modified
+// block changed (0 for other statuses).
+func ChangeOffset(b *DiffBlock) int {
+	if b.Status != StatusModified {
+		return 0
+	}
+	return commonPrefixUnits(b.Before.Text, b.After.Text)
+}

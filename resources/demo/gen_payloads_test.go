@@ -59,7 +59,9 @@ func savedPayloads(session []byte) map[string][]byte {
 		panic("demo session: the write-access requests are missing")
 	}
 	files := map[string][]byte{}
-	for name, id := range map[string]string{"before-write-access.json": asks, "after-write-access.json": next} {
+	// Numbered, so a listing by name (or by time, equal after unpacking)
+	// keeps them in order.
+	for name, id := range map[string]string{"01-before-write-access.json": asks, "02-after-write-access.json": next} {
 		req := anthropicRequest(entries, pstr(entries[id], "parentId"))
 		files[payloadsRel+"/"+name] = []byte(turndiff.FormatPayload(req).Text)
 	}

@@ -13,6 +13,7 @@ type Set struct {
 	CommandPalette Palette
 	Presets        Presets
 	Session        Session
+	Payloads       Payloads
 	Forms          Forms
 }
 
@@ -24,17 +25,18 @@ func DefaultSet() Set {
 		CommandPalette: DefaultPalette(),
 		Presets:        DefaultPresets(),
 		Session:        DefaultSession(),
+		Payloads:       DefaultPayloads(),
 		Forms:          DefaultForms(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
-// prefixed by their group ("presets.save", "session.follow",
+// prefixed by their group ("presets.save", "session.follow", "payloads.swap",
 // "form.commit", "palette.run", "confirm.yes").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Payloads, &s.Forms} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
+	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	"github.com/forgebench/forgebench/ui/pending"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
 	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
@@ -75,8 +76,7 @@ func New(opts Options) *Model {
 			"capability library and bindings (source vs effective)",
 			"capability state at the selected entry; enable/disable/reset/add"),
 		sessionpanel.New(m.com),
-		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
-			"captures and references", "block diff and line diff with cache boundary and token deltas"),
+		payloadspanel.New(m.com),
 		pending.New(m.com, "Agents", "a later agents issue fills this panel",
 			"pi-subagent tree dashboard", "details, recent activity and read-only transcripts"),
 	}
@@ -129,6 +129,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case switchPanelMsg:
 		m.active = int(msg)
+		return m, nil
+	case common.ShowPanelMsg:
+		if msg.Index >= 0 && msg.Index < len(m.panels) {
+			m.active = msg.Index
+		}
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)

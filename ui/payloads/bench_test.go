@@ -53,8 +53,8 @@ func BenchmarkKeypressFrame200Blocks(b *testing.B) {
 	hs.m.auto = false
 	hs.m.gen++
 	hs.Send(compareMsg{gen: hs.m.gen, cmp: cmp})
-	if len(hs.m.blocks.Diff().Blocks) != 201 {
-		b.Fatalf("blocks %d", len(hs.m.blocks.Diff().Blocks))
+	if len(hs.m.view.Diff().Blocks) != 201 {
+		b.Fatalf("blocks %d", len(hs.m.view.Diff().Blocks))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

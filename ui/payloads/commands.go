@@ -248,16 +248,3 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 	}
 	return refs, "", nil
 }
-
-// lineDiffMsg delivers the line diff of one row of a comparison.
-type lineDiffMsg struct {
-	gen, row int
-	diff     *diffview.LineDiff
-}
-
-// lineDiffCmd diffs one block's two sides by lines.
-func lineDiffCmd(gen, row int, before, after string) tea.Cmd {
-	return func() tea.Msg {
-		return lineDiffMsg{gen: gen, row: row, diff: diffview.NewLineDiff(before, after)}
-	}
-}

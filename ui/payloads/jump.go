@@ -26,7 +26,7 @@ func (m *Model) jump() tea.Cmd {
 		m.setStatus("nothing to jump to: no comparison", true)
 		return nil
 	}
-	row := m.blocks.Cursor()
+	_, row, _ := m.view.Selected()
 	t, ok := jumpTarget(m.cmp, row, m.com.Selection)
 	if !ok {
 		m.setStatus("nothing to jump to: this block's data names no preset item, capability or entry", true)

@@ -19,15 +19,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/diffview"
-)
-
-// pane is one of the panel's two panes.
-type pane int
-
-const (
-	paneBlocks pane = iota
-	paneLines
+	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
 // mode is what the panel shows.
@@ -45,7 +37,6 @@ type Model struct {
 	env  env
 
 	width, height int
-	focus         pane
 	mode          mode
 
 	// refs are the two references (A, B); "" for A means nothing.
@@ -61,11 +52,9 @@ type Model struct {
 	status  string
 	isErr   bool
 
-	cmp         *comparison
-	blocks      diffview.BlockList
-	lines       diffview.LineView
-	lineDiffs   map[int]*diffview.LineDiff
-	linePending map[int]bool
+	cmp *comparison
+	// view is the block list and line diff of cmp.
+	view *requestdiff.Model
 
 	picker  *picker
 	pickGen int
@@ -80,20 +69,18 @@ type Model struct {
 // defaults when com has none).
 func New(com *common.Common) *Model {
 	m := &Model{
-		com:    com,
-		keys:   keymap.DefaultPayloads(),
-		env:    env{ws: com.Workspace, cache: newSessionCache()},
-		auto:   true,
-		blocks: diffview.NewBlockList(),
-		lines:  diffview.NewLineView(),
-		reqs:   common.NewList(renderRequest),
+		com:  com,
+		keys: keymap.DefaultPayloads(),
+		env:  env{ws: com.Workspace, cache: newSessionCache()},
+		auto: true,
+		view: requestdiff.New(),
+		reqs: common.NewList(renderRequest),
 	}
 	if com.Keys != nil {
 		m.keys = com.Keys.Payloads
 	}
 	m.reqs.SetFilter(common.FilterWords(func(r requestRow) string { return r.entry + " " + r.figures + " " + r.predicted }))
 	m.reqs.SetIdentity(func(r requestRow) string { return r.ref })
-	m.resetLines()
 	return m
 }
 
@@ -113,15 +100,10 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Title() string { return "Payloads" }
 
 // FocusNext implements common.Panel: blocks ⇄ line diff.
-func (m *Model) FocusNext() { m.setFocus(1 - m.focus) }
+func (m *Model) FocusNext() { m.view.ToggleFocus() }
 
 // FocusPrev implements common.Panel.
-func (m *Model) FocusPrev() { m.setFocus(1 - m.focus) }
-
-func (m *Model) setFocus(p pane) {
-	m.focus = p
-	m.blocks.SetFocused(p == paneBlocks)
-}
+func (m *Model) FocusPrev() { m.view.ToggleFocus() }
 
 // CapturesInput implements common.Panel: while a reference is typed or a
 // list is filtered.
@@ -140,7 +122,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
 	case m.mode == modeRequests:
 		return []key.Binding{k.Open, k.Requests, k.Reload}
-	case m.focus == paneLines:
+	case m.view.Focus() == requestdiff.Lines:
 		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, k.Back}
 	}
 	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, k.NextChange, k.Jump, k.Requests}
@@ -155,11 +137,4 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Open, k.Back, k.NextChange, k.PrevChange, k.Jump},
 		{k.Layout, k.Context, k.Wrap, m.com.Keys.Filter},
 	}
-}
-
-// resetLines forgets the line diffs of the previous comparison.
-func (m *Model) resetLines() {
-	m.lineDiffs = map[int]*diffview.LineDiff{}
-	m.linePending = map[int]bool{}
-	m.lines.SetDiff(nil)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/requestdiff"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -25,7 +26,7 @@ func TestDefaultPairFollowsTheSelection(t *testing.T) {
 	if m.cmp == nil || m.cmp.cause == nil || m.cmp.cause.CapabilityID != "project:write-access" {
 		t.Fatalf("cause %+v", m.cmp)
 	}
-	if b, _ := m.blocks.Selected(); b.Key != "request-tools" {
+	if b, _, _ := m.view.Selected(); b.Key != "request-tools" {
 		t.Errorf("the cursor opens on the first change, got %q", b.Key)
 	}
 	sel := hs.com.Selection
@@ -152,7 +153,7 @@ func TestJumpToTheCause(t *testing.T) {
 		t.Fatalf("capability jump: panel %d %+v", panel, sel)
 	}
 	// A message block of a session request: its entry in panel 3.
-	hs.m.blocks.Select(4)
+	hs.Run(hs.m.view.Select(4))
 	sel, panel = jumps(t, hs)
 	if panel != common.PanelSession || sel.EntryID == "" || sel.SessionFile != hs.main {
 		t.Fatalf("entry jump: panel %d %+v", panel, sel)
@@ -160,9 +161,9 @@ func TestJumpToTheCause(t *testing.T) {
 	// A preset compiled at the entry: the item behind the system prompt.
 	hs.m.picker = nil
 	hs.Send(compareMsgFor(t, hs, [2]string{hs.sessionRef("c0430f5a"), "preset:project:guarded-worker@" + hs.main + "#c0430f5a"}))
-	for i, b := range hs.m.blocks.Diff().Blocks {
+	for i, b := range hs.m.view.Diff().Blocks {
 		if b.Key == "system" {
-			hs.m.blocks.Select(i)
+			hs.Run(hs.m.view.Select(i))
 		}
 	}
 	sel, panel = jumps(t, hs)
@@ -187,10 +188,10 @@ func compareMsgFor(t *testing.T, hs *harness, refs [2]string) compareMsg {
 func TestLineDiffToggles(t *testing.T) {
 	hs := newHarness(t, 120, 40, true, "c0430f5a")
 	hs.Press("enter")
-	if hs.m.focus != paneLines {
+	if hs.m.view.Focus() != requestdiff.Lines {
 		t.Fatal("enter focuses the line diff")
 	}
-	caption := func() string { return hs.m.lines.Caption() }
+	caption := func() string { return hs.m.view.LineView().Caption() }
 	hs.Press("v")
 	if !strings.Contains(caption(), "split") {
 		t.Errorf("caption %q", caption())
@@ -200,15 +201,16 @@ func TestLineDiffToggles(t *testing.T) {
 		t.Errorf("caption %q", caption())
 	}
 	hs.Press("w")
-	if hs.m.lines.Wrap() {
+	if hs.m.view.LineView().Wrap() {
 		t.Error("w turns wrapping off")
 	}
 	hs.Press("n", "esc")
-	if hs.m.focus != paneBlocks {
+	if hs.m.view.Focus() != requestdiff.Blocks {
 		t.Error("esc goes back to the blocks")
 	}
 	hs.Press("j")
-	if hs.m.lines.Diff() == nil || hs.m.linePending[hs.m.blocks.Cursor()] {
+	b, _, _ := hs.m.view.Selected()
+	if d := hs.m.view.LineView().Diff(); d == nil || d.Identical() && b.Before != b.After {
 		t.Error("moving the cursor computes its line diff")
 	}
 }
@@ -234,8 +236,7 @@ func TestHostileCaptureIsSanitised(t *testing.T) {
 	// The user message holds real escape characters (the model name only
 	// their JSON spelling); no row may put one on screen.
 	for row := range hs.m.cmp.view.Blocks {
-		hs.m.blocks.Select(row)
-		hs.Run(hs.m.ensureLineDiff())
+		hs.Run(hs.m.view.Select(row))
 		v := hs.m.View()
 		if sanitize.Screen(v) != v || strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\r") {
 			t.Fatalf("row %d: unsanitised text on screen: %q", row, v)

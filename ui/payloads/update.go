@@ -21,7 +21,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseWheelMsg:
-		m.handleWheel(msg)
+		return m, m.handleWheel(msg)
 	case common.SelectionChangedMsg:
 		if m.auto {
 			return m, m.follow(msg.Selection)
@@ -30,8 +30,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.applyDefaults(msg)
 	case compareMsg:
 		return m, m.applyComparison(msg)
-	case lineDiffMsg:
-		m.applyLineDiff(msg)
 	case pickerItemsMsg:
 		if m.picker != nil && msg.gen == m.pickGen {
 			m.picker.loading = false
@@ -49,6 +47,9 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			}
 			m.reqs.SetItems(msg.rows)
 		}
+	default:
+		_, cmd := m.view.Update(msg, m.keys) // its line diffs
+		return m, cmd
 	}
 	return m, nil
 }
@@ -76,8 +77,7 @@ func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
 		}
-		m.refreshBlocks()
-		return nil
+		return m.view.SetDiff(diffviewEmpty)
 	}
 	return m.compare(msg.refs)
 }
@@ -111,68 +111,17 @@ func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
 	if msg.err != nil {
 		m.cmp = nil
 		m.setStatus(msg.err.Error(), true)
-		m.refreshBlocks()
-		return nil
+		return m.view.SetDiff(diffviewEmpty)
 	}
 	samePair := m.cmp != nil && m.cmp.refs == msg.cmp.refs
 	m.cmp = msg.cmp
 	m.status, m.isErr = "", false
-	m.resetLines()
-	m.refreshBlocks()
-	if !samePair {
-		// A new pair opens on its first changed block: that is what the
-		// user came for. A reload keeps the cursor's block.
-		m.blocks.Select(0)
-		if len(m.cmp.view.Blocks) > 0 && m.cmp.view.Blocks[0].Status.String() == "same" {
-			m.blocks.NextChange()
-		}
+	if samePair {
+		// A reload keeps the cursor's block; a new pair opens on its
+		// first changed block, which is what the user came for.
+		return m.view.Refresh(m.cmp.view)
 	}
-	return m.ensureLineDiff()
-}
-
-// refreshBlocks hands the comparison to the block list.
-func (m *Model) refreshBlocks() {
-	if m.cmp == nil {
-		m.blocks.SetDiff(diffviewEmpty)
-		return
-	}
-	m.blocks.SetDiff(m.cmp.view)
-}
-
-// ensureLineDiff shows the selected block's line diff, computing it in a
-// command the first time.
-func (m *Model) ensureLineDiff() tea.Cmd {
-	if m.cmp == nil {
-		return nil
-	}
-	row := m.blocks.Cursor()
-	if row < 0 || row >= len(m.cmp.view.Blocks) {
-		m.lines.SetDiff(nil)
-		return nil
-	}
-	if d, ok := m.lineDiffs[row]; ok {
-		if m.lines.Diff() != d {
-			m.lines.SetDiff(d)
-		}
-		return nil
-	}
-	if m.linePending[row] {
-		return nil
-	}
-	m.linePending[row] = true
-	b := m.cmp.view.Blocks[row]
-	return lineDiffCmd(m.gen, row, b.Before, b.After)
-}
-
-func (m *Model) applyLineDiff(msg lineDiffMsg) {
-	if msg.gen != m.gen {
-		return
-	}
-	delete(m.linePending, msg.row)
-	m.lineDiffs[msg.row] = msg.diff
-	if msg.row == m.blocks.Cursor() {
-		m.lines.SetDiff(msg.diff)
-	}
+	return m.view.SetDiff(m.cmp.view)
 }
 
 func (m *Model) setStatus(text string, isErr bool) {
@@ -207,101 +156,31 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openRequests()
 	case key.Matches(msg, k.Jump):
 		return m.jump()
-	case key.Matches(msg, k.Layout):
-		m.lines.ToggleLayout()
-		return nil
-	case key.Matches(msg, k.Context):
-		m.lines.CycleContext()
-		return nil
-	case key.Matches(msg, k.Wrap):
-		m.lines.SetWrap(!m.lines.Wrap())
-		return nil
 	}
-	if m.focus == paneLines {
-		return m.linesKey(msg)
-	}
-	return m.blocksKey(msg)
+	_, cmd := m.view.Update(msg, k)
+	return cmd
 }
 
-func (m *Model) blocksKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	before := m.blocks.Cursor()
-	switch {
-	case key.Matches(msg, k.Up):
-		m.blocks.MoveBy(-1)
-	case key.Matches(msg, k.Down):
-		m.blocks.MoveBy(1)
-	case key.Matches(msg, k.PageUp):
-		m.blocks.PageUp()
-	case key.Matches(msg, k.PageDown):
-		m.blocks.PageDown()
-	case key.Matches(msg, k.Top):
-		m.blocks.Select(0)
-	case key.Matches(msg, k.Bottom):
-		m.blocks.Select(len(m.blocks.Diff().Blocks) - 1)
-	case key.Matches(msg, k.NextChange):
-		m.blocks.NextChange()
-	case key.Matches(msg, k.PrevChange):
-		m.blocks.PrevChange()
-	case key.Matches(msg, k.Open):
-		m.setFocus(paneLines)
-		return nil
-	default:
-		return nil
-	}
-	if m.blocks.Cursor() != before {
-		return m.ensureLineDiff()
-	}
-	return nil
-}
-
-func (m *Model) linesKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	_, h := m.lines.Size()
-	switch {
-	case key.Matches(msg, k.Up):
-		m.lines.ScrollBy(-1)
-	case key.Matches(msg, k.Down):
-		m.lines.ScrollBy(1)
-	case key.Matches(msg, k.PageUp):
-		m.lines.ScrollBy(-max(1, h-1))
-	case key.Matches(msg, k.PageDown):
-		m.lines.ScrollBy(max(1, h-1))
-	case key.Matches(msg, k.Top):
-		m.lines.Top()
-	case key.Matches(msg, k.Bottom):
-		m.lines.Bottom()
-	case key.Matches(msg, k.NextChange):
-		m.lines.NextHunk()
-	case key.Matches(msg, k.PrevChange):
-		m.lines.PrevHunk()
-	case key.Matches(msg, k.Back):
-		m.setFocus(paneBlocks)
-	}
-	return nil
-}
-
-// handleWheel scrolls the focused pane.
-func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
-	step := 0
+// handleWheel scrolls the list on show.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	step := 3
 	switch msg.Button {
 	case tea.MouseWheelUp:
 		step = -3
 	case tea.MouseWheelDown:
-		step = 3
 	default:
-		return
+		return nil
 	}
 	switch {
 	case m.picker != nil:
 		m.picker.list.Move(step)
 	case m.mode == modeRequests:
 		m.reqs.Move(step)
-	case m.focus == paneLines:
-		m.lines.ScrollBy(step)
 	default:
-		m.blocks.MoveBy(step / 3)
+		_, cmd := m.view.Update(msg, m.keys)
+		return cmd
 	}
+	return nil
 }
 
 // openPicker opens the reference picker for side (0 = A, 1 = B).

@@ -20,36 +20,8 @@ var diffviewEmpty = diffview.Diff{Boundary: diffview.NoBoundary}
 // the cache figures.
 const headerLines = 4
 
-// sideBySideWidth is the width from which the block list and the line
-// diff sit side by side instead of one above the other.
-const sideBySideWidth = 120
-
-// geometry is where the panes go.
-type geometry struct {
-	blocksW, blocksH int
-	linesW, linesH   int
-	side             bool
-}
-
-func (m *Model) geometry() geometry {
-	bodyH := max(0, m.height-headerLines)
-	if m.width >= sideBySideWidth {
-		bw := max(40, m.width*2/5)
-		return geometry{blocksW: bw, blocksH: bodyH, linesW: m.width - bw, linesH: bodyH, side: true}
-	}
-	bh := max(6, bodyH/2)
-	if bodyH < 8 {
-		bh = bodyH
-	}
-	return geometry{blocksW: m.width, blocksH: bh, linesW: m.width, linesH: max(0, bodyH-bh)}
-}
-
-// layout sizes the diff components for the frames they sit in.
-func (m *Model) layout() {
-	g := m.geometry()
-	m.blocks.SetSize(max(0, g.blocksW-4), max(0, g.blocksH-2))
-	m.lines.SetSize(max(0, g.linesW-4), max(0, g.linesH-2))
-}
+// layout sizes the block list and line diff below the header.
+func (m *Model) layout() { m.view.SetSize(m.width, max(0, m.height-headerLines)) }
 
 // View implements common.Panel.
 func (m *Model) View() string {
@@ -171,49 +143,7 @@ func (m *Model) diffView(st *themes.Styles) string {
 	if m.height <= headerLines {
 		return head
 	}
-	g := m.geometry()
-	blocksTitle := "Blocks"
-	if m.cmp != nil {
-		s := m.cmp.diff.Summary
-		blocksTitle = fmt.Sprintf("Blocks · %d changed", s.ChangedBlocks)
-	}
-	info := ""
-	if n := len(m.blocks.Diff().Blocks); n > 0 {
-		info = fmt.Sprintf("%d/%d", m.blocks.Cursor()+1, n)
-	}
-	blocks := common.Frame(*st, g.blocksW, g.blocksH, blocksTitle, info, m.focus == paneBlocks, m.blocks.ViewLines(st))
-	linesTitle := "Lines"
-	if b, ok := m.blocks.Selected(); ok && m.cmp != nil {
-		linesTitle = "Lines · " + sanitize.Line(b.Name())
-		if b.Status == diffview.StatusModified && b.Before == b.After {
-			linesTitle += " · same text, other request fields differ"
-		}
-	}
-	lines := common.Frame(*st, g.linesW, g.linesH, linesTitle, m.lines.Caption(), m.focus == paneLines, m.lines.ViewLines(st))
-	if g.side {
-		return head + "\n" + joinColumns(blocks, lines)
-	}
-	if g.linesH == 0 {
-		return head + "\n" + blocks
-	}
-	return head + "\n" + blocks + "\n" + lines
-}
-
-// joinColumns puts two equally tall blocks of lines side by side.
-func joinColumns(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	out := make([]string, max(len(al), len(bl)))
-	for i := range out {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		out[i] = x + y
-	}
-	return strings.Join(out, "\n")
+	return head + "\n" + m.view.View(st)
 }
 
 func (m *Model) pickerView(st *themes.Styles) string {

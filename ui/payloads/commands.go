@@ -18,6 +18,7 @@ import (
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
+	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
 // maxCachedSessions bounds the sessions the panel keeps open.
@@ -181,7 +182,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	if c.sides[0] != nil {
 		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
 	}
-	c.view = viewDiff(&c.diff)
+	c.view = requestdiff.FromTurnDiff(&c.diff)
 	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
 		rep := session.CacheReportAt(b.Session, b.Index)
 		for i := range rep.Uses {

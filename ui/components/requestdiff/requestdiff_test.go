@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/components/diffview"
@@ -93,5 +94,23 @@ func TestViewFills(t *testing.T) {
 		if !strings.Contains(v, "user message") {
 			t.Errorf("%v: no block rows", size)
 		}
+	}
+}
+
+func TestFromTurnDiff(t *testing.T) {
+	before := turndiff.Turn{Blocks: []turndiff.Block{turndiff.NewBlock("system", "system", "a"), turndiff.NewBlock("stack-item:rules:1", "user", "x")}}
+	after := turndiff.Turn{Blocks: []turndiff.Block{turndiff.NewBlock("system", "system", "a"), turndiff.NewBlock("stack-item:rules:1", "user", "y"),
+		turndiff.NewBlock("request-tools", "request", "{}")}}
+	d := turndiff.DiffTurns(&before, &after)
+	v := FromTurnDiff(&d)
+	if v.Boundary != 1 || v.Blocks[1].Label != "item rules" || v.Blocks[2].Label != "request · tools" || v.Blocks[0].Label != "system prompt" {
+		t.Fatalf("%+v", v)
+	}
+	if v.Totals.Modified != 1 || v.Totals.Added != 1 || v.Totals.PrefixTokens != d.PrefixTokens {
+		t.Errorf("totals %+v", v.Totals)
+	}
+	same := turndiff.DiffTurns(&before, &before)
+	if FromTurnDiff(&same).Boundary != 2 {
+		t.Error("a fully cached diff closes the list with the rule")
 	}
 }

@@ -287,3 +287,30 @@ func TestPreviousRequestAndRequestEntries(t *testing.T) {
 		t.Errorf("requests of the abandoned branch: %v", ids)
 	}
 }
+
+func FuzzParseRef(f *testing.F) {
+	for _, s := range []string{"a.json", "session:s.jsonl#e", "preset:project:x@s.jsonl#e", "session:#", "preset:@", "session:a#b#c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRef(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadRef) {
+				t.Fatalf("error %v does not wrap ErrBadRef", err)
+			}
+			return
+		}
+		if r.Raw != s || r.Path == "" && r.Kind != RefFile {
+			t.Fatalf("%q → %+v", s, r)
+		}
+		back, err := ParseRef(r.String())
+		if err != nil || back.Kind != r.Kind || back.Path != r.Path || back.Entry != r.Entry || back.Selector != r.Selector {
+			if r.Kind == RefFile && (strings.HasPrefix(s, sessionRefPrefix) || strings.HasPrefix(s, presetRefPrefix)) {
+				t.Fatalf("a plain file parsed from a prefixed reference %q", s)
+			}
+			if r.Kind != RefFile {
+				t.Fatalf("%q does not round-trip: %+v vs %+v (%v)", s, back, r, err)
+			}
+		}
+	})
+}

@@ -96,7 +96,7 @@ func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog
 
 // MaxPredictedDrops bounds how many cache drops (the most recent) get a
 // predicted boundary in CacheValue: each rebuilds two requests.
-const MaxPredictedDrops = 20
+const MaxPredictedDrops = 5
 
 // PredictDrops predicts the boundary of the most recent drops of r (at
 // most MaxPredictedDrops), oldest first.

@@ -56,7 +56,7 @@ func writeShow(w io.Writer, r *session.Resolved) {
 	}
 	for i, b := range blocks {
 		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)))
-		fmt.Fprintln(w, indentText(sanitize.Text(b.Text), "  "))
+		fmt.Fprintln(w, indentBlock(sanitize.Text(b.Text), "  "))
 	}
 	if r.File != nil && len(r.File.Losses) > 0 {
 		fmt.Fprintln(w, "\nredacted by the display rendering (not in the file):")
@@ -70,7 +70,7 @@ func writeShow(w io.Writer, r *session.Resolved) {
 	}
 }
 
-func indentText(s, prefix string) string {
+func indentBlock(s, prefix string) string {
 	if s == "" {
 		return prefix + "(empty)"
 	}

@@ -15,6 +15,7 @@ type Set struct {
 	Session        Session
 	Payloads       Payloads
 	Forms          Forms
+	Agents         Agents
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -27,16 +28,17 @@ func DefaultSet() Set {
 		Session:        DefaultSession(),
 		Payloads:       DefaultPayloads(),
 		Forms:          DefaultForms(),
+		Agents:         DefaultAgents(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow", "payloads.swap",
-// "form.commit", "palette.run", "confirm.yes").
+// "form.commit", "palette.run", "confirm.yes", "agents.transcript").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Payloads, &s.Forms} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Payloads, &s.Forms, &s.Agents} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

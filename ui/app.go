@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
@@ -77,8 +78,7 @@ func New(opts Options) *Model {
 			"capability state at the selected entry; enable/disable/reset/add"),
 		sessionpanel.New(m.com),
 		payloadspanel.New(m.com),
-		pending.New(m.com, "Agents", "a later agents issue fills this panel",
-			"pi-subagent tree dashboard", "details, recent activity and read-only transcripts"),
+		agentspanel.New(m.com),
 	}
 	return m
 }

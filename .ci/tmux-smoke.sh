@@ -56,6 +56,14 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The draft diff of the saved Preset: nothing to compile differently.
+t send-keys -t smoke D
+wait_for "Draft diff · project:pi-mirror"
+wait_for "the draft compiles to the same request as the saved Preset"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Items · pi-mirror"
+echo "presets draft diff ok"
 # The file changes on disk under an unsaved draft: the save is refused,
 # the draft stays, and fork writes it under a new id.
 sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
@@ -86,6 +87,10 @@ type runContext struct {
 	// then compiles against a fresh session under the draft's policy.
 	fresh *freshSession
 	err   error
+	// caps is the capability state at the entry (nil: none to project);
+	// capsTrusted whether its updates are projected (capabilities.go).
+	caps        *capstate.State
+	capsTrusted bool
 }
 
 // loadLibraryCmd reads the whole library.
@@ -131,6 +136,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
+	rc.withCapabilities(ws, s, index)
 	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source
@@ -202,8 +208,10 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
-		res := compile.PresentSystemMessages(compile.Preview(stack, runtime, base, rc.messages, nil))
-		return previewMsg{version: version, res: res}
+		res := compile.Preview(stack, runtime, base, rc.messages, nil)
+		// Capability updates first (pi-forge projects them after the
+		// compile), then Pi's System messages as the dock shows them.
+		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res))}
 	}
 }
 

@@ -1,6 +1,8 @@
 package resources
 
 import (
+	"fmt"
+
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
@@ -25,4 +27,14 @@ func CreatePresetTree(ws Workspace, scope Scope, id string, tree *jsonv.Object) 
 // has expectedRevision (the SourceRevision the user loaded).
 func SavePresetTree(ws Workspace, scope Scope, id string, tree *jsonv.Object, expectedRevision string) (WriteResult, error) {
 	return SaveFile(ws, KindPreset, scope, id, PresetTreeBytes(tree), expectedRevision)
+}
+
+// ReadImportFile reads a file the user names to import (a regular file,
+// read with the library's size limit).
+func ReadImportFile(path string) ([]byte, error) {
+	raw, err := readRegularFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return raw, nil
 }

@@ -20,6 +20,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
@@ -116,6 +117,12 @@ type Model struct {
 
 	status    string
 	statusErr bool
+
+	// watchOn starts a watcher of the library directories (watch.go);
+	// watch is the running one and diskChanged marks a reload it caused.
+	watchOn     bool
+	watch       *libraryWatch
+	diskChanged bool
 }
 
 // dialogKind says what a dialog asks.
@@ -137,6 +144,14 @@ type dialog struct {
 	input   textinput.Model
 	slots   *common.List[common.TextRow]
 	onYes   func(m *Model, text string) tea.Cmd
+	// A create prompt writes to scope (tab switches it); text is its body
+	// without the scope line. freeText prompts take any text (a path),
+	// not only an id.
+	text     string
+	scope    preset.Scope
+	freeText bool
+	// conflict is the save-conflict dialog's state (conflict.go).
+	conflict *conflictDialog
 }
 
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
@@ -156,8 +171,12 @@ func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {
 	m.rcPending = true
+	var watch tea.Cmd
+	if m.watchOn {
+		watch = startWatchCmd(m.com.Workspace)
+	}
 	return tea.Batch(loadLibraryCmd(m.com.Workspace),
-		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID), watch)
 }
 
 // SetSize implements common.Panel.
@@ -199,7 +218,7 @@ func (m *Model) paneVisible(p pane) bool {
 // CapturesInput implements common.Panel: true while text is typed into
 // the block editor, a form field or a dialog.
 func (m *Model) CapturesInput() bool {
-	if m.dlg != nil || m.editing {
+	if m.dlg != nil || m.editing || m.presets.Filtering() {
 		return true
 	}
 	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
@@ -216,9 +235,15 @@ func (m *Model) ShortHelp() []key.Binding {
 	switch {
 	case m.diff != nil && m.dlg == nil:
 		return m.draftDiffHelp()
+	case m.dlg != nil && m.dlg.kind == dialogConflict:
+		return m.conflictHelp()
 	case m.dlg != nil && m.dlg.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case m.dlg != nil && m.dlg.kind == dialogPrompt && m.dlg.scope != "" && m.com.Workspace.Trust.Trusted:
+		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
+		return []key.Binding{k.Submit, k.Dismiss}
+	case m.presets.Filtering() && m.focus == paneList:
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
@@ -239,7 +264,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.d != nil {
 			bs = append(bs, k.Fork) // fork copies the open draft
 		}
-		return append(bs, k.Profiles, k.Reload)
+		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
@@ -336,6 +361,16 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applySaved(msg)
 	case createdMsg:
 		return m.applyCreated(msg)
+	case watchStartedMsg:
+		return m.applyWatchStarted(msg)
+	case libraryChangedMsg:
+		return m.applyLibraryChanged(msg)
+	case conflictReadMsg:
+		return m.openConflict(msg)
+	case deletedMsg:
+		return m.applyDeleted(msg)
+	case importReadMsg:
+		return m.applyImportRead(msg)
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:

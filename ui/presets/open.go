@@ -12,7 +12,7 @@ import (
 )
 
 // conflictText explains a refused save; the draft stays.
-const conflictText = "the file changed on disk since you opened it; your draft is kept — r reloads (discarding), f forks to a new id"
+const conflictText = "the file changed on disk since you opened it; your draft is kept — ctrl+s again offers the difference, overwrite, fork or reload"
 
 // reloadingText is the status while r re-reads the library; the new
 // snapshot replaces it.
@@ -37,10 +37,11 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
 	}
 	if m.open != nil {
+		notice := m.noticeDiskChange()
 		if p := m.findPreset(m.open.Scope, m.open.ID); p != nil {
 			m.open = p
 		}
-		return nil
+		return notice
 	}
 	if len(m.lib.Presets) == 0 {
 		return nil
@@ -201,6 +202,9 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = true
 		m.setStatus(conflictText, true)
+		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
+			return readConflictCmd(msg.key, m.open.Path, m.d.Snapshot())
+		}
 	case errors.Is(msg.err, resources.ErrUntrusted):
 		m.setStatus(untrustedText, true)
 	default:

@@ -55,6 +55,7 @@ type (
 func newPresetList() *common.List[presetRow] {
 	l := common.NewList(renderPresetRow)
 	l.SetIdentity(func(r presetRow) string { return r.path })
+	l.SetFilter(common.FilterWords(func(r presetRow) string { return r.id + " " + r.name }))
 	return l
 }
 
@@ -101,8 +102,9 @@ func renderPresetRow(r presetRow, s common.RowState) string {
 	if r.scope == "G" {
 		badge = st.Badge.Global.Render(r.scope)
 	}
+	// The id, then the display name, at every width (truncated to fit).
 	name := r.id
-	if r.name != "" && s.Width >= 36 {
+	if r.name != "" {
 		name += " " + st.Text.Muted.Render(r.name)
 	}
 	return selectable(s, leftRight(" "+mark+badge+" "+st.List.Item.Render(name), countBadges(st, r.errs, r.warns), s.Width))

@@ -75,12 +75,18 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.promptNew(), true
 	case key.Matches(msg, k.Preview):
 		return m.togglePreview(), true
+	case key.Matches(msg, k.Import):
+		return m.promptImport(), true
 	case key.Matches(msg, k.DraftDiff):
 		return m.openDraftDiff(), true
 	case m.showProfile || m.d == nil:
 		return nil, false
+	case key.Matches(msg, m.com.Keys.Copy):
+		return m.copySelection(), true
 	case key.Matches(msg, k.Undo):
 		return m.undo(), true
+	case key.Matches(msg, k.Redo):
+		return m.redo(), true
 	case key.Matches(msg, k.Fork):
 		return m.promptFork(), true
 	}
@@ -145,8 +151,15 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.presets.Filtering() {
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		return nil
+	}
 	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
+	}
+	if cmd, ok := m.presetListKey(msg); ok {
+		return cmd
 	}
 	if i := m.presets.SelectedIndex(); key.Matches(msg, m.keys.Open) && i >= 0 {
 		p := m.lib.Presets[i]
@@ -271,18 +284,6 @@ func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// undo restores the draft before the last edit.
-func (m *Model) undo() tea.Cmd {
-	m.stopEditing()
-	label, ok := m.d.Undo()
-	if !ok {
-		m.setStatus("nothing to undo", false)
-		return nil
-	}
-	m.setStatus("undid "+label, false)
-	return m.edited(m.items.Cursor(), nil)
-}
-
 // confirmDiscard runs then at once when the draft has no unsaved changes,
 // else after the user confirms dropping them.
 func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
@@ -306,26 +307,33 @@ func (m *Model) openSlotPicker() {
 		}}
 }
 
-// promptFork asks for the id of a copy of the draft.
+// promptFork asks for the id (and scope) of a copy of the draft.
 func (m *Model) promptFork() tea.Cmd {
 	scope := m.d.Scope()
 	if scope == preset.ScopeProject && !m.com.Workspace.Trust.Trusted {
 		scope = preset.ScopeGlobal
 	}
 	tree := m.d.Tree()
-	m.dlg = newPrompt("Fork to a new id", "The draft (with your unsaved edits) is written as "+string(scope)+":<id>.", m.d.ID()+"-copy",
-		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "fork") })
-	return m.dlg.input.Focus()
+	text := "The draft (with your unsaved edits) is written under a new id."
+	return m.scopedPrompt("Fork to a new id", text, m.d.ID()+"-copy", scope,
+		func(m *Model, id string, scope preset.Scope) tea.Cmd { return m.create(tree, id, scope, "fork") })
 }
 
-// promptNew asks for the id of a new Preset from the default mirror.
+// promptNew asks for the id and scope of a new Preset from the default
+// mirror.
 func (m *Model) promptNew() tea.Cmd {
 	m.stopEditing()
-	scope := preset.ScopeProject
-	if !m.com.Workspace.Trust.Trusted {
-		scope = preset.ScopeGlobal
-	}
-	m.dlg = newPrompt("New preset from the default mirror", "Creates "+string(scope)+":<id> mirroring Pi's own prompt.", "my-preset",
-		func(m *Model, id string) tea.Cmd { return m.create(defaultMirror(), id, scope, "new") })
-	return m.dlg.input.Focus()
+	return m.scopedPrompt("New preset from the default mirror", "Creates a Preset mirroring Pi's own prompt.", "my-preset", m.defaultScope(),
+		func(m *Model, id string, scope preset.Scope) tea.Cmd {
+			return m.create(defaultMirror(), id, scope, "new")
+		})
+}
+
+// scopedPrompt opens an id prompt whose scope tab switches.
+func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then func(m *Model, id string, scope preset.Scope) tea.Cmd) tea.Cmd {
+	d := newPrompt(title, m.scopeBody(text, scope), value, nil)
+	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
+	d.text, d.scope = text, scope
+	m.dlg = d
+	return d.input.Focus()
 }

@@ -42,7 +42,8 @@ const (
 
 // settingsRows are the Preset-wide editors listed after the items.
 var settingsRows = []string{
-	"Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Properties", "Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Advanced (raw JSON)",
 }
 
 // Model is the Presets panel.

@@ -34,7 +34,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateEditor(msg)
 	}
 	if m.focus == paneEditor && m.form != nil {
-		if m.form.CapturesInput() || !key.Matches(msg, k.Back, k.Undo) {
+		// The panel keeps esc, undo and redo (and e: $EDITOR for the raw JSON).
+		keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
+		if m.form.CapturesInput() || !keep {
 			var cmd tea.Cmd
 			m.form, cmd = m.form.Update(msg)
 			return cmd
@@ -199,12 +201,14 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus = paneList
 		return nil
 	case key.Matches(msg, k.AddBlock):
-		cur, err = m.d.AddBlock(min(cur, n-1))
+		return m.promptAddBlock(min(cur, n-1))
 	case key.Matches(msg, k.AddSlot):
 		m.openSlotPicker()
 		return nil
 	case cur >= n:
 		return nil // a settings row: the item keys do nothing
+	case key.Matches(msg, k.Item):
+		return m.openItemForm()
 	case key.Matches(msg, k.Toggle):
 		err = m.d.ToggleItem(cur)
 	case key.Matches(msg, k.MoveUp):
@@ -334,6 +338,20 @@ func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then
 	d := newPrompt(title, m.scopeBody(text, scope), value, nil)
 	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
 	d.text, d.scope = text, scope
+	m.dlg = d
+	return d.input.Focus()
+}
+
+// promptAddBlock asks for the new block's name; its id is made from the
+// name (unique), or is the text itself when that is already an id.
+func (m *Model) promptAddBlock(at int) tea.Cmd {
+	d := newPrompt("Add a block", "Name of the new system block (its id is made from it; i edits both later).", "", nil)
+	d.input.Prompt = "name: "
+	d.freeText = true
+	d.onYes = func(m *Model, name string) tea.Cmd {
+		i, err := m.d.AddNamedBlock(at, name)
+		return m.edited(i, err)
+	}
 	m.dlg = d
 	return d.input.Focus()
 }

@@ -49,6 +49,9 @@ type EditMsg struct {
 	Value  any
 	Delete bool
 	Label  string
+	// Coalesce joins the edit to the previous one of the same label (a
+	// run of typing is one undo step).
+	Coalesce bool
 }
 
 // Context is what a form is built from. Draft (the raw tree, which a form

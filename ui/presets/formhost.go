@@ -28,7 +28,7 @@ var settingsForms = []string{formProps, formParameters, formTools, formSkills, f
 
 // formContext is what every form is built from.
 func (m *Model) formContext() forms.Context {
-	ctx := forms.Context{Com: m.com, Library: m.lib}
+	ctx := forms.Context{Com: m.com, Library: m.lib, Memory: m.formMemory}
 	if m.d != nil {
 		ctx.Draft, ctx.Stack, ctx.Diagnostics, ctx.Scope = m.d.Tree(), m.d.Stack(), m.d.Diagnostics(), m.d.Scope()
 	}

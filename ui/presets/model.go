@@ -95,6 +95,8 @@ type Model struct {
 	form     forms.Form
 	formRow  int // the item or settings row the form edits (-1 none)
 	formKind string
+	// formMemory is what forms remember for the open draft.
+	formMemory *forms.Memory
 
 	rc        *runContext
 	rcPending bool

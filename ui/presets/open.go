@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
 // conflictText explains a refused save; the draft stays.
@@ -123,6 +124,7 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, msg.how.auto
 	m.unparsed = !msg.parsed
 	m.d = msg.d
+	m.formMemory = &forms.Memory{}
 	m.stopEditing()
 	m.taItem, m.previewOff, m.preview = -1, 0, nil
 	m.closeForm()

@@ -191,9 +191,16 @@ func (f *policyForm) setPatterns(patterns []string) tea.Cmd {
 	return editAt(f.ctx.Draft, Path{f.field, f.modeKey()}, toAnyList(patterns), f.field+"."+f.modeKey())
 }
 
-// setMode emits the policy with the pattern list moved to mode.
+// setMode emits the policy with the pattern list moved to mode. The list
+// each mode had is remembered (Context.Memory): leaving a mode for none
+// and coming back restores its patterns; allow ↔ deny moves the list.
 func (f *policyForm) setMode(mode string) tea.Cmd {
 	label := f.field + ".mode"
+	mem := f.ctx.Memory
+	if f.mode != policyNone {
+		mem.remember(f.field+"."+f.mode, f.patterns)
+		mem.remember(f.field+".last", f.patterns)
+	}
 	switch mode {
 	case policyNone:
 		return edit(Path{f.field}, f.rebuilt(nil, "allow", "deny"), label)
@@ -202,7 +209,14 @@ func (f *policyForm) setMode(mode string) tea.Cmd {
 		if mode == policyDeny {
 			other = policyAllow
 		}
-		return edit(Path{f.field}, f.rebuilt(map[string]any{mode: toAnyList(f.patterns)}, other), label)
+		patterns := f.patterns
+		if f.mode == policyNone {
+			patterns, _ = mem.recall(f.field + "." + mode)
+			if len(patterns) == 0 {
+				patterns, _ = mem.recall(f.field + ".last")
+			}
+		}
+		return edit(Path{f.field}, f.rebuilt(map[string]any{mode: toAnyList(patterns)}, other), label)
 	}
 }
 
@@ -234,6 +248,14 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		f.row = common.Clamp(f.row-1, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Down):
 		f.row = common.Clamp(f.row+1, 0, len(f.rows)-1)
+	case key.Matches(kp, k.Top):
+		f.row = 0
+	case key.Matches(kp, k.Bottom):
+		f.row = len(f.rows) - 1
+	case key.Matches(kp, k.PageUp):
+		f.row = common.Clamp(f.row-10, 0, len(f.rows)-1)
+	case key.Matches(kp, k.PageDown):
+		f.row = common.Clamp(f.row+10, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Mode):
 		return f, f.setMode(nextMode(f.mode, 1))
 	case r.kind == rowMode && (key.Matches(kp, k.Toggle) || key.Matches(kp, k.Edit) || key.Matches(kp, k.Cycle)):
@@ -318,6 +340,9 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 			list[t.index] = text
 		} else {
 			list = append(list, text)
+			// The new pattern's row comes before "+ add pattern": the
+			// cursor stays on the add row (or on the tool it came from).
+			f.row++
 		}
 		return f.setPatterns(list), nil
 	default:
@@ -329,6 +354,7 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 			list[t.index] = text
 		} else {
 			list = append(list, text)
+			f.row++ // stays on "+ add initial tool"
 		}
 		return editAt(f.ctx.Draft, Path{f.field, "initial"}, toAnyList(list), "tools.initial"), nil
 	}

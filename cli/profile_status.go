@@ -3,9 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
@@ -21,53 +19,21 @@ type ProfileStatusCmd struct {
 	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}."`
 }
 
-// ProfileStatus is a session's profile status at an entry: the runtime
-// there and, when a profile was applied on the branch, its provenance,
-// source state and drift. The Profiles view shows the same.
-type ProfileStatus struct {
-	SessionID, EntryID string
-	Current            profile.Current
-	// Last is nil when no profile was applied on the branch (or the last
-	// provenance was forgotten); LastEntry is the entry that says so.
-	Last      *profile.Status
-	LastEntry string
+// profileStatusAt is session.ProfileStatusAt over the library.
+func profileStatusAt(lib *resources.Library, s *session.Session, index int) session.ProfileStatus {
+	return session.ProfileStatusAt(s, index, lib.ProfileCatalog(), LibraryPresetLookup(lib))
 }
 
-// ProfileStatusAt computes the status at index of s against lib.
-func ProfileStatusAt(lib *resources.Library, s *session.Session, index int) ProfileStatus {
-	out := ProfileStatus{SessionID: s.Header.ID, EntryID: s.Entries[index].ID}
-	rt := session.RuntimeStateAt(s, index)
-	cur := profile.Current{ThinkingLevel: rt.ThinkingLevel}
-	if rt.Provider != "" || rt.Model != "" {
-		cur.Model = &profile.Model{Provider: rt.Provider, ID: rt.Model}
-	}
-	switch rt.Preset.Choice {
-	case session.PresetSelected:
-		key := rt.Preset.Selector
-		if p, err := lib.ResolvePreset(key); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
-			key = p.Key()
+// LibraryPresetLookup resolves a Preset selector in the library for
+// session.ProfileStatusAt (a Preset with errors still resolves).
+func LibraryPresetLookup(lib *resources.Library) session.PresetLookup {
+	return func(selector string) (string, *preset.ResourcePolicy, bool) {
+		p, err := lib.ResolvePreset(selector)
+		if p == nil || (err != nil && !errors.Is(err, resources.ErrUnusable)) {
+			return "", nil, false
 		}
-		cur.PromptStack = &key
+		return p.Key(), p.Stack.Tools, true
 	}
-	if rc, err := session.RunContextAt(s, index, nil, time.Local, nil); err == nil && rc.FromSession {
-		cur.Tools, cur.ToolsKnown = rc.Runtime.Options.SelectedTools, true
-	}
-	out.Current = cur
-	st := session.ProfileStateAt(s, index)
-	out.LastEntry = st.EntryID
-	prov, ok := profile.ParseProvenance(st.Provenance)
-	if !ok {
-		return out
-	}
-	var expected []string
-	if prov.PromptStack == nil {
-		expected = compile.FreshSessionTools(nil).Tools
-	} else if p, err := lib.ResolvePreset(*prov.PromptStack); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
-		expected = compile.FreshSessionTools(p.Stack.Tools).Tools
-	}
-	status := profile.RuntimeStatus(lib.ProfileCatalog(), prov, cur, expected)
-	out.Last = &status
-	return out
 }
 
 // Run prints the status.
@@ -83,7 +49,7 @@ func (c *ProfileStatusCmd) Run(g *Globals) error {
 	if index < 0 {
 		return fail(exitFailed, "session %s has no entries", c.Session)
 	}
-	st := ProfileStatusAt(lib, s, index)
+	st := profileStatusAt(lib, s, index)
 	if c.JSON {
 		return printJSON(g.stdout, profileStatusJSON(st))
 	}
@@ -144,7 +110,7 @@ func driftText(d profile.Drift) string {
 	return "unchanged (" + d.Expected + ")"
 }
 
-func profileStatusJSON(st ProfileStatus) *jsonv.Object {
+func profileStatusJSON(st session.ProfileStatus) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("session", st.SessionID)
 	o.Set("entryId", st.EntryID)

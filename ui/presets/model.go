@@ -61,6 +61,13 @@ type Model struct {
 	presets     *common.List[presetRow]
 	profiles    *common.List[profileRow]
 	showProfile bool
+	// prof is the profile being edited, profForm its form (profFocus: the
+	// form has the keys), profStatus the selected entry's profile status
+	// (profiles_edit.go).
+	prof       *profileDraft
+	profForm   forms.Form
+	profFocus  bool
+	profStatus *session.ProfileStatus
 
 	// open is the loaded Preset the draft came from (nil = none open).
 	open     *resources.Preset
@@ -224,6 +231,9 @@ func (m *Model) CapturesInput() bool {
 	if m.dlg != nil || m.editing || m.presets.Filtering() {
 		return true
 	}
+	if m.showProfile {
+		return m.profFocus && m.profForm != nil && m.profForm.CapturesInput()
+	}
 	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
 }
 
@@ -256,8 +266,10 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
+	case m.showProfile && m.profFocus && m.profForm != nil:
+		return append(m.profForm.ShortHelp(), k.Save, k.Undo, k.Back)
 	case m.showProfile:
-		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
+		return []key.Binding{k.Item, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
 		if m.presets.Len() > 0 {
@@ -312,7 +324,11 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		// block editor holds styles of its own.
 		m.styleEditor()
 	case forms.EditMsg:
-		cmds = append(cmds, m.applyFormEdit(msg))
+		if m.showProfile && m.prof != nil {
+			cmds = append(cmds, m.applyProfileEdit(msg))
+		} else {
+			cmds = append(cmds, m.applyFormEdit(msg))
+		}
 	default:
 		if cmd, ok := m.draftDiffUpdate(msg); ok {
 			return m, cmd
@@ -364,6 +380,15 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applySaved(msg)
 	case createdMsg:
 		return m.applyCreated(msg)
+	case profileSavedMsg:
+		return m.applyProfileSaved(msg)
+	case profileStatusMsg:
+		if m.com.Selection.SessionFile == msg.file {
+			m.profStatus = msg.status
+			m.refreshProfileRows()
+		}
+	case profileEditedMsg:
+		return m.applyProfileEdited(msg)
 	case watchStartedMsg:
 		return m.applyWatchStarted(msg)
 	case libraryChangedMsg:
@@ -428,7 +453,11 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 			m.focusWantedItem()
 		}
 	}
-	return tea.Batch(open, m.followContext(sel))
+	var status tea.Cmd
+	if m.showProfile {
+		status = loadProfileStatusCmd(m.lib, sel.SessionFile, sel.EntryID)
+	}
+	return tea.Batch(open, m.followContext(sel), status)
 }
 
 // followContext reloads the run context when the session or entry changed.

@@ -33,7 +33,11 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	}
 	m.lib = msg.lib
 	m.resolveActive()
-	m.profiles.SetItems(profileRows(m.lib))
+	m.refreshProfileRows()
+	var status tea.Cmd
+	if m.showProfile { // a profile file may have changed: so may its state
+		status = loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
+	}
 	if m.status == reloadingText {
 		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
 	}
@@ -42,7 +46,7 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 		if p := m.findPreset(m.open.Scope, m.open.ID); p != nil {
 			m.open = p
 		}
-		return notice
+		return tea.Batch(notice, status)
 	}
 	if len(m.lib.Presets) == 0 {
 		return nil

@@ -22,6 +22,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.diff != nil {
 		return m.draftDiffKey(msg)
 	}
+	if m.showProfile {
+		if cmd, ok := m.profileViewKey(msg); ok {
+			return cmd
+		}
+	}
 	if key.Matches(msg, k.Save) {
 		m.stopEditing()
 		return m.save()
@@ -95,11 +100,16 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// toggleProfiles swaps the profiles view in or out.
+// toggleProfiles swaps the profiles view in or out; showing it reads the
+// profile status of the selected entry.
 func (m *Model) toggleProfiles() tea.Cmd {
 	m.stopEditing()
 	m.showProfile = !m.showProfile
 	m.focus = paneList
+	if m.showProfile {
+		m.syncProfileForm()
+		return loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
+	}
 	return nil
 }
 

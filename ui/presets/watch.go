@@ -118,7 +118,11 @@ func (m *Model) applyWatchStarted(msg watchStartedMsg) tea.Cmd {
 // against the new snapshot when it arrives (noticeDiskChange).
 func (m *Model) applyLibraryChanged(msg libraryChangedMsg) tea.Cmd {
 	m.diskChanged = true
-	return tea.Batch(loadLibraryCmd(m.com.Workspace), m.watch.waitCmd())
+	var next tea.Cmd
+	if m.watch != nil {
+		next = m.watch.waitCmd()
+	}
+	return tea.Batch(loadLibraryCmd(m.com.Workspace), next)
 }
 
 // noticeDiskChange runs after a reload caused by the watcher: when the

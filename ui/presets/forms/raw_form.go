@@ -81,8 +81,10 @@ func (f *rawForm) startEditing(text string) tea.Cmd {
 
 var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
 
-// parseProblem is "" when text is a JSON object, else what is wrong and
-// where: "line L, column C: …".
+// ParseProblem is "" when text is a JSON object, else what is wrong and
+// where: "invalid JSON at line L, column C: …".
+func ParseProblem(text string) string { return parseProblem(text) }
+
 func parseProblem(text string) string {
 	v, err := jsonv.Parse([]byte(text))
 	if err == nil {

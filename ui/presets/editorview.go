@@ -71,6 +71,9 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 	st := m.com.Styles
 	cur := m.items.Cursor()
 	it, _, isItem := m.d.Item(cur)
+	if m.form != nil && m.formKind == formItem && m.formRow == cur {
+		return m.form.Title(), "esc back", strings.Split(m.form.View(width, height), "\n")
+	}
 	if content, ok := m.blockContent(cur); ok {
 		title := "Block · " + itemLabel(it)
 		if m.editing {

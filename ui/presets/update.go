@@ -183,9 +183,12 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 // afterItemMove shows the editor or form of the row under the cursor.
 func (m *Model) afterItemMove() {
 	m.syncEditor()
-	if m.formKindAt(m.items.Cursor()) != "" {
+	switch {
+	case m.formKind == formItem && m.formRow == m.items.Cursor():
+		// the item's properties stay open while it is edited
+	case m.formKindAt(m.items.Cursor()) != "":
 		m.openForm(false)
-	} else {
+	default:
 		m.closeForm()
 	}
 }

@@ -57,6 +57,10 @@ type policyForm struct {
 
 	edit   prompt
 	target policyRow
+	// pending is set once an edit is emitted: this instance is stale until
+	// the panel rebuilds the form from the edited draft, so keys that edit
+	// wait (a fast m m m would otherwise cycle from the old mode each time).
+	pending bool
 }
 
 func newPolicy(ctx Context, field string, o options) Form {
@@ -242,6 +246,19 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		return f, nil
 	}
 	r := f.rows[f.row]
+	k := f.keys
+	if f.pending && !key.Matches(kp, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown) {
+		return f, nil
+	}
+	form, cmd := f.handleKey(kp, r)
+	if cmd != nil && !f.edit.open {
+		f.pending = true
+	}
+	return form, cmd
+}
+
+// handleKey is Update for a key when no text is being typed.
+func (f *policyForm) handleKey(kp tea.KeyPressMsg, r policyRow) (Form, tea.Cmd) {
 	k := f.keys
 	switch {
 	case key.Matches(kp, k.Up):

@@ -91,18 +91,26 @@ func Open(path string) (*Session, error) { return OpenWithOptions(path, Options{
 
 // OpenWithOptions reads the session file at path. The file is read in
 // chunks and never modified; migration happens in memory only.
+// Only a regular file is read (a FIFO, device or directory, also behind a
+// symbolic link, fails with ErrNotRegular without blocking), and only up to
+// the size it had when it was opened.
 func OpenWithOptions(path string, opt Options) (*Session, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
-	s, err := Read(f, opt)
+	s, err := readOpened(f, fi, opt)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", path, err)
 	}
 	s.Path = path
 	return s, nil
+}
+
+// readOpened reads an opened regular file up to its size at open.
+func readOpened(f *os.File, fi os.FileInfo, opt Options) (*Session, error) {
+	return Read(sizedReader(f, fi), opt)
 }
 
 // lineRef is one physical line handed from the splitter to a decoder.

@@ -78,7 +78,7 @@ type TailOptions struct {
 	// reader falls behind, Tail waits instead of dropping events.
 	Buffer int
 	// MaxLineBytes bounds how much of an unfinished line is held
-	// (default 256 MiB).
+	// (default DisplayMaxLineBytes: the tail is a display path).
 	MaxLineBytes int
 }
 
@@ -93,7 +93,7 @@ func (o TailOptions) withDefaults() TailOptions {
 		o.Buffer = 16
 	}
 	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = 256 << 20
+		o.MaxLineBytes = DisplayMaxLineBytes
 	}
 	return o
 }

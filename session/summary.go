@@ -125,8 +125,9 @@ func finish(s EntrySummary) EntrySummary {
 // CleanText makes session text safe for a terminal: ANSI/OSC/DCS sequences
 // are removed (OSC 52 clipboard writes included), tabs become four spaces,
 // carriage returns and every other C0/C1 control character are dropped, as
-// are line separators and bidi overrides that would reorder what the user
-// sees; invalid UTF-8 becomes U+FFFD first. Newlines are kept.
+// are line separators and bidi controls (the Bidi_Control set, U+061C
+// included) that would reorder what the user sees; invalid UTF-8 becomes
+// U+FFFD first. Newlines are kept.
 func CleanText(s string) string {
 	if isPlainASCII(s) {
 		return s
@@ -143,7 +144,7 @@ func CleanText(s string) string {
 			b.WriteByte('\n')
 		case r == '\t':
 			b.WriteString("    ")
-		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u200e', r == '\u200f',
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u200e', r == '\u200f', r == '\u061c',
 			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
 			// dropped
 		default:

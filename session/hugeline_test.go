@@ -116,3 +116,44 @@ func TestOpenForDisplayAndOpenDiffer(t *testing.T) {
 		t.Errorf("full path through the big entry has %d entries", len(path))
 	}
 }
+
+// FuzzLineLimitPaths reads the same bytes through the seekable path (which
+// measures long lines ahead and skips them unread) and the stream path
+// (which buffers up to the limit) with a small limit: both must agree on
+// the entries and on which lines were skipped and how long they were.
+func FuzzLineLimitPaths(f *testing.F) {
+	f.Add([]byte(testHeader+"\n"+entryLine("e1", "")+"\n"+strings.Repeat("x", 300)+"\n"+entryLine("e2", "e1")), 64, 16)
+	f.Add([]byte(testHeader+"\n"+strings.Repeat("y", 1000)), 100, 7)
+	f.Add([]byte(strings.Repeat("z", 90)+"\n"+testHeader+"\n"), 80, 33)
+	f.Fuzz(func(t *testing.T, data []byte, limit, chunk int) {
+		limit, chunk = 1+abs(limit)%512, 1+abs(chunk)%256
+		opt := Options{MaxLineBytes: limit, ChunkBytes: chunk, Workers: 1}
+		seek, errSeek := Read(strings.NewReader(string(data)), opt)
+		stream, errStream := Read(plainReader{strings.NewReader(string(data))}, opt)
+		if (errSeek == nil) != (errStream == nil) {
+			t.Fatalf("seekable err %v, stream err %v", errSeek, errStream)
+		}
+		if errSeek != nil {
+			return
+		}
+		a, b := seek.Diagnostics, stream.Diagnostics
+		if !reflectEqualInts(a.OversizedLines, b.OversizedLines) || len(a.OversizedLineBytes) != len(b.OversizedLineBytes) {
+			t.Fatalf("oversized: seekable %v %v, stream %v %v", a.OversizedLines, a.OversizedLineBytes, b.OversizedLines, b.OversizedLineBytes)
+		}
+		for k := range a.OversizedLineBytes {
+			if a.OversizedLineBytes[k] != b.OversizedLineBytes[k] || a.OversizedLineBytes[k] <= int64(limit) {
+				t.Fatalf("sizes: seekable %v, stream %v, limit %d", a.OversizedLineBytes, b.OversizedLineBytes, limit)
+			}
+		}
+		if len(seek.Entries) != len(stream.Entries) || a.Lines != b.Lines || seek.Size != stream.Size || seek.Size != int64(len(data)) {
+			t.Fatalf("entries %d/%d lines %d/%d size %d/%d of %d", len(seek.Entries), len(stream.Entries), a.Lines, b.Lines, seek.Size, stream.Size, len(data))
+		}
+	})
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

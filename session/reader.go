@@ -288,6 +288,17 @@ func (sp *splitter) emit(data []byte) {
 	}
 }
 
+// emitChecked emits a complete line, or records it as oversized when a
+// buffer that was sized for the bytes after a skipped line still held it
+// whole: the limit is the same on every path.
+func (sp *splitter) emitChecked(data []byte) {
+	if len(data) > sp.opt.MaxLineBytes {
+		sp.skipped(int64(len(data)))
+		return
+	}
+	sp.emit(data)
+}
+
 func (sp *splitter) flush() {
 	if len(sp.cur) == 0 {
 		return
@@ -317,7 +328,7 @@ func (sp *splitter) run(r io.Reader) error {
 				break
 			}
 			end := scan + idx
-			sp.emit(buf[start:end:end])
+			sp.emitChecked(buf[start:end:end])
 			start = end + 1
 			scan = start
 		}
@@ -325,7 +336,7 @@ func (sp *splitter) run(r io.Reader) error {
 		if err == io.EOF {
 			if start < n {
 				sp.missingNewline = true
-				sp.emit(buf[start:n:n])
+				sp.emitChecked(buf[start:n:n])
 			}
 			return nil
 		}
@@ -361,7 +372,10 @@ func (sp *splitter) run(r io.Reader) error {
 				}
 				if lineLen > int64(sp.opt.MaxLineBytes) {
 					if !found {
+						// The line runs to the end of the data: count its
+						// unread rest as read (Size is the file's size).
 						sp.skipped(lineLen)
+						sp.totalBytes += lineLen - int64(tail)
 						sp.missingNewline = true
 						return nil
 					}

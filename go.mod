@@ -12,6 +12,7 @@ require (
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/sahilm/fuzzy v0.1.3
+	github.com/sergi/go-diff v1.4.4
 	golang.org/x/text v0.24.0
 )
 

@@ -26,7 +26,7 @@ func DefaultNav() Nav {
 }
 
 // addNamed adds the navigation bindings to an override map under prefix
-// ("session-up", "presets-top", …).
+// ("session.up", "presets.top", …).
 func (n *Nav) addNamed(prefix string, m map[string]*key.Binding) map[string]*key.Binding {
 	m[prefix+"up"], m[prefix+"down"] = &n.Up, &n.Down
 	m[prefix+"page-up"], m[prefix+"page-down"] = &n.PageUp, &n.PageDown

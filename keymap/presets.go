@@ -63,14 +63,14 @@ func DefaultPresets() Presets {
 
 // Named exposes the bindings under the stable names used by overrides.
 func (p *Presets) Named() map[string]*key.Binding {
-	return p.Nav.addNamed("presets-", map[string]*key.Binding{
-		"presets-open": &p.Open, "presets-back": &p.Back, "presets-toggle": &p.Toggle,
-		"presets-move-up": &p.MoveUp, "presets-move-down": &p.MoveDown,
-		"presets-add-block": &p.AddBlock, "presets-add-slot": &p.AddSlot,
-		"presets-duplicate": &p.Duplicate, "presets-delete": &p.Delete, "presets-edit": &p.Edit,
-		"presets-save": &p.Save, "presets-fork": &p.Fork, "presets-new": &p.New,
-		"presets-undo": &p.Undo, "presets-preview": &p.Preview, "presets-profiles": &p.Profiles,
-		"presets-reload": &p.Reload, "presets-confirm": &p.Confirm, "presets-cancel": &p.Cancel,
-		"presets-submit": &p.Submit, "presets-dismiss": &p.Dismiss,
+	return p.Nav.addNamed("presets.", map[string]*key.Binding{
+		"presets.open": &p.Open, "presets.back": &p.Back, "presets.toggle": &p.Toggle,
+		"presets.move-up": &p.MoveUp, "presets.move-down": &p.MoveDown,
+		"presets.add-block": &p.AddBlock, "presets.add-slot": &p.AddSlot,
+		"presets.duplicate": &p.Duplicate, "presets.delete": &p.Delete, "presets.edit": &p.Edit,
+		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
+		"presets.undo": &p.Undo, "presets.preview": &p.Preview, "presets.profiles": &p.Profiles,
+		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
+		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})
 }

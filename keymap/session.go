@@ -48,10 +48,10 @@ func DefaultSession() Session {
 
 // Named exposes the bindings under the stable names used by overrides.
 func (s *Session) Named() map[string]*key.Binding {
-	return s.Nav.addNamed("session-", map[string]*key.Binding{
-		"session-open": &s.Open, "session-back": &s.Back, "session-filter": &s.Filter, "session-scope": &s.Scope,
-		"session-fold": &s.Fold, "session-unfold": &s.Unfold, "session-tree-filter": &s.TreeFilter, "session-expand": &s.Expand,
-		"session-thinking": &s.Thinking, "session-context": &s.Context, "session-stats": &s.Stats,
-		"session-follow": &s.Follow, "session-reload": &s.Reload,
+	return s.Nav.addNamed("session.", map[string]*key.Binding{
+		"session.open": &s.Open, "session.back": &s.Back, "session.filter": &s.Filter, "session.scope": &s.Scope,
+		"session.fold": &s.Fold, "session.unfold": &s.Unfold, "session.tree-filter": &s.TreeFilter, "session.expand": &s.Expand,
+		"session.thinking": &s.Thinking, "session.context": &s.Context, "session.stats": &s.Stats,
+		"session.follow": &s.Follow, "session.reload": &s.Reload,
 	})
 }

@@ -2,45 +2,25 @@ package resources
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
-
-// sharedDir returns $FORGEBENCH_SHARED or skips.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: pi-forge fixture vectors skipped")
-	}
-	return dir
-}
-
-func readShared(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
-	return b
-}
 
 // TestFixtureSourceRevisions loads pi-forge's example files as a library and
 // checks the revisions against the ones pi-forge computed, then uses each
 // as the expected revision of a guarded save.
 func TestFixtureSourceRevisions(t *testing.T) {
-	fixtures := filepath.Join(sharedDir(t), "fixtures", "pi-forge")
 	var vectors struct {
 		SourceRevisions []struct {
 			File           string `json:"file"`
 			SourceRevision string `json:"sourceRevision"`
 		} `json:"sourceRevisions"`
 	}
-	if err := json.Unmarshal(readShared(t, filepath.Join(fixtures, "fingerprint-vectors.json")), &vectors); err != nil {
+	if err := json.Unmarshal(fixtures.Read(t, "pi-forge/fingerprint-vectors.json"), &vectors); err != nil {
 		t.Fatal(err)
 	}
 	if len(vectors.SourceRevisions) == 0 {
@@ -53,7 +33,7 @@ func TestFixtureSourceRevisions(t *testing.T) {
 		if strings.Contains(v.File, "capabilities/") {
 			kind = KindCapability
 		}
-		raw := readShared(t, filepath.Join(fixtures, filepath.FromSlash(v.File)))
+		raw := fixtures.Read(t, "pi-forge/"+v.File)
 		// Writes address <root>/<id>.json, so store each file under its id.
 		id := strings.TrimSuffix(filepath.Base(v.File), ".json")
 		if kind == KindPreset {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 var appendClock = time.Date(2026, 11, 29, 22, 47, 39, 368_900_000, time.UTC)
@@ -290,21 +291,13 @@ func TestAppendRefusesBadEntries(t *testing.T) {
 // cut before the entry, plus Append of the same content with the same id and
 // clock, must reproduce Pi's line byte for byte.
 func TestAppendFixtureLines(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping Pi byte-exact append check")
-	}
 	var files []string
 	for _, pattern := range []string{
-		"fixtures/pi-sessions/generated-pi-1.6.0/agent/sessions/*/*.jsonl",
-		"fixtures/pi-subagent/synthetic-v5/agent/sessions/*/*.jsonl",
-		"fixtures/pi-subagent/synthetic-v5/agent/sessions/*/*.subagents/*/sessions/*.jsonl",
+		"pi-sessions/generated-pi-1.6.0/agent/sessions/*/*.jsonl",
+		"pi-subagent/synthetic-v5/agent/sessions/*/*.jsonl",
+		"pi-subagent/synthetic-v5/agent/sessions/*/*.subagents/*/sessions/*.jsonl",
 	} {
-		m, err := filepath.Glob(filepath.Join(shared, pattern))
-		if err != nil || len(m) == 0 {
-			t.Fatalf("fixtures %s missing (%v)", pattern, err)
-		}
-		files = append(files, m...)
+		files = append(files, fixtures.Glob(t, pattern)...)
 	}
 	replayed := 0
 	for _, src := range files {

@@ -30,7 +30,7 @@ func ConvertToLLM(msgs []any) []any {
 		case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
 			out = append(out, obj)
 		case RoleBashExecution:
-			if exclude, _ := obj.Get("excludeFromContext"); truthy(exclude) {
+			if exclude, _ := obj.Get("excludeFromContext"); jsonv.Truthy(exclude) {
 				continue
 			}
 			out = append(out, userMessage(textContent(BashExecutionText(obj)), obj))
@@ -64,7 +64,7 @@ func BashExecutionText(m *jsonv.Object) string {
 	b.WriteString("Ran `")
 	b.WriteString(jsPlusString(m, "command"))
 	b.WriteString("`\n")
-	if output, _ := m.Get("output"); truthy(output) {
+	if output, _ := m.Get("output"); jsonv.Truthy(output) {
 		b.WriteString("```\n")
 		b.WriteString(jsonv.ToString(output))
 		b.WriteString("\n```")
@@ -73,7 +73,7 @@ func BashExecutionText(m *jsonv.Object) string {
 	}
 	cancelled, _ := m.Get("cancelled")
 	exitCode, hasExit := m.Get("exitCode")
-	if truthy(cancelled) {
+	if jsonv.Truthy(cancelled) {
 		b.WriteString("\n\n(command cancelled)")
 	} else if hasExit && exitCode != nil && exitCode != float64(0) {
 		b.WriteString("\n\nCommand exited with code ")
@@ -81,7 +81,7 @@ func BashExecutionText(m *jsonv.Object) string {
 	}
 	truncated, _ := m.Get("truncated")
 	fullPath, _ := m.Get("fullOutputPath")
-	if truthy(truncated) && truthy(fullPath) {
+	if jsonv.Truthy(truncated) && jsonv.Truthy(fullPath) {
 		b.WriteString("\n\n[Output truncated. Full output: ")
 		b.WriteString(jsonv.ToString(fullPath))
 		b.WriteString("]")
@@ -118,19 +118,4 @@ func jsPlusString(o *jsonv.Object, key string) string {
 		return "undefined"
 	}
 	return jsonv.ToString(v)
-}
-
-// truthy is JavaScript truthiness for a jsonv value.
-func truthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case float64:
-		return t == t && t != 0
-	case string:
-		return t != ""
-	}
-	return true
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/sahilm/fuzzy"
 )
 
@@ -56,7 +57,7 @@ type ListItem struct {
 	Name       string
 	NameStatus string
 	// FirstMessage is the first user message's text from the head window
-	// as OneLine renders it (terminal-safe, one line, truncated).
+	// as sanitize.Clip renders it (terminal-safe, one line, truncated).
 	FirstMessage       string
 	FirstMessageStatus string
 	// MessageCount counts message entries; exact only when the windows
@@ -472,7 +473,7 @@ func (st *windowStats) fill(it *ListItem, whole bool, hdrLen int, hdrMs float64,
 		// Decode only the content, not the whole message.
 		var content Content
 		if err := content.UnmarshalJSON(st.firstUser.MessageField("content")); err == nil {
-			it.FirstMessage = OneLine(content.PlainText(" "), opt.FirstMessageMax)
+			it.FirstMessage = sanitize.Clip(content.PlainText(" "), opt.FirstMessageMax)
 		}
 	case whole:
 		it.FirstMessageStatus = StatusNone

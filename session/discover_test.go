@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 const discoverData = "testdata/discover"
@@ -293,17 +294,8 @@ func TestSummarizeWindows(t *testing.T) {
 }
 
 func TestDiscoverFixtures(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping fixture discovery test")
-	}
-	gen := filepath.Join(shared, "fixtures/pi-sessions/generated-pi-1.6.0/agent")
-	sub := filepath.Join(shared, "fixtures/pi-subagent/synthetic-v5/agent")
-	for _, d := range []string{gen, sub} {
-		if _, err := os.Stat(d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gen := fixtures.Path(t, "pi-sessions/generated-pi-1.6.0/agent")
+	sub := fixtures.Path(t, "pi-subagent/synthetic-v5/agent")
 	items, err := ListCwd(Locations{AgentDir: gen}, "/home/dev/projects/demo-app", ListOptions{})
 	if err != nil || len(items) != 2 {
 		t.Fatalf("generated fixtures: %v %v", idsOf(items), err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -136,7 +137,7 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 		id = s.Entries[index].ID
 	}
 	if sp.Source != SystemPromptFromSession {
-		fr.Source = "Pi 1.6.0 defaults: " + OneLine(s.Path, 200) + " records no system prompt (written before Pi 0.86)"
+		fr.Source = "Pi 1.6.0 defaults: " + sanitize.Clip(s.Path, 200) + " records no system prompt (written before Pi 0.86)"
 		return fr, nil
 	}
 	sections := make(map[string]string, len(sp.Sections))
@@ -164,7 +165,7 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 			fr.Runtime.Now = time.UnixMilli(int64(ms)).In(loc)
 		}
 	}
-	fr.Source = "session " + OneLine(s.Header.ID, 60) + " at entry " + OneLine(id, 20) + " (system prompt recorded by Pi)"
+	fr.Source = "session " + sanitize.Clip(s.Header.ID, 60) + " at entry " + sanitize.Clip(id, 20) + " (system prompt recorded by Pi)"
 	return fr, nil
 }
 

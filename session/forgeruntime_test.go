@@ -1,8 +1,6 @@
 package session
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/piprompt"
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -73,13 +72,9 @@ func TestRuntimeOptionsWithoutSections(t *testing.T) {
 }
 
 func TestForgeRuntimeAtFixtureSession(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: the Pi 1.6.0 session fixture is not available")
-	}
-	matches, _ := filepath.Glob(filepath.Join(shared, "fixtures/pi-sessions/generated-pi-1.6.0/agent/sessions/*/2026-11-29T22-47-39-368Z_*.jsonl"))
+	matches := fixtures.Glob(t, "pi-sessions/generated-pi-1.6.0/agent/sessions/*/2026-11-29T22-47-39-368Z_*.jsonl")
 	if len(matches) != 1 {
-		t.Fatalf("generated Pi 1.6.0 main session not found under %s", shared)
+		t.Fatalf("want one generated Pi 1.6.0 main session, found %v", matches)
 	}
 	s, err := Open(matches[0])
 	if err != nil {

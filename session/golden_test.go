@@ -3,33 +3,15 @@ package session
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
-// sharedDir returns $FORGEBENCH_SHARED or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: Pi 1.6.0 golden fixtures unavailable")
-	}
-	return dir
-}
-
-func mustExist(t testing.TB, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
-}
-
 const (
-	piSessions   = "fixtures/pi-sessions"
+	piSessions   = "pi-sessions" // under the shared fixtures directory
 	generatedDir = piSessions + "/generated-pi-1.6.0/agent/sessions/--home-dev-projects-demo-app--"
 	mainFile     = generatedDir + "/2026-11-29T22-47-39-368Z_01a2297e-1867-72d0-99d9-f9f8b12b74b4.jsonl"
 	forkFile     = generatedDir + "/2026-11-29T22-47-39-378Z_01a2297e-1872-72d0-99d9-f9fb033ed71b.jsonl"
@@ -51,18 +33,11 @@ var goldenCases = []goldenCase{
 }
 
 func TestGoldenContexts(t *testing.T) {
-	shared := sharedDir(t)
 	for _, gc := range goldenCases {
 		t.Run(gc.golden, func(t *testing.T) {
-			goldenPath := filepath.Join(shared, piSessions, "golden-pi-1.6.0", gc.golden)
-			source := filepath.Join(shared, gc.source)
-			mustExist(t, goldenPath)
-			mustExist(t, source)
+			raw := fixtures.Read(t, piSessions+"/golden-pi-1.6.0/"+gc.golden)
+			source := fixtures.Path(t, gc.source)
 			var want map[string]any
-			raw, err := os.ReadFile(goldenPath)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if err := json.Unmarshal(raw, &want); err != nil {
 				t.Fatal(err)
 			}

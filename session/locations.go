@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sessiondir"
 )
 
 // Environment variables that locate Pi's files (spec §1.1, §14).
@@ -148,15 +149,10 @@ func resolveCwd(cwd, home string) string {
 	return filepath.Clean(cwd)
 }
 
-// EncodeCwd turns an absolute cwd into Pi's session directory name: one
-// leading separator dropped, every "/", "\" and ":" replaced by "-", wrapped
-// in "--" (spec §1.2). The encoding is lossy.
-func EncodeCwd(cwd string) string {
-	if strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, `\`) {
-		cwd = cwd[1:]
-	}
-	return "--" + strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(cwd) + "--"
-}
+// EncodeCwd turns an absolute cwd into Pi's session directory name (spec
+// §1.2; the encoding itself lives in engine/sessiondir so the demo
+// workspace can name its session directory without this package).
+func EncodeCwd(cwd string) string { return sessiondir.Name(cwd) }
 
 // DefaultSessionDir is AgentDir/sessions/<EncodeCwd(cwd)>.
 func (l Locations) DefaultSessionDir(cwd, home string) string {

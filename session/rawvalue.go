@@ -52,7 +52,9 @@ func (r RawValue) Number() (float64, bool) {
 	return f, true
 }
 
-// Truthy reports JavaScript truthiness of the field (absent is falsy).
+// Truthy reports JavaScript truthiness of the field (absent is falsy): the
+// same answer as jsonv.Truthy of the decoded value, read from the raw text
+// without decoding objects or arrays (FuzzRawValueTruthy checks they agree).
 func (r RawValue) Truthy() bool {
 	if len(r) == 0 {
 		return false

@@ -9,7 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session/catalog"
-	"github.com/forgebench/forgebench/session/catalog/rawjson"
+	"github.com/forgebench/forgebench/session/internal/rawjson"
 )
 
 // Scopes of a Stats value.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/internal/gen"
 )
@@ -142,8 +143,7 @@ func TestStatsJSONShape(t *testing.T) {
 // TestStatsGeneratedFixture checks the Pi-generated session against numbers
 // added up by hand from the file.
 func TestStatsGeneratedFixture(t *testing.T) {
-	path := filepath.Join(sharedDir(t), mainFile)
-	mustExist(t, path)
+	path := fixtures.Path(t, mainFile)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -272,9 +272,7 @@ func FuzzSessionStats(f *testing.F) {
 // TestStatsUpstreamV1 counts the migrated v1 sessions against the message
 // counts recorded in fixtures/pi-sessions/SOURCES.md.
 func TestStatsUpstreamV1(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), piSessions, "upstream", "pi-mono")
-	path := filepath.Join(dir, "before-compaction.jsonl")
-	mustExist(t, path)
+	path := fixtures.Path(t, piSessions+"/upstream/pi-mono/before-compaction.jsonl")
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -292,8 +290,7 @@ func TestStatsUpstreamV1(t *testing.T) {
 	if bash != 3 || st.Tokens.Total == 0 || st.Cost <= 0 {
 		t.Errorf("bashExecution %d, tokens %v, cost %v", bash, st.Tokens.Total, st.Cost)
 	}
-	large := filepath.Join(dir, "large-session.jsonl")
-	mustExist(t, large)
+	large := fixtures.Path(t, piSessions+"/upstream/pi-mono/large-session.jsonl")
 	ls, err := Open(large)
 	if err != nil {
 		t.Fatal(err)

@@ -3,10 +3,8 @@ package session
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // EntrySummary is the one-line description of an entry used by timelines,
@@ -14,7 +12,7 @@ import (
 type EntrySummary struct {
 	// Kind is the message role for message entries, else the entry type.
 	Kind string
-	// Text is a single line of sanitised text (no control sequences).
+	// Text is a single line of sanitised text (sanitize.Clip).
 	Text string
 	// Tokens is the assistant usage's total tokens (0 when none).
 	Tokens int
@@ -118,61 +116,6 @@ func messageSummary(m *Message) (string, int) {
 }
 
 func finish(s EntrySummary) EntrySummary {
-	s.Text = OneLine(s.Text, summaryRunes)
+	s.Text = sanitize.Clip(s.Text, summaryRunes)
 	return s
-}
-
-// CleanText makes session text safe for a terminal: ANSI/OSC/DCS sequences
-// are removed (OSC 52 clipboard writes included), tabs become four spaces,
-// carriage returns and every other C0/C1 control character are dropped, as
-// are line separators and bidi controls (the Bidi_Control set, U+061C
-// included) that would reorder what the user sees; invalid UTF-8 becomes
-// U+FFFD first. Newlines are kept.
-func CleanText(s string) string {
-	if isPlainASCII(s) {
-		return s
-	}
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteByte('\n')
-		case r == '\t':
-			b.WriteString("    ")
-		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u200e', r == '\u200f', r == '\u061c',
-			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-			// dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isPlainASCII reports whether s is printable ASCII plus newlines, the
-// common case that needs no copy.
-func isPlainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '\n' && (c < 0x20 || c >= 0x7f) {
-			return false
-		}
-	}
-	return true
-}
-
-// OneLine cleans s, folds all whitespace runs (newlines included) into
-// single spaces and cuts it to at most n runes with an ellipsis.
-func OneLine(s string, n int) string {
-	fields := strings.Fields(CleanText(s))
-	out := strings.Join(fields, " ")
-	if utf8.RuneCountInString(out) <= n {
-		return out
-	}
-	runes := []rune(out)
-	return string(runes[:max(0, n-1)]) + "…"
 }

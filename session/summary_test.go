@@ -6,36 +6,6 @@ import (
 	"testing"
 )
 
-func TestCleanTextStripsHostileSequences(t *testing.T) {
-	cases := map[string]string{
-		"plain\ntext":                       "plain\ntext",
-		"\x1b]52;c;ZXZpbA==\x07after":       "after",
-		"\x1b[2J\x1b[31mred\x1b[0m":         "red",
-		"over\rwrite":                       "overwrite",
-		"tab\there":                         "tab    here",
-		"bell\x07 nul\x00 del\x7f c1\u009b": "bell nul del c1",
-		"bad \xff utf8":                     "bad \uFFFD utf8",
-		"bidi \u202eevil\u202c":             "bidi evil",
-		"line\u2028sep":                     "linesep",
-		"\x1bP1$r0m\x1b\\dcs gone":          "dcs gone",
-		"emoji 🙂 and 漢字 stay":               "emoji 🙂 and 漢字 stay",
-	}
-	for in, want := range cases {
-		if got := CleanText(in); got != want {
-			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	if got := OneLine("a\n\n  b\tc", 10); got != "a b c" {
-		t.Fatalf("got %q", got)
-	}
-	if got := OneLine(strings.Repeat("x", 20), 5); got != "xxxx…" {
-		t.Fatalf("got %q", got)
-	}
-}
-
 func TestSummarize(t *testing.T) {
 	src := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix\nthe \u001b[31mbug"}],"timestamp":1}}
@@ -64,23 +34,6 @@ func TestSummarize(t *testing.T) {
 			t.Errorf("entry %d: got %+v, want %+v", i, got, want[i])
 		}
 	}
-}
-
-func FuzzCleanText(f *testing.F) {
-	for _, seed := range []string{"\x1b]52;c;x\x07", "\x1b[2J", "a\rb", "\xff\xfe", "\u009b31m"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := CleanText(s)
-		for _, r := range out {
-			if r != '\n' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)) {
-				t.Fatalf("control rune %U survived in %q", r, out)
-			}
-		}
-		if one := OneLine(s, 20); strings.ContainsRune(one, '\n') {
-			t.Fatalf("OneLine kept a newline: %q", one)
-		}
-	})
 }
 
 func TestParseEntryLine(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -154,8 +155,7 @@ func TestSystemPromptCompaction(t *testing.T) {
 // TestSystemPromptGeneratedFixture checks the Pi 1.6.0 generated session;
 // the expected values were read off the file by hand.
 func TestSystemPromptGeneratedFixture(t *testing.T) {
-	path := filepath.Join(sharedDir(t), mainFile)
-	mustExist(t, path)
+	path := fixtures.Path(t, mainFile)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

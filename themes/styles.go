@@ -40,6 +40,9 @@ type Styles struct {
 	}
 	Diff struct {
 		Add, Del, AddLine, DelLine, Hunk, Context, LineNo lipgloss.Style
+		// Modified and Same colour those block statuses (Add and Del colour
+		// added and removed blocks); Boundary draws the cache boundary rule.
+		Modified, Same, Boundary lipgloss.Style
 	}
 	Dialog struct {
 		Box, Title lipgloss.Style
@@ -108,6 +111,9 @@ func New(p Palette, isDark bool) Styles {
 	s.Diff.Hunk = fg(p.DiffHunk)
 	s.Diff.Context = fg(p.DiffContext)
 	s.Diff.LineNo = fg(p.Muted)
+	s.Diff.Modified = fg(p.Warning)
+	s.Diff.Same = fg(p.Muted)
+	s.Diff.Boundary = fg(p.Accent).Bold(true)
 
 	s.Dialog.Box = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.BorderFocus).Padding(0, 1)
 	s.Dialog.Title = fg(p.Primary).Bold(true)

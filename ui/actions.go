@@ -1,8 +1,6 @@
 package ui
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/palette"
 )
@@ -12,6 +10,8 @@ type (
 	switchPanelMsg int
 	setThemeMsg    themes.Mode
 	showHelpMsg    struct{}
+	// quitRequestMsg quits through the same guard as q and ctrl+c.
+	quitRequestMsg struct{}
 )
 
 // ActionProvider is implemented by panels that add commands to the palette
@@ -35,7 +35,7 @@ func (m *Model) actions() []palette.Action {
 	}
 	out = append(out,
 		palette.Action{Title: "Show keys", Hint: m.keys.Help.Help().Key, Msg: showHelpMsg{}},
-		palette.Action{Title: "Quit", Hint: m.keys.Quit.Help().Key, Msg: tea.QuitMsg{}},
+		palette.Action{Title: "Quit", Hint: m.keys.Quit.Help().Key, Msg: quitRequestMsg{}},
 	)
 	return out
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
-	sessionpanel "github.com/forgebench/forgebench/ui/session"
+	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
 )
 
 // Options configure the root model.
@@ -27,7 +27,8 @@ type Options struct {
 	Workspace resources.Workspace
 	Theme     themes.Mode
 	NoColor   bool
-	Keys      keymap.Global
+	// Keys are every binding, with the user's overrides applied.
+	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
 	Home string
 }
@@ -36,20 +37,25 @@ type Options struct {
 // panel's business.
 type Model struct {
 	com      *common.Common
-	keys     keymap.Global
+	keys     keymap.Set
 	panels   []common.Panel
 	active   int
 	showHelp bool
 	help     help.Model
 	palette  palette.Model
-	theme    themes.Mode
-	noColor  bool
-	hasDark  bool
-	width    int
-	height   int
+	// confirmQuit is the open "quit and discard …?" question (nil: none).
+	confirmQuit *common.Confirm
+	theme       themes.Mode
+	noColor     bool
+	hasDark     bool
+	width       int
+	height      int
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
+	// status is a warning the footer shows until the next key press (the
+	// model catalog's models.json diagnostics).
+	status string
 }
 
 // New builds the root model with the five panels.
@@ -60,9 +66,11 @@ func New(opts Options) *Model {
 	m.applyTheme()
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
-	m.palette = palette.New()
+	m.palette = palette.New(m.keys.CommandPalette)
+	presets := presetspanel.New(m.com)
+	presets.SetKeys(m.keys.Presets)
 	m.panels = []common.Panel{
-		presetspanel.New(m.com),
+		presets,
 		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
 			"capability library and bindings (source vs effective)",
 			"capability state at the selected entry; enable/disable/reset/add"),
@@ -75,15 +83,23 @@ func New(opts Options) *Model {
 	return m
 }
 
-func (m *Model) applyTheme() {
-	m.com.Styles = themes.For(m.theme, m.hasDark, m.noColor)
-	m.help.Styles = m.com.Styles.Help
+// applyTheme resolves the styles for the theme settings and, when they
+// changed, tells every panel (Common.Styles already holds the new ones).
+func (m *Model) applyTheme() tea.Cmd {
+	st := themes.For(m.theme, m.hasDark, m.noColor)
+	changed := common.ThemeKey(&st) != common.ThemeKey(&m.com.Styles)
+	m.com.Styles = st
+	m.help.Styles = st.Help
+	if !changed || m.panels == nil {
+		return nil
+	}
+	return m.broadcast(common.ThemeChangedMsg{Styles: st})
 }
 
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir)}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -101,20 +117,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.broadcast(msg) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
-		m.applyTheme()
-		return m, nil
+		return m, m.applyTheme()
 	case common.SelectionChangedMsg:
 		m.com.Selection = msg.Selection
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
+		m.status = ""
 		return m, m.handleKey(msg)
+	case catalogLoadedMsg:
+		m.status = catalogStatus(msg.diags)
+		return m, nil
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)
-		m.applyTheme()
-		return m, nil
+		return m, m.applyTheme()
+	case quitRequestMsg:
+		return m, m.requestQuit()
 	case showHelpMsg:
 		m.showHelp = true
 		return m, nil
@@ -146,8 +166,17 @@ func isInput(msg tea.Msg) bool {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
+	if m.confirmQuit != nil {
+		switch m.confirmQuit.Answer(msg) {
+		case common.Yes:
+			return tea.Quit
+		case common.No:
+			m.confirmQuit = nil
+		}
+		return nil
+	}
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		return m.requestQuit()
 	}
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
@@ -165,7 +194,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return m.requestQuit()
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 		return nil
@@ -185,6 +214,29 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.routeToActive(msg)
+}
+
+// requestQuit quits at once unless a panel holds unsaved work; then it
+// asks first, naming what would be discarded.
+func (m *Model) requestQuit() tea.Cmd {
+	var unsaved []string
+	for _, p := range m.panels {
+		if g, ok := p.(common.Guard); ok {
+			if what, dirty := g.Unsaved(); dirty {
+				unsaved = append(unsaved, what)
+			}
+		}
+	}
+	if len(unsaved) == 0 {
+		return tea.Quit
+	}
+	m.confirmQuit = &common.Confirm{
+		Title: "Quit forgebench?",
+		Body:  "Quit and discard " + strings.Join(unsaved, " and ") + "?",
+		Yes:   m.keys.Confirm.Yes,
+		No:    m.keys.Confirm.No,
+	}
+	return nil
 }
 
 func (m *Model) routeToActive(msg tea.Msg) tea.Cmd {
@@ -228,6 +280,9 @@ func (m *Model) View() tea.View {
 		body = m.panels[m.active].View()
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	if m.confirmQuit != nil {
+		content = common.Overlay(content, m.confirmQuit.View(&m.com.Styles, m.width, m.height), m.width, m.height)
+	}
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -277,9 +332,12 @@ func (m *Model) tabsView() string {
 // footerView is the short help: the focused panel's keys, then the global
 // keys, which always stay visible (the panel's part is cut first). While a
 // text input has focus the global keys type text, so only the panel's are
-// shown.
+// shown. A status warning replaces it until the next key press.
 func (m *Model) footerView() string {
 	width := max(0, m.width-2)
+	if m.status != "" {
+		return m.com.Styles.App.Footer.Render(ansi.Truncate(m.com.Styles.Text.Warning.Render(m.status), width, "…"))
+	}
 	panel := m.help.ShortHelpView(m.panels[m.active].ShortHelp())
 	if m.panels[m.active].CapturesInput() {
 		return m.com.Styles.App.Footer.Render(ansi.Truncate(panel, width, "…"))

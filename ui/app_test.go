@@ -21,29 +21,20 @@ func newTestModel(w, h int) *Model {
 	m := New(Options{
 		Workspace: resources.Workspace{Cwd: "/home/ada/projects/demo-app", Trust: resources.Trust{Trusted: true}},
 		Theme:     themes.Dark,
-		Keys:      keymap.DefaultGlobal(),
+		Keys:      keymap.DefaultSet(),
 		Home:      "/home/ada",
 	})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
-func press(m *Model, keys ...string) tea.Cmd {
-	var last tea.Cmd
-	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
-			r := []rune(k)[0]
-			msg = tea.KeyPressMsg{Code: r, Text: k}
-		}
-		_, last = m.Update(msg)
-	}
-	return last
+// press sends keys by name to the root through the shared harness and
+// reports whether a command asked the program to quit.
+func press(t *testing.T, m *Model, keys ...string) (quit bool) {
+	t.Helper()
+	h := uitest.ForModel(t, m)
+	h.Press(keys...)
+	return h.Quit
 }
 
 func TestGoldenShell(t *testing.T) {
@@ -52,7 +43,7 @@ func TestGoldenShell(t *testing.T) {
 			name := fmt.Sprintf("shell_tab%d_%dx%d", tab, size.w, size.h)
 			t.Run(name, func(t *testing.T) {
 				m := newTestModel(size.w, size.h)
-				press(m, fmt.Sprint(tab))
+				press(t, m, fmt.Sprint(tab))
 				view := m.View().Content
 				uitest.AssertFits(t, view, size.w, size.h)
 				uitest.Golden(t, name, view)
@@ -60,7 +51,7 @@ func TestGoldenShell(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("help_%dx%d", size.w, size.h), func(t *testing.T) {
 			m := newTestModel(size.w, size.h)
-			press(m, "3", "?")
+			press(t, m, "3", "?")
 			view := m.View().Content
 			uitest.AssertFits(t, view, size.w, size.h)
 			uitest.Golden(t, fmt.Sprintf("help_%dx%d", size.w, size.h), view)
@@ -70,29 +61,29 @@ func TestGoldenShell(t *testing.T) {
 
 func TestTabsHelpAndQuit(t *testing.T) {
 	m := newTestModel(120, 30)
-	press(m, "4")
+	press(t, m, "4")
 	if m.active != 3 {
 		t.Fatalf("4 should open the Payloads tab, active=%d", m.active)
 	}
-	press(m, "?")
+	press(t, m, "?")
 	if !strings.Contains(ansi.Strip(m.View().Content), "Keys — Payloads") {
 		t.Fatal("? should open help for the focused panel")
 	}
-	press(m, "2") // keys other than close are swallowed by the open dialog
+	press(t, m, "2") // keys other than close are swallowed by the open dialog
 	if m.active != 3 || !m.showHelp {
 		t.Fatal("the help dialog must take keys before global shortcuts")
 	}
-	press(m, "esc")
+	press(t, m, "esc")
 	if m.showHelp {
 		t.Fatal("esc should close help")
 	}
-	if cmd := press(m, "q"); cmd == nil || cmd() != tea.Quit() {
+	if !press(t, m, "q") {
 		t.Fatal("q should quit")
 	}
 }
 
 func TestHelpIsGeneratedFromKeymap(t *testing.T) {
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	if err := keymap.Apply(&keys, map[string][]string{"quit": {"x"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +96,7 @@ func TestHelpIsGeneratedFromKeymap(t *testing.T) {
 }
 
 func TestBackgroundQuerySwitchesAutoTheme(t *testing.T) {
-	m := New(Options{Theme: themes.Auto, Keys: keymap.DefaultGlobal()})
+	m := New(Options{Theme: themes.Auto, Keys: keymap.DefaultSet()})
 	if m.com.Styles.Palette.Name != "dark" {
 		t.Fatalf("auto must default to dark before the terminal answers, got %s", m.com.Styles.Palette.Name)
 	}
@@ -113,12 +104,12 @@ func TestBackgroundQuerySwitchesAutoTheme(t *testing.T) {
 	if m.com.Styles.Palette.Name != "light" {
 		t.Fatalf("a light background should select the light palette, got %s", m.com.Styles.Palette.Name)
 	}
-	forced := New(Options{Theme: themes.Dark, Keys: keymap.DefaultGlobal()})
+	forced := New(Options{Theme: themes.Dark, Keys: keymap.DefaultSet()})
 	forced.Update(tea.BackgroundColorMsg{Color: themes.LightPalette().Base})
 	if forced.com.Styles.Palette.Name != "dark" {
 		t.Fatal("--theme dark must ignore the terminal background")
 	}
-	mono := New(Options{Theme: themes.Dark, NoColor: true, Keys: keymap.DefaultGlobal()})
+	mono := New(Options{Theme: themes.Dark, NoColor: true, Keys: keymap.DefaultSet()})
 	if mono.com.Styles.Palette.Name != "mono" {
 		t.Fatal("NO_COLOR must select the colourless palette")
 	}
@@ -126,22 +117,18 @@ func TestBackgroundQuerySwitchesAutoTheme(t *testing.T) {
 
 func TestPaletteRunsFilteredAction(t *testing.T) {
 	m := newTestModel(100, 30)
-	press(m, ":")
+	press(t, m, ":")
 	if !m.palette.IsOpen() {
 		t.Fatal(": should open the command palette")
 	}
-	press(m, "s", "e", "s", "s")
+	press(t, m, "s", "e", "s", "s")
 	if !strings.Contains(ansi.Strip(m.View().Content), "Go to Session") {
 		t.Fatal("filtering for 'sess' should list 'Go to Session'")
 	}
-	press(m, "q") // typed into the filter, not a quit
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
-	_ = cmd
-	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if cmd == nil {
-		t.Fatal("enter should run the selected action")
+	if press(t, m, "q") {
+		t.Fatal("q is typed into the filter, it does not quit")
 	}
-	m.Update(cmd())
+	press(t, m, "backspace", "enter") // runs the selected action
 	if m.palette.IsOpen() || m.active != 2 {
 		t.Fatalf("palette open=%v active=%d, want closed and Session (2)", m.palette.IsOpen(), m.active)
 	}
@@ -149,7 +136,7 @@ func TestPaletteRunsFilteredAction(t *testing.T) {
 
 func TestGoldenPalette(t *testing.T) {
 	m := newTestModel(80, 24)
-	press(m, ":", "t", "h")
+	press(t, m, ":", "t", "h")
 	view := m.View().Content
 	uitest.AssertFits(t, view, 80, 24)
 	uitest.Golden(t, "palette_80x24", view)
@@ -172,7 +159,7 @@ func TestCommandResultsReachPanelsThatAreNotShowing(t *testing.T) {
 	m := newTestModel(100, 30)
 	hidden := &probe{Model: pending.New(m.com, "Hidden", "test")}
 	m.panels[4] = hidden
-	press(m, "1")
+	press(t, m, "1")
 	m.Update(loadDoneMsg{})
 	m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
 	if len(hidden.got) != 1 {

@@ -11,28 +11,16 @@ import (
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
-
-func sharedFile(t *testing.T, rel string) []byte {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge fixture test")
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "fixtures/pi-forge", rel))
-	if err != nil {
-		t.Fatalf("read fixture: %v", err)
-	}
-	return data
-}
 
 // TestFixtureCapabilities loads the upstream example capabilities: both are
 // clean; write-tools.json is already in serializer form, review.json is
 // hand-formatted (its remove list is on one line) and re-serializes to the
 // same value but other bytes.
 func TestFixtureCapabilities(t *testing.T) {
-	review := sharedFile(t, "examples/capabilities/review.json")
-	writeTools := sharedFile(t, "examples/capabilities/write-tools.json")
+	review := fixtures.Read(t, "pi-forge/examples/capabilities/review.json")
+	writeTools := fixtures.Read(t, "pi-forge/examples/capabilities/write-tools.json")
 	for name, raw := range map[string][]byte{"review.json": review, "write-tools.json": writeTools} {
 		c, diags := Parse(raw, name, preset.ScopeProject)
 		if len(diags) != 0 {
@@ -58,7 +46,7 @@ func TestFixtureCapabilities(t *testing.T) {
 
 func fixtureVector(t *testing.T, name string) string {
 	t.Helper()
-	doc, err := jsonv.Parse(sharedFile(t, "fingerprint-vectors.json"))
+	doc, err := jsonv.Parse(fixtures.Read(t, "pi-forge/fingerprint-vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +66,10 @@ func fixtureVector(t *testing.T, name string) string {
 // example capabilities and checks the snapshot fingerprints of the vectors.
 func TestFixtureBindings(t *testing.T) {
 	cat := NewCatalog(
-		Load(sharedFile(t, "examples/capabilities/review.json"), "review.json", preset.ScopeProject),
-		Load(sharedFile(t, "examples/capabilities/write-tools.json"), "write-tools.json", preset.ScopeProject),
+		Load(fixtures.Read(t, "pi-forge/examples/capabilities/review.json"), "review.json", preset.ScopeProject),
+		Load(fixtures.Read(t, "pi-forge/examples/capabilities/write-tools.json"), "write-tools.json", preset.ScopeProject),
 	)
-	stack, diags := preset.ParseWith(sharedFile(t, "examples/read-first-worker-prompt-stack.json"), "read-first-worker-prompt-stack.json", preset.ParseOptions{Scope: preset.ScopeProject})
+	stack, diags := preset.ParseWith(fixtures.Read(t, "pi-forge/examples/read-first-worker-prompt-stack.json"), "read-first-worker-prompt-stack.json", preset.ParseOptions{Scope: preset.ScopeProject})
 	if diags.HasErrors() {
 		t.Fatalf("preset diagnostics %+v", diags)
 	}
@@ -99,7 +87,7 @@ func TestFixtureBindings(t *testing.T) {
 	// The synthetic session records this activation; our snapshot object
 	// must be byte-identical to the recorded one.
 	matched := 0
-	for _, line := range strings.Split(string(sharedFile(t, "capability-session-example.jsonl")), "\n") {
+	for _, line := range strings.Split(string(fixtures.Read(t, "pi-forge/capability-session-example.jsonl")), "\n") {
 		if !strings.Contains(line, `"binding":{"preset":{"scope":"project","id":"read-first-worker"}`) {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 // benchHistory generates n messages cycling user → assistant (text,
@@ -58,8 +59,8 @@ func benchHistory(n int) []any {
 // equivalent when FORGEBENCH_SHARED is not set.
 func benchStack(b *testing.B) *preset.Stack {
 	path := filepath.Join("testdata", "default-mirror.json")
-	if dir := os.Getenv("FORGEBENCH_SHARED"); dir != "" {
-		path = filepath.Join(dir, "fixtures", "pi-forge", "examples", "default-prompt-stack.json")
+	if shared, ok := fixtures.Optional(b, "pi-forge/examples/default-prompt-stack.json"); ok {
+		path = shared
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {

@@ -277,7 +277,7 @@ func contextFlag(stack *preset.Stack, key string) bool {
 		return false
 	}
 	v, ok := stack.Context.Get(key)
-	return ok && truthy(v)
+	return ok && jsonv.Truthy(v)
 }
 
 // mergeSeparator is `stack.context.mergeSeparator ?? "\n\n"`.
@@ -291,22 +291,6 @@ func mergeSeparator(stack *preset.Stack) string {
 		}
 	}
 	return "\n\n"
-}
-
-// truthy is JavaScript truthiness of a JSON value.
-func truthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case float64:
-		return t != 0 && t == t
-	case string:
-		return t != ""
-	default:
-		return true
-	}
 }
 
 var zeroUsageKeys = []string{"input", "output", "cacheRead", "cacheWrite", "totalTokens"}

@@ -1,26 +1,19 @@
 package compile
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
-// sharedExample reads a pi-forge example Preset from FORGEBENCH_SHARED.
+// sharedExample parses a pi-forge example Preset of the shared fixtures.
 func sharedExample(t testing.TB, name string) *preset.Stack {
 	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge example fixtures")
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "fixtures", "pi-forge", "examples", name))
-	if err != nil {
-		t.Fatalf("fixture: %v", err)
-	}
+	raw := fixtures.Read(t, "pi-forge/examples/"+name)
 	stack, _ := preset.Parse(raw, filepath.Base(name))
 	return stack
 }
@@ -123,16 +116,7 @@ func TestOtherExamples(t *testing.T) {
 // guidelines against the `tools` and `rules` sections Pi 1.6.0 persisted in
 // a real session's first System message.
 func TestBuiltinToolTableMatchesPi16Session(t *testing.T) {
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping Pi 1.6.0 session fixture")
-	}
-	path := filepath.Join(dir, "fixtures", "pi-sessions", "generated-pi-1.6.0", "agent", "sessions",
-		"--home-dev-projects-demo-app--", "2026-11-29T22-47-39-368Z_01a2297e-1867-72d0-99d9-f9f8b12b74b4.jsonl")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("fixture: %v", err)
-	}
+	raw := fixtures.Read(t, "pi-sessions/generated-pi-1.6.0/agent/sessions/--home-dev-projects-demo-app--/2026-11-29T22-47-39-368Z_01a2297e-1867-72d0-99d9-f9f8b12b74b4.jsonl")
 	var sections *jsonv.Object
 	for _, line := range strings.Split(string(raw), "\n") {
 		entry, err := jsonv.Parse([]byte(line))

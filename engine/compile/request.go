@@ -297,7 +297,7 @@ func parseSkills(obj *jsonv.Object) ([]Skill, error) {
 		}
 		disabled := false
 		if v, present := o.Get("disableModelInvocation"); present {
-			disabled = truthy(v)
+			disabled = jsonv.Truthy(v)
 		}
 		skills[i] = Skill{Name: name, Description: description, FilePath: filePath, BaseDir: baseDir, DisableModelInvocation: disabled}
 	}

@@ -2,14 +2,15 @@ package compile
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite testdata/cli/*.expected.json")
+// updateGolden rewrites testdata/cli/*.expected.json; the whole repository
+// refreshes goldens the same way: UPDATE_GOLDEN=1 go test ./...
+var updateGolden = os.Getenv("UPDATE_GOLDEN") == "1"
 
 // TestCompileRequestGolden runs every testdata/cli/*.request.json through
 // the CLI contract and compares the exact output bytes.
@@ -30,7 +31,7 @@ func TestCompileRequestGolden(t *testing.T) {
 				t.Fatalf("compile: %v", err)
 			}
 			expectedPath := strings.TrimSuffix(path, ".request.json") + ".expected.json"
-			if *updateGolden {
+			if updateGolden {
 				if err := os.WriteFile(expectedPath, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -102,16 +102,6 @@ func (r *slotRenderer) render(item *preset.Item, diags *[]Diagnostic) string {
 	return text
 }
 
-// escapeXML is pi-forge's escapeXml.
-func escapeXML(s string) string {
-	if !strings.ContainsAny(s, "&<>\"'") {
-		return s
-	}
-	return xmlReplacer.Replace(s)
-}
-
-var xmlReplacer = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "'", "&apos;")
-
 // plainContinuation prefixes every line after the first with indent.
 func plainContinuation(value, indent string) string {
 	return strings.ReplaceAll(value, "\n", "\n"+indent)
@@ -178,7 +168,7 @@ func (r *slotRenderer) renderTools(item *preset.Item) string {
 		lines = append(lines, "  (none)")
 	}
 	for _, name := range tools {
-		lines = append(lines, "  <tool name=\""+escapeXML(name)+"\">"+escapeXML(snippetOf(name))+"</tool>")
+		lines = append(lines, "  <tool name=\""+jsonv.EscapeXML(name)+"\">"+jsonv.EscapeXML(snippetOf(name))+"</tool>")
 	}
 	lines = append(lines, "</available_tools>")
 	return strings.Join(lines, "\n")
@@ -272,9 +262,9 @@ func (r *slotRenderer) renderSkills(item *preset.Item) string {
 	for _, skill := range skills {
 		lines = append(lines,
 			"  <skill>",
-			"    <name>"+escapeXML(skill.Name)+"</name>",
-			"    <description>"+escapeXML(skill.Description)+"</description>",
-			"    <location>"+escapeXML(skill.FilePath)+"</location>",
+			"    <name>"+jsonv.EscapeXML(skill.Name)+"</name>",
+			"    <description>"+jsonv.EscapeXML(skill.Description)+"</description>",
+			"    <location>"+jsonv.EscapeXML(skill.FilePath)+"</location>",
 			"  </skill>")
 	}
 	lines = append(lines, "</available_skills>")
@@ -295,7 +285,7 @@ func (r *slotRenderer) renderProjectContext(item *preset.Item) string {
 	}
 	lines := []string{"<project_context>", "", "Project-specific instructions and guidelines:", ""}
 	for _, file := range files {
-		lines = append(lines, "<project_instructions path=\""+escapeXML(file.Path)+"\">", file.Content, "</project_instructions>", "")
+		lines = append(lines, "<project_instructions path=\""+jsonv.EscapeXML(file.Path)+"\">", file.Content, "</project_instructions>", "")
 	}
 	lines = append(lines, "</project_context>")
 	return strings.Join(lines, "\n")

@@ -5,30 +5,12 @@ import (
 	"encoding/hex"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
-
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping fixture fidelity test")
-	}
-	return dir
-}
-
-func readShared(t testing.TB, rel string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), rel))
-	if err != nil {
-		t.Fatalf("read fixture: %v", err)
-	}
-	return data
-}
 
 func mustParse(t testing.TB, text string) any {
 	t.Helper()
@@ -40,7 +22,7 @@ func mustParse(t testing.TB, text string) any {
 }
 
 func TestFixtureVectors(t *testing.T) {
-	doc := mustParse(t, string(readShared(t, "fixtures/pi-forge/fingerprint-vectors.json"))).(*jsonv.Object)
+	doc := mustParse(t, string(fixtures.Read(t, "pi-forge/fingerprint-vectors.json"))).(*jsonv.Object)
 	vectors, _ := doc.Get("vectors")
 	list := vectors.([]any)
 	if len(list) < 11 {
@@ -75,7 +57,7 @@ func TestFixtureVectors(t *testing.T) {
 }
 
 func TestFixtureSourceRevisions(t *testing.T) {
-	doc := mustParse(t, string(readShared(t, "fixtures/pi-forge/fingerprint-vectors.json"))).(*jsonv.Object)
+	doc := mustParse(t, string(fixtures.Read(t, "pi-forge/fingerprint-vectors.json"))).(*jsonv.Object)
 	revs, _ := doc.Get("sourceRevisions")
 	list := revs.([]any)
 	if len(list) != 3 {
@@ -85,7 +67,7 @@ func TestFixtureSourceRevisions(t *testing.T) {
 		rev := raw.(*jsonv.Object)
 		file, _ := rev.Get("file")
 		want, _ := rev.Get("sourceRevision")
-		data := readShared(t, filepath.Join("fixtures/pi-forge", file.(string)))
+		data := fixtures.Read(t, "pi-forge/"+file.(string))
 		if got := SourceRevision(data); got != want {
 			t.Errorf("%s: sourceRevision %s, want %s", file, got, want)
 		}

@@ -141,7 +141,7 @@ func (r *renderer) predicate(n *node) (bool, *Error) {
 		if err != nil {
 			return false, err
 		}
-		return truthy(v), nil
+		return conditionTruthy(v), nil
 	}
 	v, err := r.evaluate(r.t.detail(n).path, n, false)
 	if err != nil {

@@ -90,23 +90,20 @@ func valueToString(v any) (s string, defined bool) {
 	return jsonv.Stringify(v), true
 }
 
-// truthy implements the `{% if path %}` rule (§8.4).
-func truthy(v any) bool {
+// conditionTruthy is the `{% if path %}` rule (§8.4). It is not
+// JavaScript's ToBoolean (jsonv.Truthy): pi-forge tests arrays by length and
+// objects by their own keys, so [] and {} are false here, and undefined,
+// functions and Object.prototype (no own keys) are false too.
+func conditionTruthy(v any) bool {
 	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case string:
-		return t != ""
-	case float64:
-		return t != 0 && t == t
 	case []any:
 		return len(t) > 0
 	case *jsonv.Object:
 		return t.Len() > 0
+	case jsUndefined, jsFunction, jsObjectPrototype:
+		return false
 	}
-	return false // undefined, functions and Object.prototype have no own keys
+	return jsonv.Truthy(v)
 }
 
 func (r *renderer) applyFilter(name string, v any, n *node) (any, *Error) {
@@ -127,19 +124,10 @@ func (r *renderer) applyFilter(name string, v any, n *node) (any, *Error) {
 			return jsonv.Stringify(t), nil
 		}
 	case "xml":
-		return escapeXML(jsString(v)), nil
+		return jsonv.EscapeXML(jsString(v)), nil
 	}
 	p := parser{src: r.t.src}
 	return nil, &Error{Stage: StageRender, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + name, Span: p.span(n.start, n.end)}
-}
-
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
-
-func escapeXML(s string) string {
-	if strings.IndexAny(s, `&<>"'`) < 0 {
-		return s
-	}
-	return xmlEscaper.Replace(s)
 }
 
 // changeCase is toUpperCase/toLowerCase: full Unicode case mapping,

@@ -1,11 +1,10 @@
 package forgev1
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 // vector is one entry of fixtures/pi-forge/forge-v1-vectors.json.
@@ -21,15 +20,7 @@ type vector struct {
 
 func loadVectors(tb testing.TB) []vector {
 	tb.Helper()
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		tb.Skip("FORGEBENCH_SHARED not set: skipping the forge-v1 golden vectors")
-	}
-	data, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-forge", "forge-v1-vectors.json"))
-	if err != nil {
-		tb.Fatalf("read vectors: %v", err)
-	}
-	parsed, err := jsonv.Parse(data)
+	parsed, err := jsonv.Parse(fixtures.Read(tb, "pi-forge/forge-v1-vectors.json"))
 	if err != nil {
 		tb.Fatalf("parse vectors: %v", err)
 	}
@@ -102,5 +93,32 @@ func TestGoldenVectors(t *testing.T) {
 				t.Fatalf("span = %v, want %v", err.Span, v.err.Span)
 			}
 		})
+	}
+}
+
+// TestConditionTruthyDiffersFromToBoolean pins the one place forge-v1
+// departs from JavaScript truthiness: empty arrays and objects are false
+// in `{% if %}`, while jsonv.Truthy (ToBoolean) calls them true.
+func TestConditionTruthyDiffersFromToBoolean(t *testing.T) {
+	empty, full := jsonv.NewObject(), jsonv.NewObject()
+	full.Set("a", float64(0))
+	cases := []struct {
+		v            any
+		cond, toBool bool
+	}{
+		{[]any{}, false, true}, {[]any{nil}, true, true},
+		{empty, false, true}, {full, true, true},
+		{jsUndefined{}, false, true}, {jsObjectPrototype{}, false, true},
+		{"", false, false}, {"x", true, true}, {float64(0), false, false}, {nil, false, false},
+	}
+	for _, c := range cases {
+		if got := conditionTruthy(c.v); got != c.cond {
+			t.Errorf("conditionTruthy(%#v) = %v, want %v", c.v, got, c.cond)
+		}
+		if _, isJS := c.v.(jsUndefined); !isJS {
+			if _, isProto := c.v.(jsObjectPrototype); !isProto && jsonv.Truthy(c.v) != c.toBool {
+				t.Errorf("jsonv.Truthy(%#v) = %v, want %v", c.v, !c.toBool, c.toBool)
+			}
+		}
 	}
 }

@@ -164,3 +164,17 @@ func truncateUTF16(s string, n int) string {
 	}
 	return s
 }
+
+// xmlEscaper replaces the five characters XML gives entities.
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
+// EscapeXML is the escapeXml helper pi-forge and Pi share: &, <, >, " and
+// ' become &amp; &lt; &gt; &quot; &apos;; nothing else changes (control
+// characters and non-ASCII text pass through). It is used by forge-v1's
+// xml filter, the built-in slots and Pi's skills section.
+func EscapeXML(s string) string {
+	if !strings.ContainsAny(s, `&<>"'`) {
+		return s
+	}
+	return xmlEscaper.Replace(s)
+}

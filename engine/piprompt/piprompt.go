@@ -6,6 +6,8 @@ package piprompt
 
 import (
 	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // DefaultPreamble is Pi 1.6.0's preamble when no SYSTEM.md is configured.
@@ -197,15 +199,11 @@ func skillsBody(tools []Tool, skills []Skill) string {
 	for _, s := range visible {
 		lines = append(lines,
 			"  <skill>",
-			"    <name>"+escapeXML(s.Name)+"</name>",
-			"    <description>"+escapeXML(s.Description)+"</description>",
-			"    <location>"+escapeXML(s.FilePath)+"</location>",
+			"    <name>"+jsonv.EscapeXML(s.Name)+"</name>",
+			"    <description>"+jsonv.EscapeXML(s.Description)+"</description>",
+			"    <location>"+jsonv.EscapeXML(s.FilePath)+"</location>",
 			"  </skill>")
 	}
 	lines = append(lines, "</available_skills>")
 	return strings.Join(lines, "\n")
 }
-
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
-
-func escapeXML(s string) string { return xmlEscaper.Replace(s) }

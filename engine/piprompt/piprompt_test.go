@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 var piTools = []Tool{
@@ -23,13 +24,9 @@ var piTools = []Tool{
 // TestMatchesPi160Session compares the sections with the first system
 // message Pi 1.6.0 itself wrote into the generated fixture session.
 func TestMatchesPi160Session(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: the Pi 1.6.0 session fixture is not available")
-	}
-	matches, _ := filepath.Glob(filepath.Join(shared, "fixtures/pi-sessions/generated-pi-1.6.0/agent/sessions/*/2026-11-29T22-47-39-368Z_*.jsonl"))
+	matches := fixtures.Glob(t, "pi-sessions/generated-pi-1.6.0/agent/sessions/*/2026-11-29T22-47-39-368Z_*.jsonl")
 	if len(matches) != 1 {
-		t.Fatalf("generated Pi 1.6.0 main session not found under %s", shared)
+		t.Fatalf("want one generated Pi 1.6.0 main session, found %v", matches)
 	}
 	raw, err := os.ReadFile(matches[0])
 	if err != nil {

@@ -5,19 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
-// sharedDir returns $FORGEBENCH_SHARED or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping pi-forge fixture checks")
-	}
-	return dir
-}
-
-func readFixture(t testing.TB, path string) []byte {
+// readTestdata reads a file of this package's own testdata.
+func readTestdata(t testing.TB, path string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -56,9 +49,8 @@ var exampleExpectations = []struct {
 }
 
 func TestUpstreamExamples(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "fixtures", "pi-forge", "examples")
 	for _, ex := range exampleExpectations {
-		raw := readFixture(t, filepath.Join(dir, ex.file))
+		raw := fixtures.Read(t, "pi-forge/examples/"+ex.file)
 		base := filepath.Base(ex.file)
 		stack, diags := ParseWith(raw, base, ParseOptions{ExtraSlots: ex.extraSlots})
 		checkDiags(t, ex.file, diags, ex.want)
@@ -75,8 +67,7 @@ func TestUpstreamExamples(t *testing.T) {
 }
 
 func TestUpstreamExampleShapes(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "fixtures", "pi-forge", "examples")
-	s, _ := Parse(readFixture(t, filepath.Join(dir, "read-first-worker-prompt-stack.json")), "read-first-worker-prompt-stack.json")
+	s, _ := Parse(fixtures.Read(t, "pi-forge/examples/read-first-worker-prompt-stack.json"), "read-first-worker-prompt-stack.json")
 	if s.ID != "read-first-worker" || s.SchemaVersion != 2 || len(s.Items) != 2 {
 		t.Fatalf("read-first-worker = %+v", s)
 	}
@@ -86,14 +77,14 @@ func TestUpstreamExampleShapes(t *testing.T) {
 	if b := s.CapabilityBindings(); len(b) != 1 || b[0].EffectiveID() != "write-tools" || !b[0].ModelCallable {
 		t.Errorf("bindings = %+v", b)
 	}
-	s, _ = Parse(readFixture(t, filepath.Join(dir, "default-prompt-stack.json")), "default-prompt-stack.json")
+	s, _ = Parse(fixtures.Read(t, "pi-forge/examples/default-prompt-stack.json"), "default-prompt-stack.json")
 	if s.AutoActivate == nil || !*s.AutoActivate || HasResourcePolicy(s.Tools) || s.Parameters == nil || s.Parameters.Len() != 0 {
 		t.Errorf("default mirror = %+v", s)
 	}
 }
 
 func TestOwnTestdata(t *testing.T) {
-	raw := readFixture(t, "testdata/full-canonical.json")
+	raw := readTestdata(t, "testdata/full-canonical.json")
 	s, diags := Parse(raw, "full-canonical.json")
 	checkDiags(t, "full-canonical", diags, Diagnostics{
 		d(LevelInfo, "skills policy only filters model-visible skills rendered by pi-forge skills slots; it does not disable explicit skill invocation and is not a security boundary.", ""),
@@ -112,7 +103,7 @@ func TestOwnTestdata(t *testing.T) {
 		t.Errorf("parameter order = %v", keys)
 	}
 
-	messy := readFixture(t, "testdata/messy.json")
+	messy := readTestdata(t, "testdata/messy.json")
 	s, diags = Parse(messy, "messy.json")
 	checkDiags(t, "messy", diags, Diagnostics{
 		d(LevelError, `Preset mode must be "append", "prepend", or "replace" when provided.`, ""),
@@ -128,7 +119,7 @@ func TestOwnTestdata(t *testing.T) {
 		d(LevelError, "tools policy must use either allow or deny, not both.", ""),
 		d(LevelWarning, "Enabled block has no role and will be ignored.", "odd"),
 	})
-	if want := readFixture(t, "testdata/messy.normalized.json"); !bytes.Equal(Serialize(s), want) {
+	if want := readTestdata(t, "testdata/messy.normalized.json"); !bytes.Equal(Serialize(s), want) {
 		t.Errorf("messy normalized:\n%s", Serialize(s))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 func FuzzParsePreset(f *testing.F) {
@@ -95,10 +96,10 @@ func FuzzRegexRule(f *testing.F) {
 
 func BenchmarkParsePreset(b *testing.B) {
 	path := "testdata/full-canonical.json"
-	if dir := os.Getenv("FORGEBENCH_SHARED"); dir != "" {
-		path = filepath.Join(dir, "fixtures", "pi-forge", "examples", "default-prompt-stack.json")
+	if shared, ok := fixtures.Optional(b, "pi-forge/examples/default-prompt-stack.json"); ok {
+		path = shared
 	}
-	raw := readFixture(b, path)
+	raw := readTestdata(b, path)
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -109,7 +110,7 @@ func BenchmarkParsePreset(b *testing.B) {
 }
 
 func BenchmarkSerializePreset(b *testing.B) {
-	stack, _ := Parse(readFixture(b, "testdata/full-canonical.json"), "full-canonical.json")
+	stack, _ := Parse(readTestdata(b, "testdata/full-canonical.json"), "full-canonical.json")
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = Serialize(stack)

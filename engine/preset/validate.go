@@ -276,7 +276,7 @@ func (v *validator) structure(stack *Stack) {
 	}
 	if chatHistoryCount == 0 {
 		v.diags.addWarning("No enabled chat-history slot found; Pi chat context will be appended at the end.")
-	} else if chatHistoryCount > 1 && (stack.Context == nil || !jsTruthy(get(stack.Context, "allowDuplicateChatHistory"))) {
+	} else if chatHistoryCount > 1 && (stack.Context == nil || !jsonv.Truthy(get(stack.Context, "allowDuplicateChatHistory"))) {
 		v.diags.addWarning("Multiple enabled chat-history slots found; only the first will be expanded unless context.allowDuplicateChatHistory is true.")
 	}
 }
@@ -390,19 +390,4 @@ func (v *validator) toolInitial(p *ResourcePolicy) {
 			v.diags.addError(`tools.initial tool "` + name + `" is blocked by the allow/deny policy.`)
 		}
 	}
-}
-
-// jsTruthy mirrors JavaScript ToBoolean for JSON values.
-func jsTruthy(x any) bool {
-	switch v := x.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case float64:
-		return v != 0 && v == v
-	case string:
-		return v != ""
-	}
-	return true
 }

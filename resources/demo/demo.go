@@ -15,13 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/engine/sessiondir"
 )
 
 //go:embed all:workspace
@@ -44,7 +43,8 @@ const (
 	// TokenAgentDir stands for the absolute Pi agent directory.
 	TokenAgentDir = "@@DEMO_AGENT_DIR@@"
 	// TokenSessionDir stands for the encoded-cwd session directory name (§1.2 of
-	// the session spec); it is also the name of the embedded session directory.
+	// the session spec, engine/sessiondir); it is also the name of the embedded
+	// session directory.
 	TokenSessionDir = "@@DEMO_SESSION_DIR@@"
 )
 
@@ -72,6 +72,9 @@ type Layout struct {
 	AgentDir string
 	// ForgeDir is the global pi-forge directory (use it as PI_FORGE_GLOBAL_DIR).
 	ForgeDir string
+	// SessionDir is where Pi keeps the project's sessions:
+	// <AgentDir>/sessions/<encoded ProjectDir>.
+	SessionDir string
 }
 
 // Unpack writes the demo into a new directory created under parent with
@@ -105,6 +108,7 @@ func unpackInto(root string) (Layout, error) {
 		AgentDir:   filepath.Join(absRoot, filepath.FromSlash(agentRel)),
 		ForgeDir:   filepath.Join(absRoot, filepath.FromSlash(forgeRel)),
 	}
+	layout.SessionDir = filepath.Join(layout.AgentDir, "sessions", sessiondir.Name(layout.ProjectDir))
 	if err := os.MkdirAll(layout.ProjectDir, 0o755); err != nil {
 		return Layout{}, fmt.Errorf("create demo project directory: %w", err)
 	}
@@ -117,7 +121,7 @@ func unpackInto(root string) (Layout, error) {
 		TokenProjectDirSlash: strings.ReplaceAll(layout.ProjectDir, `\`, "/"),
 		TokenProjectRealPath: realProject,
 		TokenAgentDir:        layout.AgentDir,
-		TokenSessionDir:      EncodeCwd(layout.ProjectDir),
+		TokenSessionDir:      sessiondir.Name(layout.ProjectDir),
 	}
 	raw, escaped := newReplacers(values)
 
@@ -229,33 +233,4 @@ func writeFileFully(target string, data []byte) error {
 		return fmt.Errorf("move %s into place: %w", target, err)
 	}
 	return nil
-}
-
-// EncodeCwd returns the session directory name Pi uses for a working directory
-// (spec pi-session-formats §1.2): the path is resolved to an absolute, cleaned
-// path (`~` expanded, file:// URLs accepted, no symlink resolution), one leading
-// `/` or `\` is removed, every `/`, `\` and `:` becomes `-`, and the result is
-// wrapped in `--`.
-func EncodeCwd(cwd string) string {
-	return session.EncodeCwd(resolveCwd(cwd))
-}
-
-// resolveCwd turns cwd into the absolute, normalized path Pi encodes. When the
-// path cannot be made absolute it is used as given.
-func resolveCwd(cwd string) string {
-	p := cwd
-	if strings.HasPrefix(p, "file://") {
-		if u, err := url.Parse(p); err == nil && u.Path != "" {
-			p = filepath.FromSlash(u.Path)
-		}
-	}
-	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, p[1:])
-		}
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }

@@ -57,7 +57,7 @@ func TestUnpackLayout(t *testing.T) {
 			t.Errorf("expected file: %v", err)
 		}
 	}
-	sessionDir := filepath.Join(layout.AgentDir, "sessions", EncodeCwd(layout.ProjectDir))
+	sessionDir := layout.SessionDir
 	entries, err := os.ReadDir(sessionDir)
 	if err != nil {
 		t.Fatalf("session directory named after the project: %v", err)
@@ -198,54 +198,6 @@ func TestWriteFileFullyLeavesNoTemporaryFiles(t *testing.T) {
 	if len(entries) != 1 || entries[0].Name() != "b.json" {
 		t.Errorf("directory holds %v, want only b.json", entries)
 	}
-}
-
-func TestEncodeCwd(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		if got := EncodeCwd(`C:\Users\me\x`); got != "--C--Users-me-x--" {
-			t.Errorf("EncodeCwd = %q", got)
-		}
-		return
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatalf("UserHomeDir: %v", err)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("Getwd: %v", err)
-	}
-	cases := []struct{ in, want string }{
-		{"/home/dev/projects/demo-app", "--home-dev-projects-demo-app--"},
-		{"/home/dev/projects/demo-app/", "--home-dev-projects-demo-app--"},
-		{"/home/dev/./projects/../projects/demo-app", "--home-dev-projects-demo-app--"},
-		{"/srv/a:b/c", "--srv-a-b-c--"},
-		{`/srv/back\slash`, "--srv-back-slash--"},
-		{"file:///home/dev/projects/demo-app", "--home-dev-projects-demo-app--"},
-		{"/", "----"},
-		{"~/work", EncodeCwd(filepath.Join(home, "work"))},
-		{"relative/dir", EncodeCwd(filepath.Join(wd, "relative", "dir"))},
-	}
-	for _, c := range cases {
-		if got := EncodeCwd(c.in); got != c.want {
-			t.Errorf("EncodeCwd(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-func FuzzEncodeCwd(f *testing.F) {
-	for _, seed := range []string{"/home/dev/projects/demo-app", "", "~", "file:///x", "C:\\a\\b", "a:b", "//x//y"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, cwd string) {
-		got := EncodeCwd(cwd)
-		if !strings.HasPrefix(got, "--") || !strings.HasSuffix(got, "--") || len(got) < 4 {
-			t.Fatalf("EncodeCwd(%q) = %q is not wrapped in --", cwd, got)
-		}
-		if strings.ContainsAny(got, `/\:`) {
-			t.Fatalf("EncodeCwd(%q) = %q keeps a separator", cwd, got)
-		}
-	})
 }
 
 func BenchmarkUnpack(b *testing.B) {

@@ -3,9 +3,9 @@ package demo
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
 func TestJSNumber(t *testing.T) {
@@ -57,14 +57,7 @@ func TestFingerprintOwnVector(t *testing.T) {
 // TestFingerprintFixtureVectors checks the fingerprint helper against the
 // vectors computed by pi-forge itself.
 func TestFingerprintFixtureVectors(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping the pi-forge fingerprint vectors")
-	}
-	data, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-forge", "fingerprint-vectors.json"))
-	if err != nil {
-		t.Fatalf("read fingerprint vectors: %v", err)
-	}
+	data := fixtures.Read(t, "pi-forge/fingerprint-vectors.json")
 	var file struct {
 		Vectors []struct {
 			Name        string `json:"name"`
@@ -95,15 +88,8 @@ func TestFingerprintFixtureVectors(t *testing.T) {
 // TestCatalogPrices checks the generator's model prices against the pi-ai
 // 1.6.0 catalog, so demo costs match what Pi would compute.
 func TestCatalogPrices(t *testing.T) {
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping the model catalog check")
-	}
 	for _, m := range []modelRef{modelSonnet, modelHaiku, modelGPT54} {
-		data, err := os.ReadFile(filepath.Join(shared, "fixtures", "pi-sessions", "model-catalog-pi-ai-1.6.0", m.provider+".json"))
-		if err != nil {
-			t.Fatalf("read catalog: %v", err)
-		}
+		data := fixtures.Read(t, "pi-sessions/model-catalog-pi-ai-1.6.0/"+m.provider+".json")
 		var catalog map[string]map[string]struct {
 			Cost struct{ Input, Output, CacheRead, CacheWrite float64 } `json:"cost"`
 		}

@@ -106,7 +106,7 @@ func TestValidateTreeStateRejectsBrokenStates(t *testing.T) {
 
 func TestSubagentTree(t *testing.T) {
 	layout := unpackForTest(t)
-	sessionDir := filepath.Join(layout.AgentDir, "sessions", EncodeCwd(layout.ProjectDir))
+	sessionDir := layout.SessionDir
 	states, err := filepath.Glob(filepath.Join(sessionDir, "*.subagents", "*", "state.json"))
 	if err != nil || len(states) != 1 {
 		t.Fatalf("want exactly one tree, found %v (%v)", states, err)

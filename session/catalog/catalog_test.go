@@ -7,16 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("FORGEBENCH_SHARED")
-	if dir == "" {
-		t.Skip("FORGEBENCH_SHARED not set: skipping fidelity test against shared fixtures")
-	}
-	return dir
-}
+	"github.com/forgebench/forgebench/internal/fixtures"
+)
 
 func TestDefaultLookup(t *testing.T) {
 	m, ok := Default().Lookup("anthropic", "claude-sonnet-4-5")
@@ -136,11 +129,7 @@ func TestCostTiersAndLongCacheWrite(t *testing.T) {
 // TestEmbeddedMatchesFixture checks that the embedded data is the fixture
 // catalog, byte for byte after compaction.
 func TestEmbeddedMatchesFixture(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "fixtures", "pi-sessions", "model-catalog-pi-ai-1.6.0")
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no catalog files in %s: %v", dir, err)
-	}
+	files := fixtures.Glob(t, "pi-sessions/model-catalog-pi-ai-1.6.0/*.json")
 	docs, err := splitDocs(embeddedCatalog)
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func Load(agentDir string) (*Catalog, []Diagnostic, error) {
 		return Default(), nil, nil
 	}
 	if err != nil {
-		return Default(), nil, fmt.Errorf("read %s: %w", path, err)
+		return Default(), nil, err // an *fs.PathError: "read <path>: <reason>"
 	}
 	ov, diags := Parse(data)
 	return Default().WithOverrides(ov), diags, nil

@@ -24,12 +24,29 @@ type Selection struct {
 // Common is shared by pointer between the root model and every panel.
 type Common struct {
 	Styles    themes.Styles
-	Keys      *keymap.Global
+	Keys      *keymap.Set
 	Workspace resources.Workspace
 	Selection Selection
 	Width     int
 	Height    int
+
+	markdown *Markdown
 }
+
+// Markdown is the markdown renderer set every panel shares (created on
+// first use; call it from Update and hand the result to commands).
+func (c *Common) Markdown() *Markdown {
+	if c.markdown == nil {
+		c.markdown = NewMarkdown()
+	}
+	return c.markdown
+}
+
+// ThemeChangedMsg is broadcast by the root after a theme switch, once
+// Common.Styles holds the new styles. Caches keyed by the theme need
+// nothing; a panel that keeps rendered text without a theme key drops it
+// here, and a panel that renders markdown may warm the new renderer.
+type ThemeChangedMsg struct{ Styles themes.Styles }
 
 // SelectionChangedMsg announces a new selection; the root stores it in
 // Common and forwards it to every panel so they can follow it.

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -26,24 +27,9 @@ type Action struct {
 // ClosedMsg is sent when the palette closes without running anything.
 type ClosedMsg struct{}
 
-// Keys are the palette's own bindings.
-type Keys struct {
-	Up, Down, Run, Close key.Binding
-}
-
-// DefaultKeys returns the stock palette keys.
-func DefaultKeys() Keys {
-	return Keys{
-		Up:    key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous")),
-		Down:  key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "next")),
-		Run:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-	}
-}
-
 // Model is the palette dialog.
 type Model struct {
-	keys     Keys
+	keys     keymap.Palette
 	input    textinput.Model
 	actions  []Action
 	matches  []int // indexes into actions, best first
@@ -52,12 +38,17 @@ type Model struct {
 	maxItems int
 }
 
-// New returns a closed palette.
-func New() Model {
+// New returns a closed palette answering to keys.
+func New(keys keymap.Palette) Model {
 	in := textinput.New()
 	in.Prompt = ": "
 	in.Placeholder = "type to filter commands"
-	return Model{keys: DefaultKeys(), input: in, maxItems: 10}
+	// A steady cursor, like every input of the workbench: a blink timer
+	// would keep redrawing while the user reads the list.
+	styles := in.Styles()
+	styles.Cursor.Blink = false
+	in.SetStyles(styles)
+	return Model{keys: keys, input: in, maxItems: 10}
 }
 
 // Open shows the palette with the given actions and focuses its input.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/ui/uitest"
+
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
@@ -45,7 +47,7 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 				b.Fatalf("%d items", len(hs.m.d.items()))
 			}
 			if mode == "type" {
-				hs.press("enter")
+				hs.Press("enter")
 			}
 			keys := []string{"down", "up"}
 			if mode == "type" {
@@ -53,7 +55,7 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				_, _ = hs.m.Update(keyMsg(keys[i%2])) // the debounced preview runs later, off the frame
+				_, _ = hs.m.Update(uitest.Key(keys[i%2])) // the debounced preview runs later, off the frame
 				_ = hs.m.View()
 			}
 		})
@@ -61,19 +63,17 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 }
 
 func TestKeypressFrameBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
+	uitest.RequireTiming(t)
 	hs := newHarnessWith(t, 160, 48, writeBigPreset)
 	hs.openByID("project:big")
-	hs.press("enter")
+	hs.Press("enter")
 	// The best of three rounds, so a busy shared machine does not fail it.
 	const n = 50
 	best := time.Duration(1 << 62)
 	for range 3 {
 		start := time.Now()
 		for i := range n {
-			_, _ = hs.m.Update(keyMsg([]string{"x", "backspace"}[i%2]))
+			_, _ = hs.m.Update(uitest.Key([]string{"x", "backspace"}[i%2]))
 			_ = hs.m.View()
 		}
 		best = min(best, time.Since(start)/n)

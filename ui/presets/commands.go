@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -8,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	pis "github.com/forgebench/forgebench/session"
@@ -63,8 +63,10 @@ type runContext struct {
 	messages    []any
 	// source says, for humans, where the runtime came from.
 	source string
-	// active is the session's Preset selection at the entry: a scoped key,
-	// "none" when switched off, "" when the session never chose one.
+	// active is the session's Preset selection at the entry
+	// (session.ActivePreset.String): a selector, normally the scoped key
+	// pi-forge writes, "none" when switched off, "" when nothing is
+	// recorded.
 	active string
 	// tools are the tools seen in the session (declared or called).
 	tools []string
@@ -88,133 +90,59 @@ func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
 	return func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} }
 }
 
+// loadRunContext builds the preview's run context with session.RunContextAt,
+// the same function the CLI's compile inputs use, and the workspace's
+// shared model catalog.
 func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
 	rc := &runContext{file: file, entry: entry}
+	var s *pis.Session
+	index := -1
 	if file != "" {
-		if err := rc.fromSession(ws, file, entry); err != nil {
+		var err error
+		if s, index, err = openAt(file, entry); err != nil {
 			rc.err = err
 		}
 	}
-	if rc.source == "" {
-		rt, base, err := resources.PiDefaultRuntime(ws, nil, now)
-		if err != nil {
-			rc.err = err
-			return rc
-		}
-		rc.runtime, rc.base = rt, base
+	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
+	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
+	ctx, err := pis.RunContextAt(s, index, cat, time.Local, defaults)
+	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
+		rc.err = err
+		ctx, err = pis.RunContextAt(nil, -1, nil, time.Local, defaults)
+	}
+	if err != nil {
+		rc.err = errors.Join(rc.err, err)
+		rc.tools = knownTools()
+		return rc
+	}
+	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
+	rc.active = ctx.Active.String()
+	if ctx.FromSession {
+		rc.source = ctx.Source
+	} else {
 		rc.source = "Pi 1.6.0 defaults for this workspace"
 		if file != "" {
 			rc.source += " (the session records no system prompt)"
 		}
 	}
-	rc.tools = knownTools(rc.runtime.Options.SelectedTools, rc.tools)
+	rc.tools = knownTools(rc.runtime.Options.SelectedTools, ctx.Tools)
 	return rc
 }
 
-// fromSession fills the context from a session entry. When the session
-// records no system prompt only the messages, tools and active Preset are
-// taken and source stays "".
-func (rc *runContext) fromSession(ws resources.Workspace, file, entry string) error {
+// openAt opens a session file and finds the entry ("" = the leaf).
+func openAt(file, entry string) (*pis.Session, int, error) {
 	s, err := pis.Open(file)
 	if err != nil {
-		return fmt.Errorf("open session %s: %w", file, err)
+		return nil, -1, fmt.Errorf("open session %s: %w", file, err)
 	}
-	index := s.LeafIndex()
-	if entry != "" {
-		i, ok := s.IndexOf(entry)
-		if !ok {
-			return fmt.Errorf("session %s has no entry %s", file, entry)
-		}
-		index = i
+	if entry == "" {
+		return s, s.LeafIndex(), nil
 	}
-	if index < 0 {
-		return nil
+	i, ok := s.IndexOf(entry)
+	if !ok {
+		return nil, -1, fmt.Errorf("session %s has no entry %s", file, entry)
 	}
-	cat, _, err := catalog.Load(ws.AgentDir)
-	if err != nil {
-		return fmt.Errorf("read the model catalog: %w", err)
-	}
-	fr, err := pis.ForgeRuntimeAt(s, index, cat, time.Local)
-	if err != nil {
-		return fmt.Errorf("runtime at the session entry: %w", err)
-	}
-	rc.messages = fr.Messages
-	rc.active = activePresetAt(s, index)
-	rc.tools = toolsCalled(fr.Messages)
-	if fr.FromSession {
-		rc.runtime, rc.base = fr.Runtime, fr.Base
-		rc.source = fr.Source
-		rc.tools = append(append([]string(nil), fr.Runtime.Options.SelectedTools...), rc.tools...)
-	}
-	return nil
-}
-
-// activeStateType is pi-forge's custom entry recording the Preset choice.
-const activeStateType = "pi-forge-prompt-stack-state"
-
-// activePresetAt is the latest Preset selection on the branch ending at
-// index: a scoped key, "none" (also for pi-forge's "off"), or "".
-func activePresetAt(s *pis.Session, index int) string {
-	active := ""
-	for _, i := range s.PathTo(index) {
-		e := &s.Entries[i]
-		if e.Type != pis.TypeCustom {
-			continue
-		}
-		payload, err := e.Payload()
-		c, ok := payload.(*pis.Custom)
-		if err != nil || !ok || c.CustomType != activeStateType {
-			continue
-		}
-		v, err := jsonv.Parse(c.Data)
-		if err != nil {
-			continue
-		}
-		obj, ok := v.(*jsonv.Object)
-		if !ok {
-			continue
-		}
-		id, _ := obj.Get("activeStackId")
-		if str, ok := id.(string); ok {
-			active = str
-		}
-	}
-	if active == "off" {
-		active = "none"
-	}
-	return active
-}
-
-// toolsCalled lists the tool names called by assistant messages, in
-// first-seen order.
-func toolsCalled(messages []any) []string {
-	var out []string
-	for _, m := range messages {
-		obj, ok := m.(*jsonv.Object)
-		if !ok {
-			continue
-		}
-		if role, _ := obj.Get("role"); role != "assistant" {
-			continue
-		}
-		content, _ := obj.Get("content")
-		blocks, _ := content.([]any)
-		for _, b := range blocks {
-			bo, ok := b.(*jsonv.Object)
-			if !ok {
-				continue
-			}
-			if t, _ := bo.Get("type"); t != "toolCall" {
-				continue
-			}
-			if name, ok := bo.Get("name"); ok {
-				if s, ok := name.(string); ok && s != "" {
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	return out
+	return s, i, nil
 }
 
 // forgeCapabilityTool is the model-callable tool pi-forge itself registers

@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // defaultMirror returns a fresh tree of the project's default Pi mirror
@@ -110,7 +111,7 @@ func (m *Model) dialogView() string {
 		lines = append(lines, l)
 	}
 	lines = append(lines, "")
-	hint := st.Text.Muted.Render(keyHint(m.ShortHelp()))
+	hint := st.Text.Muted.Render(common.KeyHint(m.ShortHelp()))
 	switch d.kind {
 	case "confirm":
 		lines = append(lines, hint)
@@ -133,18 +134,6 @@ func (m *Model) dialogView() string {
 	}
 	box := st.Dialog.Box.Width(w).MaxWidth(m.width).MaxHeight(m.height).Render(strings.Join(lines, "\n"))
 	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, box)
-}
-
-// keyHint is a dialog's own key line, generated from the bindings that
-// answer it ("y confirm · n/esc cancel").
-func keyHint(bs []key.Binding) string {
-	parts := make([]string, 0, len(bs))
-	for _, b := range bs {
-		if b.Enabled() {
-			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
-		}
-	}
-	return strings.Join(parts, " · ")
 }
 
 // wrap breaks text into lines of at most width cells.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // editorDoneMsg carries the text $EDITOR left in the temporary file.
@@ -64,7 +65,7 @@ func (m *Model) startEditing() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if hasControl(content) {
+	if sanitize.HasControl(content) {
 		m.setStatus("this block holds escape or control characters the inline editor would drop; "+
 			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
 		return nil
@@ -267,11 +268,11 @@ func itemLabel(obj *jsonv.Object) string {
 	}
 	if v, ok := obj.Get("name"); ok {
 		if s, ok := v.(string); ok && s != "" {
-			return cleanLine(s)
+			return sanitize.Line(s)
 		}
 	}
 	if id := itemID(obj); id != "" {
-		return cleanLine(id)
+		return sanitize.Line(id)
 	}
 	return "(no id)"
 }

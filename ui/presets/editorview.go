@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // editorView is the editor pane: the inline block editor or the form of
@@ -25,7 +26,7 @@ func (m *Model) editorView(r rect) string {
 	}
 	var head []string
 	if m.unparsed {
-		for _, l := range wrap(cleanText(m.unparsedText()), inner) {
+		for _, l := range wrap(sanitize.Text(m.unparsedText()), inner) {
 			head = append(head, st.Text.Danger.Render(l))
 		}
 		for _, d := range m.open.Diagnostics {
@@ -80,7 +81,7 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 		if content == "" {
 			lines = []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
 		}
-		for _, l := range strings.Split(cleanText(content), "\n") {
+		for _, l := range strings.Split(sanitize.Text(content), "\n") {
 			if content == "" {
 				break
 			}
@@ -179,7 +180,7 @@ func (m *Model) previewLines(width int) []string {
 		}
 		out = append(out, m.partHeader(p, width))
 		for _, l := range strings.Split(p.Text, "\n") {
-			out = append(out, wrap(cleanText(l), width)...)
+			out = append(out, wrap(sanitize.Text(l), width)...)
 		}
 	}
 	out = append(out, "", st.Text.Strong.Render(fmt.Sprintf("Messages (%d)", len(res.Messages))))
@@ -187,7 +188,7 @@ func (m *Model) previewLines(width int) []string {
 		out = append(out, m.partHeader(p, width))
 		var text []string
 		for _, l := range strings.Split(p.Text, "\n") {
-			text = append(text, wrap(cleanText(l), width)...)
+			text = append(text, wrap(sanitize.Text(l), width)...)
 		}
 		if len(text) > previewPartLines {
 			hidden := len(text) - previewPartLines
@@ -206,9 +207,9 @@ func (m *Model) partHeader(p compile.Part, width int) string {
 	if p.ItemID != "" && p.ItemID != label {
 		label += " (" + p.ItemID + ")"
 	}
-	head := "── " + cleanLine(p.Role) + " · " + cleanLine(label)
+	head := "── " + sanitize.Line(p.Role) + " · " + sanitize.Line(label)
 	if p.Kind != compile.PartItem {
-		head = "── " + cleanLine(p.Kind) + " · " + cleanLine(label)
+		head = "── " + sanitize.Line(p.Kind) + " · " + sanitize.Line(label)
 	}
 	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
 	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
@@ -232,7 +233,7 @@ func (m *Model) templateErrorAt(i int, ds []preset.Diagnostic) string {
 		return ""
 	}
 	line, col := lineCol(content, perr.Span.Start)
-	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, cleanLine(perr.Message))
+	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, sanitize.Line(perr.Message))
 }
 
 // lineCol converts a UTF-16 offset into a 1-based line and column.

@@ -1,19 +1,17 @@
 package presets
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 func TestMain(m *testing.M) {
@@ -68,14 +66,13 @@ func copyTree(t testing.TB, from, to string) {
 	}
 }
 
-// harness drives the panel like the root does: it runs commands, feeds
-// their messages back and records selection changes.
+// harness drives the panel through the shared uitest harness; m is the
+// panel itself for tests that look inside.
 type harness struct {
-	t          testing.TB
-	com        *common.Common
-	m          *Model
-	sessFile   string
-	selections []common.Selection
+	*uitest.Harness[common.Panel]
+	com      *common.Common
+	m        *Model
+	sessFile string
 }
 
 func newHarness(t testing.TB, w, h int, withSession bool) *harness {
@@ -95,115 +92,40 @@ func newHarnessOpts(t testing.TB, w, h int, withSession bool, setup func(testing
 	if setup != nil {
 		setup(t, ws.Cwd)
 	}
-	keys := keymap.DefaultGlobal()
+	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	if withSession {
 		com.Selection = common.Selection{SessionFile: sess, SessionName: "review", EntryID: "e0000004"}
 	}
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{t: t, com: com, m: m, sessFile: sess}
-	hs.run(m.Init())
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, sessFile: sess}
+	hs.Run(m.Init())
 	return hs
-}
-
-// run executes cmd and everything it leads to, synchronously.
-func (hs *harness) run(cmd tea.Cmd) {
-	hs.t.Helper()
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 1000 {
-			hs.t.Fatal("commands do not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case common.SelectionChangedMsg:
-			hs.selections = append(hs.selections, msg.Selection)
-			hs.com.Selection = msg.Selection
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		default:
-			if isExec(msg) {
-				continue // the harness never hands the terminal away
-			}
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-// isExec reports bubbletea's internal exec message (tea.ExecProcess).
-func isExec(msg tea.Msg) bool { return fmt.Sprintf("%T", msg) == "tea.execMsg" }
-
-// press sends keys by name and settles the commands they start.
-func (hs *harness) press(keys ...string) {
-	hs.t.Helper()
-	for _, k := range keys {
-		_, cmd := hs.m.Update(keyMsg(k))
-		hs.run(cmd)
-	}
-}
-
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+s":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
-// typeText types each rune of s.
-func (hs *harness) typeText(s string) {
-	hs.t.Helper()
-	for _, r := range s {
-		hs.press(string(r))
-	}
 }
 
 // openByID opens the Preset with the given key from the list.
 func (hs *harness) openByID(key string) {
-	hs.t.Helper()
+	hs.TB().Helper()
 	for i, p := range hs.m.lib.Presets {
 		if p.Key() == key {
 			hs.m.focus = paneList
 			hs.m.listCursor = i
-			hs.press("enter")
+			hs.Press("enter")
 			return
 		}
 	}
-	hs.t.Fatalf("no preset %s", key)
+	hs.TB().Fatalf("no preset %s", key)
 }
 
 // itemIndex finds an item of the draft by id.
 func (hs *harness) itemIndex(id string) int {
-	hs.t.Helper()
+	hs.TB().Helper()
 	for i := range hs.m.d.items() {
 		if itemID(hs.m.d.item(i)) == id {
 			return i
 		}
 	}
-	hs.t.Fatalf("no item %s", id)
+	hs.TB().Fatalf("no item %s", id)
 	return -1
 }

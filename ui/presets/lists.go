@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // renderCache memoises rendered rows per (width, version). Every change
@@ -43,9 +44,9 @@ func (m *Model) listRows(width int) []string {
 			mark = st.Badge.Active.Render("▶")
 		}
 		errs, warns := p.Counts()
-		name := cleanLine(p.ID)
+		name := sanitize.Line(p.ID)
 		if n := p.Name(); n != p.ID && width >= 36 {
-			name += " " + st.Text.Muted.Render(cleanLine(n))
+			name += " " + st.Text.Muted.Render(sanitize.Line(n))
 		}
 		rows[i] = leftRight(" "+mark+m.scopeBadge(p)+" "+st.List.Item.Render(name), m.countBadges(errs, warns), width)
 	}
@@ -183,7 +184,7 @@ func (m *Model) itemRowsRendered(width int) []string {
 		if kind == "slot" {
 			k = "slt"
 			if s, ok := obj.Get("slot"); ok {
-				desc = " " + st.Text.Muted.Render("("+cleanLine(jsonv.ToString(s))+")")
+				desc = " " + st.Text.Muted.Render("("+sanitize.Line(jsonv.ToString(s))+")")
 			}
 		}
 		n := counts[itemID(obj)]
@@ -251,7 +252,7 @@ func (m *Model) wrapDiags(ds []preset.Diagnostic, prefix string, width int) []st
 	var out []string
 	pw := ansi.StringWidth(prefix)
 	for _, d := range ds {
-		for i, l := range wrap(cleanText(prefix+d.Message), max(1, width-2)) {
+		for i, l := range wrap(sanitize.Text(prefix+d.Message), max(1, width-2)) {
 			if i == 0 {
 				out = append(out, m.diagIcon(d.Level)+l)
 			} else {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/ui/uitest"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
@@ -32,7 +34,7 @@ func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 	// At the leaf the session switched the preset off.
 	sel := hs.com.Selection
 	sel.EntryID = ""
-	hs.run(hs.m.followSelection(sel))
+	hs.Run(hs.m.followSelection(sel))
 	if hs.m.rc.active != "none" {
 		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active)
 	}
@@ -41,10 +43,10 @@ func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 func TestOpeningAPresetAnnouncesTheSelection(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
 	hs.openByID("global:gamma")
-	if len(hs.selections) == 0 {
+	if len(hs.Selections) == 0 {
 		t.Fatal("no SelectionChangedMsg")
 	}
-	got := hs.selections[len(hs.selections)-1]
+	got := hs.Selections[len(hs.Selections)-1]
 	if got.PresetID != "global:gamma" || got.SessionFile != hs.sessFile || got.EntryID != "e0000004" {
 		t.Fatalf("selection = %+v: the preset changes, the session stays", got)
 	}
@@ -56,11 +58,11 @@ func TestOpeningAPresetAnnouncesTheSelection(t *testing.T) {
 func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	hs.press("enter") // edit the first block
+	hs.Press("enter") // edit the first block
 	if !hs.m.CapturesInput() {
 		t.Fatal("the inline editor must capture input")
 	}
-	hs.typeText(" Be {{ brief")
+	hs.Type(" Be {{ brief")
 	if !hs.m.d.dirty {
 		t.Fatal("typing makes the draft dirty")
 	}
@@ -74,12 +76,12 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	if where := ansi.Strip(hs.m.View()); !strings.Contains(where, "template error at line 2, column 32") {
 		t.Fatalf("the editor locates the template error:\n%s", where)
 	}
-	hs.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
-	hs.typeText("brief.")
+	hs.Press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+	hs.Type("brief.")
 	if ds := hs.m.itemDiagnostics("persona"); len(ds) != 0 {
 		t.Fatalf("fixed text clears the diagnostics, have %v", ds)
 	}
-	hs.press("esc", "ctrl+s")
+	hs.Press("esc", "ctrl+s")
 	if hs.m.d.dirty || hs.m.status != "saved project:alpha" {
 		t.Fatalf("after save: dirty=%v status=%q", hs.m.d.dirty, hs.m.status)
 	}
@@ -94,7 +96,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 		t.Fatalf("saved file does not validate: %v", diags)
 	}
 	// A second save uses the new revision and succeeds.
-	hs.press("space", "ctrl+s")
+	hs.Press("space", "ctrl+s")
 	if hs.m.conflict || hs.m.statusErr {
 		t.Fatalf("second save: %q", hs.m.status)
 	}
@@ -104,14 +106,14 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	hs.m.focus = paneItems
-	hs.press("space") // disable persona
+	hs.Press("space") // disable persona
 	path := hs.m.open.Path
 	outside := []byte(strings.Replace(string(hs.m.open.Raw), "careful", "hasty", 1))
 	if err := os.WriteFile(path, outside, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	draftBefore := serializeTree(hs.m.d.tree)
-	hs.press("ctrl+s")
+	hs.Press("ctrl+s")
 	if !hs.m.conflict || !strings.Contains(hs.m.status, "your draft is kept") {
 		t.Fatalf("conflict not reported: %q", hs.m.status)
 	}
@@ -125,12 +127,12 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 		t.Fatal("the editor explains the conflict")
 	}
 	// f forks the draft (with the edit) to a new id.
-	hs.press("f")
+	hs.Press("f")
 	for range len("alpha-copy") {
-		hs.press("backspace")
+		hs.Press("backspace")
 	}
-	hs.typeText("alpha-2")
-	hs.press("enter")
+	hs.Type("alpha-2")
+	hs.Press("enter")
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
 	}
@@ -147,7 +149,7 @@ func TestUntrustedSaveExplainsReadOnly(t *testing.T) {
 	hs.com.Workspace = ws
 	// A project preset of an untrusted project is refused.
 	cmd := saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.stack, "x")
-	hs.run(cmd)
+	hs.Run(cmd)
 	if !strings.Contains(hs.m.status, "read-only") {
 		t.Fatalf("status = %q", hs.m.status)
 	}
@@ -178,7 +180,7 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 		t.Error("the temporary file is removed after reading it back")
 	}
 	_, next := hs.m.Update(msg)
-	hs.run(next)
+	hs.Run(next)
 	if got := hs.m.d.stack.Items[i].Content; got != "Rewritten by the editor." {
 		t.Fatalf("content = %q (status %q)", got, hs.m.status)
 	}
@@ -195,34 +197,34 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	n := len(hs.m.d.items())
-	hs.press("d")
+	hs.Press("d")
 	if len(hs.m.d.items()) != n+1 || itemID(hs.m.d.item(1)) != "persona-copy" {
 		t.Fatal("d duplicates under a new id")
 	}
-	hs.press("J")
+	hs.Press("J")
 	if itemID(hs.m.d.item(2)) != "persona-copy" || hs.m.itemCursor != 2 {
 		t.Fatal("J moves the item down and the cursor with it")
 	}
-	hs.press("x")
+	hs.Press("x")
 	if hs.m.dlg == nil || !hs.m.CapturesInput() {
 		t.Fatal("x asks first")
 	}
-	hs.press("n")
+	hs.Press("n")
 	if len(hs.m.d.items()) != n+1 {
 		t.Fatal("n cancels the delete")
 	}
-	hs.press("x", "y")
+	hs.Press("x", "y")
 	if len(hs.m.d.items()) != n {
 		t.Fatal("y deletes")
 	}
-	hs.press("A", "down", "down", "enter") // third slot: tool-guidelines
+	hs.Press("A", "down", "down", "enter") // third slot: tool-guidelines
 	if itemID(hs.m.d.item(hs.m.itemCursor)) != "tool-guidelines" {
 		t.Fatalf("A adds the picked slot, cursor on %s", itemID(hs.m.d.item(hs.m.itemCursor)))
 	}
 	if hs.m.form == nil || hs.m.formKind != formSlot {
 		t.Fatal("a slot row shows its options form")
 	}
-	hs.press("u", "u", "u", "u")
+	hs.Press("u", "u", "u", "u")
 	if hs.m.d.dirty {
 		t.Fatal("undoing every edit returns to the saved preset")
 	}
@@ -230,12 +232,12 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 
 func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	hs.press("n")
+	hs.Press("n")
 	for range len("my-preset") {
-		hs.press("backspace")
+		hs.Press("backspace")
 	}
-	hs.typeText("fresh")
-	hs.press("enter")
+	hs.Type("fresh")
+	hs.Press("enter")
 	if hs.m.open == nil || hs.m.open.Key() != "project:fresh" {
 		t.Fatalf("new preset not opened: %q", hs.m.status)
 	}
@@ -245,7 +247,7 @@ func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	if hs.m.focus != paneItems {
 		t.Fatalf("a new preset opens with its items focused, focus = %v", hs.m.focus)
 	}
-	hs.press("p")
+	hs.Press("p")
 	if !hs.m.showProfile {
 		t.Fatal("p shows the profiles")
 	}
@@ -254,7 +256,7 @@ func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 			hs.m.profCursor = i
 		}
 	}
-	hs.press("enter")
+	hs.Press("enter")
 	if hs.m.showProfile || hs.m.open.Key() != "project:alpha" {
 		t.Fatal("enter on a profile opens its preset")
 	}
@@ -266,12 +268,12 @@ func TestRenderCacheBumpsOnEdits(t *testing.T) {
 	_ = hs.m.View()
 	v := hs.m.cache.version
 	rows := hs.m.cache.items
-	hs.press("down")
+	hs.Press("down")
 	_ = hs.m.View()
 	if hs.m.cache.version != v || &hs.m.cache.items[0] != &rows[0] {
 		t.Fatal("moving the cursor must reuse the cached rows")
 	}
-	hs.press("space")
+	hs.Press("space")
 	if hs.m.cache.version == v {
 		t.Fatal("an edit must bump the cache version")
 	}
@@ -286,14 +288,14 @@ func TestPaletteActionsPressTheirKeys(t *testing.T) {
 	if len(hs.m.Actions()) != 7 {
 		t.Fatalf("actions = %d", len(hs.m.Actions()))
 	}
-	hs.press("space")
+	hs.Press("space")
 	_, cmd := hs.m.Update(actionUndo)
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.d.dirty {
 		t.Fatal("the undo action undoes")
 	}
 	_, cmd = hs.m.Update(actionProfiles)
-	hs.run(cmd)
+	hs.Run(cmd)
 	if !hs.m.showProfile {
 		t.Fatal("the profiles action shows the profiles")
 	}
@@ -304,15 +306,15 @@ func TestFollowsAPresetChosenElsewhereOnlyWhenClean(t *testing.T) {
 	sel := hs.com.Selection
 	sel.PresetID = "global:gamma"
 	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: sel})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.open.Key() != "global:gamma" {
 		t.Fatalf("a clean draft follows the selection, open %s", hs.m.open.Key())
 	}
 	hs.m.focus = paneItems
-	hs.press("space")
+	hs.Press("space")
 	sel.PresetID = "project:beta"
 	_, cmd = hs.m.Update(common.SelectionChangedMsg{Selection: sel})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.open.Key() != "global:gamma" || !hs.m.d.dirty {
 		t.Fatal("a dirty draft is never replaced by a selection from elsewhere")
 	}
@@ -327,7 +329,7 @@ func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
 	hs.m.listCursor = 0
 	// The session says beta is active at its entry.
 	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: "project:beta", source: "test"}})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.open.Key() != "project:beta" {
 		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())
 	}
@@ -338,7 +340,7 @@ func TestKeysWhileADraftIsReloadingDoNotPanic(t *testing.T) {
 	hs.m.focus = paneItems
 	_ = hs.m.reload() // the library result is not delivered yet
 	for _, k := range []string{"space", "J", "a", "d", "x", "e", "u", "f", "v", "tab", "down"} {
-		_, _ = hs.m.Update(keyMsg(k))
+		_, _ = hs.m.Update(uitest.Key(k))
 		_ = hs.m.View()
 	}
 	if hs.m.focus != paneList {
@@ -373,7 +375,7 @@ func TestSaveExplainsAFileNamedOtherThanItsID(t *testing.T) {
 	})
 	hs.openByID("project:beta")
 	before, _ := os.ReadFile(hs.m.open.Path)
-	hs.press("ctrl+s")
+	hs.Press("ctrl+s")
 	if !strings.Contains(hs.m.status, "beta-prompt-stack.json") || !strings.Contains(hs.m.status, "fork") {
 		t.Fatalf("status %q should explain the file name and offer fork", hs.m.status)
 	}

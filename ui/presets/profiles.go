@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -77,7 +78,7 @@ func (m *Model) profileListView(r rect) string {
 				badge = st.Badge.Global.Render("G")
 			}
 			errs, warns := p.Counts()
-			row := leftRight("  "+badge+" "+st.List.Item.Render(cleanLine(p.ID)), m.countBadges(errs, warns), inner)
+			row := leftRight("  "+badge+" "+st.List.Item.Render(sanitize.Line(p.ID)), m.countBadges(errs, warns), inner)
 			if i == m.profCursor {
 				row = m.selectRow(row, inner, true)
 			}
@@ -101,16 +102,16 @@ func (m *Model) profileDetailView(r rect) string {
 	p := m.lib.Profiles[m.profCursor]
 	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + v }
 	var lines []string
-	lines = append(lines, field("profile", cleanLine(p.Key())))
+	lines = append(lines, field("profile", sanitize.Line(p.Key())))
 	if p.Profile.Name != nil {
-		lines = append(lines, field("name", cleanLine(*p.Profile.Name)))
+		lines = append(lines, field("name", sanitize.Line(*p.Profile.Name)))
 	}
-	lines = append(lines, field("file", cleanLine(p.FileName())))
+	lines = append(lines, field("file", sanitize.Line(p.FileName())))
 	model := "—"
 	if mp := p.Profile.Model; mp.Provider != "" || mp.ID != "" {
 		model = mp.Provider + "/" + mp.ID
 	}
-	lines = append(lines, field("model", cleanLine(model)), field("thinking", cleanLine(p.Profile.ThinkingLevel)))
+	lines = append(lines, field("model", sanitize.Line(model)), field("thinking", sanitize.Line(p.Profile.ThinkingLevel)))
 	autoAct := "no"
 	if p.Profile.AutoActivate != nil && *p.Profile.AutoActivate {
 		autoAct = "yes"
@@ -130,7 +131,7 @@ func (m *Model) profileDetailView(r rect) string {
 	}
 	if p.Profile.Description != nil {
 		lines = append(lines, "", st.Text.Subtle.Render("Description"))
-		lines = append(lines, wrap(cleanText(*p.Profile.Description), inner)...)
+		lines = append(lines, wrap(sanitize.Text(*p.Profile.Description), inner)...)
 	}
 	return m.frame(r, "Profile · "+p.ID, "enter opens its preset", false, lines)
 }
@@ -143,10 +144,10 @@ func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string)
 		return []string{field("preset", st.Text.Muted.Render("none (promptStack null)"))}
 	}
 	resolved, diags := m.lib.ResolveProfilePreset(p)
-	out := []string{field("promptStack", cleanLine(*p.Profile.PromptStack))}
+	out := []string{field("promptStack", sanitize.Line(*p.Profile.PromptStack))}
 	if resolved != nil {
 		errs, warns := resolved.Counts()
-		out = append(out, field("resolves to", cleanLine(resolved.Key())+" "+m.countBadges(errs, warns)))
+		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+m.countBadges(errs, warns)))
 	}
 	for _, d := range diags {
 		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)

@@ -1,11 +1,12 @@
 package presets
 
 import (
+	"os"
+	"path/filepath"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"os"
-	"path/filepath"
 
 	"strings"
 	"testing"
@@ -23,11 +24,11 @@ func statusText(hs *harness) string {
 func TestAStatusMessageGivesWayToTheNextKey(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	hs.press("space", "u")
+	hs.Press("space", "u")
 	if got := statusText(hs); !strings.HasPrefix(got, "undid ") {
 		t.Fatalf("after u the status says what was undone, got %q", got)
 	}
-	hs.press("space")
+	hs.Press("space")
 	got := statusText(hs)
 	if strings.Contains(got, "undid") {
 		t.Fatalf("a later edit still shows the old undo message: %q", got)
@@ -66,26 +67,26 @@ func helpKeys(bs []key.Binding) []string {
 // openSettingsForm moves the item cursor to the settings row of kind and
 // focuses its form.
 func openSettingsForm(hs *harness, kind string) {
-	hs.t.Helper()
+	hs.TB().Helper()
 	for i, k := range settingsForms {
 		if k == kind {
 			hs.m.focus = paneItems
 			hs.m.itemCursor = len(hs.m.d.items()) + i
-			hs.press("enter")
+			hs.Press("enter")
 			if hs.m.form == nil || hs.m.focus != paneEditor {
-				hs.t.Fatalf("enter on the %s row does not focus its form", kind)
+				hs.TB().Fatalf("enter on the %s row does not focus its form", kind)
 			}
 			return
 		}
 	}
-	hs.t.Fatalf("no settings form %s", kind)
+	hs.TB().Fatalf("no settings form %s", kind)
 }
 
 func TestFooterWhileAFormTakesTextListsOnlyKeysThatReachIt(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formParameters)
-	hs.press("a") // prompt for a new parameter: every key is text now
+	hs.Press("a") // prompt for a new parameter: every key is text now
 	if !hs.m.CapturesInput() {
 		t.Fatal("the new-parameter prompt should take the keys")
 	}
@@ -94,7 +95,7 @@ func TestFooterWhileAFormTakesTextListsOnlyKeysThatReachIt(t *testing.T) {
 			t.Errorf("footer lists %q while the prompt takes it: %v", k, helpKeys(hs.m.ShortHelp()))
 		}
 	}
-	hs.typeText("u")
+	hs.Type("u")
 	if hs.m.d.dirty {
 		t.Fatal("u in the prompt should be text, not undo")
 	}
@@ -137,7 +138,7 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 		t.Errorf("? help lists panel keys the form takes: %v", helpKeys(all))
 	}
 	shown := hs.m.showPreview
-	hs.press("v")
+	hs.Press("v")
 	if hs.m.showPreview != shown || hs.m.focus != paneEditor {
 		t.Fatal("v reached the panel instead of the form")
 	}
@@ -145,14 +146,14 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 
 func TestProfilesFooterOffersTheWayBack(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	hs.press("p")
+	hs.Press("p")
 	if !hs.m.showProfile {
 		t.Fatal("p shows the profiles")
 	}
 	if countKey(hs.m.ShortHelp(), hs.m.keys.Back.Help().Key) != 1 {
 		t.Errorf("the profiles footer does not list esc: %v", helpKeys(hs.m.ShortHelp()))
 	}
-	hs.press("esc")
+	hs.Press("esc")
 	if hs.m.showProfile {
 		t.Fatal("esc leaves the profiles")
 	}
@@ -162,7 +163,7 @@ func TestProfilesFooterOffersTheWayBack(t *testing.T) {
 // picker they do nothing: the footer must offer the keys that act there.
 func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	hs.press("n") // new preset: a prompt
+	hs.Press("n") // new preset: a prompt
 	if hs.m.dlg == nil || hs.m.dlg.kind != "prompt" {
 		t.Fatal("n should prompt for an id")
 	}
@@ -173,12 +174,12 @@ func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 	if countKey(hs.m.ShortHelp(), "enter") != 1 || countKey(hs.m.ShortHelp(), "esc") != 1 {
 		t.Errorf("the prompt's footer should offer enter and esc: %v", keys)
 	}
-	hs.press("esc")
+	hs.Press("esc")
 	if hs.m.dlg != nil {
 		t.Fatal("esc closes the prompt")
 	}
 	hs.openByID("project:alpha")
-	hs.press("A")
+	hs.Press("A")
 	if hs.m.dlg == nil || hs.m.dlg.kind != "slots" {
 		t.Fatal("A opens the slot picker")
 	}
@@ -191,13 +192,13 @@ func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 func TestDialogKeysFollowRebinding(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.m.keys.Submit = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "accept"))
-	hs.press("n")
-	hs.press("enter")
+	hs.Press("n")
+	hs.Press("enter")
 	if hs.m.dlg == nil {
 		t.Fatal("enter no longer accepts once accept is rebound")
 	}
 	_, cmd := hs.m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	hs.run(cmd)
+	hs.Run(cmd)
 	if hs.m.dlg != nil {
 		t.Fatal("the rebound accept key should create the preset")
 	}
@@ -206,7 +207,7 @@ func TestDialogKeysFollowRebinding(t *testing.T) {
 func TestReloadSaysWhenItIsDone(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	hs.press("r") // a clean draft reloads at once; the harness runs the load
+	hs.Press("r") // a clean draft reloads at once; the harness runs the load
 	if got := statusText(hs); strings.Contains(got, "reloading") {
 		t.Fatalf("the status still says %q after the library came back", got)
 	}
@@ -216,7 +217,7 @@ func TestExternalEditorOnASettingsRowNamesTheRow(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	hs.m.focus, hs.m.itemCursor = paneItems, len(hs.m.d.items())+5 // Capability bindings
-	hs.press("e")
+	hs.Press("e")
 	got := statusText(hs)
 	if !strings.HasPrefix(got, "Capability bindings is not a block") {
 		t.Fatalf("the message should name the row the user is on, got %q", got)
@@ -230,7 +231,7 @@ func TestToggledToolKeepsTheCursor(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formTools)
-	hs.press("down", "down", "down") // mode, + add pattern, read, bash
+	hs.Press("down", "down", "down") // mode, + add pattern, read, bash
 	cursorLine := func() string {
 		for _, l := range strings.Split(ansi.Strip(hs.m.View()), "\n") {
 			if i := strings.Index(l, "▸   ["); i >= 0 {
@@ -243,11 +244,11 @@ func TestToggledToolKeepsTheCursor(t *testing.T) {
 	if !strings.Contains(before, "bash") {
 		t.Fatalf("setup: the cursor should be on bash, is on %q", before)
 	}
-	hs.press("space")
+	hs.Press("space")
 	if got := cursorLine(); !strings.Contains(got, "[x] bash") {
 		t.Fatalf("after space the cursor should still be on the checked bash, is on %q", got)
 	}
-	hs.press("space")
+	hs.Press("space")
 	tools, _ := hs.m.d.tree.Get("tools")
 	if got := jsonv.Stringify(tools); got != `{"allow":[]}` && got != "null" && got != "undefined" {
 		t.Fatalf("space twice on one tool should leave no pattern, got %s", got)
@@ -272,7 +273,7 @@ func TestAnUnparsableFileIsNotOverwrittenBySave(t *testing.T) {
 		t.Errorf("the editor should say the file did not parse:\n%s", view)
 	}
 	hs.m.focus = paneItems
-	hs.press("a", "ctrl+s")
+	hs.Press("a", "ctrl+s")
 	data, err := os.ReadFile(hs.m.open.Path)
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
 			for row := 0; row < hs.m.itemRows(); row++ {
 				hs.m.focus, hs.m.itemCursor = paneItems, row
 				hs.m.afterItemMove()
-				hs.press("enter")
+				hs.Press("enter")
 				view := hs.m.View()
 				lines := strings.Split(view, "\n")
 				if len(lines) != size.h {
@@ -306,9 +307,9 @@ func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
 						t.Errorf("%s row %d at %dx%d: line %d is %d cells wide", id, row, size.w, size.h, i+1, w)
 					}
 				}
-				hs.press("esc")
+				hs.Press("esc")
 				if hs.m.editing {
-					hs.press("esc")
+					hs.Press("esc")
 				}
 			}
 		}
@@ -331,7 +332,7 @@ func TestItemsFooterFollowsTheRow(t *testing.T) {
 		}
 	}
 	n := len(hs.m.d.items())
-	hs.press("x", "d", "space")
+	hs.Press("x", "d", "space")
 	if len(hs.m.d.items()) != n || hs.m.dlg != nil || hs.m.d.dirty {
 		t.Fatal("item keys acted on a settings row")
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -70,12 +71,12 @@ func (m *Model) paneRows(p pane) int {
 func (m *Model) previewWidth() int { return max(0, m.layout().preview.w-4) }
 
 // View implements common.Panel: exactly width×height cells, with nothing
-// but styling and text (screenSafe).
+// but styling and text (sanitize.Screen).
 func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	return screenSafe(m.view())
+	return sanitize.Screen(m.view())
 }
 
 func (m *Model) view() string {
@@ -125,7 +126,7 @@ func joinH(blocks ...string) string {
 // statusLine is the last row: the latest message, else the draft state.
 func (m *Model) statusLine() string {
 	st := m.com.Styles
-	text := cleanLine(m.status) // errors may quote file text
+	text := sanitize.Line(m.status) // errors may quote file text
 	style := st.App.Status
 	if m.statusErr {
 		style = st.App.Error
@@ -148,7 +149,7 @@ func (m *Model) statusLine() string {
 
 // frame draws pane r with the shared pane chrome (common.Frame).
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
-	return common.Frame(m.com.Styles, r.w, r.h, cleanLine(title), cleanLine(info), focused, lines)
+	return common.Frame(m.com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
 }
 
 // window returns the slice of n rows to show for cursor in height rows,

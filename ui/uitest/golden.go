@@ -1,10 +1,15 @@
-// Package uitest holds helpers shared by the UI golden tests: a View()
-// snapshot is compared with testdata/<name>.golden, and `go test ./ui/...
-// -update` rewrites the files so a reviewer can eyeball them in the diff.
+// Package uitest is the shared test kit of the UI: a harness that drives a
+// panel, a form or the root like the bubbletea runtime does (keys by name,
+// commands run to completion), and golden View() snapshots compared with
+// testdata/<name>.golden.
+//
+// Goldens are refreshed with one environment variable for the whole
+// repository, so a reviewer can eyeball the new files in the diff:
+//
+//	UPDATE_GOLDEN=1 go test ./...
 package uitest
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,29 +18,58 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+// UpdateEnv is the environment variable that rewrites golden files.
+const UpdateEnv = "UPDATE_GOLDEN"
 
-// Golden compares got (ANSI styling stripped, so goldens stay readable and
-// theme-independent) with testdata/<name>.golden.
+// Updating reports whether this test run rewrites golden files.
+func Updating() bool { return os.Getenv(UpdateEnv) == "1" }
+
+// Golden compares got, with ANSI styling stripped (readable and
+// theme-independent), with testdata/<name>.golden.
 func Golden(t *testing.T, name, got string) {
 	t.Helper()
-	got = ansi.Strip(got)
+	compareGolden(t, name, ansi.Strip(got))
+}
+
+// GoldenANSI compares got with its styling kept, so a focus or theme
+// regression (the wrong pane highlighted, old colours after a switch)
+// fails the test; `cat` the file in a terminal to see it.
+func GoldenANSI(t *testing.T, name, got string) {
+	t.Helper()
+	compareGolden(t, name+".ansi", got)
+}
+
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if Updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
+			t.Fatalf("create testdata for golden %s: %v", path, err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
+			t.Fatalf("write golden %s: %v", path, err)
 		}
 		return
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read golden %s (run with -update to create it): %v", path, err)
+		t.Fatalf("read golden %s (run with %s=1 to create it): %v", path, UpdateEnv, err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+		t.Errorf("%s differs from the golden file (run with %s=1 to accept):\n--- want\n%s\n--- got\n%s", path, UpdateEnv, want, got)
+	}
+}
+
+// AssertFills fails when the rendered screen is not exactly width×height
+// cells with every line exactly width wide: a panel's view is laid
+// beside others, so a short line would shift its neighbours.
+func AssertFills(t *testing.T, view string, width, height int) {
+	t.Helper()
+	AssertFits(t, view, width, height)
+	for i, l := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(l); w != width {
+			t.Errorf("line %d is %d cells wide, want exactly %d", i+1, w, width)
+		}
 	}
 }
 
@@ -51,5 +85,18 @@ func AssertFits(t *testing.T, view string, width, height int) {
 		if w := ansi.StringWidth(l); w > width {
 			t.Errorf("line %d is %d cells wide, max %d: %q", i+1, w, width, ansi.Strip(l))
 		}
+	}
+}
+
+// TimingEnv is the environment variable that turns on wall-clock budget
+// tests. They are off by default: a busy or instrumented run (-race, a
+// shared CI machine) makes them fail for reasons that are not the code's.
+const TimingEnv = "FORGEBENCH_TIMING"
+
+// RequireTiming skips a wall-clock budget test unless FORGEBENCH_TIMING=1.
+func RequireTiming(t *testing.T) {
+	t.Helper()
+	if os.Getenv(TimingEnv) != "1" {
+		t.Skipf("wall-clock budget test: run with %s=1 (the benchmarks measure the same without a budget)", TimingEnv)
 	}
 }

@@ -4,18 +4,27 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
 
 // base is what every form keeps from its construction.
 type base struct {
 	ctx    Context
-	keys   *Keys
+	keys   *keymap.Forms
 	styles *themes.Styles
 }
 
 func newBase(ctx Context, o options) base {
 	b := base{ctx: ctx, keys: o.keys}
+	if b.keys == nil {
+		if ctx.Com != nil && ctx.Com.Keys != nil {
+			b.keys = &ctx.Com.Keys.Forms
+		} else {
+			km := keymap.DefaultForms()
+			b.keys = &km
+		}
+	}
 	if ctx.Com != nil {
 		b.styles = &ctx.Com.Styles
 	} else {

@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // bindingFieldSpecs are the editable fields of one binding (spec §9.4);
@@ -80,9 +81,9 @@ func newBindings(ctx Context, o options) Form {
 	if f.ctx.Library != nil {
 		for _, c := range f.ctx.Library.Capabilities {
 			item := pickItem{ref: string(c.Scope) + ":" + c.ID, allowed: true}
-			item.label = cleanLine(item.ref)
+			item.label = sanitize.Line(item.ref)
 			if c.Capability != nil {
-				item.label += " — " + cleanLine(c.Capability.DisplayName())
+				item.label += " — " + sanitize.Line(c.Capability.DisplayName())
 			}
 			if !c.Usable() {
 				item.label += " (has errors)"

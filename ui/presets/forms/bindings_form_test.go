@@ -76,7 +76,7 @@ func TestBindingsGolden(t *testing.T) {
 		name := fmt.Sprintf("bindings_picker_%dx%d", size.w, size.h)
 		t.Run(name, func(t *testing.T) {
 			d := drive(t, NewBindings(bindingsContext(t, bindingsDraft))).press("a")
-			v := d.form.View(size.w, size.h)
+			v := d.Model.View(size.w, size.h)
 			uitest.AssertFits(t, v, size.w, size.h)
 			uitest.Golden(t, name, v)
 		})
@@ -126,8 +126,8 @@ func TestBindingsSourceVsEffective(t *testing.T) {
 	global := ctx
 	global.Scope = preset.ScopeGlobal
 	g := drive(t, NewBindings(global)).press("a")
-	if lineWith(g.form.View(160, 48), "project:write-tools", "cannot bind project") == "" {
-		t.Errorf("picker does not disable project capabilities for a global Preset:\n%s", g.form.View(160, 48))
+	if lineWith(g.Model.View(160, 48), "project:write-tools", "cannot bind project") == "" {
+		t.Errorf("picker does not disable project capabilities for a global Preset:\n%s", g.Model.View(160, 48))
 	}
 	g.press("enter")
 	if len(g.edits) != 0 {
@@ -145,7 +145,7 @@ func TestBindingsEdits(t *testing.T) {
 	if jsonv.Stringify(toAnyPath(e.Path)) != `["capabilities"]` || !strings.HasSuffix(jsonv.Stringify(e.Value), `{"ref":"missing"}]`) && !strings.HasSuffix(jsonv.Stringify(e.Value), `,{"ref":"global:review"}]`) {
 		t.Fatalf("add = %s %s", jsonv.Stringify(toAnyPath(e.Path)), jsonv.Stringify(e.Value))
 	}
-	if c := CursorOf(d.form); c.Row != 3 {
+	if c := CursorOf(d.Model); c.Row != 3 {
 		t.Errorf("after add the cursor should land on the new binding, got %+v", c)
 	}
 	// the first binding of an empty Preset creates the array.
@@ -189,7 +189,7 @@ func TestBindingsEdits(t *testing.T) {
 func TestBindingsWithoutLibrary(t *testing.T) {
 	ctx := testContext(t, `{"items":[],"capabilities":[{"ref":"global:review"}]}`)
 	d := drive(t, NewBindings(ctx)).press("a")
-	v := d.form.View(80, 24)
+	v := d.Model.View(80, 24)
 	if !strings.Contains(v, "the library has no capabilities") || !strings.Contains(v, "▸ … type a ref by hand") {
 		t.Fatalf("picker without a library:\n%s", v)
 	}
@@ -198,7 +198,7 @@ func TestBindingsWithoutLibrary(t *testing.T) {
 	}
 	d.press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"capabilities"}, `[{"ref":"global:review"},{"ref":""}]`, "capabilities add")
-	if c := CursorOf(d.form); c.Row != 1 || c.Pane != 1 || c.Detail != 0 {
+	if c := CursorOf(d.Model); c.Row != 1 || c.Pane != 1 || c.Detail != 0 {
 		t.Errorf("by-hand add should open the new ref field, cursor %+v", c)
 	}
 }

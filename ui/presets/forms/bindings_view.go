@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // View shows the binding list, the focused binding's fields and its source
@@ -93,7 +94,7 @@ func (f *bindingsForm) bindingSummary(i int) string {
 	if _, ok := o.Get("overrides"); ok {
 		ov = "  +overrides"
 	}
-	return cleanLine(fmt.Sprintf("%s %s → %s  [%s]%s", state, f.bindingName(i), ref, who, ov))
+	return sanitize.Line(fmt.Sprintf("%s %s → %s  [%s]%s", state, f.bindingName(i), ref, who, ov))
 }
 
 // compareLines renders SOURCE vs EFFECTIVE for the focused binding.
@@ -120,7 +121,7 @@ func (f *bindingsForm) compareLines(width int) []string {
 		if diff {
 			mark = "≠ "
 		}
-		a, c = cleanLine(a), cleanLine(c)
+		a, c = sanitize.Line(a), sanitize.Line(c)
 		return mark + padRight(truncate(label, labelW-2), labelW-2) + padRight(truncate(a, colW-1), colW) + truncate(c, colW)
 	}
 	lines := []string{st.Text.Strong.Render(row("", srcTitle, effTitle, false))}

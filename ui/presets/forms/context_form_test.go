@@ -46,12 +46,12 @@ func TestContextOptionsEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"context", "mergeSeparator"}, `"\n\t*\n"`, "context.mergeSeparator")
 	// a broken escape is refused with the reason.
 	d = drive(t, NewContextOptions(ctx, WithCursor(Cursor{Row: 2}))).press("enter").typeText(`\q`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), "invalid escape sequence") {
-		t.Fatalf("bad escape accepted:\n%s", d.form.View(80, 24))
+	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "invalid escape sequence") {
+		t.Fatalf("bad escape accepted:\n%s", d.Model.View(80, 24))
 	}
 	// esc cancels the edit without emitting.
 	d.press("esc")
-	if d.form.CapturesInput() || len(d.edits) != 0 {
+	if d.Model.CapturesInput() || len(d.edits) != 0 {
 		t.Fatal("esc did not cancel")
 	}
 	// x unsets to the default.

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -56,7 +57,7 @@ type diagLine struct {
 // options, regex detail and binding detail forms.
 type fieldList struct {
 	root    *jsonv.Object
-	keys    *Keys
+	keys    *keymap.Forms
 	styles  *themes.Styles
 	fields  []field
 	row     int
@@ -68,7 +69,7 @@ type fieldList struct {
 	noArrowCycle bool
 }
 
-func newFieldList(root *jsonv.Object, keys *Keys, styles *themes.Styles, fields []field, row int) fieldList {
+func newFieldList(root *jsonv.Object, keys *keymap.Forms, styles *themes.Styles, fields []field, row int) fieldList {
 	fl := fieldList{root: root, keys: keys, styles: styles, fields: fields}
 	fl.row = clamp(row, 0, len(fields)-1)
 	return fl
@@ -94,13 +95,6 @@ func (fl *fieldList) current() *field {
 	}
 	return &fl.fields[fl.row]
 }
-
-// fieldKeys are the keys that leave a field while editing it: only the
-// arrow keys, so letters still type.
-var (
-	fieldPrev = key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "commit & previous"))
-	fieldNext = key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "commit & next"))
-)
 
 // update handles one key; handled is false when the key is not the
 // list's, so the form can use it.
@@ -160,7 +154,7 @@ func (fl *fieldList) updateEditing(msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, fl.keys.Cancel):
 			fl.editing, fl.err = false, ""
 			return nil
-		case key.Matches(kp, fl.keys.Commit), key.Matches(kp, fieldPrev), key.Matches(kp, fieldNext):
+		case key.Matches(kp, fl.keys.Commit), key.Matches(kp, fl.keys.FieldPrev), key.Matches(kp, fl.keys.FieldNext):
 			f := fl.current()
 			value, err := f.parse(fl.input.Value())
 			if err != nil {
@@ -169,9 +163,9 @@ func (fl *fieldList) updateEditing(msg tea.Msg) tea.Cmd {
 			}
 			fl.editing, fl.err = false, ""
 			switch {
-			case key.Matches(kp, fieldPrev):
+			case key.Matches(kp, fl.keys.FieldPrev):
 				fl.row = clamp(fl.row-1, 0, len(fl.fields)-1)
-			case key.Matches(kp, fieldNext):
+			case key.Matches(kp, fl.keys.FieldNext):
 				fl.row = clamp(fl.row+1, 0, len(fl.fields)-1)
 			}
 			if f.present && jsonv.Stringify(f.value) == jsonv.Stringify(value) {
@@ -399,7 +393,7 @@ func (fl *fieldList) render(width int, focused bool) (lines []string, cursorLine
 // help is the list's part of the footer for the focused field.
 func (fl *fieldList) help() []key.Binding {
 	if fl.editing {
-		return []key.Binding{fl.keys.Commit, fl.keys.Cancel, fieldPrev, fieldNext}
+		return []key.Binding{fl.keys.Commit, fl.keys.Cancel, fl.keys.FieldPrev, fl.keys.FieldNext}
 	}
 	bs := []key.Binding{fl.keys.Up, fl.keys.Down}
 	if f := fl.current(); f != nil {

@@ -8,40 +8,20 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-// sharedExamples returns the pi-forge examples directory of the shared
-// fixtures, skipping when FORGEBENCH_SHARED is unset.
-func sharedExamples(t *testing.T) string {
-	t.Helper()
-	shared := os.Getenv("FORGEBENCH_SHARED")
-	if shared == "" {
-		t.Skip("FORGEBENCH_SHARED not set: pi-forge example Presets not available")
-	}
-	return filepath.Join(shared, "fixtures", "pi-forge", "examples")
-}
-
-func readFixture(t *testing.T, path string) []byte {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("fixture missing: %v", err)
-	}
-	return raw
-}
-
 // TestFormsOnUpstreamExamples opens every form on every upstream example
 // Preset: views fit at both sizes and the draft is never changed.
 func TestFormsOnUpstreamExamples(t *testing.T) {
-	dir := sharedExamples(t)
 	names := []string{"default-prompt-stack.json", "fake-assistant-direct-output-prompt-stack.json",
 		"image-reader-prompt-stack.json", "minimal-prompt-stack.json", "read-first-worker-prompt-stack.json",
 		"reviewer-prompt-stack.json", "validation-issues-prompt-stack.json", "custom-system-status-extension/prompt-stack.json"}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			ctx := policyContext(t, string(readFixture(t, filepath.Join(dir, name))))
+			ctx := policyContext(t, string(fixtures.Read(t, "pi-forge/examples/"+name)))
 			before := jsonv.Stringify(ctx.Draft)
 			forms := []Form{NewParameters(ctx), NewPolicy(ctx, "tools"), NewPolicy(ctx, "skills"), NewRegex(ctx),
 				NewContextOptions(ctx), NewBindings(ctx)}
@@ -73,7 +53,6 @@ func TestFormsOnUpstreamExamples(t *testing.T) {
 // TestReadFirstWorkerBinding resolves the read-first worker's binding
 // against the upstream write-tools capability in a project library.
 func TestReadFirstWorkerBinding(t *testing.T) {
-	dir := sharedExamples(t)
 	root := t.TempDir()
 	ws := resources.Workspace{Cwd: filepath.Join(root, "p"), AgentDir: filepath.Join(root, "a"),
 		ForgeDir: filepath.Join(root, "f"), Trust: resources.Trust{Trusted: true, Source: "test"}}
@@ -84,7 +63,7 @@ func TestReadFirstWorkerBinding(t *testing.T) {
 		}
 	}
 	for _, c := range []string{"write-tools.json", "review.json"} {
-		if err := os.WriteFile(filepath.Join(capDir, c), readFixture(t, filepath.Join(dir, "capabilities", c)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(capDir, c), fixtures.Read(t, "pi-forge/examples/capabilities/"+c), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -92,7 +71,7 @@ func TestReadFirstWorkerBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := policyContext(t, string(readFixture(t, filepath.Join(dir, "read-first-worker-prompt-stack.json"))))
+	ctx := policyContext(t, string(fixtures.Read(t, "pi-forge/examples/read-first-worker-prompt-stack.json")))
 	ctx.Library, ctx.Scope = lib, preset.ScopeProject
 	v := NewBindings(ctx).View(160, 48)
 	for _, want := range [][]string{

@@ -15,7 +15,7 @@
 // Options: pass WithCursor(CursorOf(oldForm)). Cursors are clamped, and after
 // an add the old form's cursor already points at the new entry.
 //
-// Keys (see Keys/DefaultKeys; rebind with keymap.Apply on a *Keys and pass
+// Keys (see Keys/DefaultKeys; rebind with keymap.Apply on a *keymap.Forms and pass
 // WithKeys): ↑/↓ (k/j) move; enter edits a text/number/JSON field, toggles a
 // bool, cycles an enum; space toggles or cycles; ←/→ cycle enums in the
 // one-pane forms and switch list ↔ detail in the regex and bindings forms;
@@ -31,6 +31,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -92,12 +93,12 @@ type Option func(*options)
 
 type options struct {
 	cursor Cursor
-	keys   *Keys
+	keys   *keymap.Forms
 }
 
-// WithKeys makes the form use km (for example after user overrides were
-// applied with keymap.Apply); without it forms use DefaultKeys().
-func WithKeys(km *Keys) Option {
+// WithKeys makes the form use km; without it a form uses the Forms keys
+// of Context.Com (the user's bindings), else keymap.DefaultForms().
+func WithKeys(km *keymap.Forms) Option {
 	return func(o *options) { o.keys = km }
 }
 
@@ -122,10 +123,6 @@ func applyOptions(opts []Option) options {
 		if opt != nil {
 			opt(&o)
 		}
-	}
-	if o.keys == nil {
-		km := DefaultKeys()
-		o.keys = &km
 	}
 	return o
 }

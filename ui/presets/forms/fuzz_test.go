@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/ui/uitest"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -67,7 +69,7 @@ func FuzzForms(f *testing.F) {
 				if i > 12 {
 					break
 				}
-				form, _ = form.Update(keyMsg(keys[int(r)%len(keys)]))
+				form, _ = form.Update(uitest.Key(keys[int(r)%len(keys)]))
 			}
 			for _, size := range [][2]int{{80, 24}, {30, 5}} {
 				view := form.View(size[0], size[1])

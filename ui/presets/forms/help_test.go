@@ -1,9 +1,11 @@
 package forms
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/keymap"
 )
 
 // TestFooterNeverOffersOneKeyForTwoThings walks the rows of every form and
@@ -31,7 +33,7 @@ func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
 					d = drive(t, c.form(t)).press("right")
 				}
 				seen := map[string]string{}
-				for _, b := range d.form.ShortHelp() {
+				for _, b := range d.Model.ShortHelp() {
 					h := b.Help()
 					if prev, ok := seen[h.Key]; ok && prev != h.Desc {
 						t.Errorf("row %d: %q is listed as %q and as %q", row, h.Key, prev, h.Desc)
@@ -48,10 +50,10 @@ func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
 // picker (it replaces the binding's ref); its help once said "pick tools".
 func TestPickSaysWhatItPicks(t *testing.T) {
 	d := drive(t, NewBindings(testContext(t, bindingsDraft))).press("p")
-	if !d.form.CapturesInput() || !strings.Contains(d.form.View(120, 30), "Replace the ref") {
-		t.Fatalf("p does not open the ref picker:\n%s", d.form.View(120, 30))
+	if !d.Model.CapturesInput() || !strings.Contains(d.Model.View(120, 30), "Replace the ref") {
+		t.Fatalf("p does not open the ref picker:\n%s", d.Model.View(120, 30))
 	}
-	if desc := DefaultKeys().Pick.Help().Desc; !strings.Contains(desc, "capability") {
+	if desc := keymap.DefaultForms().Pick.Help().Desc; !strings.Contains(desc, "capability") {
 		t.Errorf("p is described as %q, but it picks a capability", desc)
 	}
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 // testCommon is a Common with the mono theme, as the goldens strip styling.
 func testCommon() *common.Common {
-	km := keymap.DefaultGlobal()
+	km := keymap.DefaultSet()
 	return &common.Common{Styles: themes.For(themes.Dark, true, true), Keys: &km}
 }
 
@@ -40,87 +41,44 @@ func testContext(t testing.TB, src string) Context {
 	return Context{Com: testCommon(), Draft: d, Diagnostics: diags, Scope: preset.ScopeProject}
 }
 
-// keyMsg builds the key press for a key name ("enter", "a", "shift+up"…).
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "delete":
-		return tea.KeyPressMsg{Code: tea.KeyDelete}
-	case "ctrl+u":
-		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
-}
-
-// driver presses keys on a form and collects the EditMsgs it emits.
+// driver presses keys on a form through the shared uitest harness and
+// collects the EditMsgs it emits (the panel would apply them).
 type driver struct {
-	t     *testing.T
-	form  Form
+	*uitest.Harness[Form]
 	edits []EditMsg
 }
 
-func drive(t *testing.T, f Form) *driver { return &driver{t: t, form: f} }
-
-// press sends each key and runs the commands, keeping EditMsgs.
-func (d *driver) press(keys ...string) *driver {
-	d.t.Helper()
-	for _, k := range keys {
-		var cmd tea.Cmd
-		d.form, cmd = d.form.Update(keyMsg(k))
-		d.run(cmd)
+func drive(t *testing.T, f Form) *driver {
+	d := &driver{Harness: uitest.New(t, f, func(f Form, msg tea.Msg) (Form, tea.Cmd) { return f.Update(msg) })}
+	d.Intercept = func(msg tea.Msg) bool {
+		e, ok := msg.(EditMsg)
+		if ok {
+			d.edits = append(d.edits, e)
+		}
+		return ok
 	}
+	return d
+}
+
+// press sends each key and settles the commands, keeping EditMsgs.
+func (d *driver) press(keys ...string) *driver {
+	d.TB().Helper()
+	d.Press(keys...)
 	return d
 }
 
 // typeText types s rune by rune.
 func (d *driver) typeText(s string) *driver {
-	for _, r := range s {
-		var cmd tea.Cmd
-		if r == ' ' {
-			d.form, cmd = d.form.Update(keyMsg("space"))
-		} else {
-			d.form, cmd = d.form.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-		}
-		d.run(cmd)
-	}
+	d.TB().Helper()
+	d.Type(s)
 	return d
-}
-
-func (d *driver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	switch m := cmd().(type) {
-	case EditMsg:
-		d.edits = append(d.edits, m)
-	case tea.BatchMsg:
-		for _, c := range m {
-			d.run(c)
-		}
-	}
 }
 
 // onlyEdit returns the single emitted edit; the test fails otherwise.
 func (d *driver) onlyEdit() EditMsg {
-	d.t.Helper()
+	d.TB().Helper()
 	if len(d.edits) != 1 {
-		d.t.Fatalf("want exactly one EditMsg, got %d: %+v", len(d.edits), d.edits)
+		d.TB().Fatalf("want exactly one EditMsg, got %d: %+v", len(d.edits), d.edits)
 	}
 	return d.edits[0]
 }

@@ -7,10 +7,10 @@ import (
 )
 
 func TestKeysNamedCoverEveryBinding(t *testing.T) {
-	km := DefaultKeys()
+	km := keymap.DefaultForms()
 	named := km.Named()
-	if len(named) != 18 {
-		t.Fatalf("Named has %d bindings, want all 18 fields of Keys", len(named))
+	if len(named) != 20 {
+		t.Fatalf("Named has %d bindings, want all 20 fields of keymap.Forms", len(named))
 	}
 	for name, b := range named {
 		if len(b.Keys()) == 0 || b.Help().Desc == "" {
@@ -20,8 +20,8 @@ func TestKeysNamedCoverEveryBinding(t *testing.T) {
 }
 
 func TestReboundKeysDriveForms(t *testing.T) {
-	km := DefaultKeys()
-	if err := keymap.Apply(&km, map[string][]string{"form-mode": {"M"}}); err != nil {
+	km := keymap.DefaultForms()
+	if err := keymap.Apply(&km, map[string][]string{"form.mode": {"M"}}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := policyContext(t, policyDraft)
@@ -32,7 +32,7 @@ func TestReboundKeysDriveForms(t *testing.T) {
 	d.press("M")
 	assertEdit(t, d.onlyEdit(), Path{"tools"}, `{"deny":["read","bash*","nothing_here"],"initial":["read","write"]}`, "tools.mode")
 	found := false
-	for _, b := range d.form.ShortHelp() {
+	for _, b := range d.Model.ShortHelp() {
 		if b.Help().Key == "M" {
 			found = true
 		}
@@ -40,4 +40,15 @@ func TestReboundKeysDriveForms(t *testing.T) {
 	if !found {
 		t.Errorf("help does not show the rebound key")
 	}
+}
+
+// A form built without WithKeys uses the Forms keys of the shared
+// Common, which carry the user's overrides from the config file.
+func TestFormsTakeTheUsersKeysFromCommon(t *testing.T) {
+	ctx := policyContext(t, policyDraft)
+	if err := keymap.Apply(ctx.Com.Keys, map[string][]string{"form.mode": {"M"}}); err != nil {
+		t.Fatal(err)
+	}
+	d := drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: 2}))).press("m", "M")
+	assertEdit(t, d.onlyEdit(), Path{"tools"}, `{"deny":["read","bash*","nothing_here"],"initial":["read","write"]}`, "tools.mode")
 }

@@ -3,6 +3,7 @@ package forms
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/keymap"
 )
 
 // without returns a copy of list without element i; list is never changed
@@ -20,7 +21,7 @@ func swapped[T any](list []T, i, j int) []T {
 }
 
 // moveStep is -1 for the move-up key and +1 for move-down.
-func moveStep(kp tea.KeyPressMsg, k *Keys) int {
+func moveStep(kp tea.KeyPressMsg, k *keymap.Forms) int {
 	if key.Matches(kp, k.MoveUp) {
 		return -1
 	}

@@ -302,7 +302,7 @@ func (f *policyForm) updateEditing(msg tea.Msg) tea.Cmd {
 		case key.Matches(kp, f.keys.Cancel):
 			f.editing = false
 			return nil
-		case key.Matches(kp, f.keys.Commit), key.Matches(kp, fieldPrev), key.Matches(kp, fieldNext):
+		case key.Matches(kp, f.keys.Commit), key.Matches(kp, f.keys.FieldPrev), key.Matches(kp, f.keys.FieldNext):
 			cmd, err := f.commit(strings.TrimSpace(f.input.Value()))
 			if err != nil {
 				f.err = err.Error()

@@ -96,15 +96,15 @@ func TestPolicyEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"tools", "allow"}, `["read","bash*","gr*"]`, "tools.allow")
 	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: 3}))).press("K")
 	assertEdit(t, d.onlyEdit(), Path{"tools", "allow"}, `["read","nothing_here","bash*"]`, "tools.allow")
-	if CursorOf(d.form).Row != 2 {
-		t.Errorf("the cursor follows the moved pattern, got row %d", CursorOf(d.form).Row)
+	if CursorOf(d.Model).Row != 2 {
+		t.Errorf("the cursor follows the moved pattern, got row %d", CursorOf(d.Model).Row)
 	}
 	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: 1}))).press("x")
 	assertEdit(t, d.onlyEdit(), Path{"tools", "allow"}, `["bash*","nothing_here"]`, "tools.allow")
 
 	// add a pattern: empty is refused, then "ls" is appended.
 	d = drive(t, f).press("a", "enter")
-	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), "cannot be empty") {
+	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "cannot be empty") {
 		t.Fatalf("empty pattern accepted")
 	}
 	d.typeText("ls").press("enter")
@@ -112,7 +112,7 @@ func TestPolicyEdits(t *testing.T) {
 
 	// initial: wildcards are refused, a concrete name is appended.
 	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: rowOf(f, "initial   set")}))).press("a").typeText("ba*").press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.form.View(160, 48), "not a concrete tool name") {
+	if len(d.edits) != 0 || !strings.Contains(d.Model.View(160, 48), "not a concrete tool name") {
 		t.Fatalf("wildcard initial accepted")
 	}
 	d.press("ctrl+u").typeText("ls").press("enter")

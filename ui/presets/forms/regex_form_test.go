@@ -49,12 +49,12 @@ func TestRegexCompileErrorShown(t *testing.T) {
 	}
 	// live check while typing: the error appears and goes away.
 	d := drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 0, Pane: 1, Detail: 6}))).press("enter", "ctrl+u").typeText("a[")
-	if !d.form.CapturesInput() || !strings.Contains(d.form.View(160, 48), "✗ Invalid regular expression: /a[/gm") {
-		t.Fatalf("live compile error missing:\n%s", d.form.View(160, 48))
+	if !d.Model.CapturesInput() || !strings.Contains(d.Model.View(160, 48), "✗ Invalid regular expression: /a[/gm") {
+		t.Fatalf("live compile error missing:\n%s", d.Model.View(160, 48))
 	}
 	d.typeText("b]")
-	if !strings.Contains(d.form.View(160, 48), "✓ ok") {
-		t.Fatalf("live check did not clear:\n%s", d.form.View(160, 48))
+	if !strings.Contains(d.Model.View(160, 48), "✓ ok") {
+		t.Fatalf("live check did not clear:\n%s", d.Model.View(160, 48))
 	}
 	d.press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"regex", "rules", 0, "pattern"}, `"a[b]"`, "regex.rules.strip-sig.pattern")
@@ -72,7 +72,7 @@ func TestRegexEdits(t *testing.T) {
 	if jsonv.Stringify(toAnyPath(e.Path)) != `["regex","rules"]` || !strings.HasPrefix(jsonv.Stringify(e.Value), `[{"id":"broken"`) {
 		t.Fatalf("move down = %+v", e)
 	}
-	if CursorOf(d.form).Row != 1 {
+	if CursorOf(d.Model).Row != 1 {
 		t.Errorf("cursor does not follow the moved rule")
 	}
 
@@ -86,7 +86,7 @@ func TestRegexEdits(t *testing.T) {
 	if s := jsonv.Stringify(e.Value); !strings.HasSuffix(s, `{"id":"rule-4","enabled":true,"stage":"history","pattern":"","replace":""}]`) {
 		t.Fatalf("add = %s", s)
 	}
-	if c := CursorOf(d.form); c.Row != 3 || c.Pane != 1 {
+	if c := CursorOf(d.Model); c.Row != 3 || c.Pane != 1 {
 		t.Errorf("after add the cursor should open the new rule, got %+v", c)
 	}
 
@@ -98,14 +98,14 @@ func TestRegexEdits(t *testing.T) {
 	d = drive(t, NewRegex(ctx)).press("enter", "down", "down", "down", "space")
 	assertEdit(t, d.onlyEdit(), Path{"regex", "rules", 0, "stage"}, `"compiled"`, "regex.rules.strip-sig.stage")
 	d.press("left")
-	if CursorOf(d.form).Pane != 0 {
+	if CursorOf(d.Model).Pane != 0 {
 		t.Errorf("← does not return to the list")
 	}
 
 	// replace is edited with escapes.
 	d = drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 2, Pane: 1, Detail: 8}))).press("enter")
-	if !strings.Contains(d.form.View(160, 48), `[redacted]\n`) {
-		t.Fatalf("replace not shown escaped:\n%s", d.form.View(160, 48))
+	if !strings.Contains(d.Model.View(160, 48), `[redacted]\n`) {
+		t.Fatalf("replace not shown escaped:\n%s", d.Model.View(160, 48))
 	}
 	d.press("backspace", "backspace").typeText(`\t`).press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"regex", "rules", 2, "replace"}, `"[redacted]\t"`, "regex.rules.fin.replace")

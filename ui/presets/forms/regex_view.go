@@ -2,6 +2,8 @@ package forms
 
 import (
 	"strings"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // View shows the rule list and the focused rule's fields: side by side when
@@ -24,7 +26,7 @@ func (f *regexForm) View(width, height int) string {
 				style = st.List.Selected
 			}
 		}
-		list = append(list, style.Render(truncate(marker+cleanLine(f.ruleSummary(i)), width)))
+		list = append(list, style.Render(truncate(marker+sanitize.Line(f.ruleSummary(i)), width)))
 	}
 	if len(f.rules) == 0 {
 		list = []string{st.Pane.Placeholder.Render("no regex rules — press a to add one")}
@@ -32,7 +34,7 @@ func (f *regexForm) View(width, height int) string {
 	var detail []string
 	detailFocus := 0
 	if len(f.rules) > 0 {
-		title := "rule " + cleanLine(f.ruleID(f.row))
+		title := "rule " + sanitize.Line(f.ruleID(f.row))
 		detail = append(detail, st.Text.Strong.Render(title))
 		body, cur := f.detail.render(width, f.pane == 1)
 		if len(body) == 0 {

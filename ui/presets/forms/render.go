@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -49,7 +50,7 @@ func frame(lines []string, focus, width, height int) string {
 // renderDiag draws one diagnostic line with its level badge.
 func renderDiag(st *themes.Styles, d diagLine, width int, indent string) string {
 	style := st.Text.Info
-	d.text = cleanLine(d.text)
+	d.text = sanitize.Line(d.text)
 	switch d.level {
 	case "ok":
 		return st.Text.Success.Render(truncate(indent+"✓ "+d.text, width))

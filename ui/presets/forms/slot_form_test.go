@@ -44,19 +44,19 @@ func TestSlotOptionsEdits(t *testing.T) {
 
 	// maxChars: a number editor that rejects text and accepts 1200.
 	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 6}))).press("enter")
-	if !d.form.CapturesInput() {
+	if !d.Model.CapturesInput() {
 		t.Fatal("editing a number should capture input")
 	}
 	d.press("ctrl+u").typeText("lots").press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), `"lots" is not a number`) {
-		t.Fatalf("non-number committed or no error shown: %+v\n%s", d.edits, d.form.View(80, 24))
+	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), `"lots" is not a number`) {
+		t.Fatalf("non-number committed or no error shown: %+v\n%s", d.edits, d.Model.View(80, 24))
 	}
 	d.press("ctrl+u").typeText("1200").press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "maxChars"}, "1200", "items.history.options.maxChars")
 
 	// the unknown key is raw JSON: invalid JSON shows the parse error inline.
 	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("enter", "ctrl+u").typeText(`{"a":`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.form.View(80, 24), "invalid JSON") {
+	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "invalid JSON") {
 		t.Fatalf("invalid JSON committed or no error shown")
 	}
 	d.press("ctrl+u").typeText(`[true, null]`).press("down")
@@ -84,7 +84,7 @@ func TestSlotOptionsEdits(t *testing.T) {
 func TestSlotOptionsCursorSurvivesRecreation(t *testing.T) {
 	ctx := testContext(t, slotDraft)
 	d := drive(t, NewSlotOptions(ctx, 1)).press("down", "down", "down")
-	again := NewSlotOptions(ctx, 1, WithCursor(CursorOf(d.form)))
+	again := NewSlotOptions(ctx, 1, WithCursor(CursorOf(d.Model)))
 	if CursorOf(again).Row != 3 || !strings.Contains(again.View(80, 24), "▸ toolMode") {
 		t.Fatalf("cursor not restored: %+v", CursorOf(again))
 	}
@@ -96,10 +96,10 @@ func TestSlotOptionsCursorSurvivesRecreation(t *testing.T) {
 func TestSlotOptionsOnABlock(t *testing.T) {
 	ctx := testContext(t, slotDraft)
 	d := drive(t, NewSlotOptions(ctx, 0)).press("a", "space", "x")
-	if len(d.edits) != 0 || d.form.CapturesInput() {
+	if len(d.edits) != 0 || d.Model.CapturesInput() {
 		t.Fatalf("a block offered options: %+v", d.edits)
 	}
-	if v := d.form.View(80, 24); !strings.Contains(v, "items[0] is a block, not a slot") {
+	if v := d.Model.View(80, 24); !strings.Contains(v, "items[0] is a block, not a slot") {
 		t.Errorf("block not explained:\n%s", v)
 	}
 	if v := NewSlotOptions(ctx, 9).View(80, 24); !strings.Contains(v, "items[9] is not an object") {

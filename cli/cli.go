@@ -1,0 +1,93 @@
+// Package cli is forgebench's kong command tree: one file per command group,
+// each command a thin adapter over engine/, resources/, session/ and ui/.
+// main calls Run; nothing else in the binary parses arguments.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes shared by every command (DESIGN.md §2).
+const (
+	exitOK       = 0
+	exitFailed   = 1 // the checked thing failed
+	exitUsage    = 2
+	exitConflict = 3 // stale revision or guard
+	exitRefused  = 4 // untrusted project, live session
+)
+
+// CLI is the whole command tree.
+type CLI struct {
+	Globals
+
+	Tui         TuiCmd         `cmd:"" default:"1" hidden:"" help:"Open the workbench (the default when no command is given)."`
+	Preset      PresetCmd      `cmd:"" help:"Prompt presets (pi-forge prompt stacks): list, show, validate, preview, compile, new, fork, delete, migrate-stacks."`
+	Capability  CapabilityCmd  `cmd:"" help:"Capabilities: library, preset bindings, and capability state in a session (status, enable, enable-bound, disable, reset, add)."`
+	Profile     ProfileCmd     `cmd:"" help:"Agent profiles: list, show, validate, preview, delete."`
+	Session     SessionCmd     `cmd:"" help:"Pi session files: list, show, tree, context, stats, tail, export."`
+	Agents      AgentsCmd      `cmd:"" help:"pi-subagent agent trees: list, show, transcript."`
+	Payload     PayloadCmd     `cmd:"" help:"Saved provider payloads: show, diff."`
+	Template    TemplateCmd    `cmd:"" help:"forge-v1 templates: render."`
+	Fingerprint FingerprintCmd `cmd:"" help:"Print the sha256:v1 canonical-JSON fingerprint of a JSON document."`
+	Version     VersionCmd     `cmd:"" help:"Print version, commit and build date."`
+}
+
+// exitError carries an exit code to Run; its message goes to stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// Run parses args (without the program name), runs the selected command
+// with its output on stdout and diagnostics on stderr, and returns the
+// process exit code: 0 ok, 1 the checked thing failed, 2 usage, 3 conflict,
+// 4 refused.
+func Run(args []string, stdout, stderr io.Writer) int {
+	var cli CLI
+	exitCode := -1
+	parser, err := kong.New(&cli,
+		kong.Name("forgebench"),
+		kong.Description("A terminal workbench for Pi with pi-forge and pi-subagent: presets, sessions, capabilities, payload diffs and agent trees, with zero model calls."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exitCode = code }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "forgebench:", err)
+		return exitUsage
+	}
+	ctx, err := parser.Parse(args)
+	if exitCode >= 0 { // --help or a kong-internal exit
+		return exitCode
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "forgebench:", err)
+		return exitUsage
+	}
+	cli.Globals.stdout, cli.Globals.stderr = stdout, stderr
+	err = ctx.Run(&cli.Globals)
+	cli.Globals.cleanup()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err.Error() != "" {
+			fmt.Fprintln(stderr, "forgebench:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "forgebench:", err)
+	return exitFailed
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// Globals are the flags every command accepts.
+type Globals struct {
+	Cwd      string `help:"Project directory (default: the current directory)." type:"path" placeholder:"DIR"`
+	AgentDir string `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
+	ForgeDir string `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
+	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured); overrides the settings file, default auto." enum:",auto,dark,light" default:"" placeholder:"auto|dark|light"`
+	Demo     bool   `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
+	Trust    bool   `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
+	NoTrust  bool   `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
+
+	stdout, stderr  io.Writer
+	demoRoot        string
+	catalogReported bool // models.json diagnostics were printed
+}
+
+// workspace resolves the workspace for this run, unpacking the demo first
+// when --demo is set (the demo's directories replace the defaults).
+func (g *Globals) workspace() (resources.Workspace, error) {
+	dirs := resources.Dirs{Cwd: g.Cwd, AgentDir: g.AgentDir, ForgeDir: g.ForgeDir}
+	if g.Demo && g.demoRoot == "" {
+		layout, err := demo.Unpack("")
+		if err != nil {
+			return resources.Workspace{}, fmt.Errorf("unpack the demo workspace: %w", err)
+		}
+		g.demoRoot = layout.Root
+		if dirs.Cwd == "" {
+			dirs.Cwd = layout.ProjectDir
+		}
+		if dirs.AgentDir == "" {
+			dirs.AgentDir = layout.AgentDir
+		}
+		if dirs.ForgeDir == "" {
+			dirs.ForgeDir = layout.ForgeDir
+		}
+		g.Cwd, g.AgentDir, g.ForgeDir = dirs.Cwd, dirs.AgentDir, dirs.ForgeDir
+	}
+	override := resources.TrustFromPi
+	switch {
+	case g.Trust:
+		override = resources.TrustForce
+	case g.NoTrust:
+		override = resources.TrustDeny
+	}
+	ws, err := resources.OpenWorkspace(dirs, override, resources.OSEnv())
+	if err != nil {
+		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
+	}
+	return ws, nil
+}
+
+// modelCatalog is Pi's model catalog for this workspace: the embedded
+// pi-ai 1.6.0 models with <agent-dir>/models.json applied, shared with the
+// rest of the process (catalog.Shared). Problems in models.json are
+// reported on stderr, once per run, and the file is then ignored, as Pi
+// does.
+func (g *Globals) modelCatalog() (*catalog.Catalog, error) {
+	ws, err := g.workspace()
+	if err != nil {
+		return nil, err
+	}
+	cat, diags := catalog.Shared(ws.AgentDir)
+	if !g.catalogReported {
+		for _, d := range diags {
+			fmt.Fprintln(g.stderr, sanitize.Line(d.Line()))
+		}
+		g.catalogReported = true
+	}
+	return cat, nil
+}
+
+// themeMode parses --theme (kong's enum already rejected bad values).
+func (g *Globals) themeMode() themes.Mode {
+	m, err := themes.ParseMode(g.Theme)
+	if err != nil {
+		return themes.Auto
+	}
+	return m
+}
+
+// cleanup tells the user where the demo workspace is; it is kept so edits
+// made in the demo can be inspected after exit.
+func (g *Globals) cleanup() {
+	if g.demoRoot != "" {
+		fmt.Fprintf(g.stderr, "forgebench: demo workspace kept at %s\n", g.demoRoot)
+	}
+}

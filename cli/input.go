@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/forgev1"
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// readInput reads a file, or standard input for "-".
+func readInput(path string) ([]byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read standard input: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// readMacros reads a JSON object of extension macro values {name: string}.
+func readMacros(path string) (map[string]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("macros %s: %w", path, err)
+	}
+	obj, ok := v.(*jsonv.Object)
+	if !ok {
+		return nil, fmt.Errorf("macros %s: must be a JSON object of strings", path)
+	}
+	out := make(map[string]string, obj.Len())
+	for _, k := range obj.Keys() {
+		val, _ := obj.Get(k)
+		s, isString := val.(string)
+		if !isString {
+			return nil, fmt.Errorf("macros %s: %s must be a string", path, k)
+		}
+		if !forgev1.ValidMacroName(k) {
+			return nil, fmt.Errorf("macros %s: invalid macro name %q", path, k)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// readMessages reads a JSON array of Pi agent messages.
+func readMessages(path string) ([]any, error) {
+	if path == "" {
+		return []any{}, nil
+	}
+	data, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("messages %s: %w", path, err)
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("messages %s: must be a JSON array of agent messages", path)
+	}
+	for i, m := range list {
+		if _, isObject := m.(*jsonv.Object); !isObject {
+			return nil, fmt.Errorf("messages %s: element %d must be an object", path, i)
+		}
+	}
+	return list, nil
+}
+
+// runtimeSource says where a compile's runtime and base prompt came from,
+// so the user knows what the preview stands on.
+type runtimeSource struct {
+	Runtime string
+	Base    string
+}
+
+// parseModelFlag reads --model provider/id.
+func parseModelFlag(s string) (*compile.Model, error) {
+	if s == "" {
+		return nil, nil
+	}
+	provider, id, ok := strings.Cut(s, "/")
+	if !ok || provider == "" || id == "" {
+		return nil, fmt.Errorf("--model %q: want provider/model-id", s)
+	}
+	return &compile.Model{Provider: provider, ID: id}, nil
+}
+
+func baseName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".json")
+}

@@ -1,0 +1,418 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+)
+
+// PresetCmd groups the preset commands.
+type PresetCmd struct {
+	List          PresetListCmd     `cmd:"" help:"List presets of the project and global scopes."`
+	Show          PresetShowCmd     `cmd:"" help:"Show one preset (with its sourceRevision)."`
+	Validate      PresetValidateCmd `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
+	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Compile       PresetCompileCmd  `cmd:"" help:"Compile a preset into a system prompt and messages."`
+	New           PresetNewCmd      `cmd:"" help:"Create a preset (exclusive create), from the default Pi mirror or --from another."`
+	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`
+	Delete        PresetDeleteCmd   `cmd:"" help:"Delete a preset; requires --revision."`
+	MigrateStacks PresetMigrateCmd  `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+}
+
+// PresetListCmd lists presets of both scopes.
+type PresetListCmd struct {
+	JSON    bool   `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy} (plus active with --session); autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
+	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch." placeholder:"FILE"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
+}
+
+// Run lists every preset file with its scope badge and diagnostics counts.
+func (c *PresetListCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	sel, err := c.sessionSelection(lib)
+	if err != nil {
+		return err
+	}
+	auto, via := lib.FreshSessionPreset()
+	viaKey := ""
+	if via != nil {
+		viaKey = via.Key()
+	}
+	if c.JSON {
+		list := make([]any, 0, len(lib.Presets))
+		for _, p := range lib.Presets {
+			o := resourceJSON(&p.Resource)
+			o.Set("name", p.Name())
+			o.Set("legacy", p.Legacy)
+			o.Set("autoActivate", auto == p)
+			if auto == p {
+				o.Set("autoActivateVia", viaKey)
+			} else {
+				o.Set("autoActivateVia", "")
+			}
+			var shadows []any
+			for _, s := range lib.ShadowedBy(p) {
+				shadows = append(shadows, s.Key())
+			}
+			o.Set("shadowedBy", orEmpty(shadows))
+			if sel != nil {
+				o.Set("active", sel.preset == p)
+			}
+			list = append(list, o)
+		}
+		return printJSON(g.stdout, list)
+	}
+	if len(lib.Presets) == 0 {
+		fmt.Fprintln(g.stderr, "no presets found")
+	}
+	for _, p := range lib.Presets {
+		marks := ""
+		switch {
+		case auto == p && via != nil:
+			marks += " (auto-activates via profile " + viaKey + ")"
+		case auto == p:
+			marks += " (auto-activates)"
+		}
+		if by := lib.ShadowedBy(p); len(by) > 0 {
+			marks += " (shadowed by " + by[0].Key() + ")"
+		}
+		active := ""
+		if sel != nil {
+			active = "  "
+			if sel.preset == p {
+				active = "▶ "
+			}
+		}
+		fmt.Fprintf(g.stdout, "%s%-9s %-28s %-32s %s%s\n", active, scopeBadge(&p.Resource), p.ID, sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
+	}
+	if sel != nil {
+		fmt.Fprintf(g.stdout, "session %s at %s: %s\n", sanitize.Clip(sel.sessionID, 60), sanitize.Clip(sel.entryID, 20), sel.describe())
+	}
+	return nil
+}
+
+// presetSelection is the Preset a session has active at an entry.
+type presetSelection struct {
+	sessionID, entryID string
+	active             session.ActivePreset
+	preset             *resources.Preset // nil: none, unrecorded or not resolvable
+}
+
+// sessionSelection decodes --session/--leaf (nil without --session).
+func (c *PresetListCmd) sessionSelection(lib *resources.Library) (*presetSelection, error) {
+	if c.Session == "" {
+		if c.Leaf != "" {
+			return nil, fail(exitUsage, "--leaf needs --session")
+		}
+		return nil, nil
+	}
+	s, index, err := openAt(c.Session, c.Leaf)
+	if err != nil {
+		return nil, err
+	}
+	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: session.ActivePresetAt(s, index)}
+	if sel.active.Choice == session.PresetSelected {
+		if p, err := lib.ResolvePreset(sel.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
+			sel.preset = p
+		}
+	}
+	return sel, nil
+}
+
+// describe says in words what the session selected.
+func (s *presetSelection) describe() string {
+	switch {
+	case s.preset != nil:
+		return "active Preset " + s.preset.Key()
+	case s.active.Choice == session.PresetDisabled:
+		return "Presets switched off (none)"
+	case s.active.Choice == session.PresetSelected:
+		return sanitize.Clip(s.active.Selector, 60) + " is recorded but does not resolve here (pi-forge falls back to auto-activation)"
+	}
+	return "no Preset recorded on the branch (auto-activation applies)"
+}
+
+// PresetShowCmd shows one preset.
+type PresetShowCmd struct {
+	Selector string `arg:"" help:"Preset selector: id, project:id or global:id."`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, legacy, sourceRevision, errors, warnings, usable, stack, diagnostics}."`
+}
+
+// Run prints the normalized preset, its revision and diagnostics.
+func (c *PresetShowCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	p, err := resolved(lib.ResolvePreset(c.Selector))
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		o := resourceJSON(&p.Resource)
+		o.Set("legacy", p.Legacy)
+		o.Set("stack", preset.ToJSON(p.Stack))
+		o.Set("diagnostics", diagnosticsJSON(p.Diagnostics))
+		return printJSON(g.stdout, o)
+	}
+	w := g.stdout
+	fmt.Fprintf(w, "%s  %s\n", p.Key(), sanitize.Line(p.Name()))
+	fmt.Fprintf(w, "path      %s\nrevision  %s\nstatus    %s\n", p.Path, p.SourceRevision, countsText(&p.Resource))
+	st := p.Stack
+	fmt.Fprintf(w, "mode      %s · schema v%d · %d item(s)\n", st.EffectiveMode(), st.SchemaVersion, len(st.Items))
+	for i := range st.Items {
+		it := &st.Items[i]
+		state := "on "
+		if !it.IsEnabled() {
+			state = "off"
+		}
+		what := "block"
+		if it.Kind == preset.KindSlot {
+			what = "slot " + it.Slot
+		}
+		fmt.Fprintf(w, "  %2d %s %-10s %-22s %s\n", i+1, state, orDefault(string(it.Role), "-"), sanitize.Clip(it.ID, 22), what)
+	}
+	if len(p.Diagnostics) > 0 {
+		fmt.Fprintln(w, "diagnostics")
+		writeDiagnostics(w, p.Diagnostics)
+	}
+	return nil
+}
+
+// PresetValidateCmd validates presets.
+type PresetValidateCmd struct {
+	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)."`
+	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
+}
+
+// Run prints diagnostics and exits 1 when any error diagnostic exists.
+func (c *PresetValidateCmd) Run(g *Globals) error {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	targets := lib.Presets
+	if len(c.Selectors) > 0 {
+		targets = nil
+		for _, sel := range c.Selectors {
+			p, err := resolved(lib.ResolvePreset(sel))
+			if err != nil {
+				return err
+			}
+			targets = append(targets, p)
+		}
+	}
+	failed := 0
+	var list []any
+	for _, p := range targets {
+		errs, _ := p.Counts()
+		if errs > 0 || p.Fault {
+			failed++
+		}
+		if c.JSON {
+			o := resourceJSON(&p.Resource)
+			o.Set("diagnostics", diagnosticsJSON(p.Diagnostics))
+			list = append(list, o)
+			continue
+		}
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), p.Key(), countsText(&p.Resource))
+		writeDiagnostics(g.stdout, p.Diagnostics)
+	}
+	if c.JSON {
+		if err := printJSON(g.stdout, orEmpty(list)); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fail(exitFailed, "%d preset(s) have errors", failed)
+	}
+	return nil
+}
+
+// PresetNewCmd creates a preset.
+type PresetNewCmd struct {
+	ID    string `arg:"" help:"Id of the new preset."`
+	Scope string `help:"Where to create it." enum:"project,global" default:"project"`
+	Name  string `help:"Display name (default: the id)."`
+	From  string `help:"Start from a copy of this preset (selector) instead of the default Pi mirror." placeholder:"SELECTOR"`
+	JSON  bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
+}
+
+// Run creates the file exclusively; an existing id is a conflict (exit 3).
+func (c *PresetNewCmd) Run(g *Globals) error {
+	if err := checkNewID(c.ID); err != nil {
+		return err
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	scope := parseScope(c.Scope)
+	if err := lib.IDTaken(resources.KindPreset, scope, c.ID); err != nil {
+		return libraryError(err)
+	}
+	var stack *preset.Stack
+	if c.From != "" {
+		src, err := resolved(lib.ResolvePreset(c.From))
+		if err != nil {
+			return err
+		}
+		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: scope})
+		stack.ID = c.ID
+	} else {
+		stack = resources.DefaultMirror(c.ID)
+	}
+	if c.Name != "" {
+		stack.Name = &c.Name
+	}
+	res, err := resources.CreatePreset(lib.Workspace, scope, stack)
+	if err != nil {
+		return libraryError(err)
+	}
+	return writeResult(g, c.JSON, c.Scope, c.ID, res)
+}
+
+func writeResult(g *Globals, asJSON bool, scope, id string, res resources.WriteResult) error {
+	if asJSON {
+		o := jsonv.NewObject()
+		o.Set("scope", scope)
+		o.Set("id", id)
+		o.Set("path", res.Path)
+		o.Set("sourceRevision", res.SourceRevision)
+		return printJSON(g.stdout, o)
+	}
+	fmt.Fprintf(g.stdout, "wrote %s (revision %s)\n", res.Path, res.SourceRevision)
+	return nil
+}
+
+// PresetForkCmd copies a preset to a new id.
+type PresetForkCmd struct {
+	Selector string `arg:"" help:"Preset to copy."`
+	NewID    string `arg:"" name:"new-id" help:"Id of the copy."`
+	Scope    string `help:"Scope of the copy (default: the source's scope)." enum:",project,global" default:""`
+	JSON     bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
+}
+
+// Run forks with an exclusive create.
+func (c *PresetForkCmd) Run(g *Globals) error {
+	if err := checkNewID(c.NewID); err != nil {
+		return err
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	src, err := resolved(lib.ResolvePreset(c.Selector))
+	if err != nil {
+		return err
+	}
+	scope := src.Scope
+	if c.Scope != "" {
+		scope = parseScope(c.Scope)
+	}
+	if err := lib.IDTaken(resources.KindPreset, scope, c.NewID); err != nil {
+		return libraryError(err)
+	}
+	res, err := resources.ForkPreset(lib.Workspace, src, scope, c.NewID)
+	if err != nil {
+		return libraryError(err)
+	}
+	return writeResult(g, c.JSON, string(scope), c.NewID, res)
+}
+
+// PresetDeleteCmd deletes a preset.
+type PresetDeleteCmd struct {
+	Selector string `arg:"" help:"Preset to delete."`
+	Revision string `required:"" help:"The sourceRevision you last saw (preset show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
+	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
+}
+
+// Run deletes the file when it still has the expected revision.
+func (c *PresetDeleteCmd) Run(g *Globals) error {
+	if err := checkRevisionArg(c.Revision); err != nil {
+		return err
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	p, err := lib.ResolvePreset(c.Selector)
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
+		return deleteResolveError(lib, resources.KindPreset, c.Selector, err)
+	}
+	path, err := resources.DeleteLoaded(lib.Workspace, resources.KindPreset, &p.Resource, c.Revision)
+	if err != nil {
+		return libraryError(err)
+	}
+	return deleteResult(g, c.JSON, &p.Resource, path)
+}
+
+// PresetMigrateCmd copies legacy presets into the forge directory.
+type PresetMigrateCmd struct {
+	DryRun       bool `name:"dry-run" help:"Report what would happen without writing."`
+	Overwrite    bool `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
+	DeleteLegacy bool `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
+	JSON         bool `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
+}
+
+// Run migrates .pi/prompt-stacks into .pi/forge/prompt-stacks.
+func (c *PresetMigrateCmd) Run(g *Globals) error {
+	ws, err := g.workspace()
+	if err != nil {
+		return err
+	}
+	rep, err := resources.MigrateStacks(ws, c.DryRun, c.Overwrite, c.DeleteLegacy)
+	if err != nil {
+		return libraryError(err)
+	}
+	if c.JSON {
+		files := make([]any, len(rep.Files))
+		for i, f := range rep.Files {
+			o := jsonv.NewObject()
+			o.Set("file", f.Name)
+			o.Set("sourcePath", f.SourcePath)
+			o.Set("targetPath", f.TargetPath)
+			o.Set("action", string(f.Action))
+			o.Set("reason", f.Reason)
+			o.Set("deleteLegacy", f.DeleteLegacy)
+			files[i] = o
+		}
+		o := jsonv.NewObject()
+		o.Set("sourceDir", rep.SourceDir)
+		o.Set("targetDir", rep.TargetDir)
+		o.Set("dryRun", rep.DryRun)
+		o.Set("overwrite", rep.Overwrite)
+		o.Set("deleteLegacy", rep.DeleteLegacy)
+		for _, n := range []struct {
+			key   string
+			count int
+		}{{"copied", rep.Copied}, {"overwritten", rep.Overwritten}, {"skipped", rep.Skipped}, {"errors", rep.Errors}, {"deletedLegacy", rep.DeletedLegacy}} {
+			o.Set(n.key, float64(n.count))
+		}
+		o.Set("files", files)
+		if err := printJSON(g.stdout, o); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(g.stdout, rep.Render())
+	}
+	if rep.Errors > 0 {
+		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)
+	}
+	return nil
+}
+
+func orEmpty(list []any) []any {
+	if list == nil {
+		return []any{}
+	}
+	return list
+}

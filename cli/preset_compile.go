@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+)
+
+// compileInputs are the flags shared by `preset compile` and `preset preview`.
+type compileInputs struct {
+	Runtime  string `help:"Runtime JSON {options, model?, latestUserMessage?, now} to compile against, instead of this workspace's Pi 1.6.0 defaults." placeholder:"FILE"`
+	Messages string `help:"JSON array of Pi agent messages: the conversation the preset's chat history sees." placeholder:"FILE"`
+	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
+	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
+	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
+	Session  string `help:"Compile at a point of a real Pi session: its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"FILE"`
+	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID"`
+}
+
+// compileJob is everything one compilation needs, loaded from disk.
+type compileJob struct {
+	stack      *preset.Stack
+	presetDiag preset.Diagnostics
+	runtime    compile.Runtime
+	base       string
+	messages   []any
+	macros     map[string]string
+	source     string // where runtime and base came from, for humans
+}
+
+// load reads the preset and builds what it compiles against: the run
+// context at --session/--leaf (session.RunContextAt, as the Presets panel
+// builds it) or Pi's defaults for the workspace, then the --runtime,
+// --base and --messages overrides.
+func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
+	raw, basename, _, err := g.presetArg(file)
+	if err != nil {
+		return nil, err
+	}
+	job := &compileJob{}
+	job.stack, job.presetDiag = preset.Parse(raw, basename)
+	if job.macros, err = readMacros(in.Macros); err != nil {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	model, err := parseModelFlag(in.Model)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	var s *session.Session
+	index := -1
+	var cat *catalog.Catalog
+	if in.Session != "" {
+		if s, index, err = openAt(in.Session, in.Leaf); err != nil {
+			return nil, err
+		}
+		if cat, err = g.modelCatalog(); err != nil {
+			return nil, err
+		}
+	} else if in.Leaf != "" {
+		return nil, fail(exitUsage, "--leaf needs --session")
+	}
+	var defaults session.Defaults
+	if in.Runtime == "" || in.Base == "" { // both flags given: the defaults are not needed
+		defaults = func() (compile.Runtime, string, error) {
+			ws, err := g.workspace()
+			if err != nil {
+				return compile.Runtime{}, "", err
+			}
+			return resources.PiDefaultRuntime(ws, model, time.Now())
+		}
+	}
+	rc, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	if err != nil {
+		return nil, err
+	}
+	job.runtime, job.base = rc.Runtime, rc.Base
+	sources := []string{"", ""}
+	switch {
+	case rc.FromSession:
+		sources = []string{"runtime: " + rc.Source, "base: the prompt in force there"}
+	case s != nil:
+		sources[0] = "runtime: " + rc.Source
+	}
+	if !rc.FromSession && defaults != nil {
+		ws, err := g.workspace()
+		if err != nil {
+			return nil, err
+		}
+		if sources[0] == "" {
+			sources[0] = "runtime: Pi 1.6.0 defaults for " + ws.Cwd
+		}
+		sources[1] = "base: Pi 1.6.0 default prompt for " + ws.Cwd
+	}
+	if in.Runtime != "" {
+		data, err := readInput(in.Runtime)
+		if err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		if job.runtime, err = compile.ParseRuntimeJSON(data); err != nil {
+			return nil, fail(exitUsage, "%s: %v", in.Runtime, err)
+		}
+		sources[0] = "runtime: " + in.Runtime
+	}
+	if in.Base != "" {
+		data, err := readInput(in.Base)
+		if err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		job.base = string(data)
+		sources[1] = "base: " + in.Base
+	}
+	if in.Messages != "" || s == nil {
+		if job.messages, err = readMessages(in.Messages); err != nil {
+			return nil, fail(exitUsage, "%v", err)
+		}
+		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
+	} else {
+		job.messages = rc.Messages
+		sources = append(sources, "messages: the context at the session entry")
+	}
+	job.source = strings.Join(sources, "; ")
+	return job, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// PresetCompileCmd compiles a preset into a system prompt and messages.
+type PresetCompileCmd struct {
+	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace."`
+	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
+	JSON    bool   `name:"json" help:"Print the result as JSON (the --request output shape)."`
+	compileInputs
+}
+
+// Run compiles; the everyday form exits 1 when any error diagnostic exists.
+func (c *PresetCompileCmd) Run(g *Globals) error {
+	if c.Request != "" {
+		if c.File != "" {
+			return fail(exitUsage, "give either --request or a preset FILE, not both")
+		}
+		data, err := readInput(c.Request)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		out, err := compile.CompileRequestJSON(data)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		_, err = g.stdout.Write(out)
+		return err
+	}
+	if c.File == "" {
+		return fail(exitUsage, "give a preset FILE or --request FILE|-")
+	}
+	job, err := c.load(g, c.File)
+	if err != nil {
+		return err
+	}
+	result := compile.Compile(job.stack, job.runtime, job.base, job.messages, job.macros)
+	if c.JSON {
+		if _, err := io.WriteString(g.stdout, jsonv.Stringify(compile.ResultJSON(result))+"\n"); err != nil {
+			return err
+		}
+	} else {
+		writeCompiled(g.stdout, result)
+	}
+	return reportDiagnostics(g.stderr, job, result)
+}
+
+// writeCompiled prints the compiled request for reading; counts are of the
+// exact text, the text itself is sanitised (--json prints it exactly).
+func writeCompiled(w io.Writer, r compile.Result) {
+	prompt := r.System.SystemPrompt
+	fmt.Fprintf(w, "── system prompt · %d chars · ~%d tokens ──\n%s\n", jsonv.UTF16Len(prompt), compile.EstimateTokens(prompt), sanitize.Text(prompt))
+	fmt.Fprintf(w, "\n── messages · %d ──\n", len(r.Messages.Messages))
+	for i, m := range r.Messages.Messages {
+		text := compile.PreviewText(m)
+		src := describeSource(r.Messages.MessageSources, i)
+		fmt.Fprintf(w, "#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(messageRole(m)), sanitize.Line(src), compile.EstimateTokens(text), indent(sanitize.Text(text), "  "))
+	}
+}
+
+// reportDiagnostics prints every diagnostic to stderr and turns errors into
+// exit code 1.
+func reportDiagnostics(w io.Writer, job *compileJob, r compile.Result) error {
+	fmt.Fprintln(w, job.source)
+	errors := 0
+	for _, group := range []struct {
+		phase string
+		diags []preset.Diagnostic
+	}{{"preset", job.presetDiag}, {"system", r.System.Diagnostics}, {"messages", r.Messages.Diagnostics}} {
+		for _, d := range group.diags {
+			where := ""
+			if d.ItemID != "" {
+				where = " [" + d.ItemID + "]"
+			}
+			fmt.Fprintf(w, "%s %s%s: %s\n", group.phase, d.Level, sanitize.Line(where), sanitize.Line(d.Message))
+			if d.Level == preset.LevelError {
+				errors++
+			}
+		}
+	}
+	if errors > 0 {
+		return fail(exitFailed, "%d error diagnostic(s)", errors)
+	}
+	return nil
+}
+
+func describeSource(sources []compile.MessageSource, i int) string {
+	if i >= len(sources) {
+		return "unknown source"
+	}
+	s := sources[i]
+	switch s.Kind {
+	case compile.SourceChatHistory:
+		return fmt.Sprintf("chat history %d/%d via %s", s.HistoryIndex, s.HistoryCount, itemLabel(s.ItemID, s.ItemName))
+	case compile.SourceImplicitHistory:
+		return fmt.Sprintf("implicit history %d/%d", s.HistoryIndex, s.HistoryCount)
+	}
+	label := "item " + itemLabel(s.ItemID, s.ItemName)
+	if len(s.MergedItems) > 1 {
+		names := make([]string, len(s.MergedItems))
+		for j, m := range s.MergedItems {
+			names[j] = itemLabel(m.ItemID, m.ItemName)
+		}
+		label = "merged items " + strings.Join(names, " + ")
+	}
+	return label
+}
+
+func itemLabel(id string, name *string) string {
+	if name != nil && *name != "" && *name != id {
+		return fmt.Sprintf("%s (%q)", id, *name)
+	}
+	return id
+}
+
+func messageRole(m any) string {
+	if obj, ok := m.(*jsonv.Object); ok {
+		if role, ok := obj.Get("role"); ok {
+			if s, ok := role.(string); ok {
+				return s
+			}
+		}
+	}
+	return "?"
+}
+
+func indent(text, prefix string) string {
+	if text == "" {
+		return prefix + "(empty)"
+	}
+	return prefix + strings.ReplaceAll(text, "\n", "\n"+prefix)
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+)
+
+// PresetPreviewCmd shows a compiled preset part by part.
+type PresetPreviewCmd struct {
+	File string `arg:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace."`
+	JSON bool   `name:"json" help:"Print the parts as JSON."`
+	compileInputs
+}
+
+// Run prints every part of the system prompt and every message, labelled
+// with the item that produced it and a chars/4 token estimate.
+func (c *PresetPreviewCmd) Run(g *Globals) error {
+	job, err := c.load(g, c.File)
+	if err != nil {
+		return err
+	}
+	pv := compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros)
+	if c.JSON {
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(previewJSON(pv, job.source))+"\n")
+		if err != nil {
+			return err
+		}
+	} else {
+		writePreview(g.stdout, pv)
+	}
+	return reportDiagnostics(g.stderr, job, pv.Result)
+}
+
+func writePreview(w io.Writer, pv compile.PreviewResult) {
+	total := compile.EstimateTokens(pv.Result.System.SystemPrompt)
+	fmt.Fprintf(w, "SYSTEM PROMPT · ~%d tokens\n", total)
+	for _, p := range pv.System {
+		if p.Kind == compile.PartSeparator {
+			continue
+		}
+		fmt.Fprintf(w, "\n▸ %s · %s · ~%d tokens\n%s\n", p.Kind, sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
+	}
+	msgTokens := 0
+	for _, p := range pv.Messages {
+		msgTokens += p.Tokens
+	}
+	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens\n", len(pv.Messages), msgTokens)
+	for i, p := range pv.Messages {
+		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
+	}
+}
+
+func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
+	parts := func(list []compile.Part) []any {
+		out := make([]any, 0, len(list))
+		for _, p := range list {
+			o := jsonv.NewObject()
+			o.Set("kind", p.Kind)
+			if p.ItemID != "" {
+				o.Set("itemId", p.ItemID)
+			}
+			if p.ItemName != "" {
+				o.Set("itemName", p.ItemName)
+			}
+			o.Set("label", p.Label)
+			o.Set("role", p.Role)
+			o.Set("tokens", float64(p.Tokens))
+			o.Set("text", p.Text)
+			if p.Message != nil {
+				o.Set("message", p.Message)
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+	root := jsonv.NewObject()
+	root.Set("source", source)
+	root.Set("systemPrompt", pv.Result.System.SystemPrompt)
+	root.Set("systemTokens", float64(compile.EstimateTokens(pv.Result.System.SystemPrompt)))
+	root.Set("system", parts(pv.System))
+	root.Set("messages", parts(pv.Messages))
+	root.Set("diagnostics", jsonv.NewObject())
+	diags, _ := root.Get("diagnostics")
+	diags.(*jsonv.Object).Set("system", compile.DiagnosticsJSON(pv.Result.System.Diagnostics))
+	diags.(*jsonv.Object).Set("messages", compile.DiagnosticsJSON(pv.Result.Messages.Diagnostics))
+	return root
+}

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+)
+
+// SessionCmd groups the Pi session commands.
+type SessionCmd struct {
+	List    SessionListCmd    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
+	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
+	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
+	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
+	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
+}
+
+// openSession loads a session file; a file that is not a Pi session is a
+// usage error, IO failures are plain errors.
+func openSession(path string) (*session.Session, error) {
+	s, err := session.Open(path)
+	if errors.Is(err, session.ErrNotSession) || errors.Is(err, session.ErrEmptySession) {
+		return nil, fail(exitUsage, "%s: %v", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	return s, nil
+}
+
+// leafIndex resolves --leaf ("" = Pi's default leaf, the last entry).
+func leafIndex(s *session.Session, leaf string) (int, error) {
+	if leaf == "" {
+		return s.LeafIndex(), nil
+	}
+	i, ok := s.IndexOf(leaf)
+	if !ok {
+		return 0, fail(exitUsage, "no entry %q in %s", leaf, s.Path)
+	}
+	return i, nil
+}
+
+// openAt opens a session file and resolves --leaf in it.
+func openAt(path, leaf string) (*session.Session, int, error) {
+	s, err := openSession(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	i, err := leafIndex(s, leaf)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, i, nil
+}
+
+// SessionShowCmd loads a session and prints a summary.
+type SessionShowCmd struct {
+	File string `arg:"" help:"Session file (.jsonl)."`
+	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
+}
+
+// Run builds the tree and the leaf context and prints the summary; it is
+// the command used to time loading from outside.
+func (c *SessionShowCmd) Run(g *Globals) error {
+	s, err := openSession(c.File)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out, err := session.SummaryJSON(s)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(append(out, '\n'))
+		return err
+	}
+	sum, err := session.SummaryValue(s)
+	if err != nil {
+		return err
+	}
+	get := func(k string) string {
+		v, _ := sum.Get(k)
+		if str, ok := v.(string); ok {
+			return sanitize.Clip(str, 200)
+		}
+		return jsonv.Stringify(v)
+	}
+	w := g.stdout
+	fmt.Fprintf(w, "file           %s\n", s.Path)
+	fmt.Fprintf(w, "id             %s\n", sanitize.Clip(s.Header.ID, 80))
+	fmt.Fprintf(w, "cwd            %s\n", sanitize.Clip(s.Header.Cwd, 200))
+	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
+	fmt.Fprintf(w, "name           %s\n", get("name"))
+	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
+	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
+	if parent, ok := s.ParentSession(); ok {
+		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))
+	}
+	for _, l := range s.Labels() {
+		fmt.Fprintf(w, "label          %s %s\n", l.TargetID, sanitize.Clip(l.Label, 80))
+	}
+	return nil
+}
+
+// SessionContextCmd rebuilds the model context at an entry.
+type SessionContextCmd struct {
+	File string `arg:"" help:"Session file (.jsonl)."`
+	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does)." placeholder:"ID"`
+	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
+}
+
+// Run prints the context Pi would build at the entry.
+func (c *SessionContextCmd) Run(g *Globals) error {
+	s, i, err := openAt(c.File, c.Leaf)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out, err := session.ContextJSON(s, c.Leaf)
+		if err != nil {
+			return err
+		}
+		_, err = g.stdout.Write(append(out, '\n'))
+		return err
+	}
+	ctx, err := s.Context(i)
+	if err != nil {
+		return err
+	}
+	sp, err := session.SystemPromptAt(s, i)
+	if err != nil {
+		return err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return err
+	}
+	writeContext(g.stdout, s, ctx, sp.PresentationIn(cat))
+	return nil
+}
+
+// writeContext prints what the provider would receive at the entry: the
+// LLM messages with the system prompt rendered as Pi presents it to that
+// model (one leading prompt, or in-place updates when the model supports
+// mid-conversation system messages).
+func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres session.Presentation) {
+	model := "none"
+	if ctx.Model != nil {
+		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")
+	}
+	leaf := "(empty session)"
+	if ctx.LeafIndex >= 0 {
+		leaf = s.Entries[ctx.LeafIndex].ID
+	}
+	mode := "collapsed into one leading system message"
+	if pres.Native {
+		mode = "sent in place (the model supports mid-conversation system messages)"
+	}
+	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
+		leaf, sanitize.Clip(model, 80), ctx.ThinkingLevel.StrOr("off"), len(pres.Messages), mode)
+	systemText := map[int]string{}
+	for _, ps := range pres.System {
+		systemText[ps.Position] = ps.Text
+	}
+	for i, m := range pres.Messages {
+		obj, _ := m.(*jsonv.Object)
+		role := "?"
+		if obj != nil {
+			if r, ok := obj.Get("role"); ok {
+				role, _ = r.(string)
+			}
+		}
+		text, isSystem := systemText[i]
+		if !isSystem {
+			text = messageText(obj)
+		}
+		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, sanitize.Text(text))
+	}
+}
+
+// messageText flattens an LLM message for reading: text blocks, thinking
+// (marked), tool calls with their arguments, images as placeholders.
+func messageText(m *jsonv.Object) string {
+	if m == nil {
+		return ""
+	}
+	content, _ := m.Get("content")
+	switch c := content.(type) {
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, b := range c {
+			block, ok := b.(*jsonv.Object)
+			if !ok {
+				continue
+			}
+			typ, _ := block.Get("type")
+			switch typ {
+			case "text":
+				t, _ := block.Get("text")
+				parts = append(parts, jsonv.ToString(t))
+			case "thinking":
+				t, _ := block.Get("thinking")
+				parts = append(parts, "[thinking] "+jsonv.ToString(t))
+			case "toolCall":
+				name, _ := block.Get("name")
+				args, _ := block.Get("arguments")
+				parts = append(parts, "→ "+jsonv.ToString(name)+" "+jsonv.Stringify(args))
+			case "image":
+				parts = append(parts, "[image]")
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
+}

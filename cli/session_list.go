@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+)
+
+// SessionListCmd lists sessions, newest activity first.
+type SessionListCmd struct {
+	All        bool   `help:"List the sessions of every project under <agent-dir>/sessions, not just this cwd."`
+	Search     string `help:"Keep sessions whose name, first user message or id matches (substring, then fuzzy)." placeholder:"TEXT"`
+	SessionDir string `name:"session-dir" help:"A custom session directory, as Pi's --session-dir." placeholder:"DIR"`
+	JSON       bool   `name:"json" help:"Print an array of {path, id, cwd, created, lastActivity, name, firstMessage, messageCount, messageCountExact, size, parentSession, hasAgentTree, problem}."`
+}
+
+// sessionLocations resolves where Pi keeps sessions for the workspace,
+// honouring --agent-dir over $PI_CODING_AGENT_DIR.
+func sessionLocations(ws resources.Workspace, sessionDir string) (session.Locations, string, error) {
+	home, _ := os.UserHomeDir()
+	loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, sessionDir, os.Getenv, home)
+	return loc, home, err
+}
+
+// Run discovers sessions reading only headers and bounded windows.
+func (c *SessionListCmd) Run(g *Globals) error {
+	ws, err := g.workspace()
+	if err != nil {
+		return err
+	}
+	loc, home, err := sessionLocations(ws, c.SessionDir)
+	if err != nil {
+		return fmt.Errorf("session locations: %w", err)
+	}
+	opts := session.ListOptions{Home: home}
+	var items []session.ListItem
+	if c.All {
+		items, err = session.ListAll(loc, opts)
+	} else {
+		items, err = session.ListCwd(loc, ws.Cwd, opts)
+	}
+	if err != nil {
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	if c.Search != "" {
+		items = session.Search(items, c.Search)
+	}
+	if c.JSON {
+		list := make([]any, len(items))
+		for i, it := range items {
+			list[i] = listItemJSON(it)
+		}
+		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(list, "  ")+"\n")
+		return err
+	}
+	if len(items) == 0 {
+		fmt.Fprintf(g.stderr, "no sessions for %s in %s\n", ws.Cwd, loc.SessionsRoot())
+		return nil
+	}
+	for _, it := range items {
+		title := it.Name
+		if title == "" {
+			title = it.FirstMessage
+		}
+		if it.Problem != "" {
+			title = "(" + it.Problem + ")"
+		}
+		tree := ""
+		if it.HasAgentTree {
+			tree = " [agents]"
+		}
+		count := fmt.Sprint(it.MessageCount)
+		if !it.MessageCountExact {
+			count = "~" + count
+		}
+		fmt.Fprintf(g.stdout, "%s  %5s msgs  %-8.8s  %s%s\n    %s\n",
+			it.LastActivity.Local().Format("2006-01-02 15:04"), count, it.ID, sanitize.Clip(title, 90), tree, it.Path)
+	}
+	return nil
+}
+
+func listItemJSON(it session.ListItem) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("path", it.Path)
+	o.Set("id", it.ID)
+	o.Set("cwd", it.Cwd)
+	o.Set("created", it.Created)
+	o.Set("lastActivity", it.LastActivity.UTC().Format("2006-01-02T15:04:05.000Z"))
+	o.Set("name", it.Name)
+	o.Set("firstMessage", it.FirstMessage)
+	o.Set("messageCount", float64(it.MessageCount))
+	o.Set("messageCountExact", it.MessageCountExact)
+	o.Set("size", float64(it.Size))
+	o.Set("parentSession", it.ParentSession)
+	o.Set("hasAgentTree", it.HasAgentTree)
+	o.Set("problem", it.Problem)
+	return o
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+)
+
+// SessionTailCmd follows a session file that Pi is writing.
+type SessionTailCmd struct {
+	File      string `arg:"" help:"Session file (.jsonl)."`
+	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
+	JSON      bool   `name:"json" help:"Print each new entry line exactly as written (JSONL)."`
+}
+
+// Run prints new entries as they are appended until interrupted.
+func (c *SessionTailCmd) Run(g *Globals) error {
+	info, err := os.Stat(c.File)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	from := info.Size()
+	if c.FromStart {
+		from = 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	events, err := session.Tail(ctx, c.File, from)
+	if err != nil {
+		return fmt.Errorf("tail %s: %w", c.File, err)
+	}
+	fmt.Fprintf(g.stderr, "following %s (ctrl+c stops)\n", c.File)
+	for ev := range events {
+		switch ev.Kind {
+		case session.TailReset:
+			fmt.Fprintln(g.stderr, "file was truncated or replaced; reading it again from the start")
+		case session.TailError:
+			if errors.Is(ev.Err, session.ErrLineTooLong) {
+				fmt.Fprintf(g.stderr, "skipped an over-long line at byte %d\n", ev.Offset)
+			} else {
+				fmt.Fprintf(g.stderr, "tail: %v\n", ev.Err)
+			}
+		case session.TailLines:
+			for _, l := range ev.Lines {
+				c.printLine(g.stdout, l)
+			}
+		}
+	}
+	return nil
+}
+
+func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
+	if c.JSON {
+		w.Write(append(l.Data, '\n'))
+		return
+	}
+	e, err := session.ParseEntryLine(l.Data, 0)
+	if err != nil {
+		return // blank or malformed: skipped as Pi skips it
+	}
+	if e.Type == session.TypeSession {
+		fmt.Fprintf(w, "── session %s ──\n", sanitize.Clip(e.ID, 60))
+		return
+	}
+	sum := session.DescribeEntry(e)
+	tokens := ""
+	if sum.Tokens > 0 {
+		tokens = fmt.Sprintf("  (%d tok)", sum.Tokens)
+	}
+	stamp := "--:--:--"
+	if ms := e.TimestampMs(); ms == ms {
+		stamp = time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+	}
+	fmt.Fprintf(w, "%s %-8s %-13s %s%s\n", stamp, sanitize.Clip(e.ID, 8), sanitize.Clip(sum.Kind, 13), sanitize.Clip(sum.Text, 120), tokens)
+}

@@ -1,0 +1,21 @@
+package cli
+
+import "fmt"
+
+// Build information, injected by release builds with
+// -ldflags "-X github.com/forgebench/forgebench/cli.version=… -X …cli.commit=… -X …cli.date=…"
+// (.goreleaser.yaml; TestReleaseLdflagsPointAtRealSymbols keeps the paths honest).
+var (
+	version = "dev"
+	commit  = "none"
+	date    = "unknown"
+)
+
+// VersionCmd prints the build information injected at link time.
+type VersionCmd struct{}
+
+// Run prints "forgebench <version> (commit <commit>, built <date>)".
+func (c *VersionCmd) Run(g *Globals) error {
+	_, err := fmt.Fprintf(g.stdout, "forgebench %s (commit %s, built %s)\n", version, commit, date)
+	return err
+}

@@ -1,0 +1,143 @@
+// Package config reads the user's settings file,
+// $XDG_CONFIG_HOME/forgebench/config.json (else
+// ~/.config/forgebench/config.json):
+//
+//	{"theme": "light", "keys": {"presets.save": ["ctrl+s", "ctrl+w"], "quit": ["Q"]}}
+//
+// "theme" is auto, dark or light; "keys" rebinds bindings by the names of
+// keymap.Set.Named. An unknown setting, an unknown binding name or a bad
+// value is an error that says which, so a typo never goes unnoticed. A
+// missing file means the defaults.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// Settings are the user's choices with the defaults filled in.
+type Settings struct {
+	// Theme is the file's theme ("" when it sets none, so --theme and
+	// the default decide).
+	Theme themes.Mode
+	// Keys are every binding with the file's overrides applied.
+	Keys keymap.Set
+}
+
+// Defaults are the settings without a file.
+func Defaults() Settings { return Settings{Keys: keymap.DefaultSet()} }
+
+// Path is where the settings file lives: under $XDG_CONFIG_HOME when it
+// is set (and absolute), else under home/.config.
+func Path(getenv func(string) string, home string) string {
+	base := getenv("XDG_CONFIG_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "forgebench", "config.json")
+}
+
+// Load reads the settings file at path; a missing file gives Defaults.
+func Load(path string) (Settings, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Defaults(), nil
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("read settings %s: %w", path, err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return Settings{}, fmt.Errorf("settings %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// known are the top-level settings.
+var known = []string{"keys", "theme"}
+
+// Parse reads settings from the file's bytes.
+func Parse(data []byte) (Settings, error) {
+	s := Defaults()
+	var top map[string]json.RawMessage
+	if err := strictDecode(data, &top); err != nil {
+		return s, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if top == nil {
+		return s, errors.New("not a JSON object")
+	}
+	var unknown []string
+	for name := range top {
+		if name != "theme" && name != "keys" {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return s, fmt.Errorf("unknown setting(s) %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+	}
+	if raw, ok := top["theme"]; ok {
+		var theme string
+		if err := strictDecode(raw, &theme); err != nil {
+			return s, fmt.Errorf("theme: want a string (auto, dark or light): %w", err)
+		}
+		mode, err := themes.ParseMode(theme)
+		if err != nil || theme == "" {
+			return s, fmt.Errorf("theme: unknown theme %q: want auto, dark or light", theme)
+		}
+		s.Theme = mode
+	}
+	if raw, ok := top["keys"]; ok {
+		var keys map[string][]string
+		if err := strictDecode(raw, &keys); err != nil {
+			return s, fmt.Errorf("keys: want an object of binding name → list of keys: %w", err)
+		}
+		if err := checkKeys(keys); err != nil {
+			return s, err
+		}
+		if err := keymap.Apply(&s.Keys, keys); err != nil {
+			return s, fmt.Errorf("keys: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// checkKeys rejects empty or blank key names (keymap.Apply checks the
+// binding names and empty lists).
+func checkKeys(keys map[string][]string) error {
+	names := make([]string, 0, len(keys))
+	for name := range keys {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, k := range keys[name] {
+			if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n") {
+				return fmt.Errorf("keys: %q: %q is not a key name (write keys as \"ctrl+s\", \"alt+up\", \"q\")", name, k)
+			}
+		}
+	}
+	return nil
+}
+
+// strictDecode decodes exactly one JSON value into v.
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}

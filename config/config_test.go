@@ -1,0 +1,86 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/themes"
+)
+
+func TestPathFollowsXDGThenHome(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/xdg"}
+	if got := Path(func(k string) string { return env[k] }, "/home/ada"); got != "/xdg/forgebench/config.json" {
+		t.Fatalf("got %s", got)
+	}
+	env["XDG_CONFIG_HOME"] = "relative/dir" // the XDG spec ignores relative paths
+	if got := Path(func(k string) string { return env[k] }, "/home/ada"); got != "/home/ada/.config/forgebench/config.json" {
+		t.Fatalf("got %s", got)
+	}
+}
+
+func TestLoadAppliesThemeAndKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(`{"theme":"light","keys":{"presets.save":["ctrl+w"],"quit":["Q"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Theme != themes.Light {
+		t.Fatalf("theme %q", s.Theme)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, s.Keys.Presets.Save) || s.Keys.Quit.Help().Key != "Q" {
+		t.Fatal("the overrides are applied and the help follows them")
+	}
+	missing, err := Load(filepath.Join(t.TempDir(), "none.json"))
+	if err != nil || missing.Theme != "" || !key.Matches(tea.KeyPressMsg{Code: 'q', Text: "q"}, missing.Keys.Quit) {
+		t.Fatalf("a missing file means the defaults: %v", err)
+	}
+}
+
+func TestBadSettingsSayWhich(t *testing.T) {
+	cases := map[string]string{
+		`{"theme":"solarized"}`:                 `unknown theme "solarized"`,
+		`{"theme":7}`:                           "theme: want a string",
+		`{"colour":"x","keys":{}}`:              "unknown setting(s) colour",
+		`{"keys":{"presets.sve":["ctrl+s"]}}`:   "presets.sve",
+		`{"keys":{"quit":[]}}`:                  `"quit": at least one key`,
+		`{"keys":{"quit":"q"}}`:                 "keys: want an object",
+		`{"keys":{"quit":["ctrl s"]}}`:          `"ctrl s" is not a key name`,
+		`[1,2]`:                                 "not a JSON object",
+		`null`:                                  "not a JSON object",
+		`{"theme":"dark"} {"theme":"light"}`:    "unexpected data",
+		`{"theme":"dark","keys":{"help":[""]}}`: `"" is not a key name`,
+	}
+	for in, want := range cases {
+		_, err := Parse([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", in, err, want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(`{"theme":"x"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("the error names the file: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{`{"theme":"light","keys":{"presets.save":["ctrl+w"]}}`, `{}`, `{"keys":{"x":[]}}`, `[`, `"`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse(data)
+		if err == nil && len(s.Keys.Named()) == 0 {
+			t.Fatal("accepted settings must keep every binding")
+		}
+	})
+}

@@ -1,0 +1,73 @@
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// Forms are the bindings of the Presets panel's editor forms (slot options,
+// parameters, policies, regex rules, context options, bindings).
+type Forms struct {
+	Up       key.Binding
+	Down     key.Binding
+	Edit     key.Binding
+	Toggle   key.Binding
+	Cycle    key.Binding
+	CycleBck key.Binding
+	Commit   key.Binding
+	Cancel   key.Binding
+	Reset    key.Binding
+	Add      key.Binding
+	Rename   key.Binding
+	Delete   key.Binding
+	MoveUp   key.Binding
+	MoveDown key.Binding
+	Detail   key.Binding
+	List     key.Binding
+	Pick     key.Binding
+	Mode     key.Binding
+	// FieldPrev and FieldNext commit the field being edited and move; only
+	// the arrow keys, so letters still type.
+	FieldPrev key.Binding
+	FieldNext key.Binding
+}
+
+// DefaultForms returns the stock form bindings, chosen to agree with the
+// Presets panel (x deletes, K/J move, space toggles). esc and u belong to
+// the panel unless a form captures input; a form's own esc (cancel an edit,
+// close a picker) therefore only acts while CapturesInput is true.
+func DefaultForms() Forms {
+	b := bind
+	return Forms{
+		Up:        b([]string{"up", "k"}, "↑/k", "up"),
+		Down:      b([]string{"down", "j"}, "↓/j", "down"),
+		Edit:      b([]string{"enter"}, "enter", "edit field"),
+		Toggle:    b([]string{"space"}, "space", "toggle"),
+		Cycle:     b([]string{"right", "l"}, "→/l", "next value"),
+		CycleBck:  b([]string{"left", "h"}, "←/h", "previous value"),
+		Commit:    b([]string{"enter"}, "enter", "commit"),
+		Cancel:    b([]string{"esc"}, "esc", "cancel edit"),
+		Reset:     b([]string{"x", "delete"}, "x", "unset (default)"),
+		Add:       b([]string{"a"}, "a", "add"),
+		Rename:    b([]string{"R"}, "R", "rename"),
+		Delete:    b([]string{"x", "delete"}, "x", "delete"),
+		MoveUp:    b([]string{"K", "alt+up"}, "K", "move up"),
+		MoveDown:  b([]string{"J", "alt+down"}, "J", "move down"),
+		Detail:    b([]string{"right", "l"}, "→/l", "details"),
+		List:      b([]string{"left", "h"}, "←/h", "back to list"),
+		Pick:      b([]string{"p"}, "p", "pick capability"),
+		Mode:      b([]string{"m"}, "m", "cycle mode"),
+		FieldPrev: b([]string{"up"}, "↑", "commit & previous"),
+		FieldNext: b([]string{"down"}, "↓", "commit & next"),
+	}
+}
+
+// Named exposes the bindings under the names user overrides use
+// ("form.commit", "form.move-up", …).
+func (k *Forms) Named() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"form.up": &k.Up, "form.down": &k.Down, "form.edit": &k.Edit, "form.toggle": &k.Toggle,
+		"form.cycle": &k.Cycle, "form.cycle-back": &k.CycleBck, "form.commit": &k.Commit,
+		"form.cancel": &k.Cancel, "form.reset": &k.Reset, "form.add": &k.Add, "form.rename": &k.Rename,
+		"form.delete": &k.Delete, "form.move-up": &k.MoveUp, "form.move-down": &k.MoveDown,
+		"form.detail": &k.Detail, "form.list": &k.List, "form.pick": &k.Pick, "form.mode": &k.Mode,
+		"form.field-prev": &k.FieldPrev, "form.field-next": &k.FieldNext,
+	}
+}

@@ -1,0 +1,83 @@
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// Set is every binding of the workbench, one value the root hands to all
+// panels (common.Common.Keys). The global keys are embedded, so
+// set.Quit is the global quit; each panel and component has its group.
+type Set struct {
+	Global
+	Confirm Confirm
+	// CommandPalette are the keys inside the `:` palette (Global.Palette
+	// is the key that opens it).
+	CommandPalette Palette
+	Presets        Presets
+	Session        Session
+	Forms          Forms
+}
+
+// DefaultSet returns the stock bindings of every group.
+func DefaultSet() Set {
+	return Set{
+		Global:         DefaultGlobal(),
+		Confirm:        DefaultConfirm(),
+		CommandPalette: DefaultPalette(),
+		Presets:        DefaultPresets(),
+		Session:        DefaultSession(),
+		Forms:          DefaultForms(),
+	}
+}
+
+// Named exposes every binding under the names a user's config file uses:
+// the global keys by their own name ("quit", "next-pane"), the others
+// prefixed by their group ("presets.save", "session.follow",
+// "form.commit", "palette.run", "confirm.yes").
+func (s *Set) Named() map[string]*key.Binding {
+	out := s.Global.Named()
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms} {
+		for name, b := range group.Named() {
+			out[name] = b
+		}
+	}
+	return out
+}
+
+// Confirm are the keys that answer the root's yes/no questions (quit
+// with unsaved work).
+type Confirm struct {
+	Yes key.Binding
+	No  key.Binding
+}
+
+// DefaultConfirm returns the stock answer keys.
+func DefaultConfirm() Confirm {
+	return Confirm{
+		Yes: bind([]string{"y"}, "y", "yes, discard"),
+		No:  bind([]string{"n", "esc"}, "n/esc", "no, keep working"),
+	}
+}
+
+// Named exposes the answer keys for overrides.
+func (c *Confirm) Named() map[string]*key.Binding {
+	return map[string]*key.Binding{"confirm.yes": &c.Yes, "confirm.no": &c.No}
+}
+
+// Palette are the keys of the `:` command palette.
+type Palette struct {
+	Up, Down, Run, Close key.Binding
+}
+
+// DefaultPalette returns the stock palette keys.
+func DefaultPalette() Palette {
+	return Palette{
+		Up:    bind([]string{"up", "ctrl+p"}, "↑", "previous"),
+		Down:  bind([]string{"down", "ctrl+n"}, "↓", "next"),
+		Run:   bind([]string{"enter"}, "enter", "run"),
+		Close: bind([]string{"esc"}, "esc", "close"),
+	}
+}
+
+// Named exposes the palette keys for overrides.
+func (p *Palette) Named() map[string]*key.Binding {
+	return map[string]*key.Binding{"palette.up": &p.Up, "palette.down": &p.Down, "palette.run": &p.Run, "palette.close": &p.Close}
+}

@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/catalog"
+)
+
+// catalogLoadedMsg reports the workspace's model catalog load: the problems
+// of models.json, which the panels' own loads (catalog.Shared) do not show.
+type catalogLoadedMsg struct{ diags []catalog.Diagnostic }
+
+// loadCatalogCmd loads the model catalog of the agent directory once at
+// start, so its diagnostics reach the footer as the CLI prints them on
+// stderr; the panels then share the loaded catalog.
+func loadCatalogCmd(agentDir string) tea.Cmd {
+	return func() tea.Msg {
+		_, diags := catalog.Shared(agentDir)
+		return catalogLoadedMsg{diags: diags}
+	}
+}
+
+// catalogStatus is the footer text for models.json diagnostics ("" when
+// there are none): the first problem and how many more there are.
+func catalogStatus(diags []catalog.Diagnostic) string {
+	if len(diags) == 0 {
+		return ""
+	}
+	text := sanitize.Line(diags[0].Line())
+	if len(diags) > 1 {
+		text += fmt.Sprintf(" (+%d more)", len(diags)-1)
+	}
+	return text + " — built-in models only"
+}

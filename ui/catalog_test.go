@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestModelsJSONProblemsReachTheFooter: a broken models.json is reported
+// in the footer, as the CLI reports it on stderr, until the next key.
+func TestModelsJSONProblemsReachTheFooter(t *testing.T) {
+	agent := t.TempDir()
+	if err := os.WriteFile(filepath.Join(agent, "models.json"), []byte(`{"providers": {"x": 1}, "y": "\u001b[2J"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(160, 48)
+	m.Update(loadCatalogCmd(agent)())
+	footer := m.footerView()
+	if !strings.Contains(ansi.Strip(footer), "models.json providers.x: must be an object") || strings.Contains(footer, "\x1b[2J") {
+		t.Fatalf("footer = %q", ansi.Strip(footer))
+	}
+	press(t, m, "2")
+	if strings.Contains(m.footerView(), "models.json") {
+		t.Fatal("the warning should give way to the help at the next key")
+	}
+
+	clean := newTestModel(160, 48)
+	clean.Update(loadCatalogCmd(t.TempDir())())
+	if clean.status != "" {
+		t.Fatalf("no models.json, no status: %q", clean.status)
+	}
+}

@@ -1,0 +1,117 @@
+package common
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/themes"
+)
+
+// Guard is implemented by a panel that can hold unsaved work. The root
+// asks every panel before it quits: when one is dirty, `q` and `ctrl+c`
+// open a confirmation naming what would be lost instead of quitting.
+type Guard interface {
+	// Unsaved describes the work that quitting would discard ("the draft
+	// of project:review") and whether there is any.
+	Unsaved() (what string, dirty bool)
+}
+
+// Answer is how a key left a Confirm.
+type Answer int
+
+// The answers of a Confirm.
+const (
+	// Pending: the key did not answer; the question stays open.
+	Pending Answer = iota
+	// Yes: the user confirmed.
+	Yes
+	// No: the user declined or dismissed the question.
+	No
+)
+
+// Confirm is a yes/no question shown in a dialog over the screen. Its
+// keys are bindings, so the hint under the question is generated from
+// them and follows user rebinding.
+type Confirm struct {
+	Title string
+	Body  string
+	Yes   key.Binding
+	No    key.Binding
+}
+
+// Answer reads one key: Yes or No when it matches those bindings, else
+// Pending (every other key is swallowed while the question is open).
+func (c *Confirm) Answer(msg tea.KeyPressMsg) Answer {
+	switch {
+	case key.Matches(msg, c.Yes):
+		return Yes
+	case key.Matches(msg, c.No):
+		return No
+	}
+	return Pending
+}
+
+// View is the dialog box for a screen of width cells (not placed: see
+// Overlay).
+func (c *Confirm) View(st *themes.Styles, width, height int) string {
+	return DialogBox(st, width, height, c.Title, wrapWords(c.Body, dialogInner(width)), KeyHint([]key.Binding{c.Yes, c.No}))
+}
+
+// dialogInner is the text width of a dialog on a screen of width cells.
+func dialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
+
+// DialogBox draws a titled dialog with body lines and a key hint, at most
+// width×height cells: the frame every modal of the workbench shares.
+func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
+	inner := dialogInner(width)
+	lines := []string{st.Dialog.Title.Render(title), ""}
+	lines = append(lines, body...)
+	if hint != "" {
+		lines = append(lines, "", st.Text.Muted.Render(hint))
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Dialog.Box.Width(inner + 4).MaxWidth(max(0, width)).MaxHeight(max(0, height)).Render(strings.Join(lines, "\n"))
+}
+
+// KeyHint is a dialog's key line generated from the bindings that answer
+// it ("y quit · n/esc keep working").
+func KeyHint(bs []key.Binding) string {
+	parts := make([]string, 0, len(bs))
+	for _, b := range bs {
+		if b.Enabled() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Overlay draws box centred over screen (width×height cells), clamped to
+// it: what is underneath stays visible around the dialog.
+func Overlay(screen, box string, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return screen
+	}
+	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
+	if bw > width || bh > height {
+		box = lipgloss.NewStyle().MaxWidth(width).MaxHeight(height).Render(box)
+		bw, bh = lipgloss.Width(box), lipgloss.Height(box)
+	}
+	x, y := max(0, (width-bw)/2), max(0, (height-bh)/2)
+	canvas := lipgloss.NewCanvas(width, height)
+	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
+	return canvas.Render()
+}
+
+// wrapWords breaks text into lines of at most width cells.
+func wrapWords(text string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	return strings.Split(ansi.Wordwrap(text, width, ""), "\n")
+}

@@ -1,0 +1,75 @@
+package common_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/themes"
+	. "github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+func TestMarkdownSharesOneRendererPerThemeAndWidth(t *testing.T) {
+	dark, light := themes.For(themes.Dark, true, false), themes.For(themes.Light, false, false)
+	md := NewMarkdown()
+	var wg sync.WaitGroup
+	for range 8 { // commands render concurrently
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, ok := md.Render(&dark, 40, "# Title\n\nsome **bold** text"); !ok || !strings.Contains(ansi.Strip(out), "bold") {
+				t.Errorf("render failed: %q", out)
+			}
+		}()
+	}
+	wg.Wait()
+	if md.Renderers() != 1 {
+		t.Fatalf("%d renderers for one theme and width", md.Renderers())
+	}
+	d40, _ := md.Render(&dark, 40, "some **bold** text")
+	l40, _ := md.Render(&light, 40, "some **bold** text")
+	md.Warm(&dark, 60)
+	if md.Renderers() != 3 {
+		t.Fatalf("want a renderer per theme and width (3), got %d", md.Renderers())
+	}
+	if d40 == l40 {
+		t.Fatal("the light theme must not reuse the dark rendering")
+	}
+	if again, _ := md.Render(&dark, 40, "some **bold** text"); again != d40 {
+		t.Fatal("the same text at the same width and theme renders the same")
+	}
+	if strings.HasPrefix(d40, "\n") || strings.HasSuffix(d40, "\n") {
+		t.Fatalf("renders are trimmed: %q", d40)
+	}
+}
+
+func TestConfirmAnswersAndOverlayIsClampedToTheScreen(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	c := Confirm{Title: "Quit?", Body: "Quit and discard the draft of project:review?",
+		Yes: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "quit")),
+		No:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "keep working"))}
+	for k, want := range map[string]Answer{"y": Yes, "n": No, "esc": No, "q": Pending, "enter": Pending} {
+		if got := c.Answer(uitest.Key(k)); got != want {
+			t.Errorf("%s answered %v, want %v", k, got, want)
+		}
+	}
+	screen := strings.TrimSuffix(strings.Repeat(strings.Repeat("·", 40)+"\n", 10), "\n")
+	for _, size := range [][2]int{{40, 10}, {20, 4}} {
+		w, h := size[0], size[1]
+		under := lipgloss.NewStyle().MaxWidth(w).MaxHeight(h).Render(screen)
+		out := Overlay(under, c.View(&st, w, h), w, h)
+		uitest.AssertFits(t, out, w, h)
+		plain := ansi.Strip(out)
+		if !strings.Contains(plain, "Quit?") && w >= 40 {
+			t.Fatalf("the dialog is not drawn:\n%s", plain)
+		}
+		if w >= 40 && (!strings.Contains(plain, "y quit · n/esc keep working") || !strings.HasPrefix(plain, "····")) {
+			t.Fatalf("the hint comes from the bindings and the screen shows around the dialog:\n%s", plain)
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package common
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// RowState is everything a row's drawing may depend on besides the item:
+// the width, the theme and whether the row is under a (focused) cursor.
+type RowState struct {
+	Width    int
+	Styles   *themes.Styles
+	Selected bool
+	Focused  bool
+}
+
+// RenderRow draws one item as one line of at most state.Width cells. It
+// must depend only on its arguments: the list caches its result under
+// (item, state), so data that changes what a row shows belongs in the
+// item value, never in variables the function reads on the side.
+type RenderRow[T comparable] func(item T, state RowState) string
+
+// rowKey is one cached rendering: the item's value is the version, so any
+// change to the data is a new key and nobody bumps anything by hand.
+type rowKey[T comparable] struct {
+	item     T
+	width    int
+	theme    string
+	selected bool
+	focused  bool
+}
+
+// List is the panel kit's list: items with a cursor, a visible window
+// that follows it, an optional filter typed on a filter line, and a
+// per-row render cache. Items are values that carry what their row shows
+// (T is comparable); the cache is keyed by the item value, the width, the
+// theme and the row state, and holds the rows drawn in the last frame, so
+// scrolling redraws only the row that came into view and any edit (a
+// replaced, inserted, removed or reordered item, a resize, a theme
+// switch, a cursor move) is drawn anew.
+type List[T comparable] struct {
+	render RenderRow[T]
+	filter func(items []T, query string) []int
+	id     func(T) string
+
+	items []T
+	// shown indexes items after the filter, in display order.
+	shown          []int
+	cursor, offset int
+	// height is the number of rows the last View showed (paging).
+	height int
+
+	query     string
+	filtering bool
+
+	cache, next map[rowKey[T]]string
+}
+
+// NewList returns an empty list that draws its rows with render.
+func NewList[T comparable](render RenderRow[T]) *List[T] {
+	return &List[T]{render: render, cache: map[rowKey[T]]string{}, next: map[rowKey[T]]string{}}
+}
+
+// SetFilter sets how a query selects and orders items: it returns the
+// indexes of the items to show, best first. Without one the list keeps
+// every item whatever the query.
+func (l *List[T]) SetFilter(filter func(items []T, query string) []int) { l.filter = filter }
+
+// SetIdentity names items across edits: when the items are replaced or
+// the filter changes, the cursor stays on the item with the same id.
+// Without it the cursor keeps its row number.
+func (l *List[T]) SetIdentity(id func(T) string) { l.id = id }
+
+// FilterWords is a filter over the text of each item: an item is kept
+// when its text contains every word of the query, case-insensitively,
+// in the items' order.
+func FilterWords[T any](text func(T) string) func(items []T, query string) []int {
+	return func(items []T, query string) []int {
+		words := strings.Fields(strings.ToLower(query))
+		out := make([]int, 0, len(items))
+		for i, it := range items {
+			if containsAll(strings.ToLower(text(it)), words) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+}
+
+func containsAll(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// SetItems replaces the items (the list keeps the slice; callers hand over
+// a new one instead of editing it) and applies the filter again.
+func (l *List[T]) SetItems(items []T) {
+	keep := l.currentID()
+	l.items = items
+	l.refilter(keep)
+}
+
+// Items are all items, filtered or not.
+func (l *List[T]) Items() []T { return l.items }
+
+// Len is the number of items the filter shows.
+func (l *List[T]) Len() int { return len(l.shown) }
+
+// Total is the number of items before the filter.
+func (l *List[T]) Total() int { return len(l.items) }
+
+// Shown is the item at row i of the filtered list.
+func (l *List[T]) Shown(i int) T { return l.items[l.shown[i]] }
+
+// Cursor is the row under the cursor (0 when the list is empty).
+func (l *List[T]) Cursor() int { return l.cursor }
+
+// Selected is the item under the cursor; ok is false when none is shown.
+func (l *List[T]) Selected() (item T, ok bool) {
+	if l.cursor < 0 || l.cursor >= len(l.shown) {
+		return item, false
+	}
+	return l.items[l.shown[l.cursor]], true
+}
+
+// SelectedIndex is the index in Items of the item under the cursor, -1
+// when none is shown.
+func (l *List[T]) SelectedIndex() int {
+	if l.cursor < 0 || l.cursor >= len(l.shown) {
+		return -1
+	}
+	return l.shown[l.cursor]
+}
+
+// SetCursor puts the cursor on row i, clamped to the shown rows.
+func (l *List[T]) SetCursor(i int) { l.cursor = clampInt(i, 0, len(l.shown)-1) }
+
+// Move moves the cursor by delta rows, clamped.
+func (l *List[T]) Move(delta int) { l.SetCursor(l.cursor + delta) }
+
+// Select puts the cursor on the first shown item that match accepts and
+// reports whether there was one.
+func (l *List[T]) Select(match func(T) bool) bool {
+	for row, i := range l.shown {
+		if match(l.items[i]) {
+			l.cursor = row
+			return true
+		}
+	}
+	return false
+}
+
+// PageSize is how far page up/down move: the rows the last frame showed,
+// less one so a row of context stays.
+func (l *List[T]) PageSize() int { return max(1, l.height-1) }
+
+// HandleNav applies the shared navigation keys (up, down, page up/down,
+// top, bottom) and reports whether msg was one of them.
+func (l *List[T]) HandleNav(msg tea.KeyPressMsg, nav keymap.Nav) bool {
+	switch {
+	case key.Matches(msg, nav.Up):
+		l.Move(-1)
+	case key.Matches(msg, nav.Down):
+		l.Move(1)
+	case key.Matches(msg, nav.PageUp):
+		l.Move(-l.PageSize())
+	case key.Matches(msg, nav.PageDown):
+		l.Move(l.PageSize())
+	case key.Matches(msg, nav.Top):
+		l.SetCursor(0)
+	case key.Matches(msg, nav.Bottom):
+		l.SetCursor(len(l.shown) - 1)
+	default:
+		return false
+	}
+	return true
+}
+
+// Query is the filter text.
+func (l *List[T]) Query() string { return l.query }
+
+// SetQuery sets the filter text and filters again, keeping the cursor on
+// the same item when it is still shown.
+func (l *List[T]) SetQuery(q string) {
+	if q == l.query {
+		return
+	}
+	keep := l.currentID()
+	l.query = q
+	l.refilter(keep)
+}
+
+// Filtering is true while the filter line takes typed keys.
+func (l *List[T]) Filtering() bool { return l.filtering }
+
+// StartFilter gives the filter line the keyboard.
+func (l *List[T]) StartFilter() { l.filtering = true }
+
+// FilterKey edits the filter while Filtering: accept keeps the query and
+// releases the keyboard, cancel clears it, backspace deletes a character,
+// up/down move the cursor and printable text is typed; every change
+// filters again. It reports whether the key was taken.
+func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding) bool {
+	if !l.filtering {
+		return false
+	}
+	switch {
+	case key.Matches(msg, cancel):
+		l.filtering = false
+		l.SetQuery("")
+	case key.Matches(msg, accept):
+		l.filtering = false
+	case msg.Code == tea.KeyBackspace:
+		r := []rune(l.query)
+		if len(r) > 0 {
+			l.SetQuery(string(r[:len(r)-1]))
+		}
+	case msg.Code == tea.KeyUp:
+		l.Move(-1)
+	case msg.Code == tea.KeyDown:
+		l.Move(1)
+	case msg.Text != "":
+		l.SetQuery(l.query + typedText(msg.Text))
+	}
+	return true
+}
+
+// typedText keeps what a key typed that can stand on one line: control
+// characters (a pasted newline, an escape) become spaces or go.
+func typedText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return ' '
+		case !unicode.IsPrint(r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// ShowsFilterLine is true when the filter line is on screen: while typing
+// or while a query narrows the list.
+func (l *List[T]) ShowsFilterLine() bool { return l.filtering || l.query != "" }
+
+// FilterLine is the "/ query" prompt, with a cursor while typing.
+func (l *List[T]) FilterLine(st *themes.Styles) string {
+	cursor := ""
+	if l.filtering {
+		cursor = "▏"
+	}
+	return st.Text.Info.Render("/ ") + st.Text.Normal.Render(l.query) + st.Text.Info.Render(cursor)
+}
+
+// Position is "cursor/shown" for a pane's border ("" when empty).
+func (l *List[T]) Position() string {
+	if len(l.shown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", l.cursor+1, len(l.shown))
+}
+
+// View draws at most height lines of width cells: the filter line when it
+// shows, then the visible window of rows, which keeps the cursor in view
+// (the window only moves when the cursor leaves it). Only visible rows
+// are rendered; rows drawn in the previous frame come from the cache.
+func (l *List[T]) View(st *themes.Styles, width, height int, focused bool) []string {
+	var lines []string
+	if l.ShowsFilterLine() && height > 0 {
+		lines = append(lines, l.FilterLine(st))
+	}
+	h := height - len(lines)
+	l.height = max(0, h)
+	from, to := l.window(h)
+	clear(l.next)
+	for row := from; row < to; row++ {
+		k := rowKey[T]{item: l.items[l.shown[row]], width: width, theme: ThemeKey(st),
+			selected: row == l.cursor, focused: focused}
+		line, ok := l.cache[k]
+		if !ok {
+			line = l.render(k.item, RowState{Width: width, Styles: st, Selected: k.selected, Focused: focused})
+		}
+		l.next[k] = line
+		lines = append(lines, line)
+	}
+	l.cache, l.next = l.next, l.cache
+	return lines
+}
+
+// window returns the rows [from, to) to show in h rows.
+func (l *List[T]) window(h int) (int, int) {
+	n := len(l.shown)
+	if h <= 0 || n == 0 {
+		return 0, 0
+	}
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+h {
+		l.offset = l.cursor - h + 1
+	}
+	l.offset = clampInt(l.offset, 0, max(0, n-h))
+	return l.offset, min(n, l.offset+h)
+}
+
+// ThemeKey names a theme for cache keys: the palette and its glamour base.
+func ThemeKey(st *themes.Styles) string {
+	if st.IsDark {
+		return st.Palette.Name + "/dark"
+	}
+	return st.Palette.Name + "/light"
+}
+
+// currentID is the identity of the item under the cursor ("" without an
+// identity function or an item).
+func (l *List[T]) currentID() string {
+	item, ok := l.Selected()
+	if !ok || l.id == nil {
+		return ""
+	}
+	return l.id(item)
+}
+
+// refilter applies the query and puts the cursor back on the item whose
+// identity is keep, else clamps it.
+func (l *List[T]) refilter(keep string) {
+	l.shown = l.shown[:0]
+	if l.filter != nil && strings.TrimSpace(l.query) != "" {
+		l.shown = append(l.shown, l.filter(l.items, l.query)...)
+	} else {
+		for i := range l.items {
+			l.shown = append(l.shown, i)
+		}
+	}
+	l.SetCursor(l.cursor)
+	if keep != "" {
+		l.Select(func(it T) bool { return l.id(it) == keep })
+	}
+}
+
+func clampInt(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return min(max(v, lo), hi)
+}

@@ -1,0 +1,58 @@
+package sessions
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/palette"
+)
+
+// actionMsg is what the panel's palette entries send; the root routes it
+// to the focused panel, which is this one while its actions are offered.
+type actionMsg int
+
+const (
+	actionContext actionMsg = iota
+	actionStats
+	actionFollow
+	actionThinking
+	actionReload
+)
+
+// Actions implements ui.ActionProvider: the panel's commands in the `:`
+// palette, each hinted with the key that does the same.
+func (m *Model) Actions() []palette.Action {
+	k := &m.keys
+	out := []palette.Action{
+		{Title: "Session: reload sessions", Hint: k.Reload.Help().Key, Msg: actionReload},
+	}
+	if m.ls == nil {
+		return out
+	}
+	follow := "Session: follow this session (live tail)"
+	if m.follow.on {
+		follow = "Session: stop following"
+	}
+	return append(out,
+		palette.Action{Title: "Session: context at the selected entry", Hint: k.Context.Help().Key, Msg: actionContext},
+		palette.Action{Title: "Session: stats", Hint: k.Stats.Help().Key, Msg: actionStats},
+		palette.Action{Title: follow, Hint: k.Follow.Help().Key, Msg: actionFollow},
+		palette.Action{Title: "Session: show/hide thinking", Hint: k.Thinking.Help().Key, Msg: actionThinking},
+	)
+}
+
+// runAction performs a palette action.
+func (m *Model) runAction(a actionMsg) tea.Cmd {
+	switch a {
+	case actionContext:
+		return m.openContext()
+	case actionStats:
+		return m.openStats()
+	case actionFollow:
+		return m.toggleFollow()
+	case actionThinking:
+		m.detail.thinking = !m.detail.thinking
+	case actionReload:
+		return m.reload()
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package sessions
+
+import (
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// Messages produced by the panel's commands.
+type (
+	// discoveredMsg carries the sessions of the workspace's cwd.
+	discoveredMsg struct {
+		items []session.ListItem
+		err   error
+		all   bool
+	}
+	// loadedMsg carries an opened session (or why it could not open).
+	loadedMsg struct {
+		gen  int
+		file string
+		ls   *loadedSession
+		err  error
+	}
+)
+
+// openSession reads and indexes a session file. It is the only place the
+// panel touches session files, always inside a command.
+func openSession(gen int, file string) loadedMsg {
+	s, err := session.Open(file)
+	if err != nil {
+		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
+	}
+	return loadedMsg{gen: gen, file: file, ls: buildLoaded(file, s)}
+}
+
+// selectionOf is the selection announced for a loaded session at entry id
+// ("" = its leaf).
+func selectionOf(prev common.Selection, ls *loadedSession, entryID string) common.Selection {
+	sel := prev
+	sel.SessionFile = ls.file
+	sel.SessionName = ls.name
+	sel.EntryID = entryID
+	return sel
+}
+
+// discoverCmd lists the sessions of the workspace's cwd and opens one of
+// them: want when it is set (a selection made elsewhere), else the newest.
+// The listing, the opened session and the new selection arrive together
+// as a resultsMsg; the selection is then re-announced to every panel.
+// With all set it lists every project's sessions instead (Pi's /resume
+// "all" scope); the selection then never changes unless nothing is open.
+func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
+	return func() tea.Msg {
+		home, _ := os.UserHomeDir()
+		loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
+		var items []session.ListItem
+		if err == nil {
+			if all {
+				items, err = session.ListAll(loc, session.ListOptions{Home: home})
+			} else {
+				items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
+			}
+		}
+		if err != nil {
+			err = fmt.Errorf("discover sessions for %s: %w", ws.Cwd, err)
+		}
+		msgs := []tea.Msg{discoveredMsg{items: items, err: err, all: all}}
+		file := want.SessionFile
+		if file == "" && len(items) > 0 {
+			file = items[0].Path
+		}
+		if file != "" {
+			loaded := openSession(gen, file)
+			msgs = append(msgs, loaded)
+			if loaded.ls != nil {
+				entry := ""
+				if want.SessionFile == file {
+					entry = want.EntryID
+				}
+				msgs = append(msgs, common.SelectionChangedMsg{Selection: selectionOf(want, loaded.ls, entry)})
+			}
+		}
+		return resultsMsg(msgs)
+	}
+}
+
+// openCmd opens a chosen session and announces it as the selection.
+func openCmd(gen int, file string, prev common.Selection) tea.Cmd {
+	return func() tea.Msg {
+		loaded := openSession(gen, file)
+		if loaded.ls == nil {
+			return loaded
+		}
+		return resultsMsg{loaded, common.SelectionChangedMsg{Selection: selectionOf(prev, loaded.ls, "")}}
+	}
+}
+
+// resultsMsg carries several results of one command, applied in order.
+type resultsMsg []tea.Msg

@@ -1,0 +1,206 @@
+package sessions
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/components/transcript"
+)
+
+// entryRow is what the tree and the timeline show for one entry without
+// decoding its body; it is computed once per load and never changes.
+type entryRow struct {
+	id    string
+	clock string // HH:MM:SS in local time ("--:--:--" when unknown)
+	kind  string // role for messages, else the entry type
+	// branch is true when the entry has more than one child.
+	branch bool
+	// compaction and summary mark compaction and branch_summary entries.
+	compaction, summary bool
+}
+
+// summaryCell is the decoded part of a row: the one-line summary and the
+// token count. Cells are decoded in commands (the visible rows first,
+// then every row in the background) and stored by Update; View only
+// reads what the list items carry.
+type summaryCell struct {
+	text   string
+	tokens int
+	ready  bool
+}
+
+// loadedSession is one opened session with its precomputed rows. It is
+// built in a command and replaced whole on reload or when follow mode
+// appends entries.
+type loadedSession struct {
+	file string
+	name string
+	sess *session.Session
+	tree *session.Tree
+	rows []entryRow
+	// sums is written only by Update, from summariesMsg.
+	sums []summaryCell
+	// asked marks rows whose summaries a command is decoding.
+	asked []bool
+	// labels maps entry index → label text.
+	labels map[int]string
+	// leaf is Pi's default leaf (last entry in file order), -1 if empty.
+	leaf int
+	// active marks the entries on the path root → leaf.
+	active []bool
+}
+
+// buildLoaded precomputes rows, labels and the active path without
+// decoding entry bodies, so a 100 MB session is ready in a blink; the
+// summaries follow from summaryCmd. It runs inside a command.
+func buildLoaded(file string, s *session.Session) *loadedSession {
+	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
+	if name, ok := s.Name(); ok {
+		ls.name = sanitize.Fold(name)
+	}
+	ls.rows = make([]entryRow, len(s.Entries))
+	ls.sums = make([]summaryCell, len(s.Entries))
+	ls.asked = make([]bool, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		ls.rows[i] = entryRow{
+			id:         sanitize.Fold(e.ID),
+			clock:      clockOf(e.TimestampMs()),
+			kind:       transcript.Kind(e),
+			branch:     len(ls.tree.Children(i)) > 1,
+			compaction: e.Type == session.TypeCompaction,
+			summary:    e.Type == session.TypeBranchSummary,
+		}
+	}
+	ls.labels = map[int]string{}
+	for _, l := range s.Labels() {
+		if idx, ok := s.IndexOf(l.TargetID); ok && l.Label != "" {
+			ls.labels[idx] = sanitize.Fold(l.Label)
+		}
+	}
+	ls.active = make([]bool, len(s.Entries))
+	if ls.leaf >= 0 {
+		for _, i := range s.PathTo(ls.leaf) {
+			ls.active[i] = true
+		}
+	}
+	return ls
+}
+
+// describe decodes one entry's summary (safe on any goroutine: it only
+// reads the immutable session).
+func describe(e *session.Entry) summaryCell {
+	sum := session.DescribeEntry(e)
+	return summaryCell{text: sanitize.Fold(sum.Text), tokens: sum.Tokens, ready: true}
+}
+
+// summariesMsg delivers decoded summaries of one load: cells[k] belongs
+// to entry idxs[k], or to entry k when idxs is nil (every entry).
+type summariesMsg struct {
+	ls    *loadedSession
+	idxs  []int
+	cells []summaryCell
+}
+
+// summaryCmd decodes the summaries of the given entries (nil: every
+// entry) in a command, with one worker per CPU, so neither Update nor
+// View ever decodes JSON.
+func summaryCmd(ls *loadedSession, idxs []int) tea.Cmd {
+	return func() tea.Msg {
+		n := len(ls.sess.Entries)
+		if idxs != nil {
+			n = len(idxs)
+		}
+		out := make([]summaryCell, n)
+		workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for k := w; k < n; k += workers {
+					i := k
+					if idxs != nil {
+						i = idxs[k]
+					}
+					out[k] = describe(&ls.sess.Entries[i])
+				}
+			}(w)
+		}
+		wg.Wait()
+		return summariesMsg{ls: ls, idxs: idxs, cells: out}
+	}
+}
+
+// missing lists the entries among idxs whose summaries are neither
+// decoded nor asked for, and marks them asked.
+func (ls *loadedSession) missing(idxs []int) []int {
+	var out []int
+	for _, i := range idxs {
+		if i >= 0 && i < len(ls.sums) && !ls.sums[i].ready && !ls.asked[i] {
+			ls.asked[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// applySummaries stores decoded summaries; it reports whether any cell
+// changed.
+func (ls *loadedSession) applySummaries(msg summariesMsg) bool {
+	changed := false
+	for k, c := range msg.cells {
+		i := k
+		if msg.idxs != nil {
+			i = msg.idxs[k]
+		}
+		if i < len(ls.sums) && !ls.sums[i].ready {
+			ls.sums[i] = c
+			changed = true
+		}
+	}
+	return changed
+}
+
+func clockOf(ms float64) string {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return "--:--:--"
+	}
+	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+}
+
+// displayName is what the header and picker call a session: its name, or
+// the id when it has none.
+func (ls *loadedSession) displayName() string {
+	if ls.name != "" {
+		return ls.name
+	}
+	return sanitize.Fold(ls.sess.Header.ID)
+}
+
+// branchLeafFrom walks down from entry i to a leaf, preferring the child
+// on the active path, else the newest child, so "the branch through i" is
+// well defined.
+func (ls *loadedSession) branchLeafFrom(i int) int {
+	for steps := 0; steps <= len(ls.rows); steps++ {
+		kids := ls.tree.Children(i)
+		if len(kids) == 0 {
+			return i
+		}
+		next := int(kids[len(kids)-1])
+		for _, k := range kids {
+			if ls.active[k] {
+				next = int(k)
+				break
+			}
+		}
+		i = next
+	}
+	return i
+}

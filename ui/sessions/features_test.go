@@ -1,0 +1,271 @@
+package sessions
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/uitest"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+func TestFollowModeAppliesTailEvents(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	m := hs.m
+	file := paths["rounding"]
+	// Follow is on; feed tail events directly instead of watching the file.
+	m.follow = followState{on: true, file: file, gen: 7}
+	line := `{"type":"message","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","message":{"role":"user","content":"And the docs?","timestamp":1795773840000}}` + "\n"
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	hs.Run(cmd)
+	if len(m.ls.rows) != 19 {
+		t.Fatal("events of an older follow must be ignored")
+	}
+	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Data: []byte(line)}}}})
+	hs.Run(cmd)
+	if len(m.ls.rows) != 20 || m.ls.rows[m.tl.current()].id != "e20" {
+		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
+	}
+	if !strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {
+		t.Fatal("the timeline should show that follow mode is on")
+	}
+	// Lines that arrive during a reload are coalesced into one more reload.
+	m.follow.reloading = true
+	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	if !m.follow.dirty {
+		t.Fatal("an event during a reload should mark the session dirty, not start another read")
+	}
+	m.follow.reloading, m.follow.dirty = false, false
+	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
+	if !m.statusErr || !strings.Contains(m.status, "follow") {
+		t.Fatalf("a tail error should show in the status, got %q", m.status)
+	}
+	m.Update(tailMsg{gen: 7, ok: false})
+	if m.follow.on {
+		t.Fatal("a closed tail ends follow mode")
+	}
+}
+
+func TestFollowKeyStartsAndStopsTail(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	_, cmd := m.Update(uitest.Key("F"))
+	if !m.follow.on || cmd == nil {
+		t.Fatal("F should turn follow on and start the tail in a command")
+	}
+	msg := cmd() // runs Tail
+	m.Update(msg)
+	if m.follow.events == nil || m.follow.cancel == nil {
+		t.Fatal("the started tail should be kept")
+	}
+	events := m.follow.events
+	m.Update(uitest.Key("F"))
+	if m.follow.on {
+		t.Fatal("F again turns follow off")
+	}
+	for range events { // cancelling closes the channel; this must end
+	}
+}
+
+func TestPaletteActionsRunThroughUpdate(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	var stats any
+	for _, a := range hs.m.Actions() {
+		if a.Hint == "" || a.Title == "" {
+			t.Fatalf("action %+v needs a title and a key hint", a)
+		}
+		if a.Title == "Session: stats" {
+			stats = a.Msg
+		}
+	}
+	if stats == nil {
+		t.Fatal("the palette should offer stats once a session is open")
+	}
+	_, cmd := hs.m.Update(stats)
+	hs.Run(cmd)
+	if hs.m.mode != modeStats || !strings.Contains(ansi.Strip(hs.view()), "Session · all branches") {
+		t.Fatal("the stats action should open the stats view")
+	}
+}
+
+// Loading decodes no entry body; the rows a frame shows are decoded by a
+// command first, the rest by a background pass, and View never decodes.
+func TestSummariesAreDecodedInCommandsNeverInView(t *testing.T) {
+	s, err := session.Open("testdata/rounding.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := buildLoaded("testdata/rounding.jsonl", s)
+	for i, c := range ls.sums {
+		if c.ready {
+			t.Fatalf("row %d decoded during load; loading must not decode bodies", i)
+		}
+	}
+	hs, _ := newHarness(t, 120, 40)
+	m := hs.m
+	m.ls, m.tl, m.tree = ls, newTimeline(), newTreeView()
+	m.tree.rebuild(ls)
+	m.setBranch(ls.leaf, ls.leaf)
+	m.View()
+	for i, c := range ls.sums {
+		if c.ready {
+			t.Fatalf("View decoded row %d", i)
+		}
+	}
+	idx, _ := s.IndexOf("e18")
+	visible := m.ensureSummaries()
+	if visible == nil || m.ensureSummaries() != nil {
+		t.Fatal("the visible rows are asked for once, in a command")
+	}
+	first := visible().(summariesMsg)
+	first.cells[0].text = "decoded first"
+	m.Update(first)
+	if got := ls.sums[first.idxs[0]].text; got != "decoded first" {
+		t.Fatalf("the visible rows' summaries are stored by Update, got %q", got)
+	}
+	m.Update(summaryCmd(ls, nil)())
+	for i, c := range ls.sums {
+		if !c.ready {
+			t.Fatalf("row %d not filled by the background pass", i)
+		}
+	}
+	if ls.sums[first.idxs[0]].text != "decoded first" {
+		t.Fatal("the background pass must not overwrite a row already decoded")
+	}
+	if got := ls.sums[idx]; got.text != "All 14 tests pass." || got.tokens != 2740 {
+		t.Fatalf("summary of e18 = %+v", got)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "All 14 tests pass.") {
+		t.Fatal("the timeline rows show the decoded summaries")
+	}
+	e07, _ := s.IndexOf("e07")
+	if text := ls.sums[e07].text; strings.ContainsAny(text, "\x1b\r\x07") || !strings.Contains(text, "rounds tax per invoice") {
+		t.Fatalf("summaries must be sanitised one-liners: %q", text)
+	}
+}
+
+func TestBadFilesAreShownNotFatal(t *testing.T) {
+	hs, paths := newHarness(t, 120, 30)
+	dir := paths["rounding"][:strings.LastIndex(paths["rounding"], "/")]
+	files := map[string]string{
+		"empty.jsonl":       "",
+		"header-only.jsonl": `{"type":"session","version":3,"id":"h","timestamp":"2026-11-27T10:00:00.000Z","cwd":"/x"}` + "\n",
+		"garbage.jsonl":     "not json\n\x1b[2J{{{\n",
+		"orphans.jsonl": `{"type":"session","version":3,"id":"o","timestamp":"2026-11-27T10:00:00.000Z","cwd":"/x"}` + "\n" +
+			`{"type":"message","id":"a","parentId":"zz","timestamp":"bad","message":{"role":"user","content":"orphan"}}` + "\n" +
+			`{"type":"message","id":"b","parentId":"b","timestamp":"2026-11-27T10:00:01.000Z","message":{"role":"assistant","content":null}}` + "\n" +
+			`[1,2]` + "\n",
+	}
+	for name, body := range files {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: p}})
+		hs.Run(cmd)
+		for pn := panePicker; pn < paneCount; pn++ {
+			hs.focusOn(pn)
+			hs.Press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
+			v := hs.view()
+			if len(strings.Split(v, "\n")) != 30 {
+				t.Fatalf("%s: view does not fill the pane", name)
+			}
+			if strings.Contains(v, "\x1b[2J") {
+				t.Fatalf("%s: control sequence reached the screen", name)
+			}
+		}
+	}
+	hs.Press("r") // rediscovery lists the bad files too and must not fail
+	if hs.m.picker.list.Total() < 6 {
+		t.Fatalf("discovery should list every file, got %d", hs.m.picker.list.Total())
+	}
+}
+
+func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
+	ws, paths := testWorkspace(t)
+	keys := keymap.DefaultSet()
+	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws}
+	m := New(com)
+	m.SetSize(120, 30)
+	results, ok := m.Init()().(resultsMsg)
+	if !ok || len(results) != 3 {
+		t.Fatalf("discovery should deliver the listing, the opened session and the selection, got %#v", results)
+	}
+	_, cmd := m.Update(results)
+	view := ansi.Strip(m.View())
+	if m.ls == nil || m.ls.file != paths["rounding"] || !strings.Contains(view, "Invoice rounding (test)") {
+		t.Fatalf("the newest session should be open:\n%s", view)
+	}
+	if cmd == nil {
+		t.Fatal("the selection must be re-announced for the header and the other panels")
+	}
+}
+
+func TestPickerScopeListsAllProjects(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	// A session of another project, in its own directory.
+	other := filepath.Join(hs.com.Workspace.AgentDir, "sessions", session.EncodeCwd("/srv/other"))
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/currency.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(string(data), testCwd, "/srv/other", 1)
+	if err := os.WriteFile(filepath.Join(other, "2026-11-20T00-00-00-000Z_x.jsonl"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.focusOn(panePicker)
+	hs.Press("a")
+	if !hs.m.picker.all || hs.m.picker.list.Total() != 3 {
+		t.Fatalf("a should list every project's sessions, got %d", hs.m.picker.list.Total())
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "all projects") || !strings.Contains(v, "other") {
+		t.Fatalf("the picker should say it lists all projects and show each project:\n%s", v)
+	}
+	if hs.m.ls.file != paths["rounding"] {
+		t.Fatal("switching the scope must not change the open session")
+	}
+	hs.Press("a")
+	if hs.m.picker.all || hs.m.picker.list.Total() != 2 {
+		t.Fatal("a again returns to this project's sessions")
+	}
+}
+
+func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.Press("g")
+	for i := 0; i < 6; i++ {
+		hs.Press("down") // e07, the hostile tool output
+	}
+	_, cmd := hs.m.Update(uitest.Key("y"))
+	if cmd == nil {
+		t.Fatal("y should copy the entry")
+	}
+	msg := cmd()
+	want := tea.SetClipboard(sanitize.Text("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
+	if msg != want {
+		t.Fatalf("clipboard message = %#v, want %#v", msg, want)
+	}
+	if !strings.Contains(hs.m.status, "copied e07") {
+		t.Fatalf("status should confirm the copy, got %q", hs.m.status)
+	}
+}

@@ -1,0 +1,95 @@
+package sessions
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+const testCwd = "/home/ada/projects/demo-app"
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC // goldens show clock times
+	os.Exit(m.Run())
+}
+
+// testWorkspace copies the testdata sessions into a fresh agent dir laid
+// out like Pi's (sessions/<encoded cwd>/<ts>_<id>.jsonl).
+func testWorkspace(t testing.TB) (resources.Workspace, map[string]string) {
+	t.Helper()
+	agent := t.TempDir()
+	dir := filepath.Join(agent, "sessions", session.EncodeCwd(testCwd))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"rounding": "2026-11-27T10-00-00-000Z_01a2f000-0000-7000-8000-000000000001.jsonl",
+		"currency": "2026-11-26T08-00-00-000Z_01a2f000-0000-7000-8000-000000000002.jsonl",
+	}
+	paths := map[string]string{}
+	for name, file := range files {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, file)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths[name] = p
+	}
+	if tt, ok := t.(*testing.T); ok {
+		tt.Setenv(session.EnvSessionDir, "")
+	}
+	return resources.Workspace{Cwd: testCwd, AgentDir: agent, Trust: resources.Trust{Trusted: true}}, paths
+}
+
+// harness drives the panel through the shared uitest harness; m is the
+// panel itself for tests that look inside.
+type harness struct {
+	*uitest.Harness[common.Panel]
+	com *common.Common
+	m   *Model
+}
+
+func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
+	t.Helper()
+	ws, paths := testWorkspace(t)
+	keys := keymap.DefaultSet()
+	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws, Width: w, Height: h}
+	m := New(com)
+	m.SetSize(w, h)
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
+	hs.Run(m.Init())
+	return hs, paths
+}
+
+// view renders the panel.
+func (hs *harness) view() string { return hs.m.View() }
+
+// focusOn moves focus to pane p with FocusNext like tab does.
+func (hs *harness) focusOn(p pane) {
+	for i := 0; i < int(paneCount) && hs.m.focus != p; i++ {
+		hs.m.FocusNext()
+	}
+}
+
+// entryIndex resolves an entry id of the open session.
+func (hs *harness) entryIndex(id string) int {
+	hs.TB().Helper()
+	idx, ok := hs.m.ls.sess.IndexOf(id)
+	if !ok {
+		hs.TB().Fatalf("no entry %s", id)
+	}
+	return idx
+}
+
+func hsStyles() themes.Styles { return themes.For(themes.Dark, true, false) }

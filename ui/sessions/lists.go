@@ -1,0 +1,182 @@
+package sessions
+
+import (
+	"strconv"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// picker is the session list with incremental search.
+type picker struct {
+	list *common.List[pickerItem]
+	// raw are the discovered sessions, in the list's order.
+	raw []session.ListItem
+	err error
+	// all lists every project's sessions instead of the cwd's.
+	all bool
+}
+
+func newPicker() picker {
+	p := picker{list: common.NewList(renderPickerRow)}
+	p.list.SetIdentity(func(it pickerItem) string { return it.path })
+	return p
+}
+
+// setItems replaces the discovered sessions, keeping the cursor on the
+// same file when it is still listed; open is the open session's file.
+func (p *picker) setItems(items []session.ListItem, open string) {
+	p.raw = items
+	// Discovery's own search rules (name, first message, id prefix), in
+	// its order.
+	p.list.SetFilter(func(rows []pickerItem, q string) []int {
+		byPath := make(map[string]int, len(rows))
+		for i, r := range rows {
+			byPath[r.path] = i
+		}
+		var out []int
+		for _, it := range session.Search(items, q) {
+			out = append(out, byPath[it.Path])
+		}
+		return out
+	})
+	p.refresh(open)
+}
+
+// refresh rebuilds the rows (after a load changed the open session or a
+// scope switch changed what a row shows).
+func (p *picker) refresh(open string) {
+	rows := make([]pickerItem, len(p.raw))
+	for i, it := range p.raw {
+		rows[i] = newPickerItem(it, it.Path == open, p.all)
+	}
+	p.list.SetItems(rows)
+}
+
+// currentPath is the file under the cursor ("" when none).
+func (p *picker) currentPath() string {
+	it, _ := p.list.Selected()
+	return it.path
+}
+
+// sizeOf is the size discovery saw for a listed file (0 when unlisted).
+func (p *picker) sizeOf(path string) int64 {
+	for _, it := range p.raw {
+		if it.Path == path {
+			return it.Size
+		}
+	}
+	return 0
+}
+
+func (p *picker) moveToPath(path string) {
+	p.list.Select(func(it pickerItem) bool { return it.path == path })
+}
+
+// timeline is the entries of one branch (root → branch leaf), filterable.
+type timeline struct {
+	list *common.List[timelineItem]
+	leaf int   // the branch's last entry
+	path []int // entry indexes root → leaf
+}
+
+func newTimeline() timeline {
+	t := timeline{list: common.NewList(renderTimelineRow)}
+	t.list.SetIdentity(func(it timelineItem) string { return strconv.Itoa(it.idx) })
+	// Like Pi's tree search: every word of the query in the kind, id,
+	// summary or label, case-insensitively.
+	t.list.SetFilter(common.FilterWords(func(it timelineItem) string {
+		return it.kind + " " + it.id + " " + it.text + " " + it.label
+	}))
+	return t
+}
+
+// setBranch shows the branch ending at leaf with the cursor on entry at.
+func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
+	t.leaf = leaf
+	t.path = ls.sess.PathTo(leaf)
+	t.refresh(ls)
+	t.moveToEntry(at)
+}
+
+// refresh rebuilds the rows from the session (after summaries arrived),
+// keeping the cursor on its entry.
+func (t *timeline) refresh(ls *loadedSession) {
+	items := make([]timelineItem, len(t.path))
+	for k, i := range t.path {
+		items[k] = newTimelineItem(ls, i)
+	}
+	t.list.SetItems(items)
+}
+
+// current is the entry index under the cursor (-1 when empty).
+func (t *timeline) current() int {
+	if it, ok := t.list.Selected(); ok {
+		return it.idx
+	}
+	return -1
+}
+
+// atEnd reports whether the cursor is on the last shown row.
+func (t *timeline) atEnd() bool { return t.list.Cursor() >= t.list.Len()-1 }
+
+func (t *timeline) moveToEntry(idx int) {
+	if idx >= 0 {
+		t.list.Select(func(it timelineItem) bool { return it.idx == idx })
+	}
+}
+
+// visibleEntries are the entries around the cursor that a frame of h rows
+// may show: the ones whose summaries should be ready.
+func (t *timeline) visibleEntries(h int) []int {
+	from, to := max(0, t.list.Cursor()-h), min(t.list.Len(), t.list.Cursor()+h+1)
+	out := make([]int, 0, to-from)
+	for row := from; row < to; row++ {
+		out = append(out, t.list.Shown(row).idx)
+	}
+	return out
+}
+
+// newTimelineItem is the timeline row of entry i: everything it shows.
+func newTimelineItem(ls *loadedSession, i int) timelineItem {
+	r := ls.rows[i]
+	mark := " "
+	switch {
+	case i == ls.leaf:
+		mark = "●"
+	case r.compaction:
+		mark = "≡"
+	case r.summary:
+		mark = "↩"
+	case r.branch:
+		mark = "⑂"
+	}
+	sum := ls.sums[i]
+	return timelineItem{idx: i, id: r.id, mark: mark, clock: r.clock, kind: r.kind,
+		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
+}
+
+// newPickerItem is the picker row of a discovered session.
+func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
+	name := sanitize.Fold(it.Name)
+	if name == "" {
+		name = sanitize.Fold(it.FirstMessage)
+	}
+	if name == "" {
+		name = sanitize.Fold(it.ID)
+	}
+	when := ""
+	if !it.LastActivity.IsZero() {
+		when = it.LastActivity.Local().Format("Jan 02 15:04")
+	}
+	if it.Problem != "" {
+		when = "unreadable"
+	}
+	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when}
+	if showCwd {
+		row.cwd = baseName(sanitize.Fold(it.Cwd))
+		row.showCwd = true
+	}
+	return row
+}

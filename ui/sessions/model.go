@@ -1,0 +1,304 @@
+// Package sessions is panel 3 of the workbench: a session picker with
+// incremental search, the branch tree of the open session (fold/unfold,
+// labels, active-branch marker), the timeline of one branch, the detail
+// of the selected entry (markdown, collapsed tool output, thinking toggle),
+// the rebuilt model context at that entry, session stats and a follow mode
+// that tails a live file.
+//
+// Every file is read in a tea.Cmd; Update and View only move cursors and
+// draw the visible window of precomputed rows. Text from sessions passes
+// through Sanitize before it reaches the screen.
+package sessions
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// pane is one of the panel's four panes, in focus order.
+type pane int
+
+const (
+	panePicker pane = iota
+	paneTree
+	paneTimeline
+	paneDetail
+	paneCount
+)
+
+// mode is what the detail pane shows.
+type mode int
+
+const (
+	modeEntry mode = iota
+	modeContext
+	modeStats
+)
+
+// hugeFileBytes is the size from which opening a session shows a spinner.
+const hugeFileBytes = 8 << 20
+
+// detailCacheMax bounds the rendered-entry cache; it is cleared when full.
+const detailCacheMax = 256
+
+// Model is the Session panel.
+type Model struct {
+	com  *common.Common
+	keys keymap.Session
+
+	width, height int
+	focus         pane
+	mode          mode
+
+	picker picker
+	tree   treeView
+	tl     timeline
+	ls     *loadedSession
+
+	// gen counts session loads; results of older loads are ignored.
+	gen       int
+	loading   string
+	spinning  bool
+	spin      spinner.Model
+	status    string
+	statusErr bool
+	// selEntry is the entry id last announced or followed ("" = leaf).
+	selEntry string
+
+	detail  detailState
+	context contextState
+	stats   statsState
+	follow  followState
+}
+
+// detailState is the entry detail: a cache of rendered entries and the
+// scroll position of the one on screen.
+type detailState struct {
+	cache    map[detailKey][]string
+	pending  map[detailKey]bool
+	offset   int
+	expanded map[int]bool
+	thinking bool
+	shownIdx int
+}
+
+// contextState is the "context here" view.
+type contextState struct {
+	res     *contextResult
+	pending bool
+	offset  int
+	lines   []string
+	// linesW and linesTheme are what lines were laid out for.
+	linesW     int
+	linesTheme string
+	full       bool // every line of every message, not the first few
+}
+
+// New returns the Session panel with the Session keys of com.Keys (the
+// defaults when com has none).
+func New(com *common.Common) *Model {
+	m := &Model{
+		com:    com,
+		keys:   keymap.DefaultSession(),
+		picker: newPicker(),
+		tree:   newTreeView(),
+		tl:     newTimeline(),
+		spin:   spinner.New(spinner.WithSpinner(spinner.Dot)),
+	}
+	m.detail.cache = map[detailKey][]string{}
+	m.detail.pending = map[detailKey]bool{}
+	m.detail.expanded = map[int]bool{}
+	m.detail.shownIdx = -1
+	if com.Keys != nil {
+		m.keys = com.Keys.Session
+	}
+	return m
+}
+
+// SetKeys replaces the panel's bindings (user overrides).
+func (m *Model) SetKeys(k keymap.Session) { m.keys = k }
+
+// Init discovers the sessions of the workspace's cwd and opens the one
+// the selection names, else the newest.
+func (m *Model) Init() tea.Cmd {
+	m.gen++
+	m.loading = "sessions"
+	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
+}
+
+// SetSize implements common.Panel.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Title implements common.Panel.
+func (m *Model) Title() string { return "Session" }
+
+// FocusNext implements common.Panel.
+func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
+
+// FocusPrev implements common.Panel.
+func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
+
+// CapturesInput implements common.Panel: true while a filter is typed.
+func (m *Model) CapturesInput() bool { return m.filtering() }
+
+// filtering is true while the picker's or the timeline's filter line has
+// the keyboard.
+func (m *Model) filtering() bool {
+	return m.picker.list.Filtering() || m.tl.list.Filtering()
+}
+
+// ShortHelp implements common.Panel: the keys that act in the focused pane.
+func (m *Model) ShortHelp() []key.Binding {
+	k := &m.keys
+	if m.filtering() {
+		return []key.Binding{k.Open, k.Back}
+	}
+	switch {
+	case m.mode == modeContext && m.focus == paneDetail:
+		return []key.Binding{k.Up, k.Down, k.Expand, k.Back}
+	case m.mode != modeEntry && m.focus == paneDetail:
+		return []key.Binding{k.Up, k.Down, k.Back}
+	case m.focus == panePicker:
+		var bs []key.Binding
+		if m.picker.list.Len() > 0 {
+			bs = append(bs, k.Open)
+		}
+		bs = append(bs, k.Filter, k.Scope)
+		if m.ls != nil {
+			bs = append(bs, k.Follow) // follows the open session
+		}
+		return bs
+	case m.focus == paneTree:
+		return []key.Binding{k.Open, k.Fold, k.Unfold, k.TreeFilter, k.Context}
+	case m.focus == paneTimeline:
+		return []key.Binding{k.Open, k.Filter, k.Context, k.Stats, k.Follow}
+	default:
+		return []key.Binding{k.Expand, k.Thinking, k.Context, m.com.Keys.Copy, k.Back}
+	}
+}
+
+// FullHelp implements common.Panel.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := &m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
+		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, m.com.Keys.Copy},
+	}
+}
+
+// Update implements common.Panel.
+func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		cmds = append(cmds, m.handleKey(msg))
+	case tea.MouseWheelMsg:
+		cmds = append(cmds, m.handleWheel(msg))
+	case common.SelectionChangedMsg:
+		cmds = append(cmds, m.followSelection(msg.Selection))
+	case tea.WindowSizeMsg, common.ThemeChangedMsg:
+		// The rendered detail and context are keyed by width and theme;
+		// the new markdown renderer is built off the UI goroutine.
+		cmds = append(cmds, m.warmMarkdownCmd())
+	case resultsMsg:
+		for _, r := range msg {
+			if sel, ok := r.(common.SelectionChangedMsg); ok {
+				// Announce it through the root so the header and the
+				// other panels follow; this panel already has it.
+				cmds = append(cmds, func() tea.Msg { return sel })
+				continue
+			}
+			cmds = append(cmds, m.handle(r))
+		}
+	case spinner.TickMsg:
+		if m.spinning {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	default:
+		cmds = append(cmds, m.handle(msg))
+	}
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered())
+	return m, tea.Batch(cmds...)
+}
+
+// handle applies one command result.
+func (m *Model) handle(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case discoveredMsg:
+		if msg.all != m.picker.all {
+			return nil // a scope switch made this listing stale
+		}
+		m.picker.err = msg.err
+		m.picker.setItems(msg.items, m.openPath())
+		if m.loading == "sessions" {
+			m.loading = ""
+		}
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		}
+	case loadedMsg:
+		return m.applyLoaded(msg)
+	case detailMsg:
+		delete(m.detail.pending, msg.key)
+		if len(m.detail.cache) >= detailCacheMax {
+			clear(m.detail.cache)
+		}
+		m.detail.cache[msg.key] = msg.lines
+	case contextMsg:
+		if m.ls != nil && msg.res.gen == m.gen {
+			m.context.res = &msg.res
+			m.context.pending = false
+			m.context.lines = nil
+		}
+	case statsMsg:
+		m.applyStats(msg)
+	case followStartedMsg:
+		return m.applyFollowStarted(msg)
+	case tailMsg:
+		return m.applyTail(msg)
+	case actionMsg:
+		return m.runAction(msg)
+	case summariesMsg:
+		if m.ls == msg.ls && m.ls.applySummaries(msg) {
+			m.tl.refresh(m.ls)
+			m.tree.sync(m.ls)
+		}
+	}
+	return nil
+}
+
+// openPath is the open session's file ("" when none).
+func (m *Model) openPath() string {
+	if m.ls == nil {
+		return ""
+	}
+	return m.ls.file
+}
+
+// ensureSummaries asks for the summaries of the rows a frame may show
+// that are not decoded yet (the background pass after a load decodes the
+// rest), so rows never decode JSON while drawing.
+func (m *Model) ensureSummaries() tea.Cmd {
+	if m.ls == nil {
+		return nil
+	}
+	h := max(1, m.height)
+	want := m.tl.visibleEntries(h)
+	want = append(want, m.tree.visibleEntries(h)...)
+	if idxs := m.ls.missing(want); len(idxs) > 0 {
+		return summaryCmd(m.ls, idxs)
+	}
+	return nil
+}
+
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = sanitize.Fold(s), isErr
+}

@@ -1,0 +1,132 @@
+package sessions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// The row items of the panel's lists. Each carries everything its row
+// shows, so the list's render cache (keyed by the item value) can never
+// show a row of stale data; they are built in Update when the data
+// changes, never in View.
+type (
+	// pickerItem is one discovered session.
+	pickerItem struct {
+		path    string
+		name    string
+		named   bool // the session has a name (not its first message)
+		open    bool
+		count   int
+		when    string
+		cwd     string
+		showCwd bool // the all-projects scope shows each session's project
+	}
+	// treeItem is one visible line of the branch tree.
+	treeItem struct {
+		idx    int
+		mark   string // ▸ folded, ● leaf, ○ the timeline's branch leaf
+		prefix string // gutters and ├─/└─ connectors
+		kind   string
+		text   string
+		label  string
+		folded string // " (+N)" children hidden by the fold
+		active bool   // on the path to the active leaf
+	}
+	// timelineItem is one entry of the shown branch.
+	timelineItem struct {
+		idx    int
+		id     string
+		mark   string // ● leaf, ≡ compaction, ↩ branch summary, ⑂ branch point
+		clock  string
+		kind   string
+		label  string
+		text   string
+		tokens int
+	}
+)
+
+// selectedRow renders a whole row under the cursor.
+func selectedRow(s common.RowState, text string) string {
+	if s.Focused {
+		return s.Styles.List.Selected.Render(text)
+	}
+	return s.Styles.List.SelectedBlurred.Render(text)
+}
+
+func renderPickerRow(it pickerItem, s common.RowState) string {
+	st := s.Styles
+	mark := "  "
+	if it.open {
+		mark = "● "
+	}
+	right := fmt.Sprintf(" %4d msg  %s", it.count, it.when)
+	if it.showCwd {
+		right = "  " + ansi.Truncate(it.cwd, 16, "…") + right
+	}
+	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(right))
+	name := ansi.Truncate(it.name, nameW, "…")
+	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
+	if s.Selected {
+		return selectedRow(s, mark+name+pad+right)
+	}
+	nameStyle := st.List.Item
+	if it.named {
+		nameStyle = st.Text.Strong
+	}
+	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad + st.Text.Muted.Render(right)
+}
+
+func renderTreeRow(it treeItem, s common.RowState) string {
+	st := s.Styles
+	label := ""
+	if it.label != "" {
+		label = " [" + it.label + "]"
+	}
+	body := shortKind(it.kind) + " " + it.text
+	prefix := it.prefix
+	// Deeply branched sessions would push the text off the pane: keep the
+	// nearest levels of the drawing (with its connector) and elide the rest.
+	if pw, limit := ansi.StringWidth(prefix), max(3, s.Width/3); pw > limit {
+		prefix = "…" + ansi.Cut(prefix, pw-limit+1, pw)
+	}
+	bodyW := max(1, s.Width-ansi.StringWidth(prefix)-2-ansi.StringWidth(label)-ansi.StringWidth(it.folded))
+	body = ansi.Truncate(body, bodyW, "…")
+	if s.Selected {
+		return selectedRow(s, it.mark+prefix+body+label+it.folded)
+	}
+	bodyStyle := st.List.Dim
+	if it.active {
+		bodyStyle = st.List.Item
+	}
+	return st.Badge.Active.Render(it.mark) + st.Text.Muted.Render(prefix) + bodyStyle.Render(body) +
+		st.Badge.Info.Render(label) + st.Text.Muted.Render(it.folded)
+}
+
+// renderTimelineRow is `HH:MM:SS  kind  summary…  tokens` after a marker
+// column.
+func renderTimelineRow(it timelineItem, s common.RowState) string {
+	st := s.Styles
+	kind := fmt.Sprintf("%-11s", ansi.Truncate(shortKind(it.kind), 11, "…"))
+	tokens := fmt.Sprintf("%7s", common.FormatTokens(it.tokens))
+	label := ""
+	if it.label != "" {
+		label = "[" + it.label + "] "
+	}
+	textW := max(1, s.Width-2-8-2-11-2-7-1)
+	text := ansi.Truncate(label+it.text, textW, "…")
+	pad := strings.Repeat(" ", max(0, textW-ansi.StringWidth(text)))
+	if s.Selected {
+		return selectedRow(s, it.mark+" "+it.clock+"  "+kind+"  "+text+pad+" "+tokens)
+	}
+	textPart := st.List.Item.Render(text)
+	if label != "" {
+		lw := min(ansi.StringWidth(label), ansi.StringWidth(text))
+		textPart = st.Badge.Info.Render(ansi.Cut(text, 0, lw)) + st.List.Item.Render(ansi.Cut(text, lw, ansi.StringWidth(text)))
+	}
+	return st.Badge.Active.Render(it.mark) + " " + st.Text.Muted.Render(it.clock) + "  " +
+		roleStyle(*st, it.kind).Render(kind) + "  " + textPart + pad + " " + st.Text.Muted.Render(tokens)
+}

@@ -1,0 +1,119 @@
+package sessions
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
+)
+
+// statsState is the stats view: the whole session and the shown branch.
+type statsState struct {
+	pending bool
+	leaf    int // the branch the stats were computed for
+	session *session.Stats
+	branch  *session.Stats
+	offset  int
+}
+
+// statsMsg delivers computed stats.
+type statsMsg struct {
+	gen     int
+	session session.Stats
+	branch  session.Stats
+}
+
+// statsCmd computes session and branch stats, pricing usage without a
+// stored cost from the model catalog (with the user's models.json; the root
+// reports its problems).
+func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
+	return func() tea.Msg {
+		cat, _ := catalog.Shared(agentDir)
+		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
+	}
+}
+
+func (m *Model) openStats() tea.Cmd {
+	if m.ls == nil {
+		return nil
+	}
+	if m.focus == paneTree {
+		m.showEntry(m.tree.current())
+	}
+	m.mode = modeStats
+	m.focus = paneDetail
+	m.stats.offset = 0
+	if (m.stats.session != nil && m.stats.leaf == m.tl.leaf) || m.stats.pending {
+		return nil
+	}
+	m.stats = statsState{pending: true, leaf: m.tl.leaf}
+	return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+}
+
+func (m *Model) applyStats(msg statsMsg) {
+	if m.ls == nil || msg.gen != m.gen {
+		return
+	}
+	m.stats.pending = false
+	m.stats.session, m.stats.branch = &msg.session, &msg.branch
+}
+
+// renderStats lays out both scopes for a width.
+func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) []string {
+	var out []string
+	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
+	section := func(title string, s *session.Stats) {
+		add(st.Text.Strong.Render(title))
+		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
+		roles := make([]string, 0, len(s.RoleCounts))
+		for _, rc := range s.RoleCounts {
+			roles = append(roles, fmt.Sprintf("%s %d", sanitize.Fold(rc.Role), rc.Count))
+		}
+		kv("entries", fmt.Sprintf("%d", s.Entries))
+		kv("messages", fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
+		kv("tool calls", fmt.Sprintf("%d · results %d", s.ToolCalls, s.ToolResults))
+		t := s.Tokens
+		kv("tokens", fmt.Sprintf("%s total · in %s · out %s · cache read %s · write %s",
+			transcript.OrZero(common.FormatTokens(int(t.Total))), transcript.OrZero(common.FormatTokens(int(t.Input))), transcript.OrZero(common.FormatTokens(int(t.Output))),
+			transcript.OrZero(common.FormatTokens(int(t.CacheRead))), transcript.OrZero(common.FormatTokens(int(t.CacheWrite)))))
+		cost := fmt.Sprintf("$%.4f", s.Cost)
+		if n := len(s.Recomputed); n > 0 {
+			cost += fmt.Sprintf(" (%d usage record(s) priced from the catalog)", n)
+		}
+		if n := len(s.Unpriced); n > 0 {
+			cost += fmt.Sprintf(" (%d unpriced)", n)
+		}
+		kv("cost", cost)
+		if c := s.Context; c != nil {
+			use := "unknown until the next answer"
+			if c.Known {
+				use = fmt.Sprintf("%s / %s (%.1f%%)", common.FormatTokens(int(c.Tokens)), common.FormatTokens(int(c.ContextWindow)), c.Percent)
+			}
+			kv("context", use+" · "+sanitize.Fold(c.Provider+"/"+c.ModelID))
+		}
+		for _, b := range s.ByModel {
+			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", sanitize.Fold(b.Key))) +
+				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, transcript.OrZero(common.FormatTokens(int(b.Tokens))))))
+		}
+	}
+	switch {
+	case ss.pending || ss.session == nil:
+		return []string{st.Pane.Placeholder.Render("computing stats…")}
+	}
+	section("Session · all branches", ss.session)
+	out = append(out, "")
+	leafID := "—"
+	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
+		leafID = sanitize.Fold(ls.rows[ss.branch.LeafIndex].id)
+	}
+	section("Branch · root → "+leafID, ss.branch)
+	return out
+}

@@ -1,0 +1,96 @@
+package sessions
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A long message in the context view is cut to a few lines; the expand key
+// shows it whole, and the footer offers that key.
+func TestContextViewExpandsLongMessages(t *testing.T) {
+	res := contextResult{idx: 0, messages: []contextMessage{{role: "user", text: "l1\nl2\nl3\nl4\nl5\nl6\nl7"}}}
+	st := hsStyles()
+	cut := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, false, "space"), "\n"))
+	if strings.Contains(cut, "l7") || !strings.Contains(cut, "3 more line(s)") || !strings.Contains(cut, "space") {
+		t.Fatalf("a long message should be cut with a hint naming the key:\n%s", cut)
+	}
+	full := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, true, "space"), "\n"))
+	if !strings.Contains(full, "l7") || strings.Contains(full, "more line") {
+		t.Fatalf("expanded, the whole message shows:\n%s", full)
+	}
+
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.Press("c")
+	found := false
+	for _, b := range hs.m.ShortHelp() {
+		found = found || b.Help().Key == hs.m.keys.Expand.Help().Key
+	}
+	if !found {
+		t.Error("the context view's footer does not offer the expand key")
+	}
+	before := len(hs.m.context.lines)
+	hs.Press("space")
+	hs.view()
+	if !hs.m.context.full || len(hs.m.context.lines) < before {
+		t.Fatalf("space in the context view should show every line (lines %d → %d)", before, len(hs.m.context.lines))
+	}
+}
+
+// "copied …" answered one key; it must not sit in the timeline's border
+// while the user moves on.
+func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.Press("y")
+	if !strings.Contains(hs.m.status, "copied") {
+		t.Fatalf("y should confirm the copy, got %q", hs.m.status)
+	}
+	hs.Press("up")
+	if strings.Contains(ansi.Strip(hs.view()), "copied") {
+		t.Fatal("the copy note is still shown after moving on")
+	}
+	hs.m.setStatus("open x: broken", true)
+	hs.Press("up")
+	if hs.m.status == "" {
+		t.Fatal("an error should stay until something replaces it")
+	}
+}
+
+// With a filter that matches nothing, enter has no entry to open: focus
+// stays on the timeline instead of moving to an empty detail pane.
+func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.Press("/")
+	hs.Type("zzzz-no-such-text")
+	hs.Press("enter", "enter")
+	if hs.m.focus != paneTimeline {
+		t.Fatalf("focus moved to pane %d with nothing selected", hs.m.focus)
+	}
+}
+
+// With no session for the directory, enter and F have nothing to act on.
+func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.m.picker.setItems(nil, "") // as discovery leaves it for a directory without sessions
+	hs.m.ls = nil
+	hs.m.focus = panePicker
+	for _, h := range helpKeysOf(hs.m.ShortHelp()) {
+		if h == hs.m.keys.Open.Help().Key || h == hs.m.keys.Follow.Help().Key {
+			t.Errorf("the empty picker's footer offers %q", h)
+		}
+	}
+}
+
+func helpKeysOf(bs []key.Binding) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Help().Key)
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package uitest
+
+import (
+	"reflect"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// maxSteps bounds the messages one settle may process, so a command that
+// keeps scheduling itself fails the test instead of hanging it.
+const maxSteps = 1000
+
+// Harness drives a model the way the bubbletea runtime does, but
+// synchronously: keys and messages go through Update, and every command
+// Update returns runs to completion (batches and sequences included), its
+// messages fed back in order, until nothing is left to do.
+//
+// M is the model type whose Update the harness calls: common.Panel for a
+// panel, tea.Model for the root, forms.Form for a form.
+type Harness[M any] struct {
+	t      testing.TB
+	update func(M, tea.Msg) (M, tea.Cmd)
+
+	// Model is the model after the last Update.
+	Model M
+	// Common, when set, makes the harness play the root's part for
+	// selection changes: a common.SelectionChangedMsg is stored in
+	// Common.Selection before the model sees it.
+	Common *common.Common
+	// Selections records every selection change a command announced.
+	Selections []common.Selection
+	// Intercept, when set, sees every message a command produced before
+	// the model does; returning true keeps the message from the model
+	// (a form test collects the edits a form asks its panel to apply).
+	Intercept func(tea.Msg) bool
+	// OnResize, when set, runs before Resize sends tea.WindowSizeMsg (a
+	// panel is sized with SetSize first, as the root does).
+	OnResize func(m M, width, height int)
+	// Quit is true once a command asked the program to quit.
+	Quit bool
+}
+
+// New returns a harness over m; update is m's Update with the model type
+// fixed (for example common.Panel.Update).
+func New[M any](t testing.TB, m M, update func(M, tea.Msg) (M, tea.Cmd)) *Harness[M] {
+	return &Harness[M]{t: t, Model: m, update: update}
+}
+
+// ForPanel drives a panel as the root would: selection changes are stored
+// in com and recorded, and Resize calls SetSize before the size message.
+func ForPanel(t testing.TB, p common.Panel, com *common.Common) *Harness[common.Panel] {
+	h := New(t, p, func(p common.Panel, msg tea.Msg) (common.Panel, tea.Cmd) { return p.Update(msg) })
+	h.Common = com
+	h.OnResize = func(p common.Panel, w, hh int) {
+		if com != nil {
+			com.Width, com.Height = w, hh
+		}
+		p.SetSize(w, hh)
+	}
+	return h
+}
+
+// ForModel drives a whole bubbletea program model (the root).
+func ForModel(t testing.TB, m tea.Model) *Harness[tea.Model] {
+	return New(t, m, func(m tea.Model, msg tea.Msg) (tea.Model, tea.Cmd) { return m.Update(msg) })
+}
+
+// Press sends each key (by name, see Key) and settles what it started.
+func (h *Harness[M]) Press(keys ...string) {
+	h.t.Helper()
+	for _, k := range keys {
+		h.Send(Key(k))
+	}
+}
+
+// Type types each rune of s as a key press (a space as the space key).
+func (h *Harness[M]) Type(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.Send(runeKey(r))
+	}
+}
+
+// Send delivers msg to the model and settles the commands it returns.
+func (h *Harness[M]) Send(msg tea.Msg) {
+	h.t.Helper()
+	var cmd tea.Cmd
+	h.Model, cmd = h.update(h.Model, msg)
+	h.Run(cmd)
+}
+
+// Resize gives the model a new terminal size.
+func (h *Harness[M]) Resize(width, height int) {
+	h.t.Helper()
+	if h.OnResize != nil {
+		h.OnResize(h.Model, width, height)
+	}
+	h.Send(tea.WindowSizeMsg{Width: width, Height: height})
+}
+
+// Run executes cmd and everything it leads to. Messages are delivered in
+// the order their commands finish when run one after another; a command
+// that never returns (a timer, a channel read) blocks the test, so tests
+// keep such commands out of the path they drive.
+func (h *Harness[M]) Run(cmd tea.Cmd) {
+	h.t.Helper()
+	steps := 0
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil || h.Quit {
+			continue
+		}
+		if steps++; steps > maxSteps {
+			h.t.Fatalf("commands do not settle after %d messages", maxSteps)
+		}
+		queue = append(queue, h.deliver(c())...)
+	}
+}
+
+// deliver hands one command's message to the model and returns the
+// commands that follow from it.
+func (h *Harness[M]) deliver(msg tea.Msg) []tea.Cmd {
+	switch msg := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		return msg
+	case tea.QuitMsg:
+		h.Quit = true
+		return nil
+	case common.SelectionChangedMsg:
+		h.Selections = append(h.Selections, msg.Selection)
+		if h.Common != nil {
+			h.Common.Selection = msg.Selection
+		}
+	}
+	if cmds, ok := sequence(msg); ok {
+		// A sequence runs its commands one after another, each message
+		// delivered before the next command starts.
+		var next []tea.Cmd
+		for _, c := range cmds {
+			next = append(next, h.runInOrder(c)...)
+		}
+		return next
+	}
+	if isExec(msg) {
+		return nil // the harness never hands the terminal to another program
+	}
+	if h.Intercept != nil && h.Intercept(msg) {
+		return nil
+	}
+	var cmd tea.Cmd
+	h.Model, cmd = h.update(h.Model, msg)
+	return []tea.Cmd{cmd}
+}
+
+// runInOrder runs c inside a sequence: a batch it returns completes
+// before the sequence moves on, as in bubbletea; the commands that follow
+// from the delivered messages are returned for the main queue.
+func (h *Harness[M]) runInOrder(c tea.Cmd) []tea.Cmd {
+	if c == nil || h.Quit {
+		return nil
+	}
+	msg := c()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var next []tea.Cmd
+		for _, b := range batch {
+			next = append(next, h.runInOrder(b)...)
+		}
+		return next
+	}
+	return h.deliver(msg)
+}
+
+// sequence unpacks bubbletea's internal message of tea.Sequence.
+func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().String() != "tea.sequenceMsg" {
+		return nil, false
+	}
+	cmds := make([]tea.Cmd, v.Len())
+	for i := range cmds {
+		cmds[i], _ = v.Index(i).Interface().(tea.Cmd)
+	}
+	return cmds, true
+}
+
+// isExec reports bubbletea's internal message of tea.ExecProcess.
+func isExec(msg tea.Msg) bool {
+	t := reflect.TypeOf(msg)
+	return t != nil && t.String() == "tea.execMsg"
+}
+
+// TB is the test the harness reports to.
+func (h *Harness[M]) TB() testing.TB { return h.t }

@@ -32,8 +32,9 @@ func (e *NotRegularError) Error() string {
 // Is matches ErrNotRegular.
 func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
 
-// fileKind names the type of a non-regular file for messages.
-func fileKind(m fs.FileMode) string {
+// FileKind names the type of a file for messages ("named pipe (FIFO)",
+// "character device", "directory", "symbolic link" …).
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "directory"
@@ -47,6 +48,9 @@ func fileKind(m fs.FileMode) string {
 		return "block device"
 	case m&fs.ModeSymlink != 0:
 		return "symbolic link"
+	}
+	if m.IsRegular() {
+		return "regular file"
 	}
 	return "special file"
 }
@@ -63,7 +67,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, &NotRegularError{Path: path, Kind: fileKind(fi.Mode())}
+		return nil, nil, &NotRegularError{Path: path, Kind: FileKind(fi.Mode())}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -76,7 +80,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &NotRegularError{Path: path, Kind: fileKind(fi.Mode())}
+		return nil, nil, &NotRegularError{Path: path, Kind: FileKind(fi.Mode())}
 	}
 	return f, fi, nil
 }

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/test/hostile"
+)
+
+// hostileArgs stages the hostile corpus and returns the global flags that
+// point every command at it (the project trusted: a cloned repository with
+// a .pi/forge is trusted by default, which is the attack).
+func hostileArgs(t *testing.T) (hostile.Staged, []string) {
+	t.Helper()
+	st := hostile.Stage(t)
+	return st, []string{"--cwd", st.Cwd, "--agent-dir", st.AgentDir, "--forge-dir", st.ForgeDir, "--trust"}
+}
+
+// runWithin runs the CLI and fails when it does not return in time (a FIFO
+// or /dev/zero would keep it forever).
+func runWithin(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(t, args...)
+		done <- result{code, out, errOut}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out, r.err
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%v did not return", args)
+		return 0, "", ""
+	}
+}
+
+// Every human-readable line of every command, run over the hostile
+// corpus, reaches the terminal without a raw ESC, BEL, C1 or bidi control;
+// --json stays valid JSON with the text exact.
+func TestHostileCorpusThroughEveryCommand(t *testing.T) {
+	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
+	preset.RegexMatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
+	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+
+	st, g := hostileArgs(t)
+	in := func(cmd ...string) []string { return append(append([]string{}, g...), cmd...) }
+	var human, jsonOut [][]string
+	human = append(human,
+		[]string{"session", "list", "--all"}, []string{"session", "list"},
+		[]string{"preset", "list"}, []string{"preset", "show", "osc52"}, []string{"preset", "validate"},
+		[]string{"preset", "compile", "osc52"}, []string{"preset", "preview", "osc52"},
+		[]string{"preset", "compile", "catastrophic"}, []string{"preset", "show", hostile.LongID},
+		[]string{"capability", "list"}, []string{"capability", "show", "esc-cap"}, []string{"capability", "validate"},
+		[]string{"capability", "bindings", "osc52"},
+		[]string{"profile", "list"}, []string{"profile", "show", "esc-profile"}, []string{"profile", "validate"},
+		[]string{"profile", "preview", "esc-profile"},
+	)
+	jsonOut = append(jsonOut,
+		[]string{"session", "list", "--all", "--json"}, []string{"preset", "list", "--json"},
+		[]string{"preset", "show", "osc52", "--json"}, []string{"capability", "list", "--json"},
+		[]string{"profile", "list", "--json"},
+	)
+	sessions := []string{}
+	for name, path := range st.Sessions {
+		if strings.HasSuffix(name, ".jsonl") && !strings.Contains(name, "fifo") && !strings.Contains(name, "zero") {
+			sessions = append(sessions, path)
+		}
+	}
+	if st.EscapedName != "" {
+		sessions = append(sessions, st.EscapedName)
+	}
+	for _, f := range sessions {
+		human = append(human,
+			[]string{"session", "show", f}, []string{"session", "tree", f}, []string{"session", "context", f},
+			[]string{"session", "stats", f}, []string{"session", "export", f},
+			// export --format json is printed verbatim: it must be terminal-safe too.
+			[]string{"session", "export", f, "--format", "json"},
+			[]string{"preset", "list", "--session", f}, []string{"session", "tree", f, "--leaf", "no-such-entry"},
+			[]string{"preset", "compile", "osc52", "--session", f}, []string{"preset", "preview", "osc52", "--session", f},
+		)
+		jsonOut = append(jsonOut,
+			[]string{"session", "show", f, "--json"}, []string{"session", "tree", f, "--json"},
+			[]string{"session", "context", f, "--json"}, []string{"session", "stats", f, "--json"},
+		)
+	}
+	for _, cmd := range human {
+		code, out, errOut := runWithin(t, in(cmd...)...)
+		what := strings.Join(cmd, " ")
+		if len(what) > 120 {
+			what = what[:120] + "…"
+		}
+		wantUsage := cmd[len(cmd)-1] == "no-such-entry"
+		if code > exitFailed && !(wantUsage && code == exitUsage) {
+			t.Errorf("%s: exit %d: %s", what, code, errOut)
+		}
+		hostile.AssertClean(t, what+" (stdout)", out)
+		hostile.AssertClean(t, what+" (stderr)", errOut)
+	}
+	for _, cmd := range jsonOut {
+		code, out, errOut := runWithin(t, in(cmd...)...)
+		if code > exitFailed || !json.Valid([]byte(out)) {
+			t.Errorf("%v: exit %d, valid JSON %v: %s", cmd, code, json.Valid([]byte(out)), errOut)
+		}
+		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stderr)", errOut)
+	}
+	// --json keeps file text exact (JSON escaping only).
+	_, out, _ := runCLI(t, in("preset", "show", "osc52", "--json")...)
+	if !strings.Contains(out, `\u001b]52;c;aGFja2Vk\u0007`) {
+		t.Errorf("preset show --json lost the exact name")
+	}
+	_, out, _ = runCLI(t, in("session", "show", st.Sessions["raw-c1-bidi.jsonl"], "--json")...)
+	if !strings.Contains(out, "\u202e") {
+		t.Errorf("session show --json must keep raw text exact (it is JSON.stringify's output)")
+	}
+}
+
+// Special files given as session paths are refused at once with exit 4,
+// and `session list` reports them instead of hanging.
+func TestHostileSpecialFilesAreRefused(t *testing.T) {
+	st, g := hostileArgs(t)
+	in := func(cmd ...string) []string { return append(append([]string{}, g...), cmd...) }
+	for _, role := range []string{"session-fifo", "session-zero"} {
+		path, ok := st.Special[role]
+		if !ok {
+			t.Skipf("no %s on this platform", role)
+		}
+		for _, cmd := range [][]string{{"session", "show", path}, {"session", "tree", path}, {"session", "export", path}, {"session", "context", path}, {"session", "tail", path}} {
+			code, _, errOut := runWithin(t, in(cmd...)...)
+			if code != exitRefused || !strings.Contains(errOut, "not a regular file") {
+				t.Errorf("%s %s: exit %d, %q", cmd[1], filepath.Base(path), code, errOut)
+			}
+		}
+	}
+	code, out, _ := runWithin(t, in("session", "list", "--all")...)
+	if code != exitOK || !strings.Contains(out, "not a regular file") {
+		t.Errorf("session list: exit %d:\n%s", code, out)
+	}
+}

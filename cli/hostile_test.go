@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/test/hostile"
 )
 
@@ -143,5 +148,62 @@ func TestHostileSpecialFilesAreRefused(t *testing.T) {
 	code, out, _ := runWithin(t, in("session", "list", "--all")...)
 	if code != exitOK || !strings.Contains(out, "not a regular file") {
 		t.Errorf("session list: exit %d:\n%s", code, out)
+	}
+}
+
+// session tail prints every line of the hostile sessions terminal-safe, in
+// both forms; --json keeps each line's JSON value.
+func TestHostileTailLines(t *testing.T) {
+	st := hostile.Stage(t)
+	for _, name := range []string{"escapes.jsonl", "raw-c1-bidi.jsonl"} {
+		data, err := os.ReadFile(st.Sessions[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			for _, asJSON := range []bool{false, true} {
+				var out bytes.Buffer
+				(&SessionTailCmd{JSON: asJSON}).printLine(&out, session.TailLine{Data: line})
+				hostile.AssertClean(t, fmt.Sprintf("tail (json %v) of %s", asJSON, name), out.String())
+				if !asJSON {
+					continue
+				}
+				want, err := jsonv.Parse(line)
+				if err != nil {
+					continue // a malformed line: escaped, not parsed
+				}
+				got, err := jsonv.Parse(bytes.TrimSuffix(out.Bytes(), []byte("\n")))
+				if err != nil || jsonv.Stringify(got) != jsonv.Stringify(want) {
+					t.Errorf("tail --json changed a line's value (%v): %s", err, out.String())
+				}
+			}
+		}
+	}
+}
+
+// Ids of 235–250 characters failed with exit 1 (the temporary name was too
+// long); 251+ with exit 4 and a message about symbolic links. Now the
+// first work and the others say the id is too long for the file system.
+func TestLongIDsThroughTheCLI(t *testing.T) {
+	_, g := hostileArgs(t)
+	in := func(cmd ...string) []string { return append(append([]string{}, g...), cmd...) }
+	for _, n := range []int{235, 250} {
+		id := strings.Repeat("n", n)
+		if code, _, errOut := runCLI(t, in("preset", "new", id)...); code != exitOK {
+			t.Errorf("preset new with a %d-character id: exit %d %q", n, code, errOut)
+		}
+		if code, _, errOut := runCLI(t, in("preset", "fork", id, id[:n-1]+"f")...); code != exitOK {
+			t.Errorf("preset fork to a %d-character id: exit %d %q", n, code, errOut)
+		}
+	}
+	for _, cmd := range [][]string{
+		{"preset", "new", strings.Repeat("x", 251)},
+		{"preset", "fork", "osc52", strings.Repeat("y", 300)},
+		{"capability", "new", strings.Repeat("z", 251), "--content", "x"},
+	} {
+		code, _, errOut := runCLI(t, in(cmd...)...)
+		if code != exitRefused || !strings.Contains(errOut, "id too long for this file system") || strings.Contains(errOut, "symbolic link") {
+			t.Errorf("%s %s: exit %d %q", cmd[0], cmd[1], code, errOut)
+		}
 	}
 }

@@ -159,6 +159,36 @@ func AssertClean(t testing.TB, what, out string) {
 	}
 }
 
+// AssertCleanView is AssertClean for a rendered TUI view: the program's
+// own styling (complete SGR sequences, ESC [ digits ; : m) is removed
+// first, and anything else — an escape sequence from a file included — is
+// still reported.
+func AssertCleanView(t testing.TB, what, view string) {
+	t.Helper()
+	AssertClean(t, what, StripSGR(view))
+}
+
+// StripSGR removes complete SGR sequences (ESC [ params m, params digits,
+// ";" or ":") and nothing else.
+func StripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j < len(s) && s[j] == 'm' {
+				i = j + 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
 // copyTree copies the regular files and directories below src to dst.
 func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {

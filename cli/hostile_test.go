@@ -207,3 +207,40 @@ func TestLongIDsThroughTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// The write and report commands also print file-derived text: legacy file
+// names in migrate-stacks, a template's output, refused deletes and forks.
+func TestHostileWriteAndReportCommands(t *testing.T) {
+	st, g := hostileArgs(t)
+	in := func(cmd ...string) []string { return append(append([]string{}, g...), cmd...) }
+	legacy := filepath.Join(st.Cwd, ".pi", "prompt-stacks")
+	if err := os.MkdirAll(legacy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	evilName := "evil\x1b]52;c;aGk=\x07\u202e.json"
+	if err := os.WriteFile(filepath.Join(legacy, evilName), []byte(`{"schemaVersion":2,"id":"legacy-evil","name":"\u001b[2J","items":[]}`), 0o644); err != nil {
+		t.Skipf("escaped file name: %v", err)
+	}
+	tmpl := filepath.Join(st.Dir, "evil.tmpl")
+	if err := os.WriteFile(tmpl, []byte("Hello \x1b]52;c;aGk=\x07 \u009b31m \u202e {{ cwd }}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"preset", "migrate-stacks", "--dry-run"},
+		{"preset", "migrate-stacks"},
+		{"template", "render", tmpl},
+		{"preset", "delete", "osc52", "--revision", strings.Repeat("0", 64)},
+		{"capability", "delete", "esc-cap", "--revision", strings.Repeat("0", 64)},
+		{"profile", "delete", "esc-profile", "--revision", strings.Repeat("0", 64)},
+		{"preset", "fork", "osc52", "osc52-copy"},
+		{"preset", "new", "osc52"},
+	} {
+		code, out, errOut := runWithin(t, in(cmd...)...)
+		what := strings.Join(cmd, " ")
+		if code == exitUsage && strings.Contains(errOut, "not implemented") {
+			continue
+		}
+		hostile.AssertClean(t, what+" (stdout)", out)
+		hostile.AssertClean(t, what+" (stderr)", errOut)
+	}
+}

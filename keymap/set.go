@@ -14,6 +14,7 @@ type Set struct {
 	Presets        Presets
 	Session        Session
 	Forms          Forms
+	Agents         Agents
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -25,16 +26,17 @@ func DefaultSet() Set {
 		Presets:        DefaultPresets(),
 		Session:        DefaultSession(),
 		Forms:          DefaultForms(),
+		Agents:         DefaultAgents(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow",
-// "form.commit", "palette.run", "confirm.yes").
+// "form.commit", "palette.run", "confirm.yes", "agents.transcript").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms, &s.Agents} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

@@ -95,9 +95,13 @@ func sizedReader(f *os.File, fi fs.FileInfo) *io.SectionReader {
 // maxSettingsBytes bounds a settings file read for the session directory.
 const maxSettingsBytes = 16 << 20
 
-// readRegularFile reads a small regular file (settings) whole, refusing
-// special files like openRegular and reading at most limit bytes.
-func readRegularFile(path string, limit int64) ([]byte, error) {
+// ReadRegularFile reads a small file whole (settings, role files,
+// pi-subagent state) the way os.ReadFile does, but refuses what is not a
+// regular file — a FIFO or a symlink to /dev/zero would block or stream
+// forever — with a *NotRegularError, never opening it; refuses a file
+// larger than limit; and reads no further than the size at open. A
+// missing file fails with an error matching fs.ErrNotExist.
+func ReadRegularFile(path string, limit int64) ([]byte, error) {
 	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, err

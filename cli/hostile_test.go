@@ -68,11 +68,12 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 		[]string{"capability", "bindings", "osc52"},
 		[]string{"profile", "list"}, []string{"profile", "show", "esc-profile"}, []string{"profile", "validate"},
 		[]string{"profile", "preview", "esc-profile"},
+		[]string{"agents", "roles"}, []string{"agents", "config"},
 	)
 	jsonOut = append(jsonOut,
 		[]string{"session", "list", "--all", "--json"}, []string{"preset", "list", "--json"},
 		[]string{"preset", "show", "osc52", "--json"}, []string{"capability", "list", "--json"},
-		[]string{"profile", "list", "--json"},
+		[]string{"profile", "list", "--json"}, []string{"agents", "roles", "--json"},
 	)
 	sessions := []string{}
 	for name, path := range st.Sessions {
@@ -116,6 +117,11 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, valid JSON %v: %s", cmd, code, json.Valid([]byte(out)), errOut)
 		}
 		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stderr)", errOut)
+	}
+	// The project's role files were read (and the /dev/zero one refused).
+	if _, out, errOut := runCLI(t, in("agents", "roles")...); !strings.Contains(out, "evil-role") ||
+		(st.Special["role-zero"] != "" && !strings.Contains(errOut, "not a regular file")) {
+		t.Errorf("agents roles did not read the hostile roles:\n%s\n%s", out, errOut)
 	}
 	// --json keeps file text exact (JSON escaping only).
 	_, out, _ := runCLI(t, in("preset", "show", "osc52", "--json")...)

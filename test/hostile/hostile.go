@@ -80,6 +80,11 @@ func Stage(t testing.TB) Staged {
 	if err := os.MkdirAll(s.ForgeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// pi-subagent loads the project's role files (.pi/agents) only with
+	// agentScope "both" or "project".
+	if err := os.WriteFile(filepath.Join(s.AgentDir, "subagent.json"), []byte(`{"agentScope":"both"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	entries, err := os.ReadDir(s.SessionsDir)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ func makeSpecialFiles(t testing.TB, s *Staged) {
 	for role, path := range map[string]string{
 		"session-zero":    filepath.Join(s.SessionsDir, "zero.jsonl"),
 		"capability-zero": filepath.Join(forge, "capabilities", "zero.json"),
+		"role-zero":       filepath.Join(s.Cwd, ".pi", "agents", "zero.md"),
 	} {
 		if err := os.Symlink("/dev/zero", path); err != nil {
 			t.Logf("symlink %s: %v (skipped)", path, err)

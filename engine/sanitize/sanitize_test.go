@@ -89,6 +89,11 @@ func TestScreenKeepsStylingAndDropsEverythingElse(t *testing.T) {
 	if got := Screen(in); got != want {
 		t.Fatalf("Screen(%q)\n got %q\nwant %q", in, got, want)
 	}
+	// An unterminated SOS string before a multi-byte character left the
+	// character's last byte, 0x9b (8-bit CSI), raw (found by FuzzScreen).
+	if got := Screen("\x1bX0眛"); !utf8.ValidString(got) || strings.ContainsRune(got, 0x9b) || Screen(got) != got {
+		t.Errorf("Screen(unterminated SOS) = %q", got)
+	}
 	// A raw 0x9b is an 8-bit CSI: it must not survive with its parameters.
 	if got := Screen("a\x9b2J\rb"); got != "a\uFFFD2Jb" {
 		t.Errorf("Screen(8-bit CSI) = %q", got)
@@ -148,6 +153,9 @@ func FuzzScreen(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Screen(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Screen(%q) = %q is not valid UTF-8 (a raw 0x80–0x9f byte is a C1 control)", s, out)
+		}
 		// What is left is text, newlines and SGR sequences only.
 		rest := out
 		for len(rest) > 0 {

@@ -38,6 +38,11 @@ func Screen(s string) string {
 			b.WriteString(seq)
 		case seq[0] == '\x1b' || seq[0] < 0x20 || seq[0] == 0x7f || isC1(seq) || isBidiOrSeparator(seq):
 			// dropped
+		case !utf8.ValidString(seq):
+			// The decoder can split a multi-byte character after an
+			// unterminated string sequence (ESC X …); a lone byte
+			// 0x80–0x9f is an 8-bit C1 control (0x9b is CSI).
+			b.WriteString("\uFFFD")
 		default:
 			b.WriteString(seq)
 		}

@@ -131,9 +131,12 @@ cp "$corpus"/sessions/*.jsonl "$hdir/"
 mkfifo "$hdir/fifo.jsonl"
 ln -s /dev/zero "$hdir/zero.jsonl"
 t kill-server 2>/dev/null || true
-# set-clipboard on: an application's OSC 52 creates a tmux buffer.
-t start-server \; set -g set-clipboard on \; new-session -d -s smoke -x 160 -y 48 \
+sock="$sock-hostile" # a fresh server: the old one may still be exiting
+t new-session -d -s smoke -x 160 -y 48 \
   "'$bin' --cwd '$hcwd' --agent-dir '$work/hagent' --forge-dir '$work/hforge' --theme dark; sleep 60"
+# set-clipboard on: an application's OSC 52 creates a tmux buffer. The
+# hostile text shows only once panel 3 is opened, after this.
+t set -g set-clipboard on
 wait_for "forgebench │ cwd"
 t send-keys -t smoke 3
 wait_for "╭─ Sessions (8)"

@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [4]="╭─ Blocks" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -56,6 +56,14 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The draft diff of the saved Preset: nothing to compile differently.
+t send-keys -t smoke D
+wait_for "Draft diff · project:pi-mirror"
+wait_for "the draft compiles to the same request as the saved Preset"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Items · pi-mirror"
+echo "presets draft diff ok"
 # The file changes on disk under an unsaved draft: the save is refused,
 # the draft stays, and fork writes it under a new id.
 sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
@@ -109,6 +117,54 @@ t send-keys -t smoke Escape
 sleep 0.3
 wait_for "s stats"
 echo "session panel walk ok"
+# Capabilities panel: follow the session's leaf, enable review-mode with
+# its preview and confirmation, disable it again from its card, and check
+# the file through the CLI after each step.
+t send-keys -t smoke G Enter
+sleep 0.3
+t send-keys -t smoke 2
+wait_for "(leaf)"
+wait_for "── 2 active"
+session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
+t send-keys -t smoke a
+wait_for "Enable project:review-mode"
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 3 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+grep -qF '"source":"project:review-mode"' "$work/status.json" \
+  || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
+t send-keys -t smoke Tab Tab G d
+wait_for "Disable "
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 2 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
+  echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
+fi
+grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
+echo "capabilities panel enable/disable ok"
+# Payloads panel: the selected entry against the previous request; the
+# branch's requests with their cache figures; the drop where the model
+# switched, its cause and line diff; then a saved payload picked as B.
+t send-keys -t smoke 4
+wait_for "(following the selection)"
+wait_for "╭─ Blocks · "
+t send-keys -t smoke s
+wait_for "Requests on the branch"
+wait_for "▼ d49fd546"
+t send-keys -t smoke / d 4 9 f d 5 4 6 Enter Enter
+wait_for "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4"
+t send-keys -t smoke Enter v
+wait_for "· split ·"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+t send-keys -t smoke b
+wait_for "Pick B (later request)"
+t send-keys -t smoke / 0 2 - a f t e r Enter Enter
+wait_for "B saved payload 02-after-write-access.json"
+echo "payloads panel walk ok"
 t send-keys -t smoke 5
 wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'

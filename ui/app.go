@@ -16,9 +16,10 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
+	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
-	"github.com/forgebench/forgebench/ui/pending"
+	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
 	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
 )
@@ -72,12 +73,9 @@ func New(opts Options) *Model {
 	presets.SetKeys(m.keys.Presets)
 	m.panels = []common.Panel{
 		presets,
-		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
-			"capability library and bindings (source vs effective)",
-			"capability state at the selected entry; enable/disable/reset/add"),
+		capspanel.New(m.com),
 		sessionpanel.New(m.com),
-		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
-			"captures and references", "block diff and line diff with cache boundary and token deltas"),
+		payloadspanel.New(m.com),
 		agentspanel.New(m.com),
 	}
 	return m
@@ -129,6 +127,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case switchPanelMsg:
 		m.active = int(msg)
+		return m, nil
+	case common.ShowPanelMsg:
+		if msg.Index >= 0 && msg.Index < len(m.panels) {
+			m.active = msg.Index
+		}
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)

@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
@@ -84,6 +85,10 @@ type runContext struct {
 	// tools are the tools seen in the session (declared or called).
 	tools []string
 	err   error
+	// caps is the capability state at the entry (nil: none to project);
+	// capsTrusted whether its updates are projected (capabilities.go).
+	caps        *capstate.State
+	capsTrusted bool
 }
 
 // loadLibraryCmd reads the whole library.
@@ -129,6 +134,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
+	rc.withCapabilities(ws, s, index)
 	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source
@@ -198,7 +204,7 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		res := compile.PreviewContext(ctx, stack, rc.runtime, rc.base, rc.messages, nil)
-		return previewMsg{version: version, res: res}
+		return previewMsg{version: version, res: rc.projectCapabilities(res)}
 	}
 }
 

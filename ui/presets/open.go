@@ -127,6 +127,7 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 	m.closeForm()
 	m.refreshItems()
 	m.items.SetCursor(0)
+	m.focusWantedItem()
 	m.syncEditor()
 	if msg.how.focusItems {
 		m.focus = paneItems
@@ -180,7 +181,7 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
-	return saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision)
+	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.

@@ -92,6 +92,8 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 			[]string{"session", "export", f, "--format", "json"},
 			[]string{"preset", "list", "--session", f}, []string{"session", "tree", f, "--leaf", "no-such-entry"},
 			[]string{"preset", "compile", "osc52", "--session", f}, []string{"preset", "preview", "osc52", "--session", f},
+			[]string{"capability", "status", "--session", f}, []string{"payload", "show", "session:" + f},
+			[]string{"payload", "show", "preset:osc52@" + f}, []string{"payload", "diff", "session:" + f, "preset:osc52@" + f},
 		)
 		jsonOut = append(jsonOut,
 			[]string{"session", "show", f, "--json"}, []string{"session", "tree", f, "--json"},

@@ -26,14 +26,27 @@ while IFS= read -r file; do
   for target in $(grep -oE '^func (Fuzz[A-Za-z0-9_]+)\(' "$file" | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/'); do
     count=$((count + 1))
     printf '%-28s %-40s ' "$target" "$pkg"
-    if out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${seconds}s" -fuzzminimizetime 1s 2>&1); then
-      execs=$(printf '%s\n' "$out" | grep -oE 'execs: [0-9]+' | tail -1)
-      echo "ok (${execs:-no report})"
-    else
+    for attempt in 1 2; do
+      if out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${seconds}s" -fuzzminimizetime 1s 2>&1); then
+        execs=$(printf '%s\n' "$out" | grep -oE 'execs: [0-9]+' | tail -1)
+        echo "ok (${execs:-no report})"
+        break
+      fi
+      # Go's fuzz coordinator can fail a target with a bare "context
+      # deadline exceeded" when -fuzztime ends while a starved worker is
+      # mid-input (golang/go#75804, fixed in Go 1.27). A real finding
+      # always writes its input; such a bare deadline is run once more.
+      if printf '%s\n' "$out" | grep -q 'context deadline exceeded' &&
+        ! printf '%s\n' "$out" | grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:'; then
+        if [ "$attempt" = 1 ]; then continue; fi
+        echo "ok (twice stopped by the fuzztime deadline race, golang/go#75804; nothing found)"
+        break
+      fi
       echo "FAIL"
       printf '%s\n' "$out" | tail -20
       failed+=("$target $pkg")
-    fi
+      break
+    done
   done
 done < <(grep -rlE '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' --include='*_test.go' "$root" | sort)
 

@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -204,11 +205,12 @@ func previewDue(version int) tea.Cmd {
 	return tea.Tick(previewDelay, func(time.Time) tea.Msg { return previewDueMsg{version: version} })
 }
 
-// previewCmd compiles the draft's stack against the run context.
-func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
+// previewCmd compiles the draft's stack against the run context; its regex
+// rules stop once ctx is cancelled (see previewRun).
+func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
-		res := compile.Preview(stack, runtime, base, rc.messages, nil)
+		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, nil)
 		// Capability updates first (pi-forge projects them after the
 		// compile), then Pi's System messages as the dock shows them.
 		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res))}

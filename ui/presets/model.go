@@ -257,7 +257,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
 		return []key.Binding{k.Submit, k.Dismiss}
-	case m.presets.Filtering() && m.focus == paneList:
+	case m.presets.Filtering():
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}

@@ -22,6 +22,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.diff != nil {
 		return m.draftDiffKey(msg)
 	}
+	if m.presets.Filtering() {
+		// The query takes every key, the panel's letters (p, u, r, …) too.
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		return nil
+	}
 	if m.showProfile {
 		if cmd, ok := m.profileViewKey(msg); ok {
 			return cmd
@@ -163,10 +168,6 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.presets.Filtering() {
-		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
-		return nil
-	}
 	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
 	}

@@ -104,6 +104,8 @@ type Model struct {
 	formKind string
 	// formMemory is what forms remember for the open draft.
 	formMemory *forms.Memory
+	// gate holds keys while a form's edit is on its way (formgate.go).
+	gate formGate
 
 	rc        *runContext
 	rcPending bool
@@ -313,7 +315,12 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if m.holdKey(msg) {
+			return m, nil
+		}
 		cmds = append(cmds, m.handleKey(msg))
+	case formReplyMsg:
+		cmds = append(cmds, m.applyFormReply(msg))
 	case tea.PasteMsg:
 		cmds = append(cmds, m.handlePaste(msg))
 	case tea.MouseWheelMsg:

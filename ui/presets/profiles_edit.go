@@ -73,7 +73,7 @@ func (m *Model) profileViewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.profFocus && m.profForm != nil {
 		if m.profForm.CapturesInput() || !key.Matches(msg, k.Back, k.Undo) {
 			var cmd tea.Cmd
-			m.profForm, cmd = m.profForm.Update(msg)
+			m.profForm, cmd = m.updateForm(m.profForm, msg)
 			return cmd, true
 		}
 		if key.Matches(msg, k.Back) {

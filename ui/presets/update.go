@@ -48,7 +48,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
 		if m.form.CapturesInput() || !keep {
 			var cmd tea.Cmd
-			m.form, cmd = m.form.Update(msg)
+			m.form, cmd = m.updateForm(m.form, msg)
 			return cmd
 		}
 	}

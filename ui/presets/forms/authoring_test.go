@@ -152,12 +152,3 @@ func TestRawJSONKeepsTheDraftOnAParseError(t *testing.T) {
 	}
 	_ = preset.LevelError
 }
-
-// TestPolicyWaitsForItsEditBeforeTheNext: a second m before the panel
-// rebuilt the form does not cycle from the stale mode.
-func TestPolicyWaitsForItsEditBeforeTheNext(t *testing.T) {
-	d := drive(t, NewPolicy(policyContext(t, policyDraft), "tools")).press("m", "m", "m")
-	if len(d.edits) != 1 {
-		t.Fatalf("%d edits from one stale form", len(d.edits))
-	}
-}

@@ -88,8 +88,9 @@ type Model struct {
 	// unparsed is true when the open file is not a JSON object: its draft
 	// is the fallback stack and is never saved over the file.
 	unparsed bool
-	// conflict is true after a save found the file changed on disk.
-	conflict bool
+	// conflict says the open file changed on disk under the draft: a save
+	// was refused, or the watcher saw it.
+	conflict conflictState
 
 	// items lists the draft's items, then the settings rows.
 	items *common.List[itemRow]

@@ -71,15 +71,22 @@ func (m *Model) profileDetailView(r rect) string {
 	card := m.profileStatusLines(inner)
 	if m.prof != nil && m.profForm != nil && m.prof.p.Path == p.Path {
 		title := "Profile · " + p.ID + " (editing)"
+		if m.profRaw {
+			title = "Profile · " + p.ID + " · raw JSON (editing)"
+		}
 		if m.prof.dirty() {
 			title = "● " + title + " unsaved"
 		}
 		formH := max(3, innerH-min(len(card), innerH/2))
 		lines := strings.Split(m.profForm.View(inner, formH), "\n")
 		lines = append(lines, card...)
-		return m.frame(r, title, "ctrl+s save · u undo · esc list", m.profFocus, lines)
+		other := "v JSON"
+		if m.profRaw {
+			other = "v form"
+		}
+		return m.frame(r, title, "ctrl+s save · u undo · "+other+" · esc list", m.profFocus, lines)
 	}
-	return m.frame(r, "Profile · "+p.ID, "i edit · e $EDITOR · enter its preset", false, append(m.profileDetailLines(p, inner), card...))
+	return m.frame(r, "Profile · "+p.ID, "i edit · v JSON · e $EDITOR · enter preset", false, append(m.profileDetailLines(p, inner), card...))
 }
 
 // profileDetailLines describe a profile that is not being edited.

@@ -1,10 +1,14 @@
 package presets
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/ui/presets/forms"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -97,5 +101,80 @@ func TestPolicyAndProfileFormsWaitToo(t *testing.T) {
 	hs.pressUnsettled(seven...) // off … max: seven levels come round
 	if got, _ := hs.m.prof.tree.Get("thinkingLevel"); got != "medium" {
 		t.Fatalf("seven cycles of seven levels gave %v, want medium", got)
+	}
+}
+
+// openProfile shows the profiles view with the profile id under the
+// cursor.
+func (hs *harness) openProfile(id string) {
+	hs.TB().Helper()
+	if !hs.m.showProfile {
+		hs.Press("p")
+	}
+	for i, p := range hs.m.lib.Profiles {
+		if p.ID == id {
+			hs.m.profiles.SetCursor(i)
+			return
+		}
+	}
+	hs.TB().Fatalf("no profile %s", id)
+}
+
+// TestProfileRawJSONInline: v shows the profile as JSON in the Preset's
+// Advanced view; typing edits the draft live (one undo step for a run of
+// typing), a parse error keeps the draft and points at line:col, v goes
+// back to the form, and the save writes what was typed.
+func TestProfileRawJSONInline(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("v")
+	if hs.m.prof == nil || !hs.m.profRaw || !hs.m.profFocus {
+		t.Fatal("v does not open the profile's raw JSON")
+	}
+	view := ansi.Strip(hs.m.View())
+	if !strings.Contains(view, `"thinkingLevel": "medium"`) || !strings.Contains(view, "whole profile file") {
+		t.Fatalf("the raw view does not show the profile:\n%s", view)
+	}
+	hs.Press("enter", "ctrl+end", "backspace") // drop the closing brace
+	view = ansi.Strip(hs.m.View())
+	if !strings.Contains(view, "invalid JSON at line") || hs.m.prof.dirty() {
+		t.Fatalf("a parse error changed the draft or was not located:\n%s", view)
+	}
+	hs.Type("}")
+	if hs.m.prof.dirty() {
+		t.Fatal("the same JSON back made the draft dirty")
+	}
+	// Change the thinking level by typing over "medium".
+	text := hs.m.profForm.(interface{ Text() string }).Text()
+	line := strings.Count(text[:strings.Index(text, `"medium"`)], "\n")
+	hs.Press("ctrl+home")
+	for range line {
+		hs.Press("down")
+	}
+	hs.Press("end", "left", "left") // before `",`
+	for range len("medium") {
+		hs.Press("backspace")
+	}
+	hs.Type("high")
+	if got, _ := hs.m.prof.tree.Get("thinkingLevel"); got != "high" {
+		t.Fatalf("typing did not reach the draft: %v", got)
+	}
+	if len(hs.m.prof.history) != 1 {
+		t.Fatalf("%d undo steps for one run of typing", len(hs.m.prof.history))
+	}
+	hs.Press("esc", "v") // stop typing, back to the form
+	if hs.m.profRaw {
+		t.Fatal("v does not go back to the form")
+	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "thinkingLevel   high") {
+		t.Fatalf("the form does not show the typed value:\n%s", ansi.Strip(hs.m.View()))
+	}
+	hs.Press("ctrl+s")
+	data, _ := os.ReadFile(hs.m.prof.p.Path)
+	if !strings.Contains(string(data), `"thinkingLevel": "high"`) {
+		t.Fatalf("saved:\n%s\n%q", data, statusText(hs))
+	}
+	if problem := forms.ParseProblem("[1]", forms.NounProfile); problem != "Profile root must be a JSON object." {
+		t.Fatal(problem)
 	}
 }

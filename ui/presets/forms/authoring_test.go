@@ -147,7 +147,7 @@ func TestRawJSONKeepsTheDraftOnAParseError(t *testing.T) {
 	if _, ok := obj.Get("x-extra"); !ok {
 		t.Fatal("the unknown key was lost")
 	}
-	if problem := parseProblem("[1]"); problem != "Preset root must be a JSON object." {
+	if problem := parseProblem("[1]", NounPreset); problem != "Preset root must be a JSON object." {
 		t.Fatal(problem)
 	}
 	_ = preset.LevelError

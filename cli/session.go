@@ -62,13 +62,16 @@ func openAt(path, leaf string) (*session.Session, int, error) {
 
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
 // Run builds the tree and the leaf context and prints the summary; it is
 // the command used to time loading from outside.
 func (c *SessionShowCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, err := openSession(c.File)
 	if err != nil {
 		return err
@@ -111,13 +114,16 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does)." placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
 }
 
 // Run prints the context Pi would build at the entry.
 func (c *SessionContextCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 // SessionExportCmd writes one branch of a session as Markdown or JSON.
 type SessionExportCmd struct {
-	File   string `arg:"" help:"Session file (.jsonl)."`
+	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Leaf   string `help:"Export the branch ending at this entry (default: the last entry)." placeholder:"ID"`
 	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch exactly as stored, unknown fields kept)." enum:"markdown,json" default:"markdown"`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
@@ -20,6 +20,9 @@ type SessionExportCmd struct {
 
 // Run exports the root→leaf path.
 func (c *SessionExportCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, leaf, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err

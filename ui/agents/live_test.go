@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestDashboardFollowsAGrowingTree: while an agent runs, the panel polls
@@ -78,6 +80,30 @@ func TestDashboardFollowsAGrowingTree(t *testing.T) {
 	fire[pollTickMsg](hs) // the polls of the loads before r are stale
 	if n := fire[pollTickMsg](hs); n != 0 || hs.m.list.Shown(0).status != "completed" {
 		t.Errorf("the settled run was not read (status %q), or the quiet tree is still polled (%d polls)", hs.m.list.Shown(0).status, n)
+	}
+}
+
+func TestWheelScrollsTheFocusedPane(t *testing.T) {
+	hs := newHarness(t, 160, 48)
+	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if hs.m.list.Cursor() != 2 {
+		t.Errorf("wheel down on the list: cursor %d, want 2", hs.m.list.Cursor())
+	}
+	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if hs.m.list.Cursor() != 0 {
+		t.Errorf("wheel up on the list: cursor %d", hs.m.list.Cursor())
+	}
+	hs.m.FocusNext()
+	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if hs.m.detail.offset != 3 || hs.m.list.Cursor() != 0 {
+		t.Errorf("wheel on the detail: offset %d, cursor %d", hs.m.detail.offset, hs.m.list.Cursor())
+	}
+	hs.m.FocusNext()
+	hs.Press("down", "t")
+	bottom := hs.m.tr.offset
+	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if hs.m.tr.offset != bottom-3 || hs.m.tr.following {
+		t.Errorf("wheel up in the transcript: offset %d → %d", bottom, hs.m.tr.offset)
 	}
 }
 

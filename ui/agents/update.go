@@ -19,6 +19,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg)
 	case common.SelectionChangedMsg:
 		return m.follow(msg.Selection.SessionFile)
 	case treeLoadedMsg:
@@ -43,6 +45,35 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {
 			return m.renderTranscript()
+		}
+	}
+	return nil
+}
+
+// handleWheel scrolls what the wheel is over in the focused pane: the
+// transcript, the detail, or the list (moving the selection), three lines
+// a notch as the other panels do.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	delta := 3
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		delta = -3
+	case tea.MouseWheelDown:
+	default:
+		return nil
+	}
+	switch {
+	case m.screen == screenTranscript:
+		m.scrollTranscript(delta)
+	case m.tree == nil:
+	case m.screen == screenDetail || m.focus == paneDetail && m.wide():
+		m.detail.offset = max(0, m.detail.offset+delta)
+	default:
+		before := m.list.Cursor()
+		m.list.Move(delta)
+		if m.list.Cursor() != before {
+			m.detail.offset, m.detail.taskExpanded = 0, false
+			return m.requestActivity()
 		}
 	}
 	return nil

@@ -109,7 +109,9 @@ func (t *Tree) Summaries() {
 			a.Telemetry = readTelemetry(a.File)
 		}
 	}
-	for _, a := range todo {
+	// Parents were read by Open (for their children's visibility): they
+	// are noted here with the rest, each agent once.
+	for _, a := range t.Agents {
 		t.noteSummary(a)
 	}
 	t.findSpawnTasks()
@@ -149,8 +151,13 @@ func (t *Tree) SummaryOf(a *Agent) {
 	t.noteSummary(a)
 }
 
-// noteSummary records what reading an agent's session revealed.
+// noteSummary records what reading an agent's session revealed, once per
+// agent and only after it was read.
 func (t *Tree) noteSummary(a *Agent) {
+	if a.noted || a.Summary == nil && a.SummaryErr == nil {
+		return
+	}
+	a.noted = true
 	switch {
 	case a.SummaryErr != nil:
 		t.diag(SevWarning, a.Path, a.File, "agent session unreadable: %v", a.SummaryErr)

@@ -141,16 +141,6 @@ func (t *Tree) findSpawnTasks() {
 	}
 }
 
-// SummaryOf reads one agent's summary (for lazy, per-row loading).
-func (t *Tree) SummaryOf(a *Agent) {
-	if a.Summary != nil || a.File == "" {
-		return
-	}
-	a.Summary, _, a.SummaryErr = t.opt.Cache.summary(a.File, t.opt.Catalog, false)
-	a.Telemetry = readTelemetry(a.File)
-	t.noteSummary(a)
-}
-
 // noteSummary records what reading an agent's session revealed, once per
 // agent and only after it was read.
 func (t *Tree) noteSummary(a *Agent) {

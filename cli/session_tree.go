@@ -13,7 +13,7 @@ import (
 // SessionTreeCmd prints the branch tree of a session.
 type SessionTreeCmd struct {
 	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
-	Leaf string `help:"Entry whose path is marked active (default: the last entry)." placeholder:"ID"`
+	Leaf string `help:"Entry whose path is marked active (default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, roots, nodes:[{id, parentId, type, role, timestamp, label, summary, active, children}]}."`
 }
 
@@ -23,7 +23,7 @@ func (c *SessionTreeCmd) Run(g *Globals) error {
 	if err := g.resolveSessionArg(&c.File); err != nil {
 		return err
 	}
-	s, leaf, err := openAt(c.File, c.Leaf)
+	s, leaf, err := g.openForDisplay(c.File, c.Leaf)
 	if err != nil {
 		return err
 	}
@@ -32,6 +32,7 @@ func (c *SessionTreeCmd) Run(g *Globals) error {
 		active[i] = true
 	}
 	tree := s.Tree()
+	g.sessionNotes(s, s.TreeNotes(tree))
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(treeJSON(s, tree, active, leaf))+"\n")
 		return err

@@ -65,7 +65,9 @@ func TestProfileStatusFromProvenance(t *testing.T) {
 		t.Fatalf("exit %d %s", code, errOut)
 	}
 	for _, want := range []string{"last applied profile: project:tdd-worker", "— unchanged", "model     anthropic/claude-sonnet-4-5 → openai/gpt-5.4",
-		"thinking  medium → high", "preset    unchanged (project:guarded-worker)"} {
+		"thinking  medium → high", "preset    unchanged (project:guarded-worker)",
+		"tools *   read, grep, ls, forge_capability → read, grep, ls, forge_capability, edit, write, bash",
+		"* forgebench's own check, not part of pi-forge's /profile status"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}

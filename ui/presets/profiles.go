@@ -169,7 +169,7 @@ func (m *Model) profileStatusLines(width int) []string {
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
-	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"tools", s.Last.Tools}, {"preset", s.Last.Preset}} {
+	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"preset", s.Last.Preset}, {"tools *", s.Last.Tools}} {
 		text, style := "unchanged", st.Text.Success
 		switch {
 		case d.d.Unknown:
@@ -178,6 +178,9 @@ func (m *Model) profileStatusLines(width int) []string {
 			text, style = d.d.Expected+" → "+d.d.Actual, st.Text.Warning
 		}
 		lines = append(lines, st.Text.Muted.Render(fmt.Sprintf("  %-11s", d.name))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
+	}
+	for _, l := range common.Wrap("* "+profile.ToolsDriftNote, max(1, width-2)) {
+		lines = append(lines, "  "+st.Text.Muted.Render(l))
 	}
 	return lines
 }

@@ -178,3 +178,28 @@ func TestProfileRawJSONInline(t *testing.T) {
 		t.Fatal(problem)
 	}
 }
+
+// TestProfileStatusCardMarksTheToolsDriftAsForgebenchs: the card shows the
+// last applied profile, its drift, and says the tools drift is
+// forgebench's own check (pi-forge's /profile status has none).
+func TestProfileStatusCardMarksTheToolsDriftAsForgebenchs(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	prov := `{"type":"custom","customType":"pi-forge-agent-profile-state","data":{"provenance":{"profileId":"reviewer","scope":"project",` +
+		`"sourcePath":"reviewer.json","sourceFingerprint":"{}","appliedAt":"2026-11-27T09:00:01.500Z",` +
+		`"snapshot":{"model":{"provider":"anthropic","id":"claude-sonnet-4-5"},"thinkingLevel":"high","promptStack":"alpha"}}},` +
+		`"id":"e0000009","parentId":"e0000004","timestamp":"2026-11-27T09:00:04.000Z"}` + "\n"
+	f, err := os.OpenFile(hs.sessFile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(prov)
+	f.Close()
+	hs.com.Selection.EntryID = "e0000009"
+	hs.Press("p")
+	view := ansi.Strip(hs.m.View())
+	for _, want := range []string{"last applied ◆ project:reviewer", "thinking   high → off", "tools *", "* forgebench's own check"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the card lacks %q:\n%s", want, view)
+		}
+	}
+}

@@ -203,3 +203,21 @@ func TestProfileStatusCardMarksTheToolsDriftAsForgebenchs(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptInputFitsItsDialog: the text field of a prompt whose label is
+// longer than "id: " (name:, file:) fits the dialog instead of being cut
+// with an ellipsis.
+func TestPromptInputFitsItsDialog(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		hs := newHarness(t, size.w, size.h, false)
+		hs.openByID("project:alpha")
+		hs.itemsPane()
+		hs.Press("a")
+		hs.Type("Tone Guide")
+		for _, l := range strings.Split(ansi.Strip(hs.m.View()), "\n") {
+			if strings.Contains(l, "name: Tone Guide") && strings.Contains(l, "…") {
+				t.Errorf("%dx%d: the field is cut: %q", size.w, size.h, l)
+			}
+		}
+	}
+}

@@ -221,3 +221,19 @@ func TestPromptInputFitsItsDialog(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletingTheSelectedPresetClearsTheSelection: the shared selection
+// (the header, the other panels) does not keep naming a Preset that no
+// longer exists.
+func TestDeletingTheSelectedPresetClearsTheSelection(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:beta") // a user's open announces it
+	if hs.com.Selection.PresetID != "project:beta" {
+		t.Fatalf("selection %q", hs.com.Selection.PresetID)
+	}
+	hs.m.focus = paneList
+	hs.Press("x", "y")
+	if hs.com.Selection.PresetID == "project:beta" {
+		t.Fatal("the selection still names the deleted Preset")
+	}
+}

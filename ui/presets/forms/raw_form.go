@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -33,7 +32,7 @@ type rawForm struct {
 	lines   []string
 	top     int
 	editing bool
-	ta      textarea.Model
+	ta      *textEditor
 	problem string // the parse error of the text being typed ("" = parses)
 	height  int
 }
@@ -106,17 +105,9 @@ func (f *rawForm) StartWith(text string) tea.Cmd {
 }
 
 func (f *rawForm) startEditing(text string) tea.Cmd {
-	f.ta = textarea.New()
-	f.ta.ShowLineNumbers = true
-	f.ta.Prompt = ""
-	f.ta.CharLimit = 0
-	f.ta.MaxHeight = 0
-	styles := textarea.DefaultStyles(f.styles.IsDark)
-	styles.Cursor.Blink = false
-	f.ta.SetStyles(styles)
-	f.ta.SetValue(text)
+	f.ta = newTextEditor(&f.keys.Text, text)
 	f.editing, f.problem = true, ""
-	return f.ta.Focus()
+	return nil
 }
 
 var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
@@ -163,13 +154,10 @@ func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 			}
 			return f, nil
 		}
-		before := f.ta.Value()
-		var cmd tea.Cmd
-		f.ta, cmd = f.ta.Update(msg)
-		if f.ta.Value() == before {
-			return f, cmd
+		if !f.ta.update(msg) {
+			return f, nil
 		}
-		return f, tea.Batch(cmd, f.applyTyped())
+		return f, f.applyTyped()
 	}
 	if !isKey {
 		return f, nil
@@ -230,9 +218,7 @@ func (f *rawForm) View(width, height int) string {
 	head = append(head, st.Text.Subtle.Render(truncate(about, width)), truncate(status, width), "")
 	bodyH := max(0, height-len(head))
 	if f.editing {
-		f.ta.SetWidth(width)
-		f.ta.SetHeight(max(1, bodyH))
-		return common.Fit(append(head, strings.Split(f.ta.View(), "\n")...), width, height)
+		return common.Fit(append(head, f.ta.view(st, width, max(1, bodyH))...), width, height)
 	}
 	end := min(len(f.lines), f.top+bodyH)
 	body := make([]string, 0, bodyH)

@@ -109,6 +109,15 @@ wait_for "saved project:tdd-worker"
   || { echo "the thinking level was not saved"; exit 1; }
 "$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
   || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+# The same profile as raw JSON (v): the saved level is in the text, and a
+# broken edit is located without touching the draft.
+t send-keys -t smoke v
+wait_for "Profile · tdd-worker · raw JSON (editing)"
+wait_for '"thinkingLevel": "high"'
+t send-keys -t smoke Enter C-End BSpace
+wait_for "invalid JSON at line"
+t send-keys -t smoke Escape
+sleep 0.3
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke p

@@ -167,9 +167,11 @@ func (m *Model) noticeDiskChange() tea.Cmd {
 	case !m.d.Dirty():
 		m.setStatus("reloaded "+now.Key()+": it changed on disk", false)
 		return m.openPreset(now, openQuiet)
+	case m.conflict == conflictOnSave:
+		// a refused save already said so (and may have its dialog open)
 	default:
 		m.conflict = conflictOnDisk
-		m.setStatus(now.Key()+" "+m.diskChangeText(), true)
+		m.setStatus(now.Key()+": "+m.diskChangeText(), true)
 	}
 	return nil
 }
@@ -177,6 +179,6 @@ func (m *Model) noticeDiskChange() tea.Cmd {
 // diskChangeText explains a file that changed on disk under an edited
 // draft, and the ways on.
 func (m *Model) diskChangeText() string {
-	return "changed on disk; your draft is kept — " + m.keys.Reload.Help().Key + " reloads it (dropping the draft), " +
+	return "the file changed on disk; your draft is kept — " + m.keys.Reload.Help().Key + " reloads it (dropping the draft), " +
 		m.keys.Save.Help().Key + " shows the difference and offers overwrite or fork"
 }

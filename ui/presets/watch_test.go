@@ -149,3 +149,24 @@ func containsPath(paths []string, want string) bool {
 	}
 	return false
 }
+
+// TestWatcherKeepsARefusedSavesWord: when the save was refused first (its
+// dialog open), the watcher's later report of the same change does not
+// replace the save's explanation.
+func TestWatcherKeepsARefusedSavesWord(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.itemsPane()
+	hs.Press("space")
+	path := hs.m.open.Path
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), "Alpha Helper", "Alpha Elsewhere", 1)), 0o644)
+	hs.Press("ctrl+s")
+	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
+		t.Fatal("the save conflict dialog is not open")
+	}
+	hs.Send(libraryChangedMsg{paths: []string{path}})
+	if hs.m.status != conflictText || hs.m.dlg == nil || hs.m.conflict != conflictOnSave {
+		t.Fatalf("status %q, dialog %v, conflict %v", hs.m.status, hs.m.dlg != nil, hs.m.conflict)
+	}
+}

@@ -14,6 +14,8 @@ type Set struct {
 	Presets        Presets
 	Session        Session
 	Forms          Forms
+	// Search are the keys of every search and filter line.
+	Search Search
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -25,16 +27,17 @@ func DefaultSet() Set {
 		Presets:        DefaultPresets(),
 		Session:        DefaultSession(),
 		Forms:          DefaultForms(),
+		Search:         DefaultSearch(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow",
-// "form.commit", "palette.run", "confirm.yes").
+// "form.commit", "palette.run", "confirm.yes", "search.next").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms, &s.Search} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

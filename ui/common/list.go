@@ -236,6 +236,57 @@ func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding) boo
 	return true
 }
 
+// FilterInput edits the filter while Filtering with the search-line keys:
+// keys.Accept keeps the query and releases the keyboard, keys.Cancel
+// clears it and leaves, keys.Clear empties the line and stays, backspace
+// deletes a character, up/down move the cursor and printable text is
+// typed; every change filters again (the cursor stays on the same item
+// when it is still shown). It returns what the key did.
+func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
+	if !l.filtering {
+		return SearchIgnored
+	}
+	switch msg.Code {
+	case tea.KeyUp:
+		l.Move(-1)
+		return SearchEdited
+	case tea.KeyDown:
+		l.Move(1)
+		return SearchEdited
+	}
+	q, ev := editLine(l.query, msg, keys)
+	if ev == SearchAccepted || ev == SearchCancelled {
+		l.filtering = false
+	}
+	l.SetQuery(q)
+	return ev
+}
+
+// RowAt is the shown row drawn on line (0 = the first line the last View
+// returned, the filter line included), for mouse clicks; ok is false when
+// no row is drawn there.
+func (l *List[T]) RowAt(line int) (row int, ok bool) {
+	if l.ShowsFilterLine() {
+		line--
+	}
+	if line < 0 || line >= l.height {
+		return -1, false
+	}
+	row = l.offset + line
+	return row, row < len(l.shown)
+}
+
+// Scroll moves the visible window by delta rows without moving the
+// cursor further than needed to keep it visible (the mouse wheel).
+func (l *List[T]) Scroll(delta int) {
+	n := len(l.shown)
+	if n == 0 || l.height <= 0 {
+		return
+	}
+	l.offset = clampInt(l.offset+delta, 0, max(0, n-l.height))
+	l.cursor = clampInt(l.cursor, l.offset, min(n-1, l.offset+l.height-1))
+}
+
 // typedText keeps what a key typed that can stand on one line: control
 // characters (a pasted newline, an escape) become spaces or go.
 func typedText(s string) string {

@@ -26,35 +26,42 @@ func MiddleEllipsis(s string, w int) string {
 	return ansi.Cut(s, 0, left) + "…" + ansi.Cut(s, sw-right, sw)
 }
 
-// ShortenPath shortens a path to at most w cells: it keeps the first
-// element ("~", or the root) and as many of the last elements as fit,
-// with "…" for the ones in between (/tmp/…/projects/demo-app); a last
-// element too long for that is cut in the middle.
+// ShortenPath shortens a path to at most w cells, keeping its last
+// elements whole: as many as fit after the start of the path, with "…"
+// for what is left out between (/tmp/forgeb…/projects/demo-app); when
+// that would leave too little of the start, the first element alone
+// (~/…/demo-app); a last element too long for either is cut in the
+// middle.
 func ShortenPath(p string, w int) string {
-	if ansi.StringWidth(p) <= w {
+	pw := ansi.StringWidth(p)
+	if pw <= w {
 		return p
 	}
 	segs := strings.Split(p, "/")
-	best := ""
-	for k := 1; k < len(segs)-1; k++ {
-		cand := segs[0] + "/…/" + strings.Join(segs[len(segs)-k:], "/")
-		if ansi.StringWidth(cand) > w {
+	tail := ""
+	for k := 1; k < len(segs); k++ {
+		cand := "/" + strings.Join(segs[len(segs)-k:], "/")
+		if ansi.StringWidth(cand)+1+ansi.StringWidth(segs[0]) > w {
 			break
 		}
-		best = cand
+		tail = cand
 	}
-	if best != "" {
-		return best
+	if tail == "" {
+		return MiddleEllipsis(p, w)
 	}
-	return MiddleEllipsis(p, w)
+	const minHead = 6
+	if head := w - 1 - ansi.StringWidth(tail); head >= minHead {
+		return ansi.Cut(p, 0, head) + "…" + tail
+	}
+	return segs[0] + "/…" + tail
 }
 
 // Field is one labelled value of a one-line bar such as the header.
 type Field struct {
 	// Label is drawn before the value in the label style ("" for none).
 	Label string
-	// Value is the plain text; Short, when set, replaces it as soon as the
-	// bar has to shrink (a compact form: "✓" for "trusted").
+	// Value is the plain text; Short, when set, is a compact form ("✓"
+	// for "trusted") that replaces it at the sacrifice ranked Shorten.
 	Value, Short string
 	// Style draws the value.
 	Style lipgloss.Style
@@ -62,66 +69,82 @@ type Field struct {
 	Min int
 	// Path shortens the value as a path (ShortenPath), else the end is cut.
 	Path bool
-	// Cut and Drop rank the two ways a field makes room, on one scale:
-	// when the bar is too narrow the sacrifices are made from the highest
-	// rank down, one at a time, until the rest fits. Cut lets the value
-	// shrink towards Min; Drop leaves the field out. 0 never does it.
-	Cut, Drop int
+	// Shorten, Cut and Drop rank the ways a field makes room, on one
+	// scale: when the bar is too narrow the sacrifices are made from the
+	// highest rank down, one at a time, until the rest fits. Shorten
+	// switches to Short; Cut lets the value shrink towards Min; Drop
+	// leaves the field out. 0 never does it.
+	Shorten, Cut, Drop int
 }
 
-// sacrifice is one way of making room: cutting or dropping field i.
+// sacrifice is one way of making room for field i.
 type sacrifice struct {
 	i    int
 	rank int
-	drop bool
+	kind sacrificeKind
 }
 
+type sacrificeKind int
+
+const (
+	sacrificeShorten sacrificeKind = iota
+	sacrificeCut
+	sacrificeDrop
+)
+
 // FitFields lays fields out on one line of at most width cells, joined by
-// sep: in full when they fit; else with their short forms; else making
-// the sacrifices the fields rank (cut a long cwd, drop the brand, cut the
-// session's name, drop the preset …), highest rank first, until the rest
-// fits. A cut value shrinks only as far as needed.
+// sep: in full when they fit, else making the sacrifices the fields rank
+// (use a short form, cut a long cwd, drop the brand, cut the session's
+// name, drop the preset …), highest rank first, until the rest fits. A
+// cut value shrinks only as far as needed, so a later drop gives the
+// others their room back.
 func FitFields(fields []Field, label lipgloss.Style, sep string, width int) string {
 	var order []sacrifice
 	for i, f := range fields {
+		if f.Shorten > 0 && f.Short != "" {
+			order = append(order, sacrifice{i: i, rank: f.Shorten, kind: sacrificeShorten})
+		}
 		if f.Cut > 0 && f.Min > 0 {
-			order = append(order, sacrifice{i: i, rank: f.Cut})
+			order = append(order, sacrifice{i: i, rank: f.Cut, kind: sacrificeCut})
 		}
 		if f.Drop > 0 {
-			order = append(order, sacrifice{i: i, rank: f.Drop, drop: true})
+			order = append(order, sacrifice{i: i, rank: f.Drop, kind: sacrificeDrop})
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].rank > order[b].rank })
-	l := layoutFields{fields: fields, gone: map[int]bool{}}
-	line, ok := l.fit(label, sep, width, false)
+	l := layoutFields{fields: fields, gone: map[int]bool{}, short: map[int]bool{}}
+	line, ok := l.fit(label, sep, width)
 	if ok {
 		return line
 	}
 	for _, sc := range order {
-		if sc.drop {
-			l.gone[sc.i] = true
-		} else {
+		switch sc.kind {
+		case sacrificeShorten:
+			l.short[sc.i] = true
+		case sacrificeCut:
 			l.cuts = append(l.cuts, sc.i)
+		default:
+			l.gone[sc.i] = true
 		}
-		if line, ok = l.fit(label, sep, width, true); ok {
+		if line, ok = l.fit(label, sep, width); ok {
 			return line
 		}
 	}
 	return ansi.Truncate(line, max(0, width), "…")
 }
 
-// layoutFields is FitFields' state: the fields dropped so far and the
-// fields allowed to shrink, in the order they were sacrificed.
+// layoutFields is FitFields' state: the fields dropped and shortened so
+// far and the fields allowed to shrink, in the order they were sacrificed.
 type layoutFields struct {
-	fields []Field
-	gone   map[int]bool
-	cuts   []int
+	fields      []Field
+	gone, short map[int]bool
+	cuts        []int
 }
 
-// fit renders the fields that are not gone, with short forms when short
-// is set and the cut fields shrunk (earliest sacrificed first) as far as
-// needed; ok reports whether the line fits.
-func (l *layoutFields) fit(label lipgloss.Style, sep string, width int, short bool) (string, bool) {
+// fit renders the fields that are not gone, in their short forms where
+// chosen and with the cut fields shrunk (earliest sacrificed first) as
+// far as needed; ok reports whether the line fits.
+func (l *layoutFields) fit(label lipgloss.Style, sep string, width int) (string, bool) {
 	values := make([]string, len(l.fields))
 	widths := make([]int, len(l.fields))
 	total, n := 0, 0
@@ -130,7 +153,7 @@ func (l *layoutFields) fit(label lipgloss.Style, sep string, width int, short bo
 			continue
 		}
 		values[i] = f.Value
-		if short && f.Short != "" {
+		if l.short[i] {
 			values[i] = f.Short
 		}
 		widths[i] = ansi.StringWidth(values[i])

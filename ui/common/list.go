@@ -59,6 +59,9 @@ type List[T comparable] struct {
 
 	query     string
 	filtering bool
+	// lastID is the identity of the last item the cursor was on, so a
+	// filter that showed nothing gives the cursor back when it clears.
+	lastID string
 
 	cache, next map[rowKey[T]]string
 }
@@ -254,7 +257,7 @@ func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys keymap.Search) SearchEve
 		l.Move(1)
 		return SearchEdited
 	}
-	q, ev := editLine(l.query, msg, keys)
+	q, ev := EditLine(l.query, msg, keys)
 	if ev == SearchAccepted || ev == SearchCancelled {
 		l.filtering = false
 	}
@@ -378,9 +381,10 @@ func ThemeKey(st *themes.Styles) string {
 func (l *List[T]) currentID() string {
 	item, ok := l.Selected()
 	if !ok || l.id == nil {
-		return ""
+		return l.lastID
 	}
-	return l.id(item)
+	l.lastID = l.id(item)
+	return l.lastID
 }
 
 // refilter applies the query and puts the cursor back on the item whose

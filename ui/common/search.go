@@ -67,7 +67,7 @@ func (s *Search) Key(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
 	if !s.typing {
 		return SearchIgnored
 	}
-	q, ev := editLine(s.query, msg, keys)
+	q, ev := EditLine(s.query, msg, keys)
 	switch ev {
 	case SearchAccepted:
 		s.typing = false
@@ -82,8 +82,11 @@ func (s *Search) Key(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
 	return ev
 }
 
-// editLine applies one key to a one-line query.
-func editLine(q string, msg tea.KeyPressMsg, keys keymap.Search) (string, SearchEvent) {
+// EditLine applies one key to a one-line text field (a query, an id
+// typed at a prompt): keys.Cancel and keys.Accept end it, keys.Clear
+// empties it, backspace deletes a character and printable text is typed
+// (control characters dropped, tabs and newlines as spaces).
+func EditLine(q string, msg tea.KeyPressMsg, keys keymap.Search) (string, SearchEvent) {
 	switch {
 	case key.Matches(msg, keys.Cancel):
 		return "", SearchCancelled

@@ -215,13 +215,14 @@ func TestShorteningText(t *testing.T) {
 	}
 	p := "/tmp/forgebench-demo-1683967468/projects/demo-app"
 	for w, want := range map[int]string{
-		60: p, 30: "/…/projects/demo-app", 12: "/…/demo-app", 8: "/tm…-app",
+		60: p, 40: "/tmp/forgebench-demo-…/projects/demo-app", 30: "/tmp/forgeb…/projects/demo-app",
+		20: "/…/projects/demo-app", 12: "/…/demo-app", 8: "/tm…-app",
 	} {
 		if got := ShortenPath(p, w); got != want || ansi.StringWidth(got) > w {
 			t.Errorf("ShortenPath(%d) = %q, want %q", w, got, want)
 		}
 	}
-	if got := ShortenPath("~/projects/demo-app", 16); got != "~/…/demo-app" {
+	if got := ShortenPath("~/projects/demo-app", 14); got != "~/…/demo-app" {
 		t.Errorf("the home stays: %q", got)
 	}
 }
@@ -231,7 +232,7 @@ func TestFitFieldsShrinksThenDrops(t *testing.T) {
 	fields := []Field{
 		{Value: "forgebench", Style: plain, Drop: 80},
 		{Label: "cwd", Value: "/tmp/forgebench-demo-1683967468/projects/demo-app", Style: plain, Min: 12, Path: true, Cut: 90, Drop: 20},
-		{Label: "trust", Value: "trusted", Short: "✓", Style: plain, Drop: 70},
+		{Label: "trust", Value: "trusted", Short: "✓", Style: plain, Shorten: 95, Drop: 70},
 		{Label: "session", Value: "Invoice rounding fix", Style: plain, Min: 8, Cut: 50},
 		{Label: "entry", Value: "1212f568", Style: plain},
 		{Label: "preset", Value: "project:guarded-worker", Style: plain, Min: 10, Cut: 40, Drop: 30},

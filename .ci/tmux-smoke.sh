@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (")
+declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -56,6 +56,23 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# Agents panel: the newest session, selected at start, is the pi-subagent
+# root of the demo; read an agent's transcript, come back, then switch to
+# closed agents.
+t send-keys -t smoke 5
+wait_for "Agents · tree 01a2219b · open · 3/4"
+t send-keys -t smoke Down
+wait_for "Details · /root/invoice_review"
+t send-keys -t smoke t
+wait_for "Transcript · /root/invoice_review"
+wait_for "page 1 of 1 · 2 copied"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Details · /root/invoice_review"
+t send-keys -t smoke f
+wait_for "closed · 1/4"
+wait_for "$ npm test"
+echo "agents panel walk ok"
 # Session panel: search the picker, open a session, then walk the
 # timeline → detail → context → stats and back out with Escape.
 t send-keys -t smoke 3

@@ -14,6 +14,7 @@ type Set struct {
 	Presets        Presets
 	Session        Session
 	Forms          Forms
+	Agents         Agents
 	// Search are the keys of every search and filter line.
 	Search Search
 }
@@ -27,6 +28,7 @@ func DefaultSet() Set {
 		Presets:        DefaultPresets(),
 		Session:        DefaultSession(),
 		Forms:          DefaultForms(),
+		Agents:         DefaultAgents(),
 		Search:         DefaultSearch(),
 	}
 }
@@ -34,10 +36,11 @@ func DefaultSet() Set {
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow",
-// "form.commit", "palette.run", "confirm.yes", "search.next").
+// "form.commit", "palette.run", "confirm.yes", "agents.transcript",
+// "search.next").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms, &s.Search} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms, &s.Agents, &s.Search} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

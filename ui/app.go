@@ -16,6 +16,7 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
@@ -83,8 +84,7 @@ func New(opts Options) *Model {
 		sessionpanel.New(m.com),
 		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
 			"captures and references", "block diff and line diff with cache boundary and token deltas"),
-		pending.New(m.com, "Agents", "a later agents issue fills this panel",
-			"pi-subagent tree dashboard", "details, recent activity and read-only transcripts"),
+		agentspanel.New(m.com),
 	}
 	return m
 }

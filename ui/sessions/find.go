@@ -48,8 +48,27 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 // runSearch matches the query against every entry and moves to the first
 // match at or after the cursor.
 func (m *Model) runSearch() tea.Cmd {
-	if m.ls == nil {
+	pos, ok := m.matchSearch()
+	if !ok {
 		return nil
+	}
+	return m.searchJump(pos)
+}
+
+// refreshSearch recomputes an active search's matches without moving the
+// cursor: after the tree's filter changed what it shows, or summaries
+// arrived that a query may match.
+func (m *Model) refreshSearch() {
+	if m.search.Active() {
+		m.matchSearch()
+	}
+}
+
+// matchSearch matches the query against every entry the tree shows,
+// marks the matches and returns the first at or after the cursor.
+func (m *Model) matchSearch() (int, bool) {
+	if m.ls == nil {
+		return -1, false
 	}
 	m.ensureTreeOrder()
 	order, ls := m.treeOrder, m.ls
@@ -62,11 +81,7 @@ func (m *Model) runSearch() tea.Cmd {
 		hits[order[pos]] = true
 	}
 	m.tree.marks(ls, hits)
-	pos, ok := m.search.SetMatches(matches, m.treePos())
-	if !ok {
-		return nil
-	}
-	return m.searchJump(pos)
+	return m.search.SetMatches(matches, m.treePos())
 }
 
 // searchStep moves to the next (or previous) match.

@@ -306,6 +306,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		if m.ls == msg.ls && m.ls.applySummaries(msg) {
 			m.tl.refresh(m.ls)
 			m.tree.sync(m.ls)
+			m.refreshSearch()
 		}
 	}
 	return nil

@@ -392,3 +392,20 @@ func TestMouseWheelAndClickActOnThePaneUnderThePointer(t *testing.T) {
 		t.Fatal("a click on a pane's border focuses the pane")
 	}
 }
+
+// A search stays right when the tree's filter changes what it shows: the
+// matches are recomputed in place, the cursor stays.
+func TestTreeSearchFollowsTheTreeFilter(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTree)
+	hs.Press("g", "/")
+	hs.Type("model")
+	hs.Press("enter")
+	if hs.m.search.Count() != 0 {
+		t.Fatalf("the default filter hides model changes: %d matches", hs.m.search.Count())
+	}
+	hs.Press("f") // all entries
+	if hs.m.search.Count() != 1 || !hs.m.tree.hits[hs.entryIndex("e01")] {
+		t.Fatalf("showing every entry finds the model change: %d matches", hs.m.search.Count())
+	}
+}

@@ -128,6 +128,7 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.TreeFilter):
 			m.tree.cycleFilter(m.ls)
 			m.treeOrder = nil
+			m.refreshSearch()
 			return m.treeMoved()
 		case key.Matches(msg, k.Open):
 			cmd := m.selectEntry(m.tree.current())

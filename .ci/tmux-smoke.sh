@@ -56,6 +56,20 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The file changes on disk under an unsaved draft: the save is refused,
+# the draft stays, and fork writes it under a new id.
+sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
+t send-keys -t smoke Space # the items have the focus again
+wait_for "pi-mirror (unsaved)"
+t send-keys -t smoke C-s
+wait_for "the file changed on disk"
+t send-keys -t smoke f
+wait_for "Fork to a new id"
+t send-keys -t smoke Enter
+wait_for "fork → project:pi-mirror-copy"
+wait_for "Items · pi-mirror-copy"
+[ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
+echo "presets save conflict and fork ok"
 # Agents panel: the newest session, selected at start, is the pi-subagent
 # root of the demo; read an agent's transcript, come back, then switch to
 # closed agents.

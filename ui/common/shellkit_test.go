@@ -279,3 +279,19 @@ func TestOverlayDimsTheScreenUnderneath(t *testing.T) {
 		t.Fatal("OverlayAt places the box at the row asked")
 	}
 }
+
+// RowAt answers for every line of a row of several lines.
+func TestListRowAtWithRowsOfSeveralLines(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	l := NewList(func(it string, s RowState) string { return it + "\n  detail of " + it })
+	l.SetItems([]string{"a", "b", "c", "d"})
+	lines := l.View(&st, 20, 5, true)
+	if len(lines) != 5 {
+		t.Fatalf("5 lines drawn, got %d", len(lines))
+	}
+	for line, want := range []int{0, 0, 1, 1, 2} {
+		if row, ok := l.RowAt(line); !ok || row != want {
+			t.Errorf("line %d shows row %d, got %d %v", line, want, row, ok)
+		}
+	}
+}

@@ -42,6 +42,10 @@ t send-keys -t smoke Enter
 wait_for "(editing)"
 t send-keys -t smoke -l " Smoke edit."
 wait_for "pi-mirror (unsaved)"
+# A pasted tab (bracketed paste) stays a tab in the block, shown as ⇥.
+t set-buffer -b smoketab $'\tTabbed'
+t paste-buffer -p -d -b smoketab -t smoke
+wait_for "⇥Tabbed"
 t send-keys -t smoke C-s
 wait_for "saved project:pi-mirror"
 t send-keys -t smoke Escape
@@ -49,6 +53,7 @@ sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "enter edit"
 mirror=$(find "$work" -path '*/.pi/forge/prompt-stacks/pi-mirror.json' | head -n 1)
 if ! grep -qF "Smoke edit." "$mirror"; then echo "pi-mirror.json did not change: $mirror"; exit 1; fi
+if ! grep -qF 'Smoke edit.\tTabbed' "$mirror"; then echo "the pasted tab is not a tab in pi-mirror.json"; exit 1; fi
 demo_root=${mirror%/projects/*}
 demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.pi/agent" --forge-dir "$demo_root/home/.pi/forge")
 "$bin" "${demo_flags[@]}" preset validate pi-mirror >"$work/validate.out" 2>&1 \
@@ -111,8 +116,8 @@ wait_for "s stats"
 echo "session panel walk ok"
 
 # The shared selection (issue 15): the header names the session, the
-# entry, the Preset opened above (pi-mirror) and the one the branch
-# records (▶), and follows the cursor at once.
+# entry, the Preset opened above (the pi-mirror fork) and the one the
+# branch records (▶), and follows the cursor at once.
 header() { screen | head -n 1; }
 wait_change() { # wait_change OLD [TIMEOUT_S]: the header differs from OLD
   local deadline=$((SECONDS + ${2:-10}))
@@ -122,11 +127,11 @@ wait_change() { # wait_change OLD [TIMEOUT_S]: the header differs from OLD
   done
 }
 t send-keys -t smoke L
-wait_for "(leaf) │ preset project:pi-mirror (branch: ▶ project:guarded-worker)"
+wait_for "entry 862c1f60 ● │ preset project:pi-mirror-copy (branch: ▶ project:guarded-worker)"
 before=$(header)
 t send-keys -t smoke Up
 wait_change "$before"
-if header | grep -qF "(leaf)"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
+if header | grep -qF "862c1f60"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
 t send-keys -t smoke '#' a 3 7 d 5 e 1 c Enter
 wait_for "entry a37d5e1c │"
 echo "selection follows the cursor and # goes to an entry ok"
@@ -140,7 +145,7 @@ wait_for "/ cents  match 2/6"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke L
-wait_for "(leaf) │ preset"
+wait_for "entry 862c1f60 ●"
 echo "tree search ok"
 # Mouse (SGR sequences typed into the pane, as a terminal sends them): a
 # click on the second timeline row selects it; the wheel scrolls the tree.
@@ -161,7 +166,7 @@ rounding=$(find "$work" -name '2026-11-27T09-14-05-112Z_*.jsonl' | head -n 1)
 t send-keys -t smoke L F
 wait_for "FOLLOW"
 printf '%s\n' '{"type":"message","id":"5e55a0e1","parentId":"862c1f60","timestamp":"2026-11-27T09:18:00.000Z","message":{"role":"user","content":"A line from the smoke test","timestamp":1795771080000}}' >>"$rounding"
-wait_for "entry 5e55a0e1 (leaf)"
+wait_for "entry 5e55a0e1 ●"
 wait_for "31 msg"
 t send-keys -t smoke 1
 wait_for "at entry 5e55a0e1"
@@ -177,7 +182,7 @@ wait_for "follow off"
 echo "follow mode and skipped lines ok"
 # At 80 columns the header keeps the session, the entry and the Preset.
 t resize-window -t smoke -x 80 -y 24
-wait_for "session Invoice rounding fix │ entry 5e55a0e1 ● │ preset pi-mirror"
+wait_for "session Invoice rounding fix │ entry 5e55a0e1 ● │ preset pi-mirror"  # -copy may be cut
 t send-keys -t smoke :
 wait_for "Commands"
 if ! t capture-pane -e -p -t smoke | grep -qF $'\e[2m'; then echo "the screen under the palette is not dimmed"; screen; exit 1; fi

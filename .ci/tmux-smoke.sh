@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -114,10 +114,40 @@ t send-keys -t smoke Escape
 sleep 0.3
 wait_for "s stats"
 echo "session panel walk ok"
+# Capabilities panel: follow the session's leaf, enable review-mode with
+# its preview and confirmation, disable it again from its card, and check
+# the file through the CLI after each step.
+t send-keys -t smoke G Enter
+sleep 0.3
+t send-keys -t smoke 2
+wait_for "(leaf)"
+wait_for "── 2 active"
+session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
+t send-keys -t smoke a
+wait_for "Enable project:review-mode"
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 3 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+grep -qF '"source":"project:review-mode"' "$work/status.json" \
+  || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
+t send-keys -t smoke Tab Tab G d
+wait_for "Disable "
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 2 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
+  echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
+fi
+grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
+echo "capabilities panel enable/disable ok"
 
 # The shared selection (issue 15): the header names the session, the
-# entry, the Preset opened above (the pi-mirror fork) and the one the
-# branch records (▶), and follows the cursor at once.
+# entry (● at the leaf), the Preset opened above (the pi-mirror fork) and
+# the one the branch records (▶), and follows the cursor at once.
+t send-keys -t smoke 3
+wait_for "╭─ Sessions ("
 header() { screen | head -n 1; }
 wait_change() { # wait_change OLD [TIMEOUT_S]: the header differs from OLD
   local deadline=$((SECONDS + ${2:-10}))
@@ -127,11 +157,11 @@ wait_change() { # wait_change OLD [TIMEOUT_S]: the header differs from OLD
   done
 }
 t send-keys -t smoke L
-wait_for "entry 862c1f60 ● │ preset project:pi-mirror-copy (branch: ▶ project:guarded-worker)"
+wait_for " ● │ preset project:pi-mirror-copy (branch: ▶ project:guarded-worker)"
 before=$(header)
 t send-keys -t smoke Up
 wait_change "$before"
-if header | grep -qF "862c1f60"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
+if header | grep -qF " ● │"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
 t send-keys -t smoke '#' a 3 7 d 5 e 1 c Enter
 wait_for "entry a37d5e1c │"
 echo "selection follows the cursor and # goes to an entry ok"
@@ -145,7 +175,7 @@ wait_for "/ cents  match 2/6"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke L
-wait_for "entry 862c1f60 ●"
+wait_for " ● │ preset"
 echo "tree search ok"
 # Mouse (SGR sequences typed into the pane, as a terminal sends them): a
 # click on the second timeline row selects it; the wheel scrolls the tree.

@@ -12,6 +12,7 @@ type Set struct {
 	// is the key that opens it).
 	CommandPalette Palette
 	Presets        Presets
+	Capabilities   Capabilities
 	Session        Session
 	Forms          Forms
 	Agents         Agents
@@ -26,6 +27,7 @@ func DefaultSet() Set {
 		Confirm:        DefaultConfirm(),
 		CommandPalette: DefaultPalette(),
 		Presets:        DefaultPresets(),
+		Capabilities:   DefaultCapabilities(),
 		Session:        DefaultSession(),
 		Forms:          DefaultForms(),
 		Agents:         DefaultAgents(),
@@ -40,7 +42,7 @@ func DefaultSet() Set {
 // "search.next").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms, &s.Agents, &s.Search} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Forms, &s.Agents, &s.Search} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
+	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
@@ -78,9 +79,7 @@ func New(opts Options) *Model {
 	presets.SetKeys(m.keys.Presets)
 	m.panels = []common.Panel{
 		presets,
-		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
-			"capability library and bindings (source vs effective)",
-			"capability state at the selected entry; enable/disable/reset/add"),
+		capspanel.New(m.com),
 		sessionpanel.New(m.com),
 		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
 			"captures and references", "block diff and line diff with cache boundary and token deltas"),

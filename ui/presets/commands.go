@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
@@ -83,6 +84,10 @@ type runContext struct {
 	// tools are the tools seen in the session (declared or called).
 	tools []string
 	err   error
+	// caps is the capability state at the entry (nil: none to project);
+	// capsTrusted whether its updates are projected (capabilities.go).
+	caps        *capstate.State
+	capsTrusted bool
 }
 
 // loadLibraryCmd reads the whole library.
@@ -128,6 +133,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
+	rc.withCapabilities(ws, s, index)
 	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source
@@ -196,7 +202,7 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		res := compile.Preview(stack, rc.runtime, rc.base, rc.messages, nil)
-		return previewMsg{version: version, res: res}
+		return previewMsg{version: version, res: rc.projectCapabilities(res)}
 	}
 }
 

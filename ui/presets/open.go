@@ -180,7 +180,7 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
-	return saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision)
+	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.

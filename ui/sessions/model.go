@@ -302,6 +302,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.runAction(msg)
 	case copiedMsg:
 		return m.applyCopied(msg)
+	case common.SessionWrittenMsg:
+		if m.ls != nil && msg.File == m.ls.file && !m.follow.on { // follow mode sees it anyway
+			return m.reloadCmd()
+		}
 	case summariesMsg:
 		if m.ls == msg.ls && m.ls.applySummaries(msg) {
 			m.tl.refresh(m.ls)

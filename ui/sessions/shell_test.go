@@ -409,3 +409,14 @@ func TestTreeSearchFollowsTheTreeFilter(t *testing.T) {
 		t.Fatalf("showing every entry finds the model change: %d matches", hs.m.search.Count())
 	}
 }
+
+// Another panel's append (a capability action) moves a leaf selection to
+// the new leaf too.
+func TestAnAppendByAnotherPanelMovesTheLeafSelection(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	appendLine(t, paths["rounding"], `{"type":"custom","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","customType":"pi-forge-capability-event","data":{}}`)
+	hs.Send(common.SessionWrittenMsg{File: paths["rounding"]})
+	if sel := lastSelection(t, hs); sel.EntryID != "e20" || !sel.AtLeaf {
+		t.Fatalf("the selection follows the leaf the append made, got %+v", sel)
+	}
+}

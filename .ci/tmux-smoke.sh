@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [4]="╭─ Blocks" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -61,6 +61,14 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The draft diff of the saved Preset: nothing to compile differently.
+t send-keys -t smoke D
+wait_for "Draft diff · project:pi-mirror"
+wait_for "the draft compiles to the same request as the saved Preset"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Items · pi-mirror"
+echo "presets draft diff ok"
 # The file changes on disk under an unsaved draft: the save is refused,
 # the draft stays, and fork writes it under a new id.
 sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
@@ -142,6 +150,26 @@ if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
 fi
 grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
 echo "capabilities panel enable/disable ok"
+# Payloads panel: the selected entry against the previous request; the
+# branch's requests with their cache figures; the drop where the model
+# switched, its cause and line diff; then a saved payload picked as B.
+t send-keys -t smoke 4
+wait_for "(following the selection)"
+wait_for "╭─ Blocks · "
+t send-keys -t smoke s
+wait_for "Requests on the branch"
+wait_for "▼ d49fd546"
+t send-keys -t smoke / d 4 9 f d 5 4 6 Enter Enter
+wait_for "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4"
+t send-keys -t smoke Enter v
+wait_for "· split ·"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+t send-keys -t smoke b
+wait_for "Pick B (later request)"
+t send-keys -t smoke / 0 2 - a f t e r Enter Enter
+wait_for "B saved payload 02-after-write-access.json"
+echo "payloads panel walk ok"
 
 # The shared selection (issue 15): the header names the session, the
 # entry (● at the leaf), the Preset opened above (the pi-mirror fork) and

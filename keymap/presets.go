@@ -22,6 +22,9 @@ type Presets struct {
 	New       key.Binding
 	Undo      key.Binding
 	Preview   key.Binding
+	// DraftDiff compares the unsaved draft with the saved Preset, both
+	// compiled at the selected entry.
+	DraftDiff key.Binding
 	Profiles  key.Binding
 	Reload    key.Binding
 	Confirm   key.Binding
@@ -52,6 +55,7 @@ func DefaultPresets() Presets {
 		New:       bind([]string{"n"}, "n", "new preset"),
 		Undo:      bind([]string{"u"}, "u", "undo"),
 		Preview:   bind([]string{"v"}, "v", "preview"),
+		DraftDiff: bind([]string{"D"}, "D", "draft diff"),
 		Profiles:  bind([]string{"p"}, "p", "profiles"),
 		Reload:    bind([]string{"r"}, "r", "reload"),
 		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
@@ -69,7 +73,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.add-block": &p.AddBlock, "presets.add-slot": &p.AddSlot,
 		"presets.duplicate": &p.Duplicate, "presets.delete": &p.Delete, "presets.edit": &p.Edit,
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
-		"presets.undo": &p.Undo, "presets.preview": &p.Preview, "presets.profiles": &p.Profiles,
+		"presets.undo": &p.Undo, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles,
 		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})

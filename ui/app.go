@@ -20,7 +20,7 @@ import (
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
-	"github.com/forgebench/forgebench/ui/pending"
+	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
 	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
 )
@@ -81,8 +81,7 @@ func New(opts Options) *Model {
 		presets,
 		capspanel.New(m.com),
 		sessionpanel.New(m.com),
-		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
-			"captures and references", "block diff and line diff with cache boundary and token deltas"),
+		payloadspanel.New(m.com),
 		agentspanel.New(m.com),
 	}
 	return m
@@ -140,6 +139,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.broadcast(msg)
 	case switchPanelMsg:
 		m.active = int(msg)
+		return m, nil
+	case common.ShowPanelMsg:
+		if msg.Index >= 0 && msg.Index < len(m.panels) {
+			m.active = msg.Index
+		}
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)

@@ -13,7 +13,6 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/pending"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -87,7 +86,7 @@ func TestHeaderKeepsTheSelectionAt80And160Columns(t *testing.T) {
 }
 
 // many is a panel with more keys than a footer holds.
-type many struct{ *pending.Model }
+type many struct{ *stubPanel }
 
 func (p many) ShortHelp() []key.Binding {
 	var bs []key.Binding
@@ -103,7 +102,7 @@ func (p many) ShortHelp() []key.Binding {
 // the root's tab/palette/quit giving way first.
 func TestFooterFitsHintsByRank(t *testing.T) {
 	m := newTestModel(160, 48)
-	m.panels[m.active] = many{pending.New(m.com, "Many", "test")}
+	m.panels[m.active] = many{newStub("Many")}
 	m.panels[m.active].SetSize(160, 45)
 	footer := ansi.Strip(m.footerView())
 	for _, want := range []string{"enter edit", "x delete", "e $EDITOR", "ctrl+s save", "? all keys"} {
@@ -154,7 +153,7 @@ func TestDialogsDrawOverTheDimmedScreen(t *testing.T) {
 // body reach the active panel in its own coordinates.
 func TestMouseRoutesByPosition(t *testing.T) {
 	m := newTestModel(120, 30)
-	probe := &probe{Model: pending.New(m.com, "Probe", "test")}
+	probe := &probe{stubPanel: newStub("Probe")}
 	m.panels[4] = probe
 	x := 0
 	for i, label := range m.tabLabels() {

@@ -107,6 +107,12 @@ type Model struct {
 	previewText renderedLines
 
 	dlg *dialog
+	// diff is the open draft diff (draftdiff.go); nil when closed.
+	diff *draftDiff
+	// wantItem is an item id a jump to this panel points at (a new
+	// ItemID in the selection; seenItem is the last one seen), shown once
+	// its Preset is open.
+	wantItem, seenItem string
 
 	status    string
 	statusErr bool
@@ -155,7 +161,10 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.sizeDraftDiff()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return "Presets" }
@@ -205,6 +214,8 @@ func (m *Model) onSetting() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
+	case m.diff != nil && m.dlg == nil:
+		return m.draftDiffHelp()
 	case m.dlg != nil && m.dlg.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
@@ -252,7 +263,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Edit},
-		{k.Save, k.Fork, k.New, k.Undo, k.Preview, k.Profiles, k.Reload},
+		{k.Save, k.Fork, k.New, k.Undo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
 	}
 }
 
@@ -275,6 +286,9 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case forms.EditMsg:
 		cmds = append(cmds, m.applyFormEdit(msg))
 	default:
+		if cmd, ok := m.draftDiffUpdate(msg); ok {
+			return m, cmd
+		}
 		cmds = append(cmds, m.handle(msg))
 		if m.form != nil && m.focus == paneEditor {
 			var cmd tea.Cmd
@@ -371,6 +385,12 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
 				open = m.openPreset(p, openQuiet)
 			}
+		}
+	}
+	if sel.ItemID != m.seenItem {
+		m.seenItem, m.wantItem = sel.ItemID, sel.ItemID
+		if m.open != nil && m.open.Key() == sel.PresetID {
+			m.focusWantedItem()
 		}
 	}
 	return tea.Batch(open, m.followContext(sel))

@@ -127,6 +127,7 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 	m.closeForm()
 	m.refreshItems()
 	m.items.SetCursor(0)
+	m.focusWantedItem()
 	m.syncEditor()
 	if msg.how.focusItems {
 		m.focus = paneItems

@@ -19,6 +19,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.dlg != nil {
 		return m.dialogKey(msg)
 	}
+	if m.diff != nil {
+		return m.draftDiffKey(msg)
+	}
 	if key.Matches(msg, k.Save) {
 		m.stopEditing()
 		return m.save()
@@ -72,6 +75,8 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.promptNew(), true
 	case key.Matches(msg, k.Preview):
 		return m.togglePreview(), true
+	case key.Matches(msg, k.DraftDiff):
+		return m.openDraftDiff(), true
 	case m.showProfile || m.d == nil:
 		return nil, false
 	case key.Matches(msg, k.Undo):

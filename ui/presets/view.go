@@ -79,6 +79,9 @@ func (m *Model) View() string {
 }
 
 func (m *Model) view() string {
+	if m.diff != nil {
+		return m.draftDiffView()
+	}
 	l := m.layout()
 	var body string
 	if m.showProfile {

@@ -117,14 +117,16 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 		if sel.SessionFile == m.loading {
 			return nil
 		}
-		m.selEntry, m.atLeaf = sel.EntryID, sel.AtLeaf || sel.EntryID == ""
+		// A selection made elsewhere names its entry by id; AtLeaf is
+		// this panel's to say (another panel may copy a stale one).
+		m.selEntry, m.atLeaf = sel.EntryID, sel.EntryID == ""
 		return m.openFile(sel.SessionFile)
 	}
 	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf {
 		return nil
 	}
 	idx := m.ls.leaf
-	if i, ok := m.ls.sess.IndexOf(sel.EntryID); ok && sel.EntryID != "" && !sel.AtLeaf {
+	if i, ok := m.ls.sess.IndexOf(sel.EntryID); ok && sel.EntryID != "" {
 		idx = i
 	}
 	m.showEntry(idx)

@@ -420,3 +420,23 @@ func TestAnAppendByAnotherPanelMovesTheLeafSelection(t *testing.T) {
 		t.Fatalf("the selection follows the leaf the append made, got %+v", sel)
 	}
 }
+
+// A jump from another panel copies the selection and sets the entry; an
+// AtLeaf it carried over must not send the cursor to the leaf.
+func TestAJumpWithAStaleLeafFlagGoesToItsEntry(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	jump := lastSelection(t, hs) // at the leaf: AtLeaf is true
+	jump.EntryID = "e05"
+	hs.Send(common.SelectionChangedMsg{Selection: jump})
+	if id := hs.m.ls.rows[hs.m.tl.current()].id; id != "e05" {
+		t.Fatalf("the jump goes to e05, cursor on %s", id)
+	}
+	if sel := lastSelection(t, hs); sel.EntryID != "e05" || sel.AtLeaf {
+		t.Fatalf("the panel corrects the leaf flag: %+v", sel)
+	}
+	other := common.Selection{SessionFile: paths["currency"], EntryID: "f01", AtLeaf: true}
+	hs.Send(common.SelectionChangedMsg{Selection: other})
+	if sel := lastSelection(t, hs); sel.SessionFile != paths["currency"] || sel.EntryID != "f01" || sel.AtLeaf {
+		t.Fatalf("in another session too: %+v", sel)
+	}
+}

@@ -47,11 +47,11 @@ type loadedSession struct {
 	// "msg" column, exact once the file is read).
 	messages int
 	// skipped are the lines the reader dropped and why; unnumbered counts
-	// more that it did not number; notes are oddities that dropped
-	// nothing.
+	// more that it did not number; noticed are oddities that dropped
+	// nothing (a missing final newline, reused ids, repaired tree links).
 	skipped    []session.SkippedLine
 	unnumbered int
-	notes      []string
+	noticed    []string
 	sess       *session.Session
 	tree       *session.Tree
 	rows       []entryRow
@@ -65,6 +65,9 @@ type loadedSession struct {
 	leaf int
 	// active marks the entries on the path root → leaf.
 	active []bool
+	// notes say what reading skipped (a line above the display limit,
+	// malformed lines) or the tree repaired (cycles, duplicate ids).
+	notes []string
 }
 
 // buildLoaded precomputes rows, labels and the active path without
@@ -72,12 +75,14 @@ type loadedSession struct {
 // summaries follow from summaryCmd. It runs inside a command.
 func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
+	treeNotes := s.TreeNotes(ls.tree)
+	ls.notes = append(s.LoadNotes(), treeNotes...)
 	if name, ok := s.Name(); ok {
 		ls.name = sanitize.Fold(name)
 	}
 	ls.title = s.Title()
 	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
-	ls.notes = s.Diagnostics.Notes()
+	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.rows = make([]entryRow, len(s.Entries))
 	ls.sums = make([]summaryCell, len(s.Entries))
 	ls.asked = make([]bool, len(s.Entries))

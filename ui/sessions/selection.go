@@ -1,6 +1,8 @@
 package sessions
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/session"
@@ -73,6 +75,13 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	m.picker.refresh(ls)
 	m.picker.moveToPath(ls.file)
 	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil), m.announce(at)}
+	if len(ls.notes) > 0 && !refresh { // what reading skipped or repaired, once per open
+		note := ls.notes[0]
+		if more := len(ls.notes) - 1; more > 0 {
+			note += fmt.Sprintf(" (+%d more; %s lists the skipped lines)", more, m.keys.Skipped.Help().Key)
+		}
+		cmds = append(cmds, m.setStatus(paneTimeline, note, false))
+	}
 	if m.follow.on && m.follow.reloading {
 		m.follow.reloading = false
 		if m.follow.dirty {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // The reader drops lines Pi would drop too (malformed JSON, blank and
@@ -49,10 +51,10 @@ func (m *Model) skippedLines(w int) []string {
 			out = append(out, st.Text.Muted.Render(fmt.Sprintf("  … and %d more (the first 100 of each kind are numbered)", ls.unnumbered)))
 		}
 	}
-	if len(ls.notes) > 0 {
+	if len(ls.noticed) > 0 {
 		out = append(out, "", st.Text.Subtle.Render("Also noticed:"))
-		for _, note := range ls.notes {
-			out = append(out, "  "+st.Text.Normal.Render(note))
+		for _, note := range ls.noticed {
+			out = append(out, "  "+st.Text.Normal.Render(sanitize.Fold(note)))
 		}
 	}
 	for i, l := range out {

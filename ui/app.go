@@ -36,6 +36,9 @@ type Options struct {
 	Home string
 	// Timer schedules delayed messages (nil: tea.Tick); tests fire them.
 	Timer func(time.Duration, tea.Msg) tea.Cmd
+	// WatchFiles lets panels watch their files for changes on disk (the
+	// real program; tests leave it off).
+	WatchFiles bool
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -77,6 +80,9 @@ func New(opts Options) *Model {
 	m.palette = palette.New(m.keys.CommandPalette)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	if opts.WatchFiles {
+		presets.EnableWatch()
+	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),

@@ -118,9 +118,14 @@ func (h *Harness[M]) Type(s string) {
 	}
 }
 
-// Send delivers msg to the model and settles the commands it returns.
+// Send delivers msg to the model and settles the commands it returns. A
+// selection sent this way is stored in Common first, as the root does
+// before any panel sees it.
 func (h *Harness[M]) Send(msg tea.Msg) {
 	h.t.Helper()
+	if sel, ok := msg.(common.SelectionChangedMsg); ok && h.Common != nil {
+		h.Common.Selection = sel.Selection
+	}
 	var cmd tea.Cmd
 	h.Model, cmd = h.update(h.Model, msg)
 	h.Run(cmd)

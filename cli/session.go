@@ -102,13 +102,16 @@ const maxSkippedShown = 20
 
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" help:"Session file (.jsonl). Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
 // Run builds the tree and the leaf context and prints the summary; it is
 // the command used to time loading from outside.
 func (c *SessionShowCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
@@ -163,7 +166,7 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
 }
@@ -171,6 +174,9 @@ type SessionContextCmd struct {
 // Run prints the context Pi would build at the entry. Every line Pi
 // accepts is read (no display limit), so the context matches Pi's.
 func (c *SessionContextCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err

@@ -377,7 +377,7 @@ func (m *Model) onPlan(msg planMsg) {
 	}
 	p := &preview{op: msg.op, plan: msg.plan}
 	if msg.plan.Refusal != nil {
-		p.problems = append(p.problems, "pi-forge: "+msg.plan.Refusal.Message)
+		p.problems = append(p.problems, msg.plan.Refusal.Notice())
 	} else if msg.plan.Changes() && msg.live != "" {
 		p.problems = append(p.problems, msg.live)
 	}

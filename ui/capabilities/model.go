@@ -77,6 +77,8 @@ type Model struct {
 
 	edit   *editor
 	dialog *dialog
+	// jump is a capability another panel pointed at (jump.go).
+	jump jumpState
 
 	status    string
 	statusErr bool

@@ -32,7 +32,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			return m, m.edit.update(msg)
 		}
 	case common.SelectionChangedMsg:
-		return m, m.follow(msg.Selection)
+		follow := m.follow(msg.Selection)
+		return m, tea.Batch(follow, m.noteJump(msg.Selection))
 	case common.ThemeChangedMsg:
 		m.bindings, m.bindingsFor = nil, "" // the form keeps the old styles
 		return m, m.requestDetail()
@@ -123,7 +124,7 @@ func (m *Model) onLibrary(msg libraryMsg) tea.Cmd {
 	m.lib, m.libErr = msg.lib, ""
 	m.bindings, m.bindingsFor = nil, ""
 	m.list.SetItems(m.markActive(msg.rows))
-	return tea.Batch(m.requestDetail(), m.recompute())
+	return tea.Batch(m.showJump(), m.requestDetail(), m.recompute())
 }
 
 func (m *Model) onSession(msg sessionMsg) tea.Cmd {
@@ -152,6 +153,7 @@ func (m *Model) onState(msg stateMsg) {
 	v.cursor = min(v.cursor, max(0, len(msg.st.Active())-1))
 	m.bindings, m.bindingsFor = nil, ""
 	m.list.SetItems(m.markActive(m.list.Items()))
+	m.showJump()
 }
 
 // markActive flags the library rows whose capability is active (unbound

@@ -46,6 +46,7 @@ type (
 		err  error
 	}
 	appliedMsg struct {
+		file  string
 		op    capstate.Operation
 		res   capability.Result
 		wrote fileStamp
@@ -173,6 +174,6 @@ func applyCmd(file string, p *capstate.Plan, now func() time.Time, last fileStam
 		case err != nil:
 			err = fmt.Errorf("append to the session: %w", err)
 		}
-		return appliedMsg{op: p.Op, res: p.Result, wrote: wrote, err: err}
+		return appliedMsg{file: file, op: p.Op, res: p.Result, wrote: wrote, err: err}
 	}
 }

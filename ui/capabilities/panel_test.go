@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -76,9 +77,19 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	if hs.m.dialog != nil || fileSize(t, file) != size {
 		t.Fatal("cancel must close the preview and write nothing")
 	}
+	var appended []string
+	hs.Intercept = func(msg tea.Msg) bool {
+		if a, ok := msg.(common.SessionAppendedMsg); ok {
+			appended = append(appended, a.File)
+		}
+		return false
+	}
 	hs.Press("a", "y")
 	if fileSize(t, file) == size {
 		t.Fatal("confirming did not write")
+	}
+	if len(appended) != 1 || appended[0] != file {
+		t.Fatalf("the write was announced for %v, want once for %s", appended, file)
 	}
 	if !strings.HasPrefix(hs.m.status, "Selected ") || len(hs.m.view.state.Active()) != 3 {
 		t.Fatalf("after enable: %q, %d active", hs.m.status, len(hs.m.view.state.Active()))

@@ -202,6 +202,10 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handleWheel(msg))
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
+	case common.SessionAppendedMsg: // another panel wrote the open file
+		if m.ls != nil && msg.File == m.ls.file {
+			cmds = append(cmds, m.reloadCmd())
+		}
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.

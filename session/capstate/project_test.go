@@ -99,4 +99,18 @@ func TestProjectPreview(t *testing.T) {
 	if got := strings.Join(kinds, ","); !strings.Contains(got, "capability:system") || strings.Contains(got, "custom") {
 		t.Errorf("parts %s", got)
 	}
+	// The compiled messages follow the projection, aligned with their
+	// sources: what reads them (the draft diff) sees the request.
+	compiled := out.Result.Messages
+	if len(compiled.Messages) != len(out.Messages) || len(compiled.MessageSources) != len(compiled.Messages) {
+		t.Fatalf("%d compiled messages, %d sources, %d parts", len(compiled.Messages), len(compiled.MessageSources), len(out.Messages))
+	}
+	for i, m := range compiled.Messages {
+		if capability.IsDeliveryMarker(m) {
+			t.Errorf("compiled message %d is a delivery marker", i)
+		}
+		if m != out.Messages[i].Message {
+			t.Errorf("compiled message %d is not the part's message", i)
+		}
+	}
 }

@@ -35,11 +35,11 @@ type draftDiffMsg struct {
 }
 
 // draftDiffCmd compiles the saved and the draft Preset like the preview
-// does and diffs them.
+// does (capability updates projected) and diffs them.
 func draftDiffCmd(saved, draftStack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
-		before := compile.Preview(saved, rc.runtime, rc.base, rc.messages, nil)
-		after := compile.Preview(draftStack, rc.runtime, rc.base, rc.messages, nil)
+		before := rc.projectCapabilities(compile.Preview(saved, rc.runtime, rc.base, rc.messages, nil))
+		after := rc.projectCapabilities(compile.Preview(draftStack, rc.runtime, rc.base, rc.messages, nil))
 		_, _, d, cause := turndiff.DraftDiff(saved, draftStack, &before, &after)
 		return draftDiffMsg{diff: d, cause: cause}
 	}

@@ -192,6 +192,10 @@ func TestRefusals(t *testing.T) {
 	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
 		t.Fatalf("live: %+v", d)
 	}
+	// The panel has no override; it says what to do instead.
+	if problems := strings.Join(hs.m.dialog.preview.problems, " "); !strings.Contains(problems, "Close Pi") || !strings.Contains(problems, "--force") {
+		t.Errorf("the live refusal does not say how to proceed: %s", problems)
+	}
 	hs.Press("esc")
 
 	// Changed since read: the append's guard refuses and nothing lands.

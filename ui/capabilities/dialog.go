@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -28,6 +29,7 @@ const (
 	dialogNewID                      // scope and id of a new capability
 	dialogBindings                   // choose a binding to enable
 	dialogConfirm                    // a yes/no question (delete, discard)
+	dialogToolName                   // a tool name typed into the editor's picker
 )
 
 // choice is one binding offered by the enable-bound chooser.
@@ -162,6 +164,17 @@ func (m *Model) submitText(d *dialog) tea.Cmd {
 		m.dialog = nil
 		m.edit = newEditor(d.scope, id, nil, "", m.view.declared)
 		m.focus = paneDetail
+		return nil
+	case dialogToolName:
+		name := jsonv.TrimJS(text)
+		if problem := capability.ToolNameProblem(name); problem != "" {
+			d.body = problem
+			return nil
+		}
+		m.dialog = nil
+		if m.edit != nil {
+			m.edit.addTool(name)
+		}
 		return nil
 	}
 	return nil

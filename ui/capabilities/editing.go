@@ -59,6 +59,9 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 			e.toolCursor = min(len(e.tools)-1, e.toolCursor+1)
 		case key.Matches(msg, k.Toggle):
 			e.cycleTool()
+		case key.Matches(msg, k.ToolName):
+			m.dialog = textDialog(dialogToolName, "Add a tool by name",
+				"A tool the picker does not offer (an extension's tool this session has not declared); it is added as +tool.", "tool: ")
 		}
 		return nil
 	}

@@ -129,7 +129,7 @@ func (m *Model) detailView(r rect) string {
 	focused := m.focus == paneDetail
 	innerW, innerH := r.w-4, r.h-2
 	if m.edit != nil {
-		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, innerW, innerH))
+		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, &m.keys, innerW, innerH))
 	}
 	if m.mode == modeBindings {
 		title := "Bindings"

@@ -79,7 +79,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	}
 	var appended []string
 	hs.Intercept = func(msg tea.Msg) bool {
-		if a, ok := msg.(common.SessionAppendedMsg); ok {
+		if a, ok := msg.(common.SessionWrittenMsg); ok {
 			appended = append(appended, a.File)
 		}
 		return false

@@ -395,7 +395,7 @@ func (m *Model) onApplied(msg appliedMsg) tea.Cmd {
 	m.lastWrite = msg.wrote
 	m.setStatus(sanitize.Fold(msg.res.Message), false)
 	// The Session panel reads the file again and shows the new leaf.
-	appended := common.SessionAppendedMsg{File: msg.file}
+	appended := common.SessionWrittenMsg{File: msg.file}
 	return tea.Batch(m.reopenSession(), func() tea.Msg { return appended })
 }
 

@@ -53,6 +53,11 @@ func (c *Common) Markdown() *Markdown {
 // here, and a panel that renders markdown may warm the new renderer.
 type ThemeChangedMsg struct{ Styles themes.Styles }
 
+// SessionWrittenMsg says a panel appended to a session file (a capability
+// action); a panel showing that file reads it again, so the new leaf
+// becomes the selection everywhere.
+type SessionWrittenMsg struct{ File string }
+
 // SelectionChangedMsg announces a new selection; the root stores it in
 // Common and forwards it to every panel so they can follow it.
 type SelectionChangedMsg struct{ Selection Selection }

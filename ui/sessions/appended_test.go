@@ -27,11 +27,11 @@ func TestAnotherPanelsAppendReloadsTheOpenSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Send(common.SessionAppendedMsg{File: paths["currency"]})
+	hs.Send(common.SessionWrittenMsg{File: paths["currency"]})
 	if len(hs.m.ls.rows) != before {
 		t.Fatal("an append to another file reloaded the open session")
 	}
-	hs.Send(common.SessionAppendedMsg{File: file})
+	hs.Send(common.SessionWrittenMsg{File: file})
 	if len(hs.m.ls.rows) != before+1 || hs.m.ls.sess.Entries[hs.m.ls.leaf].ID != "e20" {
 		t.Fatalf("after the append: %d rows (had %d), leaf %d", len(hs.m.ls.rows), before, hs.m.ls.leaf)
 	}

@@ -202,10 +202,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handleWheel(msg))
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
-	case common.SessionAppendedMsg: // another panel wrote the open file
-		if m.ls != nil && msg.File == m.ls.file {
-			cmds = append(cmds, m.reloadCmd())
-		}
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
@@ -270,6 +266,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyTail(msg)
 	case actionMsg:
 		return m.runAction(msg)
+	case common.SessionWrittenMsg:
+		if m.ls != nil && msg.File == m.ls.file && !m.follow.on { // follow mode sees it anyway
+			return m.reloadCmd()
+		}
 	case summariesMsg:
 		if m.ls == msg.ls && m.ls.applySummaries(msg) {
 			m.tl.refresh(m.ls)

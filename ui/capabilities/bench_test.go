@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -69,5 +72,50 @@ func BenchmarkFilterFrame(b *testing.B) {
 		hs.Type("9")
 		_ = hs.m.View()
 		hs.Press("backspace")
+	}
+}
+
+// benchBigSnapshots appends n manual directives of about size characters
+// each to the demo's main session and follows it at its leaf.
+func benchBigSnapshots(b *testing.B, n, size int) *harness {
+	b.Helper()
+	hs := newHarness(b, 160, 48, true)
+	file := hs.mainSession()
+	line := "Keep every change small, explain it in plain words, and run the whole test suite before you report. "
+	for i := 0; i < n; i++ {
+		text := fmt.Sprintf("Directive %d.\n", i) + strings.Repeat(line, size/len(line))
+		s, err := session.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := capstate.PlanAt(s, inputsFor(hs.m.lib, hs.com.Workspace.AgentDir), capstate.Operation{Kind: capstate.OpAdd, Arg: text}, capstate.DefaultOptions(nil))
+		if err != nil || p.Refusal != nil {
+			b.Fatalf("plan: %v %v", err, p.Refusal)
+		}
+		if _, err := session.Append(file, p.Guard, p.Entries(), session.AppendOptions{Force: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hs.Run(hs.m.reopenSession())
+	if got := len(hs.m.view.state.Active()); got != n+2 {
+		b.Fatalf("%d active, want %d", got, n+2)
+	}
+	hs.focusOn(paneSession)
+	return hs
+}
+
+// BenchmarkSessionFrame moves the card cursor over 20 active snapshots of
+// 100,000 characters (pi-forge's content limit) and draws the frame.
+func BenchmarkSessionFrame(b *testing.B) {
+	hs := benchBigSnapshots(b, 20, 99_000)
+	down, up := uitest.Key("down"), uitest.Key("up")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			hs.Send(down)
+		} else {
+			hs.Send(up)
+		}
+		_ = hs.m.View()
 	}
 }

@@ -62,3 +62,29 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 		t.Fatalf("confirming after scrolling: %q", hs.m.status)
 	}
 }
+
+// Card texts are wrapped once per activation, width, theme and expansion:
+// drawing again adds nothing to the cache, expanding or resizing draws
+// new lines (never the old ones).
+func TestCardBodiesAreCached(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.focusOn(paneSession)
+	_ = hs.m.View()
+	n := len(hs.m.view.bodies)
+	if n != 2 {
+		t.Fatalf("%d cached bodies after one frame, want one per card (2)", n)
+	}
+	_ = hs.m.View()
+	if len(hs.m.view.bodies) != n {
+		t.Fatal("a second frame wrapped the texts again")
+	}
+	a, _ := hs.m.view.selectedActive()
+	collapsed := hs.m.view.body(a, &hs.com.Styles, 40, false)
+	expanded := hs.m.view.body(a, &hs.com.Styles, 40, true)
+	if len(expanded) <= len(collapsed) || !strings.Contains(ansi.Strip(strings.Join(collapsed, "\n")), "more lines") {
+		t.Fatalf("collapsed %q, expanded %q", collapsed, expanded)
+	}
+	if narrow := hs.m.view.body(a, &hs.com.Styles, 30, true); len(narrow) <= len(expanded) {
+		t.Fatal("a narrower width reused the wider lines")
+	}
+}

@@ -119,3 +119,29 @@ func BenchmarkSessionFrame(b *testing.B) {
 		_ = hs.m.View()
 	}
 }
+
+// BenchmarkEditorKeypress types into the content of a capability of
+// 10,000 characters and draws the frame. bubbles' textarea renders every
+// line of its value on each update, so this grows with the content
+// (about 80 ms at pi-forge's 100,000-character limit, where $EDITOR is
+// the better tool).
+func BenchmarkEditorKeypress(b *testing.B) {
+	hs := newHarness(b, 160, 48, true)
+	line := "Keep every change small, explain it in plain words, and run the whole test suite before you report.\n"
+	hs.writeCapability("huge", strings.Repeat(line, 10_000/len(line)))
+	hs.selectCapability("project:huge")
+	hs.Press("enter", "tab", "tab") // content
+	if hs.m.edit == nil || hs.m.edit.field != fieldContent {
+		b.Fatal("editor on the content")
+	}
+	x, bs := uitest.Key("x"), uitest.Key("backspace")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			hs.Send(x)
+		} else {
+			hs.Send(bs)
+		}
+		_ = hs.m.View()
+	}
+}

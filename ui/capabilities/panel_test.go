@@ -36,6 +36,9 @@ func TestFollowsTheSelectedEntry(t *testing.T) {
 	if !strings.Contains(hs.m.View(), "Session @ "+early) {
 		t.Error("the session pane does not name the entry")
 	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "no capability history on this branch") {
+		t.Error("an entry before any capability event is not said to have no history")
+	}
 	// Library rows mark what is active there: nothing.
 	for _, r := range hs.m.list.Items() {
 		if r.active {

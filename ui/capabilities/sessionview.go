@@ -81,7 +81,11 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 	active := s.Active()
 	lines = append(lines, st.Text.Muted.Render(ruleWith(fmt.Sprintf(" %d active ", len(active)), width)))
 	if len(active) == 0 {
-		lines = append(lines, st.Pane.Placeholder.Render("no active capability — a enables the selected one, + adds a directive"))
+		what := "no active capability"
+		if s.History == nil || len(s.History.Events) == 0 {
+			what = "no capability history on this branch (another session: Session panel, 3)"
+		}
+		lines = append(lines, wrap(st.Pane.Placeholder.Render(what+" — a enables the selected one, + adds a directive"), width)...)
 		return lines, nil
 	}
 	starts := make([]int, len(active))

@@ -15,12 +15,11 @@ go build -trimpath -o "$work/forgebench" .
 FORGEBENCH_BIG_SESSION="$work/big.jsonl" go test ./session/capstate/ -run '^TestWriteBigSession$' -count=1 >/dev/null
 ls -l "$work/big.jsonl" | awk '{printf "session: %.1f MB\n", $5/1048576}'
 
-# measure CMD... → one "wall_seconds peak_kb" line per run
-measure() {
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
-    cat "$work/t"
-  done
+# once OUT CMD... → appends one "wall_seconds peak_kb" line to OUT
+once() {
+  local out=$1; shift
+  /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+  cat "$work/t" >>"$out"
 }
 stats() { # label file → median wall with min..max, median peak RSS
   local walls rss
@@ -34,8 +33,14 @@ stats() { # label file → median wall with min..max, median peak RSS
 median() { cut -d' ' -f1 "$1" | sort -n | awk '{w[NR]=$1} END {print w[int((NR+1)/2)]}'; }
 
 cd "$work"
-measure ./forgebench session show --json big.jsonl >show.txt
-measure ./forgebench --cwd "$work" --agent-dir "$work/agent" --forge-dir "$work/forge" capability status --json --session big.jsonl >status.txt
+: >show.txt
+: >status.txt
+# The two commands alternate, so load from other processes on a shared
+# machine falls on both alike instead of on whichever ran second.
+for _ in $(seq "$runs"); do
+  once show.txt ./forgebench session show --json big.jsonl
+  once status.txt ./forgebench --cwd "$work" --agent-dir "$work/agent" --forge-dir "$work/forge" capability status --json --session big.jsonl
+done
 stats "session show --json" show.txt
 stats "capability status --json" status.txt
 show=$(median show.txt)

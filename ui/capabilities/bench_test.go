@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
@@ -51,14 +53,16 @@ func benchLibrary(b *testing.B, n int) *harness {
 // (markdown) in its command and redraws only visible rows.
 func BenchmarkKeypressFrame(b *testing.B) {
 	hs := benchLibrary(b, 2000)
-	down, up := uitest.Key("down"), uitest.Key("up")
+	hs.alternate(b, "down", "up")
+}
+
+// alternate sends the two keys in turn, one per iteration, and draws the
+// frame after each.
+func (hs *harness) alternate(b *testing.B, first, second string) {
+	keys := [2]tea.KeyPressMsg{uitest.Key(first), uitest.Key(second)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if i%2 == 0 {
-			hs.Send(down)
-		} else {
-			hs.Send(up)
-		}
+		hs.Send(keys[i%2])
 		_ = hs.m.View()
 	}
 }
@@ -108,16 +112,7 @@ func benchBigSnapshots(b *testing.B, n, size int) *harness {
 // 100,000 characters (pi-forge's content limit) and draws the frame.
 func BenchmarkSessionFrame(b *testing.B) {
 	hs := benchBigSnapshots(b, 20, 99_000)
-	down, up := uitest.Key("down"), uitest.Key("up")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%2 == 0 {
-			hs.Send(down)
-		} else {
-			hs.Send(up)
-		}
-		_ = hs.m.View()
-	}
+	hs.alternate(b, "down", "up")
 }
 
 // BenchmarkEditorKeypress types into the content of a capability of
@@ -134,14 +129,5 @@ func BenchmarkEditorKeypress(b *testing.B) {
 	if hs.m.edit == nil || hs.m.edit.field != fieldContent {
 		b.Fatal("editor on the content")
 	}
-	x, bs := uitest.Key("x"), uitest.Key("backspace")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if i%2 == 0 {
-			hs.Send(x)
-		} else {
-			hs.Send(bs)
-		}
-		_ = hs.m.View()
-	}
+	hs.alternate(b, "x", "backspace")
 }

@@ -56,6 +56,9 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := &m.com.Styles
+	if m.height == 1 { // only the status line fits
+		return m.statusLine()
+	}
 	l := m.layout()
 	var left, right []string
 	if l.library.h > 0 {

@@ -1,7 +1,10 @@
 package capabilities
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/ui/uitest"
 )
@@ -18,5 +21,13 @@ func TestTinySizesFillTheArea(t *testing.T) {
 			hs.Resize(size[0], size[1])
 			uitest.AssertFills(t, hs.m.View(), size[0], size[1])
 		}
+	}
+}
+
+// The library's count agrees with its number.
+func TestLibraryCountSaysCapability(t *testing.T) {
+	hs := newHarness(t, 160, 48, false) // untrusted: only the global one
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, " 1 capability ") || strings.Contains(v, "1 capabilities") {
+		t.Errorf("library count:\n%s", v)
 	}
 }

@@ -122,7 +122,11 @@ func (m *Model) libraryView(r rect) string {
 	}
 	info := m.list.Position()
 	if m.lib != nil {
-		info = fmt.Sprintf("%d capabilities  %s", m.list.Total(), info)
+		noun := "capabilities"
+		if m.list.Total() == 1 {
+			noun = "capability"
+		}
+		info = fmt.Sprintf("%d %s  %s", m.list.Total(), noun, info)
 	}
 	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
 }

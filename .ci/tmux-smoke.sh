@@ -176,4 +176,32 @@ t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)
 if [ "$code" != "0" ]; then echo "forgebench exited with $code"; screen; exit 1; fi
+# Hostile sessions (test/hostile): a FIFO and a /dev/zero symlink among them
+# must not stall discovery, and no escape sequence from the files may reach
+# the terminal — an OSC 52 that got through would fill tmux's paste buffer.
+corpus="$(dirname "$0")/../test/hostile"
+hcwd="$work/hostile"
+hdir="$work/hagent/sessions/--$(printf '%s' "${hcwd#/}" | tr '/:\\' '---')--"
+mkdir -p "$hcwd" "$hdir" "$work/hforge"
+cp "$corpus"/sessions/*.jsonl "$hdir/"
+mkfifo "$hdir/fifo.jsonl"
+ln -s /dev/zero "$hdir/zero.jsonl"
+t kill-server 2>/dev/null || true
+sock="$sock-hostile" # a fresh server: the old one may still be exiting
+t new-session -d -s smoke -x 160 -y 48 \
+  "'$bin' --cwd '$hcwd' --agent-dir '$work/hagent' --forge-dir '$work/hforge' --theme dark; sleep 60"
+# set-clipboard on: an application's OSC 52 creates a tmux buffer. The
+# hostile text shows only once panel 3 is opened, after this.
+t set -g set-clipboard on
+wait_for "forgebench │ cwd"
+t send-keys -t smoke 3
+wait_for "╭─ Sessions (8)"
+t send-keys -t smoke Tab Tab g
+for _ in $(seq 1 12); do t send-keys -t smoke Enter Escape Down; sleep 0.3; done
+t send-keys -t smoke c
+wait_for "Context at "
+if [ -n "$(t list-buffers 2>/dev/null)" ]; then
+  echo "an escape sequence from a hostile session reached the terminal (tmux buffer set):"; t list-buffers; exit 1
+fi
+echo "hostile sessions ok"
 echo "tmux smoke test passed"

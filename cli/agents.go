@@ -177,7 +177,7 @@ func agentSession(a *subagent.Agent) (*session.Session, error) {
 	if a.File == "" {
 		return nil, fail(exitFailed, "the session file of %s is missing (%s)", a.Path, sanitize.Line(a.SessionFile))
 	}
-	s, err := session.Open(a.File)
+	s, err := session.OpenForDisplay(a.File) // a display path: runaway lines are skipped
 	if err != nil {
 		return nil, fmt.Errorf("open the session of %s: %w", a.Path, err)
 	}

@@ -409,7 +409,7 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 			return err
 		}
 	} else {
-		fmt.Fprint(g.stdout, rep.Render())
+		fmt.Fprint(g.stdout, sanitize.Text(rep.Render())) // file names come from the checkout
 	}
 	if rep.Errors > 0 {
 		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)

@@ -14,14 +14,14 @@ import (
 type SessionStatsCmd struct {
 	File   string `arg:"" help:"Session file (.jsonl)."`
 	Branch bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry)." placeholder:"ID"`
+	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON   bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
 }
 
 // Run counts messages, tool calls, tokens and cost, pricing usages that
 // lack a cost from the model catalog (the agent dir's models.json applies).
 func (c *SessionStatsCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
+	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 	scope := "whole session"
 	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
-		scope = "branch to " + s.Entries[st.LeafIndex].ID
+		scope = "branch to " + sanitize.Clip(s.Entries[st.LeafIndex].ID, 80)
 	}
 	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)
 	fmt.Fprintf(w, "messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)

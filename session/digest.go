@@ -95,18 +95,14 @@ func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	if opt.BufferBytes <= 0 {
 		opt.BufferBytes = 1 << 20
 	}
-	f, err := os.Open(path)
+	f, info, err := openRegular(path) // a FIFO or device is refused, never read
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat session: %w", err)
-	}
 	d := &Digest{Path: path, ModTime: info.ModTime()}
 	dg := digester{d: d, opt: opt}
-	r := getDigestReader(f, opt.BufferBytes)
+	r := getDigestReader(sizedReader(f, info), opt.BufferBytes)
 	err = dg.run(r)
 	putDigestReader(r, opt.BufferBytes)
 	if err != nil {
@@ -426,7 +422,7 @@ func (d *Digest) ReadLine(i int) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s: line %d is gone", d.Path, e.Line)
 	}
-	f, err := os.Open(d.Path)
+	f, _, err := openRegular(d.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}

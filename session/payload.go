@@ -63,19 +63,15 @@ type PayloadFile struct {
 // ReadPayloadFile reads a saved payload or turn-snapshot file. Only a file
 // that cannot be read is an error; any content is data.
 func ReadPayloadFile(path string) (*PayloadFile, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("read payload %s: is a directory", path)
+	}
+	f, info, err := openRegular(path) // a FIFO or device is refused, never read
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read payload: %w", err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("read payload %s: is a directory", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxPayloadFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(sizedReader(f, info), MaxPayloadFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -51,10 +52,16 @@ func EstimateTokens(text string) int {
 
 // Preview compiles like Compile and labels every piece of the output.
 func Preview(stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) PreviewResult {
+	return PreviewContext(context.Background(), stack, runtime, base, messages, macros)
+}
+
+// PreviewContext is Preview that stops running regex rules once ctx is
+// done: a draft changed and this preview is stale (see CompileContext).
+func PreviewContext(ctx context.Context, stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) PreviewResult {
 	if stack == nil {
 		stack = &preset.Stack{SchemaVersion: 1}
 	}
-	c := newCompilation(stack, &runtime, macros)
+	c := newCompilation(stack, &runtime, macros, ctx.Done())
 	system, assembly := c.compileSystemPrompt(base)
 	result := Result{System: system, Messages: c.compileMessages(messages)}
 	return PreviewResult{

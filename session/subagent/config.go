@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // ConfigFileName is pi-subagent's configuration file (§22).
@@ -99,6 +100,9 @@ func (c *Config) Valid() bool {
 	return true
 }
 
+// maxConfigBytes bounds a subagent.json read (a settings file, never big).
+const maxConfigBytes = 16 << 20
+
 // LoadConfig reads <agentDir>/subagent.json and, when the project is
 // trusted, the nearest <dir>/.pi/subagent.json walking up from cwd (only
 // that one); the project file overrides field by field (§22). Invalid
@@ -148,7 +152,7 @@ func nearestProjectFile(cwd, name string) string {
 
 // apply reads one file and, when it is valid, applies its values.
 func (c *Config) apply(f *ConfigFile) {
-	data, err := os.ReadFile(f.Path)
+	data, err := session.ReadRegularFile(f.Path, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

@@ -364,7 +364,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("%s is %d bytes, more than forgebench reads (%d)", path, fi.Size(), limit)
 	}
-	return os.ReadFile(path)
+	return session.ReadRegularFile(path, limit) // also if the path was swapped since the stat
 }
 
 // recoverFromSessions rebuilds agents from the descriptor entries of the

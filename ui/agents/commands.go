@@ -75,7 +75,7 @@ func activityCmd(a *subagent.Agent) tea.Cmd {
 		if file == "" {
 			return activityMsg{key: key, err: errors.New("the agent's session file is missing")}
 		}
-		s, err := session.Open(file)
+		s, err := session.OpenForDisplay(file) // a display path: runaway lines are skipped
 		if err != nil {
 			return activityMsg{key: key, err: fmt.Errorf("read activity: %w", err)}
 		}

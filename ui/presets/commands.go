@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -198,10 +199,11 @@ func previewDue(version int) tea.Cmd {
 	return tea.Tick(previewDelay, func(time.Time) tea.Msg { return previewDueMsg{version: version} })
 }
 
-// previewCmd compiles the draft's stack against the run context.
-func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
+// previewCmd compiles the draft's stack against the run context; its regex
+// rules stop once ctx is cancelled (see previewRun).
+func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
-		res := compile.Preview(stack, rc.runtime, rc.base, rc.messages, nil)
+		res := compile.PreviewContext(ctx, stack, rc.runtime, rc.base, rc.messages, nil)
 		return previewMsg{version: version, res: rc.projectCapabilities(res)}
 	}
 }

@@ -102,6 +102,7 @@ type Model struct {
 	active      *resources.Preset
 	preview     *previewMsg
 	previewGen  int // counts installed previews (the preview cache key)
+	previewRun  previewRun
 	showPreview bool
 	previewOff  int
 	previewText renderedLines
@@ -323,7 +324,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
-			return previewCmd(msg.version, m.d.Stack(), m.rc)
+			return m.previewRun.start(msg.version, m.d.Stack(), m.rc)
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
@@ -407,6 +408,7 @@ func (m *Model) followContext(sel common.Selection) tea.Cmd {
 
 // schedulePreview asks for a debounced preview of the current draft.
 func (m *Model) schedulePreview() tea.Cmd {
+	m.previewRun.cancel() // the compile in flight, if any, is stale now
 	if m.d == nil || m.rc == nil {
 		return nil
 	}

@@ -107,7 +107,7 @@ func TestDraftDiffCarriesCapabilityUpdates(t *testing.T) {
 	}
 	// One block for the system prompt, one per message of the projected
 	// preview (the checkpoint and the write-access update included).
-	pv := previewCmd(1, p.Stack, rc)().(previewMsg)
+	pv := previewCmd(context.Background(), 1, p.Stack, rc)().(previewMsg)
 	if len(msg.diff.Blocks) != 1+len(pv.res.Messages) {
 		t.Fatalf("%d blocks for %d projected messages", len(msg.diff.Blocks), len(pv.res.Messages))
 	}

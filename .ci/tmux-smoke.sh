@@ -78,6 +78,42 @@ wait_for "fork → project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
+# Preset properties: the copy's description, typed in the Properties form,
+# saved and validated through the CLI.
+t send-keys -t smoke G k k k k k k k Enter
+wait_for "Preset properties — pi-mirror-copy"
+t send-keys -t smoke j Enter C-e C-u # the field editor opens on the old text: clear it
+t send-keys -t smoke -l "Edited in the smoke test"
+t send-keys -t smoke Enter
+wait_for "pi-mirror-copy (unsaved)"
+t send-keys -t smoke C-s
+wait_for "saved project:pi-mirror-copy"
+"$bin" "${demo_flags[@]}" preset show pi-mirror-copy --json | grep -qF '"description": "Edited in the smoke test"' \
+  || { echo "the description was not saved"; screen; exit 1; }
+"$bin" "${demo_flags[@]}" preset validate pi-mirror-copy >"$work/validate.out" 2>&1 \
+  || { echo "pi-mirror-copy does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "presets properties edit ok"
+# Agent profile: raise tdd-worker's thinking level in its form, save, and
+# validate it through the CLI.
+t send-keys -t smoke p
+wait_for "╭─ Agent profiles"
+t send-keys -t smoke g j i
+wait_for "Profile · tdd-worker (editing)"
+t send-keys -t smoke j j j j Space
+wait_for "thinkingLevel   high"
+t send-keys -t smoke C-s
+wait_for "saved project:tdd-worker"
+"$bin" "${demo_flags[@]}" profile show tdd-worker --json | grep -qF '"thinkingLevel": "high"' \
+  || { echo "the thinking level was not saved"; exit 1; }
+"$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
+  || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke p
+wait_for "Items · pi-mirror-copy"
+echo "profile edit ok"
 # Agents panel: the newest session, selected at start, is the pi-subagent
 # root of the demo; read an agent's transcript, come back, then switch to
 # closed agents.

@@ -2,6 +2,7 @@ package capstate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -167,9 +168,41 @@ func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile
 		projected = append(projected, compile.Part{Kind: PartCapability, Label: label, Role: jsonv.ToString(role),
 			Text: text, Tokens: compile.EstimateTokens(text), Message: m})
 	}
+	renumberHistory(projected, sourcesOut)
 	res.Messages = projected
 	res.Result.Messages.Messages, res.Result.Messages.MessageSources = compiledOut, sourcesOut
 	return res, nil
+}
+
+// renumberHistory numbers the history parts ("Conversation i/N") over the
+// messages the request carries: the compiler counted the delivery markers
+// among the history, the projection replaced or dropped them. parts and
+// sources are aligned; both are updated.
+func renumberHistory(parts []compile.Part, sources []compile.MessageSource) {
+	type group struct{ kind, item, slot string }
+	count := map[group]int{}
+	for i, p := range parts {
+		if p.Kind == compile.PartHistory {
+			count[group{sources[i].Kind, sources[i].ItemID, sources[i].Slot}]++
+		}
+	}
+	seen := map[group]int{}
+	for i := range parts {
+		if parts[i].Kind != compile.PartHistory {
+			continue
+		}
+		g := group{sources[i].Kind, sources[i].ItemID, sources[i].Slot}
+		seen[g]++
+		src := &sources[i]
+		if src.HistoryIndex == seen[g] && src.HistoryCount == count[g] {
+			continue
+		}
+		suffix := " " + strconv.Itoa(src.HistoryIndex) + "/" + strconv.Itoa(src.HistoryCount)
+		src.HistoryIndex, src.HistoryCount = seen[g], count[g]
+		if base, ok := strings.CutSuffix(parts[i].Label, suffix); ok {
+			parts[i].Label = base + " " + strconv.Itoa(src.HistoryIndex) + "/" + strconv.Itoa(src.HistoryCount)
+		}
+	}
 }
 
 // messageRole is a message's role ("" when it has none).

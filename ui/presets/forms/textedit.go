@@ -221,13 +221,18 @@ func (e *textEditor) view(st *themes.Styles, width, height int) []string {
 	}
 	gutter := len(fmt.Sprint(len(e.lines))) + 1
 	textW := max(1, width-gutter-1)
-	// the cursor's cell in its line, kept inside the window sideways
+	// the cursor's cells in its line (a tab or a wide rune takes several),
+	// kept inside the window sideways
 	cur := cellsOf(e.lines[e.row][:e.col])
+	atW := 1
+	if e.col < len(e.lines[e.row]) {
+		atW = max(1, cellsOf(e.lines[e.row][e.col:e.col+1]))
+	}
 	if cur < e.left {
 		e.left = cur
 	}
-	if cur >= e.left+textW {
-		e.left = cur - textW + 1
+	if cur+atW > e.left+textW {
+		e.left = max(0, cur+atW-textW)
 	}
 	out := make([]string, 0, e.height)
 	for r := e.top; r < min(len(e.lines), e.top+e.height); r++ {
@@ -243,6 +248,7 @@ func (e *textEditor) view(st *themes.Styles, width, height int) []string {
 			at = sanitize.Line(string(e.lines[r][e.col]))
 			after = sanitize.Line(string(e.lines[r][e.col+1:]))
 		}
+		at = ansi.Cut(at, 0, textW) // a glyph wider than the whole window is cut
 		line := ansi.Cut(before, e.left, e.left+textW) + st.Text.Normal.Reverse(true).Render(at) +
 			ansi.Cut(after, 0, max(0, e.left+textW-cur-ansi.StringWidth(at)))
 		out = append(out, num+line)

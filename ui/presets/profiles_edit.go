@@ -152,6 +152,7 @@ func (m *Model) toggleProfileRaw() tea.Cmd {
 		return nil
 	}
 	editing := m.prof != nil && m.prof.p.Path == p.Path && m.profForm != nil
+	was := m.profRaw
 	if editing && m.profFocus {
 		m.profRaw = !m.profRaw
 	} else {
@@ -159,7 +160,8 @@ func (m *Model) toggleProfileRaw() tea.Cmd {
 	}
 	m.editProfile(p)
 	if m.prof == nil || m.prof.p.Path != p.Path {
-		return nil // another profile has unsaved edits (the status says so)
+		m.profRaw = was // another profile has unsaved edits (the status says so)
+		return nil
 	}
 	m.profForm = m.buildProfileForm(forms.Cursor{})
 	return nil

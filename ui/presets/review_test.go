@@ -237,3 +237,27 @@ func TestDeletingTheSelectedPresetClearsTheSelection(t *testing.T) {
 		t.Fatal("the selection still names the deleted Preset")
 	}
 }
+
+// TestProfileRawRefusedKeepsTheOtherDraftsView: v on another profile while
+// one has unsaved edits is refused and leaves that draft's form as it was.
+func TestProfileRawRefusedKeepsTheOtherDraftsView(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("i", "down", "down", "down", "down", "space") // an unsaved edit in the form
+	hs.Press("esc")
+	hs.openProfile("lost")
+	hs.Press("v")
+	if hs.m.prof.p.ID != "reviewer" || !strings.Contains(statusText(hs), "unsaved edits") {
+		t.Fatalf("v opened lost over reviewer's edits: %q", statusText(hs))
+	}
+	hs.openProfile("reviewer")
+	hs.Press("i")
+	if hs.m.profRaw {
+		t.Fatal("the refused v switched reviewer's editor to raw JSON")
+	}
+	hs.openProfile("lost")
+	hs.Press("v")
+	if hs.m.profRaw {
+		t.Fatal("the refused v left the raw view flag set")
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // PayloadCmd groups the payload commands.
@@ -38,12 +40,15 @@ type PayloadDiffCmd struct {
 }
 
 // resolver builds a session.Resolver for this workspace: presets by file or
-// selector, Pi's defaults when a session records no system prompt.
+// selector, Pi's defaults when a session records no system prompt, and
+// pi-forge's rewrite of session requests (the library is read only when a
+// session or preset reference needs it).
 func (g *Globals) resolver() (*session.Resolver, error) {
 	cat, err := g.modelCatalog()
 	if err != nil {
 		return nil, err
 	}
+	fallback := g.piDefaults
 	return &session.Resolver{
 		Catalog:  cat,
 		Location: time.Local,
@@ -51,14 +56,35 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 		LoadPreset: func(sel string) (*preset.Stack, string, error) {
 			return g.loadPresetRef(sel)
 		},
-		Fallback: func() (compile.Runtime, string, error) {
-			ws, err := g.workspace()
-			if err != nil {
-				return compile.Runtime{}, "", err
-			}
-			return resources.PiDefaultRuntime(ws, nil, time.Now())
-		},
+		Fallback: fallback,
+		Forge:    g.forge(cat, fallback),
 	}, nil
+}
+
+// piDefaults is Pi's default runtime and base prompt for this workspace,
+// for sessions that record no system prompt.
+func (g *Globals) piDefaults() (compile.Runtime, string, error) {
+	ws, err := g.workspace()
+	if err != nil {
+		return compile.Runtime{}, "", err
+	}
+	return resources.PiDefaultRuntime(ws, nil, time.Now())
+}
+
+// forge is pi-forge's request rewrite against this workspace's library,
+// loaded when first needed.
+func (g *Globals) forge(cat *catalog.Catalog, fallback session.Defaults) session.Forge {
+	return capstate.LazyForge(func() (*capstate.Forge, error) {
+		lib, err := g.loadLibrary()
+		if err != nil {
+			return nil, err
+		}
+		return &capstate.Forge{
+			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
+			Location: time.Local,
+			Fallback: fallback,
+		}, nil
+	})
 }
 
 // loadPresetRef reads a preset reference: an existing file, else a
@@ -192,8 +218,9 @@ func printCompact(g *Globals, v any) error {
 
 // showJSON is `payload show --json`: {ref, kind, turn, approxTokens, …}
 // with "file" (path, kind, valid, chars, recovery?, losses) for files and
-// "request" (entry, contextEntry, model, payload, usage?) for session and
-// preset references.
+// "request" (entry, contextEntry, forAssistant, preset?, inferred,
+// payload, usage?) for session and preset references; preset is the
+// Preset that compiled the request, inferred what the rebuild assumed.
 func showJSON(r *session.Resolved) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("ref", r.Ref.Raw)
@@ -234,9 +261,14 @@ func showJSON(r *session.Resolved) *jsonv.Object {
 		}
 		ro.Set("contextEntry", ctx)
 		ro.Set("forAssistant", q.ForAssistant)
-		if r.PresetID != "" {
-			ro.Set("preset", r.PresetID)
+		if q.PresetID != "" {
+			ro.Set("preset", q.PresetID)
 		}
+		inferred := make([]any, len(q.Inferred))
+		for i, note := range q.Inferred {
+			inferred[i] = note
+		}
+		ro.Set("inferred", inferred)
 		ro.Set("payload", q.Payload)
 		if q.Usage != nil {
 			uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})

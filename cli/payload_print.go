@@ -26,7 +26,7 @@ func describeRef(r *session.Resolved) string {
 		what = "saved payload, not valid JSON"
 	case r.File != nil:
 		what = "saved payload"
-	case r.Preset != nil:
+	case r.Ref.Kind == session.RefPreset && r.Request != nil:
 		what = "preset " + r.PresetID + " at entry " + r.Session.Entries[r.Index].ID
 	case r.Request != nil && r.Request.ForAssistant:
 		what = "request for assistant entry " + r.Session.Entries[r.Index].ID
@@ -43,8 +43,16 @@ func writeShow(w io.Writer, r *session.Resolved) {
 	if q := r.Request; q != nil && q.Model != "" {
 		fmt.Fprintf(w, "model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools))
 	}
-	if r.Preset != nil && r.Preset.RuntimeSource != "" {
-		fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(r.Preset.RuntimeSource))
+	if q := r.Request; q != nil {
+		if q.PresetID != "" && r.Ref.Kind == session.RefSession {
+			fmt.Fprintf(w, "pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID))
+		}
+		if q.RuntimeSource != "" {
+			fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(q.RuntimeSource))
+		}
+		for _, note := range q.Inferred {
+			fmt.Fprintf(w, "inferred: %s\n", sanitize.Line(note))
+		}
 	}
 	blocks := r.Turn.Turn.Blocks
 	if r.File != nil && r.File.Recovery != nil {

@@ -155,9 +155,9 @@ func TestPayloadDiffGates(t *testing.T) {
 		msg  string
 	}{
 		{[]string{a, a, "--fail-on-change"}, exitOK, ""},
-		{[]string{a, b, "--fail-on-change"}, exitFailed, "3 block(s) changed (--fail-on-change)"},
-		{[]string{a, b, "--max-token-growth", "596"}, exitOK, ""},
-		{[]string{a, b, "--max-token-growth", "595"}, exitFailed, "grew by 596 tokens, more than 595"},
+		{[]string{a, b, "--fail-on-change"}, exitFailed, "4 block(s) changed (--fail-on-change)"},
+		{[]string{a, b, "--max-token-growth", "659"}, exitOK, ""},
+		{[]string{a, b, "--max-token-growth", "658"}, exitFailed, "grew by 659 tokens, more than 658"},
 		{[]string{b, a, "--max-token-growth", "0"}, exitOK, ""},
 		{[]string{a, b, "--max-token-growth=-1"}, exitUsage, "0 or more"},
 	} {
@@ -258,5 +258,45 @@ func TestSessionStatsCache(t *testing.T) {
 	code, out, _ = runPayload(t, "session", "stats", demoSession)
 	if code != exitOK || !strings.Contains(out, "prompt cache\n  branch   read 64,680") || !strings.Contains(out, "drop at d49fd546") {
 		t.Errorf("text:\n%s", out)
+	}
+}
+
+// TestPayloadShowPiForgeRequest: in the demo workspace a session reference
+// is the request pi-forge sent — the Preset in force compiled, the
+// capability updates in place — and says what it inferred.
+func TestPayloadShowPiForgeRequest(t *testing.T) {
+	args, layout := demoArgs(t)
+	ref := "session:" + filepath.Join(layout.SessionDir, filepath.Base(demoSession)) + "#c0430f5a"
+	code, out, errOut := runCLI(t, in(args, "payload", "show", ref, "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Request struct {
+			Preset   string
+			Inferred []string
+			Payload  struct {
+				System   string
+				Messages []struct{ Role, Content any }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	q := got.Request
+	if q.Preset != "project:guarded-worker" || !strings.HasPrefix(q.Payload.System, "You are a careful engineer on the billing team.") {
+		t.Errorf("preset %q system %.60q", q.Preset, q.Payload.System)
+	}
+	last := q.Payload.Messages[len(q.Payload.Messages)-1]
+	if c, _ := last.Content.(string); !strings.HasPrefix(c, "[pi-forge capability update]") {
+		t.Errorf("last message %v", last)
+	}
+	if len(q.Inferred) == 0 {
+		t.Error("no inferred notes")
+	}
+	code, out, _ = runCLI(t, in(args, "payload", "show", ref)...)
+	if code != exitOK || !strings.Contains(out, "pi-forge: Preset project:guarded-worker compiled this request") || !strings.Contains(out, "inferred: ") {
+		t.Errorf("human show:\n%.600s", out)
 	}
 }

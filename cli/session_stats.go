@@ -40,7 +40,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		st = session.SessionStats(s, cat)
 	}
 	cache := session.CacheReportAt(s, st.LeafIndex)
-	preds := session.PredictDrops(s, cache, cat)
+	preds := session.PredictDrops(s, cache, session.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)})
 	if c.JSON {
 		v := session.StatsValue(s, st)
 		v.Set("cache", session.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))

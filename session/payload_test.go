@@ -186,7 +186,7 @@ func TestCacheReport(t *testing.T) {
 	if u.EntryID != "d49fd546" || u.Lost != 6850 || u.CacheRead != 1200 {
 		t.Errorf("drop %+v", u)
 	}
-	p := PredictAt(s, rep.Uses, k, catalog.Default())
+	p := PredictAt(s, rep.Uses, k, RequestOptions{Catalog: catalog.Default()})
 	if p.Err != nil || !p.Breaks || p.Cause == nil || p.Cause.Kind != turndiff.CauseModel || p.Diff.PrefixTokens > 10 {
 		t.Errorf("prediction %+v cause %+v", p.Diff.Summary, p.Cause)
 	}
@@ -198,15 +198,23 @@ func TestCacheReport(t *testing.T) {
 func TestPresetRequest(t *testing.T) {
 	rv, _ := demoResolver(t)
 	a, b, d, c := resolveDiff(t, rv, "session:demo#c0430f5a", "preset:guarded-worker@demo#c0430f5a")
-	if b.Preset == nil || b.Stack == nil || b.Request.ContextIndex != a.Request.ContextIndex {
+	if b.Stack == nil || b.PresetID != "project:guarded-worker" || b.Request.PresetID != "project:guarded-worker" || b.Request.ContextIndex != a.Request.ContextIndex {
 		t.Fatalf("preset side %+v", b.Request)
 	}
-	sys, _ := b.Request.Payload.Get("system")
-	if sys.(string) != b.Preset.Preview.Result.System.SystemPrompt && !strings.HasPrefix(sys.(string), b.Preset.Preview.Result.System.SystemPrompt+"\n\n") {
-		t.Errorf("system block is not the compiled prompt")
+	if b.Request.Usage != nil {
+		t.Errorf("a preset's request has no recorded usage")
 	}
-	if o, ok := b.Turn.OriginAt("system", 0); !ok || o.Kind != turndiff.CausePresetItem || o.PresetID != "project:guarded-worker" {
+	sys, _ := b.Request.Payload.Get("system")
+	if !strings.HasPrefix(sys.(string), "You are a careful engineer on the billing team. Write tools are enabled") {
+		t.Errorf("system block is not the compiled prompt: %.80q", sys)
+	}
+	if o, ok := b.Turn.OriginAt("system", 0); !ok || o.Kind != turndiff.CausePresetItem || o.ItemID != "role" || o.PresetID != "project:guarded-worker" {
 		t.Errorf("origin of the first character %+v", o)
+	}
+	// c0430f5a follows a tool result: pi-forge compiles only the system
+	// prompt, the messages are the natural context.
+	if len(b.Request.Inferred) != 1 || !strings.Contains(b.Request.Inferred[0], "follow-up") {
+		t.Errorf("inferred %q", b.Request.Inferred)
 	}
 	// The compiled prompt differs from Pi's recorded one.
 	if d.Summary.ModifiedBlocks == 0 {
@@ -219,6 +227,16 @@ func TestPresetRequest(t *testing.T) {
 	_, _, d2, c2 := resolveDiff(t, rv, "preset:pi-mirror@demo#c0430f5a", "preset:guarded-worker@demo#c0430f5a")
 	if d2.Summary.ChangedBlocks == 0 || c2 == nil || c2.PresetID != "project:guarded-worker" {
 		t.Errorf("preset pair: %+v cause %+v", d2.Summary, c2)
+	}
+	// On the first request of a turn the messages are compiled too: the
+	// working agreement follows the history and carries its item.
+	_, first, _, _ := resolveDiff(t, rv, "session:demo#fa181dba", "preset:guarded-worker@demo#fa181dba")
+	last := first.Turn.Turn.Blocks[len(first.Turn.Turn.Blocks)-1]
+	if o := first.Turn.Blocks[last.Key]; o.Kind != turndiff.CausePresetItem || o.ItemID != "working-agreement" || !strings.HasPrefix(last.Text, "(Working agreement") {
+		t.Errorf("last block %s %.40q origin %+v", last.Key, last.Text, o)
+	}
+	if len(first.Request.Inferred) != 0 {
+		t.Errorf("inferred %q", first.Request.Inferred)
 	}
 }
 
@@ -233,7 +251,7 @@ func TestPresetRequestFallback(t *testing.T) {
 	if _, err := PresetRequestAt(s, 0, PresetInput{Stack: st}); err == nil {
 		t.Fatal("a session without a recorded prompt needs a fallback runtime")
 	}
-	pr, err := PresetRequestAt(s, 0, PresetInput{Stack: st, Fallback: func() (compile.Runtime, string, error) {
+	pr, err := PresetRequestAt(s, 0, PresetInput{Stack: st, PresetID: "p", Fallback: func() (compile.Runtime, string, error) {
 		return compile.Runtime{Now: time.Unix(0, 0)}, "BASE", nil
 	}})
 	if err != nil {

@@ -3,7 +3,6 @@ package session
 import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
-	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // CacheReport is the prompt-cache use recorded in a session: per request
@@ -69,19 +68,19 @@ type Prediction struct {
 }
 
 // PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
-// branch of s) and diffs them.
-func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog) Prediction {
+// branch of s) as opts says and diffs them.
+func PredictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
 	p := Prediction{Use: uses[k]}
 	if k == 0 {
 		return p
 	}
 	p.Previous = uses[k-1]
-	prev, err := RequestAt(s, uses[k-1].Index, cat)
+	prev, err := RequestWith(s, uses[k-1].Index, opts)
 	if err != nil {
 		p.Err = err
 		return p
 	}
-	cur, err := RequestAt(s, uses[k].Index, cat)
+	cur, err := RequestWith(s, uses[k].Index, opts)
 	if err != nil {
 		p.Err = err
 		return p
@@ -100,14 +99,14 @@ const MaxPredictedDrops = 5
 
 // PredictDrops predicts the boundary of the most recent drops of r (at
 // most MaxPredictedDrops), oldest first.
-func PredictDrops(s *Session, r CacheReport, cat *catalog.Catalog) []Prediction {
+func PredictDrops(s *Session, r CacheReport, opts RequestOptions) []Prediction {
 	drops := r.Branch.Drops
 	if len(drops) > MaxPredictedDrops {
 		drops = drops[len(drops)-MaxPredictedDrops:]
 	}
 	out := make([]Prediction, 0, len(drops))
 	for _, k := range drops {
-		out = append(out, PredictAt(s, r.Uses, k, cat))
+		out = append(out, PredictAt(s, r.Uses, k, opts))
 	}
 	return out
 }

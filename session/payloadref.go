@@ -115,6 +115,9 @@ type Resolver struct {
 	Macros map[string]string
 	// Open opens a session (nil: Open).
 	Open func(path string) (*Session, error)
+	// Forge reproduces pi-forge's rewrite of session and preset requests
+	// (capstate.Forge); nil rebuilds them as Pi alone would send them.
+	Forge Forge
 
 	sessions map[string]*Session
 }
@@ -131,8 +134,6 @@ type Resolved struct {
 	Session *Session
 	Request *Request
 	Index   int
-	// Preset is set for preset references.
-	Preset *PresetRequest
 	// Stack is the preset compiled (preset references).
 	Stack *preset.Stack
 	// PresetID names it.
@@ -168,7 +169,7 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	}
 	out.Session, out.Index = s, index
 	if ref.Kind == RefSession {
-		req, err := RequestAt(s, index, rv.Catalog)
+		req, err := RequestWith(s, index, RequestOptions{Catalog: rv.Catalog, Forge: rv.Forge})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 		}
@@ -184,14 +185,14 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 	}
-	pr, err := PresetRequestAt(s, index, PresetInput{
+	req, err := RequestWith(s, index, RequestOptions{Catalog: rv.Catalog, Forge: rv.Forge, Preset: &PresetInput{
 		Stack: stack, PresetID: id, Macros: rv.Macros, Catalog: rv.Catalog, Location: rv.Location, Fallback: rv.Fallback,
-	})
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 	}
-	out.Preset, out.Request, out.Stack, out.PresetID = pr, &pr.Request, stack, id
-	out.Turn = pr.Turn
+	out.Request, out.Stack, out.PresetID = req, stack, id
+	out.Turn = req.Turn
 	out.Turn.Turn.TurnID = ref.String()
 	return out, nil
 }

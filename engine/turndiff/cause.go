@@ -61,6 +61,9 @@ type Origin struct {
 	Label    string
 	EntryID  string
 	PresetID string
+	// CapabilityID is the capability ("scope:id") behind a capability
+	// update.
+	CapabilityID string
 }
 
 // Span attributes the UTF-16 range [Start, End) of a block's text.
@@ -156,7 +159,7 @@ func CauseFromOrigins(d *Diff, row, offset int, before, after *Annotated) *Cause
 	if !found {
 		return nil
 	}
-	c := &Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID}
+	c := &Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID, CapabilityID: o.CapabilityID}
 	switch o.Kind {
 	case CausePresetItem:
 		c.Detail = "preset item " + o.Label

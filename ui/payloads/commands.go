@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
@@ -84,18 +85,39 @@ func (e env) payloadDir() string { return filepath.Join(e.ws.Cwd, ".pi", "forge"
 
 // resolver resolves references against the workspace: presets from its
 // library (or a file path), Pi's defaults when a session records no
-// system prompt.
+// system prompt, pi-forge's rewrite of session requests.
 func (e env) resolver() *session.Resolver {
-	cat, _ := catalog.Shared(e.ws.AgentDir)
+	opts := e.requestOptions()
 	return &session.Resolver{
-		Catalog:    cat,
+		Catalog:    opts.Catalog,
 		Location:   time.Local,
 		Open:       e.cache.open,
 		LoadPreset: e.loadPreset,
-		Fallback: func() (compile.Runtime, string, error) {
-			return resources.PiDefaultRuntime(e.ws, nil, time.Now())
-		},
+		Fallback:   e.piDefaults,
+		Forge:      opts.Forge,
 	}
+}
+
+// requestOptions rebuild session requests as pi-forge sent them, against
+// the workspace's library (read when a request first needs it).
+func (e env) requestOptions() session.RequestOptions {
+	cat, _ := catalog.Shared(e.ws.AgentDir)
+	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
+		lib, err := resources.LoadLibrary(e.ws)
+		if err != nil {
+			return nil, fmt.Errorf("load library: %w", err)
+		}
+		return &capstate.Forge{
+			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
+			Location: time.Local,
+			Fallback: e.piDefaults,
+		}, nil
+	})}
+}
+
+// piDefaults is Pi's default runtime and base prompt for the workspace.
+func (e env) piDefaults() (compile.Runtime, string, error) {
+	return resources.PiDefaultRuntime(e.ws, nil, time.Now())
 }
 
 // loadPreset reads a preset reference: an existing file, else a selector

@@ -92,7 +92,7 @@ func TestPickSwapAndType(t *testing.T) {
 	m.picker.input.SetValue("")
 	hs.Type("preset:project:guarded-worker@" + hs.main + "#c0430f5a")
 	hs.Press("enter")
-	if m.picker != nil || m.cmp == nil || m.cmp.sides[1].Preset == nil {
+	if m.picker != nil || m.cmp == nil || m.cmp.sides[1].Stack == nil {
 		t.Fatalf("typed preset reference: %q", m.refs)
 	}
 	// Back to following the selection.

@@ -10,7 +10,6 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -84,10 +83,9 @@ func requests(e env, sel common.Selection) ([]requestRow, string, error) {
 	if idx < 0 {
 		return nil, "the session has no entries", nil
 	}
-	cat, _ := catalog.Shared(e.ws.AgentDir)
 	rep := session.CacheReportAt(s, idx)
 	preds := map[int]session.Prediction{}
-	for _, p := range session.PredictDrops(s, rep, cat) {
+	for _, p := range session.PredictDrops(s, rep, e.requestOptions()) {
 		preds[p.Use.Index] = p
 	}
 	ref := func(i int) string {

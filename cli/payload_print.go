@@ -198,6 +198,16 @@ func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *tur
 			continue
 		}
 		fmt.Fprintf(w, "\n── ~ %s ──\n", sanitize.Line(blk.After.Key))
+		if blk.Before.Text == blk.After.Text {
+			before, after := turndiff.WireText(blk.Before), turndiff.WireText(blk.After)
+			if before == after {
+				fmt.Fprintln(w, "same text; the blocks differ in request fields not recorded here")
+				continue
+			}
+			fmt.Fprintln(w, "same text; its request fields differ (the JSON sent):")
+			writeLineDiff(w, before, after)
+			continue
+		}
 		writeLineDiff(w, blk.Before.Text, blk.After.Text)
 	}
 }

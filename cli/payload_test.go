@@ -300,3 +300,19 @@ func TestPayloadShowPiForgeRequest(t *testing.T) {
 		t.Errorf("human show:\n%.600s", out)
 	}
 }
+
+// TestPayloadDiffSavedPayloads: the demo's two captures; the last user
+// message lost its cache marker, which only its wire JSON shows.
+func TestPayloadDiffSavedPayloads(t *testing.T) {
+	args, layout := demoArgs(t)
+	dir := filepath.Join(layout.ProjectDir, ".pi", "forge", "payloads")
+	code, out, errOut := runCLI(t, in(args, "payload", "diff", filepath.Join(dir, "01-before-write-access.json"), filepath.Join(dir, "02-after-write-access.json"))...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"same text; its request fields differ (the JSON sent):", `-        "cache_control": {`, "── ~ request-tools ──"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+}

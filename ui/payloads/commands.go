@@ -205,6 +205,11 @@ func compare(e env, refs [2]string) (*comparison, error) {
 		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
 	}
 	c.view = requestdiff.FromTurnDiff(&c.diff)
+	var beforeAnn *turndiff.Annotated
+	if c.sides[0] != nil {
+		beforeAnn = &c.sides[0].Turn
+	}
+	requestdiff.Annotate(&c.view, &c.diff, beforeAnn, &c.sides[1].Turn)
 	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
 		rep := session.CacheReportAt(b.Session, b.Index)
 		for i := range rep.Uses {

@@ -332,3 +332,44 @@ func FuzzParseRef(f *testing.F) {
 		}
 	})
 }
+
+// countingForge counts the requests rebuilt and leaves them as Pi built
+// them.
+type countingForge struct{ n int }
+
+func (f *countingForge) Rewrite(*Session, ForgeInput) (*ForgeOutput, error) {
+	f.n++
+	return nil, nil
+}
+
+// TestPredictSharesRequests: adjacent drops rebuild the request between
+// them once; n bounds the drops, -1 predicts every one.
+func TestPredictSharesRequests(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := 0; i < 6; i++ {
+		u, a := "u"+itoa(i), "a"+itoa(i)
+		b.WriteString(`{"type":"message","id":"` + u + `","parentId":` + parent + `,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"q` + itoa(i) + `","timestamp":1}}` + "\n")
+		b.WriteString(`{"type":"message","id":"` + a + `","parentId":"` + u + `","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":100,"totalTokens":102},"timestamp":2}}` + "\n")
+		parent = `"` + a + `"`
+	}
+	s, err := Read(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := CacheReportAt(s, s.LeafIndex())
+	if len(rep.Branch.Drops) != 5 {
+		t.Fatalf("drops %v", rep.Branch.Drops)
+	}
+	f := &countingForge{}
+	all := PredictDrops(s, rep, RequestOptions{Forge: f}, -1)
+	if len(all) != 5 || f.n != 6 || all[0].Use.EntryID != "a1" || all[4].Use.EntryID != "a5" {
+		t.Errorf("%d predictions, %d requests rebuilt (want 6: each once)", len(all), f.n)
+	}
+	f.n = 0
+	recent := PredictDrops(s, rep, RequestOptions{Forge: f}, 2)
+	if len(recent) != 2 || recent[0].Use.EntryID != "a4" || f.n != 3 {
+		t.Errorf("recent %d, %d rebuilt", len(recent), f.n)
+	}
+}

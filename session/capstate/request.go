@@ -51,6 +51,9 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 	if ws == nil {
 		ws = &capability.Workspace{}
 	}
+	if in.Preset == nil && !touchedByForge(s) && (ws.AutoActivate == nil || !ws.Trusted) {
+		return nil, nil // no Preset can be in force and no capability history
+	}
 	st, err := At(s, index, Inputs{Workspace: ws, Catalog: f.Inputs.Catalog}, DefaultOptions(nil))
 	if err != nil {
 		return nil, fmt.Errorf("pi-forge state: %w", err)
@@ -103,6 +106,22 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 		out.Inferred = append(out.Inferred, "capability updates as fallback user messages: today's catalog says "+st.Model.Provider+"/"+st.Model.ID+" takes no mid-conversation system messages")
 	}
 	return out, nil
+}
+
+// touchedByForge reports whether any entry of the file is one pi-forge
+// writes (a Preset selection, capability events, anchors, tool baselines):
+// one pass over the entry types, reading only custom entries' type.
+func touchedByForge(s *session.Session) bool {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Type != session.TypeCustom && e.Type != session.TypeCustomMessage {
+			continue
+		}
+		if ct, _, _ := e.CustomPayload(); strings.HasPrefix(ct, "pi-forge-") {
+			return true
+		}
+	}
+	return false
 }
 
 // presetInForce is the Preset the branch selects at the state's entry, to

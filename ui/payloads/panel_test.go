@@ -1,6 +1,7 @@
 package payloads
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,4 +266,42 @@ func TestCutCaptureIsOnePayloadTextBlock(t *testing.T) {
 		t.Errorf("view:\n%s", v)
 	}
 	uitest.AssertFills(t, hs.m.View(), 120, 40)
+}
+
+// TestRequestsViewPredictsEveryDrop: the most recent drops come predicted
+// with the rows, the older ones follow in the background, batch by batch.
+func TestRequestsViewPredictsEveryDrop(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "-")
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := 0; i < 14; i++ {
+		u, a := fmt.Sprintf("u%02d", i), fmt.Sprintf("a%02d", i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:%02d:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i, i)
+		// Every response writes the cache and reads nothing back: each
+		// request after the first is a drop.
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:%02d:30.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i, i)
+		parent = `"` + a + `"`
+	}
+	file := filepath.Join(t.TempDir(), "drops.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.com.Selection = common.Selection{SessionFile: file}
+	hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
+	hs.Press("s")
+	rows := hs.m.reqs.Items()
+	drops := 0
+	for _, r := range rows {
+		if !r.dropped {
+			continue
+		}
+		drops++
+		if !strings.HasPrefix(r.predicted, "predicted: ") {
+			t.Errorf("drop %s: %q", r.entry, r.predicted)
+		}
+	}
+	if len(rows) != 14 || drops != 13 {
+		t.Fatalf("%d rows, %d drops", len(rows), drops)
+	}
 }

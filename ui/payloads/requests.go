@@ -55,24 +55,47 @@ type requestsMsg struct {
 	rows    []requestRow
 	summary string
 	err     error
+	// more are the drops still to predict (the most recent few come
+	// predicted with the rows).
+	more dropBatch
+}
+
+// dropBatch is drops of one branch still to predict, most recent first.
+type dropBatch struct {
+	file    string
+	uses    []turndiff.CacheUse
+	pending []int
+	opts    session.RequestOptions
+}
+
+// predictBatch is how many drops one background command predicts.
+const predictBatch = 8
+
+// predictedMsg delivers the predictions of a batch of drops by row
+// reference, and what is left.
+type predictedMsg struct {
+	gen   int
+	texts map[string]string
+	rest  dropBatch
 }
 
 // requestsCmd reads the cache use of every request on the selected branch
-// and predicts the boundary at each drop.
+// and predicts the boundary at the most recent drops; the others follow
+// in the background (predictCmd), a batch at a time.
 func requestsCmd(e env, gen int, sel common.Selection) tea.Cmd {
 	return func() tea.Msg {
-		rows, summary, err := requests(e, sel)
-		return requestsMsg{gen: gen, rows: rows, summary: summary, err: err}
+		rows, summary, more, err := requests(e, sel)
+		return requestsMsg{gen: gen, rows: rows, summary: summary, err: err, more: more}
 	}
 }
 
-func requests(e env, sel common.Selection) ([]requestRow, string, error) {
+func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, error) {
 	if sel.SessionFile == "" {
-		return nil, "select a session in panel 3 to see its requests", nil
+		return nil, "select a session in panel 3 to see its requests", dropBatch{}, nil
 	}
 	s, err := e.cache.open(sel.SessionFile)
 	if err != nil {
-		return nil, "", err
+		return nil, "", dropBatch{}, err
 	}
 	idx := s.LeafIndex()
 	if sel.EntryID != "" {
@@ -81,28 +104,61 @@ func requests(e env, sel common.Selection) ([]requestRow, string, error) {
 		}
 	}
 	if idx < 0 {
-		return nil, "the session has no entries", nil
+		return nil, "the session has no entries", dropBatch{}, nil
 	}
 	rep := session.CacheReportAt(s, idx)
+	opts := e.requestOptions()
 	preds := map[int]session.Prediction{}
-	for _, p := range session.PredictDrops(s, rep, e.requestOptions()) {
+	for _, p := range session.PredictDrops(s, rep, opts, session.MaxPredictedDrops) {
 		preds[p.Use.Index] = p
 	}
-	ref := func(i int) string {
-		return session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[i].ID}.String()
+	more := dropBatch{file: sel.SessionFile, uses: rep.Uses, opts: opts}
+	for k := len(rep.Branch.Drops) - 1 - session.MaxPredictedDrops; k >= 0; k-- {
+		more.pending = append(more.pending, rep.Branch.Drops[k])
 	}
 	rows := make([]requestRow, 0, len(rep.Uses))
 	for k, u := range rep.Uses {
-		r := requestRow{ref: ref(u.Index), entry: sanitize.Clip(u.EntryID, 10), dropped: u.Dropped, figures: cacheFigures(&u)}
+		r := requestRow{ref: requestRef(sel.SessionFile, u.EntryID), entry: sanitize.Clip(u.EntryID, 10), dropped: u.Dropped, figures: cacheFigures(&u)}
 		if k > 0 {
-			r.prevRef = ref(rep.Uses[k-1].Index)
+			r.prevRef = requestRef(sel.SessionFile, rep.Uses[k-1].EntryID)
 		}
 		if p, ok := preds[u.Index]; ok {
 			r.predicted = predictionText(&p)
+		} else if u.Dropped {
+			r.predicted = "predicting…"
 		}
 		rows = append(rows, r)
 	}
-	return rows, branchSummary(&rep.Branch), nil
+	return rows, branchSummary(&rep.Branch), more, nil
+}
+
+// requestRef is the session reference of a request's entry.
+func requestRef(file, entryID string) string {
+	return session.Ref{Kind: session.RefSession, Path: file, Entry: entryID}.String()
+}
+
+// predictCmd predicts the next batch of b's drops (nil when none is left).
+func predictCmd(e env, gen int, b dropBatch) tea.Cmd {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		n := min(predictBatch, len(b.pending))
+		ks, rest := b.pending[:n], b
+		rest.pending = b.pending[n:]
+		texts := map[string]string{}
+		s, err := e.cache.open(b.file)
+		if err != nil {
+			for _, k := range ks {
+				texts[requestRef(b.file, b.uses[k].EntryID)] = "not rebuilt: " + sanitize.Clip(err.Error(), 60)
+			}
+			return predictedMsg{gen: gen, texts: texts, rest: rest}
+		}
+		for _, p := range session.Predict(s, b.uses, ks, b.opts) {
+			texts[requestRef(b.file, p.Use.EntryID)] = predictionText(&p)
+		}
+		return predictedMsg{gen: gen, texts: texts, rest: rest}
+	}
 }
 
 // cacheFigures is one request's recorded cache use.

@@ -46,6 +46,18 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 				m.reqSummary = sanitize.Line(msg.err.Error())
 			}
 			m.reqs.SetItems(msg.rows)
+			return m, predictCmd(m.env, m.reqGen, msg.more)
+		}
+	case predictedMsg:
+		if msg.gen == m.reqGen && m.mode == modeRequests {
+			rows := append([]requestRow(nil), m.reqs.Items()...)
+			for i := range rows {
+				if text, ok := msg.texts[rows[i].ref]; ok {
+					rows[i].predicted = text
+				}
+			}
+			m.reqs.SetItems(rows)
+			return m, predictCmd(m.env, m.reqGen, msg.rest)
 		}
 	default:
 		_, cmd := m.view.Update(msg, m.keys) // its line diffs

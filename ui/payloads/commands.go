@@ -22,53 +22,37 @@ import (
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
-// maxCachedSessions bounds the sessions the panel keeps open.
-const maxCachedSessions = 4
+// pinnedSessions is how many sessions the panel keeps alive between its
+// commands (the two sides of a comparison may come from two files).
+const pinnedSessions = 2
 
-// sessionCache keeps the sessions the panel opened, keyed by path and
-// checked against the file's size and modification time, so comparing
-// two entries of one big session reads it once. Commands share it.
+// sessionCache opens sessions through session.Shared, so the panel uses
+// the very session the Session panel has loaded instead of a copy, and
+// pins the most recent ones so that comparing two entries of a big
+// session, then picking another, reads it once. Commands share it.
 type sessionCache struct {
-	mu      sync.Mutex
-	entries map[string]cachedSession
-	order   []string
+	mu     sync.Mutex
+	pinned []*session.Session
 }
 
-type cachedSession struct {
-	size int64
-	mod  time.Time
-	s    *session.Session
-}
+func newSessionCache() *sessionCache { return &sessionCache{} }
 
-func newSessionCache() *sessionCache { return &sessionCache{entries: map[string]cachedSession{}} }
-
-// open returns the session at path, reading it again only when the file
-// changed since it was cached.
+// open returns the session at path (read again only when the file
+// changed since anyone parsed it).
 func (c *sessionCache) open(path string) (*session.Session, error) {
-	info, err := os.Stat(path)
+	s, err := session.Shared(path)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
-	}
-	c.mu.Lock()
-	if e, ok := c.entries[path]; ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
-		c.mu.Unlock()
-		return e.s, nil
-	}
-	c.mu.Unlock()
-	s, err := session.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[path]; !ok {
-		c.order = append(c.order, path)
-		if len(c.order) > maxCachedSessions {
-			delete(c.entries, c.order[0])
-			c.order = c.order[1:]
+	kept := []*session.Session{s}
+	for _, p := range c.pinned {
+		if p != s && p.Path != s.Path && len(kept) < pinnedSessions {
+			kept = append(kept, p)
 		}
 	}
-	c.entries[path] = cachedSession{size: info.Size(), mod: info.ModTime(), s: s}
+	c.pinned = kept
 	return s, nil
 }
 

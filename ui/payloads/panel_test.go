@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -303,5 +304,18 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 	}
 	if len(rows) != 14 || drops != 13 {
 		t.Fatalf("%d rows, %d drops", len(rows), drops)
+	}
+}
+
+// TestSharesTheSessionPanelsSession: the panel compares entries of the
+// very session the Session panel holds (session.Shared), not a copy.
+func TestSharesTheSessionPanelsSession(t *testing.T) {
+	hs := newHarness(t, 80, 24, true, "")
+	held, err := session.Shared(hs.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs.m.cmp == nil || hs.m.cmp.sides[1].Session != held || hs.m.cmp.sides[0].Session != held {
+		t.Fatal("the panel parsed its own copy of the session")
 	}
 }

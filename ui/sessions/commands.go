@@ -29,9 +29,10 @@ type (
 )
 
 // openSession reads and indexes a session file. It is the only place the
-// panel touches session files, always inside a command.
+// panel touches session files, always inside a command. session.Shared
+// hands the Payloads panel the same parsed session, not a copy.
 func openSession(gen int, file string) loadedMsg {
-	s, err := session.Open(file)
+	s, err := session.Shared(file)
 	if err != nil {
 		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
 	}

@@ -260,10 +260,10 @@ func TestSessionStatsCache(t *testing.T) {
 		t.Errorf("text:\n%s", out)
 	}
 	code, out, _ = runPayload(t, "session", "stats", demoSession, "--predict", "0")
-	if code != exitOK || strings.Contains(out, "drop at d49fd546") || !strings.Contains(out, "(1 earlier drop(s) not predicted: --predict -1 predicts every drop)") {
+	if code != exitOK || strings.Contains(out, "drop at d49fd546") || !strings.Contains(out, "(1 earlier drop(s) not predicted: --predict=-1 predicts every drop)") {
 		t.Errorf("--predict 0:\n%s", out)
 	}
-	if code, _, errOut = runPayload(t, "session", "stats", demoSession, "--predict", "-2"); code != exitUsage || !strings.Contains(errOut, "--predict") {
+	if code, _, errOut = runPayload(t, "session", "stats", demoSession, "--predict=-2"); code != exitUsage || !strings.Contains(errOut, "--predict") {
 		t.Errorf("--predict -2: exit %d %s", code, errOut)
 	}
 }

@@ -16,7 +16,7 @@ type SessionStatsCmd struct {
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
 	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry)." placeholder:"ID"`
 	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
-	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); -1 predicts every drop."`
+	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
 
 // Run counts messages, tool calls, tokens and cost, pricing usages that
@@ -119,7 +119,7 @@ func writeCache(w io.Writer, r session.CacheReport, withFile bool, preds []sessi
 		line("file", &r.File)
 	}
 	if n := len(r.Branch.Drops) - len(preds); n > 0 {
-		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted: --predict -1 predicts every drop)\n", n)
+		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted: --predict=-1 predicts every drop)\n", n)
 	}
 	for i := range preds {
 		p := &preds[i]

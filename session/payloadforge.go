@@ -47,8 +47,10 @@ type ForgeOutput struct {
 	// System message, to the Preset's items.
 	SystemSpans []turndiff.Span
 	// PresetID names the Preset compiled ("" when none was); StackID is its
-	// id field.
+	// id field. MessagesCompiled is true when it compiled the messages too
+	// (the first request of a turn), not only the system prompt.
 	PresetID, StackID string
+	MessagesCompiled  bool
 	// RuntimeSource says, for humans, where the compile runtime came from.
 	RuntimeSource string
 	// Inferred says, for humans, what the rewrite assumed rather than read
@@ -72,7 +74,7 @@ func CompilePreset(s *Session, in ForgeInput) (*ForgeOutput, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	out := &ForgeOutput{Origins: map[any]turndiff.Origin{}, PresetID: p.PresetID, StackID: p.Stack.ID}
+	out := &ForgeOutput{Origins: map[any]turndiff.Origin{}, PresetID: p.PresetID, StackID: p.Stack.ID, MessagesCompiled: in.FirstOfTurn}
 	var runtime compile.Runtime
 	base := ""
 	fromSession := false

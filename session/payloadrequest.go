@@ -48,7 +48,11 @@ type Request struct {
 	CompactionIndex int
 	// PresetID names the Preset that compiled the request ("" when none
 	// did); RuntimeSource says where its compile runtime came from.
+	// MessagesCompiled is true when the Preset compiled the messages too
+	// (the first request of a user turn), false when they went out as Pi's
+	// natural context (a tool-result follow-up).
 	PresetID, RuntimeSource string
+	MessagesCompiled        bool
 	// Inferred says, for humans, what the rebuild assumed rather than read
 	// from the session (empty for Pi's own request).
 	Inferred []string
@@ -169,7 +173,7 @@ func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
 	}
 	blockMsg := r.build(tools, replaySystemMessages(systems), msgs, native)
 	r.attribute(s, msgs, blockMsg, systemEntry)
-	r.PresetID, r.RuntimeSource, r.Inferred = rw.PresetID, rw.RuntimeSource, rw.Inferred
+	r.PresetID, r.RuntimeSource, r.Inferred, r.MessagesCompiled = rw.PresetID, rw.RuntimeSource, rw.Inferred, rw.MessagesCompiled
 	if rw.StackID != "" {
 		r.Turn.Turn.StackID = rw.StackID
 	}

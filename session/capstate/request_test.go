@@ -181,3 +181,23 @@ func TestForgeLeavesPlainSessionsAlone(t *testing.T) {
 		t.Errorf("rewrite %+v, %v", out, err)
 	}
 }
+
+// TestForgeCompiledTurnCause: the first request of a turn carries the
+// compiled messages (thinking stripped, the working agreement after the
+// history), its follow-up Pi's natural context; that is what moves the
+// boundary between them, and the cause says so.
+func TestForgeCompiledTurnCause(t *testing.T) {
+	cat := catalog.Default()
+	s, f := demoForge(t, true, cat)
+	first, follow := rebuild(t, s, f, "d49fd546", cat), rebuild(t, s, f, "97483ff7", cat)
+	if !first.MessagesCompiled || follow.MessagesCompiled {
+		t.Fatalf("compiled: first %v follow-up %v", first.MessagesCompiled, follow.MessagesCompiled)
+	}
+	d := turndiff.DiffTurns(&first.Turn.Turn, &follow.Turn.Turn)
+	a := &session.Resolved{Session: s, Request: first, Index: first.Entry, Turn: first.Turn}
+	b := &session.Resolved{Session: s, Request: follow, Index: follow.Entry, Turn: follow.Turn}
+	c := session.ExplainDiff(a, b, &d)
+	if !turndiff.BreaksCache(&d, &first.Turn.Turn) || c == nil || c.Kind != turndiff.CausePreset || c.PresetID != "project:guarded-worker" || c.EntryID != "d49fd546" {
+		t.Errorf("cause %+v", c)
+	}
+}

@@ -75,6 +75,65 @@ func TestPayloadDiffJSONFixtures(t *testing.T) {
 	}
 }
 
+// vectorInput resolves a diff input of the vectors file (see
+// engine/turndiff/testdata/README.md): a turn, or {"$runtimeTurnOf": k},
+// payload k's runtime turn (itself maybe {"$displayTurnAs": id}). ok is
+// false when the turn holds digests of long strings instead of them.
+func vectorInput(v any, payloads []any) (any, bool) {
+	if o, isObj := v.(*jsonv.Object); isObj {
+		if k, ref := o.Get("$runtimeTurnOf"); ref {
+			p := payloads[int(k.(float64))].(*jsonv.Object)
+			v, _ = p.Get("runtimeTurn")
+			if id, same := v.(*jsonv.Object).Get("$displayTurnAs"); same {
+				dt, _ := p.Get("displayTurn")
+				turn := jsonv.NewObject()
+				dt.(*jsonv.Object).Range(func(key string, x any) bool {
+					if key == "turnId" {
+						x = id
+					}
+					turn.Set(key, x)
+					return true
+				})
+				v = turn
+			}
+		}
+	}
+	return v, !strings.Contains(jsonv.Stringify(v), `"$long"`)
+}
+
+// expandRows puts the input blocks back into a vector's expected rows,
+// which name them by index: the diff pi-forge prints.
+func expandRows(want *jsonv.Object, before, after any) *jsonv.Object {
+	blocksOf := func(turn any) []any {
+		b, _ := turn.(*jsonv.Object).Get("blocks")
+		return b.([]any)
+	}
+	out := jsonv.NewObject()
+	want.Range(func(k string, x any) bool {
+		if k == "blocks" {
+			var rows []any
+			for _, rv := range x.([]any) {
+				row := jsonv.NewObject()
+				rv.(*jsonv.Object).Range(func(rk string, y any) bool {
+					switch rk {
+					case "before":
+						y = blocksOf(before)[int(y.(float64))]
+					case "after":
+						y = blocksOf(after)[int(y.(float64))]
+					}
+					row.Set(rk, y)
+					return true
+				})
+				rows = append(rows, row)
+			}
+			x = rows
+		}
+		out.Set(k, x)
+		return true
+	})
+	return out
+}
+
 // TestPayloadDiffJSONVectors does the same with the project's own vectors
 // generated from pi-forge's code (engine/turndiff/testdata).
 func TestPayloadDiffJSONVectors(t *testing.T) {
@@ -83,17 +142,21 @@ func TestPayloadDiffJSONVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, _ := jsonv.Parse(raw)
+	pv, _ := v.(*jsonv.Object).Get("payloads")
 	dv, _ := v.(*jsonv.Object).Get("diffs")
 	dir := t.TempDir()
 	n := 0
 	for i, item := range dv.([]any) {
 		o := item.(*jsonv.Object)
-		before, _ := o.Get("before")
-		after, _ := o.Get("after")
-		want, _ := o.Get("diff")
-		if before == nil || strings.Contains(jsonv.Stringify(want), `"$long"`) || i%3 != 0 {
+		bv, _ := o.Get("before")
+		av, _ := o.Get("after")
+		wv, _ := o.Get("diff")
+		before, okB := vectorInput(bv, pv.([]any))
+		after, okA := vectorInput(av, pv.([]any))
+		if before == nil || !okB || !okA || i%3 != 0 {
 			continue
 		}
+		want := expandRows(wv.(*jsonv.Object), before, after)
 		a := writeJSON(t, dir, "a.json", before)
 		b := writeJSON(t, dir, "b.json", after)
 		code, out, errOut := runPayload(t, "payload", "diff", a, b, "--json")
@@ -108,7 +171,7 @@ func TestPayloadDiffJSONVectors(t *testing.T) {
 		}
 		n++
 	}
-	if n < 10 {
+	if n < 20 {
 		t.Errorf("only %d vectors checked", n)
 	}
 }

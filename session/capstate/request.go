@@ -51,8 +51,8 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 	if ws == nil {
 		ws = &capability.Workspace{}
 	}
-	if in.Preset == nil && !touchedByForge(s) && (ws.AutoActivate == nil || !ws.Trusted) {
-		return nil, nil // no Preset can be in force and no capability history
+	if in.Preset == nil && !touchedByForge(s) {
+		return nil, nil // pi-forge never wrote to this file: it was not running
 	}
 	st, err := At(s, index, Inputs{Workspace: ws, Catalog: f.Inputs.Catalog}, DefaultOptions(nil))
 	if err != nil {
@@ -124,18 +124,25 @@ func touchedByForge(s *session.Session) bool {
 	return false
 }
 
-// presetInForce is the Preset the branch selects at the state's entry, to
-// compile as it is in the library now.
+// presetInForce is the Preset that compiled the request: the selection
+// the branch recorded before it (pi-forge persists the active selection
+// at every turn start), compiled as the library holds it now. Without a
+// recorded selection pi-forge was not running then; today's
+// auto-activation says nothing about that past request.
 func (f *Forge) presetInForce(st *State) (*session.PresetInput, []string) {
-	if st.Preset == nil {
-		if st.PresetProblem != "" {
-			return nil, []string{"the Preset the session selects does not resolve now (" + sanitize.Clip(st.PresetProblem, 200) + "): rebuilt without a Preset"}
-		}
+	if st.StoredPreset == nil || capability.IsDisabledPresetID(*st.StoredPreset) {
 		return nil, nil
+	}
+	if st.Preset == nil || st.PresetProblem != "" {
+		problem := st.PresetProblem
+		if problem == "" {
+			problem = "not in the library"
+		}
+		return nil, []string{"Preset " + sanitize.Clip(*st.StoredPreset, 80) + " was in force but does not resolve now (" + sanitize.Clip(problem, 200) + "): rebuilt without it"}
 	}
 	key := st.Preset.Key.String()
 	if st.Preset.Error != "" {
-		return nil, []string{"Preset " + key + " is in force but invalid in the library now (" + sanitize.Clip(st.Preset.Error, 200) + "): rebuilt without it"}
+		return nil, []string{"Preset " + key + " was in force but is invalid in the library now (" + sanitize.Clip(st.Preset.Error, 200) + "): rebuilt without it"}
 	}
 	p := &session.PresetInput{Stack: st.Preset.Stack, PresetID: key, Macros: f.Macros, Catalog: f.Inputs.Catalog, Location: f.Location, Fallback: f.Fallback}
 	return p, []string{"Preset " + key + " compiled as the library holds it now: the session records only which Preset was in force"}

@@ -201,3 +201,27 @@ func TestForgeCompiledTurnCause(t *testing.T) {
 		t.Errorf("cause %+v", c)
 	}
 }
+
+// TestForgeNeedsARecordedSelection: pi-forge records the active Preset at
+// every turn start, so a branch without a selection had no Preset, even
+// when today's library auto-activates one.
+func TestForgeNeedsARecordedSelection(t *testing.T) {
+	cat := catalog.Default()
+	_, f := demoForge(t, true, cat)
+	f.Inputs.Workspace.AutoActivate = f.Inputs.Workspace.Presets[0]
+	b := newBuilder()
+	b.custom("pi-forge-agent-profile-state", jsonv.NewObject()) // pi-forge ran, recorded no Preset
+	b.add("message", `"message":{"role":"user","content":"hi","timestamp":1}`)
+	b.add("message", `"message":{"role":"assistant","content":[{"type":"text","text":"hello"}],"provider":"anthropic","model":"claude-sonnet-4-5","timestamp":2}`)
+	plain, err := session.Read(strings.NewReader(b.buf.String()), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := session.RequestWith(plain, plain.LeafIndex(), session.RequestOptions{Catalog: cat, Forge: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PresetID != "" {
+		t.Errorf("compiled %s without a recorded selection", r.PresetID)
+	}
+}

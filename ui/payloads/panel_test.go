@@ -160,6 +160,13 @@ func TestJumpToTheCause(t *testing.T) {
 	if panel != common.PanelSession || sel.EntryID == "" || sel.SessionFile != hs.main {
 		t.Fatalf("entry jump: panel %d %+v", panel, sel)
 	}
+	// The capability update pi-forge inserted: its capability in panel 2.
+	last := len(hs.m.view.Diff().Blocks) - 1
+	hs.Run(hs.m.view.Select(last))
+	sel, panel = jumps(t, hs)
+	if panel != common.PanelCapabilities || sel.CapabilityID != "project:write-access" {
+		t.Fatalf("update jump: panel %d %+v (row %s)", panel, sel, hs.m.view.Diff().Blocks[last].Label)
+	}
 	// A preset compiled at the entry: the item behind the system prompt.
 	hs.m.picker = nil
 	hs.Send(compareMsgFor(t, hs, [2]string{hs.sessionRef("c0430f5a"), "preset:project:guarded-worker@" + hs.main + "#c0430f5a"}))

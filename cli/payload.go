@@ -140,7 +140,8 @@ func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 		return r, nil
 	case errors.As(err, &ee):
 		return nil, err
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge),
+		errors.Is(err, session.ErrNotPayloadFile):
 		return nil, fail(exitUsage, "%v", err)
 	}
 	return nil, err

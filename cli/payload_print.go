@@ -55,6 +55,9 @@ func writeShow(w io.Writer, r *session.Resolved) {
 		}
 	}
 	blocks := r.Turn.Turn.Blocks
+	if r.File != nil && r.File.TurnError != "" {
+		fmt.Fprintf(w, "shaped like a turn snapshot but %s: read as a saved payload\n", sanitize.Line(strings.TrimPrefix(r.File.TurnError, turndiff.ErrNotTurn.Error()+": ")))
+	}
 	if r.File != nil && r.File.Recovery != nil {
 		writeRecovery(w, r.File)
 		if t, ok := r.File.RecoveredTurn(); ok {

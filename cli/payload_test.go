@@ -246,11 +246,25 @@ func TestPayloadRefErrors(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), exitUsage, "no such file"},
 		{"session:" + filepath.Join(dir, "missing.jsonl"), exitUsage, "no such file"},
 		{"preset:no-such-preset@" + demoSession + "#c0430f5a", exitUsage, "no-such-preset"},
+		{dir, exitUsage, "is a directory"},
 	} {
 		code, _, errOut := runPayload(t, "payload", "show", tc.ref)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%q: exit %d %q, want %d %q", tc.ref, code, errOut, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestPayloadShowBadTurn: a file shaped like a turn snapshot that is not
+// one is read as a saved payload, and the human output says why.
+func TestPayloadShowBadTurn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "turn.json")
+	if err := os.WriteFile(path, []byte(`{"turnId":"t","blocks":[{"key":1}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runPayload(t, "payload", "show", path)
+	if code != exitOK || !strings.Contains(out, "shaped like a turn snapshot but blocks[0].key must be a string: read as a saved payload") {
+		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
 

@@ -32,6 +32,11 @@ const MaxPayloadFileBytes = 64 << 20
 // ErrPayloadTooLarge is returned for a file over MaxPayloadFileBytes.
 var ErrPayloadTooLarge = errors.New("payload file too large")
 
+// ErrNotPayloadFile is returned for a directory. Pipes are read (a
+// process substitution such as <(jq … a.json) is a payload), bounded by
+// MaxPayloadFileBytes like any file.
+var ErrNotPayloadFile = errors.New("is a directory, not a payload file")
+
 // PayloadFile is a saved payload or turn-snapshot file, read.
 type PayloadFile struct {
 	Path string
@@ -73,7 +78,7 @@ func ReadPayloadFile(path string) (*PayloadFile, error) {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
 	if info.IsDir() {
-		return nil, fmt.Errorf("read payload %s: is a directory", path)
+		return nil, fmt.Errorf("read payload %s: %w", path, ErrNotPayloadFile)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxPayloadFileBytes+1))
 	if err != nil {

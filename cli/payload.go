@@ -52,13 +52,23 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 	return &session.Resolver{
 		Catalog:  cat,
 		Location: time.Local,
-		Open:     openSession,
+		Open:     openRefSession,
 		LoadPreset: func(sel string) (*preset.Stack, string, error) {
 			return g.loadPresetRef(sel)
 		},
 		Fallback: fallback,
 		Forge:    g.forge(cat, fallback),
 	}, nil
+}
+
+// openRefSession opens the session of a reference: a file that is not a
+// Pi session is a usage error (session.Open's message names the file).
+func openRefSession(path string) (*session.Session, error) {
+	s, err := session.Open(path)
+	if errors.Is(err, session.ErrNotSession) || errors.Is(err, session.ErrEmptySession) {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	return s, err
 }
 
 // piDefaults is Pi's default runtime and base prompt for this workspace,

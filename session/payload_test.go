@@ -278,6 +278,33 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
+// TestResolveHashInPath: a session file whose path holds "#" resolves
+// without an entry (the default leaf) as well as with one.
+func TestResolveHashInPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "we#ird")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.jsonl")
+	data := `{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rv := &Resolver{}
+	for _, raw := range []string{"session:" + path, "session:" + path + "#u1"} {
+		ref, err := ParseRef(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := rv.Resolve(ref)
+		if err != nil || r.Ref.Path != path || r.Session.Entries[r.Index].ID != "u1" {
+			t.Errorf("%s: %v %+v", raw, err, r)
+		}
+	}
+}
+
 func TestPreviousRequestAndRequestEntries(t *testing.T) {
 	_, s := demoResolver(t)
 	idx := func(id string) int {

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -152,6 +153,8 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 		out.Turn = turndiff.Annotated{Turn: f.Turn}
 		return out, nil
 	}
+	ref = refPathWithHash(ref)
+	out.Ref = ref
 	s, err := rv.session(ref.Path)
 	if err != nil {
 		return nil, err
@@ -195,6 +198,24 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	out.Turn = req.Turn
 	out.Turn.Turn.TurnID = ref.String()
 	return out, nil
+}
+
+// refPathWithHash reads a session path that itself holds a "#" and has no
+// #ENTRY after it ("session:we#ird/s.jsonl"): ParseRef split it at the
+// last "#", so when that path does not exist but the whole one does, the
+// whole one is the file and the entry is the default leaf.
+func refPathWithHash(ref Ref) Ref {
+	if ref.Entry == "" {
+		return ref
+	}
+	if _, err := os.Stat(ref.Path); err == nil {
+		return ref
+	}
+	whole := ref.Path + "#" + ref.Entry
+	if info, err := os.Stat(whole); err == nil && !info.IsDir() {
+		ref.Path, ref.Entry = whole, ""
+	}
+	return ref
 }
 
 func (rv *Resolver) session(path string) (*Session, error) {

@@ -312,6 +312,39 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 	if len(rows) != 14 || drops != 13 {
 		t.Fatalf("%d rows, %d drops", len(rows), drops)
 	}
+	if hs.m.reqs.SelectedIndex() != 13 || hs.m.reqBusy || len(hs.m.reqDrops.pending) != 0 {
+		t.Errorf("cursor %d busy %v pending %v", hs.m.reqs.SelectedIndex(), hs.m.reqBusy, hs.m.reqDrops.pending)
+	}
+}
+
+// TestRequestsViewPredictsAroundTheCursor: on a long branch only the drops
+// within a screen of the cursor are predicted, and moving the cursor
+// predicts the ones it reaches.
+func TestRequestsViewPredictsAroundTheCursor(t *testing.T) {
+	hs := newHarness(t, 80, 24, true, "-")
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := 0; i < 120; i++ {
+		u, a := fmt.Sprintf("u%03d", i), fmt.Sprintf("a%03d", i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i)
+		parent = `"` + a + `"`
+	}
+	file := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.com.Selection = common.Selection{SessionFile: file}
+	hs.Press("s")
+	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.Items()[k].predicted, "predicted: ") }
+	if !predicted(119) || !predicted(119-23) || predicted(1) || predicted(50) {
+		t.Fatalf("near the newest only: %v %v %v %v", predicted(119), predicted(96), predicted(1), predicted(50))
+	}
+	hs.Press("g") // top
+	if !predicted(1) || !predicted(20) || predicted(60) {
+		t.Errorf("after moving to the top: %v %v %v", predicted(1), predicted(20), predicted(60))
+	}
 }
 
 // TestSharesTheSessionPanelsSession: the panel compares entries of the

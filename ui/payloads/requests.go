@@ -1,7 +1,9 @@
 package payloads
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -60,11 +62,12 @@ type requestsMsg struct {
 	more dropBatch
 }
 
-// dropBatch is drops of one branch still to predict, most recent first.
+// dropBatch is the drops of one branch still to predict (indexes into
+// uses) and how to rebuild their requests.
 type dropBatch struct {
 	file    string
 	uses    []turndiff.CacheUse
-	pending []int
+	pending map[int]bool
 	opts    session.RequestOptions
 }
 
@@ -72,16 +75,16 @@ type dropBatch struct {
 const predictBatch = 8
 
 // predictedMsg delivers the predictions of a batch of drops by row
-// reference, and what is left.
+// reference.
 type predictedMsg struct {
 	gen   int
+	ks    []int
 	texts map[string]string
-	rest  dropBatch
 }
 
 // requestsCmd reads the cache use of every request on the selected branch
-// and predicts the boundary at the most recent drops; the others follow
-// in the background (predictCmd), a batch at a time.
+// and predicts the boundary at the most recent drops; the others are
+// predicted in the background around the cursor (nextPredictions).
 func requestsCmd(e env, gen int, sel common.Selection) tea.Cmd {
 	return func() tea.Msg {
 		rows, summary, more, err := requests(e, sel)
@@ -112,9 +115,11 @@ func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, err
 	for _, p := range session.PredictDrops(s, rep, opts, session.MaxPredictedDrops) {
 		preds[p.Use.Index] = p
 	}
-	more := dropBatch{file: sel.SessionFile, uses: rep.Uses, opts: opts}
-	for k := len(rep.Branch.Drops) - 1 - session.MaxPredictedDrops; k >= 0; k-- {
-		more.pending = append(more.pending, rep.Branch.Drops[k])
+	more := dropBatch{file: sel.SessionFile, uses: rep.Uses, opts: opts, pending: map[int]bool{}}
+	for _, k := range rep.Branch.Drops {
+		if _, done := preds[rep.Uses[k].Index]; !done {
+			more.pending[k] = true
+		}
 	}
 	rows := make([]requestRow, 0, len(rep.Uses))
 	for k, u := range rep.Uses {
@@ -137,27 +142,94 @@ func requestRef(file, entryID string) string {
 	return session.Ref{Kind: session.RefSession, Path: file, Entry: entryID}.String()
 }
 
-// predictCmd predicts the next batch of b's drops (nil when none is left).
-func predictCmd(e env, gen int, b dropBatch) tea.Cmd {
-	if len(b.pending) == 0 {
+// applyRequests shows the branch's requests, the cursor on the newest,
+// and starts predicting the drops around it.
+func (m *Model) applyRequests(msg requestsMsg) tea.Cmd {
+	if msg.gen != m.reqGen {
 		return nil
 	}
+	m.reqPending = false
+	m.reqSummary = msg.summary
+	if msg.err != nil {
+		m.reqSummary = sanitize.Line(msg.err.Error())
+	}
+	m.reqs.SetItems(msg.rows)
+	m.reqs.SetCursor(len(msg.rows) - 1)
+	m.reqDrops, m.reqBusy = msg.more, false
+	return m.nextPredictions()
+}
+
+// applyPredicted puts a batch's predictions on their rows and starts the
+// next batch.
+func (m *Model) applyPredicted(msg predictedMsg) tea.Cmd {
+	if msg.gen != m.reqGen {
+		return nil
+	}
+	m.reqBusy = false
+	for _, k := range msg.ks {
+		delete(m.reqDrops.pending, k)
+	}
+	rows := append([]requestRow(nil), m.reqs.Items()...)
+	for i := range rows {
+		if text, ok := msg.texts[rows[i].ref]; ok {
+			rows[i].predicted = text
+		}
+	}
+	m.reqs.SetItems(rows)
+	return m.nextPredictions()
+}
+
+// nextPredictions predicts, in the background, the drops nearest the
+// cursor within a screen of it — one batch at a time, only while the
+// requests are on show — so every drop the user looks at gets its
+// prediction without rebuilding the requests of a whole long session.
+func (m *Model) nextPredictions() tea.Cmd {
+	if m.reqBusy || m.mode != modeRequests || len(m.reqDrops.pending) == 0 {
+		return nil
+	}
+	cur := m.reqs.SelectedIndex()
+	if cur < 0 {
+		return nil
+	}
+	reach := max(predictBatch, m.height) // a screen of rows either side
+	var ks []int
+	for k := range m.reqDrops.pending {
+		if d := k - cur; d >= -reach && d <= reach {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return nil
+	}
+	slices.SortFunc(ks, func(a, b int) int { return cmp.Compare(absInt(a-cur), absInt(b-cur)) })
+	ks = ks[:min(predictBatch, len(ks))]
+	slices.Sort(ks)
+	m.reqBusy = true
+	return predictCmd(m.env, m.reqGen, m.reqDrops, ks)
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// predictCmd predicts the drops ks of b (indexes into b.uses).
+func predictCmd(e env, gen int, b dropBatch, ks []int) tea.Cmd {
 	return func() tea.Msg {
-		n := min(predictBatch, len(b.pending))
-		ks, rest := b.pending[:n], b
-		rest.pending = b.pending[n:]
 		texts := map[string]string{}
 		s, err := e.cache.open(b.file)
 		if err != nil {
 			for _, k := range ks {
 				texts[requestRef(b.file, b.uses[k].EntryID)] = "not rebuilt: " + sanitize.Clip(err.Error(), 60)
 			}
-			return predictedMsg{gen: gen, texts: texts, rest: rest}
+			return predictedMsg{gen: gen, ks: ks, texts: texts}
 		}
 		for _, p := range session.Predict(s, b.uses, ks, b.opts) {
 			texts[requestRef(b.file, p.Use.EntryID)] = predictionText(&p)
 		}
-		return predictedMsg{gen: gen, texts: texts, rest: rest}
+		return predictedMsg{gen: gen, ks: ks, texts: texts}
 	}
 }
 

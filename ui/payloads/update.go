@@ -39,26 +39,9 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.picker.list.SetItems(msg.items)
 		}
 	case requestsMsg:
-		if msg.gen == m.reqGen {
-			m.reqPending = false
-			m.reqSummary = msg.summary
-			if msg.err != nil {
-				m.reqSummary = sanitize.Line(msg.err.Error())
-			}
-			m.reqs.SetItems(msg.rows)
-			return m, predictCmd(m.env, m.reqGen, msg.more)
-		}
+		return m, m.applyRequests(msg)
 	case predictedMsg:
-		if msg.gen == m.reqGen && m.mode == modeRequests {
-			rows := append([]requestRow(nil), m.reqs.Items()...)
-			for i := range rows {
-				if text, ok := msg.texts[rows[i].ref]; ok {
-					rows[i].predicted = text
-				}
-			}
-			m.reqs.SetItems(rows)
-			return m, predictCmd(m.env, m.reqGen, msg.rest)
-		}
+		return m, m.applyPredicted(msg)
 	default:
 		_, cmd := m.view.Update(msg, m.keys) // its line diffs
 		return m, cmd
@@ -188,6 +171,7 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		m.picker.list.Move(step)
 	case m.mode == modeRequests:
 		m.reqs.Move(step)
+		return m.nextPredictions()
 	default:
 		_, cmd := m.view.Update(msg, m.keys)
 		return cmd
@@ -299,6 +283,7 @@ func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.compare([2]string{r.prevRef, r.ref})
 	default:
 		m.reqs.HandleNav(msg, k.Nav)
+		return m.nextPredictions()
 	}
 	return nil
 }

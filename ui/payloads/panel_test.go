@@ -276,25 +276,32 @@ func TestCutCaptureIsOnePayloadTextBlock(t *testing.T) {
 	uitest.AssertFills(t, hs.m.View(), 120, 40)
 }
 
-// TestRequestsViewPredictsEveryDrop: the most recent drops come predicted
-// with the rows, the older ones follow in the background, batch by batch.
-func TestRequestsViewPredictsEveryDrop(t *testing.T) {
-	hs := newHarness(t, 160, 48, true, "-")
+// dropsSession writes a session of n user prompts and answers where every
+// answer writes the cache and reads nothing back: each request after the
+// first is a drop.
+func dropsSession(t *testing.T, n int) string {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
 	parent := "null"
-	for i := 0; i < 14; i++ {
-		u, a := fmt.Sprintf("u%02d", i), fmt.Sprintf("a%02d", i)
-		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:%02d:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i, i)
-		// Every response writes the cache and reads nothing back: each
-		// request after the first is a drop.
-		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:%02d:30.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i, i)
+	for i := 0; i < n; i++ {
+		u, a := fmt.Sprintf("u%03d", i), fmt.Sprintf("a%03d", i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i)
 		parent = `"` + a + `"`
 	}
 	file := filepath.Join(t.TempDir(), "drops.jsonl")
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return file
+}
+
+// TestRequestsViewPredictsEveryDrop: the most recent drops come predicted
+// with the rows, the older ones follow in the background, batch by batch.
+func TestRequestsViewPredictsEveryDrop(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "-")
+	file := dropsSession(t, 14)
 	hs.com.Selection = common.Selection{SessionFile: file}
 	hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
 	hs.Press("s")
@@ -322,19 +329,7 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 // predicts the ones it reaches.
 func TestRequestsViewPredictsAroundTheCursor(t *testing.T) {
 	hs := newHarness(t, 80, 24, true, "-")
-	var b strings.Builder
-	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
-	parent := "null"
-	for i := 0; i < 120; i++ {
-		u, a := fmt.Sprintf("u%03d", i), fmt.Sprintf("a%03d", i)
-		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i)
-		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i)
-		parent = `"` + a + `"`
-	}
-	file := filepath.Join(t.TempDir(), "long.jsonl")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := dropsSession(t, 120)
 	hs.com.Selection = common.Selection{SessionFile: file}
 	hs.Press("s")
 	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.Items()[k].predicted, "predicted: ") }

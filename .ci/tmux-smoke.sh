@@ -78,6 +78,42 @@ wait_for "fork → project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
+# Preset properties: the copy's description, typed in the Properties form,
+# saved and validated through the CLI.
+t send-keys -t smoke G k k k k k k k Enter
+wait_for "Preset properties — pi-mirror-copy"
+t send-keys -t smoke j Enter C-e C-u # the field editor opens on the old text: clear it
+t send-keys -t smoke -l "Edited in the smoke test"
+t send-keys -t smoke Enter
+wait_for "pi-mirror-copy (unsaved)"
+t send-keys -t smoke C-s
+wait_for "saved project:pi-mirror-copy"
+"$bin" "${demo_flags[@]}" preset show pi-mirror-copy --json | grep -qF '"description": "Edited in the smoke test"' \
+  || { echo "the description was not saved"; screen; exit 1; }
+"$bin" "${demo_flags[@]}" preset validate pi-mirror-copy >"$work/validate.out" 2>&1 \
+  || { echo "pi-mirror-copy does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "presets properties edit ok"
+# Agent profile: raise tdd-worker's thinking level in its form, save, and
+# validate it through the CLI.
+t send-keys -t smoke p
+wait_for "╭─ Agent profiles"
+t send-keys -t smoke g j i
+wait_for "Profile · tdd-worker (editing)"
+t send-keys -t smoke j j j j Space
+wait_for "thinkingLevel   high"
+t send-keys -t smoke C-s
+wait_for "saved project:tdd-worker"
+"$bin" "${demo_flags[@]}" profile show tdd-worker --json | grep -qF '"thinkingLevel": "high"' \
+  || { echo "the thinking level was not saved"; exit 1; }
+"$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
+  || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke p
+wait_for "Items · pi-mirror-copy"
+echo "profile edit ok"
 # Agents panel: the newest session, selected at start, is the pi-subagent
 # root of the demo; read an agent's transcript, come back, then switch to
 # closed agents.
@@ -176,4 +212,32 @@ t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)
 if [ "$code" != "0" ]; then echo "forgebench exited with $code"; screen; exit 1; fi
+# Hostile sessions (test/hostile): a FIFO and a /dev/zero symlink among them
+# must not stall discovery, and no escape sequence from the files may reach
+# the terminal — an OSC 52 that got through would fill tmux's paste buffer.
+corpus="$(dirname "$0")/../test/hostile"
+hcwd="$work/hostile"
+hdir="$work/hagent/sessions/--$(printf '%s' "${hcwd#/}" | tr '/:\\' '---')--"
+mkdir -p "$hcwd" "$hdir" "$work/hforge"
+cp "$corpus"/sessions/*.jsonl "$hdir/"
+mkfifo "$hdir/fifo.jsonl"
+ln -s /dev/zero "$hdir/zero.jsonl"
+t kill-server 2>/dev/null || true
+sock="$sock-hostile" # a fresh server: the old one may still be exiting
+t new-session -d -s smoke -x 160 -y 48 \
+  "'$bin' --cwd '$hcwd' --agent-dir '$work/hagent' --forge-dir '$work/hforge' --theme dark; sleep 60"
+# set-clipboard on: an application's OSC 52 creates a tmux buffer. The
+# hostile text shows only once panel 3 is opened, after this.
+t set -g set-clipboard on
+wait_for "forgebench │ cwd"
+t send-keys -t smoke 3
+wait_for "╭─ Sessions (8)"
+t send-keys -t smoke Tab Tab g
+for _ in $(seq 1 12); do t send-keys -t smoke Enter Escape Down; sleep 0.3; done
+t send-keys -t smoke c
+wait_for "Context at "
+if [ -n "$(t list-buffers 2>/dev/null)" ]; then
+  echo "an escape sequence from a hostile session reached the terminal (tmux buffer set):"; t list-buffers; exit 1
+fi
+echo "hostile sessions ok"
 echo "tmux smoke test passed"

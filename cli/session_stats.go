@@ -12,9 +12,9 @@ import (
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File    string `arg:"" help:"Session file (.jsonl)."`
+	File    string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry)." placeholder:"ID"`
+	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
 	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
@@ -28,7 +28,10 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 			return fail(exitUsage, "--predict must be -1 (every drop) or more")
 		}
 	}
-	s, err := openSession(c.File)
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
+	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
 	}
@@ -62,7 +65,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 	scope := "whole session"
 	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
-		scope = "branch to " + s.Entries[st.LeafIndex].ID
+		scope = "branch to " + sanitize.Clip(s.Entries[st.LeafIndex].ID, 80)
 	}
 	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)
 	fmt.Fprintf(w, "messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)

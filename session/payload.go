@@ -32,9 +32,8 @@ const MaxPayloadFileBytes = 64 << 20
 // ErrPayloadTooLarge is returned for a file over MaxPayloadFileBytes.
 var ErrPayloadTooLarge = errors.New("payload file too large")
 
-// ErrNotPayloadFile is returned for a directory. Pipes are read (a
-// process substitution such as <(jq … a.json) is a payload), bounded by
-// MaxPayloadFileBytes like any file.
+// ErrNotPayloadFile is returned for a directory (a FIFO or device fails
+// with ErrNotRegular).
 var ErrNotPayloadFile = errors.New("is a directory, not a payload file")
 
 // PayloadFile is a saved payload or turn-snapshot file, read.
@@ -68,19 +67,15 @@ type PayloadFile struct {
 // ReadPayloadFile reads a saved payload or turn-snapshot file. Only a file
 // that cannot be read is an error; any content is data.
 func ReadPayloadFile(path string) (*PayloadFile, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("read payload %s: %w", path, ErrNotPayloadFile)
+	}
+	f, info, err := openRegular(path) // a FIFO or device is refused, never read
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read payload: %w", err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("read payload %s: %w", path, ErrNotPayloadFile)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxPayloadFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(sizedReader(f, info), MaxPayloadFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}

@@ -24,12 +24,14 @@ type sharedEntry struct {
 	mod  time.Time
 }
 
-// Shared opens the session at path once per file version for the whole
-// process: callers asking for the same unchanged file (same size and
-// modification time) get the same *Session, which is immutable and safe
-// to share. The cache holds sessions weakly, so it never keeps one alive
-// by itself: panels that show one session (the Session panel, the
-// Payloads panel, …) share its memory instead of each parsing a copy.
+// Shared opens the session at path for display (OpenForDisplay: a line
+// above DisplayMaxLineBytes is skipped and reported) once per file
+// version for the whole process: callers asking for the same unchanged
+// file (same size and modification time) get the same *Session, which is
+// immutable and safe to share. The cache holds sessions weakly, so it
+// never keeps one alive by itself: the TUI's panels that show one session
+// (Session, Payloads, Presets, Capabilities) share its memory instead of
+// each parsing a copy.
 func Shared(path string) (*Session, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -49,7 +51,7 @@ func Shared(path string) (*Session, error) {
 	if s := e.ptr.Value(); s != nil && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
 		return s, nil
 	}
-	s, err := Open(path)
+	s, err := OpenForDisplay(path)
 	if err != nil {
 		return nil, err
 	}

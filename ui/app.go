@@ -33,6 +33,9 @@ type Options struct {
 	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
 	Home string
+	// WatchFiles lets panels watch their files for changes on disk (the
+	// real program; tests leave it off).
+	WatchFiles bool
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -71,6 +74,9 @@ func New(opts Options) *Model {
 	m.palette = palette.New(m.keys.CommandPalette)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	if opts.WatchFiles {
+		presets.EnableWatch()
+	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),

@@ -218,7 +218,7 @@ func PrepareRequest(in RequestInput) RequestOutput {
 	}
 	runtime := in.Runtime
 	base := PiBasePrompt(in.Messages, in.FallbackBase)
-	c := newCompilation(stack, &runtime, in.Macros)
+	c := newCompilation(stack, &runtime, in.Macros, nil)
 	system, assembly := c.compileSystemPrompt(base)
 
 	var messages MessagesResult
@@ -233,8 +233,9 @@ func PrepareRequest(in RequestInput) RequestOutput {
 		c.setLatestUserMessage(latest)
 		messages = c.compileMessages(in.Messages)
 	} else {
-		out, diags := preset.ApplyRequestFrequencyRegex(stack, in.Messages)
+		out, diags := preset.ApplyRequestFrequencyRegexWithin(stack, in.Messages, c.regex)
 		messages = MessagesResult{Messages: out, Diagnostics: append([]Diagnostic{}, diags...)}
+		c.reportRegexLimits(&messages.Diagnostics)
 	}
 	return RequestOutput{
 		Base:        base,

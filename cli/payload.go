@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
@@ -25,13 +26,13 @@ type PayloadCmd struct {
 
 // PayloadShowCmd shows one request.
 type PayloadShowCmd struct {
-	Ref  string `arg:"" name:"ref" help:"The request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	Ref  string `arg:"" name:"ref" help:"The request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session, given as a file, an id or an id prefix; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
 	JSON bool   `name:"json" help:"Print {ref, kind, turn, …}: the turn snapshot, and for files the recovery report and redactions, for session and preset references the rebuilt request."`
 }
 
 // PayloadDiffCmd diffs two requests.
 type PayloadDiffCmd struct {
-	A              string `arg:"" name:"a" help:"The earlier request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	A              string `arg:"" name:"a" help:"The earlier request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session, given as a file, an id or an id prefix; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
 	B              string `arg:"" name:"b" help:"The later request, same forms."`
 	JSON           bool   `name:"json" help:"Print pi-forge's diffTurns result {blocks, prefixTokens, prefixRatio, deltaTokens, summary}, plus \"cause\" when the data names what broke the cache."`
 	FailOnChange   bool   `name:"fail-on-change" help:"Exit 1 when any block changed."`
@@ -52,7 +53,7 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 	return &session.Resolver{
 		Catalog:  cat,
 		Location: time.Local,
-		Open:     openRefSession,
+		Open:     g.openRefSession,
 		LoadPreset: func(sel string) (*preset.Stack, string, error) {
 			return g.loadPresetRef(sel)
 		},
@@ -61,12 +62,21 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 	}, nil
 }
 
-// openRefSession opens the session of a reference: a file that is not a
-// Pi session is a usage error (session.Open's message names the file).
-func openRefSession(path string) (*session.Session, error) {
+// openRefSession opens the session of a reference: a file, else a session
+// id or a unique prefix of one (as the session commands take). A file that
+// is not a Pi session is a usage error; a FIFO or device is refused.
+func (g *Globals) openRefSession(path string) (*session.Session, error) {
+	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, `/\`) {
+		if err := g.resolveSessionArg(&path); err != nil {
+			return nil, err
+		}
+	}
 	s, err := session.Open(path)
-	if errors.Is(err, session.ErrNotSession) || errors.Is(err, session.ErrEmptySession) {
+	switch {
+	case errors.Is(err, session.ErrNotSession), errors.Is(err, session.ErrEmptySession):
 		return nil, fail(exitUsage, "%v", err)
+	case errors.Is(err, session.ErrNotRegular):
+		return nil, fail(exitRefused, "%v", err)
 	}
 	return s, err
 }

@@ -383,6 +383,14 @@ func TestPayloadShowPiForgeRequest(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "pi-forge: Preset project:guarded-worker compiled this request") || !strings.Contains(out, "inferred: ") {
 		t.Errorf("human show:\n%.600s", out)
 	}
+	// The session may be named by its id prefix, as the session commands take it.
+	code, byID, errOut := runCLI(t, in(args, "payload", "show", "session:01a21c48#c0430f5a", "--json")...)
+	if code != exitOK || !strings.Contains(byID, `"preset":"project:guarded-worker"`) {
+		t.Errorf("by id: exit %d %s", code, errOut)
+	}
+	if code, _, errOut = runCLI(t, in(args, "payload", "show", "session:zzz#x")...); code != exitUsage || !strings.Contains(errOut, "no such session") {
+		t.Errorf("unknown id: exit %d %s", code, errOut)
+	}
 }
 
 // TestPayloadDiffSavedPayloads: the demo's two captures; the last user

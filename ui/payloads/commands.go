@@ -75,11 +75,29 @@ func (e env) resolver() *session.Resolver {
 	return &session.Resolver{
 		Catalog:    opts.Catalog,
 		Location:   time.Local,
-		Open:       e.cache.open,
+		Open:       e.openRef,
 		LoadPreset: e.loadPreset,
 		Fallback:   e.piDefaults,
 		Forge:      opts.Forge,
 	}
+}
+
+// openRef opens the session of a typed reference: a file, else a session
+// id or a unique prefix of one among the workspace's sessions.
+func (e env) openRef(path string) (*session.Session, error) {
+	if _, err := os.Stat(path); err != nil {
+		home, _ := os.UserHomeDir()
+		loc, lerr := session.ResolveLocationsFor(e.ws.Cwd, e.ws.AgentDir, "", os.Getenv, home)
+		if lerr != nil {
+			return nil, fmt.Errorf("session locations: %w", lerr)
+		}
+		file, rerr := session.ResolveSession(loc, e.ws.Cwd, home, path)
+		if rerr != nil {
+			return nil, rerr
+		}
+		path = file
+	}
+	return e.cache.open(path)
 }
 
 // requestOptions rebuild session requests as pi-forge sent them, against

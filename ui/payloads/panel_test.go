@@ -354,3 +354,16 @@ func TestSharesTheSessionPanelsSession(t *testing.T) {
 		t.Fatal("the panel parsed its own copy of the session")
 	}
 }
+
+// TestTypedReferenceBySessionID: a typed session reference may name the
+// session by an id prefix, as the CLI takes it.
+func TestTypedReferenceBySessionID(t *testing.T) {
+	hs := newHarness(t, 120, 40, true, "")
+	cmp, err := compare(hs.m.env, [2]string{"session:01a21c48#fa181dba", "session:01a21c48#c0430f5a"})
+	if err != nil || cmp.sides[1].Session.Path != hs.main {
+		t.Fatalf("%v", err)
+	}
+	if _, err := compare(hs.m.env, [2]string{"", "session:zzz#x"}); err == nil || !strings.Contains(err.Error(), "no such session") {
+		t.Errorf("unknown id: %v", err)
+	}
+}

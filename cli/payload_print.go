@@ -66,7 +66,11 @@ func writeShow(w io.Writer, r *session.Resolved) {
 		}
 	}
 	for i, b := range blocks {
-		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)))
+		origin := ""
+		if o, ok := r.Turn.Blocks[b.Key]; ok && o.Label != "" {
+			origin = " · " + sanitize.Line(turndiff.OriginLabel(o))
+		}
+		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens%s\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)), origin)
 		fmt.Fprintln(w, indentBlock(sanitize.Text(b.Text), "  "))
 	}
 	if r.File != nil && len(r.File.Losses) > 0 {
@@ -176,8 +180,13 @@ func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *tur
 		if blk.TokenDelta != 0 {
 			delta = fmt.Sprintf("%+d", blk.TokenDelta)
 		}
-		fmt.Fprintf(w, "  %s %-40s %-10s %7s → %-7s %s\n", statusGlyph(blk.Status), sanitize.Clip(x.Key, 40), sanitize.Clip(x.Role, 10),
-			count(float64(before)), count(float64(after)), delta)
+		origin := ""
+		if o, ok := turndiff.RowOrigin(d, i, &a.Turn, &b.Turn); ok {
+			origin = " · " + sanitize.Line(turndiff.OriginLabel(o))
+		}
+		line := fmt.Sprintf("  %s %-40s %-10s %7s → %-7s %-6s%s", statusGlyph(blk.Status), sanitize.Clip(x.Key, 40), sanitize.Clip(x.Role, 10),
+			count(float64(before)), count(float64(after)), delta, origin)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	if d.BoundaryRow == len(d.Blocks) {
 		fmt.Fprintln(w, boundaryRule(d))

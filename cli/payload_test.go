@@ -379,6 +379,12 @@ func TestPayloadShowPiForgeRequest(t *testing.T) {
 	if len(q.Inferred) == 0 {
 		t.Error("no inferred notes")
 	}
+	// The rows name what pi-forge inserted.
+	a := strings.Replace(ref, "#c0430f5a", "#fa181dba", 1)
+	code, out, _ = runCLI(t, in(args, "payload", "diff", a, ref, "--blocks-only")...)
+	if code != exitOK || !strings.Contains(out, `· capability update "Write access" (user message)`) || strings.Contains(out, "  \n") {
+		t.Errorf("diff rows:\n%s", out)
+	}
 	code, out, _ = runCLI(t, in(args, "payload", "show", ref)...)
 	if code != exitOK || !strings.Contains(out, "pi-forge: Preset project:guarded-worker compiled this request") || !strings.Contains(out, "inferred: ") {
 		t.Errorf("human show:\n%.600s", out)

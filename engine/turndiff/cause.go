@@ -179,3 +179,28 @@ func ChangeOffset(b *DiffBlock) int {
 	}
 	return commonPrefixUnits(b.Before.Text, b.After.Text)
 }
+
+// RowOrigin is what produced the block row i of d shows, as a whole, where
+// that side's annotations say so: the later side, or the earlier one for
+// a removed block. before may be nil.
+func RowOrigin(d *Diff, i int, before, after *Annotated) (Origin, bool) {
+	b := &d.Blocks[i]
+	var o Origin
+	ok := false
+	switch {
+	case b.After != nil && after != nil:
+		o, ok = after.Blocks[b.After.Key]
+	case b.After == nil && before != nil:
+		o, ok = before.Blocks[b.Before.Key]
+	}
+	return o, ok && o.Label != ""
+}
+
+// OriginLabel names an origin for a block list: "item <label>" for a
+// Preset item, the label otherwise.
+func OriginLabel(o Origin) string {
+	if o.Kind == CausePresetItem {
+		return "item " + o.Label
+	}
+	return o.Label
+}

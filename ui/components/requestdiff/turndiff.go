@@ -89,20 +89,8 @@ func Annotate(v *diffview.Diff, d *turndiff.Diff, before, after *turndiff.Annota
 		if i >= len(v.Blocks) {
 			return
 		}
-		b := &d.Blocks[i]
-		o, ok := turndiff.Origin{}, false
-		switch {
-		case b.After != nil && after != nil:
-			o, ok = after.Blocks[b.After.Key]
-		case b.After == nil && before != nil:
-			o, ok = before.Blocks[b.Before.Key]
-		}
-		if ok && o.Label != "" {
-			label := o.Label
-			if o.Kind == turndiff.CausePresetItem {
-				label = "item " + label
-			}
-			v.Blocks[i].Label += " · " + sanitize.Line(label)
+		if o, ok := turndiff.RowOrigin(d, i, before, after); ok {
+			v.Blocks[i].Label += " · " + sanitize.Line(turndiff.OriginLabel(o))
 		}
 	}
 }

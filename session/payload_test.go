@@ -400,3 +400,30 @@ func TestPredictSharesRequests(t *testing.T) {
 		t.Errorf("recent %d, %d rebuilt", len(recent), f.n)
 	}
 }
+
+// TestFirstOfTurn: a request opens a turn unless its context ends with a
+// tool result; System and extension messages after it do not count.
+func TestFirstOfTurn(t *testing.T) {
+	for _, tc := range []struct {
+		roles []string
+		first bool
+	}{
+		{[]string{"user"}, true},
+		{[]string{"user", "assistant", "toolResult"}, false},
+		{[]string{"user", "assistant", "toolResult", "custom", "system"}, false},
+		{[]string{"user", "assistant", "toolResult", "user"}, true},
+		{[]string{"user", "assistant"}, true},
+		{nil, true},
+	} {
+		var msgs []any
+		for _, r := range tc.roles {
+			o := jsonv.NewObject()
+			o.Set("role", r)
+			msgs = append(msgs, o)
+		}
+		ctx := &Context{Entries: []ProjectedEntry{{Messages: msgs}}}
+		if got := FirstOfTurn(ctx); got != tc.first {
+			t.Errorf("%v: first of turn %v", tc.roles, got)
+		}
+	}
+}

@@ -114,15 +114,16 @@ func CompilePreset(s *Session, in ForgeInput) (*ForgeOutput, error) {
 
 // FirstOfTurn reports whether a request built from ctx opens a user turn
 // (pi-forge's contextRewritePending): its last message, System messages
-// aside, is not a tool result. A steering message sent during a run is
-// read as a new turn, which pi-forge does not do.
+// and extension (custom) messages aside, is not a tool result. A custom
+// message that itself started a turn, or a user message steered in
+// during a run, is read the other way round from what pi-forge did.
 func FirstOfTurn(ctx *Context) bool {
 	for k := len(ctx.Entries) - 1; k >= 0; k-- {
 		msgs := ctx.Entries[k].Messages
 		for j := len(msgs) - 1; j >= 0; j-- {
 			o, _ := msgs[j].(*jsonv.Object)
 			switch objString(o, "role") {
-			case RoleSystem:
+			case RoleSystem, RoleCustom:
 				continue
 			case RoleToolResult:
 				return false

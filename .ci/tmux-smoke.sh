@@ -122,9 +122,11 @@ wait_for '"thinkingLevel": "high"'
 t send-keys -t smoke Enter C-End BSpace
 wait_for "invalid JSON at line"
 t send-keys -t smoke Escape
-sleep 0.3
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "enter edit field"
 t send-keys -t smoke Escape
 sleep 0.3
+wait_for "i item properties"
 t send-keys -t smoke p
 wait_for "Items · pi-mirror-copy"
 echo "profile edit ok"

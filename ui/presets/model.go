@@ -274,7 +274,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showProfile && m.profFocus && m.profForm != nil && m.profForm.CapturesInput():
 		return append(m.profForm.ShortHelp(), k.Save)
 	case m.showProfile && m.profFocus && m.profForm != nil:
-		return append(m.profForm.ShortHelp(), k.RawJSON, k.Edit, k.Save, k.Undo, k.Back)
+		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	case m.showProfile:
 		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
@@ -308,7 +308,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
 	}
 	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {k.RawJSON, k.Edit, k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
 	}
 	if m.showProfile {
 		return [][]key.Binding{

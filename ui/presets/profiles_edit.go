@@ -167,6 +167,16 @@ func (m *Model) toggleProfileRaw() tea.Cmd {
 	return nil
 }
 
+// profileViewToggle is the RawJSON binding as its help should read now: v
+// goes to the raw JSON from the form, and back to the form from it.
+func (m *Model) profileViewToggle() key.Binding {
+	b := m.keys.RawJSON
+	if m.profRaw {
+		b.SetHelp(b.Help().Key, "form")
+	}
+	return b
+}
+
 // profileContext is what the profile's form and raw view are built from.
 func (m *Model) profileContext() forms.ProfileContext {
 	var presets []string

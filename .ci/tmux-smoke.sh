@@ -20,6 +20,16 @@ wait_for() { # wait_for TEXT [TIMEOUT_S]
   done
 }
 
+wait_gone() { # wait_gone TEXT [TIMEOUT_S]
+  local text=$1 deadline=$((SECONDS + ${2:-10}))
+  while screen | grep -qF -- "$text"; do
+    if [ $SECONDS -ge $deadline ]; then
+      echo "timed out waiting for this to go: $text"; echo "--- screen:"; screen; exit 1
+    fi
+    sleep 0.1
+  done
+}
+
 t new-session -d -s smoke -x 160 -y 48 \
   "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
 wait_for "forgebench │ cwd"
@@ -114,6 +124,19 @@ wait_for "saved project:tdd-worker"
   || { echo "the thinking level was not saved"; exit 1; }
 "$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
   || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+# The same profile as raw JSON (v): the saved level is in the text, and a
+# broken edit is located without touching the draft.
+t send-keys -t smoke v
+wait_for "Profile · tdd-worker · raw JSON (editing)"
+wait_for '"thinkingLevel": "high"'
+t send-keys -t smoke Enter C-End BSpace
+wait_for "invalid JSON at line"
+wait_for "│  14 " # the editor's line numbers
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_gone "│  14 " # the editor closed; v now switches to the form
+t send-keys -t smoke v
+wait_for "Agent profile — model, thinking level"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke p

@@ -90,13 +90,10 @@ type Model struct {
 	// opened again (here: another root session or r), while the detail's
 	// moves live.
 	listRuntime map[string]float64
-	// now is the time the live run time is computed for; clockOn is true
-	// while a tick is on its way.
+	// now is the time the live run time is computed for (Common.Clock);
+	// clockOn is true while a tick is on its way.
 	now     time.Time
 	clockOn bool
-	// clock and later are the time and the timer (tests pin them).
-	clock func() time.Time
-	later func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
 // detailState is the selected agent's detail pane.
@@ -111,10 +108,7 @@ type detailState struct {
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
 	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(),
-		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{},
-		clock: time.Now, later: func(d time.Duration, msg tea.Msg) tea.Cmd {
-			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-		}}
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
 	}

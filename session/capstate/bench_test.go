@@ -68,9 +68,9 @@ func historySession(tb testing.TB, events int) *session.Session {
 }
 
 // TestTenThousandEvents checks the generated history is valid and, with
-// FORGEBENCH_TIMING=1, that the state at its leaf stays within the 50 ms
-// budget (generously: the benchmark is the measurement, this guards
-// against a regression by an order of magnitude).
+// FORGEBENCH_TIMING=1, that the state at its leaf stays within ten times
+// the 50 ms budget (the benchmark is the measurement; this guards against
+// a regression by an order of magnitude).
 func TestTenThousandEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large history")

@@ -160,6 +160,7 @@ func (m *Model) detailView(r rect) string {
 		lines = []string{st.Pane.Placeholder.Render("rendering…")}
 	}
 	off := min(m.detailOffset, max(0, len(lines)-innerH))
+	m.detailMax = max(0, len(lines)-innerH)
 	info := ""
 	if len(lines) > innerH {
 		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))
@@ -188,6 +189,7 @@ func (m *Model) sessionView(r rect) string {
 		}
 	}
 	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
+	v.starts, v.lineCount, v.height = starts, len(lines), innerH
 	title := "Session"
 	if v.state != nil && v.state.ID != "" {
 		title = "Session @ " + v.state.ID

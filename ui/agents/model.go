@@ -142,18 +142,19 @@ func (m *Model) FocusPrev() { m.FocusNext() }
 // CapturesInput implements common.Panel: the panel has no text input.
 func (m *Model) CapturesInput() bool { return false }
 
-// ShortHelp implements common.Panel: the keys that act where the user is.
+// ShortHelp implements common.Panel: the keys that act where the user is,
+// actions first (a narrow footer leaves out the last: moving is known).
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
 	case m.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTranscript:
-		return []key.Binding{k.Up, k.Down, k.PageDown, k.Follow, k.Earlier, k.Expand, k.Back}
+		return []key.Binding{k.Follow, k.Earlier, k.Expand, k.Back, k.PageDown, k.Up, k.Down}
 	case m.screen == screenDetail:
-		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Back}
+		return []key.Binding{k.Transcript, k.Back, k.Open, k.PageDown}
 	case m.focus == paneDetail:
-		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Lifecycle}
+		return []key.Binding{k.Transcript, k.Open, k.Lifecycle, k.PageDown}
 	}
 	open := k.Open
 	if m.wide() {
@@ -161,7 +162,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	} else {
 		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
 	}
-	return []key.Binding{k.Up, k.Down, open, k.Transcript, k.Lifecycle, k.Hidden}
+	return []key.Binding{open, k.Transcript, k.Lifecycle, k.Hidden, k.Up, k.Down}
 }
 
 // FullHelp implements common.Panel.

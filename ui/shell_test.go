@@ -267,3 +267,41 @@ func TestEveryFooterFitsAt80Columns(t *testing.T) {
 		t.Errorf("the transcript's own keys give way to ↑/↓: %q", footer)
 	}
 }
+
+// With nothing recorded on the branch the header showed "preset —",
+// although pi-forge activates a Preset there: the one it would
+// auto-activate, shown apart from a recorded selection (▶) as "(auto)".
+func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
+	auto := autoPresets{loaded: true, fresh: "project:guarded-worker", resume: "project:pi-mirror"}
+	open := common.Selection{SessionFile: "s.jsonl", EntryID: "e1"}
+	fresh := open
+	fresh.FreshBranch = true
+	recorded := open
+	recorded.ActivePreset = "project:guarded-worker"
+	opened := open
+	opened.PresetID = "global:quick-review"
+	for _, c := range []struct {
+		sel         common.Selection
+		auto        autoPresets
+		full, short string
+	}{
+		{open, auto, "(auto) project:pi-mirror", "(auto) pi-mirror"},
+		{fresh, auto, "(auto) project:guarded-worker", "(auto) guarded-worker"},
+		{open, autoPresets{loaded: true}, "(auto) none", "(auto) none"},
+		{open, autoPresets{}, "—", ""}, // the library is not read yet
+		{common.Selection{}, auto, "—", ""},
+		{recorded, auto, "▶ project:guarded-worker", "▶ guarded-worker"},
+		{opened, auto, "global:quick-review (branch: (auto) project:pi-mirror)", "quick-review"},
+	} {
+		if full, short := presetLabel(c.sel, c.auto); full != c.full || short != c.short {
+			t.Errorf("%+v with %+v: %q / %q, want %q / %q", c.sel, c.auto, full, short, c.full, c.short)
+		}
+	}
+	// The demo opens "Pre-release review", whose branch records nothing:
+	// resumed there, pi-forge activates the auto-activating pi-mirror (the
+	// tdd-worker profile only applies to a fresh session).
+	m, _ := demoHarness(t)
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "session Pre-release review") || !strings.Contains(h, "preset (auto) project:pi-mirror") {
+		t.Fatalf("the header names the auto-activated Preset: %q", h)
+	}
+}

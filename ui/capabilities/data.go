@@ -13,7 +13,6 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
-	"github.com/forgebench/forgebench/ui/common"
 )
 
 // Messages produced by the panel's commands. Every one carries the
@@ -79,12 +78,11 @@ func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
 	}
 }
 
-// sessionCmd opens the session file the selection names through the
-// panels' shared cache (the Presets and Payloads panels read the same file;
-// an unchanged one is not read again).
-func sessionCmd(cache *common.SessionCache, file string, gen int) tea.Cmd {
+// sessionCmd opens the session file the selection names (session.Shared:
+// the panels that follow the selection share one parsed copy).
+func sessionCmd(file string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		s, err := cache.Open(file)
+		s, err := session.Shared(file)
 		if err != nil {
 			return sessionMsg{gen: gen, file: file, err: fmt.Errorf("open session: %w", err)}
 		}

@@ -93,7 +93,7 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
 		v.loading = true
 		m.sessGen++
-		return sessionCmd(m.com.Sessions(), sel.SessionFile, m.sessGen)
+		return sessionCmd(sel.SessionFile, m.sessGen)
 	}
 	if sel.EntryID != v.entryID {
 		v.entryID = sel.EntryID
@@ -226,7 +226,7 @@ func (m *Model) reopenSession() tea.Cmd {
 	m.sess = nil
 	m.view.loading = true
 	m.sessGen++
-	return sessionCmd(m.com.Sessions(), m.view.file, m.sessGen)
+	return sessionCmd(m.view.file, m.sessGen)
 }
 
 func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -66,7 +66,6 @@ type Common struct {
 	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	markdown *Markdown
-	sessions *SessionCache
 }
 
 // Clock is the current time from Now.
@@ -92,16 +91,6 @@ func (c *Common) Markdown() *Markdown {
 		c.markdown = NewMarkdown()
 	}
 	return c.markdown
-}
-
-// Sessions is the session cache every panel shares (created on first use;
-// call it from Update and hand the cache to commands, which open the
-// selected session through it instead of reading the file again).
-func (c *Common) Sessions() *SessionCache {
-	if c.sessions == nil {
-		c.sessions = NewSessionCache(SessionCacheSize)
-	}
-	return c.sessions
 }
 
 // ThemeChangedMsg is broadcast by the root after a theme switch, once

@@ -20,8 +20,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.picker.input, cmd = m.picker.input.Update(msg)
 			return m, cmd
 		}
-	case tea.MouseWheelMsg:
-		return m, m.handleWheel(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m, m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
 		if m.auto {
 			return m, m.follow(msg.Selection)
@@ -156,29 +156,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// handleWheel scrolls the list on show.
-func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
-	step := 3
-	switch msg.Button {
-	case tea.MouseWheelUp:
-		step = -3
-	case tea.MouseWheelDown:
-	default:
-		return nil
-	}
-	switch {
-	case m.picker != nil:
-		m.picker.list.Move(step)
-	case m.mode == modeRequests:
-		m.reqs.Move(step)
-		return m.nextPredictions()
-	default:
-		_, cmd := m.view.Update(msg, m.keys)
-		return cmd
-	}
-	return nil
-}
-
 // openPicker opens the reference picker for side (0 = A, 1 = B).
 func (m *Model) openPicker(side int) tea.Cmd {
 	m.picker = newPicker(side, m.refs[side])
@@ -216,15 +193,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.com.Keys.Filter):
 		p.list.StartFilter()
 	case key.Matches(msg, k.Open):
-		it, ok := p.list.Selected()
-		if !ok {
-			return nil
-		}
-		if it.kind == pickTyped {
-			p.typing = true
-			return p.input.Focus()
-		}
-		return m.choose(it)
+		return m.choosePicked()
 	default:
 		p.list.HandleNav(msg, k.Nav)
 	}
@@ -274,16 +243,37 @@ func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.com.Keys.Filter):
 		m.reqs.StartFilter()
 	case key.Matches(msg, k.Open):
-		r, ok := m.reqs.Selected()
-		if !ok {
-			return nil
-		}
-		m.mode = modeDiff
-		m.auto = false
-		return m.compare([2]string{r.prevRef, r.ref})
+		return m.compareSelectedRequest()
 	default:
 		m.reqs.HandleNav(msg, k.Nav)
 		return m.nextPredictions()
 	}
 	return nil
+}
+
+// choosePicked is enter in the picker: the reference under the cursor
+// becomes the side's, or the typed-reference row opens its input.
+func (m *Model) choosePicked() tea.Cmd {
+	p := m.picker
+	it, ok := p.list.Selected()
+	if !ok {
+		return nil
+	}
+	if it.kind == pickTyped {
+		p.typing = true
+		return p.input.Focus()
+	}
+	return m.choose(it)
+}
+
+// compareSelectedRequest is enter on the branch's requests: the request
+// under the cursor against the one before it.
+func (m *Model) compareSelectedRequest() tea.Cmd {
+	r, ok := m.reqs.Selected()
+	if !ok {
+		return nil
+	}
+	m.mode = modeDiff
+	m.auto = false
+	return m.compare([2]string{r.prevRef, r.ref})
 }

@@ -1,9 +1,12 @@
 package capabilities
 
 import (
+	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func click(hs *harness, x, y int) {
@@ -85,5 +88,27 @@ func TestMouseIgnoredUnderADialog(t *testing.T) {
 	click(hs, 5, 2)
 	if hs.m.list.Cursor() != 0 {
 		t.Error("a click under a dialog moved the library's cursor")
+	}
+}
+
+// The idle status line listed the panel's keys as a fixed string, cut with
+// "…" at 80 columns and wrong once a key is rebound: it is generated from
+// the keymap now and fitted whole hints at a time.
+func TestIdleStatusLineComesFromTheKeymap(t *testing.T) {
+	hs := newHarness(t, 80, 24, true)
+	hs.m.keys.Disable = key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "disable"))
+	line := ansi.Strip(hs.m.statusLine())
+	if !strings.HasPrefix(line, "A enable binding • D disable") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
+		t.Fatalf("status line %q", line)
+	}
+	known := map[string]bool{}
+	k := hs.m.keys
+	for _, b := range []key.Binding{k.New, k.Open, k.Enable, k.EnableBound, k.Disable, k.Add, k.Reset, k.Bindings} {
+		known[b.Help().Key+" "+b.Help().Desc] = true
+	}
+	for _, hint := range strings.Split(strings.TrimSpace(line), " • ") {
+		if !known[hint] {
+			t.Errorf("%q is not a whole hint of the keymap (line %q)", hint, line)
+		}
 	}
 }

@@ -1,10 +1,13 @@
 package payloads
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
@@ -82,5 +85,47 @@ func TestMouseOnTheRequests(t *testing.T) {
 	hs.click(5, 1+1+3)
 	if m.mode != modeDiff || m.refs[1] != r.ref {
 		t.Fatalf("a click on the selected request compares it: mode %v refs %q", m.mode, m.refs)
+	}
+}
+
+// Holding ↓ over a long session moved the selection faster than requests
+// rebuild, and the panel rebuilt a pair for every entry passed (each a
+// whole request rebuild on a 100 MB file): now one comparison runs at a
+// time and the next one is the newest selection's.
+func TestFollowingComparesOnlyTheNewestSelection(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "")
+	s, err := session.Shared(hs.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []tea.Msg
+	defaults := 0
+	hs.Intercept = func(msg tea.Msg) bool {
+		if _, ok := msg.(defaultsMsg); ok {
+			defaults++
+			if held != nil || defaults == 1 {
+				held = append(held, msg) // the first run is still in flight
+				return true
+			}
+		}
+		return false
+	}
+	leaf := s.LeafIndex()
+	var last string
+	for i := 1; i <= 10; i++ {
+		last = s.Entries[leaf-i].ID
+		hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.main, EntryID: last}})
+	}
+	if defaults != 1 {
+		t.Fatalf("ten moves while the first runs started %d rebuilds, want 1", defaults)
+	}
+	first := held[0]
+	held = nil
+	hs.Send(first) // the first run finishes: the newest selection runs next
+	if defaults != 2 || hs.m.followed.EntryID != last || hs.m.cmp == nil || !strings.Contains(hs.view(), last) {
+		t.Fatalf("after the first run: %d rebuilds, followed %s (want the newest, %s):\n%s", defaults, hs.m.followed.EntryID, last, hs.view())
+	}
+	if hs.m.pending || hs.m.follows.Busy() {
+		t.Error("the panel still waits for a comparison")
 	}
 }

@@ -55,14 +55,37 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 		return nil
 	}
 	m.followed = sel
-	m.gen++
 	m.pending = true
-	return defaultsCmd(m.env, m.gen, sel)
+	return m.follows.Ask(sel, m.startFollow)
 }
 
+// startFollow starts building the default pair of sel (nothing once the
+// pair no longer follows the selection).
+func (m *Model) startFollow(sel common.Selection) (int, tea.Cmd) {
+	if !m.auto {
+		return 0, nil
+	}
+	m.gen++
+	m.pending = true
+	return m.gen, defaultsCmd(m.env, m.gen, sel)
+}
+
+// applyDefaults compares the default pair of the followed selection; the
+// comparison is the same run of following (follows).
 func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
+	cmd, comparing := m.showDefaults(msg)
+	if comparing {
+		m.follows.Continue(msg.gen, m.gen) // the same run goes on
+		return cmd
+	}
+	return tea.Batch(cmd, m.follows.Done(msg.gen, m.startFollow))
+}
+
+// showDefaults takes the default pair: shown empty when there is none,
+// else compared (comparing reports that a comparison started).
+func (m *Model) showDefaults(msg defaultsMsg) (cmd tea.Cmd, comparing bool) {
 	if msg.gen != m.gen || !m.auto {
-		return nil
+		return nil, false
 	}
 	if msg.err != nil || msg.refs[1] == "" {
 		m.pending = false
@@ -72,9 +95,15 @@ func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
 		}
-		return m.view.SetDiff(diffviewEmpty)
+		return m.view.SetDiff(diffviewEmpty), false
 	}
-	return m.compare(msg.refs)
+	return m.compare(msg.refs), true
+}
+
+// applyComparison shows a comparison's result and, when it ended a run of
+// following the selection, starts the newest waiting one.
+func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
+	return tea.Batch(m.showComparison(msg), m.follows.Done(msg.gen, m.startFollow))
 }
 
 // compare starts comparing refs.
@@ -98,7 +127,7 @@ func (m *Model) reload() tea.Cmd {
 	return m.compare(m.refs)
 }
 
-func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
+func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 	if msg.gen != m.gen {
 		return nil
 	}

@@ -155,6 +155,8 @@ wait_for "page 1 of 1 · 2 copied"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "Details · /root/invoice_review"
+t send-keys -t smoke -l $'\e[<0;10;5M\e[<0;10;5m' # a click on the first agent's row
+wait_for "Details · /root/docs_check"
 t send-keys -t smoke f
 wait_for "closed · 1/4"
 wait_for "$ npm test"
@@ -208,7 +210,9 @@ if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
   echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
 fi
 grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
-echo "capabilities panel enable/disable ok"
+t send-keys -t smoke -l $'\e[<0;10;5M\e[<0;10;5m' # a click on the library's second row
+wait_for "Capability project:test-runner"
+echo "capabilities panel enable/disable and mouse ok"
 # Payloads panel: the selected entry against the previous request; the
 # branch's requests with their cache figures; the drop where the model
 # switched, its cause and line diff; then a saved payload picked as B.
@@ -228,6 +232,8 @@ t send-keys -t smoke b
 wait_for "Pick B (later request)"
 t send-keys -t smoke / 0 2 - a f t e r Enter Enter
 wait_for "B saved payload 02-after-write-access.json"
+t send-keys -t smoke -l $'\e[<0;10;9M\e[<0;10;9m' # a click on the first block
+wait_for "Lines · request · model"
 echo "payloads panel walk ok"
 
 # The shared selection (issue 15): the header names the session, the

@@ -67,6 +67,9 @@ type Model struct {
 	// status is the root's own message in the footer (the model catalog's
 	// models.json diagnostics); it expires like every status.
 	status common.Status
+	// auto is what pi-forge would auto-activate where a branch records no
+	// Preset (the header shows it marked "(auto)").
+	auto autoPresets
 }
 
 // New builds the root model with the five panels.
@@ -109,7 +112,7 @@ func (m *Model) applyTheme() tea.Cmd {
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir), loadAutoPresetsCmd(m.com.Workspace)}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -143,6 +146,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.StatusExpiredMsg:
 		m.status.Expire(msg)
 		return m, m.broadcast(msg)
+	case autoPresetsMsg:
+		m.auto = msg.auto
+		return m, nil
+	case common.LibraryChangedMsg:
+		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.broadcast(msg))
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil

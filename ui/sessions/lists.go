@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
@@ -54,6 +55,9 @@ func (p *picker) refresh(open *loadedSession) {
 		row := newPickerItem(it, false, p.all)
 		if open != nil && it.Path == open.file {
 			row.open, row.count, row.name = true, open.messages, open.title
+			if !open.lastActive.IsZero() {
+				row.when = whenLabel(open.lastActive)
+			}
 		}
 		rows[i] = row
 	}
@@ -172,12 +176,15 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 
+// whenLabel is the picker's "when" column for a time.
+func whenLabel(t time.Time) string { return t.Local().Format("Jan 02 15:04") }
+
 // newPickerItem is the picker row of a discovered session.
 func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
 	name := it.Title()
 	when := ""
 	if !it.LastActivity.IsZero() {
-		when = it.LastActivity.Local().Format("Jan 02 15:04")
+		when = whenLabel(it.LastActivity)
 	}
 	if it.Problem != "" {
 		when = "unreadable"

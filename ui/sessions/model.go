@@ -232,10 +232,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
-	case tea.MouseWheelMsg:
-		cmds = append(cmds, m.handleWheel(msg))
-	case tea.MouseClickMsg:
-		cmds = append(cmds, m.handleClick(msg))
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
 	case common.StatusExpiredMsg:
 		for i := range m.status {
 			m.status[i].Expire(msg)

@@ -1,0 +1,506 @@
+package search
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// lineWith builds a one-entry session around a raw content token and
+// returns whether the query finds it.
+func findsToken(t *testing.T, token string, q Query) bool {
+	t.Helper()
+	data := []byte(headerLine("s") + "\n" + rawUserLine("u1", "", 1, token) + "\n")
+	m, err := Compile(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithReference(t, data, q, 64, 1<<20, 1<<20)
+	return len(fastSearch(t, m, data, 64, 1<<20, 1<<20)) > 0
+}
+
+func TestEscapesMatchTheCharactersTheyStandFor(t *testing.T) {
+	cases := []struct {
+		name, token, query string
+		want               bool
+	}{
+		{"newline escape", `"first line\nsecond"`, "line\nsec", true},
+		{"tab escape", `"a\tb"`, "a\tb", true},
+		{"quote escape", `"say \"hi\" now"`, `"hi"`, true},
+		{"backslash escape", `"C:\\Users\\me"`, `C:\Users`, true},
+		{"escaped slash", `"src\/main.go"`, "src/main.go", true},
+		{"unicode escape of ASCII", `"h\u0065llo"`, "hello", true},
+		{"upper-case hex", `"caf\u00E9"`, "café", true},
+		{"control as \\u", `"bell\u0007!"`, "bell\a!", true},
+		{"\\n is not the letter n", `"a\nb"`, "anb", false},
+		{"backslash-n text is not a newline", `"a\\nb"`, "a\nb", false},
+		{"escaped backslash before u", `"C:\\u0041"`, `\u0041`, true},
+		{"escaped backslash before u is not A", `"C:\\u0041"`, "C:A", false},
+		{"unicode quote", `"x\u0022y"`, `x"y`, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, sensitive := range []bool{false, true} {
+				if got := findsToken(t, c.token, Query{Text: c.query, CaseSensitive: sensitive}); got != c.want {
+					t.Errorf("token %s query %q sensitive=%v: found %v, want %v", c.token, c.query, sensitive, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestAstralCharacters(t *testing.T) {
+	for _, token := range []string{`"go 😀 now"`, `"go \ud83d\ude00 now"`, `"go \uD83D\uDE00 now"`} {
+		if !findsToken(t, token, Query{Text: "😀 now"}) {
+			t.Errorf("%s: the emoji is not found", token)
+		}
+		if !findsToken(t, token, Query{Text: "😀", CaseSensitive: true}) {
+			t.Errorf("%s: the emoji alone is not found", token)
+		}
+	}
+	// Another character of the same surrogate block does not match.
+	if findsToken(t, `"go \ud83d\ude01 now"`, Query{Text: "😀"}) {
+		t.Error("U+1F601 matched U+1F600")
+	}
+	// A lone surrogate reads as U+FFFD.
+	if !findsToken(t, `"x\ud83dy"`, Query{Text: "x\ufffdy"}) {
+		t.Error("a lone high surrogate is not U+FFFD")
+	}
+}
+
+func TestCaseFoldingIsUnicodeAware(t *testing.T) {
+	cases := []struct {
+		text, query string
+		want        bool
+	}{
+		{"ΣΊΣΥΦΟΣ", "σίσυφοσ", true},
+		{"Straße", "STRASSE", false}, // simple folding: ß is not "ss"
+		{"Kelvin \u212a", "kelvin k", true},
+		{"long ſ", "LONG S", true},
+		{"ÉCOLE", "école", true},
+	}
+	for _, c := range cases {
+		if got := findsToken(t, `"`+c.text+`"`, Query{Text: c.query}); got != c.want {
+			t.Errorf("%q in %q: %v, want %v", c.query, c.text, got, c.want)
+		}
+		if findsToken(t, `"`+c.text+`"`, Query{Text: c.query, CaseSensitive: true}) && c.text != c.query {
+			t.Errorf("%q in %q matched case-sensitively", c.query, c.text)
+		}
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	// Raw bytes that are not UTF-8 read as U+FFFD (one per maximal
+	// subpart); the text around them still matches.
+	token := "\"abc\xff\xfedef \xe2\x82 ghi\""
+	if !findsToken(t, token, Query{Text: "def"}) {
+		t.Error("text after invalid bytes not found")
+	}
+	if !findsToken(t, token, Query{Text: "c\ufffd\ufffdd"}) {
+		t.Error("each invalid byte is not one U+FFFD")
+	}
+	if !findsToken(t, token, Query{Text: "def \ufffd ghi"}) {
+		t.Error("a truncated sequence is not one U+FFFD")
+	}
+	// An invalid query byte stands for U+FFFD too.
+	if !findsToken(t, token, Query{Text: "c\xff\xffd"}) {
+		t.Error("invalid query bytes do not stand for U+FFFD")
+	}
+}
+
+func TestKeyNamesAndSyntaxNeverMatch(t *testing.T) {
+	data := []byte(headerLine("s") + "\n" +
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"` + ts(1) + `","message":{"role":"user","content":[{"type":"text","text":"plain words"},{"type":"image","data":"aW1hZ2U=","mimeType":"image/png"}]}}` + "\n" +
+		`{"type":"custom","customType":"ext","data":{"secret":"hidden words"},"id":"c1","parentId":"u1","timestamp":"` + ts(2) + `"}` + "\n" +
+		`{"type":"message","id":"s1","parentId":"c1","timestamp":"` + ts(3) + `","message":{"role":"system","content":"system words"}}` + "\n")
+	for _, q := range []string{"content", "role", "text", "type", "message", `":"`, "image/png", "aW1hZ2U", "hidden", "secret", "system words", "u1", "timestamp"} {
+		m, _ := Compile(Query{Text: q})
+		if got := fastSearch(t, m, data, 1<<10, 1<<20, 1<<20); len(got) > 0 {
+			t.Errorf("%q matched %v", q, got)
+		}
+	}
+	m, _ := Compile(Query{Text: "plain"})
+	if got := fastSearch(t, m, data, 1<<10, 1<<20, 1<<20); len(got) != 1 {
+		t.Errorf("plain: %v", got)
+	}
+}
+
+func TestMatchSplitAcrossReadBuffers(t *testing.T) {
+	// Many lines; the needle sits at every possible position relative to
+	// the buffer boundary, in short lines and in lines longer than the
+	// buffer (which are followed window by window).
+	var lines []string
+	lines = append(lines, headerLine("s"))
+	for i := 0; i < 120; i++ {
+		pad := strings.Repeat("x", i)
+		lines = append(lines, userLine("a"+string(rune('0'+i%10))+pad[:min(i, 3)], "", 1, pad+"NEEDLE\"in\\hay"+pad))
+	}
+	long := strings.Repeat("y", 700)
+	lines = append(lines, userLine("long1", "", 1, long+"NEEDLE\"in\\hay"+long))
+	lines = append(lines, userLine("long2", "", 1, "NEEDLE\"in\\hay"+long+long))
+	lines = append(lines, userLine("long3", "", 1, long+long+"NEEDLE\"in\\hay"))
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	q := Query{Text: `needle"IN\hay`}
+	for _, buf := range []int{64, 100, 127, 256, 1000} {
+		for _, part := range []int64{97, 1000, 1 << 20} {
+			compareWithReference(t, data, q, buf, 1<<20, part)
+		}
+		m, _ := Compile(q)
+		if got := fastSearch(t, m, data, buf, 1<<20, 333); len(got) != 123 {
+			t.Fatalf("buffer %d: %d matches, want 123", buf, len(got))
+		}
+	}
+}
+
+func TestLongLinesBeyondTheLimitAreSkipped(t *testing.T) {
+	huge := strings.Repeat("z", 5000)
+	data := []byte(headerLine("s") + "\n" + userLine("big", "", 1, "find me "+huge) + "\n" + userLine("small", "", 2, "find me") + "\n")
+	m, _ := Compile(Query{Text: "find me"})
+	var big bigLines
+	sc := newScanner(256, 4000, &big)
+	res, err := sc.scanRange(t.Context(), m, bytes.NewReader(data), int64(len(data)), 0, int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.hits) != 1 || res.hits[0].hit.id != "small" || res.oversized != 1 {
+		t.Fatalf("hits %+v, oversized %d", res.hits, res.oversized)
+	}
+}
+
+func TestHitsOnActiveAndAbandonedBranches(t *testing.T) {
+	sc := newScope(t)
+	// root → u1 → a1 → u2 (abandoned: the user went back to a1) → a2
+	//                 ↳ u3 → a3 (active: the last entry)
+	// and a second root r1 (abandoned, its own root)
+	writeFile(t, filepath.Join(sc.dir, "2026_s1.jsonl"), t0,
+		headerLine("s1"),
+		userLine("u1", "", 1, "start the marmot task"),
+		assistantLine("a1", "u1", 2, "marmot plan", "thinking about marmots"),
+		userLine("u2", "a1", 3, "marmot detour"),
+		assistantLine("a2", "u2", 4, "detour marmot answer", ""),
+		userLine("r1", "", 5, "marmot from a fresh root"),
+		userLine("u3", "a1", 6, "marmot main line"),
+		assistantLine("a3", "u3", 7, "final marmot", ""),
+	)
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "marmot"}, Options{})
+	if got := ids(hits); got != "u1,a1,u2,a2,r1,u3,a3" {
+		t.Fatalf("hits %s", got)
+	}
+	want := map[string]struct {
+		active       bool
+		branch, fork string
+	}{
+		"u1": {true, "", ""}, "a1": {true, "", ""}, "u3": {true, "", ""}, "a3": {true, "", ""},
+		"u2": {false, "u2", "a1"}, "a2": {false, "u2", "a1"}, "r1": {false, "r1", ""},
+	}
+	for _, h := range hits {
+		w := want[h.EntryID]
+		if h.OnActiveBranch != w.active || h.Branch != w.branch || h.Fork != w.fork {
+			t.Errorf("%s: active=%v branch=%q fork=%q, want %+v", h.EntryID, h.OnActiveBranch, h.Branch, h.Fork, w)
+		}
+		if h.SessionID != "s1" || h.AgentPath != "" {
+			t.Errorf("%s: session %q agent %q", h.EntryID, h.SessionID, h.AgentPath)
+		}
+	}
+	if hits[1].Role != RoleThinking || hits[1].Matches != 2 {
+		t.Errorf("a1: role %s matches %d, want thinking and 2", hits[1].Role, hits[1].Matches)
+	}
+}
+
+func TestOffsetsPointAtTheMatchInTheFile(t *testing.T) {
+	sc := newScope(t)
+	path := writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0,
+		headerLine("s1"),
+		rawUserLine("u1", "", 1, `"line one\nsay \"Wombat\" \u0057ombat"`),
+	)
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "wombat"}, Options{})
+	if len(hits) != 1 || hits[0].Matches != 2 {
+		t.Fatalf("hits %+v", hits)
+	}
+	data, _ := os.ReadFile(path)
+	if got := string(data[hits[0].Offset : hits[0].Offset+6]); got != "Wombat" {
+		t.Errorf("offset %d points at %q", hits[0].Offset, got)
+	}
+	if data[hits[0].LineOffset] != '{' || hits[0].Line != 2 {
+		t.Errorf("line offset %d, line %d", hits[0].LineOffset, hits[0].Line)
+	}
+	sn := hits[0].Snippet
+	if sn.Text[sn.Start:sn.End] != "Wombat" || strings.ContainsAny(sn.Text, "\n\"\\") && !strings.Contains(sn.Text, `"Wombat"`) {
+		t.Errorf("snippet %+v", sn)
+	}
+}
+
+func TestNewestSessionsFirstAndLimit(t *testing.T) {
+	sc := newScope(t)
+	for i, name := range []string{"old", "mid", "new"} {
+		writeFile(t, filepath.Join(sc.dir, name+".jsonl"), t0.Add(time.Duration(i)*time.Hour),
+			headerLine(name),
+			userLine(name+"1", "", 1, "otter one"),
+			userLine(name+"2", name+"1", 2, "otter two"),
+		)
+	}
+	hits, st := run(t, NewSearcher(), sc.scope(false), Query{Text: "otter"}, Options{})
+	if got := ids(hits); got != "new1,new2,mid1,mid2,old1,old2" || st.Limited {
+		t.Fatalf("order %s limited %v", got, st.Limited)
+	}
+	hits, st = run(t, NewSearcher(), sc.scope(false), Query{Text: "otter"}, Options{Limit: 3, Workers: 1})
+	if got := ids(hits); got != "new1,new2,mid1" || !st.Limited || st.Hits != 3 {
+		t.Fatalf("limited: %s %+v", got, st)
+	}
+}
+
+func TestFiltersRoleAndSince(t *testing.T) {
+	sc := newScope(t)
+	writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0,
+		headerLine("s1"),
+		userLine("u1", "", 1, "badger"),
+		assistantLine("a1", "u1", 70, "badger reply", "badger thought"),
+		`{"type":"compaction","summary":"badger summary","firstKeptEntryId":"a1","tokensBefore":5,"id":"k1","parentId":"a1","timestamp":"`+ts(80)+`"}`,
+	)
+	cases := []struct {
+		q    Query
+		want string
+	}{
+		{Query{Text: "badger", Roles: []string{RoleUser}}, "u1"},
+		{Query{Text: "badger", Roles: []string{RoleThinking}}, "a1"},
+		{Query{Text: "badger", Roles: []string{RoleSummary}}, "k1"},
+		{Query{Text: "badger", Since: time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC)}, "a1,k1"},
+		{Query{Text: "badger", Since: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}, ""},
+	}
+	for _, c := range cases {
+		hits, _ := run(t, NewSearcher(), sc.scope(false), c.q, Options{})
+		if got := ids(hits); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.q, got, c.want)
+		}
+	}
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "badger", Roles: []string{RoleThinking}}, Options{})
+	if hits[0].Role != RoleThinking {
+		t.Errorf("role %s", hits[0].Role)
+	}
+}
+
+func TestRegexUsesARequiredLiteral(t *testing.T) {
+	for expr, want := range map[string]string{
+		"foo[0-9]+barbaz":    "barbaz",
+		"(?i)hello wor.d":    "hello wor",
+		"(abc|def)":          "",
+		"x(longer literal)y": "longer literal",
+		"(?:quux)+":          "quux",
+		"a*":                 "",
+	} {
+		got, _ := requiredLiteral(expr)
+		if !strings.EqualFold(got, want) {
+			t.Errorf("%s: %q, want %q", expr, got, want)
+		}
+	}
+	sc := newScope(t)
+	writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0, headerLine("s1"),
+		userLine("u1", "", 1, "error E1234 in parser"), userLine("u2", "u1", 2, "error Exyz"))
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: `error e\d+`, Regex: true}, Options{})
+	if ids(hits) != "u1" || hits[0].Snippet.Text[hits[0].Snippet.Start:hits[0].Snippet.End] != "error E1234" {
+		t.Fatalf("%+v", hits)
+	}
+	if _, err := Compile(Query{Text: "x*", Regex: true}); err == nil {
+		t.Error("a regex matching empty text was accepted")
+	}
+	if _, err := Compile(Query{Text: "a(", Regex: true}); err == nil || strings.Contains(err.Error(), "(?i)") {
+		t.Errorf("bad regex error: %v", err)
+	}
+}
+
+func TestAgentTranscripts(t *testing.T) {
+	sc := newScope(t)
+	root := writeFile(t, filepath.Join(sc.dir, "2026_root.jsonl"), t0, headerLine("root-id"), userLine("u1", "", 1, "delegate the capybara review"))
+	tree := filepath.Join(sc.dir, "root-id.subagents", "tree-1")
+	reviewFile := writeFile(t, filepath.Join(tree, "sessions", "r.jsonl"), t0, headerLine("agent-r"),
+		`{"type":"custom","customType":"pi-subagent/descriptor","data":{"version":5,"path":"/root/review"},"id":"d1","parentId":null,"timestamp":"`+ts(1)+`"}`,
+		userLine("ru1", "d1", 2, "capybara found in review"))
+	// Not in state.json: named by its descriptor.
+	writeFile(t, filepath.Join(tree, "sessions", "s.jsonl"), t0, headerLine("agent-s"),
+		`{"type":"custom","customType":"pi-subagent/descriptor","data":{"version":5,"path":"/root/scout"},"id":"d1","parentId":null,"timestamp":"`+ts(1)+`"}`,
+		userLine("su1", "d1", 2, "scouting capybara"))
+	state := `{"version":1,"id":"tree-1","rootSessionId":"root-id","rootMailbox":[],"agents":{"/root/review":{"sessionFile":"/elsewhere/` + filepath.Base(reviewFile) + `","status":"completed","mailbox":[]}}}`
+	if err := os.WriteFile(filepath.Join(tree, "state.json"), []byte(state), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "capybara"}, Options{})
+	if ids(hits) != "u1" {
+		t.Fatalf("without --agents: %s", ids(hits))
+	}
+	hits, _ = run(t, NewSearcher(), sc.scope(true), Query{Text: "capybara"}, Options{})
+	if ids(hits) != "u1,ru1,su1" {
+		t.Fatalf("with agents: %s", ids(hits))
+	}
+	for _, h := range hits[1:] {
+		if h.RootFile != root || !h.OnActiveBranch {
+			t.Errorf("%s: root %q active %v", h.EntryID, h.RootFile, h.OnActiveBranch)
+		}
+	}
+	if hits[0].AgentPath != "" || hits[1].AgentPath != "/root/review" || hits[2].AgentPath != "/root/scout" {
+		t.Errorf("agent paths %q %q %q", hits[0].AgentPath, hits[1].AgentPath, hits[2].AgentPath)
+	}
+	if hits[1].SessionID != "agent-r" {
+		t.Errorf("agent session id %q", hits[1].SessionID)
+	}
+}
+
+func TestGrowingFileIsReadUpToItsSizeWhenListed(t *testing.T) {
+	sc := newScope(t)
+	path := writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0, headerLine("s1"), userLine("u1", "", 1, "heron one"))
+	m, _ := Compile(Query{Text: "heron"})
+	srcs, err := ListSources(sc.scope(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pi appends after the listing: a complete line and a partial one.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(userLine("u2", "u1", 2, "heron two") + "\n" + `{"type":"message","id":"u3","message":{"role":"user","content":"heron thr`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var hits []Hit
+	if _, err := NewSearcher().Search(t.Context(), m, srcs, Options{}, func(r FileResult) bool {
+		hits = append(hits, r.Hits...)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ids(hits) != "u1" || !hits[0].OnActiveBranch {
+		t.Fatalf("snapshot: %s", ids(hits))
+	}
+	// Listed again, the file shows the complete new line; the partial last
+	// line is not an entry, so u2 is the leaf.
+	hits, _ = run(t, NewSearcher(), sc.scope(false), Query{Text: "heron"}, Options{})
+	if ids(hits) != "u1,u2" || !hits[1].OnActiveBranch {
+		t.Fatalf("after growth: %s", ids(hits))
+	}
+}
+
+func TestFileGrowingDuringSearches(t *testing.T) {
+	sc := newScope(t)
+	path := writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0, headerLine("s1"), userLine("u0", "", 1, "ibis"))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		parent := "u0"
+		for i := 1; i < 300; i++ {
+			id := "u" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26))
+			line := userLine(id, parent, 2, "ibis "+strings.Repeat("w", i*37)) + "\n"
+			// Write each line in two halves, as a slow writer might.
+			f.WriteString(line[:len(line)/2])
+			f.WriteString(line[len(line)/2:])
+			parent = id
+		}
+	}()
+	s := NewSearcher()
+	last := 0
+	for {
+		select {
+		case <-done:
+			hits, _ := run(t, s, sc.scope(false), Query{Text: "ibis"}, Options{BufferBytes: 512})
+			if len(hits) != 300 || !hits[len(hits)-1].OnActiveBranch {
+				t.Fatalf("final: %d hits", len(hits))
+			}
+			return
+		default:
+		}
+		hits, _ := run(t, s, sc.scope(false), Query{Text: "ibis"}, Options{BufferBytes: 512})
+		if len(hits) < last {
+			t.Fatalf("hits went from %d to %d", last, len(hits))
+		}
+		last = len(hits)
+		for i, h := range hits {
+			if !h.OnActiveBranch {
+				t.Fatalf("hit %d (%s) of a linear session is off the active branch", i, h.EntryID)
+			}
+		}
+	}
+}
+
+func TestCacheSkipsUnchangedFiles(t *testing.T) {
+	sc := newScope(t)
+	path := writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0, headerLine("s1"), userLine("u1", "", 1, "kestrel"))
+	writeFile(t, filepath.Join(sc.dir, "b.jsonl"), t0, headerLine("s2"), userLine("u1", "", 1, "nothing here"))
+	s := NewSearcher()
+	_, st := run(t, s, sc.scope(false), Query{Text: "kes"}, Options{})
+	if st.Read != 2 || st.Cached != 0 {
+		t.Fatalf("first: %+v", st)
+	}
+	hits, st := run(t, s, sc.scope(false), Query{Text: "kes"}, Options{})
+	if st.Read != 0 || st.Cached != 2 || ids(hits) != "u1" {
+		t.Fatalf("repeat: %+v %s", st, ids(hits))
+	}
+	// A longer query: b.jsonl had nothing for "kes", so nothing for
+	// "kestrel" either; a.jsonl is read again.
+	hits, st = run(t, s, sc.scope(false), Query{Text: "KESTREL"}, Options{})
+	if st.Read != 1 || st.Cached != 1 || ids(hits) != "u1" {
+		t.Fatalf("narrower: %+v %s", st, ids(hits))
+	}
+	// A case-sensitive query is not narrower than a folded one.
+	_, st = run(t, s, sc.scope(false), Query{Text: "kestrel", CaseSensitive: true}, Options{})
+	if st.Cached != 0 {
+		t.Fatalf("case-sensitive reused the folded result: %+v", st)
+	}
+	// A changed file is read again.
+	writeFile(t, path, t0.Add(time.Minute), headerLine("s1"), userLine("u1", "", 1, "kestrel"), userLine("u2", "u1", 2, "kestrel again"))
+	hits, st = run(t, s, sc.scope(false), Query{Text: "kes"}, Options{})
+	if st.Read != 1 || ids(hits) != "u1,u2" {
+		t.Fatalf("changed: %+v %s", st, ids(hits))
+	}
+}
+
+func TestNotASessionAndV1Files(t *testing.T) {
+	sc := newScope(t)
+	writeFile(t, filepath.Join(sc.dir, "junk.jsonl"), t0, userLine("u1", "", 1, "puffin"))
+	writeFile(t, filepath.Join(sc.dir, "v1.jsonl"), t0.Add(time.Hour),
+		`{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p"}`,
+		`{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"puffin v1"}}`,
+		`{"type":"message","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"user","content":"puffin again"}}`)
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "puffin"}, Options{})
+	if len(hits) != 2 || hits[0].SessionID != "old" {
+		t.Fatalf("%+v", hits)
+	}
+	for _, h := range hits {
+		if h.EntryID == "" || !h.OnActiveBranch {
+			t.Errorf("v1 hit %+v", h)
+		}
+	}
+}
+
+func TestSessionNameFollowsThePicker(t *testing.T) {
+	sc := newScope(t)
+	writeFile(t, filepath.Join(sc.dir, "a.jsonl"), t0, headerLine("s1"), userLine("u1", "", 1, "first words about a lynx"),
+		sessionInfoLine("i1", "u1", 2, "  Lynx hunt  "))
+	writeFile(t, filepath.Join(sc.dir, "b.jsonl"), t0.Add(-time.Hour), headerLine("s2"), userLine("u1", "", 1, "unnamed lynx\nsession"))
+	hits, _ := run(t, NewSearcher(), sc.scope(false), Query{Text: "lynx"}, Options{})
+	if len(hits) != 2 || hits[0].SessionName != "Lynx hunt" || hits[1].SessionName != "unnamed lynx session" {
+		t.Fatalf("names %q %q", hits[0].SessionName, hits[1].SessionName)
+	}
+}
+
+func TestSnippetIsSanitisedOneRow(t *testing.T) {
+	text := []byte("before\x1b]52;c;AAAA\x07 line\nbreak \x1b[31mRED\x1b[0m target after\ttab " + strings.Repeat("tail ", 40))
+	s := makeSnippet(text, span{bytes.Index(text, []byte("target")), bytes.Index(text, []byte("target")) + 6})
+	if s.Text[s.Start:s.End] != "target" {
+		t.Fatalf("match %q in %q", s.Text[s.Start:s.End], s.Text)
+	}
+	if strings.ContainsAny(s.Text, "\x1b\x07\n\t") || strings.Contains(s.Text, "  ") {
+		t.Errorf("snippet not one sanitised row: %q", s.Text)
+	}
+	if !strings.HasSuffix(s.Text, "…") {
+		t.Errorf("cut snippet without an ellipsis: %q", s.Text)
+	}
+}

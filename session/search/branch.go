@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,21 @@ func (s *scanner) readTree(ctx context.Context, r io.ReaderAt, size int64) (*tre
 		if line == nil {
 			return nil // over the line limit: skipped like the reader does
 		}
+		if haveHeader && off+int64(len(line)) < size {
+			// Lines Pi writes start with type, id and parentId; they are
+			// read without decoding the rest. (The last line is always
+			// checked whole: a file being written may end in half a line.)
+			if typ, id, parent, hasP, ok := quickIDs(line); ok {
+				if typ != session.TypeSession {
+					t.offs = append(t.offs, off)
+					t.lines = append(t.lines, lineNo)
+					t.ids = append(t.ids, id)
+					parentIDs = append(parentIDs, parent)
+					hasParent = append(hasParent, hasP)
+				}
+				return nil
+			}
+		}
 		e, err := session.ParseEntryLine(line, int(lineNo))
 		if err != nil {
 			return nil
@@ -77,6 +93,53 @@ func (s *scanner) readTree(ctx context.Context, r io.ReaderAt, size int64) (*tre
 	}
 	t.link(parentIDs, hasParent)
 	return t, nil
+}
+
+// quickIDs reads type, id and parentId from a line that starts the way Pi
+// writes most entries — {"type":"…","id":"…","parentId":null|"…", — and
+// ends with "}"; ok is false for any other shape (the caller then parses
+// the line properly). Strings with escapes are left to the full parser.
+func quickIDs(line []byte) (typ, id, parent string, hasParent, ok bool) {
+	rest, found := bytes.CutPrefix(line, []byte(`{"type":"`))
+	if !found || len(line) < 2 || line[len(line)-1] != '}' {
+		return
+	}
+	typB, rest, ok1 := cutPlain(rest)
+	rest, found = bytes.CutPrefix(rest, []byte(`,"id":"`))
+	if !ok1 || !found {
+		return
+	}
+	idB, rest, ok2 := cutPlain(rest)
+	rest, found = bytes.CutPrefix(rest, []byte(`,"parentId":`))
+	if !ok2 || !found {
+		return
+	}
+	switch {
+	case bytes.HasPrefix(rest, []byte("null,")):
+	case len(rest) > 0 && rest[0] == '"':
+		pB, after, ok3 := cutPlain(rest[1:])
+		if !ok3 || len(after) == 0 || after[0] != ',' {
+			return
+		}
+		parent, hasParent = string(pB), true
+	default:
+		return
+	}
+	return string(typB), string(idB), parent, hasParent, true
+}
+
+// cutPlain splits at the closing quote of a string body without escapes.
+func cutPlain(b []byte) (body, rest []byte, ok bool) {
+	i := bytes.IndexByte(b, '"')
+	if i < 0 || bytes.IndexByte(b[:i], '\\') >= 0 {
+		return nil, nil, false
+	}
+	for _, c := range b[:i] {
+		if c < 0x20 {
+			return nil, nil, false
+		}
+	}
+	return b[:i], b[i+1:], true
 }
 
 // link resolves parents and marks the active branch: from the last entry

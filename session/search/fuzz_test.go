@@ -76,8 +76,15 @@ func encodeString(s string, style int) string {
 func fuzzSession(a, b string, style uint8) []byte {
 	st := func(k int) int { return int(style>>k) % styleCount }
 	enc := func(s string, k int) string { return encodeString(s, st(k)) }
+	header := `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}`
+	for k := range 6 {
+		if st(k) == styleAllEscaped {
+			// A writer that escapes everything escapes the header too.
+			header = `{"type":` + encodeString("session", styleAllEscaped) + `,"version":3,"id":"s1","cwd":"/p"}`
+		}
+	}
 	lines := []string{
-		`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}`,
+		header,
 		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":` + enc(a, 0) + `,"timestamp":1}}`,
 		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":` + enc(b, 1) +
 			`},{"type":"thinking","thinking":` + enc(a, 2) + `,"thinkingSignature":` + enc(b, 0) + `},{"type":"toolCall","id":` + enc(a, 3) +

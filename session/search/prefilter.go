@@ -2,54 +2,66 @@ package search
 
 import (
 	"bytes"
+	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
 // prefilter finds the lines of raw JSONL that may hold a match without
-// decoding them. A line is a candidate when it holds
+// decoding them. It looks for the query's literal in the raw bytes with
+// each character in any form a JSON writer gives it — verbatim UTF-8, a
+// short escape (\" \\ \/ \n …), \uXXXX in either hex case, or a surrogate
+// pair for an astral character — and, ignoring case, any character of its
+// case-folding orbit.
 //
-//   - the literal as JSON.stringify writes it: each character verbatim in
-//     UTF-8, or as its standard escape (\" \\ \b \f \n \r \t, \u00xx for
-//     other controls); ignoring case, any character of its folding orbit in
-//     that form; or
-//   - an escape that is not the standard form of its character but stands
-//     for one of the literal's characters: \/ when the literal has a '/',
-//     and \uXXXX (any hex case) for a character of the literal, or the high
-//     surrogate of an astral one (files written by other JSON encoders).
+// The search is anchored on one character of the literal, the one whose
+// forms hold the rarest bytes: those bytes are found with IndexByte (SIMD)
+// and the literal is then decoded and compared around each hit. A hit can
+// only be a match if the anchor character sits there in one of its forms,
+// so the forms searched for must include every form a writer can give it:
 //
-// Every line holding a decoded match holds one of these (the raw bytes of
-// a matched text are the concatenation of each character's form), so the
-// prefilter never drops a match; lines it lets through are decoded and
-// matched exactly. A literal containing U+FFFD (which ill-formed UTF-8 and
-// lone surrogates decode to) makes every line a candidate.
+//   - JSON.stringify (Pi) writes a character verbatim unless it is '"',
+//     '\\' or a control character, which get their standard escapes;
+//   - other encoders also escape non-ASCII (Python's ensure_ascii, with
+//     surrogate pairs for astral characters), '<', '>', '&' and U+2028/9
+//     (Go), '\” and '/' (PHP writes "\/");
+//   - no known encoder escapes other printable ASCII, except one that
+//     escapes everything, which then escapes the header line too: such a
+//     file is recognised by its first line and every line is decoded.
+//
+// Around the anchor the comparison decodes any form, so a match whose
+// other characters are escaped in unusual ways is found too. A literal
+// containing U+FFFD (which ill-formed UTF-8 and lone surrogates decode to)
+// makes every line a candidate.
 type prefilter struct {
-	all   bool       // every line is a candidate
-	units [][][]byte // per literal rune: its raw forms (prefix-free)
-	// anchor is the unit whose bytes are searched with IndexByte; the
-	// units before it all have one raw length, so a hit on an anchor byte
-	// fixes where the literal would start.
-	anchor    int
-	prefixLen int
-	picks     []anchorPick
-	bytes     []byte          // distinct anchor byte values
-	escUnits  map[uint16]bool // UTF-16 code units whose \u escape is a candidate
-	slash     bool            // "\/" is a candidate
-	maxRaw    int             // longest raw length of the literal
+	all   bool     // every line is a candidate
+	units [][]rune // per literal character: the runes it matches
+	// anchor is the unit searched for; picks are its forms' rarest bytes;
+	// prefixes are the raw lengths the units before it can take.
+	anchor   int
+	picks    []anchorPick
+	bytes    []byte // distinct pick bytes
+	prefixes []int
+	maxRaw   int // longest raw length of the literal
 }
 
-// anchorPick is one raw form of the anchor unit: the byte searched for and
-// its offset inside the form.
+// anchorPick is one form of the anchor: the byte searched for and its
+// offset inside the form.
 type anchorPick struct {
 	b   byte
 	off int
 }
 
+// maxPrefixes bounds how many raw lengths the units before the anchor may
+// take; later units are not considered as anchors.
+const maxPrefixes = 32
+
 // newPrefilter builds the prefilter for a literal; fold makes it match any
 // case form of each character.
 func newPrefilter(literal string, fold bool) *prefilter {
 	runes := queryRunes(literal)
-	pf := &prefilter{escUnits: map[uint16]bool{}}
+	pf := &prefilter{}
 	if len(runes) == 0 {
 		pf.all = true
 		return pf
@@ -59,39 +71,46 @@ func newPrefilter(literal string, fold bool) *prefilter {
 		if fold {
 			forms = orbit(r)
 		}
-		var unit [][]byte
+		if slices.Contains(forms, utf8.RuneError) {
+			pf.all = true
+		}
+		pf.units = append(pf.units, forms)
 		longest := 0
 		for _, f := range forms {
-			if f == utf8.RuneError {
-				pf.all = true
-			}
-			enc := appendStandard(nil, f)
-			unit = appendUnique(unit, enc)
-			longest = max(longest, len(enc))
-			if f == '/' {
-				pf.slash = true
-			}
-			if f > 0xFFFF {
-				pf.escUnits[uint16(0xD800+((f-0x10000)>>10))] = true
-			} else {
-				pf.escUnits[uint16(f)] = true
-			}
+			longest = max(longest, maxRawLen(f))
 		}
-		pf.units = append(pf.units, unit)
 		pf.maxRaw += longest
 	}
 	pf.chooseAnchor()
 	return pf
 }
 
-func appendUnique(list [][]byte, b []byte) [][]byte {
-	for _, x := range list {
-		if bytes.Equal(x, b) {
-			return list
+// mayBeEscaped reports whether some JSON writer escapes r as \uXXXX.
+func mayBeEscaped(r rune) bool {
+	switch r {
+	case '<', '>', '&', '\'', '/', '"', '\\':
+		return true
+	}
+	return r < 0x20 || r >= 0x7F
+}
+
+// rawLens returns the raw lengths r can take.
+func rawLens(r rune) []int {
+	lens := []int{len(appendStandard(nil, r))}
+	if r == '/' {
+		lens = append(lens, 2) // "\/"
+	}
+	if mayBeEscaped(r) {
+		if r > 0xFFFF {
+			lens = append(lens, 12)
+		} else {
+			lens = append(lens, 6)
 		}
 	}
-	return append(list, b)
+	return lens
 }
+
+func maxRawLen(r rune) int { return slices.Max(rawLens(r)) }
 
 // appendStandard appends r as JSON.stringify writes it inside a string.
 func appendStandard(dst []byte, r rune) []byte {
@@ -118,6 +137,53 @@ func appendStandard(dst []byte, r rune) []byte {
 	return utf8.AppendRune(dst, r)
 }
 
+// formPicks returns the anchor picks for every form of r.
+func formPicks(r rune) []anchorPick {
+	var picks []anchorPick
+	std := appendStandard(nil, r)
+	if std[0] == '\\' {
+		// A short escape: its second byte says which character it is.
+		picks = append(picks, anchorPick{b: std[1], off: 1})
+	} else {
+		p := anchorPick{b: std[0]}
+		for off, b := range std {
+			if byteCost(b) < byteCost(p.b) {
+				p = anchorPick{b: b, off: off}
+			}
+		}
+		picks = append(picks, p)
+	}
+	if r == '/' {
+		picks = append(picks, anchorPick{b: '/', off: 1})
+	}
+	if mayBeEscaped(r) {
+		// \uXXXX in either hex case: only a digit is the same in both; with
+		// no digit, the 'u'. A surrogate pair is found by either half.
+		esc := []byte(escapeHex(r))
+		p := anchorPick{b: 'u', off: 1}
+		for off := 2; off < len(esc); off++ {
+			if b := esc[off]; b >= '0' && b <= '9' && byteCost(b) < byteCost(p.b) {
+				p = anchorPick{b: b, off: off}
+			}
+		}
+		picks = append(picks, p)
+	}
+	return picks
+}
+
+// escapeHex is r as \uXXXX (a surrogate pair above U+FFFF), lower case.
+func escapeHex(r rune) string {
+	const hex = "0123456789abcdef"
+	unit := func(u rune) string {
+		return string([]byte{'\\', 'u', hex[u>>12&15], hex[u>>8&15], hex[u>>4&15], hex[u&15]})
+	}
+	if r > 0xFFFF {
+		r -= 0x10000
+		return unit(0xD800+(r>>10)) + unit(0xDC00+(r&0x3FF))
+	}
+	return unit(r)
+}
+
 // commonBytes orders printable ASCII from most to least frequent in real
 // Pi session files (measured over the shared fixtures); the anchor is the
 // literal's character whose bytes are rarest.
@@ -140,58 +206,85 @@ func byteCost(b byte) int {
 	}
 }
 
-// chooseAnchor picks the unit whose raw forms are cheapest to search for,
-// among the units that only fixed-length units precede.
+// chooseAnchor picks the unit whose forms are cheapest to search for,
+// among the units before which the raw lengths stay few.
 func (pf *prefilter) chooseAnchor() {
 	bestCost := -1
-	prefix := 0
+	prefixes := []int{0}
 	for u, unit := range pf.units {
 		var picks []anchorPick
 		var distinct []byte
 		cost := 0
-		for _, form := range unit {
-			p := anchorPick{b: form[0]}
-			for off, b := range form {
-				if byteCost(b) < byteCost(p.b) {
-					p = anchorPick{b: b, off: off}
+		for _, r := range unit {
+			for _, p := range formPicks(r) {
+				if !slices.Contains(picks, p) {
+					picks = append(picks, p)
 				}
-			}
-			picks = append(picks, p)
-			if bytes.IndexByte(distinct, p.b) < 0 {
-				distinct = append(distinct, p.b)
-				cost += byteCost(p.b)
+				if !slices.Contains(distinct, p.b) {
+					distinct = append(distinct, p.b)
+					cost += byteCost(p.b)
+				}
 			}
 		}
 		if bestCost < 0 || cost < bestCost {
 			bestCost = cost
-			pf.anchor, pf.prefixLen, pf.picks, pf.bytes = u, prefix, picks, distinct
+			pf.anchor, pf.picks, pf.bytes, pf.prefixes = u, picks, distinct, slices.Clone(prefixes)
 		}
-		fixed := true
-		for _, form := range unit[1:] {
-			fixed = fixed && len(form) == len(unit[0])
+		var next []int
+		for _, p := range prefixes {
+			for _, r := range unit {
+				for _, l := range rawLens(r) {
+					if !slices.Contains(next, p+l) {
+						next = append(next, p+l)
+					}
+				}
+			}
 		}
-		if !fixed {
+		if len(next) > maxPrefixes {
 			break
 		}
-		prefix += len(unit[0])
+		prefixes = next
 	}
 }
 
-// literalAt reports whether the literal's raw form starts at d[i].
+// unitAt decodes one character of a JSON string body at d[i] (any form)
+// and reports its raw length when it is one of unit's runes.
+func unitAt(d []byte, i int, unit []rune) (int, bool) {
+	if i >= len(d) {
+		return 0, false
+	}
+	var r rune
+	n := 1
+	switch c := d[i]; {
+	case c == '\\':
+		r, n = decodeEscape(d, i)
+		if n == 1 {
+			return 0, false // not an escape
+		}
+	case c < utf8.RuneSelf:
+		r = rune(c)
+	default:
+		r, n = utf8.DecodeRune(d[i:])
+		if r == utf8.RuneError {
+			return 0, false // U+FFFD queries make every line a candidate
+		}
+	}
+	for _, want := range unit {
+		if r == want {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// literalAt reports whether the literal, in any forms, starts at d[i].
 func (pf *prefilter) literalAt(d []byte, i int) bool {
 	for _, unit := range pf.units {
-		matched := false
-		for _, form := range unit {
-			// Forms are prefix-free, so at most one can match here.
-			if len(d)-i >= len(form) && string(d[i:i+len(form)]) == string(form) {
-				i += len(form)
-				matched = true
-				break
-			}
-		}
-		if !matched {
+		n, ok := unitAt(d, i, unit)
+		if !ok {
 			return false
 		}
+		i += n
 	}
 	return true
 }
@@ -201,22 +294,22 @@ func (pf *prefilter) literalAt(d []byte, i int) bool {
 func (pf *prefilter) overlap() int { return max(pf.maxRaw, 12) }
 
 // cursor walks the candidates of one buffer in increasing order. Each
-// kind of candidate is searched once and remembered until passed, so a
-// buffer is scanned about once per anchor byte whatever the number of
-// lines.
+// pick byte is searched with IndexByte and its next position remembered
+// until passed, so a buffer is scanned about once per pick byte whatever
+// the number of lines.
 type cursor struct {
-	pf        *prefilter
-	d         []byte
-	next      []int // per pf.bytes: next occurrence (-1 none, -2 unknown)
-	lit       int   // next verified literal start (-2 unknown, -1 none)
-	litFrom   int   // lit is valid for searches from at most here
-	esc, sl   int   // next candidate escape, next "\/"
-	escFrom   int
-	slashFrom int
+	pf      *prefilter
+	d       []byte
+	all     bool
+	next    []int // per pf.bytes: next occurrence (-1 none, -2 unknown)
+	lit     int   // next verified literal start (-2 unknown, -1 none)
+	litFrom int   // lit was searched from here
 }
 
-func (c *cursor) reset(pf *prefilter, d []byte) {
-	c.pf, c.d = pf, d
+// reset points the cursor at a new buffer; all makes every position a
+// candidate (a file written by an encoder that escapes everything).
+func (c *cursor) reset(pf *prefilter, d []byte, all bool) {
+	c.pf, c.d, c.all = pf, d, all || pf.all
 	if cap(c.next) < len(pf.bytes) {
 		c.next = make([]int, len(pf.bytes))
 	}
@@ -224,33 +317,18 @@ func (c *cursor) reset(pf *prefilter, d []byte) {
 	for k := range c.next {
 		c.next[k] = -2
 	}
-	c.lit, c.esc, c.sl = -2, -2, -2
-	c.litFrom, c.escFrom, c.slashFrom = -1, -1, -1
+	c.lit, c.litFrom = -2, -1
 }
 
-// candidate returns the position of the first candidate at or after
-// from, or -1. Positions are where the literal or the escape starts.
+// candidate returns the position of the first literal at or after from,
+// or -1.
 func (c *cursor) candidate(from int) int {
-	if c.pf.all {
+	if c.all {
 		if from < len(c.d) {
 			return from
 		}
 		return -1
 	}
-	best := c.literal(from)
-	if e := c.escape(from); e >= 0 && (best < 0 || e < best) {
-		best = e
-	}
-	if c.pf.slash {
-		if s := c.slashEscape(from); s >= 0 && (best < 0 || s < best) {
-			best = s
-		}
-	}
-	return best
-}
-
-// literal returns the first start >= from of the literal's raw form.
-func (c *cursor) literal(from int) int {
 	if c.lit != -2 && from >= c.litFrom && (c.lit < 0 || c.lit >= from) {
 		return c.lit
 	}
@@ -261,12 +339,12 @@ func (c *cursor) literal(from int) int {
 
 func (c *cursor) findLiteral(from int) int {
 	pf, d := c.pf, c.d
-	lo := from + pf.prefixLen // the anchor cannot sit before this
+	anchor := pf.units[pf.anchor]
 	for {
 		p, which := -1, -1
 		for k, b := range pf.bytes {
-			if c.next[k] == -2 || (c.next[k] >= 0 && c.next[k] < lo) {
-				c.next[k] = indexByteFrom(d, lo, b)
+			if c.next[k] == -2 || (c.next[k] >= 0 && c.next[k] < from) {
+				c.next[k] = indexByteFrom(d, from, b)
 			}
 			if n := c.next[k]; n >= 0 && (p < 0 || n < p) {
 				p, which = n, k
@@ -278,12 +356,18 @@ func (c *cursor) findLiteral(from int) int {
 		b := pf.bytes[which]
 		found := -1
 		for _, pick := range pf.picks {
-			if pick.b != b {
+			if pick.b != b || p-pick.off < from {
 				continue
 			}
-			s := p - pick.off - pf.prefixLen
-			if s >= from && (found < 0 || s < found) && pf.literalAt(d, s) {
-				found = s
+			at := p - pick.off
+			if _, ok := unitAt(d, at, anchor); !ok {
+				continue
+			}
+			for _, l := range pf.prefixes {
+				s := at - l
+				if s >= from && (found < 0 || s < found) && pf.literalAt(d, s) {
+					found = s
+				}
 			}
 		}
 		if found >= 0 {
@@ -303,45 +387,33 @@ func indexByteFrom(d []byte, from int, b byte) int {
 	return -1
 }
 
-var escU = []byte(`\u`)
-var escSlash = []byte(`\/`)
-
-// escape returns the first \uXXXX at or after from whose code unit is one
-// of the literal's characters.
-func (c *cursor) escape(from int) int {
-	if c.esc != -2 && from >= c.escFrom && (c.esc < 0 || c.esc >= from) {
-		return c.esc
-	}
-	c.escFrom = from
-	d := c.d
-	for i := from; i < len(d); {
-		k := bytes.Index(d[i:], escU)
+// escapesEverything reports whether a line (the file's first) holds a
+// \uXXXX escape of a printable ASCII character that no usual encoder
+// escapes: the mark of a writer that escapes everything.
+func escapesEverything(line []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(line[i:], []byte(`\u`))
 		if k < 0 {
-			break
+			return false
 		}
 		i += k
-		if u, ok := hex4(d, i+2); ok && c.pf.escUnits[uint16(u)] {
-			c.esc = i
-			return i
+		if u, ok := hex4(line, i+2); ok && !mayBeEscaped(rune(u)) {
+			return true
 		}
 		i += 2
 	}
-	c.esc = -1
-	return -1
 }
 
-func (c *cursor) slashEscape(from int) int {
-	if c.sl != -2 && from >= c.slashFrom && (c.sl < 0 || c.sl >= from) {
-		return c.sl
+// headEscapesEverything applies escapesEverything to the first line of r
+// (as much of it as the first 64 KiB hold).
+func headEscapesEverything(r io.ReaderAt, size int64) bool {
+	head := make([]byte, min(size, 64<<10))
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
+		head = head[:nl]
 	}
-	c.slashFrom = from
-	c.sl = -1
-	if from < len(c.d) {
-		if k := bytes.Index(c.d[from:], escSlash); k >= 0 {
-			c.sl = from + k
-		}
-	}
-	return c.sl
+	return escapesEverything(head)
 }
 
 // hex4 reads four hex digits at d[i:].

@@ -252,8 +252,9 @@ func fastSearch(t testing.TB, m *Matcher, data []byte, bufBytes, maxLine int, pa
 	sc := newScanner(bufBytes, maxLine, &big)
 	var hits []rangeHit
 	size := int64(len(data))
+	everything := headEscapesEverything(bytes.NewReader(data), size)
 	for start := int64(0); start < size || start == 0; start += partBytes {
-		res, err := sc.scanRange(t.Context(), m, bytes.NewReader(data), size, start, min(size, start+partBytes))
+		res, err := sc.scanRange(t.Context(), m, bytes.NewReader(data), size, start, min(size, start+partBytes), everything && start > 0)
 		if err != nil {
 			t.Fatalf("scanRange: %v", err)
 		}
@@ -325,8 +326,8 @@ func compareWithReference(t testing.TB, data []byte, q Query, bufBytes, maxLine 
 	if err != nil {
 		return
 	}
-	want := referenceSearch(t, data, q, maxLine)
-	got := fastSearch(t, m, data, bufBytes, maxLine, partBytes)
+	want := undetermined(data, referenceSearch(t, data, q, maxLine))
+	got := undetermined(data, fastSearch(t, m, data, bufBytes, maxLine, partBytes))
 	sortMatches(want)
 	sortMatches(got)
 	if len(want) != len(got) {
@@ -338,6 +339,23 @@ func compareWithReference(t testing.TB, data []byte, q Query, bufBytes, maxLine 
 			t.Fatalf("query %+v: match %d differs\nreference: %v\nsearch:    %v\ndata: %q", q, i, want[i], got[i], data)
 		}
 	}
+}
+
+// undetermined drops the matches on lines that escape a printable ASCII
+// character no usual encoder escapes, in a file whose first line does not
+// (the prefilter does not look for such forms; see prefilter).
+func undetermined(data []byte, ms []refMatch) []refMatch {
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines) > 0 && escapesEverything(lines[0]) {
+		return ms
+	}
+	out := ms[:0]
+	for _, m := range ms {
+		if !escapesEverything(lines[m.line]) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func parseForTest(line []byte) (*session.Entry, error) { return session.ParseEntryLine(line, 0) }

@@ -50,6 +50,8 @@ type scanner struct {
 	cur     cursor
 	big     *bigLines
 	maxLine int
+	// everything: the file being scanned escapes every character.
+	everything bool
 }
 
 func newScanner(bufBytes, maxLine int, big *bigLines) *scanner {
@@ -77,8 +79,10 @@ type rangeHit struct {
 
 // scanRange finds the hits among the lines that start in [start, end) of r,
 // which is read no further than size. A line belongs to the range it
-// starts in; it is read to its end even past end.
-func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size, start, end int64) (rangeResult, error) {
+// starts in; it is read to its end even past end. everything says the
+// file's writer escapes every character (headEscapesEverything), so every
+// line is a candidate; the range that starts the file finds it out itself.
+func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size, start, end int64, everything bool) (rangeResult, error) {
 	var res rangeResult
 	if need := 4 * m.pf.overlap(); len(s.buf) < need {
 		s.buf = make([]byte, need) // a window must hold more than its overlap
@@ -121,6 +125,14 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 		if bufOff+int64(i0) >= end {
 			return res, nil
 		}
+		if bufOff == 0 && i0 == 0 && !everything {
+			if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+				everything = escapesEverything(data[:nl])
+			} else {
+				everything = headEscapesEverything(r, size) // a first line longer than the buffer
+			}
+		}
+		s.everything = everything
 		last := bytes.LastIndexByte(data, '\n')
 		complete := data[:max(last+1, i0)]
 		if eof {
@@ -153,7 +165,7 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 // scanLines matches the candidate lines of data[i0:], whose lines are all
 // complete; done reports that a line starting at or after end was reached.
 func (s *scanner) scanLines(m *Matcher, r io.ReaderAt, data []byte, i0 int, bufOff, end int64, res *rangeResult) (done bool, err error) {
-	s.cur.reset(m.pf, data)
+	s.cur.reset(m.pf, data, s.everything)
 	for from := i0; from < len(data); {
 		cand := s.cur.candidate(from)
 		if cand < 0 {
@@ -186,7 +198,7 @@ func (s *scanner) scanLines(m *Matcher, r io.ReaderAt, data []byte, i0 int, bufO
 // buffer and matched. It returns the offset after the line's newline.
 func (s *scanner) longLine(ctx context.Context, m *Matcher, r io.ReaderAt, size, lineOff int64, held []byte, res *rangeResult) (int64, error) {
 	overlap := m.pf.overlap()
-	s.cur.reset(m.pf, held)
+	s.cur.reset(m.pf, held, s.everything)
 	candidate := s.cur.candidate(0) >= 0
 	pos := lineOff + int64(len(held))
 	keep := copy(s.buf, held[len(held)-min(overlap, len(held)):])
@@ -210,7 +222,7 @@ func (s *scanner) longLine(ctx context.Context, m *Matcher, r io.ReaderAt, size,
 			window = window[:keep+nl]
 		}
 		if !candidate {
-			s.cur.reset(m.pf, window)
+			s.cur.reset(m.pf, window, s.everything)
 			candidate = s.cur.candidate(0) >= 0
 		}
 		if nl >= 0 {

@@ -127,6 +127,7 @@ type fileRun struct {
 type part struct {
 	file       int
 	start, end int64
+	everything bool // the file escapes every character (parts after the first need telling)
 }
 
 // Search reads the sources for the query and calls fn with each file's
@@ -167,8 +168,15 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			}
 			n := int((src.Size + opt.PartBytes - 1) / opt.PartBytes)
 			runs[i].pending = n
+			everything := false
+			if n > 1 {
+				if f, err := os.Open(src.Path); err == nil {
+					everything = headEscapesEverything(f, src.Size)
+					f.Close()
+				}
+			}
 			for k := 0; k < n; k++ {
-				p := part{file: i, start: int64(k) * opt.PartBytes, end: min(src.Size, int64(k+1)*opt.PartBytes)}
+				p := part{file: i, start: int64(k) * opt.PartBytes, end: min(src.Size, int64(k+1)*opt.PartBytes), everything: everything}
 				select {
 				case parts <- p:
 				case <-ctx.Done():
@@ -250,7 +258,7 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 	var res rangeResult
 	f, err := os.Open(src.Path)
 	if err == nil {
-		res, err = sc.scanRange(ctx, m, f, src.Size, p.start, p.end)
+		res, err = sc.scanRange(ctx, m, f, src.Size, p.start, p.end, p.everything)
 		f.Close()
 	}
 	run.mu.Lock()

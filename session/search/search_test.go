@@ -163,7 +163,7 @@ func TestLongLinesBeyondTheLimitAreSkipped(t *testing.T) {
 	m, _ := Compile(Query{Text: "find me"})
 	var big bigLines
 	sc := newScanner(256, 4000, &big)
-	res, err := sc.scanRange(t.Context(), m, bytes.NewReader(data), int64(len(data)), 0, int64(len(data)))
+	res, err := sc.scanRange(t.Context(), m, bytes.NewReader(data), int64(len(data)), 0, int64(len(data)), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,5 +502,72 @@ func TestSnippetIsSanitisedOneRow(t *testing.T) {
 	}
 	if !strings.HasSuffix(s.Text, "…") {
 		t.Errorf("cut snippet without an ellipsis: %q", s.Text)
+	}
+}
+
+func TestWriterThatEscapesEverything(t *testing.T) {
+	// Every character as \uXXXX, the header included: the first line gives
+	// the writer away and every line is decoded.
+	all := func(s string) string { return encodeString(s, styleAllEscaped) }
+	data := []byte(`{"type":` + all("session") + `,"version":3,"id":` + all("s") + `}` + "\n" +
+		rawUserLine("u1", "", 1, all("zebra crossing")) + "\n")
+	for _, part := range []int64{7, 1 << 20} {
+		m, _ := Compile(Query{Text: "ZEBRA"})
+		if got := fastSearch(t, m, data, 64, 1<<20, part); len(got) != 1 {
+			t.Fatalf("parts of %d: %v", part, got)
+		}
+	}
+	// Python's ensure_ascii escapes non-ASCII only, astral characters as
+	// surrogate pairs; Go's encoder escapes <, > and &.
+	for _, token := range []string{encodeString("naïve — 😀 <tag>&", styleASCII), encodeString("naïve — 😀 <tag>&", styleGo)} {
+		for _, q := range []string{"ï", "—", "😀", "<tag>&", "NAÏVE — 😀"} {
+			if !findsToken(t, token, Query{Text: q}) {
+				t.Errorf("%s: %q not found", token, q)
+			}
+		}
+	}
+}
+
+func TestQuickIDsReadsOnlyPiShapedLines(t *testing.T) {
+	for line, want := range map[string]string{
+		userLine("ab12cd34", "", 1, "x"):                                      "message ab12cd34 - false",
+		userLine("ab12cd34", "ff00ff00", 1, "x"):                              "message ab12cd34 ff00ff00 true",
+		`{"type":"label","id":"l1","parentId":"p1","targetId":"a","label":"x"}`: "label l1 p1 true",
+		`{"type":"custom","customType":"x","data":{},"id":"c1","parentId":null}`: "",
+		`{"type":"message","id":"a\u0062","parentId":null,"x":1}`:              "",
+		`{"type":"message","id":"a","parentId":null,"x":1`:                     "", // unfinished
+		`{"type":"message","id":"a","parentId":7,"x":1}`:                       "",
+	} {
+		typ, id, parent, has, ok := quickIDs([]byte(line))
+		got := ""
+		if ok {
+			if parent == "" {
+				parent = "-"
+			}
+			got = typ + " " + id + " " + parent + " " + map[bool]string{true: "true", false: "false"}[has]
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", line, got, want)
+		}
+	}
+}
+
+func TestTreeOwnerFoundByHeaderWhenTheNameDoesNotSay(t *testing.T) {
+	sc := newScope(t)
+	writeFile(t, filepath.Join(sc.dir, "renamed.jsonl"), t0, headerLine("root-x"), userLine("u1", "", 1, "gannet"))
+	writeFile(t, filepath.Join(sc.dir, "other_root-x.jsonl"), t0, headerLine("not-it"), userLine("u1", "", 1, "gannet"))
+	writeFile(t, filepath.Join(sc.dir, "root-x.subagents", "t1", "sessions", "a.jsonl"), t0, headerLine("agent"),
+		`{"type":"custom","customType":"pi-subagent/descriptor","data":{"path":"/root/a"},"id":"d1","parentId":null,"timestamp":"`+ts(1)+`"}`,
+		userLine("au1", "d1", 2, "gannet"))
+	srcs, err := ListSources(sc.scope(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range srcs {
+		got = append(got, filepath.Base(s.Path)+"@"+s.AgentPath)
+	}
+	if strings.Join(got, ",") != "other_root-x.jsonl@,renamed.jsonl@,a.jsonl@/root/a" {
+		t.Fatalf("sources %v", got)
 	}
 }

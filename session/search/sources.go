@@ -60,12 +60,12 @@ func ListSources(sc Scope) ([]Source, error) {
 	if !sc.Agents {
 		return roots, nil
 	}
-	trees := treeDirNames(roots)
+	owners := treeOwners(roots)
 	out := make([]Source, 0, len(roots))
 	for _, r := range roots {
 		out = append(out, r)
-		if t := trees[filepath.Dir(r.Path)]; len(t) > 0 {
-			out = append(out, agentSources(r.Path, t)...)
+		if id, ok := owners[r.Path]; ok {
+			out = append(out, agentSources(r.Path, id)...)
 		}
 	}
 	return out, nil
@@ -102,19 +102,14 @@ func statAll(paths []string) []Source {
 	return kept
 }
 
-// agentSources lists the agent transcripts of a root session: every
-// <dir>/<rootId>.subagents/<treeId>/sessions/*.jsonl (spec §16), each named
-// by its path in the tree's state.json, else by its own descriptor. trees
-// holds the names of the tree directories in the root's directory.
+// agentSources lists the agent transcripts of the root session with the
+// given id: every <dir>/<rootId>.subagents/<treeId>/sessions/*.jsonl (spec
+// §16), each named by its path in the tree's state.json, else by its own
+// descriptor.
 //
 // TODO(h7): replace with session/subagent's tree reading once it is on main.
-func agentSources(rootFile string, trees map[string]bool) []Source {
-	dir := filepath.Dir(rootFile)
-	h, err := session.OpenHeader(rootFile)
-	if err != nil || !trees[h.ID+".subagents"] || strings.ContainsAny(h.ID, `/\`) {
-		return nil
-	}
-	base := filepath.Join(dir, h.ID+".subagents")
+func agentSources(rootFile, rootID string) []Source {
+	base := filepath.Join(filepath.Dir(rootFile), rootID+".subagents")
 	treeDirs, err := os.ReadDir(base)
 	if err != nil {
 		return nil
@@ -140,23 +135,54 @@ func agentSources(rootFile string, trees map[string]bool) []Source {
 	return out
 }
 
-// treeDirNames returns, per directory, the names of its pi-subagent tree
-// directories (<id>.subagents); each directory is listed once.
-func treeDirNames(roots []Source) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
+// treeOwners maps the root session files that own a pi-subagent tree
+// directory (<id>.subagents next to them) to their session id. The id in
+// the header is authoritative; the file name (<time>_<id>.jsonl) only says
+// which header to read first, so a directory of thousands of sessions
+// costs a few header reads.
+func treeOwners(roots []Source) map[string]string {
+	byDir := map[string][]string{}
 	for _, r := range roots {
-		dir := filepath.Dir(r.Path)
-		if _, done := out[dir]; done {
-			continue
+		byDir[filepath.Dir(r.Path)] = append(byDir[filepath.Dir(r.Path)], r.Path)
+	}
+	owners := map[string]string{}
+	read := map[string]string{} // header ids read so far
+	headerID := func(path string) string {
+		id, ok := read[path]
+		if !ok {
+			if h, err := session.OpenHeader(path); err == nil {
+				id = h.ID
+			}
+			read[path] = id
 		}
-		names := map[string]bool{}
+		return id
+	}
+	for dir, files := range byDir {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
-			if e.IsDir() && strings.HasSuffix(e.Name(), ".subagents") {
-				names[e.Name()] = true
+			id, isTree := strings.CutSuffix(e.Name(), ".subagents")
+			if !e.IsDir() || !isTree || id == "" || strings.ContainsAny(id, `/\`) {
+				continue
+			}
+			owner := ""
+			for _, f := range files {
+				if strings.HasSuffix(filepath.Base(f), "_"+id+".jsonl") && headerID(f) == id {
+					owner = f
+					break
+				}
+			}
+			for _, f := range files {
+				if owner != "" {
+					break
+				}
+				if _, named := owners[f]; !named && headerID(f) == id {
+					owner = f
+				}
+			}
+			if owner != "" {
+				owners[owner] = id
 			}
 		}
-		out[dir] = names
 	}
-	return out
+	return owners
 }

@@ -530,13 +530,13 @@ func TestWriterThatEscapesEverything(t *testing.T) {
 
 func TestQuickIDsReadsOnlyPiShapedLines(t *testing.T) {
 	for line, want := range map[string]string{
-		userLine("ab12cd34", "", 1, "x"):                                      "message ab12cd34 - false",
-		userLine("ab12cd34", "ff00ff00", 1, "x"):                              "message ab12cd34 ff00ff00 true",
-		`{"type":"label","id":"l1","parentId":"p1","targetId":"a","label":"x"}`: "label l1 p1 true",
+		userLine("ab12cd34", "", 1, "x"):                                         "message ab12cd34 - false",
+		userLine("ab12cd34", "ff00ff00", 1, "x"):                                 "message ab12cd34 ff00ff00 true",
+		`{"type":"label","id":"l1","parentId":"p1","targetId":"a","label":"x"}`:  "label l1 p1 true",
 		`{"type":"custom","customType":"x","data":{},"id":"c1","parentId":null}`: "",
-		`{"type":"message","id":"a\u0062","parentId":null,"x":1}`:              "",
-		`{"type":"message","id":"a","parentId":null,"x":1`:                     "", // unfinished
-		`{"type":"message","id":"a","parentId":7,"x":1}`:                       "",
+		`{"type":"message","id":"a\u0062","parentId":null,"x":1}`:                "",
+		`{"type":"message","id":"a","parentId":null,"x":1`:                       "", // unfinished
+		`{"type":"message","id":"a","parentId":7,"x":1}`:                         "",
 	} {
 		typ, id, parent, has, ok := quickIDs([]byte(line))
 		got := ""

@@ -53,7 +53,8 @@ measure() {
   local walls=() rsss=() out lines
   "$@" >/dev/null 2>&1 || true
   for _ in $(seq "$runs"); do
-    out=$( { /usr/bin/time -f '%e %M' "$@" >"$bin/out" 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$bin/time" -f '%e %M' "$@" >"$bin/out" 2>/dev/null || true
+    out=$(tail -1 "$bin/time")
     walls+=("${out% *}"); rsss+=("${out#* }")
   done
   lines=$(wc -l <"$bin/out")

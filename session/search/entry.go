@@ -126,17 +126,9 @@ func (m *Matcher) EntryMatches(e *session.Entry, limit int) []Match {
 			return nil
 		}
 	}
-	// Offsets are computed from capacities: work on a private copy whose
-	// capacity ends with the line.
-	line := append([]byte(nil), e.Raw...)
-	parsed, err := session.ParseEntryLine(line, e.Line)
-	if err != nil {
-		return nil
-	}
-	parsed.Role = e.Role // after migration (hookMessage → custom)
 	var out []Match
 	var sc scratch
-	m.eachMatch(line, parsed, &sc, func(mt Match, _ []byte) bool {
+	m.eachMatch(e.Raw, e, &sc, func(mt Match, _ []byte) bool {
 		out = append(out, mt)
 		return limit <= 0 || len(out) < limit
 	})

@@ -2,11 +2,15 @@ package search
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -569,5 +573,43 @@ func TestTreeOwnerFoundByHeaderWhenTheNameDoesNotSay(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "other_root-x.jsonl@,renamed.jsonl@,a.jsonl@/root/a" {
 		t.Fatalf("sources %v", got)
+	}
+}
+
+func TestMatchSessionFindsEntriesOfALoadedSession(t *testing.T) {
+	lines := []string{headerLine("s1")}
+	for i := 0; i < 2000; i++ {
+		text := "plain entry"
+		if i%250 == 7 {
+			text = "the Pelican and the pelican"
+		}
+		lines = append(lines, userLine(fmt.Sprintf("e%04d", i), "", i, text))
+	}
+	s, err := session.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := Compile(Query{Text: "pelican"})
+	hits := m.MatchSession(t.Context(), s, 0)
+	if len(hits) != 8 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for k, h := range hits {
+		e := &s.Entries[h.Index]
+		if h.Index != k*250+7 || len(h.Matches) != 2 {
+			t.Fatalf("hit %d: entry %d, %d matches", k, h.Index, len(h.Matches))
+		}
+		if got := string(e.Raw[h.Matches[0].Offset : h.Matches[0].Offset+7]); got != "Pelican" {
+			t.Fatalf("offset points at %q", got)
+		}
+	}
+	one := m.MatchSession(t.Context(), s, 1)
+	if len(one) != 8 || len(one[0].Matches) != 1 {
+		t.Fatalf("perEntry 1: %+v", one[0])
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if got := m.MatchSession(ctx, s, 0); len(got) > 8 {
+		t.Fatalf("cancelled: %d", len(got))
 	}
 }

@@ -257,4 +257,3 @@ func TestQuickIDsReadsOnlyPiShapedLines(t *testing.T) {
 		}
 	}
 }
-

@@ -13,6 +13,7 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/sergi/go-diff v1.4.4
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/text v0.24.0
 )
 

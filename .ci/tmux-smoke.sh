@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [3]="╭─ Sessions (")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -56,6 +56,37 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The file changes on disk under an unsaved draft: the save is refused,
+# the draft stays, and fork writes it under a new id.
+sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
+t send-keys -t smoke Space # the items have the focus again
+wait_for "pi-mirror (unsaved)"
+t send-keys -t smoke C-s
+wait_for "the file changed on disk"
+t send-keys -t smoke f
+wait_for "Fork to a new id"
+t send-keys -t smoke Enter
+wait_for "fork → project:pi-mirror-copy"
+wait_for "Items · pi-mirror-copy"
+[ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
+echo "presets save conflict and fork ok"
+# Agents panel: the newest session, selected at start, is the pi-subagent
+# root of the demo; read an agent's transcript, come back, then switch to
+# closed agents.
+t send-keys -t smoke 5
+wait_for "Agents · tree 01a2219b · open · 3/4"
+t send-keys -t smoke Down
+wait_for "Details · /root/invoice_review"
+t send-keys -t smoke t
+wait_for "Transcript · /root/invoice_review"
+wait_for "page 1 of 1 · 2 copied"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Details · /root/invoice_review"
+t send-keys -t smoke f
+wait_for "closed · 1/4"
+wait_for "$ npm test"
+echo "agents panel walk ok"
 # Session panel: search the picker, open a session, then walk the
 # timeline → detail → context → stats and back out with Escape.
 t send-keys -t smoke 3
@@ -78,6 +109,34 @@ t send-keys -t smoke Escape
 sleep 0.3
 wait_for "s stats"
 echo "session panel walk ok"
+# Capabilities panel: follow the session's leaf, enable review-mode with
+# its preview and confirmation, disable it again from its card, and check
+# the file through the CLI after each step.
+t send-keys -t smoke G Enter
+sleep 0.3
+t send-keys -t smoke 2
+wait_for "(leaf)"
+wait_for "── 2 active"
+session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
+t send-keys -t smoke a
+wait_for "Enable project:review-mode"
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 3 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+grep -qF '"source":"project:review-mode"' "$work/status.json" \
+  || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
+t send-keys -t smoke Tab Tab G d
+wait_for "Disable "
+wait_for "y confirm"
+t send-keys -t smoke y
+wait_for "── 2 active"
+"$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
+if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
+  echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
+fi
+grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
+echo "capabilities panel enable/disable ok"
 t send-keys -t smoke 5
 wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'

@@ -1,19 +1,299 @@
 package cli
 
-// The agents group arrives with the agent-trees issue; until then every
-// command answers "not implemented yet" with the usage exit code.
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/subagent"
+)
 
 // AgentsCmd groups the pi-subagent tree commands.
 type AgentsCmd struct {
-	List       agentsPending `cmd:"" help:"List agent trees of the project's sessions."`
-	Show       agentsPending `cmd:"" help:"Show one agent tree as a dashboard."`
-	Transcript agentsPending `cmd:"" help:"Print an agent's transcript (read-only)."`
+	List       AgentsListCmd       `cmd:"" help:"List the agents of a root session's pi-subagent tree."`
+	Show       AgentsShowCmd       `cmd:"" help:"Show one agent: details, usage, model truth and recent activity."`
+	Transcript AgentsTranscriptCmd `cmd:"" help:"Print an agent's transcript, newest page first (read-only)."`
+	Roles      AgentsRolesCmd      `cmd:"" help:"List the pi-subagent role catalog (user and project role files) with its diagnostics."`
+	Config     AgentsConfigCmd     `cmd:"" help:"Show the effective subagent.json settings; exit 1 when a file is invalid."`
 }
 
-// agentsPending stands in for every agents command.
-type agentsPending struct{ pendingArgs }
+// AgentsListCmd lists a tree.
+type AgentsListCmd struct {
+	Root string `arg:"" name:"ROOT_SESSION" help:"Root session: a file, a session id or a prefix of one."`
+	All  bool   `help:"Include agents registered on abandoned branches (hidden by default)."`
+	JSON bool   `name:"json" help:"Print an array with one object per agent: path, parent, depth, role, status, lifecycle, model, thinking, task, created, requests, toolCalls, tokens {input, output, cacheRead, cacheWrite}, cost (null when unavailable), runtimeMs, and more."`
+}
 
-// Run answers "not implemented yet" with the usage exit code.
-func (c *agentsPending) Run(*Globals) error {
-	return fail(exitUsage, "not implemented yet: arrives with the agent-trees issue")
+// agentTree is a loaded tree with what the commands print it with.
+type agentTree struct {
+	tree *subagent.Tree
+	cat  *catalog.Catalog
+}
+
+// openAgentTree resolves the root session argument, loads its tree with
+// every agent's statistics and prints the tree's diagnostics on stderr.
+// No argument picks the newest session of the project that has a tree.
+func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
+	ws, err := g.workspace()
+	if err != nil {
+		return nil, err
+	}
+	loc, home, err := sessionLocations(ws, "")
+	if err != nil {
+		return nil, fmt.Errorf("session locations: %w", err)
+	}
+	var file string
+	if rootArg == "" {
+		file, err = newestTreeRoot(loc, ws.Cwd, home)
+	} else {
+		file, err = session.ResolveSession(loc, ws.Cwd, home, rootArg)
+	}
+	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
+		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return nil, err
+	}
+	opts := subagent.Options{Catalog: cat}
+	if cfg := subagent.LoadConfig(ws.AgentDir, ws.Cwd, ws.Trust.Trusted); cfg.Valid() {
+		opts.MaxConcurrentAgents = cfg.Values.MaxConcurrentAgents
+	}
+	tree, err := subagent.Open(file, opts)
+	if errors.Is(err, subagent.ErrNoTree) || errors.Is(err, subagent.ErrNotRoot) {
+		return nil, fail(exitFailed, "%s", sanitize.Line(err.Error()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	tree.Summaries()
+	for _, d := range tree.Diagnostics {
+		fmt.Fprintln(g.stderr, sanitize.Line(d.String()))
+	}
+	return &agentTree{tree: tree, cat: cat}, nil
+}
+
+// newestTreeRoot is the newest session of the project with an agent tree.
+func newestTreeRoot(loc session.Locations, cwd, home string) (string, error) {
+	items, err := session.ListCwd(loc, cwd, session.ListOptions{Home: home})
+	if err != nil {
+		return "", fmt.Errorf("list sessions: %w", err)
+	}
+	for _, it := range items {
+		if it.HasAgentTree {
+			return it.Path, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no session of %s has a pi-subagent tree; name the root session with --session", session.ErrNoSuchSession, cwd)
+}
+
+// Run prints the tree as a table (or JSON).
+func (c *AgentsListCmd) Run(g *Globals) error {
+	at, err := openAgentTree(g, c.Root)
+	if err != nil {
+		return err
+	}
+	agents := at.tree.VisibleAgents(c.All)
+	if c.JSON {
+		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(subagent.ListJSON(agents, at.cat), "  ")+"\n")
+		return err
+	}
+	writeTreeHeader(g.stdout, at.tree)
+	if len(agents) == 0 {
+		fmt.Fprintln(g.stdout, "no agents")
+		return nil
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tROLE\tSTATUS\tLIFECYCLE\tCOST\tRUN TIME\tREQ/TOOLS\tTOKENS in/out/cache\tCREATED\tTASK")
+	for _, a := range agents {
+		path := sanitize.Clip(a.Path, 60)
+		if !a.Visible {
+			path += " (hidden)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", path, sanitize.Clip(a.Descriptor.Role.Name, 20),
+			sanitize.Clip(a.Status, 14), sanitize.Clip(a.Lifecycle, 9), a.CostText(), a.RuntimeText(), a.CountsText(),
+			a.TokensText(), a.CreatedClock(time.Local), sanitize.Clip(a.Task(), 60))
+	}
+	tw.Flush()
+	t := subagent.TotalsOf(agents)
+	cost := fmt.Sprintf("$%.4f", t.Cost)
+	if !t.CostComplete {
+		cost += " (some costs unavailable)"
+	}
+	fmt.Fprintf(g.stdout, "\ntotal  %d agents · %s · run time %s · %d requests · %d tool calls (+%d nested) · tokens %s in / %s out / %s cache\n",
+		t.Agents, cost, subagent.FormatDuration(t.RuntimeMs), t.Requests, t.ToolCalls, t.NestedToolCalls,
+		subagent.FormatTokens(t.Tokens.Input), subagent.FormatTokens(t.Tokens.Output), subagent.FormatTokens(t.Tokens.CacheRead+t.Tokens.CacheWrite))
+	return nil
+}
+
+// writeTreeHeader prints which tree this is and its run slots.
+func writeTreeHeader(w io.Writer, t *subagent.Tree) {
+	id := t.ID
+	if id == "" {
+		id = "(none)"
+	}
+	hidden := len(t.Agents) - len(t.VisibleAgents(false))
+	fmt.Fprintf(w, "tree %s of session %s (layout %s) · %d agents", sanitize.Clip(id, 40), sanitize.Clip(t.RootSessionID, 40), t.Layout, len(t.Agents))
+	if hidden > 0 {
+		fmt.Fprintf(w, " (%d hidden)", hidden)
+	}
+	fmt.Fprintf(w, " · %d/%s active runs · %d pending for /root\n\n", t.ActiveRuns(), number(t.MaxConcurrentAgents), len(t.RootMailbox))
+}
+
+func number(f float64) string { return jsonv.Stringify(f) }
+
+// AgentsShowCmd shows one agent.
+type AgentsShowCmd struct {
+	Path    string `arg:"" help:"Agent path (/root/review, or review for a child of /root)."`
+	Session string `short:"s" help:"Root session: a file, a session id or a prefix (default: the project's newest session with an agent tree)." placeholder:"ROOT_SESSION"`
+	JSON    bool   `name:"json" help:"Print the agent as JSON: the list keys plus descriptor, mailbox and outbox messages, usage by model, runs, activity, run slots and diagnostics."`
+}
+
+// findAgent resolves an agent path in a tree ("name" means "/root/name").
+func findAgent(t *subagent.Tree, path string) (*subagent.Agent, error) {
+	if !strings.HasPrefix(path, "/") {
+		path = subagent.RootPath + "/" + path
+	}
+	a, ok := t.Agent(path)
+	if !ok {
+		return nil, fail(exitUsage, "no agent %s in tree %s", sanitize.Clip(path, 80), sanitize.Clip(t.ID, 40))
+	}
+	return a, nil
+}
+
+// agentSession opens an agent's own session for activity and transcripts.
+func agentSession(a *subagent.Agent) (*session.Session, error) {
+	if a.File == "" {
+		return nil, fail(exitFailed, "the session file of %s is missing (%s)", a.Path, sanitize.Line(a.SessionFile))
+	}
+	s, err := session.Open(a.File)
+	if err != nil {
+		return nil, fmt.Errorf("open the session of %s: %w", a.Path, err)
+	}
+	return s, nil
+}
+
+// Run prints the agent's details, usage and recent activity.
+func (c *AgentsShowCmd) Run(g *Globals) error {
+	at, err := openAgentTree(g, c.Session)
+	if err != nil {
+		return err
+	}
+	a, err := findAgent(at.tree, c.Path)
+	if err != nil {
+		return err
+	}
+	var activity []subagent.ActivityItem
+	if a.File != "" {
+		s, err := agentSession(a)
+		if err != nil {
+			return err
+		}
+		activity = subagent.Activity(s, subagent.ActivityItems)
+	}
+	if c.JSON {
+		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(subagent.ShowJSON(at.tree, a, activity, at.cat), "  ")+"\n")
+		return err
+	}
+	writeAgent(g.stdout, at, a, activity)
+	return nil
+}
+
+// writeAgent prints the human view of one agent.
+func writeAgent(w io.Writer, at *agentTree, a *subagent.Agent, activity []subagent.ActivityItem) {
+	row := func(k, v string) { fmt.Fprintf(w, "%-15s%s\n", k, v) }
+	row("path", sanitize.Line(a.Path))
+	if !a.Visible {
+		row("hidden", sanitize.Line(a.Hidden))
+	}
+	row("parent", sanitize.Line(a.Parent))
+	row("role", sanitize.Line(a.Descriptor.Role.Name)+roleSource(a))
+	row("status", sanitize.Line(a.Status))
+	row("lifecycle", sanitize.Line(a.Lifecycle))
+	sel := a.Selected()
+	row("selected", sanitize.Line(sel.Model.String())+" · thinking "+orDash(sanitize.Line(sel.Thinking)))
+	if lr := a.LastResponse(); lr != nil {
+		note := ""
+		if a.ModelDiffers() {
+			note = "  (differs from the selected model)"
+		}
+		row("last response", sanitize.Line(lr.Model.String())+" · thinking "+orDash(sanitize.Line(lr.Thinking))+note)
+	} else {
+		row("last response", "none")
+	}
+	if ce := a.Context(at.cat); ce.Known && ce.Window > 0 {
+		row("context", fmt.Sprintf("%s / %s (%.1f%%, %s)", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent, ce.Source))
+	} else if ce.Known {
+		row("context", subagent.FormatTokens(ce.Tokens)+" (context window unknown)")
+	} else {
+		row("context", "unknown")
+	}
+	row("run slots", fmt.Sprintf("%d/%s active runs in the tree", at.tree.ActiveRuns(), number(at.tree.MaxConcurrentAgents)))
+	row("created", sanitize.Line(a.Descriptor.CreatedAt))
+	ms, src, ok := a.Runtime()
+	if ok {
+		row("run time", subagent.FormatDuration(ms)+" ("+src+")")
+	} else {
+		row("run time", "unknown")
+	}
+	row("cost", a.CostText())
+	if s := a.Summary; s != nil {
+		st := s.Stats
+		row("requests", fmt.Sprintf("%d · tool calls %d (+%d nested)", st.AssistantMessages, st.ToolCalls, s.NestedToolCalls))
+		row("tokens", fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", subagent.FormatTokens(st.Tokens.Input),
+			subagent.FormatTokens(st.Tokens.Output), subagent.FormatTokens(st.Tokens.CacheRead), subagent.FormatTokens(st.Tokens.CacheWrite)))
+		if s.InheritedEntries > 0 {
+			row("copied history", fmt.Sprintf("%d entries from the parent (not counted)", s.InheritedEntries))
+		}
+	}
+	row("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
+	if a.Error != "" {
+		row("error", sanitize.Line(a.Error))
+	}
+	row("session", sanitize.Line(orDash(a.File)))
+	fmt.Fprintf(w, "\ntask\n%s\n", indentText(sanitize.Text(orDash(a.Task()))))
+	fmt.Fprintf(w, "\nrecent activity (%d)\n", len(activity))
+	for _, it := range activity {
+		when := "--:--:--"
+		if !math.IsNaN(it.TimeMs) {
+			when = time.UnixMilli(int64(it.TimeMs)).Local().Format("15:04:05")
+		}
+		mark := ""
+		if it.Error {
+			mark = " !"
+		}
+		fmt.Fprintf(w, "%s %-8s %s%s\n", when, it.Kind, sanitize.Line(it.Title), mark)
+		if it.Preview != "" {
+			fmt.Fprintln(w, indentText(it.Preview))
+		}
+	}
+}
+
+func roleSource(a *subagent.Agent) string {
+	if a.Descriptor.Role.Source == "" {
+		return ""
+	}
+	return " (" + sanitize.Line(a.Descriptor.Role.Source) + ")"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func indentText(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }

@@ -13,26 +13,18 @@ import (
 
 // CapabilityCmd groups the capability commands.
 type CapabilityCmd struct {
-	List        CapabilityListCmd     `cmd:"" help:"List capabilities of the project and global scopes."`
-	Show        CapabilityShowCmd     `cmd:"" help:"Show one capability."`
-	Validate    CapabilityValidateCmd `cmd:"" help:"Validate capabilities; exit 1 on errors."`
-	New         CapabilityNewCmd      `cmd:"" help:"Create a capability (exclusive create)."`
-	Delete      CapabilityDeleteCmd   `cmd:"" help:"Delete a capability; requires --revision."`
-	Bindings    CapabilityBindingsCmd `cmd:"" help:"Show a preset's capability bindings, source vs effective."`
-	Status      capabilityPending     `cmd:"" help:"Capability state of a session at an entry."`
-	Enable      capabilityPending     `cmd:"" help:"Enable a capability in a session (guarded append)."`
-	EnableBound capabilityPending     `cmd:"" name:"enable-bound" help:"Enable a preset-bound capability in a session."`
-	Disable     capabilityPending     `cmd:"" help:"Disable a capability in a session."`
-	Reset       capabilityPending     `cmd:"" help:"Reset capability state in a session."`
-	Add         capabilityPending     `cmd:"" help:"Add an ad-hoc capability to a session."`
-}
-
-// capabilityPending stands in for the session-state capability commands.
-type capabilityPending struct{ pendingArgs }
-
-// Run answers "not implemented yet" with the usage exit code.
-func (c *capabilityPending) Run(*Globals) error {
-	return fail(exitUsage, "not implemented yet: arrives with the capability-state issue")
+	List        CapabilityListCmd        `cmd:"" help:"List capabilities of the project and global scopes."`
+	Show        CapabilityShowCmd        `cmd:"" help:"Show one capability."`
+	Validate    CapabilityValidateCmd    `cmd:"" help:"Validate capabilities; exit 1 on errors."`
+	New         CapabilityNewCmd         `cmd:"" help:"Create a capability (exclusive create)."`
+	Delete      CapabilityDeleteCmd      `cmd:"" help:"Delete a capability; requires --revision."`
+	Bindings    CapabilityBindingsCmd    `cmd:"" help:"Show a preset's capability bindings, source vs effective."`
+	Status      CapabilityStatusCmd      `cmd:"" help:"Capability state of a session at an entry (pi-forge's /capability status)."`
+	Enable      CapabilityEnableCmd      `cmd:"" help:"Enable a library capability in a session (guarded append; Pi not running)."`
+	EnableBound CapabilityEnableBoundCmd `cmd:"" name:"enable-bound" help:"Enable a binding of the session's active preset."`
+	Disable     CapabilityDisableCmd     `cmd:"" help:"Disable one active capability in a session."`
+	Reset       CapabilityResetCmd       `cmd:"" help:"Disable every active capability in a session."`
+	Add         CapabilityAddCmd         `cmd:"" help:"Add a manual directive to a session."`
 }
 
 // CapabilityListCmd lists capabilities of both scopes.

@@ -22,6 +22,7 @@ type PresetCmd struct {
 	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`
 	Delete        PresetDeleteCmd   `cmd:"" help:"Delete a preset; requires --revision."`
 	MigrateStacks PresetMigrateCmd  `cmd:"" name:"migrate-stacks" help:"Copy legacy .pi/prompt-stacks presets into .pi/forge/prompt-stacks."`
+	Use           PresetUseCmd      `cmd:"" help:"Switch the active preset of a Pi session offline (guarded append), as /preset use does."`
 }
 
 // PresetListCmd lists presets of both scopes.
@@ -357,10 +358,11 @@ func (c *PresetDeleteCmd) Run(g *Globals) error {
 
 // PresetMigrateCmd copies legacy presets into the forge directory.
 type PresetMigrateCmd struct {
-	DryRun       bool `name:"dry-run" help:"Report what would happen without writing."`
-	Overwrite    bool `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
-	DeleteLegacy bool `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
-	JSON         bool `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
+	DryRun       bool   `name:"dry-run" help:"Report what would happen without writing."`
+	Overwrite    bool   `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
+	DeleteLegacy bool   `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
+	Session      string `help:"Session whose active Preset an overwrite is preflighted against (default: the project's newest session)." placeholder:"FILE"`
+	JSON         bool   `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
 }
 
 // Run migrates .pi/prompt-stacks into .pi/forge/prompt-stacks.
@@ -368,6 +370,11 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 	ws, err := g.workspace()
 	if err != nil {
 		return err
+	}
+	if c.Overwrite && !c.DryRun {
+		if err := c.preflight(g, ws); err != nil {
+			return err
+		}
 	}
 	rep, err := resources.MigrateStacks(ws, c.DryRun, c.Overwrite, c.DeleteLegacy)
 	if err != nil {
@@ -408,6 +415,24 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)
 	}
 	return nil
+}
+
+// preflight checks what an overwriting migration would replace: an
+// overwrite of the session's active Preset runs pi-forge's save preflight.
+func (c *PresetMigrateCmd) preflight(g *Globals, ws resources.Workspace) error {
+	plan, err := resources.MigrateStacks(ws, true, c.Overwrite, c.DeleteLegacy)
+	if err != nil {
+		return libraryError(err)
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	drafts, err := legacyDrafts(lib, plan)
+	if err != nil {
+		return err
+	}
+	return savePreflight(g, c.Session, lib, drafts)
 }
 
 func orEmpty(list []any) []any {

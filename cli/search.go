@@ -205,13 +205,6 @@ func hitTime(ts string) string {
 	return t.Local().Format("2006-01-02 15:04:05")
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 func (p *searchPrinter) summary(st search.Stats) {
 	if p.err != nil || st.Hits == 0 {
 		return

@@ -12,8 +12,10 @@ type Set struct {
 	// is the key that opens it).
 	CommandPalette Palette
 	Presets        Presets
+	Capabilities   Capabilities
 	Session        Session
 	Forms          Forms
+	Agents         Agents
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -23,18 +25,20 @@ func DefaultSet() Set {
 		Confirm:        DefaultConfirm(),
 		CommandPalette: DefaultPalette(),
 		Presets:        DefaultPresets(),
+		Capabilities:   DefaultCapabilities(),
 		Session:        DefaultSession(),
 		Forms:          DefaultForms(),
+		Agents:         DefaultAgents(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow",
-// "form.commit", "palette.run", "confirm.yes").
+// "form.commit", "palette.run", "confirm.yes", "agents.transcript").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Session, &s.Forms} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Forms, &s.Agents} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

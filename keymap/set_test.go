@@ -20,13 +20,13 @@ func TestSetNamesEveryBindingOnceWithItsGroup(t *testing.T) {
 			groups[g]++
 		}
 	}
-	for _, g := range []string{"presets", "session", "form", "palette", "confirm"} {
+	for _, g := range []string{"presets", "capabilities", "session", "form", "palette", "confirm", "agents"} {
 		if groups[g] == 0 {
 			t.Errorf("no %s.* names", g)
 		}
 	}
-	g, p, se, f := s.Global, s.Presets, s.Session, s.Forms
-	want := len(g.Named()) + len(p.Named()) + len(se.Named()) + len(f.Named()) + 4 + 2
+	g, p, c, se, f, a := s.Global, s.Presets, s.Capabilities, s.Session, s.Forms, s.Agents
+	want := len(g.Named()) + len(p.Named()) + len(c.Named()) + len(se.Named()) + len(f.Named()) + len(a.Named()) + 4 + 2
 	if len(named) != want {
 		t.Fatalf("Set names %d bindings, want %d (a name collides)", len(named), want)
 	}

@@ -56,12 +56,13 @@ func ActivePresetAt(s *Session, index int) ActivePreset {
 		if e.Type != TypeCustom {
 			continue
 		}
-		payload, err := e.Payload()
-		c, ok := payload.(*Custom)
-		if err != nil || !ok || c.CustomType != PresetStateType {
+		// One scan of the line, no decoding: a long branch of other custom
+		// entries (capability events) is walked cheaply.
+		customType, data, ok := e.CustomPayload()
+		if !ok || customType != PresetStateType {
 			continue
 		}
-		return decodePresetState(c.Data)
+		return decodePresetState(data)
 	}
 	return ActivePreset{}
 }

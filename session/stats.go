@@ -188,6 +188,13 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	for k, i := range indexes {
 		b.add(i, &s.Entries[i], &recs[k])
 	}
+	b.finish()
+	return st
+}
+
+// finish adds the recomputed costs and sorts the per-model breakdown.
+func (b *statsBuilder) finish() {
+	st := b.st
 	st.Cost = st.StoredCost
 	for _, n := range st.Recomputed {
 		st.Cost += n.Cost
@@ -200,7 +207,6 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Cost > rows[j].Cost })
 	st.ByModel = rows
-	return st
 }
 
 var usageKey = []byte(`"usage"`)

@@ -15,6 +15,8 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	agentspanel "github.com/forgebench/forgebench/ui/agents"
+	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 	"github.com/forgebench/forgebench/ui/pending"
@@ -71,14 +73,11 @@ func New(opts Options) *Model {
 	presets.SetKeys(m.keys.Presets)
 	m.panels = []common.Panel{
 		presets,
-		pending.New(m.com, "Capabilities", "a later capabilities issue fills this panel",
-			"capability library and bindings (source vs effective)",
-			"capability state at the selected entry; enable/disable/reset/add"),
+		capspanel.New(m.com),
 		sessionpanel.New(m.com),
 		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
 			"captures and references", "block diff and line diff with cache boundary and token deltas"),
-		pending.New(m.com, "Agents", "a later agents issue fills this panel",
-			"pi-subagent tree dashboard", "details, recent activity and read-only transcripts"),
+		agentspanel.New(m.com),
 	}
 	return m
 }

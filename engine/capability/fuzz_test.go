@@ -3,8 +3,11 @@ package capability
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -99,6 +102,167 @@ func FuzzResolveBindings(f *testing.F) {
 		}
 		if res.Error != "" && res.ErrorIndex >= len(res.Bindings) {
 			t.Fatalf("error index %d out of range", res.ErrorIndex)
+		}
+	})
+}
+
+func FuzzDecodeEvent(f *testing.F) {
+	seeds := []any{
+		NewActivateEvent("e1", ActorUser, 1, manualSnap("a1", "text")).JSON(),
+		NewActivateEvent("e2", ActorAgent, 2, boundSnap("a2", "cap", "p", "b", "", []string{"bash"}, []string{"x"})).JSON(),
+		NewDeactivateEvent("e3", ActorLifecycle, 3, "a2").JSON(),
+		NewResetEvent("e4", 4).JSON(),
+	}
+	for _, s := range seeds {
+		f.Add([]byte(jsonv.Stringify(s)))
+	}
+	f.Add([]byte(`{"schemaVersion":1,"eventId":"e","createdAt":-0,"op":"reset","actor":"user"}`))
+	f.Add([]byte(`{"schemaVersion":1,"eventId":"e","createdAt":1,"op":{},"actor":[]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			return
+		}
+		ev, msg := DecodeEvent(v)
+		if msg != "" {
+			return
+		}
+		// A decoded event re-encodes to a payload that decodes identically.
+		again, msg := DecodeEvent(ev.JSON())
+		if msg != "" || again.Canonical() != ev.Canonical() {
+			t.Fatalf("re-decode: %q %s vs %s", msg, again.Canonical(), ev.Canonical())
+		}
+	})
+}
+
+// FuzzReadHistory feeds branches given as a JSON array of entries
+// ({"type":"compaction"} or {"type":"custom"|"custom_message",
+// "customType":…, "data"|"details":…}) to the history reader and the
+// projection: errors are fine, panics and broken invariants are not.
+func FuzzReadHistory(f *testing.F) {
+	a1 := jsonv.Stringify(NewActivateEvent("e1", ActorUser, 1, manualSnap("a1", "one")).JSON())
+	d1 := jsonv.Stringify(NewDeactivateEvent("e2", ActorUser, 2, "a1").JSON())
+	f.Add([]byte(`[{"type":"custom","customType":"pi-forge-capability-event","data":` + a1 + `},{"type":"custom","customType":"pi-forge-capability-delivery","data":{"schemaVersion":1,"throughEventId":"e1"}},{"type":"compaction"},{"type":"custom","customType":"pi-forge-capability-event","data":` + d1 + `}]`))
+	f.Add([]byte(`[{"type":"custom","customType":"pi-forge-capability-tools","data":{"schemaVersion":1,"baseline":["read"],"lastApplied":[]}},{"type":"custom_message","customType":"pi-forge-capability-delivery","details":{"throughEventId":"e1"}}]`))
+	f.Add([]byte(`[{"type":"custom","customType":"pi-forge-instruction-event"}]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			return
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return
+		}
+		var records []Record
+		var markers []any
+		for _, item := range list {
+			o, ok := item.(*jsonv.Object)
+			if !ok {
+				continue
+			}
+			typ, _ := o.Get("type")
+			ct, _ := o.Get("customType")
+			ctype, _ := ct.(string)
+			switch typ {
+			case "compaction":
+				records = append(records, Record{Kind: RecordCompaction})
+			case "custom":
+				data, present := o.Get("data")
+				r := Record{Kind: RecordCustom, CustomType: ctype, Payload: data, Present: present}
+				if present && len(records)%2 == 0 {
+					// Every other record goes the raw way (fast event
+					// decoder, raw anchor reader), as the session layer does.
+					r.Payload, r.Raw = nil, []byte(jsonv.Stringify(data))
+				}
+				records = append(records, r)
+				if ctype == DeliveryEntryType {
+					if id, msg := ValidateAnchorData(data); msg == "" {
+						markers = append(markers, MarkerMessage(id, 0))
+					}
+				}
+			case "custom_message":
+				details, present := o.Get("details")
+				records = append(records, Record{Kind: RecordCustomMessage, CustomType: ctype, Payload: details, Present: present})
+			}
+		}
+		h, herr := ReadHistory(records)
+		if herr != nil {
+			if herr.Message == "" {
+				t.Fatal("empty history error")
+			}
+			return
+		}
+		if h.LastAnchoredIndex >= len(h.Events) {
+			t.Fatalf("anchored index %d of %d events", h.LastAnchoredIndex, len(h.Events))
+		}
+		if len(h.PendingEvents()) > len(h.Events) {
+			t.Fatal("more pending events than events")
+		}
+		if _, rerr := Reduce(h.Events); rerr != nil {
+			t.Fatalf("read history accepted a branch the reducer rejects: %s", rerr.Message)
+		}
+		for _, native := range []bool{false, true} {
+			if _, _, msg := ProjectMessages(markers, h, native); msg != "" && !strings.HasPrefix(msg, "Corrupt marker cursor") {
+				t.Fatalf("projection of stored anchors failed: %s", msg)
+			}
+		}
+	})
+}
+
+// FuzzSnapshotCanonical compares the direct snapshot encoder with the
+// generic canonical JSON on arbitrary strings.
+func FuzzSnapshotCanonical(f *testing.F) {
+	f.Add("content", "name", "bash", "project", "id", true)
+	f.Add("\u2028\x7f\"", "", "😀", "global", "a.b", false)
+	f.Fuzz(func(t *testing.T, content, name, tool, scope, id string, bound bool) {
+		src := SnapshotSource{Kind: SourceCapability, Key: Key{Scope: preset.Scope(scope), ID: id}}
+		if bound {
+			src.Binding = &SnapshotBinding{Preset: Key{Scope: preset.Scope(scope), ID: name}, ID: tool}
+		}
+		tools := ToolPatch{Add: []string{tool}, Remove: []string{}}
+		generic, err := fingerprint.CanonicalJSON(SnapshotValue(src, &name, content, tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast := string(appendSnapshotCanonical(nil, src, &name, content, tools)); fast != generic {
+			t.Fatalf("mismatch:\n%s\n%s", fast, generic)
+		}
+	})
+}
+
+// FuzzFastDecodeEvent: whatever the fast decoder accepts, DecodeEvent
+// accepts with the same event; the seeds are accepted by both.
+func FuzzFastDecodeEvent(f *testing.F) {
+	name := "Write \"tools\" \u2028 é"
+	src := SnapshotSource{Kind: SourceCapability, Key: Key{Scope: "global", ID: "w"}, Binding: &SnapshotBinding{Preset: Key{Scope: "global", ID: "p"}, ID: "b"}}
+	for _, ev := range []Event{
+		NewActivateEvent("e1", ActorUser, 1.5e12, manualSnap("a1", "line\nnext \\ \"q\" \x01")),
+		NewActivateEvent("e2", ActorAgent, 0, NewSnapshot("a2", src, &name, "", ToolPatch{Add: []string{"bash", "😀"}, Remove: []string{"x"}})),
+		NewDeactivateEvent("e3", ActorLifecycle, 3, "a2"),
+		NewResetEvent("e4", 1e21),
+	} {
+		raw := []byte(jsonv.Stringify(ev.JSON()))
+		if _, ok := fastDecodeEvent(raw); !ok {
+			f.Fatalf("fast path rejects its own layout: %s", raw)
+		}
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fast, ok := fastDecodeEvent(raw)
+		if !ok {
+			return
+		}
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			t.Fatalf("fast path accepted invalid JSON %q", raw)
+		}
+		slow, msg := DecodeEvent(v)
+		if msg != "" {
+			t.Fatalf("fast path accepted what DecodeEvent rejects (%s): %s", msg, raw)
+		}
+		if jsonv.Stringify(fast.JSON()) != jsonv.Stringify(slow.JSON()) {
+			t.Fatalf("decoders disagree:\n%s\n%s", jsonv.Stringify(fast.JSON()), jsonv.Stringify(slow.JSON()))
 		}
 	})
 }

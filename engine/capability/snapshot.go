@@ -1,6 +1,9 @@
 package capability
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -75,10 +78,61 @@ func SnapshotValue(source SnapshotSource, name *string, content string, tools To
 
 // SnapshotFingerprint is the activation snapshot fingerprint (§9.7).
 func SnapshotFingerprint(source SnapshotSource, name *string, content string, tools ToolPatch) string {
-	// The value holds only strings, a small integer and arrays of strings,
-	// so canonicalization cannot fail.
-	fp, _ := fingerprint.Fingerprint(SnapshotValue(source, name, content, tools))
-	return fp
+	sum := sha256.Sum256(appendSnapshotCanonical(nil, source, name, content, tools))
+	return fingerprint.Prefix + hex.EncodeToString(sum[:])
+}
+
+// appendSnapshotCanonical writes the canonical JSON of SnapshotValue
+// directly: its keys are fixed, so their UTF-16 order is known
+// (content, name, schemaVersion, source{binding{id, preset{id, scope}},
+// key{id, scope}, kind}, tools{add, remove}, type). Every activation is
+// verified against its fingerprint when a history is read, so this path is
+// hot; TestSnapshotCanonicalMatchesGeneric pins it to the generic encoder.
+func appendSnapshotCanonical(b []byte, source SnapshotSource, name *string, content string, tools ToolPatch) []byte {
+	key := func(b []byte, k Key) []byte {
+		b = append(b, `{"id":`...)
+		b = jsonv.AppendQuote(b, k.ID)
+		b = append(b, `,"scope":`...)
+		b = jsonv.AppendQuote(b, string(k.Scope))
+		return append(b, '}')
+	}
+	list := func(b []byte, names []string) []byte {
+		b = append(b, '[')
+		for i, n := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonv.AppendQuote(b, n)
+		}
+		return append(b, ']')
+	}
+	b = append(b, `{"content":`...)
+	b = jsonv.AppendQuote(b, content)
+	if name != nil {
+		b = append(b, `,"name":`...)
+		b = jsonv.AppendQuote(b, *name)
+	}
+	b = append(b, `,"schemaVersion":1,"source":{`...)
+	if source.Kind == SourceCapability {
+		if source.Binding != nil {
+			b = append(b, `"binding":{"id":`...)
+			b = jsonv.AppendQuote(b, source.Binding.ID)
+			b = append(b, `,"preset":`...)
+			b = key(b, source.Binding.Preset)
+			b = append(b, `},`...)
+		}
+		b = append(b, `"key":`...)
+		b = key(b, source.Key)
+		b = append(b, ',')
+	}
+	b = append(b, `"kind":`...)
+	b = jsonv.AppendQuote(b, string(source.Kind))
+	b = append(b, `},"tools":{"add":`...)
+	b = list(b, tools.Add)
+	b = append(b, `,"remove":`...)
+	b = list(b, tools.Remove)
+	b = append(b, `},"type":"`+SnapshotType+`"}`...)
+	return b
 }
 
 // SnapshotSource is the snapshot source of an activation through this binding.

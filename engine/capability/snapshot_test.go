@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
@@ -40,5 +41,30 @@ func TestSnapshotValueAndJSON(t *testing.T) {
 		t.Error("unusable binding fingerprint")
 	} else if _, ok := b.Snapshot("a"); ok {
 		t.Error("unusable binding snapshot")
+	}
+}
+
+// TestSnapshotCanonicalMatchesGeneric pins the direct snapshot encoder to
+// the generic canonical JSON of SnapshotValue.
+func TestSnapshotCanonicalMatchesGeneric(t *testing.T) {
+	name := "Ünïcode \u2028 <&> \"q\""
+	empty := ""
+	sources := []SnapshotSource{
+		{Kind: SourceManual},
+		{Kind: SourceCapability, Key: Key{Scope: "project", ID: "a"}},
+		{Kind: SourceCapability, Key: Key{Scope: "global", ID: "b.c"}, Binding: &SnapshotBinding{Preset: Key{Scope: "global", ID: "p"}, ID: "z-1"}},
+	}
+	for _, src := range sources {
+		for _, n := range []*string{nil, &name, &empty} {
+			for _, tools := range []ToolPatch{{Add: []string{}, Remove: []string{}}, {Add: []string{"bash", "😀"}, Remove: []string{"x"}}} {
+				generic, err := fingerprint.CanonicalJSON(SnapshotValue(src, n, "line\n\ttab \x01 \ud7ff", tools))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fast := string(appendSnapshotCanonical(nil, src, n, "line\n\ttab \x01 \ud7ff", tools)); fast != generic {
+					t.Errorf("canonical mismatch:\n fast %s\n want %s", fast, generic)
+				}
+			}
+		}
 	}
 }

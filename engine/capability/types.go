@@ -2,7 +2,11 @@
 // pi-forge-formats §9): the codec (parse, normalize, validate, serialize,
 // §9.1), resolution of a selector over an in-memory catalog (§9.3), Preset
 // binding resolution with overrides (§9.4) and the activation snapshot
-// fingerprint (§9.7).
+// fingerprint (§9.7); and the session side: the event codec (§9.6), the
+// branch history reader and reducer (§9.8), delivery projection (§9.9),
+// pi-forge's tool policy runtime (§9.10), the forge_capability agent tool
+// (§9.11), and a Runtime that plans the entries pi-forge appends for each
+// command (§9.12) and renders the status text (§9.13).
 //
 // Everything here is pure: the on-disk catalog is built elsewhere and handed
 // in as raw bytes per file. Messages are pi-forge's, byte for byte, including

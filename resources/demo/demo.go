@@ -12,6 +12,7 @@ package demo
 
 import (
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +20,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/sessiondir"
 )
@@ -150,7 +152,10 @@ func unpackInto(root string) (Layout, error) {
 		if strings.Contains(content, tokenPrefix) {
 			return fmt.Errorf("embedded %s contains an unknown placeholder token", name)
 		}
-		return writeFile(target, []byte(content))
+		if err := writeFile(target, []byte(content)); err != nil {
+			return err
+		}
+		return backdateSession(target, content)
 	})
 	if walkErr != nil {
 		return Layout{}, walkErr
@@ -204,6 +209,31 @@ func escapeJSONStringContent(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// backdateSession gives a session file (.jsonl) the modification time of
+// its last entry, as if Pi had just finished writing it then: a session
+// modified a moment ago looks live, and forgebench refuses to append to
+// live sessions.
+func backdateSession(target, content string) error {
+	if !strings.HasSuffix(target, ".jsonl") {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(content, "\n"), "\n")
+	var last struct {
+		Timestamp string `json:"timestamp"`
+	}
+	if json.Unmarshal([]byte(lines[len(lines)-1]), &last) != nil {
+		return nil
+	}
+	when, err := time.Parse(time.RFC3339Nano, last.Timestamp)
+	if err != nil {
+		return nil
+	}
+	if err := os.Chtimes(target, when, when); err != nil {
+		return fmt.Errorf("set the time of %s: %w", target, err)
+	}
+	return nil
 }
 
 // writeFileFully writes data to a temporary file next to target and renames it

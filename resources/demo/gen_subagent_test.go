@@ -26,6 +26,8 @@ var (
 		obj("target", prop("string", "Agent path"), "message", prop("string", "Message text")), "target", "message")
 	declWaitAgent = declaration("wait_agent", "Wait for activity in your inbox; a timeout does not cancel anything.",
 		obj("timeout_ms", prop("integer", "Upper bound of the wait in milliseconds")))
+	declCloseAgent = declaration("close_agent", "Close an agent below you and all its descendants for good; names stay taken.",
+		obj("target", prop("string", "Agent path")), "target")
 )
 
 // roleReviewer is the descriptor snapshot of agents/reviewer.md.
@@ -142,7 +144,7 @@ func buildSubagentTree(src sources) subagentTree {
 	root.entry("model_change", "provider", modelSonnet.provider, "modelId", modelSonnet.id)
 	root.entry("thinking_level_change", "thinkingLevel", "medium")
 	root.advance(4000)
-	root.system(promptSections(src, ""), []any{declRead, declSpawnAgent, declSendMessage, declWaitAgent}, nil)
+	root.system(promptSections(src, ""), []any{declRead, declSpawnAgent, declSendMessage, declWaitAgent, declCloseAgent}, nil)
 	root.userText("Give me a one-line summary of this repo.")
 	inheritedUser := root.last
 	root.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "stop", durationMs: 1800,
@@ -274,6 +276,10 @@ func buildSubagentTree(src sources) subagentTree {
 	root.entry("usage", "kind", "pi-subagent", "provider", modelSonnet.provider, "model", modelSonnet.id,
 		"usage", usage(modelSonnet, docsS.spent), "note", docsRun)
 
+	// The user asks for one more test run; the agent is closed afterwards
+	// (README lifecycle: closed agents stay viewable, f switches to them).
+	testsAt := runTests(root, src, treeID, rootFile)
+
 	state := obj(
 		"version", 1,
 		"id", treeID,
@@ -284,7 +290,81 @@ func buildSubagentTree(src sources) subagentTree {
 				[]any{mail(uuidV7(followUpAt, "mail/follow-up"), "/root", review.path, "message", followUp, followUpAt, "")}, reviewRun, ""),
 			docs.path, record(docsD, agentFile(root.id, treeID, docsS.fileName()), "errored", nil, docsRun, docsError),
 			edge.path, record(edgeD, agentFile(root.id, treeID, edgeS.fileName()), "completed", nil, edgeRun, ""),
+			testsAt.spec.path, closed(record(testsAt.desc, agentFile(root.id, treeID, testsAt.session.fileName()), "completed", nil, testsAt.run, "")),
 		),
 	)
-	return subagentTree{root: root, treeID: treeID, children: []*sessionBuilder{reviewS, docsS, edgeS}, state: state}
+	return subagentTree{root: root, treeID: treeID, children: []*sessionBuilder{reviewS, docsS, edgeS, testsAt.session}, state: state}
 }
+
+// closed marks a record closed (README lifecycle field; absent means open).
+func closed(rec jsObject) jsObject { return append(rec, member{"lifecycle", "closed"}) }
+
+// testRun is the closed agent of the demo.
+type testRun struct {
+	spec    agentSpec
+	desc    jsObject
+	session *sessionBuilder
+	run     string
+}
+
+// runTests writes the last exchange of the root: an agent runs the test
+// suite with bash, its completion arrives, and the root closes it.
+func runTests(root *sessionBuilder, src sources, treeID, rootFile string) testRun {
+	root.userText("Run the tests once more in a fresh agent, then close it.")
+	task := "Run npm test and report the result."
+	root.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "toolUse", durationMs: 1200,
+		tokens:  tokens{input: 180, output: 60, cacheRead: 3900},
+		content: []any{toolCall("toolu_sub_05", "spawn_agent", obj("task_name", "test_run", "message", task, "fork_turns", "none"))}})
+	spec := agentSpec{seed: "agent-tests", path: "/root/test_run", parentPath: "/root", depth: 1,
+		role: roleDefault(), thinking: "medium", forkTurns: "none"}
+	spec.anchorID = root.custom("pi-subagent/registration-v2", obj("treeId", treeID, "path", spec.path))
+	s, d := childSession(spec, root.clock, rootFile, nil)
+	taskID := uuidV7(root.clock, "mail/tests-task")
+	root.toolResult("toolu_sub_05", "spawn_agent", `{"task_name":"/root/test_run"}`, obj("task_name", "/root/test_run"), 3)
+	root.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "toolUse", durationMs: 700,
+		tokens:  tokens{input: 90, output: 25, cacheRead: 4100},
+		content: []any{toolCall("toolu_sub_06", "wait_agent", obj("timeout_ms", 300000))}})
+
+	run := uuidV7(s.clock.Add(150*time.Millisecond), "run/tests")
+	startRun(s, src, spec, treeID, []any{declRead, declBash, declSpawnAgent, declSendMessage, declWaitAgent}, taskID, "/root", task)
+	s.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "toolUse", durationMs: 900,
+		tokens:  tokens{input: 2100, output: 35, cacheWrite: 2400},
+		content: []any{toolCall("toolu_test_01", "bash", obj("command", "npm test"))}})
+	s.toolResult("toolu_test_01", "bash", testOutput, nil, 2400)
+	answer := "npm test passes: 2 tests, 0 failures."
+	s.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "stop", durationMs: 800,
+		tokens:  tokens{input: 380, output: 20, cacheRead: 2400},
+		content: []any{text(answer)}})
+
+	root.clock = later(root.clock, s.clock)
+	root.entry("usage", "kind", "pi-subagent", "provider", modelSonnet.provider, "model", modelSonnet.id,
+		"usage", usage(modelSonnet, s.spent), "note", run)
+	root.toolResult("toolu_sub_06", "wait_agent", `{"message":"Mailbox activity available.","timed_out":false}`,
+		obj("message", "Mailbox activity available.", "timed_out", false), 2)
+	root.customMessage("pi-subagent/message-v2", "[Agent completion: "+spec.path+" → /root]\n"+answer, true,
+		obj("treeId", treeID, "messageIds", strs("completion:"+run), "senders", strs(spec.path)))
+	root.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "toolUse", durationMs: 600,
+		tokens:  tokens{input: 70, output: 20, cacheRead: 4300},
+		content: []any{toolCall("toolu_sub_07", "close_agent", obj("target", "test_run"))}})
+	closedResult := obj("accepted", true, "target", spec.path, "lifecycle", "closed", "affected_count", 1)
+	root.toolResult("toolu_sub_07", "close_agent", jsStringify(closedResult), closedResult, 4)
+	root.assistant(assistantTurn{model: modelSonnet, thinking: "medium", stopReason: "stop", durationMs: 900,
+		tokens:  tokens{input: 60, output: 30, cacheRead: 4400},
+		content: []any{text("The tests pass (2 of 2). I closed /root/test_run; its transcript stays viewable.")}})
+	return testRun{spec: spec, desc: d, session: s, run: run}
+}
+
+// testOutput is what `npm test` prints for the demo project.
+const testOutput = `> demo-app@0.3.1 test
+> node --test --experimental-strip-types test/
+
+✔ two widgets at 5.00 with 8.25% tax cost 10.83 (1.2ms)
+✔ an empty invoice costs nothing (0.2ms)
+ℹ tests 2
+ℹ suites 0
+ℹ pass 2
+ℹ fail 0
+ℹ cancelled 0
+ℹ skipped 0
+ℹ todo 0
+ℹ duration_ms 61.5`

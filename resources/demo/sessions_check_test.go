@@ -121,8 +121,8 @@ func TestUnpackedJSONParses(t *testing.T) {
 func TestSessionHeadersAndTrees(t *testing.T) {
 	layout := unpackForTest(t)
 	sessions := sessionFiles(t, layout)
-	if len(sessions) != 6 {
-		t.Fatalf("found %d session files, want 6 (3 project sessions + 3 agents)", len(sessions))
+	if len(sessions) != 7 {
+		t.Fatalf("found %d session files, want 7 (3 project sessions + 4 agents)", len(sessions))
 	}
 	for _, sf := range sessions {
 		h := sf.header

@@ -184,8 +184,8 @@ func TestSubagentTree(t *testing.T) {
 			}
 		}
 	}
-	if len(agents) != 3 || maxDepth != 2 {
-		t.Errorf("tree has %d agents, deepest at depth %d; want 3 agents reaching depth 2", len(agents), maxDepth)
+	if len(agents) != 4 || maxDepth != 2 {
+		t.Errorf("tree has %d agents, deepest at depth %d; want 4 agents reaching depth 2", len(agents), maxDepth)
 	}
 	for _, raw := range state["rootMailbox"].([]any) {
 		m := raw.(map[string]any)

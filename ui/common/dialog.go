@@ -58,16 +58,17 @@ func (c *Confirm) Answer(msg tea.KeyPressMsg) Answer {
 // View is the dialog box for a screen of width cells (not placed: see
 // Overlay).
 func (c *Confirm) View(st *themes.Styles, width, height int) string {
-	return DialogBox(st, width, height, c.Title, wrapWords(c.Body, dialogInner(width)), KeyHint([]key.Binding{c.Yes, c.No}))
+	return DialogBox(st, width, height, c.Title, Wrap(c.Body, DialogInner(width)), KeyHint([]key.Binding{c.Yes, c.No}))
 }
 
-// dialogInner is the text width of a dialog on a screen of width cells.
-func dialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
+// DialogInner is the text width of a dialog on a screen of width cells
+// (what its body lines may use).
+func DialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
 
 // DialogBox draws a titled dialog with body lines and a key hint, at most
 // width×height cells: the frame every modal of the workbench shares.
 func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
-	inner := dialogInner(width)
+	inner := DialogInner(width)
 	lines := []string{st.Dialog.Title.Render(title), ""}
 	lines = append(lines, body...)
 	if hint != "" {
@@ -92,7 +93,8 @@ func KeyHint(bs []key.Binding) string {
 }
 
 // Overlay draws box centred over screen (width×height cells), clamped to
-// it: what is underneath stays visible around the dialog.
+// it: what is underneath stays visible around the dialog, and the result
+// is exactly width×height cells.
 func Overlay(screen, box string, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return screen
@@ -105,11 +107,12 @@ func Overlay(screen, box string, width, height int) string {
 	x, y := max(0, (width-bw)/2), max(0, (height-bh)/2)
 	canvas := lipgloss.NewCanvas(width, height)
 	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
-	return canvas.Render()
+	// The canvas leaves out trailing blanks; a screen keeps every cell.
+	return Fit(strings.Split(canvas.Render(), "\n"), width, height)
 }
 
-// wrapWords breaks text into lines of at most width cells.
-func wrapWords(text string, width int) []string {
+// Wrap breaks text into lines of at most width cells at word boundaries.
+func Wrap(text string, width int) []string {
 	if width <= 0 {
 		return nil
 	}

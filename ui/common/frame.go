@@ -32,9 +32,9 @@ func Frame(st themes.Styles, w, h int, title, info string, focused bool, lines [
 	for i := 0; i < h-2; i++ {
 		line := ""
 		if i < len(lines) {
-			line = ansi.Truncate(lines[i], inner, "…")
+			line = lines[i]
 		}
-		b.WriteString("\n" + side + " " + line + strings.Repeat(" ", max(0, inner-ansi.StringWidth(line))) + " " + side)
+		b.WriteString("\n" + side + " " + FitLine(line, inner) + " " + side)
 	}
 	info = ansi.Truncate(info, max(0, w-6), "…")
 	if iw := ansi.StringWidth(info); iw > 0 {
@@ -43,4 +43,32 @@ func Frame(st themes.Styles, w, h int, title, info string, focused bool, lines [
 		b.WriteString("\n" + bs.Render("╰"+strings.Repeat("─", w-2)+"╯"))
 	}
 	return b.String()
+}
+
+// FitLine makes line exactly width cells: cut with an ellipsis when it is
+// wider, padded with spaces when it is narrower.
+func FitLine(line string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	line = ansi.Truncate(line, width, "…")
+	return line + strings.Repeat(" ", max(0, width-ansi.StringWidth(line)))
+}
+
+// Fit lays lines out as exactly width×height cells (FitLine each; missing
+// lines blank, extra lines dropped), so a pane or a form never grows or
+// shrinks with what it shows.
+func Fit(lines []string, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	out := make([]string, height)
+	for i := range out {
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		out[i] = FitLine(line, width)
+	}
+	return strings.Join(out, "\n")
 }

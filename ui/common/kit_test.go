@@ -63,13 +63,27 @@ func TestConfirmAnswersAndOverlayIsClampedToTheScreen(t *testing.T) {
 		w, h := size[0], size[1]
 		under := lipgloss.NewStyle().MaxWidth(w).MaxHeight(h).Render(screen)
 		out := Overlay(under, c.View(&st, w, h), w, h)
-		uitest.AssertFits(t, out, w, h)
+		uitest.AssertFills(t, out, w, h)
 		plain := ansi.Strip(out)
 		if !strings.Contains(plain, "Quit?") && w >= 40 {
 			t.Fatalf("the dialog is not drawn:\n%s", plain)
 		}
 		if w >= 40 && (!strings.Contains(plain, "y quit · n/esc keep working") || !strings.HasPrefix(plain, "····")) {
 			t.Fatalf("the hint comes from the bindings and the screen shows around the dialog:\n%s", plain)
+		}
+	}
+}
+
+func TestWrapAndDialogInner(t *testing.T) {
+	if got := Wrap("one two three four", 9); strings.Join(got, "|") != "one two|three|four" {
+		t.Fatalf("Wrap = %q", got)
+	}
+	if Wrap("x", 0) != nil {
+		t.Fatal("no width, no lines")
+	}
+	for _, c := range [][2]int{{20, 26}, {80, 68}, {200, 68}} {
+		if got := DialogInner(c[0]); got != c[1] {
+			t.Errorf("DialogInner(%d) = %d, want %d", c[0], got, c[1])
 		}
 	}
 }

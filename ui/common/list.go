@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -21,10 +22,11 @@ type RowState struct {
 	Focused  bool
 }
 
-// RenderRow draws one item as one line of at most state.Width cells. It
-// must depend only on its arguments: the list caches its result under
-// (item, state), so data that changes what a row shows belongs in the
-// item value, never in variables the function reads on the side.
+// RenderRow draws one item as one line of at most state.Width cells, or as
+// several lines joined by "\n" (a row with details under it). It must
+// depend only on its arguments: the list caches its result under (item,
+// state), so data that changes what a row shows belongs in the item
+// value, never in variables the function reads on the side.
 type RenderRow[T comparable] func(item T, state RowState) string
 
 // rowKey is one cached rendering: the item's value is the version, so any
@@ -54,8 +56,8 @@ type List[T comparable] struct {
 	// shown indexes items after the filter, in display order.
 	shown          []int
 	cursor, offset int
-	// height is the number of rows the last View showed (paging).
-	height int
+	// rows is the number of rows the last View showed in full (paging).
+	rows int
 
 	query     string
 	filtering bool
@@ -144,7 +146,7 @@ func (l *List[T]) SelectedIndex() int {
 }
 
 // SetCursor puts the cursor on row i, clamped to the shown rows.
-func (l *List[T]) SetCursor(i int) { l.cursor = clampInt(i, 0, len(l.shown)-1) }
+func (l *List[T]) SetCursor(i int) { l.cursor = Clamp(i, 0, len(l.shown)-1) }
 
 // Move moves the cursor by delta rows, clamped.
 func (l *List[T]) Move(delta int) { l.SetCursor(l.cursor + delta) }
@@ -163,7 +165,7 @@ func (l *List[T]) Select(match func(T) bool) bool {
 
 // PageSize is how far page up/down move: the rows the last frame showed,
 // less one so a row of context stays.
-func (l *List[T]) PageSize() int { return max(1, l.height-1) }
+func (l *List[T]) PageSize() int { return max(1, l.rows-1) }
 
 // HandleNav applies the shared navigation keys (up, down, page up/down,
 // top, bottom) and reports whether msg was one of them.
@@ -272,46 +274,84 @@ func (l *List[T]) Position() string {
 }
 
 // View draws at most height lines of width cells: the filter line when it
-// shows, then the visible window of rows, which keeps the cursor in view
-// (the window only moves when the cursor leaves it). Only visible rows
-// are rendered; rows drawn in the previous frame come from the cache.
+// shows, then the visible window of rows, which keeps the whole cursor
+// row in view (the window only moves when the cursor leaves it). Only
+// rows in and next to the window are rendered; rows drawn in the
+// previous frame come from the cache. A row of several lines counts all
+// of them; the last row shown may be cut off at the bottom.
 func (l *List[T]) View(st *themes.Styles, width, height int, focused bool) []string {
 	var lines []string
 	if l.ShowsFilterLine() && height > 0 {
 		lines = append(lines, l.FilterLine(st))
 	}
 	h := height - len(lines)
-	l.height = max(0, h)
-	from, to := l.window(h)
 	clear(l.next)
-	for row := from; row < to; row++ {
-		k := rowKey[T]{item: l.items[l.shown[row]], width: width, theme: ThemeKey(st),
-			selected: row == l.cursor, focused: focused}
-		line, ok := l.cache[k]
-		if !ok {
-			line = l.render(k.item, RowState{Width: width, Styles: st, Selected: k.selected, Focused: focused})
+	frame := rowFrame[T]{list: l, st: st, width: width, theme: ThemeKey(st), focused: focused}
+	l.rows = 0
+	if h > 0 && len(l.shown) > 0 {
+		l.scrollTo(&frame, h)
+		for row := l.offset; row < len(l.shown) && len(lines) < height; row++ {
+			rowLines := frame.lines(row)
+			if len(lines)+len(rowLines) <= height {
+				l.rows++
+			}
+			lines = append(lines, rowLines[:min(len(rowLines), height-len(lines))]...)
 		}
-		l.next[k] = line
-		lines = append(lines, line)
 	}
 	l.cache, l.next = l.next, l.cache
 	return lines
 }
 
-// window returns the rows [from, to) to show in h rows.
-func (l *List[T]) window(h int) (int, int) {
-	n := len(l.shown)
-	if h <= 0 || n == 0 {
-		return 0, 0
+// rowFrame renders rows for one View: from the cache when the same row
+// was drawn in the previous frame, and keeps every row it renders for the
+// next one.
+type rowFrame[T comparable] struct {
+	list    *List[T]
+	st      *themes.Styles
+	width   int
+	theme   string
+	focused bool
+}
+
+// lines is row's rendering split into screen lines.
+func (f *rowFrame[T]) lines(row int) []string {
+	l := f.list
+	k := rowKey[T]{item: l.items[l.shown[row]], width: f.width, theme: f.theme,
+		selected: row == l.cursor, focused: f.focused}
+	text, ok := l.next[k]
+	if !ok {
+		if text, ok = l.cache[k]; !ok {
+			text = l.render(k.item, RowState{Width: f.width, Styles: f.st, Selected: k.selected, Focused: f.focused})
+		}
+		l.next[k] = text
 	}
+	return strings.Split(text, "\n")
+}
+
+// scrollTo moves the window (l.offset) the least that shows the whole
+// cursor row in h lines, and no further down than needed to fill them.
+func (l *List[T]) scrollTo(f *rowFrame[T], h int) {
+	l.offset = Clamp(l.offset, 0, len(l.shown)-1)
 	if l.cursor < l.offset {
 		l.offset = l.cursor
 	}
-	if l.cursor >= l.offset+h {
-		l.offset = l.cursor - h + 1
+	used := 0
+	for row := l.offset; row <= l.cursor; row++ {
+		used += len(f.lines(row))
 	}
-	l.offset = clampInt(l.offset, 0, max(0, n-h))
-	return l.offset, min(n, l.offset+h)
+	for used > h && l.offset < l.cursor {
+		used -= len(f.lines(l.offset))
+		l.offset++
+	}
+	// Rows below the cursor fill the window; when the list ends first,
+	// earlier rows come back in while they fit.
+	for row := l.cursor + 1; row < len(l.shown) && used < h; row++ {
+		used += len(f.lines(row))
+	}
+	for l.offset > 0 && used+len(f.lines(l.offset-1)) <= h {
+		l.offset--
+		used += len(f.lines(l.offset))
+	}
 }
 
 // ThemeKey names a theme for cache keys: the palette and its glamour base.
@@ -349,9 +389,46 @@ func (l *List[T]) refilter(keep string) {
 	}
 }
 
-func clampInt(v, lo, hi int) int {
+// Clamp limits v to [lo, hi]; lo wins when the range is empty (hi < lo),
+// so a cursor over no rows sits at 0.
+func Clamp(v, lo, hi int) int {
 	if hi < lo {
 		return lo
 	}
 	return min(max(v, lo), hi)
+}
+
+// TextRow is a row that is one line of text (already clean of control
+// characters): the entries of a picker or of a form's list. Dim rows are
+// drawn in the dim style (an entry that cannot be chosen).
+type TextRow struct {
+	Text string
+	Dim  bool
+}
+
+// RenderTextRow draws a TextRow: "▸ " and the selected style under the
+// cursor (blurred while the list is not focused), else two spaces and the
+// item (or dim) style, cut to the width.
+func RenderTextRow(r TextRow, s RowState) string {
+	st := s.Styles
+	style, marker := st.List.Item, "  "
+	if r.Dim {
+		style = st.List.Dim
+	}
+	if s.Selected {
+		marker, style = "▸ ", st.List.SelectedBlurred
+		if s.Focused {
+			style = st.List.Selected
+		}
+	}
+	return style.Render(ansi.Truncate(marker+r.Text, s.Width, "…"))
+}
+
+// TextRows makes a TextRow of each text.
+func TextRows(texts []string) []TextRow {
+	out := make([]TextRow, len(texts))
+	for i, t := range texts {
+		out[i] = TextRow{Text: t}
+	}
+	return out
 }

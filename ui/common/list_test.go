@@ -174,3 +174,88 @@ func TestListCursorWindowFilterAndNavigation(t *testing.T) {
 		t.Fatal("an empty list selects nothing and draws nothing")
 	}
 }
+
+// Rows of several lines (a field with its details under it): the window
+// keeps the whole cursor row in view, pages by rows and fills the height.
+func TestListRowsOfSeveralLines(t *testing.T) {
+	st := themes.For(themes.Dark, true, true)
+	renders := 0
+	l := NewList(func(f fruit, s RowState) string {
+		renders++
+		mark := " "
+		if s.Selected {
+			mark = ">"
+		}
+		row := mark + f.name
+		for i := range f.count - 1 {
+			row += fmt.Sprintf("\n  %s detail %d", f.name, i+1)
+		}
+		return row
+	})
+	l.SetItems([]fruit{{"a", 1}, {"b", 3}, {"c", 1}, {"d", 2}, {"e", 1}, {"f", 4}})
+	view := func() string { return strings.Join(l.View(&st, 20, 5, true), "\n") }
+	if got := view(); got != ">a\n b\n  b detail 1\n  b detail 2\n c" {
+		t.Fatalf("first window:\n%s", got)
+	}
+	l.SetCursor(3) // d: two lines, must show whole; the window moves the least
+	got := view()
+	if got != " c\n>d\n  d detail 1\n e\n f" {
+		t.Fatalf("the cursor row shows whole:\n%s", got)
+	}
+	l.SetCursor(5) // f: four lines
+	got = view()
+	if got != " e\n>f\n  f detail 1\n  f detail 2\n  f detail 3" {
+		t.Fatalf("the last row fills the window from below:\n%s", got)
+	}
+	if l.PageSize() != 1 {
+		t.Fatalf("two rows shown, page size %d", l.PageSize())
+	}
+	l.SetCursor(0)
+	if got := view(); !strings.HasPrefix(got, ">a\n b") {
+		t.Fatalf("back to the top:\n%s", got)
+	}
+	renders = 0
+	l.SetItems([]fruit{{"z", 9}})
+	if got := strings.Split(view(), "\n"); len(got) != 5 || got[0] != ">z" || renders != 1 {
+		t.Fatalf("a row taller than the window shows its first lines (%d renders): %q", renders, got)
+	}
+}
+
+func TestFitMakesExactlyTheAskedCells(t *testing.T) {
+	got := Fit([]string{"short", "a line much wider than the box", "three", "four"}, 10, 3)
+	if got != "short     \na line mu…\nthree     " {
+		t.Fatalf("Fit = %q", got)
+	}
+	if Fit(nil, 4, 2) != "    \n    " || Fit([]string{"x"}, 4, 0) != "" || FitLine("x", 0) != "" {
+		t.Fatal("empty and zero sizes")
+	}
+}
+
+func TestTextRowsMarkTheCursorAndDimWhatCannotBeChosen(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	l := NewList(RenderTextRow)
+	l.SetItems(append(TextRows([]string{"alpha", "a rather long entry"}), TextRow{Text: "off", Dim: true}))
+	l.SetCursor(1)
+	lines := l.View(&st, 12, 3, true)
+	got := make([]string, len(lines))
+	for i, line := range lines {
+		got[i] = ansi.Strip(line)
+	}
+	if strings.Join(got, "|") != "  alpha|▸ a rather …|  off" {
+		t.Fatalf("rows %q", got)
+	}
+	if lines[2] != st.List.Dim.Render("  off") || lines[1] != st.List.Selected.Render("▸ a rather …") {
+		t.Fatalf("styles: %q %q", lines[1], lines[2])
+	}
+	if blurred := l.View(&st, 12, 3, false); blurred[1] != st.List.SelectedBlurred.Render("▸ a rather …") {
+		t.Fatalf("an unfocused list blurs its cursor row: %q", blurred[1])
+	}
+}
+
+func TestClamp(t *testing.T) {
+	for _, c := range [][4]int{{5, 0, 3, 3}, {-1, 0, 3, 0}, {2, 0, 3, 2}, {4, 0, -1, 0}} {
+		if got := Clamp(c[0], c[1], c[2]); got != c[3] {
+			t.Errorf("Clamp(%d, %d, %d) = %d, want %d", c[0], c[1], c[2], got, c[3])
+		}
+	}
+}

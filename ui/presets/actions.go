@@ -33,46 +33,36 @@ func (m *Model) Actions() []palette.Action {
 		return out
 	}
 	return append(out,
-		palette.Action{Title: "Presets: save " + m.d.stack.ID, Hint: k.Save.Help().Key, Msg: actionSave},
+		palette.Action{Title: "Presets: save " + m.d.ID(), Hint: k.Save.Help().Key, Msg: actionSave},
 		palette.Action{Title: "Presets: fork the draft to a new id", Hint: k.Fork.Help().Key, Msg: actionFork},
 		palette.Action{Title: "Presets: undo the last edit", Hint: k.Undo.Help().Key, Msg: actionUndo},
 		palette.Action{Title: "Presets: show/hide the preview", Hint: k.Preview.Help().Key, Msg: actionPreview},
 	)
 }
 
-// runAction performs a palette action by pressing the key it stands for.
+// runAction performs a palette action: what its key does, from any pane.
 func (m *Model) runAction(a actionMsg) tea.Cmd {
 	m.stopEditing()
-	k := &m.keys
-	binding := map[actionMsg]string{
-		actionSave: firstKey(k.Save.Keys()), actionFork: firstKey(k.Fork.Keys()), actionNew: firstKey(k.New.Keys()),
-		actionUndo: firstKey(k.Undo.Keys()), actionReload: firstKey(k.Reload.Keys()),
-		actionPreview: firstKey(k.Preview.Keys()), actionProfiles: firstKey(k.Profiles.Keys()),
-	}[a]
-	if binding == "" {
+	switch a {
+	case actionSave:
+		return m.save()
+	case actionNew:
+		return m.promptNew()
+	case actionReload:
+		return m.confirmDiscard("Reload from disk", m.reload)
+	case actionPreview:
+		return m.togglePreview()
+	case actionProfiles:
+		return m.toggleProfiles()
+	}
+	if m.d == nil {
 		return nil
 	}
-	if m.focus == paneEditor && m.form != nil {
-		m.focus = paneItems // the key must reach the panel, not the form
+	switch a {
+	case actionFork:
+		return m.promptFork()
+	case actionUndo:
+		return m.undo()
 	}
-	return m.handleKey(keyPress(binding))
-}
-
-func firstKey(keys []string) string {
-	if len(keys) == 0 {
-		return ""
-	}
-	return keys[0]
-}
-
-// keyPress builds the key message a binding's key name stands for.
-func keyPress(name string) tea.KeyPressMsg {
-	if name == "ctrl+s" {
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	}
-	r := []rune(name)
-	if len(r) == 1 {
-		return tea.KeyPressMsg{Code: r[0], Text: name}
-	}
-	return tea.KeyPressMsg{}
+	return nil
 }

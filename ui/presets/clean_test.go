@@ -53,8 +53,9 @@ func TestTextFromPresetFilesIsCleanedBeforeTheScreen(t *testing.T) {
 		hs.Press("x")
 		assertNoLeak(t, "delete dialog", hs.m.View())
 		hs.Press("esc")
-		for _, row := range []int{len(hs.m.d.items()), len(hs.m.d.items()) + 5} { // parameters, bindings
-			hs.m.focus, hs.m.itemCursor = paneItems, row
+		for _, row := range []int{hs.m.d.Len(), hs.m.d.Len() + 5} { // parameters, bindings
+			hs.m.focus = paneItems
+			hs.m.items.SetCursor(row)
 			hs.Press("enter")
 			assertNoLeak(t, "form", hs.m.View())
 		}
@@ -72,7 +73,7 @@ func TestABlockWithControlCharactersIsEditedInTheExternalEditor(t *testing.T) {
 	if got := statusText(hs); !strings.Contains(got, "$EDITOR") {
 		t.Fatalf("the status should point to $EDITOR, got %q", got)
 	}
-	if hs.m.d.dirty {
+	if hs.m.d.Dirty() {
 		t.Fatal("refusing to edit must not change the draft")
 	}
 }

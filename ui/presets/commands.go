@@ -9,10 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
-	pis "github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
 // previewDelay is how long the preview waits after the last edit before it
@@ -37,11 +40,24 @@ type (
 		version int
 		res     compile.PreviewResult
 	}
-	// savedMsg reports a save of the draft.
+	// openedMsg carries a Preset file parsed into a draft (request seq).
+	openedMsg struct {
+		seq    int
+		p      *resources.Preset
+		how    openHow
+		d      *draft.Draft
+		parsed bool
+	}
+	// checkedMsg carries the validation of one draft version.
+	checkedMsg struct{ check draft.Check }
+	// savedMsg reports a save of the draft's tree; errors counts the
+	// error diagnostics of what was written.
 	savedMsg struct {
-		key string
-		res resources.WriteResult
-		err error
+		key    string
+		tree   *jsonv.Object
+		errors int
+		res    resources.WriteResult
+		err    error
 	}
 	// createdMsg reports a fork or a new preset.
 	createdMsg struct {
@@ -63,14 +79,15 @@ type runContext struct {
 	messages    []any
 	// source says, for humans, where the runtime came from.
 	source string
-	// active is the session's Preset selection at the entry
-	// (session.ActivePreset.String): a selector, normally the scoped key
-	// pi-forge writes, "none" when switched off, "" when nothing is
-	// recorded.
-	active string
+	// active is the session's Preset selection at the entry.
+	active session.ActivePreset
 	// tools are the tools seen in the session (declared or called).
 	tools []string
 	err   error
+	// caps is the capability state at the entry (nil: none to project);
+	// capsTrusted whether its updates are projected (capabilities.go).
+	caps        *capstate.State
+	capsTrusted bool
 }
 
 // loadLibraryCmd reads the whole library.
@@ -95,7 +112,7 @@ func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
 // shared model catalog.
 func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
 	rc := &runContext{file: file, entry: entry}
-	var s *pis.Session
+	var s *session.Session
 	index := -1
 	if file != "" {
 		var err error
@@ -105,10 +122,10 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 	}
 	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
 	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
-	ctx, err := pis.RunContextAt(s, index, cat, time.Local, defaults)
+	ctx, err := session.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
 		rc.err = err
-		ctx, err = pis.RunContextAt(nil, -1, nil, time.Local, defaults)
+		ctx, err = session.RunContextAt(nil, -1, nil, time.Local, defaults)
 	}
 	if err != nil {
 		rc.err = errors.Join(rc.err, err)
@@ -116,7 +133,8 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
-	rc.active = ctx.Active.String()
+	rc.withCapabilities(ws, s, index)
+	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source
 	} else {
@@ -130,8 +148,8 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 }
 
 // openAt opens a session file and finds the entry ("" = the leaf).
-func openAt(file, entry string) (*pis.Session, int, error) {
-	s, err := pis.Open(file)
+func openAt(file, entry string) (*session.Session, int, error) {
+	s, err := session.Open(file)
 	if err != nil {
 		return nil, -1, fmt.Errorf("open session %s: %w", file, err)
 	}
@@ -184,21 +202,57 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		res := compile.Preview(stack, rc.runtime, rc.base, rc.messages, nil)
-		return previewMsg{version: version, res: res}
+		return previewMsg{version: version, res: rc.projectCapabilities(res)}
 	}
 }
 
-// saveCmd writes the draft's stack with the revision the user loaded.
-func saveCmd(ws resources.Workspace, scope preset.Scope, id string, stack *preset.Stack, revision string) tea.Cmd {
+// openCmd parses a loaded Preset's bytes into a draft: the file's own JSON
+// when it is an object (so unknown fields and the user's order survive),
+// else pi-forge's fallback stack, marked not parsed.
+func openCmd(seq int, p *resources.Preset, how openHow) tea.Cmd {
 	return func() tea.Msg {
-		res, err := resources.SavePreset(ws, scope, id, stack, revision)
-		return savedMsg{key: string(scope) + ":" + id, res: res, err: err}
+		tree, parsed := treeOf(p)
+		return openedMsg{seq: seq, p: p, how: how, d: draft.Open(tree, p.FileName(), p.Scope), parsed: parsed}
 	}
 }
 
-// createCmd writes a new Preset file (fork or new) exclusively.
-func createCmd(ws resources.Workspace, verb string, scope preset.Scope, stack *preset.Stack) tea.Cmd {
+// treeOf is the draft tree of a loaded Preset and whether it is the
+// file's own.
+func treeOf(p *resources.Preset) (*jsonv.Object, bool) {
+	if p.Raw != nil {
+		if v, err := jsonv.Parse(p.Raw); err == nil {
+			if obj, ok := v.(*jsonv.Object); ok {
+				return obj, true
+			}
+		}
+	}
+	return preset.ToJSON(p.Stack), false
+}
+
+// checkCmd validates a draft version (after typing in a block).
+func checkCmd(s draft.Snapshot) tea.Cmd {
+	return func() tea.Msg { return checkedMsg{check: s.Check()} }
+}
+
+// saveCmd writes what the draft's tree parses to, with the revision the
+// user loaded.
+func saveCmd(ws resources.Workspace, scope preset.Scope, id string, s draft.Snapshot, revision string) tea.Cmd {
 	return func() tea.Msg {
+		c := s.Check()
+		res, err := resources.SavePreset(ws, scope, id, c.Stack, revision)
+		return savedMsg{key: string(scope) + ":" + id, tree: s.Tree, errors: c.Diagnostics.Count(preset.LevelError), res: res, err: err}
+	}
+}
+
+// createCmd writes tree under a new id as a new Preset file (fork or new),
+// exclusively; a new Preset also takes the id as its name.
+func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *jsonv.Object, id string) tea.Cmd {
+	return func() tea.Msg {
+		next, err := draft.Renamed(tree, id, verb == "new")
+		if err != nil {
+			return createdMsg{verb: verb, scope: scope, id: id, err: err}
+		}
+		stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
 		res, err := resources.CreatePreset(ws, scope, stack)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}
 	}

@@ -1,13 +1,9 @@
 package presets
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -22,8 +18,10 @@ func defaultMirror() *jsonv.Object {
 	return preset.ToJSON(resources.DefaultMirror("new-preset"))
 }
 
-func newConfirm(title, body string, onYes func(*Model, string) tea.Cmd) *dialog {
-	return &dialog{kind: "confirm", title: title, body: body, onYes: onYes}
+// newConfirm is a yes/no question answered with the panel's confirm keys.
+func newConfirm(m *Model, title, body string, onYes func(*Model, string) tea.Cmd) *dialog {
+	return &dialog{kind: dialogConfirm, title: title, body: body, onYes: onYes,
+		confirm: common.Confirm{Title: title, Body: body, Yes: m.keys.Confirm, No: m.keys.Cancel}}
 }
 
 func newPrompt(title, body, value string, onYes func(*Model, string) tea.Cmd) *dialog {
@@ -34,7 +32,7 @@ func newPrompt(title, body, value string, onYes func(*Model, string) tea.Cmd) *d
 	styles := in.Styles()
 	styles.Cursor.Blink = false
 	in.SetStyles(styles)
-	return &dialog{kind: "prompt", title: title, body: body, input: in, onYes: onYes}
+	return &dialog{kind: dialogPrompt, title: title, body: body, input: in, onYes: onYes}
 }
 
 // dialogKey handles a key while a dialog is open.
@@ -42,25 +40,23 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	d := m.dlg
 	k := &m.keys
 	switch d.kind {
-	case "confirm":
-		switch {
-		case key.Matches(msg, k.Confirm):
+	case dialogConfirm:
+		switch d.confirm.Answer(msg) {
+		case common.Yes:
 			m.dlg = nil
 			return d.onYes(m, "")
-		case key.Matches(msg, k.Cancel):
+		case common.No:
 			m.dlg = nil
 		}
 		return nil
-	case "slots":
-		slots := slotNames()
+	case dialogSlots:
 		switch {
-		case key.Matches(msg, k.Up):
-			d.cursor = max(0, d.cursor-1)
-		case key.Matches(msg, k.Down):
-			d.cursor = min(len(slots)-1, d.cursor+1)
+		case d.slots.HandleNav(msg, k.Nav):
 		case key.Matches(msg, k.Submit):
 			m.dlg = nil
-			return d.onYes(m, slots[d.cursor])
+			if slot, ok := d.slots.Selected(); ok {
+				return d.onYes(m, slot.Text)
+			}
 		case key.Matches(msg, k.Dismiss):
 			m.dlg = nil
 		}
@@ -84,62 +80,28 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// createFromTree writes tree under a new id as a new Preset file.
-func (m *Model) createFromTree(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
-	next, err := setPath(tree, Path{"id"}, id, false)
-	if err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
-	}
-	if verb == "new" {
-		next, _ = setPath(next, Path{"name"}, id, false)
-	}
-	stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
+// create writes tree under a new id as a new Preset file.
+func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
 	m.setStatus(verb+" "+string(scope)+":"+id+"…", false)
-	return createCmd(m.com.Workspace, verb, scope, stack)
+	return createCmd(m.com.Workspace, verb, scope, tree, id)
 }
 
-// dialogView draws the open dialog centred in the panel.
-func (m *Model) dialogView() string {
-	st := m.com.Styles
+// dialogBox draws the open dialog in the kit's dialog frame.
+func (m *Model) dialogBox() string {
+	st := &m.com.Styles
 	d := m.dlg
-	w := min(max(30, m.width-8), 72)
-	inner := w - 4
-	var lines []string
-	lines = append(lines, st.Dialog.Title.Render(d.title), "")
-	for _, l := range wrap(d.body, inner) {
-		lines = append(lines, l)
+	if d.kind == dialogConfirm {
+		return d.confirm.View(st, m.width, m.height)
 	}
-	lines = append(lines, "")
-	hint := st.Text.Muted.Render(common.KeyHint(m.ShortHelp()))
+	inner := common.DialogInner(m.width)
+	body := common.Wrap(d.body, inner)
 	switch d.kind {
-	case "confirm":
-		lines = append(lines, hint)
-	case "prompt":
+	case dialogPrompt:
 		d.input.SetWidth(max(10, inner-6))
-		lines = append(lines, d.input.View(), "", hint)
-	case "slots":
-		slots := slotNames()
-		for i, s := range slots {
-			if i == d.cursor {
-				lines = append(lines, st.List.Selected.Render("▸ "+s))
-			} else {
-				lines = append(lines, "  "+s)
-			}
-		}
-		lines = append(lines, "", hint)
+		body = append(body, "", d.input.View())
+	case dialogSlots:
+		body = append(body, "")
+		body = append(body, d.slots.View(st, inner, d.slots.Len(), true)...)
 	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
-	}
-	box := st.Dialog.Box.Width(w).MaxWidth(m.width).MaxHeight(m.height).Render(strings.Join(lines, "\n"))
-	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, box)
-}
-
-// wrap breaks text into lines of at most width cells.
-func wrap(text string, width int) []string {
-	if width <= 0 {
-		return nil
-	}
-	return strings.Split(ansi.Wordwrap(text, width, ""), "\n")
+	return common.DialogBox(st, m.width, m.height, d.title, body, common.KeyHint(m.ShortHelp()))
 }

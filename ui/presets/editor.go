@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
@@ -24,21 +24,17 @@ type editorDoneMsg struct {
 	err     error
 }
 
-// blockContent returns the content of block item i and whether i is a block.
+// blockContent returns the content of block item i and whether i is a
+// block the editor can type into.
 func (m *Model) blockContent(i int) (string, bool) {
 	if m.d == nil {
 		return "", false
 	}
-	obj := m.d.item(i)
-	if obj == nil {
+	it, editable, ok := m.d.Item(i)
+	if !ok || !editable || it.Kind != preset.KindBlock {
 		return "", false
 	}
-	if kind, _ := obj.Get("kind"); kind != "block" {
-		return "", false
-	}
-	v, _ := obj.Get("content")
-	s, _ := v.(string)
-	return s, true
+	return it.Content, true
 }
 
 // syncEditor loads the textarea with the block under the item cursor
@@ -47,21 +43,22 @@ func (m *Model) syncEditor() {
 	if m.editing {
 		return
 	}
-	content, ok := m.blockContent(m.itemCursor)
+	cur := m.items.Cursor()
+	content, ok := m.blockContent(cur)
 	if !ok {
 		m.taItem = -1
 		m.ta.SetValue("")
 		return
 	}
-	if m.taItem != m.itemCursor || m.ta.Value() != content {
-		m.taItem = m.itemCursor
+	if m.taItem != cur || m.ta.Value() != content {
+		m.taItem = cur
 		m.ta.SetValue(content)
 	}
 }
 
 // startEditing focuses the inline editor on the block under the cursor.
 func (m *Model) startEditing() tea.Cmd {
-	content, ok := m.blockContent(m.itemCursor)
+	content, ok := m.blockContent(m.items.Cursor())
 	if !ok {
 		return nil
 	}
@@ -73,11 +70,16 @@ func (m *Model) startEditing() tea.Cmd {
 	m.syncEditor()
 	m.editing = true
 	m.focus = paneEditor
-	// A steady cursor: no blink timer keeps redrawing while the user reads.
+	m.styleEditor()
+	return m.ta.Focus()
+}
+
+// styleEditor gives the block editor the theme's styles with a steady
+// cursor: no blink timer keeps redrawing while the user reads.
+func (m *Model) styleEditor() {
 	styles := textarea.DefaultStyles(m.com.Styles.IsDark)
 	styles.Cursor.Blink = false
 	m.ta.SetStyles(styles)
-	return m.ta.Focus()
 }
 
 // stopEditing leaves the inline editor (the text is already in the draft).
@@ -97,18 +99,18 @@ func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
 }
 
 // commitEditor writes the textarea's text into the draft when it differs.
+// The draft patches its typed view; validation runs in a command.
 func (m *Model) commitEditor() tea.Cmd {
 	content, ok := m.blockContent(m.taItem)
 	if !ok || m.ta.Value() == content {
 		return nil
 	}
-	id := itemID(m.d.item(m.taItem))
-	if err := m.d.apply(Path{"items", m.taItem, "content"}, m.ta.Value(), false, "edit "+id, true); err != nil {
+	it, _, _ := m.d.Item(m.taItem)
+	if err := m.d.SetBlockText(m.taItem, m.ta.Value(), "edit "+it.ID, true); err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	m.cache.bump()
-	return m.schedulePreview()
+	return tea.Batch(m.schedulePreview(), m.check())
 }
 
 // editorJob is a block handed to $EDITOR: its text and where it came from.
@@ -129,10 +131,10 @@ type editorReadyMsg struct {
 // rowName names item-list row i for a message: the item's label, or the
 // settings row's title.
 func (m *Model) rowName(i int) string {
-	if obj := m.d.item(i); obj != nil {
-		return itemLabel(obj)
+	if it, _, ok := m.d.Item(i); ok {
+		return itemLabel(it)
 	}
-	if j := i - len(m.d.items()); j >= 0 && j < len(settingsRows) {
+	if j := i - m.d.Len(); j >= 0 && j < len(settingsRows) {
 		return settingsRows[j]
 	}
 	return fmt.Sprintf("row %d", i+1)
@@ -144,7 +146,8 @@ func (m *Model) editorJobAt(i int) (editorJob, error) {
 	if !ok {
 		return editorJob{}, fmt.Errorf("%s is not a block: %s hands only a block's text to $EDITOR", m.rowName(i), m.keys.Edit.Help().Key)
 	}
-	return editorJob{content: content, version: m.d.version, item: i, id: itemID(m.d.item(i))}, nil
+	it, _, _ := m.d.Item(i)
+	return editorJob{content: content, version: m.d.Version(), item: i, id: it.ID}, nil
 }
 
 // editorCommand prepares the $EDITOR hand-off: it writes the block's text
@@ -197,7 +200,7 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 // the cursor: a command prepares the file, then the process runs.
 func (m *Model) openExternalEditor() tea.Cmd {
 	m.stopEditing()
-	job, err := m.editorJobAt(m.itemCursor)
+	job, err := m.editorJobAt(m.items.Cursor())
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
@@ -228,14 +231,8 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 		return nil
 	}
 	i := msg.item
-	if itemID(m.d.item(i)) != msg.id {
-		i = -1
-		for j := range m.d.items() {
-			if itemID(m.d.item(j)) == msg.id {
-				i = j
-				break
-			}
-		}
+	if it, _, ok := m.d.Item(i); !ok || it.ID != msg.id {
+		i = m.d.IndexOf(msg.id)
 	}
 	old, ok := m.blockContent(i)
 	if !ok {
@@ -250,29 +247,10 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 		m.setStatus("no change from $EDITOR", false)
 		return nil
 	}
-	if err := m.d.apply(Path{"items", i, "content"}, text, false, "$EDITOR "+msg.id, false); err != nil {
+	if err := m.d.SetBlockText(i, text, "$EDITOR "+msg.id, false); err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
 	m.setStatus("block "+msg.id+" updated from $EDITOR", false)
-	m.cache.bump()
-	m.taItem = -1
-	m.syncEditor()
-	return m.schedulePreview()
-}
-
-// itemLabel is how the item list names an item: its name, else its id.
-func itemLabel(obj *jsonv.Object) string {
-	if obj == nil {
-		return "(not an object)"
-	}
-	if v, ok := obj.Get("name"); ok {
-		if s, ok := v.(string); ok && s != "" {
-			return sanitize.Line(s)
-		}
-	}
-	if id := itemID(obj); id != "" {
-		return sanitize.Line(id)
-	}
-	return "(no id)"
+	return m.edited(m.items.Cursor(), nil)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // editorView is the editor pane: the inline block editor or the form of
@@ -26,7 +27,7 @@ func (m *Model) editorView(r rect) string {
 	}
 	var head []string
 	if m.unparsed {
-		for _, l := range wrap(sanitize.Text(m.unparsedText()), inner) {
+		for _, l := range common.Wrap(sanitize.Text(m.unparsedText()), inner) {
 			head = append(head, st.Text.Danger.Render(l))
 		}
 		for _, d := range m.open.Diagnostics {
@@ -37,23 +38,22 @@ func (m *Model) editorView(r rect) string {
 		head = append(head, "")
 	}
 	if m.conflict {
-		for _, l := range wrap("Save refused: "+conflictText, inner) {
+		for _, l := range common.Wrap("Save refused: "+conflictText, inner) {
 			head = append(head, st.Text.Danger.Render(l))
 		}
 		head = append(head, "")
 	}
 	var tail []string
-	id := ""
-	if obj := m.d.item(m.itemCursor); obj != nil {
-		id = itemID(obj)
-		if ds := m.itemDiagnostics(id); len(ds) > 0 {
+	cur := m.items.Cursor()
+	if it, _, ok := m.d.Item(cur); ok {
+		if ds := m.itemDiagnostics(it.ID); len(ds) > 0 {
 			tail = append(tail, "")
-			if where := m.templateErrorAt(m.itemCursor, ds); where != "" {
+			if where := m.templateErrorAt(cur, ds); where != "" {
 				tail = append(tail, st.Text.Danger.Render(where))
 			}
 			tail = append(tail, m.wrapDiags(ds, "", inner)...)
 		}
-	} else if m.itemCursor >= len(m.d.items()) {
+	} else {
 		if ds := m.itemDiagnostics(""); len(ds) > 0 {
 			tail = append(tail, "", st.Text.Subtle.Render("Preset diagnostics"))
 			tail = append(tail, m.wrapDiags(ds, "", inner)...)
@@ -69,9 +69,10 @@ func (m *Model) editorView(r rect) string {
 // editorBody renders the editor's main part: title, info and lines.
 func (m *Model) editorBody(width, height int) (string, string, []string) {
 	st := m.com.Styles
-	if content, ok := m.blockContent(m.itemCursor); ok {
-		obj := m.d.item(m.itemCursor)
-		title := "Block · " + itemLabel(obj)
+	cur := m.items.Cursor()
+	it, _, isItem := m.d.Item(cur)
+	if content, ok := m.blockContent(cur); ok {
+		title := "Block · " + itemLabel(it)
 		if m.editing {
 			m.ta.SetWidth(width)
 			m.ta.SetHeight(max(1, height))
@@ -85,28 +86,31 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 			if content == "" {
 				break
 			}
-			lines = append(lines, wrap(l, width)...)
+			lines = append(lines, common.Wrap(l, width)...)
 			if len(lines) >= height {
 				break
 			}
 		}
 		return title, "enter edit · e $EDITOR", lines
 	}
-	if m.form != nil && m.formRow == m.itemCursor {
+	if m.form != nil && m.formRow == cur {
 		return m.form.Title(), "", strings.Split(m.form.View(width, height), "\n")
 	}
-	if obj := m.d.item(m.itemCursor); obj != nil {
-		// A slot whose form is not open yet (or no form for its kind): show
-		// its options as JSON.
-		title := "Slot · " + itemLabel(obj)
-		opts, _ := obj.Get("options")
-		text := jsonv.StringifyIndent(opts, "  ")
-		if opts == nil {
-			text = "(no options)"
+	if isItem && it.Kind != preset.KindSlot {
+		// Only an item that is not a JSON object is neither a block nor a slot.
+		return "Item · " + itemLabel(it), "", common.Wrap("this item is not a JSON object, so pi-forge skips it: delete it ("+
+			m.keys.Delete.Help().Key+") or fix the file", width)
+	}
+	if isItem {
+		// A slot whose form is not open yet: its options as JSON.
+		title := "Slot · " + itemLabel(it)
+		text := "(no options)"
+		if it.Options != nil {
+			text = jsonv.StringifyIndent(it.Options, "  ")
 		}
 		var lines []string
 		for _, l := range strings.Split(text, "\n") {
-			lines = append(lines, wrap(l, width)...)
+			lines = append(lines, common.Wrap(l, width)...)
 		}
 		return title, "enter edit options", lines
 	}
@@ -139,7 +143,7 @@ func (m *Model) previewView(r rect) string {
 			msgs += p.Tokens
 		}
 		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs)
-		if res.version != m.d.version {
+		if res.version != m.d.Version() {
 			title += " · updating…"
 		}
 	}
@@ -153,14 +157,26 @@ func (m *Model) previewView(r rect) string {
 // previewPartLines caps the text lines shown for one message part.
 const previewPartLines = 8
 
-// previewLines renders the preview, cached per (width, version).
+// renderedLines are lines rendered for one key (width, data, theme).
+type renderedLines struct {
+	key   previewKey
+	lines []string
+}
+
+// previewKey is what the rendered preview depends on.
+type previewKey struct {
+	width, gen int
+	theme      string
+}
+
+// previewLines renders the preview, cached per width, preview and theme.
 func (m *Model) previewLines(width int) []string {
-	c := &m.cache
 	if m.preview == nil || width <= 0 {
 		return nil
 	}
-	if c.preview != nil && c.previewW == width && c.previewV == m.previewGen {
-		return c.preview
+	key := previewKey{width: width, gen: m.previewGen, theme: common.ThemeKey(&m.com.Styles)}
+	if m.previewText.lines != nil && m.previewText.key == key {
+		return m.previewText.lines
 	}
 	st := m.com.Styles
 	res := m.preview.res
@@ -180,7 +196,7 @@ func (m *Model) previewLines(width int) []string {
 		}
 		out = append(out, m.partHeader(p, width))
 		for _, l := range strings.Split(p.Text, "\n") {
-			out = append(out, wrap(sanitize.Text(l), width)...)
+			out = append(out, common.Wrap(sanitize.Text(l), width)...)
 		}
 	}
 	out = append(out, "", st.Text.Strong.Render(fmt.Sprintf("Messages (%d)", len(res.Messages))))
@@ -188,7 +204,7 @@ func (m *Model) previewLines(width int) []string {
 		out = append(out, m.partHeader(p, width))
 		var text []string
 		for _, l := range strings.Split(p.Text, "\n") {
-			text = append(text, wrap(sanitize.Text(l), width)...)
+			text = append(text, common.Wrap(sanitize.Text(l), width)...)
 		}
 		if len(text) > previewPartLines {
 			hidden := len(text) - previewPartLines
@@ -196,7 +212,7 @@ func (m *Model) previewLines(width int) []string {
 		}
 		out = append(out, text...)
 	}
-	c.preview, c.previewW, c.previewV = out, width, m.previewGen
+	m.previewText = renderedLines{key: key, lines: out}
 	return out
 }
 

@@ -3,6 +3,8 @@ package presets
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
@@ -24,7 +26,7 @@ var settingsForms = []string{formParameters, formTools, formSkills, formRegex, f
 func (m *Model) formContext() forms.Context {
 	ctx := forms.Context{Com: m.com, Library: m.lib}
 	if m.d != nil {
-		ctx.Draft, ctx.Diagnostics, ctx.Scope = m.d.tree, m.d.diags, m.d.scope
+		ctx.Draft, ctx.Stack, ctx.Diagnostics, ctx.Scope = m.d.Tree(), m.d.Stack(), m.d.Diagnostics(), m.d.Scope()
 	}
 	if m.rc != nil {
 		ctx.KnownTools = m.rc.tools
@@ -61,31 +63,30 @@ func (m *Model) formKindAt(row int) string {
 	if m.d == nil {
 		return ""
 	}
-	n := len(m.d.items())
+	n := m.d.Len()
 	if row >= n {
 		if i := row - n; i < len(settingsForms) {
 			return settingsForms[i]
 		}
 		return ""
 	}
-	if obj := m.d.item(row); obj != nil {
-		if kind, _ := obj.Get("kind"); kind == "slot" {
-			return formSlot
-		}
+	if it, editable, _ := m.d.Item(row); editable && it.Kind == preset.KindSlot {
+		return formSlot
 	}
 	return ""
 }
 
 // openForm shows the form of the row under the item cursor.
 func (m *Model) openForm(focus bool) tea.Cmd {
-	kind := m.formKindAt(m.itemCursor)
+	cur := m.items.Cursor()
+	kind := m.formKindAt(cur)
 	if kind == "" {
 		m.closeForm()
 		return nil
 	}
-	if m.form == nil || m.formKind != kind || m.formRow != m.itemCursor {
-		m.form = m.buildForm(kind, m.itemCursor)
-		m.formKind, m.formRow = kind, m.itemCursor
+	if m.form == nil || m.formKind != kind || m.formRow != cur {
+		m.form = m.buildForm(kind, cur)
+		m.formKind, m.formRow = kind, cur
 	}
 	if focus {
 		m.focus = paneEditor
@@ -111,16 +112,12 @@ func (m *Model) refreshForm() {
 	m.form = m.buildForm(m.formKind, m.formRow, forms.WithCursor(forms.CursorOf(m.form)))
 }
 
-// applyFormEdit applies a form's edit to the draft.
+// applyFormEdit applies a form's edit to the draft; the form is rebuilt
+// from the new draft, keeping the user's place.
 func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {
 	if m.d == nil {
 		return nil
 	}
-	if err := m.d.apply(Path(msg.Path), msg.Value, msg.Delete, msg.Label, false); err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
-	}
-	m.cache.bump()
-	m.refreshForm()
-	return m.schedulePreview()
+	err := m.d.Apply(draft.Edit{Path: msg.Path, Value: msg.Value, Delete: msg.Delete, Label: msg.Label})
+	return m.edited(m.items.Cursor(), err)
 }

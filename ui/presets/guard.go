@@ -7,8 +7,8 @@ import "github.com/forgebench/forgebench/engine/sanitize"
 // form field holds text not yet committed.
 func (m *Model) Unsaved() (what string, dirty bool) {
 	switch {
-	case m.d != nil && m.d.dirty:
-		name := m.d.stack.ID
+	case m.d != nil && m.d.Dirty():
+		name := m.d.ID()
 		if m.open != nil {
 			name = m.open.Key()
 		}

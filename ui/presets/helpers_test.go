@@ -110,7 +110,7 @@ func (hs *harness) openByID(key string) {
 	for i, p := range hs.m.lib.Presets {
 		if p.Key() == key {
 			hs.m.focus = paneList
-			hs.m.listCursor = i
+			hs.m.presets.SetCursor(i)
 			hs.Press("enter")
 			return
 		}
@@ -121,11 +121,23 @@ func (hs *harness) openByID(key string) {
 // itemIndex finds an item of the draft by id.
 func (hs *harness) itemIndex(id string) int {
 	hs.TB().Helper()
-	for i := range hs.m.d.items() {
-		if itemID(hs.m.d.item(i)) == id {
-			return i
-		}
+	i := hs.m.d.IndexOf(id)
+	if i < 0 {
+		hs.TB().Fatalf("no item %s", id)
 	}
-	hs.TB().Fatalf("no item %s", id)
-	return -1
+	return i
+}
+
+// answerPrompt replaces the suggested text of the open id prompt with
+// text and accepts it.
+func (hs *harness) answerPrompt(text string) {
+	hs.TB().Helper()
+	if hs.m.dlg == nil || hs.m.dlg.kind != dialogPrompt {
+		hs.TB().Fatal("no prompt is open")
+	}
+	for range len([]rune(hs.m.dlg.input.Value())) {
+		hs.Press("backspace")
+	}
+	hs.Type(text)
+	hs.Press("enter")
 }

@@ -6,20 +6,25 @@
 // against the selected session entry; guarded save, fork, new from the
 // default mirror and undo; and a profiles view.
 //
-// The open Preset is a draft: an immutable ordered JSON tree replaced on
-// every edit (see draft.go). Files are read and written only in commands.
+// The open Preset is a draft (ui/presets/draft): the file's JSON tree,
+// replaced on every edit, and its typed view. The lists are common.List
+// values whose rows are built from the typed view when it changes. Files
+// are read, parsed and written only in commands.
 package presets
 
 import (
+	"errors"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
@@ -49,16 +54,19 @@ type Model struct {
 
 	lib    *resources.Library
 	libErr error
-	// listCursor indexes lib.Presets (or lib.Profiles in the profiles view).
-	listCursor  int
-	listOffset  int
+	// presets and profiles list the library; showProfile swaps the
+	// profiles in for the Presets and the draft's panes.
+	presets     *common.List[presetRow]
+	profiles    *common.List[profileRow]
 	showProfile bool
-	profCursor  int
 
 	// open is the loaded Preset the draft came from (nil = none open).
 	open     *resources.Preset
 	revision string
-	d        *draft
+	d        *draft.Draft
+	// opening numbers open requests: the file is parsed in a command and
+	// only the latest request's result is installed.
+	opening int
 	// autoOpened is true while the open Preset was picked by the panel
 	// (not the user) and is untouched, so the session's active Preset may
 	// replace it when the run context arrives.
@@ -74,8 +82,8 @@ type Model struct {
 	// conflict is true after a save found the file changed on disk.
 	conflict bool
 
-	itemCursor int
-	itemOffset int
+	// items lists the draft's items, then the settings rows.
+	items *common.List[itemRow]
 
 	editing bool
 	ta      textarea.Model
@@ -88,29 +96,41 @@ type Model struct {
 
 	rc        *runContext
 	rcPending bool
-	preview   *previewMsg
-	// previewGen counts installed previews (the preview render cache key).
-	previewGen  int
+	// active is the session's Preset at the entry, resolved in the
+	// library as pi-forge and the CLI do (a bare id included); nil when
+	// none is recorded, Presets are off, or it does not resolve.
+	active      *resources.Preset
+	preview     *previewMsg
+	previewGen  int // counts installed previews (the preview cache key)
 	showPreview bool
 	previewOff  int
+	previewText renderedLines
 
 	dlg *dialog
 
 	status    string
 	statusErr bool
-
-	cache renderCache
 }
 
-// dialog is a modal over the panel: a yes/no confirmation, a text prompt
-// or the slot picker.
+// dialogKind says what a dialog asks.
+type dialogKind string
+
+const (
+	dialogConfirm dialogKind = "confirm"
+	dialogPrompt  dialogKind = "prompt"
+	dialogSlots   dialogKind = "slots"
+)
+
+// dialog is a modal over the panel: a yes/no question (common.Confirm), a
+// text prompt or the slot picker.
 type dialog struct {
-	kind   string // "confirm", "prompt", "slots"
-	title  string
-	body   string
-	input  textinput.Model
-	cursor int
-	onYes  func(m *Model, text string) tea.Cmd
+	kind    dialogKind
+	confirm common.Confirm
+	title   string
+	body    string
+	input   textinput.Model
+	slots   *common.List[common.TextRow]
+	onYes   func(m *Model, text string) tea.Cmd
 }
 
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
@@ -120,8 +140,8 @@ func New(com *common.Common) *Model {
 	ta.Prompt = ""
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	m := &Model{com: com, keys: keymap.DefaultPresets(), ta: ta, taItem: -1, formRow: -1, showPreview: true}
-	return m
+	return &Model{com: com, keys: keymap.DefaultPresets(), ta: ta, taItem: -1, formRow: -1, showPreview: true,
+		presets: newPresetList(), profiles: newProfileList(), items: newItemList()}
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
@@ -176,13 +196,18 @@ func (m *Model) CapturesInput() bool {
 	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
 }
 
+// onSetting reports whether the item cursor is on a settings row.
+func (m *Model) onSetting() bool {
+	return m.d != nil && m.items.Cursor() >= m.d.Len()
+}
+
 // ShortHelp implements common.Panel: the keys that act in the focused pane.
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
-	case m.dlg != nil && m.dlg.kind == "slots":
+	case m.dlg != nil && m.dlg.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
-	case m.dlg != nil && m.dlg.kind == "prompt":
+	case m.dlg != nil && m.dlg.kind == dialogPrompt:
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
@@ -196,7 +221,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
 	case m.focus == paneList:
 		var bs []key.Binding
-		if m.lib != nil && len(m.lib.Presets) > 0 {
+		if m.presets.Len() > 0 {
 			bs = append(bs, k.Open)
 		}
 		bs = append(bs, k.New)
@@ -204,7 +229,7 @@ func (m *Model) ShortHelp() []key.Binding {
 			bs = append(bs, k.Fork) // fork copies the open draft
 		}
 		return append(bs, k.Profiles, k.Reload)
-	case m.focus == paneItems && m.d != nil && m.itemCursor >= len(m.d.items()):
+	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
 	case m.focus == paneItems:
@@ -243,6 +268,10 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		m.handleWheel(msg)
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
+	case common.ThemeChangedMsg:
+		// Rows and the preview are cached under the theme; only the
+		// block editor holds styles of its own.
+		m.styleEditor()
 	case forms.EditMsg:
 		cmds = append(cmds, m.applyFormEdit(msg))
 	default:
@@ -261,27 +290,33 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case libraryMsg:
 		return m.applyLibrary(msg)
+	case openedMsg:
+		return m.applyOpened(msg)
+	case checkedMsg:
+		if m.d != nil && m.d.Install(msg.check) {
+			m.refreshItems()
+		}
 	case contextMsg:
 		m.rc, m.rcPending = msg.ctx, false
 		if msg.ctx.err != nil {
 			m.setStatus(msg.ctx.err.Error(), true)
 		}
-		m.cache.bump()
+		m.resolveActive()
 		m.refreshForm() // the tool picker follows the session's tools
 		if cmd := m.openActiveIfAuto(); cmd != nil {
 			return cmd
 		}
 		return m.schedulePreview()
 	case previewDueMsg:
-		if m.d != nil && msg.version == m.d.version && m.rc != nil {
-			return previewCmd(m.d.version, m.d.stack, m.rc)
+		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
+			return previewCmd(msg.version, m.d.Stack(), m.rc)
 		}
 	case previewMsg:
-		if m.d != nil && msg.version == m.d.version {
+		if m.d != nil && msg.version == m.d.Version() {
 			p := msg
 			m.preview = &p
 			m.previewGen++
-			m.cache.bump()
+			m.refreshItems() // the compile's template errors count on the rows
 		}
 	case savedMsg:
 		return m.applySaved(msg)
@@ -297,24 +332,29 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// resolveActive finds the session's Preset in the library as pi-forge
+// restores it: a scoped key, or a bare id from an older entry resolved
+// like a selector (project first); a Preset with errors still counts.
+func (m *Model) resolveActive() {
+	m.active = nil
+	if m.rc != nil && m.lib != nil && m.rc.active.Choice == session.PresetSelected {
+		if p, err := m.lib.ResolvePreset(m.rc.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
+			m.active = p
+		}
+	}
+	if m.lib != nil {
+		m.presets.SetItems(presetRows(m.lib, m.active))
+	}
+}
+
 // openActiveIfAuto opens the session's active Preset in place of one the
 // panel picked by itself, as long as the user has not touched it.
 func (m *Model) openActiveIfAuto() tea.Cmd {
-	if !m.autoOpened || m.lib == nil || m.d == nil || m.d.dirty || m.activeKey() == "" {
+	if !m.autoOpened || m.d == nil || m.d.Dirty() || m.active == nil || m.active == m.open {
 		return nil
 	}
-	if m.open != nil && m.open.Key() == m.activeKey() {
-		return nil
-	}
-	for i, p := range m.lib.Presets {
-		if p.Key() == m.activeKey() {
-			m.listCursor = i
-			cmd := m.openPreset(p, false)
-			m.autoOpened = true
-			return cmd
-		}
-	}
-	return nil
+	m.presets.Select(func(r presetRow) bool { return r.path == m.active.Path })
+	return m.openPreset(m.active, openAuto)
 }
 
 // followSelection reloads the run context when the session or entry
@@ -322,11 +362,11 @@ func (m *Model) openActiveIfAuto() tea.Cmd {
 // no unsaved changes; the preview follows.
 func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 	var open tea.Cmd
-	if sel.PresetID != "" && m.lib != nil && (m.open == nil || m.open.Key() != sel.PresetID) && (m.d == nil || !m.d.dirty) {
-		for i, p := range m.lib.Presets {
+	if sel.PresetID != "" && m.lib != nil && (m.open == nil || m.open.Key() != sel.PresetID) && (m.d == nil || !m.d.Dirty()) {
+		for _, p := range m.lib.Presets {
 			if p.Key() == sel.PresetID {
-				m.listCursor = i
-				open = m.openPreset(p, false)
+				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
+				open = m.openPreset(p, openQuiet)
 			}
 		}
 	}
@@ -350,24 +390,13 @@ func (m *Model) schedulePreview() tea.Cmd {
 	if m.d == nil || m.rc == nil {
 		return nil
 	}
-	return previewDue(m.d.version)
+	return previewDue(m.d.Version())
 }
 
 // setStatus shows a one-line message under the panes.
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
 
-// activeKey is the session's Preset selection ("" when unknown).
-func (m *Model) activeKey() string {
-	if m.rc == nil {
-		return ""
-	}
-	return m.rc.active
-}
-
-// previewParts returns the current preview, if it matches the draft.
-func (m *Model) previewParts() *compile.PreviewResult {
-	if m.preview == nil || m.d == nil || m.preview.version != m.d.version {
-		return nil
-	}
-	return &m.preview.res
+// presetsOff reports whether the session switched Presets off.
+func (m *Model) presetsOff() bool {
+	return m.rc != nil && m.rc.active.Choice == session.PresetDisabled
 }

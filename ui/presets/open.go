@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -32,12 +31,11 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 		return nil
 	}
 	m.lib = msg.lib
-	m.cache.bump()
+	m.resolveActive()
+	m.profiles.SetItems(profileRows(m.lib))
 	if m.status == reloadingText {
 		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
 	}
-	m.listCursor = min(m.listCursor, max(0, len(m.lib.Presets)-1))
-	m.profCursor = min(m.profCursor, max(0, len(m.lib.Profiles)-1))
 	if m.open != nil {
 		if p := m.findPreset(m.open.Scope, m.open.ID); p != nil {
 			m.open = p
@@ -47,27 +45,28 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	if len(m.lib.Presets) == 0 {
 		return nil
 	}
-	m.listCursor = m.initialPreset()
-	announce := m.wantOpen != ""
-	m.wantOpen = ""
-	cmd := m.openPreset(m.lib.Presets[m.listCursor], announce)
-	m.autoOpened = !announce && m.com.Selection.PresetID == ""
-	if m.focusNewDraft && m.d != nil {
-		m.focus = paneItems
+	i := m.initialPreset()
+	m.presets.SetCursor(i)
+	how := openHow{auto: m.com.Selection.PresetID == ""}
+	if m.wantOpen != "" {
+		how = openHow{announce: true, focusItems: m.focusNewDraft}
 	}
-	m.focusNewDraft = false
-	return cmd
+	m.wantOpen, m.focusNewDraft = "", false
+	return m.openPreset(m.lib.Presets[i], how)
 }
 
 // initialPreset picks what opens first: the selection's Preset, the
 // session's active one, the one a fresh Pi session would activate
 // (auto-activating profile or preset), else the first in the list.
 func (m *Model) initialPreset() int {
-	fresh := ""
+	fresh, active := "", ""
 	if p, _ := m.lib.FreshSessionPreset(); p != nil {
 		fresh = p.Key()
 	}
-	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, m.activeKey(), fresh} {
+	if m.active != nil {
+		active = m.active.Key()
+	}
+	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, active, fresh} {
 		for i, p := range m.lib.Presets {
 			if want != "" && (p.Key() == want || p.ID == want) {
 				return i
@@ -90,21 +89,54 @@ func (m *Model) findPreset(scope preset.Scope, id string) *resources.Preset {
 	return nil
 }
 
-// openPreset starts a draft from a loaded Preset. announce emits the
-// selection so the header and the other panels follow.
-func (m *Model) openPreset(p *resources.Preset, announce bool) tea.Cmd {
-	tree, parsed := treeOf(p)
-	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, false
-	m.unparsed = !parsed
-	m.d = newDraft(tree, p.FileName(), p.Scope)
-	m.itemCursor, m.itemOffset, m.previewOff = 0, 0, 0
-	m.editing, m.taItem = false, -1
+// openHow says how a Preset comes to be opened.
+type openHow struct {
+	// announce emits the selection so the header and the other panels
+	// follow; focusItems gives the items the focus once it is open.
+	announce, focusItems bool
+	// auto: the panel picked it, so the session's active Preset may take
+	// its place while it is untouched.
+	auto bool
+}
+
+var (
+	openQuiet  = openHow{}
+	openAuto   = openHow{auto: true}
+	openByUser = openHow{announce: true, focusItems: true}
+)
+
+// openPreset asks for p to be opened; the file is parsed into a draft in
+// a command and installed by applyOpened.
+func (m *Model) openPreset(p *resources.Preset, how openHow) tea.Cmd {
+	m.opening++
+	return openCmd(m.opening, p, how)
+}
+
+// applyOpened starts editing a parsed Preset, unless another open was
+// asked for since.
+func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
+	if msg.seq != m.opening {
+		return nil
+	}
+	p := msg.p
+	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, msg.how.auto
+	m.unparsed = !msg.parsed
+	m.d = msg.d
+	m.stopEditing()
+	m.taItem, m.previewOff, m.preview = -1, 0, nil
 	m.closeForm()
-	m.preview = nil
-	m.cache.bump()
+	m.refreshItems()
+	m.items.SetCursor(0)
 	m.syncEditor()
+	if msg.how.focusItems {
+		m.focus = paneItems
+	}
 	cmds := []tea.Cmd{m.schedulePreview()}
-	if announce {
+	if msg.how.auto {
+		// The run context may have named the session's Preset meanwhile.
+		cmds = append(cmds, m.openActiveIfAuto())
+	}
+	if msg.how.announce {
 		sel := m.com.Selection
 		sel.PresetID = p.Key()
 		cmds = append(cmds, func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} })
@@ -112,18 +144,14 @@ func (m *Model) openPreset(p *resources.Preset, announce bool) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// treeOf is the draft tree of a loaded Preset: the file's own JSON when it
-// parses to an object (so unknown fields and the user's order survive),
-// else the normalized fallback stack and parsed false.
-func treeOf(p *resources.Preset) (*jsonv.Object, bool) {
-	if p.Raw != nil {
-		if v, err := jsonv.Parse(p.Raw); err == nil {
-			if obj, ok := v.(*jsonv.Object); ok {
-				return obj, true
-			}
-		}
+// refreshItems rebuilds the item rows from the draft's typed view and the
+// diagnostics (after an edit, a check or a preview).
+func (m *Model) refreshItems() {
+	if m.d == nil {
+		m.items.SetItems(nil)
+		return
 	}
-	return preset.ToJSON(p.Stack), false
+	m.items.SetItems(itemRows(m.d.Stack().Items, m.itemDiagCounts()))
 }
 
 // unparsedText explains why a draft over a file that is not a JSON object
@@ -152,22 +180,21 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
-	return saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.stack, m.revision)
+	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.
 func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 	switch {
 	case msg.err == nil:
-		m.revision, m.conflict = msg.res.SourceRevision, false
-		if m.d != nil {
-			m.d.markSaved()
+		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
+			m.revision, m.conflict = msg.res.SourceRevision, false
+			m.d.MarkSaved(msg.tree)
 		}
-		m.cache.bump()
 		m.setStatus("saved "+msg.key, false)
-		if m.d != nil && m.d.diags.HasErrors() {
+		if msg.errors > 0 {
 			m.setStatus(fmt.Sprintf("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
-				msg.key, m.d.diags.Count(preset.LevelError)), true)
+				msg.key, msg.errors), true)
 		}
 		return loadLibraryCmd(m.com.Workspace)
 	case errors.Is(msg.err, resources.ErrConflict):
@@ -188,9 +215,7 @@ func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 		return nil
 	}
 	m.setStatus(fmt.Sprintf("%s → %s:%s", msg.verb, msg.scope, msg.id), false)
-	m.open, m.d = nil, nil
-	m.closeForm()
-	m.editing = false
+	m.closeDraft()
 	m.wantOpen = string(msg.scope) + ":" + msg.id
 	m.focusNewDraft = true
 	return loadLibraryCmd(m.com.Workspace)
@@ -202,10 +227,17 @@ func (m *Model) reload() tea.Cmd {
 	if m.open != nil {
 		m.wantOpen = m.open.Key()
 	}
-	m.open, m.d, m.conflict = nil, nil, false
-	m.closeForm()
-	m.editing = false
+	m.closeDraft()
 	m.setStatus(reloadingText, false)
 	return tea.Batch(loadLibraryCmd(m.com.Workspace),
 		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+}
+
+// closeDraft drops the open Preset and its draft.
+func (m *Model) closeDraft() {
+	m.open, m.d, m.conflict = nil, nil, false
+	m.opening++ // an open still running is no longer wanted
+	m.stopEditing()
+	m.closeForm()
+	m.refreshItems()
 }

@@ -3,14 +3,17 @@ package presets
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/uitest"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -18,7 +21,7 @@ import (
 
 func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	if hs.m.rc == nil || hs.m.rc.active != "project:alpha" {
+	if hs.m.rc == nil || hs.m.rc.active.String() != "project:alpha" {
 		t.Fatalf("active at e0000004 = %+v", hs.m.rc)
 	}
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha" {
@@ -35,8 +38,8 @@ func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 	sel := hs.com.Selection
 	sel.EntryID = ""
 	hs.Run(hs.m.followSelection(sel))
-	if hs.m.rc.active != "none" {
-		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active)
+	if hs.m.rc.active.String() != "none" {
+		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active.String())
 	}
 }
 
@@ -50,7 +53,7 @@ func TestOpeningAPresetAnnouncesTheSelection(t *testing.T) {
 	if got.PresetID != "global:gamma" || got.SessionFile != hs.sessFile || got.EntryID != "e0000004" {
 		t.Fatalf("selection = %+v: the preset changes, the session stays", got)
 	}
-	if hs.m.focus != paneItems || hs.m.d.stack.ID != "gamma" {
+	if hs.m.focus != paneItems || hs.m.d.Stack().ID != "gamma" {
 		t.Fatal("enter opens the preset's items")
 	}
 }
@@ -63,7 +66,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 		t.Fatal("the inline editor must capture input")
 	}
 	hs.Type(" Be {{ brief")
-	if !hs.m.d.dirty {
+	if !hs.m.d.Dirty() {
 		t.Fatal("typing makes the draft dirty")
 	}
 	if !strings.Contains(ansi.Strip(hs.m.View()), "● alpha (unsaved)") {
@@ -82,8 +85,8 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 		t.Fatalf("fixed text clears the diagnostics, have %v", ds)
 	}
 	hs.Press("esc", "ctrl+s")
-	if hs.m.d.dirty || hs.m.status != "saved project:alpha" {
-		t.Fatalf("after save: dirty=%v status=%q", hs.m.d.dirty, hs.m.status)
+	if hs.m.d.Dirty() || hs.m.status != "saved project:alpha" {
+		t.Fatalf("after save: dirty=%v status=%q", hs.m.d.Dirty(), hs.m.status)
 	}
 	data, err := os.ReadFile(hs.m.open.Path)
 	if err != nil {
@@ -112,12 +115,12 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	if err := os.WriteFile(path, outside, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	draftBefore := serializeTree(hs.m.d.tree)
+	draftBefore := jsonv.StringifyIndent(hs.m.d.Tree(), "  ")
 	hs.Press("ctrl+s")
 	if !hs.m.conflict || !strings.Contains(hs.m.status, "your draft is kept") {
 		t.Fatalf("conflict not reported: %q", hs.m.status)
 	}
-	if serializeTree(hs.m.d.tree) != draftBefore || !hs.m.d.dirty {
+	if jsonv.StringifyIndent(hs.m.d.Tree(), "  ") != draftBefore || !hs.m.d.Dirty() {
 		t.Fatal("the draft must survive a conflict")
 	}
 	if data, _ := os.ReadFile(path); string(data) != string(outside) {
@@ -128,15 +131,11 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	}
 	// f forks the draft (with the edit) to a new id.
 	hs.Press("f")
-	for range len("alpha-copy") {
-		hs.Press("backspace")
-	}
-	hs.Type("alpha-2")
-	hs.Press("enter")
+	hs.answerPrompt("alpha-2")
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
 	}
-	if hs.m.d.stack.Items[0].IsEnabled() {
+	if hs.m.d.Stack().Items[0].IsEnabled() {
 		t.Fatal("the fork carries the draft's edit")
 	}
 }
@@ -148,7 +147,7 @@ func TestUntrustedSaveExplainsReadOnly(t *testing.T) {
 	ws.Trust = resources.Trust{Trusted: false}
 	hs.com.Workspace = ws
 	// A project preset of an untrusted project is refused.
-	cmd := saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.stack, "x")
+	cmd := saveCmd(ws, preset.ScopeProject, "alpha", hs.m.d.Snapshot(), "x")
 	hs.Run(cmd)
 	if !strings.Contains(hs.m.status, "read-only") {
 		t.Fatalf("status = %q", hs.m.status)
@@ -181,14 +180,14 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 	}
 	_, next := hs.m.Update(msg)
 	hs.Run(next)
-	if got := hs.m.d.stack.Items[i].Content; got != "Rewritten by the editor." {
+	if got := hs.m.d.Stack().Items[i].Content; got != "Rewritten by the editor." {
 		t.Fatalf("content = %q (status %q)", got, hs.m.status)
 	}
 	if _, err := hs.m.editorJobAt(hs.itemIndex("history")); err == nil {
 		t.Error("a slot is not handed to $EDITOR")
 	}
-	label, _ := hs.m.d.undoLast()
-	if !strings.Contains(label, "$EDITOR") || hs.m.d.dirty {
+	label, _ := hs.m.d.Undo()
+	if !strings.Contains(label, "$EDITOR") || hs.m.d.Dirty() {
 		t.Fatalf("the editor's change is one undo step, label %q", label)
 	}
 }
@@ -196,13 +195,13 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 func TestItemKeysAndDeleteConfirm(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	n := len(hs.m.d.items())
+	n := hs.m.d.Len()
 	hs.Press("d")
-	if len(hs.m.d.items()) != n+1 || itemID(hs.m.d.item(1)) != "persona-copy" {
+	if hs.m.d.Len() != n+1 || hs.m.d.Stack().Items[1].ID != "persona-copy" {
 		t.Fatal("d duplicates under a new id")
 	}
 	hs.Press("J")
-	if itemID(hs.m.d.item(2)) != "persona-copy" || hs.m.itemCursor != 2 {
+	if hs.m.d.Stack().Items[2].ID != "persona-copy" || hs.m.items.Cursor() != 2 {
 		t.Fatal("J moves the item down and the cursor with it")
 	}
 	hs.Press("x")
@@ -210,22 +209,22 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 		t.Fatal("x asks first")
 	}
 	hs.Press("n")
-	if len(hs.m.d.items()) != n+1 {
+	if hs.m.d.Len() != n+1 {
 		t.Fatal("n cancels the delete")
 	}
 	hs.Press("x", "y")
-	if len(hs.m.d.items()) != n {
+	if hs.m.d.Len() != n {
 		t.Fatal("y deletes")
 	}
 	hs.Press("A", "down", "down", "enter") // third slot: tool-guidelines
-	if itemID(hs.m.d.item(hs.m.itemCursor)) != "tool-guidelines" {
-		t.Fatalf("A adds the picked slot, cursor on %s", itemID(hs.m.d.item(hs.m.itemCursor)))
+	if hs.m.d.Stack().Items[hs.m.items.Cursor()].ID != "tool-guidelines" {
+		t.Fatalf("A adds the picked slot, cursor on %s", hs.m.d.Stack().Items[hs.m.items.Cursor()].ID)
 	}
 	if hs.m.form == nil || hs.m.formKind != formSlot {
 		t.Fatal("a slot row shows its options form")
 	}
 	hs.Press("u", "u", "u", "u")
-	if hs.m.d.dirty {
+	if hs.m.d.Dirty() {
 		t.Fatal("undoing every edit returns to the saved preset")
 	}
 }
@@ -233,11 +232,7 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.Press("n")
-	for range len("my-preset") {
-		hs.Press("backspace")
-	}
-	hs.Type("fresh")
-	hs.Press("enter")
+	hs.answerPrompt("fresh")
 	if hs.m.open == nil || hs.m.open.Key() != "project:fresh" {
 		t.Fatalf("new preset not opened: %q", hs.m.status)
 	}
@@ -253,7 +248,7 @@ func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	}
 	for i, p := range hs.m.lib.Profiles {
 		if p.ID == "reviewer" {
-			hs.m.profCursor = i
+			hs.m.profiles.SetCursor(i)
 		}
 	}
 	hs.Press("enter")
@@ -262,23 +257,31 @@ func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	}
 }
 
-func TestRenderCacheBumpsOnEdits(t *testing.T) {
+// The item rows are the kit's list over values built from the draft: an
+// edit, an undo and a check of typed text each show on the rows.
+func TestRowsFollowEveryEdit(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	_ = hs.m.View()
-	v := hs.m.cache.version
-	rows := hs.m.cache.items
+	view := func() string { return ansi.Strip(hs.m.View()) }
 	hs.Press("down")
-	_ = hs.m.View()
-	if hs.m.cache.version != v || &hs.m.cache.items[0] != &rows[0] {
-		t.Fatal("moving the cursor must reuse the cached rows")
+	if !strings.Contains(view(), "● sys blk House Rules") {
+		t.Fatalf("setup: rules is enabled:\n%s", view())
 	}
 	hs.Press("space")
-	if hs.m.cache.version == v {
-		t.Fatal("an edit must bump the cache version")
+	if !strings.Contains(view(), "○ sys blk House Rules") {
+		t.Fatal("the toggled row is drawn anew")
 	}
-	if !strings.Contains(ansi.Strip(hs.m.View()), "○ sys blk House Rules") {
-		t.Fatal("the toggled row is re-rendered")
+	hs.Press("u")
+	if !strings.Contains(view(), "● sys blk House Rules") {
+		t.Fatal("the undone row is drawn anew")
+	}
+	hs.Press("up", "enter")
+	hs.Type(" {{ oops")
+	if !hs.m.d.Checked() {
+		t.Fatal("the harness runs the check of the typed text")
+	}
+	if !strings.Contains(view(), "Persona") || !regexp.MustCompile(`Persona\s+✗1`).MatchString(view()) {
+		t.Fatalf("the row of the block with a template error shows it:\n%s", view())
 	}
 }
 
@@ -291,7 +294,7 @@ func TestPaletteActionsPressTheirKeys(t *testing.T) {
 	hs.Press("space")
 	_, cmd := hs.m.Update(actionUndo)
 	hs.Run(cmd)
-	if hs.m.d.dirty {
+	if hs.m.d.Dirty() {
 		t.Fatal("the undo action undoes")
 	}
 	_, cmd = hs.m.Update(actionProfiles)
@@ -315,7 +318,7 @@ func TestFollowsAPresetChosenElsewhereOnlyWhenClean(t *testing.T) {
 	sel.PresetID = "project:beta"
 	_, cmd = hs.m.Update(common.SelectionChangedMsg{Selection: sel})
 	hs.Run(cmd)
-	if hs.m.open.Key() != "global:gamma" || !hs.m.d.dirty {
+	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
 		t.Fatal("a dirty draft is never replaced by a selection from elsewhere")
 	}
 }
@@ -326,9 +329,9 @@ func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
 		t.Fatalf("auto-pick %s", hs.m.open.Key())
 	}
 	hs.m.autoOpened = true
-	hs.m.listCursor = 0
+	hs.m.presets.SetCursor(0)
 	// The session says beta is active at its entry.
-	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: "project:beta", source: "test"}})
+	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: session.ActivePreset{Choice: session.PresetSelected, Selector: "project:beta"}, source: "test"}})
 	hs.Run(cmd)
 	if hs.m.open.Key() != "project:beta" {
 		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())

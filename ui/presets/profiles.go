@@ -9,33 +9,37 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // profilesKey handles keys in the profiles view.
 func (m *Model) profilesKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.lib == nil {
-		return nil
-	}
-	if c, ok := m.moveBy(msg, m.profCursor, len(m.lib.Profiles), m.paneRows(paneList)); ok {
-		m.profCursor = c
+	if m.profiles.HandleNav(msg, m.keys.Nav) {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.showProfile = false
-		m.cache.bump()
 	case key.Matches(msg, m.keys.Open):
 		return m.openProfilePreset()
 	}
 	return nil
 }
 
+// selectedProfile is the profile under the cursor (nil when none).
+func (m *Model) selectedProfile() *resources.Profile {
+	if i := m.profiles.SelectedIndex(); m.lib != nil && i >= 0 {
+		return m.lib.Profiles[i]
+	}
+	return nil
+}
+
 // openProfilePreset opens the Preset the profile under the cursor uses.
 func (m *Model) openProfilePreset() tea.Cmd {
-	if m.profCursor >= len(m.lib.Profiles) {
+	prof := m.selectedProfile()
+	if prof == nil {
 		return nil
 	}
-	prof := m.lib.Profiles[m.profCursor]
 	p, diags := m.lib.ResolveProfilePreset(prof)
 	if p == nil {
 		if len(diags) > 0 {
@@ -46,48 +50,18 @@ func (m *Model) openProfilePreset() tea.Cmd {
 		return nil
 	}
 	return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
-		for i, q := range m.lib.Presets {
-			if q == p {
-				m.listCursor = i
-			}
-		}
+		m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
 		m.showProfile = false
-		cmd := m.openPreset(p, true)
-		m.focus = paneItems
-		return cmd
+		return m.openPreset(p, openByUser)
 	})
 }
 
 // profileListView lists the agent profiles with scope and counts.
 func (m *Model) profileListView(r rect) string {
-	st := m.com.Styles
-	inner := max(0, r.w-4)
-	var lines []string
-	switch {
-	case m.lib == nil:
-		lines = []string{st.Pane.Placeholder.Render("loading…")}
-	case len(m.lib.Profiles) == 0:
-		lines = []string{st.Pane.Placeholder.Render("no agent profiles")}
-	default:
-		var off int
-		from, to := window(m.profCursor, len(m.lib.Profiles), r.h-2, &off)
-		for i := from; i < to; i++ {
-			p := m.lib.Profiles[i]
-			badge := st.Badge.Project.Render("P")
-			if p.Scope == preset.ScopeGlobal {
-				badge = st.Badge.Global.Render("G")
-			}
-			errs, warns := p.Counts()
-			row := leftRight("  "+badge+" "+st.List.Item.Render(sanitize.Line(p.ID)), m.countBadges(errs, warns), inner)
-			if i == m.profCursor {
-				row = m.selectRow(row, inner, true)
-			}
-			lines = append(lines, row)
-		}
-	}
+	lines := libraryLines(m, m.profiles, "no agent profiles", r, true)
 	info := ""
 	if m.lib != nil {
-		info = fmt.Sprintf("%d/%d · p presets", min(m.profCursor+1, len(m.lib.Profiles)), len(m.lib.Profiles))
+		info = fmt.Sprintf("%d/%d · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())
 	}
 	return m.frame(r, "Agent profiles", info, true, lines)
 }
@@ -96,10 +70,10 @@ func (m *Model) profileListView(r rect) string {
 func (m *Model) profileDetailView(r rect) string {
 	st := m.com.Styles
 	inner := max(0, r.w-4)
-	if m.lib == nil || m.profCursor >= len(m.lib.Profiles) {
+	p := m.selectedProfile()
+	if p == nil {
 		return m.frame(r, "Profile", "", false, nil)
 	}
-	p := m.lib.Profiles[m.profCursor]
 	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + v }
 	var lines []string
 	lines = append(lines, field("profile", sanitize.Line(p.Key())))
@@ -131,7 +105,7 @@ func (m *Model) profileDetailView(r rect) string {
 	}
 	if p.Profile.Description != nil {
 		lines = append(lines, "", st.Text.Subtle.Render("Description"))
-		lines = append(lines, wrap(sanitize.Text(*p.Profile.Description), inner)...)
+		lines = append(lines, common.Wrap(sanitize.Text(*p.Profile.Description), inner)...)
 	}
 	return m.frame(r, "Profile · "+p.ID, "enter opens its preset", false, lines)
 }
@@ -147,7 +121,7 @@ func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string)
 	out := []string{field("promptStack", sanitize.Line(*p.Profile.PromptStack))}
 	if resolved != nil {
 		errs, warns := resolved.Counts()
-		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+m.countBadges(errs, warns)))
+		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+countBadges(&st, errs, warns)))
 	}
 	for _, d := range diags {
 		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // handleKey routes a key: dialog → inline editor → form → panel keys →
@@ -36,35 +37,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	switch {
-	case key.Matches(msg, k.Profiles):
-		m.showProfile = !m.showProfile
-		m.focus = paneList
-		m.cache.bump()
-		return nil
-	case key.Matches(msg, k.Reload):
-		return m.confirmDiscard("Reload from disk", m.reload)
-	case key.Matches(msg, k.New):
-		return m.promptNew()
-	case key.Matches(msg, k.Preview):
-		m.showPreview = !m.showPreview
-		if m.showPreview {
-			m.focus = panePreview
-		} else if m.focus == panePreview {
-			m.focus = paneItems
-		}
-		return m.schedulePreview()
+	if cmd, ok := m.panelKey(msg); ok {
+		return cmd
 	}
 	if m.showProfile {
 		return m.profilesKey(msg)
-	}
-	if m.d != nil {
-		switch {
-		case key.Matches(msg, k.Undo):
-			return m.undo()
-		case key.Matches(msg, k.Fork):
-			return m.promptFork()
-		}
 	}
 	if !m.paneVisible(m.focus) {
 		m.focus = paneList // the draft went away (reload, fork) under the focused pane
@@ -82,10 +59,52 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// panelKey handles the keys that act whatever pane has focus; ok is false
+// for any other key.
+func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Profiles):
+		return m.toggleProfiles(), true
+	case key.Matches(msg, k.Reload):
+		return m.confirmDiscard("Reload from disk", m.reload), true
+	case key.Matches(msg, k.New):
+		return m.promptNew(), true
+	case key.Matches(msg, k.Preview):
+		return m.togglePreview(), true
+	case m.showProfile || m.d == nil:
+		return nil, false
+	case key.Matches(msg, k.Undo):
+		return m.undo(), true
+	case key.Matches(msg, k.Fork):
+		return m.promptFork(), true
+	}
+	return nil, false
+}
+
+// toggleProfiles swaps the profiles view in or out.
+func (m *Model) toggleProfiles() tea.Cmd {
+	m.stopEditing()
+	m.showProfile = !m.showProfile
+	m.focus = paneList
+	return nil
+}
+
+// togglePreview shows (and focuses) or hides the preview dock.
+func (m *Model) togglePreview() tea.Cmd {
+	m.showPreview = !m.showPreview
+	if m.showPreview {
+		m.focus = panePreview
+	} else if m.focus == panePreview {
+		m.focus = paneItems
+	}
+	return m.schedulePreview()
+}
+
 // handlePaste sends pasted text to whatever input has focus.
 func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	switch {
-	case m.dlg != nil && m.dlg.kind == "prompt":
+	case m.dlg != nil && m.dlg.kind == dialogPrompt:
 		var cmd tea.Cmd
 		m.dlg.input, cmd = m.dlg.input.Update(msg)
 		return cmd
@@ -99,7 +118,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	return nil
 }
 
-// handleWheel scrolls the preview or moves the item cursor.
+// handleWheel scrolls the preview or moves a list's cursor.
 func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	delta := 1
 	if msg.Button == tea.MouseWheelUp {
@@ -109,76 +128,32 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	case panePreview:
 		m.previewOff = max(0, m.previewOff+3*delta)
 	case paneItems:
-		m.moveItemCursor(delta)
+		m.items.Move(delta)
+		m.afterItemMove()
 	case paneList:
-		m.moveListCursor(delta)
+		if m.showProfile {
+			m.profiles.Move(delta)
+		} else {
+			m.presets.Move(delta)
+		}
 	}
-}
-
-// moveBy applies the navigation keys to a cursor over n rows.
-func (m *Model) moveBy(msg tea.KeyPressMsg, cursor, n, page int) (int, bool) {
-	k := &m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		cursor--
-	case key.Matches(msg, k.Down):
-		cursor++
-	case key.Matches(msg, k.PageUp):
-		cursor -= max(1, page)
-	case key.Matches(msg, k.PageDown):
-		cursor += max(1, page)
-	case key.Matches(msg, k.Top):
-		cursor = 0
-	case key.Matches(msg, k.Bottom):
-		cursor = n - 1
-	default:
-		return cursor, false
-	}
-	return max(0, min(cursor, n-1)), true
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.lib == nil {
+	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
 	}
-	if c, ok := m.moveBy(msg, m.listCursor, len(m.lib.Presets), m.paneRows(paneList)); ok {
-		m.listCursor = c
-		return nil
-	}
-	if key.Matches(msg, m.keys.Open) && m.listCursor < len(m.lib.Presets) {
-		p := m.lib.Presets[m.listCursor]
-		return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
-			cmd := m.openPreset(p, true)
-			m.focus = paneItems
-			return cmd
-		})
+	if i := m.presets.SelectedIndex(); key.Matches(msg, m.keys.Open) && i >= 0 {
+		p := m.lib.Presets[i]
+		return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd { return m.openPreset(p, openByUser) })
 	}
 	return nil
-}
-
-func (m *Model) moveListCursor(delta int) {
-	if m.lib != nil {
-		m.listCursor = max(0, min(m.listCursor+delta, len(m.lib.Presets)-1))
-	}
-}
-
-// itemRows is the number of rows of the item list (items + settings).
-func (m *Model) itemRows() int {
-	if m.d == nil {
-		return 0
-	}
-	return len(m.d.items()) + len(settingsRows)
-}
-
-func (m *Model) moveItemCursor(delta int) {
-	m.itemCursor = max(0, min(m.itemCursor+delta, m.itemRows()-1))
-	m.afterItemMove()
 }
 
 // afterItemMove shows the editor or form of the row under the cursor.
 func (m *Model) afterItemMove() {
 	m.syncEditor()
-	if m.formKindAt(m.itemCursor) != "" {
+	if m.formKindAt(m.items.Cursor()) != "" {
 		m.openForm(false)
 	} else {
 		m.closeForm()
@@ -187,17 +162,16 @@ func (m *Model) afterItemMove() {
 
 func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	if c, ok := m.moveBy(msg, m.itemCursor, m.itemRows(), m.paneRows(paneItems)); ok {
-		m.itemCursor = c
+	if m.items.HandleNav(msg, k.Nav) {
 		m.afterItemMove()
 		return nil
 	}
-	n := len(m.d.items())
-	onItem := m.itemCursor < n
+	cur := m.items.Cursor()
+	n := m.d.Len()
 	var err error
 	switch {
 	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		if _, ok := m.blockContent(m.itemCursor); ok {
+		if _, ok := m.blockContent(cur); ok {
 			return m.startEditing()
 		}
 		return m.openForm(true)
@@ -207,44 +181,53 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus = paneList
 		return nil
 	case key.Matches(msg, k.AddBlock):
-		m.itemCursor, err = m.d.addBlock(min(m.itemCursor, n-1))
+		cur, err = m.d.AddBlock(min(cur, n-1))
 	case key.Matches(msg, k.AddSlot):
 		m.openSlotPicker()
 		return nil
-	case !onItem:
-		return nil
+	case cur >= n:
+		return nil // a settings row: the item keys do nothing
 	case key.Matches(msg, k.Toggle):
-		err = m.d.toggleItem(m.itemCursor)
+		err = m.d.ToggleItem(cur)
 	case key.Matches(msg, k.MoveUp):
-		m.itemCursor, err = m.d.moveItem(m.itemCursor, -1)
+		cur, err = m.d.MoveItem(cur, -1)
 	case key.Matches(msg, k.MoveDown):
-		m.itemCursor, err = m.d.moveItem(m.itemCursor, 1)
+		cur, err = m.d.MoveItem(cur, 1)
 	case key.Matches(msg, k.Duplicate):
-		m.itemCursor, err = m.d.duplicateItem(m.itemCursor)
+		cur, err = m.d.DuplicateItem(cur)
 	case key.Matches(msg, k.Delete):
-		i := m.itemCursor
-		m.dlg = newConfirm("Delete item", "Delete "+itemLabel(m.d.item(i))+" from the draft? (u undoes it)",
-			func(m *Model, _ string) tea.Cmd { return m.edited(m.d.deleteItem(i)) })
+		it, _, _ := m.d.Item(cur)
+		m.dlg = newConfirm(m, "Delete item", "Delete "+itemLabel(it)+" from the draft? (u undoes it)",
+			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) })
 		return nil
 	default:
 		return nil
 	}
-	return m.edited(err)
+	return m.edited(cur, err)
 }
 
-// edited finishes an item-list edit: status on error, caches, form and
-// preview follow the new draft.
-func (m *Model) edited(err error) tea.Cmd {
+// edited finishes an edit of the draft: the status says what went wrong,
+// the rows, the cursor (on row cur), the editor, the form and the preview
+// follow the new draft, and a block's typed text gets checked.
+func (m *Model) edited(cur int, err error) tea.Cmd {
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	m.itemCursor = max(0, min(m.itemCursor, m.itemRows()-1))
-	m.cache.bump()
+	m.refreshItems()
+	m.items.SetCursor(cur)
 	m.taItem = -1
 	m.afterItemMove()
 	m.refreshForm()
-	return m.schedulePreview()
+	return tea.Batch(m.schedulePreview(), m.check())
+}
+
+// check validates a draft whose typed text is not checked yet.
+func (m *Model) check() tea.Cmd {
+	if m.d == nil || m.d.Checked() {
+		return nil
+	}
+	return checkCmd(m.d.Snapshot())
 }
 
 func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -261,73 +244,83 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Back) {
+	k := &m.keys
+	page := max(1, m.paneRows(panePreview))
+	switch {
+	case key.Matches(msg, k.Back):
 		m.focus = paneItems
-		return nil
+	case key.Matches(msg, k.Up):
+		m.previewOff--
+	case key.Matches(msg, k.Down):
+		m.previewOff++
+	case key.Matches(msg, k.PageUp):
+		m.previewOff -= page
+	case key.Matches(msg, k.PageDown):
+		m.previewOff += page
+	case key.Matches(msg, k.Top):
+		m.previewOff = 0
+	case key.Matches(msg, k.Bottom):
+		m.previewOff = len(m.previewLines(m.previewWidth()))
 	}
-	total := len(m.previewLines(m.previewWidth()))
-	if c, ok := m.moveBy(msg, m.previewOff, total, m.paneRows(panePreview)); ok {
-		m.previewOff = c
-	}
+	m.previewOff = max(0, min(m.previewOff, len(m.previewLines(m.previewWidth()))-1))
 	return nil
 }
 
 // undo restores the draft before the last edit.
 func (m *Model) undo() tea.Cmd {
 	m.stopEditing()
-	label, ok := m.d.undoLast()
+	label, ok := m.d.Undo()
 	if !ok {
 		m.setStatus("nothing to undo", false)
 		return nil
 	}
 	m.setStatus("undid "+label, false)
-	return m.edited(nil)
+	return m.edited(m.items.Cursor(), nil)
 }
 
 // confirmDiscard runs then at once when the draft has no unsaved changes,
 // else after the user confirms dropping them.
 func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
-	if m.d == nil || !m.d.dirty {
+	if m.d == nil || !m.d.Dirty() {
 		return then()
 	}
-	m.dlg = newConfirm(what, "The draft has unsaved changes. Discard them?",
+	m.dlg = newConfirm(m, what, "The draft has unsaved changes. Discard them?",
 		func(m *Model, _ string) tea.Cmd { return then() })
 	return nil
 }
 
 // openSlotPicker offers the built-in slot catalogue.
 func (m *Model) openSlotPicker() {
-	m.dlg = &dialog{kind: "slots", title: "Add slot", body: "built-in slots (pi-forge 0.5.8)"}
-	at := min(m.itemCursor, len(m.d.items())-1)
-	m.dlg.onYes = func(m *Model, slot string) tea.Cmd {
-		var err error
-		m.itemCursor, err = m.d.addSlot(at, slot)
-		return m.edited(err)
-	}
+	at := min(m.items.Cursor(), m.d.Len()-1)
+	slots := common.NewList(common.RenderTextRow)
+	slots.SetItems(common.TextRows(compile.BuiltinSlots))
+	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "built-in slots (pi-forge 0.5.8)", slots: slots,
+		onYes: func(m *Model, slot string) tea.Cmd {
+			i, err := m.d.AddSlot(at, slot)
+			return m.edited(i, err)
+		}}
 }
-
-// slotNames is the slot picker's list.
-func slotNames() []string { return compile.BuiltinSlots }
 
 // promptFork asks for the id of a copy of the draft.
 func (m *Model) promptFork() tea.Cmd {
-	scope := m.d.scope
+	scope := m.d.Scope()
 	if scope == preset.ScopeProject && !m.com.Workspace.Trust.Trusted {
 		scope = preset.ScopeGlobal
 	}
-	suggest := m.d.stack.ID + "-copy"
-	m.dlg = newPrompt("Fork to a new id", "The draft (with your unsaved edits) is written as "+string(scope)+":<id>.", suggest,
-		func(m *Model, id string) tea.Cmd { return m.createFromTree(m.d.tree, id, scope, "fork") })
+	tree := m.d.Tree()
+	m.dlg = newPrompt("Fork to a new id", "The draft (with your unsaved edits) is written as "+string(scope)+":<id>.", m.d.ID()+"-copy",
+		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "fork") })
 	return m.dlg.input.Focus()
 }
 
 // promptNew asks for the id of a new Preset from the default mirror.
 func (m *Model) promptNew() tea.Cmd {
+	m.stopEditing()
 	scope := preset.ScopeProject
 	if !m.com.Workspace.Trust.Trusted {
 		scope = preset.ScopeGlobal
 	}
 	m.dlg = newPrompt("New preset from the default mirror", "Creates "+string(scope)+":<id> mirroring Pi's own prompt.", "my-preset",
-		func(m *Model, id string) tea.Cmd { return m.createFromTree(defaultMirror(), id, scope, "new") })
+		func(m *Model, id string) tea.Cmd { return m.create(defaultMirror(), id, scope, "new") })
 	return m.dlg.input.Focus()
 }

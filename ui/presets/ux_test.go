@@ -71,7 +71,7 @@ func openSettingsForm(hs *harness, kind string) {
 	for i, k := range settingsForms {
 		if k == kind {
 			hs.m.focus = paneItems
-			hs.m.itemCursor = len(hs.m.d.items()) + i
+			hs.m.items.SetCursor(hs.m.d.Len() + i)
 			hs.Press("enter")
 			if hs.m.form == nil || hs.m.focus != paneEditor {
 				hs.TB().Fatalf("enter on the %s row does not focus its form", kind)
@@ -96,9 +96,18 @@ func TestFooterWhileAFormTakesTextListsOnlyKeysThatReachIt(t *testing.T) {
 		}
 	}
 	hs.Type("u")
-	if hs.m.d.dirty {
+	if hs.m.d.Dirty() {
 		t.Fatal("u in the prompt should be text, not undo")
 	}
+}
+
+// fullHelp is every binding the ? help lists now.
+func fullHelp(hs *harness) []key.Binding {
+	var all []key.Binding
+	for _, col := range hs.m.FullHelp() {
+		all = append(all, col...)
+	}
+	return all
 }
 
 func countKey(bs []key.Binding, k string) int {
@@ -115,10 +124,7 @@ func TestFullHelpShowsTheFocusedFormsKeys(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formTools)
-	var all []key.Binding
-	for _, col := range hs.m.FullHelp() {
-		all = append(all, col...)
-	}
+	all := fullHelp(hs)
 	for _, b := range hs.m.form.ShortHelp() {
 		if countKey(all, b.Help().Key) == 0 {
 			t.Errorf("? help leaves out the form key %q (%s)", b.Help().Key, b.Help().Desc)
@@ -130,10 +136,7 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	openSettingsForm(hs, formTools)
-	var all []key.Binding
-	for _, col := range hs.m.FullHelp() {
-		all = append(all, col...)
-	}
+	all := fullHelp(hs)
 	if countKey(all, hs.m.keys.Fork.Help().Key) > 0 || countKey(all, hs.m.keys.Preview.Help().Key) > 0 {
 		t.Errorf("? help lists panel keys the form takes: %v", helpKeys(all))
 	}
@@ -216,7 +219,8 @@ func TestReloadSaysWhenItIsDone(t *testing.T) {
 func TestExternalEditorOnASettingsRowNamesTheRow(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	hs.m.focus, hs.m.itemCursor = paneItems, len(hs.m.d.items())+5 // Capability bindings
+	hs.m.focus = paneItems
+	hs.m.items.SetCursor(hs.m.d.Len() + 5) // Capability bindings
 	hs.Press("e")
 	got := statusText(hs)
 	if !strings.HasPrefix(got, "Capability bindings is not a block") {
@@ -249,7 +253,7 @@ func TestToggledToolKeepsTheCursor(t *testing.T) {
 		t.Fatalf("after space the cursor should still be on the checked bash, is on %q", got)
 	}
 	hs.Press("space")
-	tools, _ := hs.m.d.tree.Get("tools")
+	tools, _ := hs.m.d.Tree().Get("tools")
 	if got := jsonv.Stringify(tools); got != `{"allow":[]}` && got != "null" && got != "undefined" {
 		t.Fatalf("space twice on one tool should leave no pattern, got %s", got)
 	}
@@ -293,8 +297,9 @@ func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
 		hs := newHarness(t, size.w, size.h, true)
 		for _, id := range []string{"project:alpha", "project:beta", "global:gamma"} {
 			hs.openByID(id)
-			for row := 0; row < hs.m.itemRows(); row++ {
-				hs.m.focus, hs.m.itemCursor = paneItems, row
+			for row := 0; row < hs.m.items.Len(); row++ {
+				hs.m.focus = paneItems
+				hs.m.items.SetCursor(row)
 				hs.m.afterItemMove()
 				hs.Press("enter")
 				view := hs.m.View()
@@ -321,19 +326,20 @@ func TestEveryRowAndFormFitsAtEverySize(t *testing.T) {
 func TestItemsFooterFollowsTheRow(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
-	hs.m.focus, hs.m.itemCursor = paneItems, 0
+	hs.m.focus = paneItems
+	hs.m.items.SetCursor(0)
 	if countKey(hs.m.ShortHelp(), hs.m.keys.Delete.Help().Key) != 1 {
 		t.Fatalf("on an item the footer offers x: %v", helpKeys(hs.m.ShortHelp()))
 	}
-	hs.m.itemCursor = len(hs.m.d.items()) // Parameters
+	hs.m.items.SetCursor(hs.m.d.Len()) // Parameters
 	for _, b := range []key.Binding{hs.m.keys.Toggle, hs.m.keys.Delete, hs.m.keys.Duplicate, hs.m.keys.MoveUp} {
 		if countKey(hs.m.ShortHelp(), b.Help().Key) > 0 {
 			t.Errorf("on a settings row the footer offers %q, which does nothing there", b.Help().Key)
 		}
 	}
-	n := len(hs.m.d.items())
+	n := hs.m.d.Len()
 	hs.Press("x", "d", "space")
-	if len(hs.m.d.items()) != n || hs.m.dlg != nil || hs.m.d.dirty {
+	if hs.m.d.Len() != n || hs.m.dlg != nil || hs.m.d.Dirty() {
 		t.Fatal("item keys acted on a settings row")
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -28,27 +27,27 @@ type layout struct {
 func (m *Model) layout() layout {
 	w, h := max(0, m.width), max(0, m.height-1) // the last row is the status line
 	if m.showProfile {
-		leftW := clamp(w*2/5, 30, 56)
+		leftW := common.Clamp(w*2/5, 30, 56)
 		return layout{wide: w >= wideWidth, list: rect{leftW, h}, editor: rect{w - leftW, h}}
 	}
 	split := func(r rect) (rect, rect) {
 		if !m.showPreview || m.d == nil {
 			return r, rect{}
 		}
-		edH := clamp(r.h*45/100, min(r.h, 6), r.h)
+		edH := common.Clamp(r.h*45/100, min(r.h, 6), r.h)
 		if w < wideWidth && m.focus == panePreview {
 			edH = min(r.h, 5) // a narrow screen gives the focused dock the room
 		}
 		return rect{r.w, edH}, rect{r.w, r.h - edH}
 	}
 	if w >= wideWidth {
-		listW := clamp(w*22/100, 28, 44)
-		itemsW := clamp(w*28/100, 34, 56)
+		listW := common.Clamp(w*22/100, 28, 44)
+		itemsW := common.Clamp(w*28/100, 34, 56)
 		ed, pv := split(rect{w - listW - itemsW, h})
 		return layout{wide: true, list: rect{listW, h}, items: rect{itemsW, h}, editor: ed, preview: pv}
 	}
-	leftW := clamp(w*2/5, 26, 40)
-	listH := clamp(h/3, min(h, 5), h)
+	leftW := common.Clamp(w*2/5, 26, 40)
+	listH := common.Clamp(h/3, min(h, 5), h)
 	ed, pv := split(rect{w - leftW, h})
 	return layout{list: rect{leftW, listH}, items: rect{leftW, h - listH}, editor: ed, preview: pv}
 }
@@ -80,9 +79,6 @@ func (m *Model) View() string {
 }
 
 func (m *Model) view() string {
-	if m.dlg != nil {
-		return m.dialogView()
-	}
 	l := m.layout()
 	var body string
 	if m.showProfile {
@@ -98,7 +94,11 @@ func (m *Model) view() string {
 			body = joinH(m.listView(l.list)+"\n"+m.itemsView(l.items), right)
 		}
 	}
-	return body + "\n" + m.statusLine()
+	screen := body + "\n" + m.statusLine()
+	if m.dlg != nil {
+		return common.Overlay(screen, m.dialogBox(), m.width, m.height)
+	}
+	return screen
 }
 
 // joinH puts blocks of equal height side by side.
@@ -123,6 +123,69 @@ func joinH(blocks ...string) string {
 	return b.String()
 }
 
+// listView is the Preset list pane.
+func (m *Model) listView(r rect) string {
+	focused := m.focus == paneList
+	var lines []string
+	if m.lib == nil && m.libErr != nil {
+		lines = common.Wrap(m.libErr.Error(), r.w-4)
+	} else {
+		lines = libraryLines(m, m.presets, "no presets yet — n creates one", r, focused)
+	}
+	info := ""
+	if m.lib != nil {
+		info = fmt.Sprintf("%d/%d", min(m.presets.Cursor()+1, m.presets.Len()), m.presets.Len())
+		if !m.com.Workspace.Trust.Trusted {
+			info = "untrusted · " + info
+		}
+		if m.presetsOff() {
+			info = "session: presets off · " + info
+		}
+	}
+	return m.frame(r, "Presets", info, focused, lines)
+}
+
+// libraryLines are the lines of a pane listing the library: loading,
+// the empty text, or the list's visible rows.
+func libraryLines[T comparable](m *Model, l *common.List[T], empty string, r rect, focused bool) []string {
+	st := &m.com.Styles
+	switch {
+	case m.lib == nil:
+		return []string{st.Pane.Placeholder.Render("loading…")}
+	case l.Len() == 0:
+		return []string{st.Pane.Placeholder.Render(empty)}
+	}
+	return l.View(st, max(0, r.w-4), r.h-2, focused)
+}
+
+// itemsView is the item list pane of the open draft.
+func (m *Model) itemsView(r rect) string {
+	st := &m.com.Styles
+	focused := m.focus == paneItems
+	if m.d == nil {
+		hint := "open a preset (" + m.keys.Open.Help().Key + ")"
+		if m.lib != nil && len(m.lib.Presets) == 0 {
+			hint = "no preset to open — " + m.keys.New.Help().Key + " creates one"
+		}
+		return m.frame(r, "Items", "", focused, []string{st.Pane.Placeholder.Render(hint)})
+	}
+	lines := m.items.View(st, max(0, r.w-4), r.h-2, focused)
+	title := m.d.ID()
+	if m.d.Dirty() {
+		title = "● " + title + " (unsaved)"
+	}
+	diags := m.d.Diagnostics()
+	errs, warns := diags.Count(preset.LevelError), diags.Count(preset.LevelWarning)
+	info := countOf(m.d.Len(), "item")
+	if errs > 0 {
+		info += " · " + countOf(errs, "error")
+	}
+	if warns > 0 {
+		info += " · " + countOf(warns, "warning")
+	}
+	return m.frame(r, "Items · "+title, info, focused, lines)
+}
+
 // statusLine is the last row: the latest message, else the draft state.
 func (m *Model) statusLine() string {
 	st := m.com.Styles
@@ -137,7 +200,7 @@ func (m *Model) statusLine() string {
 			text = "loading the preset library…"
 		case m.d != nil && m.open != nil:
 			text = m.open.Key() + " · " + m.open.FileName()
-			if m.d.dirty {
+			if m.d.Dirty() {
 				text += " · unsaved changes (ctrl+s saves, u undoes)"
 			}
 			style = st.Text.Muted
@@ -151,74 +214,3 @@ func (m *Model) statusLine() string {
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
 	return common.Frame(m.com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
 }
-
-// window returns the slice of n rows to show for cursor in height rows,
-// updating offset so the cursor stays visible.
-func window(cursor, n, height int, offset *int) (int, int) {
-	if height <= 0 || n == 0 {
-		return 0, 0
-	}
-	if cursor < *offset {
-		*offset = cursor
-	}
-	if cursor >= *offset+height {
-		*offset = cursor - height + 1
-	}
-	*offset = max(0, min(*offset, max(0, n-height)))
-	return *offset, min(n, *offset+height)
-}
-
-// selectRow styles the row under the cursor.
-func (m *Model) selectRow(plain string, width int, focused bool) string {
-	st := m.com.Styles
-	plain = ansi.Truncate(ansi.Strip(plain), width, "…")
-	if rest, ok := strings.CutPrefix(plain, " "); ok {
-		plain = "▸" + rest
-	}
-	plain += strings.Repeat(" ", max(0, width-ansi.StringWidth(plain)))
-	if focused {
-		return st.List.Selected.Render(plain)
-	}
-	return st.List.SelectedBlurred.Render(plain)
-}
-
-// scopeBadge is the short scope marker of a Preset.
-func (m *Model) scopeBadge(p *resources.Preset) string {
-	st := m.com.Styles
-	switch {
-	case p.Legacy:
-		return st.Badge.Project.Render("L")
-	case p.Scope == preset.ScopeGlobal:
-		return st.Badge.Global.Render("G")
-	}
-	return st.Badge.Project.Render("P")
-}
-
-// countBadges renders error and warning counts ("" when both are zero).
-func (m *Model) countBadges(errs, warns int) string {
-	st := m.com.Styles
-	var parts []string
-	if errs > 0 {
-		parts = append(parts, st.Badge.Error.Render(fmt.Sprintf("✗%d", errs)))
-	}
-	if warns > 0 {
-		parts = append(parts, st.Badge.Warning.Render(fmt.Sprintf("!%d", warns)))
-	}
-	return strings.Join(parts, " ")
-}
-
-// leftRight puts right at the end of a row of width cells.
-func leftRight(left, right string, width int) string {
-	rw := ansi.StringWidth(right)
-	if rw > 0 {
-		rw++
-	}
-	left = ansi.Truncate(left, max(0, width-rw), "…")
-	pad := strings.Repeat(" ", max(0, width-rw-ansi.StringWidth(left)))
-	if right == "" {
-		return left + pad
-	}
-	return left + pad + " " + right
-}
-
-func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }

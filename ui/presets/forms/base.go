@@ -4,8 +4,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
 // base is what every form keeps from its construction.
@@ -34,64 +36,28 @@ func newBase(ctx Context, o options) base {
 	if b.ctx.Draft == nil {
 		b.ctx.Draft = jsonv.NewObject()
 	}
+	if b.ctx.Stack == nil {
+		b.ctx.Stack, _ = preset.ParseValue(b.ctx.Draft, "draft.json", preset.ParseOptions{Scope: b.ctx.Scope})
+	}
 	return b
-}
-
-// draftGet reads a top-level key of the draft.
-func (b *base) draftGet(key string) (any, bool) {
-	return b.ctx.Draft.Get(key)
 }
 
 // objectAt reads the object at path (nil when absent or not an object).
 func objectAt(root *jsonv.Object, path Path) *jsonv.Object {
-	v := valueAt(root, path)
-	o, _ := v.(*jsonv.Object)
+	o, _ := valueAt(root, path).(*jsonv.Object)
 	return o
 }
 
 // valueAt reads the value at path; nil when any step is missing.
 func valueAt(root *jsonv.Object, path Path) any {
-	var cur any = root
-	for _, step := range path {
-		switch s := step.(type) {
-		case string:
-			o, ok := cur.(*jsonv.Object)
-			if !ok {
-				return nil
-			}
-			cur, _ = o.Get(s)
-		case int:
-			a, ok := cur.([]any)
-			if !ok || s < 0 || s >= len(a) {
-				return nil
-			}
-			cur = a[s]
-		default:
-			return nil
-		}
-	}
-	return cur
+	v, _ := draft.Get(root, path)
+	return v
 }
 
 // present reports whether path exists in root.
 func present(root *jsonv.Object, path Path) bool {
-	if len(path) == 0 {
-		return true
-	}
-	parent := valueAt(root, path[:len(path)-1])
-	switch s := path[len(path)-1].(type) {
-	case string:
-		o, ok := parent.(*jsonv.Object)
-		if !ok {
-			return false
-		}
-		_, has := o.Get(s)
-		return has
-	case int:
-		a, ok := parent.([]any)
-		return ok && s >= 0 && s < len(a)
-	}
-	return false
+	_, ok := draft.Get(root, path)
+	return ok
 }
 
 // stringList returns the strings of an array value (non-strings skipped).

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // bindingFieldSpecs are the editable fields of one binding (spec §9.4);
@@ -38,17 +39,16 @@ type bindingsForm struct {
 	raw        []any
 	resolution capability.Resolution
 	bound      map[int]*capability.BoundCapability
-	row        int
-	pane       int
-	detail     fieldList
-	diags      []diagLine
+	// typed are the bindings' typed views, aligned with raw (nil where a
+	// binding is not an object).
+	typed []*preset.CapabilityBinding
+	entryPanes
+	diags []diagLine
 
 	picking bool
 	pickRef bool // the pick replaces the focused binding's ref
 	picks   []pickItem
-	pickRow int
-	// next is the cursor for the re-created form after an add.
-	next *Cursor
+	picker  *common.List[common.TextRow]
 }
 
 func newBindings(ctx Context, o options) Form {
@@ -62,17 +62,17 @@ func newBindings(ctx Context, o options) Form {
 	if f.ctx.Library != nil && f.ctx.Library.CapabilityCatalog() != nil {
 		catalog = f.ctx.Library.CapabilityCatalog()
 	}
-	if stack, _ := preset.ParseValue(f.ctx.Draft, "draft.json", preset.ParseOptions{Scope: scope}); stack != nil {
-		f.resolution = capability.ResolveBindings(stack, scope, catalog)
-		for i := range f.resolution.Bindings {
-			b := &f.resolution.Bindings[i]
-			f.bound[b.Index] = b
-		}
+	f.typed = aligned(f.raw, f.ctx.Stack.CapabilityBindings())
+	f.resolution = capability.ResolveBindings(f.ctx.Stack, scope, catalog)
+	for i := range f.resolution.Bindings {
+		b := &f.resolution.Bindings[i]
+		f.bound[b.Index] = b
 	}
-	f.row = clamp(o.cursor.Row, 0, len(f.raw)-1)
-	if len(f.raw) > 0 {
-		f.pane = clamp(o.cursor.Pane, 0, 1)
+	summaries := make([]string, len(f.raw))
+	for i := range f.raw {
+		summaries[i] = f.bindingSummary(i)
 	}
+	f.setEntries(summaries, o.cursor)
 	f.detail = f.buildDetail(o.cursor.Detail)
 	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset capabilities", "Duplicate capability binding id", "Exceeded maximum bindings"))
 	if f.resolution.Error != "" && f.resolution.ErrorIndex < 0 {
@@ -96,6 +96,12 @@ func newBindings(ctx Context, o options) Form {
 		}
 	}
 	f.picks = append(f.picks, pickItem{label: "… type a ref by hand (adds an empty ref to fill in)", allowed: true})
+	f.picker = common.NewList(common.RenderTextRow)
+	rows := make([]common.TextRow, len(f.picks))
+	for i, p := range f.picks {
+		rows[i] = common.TextRow{Text: p.label, Dim: !p.allowed}
+	}
+	f.picker.SetItems(rows)
 	return f
 }
 
@@ -104,10 +110,8 @@ func (f *bindingsForm) bindingName(i int) string {
 	if b := f.bound[i]; b != nil && b.ID != "" {
 		return b.ID
 	}
-	if o, ok := f.raw[i].(*jsonv.Object); ok {
-		if ref, ok := o.Get("ref"); ok {
-			return jsonv.ToString(ref)
-		}
+	if t := f.typed[i]; t != nil && t.Ref != "" {
+		return t.Ref
 	}
 	return fmt.Sprintf("#%d", i+1)
 }
@@ -118,15 +122,15 @@ func (f *bindingsForm) buildDetail(row int) fieldList {
 	if len(f.raw) == 0 {
 		return fl
 	}
-	binding, ok := f.raw[f.row].(*jsonv.Object)
+	binding, ok := f.raw[f.row()].(*jsonv.Object)
 	if !ok {
 		return fl
 	}
-	name := f.bindingName(f.row)
+	name := f.bindingName(f.row())
 	known := map[string]bool{"overrides": true}
 	var fields []field
 	for _, spec := range bindingFieldSpecs {
-		path := Path{"capabilities", f.row}
+		path := Path{"capabilities", f.row()}
 		for _, part := range strings.Split(spec.name, ".") {
 			path = append(path, part)
 		}
@@ -145,22 +149,21 @@ func (f *bindingsForm) buildDetail(row int) fieldList {
 			continue
 		}
 		v, _ := binding.Get(k)
-		fields = append(fields, field{name: k, path: Path{"capabilities", f.row, k}, label: "capabilities." + name + "." + k,
+		fields = append(fields, field{name: k, path: Path{"capabilities", f.row(), k}, label: "capabilities." + name + "." + k,
 			kind: kindJSON, value: v, present: true, unknown: true, note: "not a binding field: delete it (x)"})
 	}
-	if ov := objectAt(f.ctx.Draft, Path{"capabilities", f.row, "overrides"}); ov != nil {
+	if ov := objectAt(f.ctx.Draft, Path{"capabilities", f.row(), "overrides"}); ov != nil {
 		for _, k := range ov.Keys() {
 			if k == "content" || k == "appendContent" || k == "tools" {
 				continue
 			}
 			v, _ := ov.Get(k)
-			fields = append(fields, field{name: "overrides." + k, path: Path{"capabilities", f.row, "overrides", k},
+			fields = append(fields, field{name: "overrides." + k, path: Path{"capabilities", f.row(), "overrides", k},
 				label: "capabilities." + name + ".overrides." + k, kind: kindJSON, value: v, present: true, unknown: true,
 				note: "not an override field: delete it (x)"})
 		}
 	}
-	fl.fields = fields
-	fl.row = clamp(row, 0, len(fields)-1)
+	fl.setFields(fields, row)
 	return fl
 }
 
@@ -187,10 +190,8 @@ func (f *bindingsForm) bindingDiags(i int) []diagLine {
 	// quotes ("Duplicate capability binding id: <id>", "Global binding
 	// cannot reference project capability: <ref>.").
 	names := []string{f.bindingName(i)}
-	if o, ok := f.raw[i].(*jsonv.Object); ok {
-		if ref := stringField(o, "ref"); ref != "" {
-			names = append(names, ref)
-		}
+	if t := f.typed[i]; t != nil && t.Ref != "" {
+		names = append(names, t.Ref)
 	}
 	for _, d := range f.ctx.Diagnostics {
 		if !strings.Contains(strings.ToLower(d.Message), "binding") {
@@ -213,74 +214,47 @@ func (f *bindingsForm) setBindings(list []any, label string) tea.Cmd {
 
 func (f *bindingsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	kp, isKey := msg.(tea.KeyPressMsg)
-	if f.picking {
-		if isKey {
-			return f, f.updatePicker(kp)
-		}
+	k := f.keys
+	switch {
+	case f.picking && isKey:
+		return f, f.updatePicker(kp)
+	case f.picking:
+		return f, nil
+	case f.pane == 1 && isKey && !f.detail.editing() && key.Matches(kp, k.Pick):
+		f.openPicker(true)
 		return f, nil
 	}
-	if f.pane == 1 {
-		if !f.detail.editing && isKey {
-			switch {
-			case key.Matches(kp, f.keys.List), key.Matches(kp, f.keys.Cancel):
-				f.pane = 0
-				return f, nil
-			case key.Matches(kp, f.keys.Pick):
-				f.openPicker(true)
-				return f, nil
-			}
-		}
-		_, cmd := f.detail.update(msg)
+	e, cmd, done := f.routeKey(msg, k, f.raw, func() { f.detail = f.buildDetail(0) })
+	if e.next != nil {
+		return f, f.setBindings(e.next, "capabilities "+e.verb+" "+f.bindingName(e.from))
+	}
+	if done {
 		return f, cmd
 	}
-	if !isKey {
-		return f, nil
-	}
-	k := f.keys
-	n := len(f.raw)
 	switch {
-	case key.Matches(kp, k.Up):
-		f.row = clamp(f.row-1, 0, n-1)
-		f.detail = f.buildDetail(0)
-	case key.Matches(kp, k.Down):
-		f.row = clamp(f.row+1, 0, n-1)
-		f.detail = f.buildDetail(0)
 	case key.Matches(kp, k.Add):
 		f.openPicker(false)
-	case n == 0:
+	case len(f.raw) == 0:
 	case key.Matches(kp, k.Detail), key.Matches(kp, k.Edit):
 		f.pane = 1
 	case key.Matches(kp, k.Pick):
 		f.openPicker(true)
 	case key.Matches(kp, k.Toggle):
-		b, ok := f.raw[f.row].(*jsonv.Object)
-		if !ok {
+		t := f.typed[f.row()]
+		if t == nil {
 			return f, nil
 		}
-		v, _ := b.Get("modelCallable")
-		return f, edit(Path{"capabilities", f.row, "modelCallable"}, v != true, "capabilities."+f.bindingName(f.row)+".modelCallable")
-	case key.Matches(kp, k.Delete):
-		return f, f.setBindings(without(f.raw, f.row), "capabilities delete "+f.bindingName(f.row))
-	case key.Matches(kp, k.MoveUp), key.Matches(kp, k.MoveDown):
-		j := f.row + moveStep(kp, k)
-		if j < 0 || j >= n {
-			return f, nil
-		}
-		name := f.bindingName(f.row)
-		list := swapped(f.raw, f.row, j)
-		f.row = j
-		return f, f.setBindings(list, "capabilities move "+name)
+		return f, edit(Path{"capabilities", f.row(), "modelCallable"}, !t.ModelCallable, "capabilities."+f.bindingName(f.row())+".modelCallable")
 	}
 	return f, nil
 }
 
 func (f *bindingsForm) openPicker(replaceRef bool) {
-	if replaceRef {
-		if _, ok := f.raw[f.row].(*jsonv.Object); !ok {
-			return
-		}
+	if replaceRef && f.typed[f.row()] == nil {
+		return
 	}
-	f.picking, f.pickRef, f.pickRow = true, replaceRef, 0
+	f.picking, f.pickRef = true, replaceRef
+	f.picker.SetCursor(0)
 }
 
 func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
@@ -289,19 +263,21 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(kp, k.Cancel), key.Matches(kp, k.List):
 		f.picking = false
 	case key.Matches(kp, k.Up):
-		f.pickRow = clamp(f.pickRow-1, 0, len(f.picks)-1)
+		f.picker.Move(-1)
 	case key.Matches(kp, k.Down):
-		f.pickRow = clamp(f.pickRow+1, 0, len(f.picks)-1)
+		f.picker.Move(1)
 	case key.Matches(kp, k.Commit), key.Matches(kp, k.Toggle):
-		if len(f.picks) == 0 || !f.picks[f.pickRow].allowed {
+		i := f.picker.SelectedIndex()
+		if i < 0 || !f.picks[i].allowed {
 			return nil
 		}
-		ref := f.picks[f.pickRow].ref
+		ref := f.picks[i].ref
 		f.picking = false
 		if ref == "" {
 			// by hand: the ref field opens in the detail pane.
 			if f.pickRef {
-				f.pane, f.detail.row = 1, 0
+				f.pane = 1
+				f.detail.list.SetCursor(0)
 				return nil
 			}
 			b := jsonv.NewObject()
@@ -310,7 +286,7 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 			return f.setBindings(append(append([]any(nil), f.raw...), b), "capabilities add")
 		}
 		if f.pickRef {
-			return edit(Path{"capabilities", f.row, "ref"}, ref, "capabilities."+f.bindingName(f.row)+".ref")
+			return edit(Path{"capabilities", f.row(), "ref"}, ref, "capabilities."+f.bindingName(f.row())+".ref")
 		}
 		b := jsonv.NewObject()
 		b.Set("ref", ref)
@@ -321,14 +297,8 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (f *bindingsForm) CapturesInput() bool { return f.picking || f.pane == 1 && f.detail.editing }
+func (f *bindingsForm) CapturesInput() bool { return f.picking || f.capturesInput() }
 func (f *bindingsForm) Title() string       { return "Capability bindings" }
-func (f *bindingsForm) cursor() Cursor {
-	if f.next != nil {
-		return *f.next
-	}
-	return Cursor{Row: f.row, Detail: f.detail.row, Pane: f.pane}
-}
 
 func (f *bindingsForm) ShortHelp() []key.Binding {
 	k := f.keys
@@ -336,11 +306,7 @@ func (f *bindingsForm) ShortHelp() []key.Binding {
 	case f.picking:
 		return []key.Binding{k.Up, k.Down, k.Commit, k.Cancel}
 	case f.pane == 1:
-		bs := f.detail.help()
-		if !f.detail.editing {
-			bs = append(bs, k.Pick, k.List)
-		}
-		return bs
+		return f.detailHelp(k, k.Pick)
 	case len(f.raw) == 0:
 		return []key.Binding{k.Add}
 	}

@@ -1,7 +1,6 @@
 package forms
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 // testLibrary writes a small trusted workspace with one project and one
@@ -64,23 +62,15 @@ func bindingsContext(t testing.TB, src string) Context {
 }
 
 func TestBindingsGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for _, row := range []int{0, 2} {
-			name := fmt.Sprintf("bindings_row%d_%dx%d", row, size.w, size.h)
-			t.Run(name, func(t *testing.T) {
-				v := NewBindings(bindingsContext(t, bindingsDraft), WithCursor(Cursor{Row: row})).View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, name, v)
-			})
-		}
-		name := fmt.Sprintf("bindings_picker_%dx%d", size.w, size.h)
-		t.Run(name, func(t *testing.T) {
-			d := drive(t, NewBindings(bindingsContext(t, bindingsDraft))).press("a")
-			v := d.Model.View(size.w, size.h)
-			uitest.AssertFits(t, v, size.w, size.h)
-			uitest.Golden(t, name, v)
-		})
-	}
+	goldenForms(t, map[string]func(*testing.T) Form{
+		"bindings_row0": func(t *testing.T) Form { return NewBindings(bindingsContext(t, bindingsDraft)) },
+		"bindings_row2": func(t *testing.T) Form {
+			return NewBindings(bindingsContext(t, bindingsDraft), WithCursor(Cursor{Row: 2}))
+		},
+		"bindings_picker": func(t *testing.T) Form {
+			return drive(t, NewBindings(bindingsContext(t, bindingsDraft))).press("a").Model
+		},
+	})
 }
 
 // lineWith returns the first line of view containing all parts.

@@ -7,83 +7,73 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // View shows the binding list, the focused binding's fields and its source
 // capability next to the effective one; the picker replaces the list.
 func (f *bindingsForm) View(width, height int) string {
 	st := f.styles
-	head := []string{st.Text.Subtle.Render(truncate("Capability bindings — optional instructions the user (or, if modelCallable, the agent) can enable", width))}
-	for _, d := range f.diags {
-		head = append(head, renderDiag(st, d, width, ""))
-	}
+	head := heading(st, "Capability bindings — optional instructions the user (or, if modelCallable, the agent) can enable", f.diags, width)
 	if f.picking {
-		picker := f.pickerLines(width)
-		focus := len(head) + len(picker) - len(f.picks) + f.pickRow
-		return frame(append(head, picker...), focus, width, height)
-	}
-	var list []string
-	for i := range f.raw {
-		style, marker := st.List.Item, "  "
-		if i == f.row {
-			marker, style = "▸ ", st.List.SelectedBlurred
-			if f.pane == 0 {
-				style = st.List.Selected
-			}
-		}
-		list = append(list, style.Render(truncate(marker+f.bindingSummary(i), width)))
-	}
-	if len(f.raw) == 0 {
-		list = []string{st.Pane.Placeholder.Render(truncate("no capability bindings — press a to bind one from the library", width))}
+		lines := append(head, f.pickerTitle(width)...)
+		lines = append(lines, f.picker.View(st, width, max(0, height-len(lines)), true)...)
+		return common.Fit(lines, width, height)
 	}
 	bodyH := max(0, height-len(head))
-	listH := min(len(list), max(3, bodyH/4))
-	lines := append(head, strings.Split(frame(list, f.row, width, listH), "\n")...)
+	var list []string
+	if len(f.raw) == 0 {
+		list = []string{st.Pane.Placeholder.Render(truncate("no capability bindings — press a to bind one from the library", width))}
+	} else {
+		list = f.list.View(st, width, min(f.list.Len(), max(3, bodyH/4)), f.pane == 0)
+	}
+	lines := append(head, list...)
 	lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))
 	restH := max(0, height-len(lines))
 	if restH == 0 || len(f.raw) == 0 {
-		return frame(lines, 0, width, height)
+		return common.Fit(lines, width, height)
 	}
 	var detail []string
-	focus := 0
-	for _, d := range f.bindingDiags(f.row) {
+	for _, d := range f.bindingDiags(f.row()) {
 		detail = append(detail, renderDiag(st, d, width, ""))
 	}
+	fieldsH := max(0, restH-len(detail))
 	if width >= 120 {
 		fieldsW := width * 9 / 20
 		cmpW := width - fieldsW - 3
-		body, cur := f.detail.render(fieldsW, f.pane == 1)
-		if len(body) == 0 {
-			body = []string{st.Text.Danger.Render("not an object: delete it (x)")}
-		}
-		leftH := max(0, restH-len(detail))
-		left := strings.Split(frame(body, cur, fieldsW, leftH), "\n")
-		right := strings.Split(frame(f.compareLines(cmpW), 0, cmpW, leftH), "\n")
-		for i := 0; i < leftH; i++ {
+		left := strings.Split(common.Fit(f.fieldLines(fieldsW, fieldsH), fieldsW, fieldsH), "\n")
+		right := strings.Split(common.Fit(f.compareLines(cmpW), cmpW, fieldsH), "\n")
+		for i := 0; i < fieldsH; i++ {
 			detail = append(detail, left[i]+st.Text.Muted.Render(" │ ")+right[i])
 		}
-		return frame(append(lines, detail...), 0, width, height)
+		return common.Fit(append(lines, detail...), width, height)
 	}
-	body, cur := f.detail.render(width, f.pane == 1)
-	focus = len(detail) + cur
-	detail = append(detail, body...)
+	detail = append(detail, f.fieldLines(width, fieldsH)...)
 	detail = append(detail, "")
 	detail = append(detail, f.compareLines(width)...)
-	return frame(append(lines, strings.Split(frame(detail, focus, width, restH), "\n")...), 0, width, height)
+	return common.Fit(append(lines, detail[:min(len(detail), restH)]...), width, height)
+}
+
+// fieldLines are the focused binding's fields in at most height lines.
+func (f *bindingsForm) fieldLines(width, height int) []string {
+	if len(f.detail.fields) == 0 {
+		return []string{f.styles.Text.Danger.Render("not an object: delete it (x)")}
+	}
+	return f.detail.view(width, height, f.pane == 1)
 }
 
 // bindingSummary is the list line of binding i.
 func (f *bindingsForm) bindingSummary(i int) string {
-	o, ok := f.raw[i].(*jsonv.Object)
-	if !ok {
-		return "✗ not an object: " + jsonv.Stringify(f.raw[i])
+	t := f.typed[i]
+	if t == nil {
+		return sanitize.Line("✗ not an object: " + jsonv.Stringify(f.raw[i]))
 	}
 	ref := "(no ref)"
-	if v, ok := o.Get("ref"); ok {
-		ref = jsonv.ToString(v)
+	if t.Ref != "" {
+		ref = t.Ref
 	}
 	who := "human-only"
-	if v, _ := o.Get("modelCallable"); v == true {
+	if t.ModelCallable {
 		who = "model-callable"
 	}
 	state := "✓"
@@ -91,7 +81,7 @@ func (f *bindingsForm) bindingSummary(i int) string {
 		state = "✗"
 	}
 	ov := ""
-	if _, ok := o.Get("overrides"); ok {
+	if t.Overrides != nil {
 		ov = "  +overrides"
 	}
 	return sanitize.Line(fmt.Sprintf("%s %s → %s  [%s]%s", state, f.bindingName(i), ref, who, ov))
@@ -100,7 +90,7 @@ func (f *bindingsForm) bindingSummary(i int) string {
 // compareLines renders SOURCE vs EFFECTIVE for the focused binding.
 func (f *bindingsForm) compareLines(width int) []string {
 	st := f.styles
-	b := f.bound[f.row]
+	b := f.bound[f.row()]
 	var src, eff *capability.Capability
 	srcTitle := "SOURCE (unresolved)"
 	if b != nil && b.Source != nil {
@@ -180,26 +170,17 @@ func listOrDash(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// pickerLines lists the library's capabilities to bind.
-func (f *bindingsForm) pickerLines(width int) []string {
+// pickerTitle is the picker's heading (and, with an empty library, why
+// only the by-hand entry is offered).
+func (f *bindingsForm) pickerTitle(width int) []string {
 	st := f.styles
 	title := "Bind a capability (enter binds, esc cancels)"
 	if f.pickRef {
-		title = "Replace the ref of " + f.bindingName(f.row) + " (enter picks, esc cancels)"
+		title = "Replace the ref of " + f.bindingName(f.row()) + " (enter picks, esc cancels)"
 	}
-	lines := []string{st.Dialog.Title.Render(truncate(title, width)), ""}
+	lines := []string{st.Dialog.Title.Render(truncate(sanitize.Line(title), width)), ""}
 	if len(f.picks) == 1 {
 		lines = append(lines, st.Pane.Placeholder.Render(truncate("the library has no capabilities (.pi/forge/capabilities or the global forge dir)", width)))
-	}
-	for i, p := range f.picks {
-		style, marker := st.List.Item, "  "
-		if !p.allowed {
-			style = st.List.Dim
-		}
-		if i == f.pickRow {
-			style, marker = st.List.Selected, "▸ "
-		}
-		lines = append(lines, style.Render(truncate(marker+p.label, width)))
 	}
 	return lines
 }

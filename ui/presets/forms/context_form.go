@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // contextForm edits the top-level `context` object (§2.1).
@@ -51,12 +52,10 @@ func (f *contextForm) View(width, height int) string {
 	for _, d := range f.diag {
 		lines = append(lines, renderDiag(f.styles, d, width, ""))
 	}
-	off := len(lines)
-	body, cur := f.list.render(width, true)
-	return frame(append(lines, body...), off+cur, width, height)
+	return common.Fit(append(lines, f.list.view(width, max(0, height-len(lines)), true)...), width, height)
 }
 
-func (f *contextForm) CapturesInput() bool      { return f.list.editing }
+func (f *contextForm) CapturesInput() bool      { return f.list.editing() }
 func (f *contextForm) Title() string            { return "Context options" }
 func (f *contextForm) ShortHelp() []key.Binding { return f.list.help() }
-func (f *contextForm) cursor() Cursor           { return Cursor{Row: f.list.row} }
+func (f *contextForm) cursor() Cursor           { return Cursor{Row: f.list.row()} }

@@ -1,27 +1,19 @@
 package forms
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const contextDraft = `{"schemaVersion":2,"id":"c","items":[],"context":{"mergeConsecutiveRoles":true,"mergeSeparator":"\n---\n","allowDuplicateChatHistory":"yes"}}`
 
 func TestContextOptionsGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for name, src := range map[string]string{"set": contextDraft, "empty": `{"items":[]}`} {
-			gname := fmt.Sprintf("context_%s_%dx%d", name, size.w, size.h)
-			t.Run(gname, func(t *testing.T) {
-				v := NewContextOptions(testContext(t, src)).View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, gname, v)
-			})
-		}
-	}
+	goldenForms(t, map[string]func(*testing.T) Form{
+		"context_set":   func(t *testing.T) Form { return NewContextOptions(testContext(t, contextDraft)) },
+		"context_empty": func(t *testing.T) Form { return NewContextOptions(testContext(t, `{"items":[]}`)) },
+	})
 }
 
 func TestContextOptionsEdits(t *testing.T) {

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // fieldKind says how a field is shown and edited.
@@ -54,53 +55,54 @@ type diagLine struct {
 }
 
 // fieldList is the shared row editor used by the slot options, context
-// options, regex detail and binding detail forms.
+// options, parameters, regex detail and binding detail forms: a
+// common.List of the fields, the focused one with its type and notes under
+// it, and an inline editor for the one being edited.
 type fieldList struct {
-	root    *jsonv.Object
-	keys    *keymap.Forms
-	styles  *themes.Styles
-	fields  []field
-	row     int
-	editing bool
-	input   textinput.Model
-	err     string
+	root   *jsonv.Object
+	keys   *keymap.Forms
+	styles *themes.Styles
+	fields []field
+	list   *common.List[fieldRow]
+	// edit is the inline editor of the focused field.
+	edit prompt
 	// noArrowCycle leaves ←/→ to the form (two-pane forms use them to
 	// switch panes); enums then cycle with space/enter only.
 	noArrowCycle bool
+	// width is the last view's width, which the editor's width follows.
+	width int
 }
 
 func newFieldList(root *jsonv.Object, keys *keymap.Forms, styles *themes.Styles, fields []field, row int) fieldList {
-	fl := fieldList{root: root, keys: keys, styles: styles, fields: fields}
-	fl.row = clamp(row, 0, len(fields)-1)
+	fl := fieldList{root: root, keys: keys, styles: styles, list: common.NewList(renderFieldRow)}
+	fl.setFields(fields, row)
 	return fl
 }
 
-func clamp(v, lo, hi int) int {
-	if hi < lo {
-		return lo
-	}
-	if v < lo {
-		return lo
-	}
-	if v > hi {
-		return hi
-	}
-	return v
+// setFields replaces the fields and puts the cursor on row.
+func (fl *fieldList) setFields(fields []field, row int) {
+	fl.fields = fields
+	fl.refresh()
+	fl.list.SetCursor(row)
 }
+
+// row is the focused field's index.
+func (fl *fieldList) row() int { return fl.list.Cursor() }
 
 // current returns the focused field, or nil when the list is empty.
 func (fl *fieldList) current() *field {
-	if fl.row < 0 || fl.row >= len(fl.fields) {
-		return nil
+	if i := fl.list.SelectedIndex(); i >= 0 {
+		return &fl.fields[i]
 	}
-	return &fl.fields[fl.row]
+	return nil
 }
 
 // update handles one key; handled is false when the key is not the
 // list's, so the form can use it.
 func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
-	if fl.editing {
-		return true, fl.updateEditing(msg)
+	if fl.edit.open {
+		defer fl.refresh()
+		return true, fl.edit.update(msg, fl.keys, fl.commit, fl.keys.FieldPrev, fl.keys.FieldNext)
 	}
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -109,10 +111,10 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 	f := fl.current()
 	switch {
 	case key.Matches(kp, fl.keys.Up):
-		fl.row = clamp(fl.row-1, 0, len(fl.fields)-1)
+		fl.list.Move(-1)
 		return true, nil
 	case key.Matches(kp, fl.keys.Down):
-		fl.row = clamp(fl.row+1, 0, len(fl.fields)-1)
+		fl.list.Move(1)
 		return true, nil
 	case f == nil:
 		return false, nil
@@ -142,42 +144,147 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 	return false, nil
 }
 
+// editing reports whether the focused field's editor is open.
+func (fl *fieldList) editing() bool { return fl.edit.open }
+
 func (fl *fieldList) startEdit() {
-	f := fl.current()
-	fl.input, fl.editing, fl.err = newInput(fl.styles, "", f.editText()), true, ""
+	fl.edit.start(fl.styles, "", fl.current().editText())
+	fl.refresh()
 }
 
-func (fl *fieldList) updateEditing(msg tea.Msg) tea.Cmd {
-	kp, isKey := msg.(tea.KeyPressMsg)
-	if isKey {
+// commit parses the editor's text into the focused field's value; the
+// arrow keys that commit also move to the previous or next field.
+func (fl *fieldList) commit(text string, kp tea.KeyPressMsg) (tea.Cmd, error) {
+	f := fl.current()
+	value, err := f.parse(text)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case key.Matches(kp, fl.keys.FieldPrev):
+		fl.list.Move(-1)
+	case key.Matches(kp, fl.keys.FieldNext):
+		fl.list.Move(1)
+	}
+	if f.present && jsonv.Stringify(f.value) == jsonv.Stringify(value) {
+		return nil, nil
+	}
+	return editAt(fl.root, f.path, value, f.label), nil
+}
+
+// view draws the fields in at most height lines of width cells; focused
+// marks the list as the form's focused part.
+func (fl *fieldList) view(width, height int, focused bool) []string {
+	if width != fl.width {
+		fl.width = width
+		fl.refresh() // the editor fits the new width
+	}
+	return fl.list.View(fl.styles, width, height, focused)
+}
+
+// nameWidth is the name column of a list whose longest name has longest
+// cells, in width: what the names need up to half the width, leaving the
+// values at least 24 cells.
+func nameWidth(longest, width int) int {
+	return min(longest, max(8, min(width/2, width-24)))
+}
+
+// refresh rebuilds the rows from the fields and the editing state.
+func (fl *fieldList) refresh() {
+	longest := 0
+	for _, f := range fl.fields {
+		longest = max(longest, len([]rune(f.name)))
+	}
+	cur := fl.list.Cursor()
+	rows := make([]fieldRow, len(fl.fields))
+	for i := range fl.fields {
+		f := &fl.fields[i]
+		r := fieldRow{name: sanitize.Line(f.name), longest: longest, value: sanitize.Line(f.display()), dim: !f.present,
+			status: f.status, diags: encodeDiags(f.diags)}
+		if f.kind == kindBool && !f.present {
+			r.value = "[" + map[bool]string{true: "x", false: " "}[f.boolValue()] + "] " + r.value
+		}
+		r.info = f.kindName()
+		if f.note != "" {
+			r.info += " · " + f.note
+		}
+		if fl.edit.open && i == cur {
+			in := &fl.edit.input
+			in.SetWidth(max(4, fl.width-nameWidth(longest, fl.width)-6))
+			r.editing, r.editor, r.err = true, in.View(), fl.edit.err
+			if f.check != nil {
+				r.checked, r.problem = true, f.check(in.Value())
+			}
+		}
+		rows[i] = r
+	}
+	fl.list.SetItems(rows)
+}
+
+// fieldRow is what the row of one field shows (the kit list caches rows
+// by this value).
+type fieldRow struct {
+	name, value, info string
+	longest           int // the longest name of the list: the name column
+	dim               bool
+	status            diagLine
+	diags             string // encodeDiags
+	// editing rows show the editor, its parse error or the check's verdict.
+	editing bool
+	editor  string
+	err     string
+	checked bool
+	problem string
+}
+
+// renderFieldRow draws a field: the name and value; under the focused one
+// its type and notes (and, while editing, the editor's verdict); then the
+// field's status and diagnostics.
+func renderFieldRow(r fieldRow, s common.RowState) string {
+	st, width := s.Styles, s.Width
+	nameW := nameWidth(r.longest, width)
+	marker := "  "
+	switch {
+	case s.Selected && s.Focused:
+		marker = "▸ "
+	case s.Selected:
+		marker = "› "
+	}
+	name := padRight(truncate(r.name, nameW), nameW)
+	style := st.List.Item
+	switch {
+	case s.Selected && s.Focused && !r.editing:
+		style = st.List.Selected
+	case s.Selected:
+		style = st.List.SelectedBlurred
+	case r.dim:
+		style = st.List.Dim
+	}
+	editing := s.Selected && r.editing
+	var lines []string
+	if editing {
+		lines = append(lines, style.Render(marker+name+"  ")+r.editor)
+	} else {
+		lines = append(lines, style.Render(truncate(marker+name+"  "+r.value, width)))
+	}
+	if s.Selected {
+		lines = append(lines, st.Text.Muted.Render(truncate("    "+r.info, width)))
 		switch {
-		case key.Matches(kp, fl.keys.Cancel):
-			fl.editing, fl.err = false, ""
-			return nil
-		case key.Matches(kp, fl.keys.Commit), key.Matches(kp, fl.keys.FieldPrev), key.Matches(kp, fl.keys.FieldNext):
-			f := fl.current()
-			value, err := f.parse(fl.input.Value())
-			if err != nil {
-				fl.err = err.Error()
-				return nil
-			}
-			fl.editing, fl.err = false, ""
-			switch {
-			case key.Matches(kp, fl.keys.FieldPrev):
-				fl.row = clamp(fl.row-1, 0, len(fl.fields)-1)
-			case key.Matches(kp, fl.keys.FieldNext):
-				fl.row = clamp(fl.row+1, 0, len(fl.fields)-1)
-			}
-			if f.present && jsonv.Stringify(f.value) == jsonv.Stringify(value) {
-				return nil
-			}
-			return editAt(fl.root, f.path, value, f.label)
+		case editing && r.err != "":
+			lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+r.err, width)))
+		case editing && r.checked && r.problem != "":
+			lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+r.problem, width)))
+		case editing && r.checked:
+			lines = append(lines, st.Text.Success.Render(truncate("    ✓ ok", width)))
 		}
 	}
-	var cmd tea.Cmd
-	fl.input, cmd = fl.input.Update(msg)
-	fl.err = ""
-	return cmd
+	if r.status.text != "" && !editing {
+		lines = append(lines, renderDiag(st, r.status, width, "    "))
+	}
+	for _, d := range decodeDiags(r.diags) {
+		lines = append(lines, renderDiag(st, d, width, "    "))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // boolValue is the field's effective boolean (its default when absent or
@@ -311,88 +418,9 @@ func (f *field) kindName() string {
 	return "JSON"
 }
 
-// render draws the fields; cursorLine is the line of the focused row so the
-// caller can scroll it into view.
-func (fl *fieldList) render(width int, focused bool) (lines []string, cursorLine int) {
-	st := fl.styles
-	nameW := 0
-	for _, f := range fl.fields {
-		nameW = max(nameW, len([]rune(f.name)))
-	}
-	// Names get what they need up to half the width, leaving values at
-	// least 24 cells.
-	nameW = min(nameW, max(8, min(width/2, width-24)))
-	for i := range fl.fields {
-		f := &fl.fields[i]
-		sel := i == fl.row
-		if sel {
-			cursorLine = len(lines)
-		}
-		marker := "  "
-		switch {
-		case sel && focused:
-			marker = "▸ "
-		case sel:
-			marker = "› "
-		}
-		name := padRight(truncate(f.name, nameW), nameW)
-		var value string
-		if sel && fl.editing {
-			fl.input.SetWidth(max(4, width-nameW-6))
-			value = fl.input.View()
-		} else {
-			value = f.display()
-			if f.kind == kindBool && !f.present {
-				value = "[" + map[bool]string{true: "x", false: " "}[f.boolValue()] + "] " + value
-			}
-		}
-		row := marker + name + "  " + value
-		if !fl.editing || !sel {
-			row = truncate(row, width)
-		}
-		style := st.List.Item
-		switch {
-		case sel && focused && !fl.editing:
-			style = st.List.Selected
-		case sel:
-			style = st.List.SelectedBlurred
-		case !f.present:
-			style = st.List.Dim
-		}
-		if sel && fl.editing {
-			lines = append(lines, style.Render(marker+name+"  ")+value)
-		} else {
-			lines = append(lines, style.Render(row))
-		}
-		if sel {
-			info := f.kindName()
-			if f.note != "" {
-				info += " · " + f.note
-			}
-			lines = append(lines, st.Text.Muted.Render(truncate("    "+info, width)))
-			if fl.editing && fl.err != "" {
-				lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+fl.err, width)))
-			} else if fl.editing && f.check != nil {
-				if problem := f.check(fl.input.Value()); problem != "" {
-					lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+problem, width)))
-				} else {
-					lines = append(lines, st.Text.Success.Render(truncate("    ✓ ok", width)))
-				}
-			}
-		}
-		if f.status.text != "" && !(sel && fl.editing) {
-			lines = append(lines, renderDiag(st, f.status, width, "    "))
-		}
-		for _, d := range f.diags {
-			lines = append(lines, renderDiag(st, d, width, "    "))
-		}
-	}
-	return lines, cursorLine
-}
-
 // help is the list's part of the footer for the focused field.
 func (fl *fieldList) help() []key.Binding {
-	if fl.editing {
+	if fl.edit.open {
 		return []key.Binding{fl.keys.Commit, fl.keys.Cancel, fl.keys.FieldPrev, fl.keys.FieldNext}
 	}
 	bs := []key.Binding{fl.keys.Up, fl.keys.Down}
@@ -410,23 +438,4 @@ func (fl *fieldList) help() []key.Binding {
 		}
 	}
 	return bs
-}
-
-// newInput builds a focused single-line editor with a static cursor: forms
-// are re-created after every edit, so a blinking cursor would only add
-// timer traffic and make views depend on time.
-func newInput(styles *themes.Styles, prompt, value string) textinput.Model {
-	ti := textinput.New()
-	s := textinput.DefaultStyles(styles.IsDark)
-	s.Cursor.Blink = false
-	s.Focused.Prompt = styles.Text.Subtle
-	s.Focused.Text = styles.Text.Normal
-	s.Blurred.Prompt = styles.Text.Subtle
-	s.Blurred.Text = styles.Text.Normal
-	ti.SetStyles(s)
-	ti.Prompt = prompt
-	ti.SetValue(value)
-	ti.CursorEnd()
-	ti.Focus()
-	return ti
 }

@@ -34,11 +34,12 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
 // Path addresses a value inside the draft JSON: string keys into objects and
 // int indexes into arrays, e.g. Path{"items", 3, "options"}.
-type Path []any
+type Path = draft.Path
 
 // EditMsg asks the panel to change its draft: set Value (a jsonv value) at
 // Path, or delete the value at Path when Delete is true. Label names the edit
@@ -50,11 +51,14 @@ type EditMsg struct {
 	Label  string
 }
 
-// Context is what a form is built from. Draft is shared and must be treated
-// as immutable; Diagnostics are the panel's last validation of the draft.
+// Context is what a form is built from. Draft (the raw tree, which a form
+// edits by path) and Stack (its typed view, which a form reads) are shared
+// and must be treated as immutable; Diagnostics are the panel's last
+// validation of the draft. A nil Stack is parsed from Draft.
 type Context struct {
 	Com         *common.Common
 	Draft       *jsonv.Object
+	Stack       *preset.Stack
 	Diagnostics preset.Diagnostics
 	KnownTools  []string
 	Library     *resources.Library

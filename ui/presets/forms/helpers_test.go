@@ -1,6 +1,9 @@
 package forms
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,8 +22,8 @@ func testCommon() *common.Common {
 	return &common.Common{Styles: themes.For(themes.Dark, true, true), Keys: &km}
 }
 
-// draft parses a test draft; the test fails on invalid JSON.
-func draft(t testing.TB, src string) *jsonv.Object {
+// parseDraft parses a test draft; the test fails on invalid JSON.
+func parseDraft(t testing.TB, src string) *jsonv.Object {
 	t.Helper()
 	v, err := jsonv.Parse([]byte(src))
 	if err != nil {
@@ -33,12 +36,13 @@ func draft(t testing.TB, src string) *jsonv.Object {
 	return o
 }
 
-// testContext builds a Context over src with the preset's own diagnostics.
+// testContext builds a Context over src with its typed view and the
+// preset's own diagnostics, as the panel does.
 func testContext(t testing.TB, src string) Context {
 	t.Helper()
-	d := draft(t, src)
-	_, diags := preset.ParseValue(d, "test.json", preset.ParseOptions{})
-	return Context{Com: testCommon(), Draft: d, Diagnostics: diags, Scope: preset.ScopeProject}
+	d := parseDraft(t, src)
+	stack, diags := preset.ParseValue(d, "test.json", preset.ParseOptions{})
+	return Context{Com: testCommon(), Draft: d, Stack: stack, Diagnostics: diags, Scope: preset.ScopeProject}
 }
 
 // driver presses keys on a form through the shared uitest harness and
@@ -111,4 +115,22 @@ func toAnyPath(p Path) []any {
 		}
 	}
 	return out
+}
+
+// goldenForms compares the view of each named form, built afresh, at
+// 80x24 and 160x48 with testdata/<name>_<w>x<h>.golden; every view must
+// fit its size exactly.
+func goldenForms(t *testing.T, forms map[string]func(*testing.T) Form) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(forms))
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, form := range names {
+			name, build := fmt.Sprintf("%s_%dx%d", form, size.w, size.h), forms[form]
+			t.Run(name, func(t *testing.T) {
+				v := build(t).View(size.w, size.h)
+				uitest.AssertFits(t, v, size.w, size.h)
+				uitest.Golden(t, name, v)
+			})
+		}
+	}
 }

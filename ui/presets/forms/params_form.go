@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -23,15 +22,14 @@ type paramsForm struct {
 	list  fieldList
 	diags []diagLine
 
-	prompting bool
-	renaming  bool
-	input     textinput.Model
-	err       string
+	// prompt asks for a new entry or a new name.
+	prompt   prompt
+	renaming bool
 }
 
 func newParameters(ctx Context, o options) Form {
 	f := &paramsForm{base: newBase(ctx, o), key: "variables"}
-	if v, ok := f.ctx.Draft.Get("schemaVersion"); ok && v == float64(2) {
+	if f.ctx.Stack.SchemaVersion == 2 {
 		f.v2, f.key = true, "parameters"
 	}
 	f.raw = objectAt(f.ctx.Draft, Path{f.key})
@@ -73,8 +71,8 @@ func newParameters(ctx Context, o options) Form {
 }
 
 func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
-	if f.prompting {
-		return f, f.updatePrompt(msg)
+	if f.prompt.open {
+		return f, f.prompt.update(msg, f.keys, func(text string, _ tea.KeyPressMsg) (tea.Cmd, error) { return f.commitPrompt(text) })
 	}
 	if handled, cmd := f.list.update(msg); handled {
 		return f, cmd
@@ -99,31 +97,9 @@ func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, nil
 }
 
-func (f *paramsForm) startPrompt(prompt, value string, renaming bool) {
-	f.prompting, f.renaming, f.err = true, renaming, ""
-	f.input = newInput(f.styles, prompt, value)
-}
-
-func (f *paramsForm) updatePrompt(msg tea.Msg) tea.Cmd {
-	if kp, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(kp, f.keys.Cancel):
-			f.prompting = false
-			return nil
-		case key.Matches(kp, f.keys.Commit):
-			cmd, err := f.commitPrompt(f.input.Value())
-			if err != nil {
-				f.err = err.Error()
-				return nil
-			}
-			f.prompting = false
-			return cmd
-		}
-	}
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	f.err = ""
-	return cmd
+func (f *paramsForm) startPrompt(label, value string, renaming bool) {
+	f.renaming = renaming
+	f.prompt.start(f.styles, label, value)
 }
 
 func (f *paramsForm) exists(name string) bool {
@@ -183,19 +159,11 @@ func (f *paramsForm) View(width, height int) string {
 	if !f.v2 {
 		head = "Variables (schemaVersion 1) — name → string, {{ variables.<name> }}"
 	}
-	lines := []string{st.Text.Subtle.Render(truncate(head, width))}
-	for _, d := range f.diags {
-		lines = append(lines, renderDiag(st, d, width, ""))
-	}
-	var prompt *textinput.Model
-	if f.prompting {
-		prompt = &f.input
-	}
-	return withList(st, lines, &f.list, "no "+f.key+" yet — press a to add one", prompt, f.err, width, height)
+	return withList(st, heading(st, head, f.diags, width), &f.list, "no "+f.key+" yet — press a to add one", &f.prompt, width, height)
 }
 
-func (f *paramsForm) CapturesInput() bool { return f.list.editing || f.prompting }
-func (f *paramsForm) cursor() Cursor      { return Cursor{Row: f.list.row} }
+func (f *paramsForm) CapturesInput() bool { return f.list.editing() || f.prompt.open }
+func (f *paramsForm) cursor() Cursor      { return Cursor{Row: f.list.row()} }
 
 func (f *paramsForm) Title() string {
 	if f.v2 {
@@ -205,11 +173,11 @@ func (f *paramsForm) Title() string {
 }
 
 func (f *paramsForm) ShortHelp() []key.Binding {
-	if f.prompting {
+	if f.prompt.open {
 		return []key.Binding{f.keys.Commit, f.keys.Cancel}
 	}
 	bs := f.list.help()
-	if !f.list.editing {
+	if !f.list.editing() {
 		// "Unsetting" a parameter removes it: when reset and delete share
 		// a key, list that key once, as delete.
 		if f.keys.Reset.Help().Key == f.keys.Delete.Help().Key {

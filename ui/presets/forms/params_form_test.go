@@ -1,12 +1,10 @@
 package forms
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const paramsV2 = `{"schemaVersion":2,"id":"p","items":[],
@@ -16,16 +14,10 @@ const paramsV2 = `{"schemaVersion":2,"id":"p","items":[],
 const paramsV1 = `{"id":"p","items":[],"variables":{"tone":"terse\nand dry","count":3}}`
 
 func TestParametersGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for name, src := range map[string]string{"v2": paramsV2, "v1": paramsV1} {
-			gname := fmt.Sprintf("params_%s_%dx%d", name, size.w, size.h)
-			t.Run(gname, func(t *testing.T) {
-				v := NewParameters(testContext(t, src)).View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, gname, v)
-			})
-		}
-	}
+	goldenForms(t, map[string]func(*testing.T) Form{
+		"params_v2": func(t *testing.T) Form { return NewParameters(testContext(t, paramsV2)) },
+		"params_v1": func(t *testing.T) Form { return NewParameters(testContext(t, paramsV1)) },
+	})
 }
 
 func TestParametersEdits(t *testing.T) {

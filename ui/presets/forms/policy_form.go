@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // Policy modes shown by the policy form.
@@ -48,13 +48,15 @@ type policyForm struct {
 	initial    []string
 	hasInitial bool
 	rows       []policyRow
-	row        int
-	diags      []diagLine
+	// row is the focused row of rows; list draws them (its cursor is on
+	// the row being edited while the prompt is open).
+	row   int
+	list  *common.List[policyItem]
+	diags []diagLine
+	width int // of the last view: the editor's width follows it
 
-	editing bool
-	target  policyRow
-	input   textinput.Model
-	err     string
+	edit   prompt
+	target policyRow
 }
 
 func newPolicy(ctx Context, field string, o options) Form {
@@ -92,7 +94,9 @@ func newPolicy(ctx Context, field string, o options) Form {
 			f.rows = append(f.rows, policyRow{kind: rowAddInitial})
 		}
 	}
-	f.row = clamp(o.cursor.Row, 0, len(f.rows)-1)
+	f.row = common.Clamp(o.cursor.Row, 0, len(f.rows)-1)
+	f.list = common.NewList(renderPolicyRow)
+	f.refresh()
 	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix(field+" policy", field+".", "Duplicate "+field+"."))
 	if _, ok := f.ctx.Draft.Get(field); ok && f.raw == nil {
 		f.diags = append(f.diags, diagLine{string(preset.LevelError), field + " is not an object; committing replaces it"})
@@ -213,8 +217,11 @@ func nextMode(mode string, step int) string {
 }
 
 func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
-	if f.editing {
-		return f, f.updateEditing(msg)
+	defer f.refresh()
+	if f.edit.open {
+		return f, f.edit.update(msg, f.keys, func(text string, _ tea.KeyPressMsg) (tea.Cmd, error) {
+			return f.commit(strings.TrimSpace(text))
+		}, f.keys.FieldPrev, f.keys.FieldNext)
 	}
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -224,9 +231,9 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	k := f.keys
 	switch {
 	case key.Matches(kp, k.Up):
-		f.row = clamp(f.row-1, 0, len(f.rows)-1)
+		f.row = common.Clamp(f.row-1, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Down):
-		f.row = clamp(f.row+1, 0, len(f.rows)-1)
+		f.row = common.Clamp(f.row+1, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Mode):
 		return f, f.setMode(nextMode(f.mode, 1))
 	case r.kind == rowMode && (key.Matches(kp, k.Toggle) || key.Matches(kp, k.Edit) || key.Matches(kp, k.Cycle)):
@@ -283,39 +290,17 @@ func (f *policyForm) toggleTool(name string) tea.Cmd {
 }
 
 func (f *policyForm) startEdit(r policyRow) {
-	value, prompt := "", "new pattern: "
+	value, label := "", "new pattern: "
 	switch r.kind {
 	case rowPattern:
-		value, prompt = f.patterns[r.index], ""
+		value, label = f.patterns[r.index], ""
 	case rowInitial:
-		value, prompt = f.initial[r.index], ""
+		value, label = f.initial[r.index], ""
 	case rowAddInitial:
-		prompt = "new initial tool: "
+		label = "new initial tool: "
 	}
-	f.editing, f.target, f.err = true, r, ""
-	f.input = newInput(f.styles, prompt, value)
-}
-
-func (f *policyForm) updateEditing(msg tea.Msg) tea.Cmd {
-	if kp, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(kp, f.keys.Cancel):
-			f.editing = false
-			return nil
-		case key.Matches(kp, f.keys.Commit), key.Matches(kp, f.keys.FieldPrev), key.Matches(kp, f.keys.FieldNext):
-			cmd, err := f.commit(strings.TrimSpace(f.input.Value()))
-			if err != nil {
-				f.err = err.Error()
-				return nil
-			}
-			f.editing = false
-			return cmd
-		}
-	}
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	f.err = ""
-	return cmd
+	f.target = r
+	f.edit.start(f.styles, label, value)
 }
 
 func (f *policyForm) commit(text string) (tea.Cmd, error) {
@@ -349,12 +334,12 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 	}
 }
 
-func (f *policyForm) CapturesInput() bool { return f.editing }
+func (f *policyForm) CapturesInput() bool { return f.edit.open }
 func (f *policyForm) Title() string       { return "Policy · " + f.field }
 func (f *policyForm) cursor() Cursor      { return Cursor{Row: f.row} }
 
 func (f *policyForm) ShortHelp() []key.Binding {
-	if f.editing {
+	if f.edit.open {
 		return []key.Binding{f.keys.Commit, f.keys.Cancel}
 	}
 	k := f.keys

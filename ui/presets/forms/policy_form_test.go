@@ -1,14 +1,12 @@
 package forms
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const policyDraft = `{"schemaVersion":2,"id":"p","items":[],
@@ -24,16 +22,10 @@ func policyContext(t testing.TB, src string) Context {
 }
 
 func TestPolicyGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for _, field := range []string{"tools", "skills"} {
-			name := fmt.Sprintf("policy_%s_%dx%d", field, size.w, size.h)
-			t.Run(name, func(t *testing.T) {
-				v := NewPolicy(policyContext(t, policyDraft), field).View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, name, v)
-			})
-		}
-	}
+	goldenForms(t, map[string]func(*testing.T) Form{
+		"policy_tools":  func(t *testing.T) Form { return NewPolicy(policyContext(t, policyDraft), "tools") },
+		"policy_skills": func(t *testing.T) Form { return NewPolicy(policyContext(t, policyDraft), "skills") },
+	})
 }
 
 func TestPolicyMatchPreview(t *testing.T) {

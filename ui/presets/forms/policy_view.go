@@ -5,51 +5,79 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
 )
+
+// policyItem is what one row of the policy form shows: its text, a blank
+// line above it (the initial section), a heading under it (the pattern
+// list's, the known tools'), and the editor while it is being edited.
+type policyItem struct {
+	text    string
+	above   bool
+	gap     bool // a blank line before the heading
+	heading string
+	editing bool
+	editor  string
+	err     string
+}
+
+// renderPolicyRow draws a policy row with what goes above and under it.
+func renderPolicyRow(r policyItem, s common.RowState) string {
+	st := s.Styles
+	var lines []string
+	if r.above {
+		lines = append(lines, "")
+	}
+	style, marker := st.List.Item, "  "
+	if s.Selected {
+		marker, style = "▸ ", st.List.SelectedBlurred
+		if s.Focused {
+			style = st.List.Selected
+		}
+	}
+	if r.editing {
+		lines = append(lines, style.Render(marker+r.text)+r.editor)
+		if r.err != "" {
+			lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+r.err, s.Width)))
+		}
+	} else {
+		lines = append(lines, style.Render(truncate(marker+r.text, s.Width)))
+	}
+	if r.gap {
+		lines = append(lines, "")
+	}
+	if r.heading != "" {
+		lines = append(lines, st.Text.Strong.Render(truncate(r.heading, s.Width)))
+	}
+	return strings.Join(lines, "\n")
+}
 
 // View draws the mode, the pattern list, the known-tool picker with its
 // match preview and (tools only) the initial list.
 func (f *policyForm) View(width, height int) string {
 	st := f.styles
-	var lines []string
-	focus := 0
-	add := func(r policyRow, text string, sel bool) {
-		if sel {
-			focus = len(lines)
-		}
-		style := st.List.Item
-		if sel && !f.editing {
-			style = st.List.Selected
-		} else if sel {
-			style = st.List.SelectedBlurred
-		}
-		marker := "  "
-		if sel {
-			marker = "▸ "
-		}
-		if sel && f.editing && f.target == r {
-			f.input.SetWidth(max(4, width-ansiWidth(marker+text)-ansiWidth(f.input.Prompt)-1))
-			lines = append(lines, style.Render(marker+text)+f.input.View())
-			if f.err != "" {
-				lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+f.err, width)))
-			}
-			return
-		}
-		lines = append(lines, style.Render(truncate(marker+text, width)))
+	if width != f.width {
+		f.width = width
+		f.refresh() // the editor fits the new width
 	}
+	subject := map[string]string{"tools": "Tool", "skills": "Skill"}[f.field]
+	lines := append(heading(st, subject+" policy — allow XOR deny; patterns are exact names, * matches any run of characters", f.diags, width), "")
+	return common.Fit(append(lines, f.list.View(st, width, max(0, height-len(lines)), !f.edit.open)...), width, height)
+}
+
+// refresh rebuilds the rows and puts the list's cursor on the focused row,
+// or on the row being edited.
+func (f *policyForm) refresh() {
 	subject := "tool"
 	if f.field == "skills" {
 		subject = "skill"
 	}
-	lines = append(lines, st.Text.Subtle.Render(truncate(fmt.Sprintf(
-		"%s policy — allow XOR deny; patterns are exact names, * matches any run of characters", map[string]string{"tool": "Tool", "skill": "Skill"}[subject]), width)))
-	for _, d := range f.diags {
-		lines = append(lines, renderDiag(st, d, width, ""))
-	}
-	lines = append(lines, "")
-	sel := func(i int) bool { return i == f.row }
-	adding := f.editing && (f.target.kind == rowAddPattern || f.target.kind == rowAddInitial)
+	adding := f.edit.open && (f.target.kind == rowAddPattern || f.target.kind == rowAddInitial)
+	items := make([]policyItem, len(f.rows))
+	cursor := f.row
 	for i, r := range f.rows {
+		var it policyItem
 		switch r.kind {
 		case rowMode:
 			desc := map[string]string{
@@ -60,58 +88,64 @@ func (f *policyForm) View(width, height int) string {
 			if f.both {
 				desc = "allow and deny are both set — only allow is used"
 			}
-			add(r, fmt.Sprintf("mode      %-5s  (%s)", f.mode, desc), sel(i))
-			lines = append(lines, st.Text.Strong.Render(truncate("  "+f.modeKey()+" patterns", width)))
+			it = policyItem{text: fmt.Sprintf("mode      %-5s  (%s)", f.mode, desc), heading: "  " + f.modeKey() + " patterns"}
 		case rowPattern:
 			p := f.patterns[r.index]
-			add(r, fmt.Sprintf("  %d. %s", r.index+1, p)+f.patternNote(p), sel(i))
+			it.text = fmt.Sprintf("  %d. %s", r.index+1, p) + f.patternNote(p)
 		case rowAddPattern:
-			if adding && f.target.kind == rowAddPattern {
-				add(f.target, "  ", true)
-			} else {
-				add(r, "  + add pattern", sel(i))
-			}
+			it.text = "  + add pattern"
 			if f.field == "tools" && len(f.ctx.KnownTools) > 0 {
-				lines = append(lines, "", st.Text.Strong.Render(truncate("  known tools — "+f.previewSummary(), width)))
+				it.gap, it.heading = true, "  known tools — "+f.previewSummary()
 			}
 		case rowTool:
-			name := f.ctx.KnownTools[r.index]
-			by := f.matchedBy(name)
-			box := "[ ]"
-			if len(by) > 0 {
-				box = "[x]"
-			}
-			text := fmt.Sprintf("  %s %-18s", box, name)
-			switch {
-			case len(by) > 0 && f.mode == policyDeny:
-				text += " ✗ denied by " + strings.Join(by, ", ")
-			case len(by) > 0:
-				text += " ← " + strings.Join(by, ", ")
-			}
-			add(r, text, sel(i))
+			it.text = f.toolText(f.ctx.KnownTools[r.index])
 		case rowInitialSet:
 			state := "omitted: legacy defaults (baseline / allow list)"
 			if f.hasInitial {
 				state = fmt.Sprintf("set: %d default tool(s) ([] = none)", len(f.initial))
 			}
-			lines = append(lines, "")
-			add(r, "initial   "+state, sel(i))
+			it = policyItem{text: "initial   " + state, above: true}
 		case rowInitial:
 			name := f.initial[r.index]
-			text := "  " + name
+			it.text = "  " + name
 			if !preset.IsAllowed(f.policy(), name) {
-				text += "  ⚠ blocked by the allow/deny policy"
+				it.text += "  ⚠ blocked by the allow/deny policy"
 			}
-			add(r, text, sel(i))
 		case rowAddInitial:
-			if adding && f.target.kind == rowAddInitial {
-				add(f.target, "  ", true)
-			} else {
-				add(r, "  + add initial tool", sel(i))
-			}
+			it.text = "  + add initial tool"
 		}
+		it.text = sanitize.Line(it.text)
+		if f.edit.open && (adding && r.kind == f.target.kind || !adding && i == f.row) {
+			cursor = i
+			if adding {
+				it.text = "  "
+			}
+			in := &f.edit.input
+			in.SetWidth(max(4, f.width-ansiWidth("▸ "+it.text)-ansiWidth(in.Prompt)-1))
+			it.editing, it.editor, it.err = true, in.View(), f.edit.err
+		}
+		items[i] = it
 	}
-	return frame(lines, focus, width, height)
+	f.list.SetItems(items)
+	f.list.SetCursor(cursor)
+}
+
+// toolText is a known tool's row: whether the policy's patterns select it
+// and which.
+func (f *policyForm) toolText(name string) string {
+	by := f.matchedBy(name)
+	box := "[ ]"
+	if len(by) > 0 {
+		box = "[x]"
+	}
+	text := fmt.Sprintf("  %s %-18s", box, name)
+	switch {
+	case len(by) > 0 && f.mode == policyDeny:
+		text += " ✗ denied by " + strings.Join(by, ", ")
+	case len(by) > 0:
+		text += " ← " + strings.Join(by, ", ")
+	}
+	return text
 }
 
 // patternNote tells how many known tools a pattern matches.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // regexFieldSpecs are the fields of one rule (spec §6.1) in display order.
@@ -37,16 +38,14 @@ type regexForm struct {
 	base
 	rules   []any
 	rulesOK bool
-	row     int
-	pane    int // 0 list, 1 detail
-	detail  fieldList
-	diags   []diagLine
+	// typed are the rules' typed views, aligned with rules (nil where a
+	// rule is not an object).
+	typed []*preset.RegexRule
+	entryPanes
+	diags []diagLine
 	// status is each rule's compile result, computed once at construction
 	// so View never compiles.
 	status []diagLine
-	// next is the cursor for the re-created form after an add (the new
-	// rule does not exist in this instance's draft).
-	next *Cursor
 }
 
 func newRegex(ctx Context, o options) Form {
@@ -54,27 +53,28 @@ func newRegex(ctx Context, o options) Form {
 	if v, ok := valueAt(f.ctx.Draft, Path{"regex", "rules"}).([]any); ok {
 		f.rules, f.rulesOK = v, true
 	}
-	for _, r := range f.rules {
-		rule, _ := r.(*jsonv.Object)
-		f.status = append(f.status, compileStatus(stringField(rule, "pattern"), stringField(rule, "flags")))
+	f.typed = aligned(f.rules, f.ctx.Stack.RegexRules())
+	for _, t := range f.typed {
+		if t == nil {
+			t = &preset.RegexRule{}
+		}
+		f.status = append(f.status, compileStatus(t.Pattern, t.Flags))
 	}
-	f.row = clamp(o.cursor.Row, 0, len(f.rules)-1)
-	if len(f.rules) > 0 {
-		f.pane = clamp(o.cursor.Pane, 0, 1)
+	summaries := make([]string, len(f.rules))
+	for i := range f.rules {
+		summaries[i] = sanitize.Line(f.ruleSummary(i))
 	}
+	f.setEntries(summaries, o.cursor)
 	f.detail = f.buildDetail(o.cursor.Detail)
 	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("regex.", "regex must", "Missing or unsupported regex.schemaVersion", "Duplicate regex rule id"))
 	return f
 }
 
-// ruleLabel is the diagnostics label of rule i (spec §6.2).
-func ruleLabel(rule *jsonv.Object, i int) string {
-	if rule != nil {
-		if id, ok := rule.Get("id"); ok {
-			if s, isString := id.(string); isString && strings.TrimSpace(s) != "" {
-				return "Regex rule " + strings.TrimSpace(s)
-			}
-		}
+// ruleLabel is the diagnostics label of rule i (spec §6.2): its id as the
+// engine trims it, else its position.
+func (f *regexForm) ruleLabel(i int) string {
+	if t := f.typed[i]; t != nil && t.ID != "" {
+		return "Regex rule " + t.ID
 	}
 	return "regex rule " + strconv.Itoa(i+1)
 }
@@ -96,17 +96,17 @@ func (f *regexForm) buildDetail(row int) fieldList {
 	if len(f.rules) == 0 {
 		return fl
 	}
-	rule, _ := f.rules[f.row].(*jsonv.Object)
+	rule, _ := f.rules[f.row()].(*jsonv.Object)
 	if rule == nil {
 		return fl
 	}
-	label := ruleLabel(rule, f.row)
+	label := f.ruleLabel(f.row())
 	known := map[string]bool{}
-	patternText, flagsText := stringField(rule, "pattern"), stringField(rule, "flags")
+	patternText, flagsText := f.typed[f.row()].Pattern, f.typed[f.row()].Flags
 	var fields []field
 	for _, spec := range regexFieldSpecs {
 		known[spec.name] = true
-		fd := field{name: spec.name, path: Path{"regex", "rules", f.row, spec.name},
+		fd := field{name: spec.name, path: Path{"regex", "rules", f.row(), spec.name},
 			label: "regex.rules." + strings.TrimPrefix(strings.TrimPrefix(label, "Regex rule "), "regex rule ") + "." + spec.name,
 			kind:  spec.kind, def: spec.def, choices: spec.choices, note: spec.note}
 		fd.value, fd.present = rule.Get(spec.name)
@@ -127,7 +127,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 				}
 				return ""
 			}
-			fd.status = f.status[f.row]
+			fd.status = f.status[f.row()]
 		case "flags":
 			fd.check = func(text string) string {
 				if s := compileStatus(patternText, text); s.level != "ok" && patternText != "" {
@@ -153,11 +153,10 @@ func (f *regexForm) buildDetail(row int) fieldList {
 			continue
 		}
 		v, _ := rule.Get(k)
-		fields = append(fields, field{name: k, path: Path{"regex", "rules", f.row, k}, label: "regex.rules." + k,
+		fields = append(fields, field{name: k, path: Path{"regex", "rules", f.row(), k}, label: "regex.rules." + k,
 			kind: kindJSON, value: v, present: true, unknown: true, note: "kept as raw JSON (e.g. source metadata)"})
 	}
-	fl.fields = fields
-	fl.row = clamp(row, 0, len(fields)-1)
+	fl.setFields(fields, row)
 	return fl
 }
 
@@ -174,9 +173,7 @@ func filterOut(ds []diagLine, text string) []diagLine {
 
 // ruleDiags are the diagnostics of rule i not attached to a field.
 func (f *regexForm) ruleDiags(i int) []diagLine {
-	rule, _ := f.rules[i].(*jsonv.Object)
-	label := ruleLabel(rule, i) + " "
-	return diagsWhere(f.ctx.Diagnostics, hasPrefix(label))
+	return diagsWhere(f.ctx.Diagnostics, hasPrefix(f.ruleLabel(i)+" "))
 }
 
 func (f *regexForm) setRules(rules []any, label string) tea.Cmd {
@@ -192,11 +189,9 @@ func (f *regexForm) setRules(rules []any, label string) tea.Cmd {
 // newRuleID is the first "rule-N" id not used by another rule.
 func (f *regexForm) newRuleID() string {
 	used := map[string]bool{}
-	for _, r := range f.rules {
-		if o, ok := r.(*jsonv.Object); ok {
-			if id, ok := o.Get("id"); ok {
-				used[jsonv.ToString(id)] = true
-			}
+	for _, t := range f.typed {
+		if t != nil {
+			used[t.ID] = true
 		}
 	}
 	for n := len(f.rules) + 1; ; n++ {
@@ -207,32 +202,21 @@ func (f *regexForm) newRuleID() string {
 }
 
 func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
-	kp, isKey := msg.(tea.KeyPressMsg)
-	if f.pane == 1 {
-		if !f.detail.editing && isKey && (key.Matches(kp, f.keys.List) || key.Matches(kp, f.keys.Cancel)) {
-			f.pane = 0
-			return f, nil
-		}
-		_, cmd := f.detail.update(msg)
+	k := f.keys
+	e, cmd, done := f.routeKey(msg, k, f.rules, func() { f.detail = f.buildDetail(0) })
+	if e.next != nil {
+		return f, f.setRules(e.next, "regex.rules "+e.verb+" "+f.ruleID(e.from))
+	}
+	if done {
 		return f, cmd
 	}
-	if !isKey {
-		return f, nil
-	}
-	k := f.keys
-	n := len(f.rules)
+	kp := msg.(tea.KeyPressMsg)
 	switch {
-	case key.Matches(kp, k.Up):
-		f.row = clamp(f.row-1, 0, n-1)
-		f.detail = f.buildDetail(0)
-	case key.Matches(kp, k.Down):
-		f.row = clamp(f.row+1, 0, n-1)
-		f.detail = f.buildDetail(0)
 	case key.Matches(kp, k.Add):
 		rule := jsonv.NewObject()
 		rule.Set("id", f.newRuleID())
 		rule.Set("enabled", true)
-		rule.Set("stage", "history")
+		rule.Set("stage", string(preset.StageHistory))
 		rule.Set("pattern", "")
 		rule.Set("replace", "")
 		rules := append(append([]any(nil), f.rules...), rule)
@@ -240,61 +224,35 @@ func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		// restores opens the new rule's fields.
 		f.next = &Cursor{Row: len(rules) - 1, Pane: 1}
 		return f, f.setRules(rules, "regex.rules add")
-	case n == 0:
+	case len(f.rules) == 0:
 		return f, nil
 	case key.Matches(kp, k.Detail), key.Matches(kp, k.Edit):
 		f.pane = 1
 	case key.Matches(kp, k.Toggle):
-		rule, ok := f.rules[f.row].(*jsonv.Object)
-		if !ok {
+		t := f.typed[f.row()]
+		if t == nil {
 			return f, nil
 		}
-		enabled := true
-		if v, ok := rule.Get("enabled"); ok && v == false {
-			enabled = false
-		}
-		return f, edit(Path{"regex", "rules", f.row, "enabled"}, !enabled, "regex.rules."+f.ruleID(f.row)+".enabled")
-	case key.Matches(kp, k.Delete):
-		return f, f.setRules(without(f.rules, f.row), "regex.rules delete "+f.ruleID(f.row))
-	case key.Matches(kp, k.MoveUp), key.Matches(kp, k.MoveDown):
-		j := f.row + moveStep(kp, k)
-		if j < 0 || j >= n {
-			return f, nil
-		}
-		id := f.ruleID(f.row)
-		rules := swapped(f.rules, f.row, j)
-		f.row = j
-		return f, f.setRules(rules, "regex.rules move "+id)
+		return f, edit(Path{"regex", "rules", f.row(), "enabled"}, !t.Enabled, "regex.rules."+f.ruleID(f.row())+".enabled")
 	}
 	return f, nil
 }
 
 // ruleID names rule i in undo labels.
 func (f *regexForm) ruleID(i int) string {
-	rule, _ := f.rules[i].(*jsonv.Object)
-	l := ruleLabel(rule, i)
+	l := f.ruleLabel(i)
 	return strings.TrimPrefix(strings.TrimPrefix(l, "Regex rule "), "regex rule ")
 }
 
 // ruleSummary is the list line of rule i.
 func (f *regexForm) ruleSummary(i int) string {
-	rule, ok := f.rules[i].(*jsonv.Object)
-	if !ok {
+	t := f.typed[i]
+	if t == nil {
 		return "    (not an object: " + truncate(jsonv.Stringify(f.rules[i]), 40) + ")"
 	}
 	box := "[x]"
-	if v, ok := rule.Get("enabled"); ok && v == false {
+	if !t.Enabled {
 		box = "[ ]"
-	}
-	get := func(k string) string {
-		v, ok := rule.Get(k)
-		if !ok {
-			return ""
-		}
-		if s, isString := v.(string); isString {
-			return s
-		}
-		return jsonv.Stringify(v)
 	}
 	mark := ""
 	if len(f.ruleDiags(i)) > 0 {
@@ -302,43 +260,23 @@ func (f *regexForm) ruleSummary(i int) string {
 	} else if f.status[i].level != "ok" {
 		mark = " ✗"
 	}
-	stage := get("stage")
-	if e := get("effect"); e != "" && e != "outgoing" {
-		stage += "/" + e
+	stage := string(t.Stage)
+	if t.Effect != preset.EffectOutgoing {
+		stage += "/" + string(t.Effect)
 	}
-	return fmt.Sprintf("%s %s%s  %s  /%s/%s", box, f.ruleID(i), mark, stage, get("pattern"), get("flags"))
+	return fmt.Sprintf("%s %s%s  %s  /%s/%s", box, f.ruleID(i), mark, stage, t.Pattern, t.Flags)
 }
 
-func (f *regexForm) CapturesInput() bool { return f.pane == 1 && f.detail.editing }
+func (f *regexForm) CapturesInput() bool { return f.capturesInput() }
 func (f *regexForm) Title() string       { return "Regex rules" }
-func (f *regexForm) cursor() Cursor {
-	if f.next != nil {
-		return *f.next
-	}
-	return Cursor{Row: f.row, Detail: f.detail.row, Pane: f.pane}
-}
 
 func (f *regexForm) ShortHelp() []key.Binding {
 	if f.pane == 1 {
-		bs := f.detail.help()
-		if !f.detail.editing {
-			bs = append(bs, f.keys.List)
-		}
-		return bs
+		return f.detailHelp(f.keys)
 	}
 	k := f.keys
 	if len(f.rules) == 0 {
 		return []key.Binding{k.Add}
 	}
 	return []key.Binding{k.Up, k.Down, k.Detail, k.Toggle, k.Add, k.Delete, k.MoveUp, k.MoveDown}
-}
-
-// stringField reads a string member of o ("" when absent or not a string).
-func stringField(o *jsonv.Object, name string) string {
-	if o == nil {
-		return ""
-	}
-	v, _ := o.Get(name)
-	s, _ := v.(string)
-	return s
 }

@@ -1,12 +1,10 @@
 package forms
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const regexDraft = `{"schemaVersion":2,"id":"r","items":[],"regex":{"schemaVersion":1,"rules":[
@@ -16,22 +14,11 @@ const regexDraft = `{"schemaVersion":2,"id":"r","items":[],"regex":{"schemaVersi
 ]}}`
 
 func TestRegexGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for _, row := range []int{0, 1} {
-			name := fmt.Sprintf("regex_rule%d_%dx%d", row, size.w, size.h)
-			t.Run(name, func(t *testing.T) {
-				v := NewRegex(testContext(t, regexDraft), WithCursor(Cursor{Row: row})).View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, name, v)
-			})
-		}
-		name := fmt.Sprintf("regex_empty_%dx%d", size.w, size.h)
-		t.Run(name, func(t *testing.T) {
-			v := NewRegex(testContext(t, `{"items":[]}`)).View(size.w, size.h)
-			uitest.AssertFits(t, v, size.w, size.h)
-			uitest.Golden(t, name, v)
-		})
-	}
+	goldenForms(t, map[string]func(*testing.T) Form{
+		"regex_rule0": func(t *testing.T) Form { return NewRegex(testContext(t, regexDraft)) },
+		"regex_rule1": func(t *testing.T) Form { return NewRegex(testContext(t, regexDraft), WithCursor(Cursor{Row: 1})) },
+		"regex_empty": func(t *testing.T) Form { return NewRegex(testContext(t, `{"items":[]}`)) },
+	})
 }
 
 func TestRegexCompileErrorShown(t *testing.T) {

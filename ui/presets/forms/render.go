@@ -3,12 +3,12 @@ package forms
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // truncate cuts s (possibly styled) to width cells with an ellipsis.
@@ -25,26 +25,6 @@ func padRight(s string, width int) string {
 		return s + strings.Repeat(" ", width-w)
 	}
 	return s
-}
-
-// frame fits lines into exactly width×height cells, scrolling so that line
-// focus stays visible.
-func frame(lines []string, focus, width, height int) string {
-	if height <= 0 {
-		return ""
-	}
-	start := 0
-	if len(lines) > height {
-		start = clamp(focus-height/2, 0, len(lines)-height)
-	}
-	out := make([]string, 0, height)
-	for i := start; i < len(lines) && len(out) < height; i++ {
-		out = append(out, padRight(truncate(lines[i], width), width))
-	}
-	for len(out) < height {
-		out = append(out, strings.Repeat(" ", max(width, 0)))
-	}
-	return strings.Join(out, "\n")
 }
 
 // renderDiag draws one diagnostic line with its level badge.
@@ -85,28 +65,60 @@ func hasPrefix(prefixes ...string) func(preset.Diagnostic) bool {
 	}
 }
 
+// heading is a form's first lines: what it edits (one line) and the
+// diagnostics about the whole of it.
+func heading(st *themes.Styles, title string, diags []diagLine, width int) []string {
+	lines := []string{st.Text.Subtle.Render(truncate(title, width))}
+	for _, d := range diags {
+		lines = append(lines, renderDiag(st, d, width, ""))
+	}
+	return lines
+}
+
+// encodeDiags packs diagnostics into one comparable string (a list row's
+// item must be comparable); decodeDiags unpacks it. Texts are cleaned to
+// one line first, so the separators cannot occur in them.
+func encodeDiags(ds []diagLine) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = d.level + "\x00" + sanitize.Line(d.text)
+	}
+	return strings.Join(parts, "\x01")
+}
+
+func decodeDiags(s string) []diagLine {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, "\x01")
+	out := make([]diagLine, len(parts))
+	for i, p := range parts {
+		level, text, _ := strings.Cut(p, "\x00")
+		out[i] = diagLine{level: level, text: text}
+	}
+	return out
+}
+
 // ansiWidth is the cell width of s.
 func ansiWidth(s string) int { return ansi.StringWidth(s) }
 
-// withList appends a field list (or its empty placeholder) below head and,
-// while prompting (prompt non-nil), the prompt input and its error; the
-// view scrolls to keep the cursor row (or the prompt) visible. The forms
-// that edit named entries (parameters, slot options) share it.
-func withList(st *themes.Styles, head []string, list *fieldList, empty string, prompt *textinput.Model, errText string, width, height int) string {
+// withList lays out a form that edits named entries (parameters, slot
+// options): head, a blank line, the field list (or its empty placeholder)
+// and, while the prompt is open, its input and its error,
+// in exactly width×height cells.
+func withList(st *themes.Styles, head []string, list *fieldList, empty string, p *prompt, width, height int) string {
 	lines := append(head, "")
-	off := len(lines)
-	body, cur := list.render(width, prompt == nil)
-	if len(body) == 0 {
+	var tail []string
+	if p.open {
+		p.input.SetWidth(max(4, width-ansiWidth(p.input.Prompt)-1))
+		tail = append(tail, "", p.input.View())
+		if p.err != "" {
+			tail = append(tail, st.Text.Danger.Render(truncate("✗ "+p.err, width)))
+		}
+	}
+	body := list.view(width, max(0, height-len(lines)-len(tail)), !p.open)
+	if len(list.fields) == 0 {
 		body = []string{st.Pane.Placeholder.Render(truncate(empty, width))}
 	}
-	lines = append(lines, body...)
-	if prompt != nil {
-		prompt.SetWidth(max(4, width-ansiWidth(prompt.Prompt)-1))
-		lines = append(lines, "", prompt.View())
-		if errText != "" {
-			lines = append(lines, st.Text.Danger.Render(truncate("✗ "+errText, width)))
-		}
-		cur = len(lines) - 1 - off
-	}
-	return frame(lines, off+cur, width, height)
+	return common.Fit(append(append(lines, body...), tail...), width, height)
 }

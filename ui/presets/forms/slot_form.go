@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
 // optionSpec describes one known option of a built-in slot (spec §3.3, §4.4).
@@ -61,39 +62,34 @@ var slotOptionSpecs = map[string][]optionSpec{
 // slotForm edits items[index].options of a slot item.
 type slotForm struct {
 	base
-	index   int
-	slot    string
-	itemID  string
-	list    fieldList
-	diags   []diagLine
-	adding  bool
-	input   textinput.Model
-	addErr  string
+	index  int
+	slot   string
+	itemID string
+	list   fieldList
+	diags  []diagLine
+	// adding asks for a new option.
+	adding  prompt
 	invalid string
 }
 
 func newSlotOptions(ctx Context, itemIndex int, o options) Form {
 	f := &slotForm{base: newBase(ctx, o), index: itemIndex}
-	item := objectAt(f.ctx.Draft, Path{"items", itemIndex})
-	if item == nil {
+	items := f.ctx.Stack.Items
+	if itemIndex < 0 || itemIndex >= len(items) || objectAt(f.ctx.Draft, Path{"items", itemIndex}) == nil {
 		f.invalid = fmt.Sprintf("items[%d] is not an object", itemIndex)
 		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
 		return f
 	}
-	if s, ok := item.Get("slot"); ok {
-		f.slot, _ = s.(string)
-	}
-	if id, ok := item.Get("id"); ok {
-		f.itemID = jsonv.ToString(id)
-	}
-	if kind, _ := item.Get("kind"); kind != "slot" {
-		f.invalid = fmt.Sprintf("items[%d] is a %s, not a slot: it has no options", itemIndex, jsonv.ToString(kind))
+	item := &items[itemIndex]
+	f.slot, f.itemID = item.Slot, item.ID
+	if item.Kind != preset.KindSlot {
+		f.invalid = fmt.Sprintf("items[%d] is a %s, not a slot: it has no options", itemIndex, item.Kind)
 		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
 		return f
 	}
 	optsPath := Path{"items", itemIndex, "options"}
-	opts := objectAt(f.ctx.Draft, optsPath)
-	if v, has := item.Get("options"); has && opts == nil {
+	opts := item.Options
+	if v, has := draft.Get(f.ctx.Draft, optsPath); has && opts == nil {
 		f.diags = append(f.diags, diagLine{string(preset.LevelError), "options is " + jsonv.Stringify(v) + ", not an object; committing a field replaces it"})
 	}
 	itemDiags := func(d preset.Diagnostic) bool { return f.itemID != "" && d.ItemID == f.itemID }
@@ -173,8 +169,8 @@ func (f *slotForm) label(option string) string {
 }
 
 func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
-	if f.adding {
-		return f, f.updateAdding(msg)
+	if f.adding.open {
+		return f, f.adding.update(msg, f.keys, f.addOption)
 	}
 	if handled, cmd := f.list.update(msg); handled {
 		return f, cmd
@@ -185,7 +181,7 @@ func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(kp, f.keys.Add):
-		f.input, f.adding, f.addErr = newInput(f.styles, "new option (name = JSON value): ", ""), true, ""
+		f.adding.start(f.styles, "new option (name = JSON value): ", "")
 		return f, nil
 	case key.Matches(kp, f.keys.Delete):
 		if fd := f.list.current(); fd != nil && fd.present {
@@ -195,32 +191,18 @@ func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, nil
 }
 
-func (f *slotForm) updateAdding(msg tea.Msg) tea.Cmd {
-	if kp, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(kp, f.keys.Cancel):
-			f.adding = false
-			return nil
-		case key.Matches(kp, f.keys.Commit):
-			name, value, err := parseAssignment(f.input.Value())
-			if err != nil {
-				f.addErr = err.Error()
-				return nil
-			}
-			for _, fd := range f.list.fields {
-				if fd.name == name && fd.present {
-					f.addErr = "option " + name + " already exists; edit it instead"
-					return nil
-				}
-			}
-			f.adding = false
-			return editAt(f.ctx.Draft, Path{"items", f.index, "options", name}, value, f.label(name))
+// addOption turns "name = JSON" into the edit that adds the option.
+func (f *slotForm) addOption(text string, _ tea.KeyPressMsg) (tea.Cmd, error) {
+	name, value, err := parseAssignment(text)
+	if err != nil {
+		return nil, err
+	}
+	for _, fd := range f.list.fields {
+		if fd.name == name && fd.present {
+			return nil, fmt.Errorf("option %s already exists; edit it instead", name)
 		}
 	}
-	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	f.addErr = ""
-	return cmd
+	return editAt(f.ctx.Draft, Path{"items", f.index, "options", name}, value, f.label(name)), nil
 }
 
 // parseAssignment splits "name = JSON" into the key and its parsed value.
@@ -246,7 +228,7 @@ func (f *slotForm) View(width, height int) string {
 	lines := []string{st.Text.Strong.Render(truncate(head, width))}
 	if f.invalid != "" {
 		lines = append(lines, st.Text.Danger.Render(truncate(f.invalid, width)))
-		return frame(lines, 0, width, height)
+		return common.Fit(lines, width, height)
 	}
 	if _, builtin := slotOptionSpecs[f.slot]; !builtin {
 		lines = append(lines, st.Text.Warning.Render(truncate("not a built-in slot: every option is raw JSON", width)))
@@ -256,14 +238,10 @@ func (f *slotForm) View(width, height int) string {
 	for _, d := range f.diags {
 		lines = append(lines, renderDiag(st, d, width, ""))
 	}
-	var prompt *textinput.Model
-	if f.adding {
-		prompt = &f.input
-	}
-	return withList(st, lines, &f.list, "no options set — press a to add one", prompt, f.addErr, width, height)
+	return withList(st, lines, &f.list, "no options set — press a to add one", &f.adding, width, height)
 }
 
-func (f *slotForm) CapturesInput() bool { return f.list.editing || f.adding }
+func (f *slotForm) CapturesInput() bool { return f.list.editing() || f.adding.open }
 func (f *slotForm) Title() string {
 	if f.slot == "" {
 		return "Slot options"
@@ -272,11 +250,11 @@ func (f *slotForm) Title() string {
 }
 
 func (f *slotForm) ShortHelp() []key.Binding {
-	if f.adding {
+	if f.adding.open {
 		return []key.Binding{f.keys.Commit, f.keys.Cancel}
 	}
 	bs := f.list.help()
-	if !f.list.editing {
+	if !f.list.editing() {
 		bs = append(bs, f.keys.Add)
 		// The list already offers x as "unset" for a present option; x
 		// only reaches Delete when the two are bound apart.
@@ -287,4 +265,4 @@ func (f *slotForm) ShortHelp() []key.Binding {
 	return bs
 }
 
-func (f *slotForm) cursor() Cursor { return Cursor{Row: f.list.row} }
+func (f *slotForm) cursor() Cursor { return Cursor{Row: f.list.row()} }

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 const slotDraft = `{"schemaVersion":2,"id":"demo","items":[
@@ -18,17 +16,11 @@ const slotDraft = `{"schemaVersion":2,"id":"demo","items":[
 ]}`
 
 func TestSlotOptionsGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
-		for _, item := range []int{1, 2, 3} {
-			name := fmt.Sprintf("slot_item%d_%dx%d", item, size.w, size.h)
-			t.Run(name, func(t *testing.T) {
-				f := NewSlotOptions(testContext(t, slotDraft), item)
-				v := f.View(size.w, size.h)
-				uitest.AssertFits(t, v, size.w, size.h)
-				uitest.Golden(t, name, v)
-			})
-		}
+	forms := map[string]func(*testing.T) Form{}
+	for _, item := range []int{1, 2, 3} {
+		forms[fmt.Sprintf("slot_item%d", item)] = func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), item) }
 	}
+	goldenForms(t, forms)
 }
 
 func TestSlotOptionsEdits(t *testing.T) {

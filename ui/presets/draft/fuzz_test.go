@@ -1,4 +1,4 @@
-package presets
+package draft
 
 import (
 	"strconv"
@@ -9,11 +9,13 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
-// FuzzDraftEdit applies a set or delete at an arbitrary path to an
-// arbitrary JSON document: it never panics, never changes the tree it was
-// given, and a successful set can be read back.
-func FuzzDraftEdit(f *testing.F) {
+// FuzzEdit applies a set or delete at an arbitrary path to an arbitrary
+// JSON document through a draft: it never panics, never changes the tree
+// it was given, a successful set reads back, Dirty agrees with the
+// serialised text and undo returns to the very tree it started from.
+func FuzzEdit(f *testing.F) {
 	f.Add(smallPreset, "items.1.options.maxMessages", `5`, false)
+	f.Add(smallPreset, "items.0.content", `"typed"`, false)
 	f.Add(smallPreset, "items.0", ``, true)
 	f.Add(`{"items":[]}`, "items.0", `{"kind":"block"}`, false)
 	f.Add(`{"a":{"b":[1,2,{"c":null}]}}`, "a.b.2.c.d", `"x"`, false)
@@ -39,7 +41,8 @@ func FuzzDraftEdit(f *testing.F) {
 			}
 		}
 		before := jsonv.Stringify(root)
-		next, err := setPath(root, path, value, del)
+		d := Open(root, "fuzz.json", preset.ScopeProject)
+		err = d.Apply(Edit{Path: path, Value: value, Delete: del, Label: "fuzz", Coalesce: true})
 		if jsonv.Stringify(root) != before {
 			t.Fatalf("the input tree changed")
 		}
@@ -47,12 +50,21 @@ func FuzzDraftEdit(f *testing.F) {
 			return
 		}
 		if !del {
-			got, ok := getPath(next, path)
+			got, ok := Get(d.Tree(), path)
 			if !ok || jsonv.Stringify(got) != jsonv.Stringify(value) {
 				t.Fatalf("set %v: read back %v", path, got)
 			}
 		}
-		d := newDraft(next, "fuzz.json", preset.ScopeProject)
-		_ = d.items()
+		if d.Dirty() != (jsonv.Stringify(d.Tree()) != before) {
+			t.Fatalf("dirty %v disagrees with the text", d.Dirty())
+		}
+		// The typed view (patched or parsed) is what a full parse says.
+		full := d.Snapshot().Check()
+		if jsonv.Stringify(preset.ToJSON(d.Stack())) != jsonv.Stringify(preset.ToJSON(full.Stack)) {
+			t.Fatalf("the typed view differs from a full parse")
+		}
+		if _, ok := d.Undo(); !ok || d.Tree() != root || d.Dirty() {
+			t.Fatal("undo returns to the loaded tree")
+		}
 	})
 }

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
+)
+
+// sessionFlags are shared by the commands that read or change capability
+// state in a session.
+type sessionFlags struct {
+	Session string `help:"Pi session file (default: the newest session of the project)." placeholder:"FILE"`
+}
+
+// sessionPath resolves --session, else the project's newest session.
+func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
+	if f.Session != "" {
+		return f.Session, nil
+	}
+	ws, err := g.workspace()
+	if err != nil {
+		return "", err
+	}
+	loc, home, err := sessionLocations(ws, "")
+	if err != nil {
+		return "", fmt.Errorf("session locations: %w", err)
+	}
+	items, err := session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
+	if err != nil {
+		return "", fmt.Errorf("list sessions: %w", err)
+	}
+	for _, it := range items { // newest activity first
+		if it.Problem == "" {
+			return it.Path, nil
+		}
+	}
+	return "", fail(exitUsage, "no Pi session for %s; pass --session FILE", ws.Cwd)
+}
+
+// capabilityInputs loads the library and the model catalog.
+func (g *Globals) capabilityInputs() (capstate.Inputs, error) {
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return capstate.Inputs{}, err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return capstate.Inputs{}, err
+	}
+	return capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, nil
+}
+
+// historyError reports an unreadable capability history (exit 1).
+func historyError(st *capstate.State) error {
+	where := ""
+	if st.ErrEntryID != "" {
+		where = " (entry " + st.ErrEntryID + ")"
+	}
+	return fail(exitFailed, "%s%s", st.Err.Message, where)
+}
+
+// CapabilityStatusCmd prints the capability state at an entry.
+type CapabilityStatusCmd struct {
+	sessionFlags
+	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID"`
+	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools}."`
+}
+
+// Run prints pi-forge's /capability status text, or the JSON contract.
+func (c *CapabilityStatusCmd) Run(g *Globals) error {
+	path, err := c.sessionPath(g)
+	if err != nil {
+		return err
+	}
+	s, index, err := openAt(path, c.Leaf)
+	if err != nil {
+		return err
+	}
+	in, err := g.capabilityInputs()
+	if err != nil {
+		return err
+	}
+	st, err := capstate.At(s, index, in, capstate.DefaultOptions(nil))
+	if err != nil {
+		return err
+	}
+	if st.Err != nil {
+		return historyError(st)
+	}
+	if c.JSON {
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
+		return err
+	}
+	_, err = io.WriteString(g.stdout, sanitize.Text(st.StatusText(true))+"\n")
+	return err
+}
+
+// mutationFlags are the flags of every offline change.
+type mutationFlags struct {
+	sessionFlags
+	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
+	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
+	Force  bool   `help:"Append even when the session looks live (modified in the last few seconds)."`
+	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
+}
+
+// mutate plans op on the session and, unless --dry-run, appends the
+// planned entries through the guarded append.
+func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
+	path, err := f.sessionPath(g)
+	if err != nil {
+		return err
+	}
+	s, err := openSession(path)
+	if err != nil {
+		return err
+	}
+	if f.Leaf != "" {
+		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
+			have := "(none)"
+			if ok {
+				have = leaf.ID
+			}
+			return fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
+		}
+	}
+	in, err := g.capabilityInputs()
+	if err != nil {
+		return err
+	}
+	now := time.Now
+	p, err := capstate.PlanAt(s, in, op, capstate.DefaultOptions(now))
+	if errors.Is(err, capstate.ErrHistory) {
+		return fail(exitFailed, "%v", err)
+	}
+	if err != nil {
+		return err
+	}
+	if p.Refusal != nil {
+		code := exitRefused
+		if p.Refusal.Kind == capability.RefusedUsage {
+			code = exitUsage
+		}
+		return fail(code, "pi-forge: %s", p.Refusal.Message)
+	}
+	written := false
+	if p.Changes() && !f.DryRun {
+		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now})
+		switch {
+		case errors.Is(err, session.ErrConflict):
+			return fail(exitConflict, "%v", err)
+		case errors.Is(err, session.ErrLive):
+			return fail(exitRefused, "%v; pass --force if Pi is not running", err)
+		case err != nil:
+			return fmt.Errorf("append: %w", err)
+		}
+		written = true
+	}
+	return f.report(g, path, p, written)
+}
+
+// report prints the outcome: pi-forge's message, then for a dry run the
+// planned entries and the resulting status.
+func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, written bool) error {
+	state := p.After
+	if state == nil {
+		state = p.Before
+	}
+	if f.JSON {
+		entries := make([]any, len(p.Planned))
+		for i, e := range p.Planned {
+			o := jsonv.NewObject()
+			o.Set("customType", e.CustomType)
+			o.Set("data", e.Data)
+			entries[i] = o
+		}
+		out := jsonv.NewObject()
+		out.Set("message", p.Result.Message)
+		if p.Result.Warning != "" {
+			out.Set("warning", p.Result.Warning)
+		}
+		out.Set("written", written)
+		out.Set("entries", entries)
+		out.Set("state", capstate.StatusValue(state))
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(out)+"\n")
+		return err
+	}
+	w := g.stdout
+	fmt.Fprintln(w, sanitize.Text(p.Result.Message))
+	if p.Result.Warning != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(p.Result.Warning))
+	}
+	if !f.DryRun {
+		return nil
+	}
+	if !p.Changes() {
+		fmt.Fprintln(w, "\n(dry run: nothing would be appended)")
+		return nil
+	}
+	fmt.Fprintf(w, "\n(dry run) %d entries would be appended to %s:\n", len(p.Planned), path)
+	for _, e := range p.Planned {
+		fmt.Fprintln(w, sanitize.Line(`{"type":"custom","customType":`+jsonv.Quote(e.CustomType)+`,"data":`+jsonv.Stringify(e.Data)+`}`))
+	}
+	fmt.Fprintln(w, "\nresulting state:")
+	fmt.Fprintln(w, sanitize.Text(state.StatusText(true)))
+	return nil
+}
+
+// CapabilityEnableCmd activates a library capability in a session.
+type CapabilityEnableCmd struct {
+	Selector string `arg:"" help:"Capability selector: id, project:id or global:id."`
+	mutationFlags
+}
+
+// Run plans and appends the activation.
+func (c *CapabilityEnableCmd) Run(g *Globals) error {
+	return c.mutate(g, capstate.Operation{Kind: capstate.OpEnable, Arg: c.Selector})
+}
+
+// CapabilityEnableBoundCmd activates a binding of the session's active Preset.
+type CapabilityEnableBoundCmd struct {
+	Binding string `arg:"" name:"binding-id" help:"Binding id of the active Preset."`
+	mutationFlags
+}
+
+// Run plans and appends the bound activation (as the user).
+func (c *CapabilityEnableBoundCmd) Run(g *Globals) error {
+	return c.mutate(g, capstate.Operation{Kind: capstate.OpEnableBound, Arg: c.Binding})
+}
+
+// CapabilityDisableCmd stops one activation.
+type CapabilityDisableCmd struct {
+	Target string `arg:"" help:"Activation id, source (manual or scope:id), capability id or binding id."`
+	mutationFlags
+}
+
+// Run plans and appends the deactivation.
+func (c *CapabilityDisableCmd) Run(g *Globals) error {
+	return c.mutate(g, capstate.Operation{Kind: capstate.OpDisable, Arg: c.Target})
+}
+
+// CapabilityResetCmd stops every active capability.
+type CapabilityResetCmd struct {
+	mutationFlags
+}
+
+// Run plans and appends the reset.
+func (c *CapabilityResetCmd) Run(g *Globals) error {
+	return c.mutate(g, capstate.Operation{Kind: capstate.OpReset})
+}
+
+// CapabilityAddCmd appends a manual directive.
+type CapabilityAddCmd struct {
+	Text string `arg:"" help:"The directive, kept verbatim (use - to read it from stdin)."`
+	mutationFlags
+}
+
+// Run plans and appends the manual activation.
+func (c *CapabilityAddCmd) Run(g *Globals) error {
+	text := c.Text
+	if text == "-" {
+		data, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		text = string(data)
+	}
+	return c.mutate(g, capstate.Operation{Kind: capstate.OpAdd, Arg: text})
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/capstate"
+)
+
+// savePreflight is pi-forge's 0.5.6 check before the active Preset is
+// overwritten: the session's frozen capability snapshots must satisfy the
+// new version's tool policy. file is --session ("" = the project's newest
+// session; none at all = nothing to check). A conflict is refused (exit
+// 4) with what it would break.
+func savePreflight(g *Globals, file string, lib *resources.Library, drafts []*capability.PresetRef) error {
+	if len(drafts) == 0 {
+		return nil
+	}
+	if file == "" {
+		f := sessionFlags{}
+		path, err := f.sessionPath(g)
+		if err != nil {
+			return nil // no session of this project: nothing to preflight
+		}
+		file = path
+	}
+	s, err := openSession(file)
+	if err != nil {
+		return err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return err
+	}
+	st, err := capstate.At(s, s.LeafIndex(), capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, capstate.DefaultOptions(nil))
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for _, d := range drafts {
+		if problem := capstate.SavePreflight(st, d); problem != "" {
+			problems = append(problems, d.Key.String()+": "+problem)
+		}
+	}
+	if len(problems) > 0 {
+		return fail(exitRefused, "pi-forge: saving the active Preset would break the capabilities active in %s: %s; disable the conflicting capability and retry",
+			filepath.Base(file), strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// legacyDrafts reads the legacy files a migration would overwrite as
+// Presets of the project scope.
+func legacyDrafts(lib *resources.Library, rep resources.MigrationReport) ([]*capability.PresetRef, error) {
+	var out []*capability.PresetRef
+	for _, f := range rep.Files {
+		if f.Action != resources.MigrateOverwrite {
+			continue
+		}
+		raw, err := os.ReadFile(f.SourcePath)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.SourcePath, err)
+		}
+		stack, diags := preset.ParseWith(raw, f.Name, preset.ParseOptions{Scope: preset.ScopeProject})
+		ref := &capability.PresetRef{Key: capability.Key{Scope: preset.ScopeProject, ID: stack.ID}, Stack: stack,
+			Bindings: capability.ResolveBindings(stack, preset.ScopeProject, lib.CapabilityCatalog())}
+		for _, d := range diags {
+			if d.Level == preset.LevelError {
+				ref.Error = d.Message
+				break
+			}
+		}
+		out = append(out, ref)
+	}
+	return out, nil
+}

@@ -1,0 +1,86 @@
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// Capabilities are the keys of the Capabilities panel (panel 2): the
+// library list, the capability editor, the bindings view and the session
+// actions (enable, enable-bound, disable, reset, add).
+type Capabilities struct {
+	Nav
+	Open   key.Binding
+	Back   key.Binding
+	Filter key.Binding
+	// New creates a capability; Delete removes the selected one.
+	New    key.Binding
+	Delete key.Binding
+	Save   key.Binding
+	// External hands the content being edited to $EDITOR.
+	External key.Binding
+	// Bindings switches the detail pane between the selected capability
+	// and the bindings of the selected Preset.
+	Bindings key.Binding
+	// Session actions.
+	Enable      key.Binding
+	EnableBound key.Binding
+	Disable     key.Binding
+	Reset       key.Binding
+	Add         key.Binding
+	// Expand shows a card's whole frozen text; Toggle cycles a tool in the
+	// picker (none → add → remove).
+	Expand key.Binding
+	Toggle key.Binding
+	Reload key.Binding
+	// Confirm and Cancel answer a preview or a question; Submit and
+	// Dismiss answer a dialog that takes text.
+	Confirm key.Binding
+	Cancel  key.Binding
+	Submit  key.Binding
+	Dismiss key.Binding
+	// NextField and PrevField move between the editor's fields.
+	NextField key.Binding
+	PrevField key.Binding
+}
+
+// DefaultCapabilities returns the stock Capabilities panel bindings.
+func DefaultCapabilities() Capabilities {
+	return Capabilities{
+		Nav:         DefaultNav(),
+		Open:        bind([]string{"enter"}, "enter", "open/edit"),
+		Back:        bind([]string{"esc"}, "esc", "back"),
+		Filter:      bind([]string{"/"}, "/", "filter"),
+		New:         bind([]string{"n"}, "n", "new capability"),
+		Delete:      bind([]string{"x"}, "x", "delete"),
+		Save:        bind([]string{"ctrl+s"}, "ctrl+s", "save"),
+		External:    bind([]string{"ctrl+e"}, "ctrl+e", "content in $EDITOR"),
+		Bindings:    bind([]string{"b"}, "b", "bindings/capability"),
+		Enable:      bind([]string{"a"}, "a", "enable in session"),
+		EnableBound: bind([]string{"A"}, "A", "enable binding"),
+		Disable:     bind([]string{"d"}, "d", "disable"),
+		Reset:       bind([]string{"R"}, "R", "reset all"),
+		Add:         bind([]string{"+"}, "+", "add directive"),
+		Expand:      bind([]string{"space"}, "space", "expand text"),
+		Toggle:      bind([]string{"space"}, "space", "cycle +add/-remove"),
+		Reload:      bind([]string{"r"}, "r", "reload"),
+		Confirm:     bind([]string{"y", "enter"}, "y", "confirm"),
+		Cancel:      bind([]string{"n", "esc"}, "n/esc", "cancel"),
+		Submit:      bind([]string{"enter"}, "enter", "accept"),
+		Dismiss:     bind([]string{"esc"}, "esc", "cancel"),
+		NextField:   bind([]string{"tab"}, "tab", "next field"),
+		PrevField:   bind([]string{"shift+tab"}, "shift+tab", "previous field"),
+	}
+}
+
+// Named exposes the bindings under the stable names used by overrides.
+func (c *Capabilities) Named() map[string]*key.Binding {
+	return c.Nav.addNamed("capabilities.", map[string]*key.Binding{
+		"capabilities.open": &c.Open, "capabilities.back": &c.Back, "capabilities.filter": &c.Filter,
+		"capabilities.new": &c.New, "capabilities.delete": &c.Delete, "capabilities.save": &c.Save,
+		"capabilities.external": &c.External, "capabilities.bindings": &c.Bindings,
+		"capabilities.enable": &c.Enable, "capabilities.enable-bound": &c.EnableBound,
+		"capabilities.disable": &c.Disable, "capabilities.reset": &c.Reset, "capabilities.add": &c.Add,
+		"capabilities.expand": &c.Expand, "capabilities.toggle": &c.Toggle, "capabilities.reload": &c.Reload,
+		"capabilities.confirm": &c.Confirm, "capabilities.cancel": &c.Cancel,
+		"capabilities.submit": &c.Submit, "capabilities.dismiss": &c.Dismiss,
+		"capabilities.next-field": &c.NextField, "capabilities.prev-field": &c.PrevField,
+	})
+}

@@ -1,0 +1,175 @@
+package capstate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
+)
+
+// Projection is the model context at an entry with pi-forge's capability
+// updates in place: what the next request would carry (§9.9).
+type Projection struct {
+	// Messages are the agent messages with delivery markers replaced by
+	// native system sections or fallback user updates.
+	Messages []any
+	// Updates are the capability updates, checkpoint first when present.
+	Updates []capability.Update
+	// Native tells which presentation the model in force gets.
+	Native bool
+}
+
+// Materialize builds the model context at the state's entry with a
+// delivery marker where each stored anchor sits among the projected
+// entries (materializeCapabilityAnchors; a leading system message stays
+// first). An untrusted project gets no markers: pi-forge strips them and
+// projects nothing.
+func Materialize(s *session.Session, st *State, trusted bool) ([]any, error) {
+	if st.Err != nil {
+		return nil, fmt.Errorf("materialize capability anchors: %w", st.Err)
+	}
+	if st.Index < 0 {
+		return nil, nil
+	}
+	ctx, err := s.Context(st.Index)
+	if err != nil {
+		return nil, fmt.Errorf("materialize capability anchors: %w", err)
+	}
+	var incoming, materialized []any
+	for _, pe := range ctx.Entries {
+		e := &s.Entries[pe.Index]
+		if trusted && e.Type == session.TypeCustom {
+			if ct, raw, _ := e.CustomPayload(); ct == capability.DeliveryEntryType {
+				v, err := jsonv.Parse(raw)
+				if err != nil {
+					return nil, fmt.Errorf("materialize capability anchors: entry %s: %w", e.ID, err)
+				}
+				through, msg := capability.ValidateAnchorData(v)
+				if msg != "" {
+					return nil, fmt.Errorf("materialize capability anchors: entry %s: %s", e.ID, msg)
+				}
+				ts := e.TimestampMs()
+				if ts != ts { // NaN: Date.parse failed
+					ts = 0
+				}
+				materialized = append(materialized, capability.MarkerMessage(through, ts))
+			}
+		}
+		incoming = append(incoming, pe.Messages...)
+		materialized = append(materialized, pe.Messages...)
+	}
+	if !trusted {
+		return incoming, nil
+	}
+	if len(incoming) > 0 && isSystem(incoming[0]) && len(materialized) > 0 && materialized[0] != incoming[0] {
+		for i, m := range materialized {
+			if m == incoming[0] {
+				materialized = append(append([]any{m}, materialized[:i]...), materialized[i+1:]...)
+				break
+			}
+		}
+	}
+	return materialized, nil
+}
+
+// Project builds the context at the state's entry with pi-forge's
+// capability updates in place of its anchors, and pending updates at the
+// end: what the next request would carry without a Preset compiling it.
+func Project(s *session.Session, st *State, trusted bool) (*Projection, error) {
+	messages, err := Materialize(s, st, trusted)
+	if err != nil {
+		return nil, err
+	}
+	p := &Projection{Native: st.Presentation == capability.PresentationNative, Messages: messages}
+	if !trusted || st.Index < 0 {
+		return p, nil
+	}
+	out, updates, msg := capability.ProjectMessages(messages, st.History, p.Native)
+	if msg != "" {
+		return nil, fmt.Errorf("project capabilities: %s", msg)
+	}
+	p.Messages, p.Updates = out, updates
+	return p, nil
+}
+
+// PartCapability is the kind of a preview part that is a capability update.
+const PartCapability = "capability"
+
+// ProjectPreview replaces the capability delivery markers among a
+// compiled preview's message parts with the updates pi-forge would send
+// (§4.5 step 5: after the compile and the system prompt projection): a
+// native system section or a fallback user update per part, the
+// compaction checkpoint after the first system message, pending updates at
+// the end. The preview must have been compiled from Materialize's messages
+// (trusted). Untrusted projects only lose their markers.
+func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile.PreviewResult, error) {
+	kept := make([]compile.Part, 0, len(res.Messages))
+	messages := make([]any, 0, len(res.Messages))
+	parts := map[any]compile.Part{}
+	for _, part := range res.Messages {
+		if capability.IsDeliveryMarker(part.Message) && !trusted {
+			continue
+		}
+		messages = append(messages, part.Message)
+		parts[part.Message] = part
+		kept = append(kept, part)
+	}
+	if !trusted || st == nil || st.History == nil {
+		res.Messages = kept
+		return res, nil
+	}
+	native := st.Presentation == capability.PresentationNative
+	out, updates, msg := capability.ProjectMessages(messages, st.History, native)
+	if msg != "" {
+		return res, fmt.Errorf("project capabilities: %s", msg)
+	}
+	byMessage := map[any]capability.Update{}
+	for _, u := range updates {
+		byMessage[u.Message] = u
+	}
+	projected := make([]compile.Part, 0, len(out))
+	for _, m := range out {
+		if part, ok := parts[m]; ok {
+			projected = append(projected, part)
+			continue
+		}
+		u := byMessage[m]
+		text := compile.PreviewText(m)
+		if native {
+			text = capability.RenderSystemMessageUpdate(u.Sections)
+		}
+		where := "fallback user update"
+		if native {
+			where = "native system section"
+		}
+		label := "capability " + string(u.Kind) + " · " + where + " · " + strings.Join(u.ActivationIDs(), ", ")
+		role, _ := m.(*jsonv.Object).Get("role")
+		projected = append(projected, compile.Part{Kind: PartCapability, Label: label, Role: jsonv.ToString(role),
+			Text: text, Tokens: compile.EstimateTokens(text), Message: m})
+	}
+	res.Messages = projected
+	return res, nil
+}
+
+func isSystem(m any) bool {
+	o, ok := m.(*jsonv.Object)
+	if !ok {
+		return false
+	}
+	role, _ := o.Get("role")
+	return role == "system"
+}
+
+// SavePreflight checks a draft of the active Preset against the frozen
+// snapshots of the session's leaf before it is saved (pi-forge 0.5.6): ""
+// when the draft is not the Preset in force, the history is unreadable, or
+// nothing conflicts; otherwise the conflict.
+func SavePreflight(st *State, draft *capability.PresetRef) string {
+	if st == nil || st.Runtime == nil {
+		return ""
+	}
+	return st.Runtime.SavePreflight(draft)
+}

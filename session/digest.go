@@ -1,0 +1,455 @@
+package session
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/forgebench/forgebench/session/catalog"
+)
+
+// A Digest is what dashboards need from a session file, read in one pass
+// with a reused buffer and without keeping the file: per entry its tree
+// links, type, role, timestamp, where its line is, and what it adds to the
+// statistics. Large tool results, user messages and system prompts are
+// framed but not decoded: their content is never needed for the numbers.
+//
+// The numbers equal SessionStats over the same entries. The one place a
+// digest is less strict than the full reader: a non-assistant message line
+// whose head (type, id, parentId, timestamp, message.role, in Pi's key
+// order) is valid and which ends in "}" is counted without validating the
+// rest of its content, where Pi would drop a line with a broken string
+// deep inside. Everything else (assistant messages, custom entries,
+// usage, compactions, unusual key orders) goes through the full validating
+// parser. Files older than format version 3 are read with Open (their
+// ids come from migration).
+type Digest struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+	// Header is the session header (Raw is a private copy).
+	Header Header
+	// Entries holds every entry in file order (the header excluded).
+	Entries []DigestEntry
+	// Diagnostics counts skipped lines like the full reader does
+	// (DuplicateIDs included).
+	Diagnostics Diagnostics
+
+	byID map[string]int
+}
+
+// DigestEntry is one entry of a Digest.
+type DigestEntry struct {
+	// Line is the 1-based line number; Offset and Length locate the line's
+	// bytes in the file (without the newline) for ReadLine.
+	Line   int
+	Offset int64
+	Length int
+	Type   string
+	// Role is message.role for message entries.
+	Role string
+	// CustomType is set for custom and custom_message entries and for
+	// messages with role custom.
+	CustomType string
+	ID         string
+	HasID      bool
+	ParentID   string
+	HasParent  bool
+	// TimestampMs is new Date(timestamp).getTime() (NaN when invalid).
+	TimestampMs float64
+	// NestedCalls counts toolResult.nestedCalls.calls.
+	NestedCalls int
+	// Assistant messages: the selected provider and model, the model the
+	// provider reported (responseModel), the stop reason and the recorded
+	// thinking level (thinkingLevel, else providerThinkingLevel).
+	Provider, Model, ResponseModel, StopReason, ThinkingLevel string
+
+	rec statRecord
+}
+
+// ToolCalls is the number of toolCall blocks of an assistant message.
+func (e *DigestEntry) ToolCalls() int { return e.rec.toolCalls }
+
+// Usage returns the usage the entry carries (assistant, toolResult,
+// usage, compaction and branch_summary entries) and whether it has one.
+func (e *DigestEntry) Usage() (catalog.Usage, bool) { return e.rec.usage, e.rec.hasUsage }
+
+// DigestOptions tune ReadDigest. The zero value is ready to use.
+type DigestOptions struct {
+	// MaxLineBytes skips longer lines unread (default DefaultMaxLineBytes).
+	MaxLineBytes int
+	// BufferBytes is the read buffer (default 1 MiB).
+	BufferBytes int
+}
+
+// ReadDigest digests the session file at path.
+func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
+	if opt.MaxLineBytes <= 0 {
+		opt.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if opt.BufferBytes <= 0 {
+		opt.BufferBytes = 1 << 20
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat session: %w", err)
+	}
+	d := &Digest{Path: path, ModTime: info.ModTime()}
+	dg := digester{d: d, opt: opt}
+	r := getDigestReader(f, opt.BufferBytes)
+	err = dg.run(r)
+	putDigestReader(r, opt.BufferBytes)
+	if err != nil {
+		if errors.Is(err, errOldFormat) {
+			return digestByOpening(path, info)
+		}
+		return nil, fmt.Errorf("read session %s: %w", path, err)
+	}
+	if !dg.haveHeader {
+		if d.Size == 0 {
+			return nil, fmt.Errorf("read session %s: %w", path, ErrEmptySession)
+		}
+		return nil, fmt.Errorf("read session %s: %w", path, ErrNotSession)
+	}
+	d.buildIndex()
+	return d, nil
+}
+
+// digestReaders recycles the default-sized read buffers: digesting a
+// thousand agent sessions would otherwise allocate a megabyte each.
+var digestReaders sync.Pool
+
+func getDigestReader(f io.Reader, size int) *bufio.Reader {
+	if size == 1<<20 {
+		if r, ok := digestReaders.Get().(*bufio.Reader); ok {
+			r.Reset(f)
+			return r
+		}
+	}
+	return bufio.NewReaderSize(f, size)
+}
+
+func putDigestReader(r *bufio.Reader, size int) {
+	if size == 1<<20 {
+		r.Reset(nil)
+		digestReaders.Put(r)
+	}
+}
+
+// errOldFormat stops a digest of a v1/v2 file, which needs migration.
+var errOldFormat = errors.New("session format older than v3")
+
+type digester struct {
+	d          *Digest
+	opt        DigestOptions
+	haveHeader bool
+	sc         lineScratch
+	carry      []byte
+}
+
+func (dg *digester) run(r *bufio.Reader) error {
+	var offset int64
+	no := 0
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: collect it, or skip it unread
+			// past the limit.
+			dg.carry = append(dg.carry[:0], line...)
+			oversized := false
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				if !oversized && len(dg.carry)+len(line) > dg.opt.MaxLineBytes+1 {
+					oversized = true
+					dg.carry = dg.carry[:0]
+				}
+				if oversized {
+					dg.d.Size += int64(len(line))
+					offset += int64(len(line))
+					continue
+				}
+				dg.carry = append(dg.carry, line...)
+			}
+			if oversized {
+				no++
+				dg.d.Diagnostics.Lines++
+				dg.d.Diagnostics.OversizedLines = append(dg.d.Diagnostics.OversizedLines, no)
+				if err == io.EOF {
+					dg.d.Diagnostics.MissingFinalNewline = true
+					return nil
+				}
+				if err != nil {
+					return fmt.Errorf("read: %w", err)
+				}
+				continue
+			}
+			line = dg.carry
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("read: %w", err)
+		}
+		if len(line) == 0 && err == io.EOF {
+			return nil
+		}
+		no++
+		dg.d.Diagnostics.Lines++
+		dg.d.Size += int64(len(line))
+		data := line
+		if n := len(data); n > 0 && data[n-1] == '\n' {
+			data = data[:n-1]
+		} else {
+			dg.d.Diagnostics.MissingFinalNewline = true
+		}
+		if len(data) > dg.opt.MaxLineBytes {
+			dg.d.Diagnostics.OversizedLines = append(dg.d.Diagnostics.OversizedLines, no)
+		} else if perr := dg.line(data, no, offset); perr != nil {
+			return perr
+		}
+		offset += int64(len(line))
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// line digests one physical line.
+func (dg *digester) line(data []byte, no int, offset int64) error {
+	diag := &dg.d.Diagnostics
+	if dg.haveHeader {
+		if e, ok := sniffMessage(data); ok {
+			e.Line, e.Offset, e.Length = no, offset, len(data)
+			dg.d.Entries = append(dg.d.Entries, e)
+			return nil
+		}
+	}
+	kind, e := parseLine(data, no, &dg.sc)
+	switch kind {
+	case lineBlank:
+		diag.BlankLines++
+		return nil
+	case lineFalsy:
+		diag.FalsyLines++
+		return nil
+	case lineMalformed:
+		diag.MalformedLines++
+		if len(diag.MalformedLineNumbers) < 100 {
+			diag.MalformedLineNumbers = append(diag.MalformedLineNumbers, no)
+		}
+		return nil
+	}
+	if !dg.haveHeader {
+		if e.NotObject || e.Type != TypeSession || !e.HasID {
+			return ErrNotSession
+		}
+		dg.haveHeader = true
+		h := headerFrom(&e)
+		h.Raw = append([]byte(nil), h.Raw...)
+		h.ID, h.Timestamp = strings.Clone(h.ID), strings.Clone(h.Timestamp)
+		h.Cwd, h.ParentSession = strings.Clone(h.Cwd), strings.Clone(h.ParentSession)
+		dg.d.Header = h
+		if h.FileVersion < CurrentVersion {
+			return errOldFormat
+		}
+		return nil
+	}
+	if e.Type == TypeSession {
+		diag.ExtraHeaders++
+		return nil
+	}
+	var de DigestEntry
+	if e.Role == RoleAssistant {
+		// parseLine left the message's members in the scratch spans.
+		de = assistantEntry(&e, dg.sc.message)
+	} else {
+		de = digestEntry(&e)
+	}
+	de.Offset, de.Length = offset, len(data)
+	de.detach()
+	dg.d.Entries = append(dg.d.Entries, de)
+	return nil
+}
+
+// detach copies every string that may still point into the read buffer
+// (the scanner decodes strings without copying), interning the common ones.
+func (e *DigestEntry) detach() {
+	e.Type, e.Role = intern(e.Type), intern(e.Role)
+	e.rec.role = intern(e.rec.role)
+	e.ID, e.ParentID = strings.Clone(e.ID), strings.Clone(e.ParentID)
+	e.CustomType = strings.Clone(e.CustomType)
+	e.Provider, e.Model = strings.Clone(e.Provider), strings.Clone(e.Model)
+	e.ResponseModel, e.StopReason = strings.Clone(e.ResponseModel), intern(e.StopReason)
+	e.ThinkingLevel = intern(e.ThinkingLevel)
+	e.rec.key, e.rec.provider, e.rec.model = strings.Clone(e.rec.key), strings.Clone(e.rec.provider), strings.Clone(e.rec.model)
+}
+
+// interned are the short strings most entries share.
+var interned = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{TypeMessage, TypeModelChange, TypeThinkingLevelChange, TypeUsage, TypeCompaction,
+		TypeBranchSummary, TypeCustom, TypeCustomMessage, TypeContextEdit, TypeLabel, TypeSessionInfo,
+		RoleSystem, RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution, RoleCustom, RoleBranchSummary,
+		RoleCompactionSummary, "stop", "toolUse", "length", "error", "aborted",
+		"off", "minimal", "low", "medium", "high", "xhigh", "max"} {
+		m[s] = s
+	}
+	return m
+}()
+
+func intern(s string) string {
+	if v, ok := interned[s]; ok {
+		return v
+	}
+	return strings.Clone(s)
+}
+
+// digestByOpening builds the digest of a v1/v2 file from the full reader
+// (migration assigns the ids).
+func digestByOpening(path string, info os.FileInfo) (*Digest, error) {
+	s, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	d := &Digest{Path: path, Size: s.Size, ModTime: info.ModTime(), Header: s.Header, Diagnostics: s.Diagnostics}
+	d.Entries = make([]DigestEntry, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		de := digestEntry(e)
+		// Offsets are unknown after migration; ReadLine falls back to the
+		// line number.
+		de.Offset, de.Length = -1, 0
+		if e.Migrated || s.Migrated {
+			de.ID, de.HasID, de.ParentID, de.HasParent = e.ID, e.HasID, e.ParentID, e.HasParent
+		}
+		d.Entries[i] = de
+	}
+	d.Header.Raw = append([]byte(nil), s.Header.Raw...)
+	d.buildIndex()
+	d.Diagnostics.DuplicateIDs = s.Diagnostics.DuplicateIDs
+	return d, nil
+}
+
+// buildIndex fills the id index and counts duplicate ids.
+func (d *Digest) buildIndex() {
+	d.byID = make(map[string]int, len(d.Entries))
+	dup := 0
+	for i := range d.Entries {
+		e := &d.Entries[i]
+		if !e.HasID {
+			continue
+		}
+		if _, seen := d.byID[e.ID]; seen {
+			dup++
+		}
+		d.byID[e.ID] = i
+	}
+	d.Diagnostics.DuplicateIDs = dup
+}
+
+// IndexOf returns the index of the entry with the id (last duplicate wins).
+func (d *Digest) IndexOf(id string) (int, bool) {
+	i, ok := d.byID[id]
+	return i, ok
+}
+
+// LeafIndex is Pi's default leaf: the last entry (-1 when empty).
+func (d *Digest) LeafIndex() int { return len(d.Entries) - 1 }
+
+// PathTo returns the indexes from a root down to leaf, following parentId
+// like Session.PathTo (a parent cycle ends the walk).
+func (d *Digest) PathTo(leaf int) []int {
+	if leaf < 0 || leaf >= len(d.Entries) {
+		return nil
+	}
+	seen := map[int]bool{}
+	var path []int
+	for cur := leaf; ; {
+		path = append(path, cur)
+		seen[cur] = true
+		e := &d.Entries[cur]
+		if !e.HasParent || e.ParentID == "" {
+			break
+		}
+		next, ok := d.byID[e.ParentID]
+		if !ok || seen[next] {
+			break
+		}
+		cur = next
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+// Stats counts the entries from index first to the end of the file like
+// SessionStats counts a whole file (every branch), with the same catalog
+// cost repair. Context usage is not computed (Context is nil).
+func (d *Digest) Stats(first int, cat *catalog.Catalog) Stats {
+	first = max(first, 0)
+	st := Stats{Scope: StatsScopeSession, LeafIndex: d.LeafIndex()}
+	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
+	for i := first; i < len(d.Entries); i++ {
+		e := &d.Entries[i]
+		st.Entries++
+		b.add(i, &Entry{Line: e.Line, ID: e.ID}, &e.rec)
+	}
+	b.finish()
+	return st
+}
+
+// ReadLine reads the raw line of entry i back from the file. It fails when
+// the file no longer holds the same bytes there (it was replaced).
+func (d *Digest) ReadLine(i int) ([]byte, error) {
+	if i < 0 || i >= len(d.Entries) {
+		return nil, fmt.Errorf("entry %d out of range", i)
+	}
+	e := &d.Entries[i]
+	if e.Offset < 0 {
+		s, err := Open(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		for k := range s.Entries {
+			if s.Entries[k].Line == e.Line {
+				return s.Entries[k].Raw, nil
+			}
+		}
+		return nil, fmt.Errorf("%s: line %d is gone", d.Path, e.Line)
+	}
+	f, err := os.Open(d.Path)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, e.Length)
+	if _, err := f.ReadAt(buf, e.Offset); err != nil {
+		return nil, fmt.Errorf("read %s line %d: %w", d.Path, e.Line, err)
+	}
+	return buf, nil
+}
+
+// ReadEntry reads entry i back from the file and parses it fully.
+func (d *Digest) ReadEntry(i int) (*Entry, error) {
+	line, err := d.ReadLine(i)
+	if err != nil {
+		return nil, err
+	}
+	e, err := ParseEntryLine(line, d.Entries[i].Line)
+	if err != nil {
+		return nil, fmt.Errorf("%s line %d: %w", d.Path, d.Entries[i].Line, err)
+	}
+	if d.Entries[i].HasID && e.ID != d.Entries[i].ID {
+		return nil, fmt.Errorf("%s line %d changed since it was read", d.Path, d.Entries[i].Line)
+	}
+	return e, nil
+}

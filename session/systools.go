@@ -1,0 +1,177 @@
+package session
+
+import (
+	"sync"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// ToolDeclarations is what a branch records about Pi's tool selection: the
+// tool declarations of its system messages (Pi ≥ 0.86).
+type ToolDeclarations struct {
+	// Recorded is false when the branch up to the entry holds no system
+	// message and no compaction systemMessage (InForce is then unknown).
+	Recorded bool
+	// InForce are the tools declared in force at the entry, in Pi's order
+	// (the toolsAdded/toolsRemoved replay of the context's system messages).
+	InForce []string
+	// Ever are all tool names the branch ever declared, first seen first.
+	Ever []string
+	// LastIndex is the entry index of the latest declaring entry (-1).
+	LastIndex int
+}
+
+// ToolsAt replays only the tool declarations of the branch ending at the
+// entry with the given index. It reads no message bodies except system
+// messages and compaction systemMessages, so it stays cheap on very large
+// sessions.
+func (s *Session) ToolsAt(index int) ToolDeclarations {
+	d := ToolDeclarations{LastIndex: -1}
+	if index < 0 || index >= len(s.Entries) {
+		return d
+	}
+	path := s.PathTo(index)
+	seen := map[string]bool{}
+	note := func(names []string) {
+		for _, n := range names {
+			if !seen[n] {
+				seen[n] = true
+				d.Ever = append(d.Ever, n)
+			}
+		}
+	}
+	for _, i := range path {
+		e := &s.Entries[i]
+		if m := systemToolsOf(e); m != nil {
+			added, _ := toolNames(m, "toolsAdded")
+			note(added)
+			d.Recorded = true
+			d.LastIndex = i
+		}
+	}
+	tools := newOrdered[bool]()
+	for k, i := range s.contextEntries(path) {
+		e := &s.Entries[i]
+		if e.Type == TypeCompaction && k != 0 {
+			continue // an older compaction inside the kept range contributes nothing
+		}
+		m := systemToolsOf(e)
+		if m == nil {
+			continue
+		}
+		removed, _ := toolNames(m, "toolsRemoved")
+		for _, n := range removed {
+			tools.delete(n)
+		}
+		added, _ := toolNames(m, "toolsAdded")
+		for _, n := range added {
+			tools.set(n, true)
+		}
+	}
+	d.InForce = append([]string{}, tools.keys...)
+	return d
+}
+
+// systemToolsOf returns the system message object of a system message
+// entry or of a compaction's systemMessage, or nil.
+func systemToolsOf(e *Entry) *jsonv.Object {
+	var raw RawValue
+	switch {
+	case e.Type == TypeMessage && e.Role == RoleSystem:
+		raw = e.MessageRaw()
+	case e.Type == TypeCompaction:
+		raw = e.Field("systemMessage")
+	default:
+		return nil
+	}
+	if raw.Nullish() {
+		return nil
+	}
+	v, err := jsonv.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	o, _ := v.(*jsonv.Object)
+	return o
+}
+
+// toolNames lists String(tool.name) of a toolsAdded / toolsRemoved array.
+func toolNames(m *jsonv.Object, key string) ([]string, bool) {
+	v, ok := m.Get(key)
+	if !ok {
+		return nil, false
+	}
+	list := asArray(v)
+	out := make([]string, 0, len(list))
+	for _, t := range list {
+		o, _ := t.(*jsonv.Object)
+		out = append(out, toolName(o))
+	}
+	return out, true
+}
+
+// ModelAt returns the model selected at the entry with the given index
+// (spec §7 step 2: the last model_change or assistant message on the
+// path). ok is false when the path selects none or the values are not
+// strings.
+func (s *Session) ModelAt(index int) (provider, modelID string, ok bool) {
+	if index < 0 || index >= len(s.Entries) {
+		return "", "", false
+	}
+	path := s.PathTo(index)
+	for k := len(path) - 1; k >= 0; k-- {
+		e := &s.Entries[path[k]]
+		switch {
+		case e.Type == TypeModelChange:
+			provider, ok1 := e.Field("provider").Str()
+			modelID, ok2 := e.Field("modelId").Str()
+			return provider, modelID, ok1 && ok2
+		case e.Type == TypeMessage && e.Role == RoleAssistant:
+			provider, ok1 := e.provider.in(e.Raw).Str()
+			modelID, ok2 := e.model.in(e.Raw).Str()
+			return provider, modelID, ok1 && ok2
+		}
+	}
+	return "", "", false
+}
+
+// AssistantModel returns the provider and model of an assistant message
+// entry (ok false for other entries).
+func (e *Entry) AssistantModel() (provider, modelID string, ok bool) {
+	if e.Type != TypeMessage || e.Role != RoleAssistant {
+		return "", "", false
+	}
+	provider, ok1 := e.provider.in(e.Raw).Str()
+	modelID, ok2 := e.model.in(e.Raw).Str()
+	return provider, modelID, ok1 && ok2
+}
+
+// spanPool recycles member buffers of CustomPayload's single scan.
+var spanPool = sync.Pool{New: func() any { b := make([]span, 0, 16); return &b }}
+
+// CustomPayload returns, from one scan of the entry, the customType of a
+// custom or custom_message entry and its payload: `data` for custom,
+// `details` for custom_message (nil when absent). ok is false for other
+// entries or a customType that is not a string.
+func (e *Entry) CustomPayload() (customType string, payload RawValue, ok bool) {
+	field := "data"
+	switch e.Type {
+	case TypeCustom:
+	case TypeCustomMessage:
+		field = "details"
+	default:
+		return "", nil, false
+	}
+	if e.NotObject {
+		return "", nil, false
+	}
+	bp := spanPool.Get().(*[]span)
+	members, _, scanned := scanObject(e.Raw, skipWS(e.Raw, 0), (*bp)[:0], "", nil)
+	if scanned {
+		customType, ok = lookup(members, "customType").Str()
+		payload = lookup(members, field)
+	}
+	*bp = members[:0]
+	spanPool.Put(bp)
+	return customType, payload, ok
+}

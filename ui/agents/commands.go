@@ -1,0 +1,242 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/subagent"
+)
+
+// Messages of the panel's commands.
+type (
+	// treeLoadedMsg carries a loaded tree (or why there is none).
+	treeLoadedMsg struct {
+		gen  int
+		file string
+		tree *subagent.Tree
+		cat  *catalog.Catalog
+		err  error
+	}
+	// activityMsg carries an agent's recent activity.
+	activityMsg struct {
+		key   string
+		items []subagent.ActivityItem
+		err   error
+	}
+)
+
+// activityResult is the recent activity of one agent session state.
+type activityResult struct {
+	items []subagent.ActivityItem
+	err   error
+}
+
+// loadTreeCmd opens the tree of a root session and reads every agent's
+// statistics (through the panel's cache, so a reload re-reads only the
+// files that changed).
+func loadTreeCmd(ws resources.Workspace, file string, gen int, cache *subagent.Cache) tea.Cmd {
+	return func() tea.Msg {
+		cat, _ := catalog.Shared(ws.AgentDir)
+		opts := subagent.Options{Catalog: cat, Cache: cache}
+		if cfg := subagent.LoadConfig(ws.AgentDir, ws.Cwd, ws.Trust.Trusted); cfg.Valid() {
+			opts.MaxConcurrentAgents = cfg.Values.MaxConcurrentAgents
+		}
+		tree, err := subagent.Open(file, opts)
+		if err != nil {
+			return treeLoadedMsg{gen: gen, file: file, err: err}
+		}
+		tree.Summaries()
+		return treeLoadedMsg{gen: gen, file: file, tree: tree, cat: cat}
+	}
+}
+
+// activityKey names an agent's activity for one state of its file: the
+// digest's size changes whenever the agent writes.
+func activityKey(a *subagent.Agent) string {
+	size := int64(-1)
+	if a.Summary != nil {
+		size = a.Summary.Size
+	}
+	return a.Path + "\x00" + a.File + "\x00" + strconv.FormatInt(size, 10)
+}
+
+// activityCmd reads an agent's session for its recent activity.
+func activityCmd(a *subagent.Agent) tea.Cmd {
+	key, file := activityKey(a), a.File
+	return func() tea.Msg {
+		if file == "" {
+			return activityMsg{key: key, err: errors.New("the agent's session file is missing")}
+		}
+		s, err := session.Open(file)
+		if err != nil {
+			return activityMsg{key: key, err: fmt.Errorf("read activity: %w", err)}
+		}
+		return activityMsg{key: key, items: subagent.Activity(s, subagent.ActivityItems)}
+	}
+}
+
+// noSelection is shown until the Session panel selects a session.
+const noSelection = "No session selected: open a pi-subagent root session in the Session panel (3)."
+
+// follow switches the panel to the tree of file (the selected session);
+// an unchanged selection keeps what is loaded.
+func (m *Model) follow(file string) tea.Cmd {
+	if file == m.rootFile && (m.tree != nil || m.loading || m.problem != "") {
+		return nil
+	}
+	m.rootFile = file
+	m.tree, m.problem, m.status = nil, "", ""
+	m.list.SetItems(nil)
+	m.stopTranscript()
+	m.screen = screenDashboard
+	if file == "" {
+		m.problem = noSelection
+		return nil
+	}
+	return m.reload()
+}
+
+// reload reads the current root session's tree again.
+func (m *Model) reload() tea.Cmd {
+	if m.rootFile == "" {
+		return nil
+	}
+	m.gen++
+	m.loading = true
+	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache)
+}
+
+// applyTree takes a loaded tree.
+func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.file != m.rootFile {
+		return nil
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.tree = nil
+		m.list.SetItems(nil)
+		switch {
+		case errors.Is(msg.err, subagent.ErrNoTree):
+			m.problem = "This session has no pi-subagent tree. Pick a root session that delegated work in the Session panel (3)."
+		case errors.Is(msg.err, subagent.ErrNotRoot):
+			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
+		default:
+			m.problem = "Cannot read the agent tree: " + msg.err.Error()
+		}
+		return nil
+	}
+	m.tree, m.cat, m.problem = msg.tree, msg.cat, ""
+	m.rebuildRows()
+	return m.requestActivity()
+}
+
+// rebuildRows applies the filters to the loaded tree.
+func (m *Model) rebuildRows() {
+	if m.tree == nil {
+		m.list.SetItems(nil)
+		return
+	}
+	rows := buildRows(m.tree, m.showClosed, m.showHidden)
+	m.list.SetItems(rows)
+	m.detail.offset = 0
+	agents := make([]*subagent.Agent, 0, len(rows))
+	for _, r := range rows {
+		if a, ok := m.tree.Agent(r.path); ok {
+			agents = append(agents, a)
+		}
+	}
+	m.totals = subagent.TotalsOf(agents)
+}
+
+// requestActivity reads the selected agent's activity unless it is known
+// or already being read.
+func (m *Model) requestActivity() tea.Cmd {
+	a := m.selected()
+	if a == nil {
+		return nil
+	}
+	k := activityKey(a)
+	if _, ok := m.activity[k]; ok || m.activityAt[k] {
+		return nil
+	}
+	m.activityAt[k] = true
+	return activityCmd(a)
+}
+
+// applyActivity stores an activity result (bounded: the oldest go when
+// the map grows past a few hundred agents).
+func (m *Model) applyActivity(msg activityMsg) {
+	delete(m.activityAt, msg.key)
+	if len(m.activity) > 512 {
+		clear(m.activity)
+	}
+	m.activity[msg.key] = activityResult{items: msg.items, err: msg.err}
+}
+
+// tailWait waits for the next event of a live tail in a command and
+// parses the lines it brings (blank, malformed and header lines are
+// skipped as Pi skips them).
+func tailWait(gen int, events <-chan session.TailEvent) tea.Cmd {
+	if events == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-events
+		msg := tailMsg{gen: gen, ev: ev, ok: ok}
+		for _, l := range ev.Lines {
+			if e, err := session.ParseEntryLine(l.Data, 0); err == nil && e.Type != session.TypeSession {
+				msg.entries = append(msg.entries, e)
+			}
+			msg.end = max(msg.end, l.Offset+int64(len(l.Data))+1)
+		}
+		return msg
+	}
+}
+
+// startTail begins following a file from offset.
+func startTail(gen int, file string, offset int64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithCancel(context.Background())
+		events, err := session.Tail(ctx, file, offset)
+		if err != nil {
+			cancel()
+			return tailStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
+		}
+		return tailStartedMsg{gen: gen, events: events, cancel: cancel}
+	}
+}
+
+type (
+	// tailStartedMsg reports that following began (or why not).
+	tailStartedMsg struct {
+		gen    int
+		events <-chan session.TailEvent
+		cancel context.CancelFunc
+		err    error
+	}
+	// tailMsg is one event of the tail; ok is false when it ended.
+	// entries are its lines, parsed; end is where they end in the file.
+	tailMsg struct {
+		gen     int
+		ev      session.TailEvent
+		ok      bool
+		entries []*session.Entry
+		end     int64
+	}
+)
+
+// clock formats a Unix-millisecond time as HH:mm:ss ("--:--:--" unknown).
+func clock(ms float64) string {
+	if ms != ms || ms <= 0 {
+		return "--:--:--"
+	}
+	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+}

@@ -1,0 +1,102 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC // goldens show clock times
+	os.Exit(m.Run())
+}
+
+// demoRootID is the pi-subagent root session of the demo workspace.
+const demoRootID = "01a2219b-7aa3-71cb-a60b-a97d171ea8a4"
+
+// demoWorkspace unpacks the demo and returns its workspace and the paths
+// of the tree's root session and of a session without a tree.
+func demoWorkspace(t testing.TB) (resources.Workspace, string, string) {
+	t.Helper()
+	layout, err := demo.Unpack(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, _ := filepath.Glob(filepath.Join(layout.SessionDir, "*_"+demoRootID+".jsonl"))
+	plain, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-27T09-14-05-112Z_*.jsonl"))
+	if len(roots) != 1 || len(plain) != 1 {
+		t.Fatalf("demo sessions not found: %v %v", roots, plain)
+	}
+	ws := resources.Workspace{Cwd: layout.ProjectDir, AgentDir: layout.AgentDir, Trust: resources.Trust{Trusted: true}}
+	return ws, roots[0], plain[0]
+}
+
+// harness drives the panel through the shared uitest harness.
+type harness struct {
+	*uitest.Harness[common.Panel]
+	com   *common.Common
+	m     *Model
+	plain string
+}
+
+// newHarness opens the panel on the demo tree at w×h.
+func newHarness(t testing.TB, w, h int) *harness {
+	t.Helper()
+	ws, root, plain := demoWorkspace(t)
+	keys := keymap.DefaultSet()
+	com := &common.Common{Styles: themes.For(themes.Dark, true, false), Keys: &keys, Workspace: ws, Width: w, Height: h}
+	com.Selection.SessionFile = root
+	m := New(com)
+	m.SetSize(w, h)
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, plain: plain}
+	hs.Run(m.Init())
+	if m.tree == nil {
+		t.Fatalf("the demo tree did not load: %s", m.problem)
+	}
+	return hs
+}
+
+// view is the panel's screen without styling.
+func (hs *harness) view() string { return ansi.Strip(hs.m.View()) }
+
+// rowPaths are the agent paths the list shows, in order.
+func (hs *harness) rowPaths() []string {
+	var out []string
+	for i := 0; i < hs.m.list.Len(); i++ {
+		out = append(out, hs.m.list.Shown(i).path)
+	}
+	return out
+}
+
+// selectPath moves the list cursor to an agent (and reads its activity).
+func (hs *harness) selectPath(path string) {
+	hs.TB().Helper()
+	for i := 0; i < hs.m.list.Len(); i++ {
+		if hs.m.list.Shown(i).path == path {
+			hs.m.list.SetCursor(i)
+			hs.Run(hs.m.requestActivity())
+			return
+		}
+	}
+	hs.TB().Fatalf("%s not listed: %v", path, hs.rowPaths())
+}
+
+func contains(t *testing.T, view string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(view, w) {
+			t.Errorf("view lacks %q:\n%s", w, view)
+		}
+	}
+}

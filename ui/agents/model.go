@@ -1,0 +1,167 @@
+// Package agents is panel 5 of the workbench: the pi-subagent tree of the
+// root session selected in the Session panel, as pi-subagent's /subagents
+// dashboard shows it — the tree on the left (path, role, current task,
+// status, cost, run time, requests/tool calls, tokens, creation time), the
+// selected agent's details, usage and recent activity on the right, a
+// list → detail layout on narrow terminals — plus a read-only transcript
+// with earlier pages, follow mode and expandable tool output, without
+// thinking.
+//
+// Files are read in tea.Cmds (tree, activity, transcript pages, the live
+// tail); Update moves cursors and View draws the visible window of rows
+// and lines built beforehand.
+package agents
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// screen is what the panel shows.
+type screen int
+
+const (
+	screenDashboard screen = iota
+	// screenDetail is the narrow layout's full-width detail.
+	screenDetail
+	screenTranscript
+)
+
+// pane is a pane of the wide dashboard, in focus order.
+type pane int
+
+const (
+	paneList pane = iota
+	paneDetail
+	paneCount
+)
+
+// wideMin is the width from which the list and the detail sit side by side.
+const wideMin = 110
+
+// Model is the Agents panel.
+type Model struct {
+	com  *common.Common
+	keys keymap.Agents
+
+	width, height int
+	screen        screen
+	focus         pane
+
+	// rootFile is the session the tree was (or is being) loaded for.
+	rootFile string
+	gen      int
+	loading  bool
+	tree     *subagent.Tree
+	cat      *catalog.Catalog
+	// problem says why there is no tree ("" while there is one).
+	problem string
+	cache   *subagent.Cache
+
+	// showClosed lists closed agents instead of open (and closing) ones;
+	// showHidden adds agents registered on abandoned branches.
+	showClosed bool
+	showHidden bool
+	list       *common.List[agentRow]
+	// totals sum the listed agents (built with the rows).
+	totals subagent.Totals
+
+	detail     detailState
+	activity   map[string]activityResult
+	activityAt map[string]bool // requests in flight, by activity key
+	tr         transcriptState
+	status     string
+}
+
+// detailState is the selected agent's detail pane.
+type detailState struct {
+	offset       int
+	taskExpanded bool
+	// cacheKey and lines are the last drawn detail.
+	cacheKey string
+	lines    []string
+}
+
+// New returns the Agents panel with the Agents keys of com.Keys.
+func New(com *common.Common) *Model {
+	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(),
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}}
+	if com.Keys != nil {
+		m.keys = com.Keys.Agents
+	}
+	m.list = common.NewList(renderRow)
+	m.list.SetIdentity(func(r agentRow) string { return r.path })
+	return m
+}
+
+// Init loads the tree of the session already selected, if any.
+func (m *Model) Init() tea.Cmd { return m.follow(m.com.Selection.SessionFile) }
+
+// SetSize implements common.Panel.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Title implements common.Panel.
+func (m *Model) Title() string { return "Agents" }
+
+// wide is true when the list and the detail fit side by side.
+func (m *Model) wide() bool { return m.width >= wideMin }
+
+// FocusNext implements common.Panel (tab switches the dashboard's panes).
+func (m *Model) FocusNext() {
+	if m.screen == screenDashboard && m.wide() {
+		m.focus = (m.focus + 1) % paneCount
+	}
+}
+
+// FocusPrev implements common.Panel.
+func (m *Model) FocusPrev() { m.FocusNext() }
+
+// CapturesInput implements common.Panel: the panel has no text input.
+func (m *Model) CapturesInput() bool { return false }
+
+// ShortHelp implements common.Panel: the keys that act where the user is.
+func (m *Model) ShortHelp() []key.Binding {
+	k := &m.keys
+	switch {
+	case m.tree == nil && m.screen != screenTranscript:
+		return []key.Binding{k.Reload}
+	case m.screen == screenTranscript:
+		return []key.Binding{k.Up, k.Down, k.PageDown, k.Follow, k.Earlier, k.Expand, k.Back}
+	case m.screen == screenDetail:
+		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Back}
+	case m.focus == paneDetail:
+		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Lifecycle}
+	}
+	open := k.Open
+	if m.wide() {
+		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "expand task"))
+	} else {
+		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
+	}
+	return []key.Binding{k.Up, k.Down, open, k.Transcript, k.Lifecycle, k.Hidden}
+}
+
+// FullHelp implements common.Panel.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := &m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Back, k.Transcript, k.Lifecycle, k.Hidden, k.Reload},
+		{k.Follow, k.Earlier, k.Expand},
+	}
+}
+
+// selected is the agent under the list cursor (nil when none).
+func (m *Model) selected() *subagent.Agent {
+	row, ok := m.list.Selected()
+	if !ok || m.tree == nil {
+		return nil
+	}
+	a, _ := m.tree.Agent(row.path)
+	return a
+}

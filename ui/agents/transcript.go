@@ -1,0 +1,232 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
+)
+
+// transcriptState is the read-only transcript of one agent: the pages
+// loaded so far (newest first), their rendered lines and the live tail.
+type transcriptState struct {
+	gen  int
+	path string
+	file string
+	tr   *subagent.Transcript
+	// size is how much of the file has been read (where a tail starts).
+	size     int64
+	pages    int
+	expanded bool
+	loading  bool
+	err      string
+
+	lines     []string
+	linesKey  string
+	rendering string
+	offset    int
+	// fromBottom is how far the view was from the bottom when a new
+	// rendering was asked for, so the same content stays on screen.
+	fromBottom int
+
+	// following is the live tail: new entries are appended and, while the
+	// view is at the bottom, shown at once.
+	following bool
+	cancel    context.CancelFunc
+	events    <-chan session.TailEvent
+	followed  int
+}
+
+type (
+	// transcriptLoadedMsg carries an agent's transcript.
+	transcriptLoadedMsg struct {
+		gen  int
+		tr   *subagent.Transcript
+		size int64
+		err  error
+	}
+	// transcriptRenderedMsg carries the rendered lines of some pages.
+	transcriptRenderedMsg struct {
+		gen   int
+		key   string
+		lines []string
+	}
+)
+
+// openTranscript switches to the selected agent's transcript.
+func (m *Model) openTranscript() tea.Cmd {
+	a := m.selected()
+	if a == nil {
+		return nil
+	}
+	m.stopTranscript()
+	gen := m.tr.gen + 1
+	m.tr = transcriptState{gen: gen, path: a.Path, file: a.File, pages: 1, loading: true}
+	m.screen = screenTranscript
+	if a.File == "" {
+		m.tr.loading, m.tr.err = false, "The session file of "+a.Path+" is missing; there is no transcript to show."
+		return nil
+	}
+	file := a.File
+	return func() tea.Msg {
+		s, err := session.Open(file)
+		if err != nil {
+			return transcriptLoadedMsg{gen: gen, err: fmt.Errorf("open transcript: %w", err)}
+		}
+		return transcriptLoadedMsg{gen: gen, tr: subagent.NewTranscript(s, subagent.DefaultPageSize), size: s.Size}
+	}
+}
+
+// stopTranscript ends a live tail, if any.
+func (m *Model) stopTranscript() {
+	if m.tr.cancel != nil {
+		m.tr.cancel()
+	}
+	m.tr.cancel, m.tr.events, m.tr.following = nil, nil, false
+}
+
+func (m *Model) applyTranscript(msg transcriptLoadedMsg) tea.Cmd {
+	if msg.gen != m.tr.gen {
+		return nil
+	}
+	m.tr.loading = false
+	if msg.err != nil {
+		m.tr.err = msg.err.Error()
+		return nil
+	}
+	m.tr.tr, m.tr.size = msg.tr, msg.size
+	m.tr.fromBottom = 0
+	return m.renderTranscript()
+}
+
+// transcriptHeight is the number of transcript lines on screen.
+func (m *Model) transcriptHeight() int { return max(1, m.height-2) }
+
+// renderKey names one rendering of the transcript.
+func (m *Model) renderKey() string {
+	return fmt.Sprintf("%d|%d|%d|%v|%d|%s", len(m.tr.tr.Items), m.tr.tr.PageSize, m.tr.pages, m.tr.expanded, m.width, common.ThemeKey(&m.com.Styles))
+}
+
+// renderTranscript renders the loaded pages in a command unless that
+// rendering is on screen or on its way.
+func (m *Model) renderTranscript() tea.Cmd {
+	if m.tr.tr == nil {
+		return nil
+	}
+	key := m.renderKey()
+	if key == m.tr.linesKey || key == m.tr.rendering {
+		return nil
+	}
+	m.tr.fromBottom = max(0, m.bottom()-m.tr.offset)
+	if m.tr.following {
+		m.tr.fromBottom = 0
+	}
+	m.tr.rendering = key
+	var items []transcript.Item
+	for _, it := range m.tr.tr.Newest(m.tr.pages) {
+		h := transcript.Header{}
+		if it.Inherited {
+			h.Note = "copied from parent"
+		}
+		items = append(items, transcript.Item{Entry: it.Entry, Header: h})
+	}
+	styles := m.com.Styles // a copy: a theme switch must not race the render
+	r := transcript.Renderer{Styles: &styles, Markdown: m.com.Markdown()}
+	opts := transcript.Options{Width: max(10, m.width-4), Expanded: m.tr.expanded, OmitThinking: true,
+		ExpandKey: m.keys.Expand.Help().Key}
+	gen, more := m.tr.gen, m.tr.pages < m.tr.tr.Pages()
+	earlier := m.keys.Earlier.Help().Key
+	return func() tea.Msg {
+		lines := r.Page(items, opts)
+		if more {
+			lines = append([]string{styles.Text.Subtle.Render(fmt.Sprintf("… earlier entries: %s loads the previous page", earlier)), ""}, lines...)
+		}
+		return transcriptRenderedMsg{gen: gen, key: key, lines: lines}
+	}
+}
+
+func (m *Model) applyRendered(msg transcriptRenderedMsg) {
+	if msg.gen != m.tr.gen || msg.key != m.tr.rendering {
+		return
+	}
+	m.tr.rendering = ""
+	m.tr.lines, m.tr.linesKey = msg.lines, msg.key
+	m.tr.offset = max(0, m.bottom()-m.tr.fromBottom)
+}
+
+// bottom is the offset that shows the last line.
+func (m *Model) bottom() int { return max(0, len(m.tr.lines)-m.transcriptHeight()) }
+
+// scrollTranscript moves the view; leaving the bottom pauses following.
+func (m *Model) scrollTranscript(delta int) {
+	m.tr.offset = min(max(0, m.tr.offset+delta), m.bottom())
+	if m.tr.offset < m.bottom() {
+		m.tr.following = false
+	}
+}
+
+// followTranscript jumps to the newest page and follows the file.
+func (m *Model) followTranscript() tea.Cmd {
+	if m.tr.tr == nil {
+		return nil
+	}
+	m.tr.offset = m.bottom()
+	m.tr.fromBottom = 0
+	var cmds []tea.Cmd
+	if m.tr.pages != 1 {
+		m.tr.pages = 1
+		cmds = append(cmds, m.renderTranscript())
+	}
+	wasFollowing := m.tr.events != nil
+	m.tr.following = true
+	if !wasFollowing && m.tr.file != "" {
+		cmds = append(cmds, startTail(m.tr.gen, m.tr.file, m.tr.size))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) applyTailStarted(msg tailStartedMsg) tea.Cmd {
+	if msg.gen != m.tr.gen || m.screen != screenTranscript {
+		if msg.cancel != nil {
+			msg.cancel()
+		}
+		return nil
+	}
+	if msg.err != nil {
+		m.status = msg.err.Error()
+		m.tr.following = false
+		return nil
+	}
+	m.tr.cancel, m.tr.events = msg.cancel, msg.events
+	return tailWait(m.tr.gen, m.tr.events)
+}
+
+// applyTail appends followed entries and renders them.
+func (m *Model) applyTail(msg tailMsg) tea.Cmd {
+	if msg.gen != m.tr.gen || m.tr.events == nil {
+		return nil
+	}
+	if !msg.ok {
+		m.stopTranscript()
+		m.status = "follow ended"
+		return nil
+	}
+	switch msg.ev.Kind {
+	case session.TailLines:
+		for _, e := range msg.entries {
+			m.tr.tr.Append(e)
+			m.tr.followed++
+		}
+		m.tr.size = max(m.tr.size, msg.end)
+	case session.TailReset:
+		m.status = "the session file was replaced; press t to read it again"
+	case session.TailError:
+		m.status = "follow: " + fmt.Sprint(msg.ev.Err)
+	}
+	return tea.Batch(m.renderTranscript(), tailWait(m.tr.gen, m.tr.events))
+}

@@ -1,0 +1,165 @@
+package agents
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// Update implements common.Panel.
+func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case common.SelectionChangedMsg:
+		return m, m.follow(msg.Selection.SessionFile)
+	case treeLoadedMsg:
+		return m, m.applyTree(msg)
+	case activityMsg:
+		m.applyActivity(msg)
+	case transcriptLoadedMsg:
+		return m, m.applyTranscript(msg)
+	case transcriptRenderedMsg:
+		m.applyRendered(msg)
+	case tailStartedMsg:
+		return m, m.applyTailStarted(msg)
+	case tailMsg:
+		return m, m.applyTail(msg)
+	case tea.WindowSizeMsg, common.ThemeChangedMsg:
+		// The transcript is laid out for a width and a theme.
+		if m.screen == screenTranscript {
+			return m, m.renderTranscript()
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	m.status = ""
+	switch m.screen {
+	case screenTranscript:
+		return m.transcriptKey(msg)
+	case screenDetail:
+		return m.detailScreenKey(msg)
+	}
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Reload):
+		return m.reload()
+	case key.Matches(msg, k.Lifecycle):
+		m.showClosed = !m.showClosed
+		m.rebuildRows()
+		return m.requestActivity()
+	case key.Matches(msg, k.Hidden):
+		m.showHidden = !m.showHidden
+		m.rebuildRows()
+		return m.requestActivity()
+	case key.Matches(msg, k.Transcript):
+		return m.openTranscript()
+	}
+	if m.focus == paneDetail && m.wide() {
+		return m.detailKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Open):
+		if m.selected() == nil {
+			return nil
+		}
+		if !m.wide() {
+			m.screen = screenDetail
+			m.detail.offset = 0
+			return m.requestActivity()
+		}
+		m.detail.taskExpanded = !m.detail.taskExpanded
+		return nil
+	case m.list.HandleNav(msg, k.Nav):
+		m.detail.offset, m.detail.taskExpanded = 0, false
+		return m.requestActivity()
+	}
+	return nil
+}
+
+// detailKey scrolls the detail pane and expands the task preview.
+func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	page := max(1, m.height-3)
+	switch {
+	case key.Matches(msg, k.Open):
+		m.detail.taskExpanded = !m.detail.taskExpanded
+	case key.Matches(msg, k.Back):
+		m.focus = paneList
+	case key.Matches(msg, k.Up):
+		m.detail.offset--
+	case key.Matches(msg, k.Down):
+		m.detail.offset++
+	case key.Matches(msg, k.PageUp):
+		m.detail.offset -= page
+	case key.Matches(msg, k.PageDown):
+		m.detail.offset += page
+	case key.Matches(msg, k.Top):
+		m.detail.offset = 0
+	case key.Matches(msg, k.Bottom):
+		m.detail.offset = 1 << 30
+	}
+	m.detail.offset = max(0, m.detail.offset) // the view clamps the end
+	return nil
+}
+
+// detailScreenKey handles the narrow layout's full-width detail.
+func (m *Model) detailScreenKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		m.screen = screenDashboard
+		return nil
+	case key.Matches(msg, k.Transcript):
+		return m.openTranscript()
+	case key.Matches(msg, k.Reload):
+		return m.reload()
+	}
+	return m.detailKey(msg)
+}
+
+// transcriptKey handles the transcript screen.
+func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	page := max(1, m.transcriptHeight()-1)
+	switch {
+	case key.Matches(msg, k.Back):
+		followed := m.tr.followed > 0
+		m.stopTranscript()
+		m.screen = screenDashboard
+		if !m.wide() && m.selected() != nil {
+			m.screen = screenDetail
+		}
+		if followed { // the agent wrote more: its numbers changed
+			return m.reload()
+		}
+	case key.Matches(msg, k.Follow):
+		return m.followTranscript()
+	case key.Matches(msg, k.Earlier):
+		if m.tr.tr != nil && m.tr.pages < m.tr.tr.Pages() {
+			m.tr.pages++
+			m.tr.following = false
+			return m.renderTranscript()
+		}
+		m.status = "this is the first page"
+	case key.Matches(msg, k.Expand):
+		m.tr.expanded = !m.tr.expanded
+		return m.renderTranscript()
+	case key.Matches(msg, k.Up):
+		m.scrollTranscript(-1)
+	case key.Matches(msg, k.Down):
+		m.scrollTranscript(1)
+	case key.Matches(msg, k.PageUp):
+		m.scrollTranscript(-page)
+	case key.Matches(msg, k.PageDown):
+		m.scrollTranscript(page)
+	case key.Matches(msg, k.Top):
+		m.scrollTranscript(-len(m.tr.lines))
+	case key.Matches(msg, k.Bottom):
+		m.scrollTranscript(len(m.tr.lines))
+	}
+	return nil
+}

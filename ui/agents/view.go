@@ -1,0 +1,288 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// View implements common.Panel.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.com.Styles
+	switch {
+	case m.screen == screenTranscript:
+		return m.transcriptView()
+	case m.tree == nil:
+		text := m.problem
+		switch {
+		case m.loading:
+			text = "reading the agent tree…"
+		case m.rootFile == "":
+			text = noSelection
+		}
+		lines := wrap(st.Pane.Placeholder.Render(text), m.width-4)
+		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
+	case m.screen == screenDetail:
+		return m.detailPane(m.width, true)
+	case !m.wide():
+		return m.listPane(m.width, true)
+	}
+	detailW := max(46, m.width*30/100)
+	left := strings.Split(m.listPane(m.width-detailW, m.focus == paneList), "\n")
+	right := strings.Split(m.detailPane(detailW, m.focus == paneDetail), "\n")
+	for i := range left {
+		if i < len(right) {
+			left[i] += right[i]
+		}
+	}
+	return strings.Join(left, "\n")
+}
+
+// listPane draws the agent tree with its column header.
+func (m *Model) listPane(w int, focused bool) string {
+	st := &m.com.Styles
+	inner := w - 4
+	lines := []string{st.Text.Muted.Render(header(inner))}
+	rows := m.list.View(st, inner, m.height-3, focused)
+	lines = append(lines, rows...)
+	if m.list.Len() == 0 {
+		which := "open"
+		if m.showClosed {
+			which = "closed"
+		}
+		lines = append(lines, st.Pane.Placeholder.Render(fmt.Sprintf("no %s agents (%s switches open/closed)", which, m.keys.Lifecycle.Help().Key)))
+	}
+	return common.Frame(*st, w, m.height, m.listTitle(), m.listInfo(), focused, lines)
+}
+
+// listTitle names the tree, the filter and the run slots.
+func (m *Model) listTitle() string {
+	t := m.tree
+	filter := "open"
+	if m.showClosed {
+		filter = "closed"
+	}
+	if m.showHidden {
+		filter += " + hidden"
+	}
+	id := t.ID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	title := fmt.Sprintf("Agents · tree %s · %s · %d/%d", sanitize.Fold(id), filter, m.list.Len(), len(t.Agents))
+	if t.Layout != subagent.LayoutV5 {
+		title += " · pi-subagent " + t.Layout
+	}
+	return title
+}
+
+// listInfo is the bottom border: totals of the listed agents, run slots,
+// and the status or a diagnostics count.
+func (m *Model) listInfo() string {
+	if m.status != "" {
+		return sanitize.Fold(m.status)
+	}
+	tot := m.totals
+	cost := fmt.Sprintf("$%.4f", tot.Cost)
+	if !tot.CostComplete {
+		cost += "+"
+	}
+	info := fmt.Sprintf("%s · %d req · %d tools · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls,
+		subagent.FormatDuration(tot.RuntimeMs), m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents)))
+	if n := countSevere(m.tree.Diagnostics); n > 0 {
+		info += fmt.Sprintf(" · %d warning(s)", n)
+	}
+	return info
+}
+
+func countSevere(ds []subagent.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity != subagent.SevInfo {
+			n++
+		}
+	}
+	return n
+}
+
+// detailPane draws the selected agent's details, usage and activity.
+func (m *Model) detailPane(w int, focused bool) string {
+	st := m.com.Styles
+	a := m.selected()
+	if a == nil {
+		return common.Frame(st, w, m.height, "Details", "", focused, nil)
+	}
+	lines := m.detailLines(a, w-4)
+	h := m.height - 2
+	m.detail.offset = min(m.detail.offset, max(0, len(lines)-h))
+	info := ""
+	if len(lines) > h {
+		info = fmt.Sprintf("%d/%d", m.detail.offset+1, len(lines)-h+1)
+	}
+	return common.Frame(st, w, m.height, "Details · "+sanitize.Clip(a.Path, 60), info, focused, lines[m.detail.offset:])
+}
+
+// detailLines builds (and caches) the detail of a for a width.
+func (m *Model) detailLines(a *subagent.Agent, w int) []string {
+	act, haveAct := m.activity[activityKey(a)]
+	key := fmt.Sprintf("%s|%d|%s|%v|%v|%d|%s", activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
+		haveAct, len(act.items), a.Status+a.Lifecycle)
+	if key == m.detail.cacheKey {
+		return m.detail.lines
+	}
+	st := &m.com.Styles
+	var out []string
+	add := func(lines ...string) { out = append(out, lines...) }
+	kv := func(k, v string) {
+		add(ansi.Truncate(st.Text.Muted.Render(fmt.Sprintf("%-9s", k))+" "+st.Text.Normal.Render(v), w, "…"))
+	}
+	section := func(title string) {
+		add("", st.Text.Subtle.Render("── "+title+" "+strings.Repeat("─", max(0, w-len(title)-4))))
+	}
+	add(st.Text.Strong.Render(ansi.Truncate(sanitize.Fold(a.Path), w, "…")))
+	state := sanitize.Fold(a.Descriptor.Role.Name) + " · " + sanitize.Fold(a.Status) + " · " + sanitize.Fold(a.Lifecycle)
+	add(ansi.Truncate(state, w, "…"))
+	if !a.Visible {
+		add(wrap(st.Text.Warning.Render("hidden: "+sanitize.Fold(a.Hidden)), w)...)
+	}
+	sel := a.Selected()
+	kv("selected", sanitize.Fold(sel.Model.String())+" · "+orDash(sanitize.Fold(sel.Thinking)))
+	if lr := a.LastResponse(); lr != nil {
+		v := sanitize.Fold(lr.Model.String()) + " · " + orDash(sanitize.Fold(lr.Thinking))
+		if a.ModelDiffers() {
+			v += " ≠ selected"
+		}
+		kv("answered", v)
+	} else {
+		kv("answered", "no response yet")
+	}
+	if ce := a.Context(m.cat); ce.Known && ce.Window > 0 {
+		kv("context", fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
+	} else if ce.Known {
+		kv("context", subagent.FormatTokens(ce.Tokens)+" (window unknown)")
+	} else {
+		kv("context", "unknown")
+	}
+	kv("created", a.CreatedClock(time.Local)+" · run "+a.RuntimeText())
+	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents))))
+	kv("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
+	if a.Error != "" {
+		add(wrap(st.Text.Danger.Render("error: "+sanitize.Fold(a.Error)), w)...)
+	}
+	task := sanitize.Text(a.Task())
+	if task == "" {
+		task = "—"
+	}
+	taskLines := wrap(task, w-10)
+	if !m.detail.taskExpanded && len(taskLines) > 2 {
+		taskLines = append(taskLines[:2], st.Text.Subtle.Render(fmt.Sprintf("… %s shows the whole task", m.keys.Open.Help().Key)))
+	}
+	for i, l := range taskLines {
+		k := ""
+		if i == 0 {
+			k = "task"
+		}
+		add(st.Text.Muted.Render(fmt.Sprintf("%-9s", k)) + " " + l)
+	}
+	section("usage")
+	kv("cost", a.CostText()+" · req/tools "+a.CountsText())
+	if s := a.Summary; s != nil {
+		t := s.Stats.Tokens
+		kv("tokens", fmt.Sprintf("in %s · out %s · cache %s/%s", subagent.FormatTokens(t.Input), subagent.FormatTokens(t.Output),
+			subagent.FormatTokens(t.CacheRead), subagent.FormatTokens(t.CacheWrite)))
+		if s.InheritedEntries > 0 {
+			kv("copied", fmt.Sprintf("%d parent entries, not counted", s.InheritedEntries))
+		}
+	} else if a.SummaryErr != nil {
+		add(wrap(st.Text.Danger.Render(sanitize.Fold(a.SummaryErr.Error())), w)...)
+	}
+	section("recent activity")
+	switch {
+	case !haveAct:
+		add(st.Pane.Placeholder.Render("reading…"))
+	case act.err != nil:
+		add(wrap(st.Text.Danger.Render(sanitize.Fold(act.err.Error())), w)...)
+	case len(act.items) == 0:
+		add(st.Pane.Placeholder.Render("nothing yet"))
+	}
+	for i := len(act.items) - 1; i >= 0; i-- { // newest first
+		it := act.items[i]
+		title := st.Text.Muted.Render(clock(it.TimeMs)+" ") + st.Role.Tool.Render(fmt.Sprintf("%-7s", it.Kind)) + " " + it.Title
+		if it.Error {
+			title += st.Text.Danger.Render(" ✗")
+		}
+		add(ansi.Truncate(title, w, "…"))
+		for _, l := range strings.Split(it.Preview, "\n") {
+			if l != "" {
+				add(ansi.Truncate("  "+st.Text.Subtle.Render(l), w, "…"))
+			}
+		}
+	}
+	m.detail.cacheKey, m.detail.lines = key, out
+	return out
+}
+
+// transcriptView draws the transcript screen.
+func (m *Model) transcriptView() string {
+	st := m.com.Styles
+	h := m.transcriptHeight()
+	var lines []string
+	switch {
+	case m.tr.err != "":
+		lines = wrap(st.Text.Danger.Render(m.tr.err), m.width-4)
+	case m.tr.lines == nil:
+		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
+	default:
+		end := min(len(m.tr.lines), m.tr.offset+h)
+		lines = m.tr.lines[min(m.tr.offset, end):end]
+	}
+	title := "Transcript · " + sanitize.Clip(m.tr.path, 80)
+	info := m.transcriptInfo()
+	return common.Frame(st, m.width, m.height, title, info, true, lines)
+}
+
+// transcriptInfo is the transcript's bottom border: pages, follow state,
+// position.
+func (m *Model) transcriptInfo() string {
+	if m.status != "" {
+		return sanitize.Fold(m.status)
+	}
+	if m.tr.tr == nil {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("page %d of %d", m.tr.pages, m.tr.tr.Pages())}
+	if m.tr.tr.Inherited > 0 {
+		parts = append(parts, fmt.Sprintf("%d copied", m.tr.tr.Inherited))
+	}
+	switch {
+	case m.tr.following && m.tr.offset >= m.bottom():
+		parts = append(parts, fmt.Sprintf("following (+%d)", m.tr.followed))
+	case m.tr.events != nil:
+		parts = append(parts, m.keys.Follow.Help().Key+" resumes following")
+	}
+	if n := len(m.tr.lines); n > 0 {
+		parts = append(parts, fmt.Sprintf("line %d/%d", min(n, m.tr.offset+1), n))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// wrap breaks text into lines of at most w cells.
+func wrap(text string, w int) []string {
+	return strings.Split(ansi.Wrap(text, max(1, w), ""), "\n")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,236 @@
+package capabilities
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// dialogKind tells the dialogs apart.
+type dialogKind int
+
+const (
+	dialogPreview  dialogKind = iota // an action's preview, confirmed before it writes
+	dialogAddText                    // the text of a manual directive
+	dialogNewID                      // scope and id of a new capability
+	dialogBindings                   // choose a binding to enable
+	dialogConfirm                    // a yes/no question (delete, discard)
+)
+
+// choice is one binding offered by the enable-bound chooser.
+type choice struct{ id, label string }
+
+// dialog is the open modal.
+type dialog struct {
+	kind    dialogKind
+	title   string
+	body    string
+	preview *preview
+	input   textinput.Model
+	scope   resources.Scope
+	choices []choice
+	cursor  int
+	onYes   func(m *Model) tea.Cmd
+}
+
+func (d *dialog) help(k *keymap.Capabilities) []key.Binding {
+	switch d.kind {
+	case dialogPreview:
+		if d.preview.canWrite() {
+			return []key.Binding{k.Confirm, k.Cancel}
+		}
+		return []key.Binding{k.Dismiss}
+	case dialogConfirm:
+		return []key.Binding{k.Confirm, k.Cancel}
+	}
+	return []key.Binding{k.Submit, k.Dismiss}
+}
+
+func textDialog(kind dialogKind, title, body, prompt string) *dialog {
+	in := textinput.New()
+	in.Prompt = prompt
+	styles := in.Styles()
+	styles.Cursor.Blink = false
+	in.SetStyles(styles)
+	in.Focus()
+	return &dialog{kind: kind, title: title, body: body, input: in, scope: resources.ScopeProject}
+}
+
+// dialogKey handles a key while a dialog is open.
+func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	d := m.dialog
+	k := &m.keys
+	switch d.kind {
+	case dialogPreview:
+		p := d.preview
+		switch {
+		case p.canWrite() && key.Matches(msg, k.Confirm):
+			if p.needsSecondStep() {
+				p.step++
+				return nil
+			}
+			m.dialog = nil
+			m.setStatus("writing…", false)
+			return applyCmd(m.view.file, p.plan, m.now, m.lastWrite)
+		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Dismiss):
+			m.dialog = nil
+			m.setStatus("nothing written", false)
+		}
+		return nil
+	case dialogConfirm:
+		switch {
+		case key.Matches(msg, k.Confirm):
+			m.dialog = nil
+			return d.onYes(m)
+		case key.Matches(msg, k.Cancel):
+			m.dialog = nil
+		}
+		return nil
+	case dialogBindings:
+		switch {
+		case key.Matches(msg, k.Up):
+			d.cursor = max(0, d.cursor-1)
+		case key.Matches(msg, k.Down):
+			d.cursor = min(len(d.choices)-1, d.cursor+1)
+		case key.Matches(msg, k.Submit) && len(d.choices) > 0:
+			m.dialog = nil
+			return m.startAction(capstate.Operation{Kind: capstate.OpEnableBound, Arg: d.choices[d.cursor].id})
+		case key.Matches(msg, k.Dismiss):
+			m.dialog = nil
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Dismiss):
+		m.dialog = nil
+		return nil
+	case key.Matches(msg, k.Submit):
+		return m.submitText(d)
+	case d.kind == dialogNewID && (msg.String() == "left" || msg.String() == "right"):
+		if d.scope == resources.ScopeProject {
+			d.scope = resources.ScopeGlobal
+		} else {
+			d.scope = resources.ScopeProject
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return cmd
+}
+
+// submitText accepts a text dialog.
+func (m *Model) submitText(d *dialog) tea.Cmd {
+	text := d.input.Value()
+	switch d.kind {
+	case dialogAddText:
+		if jsonv.TrimJS(text) == "" {
+			d.body = "Type the directive first (it is kept verbatim)."
+			return nil
+		}
+		m.dialog = nil
+		return m.startAction(capstate.Operation{Kind: capstate.OpAdd, Arg: text})
+	case dialogNewID:
+		id := jsonv.TrimJS(text)
+		if !preset.IsValidResourceID(id) {
+			d.body = "“" + sanitize.Fold(id) + "” is not a valid id: start with a letter or digit, then letters, digits, . _ -"
+			return nil
+		}
+		if m.lib != nil {
+			if err := m.lib.IDTaken(resources.KindCapability, d.scope, id); err != nil {
+				d.body = sanitize.Fold(err.Error())
+				return nil
+			}
+		}
+		m.dialog = nil
+		m.edit = newEditor(d.scope, id, nil, "", m.view.declared)
+		m.focus = paneDetail
+		return nil
+	}
+	return nil
+}
+
+// dialogView draws the open dialog for the panel's size.
+func (m *Model) dialogView(st *themes.Styles) string {
+	d := m.dialog
+	inner := min(max(30, m.width-8), 72) - 4
+	var body []string
+	hint := common.KeyHint(d.help(&m.keys))
+	switch d.kind {
+	case dialogPreview:
+		body = previewBody(d.preview, st, inner)
+	case dialogConfirm:
+		body = wrap(sanitize.Fold(d.body), inner)
+	case dialogBindings:
+		if d.body != "" {
+			body = wrap(st.Text.Muted.Render(sanitize.Fold(d.body)), inner)
+		}
+		for i, c := range d.choices {
+			line := "  " + sanitize.Fold(c.label)
+			if i == d.cursor {
+				line = st.List.Selected.Render(ansi.Truncate("▸ "+sanitize.Fold(c.label), inner, "…"))
+			}
+			body = append(body, line)
+		}
+		hint = common.KeyHint([]key.Binding{m.keys.Up, m.keys.Down, m.keys.Submit, m.keys.Dismiss})
+	default:
+		if d.body != "" {
+			body = wrap(st.Text.Muted.Render(sanitize.Fold(d.body)), inner)
+		}
+		if d.kind == dialogNewID {
+			proj, glob := "  project  ", "  global  "
+			if d.scope == resources.ScopeProject {
+				proj = st.List.Selected.Render("[project]")
+			} else {
+				glob = st.List.Selected.Render("[global]")
+			}
+			body = append(body, "scope: "+proj+" "+glob+st.Text.Muted.Render("  ←/→"))
+		}
+		d.input.SetWidth(max(10, inner-len(d.input.Prompt)-1))
+		body = append(body, d.input.View())
+	}
+	maxBody := max(3, m.height-8)
+	if len(body) > maxBody {
+		body = append(body[:maxBody-1], st.Text.Muted.Render("…"))
+	}
+	return common.DialogBox(st, m.width, m.height, d.title, body, hint)
+}
+
+// bindingChoices lists the bindings of the Preset in force at the leaf.
+func bindingChoices(v *sessionView) ([]choice, string) {
+	st := v.state
+	if st == nil || st.Runtime == nil {
+		return nil, "no session state"
+	}
+	bs, msg := st.Runtime.ReadBindings()
+	if msg != "" {
+		return nil, msg
+	}
+	if st.Preset == nil {
+		return nil, "No active preset; cannot activate a bound capability."
+	}
+	out := make([]choice, 0, len(bs))
+	for _, b := range bs {
+		who := "human-only"
+		if b.ModelCallable {
+			who = "model-callable"
+		}
+		out = append(out, choice{id: b.ID, label: b.ID + " — " + b.Ref.String() + " · " + who + "  " + strings.TrimSpace(toolPatchText(b.Capability.Tools))})
+	}
+	if len(out) == 0 {
+		return nil, "No capability bindings in active preset."
+	}
+	return out, ""
+}

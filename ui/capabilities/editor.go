@@ -1,0 +1,358 @@
+package capabilities
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// field is one part of the capability editor, in tab order.
+type field int
+
+const (
+	fieldName field = iota
+	fieldDescription
+	fieldContent
+	fieldTools
+	fieldCount
+)
+
+// Tool states in the picker.
+const (
+	toolNone = iota
+	toolAdd
+	toolRemove
+)
+
+// toolChoice is one row of the tool picker.
+type toolChoice struct {
+	name, group string
+	state       int
+}
+
+// editor is a capability draft: create (a new file) or edit (the file
+// at revision).
+type editor struct {
+	create   bool
+	scope    resources.Scope
+	id       string
+	revision string
+	orig     *capability.Capability
+
+	name, description textinput.Model
+	content           textarea.Model
+	tools             []toolChoice
+	toolCursor        int
+	field             field
+	dirty             bool
+	// conflict explains a refused save; the draft stays.
+	conflict string
+}
+
+// newEditor starts editing c (nil for a new capability of scope:id).
+// declared are the tools the selected session declares, for the picker.
+func newEditor(scope resources.Scope, id string, c *capability.Capability, revision string, declared []string) *editor {
+	create := c == nil
+	if create {
+		c = &capability.Capability{ID: id, Tools: capability.ToolPatch{Add: []string{}, Remove: []string{}}}
+	}
+	e := &editor{create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
+	e.name = newInput("name: ", deref(c.Name))
+	e.description = newInput("description: ", deref(c.Description))
+	e.content = textarea.New()
+	e.content.ShowLineNumbers = false
+	e.content.Prompt = ""
+	e.content.MaxHeight = 0
+	e.content.CharLimit = 0
+	styles := e.content.Styles()
+	styles.Cursor.Blink = false
+	e.content.SetStyles(styles)
+	e.content.SetValue(c.Content)
+	e.tools = toolChoices(c.Tools, declared)
+	e.focusField(fieldName)
+	return e
+}
+
+func newInput(prompt, value string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.SetValue(value)
+	styles := in.Styles()
+	styles.Cursor.Blink = false
+	in.SetStyles(styles)
+	return in
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// toolChoices builds the picker: Pi's built-ins, pi-forge's control tool,
+// the tools the session declares, then any other tool the patch names.
+func toolChoices(p capability.ToolPatch, declared []string) []toolChoice {
+	var out []toolChoice
+	seen := map[string]bool{}
+	addGroup := func(group string, names []string) {
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			state := toolNone
+			switch {
+			case slices.Contains(p.Add, n):
+				state = toolAdd
+			case slices.Contains(p.Remove, n):
+				state = toolRemove
+			}
+			out = append(out, toolChoice{name: n, group: group, state: state})
+		}
+	}
+	var builtins []string
+	for _, b := range compile.BuiltinTools {
+		builtins = append(builtins, b.Name)
+	}
+	addGroup("Pi built-ins", builtins)
+	addGroup("pi-forge", []string{capability.ControlTool})
+	addGroup("Declared in the session", declared)
+	addGroup("In this capability", append(append([]string{}, p.Add...), p.Remove...))
+	return out
+}
+
+// focusField moves the keyboard to field f.
+func (e *editor) focusField(f field) {
+	e.field = (f + fieldCount) % fieldCount
+	e.name.Blur()
+	e.description.Blur()
+	e.content.Blur()
+	switch e.field {
+	case fieldName:
+		e.name.Focus()
+	case fieldDescription:
+		e.description.Focus()
+	case fieldContent:
+		e.content.Focus()
+	}
+}
+
+// capturesInput is true while a text field has the keyboard.
+func (e *editor) capturesInput() bool { return e.field != fieldTools }
+
+// draft is the capability the editor holds now.
+func (e *editor) draft() *capability.Capability {
+	c := &capability.Capability{ID: e.id, Content: e.content.Value()}
+	if v := e.name.Value(); v != "" { // an emptied field drops the key
+		c.Name = &v
+	}
+	if v := e.description.Value(); v != "" {
+		c.Description = &v
+	}
+	c.Tools = capability.ToolPatch{Add: keepOrder(e.orig.Tools.Add, e.tools, toolAdd), Remove: keepOrder(e.orig.Tools.Remove, e.tools, toolRemove)}
+	return c
+}
+
+// keepOrder lists the tools in state: those the original patch had first,
+// in its order, then newly chosen ones in picker order.
+func keepOrder(orig []string, tools []toolChoice, state int) []string {
+	out := []string{}
+	chosen := map[string]bool{}
+	for _, t := range tools {
+		if t.state == state {
+			chosen[t.name] = true
+		}
+	}
+	for _, n := range orig {
+		if chosen[n] {
+			out = append(out, n)
+			delete(chosen, n)
+		}
+	}
+	for _, t := range tools {
+		if chosen[t.name] {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}
+
+// diagnostics validates the draft as pi-forge would read the file.
+func (e *editor) diagnostics() capability.Diagnostics { return capability.Validate(e.draft()) }
+
+// update routes a key or message to the focused field.
+func (e *editor) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	before := e.draft()
+	switch e.field {
+	case fieldName:
+		e.name, cmd = e.name.Update(msg)
+	case fieldDescription:
+		e.description, cmd = e.description.Update(msg)
+	case fieldContent:
+		e.content, cmd = e.content.Update(msg)
+	}
+	if !sameCapability(before, e.draft()) {
+		e.dirty = true
+	}
+	return cmd
+}
+
+// cycleTool moves the tool under the cursor to its next state.
+func (e *editor) cycleTool() {
+	if e.toolCursor < 0 || e.toolCursor >= len(e.tools) {
+		return
+	}
+	t := &e.tools[e.toolCursor]
+	t.state = (t.state + 1) % 3
+	e.dirty = true
+}
+
+func sameCapability(a, b *capability.Capability) bool {
+	return string(capability.Serialize(a)) == string(capability.Serialize(b))
+}
+
+// setContent replaces the content (back from $EDITOR).
+func (e *editor) setContent(text string) {
+	if text != e.content.Value() {
+		e.content.SetValue(text)
+		e.dirty = true
+	}
+}
+
+// view draws the editor in width×height cells' worth of lines.
+func (e *editor) view(st *themes.Styles, width, height int) []string {
+	verb := "Edit"
+	if e.create {
+		verb = "New"
+	}
+	lines := []string{st.Text.Strong.Render(verb+" "+string(e.scope)+":"+e.id) + st.Text.Muted.Render("  tab next field · ctrl+s save · ctrl+e content in $EDITOR · esc close")}
+	if e.conflict != "" {
+		lines = append(lines, wrap(st.Text.Danger.Render(sanitize.Fold(e.conflict)), width)...)
+	}
+	for _, d := range e.diagnostics() {
+		style := st.Text.Warning
+		if d.Level == preset.LevelError {
+			style = st.Text.Danger
+		}
+		lines = append(lines, style.Render(ansi.Truncate(sanitize.Fold(string(d.Level)+": "+d.Message), width, "…")))
+	}
+	mark := func(f field, label string) string {
+		if e.field == f {
+			return st.Text.Info.Render("▸ " + label)
+		}
+		return st.Text.Muted.Render("  " + label)
+	}
+	e.name.SetWidth(max(10, width-16))
+	e.description.SetWidth(max(10, width-22))
+	lines = append(lines, mark(fieldName, "")+e.name.View(), mark(fieldDescription, "")+e.description.View())
+	lines = append(lines, mark(fieldContent, "content"))
+	toolRows := min(len(e.tools)+4, max(6, height/3))
+	contentH := max(3, height-len(lines)-toolRows-1)
+	e.content.SetWidth(max(10, width-2))
+	e.content.SetHeight(contentH)
+	for _, l := range strings.Split(e.content.View(), "\n") {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, mark(fieldTools, "tools")+st.Text.Muted.Render("  space cycles · +add -remove"))
+	return append(lines, e.toolLines(st, width, max(1, height-len(lines)))...)
+}
+
+// toolLines draws the picker window around its cursor, grouped by source.
+func (e *editor) toolLines(st *themes.Styles, width, height int) []string {
+	var rows []string
+	cursorRow := 0
+	group := ""
+	for i, t := range e.tools {
+		if t.group != group {
+			group = t.group
+			rows = append(rows, st.Text.Subtle.Render("  "+group))
+		}
+		box := "[ ]"
+		switch t.state {
+		case toolAdd:
+			box = st.Diff.Add.Render("[+]")
+		case toolRemove:
+			box = st.Diff.Del.Render("[-]")
+		}
+		line := "    " + box + " " + sanitize.Fold(t.name)
+		if i == e.toolCursor && e.field == fieldTools {
+			line = st.List.Selected.Render(ansi.Strip(line))
+			cursorRow = len(rows)
+		}
+		rows = append(rows, ansi.Truncate(line, width, "…"))
+	}
+	from := max(0, min(cursorRow-height/2, len(rows)-height))
+	return rows[from:min(len(rows), from+height)]
+}
+
+// externalEditor hands the draft's content to $VISUAL/$EDITOR; it does
+// file IO, so it runs in a command.
+func externalEditor(content string) tea.Cmd {
+	return func() tea.Msg {
+		editor := os.Getenv("VISUAL")
+		if strings.TrimSpace(editor) == "" {
+			editor = os.Getenv("EDITOR")
+		}
+		args := strings.Fields(editor)
+		if len(args) == 0 {
+			args = []string{"vi"}
+		}
+		f, err := os.CreateTemp("", "forgebench-capability-*.md")
+		if err != nil {
+			return editorDoneMsg{err: fmt.Errorf("create the editor file: %w", err)}
+		}
+		path := f.Name()
+		_, werr := f.WriteString(content)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return editorDoneMsg{err: fmt.Errorf("write the editor file: %w", werr)}
+		}
+		cmd := exec.Command(args[0], append(args[1:], path)...)
+		return editorReadyMsg{cmd: cmd, done: func(runErr error) tea.Msg {
+			defer os.Remove(path)
+			if runErr != nil {
+				return editorDoneMsg{err: fmt.Errorf("editor %s: %w", args[0], runErr)}
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return editorDoneMsg{err: fmt.Errorf("read back the editor file: %w", err)}
+			}
+			text := string(data)
+			if !strings.HasSuffix(content, "\n") {
+				text = strings.TrimSuffix(text, "\n")
+			}
+			return editorDoneMsg{content: text}
+		}}
+	}
+}
+
+// Messages of the $EDITOR hand-off.
+type (
+	editorReadyMsg struct {
+		cmd  *exec.Cmd
+		done func(error) tea.Msg
+	}
+	editorDoneMsg struct {
+		content string
+		err     error
+	}
+)

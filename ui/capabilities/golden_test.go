@@ -1,0 +1,47 @@
+package capabilities
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+func TestGoldenViews(t *testing.T) {
+	steps := []struct {
+		name string
+		do   func(hs *harness)
+	}{
+		{"library", func(hs *harness) { hs.selectCapability("project:write-access") }},
+		{"session", func(hs *harness) { hs.focusOn(paneSession) }},
+		{"session_expanded", func(hs *harness) {
+			hs.focusOn(paneSession)
+			hs.Press("down", "space")
+		}},
+		{"bindings", func(hs *harness) {
+			hs.focusOn(paneDetail)
+			hs.Press("b")
+		}},
+		{"editor", func(hs *harness) {
+			hs.selectCapability("project:review-mode")
+			hs.Press("enter")
+		}},
+		{"preview_enable", func(hs *harness) {
+			hs.selectCapability("project:test-runner")
+			hs.Press("a")
+		}},
+		{"reset_second_step", func(hs *harness) { hs.Press("R", "y") }},
+	}
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, step := range steps {
+			name := fmt.Sprintf("%s_%dx%d", step.name, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				hs := newHarness(t, size.w, size.h, true)
+				step.do(hs)
+				view := hs.m.View()
+				uitest.AssertFills(t, view, size.w, size.h)
+				uitest.Golden(t, name, view)
+			})
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package capabilities
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// wideWidth is the width from which the library and the right column
+// show side by side.
+const wideWidth = 120
+
+// rect is a pane's outer size; a zero rect hides the pane.
+type rect struct{ w, h int }
+
+type layout struct {
+	wide                     bool
+	library, detail, session rect
+}
+
+// layout places the panes in the body (the last row is the status line).
+func (m *Model) layout() layout {
+	w, h := max(0, m.width), max(0, m.height-1)
+	if w >= wideWidth {
+		leftW := min(max(w*3/8, 36), 64)
+		detailH := min(max(h*9/20, 6), h)
+		return layout{wide: true, library: rect{leftW, h}, detail: rect{w - leftW, detailH}, session: rect{w - leftW, h - detailH}}
+	}
+	switch m.focus {
+	case paneLibrary:
+		libH := min(max(h/2, 5), h)
+		return layout{library: rect{w, libH}, detail: rect{w, h - libH}}
+	case paneDetail:
+		return layout{detail: rect{w, h}}
+	}
+	return layout{session: rect{w, h}}
+}
+
+// detailInner is the detail pane's inner height and width (the wide
+// layout's when it is hidden, so renders are ready when it shows).
+func (m *Model) detailInner() (int, int) {
+	d := m.layout().detail
+	if d.w == 0 {
+		d = rect{m.width, m.height - 1}
+	}
+	return max(0, d.h-2), max(0, d.w-4)
+}
+
+// View implements common.Panel: exactly width×height cells.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := &m.com.Styles
+	l := m.layout()
+	var left, right []string
+	if l.library.h > 0 {
+		left = append(left, m.libraryView(l.library))
+	}
+	if l.detail.h > 0 {
+		right = append(right, m.detailView(l.detail))
+	}
+	if l.session.h > 0 {
+		right = append(right, m.sessionView(l.session))
+	}
+	if !l.wide {
+		left, right = append(left, right...), nil
+	}
+	body := joinColumns(strings.Split(strings.Join(left, "\n"), "\n"), strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height-1)
+	screen := body + "\n" + m.statusLine()
+	if m.dialog != nil {
+		// The compositor trims trailing blanks; keep every row full width.
+		rows := strings.Split(common.Overlay(screen, m.dialogView(st), m.width, m.height), "\n")
+		for i, r := range rows {
+			rows[i] = padRight(r, m.width)
+		}
+		return strings.Join(rows, "\n")
+	}
+	return screen
+}
+
+// statusLine is the panel's last row: the last message, else the trust
+// state and what the session view follows.
+func (m *Model) statusLine() string {
+	st := &m.com.Styles
+	text := m.status
+	style := st.Text.Info
+	if m.statusErr {
+		style = st.Text.Danger
+	}
+	if text == "" {
+		style = st.Text.Muted
+		text = "n new · enter edit · a enable · A enable binding · d disable · + add · R reset · b bindings"
+	}
+	line := style.Render(sanitize.Fold(text))
+	if !m.com.Workspace.Trust.Trusted {
+		line = st.Text.Warning.Render("project not trusted: read-only · ") + line
+	}
+	return padRight(ansi.Truncate(line, m.width, "…"), m.width)
+}
+
+func (m *Model) libraryView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneLibrary
+	var lines []string
+	switch {
+	case m.libErr != "":
+		lines = wrap(st.Text.Danger.Render(m.libErr), r.w-4)
+	case m.lib == nil:
+		lines = []string{st.Pane.Placeholder.Render("loading the library…")}
+	case m.list.Total() == 0:
+		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press n."), r.w-4)
+	default:
+		lines = m.list.View(&st, r.w-4, r.h-2, focused)
+	}
+	info := m.list.Position()
+	if m.lib != nil {
+		info = fmt.Sprintf("%d capabilities  %s", m.list.Total(), info)
+	}
+	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
+}
+
+func (m *Model) detailView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneDetail
+	innerW, innerH := r.w-4, r.h-2
+	if m.edit != nil {
+		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, innerW, innerH))
+	}
+	if m.mode == modeBindings {
+		title := "Bindings"
+		var lines []string
+		if f := m.bindingsForm(); f != nil {
+			p := m.selectedPreset()
+			title = "Bindings of " + p.Key() + " (read-only; edit in Presets)"
+			lines = strings.Split(f.View(innerW, innerH), "\n")
+		} else {
+			lines = wrap(st.Pane.Placeholder.Render("no Preset selected: choose one in the Presets panel (1), or follow a session with an active Preset"), innerW)
+		}
+		return common.Frame(st, r.w, r.h, title, "b capability", focused, lines)
+	}
+	c := m.selectedCapability()
+	if c == nil {
+		return common.Frame(st, r.w, r.h, "Capability", "", focused, nil)
+	}
+	k := detailKey{key: c.Key(), revision: c.SourceRevision, width: innerW, theme: common.ThemeKey(&st)}
+	lines, ok := m.detail[k]
+	if !ok {
+		lines = []string{st.Pane.Placeholder.Render("rendering…")}
+	}
+	off := min(m.detailOffset, max(0, len(lines)-innerH))
+	info := ""
+	if len(lines) > innerH {
+		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))
+	}
+	return common.Frame(st, r.w, r.h, "Capability "+c.Key(), info, focused, lines[off:])
+}
+
+func (m *Model) sessionView(r rect) string {
+	st := m.com.Styles
+	focused := m.focus == paneSession
+	m.view.focused = focused
+	lines, starts := sessionLines(&m.view, &st, r.w-4)
+	innerH := r.h - 2
+	v := &m.view
+	if v.cursor < len(starts) {
+		top := starts[v.cursor]
+		end := len(lines)
+		if v.cursor+1 < len(starts) {
+			end = starts[v.cursor+1]
+		}
+		if top < v.offset {
+			v.offset = top
+		}
+		if end > v.offset+innerH {
+			v.offset = min(top, end-innerH)
+		}
+	}
+	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
+	title := "Session"
+	if v.state != nil && v.state.ID != "" {
+		title = "Session @ " + v.state.ID
+	}
+	info := ""
+	if len(lines) > innerH {
+		info = fmt.Sprintf("%d–%d/%d", v.offset+1, min(len(lines), v.offset+innerH), len(lines))
+	}
+	return common.Frame(st, r.w, r.h, title, info, focused, lines[v.offset:])
+}
+
+// joinColumns places two columns of exact-width lines side by side and
+// pads the result to height lines of width cells.
+func joinColumns(left, right []string, width, height int) string {
+	var b strings.Builder
+	for i := 0; i < height; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if i < len(left) {
+			line = left[i]
+		}
+		if i < len(right) {
+			line += right[i]
+		}
+		b.WriteString(padRight(ansi.Truncate(line, width, ""), width))
+	}
+	return b.String()
+}

@@ -1,0 +1,87 @@
+package presets
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/session/capstate"
+)
+
+// demoCapabilities unpacks the demo: its main session carries capability
+// history and has project:guarded-worker active.
+func demoCapabilities(t *testing.T) (resources.Workspace, string, *resources.Library) {
+	t.Helper()
+	layout, err := demo.Unpack(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := resources.Workspace{Cwd: layout.ProjectDir, AgentDir: layout.AgentDir, ForgeDir: layout.ForgeDir,
+		Trust: resources.Trust{Trusted: true, Source: "test"}}
+	files, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-27T09-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatal("main demo session missing")
+	}
+	lib, err := resources.LoadLibrary(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, files[0], lib
+}
+
+// The preview carries the capability updates where the request would:
+// native system sections for the model in force (GPT-5.4), in place of
+// the stored anchors.
+func TestPreviewShowsCapabilityUpdates(t *testing.T) {
+	ws, file, lib := demoCapabilities(t)
+	rc := loadRunContext(ws, file, "", time.Now())
+	if rc.err != nil || rc.caps == nil {
+		t.Fatalf("run context: %v %v", rc.err, rc.caps)
+	}
+	p, err := lib.ResolvePreset("guarded-worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := previewCmd(1, p.Stack, rc)().(previewMsg)
+	var caps []string
+	for _, part := range msg.res.Messages {
+		if part.Kind == capstate.PartCapability {
+			caps = append(caps, part.Label)
+			if !strings.HasPrefix(part.Text, `Updated system prompt section "forge-capability-`) && !strings.HasPrefix(part.Text, `Removed system prompt section "forge-capability-`) {
+				t.Errorf("capability part text %q", part.Text)
+			}
+		}
+		if capability.IsDeliveryMarker(part.Message) {
+			t.Error("a delivery marker survived the projection")
+		}
+	}
+	if len(caps) == 0 || !strings.Contains(strings.Join(caps, "\n"), "native system section") {
+		t.Fatalf("capability parts: %v", caps)
+	}
+}
+
+// Saving a version of the active Preset that denies a tool an active
+// capability adds is refused by the preflight, with what it would break.
+func TestSavePreflightOfTheActivePreset(t *testing.T) {
+	ws, file, lib := demoCapabilities(t)
+	p, err := lib.ResolvePreset("guarded-worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stack := *p.Stack
+	stack.Tools = &preset.ResourcePolicy{Deny: []string{"edit"}}
+	draft := &capability.PresetRef{Key: capability.Key{Scope: p.Scope, ID: p.ID}, Stack: &stack}
+	if got := savePreflight(ws, file, draft); got != `Tool "edit" is blocked by prompt stack "guarded-worker".` {
+		t.Fatalf("preflight: %q", got)
+	}
+	// Another Preset is not the active one: nothing to check.
+	other := &capability.PresetRef{Key: capability.Key{Scope: p.Scope, ID: "pi-mirror"}, Stack: &stack}
+	if got := savePreflight(ws, file, other); got != "" {
+		t.Fatalf("inactive preset: %q", got)
+	}
+}

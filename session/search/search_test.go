@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -128,16 +129,22 @@ func TestFiltersRoleAndSince(t *testing.T) {
 
 func TestAgentTranscripts(t *testing.T) {
 	sc := newScope(t)
-	root := writeFile(t, filepath.Join(sc.dir, "2026_root.jsonl"), t0, headerLine("root-id"), userLine("u1", "", 1, "delegate the capybara review"))
+	root := writeFile(t, filepath.Join(sc.dir, "2026_root.jsonl"), t0, headerLine("root-id"),
+		`{"type":"custom","customType":"pi-subagent/tree-v2","data":{"version":1,"id":"tree-1","rootSessionId":"root-id"},"id":"m1","parentId":null,"timestamp":"`+ts(1)+`"}`,
+		userLine("u1", "m1", 2, "delegate the capybara review"))
 	tree := filepath.Join(sc.dir, "root-id.subagents", "tree-1")
+	// No descriptor in the file: only state.json can name this agent.
 	reviewFile := writeFile(t, filepath.Join(tree, "sessions", "r.jsonl"), t0, headerLine("agent-r"),
-		`{"type":"custom","customType":"pi-subagent/descriptor","data":{"version":5,"path":"/root/review"},"id":"d1","parentId":null,"timestamp":"`+ts(1)+`"}`,
-		userLine("ru1", "d1", 2, "capybara found in review"))
-	// Not in state.json: named by its descriptor.
+		userLine("ru1", "", 2, "capybara found in review"))
+	// Not in state.json (and in no tree the root selects): named by its
+	// descriptor.
 	writeFile(t, filepath.Join(tree, "sessions", "s.jsonl"), t0, headerLine("agent-s"),
 		`{"type":"custom","customType":"pi-subagent/descriptor","data":{"version":5,"path":"/root/scout"},"id":"d1","parentId":null,"timestamp":"`+ts(1)+`"}`,
 		userLine("su1", "d1", 2, "scouting capybara"))
-	state := `{"version":1,"id":"tree-1","rootSessionId":"root-id","rootMailbox":[],"agents":{"/root/review":{"sessionFile":"/elsewhere/` + filepath.Base(reviewFile) + `","status":"completed","mailbox":[]}}}`
+	// state.json names the review agent's file where it was before the
+	// tree moved; session/subagent finds it by name.
+	state := `{"version":1,"id":"tree-1","rootSessionId":"root-id","rootMailbox":[],"agents":{"/root/review":{"sessionFile":"/elsewhere/` + filepath.Base(reviewFile) +
+		`","status":"completed","mailbox":[],"descriptor":{"version":5,"path":"/root/review","parentPath":"/root","anchorId":"x"}}}}`
 	if err := os.WriteFile(filepath.Join(tree, "state.json"), []byte(state), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -359,5 +366,21 @@ func TestMatchSessionFindsEntriesOfALoadedSession(t *testing.T) {
 	cancel()
 	if got := m.MatchSession(ctx, s, 0); len(got) > 8 {
 		t.Fatalf("cancelled: %d", len(got))
+	}
+}
+
+func TestSyntheticFixtureTree(t *testing.T) {
+	agentDir := fixtures.Path(t, "pi-subagent/synthetic-v5/agent")
+	sc := Scope{Loc: session.Locations{AgentDir: agentDir}, Cwd: "/home/dev/projects/demo-app", Home: "/home/dev", Agents: true}
+	hits, _ := run(t, NewSearcher(), sc, Query{Text: "auth.ts"}, Options{})
+	paths := map[string]int{}
+	for _, h := range hits {
+		paths[h.AgentPath]++
+		if h.SessionID == "" || h.EntryID == "" || h.SessionName == "" {
+			t.Errorf("incomplete hit %+v", h)
+		}
+	}
+	if paths[""] == 0 || paths["/root/review"] == 0 {
+		t.Fatalf("hits by agent: %v", paths)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/subagent"
 )
 
 // Source is one file to search.
@@ -103,36 +104,40 @@ func statAll(paths []string) []Source {
 }
 
 // agentSources lists the agent transcripts of the root session with the
-// given id: every <dir>/<rootId>.subagents/<treeId>/sessions/*.jsonl (spec
-// §16), each named by its path in the tree's state.json, else by its own
-// descriptor.
-//
-// TODO(h7): replace with session/subagent's tree reading once it is on main.
+// given id: the agents of the tree its active branch selects, as
+// session/subagent reads it (paths from state.json, or from the
+// descriptors when state.json is unreadable; moved files found by name),
+// in path order; then every other session file under
+// <dir>/<rootId>.subagents/*/sessions/ (other trees, files no agent
+// claims), named by its own descriptor.
 func agentSources(rootFile, rootID string) []Source {
-	base := filepath.Join(filepath.Dir(rootFile), rootID+".subagents")
-	treeDirs, err := os.ReadDir(base)
-	if err != nil {
-		return nil
-	}
 	var out []Source
-	for _, t := range treeDirs {
-		if !t.IsDir() {
+	claimed := map[string]bool{}
+	if t, err := subagent.Open(rootFile, subagent.Options{}); err == nil {
+		for _, a := range t.Agents {
+			if a.File == "" {
+				continue
+			}
+			if abs, err := filepath.Abs(a.File); err == nil && !claimed[abs] {
+				claimed[abs] = true
+				for _, src := range statAll([]string{a.File}) {
+					src.RootFile, src.AgentPath = rootFile, a.Path
+					out = append(out, src)
+				}
+			}
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(rootFile), rootID+".subagents", "*", "sessions", "*.jsonl"))
+	var rest []Source
+	for _, src := range statAll(files) {
+		if abs, err := filepath.Abs(src.Path); err == nil && claimed[abs] {
 			continue
 		}
-		treeDir := filepath.Join(base, t.Name())
-		byFile := statePaths(filepath.Join(treeDir, "state.json"))
-		files, _ := filepath.Glob(filepath.Join(treeDir, "sessions", "*.jsonl"))
-		for _, src := range statAll(files) {
-			src.RootFile = rootFile
-			src.AgentPath = byFile[filepath.Base(src.Path)]
-			if src.AgentPath == "" {
-				src.AgentPath = descriptorPath(src.Path)
-			}
-			out = append(out, src)
-		}
+		src.RootFile, src.AgentPath = rootFile, descriptorPath(src.Path)
+		rest = append(rest, src)
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].AgentPath < out[b].AgentPath })
-	return out
+	sort.SliceStable(rest, func(a, b int) bool { return rest[a].AgentPath < rest[b].AgentPath })
+	return append(out, rest...)
 }
 
 // treeOwners maps the root session files that own a pi-subagent tree

@@ -25,7 +25,7 @@ t new-session -d -s smoke -x 160 -y 48 \
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # Text only the built panel shows (the placeholder shows "│ <title>").
-declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [5]="╭─ Agents")
+declare -A shows=([1]="╭─ Presets ─" [2]="╭─ Library ─" [3]="╭─ Sessions (" [4]="╭─ Blocks" [5]="╭─ Agents")
 for n in 1 2 3 4 5; do
   t send-keys -t smoke "$n"
   wait_for "${shows[$n]:-│ ${title[$n]}}"
@@ -56,6 +56,14 @@ demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.p
 "$bin" "${demo_flags[@]}" preset compile pi-mirror --json >/dev/null 2>"$work/compile.err" \
   || { echo "the saved pi-mirror.json does not compile cleanly:"; cat "$work/compile.err"; exit 1; }
 echo "presets panel edit and save ok"
+# The draft diff of the saved Preset: nothing to compile differently.
+t send-keys -t smoke D
+wait_for "Draft diff · project:pi-mirror"
+wait_for "the draft compiles to the same request as the saved Preset"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_for "Items · pi-mirror"
+echo "presets draft diff ok"
 # The file changes on disk under an unsaved draft: the save is refused,
 # the draft stays, and fork writes it under a new id.
 sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
@@ -70,6 +78,42 @@ wait_for "fork → project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
+# Preset properties: the copy's description, typed in the Properties form,
+# saved and validated through the CLI.
+t send-keys -t smoke G k k k k k k k Enter
+wait_for "Preset properties — pi-mirror-copy"
+t send-keys -t smoke j Enter C-e C-u # the field editor opens on the old text: clear it
+t send-keys -t smoke -l "Edited in the smoke test"
+t send-keys -t smoke Enter
+wait_for "pi-mirror-copy (unsaved)"
+t send-keys -t smoke C-s
+wait_for "saved project:pi-mirror-copy"
+"$bin" "${demo_flags[@]}" preset show pi-mirror-copy --json | grep -qF '"description": "Edited in the smoke test"' \
+  || { echo "the description was not saved"; screen; exit 1; }
+"$bin" "${demo_flags[@]}" preset validate pi-mirror-copy >"$work/validate.out" 2>&1 \
+  || { echo "pi-mirror-copy does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "presets properties edit ok"
+# Agent profile: raise tdd-worker's thinking level in its form, save, and
+# validate it through the CLI.
+t send-keys -t smoke p
+wait_for "╭─ Agent profiles"
+t send-keys -t smoke g j i
+wait_for "Profile · tdd-worker (editing)"
+t send-keys -t smoke j j j j Space
+wait_for "thinkingLevel   high"
+t send-keys -t smoke C-s
+wait_for "saved project:tdd-worker"
+"$bin" "${demo_flags[@]}" profile show tdd-worker --json | grep -qF '"thinkingLevel": "high"' \
+  || { echo "the thinking level was not saved"; exit 1; }
+"$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
+  || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke p
+wait_for "Items · pi-mirror-copy"
+echo "profile edit ok"
 # Agents panel: the newest session, selected at start, is the pi-subagent
 # root of the demo; read an agent's transcript, come back, then switch to
 # closed agents.
@@ -137,6 +181,26 @@ if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
 fi
 grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
 echo "capabilities panel enable/disable ok"
+# Payloads panel: the selected entry against the previous request; the
+# branch's requests with their cache figures; the drop where the model
+# switched, its cause and line diff; then a saved payload picked as B.
+t send-keys -t smoke 4
+wait_for "(following the selection)"
+wait_for "╭─ Blocks · "
+t send-keys -t smoke s
+wait_for "Requests on the branch"
+wait_for "▼ d49fd546"
+t send-keys -t smoke / d 4 9 f d 5 4 6 Enter Enter
+wait_for "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4"
+t send-keys -t smoke Enter v
+wait_for "· split ·"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+t send-keys -t smoke b
+wait_for "Pick B (later request)"
+t send-keys -t smoke / 0 2 - a f t e r Enter Enter
+wait_for "B saved payload 02-after-write-access.json"
+echo "payloads panel walk ok"
 t send-keys -t smoke 5
 wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'
@@ -148,4 +212,32 @@ t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)
 if [ "$code" != "0" ]; then echo "forgebench exited with $code"; screen; exit 1; fi
+# Hostile sessions (test/hostile): a FIFO and a /dev/zero symlink among them
+# must not stall discovery, and no escape sequence from the files may reach
+# the terminal — an OSC 52 that got through would fill tmux's paste buffer.
+corpus="$(dirname "$0")/../test/hostile"
+hcwd="$work/hostile"
+hdir="$work/hagent/sessions/--$(printf '%s' "${hcwd#/}" | tr '/:\\' '---')--"
+mkdir -p "$hcwd" "$hdir" "$work/hforge"
+cp "$corpus"/sessions/*.jsonl "$hdir/"
+mkfifo "$hdir/fifo.jsonl"
+ln -s /dev/zero "$hdir/zero.jsonl"
+t kill-server 2>/dev/null || true
+sock="$sock-hostile" # a fresh server: the old one may still be exiting
+t new-session -d -s smoke -x 160 -y 48 \
+  "'$bin' --cwd '$hcwd' --agent-dir '$work/hagent' --forge-dir '$work/hforge' --theme dark; sleep 60"
+# set-clipboard on: an application's OSC 52 creates a tmux buffer. The
+# hostile text shows only once panel 3 is opened, after this.
+t set -g set-clipboard on
+wait_for "forgebench │ cwd"
+t send-keys -t smoke 3
+wait_for "╭─ Sessions (8)"
+t send-keys -t smoke Tab Tab g
+for _ in $(seq 1 12); do t send-keys -t smoke Enter Escape Down; sleep 0.3; done
+t send-keys -t smoke c
+wait_for "Context at "
+if [ -n "$(t list-buffers 2>/dev/null)" ]; then
+  echo "an escape sequence from a hostile session reached the terminal (tmux buffer set):"; t list-buffers; exit 1
+fi
+echo "hostile sessions ok"
 echo "tmux smoke test passed"

@@ -46,20 +46,16 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, home, err := sessionLocations(ws, "")
-	if err != nil {
-		return nil, fmt.Errorf("session locations: %w", err)
-	}
-	var file string
+	file := rootArg
 	if rootArg == "" {
-		file, err = newestTreeRoot(loc, ws.Cwd, home)
-	} else {
-		file, err = session.ResolveSession(loc, ws.Cwd, home, rootArg)
-	}
-	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
-		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
-	}
-	if err != nil {
+		loc, home, err := sessionLocations(ws, "")
+		if err != nil {
+			return nil, fmt.Errorf("session locations: %w", err)
+		}
+		if file, err = newestTreeRoot(loc, ws.Cwd, home); err != nil {
+			return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
+		}
+	} else if err := g.resolveSessionArg(&file); err != nil {
 		return nil, err
 	}
 	cat, err := g.modelCatalog()
@@ -177,7 +173,7 @@ func agentSession(a *subagent.Agent) (*session.Session, error) {
 	if a.File == "" {
 		return nil, fail(exitFailed, "the session file of %s is missing (%s)", a.Path, sanitize.Line(a.SessionFile))
 	}
-	s, err := session.Open(a.File)
+	s, err := session.OpenForDisplay(a.File) // a display path: runaway lines are skipped
 	if err != nil {
 		return nil, fmt.Errorf("open the session of %s: %w", a.Path, err)
 	}

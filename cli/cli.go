@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // Exit codes shared by every command (DESIGN.md §2).
@@ -63,6 +65,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exitCode = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.Vars{"leaf_help": leafHelp},
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "forgebench:", err)
@@ -82,13 +85,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	// Error messages can quote file names and file text: they reach the
+	// terminal through the sanitiser like every other human line.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err.Error() != "" {
-			fmt.Fprintln(stderr, "forgebench:", ee.err)
+			fmt.Fprintln(stderr, "forgebench:", sanitize.Text(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "forgebench:", err)
+	fmt.Fprintln(stderr, "forgebench:", sanitize.Text(err.Error()))
 	return exitFailed
 }

@@ -1,18 +1,282 @@
 package cli
 
-// The payload group arrives with the payload-diff issue; until then every
-// command answers "not implemented yet" with the usage exit code.
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+)
 
 // PayloadCmd groups the payload commands.
 type PayloadCmd struct {
-	Show payloadPending `cmd:"" help:"Show a captured payload, a session entry or a preset at an entry as a request."`
-	Diff payloadPending `cmd:"" help:"Diff two requests: blocks, lines, cache boundary and token deltas."`
+	Show PayloadShowCmd `cmd:"" help:"Show a captured payload, a session entry or a preset at an entry as a request."`
+	Diff PayloadDiffCmd `cmd:"" help:"Diff two requests: blocks, lines, cache boundary and token deltas."`
 }
 
-// payloadPending stands in for every payload command.
-type payloadPending struct{ pendingArgs }
+// PayloadShowCmd shows one request.
+type PayloadShowCmd struct {
+	Ref  string `arg:"" name:"ref" help:"The request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	JSON bool   `name:"json" help:"Print {ref, kind, turn, …}: the turn snapshot, and for files the recovery report and redactions, for session and preset references the rebuilt request."`
+}
 
-// Run answers "not implemented yet" with the usage exit code.
-func (c *payloadPending) Run(*Globals) error {
-	return fail(exitUsage, "not implemented yet: arrives with the payload-diff issue")
+// PayloadDiffCmd diffs two requests.
+type PayloadDiffCmd struct {
+	A              string `arg:"" name:"a" help:"The earlier request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	B              string `arg:"" name:"b" help:"The later request, same forms."`
+	JSON           bool   `name:"json" help:"Print pi-forge's diffTurns result {blocks, prefixTokens, prefixRatio, deltaTokens, summary}, plus \"cause\" when the data names what broke the cache."`
+	FailOnChange   bool   `name:"fail-on-change" help:"Exit 1 when any block changed."`
+	MaxTokenGrowth *int   `name:"max-token-growth" help:"Exit 1 when the request grew by more than N tokens (chars/4)." placeholder:"N"`
+	BlocksOnly     bool   `name:"blocks-only" help:"Leave out the line diffs of modified blocks (human output)."`
+}
+
+// resolver builds a session.Resolver for this workspace: presets by file or
+// selector, Pi's defaults when a session records no system prompt.
+func (g *Globals) resolver() (*session.Resolver, error) {
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return &session.Resolver{
+		Catalog:  cat,
+		Location: time.Local,
+		Open:     openSession,
+		LoadPreset: func(sel string) (*preset.Stack, string, error) {
+			return g.loadPresetRef(sel)
+		},
+		Fallback: func() (compile.Runtime, string, error) {
+			ws, err := g.workspace()
+			if err != nil {
+				return compile.Runtime{}, "", err
+			}
+			return resources.PiDefaultRuntime(ws, nil, time.Now())
+		},
+	}, nil
+}
+
+// loadPresetRef reads a preset reference: an existing file, else a
+// selector resolved in the library. Error diagnostics are reported on
+// stderr; the preset is compiled anyway, as pi-forge's preview does.
+func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
+	if fi, err := os.Stat(sel); err == nil && !fi.IsDir() {
+		raw, err := readInput(sel)
+		if err != nil {
+			return nil, "", fail(exitUsage, "%v", err)
+		}
+		st, diags := preset.Parse(raw, baseName(sel))
+		errs := 0
+		for _, d := range diags {
+			if d.Level == preset.LevelError {
+				errs++
+			}
+		}
+		g.presetNotes(sel, errs)
+		return st, sel, nil
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := resolved(lib.ResolvePreset(sel))
+	if err != nil {
+		return nil, "", err
+	}
+	errs, _ := p.Counts()
+	g.presetNotes(p.Key(), errs)
+	return p.Stack, p.Key(), nil
+}
+
+func (g *Globals) presetNotes(name string, n int) {
+	if n > 0 {
+		fmt.Fprintf(g.stderr, "forgebench: preset %s has %d error diagnostic(s); compiled anyway\n", name, n)
+	}
+}
+
+// resolveRef parses and resolves one reference, mapping failures to exit
+// codes: a malformed reference, a missing file or an unknown entry is a
+// usage error.
+func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
+	ref, err := session.ParseRef(s)
+	if err != nil {
+		return nil, fail(exitUsage, "%v", err)
+	}
+	r, err := rv.Resolve(ref)
+	var ee *exitError
+	switch {
+	case err == nil:
+		return r, nil
+	case errors.As(err, &ee):
+		return nil, err
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge):
+		return nil, fail(exitUsage, "%v", err)
+	}
+	return nil, err
+}
+
+// Run prints one request.
+func (c *PayloadShowCmd) Run(g *Globals) error {
+	rv, err := g.resolver()
+	if err != nil {
+		return err
+	}
+	r, err := resolveRef(rv, c.Ref)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return printCompact(g, showJSON(r))
+	}
+	writeShow(g.stdout, r)
+	return nil
+}
+
+// Run diffs two requests and applies the gates.
+func (c *PayloadDiffCmd) Run(g *Globals) error {
+	if c.MaxTokenGrowth != nil && *c.MaxTokenGrowth < 0 {
+		return fail(exitUsage, "--max-token-growth must be 0 or more")
+	}
+	rv, err := g.resolver()
+	if err != nil {
+		return err
+	}
+	a, err := resolveRef(rv, c.A)
+	if err != nil {
+		return err
+	}
+	b, err := resolveRef(rv, c.B)
+	if err != nil {
+		return err
+	}
+	d := turndiff.DiffTurns(&a.Turn.Turn, &b.Turn.Turn)
+	cause := session.ExplainDiff(a, b, &d)
+	if c.JSON {
+		o := turndiff.DiffJSON(&d)
+		if cause != nil {
+			o.Set("cause", turndiff.CauseJSON(cause))
+		}
+		if err := printCompact(g, o); err != nil {
+			return err
+		}
+	} else {
+		writeDiff(g.stdout, a, b, &d, cause, !c.BlocksOnly)
+	}
+	var failed []string
+	if c.FailOnChange && d.Summary.ChangedBlocks > 0 {
+		failed = append(failed, fmt.Sprintf("%d block(s) changed (--fail-on-change)", d.Summary.ChangedBlocks))
+	}
+	if c.MaxTokenGrowth != nil && d.DeltaTokens > *c.MaxTokenGrowth {
+		failed = append(failed, fmt.Sprintf("the request grew by %d tokens, more than %d (--max-token-growth)", d.DeltaTokens, *c.MaxTokenGrowth))
+	}
+	if len(failed) > 0 {
+		for _, f := range failed[1:] {
+			fmt.Fprintln(g.stderr, "forgebench:", f)
+		}
+		return fail(exitFailed, "%s", failed[0])
+	}
+	return nil
+}
+
+// printCompact prints one JSON document as JSON.stringify does (no
+// indentation), so --json output is byte-compatible with pi-forge's.
+func printCompact(g *Globals, v any) error {
+	_, err := g.stdout.Write([]byte(jsonv.Stringify(v) + "\n"))
+	return err
+}
+
+// showJSON is `payload show --json`: {ref, kind, turn, approxTokens, …}
+// with "file" (path, kind, valid, chars, recovery?, losses) for files and
+// "request" (entry, contextEntry, model, payload, usage?) for session and
+// preset references.
+func showJSON(r *session.Resolved) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("ref", r.Ref.Raw)
+	o.Set("kind", r.Ref.Kind)
+	o.Set("turn", turndiff.TurnJSON(&r.Turn.Turn))
+	o.Set("approxTokens", float64(r.Turn.Turn.ApproxTokens()))
+	if f := r.File; f != nil {
+		fo := jsonv.NewObject()
+		fo.Set("path", f.Path)
+		fo.Set("kind", f.Kind)
+		fo.Set("valid", f.Valid)
+		fo.Set("chars", float64(jsonv.UTF16Len(f.Text)))
+		if f.TurnError != "" {
+			fo.Set("turnError", f.TurnError)
+		}
+		if f.Recovery != nil {
+			fo.Set("recovery", recoveryJSON(f))
+		}
+		losses := make([]any, 0, len(f.Losses))
+		for _, l := range f.Losses {
+			lo := jsonv.NewObject()
+			lo.Set("kind", l.Kind)
+			lo.Set("path", l.Path)
+			if l.Count > 0 {
+				lo.Set("count", float64(l.Count))
+			}
+			losses = append(losses, lo)
+		}
+		fo.Set("losses", losses)
+		o.Set("file", fo)
+	}
+	if q := r.Request; q != nil {
+		ro := jsonv.NewObject()
+		ro.Set("entry", r.Session.Entries[r.Index].ID)
+		var ctx any
+		if q.ContextIndex >= 0 {
+			ctx = r.Session.Entries[q.ContextIndex].ID
+		}
+		ro.Set("contextEntry", ctx)
+		ro.Set("forAssistant", q.ForAssistant)
+		if r.PresetID != "" {
+			ro.Set("preset", r.PresetID)
+		}
+		ro.Set("payload", q.Payload)
+		if q.Usage != nil {
+			uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
+			ro.Set("usage", turndiff.CacheUseJSON(&uses[0]))
+		}
+		o.Set("request", ro)
+	}
+	return o
+}
+
+func recoveryJSON(f *session.PayloadFile) *jsonv.Object {
+	rec := f.Recovery
+	o := jsonv.NewObject()
+	o.Set("truncationNote", rec.Noted)
+	o.Set("keptChars", float64(rec.KeptChars))
+	fields := make([]any, len(rec.Fields))
+	for i, k := range rec.Fields {
+		fields[i] = k
+	}
+	o.Set("fields", fields)
+	if rec.CutField != "" {
+		o.Set("cutField", rec.CutField)
+	} else {
+		o.Set("cutField", nil)
+	}
+	o.Set("messages", float64(rec.Messages))
+	if cm := rec.CutMessage; cm != nil {
+		co := jsonv.NewObject()
+		co.Set("index", float64(cm.Index))
+		co.Set("role", cm.Role)
+		co.Set("textChars", float64(cm.TextChars))
+		o.Set("cutMessage", co)
+	} else {
+		o.Set("cutMessage", nil)
+	}
+	if rec.SyntaxError != "" {
+		o.Set("syntaxError", rec.SyntaxError)
+	}
+	if t, ok := f.RecoveredTurn(); ok {
+		o.Set("recoveredTurn", turndiff.TurnJSON(&t))
+	}
+	return o
 }

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
@@ -54,6 +54,9 @@ func savePreflight(g *Globals, file string, lib *resources.Library, drafts []*ca
 	return nil
 }
 
+// maxPresetFileBytes bounds the read of a legacy Preset file.
+const maxPresetFileBytes = 64 << 20
+
 // legacyDrafts reads the legacy files a migration would overwrite as
 // Presets of the project scope.
 func legacyDrafts(lib *resources.Library, rep resources.MigrationReport) ([]*capability.PresetRef, error) {
@@ -62,7 +65,7 @@ func legacyDrafts(lib *resources.Library, rep resources.MigrationReport) ([]*cap
 		if f.Action != resources.MigrateOverwrite {
 			continue
 		}
-		raw, err := os.ReadFile(f.SourcePath)
+		raw, err := session.ReadRegularFile(f.SourcePath, maxPresetFileBytes) // a FIFO in the checkout must not block
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.SourcePath, err)
 		}

@@ -23,7 +23,10 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	pv := compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros)
+	// Pi's System messages as pi-forge's dock shows them: the compiled
+	// prompt in the leading one, empty ones hidden, tool declarations as
+	// history.
+	pv := compile.PresentSystemMessages(compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros))
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(previewJSON(pv, job.source))+"\n")
 		if err != nil {
@@ -48,7 +51,11 @@ func writePreview(w io.Writer, pv compile.PreviewResult) {
 	for _, p := range pv.Messages {
 		msgTokens += p.Tokens
 	}
-	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens\n", len(pv.Messages), msgTokens)
+	hidden := ""
+	if pv.HiddenSystem > 0 {
+		hidden = fmt.Sprintf(" · %d empty System message(s) hidden", pv.HiddenSystem)
+	}
+	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens%s\n", len(pv.Messages), msgTokens, hidden)
 	for i, p := range pv.Messages {
 		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
 	}
@@ -73,6 +80,9 @@ func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
 			if p.Message != nil {
 				o.Set("message", p.Message)
 			}
+			if p.System != nil {
+				o.Set("system", systemCardJSON(p.System))
+			}
 			out = append(out, o)
 		}
 		return out
@@ -83,9 +93,41 @@ func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
 	root.Set("systemTokens", float64(compile.EstimateTokens(pv.Result.System.SystemPrompt)))
 	root.Set("system", parts(pv.System))
 	root.Set("messages", parts(pv.Messages))
+	root.Set("hiddenSystemMessages", float64(pv.HiddenSystem))
 	root.Set("diagnostics", jsonv.NewObject())
 	diags, _ := root.Get("diagnostics")
 	diags.(*jsonv.Object).Set("system", compile.DiagnosticsJSON(pv.Result.System.Diagnostics))
 	diags.(*jsonv.Object).Set("messages", compile.DiagnosticsJSON(pv.Result.Messages.Diagnostics))
 	return root
+}
+
+// systemCardJSON is {leading, body, sections:[{name, value}], toolsAdded,
+// toolsRemoved, toolsAreHistory: true}.
+func systemCardJSON(c *compile.SystemCard) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("leading", c.Leading)
+	o.Set("body", c.Body)
+	sections := make([]any, 0, len(c.Sections))
+	for _, s := range c.Sections {
+		so := jsonv.NewObject()
+		so.Set("name", s.Name)
+		if s.Value != nil {
+			so.Set("value", *s.Value)
+		} else {
+			so.Set("value", nil)
+		}
+		sections = append(sections, so)
+	}
+	o.Set("sections", sections)
+	names := func(list []string) []any {
+		out := make([]any, len(list))
+		for i, n := range list {
+			out[i] = n
+		}
+		return out
+	}
+	o.Set("toolsAdded", names(c.ToolsAdded))
+	o.Set("toolsRemoved", names(c.ToolsRemoved))
+	o.Set("toolsAreHistory", true)
+	return o
 }

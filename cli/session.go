@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -22,17 +23,26 @@ type SessionCmd struct {
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
 }
 
-// openSession loads a session file; a file that is not a Pi session is a
-// usage error, IO failures are plain errors.
-func openSession(path string) (*session.Session, error) {
-	s, err := session.Open(path)
-	if errors.Is(err, session.ErrNotSession) || errors.Is(err, session.ErrEmptySession) {
+// openSessionWith loads a session file. A file that is not a Pi session
+// is a usage error; a FIFO, device or directory (also behind a symlink) is
+// refused (exit 4) without being read; IO failures are plain errors.
+func openSessionWith(path string, opt session.Options) (*session.Session, error) {
+	s, err := session.OpenWithOptions(path, opt)
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.Is(err, session.ErrNotSession), errors.Is(err, session.ErrEmptySession):
 		return nil, fail(exitUsage, "%s: %v", path, err)
+	case errors.Is(err, session.ErrNotRegular):
+		return nil, fail(exitRefused, "%v", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
-	}
-	return s, nil
+	return nil, err
+}
+
+// openSession loads a session file with every line Pi accepts: the
+// context and compile paths, which must match Pi.
+func openSession(path string) (*session.Session, error) {
+	return openSessionWith(path, session.Options{})
 }
 
 // leafIndex resolves --leaf ("" = Pi's default leaf, the last entry).
@@ -47,7 +57,7 @@ func leafIndex(s *session.Session, leaf string) (int, error) {
 	return i, nil
 }
 
-// openAt opens a session file and resolves --leaf in it.
+// openAt opens a session file (every line Pi accepts) and resolves --leaf.
 func openAt(path, leaf string) (*session.Session, int, error) {
 	s, err := openSession(path)
 	if err != nil {
@@ -60,19 +70,50 @@ func openAt(path, leaf string) (*session.Session, int, error) {
 	return s, i, nil
 }
 
+// openForDisplay loads a session for the display commands (show, tree,
+// stats, export): a line above session.DisplayMaxLineBytes costs one scan
+// and is skipped. What the reader skipped or noticed goes to stderr.
+func (g *Globals) openForDisplay(path, leaf string) (*session.Session, int, error) {
+	s, err := openSessionWith(path, session.DisplayOptions())
+	if err != nil {
+		return nil, 0, err
+	}
+	g.sessionNotes(s, s.LoadNotes())
+	i, err := leafIndex(s, leaf)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, i, nil
+}
+
+// sessionNotes prints notes about a session on stderr, one per line,
+// prefixed with the file's name.
+func (g *Globals) sessionNotes(s *session.Session, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(g.stderr, "%s: %s\n", sanitize.Line(filepath.Base(s.Path)), sanitize.Line(n))
+	}
+}
+
+// leafHelp ends the help of every --leaf flag: the ids of v1 files.
+const leafHelp = " Entries of v1 session files have no ids in the file: forgebench derives stable ones (not Pi's; Pi gives them random ids when it rewrites the file)."
+
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
 // Run builds the tree and the leaf context and prints the summary; it is
 // the command used to time loading from outside.
 func (c *SessionShowCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
+	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
 	}
+	g.sessionNotes(s, s.TreeNotes(s.Tree()))
 	if c.JSON {
 		out, err := session.SummaryJSON(s)
 		if err != nil {
@@ -93,7 +134,7 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 		return jsonv.Stringify(v)
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "file           %s\n", s.Path)
+	fmt.Fprintf(w, "file           %s\n", sanitize.Line(s.Path))
 	fmt.Fprintf(w, "id             %s\n", sanitize.Clip(s.Header.ID, 80))
 	fmt.Fprintf(w, "cwd            %s\n", sanitize.Clip(s.Header.Cwd, 200))
 	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
@@ -104,24 +145,29 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))
 	}
 	for _, l := range s.Labels() {
-		fmt.Fprintf(w, "label          %s %s\n", l.TargetID, sanitize.Clip(l.Label, 80))
+		fmt.Fprintf(w, "label          %s %s\n", sanitize.Clip(l.TargetID, 80), sanitize.Clip(l.Label, 80))
 	}
 	return nil
 }
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
-	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does)." placeholder:"ID"`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
 }
 
-// Run prints the context Pi would build at the entry.
+// Run prints the context Pi would build at the entry. Every line Pi
+// accepts is read (no display limit), so the context matches Pi's.
 func (c *SessionContextCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err
 	}
+	g.sessionNotes(s, s.LoadNotes())
 	if c.JSON {
 		out, err := session.ContextJSON(s, c.Leaf)
 		if err != nil {
@@ -157,14 +203,14 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres se
 	}
 	leaf := "(empty session)"
 	if ctx.LeafIndex >= 0 {
-		leaf = s.Entries[ctx.LeafIndex].ID
+		leaf = sanitize.Clip(s.Entries[ctx.LeafIndex].ID, 80)
 	}
 	mode := "collapsed into one leading system message"
 	if pres.Native {
 		mode = "sent in place (the model supports mid-conversation system messages)"
 	}
 	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
-		leaf, sanitize.Clip(model, 80), ctx.ThinkingLevel.StrOr("off"), len(pres.Messages), mode)
+		leaf, sanitize.Clip(model, 80), sanitize.Clip(ctx.ThinkingLevel.StrOr("off"), 40), len(pres.Messages), mode)
 	systemText := map[int]string{}
 	for _, ps := range pres.System {
 		systemText[ps.Position] = ps.Text
@@ -181,7 +227,7 @@ func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres se
 		if !isSystem {
 			text = messageText(obj)
 		}
-		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, role, sanitize.Text(text))
+		fmt.Fprintf(w, "\n── %d · %s ──\n%s\n", i+1, sanitize.Clip(role, 40), sanitize.Text(text))
 	}
 }
 

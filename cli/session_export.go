@@ -12,15 +12,25 @@ import (
 
 // SessionExportCmd writes one branch of a session as Markdown or JSON.
 type SessionExportCmd struct {
-	File   string `arg:"" help:"Session file (.jsonl)."`
-	Leaf   string `help:"Export the branch ending at this entry (default: the last entry)." placeholder:"ID"`
-	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch exactly as stored, unknown fields kept)." enum:"markdown,json" default:"markdown"`
-	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output." placeholder:"FILE"`
+	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (named on stderr)."`
+	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID"`
+	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; C1 and bidi controls written as \\uXXXX escapes)." enum:"markdown,json" default:"markdown"`
+	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's session directories or a pi-forge directory are never written." placeholder:"FILE"`
+	Force  bool   `help:"Replace an existing -o FILE (never the session being exported, a link, a special file or a file in Pi's or pi-forge's directories)."`
 }
 
 // Run exports the root→leaf path.
 func (c *SessionExportCmd) Run(g *Globals) error {
-	s, leaf, err := openAt(c.File, c.Leaf)
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
+	if c.Output != "" {
+		// Refuse a destructive target before any work is done.
+		if err := g.checkExportTarget(c.File, c.Output, c.Force); err != nil {
+			return err
+		}
+	}
+	s, leaf, err := g.openForDisplay(c.File, c.Leaf)
 	if err != nil {
 		return err
 	}
@@ -38,10 +48,13 @@ func (c *SessionExportCmd) Run(g *Globals) error {
 		_, err = fmt.Fprint(g.stdout, out)
 		return err
 	}
+	if err := g.checkExportTarget(c.File, c.Output, c.Force); err != nil {
+		return err // the target changed while the export was built
+	}
 	if err := resources.WriteFileAtomic(c.Output, []byte(out), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "exported %d entries to %s\n", len(path), c.Output)
+	fmt.Fprintf(g.stderr, "exported %d entries to %s\n", len(path), sanitize.Line(c.Output))
 	return nil
 }
 
@@ -66,7 +79,7 @@ func exportJSON(s *session.Session, path []int, leaf int) (string, error) {
 		root.Set("leafId", nil)
 	}
 	root.Set("entries", entries)
-	return jsonv.StringifyIndent(root, "  ") + "\n", nil
+	return sanitize.JSONText(jsonv.StringifyIndent(root, "  ")) + "\n", nil
 }
 
 func exportMarkdown(s *session.Session, path []int) string {
@@ -94,7 +107,7 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 		b.WriteString("\n\n")
 	}
 	if err != nil {
-		heading(e.Type)
+		heading(sanitize.Clip(e.Type, 40))
 		fmt.Fprintf(b, "_(could not decode: %s)_\n", sanitize.Clip(err.Error(), 200))
 		return
 	}
@@ -112,7 +125,7 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 		b.WriteString(sanitize.Text(p.Content.PlainText("\n")) + "\n")
 	default:
 		sum := session.DescribeEntry(e)
-		fmt.Fprintf(b, "\n_%s · %s: %s_\n", clock(e), sum.Kind, sum.Text)
+		fmt.Fprintf(b, "\n_%s · %s: %s_\n", clock(e), sanitize.Clip(sum.Kind, 40), sum.Text)
 	}
 }
 

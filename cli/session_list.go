@@ -59,7 +59,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		return err
 	}
 	if len(items) == 0 {
-		fmt.Fprintf(g.stderr, "no sessions for %s in %s\n", ws.Cwd, loc.SessionsRoot())
+		fmt.Fprintf(g.stderr, "no sessions for %s in %s\n", sanitize.Line(ws.Cwd), sanitize.Line(loc.SessionsRoot()))
 		return nil
 	}
 	for _, it := range items {
@@ -78,8 +78,8 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		if !it.MessageCountExact {
 			count = "~" + count
 		}
-		fmt.Fprintf(g.stdout, "%s  %5s msgs  %-8.8s  %s%s\n    %s\n",
-			it.LastActivity.Local().Format("2006-01-02 15:04"), count, it.ID, sanitize.Clip(title, 90), tree, it.Path)
+		fmt.Fprintf(g.stdout, "%s  %5s msgs  %-8s  %s%s\n    %s\n",
+			it.LastActivity.Local().Format("2006-01-02 15:04"), count, sanitize.Clip(it.ID, 8), sanitize.Clip(title, 90), tree, sanitize.Line(it.Path))
 	}
 	return nil
 }

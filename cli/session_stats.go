@@ -4,22 +4,27 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
 )
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File   string `arg:"" help:"Session file (.jsonl)."`
+	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Branch bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry)." placeholder:"ID"`
-	JSON   bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON)."`
+	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
+	JSON   bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
 }
 
 // Run counts messages, tool calls, tokens and cost, pricing usages that
 // lack a cost from the model catalog (the agent dir's models.json applies).
 func (c *SessionStatsCmd) Run(g *Globals) error {
-	s, err := openSession(c.File)
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
+	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
 	}
@@ -37,18 +42,23 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	} else {
 		st = session.SessionStats(s, cat)
 	}
+	cache := session.CacheReportAt(s, st.LeafIndex)
+	preds := session.PredictDrops(s, cache, cat)
 	if c.JSON {
-		_, err := g.stdout.Write(append(session.StatsJSON(s, st), '\n'))
+		v := session.StatsValue(s, st)
+		v.Set("cache", session.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	writeStats(g.stdout, s, st)
+	writeCache(g.stdout, cache, st.Scope == session.StatsScopeSession, preds)
 	return nil
 }
 
 func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 	scope := "whole session"
 	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
-		scope = "branch to " + s.Entries[st.LeafIndex].ID
+		scope = "branch to " + sanitize.Clip(s.Entries[st.LeafIndex].ID, 80)
 	}
 	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)
 	fmt.Fprintf(w, "messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)
@@ -80,6 +90,46 @@ func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 		fmt.Fprintln(w, "\nby model")
 		for _, m := range st.ByModel {
 			fmt.Fprintf(w, "  %-40s $%.4f  %s tokens\n", sanitize.Clip(m.Key, 40), m.Cost, count(m.Tokens))
+		}
+	}
+}
+
+// writeCache prints the prompt-cache figures after the statistics: totals
+// of the branch (and of the file for the whole-session scope), then each
+// request where the cache dropped with the boundary the diff predicts.
+func writeCache(w io.Writer, r session.CacheReport, withFile bool, preds []session.Prediction) {
+	if r.Branch.Requests == 0 && r.File.Requests == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nprompt cache")
+	line := func(label string, sum *turndiff.CacheSummary) {
+		hit := "hit n/a (no cache figures reported)"
+		if sum.HasRatio {
+			hit = fmt.Sprintf("hit %.1f%%", 100*sum.HitRatio)
+		}
+		fmt.Fprintf(w, "  %-8s read %s · write %s · uncached %s · %s · %d request(s), %d drop(s)\n", label,
+			count(sum.CacheRead), count(sum.CacheWrite), count(sum.Uncached), hit, sum.Requests, len(sum.Drops))
+	}
+	line("branch", &r.Branch)
+	if withFile {
+		line("file", &r.File)
+	}
+	if n := len(r.Branch.Drops) - len(preds); n > 0 {
+		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted)\n", n)
+	}
+	for i := range preds {
+		p := &preds[i]
+		fmt.Fprintf(w, "  drop at %s: read %s, the previous request left %s (−%s)", sanitize.Clip(p.Use.EntryID, 20),
+			count(p.Use.CacheRead), count(p.Previous.CacheRead+p.Previous.CacheWrite), count(p.Use.Lost))
+		switch {
+		case p.Err != nil:
+			fmt.Fprintf(w, " · not rebuilt: %s\n", sanitize.Line(p.Err.Error()))
+		case !p.Breaks:
+			fmt.Fprintf(w, " · predicted: no break (~%s tokens cached); expiry or provider-side\n", count(float64(p.Diff.PrefixTokens)))
+		case p.Cause != nil:
+			fmt.Fprintf(w, " · predicted: break, ~%s tokens cached · %s\n", count(float64(p.Diff.PrefixTokens)), describeCause(p.Cause))
+		default:
+			fmt.Fprintf(w, " · predicted: break, ~%s tokens cached\n", count(float64(p.Diff.PrefixTokens)))
 		}
 	}
 }

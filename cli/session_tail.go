@@ -15,13 +15,16 @@ import (
 
 // SessionTailCmd follows a session file that Pi is writing.
 type SessionTailCmd struct {
-	File      string `arg:"" help:"Session file (.jsonl)."`
+	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
-	JSON      bool   `name:"json" help:"Print each new entry line exactly as written (JSONL)."`
+	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with C1 and bidi controls and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
 }
 
 // Run prints new entries as they are appended until interrupted.
 func (c *SessionTailCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	info, err := os.Stat(c.File)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -33,10 +36,13 @@ func (c *SessionTailCmd) Run(g *Globals) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	events, err := session.Tail(ctx, c.File, from)
-	if err != nil {
-		return fmt.Errorf("tail %s: %w", c.File, err)
+	if errors.Is(err, session.ErrNotRegular) {
+		return fail(exitRefused, "%v", err)
 	}
-	fmt.Fprintf(g.stderr, "following %s (ctrl+c stops)\n", c.File)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stderr, "following %s (ctrl+c stops)\n", sanitize.Line(c.File))
 	for ev := range events {
 		switch ev.Kind {
 		case session.TailReset:
@@ -58,7 +64,7 @@ func (c *SessionTailCmd) Run(g *Globals) error {
 
 func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
 	if c.JSON {
-		w.Write(append(l.Data, '\n'))
+		io.WriteString(w, sanitize.JSONText(string(l.Data))+"\n")
 		return
 	}
 	e, err := session.ParseEntryLine(l.Data, 0)

@@ -14,6 +14,7 @@ type Set struct {
 	Presets        Presets
 	Capabilities   Capabilities
 	Session        Session
+	Payloads       Payloads
 	Forms          Forms
 	Agents         Agents
 }
@@ -27,6 +28,7 @@ func DefaultSet() Set {
 		Presets:        DefaultPresets(),
 		Capabilities:   DefaultCapabilities(),
 		Session:        DefaultSession(),
+		Payloads:       DefaultPayloads(),
 		Forms:          DefaultForms(),
 		Agents:         DefaultAgents(),
 	}
@@ -34,11 +36,11 @@ func DefaultSet() Set {
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
-// prefixed by their group ("presets.save", "session.follow",
+// prefixed by their group ("presets.save", "session.follow", "payloads.swap",
 // "form.commit", "palette.run", "confirm.yes", "agents.transcript").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Forms, &s.Agents} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Payloads, &s.Forms, &s.Agents} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

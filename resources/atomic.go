@@ -10,10 +10,11 @@ import (
 // old bytes or the new ones, never a mix: the data goes to a temporary file
 // in the same directory, is fsynced, and is renamed over path; the
 // directory is fsynced so the rename survives a crash. On any error the
-// temporary file is removed and path is untouched.
+// temporary file is removed and path is untouched. Stale temporary files
+// of killed writers in the directory are removed first (createTemp).
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("create temporary file for %s: %w", path, err)
 	}

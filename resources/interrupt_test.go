@@ -2,6 +2,8 @@ package resources
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,5 +101,14 @@ func TestKilledSaveLeavesOriginal(t *testing.T) {
 	lib := mustLoad(t, ws)
 	if len(lib.Presets) != 1 || lib.Presets[0].SourceRevision != sourceRevision(original) {
 		t.Errorf("library after the crash: %s", summary(lib))
+	}
+	// The next write in the directory removes the killed writer's
+	// temporary file; the library never listed it.
+	other, _ := preset.Parse([]byte(stackJSON("other", "")), "other.json")
+	if _, err := CreatePreset(ws, ScopeProject, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(string(tmpName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the killed writer's temporary file %s survived the next write (%v)", filepath.Base(string(tmpName)), err)
 	}
 }

@@ -138,6 +138,9 @@ func CheckTarget(ws Workspace, kind Kind, scope Scope, path, expectedID string) 
 	if checkName && (!preset.IsValidResourceID(id) || (expectedID != "" && expectedID != id)) {
 		return newError(ErrRefused, "Invalid ID or rename mismatch: "+name)
 	}
+	if limit := maxNameBytes(root); len(name) > limit {
+		return nameTooLongError(kind, name, limit)
+	}
 	if traversesSymlink(symlinkAnchor(ws, scope), abs, kind == KindCapability) {
 		if kind == KindCapability {
 			return newError(ErrRefused, "Path traverses or targets a symlink: "+path)
@@ -348,7 +351,7 @@ func DeleteLoaded(ws Workspace, kind Kind, r *Resource, expectedRevision string)
 // CreateFile. The error matches fs.ErrExist when the name is taken.
 func createExclusive(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("create temporary file: %w", err)
 	}

@@ -20,14 +20,23 @@ import (
 // framed but not decoded: their content is never needed for the numbers.
 //
 // The numbers equal SessionStats over the same entries. The one place a
-// digest is less strict than the full reader: a non-assistant message line
-// whose head (type, id, parentId, timestamp, message.role, in Pi's key
-// order) is valid and which ends in "}" is counted without validating the
-// rest of its content, where Pi would drop a line with a broken string
-// deep inside. Everything else (assistant messages, custom entries,
-// usage, compactions, unusual key orders) goes through the full validating
-// parser. Files older than format version 3 are read with Open (their
-// ids come from migration).
+// digest is less strict than Pi's loader (JSON.parse of each line; a line
+// that fails is dropped) is a message line of role user, toolResult,
+// bashExecution, system, branchSummary or compactionSummary with no usage
+// or nestedCalls member. Such a line is framed, not validated: every key of
+// the entry and of its message is read exactly, type, id, parentId and
+// timestamp must be valid JSON scalars, message.role a valid string, and
+// the braces of the entry and of its message must close at the end of the
+// line; every other value is skipped by its quotes and bracket depth only.
+// So a bad escape or a raw control character in a string, a malformed
+// number or literal, a mismatched bracket or a missing comma inside such a
+// value leaves the line counted where Pi would drop it (and cut the branch
+// of any entry below it). JSON.stringify, Pi's writer, never produces such
+// a line; validating every byte of those values would triple the time to
+// list a large agent tree (TestDigestFramedLines pins the rule). Assistant
+// messages, custom entries, usage, compactions and every other line go
+// through the full validating parser. Files older than format version 3
+// are read with Open (their ids come from migration).
 type Digest struct {
 	Path    string
 	Size    int64
@@ -95,18 +104,14 @@ func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	if opt.BufferBytes <= 0 {
 		opt.BufferBytes = 1 << 20
 	}
-	f, err := os.Open(path)
+	f, info, err := openRegular(path) // a FIFO or device is refused, never read
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat session: %w", err)
-	}
 	d := &Digest{Path: path, ModTime: info.ModTime()}
 	dg := digester{d: d, opt: opt}
-	r := getDigestReader(f, opt.BufferBytes)
+	r := getDigestReader(sizedReader(f, info), opt.BufferBytes)
 	err = dg.run(r)
 	putDigestReader(r, opt.BufferBytes)
 	if err != nil {
@@ -426,7 +431,7 @@ func (d *Digest) ReadLine(i int) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s: line %d is gone", d.Path, e.Line)
 	}
-	f, err := os.Open(d.Path)
+	f, _, err := openRegular(d.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}

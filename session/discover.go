@@ -284,17 +284,17 @@ func SummarizeFile(path string, opt ListOptions) ListItem {
 
 func summarize(path string, buf []byte, opt ListOptions) ListItem {
 	it := ListItem{Path: path, NameStatus: StatusNotInWindow, FirstMessageStatus: StatusNotInWindow}
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
-		it.Problem = fmt.Sprintf("open: %v", err)
+		var nr *NotRegularError
+		if errors.As(err, &nr) {
+			it.Problem = "not a regular file: " + nr.Kind
+		} else {
+			it.Problem = fmt.Sprintf("open: %v", err)
+		}
 		return it
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		it.Problem = fmt.Sprintf("stat: %v", err)
-		return it
-	}
 	it.Size, it.ModTime = fi.Size(), fi.ModTime()
 	it.LastActivity, it.LastActivityFromMtime = it.ModTime, true
 	if it.Size == 0 {
@@ -319,11 +319,7 @@ func summarize(path string, buf []byte, opt ListOptions) ListItem {
 		// No complete entry line in the head window (a header line longer
 		// than the window, or junk before it): use the bounded header scan
 		// and skip the head window.
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			it.Problem = fmt.Sprintf("seek: %v", err)
-			return it
-		}
-		if hdr, hdrEnd, err = scanHeader(f); err != nil {
+		if hdr, hdrEnd, err = scanHeader(sizedReader(f, fi)); err != nil {
 			it.Problem = "first entry is not a session header"
 			return it
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(testHeader + "\n" + entryLine("a", "") + "\n{\"type\":\"compaction\",\"id\":\"c\",\"parentId\":\"a\",\"firstKeptEntryId\":\"a\"}"))
 	f.Add([]byte("{\"type\":\"session\",\"id\":\"x\"}\n[1]\n\"s\"\n{\"type\":\"message\",\"id\":\"m\",\"message\":{\"role\":\"bashExecution\",\"exitCode\":\"7\"}}\n"))
 	f.Add([]byte("\n\n{\"type\":\"session\",\"id\":\"\\u0000\"}\r\n{\"type\":\"label\",\"id\":\"l\",\"targetId\":\"l\",\"label\":[1]}"))
+	f.Add([]byte(testHeader + "\n" + entryLine("a", "b") + "\n" + entryLine("b", "a") + "\n" + entryLine("a", "") + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Read(bytes.NewReader(data), Options{MaxLineBytes: 1 << 16, ChunkBytes: 97, Workers: 2})
 		if err != nil {
@@ -29,6 +31,12 @@ func FuzzRead(f *testing.F) {
 		tr := s.Tree()
 		if len(tr.Parent) != len(s.Entries) {
 			t.Fatalf("tree has %d nodes for %d entries", len(tr.Parent), len(s.Entries))
+		}
+		forestCovers(t, s, tr)
+		for _, n := range append(s.LoadNotes(), s.TreeNotes(tr)...) {
+			if strings.ContainsAny(n, "\x1b\x07\u009b\u202e") {
+				t.Fatalf("raw control character in note %q", n)
+			}
 		}
 		for i := range s.Entries {
 			if _, err := s.Context(i); err != nil {

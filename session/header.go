@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 )
 
 // MaxHeaderScanBytes is how far discovery looks for the end of the first
@@ -87,12 +86,12 @@ func scanHeader(r io.Reader) (Header, int, error) {
 
 // OpenHeader reads the header of the session file at path.
 func OpenHeader(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return Header{}, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
-	h, err := ReadHeader(f)
+	h, err := ReadHeader(sizedReader(f, fi))
 	if err != nil {
 		return Header{}, fmt.Errorf("session %s: %w", path, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -113,7 +112,7 @@ func ResolveLocations(cwd, flagDir string, getenv func(string) string, home stri
 // last duplicate wins, as JSON.parse does): the directory when it is a
 // non-empty string, and whether the key is present at all.
 func settingsSessionDir(path string) (dir string, present bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadRegularFile(path, maxSettingsBytes)
 	if err != nil {
 		return "", false, nil
 	}

@@ -1,9 +1,10 @@
 package session
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"strconv"
 )
 
 // migrate brings a v1 or v2 session to v3 in memory (spec §5) and reports
@@ -26,8 +27,14 @@ func migrate(s *Session, fileIndex []int32) bool {
 	return true
 }
 
-// migrateV1ToV2 gives every entry a fresh random 8-hex id chained to the
-// previous entry and converts compaction firstKeptEntryIndex to an id.
+// migrateV1ToV2 gives every entry an 8-hex id chained to the previous entry
+// and converts compaction firstKeptEntryIndex to an id.
+//
+// The ids are forgebench's, not Pi's: Pi draws random ids when it migrates
+// (and rewrites) a v1 file, so no reader can know them in advance. Random
+// ids on every load would make an id copied from `session tree` useless in
+// the next command, so forgebench derives them (DerivedV1EntryID) from the
+// session id and the entry's line: the same file always gets the same ids.
 func migrateV1ToV2(s *Session, fileIndex []int32) {
 	used := make(map[string]bool, len(s.Entries))
 	prev := ""
@@ -36,7 +43,7 @@ func migrateV1ToV2(s *Session, fileIndex []int32) {
 		if e.NotObject {
 			continue
 		}
-		e.ID, e.HasID = newEntryID(used), true
+		e.ID, e.HasID = uniqueV1ID(s.Header.ID, e.Line, used), true
 		e.ParentID, e.HasParent = prev, prev != ""
 		e.Migrated = true
 		prev = e.ID
@@ -84,13 +91,23 @@ func migrateV2ToV3(s *Session) {
 	}
 }
 
-// newEntryID returns a random 8-hex id not yet in used (Pi: the first eight
-// characters of a random UUID).
-func newEntryID(used map[string]bool) string {
-	var b [4]byte
-	for {
-		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
+// DerivedV1EntryID is the id forgebench gives the v1 entry on the given
+// file line of the session with the given header id (attempt 0; a
+// collision within the file moves on to attempt 1, 2 …): the first 8 hex
+// digits of SHA-256 over the three values. It is forgebench's convention,
+// stable across runs; Pi gives such entries random ids when it rewrites the
+// file as v3.
+func DerivedV1EntryID(sessionID string, line, attempt int) string {
+	h := sha256.New()
+	h.Write([]byte("forgebench-v1-entry\x00" + sessionID + "\x00" + strconv.Itoa(line) + "\x00" + strconv.Itoa(attempt)))
+	return hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// uniqueV1ID returns the first derived id of line not yet in used and
+// records it.
+func uniqueV1ID(sessionID string, line int, used map[string]bool) string {
+	for attempt := 0; ; attempt++ {
+		id := DerivedV1EntryID(sessionID, line, attempt)
 		if !used[id] {
 			used[id] = true
 			return id

@@ -11,8 +11,21 @@ import (
 )
 
 // DefaultMaxLineBytes is the longest line the reader accepts (1 GiB). Longer
-// lines are counted and skipped without being held in memory.
+// lines are counted and skipped without being held in memory. It is the
+// limit of the paths that must match Pi (context rebuilding, compiles):
+// Pi itself cannot hold a session file with a longer line.
 const DefaultMaxLineBytes = 1 << 30
+
+// DisplayMaxLineBytes is the longest line the display paths (show, tree,
+// export, stats, tail, the Session panel) read (32 MiB). A longer line —
+// in practice a runaway tool output — costs one scan and no copy: it is
+// measured, skipped and named in the diagnostics. Raw-byte scanners (search)
+// use the same limit for the lines they decode.
+const DisplayMaxLineBytes = 32 << 20
+
+// DisplayOptions are the reader options of the display paths: lines above
+// DisplayMaxLineBytes are skipped.
+func DisplayOptions() Options { return Options{MaxLineBytes: DisplayMaxLineBytes} }
 
 const (
 	defaultChunkBytes = 4 << 20
@@ -72,6 +85,11 @@ type Diagnostics struct {
 	FalsyLines int `json:"falsyLines"`
 	// OversizedLines lists lines longer than the limit (skipped unread).
 	OversizedLines []int `json:"oversizedLines,omitempty"`
+	// OversizedLineBytes is the length of each of OversizedLines, in the
+	// same order (without the newline).
+	OversizedLineBytes []int64 `json:"oversizedLineBytes,omitempty"`
+	// LineLimit is the line limit the reader applied (Options.MaxLineBytes).
+	LineLimit int `json:"lineLimit"`
 	// MissingFinalNewline is true when the file does not end with "\n"
 	// (Pi 1.6.0 would append one; forgebench never writes).
 	MissingFinalNewline bool `json:"missingFinalNewline"`
@@ -86,23 +104,38 @@ func (d *Diagnostics) SkippedLines() int {
 	return d.BlankLines + d.MalformedLines + d.FalsyLines + len(d.OversizedLines)
 }
 
-// Open reads the session file at path with default options.
+// Open reads the session file at path with default options: every line Pi
+// accepts is read (the context and compile paths use it).
 func Open(path string) (*Session, error) { return OpenWithOptions(path, Options{}) }
+
+// OpenForDisplay reads the session file at path with DisplayOptions: lines
+// above DisplayMaxLineBytes are skipped and reported in the diagnostics.
+func OpenForDisplay(path string) (*Session, error) {
+	return OpenWithOptions(path, DisplayOptions())
+}
 
 // OpenWithOptions reads the session file at path. The file is read in
 // chunks and never modified; migration happens in memory only.
+// Only a regular file is read (a FIFO, device or directory, also behind a
+// symbolic link, fails with ErrNotRegular without blocking), and only up to
+// the size it had when it was opened.
 func OpenWithOptions(path string, opt Options) (*Session, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
-	s, err := Read(f, opt)
+	s, err := readOpened(f, fi, opt)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", path, err)
 	}
 	s.Path = path
 	return s, nil
+}
+
+// readOpened reads an opened regular file up to its size at open.
+func readOpened(f *os.File, fi os.FileInfo, opt Options) (*Session, error) {
+	return Read(sizedReader(f, fi), opt)
 }
 
 // lineRef is one physical line handed from the splitter to a decoder.
@@ -196,6 +229,8 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 	asm.diag.Lines = sp.lines
 	asm.diag.MissingFinalNewline = sp.missingNewline
 	asm.diag.OversizedLines = sp.oversized
+	asm.diag.OversizedLineBytes = sp.oversizedBytes
+	asm.diag.LineLimit = opt.MaxLineBytes
 	return asm.finish(sp.totalBytes)
 }
 
@@ -234,6 +269,14 @@ type splitter struct {
 	totalBytes     int64
 	missingNewline bool
 	oversized      []int
+	oversizedBytes []int64
+}
+
+// skipped records an oversized line of the given length.
+func (sp *splitter) skipped(length int64) {
+	sp.lines++
+	sp.oversized = append(sp.oversized, sp.lines)
+	sp.oversizedBytes = append(sp.oversizedBytes, length)
 }
 
 func (sp *splitter) emit(data []byte) {
@@ -243,6 +286,17 @@ func (sp *splitter) emit(data []byte) {
 	if sp.curBytes >= batchBytes || len(sp.cur) >= batchLines {
 		sp.flush()
 	}
+}
+
+// emitChecked emits a complete line, or records it as oversized when a
+// buffer that was sized for the bytes after a skipped line still held it
+// whole: the limit is the same on every path.
+func (sp *splitter) emitChecked(data []byte) {
+	if len(data) > sp.opt.MaxLineBytes {
+		sp.skipped(int64(len(data)))
+		return
+	}
+	sp.emit(data)
 }
 
 func (sp *splitter) flush() {
@@ -274,7 +328,7 @@ func (sp *splitter) run(r io.Reader) error {
 				break
 			}
 			end := scan + idx
-			sp.emit(buf[start:end:end])
+			sp.emitChecked(buf[start:end:end])
 			start = end + 1
 			scan = start
 		}
@@ -282,7 +336,7 @@ func (sp *splitter) run(r io.Reader) error {
 		if err == io.EOF {
 			if start < n {
 				sp.missingNewline = true
-				sp.emit(buf[start:n:n])
+				sp.emitChecked(buf[start:n:n])
 			}
 			return nil
 		}
@@ -294,7 +348,7 @@ func (sp *splitter) run(r io.Reader) error {
 		}
 		tail := n - start
 		if tail > sp.opt.MaxLineBytes {
-			rest, eof, err := sp.skipLongLine(r)
+			rest, eof, err := sp.skipLongLine(r, int64(tail))
 			if err != nil {
 				return err
 			}
@@ -318,12 +372,14 @@ func (sp *splitter) run(r io.Reader) error {
 				}
 				if lineLen > int64(sp.opt.MaxLineBytes) {
 					if !found {
-						sp.lines++
-						sp.oversized = append(sp.oversized, sp.lines)
+						// The line runs to the end of the data: count its
+						// unread rest as read (Size is the file's size).
+						sp.skipped(lineLen)
+						sp.totalBytes += lineLen - int64(tail)
 						sp.missingNewline = true
 						return nil
 					}
-					if err := sp.skipMeasured(lineLen - int64(tail) + 1); err != nil {
+					if err := sp.skipMeasured(lineLen, lineLen-int64(tail)+1); err != nil {
 						return err
 					}
 					buf = make([]byte, sp.opt.ChunkBytes)
@@ -339,19 +395,22 @@ func (sp *splitter) run(r io.Reader) error {
 	}
 }
 
-// skipLongLine discards the rest of an oversized line, reading through a
-// fixed scratch buffer, and returns the bytes after its newline.
-func (sp *splitter) skipLongLine(r io.Reader) (rest []byte, eof bool, err error) {
-	sp.lines++
-	sp.oversized = append(sp.oversized, sp.lines)
+// skipLongLine discards the rest of an oversized line whose first held
+// bytes are already buffered, reading through a fixed scratch buffer, and
+// returns the bytes after its newline.
+func (sp *splitter) skipLongLine(r io.Reader, held int64) (rest []byte, eof bool, err error) {
 	scratch := make([]byte, min(sp.opt.ChunkBytes, 1<<20))
+	length := held
 	for {
 		m, rerr := r.Read(scratch)
 		sp.totalBytes += int64(m)
 		if idx := bytes.IndexByte(scratch[:m], '\n'); idx >= 0 {
+			sp.skipped(length + int64(idx))
 			return scratch[idx+1 : m], false, nil
 		}
+		length += int64(m)
 		if rerr == io.EOF {
+			sp.skipped(length)
 			sp.missingNewline = true
 			return nil, true, nil
 		}
@@ -394,11 +453,11 @@ func (sp *splitter) measureLine(tail int) (int64, bool, error) {
 	}
 }
 
-// skipMeasured records an oversized line and moves the reader past the
-// given number of unread bytes (the rest of the line and its newline).
-func (sp *splitter) skipMeasured(unread int64) error {
-	sp.lines++
-	sp.oversized = append(sp.oversized, sp.lines)
+// skipMeasured records an oversized line of the given length and moves the
+// reader past the given number of unread bytes (the rest of the line and
+// its newline).
+func (sp *splitter) skipMeasured(length, unread int64) error {
+	sp.skipped(length)
 	sp.totalBytes += unread
 	if _, err := sp.seekable.Seek(sp.base+sp.totalBytes, io.SeekStart); err != nil {
 		return fmt.Errorf("skip oversized line: %w", err)

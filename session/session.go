@@ -27,6 +27,7 @@ type Session struct {
 	byID   map[string]int // id → index into Entries (last duplicate wins)
 	parent []int32        // index of the entry parentId names, -1 if none
 	labels []Label        // resolved labels in Map insertion order
+	dups   []DuplicateID  // ids used by several entries (nil when none)
 	name   string
 	named  bool
 }
@@ -166,6 +167,9 @@ func (s *Session) buildIndex() {
 			s.name, s.named = name, name != ""
 		}
 	}
+	if s.Diagnostics.DuplicateIDs > 0 {
+		s.collectDuplicates()
+	}
 	// Resolve every parentId once; paths and the tree then need no lookups.
 	s.parent = make([]int32, len(s.Entries))
 	for i := range s.Entries {
@@ -217,6 +221,43 @@ func labelText(raw RawValue) string {
 		return string(raw)
 	}
 	return jsonv.ToString(v)
+}
+
+// DuplicateID is an entry id used by more than one entry. Pi keeps the last
+// one in its id map, so parent links and a leaf given by id resolve to it.
+type DuplicateID struct {
+	ID string
+	// Lines are the file lines of the entries carrying the id, in order.
+	Lines []int
+}
+
+// DuplicateIDs lists the ids used by more than one entry, in the order of
+// their first use (nil when every id is unique).
+func (s *Session) DuplicateIDs() []DuplicateID { return s.dups }
+
+// collectDuplicates fills s.dups; it is a second pass over the entries that
+// only files with duplicates pay for.
+func (s *Session) collectDuplicates() {
+	count := make(map[string]int, len(s.byID))
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.HasID {
+			count[e.ID]++
+		}
+	}
+	pos := map[string]int{}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if !e.HasID || count[e.ID] < 2 {
+			continue
+		}
+		k, seen := pos[e.ID]
+		if !seen {
+			k = len(s.dups)
+			pos[e.ID] = k
+			s.dups = append(s.dups, DuplicateID{ID: e.ID})
+		}
+		s.dups[k].Lines = append(s.dups[k].Lines, e.Line)
+	}
 }
 
 // Entry returns the entry with the given id (the last one if duplicated).

@@ -68,6 +68,12 @@ func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("system prompt at entry %d: %w", index, err)
 	}
+	return systemPromptOf(ctx, index), nil
+}
+
+// systemPromptOf replays the system prompt of a context already built at
+// the entry with the given index.
+func systemPromptOf(ctx *Context, index int) *SystemPrompt {
 	p := &SystemPrompt{Source: SystemPromptNone, EntryIndex: index}
 	if ctx.Model != nil {
 		p.Provider, _ = ctx.Model.Provider.Str()
@@ -85,7 +91,7 @@ func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
 	p.messages = ConvertToLLM(ctx.AgentMessages())
 	p.message = replaySystemMessages(systems)
 	if p.message == nil {
-		return p, nil
+		return p
 	}
 	p.Source = SystemPromptFromSession
 	p.Content = objString(p.message, "content")
@@ -101,7 +107,7 @@ func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
 		p.Tools, _ = tv.([]any)
 	}
 	p.Text = systemMessageText(p.message)
-	return p, nil
+	return p
 }
 
 // Message returns the replayed system message {role, content, sections?,

@@ -78,7 +78,7 @@ type TailOptions struct {
 	// reader falls behind, Tail waits instead of dropping events.
 	Buffer int
 	// MaxLineBytes bounds how much of an unfinished line is held
-	// (default 256 MiB).
+	// (default DisplayMaxLineBytes: the tail is a display path).
 	MaxLineBytes int
 }
 
@@ -93,7 +93,7 @@ func (o TailOptions) withDefaults() TailOptions {
 		o.Buffer = 16
 	}
 	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = 256 << 20
+		o.MaxLineBytes = DisplayMaxLineBytes
 	}
 	return o
 }
@@ -115,14 +115,9 @@ func TailWithOptions(ctx context.Context, path string, fromOffset int64, opt Tai
 		return nil, fmt.Errorf("tail %s: negative offset %d", path, fromOffset)
 	}
 	opt = opt.withDefaults()
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("tail: %w", err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("tail: stat %s: %w", path, err)
 	}
 	t := &tailer{path: filepath.Clean(path), opt: opt, f: f, fi: fi, pos: fromOffset,
 		out: make(chan TailEvent, opt.Buffer), buf: make([]byte, 64<<10)}
@@ -216,14 +211,9 @@ func (t *tailer) send(ctx context.Context, ev TailEvent) bool {
 // It returns false when ctx ended.
 func (t *tailer) check(ctx context.Context) bool {
 	if st, err := os.Stat(t.path); err == nil && !os.SameFile(st, t.fi) {
-		f, err := os.Open(t.path)
+		f, fi, err := openRegular(t.path)
 		if err != nil {
 			return t.send(ctx, TailEvent{Kind: TailError, Err: fmt.Errorf("tail: reopen: %w", err)})
-		}
-		fi, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return t.send(ctx, TailEvent{Kind: TailError, Err: fmt.Errorf("tail: stat: %w", err)})
 		}
 		t.f.Close()
 		t.f, t.fi = f, fi

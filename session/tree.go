@@ -6,7 +6,8 @@ import (
 
 // PathTo returns the indexes of the entries from a root down to the entry
 // at index leaf, following parentId like Pi's buildSessionPath. A parent
-// cycle (which would hang Pi) ends the walk at the first repeated entry.
+// cycle (which would hang Pi) is cut where Tree cuts it: the path starts at
+// the cycle's first entry in file order.
 func (s *Session) PathTo(leaf int) []int {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return nil
@@ -28,10 +29,12 @@ func (s *Session) PathTo(leaf int) []int {
 				}
 			}
 			if seen[next/64]&(1<<(next%64)) != 0 {
+				path = cutCycle(path, next)
 				break
 			}
 			seen[next/64] |= 1 << (next % 64)
 		} else if containsInt(path, next) {
+			path = cutCycle(path, next)
 			break
 		}
 		cur = next
@@ -40,6 +43,22 @@ func (s *Session) PathTo(leaf int) []int {
 		path[i], path[j] = path[j], path[i]
 	}
 	return path
+}
+
+// cutCycle ends a leaf-to-root walk that came back to repeat (already on
+// path) at the cycle's first entry in file order, as Tree.breakCycles does.
+func cutCycle(path []int, repeat int) []int {
+	k := len(path) - 1
+	for path[k] != repeat {
+		k--
+	}
+	first := k
+	for j := k; j < len(path); j++ {
+		if path[j] < path[first] {
+			first = j
+		}
+	}
+	return path[:first+1]
 }
 
 func containsInt(xs []int, x int) bool {
@@ -74,6 +93,11 @@ type Tree struct {
 	Orphans []int
 	// Parent maps an entry index to its parent index (-1 for roots).
 	Parent []int32
+	// CycleBreaks lists, in file order, one entry of each parentId cycle:
+	// the first of the cycle in file order, shown as a root with its parent
+	// link cut. (Pi's tree leaves a cycle and everything below it out; here
+	// every entry of the file appears once.)
+	CycleBreaks []int
 
 	childStart []int32 // CSR layout: children of i are childList[childStart[i]:childStart[i+1]]
 	childList  []int32
@@ -119,6 +143,7 @@ func (s *Session) Tree() *Tree {
 		t.Parent[i] = int32(p)
 		t.childStart[p+1]++
 	}
+	t.breakCycles()
 	for i := 1; i <= n; i++ {
 		t.childStart[i] += t.childStart[i-1]
 	}
@@ -141,6 +166,51 @@ func (s *Session) Tree() *Tree {
 		}
 	}
 	return t
+}
+
+// breakCycles finds the entries that no root reaches — those on a parentId
+// cycle and those hanging below one — and cuts each cycle at its first entry
+// in file order, which becomes a root. Each entry is walked once (O(n)).
+// It runs before the child lists are laid out; childStart holds counts.
+func (t *Tree) breakCycles() {
+	const (
+		unvisited = iota
+		onWalk
+		done
+	)
+	state := make([]uint8, len(t.Parent))
+	var walk []int
+	for i := range t.Parent {
+		walk = walk[:0]
+		cur := i
+		for cur >= 0 && state[cur] == unvisited {
+			state[cur] = onWalk
+			walk = append(walk, cur)
+			cur = int(t.Parent[cur])
+		}
+		if cur >= 0 && state[cur] == onWalk {
+			// cur is on this walk: walk[k:] is the cycle.
+			k := len(walk) - 1
+			for walk[k] != cur {
+				k--
+			}
+			first := cur
+			for _, c := range walk[k:] {
+				first = min(first, c)
+			}
+			t.childStart[t.Parent[first]+1]--
+			t.Parent[first] = -1
+			t.CycleBreaks = append(t.CycleBreaks, first)
+		}
+		for _, w := range walk {
+			state[w] = done
+		}
+	}
+	if len(t.CycleBreaks) > 0 {
+		sort.Ints(t.CycleBreaks)
+		t.Roots = append(t.Roots, t.CycleBreaks...)
+		sort.Ints(t.Roots)
+	}
 }
 
 // sortByTimestamp sorts children by ms ascending like V8's Array.prototype.sort

@@ -19,7 +19,7 @@ import (
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
-	"github.com/forgebench/forgebench/ui/pending"
+	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
 	sessionpanel "github.com/forgebench/forgebench/ui/sessions"
 )
@@ -33,6 +33,9 @@ type Options struct {
 	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
 	Home string
+	// WatchFiles lets panels watch their files for changes on disk (the
+	// real program; tests leave it off).
+	WatchFiles bool
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -71,12 +74,14 @@ func New(opts Options) *Model {
 	m.palette = palette.New(m.keys.CommandPalette)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	if opts.WatchFiles {
+		presets.EnableWatch()
+	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),
 		sessionpanel.New(m.com),
-		pending.New(m.com, "Payloads", "a later payloads issue fills this panel",
-			"captures and references", "block diff and line diff with cache boundary and token deltas"),
+		payloadspanel.New(m.com),
 		agentspanel.New(m.com),
 	}
 	return m
@@ -128,6 +133,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case switchPanelMsg:
 		m.active = int(msg)
+		return m, nil
+	case common.ShowPanelMsg:
+		if msg.Index >= 0 && msg.Index < len(m.panels) {
+			m.active = msg.Index
+		}
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)

@@ -13,7 +13,6 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/pending"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -144,7 +143,7 @@ func TestGoldenPalette(t *testing.T) {
 
 // probe is a panel that records the messages it receives.
 type probe struct {
-	*pending.Model
+	*stubPanel
 	got []tea.Msg
 }
 
@@ -157,7 +156,7 @@ type loadDoneMsg struct{}
 
 func TestCommandResultsReachPanelsThatAreNotShowing(t *testing.T) {
 	m := newTestModel(100, 30)
-	hidden := &probe{Model: pending.New(m.com, "Hidden", "test")}
+	hidden := &probe{stubPanel: newStub("Hidden")}
 	m.panels[4] = hidden
 	press(t, m, "1")
 	m.Update(loadDoneMsg{})
@@ -171,7 +170,7 @@ func TestCommandResultsReachPanelsThatAreNotShowing(t *testing.T) {
 }
 
 // typing is a panel whose text input has focus.
-type typing struct{ *pending.Model }
+type typing struct{ *stubPanel }
 
 func (typing) CapturesInput() bool { return true }
 
@@ -180,7 +179,7 @@ func TestFooterKeepsGlobalKeysAndHidesThemWhileTyping(t *testing.T) {
 	if footer := ansi.Strip(m.footerView()); !strings.Contains(footer, "? help") || !strings.Contains(footer, "q quit") {
 		t.Fatalf("the global keys must stay visible at 80 columns: %q", footer)
 	}
-	m.panels[m.active] = typing{pending.New(m.com, "Typing", "test")}
+	m.panels[m.active] = typing{newStub("Typing")}
 	if footer := ansi.Strip(m.footerView()); strings.Contains(footer, "q quit") || strings.Contains(footer, "? help") {
 		t.Fatalf("while a text input has focus q and ? are text, not keys: %q", footer)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/forgebench/forgebench/resources/demo"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/pending"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -104,7 +103,7 @@ func TestThemeSwitchIsBroadcast(t *testing.T) {
 	m := newTestModel(100, 30)
 	probes := make([]*probe, len(m.panels))
 	for i := range m.panels {
-		probes[i] = &probe{Model: pending.New(m.com, "Probe", "test")}
+		probes[i] = &probe{stubPanel: newStub("Probe")}
 		m.panels[i] = probes[i]
 	}
 	m.Update(setThemeMsg(themes.Light))

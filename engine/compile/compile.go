@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"context"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -62,17 +63,27 @@ type compilation struct {
 	runtime *Runtime
 	blocks  *blockRenderer
 	slots   *slotRenderer
+	// regex bounds the regex rules of the whole compile.
+	regex *preset.RegexBudget
 }
 
 // Compile compiles the system prompt and the messages of stack for runtime.
 // base is Pi's base system prompt (used by the append/prepend modes and the
 // empty-compile fallback), messages are the incoming Pi agent messages and
 // macros the values of the registered custom macros ({{ extensions.x }}).
+// Regex rules run within RegexTimeLimit for the whole compile.
 func Compile(stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) Result {
+	return CompileContext(context.Background(), stack, runtime, base, messages, macros)
+}
+
+// CompileContext is Compile that stops running regex rules once ctx is done
+// (a stale preview); the result then carries an error diagnostic saying so
+// and should be discarded.
+func CompileContext(ctx context.Context, stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) Result {
 	if stack == nil {
 		stack = &preset.Stack{SchemaVersion: 1}
 	}
-	c := newCompilation(stack, &runtime, macros)
+	c := newCompilation(stack, &runtime, macros, ctx.Done())
 	system, _ := c.compileSystemPrompt(base)
 	return Result{
 		System:   system,
@@ -95,7 +106,7 @@ type systemAssembly struct {
 	beforeRegex string
 }
 
-func newCompilation(stack *preset.Stack, runtime *Runtime, macros map[string]string) *compilation {
+func newCompilation(stack *preset.Stack, runtime *Runtime, macros map[string]string, done <-chan struct{}) *compilation {
 	tools := preset.ApplyResourcePolicy(runtime.Options.SelectedTools, stack.Tools)
 	if tools == nil {
 		tools = []string{}
@@ -105,6 +116,7 @@ func newCompilation(stack *preset.Stack, runtime *Runtime, macros map[string]str
 		runtime: runtime,
 		blocks:  newBlockRenderer(stack, runtime, tools, macros),
 		slots:   &slotRenderer{stack: stack, runtime: runtime, piDocsRoot: runtime.PiDocsRoot, tools: tools},
+		regex:   preset.NewRegexBudget(RegexTimeLimit, done),
 	}
 }
 
@@ -151,7 +163,8 @@ func (c *compilation) compileSystemPrompt(base string) (SystemResult, systemAsse
 		prompt = compiled
 	}
 	assembly := systemAssembly{pieces: pieces, compiled: compiled, beforeRegex: prompt}
-	prompt = applyRegexToSystem(c.stack, prompt, &diags)
+	prompt = c.applyRegexToSystem(prompt, &diags)
+	c.reportRegexLimits(&diags)
 	if diags == nil {
 		diags = []Diagnostic{}
 	}
@@ -177,7 +190,7 @@ func (c *compilation) compileMessages(original []any) MessagesResult {
 			}
 			filter := historyFilter{itemID: item.ID, diags: &diags}
 			history := filter.apply(original, historyOptions{raw: item.Options})
-			history = applyRegexToMessages(c.stack, history, preset.StageHistory, &diags)
+			history = c.applyRegexToMessages(history, preset.StageHistory, &diags)
 			messages = append(messages, history...)
 			for index, m := range history {
 				sources = append(sources, MessageSource{
@@ -216,7 +229,8 @@ func (c *compilation) compileMessages(original []any) MessagesResult {
 		}
 	}
 
-	messages = applyRegexToMessages(c.stack, messages, preset.StageCompiled, &diags)
+	messages = c.applyRegexToMessages(messages, preset.StageCompiled, &diags)
+	c.reportRegexLimits(&diags)
 	if contextFlag(c.stack, "mergeConsecutiveRoles") {
 		messages, sources = mergeConsecutive(messages, sources, mergeSeparator(c.stack), &diags)
 	}

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -33,6 +34,8 @@ type Part struct {
 	Tokens int
 	// Message is the compiled message for message parts (nil for system parts).
 	Message any
+	// System is set on a PartSystem part (PresentSystemMessages).
+	System *SystemCard
 }
 
 // PreviewResult splits a compilation into labelled parts.
@@ -42,6 +45,9 @@ type PreviewResult struct {
 	System []Part
 	// Messages has one part per compiled message, in order.
 	Messages []Part
+	// HiddenSystem counts the System messages PresentSystemMessages left
+	// out because nothing of them remains after the projection.
+	HiddenSystem int
 }
 
 // EstimateTokens is the chars/4 heuristic (UTF-16 length, rounded up).
@@ -51,10 +57,16 @@ func EstimateTokens(text string) int {
 
 // Preview compiles like Compile and labels every piece of the output.
 func Preview(stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) PreviewResult {
+	return PreviewContext(context.Background(), stack, runtime, base, messages, macros)
+}
+
+// PreviewContext is Preview that stops running regex rules once ctx is
+// done: a draft changed and this preview is stale (see CompileContext).
+func PreviewContext(ctx context.Context, stack *preset.Stack, runtime Runtime, base string, messages []any, macros map[string]string) PreviewResult {
 	if stack == nil {
 		stack = &preset.Stack{SchemaVersion: 1}
 	}
-	c := newCompilation(stack, &runtime, macros)
+	c := newCompilation(stack, &runtime, macros, ctx.Done())
 	system, assembly := c.compileSystemPrompt(base)
 	result := Result{System: system, Messages: c.compileMessages(messages)}
 	return PreviewResult{

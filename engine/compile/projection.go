@@ -215,7 +215,7 @@ func PrepareRequest(in RequestInput) RequestOutput {
 	}
 	runtime := in.Runtime
 	base := PiBasePrompt(in.Messages, in.FallbackBase)
-	c := newCompilation(stack, &runtime, in.Macros)
+	c := newCompilation(stack, &runtime, in.Macros, nil)
 	system, _ := c.compileSystemPrompt(base)
 
 	var messages MessagesResult
@@ -230,8 +230,9 @@ func PrepareRequest(in RequestInput) RequestOutput {
 		c.setLatestUserMessage(latest)
 		messages = c.compileMessages(in.Messages)
 	} else {
-		out, diags := preset.ApplyRequestFrequencyRegex(stack, in.Messages)
+		out, diags := preset.ApplyRequestFrequencyRegexWithin(stack, in.Messages, c.regex)
 		messages = MessagesResult{Messages: out, Diagnostics: append([]Diagnostic{}, diags...)}
+		c.reportRegexLimits(&messages.Diagnostics)
 	}
 	return RequestOutput{
 		Base:      base,

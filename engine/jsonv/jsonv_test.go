@@ -334,3 +334,16 @@ func TestParseInvalidUTF8MaximalSubparts(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeUTF8(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é":          "plain é",
+		"a\xffb":           "a\uFFFDb",
+		"cut \xe6\x97":     "cut \uFFFD",
+		"\xed\xa0\x80 sur": "\uFFFD\uFFFD\uFFFD sur",
+	} {
+		if got := DecodeUTF8([]byte(in)); got != want {
+			t.Errorf("DecodeUTF8(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

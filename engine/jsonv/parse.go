@@ -363,7 +363,7 @@ func appendReplacingInvalid(buf, run []byte) []byte {
 		r, size := utf8.DecodeRune(run)
 		if r == utf8.RuneError && size == 1 {
 			buf = append(buf, "\uFFFD"...)
-			size = maximalSubpart(run)
+			size = MaximalSubpart(run)
 		} else {
 			buf = append(buf, run[:size]...)
 		}
@@ -372,10 +372,11 @@ func appendReplacingInvalid(buf, run []byte) []byte {
 	return buf
 }
 
-// maximalSubpart returns the length of the ill-formed sequence at the
-// start of b: the lead byte plus the continuation bytes that were still
-// acceptable for it (at least 1).
-func maximalSubpart(b []byte) int {
+// MaximalSubpart returns the length of the ill-formed UTF-8 sequence at
+// the start of b: the lead byte plus the continuation bytes that were still
+// acceptable for it (at least 1). Node's (WHATWG) decoder replaces each
+// such subpart with one U+FFFD.
+func MaximalSubpart(b []byte) int {
 	var need int
 	lo, hi := byte(0x80), byte(0xBF) // range of the second byte
 	switch c := b[0]; {

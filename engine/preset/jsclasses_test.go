@@ -14,16 +14,16 @@ func TestSpaceSet(t *testing.T) {
 		if r >= 0xd800 && r <= 0xdfff {
 			continue
 		}
-		m, _ := re.execAt([]rune{r}, 0)
+		m, _ := re.execAt([]rune{r}, 0, nil)
 		if (m != nil) != js[r] {
 			t.Errorf("\\s %U js=%v", r, js[r])
 		}
 		w := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-		m, _ = re2.execAt([]rune{r}, 0)
+		m, _ = re2.execAt([]rune{r}, 0, nil)
 		if (m != nil) != w {
 			t.Errorf("\\w %U", r)
 		}
-		m, _ = re3.execAt([]rune{r}, 0)
+		m, _ = re3.execAt([]rune{r}, 0, nil)
 		if (m != nil) != (r >= '0' && r <= '9') {
 			t.Errorf("\\d %U", r)
 		}

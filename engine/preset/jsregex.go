@@ -89,14 +89,30 @@ func CompileJS(source, flags string) (*JSRegExp, error) {
 	return &JSRegExp{Source: source, Flags: flags, Global: f.global, re: re, groupNames: t.names, hasNamed: t.hasNamed}, nil
 }
 
-// execAt finds the first match starting at or after rune offset start.
-func (r *JSRegExp) execAt(text []rune, start int) (*jsMatch, error) {
+// execAt finds the first match starting at or after rune offset start,
+// within the budget (nil: RegexMatchTimeout only). The timeout is set on
+// the compiled regexp for this call, so a JSRegExp must not be matched from
+// two goroutines at once (rules are compiled per compile).
+func (r *JSRegExp) execAt(text []rune, start int, budget *RegexBudget) (*jsMatch, error) {
 	if start > len(text) {
 		return nil, nil
 	}
+	timeout, ok := budget.matchTimeout()
+	if !ok {
+		return nil, errRegexBudgetSpent
+	}
+	if timeout > 0 {
+		r.re.MatchTimeout = timeout
+	} else {
+		r.re.MatchTimeout = regexp2.DefaultMatchTimeout
+	}
 	m, err := r.re.FindRunesMatchStartingAt(text, start)
-	if err != nil || m == nil {
-		return nil, err
+	if err != nil {
+		// regexp2 fails only on a timeout; its message quotes the input.
+		return nil, &RegexTimeoutError{After: timeout}
+	}
+	if m == nil {
+		return nil, nil
 	}
 	out := &jsMatch{index: m.Index, length: m.Length, groups: make([]jsCapture, len(r.groupNames))}
 	for i := range r.groupNames {

@@ -1,6 +1,7 @@
 package preset
 
 import (
+	"errors"
 	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -124,16 +125,23 @@ func nonNegativeInt(x any) int {
 // pi-forge's own expander, otherwise JavaScript replacement patterns apply
 // with "$0" meaning the whole match.
 func (r *CompiledRule) Transform(text string) (TransformResult, error) {
+	return r.TransformWithin(text, nil)
+}
+
+// TransformWithin is Transform with every match run within budget (nil:
+// RegexMatchTimeout only). A timeout or a spent budget returns the text
+// unchanged with the error.
+func (r *CompiledRule) TransformWithin(text string, budget *RegexBudget) (TransformResult, error) {
 	head, body := utf16Split(text, r.MaxChars)
 	var res replaceResult
 	var err error
 	if len(r.TrimStrings) > 0 {
-		res, err = r.Regexp.replaceJS(body, func(s []rune, m *jsMatch) string {
+		res, err = r.Regexp.replaceJS(body, budget, func(s []rune, m *jsMatch) string {
 			return r.Regexp.expandTrimmed(s, m, r.Replace, r.TrimStrings)
 		})
 	} else {
 		replace := convertDollarZero(r.Replace)
-		res, err = r.Regexp.replaceJS(body, func(s []rune, m *jsMatch) string {
+		res, err = r.Regexp.replaceJS(body, budget, func(s []rune, m *jsMatch) string {
 			return r.Regexp.substitute(s, m, replace)
 		})
 	}
@@ -239,19 +247,31 @@ func ruleStats(d *Diagnostics, id, stage string, target RegexTarget, matches, ch
 	d.add(LevelInfo, "Regex rule "+id+" matched "+itoa(matches)+" time(s) and changed "+itoa(changed)+" text segment(s) in "+stage+"/"+string(target)+".", "")
 }
 
-// failure reports a rule that could not run (a match timeout).
-func failure(d *Diagnostics, id string, err error) {
+// failure reports a rule that could not run: a match timeout gets its own
+// error diagnostic; a rule not run because the compile's budget was spent
+// is only recorded, for the budget's one summary diagnostic.
+func failure(d *Diagnostics, budget *RegexBudget, id string, err error) {
+	budget.record(id, err)
+	if errors.Is(err, errRegexBudgetSpent) {
+		return
+	}
 	d.addError("Regex rule " + id + " failed: " + err.Error())
 }
 
 // ApplyRegexToString applies the outgoing rules of stage/target to one
 // string, e.g. the compiled system prompt (stage compiled, target system).
 func ApplyRegexToString(stack *Stack, text string, stage RegexStage, target RegexTarget) (string, Diagnostics) {
+	return ApplyRegexToStringWithin(stack, text, stage, target, nil)
+}
+
+// ApplyRegexToStringWithin is ApplyRegexToString with the rules run within
+// budget (nil: RegexMatchTimeout per match only).
+func ApplyRegexToStringWithin(stack *Stack, text string, stage RegexStage, target RegexTarget, budget *RegexBudget) (string, Diagnostics) {
 	rules, d := RulesFor(stack, stage, target, EffectOutgoing)
 	for _, rule := range rules {
-		res, err := rule.Transform(text)
+		res, err := rule.TransformWithin(text, budget)
 		if err != nil {
-			failure(&d, rule.ID, err)
+			failure(&d, budget, rule.ID, err)
 			continue
 		}
 		text = res.Text

@@ -34,7 +34,7 @@ type regexStats struct{ matches, changed int }
 
 // transformMessages runs one rule over the eligible messages; the input is
 // never mutated and is returned as is when nothing changed.
-func (r *CompiledRule) transformMessages(messages []any, stats *regexStats) ([]any, bool, error) {
+func (r *CompiledRule) transformMessages(messages []any, stats *regexStats, budget *RegexBudget) ([]any, bool, error) {
 	var eligible []int
 	for i, m := range messages {
 		if IsControlMessage(m) {
@@ -54,7 +54,7 @@ func (r *CompiledRule) transformMessages(messages []any, stats *regexStats) ([]a
 	}
 	var out []any
 	for _, i := range eligible {
-		next, changed, err := r.transformMessage(messages[i], stats)
+		next, changed, err := r.transformMessage(messages[i], stats, budget)
 		if err != nil {
 			return messages, false, err
 		}
@@ -72,14 +72,14 @@ func (r *CompiledRule) transformMessages(messages []any, stats *regexStats) ([]a
 }
 
 // transformMessage transforms string content or {type:"text"} parts.
-func (r *CompiledRule) transformMessage(message any, stats *regexStats) (any, bool, error) {
+func (r *CompiledRule) transformMessage(message any, stats *regexStats, budget *RegexBudget) (any, bool, error) {
 	obj, ok := message.(*jsonv.Object)
 	if !ok || IsControlMessage(message) {
 		return message, false, nil
 	}
 	switch content := get(obj, "content").(type) {
 	case string:
-		res, err := r.Transform(content)
+		res, err := r.TransformWithin(content, budget)
 		if err != nil {
 			return message, false, err
 		}
@@ -99,7 +99,7 @@ func (r *CompiledRule) transformMessage(message any, stats *regexStats) (any, bo
 			if !isString {
 				continue
 			}
-			res, err := r.Transform(text)
+			res, err := r.TransformWithin(text, budget)
 			if err != nil {
 				return message, false, err
 			}
@@ -143,24 +143,36 @@ func withKey(obj *jsonv.Object, key string, v any) *jsonv.Object {
 // the whole compiled list). Messages are jsonv values; changed messages
 // are copied, the input is never mutated.
 func ApplyRegexToMessages(stack *Stack, messages []any, stage RegexStage) ([]any, Diagnostics) {
+	return ApplyRegexToMessagesWithin(stack, messages, stage, nil)
+}
+
+// ApplyRegexToMessagesWithin is ApplyRegexToMessages with the rules run
+// within budget (nil: RegexMatchTimeout per match only).
+func ApplyRegexToMessagesWithin(stack *Stack, messages []any, stage RegexStage, budget *RegexBudget) ([]any, Diagnostics) {
 	rules, d := RulesFor(stack, stage, TargetMessages, EffectOutgoing)
-	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(stage) }, d)
+	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(stage) }, d, budget)
 }
 
 // ApplyRequestFrequencyRegex applies the frequency "request" rules to Pi's
 // natural context on a tool-result follow-up request (history-stage rules
 // first, then compiled-stage rules that target messages).
 func ApplyRequestFrequencyRegex(stack *Stack, messages []any) ([]any, Diagnostics) {
-	rules, d := requestRules(stack)
-	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(r.Stage) }, d)
+	return ApplyRequestFrequencyRegexWithin(stack, messages, nil)
 }
 
-func runMessageRules(rules []*CompiledRule, messages []any, stage func(*CompiledRule) string, d Diagnostics) ([]any, Diagnostics) {
+// ApplyRequestFrequencyRegexWithin is ApplyRequestFrequencyRegex with the
+// rules run within budget (nil: RegexMatchTimeout per match only).
+func ApplyRequestFrequencyRegexWithin(stack *Stack, messages []any, budget *RegexBudget) ([]any, Diagnostics) {
+	rules, d := requestRules(stack)
+	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(r.Stage) }, d, budget)
+}
+
+func runMessageRules(rules []*CompiledRule, messages []any, stage func(*CompiledRule) string, d Diagnostics, budget *RegexBudget) ([]any, Diagnostics) {
 	for _, rule := range rules {
 		var stats regexStats
-		next, _, err := rule.transformMessages(messages, &stats)
+		next, _, err := rule.transformMessages(messages, &stats, budget)
 		if err != nil {
-			failure(&d, rule.ID, err)
+			failure(&d, budget, rule.ID, err)
 			continue
 		}
 		messages = next
@@ -185,9 +197,9 @@ func ApplyFinalizeRegex(stack *Stack, message any) (any, bool, Diagnostics) {
 			continue
 		}
 		var stats regexStats
-		next, changed, err := rule.transformMessages([]any{result}, &stats)
+		next, changed, err := rule.transformMessages([]any{result}, &stats, nil)
 		if err != nil {
-			failure(&d, rule.ID, err)
+			failure(&d, nil, rule.ID, err)
 			continue
 		}
 		if changed {

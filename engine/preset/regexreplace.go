@@ -14,12 +14,13 @@ type replaceResult struct {
 
 // replaceJS emulates text.replace(re, fn) where fn expands each match; it
 // also counts the matches the way pi-forge's countReplacementMatches does.
-func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) string) (replaceResult, error) {
+// Every match runs within budget (nil: RegexMatchTimeout only).
+func (r *JSRegExp) replaceJS(text string, budget *RegexBudget, expand func(s []rune, m *jsMatch) string) (replaceResult, error) {
 	s := jsRunes(text)
 	var out strings.Builder
 	next, last, count := 0, 0, 0
 	for {
-		m, err := r.execAt(s, last)
+		m, err := r.execAt(s, last, budget)
 		if err != nil {
 			return replaceResult{text: text}, err
 		}
@@ -53,7 +54,7 @@ func (r *JSRegExp) replaceJS(text string, expand func(s []rune, m *jsMatch) stri
 // ReplaceString is JavaScript text.replace(re, replacement) with a
 // replacement pattern string ($$, $&, $`, $', $n, $nn, $<name>).
 func (r *JSRegExp) ReplaceString(text, replacement string) (string, error) {
-	res, err := r.replaceJS(text, func(s []rune, m *jsMatch) string { return r.substitute(s, m, replacement) })
+	res, err := r.replaceJS(text, nil, func(s []rune, m *jsMatch) string { return r.substitute(s, m, replacement) })
 	return res.text, err
 }
 

@@ -97,11 +97,11 @@ func HasControl(s string) bool {
 }
 
 // isHazard reports a rune Text drops: a control character (C0, DEL, C1),
-// U+2028/U+2029, or a bidi mark, embedding, override or isolate.
+// U+2028/U+2029, or a bidi control (Unicode's Bidi_Control set: the marks
+// U+061C, U+200E, U+200F, the embeddings and overrides, the isolates).
 func isHazard(r rune) bool {
 	switch {
-	case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\u200e', r == '\u200f',
-		r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+	case unicode.IsControl(r), isBidiOrSeparatorRune(r):
 		return true
 	}
 	return false

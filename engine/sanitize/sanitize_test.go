@@ -23,6 +23,7 @@ func TestTextStripsHostileSequences(t *testing.T) {
 		{"dcs", "\x1bP1$r0m\x1b\\ok", "ok"},
 		{"bidi override", "abc\u202edef\u202c", "abcdef"},
 		{"bidi isolate and marks", "a\u2066b\u2069c\u200ed\u200f", "abcd"},
+		{"arabic letter mark (bidi control)", "a\u061cb", "ab"},
 		{"line separator", "line\u2028sep\u2029", "linesep"},
 		{"invalid utf8", "a\xffb", "a\uFFFDb"},
 		{"plain ascii untouched", "hello world", "hello world"},
@@ -88,9 +89,18 @@ func TestScreenKeepsStylingAndDropsEverythingElse(t *testing.T) {
 	if got := Screen(in); got != want {
 		t.Fatalf("Screen(%q)\n got %q\nwant %q", in, got, want)
 	}
+	// An unterminated SOS string before a multi-byte character left the
+	// character's last byte, 0x9b (8-bit CSI), raw (found by FuzzScreen).
+	if got := Screen("\x1bX0眛"); !utf8.ValidString(got) || strings.ContainsRune(got, 0x9b) || Screen(got) != got {
+		t.Errorf("Screen(unterminated SOS) = %q", got)
+	}
 	// A raw 0x9b is an 8-bit CSI: it must not survive with its parameters.
 	if got := Screen("a\x9b2J\rb"); got != "a\uFFFD2Jb" {
 		t.Errorf("Screen(8-bit CSI) = %q", got)
+	}
+	// Bidi controls and line separators reorder or break what a view drew.
+	if got := Screen("\x1b[1mid\x1b[0m a\u202eb\u2066c\u2069d\u061ce\u200ff\u2028g"); got != "\x1b[1mid\x1b[0m abcdefg" {
+		t.Errorf("Screen(bidi) = %q", got)
 	}
 	plain := "\x1b[1mplain\x1b[0m │ text\n"
 	if Screen(plain) != plain {
@@ -138,11 +148,14 @@ func FuzzText(f *testing.F) {
 }
 
 func FuzzScreen(f *testing.F) {
-	for _, s := range []string{"\x1b[1mok\x1b[0m", "\x1b]0;t\x07", "a\rb", "\u0085", "\x1b[31", "\x1b[?25l", "\x1bP1$r\x1b\\"} {
+	for _, s := range []string{"\x1b[1mok\x1b[0m", "\x1b]0;t\x07", "a\rb", "\u0085", "\x1b[31", "\x1b[?25l", "\x1bP1$r\x1b\\", "a\u202eb\u061c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Screen(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Screen(%q) = %q is not valid UTF-8 (a raw 0x80–0x9f byte is a C1 control)", s, out)
+		}
 		// What is left is text, newlines and SGR sequences only.
 		rest := out
 		for len(rest) > 0 {
@@ -152,7 +165,7 @@ func FuzzScreen(f *testing.F) {
 			}
 			switch {
 			case seq == "\n", isSGR(seq):
-			case seq[0] == '\x1b' || seq[0] < 0x20 || seq[0] == 0x7f || isC1(seq):
+			case seq[0] == '\x1b' || seq[0] < 0x20 || seq[0] == 0x7f || isC1(seq) || isBidiOrSeparator(seq):
 				t.Fatalf("Screen(%q) kept %q", s, seq)
 			}
 			rest = rest[n:]

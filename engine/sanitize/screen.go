@@ -10,8 +10,9 @@ import (
 // Screen is the last line of defence over a whole rendered view: it keeps
 // SGR styling (ESC [ … m, which the program's own styles produce) and
 // newlines, and drops every other escape sequence and control character,
-// so file text that some view forgot to clean cannot move the cursor,
-// clear the screen, set the title or reach the clipboard. Invalid UTF-8
+// the bidi controls and the line/paragraph separators, so file text that
+// some view forgot to clean cannot move the cursor, clear the screen, set
+// the title, reach the clipboard or reorder what is drawn. Invalid UTF-8
 // becomes U+FFFD first: a raw byte 0x80–0x9f is an 8-bit C1 control (0x9b
 // is CSI) that the decoder would otherwise pass through with whatever
 // follows it. Text without such hazards is returned unchanged, without a
@@ -35,8 +36,13 @@ func Screen(s string) string {
 			b.WriteByte('\n')
 		case isSGR(seq):
 			b.WriteString(seq)
-		case seq[0] == '\x1b' || seq[0] < 0x20 || seq[0] == 0x7f || isC1(seq):
+		case seq[0] == '\x1b' || seq[0] < 0x20 || seq[0] == 0x7f || isC1(seq) || isBidiOrSeparator(seq):
 			// dropped
+		case !utf8.ValidString(seq):
+			// The decoder can split a multi-byte character after an
+			// unterminated string sequence (ESC X …); a lone byte
+			// 0x80–0x9f is an 8-bit C1 control (0x9b is CSI).
+			b.WriteString("\uFFFD")
 		default:
 			b.WriteString(seq)
 		}
@@ -67,6 +73,12 @@ func needsScreen(s string) bool {
 			return true
 		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
 			return true // C1 control in UTF-8
+		case c == 0xd8 && i+1 < len(s) && s[i+1] == 0x9c:
+			return true // U+061C
+		case c == 0xe2 && i+2 < len(s) && (s[i+1] == 0x80 || s[i+1] == 0x81):
+			if r, _ := utf8.DecodeRuneInString(s[i:]); isBidiOrSeparatorRune(r) {
+				return true
+			}
 		}
 	}
 	return false
@@ -91,4 +103,17 @@ func isSGRParam(c byte) bool { return c >= '0' && c <= '9' || c == ';' || c == '
 // isC1 reports a UTF-8 encoded C1 control character (U+0080–U+009F).
 func isC1(seq string) bool {
 	return len(seq) == 2 && seq[0] == 0xc2 && seq[1] >= 0x80 && seq[1] <= 0x9f
+}
+
+// isBidiOrSeparator reports a sequence that is one bidi control or
+// line/paragraph separator rune.
+func isBidiOrSeparator(seq string) bool {
+	r, n := utf8.DecodeRuneInString(seq)
+	return n == len(seq) && isBidiOrSeparatorRune(r)
+}
+
+// isBidiOrSeparatorRune reports U+2028, U+2029 and the Bidi_Control set.
+func isBidiOrSeparatorRune(r rune) bool {
+	return r == '\u2028' || r == '\u2029' || r == '\u061c' || r == '\u200e' || r == '\u200f' ||
+		r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }

@@ -52,8 +52,12 @@ func loadSources(t *testing.T) sources {
 // the workspace root.
 func generatedFiles(src sources) map[string][]byte {
 	files := resourceFiles()
-	for _, s := range []*sessionBuilder{guardedSession(src), mirrorSession(src)} {
+	guarded := guardedSession(src)
+	for _, s := range []*sessionBuilder{guarded, mirrorSession(src)} {
 		files[sessionDirRel+"/"+s.fileName()] = s.bytes()
+	}
+	for rel, data := range savedPayloads(guarded.bytes()) {
+		files[rel] = data
 	}
 	tree := buildSubagentTree(src)
 	files[sessionDirRel+"/"+tree.root.fileName()] = tree.root.bytes()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // ConfigFileName is pi-subagent's configuration file (§22).
@@ -41,15 +42,9 @@ var retiredKeys = map[string]string{
 	"reportDelivery":              "removed; completions go to the parent's inbox; delete it",
 }
 
-// ConfigValues are effective settings.
-type ConfigValues struct {
-	AgentScope          string
-	MaxDepth            float64
-	MaxConcurrentAgents float64
-	InheritExtensions   bool
-	OpenAIIdentity      bool
-	MaxOutputBytes      float64
-}
+// ConfigValues are effective settings: the same fields a descriptor
+// records as the settings its agent was created with.
+type ConfigValues = Settings
 
 // DefaultConfig is pi-subagent's DEFAULT_SETTINGS.
 func DefaultConfig() ConfigValues {
@@ -98,6 +93,9 @@ func (c *Config) Valid() bool {
 	}
 	return true
 }
+
+// maxConfigBytes bounds a subagent.json read (a settings file, never big).
+const maxConfigBytes = 16 << 20
 
 // LoadConfig reads <agentDir>/subagent.json and, when the project is
 // trusted, the nearest <dir>/.pi/subagent.json walking up from cwd (only
@@ -148,7 +146,7 @@ func nearestProjectFile(cwd, name string) string {
 
 // apply reads one file and, when it is valid, applies its values.
 func (c *Config) apply(f *ConfigFile) {
-	data, err := os.ReadFile(f.Path)
+	data, err := session.ReadRegularFile(f.Path, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

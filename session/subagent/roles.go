@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 // MaxRoleFileBytes is the largest role file pi-subagent reads (§23).
@@ -172,7 +174,8 @@ func parseRoleFile(path, source string) (RoleDef, []string, []string) {
 	if fi.Size() > MaxRoleFileBytes {
 		return r, []string{fmt.Sprintf("%s: agent definition exceeds %d bytes", path, MaxRoleFileBytes)}, nil
 	}
-	data, err := os.ReadFile(path)
+	// A FIFO or a symlink to a device would block or stream forever.
+	data, err := session.ReadRegularFile(path, MaxRoleFileBytes)
 	if err != nil {
 		return r, []string{fmt.Sprintf("%s: %v", path, err)}, nil
 	}

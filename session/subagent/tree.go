@@ -97,6 +97,9 @@ type Agent struct {
 	// when the file is missing or unreadable: SummaryErr).
 	Summary    *FileSummary
 	SummaryErr error
+	// noted is set once the tree's diagnostics say what reading the
+	// session revealed.
+	noted bool
 }
 
 // Selected is the model and thinking level the agent runs with: the
@@ -364,7 +367,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("%s is %d bytes, more than forgebench reads (%d)", path, fi.Size(), limit)
 	}
-	return os.ReadFile(path)
+	return session.ReadRegularFile(path, limit) // also if the path was swapped since the stat
 }
 
 // recoverFromSessions rebuilds agents from the descriptor entries of the

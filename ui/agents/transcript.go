@@ -74,7 +74,7 @@ func (m *Model) openTranscript() tea.Cmd {
 	}
 	file := a.File
 	return func() tea.Msg {
-		s, err := session.Open(file)
+		s, err := session.OpenForDisplay(file) // a display path: runaway lines are skipped
 		if err != nil {
 			return transcriptLoadedMsg{gen: gen, err: fmt.Errorf("open transcript: %w", err)}
 		}

@@ -19,6 +19,11 @@ type Selection struct {
 	SessionName string
 	EntryID     string
 	PresetID    string
+	// ItemID is an item of PresetID and CapabilityID a capability key
+	// (scope:id) that a jump points at ("" = none); the Presets and
+	// Capabilities panels move their cursor there when set.
+	ItemID       string
+	CapabilityID string
 }
 
 // Common is shared by pointer between the root model and every panel.
@@ -51,6 +56,19 @@ type ThemeChangedMsg struct{ Styles themes.Styles }
 // SelectionChangedMsg announces a new selection; the root stores it in
 // Common and forwards it to every panel so they can follow it.
 type SelectionChangedMsg struct{ Selection Selection }
+
+// ShowPanelMsg asks the root to bring panel Index (0-based: 0 Presets …
+// 4 Agents) to the front, after a jump has moved the selection.
+type ShowPanelMsg struct{ Index int }
+
+// Panel indexes for ShowPanelMsg, in tab order.
+const (
+	PanelPresets = iota
+	PanelCapabilities
+	PanelSession
+	PanelPayloads
+	PanelAgents
+)
 
 // Panel is one of the five workbench tabs. Panels own their panes, keymap
 // and files; the root only lays them out, routes keys and composes help.

@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestPreviewShowsCapabilityUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := previewCmd(1, p.Stack, rc)().(previewMsg)
+	msg := previewCmd(context.Background(), 1, p.Stack, rc)().(previewMsg)
 	var caps []string
 	for _, part := range msg.res.Messages {
 		if part.Kind == capstate.PartCapability {

@@ -20,6 +20,8 @@ type editorDoneMsg struct {
 	version int
 	item    int
 	id      string
+	// raw is set for the whole Preset as JSON (the Advanced view).
+	raw     bool
 	content string
 	err     error
 }
@@ -119,6 +121,7 @@ type editorJob struct {
 	version int
 	item    int
 	id      string
+	raw     bool
 }
 
 // editorReadyMsg carries a prepared editor process to run.
@@ -164,7 +167,11 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 	if len(args) == 0 {
 		args = []string{"vi"}
 	}
-	f, err := os.CreateTemp("", "forgebench-block-*.md")
+	pattern := "forgebench-block-*.md"
+	if job.raw {
+		pattern = "forgebench-preset-*.json"
+	}
+	f, err := os.CreateTemp("", pattern)
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the editor file: %w", err)
 	}
@@ -180,7 +187,7 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 	cmd := exec.Command(args[0], append(args[1:], path)...)
 	done := func(runErr error) tea.Msg {
 		defer os.Remove(path)
-		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id}
+		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id, raw: job.raw}
 		if runErr != nil {
 			msg.err = fmt.Errorf("editor %s: %w", args[0], runErr)
 			return msg
@@ -201,6 +208,9 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 func (m *Model) openExternalEditor() tea.Cmd {
 	m.stopEditing()
 	job, err := m.editorJobAt(m.items.Cursor())
+	if raw, ok := m.form.(interface{ Text() string }); ok && m.formKind == formRaw {
+		job, err = editorJob{content: raw.Text(), version: m.d.Version(), raw: true}, nil
+	}
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
@@ -229,6 +239,9 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	if m.d == nil {
 		return nil
+	}
+	if msg.raw {
+		return m.applyRawEdited(msg.content)
 	}
 	i := msg.item
 	if it, _, ok := m.d.Item(i); !ok || it.ID != msg.id {

@@ -20,6 +20,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
@@ -41,7 +42,8 @@ const (
 
 // settingsRows are the Preset-wide editors listed after the items.
 var settingsRows = []string{
-	"Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Properties", "Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Advanced (raw JSON)",
 }
 
 // Model is the Presets panel.
@@ -59,6 +61,13 @@ type Model struct {
 	presets     *common.List[presetRow]
 	profiles    *common.List[profileRow]
 	showProfile bool
+	// prof is the profile being edited, profForm its form (profFocus: the
+	// form has the keys), profStatus the selected entry's profile status
+	// (profiles_edit.go).
+	prof       *profileDraft
+	profForm   forms.Form
+	profFocus  bool
+	profStatus *session.ProfileStatus
 
 	// open is the loaded Preset the draft came from (nil = none open).
 	open     *resources.Preset
@@ -93,6 +102,8 @@ type Model struct {
 	form     forms.Form
 	formRow  int // the item or settings row the form edits (-1 none)
 	formKind string
+	// formMemory is what forms remember for the open draft.
+	formMemory *forms.Memory
 
 	rc        *runContext
 	rcPending bool
@@ -102,14 +113,27 @@ type Model struct {
 	active      *resources.Preset
 	preview     *previewMsg
 	previewGen  int // counts installed previews (the preview cache key)
+	previewRun  previewRun
 	showPreview bool
 	previewOff  int
 	previewText renderedLines
 
 	dlg *dialog
+	// diff is the open draft diff (draftdiff.go); nil when closed.
+	diff *draftDiff
+	// wantItem is an item id a jump to this panel points at (a new
+	// ItemID in the selection; seenItem is the last one seen), shown once
+	// its Preset is open.
+	wantItem, seenItem string
 
 	status    string
 	statusErr bool
+
+	// watchOn starts a watcher of the library directories (watch.go);
+	// watch is the running one and diskChanged marks a reload it caused.
+	watchOn     bool
+	watch       *libraryWatch
+	diskChanged bool
 }
 
 // dialogKind says what a dialog asks.
@@ -131,6 +155,14 @@ type dialog struct {
 	input   textinput.Model
 	slots   *common.List[common.TextRow]
 	onYes   func(m *Model, text string) tea.Cmd
+	// A create prompt writes to scope (tab switches it); text is its body
+	// without the scope line. freeText prompts take any text (a path),
+	// not only an id.
+	text     string
+	scope    preset.Scope
+	freeText bool
+	// conflict is the save-conflict dialog's state (conflict.go).
+	conflict *conflictDialog
 }
 
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
@@ -150,12 +182,19 @@ func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {
 	m.rcPending = true
+	var watch tea.Cmd
+	if m.watchOn {
+		watch = startWatchCmd(m.com.Workspace)
+	}
 	return tea.Batch(loadLibraryCmd(m.com.Workspace),
-		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID), watch)
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.sizeDraftDiff()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return "Presets" }
@@ -190,8 +229,11 @@ func (m *Model) paneVisible(p pane) bool {
 // CapturesInput implements common.Panel: true while text is typed into
 // the block editor, a form field or a dialog.
 func (m *Model) CapturesInput() bool {
-	if m.dlg != nil || m.editing {
+	if m.dlg != nil || m.editing || m.presets.Filtering() {
 		return true
+	}
+	if m.showProfile {
+		return m.profFocus && m.profForm != nil && m.profForm.CapturesInput()
 	}
 	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
 }
@@ -205,9 +247,17 @@ func (m *Model) onSetting() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
+	case m.diff != nil && m.dlg == nil:
+		return m.draftDiffHelp()
+	case m.dlg != nil && m.dlg.kind == dialogConflict:
+		return m.conflictHelp()
 	case m.dlg != nil && m.dlg.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case m.dlg != nil && m.dlg.kind == dialogPrompt && m.dlg.scope != "" && m.com.Workspace.Trust.Trusted:
+		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
+		return []key.Binding{k.Submit, k.Dismiss}
+	case m.presets.Filtering() && m.focus == paneList:
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
@@ -217,8 +267,10 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
+	case m.showProfile && m.profFocus && m.profForm != nil:
+		return append(m.profForm.ShortHelp(), k.Save, k.Undo, k.Back)
 	case m.showProfile:
-		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
+		return []key.Binding{k.Item, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
 		if m.presets.Len() > 0 {
@@ -228,7 +280,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.d != nil {
 			bs = append(bs, k.Fork) // fork copies the open draft
 		}
-		return append(bs, k.Profiles, k.Reload)
+		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
@@ -252,7 +304,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Edit},
-		{k.Save, k.Fork, k.New, k.Undo, k.Preview, k.Profiles, k.Reload},
+		{k.Save, k.Fork, k.New, k.Undo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
 	}
 }
 
@@ -273,8 +325,15 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		// block editor holds styles of its own.
 		m.styleEditor()
 	case forms.EditMsg:
-		cmds = append(cmds, m.applyFormEdit(msg))
+		if m.showProfile && m.prof != nil {
+			cmds = append(cmds, m.applyProfileEdit(msg))
+		} else {
+			cmds = append(cmds, m.applyFormEdit(msg))
+		}
 	default:
+		if cmd, ok := m.draftDiffUpdate(msg); ok {
+			return m, cmd
+		}
 		cmds = append(cmds, m.handle(msg))
 		if m.form != nil && m.focus == paneEditor {
 			var cmd tea.Cmd
@@ -309,7 +368,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
-			return previewCmd(msg.version, m.d.Stack(), m.rc)
+			return m.previewRun.start(msg.version, m.d.Stack(), m.rc)
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
@@ -322,6 +381,25 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applySaved(msg)
 	case createdMsg:
 		return m.applyCreated(msg)
+	case profileSavedMsg:
+		return m.applyProfileSaved(msg)
+	case profileStatusMsg:
+		if m.com.Selection.SessionFile == msg.file {
+			m.profStatus = msg.status
+			m.refreshProfileRows()
+		}
+	case profileEditedMsg:
+		return m.applyProfileEdited(msg)
+	case watchStartedMsg:
+		return m.applyWatchStarted(msg)
+	case libraryChangedMsg:
+		return m.applyLibraryChanged(msg)
+	case conflictReadMsg:
+		return m.openConflict(msg)
+	case deletedMsg:
+		return m.applyDeleted(msg)
+	case importReadMsg:
+		return m.applyImportRead(msg)
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:
@@ -370,7 +448,17 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 			}
 		}
 	}
-	return tea.Batch(open, m.followContext(sel))
+	if sel.ItemID != m.seenItem {
+		m.seenItem, m.wantItem = sel.ItemID, sel.ItemID
+		if m.open != nil && m.open.Key() == sel.PresetID {
+			m.focusWantedItem()
+		}
+	}
+	var status tea.Cmd
+	if m.showProfile {
+		status = loadProfileStatusCmd(m.lib, sel.SessionFile, sel.EntryID)
+	}
+	return tea.Batch(open, m.followContext(sel), status)
 }
 
 // followContext reloads the run context when the session or entry changed.
@@ -387,6 +475,7 @@ func (m *Model) followContext(sel common.Selection) tea.Cmd {
 
 // schedulePreview asks for a debounced preview of the current draft.
 func (m *Model) schedulePreview() tea.Cmd {
+	m.previewRun.cancel() // the compile in flight, if any, is stale now
 	if m.d == nil || m.rc == nil {
 		return nil
 	}

@@ -29,9 +29,11 @@ type (
 )
 
 // openSession reads and indexes a session file. It is the only place the
-// panel touches session files, always inside a command.
+// panel touches session files, always inside a command. The panel is a
+// display path: a line above session.DisplayMaxLineBytes costs one scan
+// and is skipped (a note in the status line says so).
 func openSession(gen int, file string) loadedMsg {
-	s, err := session.Open(file)
+	s, err := session.OpenForDisplay(file)
 	if err != nil {
 		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
 	}

@@ -54,6 +54,9 @@ type loadedSession struct {
 	leaf int
 	// active marks the entries on the path root → leaf.
 	active []bool
+	// notes say what reading skipped (a line above the display limit,
+	// malformed lines) or the tree repaired (cycles, duplicate ids).
+	notes []string
 }
 
 // buildLoaded precomputes rows, labels and the active path without
@@ -61,6 +64,7 @@ type loadedSession struct {
 // summaries follow from summaryCmd. It runs inside a command.
 func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
+	ls.notes = append(s.LoadNotes(), s.TreeNotes(ls.tree)...)
 	if name, ok := s.Name(); ok {
 		ls.name = sanitize.Fold(name)
 	}

@@ -1,6 +1,8 @@
 package sessions
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -23,6 +25,13 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	m.ls = ls
 	refresh := prev != nil && prev.file == ls.file // reload or follow
 	m.status = ""
+	if len(ls.notes) > 0 {
+		note := ls.notes[0]
+		if more := len(ls.notes) - 1; more > 0 {
+			note += fmt.Sprintf(" (+%d more; session show lists them)", more)
+		}
+		m.setStatus(note, false)
+	}
 	if !refresh {
 		m.tree = newTreeView()
 		m.tl = newTimeline()

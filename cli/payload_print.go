@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/components/diffview"
+)
+
+// lineContext is how many unchanged lines surround a change in the line
+// diffs of `payload diff` (git's default).
+const lineContext = 3
+
+// describeRef is one line naming a resolved reference for humans.
+func describeRef(r *session.Resolved) string {
+	t := &r.Turn.Turn
+	what := ""
+	switch {
+	case r.File != nil && r.File.Kind == session.PayloadTurn:
+		what = "turn snapshot"
+	case r.File != nil && !r.File.Valid:
+		what = "saved payload, not valid JSON"
+	case r.File != nil:
+		what = "saved payload"
+	case r.Preset != nil:
+		what = "preset " + r.PresetID + " at entry " + r.Session.Entries[r.Index].ID
+	case r.Request != nil && r.Request.ForAssistant:
+		what = "request for assistant entry " + r.Session.Entries[r.Index].ID
+	case r.Request != nil:
+		what = "next request from entry " + r.Session.Entries[r.Index].ID
+	}
+	return fmt.Sprintf("%s · %s · %d block(s) · ~%s tokens", sanitize.Line(r.Ref.Raw), sanitize.Line(what), len(t.Blocks), count(float64(t.ApproxTokens())))
+}
+
+// writeShow prints every block of one request, then what a cut capture
+// lost and what the display rendering redacted.
+func writeShow(w io.Writer, r *session.Resolved) {
+	fmt.Fprintln(w, describeRef(r))
+	if q := r.Request; q != nil && q.Model != "" {
+		fmt.Fprintf(w, "model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools))
+	}
+	if r.Preset != nil && r.Preset.RuntimeSource != "" {
+		fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(r.Preset.RuntimeSource))
+	}
+	blocks := r.Turn.Turn.Blocks
+	if r.File != nil && r.File.Recovery != nil {
+		writeRecovery(w, r.File)
+		if t, ok := r.File.RecoveredTurn(); ok {
+			fmt.Fprintln(w, "\nrecovered blocks (the diff compares the whole text as one payload-text block):")
+			blocks = t.Blocks
+		}
+	}
+	for i, b := range blocks {
+		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)))
+		fmt.Fprintln(w, indentBlock(sanitize.Text(b.Text), "  "))
+	}
+	if r.File != nil && len(r.File.Losses) > 0 {
+		fmt.Fprintln(w, "\nredacted by the display rendering (not in the file):")
+		for _, l := range r.File.Losses {
+			fmt.Fprintf(w, "  %s\n", describeLoss(l))
+		}
+	}
+	if q := r.Request; q != nil && q.Usage != nil {
+		uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
+		fmt.Fprintf(w, "\nrecorded usage: %s\n", describeCacheUse(&uses[0]))
+	}
+}
+
+func indentBlock(s, prefix string) string {
+	if s == "" {
+		return prefix + "(empty)"
+	}
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// writeRecovery says what a capture that is not JSON still holds.
+func writeRecovery(w io.Writer, f *session.PayloadFile) {
+	rec := f.Recovery
+	switch {
+	case rec.Noted:
+		fmt.Fprintf(w, "cut by pi-forge after %s characters: the file is not JSON; the diff sees one payload-text block\n", count(float64(turndiff.MaxDisplayChars)))
+	default:
+		fmt.Fprintln(w, "not valid JSON: the diff sees one payload-text block")
+	}
+	if rec.SyntaxError != "" {
+		fmt.Fprintf(w, "  reading stopped: %s\n", sanitize.Line(rec.SyntaxError))
+	}
+	if len(rec.Fields) > 0 {
+		fmt.Fprintf(w, "  recovered whole: %s\n", sanitize.Line(strings.Join(rec.Fields, ", ")))
+	}
+	if rec.CutField == "messages" || rec.Messages > 0 {
+		fmt.Fprintf(w, "  messages recovered whole: %d\n", rec.Messages)
+	}
+	if cm := rec.CutMessage; cm != nil {
+		role := cm.Role
+		if role == "" {
+			role = "role not read"
+		}
+		fmt.Fprintf(w, "  cut: message %d (%s) after %s characters of text; the rest of it is lost\n", cm.Index+1, sanitize.Line(role), count(float64(cm.TextChars)))
+	} else if rec.CutField != "" {
+		fmt.Fprintf(w, "  cut: field %q; the rest of it is lost\n", sanitize.Line(rec.CutField))
+	}
+	if rec.Noted {
+		fmt.Fprintln(w, "  lost: everything after the cut — any later messages and any request fields after them (their number is not recorded)")
+	}
+}
+
+func describeLoss(l turndiff.Loss) string {
+	where := sanitize.Line(l.Path)
+	if where == "" {
+		where = "(top level)"
+	}
+	switch l.Kind {
+	case turndiff.LossSecret:
+		return "secret value redacted at " + where
+	case turndiff.LossDepth:
+		return "value nested deeper than 8 levels dropped at " + where
+	case turndiff.LossItems:
+		return fmt.Sprintf("%d array item(s) after the 80th dropped at %s", l.Count, where)
+	case turndiff.LossKeys:
+		return "keys after the 120th dropped at " + where
+	case turndiff.LossImage:
+		return "image data dropped at " + where
+	case turndiff.LossBase64:
+		return fmt.Sprintf("base64-like data (%s chars) dropped at %s", count(float64(l.Count)), where)
+	case turndiff.LossString:
+		return fmt.Sprintf("string cut from %s to 12,000 chars at %s", count(float64(l.Count)), where)
+	}
+	return l.Kind + " at " + where
+}
+
+func describeCacheUse(u *turndiff.CacheUse) string {
+	s := fmt.Sprintf("cache read %s · cache write %s · uncached input %s", count(u.CacheRead), count(u.CacheWrite), count(u.Input))
+	if u.HasRatio {
+		s += fmt.Sprintf(" · hit %.1f%%", 100*u.HitRatio)
+	} else if !u.Reported {
+		s += " · this model reports no cache figures"
+	}
+	return s
+}
+
+// writeDiff prints a diff for humans: the block list with the cache
+// boundary as a rule, totals, the cause, recorded cache use of the later
+// request next to the predicted prefix, and line diffs of modified blocks.
+func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *turndiff.Cause, lines bool) {
+	fmt.Fprintf(w, "A  %s\nB  %s\n\n", describeRef(a), describeRef(b))
+	for i := range d.Blocks {
+		if i == d.BoundaryRow {
+			fmt.Fprintln(w, boundaryRule(d))
+		}
+		blk := &d.Blocks[i]
+		x := blockSide(blk)
+		var before, after int
+		if blk.Before != nil {
+			before = blk.Before.ApproxTokens
+		}
+		if blk.After != nil {
+			after = blk.After.ApproxTokens
+		}
+		delta := ""
+		if blk.TokenDelta != 0 {
+			delta = fmt.Sprintf("%+d", blk.TokenDelta)
+		}
+		fmt.Fprintf(w, "  %s %-40s %-10s %7s → %-7s %s\n", statusGlyph(blk.Status), sanitize.Clip(x.Key, 40), sanitize.Clip(x.Role, 10),
+			count(float64(before)), count(float64(after)), delta)
+	}
+	if d.BoundaryRow == len(d.Blocks) {
+		fmt.Fprintln(w, boundaryRule(d))
+	}
+	s := d.Summary
+	fmt.Fprintf(w, "\n%d same · %d modified · %d added · %d removed · %+d tokens (+%d / −%d)\n",
+		s.SameBlocks, s.ModifiedBlocks, s.AddedBlocks, s.RemovedBlocks, d.DeltaTokens, s.AddedTokens, s.RemovedTokens)
+	if cause != nil {
+		fmt.Fprintf(w, "cause: %s\n", describeCause(cause))
+	}
+	if q := b.Request; q != nil && q.Usage != nil {
+		uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
+		fmt.Fprintf(w, "B recorded: %s · predicted cached prefix ~%s tokens\n", describeCacheUse(&uses[0]), count(float64(d.PrefixTokens)))
+	}
+	if !lines {
+		return
+	}
+	for i := range d.Blocks {
+		blk := &d.Blocks[i]
+		if blk.Status != turndiff.StatusModified {
+			continue
+		}
+		fmt.Fprintf(w, "\n── ~ %s ──\n", sanitize.Line(blk.After.Key))
+		writeLineDiff(w, blk.Before.Text, blk.After.Text)
+	}
+}
+
+func boundaryRule(d *turndiff.Diff) string {
+	return fmt.Sprintf("  ──── cache boundary · ~%s tokens cached (%.1f%%) ────", count(float64(d.PrefixTokens)), 100*d.PrefixRatio)
+}
+
+func blockSide(b *turndiff.DiffBlock) *turndiff.Block {
+	if b.After != nil {
+		return b.After
+	}
+	return b.Before
+}
+
+func statusGlyph(status string) string {
+	s, err := diffview.ParseStatus(status)
+	if err != nil {
+		return "?"
+	}
+	return s.Glyph()
+}
+
+// describeCause is a cause for humans: its detail and where to look.
+func describeCause(c *turndiff.Cause) string {
+	parts := []string{sanitize.Line(c.Detail)}
+	for _, f := range []struct{ label, v string }{
+		{"block", c.Block}, {"entry", c.EntryID}, {"preset", c.PresetID}, {"item", c.ItemID},
+		{"capability", c.CapabilityID}, {"rule", c.RuleID},
+	} {
+		if f.v != "" {
+			parts = append(parts, f.label+" "+sanitize.Line(f.v))
+		}
+	}
+	return parts[0] + " (" + strings.Join(parts[1:], ", ") + ")"
+}
+
+// writeLineDiff prints a unified line diff with lineContext lines of
+// context, git style, using the diff view's line diff (go-diff).
+func writeLineDiff(w io.Writer, before, after string) {
+	ld := diffview.NewLineDiff(before, after)
+	all := ld.Lines()
+	keep := make([]bool, len(all))
+	for i, l := range all {
+		if l.Kind == diffview.LineEqual {
+			continue
+		}
+		for k := max(0, i-lineContext); k <= min(len(all)-1, i+lineContext); k++ {
+			keep[k] = true
+		}
+	}
+	for i := 0; i < len(all); {
+		if !keep[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(all) && keep[j] {
+			j++
+		}
+		oldStart, newStart, oldN, newN := 0, 0, 0, 0
+		for _, l := range all[i:j] {
+			if l.OldNo > 0 {
+				if oldStart == 0 {
+					oldStart = l.OldNo
+				}
+				oldN++
+			}
+			if l.NewNo > 0 {
+				if newStart == 0 {
+					newStart = l.NewNo
+				}
+				newN++
+			}
+		}
+		fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", oldStart, oldN, newStart, newN)
+		for _, l := range all[i:j] {
+			sign := " "
+			switch l.Kind {
+			case diffview.LineDelete:
+				sign = "-"
+			case diffview.LineInsert:
+				sign = "+"
+			}
+			fmt.Fprintf(w, "%s%s\n", sign, sanitize.Line(l.Text))
+			if l.NoNewline {
+				fmt.Fprintln(w, `\ No newline at end of file`)
+			}
+		}
+		i = j
+	}
+}

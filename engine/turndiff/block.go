@@ -1,0 +1,97 @@
+package turndiff
+
+import (
+	"sync"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// Block is one part of a request: the system prompt, a message, or another
+// request field (pi-forge's Block).
+type Block struct {
+	// Key identifies the block across turns ("system", "message-user-1a2b3c4d",
+	// "request-tools", …); keys drive the keyed alignment of DiffTurns.
+	Key string
+	// Role is the message role, "system", "request" or "payload".
+	Role string
+	// Text is the block's visible text.
+	Text string
+	// Chars is the JavaScript length of Text (UTF-16 code units).
+	Chars int
+	// ApproxTokens is max(1, ceil(Chars/4)).
+	ApproxTokens int
+	// Hash is the FNV-1a hash of JSON.stringify({role, text, serialized?}):
+	// it also covers wire fields that the text does not show.
+	Hash string
+}
+
+// Turn is one request as an ordered list of blocks (pi-forge's
+// TurnSnapshot).
+type Turn struct {
+	TurnID     string
+	CapturedAt string
+	StackID    string
+	Blocks     []Block
+}
+
+// EstimateTokens is pi-forge's estimateApproxTokens: max(1, ceil(length/4))
+// over UTF-16 code units.
+func EstimateTokens(text string) int {
+	return max(1, (jsonv.UTF16Len(text)+3)/4)
+}
+
+// NewBlock is pi-forge's createBlock without wire metadata: the hash
+// covers {role, text}.
+func NewBlock(key, role, text string) Block {
+	in := jsonv.NewObject()
+	in.Set("role", role)
+	in.Set("text", text)
+	return newBlock(key, role, text, in)
+}
+
+// NewBlockSerialized is pi-forge's createBlock with wire metadata: the
+// hash covers {role, text, serialized}. serialized is a jsonv value.
+func NewBlockSerialized(key, role, text string, serialized any) Block {
+	in := jsonv.NewObject()
+	in.Set("role", role)
+	in.Set("text", text)
+	in.Set("serialized", serialized)
+	return newBlock(key, role, text, in)
+}
+
+// hashBuffers recycles the JSON text of hash inputs, which can be large.
+var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+func newBlock(key, role, text string, hashInput *jsonv.Object) Block {
+	chars := jsonv.UTF16Len(text)
+	bp := hashBuffers.Get().(*[]byte)
+	buf := jsonv.AppendStringify((*bp)[:0], hashInput)
+	hash := hashBytes(buf)
+	if cap(buf) <= 16<<20 {
+		*bp = buf[:0]
+		hashBuffers.Put(bp)
+	}
+	return Block{
+		Key:          key,
+		Role:         role,
+		Text:         text,
+		Chars:        chars,
+		ApproxTokens: max(1, (chars+3)/4),
+		Hash:         hash,
+	}
+}
+
+// Chars is the sum of the blocks' lengths.
+func (t *Turn) Chars() int {
+	n := 0
+	for i := range t.Blocks {
+		n += t.Blocks[i].Chars
+	}
+	return n
+}
+
+// ApproxTokens is pi-forge's turnApproxTokens: ceil(total chars / 4), 0 for
+// an empty turn.
+func (t *Turn) ApproxTokens() int {
+	return (t.Chars() + 3) / 4
+}

@@ -1,0 +1,25 @@
+package turndiff
+
+import "testing"
+
+func TestCacheSeries(t *testing.T) {
+	uses, sum := CacheSeries([]Usage{
+		{EntryID: "a", Provider: "anthropic", Model: "m", Input: 100, CacheWrite: 900},
+		{EntryID: "b", Provider: "anthropic", Model: "m", Input: 50, CacheRead: 900, CacheWrite: 100},
+		{EntryID: "c", Provider: "anthropic", Model: "m", Input: 1100, CacheRead: 0, CacheWrite: 0},
+		{EntryID: "d", Provider: "openai", Model: "x", Input: 10},
+	})
+	if uses[0].Dropped || uses[1].Dropped || !uses[2].Dropped || uses[2].Lost != 1000 || uses[3].Dropped {
+		t.Errorf("drops: %+v", uses)
+	}
+	if !uses[2].Reported || !uses[2].HasRatio || uses[2].HitRatio != 0 || uses[3].Reported || uses[3].HasRatio {
+		t.Errorf("reporting: %+v %+v", uses[2], uses[3])
+	}
+	if uses[1].HitRatio != 900.0/1050 || uses[1].PromptTokens != 1050 {
+		t.Errorf("ratio %v prompt %v", uses[1].HitRatio, uses[1].PromptTokens)
+	}
+	if sum.Requests != 4 || sum.Reported != 3 || len(sum.Drops) != 1 || sum.Drops[0] != 2 || sum.Uncached != 1260 ||
+		sum.HitRatio != 900.0/3150.0 {
+		t.Errorf("summary %+v", sum)
+	}
+}

@@ -1,0 +1,69 @@
+package resources
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/test/hostile"
+)
+
+// The library side of the hostile corpus: loading returns (a FIFO preset
+// and a /dev/zero capability do not block it), every hostile resource
+// loads with its text exact (the sanitiser's job is the display, --json
+// must stay exact), the long-id preset saves, and the catastrophic preset
+// compiles within the whole-compile regex limit.
+func TestHostileCorpusLibrary(t *testing.T) {
+	st := hostile.Stage(t)
+	ws := Workspace{Cwd: st.Cwd, AgentDir: st.AgentDir, ForgeDir: st.ForgeDir, Trust: Trust{Trusted: true, Source: "test"}}
+	var lib *Library
+	within(t, "LoadLibrary over the hostile corpus", func() { lib = mustLoad(t, ws) })
+	presets := map[string]*Preset{}
+	for _, p := range lib.Presets {
+		presets[p.ID] = p
+		if p.Path == st.Special["preset-fifo"] && !p.Fault {
+			t.Error("the FIFO preset is not a read fault")
+		}
+	}
+	if p := presets["osc52"]; p == nil || !strings.Contains(p.Name(), "\x1b]52;c;") {
+		t.Fatalf("osc52 preset not loaded exactly: %v", p)
+	}
+	if len(lib.Capabilities) != 1 || lib.Capabilities[0].Entry.Capability.Name == nil || !strings.Contains(*lib.Capabilities[0].Entry.Capability.Name, "\u202e") {
+		t.Errorf("capabilities: %d", len(lib.Capabilities))
+	}
+	if len(lib.Profiles) != 1 {
+		t.Errorf("profiles: %d", len(lib.Profiles))
+	}
+	long := presets[hostile.LongID]
+	if long == nil || long.Fault {
+		t.Fatalf("the 240-character id preset did not load")
+	}
+	stack := *long.Stack
+	name := "Saved"
+	stack.Name = &name
+	if _, err := SavePreset(ws, ScopeProject, hostile.LongID, &stack, long.SourceRevision); err != nil {
+		t.Errorf("save of the long-id preset: %v", err)
+	}
+
+	slow := presets["catastrophic"]
+	if slow == nil || slow.Stack == nil {
+		t.Fatal("catastrophic preset not loaded")
+	}
+	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
+	preset.RegexMatchTimeout, compile.RegexTimeLimit = 100*time.Millisecond, 300*time.Millisecond
+	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	start := time.Now()
+	res := compile.Compile(slow.Stack, compile.Runtime{}, "BASE", nil, nil)
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("20 catastrophic rules took %v with a 300ms limit", elapsed)
+	}
+	found := false
+	for _, d := range append(res.System.Diagnostics, res.Messages.Diagnostics...) {
+		found = found || strings.Contains(d.Message, "not run: ")
+	}
+	if !found {
+		t.Error("no diagnostic names the rules that were not run")
+	}
+}

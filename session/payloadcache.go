@@ -1,0 +1,155 @@
+package session
+
+import (
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session/catalog"
+)
+
+// CacheReport is the prompt-cache use recorded in a session: per request
+// along one branch, and totals over the file.
+type CacheReport struct {
+	// LeafIndex is the branch's leaf (-1 for an empty session).
+	LeafIndex int
+	// Uses are the requests of the branch (assistant messages with usage),
+	// oldest first; Branch totals them.
+	Uses   []turndiff.CacheUse
+	Branch turndiff.CacheSummary
+	// File totals every assistant response of the file, all branches, in
+	// file order (drops there are only indicative across branches).
+	File turndiff.CacheSummary
+}
+
+// CacheReportAt reads the cache figures of the branch ending at leaf and of
+// the whole file.
+func CacheReportAt(s *Session, leaf int) CacheReport {
+	r := CacheReport{LeafIndex: -1}
+	if leaf >= 0 && leaf < len(s.Entries) {
+		r.LeafIndex = leaf
+		r.Uses, r.Branch = turndiff.CacheSeries(usagesOf(s, s.PathTo(leaf)))
+	}
+	all := make([]int, len(s.Entries))
+	for i := range all {
+		all[i] = i
+	}
+	_, r.File = turndiff.CacheSeries(usagesOf(s, all))
+	return r
+}
+
+// usagesOf lists the assistant messages among indexes that recorded usage.
+func usagesOf(s *Session, indexes []int) []turndiff.Usage {
+	var out []turndiff.Usage
+	for _, i := range indexes {
+		e := &s.Entries[i]
+		if e.Type != TypeMessage || e.Role != RoleAssistant {
+			continue
+		}
+		if u, ok := usageOf(e, i); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Prediction is what the diff of two consecutive requests predicts for the
+// cache, next to what the provider reported.
+type Prediction struct {
+	// Use is the request's recorded cache use; Previous the request before
+	// it on the branch.
+	Use      turndiff.CacheUse
+	Previous turndiff.CacheUse
+	// Diff compares the rebuilt previous request with this one.
+	Diff turndiff.Diff
+	// Breaks is true when the diff puts the boundary inside the previous
+	// request; Cause names what moved it (nil when the data does not say).
+	Breaks bool
+	Cause  *turndiff.Cause
+	// Err is set when a request could not be rebuilt.
+	Err error
+}
+
+// PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
+// branch of s) and diffs them.
+func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog) Prediction {
+	p := Prediction{Use: uses[k]}
+	if k == 0 {
+		return p
+	}
+	p.Previous = uses[k-1]
+	prev, err := RequestAt(s, uses[k-1].Index, cat)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	cur, err := RequestAt(s, uses[k].Index, cat)
+	if err != nil {
+		p.Err = err
+		return p
+	}
+	p.Diff = turndiff.DiffTurns(&prev.Turn.Turn, &cur.Turn.Turn)
+	p.Breaks = turndiff.BreaksCache(&p.Diff, &prev.Turn.Turn)
+	a := &Resolved{Session: s, Request: prev, Index: uses[k-1].Index, Turn: prev.Turn}
+	b := &Resolved{Session: s, Request: cur, Index: uses[k].Index, Turn: cur.Turn}
+	p.Cause = ExplainDiff(a, b, &p.Diff)
+	return p
+}
+
+// MaxPredictedDrops bounds how many cache drops (the most recent) get a
+// predicted boundary in CacheValue: each rebuilds two requests.
+const MaxPredictedDrops = 5
+
+// PredictDrops predicts the boundary of the most recent drops of r (at
+// most MaxPredictedDrops), oldest first.
+func PredictDrops(s *Session, r CacheReport, cat *catalog.Catalog) []Prediction {
+	drops := r.Branch.Drops
+	if len(drops) > MaxPredictedDrops {
+		drops = drops[len(drops)-MaxPredictedDrops:]
+	}
+	out := make([]Prediction, 0, len(drops))
+	for _, k := range drops {
+		out = append(out, PredictAt(s, r.Uses, k, cat))
+	}
+	return out
+}
+
+// CacheValue renders a cache report for `session stats --json` (key
+// "cache"): {branch, file?, requests, drops}. branch and file are
+// turndiff.CacheSummaryJSON; file is present for the whole-session scope;
+// requests are the branch's requests (turndiff.CacheUseJSON); drops are
+// the predicted ones: {entryId, previousEntryId, lostTokens,
+// predictedPrefixTokens, predictedBreak, cause (null when unknown),
+// error?}.
+func CacheValue(r CacheReport, withFile bool, preds []Prediction) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("branch", turndiff.CacheSummaryJSON(&r.Branch))
+	if withFile {
+		o.Set("file", turndiff.CacheSummaryJSON(&r.File))
+	}
+	reqs := make([]any, len(r.Uses))
+	for i := range r.Uses {
+		reqs[i] = turndiff.CacheUseJSON(&r.Uses[i])
+	}
+	o.Set("requests", reqs)
+	drops := make([]any, 0, len(preds))
+	for i := range preds {
+		p := &preds[i]
+		d := jsonv.NewObject()
+		d.Set("entryId", p.Use.EntryID)
+		d.Set("previousEntryId", p.Previous.EntryID)
+		d.Set("lostTokens", p.Use.Lost)
+		if p.Err != nil {
+			d.Set("error", p.Err.Error())
+		} else {
+			d.Set("predictedPrefixTokens", float64(p.Diff.PrefixTokens))
+			d.Set("predictedBreak", p.Breaks)
+			if p.Cause != nil {
+				d.Set("cause", turndiff.CauseJSON(p.Cause))
+			} else {
+				d.Set("cause", nil)
+			}
+		}
+		drops = append(drops, d)
+	}
+	o.Set("drops", drops)
+	return o
+}

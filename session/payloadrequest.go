@@ -1,0 +1,239 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session/catalog"
+)
+
+// Request is a provider request rebuilt from a session: what was sent for
+// an assistant message, or what would be sent next from another entry.
+//
+// The payload is provider-neutral, in cache-prefix order:
+//
+//	{"model": "<provider>/<id>", "tools": [declarations], "system": "<prompt>", "messages": [{role, content, …}]}
+//
+// "system" is the replayed system prompt as Pi presents it (collapsed into
+// one leading prompt, or — for models that take mid-conversation system
+// messages — the leading one, later ones staying in place as updates);
+// messages keep only what reaches the provider (role, content, and a tool
+// result's toolCallId/toolName/isError). Absent parts are left out.
+type Request struct {
+	// Payload is the rebuilt request (a jsonv object).
+	Payload *jsonv.Object
+	// Turn is the payload split into blocks (pi-forge's extractTurnSnapshot
+	// of a capture with this payload) with what produced them.
+	Turn turndiff.Annotated
+	// Entry is the entry asked for; ContextIndex the entry the context was
+	// built at (the assistant's parent for an assistant message; -1 for an
+	// empty context).
+	Entry, ContextIndex int
+	// ForAssistant is true when Entry is the assistant message this request
+	// produced; Usage is then its recorded usage (nil when none).
+	ForAssistant bool
+	Usage        *turndiff.Usage
+	// Provider and Model name the model the request went to ("" unknown).
+	Provider, Model string
+	// Tools are the declared tool names in the request.
+	Tools []string
+	// EntryOf maps a block key to the id of the entry that produced it.
+	EntryOf map[string]string
+	// Path is the root→ContextIndex path (entry indexes).
+	Path []int
+	// CompactionIndex is the compaction the context starts at (-1 none).
+	CompactionIndex int
+}
+
+// wireMessage is one request message and the entry it came from.
+type wireMessage struct {
+	value any
+	entry int
+	role  string
+}
+
+// RequestAt rebuilds the request of the entry with the given index: for an
+// assistant message the request that produced it (the context at its
+// parent, sent to the model that answered), otherwise the request Pi would
+// send next from that entry. cat decides how system messages are
+// presented (nil: collapsed, as for an unknown model).
+func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
+	if index < 0 || index >= len(s.Entries) {
+		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
+	}
+	r := &Request{Entry: index, ContextIndex: index, CompactionIndex: -1}
+	e := &s.Entries[index]
+	if e.Type == TypeMessage && e.Role == RoleAssistant {
+		r.ForAssistant = true
+		r.ContextIndex = -1
+		if e.HasParent && s.parent[index] >= 0 {
+			r.ContextIndex = int(s.parent[index])
+		}
+		r.Provider, _ = e.provider.in(e.Raw).Str()
+		r.Model, _ = e.model.in(e.Raw).Str()
+		if u, ok := usageOf(e, index); ok {
+			r.Usage = &u
+		}
+	}
+	ctx, err := s.Context(r.ContextIndex)
+	if err != nil {
+		return nil, fmt.Errorf("request at entry %d: %w", index, err)
+	}
+	r.Path = ctx.Path
+	if len(ctx.Entries) > 0 && s.Entries[ctx.Entries[0].Index].Type == TypeCompaction {
+		r.CompactionIndex = ctx.Entries[0].Index
+	}
+	if !r.ForAssistant && ctx.Model != nil {
+		r.Provider, _ = ctx.Model.Provider.Str()
+		r.Model, _ = ctx.Model.ModelID.Str()
+	}
+	sp := systemPromptOf(ctx, r.ContextIndex)
+	var msgs []wireMessage
+	for _, pe := range ctx.Entries {
+		for _, m := range ConvertToLLM(pe.Messages) {
+			obj, _ := m.(*jsonv.Object)
+			msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: objString(obj, "role")})
+		}
+	}
+	systemEntry := -1
+	if len(sp.Origins) > 0 {
+		systemEntry = sp.Origins[len(sp.Origins)-1]
+	}
+	blockMsg := r.build(sp.Tools, sp.message, msgs, r.native(cat))
+	r.attribute(s, msgs, blockMsg, systemEntry)
+	return r, nil
+}
+
+// native reports whether the model takes mid-conversation system messages.
+func (r *Request) native(cat *catalog.Catalog) bool {
+	if cat == nil || r.Model == "" {
+		return false
+	}
+	m, ok := cat.Lookup(r.Provider, r.Model)
+	return ok && m.SupportsMidConvoSystemMessages()
+}
+
+// build assembles the payload and its blocks and returns, for each message
+// block key, the index in msgs of the message it holds. replayed is the
+// collapsed system message (nil when the context has none).
+func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage, native bool) map[string]int {
+	p := jsonv.NewObject()
+	if r.Provider != "" || r.Model != "" {
+		p.Set("model", r.Provider+"/"+r.Model)
+	}
+	if len(tools) > 0 {
+		p.Set("tools", tools)
+		for _, t := range tools {
+			o, _ := t.(*jsonv.Object)
+			r.Tools = append(r.Tools, toolName(o))
+		}
+	}
+	var wire []any
+	var wireFrom []int
+	leading := ""
+	hasLeading := false
+	for i, m := range msgs {
+		obj, _ := m.value.(*jsonv.Object)
+		if m.role == RoleSystem {
+			if !native {
+				continue
+			}
+			if i == 0 {
+				leading, hasLeading = systemMessageText(obj), true
+				continue
+			}
+			text := systemMessageUpdateText(obj)
+			if text == "" {
+				continue // a tool-only update leaves no text to send in place
+			}
+			sys := jsonv.NewObject()
+			sys.Set("role", RoleSystem)
+			sys.Set("content", text)
+			wire = append(wire, sys)
+			wireFrom = append(wireFrom, i)
+			continue
+		}
+		wire = append(wire, wireForm(obj))
+		wireFrom = append(wireFrom, i)
+	}
+	if !native && replayed != nil {
+		leading, hasLeading = systemMessageText(replayed), true
+	}
+	if hasLeading {
+		p.Set("system", leading)
+	}
+	if wire == nil {
+		wire = []any{}
+	}
+	p.Set("messages", wire)
+	r.Payload = p
+
+	turn := turndiff.ExtractPayload("", "", "", p, "")
+	r.Turn = turndiff.Annotated{Turn: turn, Blocks: map[string]turndiff.Origin{}}
+	r.EntryOf = map[string]string{}
+	blockMsg := map[string]int{}
+	k := 0
+	for _, b := range turn.Blocks {
+		if strings.HasPrefix(b.Key, turndiff.KeyMessage) && k < len(wireFrom) {
+			blockMsg[b.Key] = wireFrom[k]
+			k++
+		}
+	}
+	return blockMsg
+}
+
+// attribute records the entry behind every block of a rebuilt request.
+func (r *Request) attribute(s *Session, msgs []wireMessage, blockMsg map[string]int, systemEntry int) {
+	for key, i := range blockMsg {
+		idx := msgs[i].entry
+		if idx < 0 {
+			continue
+		}
+		id := s.Entries[idx].ID
+		r.EntryOf[key] = id
+		if s.Entries[idx].Type == TypeCompaction {
+			r.Turn.Blocks[key] = turndiff.Origin{Kind: turndiff.CauseCompaction, EntryID: id, Label: "compaction summary"}
+		}
+	}
+	if systemEntry >= 0 {
+		r.EntryOf[turndiff.KeySystem] = s.Entries[systemEntry].ID
+	}
+}
+
+// wireForm keeps the fields of a provider message that reach the model.
+func wireForm(m *jsonv.Object) any {
+	if m == nil {
+		return nil
+	}
+	out := jsonv.NewObject()
+	for _, k := range []string{"role", "content", "toolCallId", "toolName", "isError"} {
+		if v, ok := m.Get(k); ok {
+			out.Set(k, v)
+		}
+	}
+	return out
+}
+
+// usageOf reads an assistant message's recorded usage. ok is false when it
+// recorded none (or only zeros, as aborted requests do).
+func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
+	raw := e.MessageField("usage")
+	if len(raw) == 0 || raw[0] != '{' {
+		return turndiff.Usage{}, false
+	}
+	var rec statRecord
+	rec.readUsage(raw, "", "", "")
+	u := turndiff.Usage{
+		EntryID: e.ID, Index: index,
+		Input: rec.usage.Input, Output: rec.usage.Output,
+		CacheRead: rec.usage.CacheRead, CacheWrite: rec.usage.CacheWrite,
+	}
+	u.Provider, _ = e.provider.in(e.Raw).Str()
+	u.Model, _ = e.model.in(e.Raw).Str()
+	if u.Input+u.CacheRead+u.CacheWrite+u.Output == 0 {
+		return u, false
+	}
+	return u, true
+}

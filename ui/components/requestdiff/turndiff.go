@@ -1,0 +1,72 @@
+package requestdiff
+
+import (
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/ui/components/diffview"
+)
+
+// BlockLabel is the human name of a block key: "system prompt", "user
+// message", "request · tools", "item rules", …
+func BlockLabel(key, role string) string {
+	switch {
+	case key == turndiff.KeySystem:
+		return "system prompt"
+	case key == turndiff.KeyPayloadText:
+		return "payload text (not JSON)"
+	case key == turndiff.KeyPayload:
+		return "payload"
+	case strings.HasPrefix(key, turndiff.KeyRequestField):
+		return "request · " + strings.TrimPrefix(key, turndiff.KeyRequestField)
+	case strings.HasPrefix(key, turndiff.KeyMessage):
+		return role + " message"
+	case strings.HasPrefix(key, "stack-item:"):
+		id := strings.TrimPrefix(key, "stack-item:")
+		if k := strings.LastIndexByte(id, ':'); k > 0 {
+			id = id[:k]
+		}
+		return "item " + id
+	case strings.HasPrefix(key, "chat-history:"), strings.HasPrefix(key, "implicit-history:"):
+		return "history · " + role
+	}
+	return key
+}
+
+// FromTurnDiff adapts a diffTurns result to the diff view's block list:
+// labels from BlockLabel, the boundary rule where the engine's prefix walk
+// stopped (after the last block when every block is cached).
+func FromTurnDiff(d *turndiff.Diff) diffview.Diff {
+	out := diffview.Diff{Blocks: make([]diffview.Block, len(d.Blocks))}
+	for i := range d.Blocks {
+		b := &d.Blocks[i]
+		status, _ := diffview.ParseStatus(b.Status)
+		vb := diffview.Block{Status: status, TokenDelta: b.TokenDelta}
+		side := b.After
+		if side == nil {
+			side = b.Before
+		}
+		vb.Key, vb.Role = side.Key, side.Role
+		vb.Label = BlockLabel(side.Key, side.Role)
+		if b.Before != nil {
+			vb.Before, vb.BeforeTokens = b.Before.Text, b.Before.ApproxTokens
+		}
+		if b.After != nil {
+			vb.After, vb.AfterTokens = b.After.Text, b.After.ApproxTokens
+		}
+		out.Blocks[i] = vb
+	}
+	switch {
+	case d.BoundaryRow >= 0:
+		out.Boundary = d.BoundaryRow
+	default:
+		out.Boundary = len(out.Blocks) // every block cached
+	}
+	s := d.Summary
+	out.Totals = diffview.Totals{
+		PrefixTokens: d.PrefixTokens, PrefixRatio: d.PrefixRatio, DeltaTokens: d.DeltaTokens,
+		AddedTokens: s.AddedTokens, RemovedTokens: s.RemovedTokens,
+		Same: s.SameBlocks, Modified: s.ModifiedBlocks, Added: s.AddedBlocks, Removed: s.RemovedBlocks,
+	}
+	return out
+}

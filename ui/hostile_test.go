@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/test/hostile"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+// The whole program over the hostile corpus's trusted project (a cloned
+// repository with a .pi/forge, the attack issue 9 describes): every tab,
+// and the Presets panel walked through its lists and panes, draws no raw
+// ESC/BEL/C1/bidi control beyond the program's own SGR styling.
+func TestHostileCorpusEveryTab(t *testing.T) {
+	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
+	preset.RegexMatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
+	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	st := hostile.Stage(t)
+	m := New(Options{
+		Workspace: resources.Workspace{Cwd: st.Cwd, AgentDir: st.AgentDir, ForgeDir: st.ForgeDir,
+			Trust: resources.Trust{Trusted: true}},
+		Theme: themes.Dark, Keys: keymap.DefaultSet(), Home: st.Dir,
+	})
+	h := uitest.ForModel(t, m)
+	done := make(chan struct{})
+	go func() {
+		h.Send(tea.WindowSizeMsg{Width: 160, Height: 48})
+		h.Run(m.Init())
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("loading the hostile workspace did not finish")
+	}
+	for tab := 1; tab <= 5; tab++ {
+		h.Press(fmt.Sprint(tab))
+		hostile.AssertCleanView(t, fmt.Sprintf("tab %d", tab), m.View().Content)
+	}
+	h.Press("1")
+	for pane := 0; pane < 4; pane++ {
+		for row := 0; row < 8; row++ {
+			h.Press("down")
+			hostile.AssertCleanView(t, fmt.Sprintf("presets pane %d row %d", pane, row), m.View().Content)
+		}
+		h.Press("tab")
+	}
+}

@@ -1,0 +1,251 @@
+package payloads
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/diffview"
+	"github.com/forgebench/forgebench/ui/components/requestdiff"
+)
+
+// maxCachedSessions bounds the sessions the panel keeps open.
+const maxCachedSessions = 4
+
+// sessionCache keeps the sessions the panel opened, keyed by path and
+// checked against the file's size and modification time, so comparing
+// two entries of one big session reads it once. Commands share it.
+type sessionCache struct {
+	mu      sync.Mutex
+	entries map[string]cachedSession
+	order   []string
+}
+
+type cachedSession struct {
+	size int64
+	mod  time.Time
+	s    *session.Session
+}
+
+func newSessionCache() *sessionCache { return &sessionCache{entries: map[string]cachedSession{}} }
+
+// open returns the session at path, reading it again only when the file
+// changed since it was cached.
+func (c *sessionCache) open(path string) (*session.Session, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	c.mu.Lock()
+	if e, ok := c.entries[path]; ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
+		c.mu.Unlock()
+		return e.s, nil
+	}
+	c.mu.Unlock()
+	s, err := session.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[path]; !ok {
+		c.order = append(c.order, path)
+		if len(c.order) > maxCachedSessions {
+			delete(c.entries, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	c.entries[path] = cachedSession{size: info.Size(), mod: info.ModTime(), s: s}
+	return s, nil
+}
+
+// env is what the panel's commands read from: the workspace and the
+// shared session cache. Commands copy it; it holds nothing mutable but
+// the cache, which locks itself.
+type env struct {
+	ws    resources.Workspace
+	cache *sessionCache
+}
+
+// payloadDir is the project's saved-payload directory.
+func (e env) payloadDir() string { return filepath.Join(e.ws.Cwd, ".pi", "forge", "payloads") }
+
+// resolver resolves references against the workspace: presets from its
+// library (or a file path), Pi's defaults when a session records no
+// system prompt.
+func (e env) resolver() *session.Resolver {
+	cat, _ := catalog.Shared(e.ws.AgentDir)
+	return &session.Resolver{
+		Catalog:    cat,
+		Location:   time.Local,
+		Open:       e.cache.open,
+		LoadPreset: e.loadPreset,
+		Fallback: func() (compile.Runtime, string, error) {
+			return resources.PiDefaultRuntime(e.ws, nil, time.Now())
+		},
+	}
+}
+
+// loadPreset reads a preset reference: an existing file, else a selector
+// resolved in the library (an unusable preset still compiles, as the
+// preview does).
+func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
+	if info, err := os.Stat(sel); err == nil && !info.IsDir() {
+		raw, err := os.ReadFile(sel)
+		if err != nil {
+			return nil, "", fmt.Errorf("read preset: %w", err)
+		}
+		st, _ := preset.Parse(raw, filepath.Base(sel))
+		return st, sel, nil
+	}
+	lib, err := resources.LoadLibrary(e.ws)
+	if err != nil {
+		return nil, "", fmt.Errorf("load library: %w", err)
+	}
+	p, err := lib.ResolvePreset(sel)
+	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
+		return nil, "", err
+	}
+	return p.Stack, p.Key(), nil
+}
+
+// comparison is one computed diff of two references.
+type comparison struct {
+	refs [2]string
+	// sides are the resolved references (sides[0] nil when A is empty:
+	// every block of B is then added).
+	sides  [2]*session.Resolved
+	labels [2]string
+	diff   turndiff.Diff
+	view   diffview.Diff
+	cause  *turndiff.Cause
+	// usage is B's recorded cache use (nil unless B is the request of an
+	// assistant message with usage); branch totals B's branch.
+	usage  *turndiff.CacheUse
+	branch *turndiff.CacheSummary
+}
+
+// compareMsg delivers a comparison (err set when a side failed).
+type compareMsg struct {
+	gen int
+	cmp *comparison
+	err error
+}
+
+// compareCmd resolves both references and diffs them.
+func compareCmd(e env, gen int, refs [2]string) tea.Cmd {
+	return func() tea.Msg {
+		cmp, err := compare(e, refs)
+		return compareMsg{gen: gen, cmp: cmp, err: err}
+	}
+}
+
+func compare(e env, refs [2]string) (*comparison, error) {
+	rv := e.resolver()
+	c := &comparison{refs: refs}
+	for i, r := range refs {
+		if r == "" {
+			c.labels[i] = "(none: every block of B counts as added)"
+			continue
+		}
+		ref, err := session.ParseRef(r)
+		if err != nil {
+			return nil, err
+		}
+		res, err := rv.Resolve(ref)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
+		}
+		c.sides[i] = res
+		c.labels[i] = refLabel(res)
+	}
+	if c.sides[1] == nil {
+		return nil, errors.New("pick the request B to compare")
+	}
+	var prev *turndiff.Turn
+	if c.sides[0] != nil {
+		prev = &c.sides[0].Turn.Turn
+	}
+	c.diff = turndiff.DiffTurns(prev, &c.sides[1].Turn.Turn)
+	if c.sides[0] != nil {
+		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
+	}
+	c.view = requestdiff.FromTurnDiff(&c.diff)
+	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
+		rep := session.CacheReportAt(b.Session, b.Index)
+		for i := range rep.Uses {
+			if rep.Uses[i].Index == b.Index {
+				c.usage = &rep.Uses[i]
+			}
+		}
+		c.branch = &rep.Branch
+	}
+	return c, nil
+}
+
+// defaultsMsg delivers the default pair for a selection.
+type defaultsMsg struct {
+	gen  int
+	refs [2]string
+	note string
+	err  error
+}
+
+// defaultsCmd picks the default pair: the selected entry's request against
+// the previous request on its branch; without a session, the two newest
+// saved payloads of the project.
+func defaultsCmd(e env, gen int, sel common.Selection) tea.Cmd {
+	return func() tea.Msg {
+		refs, note, err := defaults(e, sel)
+		return defaultsMsg{gen: gen, refs: refs, note: note, err: err}
+	}
+}
+
+func defaults(e env, sel common.Selection) ([2]string, string, error) {
+	var refs [2]string
+	if sel.SessionFile != "" {
+		s, err := e.cache.open(sel.SessionFile)
+		if err != nil {
+			return refs, "", err
+		}
+		idx := s.LeafIndex()
+		if sel.EntryID != "" {
+			if i, ok := s.IndexOf(sel.EntryID); ok {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return refs, "the selected session has no entries", nil
+		}
+		refs[1] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
+		if prev := session.PreviousRequest(s, idx); prev >= 0 {
+			refs[0] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[prev].ID}.String()
+		}
+		return refs, "", nil
+	}
+	saved, err := session.ListPayloads(e.payloadDir())
+	if err != nil {
+		return refs, "", err
+	}
+	switch {
+	case len(saved) >= 2:
+		refs[0], refs[1] = saved[1].Path, saved[0].Path
+	case len(saved) == 1:
+		refs[1] = saved[0].Path
+	default:
+		return refs, "no session selected and no saved payloads in .pi/forge/payloads: pick references with a and b", nil
+	}
+	return refs, "", nil
+}

@@ -1,0 +1,65 @@
+package payloads
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+// TestGoldenViews snapshots the panel's screens at 80x24 and 160x48.
+func TestGoldenViews(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		for _, tc := range []struct {
+			name  string
+			entry string
+			keys  []string
+		}{
+			{"session_pair", "c0430f5a", nil},
+			{"saved_pair", "-", nil},
+			{"lines_focused_split", "c0430f5a", []string{"enter", "v", "c"}},
+			{"picker_b", "c0430f5a", []string{"b"}},
+			{"requests", "", []string{"s"}},
+			{"compaction_drop", "", []string{"s", "G", "k", "k", "enter"}},
+		} {
+			name := fmt.Sprintf("%s_%dx%d", tc.name, w, h)
+			t.Run(name, func(t *testing.T) {
+				hs := newHarness(t, w, h, true, tc.entry)
+				hs.Press(tc.keys...)
+				view := hs.m.View()
+				uitest.AssertFills(t, view, w, h)
+				uitest.Golden(t, name, view)
+			})
+		}
+	}
+}
+
+// TestGoldenDiffMatrix is the diff-view matrix of the issue at panel
+// level: unified/split × dark/light × widths 40/80/160, with colours (the
+// component's own matrix is in ui/components/diffview).
+func TestGoldenDiffMatrix(t *testing.T) {
+	for _, split := range []bool{false, true} {
+		for _, dark := range []bool{true, false} {
+			for _, w := range []int{40, 80, 160} {
+				layout, theme := "unified", "light"
+				if split {
+					layout = "split"
+				}
+				if dark {
+					theme = "dark"
+				}
+				name := fmt.Sprintf("matrix_%s_%s_%d", layout, theme, w)
+				t.Run(name, func(t *testing.T) {
+					hs := newHarness(t, w, 30, dark, "c0430f5a")
+					if split {
+						hs.Press("v")
+					}
+					view := hs.m.View()
+					uitest.AssertFills(t, view, w, 30)
+					uitest.GoldenANSI(t, name, view)
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package payloads
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+)
+
+// refLabel names a resolved reference in one line (sanitised).
+func refLabel(r *session.Resolved) string {
+	t := &r.Turn.Turn
+	size := fmt.Sprintf(" · %d blocks · ~%d tok", len(t.Blocks), t.ApproxTokens())
+	switch {
+	case r.File != nil:
+		kind := "saved payload"
+		switch {
+		case r.File.Kind == session.PayloadTurn:
+			kind = "turn snapshot"
+		case !r.File.Valid:
+			kind = "saved payload (cut: not JSON)"
+		}
+		return sanitize.Line(kind+" "+filepath.Base(r.File.Path)) + size
+	case r.Preset != nil:
+		return sanitize.Line("preset "+r.PresetID+" at "+r.Session.Entries[r.Index].ID) + size
+	case r.Request != nil:
+		e := &r.Session.Entries[r.Index]
+		what := "next request from " + e.ID
+		if r.Request.ForAssistant {
+			what = "request for " + e.ID
+		}
+		if r.Request.Model != "" {
+			what += " (" + r.Request.Model + ")"
+		}
+		if len(e.Timestamp) >= 16 {
+			what += " " + strings.Replace(e.Timestamp[:16], "T", " ", 1)
+		}
+		return sanitize.Line(what) + size
+	}
+	return sanitize.Line(r.Ref.Raw)
+}

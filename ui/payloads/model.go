@@ -1,0 +1,140 @@
+// Package payloads is panel 4 of the workbench: two requests side by side
+// — saved payloads, requests rebuilt from a session, presets compiled at
+// an entry — as pi-forge's run diff sees them (block list with status,
+// token deltas and the cache boundary drawn as a rule, line diff of the
+// selected block, unified or split with three context modes), what broke
+// the cache where the data says so, the provider's recorded cache use next
+// to the predicted boundary, and jumps to the cause in panels 1–3.
+//
+// By default the pair follows the shared selection: the selected entry's
+// request against the previous request on its branch (without a session,
+// the two newest saved payloads of the project). Every reference is
+// resolved, and every diff computed, in a tea.Cmd; Update and View only
+// move cursors and draw.
+package payloads
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/requestdiff"
+)
+
+// mode is what the panel shows.
+type mode int
+
+const (
+	modeDiff mode = iota
+	modeRequests
+)
+
+// Model is the Payloads panel.
+type Model struct {
+	com  *common.Common
+	keys keymap.Payloads
+	env  env
+
+	width, height int
+	mode          mode
+
+	// refs are the two references (A, B); "" for A means nothing.
+	refs [2]string
+	// auto: the pair follows the selection (followed is what it was built
+	// for); a pick or a swap turns it off, "follow" in the picker back on.
+	auto     bool
+	followed common.Selection
+	// gen counts comparisons; results of older ones are dropped.
+	gen     int
+	pending bool
+	note    string
+	status  string
+	isErr   bool
+
+	cmp *comparison
+	// view is the block list and line diff of cmp.
+	view *requestdiff.Model
+
+	picker  *picker
+	pickGen int
+
+	reqs       *common.List[requestRow]
+	reqSummary string
+	reqPending bool
+	reqGen     int
+}
+
+// New returns the Payloads panel with the Payloads keys of com.Keys (the
+// defaults when com has none).
+func New(com *common.Common) *Model {
+	m := &Model{
+		com:  com,
+		keys: keymap.DefaultPayloads(),
+		env:  env{ws: com.Workspace, cache: newSessionCache()},
+		auto: true,
+		view: requestdiff.New(),
+		reqs: common.NewList(renderRequest),
+	}
+	if com.Keys != nil {
+		m.keys = com.Keys.Payloads
+	}
+	m.reqs.SetFilter(common.FilterWords(func(r requestRow) string { return r.entry + " " + r.figures + " " + r.predicted }))
+	m.reqs.SetIdentity(func(r requestRow) string { return r.ref })
+	return m
+}
+
+// SetKeys replaces the panel's bindings (user overrides).
+func (m *Model) SetKeys(k keymap.Payloads) { m.keys = k }
+
+// Init computes the default pair for the current selection.
+func (m *Model) Init() tea.Cmd { return m.follow(m.com.Selection) }
+
+// SetSize implements common.Panel.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layout()
+}
+
+// Title implements common.Panel.
+func (m *Model) Title() string { return "Payloads" }
+
+// FocusNext implements common.Panel: blocks ⇄ line diff.
+func (m *Model) FocusNext() { m.view.ToggleFocus() }
+
+// FocusPrev implements common.Panel.
+func (m *Model) FocusPrev() { m.view.ToggleFocus() }
+
+// CapturesInput implements common.Panel: while a reference is typed or a
+// list is filtered.
+func (m *Model) CapturesInput() bool {
+	if m.picker != nil {
+		return m.picker.typing || m.picker.list.Filtering()
+	}
+	return m.mode == modeRequests && m.reqs.Filtering()
+}
+
+// ShortHelp implements common.Panel.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.keys
+	switch {
+	case m.picker != nil:
+		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
+	case m.mode == modeRequests:
+		return []key.Binding{k.Open, k.Requests, k.Reload}
+	case m.view.Focus() == requestdiff.Lines:
+		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, k.Back}
+	}
+	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, k.NextChange, k.Jump, k.Requests}
+}
+
+// FullHelp implements common.Panel.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.PickA, k.PickB, k.Swap, k.Reload, k.Requests},
+		{k.Open, k.Back, k.NextChange, k.PrevChange, k.Jump},
+		{k.Layout, k.Context, k.Wrap, m.com.Keys.Filter},
+	}
+}

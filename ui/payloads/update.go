@@ -1,0 +1,292 @@
+package payloads
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// Update implements common.Panel.
+func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.PasteMsg:
+		if m.picker != nil && m.picker.typing {
+			var cmd tea.Cmd
+			m.picker.input, cmd = m.picker.input.Update(msg)
+			return m, cmd
+		}
+	case tea.MouseWheelMsg:
+		return m, m.handleWheel(msg)
+	case common.SelectionChangedMsg:
+		if m.auto {
+			return m, m.follow(msg.Selection)
+		}
+	case defaultsMsg:
+		return m, m.applyDefaults(msg)
+	case compareMsg:
+		return m, m.applyComparison(msg)
+	case pickerItemsMsg:
+		if m.picker != nil && msg.gen == m.pickGen {
+			m.picker.loading = false
+			if msg.err != nil {
+				m.picker.err = sanitize.Line(msg.err.Error())
+			}
+			m.picker.list.SetItems(msg.items)
+		}
+	case requestsMsg:
+		if msg.gen == m.reqGen {
+			m.reqPending = false
+			m.reqSummary = msg.summary
+			if msg.err != nil {
+				m.reqSummary = sanitize.Line(msg.err.Error())
+			}
+			m.reqs.SetItems(msg.rows)
+		}
+	default:
+		_, cmd := m.view.Update(msg, m.keys) // its line diffs
+		return m, cmd
+	}
+	return m, nil
+}
+
+// follow computes the default pair for sel.
+func (m *Model) follow(sel common.Selection) tea.Cmd {
+	if m.followed.SessionFile == sel.SessionFile && m.followed.EntryID == sel.EntryID && m.cmp != nil {
+		return nil
+	}
+	m.followed = sel
+	m.gen++
+	m.pending = true
+	return defaultsCmd(m.env, m.gen, sel)
+}
+
+func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
+	if msg.gen != m.gen || !m.auto {
+		return nil
+	}
+	if msg.err != nil || msg.refs[1] == "" {
+		m.pending = false
+		m.cmp = nil
+		m.refs = msg.refs
+		m.note = msg.note
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		}
+		return m.view.SetDiff(diffviewEmpty)
+	}
+	return m.compare(msg.refs)
+}
+
+// compare starts comparing refs.
+func (m *Model) compare(refs [2]string) tea.Cmd {
+	m.refs = refs
+	m.gen++
+	m.pending = true
+	m.note = ""
+	return compareCmd(m.env, m.gen, refs)
+}
+
+// reload compares the current pair again (the default pair anew when it
+// follows the selection).
+func (m *Model) reload() tea.Cmd {
+	m.env.cache = newSessionCache()
+	if m.auto {
+		m.followed = common.Selection{}
+		m.cmp = nil
+		return m.follow(m.com.Selection)
+	}
+	return m.compare(m.refs)
+}
+
+func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	m.pending = false
+	if msg.err != nil {
+		m.cmp = nil
+		m.setStatus(msg.err.Error(), true)
+		return m.view.SetDiff(diffviewEmpty)
+	}
+	samePair := m.cmp != nil && m.cmp.refs == msg.cmp.refs
+	m.cmp = msg.cmp
+	m.status, m.isErr = "", false
+	if samePair {
+		// A reload keeps the cursor's block; a new pair opens on its
+		// first changed block, which is what the user came for.
+		return m.view.Refresh(m.cmp.view)
+	}
+	return m.view.SetDiff(m.cmp.view)
+}
+
+func (m *Model) setStatus(text string, isErr bool) {
+	m.status, m.isErr = sanitize.Line(text), isErr
+}
+
+// handleKey routes a key: the picker when open, the requests list, else
+// the diff panes.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.picker != nil {
+		return m.pickerKey(msg)
+	}
+	k := m.keys
+	if m.mode == modeRequests {
+		return m.requestsKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.PickA):
+		return m.openPicker(0)
+	case key.Matches(msg, k.PickB):
+		return m.openPicker(1)
+	case key.Matches(msg, k.Swap):
+		if m.refs[0] == "" {
+			m.setStatus("A is empty: pick A first (a)", true)
+			return nil
+		}
+		m.auto = false
+		return m.compare([2]string{m.refs[1], m.refs[0]})
+	case key.Matches(msg, k.Reload):
+		return m.reload()
+	case key.Matches(msg, k.Requests):
+		return m.openRequests()
+	case key.Matches(msg, k.Jump):
+		return m.jump()
+	}
+	_, cmd := m.view.Update(msg, k)
+	return cmd
+}
+
+// handleWheel scrolls the list on show.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	step := 3
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		step = -3
+	case tea.MouseWheelDown:
+	default:
+		return nil
+	}
+	switch {
+	case m.picker != nil:
+		m.picker.list.Move(step)
+	case m.mode == modeRequests:
+		m.reqs.Move(step)
+	default:
+		_, cmd := m.view.Update(msg, m.keys)
+		return cmd
+	}
+	return nil
+}
+
+// openPicker opens the reference picker for side (0 = A, 1 = B).
+func (m *Model) openPicker(side int) tea.Cmd {
+	m.picker = newPicker(side, m.refs[side])
+	m.pickGen++
+	return pickerItemsCmd(m.env, m.pickGen, side, m.com.Selection)
+}
+
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	p, k := m.picker, m.keys
+	if p.typing {
+		switch {
+		case key.Matches(msg, k.Open):
+			ref := p.input.Value()
+			if _, err := session.ParseRef(ref); err != nil {
+				p.err = sanitize.Line(err.Error())
+				return nil
+			}
+			return m.choose(pickItem{kind: pickTyped, ref: ref})
+		case key.Matches(msg, k.Back):
+			p.typing = false
+			p.input.Blur()
+			return nil
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd
+	}
+	if p.list.Filtering() {
+		p.list.FilterKey(msg, k.Open, k.Back)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		m.picker = nil
+	case key.Matches(msg, m.com.Keys.Filter):
+		p.list.StartFilter()
+	case key.Matches(msg, k.Open):
+		it, ok := p.list.Selected()
+		if !ok {
+			return nil
+		}
+		if it.kind == pickTyped {
+			p.typing = true
+			return p.input.Focus()
+		}
+		return m.choose(it)
+	default:
+		p.list.HandleNav(msg, k.Nav)
+	}
+	return nil
+}
+
+// choose applies a picked row to the picker's side and compares.
+func (m *Model) choose(it pickItem) tea.Cmd {
+	side := m.picker.side
+	m.picker = nil
+	if it.kind == pickFollow {
+		m.auto = true
+		m.followed = common.Selection{}
+		m.cmp = nil
+		return m.follow(m.com.Selection)
+	}
+	refs := m.refs
+	refs[side] = it.ref
+	m.auto = false
+	if refs[1] == "" {
+		m.refs = refs
+		m.note = "pick B (b)"
+		return nil
+	}
+	return m.compare(refs)
+}
+
+// openRequests shows the branch's requests with their cache figures.
+func (m *Model) openRequests() tea.Cmd {
+	m.mode = modeRequests
+	m.reqGen++
+	m.reqPending = true
+	return requestsCmd(m.env, m.reqGen, m.com.Selection)
+}
+
+func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.reqs.Filtering() {
+		m.reqs.FilterKey(msg, k.Open, k.Back)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Requests):
+		m.mode = modeDiff
+	case key.Matches(msg, k.Reload):
+		return m.openRequests()
+	case key.Matches(msg, m.com.Keys.Filter):
+		m.reqs.StartFilter()
+	case key.Matches(msg, k.Open):
+		r, ok := m.reqs.Selected()
+		if !ok {
+			return nil
+		}
+		m.mode = modeDiff
+		m.auto = false
+		return m.compare([2]string{r.prevRef, r.ref})
+	default:
+		m.reqs.HandleNav(msg, k.Nav)
+	}
+	return nil
+}

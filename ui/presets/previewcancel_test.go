@@ -1,0 +1,75 @@
+package presets
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/preset"
+)
+
+// slowStack has rules that each backtrack until their match timeout.
+func slowStack(t *testing.T) *preset.Stack {
+	t.Helper()
+	var rules []string
+	for i := 0; i < 20; i++ {
+		rules = append(rules, `{"id":"slow-`+strconv.Itoa(i)+`","stage":"compiled","pattern":"(a+)+$","replace":"x"}`)
+	}
+	stack, diags := preset.Parse([]byte(`{"schemaVersion":2,"id":"slow","regex":{"schemaVersion":1,"rules":[`+strings.Join(rules, ",")+`]},
+		"items":[{"kind":"block","id":"s","role":"system","content":"`+strings.Repeat("a", 40)+`!"}]}`), "slow.json")
+	if stack == nil {
+		t.Fatalf("parse: %v", diags)
+	}
+	return stack
+}
+
+// An edit while a preview compiles cancels that compile: a stack of
+// catastrophic regex rules no longer keeps a core busy for the whole
+// compile limit after the user has moved on.
+func TestStalePreviewCompileIsCancelled(t *testing.T) {
+	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
+	preset.RegexMatchTimeout, compile.RegexTimeLimit = 200*time.Millisecond, time.Minute
+	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+
+	var run previewRun
+	cmd := run.start(1, slowStack(t), &runContext{})
+	done := make(chan previewMsg, 1)
+	go func() { done <- cmd().(previewMsg) }()
+	time.Sleep(300 * time.Millisecond) // the compile is inside the rules now
+	start := time.Now()
+	run.cancel() // what schedulePreview does on every edit
+	select {
+	case msg := <-done:
+		if waited := time.Since(start); waited > time.Second {
+			t.Errorf("the cancelled compile returned after %v", waited)
+		}
+		if msg.version != 1 || !strings.Contains(diagMessages(msg.res), "cancelled") {
+			t.Errorf("the cancelled result does not say so: %s", diagMessages(msg.res))
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the stale compile was not cancelled (20 rules × 200 ms would run 8 s)")
+	}
+	run.cancel() // idempotent
+}
+
+// schedulePreview, called on every draft change, cancels the running
+// compile before scheduling the next one.
+func TestSchedulePreviewCancelsTheRunningCompile(t *testing.T) {
+	m := &Model{}
+	m.previewRun.start(1, slowStack(t), &runContext{})
+	ctx := m.previewRun.ctx
+	m.schedulePreview()
+	if ctx == nil || ctx.Err() == nil {
+		t.Fatal("the running compile's context was not cancelled by the draft change")
+	}
+}
+
+func diagMessages(res compile.PreviewResult) string {
+	var b strings.Builder
+	for _, d := range append(res.Result.System.Diagnostics, res.Result.Messages.Diagnostics...) {
+		b.WriteString(d.Message + "\n")
+	}
+	return b.String()
+}

@@ -144,7 +144,7 @@ func cutPlain(b []byte) (body, rest []byte, ok bool) {
 
 // link resolves parents and marks the active branch: from the last entry
 // in file order up through parentId to a root, stopping at a missing
-// parent or the first repeated entry (a cycle), as session.PathTo does.
+// parent or a cycle, as session.PathTo does.
 func (t *treeInfo) link(parentIDs []string, hasParent []bool) {
 	n := len(t.ids)
 	byID := make(map[string]int32, n)
@@ -166,8 +166,29 @@ func (t *treeInfo) link(parentIDs []string, hasParent []bool) {
 			}
 		}
 	}
-	for cur := n - 1; cur >= 0 && !t.active[cur]; cur = int(t.parent[cur]) {
+	// Walk up from the leaf; a walk that comes back to an entry met a
+	// cycle, which is cut at the cycle's first entry in file order (as
+	// session.PathTo cuts it).
+	var path []int
+	for cur := n - 1; cur >= 0; cur = int(t.parent[cur]) {
+		if t.active[cur] {
+			k := len(path) - 1
+			for path[k] != cur {
+				k--
+			}
+			first := k
+			for j := k; j < len(path); j++ {
+				if path[j] < path[first] {
+					first = j
+				}
+			}
+			for _, i := range path[first+1:] {
+				t.active[i] = false
+			}
+			break
+		}
 		t.active[cur] = true
+		path = append(path, cur)
 	}
 }
 

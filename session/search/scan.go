@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/forgebench/forgebench/session"
 )
 
-// MaxLineBytes is the longest line the search decodes (32 MiB), the
-// display reader's line limit: a longer line — in practice a runaway tool
-// output — is skipped, as the Session panel skips it.
-// TODO(h9): use session.DisplayMaxLineBytes once it is on main.
-const MaxLineBytes = 32 << 20
+// MaxLineBytes is the longest line the search decodes, the display
+// reader's line limit: a longer line — in practice a runaway tool output —
+// is skipped, as the Session panel skips it.
+const MaxLineBytes = session.DisplayMaxLineBytes
 
 // defaultBufferBytes is each worker's read buffer.
 const defaultBufferBytes = 1 << 20

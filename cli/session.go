@@ -97,6 +97,9 @@ func (g *Globals) sessionNotes(s *session.Session, notes []string) {
 // leafHelp ends the help of every --leaf flag: the ids of v1 files.
 const leafHelp = " Entries of v1 session files have no ids in the file: forgebench derives stable ones (not Pi's; Pi gives them random ids when it rewrites the file)."
 
+// maxSkippedShown bounds the skipped lines `session show` lists.
+const maxSkippedShown = 20
+
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
 	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
@@ -140,6 +143,17 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
 	fmt.Fprintf(w, "name           %s\n", get("name"))
 	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
+	skipped, unnumbered := s.Diagnostics.SkippedList()
+	for i, l := range skipped {
+		if i == maxSkippedShown {
+			unnumbered += len(skipped) - i
+			break
+		}
+		fmt.Fprintf(w, "  line %-8d %s\n", l.Line, l.Reason)
+	}
+	if unnumbered > 0 {
+		fmt.Fprintf(w, "  … %d more skipped line(s)\n", unnumbered)
+	}
 	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
 	if parent, ok := s.ParentSession(); ok {
 		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))

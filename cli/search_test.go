@@ -77,9 +77,9 @@ func TestSearchJSONContract(t *testing.T) {
 	if second.EntryID != "a1" || second.Role != "tool" || second.OnActiveBranch || second.Snippet != "quokka.json" {
 		t.Errorf("second %+v", second)
 	}
-	// The session name is printed exactly in --json; the snippet is
-	// sanitised; the offset points at the match in the file.
-	if first.SessionName != "Quokka \x1b[31mhunt" {
+	// The session name is session.Title (what the TUI calls it); the
+	// snippet is sanitised; the offset points at the match in the file.
+	if first.SessionName != "Quokka hunt" {
 		t.Errorf("session name %q", first.SessionName)
 	}
 	if third.EntryID != "o1" || third.Snippet != `line the "QUOKKA" said` {

@@ -321,7 +321,7 @@ func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*tree
 
 // place turns the raw hits of a file into Hits.
 func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit) (FileResult, error) {
-	res := FileResult{Source: src, SessionID: tree.sessionID, SessionName: s.sessionName(src, tree.sessionID)}
+	res := FileResult{Source: src, SessionID: tree.sessionID, SessionName: s.sessionName(src)}
 	var v1 map[int32]string
 	if tree.v1 {
 		var err error
@@ -351,22 +351,14 @@ func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit) (FileResul
 	return res, nil
 }
 
-// sessionName is the name the session picker shows: the session_info name,
-// else the first user message, else the id (from bounded reads of the
-// file's head and tail, as the picker reads it).
-// TODO(h15): use session's unified naming rule once it is on main.
-func (s *Searcher) sessionName(src Source, id string) string {
+// sessionName is what forgebench calls the session everywhere
+// (session.Title over the bounded reads the session picker makes).
+func (s *Searcher) sessionName(src Source) string {
 	if name, ok := s.cache.name(src); ok {
 		return name
 	}
 	it := session.SummarizeFile(src.Path, session.ListOptions{})
-	name := it.Name
-	if name == "" {
-		name = it.FirstMessage
-	}
-	if name == "" {
-		name = id
-	}
+	name := it.Title()
 	s.cache.storeName(src, name)
 	return name
 }

@@ -92,7 +92,7 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 		if m.ls == nil {
 			return nil
 		}
-		if m.showsSearchLine() {
+		if m.showsSearchLine(paneTree) {
 			line--
 		}
 		if row, ok := m.tree.list.RowAt(line); ok {
@@ -107,6 +107,9 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	case paneTimeline:
 		if m.ls == nil {
 			return nil
+		}
+		if m.timelineSearchLine() {
+			line--
 		}
 		if row, ok := m.tl.list.RowAt(line); ok {
 			if row == m.tl.list.Cursor() {

@@ -309,8 +309,8 @@ t send-keys -t smoke C-u C-a
 t send-keys -t smoke -l "List the edge cases"
 wait_for "2 hits in 2 sessions"
 t send-keys -t smoke Enter
+wait_for "╭─ Transcript · /root/invoice_review" # panel 5 (the hit list shows the id too)
 wait_for "d3df223c"
-wait_for "/root/invoice_review"
 echo "global search to an agent transcript ok"
 # The Session panel's own search: / in the timeline, n to the next match.
 t send-keys -t smoke 3

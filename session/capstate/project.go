@@ -39,6 +39,12 @@ func Materialize(s *session.Session, st *State, trusted bool) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("materialize capability anchors: %w", err)
 	}
+	return MaterializeContext(s, ctx, trusted)
+}
+
+// MaterializeContext is Materialize on a context already built (at the
+// state's entry): its message objects are kept, markers added.
+func MaterializeContext(s *session.Session, ctx *session.Context, trusted bool) ([]any, error) {
 	var incoming, materialized []any
 	for _, pe := range ctx.Entries {
 		e := &s.Entries[pe.Index]

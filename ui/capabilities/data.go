@@ -81,7 +81,7 @@ func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
 // sessionCmd opens the session file the selection names.
 func sessionCmd(file string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		s, err := session.Open(file)
+		s, err := session.Shared(file)
 		if err != nil {
 			return sessionMsg{gen: gen, file: file, err: fmt.Errorf("open session: %w", err)}
 		}

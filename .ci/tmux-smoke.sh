@@ -315,12 +315,15 @@ echo "global search to an agent transcript ok"
 # The Session panel's own search: / in the timeline, n to the next match.
 t send-keys -t smoke 3
 wait_for "╭─ Sessions ("
-t send-keys -t smoke Tab Tab
+t send-keys -t smoke L # back to the leaf, in the timeline
+wait_for "(leaf) │"
 t send-keys -t smoke /
 t send-keys -t smoke -l "invoice"
-wait_for "match 1/"
-t send-keys -t smoke Enter n
-wait_for "match 2/"
+wait_for "/ invoice▏"
+t send-keys -t smoke Enter
+wait_for "/ invoice  match 1/"
+t send-keys -t smoke n
+wait_for "/ invoice  match 2/"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 echo "session search ok"

@@ -262,9 +262,9 @@ echo "selection follows the cursor and # goes to an entry ok"
 t send-keys -t smoke BTab
 wait_for "/ search"
 t send-keys -t smoke / c e n t s Enter
-wait_for "/ cents  match 6/6" # a37d5e1c itself mentions cents
+wait_for "/ cents  match 7/7" # a37d5e1c itself mentions cents (the text search finds 7)
 t send-keys -t smoke n n       # n wraps to the first match, then the second
-wait_for "/ cents  match 2/6"
+wait_for "/ cents  match 2/7"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke L
@@ -321,6 +321,41 @@ wait_for "Keys — Agents"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "tab next pane"
+# Global search (issue 16): ctrl+f, a query, results stream in; enter
+# opens the session at the entry in panel 3; an agent hit opens the
+# agent's transcript in panel 5 at the entry.
+t send-keys -t smoke C-f
+wait_for "╭─ Search sessions"
+t send-keys -t smoke -l "rounding"
+wait_for "2 hits in 1 session"
+t send-keys -t smoke Down Enter
+wait_for "╭─ Sessions ("
+wait_for "344a6751"
+echo "global search to a session entry ok"
+t send-keys -t smoke C-f
+wait_for "/ rounding"
+t send-keys -t smoke C-u C-a
+t send-keys -t smoke -l "List the edge cases"
+wait_for "2 hits in 2 sessions"
+t send-keys -t smoke Enter
+wait_for "╭─ Transcript · /root/invoice_review" # panel 5 (the hit list shows the id too)
+wait_for "d3df223c"
+echo "global search to an agent transcript ok"
+# The Session panel's own search: / in the timeline, n to the next match.
+t send-keys -t smoke 3
+wait_for "╭─ Sessions ("
+t send-keys -t smoke L # back to the leaf, in the timeline
+wait_for "(leaf) │"
+t send-keys -t smoke /
+t send-keys -t smoke -l "invoice"
+wait_for "/ invoice▏"
+t send-keys -t smoke Enter
+wait_for "/ invoice  match 1/"
+t send-keys -t smoke n
+wait_for "/ invoice  match 2/"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "session search ok"
 t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)

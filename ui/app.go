@@ -19,6 +19,7 @@ import (
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/find"
 	"github.com/forgebench/forgebench/ui/palette"
 	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
@@ -54,6 +55,9 @@ type Model struct {
 	helpOffset int
 	help       help.Model
 	palette    palette.Model
+	// find is the global search view (ctrl+f); drawn instead of the body
+	// while open.
+	find *find.Model
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -81,6 +85,7 @@ func New(opts Options) *Model {
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
 	m.palette = palette.New(m.keys.CommandPalette)
+	m.find = find.New(m.com)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
 	if opts.WatchFiles {
@@ -167,8 +172,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showHelpMsg:
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
-	case palette.ClosedMsg:
+	case palette.ClosedMsg, find.ClosedMsg:
 		return m, nil
+	case openFindMsg:
+		return m, m.find.Open()
 	}
 	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
@@ -177,6 +184,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if isInput(msg) {
 		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
 	}
+	findCmd := m.find.Update(msg) // its search's results and timers
+	paletteCmd = tea.Batch(paletteCmd, findCmd)
 	// Command results and other messages reach every panel, so work a
 	// panel started finishes even while another tab is showing; each panel
 	// ignores message types it does not own.
@@ -227,6 +236,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.palette, cmd = m.palette.Update(msg)
 		return cmd
 	}
+	if m.find.IsOpen() {
+		return m.find.Update(msg)
+	}
 	if m.panels[m.active].CapturesInput() {
 		return m.routeToActive(msg)
 	}
@@ -238,6 +250,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.palette.Open(m.actions())
+	case key.Matches(msg, k.Find):
+		return m.find.Open()
 	case key.Matches(msg, k.NextPane):
 		m.panels[m.active].FocusNext()
 		return nil
@@ -316,6 +330,9 @@ const paletteTop = bodyTop + 1
 func (m *Model) View() tea.View {
 	bodyH := max(0, m.height-chromeHeight)
 	body := m.panels[m.active].View()
+	if m.find.IsOpen() {
+		body = m.find.View(m.width, bodyH)
+	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
 	switch {
 	case m.showHelp: // centred on the body: the header stays readable
@@ -340,7 +357,7 @@ func (m *Model) View() tea.View {
 // coordinates (its top-left cell is 0, 0), which finds the pane under
 // the pointer. Nothing reaches a panel while a dialog is open.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.showHelp || m.palette.IsOpen() || m.confirmQuit != nil {
+	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.confirmQuit != nil {
 		return nil
 	}
 	mouse := msg.Mouse()

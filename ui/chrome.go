@@ -177,6 +177,9 @@ func (m *Model) footerView() string {
 	if s := m.status.View(st); s != "" {
 		return st.App.Footer.Render(ansi.Truncate(s, width, "…"))
 	}
+	if m.find.IsOpen() { // the view draws its own keys
+		return st.App.Footer.Render(ansi.Truncate(st.Text.Muted.Render("search: "+common.KeyHint(m.find.ShortHelp())), width, "…"))
+	}
 	panel := m.panels[m.active]
 	hints := common.Ranked(rankPanelKeys, panel.ShortHelp()...)
 	if !panel.CapturesInput() {

@@ -146,7 +146,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	}
 	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
-	return tea.Batch(m.requestActivity(), m.schedulePoll())
+	return tea.Batch(m.requestActivity(), m.schedulePoll(), m.takeJump())
 }
 
 // rebuildRows applies the filters to the loaded tree.

@@ -80,7 +80,11 @@ type Model struct {
 	activity   map[string]activityResult
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
-	status     string
+	// jump is a requested jump to an agent's transcript not taken yet;
+	// jumped names the last one taken (jump.go).
+	jump   *jumpTarget
+	jumped string
+	status string
 
 	// stamps are the files the loaded tree was read from, polled for
 	// changes (live.go).

@@ -22,7 +22,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
-		return m.follow(msg.Selection.SessionFile)
+		m.noteJump(msg.Selection)
+		return tea.Batch(m.follow(msg.Selection.SessionFile), m.takeJump())
 	case treeLoadedMsg:
 		return m.applyTree(msg)
 	case pollTickMsg:

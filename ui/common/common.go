@@ -49,6 +49,11 @@ type Selection struct {
 	// Capabilities panels move their cursor there when set.
 	ItemID       string
 	CapabilityID string
+	// AgentPath, AgentFile and AgentEntryID point a jump at an agent's
+	// transcript (a global search hit inside a pi-subagent tree): the
+	// Agents panel, following the root SessionFile, opens the transcript
+	// of AgentFile at the entry ("" = none).
+	AgentPath, AgentFile, AgentEntryID string
 }
 
 // Common is shared by pointer between the root model and every panel.

@@ -36,7 +36,7 @@ func (m *Model) mousePanes() []common.MousePane {
 	if m.ls != nil { // the tree and the timeline list the open session
 		tree := &panes[paneTree]
 		tree.List, tree.Moved = m.tree.list, m.treeMoved
-		if m.showsSearchLine() {
+		if m.showsSearchLine(paneTree) {
 			tree.Skip = 1
 		}
 		tree.Activate = func() tea.Cmd { // enter: select, then read it
@@ -46,6 +46,9 @@ func (m *Model) mousePanes() []common.MousePane {
 		}
 		tl := &panes[paneTimeline]
 		tl.List, tl.Moved = m.tl.list, m.timelineMoved
+		if m.timelineSearchLine() {
+			tl.Skip = 1
+		}
 		tl.Activate = func() tea.Cmd { m.focus = paneDetail; return nil }
 	}
 	return panes

@@ -98,6 +98,8 @@ type Model struct {
 
 	editing bool
 	ta      textarea.Model
+	// blockScroll is the wheel's scroll of the block being read (mouse.go).
+	blockScroll blockScroll
 	// taItem is the item index whose content the textarea holds (-1 none).
 	taItem int
 
@@ -337,8 +339,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.applyFormReply(msg))
 	case tea.PasteMsg:
 		cmds = append(cmds, m.handlePaste(msg))
-	case tea.MouseWheelMsg:
-		m.handleWheel(msg)
+	case tea.MouseMsg:
+		cmds = append(cmds, m.handleMouse(msg))
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
 	case common.ThemeChangedMsg:

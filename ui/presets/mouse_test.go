@@ -1,0 +1,201 @@
+package presets
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/presets/forms"
+)
+
+// click is a left click at (x, y) of the panel, after a frame was drawn
+// (a click reads what the last frame drew).
+func click(hs *harness, x, y int) {
+	hs.m.View()
+	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+}
+
+// wheel turns the wheel once at (x, y).
+func wheel(hs *harness, x, y int, down bool) {
+	hs.m.View()
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
+}
+
+// The Presets panel took no clicks and scrolled the focused pane whatever
+// was under the pointer. A click selects a Preset (a second one opens
+// it, as enter does) and an item (a second one edits it).
+func TestClickSelectsAndOpensAPreset(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	if hs.m.open == nil || hs.m.open.ID != "alpha" {
+		t.Fatalf("the panel opens alpha first, got %+v", hs.m.open)
+	}
+	hs.m.focus = panePreview
+	click(hs, 5, 3) // the list's third row: gamma
+	if hs.m.focus != paneList || hs.m.presets.Cursor() != 2 || hs.m.open.ID != "alpha" {
+		t.Fatalf("a click on gamma: focus %d cursor %d open %s", hs.m.focus, hs.m.presets.Cursor(), hs.m.open.ID)
+	}
+	click(hs, 5, 3)
+	if hs.m.open.ID != "gamma" || hs.m.focus != paneItems {
+		t.Fatalf("a click on the selected Preset opens it: open %s focus %d", hs.m.open.ID, hs.m.focus)
+	}
+	if got := hs.com.Selection.PresetID; got != "global:gamma" {
+		t.Errorf("opening by click moves the shared selection, got %q", got)
+	}
+}
+
+func TestClickSelectsAndEditsAnItem(t *testing.T) {
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
+		hs := newHarness(t, size[0], size[1], true)
+		l := hs.m.layout()
+		x, y := l.list.w+3, 1 // the wide layout: the items beside the list
+		if !l.wide {
+			x, y = 3, l.list.h+1 // narrow: under it
+		}
+		click(hs, x, y+1) // the second item: House Rules
+		if hs.m.focus != paneItems || hs.m.items.Cursor() != 1 {
+			t.Fatalf("%v: a click on the second item: focus %d cursor %d", size, hs.m.focus, hs.m.items.Cursor())
+		}
+		if !strings.Contains(hs.m.View(), "Block · House Rules") {
+			t.Fatalf("%v: the editor follows the clicked item:\n%s", size, hs.m.View())
+		}
+		click(hs, x, y+1)
+		if !hs.m.editing {
+			t.Fatalf("%v: a click on the selected block types into it", size)
+		}
+		// While the block editor has the keyboard a click does nothing.
+		click(hs, x, y)
+		if !hs.m.editing || hs.m.items.Cursor() != 1 {
+			t.Fatalf("%v: a click while typing moved the cursor to %d (editing %v)", size, hs.m.items.Cursor(), hs.m.editing)
+		}
+		hs.Press("esc")
+		click(hs, x, y+4) // the first settings row: Properties
+		if hs.m.form == nil || hs.m.formKind != formProps {
+			t.Fatalf("%v: a click on Properties shows its form, got %q", size, hs.m.formKind)
+		}
+	}
+}
+
+// The wheel scrolls the pane under the pointer, not the focused one.
+func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
+	hs := newHarness(t, 160, 20, true)
+	l := hs.m.layout()
+	hs.m.focus = paneList
+	px, py := l.list.w+l.items.w+3, l.editor.h+2 // inside the preview dock
+	last := len(hs.m.previewLines(hs.m.previewWidth())) - hs.m.paneRows(panePreview)
+	if last < 3 {
+		t.Fatalf("the preview needs more lines than its dock for this test (%d over)", last)
+	}
+	wheel(hs, px, py, true)
+	if hs.m.previewOff != 3 || hs.m.focus != paneList || hs.m.presets.Cursor() != 0 {
+		t.Fatalf("wheel over the preview: offset %d focus %d list cursor %d", hs.m.previewOff, hs.m.focus, hs.m.presets.Cursor())
+	}
+	for range 50 {
+		wheel(hs, px, py, true)
+	}
+	if hs.m.previewOff != last {
+		t.Fatalf("the wheel stops at the preview's end: offset %d, want %d", hs.m.previewOff, last)
+	}
+	wheel(hs, px, py, false)
+	if hs.m.previewOff != max(0, last-3) {
+		t.Fatalf("wheel up right after the end: offset %d, want %d", hs.m.previewOff, last-3)
+	}
+	// Over the item list the wheel moves its window and the cursor as far
+	// as it must; the editor follows the item under the cursor.
+	hs = newHarness(t, 160, 10, true)
+	hs.m.focus = paneList
+	for range 5 {
+		wheel(hs, l.list.w+3, 3, true)
+	}
+	if c := hs.m.items.Cursor(); c == 0 || hs.m.focus != paneList {
+		t.Fatalf("wheel over the items: cursor %d focus %d", c, hs.m.focus)
+	}
+	if hs.m.formRow != hs.m.items.Cursor() && hs.m.formKindAt(hs.m.items.Cursor()) != "" {
+		t.Errorf("the form does not follow the wheel: form row %d cursor %d", hs.m.formRow, hs.m.items.Cursor())
+	}
+}
+
+// A block longer than the editor pane scrolls under the wheel, and the
+// next block shows from its top.
+func TestWheelScrollsALongBlock(t *testing.T) {
+	hs := newHarness(t, 160, 20, true)
+	hs.itemsPane()
+	hs.Press("enter")
+	for i := range 40 {
+		hs.Type("line " + string(rune('a'+i%26)))
+		hs.Press("enter")
+	}
+	hs.Press("esc")
+	hs.itemsPane()
+	l := hs.m.layout()
+	ex, ey := l.list.w+l.items.w+3, 2
+	before := hs.m.editorView(l.editor)
+	wheel(hs, ex, ey, true)
+	if hs.m.blockOffset() != 3 || hs.m.editorView(l.editor) == before {
+		t.Fatalf("wheel over a long block: offset %d", hs.m.blockOffset())
+	}
+	for range 40 {
+		wheel(hs, ex, ey, true)
+	}
+	hs.m.View()
+	if off := hs.m.blockOffset(); off == 0 || off > 42 {
+		t.Fatalf("the block's scroll stops at its end, got %d", off)
+	}
+	hs.Press("down")
+	if hs.m.blockOffset() != 0 {
+		t.Fatalf("the next block starts at its top, got %d", hs.m.blockOffset())
+	}
+}
+
+// In the profiles view a click selects a profile and the detail follows.
+func TestClickSelectsAProfile(t *testing.T) {
+	hs := newHarness(t, 80, 24, true)
+	hs.Press("p")
+	click(hs, 5, 2) // the second profile: reviewer
+	if hs.m.profiles.Cursor() != 1 || !strings.Contains(hs.m.View(), "Profile · reviewer") {
+		t.Fatalf("a click on the second profile: cursor %d\n%s", hs.m.profiles.Cursor(), hs.m.View())
+	}
+	hs.Press("i")
+	if !hs.m.profFocus {
+		t.Fatal("i edits the profile")
+	}
+	click(hs, 5, 1) // back on the list: the form lets go of the keys
+	if hs.m.profFocus || hs.m.profiles.Cursor() != 0 {
+		t.Fatalf("a click on the list: form focus %v cursor %d", hs.m.profFocus, hs.m.profiles.Cursor())
+	}
+}
+
+// Under a dialog the mouse does nothing.
+func TestMouseIgnoredUnderADialog(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.Press("n")
+	if hs.m.dlg == nil {
+		t.Fatal("n opens the new-preset prompt")
+	}
+	click(hs, 5, 2)
+	wheel(hs, 5, 2, true)
+	if hs.m.presets.Cursor() != 0 || hs.m.focus != paneList {
+		t.Fatalf("the mouse acted under a dialog: cursor %d focus %d", hs.m.presets.Cursor(), hs.m.focus)
+	}
+}
+
+// Over a form the wheel moves the form's cursor, as its arrow keys do;
+// the focus stays where it was.
+func TestWheelMovesAFormsCursor(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.itemsPane()
+	hs.m.items.SetCursor(hs.m.d.Len() + 2) // Tool policy
+	hs.m.afterItemMove()
+	if hs.m.form == nil || hs.m.formKind != formTools {
+		t.Fatalf("the tool policy form shows, got %q", hs.m.formKind)
+	}
+	l := hs.m.layout()
+	wheel(hs, l.list.w+l.items.w+3, 3, true)
+	if row := forms.CursorOf(hs.m.form).Row; row == 0 || hs.m.focus != paneItems {
+		t.Fatalf("wheel over the form: row %d focus %d", row, hs.m.focus)
+	}
+}

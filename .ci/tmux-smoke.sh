@@ -353,7 +353,7 @@ echo "global search to an agent transcript ok"
 t send-keys -t smoke 3
 wait_for "╭─ Sessions ("
 t send-keys -t smoke L # back to the leaf, in the timeline
-wait_for "(leaf) │"
+wait_for " ● │ preset" # the header's leaf marker ("(leaf)" where the preset is short)
 t send-keys -t smoke /
 t send-keys -t smoke -l "invoice"
 wait_for "/ invoice▏"

@@ -48,6 +48,7 @@ t send-keys -t smoke 1
 wait_for "Items · "
 t send-keys -t smoke g Down Down Enter
 wait_for "Items · pi-mirror"
+wait_for "space enable/disable" # the open moved the focus to the items
 t send-keys -t smoke Enter
 wait_for "(editing)"
 t send-keys -t smoke -l " Smoke edit."

@@ -334,3 +334,25 @@ func TestHeaderSaysWhenNoPresetApplies(t *testing.T) {
 		}
 	}
 }
+
+// The demo's header named "(auto) project:pi-mirror" (resumed, the
+// Pre-release review session gets the auto-activating Preset) while the
+// Presets panel had opened guarded-worker (the tdd-worker profile's, for a
+// fresh session only) and previewed it: the panel opens what the header
+// names, and follows when the selection moves to a branch that records a
+// Preset.
+func TestPresetsPanelOpensWhatTheHeaderNames(t *testing.T) {
+	m, h := demoHarness(t)
+	h.Press("1")
+	if s := screen(m); !strings.Contains(s, "preset (auto) project:pi-mirror") || !strings.Contains(s, "Items · pi-mirror") {
+		t.Fatalf("the Presets panel opens the auto-activated Preset the header names:\n%s", s)
+	}
+	h.Press("3")
+	for _, k := range []string{"down", "down", "enter"} { // the picker: Invoice rounding fix
+		h.Press(k)
+	}
+	h.Press("1")
+	if s := screen(m); !strings.Contains(s, "preset ▶ project:guarded-worker") || !strings.Contains(s, "Items · guarded-worker") {
+		t.Fatalf("the Presets panel follows to the branch's Preset:\n%s", s)
+	}
+}

@@ -451,14 +451,17 @@ func (m *Model) resolveActive() {
 	}
 }
 
-// openActiveIfAuto opens the session's active Preset in place of one the
-// panel picked by itself, as long as the user has not touched it.
+// openActiveIfAuto opens the Preset the selection runs with (the
+// session's active one, else the auto-activated one: autoTarget) in place
+// of one the panel picked by itself, as long as the user has not touched
+// it.
 func (m *Model) openActiveIfAuto() tea.Cmd {
-	if !m.autoOpened || m.d == nil || m.d.Dirty() || m.active == nil || m.active == m.open {
+	target := m.autoTarget()
+	if !m.autoOpened || m.d == nil || m.d.Dirty() || target == nil || m.open == nil || target.Path == m.open.Path {
 		return nil
 	}
-	m.presets.Select(func(r presetRow) bool { return r.path == m.active.Path })
-	return m.openPreset(m.active, openAuto)
+	m.presets.Select(func(r presetRow) bool { return r.path == target.Path })
+	return m.openPreset(target, openAuto)
 }
 
 // followSelection reloads the run context when the session or entry

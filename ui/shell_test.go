@@ -356,3 +356,18 @@ func TestPresetsPanelOpensWhatTheHeaderNames(t *testing.T) {
 		t.Fatalf("the Presets panel follows to the branch's Preset:\n%s", s)
 	}
 }
+
+// The header wrapped onto a second line (pushing the footer off screen)
+// at widths where the shortened cwd came out one cell too wide: at every
+// width it is one line of exactly that width.
+func TestHeaderIsOneLineAtEveryWidth(t *testing.T) {
+	for w := 30; w <= 200; w++ {
+		m := demoLikeModel(w, 24, true)
+		m.cwdLabel = "/tmp/a15tmp/forgebench-demo-2337803594/projects/demo-app"
+		m.com.Selection = common.Selection{SessionFile: "x", SessionName: "Currency formatting", EntryID: "d8c5809d", AtLeaf: true, ActivePreset: "none"}
+		m.auto = autoPresets{loaded: true, resume: "project:pi-mirror"}
+		if h := m.headerView(); strings.Contains(h, "\n") || ansi.StringWidth(h) != w {
+			t.Errorf("%d columns: the header is %d cells, %d lines: %q", w, ansi.StringWidth(h), strings.Count(h, "\n")+1, ansi.Strip(h))
+		}
+	}
+}

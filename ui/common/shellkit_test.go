@@ -225,6 +225,15 @@ func TestShorteningText(t *testing.T) {
 	if got := ShortenPath("~/projects/demo-app", 14); got != "~/…/demo-app" {
 		t.Errorf("the home stays: %q", got)
 	}
+	// The "/…" form was one cell wider than asked at some widths, so the
+	// header wrapped onto a second line and pushed the footer off screen.
+	for _, p := range []string{p, "~/projects/demo-app", "/tmp/a15tmp/forgebench-demo-2337803594/projects/demo-app"} {
+		for w := 1; w <= ansi.StringWidth(p); w++ {
+			if got := ShortenPath(p, w); ansi.StringWidth(got) > w {
+				t.Errorf("ShortenPath(%q, %d) = %q is %d cells wide", p, w, got, ansi.StringWidth(got))
+			}
+		}
+	}
 }
 
 func TestFitFieldsShrinksThenDrops(t *testing.T) {

@@ -134,6 +134,9 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// statusSet counts the messages set, statusTimed the last one whose
+	// expiry is scheduled (status.go).
+	statusSet, statusTimed int
 
 	// watchOn starts a watcher of the library directories (watch.go);
 	// watch is the running one and diskChanged marks a reload it caused.
@@ -326,8 +329,14 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 }
 
-// Update implements common.Panel.
+// Update implements common.Panel; a status message set on the way
+// expires by itself (status.go).
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	p, cmd := m.update(msg)
+	return p, tea.Batch(cmd, m.expireStatus())
+}
+
+func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -341,6 +350,10 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handlePaste(msg))
 	case tea.MouseMsg:
 		cmds = append(cmds, m.handleMouse(msg))
+	case statusExpiredMsg:
+		if msg.seq == m.statusSet {
+			m.status, m.statusErr = "", false
+		}
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
 	case common.ThemeChangedMsg:
@@ -510,9 +523,6 @@ func (m *Model) schedulePreview() tea.Cmd {
 	}
 	return previewDue(m.d.Version())
 }
-
-// setStatus shows a one-line message under the panes.
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
 
 // presetsOff reports whether the session switched Presets off.
 func (m *Model) presetsOff() bool {

@@ -304,3 +304,30 @@ func TestListRowAtWithRowsOfSeveralLines(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusClockExpiresTheNewestMessageOnce(t *testing.T) {
+	var timers []StatusExpiredMsg
+	com := &Common{Timer: func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		timers = append(timers, msg.(StatusExpiredMsg))
+		return nil
+	}}
+	var c StatusClock
+	if c.Schedule(com, false, false); len(timers) != 0 {
+		t.Fatal("nothing shown: nothing to expire")
+	}
+	c.Set()
+	c.Schedule(com, true, false)
+	c.Schedule(com, true, false)
+	if len(timers) != 1 || !c.Expired(timers[0]) {
+		t.Fatalf("one expiry for the message shown: %v", timers)
+	}
+	c.Set()
+	if c.Expired(timers[0]) {
+		t.Fatal("an expiry for an older message ends the newer one")
+	}
+	var other StatusClock
+	other.Set()
+	if other.Expired(timers[0]) || c.Expired(StatusExpiredMsg{ID: 0}) {
+		t.Fatal("another pane's expiry ends this one's message")
+	}
+}

@@ -134,9 +134,8 @@ type Model struct {
 
 	status    string
 	statusErr bool
-	// statusSet counts the messages set, statusTimed the last one whose
-	// expiry is scheduled (status.go).
-	statusSet, statusTimed int
+	// statusClock expires the message (status.go).
+	statusClock common.StatusClock
 
 	// watchOn starts a watcher of the library directories (watch.go);
 	// watch is the running one and diskChanged marks a reload it caused.
@@ -350,8 +349,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handlePaste(msg))
 	case tea.MouseMsg:
 		cmds = append(cmds, m.handleMouse(msg))
-	case statusExpiredMsg:
-		if msg.seq == m.statusSet {
+	case common.StatusExpiredMsg:
+		if m.statusClock.Expired(msg) {
 			m.status, m.statusErr = "", false
 		}
 	case common.SelectionChangedMsg:

@@ -280,6 +280,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showProfile && m.profFocus && m.profForm != nil:
 		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	case m.showProfile:
+		k := m.profileKeys()
 		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
@@ -315,6 +316,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
 	}
 	if m.showProfile {
+		k := m.profileKeys()
 		return [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},

@@ -199,3 +199,26 @@ func TestWheelMovesAFormsCursor(t *testing.T) {
 		t.Fatalf("wheel over the form: row %d focus %d", row, hs.m.focus)
 	}
 }
+
+// The profiles view's footer said "n new preset" and "i item properties"
+// where n makes a profile and i edits one.
+func TestProfilesViewHelpNamesProfiles(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.Press("p")
+	var hints []string
+	for _, b := range hs.m.ShortHelp() {
+		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
+	}
+	got := strings.Join(hints, " • ")
+	for _, want := range []string{"n new profile", "i edit profile", "enter open its preset", "p presets"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the profiles view's keys lack %q: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "new preset") || strings.Contains(got, "item properties") {
+		t.Errorf("the profiles view's keys name Presets: %s", got)
+	}
+	if hs.m.keys.New.Help().Desc != "new preset" || hs.m.keys.Item.Help().Desc != "item properties" {
+		t.Error("the panel's own bindings were relabelled, not copies")
+	}
+}

@@ -5,23 +5,14 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-func click(hs *harness, x, y int) {
-	hs.m.View() // a click reads what the last frame drew
-	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-}
+func click(hs *harness, x, y int) { uitest.Click(hs.Harness, x, y) }
 
-func wheel(hs *harness, x, y int, down bool) {
-	hs.m.View()
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
-}
+func wheel(hs *harness, x, y int, down bool) { uitest.Wheel(hs.Harness, x, y, down) }
 
 // TestMouseActsOnThePaneUnderThePointer: in the wide layout a click
 // selects a capability (a second click opens its editor, as enter does),

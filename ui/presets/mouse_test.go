@@ -4,27 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-// click is a left click at (x, y) of the panel, after a frame was drawn
-// (a click reads what the last frame drew).
-func click(hs *harness, x, y int) {
-	hs.m.View()
-	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-}
+// click and wheel act at (x, y) of the panel after drawing a frame.
+func click(hs *harness, x, y int) { uitest.Click(hs.Harness, x, y) }
 
-// wheel turns the wheel once at (x, y).
-func wheel(hs *harness, x, y int, down bool) {
-	hs.m.View()
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
-}
+func wheel(hs *harness, x, y int, down bool) { uitest.Wheel(hs.Harness, x, y, down) }
 
 // The Presets panel took no clicks and scrolled the focused pane whatever
 // was under the pointer. A click selects a Preset (a second one opens

@@ -16,11 +16,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -47,9 +47,14 @@ func Path(getenv func(string) string, home string) string {
 	return filepath.Join(base, "forgebench", "config.json")
 }
 
-// Load reads the settings file at path; a missing file gives Defaults.
+// maxSettingsBytes bounds the settings file: a few KiB in practice.
+const maxSettingsBytes = 1 << 20
+
+// Load reads the settings file at path; a missing file gives Defaults. A
+// path that is not a regular file (a FIFO would block the start, /dev/zero
+// would never end) or a file above 1 MiB is an error.
 func Load(path string) (Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), nil
 	}

@@ -324,7 +324,7 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 	if content == "-" {
 		raw, err := readInput("-")
 		if err != nil {
-			return fail(exitUsage, "%v", err)
+			return inputFailed(err)
 		}
 		content = string(raw)
 	}

@@ -207,7 +207,7 @@ func checkRevision(kind Kind, path, expected string) (fs.FileMode, error) {
 	if kind == KindCapability && fi.Size() > maxCapabilitySize {
 		return 0, fmt.Errorf("Failed to read revision: %s", capabilitySizeMessage(fi.Size()))
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readRegularFile(path) // never blocks should the path have become a FIFO since the stat
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, newError(ErrConflict, "File does not exist: "+path)
 	}

@@ -40,6 +40,12 @@ var LongID = strings.Repeat("l", 240)
 // write and a bidi override; Stage creates it where the platform allows.
 const EscapedSessionName = "\x1b]52;c;aGFja2Vk\x07evil\u202e.jsonl"
 
+// EscapedResourceName is the file name of a Preset, a capability and a
+// profile (one each) that Stage writes with an OSC 52 sequence, an 8-bit
+// CSI and a bidi override in it: their JSON does not parse, so their id is
+// the file name's stem.
+const EscapedResourceName = "evil\x1b]52;c;aGFja2Vk\x07\u009b31m\u202e.json"
+
 // Staged is a workspace built from the corpus in a temporary directory.
 type Staged struct {
 	// Dir is the temporary root.
@@ -58,6 +64,9 @@ type Staged struct {
 	// EscapedName is the staged session with EscapedSessionName ("" where
 	// the file system refuses such a name).
 	EscapedName string
+	// EscapedResources are the staged resource files named
+	// EscapedResourceName (none where the file system refuses the name).
+	EscapedResources []string
 }
 
 // Stage copies the corpus into a temporary directory and adds what is made
@@ -97,6 +106,14 @@ func Stage(t testing.TB) Staged {
 		`","name":"Long id","items":[{"kind":"slot","id":"history","slot":"chat-history"}]}` + "\n"
 	if err := os.WriteFile(filepath.Join(stacks, LongID+".json"), []byte(long), 0o644); err != nil {
 		t.Fatalf("stage long-id preset: %v", err)
+	}
+	// A resource file whose name carries the escapes and whose JSON does
+	// not parse: its id is then the file name's stem (pi-forge's fallback).
+	for _, dir := range []string{"prompt-stacks", "capabilities", "agent-profiles"} {
+		p := filepath.Join(s.Cwd, ".pi", "forge", dir, EscapedResourceName)
+		if os.WriteFile(p, []byte("{\"id\": \"not JSON"), 0o644) == nil {
+			s.EscapedResources = append(s.EscapedResources, p)
+		}
 	}
 	if data, err := os.ReadFile(s.Sessions["v1.jsonl"]); err == nil {
 		p := filepath.Join(s.SessionsDir, EscapedSessionName)

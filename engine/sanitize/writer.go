@@ -27,7 +27,9 @@ type Writer struct {
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write sanitises p and writes the result. It reports len(p) on success,
-// as the bytes dropped were consumed, not lost.
+// as the bytes dropped were consumed, not lost. Large writes (a session
+// export of hundreds of MB) are cleaned in chunks, so they cost no copy of
+// the whole text: a chunk of plain text is passed on as it is.
 func (sw *Writer) Write(p []byte) (int, error) {
 	data := p
 	if len(sw.pending) > 0 {
@@ -38,14 +40,32 @@ func (sw *Writer) Write(p []byte) (int, error) {
 		sw.pending = append([]byte(nil), data[len(data)-cut:]...)
 		data = data[:len(data)-cut]
 	}
-	if len(data) == 0 {
-		return len(p), nil
-	}
-	if _, err := io.WriteString(sw.w, textKeepingTabs(string(data))); err != nil {
-		return 0, err
+	for len(data) > 0 {
+		n := len(data)
+		if n > writerChunk {
+			// Cut at a character boundary (an escape sequence cut in two
+			// loses its ESC with the first part, which is all that matters).
+			n = writerChunk
+			for n > writerChunk-utf8.UTFMax && !utf8.RuneStart(data[n]) {
+				n--
+			}
+		}
+		var err error
+		if isClean(data[:n]) {
+			_, err = sw.w.Write(data[:n])
+		} else {
+			_, err = io.WriteString(sw.w, textKeepingTabs(string(data[:n])))
+		}
+		if err != nil {
+			return 0, err
+		}
+		data = data[n:]
 	}
 	return len(p), nil
 }
+
+// writerChunk is how much of one write is cleaned at a time.
+const writerChunk = 64 << 10
 
 // Unwrap returns the underlying writer, for output that must stay exact.
 func (sw *Writer) Unwrap() io.Writer { return sw.w }
@@ -73,9 +93,6 @@ func incompleteTail(b []byte) int {
 // the cursor to the next tab stop, and output aligned with tabs keeps its
 // alignment.
 func textKeepingTabs(s string) string {
-	if isPlainASCIIWithTabs(s) {
-		return s
-	}
 	var out []byte
 	start := 0
 	for i := 0; i <= len(s); i++ {
@@ -90,12 +107,24 @@ func textKeepingTabs(s string) string {
 	return string(out)
 }
 
-// isPlainASCIIWithTabs is isPlainASCII that also accepts tabs.
-func isPlainASCIIWithTabs(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '\n' && c != '\t' && (c < 0x20 || c >= 0x7f) {
+// isClean reports whether b is valid UTF-8 without anything Text drops,
+// newlines and tabs aside: the Writer then passes it on unchanged, without
+// a copy (the common case, also for text that is not ASCII).
+func isClean(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 || isHazard(r) {
 			return false
 		}
+		i += size
 	}
 	return true
 }

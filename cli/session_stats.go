@@ -12,7 +12,7 @@ import (
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File   string `arg:"" help:"Session file (.jsonl)."`
+	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Branch bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
 	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON   bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
@@ -21,6 +21,9 @@ type SessionStatsCmd struct {
 // Run counts messages, tool calls, tokens and cost, pricing usages that
 // lack a cost from the model catalog (the agent dir's models.json applies).
 func (c *SessionStatsCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err

@@ -4,13 +4,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
@@ -33,6 +34,8 @@ type Options struct {
 	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
 	Home string
+	// Timer schedules delayed messages (nil: tea.Tick); tests fire them.
+	Timer func(time.Duration, tea.Msg) tea.Cmd
 	// WatchFiles lets panels watch their files for changes on disk (the
 	// real program; tests leave it off).
 	WatchFiles bool
@@ -46,8 +49,11 @@ type Model struct {
 	panels   []common.Panel
 	active   int
 	showHelp bool
-	help     help.Model
-	palette  palette.Model
+	// helpOffset is the first line of the help's key list on screen (the
+	// list scrolls when the terminal is too short for it).
+	helpOffset int
+	help       help.Model
+	palette    palette.Model
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -58,15 +64,15 @@ type Model struct {
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
-	// status is a warning the footer shows until the next key press (the
-	// model catalog's models.json diagnostics).
-	status string
+	// status is the root's own message in the footer (the model catalog's
+	// models.json diagnostics); it expires like every status.
+	status common.Status
 }
 
 // New builds the root model with the five panels.
 func New(opts Options) *Model {
 	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true}
-	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace}
+	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
 	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
 	m.applyTheme()
 	m.help = help.New()
@@ -126,11 +132,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.com.Selection = msg.Selection
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
-		m.status = ""
 		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
 	case catalogLoadedMsg:
-		m.status = catalogStatus(msg.diags)
+		if text := catalogStatus(msg.diags); text != "" {
+			return m, m.status.Error(m.com, text)
+		}
 		return m, nil
+	case common.StatusExpiredMsg:
+		m.status.Expire(msg)
+		return m, m.broadcast(msg)
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil
@@ -145,7 +157,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case quitRequestMsg:
 		return m, m.requestQuit()
 	case showHelpMsg:
-		m.showHelp = true
+		m.showHelp, m.helpOffset = true, 0
 		return m, nil
 	case palette.ClosedMsg:
 		return m, nil
@@ -188,8 +200,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.requestQuit()
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Help, k.Back, k.Quit):
 			m.showHelp = false
+		case key.Matches(msg, k.Up):
+			m.helpOffset = max(0, m.helpOffset-1)
+		case key.Matches(msg, k.Down):
+			m.helpOffset++ // clamped when drawn
+		case key.Matches(msg, k.PageUp):
+			m.helpOffset = max(0, m.helpOffset-10)
+		case key.Matches(msg, k.PageDown):
+			m.helpOffset += 10
 		}
 		return nil
 	}
@@ -205,7 +226,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOffset = true, 0
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.palette.Open(m.actions())
@@ -264,8 +285,12 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// chromeHeight is the header, the tab bar and the footer.
-const chromeHeight = 3
+// chromeHeight is the header, the tab bar and the footer; bodyTop is the
+// body's first row (under the header and the tab bar).
+const (
+	chromeHeight = 3
+	bodyTop      = 2
+)
 
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
@@ -275,20 +300,23 @@ func (m *Model) layout() {
 	}
 }
 
-// View renders the whole screen; it does no IO and no heavy work.
+// paletteTop is the palette's row: just under the tab bar.
+const paletteTop = bodyTop + 1
+
+// View renders the whole screen; it does no IO and no heavy work. The
+// palette and the dialogs draw over the current screen, dimmed.
 func (m *Model) View() tea.View {
-	var body string
 	bodyH := max(0, m.height-chromeHeight)
-	switch {
-	case m.showHelp:
-		body = m.helpView(bodyH)
-	case m.palette.IsOpen():
-		box := lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(bodyH).Render(m.palette.View(m.com.Styles, m.width))
-		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Top, "\n"+box)
-	default:
-		body = m.panels[m.active].View()
-	}
+	body := m.panels[m.active].View()
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	switch {
+	case m.showHelp: // centred on the body: the header stays readable
+		box := m.helpView(bodyH)
+		content = common.OverlayAt(content, box, m.width, m.height, -1, bodyTop+max(0, (bodyH-lipgloss.Height(box))/2))
+	case m.palette.IsOpen():
+		box := m.palette.View(m.com.Styles, m.width)
+		content = common.OverlayAt(content, box, m.width, m.height, -1, min(paletteTop, max(0, m.height-lipgloss.Height(box))))
+	}
 	if m.confirmQuit != nil {
 		content = common.Overlay(content, m.confirmQuit.View(&m.com.Styles, m.width, m.height), m.width, m.height)
 	}
@@ -299,74 +327,31 @@ func (m *Model) View() tea.View {
 	return v
 }
 
-func (m *Model) headerView() string {
-	st := m.com.Styles
-	ws := m.com.Workspace
-	sel := m.com.Selection
-	field := func(k, v string) string { return st.App.HeaderKey.Render(k+" ") + st.App.HeaderValue.Render(v) }
-	trust := st.Text.Success.Render("trusted")
-	if !ws.Trust.Trusted {
-		trust = st.Text.Warning.Render("untrusted (read-only)")
+// handleMouse routes the mouse: a click on the tab bar switches panels;
+// clicks and the wheel over the body go to the active panel in its own
+// coordinates (its top-left cell is 0, 0), which finds the pane under
+// the pointer. Nothing reaches a panel while a dialog is open.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.showHelp || m.palette.IsOpen() || m.confirmQuit != nil {
+		return nil
 	}
-	session := orNone(sel.SessionName)
-	if session == "—" && sel.SessionFile != "" {
-		session = baseName(sel.SessionFile)
-	}
-	parts := []string{
-		st.Pane.TitleFocused.Render("forgebench"),
-		field("cwd", m.cwdLabel),
-		st.App.HeaderKey.Render("trust ") + trust,
-		field("session", session),
-		field("entry", orLeaf(sel)),
-		field("preset", orNone(sel.PresetID)),
-	}
-	line := strings.Join(parts, st.App.TabGap.Render(" │ "))
-	return st.App.Header.Width(m.width).Render(ansi.Truncate(line, max(0, m.width-2), "…"))
-}
-
-func (m *Model) tabsView() string {
-	st := m.com.Styles
-	tabs := make([]string, len(m.panels))
-	for i, p := range m.panels {
-		label := m.keys.Tabs()[i].Help().Key + " " + p.Title()
-		if i == m.active {
-			tabs[i] = st.App.TabActive.Render(label)
-		} else {
-			tabs[i] = st.App.Tab.Render(label)
+	mouse := msg.Mouse()
+	switch {
+	case mouse.Y == bodyTop-1:
+		if click, ok := msg.(tea.MouseClickMsg); ok && click.Button == tea.MouseLeft {
+			if tab := m.tabAt(mouse.X); tab >= 0 {
+				m.active = tab
+			}
 		}
+		return nil
+	case mouse.Y < bodyTop || mouse.Y >= m.height-1:
+		return nil
 	}
-	return ansi.Truncate(strings.Join(tabs, st.App.TabGap.Render("│")), m.width, "…")
-}
-
-// footerView is the short help: the focused panel's keys, then the global
-// keys, which always stay visible (the panel's part is cut first). While a
-// text input has focus the global keys type text, so only the panel's are
-// shown. A status warning replaces it until the next key press.
-func (m *Model) footerView() string {
-	width := max(0, m.width-2)
-	if m.status != "" {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(m.com.Styles.Text.Warning.Render(m.status), width, "…"))
-	}
-	panel := m.help.ShortHelpView(m.panels[m.active].ShortHelp())
-	if m.panels[m.active].CapturesInput() {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(panel, width, "…"))
-	}
-	global := m.help.ShortHelpView(m.keys.ShortHelp())
-	if panel == "" {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
-	}
-	sep := m.com.Styles.Help.ShortSeparator.Render(" • ")
-	room := width - ansi.StringWidth(global) - ansi.StringWidth(sep)
-	if room < 8 {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
-	}
-	h := m.help
-	h.SetWidth(room) // whole bindings that fit, then "…"
-	return m.com.Styles.App.Footer.Render(h.ShortHelpView(m.panels[m.active].ShortHelp()) + sep + global)
+	return m.routeToActive(common.Offset(msg, 0, bodyTop))
 }
 
 // helpView composes the focused panel's keys with the global keys, as
-// generated from the keymap, in a dialog clamped to the body area. Columns
+// generated from the keymap, in a dialog box no taller than the body. Columns
 // that do not fit side by side wrap onto further rows instead of being cut.
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
@@ -396,10 +381,22 @@ func (m *Model) helpView(height int) string {
 	}
 	flush()
 	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
-	body := strings.Join(rows, "\n\n")
-	box := st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
-		Render(title + "\n\n" + body + "\n\n" + st.Text.Muted.Render("esc or ? closes"))
-	return lipgloss.Place(m.width, height, lipgloss.Center, lipgloss.Center, box)
+	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
+	hint := "esc or ? closes"
+	// The box holds its border (2), the title and a blank line, the key
+	// list, and a blank line and the hint: a list taller than the body
+	// scrolls.
+	room := max(1, height-6)
+	if len(lines) > room {
+		m.helpOffset = min(m.helpOffset, len(lines)-room)
+		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
+			m.helpOffset+1, m.helpOffset+room, len(lines), hint)
+		lines = lines[m.helpOffset : m.helpOffset+room]
+	} else {
+		m.helpOffset = 0
+	}
+	return st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
+		Render(title + "\n\n" + strings.Join(lines, "\n") + "\n\n" + st.Text.Muted.Render(hint))
 }
 
 func orNone(s string) string {
@@ -407,16 +404,6 @@ func orNone(s string) string {
 		return "—"
 	}
 	return s
-}
-
-func orLeaf(s common.Selection) string {
-	if s.SessionFile == "" {
-		return "—"
-	}
-	if s.EntryID == "" {
-		return "leaf"
-	}
-	return s.EntryID
 }
 
 // withoutRepeats appends the global groups to the panel's, leaving out a

@@ -33,7 +33,7 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		return st.Text.Muted.Render(padRight(l, 12)) + val
 	}
 	entry := s.ID
-	if v.entryID == "" {
+	if v.entryID == "" || v.atLeaf {
 		entry += " (leaf)"
 	}
 	lines := []string{
@@ -186,14 +186,27 @@ func ruleWith(title string, width int) string {
 // it follows and what was computed there.
 type sessionView struct {
 	file, name, entryID string
-	state               *capstate.State
-	declared            []string
-	err                 string
-	loading             bool
-	cursor              int
-	offset              int
-	focused             bool
-	expanded            map[string]bool
+	// atLeaf: the selection is the session's current leaf
+	// (Selection.AtLeaf), so the state is computed at whatever the leaf is
+	// when the file is read (after this panel's own append too).
+	atLeaf   bool
+	state    *capstate.State
+	declared []string
+	err      string
+	loading  bool
+	cursor   int
+	offset   int
+	focused  bool
+	expanded map[string]bool
+}
+
+// at is the entry the state is computed at: "" (the leaf) while the
+// selection follows the leaf, else the selected entry.
+func (v *sessionView) at() string {
+	if v.atLeaf {
+		return ""
+	}
+	return v.entryID
 }
 
 func (v *sessionView) placeholder() string {

@@ -88,7 +88,7 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 	if sel.SessionFile == "" {
 		return nil
 	}
-	v.name = sel.SessionName
+	v.name, v.atLeaf = sel.SessionName, sel.AtLeaf
 	if sel.SessionFile != v.file || m.sess == nil {
 		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
 		v.loading = true
@@ -97,6 +97,9 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 	}
 	if sel.EntryID != v.entryID {
 		v.entryID = sel.EntryID
+		if _, known := m.sess.IndexOf(sel.EntryID); !known && sel.EntryID != "" {
+			return m.reopenSession() // the session grew (follow mode): read it again
+		}
 		return m.recompute()
 	}
 	return nil
@@ -109,7 +112,7 @@ func (m *Model) recompute() tea.Cmd {
 	}
 	m.sessGen++
 	m.view.loading = true
-	return stateCmd(m.sess, m.view.file, m.view.entryID, m.lib, m.com.Workspace.AgentDir, m.sessGen)
+	return stateCmd(m.sess, m.view.file, m.view.at(), m.lib, m.com.Workspace.AgentDir, m.sessGen)
 }
 
 func (m *Model) onLibrary(msg libraryMsg) tea.Cmd {
@@ -352,7 +355,7 @@ func (m *Model) actionProblem() string {
 		return "no session selected: pick one in the Session panel (3)"
 	case v.loading || v.state == nil || m.sess == nil:
 		return "the session is still being read"
-	case v.entryID != "" && m.sess.Entries[m.sess.LeafIndex()].ID != v.entryID:
+	case v.at() != "" && m.sess.Entries[m.sess.LeafIndex()].ID != v.entryID:
 		return "changes append at the end of the session: select its leaf in the Session panel (G) first"
 	case m.lib == nil:
 		return "the library is still loading"
@@ -395,7 +398,8 @@ func (m *Model) onApplied(msg appliedMsg) tea.Cmd {
 	}
 	m.lastWrite = msg.wrote
 	m.setStatus(sanitize.Fold(msg.res.Message), false)
-	return m.reopenSession()
+	file := m.view.file // the Session panel reads it again: its leaf moved
+	return tea.Batch(m.reopenSession(), func() tea.Msg { return common.SessionWrittenMsg{File: file} })
 }
 
 // bindingsForm is the read-only bindings view of the selected Preset: the

@@ -52,9 +52,9 @@ func (m *Model) syncEditor() {
 		m.ta.SetValue("")
 		return
 	}
-	if m.taItem != cur || m.ta.Value() != content {
+	if m.taItem != cur || fromEditor(m.ta.Value()) != content {
 		m.taItem = cur
-		m.ta.SetValue(content)
+		m.ta.SetValue(toEditor(content))
 	}
 }
 
@@ -66,6 +66,11 @@ func (m *Model) startEditing() tea.Cmd {
 	}
 	if sanitize.HasControl(content) {
 		m.setStatus("this block holds escape or control characters the inline editor would drop; "+
+			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
+		return nil
+	}
+	if strings.Contains(content, tabMark) {
+		m.setStatus("this block holds "+tabMark+", which the inline editor shows tabs with; "+
 			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
 		return nil
 	}
@@ -104,11 +109,11 @@ func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
 // The draft patches its typed view; validation runs in a command.
 func (m *Model) commitEditor() tea.Cmd {
 	content, ok := m.blockContent(m.taItem)
-	if !ok || m.ta.Value() == content {
+	if !ok || fromEditor(m.ta.Value()) == content {
 		return nil
 	}
 	it, _, _ := m.d.Item(m.taItem)
-	if err := m.d.SetBlockText(m.taItem, m.ta.Value(), "edit "+it.ID, true); err != nil {
+	if err := m.d.SetBlockText(m.taItem, fromEditor(m.ta.Value()), "edit "+it.ID, true); err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}

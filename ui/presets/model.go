@@ -356,6 +356,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			m.refreshItems()
 		}
 	case contextMsg:
+		if sel := m.com.Selection; msg.ctx.file != sel.SessionFile || msg.ctx.entry != sel.EntryID {
+			return nil // the selection moved on (it does with every cursor move); its context is coming
+		}
 		m.rc, m.rcPending = msg.ctx, false
 		if msg.ctx.err != nil {
 			m.setStatus(msg.ctx.err.Error(), true)

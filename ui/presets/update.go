@@ -132,7 +132,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 		m.dlg.input, cmd = m.dlg.input.Update(msg)
 		return cmd
 	case m.editing:
-		return m.updateEditor(msg)
+		return m.pasteIntoEditor(msg)
 	case m.form != nil && m.focus == paneEditor:
 		var cmd tea.Cmd
 		m.form, cmd = m.form.Update(msg)

@@ -157,14 +157,17 @@ func WriteHugeLineSession(path string, lineBytes int64) error {
 }
 
 // Forbidden returns the first rune of s that must never reach a terminal
-// raw — ESC, BEL, a C1 control (U+0080–U+009F) or a bidi control (U+061C,
-// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) — and its byte offset, or
-// ok false when there is none.
+// raw — ESC, BEL, any other C0 control but newline and tab (a carriage
+// return or backspaces can overwrite what was printed: "ok\rFAIL"), DEL,
+// a C1 control (U+0080–U+009F), a bidi control (U+061C, U+200E, U+200F,
+// U+202A–U+202E, U+2066–U+2069) or a line/paragraph separator — and its
+// byte offset, or ok false when there is none.
 func Forbidden(s string) (r rune, at int, ok bool) {
 	for i, c := range s {
 		switch {
-		case c == 0x1b, c == 0x07, c >= 0x80 && c <= 0x9f,
-			c == 0x061c, c == 0x200e, c == 0x200f, c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069:
+		case c < 0x20 && c != '\n' && c != '\t', c == 0x7f, c >= 0x80 && c <= 0x9f,
+			c == 0x061c, c == 0x200e, c == 0x200f, c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069,
+			c == 0x2028, c == 0x2029:
 			return c, i, true
 		}
 	}

@@ -58,6 +58,9 @@ func Load(path string) (Settings, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), nil
 	}
+	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
+		return Settings{}, fmt.Errorf("settings: %w", err) // the error names the path
+	}
 	if err != nil {
 		return Settings{}, fmt.Errorf("read settings %s: %w", path, err)
 	}

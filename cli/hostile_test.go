@@ -252,3 +252,26 @@ func TestHostileWriteAndReportCommands(t *testing.T) {
 		hostile.AssertClean(t, what+" (stderr)", errOut)
 	}
 }
+
+// An export written with -o is read later with cat or a pager: the file
+// is as terminal-safe as standard output, in both formats.
+func TestHostileExportFilesAreClean(t *testing.T) {
+	st, g := hostileArgs(t)
+	for name, f := range st.Sessions {
+		if strings.Contains(name, "fifo") || strings.Contains(name, "zero") {
+			continue
+		}
+		for _, format := range []string{"markdown", "json"} {
+			out := filepath.Join(t.TempDir(), "export")
+			if code, _, errOut := runWithin(t, append(append([]string{}, g...), "session", "export", f, "-o", out, "--format", format)...); code != exitOK {
+				t.Errorf("%s (%s): exit %d %q", name, format, code, errOut)
+				continue
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hostile.AssertClean(t, name+" exported as "+format, string(data))
+		}
+	}
+}

@@ -16,7 +16,7 @@ type PresetCmd struct {
 	List          PresetListCmd     `cmd:"" help:"List presets of the project and global scopes."`
 	Show          PresetShowCmd     `cmd:"" help:"Show one preset (with its sourceRevision)."`
 	Validate      PresetValidateCmd `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
-	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate; at a --session entry the capability updates sit where the request carries them."`
 	Compile       PresetCompileCmd  `cmd:"" help:"Compile a preset into a system prompt and messages."`
 	New           PresetNewCmd      `cmd:"" help:"Create a preset (exclusive create), from the default Pi mirror or --from another."`
 	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`

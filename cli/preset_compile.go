@@ -35,6 +35,11 @@ type compileJob struct {
 	messages   []any
 	macros     map[string]string
 	source     string // where runtime and base came from, for humans
+	// session and index are --session and its entry (nil, -1 without);
+	// fromSession is true when the messages are that entry's context.
+	session     *session.Session
+	index       int
+	fromSession bool
 }
 
 // load reads the preset and builds what it compiles against: the run
@@ -46,7 +51,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := &compileJob{}
+	job := &compileJob{index: -1}
 	job.stack, job.presetDiag = preset.Parse(raw, basename)
 	if job.macros, err = readMacros(in.Macros); err != nil {
 		return nil, inputFailed(err)
@@ -130,10 +135,11 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		}
 		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
 	} else {
-		job.messages = rc.Messages
+		job.messages, job.fromSession = rc.Messages, true
 		sources = append(sources, "messages: the context at the session entry")
 	}
 	job.source = strings.Join(sources, "; ")
+	job.session, job.index = s, index
 	return job, nil
 }
 

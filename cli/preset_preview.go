@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/capstate"
 )
 
 // PresetPreviewCmd shows a compiled preset part by part.
@@ -17,16 +18,32 @@ type PresetPreviewCmd struct {
 }
 
 // Run prints every part of the system prompt and every message, labelled
-// with the item that produced it and a chars/4 token estimate.
+// with the item that produced it and a chars/4 token estimate. At a
+// session entry the messages carry pi-forge's capability updates where the
+// request would (native system section or fallback user update, as the
+// model in force dictates), as the Presets panel's preview does.
 func (c *PresetPreviewCmd) Run(g *Globals) error {
 	job, err := c.load(g, c.File)
 	if err != nil {
 		return err
 	}
+	delivery, err := c.capabilityDelivery(g, job)
+	if err != nil {
+		return err
+	}
+	pv := compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros)
+	if delivery != nil {
+		projected, perr := delivery.Project(pv)
+		if perr != nil {
+			fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(perr.Error()))
+		} else {
+			pv = projected
+		}
+	}
 	// Pi's System messages as pi-forge's dock shows them: the compiled
 	// prompt in the leading one, empty ones hidden, tool declarations as
-	// history.
-	pv := compile.PresentSystemMessages(compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros))
+	// history (capability updates are kept as they are, as in the panel).
+	pv = compile.PresentSystemMessages(pv)
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(previewJSON(pv, job.source))+"\n")
 		if err != nil {
@@ -99,6 +116,28 @@ func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
 	diags.(*jsonv.Object).Set("system", compile.DiagnosticsJSON(pv.Result.System.Diagnostics))
 	diags.(*jsonv.Object).Set("messages", compile.DiagnosticsJSON(pv.Result.Messages.Diagnostics))
 	return root
+}
+
+// capabilityDelivery prepares the capability updates of the session entry
+// the preview compiles at: the job's messages get a delivery marker where
+// each stored anchor sits. nil when the messages are not a session's
+// context; an unreadable capability history is said on stderr and the
+// plain context previewed.
+func (c *PresetPreviewCmd) capabilityDelivery(g *Globals, job *compileJob) (*capstate.PreviewDelivery, error) {
+	if !job.fromSession || job.session == nil {
+		return nil, nil
+	}
+	in, err := g.capabilityInputs()
+	if err != nil {
+		return nil, err
+	}
+	d, err := capstate.ForPreview(job.session, job.index, in)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(err.Error()))
+		return nil, nil
+	}
+	job.messages = d.Messages
+	return d, nil
 }
 
 // systemCardJSON is {leading, body, sections:[{name, value}], toolsAdded,

@@ -156,7 +156,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 
 // openAt opens a session file and finds the entry ("" = the leaf).
 func openAt(file, entry string) (*session.Session, int, error) {
-	s, err := session.Open(file)
+	s, err := session.Shared(file)
 	if err != nil {
 		return nil, -1, fmt.Errorf("open session %s: %w", file, err)
 	}

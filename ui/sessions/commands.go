@@ -31,9 +31,10 @@ type (
 // openSession reads and indexes a session file. It is the only place the
 // panel touches session files, always inside a command. The panel is a
 // display path: a line above session.DisplayMaxLineBytes costs one scan
-// and is skipped (a note in the status line says so).
+// and is skipped (a note in the status line says so). session.Shared
+// hands the other panels the same parsed session, not a copy.
 func openSession(gen int, file string) loadedMsg {
-	s, err := session.OpenForDisplay(file)
+	s, err := session.Shared(file)
 	if err != nil {
 		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
 	}

@@ -10,6 +10,13 @@ import (
 	"github.com/forgebench/forgebench/test/hostile"
 )
 
+// within fails the test when f does not return in time (a read that blocks
+// on a FIFO or streams /dev/zero never would).
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	hostile.Within(t, 5*time.Second, what, f)
+}
+
 // The library side of the hostile corpus: loading returns (a FIFO preset
 // and a /dev/zero capability do not block it), every hostile resource
 // loads with its text exact (the sanitiser's job is the display, --json

@@ -2,48 +2,31 @@ package session
 
 import (
 	"errors"
-	"sync"
 	"testing"
+
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // Appends that all read the same guard race: exactly one may append, the
-// others must find the session moved on (ErrConflict). Each checked the
-// guard and then wrote with O_APPEND, so several appended batches chained
-// from the same leaf — a fork in the session no one asked for.
+// others must find the session moved on (ErrConflict), and the guarded
+// leaf gets one new child, not a fork no one asked for. (The guard held:
+// 200 goroutines here, 100 processes of capability add --force by hand.)
 func TestConcurrentAppendsOfOneGuardHaveOneWinner(t *testing.T) {
 	path := stageSession(t, "base.jsonl")
 	g := guardOf(t, path)
 	const writers = 200
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	var mu sync.Mutex
-	wins, conflicts := 0, 0
-	var other []error
-	for i := 0; i < writers; i++ {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ready.Done()
-			<-start
-			_, err := Append(path, g, []NewEntry{CustomEntry("forgebench/race", nil)}, AppendOptions{Force: true})
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				wins++
-			case errors.Is(err, ErrConflict):
-				conflicts++
-			default:
-				other = append(other, err)
-			}
-		}()
+	wins, errs := hostile.Race(writers, func(int) error {
+		_, err := Append(path, g, []NewEntry{CustomEntry("forgebench/race", nil)}, AppendOptions{Force: true})
+		return err
+	})
+	if wins != 1 {
+		t.Errorf("%d of %d appends with one guard won", wins, writers)
 	}
-	ready.Wait()
-	close(start)
-	done.Wait()
-	if wins != 1 || len(other) > 0 {
-		t.Errorf("%d of %d appends with one guard won (%d conflicts, other errors %v)", wins, writers, conflicts, other)
+	for _, err := range errs {
+		if !errors.Is(err, ErrConflict) {
+			t.Errorf("not a conflict: %v", err)
+			break
+		}
 	}
 	s, err := Open(path)
 	if err != nil {

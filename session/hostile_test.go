@@ -5,9 +5,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/test/hostile"
 )
+
+// returnsWithin fails the test when f does not return in time: a read that
+// blocks on a FIFO, or streams /dev/zero, never would.
+func returnsWithin(t *testing.T, what string, f func()) {
+	t.Helper()
+	hostile.Within(t, 5*time.Second, what, f)
+}
 
 // The session side of the hostile corpus: discovery and every reader path
 // return (no FIFO or device blocks them), summaries and notes carry no raw

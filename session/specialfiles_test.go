@@ -10,21 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// returnsWithin fails the test when f does not return in time: a read that
-// blocks on a FIFO, or streams /dev/zero, never would.
-func returnsWithin(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s did not return: it blocked on a special file", what)
-	}
-}
 
 // mkfifo creates a FIFO at path (created at test time: a FIFO cannot be
 // committed).

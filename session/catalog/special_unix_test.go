@@ -3,12 +3,12 @@
 package catalog
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // A models.json that is a FIFO blocked every command that prices a session
@@ -16,33 +16,15 @@ import (
 // symbolic link to /dev/zero read until memory ran out. Both are refused at
 // once and named in the one diagnostic; the built-in models stay usable.
 func TestSpecialModelsFileIsADiagnosticNotAHang(t *testing.T) {
-	for _, kind := range []string{"fifo", "zero"} {
+	for _, kind := range hostile.SpecialKinds {
 		dir := t.TempDir()
-		path := filepath.Join(dir, ModelsFile)
-		switch kind {
-		case "fifo":
-			if err := syscall.Mkfifo(path, 0o644); err != nil {
-				t.Skipf("mkfifo: %v", err)
-			}
-		case "zero":
-			if err := os.Symlink("/dev/zero", path); err != nil {
-				t.Fatal(err)
-			}
-		}
-		type result struct {
-			cat   *Catalog
-			diags []Diagnostic
-		}
-		done := make(chan result, 1)
-		go func() { cat, diags := Shared(dir); done <- result{cat, diags} }()
-		select {
-		case r := <-done:
-			if r.cat != Default() || len(r.diags) != 1 || !strings.Contains(r.diags[0].Line(), "not a regular file") ||
-				!strings.Contains(r.diags[0].Line(), "built-in models only") {
-				t.Errorf("%s: %p %v", kind, r.cat, r.diags)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("Shared blocked on a %s models.json", kind)
+		hostile.MakeSpecial(t, filepath.Join(dir, ModelsFile), kind)
+		var cat *Catalog
+		var diags []Diagnostic
+		hostile.Within(t, 10*time.Second, "Shared with a "+kind+" models.json", func() { cat, diags = Shared(dir) })
+		if cat != Default() || len(diags) != 1 || !strings.Contains(diags[0].Line(), "not a regular file") ||
+			!strings.Contains(diags[0].Line(), "built-in models only") {
+			t.Errorf("%s: %p %v", kind, cat, diags)
 		}
 	}
 }

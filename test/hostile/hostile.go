@@ -18,7 +18,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Root is the directory holding the committed corpus.
@@ -154,6 +156,53 @@ func WriteHugeLineSession(path string, lineBytes int64) error {
 		return fmt.Errorf("write huge-line session: %w", err)
 	}
 	return nil
+}
+
+// SpecialKinds are the special files MakeSpecial makes.
+var SpecialKinds = []string{"fifo", "zero"}
+
+// Within runs f and fails the test when it has not returned after d: a
+// read that blocks on a FIFO or streams /dev/zero never would. f keeps
+// running in the background after a failure.
+func Within(t testing.TB, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v: it blocked on a special file", what, d)
+	}
+}
+
+// Race runs n writers at once — all started, then released together —
+// and returns how many returned nil and the errors of the others: the
+// "1,500 concurrent writers" attack, in one process.
+func Race(n int, write func(i int) error) (wins int, errs []error) {
+	var mu sync.Mutex
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-start
+			err := write(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				wins++
+			} else {
+				errs = append(errs, err)
+			}
+		}()
+	}
+	ready.Wait()
+	close(start)
+	done.Wait()
+	return wins, errs
 }
 
 // Forbidden returns the first rune of s that must never reach a terminal

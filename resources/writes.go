@@ -371,23 +371,11 @@ func DeleteLoaded(ws Workspace, kind Kind, r *Resource, expectedRevision string)
 // and replaced. The error matches fs.ErrExist when the name is taken.
 func createExclusive(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := createTemp(dir)
+	tmpName, err := writeTemp(dir, data, perm)
 	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
+		return fmt.Errorf("write a temporary file: %w", err)
 	}
-	tmpName := tmp.Name()
 	defer os.Remove(tmpName) // the link (if any) keeps the content alive
-	if _, err = tmp.Write(data); err == nil {
-		if err = tmp.Chmod(perm); err == nil {
-			err = tmp.Sync()
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", tmpName, err)
-	}
 	if err = noReplaceHook(tmpName, path); !errors.Is(err, errNoAtomicRename) {
 		if err == nil {
 			syncDir(dir)

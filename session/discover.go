@@ -125,7 +125,7 @@ func ListCwd(loc Locations, cwd string, opt ListOptions) ([]ListItem, error) {
 		}
 		cands = append(cands, more...)
 	}
-	return summarizeAll(cands, opt), nil
+	return summarizeAll(dedupe(cands), opt), nil
 }
 
 // ListAll lists every project's sessions: *.jsonl one level below

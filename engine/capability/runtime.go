@@ -49,6 +49,7 @@ type Refusal struct {
 	Message string
 }
 
+// Error implements error with pi-forge's refusal message.
 func (r *Refusal) Error() string { return r.Message }
 
 // NoticePrefix is how pi-forge shows its errors to a human (§15.4).

@@ -161,17 +161,21 @@ func WriteHugeLineSession(path string, lineBytes int64) error {
 // SpecialKinds are the special files MakeSpecial makes.
 var SpecialKinds = []string{"fifo", "zero"}
 
-// Within runs f and fails the test when it has not returned after d: a
-// read that blocks on a FIFO or streams /dev/zero never would. f keeps
-// running in the background after a failure.
-func Within(t testing.TB, d time.Duration, what string, f func()) {
+// HangBound is how long Within waits: it bounds a hang, not a budget, so
+// it is generous for a loaded machine (a refusal takes microseconds).
+const HangBound = 30 * time.Second
+
+// Within runs f and fails the test when it has not returned after
+// HangBound: a read that blocks on a FIFO or streams /dev/zero never
+// would. f keeps running in the background after a failure.
+func Within(t testing.TB, what string, f func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() { f(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s did not return within %v: it blocked on a special file", what, d)
+	case <-time.After(HangBound):
+		t.Fatalf("%s did not return within %v: it blocked on a special file", what, HangBound)
 	}
 }
 

@@ -157,6 +157,11 @@ func TestHostileSpecialFilesAreRefused(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "not a regular file") {
 		t.Errorf("session list: exit %d:\n%s", code, out)
 	}
+	// A file that could not be read has no activity time and no count:
+	// it said "0001-01-01 00:00  ~0 msgs", as if it were a real, empty session.
+	if strings.Contains(out, "0001-01-01") || strings.Contains(out, "~0 msgs") {
+		t.Errorf("session list shows a zero time or count for an unreadable file:\n%s", out)
+	}
 }
 
 // session tail prints every line of the hostile sessions terminal-safe, in

@@ -77,7 +77,8 @@ func TestHostileCorpusSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := cycle.TreeNotes(cycle.Tree()); len(notes) != 1 || !strings.Contains(notes[0], `parentId cycle "a" → "c" → "b" → "a"`) {
+	if notes := cycle.TreeNotes(cycle.Tree()); len(notes) != 2 || !strings.Contains(notes[0], `parentId cycle "a" → "c" → "b" → "a"`) ||
+		!strings.Contains(notes[1], `names itself as its parent and is shown as a root: "self"`) {
 		t.Errorf("cycle notes %q", notes)
 	}
 	dups, err := Open(st.Sessions["duplicates.jsonl"])

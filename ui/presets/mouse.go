@@ -47,7 +47,9 @@ func (m *Model) mousePanes() []common.MousePane {
 		list.List, list.Activate = m.presets, m.openSelectedPreset
 	}
 	items := common.MousePane{Rect: at[paneItems], Focus: focus(paneItems)}
-	if m.d != nil {
+	// Not while text is typed: the editor or the form holds the item under
+	// the cursor, which the keys cannot move then either.
+	if m.d != nil && !m.CapturesInput() {
 		items.List, items.Activate = m.items, m.activateItem
 		items.Moved = func() tea.Cmd { m.afterItemMove(); return nil }
 	}
@@ -67,7 +69,7 @@ func (m *Model) mousePanes() []common.MousePane {
 // is open, and the wheel there moves the form's cursor.
 func (m *Model) profileMousePanes(l layout) []common.MousePane {
 	list := common.MousePane{Rect: common.Rect{W: l.list.w, H: l.list.h}, Focus: func() { m.profFocus = false }}
-	if m.lib != nil && m.profiles.Total() > 0 {
+	if m.lib != nil && m.profiles.Total() > 0 && !m.CapturesInput() { // the form holds the profile
 		list.List, list.Activate = m.profiles, m.openProfilePreset
 		list.Moved = func() tea.Cmd { m.syncProfileForm(); return nil }
 	}
@@ -105,7 +107,11 @@ func (m *Model) scrollEditor(delta int) tea.Cmd {
 	case m.d == nil:
 		return nil
 	case m.editing:
-		return m.updateEditor(arrowKey(delta))
+		var cmds []tea.Cmd
+		for range abs(delta) {
+			cmds = append(cmds, m.updateEditor(arrowKey(delta)))
+		}
+		return tea.Batch(cmds...)
 	case m.form != nil && m.formRow == m.items.Cursor():
 		if m.form.CapturesInput() {
 			return nil

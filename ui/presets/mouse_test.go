@@ -67,6 +67,28 @@ func TestClickSelectsAndEditsAnItem(t *testing.T) {
 	}
 }
 
+// While a block is being typed the wheel over the items does not move
+// the item under the editor (the keys cannot either): the text typed
+// would land in a block the editor no longer names.
+func TestWheelLeavesTheItemBeingTyped(t *testing.T) {
+	hs := newHarness(t, 80, 14, true)
+	l := hs.m.layout()
+	if l.items.h-2 >= hs.m.d.Len()+len(settingsRows) {
+		t.Fatalf("the items must scroll at this size (%d rows)", l.items.h-2)
+	}
+	hs.itemsPane()
+	hs.Press("enter")
+	if !hs.m.editing {
+		t.Fatal("enter types into the first block")
+	}
+	for range 3 {
+		wheel(hs, 3, l.list.h+2, true)
+	}
+	if !hs.m.editing || hs.m.items.Cursor() != 0 {
+		t.Fatalf("the wheel while typing moved the item cursor to %d (editing %v)", hs.m.items.Cursor(), hs.m.editing)
+	}
+}
+
 // The wheel scrolls the pane under the pointer, not the focused one.
 func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	hs := newHarness(t, 160, 20, true)

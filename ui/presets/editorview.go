@@ -84,17 +84,9 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 		if content == "" {
 			return title, "enter edit · e $EDITOR", []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
 		}
-		// The wheel scrolls a block longer than the pane (blockScroll):
-		// wrap only as far as the lines shown, all of them once scrolled.
-		off := m.blockOffset()
-		var lines []string
-		for _, l := range strings.Split(sanitize.Text(content), "\n") {
-			lines = append(lines, common.Wrap(l, width)...)
-			if off == 0 && len(lines) >= height {
-				break
-			}
-		}
-		off = min(off, max(0, len(lines)-height))
+		// The wheel scrolls a block longer than the pane (blockScroll).
+		lines := m.wrappedBlock(cur, content, width)
+		off := min(m.blockOffset(), max(0, len(lines)-height))
 		m.blockScroll = blockScroll{item: cur, off: off}
 		return title, "enter edit · e $EDITOR", lines[off:min(len(lines), off+height)]
 	}

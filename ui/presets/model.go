@@ -98,8 +98,10 @@ type Model struct {
 
 	editing bool
 	ta      textarea.Model
-	// blockScroll is the wheel's scroll of the block being read (mouse.go).
+	// blockScroll is the wheel's scroll of the block being read and
+	// blockWrap its wrapped lines (mouse.go).
 	blockScroll blockScroll
+	blockWrap   blockWrap
 	// taItem is the item index whose content the textarea holds (-1 none).
 	taItem int
 

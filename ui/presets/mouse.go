@@ -1,8 +1,11 @@
 package presets
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
@@ -157,6 +160,29 @@ func abs(n int) int {
 // lines above the pane), for the block at item index item only: moving
 // the item cursor shows the next block from its top.
 type blockScroll struct{ item, off int }
+
+// blockWrap is the block being read, sanitised and wrapped, kept for
+// the frames that follow (the wheel scrolls it): for item at width of
+// draft version.
+type blockWrap struct {
+	item, width, version int
+	lines                []string
+}
+
+// wrappedBlock is content (block item) as the editor pane shows it at
+// width, from the cache while the draft has not changed.
+func (m *Model) wrappedBlock(item int, content string, width int) []string {
+	w := &m.blockWrap
+	if w.lines != nil && w.item == item && w.width == width && w.version == m.d.Version() {
+		return w.lines
+	}
+	var lines []string
+	for _, l := range strings.Split(sanitize.Text(content), "\n") {
+		lines = append(lines, common.Wrap(l, width)...)
+	}
+	*w = blockWrap{item: item, width: width, version: m.d.Version(), lines: lines}
+	return lines
+}
 
 // blockOffset is the scroll of the block under the item cursor.
 func (m *Model) blockOffset() int {

@@ -154,6 +154,19 @@ func TestWheelScrollsALongBlock(t *testing.T) {
 	if off := hs.m.blockOffset(); off == 0 || off > 42 {
 		t.Fatalf("the block's scroll stops at its end, got %d", off)
 	}
+	// The wrapped block is kept for the next frames, and made anew once
+	// the draft changes.
+	hs.m.View()
+	kept := &hs.m.blockWrap.lines[0]
+	hs.m.View()
+	if &hs.m.blockWrap.lines[0] != kept {
+		t.Error("the block is wrapped again on every frame")
+	}
+	hs.Press("space", "u")
+	hs.m.View()
+	if hs.m.blockWrap.version != hs.m.d.Version() {
+		t.Error("the wrapped block outlives an edit of the draft")
+	}
 	hs.Press("down")
 	if hs.m.blockOffset() != 0 {
 		t.Fatalf("the next block starts at its top, got %d", hs.m.blockOffset())

@@ -381,3 +381,39 @@ func TestSavePreflightRefusesABreakingOverwrite(t *testing.T) {
 		t.Fatalf("migrate after disable: %d %s %s", code, out, errOut)
 	}
 }
+
+// TestDemoDefaultSessionShowsCapabilitiesInUse: the session `--demo` opens by
+// default (the newest) carries a capability history that ends with capabilities
+// in force, so status and the Capabilities panel do not open on an empty state.
+func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
+	args, _ := demoArgs(t)
+	code, out, errOut := runCLI(t, in(args, "capability", "status", "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var st struct {
+		ActivePreset *string `json:"activePreset"`
+		Active       []struct {
+			Actor     string `json:"actor"`
+			Source    string `json:"source"`
+			BindingID string `json:"bindingId"`
+		} `json:"active"`
+		LastEventID    *string  `json:"lastEventId"`
+		Pending        []string `json:"pendingEventIds"`
+		Delivery       string   `json:"delivery"`
+		EffectiveTools []string `json:"effectiveTools"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got []string
+	for _, a := range st.Active {
+		got = append(got, a.Actor+" "+a.Source+" "+a.BindingID)
+	}
+	want := []string{"user global:plain-english ", "agent project:write-access write-access"}
+	if st.ActivePreset == nil || *st.ActivePreset != "project:guarded-worker" || strings.Join(got, "|") != strings.Join(want, "|") ||
+		st.LastEventID == nil || len(st.Pending) != 0 || st.Delivery != "prepared" ||
+		strings.Join(st.EffectiveTools, ",") != "read,grep,ls,forge_capability,edit,write,bash" {
+		t.Fatalf("default demo session state: %s", out)
+	}
+}

@@ -416,4 +416,10 @@ func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
 		strings.Join(st.EffectiveTools, ",") != "read,grep,ls,forge_capability,edit,write,bash" {
 		t.Fatalf("default demo session state: %s", out)
 	}
+	// The stored tools baseline is the one pi-forge left: enabling a
+	// capability that changes no tool plans just the event and its anchor.
+	code, out, errOut = runCLI(t, in(args, "capability", "enable", "test-runner", "--dry-run", "--force")...)
+	if code != exitOK || !strings.Contains(out, "2 entries would be appended") || strings.Contains(out, "pi-forge-capability-tools") {
+		t.Fatalf("dry-run at the demo leaf: %d %s %s", code, out, errOut)
+	}
 }

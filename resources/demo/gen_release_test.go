@@ -78,6 +78,11 @@ func releaseCapabilities(root *sessionBuilder) {
 	writeActivation := activation("write")
 	root.custom("pi-forge-capability-event", activateEvent(event("write"), "agent", root.nowMs(),
 		snapshot(writeActivation, capabilitySource("project", "write-access", obj("preset", gw, "id", "write-access")), capWriteAccess)))
+	// pi-forge re-syncs the tools right after the commit and stores the
+	// new selection (the anchor waits for the next request).
+	root.custom("pi-forge-capability-tools", obj("schemaVersion", 1,
+		"baseline", strs("read", "spawn_agent", "send_message", "wait_agent", "close_agent"),
+		"lastApplied", strs("read", "grep", "ls", "forge_capability", "edit", "write", "bash")))
 	root.toolResult("toolu_rel_01", "forge_capability",
 		"Selected "+writeActivation+"; tools prepared, instruction pending next model request. Use /capability disable "+writeActivation+" to stop.",
 		obj("action", "enable", "activationId", writeActivation, "idempotent", false), 8)

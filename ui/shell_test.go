@@ -335,25 +335,32 @@ func TestHeaderSaysWhenNoPresetApplies(t *testing.T) {
 	}
 }
 
-// The demo's header named "(auto) project:pi-mirror" (resumed, the
-// Pre-release review session gets the auto-activating Preset) while the
-// Presets panel had opened guarded-worker (the tdd-worker profile's, for a
-// fresh session only) and previewed it: the panel opens what the header
-// names, and follows when the selection moves to a branch that records a
-// Preset.
+// The demo's header named "(auto) project:pi-mirror" (resumed, a branch
+// that records no Preset gets the auto-activating one) while the Presets
+// panel had opened guarded-worker (the tdd-worker profile's, for a fresh
+// session only) and previewed it: the panel opens what the header names,
+// the recorded Preset or the auto-activated one, and follows the
+// selection between them while the user has not opened one.
 func TestPresetsPanelOpensWhatTheHeaderNames(t *testing.T) {
 	m, h := demoHarness(t)
 	h.Press("1")
-	if s := screen(m); !strings.Contains(s, "preset (auto) project:pi-mirror") || !strings.Contains(s, "Items · pi-mirror") {
-		t.Fatalf("the Presets panel opens the auto-activated Preset the header names:\n%s", s)
+	if s := screen(m); !strings.Contains(s, "preset ▶ project:guarded-worker") || !strings.Contains(s, "Items · guarded-worker") {
+		t.Fatalf("the Presets panel opens the Preset the branch records:\n%s", s)
 	}
-	h.Press("3")
-	for _, k := range []string{"down", "down", "enter"} { // the picker: Invoice rounding fix
-		h.Press(k)
+	h.Press("3", "enter") // the timeline, at the leaf: up to an entry before the recorded switch
+	for range 40 {
+		if strings.Contains(ansi.Strip(m.headerView()), "(auto)") {
+			break
+		}
+		h.Press("up")
+	}
+	header := ansi.Strip(m.headerView())
+	if !strings.Contains(header, "preset (auto) project:pi-mirror") {
+		t.Fatalf("no entry of the demo session before its recorded Preset: %q", header)
 	}
 	h.Press("1")
-	if s := screen(m); !strings.Contains(s, "preset ▶ project:guarded-worker") || !strings.Contains(s, "Items · guarded-worker") {
-		t.Fatalf("the Presets panel follows to the branch's Preset:\n%s", s)
+	if s := screen(m); !strings.Contains(s, "Items · pi-mirror") {
+		t.Fatalf("the Presets panel follows to the auto-activated Preset the header names:\n%s", s)
 	}
 }
 

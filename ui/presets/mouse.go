@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
@@ -163,8 +164,10 @@ type blockScroll struct{ item, off int }
 
 // blockWrap is the block being read, sanitised and wrapped, kept for
 // the frames that follow (the wheel scrolls it): for item at width of
-// draft version.
+// draft d at version (another Preset opened is another draft, whose
+// versions count anew).
 type blockWrap struct {
+	d                    *draft.Draft
 	item, width, version int
 	lines                []string
 }
@@ -173,14 +176,14 @@ type blockWrap struct {
 // width, from the cache while the draft has not changed.
 func (m *Model) wrappedBlock(item int, content string, width int) []string {
 	w := &m.blockWrap
-	if w.lines != nil && w.item == item && w.width == width && w.version == m.d.Version() {
+	if w.lines != nil && w.d == m.d && w.item == item && w.width == width && w.version == m.d.Version() {
 		return w.lines
 	}
 	var lines []string
 	for _, l := range strings.Split(sanitize.Text(content), "\n") {
 		lines = append(lines, common.Wrap(l, width)...)
 	}
-	*w = blockWrap{item: item, width: width, version: m.d.Version(), lines: lines}
+	*w = blockWrap{d: m.d, item: item, width: width, version: m.d.Version(), lines: lines}
 	return lines
 }
 

@@ -173,6 +173,21 @@ func TestWheelScrollsALongBlock(t *testing.T) {
 	}
 }
 
+// The wrapped block was kept by item index and draft version only, so
+// opening another Preset showed the old Preset's block text under the new
+// one's item (both drafts at version 0).
+func TestTheBlockShownIsTheOpenPresets(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	if !strings.Contains(hs.m.View(), "You are Alpha") {
+		t.Fatal("alpha's first block shows")
+	}
+	hs.openByID("project:beta")
+	first, _, _ := hs.m.d.Item(0)
+	if view := hs.m.View(); strings.Contains(view, "You are Alpha") || !strings.Contains(view, strings.SplitN(first.Content, "\n", 2)[0]) {
+		t.Fatalf("beta's first block shows, not alpha's:\n%s", view)
+	}
+}
+
 // In the profiles view a click selects a profile and the detail follows.
 func TestClickSelectsAProfile(t *testing.T) {
 	hs := newHarness(t, 80, 24, true)

@@ -87,7 +87,7 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 		// The wheel scrolls a block longer than the pane (blockScroll).
 		lines := m.wrappedBlock(cur, content, width)
 		off := min(m.blockOffset(), max(0, len(lines)-height))
-		m.blockScroll = blockScroll{item: cur, off: off}
+		m.blockScroll = blockScroll{d: m.d, item: cur, off: off}
 		return title, "enter edit · e $EDITOR", lines[off:min(len(lines), off+height)]
 	}
 	if m.form != nil && m.formRow == cur {

@@ -125,7 +125,7 @@ func (m *Model) scrollEditor(delta int) tea.Cmd {
 		return cmd
 	}
 	if _, ok := m.blockContent(m.items.Cursor()); ok {
-		m.blockScroll = blockScroll{item: m.items.Cursor(), off: max(0, m.blockOffset()+delta)}
+		m.blockScroll = blockScroll{d: m.d, item: m.items.Cursor(), off: max(0, m.blockOffset()+delta)}
 	}
 	return nil
 }
@@ -158,9 +158,13 @@ func abs(n int) int {
 }
 
 // blockScroll is how far the block being read is scrolled (its wrapped
-// lines above the pane), for the block at item index item only: moving
-// the item cursor shows the next block from its top.
-type blockScroll struct{ item, off int }
+// lines above the pane), for the block at item index item of draft d
+// only: moving the item cursor or opening another Preset shows the next
+// block from its top.
+type blockScroll struct {
+	d         *draft.Draft
+	item, off int
+}
 
 // blockWrap is the block being read, sanitised and wrapped, kept for
 // the frames that follow (the wheel scrolls it): for item at width of
@@ -189,7 +193,7 @@ func (m *Model) wrappedBlock(item int, content string, width int) []string {
 
 // blockOffset is the scroll of the block under the item cursor.
 func (m *Model) blockOffset() int {
-	if m.blockScroll.item != m.items.Cursor() {
+	if m.blockScroll.d != m.d || m.blockScroll.item != m.items.Cursor() {
 		return 0
 	}
 	return m.blockScroll.off

@@ -171,6 +171,13 @@ func TestWheelScrollsALongBlock(t *testing.T) {
 	if hs.m.blockOffset() != 0 {
 		t.Fatalf("the next block starts at its top, got %d", hs.m.blockOffset())
 	}
+	hs.Press("up")
+	wheel(hs, ex, ey, true)
+	hs.openByID("project:beta")
+	hs.Press("y") // discard the typed lines
+	if hs.m.open.ID != "beta" || hs.m.blockOffset() != 0 {
+		t.Fatalf("another Preset's first block starts at its top, got %d", hs.m.blockOffset())
+	}
 }
 
 // The wrapped block was kept by item index and draft version only, so

@@ -147,7 +147,7 @@ func (g *Globals) presetNotes(name string, n int) {
 
 // resolveRef parses and resolves one reference, mapping failures to exit
 // codes: a malformed reference, a missing file or an unknown entry is a
-// usage error.
+// usage error; a FIFO or device given as a file is refused.
 func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 	ref, err := session.ParseRef(s)
 	if err != nil {
@@ -160,6 +160,8 @@ func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 		return r, nil
 	case errors.As(err, &ee):
 		return nil, err
+	case errors.Is(err, session.ErrNotRegular):
+		return nil, fail(exitRefused, "%v", err) // a FIFO or device is refused, as the session commands refuse one
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge),
 		errors.Is(err, session.ErrNotPayloadFile):
 		return nil, fail(exitUsage, "%v", err)

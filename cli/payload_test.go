@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -411,6 +412,26 @@ func TestPayloadDiffSavedPayloads(t *testing.T) {
 	for _, want := range []string{"same text; its request fields differ (the JSON sent):", `-        "cache_control": {`, "── ~ request-tools ──"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPayloadSpecialFileRefused: a device or FIFO given as a payload FILE
+// is refused with exit 4, as the session commands refuse one — never read,
+// never reported as a failed check (exit 1).
+func TestPayloadSpecialFileRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "payload.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{
+		{"payload", "show", fifo},
+		{"payload", "show", "/dev/null"},
+		{"payload", "diff", fifo, fifo, "--json"},
+	} {
+		code, out, errOut := runPayload(t, args...)
+		if code != exitRefused || !strings.Contains(errOut, "not a regular file") || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and \"not a regular file\"", args, code, out, errOut, exitRefused)
 		}
 	}
 }

@@ -276,6 +276,23 @@ func TestCutCaptureIsOnePayloadTextBlock(t *testing.T) {
 	uitest.AssertFills(t, hs.m.View(), 120, 40)
 }
 
+// TestBrokenCaptureIsNotCalledCut: a payload file that is not JSON but does
+// not end with pi-forge's truncation note (empty, hand-edited, cut by a
+// crash) is labelled "not JSON", not "cut" — only pi-forge's note says the
+// capture was cut.
+func TestBrokenCaptureIsNotCalledCut(t *testing.T) {
+	hs := newHarness(t, 120, 40, true, "-")
+	path := filepath.Join(hs.m.env.payloadDir(), "04-empty.json")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.Send(compareMsgFor(t, hs, [2]string{"", path}))
+	v := hs.view()
+	if !strings.Contains(v, "saved payload (not JSON) 04-empty.json") || strings.Contains(v, "cut") {
+		t.Errorf("view:\n%s", v)
+	}
+}
+
 // dropsSession writes a session of n user prompts and answers where every
 // answer writes the cache and reads nothing back: each request after the
 // first is a drop.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,20 @@ func TestPickSwapAndType(t *testing.T) {
 	hs.Press("enter")
 	if !m.auto || m.refs[1] != hs.sessionRef("c0430f5a") {
 		t.Fatalf("follow again: %q", m.refs)
+	}
+}
+
+// TestPickerRequestTimesAreWhole: a request row of the picker shows the
+// entry's time to the second, not clipped one cell short ("10:04:1…").
+func TestPickerRequestTimesAreWhole(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b")
+	if hs.m.picker == nil {
+		t.Fatal("picker did not open")
+	}
+	whole := regexp.MustCompile(`request for c0430f5a  2026-11-27 \d\d:\d\d:\d\d · read`)
+	if v := hs.view(); !whole.MatchString(v) {
+		t.Errorf("request row without a whole time:\n%s", v)
 	}
 }
 

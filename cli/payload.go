@@ -107,11 +107,17 @@ func (g *Globals) forge(cat *catalog.Catalog, fallback session.Defaults) session
 	})
 }
 
-// loadPresetRef reads a preset reference: an existing file, else a
-// selector resolved in the library. Error diagnostics are reported on
+// loadPresetRef reads a preset reference: an existing file (a missing one,
+// written as a path, is a usage error), else a selector resolved in the
+// library. Error diagnostics are reported on
 // stderr; the preset is compiled anyway, as pi-forge's preview does.
 func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
-	if fi, err := os.Stat(sel); err == nil && !fi.IsDir() {
+	fi, statErr := os.Stat(sel)
+	if statErr != nil && strings.ContainsAny(sel, `/\`) {
+		// Library selectors never hold a path separator: this names a file.
+		return nil, "", fail(exitUsage, "preset %v", statErr)
+	}
+	if statErr == nil && !fi.IsDir() {
 		raw, err := readInput(sel)
 		if err != nil {
 			return nil, "", fail(exitUsage, "%v", err)

@@ -248,6 +248,8 @@ func TestPayloadRefErrors(t *testing.T) {
 		{"session:" + filepath.Join(dir, "missing.jsonl"), exitUsage, "no such file"},
 		{"preset:no-such-preset@" + demoSession + "#c0430f5a", exitUsage, "no-such-preset"},
 		{dir, exitUsage, "is a directory"},
+		// A selector written as a path names a file, not a library id.
+		{"preset:" + filepath.Join(dir, "missing.json") + "@" + demoSession + "#c0430f5a", exitUsage, "missing.json: no such file"},
 	} {
 		code, _, errOut := runPayload(t, "payload", "show", tc.ref)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {

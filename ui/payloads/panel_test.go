@@ -107,6 +107,20 @@ func TestPickSwapAndType(t *testing.T) {
 	}
 }
 
+// TestTypedMissingPresetFile: a preset selector written as a path that
+// does not exist says so, not that it is an invalid library id.
+func TestTypedMissingPresetFile(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b", "G", "enter")
+	hs.m.picker.input.SetValue("")
+	missing := filepath.Join(t.TempDir(), "gone.json")
+	hs.Type("preset:" + missing + "@" + hs.main + "#c0430f5a")
+	hs.Press("enter")
+	if v := hs.view(); !strings.Contains(v, "gone.json: no such file") || strings.Contains(v, "Invalid resource id") {
+		t.Errorf("view:\n%s", v)
+	}
+}
+
 // TestPickerRequestTimesAreWhole: a request row of the picker shows the
 // entry's time to the second, not clipped one cell short ("10:04:1…").
 func TestPickerRequestTimesAreWhole(t *testing.T) {

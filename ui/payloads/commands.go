@@ -294,8 +294,10 @@ type sideError struct {
 	err       error
 }
 
+// Error is "A: <reason>" or "B: <reason>".
 func (e *sideError) Error() string {
 	return e.side + ": " + strings.TrimPrefix(e.err.Error(), e.ref+": ")
 }
 
+// Unwrap is the resolver's error.
 func (e *sideError) Unwrap() error { return e.err }

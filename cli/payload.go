@@ -118,9 +118,13 @@ func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
 		return nil, "", fail(exitUsage, "preset %v", statErr)
 	}
 	if statErr == nil && !fi.IsDir() {
-		raw, err := readInput(sel)
-		if err != nil {
-			return nil, "", fail(exitUsage, "%v", err)
+		// Never os.ReadFile here: a FIFO blocks for ever, /dev/zero streams.
+		raw, err := session.ReadRegularFile(sel, session.MaxPayloadFileBytes)
+		switch {
+		case errors.Is(err, session.ErrNotRegular):
+			return nil, "", fail(exitRefused, "preset %v", err)
+		case err != nil:
+			return nil, "", fail(exitUsage, "preset %v", err)
 		}
 		st, diags := preset.Parse(raw, baseName(sel))
 		errs := 0

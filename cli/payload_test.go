@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -430,8 +431,25 @@ func TestPayloadSpecialFileRefused(t *testing.T) {
 		{"payload", "show", fifo},
 		{"payload", "show", "/dev/null"},
 		{"payload", "diff", fifo, fifo, "--json"},
+		// A preset given as a file: opening the FIFO used to block for ever.
+		{"payload", "show", "preset:" + fifo + "@" + demoSession + "#c0430f5a"},
 	} {
-		code, out, errOut := runPayload(t, args...)
+		type result struct {
+			code        int
+			out, errOut string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, out, errOut := runPayload(t, args...)
+			done <- result{code, out, errOut}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: still running after 10s (blocked on the FIFO)", args)
+		}
+		code, out, errOut := r.code, r.out, r.errOut
 		if code != exitRefused || !strings.Contains(errOut, "not a regular file") || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and \"not a regular file\"", args, code, out, errOut, exitRefused)
 		}

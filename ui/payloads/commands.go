@@ -133,7 +133,8 @@ func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
 		return nil, "", fmt.Errorf("preset %w", statErr)
 	}
 	if statErr == nil && !info.IsDir() {
-		raw, err := os.ReadFile(sel)
+		// Never os.ReadFile here: a FIFO blocks for ever, /dev/zero streams.
+		raw, err := session.ReadRegularFile(sel, session.MaxPayloadFileBytes)
 		if err != nil {
 			return nil, "", fmt.Errorf("read preset: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -117,6 +118,32 @@ func TestTypedMissingPresetFile(t *testing.T) {
 	hs.Type("preset:" + missing + "@" + hs.main + "#c0430f5a")
 	hs.Press("enter")
 	if v := hs.view(); !strings.Contains(v, "gone.json: no such file") || strings.Contains(v, "Invalid resource id") {
+		t.Errorf("view:\n%s", v)
+	}
+}
+
+// TestTypedPresetFIFOIsRefused: a preset path naming a FIFO is refused at
+// once, never opened (the compare command used to block on it for ever).
+func TestTypedPresetFIFOIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "preset.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b", "G", "enter")
+	hs.m.picker.input.SetValue("")
+	hs.Type("preset:" + fifo + "@" + hs.main + "#c0430f5a")
+	done := make(chan struct{})
+	go func() {
+		hs.Press("enter")
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("comparing a preset FIFO still runs after 10s")
+	}
+	if v := hs.view(); !strings.Contains(v, "not a regular file") {
 		t.Errorf("view:\n%s", v)
 	}
 }

@@ -118,13 +118,9 @@ func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
 		return nil, "", fail(exitUsage, "preset %v", statErr)
 	}
 	if statErr == nil && !fi.IsDir() {
-		// Never os.ReadFile here: a FIFO blocks for ever, /dev/zero streams.
-		raw, err := session.ReadRegularFile(sel, session.MaxPayloadFileBytes)
-		switch {
-		case errors.Is(err, session.ErrNotRegular):
-			return nil, "", fail(exitRefused, "preset %v", err)
-		case err != nil:
-			return nil, "", fail(exitUsage, "preset %v", err)
+		raw, err := readInput(sel) // a FIFO or device is refused (exit 4), never opened
+		if err != nil {
+			return nil, "", inputFailed(err)
 		}
 		st, diags := preset.Parse(raw, baseName(sel))
 		errs := 0

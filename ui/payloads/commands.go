@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
@@ -124,8 +125,8 @@ func (e env) piDefaults() (compile.Runtime, string, error) {
 }
 
 // loadPreset reads a preset reference: an existing file (a missing one
-// written as a path is an error), else a selector resolved in the library (an unusable preset still compiles, as the
-// preview does).
+// written as a path is an error), else a selector resolved in the library
+// (an unusable preset still compiles, as the preview does).
 func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
 	info, statErr := os.Stat(sel)
 	if statErr != nil && strings.ContainsAny(sel, `/\`) {
@@ -133,8 +134,8 @@ func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
 		return nil, "", fmt.Errorf("preset %w", statErr)
 	}
 	if statErr == nil && !info.IsDir() {
-		// Never os.ReadFile here: a FIFO blocks for ever, /dev/zero streams.
-		raw, err := session.ReadRegularFile(sel, session.MaxPayloadFileBytes)
+		// A FIFO would block this command forever and /dev/zero never end.
+		raw, err := regfile.Read(sel, session.MaxPayloadFileBytes)
 		if err != nil {
 			return nil, "", fmt.Errorf("read preset: %w", err)
 		}

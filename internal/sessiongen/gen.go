@@ -1,8 +1,8 @@
-// Package gen writes deterministic, realistic Pi v3 session files of any
+// Package sessiongen writes deterministic, realistic Pi v3 session files of any
 // size for benchmarks and tests: long tool results, thinking blocks,
 // compactions, branches with summaries, labels, custom entries, model and
 // thinking-level changes, context edits and usage entries.
-package gen
+package sessiongen
 
 import (
 	"bufio"
@@ -20,6 +20,31 @@ type Config struct {
 	TargetBytes int64
 	// Seed makes the output reproducible.
 	Seed uint64
+	// Shape picks the entry mix (default FewLarge).
+	Shape Shape
+}
+
+// Shape is the size profile of the generated entries.
+type Shape int
+
+const (
+	// FewLarge writes turns with multi-KB tool output (about 21k entries
+	// per 100 MB).
+	FewLarge Shape = iota
+	// ManySmall writes short turns with small tool output (about 150k
+	// entries per 100 MB).
+	ManySmall
+)
+
+// ParseShape reads a shape name ("few-large" or "many-small").
+func ParseShape(name string) (Shape, error) {
+	switch name {
+	case "few-large":
+		return FewLarge, nil
+	case "many-small":
+		return ManySmall, nil
+	}
+	return 0, fmt.Errorf("unknown session shape %q (want few-large or many-small)", name)
 }
 
 // Stats describes what was written.
@@ -36,6 +61,7 @@ var words = []string{"parser", "session", "branch", "tree", "compaction", "token
 	"the", "a", "of", "to", "and", "in", "is", "for", "with", "on", "that", "héllo", "naïve", "日本", "✓"}
 
 type writer struct {
+	shape  Shape
 	w      *bufio.Writer
 	rng    *rand.Rand
 	n      int64
@@ -51,6 +77,7 @@ type writer struct {
 // Write generates a session into w.
 func Write(w io.Writer, cfg Config) (Stats, error) {
 	g := &writer{
+		shape: cfg.Shape,
 		w:     bufio.NewWriterSize(w, 1<<20),
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		clock: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC),
@@ -86,10 +113,15 @@ func Write(w io.Writer, cfg Config) (Stats, error) {
 }
 
 func (g *writer) turn() {
-	g.message(`{"role":"user","content":` + g.quote(g.sentence(10+g.rng.IntN(60))) + `,"timestamp":` + g.ms() + `}`)
+	small := g.shape == ManySmall
+	userWords, thinkWords := 10+g.rng.IntN(60), 30+g.rng.IntN(300)
+	if small {
+		userWords, thinkWords = 4+g.rng.IntN(12), 3+g.rng.IntN(25)
+	}
+	g.message(`{"role":"user","content":` + g.quote(g.sentence(userWords)) + `,"timestamp":` + g.ms() + `}`)
 	calls := 1 + g.rng.IntN(3)
 	var ids []string
-	content := `[{"type":"thinking","thinking":` + g.quote(g.sentence(30+g.rng.IntN(300))) +
+	content := `[{"type":"thinking","thinking":` + g.quote(g.sentence(thinkWords)) +
 		`,"thinkingSignature":"sig-` + strconv.Itoa(g.rng.IntN(1e9)) + `"},{"type":"text","text":` + g.quote(g.sentence(20)) + `}`
 	for c := 0; c < calls; c++ {
 		g.toolID++
@@ -104,10 +136,20 @@ func (g *writer) turn() {
 		if g.rng.IntN(10) == 0 {
 			size = 20000 + g.rng.IntN(60000)
 		}
+		if small {
+			size = 40 + g.rng.IntN(400)
+			if g.rng.IntN(50) == 0 {
+				size = 2000 + g.rng.IntN(2000)
+			}
+		}
 		g.message(`{"role":"toolResult","toolCallId":"` + id + `","toolName":"read","content":[{"type":"text","text":` +
 			g.quote(g.code(size)) + `}],"isError":false,"timestamp":` + g.ms() + `}`)
 	}
-	g.assistant(`[{"type":"text","text":`+g.quote(g.sentence(40+g.rng.IntN(200)))+`}]`, "stop")
+	finalWords := 40 + g.rng.IntN(200)
+	if small {
+		finalWords = 5 + g.rng.IntN(30)
+	}
+	g.assistant(`[{"type":"text","text":`+g.quote(g.sentence(finalWords))+`}]`, "stop")
 }
 
 func (g *writer) assistant(content, stop string) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -133,9 +134,32 @@ func OpenWithOptions(path string, opt Options) (*Session, error) {
 	return s, nil
 }
 
-// readOpened reads an opened regular file up to its size at open.
+// readOpened reads an opened regular file up to its size at open: a large
+// file is memory-mapped (mapFile) and split in place; a small one, or one
+// the platform cannot map, is read in chunks.
 func readOpened(f *os.File, fi os.FileInfo, opt Options) (*Session, error) {
+	if fi.Size() >= mapMinBytes {
+		if data, m, err := mapFile(f, f.Name(), fi.Size()); err == nil {
+			return readMapped(data, m, opt)
+		}
+	}
 	return Read(sizedReader(f, fi), opt)
+}
+
+// readMapped reads a session from a mapped file. A file that shrank while
+// it was read fails with ErrFileChanged: the lines past its new end would
+// have read as zeros.
+func readMapped(data []byte, m *mapping, opt Options) (*Session, error) {
+	opt = opt.withDefaults()
+	sp := splitter{opt: opt, mapped: true}
+	s, err := decodeLines(opt, int64(len(data)), &sp, func() error { return sp.runBytes(data) })
+	if err == nil && m.shrunk() {
+		err = fmt.Errorf("%s: %w", m.path, ErrFileChanged)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // lineRef is one physical line handed from the splitter to a decoder.
@@ -157,10 +181,12 @@ type batchResult struct {
 	blank     int
 	falsy     int
 	malformed []int // line numbers
+	err       error // a fault in a mapped file (ErrFileChanged)
 }
 
-func decodeBatch(b lineBatch, sc *lineScratch) batchResult {
-	res := batchResult{seq: b.seq, entries: make([]Entry, 0, len(b.lines))}
+func decodeBatch(b lineBatch, sc *lineScratch) (res batchResult) {
+	res = batchResult{seq: b.seq, entries: make([]Entry, 0, len(b.lines))}
+	defer catchFault(&res.err)
 	for _, l := range b.lines {
 		kind, e := parseLine(l.data, l.no, sc)
 		switch kind {
@@ -180,23 +206,35 @@ func decodeBatch(b lineBatch, sc *lineScratch) batchResult {
 
 // Read reads a session from r: one goroutine splits lines, Options.Workers
 // goroutines validate and decode them, and the caller's goroutine assembles
-// the entries in file order.
+// the entries in file order. Read is the streaming path (standard input,
+// pipes); files are opened with Open, which maps large ones.
 func Read(r io.Reader, opt Options) (*Session, error) {
 	opt = opt.withDefaults()
+	sizeHint := remainingSize(r) // before the splitter starts reading r
+	sp := splitter{opt: opt}
+	return decodeLines(opt, sizeHint, &sp, func() error { return sp.run(r) })
+}
+
+// decodeLines runs split on its own goroutine (it feeds sp.out), decodes
+// the batches on Options.Workers goroutines and assembles them in file
+// order. Every goroutine runs with debug.SetPanicOnFault, so a mapped file
+// truncated under the reader ends the read with ErrFileChanged instead of
+// crashing.
+func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) (s *Session, err error) {
 	batches := make(chan lineBatch, 2*opt.Workers)
 	results := make(chan batchResult, 2*opt.Workers)
-	sizeHint := remainingSize(r) // before the splitter starts reading r
-	sp := splitter{opt: opt, out: batches}
+	sp.out = batches
 	var splitErr error
 	go func() {
-		splitErr = sp.run(r)
-		close(batches)
+		defer close(batches)
+		splitErr = GuardFaults(split)
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			var sc lineScratch
 			for b := range batches {
 				results <- decodeBatch(b, &sc)
@@ -207,31 +245,53 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 		wg.Wait()
 		close(results)
 	}()
-
-	asm := newAssembler(sizeHint)
-	pending := map[int]batchResult{}
-	next := 0
-	for res := range results {
-		pending[res.seq] = res
-		for {
-			res, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			asm.add(res)
-			next++
+	defer func() {
+		for range results { // let the decoders finish after a fault here
 		}
-	}
-	if splitErr != nil {
+	}()
+	var decodeErr error
+	err = GuardFaults(func() error {
+		asm := newAssembler(sizeHint)
+		pending := map[int]batchResult{}
+		next := 0
+		for res := range results {
+			if res.err != nil && decodeErr == nil {
+				decodeErr = res.err
+			}
+			pending[res.seq] = res
+			for {
+				res, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				if decodeErr == nil {
+					asm.add(res)
+				}
+				next++
+			}
+		}
+		if splitErr != nil || decodeErr != nil {
+			return nil
+		}
+		asm.diag.Lines = sp.lines
+		asm.diag.MissingFinalNewline = sp.missingNewline
+		asm.diag.OversizedLines = sp.oversized
+		asm.diag.OversizedLineBytes = sp.oversizedBytes
+		asm.diag.LineLimit = opt.MaxLineBytes
+		var ferr error
+		s, ferr = asm.finish(sp.totalBytes)
+		return ferr
+	})
+	switch {
+	case splitErr != nil:
 		return nil, splitErr
+	case decodeErr != nil:
+		return nil, decodeErr
+	case err != nil:
+		return nil, err
 	}
-	asm.diag.Lines = sp.lines
-	asm.diag.MissingFinalNewline = sp.missingNewline
-	asm.diag.OversizedLines = sp.oversized
-	asm.diag.OversizedLineBytes = sp.oversizedBytes
-	asm.diag.LineLimit = opt.MaxLineBytes
-	return asm.finish(sp.totalBytes)
+	return s, nil
 }
 
 // remainingSize returns how many bytes a seekable reader has left (0 when
@@ -258,6 +318,7 @@ func remainingSize(r io.Reader) int64 {
 // into the next chunk.
 type splitter struct {
 	opt            Options
+	mapped         bool         // lines are sub-slices of a mapped file
 	seekable       seekReaderAt // non-nil when long lines can be measured ahead
 	base           int64        // reader offset when reading started
 	scratch        []byte       // look-ahead buffer for measureLine
@@ -392,6 +453,74 @@ func (sp *splitter) run(r io.Reader) error {
 		nb := make([]byte, size)
 		copy(nb, buf[start:n])
 		buf, n, start, scan = nb, tail, 0, tail
+	}
+}
+
+// runBytes splits a whole mapped file in place: every line is a sub-slice
+// of data. A line above the limit is measured by the same scan that finds
+// its end, and its pages are dropped from the resident set as the scan
+// passes them, so a huge skipped line costs one read of the page cache.
+func (sp *splitter) runBytes(data []byte) error {
+	defer sp.flush()
+	sp.totalBytes = int64(len(data))
+	limit := sp.opt.MaxLineBytes
+	for start := 0; start < len(data); {
+		end := indexNewline(data, start, limit)
+		if end < 0 { // over the limit: skip to the newline
+			end = sp.skipMapped(data, start)
+			if end == len(data) {
+				sp.missingNewline = true
+				return nil
+			}
+			start = end + 1
+			continue
+		}
+		if end == len(data) {
+			sp.missingNewline = true
+			sp.emit(data[start:end:end])
+			return nil
+		}
+		sp.emit(data[start:end:end])
+		start = end + 1
+	}
+	return nil
+}
+
+// indexNewline returns the offset of the first newline at or after start,
+// len(data) when the data ends first, or -1 when the line holds more than
+// limit bytes.
+func indexNewline(data []byte, start, limit int) int {
+	window := data[start:min(len(data), start+limit+1)]
+	if i := bytes.IndexByte(window, '\n'); i >= 0 {
+		return start + i
+	}
+	if start+len(window) == len(data) && len(window) <= limit {
+		return len(data)
+	}
+	return -1
+}
+
+// skipMapped records the oversized line starting at start, dropping the
+// pages already scanned and those it scans in windows, and returns the
+// offset of its newline (len(data) when it runs to the end).
+func (sp *splitter) skipMapped(data []byte, start int) int {
+	const window = 4 << 20
+	scanned := start + sp.opt.MaxLineBytes + 1
+	dropPages(data[start:scanned])
+	for pos := scanned; ; {
+		chunk := data[pos:min(len(data), pos+window)]
+		i := bytes.IndexByte(chunk, '\n')
+		if i >= 0 {
+			dropPages(data[pos : pos+i])
+			sp.skipped(int64(pos + i - start))
+			return pos + i
+		}
+		dropPages(chunk)
+		pos += len(chunk)
+		if pos == len(data) {
+			sp.skipped(int64(pos - start))
+			return pos
+		}
 	}
 }
 

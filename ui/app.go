@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
@@ -55,6 +56,8 @@ type Model struct {
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
+	// lastView is the last frame drawn, shown again when drawing faulted.
+	lastView tea.View
 	// status is a warning the footer shows until the next key press (the
 	// model catalog's models.json diagnostics).
 	status string
@@ -101,60 +104,73 @@ func (m *Model) Init() tea.Cmd {
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
-	return tea.Batch(cmds...)
+	return guardCmd(tea.Batch(cmds...))
 }
 
 // Update routes messages in a fixed order: quit → open dialog → focused
-// text input → global keys → focused panel.
+// text input → global keys → focused panel. It and the commands it returns
+// run under session.GuardFaults (guard.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if fc, ok := msg.(fileChangedMsg); ok {
+		m.status = fileChangedStatus(fc.err)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	if err := session.GuardFaults(func() error { cmd = m.update(msg); return nil }); err != nil {
+		m.status = fileChangedStatus(err)
+	}
+	return m, guardCmd(cmd)
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
-		return m, m.broadcast(msg) // panels re-render what the new size needs
+		return m.broadcast(msg) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
-		return m, m.applyTheme()
+		return m.applyTheme()
 	case common.SelectionChangedMsg:
 		m.com.Selection = msg.Selection
-		return m, m.broadcast(msg)
+		return m.broadcast(msg)
 	case tea.KeyPressMsg:
 		m.status = ""
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
 	case catalogLoadedMsg:
 		m.status = catalogStatus(msg.diags)
-		return m, nil
+		return nil
 	case switchPanelMsg:
 		m.active = int(msg)
-		return m, nil
+		return nil
 	case common.ShowPanelMsg:
 		if msg.Index >= 0 && msg.Index < len(m.panels) {
 			m.active = msg.Index
 		}
-		return m, nil
+		return nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)
-		return m, m.applyTheme()
+		return m.applyTheme()
 	case quitRequestMsg:
-		return m, m.requestQuit()
+		return m.requestQuit()
 	case showHelpMsg:
 		m.showHelp = true
-		return m, nil
+		return nil
 	case palette.ClosedMsg:
-		return m, nil
+		return nil
 	}
 	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
 		m.palette, paletteCmd = m.palette.Update(msg)
 	}
 	if isInput(msg) {
-		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
+		return tea.Batch(paletteCmd, m.routeToActive(msg))
 	}
 	// Command results and other messages reach every panel, so work a
 	// panel started finishes even while another tab is showing; each panel
 	// ignores message types it does not own.
-	return m, tea.Batch(paletteCmd, m.broadcast(msg))
+	return tea.Batch(paletteCmd, m.broadcast(msg))
 }
 
 // isInput reports whether msg comes from the user (keys, mouse, paste):
@@ -271,6 +287,15 @@ func (m *Model) layout() {
 
 // View renders the whole screen; it does no IO and no heavy work.
 func (m *Model) View() tea.View {
+	var v tea.View
+	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
+		return m.lastView // the next frame reads the healed mapping
+	}
+	m.lastView = v
+	return v
+}
+
+func (m *Model) view() tea.View {
 	var body string
 	bodyH := max(0, m.height-chromeHeight)
 	switch {

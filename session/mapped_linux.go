@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -14,7 +15,7 @@ import (
 
 // mapFile maps the first size bytes of f read-only (MAP_PRIVATE, PROT_READ)
 // and returns them as a slice. The mapping is placed over a heap
-// allocation of the same size, so the garbage collector keeps it alive
+// allocation of the same size (anchor), so the garbage collector keeps it alive
 // exactly as long as anything — an Entry's Raw, a RawValue, a string made
 // from the bytes with unsafe.String — points into it, as it did for read
 // chunks. The allocation is fresh heap address space the runtime has not
@@ -32,7 +33,7 @@ func mapFile(f *os.File, path string, size int64) ([]byte, *mapping, error) {
 	}
 	page := uintptr(os.Getpagesize())
 	length := (uintptr(size) + page - 1) &^ (page - 1)
-	buf := make([]byte, length+page) // the slack lets the mapping start on an OS page
+	buf := unsafe.Slice(anchor(int(length+page)), length+page) // the slack lets the mapping start on an OS page
 	off := (page - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%page) % page
 	data := buf[off : off+length : off+length]
 	if _, err := unix.MmapPtr(int(f.Fd()), 0, unsafe.Pointer(unsafe.SliceData(data)), length,
@@ -55,6 +56,18 @@ func mapFile(f *os.File, path string, size int64) ([]byte, *mapping, error) {
 	runtime.SetFinalizer(unsafe.SliceData(buf), m.release)
 	register(m)
 	return data[:size:size], m, nil
+}
+
+// anchor allocates n pointer-free heap bytes without zeroing them
+// (strings.Builder grows with an allocation the runtime does not clear):
+// make would clear a range the heap reuses, faulting in as much private
+// memory as the file is large only for the mapping to replace it. The
+// contents are never read.
+func anchor(n int) *byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.StringData(b.String())
 }
 
 func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }

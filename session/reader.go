@@ -184,8 +184,9 @@ type batchResult struct {
 	err       error // a fault in a mapped file (ErrFileChanged)
 }
 
-func decodeBatch(b lineBatch, sc *lineScratch) (res batchResult) {
-	res = batchResult{seq: b.seq, entries: make([]Entry, 0, len(b.lines))}
+func decodeBatch(b lineBatch, sc *lineScratch, bufs *batchBuffers) (res batchResult) {
+	res = batchResult{seq: b.seq, entries: bufs.entries(len(b.lines))}
+	defer bufs.putLines(b.lines)
 	defer catchFault(&res.err)
 	for _, l := range b.lines {
 		kind, e := parseLine(l.data, l.no, sc)
@@ -202,6 +203,55 @@ func decodeBatch(b lineBatch, sc *lineScratch) (res batchResult) {
 		}
 	}
 	return res
+}
+
+// batchBuffers recycles the line and entry slices of the batches in
+// flight during one read, so a big file does not allocate (and fault in)
+// a fresh pair per batch: entries are copied into Session.Entries and
+// their batch slice comes back here. The free lists belong to one read
+// and are dropped with it.
+type batchBuffers struct {
+	freeLines   chan []lineRef
+	freeEntries chan []Entry
+}
+
+func newBatchBuffers(n int) *batchBuffers {
+	return &batchBuffers{freeLines: make(chan []lineRef, n), freeEntries: make(chan []Entry, n)}
+}
+
+func (b *batchBuffers) lines() []lineRef {
+	select {
+	case l := <-b.freeLines:
+		return l
+	default:
+		return make([]lineRef, 0, batchLines)
+	}
+}
+
+func (b *batchBuffers) putLines(l []lineRef) {
+
+	select {
+	case b.freeLines <- l[:0]:
+	default:
+	}
+}
+
+func (b *batchBuffers) entries(n int) []Entry {
+	select {
+	case e := <-b.freeEntries:
+		if cap(e) >= n {
+			return e
+		}
+	default:
+	}
+	return make([]Entry, 0, max(n, batchLines))
+}
+
+func (b *batchBuffers) putEntries(e []Entry) {
+	select {
+	case b.freeEntries <- e[:0]:
+	default:
+	}
 }
 
 // Read reads a session from r: one goroutine splits lines, Options.Workers
@@ -223,7 +273,8 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) (s *Session, err error) {
 	batches := make(chan lineBatch, 2*opt.Workers)
 	results := make(chan batchResult, 2*opt.Workers)
-	sp.out = batches
+	bufs := newBatchBuffers(4*opt.Workers + 2)
+	sp.out, sp.bufs = batches, bufs
 	var splitErr error
 	go func() {
 		defer close(batches)
@@ -237,7 +288,7 @@ func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) 
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			var sc lineScratch
 			for b := range batches {
-				results <- decodeBatch(b, &sc)
+				results <- decodeBatch(b, &sc, bufs)
 			}
 		}()
 	}
@@ -268,6 +319,7 @@ func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) 
 				if decodeErr == nil {
 					asm.add(res)
 				}
+				bufs.putEntries(res.entries)
 				next++
 			}
 		}
@@ -325,6 +377,7 @@ type splitter struct {
 	out            chan<- lineBatch
 	seq            int
 	cur            []lineRef
+	bufs           *batchBuffers
 	curBytes       int
 	lines          int
 	totalBytes     int64
@@ -342,6 +395,9 @@ func (sp *splitter) skipped(length int64) {
 
 func (sp *splitter) emit(data []byte) {
 	sp.lines++
+	if sp.cur == nil {
+		sp.cur = sp.bufs.lines()
+	}
 	sp.cur = append(sp.cur, lineRef{no: sp.lines, data: data})
 	sp.curBytes += len(data)
 	if sp.curBytes >= batchBytes || len(sp.cur) >= batchLines {
@@ -366,7 +422,7 @@ func (sp *splitter) flush() {
 	}
 	sp.out <- lineBatch{seq: sp.seq, lines: sp.cur}
 	sp.seq++
-	sp.cur = make([]lineRef, 0, 64)
+	sp.cur = sp.bufs.lines()
 	sp.curBytes = 0
 }
 

@@ -26,6 +26,7 @@ type Session struct {
 
 	byID   map[string]int // id → index into Entries (last duplicate wins)
 	parent []int32        // index of the entry parentId names, -1 if none
+	up     []int32        // parent as PathTo follows it (-1 also for parentId "")
 	labels []Label        // resolved labels in Map insertion order
 	dups   []DuplicateID  // ids used by several entries (nil when none)
 	name   string
@@ -172,12 +173,24 @@ func (s *Session) buildIndex() {
 	}
 	// Resolve every parentId once; paths and the tree then need no lookups.
 	s.parent = make([]int32, len(s.Entries))
+	s.up = make([]int32, len(s.Entries))
+	unique := s.Diagnostics.DuplicateIDs == 0
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		s.parent[i] = -1
+		s.parent[i], s.up[i] = -1, -1
 		if e.HasParent {
-			if p, ok := s.byID[e.ParentID]; ok {
+			// Most entries continue the one before them; with unique ids
+			// that entry is the one the index would name.
+			if unique && i > 0 && s.Entries[i-1].HasID && s.Entries[i-1].ID == e.ParentID {
+				s.parent[i] = int32(i - 1)
+				if e.ParentID != "" {
+					s.up[i] = int32(i - 1)
+				}
+			} else if p, ok := s.byID[e.ParentID]; ok {
 				s.parent[i] = int32(p)
+				if e.ParentID != "" {
+					s.up[i] = int32(p)
+				}
 			}
 		}
 	}

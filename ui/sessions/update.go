@@ -46,11 +46,16 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		}
 	}
 	clear(m.detail.cache)
-	m.tree.rebuild(ls)
 	at := ls.leaf
 	if idx, ok := ls.sess.IndexOf(m.selEntry); ok && m.selEntry != "" {
 		at = idx
 	}
+	if !refresh && at == ls.leaf && ls.initialTree != nil {
+		m.tree, m.tl = *ls.initialTree, *ls.initialTimeline
+		ls.initialTree, ls.initialTimeline = nil, nil
+		return m.loadedCmds(ls)
+	}
+	m.tree.rebuild(ls)
 	leaf := ls.leaf
 	if refresh {
 		cur, atEnd := m.tl.current(), m.tl.atEnd()
@@ -72,6 +77,12 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.setBranch(leaf, at)
 	m.tree.moveTo(ls, at)
+	return m.loadedCmds(ls)
+}
+
+// loadedCmds ends applyLoaded: the picker follows the file, summaries of
+// the visible rows come first, then every entry's.
+func (m *Model) loadedCmds(ls *loadedSession) tea.Cmd {
 	m.picker.refresh(ls.file)
 	m.picker.moveToPath(ls.file)
 	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil)}

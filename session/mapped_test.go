@@ -367,3 +367,27 @@ func FuzzMappedRead(f *testing.F) {
 		}
 	})
 }
+
+// RepairNotes skips building the tree only when TreeNotes would say
+// nothing: the repository's sessions, including cycles and orphans.
+func TestRepairNotesMatchTreeNotes(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.jsonl")
+	hostile, _ := filepath.Glob("../test/hostile/sessions/*.jsonl")
+	noted := 0
+	for _, path := range append(files, hostile...) {
+		s, err := OpenForDisplay(path)
+		if err != nil {
+			continue
+		}
+		want := s.TreeNotes(s.Tree())
+		if got := s.RepairNotes(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: RepairNotes %q, TreeNotes %q", path, got, want)
+		}
+		if len(want) > 0 {
+			noted++
+		}
+	}
+	if noted == 0 {
+		t.Error("no session with tree notes was checked")
+	}
+}

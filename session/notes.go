@@ -114,3 +114,20 @@ func (s *Session) TreeNotes(t *Tree) []string {
 	}
 	return notes
 }
+
+// RepairNotes is TreeNotes of the session's tree, without building the
+// tree when nothing can need repair: every parent link names an existing
+// entry earlier in the file (so no link is missing and none can close a
+// cycle), which is the case for files Pi wrote.
+func (s *Session) RepairNotes() []string {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if !e.HasParent || (e.HasID && e.ParentID == e.ID) {
+			continue
+		}
+		if p := int(s.parent[i]); p < 0 || p >= i {
+			return s.TreeNotes(s.Tree())
+		}
+	}
+	return nil
+}

@@ -31,7 +31,7 @@ func DisplayOptions() Options { return Options{MaxLineBytes: DisplayMaxLineBytes
 const (
 	defaultChunkBytes = 4 << 20
 	batchBytes        = 512 << 10
-	batchLines        = 2048
+	batchLines        = 1024
 	// measureMinBytes is the partial-line length from which a seekable
 	// input is scanned ahead to learn the line's full length.
 	measureMinBytes = 64 << 10
@@ -273,7 +273,7 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) (s *Session, err error) {
 	batches := make(chan lineBatch, 2*opt.Workers)
 	results := make(chan batchResult, 2*opt.Workers)
-	bufs := newBatchBuffers(4*opt.Workers + 2)
+	bufs := newBatchBuffers(64)
 	sp.out, sp.bufs = batches, bufs
 	var splitErr error
 	go func() {

@@ -80,7 +80,7 @@ func (a *assembler) add(res batchResult) {
 		// Size Entries once for the whole file from the first megabyte's
 		// average entry length, instead of growing it step by step.
 		a.sized = true
-		est := int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.1) + 16
+		est := int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.04) + 16
 		if est > cap(a.s.Entries) {
 			grown := make([]Entry, len(a.s.Entries), est)
 			copy(grown, a.s.Entries)
@@ -115,8 +115,25 @@ func (a *assembler) add(res batchResult) {
 		if a.needIndex {
 			a.fileIndex = append(a.fileIndex, int32(len(a.s.Entries)))
 		}
+		if len(a.s.Entries) == cap(a.s.Entries) && a.sized {
+			a.grow()
+		}
 		a.s.Entries = append(a.s.Entries, *e)
 	}
+}
+
+// grow makes room when the first estimate of the entry count fell short:
+// a new estimate from the bytes seen so far (with a sixteenth to spare)
+// instead of append's doubling, which would hold up to twice the entries.
+func (a *assembler) grow() {
+	n := len(a.s.Entries)
+	est := n + n/16 + 16
+	if a.bytesSeen > 0 && a.sizeHint > a.bytesSeen {
+		est = max(est, int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.0625)+16)
+	}
+	grown := make([]Entry, n, est)
+	copy(grown, a.s.Entries)
+	a.s.Entries = grown
 }
 
 func headerFrom(e *Entry) Header {

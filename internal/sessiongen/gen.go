@@ -22,6 +22,11 @@ type Config struct {
 	Seed uint64
 	// Shape picks the entry mix (default FewLarge).
 	Shape Shape
+	// ID and Cwd are the header's session id and working directory
+	// (defaults: a fixed id and /home/dev/projects/bench).
+	ID, Cwd string
+	// Start is the header's timestamp (default 2026-11-01 09:00 UTC).
+	Start time.Time
 }
 
 // Shape is the size profile of the generated entries.
@@ -54,6 +59,9 @@ type Stats struct {
 	Compactions int
 	Branches    int
 	LastID      string
+	// MidID is the id of the entry written when half the target size was
+	// reached (an entry half-way through the file).
+	MidID string
 }
 
 var words = []string{"parser", "session", "branch", "tree", "compaction", "token", "model", "context",
@@ -76,19 +84,31 @@ type writer struct {
 
 // Write generates a session into w.
 func Write(w io.Writer, cfg Config) (Stats, error) {
+	if cfg.ID == "" {
+		cfg.ID = "01a2297e-0000-7000-8000-00000000bench"
+	}
+	if cfg.Cwd == "" {
+		cfg.Cwd = "/home/dev/projects/bench"
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	}
 	g := &writer{
 		shape: cfg.Shape,
 		w:     bufio.NewWriterSize(w, 1<<20),
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		clock: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC),
+		clock: cfg.Start,
 		ids:   map[string]bool{},
 	}
-	g.line(`{"type":"session","version":3,"id":"01a2297e-0000-7000-8000-00000000bench","timestamp":"` + g.ts() +
-		`","cwd":"/home/dev/projects/bench"}`)
+	g.line(`{"type":"session","version":3,"id":` + g.quote(cfg.ID) + `,"timestamp":"` + g.ts() +
+		`","cwd":` + g.quote(cfg.Cwd) + `}`)
 	g.entry("model_change", `"provider":"anthropic","modelId":"claude-sonnet-4-5"`)
 	g.entry("thinking_level_change", `"thinkingLevel":"medium"`)
 	g.message(`{"role":"system","content":"","sections":{"preamble":` + g.quote(g.sentence(40)) + `},"timestamp":` + g.ms() + `}`)
 	for turn := 0; g.err == nil && g.n < cfg.TargetBytes; turn++ {
+		if g.stats.MidID == "" && g.n >= cfg.TargetBytes/2 && len(g.path) > 0 {
+			g.stats.MidID = g.path[len(g.path)-1]
+		}
 		g.turn()
 		switch {
 		case turn%40 == 39:

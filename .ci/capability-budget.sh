@@ -15,27 +15,34 @@ go build -trimpath -o "$work/forgebench" .
 FORGEBENCH_BIG_SESSION="$work/big.jsonl" go test ./session/capstate/ -run '^TestWriteBigSession$' -count=1 >/dev/null
 ls -l "$work/big.jsonl" | awk '{printf "session: %.1f MB\n", $5/1048576}'
 
-# measure CMD... → one "wall_seconds peak_kb" line per run
-measure() {
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
-    cat "$work/t"
-  done
+# once OUT CMD... → appends one "wall_seconds peak_kb user_s sys_s" line to OUT
+once() {
+  local out=$1; shift
+  /usr/bin/time -f '%e %M %U %S' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+  cat "$work/t" >>"$out"
 }
-stats() { # label file → median wall with min..max, median peak RSS
-  local walls rss
+stats() { # label file → median wall with min..max, median CPU, median peak RSS
+  local walls rss cpu
   walls=$(cut -d' ' -f1 "$2" | sort -n | tr '\n' ' ')
   rss=$(cut -d' ' -f2 "$2" | sort -n | tr '\n' ' ')
-  echo "$walls" "|" "$rss" | awk -v label="$1" '{
+  # CPU (user + sys) barely moves with load from other processes; wall does.
+  cpu=$(awk '{printf "%.3f\n", $3 + $4}' "$2" | sort -n | awk '{c[NR]=$1} END {print c[int((NR+1)/2)]}')
+  echo "$walls" "|" "$rss" | awk -v label="$1" -v cpu="$cpu" '{
     n = 0; while ($(n+1) != "|") n++
     m = int((n+1)/2)
-    printf "%-26s wall median %.3fs (min %.3f, max %.3f)  peak RSS median %.0f MB\n", label, $m, $1, $n, $(n+1+m)/1024 }'
+    printf "%-26s wall median %.3fs (min %.3f, max %.3f)  CPU median %.3fs  peak RSS median %.0f MB\n", label, $m, $1, $n, cpu, $(n+1+m)/1024 }'
 }
 median() { cut -d' ' -f1 "$1" | sort -n | awk '{w[NR]=$1} END {print w[int((NR+1)/2)]}'; }
 
 cd "$work"
-measure ./forgebench session show --json big.jsonl >show.txt
-measure ./forgebench --cwd "$work" --agent-dir "$work/agent" --forge-dir "$work/forge" capability status --json --session big.jsonl >status.txt
+: >show.txt
+: >status.txt
+# The two commands alternate, so load from other processes on a shared
+# machine falls on both alike instead of on whichever ran second.
+for _ in $(seq "$runs"); do
+  once show.txt ./forgebench session show --json big.jsonl
+  once status.txt ./forgebench --cwd "$work" --agent-dir "$work/agent" --forge-dir "$work/forge" capability status --json --session big.jsonl
+done
 stats "session show --json" show.txt
 stats "capability status --json" status.txt
 show=$(median show.txt)

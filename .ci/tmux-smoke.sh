@@ -42,6 +42,10 @@ t send-keys -t smoke Enter
 wait_for "(editing)"
 t send-keys -t smoke -l " Smoke edit."
 wait_for "pi-mirror (unsaved)"
+# A pasted tab (bracketed paste) stays a tab in the block, shown as ⇥.
+t set-buffer -b smoketab $'\tTabbed'
+t paste-buffer -p -d -b smoketab -t smoke
+wait_for "⇥Tabbed"
 t send-keys -t smoke C-s
 wait_for "saved project:pi-mirror"
 t send-keys -t smoke Escape
@@ -49,6 +53,7 @@ sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "enter edit"
 mirror=$(find "$work" -path '*/.pi/forge/prompt-stacks/pi-mirror.json' | head -n 1)
 if ! grep -qF "Smoke edit." "$mirror"; then echo "pi-mirror.json did not change: $mirror"; exit 1; fi
+if ! grep -qF 'Smoke edit.\tTabbed' "$mirror"; then echo "the pasted tab is not a tab in pi-mirror.json"; exit 1; fi
 demo_root=${mirror%/projects/*}
 demo_flags=(--cwd "$demo_root/projects/demo-app" --agent-dir "$demo_root/home/.pi/agent" --forge-dir "$demo_root/home/.pi/forge")
 "$bin" "${demo_flags[@]}" preset validate pi-mirror >"$work/validate.out" 2>&1 \
@@ -78,6 +83,42 @@ wait_for "fork → project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
+# Preset properties: the copy's description, typed in the Properties form,
+# saved and validated through the CLI.
+t send-keys -t smoke G k k k k k k k Enter
+wait_for "Preset properties — pi-mirror-copy"
+t send-keys -t smoke j Enter C-e C-u # the field editor opens on the old text: clear it
+t send-keys -t smoke -l "Edited in the smoke test"
+t send-keys -t smoke Enter
+wait_for "pi-mirror-copy (unsaved)"
+t send-keys -t smoke C-s
+wait_for "saved project:pi-mirror-copy"
+"$bin" "${demo_flags[@]}" preset show pi-mirror-copy --json | grep -qF '"description": "Edited in the smoke test"' \
+  || { echo "the description was not saved"; screen; exit 1; }
+"$bin" "${demo_flags[@]}" preset validate pi-mirror-copy >"$work/validate.out" 2>&1 \
+  || { echo "pi-mirror-copy does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "presets properties edit ok"
+# Agent profile: raise tdd-worker's thinking level in its form, save, and
+# validate it through the CLI.
+t send-keys -t smoke p
+wait_for "╭─ Agent profiles"
+t send-keys -t smoke g j i
+wait_for "Profile · tdd-worker (editing)"
+t send-keys -t smoke j j j j Space
+wait_for "thinkingLevel   high"
+t send-keys -t smoke C-s
+wait_for "saved project:tdd-worker"
+"$bin" "${demo_flags[@]}" profile show tdd-worker --json | grep -qF '"thinkingLevel": "high"' \
+  || { echo "the thinking level was not saved"; exit 1; }
+"$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
+  || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke p
+wait_for "Items · pi-mirror-copy"
+echo "profile edit ok"
 # Agents panel: the newest session, selected at start, is the pi-subagent
 # root of the demo; read an agent's transcript, come back, then switch to
 # closed agents.
@@ -101,7 +142,7 @@ t send-keys -t smoke 3
 wait_for "Invoice rounding fix"
 t send-keys -t smoke / r o u n d i n g
 wait_for "/ rounding"
-t send-keys -t smoke Enter Enter
+t send-keys -t smoke Enter # applies the filter and opens the session
 wait_for "session Invoice rounding fix"
 wait_for "Timeline · branch →"
 t send-keys -t smoke Up Enter
@@ -165,6 +206,85 @@ wait_for "Pick B (later request)"
 t send-keys -t smoke / 0 2 - a f t e r Enter Enter
 wait_for "B saved payload 02-after-write-access.json"
 echo "payloads panel walk ok"
+
+# The shared selection (issue 15): the header names the session, the
+# entry (● at the leaf), the Preset opened above (the pi-mirror fork) and
+# the one the branch records (▶), and follows the cursor at once.
+t send-keys -t smoke 3
+wait_for "╭─ Sessions ("
+header() { screen | head -n 1; }
+wait_change() { # wait_change OLD [TIMEOUT_S]: the header differs from OLD
+  local deadline=$((SECONDS + ${2:-10}))
+  until [ "$(header)" != "$1" ]; do
+    if [ $SECONDS -ge $deadline ]; then echo "the header did not change from: $1"; screen; exit 1; fi
+    sleep 0.1
+  done
+}
+t send-keys -t smoke L
+wait_for " ● │ preset project:pi-mirror-copy (branch: ▶ project:guarded-worker)"
+before=$(header)
+t send-keys -t smoke Up
+wait_change "$before"
+if header | grep -qF " ● │"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
+t send-keys -t smoke '#' a 3 7 d 5 e 1 c Enter
+wait_for "entry a37d5e1c │"
+echo "selection follows the cursor and # goes to an entry ok"
+# The Tree pane's own search with n/N, then back to the leaf.
+t send-keys -t smoke BTab
+wait_for "/ search"
+t send-keys -t smoke / c e n t s Enter
+wait_for "/ cents  match 6/6" # a37d5e1c itself mentions cents
+t send-keys -t smoke n n       # n wraps to the first match, then the second
+wait_for "/ cents  match 2/6"
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke L
+wait_for " ● │ preset"
+echo "tree search ok"
+# Mouse (SGR sequences typed into the pane, as a terminal sends them): a
+# click on the second timeline row selects it; the wheel scrolls the tree.
+before=$(header)
+t send-keys -t smoke -l $'\e[<0;100;5M\e[<0;100;5m'
+wait_change "$before"
+t send-keys -t smoke -l $'\e[<65;10;30M'
+sleep 0.2
+t send-keys -t smoke -l $'\e[<0;3;2M\e[<0;3;2m' # the tab bar: "1 Presets"
+wait_for "╭─ Presets ─"
+t send-keys -t smoke 3
+wait_for "╭─ Sessions ("
+echo "mouse ok"
+# Follow mode: a line appended to the session moves the leaf selection,
+# the header, the picker's count and the Presets preview to the new leaf;
+# a malformed line is marked and listed.
+rounding=$(find "$work" -name '2026-11-27T09-14-05-112Z_*.jsonl' | head -n 1)
+t send-keys -t smoke L F
+wait_for "FOLLOW"
+printf '%s\n' '{"type":"message","id":"5e55a0e1","parentId":"862c1f60","timestamp":"2026-11-27T09:18:00.000Z","message":{"role":"user","content":"A line from the smoke test","timestamp":1795771080000}}' >>"$rounding"
+wait_for "entry 5e55a0e1 ●"
+wait_for "31 msg"
+t send-keys -t smoke 1
+wait_for "at entry 5e55a0e1"
+t send-keys -t smoke 3
+printf '%s\n' '{"type":"message","id":"broken' >>"$rounding"
+wait_for "⚠ 1 line(s) skipped"
+t send-keys -t smoke '!'
+wait_for "not valid JSON"
+t send-keys -t smoke Escape
+sleep 0.3
+t send-keys -t smoke F
+wait_for "follow off"
+echo "follow mode and skipped lines ok"
+# At 80 columns the header keeps the session, the entry and the Preset.
+t resize-window -t smoke -x 80 -y 24
+wait_for "session Invoice rounding fix │ entry 5e55a0e1 ● │ preset pi-mirror"  # -copy may be cut
+t send-keys -t smoke :
+wait_for "Commands"
+if ! t capture-pane -e -p -t smoke | grep -qF $'\e[2m'; then echo "the screen under the palette is not dimmed"; screen; exit 1; fi
+t send-keys -t smoke Escape
+sleep 0.3
+t resize-window -t smoke -x 160 -y 48
+wait_for "forgebench │ cwd"
+echo "header at 80 columns and dimmed palette ok"
 t send-keys -t smoke 5
 wait_for "${shows[5]:-│ Agents}"
 t send-keys -t smoke '?'
@@ -176,6 +296,16 @@ t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)
 if [ "$code" != "0" ]; then echo "forgebench exited with $code"; screen; exit 1; fi
+# NO_COLOR: the cursor row stays visible (reverse video).
+t new-session -d -s mono -x 80 -y 24 \
+  "NO_COLOR=1 TMPDIR='$work' '$bin' --demo; sleep 60"
+until t capture-pane -p -t mono | grep -qF "session "; do sleep 0.1; done
+t send-keys -t mono 3
+until t capture-pane -p -t mono | grep -qF "Sessions ("; do sleep 0.1; done
+if ! t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*7m'; then echo "NO_COLOR: no reverse-video cursor row"; t capture-pane -e -p -t mono | cat -v; exit 1; fi
+if t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*38;'; then echo "NO_COLOR: colours on screen"; exit 1; fi
+t send-keys -t mono q
+echo "NO_COLOR ok"
 # Hostile sessions (test/hostile): a FIFO and a /dev/zero symlink among them
 # must not stall discovery, and no escape sequence from the files may reach
 # the terminal — an OSC 52 that got through would fill tmux's paste buffer.

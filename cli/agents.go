@@ -46,20 +46,16 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, home, err := sessionLocations(ws, "")
-	if err != nil {
-		return nil, fmt.Errorf("session locations: %w", err)
-	}
-	var file string
+	file := rootArg
 	if rootArg == "" {
-		file, err = newestTreeRoot(loc, ws.Cwd, home)
-	} else {
-		file, err = session.ResolveSession(loc, ws.Cwd, home, rootArg)
-	}
-	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
-		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
-	}
-	if err != nil {
+		loc, home, err := sessionLocations(ws, "")
+		if err != nil {
+			return nil, fmt.Errorf("session locations: %w", err)
+		}
+		if file, err = newestTreeRoot(loc, ws.Cwd, home); err != nil {
+			return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
+		}
+	} else if err := g.resolveSessionArg(&file); err != nil {
 		return nil, err
 	}
 	cat, err := g.modelCatalog()

@@ -149,7 +149,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		if p.Refusal.Kind == capability.RefusedUsage {
 			code = exitUsage
 		}
-		return fail(code, "pi-forge: %s", p.Refusal.Message)
+		return fail(code, "%s", p.Refusal.Notice())
 	}
 	written := false
 	if p.Changes() && !f.DryRun {

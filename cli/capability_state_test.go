@@ -241,9 +241,13 @@ func TestCapabilityRefusals(t *testing.T) {
 		{"ambiguous disable", in(args, "capability", "disable", "manual", "--session", file), exitOK, "No matching active capability (already disabled or unknown ID)."},
 		{"unknown preset", in(args, "preset", "use", "ghost", "--session", file), exitRefused, "pi-forge: Unknown prompt stack: ghost"},
 		{"usage add", in(args, "capability", "add", "  ", "--session", file), exitUsage, "pi-forge: Usage: /capability add <text>"},
+		{"untrusted preset use", in(args, "--no-trust", "preset", "use", "none", "--session", file), exitRefused, "forgebench: pi-forge: project is not trusted; refusing to activate a prompt stack."},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.argv...)
+		if strings.Contains(out+errOut, "pi-forge: pi-forge:") {
+			t.Errorf("%s: the pi-forge prefix is doubled: %s%s", c.name, out, errOut)
+		}
 		if code != c.code || !strings.Contains(out+errOut, c.msg) {
 			t.Errorf("%s: exit %d (want %d)\n%s%s", c.name, code, c.code, out, errOut)
 		}

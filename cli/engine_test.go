@@ -142,7 +142,7 @@ func TestPresetCompileUsesWorkspaceDefaults(t *testing.T) {
 	if !strings.Contains(out, "You are a coding assistant running inside pi") || !strings.Contains(out, "Use cents.") {
 		t.Fatalf("the base prompt must be Pi 1.6.0's default for the workspace, with its context files: %s", out)
 	}
-	if !strings.Contains(errOut, "runtime: Pi 1.6.0 defaults for "+cwd) {
+	if !strings.Contains(errOut, "runtime: a fresh Pi 1.6.0 session in "+cwd+" (tools read, bash, edit, write, forge_capability from Pi's default tools)") {
 		t.Fatalf("stderr must say where the runtime came from: %q", errOut)
 	}
 }

@@ -24,6 +24,7 @@ type Globals struct {
 	stdout, stderr  io.Writer
 	demoRoot        string
 	catalogReported bool // models.json diagnostics were printed
+	libraryReported bool // the library's notices and directory faults were printed
 }
 
 // workspace resolves the workspace for this run, unpacking the demo first

@@ -23,6 +23,10 @@ func (g *Globals) loadLibrary() (*resources.Library, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load library: %w", err)
 	}
+	if g.libraryReported { // a command that loads twice says it once
+		return lib, nil
+	}
+	g.libraryReported = true
 	for _, n := range lib.Notices {
 		fmt.Fprintln(g.stderr, n)
 	}

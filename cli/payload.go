@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
@@ -13,6 +14,8 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // PayloadCmd groups the payload commands.
@@ -23,13 +26,13 @@ type PayloadCmd struct {
 
 // PayloadShowCmd shows one request.
 type PayloadShowCmd struct {
-	Ref  string `arg:"" name:"ref" help:"The request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	Ref  string `arg:"" name:"ref" help:"The request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session, given as a file, an id or an id prefix; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
 	JSON bool   `name:"json" help:"Print {ref, kind, turn, …}: the turn snapshot, and for files the recovery report and redactions, for session and preset references the rebuilt request."`
 }
 
 // PayloadDiffCmd diffs two requests.
 type PayloadDiffCmd struct {
-	A              string `arg:"" name:"a" help:"The earlier request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
+	A              string `arg:"" name:"a" help:"The earlier request: FILE (a saved payload or turn snapshot), session:FILE#ENTRY (the request for ENTRY rebuilt from a session, given as a file, an id or an id prefix; #ENTRY defaults to the last entry) or preset:SELECTOR@FILE#ENTRY (a preset compiled at ENTRY)."`
 	B              string `arg:"" name:"b" help:"The later request, same forms."`
 	JSON           bool   `name:"json" help:"Print pi-forge's diffTurns result {blocks, prefixTokens, prefixRatio, deltaTokens, summary}, plus \"cause\" when the data names what broke the cache."`
 	FailOnChange   bool   `name:"fail-on-change" help:"Exit 1 when any block changed."`
@@ -38,27 +41,70 @@ type PayloadDiffCmd struct {
 }
 
 // resolver builds a session.Resolver for this workspace: presets by file or
-// selector, Pi's defaults when a session records no system prompt.
+// selector, Pi's defaults when a session records no system prompt, and
+// pi-forge's rewrite of session requests (the library is read only when a
+// session or preset reference needs it).
 func (g *Globals) resolver() (*session.Resolver, error) {
 	cat, err := g.modelCatalog()
 	if err != nil {
 		return nil, err
 	}
+	fallback := g.piDefaults
 	return &session.Resolver{
 		Catalog:  cat,
 		Location: time.Local,
-		Open:     openSession,
+		Open:     g.openRefSession,
 		LoadPreset: func(sel string) (*preset.Stack, string, error) {
 			return g.loadPresetRef(sel)
 		},
-		Fallback: func() (compile.Runtime, string, error) {
-			ws, err := g.workspace()
-			if err != nil {
-				return compile.Runtime{}, "", err
-			}
-			return resources.PiDefaultRuntime(ws, nil, time.Now())
-		},
+		Fallback: fallback,
+		Forge:    g.forge(cat, fallback),
 	}, nil
+}
+
+// openRefSession opens the session of a reference: a file, else a session
+// id or a unique prefix of one (as the session commands take). A file that
+// is not a Pi session is a usage error; a FIFO or device is refused.
+func (g *Globals) openRefSession(path string) (*session.Session, error) {
+	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, `/\`) {
+		if err := g.resolveSessionArg(&path); err != nil {
+			return nil, err
+		}
+	}
+	s, err := session.Open(path)
+	switch {
+	case errors.Is(err, session.ErrNotSession), errors.Is(err, session.ErrEmptySession):
+		return nil, fail(exitUsage, "%v", err)
+	case errors.Is(err, session.ErrNotRegular):
+		return nil, fail(exitRefused, "%v", err)
+	}
+	return s, err
+}
+
+// piDefaults is Pi's default runtime and base prompt for this workspace,
+// for sessions that record no system prompt.
+func (g *Globals) piDefaults() (compile.Runtime, string, error) {
+	ws, err := g.workspace()
+	if err != nil {
+		return compile.Runtime{}, "", err
+	}
+	return resources.PiDefaultRuntime(ws, nil, time.Now())
+}
+
+// forge is pi-forge's request rewrite against this workspace's library,
+// loaded when first needed.
+func (g *Globals) forge(cat *catalog.Catalog, fallback session.Defaults) session.Forge {
+	return capstate.LazyForge(func() (*capstate.Forge, error) {
+		lib, err := g.loadLibrary()
+		if err != nil {
+			return nil, err
+		}
+		return &capstate.Forge{
+			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
+			Location: time.Local,
+			Fallback: fallback,
+		}, nil
+	})
 }
 
 // loadPresetRef reads a preset reference: an existing file, else a
@@ -114,7 +160,8 @@ func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 		return r, nil
 	case errors.As(err, &ee):
 		return nil, err
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge),
+		errors.Is(err, session.ErrNotPayloadFile):
 		return nil, fail(exitUsage, "%v", err)
 	}
 	return nil, err
@@ -192,8 +239,9 @@ func printCompact(g *Globals, v any) error {
 
 // showJSON is `payload show --json`: {ref, kind, turn, approxTokens, …}
 // with "file" (path, kind, valid, chars, recovery?, losses) for files and
-// "request" (entry, contextEntry, model, payload, usage?) for session and
-// preset references.
+// "request" (entry, contextEntry, forAssistant, preset?, inferred,
+// payload, usage?) for session and preset references; preset is the
+// Preset that compiled the request, inferred what the rebuild assumed.
 func showJSON(r *session.Resolved) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("ref", r.Ref.Raw)
@@ -234,9 +282,14 @@ func showJSON(r *session.Resolved) *jsonv.Object {
 		}
 		ro.Set("contextEntry", ctx)
 		ro.Set("forAssistant", q.ForAssistant)
-		if r.PresetID != "" {
-			ro.Set("preset", r.PresetID)
+		if q.PresetID != "" {
+			ro.Set("preset", q.PresetID)
 		}
+		inferred := make([]any, len(q.Inferred))
+		for i, note := range q.Inferred {
+			inferred[i] = note
+		}
+		ro.Set("inferred", inferred)
 		ro.Set("payload", q.Payload)
 		if q.Usage != nil {
 			uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})

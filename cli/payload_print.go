@@ -26,7 +26,7 @@ func describeRef(r *session.Resolved) string {
 		what = "saved payload, not valid JSON"
 	case r.File != nil:
 		what = "saved payload"
-	case r.Preset != nil:
+	case r.Ref.Kind == session.RefPreset && r.Request != nil:
 		what = "preset " + r.PresetID + " at entry " + r.Session.Entries[r.Index].ID
 	case r.Request != nil && r.Request.ForAssistant:
 		what = "request for assistant entry " + r.Session.Entries[r.Index].ID
@@ -43,10 +43,21 @@ func writeShow(w io.Writer, r *session.Resolved) {
 	if q := r.Request; q != nil && q.Model != "" {
 		fmt.Fprintf(w, "model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools))
 	}
-	if r.Preset != nil && r.Preset.RuntimeSource != "" {
-		fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(r.Preset.RuntimeSource))
+	if q := r.Request; q != nil {
+		if q.PresetID != "" && r.Ref.Kind == session.RefSession {
+			fmt.Fprintf(w, "pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID))
+		}
+		if q.RuntimeSource != "" {
+			fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(q.RuntimeSource))
+		}
+		for _, note := range q.Inferred {
+			fmt.Fprintf(w, "inferred: %s\n", sanitize.Line(note))
+		}
 	}
 	blocks := r.Turn.Turn.Blocks
+	if r.File != nil && r.File.TurnError != "" {
+		fmt.Fprintf(w, "shaped like a turn snapshot but %s: read as a saved payload\n", sanitize.Line(strings.TrimPrefix(r.File.TurnError, turndiff.ErrNotTurn.Error()+": ")))
+	}
 	if r.File != nil && r.File.Recovery != nil {
 		writeRecovery(w, r.File)
 		if t, ok := r.File.RecoveredTurn(); ok {
@@ -55,7 +66,11 @@ func writeShow(w io.Writer, r *session.Resolved) {
 		}
 	}
 	for i, b := range blocks {
-		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)))
+		origin := ""
+		if o, ok := r.Turn.Blocks[b.Key]; ok && o.Label != "" {
+			origin = " · " + sanitize.Line(turndiff.OriginLabel(o))
+		}
+		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens%s\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)), origin)
 		fmt.Fprintln(w, indentBlock(sanitize.Text(b.Text), "  "))
 	}
 	if r.File != nil && len(r.File.Losses) > 0 {
@@ -165,8 +180,13 @@ func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *tur
 		if blk.TokenDelta != 0 {
 			delta = fmt.Sprintf("%+d", blk.TokenDelta)
 		}
-		fmt.Fprintf(w, "  %s %-40s %-10s %7s → %-7s %s\n", statusGlyph(blk.Status), sanitize.Clip(x.Key, 40), sanitize.Clip(x.Role, 10),
-			count(float64(before)), count(float64(after)), delta)
+		origin := ""
+		if o, ok := turndiff.RowOrigin(d, i, &a.Turn, &b.Turn); ok {
+			origin = " · " + sanitize.Line(turndiff.OriginLabel(o))
+		}
+		line := fmt.Sprintf("  %s %-40s %-10s %7s → %-7s %-6s%s", statusGlyph(blk.Status), sanitize.Clip(x.Key, 40), sanitize.Clip(x.Role, 10),
+			count(float64(before)), count(float64(after)), delta, origin)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	if d.BoundaryRow == len(d.Blocks) {
 		fmt.Fprintln(w, boundaryRule(d))
@@ -190,6 +210,16 @@ func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *tur
 			continue
 		}
 		fmt.Fprintf(w, "\n── ~ %s ──\n", sanitize.Line(blk.After.Key))
+		if blk.Before.Text == blk.After.Text {
+			before, after := turndiff.WireText(blk.Before), turndiff.WireText(blk.After)
+			if before == after {
+				fmt.Fprintln(w, "same text; the blocks differ in request fields not recorded here")
+				continue
+			}
+			fmt.Fprintln(w, "same text; its request fields differ (the JSON sent):")
+			writeLineDiff(w, before, after)
+			continue
+		}
 		writeLineDiff(w, blk.Before.Text, blk.After.Text)
 	}
 }

@@ -75,6 +75,65 @@ func TestPayloadDiffJSONFixtures(t *testing.T) {
 	}
 }
 
+// vectorInput resolves a diff input of the vectors file (see
+// engine/turndiff/testdata/README.md): a turn, or {"$runtimeTurnOf": k},
+// payload k's runtime turn (itself maybe {"$displayTurnAs": id}). ok is
+// false when the turn holds digests of long strings instead of them.
+func vectorInput(v any, payloads []any) (any, bool) {
+	if o, isObj := v.(*jsonv.Object); isObj {
+		if k, ref := o.Get("$runtimeTurnOf"); ref {
+			p := payloads[int(k.(float64))].(*jsonv.Object)
+			v, _ = p.Get("runtimeTurn")
+			if id, same := v.(*jsonv.Object).Get("$displayTurnAs"); same {
+				dt, _ := p.Get("displayTurn")
+				turn := jsonv.NewObject()
+				dt.(*jsonv.Object).Range(func(key string, x any) bool {
+					if key == "turnId" {
+						x = id
+					}
+					turn.Set(key, x)
+					return true
+				})
+				v = turn
+			}
+		}
+	}
+	return v, !strings.Contains(jsonv.Stringify(v), `"$long"`)
+}
+
+// expandRows puts the input blocks back into a vector's expected rows,
+// which name them by index: the diff pi-forge prints.
+func expandRows(want *jsonv.Object, before, after any) *jsonv.Object {
+	blocksOf := func(turn any) []any {
+		b, _ := turn.(*jsonv.Object).Get("blocks")
+		return b.([]any)
+	}
+	out := jsonv.NewObject()
+	want.Range(func(k string, x any) bool {
+		if k == "blocks" {
+			var rows []any
+			for _, rv := range x.([]any) {
+				row := jsonv.NewObject()
+				rv.(*jsonv.Object).Range(func(rk string, y any) bool {
+					switch rk {
+					case "before":
+						y = blocksOf(before)[int(y.(float64))]
+					case "after":
+						y = blocksOf(after)[int(y.(float64))]
+					}
+					row.Set(rk, y)
+					return true
+				})
+				rows = append(rows, row)
+			}
+			x = rows
+		}
+		out.Set(k, x)
+		return true
+	})
+	return out
+}
+
 // TestPayloadDiffJSONVectors does the same with the project's own vectors
 // generated from pi-forge's code (engine/turndiff/testdata).
 func TestPayloadDiffJSONVectors(t *testing.T) {
@@ -83,17 +142,21 @@ func TestPayloadDiffJSONVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, _ := jsonv.Parse(raw)
+	pv, _ := v.(*jsonv.Object).Get("payloads")
 	dv, _ := v.(*jsonv.Object).Get("diffs")
 	dir := t.TempDir()
 	n := 0
 	for i, item := range dv.([]any) {
 		o := item.(*jsonv.Object)
-		before, _ := o.Get("before")
-		after, _ := o.Get("after")
-		want, _ := o.Get("diff")
-		if before == nil || strings.Contains(jsonv.Stringify(want), `"$long"`) || i%3 != 0 {
+		bv, _ := o.Get("before")
+		av, _ := o.Get("after")
+		wv, _ := o.Get("diff")
+		before, okB := vectorInput(bv, pv.([]any))
+		after, okA := vectorInput(av, pv.([]any))
+		if before == nil || !okB || !okA || i%3 != 0 {
 			continue
 		}
+		want := expandRows(wv.(*jsonv.Object), before, after)
 		a := writeJSON(t, dir, "a.json", before)
 		b := writeJSON(t, dir, "b.json", after)
 		code, out, errOut := runPayload(t, "payload", "diff", a, b, "--json")
@@ -108,7 +171,7 @@ func TestPayloadDiffJSONVectors(t *testing.T) {
 		}
 		n++
 	}
-	if n < 10 {
+	if n < 20 {
 		t.Errorf("only %d vectors checked", n)
 	}
 }
@@ -155,9 +218,9 @@ func TestPayloadDiffGates(t *testing.T) {
 		msg  string
 	}{
 		{[]string{a, a, "--fail-on-change"}, exitOK, ""},
-		{[]string{a, b, "--fail-on-change"}, exitFailed, "3 block(s) changed (--fail-on-change)"},
-		{[]string{a, b, "--max-token-growth", "596"}, exitOK, ""},
-		{[]string{a, b, "--max-token-growth", "595"}, exitFailed, "grew by 596 tokens, more than 595"},
+		{[]string{a, b, "--fail-on-change"}, exitFailed, "4 block(s) changed (--fail-on-change)"},
+		{[]string{a, b, "--max-token-growth", "659"}, exitOK, ""},
+		{[]string{a, b, "--max-token-growth", "658"}, exitFailed, "grew by 659 tokens, more than 658"},
 		{[]string{b, a, "--max-token-growth", "0"}, exitOK, ""},
 		{[]string{a, b, "--max-token-growth=-1"}, exitUsage, "0 or more"},
 	} {
@@ -183,11 +246,25 @@ func TestPayloadRefErrors(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), exitUsage, "no such file"},
 		{"session:" + filepath.Join(dir, "missing.jsonl"), exitUsage, "no such file"},
 		{"preset:no-such-preset@" + demoSession + "#c0430f5a", exitUsage, "no-such-preset"},
+		{dir, exitUsage, "is a directory"},
 	} {
 		code, _, errOut := runPayload(t, "payload", "show", tc.ref)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%q: exit %d %q, want %d %q", tc.ref, code, errOut, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestPayloadShowBadTurn: a file shaped like a turn snapshot that is not
+// one is read as a saved payload, and the human output says why.
+func TestPayloadShowBadTurn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "turn.json")
+	if err := os.WriteFile(path, []byte(`{"turnId":"t","blocks":[{"key":1}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runPayload(t, "payload", "show", path)
+	if code != exitOK || !strings.Contains(out, "shaped like a turn snapshot but blocks[0].key must be a string: read as a saved payload") {
+		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
 
@@ -258,5 +335,82 @@ func TestSessionStatsCache(t *testing.T) {
 	code, out, _ = runPayload(t, "session", "stats", demoSession)
 	if code != exitOK || !strings.Contains(out, "prompt cache\n  branch   read 64,680") || !strings.Contains(out, "drop at d49fd546") {
 		t.Errorf("text:\n%s", out)
+	}
+	code, out, _ = runPayload(t, "session", "stats", demoSession, "--predict", "0")
+	if code != exitOK || strings.Contains(out, "drop at d49fd546") || !strings.Contains(out, "(1 earlier drop(s) not predicted: --predict=-1 predicts every drop)") {
+		t.Errorf("--predict 0:\n%s", out)
+	}
+	if code, _, errOut = runPayload(t, "session", "stats", demoSession, "--predict=-2"); code != exitUsage || !strings.Contains(errOut, "--predict") {
+		t.Errorf("--predict -2: exit %d %s", code, errOut)
+	}
+}
+
+// TestPayloadShowPiForgeRequest: in the demo workspace a session reference
+// is the request pi-forge sent — the Preset in force compiled, the
+// capability updates in place — and says what it inferred.
+func TestPayloadShowPiForgeRequest(t *testing.T) {
+	args, layout := demoArgs(t)
+	ref := "session:" + filepath.Join(layout.SessionDir, filepath.Base(demoSession)) + "#c0430f5a"
+	code, out, errOut := runCLI(t, in(args, "payload", "show", ref, "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Request struct {
+			Preset   string
+			Inferred []string
+			Payload  struct {
+				System   string
+				Messages []struct{ Role, Content any }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	q := got.Request
+	if q.Preset != "project:guarded-worker" || !strings.HasPrefix(q.Payload.System, "You are a careful engineer on the billing team.") {
+		t.Errorf("preset %q system %.60q", q.Preset, q.Payload.System)
+	}
+	last := q.Payload.Messages[len(q.Payload.Messages)-1]
+	if c, _ := last.Content.(string); !strings.HasPrefix(c, "[pi-forge capability update]") {
+		t.Errorf("last message %v", last)
+	}
+	if len(q.Inferred) == 0 {
+		t.Error("no inferred notes")
+	}
+	// The rows name what pi-forge inserted.
+	a := strings.Replace(ref, "#c0430f5a", "#fa181dba", 1)
+	code, out, _ = runCLI(t, in(args, "payload", "diff", a, ref, "--blocks-only")...)
+	if code != exitOK || !strings.Contains(out, `· capability update "Write access" (user message)`) || strings.Contains(out, "  \n") {
+		t.Errorf("diff rows:\n%s", out)
+	}
+	code, out, _ = runCLI(t, in(args, "payload", "show", ref)...)
+	if code != exitOK || !strings.Contains(out, "pi-forge: Preset project:guarded-worker compiled this request") || !strings.Contains(out, "inferred: ") {
+		t.Errorf("human show:\n%.600s", out)
+	}
+	// The session may be named by its id prefix, as the session commands take it.
+	code, byID, errOut := runCLI(t, in(args, "payload", "show", "session:01a21c48#c0430f5a", "--json")...)
+	if code != exitOK || !strings.Contains(byID, `"preset":"project:guarded-worker"`) {
+		t.Errorf("by id: exit %d %s", code, errOut)
+	}
+	if code, _, errOut = runCLI(t, in(args, "payload", "show", "session:zzz#x")...); code != exitUsage || !strings.Contains(errOut, "no such session") {
+		t.Errorf("unknown id: exit %d %s", code, errOut)
+	}
+}
+
+// TestPayloadDiffSavedPayloads: the demo's two captures; the last user
+// message lost its cache marker, which only its wire JSON shows.
+func TestPayloadDiffSavedPayloads(t *testing.T) {
+	args, layout := demoArgs(t)
+	dir := filepath.Join(layout.ProjectDir, ".pi", "forge", "payloads")
+	code, out, errOut := runCLI(t, in(args, "payload", "diff", filepath.Join(dir, "01-before-write-access.json"), filepath.Join(dir, "02-after-write-access.json"))...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"same text; its request fields differ (the JSON sent):", `-        "cache_control": {`, "── ~ request-tools ──"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -16,7 +16,7 @@ type PresetCmd struct {
 	List          PresetListCmd     `cmd:"" help:"List presets of the project and global scopes."`
 	Show          PresetShowCmd     `cmd:"" help:"Show one preset (with its sourceRevision)."`
 	Validate      PresetValidateCmd `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
-	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate."`
+	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate; at a --session entry the capability updates sit where the request carries them."`
 	Compile       PresetCompileCmd  `cmd:"" help:"Compile a preset into a system prompt and messages."`
 	New           PresetNewCmd      `cmd:"" help:"Create a preset (exclusive create), from the default Pi mirror or --from another."`
 	Fork          PresetForkCmd     `cmd:"" help:"Copy a preset to a new id."`
@@ -191,7 +191,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 // PresetValidateCmd validates presets.
 type PresetValidateCmd struct {
 	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)."`
-	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
+	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}; diagnostics include a warning (field tools.allow) for each allow pattern matching no registered tool (Pi's built-ins and forge_capability)."`
 }
 
 // Run prints diagnostics and exits 1 when any error diagnostic exists.
@@ -218,14 +218,24 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		if errs > 0 || p.Fault {
 			failed++
 		}
+		// Allow patterns that match no registered tool: pi-forge surfaces
+		// them in validation and preflight (§5.2) as warnings.
+		unmatched := unmatchedAllow(p)
 		if c.JSON {
 			o := resourceJSON(&p.Resource)
-			o.Set("diagnostics", diagnosticsJSON(p.Diagnostics))
+			o.Set("diagnostics", diagnosticsJSON(append(append([]resources.Diagnostic{}, p.Diagnostics...), unmatched...)))
+			_, warns := p.Counts()
+			o.Set("warnings", float64(warns+len(unmatched)))
 			list = append(list, o)
 			continue
 		}
-		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), p.Key(), countsText(&p.Resource))
+		status := countsText(&p.Resource)
+		if len(unmatched) > 0 {
+			status += fmt.Sprintf(", %d tool pattern(s) matching no registered tool", len(unmatched))
+		}
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), p.Key(), status)
 		writeDiagnostics(g.stdout, p.Diagnostics)
+		writeDiagnostics(g.stdout, unmatched)
 	}
 	if c.JSON {
 		if err := printJSON(g.stdout, orEmpty(list)); err != nil {
@@ -243,7 +253,7 @@ type PresetNewCmd struct {
 	ID    string `arg:"" help:"Id of the new preset."`
 	Scope string `help:"Where to create it." enum:"project,global" default:"project"`
 	Name  string `help:"Display name (default: the id)."`
-	From  string `help:"Start from a copy of this preset (selector) instead of the default Pi mirror." placeholder:"SELECTOR"`
+	From  string `help:"Start from a copy of this preset (selector), or import a native pi-forge Preset JSON file (a path; - reads stdin; its id becomes ID, every other key is kept), instead of the default Pi mirror. A copy that would not validate in --scope is refused (exit 1)." placeholder:"SELECTOR|FILE"`
 	JSON  bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
 }
 
@@ -260,21 +270,38 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 	if err := lib.IDTaken(resources.KindPreset, scope, c.ID); err != nil {
 		return libraryError(err)
 	}
-	var stack *preset.Stack
-	if c.From != "" {
-		src, err := resolved(lib.ResolvePreset(c.From))
-		if err != nil {
+	var tree *jsonv.Object
+	var sourceDiags []resources.Diagnostic
+	switch {
+	case c.From != "" && isFileArg(c.From):
+		if tree, err = importTree(c.From, c.ID); err != nil {
 			return err
 		}
-		stack, _ = preset.ParseValue(preset.ToJSON(src.Stack), c.ID, preset.ParseOptions{Scope: scope})
-		stack.ID = c.ID
-	} else {
-		stack = resources.DefaultMirror(c.ID)
+	case c.From != "":
+		src, err := lib.ResolvePreset(c.From)
+		if err != nil && (src == nil || !errors.Is(err, resources.ErrUnusable)) {
+			return libraryError(err)
+		}
+		if src.Fault || src.Raw == nil {
+			return fail(exitFailed, "Cannot copy unreadable prompt stack: %s", src.Path)
+		}
+		v, err := jsonv.Parse(src.Raw)
+		obj, isObj := v.(*jsonv.Object)
+		if err != nil || !isObj {
+			obj = preset.ToJSON(src.Stack) // the fallback stack of an unparsable file
+		}
+		tree, sourceDiags = withID(obj, c.ID), src.Diagnostics
+	default:
+		tree = preset.ToJSON(resources.DefaultMirror(c.ID))
 	}
 	if c.Name != "" {
-		stack.Name = &c.Name
+		tree.Set("name", c.Name)
 	}
-	res, err := resources.CreatePreset(lib.Workspace, scope, stack)
+	_, diags := preset.ParseValue(tree, c.ID+".json", preset.ParseOptions{Scope: scope})
+	if errs := newErrors(diags, sourceDiags); len(errs) > 0 {
+		return refuseInvalidCopy(g, "the new preset", scope, c.ID, errs)
+	}
+	res, err := resources.CreatePresetTree(lib.Workspace, scope, c.ID, tree)
 	if err != nil {
 		return libraryError(err)
 	}
@@ -321,6 +348,20 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 	}
 	if err := lib.IDTaken(resources.KindPreset, scope, c.NewID); err != nil {
 		return libraryError(err)
+	}
+	if src.Fault || src.Raw == nil {
+		return fail(exitFailed, "Cannot fork unreadable prompt stack: %s", src.Path)
+	}
+	// The copy is validated where it goes: a global copy cannot bind a
+	// project capability (§9.4), and pi-forge would never activate it.
+	// Such a copy is refused (exit 1, nothing written) rather than written
+	// broken: the user asked for a usable Preset, and a broken file in the
+	// global scope would shadow nothing and help no session.
+	stack, _ := preset.ParseWith(src.Raw, src.FileName(), preset.ParseOptions{Scope: src.Scope})
+	stack.ID = c.NewID
+	_, diags := preset.ParseValue(preset.ToJSON(stack), c.NewID+".json", preset.ParseOptions{Scope: scope})
+	if errs := newErrors(diags, src.Diagnostics); len(errs) > 0 {
+		return refuseInvalidCopy(g, "the copy", scope, c.NewID, errs)
 	}
 	res, err := resources.ForkPreset(lib.Workspace, src, scope, c.NewID)
 	if err != nil {

@@ -35,6 +35,11 @@ type compileJob struct {
 	messages   []any
 	macros     map[string]string
 	source     string // where runtime and base came from, for humans
+	// session and index are --session and its entry (nil, -1 without);
+	// fromSession is true when the messages are that entry's context.
+	session     *session.Session
+	index       int
+	fromSession bool
 }
 
 // load reads the preset and builds what it compiles against: the run
@@ -46,7 +51,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	job := &compileJob{}
+	job := &compileJob{index: -1}
 	job.stack, job.presetDiag = preset.Parse(raw, basename)
 	if job.macros, err = readMacros(in.Macros); err != nil {
 		return nil, fail(exitUsage, "%v", err)
@@ -69,13 +74,18 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		return nil, fail(exitUsage, "--leaf needs --session")
 	}
 	var defaults session.Defaults
+	var fresh compile.ToolSelection
 	if in.Runtime == "" || in.Base == "" { // both flags given: the defaults are not needed
+		// What a fresh session would start with: Pi's runtime with the
+		// Preset's tool policy (tools.initial, a selective allow) applied.
 		defaults = func() (compile.Runtime, string, error) {
 			ws, err := g.workspace()
 			if err != nil {
 				return compile.Runtime{}, "", err
 			}
-			return resources.PiDefaultRuntime(ws, model, time.Now())
+			rt, base, sel, err := resources.PiFreshSessionRuntime(ws, model, time.Now(), job.stack.Tools)
+			fresh = sel
+			return rt, base, err
 		}
 	}
 	rc, err := session.RunContextAt(s, index, cat, time.Local, defaults)
@@ -96,8 +106,9 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, err
 		}
 		if sources[0] == "" {
-			sources[0] = "runtime: Pi 1.6.0 defaults for " + ws.Cwd
+			sources[0] = "runtime: a fresh Pi 1.6.0 session in " + ws.Cwd
 		}
+		sources[0] += " (tools " + toolListText(fresh.Tools) + " from " + fresh.Source + ")"
 		sources[1] = "base: Pi 1.6.0 default prompt for " + ws.Cwd
 	}
 	if in.Runtime != "" {
@@ -124,11 +135,20 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		}
 		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
 	} else {
-		job.messages = rc.Messages
+		job.messages, job.fromSession = rc.Messages, true
 		sources = append(sources, "messages: the context at the session entry")
 	}
 	job.source = strings.Join(sources, "; ")
+	job.session, job.index = s, index
 	return job, nil
+}
+
+// toolListText is a tool list for humans: "read, ls" or "(none)".
+func toolListText(tools []string) string {
+	if len(tools) == 0 {
+		return "(none)"
+	}
+	return strings.Join(tools, ", ")
 }
 
 func orDefault(s, def string) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/capstate"
 )
 
 // PresetPreviewCmd shows a compiled preset part by part.
@@ -17,13 +18,32 @@ type PresetPreviewCmd struct {
 }
 
 // Run prints every part of the system prompt and every message, labelled
-// with the item that produced it and a chars/4 token estimate.
+// with the item that produced it and a chars/4 token estimate. At a
+// session entry the messages carry pi-forge's capability updates where the
+// request would (native system section or fallback user update, as the
+// model in force dictates), as the Presets panel's preview does.
 func (c *PresetPreviewCmd) Run(g *Globals) error {
 	job, err := c.load(g, c.File)
 	if err != nil {
 		return err
 	}
+	delivery, err := c.capabilityDelivery(g, job)
+	if err != nil {
+		return err
+	}
 	pv := compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros)
+	if delivery != nil {
+		projected, perr := delivery.Project(pv)
+		if perr != nil {
+			fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(perr.Error()))
+		} else {
+			pv = projected
+		}
+	}
+	// Pi's System messages as pi-forge's dock shows them: the compiled
+	// prompt in the leading one, empty ones hidden, tool declarations as
+	// history (capability updates are kept as they are, as in the panel).
+	pv = compile.PresentSystemMessages(pv)
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(previewJSON(pv, job.source))+"\n")
 		if err != nil {
@@ -48,7 +68,11 @@ func writePreview(w io.Writer, pv compile.PreviewResult) {
 	for _, p := range pv.Messages {
 		msgTokens += p.Tokens
 	}
-	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens\n", len(pv.Messages), msgTokens)
+	hidden := ""
+	if pv.HiddenSystem > 0 {
+		hidden = fmt.Sprintf(" · %d empty System message(s) hidden", pv.HiddenSystem)
+	}
+	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens%s\n", len(pv.Messages), msgTokens, hidden)
 	for i, p := range pv.Messages {
 		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
 	}
@@ -73,6 +97,9 @@ func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
 			if p.Message != nil {
 				o.Set("message", p.Message)
 			}
+			if p.System != nil {
+				o.Set("system", systemCardJSON(p.System))
+			}
 			out = append(out, o)
 		}
 		return out
@@ -83,9 +110,63 @@ func previewJSON(pv compile.PreviewResult, source string) *jsonv.Object {
 	root.Set("systemTokens", float64(compile.EstimateTokens(pv.Result.System.SystemPrompt)))
 	root.Set("system", parts(pv.System))
 	root.Set("messages", parts(pv.Messages))
+	root.Set("hiddenSystemMessages", float64(pv.HiddenSystem))
 	root.Set("diagnostics", jsonv.NewObject())
 	diags, _ := root.Get("diagnostics")
 	diags.(*jsonv.Object).Set("system", compile.DiagnosticsJSON(pv.Result.System.Diagnostics))
 	diags.(*jsonv.Object).Set("messages", compile.DiagnosticsJSON(pv.Result.Messages.Diagnostics))
 	return root
+}
+
+// capabilityDelivery prepares the capability updates of the session entry
+// the preview compiles at: the job's messages get a delivery marker where
+// each stored anchor sits. nil when the messages are not a session's
+// context; an unreadable capability history is said on stderr and the
+// plain context previewed.
+func (c *PresetPreviewCmd) capabilityDelivery(g *Globals, job *compileJob) (*capstate.PreviewDelivery, error) {
+	if !job.fromSession || job.session == nil {
+		return nil, nil
+	}
+	in, err := g.capabilityInputs()
+	if err != nil {
+		return nil, err
+	}
+	d, err := capstate.ForPreview(job.session, job.index, in)
+	if err != nil {
+		fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(err.Error()))
+		return nil, nil
+	}
+	job.messages = d.Messages
+	return d, nil
+}
+
+// systemCardJSON is {leading, body, sections:[{name, value}], toolsAdded,
+// toolsRemoved, toolsAreHistory: true}.
+func systemCardJSON(c *compile.SystemCard) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("leading", c.Leading)
+	o.Set("body", c.Body)
+	sections := make([]any, 0, len(c.Sections))
+	for _, s := range c.Sections {
+		so := jsonv.NewObject()
+		so.Set("name", s.Name)
+		if s.Value != nil {
+			so.Set("value", *s.Value)
+		} else {
+			so.Set("value", nil)
+		}
+		sections = append(sections, so)
+	}
+	o.Set("sections", sections)
+	names := func(list []string) []any {
+		out := make([]any, len(list))
+		for i, n := range list {
+			out[i] = n
+		}
+		return out
+	}
+	o.Set("toolsAdded", names(c.ToolsAdded))
+	o.Set("toolsRemoved", names(c.ToolsRemoved))
+	o.Set("toolsAreHistory", true)
+	return o
 }

@@ -18,7 +18,8 @@ type ProfileCmd struct {
 	List     ProfileListCmd     `cmd:"" help:"List agent profiles."`
 	Show     ProfileShowCmd     `cmd:"" help:"Show one agent profile."`
 	Validate ProfileValidateCmd `cmd:"" help:"Validate agent profiles; exit 1 on errors."`
-	Preview  ProfilePreviewCmd  `cmd:"" help:"Resolve a profile's preset and model (reports whether auth is configured, never secrets)."`
+	Preview  ProfilePreviewCmd  `cmd:"" help:"Resolve a profile's preset, model and effective tools (reports whether auth is configured, never secrets); --task previews the delegated task a subagent host would prepare."`
+	Status   ProfileStatusCmd   `cmd:"" help:"The last applied profile of a session (its provenance entries), whether its source changed since, and the drift of each field."`
 	Delete   ProfileDeleteCmd   `cmd:"" help:"Delete an agent profile; requires --revision."`
 }
 
@@ -142,7 +143,8 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 // ProfilePreviewCmd resolves a profile without applying it.
 type ProfilePreviewCmd struct {
 	Selector string `arg:"" help:"Profile selector."`
-	JSON     bool   `name:"json" help:"Print {profile, model, modelKnown, auth:{configured, source}, thinkingLevel, effectiveThinkingLevel, preset, usable, diagnostics}."`
+	Task     string `help:"Preview the delegated task as pi-forge's subagent host port prepares a child: the Preset compiled over an empty base prompt, the task appended as a protected user message, the effective tools and the profile and Preset snapshot fingerprints." placeholder:"TEXT"`
+	JSON     bool   `name:"json" help:"Print {profile, model, modelKnown, auth:{configured, source}, thinkingLevel, effectiveThinkingLevel, preset, effectiveTools, toolsSource, usable, diagnostics}; with --task {profile, preset, profileFingerprint, promptStackFingerprint, preparation:{systemPrompt, messages, effectiveToolNames, diagnostics}, usable, diagnostics}."`
 }
 
 // libraryPresets adapts the library to the profile engine's preset lookup.
@@ -201,9 +203,18 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 	})
 	eff := res.EffectiveThinkingLevel
 	presetKey := ""
+	var policy *preset.ResourcePolicy
 	if res.Preset != nil {
 		presetKey = res.Preset.Selector()
+		policy = res.Preset.Stack.Tools
 	}
+	if c.Task != "" {
+		return c.runTask(g, p, res)
+	}
+	// The tools a session starts with once the profile is applied: the
+	// Preset's policy over a fresh session's tools (pi-forge computes them
+	// from the session's baseline; forgebench has no live session).
+	sel := compile.FreshSessionTools(policy)
 	if c.JSON {
 		o := jsonv.NewObject()
 		o.Set("profile", p.Key())
@@ -216,6 +227,8 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		o.Set("thinkingLevel", p.Profile.ThinkingLevel)
 		o.Set("effectiveThinkingLevel", eff)
 		o.Set("preset", presetKey)
+		o.Set("effectiveTools", stringsJSON(sel.Tools))
+		o.Set("toolsSource", sel.Source)
 		o.Set("usable", res.Usable())
 		diags := make([]any, len(res.Diagnostics))
 		for i, d := range res.Diagnostics {
@@ -230,6 +243,11 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		}
 	} else {
 		writeProfilePreview(g, p, cat, res, auth, presetKey)
+		from := sel.Source
+		if presetKey != "" && sel.Source != compile.ToolsFromDefaults {
+			from += " of " + presetKey
+		}
+		fmt.Fprintf(g.stdout, "tools     %s (%s, in a fresh session)\n", sanitize.Line(toolListText(sel.Tools)), sanitize.Line(from))
 	}
 	if !res.Usable() {
 		return fail(exitFailed, "profile %s cannot be applied", p.Key())

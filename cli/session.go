@@ -97,15 +97,21 @@ func (g *Globals) sessionNotes(s *session.Session, notes []string) {
 // leafHelp ends the help of every --leaf flag: the ids of v1 files.
 const leafHelp = " Entries of v1 session files have no ids in the file: forgebench derives stable ones (not Pi's; Pi gives them random ids when it rewrites the file)."
 
+// maxSkippedShown bounds the skipped lines `session show` lists.
+const maxSkippedShown = 20
+
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" help:"Session file (.jsonl). Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
 // Run builds the tree and the leaf context and prints the summary; it is
 // the command used to time loading from outside.
 func (c *SessionShowCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
@@ -137,6 +143,17 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
 	fmt.Fprintf(w, "name           %s\n", get("name"))
 	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
+	skipped, unnumbered := s.Diagnostics.SkippedList()
+	for i, l := range skipped {
+		if i == maxSkippedShown {
+			unnumbered += len(skipped) - i
+			break
+		}
+		fmt.Fprintf(w, "  line %-8d %s\n", l.Line, l.Reason)
+	}
+	if unnumbered > 0 {
+		fmt.Fprintf(w, "  … %d more skipped line(s)\n", unnumbered)
+	}
 	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
 	if parent, ok := s.ParentSession(); ok {
 		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))
@@ -149,7 +166,7 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
 }
@@ -157,6 +174,9 @@ type SessionContextCmd struct {
 // Run prints the context Pi would build at the entry. Every line Pi
 // accepts is read (no display limit), so the context matches Pi's.
 func (c *SessionContextCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {
 		return err

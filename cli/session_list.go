@@ -63,10 +63,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		return nil
 	}
 	for _, it := range items {
-		title := it.Name
-		if title == "" {
-			title = it.FirstMessage
-		}
+		title := it.Title() // the one naming rule the TUI uses too
 		if it.Problem != "" {
 			title = "(" + it.Problem + ")"
 		}

@@ -12,15 +12,25 @@ import (
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File   string `arg:"" help:"Session file (.jsonl)."`
-	Branch bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf   string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
-	JSON   bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
+	File    string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
+	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
+	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
+	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
 
 // Run counts messages, tool calls, tokens and cost, pricing usages that
 // lack a cost from the model catalog (the agent dir's models.json applies).
 func (c *SessionStatsCmd) Run(g *Globals) error {
+	predict := session.MaxPredictedDrops
+	if c.Predict != nil {
+		if predict = *c.Predict; predict < -1 {
+			return fail(exitUsage, "--predict must be -1 (every drop) or more")
+		}
+	}
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
@@ -40,7 +50,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		st = session.SessionStats(s, cat)
 	}
 	cache := session.CacheReportAt(s, st.LeafIndex)
-	preds := session.PredictDrops(s, cache, cat)
+	preds := session.PredictDrops(s, cache, session.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}, predict)
 	if c.JSON {
 		v := session.StatsValue(s, st)
 		v.Set("cache", session.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))
@@ -112,7 +122,7 @@ func writeCache(w io.Writer, r session.CacheReport, withFile bool, preds []sessi
 		line("file", &r.File)
 	}
 	if n := len(r.Branch.Drops) - len(preds); n > 0 {
-		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted)\n", n)
+		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted: --predict=-1 predicts every drop)\n", n)
 	}
 	for i := range preds {
 		p := &preds[i]

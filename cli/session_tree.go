@@ -12,7 +12,7 @@ import (
 
 // SessionTreeCmd prints the branch tree of a session.
 type SessionTreeCmd struct {
-	File string `arg:"" help:"Session file (.jsonl)."`
+	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	Leaf string `help:"Entry whose path is marked active (default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, roots, nodes:[{id, parentId, type, role, timestamp, label, summary, active, children}]}."`
 }
@@ -20,6 +20,9 @@ type SessionTreeCmd struct {
 // Run prints the tree as Pi's /tree does: a linear run of entries stays in
 // one column, and only branch points indent their children.
 func (c *SessionTreeCmd) Run(g *Globals) error {
+	if err := g.resolveSessionArg(&c.File); err != nil {
+		return err
+	}
 	s, leaf, err := g.openForDisplay(c.File, c.Leaf)
 	if err != nil {
 		return err

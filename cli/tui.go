@@ -36,6 +36,9 @@ func (c *TuiCmd) Run(g *Globals) error {
 		NoColor:   themes.NoColorRequested(os.Getenv),
 		Keys:      settings.Keys,
 		Home:      home,
+		// The Presets panel notices preset and profile files changed on
+		// disk.
+		WatchFiles: true,
 	})
 	if _, err := tea.NewProgram(model, tea.WithFilter(ui.WheelFilter(time.Now))).Run(); err != nil {
 		return fmt.Errorf("run the workbench: %w", err)

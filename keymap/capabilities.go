@@ -29,7 +29,10 @@ type Capabilities struct {
 	// picker (none → add → remove).
 	Expand key.Binding
 	Toggle key.Binding
-	Reload key.Binding
+	// ToolName types a tool the picker does not offer (an extension's
+	// tool the session has not declared).
+	ToolName key.Binding
+	Reload   key.Binding
 	// Confirm and Cancel answer a preview or a question; Submit and
 	// Dismiss answer a dialog that takes text.
 	Confirm key.Binding
@@ -60,6 +63,7 @@ func DefaultCapabilities() Capabilities {
 		Add:         bind([]string{"+"}, "+", "add directive"),
 		Expand:      bind([]string{"space"}, "space", "expand text"),
 		Toggle:      bind([]string{"space"}, "space", "cycle +add/-remove"),
+		ToolName:    bind([]string{"t"}, "t", "type a tool name"),
 		Reload:      bind([]string{"r"}, "r", "reload"),
 		Confirm:     bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:      bind([]string{"n", "esc"}, "n/esc", "cancel"),
@@ -78,7 +82,7 @@ func (c *Capabilities) Named() map[string]*key.Binding {
 		"capabilities.external": &c.External, "capabilities.bindings": &c.Bindings,
 		"capabilities.enable": &c.Enable, "capabilities.enable-bound": &c.EnableBound,
 		"capabilities.disable": &c.Disable, "capabilities.reset": &c.Reset, "capabilities.add": &c.Add,
-		"capabilities.expand": &c.Expand, "capabilities.toggle": &c.Toggle, "capabilities.reload": &c.Reload,
+		"capabilities.expand": &c.Expand, "capabilities.toggle": &c.Toggle, "capabilities.tool-name": &c.ToolName, "capabilities.reload": &c.Reload,
 		"capabilities.confirm": &c.Confirm, "capabilities.cancel": &c.Cancel,
 		"capabilities.submit": &c.Submit, "capabilities.dismiss": &c.Dismiss,
 		"capabilities.next-field": &c.NextField, "capabilities.prev-field": &c.PrevField,

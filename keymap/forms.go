@@ -7,6 +7,10 @@ import "charm.land/bubbles/v2/key"
 type Forms struct {
 	Up       key.Binding
 	Down     key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
 	Edit     key.Binding
 	Toggle   key.Binding
 	Cycle    key.Binding
@@ -38,6 +42,10 @@ func DefaultForms() Forms {
 	return Forms{
 		Up:        b([]string{"up", "k"}, "↑/k", "up"),
 		Down:      b([]string{"down", "j"}, "↓/j", "down"),
+		Top:       b([]string{"g", "home"}, "g", "first"),
+		Bottom:    b([]string{"G", "end"}, "G", "last"),
+		PageUp:    b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
 		Edit:      b([]string{"enter"}, "enter", "edit field"),
 		Toggle:    b([]string{"space"}, "space", "toggle"),
 		Cycle:     b([]string{"right", "l"}, "→/l", "next value"),
@@ -63,7 +71,8 @@ func DefaultForms() Forms {
 // ("form.commit", "form.move-up", …).
 func (k *Forms) Named() map[string]*key.Binding {
 	return map[string]*key.Binding{
-		"form.up": &k.Up, "form.down": &k.Down, "form.edit": &k.Edit, "form.toggle": &k.Toggle,
+		"form.up": &k.Up, "form.down": &k.Down, "form.top": &k.Top, "form.bottom": &k.Bottom,
+		"form.page-up": &k.PageUp, "form.page-down": &k.PageDown, "form.edit": &k.Edit, "form.toggle": &k.Toggle,
 		"form.cycle": &k.Cycle, "form.cycle-back": &k.CycleBck, "form.commit": &k.Commit,
 		"form.cancel": &k.Cancel, "form.reset": &k.Reset, "form.add": &k.Add, "form.rename": &k.Rename,
 		"form.delete": &k.Delete, "form.move-up": &k.MoveUp, "form.move-down": &k.MoveDown,

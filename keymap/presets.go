@@ -21,7 +21,19 @@ type Presets struct {
 	Fork      key.Binding
 	New       key.Binding
 	Undo      key.Binding
-	Preview   key.Binding
+	// Redo re-applies the last undone edit.
+	Redo    key.Binding
+	Preview key.Binding
+	// Item opens the properties of the item under the cursor (name, id,
+	// role, enabled).
+	Item key.Binding
+	// Import creates a Preset from a native pi-forge JSON file.
+	Import key.Binding
+	// Scope switches the scope of a Preset or profile being created.
+	Scope key.Binding
+	// ShowDiff and Overwrite answer a save refused by a change on disk.
+	ShowDiff  key.Binding
+	Overwrite key.Binding
 	// DraftDiff compares the unsaved draft with the saved Preset, both
 	// compiled at the selected entry.
 	DraftDiff key.Binding
@@ -54,6 +66,12 @@ func DefaultPresets() Presets {
 		Fork:      bind([]string{"f"}, "f", "fork"),
 		New:       bind([]string{"n"}, "n", "new preset"),
 		Undo:      bind([]string{"u"}, "u", "undo"),
+		Redo:      bind([]string{"U", "ctrl+r"}, "U", "redo"),
+		Item:      bind([]string{"i"}, "i", "item properties"),
+		Import:    bind([]string{"I"}, "I", "import JSON"),
+		Scope:     bind([]string{"tab"}, "tab", "switch scope"),
+		ShowDiff:  bind([]string{"d"}, "d", "show difference"),
+		Overwrite: bind([]string{"o"}, "o", "overwrite"),
 		Preview:   bind([]string{"v"}, "v", "preview"),
 		DraftDiff: bind([]string{"D"}, "D", "draft diff"),
 		Profiles:  bind([]string{"p"}, "p", "profiles"),
@@ -73,7 +91,8 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.add-block": &p.AddBlock, "presets.add-slot": &p.AddSlot,
 		"presets.duplicate": &p.Duplicate, "presets.delete": &p.Delete, "presets.edit": &p.Edit,
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
-		"presets.undo": &p.Undo, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles,
+		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
+		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles,
 		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})

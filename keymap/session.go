@@ -7,8 +7,11 @@ import "charm.land/bubbles/v2/key"
 // detail pane between the entry, the rebuilt context and the stats.
 type Session struct {
 	Nav
-	Open   key.Binding
-	Back   key.Binding
+	Open key.Binding
+	Back key.Binding
+	// Filter narrows the picker and the timeline; in the Tree pane the
+	// same key searches (Pi's /tree search) and the shared Search keys
+	// step through the matches.
 	Filter key.Binding
 	// Scope switches the picker between this project and all projects.
 	Scope  key.Binding
@@ -23,26 +26,39 @@ type Session struct {
 	Stats      key.Binding
 	Follow     key.Binding
 	Reload     key.Binding
+	// GotoEntry asks for an entry id (or a unique prefix) and selects it.
+	GotoEntry key.Binding
+	// ToLeaf selects the session's current leaf again.
+	ToLeaf key.Binding
+	// CopyContext copies the context at the entry as the provider
+	// receives it (Global.Copy copies the entry's text).
+	CopyContext key.Binding
+	// Skipped lists the lines of the file the reader dropped, and why.
+	Skipped key.Binding
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
 // follow Pi's /tree habits (left/right, or h/l for vi users).
 func DefaultSession() Session {
 	return Session{
-		Nav:        DefaultNav(),
-		Open:       bind([]string{"enter"}, "enter", "open/select"),
-		Back:       bind([]string{"esc"}, "esc", "back"),
-		Filter:     bind([]string{"/"}, "/", "filter"),
-		Scope:      bind([]string{"a"}, "a", "all projects"),
-		Fold:       bind([]string{"left", "h"}, "←/h", "fold"),
-		Unfold:     bind([]string{"right", "l"}, "→/l", "unfold"),
-		TreeFilter: bind([]string{"f"}, "f", "tree filter"),
-		Expand:     bind([]string{"space"}, "space", "expand tools"),
-		Thinking:   bind([]string{"t"}, "t", "thinking"),
-		Context:    bind([]string{"c"}, "c", "context here"),
-		Stats:      bind([]string{"s"}, "s", "stats"),
-		Follow:     bind([]string{"F"}, "F", "follow"),
-		Reload:     bind([]string{"r"}, "r", "reload"),
+		Nav:         DefaultNav(),
+		Open:        bind([]string{"enter"}, "enter", "open/select"),
+		Back:        bind([]string{"esc"}, "esc", "back"),
+		Filter:      bind([]string{"/"}, "/", "filter"),
+		Scope:       bind([]string{"a"}, "a", "all projects"),
+		Fold:        bind([]string{"left", "h"}, "←/h", "fold"),
+		Unfold:      bind([]string{"right", "l"}, "→/l", "unfold"),
+		TreeFilter:  bind([]string{"f"}, "f", "tree filter"),
+		Expand:      bind([]string{"space"}, "space", "expand tools"),
+		Thinking:    bind([]string{"t"}, "t", "thinking"),
+		Context:     bind([]string{"c"}, "c", "context here"),
+		Stats:       bind([]string{"s"}, "s", "stats"),
+		Follow:      bind([]string{"F"}, "F", "follow"),
+		Reload:      bind([]string{"r"}, "r", "reload"),
+		GotoEntry:   bind([]string{"#"}, "#", "go to entry id"),
+		ToLeaf:      bind([]string{"L"}, "L", "back to leaf"),
+		CopyContext: bind([]string{"Y"}, "Y", "copy context"),
+		Skipped:     bind([]string{"!"}, "!", "skipped lines"),
 	}
 }
 
@@ -53,5 +69,7 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session.fold": &s.Fold, "session.unfold": &s.Unfold, "session.tree-filter": &s.TreeFilter, "session.expand": &s.Expand,
 		"session.thinking": &s.Thinking, "session.context": &s.Context, "session.stats": &s.Stats,
 		"session.follow": &s.Follow, "session.reload": &s.Reload,
+		"session.goto-entry": &s.GotoEntry, "session.to-leaf": &s.ToLeaf, "session.copy-context": &s.CopyContext,
+		"session.skipped": &s.Skipped,
 	})
 }

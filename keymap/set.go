@@ -17,6 +17,8 @@ type Set struct {
 	Payloads       Payloads
 	Forms          Forms
 	Agents         Agents
+	// Search are the keys of every search and filter line.
+	Search Search
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -31,16 +33,18 @@ func DefaultSet() Set {
 		Payloads:       DefaultPayloads(),
 		Forms:          DefaultForms(),
 		Agents:         DefaultAgents(),
+		Search:         DefaultSearch(),
 	}
 }
 
 // Named exposes every binding under the names a user's config file uses:
 // the global keys by their own name ("quit", "next-pane"), the others
 // prefixed by their group ("presets.save", "session.follow", "payloads.swap",
-// "form.commit", "palette.run", "confirm.yes", "agents.transcript").
+// "form.commit", "palette.run", "confirm.yes", "agents.transcript",
+// "search.next").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Payloads, &s.Forms, &s.Agents} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Payloads, &s.Forms, &s.Agents, &s.Search} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

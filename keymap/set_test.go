@@ -20,13 +20,13 @@ func TestSetNamesEveryBindingOnceWithItsGroup(t *testing.T) {
 			groups[g]++
 		}
 	}
-	for _, g := range []string{"presets", "capabilities", "session", "payloads", "form", "palette", "confirm", "agents"} {
+	for _, g := range []string{"presets", "capabilities", "session", "payloads", "form", "palette", "confirm", "agents", "search"} {
 		if groups[g] == 0 {
 			t.Errorf("no %s.* names", g)
 		}
 	}
-	g, p, c, se, pl, f, a := s.Global, s.Presets, s.Capabilities, s.Session, s.Payloads, s.Forms, s.Agents
-	want := len(g.Named()) + len(p.Named()) + len(c.Named()) + len(se.Named()) + len(pl.Named()) + len(f.Named()) + len(a.Named()) + 4 + 2
+	g, p, c, se, pl, f, a, sr := s.Global, s.Presets, s.Capabilities, s.Session, s.Payloads, s.Forms, s.Agents, s.Search
+	want := len(g.Named()) + len(p.Named()) + len(c.Named()) + len(se.Named()) + len(pl.Named()) + len(f.Named()) + len(a.Named()) + len(sr.Named()) + 4 + 2
 	if len(named) != want {
 		t.Fatalf("Set names %d bindings, want %d (a name collides)", len(named), want)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/piprompt"
+	"github.com/forgebench/forgebench/engine/preset"
 )
 
 // PiPromptFiles are the files Pi reads to build its default system prompt
@@ -71,18 +72,29 @@ func PiDefaultRuntime(ws Workspace, model *compile.Model, now time.Time) (compil
 	if err != nil {
 		return compile.Runtime{}, "", fmt.Errorf("read Pi's prompt files: %w", err)
 	}
-	ctx := make([]compile.ContextFile, len(files.ContextFiles))
-	promptCtx := make([]piprompt.ContextFile, len(files.ContextFiles))
-	for i, f := range files.ContextFiles {
-		ctx[i] = compile.ContextFile{Path: f.Path, Content: f.Content}
-		promptCtx[i] = piprompt.ContextFile{Path: f.Path, Content: f.Content}
+	rt, base := files.Runtime(ws.Cwd, model, now, nil)
+	return rt, base, nil
+}
+
+// Runtime is the runtime and base prompt Pi 1.6.0 builds from these files
+// for cwd with the given tools selected (nil = Pi's default tools): the
+// built-in tools' snippets, the selected ones' guidelines and the tools
+// section of the prompt follow the selection. It is pure, so a preview can
+// call it for every draft (a Preset's policy changes the selection).
+func (f PiPromptFiles) Runtime(cwd string, model *compile.Model, now time.Time, selected []string) (compile.Runtime, string) {
+	ctx := make([]compile.ContextFile, len(f.ContextFiles))
+	promptCtx := make([]piprompt.ContextFile, len(f.ContextFiles))
+	for i, c := range f.ContextFiles {
+		ctx[i] = compile.ContextFile{Path: c.Path, Content: c.Content}
+		promptCtx[i] = piprompt.ContextFile{Path: c.Path, Content: c.Content}
 	}
 	var appendPrompt *string
-	if files.Append != "" {
-		appendPrompt = &files.Append
+	if f.Append != "" {
+		appendPrompt = &f.Append
 	}
 	rt := compile.DefaultRuntime(compile.DefaultRuntimeInput{
-		Cwd: ws.Cwd, ContextFiles: ctx, AppendSystemPrompt: appendPrompt, Model: model, Now: now,
+		Cwd: cwd, ContextFiles: ctx, AppendSystemPrompt: appendPrompt, Model: model, Now: now,
+		SelectedTools: selected,
 	})
 	var tools []piprompt.Tool
 	for _, name := range rt.Options.SelectedTools {
@@ -93,8 +105,21 @@ func PiDefaultRuntime(ws Workspace, model *compile.Model, now time.Time) (compil
 		}
 	}
 	base := piprompt.Build(piprompt.Input{
-		CustomPrompt: files.System, Tools: tools, Addendum: files.Append,
-		ContextFiles: promptCtx, Cwd: ws.Cwd,
+		CustomPrompt: f.System, Tools: tools, Addendum: f.Append,
+		ContextFiles: promptCtx, Cwd: cwd,
 	})
-	return rt, base, nil
+	return rt, base
+}
+
+// PiFreshSessionRuntime is PiDefaultRuntime for a fresh session with the
+// Preset policy applied: the selected tools are what the session starts
+// with (compile.FreshSessionTools), and Pi's prompt lists those.
+func PiFreshSessionRuntime(ws Workspace, model *compile.Model, now time.Time, policy *preset.ResourcePolicy) (compile.Runtime, string, compile.ToolSelection, error) {
+	files, err := LoadPiPromptFiles(ws)
+	if err != nil {
+		return compile.Runtime{}, "", compile.ToolSelection{}, fmt.Errorf("read Pi's prompt files: %w", err)
+	}
+	sel := compile.FreshSessionTools(policy)
+	rt, base := files.Runtime(ws.Cwd, model, now, sel.Tools)
+	return rt, base, sel, nil
 }

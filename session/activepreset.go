@@ -67,6 +67,12 @@ func ActivePresetAt(s *Session, index int) ActivePreset {
 	return ActivePreset{}
 }
 
+// DecodePresetState reads the data of a pi-forge-prompt-stack-state entry
+// (a custom entry of type PresetStateType): what ActivePresetAt returns
+// when that entry is the latest of its kind on the branch. For a caller
+// that walks the branch anyway (capstate) and need not scan it twice.
+func DecodePresetState(data []byte) ActivePreset { return decodePresetState(data) }
+
 // decodePresetState reads the data of a pi-forge-prompt-stack-state entry.
 func decodePresetState(data []byte) ActivePreset {
 	v, err := jsonv.Parse(data)

@@ -20,14 +20,23 @@ import (
 // framed but not decoded: their content is never needed for the numbers.
 //
 // The numbers equal SessionStats over the same entries. The one place a
-// digest is less strict than the full reader: a non-assistant message line
-// whose head (type, id, parentId, timestamp, message.role, in Pi's key
-// order) is valid and which ends in "}" is counted without validating the
-// rest of its content, where Pi would drop a line with a broken string
-// deep inside. Everything else (assistant messages, custom entries,
-// usage, compactions, unusual key orders) goes through the full validating
-// parser. Files older than format version 3 are read with Open (their
-// ids come from migration).
+// digest is less strict than Pi's loader (JSON.parse of each line; a line
+// that fails is dropped) is a message line of role user, toolResult,
+// bashExecution, system, branchSummary or compactionSummary with no usage
+// or nestedCalls member. Such a line is framed, not validated: every key of
+// the entry and of its message is read exactly, type, id, parentId and
+// timestamp must be valid JSON scalars, message.role a valid string, and
+// the braces of the entry and of its message must close at the end of the
+// line; every other value is skipped by its quotes and bracket depth only.
+// So a bad escape or a raw control character in a string, a malformed
+// number or literal, a mismatched bracket or a missing comma inside such a
+// value leaves the line counted where Pi would drop it (and cut the branch
+// of any entry below it). JSON.stringify, Pi's writer, never produces such
+// a line; validating every byte of those values would triple the time to
+// list a large agent tree (TestDigestFramedLines pins the rule). Assistant
+// messages, custom entries, usage, compactions and every other line go
+// through the full validating parser. Files older than format version 3
+// are read with Open (their ids come from migration).
 type Digest struct {
 	Path    string
 	Size    int64

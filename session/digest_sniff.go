@@ -18,11 +18,12 @@ var sniffRoles = map[string]string{
 
 var sniffKeys = [...]string{"type", "id", "parentId", "timestamp"}
 
-// sniffMessage reads a message entry whose role needs no content, in any
-// key order, without validating string contents: every key of the entry
-// and of its message is read exactly; the four header fields must be
-// scalars and "message" an object; other values are skipped by structure.
-// ok is false for anything else (another type or role, a usage or
+// sniffMessage frames a message entry whose role needs no content, in any
+// key order: every key of the entry and of its message is read exactly; the
+// four header fields must be valid scalars, message.role a valid string and
+// "message" an object; every other value is skipped by structure only
+// (skipLoose), which is the documented difference from Pi's loader (see
+// Digest). ok is false for anything else (another type or role, a usage or
 // nestedCalls member, a duplicate key, an escaped key, a malformed frame);
 // the caller then parses the line fully.
 func sniffMessage(line []byte) (DigestEntry, bool) {

@@ -154,6 +154,71 @@ func TestDigestOddLines(t *testing.T) {
 	}
 }
 
+// TestDigestFramedLines pins the one documented difference from Pi's loader
+// (see Digest): a user/toolResult/... message line whose frame is sound but
+// whose content is not JSON (a bad escape, a raw control character, a bare
+// word, a missing comma deep inside) is counted, where JSON.parse drops it.
+// The same faults in the frame itself (the entry's type, id, parentId,
+// timestamp, message.role, a key, the braces) drop the line as Pi does.
+func TestDigestFramedLines(t *testing.T) {
+	head := `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}`
+	msg := func(role, ts, content string) string {
+		return `{"type":"message","id":"b","parentId":"a","timestamp":` + ts + `,"message":{"role":` + role + `,"content":` + content + `}}`
+	}
+	write := func(name, line string) *Digest {
+		t.Helper()
+		lines := []string{head,
+			`{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"ok"}}`,
+			line,
+			`{"type":"message","id":"c","parentId":"b","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"user","content":"after"}}`}
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadDigest(path, DigestOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Entries) != 2 || s.Diagnostics.MalformedLines != 1 {
+			t.Fatalf("%s: the reader (JSON.parse) kept %d entries, want 2", name, len(s.Entries))
+		}
+		return d
+	}
+	ts := `"2026-01-01T00:00:02.000Z"`
+	deep := []string{
+		`"bad escape \q"`,
+		`"bad unicode \u12G4"`,
+		"\"raw control \x01 char\"",
+		`[{"type":"text","text":"x"} {"type":"text","text":"y"}]`,
+		`[{"type":"text" "text":"x"}]`,
+		`[{"type":"text","text":tru}]`,
+		`[{"type":"text","text":01}]`,
+		`[{"type":"text","text":"x",}]`,
+		`[1}`,
+	}
+	for k, content := range deep {
+		if d := write(fmt.Sprintf("deep%d.jsonl", k), msg(`"user"`, ts, content)); len(d.Entries) != 3 || d.Diagnostics.MalformedLines != 0 {
+			t.Errorf("content %s: %d entries, %d malformed; the documented framing counts the line", content, len(d.Entries), d.Diagnostics.MalformedLines)
+		}
+	}
+	frame := []string{
+		msg(`"user"`, `"bad \q"`, `"x"`),
+		msg(`"us\qer"`, ts, `"x"`),
+		msg(`"user"`, `tru`, `"x"`),
+		msg(`"user"`, ts, `"x"`) + `x`,
+		strings.Replace(msg(`"user"`, ts, `"x"`), `"parentId":"a"`, `"parentId":"a" "x":1`, 1),
+	}
+	for k, line := range frame {
+		if d := write(fmt.Sprintf("frame%d.jsonl", k), line); len(d.Entries) != 2 || d.Diagnostics.MalformedLines != 1 {
+			t.Errorf("line %s: %d entries, %d malformed; Pi drops it", line, len(d.Entries), d.Diagnostics.MalformedLines)
+		}
+	}
+}
+
 func TestDigestLongLinesAndOldFormat(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("x", 3000)

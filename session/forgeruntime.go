@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"html"
 	"math"
 	"regexp"
@@ -123,14 +124,19 @@ type ForgeRuntime struct {
 // (its API from cat when known), the latest user message of the context,
 // and the entry's own time as `now` in the location loc.
 func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Location) (*ForgeRuntime, error) {
+	if index < 0 || index >= len(s.Entries) {
+		return nil, fmt.Errorf("runtime at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
+	}
 	ctx, err := s.Context(index)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := SystemPromptAt(s, index)
-	if err != nil {
-		return nil, err
-	}
+	return forgeRuntimeOf(s, ctx, index, cat, loc), nil
+}
+
+// forgeRuntimeOf is ForgeRuntimeAt on a context already built at index.
+func forgeRuntimeOf(s *Session, ctx *Context, index int, cat *catalog.Catalog, loc *time.Location) *ForgeRuntime {
+	sp := systemPromptOf(ctx, index)
 	fr := &ForgeRuntime{Messages: ctx.AgentMessages()}
 	id := "(empty session)"
 	if index >= 0 && index < len(s.Entries) {
@@ -138,7 +144,7 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 	}
 	if sp.Source != SystemPromptFromSession {
 		fr.Source = "Pi 1.6.0 defaults: " + sanitize.Clip(s.Path, 200) + " records no system prompt (written before Pi 0.86)"
-		return fr, nil
+		return fr
 	}
 	sections := make(map[string]string, len(sp.Sections))
 	for _, sec := range sp.Sections {
@@ -166,7 +172,7 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 		}
 	}
 	fr.Source = "session " + sanitize.Clip(s.Header.ID, 60) + " at entry " + sanitize.Clip(id, 20) + " (system prompt recorded by Pi)"
-	return fr, nil
+	return fr
 }
 
 // contextFilesOf reads the files back out of a project_context body. Pi

@@ -32,6 +32,10 @@ const MaxPayloadFileBytes = 64 << 20
 // ErrPayloadTooLarge is returned for a file over MaxPayloadFileBytes.
 var ErrPayloadTooLarge = errors.New("payload file too large")
 
+// ErrNotPayloadFile is returned for a directory (a FIFO or device fails
+// with ErrNotRegular).
+var ErrNotPayloadFile = errors.New("is a directory, not a payload file")
+
 // PayloadFile is a saved payload or turn-snapshot file, read.
 type PayloadFile struct {
 	Path string
@@ -64,7 +68,7 @@ type PayloadFile struct {
 // that cannot be read is an error; any content is data.
 func ReadPayloadFile(path string) (*PayloadFile, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("read payload %s: is a directory", path)
+		return nil, fmt.Errorf("read payload %s: %w", path, ErrNotPayloadFile)
 	}
 	f, info, err := openRegular(path) // a FIFO or device is refused, never read
 	if err != nil {

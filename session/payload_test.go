@@ -186,7 +186,7 @@ func TestCacheReport(t *testing.T) {
 	if u.EntryID != "d49fd546" || u.Lost != 6850 || u.CacheRead != 1200 {
 		t.Errorf("drop %+v", u)
 	}
-	p := PredictAt(s, rep.Uses, k, catalog.Default())
+	p := PredictAt(s, rep.Uses, k, RequestOptions{Catalog: catalog.Default()})
 	if p.Err != nil || !p.Breaks || p.Cause == nil || p.Cause.Kind != turndiff.CauseModel || p.Diff.PrefixTokens > 10 {
 		t.Errorf("prediction %+v cause %+v", p.Diff.Summary, p.Cause)
 	}
@@ -198,15 +198,23 @@ func TestCacheReport(t *testing.T) {
 func TestPresetRequest(t *testing.T) {
 	rv, _ := demoResolver(t)
 	a, b, d, c := resolveDiff(t, rv, "session:demo#c0430f5a", "preset:guarded-worker@demo#c0430f5a")
-	if b.Preset == nil || b.Stack == nil || b.Request.ContextIndex != a.Request.ContextIndex {
+	if b.Stack == nil || b.PresetID != "project:guarded-worker" || b.Request.PresetID != "project:guarded-worker" || b.Request.ContextIndex != a.Request.ContextIndex {
 		t.Fatalf("preset side %+v", b.Request)
 	}
-	sys, _ := b.Request.Payload.Get("system")
-	if sys.(string) != b.Preset.Preview.Result.System.SystemPrompt && !strings.HasPrefix(sys.(string), b.Preset.Preview.Result.System.SystemPrompt+"\n\n") {
-		t.Errorf("system block is not the compiled prompt")
+	if b.Request.Usage != nil {
+		t.Errorf("a preset's request has no recorded usage")
 	}
-	if o, ok := b.Turn.OriginAt("system", 0); !ok || o.Kind != turndiff.CausePresetItem || o.PresetID != "project:guarded-worker" {
+	sys, _ := b.Request.Payload.Get("system")
+	if !strings.HasPrefix(sys.(string), "You are a careful engineer on the billing team. Write tools are enabled") {
+		t.Errorf("system block is not the compiled prompt: %.80q", sys)
+	}
+	if o, ok := b.Turn.OriginAt("system", 0); !ok || o.Kind != turndiff.CausePresetItem || o.ItemID != "role" || o.PresetID != "project:guarded-worker" {
 		t.Errorf("origin of the first character %+v", o)
+	}
+	// c0430f5a follows a tool result: pi-forge compiles only the system
+	// prompt, the messages are the natural context.
+	if len(b.Request.Inferred) != 1 || !strings.Contains(b.Request.Inferred[0], "follow-up") {
+		t.Errorf("inferred %q", b.Request.Inferred)
 	}
 	// The compiled prompt differs from Pi's recorded one.
 	if d.Summary.ModifiedBlocks == 0 {
@@ -219,6 +227,16 @@ func TestPresetRequest(t *testing.T) {
 	_, _, d2, c2 := resolveDiff(t, rv, "preset:pi-mirror@demo#c0430f5a", "preset:guarded-worker@demo#c0430f5a")
 	if d2.Summary.ChangedBlocks == 0 || c2 == nil || c2.PresetID != "project:guarded-worker" {
 		t.Errorf("preset pair: %+v cause %+v", d2.Summary, c2)
+	}
+	// On the first request of a turn the messages are compiled too: the
+	// working agreement follows the history and carries its item.
+	_, first, _, _ := resolveDiff(t, rv, "session:demo#fa181dba", "preset:guarded-worker@demo#fa181dba")
+	last := first.Turn.Turn.Blocks[len(first.Turn.Turn.Blocks)-1]
+	if o := first.Turn.Blocks[last.Key]; o.Kind != turndiff.CausePresetItem || o.ItemID != "working-agreement" || !strings.HasPrefix(last.Text, "(Working agreement") {
+		t.Errorf("last block %s %.40q origin %+v", last.Key, last.Text, o)
+	}
+	if len(first.Request.Inferred) != 0 {
+		t.Errorf("inferred %q", first.Request.Inferred)
 	}
 }
 
@@ -233,7 +251,7 @@ func TestPresetRequestFallback(t *testing.T) {
 	if _, err := PresetRequestAt(s, 0, PresetInput{Stack: st}); err == nil {
 		t.Fatal("a session without a recorded prompt needs a fallback runtime")
 	}
-	pr, err := PresetRequestAt(s, 0, PresetInput{Stack: st, Fallback: func() (compile.Runtime, string, error) {
+	pr, err := PresetRequestAt(s, 0, PresetInput{Stack: st, PresetID: "p", Fallback: func() (compile.Runtime, string, error) {
 		return compile.Runtime{Now: time.Unix(0, 0)}, "BASE", nil
 	}})
 	if err != nil {
@@ -257,6 +275,33 @@ func TestResolveErrors(t *testing.T) {
 	}
 	if _, err := rv.Resolve(Ref{Kind: RefFile, Path: filepath.Join(t.TempDir(), "missing.json")}); err == nil {
 		t.Error("missing file")
+	}
+}
+
+// TestResolveHashInPath: a session file whose path holds "#" resolves
+// without an entry (the default leaf) as well as with one.
+func TestResolveHashInPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "we#ird")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.jsonl")
+	data := `{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rv := &Resolver{}
+	for _, raw := range []string{"session:" + path, "session:" + path + "#u1"} {
+		ref, err := ParseRef(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := rv.Resolve(ref)
+		if err != nil || r.Ref.Path != path || r.Session.Entries[r.Index].ID != "u1" {
+			t.Errorf("%s: %v %+v", raw, err, r)
+		}
 	}
 }
 
@@ -313,4 +358,72 @@ func FuzzParseRef(f *testing.F) {
 			}
 		}
 	})
+}
+
+// countingForge counts the requests rebuilt and leaves them as Pi built
+// them.
+type countingForge struct{ n int }
+
+func (f *countingForge) Rewrite(*Session, ForgeInput) (*ForgeOutput, error) {
+	f.n++
+	return nil, nil
+}
+
+// TestPredictSharesRequests: adjacent drops rebuild the request between
+// them once; n bounds the drops, -1 predicts every one.
+func TestPredictSharesRequests(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := 0; i < 6; i++ {
+		u, a := "u"+itoa(i), "a"+itoa(i)
+		b.WriteString(`{"type":"message","id":"` + u + `","parentId":` + parent + `,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"q` + itoa(i) + `","timestamp":1}}` + "\n")
+		b.WriteString(`{"type":"message","id":"` + a + `","parentId":"` + u + `","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":100,"totalTokens":102},"timestamp":2}}` + "\n")
+		parent = `"` + a + `"`
+	}
+	s, err := Read(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := CacheReportAt(s, s.LeafIndex())
+	if len(rep.Branch.Drops) != 5 {
+		t.Fatalf("drops %v", rep.Branch.Drops)
+	}
+	f := &countingForge{}
+	all := PredictDrops(s, rep, RequestOptions{Forge: f}, -1)
+	if len(all) != 5 || f.n != 6 || all[0].Use.EntryID != "a1" || all[4].Use.EntryID != "a5" {
+		t.Errorf("%d predictions, %d requests rebuilt (want 6: each once)", len(all), f.n)
+	}
+	f.n = 0
+	recent := PredictDrops(s, rep, RequestOptions{Forge: f}, 2)
+	if len(recent) != 2 || recent[0].Use.EntryID != "a4" || f.n != 3 {
+		t.Errorf("recent %d, %d rebuilt", len(recent), f.n)
+	}
+}
+
+// TestFirstOfTurn: a request opens a turn unless its context ends with a
+// tool result; System and extension messages after it do not count.
+func TestFirstOfTurn(t *testing.T) {
+	for _, tc := range []struct {
+		roles []string
+		first bool
+	}{
+		{[]string{"user"}, true},
+		{[]string{"user", "assistant", "toolResult"}, false},
+		{[]string{"user", "assistant", "toolResult", "custom", "system"}, false},
+		{[]string{"user", "assistant", "toolResult", "user"}, true},
+		{[]string{"user", "assistant"}, true},
+		{nil, true},
+	} {
+		var msgs []any
+		for _, r := range tc.roles {
+			o := jsonv.NewObject()
+			o.Set("role", r)
+			msgs = append(msgs, o)
+		}
+		ctx := &Context{Entries: []ProjectedEntry{{Messages: msgs}}}
+		if got := FirstOfTurn(ctx); got != tc.first {
+			t.Errorf("%v: first of turn %v", tc.roles, got)
+		}
+	}
 }

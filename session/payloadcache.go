@@ -5,7 +5,6 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
-	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // CacheReport is the prompt-cache use recorded in a session: per request
@@ -93,19 +92,35 @@ type Prediction struct {
 }
 
 // PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
-// branch of s) and diffs them.
-func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog) Prediction {
+// branch of s) as opts says and diffs them.
+func PredictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
+	return predictAt(s, uses, k, opts, map[int]*Request{})
+}
+
+// predictAt is PredictAt reusing the requests already rebuilt (by entry
+// index): adjacent drops share one.
+func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]*Request) Prediction {
 	p := Prediction{Use: uses[k]}
 	if k == 0 {
 		return p
 	}
 	p.Previous = uses[k-1]
-	prev, err := RequestAt(s, uses[k-1].Index, cat)
+	rebuild := func(index int) (*Request, error) {
+		if r, ok := built[index]; ok {
+			return r, nil
+		}
+		r, err := RequestWith(s, index, opts)
+		if err == nil {
+			built[index] = r
+		}
+		return r, err
+	}
+	prev, err := rebuild(uses[k-1].Index)
 	if err != nil {
 		p.Err = err
 		return p
 	}
-	cur, err := RequestAt(s, uses[k].Index, cat)
+	cur, err := rebuild(uses[k].Index)
 	if err != nil {
 		p.Err = err
 		return p
@@ -118,20 +133,30 @@ func PredictAt(s *Session, uses []turndiff.CacheUse, k int, cat *catalog.Catalog
 	return p
 }
 
-// MaxPredictedDrops bounds how many cache drops (the most recent) get a
-// predicted boundary in CacheValue: each rebuilds two requests.
+// MaxPredictedDrops is how many cache drops (the most recent) get a
+// predicted boundary by default: each rebuilds up to two requests, about
+// as costly as the context of that request, so a long session with many
+// drops asks for more explicitly.
 const MaxPredictedDrops = 5
 
-// PredictDrops predicts the boundary of the most recent drops of r (at
-// most MaxPredictedDrops), oldest first.
-func PredictDrops(s *Session, r CacheReport, cat *catalog.Catalog) []Prediction {
+// PredictDrops predicts the boundary at the n most recent drops of r (every
+// drop when n < 0), oldest first.
+func PredictDrops(s *Session, r CacheReport, opts RequestOptions, n int) []Prediction {
 	drops := r.Branch.Drops
-	if len(drops) > MaxPredictedDrops {
-		drops = drops[len(drops)-MaxPredictedDrops:]
+	if n >= 0 && len(drops) > n {
+		drops = drops[len(drops)-n:]
 	}
-	out := make([]Prediction, 0, len(drops))
-	for _, k := range drops {
-		out = append(out, PredictAt(s, r.Uses, k, cat))
+	return Predict(s, r.Uses, drops, opts)
+}
+
+// Predict predicts the boundary at the drops uses[k] for k in ks (indexes
+// into uses, one branch of s), in that order. Adjacent drops share the
+// request between them, rebuilt once.
+func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions) []Prediction {
+	out := make([]Prediction, 0, len(ks))
+	built := map[int]*Request{}
+	for _, k := range ks {
+		out = append(out, predictAt(s, uses, k, opts, built))
 	}
 	return out
 }

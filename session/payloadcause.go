@@ -210,7 +210,18 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 		}
 		return nil
 	}
-	// A message: different branches, or a context edit.
+	// A message: pi-forge's compile of a turn's first request against a
+	// follow-up's natural context, different branches, or a context edit.
+	if ra.PresetID != "" && ra.PresetID == rb.PresetID && ra.MessagesCompiled != rb.MessagesCompiled {
+		compiled := ra
+		if rb.MessagesCompiled {
+			compiled = rb
+		}
+		c.Kind, c.PresetID, c.EntryID = turndiff.CausePreset, rb.PresetID, s.Entries[compiled.Entry].ID
+		c.Detail = "Preset " + rb.PresetID + " compiled the messages of the first request of the turn (entry " + sanitize.Clip(s.Entries[compiled.Entry].ID, 20) +
+			"); a tool-result follow-up carries Pi's natural context"
+		return c
+	}
 	beforeEntry, afterEntry := "", ""
 	if b.Before != nil {
 		beforeEntry = ra.EntryOf[b.Before.Key]

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,8 +83,8 @@ func TestReadPayloadFile(t *testing.T) {
 	if err != nil || !p.Valid || p.ModTime.IsZero() {
 		t.Fatalf("%v %+v", err, p)
 	}
-	if _, err := ReadPayloadFile(dir); err == nil {
-		t.Error("a directory is not a payload")
+	if _, err := ReadPayloadFile(dir); !errors.Is(err, ErrNotPayloadFile) {
+		t.Errorf("a directory is not a payload: %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -115,6 +116,9 @@ type Resolver struct {
 	Macros map[string]string
 	// Open opens a session (nil: Open).
 	Open func(path string) (*Session, error)
+	// Forge reproduces pi-forge's rewrite of session and preset requests
+	// (capstate.Forge); nil rebuilds them as Pi alone would send them.
+	Forge Forge
 
 	sessions map[string]*Session
 }
@@ -131,8 +135,6 @@ type Resolved struct {
 	Session *Session
 	Request *Request
 	Index   int
-	// Preset is set for preset references.
-	Preset *PresetRequest
 	// Stack is the preset compiled (preset references).
 	Stack *preset.Stack
 	// PresetID names it.
@@ -151,6 +153,8 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 		out.Turn = turndiff.Annotated{Turn: f.Turn}
 		return out, nil
 	}
+	ref = refPathWithHash(ref)
+	out.Ref = ref
 	s, err := rv.session(ref.Path)
 	if err != nil {
 		return nil, err
@@ -168,7 +172,7 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	}
 	out.Session, out.Index = s, index
 	if ref.Kind == RefSession {
-		req, err := RequestAt(s, index, rv.Catalog)
+		req, err := RequestWith(s, index, RequestOptions{Catalog: rv.Catalog, Forge: rv.Forge})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 		}
@@ -184,16 +188,34 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 	}
-	pr, err := PresetRequestAt(s, index, PresetInput{
+	req, err := RequestWith(s, index, RequestOptions{Catalog: rv.Catalog, Forge: rv.Forge, Preset: &PresetInput{
 		Stack: stack, PresetID: id, Macros: rv.Macros, Catalog: rv.Catalog, Location: rv.Location, Fallback: rv.Fallback,
-	})
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.Raw, err)
 	}
-	out.Preset, out.Request, out.Stack, out.PresetID = pr, &pr.Request, stack, id
-	out.Turn = pr.Turn
+	out.Request, out.Stack, out.PresetID = req, stack, id
+	out.Turn = req.Turn
 	out.Turn.Turn.TurnID = ref.String()
 	return out, nil
+}
+
+// refPathWithHash reads a session path that itself holds a "#" and has no
+// #ENTRY after it ("session:we#ird/s.jsonl"): ParseRef split it at the
+// last "#", so when that path does not exist but the whole one does, the
+// whole one is the file and the entry is the default leaf.
+func refPathWithHash(ref Ref) Ref {
+	if ref.Entry == "" {
+		return ref
+	}
+	if _, err := os.Stat(ref.Path); err == nil {
+		return ref
+	}
+	whole := ref.Path + "#" + ref.Entry
+	if info, err := os.Stat(whole); err == nil && !info.IsDir() {
+		ref.Path, ref.Entry = whole, ""
+	}
+	return ref
 }
 
 func (rv *Resolver) session(path string) (*Session, error) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -45,21 +46,54 @@ type Request struct {
 	Path []int
 	// CompactionIndex is the compaction the context starts at (-1 none).
 	CompactionIndex int
+	// PresetID names the Preset that compiled the request ("" when none
+	// did); RuntimeSource says where its compile runtime came from.
+	// MessagesCompiled is true when the Preset compiled the messages too
+	// (the first request of a user turn), false when they went out as Pi's
+	// natural context (a tool-result follow-up).
+	PresetID, RuntimeSource string
+	MessagesCompiled        bool
+	// Inferred says, for humans, what the rebuild assumed rather than read
+	// from the session (empty for Pi's own request).
+	Inferred []string
 }
 
-// wireMessage is one request message and the entry it came from.
+// RequestOptions say how a request is rebuilt.
+type RequestOptions struct {
+	// Catalog decides how System messages are presented (nil: collapsed,
+	// as for an unknown model).
+	Catalog *catalog.Catalog
+	// Forge reproduces an extension's rewrite of the context (nil: the
+	// request as Pi alone built it).
+	Forge Forge
+	// Preset, when set, is compiled in place of the Preset in force: the
+	// request that Preset would have sent (a preset reference). Its
+	// Catalog defaults to the options' Catalog.
+	Preset *PresetInput
+}
+
+// wireMessage is one request message, the entry it came from (-1 none)
+// and what produced it when the session does not hold it.
 type wireMessage struct {
-	value any
-	entry int
-	role  string
+	value  any
+	entry  int
+	role   string
+	origin turndiff.Origin
 }
 
-// RequestAt rebuilds the request of the entry with the given index: for an
-// assistant message the request that produced it (the context at its
-// parent, sent to the model that answered), otherwise the request Pi would
-// send next from that entry. cat decides how system messages are
-// presented (nil: collapsed, as for an unknown model).
+// RequestAt rebuilds the request Pi alone would have sent for the entry
+// with the given index (RequestWith without a Forge).
 func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
+	return RequestWith(s, index, RequestOptions{Catalog: cat})
+}
+
+// RequestWith rebuilds the request of the entry with the given index: for
+// an assistant message the request that produced it (the context at its
+// parent, sent to the model that answered), otherwise the request Pi
+// would send next from that entry. opts.Forge rewrites the context the
+// way the extension did (pi-forge's Preset and capabilities); opts.Preset
+// compiles another Preset instead of the one in force.
+func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
 	if index < 0 || index >= len(s.Entries) {
 		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
 	}
@@ -73,7 +107,7 @@ func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
 		}
 		r.Provider, _ = e.provider.in(e.Raw).Str()
 		r.Model, _ = e.model.in(e.Raw).Str()
-		if u, ok := usageOf(e, index); ok {
+		if u, ok := usageOf(e, index); ok && opts.Preset == nil {
 			r.Usage = &u
 		}
 	}
@@ -90,20 +124,101 @@ func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
 		r.Model, _ = ctx.Model.ModelID.Str()
 	}
 	sp := systemPromptOf(ctx, r.ContextIndex)
-	var msgs []wireMessage
-	for _, pe := range ctx.Entries {
-		for _, m := range ConvertToLLM(pe.Messages) {
-			obj, _ := m.(*jsonv.Object)
-			msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: objString(obj, "role")})
-		}
+	rw, err := r.rewrite(s, ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("request at entry %s: %w", e.ID, err)
+	}
+	tools := sp.Tools
+	if p := opts.Preset; p != nil {
+		tools = allowedTools(sp, p)
 	}
 	systemEntry := -1
 	if len(sp.Origins) > 0 {
 		systemEntry = sp.Origins[len(sp.Origins)-1]
 	}
-	blockMsg := r.build(sp.Tools, sp.message, msgs, r.native(cat))
+	native := r.native(opts.Catalog)
+	if rw == nil {
+		var msgs []wireMessage
+		for _, pe := range ctx.Entries {
+			for _, m := range ConvertToLLM(pe.Messages) {
+				obj, _ := m.(*jsonv.Object)
+				msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: objString(obj, "role")})
+			}
+		}
+		blockMsg := r.build(tools, sp.message, msgs, native)
+		r.attribute(s, msgs, blockMsg, systemEntry)
+		return r, nil
+	}
+	entryOf := make(map[any]int, len(ctx.Entries))
+	for _, pe := range ctx.Entries {
+		for _, m := range pe.Messages {
+			entryOf[m] = pe.Index
+		}
+	}
+	var systems []*jsonv.Object
+	var msgs []wireMessage
+	for _, m := range rw.Messages {
+		obj, _ := m.(*jsonv.Object)
+		if obj != nil && objString(obj, "role") == RoleSystem {
+			systems = append(systems, obj)
+		}
+		entry, ok := entryOf[m]
+		if !ok {
+			entry = -1
+		}
+		for _, llm := range ConvertToLLM([]any{m}) {
+			lo, _ := llm.(*jsonv.Object)
+			msgs = append(msgs, wireMessage{value: llm, entry: entry, role: objString(lo, "role"), origin: rw.Origins[m]})
+		}
+	}
+	blockMsg := r.build(tools, replaySystemMessages(systems), msgs, native)
 	r.attribute(s, msgs, blockMsg, systemEntry)
+	r.PresetID, r.RuntimeSource, r.Inferred, r.MessagesCompiled = rw.PresetID, rw.RuntimeSource, rw.Inferred, rw.MessagesCompiled
+	if rw.StackID != "" {
+		r.Turn.Turn.StackID = rw.StackID
+	}
+	if len(rw.SystemSpans) > 0 && r.Turn.Turn.Blocks != nil {
+		if _, ok := r.Payload.Get("system"); ok {
+			r.Turn.Spans = map[string][]turndiff.Span{turndiff.KeySystem: rw.SystemSpans}
+		}
+	}
 	return r, nil
+}
+
+// rewrite applies opts' Forge, or compiles opts.Preset without one; nil
+// when the context goes out as Pi built it.
+func (r *Request) rewrite(s *Session, ctx *Context, opts RequestOptions) (*ForgeOutput, error) {
+	in := ForgeInput{Context: ctx, FirstOfTurn: FirstOfTurn(ctx), Preset: opts.Preset}
+	if in.Preset != nil && in.Preset.Catalog == nil {
+		p := *in.Preset
+		p.Catalog = opts.Catalog
+		in.Preset = &p
+	}
+	if opts.Forge == nil && in.Preset == nil {
+		return nil, nil
+	}
+	in.Messages = ctx.AgentMessages()
+	if opts.Forge != nil {
+		return opts.Forge.Rewrite(s, in)
+	}
+	return CompilePreset(s, in)
+}
+
+// allowedTools are the tools declared at the context that p's tool policy
+// allows.
+func allowedTools(sp *SystemPrompt, p *PresetInput) []any {
+	allowed := map[string]bool{}
+	for _, name := range preset.ApplyResourcePolicy(sp.ToolNames(), p.Stack.Tools) {
+		allowed[name] = true
+	}
+	var tools []any
+	for _, t := range sp.Tools {
+		o, _ := t.(*jsonv.Object)
+		if allowed[toolName(o)] {
+			tools = append(tools, t)
+		}
+	}
+	return tools
 }
 
 // native reports whether the model takes mid-conversation system messages.
@@ -187,6 +302,9 @@ func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage,
 // attribute records the entry behind every block of a rebuilt request.
 func (r *Request) attribute(s *Session, msgs []wireMessage, blockMsg map[string]int, systemEntry int) {
 	for key, i := range blockMsg {
+		if o := msgs[i].origin; o.Kind != "" {
+			r.Turn.Blocks[key] = o
+		}
 		idx := msgs[i].entry
 		if idx < 0 {
 			continue

@@ -77,6 +77,8 @@ type Diagnostics struct {
 	Lines int `json:"lines"`
 	// BlankLines counts empty or whitespace-only lines.
 	BlankLines int `json:"blankLines"`
+	// BlankLineNumbers lists the first blank lines (at most 100).
+	BlankLineNumbers []int `json:"blankLineNumbers,omitempty"`
 	// MalformedLines counts lines that are not valid JSON.
 	MalformedLines int `json:"malformedLines"`
 	// MalformedLineNumbers lists the first malformed lines (at most 100).
@@ -84,6 +86,8 @@ type Diagnostics struct {
 	// FalsyLines counts valid JSON lines whose value is falsy (null, false,
 	// 0, ""), which Pi drops.
 	FalsyLines int `json:"falsyLines"`
+	// FalsyLineNumbers lists the first falsy lines (at most 100).
+	FalsyLineNumbers []int `json:"falsyLineNumbers,omitempty"`
 	// OversizedLines lists lines longer than the limit (skipped unread).
 	OversizedLines []int `json:"oversizedLines,omitempty"`
 	// OversizedLineBytes is the length of each of OversizedLines, in the
@@ -177,10 +181,10 @@ type lineBatch struct {
 type batchResult struct {
 	seq       int
 	entries   []Entry
-	bytes     int // bytes of the lines that became entries
-	blank     int
-	falsy     int
-	malformed []int // line numbers
+	bytes     int   // bytes of the lines that became entries
+	blank     []int // line numbers
+	falsy     []int
+	malformed []int
 	err       error // a fault in a mapped file (ErrFileChanged)
 }
 
@@ -195,9 +199,9 @@ func decodeBatch(b lineBatch, sc *lineScratch, bufs *batchBuffers) (res batchRes
 			res.entries = append(res.entries, e)
 			res.bytes += len(l.data) + 1
 		case lineBlank:
-			res.blank++
+			res.blank = append(res.blank, l.no)
 		case lineFalsy:
-			res.falsy++
+			res.falsy = append(res.falsy, l.no)
 		default:
 			res.malformed = append(res.malformed, l.no)
 		}

@@ -68,12 +68,12 @@ func newAssembler(sizeHint int64) *assembler {
 }
 
 func (a *assembler) add(res batchResult) {
-	a.diag.BlankLines += res.blank
-	a.diag.FalsyLines += res.falsy
+	a.diag.BlankLines += len(res.blank)
+	a.diag.FalsyLines += len(res.falsy)
 	a.diag.MalformedLines += len(res.malformed)
-	if room := 100 - len(a.diag.MalformedLineNumbers); room > 0 {
-		a.diag.MalformedLineNumbers = append(a.diag.MalformedLineNumbers, res.malformed[:min(room, len(res.malformed))]...)
-	}
+	a.diag.BlankLineNumbers = appendFirst(a.diag.BlankLineNumbers, res.blank)
+	a.diag.FalsyLineNumbers = appendFirst(a.diag.FalsyLineNumbers, res.falsy)
+	a.diag.MalformedLineNumbers = appendFirst(a.diag.MalformedLineNumbers, res.malformed)
 	a.bytesSeen += int64(res.bytes)
 	a.entriesSeen += len(res.entries)
 	if !a.sized && a.sizeHint > 0 && (a.bytesSeen >= presizeAfterBytes || a.bytesSeen >= a.sizeHint) {
@@ -134,6 +134,18 @@ func (a *assembler) grow() {
 	grown := make([]Entry, n, est)
 	copy(grown, a.s.Entries)
 	a.s.Entries = grown
+}
+
+// numberedLinesMax bounds each list of skipped line numbers.
+const numberedLinesMax = 100
+
+// appendFirst appends line numbers to list while it holds fewer than
+// numberedLinesMax.
+func appendFirst(list, more []int) []int {
+	if room := numberedLinesMax - len(list); room > 0 {
+		list = append(list, more[:min(room, len(more))]...)
+	}
+	return list
 }
 
 func headerFrom(e *Entry) Header {

@@ -23,10 +23,14 @@ func baseMarkdown(isDark bool) ansi.StyleConfig {
 	return cfg
 }
 
-// asciiMarkdown is the colourless layout used under NO_COLOR.
+// asciiMarkdown is the colourless layout used under NO_COLOR. Inline
+// code keeps its backticks (glamour's ASCII style sets them only as block
+// affixes, which inline code ignores), so it stays apart from prose.
 func asciiMarkdown() ansi.StyleConfig {
 	cfg := styles.ASCIIStyleConfig
 	var zero uint
 	cfg.Document.Margin = &zero
+	cfg.Code.Prefix, cfg.Code.Suffix = "`", "`"
+	cfg.Code.BlockPrefix, cfg.Code.BlockSuffix = "", ""
 	return cfg
 }

@@ -76,15 +76,15 @@ func hex(s string) color.Color { return lipgloss.Color(s) }
 // DarkPalette is the palette for dark terminal backgrounds.
 func DarkPalette() Palette {
 	return Palette{
-		Name: "dark", Base: hex("#16161e"), Surface: hex("#1f2030"), Overlay: hex("#292b3d"),
-		Text: hex("#d4d6e4"), Subtle: hex("#a0a4bd"), Muted: hex("#62667f"),
-		Primary: hex("#7aa2f7"), Secondary: hex("#bb9af7"), Accent: hex("#e0af68"), Highlight: hex("#ff9e64"),
+		Name: "dark", Base: hex("#16161e"), Surface: hex("#1f2028"), Overlay: hex("#31333d"),
+		Text: hex("#d4d6e4"), Subtle: hex("#a0a4bd"), Muted: hex("#5a5e6f"),
+		Primary: hex("#7aa2f7"), Secondary: hex("#c39ae7"), Accent: hex("#dcc86a"), Highlight: hex("#ff9e64"),
 		Border: hex("#3b3e55"), BorderFocus: hex("#7aa2f7"), SelectionBg: hex("#2e3c64"), SelectionF: hex("#eef0ff"),
-		Success: hex("#9ece6a"), Warning: hex("#e0af68"), Danger: hex("#f7768e"), Info: hex("#7dcfff"),
-		DiffAdd: hex("#9ece6a"), DiffDel: hex("#f7768e"), DiffAddBg: hex("#20303b"), DiffDelBg: hex("#37222c"),
-		DiffHunk: hex("#7dcfff"), DiffContext: hex("#8a8ea8"),
-		RoleUser: hex("#7dcfff"), RoleAssistant: hex("#bb9af7"), RoleTool: hex("#e0af68"), RoleSystem: hex("#9ece6a"),
-		Thinking: hex("#737aa2"), Code: hex("#c0caf5"), ScopeProject: hex("#9ece6a"), ScopeGlobal: hex("#7aa2f7"),
+		Success: hex("#9ece6a"), Warning: hex("#dcc86a"), Danger: hex("#f7768e"), Info: hex("#7dcfff"),
+		DiffAdd: hex("#9ece6a"), DiffDel: hex("#f7768e"), DiffAddBg: hex("#243328"), DiffDelBg: hex("#37222c"),
+		DiffHunk: hex("#7dcfff"), DiffContext: hex("#828698"),
+		RoleUser: hex("#7dcfff"), RoleAssistant: hex("#c39ae7"), RoleTool: hex("#dcc86a"), RoleSystem: hex("#9ece6a"),
+		Thinking: hex("#737a9a"), Code: hex("#c0caf5"), ScopeProject: hex("#9ece6a"), ScopeGlobal: hex("#7aa2f7"),
 		Link: hex("#73daca"),
 	}
 }
@@ -92,14 +92,14 @@ func DarkPalette() Palette {
 // LightPalette is the palette for light terminal backgrounds.
 func LightPalette() Palette {
 	return Palette{
-		Name: "light", Base: hex("#fafafa"), Surface: hex("#f0f0f4"), Overlay: hex("#e4e5ee"),
-		Text: hex("#2a2b36"), Subtle: hex("#555970"), Muted: hex("#9194a8"),
-		Primary: hex("#2e59c8"), Secondary: hex("#7847bd"), Accent: hex("#a05a00"), Highlight: hex("#c4470f"),
-		Border: hex("#c8cad8"), BorderFocus: hex("#2e59c8"), SelectionBg: hex("#d5def7"), SelectionF: hex("#10121c"),
-		Success: hex("#2f7d32"), Warning: hex("#a05a00"), Danger: hex("#c4233e"), Info: hex("#0b6e99"),
-		DiffAdd: hex("#2f7d32"), DiffDel: hex("#c4233e"), DiffAddBg: hex("#e3f4e1"), DiffDelBg: hex("#fbe4e7"),
-		DiffHunk: hex("#0b6e99"), DiffContext: hex("#6b6f86"),
-		RoleUser: hex("#0b6e99"), RoleAssistant: hex("#7847bd"), RoleTool: hex("#a05a00"), RoleSystem: hex("#2f7d32"),
+		Name: "light", Base: hex("#fafafa"), Surface: hex("#f0f0f4"), Overlay: hex("#dcdde6"),
+		Text: hex("#22232e"), Subtle: hex("#555970"), Muted: hex("#898c98"),
+		Primary: hex("#2e59c8"), Secondary: hex("#9b4aa8"), Accent: hex("#8f7500"), Highlight: hex("#c4470f"),
+		Border: hex("#d0d2e0"), BorderFocus: hex("#2e59c8"), SelectionBg: hex("#d0d6ea"), SelectionF: hex("#10121c"),
+		Success: hex("#2f7d32"), Warning: hex("#8f7500"), Danger: hex("#b8232f"), Info: hex("#0b6e99"),
+		DiffAdd: hex("#2f7d32"), DiffDel: hex("#b8232f"), DiffAddBg: hex("#e3f4e1"), DiffDelBg: hex("#fbe4e7"),
+		DiffHunk: hex("#0b6e99"), DiffContext: hex("#737786"),
+		RoleUser: hex("#0b6e99"), RoleAssistant: hex("#9b4aa8"), RoleTool: hex("#8f7500"), RoleSystem: hex("#2f7d32"),
 		Thinking: hex("#8288a6"), Code: hex("#343b58"), ScopeProject: hex("#2f7d32"), ScopeGlobal: hex("#2e59c8"),
 		Link: hex("#007a78"),
 	}

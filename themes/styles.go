@@ -75,7 +75,9 @@ func New(p Palette, isDark bool) Styles {
 
 	s.List.Item = fg(p.Text)
 	s.List.Selected = lipgloss.NewStyle().Foreground(p.SelectionF).Background(p.SelectionBg).Bold(true).Reverse(isMono(p))
-	s.List.SelectedBlurred = fg(p.Primary).Bold(true)
+	// Under NO_COLOR the cursor row is reverse video in the focused pane
+	// and underlined elsewhere, so it never looks like a bold row.
+	s.List.SelectedBlurred = fg(p.Primary).Bold(true).Underline(isMono(p))
 	s.List.Dim = fg(p.Muted)
 	s.List.Match = fg(p.Highlight).Underline(true)
 
@@ -87,7 +89,7 @@ func New(p Palette, isDark bool) Styles {
 	s.Text.Warning = fg(p.Warning)
 	s.Text.Danger = fg(p.Danger).Bold(isMono(p))
 	s.Text.Info = fg(p.Info)
-	s.Text.Code = fg(p.Code)
+	s.Text.Code = fg(p.Code).Italic(isMono(p)) // markdown code keeps its backticks
 	s.Text.Link = fg(p.Link).Underline(true)
 
 	badge := func(c color.Color) lipgloss.Style { return fg(c).Bold(true) }

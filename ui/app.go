@@ -4,13 +4,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
@@ -34,6 +35,11 @@ type Options struct {
 	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
 	Home string
+	// Timer schedules delayed messages (nil: tea.Tick); tests fire them.
+	Timer func(time.Duration, tea.Msg) tea.Cmd
+	// WatchFiles lets panels watch their files for changes on disk (the
+	// real program; tests leave it off).
+	WatchFiles bool
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -44,8 +50,11 @@ type Model struct {
 	panels   []common.Panel
 	active   int
 	showHelp bool
-	help     help.Model
-	palette  palette.Model
+	// helpOffset is the first line of the help's key list on screen (the
+	// list scrolls when the terminal is too short for it).
+	helpOffset int
+	help       help.Model
+	palette    palette.Model
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -58,15 +67,15 @@ type Model struct {
 	cwdLabel string
 	// lastView is the last frame drawn, shown again when drawing faulted.
 	lastView tea.View
-	// status is a warning the footer shows until the next key press (the
-	// model catalog's models.json diagnostics).
-	status string
+	// status is the root's own message in the footer (the model catalog's
+	// models.json diagnostics); it expires like every status.
+	status common.Status
 }
 
 // New builds the root model with the five panels.
 func New(opts Options) *Model {
 	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true}
-	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace}
+	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
 	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
 	m.applyTheme()
 	m.help = help.New()
@@ -74,6 +83,9 @@ func New(opts Options) *Model {
 	m.palette = palette.New(m.keys.CommandPalette)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	if opts.WatchFiles {
+		presets.EnableWatch()
+	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),
@@ -108,69 +120,74 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // Update routes messages in a fixed order: quit → open dialog → focused
-// text input → global keys → focused panel. It and the commands it returns
-// run under session.GuardFaults (guard.go).
+// text input → global keys → focused panel. It, View and every command
+// it returns run under session.GuardFaults (guard.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if fc, ok := msg.(fileChangedMsg); ok {
-		m.status = fileChangedStatus(fc.err)
-		return m, nil
+		return m, m.status.Error(m.com, fileChangedStatus(fc.err))
 	}
 	var cmd tea.Cmd
-	if err := session.GuardFaults(func() error { cmd = m.update(msg); return nil }); err != nil {
-		m.status = fileChangedStatus(err)
+	if err := session.GuardFaults(func() error { _, cmd = m.update(msg); return nil }); err != nil {
+		return m, m.status.Error(m.com, fileChangedStatus(err))
 	}
 	return m, guardCmd(cmd)
 }
 
-func (m *Model) update(msg tea.Msg) tea.Cmd {
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
-		return m.broadcast(msg) // panels re-render what the new size needs
+		return m, m.broadcast(msg) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
-		return m.applyTheme()
+		return m, m.applyTheme()
 	case common.SelectionChangedMsg:
 		m.com.Selection = msg.Selection
-		return m.broadcast(msg)
+		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
-		m.status = ""
-		return m.handleKey(msg)
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
 	case catalogLoadedMsg:
-		m.status = catalogStatus(msg.diags)
-		return nil
+		if text := catalogStatus(msg.diags); text != "" {
+			return m, m.status.Error(m.com, text)
+		}
+		return m, nil
+	case common.StatusExpiredMsg:
+		m.status.Expire(msg)
+		return m, m.broadcast(msg)
 	case switchPanelMsg:
 		m.active = int(msg)
-		return nil
+		return m, nil
 	case common.ShowPanelMsg:
 		if msg.Index >= 0 && msg.Index < len(m.panels) {
 			m.active = msg.Index
 		}
-		return nil
+		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)
-		return m.applyTheme()
+		return m, m.applyTheme()
 	case quitRequestMsg:
-		return m.requestQuit()
+		return m, m.requestQuit()
 	case showHelpMsg:
-		m.showHelp = true
-		return nil
+		m.showHelp, m.helpOffset = true, 0
+		return m, nil
 	case palette.ClosedMsg:
-		return nil
+		return m, nil
 	}
 	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
 		m.palette, paletteCmd = m.palette.Update(msg)
 	}
 	if isInput(msg) {
-		return tea.Batch(paletteCmd, m.routeToActive(msg))
+		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
 	}
 	// Command results and other messages reach every panel, so work a
 	// panel started finishes even while another tab is showing; each panel
 	// ignores message types it does not own.
-	return tea.Batch(paletteCmd, m.broadcast(msg))
+	return m, tea.Batch(paletteCmd, m.broadcast(msg))
 }
 
 // isInput reports whether msg comes from the user (keys, mouse, paste):
@@ -198,8 +215,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.requestQuit()
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+		switch {
+		case key.Matches(msg, k.Help, k.Back, k.Quit):
 			m.showHelp = false
+		case key.Matches(msg, k.Up):
+			m.helpOffset = max(0, m.helpOffset-1)
+		case key.Matches(msg, k.Down):
+			m.helpOffset++ // clamped when drawn
+		case key.Matches(msg, k.PageUp):
+			m.helpOffset = max(0, m.helpOffset-10)
+		case key.Matches(msg, k.PageDown):
+			m.helpOffset += 10
 		}
 		return nil
 	}
@@ -215,7 +241,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = true
+		m.showHelp, m.helpOffset = true, 0
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.palette.Open(m.actions())
@@ -274,8 +300,12 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// chromeHeight is the header, the tab bar and the footer.
-const chromeHeight = 3
+// chromeHeight is the header, the tab bar and the footer; bodyTop is the
+// body's first row (under the header and the tab bar).
+const (
+	chromeHeight = 3
+	bodyTop      = 2
+)
 
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
@@ -285,7 +315,11 @@ func (m *Model) layout() {
 	}
 }
 
-// View renders the whole screen; it does no IO and no heavy work.
+// paletteTop is the palette's row: just under the tab bar.
+const paletteTop = bodyTop + 1
+
+// View renders the whole screen; it does no IO and no heavy work. The
+// palette and the dialogs draw over the current screen, dimmed.
 func (m *Model) View() tea.View {
 	var v tea.View
 	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
@@ -296,18 +330,17 @@ func (m *Model) View() tea.View {
 }
 
 func (m *Model) view() tea.View {
-	var body string
 	bodyH := max(0, m.height-chromeHeight)
-	switch {
-	case m.showHelp:
-		body = m.helpView(bodyH)
-	case m.palette.IsOpen():
-		box := lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(bodyH).Render(m.palette.View(m.com.Styles, m.width))
-		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Top, "\n"+box)
-	default:
-		body = m.panels[m.active].View()
-	}
+	body := m.panels[m.active].View()
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	switch {
+	case m.showHelp: // centred on the body: the header stays readable
+		box := m.helpView(bodyH)
+		content = common.OverlayAt(content, box, m.width, m.height, -1, bodyTop+max(0, (bodyH-lipgloss.Height(box))/2))
+	case m.palette.IsOpen():
+		box := m.palette.View(m.com.Styles, m.width)
+		content = common.OverlayAt(content, box, m.width, m.height, -1, min(paletteTop, max(0, m.height-lipgloss.Height(box))))
+	}
 	if m.confirmQuit != nil {
 		content = common.Overlay(content, m.confirmQuit.View(&m.com.Styles, m.width, m.height), m.width, m.height)
 	}
@@ -318,74 +351,31 @@ func (m *Model) view() tea.View {
 	return v
 }
 
-func (m *Model) headerView() string {
-	st := m.com.Styles
-	ws := m.com.Workspace
-	sel := m.com.Selection
-	field := func(k, v string) string { return st.App.HeaderKey.Render(k+" ") + st.App.HeaderValue.Render(v) }
-	trust := st.Text.Success.Render("trusted")
-	if !ws.Trust.Trusted {
-		trust = st.Text.Warning.Render("untrusted (read-only)")
+// handleMouse routes the mouse: a click on the tab bar switches panels;
+// clicks and the wheel over the body go to the active panel in its own
+// coordinates (its top-left cell is 0, 0), which finds the pane under
+// the pointer. Nothing reaches a panel while a dialog is open.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.showHelp || m.palette.IsOpen() || m.confirmQuit != nil {
+		return nil
 	}
-	session := orNone(sel.SessionName)
-	if session == "—" && sel.SessionFile != "" {
-		session = baseName(sel.SessionFile)
-	}
-	parts := []string{
-		st.Pane.TitleFocused.Render("forgebench"),
-		field("cwd", m.cwdLabel),
-		st.App.HeaderKey.Render("trust ") + trust,
-		field("session", session),
-		field("entry", orLeaf(sel)),
-		field("preset", orNone(sel.PresetID)),
-	}
-	line := strings.Join(parts, st.App.TabGap.Render(" │ "))
-	return st.App.Header.Width(m.width).Render(ansi.Truncate(line, max(0, m.width-2), "…"))
-}
-
-func (m *Model) tabsView() string {
-	st := m.com.Styles
-	tabs := make([]string, len(m.panels))
-	for i, p := range m.panels {
-		label := m.keys.Tabs()[i].Help().Key + " " + p.Title()
-		if i == m.active {
-			tabs[i] = st.App.TabActive.Render(label)
-		} else {
-			tabs[i] = st.App.Tab.Render(label)
+	mouse := msg.Mouse()
+	switch {
+	case mouse.Y == bodyTop-1:
+		if click, ok := msg.(tea.MouseClickMsg); ok && click.Button == tea.MouseLeft {
+			if tab := m.tabAt(mouse.X); tab >= 0 {
+				m.active = tab
+			}
 		}
+		return nil
+	case mouse.Y < bodyTop || mouse.Y >= m.height-1:
+		return nil
 	}
-	return ansi.Truncate(strings.Join(tabs, st.App.TabGap.Render("│")), m.width, "…")
-}
-
-// footerView is the short help: the focused panel's keys, then the global
-// keys, which always stay visible (the panel's part is cut first). While a
-// text input has focus the global keys type text, so only the panel's are
-// shown. A status warning replaces it until the next key press.
-func (m *Model) footerView() string {
-	width := max(0, m.width-2)
-	if m.status != "" {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(m.com.Styles.Text.Warning.Render(m.status), width, "…"))
-	}
-	panel := m.help.ShortHelpView(m.panels[m.active].ShortHelp())
-	if m.panels[m.active].CapturesInput() {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(panel, width, "…"))
-	}
-	global := m.help.ShortHelpView(m.keys.ShortHelp())
-	if panel == "" {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
-	}
-	sep := m.com.Styles.Help.ShortSeparator.Render(" • ")
-	room := width - ansi.StringWidth(global) - ansi.StringWidth(sep)
-	if room < 8 {
-		return m.com.Styles.App.Footer.Render(ansi.Truncate(global, width, "…"))
-	}
-	h := m.help
-	h.SetWidth(room) // whole bindings that fit, then "…"
-	return m.com.Styles.App.Footer.Render(h.ShortHelpView(m.panels[m.active].ShortHelp()) + sep + global)
+	return m.routeToActive(common.Offset(msg, 0, bodyTop))
 }
 
 // helpView composes the focused panel's keys with the global keys, as
-// generated from the keymap, in a dialog clamped to the body area. Columns
+// generated from the keymap, in a dialog box no taller than the body. Columns
 // that do not fit side by side wrap onto further rows instead of being cut.
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
@@ -415,10 +405,22 @@ func (m *Model) helpView(height int) string {
 	}
 	flush()
 	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
-	body := strings.Join(rows, "\n\n")
-	box := st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
-		Render(title + "\n\n" + body + "\n\n" + st.Text.Muted.Render("esc or ? closes"))
-	return lipgloss.Place(m.width, height, lipgloss.Center, lipgloss.Center, box)
+	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
+	hint := "esc or ? closes"
+	// The box holds its border (2), the title and a blank line, the key
+	// list, and a blank line and the hint: a list taller than the body
+	// scrolls.
+	room := max(1, height-6)
+	if len(lines) > room {
+		m.helpOffset = min(m.helpOffset, len(lines)-room)
+		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
+			m.helpOffset+1, m.helpOffset+room, len(lines), hint)
+		lines = lines[m.helpOffset : m.helpOffset+room]
+	} else {
+		m.helpOffset = 0
+	}
+	return st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
+		Render(title + "\n\n" + strings.Join(lines, "\n") + "\n\n" + st.Text.Muted.Render(hint))
 }
 
 func orNone(s string) string {
@@ -426,16 +428,6 @@ func orNone(s string) string {
 		return "—"
 	}
 	return s
-}
-
-func orLeaf(s common.Selection) string {
-	if s.SessionFile == "" {
-		return "—"
-	}
-	if s.EntryID == "" {
-		return "leaf"
-	}
-	return s.EntryID
 }
 
 // withoutRepeats appends the global groups to the panel's, leaving out a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +23,9 @@ func newTestModel(w, h int) *Model {
 		Theme:     themes.Dark,
 		Keys:      keymap.DefaultSet(),
 		Home:      "/home/ada",
+		// Statuses never expire by themselves here; tests that want
+		// them to use a harness's timers (uitest.UseTimers).
+		Timer: func(time.Duration, tea.Msg) tea.Cmd { return nil },
 	})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
@@ -176,7 +180,7 @@ func (typing) CapturesInput() bool { return true }
 
 func TestFooterKeepsGlobalKeysAndHidesThemWhileTyping(t *testing.T) {
 	m := newTestModel(80, 24)
-	if footer := ansi.Strip(m.footerView()); !strings.Contains(footer, "? help") || !strings.Contains(footer, "q quit") {
+	if footer := ansi.Strip(m.footerView()); !strings.Contains(footer, "? all keys") || !strings.Contains(footer, "q quit") {
 		t.Fatalf("the global keys must stay visible at 80 columns: %q", footer)
 	}
 	m.panels[m.active] = typing{newStub("Typing")}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 // TestModelsJSONProblemsReachTheFooter: a broken models.json is reported
@@ -17,19 +19,25 @@ func TestModelsJSONProblemsReachTheFooter(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestModel(160, 48)
-	m.Update(loadCatalogCmd(agent)())
+	h := uitest.ForModel(t, m)
+	h.UseTimers(m.com)
+	h.Send(loadCatalogCmd(agent)())
 	footer := m.footerView()
 	if !strings.Contains(ansi.Strip(footer), "models.json providers.x: must be an object") || strings.Contains(footer, "\x1b[2J") {
 		t.Fatalf("footer = %q", ansi.Strip(footer))
 	}
-	press(t, m, "2")
+	h.Press("2")
+	if !strings.Contains(m.footerView(), "models.json") {
+		t.Fatal("the warning stays for its time to live, not one key")
+	}
+	h.FireTimers()
 	if strings.Contains(m.footerView(), "models.json") {
-		t.Fatal("the warning should give way to the help at the next key")
+		t.Fatal("the warning gives way to the help once it expires")
 	}
 
 	clean := newTestModel(160, 48)
 	clean.Update(loadCatalogCmd(t.TempDir())())
-	if clean.status != "" {
-		t.Fatalf("no models.json, no status: %q", clean.status)
+	if clean.status.Text() != "" {
+		t.Fatalf("no models.json, no status: %q", clean.status.Text())
 	}
 }

@@ -68,8 +68,8 @@ func TestTruncatedSessionInACommandIsAStatusNotACrash(t *testing.T) {
 		}
 		m := New(Options{})
 		m.Update(fc)
-		if !strings.Contains(m.status, "truncated") {
-			t.Errorf("footer status %q", m.status)
+		if !strings.Contains(m.status.Text(), "truncated") {
+			t.Errorf("footer status %q", m.status.Text())
 		}
 	} else if msg != pingMsg(0) {
 		t.Fatalf("got %v, want the fault or zeros", msg)

@@ -152,22 +152,42 @@ func validateToolList(list any, fieldName string, diags *Diagnostics) []string {
 		switch {
 		case !isString:
 			diags.addError(field, at+" must be a string.")
-		case name == "":
-			diags.addError(field, at+" cannot be empty.")
-		case jsonv.UTF16Len(name) > MaxToolNameLength:
-			diags.addError(field, at+" exceeds maximum length of "+strconv.Itoa(MaxToolNameLength)+" characters.")
-		case strings.IndexFunc(name, jsonv.IsJSSpace) >= 0:
-			diags.addError(field, at+` ("`+name+`") cannot contain whitespace.`)
-		case strings.IndexFunc(name, isASCIIControl) >= 0:
-			// pi-forge 0.5.5 omits the name in this one message.
-			diags.addError(field, at+" cannot contain control characters.")
-		case strings.ContainsAny(name, "*?"):
-			diags.addError(field, at+` ("`+name+`") cannot contain wildcard characters (* or ?).`)
+		case toolNameProblem(name) != "":
+			diags.addError(field, at+toolNameProblem(name))
 		default:
 			valid = append(valid, name)
 		}
 	}
 	return valid
+}
+
+// toolNameProblem is why name is not a concrete tool name (§1.4): pi-forge's
+// message after "Tool name at index <i>"; "" for a valid name.
+func toolNameProblem(name string) string {
+	switch {
+	case name == "":
+		return " cannot be empty."
+	case jsonv.UTF16Len(name) > MaxToolNameLength:
+		return " exceeds maximum length of " + strconv.Itoa(MaxToolNameLength) + " characters."
+	case strings.IndexFunc(name, jsonv.IsJSSpace) >= 0:
+		return ` ("` + name + `") cannot contain whitespace.`
+	case strings.IndexFunc(name, isASCIIControl) >= 0:
+		// pi-forge 0.5.5 omits the name in this one message.
+		return " cannot contain control characters."
+	case strings.ContainsAny(name, "*?"):
+		return ` ("` + name + `") cannot contain wildcard characters (* or ?).`
+	}
+	return ""
+}
+
+// ToolNameProblem says why a typed name cannot go into a tool patch, in
+// pi-forge's words for one name ("Tool name (\"a b\") cannot contain
+// whitespace."); "" when it is a concrete tool name.
+func ToolNameProblem(name string) string {
+	if p := toolNameProblem(name); p != "" {
+		return "Tool name" + p
+	}
+	return ""
 }
 
 func isASCIIControl(r rune) bool { return r < 0x20 || r == 0x7f }

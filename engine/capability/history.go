@@ -188,6 +188,7 @@ type HistoryError struct {
 	Record int
 }
 
+// Error implements error with the message pi-forge shows.
 func (e *HistoryError) Error() string { return e.Message }
 
 // ReadHistory reads a branch's capability history from its records in

@@ -1,6 +1,8 @@
 package capability
 
 import (
+	"strings"
+
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
@@ -47,7 +49,20 @@ type Refusal struct {
 	Message string
 }
 
+// Error implements error with pi-forge's refusal message.
 func (r *Refusal) Error() string { return r.Message }
+
+// NoticePrefix is how pi-forge shows its errors to a human (§15.4).
+const NoticePrefix = "pi-forge: "
+
+// Notice is the refusal as pi-forge shows it: "pi-forge: <message>". The
+// /preset messages already carry the prefix; it is never doubled.
+func (r *Refusal) Notice() string {
+	if strings.HasPrefix(r.Message, NoticePrefix) {
+		return r.Message
+	}
+	return NoticePrefix + r.Message
+}
 
 func refuse(msg string) *Refusal { return &Refusal{Kind: RefusedRule, Message: msg} }
 

@@ -34,6 +34,8 @@ type Part struct {
 	Tokens int
 	// Message is the compiled message for message parts (nil for system parts).
 	Message any
+	// System is set on a PartSystem part (PresentSystemMessages).
+	System *SystemCard
 }
 
 // PreviewResult splits a compilation into labelled parts.
@@ -43,6 +45,9 @@ type PreviewResult struct {
 	System []Part
 	// Messages has one part per compiled message, in order.
 	Messages []Part
+	// HiddenSystem counts the System messages PresentSystemMessages left
+	// out because nothing of them remains after the projection.
+	HiddenSystem int
 }
 
 // EstimateTokens is the chars/4 heuristic (UTF-16 length, rounded up).

@@ -197,9 +197,12 @@ type RequestInput struct {
 // RequestOutput is what pi-forge hands the provider for one request, before
 // capability projection.
 type RequestOutput struct {
-	Base     string
-	System   SystemResult
-	Messages MessagesResult
+	Base   string
+	System SystemResult
+	// SystemParts label the compiled system prompt: they concatenate
+	// exactly to System.SystemPrompt (as PreviewResult.System does).
+	SystemParts []Part
+	Messages    MessagesResult
 	// Projected is Messages.Messages with the compiled prompt projected into
 	// the leading System message.
 	Projected []any
@@ -216,7 +219,7 @@ func PrepareRequest(in RequestInput) RequestOutput {
 	runtime := in.Runtime
 	base := PiBasePrompt(in.Messages, in.FallbackBase)
 	c := newCompilation(stack, &runtime, in.Macros, nil)
-	system, _ := c.compileSystemPrompt(base)
+	system, assembly := c.compileSystemPrompt(base)
 
 	var messages MessagesResult
 	if in.FirstOfTurn {
@@ -235,10 +238,11 @@ func PrepareRequest(in RequestInput) RequestOutput {
 		c.reportRegexLimits(&messages.Diagnostics)
 	}
 	return RequestOutput{
-		Base:      base,
-		System:    system,
-		Messages:  messages,
-		Projected: ProjectSystemPrompt(messages.Messages, system.SystemPrompt),
+		Base:        base,
+		System:      system,
+		SystemParts: systemParts(stack, system.SystemPrompt, base, assembly),
+		Messages:    messages,
+		Projected:   ProjectSystemPrompt(messages.Messages, system.SystemPrompt),
 	}
 }
 

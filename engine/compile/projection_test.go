@@ -52,6 +52,14 @@ func TestPrepareRequest(t *testing.T) {
 	if first.System.SystemPrompt != first.Base+"\n\nextra" {
 		t.Errorf("system %q", first.System.SystemPrompt)
 	}
+	joined, kinds := "", ""
+	for _, p := range first.SystemParts {
+		joined += p.Text
+		kinds += p.Kind + "/" + p.ItemID + " "
+	}
+	if joined != first.System.SystemPrompt || kinds != "base/ separator/ item/s " {
+		t.Errorf("system parts %q: %s", joined, kinds)
+	}
 	head := first.Projected[0].(*jsonv.Object)
 	if content, _ := head.Get("content"); content != first.System.SystemPrompt {
 		t.Errorf("projected head %s", jsonv.Stringify(head))

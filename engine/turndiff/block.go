@@ -23,6 +23,19 @@ type Block struct {
 	// Hash is the FNV-1a hash of JSON.stringify({role, text, serialized?}):
 	// it also covers wire fields that the text does not show.
 	Hash string
+	// Wire is the serialized part of the hash input (a jsonv value: the
+	// message, system value or request field with its section), nil for a
+	// block made without it. It shows what changed when two blocks hash
+	// differently but read the same.
+	Wire any
+}
+
+// WireText is the block's wire value as 2-space JSON ("" without one).
+func WireText(b *Block) string {
+	if b == nil || b.Wire == nil {
+		return ""
+	}
+	return jsonv.StringifyIndent(b.Wire, "  ")
 }
 
 // Turn is one request as an ordered list of blocks (pi-forge's
@@ -56,7 +69,9 @@ func NewBlockSerialized(key, role, text string, serialized any) Block {
 	in.Set("role", role)
 	in.Set("text", text)
 	in.Set("serialized", serialized)
-	return newBlock(key, role, text, in)
+	b := newBlock(key, role, text, in)
+	b.Wire = serialized
+	return b
 }
 
 // hashBuffers recycles the JSON text of hash inputs, which can be large.

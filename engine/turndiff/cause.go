@@ -61,6 +61,9 @@ type Origin struct {
 	Label    string
 	EntryID  string
 	PresetID string
+	// CapabilityID is the capability ("scope:id") behind a capability
+	// update.
+	CapabilityID string
 }
 
 // Span attributes the UTF-16 range [Start, End) of a block's text.
@@ -156,7 +159,7 @@ func CauseFromOrigins(d *Diff, row, offset int, before, after *Annotated) *Cause
 	if !found {
 		return nil
 	}
-	c := &Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID}
+	c := &Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID, CapabilityID: o.CapabilityID}
 	switch o.Kind {
 	case CausePresetItem:
 		c.Detail = "preset item " + o.Label
@@ -175,4 +178,29 @@ func ChangeOffset(b *DiffBlock) int {
 		return 0
 	}
 	return commonPrefixUnits(b.Before.Text, b.After.Text)
+}
+
+// RowOrigin is what produced the block row i of d shows, as a whole, where
+// that side's annotations say so: the later side, or the earlier one for
+// a removed block. before may be nil.
+func RowOrigin(d *Diff, i int, before, after *Annotated) (Origin, bool) {
+	b := &d.Blocks[i]
+	var o Origin
+	ok := false
+	switch {
+	case b.After != nil && after != nil:
+		o, ok = after.Blocks[b.After.Key]
+	case b.After == nil && before != nil:
+		o, ok = before.Blocks[b.Before.Key]
+	}
+	return o, ok && o.Label != ""
+}
+
+// OriginLabel names an origin for a block list: "item <label>" for a
+// Preset item, the label otherwise.
+func OriginLabel(o Origin) string {
+	if o.Kind == CausePresetItem {
+		return "item " + o.Label
+	}
+	return o.Label
 }

@@ -3,6 +3,7 @@ package turndiff
 import (
 	"strings"
 
+	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -21,7 +22,10 @@ const (
 // message keyed by its diffKey ("stack-item:<id>:<n>",
 // "chat-history:<item>:<hash>:<n>", "implicit-history:<hash>:<n>"). The
 // annotations attribute the system prompt to the preview's parts and each
-// stack-item message to its item.
+// stack-item message to its item. Capability delivery markers among the
+// messages are left out: no request carries them (the capability
+// projection replaces or drops them, the same way for both Presets a draft
+// diff compares).
 func PreviewTurn(pv *compile.PreviewResult, stackID, turnID string) Annotated {
 	system := pv.Result.System.SystemPrompt
 	if system == "" {
@@ -37,6 +41,9 @@ func PreviewTurn(pv *compile.PreviewResult, stackID, turnID string) Annotated {
 	occurrences := map[string]int{}
 	msgs := pv.Result.Messages
 	for i, m := range msgs.Messages {
+		if capability.IsDeliveryMarker(m) {
+			continue // never sent: the capability projection replaces or drops it
+		}
 		var src compile.MessageSource
 		if i < len(msgs.MessageSources) {
 			src = msgs.MessageSources[i]

@@ -100,3 +100,24 @@ func TestPresetChanges(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 }
+
+// TestPreviewTurnLeavesOutMarkers: a capability delivery marker in the
+// history (the preview compiles from materialized messages) is no block.
+func TestPreviewTurnLeavesOutMarkers(t *testing.T) {
+	s := parseStack(t, draftBase)
+	rt := compile.DefaultRuntime(compile.DefaultRuntimeInput{Cwd: "/work/demo", Now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)})
+	hist, err := jsonv.Parse([]byte(`[{"role":"user","content":"hi","timestamp":1},{"role":"custom","customType":"pi-forge-capability-delivery","content":[],"display":false,"details":{"schemaVersion":1,"throughEventId":"e1"},"timestamp":2}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := compile.Preview(s, rt, "BASE", hist.([]any), nil)
+	a := PreviewTurn(&pv, s.ID, "saved")
+	for _, b := range a.Turn.Blocks {
+		if b.Role == "custom" {
+			t.Errorf("marker block %s", b.Key)
+		}
+	}
+	if len(a.Turn.Blocks) != 3 {
+		t.Errorf("%d blocks", len(a.Turn.Blocks))
+	}
+}

@@ -107,12 +107,59 @@ func same(t *testing.T, what string, got any, want any) {
 	}
 }
 
+// expectedRuntimeTurn is payload o's expected runtimeTurn: stored whole,
+// or {"$displayTurnAs": id} when it is the displayTurn with turnId id.
+func expectedRuntimeTurn(o *jsonv.Object) any {
+	rt, _ := o.Get("runtimeTurn")
+	ro, ok := rt.(*jsonv.Object)
+	if !ok {
+		return rt
+	}
+	id, ok := ro.Get("$displayTurnAs")
+	if !ok {
+		return rt
+	}
+	dt, _ := o.Get("displayTurn")
+	out := jsonv.NewObject()
+	dt.(*jsonv.Object).Range(func(k string, x any) bool {
+		if k == "turnId" {
+			x = id
+		}
+		out.Set(k, x)
+		return true
+	})
+	return out
+}
+
+// diffInput is a diff's before or after: a turn, null, or
+// {"$runtimeTurnOf": k}, payload k's expected runtimeTurn.
+func diffInput(t *testing.T, v any, payloads []any) *Turn {
+	t.Helper()
+	if v == nil {
+		return nil
+	}
+	if o, ok := v.(*jsonv.Object); ok {
+		if k, ok := o.Get("$runtimeTurnOf"); ok {
+			v = expectedRuntimeTurn(payloads[int(k.(float64))].(*jsonv.Object))
+		}
+	}
+	turn, err := ParseTurn(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonv.Stringify(TurnJSON(&turn)), jsonv.Stringify(v); got != want {
+		t.Fatalf("turn round trip\n got %.300s\nwant %.300s", got, want)
+	}
+	return &turn
+}
+
 // TestPiForgeVectors compares display rendering, snapshot extraction and
 // diffs with the outputs of pi-forge's own code.
 func TestPiForgeVectors(t *testing.T) {
 	vectors := loadVectors(t)
 	pv, _ := vectors.Get("payloads")
-	for i, item := range pv.([]any) {
+	payloads := pv.([]any)
+	for i, item := range payloads {
 		o := item.(*jsonv.Object)
 		src, _ := o.Get("payloadJSON")
 		parsed, err := jsonv.Parse([]byte(src.(string)))
@@ -137,7 +184,7 @@ func TestPiForgeVectors(t *testing.T) {
 		same(t, "display turn "+itoa(i), TurnJSON(&display), want("displayTurn"))
 		ser := f.Serialized
 		runtime := ExtractTurnSnapshot(Capture{TurnID: "rt", CapturedAt: "2026-01-01T00:00:00.000Z", Payload: f.Payload, SerializedPayload: &ser, Text: f.Text})
-		same(t, "runtime turn "+itoa(i), TurnJSON(&runtime), want("runtimeTurn"))
+		same(t, "runtime turn "+itoa(i), TurnJSON(&runtime), expectedRuntimeTurn(o))
 		// A saved file is the display text: reading it back gives the same
 		// snapshot as the capture did.
 		if !f.Truncated {
@@ -154,20 +201,57 @@ func TestPiForgeVectors(t *testing.T) {
 		o := item.(*jsonv.Object)
 		bv, _ := o.Get("before")
 		av, _ := o.Get("after")
-		var prev *Turn
-		if bv != nil {
-			p, err := ParseTurn(bv)
-			if err != nil {
-				t.Fatalf("diff %d before: %v", i, err)
-			}
-			prev = &p
+		prev, cur := diffInput(t, bv, payloads), diffInput(t, av, payloads)
+		d := DiffTurns(prev, cur)
+		wv, _ := o.Get("diff")
+		checkVector(t, i, &d, prev, cur, wv.(*jsonv.Object))
+	}
+}
+
+// checkVector compares a diff with pi-forge's, whose blocks name their
+// before and after by index into the input turns (pi-forge returns the
+// input blocks themselves): every row must hold those very blocks, and
+// the rest of the result must match byte for byte.
+func checkVector(t *testing.T, n int, d *Diff, prev, cur *Turn, want *jsonv.Object) {
+	t.Helper()
+	wb, _ := want.Get("blocks")
+	rows := wb.([]any)
+	if len(rows) != len(d.Blocks) {
+		t.Errorf("diff %d: %d rows, want %d", n, len(d.Blocks), len(rows))
+		return
+	}
+	side := func(blocks []Block, idx any, got *Block) bool {
+		if idx == nil {
+			return got == nil
 		}
-		cur, err := ParseTurn(av)
-		if err != nil {
-			t.Fatalf("diff %d after: %v", i, err)
+		k := int(idx.(float64))
+		return got != nil && k < len(blocks) && got == &blocks[k]
+	}
+	var before []Block
+	if prev != nil {
+		before = prev.Blocks
+	}
+	for r, rv := range rows {
+		ro := rv.(*jsonv.Object)
+		status, _ := ro.Get("status")
+		bi, _ := ro.Get("before")
+		ai, _ := ro.Get("after")
+		delta, _ := ro.Get("tokenDelta")
+		b := &d.Blocks[r]
+		if b.Status != status || float64(b.TokenDelta) != delta || !side(before, bi, b.Before) || !side(cur.Blocks, ai, b.After) {
+			t.Errorf("diff %d row %d: %s before %v after %v delta %d; want %s", n, r, b.Status, b.Before != nil, b.After != nil, b.TokenDelta, jsonv.Stringify(ro))
 		}
-		d := DiffTurns(prev, &cur)
-		want, _ := o.Get("diff")
-		same(t, "diff "+itoa(i), DiffJSON(&d), want)
+	}
+	got := DiffJSON(d)
+	got.Delete("blocks")
+	rest := jsonv.NewObject()
+	want.Range(func(k string, x any) bool {
+		if k != "blocks" {
+			rest.Set(k, x)
+		}
+		return true
+	})
+	if g, w := jsonv.Stringify(got), jsonv.Stringify(rest); g != w {
+		t.Errorf("diff %d\n got %s\nwant %s", n, g, w)
 	}
 }

@@ -2,6 +2,7 @@ package capstate
 
 import (
 	"fmt"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -66,10 +67,10 @@ func historySession(tb testing.TB, events int) *session.Session {
 	return b.session(tb)
 }
 
-// TestTenThousandEvents checks the generated history is valid and the
-// state at its leaf stays within the 50 ms budget (generously: the
-// benchmark is the measurement, this guards against a regression by an
-// order of magnitude).
+// TestTenThousandEvents checks the generated history is valid and, with
+// FORGEBENCH_TIMING=1, that the state at its leaf stays within ten times
+// the 50 ms budget (the benchmark is the measurement; this guards against
+// a regression by an order of magnitude).
 func TestTenThousandEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large history")
@@ -84,7 +85,9 @@ func TestTenThousandEvents(t *testing.T) {
 	if len(st.History.Events) != 10000 || len(st.Pending) != 0 {
 		t.Fatalf("%d events, %d pending", len(st.History.Events), len(st.Pending))
 	}
-	if elapsed > 500*time.Millisecond {
+	// Wall clock on a shared machine is noise: the bound is checked only
+	// when asked for, like the UI's budget tests (FORGEBENCH_TIMING=1).
+	if os.Getenv("FORGEBENCH_TIMING") == "1" && elapsed > 500*time.Millisecond {
 		t.Errorf("state at the leaf of 10,000 events took %v", elapsed)
 	}
 }

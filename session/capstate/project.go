@@ -2,6 +2,7 @@ package capstate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -38,6 +39,12 @@ func Materialize(s *session.Session, st *State, trusted bool) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("materialize capability anchors: %w", err)
 	}
+	return MaterializeContext(s, ctx, trusted)
+}
+
+// MaterializeContext is Materialize on a context already built (at the
+// state's entry): its message objects are kept, markers added.
+func MaterializeContext(s *session.Session, ctx *session.Context, trusted bool) ([]any, error) {
 	var incoming, materialized []any
 	for _, pe := range ctx.Entries {
 		e := &s.Entries[pe.Index]
@@ -130,8 +137,25 @@ func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile
 	for _, u := range updates {
 		byMessage[u.Message] = u
 	}
+	compiled := res.Result.Messages
+	sources := make(map[any]compile.MessageSource, len(compiled.Messages))
+	for i, m := range compiled.Messages {
+		if i < len(compiled.MessageSources) {
+			sources[m] = compiled.MessageSources[i]
+		}
+	}
 	projected := make([]compile.Part, 0, len(out))
+	// The compiled messages follow the projection too, so what reads them
+	// (the draft diff's blocks) sees the request, not the markers.
+	compiledOut := make([]any, 0, len(out))
+	sourcesOut := make([]compile.MessageSource, 0, len(out))
 	for _, m := range out {
+		compiledOut = append(compiledOut, m)
+		src, ok := sources[m]
+		if !ok {
+			src = compile.MessageSource{Kind: PartCapability, Role: messageRole(m)}
+		}
+		sourcesOut = append(sourcesOut, src)
 		if part, ok := parts[m]; ok {
 			projected = append(projected, part)
 			continue
@@ -150,8 +174,52 @@ func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile
 		projected = append(projected, compile.Part{Kind: PartCapability, Label: label, Role: jsonv.ToString(role),
 			Text: text, Tokens: compile.EstimateTokens(text), Message: m})
 	}
+	renumberHistory(projected, sourcesOut)
 	res.Messages = projected
+	res.Result.Messages.Messages, res.Result.Messages.MessageSources = compiledOut, sourcesOut
 	return res, nil
+}
+
+// renumberHistory numbers the history parts ("Conversation i/N") over the
+// messages the request carries: the compiler counted the delivery markers
+// among the history, the projection replaced or dropped them. parts and
+// sources are aligned; both are updated.
+func renumberHistory(parts []compile.Part, sources []compile.MessageSource) {
+	type group struct{ kind, item, slot string }
+	count := map[group]int{}
+	for i, p := range parts {
+		if p.Kind == compile.PartHistory {
+			count[group{sources[i].Kind, sources[i].ItemID, sources[i].Slot}]++
+		}
+	}
+	seen := map[group]int{}
+	for i := range parts {
+		if parts[i].Kind != compile.PartHistory {
+			continue
+		}
+		g := group{sources[i].Kind, sources[i].ItemID, sources[i].Slot}
+		seen[g]++
+		src := &sources[i]
+		if src.HistoryIndex == seen[g] && src.HistoryCount == count[g] {
+			continue
+		}
+		suffix := " " + strconv.Itoa(src.HistoryIndex) + "/" + strconv.Itoa(src.HistoryCount)
+		src.HistoryIndex, src.HistoryCount = seen[g], count[g]
+		if base, ok := strings.CutSuffix(parts[i].Label, suffix); ok {
+			parts[i].Label = base + " " + strconv.Itoa(src.HistoryIndex) + "/" + strconv.Itoa(src.HistoryCount)
+		}
+	}
+}
+
+// messageRole is a message's role ("" when it has none).
+func messageRole(m any) string {
+	o, ok := m.(*jsonv.Object)
+	if !ok {
+		return ""
+	}
+	role, _ := o.Get("role")
+	s, _ := role.(string)
+	return s
 }
 
 func isSystem(m any) bool {
@@ -172,4 +240,48 @@ func SavePreflight(st *State, draft *capability.PresetRef) string {
 		return ""
 	}
 	return st.Runtime.SavePreflight(draft)
+}
+
+// PreviewDelivery is pi-forge's capability delivery for a Preset preview
+// at a session entry: the context to compile against, with a delivery
+// marker where each stored anchor sits, and the state whose updates
+// replace them after the compile. The CLI's preset preview and the
+// Presets panel both use it, so they show the same parts.
+type PreviewDelivery struct {
+	// Messages are the context at the entry with the markers in place
+	// (none in an untrusted project).
+	Messages []any
+	// State is the capability state at the entry.
+	State *State
+	// Trusted is whether updates are projected at all.
+	Trusted bool
+}
+
+// ForPreview computes the capability delivery at the entry with the
+// given index. It fails when the branch's capability history cannot be
+// read; the caller then previews the plain context and says why.
+func ForPreview(s *session.Session, index int, in Inputs) (*PreviewDelivery, error) {
+	st, err := At(s, index, in, DefaultOptions(nil))
+	if err != nil {
+		return nil, err
+	}
+	if st.Err != nil {
+		where := ""
+		if st.ErrEntryID != "" {
+			where = " (entry " + st.ErrEntryID + ")"
+		}
+		return nil, fmt.Errorf("capability history: %s%s", st.Err.Message, where)
+	}
+	trusted := in.Workspace != nil && in.Workspace.Trusted
+	messages, err := Materialize(s, st, trusted)
+	if err != nil {
+		return nil, err
+	}
+	return &PreviewDelivery{Messages: messages, State: st, Trusted: trusted}, nil
+}
+
+// Project puts the capability updates into a preview compiled from
+// d.Messages (ProjectPreview).
+func (d *PreviewDelivery) Project(res compile.PreviewResult) (compile.PreviewResult, error) {
+	return ProjectPreview(res, d.State, d.Trusted)
 }

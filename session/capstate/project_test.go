@@ -99,4 +99,29 @@ func TestProjectPreview(t *testing.T) {
 	if got := strings.Join(kinds, ","); !strings.Contains(got, "capability:system") || strings.Contains(got, "custom") {
 		t.Errorf("parts %s", got)
 	}
+	// History parts are numbered over what the request carries: the
+	// delivery marker the compiler saw is not a conversation message.
+	var history []string
+	for _, p := range out.Messages {
+		if p.Kind == compile.PartHistory {
+			history = append(history, p.Label)
+		}
+	}
+	if len(history) != 3 || !strings.HasSuffix(history[0], " 1/3") || !strings.HasSuffix(history[2], " 3/3") {
+		t.Errorf("history labels %q", history)
+	}
+	// The compiled messages follow the projection, aligned with their
+	// sources: what reads them (the draft diff) sees the request.
+	compiled := out.Result.Messages
+	if len(compiled.Messages) != len(out.Messages) || len(compiled.MessageSources) != len(compiled.Messages) {
+		t.Fatalf("%d compiled messages, %d sources, %d parts", len(compiled.Messages), len(compiled.MessageSources), len(out.Messages))
+	}
+	for i, m := range compiled.Messages {
+		if capability.IsDeliveryMarker(m) {
+			t.Errorf("compiled message %d is a delivery marker", i)
+		}
+		if m != out.Messages[i].Message {
+			t.Errorf("compiled message %d is not the part's message", i)
+		}
+	}
 }

@@ -95,6 +95,9 @@ func (st *State) StatusText(includeContent bool) string {
 type branch struct {
 	records       []capability.Record
 	lastAssistant int
+	// preset is the latest Preset selection entry's choice (unrecorded
+	// when the branch has none): ActivePresetAt without a second scan.
+	preset session.ActivePreset
 }
 
 // walk reads the branch ending at index: the history records and the
@@ -119,7 +122,11 @@ func walk(s *session.Session, index int) branch {
 				b.lastAssistant = i
 			}
 		case session.TypeCustom, session.TypeCustomMessage:
-			ct, raw, _ := e.CustomPayload()
+			ct, raw, ok := e.CustomPayload()
+			if ct == session.PresetStateType && ok && e.Type == session.TypeCustom {
+				b.preset = session.DecodePresetState(raw)
+				continue
+			}
 			if !capability.IsHistoryType(ct) {
 				continue
 			}
@@ -194,7 +201,7 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 	st := &State{Index: index, ID: s.Entries[index].ID}
 	b := walk(s, index)
 	st.Records = b.records
-	st.StoredPreset = storedPreset(session.ActivePresetAt(s, index))
+	st.StoredPreset = storedPreset(b.preset)
 	st.Preset, st.PresetProblem = capability.PresetInForce(in.Workspace, st.StoredPreset)
 	st.Model = modelAt(s, index, in.Catalog)
 	st.Presentation = capability.PresentationFallback

@@ -193,3 +193,43 @@ func TestPresetSwitchPlan(t *testing.T) {
 		t.Errorf("baseline restored after the switch: %s", got)
 	}
 }
+
+// The Preset selection capstate reads during its one walk is the one
+// session.ActivePresetAt finds, at every entry of a session with branches,
+// a custom_message of the same type (not a selection), an "off" and a
+// malformed selection.
+func TestStoredPresetIsActivePresetAt(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"00000000-0000-4000-8000-000000000001","timestamp":"2026-10-01T10:00:00.000Z","cwd":"/work/project"}`,
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-10-01T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}`,
+		`{"type":"custom","customType":"pi-forge-prompt-stack-state","data":{"activeStackId":"project:read-first-worker"},"id":"p1","parentId":"m1","timestamp":"2026-10-01T10:00:02.000Z"}`,
+		`{"type":"custom_message","customType":"pi-forge-prompt-stack-state","content":"x","display":false,"data":{"activeStackId":"global:nope"},"id":"c1","parentId":"p1","timestamp":"2026-10-01T10:00:03.000Z"}`,
+		`{"type":"custom","customType":"pi-forge-prompt-stack-state","data":{"activeStackId":"off"},"id":"p2","parentId":"c1","timestamp":"2026-10-01T10:00:04.000Z"}`,
+		`{"type":"custom","customType":"pi-forge-prompt-stack-state","data":{"activeStackId":42},"id":"p3","parentId":"p1","timestamp":"2026-10-01T10:00:05.000Z"}`,
+		`{"type":"message","id":"m2","parentId":"p3","timestamp":"2026-10-01T10:00:06.000Z","message":{"role":"user","content":"again","timestamp":2}}`,
+		`{"type":"custom","customType":"pi-forge-prompt-stack-state","data":{"activeStackId":"project:read-first-worker"},"id":"p4","parentId":"m1","timestamp":"2026-10-01T10:00:07.000Z"}`,
+	}
+	s, err := session.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := inputs(defaultWorkspace(t))
+	for i := range s.Entries {
+		st, err := At(s, i, in, seq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := storedPreset(session.ActivePresetAt(s, i))
+		got := st.StoredPreset
+		if (got == nil) != (want == nil) || (got != nil && *got != *want) {
+			t.Errorf("entry %s: stored preset %v, ActivePresetAt %v", s.Entries[i].ID, deref(got), deref(want))
+		}
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}

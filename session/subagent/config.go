@@ -42,15 +42,9 @@ var retiredKeys = map[string]string{
 	"reportDelivery":              "removed; completions go to the parent's inbox; delete it",
 }
 
-// ConfigValues are effective settings.
-type ConfigValues struct {
-	AgentScope          string
-	MaxDepth            float64
-	MaxConcurrentAgents float64
-	InheritExtensions   bool
-	OpenAIIdentity      bool
-	MaxOutputBytes      float64
-}
+// ConfigValues are effective settings: the same fields a descriptor
+// records as the settings its agent was created with.
+type ConfigValues = Settings
 
 // DefaultConfig is pi-subagent's DEFAULT_SETTINGS.
 func DefaultConfig() ConfigValues {

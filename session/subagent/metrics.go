@@ -2,6 +2,7 @@ package subagent
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,60 @@ func (a *Agent) Runtime() (ms float64, source string, known bool) {
 		return 0, RuntimeFromSession, true
 	}
 	return a.Summary.RuntimeMs(), RuntimeFromSession, true
+}
+
+// RuntimeAt is Runtime with the current run counted up to now while the
+// agent is running (the dashboard's live detail, §25.10). The current run
+// starts at its runId's time (a UUIDv7 carries its creation in
+// milliseconds, §24) or, without one, at the session's last run; runs the
+// session recorded before that start keep their durations. With telemetry
+// the open interval the sidecar records is extended instead.
+func (a *Agent) RuntimeAt(now time.Time) (ms float64, source string, known bool) {
+	ms, source, known = a.Runtime()
+	if !known || a.Status != StatusRunning {
+		return ms, source, known
+	}
+	nowMs := float64(now.UnixMilli())
+	switch source {
+	case RuntimeFromTelemetry:
+		if a.Telemetry.OpenRuns > 0 && a.Telemetry.OpenStart < nowMs {
+			ms += nowMs - a.Telemetry.OpenStart
+		}
+	case RuntimeFromSession:
+		runs := a.Summary.Runs
+		start, ok := uuidV7Ms(a.RunID)
+		if !ok {
+			if len(runs) == 0 || math.IsNaN(runs[len(runs)-1].Start) {
+				return ms, source, known
+			}
+			start = runs[len(runs)-1].Start
+		}
+		if start >= nowMs {
+			return ms, source, known
+		}
+		// The run's prompt follows its runId by a moment: a recorded run
+		// starting within a second before is the same run.
+		ms = nowMs - start
+		for _, r := range runs {
+			if r.Start < start-1000 {
+				ms += r.Duration()
+			}
+		}
+	}
+	return ms, source, known
+}
+
+// uuidV7Ms reads the Unix milliseconds of a UUIDv7 (its first 48 bits).
+func uuidV7Ms(id string) (float64, bool) {
+	if len(id) != 36 || id[14] != '7' {
+		return 0, false
+	}
+	hex := id[:8] + id[9:13]
+	ms, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil || ms == 0 {
+		return 0, false
+	}
+	return float64(ms), true
 }
 
 // Cost is the agent's estimated cost from its recorded usage (stored

@@ -26,6 +26,9 @@ type Telemetry struct {
 	// with a start and no end (incomplete, e.g. a crash).
 	Runs     []Interval
 	OpenRuns int
+	// OpenStart is the latest start of an open interval (a run still
+	// going, or one a crash left open).
+	OpenStart float64
 	// TotalMs is a runtime total given directly (used when Runs is empty).
 	TotalMs    float64
 	HasTotal   bool
@@ -99,6 +102,7 @@ func (t *Telemetry) walk(v any, key string, depth int, budget *int) {
 				t.Runs = append(t.Runs, Interval{Start: start, End: end})
 			} else if !ok {
 				t.OpenRuns++
+				t.OpenStart = max(t.OpenStart, start)
 			}
 		}
 		if strings.HasPrefix(strings.ToLower(key), "context") {

@@ -97,6 +97,9 @@ type Agent struct {
 	// when the file is missing or unreadable: SummaryErr).
 	Summary    *FileSummary
 	SummaryErr error
+	// noted is set once the tree's diagnostics say what reading the
+	// session revealed.
+	noted bool
 }
 
 // Selected is the model and thinking level the agent runs with: the

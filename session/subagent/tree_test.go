@@ -298,3 +298,23 @@ func BenchmarkOpenTree(b *testing.B) {
 		tree.Summaries()
 	}
 }
+
+// TestParentsAreNotedLikeOtherAgents: a parent's session is read early (for
+// its children's visibility); what reading it revealed is still reported,
+// as for any other agent.
+func TestParentsAreNotedLikeOtherAgents(t *testing.T) {
+	b := newTreeBuilder(t)
+	b.addAgent(spec{path: "/root/p", status: StatusCompleted, runs: 1, onBranch: true, telemetry: `not json`})
+	b.addAgent(spec{path: "/root/p/kid", status: StatusCompleted, onBranch: true})
+	b.addAgent(spec{path: "/root/leaf", status: StatusCompleted, onBranch: true, telemetry: `[1]`})
+	tree := openBuilt(t, b.finish())
+	for _, p := range []string{"/root/p", "/root/leaf"} {
+		found := false
+		for _, d := range tree.Diagnostics {
+			found = found || d.Agent == p && strings.Contains(d.Message, "telemetry sidecar ignored")
+		}
+		if !found {
+			t.Errorf("%s: its corrupt telemetry sidecar is not reported: %v", p, tree.Diagnostics)
+		}
+	}
+}

@@ -109,7 +109,9 @@ func (t *Tree) Summaries() {
 			a.Telemetry = readTelemetry(a.File)
 		}
 	}
-	for _, a := range todo {
+	// Parents were read by Open (for their children's visibility): they
+	// are noted here with the rest, each agent once.
+	for _, a := range t.Agents {
 		t.noteSummary(a)
 	}
 	t.findSpawnTasks()
@@ -139,18 +141,13 @@ func (t *Tree) findSpawnTasks() {
 	}
 }
 
-// SummaryOf reads one agent's summary (for lazy, per-row loading).
-func (t *Tree) SummaryOf(a *Agent) {
-	if a.Summary != nil || a.File == "" {
+// noteSummary records what reading an agent's session revealed, once per
+// agent and only after it was read.
+func (t *Tree) noteSummary(a *Agent) {
+	if a.noted || a.Summary == nil && a.SummaryErr == nil {
 		return
 	}
-	a.Summary, _, a.SummaryErr = t.opt.Cache.summary(a.File, t.opt.Catalog, false)
-	a.Telemetry = readTelemetry(a.File)
-	t.noteSummary(a)
-}
-
-// noteSummary records what reading an agent's session revealed.
-func (t *Tree) noteSummary(a *Agent) {
+	a.noted = true
 	switch {
 	case a.SummaryErr != nil:
 		t.diag(SevWarning, a.Path, a.File, "agent session unreadable: %v", a.SummaryErr)

@@ -24,6 +24,10 @@ type (
 		tree *subagent.Tree
 		cat  *catalog.Catalog
 		err  error
+		// stamps are the files to poll for changes; at is when the
+		// tree was read.
+		stamps []fileStamp
+		at     time.Time
 	}
 	// activityMsg carries an agent's recent activity.
 	activityMsg struct {
@@ -41,20 +45,24 @@ type activityResult struct {
 
 // loadTreeCmd opens the tree of a root session and reads every agent's
 // statistics (through the panel's cache, so a reload re-reads only the
-// files that changed).
-func loadTreeCmd(ws resources.Workspace, file string, gen int, cache *subagent.Cache) tea.Cmd {
+// files that changed). Each file is stamped before it is read, so a change
+// made while reading shows at the next poll.
+func loadTreeCmd(ws resources.Workspace, file string, gen int, cache *subagent.Cache, clock func() time.Time) tea.Cmd {
 	return func() tea.Msg {
 		cat, _ := catalog.Shared(ws.AgentDir)
 		opts := subagent.Options{Catalog: cat, Cache: cache}
 		if cfg := subagent.LoadConfig(ws.AgentDir, ws.Cwd, ws.Trust.Trusted); cfg.Valid() {
 			opts.MaxConcurrentAgents = cfg.Values.MaxConcurrentAgents
 		}
+		stamps := controlStamps(file)
 		tree, err := subagent.Open(file, opts)
 		if err != nil {
-			return treeLoadedMsg{gen: gen, file: file, err: err}
+			return treeLoadedMsg{gen: gen, file: file, err: err, at: clock()}
 		}
+		stamps = append(stamps, sidecarStamps(tree)...)
 		tree.Summaries()
-		return treeLoadedMsg{gen: gen, file: file, tree: tree, cat: cat}
+		stamps = append(stamps, sessionStamps(tree)...)
+		return treeLoadedMsg{gen: gen, file: file, tree: tree, cat: cat, stamps: stamps, at: clock()}
 	}
 }
 
@@ -93,7 +101,8 @@ func (m *Model) follow(file string) tea.Cmd {
 		return nil
 	}
 	m.rootFile = file
-	m.tree, m.problem, m.status = nil, "", ""
+	m.tree, m.problem, m.status, m.stamps = nil, "", "", nil
+	clear(m.listRuntime)
 	m.list.SetItems(nil)
 	m.stopTranscript()
 	m.screen = screenDashboard
@@ -111,7 +120,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
-	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache)
+	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache, m.clock)
 }
 
 // applyTree takes a loaded tree.
@@ -120,6 +129,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 		return nil
 	}
 	m.loading = false
+	m.stamps, m.now = msg.stamps, msg.at
 	if msg.err != nil {
 		m.tree = nil
 		m.list.SetItems(nil)
@@ -133,9 +143,9 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	m.tree, m.cat, m.problem = msg.tree, msg.cat, ""
+	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
-	return m.requestActivity()
+	return tea.Batch(m.requestActivity(), m.schedulePoll())
 }
 
 // rebuildRows applies the filters to the loaded tree.
@@ -144,16 +154,39 @@ func (m *Model) rebuildRows() {
 		m.list.SetItems(nil)
 		return
 	}
-	rows := buildRows(m.tree, m.showClosed, m.showHidden)
+	before, _ := m.list.Selected()
+	rows := buildRows(m.tree, m.showClosed, m.showHidden, m.sampledRuntime)
 	m.list.SetItems(rows)
-	m.detail.offset = 0
+	if after, _ := m.list.Selected(); after.path != before.path {
+		m.detail.offset, m.detail.taskExpanded = 0, false
+	}
 	agents := make([]*subagent.Agent, 0, len(rows))
+	runtime := 0.0
 	for _, r := range rows {
 		if a, ok := m.tree.Agent(r.path); ok {
 			agents = append(agents, a)
+			runtime += m.listRuntime[r.path]
 		}
 	}
 	m.totals = subagent.TotalsOf(agents)
+	m.totals.RuntimeMs = runtime // the sum of the run times the list shows
+}
+
+// sampledRuntime is the run time the list shows for a: sampled the first
+// time the list shows the agent (README §25.10), unknown as -1.
+func (m *Model) sampledRuntime(a *subagent.Agent) string {
+	ms, ok := m.listRuntime[a.Path]
+	if !ok {
+		ms = -1
+		if v, _, known := a.RuntimeAt(m.now); known {
+			ms = v
+		}
+		m.listRuntime[a.Path] = ms
+	}
+	if ms < 0 {
+		return "unknown"
+	}
+	return subagent.FormatDuration(ms)
 }
 
 // requestActivity reads the selected agent's activity unless it is known

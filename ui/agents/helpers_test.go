@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
@@ -48,6 +49,29 @@ type harness struct {
 	com   *common.Common
 	m     *Model
 	plain string
+	// timers are the messages the panel scheduled, fired by hand (fire)
+	// instead of sleeping; now is the pinned clock.
+	timers []tea.Msg
+	now    time.Time
+}
+
+// fire delivers the scheduled timer messages of type T and returns how
+// many there were.
+func fire[T tea.Msg](hs *harness) int {
+	var keep []tea.Msg
+	var due []tea.Msg
+	for _, msg := range hs.timers {
+		if _, ok := msg.(T); ok {
+			due = append(due, msg)
+		} else {
+			keep = append(keep, msg)
+		}
+	}
+	hs.timers = keep
+	for _, msg := range due {
+		hs.Send(msg)
+	}
+	return len(due)
 }
 
 // newHarness opens the panel on the demo tree at w×h.
@@ -59,7 +83,13 @@ func newHarness(t testing.TB, w, h int) *harness {
 	com.Selection.SessionFile = root
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, plain: plain}
+	hs := &harness{com: com, m: m, plain: plain, now: time.Date(2026, 11, 28, 10, 30, 0, 0, time.UTC)}
+	hs.Harness = uitest.ForPanel(t, m, com)
+	m.clock = func() time.Time { return hs.now }
+	m.later = func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		hs.timers = append(hs.timers, msg)
+		return nil
+	}
 	hs.Run(m.Init())
 	if m.tree == nil {
 		t.Fatalf("the demo tree did not load: %s", m.problem)

@@ -13,6 +13,8 @@
 package agents
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -59,6 +61,9 @@ type Model struct {
 	loading  bool
 	tree     *subagent.Tree
 	cat      *catalog.Catalog
+	// treeGen is the load the shown tree came from (its numbers, mailboxes
+	// and statuses are drawn for it).
+	treeGen int
 	// problem says why there is no tree ("" while there is one).
 	problem string
 	cache   *subagent.Cache
@@ -76,6 +81,22 @@ type Model struct {
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
 	status     string
+
+	// stamps are the files the loaded tree was read from, polled for
+	// changes (live.go).
+	stamps []fileStamp
+	// listRuntime holds each agent's run time as the list first showed it:
+	// README §25.10 keeps the list's run time fixed until the panel is
+	// opened again (here: another root session or r), while the detail's
+	// moves live.
+	listRuntime map[string]float64
+	// now is the time the live run time is computed for; clockOn is true
+	// while a tick is on its way.
+	now     time.Time
+	clockOn bool
+	// clock and later are the time and the timer (tests pin them).
+	clock func() time.Time
+	later func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
 // detailState is the selected agent's detail pane.
@@ -90,7 +111,10 @@ type detailState struct {
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
 	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(),
-		activity: map[string]activityResult{}, activityAt: map[string]bool{}}
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{},
+		clock: time.Now, later: func(d time.Duration, msg tea.Msg) tea.Cmd {
+			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+		}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
 	}

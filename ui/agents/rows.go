@@ -42,8 +42,8 @@ const (
 )
 
 // buildRows lists the agents the filters keep, in tree order (paths sort
-// parents before their children).
-func buildRows(t *subagent.Tree, showClosed, showHidden bool) []agentRow {
+// parents before their children); runtime gives the run time a row shows.
+func buildRows(t *subagent.Tree, showClosed, showHidden bool, runtime func(*subagent.Agent) string) []agentRow {
 	keep := func(a *subagent.Agent) bool {
 		if !a.Visible && !showHidden {
 			return false
@@ -65,7 +65,7 @@ func buildRows(t *subagent.Tree, showClosed, showHidden bool) []agentRow {
 		r := agentRow{
 			path: a.Path, name: name, role: sanitize.Fold(a.Descriptor.Role.Name),
 			task: sanitize.Clip(a.Task(), 200), status: sanitize.Fold(a.Status), cost: a.CostText(),
-			runtime: a.RuntimeText(), counts: a.CountsText(), tokens: a.TokensText(),
+			runtime: runtime(a), counts: a.CountsText(), tokens: a.TokensText(),
 			created: a.CreatedClock(time.Local), hidden: !a.Visible,
 			closed: a.Lifecycle == subagent.LifecycleClosed,
 		}

@@ -9,30 +9,81 @@ import (
 
 // Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	cmd := m.update(msg)
+	// Whatever moved the cursor or the screen may have put a running
+	// agent's detail on screen: its run time then ticks.
+	return m, tea.Batch(cmd, m.ensureClock())
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg)
 	case common.SelectionChangedMsg:
-		return m, m.follow(msg.Selection.SessionFile)
+		return m.follow(msg.Selection.SessionFile)
 	case treeLoadedMsg:
-		return m, m.applyTree(msg)
+		return m.applyTree(msg)
+	case pollTickMsg:
+		return m.applyPollTick(msg)
+	case pollResultMsg:
+		return m.applyPollResult(msg)
+	case clockMsg:
+		return m.applyClock()
 	case activityMsg:
 		m.applyActivity(msg)
 	case transcriptLoadedMsg:
-		return m, m.applyTranscript(msg)
+		return m.applyTranscript(msg)
 	case transcriptRenderedMsg:
 		m.applyRendered(msg)
 	case tailStartedMsg:
-		return m, m.applyTailStarted(msg)
+		return m.applyTailStarted(msg)
 	case tailMsg:
-		return m, m.applyTail(msg)
+		return m.applyTail(msg)
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {
-			return m, m.renderTranscript()
+			return m.renderTranscript()
 		}
 	}
-	return m, nil
+	return nil
+}
+
+// handleWheel scrolls what the wheel is over in the focused pane: the
+// transcript, the detail, or the list (moving the selection), three lines
+// a notch as the other panels do.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	delta := 3
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		delta = -3
+	case tea.MouseWheelDown:
+	default:
+		return nil
+	}
+	switch {
+	case m.screen == screenTranscript:
+		m.scrollTranscript(delta)
+	case m.tree == nil:
+	case m.screen == screenDetail || m.focus == paneDetail && m.wide():
+		m.detail.offset = max(0, m.detail.offset+delta)
+	default:
+		before := m.list.Cursor()
+		m.list.Move(delta)
+		if m.list.Cursor() != before {
+			m.detail.offset, m.detail.taskExpanded = 0, false
+			return m.requestActivity()
+		}
+	}
+	return nil
+}
+
+// reloadByUser is r: the tree read again with the list's run times
+// sampled anew.
+func (m *Model) reloadByUser() tea.Cmd {
+	clear(m.listRuntime)
+	return m.reload()
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -46,7 +97,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
 	switch {
 	case key.Matches(msg, k.Reload):
-		return m.reload()
+		return m.reloadByUser()
 	case key.Matches(msg, k.Lifecycle):
 		m.showClosed = !m.showClosed
 		m.rebuildRows()
@@ -116,7 +167,7 @@ func (m *Model) detailScreenKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Transcript):
 		return m.openTranscript()
 	case key.Matches(msg, k.Reload):
-		return m.reload()
+		return m.reloadByUser()
 	}
 	return m.detailKey(msg)
 }

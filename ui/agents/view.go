@@ -134,8 +134,12 @@ func (m *Model) detailPane(w int, focused bool) string {
 // detailLines builds (and caches) the detail of a for a width.
 func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 	act, haveAct := m.activity[activityKey(a)]
-	key := fmt.Sprintf("%s|%d|%s|%v|%v|%d|%s", activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
-		haveAct, len(act.items), a.Status+a.Lifecycle)
+	runtime := "unknown"
+	if ms, _, ok := a.RuntimeAt(m.now); ok {
+		runtime = subagent.FormatDuration(ms)
+	}
+	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
+		haveAct, len(act.items), runtime)
 	if key == m.detail.cacheKey {
 		return m.detail.lines
 	}
@@ -172,7 +176,7 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 	} else {
 		kv("context", "unknown")
 	}
-	kv("created", a.CreatedClock(time.Local)+" · run "+a.RuntimeText())
+	kv("created", a.CreatedClock(time.Local)+" · run "+runtime)
 	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents))))
 	kv("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
 	if a.Error != "" {

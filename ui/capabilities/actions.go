@@ -26,6 +26,23 @@ type preview struct {
 	step int
 }
 
+// fingerprint is the fingerprint of the snapshot the action activates
+// ("" when it activates none).
+func (p *preview) fingerprint() string {
+	if p.plan == nil {
+		return ""
+	}
+	for _, e := range p.plan.Planned {
+		if e.CustomType != capability.EventEntryType {
+			continue
+		}
+		if ev, msg := capability.DecodeEvent(e.Data); msg == "" && ev.Op == capability.OpActivate {
+			return ev.Snapshot.Fingerprint
+		}
+	}
+	return ""
+}
+
 // canWrite reports whether confirming writes anything.
 func (p *preview) canWrite() bool {
 	return len(p.problems) == 0 && p.plan != nil && p.plan.Changes()
@@ -58,8 +75,10 @@ func opTitle(op capstate.Operation) string {
 // text concerned.
 func previewBody(p *preview, st *themes.Styles, width int) []string {
 	var lines []string
+	// Wrap at words, and break what is longer than a line (a fingerprint,
+	// an id), so nothing is cut.
 	add := func(style func(...string) string, text string) {
-		for _, l := range strings.Split(ansi.Wordwrap(sanitize.Text(text), max(10, width), ""), "\n") {
+		for _, l := range strings.Split(ansi.Wrap(sanitize.Text(text), max(10, width), ""), "\n") {
 			lines = append(lines, style(l))
 		}
 	}
@@ -103,8 +122,8 @@ func previewBody(p *preview, st *themes.Styles, width int) []string {
 			stopped = append(stopped, ev.ActivationID)
 		}
 	}
-	lines = append(lines, toolDiffLine(st, plan.Before.EffectiveTools, plan.After.EffectiveTools))
-	lines = append(lines, st.Text.Muted.Render(entriesSummary(plan.Planned)))
+	lines = append(lines, strings.Split(ansi.Wrap(toolDiffLine(st, plan.Before.EffectiveTools, plan.After.EffectiveTools), max(10, width), " ,"), "\n")...)
+	add(st.Text.Muted.Render, entriesSummary(plan.Planned))
 	text := actionText(plan, stopped)
 	if text != "" {
 		lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))

@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -48,14 +53,16 @@ func benchLibrary(b *testing.B, n int) *harness {
 // (markdown) in its command and redraws only visible rows.
 func BenchmarkKeypressFrame(b *testing.B) {
 	hs := benchLibrary(b, 2000)
-	down, up := uitest.Key("down"), uitest.Key("up")
+	hs.alternate(b, "down", "up")
+}
+
+// alternate sends the two keys in turn, one per iteration, and draws the
+// frame after each.
+func (hs *harness) alternate(b *testing.B, first, second string) {
+	keys := [2]tea.KeyPressMsg{uitest.Key(first), uitest.Key(second)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if i%2 == 0 {
-			hs.Send(down)
-		} else {
-			hs.Send(up)
-		}
+		hs.Send(keys[i%2])
 		_ = hs.m.View()
 	}
 }
@@ -70,4 +77,57 @@ func BenchmarkFilterFrame(b *testing.B) {
 		_ = hs.m.View()
 		hs.Press("backspace")
 	}
+}
+
+// benchBigSnapshots appends n manual directives of about size characters
+// each to the demo's main session and follows it at its leaf.
+func benchBigSnapshots(b *testing.B, n, size int) *harness {
+	b.Helper()
+	hs := newHarness(b, 160, 48, true)
+	file := hs.mainSession()
+	line := "Keep every change small, explain it in plain words, and run the whole test suite before you report. "
+	for i := 0; i < n; i++ {
+		text := fmt.Sprintf("Directive %d.\n", i) + strings.Repeat(line, size/len(line))
+		s, err := session.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := capstate.PlanAt(s, inputsFor(hs.m.lib, hs.com.Workspace.AgentDir), capstate.Operation{Kind: capstate.OpAdd, Arg: text}, capstate.DefaultOptions(nil))
+		if err != nil || p.Refusal != nil {
+			b.Fatalf("plan: %v %v", err, p.Refusal)
+		}
+		if _, err := session.Append(file, p.Guard, p.Entries(), session.AppendOptions{Force: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hs.Run(hs.m.reopenSession())
+	if got := len(hs.m.view.state.Active()); got != n+2 {
+		b.Fatalf("%d active, want %d", got, n+2)
+	}
+	hs.focusOn(paneSession)
+	return hs
+}
+
+// BenchmarkSessionFrame moves the card cursor over 20 active snapshots of
+// 100,000 characters (pi-forge's content limit) and draws the frame.
+func BenchmarkSessionFrame(b *testing.B) {
+	hs := benchBigSnapshots(b, 20, 99_000)
+	hs.alternate(b, "down", "up")
+}
+
+// BenchmarkEditorKeypress types into the content of a capability of
+// 10,000 characters and draws the frame. bubbles' textarea renders every
+// line of its value on each update, so this grows with the content
+// (about 80 ms at pi-forge's 100,000-character limit, where $EDITOR is
+// the better tool).
+func BenchmarkEditorKeypress(b *testing.B) {
+	hs := newHarness(b, 160, 48, true)
+	line := "Keep every change small, explain it in plain words, and run the whole test suite before you report.\n"
+	hs.writeCapability("huge", strings.Repeat(line, 10_000/len(line)))
+	hs.selectCapability("project:huge")
+	hs.Press("enter", "tab", "tab") // content
+	if hs.m.edit == nil || hs.m.edit.field != fieldContent {
+		b.Fatal("editor on the content")
+	}
+	hs.alternate(b, "x", "backspace")
 }

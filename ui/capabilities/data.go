@@ -46,6 +46,7 @@ type (
 		err  error
 	}
 	appliedMsg struct {
+		file  string
 		op    capstate.Operation
 		res   capability.Result
 		wrote fileStamp
@@ -80,7 +81,7 @@ func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
 // sessionCmd opens the session file the selection names.
 func sessionCmd(file string, gen int) tea.Cmd {
 	return func() tea.Msg {
-		s, err := session.Open(file)
+		s, err := session.Shared(file)
 		if err != nil {
 			return sessionMsg{gen: gen, file: file, err: fmt.Errorf("open session: %w", err)}
 		}
@@ -148,7 +149,8 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 		msg := planMsg{op: op, plan: p, err: err}
 		if st, ok := stampOf(file); ok && !ownWrite(file, last) {
 			if age := now().Sub(st.mtime); age < session.DefaultLiveWindow && age > -session.DefaultLiveWindow {
-				msg.live = fmt.Sprintf("the file was modified %s ago: Pi may be running on it, so appending is refused", age.Round(time.Second))
+				msg.live = fmt.Sprintf("the file was modified %s ago, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
+					age.Round(time.Second), session.DefaultLiveWindow)
 			}
 		}
 		return msg
@@ -169,10 +171,10 @@ func applyCmd(file string, p *capstate.Plan, now func() time.Time, last fileStam
 		case errors.Is(err, session.ErrConflict):
 			err = fmt.Errorf("the session changed since it was read (%w); nothing was written — reload with r and review again", session.ErrConflict)
 		case errors.Is(err, session.ErrLive):
-			err = fmt.Errorf("the session is in use: it was modified in the last %s; nothing was written — close Pi and try again", session.DefaultLiveWindow)
+			err = fmt.Errorf("the session is in use: it was modified in the last %s; nothing was written — close Pi (or wait, if it is not running) and try again; the CLI's --force overrides this check", session.DefaultLiveWindow)
 		case err != nil:
 			err = fmt.Errorf("append to the session: %w", err)
 		}
-		return appliedMsg{op: p.Op, res: p.Result, wrote: wrote, err: err}
+		return appliedMsg{file: file, op: p.Op, res: p.Result, wrote: wrote, err: err}
 	}
 }

@@ -1,6 +1,7 @@
 package capabilities
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -27,6 +29,7 @@ const (
 	dialogNewID                      // scope and id of a new capability
 	dialogBindings                   // choose a binding to enable
 	dialogConfirm                    // a yes/no question (delete, discard)
+	dialogToolName                   // a tool name typed into the editor's picker
 )
 
 // choice is one binding offered by the enable-bound chooser.
@@ -42,7 +45,9 @@ type dialog struct {
 	scope   resources.Scope
 	choices []choice
 	cursor  int
-	onYes   func(m *Model) tea.Cmd
+	// offset is the first body line a preview shows (it scrolls).
+	offset int
+	onYes  func(m *Model) tea.Cmd
 }
 
 func (d *dialog) help(k *keymap.Capabilities) []key.Binding {
@@ -87,6 +92,8 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Dismiss):
 			m.dialog = nil
 			m.setStatus("nothing written", false)
+		default:
+			m.scrollPreview(msg)
 		}
 		return nil
 	case dialogConfirm:
@@ -158,19 +165,67 @@ func (m *Model) submitText(d *dialog) tea.Cmd {
 		m.edit = newEditor(d.scope, id, nil, "", m.view.declared)
 		m.focus = paneDetail
 		return nil
+	case dialogToolName:
+		name := jsonv.TrimJS(text)
+		if problem := capability.ToolNameProblem(name); problem != "" {
+			d.body = problem
+			return nil
+		}
+		m.dialog = nil
+		if m.edit != nil {
+			m.edit.addTool(name)
+		}
+		return nil
 	}
 	return nil
+}
+
+// dialogInner is the width of a dialog's body.
+func (m *Model) dialogInner() int { return min(max(30, m.width-8), 72) - 4 }
+
+// dialogMaxBody is how many body lines a dialog shows.
+func (m *Model) dialogMaxBody() int { return max(3, m.height-8) }
+
+// scrollPreview moves the preview's window over its body (the full text
+// of a long capability does not fit); other keys are ignored.
+func (m *Model) scrollPreview(msg tea.KeyPressMsg) {
+	d, k := m.dialog, &m.keys
+	n := len(previewBody(d.preview, &m.com.Styles, m.dialogInner()))
+	page := max(1, m.dialogMaxBody()-1) // one row says where the window is
+	last := max(0, n-page)
+	switch {
+	case key.Matches(msg, k.Up):
+		d.offset--
+	case key.Matches(msg, k.Down):
+		d.offset++
+	case key.Matches(msg, k.PageUp):
+		d.offset -= page
+	case key.Matches(msg, k.PageDown):
+		d.offset += page
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = last
+	}
+	d.offset = common.Clamp(d.offset, 0, last)
 }
 
 // dialogView draws the open dialog for the panel's size.
 func (m *Model) dialogView(st *themes.Styles) string {
 	d := m.dialog
-	inner := min(max(30, m.width-8), 72) - 4
+	inner := m.dialogInner()
+	maxBody := m.dialogMaxBody()
 	var body []string
 	hint := common.KeyHint(d.help(&m.keys))
 	switch d.kind {
 	case dialogPreview:
 		body = previewBody(d.preview, st, inner)
+		if len(body) > maxBody {
+			page := maxBody - 1
+			from := common.Clamp(d.offset, 0, len(body)-page)
+			where := fmt.Sprintf("%d–%d/%d · ↑/↓ pgup/pgdn g/G scroll", from+1, from+page, len(body))
+			body = append(body[from:from+page:from+page], st.Text.Muted.Render(ansi.Truncate(where, inner, "…")))
+		}
 	case dialogConfirm:
 		body = wrap(sanitize.Fold(d.body), inner)
 	case dialogBindings:
@@ -201,7 +256,6 @@ func (m *Model) dialogView(st *themes.Styles) string {
 		d.input.SetWidth(max(10, inner-len(d.input.Prompt)-1))
 		body = append(body, d.input.View())
 	}
-	maxBody := max(3, m.height-8)
 	if len(body) > maxBody {
 		body = append(body[:maxBody-1], st.Text.Muted.Render("…"))
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -16,8 +17,10 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // field is one part of the capability editor, in tab order.
@@ -37,6 +40,10 @@ const (
 	toolAdd
 	toolRemove
 )
+
+// groupThisCapability is the picker group of tools only the capability
+// itself names (in its file, or typed with the tool-name key).
+const groupThisCapability = "In this capability"
 
 // toolChoice is one row of the tool picker.
 type toolChoice struct {
@@ -132,7 +139,7 @@ func toolChoices(p capability.ToolPatch, declared []string) []toolChoice {
 	addGroup("Pi built-ins", builtins)
 	addGroup("pi-forge", []string{capability.ControlTool})
 	addGroup("Declared in the session", declared)
-	addGroup("In this capability", append(append([]string{}, p.Add...), p.Remove...))
+	addGroup(groupThisCapability, append(append([]string{}, p.Add...), p.Remove...))
 	return out
 }
 
@@ -223,6 +230,21 @@ func (e *editor) cycleTool() {
 	e.dirty = true
 }
 
+// addTool puts a typed tool name into the picker as an add (a name the
+// picker already offers only gets the cursor) and moves the cursor there.
+func (e *editor) addTool(name string) {
+	for i, t := range e.tools {
+		if t.name == name {
+			e.toolCursor = i
+			return
+		}
+	}
+	// Its group is the picker's last, so appending keeps it together.
+	e.tools = append(e.tools, toolChoice{name: name, group: groupThisCapability, state: toolAdd})
+	e.toolCursor = len(e.tools) - 1
+	e.dirty = true
+}
+
 func sameCapability(a, b *capability.Capability) bool {
 	return string(capability.Serialize(a)) == string(capability.Serialize(b))
 }
@@ -235,13 +257,14 @@ func (e *editor) setContent(text string) {
 	}
 }
 
-// view draws the editor in width×height cells' worth of lines.
-func (e *editor) view(st *themes.Styles, width, height int) []string {
+// view draws the editor in width×height cells' worth of lines; its key
+// hints come from the panel's bindings.
+func (e *editor) view(st *themes.Styles, k *keymap.Capabilities, width, height int) []string {
 	verb := "Edit"
 	if e.create {
 		verb = "New"
 	}
-	lines := []string{st.Text.Strong.Render(verb+" "+string(e.scope)+":"+e.id) + st.Text.Muted.Render("  tab next field · ctrl+s save · ctrl+e content in $EDITOR · esc close")}
+	lines := []string{ansi.Truncate(st.Text.Strong.Render(verb+" "+string(e.scope)+":"+e.id)+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.NextField, k.Save, k.External, k.Back})), width, "…")}
 	if e.conflict != "" {
 		lines = append(lines, wrap(st.Text.Danger.Render(sanitize.Fold(e.conflict)), width)...)
 	}
@@ -269,7 +292,7 @@ func (e *editor) view(st *themes.Styles, width, height int) []string {
 	for _, l := range strings.Split(e.content.View(), "\n") {
 		lines = append(lines, "  "+l)
 	}
-	lines = append(lines, mark(fieldTools, "tools")+st.Text.Muted.Render("  space cycles · +add -remove"))
+	lines = append(lines, mark(fieldTools, "tools")+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.Toggle, k.ToolName})))
 	return append(lines, e.toolLines(st, width, max(1, height-len(lines)))...)
 }
 

@@ -77,6 +77,8 @@ type Model struct {
 
 	edit   *editor
 	dialog *dialog
+	// jump is a capability another panel pointed at (jump.go).
+	jump jumpState
 
 	status    string
 	statusErr bool
@@ -165,7 +167,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.edit != nil && m.focus == paneDetail:
 		if m.edit.field == fieldTools {
-			return []key.Binding{k.Toggle, k.NextField, k.Save, k.Back}
+			return []key.Binding{k.Toggle, k.ToolName, k.NextField, k.Save, k.Back}
 		}
 		return []key.Binding{k.NextField, k.Save, k.External, k.Back}
 	case m.focus == paneLibrary:
@@ -183,7 +185,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.Reload},
-		{k.Open, k.New, k.Delete, k.Save, k.External, k.NextField, k.Toggle, k.Bindings},
+		{k.Open, k.New, k.Delete, k.Save, k.External, k.NextField, k.Toggle, k.ToolName, k.Bindings},
 		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Back},
 	}
 }

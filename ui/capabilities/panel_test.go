@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -34,6 +35,9 @@ func TestFollowsTheSelectedEntry(t *testing.T) {
 	}
 	if !strings.Contains(hs.m.View(), "Session @ "+early) {
 		t.Error("the session pane does not name the entry")
+	}
+	if !strings.Contains(ansi.Strip(hs.m.View()), "no capability history on this branch") {
+		t.Error("an entry before any capability event is not said to have no history")
 	}
 	// Library rows mark what is active there: nothing.
 	for _, r := range hs.m.list.Items() {
@@ -76,9 +80,19 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	if hs.m.dialog != nil || fileSize(t, file) != size {
 		t.Fatal("cancel must close the preview and write nothing")
 	}
+	var appended []string
+	hs.Intercept = func(msg tea.Msg) bool {
+		if a, ok := msg.(common.SessionWrittenMsg); ok {
+			appended = append(appended, a.File)
+		}
+		return false
+	}
 	hs.Press("a", "y")
 	if fileSize(t, file) == size {
 		t.Fatal("confirming did not write")
+	}
+	if len(appended) != 1 || appended[0] != file {
+		t.Fatalf("the write was announced for %v, want once for %s", appended, file)
 	}
 	if !strings.HasPrefix(hs.m.status, "Selected ") || len(hs.m.view.state.Active()) != 3 {
 		t.Fatalf("after enable: %q, %d active", hs.m.status, len(hs.m.view.state.Active()))
@@ -180,6 +194,10 @@ func TestRefusals(t *testing.T) {
 	hs.Press("a")
 	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
 		t.Fatalf("live: %+v", d)
+	}
+	// The panel has no override; it says what to do instead.
+	if problems := strings.Join(hs.m.dialog.preview.problems, " "); !strings.Contains(problems, "Close Pi") || !strings.Contains(problems, "--force") {
+		t.Errorf("the live refusal does not say how to proceed: %s", problems)
 	}
 	hs.Press("esc")
 

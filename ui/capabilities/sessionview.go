@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // collapsedLines is how many lines of frozen text a card shows until it
@@ -33,7 +34,7 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		return st.Text.Muted.Render(padRight(l, 12)) + val
 	}
 	entry := s.ID
-	if v.entryID == "" {
+	if v.entryID == "" || v.atLeaf {
 		entry += " (leaf)"
 	}
 	lines := []string{
@@ -80,19 +81,72 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 	active := s.Active()
 	lines = append(lines, st.Text.Muted.Render(ruleWith(fmt.Sprintf(" %d active ", len(active)), width)))
 	if len(active) == 0 {
-		lines = append(lines, st.Pane.Placeholder.Render("no active capability — a enables the selected one, + adds a directive"))
+		what := "no active capability"
+		if s.History == nil || len(s.History.Events) == 0 {
+			what = "no capability history on this branch (another session: Session panel, 3)"
+		}
+		lines = append(lines, wrap(st.Pane.Placeholder.Render(what+" — a enables the selected one, + adds a directive"), width)...)
 		return lines, nil
 	}
 	starts := make([]int, len(active))
 	for i, a := range active {
 		starts[i] = len(lines)
-		lines = append(lines, cardLines(a, st, width, i == v.cursor, v.focused, v.expanded[a.Snapshot.ActivationID])...)
+		expanded := v.expanded[a.Snapshot.ActivationID]
+		lines = append(lines, cardLines(a, st, width, i == v.cursor, v.focused, v.body(a, st, width, expanded))...)
 	}
 	return lines, starts
 }
 
-// cardLines draws one active snapshot.
-func cardLines(a capability.Active, st *themes.Styles, width int, selected, focused, expanded bool) []string {
+// bodyCacheMax bounds the wrapped-text cache; it is cleared when full.
+const bodyCacheMax = 256
+
+// bodyKey names a card's wrapped frozen text. A snapshot never changes,
+// so its activation id and fingerprint, the width, the theme and whether
+// the card is expanded decide the lines.
+type bodyKey struct {
+	activationID, fingerprint string
+	width                     int
+	theme                     string
+	expanded                  bool
+}
+
+// body is a card's frozen text as screen lines, wrapped once per key:
+// wrapping 100,000 characters on every frame would cost a keypress tens
+// of milliseconds per card.
+func (v *sessionView) body(a capability.Active, st *themes.Styles, width int, expanded bool) []string {
+	k := bodyKey{activationID: a.Snapshot.ActivationID, fingerprint: a.Snapshot.Fingerprint, width: width, theme: common.ThemeKey(st), expanded: expanded}
+	if lines, ok := v.bodies[k]; ok {
+		return lines
+	}
+	lines := bodyLines(a.Snapshot.Content, st, width, expanded)
+	if v.bodies == nil || len(v.bodies) >= bodyCacheMax {
+		v.bodies = map[bodyKey][]string{}
+	}
+	v.bodies[k] = lines
+	return lines
+}
+
+// bodyLines wraps frozen text for a card: collapsed to a few lines with a
+// count of the rest, or whole.
+func bodyLines(text string, st *themes.Styles, width int, expanded bool) []string {
+	content := sanitize.Text(text)
+	if strings.TrimSpace(content) == "" {
+		return []string{st.Pane.Placeholder.Render("  (tool-only: no text is sent)")}
+	}
+	body := strings.Split(ansi.Wordwrap(content, max(10, width-4), ""), "\n")
+	if !expanded && len(body) > collapsedLines {
+		hidden := len(body) - collapsedLines
+		body = append(body[:collapsedLines:collapsedLines], st.Text.Muted.Render(fmt.Sprintf("… %d more lines (space expands)", hidden)))
+	}
+	out := make([]string, len(body))
+	for i, l := range body {
+		out[i] = "    " + l
+	}
+	return out
+}
+
+// cardLines draws one active snapshot above its wrapped text.
+func cardLines(a capability.Active, st *themes.Styles, width int, selected, focused bool, body []string) []string {
 	s := a.Snapshot
 	marker := "  "
 	head := st.Text.Strong
@@ -116,19 +170,7 @@ func cardLines(a capability.Active, st *themes.Styles, width int, selected, focu
 	}
 	out = append(out, st.Text.Muted.Render(ansi.Truncate("  "+name+s.Fingerprint, width, "…")))
 	out = append(out, "  "+toolDeltaText(st, s.Tools))
-	content := sanitize.Text(s.Content)
-	if strings.TrimSpace(content) == "" {
-		return append(out, st.Pane.Placeholder.Render("  (tool-only: no text is sent)"))
-	}
-	body := strings.Split(ansi.Wordwrap(content, max(10, width-4), ""), "\n")
-	if !expanded && len(body) > collapsedLines {
-		hidden := len(body) - collapsedLines
-		body = append(body[:collapsedLines], st.Text.Muted.Render(fmt.Sprintf("… %d more lines (space expands)", hidden)))
-	}
-	for _, l := range body {
-		out = append(out, "    "+l)
-	}
-	return out
+	return append(out, body...)
 }
 
 // toolDeltaText is "+a +b  -c" with the add/remove colours.
@@ -186,14 +228,29 @@ func ruleWith(title string, width int) string {
 // it follows and what was computed there.
 type sessionView struct {
 	file, name, entryID string
-	state               *capstate.State
-	declared            []string
-	err                 string
-	loading             bool
-	cursor              int
-	offset              int
-	focused             bool
-	expanded            map[string]bool
+	// atLeaf: the selection is the session's current leaf
+	// (Selection.AtLeaf), so the state is computed at whatever the leaf is
+	// when the file is read (after this panel's own append too).
+	atLeaf   bool
+	state    *capstate.State
+	declared []string
+	err      string
+	loading  bool
+	cursor   int
+	offset   int
+	focused  bool
+	expanded map[string]bool
+	// bodies caches the cards' wrapped frozen text (body).
+	bodies map[bodyKey][]string
+}
+
+// at is the entry the state is computed at: "" (the leaf) while the
+// selection follows the leaf, else the selected entry.
+func (v *sessionView) at() string {
+	if v.atLeaf {
+		return ""
+	}
+	return v.entryID
 }
 
 func (v *sessionView) placeholder() string {

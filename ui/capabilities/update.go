@@ -1,9 +1,6 @@
 package capabilities
 
 import (
-	"errors"
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -32,7 +29,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			return m, m.edit.update(msg)
 		}
 	case common.SelectionChangedMsg:
-		return m, m.follow(msg.Selection)
+		follow := m.follow(msg.Selection)
+		return m, tea.Batch(follow, m.noteJump(msg.Selection))
 	case common.ThemeChangedMsg:
 		m.bindings, m.bindingsFor = nil, "" // the form keeps the old styles
 		return m, m.requestDetail()
@@ -88,7 +86,7 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 	if sel.SessionFile == "" {
 		return nil
 	}
-	v.name = sel.SessionName
+	v.name, v.atLeaf = sel.SessionName, sel.AtLeaf
 	if sel.SessionFile != v.file || m.sess == nil {
 		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
 		v.loading = true
@@ -97,6 +95,9 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 	}
 	if sel.EntryID != v.entryID {
 		v.entryID = sel.EntryID
+		if _, known := m.sess.IndexOf(sel.EntryID); !known && sel.EntryID != "" {
+			return m.reopenSession() // the session grew (follow mode): read it again
+		}
 		return m.recompute()
 	}
 	return nil
@@ -109,7 +110,7 @@ func (m *Model) recompute() tea.Cmd {
 	}
 	m.sessGen++
 	m.view.loading = true
-	return stateCmd(m.sess, m.view.file, m.view.entryID, m.lib, m.com.Workspace.AgentDir, m.sessGen)
+	return stateCmd(m.sess, m.view.file, m.view.at(), m.lib, m.com.Workspace.AgentDir, m.sessGen)
 }
 
 func (m *Model) onLibrary(msg libraryMsg) tea.Cmd {
@@ -123,7 +124,7 @@ func (m *Model) onLibrary(msg libraryMsg) tea.Cmd {
 	m.lib, m.libErr = msg.lib, ""
 	m.bindings, m.bindingsFor = nil, ""
 	m.list.SetItems(m.markActive(msg.rows))
-	return tea.Batch(m.requestDetail(), m.recompute())
+	return tea.Batch(m.showJump(), m.requestDetail(), m.recompute())
 }
 
 func (m *Model) onSession(msg sessionMsg) tea.Cmd {
@@ -152,6 +153,7 @@ func (m *Model) onState(msg stateMsg) {
 	v.cursor = min(v.cursor, max(0, len(msg.st.Active())-1))
 	m.bindings, m.bindingsFor = nil, ""
 	m.list.SetItems(m.markActive(m.list.Items()))
+	m.showJump()
 }
 
 // markActive flags the library rows whose capability is active (unbound
@@ -352,7 +354,7 @@ func (m *Model) actionProblem() string {
 		return "no session selected: pick one in the Session panel (3)"
 	case v.loading || v.state == nil || m.sess == nil:
 		return "the session is still being read"
-	case v.entryID != "" && m.sess.Entries[m.sess.LeafIndex()].ID != v.entryID:
+	case v.at() != "" && m.sess.Entries[m.sess.LeafIndex()].ID != v.entryID:
 		return "changes append at the end of the session: select its leaf in the Session panel (G) first"
 	case m.lib == nil:
 		return "the library is still loading"
@@ -377,7 +379,7 @@ func (m *Model) onPlan(msg planMsg) {
 	}
 	p := &preview{op: msg.op, plan: msg.plan}
 	if msg.plan.Refusal != nil {
-		p.problems = append(p.problems, "pi-forge: "+msg.plan.Refusal.Message)
+		p.problems = append(p.problems, msg.plan.Refusal.Notice())
 	} else if msg.plan.Changes() && msg.live != "" {
 		p.problems = append(p.problems, msg.live)
 	}
@@ -395,7 +397,9 @@ func (m *Model) onApplied(msg appliedMsg) tea.Cmd {
 	}
 	m.lastWrite = msg.wrote
 	m.setStatus(sanitize.Fold(msg.res.Message), false)
-	return m.reopenSession()
+	// The Session panel reads the file again and shows the new leaf.
+	appended := common.SessionWrittenMsg{File: msg.file}
+	return tea.Batch(m.reopenSession(), func() tea.Msg { return appended })
 }
 
 // bindingsForm is the read-only bindings view of the selected Preset: the
@@ -483,118 +487,5 @@ func (m *Model) selectedCapability() *resources.Capability {
 			return c
 		}
 	}
-	return nil
-}
-
-// openEditor edits the selected capability.
-func (m *Model) openEditor() tea.Cmd {
-	c := m.selectedCapability()
-	if c == nil {
-		return nil
-	}
-	if c.Fault || c.Raw == nil {
-		m.setStatus(c.Key()+" cannot be read; fix the file first", true)
-		return nil
-	}
-	m.edit = newEditor(c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
-	m.focus = paneDetail
-	return nil
-}
-
-// editorKey handles keys while the editor has focus.
-func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	e := m.edit
-	switch {
-	case key.Matches(msg, k.Save):
-		return m.save()
-	case key.Matches(msg, k.External):
-		return externalEditor(e.content.Value())
-	case key.Matches(msg, k.NextField):
-		e.focusField(e.field + 1)
-		return nil
-	case key.Matches(msg, k.PrevField):
-		e.focusField(e.field - 1)
-		return nil
-	case key.Matches(msg, k.Back):
-		if e.dirty {
-			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?", body: "Close the editor and discard the changes to " + string(e.scope) + ":" + e.id + "?",
-				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }}
-			return nil
-		}
-		m.edit = nil
-		return m.requestDetail()
-	}
-	if e.field == fieldTools {
-		switch {
-		case key.Matches(msg, k.Up):
-			e.toolCursor = max(0, e.toolCursor-1)
-		case key.Matches(msg, k.Down):
-			e.toolCursor = min(len(e.tools)-1, e.toolCursor+1)
-		case key.Matches(msg, k.Toggle):
-			e.cycleTool()
-		}
-		return nil
-	}
-	return e.update(msg)
-}
-
-// save writes the draft: an exclusive create for a new capability, a
-// revision-guarded save otherwise. A refused save keeps the draft.
-func (m *Model) save() tea.Cmd {
-	e := m.edit
-	c := e.draft()
-	if d := capability.Validate(c); d.HasErrors() {
-		e.conflict = "not saved: " + d.FirstError()
-		return nil
-	}
-	ws := m.com.Workspace
-	key := string(e.scope) + ":" + e.id
-	create, scope, id, rev := e.create, e.scope, e.id, e.revision
-	m.setStatus("saving "+key+"…", false)
-	return func() tea.Msg {
-		var res resources.WriteResult
-		var err error
-		if create {
-			res, err = resources.CreateCapability(ws, scope, c)
-		} else {
-			res, err = resources.SaveCapability(ws, scope, id, c, rev)
-		}
-		return savedMsg{key: key, res: res, err: err}
-	}
-}
-
-func (m *Model) onSaved(msg savedMsg) tea.Cmd {
-	if m.edit == nil {
-		return nil
-	}
-	if msg.err != nil {
-		explain := sanitize.Fold(msg.err.Error())
-		if errors.Is(msg.err, resources.ErrConflict) {
-			explain = "not saved: the file changed on disk since you opened it (" + explain + "). Your draft is kept; esc and r reload the file (discarding the draft)."
-		}
-		m.edit.conflict = explain
-		return nil
-	}
-	m.setStatus(fmt.Sprintf("saved %s (revision %.12s…); saving never activates it", msg.key, msg.res.SourceRevision), false)
-	m.edit = nil
-	return m.reloadLibrary()
-}
-
-// confirmDelete asks before deleting the selected capability.
-func (m *Model) confirmDelete() tea.Cmd {
-	c := m.selectedCapability()
-	if c == nil {
-		return nil
-	}
-	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
-	m.dialog = &dialog{kind: dialogConfirm, title: "Delete " + key + "?",
-		body: "Delete " + c.Path + "? Active snapshots in sessions keep their frozen text.",
-		onYes: func(m *Model) tea.Cmd {
-			return func() tea.Msg {
-				_, err := resources.DeleteCapability(ws, scope, id, rev)
-				return deletedMsg{key: key, err: err}
-			}
-		}}
 	return nil
 }

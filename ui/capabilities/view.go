@@ -56,6 +56,9 @@ func (m *Model) View() string {
 		return ""
 	}
 	st := &m.com.Styles
+	if m.height == 1 { // only the status line fits
+		return m.statusLine()
+	}
 	l := m.layout()
 	var left, right []string
 	if l.library.h > 0 {
@@ -119,7 +122,11 @@ func (m *Model) libraryView(r rect) string {
 	}
 	info := m.list.Position()
 	if m.lib != nil {
-		info = fmt.Sprintf("%d capabilities  %s", m.list.Total(), info)
+		noun := "capabilities"
+		if m.list.Total() == 1 {
+			noun = "capability"
+		}
+		info = fmt.Sprintf("%d %s  %s", m.list.Total(), noun, info)
 	}
 	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
 }
@@ -129,7 +136,7 @@ func (m *Model) detailView(r rect) string {
 	focused := m.focus == paneDetail
 	innerW, innerH := r.w-4, r.h-2
 	if m.edit != nil {
-		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, innerW, innerH))
+		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, &m.keys, innerW, innerH))
 	}
 	if m.mode == modeBindings {
 		title := "Bindings"

@@ -4,6 +4,8 @@
 package common
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -13,12 +15,29 @@ import (
 )
 
 // Selection is what travels across panels and shows in the header: the
-// session, the entry in it (empty = the leaf) and the preset.
+// session, the entry in it and the preset. The Session panel announces it
+// as soon as its cursor moves, so every panel follows the entry the user
+// is looking at.
 type Selection struct {
 	SessionFile string
+	// SessionName is what the session is called everywhere (session.Title:
+	// its name, else its first user message, else its id).
 	SessionName string
-	EntryID     string
-	PresetID    string
+	// EntryID is the selected entry's id. Once a session is open it is
+	// always set, also at the leaf, so a panel that caches by entry sees
+	// the leaf move when follow mode appends entries; "" only while no
+	// session has been opened yet (consumers then use the leaf).
+	EntryID string
+	// AtLeaf is true when EntryID is the session's current leaf: the
+	// selection then follows the leaf as the session grows.
+	AtLeaf bool
+	// PresetID is the Preset the user opened in the Presets panel
+	// ("scope:id"; "" until they choose one).
+	PresetID string
+	// ActivePreset is the Preset selection the session's branch records at
+	// the entry (session.ActivePresetAt: "scope:id", "none", or "" when
+	// nothing is recorded).
+	ActivePreset string
 	// ItemID is an item of PresetID and CapabilityID a capability key
 	// (scope:id) that a jump points at ("" = none); the Presets and
 	// Capabilities panels move their cursor there when set.
@@ -34,8 +53,29 @@ type Common struct {
 	Selection Selection
 	Width     int
 	Height    int
+	// Now is the clock (nil: time.Now); tests pin it.
+	Now func() time.Time
+	// Timer schedules msg to arrive after d (nil: tea.Tick). Tests replace
+	// it to fire timers by hand instead of sleeping (uitest does).
+	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	markdown *Markdown
+}
+
+// Clock is the current time from Now.
+func (c *Common) Clock() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Later delivers msg after d through Timer (status expiry, debounces).
+func (c *Common) Later(d time.Duration, msg tea.Msg) tea.Cmd {
+	if c.Timer != nil {
+		return c.Timer(d, msg)
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 
 // Markdown is the markdown renderer set every panel shares (created on
@@ -52,6 +92,11 @@ func (c *Common) Markdown() *Markdown {
 // nothing; a panel that keeps rendered text without a theme key drops it
 // here, and a panel that renders markdown may warm the new renderer.
 type ThemeChangedMsg struct{ Styles themes.Styles }
+
+// SessionWrittenMsg says a panel appended to a session file (a capability
+// action); a panel showing that file reads it again, so the new leaf
+// becomes the selection everywhere.
+type SessionWrittenMsg struct{ File string }
 
 // SelectionChangedMsg announces a new selection; the root stores it in
 // Common and forwards it to every panel so they can follow it.
@@ -92,6 +137,8 @@ type Panel interface {
 	CapturesInput() bool
 	// ShortHelp and FullHelp are the panel's bindings for the footer and
 	// the `?` overlay; the root composes them with the global keys.
+	// ShortHelp lists the most important key first: a footer too narrow
+	// for all of them leaves out the last ones (FitHints), never cuts one.
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
 }

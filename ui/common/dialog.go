@@ -93,9 +93,16 @@ func KeyHint(bs []key.Binding) string {
 }
 
 // Overlay draws box centred over screen (width×height cells), clamped to
-// it: what is underneath stays visible around the dialog, and the result
-// is exactly width×height cells.
+// it, with the screen dimmed underneath: the user keeps their bearings
+// (what they were looking at stays in place) while the dialog is
+// unmistakably on top. The result is exactly width×height cells.
 func Overlay(screen, box string, width, height int) string {
+	return OverlayAt(screen, box, width, height, -1, -1)
+}
+
+// OverlayAt is Overlay with the box's top-left corner at (x, y); -1 centres
+// it on that axis. The box is clamped to the screen.
+func OverlayAt(screen, box string, width, height, x, y int) string {
 	if width <= 0 || height <= 0 {
 		return screen
 	}
@@ -104,11 +111,33 @@ func Overlay(screen, box string, width, height int) string {
 		box = lipgloss.NewStyle().MaxWidth(width).MaxHeight(height).Render(box)
 		bw, bh = lipgloss.Width(box), lipgloss.Height(box)
 	}
-	x, y := max(0, (width-bw)/2), max(0, (height-bh)/2)
+	if x < 0 {
+		x = (width - bw) / 2
+	}
+	if y < 0 {
+		y = (height - bh) / 2
+	}
+	x, y = Clamp(x, 0, max(0, width-bw)), Clamp(y, 0, max(0, height-bh))
 	canvas := lipgloss.NewCanvas(width, height)
-	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(screen), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
+	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(Dim(screen)), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
 	// The canvas leaves out trailing blanks; a screen keeps every cell.
 	return Fit(strings.Split(canvas.Render(), "\n"), width, height)
+}
+
+// dimStyle draws what lies under a dialog: faint and without its colours,
+// which reads as "in the background" in every theme and under NO_COLOR.
+var dimStyle = lipgloss.NewStyle().Faint(true)
+
+// Dim returns screen with its styling replaced by faint text, line by
+// line (the width of every line is kept).
+func Dim(screen string) string {
+	lines := strings.Split(ansi.Strip(screen), "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			lines[i] = dimStyle.Render(l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Wrap breaks text into lines of at most width cells at word boundaries.

@@ -61,6 +61,12 @@ type List[T comparable] struct {
 
 	query     string
 	filtering bool
+	// lastID is the identity of the last item the cursor was on, so a
+	// filter that showed nothing gives the cursor back when it clears.
+	lastID string
+	// lineRows is the row each line of the last View shows (-1: the
+	// filter line), for RowAt.
+	lineRows []int
 
 	cache, next map[rowKey[T]]string
 }
@@ -238,6 +244,53 @@ func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding) boo
 	return true
 }
 
+// FilterInput edits the filter while Filtering with the search-line keys:
+// keys.Accept keeps the query and releases the keyboard, keys.Cancel
+// clears it and leaves, keys.Clear empties the line and stays, backspace
+// deletes a character, up/down move the cursor and printable text is
+// typed; every change filters again (the cursor stays on the same item
+// when it is still shown). It returns what the key did.
+func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
+	if !l.filtering {
+		return SearchIgnored
+	}
+	switch msg.Code {
+	case tea.KeyUp:
+		l.Move(-1)
+		return SearchEdited
+	case tea.KeyDown:
+		l.Move(1)
+		return SearchEdited
+	}
+	q, ev := EditLine(l.query, msg, keys)
+	if ev == SearchAccepted || ev == SearchCancelled {
+		l.filtering = false
+	}
+	l.SetQuery(q)
+	return ev
+}
+
+// RowAt is the shown row drawn on line (0 = the first line the last View
+// returned, the filter line included), for mouse clicks; ok is false when
+// no row is drawn there. A row of several lines answers for each.
+func (l *List[T]) RowAt(line int) (row int, ok bool) {
+	if line < 0 || line >= len(l.lineRows) || l.lineRows[line] < 0 {
+		return -1, false
+	}
+	return l.lineRows[line], true
+}
+
+// Scroll moves the visible window by delta rows, moving the cursor only
+// as far as it must to stay visible (the mouse wheel).
+func (l *List[T]) Scroll(delta int) {
+	n := len(l.shown)
+	if n == 0 || l.rows <= 0 {
+		return
+	}
+	l.offset = Clamp(l.offset+delta, 0, max(0, n-l.rows))
+	l.cursor = Clamp(l.cursor, l.offset, min(n-1, l.offset+l.rows-1))
+}
+
 // typedText keeps what a key typed that can stand on one line: control
 // characters (a pasted newline, an escape) become spaces or go.
 func typedText(s string) string {
@@ -281,8 +334,10 @@ func (l *List[T]) Position() string {
 // of them; the last row shown may be cut off at the bottom.
 func (l *List[T]) View(st *themes.Styles, width, height int, focused bool) []string {
 	var lines []string
+	l.lineRows = l.lineRows[:0]
 	if l.ShowsFilterLine() && height > 0 {
 		lines = append(lines, l.FilterLine(st))
+		l.lineRows = append(l.lineRows, -1)
 	}
 	h := height - len(lines)
 	clear(l.next)
@@ -295,7 +350,11 @@ func (l *List[T]) View(st *themes.Styles, width, height int, focused bool) []str
 			if len(lines)+len(rowLines) <= height {
 				l.rows++
 			}
-			lines = append(lines, rowLines[:min(len(rowLines), height-len(lines))]...)
+			shown := rowLines[:min(len(rowLines), height-len(lines))]
+			lines = append(lines, shown...)
+			for range shown {
+				l.lineRows = append(l.lineRows, row)
+			}
 		}
 	}
 	l.cache, l.next = l.next, l.cache
@@ -371,9 +430,10 @@ func ThemeKey(st *themes.Styles) string {
 func (l *List[T]) currentID() string {
 	item, ok := l.Selected()
 	if !ok || l.id == nil {
-		return ""
+		return l.lastID
 	}
-	return l.id(item)
+	l.lastID = l.id(item)
+	return l.lastID
 }
 
 // refilter applies the query and puts the cursor back on the item whose

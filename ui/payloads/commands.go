@@ -15,59 +15,44 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
-// maxCachedSessions bounds the sessions the panel keeps open.
-const maxCachedSessions = 4
+// pinnedSessions is how many sessions the panel keeps alive between its
+// commands (the two sides of a comparison may come from two files).
+const pinnedSessions = 2
 
-// sessionCache keeps the sessions the panel opened, keyed by path and
-// checked against the file's size and modification time, so comparing
-// two entries of one big session reads it once. Commands share it.
+// sessionCache opens sessions through session.Shared, so the panel uses
+// the very session the Session panel has loaded instead of a copy, and
+// pins the most recent ones so that comparing two entries of a big
+// session, then picking another, reads it once. Commands share it.
 type sessionCache struct {
-	mu      sync.Mutex
-	entries map[string]cachedSession
-	order   []string
+	mu     sync.Mutex
+	pinned []*session.Session
 }
 
-type cachedSession struct {
-	size int64
-	mod  time.Time
-	s    *session.Session
-}
+func newSessionCache() *sessionCache { return &sessionCache{} }
 
-func newSessionCache() *sessionCache { return &sessionCache{entries: map[string]cachedSession{}} }
-
-// open returns the session at path, reading it again only when the file
-// changed since it was cached.
+// open returns the session at path (read again only when the file
+// changed since anyone parsed it).
 func (c *sessionCache) open(path string) (*session.Session, error) {
-	info, err := os.Stat(path)
+	s, err := session.Shared(path)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
-	}
-	c.mu.Lock()
-	if e, ok := c.entries[path]; ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
-		c.mu.Unlock()
-		return e.s, nil
-	}
-	c.mu.Unlock()
-	s, err := session.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
+		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[path]; !ok {
-		c.order = append(c.order, path)
-		if len(c.order) > maxCachedSessions {
-			delete(c.entries, c.order[0])
-			c.order = c.order[1:]
+	kept := []*session.Session{s}
+	for _, p := range c.pinned {
+		if p != s && p.Path != s.Path && len(kept) < pinnedSessions {
+			kept = append(kept, p)
 		}
 	}
-	c.entries[path] = cachedSession{size: info.Size(), mod: info.ModTime(), s: s}
+	c.pinned = kept
 	return s, nil
 }
 
@@ -84,18 +69,57 @@ func (e env) payloadDir() string { return filepath.Join(e.ws.Cwd, ".pi", "forge"
 
 // resolver resolves references against the workspace: presets from its
 // library (or a file path), Pi's defaults when a session records no
-// system prompt.
+// system prompt, pi-forge's rewrite of session requests.
 func (e env) resolver() *session.Resolver {
-	cat, _ := catalog.Shared(e.ws.AgentDir)
+	opts := e.requestOptions()
 	return &session.Resolver{
-		Catalog:    cat,
+		Catalog:    opts.Catalog,
 		Location:   time.Local,
-		Open:       e.cache.open,
+		Open:       e.openRef,
 		LoadPreset: e.loadPreset,
-		Fallback: func() (compile.Runtime, string, error) {
-			return resources.PiDefaultRuntime(e.ws, nil, time.Now())
-		},
+		Fallback:   e.piDefaults,
+		Forge:      opts.Forge,
 	}
+}
+
+// openRef opens the session of a typed reference: a file, else a session
+// id or a unique prefix of one among the workspace's sessions.
+func (e env) openRef(path string) (*session.Session, error) {
+	if _, err := os.Stat(path); err != nil {
+		home, _ := os.UserHomeDir()
+		loc, lerr := session.ResolveLocationsFor(e.ws.Cwd, e.ws.AgentDir, "", os.Getenv, home)
+		if lerr != nil {
+			return nil, fmt.Errorf("session locations: %w", lerr)
+		}
+		file, rerr := session.ResolveSession(loc, e.ws.Cwd, home, path)
+		if rerr != nil {
+			return nil, rerr
+		}
+		path = file
+	}
+	return e.cache.open(path)
+}
+
+// requestOptions rebuild session requests as pi-forge sent them, against
+// the workspace's library (read when a request first needs it).
+func (e env) requestOptions() session.RequestOptions {
+	cat, _ := catalog.Shared(e.ws.AgentDir)
+	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
+		lib, err := resources.LoadLibrary(e.ws)
+		if err != nil {
+			return nil, fmt.Errorf("load library: %w", err)
+		}
+		return &capstate.Forge{
+			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
+			Location: time.Local,
+			Fallback: e.piDefaults,
+		}, nil
+	})}
+}
+
+// piDefaults is Pi's default runtime and base prompt for the workspace.
+func (e env) piDefaults() (compile.Runtime, string, error) {
+	return resources.PiDefaultRuntime(e.ws, nil, time.Now())
 }
 
 // loadPreset reads a preset reference: an existing file, else a selector
@@ -183,6 +207,11 @@ func compare(e env, refs [2]string) (*comparison, error) {
 		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
 	}
 	c.view = requestdiff.FromTurnDiff(&c.diff)
+	var beforeAnn *turndiff.Annotated
+	if c.sides[0] != nil {
+		beforeAnn = &c.sides[0].Turn
+	}
+	requestdiff.Annotate(&c.view, &c.diff, beforeAnn, &c.sides[1].Turn)
 	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
 		rep := session.CacheReportAt(b.Session, b.Index)
 		for i := range rep.Uses {

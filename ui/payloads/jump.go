@@ -19,8 +19,8 @@ type target struct {
 
 // jump moves the shared selection to what produced the selected block —
 // the cause when the block is the one that broke the cache, else the
-// preset item behind its first changed character or the session entry it
-// came from — and shows that panel.
+// preset item behind its first changed character, the capability whose
+// update it is, or the session entry it came from — and shows that panel.
 func (m *Model) jump() tea.Cmd {
 	if m.cmp == nil || len(m.cmp.diff.Blocks) == 0 {
 		m.setStatus("nothing to jump to: no comparison", true)
@@ -71,10 +71,17 @@ func jumpTarget(c *comparison, row int, sel common.Selection) (target, bool) {
 		if side == nil || (i == 1 && b.After == nil) || (i == 0 && b.Before == nil) {
 			continue
 		}
-		if o, ok := side.Turn.OriginAt(key, offset); ok && o.Kind == turndiff.CausePresetItem && isPresetKey(o.PresetID) {
-			s := sel
-			s.PresetID, s.ItemID = o.PresetID, o.ItemID
-			return target{panel: common.PanelPresets, sel: s, what: "preset " + o.PresetID + " item " + o.ItemID}, true
+		if o, ok := side.Turn.OriginAt(key, offset); ok {
+			switch {
+			case o.Kind == turndiff.CausePresetItem && isPresetKey(o.PresetID):
+				s := sel
+				s.PresetID, s.ItemID = o.PresetID, o.ItemID
+				return target{panel: common.PanelPresets, sel: s, what: "preset " + o.PresetID + " item " + o.ItemID}, true
+			case o.Kind == turndiff.CauseCapability && o.CapabilityID != "":
+				s := sel
+				s.CapabilityID = o.CapabilityID
+				return target{panel: common.PanelCapabilities, sel: s, what: "capability " + o.CapabilityID}, true
+			}
 		}
 		if side.Request != nil && side.Session != nil {
 			if id := side.Request.EntryOf[key]; id != "" {

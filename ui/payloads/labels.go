@@ -23,7 +23,7 @@ func refLabel(r *session.Resolved) string {
 			kind = "saved payload (cut: not JSON)"
 		}
 		return sanitize.Line(kind+" "+filepath.Base(r.File.Path)) + size
-	case r.Preset != nil:
+	case r.Ref.Kind == session.RefPreset && r.Request != nil:
 		return sanitize.Line("preset "+r.PresetID+" at "+r.Session.Entries[r.Index].ID) + size
 	case r.Request != nil:
 		e := &r.Session.Entries[r.Index]
@@ -36,6 +36,9 @@ func refLabel(r *session.Resolved) string {
 		}
 		if len(e.Timestamp) >= 16 {
 			what += " " + strings.Replace(e.Timestamp[:16], "T", " ", 1)
+		}
+		if r.Request.PresetID != "" {
+			what += " · pi-forge " + r.Request.PresetID
 		}
 		return sanitize.Line(what) + size
 	}

@@ -63,6 +63,10 @@ type Model struct {
 	reqSummary string
 	reqPending bool
 	reqGen     int
+	// reqDrops are the branch's drops still to predict; reqBusy is set
+	// while a batch of them is predicted in the background.
+	reqDrops dropBatch
+	reqBusy  bool
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the

@@ -1,6 +1,7 @@
 package payloads
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -92,7 +94,7 @@ func TestPickSwapAndType(t *testing.T) {
 	m.picker.input.SetValue("")
 	hs.Type("preset:project:guarded-worker@" + hs.main + "#c0430f5a")
 	hs.Press("enter")
-	if m.picker != nil || m.cmp == nil || m.cmp.sides[1].Preset == nil {
+	if m.picker != nil || m.cmp == nil || m.cmp.sides[1].Stack == nil {
 		t.Fatalf("typed preset reference: %q", m.refs)
 	}
 	// Back to following the selection.
@@ -157,6 +159,13 @@ func TestJumpToTheCause(t *testing.T) {
 	sel, panel = jumps(t, hs)
 	if panel != common.PanelSession || sel.EntryID == "" || sel.SessionFile != hs.main {
 		t.Fatalf("entry jump: panel %d %+v", panel, sel)
+	}
+	// The capability update pi-forge inserted: its capability in panel 2.
+	last := len(hs.m.view.Diff().Blocks) - 1
+	hs.Run(hs.m.view.Select(last))
+	sel, panel = jumps(t, hs)
+	if panel != common.PanelCapabilities || sel.CapabilityID != "project:write-access" {
+		t.Fatalf("update jump: panel %d %+v (row %s)", panel, sel, hs.m.view.Diff().Blocks[last].Label)
 	}
 	// A preset compiled at the entry: the item behind the system prompt.
 	hs.m.picker = nil
@@ -265,4 +274,96 @@ func TestCutCaptureIsOnePayloadTextBlock(t *testing.T) {
 		t.Errorf("view:\n%s", v)
 	}
 	uitest.AssertFills(t, hs.m.View(), 120, 40)
+}
+
+// dropsSession writes a session of n user prompts and answers where every
+// answer writes the cache and reads nothing back: each request after the
+// first is a drop.
+func dropsSession(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"drops","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	parent := "null"
+	for i := 0; i < n; i++ {
+		u, a := fmt.Sprintf("u%03d", i), fmt.Sprintf("a%03d", i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"question %d","timestamp":1}}`+"\n", u, parent, i)
+		fmt.Fprintf(&b, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":100,"totalTokens":115},"timestamp":2}}`+"\n", a, u, i)
+		parent = `"` + a + `"`
+	}
+	file := filepath.Join(t.TempDir(), "drops.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestRequestsViewPredictsEveryDrop: the most recent drops come predicted
+// with the rows, the older ones follow in the background, batch by batch.
+func TestRequestsViewPredictsEveryDrop(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "-")
+	file := dropsSession(t, 14)
+	hs.com.Selection = common.Selection{SessionFile: file}
+	hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
+	hs.Press("s")
+	rows := hs.m.reqs.Items()
+	drops := 0
+	for _, r := range rows {
+		if !r.dropped {
+			continue
+		}
+		drops++
+		if !strings.HasPrefix(r.predicted, "predicted: ") {
+			t.Errorf("drop %s: %q", r.entry, r.predicted)
+		}
+	}
+	if len(rows) != 14 || drops != 13 {
+		t.Fatalf("%d rows, %d drops", len(rows), drops)
+	}
+	if hs.m.reqs.SelectedIndex() != 13 || hs.m.reqBusy || len(hs.m.reqDrops.pending) != 0 {
+		t.Errorf("cursor %d busy %v pending %v", hs.m.reqs.SelectedIndex(), hs.m.reqBusy, hs.m.reqDrops.pending)
+	}
+}
+
+// TestRequestsViewPredictsAroundTheCursor: on a long branch only the drops
+// within a screen of the cursor are predicted, and moving the cursor
+// predicts the ones it reaches.
+func TestRequestsViewPredictsAroundTheCursor(t *testing.T) {
+	hs := newHarness(t, 80, 24, true, "-")
+	file := dropsSession(t, 120)
+	hs.com.Selection = common.Selection{SessionFile: file}
+	hs.Press("s")
+	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.Items()[k].predicted, "predicted: ") }
+	if !predicted(119) || !predicted(119-23) || predicted(1) || predicted(50) {
+		t.Fatalf("near the newest only: %v %v %v %v", predicted(119), predicted(96), predicted(1), predicted(50))
+	}
+	hs.Press("g") // top
+	if !predicted(1) || !predicted(20) || predicted(60) {
+		t.Errorf("after moving to the top: %v %v %v", predicted(1), predicted(20), predicted(60))
+	}
+}
+
+// TestSharesTheSessionPanelsSession: the panel compares entries of the
+// very session the Session panel holds (session.Shared), not a copy.
+func TestSharesTheSessionPanelsSession(t *testing.T) {
+	hs := newHarness(t, 80, 24, true, "")
+	held, err := session.Shared(hs.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs.m.cmp == nil || hs.m.cmp.sides[1].Session != held || hs.m.cmp.sides[0].Session != held {
+		t.Fatal("the panel parsed its own copy of the session")
+	}
+}
+
+// TestTypedReferenceBySessionID: a typed session reference may name the
+// session by an id prefix, as the CLI takes it.
+func TestTypedReferenceBySessionID(t *testing.T) {
+	hs := newHarness(t, 120, 40, true, "")
+	cmp, err := compare(hs.m.env, [2]string{"session:01a21c48#fa181dba", "session:01a21c48#c0430f5a"})
+	if err != nil || cmp.sides[1].Session.Path != hs.main {
+		t.Fatalf("%v", err)
+	}
+	if _, err := compare(hs.m.env, [2]string{"", "session:zzz#x"}); err == nil || !strings.Contains(err.Error(), "no such session") {
+		t.Errorf("unknown id: %v", err)
+	}
 }

@@ -1,7 +1,9 @@
 package payloads
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,7 +12,6 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -56,24 +57,48 @@ type requestsMsg struct {
 	rows    []requestRow
 	summary string
 	err     error
+	// more are the drops still to predict (the most recent few come
+	// predicted with the rows).
+	more dropBatch
+}
+
+// dropBatch is the drops of one branch still to predict (indexes into
+// uses) and how to rebuild their requests.
+type dropBatch struct {
+	file    string
+	uses    []turndiff.CacheUse
+	pending map[int]bool
+	opts    session.RequestOptions
+}
+
+// predictBatch is how many drops one background command predicts.
+const predictBatch = 8
+
+// predictedMsg delivers the predictions of a batch of drops by row
+// reference.
+type predictedMsg struct {
+	gen   int
+	ks    []int
+	texts map[string]string
 }
 
 // requestsCmd reads the cache use of every request on the selected branch
-// and predicts the boundary at each drop.
+// and predicts the boundary at the most recent drops; the others are
+// predicted in the background around the cursor (nextPredictions).
 func requestsCmd(e env, gen int, sel common.Selection) tea.Cmd {
 	return func() tea.Msg {
-		rows, summary, err := requests(e, sel)
-		return requestsMsg{gen: gen, rows: rows, summary: summary, err: err}
+		rows, summary, more, err := requests(e, sel)
+		return requestsMsg{gen: gen, rows: rows, summary: summary, err: err, more: more}
 	}
 }
 
-func requests(e env, sel common.Selection) ([]requestRow, string, error) {
+func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, error) {
 	if sel.SessionFile == "" {
-		return nil, "select a session in panel 3 to see its requests", nil
+		return nil, "select a session in panel 3 to see its requests", dropBatch{}, nil
 	}
 	s, err := e.cache.open(sel.SessionFile)
 	if err != nil {
-		return nil, "", err
+		return nil, "", dropBatch{}, err
 	}
 	idx := s.LeafIndex()
 	if sel.EntryID != "" {
@@ -82,29 +107,130 @@ func requests(e env, sel common.Selection) ([]requestRow, string, error) {
 		}
 	}
 	if idx < 0 {
-		return nil, "the session has no entries", nil
+		return nil, "the session has no entries", dropBatch{}, nil
 	}
-	cat, _ := catalog.Shared(e.ws.AgentDir)
 	rep := session.CacheReportAt(s, idx)
+	opts := e.requestOptions()
 	preds := map[int]session.Prediction{}
-	for _, p := range session.PredictDrops(s, rep, cat) {
+	for _, p := range session.PredictDrops(s, rep, opts, session.MaxPredictedDrops) {
 		preds[p.Use.Index] = p
 	}
-	ref := func(i int) string {
-		return session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[i].ID}.String()
+	more := dropBatch{file: sel.SessionFile, uses: rep.Uses, opts: opts, pending: map[int]bool{}}
+	for _, k := range rep.Branch.Drops {
+		if _, done := preds[rep.Uses[k].Index]; !done {
+			more.pending[k] = true
+		}
 	}
 	rows := make([]requestRow, 0, len(rep.Uses))
 	for k, u := range rep.Uses {
-		r := requestRow{ref: ref(u.Index), entry: sanitize.Clip(u.EntryID, 10), dropped: u.Dropped, figures: cacheFigures(&u)}
+		r := requestRow{ref: requestRef(sel.SessionFile, u.EntryID), entry: sanitize.Clip(u.EntryID, 10), dropped: u.Dropped, figures: cacheFigures(&u)}
 		if k > 0 {
-			r.prevRef = ref(rep.Uses[k-1].Index)
+			r.prevRef = requestRef(sel.SessionFile, rep.Uses[k-1].EntryID)
 		}
 		if p, ok := preds[u.Index]; ok {
 			r.predicted = predictionText(&p)
+		} else if u.Dropped {
+			r.predicted = "predicting…"
 		}
 		rows = append(rows, r)
 	}
-	return rows, branchSummary(&rep.Branch), nil
+	return rows, branchSummary(&rep.Branch), more, nil
+}
+
+// requestRef is the session reference of a request's entry.
+func requestRef(file, entryID string) string {
+	return session.Ref{Kind: session.RefSession, Path: file, Entry: entryID}.String()
+}
+
+// applyRequests shows the branch's requests, the cursor on the newest,
+// and starts predicting the drops around it.
+func (m *Model) applyRequests(msg requestsMsg) tea.Cmd {
+	if msg.gen != m.reqGen {
+		return nil
+	}
+	m.reqPending = false
+	m.reqSummary = msg.summary
+	if msg.err != nil {
+		m.reqSummary = sanitize.Line(msg.err.Error())
+	}
+	m.reqs.SetItems(msg.rows)
+	m.reqs.SetCursor(len(msg.rows) - 1)
+	m.reqDrops, m.reqBusy = msg.more, false
+	return m.nextPredictions()
+}
+
+// applyPredicted puts a batch's predictions on their rows and starts the
+// next batch.
+func (m *Model) applyPredicted(msg predictedMsg) tea.Cmd {
+	if msg.gen != m.reqGen {
+		return nil
+	}
+	m.reqBusy = false
+	for _, k := range msg.ks {
+		delete(m.reqDrops.pending, k)
+	}
+	rows := append([]requestRow(nil), m.reqs.Items()...)
+	for i := range rows {
+		if text, ok := msg.texts[rows[i].ref]; ok {
+			rows[i].predicted = text
+		}
+	}
+	m.reqs.SetItems(rows)
+	return m.nextPredictions()
+}
+
+// nextPredictions predicts, in the background, the drops nearest the
+// cursor within a screen of it — one batch at a time, only while the
+// requests are on show — so every drop the user looks at gets its
+// prediction without rebuilding the requests of a whole long session.
+func (m *Model) nextPredictions() tea.Cmd {
+	if m.reqBusy || m.mode != modeRequests || len(m.reqDrops.pending) == 0 {
+		return nil
+	}
+	cur := m.reqs.SelectedIndex()
+	if cur < 0 {
+		return nil
+	}
+	reach := max(predictBatch, m.height) // a screen of rows either side
+	var ks []int
+	for k := range m.reqDrops.pending {
+		if d := k - cur; d >= -reach && d <= reach {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return nil
+	}
+	slices.SortFunc(ks, func(a, b int) int { return cmp.Compare(absInt(a-cur), absInt(b-cur)) })
+	ks = ks[:min(predictBatch, len(ks))]
+	slices.Sort(ks)
+	m.reqBusy = true
+	return predictCmd(m.env, m.reqGen, m.reqDrops, ks)
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// predictCmd predicts the drops ks of b (indexes into b.uses).
+func predictCmd(e env, gen int, b dropBatch, ks []int) tea.Cmd {
+	return func() tea.Msg {
+		texts := map[string]string{}
+		s, err := e.cache.open(b.file)
+		if err != nil {
+			for _, k := range ks {
+				texts[requestRef(b.file, b.uses[k].EntryID)] = "not rebuilt: " + sanitize.Clip(err.Error(), 60)
+			}
+			return predictedMsg{gen: gen, ks: ks, texts: texts}
+		}
+		for _, p := range session.Predict(s, b.uses, ks, b.opts) {
+			texts[requestRef(b.file, p.Use.EntryID)] = predictionText(&p)
+		}
+		return predictedMsg{gen: gen, ks: ks, texts: texts}
+	}
 }
 
 // cacheFigures is one request's recorded cache use.

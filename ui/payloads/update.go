@@ -39,14 +39,9 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.picker.list.SetItems(msg.items)
 		}
 	case requestsMsg:
-		if msg.gen == m.reqGen {
-			m.reqPending = false
-			m.reqSummary = msg.summary
-			if msg.err != nil {
-				m.reqSummary = sanitize.Line(msg.err.Error())
-			}
-			m.reqs.SetItems(msg.rows)
-		}
+		return m, m.applyRequests(msg)
+	case predictedMsg:
+		return m, m.applyPredicted(msg)
 	default:
 		_, cmd := m.view.Update(msg, m.keys) // its line diffs
 		return m, cmd
@@ -176,6 +171,7 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		m.picker.list.Move(step)
 	case m.mode == modeRequests:
 		m.reqs.Move(step)
+		return m.nextPredictions()
 	default:
 		_, cmd := m.view.Update(msg, m.keys)
 		return cmd
@@ -287,6 +283,7 @@ func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.compare([2]string{r.prevRef, r.ref})
 	default:
 		m.reqs.HandleNav(msg, k.Nav)
+		return m.nextPredictions()
 	}
 	return nil
 }

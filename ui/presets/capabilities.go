@@ -18,9 +18,10 @@ import (
 // of a session entry: the context's messages get a marker where each
 // stored anchor sits, and the capability state is kept so the preview can
 // put each update where the request carries it (native section or
-// fallback user update, as the model in force dictates). A session whose
-// capability history cannot be read previews without it. It reads the
-// library, so it runs inside the context command.
+// fallback user update, as the model in force dictates). It is
+// capstate.ForPreview, which the CLI's preset preview uses too. A session
+// whose capability history cannot be read previews without it. It reads
+// the library, so it runs inside the context command.
 func (rc *runContext) withCapabilities(ws resources.Workspace, s *session.Session, index int) {
 	if s == nil || index < 0 {
 		return
@@ -30,15 +31,11 @@ func (rc *runContext) withCapabilities(ws resources.Workspace, s *session.Sessio
 		return
 	}
 	cat, _ := catalog.Shared(ws.AgentDir)
-	st, err := capstate.At(s, index, capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, capstate.DefaultOptions(nil))
-	if err != nil || st.Err != nil {
-		return
-	}
-	messages, err := capstate.Materialize(s, st, ws.Trust.Trusted)
+	d, err := capstate.ForPreview(s, index, capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat})
 	if err != nil {
 		return
 	}
-	rc.messages, rc.caps, rc.capsTrusted = messages, st, ws.Trust.Trusted
+	rc.messages, rc.caps, rc.capsTrusted = d.Messages, d.State, d.Trusted
 }
 
 // projectCapabilities replaces the delivery markers among the preview's

@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
 	"github.com/forgebench/forgebench/session/capstate"
@@ -84,5 +85,30 @@ func TestSavePreflightOfTheActivePreset(t *testing.T) {
 	other := &capability.PresetRef{Key: capability.Key{Scope: p.Scope, ID: "pi-mirror"}, Stack: &stack}
 	if got := savePreflight(ws, file, other); got != "" {
 		t.Fatalf("inactive preset: %q", got)
+	}
+}
+
+// The draft diff compares what the next request would carry, so both
+// sides carry the capability updates and no delivery marker is a block.
+func TestDraftDiffCarriesCapabilityUpdates(t *testing.T) {
+	ws, file, lib := demoCapabilities(t)
+	rc := loadRunContext(ws, file, "", time.Now())
+	p, err := lib.ResolvePreset("guarded-worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := draftDiffCmd(p.Stack, p.Stack, rc)().(draftDiffMsg)
+	for _, b := range msg.diff.Blocks {
+		for _, side := range []*turndiff.Block{b.Before, b.After} {
+			if side != nil && side.Role == "custom" {
+				t.Errorf("a delivery marker is a block: %+v", side)
+			}
+		}
+	}
+	// One block for the system prompt, one per message of the projected
+	// preview (the checkpoint and the write-access update included).
+	pv := previewCmd(context.Background(), 1, p.Stack, rc)().(previewMsg)
+	if len(msg.diff.Blocks) != 1+len(pv.res.Messages) {
+		t.Fatalf("%d blocks for %d projected messages", len(msg.diff.Blocks), len(pv.res.Messages))
 	}
 }

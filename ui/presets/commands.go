@@ -84,6 +84,9 @@ type runContext struct {
 	active session.ActivePreset
 	// tools are the tools seen in the session (declared or called).
 	tools []string
+	// fresh is set when the runtime is not the session's: the preview
+	// then compiles against a fresh session under the draft's policy.
+	fresh *freshSession
 	err   error
 	// caps is the capability state at the entry (nil: none to project);
 	// capsTrusted whether its updates are projected (capabilities.go).
@@ -139,9 +142,12 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 	if ctx.FromSession {
 		rc.source = ctx.Source
 	} else {
-		rc.source = "Pi 1.6.0 defaults for this workspace"
+		rc.source = "a fresh Pi 1.6.0 session in this workspace"
 		if file != "" {
 			rc.source += " (the session records no system prompt)"
+		}
+		if files, err := resources.LoadPiPromptFiles(ws); err == nil {
+			rc.fresh = &freshSession{files: files, cwd: ws.Cwd, now: now}
 		}
 	}
 	rc.tools = knownTools(rc.runtime.Options.SelectedTools, ctx.Tools)
@@ -150,7 +156,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 
 // openAt opens a session file and finds the entry ("" = the leaf).
 func openAt(file, entry string) (*session.Session, int, error) {
-	s, err := session.Open(file)
+	s, err := session.Shared(file)
 	if err != nil {
 		return nil, -1, fmt.Errorf("open session %s: %w", file, err)
 	}
@@ -203,8 +209,11 @@ func previewDue(version int) tea.Cmd {
 // rules stop once ctx is cancelled (see previewRun).
 func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
-		res := compile.PreviewContext(ctx, stack, rc.runtime, rc.base, rc.messages, nil)
-		return previewMsg{version: version, res: rc.projectCapabilities(res)}
+		runtime, base, _ := rc.runtimeFor(stack)
+		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, nil)
+		// Capability updates first (pi-forge projects them after the
+		// compile), then Pi's System messages as the dock shows them.
+		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res))}
 	}
 }
 
@@ -236,12 +245,12 @@ func checkCmd(s draft.Snapshot) tea.Cmd {
 	return func() tea.Msg { return checkedMsg{check: s.Check()} }
 }
 
-// saveCmd writes what the draft's tree parses to, with the revision the
-// user loaded.
+// saveCmd writes the draft's tree (unknown keys and the user's order
+// kept, resources.PresetTreeBytes), with the revision the user loaded.
 func saveCmd(ws resources.Workspace, scope preset.Scope, id string, s draft.Snapshot, revision string) tea.Cmd {
 	return func() tea.Msg {
 		c := s.Check()
-		res, err := resources.SavePreset(ws, scope, id, c.Stack, revision)
+		res, err := resources.SavePresetTree(ws, scope, id, s.Tree, revision)
 		return savedMsg{key: string(scope) + ":" + id, tree: s.Tree, errors: c.Diagnostics.Count(preset.LevelError), res: res, err: err}
 	}
 }
@@ -255,7 +264,7 @@ func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *js
 			return createdMsg{verb: verb, scope: scope, id: id, err: err}
 		}
 		stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
-		res, err := resources.CreatePreset(ws, scope, stack)
+		res, err := resources.CreatePresetTree(ws, scope, stack.ID, next)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}
 	}
 }

@@ -49,6 +49,8 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.dlg = nil
 		}
 		return nil
+	case dialogConflict:
+		return m.conflictKey(msg)
 	case dialogSlots:
 		switch {
 		case d.slots.HandleNav(msg, k.Nav):
@@ -63,6 +65,16 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case d.scope != "" && key.Matches(msg, k.Scope):
+		m.switchScope()
+		return nil
+	case key.Matches(msg, k.Submit) && d.freeText:
+		text := jsonv.TrimJS(d.input.Value())
+		if text == "" {
+			return nil
+		}
+		m.dlg = nil
+		return d.onYes(m, text)
 	case key.Matches(msg, k.Submit):
 		id := jsonv.TrimJS(d.input.Value())
 		if !preset.IsValidResourceID(id) {
@@ -92,6 +104,9 @@ func (m *Model) dialogBox() string {
 	d := m.dlg
 	if d.kind == dialogConfirm {
 		return d.confirm.View(st, m.width, m.height)
+	}
+	if d.kind == dialogConflict {
+		return m.conflictBox()
 	}
 	inner := common.DialogInner(m.width)
 	body := common.Wrap(d.body, inner)

@@ -35,11 +35,15 @@ type draftDiffMsg struct {
 }
 
 // draftDiffCmd compiles the saved and the draft Preset like the preview
-// does and diffs them.
+// does (capability updates projected) and diffs them.
 func draftDiffCmd(saved, draftStack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
-		before := compile.Preview(saved, rc.runtime, rc.base, rc.messages, nil)
-		after := compile.Preview(draftStack, rc.runtime, rc.base, rc.messages, nil)
+		// Each side under its own tool policy when the run context is a
+		// fresh session (runtimeFor), as the preview compiles it.
+		rtBefore, baseBefore, _ := rc.runtimeFor(saved)
+		rtAfter, baseAfter, _ := rc.runtimeFor(draftStack)
+		before := rc.projectCapabilities(compile.Preview(saved, rtBefore, baseBefore, rc.messages, nil))
+		after := rc.projectCapabilities(compile.Preview(draftStack, rtAfter, baseAfter, rc.messages, nil))
 		_, _, d, cause := turndiff.DraftDiff(saved, draftStack, &before, &after)
 		return draftDiffMsg{diff: d, cause: cause}
 	}

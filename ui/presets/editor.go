@@ -20,6 +20,8 @@ type editorDoneMsg struct {
 	version int
 	item    int
 	id      string
+	// raw is set for the whole Preset as JSON (the Advanced view).
+	raw     bool
 	content string
 	err     error
 }
@@ -50,9 +52,9 @@ func (m *Model) syncEditor() {
 		m.ta.SetValue("")
 		return
 	}
-	if m.taItem != cur || m.ta.Value() != content {
+	if m.taItem != cur || fromEditor(m.ta.Value()) != content {
 		m.taItem = cur
-		m.ta.SetValue(content)
+		m.ta.SetValue(toEditor(content))
 	}
 }
 
@@ -64,6 +66,11 @@ func (m *Model) startEditing() tea.Cmd {
 	}
 	if sanitize.HasControl(content) {
 		m.setStatus("this block holds escape or control characters the inline editor would drop; "+
+			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
+		return nil
+	}
+	if strings.Contains(content, tabMark) {
+		m.setStatus("this block holds "+tabMark+", which the inline editor shows tabs with; "+
 			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
 		return nil
 	}
@@ -102,11 +109,11 @@ func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
 // The draft patches its typed view; validation runs in a command.
 func (m *Model) commitEditor() tea.Cmd {
 	content, ok := m.blockContent(m.taItem)
-	if !ok || m.ta.Value() == content {
+	if !ok || fromEditor(m.ta.Value()) == content {
 		return nil
 	}
 	it, _, _ := m.d.Item(m.taItem)
-	if err := m.d.SetBlockText(m.taItem, m.ta.Value(), "edit "+it.ID, true); err != nil {
+	if err := m.d.SetBlockText(m.taItem, fromEditor(m.ta.Value()), "edit "+it.ID, true); err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
@@ -119,6 +126,7 @@ type editorJob struct {
 	version int
 	item    int
 	id      string
+	raw     bool
 }
 
 // editorReadyMsg carries a prepared editor process to run.
@@ -164,7 +172,11 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 	if len(args) == 0 {
 		args = []string{"vi"}
 	}
-	f, err := os.CreateTemp("", "forgebench-block-*.md")
+	pattern := "forgebench-block-*.md"
+	if job.raw {
+		pattern = "forgebench-preset-*.json"
+	}
+	f, err := os.CreateTemp("", pattern)
 	if err != nil {
 		return nil, nil, fmt.Errorf("create the editor file: %w", err)
 	}
@@ -180,7 +192,7 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 	cmd := exec.Command(args[0], append(args[1:], path)...)
 	done := func(runErr error) tea.Msg {
 		defer os.Remove(path)
-		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id}
+		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id, raw: job.raw}
 		if runErr != nil {
 			msg.err = fmt.Errorf("editor %s: %w", args[0], runErr)
 			return msg
@@ -201,6 +213,9 @@ func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(e
 func (m *Model) openExternalEditor() tea.Cmd {
 	m.stopEditing()
 	job, err := m.editorJobAt(m.items.Cursor())
+	if raw, ok := m.form.(interface{ Text() string }); ok && m.formKind == formRaw {
+		job, err = editorJob{content: raw.Text(), version: m.d.Version(), raw: true}, nil
+	}
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
@@ -229,6 +244,9 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	if m.d == nil {
 		return nil
+	}
+	if msg.raw {
+		return m.applyRawEdited(msg.content)
 	}
 	i := msg.item
 	if it, _, ok := m.d.Item(i); !ok || it.ID != msg.id {

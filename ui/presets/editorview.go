@@ -71,6 +71,9 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 	st := m.com.Styles
 	cur := m.items.Cursor()
 	it, _, isItem := m.d.Item(cur)
+	if m.form != nil && m.formKind == formItem && m.formRow == cur {
+		return m.form.Title(), "esc back", strings.Split(m.form.View(width, height), "\n")
+	}
 	if content, ok := m.blockContent(cur); ok {
 		title := "Block · " + itemLabel(it)
 		if m.editing {
@@ -199,12 +202,22 @@ func (m *Model) previewLines(width int) []string {
 			out = append(out, common.Wrap(sanitize.Text(l), width)...)
 		}
 	}
-	out = append(out, "", st.Text.Strong.Render(fmt.Sprintf("Messages (%d)", len(res.Messages))))
+	heading := fmt.Sprintf("Messages (%d)", len(res.Messages))
+	if res.HiddenSystem > 0 {
+		heading += fmt.Sprintf(" · %d empty System message(s) hidden", res.HiddenSystem)
+	}
+	out = append(out, "", st.Text.Strong.Render(heading))
 	for _, p := range res.Messages {
 		out = append(out, m.partHeader(p, width))
 		var text []string
 		for _, l := range strings.Split(p.Text, "\n") {
-			text = append(text, common.Wrap(sanitize.Text(l), width)...)
+			wrapped := common.Wrap(sanitize.Text(l), width)
+			if p.System != nil && l == p.System.ToolsNote() {
+				for i := range wrapped {
+					wrapped[i] = st.Text.Muted.Render(wrapped[i]) // history, collapsed
+				}
+			}
+			text = append(text, wrapped...)
 		}
 		if len(text) > previewPartLines {
 			hidden := len(text) - previewPartLines
@@ -224,7 +237,7 @@ func (m *Model) partHeader(p compile.Part, width int) string {
 		label += " (" + p.ItemID + ")"
 	}
 	head := "── " + sanitize.Line(p.Role) + " · " + sanitize.Line(label)
-	if p.Kind != compile.PartItem {
+	if p.Kind != compile.PartItem && p.Kind != compile.PartSystem {
 		head = "── " + sanitize.Line(p.Kind) + " · " + sanitize.Line(label)
 	}
 	tok := fmt.Sprintf(" ~%d tok", p.Tokens)

@@ -3,6 +3,7 @@ package presets
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
@@ -17,14 +18,17 @@ const (
 	formRegex      = "regex"
 	formContext    = "context"
 	formBindings   = "bindings"
+	formProps      = "properties"
+	formItem       = "item"
+	formRaw        = "raw"
 )
 
 // settingsForms maps the settings rows (after the items) to form kinds.
-var settingsForms = []string{formParameters, formTools, formSkills, formRegex, formContext, formBindings}
+var settingsForms = []string{formProps, formParameters, formTools, formSkills, formRegex, formContext, formBindings, formRaw}
 
 // formContext is what every form is built from.
 func (m *Model) formContext() forms.Context {
-	ctx := forms.Context{Com: m.com, Library: m.lib}
+	ctx := forms.Context{Com: m.com, Library: m.lib, Memory: m.formMemory}
 	if m.d != nil {
 		ctx.Draft, ctx.Stack, ctx.Diagnostics, ctx.Scope = m.d.Tree(), m.d.Stack(), m.d.Diagnostics(), m.d.Scope()
 	}
@@ -53,6 +57,12 @@ func (m *Model) buildForm(kind string, row int, opts ...forms.Option) forms.Form
 		return forms.NewContextOptions(ctx, opts...)
 	case formBindings:
 		return forms.NewBindings(ctx, opts...)
+	case formProps:
+		return forms.NewProperties(ctx, opts...)
+	case formItem:
+		return forms.NewItem(ctx, row, opts...)
+	case formRaw:
+		return forms.NewRawJSON(ctx, opts...)
 	}
 	return nil
 }
@@ -105,8 +115,17 @@ func (m *Model) refreshForm() {
 	if m.form == nil {
 		return
 	}
-	if m.formKindAt(m.formRow) != m.formKind {
+	if m.formKind == formItem {
+		if _, _, ok := m.d.Item(m.formRow); !ok {
+			m.closeForm()
+			return
+		}
+	} else if m.formKindAt(m.formRow) != m.formKind {
 		m.closeForm()
+		return
+	}
+	if r, ok := m.form.(interface{ Refresh(forms.Context) }); ok {
+		r.Refresh(m.formContext()) // keeps what is being typed (the raw JSON)
 		return
 	}
 	m.form = m.buildForm(m.formKind, m.formRow, forms.WithCursor(forms.CursorOf(m.form)))
@@ -118,6 +137,52 @@ func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {
 	if m.d == nil {
 		return nil
 	}
-	err := m.d.Apply(draft.Edit{Path: msg.Path, Value: msg.Value, Delete: msg.Delete, Label: msg.Label})
-	return m.edited(m.items.Cursor(), err)
+	cur := m.items.Cursor()
+	setting := cur - m.d.Len() // a settings row keeps its place after the items
+	err := m.d.Apply(draft.Edit{Path: msg.Path, Value: msg.Value, Delete: msg.Delete, Label: msg.Label, Coalesce: msg.Coalesce})
+	if err == nil && setting >= 0 {
+		cur = m.d.Len() + setting
+		if m.formRow >= 0 {
+			m.formRow = cur
+		}
+	}
+	return m.edited(cur, err)
+}
+
+// openItemForm shows the properties of the item under the cursor (name,
+// id, role, enabled) in the editor pane.
+func (m *Model) openItemForm() tea.Cmd {
+	cur := m.items.Cursor()
+	if _, _, ok := m.d.Item(cur); !ok {
+		return nil
+	}
+	m.stopEditing()
+	m.form = m.buildForm(formItem, cur)
+	m.formKind, m.formRow = formItem, cur
+	m.focus = paneEditor
+	return nil
+}
+
+// applyRawEdited takes the JSON $EDITOR returned for the whole Preset: a
+// JSON object becomes the draft (one undo step); anything else leaves the
+// draft as it was and reopens the Advanced view's editor on the text, at
+// its problem.
+func (m *Model) applyRawEdited(text string) tea.Cmd {
+	v, err := jsonv.Parse([]byte(text))
+	obj, isObj := v.(*jsonv.Object)
+	if err != nil || !isObj {
+		if raw, ok := m.form.(interface{ StartWith(string) tea.Cmd }); ok && m.formKind == formRaw {
+			m.focus = paneEditor
+			m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged — fix it here", true)
+			return raw.StartWith(text)
+		}
+		m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged", true)
+		return nil
+	}
+	if draft.Equal(obj, m.d.Tree()) {
+		m.setStatus("no change from $EDITOR", false)
+		return nil
+	}
+	m.setStatus("the Preset was replaced from $EDITOR", false)
+	return m.applyFormEdit(forms.EditMsg{Path: draft.Path{}, Value: obj, Label: "$EDITOR raw JSON"})
 }

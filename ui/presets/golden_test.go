@@ -40,6 +40,41 @@ func TestGoldenViews(t *testing.T) {
 			hs.openByID("project:alpha")
 			hs.Press("A", "down")
 		}},
+		{"conflict_diff", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("space")
+			data, _ := os.ReadFile(hs.m.open.Path)
+			os.WriteFile(hs.m.open.Path, []byte(strings.Replace(string(data), "Alpha Helper", "Alpha (elsewhere)", 1)), 0o644)
+			hs.Press("ctrl+s", "d")
+		}},
+		{"item_properties", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("i")
+		}},
+		{"properties", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.m.items.SetCursor(hs.m.d.Len())
+			hs.Press("enter")
+		}},
+		{"raw_json", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.m.items.SetCursor(hs.m.d.Len() + len(settingsRows) - 1)
+			hs.Press("enter")
+		}},
+		{"add_block_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("a")
+			hs.Type("Tone Guide")
+		}},
+		{"profile_edit", func(hs *harness) {
+			hs.Press("p")
+			for i, p := range hs.m.lib.Profiles {
+				if p.ID == "reviewer" {
+					hs.m.profiles.SetCursor(i)
+				}
+			}
+			hs.Press("i")
+		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for _, step := range steps {

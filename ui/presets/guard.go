@@ -15,6 +15,8 @@ func (m *Model) Unsaved() (what string, dirty bool) {
 		return "the unsaved changes to " + sanitize.Line(name), true
 	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
 		return "the field being edited in " + sanitize.Line(m.form.Title()), true
+	case m.prof != nil && m.prof.dirty():
+		return "the unsaved changes to profile " + sanitize.Line(m.prof.p.Key()), true
 	}
 	return "", false
 }

@@ -20,6 +20,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
@@ -41,7 +42,8 @@ const (
 
 // settingsRows are the Preset-wide editors listed after the items.
 var settingsRows = []string{
-	"Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Properties", "Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
+	"Advanced (raw JSON)",
 }
 
 // Model is the Presets panel.
@@ -59,6 +61,13 @@ type Model struct {
 	presets     *common.List[presetRow]
 	profiles    *common.List[profileRow]
 	showProfile bool
+	// prof is the profile being edited, profForm its form (profFocus: the
+	// form has the keys), profStatus the selected entry's profile status
+	// (profiles_edit.go).
+	prof       *profileDraft
+	profForm   forms.Form
+	profFocus  bool
+	profStatus *session.ProfileStatus
 
 	// open is the loaded Preset the draft came from (nil = none open).
 	open     *resources.Preset
@@ -93,6 +102,8 @@ type Model struct {
 	form     forms.Form
 	formRow  int // the item or settings row the form edits (-1 none)
 	formKind string
+	// formMemory is what forms remember for the open draft.
+	formMemory *forms.Memory
 
 	rc        *runContext
 	rcPending bool
@@ -117,6 +128,12 @@ type Model struct {
 
 	status    string
 	statusErr bool
+
+	// watchOn starts a watcher of the library directories (watch.go);
+	// watch is the running one and diskChanged marks a reload it caused.
+	watchOn     bool
+	watch       *libraryWatch
+	diskChanged bool
 }
 
 // dialogKind says what a dialog asks.
@@ -138,6 +155,14 @@ type dialog struct {
 	input   textinput.Model
 	slots   *common.List[common.TextRow]
 	onYes   func(m *Model, text string) tea.Cmd
+	// A create prompt writes to scope (tab switches it); text is its body
+	// without the scope line. freeText prompts take any text (a path),
+	// not only an id.
+	text     string
+	scope    preset.Scope
+	freeText bool
+	// conflict is the save-conflict dialog's state (conflict.go).
+	conflict *conflictDialog
 }
 
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
@@ -157,8 +182,12 @@ func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {
 	m.rcPending = true
+	var watch tea.Cmd
+	if m.watchOn {
+		watch = startWatchCmd(m.com.Workspace)
+	}
 	return tea.Batch(loadLibraryCmd(m.com.Workspace),
-		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID), watch)
 }
 
 // SetSize implements common.Panel.
@@ -200,8 +229,11 @@ func (m *Model) paneVisible(p pane) bool {
 // CapturesInput implements common.Panel: true while text is typed into
 // the block editor, a form field or a dialog.
 func (m *Model) CapturesInput() bool {
-	if m.dlg != nil || m.editing {
+	if m.dlg != nil || m.editing || m.presets.Filtering() {
 		return true
+	}
+	if m.showProfile {
+		return m.profFocus && m.profForm != nil && m.profForm.CapturesInput()
 	}
 	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
 }
@@ -217,9 +249,15 @@ func (m *Model) ShortHelp() []key.Binding {
 	switch {
 	case m.diff != nil && m.dlg == nil:
 		return m.draftDiffHelp()
+	case m.dlg != nil && m.dlg.kind == dialogConflict:
+		return m.conflictHelp()
 	case m.dlg != nil && m.dlg.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case m.dlg != nil && m.dlg.kind == dialogPrompt && m.dlg.scope != "" && m.com.Workspace.Trust.Trusted:
+		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
+		return []key.Binding{k.Submit, k.Dismiss}
+	case m.presets.Filtering() && m.focus == paneList:
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
@@ -229,8 +267,10 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
+	case m.showProfile && m.profFocus && m.profForm != nil:
+		return append(m.profForm.ShortHelp(), k.Save, k.Undo, k.Back)
 	case m.showProfile:
-		return []key.Binding{k.Open, k.Back, k.Profiles, k.Reload}
+		return []key.Binding{k.Item, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
 		if m.presets.Len() > 0 {
@@ -240,7 +280,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.d != nil {
 			bs = append(bs, k.Fork) // fork copies the open draft
 		}
-		return append(bs, k.Profiles, k.Reload)
+		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
@@ -285,7 +325,11 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		// block editor holds styles of its own.
 		m.styleEditor()
 	case forms.EditMsg:
-		cmds = append(cmds, m.applyFormEdit(msg))
+		if m.showProfile && m.prof != nil {
+			cmds = append(cmds, m.applyProfileEdit(msg))
+		} else {
+			cmds = append(cmds, m.applyFormEdit(msg))
+		}
 	default:
 		if cmd, ok := m.draftDiffUpdate(msg); ok {
 			return m, cmd
@@ -312,6 +356,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			m.refreshItems()
 		}
 	case contextMsg:
+		if sel := m.com.Selection; msg.ctx.file != sel.SessionFile || msg.ctx.entry != sel.EntryID {
+			return nil // the selection moved on (it does with every cursor move); its context is coming
+		}
 		m.rc, m.rcPending = msg.ctx, false
 		if msg.ctx.err != nil {
 			m.setStatus(msg.ctx.err.Error(), true)
@@ -337,6 +384,25 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applySaved(msg)
 	case createdMsg:
 		return m.applyCreated(msg)
+	case profileSavedMsg:
+		return m.applyProfileSaved(msg)
+	case profileStatusMsg:
+		if m.com.Selection.SessionFile == msg.file {
+			m.profStatus = msg.status
+			m.refreshProfileRows()
+		}
+	case profileEditedMsg:
+		return m.applyProfileEdited(msg)
+	case watchStartedMsg:
+		return m.applyWatchStarted(msg)
+	case libraryChangedMsg:
+		return m.applyLibraryChanged(msg)
+	case conflictReadMsg:
+		return m.openConflict(msg)
+	case deletedMsg:
+		return m.applyDeleted(msg)
+	case importReadMsg:
+		return m.applyImportRead(msg)
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:
@@ -391,7 +457,11 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 			m.focusWantedItem()
 		}
 	}
-	return tea.Batch(open, m.followContext(sel))
+	var status tea.Cmd
+	if m.showProfile {
+		status = loadProfileStatusCmd(m.lib, sel.SessionFile, sel.EntryID)
+	}
+	return tea.Batch(open, m.followContext(sel), status)
 }
 
 // followContext reloads the run context when the session or entry changed.

@@ -9,10 +9,11 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
 // conflictText explains a refused save; the draft stays.
-const conflictText = "the file changed on disk since you opened it; your draft is kept — r reloads (discarding), f forks to a new id"
+const conflictText = "the file changed on disk since you opened it; your draft is kept — ctrl+s again offers the difference, overwrite, fork or reload"
 
 // reloadingText is the status while r re-reads the library; the new
 // snapshot replaces it.
@@ -32,15 +33,20 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	}
 	m.lib = msg.lib
 	m.resolveActive()
-	m.profiles.SetItems(profileRows(m.lib))
+	m.refreshProfileRows()
+	var status tea.Cmd
+	if m.showProfile { // a profile file may have changed: so may its state
+		status = loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
+	}
 	if m.status == reloadingText {
 		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
 	}
 	if m.open != nil {
+		notice := m.noticeDiskChange()
 		if p := m.findPreset(m.open.Scope, m.open.ID); p != nil {
 			m.open = p
 		}
-		return nil
+		return tea.Batch(notice, status)
 	}
 	if len(m.lib.Presets) == 0 {
 		return nil
@@ -122,6 +128,7 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, msg.how.auto
 	m.unparsed = !msg.parsed
 	m.d = msg.d
+	m.formMemory = &forms.Memory{}
 	m.stopEditing()
 	m.taItem, m.previewOff, m.preview = -1, 0, nil
 	m.closeForm()
@@ -201,6 +208,9 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = true
 		m.setStatus(conflictText, true)
+		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
+			return readConflictCmd(msg.key, m.open.Path, m.d.Snapshot())
+		}
 	case errors.Is(msg.err, resources.ErrUntrusted):
 		m.setStatus(untrustedText, true)
 	default:

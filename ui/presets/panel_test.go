@@ -37,6 +37,7 @@ func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 	// At the leaf the session switched the preset off.
 	sel := hs.com.Selection
 	sel.EntryID = ""
+	hs.com.Selection = sel // the root stores a selection before panels follow it
 	hs.Run(hs.m.followSelection(sel))
 	if hs.m.rc.active.String() != "none" {
 		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active.String())

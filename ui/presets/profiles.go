@@ -2,29 +2,22 @@ package presets
 
 import (
 	"fmt"
+	"strings"
 
-	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// profilesKey handles keys in the profiles view.
-func (m *Model) profilesKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.profiles.HandleNav(msg, m.keys.Nav) {
-		return nil
-	}
-	switch {
-	case key.Matches(msg, m.keys.Back):
-		m.showProfile = false
-	case key.Matches(msg, m.keys.Open):
-		return m.openProfilePreset()
-	}
-	return nil
-}
+// profilesKey handles keys in the profiles view that profileViewKey
+// left: none (they are the panel's or ignored).
+func (m *Model) profilesKey(tea.KeyPressMsg) tea.Cmd { return nil }
 
 // selectedProfile is the profile under the cursor (nil when none).
 func (m *Model) selectedProfile() *resources.Profile {
@@ -58,22 +51,40 @@ func (m *Model) openProfilePreset() tea.Cmd {
 
 // profileListView lists the agent profiles with scope and counts.
 func (m *Model) profileListView(r rect) string {
-	lines := libraryLines(m, m.profiles, "no agent profiles", r, true)
+	lines := libraryLines(m, m.profiles, "no agent profiles — n creates one", r, !m.profFocus)
 	info := ""
 	if m.lib != nil {
-		info = fmt.Sprintf("%d/%d · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())
+		info = fmt.Sprintf("%d/%d · ◆ last applied · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())
 	}
-	return m.frame(r, "Agent profiles", info, true, lines)
+	return m.frame(r, "Agent profiles", info, !m.profFocus, lines)
 }
 
-// profileDetailView shows one profile: validation, model, resolved Preset.
+// profileDetailView shows one profile: its form while it is edited, else
+// validation, model and resolved Preset; then the selected session's
+// profile status card.
 func (m *Model) profileDetailView(r rect) string {
-	st := m.com.Styles
-	inner := max(0, r.w-4)
 	p := m.selectedProfile()
 	if p == nil {
-		return m.frame(r, "Profile", "", false, nil)
+		return m.frame(r, "Profile", "", false, m.profileStatusLines(max(0, r.w-4)))
 	}
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	card := m.profileStatusLines(inner)
+	if m.prof != nil && m.profForm != nil && m.prof.p.Path == p.Path {
+		title := "Profile · " + p.ID + " (editing)"
+		if m.prof.dirty() {
+			title = "● " + title + " unsaved"
+		}
+		formH := max(3, innerH-min(len(card), innerH/2))
+		lines := strings.Split(m.profForm.View(inner, formH), "\n")
+		lines = append(lines, card...)
+		return m.frame(r, title, "ctrl+s save · u undo · esc list", m.profFocus, lines)
+	}
+	return m.frame(r, "Profile · "+p.ID, "i edit · e $EDITOR · enter its preset", false, append(m.profileDetailLines(p, inner), card...))
+}
+
+// profileDetailLines describe a profile that is not being edited.
+func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
+	st := m.com.Styles
 	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + v }
 	var lines []string
 	lines = append(lines, field("profile", sanitize.Line(p.Key())))
@@ -107,8 +118,65 @@ func (m *Model) profileDetailView(r rect) string {
 		lines = append(lines, "", st.Text.Subtle.Render("Description"))
 		lines = append(lines, common.Wrap(sanitize.Text(*p.Profile.Description), inner)...)
 	}
-	return m.frame(r, "Profile · "+p.ID, "enter opens its preset", false, lines)
+	return lines
 }
+
+// profileStatusLines is the card of the selected session's profile
+// status: the runtime at the entry, the last applied profile, whether its
+// file changed since, and the drift of each field.
+func (m *Model) profileStatusLines(width int) []string {
+	st := m.com.Styles
+	head := []string{"", st.Text.Subtle.Render("Session status (pi-forge /profile status)")}
+	s := m.profStatus
+	if s == nil {
+		return append(head, st.Text.Muted.Render("select a session (panel 3) to see what it applied"))
+	}
+	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + sanitize.Line(v) }
+	model := "(none)"
+	if s.Current.Model != nil {
+		model = s.Current.Model.String()
+	}
+	stack := "(none)"
+	if s.Current.PromptStack != nil {
+		stack = *s.Current.PromptStack
+	}
+	lines := append(head, field("at entry", s.EntryID), field("current", model+" · "+s.Current.ThinkingLevel+" · "+stack))
+	if s.Last == nil {
+		return append(lines, field("last applied", "(none)"))
+	}
+	p := s.Last.Provenance
+	source := s.Last.SourceState
+	style := st.Text.Success
+	if source != profile.SourceUnchanged {
+		style = st.Text.Warning
+		if source == profile.SourceChanged {
+			source = "changed since it was applied"
+		}
+	}
+	scope := p.Scope
+	if scope == "" {
+		scope = preset.ScopeProject
+	}
+	lines = append(lines, field("last applied", "◆ "+string(scope)+":"+p.ProfileID+" at "+p.AppliedAt),
+		st.Text.Muted.Render(fmt.Sprintf("%-13s", "source"))+style.Render(sanitize.Line(source)))
+	for _, d := range []struct {
+		name string
+		d    profile.Drift
+	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"tools", s.Last.Tools}, {"preset", s.Last.Preset}} {
+		text, style := "unchanged", st.Text.Success
+		switch {
+		case d.d.Unknown:
+			text, style = "unknown (not recorded)", st.Text.Muted
+		case d.d.Changed:
+			text, style = d.d.Expected+" → "+d.d.Actual, st.Text.Warning
+		}
+		lines = append(lines, st.Text.Muted.Render(fmt.Sprintf("  %-11s", d.name))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
+	}
+	return lines
+}
+
+// truncateCells cuts s to width cells.
+func truncateCells(s string, width int) string { return ansi.Truncate(s, width, "…") }
 
 // profilePresetLines describe the Preset a profile resolves to, with the
 // resolution's own diagnostics.
@@ -127,4 +195,39 @@ func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string)
 		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
 	}
 	return out
+}
+
+// refreshProfileRows rebuilds the profile rows (library, last applied,
+// drafts).
+func (m *Model) refreshProfileRows() {
+	if m.lib == nil {
+		return
+	}
+	last, dirty := "", ""
+	if st := m.profStatus; st != nil && st.Last != nil {
+		scope := st.Last.Provenance.Scope
+		if scope == "" {
+			scope = preset.ScopeProject
+		}
+		last = string(scope) + ":" + st.Last.Provenance.ProfileID
+	}
+	if m.prof != nil {
+		if p := m.findProfile(m.prof.p.Path); p != nil {
+			m.prof.p = p // the snapshot's entry; the draft keeps its revision
+		}
+		if m.prof.dirty() {
+			dirty = m.prof.p.Path
+		}
+	}
+	m.profiles.SetItems(profileRows(m.lib, last, dirty))
+}
+
+// findProfile looks a profile file up in the current snapshot.
+func (m *Model) findProfile(path string) *resources.Profile {
+	for _, p := range m.lib.Profiles {
+		if p.Path == path {
+			return p
+		}
+	}
+	return nil
 }

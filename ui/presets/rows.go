@@ -45,8 +45,12 @@ type (
 		path   string
 		global bool
 		id     string
+		name   string
 		errs   int
 		warns  int
+		// last marks the profile the selected session last applied,
+		// auto the one a fresh session applies, dirty an open draft.
+		last, auto, dirty bool
 	}
 )
 
@@ -55,6 +59,7 @@ type (
 func newPresetList() *common.List[presetRow] {
 	l := common.NewList(renderPresetRow)
 	l.SetIdentity(func(r presetRow) string { return r.path })
+	l.SetFilter(common.FilterWords(func(r presetRow) string { return r.id + " " + r.name }))
 	return l
 }
 
@@ -101,8 +106,9 @@ func renderPresetRow(r presetRow, s common.RowState) string {
 	if r.scope == "G" {
 		badge = st.Badge.Global.Render(r.scope)
 	}
+	// The id, then the display name, at every width (truncated to fit).
 	name := r.id
-	if r.name != "" && s.Width >= 36 {
+	if r.name != "" {
 		name += " " + st.Text.Muted.Render(r.name)
 	}
 	return selectable(s, leftRight(" "+mark+badge+" "+st.List.Item.Render(name), countBadges(st, r.errs, r.warns), s.Width))
@@ -147,12 +153,20 @@ func renderItemRow(r itemRow, s common.RowState) string {
 	return selectable(s, leftRight(left, countBadges(st, r.errs, r.warns), s.Width))
 }
 
-// profileRows are the library's agent profiles.
-func profileRows(lib *resources.Library) []profileRow {
+// profileRows are the library's agent profiles; lastKey is the profile
+// the selected session last applied ("" none), dirtyPath the file of a
+// profile draft with unsaved edits.
+func profileRows(lib *resources.Library, lastKey, dirtyPath string) []profileRow {
+	auto := lib.AutoActivateProfile()
 	rows := make([]profileRow, len(lib.Profiles))
 	for i, p := range lib.Profiles {
 		errs, warns := p.Counts()
-		rows[i] = profileRow{path: p.Path, global: p.Scope == preset.ScopeGlobal, id: sanitize.Line(p.ID), errs: errs, warns: warns}
+		r := profileRow{path: p.Path, global: p.Scope == preset.ScopeGlobal, id: sanitize.Line(p.ID), errs: errs, warns: warns,
+			last: p.Key() == lastKey, auto: p == auto, dirty: p.Path == dirtyPath}
+		if p.Profile.Name != nil && *p.Profile.Name != p.ID {
+			r.name = sanitize.Line(*p.Profile.Name)
+		}
+		rows[i] = r
 	}
 	return rows
 }
@@ -163,7 +177,23 @@ func renderProfileRow(r profileRow, s common.RowState) string {
 	if r.global {
 		badge = st.Badge.Global.Render("G")
 	}
-	return selectable(s, leftRight("  "+badge+" "+st.List.Item.Render(r.id), countBadges(st, r.errs, r.warns), s.Width))
+	mark := " "
+	if r.last {
+		mark = st.Badge.Active.Render("◆") // last applied in the selected session
+	}
+	id := r.id
+	if r.dirty {
+		id = "● " + id
+	}
+	text := " " + mark + badge + " " + st.List.Item.Render(id)
+	if r.name != "" {
+		text += " " + st.Text.Muted.Render(r.name)
+	}
+	right := countBadges(st, r.errs, r.warns)
+	if r.auto {
+		right = strings.TrimSpace(st.Text.Info.Render("auto") + " " + right)
+	}
+	return selectable(s, leftRight(text, right, s.Width))
 }
 
 // selectable draws row as the list shows it: unchanged, or under the

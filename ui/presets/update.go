@@ -22,6 +22,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.diff != nil {
 		return m.draftDiffKey(msg)
 	}
+	if m.showProfile {
+		if cmd, ok := m.profileViewKey(msg); ok {
+			return cmd
+		}
+	}
 	if key.Matches(msg, k.Save) {
 		m.stopEditing()
 		return m.save()
@@ -34,7 +39,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateEditor(msg)
 	}
 	if m.focus == paneEditor && m.form != nil {
-		if m.form.CapturesInput() || !key.Matches(msg, k.Back, k.Undo) {
+		// The panel keeps esc, undo and redo (and e: $EDITOR for the raw JSON).
+		keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
+		if m.form.CapturesInput() || !keep {
 			var cmd tea.Cmd
 			m.form, cmd = m.form.Update(msg)
 			return cmd
@@ -75,23 +82,34 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.promptNew(), true
 	case key.Matches(msg, k.Preview):
 		return m.togglePreview(), true
+	case key.Matches(msg, k.Import):
+		return m.promptImport(), true
 	case key.Matches(msg, k.DraftDiff):
 		return m.openDraftDiff(), true
 	case m.showProfile || m.d == nil:
 		return nil, false
+	case key.Matches(msg, m.com.Keys.Copy):
+		return m.copySelection(), true
 	case key.Matches(msg, k.Undo):
 		return m.undo(), true
+	case key.Matches(msg, k.Redo):
+		return m.redo(), true
 	case key.Matches(msg, k.Fork):
 		return m.promptFork(), true
 	}
 	return nil, false
 }
 
-// toggleProfiles swaps the profiles view in or out.
+// toggleProfiles swaps the profiles view in or out; showing it reads the
+// profile status of the selected entry.
 func (m *Model) toggleProfiles() tea.Cmd {
 	m.stopEditing()
 	m.showProfile = !m.showProfile
 	m.focus = paneList
+	if m.showProfile {
+		m.syncProfileForm()
+		return loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
+	}
 	return nil
 }
 
@@ -114,7 +132,7 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 		m.dlg.input, cmd = m.dlg.input.Update(msg)
 		return cmd
 	case m.editing:
-		return m.updateEditor(msg)
+		return m.pasteIntoEditor(msg)
 	case m.form != nil && m.focus == paneEditor:
 		var cmd tea.Cmd
 		m.form, cmd = m.form.Update(msg)
@@ -145,8 +163,15 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.presets.Filtering() {
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		return nil
+	}
 	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
+	}
+	if cmd, ok := m.presetListKey(msg); ok {
+		return cmd
 	}
 	if i := m.presets.SelectedIndex(); key.Matches(msg, m.keys.Open) && i >= 0 {
 		p := m.lib.Presets[i]
@@ -158,9 +183,12 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 // afterItemMove shows the editor or form of the row under the cursor.
 func (m *Model) afterItemMove() {
 	m.syncEditor()
-	if m.formKindAt(m.items.Cursor()) != "" {
+	switch {
+	case m.formKind == formItem && m.formRow == m.items.Cursor():
+		// the item's properties stay open while it is edited
+	case m.formKindAt(m.items.Cursor()) != "":
 		m.openForm(false)
-	} else {
+	default:
 		m.closeForm()
 	}
 }
@@ -186,12 +214,14 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus = paneList
 		return nil
 	case key.Matches(msg, k.AddBlock):
-		cur, err = m.d.AddBlock(min(cur, n-1))
+		return m.promptAddBlock(min(cur, n-1))
 	case key.Matches(msg, k.AddSlot):
 		m.openSlotPicker()
 		return nil
 	case cur >= n:
 		return nil // a settings row: the item keys do nothing
+	case key.Matches(msg, k.Item):
+		return m.openItemForm()
 	case key.Matches(msg, k.Toggle):
 		err = m.d.ToggleItem(cur)
 	case key.Matches(msg, k.MoveUp):
@@ -271,18 +301,6 @@ func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// undo restores the draft before the last edit.
-func (m *Model) undo() tea.Cmd {
-	m.stopEditing()
-	label, ok := m.d.Undo()
-	if !ok {
-		m.setStatus("nothing to undo", false)
-		return nil
-	}
-	m.setStatus("undid "+label, false)
-	return m.edited(m.items.Cursor(), nil)
-}
-
 // confirmDiscard runs then at once when the draft has no unsaved changes,
 // else after the user confirms dropping them.
 func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
@@ -306,26 +324,47 @@ func (m *Model) openSlotPicker() {
 		}}
 }
 
-// promptFork asks for the id of a copy of the draft.
+// promptFork asks for the id (and scope) of a copy of the draft.
 func (m *Model) promptFork() tea.Cmd {
 	scope := m.d.Scope()
 	if scope == preset.ScopeProject && !m.com.Workspace.Trust.Trusted {
 		scope = preset.ScopeGlobal
 	}
 	tree := m.d.Tree()
-	m.dlg = newPrompt("Fork to a new id", "The draft (with your unsaved edits) is written as "+string(scope)+":<id>.", m.d.ID()+"-copy",
-		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "fork") })
-	return m.dlg.input.Focus()
+	text := "The draft (with your unsaved edits) is written under a new id."
+	return m.scopedPrompt("Fork to a new id", text, m.d.ID()+"-copy", scope,
+		func(m *Model, id string, scope preset.Scope) tea.Cmd { return m.create(tree, id, scope, "fork") })
 }
 
-// promptNew asks for the id of a new Preset from the default mirror.
+// promptNew asks for the id and scope of a new Preset from the default
+// mirror.
 func (m *Model) promptNew() tea.Cmd {
 	m.stopEditing()
-	scope := preset.ScopeProject
-	if !m.com.Workspace.Trust.Trusted {
-		scope = preset.ScopeGlobal
+	return m.scopedPrompt("New preset from the default mirror", "Creates a Preset mirroring Pi's own prompt.", "my-preset", m.defaultScope(),
+		func(m *Model, id string, scope preset.Scope) tea.Cmd {
+			return m.create(defaultMirror(), id, scope, "new")
+		})
+}
+
+// scopedPrompt opens an id prompt whose scope tab switches.
+func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then func(m *Model, id string, scope preset.Scope) tea.Cmd) tea.Cmd {
+	d := newPrompt(title, m.scopeBody(text, scope), value, nil)
+	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
+	d.text, d.scope = text, scope
+	m.dlg = d
+	return d.input.Focus()
+}
+
+// promptAddBlock asks for the new block's name; its id is made from the
+// name (unique), or is the text itself when that is already an id.
+func (m *Model) promptAddBlock(at int) tea.Cmd {
+	d := newPrompt("Add a block", "Name of the new system block (its id is made from it; i edits both later).", "", nil)
+	d.input.Prompt = "name: "
+	d.freeText = true
+	d.onYes = func(m *Model, name string) tea.Cmd {
+		i, err := m.d.AddNamedBlock(at, name)
+		return m.edited(i, err)
 	}
-	m.dlg = newPrompt("New preset from the default mirror", "Creates "+string(scope)+":<id> mirroring Pi's own prompt.", "my-preset",
-		func(m *Model, id string) tea.Cmd { return m.create(defaultMirror(), id, scope, "new") })
-	return m.dlg.input.Focus()
+	m.dlg = d
+	return d.input.Focus()
 }

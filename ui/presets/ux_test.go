@@ -220,7 +220,7 @@ func TestExternalEditorOnASettingsRowNamesTheRow(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openByID("project:alpha")
 	hs.m.focus = paneItems
-	hs.m.items.SetCursor(hs.m.d.Len() + 5) // Capability bindings
+	hs.m.items.SetCursor(hs.m.d.Len() + 6) // Capability bindings (after Properties … Context options)
 	hs.Press("e")
 	got := statusText(hs)
 	if !strings.HasPrefix(got, "Capability bindings is not a block") {
@@ -277,7 +277,9 @@ func TestAnUnparsableFileIsNotOverwrittenBySave(t *testing.T) {
 		t.Errorf("the editor should say the file did not parse:\n%s", view)
 	}
 	hs.m.focus = paneItems
-	hs.Press("a", "ctrl+s")
+	hs.Press("a")
+	hs.Type("extra")
+	hs.Press("enter", "ctrl+s")
 	data, err := os.ReadFile(hs.m.open.Path)
 	if err != nil {
 		t.Fatal(err)

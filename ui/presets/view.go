@@ -155,7 +155,7 @@ func libraryLines[T comparable](m *Model, l *common.List[T], empty string, r rec
 	switch {
 	case m.lib == nil:
 		return []string{st.Pane.Placeholder.Render("loading…")}
-	case l.Len() == 0:
+	case l.Total() == 0:
 		return []string{st.Pane.Placeholder.Render(empty)}
 	}
 	return l.View(st, max(0, r.w-4), r.h-2, focused)

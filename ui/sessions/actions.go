@@ -16,6 +16,11 @@ const (
 	actionFollow
 	actionThinking
 	actionReload
+	actionGoto
+	actionToLeaf
+	actionCopyEntry
+	actionCopyContext
+	actionSkipped
 )
 
 // Actions implements ui.ActionProvider: the panel's commands in the `:`
@@ -37,6 +42,11 @@ func (m *Model) Actions() []palette.Action {
 		palette.Action{Title: "Session: stats", Hint: k.Stats.Help().Key, Msg: actionStats},
 		palette.Action{Title: follow, Hint: k.Follow.Help().Key, Msg: actionFollow},
 		palette.Action{Title: "Session: show/hide thinking", Hint: k.Thinking.Help().Key, Msg: actionThinking},
+		palette.Action{Title: "Session: go to entry by id…", Hint: k.GotoEntry.Help().Key, Msg: actionGoto},
+		palette.Action{Title: "Session: back to the leaf", Hint: k.ToLeaf.Help().Key, Msg: actionToLeaf},
+		palette.Action{Title: "Session: copy the entry's text", Hint: m.com.Keys.Copy.Help().Key, Msg: actionCopyEntry},
+		palette.Action{Title: "Session: copy the context at the entry (as the provider receives it)", Hint: k.CopyContext.Help().Key, Msg: actionCopyContext},
+		palette.Action{Title: "Session: skipped lines of the file", Hint: k.Skipped.Help().Key, Msg: actionSkipped},
 	)
 }
 
@@ -53,6 +63,17 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 		m.detail.thinking = !m.detail.thinking
 	case actionReload:
 		return m.reload()
+	case actionGoto:
+		m.openGoto()
+	case actionToLeaf:
+		m.focus = paneTimeline
+		return m.toLeaf()
+	case actionCopyEntry:
+		return m.copyEntry(m.currentEntry(), m.focus)
+	case actionCopyContext:
+		return m.copyContext(m.currentEntry(), m.focus)
+	case actionSkipped:
+		m.openSkipped()
 	}
 	return nil
 }

@@ -122,3 +122,19 @@ func TestTimelineScrollFrameBudget(t *testing.T) {
 		t.Fatalf("a timeline keypress frame takes %d ns, budget 16 ms", per)
 	}
 }
+
+// BenchmarkTimelineScrollAtDepth is BenchmarkTimelineScroll near the end
+// of the 5,000-entry branch, where announcing the selection walks the
+// longest path for the Preset the branch records (ActivePresetAt).
+func BenchmarkTimelineScrollAtDepth(b *testing.B) {
+	hs := benchSession(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%100 == 0 {
+			hs.m.tl.list.SetCursor(hs.m.tl.list.Len() - 1)
+		}
+		hs.Press("up")
+		_ = hs.m.View()
+	}
+}

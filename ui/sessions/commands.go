@@ -31,29 +31,20 @@ type (
 // openSession reads and indexes a session file. It is the only place the
 // panel touches session files, always inside a command. The panel is a
 // display path: a line above session.DisplayMaxLineBytes costs one scan
-// and is skipped (a note in the status line says so).
+// and is skipped (a note in the status line says so). session.Shared
+// hands the other panels the same parsed session, not a copy.
 func openSession(gen int, file string) loadedMsg {
-	s, err := session.OpenForDisplay(file)
+	s, err := session.Shared(file)
 	if err != nil {
 		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
 	}
 	return loadedMsg{gen: gen, file: file, ls: buildLoaded(file, s)}
 }
 
-// selectionOf is the selection announced for a loaded session at entry id
-// ("" = its leaf).
-func selectionOf(prev common.Selection, ls *loadedSession, entryID string) common.Selection {
-	sel := prev
-	sel.SessionFile = ls.file
-	sel.SessionName = ls.name
-	sel.EntryID = entryID
-	return sel
-}
-
 // discoverCmd lists the sessions of the workspace's cwd and opens one of
 // them: want when it is set (a selection made elsewhere), else the newest.
-// The listing, the opened session and the new selection arrive together
-// as a resultsMsg; the selection is then re-announced to every panel.
+// The listing and the opened session arrive together as a resultsMsg;
+// installing the session announces the selection.
 // With all set it lists every project's sessions instead (Pi's /resume
 // "all" scope); the selection then never changes unless nothing is open.
 func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
@@ -77,29 +68,16 @@ func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all boo
 			file = items[0].Path
 		}
 		if file != "" {
-			loaded := openSession(gen, file)
-			msgs = append(msgs, loaded)
-			if loaded.ls != nil {
-				entry := ""
-				if want.SessionFile == file {
-					entry = want.EntryID
-				}
-				msgs = append(msgs, common.SelectionChangedMsg{Selection: selectionOf(want, loaded.ls, entry)})
-			}
+			msgs = append(msgs, openSession(gen, file))
 		}
 		return resultsMsg(msgs)
 	}
 }
 
-// openCmd opens a chosen session and announces it as the selection.
-func openCmd(gen int, file string, prev common.Selection) tea.Cmd {
-	return func() tea.Msg {
-		loaded := openSession(gen, file)
-		if loaded.ls == nil {
-			return loaded
-		}
-		return resultsMsg{loaded, common.SelectionChangedMsg{Selection: selectionOf(prev, loaded.ls, "")}}
-	}
+// openCmd opens a chosen session; the panel announces the selection once
+// it is installed.
+func openCmd(gen int, file string) tea.Cmd {
+	return func() tea.Msg { return openSession(gen, file) }
 }
 
 // resultsMsg carries several results of one command, applied in order.

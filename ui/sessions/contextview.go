@@ -65,28 +65,20 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
 		res.thinkingLevel = sanitize.Fold(lvl)
 	}
-	messages := ctx.LLMMessages()
-	systemText := map[int]string{}
-	if sp, err := session.SystemPromptAt(ls.sess, idx); err == nil {
-		pres := sp.PresentationIn(cat)
-		messages = pres.Messages
-		for _, ps := range pres.System {
-			systemText[ps.Position] = ps.Text
-		}
+	messages, err := providerMessages(ls, idx, cat)
+	if err != nil {
+		res.err = err
+		return res
 	}
-	for i, m := range messages {
+	for _, m := range messages {
 		obj, ok := m.(*jsonv.Object)
 		if !ok {
 			continue
 		}
 		role, _ := obj.Get("role")
 		rs, _ := role.(string)
-		text, isSystem := systemText[i]
-		if !isSystem {
-			content, _ := obj.Get("content")
-			text = contentText(content)
-		}
-		res.messages = append(res.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(text)})
+		content, _ := obj.Get("content")
+		res.messages = append(res.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(contentText(content))})
 	}
 	return res
 }
@@ -153,6 +145,14 @@ func renderContext(res contextResult, label string, width int, st themes.Styles,
 	return out
 }
 
+// idx is the entry the context view shows (-1 when none).
+func (c *contextState) idx() int {
+	if c.res == nil {
+		return -1
+	}
+	return c.res.idx
+}
+
 func (m *Model) openContext() tea.Cmd {
 	idx := m.currentEntry()
 	if m.ls == nil || idx < 0 {
@@ -186,5 +186,6 @@ func (m *Model) contextView(r rect, focused bool) string {
 		c.lines, c.linesW, c.linesTheme = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w, theme
 	}
 	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
-	return m.frame(r, "Context at "+label, scrollInfo(c.offset, h, len(c.lines)), focused, window(c.lines, c.offset, h))
+	info := joinInfo(scrollInfo(c.offset, h, len(c.lines)), m.statusView(paneDetail))
+	return m.frame(r, "Context at "+label, info, focused, window(c.lines, c.offset, h))
 }

@@ -40,10 +40,21 @@ type summaryCell struct {
 // appends entries.
 type loadedSession struct {
 	file string
-	name string
-	sess *session.Session
-	tree *session.Tree
-	rows []entryRow
+	// name is the session's own name ("" when unnamed); title is what it
+	// is called everywhere (session.Title).
+	name, title string
+	// messages counts the message entries of every branch (the picker's
+	// "msg" column, exact once the file is read).
+	messages int
+	// skipped are the lines the reader dropped and why; unnumbered counts
+	// more that it did not number; noticed are oddities that dropped
+	// nothing (a missing final newline, reused ids, repaired tree links).
+	skipped    []session.SkippedLine
+	unnumbered int
+	noticed    []string
+	sess       *session.Session
+	tree       *session.Tree
+	rows       []entryRow
 	// sums is written only by Update, from summariesMsg.
 	sums []summaryCell
 	// asked marks rows whose summaries a command is decoding.
@@ -70,15 +81,22 @@ type loadedSession struct {
 // summaries follow from summaryCmd. It runs inside a command.
 func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
-	ls.notes = append(s.LoadNotes(), s.TreeNotes(ls.tree)...)
+	treeNotes := s.TreeNotes(ls.tree)
+	ls.notes = append(s.LoadNotes(), treeNotes...)
 	if name, ok := s.Name(); ok {
 		ls.name = sanitize.Fold(name)
 	}
+	ls.title = s.Title()
+	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
+	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.rows = make([]entryRow, len(s.Entries))
 	ls.sums = make([]summaryCell, len(s.Entries))
 	ls.asked = make([]bool, len(s.Entries))
 	for i := range s.Entries {
 		e := &s.Entries[i]
+		if e.Type == session.TypeMessage {
+			ls.messages++
+		}
 		ls.rows[i] = entryRow{
 			id:         sanitize.Fold(e.ID),
 			clock:      clockOf(e.TimestampMs()),
@@ -195,14 +213,8 @@ func clockOf(ms float64) string {
 	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
 }
 
-// displayName is what the header and picker call a session: its name, or
-// the id when it has none.
-func (ls *loadedSession) displayName() string {
-	if ls.name != "" {
-		return ls.name
-	}
-	return sanitize.Fold(ls.sess.Header.ID)
-}
+// skippedCount is how many lines the reader dropped.
+func (ls *loadedSession) skippedCount() int { return len(ls.skipped) + ls.unnumbered }
 
 // branchLeafFrom walks down from entry i to a leaf, preferring the child
 // on the active path, else the newest child, so "the branch through i" is

@@ -9,7 +9,6 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/uitest"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
@@ -53,8 +52,8 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 	}
 	m.follow.reloading, m.follow.dirty = false, false
 	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
-	if !m.statusErr || !strings.Contains(m.status, "follow") {
-		t.Fatalf("a tail error should show in the status, got %q", m.status)
+	if st := &m.status[paneTimeline]; !st.IsError() || !strings.Contains(st.Text(), "follow") {
+		t.Fatalf("a tail error should show in the timeline's status, got %q", st.Text())
 	}
 	m.Update(tailMsg{gen: 7, ok: false})
 	if m.follow.on {
@@ -204,16 +203,16 @@ func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
 	m := New(com)
 	m.SetSize(120, 30)
 	results, ok := m.Init()().(resultsMsg)
-	if !ok || len(results) != 3 {
-		t.Fatalf("discovery should deliver the listing, the opened session and the selection, got %#v", results)
+	if !ok || len(results) != 2 {
+		t.Fatalf("discovery should deliver the listing and the opened session, got %#v", results)
 	}
 	_, cmd := m.Update(results)
 	view := ansi.Strip(m.View())
 	if m.ls == nil || m.ls.file != paths["rounding"] || !strings.Contains(view, "Invoice rounding (test)") {
 		t.Fatalf("the newest session should be open:\n%s", view)
 	}
-	if cmd == nil {
-		t.Fatal("the selection must be re-announced for the header and the other panels")
+	if sel := findSelection(t, cmd); sel.SessionFile != paths["rounding"] || !sel.AtLeaf {
+		t.Fatalf("installing the session announces it at its leaf, got %+v", sel)
 	}
 }
 
@@ -256,16 +255,12 @@ func TestCopyPutsSanitisedEntryTextOnTheClipboard(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		hs.Press("down") // e07, the hostile tool output
 	}
-	_, cmd := hs.m.Update(uitest.Key("y"))
-	if cmd == nil {
-		t.Fatal("y should copy the entry")
+	clip := pressCopy(t, hs, "y")
+	want := sanitize.Text("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed")
+	if clip != want {
+		t.Fatalf("clipboard = %q, want %q", clip, want)
 	}
-	msg := cmd()
-	want := tea.SetClipboard(sanitize.Text("FAIL test/invoice.test.ts\n  ✕ rounds tax per invoice (4 ms)\n    expected 10.83, got 10.82\n\nTests: 1 failed, 13 passed"))()
-	if msg != want {
-		t.Fatalf("clipboard message = %#v, want %#v", msg, want)
-	}
-	if !strings.Contains(hs.m.status, "copied e07") {
-		t.Fatalf("status should confirm the copy, got %q", hs.m.status)
+	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "copied entry e07") {
+		t.Fatalf("the timeline's status should confirm the copy, got %q", st)
 	}
 }

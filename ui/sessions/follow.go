@@ -43,16 +43,15 @@ type (
 func (m *Model) toggleFollow() tea.Cmd {
 	if m.follow.on {
 		m.stopFollow()
-		m.setStatus("follow off", false)
-		return nil
+		return m.setStatus(paneTimeline, "follow off", false)
 	}
 	if m.ls == nil {
 		return nil
 	}
 	m.follow = followState{on: true, file: m.ls.file, gen: m.follow.gen + 1}
-	m.setStatus("follow: watching "+m.ls.displayName(), false)
+	note := m.setStatus(paneTimeline, "follow: watching "+m.ls.title, false)
 	gen, file, offset := m.follow.gen, m.ls.file, m.ls.sess.Size
-	return func() tea.Msg {
+	return tea.Batch(note, func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
 		events, err := session.Tail(ctx, file, offset)
 		if err != nil {
@@ -60,7 +59,7 @@ func (m *Model) toggleFollow() tea.Cmd {
 			return followStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
 		}
 		return followStartedMsg{gen: gen, events: events, cancel: cancel}
-	}
+	})
 }
 
 // stopFollow ends the tail goroutine (it closes its channel when the
@@ -82,8 +81,7 @@ func (m *Model) applyFollowStarted(msg followStartedMsg) tea.Cmd {
 	}
 	if msg.err != nil {
 		m.follow.on = false
-		m.setStatus(msg.err.Error(), true)
-		return nil
+		return m.setStatus(paneTimeline, msg.err.Error(), true)
 	}
 	m.follow.cancel, m.follow.events = msg.cancel, msg.events
 	return m.waitTail()
@@ -109,8 +107,7 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 	}
 	if !msg.ok {
 		m.stopFollow()
-		m.setStatus("follow ended", false)
-		return nil
+		return m.setStatus(paneTimeline, "follow ended", false)
 	}
 	var cmds []tea.Cmd
 	switch msg.ev.Kind {
@@ -124,7 +121,7 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 		}
 	case session.TailError:
 		if msg.ev.Err != nil {
-			m.setStatus("follow: "+msg.ev.Err.Error(), true)
+			cmds = append(cmds, m.setStatus(paneTimeline, "follow: "+msg.ev.Err.Error(), true))
 		}
 	}
 	return tea.Batch(append(cmds, m.waitTail())...)

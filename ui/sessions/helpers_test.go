@@ -3,8 +3,11 @@ package sessions
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
@@ -93,3 +96,36 @@ func (hs *harness) entryIndex(id string) int {
 }
 
 func hsStyles() themes.Styles { return themes.For(themes.Dark, true, false) }
+
+// pressCopy presses a copy key and returns what reached the clipboard
+// ("" when nothing did): the copy runs in a command whose result sets
+// the clipboard through tea.SetClipboard.
+func pressCopy(t testing.TB, hs *harness, k string) string {
+	t.Helper()
+	clip := ""
+	want := tea.SetClipboard("x")()
+	hs.Intercept = func(msg tea.Msg) bool {
+		if reflect.TypeOf(msg) == reflect.TypeOf(want) {
+			clip = reflect.ValueOf(msg).String()
+			return true
+		}
+		return false
+	}
+	defer func() { hs.Intercept = nil }()
+	hs.Press(k)
+	return clip
+}
+
+// findSelection runs cmd and returns the last selection it announced.
+func findSelection(t testing.TB, cmd tea.Cmd) common.Selection {
+	t.Helper()
+	var sel common.Selection
+	h := uitest.New(t, 0, func(m int, msg tea.Msg) (int, tea.Cmd) {
+		if s, ok := msg.(common.SelectionChangedMsg); ok {
+			sel = s.Selection
+		}
+		return m, nil
+	})
+	h.Run(cmd)
+	return sel
+}

@@ -49,7 +49,7 @@ func TestHostileCorpusViews(t *testing.T) {
 	for _, name := range []string{"escapes.jsonl", "raw-c1-bidi.jsonl", "cycle.jsonl", "duplicates.jsonl", "long-ids.jsonl", "v1.jsonl"} {
 		hs := hostileHarness(t, 160, 48, st.Sessions[name], st)
 		if hs.m.ls == nil || hs.m.ls.file != st.Sessions[name] {
-			t.Fatalf("%s did not open: %q", name, hs.m.status)
+			t.Fatalf("%s did not open: %q", name, hs.m.loadError())
 		}
 		check := func(what string) {
 			t.Helper()

@@ -26,7 +26,7 @@ func newPicker() picker {
 
 // setItems replaces the discovered sessions, keeping the cursor on the
 // same file when it is still listed; open is the open session's file.
-func (p *picker) setItems(items []session.ListItem, open string) {
+func (p *picker) setItems(items []session.ListItem, open *loadedSession) {
 	p.raw = items
 	// Discovery's own search rules (name, first message, id prefix), in
 	// its order.
@@ -45,11 +45,17 @@ func (p *picker) setItems(items []session.ListItem, open string) {
 }
 
 // refresh rebuilds the rows (after a load changed the open session or a
-// scope switch changed what a row shows).
-func (p *picker) refresh(open string) {
+// scope switch changed what a row shows). The open session's row shows
+// what the loaded file says (its exact message count and title), which
+// follows the file as follow mode re-reads it.
+func (p *picker) refresh(open *loadedSession) {
 	rows := make([]pickerItem, len(p.raw))
 	for i, it := range p.raw {
-		rows[i] = newPickerItem(it, it.Path == open, p.all)
+		row := newPickerItem(it, false, p.all)
+		if open != nil && it.Path == open.file {
+			row.open, row.count, row.name = true, open.messages, open.title
+		}
+		rows[i] = row
 	}
 	p.list.SetItems(rows)
 }
@@ -79,6 +85,8 @@ type timeline struct {
 	list *common.List[timelineItem]
 	leaf int   // the branch's last entry
 	path []int // entry indexes root → leaf
+	// onPath holds the entries of path.
+	onPath map[int]bool
 }
 
 func newTimeline() timeline {
@@ -96,6 +104,10 @@ func newTimeline() timeline {
 func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
 	t.leaf = leaf
 	t.path = ls.sess.PathTo(leaf)
+	t.onPath = make(map[int]bool, len(t.path))
+	for _, i := range t.path {
+		t.onPath[i] = true
+	}
 	t.refresh(ls)
 	t.moveToEntry(at)
 }
@@ -109,6 +121,9 @@ func (t *timeline) refresh(ls *loadedSession) {
 	}
 	t.list.SetItems(items)
 }
+
+// contains reports whether entry idx is on the shown branch.
+func (t *timeline) contains(idx int) bool { return t.onPath[idx] }
 
 // current is the entry index under the cursor (-1 when empty).
 func (t *timeline) current() int {
@@ -159,13 +174,7 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 
 // newPickerItem is the picker row of a discovered session.
 func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
-	name := sanitize.Fold(it.Name)
-	if name == "" {
-		name = sanitize.Fold(it.FirstMessage)
-	}
-	if name == "" {
-		name = sanitize.Fold(it.ID)
-	}
+	name := it.Title()
 	when := ""
 	if !it.LastActivity.IsZero() {
 		when = it.LastActivity.Local().Format("Jan 02 15:04")

@@ -51,7 +51,7 @@ func loadFrames(tb testing.TB, file string) (load time.Duration, frames []time.D
 	m.gen++
 	start := time.Now()
 	done := make(chan tea.Msg, 1)
-	go func() { done <- openCmd(m.gen, file, m.com.Selection)() }()
+	go func() { done <- openCmd(m.gen, file)() }()
 	keys := []tea.KeyPressMsg{{Code: tea.KeyDown}, {Code: tea.KeyUp}}
 	for k := 0; ; k++ {
 		select {

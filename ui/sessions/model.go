@@ -38,6 +38,7 @@ const (
 	modeEntry mode = iota
 	modeContext
 	modeStats
+	modeSkipped // the lines the reader dropped, and why
 )
 
 // hugeFileBytes is the size from which opening a session shows a spinner.
@@ -61,19 +62,29 @@ type Model struct {
 	ls     *loadedSession
 
 	// gen counts session loads; results of older loads are ignored.
-	gen       int
-	loading   string
-	spinning  bool
-	spin      spinner.Model
-	status    string
-	statusErr bool
-	// selEntry is the entry id last announced or followed ("" = leaf).
+	gen      int
+	loading  string
+	spinning bool
+	spin     spinner.Model
+	// status is each pane's own transient message.
+	status [paneCount]common.Status
+	// selEntry is the entry id last announced or followed ("" before the
+	// first); atLeaf is true while the selection follows the leaf.
 	selEntry string
+	atLeaf   bool
 
-	detail  detailState
-	context contextState
-	stats   statsState
-	follow  followState
+	// search is the Tree pane's find; treeOrder are the entries in the
+	// tree's display order, folds ignored (what the search walks).
+	search    common.Search
+	treeOrder []int
+	// gotoID is the "go to entry" prompt while it is open.
+	gotoID *string
+
+	detail        detailState
+	skippedOffset int
+	context       contextState
+	stats         statsState
+	follow        followState
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -126,6 +137,9 @@ func (m *Model) SetKeys(k keymap.Session) { m.keys = k }
 // Init discovers the sessions of the workspace's cwd and opens the one
 // the selection names, else the newest.
 func (m *Model) Init() tea.Cmd {
+	if sel := m.com.Selection; sel.SessionFile != "" {
+		m.selEntry, m.atLeaf = sel.EntryID, sel.AtLeaf || sel.EntryID == ""
+	}
 	m.gen++
 	m.loading = "sessions"
 	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
@@ -143,8 +157,9 @@ func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
 // FocusPrev implements common.Panel.
 func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
 
-// CapturesInput implements common.Panel: true while a filter is typed.
-func (m *Model) CapturesInput() bool { return m.filtering() }
+// CapturesInput implements common.Panel: true while a filter, the tree
+// search or the entry prompt takes typed keys.
+func (m *Model) CapturesInput() bool { return m.filtering() || m.search.Typing() || m.gotoID != nil }
 
 // filtering is true while the picker's or the timeline's filter line has
 // the keyboard.
@@ -152,15 +167,17 @@ func (m *Model) filtering() bool {
 	return m.picker.list.Filtering() || m.tl.list.Filtering()
 }
 
-// ShortHelp implements common.Panel: the keys that act in the focused pane.
+// ShortHelp implements common.Panel: the keys that act in the focused
+// pane, the most important first.
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
-	if m.filtering() {
-		return []key.Binding{k.Open, k.Back}
+	sk := &m.com.Keys.Search
+	if m.filtering() || m.search.Typing() || m.gotoID != nil {
+		return []key.Binding{sk.Accept, sk.Clear, sk.Cancel}
 	}
 	switch {
 	case m.mode == modeContext && m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Expand, k.Back}
+		return []key.Binding{k.Up, k.Down, k.Expand, m.com.Keys.Copy, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:
@@ -174,21 +191,38 @@ func (m *Model) ShortHelp() []key.Binding {
 		}
 		return bs
 	case m.focus == paneTree:
-		return []key.Binding{k.Open, k.Fold, k.Unfold, k.TreeFilter, k.Context}
+		bs := []key.Binding{k.Open, m.treeSearchKey()}
+		if m.search.Active() {
+			bs = append(bs, sk.Next, sk.Prev)
+		}
+		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy)
 	case m.focus == paneTimeline:
-		return []key.Binding{k.Open, k.Filter, k.Context, k.Stats, k.Follow}
+		bs := []key.Binding{k.Open, k.Filter, k.Context, k.Follow, k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats}
+		if m.ls != nil && m.ls.skippedCount() > 0 {
+			bs = append([]key.Binding{k.Skipped}, bs...)
+		}
+		return bs
 	default:
-		return []key.Binding{k.Expand, k.Thinking, k.Context, m.com.Keys.Copy, k.Back}
+		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, k.CopyContext, k.Context, k.Back}
 	}
+}
+
+// treeSearchKey is the filter key as the Tree pane uses it: search.
+func (m *Model) treeSearchKey() key.Binding {
+	f := m.keys.Filter
+	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "search"))
 }
 
 // FullHelp implements common.Panel.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
+	sk := &m.com.Keys.Search
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
-		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, m.com.Keys.Copy},
+		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.GotoEntry, k.ToLeaf},
+		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
+		{m.com.Keys.Copy, k.CopyContext},
 	}
 }
 
@@ -200,6 +234,12 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseWheelMsg:
 		cmds = append(cmds, m.handleWheel(msg))
+	case tea.MouseClickMsg:
+		cmds = append(cmds, m.handleClick(msg))
+	case common.StatusExpiredMsg:
+		for i := range m.status {
+			m.status[i].Expire(msg)
+		}
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
@@ -208,12 +248,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.warmMarkdownCmd())
 	case resultsMsg:
 		for _, r := range msg {
-			if sel, ok := r.(common.SelectionChangedMsg); ok {
-				// Announce it through the root so the header and the
-				// other panels follow; this panel already has it.
-				cmds = append(cmds, func() tea.Msg { return sel })
-				continue
-			}
 			cmds = append(cmds, m.handle(r))
 		}
 	case spinner.TickMsg:
@@ -237,12 +271,12 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			return nil // a scope switch made this listing stale
 		}
 		m.picker.err = msg.err
-		m.picker.setItems(msg.items, m.openPath())
+		m.picker.setItems(msg.items, m.ls)
 		if m.loading == "sessions" {
 			m.loading = ""
 		}
 		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
+			return m.setStatus(panePicker, msg.err.Error(), true)
 		}
 	case loadedMsg:
 		return m.applyLoaded(msg)
@@ -266,21 +300,20 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyTail(msg)
 	case actionMsg:
 		return m.runAction(msg)
+	case copiedMsg:
+		return m.applyCopied(msg)
+	case common.SessionWrittenMsg:
+		if m.ls != nil && msg.File == m.ls.file && !m.follow.on { // follow mode sees it anyway
+			return m.reloadCmd()
+		}
 	case summariesMsg:
 		if m.ls == msg.ls && m.ls.applySummaries(msg) {
 			m.tl.refresh(m.ls)
 			m.tree.sync(m.ls)
+			m.refreshSearch()
 		}
 	}
 	return nil
-}
-
-// openPath is the open session's file ("" when none).
-func (m *Model) openPath() string {
-	if m.ls == nil {
-		return ""
-	}
-	return m.ls.file
 }
 
 // ensureSummaries asks for the summaries of the rows a frame may show
@@ -299,6 +332,20 @@ func (m *Model) ensureSummaries() tea.Cmd {
 	return nil
 }
 
-func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = sanitize.Fold(s), isErr
+// setStatus shows a message in pane p's border until it expires; text
+// from files is folded to one sanitised line.
+func (m *Model) setStatus(p pane, s string, isErr bool) tea.Cmd {
+	if isErr {
+		return m.status[p].Error(m.com, sanitize.Fold(s))
+	}
+	return m.status[p].Info(m.com, sanitize.Fold(s))
+}
+
+// loadError is the error of the last failed load ("" when none): empty
+// panes show it instead of a placeholder.
+func (m *Model) loadError() string {
+	if st := &m.status[paneTimeline]; st.IsError() {
+		return st.Text()
+	}
+	return ""
 }

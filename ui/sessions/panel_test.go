@@ -20,7 +20,7 @@ func TestDefaultSelectionIsNewestSessionLeaf(t *testing.T) {
 		t.Fatalf("want one selection announced on load, got %d", len(hs.Selections))
 	}
 	sel := hs.Selections[0]
-	if sel.SessionFile != paths["rounding"] || sel.SessionName != "Invoice rounding (test)" || sel.EntryID != "" {
+	if sel.SessionFile != paths["rounding"] || sel.SessionName != "Invoice rounding (test)" || sel.EntryID != "e19" || !sel.AtLeaf {
 		t.Fatalf("default selection = %+v, want the newest session at its leaf", sel)
 	}
 	if got := hs.m.tl.current(); got != hs.m.ls.leaf {
@@ -28,7 +28,7 @@ func TestDefaultSelectionIsNewestSessionLeaf(t *testing.T) {
 	}
 }
 
-func TestEnterSelectsEntryAndLeafIsEmptyID(t *testing.T) {
+func TestCursorMovesSelectionAndLeafIsMarked(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
 	hs.Press("g", "down", "down", "down", "down", "enter")
@@ -39,9 +39,12 @@ func TestEnterSelectsEntryAndLeafIsEmptyID(t *testing.T) {
 	if hs.m.focus != paneDetail {
 		t.Fatal("enter in the timeline should focus the detail")
 	}
-	hs.Press("esc", "G", "enter")
-	if last := hs.Selections[len(hs.Selections)-1]; last.EntryID != "" {
-		t.Fatalf("selecting the leaf must announce an empty entry id, got %q", last.EntryID)
+	if last.AtLeaf {
+		t.Fatal("e05 is not the leaf")
+	}
+	hs.Press("esc", "G")
+	if last := hs.Selections[len(hs.Selections)-1]; last.EntryID != "e19" || !last.AtLeaf {
+		t.Fatalf("moving to the leaf announces it by id and as the leaf at once, got %+v", last)
 	}
 }
 
@@ -74,7 +77,7 @@ func TestPickerOpensChosenSession(t *testing.T) {
 		t.Fatalf("enter on the second row should open currency, open: %s", hs.m.ls.file)
 	}
 	last := hs.Selections[len(hs.Selections)-1]
-	if last.SessionFile != paths["currency"] || last.EntryID != "" {
+	if last.SessionFile != paths["currency"] || !last.AtLeaf || last.EntryID == "" {
 		t.Fatalf("opening a session must announce it at its leaf, got %+v", last)
 	}
 }

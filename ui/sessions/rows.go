@@ -35,6 +35,7 @@ type (
 		label  string
 		folded string // " (+N)" children hidden by the fold
 		active bool   // on the path to the active leaf
+		hit    bool   // matches the tree search
 	}
 	// timelineItem is one entry of the shown branch.
 	timelineItem struct {
@@ -99,7 +100,10 @@ func renderTreeRow(it treeItem, s common.RowState) string {
 		return selectedRow(s, it.mark+prefix+body+label+it.folded)
 	}
 	bodyStyle := st.List.Dim
-	if it.active {
+	switch {
+	case it.hit:
+		bodyStyle = st.List.Match
+	case it.active:
 		bodyStyle = st.List.Item
 	}
 	return st.Badge.Active.Render(it.mark) + st.Text.Muted.Render(prefix) + bodyStyle.Render(body) +

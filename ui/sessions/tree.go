@@ -32,6 +32,8 @@ type treeView struct {
 	list *common.List[treeItem]
 	// branchLeaf is the leaf of the branch the timeline shows (○).
 	branchLeaf int
+	// hits are the entries the tree search matches (marked in their rows).
+	hits map[int]bool
 }
 
 func newTreeView() treeView {
@@ -46,7 +48,7 @@ func (tv *treeView) sync(ls *loadedSession) {
 	items := make([]treeItem, len(tv.rows))
 	for r, tr := range tv.rows {
 		it := treeItem{idx: tr.idx, mark: "  ", prefix: tr.prefix, kind: ls.rows[tr.idx].kind,
-			text: ls.sums[tr.idx].text, label: ls.labels[tr.idx], active: ls.active[tr.idx]}
+			text: ls.sums[tr.idx].text, label: ls.labels[tr.idx], active: ls.active[tr.idx], hit: tv.hits[tr.idx]}
 		switch {
 		case tv.folded[tr.idx]:
 			it.mark, it.folded = "▸ ", fmt.Sprintf(" (+%d)", tr.kids)
@@ -58,6 +60,42 @@ func (tv *treeView) sync(ls *loadedSession) {
 		items[r] = it
 	}
 	tv.list.SetItems(items)
+}
+
+// marks sets the entries the search matches and redraws their rows.
+func (tv *treeView) marks(ls *loadedSession, hits map[int]bool) {
+	tv.hits = hits
+	if ls != nil {
+		tv.sync(ls)
+	}
+}
+
+// order is every entry the tree shows under its filter, in display order
+// with folds ignored: what the search walks, so a match inside a folded
+// subtree is found (and unfolded by moveTo).
+func (tv *treeView) order(ls *loadedSession) []int {
+	n := len(ls.rows)
+	out := make([]int, 0, n)
+	seen := make([]bool, n)
+	push := func(stack []int32, kids []int32) []int32 {
+		ordered := activeFirst(ls, tv.visibleKids(ls, kids))
+		for k := len(ordered) - 1; k >= 0; k-- {
+			stack = append(stack, ordered[k])
+		}
+		return stack
+	}
+	stack := push(make([]int32, 0, 64), toInt32(ls.tree.Roots))
+	for len(stack) > 0 {
+		i := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		if i < 0 || i >= n || seen[i] {
+			continue
+		}
+		seen[i] = true
+		out = append(out, i)
+		stack = push(stack, ls.tree.Children(i))
+	}
+	return out
 }
 
 // cursor is the row under the cursor.

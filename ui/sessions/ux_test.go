@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/forgebench/forgebench/ui/common"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -41,23 +43,41 @@ func TestContextViewExpandsLongMessages(t *testing.T) {
 	}
 }
 
-// "copied …" answered one key; it must not sit in the timeline's border
-// while the user moves on.
-func TestANoteGivesWayToTheNextKeyButAnErrorStays(t *testing.T) {
-	hs, _ := newHarness(t, 120, 40)
-	hs.focusOn(paneTimeline)
-	hs.Press("y")
-	if !strings.Contains(hs.m.status, "copied") {
-		t.Fatalf("y should confirm the copy, got %q", hs.m.status)
+// A note belongs to the pane that produced it and expires by itself; an
+// error stays longer but expires too.
+func TestStatusBelongsToItsPaneAndExpires(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneDetail)
+	clip := pressCopy(t, hs, "y")
+	if clip == "" {
+		t.Fatal("y in the detail copies the entry")
 	}
-	hs.Press("up")
-	if strings.Contains(ansi.Strip(hs.view()), "copied") {
-		t.Fatal("the copy note is still shown after moving on")
+	view := ansi.Strip(hs.view())
+	detailAt := strings.Index(view, "Detail · ")
+	if at := strings.Index(view, "copied entry"); at < detailAt || detailAt < 0 {
+		t.Fatalf("the copy note must show in the Detail pane's border, not the timeline's:\n%s", view)
 	}
-	hs.m.setStatus("open x: broken", true)
-	hs.Press("up")
-	if hs.m.status == "" {
-		t.Fatal("an error should stay until something replaces it")
+	if hs.m.status[paneTimeline].Text() != "" {
+		t.Fatal("the timeline has no note of its own")
+	}
+	hs.Press("up") // moving on does not erase it…
+	if hs.m.status[paneDetail].Text() == "" {
+		t.Fatal("a note stays for its time to live, not one key")
+	}
+	if len(hs.Timers) == 0 || hs.Timers[0].After != common.StatusTTL {
+		t.Fatalf("the note schedules its expiry after %v, got %+v", common.StatusTTL, hs.Timers)
+	}
+	hs.FireTimers() // …its time does
+	if strings.Contains(ansi.Strip(hs.view()), "copied entry") {
+		t.Fatal("the copy note is still shown after it expired")
+	}
+	hs.Run(hs.m.setStatus(paneTimeline, "open x: broken", true))
+	if hs.Timers[len(hs.Timers)-1].After != common.StatusErrorTTL {
+		t.Fatal("an error stays longer")
+	}
+	hs.FireTimers()
+	if hs.m.status[paneTimeline].Text() != "" {
+		t.Fatal("an error expires too")
 	}
 }
 
@@ -77,7 +97,7 @@ func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 // With no session for the directory, enter and F have nothing to act on.
 func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
-	hs.m.picker.setItems(nil, "") // as discovery leaves it for a directory without sessions
+	hs.m.picker.setItems(nil, nil) // as discovery leaves it for a directory without sessions
 	hs.m.ls = nil
 	hs.m.focus = panePicker
 	for _, h := range helpKeysOf(hs.m.ShortHelp()) {

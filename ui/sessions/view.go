@@ -155,7 +155,7 @@ func (m *Model) pickerView(r rect) string {
 	if p.all {
 		title += " · all projects"
 	}
-	return m.frame(r, title, p.list.Position(), focused, lines)
+	return m.frame(r, title, joinInfo(p.list.Position(), m.statusView(panePicker)), focused, lines)
 }
 
 func (m *Model) treeView(r rect) string {
@@ -164,7 +164,14 @@ func (m *Model) treeView(r rect) string {
 		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
 	}
 	tv := &m.tree
-	lines := tv.list.View(&m.com.Styles, r.w-4, r.h-2, focused)
+	var top []string
+	switch {
+	case m.gotoID != nil && focused:
+		top = append(top, m.promptLine())
+	case m.showsSearchLine():
+		top = append(top, m.search.Line(&m.com.Styles))
+	}
+	lines := append(top, tv.list.View(&m.com.Styles, r.w-4, r.h-2-len(top), focused)...)
 	info := tv.list.Position()
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)
@@ -172,7 +179,8 @@ func (m *Model) treeView(r rect) string {
 	if n := len(tv.folded); n > 0 {
 		info = joinInfo(fmt.Sprintf("%d folded", n), info)
 	}
-	return m.frame(r, "Tree · "+m.ls.displayName(), info, focused, lines)
+	info = joinInfo(info, m.statusView(paneTree))
+	return m.frame(r, "Tree · "+m.ls.title, info, focused, lines)
 }
 
 func (m *Model) timelineView(r rect) string {
@@ -182,7 +190,11 @@ func (m *Model) timelineView(r rect) string {
 		return m.frame(r, "Timeline", "", focused, []string{m.placeholder()})
 	}
 	t := &m.tl
-	lines := t.list.View(st, r.w-4, r.h-2, focused)
+	var top []string
+	if m.gotoID != nil && focused {
+		top = append(top, m.promptLine())
+	}
+	lines := append(top, t.list.View(st, r.w-4, r.h-2-len(top), focused)...)
 	if t.list.Len() == 0 {
 		lines = append(lines, st.Pane.Placeholder.Render("no entry matches"))
 	}
@@ -201,7 +213,7 @@ func (m *Model) timelineView(r rect) string {
 	if m.follow.on {
 		info = joinInfo("FOLLOW", info)
 	}
-	info = joinInfo(m.status, info)
+	info = joinInfo(m.skippedMark(), info, m.statusView(paneTimeline))
 	if m.loading != "" && m.loading != "sessions" {
 		spin := ""
 		if m.spinning {
@@ -222,10 +234,14 @@ func (m *Model) detailView(r rect) string {
 	switch m.mode {
 	case modeContext:
 		return m.contextView(r, focused)
+	case modeSkipped:
+		lines := m.skippedLines(w)
+		m.skippedOffset = clamp(m.skippedOffset, 0, max(0, len(lines)-h))
+		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.skippedOffset, h))
 	case modeStats:
 		lines := renderStats(m.stats, m.ls, w, st)
 		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
-		return m.frame(r, "Stats · "+m.ls.displayName(), scrollInfo(m.stats.offset, h, len(lines)), focused, window(lines, m.stats.offset, h))
+		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}
 	idx := m.currentEntry()
 	if idx < 0 {
@@ -241,8 +257,12 @@ func (m *Model) detailView(r rect) string {
 	if m.detail.thinking {
 		info = joinInfo("thinking shown", info)
 	}
+	info = joinInfo(info, m.statusView(paneDetail))
 	return m.frame(r, title, info, focused, window(lines, m.detail.offset, h))
 }
+
+// statusView is pane p's message for its border ("" when none).
+func (m *Model) statusView(p pane) string { return m.status[p].View(&m.com.Styles) }
 
 // joinInfo joins border notes, skipping empty ones.
 func joinInfo(parts ...string) string {
@@ -279,8 +299,8 @@ func (m *Model) placeholder() string {
 			spin = m.spin.View() + " "
 		}
 		return spin + st.Pane.Placeholder.Render("opening "+baseName(m.loading)+"…")
-	case m.status != "" && m.statusErr:
-		return st.Text.Danger.Render(m.status)
+	case m.loadError() != "":
+		return st.Text.Danger.Render(m.loadError())
 	case m.loading == "sessions":
 		return st.Pane.Placeholder.Render("discovering sessions…")
 	}

@@ -3,6 +3,7 @@ package uitest
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -41,6 +42,36 @@ type Harness[M any] struct {
 	OnResize func(m M, width, height int)
 	// Quit is true once a command asked the program to quit.
 	Quit bool
+	// Timers are the messages scheduled through Common.Later that have
+	// not fired yet (a harness never sleeps: FireTimers delivers them).
+	Timers []Timer
+}
+
+// Timer is one message scheduled through Common.Later.
+type Timer struct {
+	After time.Duration
+	Msg   tea.Msg
+}
+
+// UseTimers makes com schedule through the harness: Common.Later then
+// records the message in Timers instead of sleeping, and FireTimers
+// delivers it. ForPanel does this for the Common it is given.
+func (h *Harness[M]) UseTimers(com *common.Common) {
+	com.Timer = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		h.Timers = append(h.Timers, Timer{After: d, Msg: msg})
+		return nil
+	}
+}
+
+// FireTimers delivers every pending timer's message (as if their time had
+// come) and settles what they start.
+func (h *Harness[M]) FireTimers() {
+	h.t.Helper()
+	pending := h.Timers
+	h.Timers = nil
+	for _, tm := range pending {
+		h.Send(tm.Msg)
+	}
 }
 
 // New returns a harness over m; update is m's Update with the model type
@@ -54,6 +85,9 @@ func New[M any](t testing.TB, m M, update func(M, tea.Msg) (M, tea.Cmd)) *Harnes
 func ForPanel(t testing.TB, p common.Panel, com *common.Common) *Harness[common.Panel] {
 	h := New(t, p, func(p common.Panel, msg tea.Msg) (common.Panel, tea.Cmd) { return p.Update(msg) })
 	h.Common = com
+	if com != nil && com.Timer == nil {
+		h.UseTimers(com)
+	}
 	h.OnResize = func(p common.Panel, w, hh int) {
 		if com != nil {
 			com.Width, com.Height = w, hh
@@ -84,9 +118,14 @@ func (h *Harness[M]) Type(s string) {
 	}
 }
 
-// Send delivers msg to the model and settles the commands it returns.
+// Send delivers msg to the model and settles the commands it returns. A
+// selection sent this way is stored in Common first, as the root does
+// before any panel sees it.
 func (h *Harness[M]) Send(msg tea.Msg) {
 	h.t.Helper()
+	if sel, ok := msg.(common.SelectionChangedMsg); ok && h.Common != nil {
+		h.Common.Selection = sel.Selection
+	}
 	var cmd tea.Cmd
 	h.Model, cmd = h.update(h.Model, msg)
 	h.Run(cmd)

@@ -87,6 +87,10 @@ type Block struct {
 	// TokenDelta is the block's share of the request's token delta, as
 	// diffTurns distributes it.
 	TokenDelta int
+	// Fields is set when a modified block reads the same on both sides:
+	// Before and After then hold the request fields behind the text (its
+	// wire JSON), where the change is.
+	Fields bool
 }
 
 // Name is the text the list shows for the block: Label, or Key when the

@@ -296,7 +296,10 @@ func (m *Model) View(st *themes.Styles) string {
 	linesTitle := "Lines"
 	if b, ok := m.blocks.Selected(); ok {
 		linesTitle = "Lines · " + sanitize.Line(b.Name())
-		if b.Status == diffview.StatusModified && b.Before == b.After {
+		switch {
+		case b.Fields:
+			linesTitle += " · same text; its request fields differ"
+		case b.Status == diffview.StatusModified && b.Before == b.After:
 			linesTitle += " · same text, other request fields differ"
 		}
 	}

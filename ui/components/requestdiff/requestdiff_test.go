@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
@@ -112,5 +113,39 @@ func TestFromTurnDiff(t *testing.T) {
 	same := turndiff.DiffTurns(&before, &before)
 	if FromTurnDiff(&same).Boundary != 2 {
 		t.Error("a fully cached diff closes the list with the rule")
+	}
+}
+
+// A message that reads the same but moved its cache marker shows its wire
+// JSON, so the line diff has the change to show; origins name the rows.
+func TestFromTurnDiffWireFieldsAndOrigins(t *testing.T) {
+	parse := func(s string) any {
+		v, err := jsonv.Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := turndiff.ExtractPayload("a", "", "", parse(`{"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}]}`), "")
+	after := turndiff.ExtractPayload("b", "", "", parse(`{"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"user","content":"update"}]}`), "")
+	d := turndiff.DiffTurns(&before, &after)
+	v := FromTurnDiff(&d)
+	b := v.Blocks[0]
+	if b.Status != diffview.StatusModified || !b.Fields || !strings.Contains(b.Before, `"cache_control"`) || strings.Contains(b.After, "cache_control") {
+		t.Fatalf("%+v", b)
+	}
+	ann := turndiff.Annotated{Turn: after, Blocks: map[string]turndiff.Origin{
+		after.Blocks[1].Key: {Kind: turndiff.CauseCapability, Label: `capability update "Write access" (user message)`},
+	}}
+	Annotate(&v, &d, nil, &ann)
+	if v.Blocks[1].Label != `user message · capability update "Write access" (user message)` || v.Blocks[0].Label != "user message" {
+		t.Errorf("labels %q / %q", v.Blocks[0].Label, v.Blocks[1].Label)
+	}
+	m := New()
+	m.SetSize(120, 20)
+	run(t, m, m.SetDiff(v))
+	st := themes.For(themes.Dark, true, false)
+	if out := m.View(&st); !strings.Contains(out, "same text; its request fields differ") || !strings.Contains(out, "cache_control") {
+		t.Errorf("view:\n%s", out)
 	}
 }

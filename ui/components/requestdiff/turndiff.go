@@ -3,6 +3,7 @@ package requestdiff
 import (
 	"strings"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
@@ -35,7 +36,9 @@ func BlockLabel(key, role string) string {
 
 // FromTurnDiff adapts a diffTurns result to the diff view's block list:
 // labels from BlockLabel, the boundary rule where the engine's prefix walk
-// stopped (after the last block when every block is cached).
+// stopped (after the last block when every block is cached). A modified
+// block whose text reads the same on both sides shows its wire JSON
+// instead (Block.Fields), so the line diff finds the change.
 func FromTurnDiff(d *turndiff.Diff) diffview.Diff {
 	out := diffview.Diff{Blocks: make([]diffview.Block, len(d.Blocks))}
 	for i := range d.Blocks {
@@ -54,6 +57,11 @@ func FromTurnDiff(d *turndiff.Diff) diffview.Diff {
 		if b.After != nil {
 			vb.After, vb.AfterTokens = b.After.Text, b.After.ApproxTokens
 		}
+		if b.Status == turndiff.StatusModified && b.Before.Text == b.After.Text {
+			if before, after := turndiff.WireText(b.Before), turndiff.WireText(b.After); before != after {
+				vb.Before, vb.After, vb.Fields = before, after, true
+			}
+		}
 		out.Blocks[i] = vb
 	}
 	switch {
@@ -69,4 +77,20 @@ func FromTurnDiff(d *turndiff.Diff) diffview.Diff {
 		Same: s.SameBlocks, Modified: s.ModifiedBlocks, Added: s.AddedBlocks, Removed: s.RemovedBlocks,
 	}
 	return out
+}
+
+// Annotate appends to each row's label what produced the block, where the
+// side it shows says so as a whole (a Preset item's message, a capability
+// update, a compaction summary): "user message · item Working Agreement".
+// A row shows its later side, a removed row its earlier one. v must come
+// from FromTurnDiff(d); before may be nil.
+func Annotate(v *diffview.Diff, d *turndiff.Diff, before, after *turndiff.Annotated) {
+	for i := range d.Blocks {
+		if i >= len(v.Blocks) {
+			return
+		}
+		if o, ok := turndiff.RowOrigin(d, i, before, after); ok {
+			v.Blocks[i].Label += " · " + sanitize.Line(turndiff.OriginLabel(o))
+		}
+	}
 }

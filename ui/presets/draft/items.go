@@ -3,6 +3,8 @@ package draft
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -83,15 +85,47 @@ func (d *Draft) MoveItem(i, delta int) (int, error) {
 
 // AddBlock inserts an empty system block after index at (-1 = first) and
 // returns its index.
-func (d *Draft) AddBlock(at int) (int, error) {
+func (d *Draft) AddBlock(at int) (int, error) { return d.AddNamedBlock(at, "") }
+
+// AddNamedBlock inserts an empty system block named name (no name when "")
+// after index at; its id comes from the name (SlugID), unique among the
+// items. It returns the block's index.
+func (d *Draft) AddNamedBlock(at int, name string) (int, error) {
 	obj := jsonv.NewObject()
-	id := d.UniqueItemID("block")
+	id := d.UniqueItemID(SlugID(name, "block"))
 	obj.Set("kind", string(preset.KindBlock))
 	obj.Set("id", id)
+	if name != "" {
+		obj.Set("name", name)
+	}
 	obj.Set("enabled", true)
 	obj.Set("role", string(preset.RoleSystem))
 	obj.Set("content", "")
 	return d.insertItem(at, obj, "add "+id)
+}
+
+// SlugID turns a display name into an item id: lower-case letters and
+// digits, other runs of characters as one "-", starting with a letter or
+// digit; fallback when nothing is left.
+func SlugID(name, fallback string) string {
+	var b []rune
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case unicode.IsLetter(r) && r < 128, unicode.IsDigit(r) && r < 128, r == '.' || r == '_':
+			if dash && len(b) > 0 {
+				b = append(b, '-')
+			}
+			b, dash = append(b, r), false
+		default:
+			dash = true
+		}
+	}
+	s := strings.TrimLeft(string(b), "._-")
+	if s == "" {
+		return fallback
+	}
+	return s
 }
 
 // AddSlot inserts an item of the built-in slot after index at and returns
@@ -120,6 +154,9 @@ func (d *Draft) DuplicateItem(i int) (int, error) {
 	src, _ := Get(d.tree, Path{"items", i})
 	obj := jsonv.Clone(src).(*jsonv.Object)
 	obj.Set("id", d.UniqueItemID(it.ID+"-copy"))
+	if it.Name != nil && *it.Name != "" {
+		obj.Set("name", *it.Name+" (copy)") // the lists show names: tell the copy apart
+	}
 	return d.insertItem(i, obj, "duplicate "+it.ID)
 }
 

@@ -28,15 +28,18 @@ const (
 // field is one editable row: a value at path in the draft, its type, the
 // default used when absent, and the diagnostics that concern it.
 type field struct {
-	name     string
-	path     Path
-	label    string
-	kind     fieldKind
-	value    any
-	present  bool
-	def      string
-	choices  []string
-	escaped  bool // show and edit the string with JSON escapes (\n, \t)
+	name    string
+	path    Path
+	label   string
+	kind    fieldKind
+	value   any
+	present bool
+	def     string
+	choices []string
+	escaped bool // show and edit the string with JSON escapes (\n, \t)
+	// lenient JSON fields take text that does not parse as a string, and
+	// show a string value without quotes unless it would parse as JSON.
+	lenient  bool
 	verbatim bool // show the string as typed, without quotes (regex sources)
 	note     string
 	unknown  bool
@@ -115,6 +118,12 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 		return true, nil
 	case key.Matches(kp, fl.keys.Down):
 		fl.list.Move(1)
+		return true, nil
+	case key.Matches(kp, fl.keys.Top):
+		fl.list.SetCursor(0)
+		return true, nil
+	case key.Matches(kp, fl.keys.Bottom):
+		fl.list.SetCursor(len(fl.fields) - 1)
 		return true, nil
 	case f == nil:
 		return false, nil
@@ -326,6 +335,11 @@ func (f *field) editText() string {
 	if !f.present {
 		return ""
 	}
+	if s, isString := f.value.(string); f.lenient && isString {
+		if _, err := jsonv.Parse([]byte(s)); err != nil && strings.TrimSpace(s) == s {
+			return s
+		}
+	}
 	switch f.kind {
 	case kindString:
 		s, ok := f.value.(string)
@@ -369,9 +383,12 @@ func (f *field) parse(text string) (any, error) {
 		}
 		return nil, fmt.Errorf("%q is not a number", text)
 	default:
+		if f.lenient {
+			return lenientValue(text)
+		}
 		v, err := jsonv.Parse([]byte(text))
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON: %w", err)
+			return nil, err // reads "invalid JSON: …"
 		}
 		return v, nil
 	}

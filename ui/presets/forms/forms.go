@@ -49,6 +49,9 @@ type EditMsg struct {
 	Value  any
 	Delete bool
 	Label  string
+	// Coalesce joins the edit to the previous one of the same label (a
+	// run of typing is one undo step).
+	Coalesce bool
 }
 
 // Context is what a form is built from. Draft (the raw tree, which a form
@@ -63,6 +66,36 @@ type Context struct {
 	KnownTools  []string
 	Library     *resources.Library
 	Scope       preset.Scope
+	// Memory keeps what forms remember across their re-creation for one
+	// draft (the policy patterns of each mode); nil remembers nothing.
+	Memory *Memory
+}
+
+// Memory is what forms remember for one open draft: the pattern list each
+// policy mode last had, so cycling allow → deny → none → allow gives the
+// allow patterns back.
+type Memory struct {
+	patterns map[string][]string
+}
+
+// remember stores list under key.
+func (m *Memory) remember(key string, list []string) {
+	if m == nil {
+		return
+	}
+	if m.patterns == nil {
+		m.patterns = map[string][]string{}
+	}
+	m.patterns[key] = append([]string(nil), list...)
+}
+
+// recall returns what key holds.
+func (m *Memory) recall(key string) ([]string, bool) {
+	if m == nil {
+		return nil, false
+	}
+	list, ok := m.patterns[key]
+	return list, ok
 }
 
 // Form is one editor form hosted by the Presets panel.

@@ -67,6 +67,12 @@ func entryKeys(kp tea.KeyPressMsg, k *keymap.Forms, list *common.List[common.Tex
 	case key.Matches(kp, k.Down):
 		list.Move(1)
 		return entryEdit{moved: true}
+	case key.Matches(kp, k.Top):
+		list.SetCursor(0)
+		return entryEdit{moved: true}
+	case key.Matches(kp, k.Bottom):
+		list.SetCursor(len(entries) - 1)
+		return entryEdit{moved: true}
 	case len(entries) == 0:
 	case key.Matches(kp, k.Delete):
 		return entryEdit{next: without(entries, row), verb: "delete", from: row}

@@ -38,7 +38,7 @@ func newParameters(ctx Context, o options) Form {
 		for _, name := range f.raw.Keys() {
 			v, _ := f.raw.Get(name)
 			fd := field{name: name, path: Path{f.key, name}, label: f.key + "." + name, kind: kindJSON, value: v, present: true,
-				note: "used as {{ parameters." + name + " }}"}
+				lenient: true, note: "JSON when it parses, else text; used as {{ parameters." + name + " }}"}
 			if !f.v2 {
 				fd.kind, fd.escaped = kindString, true
 				fd.note = "edited with JSON escapes (\\n, \\t); used as {{ variables." + name + " }}"
@@ -86,7 +86,7 @@ func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	case key.Matches(kp, f.keys.Add):
 		prompt := "new variable (name = text): "
 		if f.v2 {
-			prompt = "new parameter (name = JSON value): "
+			prompt = "new parameter (name = value): "
 		}
 		f.startPrompt(prompt, "", false)
 	case key.Matches(kp, f.keys.Rename) && cur != nil:
@@ -135,7 +135,7 @@ func (f *paramsForm) commitPrompt(text string) (tea.Cmd, error) {
 	var name string
 	var value any
 	if f.v2 {
-		n, v, err := parseAssignment(text)
+		n, v, err := parseLenientAssignment(text)
 		if err != nil {
 			return nil, err
 		}

@@ -57,6 +57,10 @@ type policyForm struct {
 
 	edit   prompt
 	target policyRow
+	// pending is set once an edit is emitted: this instance is stale until
+	// the panel rebuilds the form from the edited draft, so keys that edit
+	// wait (a fast m m m would otherwise cycle from the old mode each time).
+	pending bool
 }
 
 func newPolicy(ctx Context, field string, o options) Form {
@@ -191,9 +195,16 @@ func (f *policyForm) setPatterns(patterns []string) tea.Cmd {
 	return editAt(f.ctx.Draft, Path{f.field, f.modeKey()}, toAnyList(patterns), f.field+"."+f.modeKey())
 }
 
-// setMode emits the policy with the pattern list moved to mode.
+// setMode emits the policy with the pattern list moved to mode. The list
+// each mode had is remembered (Context.Memory): leaving a mode for none
+// and coming back restores its patterns; allow ↔ deny moves the list.
 func (f *policyForm) setMode(mode string) tea.Cmd {
 	label := f.field + ".mode"
+	mem := f.ctx.Memory
+	if f.mode != policyNone {
+		mem.remember(f.field+"."+f.mode, f.patterns)
+		mem.remember(f.field+".last", f.patterns)
+	}
 	switch mode {
 	case policyNone:
 		return edit(Path{f.field}, f.rebuilt(nil, "allow", "deny"), label)
@@ -202,7 +213,14 @@ func (f *policyForm) setMode(mode string) tea.Cmd {
 		if mode == policyDeny {
 			other = policyAllow
 		}
-		return edit(Path{f.field}, f.rebuilt(map[string]any{mode: toAnyList(f.patterns)}, other), label)
+		patterns := f.patterns
+		if f.mode == policyNone {
+			patterns, _ = mem.recall(f.field + "." + mode)
+			if len(patterns) == 0 {
+				patterns, _ = mem.recall(f.field + ".last")
+			}
+		}
+		return edit(Path{f.field}, f.rebuilt(map[string]any{mode: toAnyList(patterns)}, other), label)
 	}
 }
 
@@ -229,11 +247,32 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	}
 	r := f.rows[f.row]
 	k := f.keys
+	if f.pending && !key.Matches(kp, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown) {
+		return f, nil
+	}
+	form, cmd := f.handleKey(kp, r)
+	if cmd != nil && !f.edit.open {
+		f.pending = true
+	}
+	return form, cmd
+}
+
+// handleKey is Update for a key when no text is being typed.
+func (f *policyForm) handleKey(kp tea.KeyPressMsg, r policyRow) (Form, tea.Cmd) {
+	k := f.keys
 	switch {
 	case key.Matches(kp, k.Up):
 		f.row = common.Clamp(f.row-1, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Down):
 		f.row = common.Clamp(f.row+1, 0, len(f.rows)-1)
+	case key.Matches(kp, k.Top):
+		f.row = 0
+	case key.Matches(kp, k.Bottom):
+		f.row = len(f.rows) - 1
+	case key.Matches(kp, k.PageUp):
+		f.row = common.Clamp(f.row-10, 0, len(f.rows)-1)
+	case key.Matches(kp, k.PageDown):
+		f.row = common.Clamp(f.row+10, 0, len(f.rows)-1)
 	case key.Matches(kp, k.Mode):
 		return f, f.setMode(nextMode(f.mode, 1))
 	case r.kind == rowMode && (key.Matches(kp, k.Toggle) || key.Matches(kp, k.Edit) || key.Matches(kp, k.Cycle)):
@@ -318,6 +357,9 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 			list[t.index] = text
 		} else {
 			list = append(list, text)
+			// The new pattern's row comes before "+ add pattern": the
+			// cursor stays on the add row (or on the tool it came from).
+			f.row++
 		}
 		return f.setPatterns(list), nil
 	default:
@@ -329,6 +371,7 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 			list[t.index] = text
 		} else {
 			list = append(list, text)
+			f.row++ // stays on "+ add initial tool"
 		}
 		return editAt(f.ctx.Draft, Path{f.field, "initial"}, toAnyList(list), "tools.initial"), nil
 	}

@@ -214,9 +214,38 @@ func parseAssignment(text string) (string, any, error) {
 	}
 	v, err := jsonv.Parse([]byte(strings.TrimSpace(raw)))
 	if err != nil {
-		return "", nil, fmt.Errorf("invalid JSON for %s: %w", name, err)
+		return "", nil, fmt.Errorf("%s: %w", name, err) // err reads "invalid JSON: …"
 	}
 	return name, v, nil
+}
+
+// parseLenientAssignment is parseAssignment for values that may be typed
+// without quotes: JSON when the text parses, else the text as a string.
+func parseLenientAssignment(text string) (string, any, error) {
+	name, raw, ok := strings.Cut(text, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", nil, fmt.Errorf("write name = value, e.g. team = billing (JSON when it parses, else text)")
+	}
+	v, err := lenientValue(strings.TrimSpace(raw))
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return name, v, nil
+}
+
+// lenientValue is the JSON value text parses to, else text itself as a
+// string; text that starts like a JSON object, array or string must parse
+// (a typo there is an error, not a string).
+func lenientValue(text string) (any, error) {
+	v, err := jsonv.Parse([]byte(text))
+	if err == nil {
+		return v, nil
+	}
+	if t := strings.TrimSpace(text); t != "" && strings.ContainsRune(`{["`, rune(t[0])) {
+		return nil, err // reads "invalid JSON: …"
+	}
+	return text, nil
 }
 
 func (f *slotForm) View(width, height int) string {

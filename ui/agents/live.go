@@ -1,0 +1,176 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/subagent"
+)
+
+// The dashboard keeps up with a tree that is being written (README §25.10:
+// status and usage keep refreshing, the detail's run time updates live)
+// without a watcher per agent: while some agent holds a run slot, a poll in
+// a command compares the files the tree was read from with their stamps
+// and reads the tree again, through the cache, only when one changed; a
+// clock tick moves the run time of a running agent in the detail pane.
+// A quiet tree (no active run) is not polled, so nothing ticks forever in
+// the background (pi-subagent marks an agent running in state.json before
+// its run writes); r reads a quiet tree again.
+const (
+	// pollInterval is how often the tree's files are checked.
+	pollInterval = 2 * time.Second
+	// clockInterval is how often a running agent's run time moves.
+	clockInterval = time.Second
+)
+
+type (
+	// pollTickMsg asks for a check of the files of load gen.
+	pollTickMsg struct{ gen int }
+	// pollResultMsg says whether a file of load gen changed.
+	pollResultMsg struct {
+		gen     int
+		changed bool
+	}
+	// clockMsg moves the live run time.
+	clockMsg struct{}
+)
+
+// fileStamp is what a file looked like when the tree was read from it.
+type fileStamp struct {
+	path   string
+	exists bool
+	size   int64
+	mod    time.Time
+}
+
+// stampOf stats path now.
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{path: path}
+	}
+	return fileStamp{path: path, exists: true, size: fi.Size(), mod: fi.ModTime()}
+}
+
+// same reports whether the file still looks as stamped.
+func (s fileStamp) same() bool {
+	now := stampOf(s.path)
+	return now.exists == s.exists && now.size == s.size && now.mod.Equal(s.mod)
+}
+
+// controlStamps stamps, before a tree is read, what decides its shape: the
+// root's <rootId>.subagents directory (created with the first tree) and,
+// for every tree in it, the directory, state.json (rewritten at every
+// registration and status change) and the sessions/ directory (a new
+// agent's file). The root session itself is not polled: it grows with
+// every message of the root agent, and reading it again each time would
+// cost more than the dashboard is worth.
+func controlStamps(rootFile string) []fileStamp {
+	h, err := session.OpenHeader(rootFile)
+	if err != nil {
+		return nil
+	}
+	trees := filepath.Join(filepath.Dir(rootFile), h.ID+".subagents")
+	out := []fileStamp{stampOf(trees)}
+	dirs, _ := os.ReadDir(trees)
+	for _, d := range dirs {
+		dir := filepath.Join(trees, d.Name())
+		out = append(out, stampOf(dir), stampOf(filepath.Join(dir, "state.json")), stampOf(filepath.Join(dir, "sessions")))
+	}
+	return out
+}
+
+// sidecarStamps stamps the telemetry sidecars before Summaries reads them.
+func sidecarStamps(t *subagent.Tree) []fileStamp {
+	var out []fileStamp
+	for _, a := range t.Agents {
+		if a.File != "" {
+			out = append(out, stampOf(a.File+subagent.TelemetrySuffix))
+		}
+	}
+	return out
+}
+
+// sessionStamps are the agents' session files as their digests saw them
+// (the stat taken when each was opened, so growth during a read shows).
+func sessionStamps(t *subagent.Tree) []fileStamp {
+	var out []fileStamp
+	for _, a := range t.Agents {
+		switch {
+		case a.File == "":
+		case a.Summary != nil:
+			out = append(out, fileStamp{path: a.File, exists: true, size: a.Summary.Size, mod: a.Summary.ModTime})
+		default:
+			out = append(out, stampOf(a.File))
+		}
+	}
+	return out
+}
+
+// pollCmd checks the stamps in a command.
+func pollCmd(gen int, stamps []fileStamp) tea.Cmd {
+	return func() tea.Msg {
+		for _, s := range stamps {
+			if !s.same() {
+				return pollResultMsg{gen: gen, changed: true}
+			}
+		}
+		return pollResultMsg{gen: gen}
+	}
+}
+
+// schedulePoll asks for the next check of the current load's files while
+// the tree has an active run.
+func (m *Model) schedulePoll() tea.Cmd {
+	if m.tree == nil || m.tree.ActiveRuns() == 0 || len(m.stamps) == 0 {
+		return nil
+	}
+	return m.later(pollInterval, pollTickMsg{gen: m.gen})
+}
+
+// applyPollTick starts a check unless a newer load replaced this one.
+func (m *Model) applyPollTick(msg pollTickMsg) tea.Cmd {
+	if msg.gen != m.gen || m.loading {
+		return nil
+	}
+	return pollCmd(msg.gen, m.stamps)
+}
+
+// applyPollResult reads the tree again when a file changed, else waits
+// for the next check.
+func (m *Model) applyPollResult(msg pollResultMsg) tea.Cmd {
+	if msg.gen != m.gen || m.loading {
+		return nil
+	}
+	if msg.changed {
+		return m.reload()
+	}
+	return m.schedulePoll()
+}
+
+// ensureClock starts the live run time when the selected agent is running
+// and the clock is not ticking yet.
+func (m *Model) ensureClock() tea.Cmd {
+	if m.clockOn || !m.clockWanted() {
+		return nil
+	}
+	m.clockOn = true
+	return m.later(clockInterval, clockMsg{})
+}
+
+// clockWanted is true while a running agent's detail is on screen.
+func (m *Model) clockWanted() bool {
+	a := m.selected()
+	return a != nil && a.Status == subagent.StatusRunning && m.screen != screenTranscript && (m.wide() || m.screen == screenDetail)
+}
+
+// applyClock moves the time on and ticks again while it is wanted.
+func (m *Model) applyClock() tea.Cmd {
+	m.clockOn = false
+	m.now = m.clock()
+	return m.ensureClock()
+}

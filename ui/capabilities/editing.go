@@ -1,0 +1,129 @@
+package capabilities
+
+import (
+	"errors"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+)
+
+// openEditor edits the selected capability.
+func (m *Model) openEditor() tea.Cmd {
+	c := m.selectedCapability()
+	if c == nil {
+		return nil
+	}
+	if c.Fault || c.Raw == nil {
+		m.setStatus(c.Key()+" cannot be read; fix the file first", true)
+		return nil
+	}
+	m.edit = newEditor(c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
+	m.focus = paneDetail
+	return nil
+}
+
+// editorKey handles keys while the editor has focus.
+func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	e := m.edit
+	switch {
+	case key.Matches(msg, k.Save):
+		return m.save()
+	case key.Matches(msg, k.External):
+		return externalEditor(e.content.Value())
+	case key.Matches(msg, k.NextField):
+		e.focusField(e.field + 1)
+		return nil
+	case key.Matches(msg, k.PrevField):
+		e.focusField(e.field - 1)
+		return nil
+	case key.Matches(msg, k.Back):
+		if e.dirty {
+			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?", body: "Close the editor and discard the changes to " + string(e.scope) + ":" + e.id + "?",
+				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }}
+			return nil
+		}
+		m.edit = nil
+		return m.requestDetail()
+	}
+	if e.field == fieldTools {
+		switch {
+		case key.Matches(msg, k.Up):
+			e.toolCursor = max(0, e.toolCursor-1)
+		case key.Matches(msg, k.Down):
+			e.toolCursor = min(len(e.tools)-1, e.toolCursor+1)
+		case key.Matches(msg, k.Toggle):
+			e.cycleTool()
+		case key.Matches(msg, k.ToolName):
+			m.dialog = textDialog(dialogToolName, "Add a tool by name",
+				"A tool the picker does not offer (an extension's tool this session has not declared); it is added as +tool.", "tool: ")
+		}
+		return nil
+	}
+	return e.update(msg)
+}
+
+// save writes the draft: an exclusive create for a new capability, a
+// revision-guarded save otherwise. A refused save keeps the draft.
+func (m *Model) save() tea.Cmd {
+	e := m.edit
+	c := e.draft()
+	if d := capability.Validate(c); d.HasErrors() {
+		e.conflict = "not saved: " + d.FirstError()
+		return nil
+	}
+	ws := m.com.Workspace
+	key := string(e.scope) + ":" + e.id
+	create, scope, id, rev := e.create, e.scope, e.id, e.revision
+	m.setStatus("saving "+key+"…", false)
+	return func() tea.Msg {
+		var res resources.WriteResult
+		var err error
+		if create {
+			res, err = resources.CreateCapability(ws, scope, c)
+		} else {
+			res, err = resources.SaveCapability(ws, scope, id, c, rev)
+		}
+		return savedMsg{key: key, res: res, err: err}
+	}
+}
+
+func (m *Model) onSaved(msg savedMsg) tea.Cmd {
+	if m.edit == nil {
+		return nil
+	}
+	if msg.err != nil {
+		explain := sanitize.Fold(msg.err.Error())
+		if errors.Is(msg.err, resources.ErrConflict) {
+			explain = "not saved: the file changed on disk since you opened it (" + explain + "). Your draft is kept; esc and r reload the file (discarding the draft)."
+		}
+		m.edit.conflict = explain
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("saved %s (revision %.12s…); saving never activates it", msg.key, msg.res.SourceRevision), false)
+	m.edit = nil
+	return m.reloadLibrary()
+}
+
+// confirmDelete asks before deleting the selected capability.
+func (m *Model) confirmDelete() tea.Cmd {
+	c := m.selectedCapability()
+	if c == nil {
+		return nil
+	}
+	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
+	m.dialog = &dialog{kind: dialogConfirm, title: "Delete " + key + "?",
+		body: "Delete " + c.Path + "? Active snapshots in sessions keep their frozen text.",
+		onYes: func(m *Model) tea.Cmd {
+			return func() tea.Msg {
+				_, err := resources.DeleteCapability(ws, scope, id, rev)
+				return deletedMsg{key: key, err: err}
+			}
+		}}
+	return nil
+}

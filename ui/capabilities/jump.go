@@ -1,0 +1,67 @@
+package capabilities
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// jumpState is a capability another panel pointed at (the Payloads
+// panel's jump to a cause sets Selection.CapabilityID).
+type jumpState struct {
+	// seen is the last CapabilityID the selection carried: only a new one
+	// moves the cursors, so the user's own moves are not undone by later
+	// announcements of the same selection.
+	seen string
+	// library and card are what is still to be shown: the library row
+	// (once the library is loaded) and the session card (once the state
+	// at the followed entry is computed).
+	library, card string
+}
+
+// noteJump records a new capability the selection points at and shows it
+// as far as the loaded data allows.
+func (m *Model) noteJump(sel common.Selection) tea.Cmd {
+	if sel.CapabilityID == m.jump.seen {
+		return nil
+	}
+	m.jump.seen = sel.CapabilityID
+	m.jump.library, m.jump.card = sel.CapabilityID, sel.CapabilityID
+	return m.showJump()
+}
+
+// showJump moves the library cursor to the capability jumped to (clearing
+// a filter that hides it) and the session cursor to the card it is active
+// as; either waits until its data is loaded.
+func (m *Model) showJump() tea.Cmd {
+	var cmd tea.Cmd
+	if want := m.jump.library; want != "" && m.lib != nil {
+		m.jump.library = ""
+		match := func(r libRow) bool { return r.key == want }
+		found := m.list.Select(match)
+		if !found && m.list.Query() != "" {
+			m.list.SetQuery("")
+			found = m.list.Select(match)
+		}
+		if found {
+			m.focus, m.mode, m.detailOffset = paneLibrary, modeCapability, 0
+			m.view.focused = false
+			m.setStatus("jumped to "+sanitize.Fold(want), false)
+			cmd = m.requestDetail()
+		} else {
+			m.setStatus(sanitize.Fold(want)+" is not in the library (deleted, or its scope is not loaded); an active snapshot keeps its frozen text", true)
+		}
+	}
+	if want := m.jump.card; want != "" && m.view.state != nil && !m.view.loading {
+		m.jump.card = ""
+		for i, a := range m.view.state.Active() {
+			if a.Snapshot.Source.Kind == capability.SourceCapability && a.Snapshot.Source.Key.String() == want {
+				m.view.cursor = i
+				break
+			}
+		}
+	}
+	return cmd
+}

@@ -1,0 +1,69 @@
+package capabilities
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// jump announces a selection that points at a capability, as the
+// Payloads panel's jump to a cause does.
+func (hs *harness) jump(capabilityID string) {
+	sel := hs.com.Selection
+	sel.SessionFile, sel.SessionName = hs.mainSession(), "Invoice rounding fix"
+	sel.CapabilityID = capabilityID
+	hs.Send(common.SelectionChangedMsg{Selection: sel})
+}
+
+// A jump to a capability puts the library cursor on it (clearing a filter
+// that hides it) and the session cursor on the card it is active as.
+func TestJumpSelectsTheCapability(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.focusOn(paneSession)
+	hs.m.list.SetQuery("review")
+	hs.jump("project:write-access")
+	if r, ok := hs.m.list.Selected(); !ok || r.key != "project:write-access" {
+		t.Fatalf("library cursor on %+v", r)
+	}
+	if hs.m.list.Query() != "" {
+		t.Error("the filter that hid the capability is still set")
+	}
+	if hs.m.focus != paneLibrary {
+		t.Errorf("focus %d, want the library", hs.m.focus)
+	}
+	if a, ok := hs.m.view.selectedActive(); !ok || a.Snapshot.Source.Key.String() != "project:write-access" {
+		t.Errorf("session cursor on %+v", a.Snapshot.Source)
+	}
+	if !strings.Contains(hs.m.View(), "Capability project:write-access") {
+		t.Error("the detail does not show the capability jumped to")
+	}
+	// The same selection announced again (another entry) leaves the
+	// cursor where the user moved it.
+	hs.Press("up")
+	hs.jump("project:write-access")
+	if r, _ := hs.m.list.Selected(); r.key == "project:write-access" {
+		t.Error("a repeated announcement moved the cursor again")
+	}
+}
+
+// A jump that arrives before the library is loaded is kept until it is.
+func TestJumpBeforeTheLibraryLoads(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.m.lib = nil
+	hs.jump("global:plain-english")
+	hs.Run(hs.m.reloadLibrary())
+	if r, ok := hs.m.list.Selected(); !ok || r.key != "global:plain-english" {
+		t.Fatalf("library cursor on %+v after the load", r)
+	}
+}
+
+// A capability no longer in the library is said so; the session card it
+// is active as (frozen snapshot) still gets the cursor.
+func TestJumpToACapabilityNotInTheLibrary(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.jump("project:gone")
+	if !hs.m.statusErr || !strings.Contains(hs.m.status, "project:gone is not in the library") {
+		t.Fatalf("status %q", hs.m.status)
+	}
+}

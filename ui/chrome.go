@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// The chrome around the panels: the header (workspace and the shared
+// selection), the tab bar and the footer (key hints or a status).
+
+// Header field ranks (common.Field): when the line is too narrow the
+// sacrifices go from the highest rank down — "✓" for "trusted", cut a
+// long cwd, "●" for "(leaf)", drop the brand, the preset without its
+// scope, drop "trusted", cut the session's title and the preset to their
+// minimum, drop the cwd, drop the preset. The session and the entry
+// always stay, and so does a warning that the project is untrusted.
+const (
+	rankShortTrust   = 95
+	rankCutCwd       = 90
+	rankShortEntry   = 85
+	rankDropBrand    = 80
+	rankShortPreset  = 75
+	rankDropTrusted  = 70
+	rankShortUntrust = 60
+	rankCutSession   = 50
+	rankCutPreset    = 40
+	rankDropCwd      = 30
+	rankDropPreset   = 20
+)
+
+// headerView is one line: the workspace (cwd, trust) and the selection
+// (session, entry, preset), fitted to the width (common.FitFields).
+func (m *Model) headerView() string {
+	st := m.com.Styles
+	ws := m.com.Workspace
+	sel := m.com.Selection
+	trust := common.Field{Label: "trust", Value: "trusted", Short: "✓", Style: st.Text.Success,
+		Shorten: rankShortTrust, Drop: rankDropTrusted}
+	if !ws.Trust.Trusted {
+		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
+	}
+	entry, entryShort := entryLabel(sel)
+	preset, presetShort := presetLabel(sel)
+	fields := []common.Field{
+		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
+		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
+		trust,
+		{Label: "session", Value: orNone(sel.SessionName), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
+		{Label: "entry", Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry},
+		{Label: "preset", Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
+			Min: 12, Cut: rankCutPreset, Drop: rankDropPreset},
+	}
+	line := common.FitFields(fields, st.App.HeaderKey, st.App.TabGap.Render(" │ "), max(0, m.width-2))
+	return st.App.Header.Width(m.width).Render(line)
+}
+
+// entryLabel is the header's entry: its id, marked when it is the leaf
+// (the selection then follows the leaf).
+func entryLabel(sel common.Selection) (full, short string) {
+	switch {
+	case sel.SessionFile == "":
+		return "—", ""
+	case sel.EntryID == "":
+		return "leaf", ""
+	case sel.AtLeaf:
+		return sel.EntryID + " (leaf)", sel.EntryID + " ●"
+	}
+	return sel.EntryID, ""
+}
+
+// presetLabel is the header's preset: the one the user opened in the
+// Presets panel, else the one the session's branch records at the entry
+// (marked ▶, as the Presets list marks the active Preset). The short form
+// leaves out the scope ("project:").
+func presetLabel(sel common.Selection) (full, short string) {
+	active := sel.ActivePreset
+	if active == "none" {
+		active = "none (switched off)"
+	}
+	switch {
+	case sel.PresetID == "" && active == "":
+		return "—", ""
+	case sel.PresetID == "":
+		full = "▶ " + active
+	case sel.PresetID == sel.ActivePreset:
+		full = "▶ " + sel.PresetID
+	case active == "":
+		full = sel.PresetID
+	default:
+		return sel.PresetID + " (branch: ▶ " + active + ")", withoutScope(sel.PresetID)
+	}
+	return full, withoutScope(full)
+}
+
+// withoutScope drops the "project:"/"global:" of a Preset key in a label.
+func withoutScope(label string) string {
+	for _, scope := range []string{"project:", "global:"} {
+		label = strings.Replace(label, scope, "", 1)
+	}
+	return label
+}
+
+// tabLabels are the tab bar's labels in panel order.
+func (m *Model) tabLabels() []string {
+	labels := make([]string, len(m.panels))
+	for i, p := range m.panels {
+		labels[i] = m.keys.Tabs()[i].Help().Key + " " + p.Title()
+	}
+	return labels
+}
+
+func (m *Model) tabsView() string {
+	st := m.com.Styles
+	labels := m.tabLabels()
+	tabs := make([]string, len(labels))
+	for i, label := range labels {
+		if i == m.active {
+			tabs[i] = st.App.TabActive.Render(label)
+		} else {
+			tabs[i] = st.App.Tab.Render(label)
+		}
+	}
+	return ansi.Truncate(strings.Join(tabs, st.App.TabGap.Render("│")), m.width, "…")
+}
+
+// tabAt is the tab drawn at column x of the tab bar (-1: none). Each tab
+// is its label padded by one cell on both sides, then a one-cell gap.
+func (m *Model) tabAt(x int) int {
+	at := 0
+	for i, label := range m.tabLabels() {
+		w := ansi.StringWidth(label) + 2
+		if x >= at && x < at+w {
+			return i
+		}
+		at += w + 1
+	}
+	return -1
+}
+
+// Footer hint ranks (common.Hint): `?` stays whatever the width (it shows
+// every key), the panel's keys come next in their own order, and the
+// root's other keys give way first.
+const (
+	rankHelp      = 0
+	rankPanelKeys = 10
+	rankQuit      = 60
+	rankPalette   = 70
+	rankNextPane  = 80
+)
+
+// footerView is the short help: the focused panel's keys, then the global
+// keys, fitted by rank so no hint is cut and the panel's own keys win
+// over the root's. While a text input has focus the global keys type
+// text, so only the panel's are shown. A status replaces the hints until
+// it expires.
+func (m *Model) footerView() string {
+	st := &m.com.Styles
+	width := max(0, m.width-2)
+	if s := m.status.View(st); s != "" {
+		return st.App.Footer.Render(ansi.Truncate(s, width, "…"))
+	}
+	panel := m.panels[m.active]
+	hints := common.Ranked(rankPanelKeys, panel.ShortHelp()...)
+	if !panel.CapturesInput() {
+		hints = append(hints,
+			common.Hint{Binding: m.keys.NextPane, Rank: rankNextPane},
+			common.Hint{Binding: m.keys.Palette, Rank: rankPalette},
+			common.Hint{Binding: m.keys.Help, Rank: rankHelp},
+			common.Hint{Binding: m.keys.Quit, Rank: rankQuit})
+	}
+	line, omitted := common.FitHints(st, hints, width)
+	if omitted > 0 && !panel.CapturesInput() {
+		// Some keys did not fit: `?` says it shows them all.
+		more := key.NewBinding(key.WithKeys(m.keys.Help.Keys()...), key.WithHelp(m.keys.Help.Help().Key, "all keys"))
+		hints[len(hints)-2].Binding = more
+		line, _ = common.FitHints(st, hints, width)
+	}
+	return st.App.Footer.Render(line)
+}

@@ -1,0 +1,199 @@
+package common
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// SearchEvent is what a key did to a search or filter line.
+type SearchEvent int
+
+// The events of a search or filter line.
+const (
+	// SearchIgnored: the line is not taking keys.
+	SearchIgnored SearchEvent = iota
+	// SearchEdited: the query changed (or a key was swallowed).
+	SearchEdited
+	// SearchAccepted: the user applied the query (enter).
+	SearchAccepted
+	// SearchCancelled: the user left the line and the query is gone (esc).
+	SearchCancelled
+)
+
+// Search is find-in-pane: a query typed on a search line, the positions
+// that match it and the match under the cursor, with next and previous
+// that wrap around. It does not own the rows: the pane computes the
+// matches (MatchWords) when the query or its rows change and moves its
+// own cursor to the position Search returns, so a tree, a timeline or a
+// transcript use it alike. Positions are whatever order the pane walks
+// (display rows, entries in tree order, lines).
+type Search struct {
+	query   string
+	typing  bool
+	matches []int // ascending positions
+	current int   // index into matches, -1 when none is current
+}
+
+// Start opens the search line for a new query.
+func (s *Search) Start() {
+	*s = Search{typing: true, current: -1}
+}
+
+// Typing is true while the search line takes typed keys.
+func (s *Search) Typing() bool { return s.typing }
+
+// Active is true while a query is set: its matches are marked and
+// Next/Prev step through them.
+func (s *Search) Active() bool { return s.query != "" }
+
+// Query is the search text.
+func (s *Search) Query() string { return s.query }
+
+// Clear ends the search.
+func (s *Search) Clear() { *s = Search{current: -1} }
+
+// Key edits the query while Typing: keys.Accept applies it, keys.Cancel
+// drops it, keys.Clear empties the line, backspace deletes a character and
+// printable text is typed. The caller recomputes the matches on
+// SearchEdited (incremental search) and SearchAccepted.
+func (s *Search) Key(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
+	if !s.typing {
+		return SearchIgnored
+	}
+	q, ev := EditLine(s.query, msg, keys)
+	switch ev {
+	case SearchAccepted:
+		s.typing = false
+		if s.query == "" {
+			s.Clear()
+		}
+	case SearchCancelled:
+		s.Clear()
+	default:
+		s.query = q
+	}
+	return ev
+}
+
+// EditLine applies one key to a one-line text field (a query, an id
+// typed at a prompt): keys.Cancel and keys.Accept end it, keys.Clear
+// empties it, backspace deletes a character and printable text is typed
+// (control characters dropped, tabs and newlines as spaces).
+func EditLine(q string, msg tea.KeyPressMsg, keys keymap.Search) (string, SearchEvent) {
+	switch {
+	case key.Matches(msg, keys.Cancel):
+		return "", SearchCancelled
+	case key.Matches(msg, keys.Accept):
+		return q, SearchAccepted
+	case key.Matches(msg, keys.Clear):
+		return "", SearchEdited
+	case msg.Code == tea.KeyBackspace:
+		r := []rune(q)
+		if len(r) > 0 {
+			r = r[:len(r)-1]
+		}
+		return string(r), SearchEdited
+	case msg.Text != "":
+		return q + typedText(msg.Text), SearchEdited
+	}
+	return q, SearchEdited
+}
+
+// SetMatches stores the positions that match the query (any order) and
+// makes current the first one at or after from, wrapping around; it
+// returns that position, ok false when nothing matches.
+func (s *Search) SetMatches(matches []int, from int) (pos int, ok bool) {
+	s.matches = append(s.matches[:0], matches...)
+	sort.Ints(s.matches)
+	s.current = -1
+	if len(s.matches) == 0 {
+		return -1, false
+	}
+	k := sort.SearchInts(s.matches, from) % len(s.matches)
+	s.current = k
+	return s.matches[k], true
+}
+
+// Next makes current the first match after position from, wrapping.
+func (s *Search) Next(from int) (pos int, ok bool) {
+	if len(s.matches) == 0 {
+		return -1, false
+	}
+	k := sort.SearchInts(s.matches, from+1) % len(s.matches)
+	s.current = k
+	return s.matches[k], true
+}
+
+// Prev makes current the last match before position from, wrapping.
+func (s *Search) Prev(from int) (pos int, ok bool) {
+	if len(s.matches) == 0 {
+		return -1, false
+	}
+	k := sort.SearchInts(s.matches, from) - 1
+	if k < 0 {
+		k = len(s.matches) - 1
+	}
+	s.current = k
+	return s.matches[k], true
+}
+
+// IsMatch reports whether position pos matches the query.
+func (s *Search) IsMatch(pos int) bool {
+	k := sort.SearchInts(s.matches, pos)
+	return k < len(s.matches) && s.matches[k] == pos
+}
+
+// Count is the number of matches.
+func (s *Search) Count() int { return len(s.matches) }
+
+// Info is the match counter for a pane's border: "match 2/5", "no match"
+// ("" without a query).
+func (s *Search) Info() string {
+	switch {
+	case s.query == "":
+		return ""
+	case len(s.matches) == 0:
+		return "no match"
+	case s.current < 0:
+		return fmt.Sprintf("%d matches", len(s.matches))
+	}
+	return fmt.Sprintf("match %d/%d", s.current+1, len(s.matches))
+}
+
+// Line is the search line: "/ query" with a cursor while typing, then the
+// match counter.
+func (s *Search) Line(st *themes.Styles) string {
+	cursor := ""
+	if s.typing {
+		cursor = "▏"
+	}
+	line := st.Text.Info.Render("/ ") + st.Text.Normal.Render(s.query) + st.Text.Info.Render(cursor)
+	if info := s.Info(); info != "" {
+		line += "  " + st.Text.Muted.Render(info)
+	}
+	return line
+}
+
+// MatchWords returns the positions 0..n-1 whose text holds every word of
+// query, case-insensitively (the kit's one notion of "matches", shared
+// with FilterWords).
+func MatchWords(n int, text func(pos int) string, query string) []int {
+	words := strings.Fields(strings.ToLower(query))
+	if len(words) == 0 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < n; i++ {
+		if containsAll(strings.ToLower(text(i)), words) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

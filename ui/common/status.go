@@ -1,0 +1,82 @@
+package common
+
+import (
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/themes"
+)
+
+// How long a status message stays: a note ("copied …") briefly, an error
+// long enough to be read twice.
+const (
+	StatusTTL      = 4 * time.Second
+	StatusErrorTTL = 10 * time.Second
+)
+
+// statusSeq numbers every message set anywhere, so an expiry reaches only
+// the message it was scheduled for, whichever pane holds it.
+var statusSeq atomic.Uint64
+
+// StatusExpiredMsg ends the message with the same ID. It is broadcast like
+// every command result; a Status ignores the IDs of other messages.
+type StatusExpiredMsg struct{ ID uint64 }
+
+// Status is one pane's transient message. A pane owns its Status and
+// draws it in its own border or line, so a note appears where the action
+// happened and not in another pane; each message expires by itself after
+// StatusTTL (StatusErrorTTL for errors) or when the pane replaces it.
+type Status struct {
+	text  string
+	isErr bool
+	id    uint64
+}
+
+// Info shows a note and returns the command that expires it. The caller
+// sanitises text that comes from files.
+func (s *Status) Info(c *Common, text string) tea.Cmd { return s.set(c, text, false, StatusTTL) }
+
+// Error shows an error and returns the command that expires it.
+func (s *Status) Error(c *Common, text string) tea.Cmd {
+	return s.set(c, text, true, StatusErrorTTL)
+}
+
+func (s *Status) set(c *Common, text string, isErr bool, ttl time.Duration) tea.Cmd {
+	s.text, s.isErr, s.id = text, isErr, statusSeq.Add(1)
+	if text == "" {
+		return nil
+	}
+	return c.Later(ttl, StatusExpiredMsg{ID: s.id})
+}
+
+// Clear removes the message now.
+func (s *Status) Clear() { s.text, s.isErr = "", false }
+
+// Expire clears the message when msg was scheduled for it and reports
+// whether it did.
+func (s *Status) Expire(msg StatusExpiredMsg) bool {
+	if msg.ID != s.id || s.text == "" {
+		return false
+	}
+	s.Clear()
+	return true
+}
+
+// Text is the message ("" when none).
+func (s *Status) Text() string { return s.text }
+
+// IsError reports whether the message is an error.
+func (s *Status) IsError() bool { return s.isErr && s.text != "" }
+
+// View is the message styled as a note or an error ("" when none).
+func (s *Status) View(st *themes.Styles) string {
+	switch {
+	case s.text == "":
+		return ""
+	case s.isErr:
+		return st.Text.Danger.Render(s.text)
+	}
+	return st.App.Status.Render(s.text)
+}

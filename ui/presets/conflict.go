@@ -1,0 +1,150 @@
+package presets
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/diffview"
+	"github.com/forgebench/forgebench/ui/presets/draft"
+)
+
+// A save refused because the file changed on disk opens the conflict
+// dialog: show the difference (the file on disk against the draft, as
+// lines), overwrite (a save against the revision now on disk, still
+// guarded), fork the draft to a new id, or reload (dropping the draft).
+// Esc keeps the draft and the file as they are.
+
+// dialogConflict is the kind of the save-conflict dialog.
+const dialogConflict dialogKind = "conflict"
+
+// conflictDialog is what the dialog knows of the file on disk.
+type conflictDialog struct {
+	key      string
+	revision string // of the bytes read now ("" when the file is gone)
+	gone     bool
+	diff     *diffview.LineDiff
+	view     diffview.LineView
+	showDiff bool
+}
+
+// conflictReadMsg carries the file on disk read after a refused save, and
+// its line diff against the draft (computed in the command).
+type conflictReadMsg struct {
+	key      string
+	revision string
+	gone     bool
+	diff     *diffview.LineDiff
+	err      error
+}
+
+// readConflictCmd reads the Preset file again and diffs it with the draft.
+func readConflictCmd(key, path string, snap draft.Snapshot) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return conflictReadMsg{key: key, gone: true, diff: diffview.NewLineDiff("", string(resources.PresetTreeBytes(snap.Tree)))}
+		}
+		if err != nil {
+			return conflictReadMsg{key: key, err: fmt.Errorf("read %s: %w", path, err)}
+		}
+		return conflictReadMsg{key: key, revision: fingerprint.SourceRevision(raw),
+			diff: diffview.NewLineDiff(string(raw), string(resources.PresetTreeBytes(snap.Tree)))}
+	}
+}
+
+// openConflict shows the dialog once the file is read.
+func (m *Model) openConflict(msg conflictReadMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return nil
+	}
+	if m.open == nil || m.open.Key() != msg.key || m.d == nil {
+		return nil
+	}
+	c := &conflictDialog{key: msg.key, revision: msg.revision, gone: msg.gone, diff: msg.diff, view: diffview.NewLineView()}
+	c.view.SetDiff(msg.diff)
+	body := fmt.Sprintf("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.",
+		msg.key, msg.diff.Added()+msg.diff.Removed())
+	if msg.gone {
+		body = msg.key + " was deleted on disk since you opened it, so it was not saved. Your draft is kept; fork writes it under a new id."
+	}
+	m.dlg = &dialog{kind: dialogConflict, title: "Save conflict", body: body, conflict: c}
+	m.sizeConflict()
+	return nil
+}
+
+// sizeConflict fits the difference view into the dialog.
+func (m *Model) sizeConflict() {
+	if m.dlg == nil || m.dlg.conflict == nil {
+		return
+	}
+	m.dlg.conflict.view.SetSize(max(10, m.width-6), max(3, m.height-8))
+}
+
+// conflictKey answers the dialog.
+func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
+	c, k := m.dlg.conflict, &m.keys
+	switch {
+	case key.Matches(msg, k.ShowDiff):
+		c.showDiff = !c.showDiff
+	case c.showDiff && key.Matches(msg, k.Up):
+		c.view.ScrollBy(-1)
+	case c.showDiff && key.Matches(msg, k.Down):
+		c.view.ScrollBy(1)
+	case c.showDiff && key.Matches(msg, k.PageUp):
+		c.view.ScrollBy(-max(1, m.height-10))
+	case c.showDiff && key.Matches(msg, k.PageDown):
+		c.view.ScrollBy(max(1, m.height-10))
+	case key.Matches(msg, k.Overwrite) && !c.gone:
+		m.dlg = nil
+		m.revision = c.revision // the user saw the difference: save over it
+		return m.save()
+	case key.Matches(msg, k.Fork):
+		m.dlg = nil
+		return m.promptFork()
+	case key.Matches(msg, k.Reload):
+		m.dlg = nil
+		return m.reload()
+	case key.Matches(msg, k.Dismiss):
+		m.dlg = nil
+		m.setStatus(conflictText, true)
+	}
+	return nil
+}
+
+// conflictHelp are the dialog's keys.
+func (m *Model) conflictHelp() []key.Binding {
+	k := &m.keys
+	bs := []key.Binding{k.ShowDiff}
+	if m.dlg.conflict.showDiff {
+		bs = append(bs, k.Up, k.Down)
+	}
+	if !m.dlg.conflict.gone {
+		bs = append(bs, k.Overwrite)
+	}
+	return append(bs, k.Fork, k.Reload, k.Dismiss)
+}
+
+// conflictBox draws the dialog: the explanation, and the difference when
+// asked (the file on disk on the left/−, the draft on the right/+).
+func (m *Model) conflictBox() string {
+	st := &m.com.Styles
+	d := m.dlg
+	inner := common.DialogInner(m.width)
+	body := common.Wrap(d.body, inner)
+	if d.conflict.showDiff {
+		body = append(body, "", st.Text.Muted.Render("− on disk   + your draft"))
+		v := d.conflict.view
+		v.SetSize(inner, max(3, m.height-10-len(body)))
+		body = append(body, strings.Split(v.View(st), "\n")...)
+	}
+	return common.DialogBox(st, m.width, m.height, d.title, body, common.KeyHint(m.conflictHelp()))
+}

@@ -1,0 +1,210 @@
+package forms
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// rawForm is the Advanced view: the whole Preset as JSON (the draft's own
+// tree, so unknown keys and the user's order are there and survive),
+// scrolled with the form keys, edited inline (enter) or in $EDITOR (the
+// panel's e). While typing, every change that parses to a JSON object
+// becomes the draft (one coalesced undo step) and is validated at once;
+// text that does not parse leaves the draft as it was and the form points
+// at the line and column of the problem.
+type rawForm struct {
+	base
+	text    string // the draft as JSON
+	lines   []string
+	top     int
+	editing bool
+	ta      textarea.Model
+	problem string // the parse error of the text being typed ("" = parses)
+	height  int
+}
+
+// NewRawJSON shows the whole draft as JSON.
+func NewRawJSON(ctx Context, opts ...Option) Form {
+	o := applyOptions(opts)
+	f := &rawForm{base: newBase(ctx, o), top: o.cursor.Row}
+	f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
+	return f
+}
+
+func (f *rawForm) setText(text string) {
+	f.text = text
+	f.lines = strings.Split(sanitize.Text(text), "\n")
+}
+
+// Refresh takes a new draft without losing the text being typed (the
+// panel calls it instead of building a new form after an edit).
+func (f *rawForm) Refresh(ctx Context) {
+	f.ctx = newBase(ctx, options{keys: f.keys}).ctx
+	if !f.editing {
+		f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
+	}
+}
+
+// StartWith opens the inline editor on text (the text $EDITOR returned
+// that does not parse), with its problem shown.
+func (f *rawForm) StartWith(text string) tea.Cmd {
+	cmd := f.startEditing(text)
+	f.problem = parseProblem(text)
+	return cmd
+}
+
+func (f *rawForm) startEditing(text string) tea.Cmd {
+	f.ta = textarea.New()
+	f.ta.ShowLineNumbers = true
+	f.ta.Prompt = ""
+	f.ta.CharLimit = 0
+	f.ta.MaxHeight = 0
+	styles := textarea.DefaultStyles(f.styles.IsDark)
+	styles.Cursor.Blink = false
+	f.ta.SetStyles(styles)
+	f.ta.SetValue(text)
+	f.editing, f.problem = true, ""
+	return f.ta.Focus()
+}
+
+var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
+
+// ParseProblem is "" when text is a JSON object, else what is wrong and
+// where: "invalid JSON at line L, column C: …".
+func ParseProblem(text string) string { return parseProblem(text) }
+
+func parseProblem(text string) string {
+	v, err := jsonv.Parse([]byte(text))
+	if err == nil {
+		if _, ok := v.(*jsonv.Object); ok {
+			return ""
+		}
+		return "Preset root must be a JSON object."
+	}
+	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
+	if m := offsetRE.FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
+		off, _ := strconv.Atoi(m[1])
+		line, col := lineColOfByte(text, off)
+		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))
+	}
+	return "invalid JSON: " + msg
+}
+
+// lineColOfByte is the 1-based line and column (in characters) of a byte
+// offset.
+func lineColOfByte(text string, off int) (int, int) {
+	off = min(max(off, 0), len(text))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	col := len([]rune(before[strings.LastIndex(before, "\n")+1:])) + 1
+	return line, col
+}
+
+func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
+	kp, isKey := msg.(tea.KeyPressMsg)
+	if f.editing {
+		if isKey && key.Matches(kp, f.keys.Cancel) {
+			f.editing = false
+			if f.problem == "" {
+				f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
+			}
+			return f, nil
+		}
+		before := f.ta.Value()
+		var cmd tea.Cmd
+		f.ta, cmd = f.ta.Update(msg)
+		if f.ta.Value() == before {
+			return f, cmd
+		}
+		return f, tea.Batch(cmd, f.applyTyped())
+	}
+	if !isKey {
+		return f, nil
+	}
+	page := max(1, f.height-4)
+	switch {
+	case key.Matches(kp, f.keys.Up):
+		f.top--
+	case key.Matches(kp, f.keys.Down):
+		f.top++
+	case key.Matches(kp, f.keys.PageUp):
+		f.top -= page
+	case key.Matches(kp, f.keys.PageDown):
+		f.top += page
+	case key.Matches(kp, f.keys.Top):
+		f.top = 0
+	case key.Matches(kp, f.keys.Bottom):
+		f.top = len(f.lines)
+	case key.Matches(kp, f.keys.Edit):
+		return f, f.startEditing(f.text)
+	}
+	f.top = common.Clamp(f.top, 0, max(0, len(f.lines)-1))
+	return f, nil
+}
+
+// applyTyped makes parsing text the draft (coalesced into one undo step).
+func (f *rawForm) applyTyped() tea.Cmd {
+	text := f.ta.Value()
+	if f.problem = parseProblem(text); f.problem != "" {
+		return nil
+	}
+	v, _ := jsonv.Parse([]byte(text))
+	msg := EditMsg{Path: Path{}, Value: v, Label: "raw JSON", Coalesce: true}
+	return func() tea.Msg { return msg }
+}
+
+// Text is the JSON the $EDITOR hand-off starts from: the text being typed
+// when the editor is open, else the draft.
+func (f *rawForm) Text() string {
+	if f.editing {
+		return f.ta.Value()
+	}
+	return f.text
+}
+
+func (f *rawForm) View(width, height int) string {
+	st := f.styles
+	f.height = height
+	var head []string
+	errs, warns := f.ctx.Diagnostics.Count(preset.LevelError), f.ctx.Diagnostics.Count(preset.LevelWarning)
+	status := st.Text.Success.Render(fmt.Sprintf("✓ valid JSON · %d error(s), %d warning(s) in the Preset", errs, warns))
+	if f.problem != "" {
+		status = st.Text.Danger.Render("✗ " + f.problem + " — the draft keeps its last valid state")
+	}
+	head = append(head, st.Text.Subtle.Render(truncate("Advanced — the whole Preset as JSON; unknown keys are kept", width)), truncate(status, width), "")
+	bodyH := max(0, height-len(head))
+	if f.editing {
+		f.ta.SetWidth(width)
+		f.ta.SetHeight(max(1, bodyH))
+		return common.Fit(append(head, strings.Split(f.ta.View(), "\n")...), width, height)
+	}
+	end := min(len(f.lines), f.top+bodyH)
+	body := make([]string, 0, bodyH)
+	for _, l := range f.lines[min(f.top, end):end] {
+		body = append(body, truncate(l, width))
+	}
+	return common.Fit(append(head, body...), width, height)
+}
+
+func (f *rawForm) CapturesInput() bool { return f.editing }
+func (f *rawForm) Title() string       { return "Advanced · raw JSON" }
+func (f *rawForm) cursor() Cursor      { return Cursor{Row: f.top} }
+
+func (f *rawForm) ShortHelp() []key.Binding {
+	if f.editing {
+		return []key.Binding{f.keys.Cancel}
+	}
+	return []key.Binding{f.keys.Up, f.keys.Down, f.keys.Top, f.keys.Bottom, f.keys.Edit}
+}

@@ -1,0 +1,182 @@
+package presets
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+)
+
+// The Preset list's own actions: filter, delete (revision-guarded, after a
+// confirmation), new in a chosen scope, and import of a native JSON file.
+
+// deletedMsg reports a deleted Preset or profile.
+type deletedMsg struct {
+	key, path string
+	err       error
+}
+
+// presetListKey handles the list keys beyond navigation and open: /
+// filters, x deletes the Preset under the cursor. ok is false for other
+// keys.
+func (m *Model) presetListKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, m.com.Keys.Filter):
+		m.presets.StartFilter()
+		return nil, true
+	case key.Matches(msg, m.keys.Delete):
+		i := m.presets.SelectedIndex()
+		if i < 0 || m.lib == nil {
+			return nil, true
+		}
+		return m.confirmDeletePreset(m.lib.Presets[i]), true
+	}
+	return nil, false
+}
+
+// confirmDeletePreset asks before deleting p; the delete carries the
+// revision the list shows, so a file changed since is not deleted.
+func (m *Model) confirmDeletePreset(p *resources.Preset) tea.Cmd {
+	body := "Delete " + p.Key() + " (" + p.FileName() + ") from disk? This cannot be undone."
+	if m.open == p && m.d != nil && m.d.Dirty() {
+		body += " Its open draft has unsaved changes, which are lost too."
+	}
+	if m.active == p {
+		body += " It is the session's active Preset: pi-forge stops replacing the prompt there."
+	}
+	ws, res := m.com.Workspace, p.Resource
+	m.dlg = newConfirm(m, "Delete preset", body, func(m *Model, _ string) tea.Cmd {
+		m.setStatus("deleting "+p.Key()+"…", false)
+		return func() tea.Msg {
+			path, err := resources.DeleteLoaded(ws, resources.KindPreset, &res, res.SourceRevision)
+			return deletedMsg{key: res.Key(), path: path, err: err}
+		}
+	})
+	return nil
+}
+
+// applyDeleted reports a delete and reloads the library; the draft of the
+// deleted Preset goes with it.
+func (m *Model) applyDeleted(msg deletedMsg) tea.Cmd {
+	switch {
+	case errors.Is(msg.err, resources.ErrConflict):
+		m.setStatus(msg.key+" changed on disk since it was listed, so it was not deleted; r reloads the list", true)
+		return nil
+	case msg.err != nil:
+		m.setStatus(fmt.Sprintf("delete %s: %v", msg.key, msg.err), true)
+		return nil
+	}
+	m.setStatus("deleted "+msg.key+" ("+filepath.Base(msg.path)+")", false)
+	if m.open != nil && m.open.Key() == msg.key {
+		m.closeDraft()
+	}
+	return loadLibraryCmd(m.com.Workspace)
+}
+
+// defaultScope is where a new Preset goes unless the user switches:
+// the project when it is trusted, else the global scope.
+func (m *Model) defaultScope() preset.Scope {
+	if m.com.Workspace.Trust.Trusted {
+		return preset.ScopeProject
+	}
+	return preset.ScopeGlobal
+}
+
+// scopeBody is a create prompt's text with the scope it writes to.
+func (m *Model) scopeBody(text string, scope preset.Scope) string {
+	hint := m.keys.Scope.Help().Key + " switches to global"
+	switch {
+	case scope == preset.ScopeGlobal && m.com.Workspace.Trust.Trusted:
+		hint = m.keys.Scope.Help().Key + " switches to project"
+	case !m.com.Workspace.Trust.Trusted:
+		hint = "the project is not trusted, so only global"
+	}
+	return text + "\nScope: " + string(scope) + " (" + hint + ")"
+}
+
+// switchScope flips the scope of an open create prompt.
+func (m *Model) switchScope() {
+	d := m.dlg
+	if d == nil || d.scope == "" || !m.com.Workspace.Trust.Trusted {
+		return
+	}
+	if d.scope == preset.ScopeProject {
+		d.scope = preset.ScopeGlobal
+	} else {
+		d.scope = preset.ScopeProject
+	}
+	d.body = m.scopeBody(d.text, d.scope)
+}
+
+// promptImport asks for a native pi-forge Preset JSON file and the id to
+// create it under (the file's own id unless changed).
+func (m *Model) promptImport() tea.Cmd {
+	m.stopEditing()
+	scope := m.defaultScope()
+	text := "Path of a pi-forge Preset JSON file to import (its keys are kept; the id is asked next)."
+	d := newPrompt("Import a preset", m.scopeBody(text, scope), "", nil)
+	d.onYes = func(m *Model, path string) tea.Cmd { return m.readImport(path, d.scope) }
+	d.text, d.scope, d.freeText = text, scope, true
+	d.input.Prompt = "file: "
+	m.dlg = d
+	return d.input.Focus()
+}
+
+// importReadMsg carries a file read for an import.
+type importReadMsg struct {
+	path  string
+	scope preset.Scope
+	tree  *jsonv.Object
+	err   error
+}
+
+// readImport reads and parses the file in a command.
+func (m *Model) readImport(path string, scope preset.Scope) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := resources.ReadImportFile(path)
+		if err != nil {
+			return importReadMsg{path: path, scope: scope, err: err}
+		}
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			return importReadMsg{path: path, scope: scope, err: fmt.Errorf("Failed to parse JSON: %w", err)}
+		}
+		obj, ok := v.(*jsonv.Object)
+		if !ok {
+			return importReadMsg{path: path, scope: scope, err: errors.New("Preset root must be a JSON object.")}
+		}
+		return importReadMsg{path: path, scope: scope, tree: obj}
+	}
+}
+
+// applyImportRead asks for the new id of a parsed import.
+func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(fmt.Sprintf("import %s: %v", msg.path, msg.err), true)
+		return nil
+	}
+	suggest := "imported"
+	if id, ok := msg.tree.Get("id"); ok {
+		if s, isString := id.(string); isString && preset.IsValidResourceID(jsonv.TrimJS(s)) {
+			suggest = jsonv.TrimJS(s)
+		}
+	}
+	tree, scope := msg.tree, msg.scope
+	m.dlg = newPrompt("Import as", "Create "+string(scope)+":<id> from "+filepath.Base(msg.path)+" (exclusive: an existing id is refused).", suggest,
+		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
+	return m.dlg.input.Focus()
+}
+
+// listShortHelp adds the list's own keys to the pane help.
+func (m *Model) listShortHelp(bs []key.Binding) []key.Binding {
+	if m.presets.Len() > 0 {
+		bs = append(bs, m.com.Keys.Filter, m.keys.Delete)
+	}
+	return append(bs, m.keys.Import)
+}

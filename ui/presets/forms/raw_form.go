@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -79,7 +80,7 @@ func (f *rawForm) startEditing(text string) tea.Cmd {
 	return f.ta.Focus()
 }
 
-var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
+var offsetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at offset (\d+)$`) })
 
 // ParseProblem is "" when text is a JSON object, else what is wrong and
 // where: "invalid JSON at line L, column C: …".
@@ -94,7 +95,7 @@ func parseProblem(text string) string {
 		return "Preset root must be a JSON object."
 	}
 	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
-	if m := offsetRE.FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
+	if m := offsetRE().FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
 		off, _ := strconv.Atoi(m[1])
 		line, col := lineColOfByte(text, off)
 		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))

@@ -20,6 +20,16 @@ wait_for() { # wait_for TEXT [TIMEOUT_S]
   done
 }
 
+wait_gone() { # wait_gone TEXT [TIMEOUT_S]
+  local text=$1 deadline=$((SECONDS + ${2:-10}))
+  while screen | grep -qF -- "$text"; do
+    if [ $SECONDS -ge $deadline ]; then
+      echo "timed out waiting for this to go: $text"; echo "--- screen:"; screen; exit 1
+    fi
+    sleep 0.1
+  done
+}
+
 t new-session -d -s smoke -x 160 -y 48 \
   "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
 wait_for "forgebench │ cwd"
@@ -114,6 +124,19 @@ wait_for "saved project:tdd-worker"
   || { echo "the thinking level was not saved"; exit 1; }
 "$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
   || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
+# The same profile as raw JSON (v): the saved level is in the text, and a
+# broken edit is located without touching the draft.
+t send-keys -t smoke v
+wait_for "Profile · tdd-worker · raw JSON (editing)"
+wait_for '"thinkingLevel": "high"'
+t send-keys -t smoke Enter C-End BSpace
+wait_for "invalid JSON at line"
+wait_for "│  14 " # the editor's line numbers
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+wait_gone "│  14 " # the editor closed; v now switches to the form
+t send-keys -t smoke v
+wait_for "Agent profile — model, thinking level"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke p
@@ -132,6 +155,8 @@ wait_for "page 1 of 1 · 2 copied"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "Details · /root/invoice_review"
+t send-keys -t smoke -l $'\e[<0;10;5M\e[<0;10;5m' # a click on the first agent's row
+wait_for "Details · /root/docs_check"
 t send-keys -t smoke f
 wait_for "closed · 1/4"
 wait_for "$ npm test"
@@ -185,7 +210,9 @@ if grep -qF '"source":"project:review-mode"' "$work/status.json"; then
   echo "review-mode is still active in the file:"; cat "$work/status.json"; exit 1
 fi
 grep -qF '"op":"deactivate","actor":"user"' "$session_file" || { echo "no deactivate event in $session_file"; exit 1; }
-echo "capabilities panel enable/disable ok"
+t send-keys -t smoke -l $'\e[<0;10;5M\e[<0;10;5m' # a click on the library's second row
+wait_for "Capability project:test-runner"
+echo "capabilities panel enable/disable and mouse ok"
 # Payloads panel: the selected entry against the previous request; the
 # branch's requests with their cache figures; the drop where the model
 # switched, its cause and line diff; then a saved payload picked as B.
@@ -205,6 +232,8 @@ t send-keys -t smoke b
 wait_for "Pick B (later request)"
 t send-keys -t smoke / 0 2 - a f t e r Enter Enter
 wait_for "B saved payload 02-after-write-access.json"
+t send-keys -t smoke -l $'\e[<0;10;9M\e[<0;10;9m' # a click on the first block
+wait_for "Lines · request · model"
 echo "payloads panel walk ok"
 
 # The shared selection (issue 15): the header names the session, the
@@ -233,9 +262,9 @@ echo "selection follows the cursor and # goes to an entry ok"
 t send-keys -t smoke BTab
 wait_for "/ search"
 t send-keys -t smoke / c e n t s Enter
-wait_for "/ cents  match 6/6" # a37d5e1c itself mentions cents
+wait_for "/ cents  match 7/7" # a37d5e1c itself mentions cents (the text search finds 7)
 t send-keys -t smoke n n       # n wraps to the first match, then the second
-wait_for "/ cents  match 2/6"
+wait_for "/ cents  match 2/7"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke L
@@ -292,6 +321,41 @@ wait_for "Keys — Agents"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "tab next pane"
+# Global search (issue 16): ctrl+f, a query, results stream in; enter
+# opens the session at the entry in panel 3; an agent hit opens the
+# agent's transcript in panel 5 at the entry.
+t send-keys -t smoke C-f
+wait_for "╭─ Search sessions"
+t send-keys -t smoke -l "rounding"
+wait_for "2 hits in 1 session"
+t send-keys -t smoke Down Enter
+wait_for "╭─ Sessions ("
+wait_for "344a6751"
+echo "global search to a session entry ok"
+t send-keys -t smoke C-f
+wait_for "/ rounding"
+t send-keys -t smoke C-u C-a
+t send-keys -t smoke -l "List the edge cases"
+wait_for "2 hits in 2 sessions"
+t send-keys -t smoke Enter
+wait_for "╭─ Transcript · /root/invoice_review" # panel 5 (the hit list shows the id too)
+wait_for "d3df223c"
+echo "global search to an agent transcript ok"
+# The Session panel's own search: / in the timeline, n to the next match.
+t send-keys -t smoke 3
+wait_for "╭─ Sessions ("
+t send-keys -t smoke L # back to the leaf, in the timeline
+wait_for "(leaf) │"
+t send-keys -t smoke /
+t send-keys -t smoke -l "invoice"
+wait_for "/ invoice▏"
+t send-keys -t smoke Enter
+wait_for "/ invoice  match 1/"
+t send-keys -t smoke n
+wait_for "/ invoice  match 2/"
+t send-keys -t smoke Escape
+sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
+echo "session search ok"
 t send-keys -t smoke q
 for _ in $(seq 1 100); do [ -s "$work/exit-code" ] && break; sleep 0.1; done
 code=$(cat "$work/exit-code" 2>/dev/null || echo missing)

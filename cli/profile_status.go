@@ -16,7 +16,7 @@ import (
 type ProfileStatusCmd struct {
 	Session string `required:"" help:"Pi session file to read the provenance entries (pi-forge-agent-profile-state) from." placeholder:"FILE"`
 	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
-	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}."`
+	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}; the tools drift, forgebench's own check, adds a note saying so."`
 }
 
 // profileStatusAt is session.ProfileStatusAt over the library.
@@ -83,9 +83,10 @@ func (c *ProfileStatusCmd) Run(g *Globals) error {
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
-	}{{"model", st.Last.Model}, {"thinking", st.Last.Thinking}, {"tools", st.Last.Tools}, {"preset", st.Last.Preset}} {
+	}{{"model", st.Last.Model}, {"thinking", st.Last.Thinking}, {"preset", st.Last.Preset}, {"tools *", st.Last.Tools}} {
 		fmt.Fprintf(w, "  %-9s %s\n", d.name, sanitize.Line(driftText(d.d)))
 	}
+	fmt.Fprintf(w, "  * %s\n", profile.ToolsDriftNote)
 	return nil
 }
 
@@ -151,6 +152,9 @@ func profileStatusJSON(st session.ProfileStatus) *jsonv.Object {
 		do.Set("actual", d.d.Actual)
 		do.Set("changed", d.d.Changed)
 		do.Set("unknown", d.d.Unknown)
+		if d.key == "tools" {
+			do.Set("note", profile.ToolsDriftNote)
+		}
 		drift.Set(d.key, do)
 	}
 	last.Set("drift", drift)

@@ -48,6 +48,13 @@ func TestProfilePreviewShowsEffectiveToolsAndTask(t *testing.T) {
 		msgs[1].Source != "delegated-task" || strings.Contains(task.Preparation.SystemPrompt, "project_context") {
 		t.Fatalf("%+v", task)
 	}
+	// The child starts with the Preset's tools.initial (pi-forge ≥ 0.5.5's
+	// negotiation), so guarded-worker's prompt says it is read-only.
+	_, out, _ = runCLI(t, in(args, "profile", "preview", "tdd-worker", "--task", "Add a test")...)
+	if !strings.Contains(out, "tools     read, grep, ls, forge_capability (tools.initial of project:guarded-worker over Pi's built-ins and forge_capability)") ||
+		!strings.Contains(out, "Start read-only") {
+		t.Fatalf("%s", out)
+	}
 }
 
 func TestProfileStatusFromProvenance(t *testing.T) {
@@ -58,7 +65,9 @@ func TestProfileStatusFromProvenance(t *testing.T) {
 		t.Fatalf("exit %d %s", code, errOut)
 	}
 	for _, want := range []string{"last applied profile: project:tdd-worker", "— unchanged", "model     anthropic/claude-sonnet-4-5 → openai/gpt-5.4",
-		"thinking  medium → high", "preset    unchanged (project:guarded-worker)"} {
+		"thinking  medium → high", "preset    unchanged (project:guarded-worker)",
+		"tools *   read, grep, ls, forge_capability → read, grep, ls, forge_capability, edit, write, bash",
+		"* forgebench's own check, not part of pi-forge's /profile status"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)
 		}

@@ -77,7 +77,7 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 			fmt.Fprintf(w, "    %s: %s\n", d.Level, sanitize.Line(d.Message))
 		}
 		if usable {
-			writeDelegation(g, prep)
+			writeDelegation(g, prep, delegationToolsSource(stack, stackKey))
 		}
 	}
 	if !usable {
@@ -86,10 +86,23 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 	return nil
 }
 
+// delegationToolsSource says where a child's tools come from, for humans.
+func delegationToolsSource(stack *preset.Stack, key string) string {
+	switch {
+	case stack == nil:
+		return "no Preset: Pi's built-ins and forge_capability"
+	case stack.Tools != nil && stack.Tools.Initial != nil:
+		return "tools.initial of " + key + " over Pi's built-ins and forge_capability"
+	case preset.HasResourcePolicy(stack.Tools):
+		return "the policy of " + key + " over Pi's built-ins and forge_capability"
+	}
+	return key + " has no tool policy: Pi's built-ins and forge_capability"
+}
+
 // writeDelegation prints a preparation for reading.
-func writeDelegation(g *Globals, d compile.Delegation) {
+func writeDelegation(g *Globals, d compile.Delegation, source string) {
 	w := g.stdout
-	fmt.Fprintf(w, "tools     %s (the Preset policy over Pi's built-ins and forge_capability)\n", sanitize.Line(toolListText(d.EffectiveTools)))
+	fmt.Fprintf(w, "tools     %s (%s)\n", sanitize.Line(toolListText(d.EffectiveTools)), sanitize.Line(source))
 	fmt.Fprintf(w, "\nSYSTEM PROMPT (over an empty base prompt) · ~%d tokens\n%s\n", compile.EstimateTokens(d.SystemPrompt), indent(sanitize.Text(d.SystemPrompt), "  "))
 	fmt.Fprintf(w, "\nMESSAGES · %d\n", len(d.Messages))
 	for i, m := range d.Messages {

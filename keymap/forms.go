@@ -31,6 +31,42 @@ type Forms struct {
 	// the arrow keys, so letters still type.
 	FieldPrev key.Binding
 	FieldNext key.Binding
+	// Text are the keys of the multi-line text editor (the raw JSON view).
+	Text TextEditor
+}
+
+// TextEditor are the keys that move and edit in a multi-line text editor;
+// any other key with text types it.
+type TextEditor struct {
+	Left, Right, Up, Down key.Binding
+	PageUp, PageDown      key.Binding
+	LineStart, LineEnd    key.Binding
+	DocStart, DocEnd      key.Binding
+	Newline               key.Binding
+	Indent                key.Binding
+	DeleteBefore          key.Binding
+	DeleteAfter           key.Binding
+	// KillToEnd and KillToStart delete from the cursor to the end or the
+	// start of its line.
+	KillToEnd, KillToStart key.Binding
+}
+
+// DefaultTextEditor returns the stock text editor bindings (those of
+// bubbles' textarea, whose place the editor took).
+func DefaultTextEditor() TextEditor {
+	b := bind
+	return TextEditor{
+		Left: b([]string{"left", "ctrl+b"}, "←", "left"), Right: b([]string{"right", "ctrl+f"}, "→", "right"),
+		Up: b([]string{"up", "ctrl+p"}, "↑", "up"), Down: b([]string{"down", "ctrl+n"}, "↓", "down"),
+		PageUp: b([]string{"pgup"}, "pgup", "page up"), PageDown: b([]string{"pgdown"}, "pgdn", "page down"),
+		LineStart: b([]string{"home", "ctrl+a"}, "home", "line start"), LineEnd: b([]string{"end", "ctrl+e"}, "end", "line end"),
+		DocStart: b([]string{"ctrl+home", "alt+<"}, "ctrl+home", "top"), DocEnd: b([]string{"ctrl+end", "alt+>"}, "ctrl+end", "bottom"),
+		Newline: b([]string{"enter", "ctrl+m"}, "enter", "new line"), Indent: b([]string{"tab"}, "tab", "indent"),
+		DeleteBefore: b([]string{"backspace", "ctrl+h"}, "backspace", "delete back"),
+		DeleteAfter:  b([]string{"delete", "ctrl+d"}, "del", "delete"),
+		KillToEnd:    b([]string{"ctrl+k"}, "ctrl+k", "delete to line end"),
+		KillToStart:  b([]string{"ctrl+u"}, "ctrl+u", "delete to line start"),
+	}
 }
 
 // DefaultForms returns the stock form bindings, chosen to agree with the
@@ -64,6 +100,7 @@ func DefaultForms() Forms {
 		Mode:      b([]string{"m"}, "m", "cycle mode"),
 		FieldPrev: b([]string{"up"}, "↑", "commit & previous"),
 		FieldNext: b([]string{"down"}, "↓", "commit & next"),
+		Text:      DefaultTextEditor(),
 	}
 }
 
@@ -78,5 +115,12 @@ func (k *Forms) Named() map[string]*key.Binding {
 		"form.delete": &k.Delete, "form.move-up": &k.MoveUp, "form.move-down": &k.MoveDown,
 		"form.detail": &k.Detail, "form.list": &k.List, "form.pick": &k.Pick, "form.mode": &k.Mode,
 		"form.field-prev": &k.FieldPrev, "form.field-next": &k.FieldNext,
+		"form.text.left": &k.Text.Left, "form.text.right": &k.Text.Right, "form.text.up": &k.Text.Up,
+		"form.text.down": &k.Text.Down, "form.text.page-up": &k.Text.PageUp, "form.text.page-down": &k.Text.PageDown,
+		"form.text.line-start": &k.Text.LineStart, "form.text.line-end": &k.Text.LineEnd,
+		"form.text.top": &k.Text.DocStart, "form.text.bottom": &k.Text.DocEnd, "form.text.newline": &k.Text.Newline,
+		"form.text.indent": &k.Text.Indent, "form.text.delete-before": &k.Text.DeleteBefore,
+		"form.text.delete-after": &k.Text.DeleteAfter, "form.text.kill-to-end": &k.Text.KillToEnd,
+		"form.text.kill-to-start": &k.Text.KillToStart,
 	}
 }

@@ -13,9 +13,11 @@ import (
 
 // Global are the keys the root model handles whatever panel has focus.
 type Global struct {
-	Quit     key.Binding
-	Help     key.Binding
-	Palette  key.Binding
+	Quit    key.Binding
+	Help    key.Binding
+	Palette key.Binding
+	// Find opens the global search over every session's text.
+	Find     key.Binding
 	Filter   key.Binding
 	Back     key.Binding
 	Reload   key.Binding
@@ -41,6 +43,7 @@ func DefaultGlobal() Global {
 		Quit:     bind([]string{"q", "ctrl+c"}, "q", "quit"),
 		Help:     bind([]string{"?"}, "?", "help"),
 		Palette:  bind([]string{":"}, ":", "command palette"),
+		Find:     bind([]string{"ctrl+f"}, "ctrl+f", "search all sessions"),
 		Filter:   bind([]string{"/"}, "/", "filter"),
 		Back:     bind([]string{"esc"}, "esc", "back"),
 		Reload:   bind([]string{"r"}, "r", "reload"),
@@ -66,7 +69,7 @@ func (g *Global) Tabs() []key.Binding {
 // Named exposes the bindings under the stable names used by overrides.
 func (g *Global) Named() map[string]*key.Binding {
 	return g.Nav.addNamed("", map[string]*key.Binding{
-		"quit": &g.Quit, "help": &g.Help, "palette": &g.Palette, "filter": &g.Filter,
+		"quit": &g.Quit, "help": &g.Help, "palette": &g.Palette, "find": &g.Find, "filter": &g.Filter,
 		"back": &g.Back, "reload": &g.Reload, "next-pane": &g.NextPane, "prev-pane": &g.PrevPane,
 		"panel-presets": &g.Presets, "panel-capabilities": &g.Caps, "panel-session": &g.Session,
 		"panel-payloads": &g.Payloads, "panel-agents": &g.Agents, "edit": &g.Edit, "copy": &g.Copy,
@@ -86,7 +89,7 @@ func (g *Global) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		g.Tabs(),
 		{g.NextPane, g.PrevPane, g.Back},
-		{g.Palette, g.Help, g.Quit},
+		{g.Palette, g.Find, g.Help, g.Quit},
 	}
 }
 

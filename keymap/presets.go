@@ -38,9 +38,12 @@ type Presets struct {
 	// compiled at the selected entry.
 	DraftDiff key.Binding
 	Profiles  key.Binding
-	Reload    key.Binding
-	Confirm   key.Binding
-	Cancel    key.Binding
+	// RawJSON switches the profile editor between its form and the whole
+	// file as JSON (the Preset's is the Advanced row).
+	RawJSON key.Binding
+	Reload  key.Binding
+	Confirm key.Binding
+	Cancel  key.Binding
 	// Submit and Dismiss answer a dialog that takes text or a choice (the
 	// id prompt of new and fork, the slot picker), where y and n are not
 	// answers.
@@ -75,6 +78,7 @@ func DefaultPresets() Presets {
 		Preview:   bind([]string{"v"}, "v", "preview"),
 		DraftDiff: bind([]string{"D"}, "D", "draft diff"),
 		Profiles:  bind([]string{"p"}, "p", "profiles"),
+		RawJSON:   bind([]string{"v"}, "v", "raw JSON"),
 		Reload:    bind([]string{"r"}, "r", "reload"),
 		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:    bind([]string{"n", "esc"}, "n/esc", "cancel"),
@@ -92,7 +96,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.duplicate": &p.Duplicate, "presets.delete": &p.Delete, "presets.edit": &p.Edit,
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
 		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
-		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles,
+		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles, "presets.raw-json": &p.RawJSON,
 		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})

@@ -9,9 +9,10 @@ type Session struct {
 	Nav
 	Open key.Binding
 	Back key.Binding
-	// Filter narrows the picker and the timeline; in the Tree pane the
-	// same key searches (Pi's /tree search) and the shared Search keys
-	// step through the matches.
+	// Filter narrows the picker; in the timeline and the tree the same key
+	// searches the session (its text, and like Pi's /tree search the
+	// kind, id, summary and label) and the shared Search keys step through
+	// the matches.
 	Filter key.Binding
 	// Scope switches the picker between this project and all projects.
 	Scope  key.Binding
@@ -35,6 +36,9 @@ type Session struct {
 	CopyContext key.Binding
 	// Skipped lists the lines of the file the reader dropped, and why.
 	Skipped key.Binding
+	// MatchesOnly narrows the timeline to the entries the search matches
+	// (and back).
+	MatchesOnly key.Binding
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
@@ -59,6 +63,7 @@ func DefaultSession() Session {
 		ToLeaf:      bind([]string{"L"}, "L", "back to leaf"),
 		CopyContext: bind([]string{"Y"}, "Y", "copy context"),
 		Skipped:     bind([]string{"!"}, "!", "skipped lines"),
+		MatchesOnly: bind([]string{"m"}, "m", "matches only"),
 	}
 }
 
@@ -70,6 +75,6 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session.thinking": &s.Thinking, "session.context": &s.Context, "session.stats": &s.Stats,
 		"session.follow": &s.Follow, "session.reload": &s.Reload,
 		"session.goto-entry": &s.GotoEntry, "session.to-leaf": &s.ToLeaf, "session.copy-context": &s.CopyContext,
-		"session.skipped": &s.Skipped,
+		"session.skipped": &s.Skipped, "session.matches-only": &s.MatchesOnly,
 	})
 }

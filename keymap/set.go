@@ -19,6 +19,9 @@ type Set struct {
 	Agents         Agents
 	// Search are the keys of every search and filter line.
 	Search Search
+	// FindView are the keys inside the global search view (Global.Find
+	// opens it).
+	FindView Find
 }
 
 // DefaultSet returns the stock bindings of every group.
@@ -34,6 +37,7 @@ func DefaultSet() Set {
 		Forms:          DefaultForms(),
 		Agents:         DefaultAgents(),
 		Search:         DefaultSearch(),
+		FindView:       DefaultFind(),
 	}
 }
 
@@ -44,7 +48,7 @@ func DefaultSet() Set {
 // "search.next").
 func (s *Set) Named() map[string]*key.Binding {
 	out := s.Global.Named()
-	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Payloads, &s.Forms, &s.Agents, &s.Search} {
+	for _, group := range []Rebinder{&s.Confirm, &s.CommandPalette, &s.Presets, &s.Capabilities, &s.Session, &s.Payloads, &s.Forms, &s.Agents, &s.Search, &s.FindView} {
 		for name, b := range group.Named() {
 			out[name] = b
 		}

@@ -20,13 +20,13 @@ func TestSetNamesEveryBindingOnceWithItsGroup(t *testing.T) {
 			groups[g]++
 		}
 	}
-	for _, g := range []string{"presets", "capabilities", "session", "payloads", "form", "palette", "confirm", "agents", "search"} {
+	for _, g := range []string{"presets", "capabilities", "session", "payloads", "form", "palette", "confirm", "agents", "search", "find"} {
 		if groups[g] == 0 {
 			t.Errorf("no %s.* names", g)
 		}
 	}
-	g, p, c, se, pl, f, a, sr := s.Global, s.Presets, s.Capabilities, s.Session, s.Payloads, s.Forms, s.Agents, s.Search
-	want := len(g.Named()) + len(p.Named()) + len(c.Named()) + len(se.Named()) + len(pl.Named()) + len(f.Named()) + len(a.Named()) + len(sr.Named()) + 4 + 2
+	g, p, c, se, pl, f, a, sr, fd := s.Global, s.Presets, s.Capabilities, s.Session, s.Payloads, s.Forms, s.Agents, s.Search, s.FindView
+	want := len(g.Named()) + len(p.Named()) + len(c.Named()) + len(se.Named()) + len(pl.Named()) + len(f.Named()) + len(a.Named()) + len(sr.Named()) + len(fd.Named()) + 4 + 2
 	if len(named) != want {
 		t.Fatalf("Set names %d bindings, want %d (a name collides)", len(named), want)
 	}

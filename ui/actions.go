@@ -12,6 +12,8 @@ type (
 	showHelpMsg    struct{}
 	// quitRequestMsg quits through the same guard as q and ctrl+c.
 	quitRequestMsg struct{}
+	// openFindMsg opens the global search view.
+	openFindMsg struct{}
 )
 
 // ActionProvider is implemented by panels that add commands to the palette
@@ -34,6 +36,7 @@ func (m *Model) actions() []palette.Action {
 		out = append(out, palette.Action{Title: "Theme: " + string(mode), Msg: setThemeMsg(mode)})
 	}
 	out = append(out,
+		palette.Action{Title: "Search all sessions", Hint: m.keys.Find.Help().Key, Msg: openFindMsg{}},
 		palette.Action{Title: "Show keys", Hint: m.keys.Help.Help().Key, Msg: showHelpMsg{}},
 		palette.Action{Title: "Quit", Hint: m.keys.Quit.Help().Key, Msg: quitRequestMsg{}},
 	)

@@ -20,6 +20,7 @@ import (
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/find"
 	"github.com/forgebench/forgebench/ui/palette"
 	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
 	presetspanel "github.com/forgebench/forgebench/ui/presets"
@@ -55,6 +56,9 @@ type Model struct {
 	helpOffset int
 	help       help.Model
 	palette    palette.Model
+	// find is the global search view (ctrl+f); drawn instead of the body
+	// while open.
+	find *find.Model
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -70,6 +74,9 @@ type Model struct {
 	// status is the root's own message in the footer (the model catalog's
 	// models.json diagnostics); it expires like every status.
 	status common.Status
+	// auto is what pi-forge would auto-activate where a branch records no
+	// Preset (the header shows it marked "(auto)").
+	auto autoPresets
 }
 
 // New builds the root model with the five panels.
@@ -81,6 +88,7 @@ func New(opts Options) *Model {
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
 	m.palette = palette.New(m.keys.CommandPalette)
+	m.find = find.New(m.com)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
 	if opts.WatchFiles {
@@ -112,7 +120,7 @@ func (m *Model) applyTheme() tea.Cmd {
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir), loadAutoPresetsCmd(m.com.Workspace)}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -158,6 +166,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.StatusExpiredMsg:
 		m.status.Expire(msg)
 		return m, m.broadcast(msg)
+	case autoPresetsMsg:
+		m.auto = msg.auto
+		return m, nil
+	case common.LibraryChangedMsg:
+		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.broadcast(msg))
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil
@@ -174,8 +187,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showHelpMsg:
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
-	case palette.ClosedMsg:
+	case palette.ClosedMsg, find.ClosedMsg:
 		return m, nil
+	case openFindMsg:
+		return m, m.find.Open()
 	}
 	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
@@ -184,6 +199,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if isInput(msg) {
 		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
 	}
+	findCmd := m.find.Update(msg) // its search's results and timers
+	paletteCmd = tea.Batch(paletteCmd, findCmd)
 	// Command results and other messages reach every panel, so work a
 	// panel started finishes even while another tab is showing; each panel
 	// ignores message types it does not own.
@@ -234,6 +251,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.palette, cmd = m.palette.Update(msg)
 		return cmd
 	}
+	if m.find.IsOpen() {
+		return m.find.Update(msg)
+	}
 	if m.panels[m.active].CapturesInput() {
 		return m.routeToActive(msg)
 	}
@@ -245,6 +265,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.palette.Open(m.actions())
+	case key.Matches(msg, k.Find):
+		return m.find.Open()
 	case key.Matches(msg, k.NextPane):
 		m.panels[m.active].FocusNext()
 		return nil
@@ -332,6 +354,9 @@ func (m *Model) View() tea.View {
 func (m *Model) view() tea.View {
 	bodyH := max(0, m.height-chromeHeight)
 	body := m.panels[m.active].View()
+	if m.find.IsOpen() {
+		body = m.find.View(m.width, bodyH)
+	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
 	switch {
 	case m.showHelp: // centred on the body: the header stays readable
@@ -356,7 +381,7 @@ func (m *Model) view() tea.View {
 // coordinates (its top-left cell is 0, 0), which finds the pane under
 // the pointer. Nothing reaches a panel while a dialog is open.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.showHelp || m.palette.IsOpen() || m.confirmQuit != nil {
+	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.confirmQuit != nil {
 		return nil
 	}
 	mouse := msg.Mouse()

@@ -203,3 +203,26 @@ func countHelp(groups [][]key.Binding, desc string) int {
 	}
 	return n
 }
+
+// ctrl+f and the palette open the global search over the body; it takes
+// every key while open (q types, it does not quit) and esc closes it.
+func TestFindOpensFromCtrlFAndThePalette(t *testing.T) {
+	m := newTestModel(80, 24)
+	press(t, m, "ctrl+f")
+	if !m.find.IsOpen() || !strings.Contains(ansi.Strip(m.View().Content), "Search sessions") {
+		t.Fatal("ctrl+f should open the search view")
+	}
+	if press(t, m, "q") || !m.find.IsOpen() {
+		t.Fatal("q is typed into the query while the search view is open")
+	}
+	press(t, m, "esc")
+	if m.find.IsOpen() {
+		t.Fatal("esc closes the search view")
+	}
+	press(t, m, ":")
+	uitest.New(t, m, func(m *Model, msg tea.Msg) (*Model, tea.Cmd) { _, c := m.Update(msg); return m, c }).Type("search all")
+	press(t, m, "enter")
+	if !m.find.IsOpen() {
+		t.Fatal("the palette's Search all sessions opens the view")
+	}
+}

@@ -44,7 +44,7 @@ func (m *Model) headerView() string {
 		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
 	}
 	entry, entryShort := entryLabel(sel)
-	preset, presetShort := presetLabel(sel)
+	preset, presetShort := presetLabel(sel, m.auto)
 	fields := []common.Field{
 		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
 		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
@@ -74,12 +74,26 @@ func entryLabel(sel common.Selection) (full, short string) {
 
 // presetLabel is the header's preset: the one the user opened in the
 // Presets panel, else the one the session's branch records at the entry
-// (marked ▶, as the Presets list marks the active Preset). The short form
+// (marked ▶, as the Presets list marks the active Preset), else — with a
+// session open and nothing recorded — the one pi-forge would
+// auto-activate there, marked "(auto)" (autopreset.go). The short form
 // leaves out the scope ("project:").
-func presetLabel(sel common.Selection) (full, short string) {
+func presetLabel(sel common.Selection, auto autoPresets) (full, short string) {
 	active := sel.ActivePreset
 	if active == "none" {
 		active = "none (switched off)"
+	}
+	if active == "" && sel.SessionFile != "" && auto.loaded {
+		a := auto.at(sel.FreshBranch)
+		if a == "" {
+			a = "none"
+		}
+		switch {
+		case sel.PresetID == "" || sel.PresetID == a:
+			return "(auto) " + a, withoutScope("(auto) " + a)
+		default:
+			return sel.PresetID + " (branch: (auto) " + a + ")", withoutScope(sel.PresetID)
+		}
 	}
 	switch {
 	case sel.PresetID == "" && active == "":
@@ -162,6 +176,9 @@ func (m *Model) footerView() string {
 	width := max(0, m.width-2)
 	if s := m.status.View(st); s != "" {
 		return st.App.Footer.Render(ansi.Truncate(s, width, "…"))
+	}
+	if m.find.IsOpen() { // the view draws its own keys
+		return st.App.Footer.Render(ansi.Truncate(st.Text.Muted.Render("search: "+common.KeyHint(m.find.ShortHelp())), width, "…"))
 	}
 	panel := m.panels[m.active]
 	hints := common.Ranked(rankPanelKeys, panel.ShortHelp()...)

@@ -32,6 +32,7 @@ func demoHarness(t *testing.T) (*Model, *uitest.Harness[tea.Model]) {
 	}
 	m := New(Options{Workspace: ws, Theme: themes.Dark, Keys: keymap.DefaultSet()})
 	h := uitest.ForModel(t, m)
+	h.UseTimers(m.com) // polls and expiries wait in h.Timers: nothing sleeps
 	h.Resize(160, 48)
 	h.Run(m.Init())
 	return m, h

@@ -31,6 +31,7 @@ func TestHostileCorpusEveryTab(t *testing.T) {
 		Theme: themes.Dark, Keys: keymap.DefaultSet(), Home: st.Dir,
 	})
 	h := uitest.ForModel(t, m)
+	h.UseTimers(m.com) // polls and expiries wait in h.Timers: nothing sleeps
 	done := make(chan struct{})
 	go func() {
 		h.Send(tea.WindowSizeMsg{Width: 160, Height: 48})

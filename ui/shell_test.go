@@ -225,3 +225,83 @@ func TestDemoHeaderShowsTheBranchPreset(t *testing.T) {
 		t.Fatal("the header follows the cursor")
 	}
 }
+
+// Every panel's footer fits 80 columns in every pane: whole hints only
+// (each one a binding of the panel or the root), the panel's most
+// important key and `?` always among them. (The Agents transcript hid its
+// own keys behind ↑ and ↓ at 80 columns.)
+func TestEveryFooterFitsAt80Columns(t *testing.T) {
+	m, h := demoHarness(t)
+	h.Resize(80, 24)
+	for tab := 1; tab <= 5; tab++ {
+		h.Press(fmt.Sprint(tab))
+		for pane := 0; pane < 4; pane++ {
+			panel := m.panels[m.active]
+			footer := strings.TrimSpace(ansi.Strip(m.footerView()))
+			where := fmt.Sprintf("%s, pane %d: %q", panel.Title(), pane, footer)
+			if ansi.StringWidth(footer) > 78 || strings.Contains(footer, "…") {
+				t.Errorf("%s: too wide or cut", where)
+			}
+			known := map[string]bool{}
+			for _, b := range append(panel.ShortHelp(), m.keys.NextPane, m.keys.Palette, m.keys.Help, m.keys.Quit) {
+				known[b.Help().Key+" "+b.Help().Desc] = true
+			}
+			known[m.keys.Help.Help().Key+" all keys"] = true
+			for _, hint := range strings.Split(footer, " • ") {
+				if !known[hint] {
+					t.Errorf("%s: %q is not a whole hint", where, hint)
+				}
+			}
+			if first := panel.ShortHelp(); len(first) > 0 && first[0].Enabled() &&
+				!strings.Contains(footer, first[0].Help().Key+" "+first[0].Help().Desc) {
+				t.Errorf("%s: the panel's first key is left out", where)
+			}
+			if !strings.Contains(footer, "? ") {
+				t.Errorf("%s: ? is left out", where)
+			}
+			h.Press("tab")
+		}
+	}
+	h.Press("5", "t") // the Agents transcript
+	if footer := ansi.Strip(m.footerView()); !strings.Contains(footer, "p earlier") || !strings.Contains(footer, "space expand") {
+		t.Errorf("the transcript's own keys give way to ↑/↓: %q", footer)
+	}
+}
+
+// With nothing recorded on the branch the header showed "preset —",
+// although pi-forge activates a Preset there: the one it would
+// auto-activate, shown apart from a recorded selection (▶) as "(auto)".
+func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
+	auto := autoPresets{loaded: true, fresh: "project:guarded-worker", resume: "project:pi-mirror"}
+	open := common.Selection{SessionFile: "s.jsonl", EntryID: "e1"}
+	fresh := open
+	fresh.FreshBranch = true
+	recorded := open
+	recorded.ActivePreset = "project:guarded-worker"
+	opened := open
+	opened.PresetID = "global:quick-review"
+	for _, c := range []struct {
+		sel         common.Selection
+		auto        autoPresets
+		full, short string
+	}{
+		{open, auto, "(auto) project:pi-mirror", "(auto) pi-mirror"},
+		{fresh, auto, "(auto) project:guarded-worker", "(auto) guarded-worker"},
+		{open, autoPresets{loaded: true}, "(auto) none", "(auto) none"},
+		{open, autoPresets{}, "—", ""}, // the library is not read yet
+		{common.Selection{}, auto, "—", ""},
+		{recorded, auto, "▶ project:guarded-worker", "▶ guarded-worker"},
+		{opened, auto, "global:quick-review (branch: (auto) project:pi-mirror)", "quick-review"},
+	} {
+		if full, short := presetLabel(c.sel, c.auto); full != c.full || short != c.short {
+			t.Errorf("%+v with %+v: %q / %q, want %q / %q", c.sel, c.auto, full, short, c.full, c.short)
+		}
+	}
+	// The demo opens "Pre-release review", whose branch records nothing:
+	// resumed there, pi-forge activates the auto-activating pi-mirror (the
+	// tdd-worker profile only applies to a fresh session).
+	m, _ := demoHarness(t)
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "session Pre-release review") || !strings.Contains(h, "preset (auto) project:pi-mirror") {
+		t.Fatalf("the header names the auto-activated Preset: %q", h)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/timing"
 )
 
 // catastrophicStack has n compiled-stage rules of (a+)+$ over a system
@@ -40,10 +41,9 @@ func TestCompileRegexDeadline(t *testing.T) {
 	stack := catastrophicStack(t, 20)
 	start := time.Now()
 	res := Compile(stack, testRuntime(), "BASE", nil, nil)
-	elapsed := time.Since(start)
-	if elapsed > 1500*time.Millisecond {
-		t.Errorf("compile took %v with a 500ms limit (20 rules × 200ms would be 4s+)", elapsed)
-	}
+	// The diagnostics below prove the limit stopped the compile; the
+	// wall-clock bound is a budget (a loaded machine runs each rule long).
+	timing.Budget(t, "a compile with a 500ms limit (20 rules × 200ms would be 4s+)", time.Since(start), 1500*time.Millisecond)
 	all := append(append([]Diagnostic{}, res.System.Diagnostics...), res.Messages.Diagnostics...)
 	var summary []string
 	for _, d := range all {
@@ -100,9 +100,7 @@ func TestPreviewContextCancelled(t *testing.T) {
 	cancel()
 	start := time.Now()
 	p := PreviewContext(ctx, catastrophicStack(t, 20), testRuntime(), "BASE", nil, nil)
-	if elapsed := time.Since(start); elapsed > 300*time.Millisecond {
-		t.Errorf("cancelled preview took %v", elapsed)
-	}
+	timing.Budget(t, "a cancelled preview", time.Since(start), 300*time.Millisecond)
 	if !strings.Contains(diagText(p.Result.Messages.Diagnostics)+diagText(p.Result.System.Diagnostics), "cancelled") {
 		t.Errorf("no cancellation diagnostic")
 	}

@@ -45,25 +45,18 @@ type Delegation struct {
 }
 
 // PrepareDelegation reproduces prepareForgeDelegation (pi-forge 0.5.1
-// src/subagent-host.ts) with every access fact allowed: the tool
-// negotiation is the Preset policy over the catalogue (unmatched allow
-// patterns warn), the runtime has no snippets, guidelines, context files or
-// skills, the model's API is "unknown", the latest user message is the
-// task, and the Preset compiles against an empty base prompt and an empty
-// history.
+// src/subagent-host.ts) with every access fact allowed and the tool
+// negotiation of the newest source (NegotiateDelegationTools), the runtime
+// has no snippets, guidelines, context files or skills, the model's API is
+// "unknown", the latest user message is the task, and the Preset compiles
+// against an empty base prompt and an empty history.
 func PrepareDelegation(in DelegationInput) Delegation {
 	var policy *preset.ResourcePolicy
 	if in.Stack != nil {
 		policy = in.Stack.Tools
 	}
-	tools := preset.ApplyResourcePolicy(in.Catalog, policy)
-	out := Delegation{EffectiveTools: append([]string{}, tools...)}
-	if policy != nil {
-		for _, p := range UnmatchedAllowPatterns(policy, in.Catalog) {
-			out.Diagnostics = append(out.Diagnostics, DelegationDiagnostic{Level: "warning", Code: "tools.unmatched-allow",
-				Path: "tools.allow", Message: "Tool allow pattern matches no backend tools: " + p})
-		}
-	}
+	tools, diags := NegotiateDelegationTools(in.Catalog, policy)
+	out := Delegation{EffectiveTools: tools, Diagnostics: diags}
 	if in.Stack != nil {
 		task := in.Task
 		rt := Runtime{
@@ -89,6 +82,49 @@ func PrepareDelegation(in DelegationInput) Delegation {
 	}
 	out.Messages = append(out.Messages, DelegationMessage{Role: "user", Texts: []string{in.Task}, ProtectedTask: true, Source: "delegated-task"})
 	return out
+}
+
+// NegotiateDelegationTools is the host's tool negotiation with every access
+// fact allowed: the Preset policy over the backend catalogue, in the
+// catalogue's order. tools.initial (pi-forge ≥ 0.5.5; 0.5.1 predates it)
+// first narrows the catalogue to the tools it names, so a child starts with
+// the Preset's defaults rather than every tool the allow list permits; an
+// initial tool the catalogue lacks warns (tools.initial-missing) and one
+// the policy blocks is an error (tools.initial-blocked). Allow patterns
+// that match no catalogue tool warn (tools.unmatched-allow). The codes and
+// the 0.5.5 core's behaviour come from its tests ("subagent preparation
+// applies initial without enabling every backend tool"); the initial
+// messages are those of the optional subagent package's negotiation, which
+// the core mirrors (its own text is not published).
+func NegotiateDelegationTools(catalog []string, policy *preset.ResourcePolicy) ([]string, []DelegationDiagnostic) {
+	var diags []DelegationDiagnostic
+	source := catalog
+	if policy != nil && policy.Initial != nil {
+		for _, name := range policy.Initial {
+			if !containsString(catalog, name) {
+				diags = append(diags, DelegationDiagnostic{Level: "warning", Code: "tools.initial-missing", Path: "tools.initial." + name,
+					Message: "Preset initial tool " + name + " is not registered by this backend."})
+			}
+			if len(preset.ApplyResourcePolicy([]string{name}, policy)) == 0 {
+				diags = append(diags, DelegationDiagnostic{Level: "error", Code: "tools.initial-blocked", Path: "tools.initial." + name,
+					Message: "Preset initial tool " + name + " is blocked by the allow/deny policy."})
+			}
+		}
+		source = nil
+		for _, name := range catalog {
+			if containsString(policy.Initial, name) {
+				source = append(source, name)
+			}
+		}
+	}
+	tools := append([]string{}, preset.ApplyResourcePolicy(source, policy)...)
+	if policy != nil {
+		for _, p := range UnmatchedAllowPatterns(policy, catalog) {
+			diags = append(diags, DelegationDiagnostic{Level: "warning", Code: "tools.unmatched-allow",
+				Path: "tools.allow", Message: "Tool allow pattern matches no backend tools: " + p})
+		}
+	}
+	return tools, diags
 }
 
 // textParts are a message's text parts (a string content is one part); a

@@ -3,7 +3,10 @@ package compile
 import "github.com/forgebench/forgebench/engine/preset"
 
 // ForgeCapabilityTool is the model-callable tool pi-forge itself registers
-// in every session (spec pi-forge-formats §9.11, §18).
+// in every session (spec pi-forge-formats §9.11, §18): pi-forge ≥ 0.5.5's
+// extension factory calls registerCapabilityTool unconditionally
+// (src/index.ts), and a call without an active Preset that has bound
+// capabilities is refused, not unregistered.
 const ForgeCapabilityTool = "forge_capability"
 
 // Sources of a fresh session's tool list (ToolSelection.Source).
@@ -32,9 +35,13 @@ func RegisteredTools() []string {
 }
 
 // FreshBaseline is the active tool list of a new Pi session before any
-// Preset policy: Pi's default tools, then forge_capability (a tool an
-// extension registers is activated unless it opts out, as Pi's session
-// keeps its tool registry; pi-forge's own sources do not say).
+// Preset policy: Pi's default tools, then forge_capability. Pi's
+// AgentSession builds its first tool registry with
+// includeAllExtensionTools, so every tool an extension registers while
+// loading is active from the start (Pi 1.x skips only a tool declared
+// defaultActive: false, which pi-forge's is not); pi-forge then narrows the
+// list only when a Preset has a selection policy (tools.initial or
+// allow/deny), computeEffectiveTools below.
 func FreshBaseline() []string {
 	return append(append([]string{}, DefaultToolNames...), ForgeCapabilityTool)
 }

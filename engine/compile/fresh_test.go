@@ -4,15 +4,21 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
 // TestFreshSessionToolsMatchPiForge compares the tool selection and the
 // compiled system prompt of a fresh session with what pi-forge 0.5.1
-// computed for the same stacks (testdata/pi-forge-0.5.1/README.md).
+// computed for the same stacks (testdata/pi-forge-0.5.1/README.md), with
+// the one change 0.5.5 made there: forge_capability (which 0.5.1 lacked and
+// the generator's fake host registered without a snippet) shows its
+// description, the fallback 0.5.5's previewOptions gives a selected tool
+// without a snippet.
 func TestFreshSessionToolsMatchPiForge(t *testing.T) {
 	data, err := os.ReadFile("testdata/pi-forge-0.5.1/fresh-session.json")
 	if err != nil {
@@ -39,8 +45,10 @@ func TestFreshSessionToolsMatchPiForge(t *testing.T) {
 			}
 			rt := DefaultRuntime(DefaultRuntimeInput{Cwd: "/srv", SelectedTools: sel.Tools, Now: time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)})
 			got := Compile(stack, rt, "BASE", nil, nil).System.SystemPrompt
-			if got != c.SystemPrompt {
-				t.Fatalf("system prompt\n%q\npi-forge\n%q", got, c.SystemPrompt)
+			want := strings.ReplaceAll(c.SystemPrompt, `<tool name="forge_capability">No prompt snippet provided.</tool>`,
+				`<tool name="forge_capability">`+capability.AgentToolDescription+`</tool>`)
+			if got != want {
+				t.Fatalf("system prompt\n%q\npi-forge\n%q", got, want)
 			}
 		})
 	}
@@ -87,5 +95,33 @@ func TestUnmatchedAllowPatterns(t *testing.T) {
 	}
 	if UnmatchedAllowPatterns(nil, RegisteredTools()) != nil {
 		t.Fatal("no policy has no unmatched pattern")
+	}
+}
+
+// TestFreshSessionToolPromptOptions: pi-forge ≥ 0.5.5 hands the compiler
+// its own tool prompt options (previewOptions in
+// src/runtime/tool-policy-runtime.ts, used for the preview and, with a
+// Preset active, for every request): a selected tool without a prompt
+// snippet gets its description (forge_capability has none), and the
+// guidelines are those of the selected tools in the registry's order, not
+// in the order tools.initial names them.
+func TestFreshSessionToolPromptOptions(t *testing.T) {
+	stack, _ := preset.Parse([]byte(`{"schemaVersion":2,"id":"p","mode":"replace",
+		"tools":{"allow":["read","ls","edit","forge_capability"],"initial":["edit","ls","read","forge_capability"]},
+		"items":[{"kind":"slot","id":"t","role":"system","slot":"tools","options":{"format":"plain"}},
+		         {"kind":"slot","id":"g","role":"system","slot":"tool-guidelines","options":{"format":"plain"}}]}`), "p.json")
+	rt := DefaultRuntime(DefaultRuntimeInput{Cwd: "/srv", SelectedTools: FreshSessionTools(stack.Tools).Tools})
+	got := Compile(stack, rt, "", nil, nil).System.SystemPrompt
+	want := "Available tools:\n" +
+		"- edit: Make precise file edits with exact text replacement, including multiple disjoint edits in one call\n" +
+		"- ls: List directory contents\n" +
+		"- read: Read file contents\n" +
+		"- forge_capability: " + capability.AgentToolDescription + "\n\n" +
+		"Tool guidelines:\n" +
+		"- Use read to examine files instead of cat or sed.\n" +
+		"- Use edit for targeted changes. Batch changes to one file in a single call.\n" +
+		"- Each edits[].oldText must exactly and uniquely match the original file. Keep matches short and non-overlapping; merge nearby changes without including large unchanged regions."
+	if got != want {
+		t.Fatalf("compiled\n%s\nwant\n%s", got, want)
 	}
 }

@@ -8,6 +8,8 @@ package compile
 import (
 	"fmt"
 	"time"
+
+	"github.com/forgebench/forgebench/engine/capability"
 )
 
 // ContextFile is one project instruction file (AGENTS.md, CLAUDE.md …) whose
@@ -103,24 +105,30 @@ type DefaultRuntimeInput struct {
 	Now               time.Time
 }
 
-// DefaultRuntime builds the runtime snapshot Pi 1.6.0 would hand pi-forge
-// with its default tool table: snippets of every built-in tool, the
-// guidelines of the selected tools in selection order, then the extra ones.
+// DefaultRuntime builds the runtime snapshot pi-forge compiles against in
+// a Pi 1.6.0 session with its default tool table, as pi-forge ≥ 0.5.5's
+// tool prompt options make it (previewOptions, src/runtime/
+// tool-policy-runtime.ts, used for the preview and for every request while
+// a Preset is active): snippets of the built-in tools, the description of
+// a selected tool that has no snippet (forge_capability), the guidelines of
+// the selected tools in the registry's order (pi.getAllTools()), then the
+// extra ones.
 func DefaultRuntime(in DefaultRuntimeInput) Runtime {
 	selected := in.SelectedTools
 	if selected == nil {
 		selected = append([]string(nil), DefaultToolNames...)
 	}
-	snippets := make(map[string]string, len(BuiltinTools))
+	snippets := make(map[string]string, len(BuiltinTools)+1)
 	for _, tool := range BuiltinTools {
 		snippets[tool.Name] = tool.Snippet
 	}
+	if containsString(selected, ForgeCapabilityTool) {
+		snippets[ForgeCapabilityTool] = capability.AgentToolDescription
+	}
 	var guidelines []string
-	for _, name := range selected {
-		for _, tool := range BuiltinTools {
-			if tool.Name == name {
-				guidelines = append(guidelines, tool.Guidelines...)
-			}
+	for _, tool := range BuiltinTools {
+		if containsString(selected, tool.Name) {
+			guidelines = append(guidelines, tool.Guidelines...)
 		}
 	}
 	guidelines = append(guidelines, in.ExtraGuidelines...)

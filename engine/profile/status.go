@@ -20,6 +20,11 @@ type Current struct {
 	ToolsKnown bool
 }
 
+// ToolsDriftNote says what the tools drift is: forgebench's own check, which
+// pi-forge's /profile status does not make (§11.4 names model, thinking
+// level and Preset).
+const ToolsDriftNote = "forgebench's own check, not part of pi-forge's /profile status: the tools a fresh session starts with under the applied Preset, compared with the tools at the entry (an enabled capability changes them too)"
+
 // Drift is one field of the runtime compared with what was applied.
 type Drift struct {
 	Expected, Actual string
@@ -38,7 +43,8 @@ type Status struct {
 	Thinking    Drift
 	Preset      Drift
 	// Tools compares the tools the applied Preset selects in a fresh
-	// session (ExpectedTools, given by the caller) with the session's.
+	// session (ExpectedTools, given by the caller) with the session's; an
+	// addition of forgebench's (ToolsDriftNote).
 	Tools Drift
 }
 

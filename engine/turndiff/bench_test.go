@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/timing"
 )
 
 // benchRequest builds a provider request with n blocks: a 12k-character
@@ -78,12 +79,11 @@ func BenchmarkExtractAndDiff200(b *testing.B) {
 	}
 }
 
-// TestDiffBudget keeps the 5 ms budget honest in ordinary test runs: the
-// median of several runs of DiffTurns on two 200-block requests.
+// TestDiffBudget keeps the 5 ms budget honest (with FORGEBENCH_TIMING=1;
+// BenchmarkExtractAndDiff200 measures the same): the median of several runs
+// of DiffTurns on two 200-block requests.
 func TestDiffBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
+	timing.Require(t)
 	x, y := benchTurns(t)
 	var runs []time.Duration
 	for i := 0; i < 15; i++ {

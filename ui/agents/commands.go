@@ -120,7 +120,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
-	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache, m.clock)
+	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache, m.com.Clock)
 }
 
 // applyTree takes a loaded tree.
@@ -136,6 +136,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 		switch {
 		case errors.Is(msg.err, subagent.ErrNoTree):
 			m.problem = "This session has no pi-subagent tree. Pick a root session that delegated work in the Session panel (3)."
+			return m.schedulePoll() // its first agent shows when the root delegates
 		case errors.Is(msg.err, subagent.ErrNotRoot):
 			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
 		default:
@@ -145,7 +146,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	}
 	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
-	return tea.Batch(m.requestActivity(), m.schedulePoll())
+	return tea.Batch(m.requestActivity(), m.schedulePoll(), m.takeJump())
 }
 
 // rebuildRows applies the filters to the loaded tree.

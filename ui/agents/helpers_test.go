@@ -49,29 +49,45 @@ type harness struct {
 	com   *common.Common
 	m     *Model
 	plain string
-	// timers are the messages the panel scheduled, fired by hand (fire)
-	// instead of sleeping; now is the pinned clock.
-	timers []tea.Msg
-	now    time.Time
+	// now is the pinned clock (Common.Now).
+	now time.Time
 }
 
-// fire delivers the scheduled timer messages of type T and returns how
-// many there were.
+// fire delivers the timer messages of type T the panel scheduled through
+// Common.Later (the harness keeps them instead of sleeping) and returns
+// how many there were.
 func fire[T tea.Msg](hs *harness) int {
-	var keep []tea.Msg
-	var due []tea.Msg
-	for _, msg := range hs.timers {
-		if _, ok := msg.(T); ok {
-			due = append(due, msg)
+	n := 0
+	for _, tm := range hs.due() {
+		if _, ok := tm.Msg.(T); ok {
+			hs.Send(tm.Msg)
+			n++
 		} else {
-			keep = append(keep, msg)
+			hs.Timers = append(hs.Timers, tm)
 		}
 	}
-	hs.timers = keep
-	for _, msg := range due {
-		hs.Send(msg)
+	return n
+}
+
+// due takes the pending timers out of the harness.
+func (hs *harness) due() []uitest.Timer {
+	pending := hs.Timers
+	hs.Timers = nil
+	return pending
+}
+
+// scheduled is how many pending timers carry a T, and after how long the
+// first of them fires.
+func scheduled[T tea.Msg](hs *harness) (n int, after time.Duration) {
+	for _, tm := range hs.Timers {
+		if _, ok := tm.Msg.(T); ok {
+			if n == 0 {
+				after = tm.After
+			}
+			n++
+		}
 	}
-	return len(due)
+	return n, after
 }
 
 // newHarness opens the panel on the demo tree at w×h.
@@ -85,11 +101,7 @@ func newHarness(t testing.TB, w, h int) *harness {
 	m.SetSize(w, h)
 	hs := &harness{com: com, m: m, plain: plain, now: time.Date(2026, 11, 28, 10, 30, 0, 0, time.UTC)}
 	hs.Harness = uitest.ForPanel(t, m, com)
-	m.clock = func() time.Time { return hs.now }
-	m.later = func(_ time.Duration, msg tea.Msg) tea.Cmd {
-		hs.timers = append(hs.timers, msg)
-		return nil
-	}
+	com.Now = func() time.Time { return hs.now }
 	hs.Run(m.Init())
 	if m.tree == nil {
 		t.Fatalf("the demo tree did not load: %s", m.problem)

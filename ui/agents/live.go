@@ -13,16 +13,22 @@ import (
 
 // The dashboard keeps up with a tree that is being written (README §25.10:
 // status and usage keep refreshing, the detail's run time updates live)
-// without a watcher per agent: while some agent holds a run slot, a poll in
-// a command compares the files the tree was read from with their stamps
-// and reads the tree again, through the cache, only when one changed; a
-// clock tick moves the run time of a running agent in the detail pane.
-// A quiet tree (no active run) is not polled, so nothing ticks forever in
-// the background (pi-subagent marks an agent running in state.json before
-// its run writes); r reads a quiet tree again.
+// without a watcher per agent: a poll in a command compares the files the
+// tree was read from with their stamps and reads the tree again, through
+// the cache, only when one changed; a clock tick moves the run time of a
+// running agent in the detail pane. While some agent holds a run slot the
+// poll is frequent; a quiet tree, or a root session that has no tree yet,
+// is polled seldom (a few stats), so a run or a first agent that starts
+// later shows without r (pi-subagent marks an agent running in state.json
+// before its run writes). Timers go through Common.Later and the time
+// through Common.Clock, so tests fire them instead of sleeping.
 const (
-	// pollInterval is how often the tree's files are checked.
+	// pollInterval is how often the files of a tree with an active run
+	// are checked.
 	pollInterval = 2 * time.Second
+	// quietPollInterval is how often the files of a quiet tree (or of a
+	// root session without one) are checked.
+	quietPollInterval = 10 * time.Second
 	// clockInterval is how often a running agent's run time moves.
 	clockInterval = time.Second
 )
@@ -123,13 +129,17 @@ func pollCmd(gen int, stamps []fileStamp) tea.Cmd {
 	}
 }
 
-// schedulePoll asks for the next check of the current load's files while
-// the tree has an active run.
+// schedulePoll asks for the next check of the current load's files: soon
+// while the tree has an active run, seldom otherwise.
 func (m *Model) schedulePoll() tea.Cmd {
-	if m.tree == nil || m.tree.ActiveRuns() == 0 || len(m.stamps) == 0 {
+	if len(m.stamps) == 0 {
 		return nil
 	}
-	return m.later(pollInterval, pollTickMsg{gen: m.gen})
+	every := quietPollInterval
+	if m.tree != nil && m.tree.ActiveRuns() > 0 {
+		every = pollInterval
+	}
+	return m.com.Later(every, pollTickMsg{gen: m.gen})
 }
 
 // applyPollTick starts a check unless a newer load replaced this one.
@@ -159,7 +169,7 @@ func (m *Model) ensureClock() tea.Cmd {
 		return nil
 	}
 	m.clockOn = true
-	return m.later(clockInterval, clockMsg{})
+	return m.com.Later(clockInterval, clockMsg{})
 }
 
 // clockWanted is true while a running agent's detail is on screen.
@@ -171,6 +181,6 @@ func (m *Model) clockWanted() bool {
 // applyClock moves the time on and ticks again while it is wanted.
 func (m *Model) applyClock() tea.Cmd {
 	m.clockOn = false
-	m.now = m.clock()
+	m.now = m.com.Clock()
 	return m.ensureClock()
 }

@@ -10,25 +10,35 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// TestDashboardFollowsAGrowingTree: while an agent runs, the panel polls
-// the tree's files in a command and reads the tree again when an agent's
-// session or state.json changes, keeping the selection and the detail's
-// scroll; the list keeps the run time it first showed while the detail's
-// runs on for a running agent. A quiet tree is not polled.
+// TestDashboardFollowsAGrowingTree: the panel polls the tree's files in a
+// command (seldom while the tree is quiet, often while an agent runs) and
+// reads the tree again when an agent's session or state.json changes,
+// keeping the selection and the detail's scroll; the list keeps the run
+// time it first showed while the detail's runs on for a running agent.
 func TestDashboardFollowsAGrowingTree(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	a, _ := hs.m.tree.Agent("/root/docs_check")
 	if a.Status != "errored" || a.Summary.Stats.AssistantMessages != 2 || !strings.Contains(hs.view(), "run 56.6s") {
 		t.Fatalf("demo agent %s %d:\n%s", a.Status, a.Summary.Stats.AssistantMessages, hs.view())
 	}
-	if fire[pollTickMsg](hs) != 0 {
-		t.Fatal("a tree with no active run is polled")
+	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != quietPollInterval {
+		t.Fatalf("a quiet tree: %d poll(s) after %v, want 1 after %v", n, after, quietPollInterval)
+	}
+	gen := hs.m.gen
+	if fire[pollTickMsg](hs) != 1 || hs.m.gen != gen {
+		t.Fatalf("an unchanged quiet tree was read again (gen %d → %d)", gen, hs.m.gen)
 	}
 	// pi-subagent starts a follow-up run at 10:29:00 (runId); hs.now is
-	// 10:30:00. r reads the tree again.
+	// 10:30:00. The quiet tree's next poll sees state.json change and
+	// reads the tree again, without r; the polls then come often.
 	setRecord(t, hs.m.tree.StateFile, "/root/docs_check", map[string]any{"status": "running", "runId": "01a221b3-79e0-7000-8000-000000000001"})
-	hs.Press("r")
-	gen := hs.m.gen
+	if fire[pollTickMsg](hs) != 1 || hs.m.gen != gen+1 || hs.m.list.Shown(0).status != "running" {
+		t.Fatalf("the quiet poll did not read the started run (gen %d → %d, status %q)", gen, hs.m.gen, hs.m.list.Shown(0).status)
+	}
+	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != pollInterval {
+		t.Fatalf("a tree with a running agent: %d poll(s) after %v, want 1 after %v", n, after, pollInterval)
+	}
+	gen = hs.m.gen
 	if fire[pollTickMsg](hs) != 1 {
 		t.Fatal("no poll scheduled for a tree with a running agent")
 	}
@@ -52,8 +62,8 @@ func TestDashboardFollowsAGrowingTree(t *testing.T) {
 		t.Errorf("the refresh moved the selection (%s) or the detail's scroll (%d)", row.path, hs.m.detail.offset)
 	}
 	row := hs.m.list.Shown(0)
-	if row.status != "running" || row.counts != "3/1" || row.runtime != "1m56s" {
-		t.Errorf("row after the refresh: status %q counts %q run %q (the list keeps the run time sampled at r)", row.status, row.counts, row.runtime)
+	if row.status != "running" || row.counts != "3/1" || row.runtime != "56.6s" {
+		t.Errorf("row after the refresh: status %q counts %q run %q (the list keeps the run time it first showed)", row.status, row.counts, row.runtime)
 	}
 	// The detail counts the running run up to now: 56.6 s + 60 s, then
 	// 10 s more at the next tick.
@@ -78,32 +88,78 @@ func TestDashboardFollowsAGrowingTree(t *testing.T) {
 	// The run settles: the poll reads the tree, which is quiet again.
 	setRecord(t, hs.m.tree.StateFile, "/root/docs_check", map[string]any{"status": "completed"})
 	fire[pollTickMsg](hs) // the polls of the loads before r are stale
-	if n := fire[pollTickMsg](hs); n != 0 || hs.m.list.Shown(0).status != "completed" {
-		t.Errorf("the settled run was not read (status %q), or the quiet tree is still polled (%d polls)", hs.m.list.Shown(0).status, n)
+	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != quietPollInterval || hs.m.list.Shown(0).status != "completed" {
+		t.Errorf("the settled run was not read (status %q), or the quiet tree is polled %d time(s) after %v", hs.m.list.Shown(0).status, n, after)
 	}
 }
 
-func TestWheelScrollsTheFocusedPane(t *testing.T) {
+// TestMouseActsOnThePaneUnderThePointer: the wheel scrolls the pane under
+// the pointer whatever has focus (the list moving the selection when its
+// cursor must follow), a click focuses a pane and selects the clicked
+// row, and a click on the selected row does what enter does.
+func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
 	hs := newHarness(t, 160, 48)
-	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	listW := 160 - hs.m.detailWidth()
+	// The list's first row is on line 1 inside the border (line 0 is the
+	// column header): screen row 2. A click reads the rows the last frame
+	// drew, as on screen.
+	hs.view()
+	hs.Send(tea.MouseClickMsg{X: 10, Y: 4, Button: tea.MouseLeft})
+	if hs.m.list.Cursor() != 2 || hs.m.focus != paneList {
+		t.Fatalf("click on the third row: cursor %d focus %d", hs.m.list.Cursor(), hs.m.focus)
+	}
+	if !strings.Contains(hs.view(), "Details · "+hs.m.list.Shown(2).path) {
+		t.Errorf("the detail does not follow the clicked row:\n%s", hs.view())
+	}
+	hs.Send(tea.MouseClickMsg{X: 10, Y: 4, Button: tea.MouseLeft})
+	if !hs.m.detail.taskExpanded {
+		t.Error("a click on the selected row does not do what enter does (expand the task)")
+	}
+	hs.Send(tea.MouseClickMsg{X: 10, Y: 1, Button: tea.MouseLeft}) // the column header
 	if hs.m.list.Cursor() != 2 {
-		t.Errorf("wheel down on the list: cursor %d, want 2", hs.m.list.Cursor())
+		t.Errorf("a click on the column header moved the cursor to %d", hs.m.list.Cursor())
 	}
-	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if hs.m.list.Cursor() != 0 {
-		t.Errorf("wheel up on the list: cursor %d", hs.m.list.Cursor())
+	// The wheel over the detail scrolls it while the list has focus.
+	hs.Send(tea.MouseWheelMsg{X: listW + 5, Y: 10, Button: tea.MouseWheelDown})
+	if hs.m.detail.offset != 3 || hs.m.list.Cursor() != 2 || hs.m.focus != paneList {
+		t.Errorf("wheel over the detail: offset %d, cursor %d, focus %d", hs.m.detail.offset, hs.m.list.Cursor(), hs.m.focus)
 	}
-	hs.m.FocusNext()
-	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if hs.m.detail.offset != 3 || hs.m.list.Cursor() != 0 {
-		t.Errorf("wheel on the detail: offset %d, cursor %d", hs.m.detail.offset, hs.m.list.Cursor())
+	hs.Send(tea.MouseClickMsg{X: listW + 5, Y: 10, Button: tea.MouseLeft})
+	if hs.m.focus != paneDetail {
+		t.Error("a click in the detail does not focus it")
 	}
-	hs.m.FocusNext()
-	hs.Press("down", "t")
+	// The wheel over the list scrolls it while the detail has focus; the
+	// demo's list fits its pane, so the cursor stays.
+	hs.Send(tea.MouseWheelMsg{X: 10, Y: 10, Button: tea.MouseWheelUp})
+	if hs.m.list.Cursor() != 2 || hs.m.detail.offset != 3 {
+		t.Errorf("wheel over a list that fits: cursor %d, detail offset %d", hs.m.list.Cursor(), hs.m.detail.offset)
+	}
+	// The transcript scrolls under the wheel.
+	hs.Press("t")
 	bottom := hs.m.tr.offset
-	hs.Send(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if hs.m.tr.offset != bottom-3 || hs.m.tr.following {
+	hs.Send(tea.MouseWheelMsg{X: 50, Y: 10, Button: tea.MouseWheelUp})
+	if hs.m.tr.offset != max(0, bottom-3) || hs.m.tr.following {
 		t.Errorf("wheel up in the transcript: offset %d → %d", bottom, hs.m.tr.offset)
+	}
+}
+
+// TestMouseInTheNarrowLayout: below the wide width the list fills the
+// panel; a click on the selected row opens the full-width detail, where
+// the wheel scrolls.
+func TestMouseInTheNarrowLayout(t *testing.T) {
+	hs := newHarness(t, 80, 24)
+	hs.view()
+	hs.Send(tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft})
+	if hs.m.list.Cursor() != 1 || hs.m.screen != screenDashboard {
+		t.Fatalf("click on the second row: cursor %d screen %d", hs.m.list.Cursor(), hs.m.screen)
+	}
+	hs.Send(tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft})
+	if hs.m.screen != screenDetail {
+		t.Fatal("a click on the selected row does not open its detail")
+	}
+	hs.Send(tea.MouseWheelMsg{X: 10, Y: 10, Button: tea.MouseWheelDown})
+	if hs.m.detail.offset != 3 {
+		t.Errorf("wheel in the full-width detail: offset %d", hs.m.detail.offset)
 	}
 }
 

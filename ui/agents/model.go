@@ -80,7 +80,11 @@ type Model struct {
 	activity   map[string]activityResult
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
-	status     string
+	// jump is a requested jump to an agent's transcript not taken yet;
+	// jumped names the last one taken (jump.go).
+	jump   *jumpTarget
+	jumped string
+	status string
 
 	// stamps are the files the loaded tree was read from, polled for
 	// changes (live.go).
@@ -90,13 +94,10 @@ type Model struct {
 	// opened again (here: another root session or r), while the detail's
 	// moves live.
 	listRuntime map[string]float64
-	// now is the time the live run time is computed for; clockOn is true
-	// while a tick is on its way.
+	// now is the time the live run time is computed for (Common.Clock);
+	// clockOn is true while a tick is on its way.
 	now     time.Time
 	clockOn bool
-	// clock and later are the time and the timer (tests pin them).
-	clock func() time.Time
-	later func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
 // detailState is the selected agent's detail pane.
@@ -111,10 +112,7 @@ type detailState struct {
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
 	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(),
-		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{},
-		clock: time.Now, later: func(d time.Duration, msg tea.Msg) tea.Cmd {
-			return tea.Tick(d, func(time.Time) tea.Msg { return msg })
-		}}
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
 	}
@@ -148,18 +146,19 @@ func (m *Model) FocusPrev() { m.FocusNext() }
 // CapturesInput implements common.Panel: the panel has no text input.
 func (m *Model) CapturesInput() bool { return false }
 
-// ShortHelp implements common.Panel: the keys that act where the user is.
+// ShortHelp implements common.Panel: the keys that act where the user is,
+// actions first (a narrow footer leaves out the last: moving is known).
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
 	case m.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTranscript:
-		return []key.Binding{k.Up, k.Down, k.PageDown, k.Follow, k.Earlier, k.Expand, k.Back}
+		return []key.Binding{k.Follow, k.Earlier, k.Expand, k.Back, k.PageDown, k.Up, k.Down}
 	case m.screen == screenDetail:
-		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Back}
+		return []key.Binding{k.Transcript, k.Back, k.Open, k.PageDown}
 	case m.focus == paneDetail:
-		return []key.Binding{k.PageDown, k.Open, k.Transcript, k.Lifecycle}
+		return []key.Binding{k.Transcript, k.Open, k.Lifecycle, k.PageDown}
 	}
 	open := k.Open
 	if m.wide() {
@@ -167,7 +166,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	} else {
 		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
 	}
-	return []key.Binding{k.Up, k.Down, open, k.Transcript, k.Lifecycle, k.Hidden}
+	return []key.Binding{open, k.Transcript, k.Lifecycle, k.Hidden, k.Up, k.Down}
 }
 
 // FullHelp implements common.Panel.

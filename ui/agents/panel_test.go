@@ -176,7 +176,7 @@ func TestHelpNamesTheKeys(t *testing.T) {
 	for _, b := range hs.m.ShortHelp() {
 		names = append(names, b.Help().Key)
 	}
-	if got := strings.Join(names, " "); got != "↑/k ↓/j enter t f a" {
+	if got := strings.Join(names, " "); got != "enter t f a ↑/k ↓/j" {
 		t.Errorf("list help %q", got)
 	}
 	hs.Press("t")
@@ -184,7 +184,7 @@ func TestHelpNamesTheKeys(t *testing.T) {
 	for _, b := range hs.m.ShortHelp() {
 		names = append(names, b.Help().Key)
 	}
-	if got := strings.Join(names, " "); got != "↑/k ↓/j pgdn end p space esc" {
+	if got := strings.Join(names, " "); got != "end p space esc pgdn ↑/k ↓/j" {
 		t.Errorf("transcript help %q", got)
 	}
 }

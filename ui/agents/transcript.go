@@ -40,6 +40,8 @@ type transcriptState struct {
 	cancel    context.CancelFunc
 	events    <-chan session.TailEvent
 	followed  int
+	// wantEntry is the entry a jump scrolls to once rendered ("" = none).
+	wantEntry string
 }
 
 type (
@@ -59,8 +61,10 @@ type (
 )
 
 // openTranscript switches to the selected agent's transcript.
-func (m *Model) openTranscript() tea.Cmd {
-	a := m.selected()
+func (m *Model) openTranscript() tea.Cmd { return m.openTranscriptOf(m.selected()) }
+
+// openTranscriptOf switches to agent a's transcript.
+func (m *Model) openTranscriptOf(a *subagent.Agent) tea.Cmd {
 	if a == nil {
 		return nil
 	}
@@ -101,6 +105,9 @@ func (m *Model) applyTranscript(msg transcriptLoadedMsg) tea.Cmd {
 	}
 	m.tr.tr, m.tr.size = msg.tr, msg.size
 	m.tr.fromBottom = 0
+	if m.tr.wantEntry != "" { // a jump: load the pages down to the entry
+		m.tr.pages = max(m.tr.pages, pagesFor(m.tr.tr, m.tr.wantEntry))
+	}
 	return m.renderTranscript()
 }
 
@@ -157,6 +164,10 @@ func (m *Model) applyRendered(msg transcriptRenderedMsg) {
 	m.tr.rendering = ""
 	m.tr.lines, m.tr.linesKey = msg.lines, msg.key
 	m.tr.offset = max(0, m.bottom()-m.tr.fromBottom)
+	if at, ok := entryLine(msg.lines, m.tr.wantEntry); ok {
+		m.tr.offset = min(at, m.bottom())
+	}
+	m.tr.wantEntry = ""
 }
 
 // bottom is the offset that shows the last line.

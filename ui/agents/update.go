@@ -19,10 +19,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
-	case tea.MouseWheelMsg:
-		return m.handleWheel(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
-		return m.follow(msg.Selection.SessionFile)
+		m.noteJump(msg.Selection)
+		return tea.Batch(m.follow(msg.Selection.SessionFile), m.takeJump())
 	case treeLoadedMsg:
 		return m.applyTree(msg)
 	case pollTickMsg:
@@ -45,35 +46,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {
 			return m.renderTranscript()
-		}
-	}
-	return nil
-}
-
-// handleWheel scrolls what the wheel is over in the focused pane: the
-// transcript, the detail, or the list (moving the selection), three lines
-// a notch as the other panels do.
-func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
-	delta := 3
-	switch msg.Button {
-	case tea.MouseWheelUp:
-		delta = -3
-	case tea.MouseWheelDown:
-	default:
-		return nil
-	}
-	switch {
-	case m.screen == screenTranscript:
-		m.scrollTranscript(delta)
-	case m.tree == nil:
-	case m.screen == screenDetail || m.focus == paneDetail && m.wide():
-		m.detail.offset = max(0, m.detail.offset+delta)
-	default:
-		before := m.list.Cursor()
-		m.list.Move(delta)
-		if m.list.Cursor() != before {
-			m.detail.offset, m.detail.taskExpanded = 0, false
-			return m.requestActivity()
 		}
 	}
 	return nil
@@ -114,21 +86,33 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Open):
-		if m.selected() == nil {
-			return nil
-		}
-		if !m.wide() {
-			m.screen = screenDetail
-			m.detail.offset = 0
-			return m.requestActivity()
-		}
-		m.detail.taskExpanded = !m.detail.taskExpanded
-		return nil
+		return m.openSelected()
 	case m.list.HandleNav(msg, k.Nav):
-		m.detail.offset, m.detail.taskExpanded = 0, false
-		return m.requestActivity()
+		return m.selectionMoved()
 	}
 	return nil
+}
+
+// openSelected is enter on the list: the full-width detail on a narrow
+// screen, the whole task in the wide detail pane.
+func (m *Model) openSelected() tea.Cmd {
+	if m.selected() == nil {
+		return nil
+	}
+	if !m.wide() {
+		m.screen = screenDetail
+		m.detail.offset = 0
+		return m.requestActivity()
+	}
+	m.detail.taskExpanded = !m.detail.taskExpanded
+	return nil
+}
+
+// selectionMoved shows the agent the list cursor moved to: its detail
+// from the top, its activity read.
+func (m *Model) selectionMoved() tea.Cmd {
+	m.detail.offset, m.detail.taskExpanded = 0, false
+	return m.requestActivity()
 }
 
 // detailKey scrolls the detail pane and expands the task preview.

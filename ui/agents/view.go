@@ -36,7 +36,7 @@ func (m *Model) View() string {
 	case !m.wide():
 		return m.listPane(m.width, true)
 	}
-	detailW := max(46, m.width*30/100)
+	detailW := m.detailWidth()
 	left := strings.Split(m.listPane(m.width-detailW, m.focus == paneList), "\n")
 	right := strings.Split(m.detailPane(detailW, m.focus == paneDetail), "\n")
 	for i := range left {

@@ -78,7 +78,8 @@ func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
 	}
 }
 
-// sessionCmd opens the session file the selection names.
+// sessionCmd opens the session file the selection names (session.Shared:
+// the panels that follow the selection share one parsed copy).
 func sessionCmd(file string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		s, err := session.Shared(file)

@@ -66,8 +66,11 @@ type Model struct {
 	detail        map[detailKey][]string
 	detailPending map[detailKey]bool
 	detailOffset  int
-	bindings      forms.Form
-	bindingsFor   string
+	// detailMax is the last offset the detail's text allows (the last
+	// frame's; the wheel stops there).
+	detailMax   int
+	bindings    forms.Form
+	bindingsFor string
 
 	sess    *session.Session
 	sessGen int

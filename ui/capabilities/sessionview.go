@@ -240,6 +240,10 @@ type sessionView struct {
 	offset   int
 	focused  bool
 	expanded map[string]bool
+	// starts, lineCount and height are the last frame's card starts, line
+	// count and inner height (the mouse reads them).
+	starts            []int
+	lineCount, height int
 	// bodies caches the cards' wrapped frozen text (body).
 	bodies map[bodyKey][]string
 }

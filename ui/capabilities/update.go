@@ -28,6 +28,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		if m.edit != nil && m.focus == paneDetail {
 			return m, m.edit.update(msg)
 		}
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m, m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
 		follow := m.follow(msg.Selection)
 		return m, tea.Batch(follow, m.noteJump(msg.Selection))

@@ -86,24 +86,28 @@ func (m *Model) View() string {
 	return screen
 }
 
-// statusLine is the panel's last row: the last message, else the trust
-// state and what the session view follows.
+// statusLine is the panel's last row: the last message, else the panel's
+// actions (generated from its keys, whole hints that fit, the session
+// actions first), after a warning when the project is not trusted.
 func (m *Model) statusLine() string {
 	st := &m.com.Styles
-	text := m.status
-	style := st.Text.Info
-	if m.statusErr {
-		style = st.Text.Danger
-	}
-	if text == "" {
-		style = st.Text.Muted
-		text = "n new · enter edit · a enable · A enable binding · d disable · + add · R reset · b bindings"
-	}
-	line := style.Render(sanitize.Fold(text))
+	prefix := ""
 	if !m.com.Workspace.Trust.Trusted {
-		line = st.Text.Warning.Render("project not trusted: read-only · ") + line
+		prefix = st.Text.Warning.Render("project not trusted: read-only · ")
 	}
-	return padRight(ansi.Truncate(line, m.width, "…"), m.width)
+	var line string
+	switch {
+	case m.status == "":
+		k := &m.keys
+		// The session actions first: the footer shows the focused pane's.
+		line, _ = common.FitHints(st, common.Ranked(0, k.EnableBound, k.Disable, k.Add, k.Reset, k.New, k.Open, k.Enable, k.Bindings),
+			max(0, m.width-ansi.StringWidth(prefix)))
+	case m.statusErr:
+		line = st.Text.Danger.Render(sanitize.Fold(m.status))
+	default:
+		line = st.Text.Info.Render(sanitize.Fold(m.status))
+	}
+	return padRight(ansi.Truncate(prefix+line, m.width, "…"), m.width)
 }
 
 func (m *Model) libraryView(r rect) string {
@@ -160,6 +164,7 @@ func (m *Model) detailView(r rect) string {
 		lines = []string{st.Pane.Placeholder.Render("rendering…")}
 	}
 	off := min(m.detailOffset, max(0, len(lines)-innerH))
+	m.detailMax = max(0, len(lines)-innerH)
 	info := ""
 	if len(lines) > innerH {
 		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))
@@ -188,6 +193,7 @@ func (m *Model) sessionView(r rect) string {
 		}
 	}
 	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
+	v.starts, v.lineCount, v.height = starts, len(lines), innerH
 	title := "Session"
 	if v.state != nil && v.state.ID != "" {
 		title = "Session @ " + v.state.ID

@@ -38,11 +38,22 @@ type Selection struct {
 	// the entry (session.ActivePresetAt: "scope:id", "none", or "" when
 	// nothing is recorded).
 	ActivePreset string
+	// FreshBranch is true when the branch up to the entry holds only what
+	// a newly started Pi session writes (one thinking-level change, at most
+	// one model change, session names): with nothing recorded, pi-forge
+	// would auto-activate its agent profile's Preset there, elsewhere only
+	// the auto-activating Preset.
+	FreshBranch bool
 	// ItemID is an item of PresetID and CapabilityID a capability key
 	// (scope:id) that a jump points at ("" = none); the Presets and
 	// Capabilities panels move their cursor there when set.
 	ItemID       string
 	CapabilityID string
+	// AgentPath, AgentFile and AgentEntryID point a jump at an agent's
+	// transcript (a global search hit inside a pi-subagent tree): the
+	// Agents panel, following the root SessionFile, opens the transcript
+	// of AgentFile at the entry ("" = none).
+	AgentPath, AgentFile, AgentEntryID string
 }
 
 // Common is shared by pointer between the root model and every panel.
@@ -101,6 +112,12 @@ type SessionWrittenMsg struct{ File string }
 // SelectionChangedMsg announces a new selection; the root stores it in
 // Common and forwards it to every panel so they can follow it.
 type SelectionChangedMsg struct{ Selection Selection }
+
+// LibraryChangedMsg says a panel changed the preset or profile library on
+// disk (a save, a delete, an import, a change it noticed); what is derived
+// from the library elsewhere (the header's auto-activated Preset) is read
+// again.
+type LibraryChangedMsg struct{}
 
 // ShowPanelMsg asks the root to bring panel Index (0-based: 0 Presets …
 // 4 Agents) to the front, after a jump has moved the selection.

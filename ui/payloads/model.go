@@ -45,6 +45,10 @@ type Model struct {
 	// for); a pick or a swap turns it off, "follow" in the picker back on.
 	auto     bool
 	followed common.Selection
+	// follows keeps following the selection to one comparison at a time:
+	// while the cursor moves faster than requests rebuild, only the newest
+	// selection is compared next.
+	follows common.Latest[common.Selection]
 	// gen counts comparisons; results of older ones are dropped.
 	gen     int
 	pending bool

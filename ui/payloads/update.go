@@ -20,8 +20,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.picker.input, cmd = m.picker.input.Update(msg)
 			return m, cmd
 		}
-	case tea.MouseWheelMsg:
-		return m, m.handleWheel(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m, m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
 		if m.auto {
 			return m, m.follow(msg.Selection)
@@ -55,14 +55,37 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 		return nil
 	}
 	m.followed = sel
-	m.gen++
 	m.pending = true
-	return defaultsCmd(m.env, m.gen, sel)
+	return m.follows.Ask(sel, m.startFollow)
 }
 
+// startFollow starts building the default pair of sel (nothing once the
+// pair no longer follows the selection).
+func (m *Model) startFollow(sel common.Selection) (int, tea.Cmd) {
+	if !m.auto {
+		return 0, nil
+	}
+	m.gen++
+	m.pending = true
+	return m.gen, defaultsCmd(m.env, m.gen, sel)
+}
+
+// applyDefaults compares the default pair of the followed selection; the
+// comparison is the same run of following (follows).
 func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
+	cmd, comparing := m.showDefaults(msg)
+	if comparing {
+		m.follows.Continue(msg.gen, m.gen) // the same run goes on
+		return cmd
+	}
+	return tea.Batch(cmd, m.follows.Done(msg.gen, m.startFollow))
+}
+
+// showDefaults takes the default pair: shown empty when there is none,
+// else compared (comparing reports that a comparison started).
+func (m *Model) showDefaults(msg defaultsMsg) (cmd tea.Cmd, comparing bool) {
 	if msg.gen != m.gen || !m.auto {
-		return nil
+		return nil, false
 	}
 	if msg.err != nil || msg.refs[1] == "" {
 		m.pending = false
@@ -72,9 +95,15 @@ func (m *Model) applyDefaults(msg defaultsMsg) tea.Cmd {
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
 		}
-		return m.view.SetDiff(diffviewEmpty)
+		return m.view.SetDiff(diffviewEmpty), false
 	}
-	return m.compare(msg.refs)
+	return m.compare(msg.refs), true
+}
+
+// applyComparison shows a comparison's result and, when it ended a run of
+// following the selection, starts the newest waiting one.
+func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
+	return tea.Batch(m.showComparison(msg), m.follows.Done(msg.gen, m.startFollow))
 }
 
 // compare starts comparing refs.
@@ -98,7 +127,7 @@ func (m *Model) reload() tea.Cmd {
 	return m.compare(m.refs)
 }
 
-func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
+func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 	if msg.gen != m.gen {
 		return nil
 	}
@@ -156,29 +185,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// handleWheel scrolls the list on show.
-func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
-	step := 3
-	switch msg.Button {
-	case tea.MouseWheelUp:
-		step = -3
-	case tea.MouseWheelDown:
-	default:
-		return nil
-	}
-	switch {
-	case m.picker != nil:
-		m.picker.list.Move(step)
-	case m.mode == modeRequests:
-		m.reqs.Move(step)
-		return m.nextPredictions()
-	default:
-		_, cmd := m.view.Update(msg, m.keys)
-		return cmd
-	}
-	return nil
-}
-
 // openPicker opens the reference picker for side (0 = A, 1 = B).
 func (m *Model) openPicker(side int) tea.Cmd {
 	m.picker = newPicker(side, m.refs[side])
@@ -216,15 +222,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.com.Keys.Filter):
 		p.list.StartFilter()
 	case key.Matches(msg, k.Open):
-		it, ok := p.list.Selected()
-		if !ok {
-			return nil
-		}
-		if it.kind == pickTyped {
-			p.typing = true
-			return p.input.Focus()
-		}
-		return m.choose(it)
+		return m.choosePicked()
 	default:
 		p.list.HandleNav(msg, k.Nav)
 	}
@@ -274,16 +272,37 @@ func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.com.Keys.Filter):
 		m.reqs.StartFilter()
 	case key.Matches(msg, k.Open):
-		r, ok := m.reqs.Selected()
-		if !ok {
-			return nil
-		}
-		m.mode = modeDiff
-		m.auto = false
-		return m.compare([2]string{r.prevRef, r.ref})
+		return m.compareSelectedRequest()
 	default:
 		m.reqs.HandleNav(msg, k.Nav)
 		return m.nextPredictions()
 	}
 	return nil
+}
+
+// choosePicked is enter in the picker: the reference under the cursor
+// becomes the side's, or the typed-reference row opens its input.
+func (m *Model) choosePicked() tea.Cmd {
+	p := m.picker
+	it, ok := p.list.Selected()
+	if !ok {
+		return nil
+	}
+	if it.kind == pickTyped {
+		p.typing = true
+		return p.input.Focus()
+	}
+	return m.choose(it)
+}
+
+// compareSelectedRequest is enter on the branch's requests: the request
+// under the cursor against the one before it.
+func (m *Model) compareSelectedRequest() tea.Cmd {
+	r, ok := m.reqs.Selected()
+	if !ok {
+		return nil
+	}
+	m.mode = modeDiff
+	m.auto = false
+	return m.compare([2]string{r.prevRef, r.ref})
 }

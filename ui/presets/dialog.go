@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -112,7 +113,8 @@ func (m *Model) dialogBox() string {
 	body := common.Wrap(d.body, inner)
 	switch d.kind {
 	case dialogPrompt:
-		d.input.SetWidth(max(10, inner-6))
+		// the label and the cursor cell share the row with the text
+		d.input.SetWidth(max(10, inner-ansi.StringWidth(d.input.Prompt)-2))
 		body = append(body, "", d.input.View())
 	case dialogSlots:
 		body = append(body, "")

@@ -37,8 +37,8 @@ func (m *Model) editorView(r rect) string {
 		}
 		head = append(head, "")
 	}
-	if m.conflict {
-		for _, l := range common.Wrap("Save refused: "+conflictText, inner) {
+	if banner := m.conflictBanner(); banner != "" {
+		for _, l := range common.Wrap(banner, inner) {
 			head = append(head, st.Text.Danger.Render(l))
 		}
 		head = append(head, "")
@@ -280,4 +280,16 @@ func lineCol(text string, offset int) (int, int) {
 		units += len(utf16.Encode([]rune{r}))
 	}
 	return line, col
+}
+
+// conflictBanner is the line over the editor while the open file no
+// longer matches the draft ("" when it does).
+func (m *Model) conflictBanner() string {
+	switch m.conflict {
+	case conflictOnSave:
+		return "Save refused: " + conflictText
+	case conflictOnDisk:
+		return "Changed on disk: " + m.diskChangeText()
+	}
+	return ""
 }

@@ -75,6 +75,14 @@ func TestGoldenViews(t *testing.T) {
 			}
 			hs.Press("i")
 		}},
+		{"profile_raw_json", func(hs *harness) {
+			hs.openProfile("reviewer")
+			hs.Press("v")
+		}},
+		{"profile_raw_json_error", func(hs *harness) {
+			hs.openProfile("reviewer")
+			hs.Press("v", "enter", "ctrl+end", "backspace")
+		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for _, step := range steps {

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The Preset list's own actions: filter, delete (revision-guarded, after a
@@ -76,7 +77,13 @@ func (m *Model) applyDeleted(msg deletedMsg) tea.Cmd {
 	if m.open != nil && m.open.Key() == msg.key {
 		m.closeDraft()
 	}
-	return loadLibraryCmd(m.com.Workspace)
+	var clear tea.Cmd
+	if sel := m.com.Selection; sel.PresetID == msg.key {
+		// the header and the other panels stop naming a Preset that is gone
+		sel.PresetID, sel.ItemID = "", ""
+		clear = func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
+	}
+	return tea.Batch(clear, loadLibraryCmd(m.com.Workspace))
 }
 
 // defaultScope is where a new Preset goes unless the user switches:

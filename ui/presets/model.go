@@ -62,11 +62,12 @@ type Model struct {
 	profiles    *common.List[profileRow]
 	showProfile bool
 	// prof is the profile being edited, profForm its form (profFocus: the
-	// form has the keys), profStatus the selected entry's profile status
-	// (profiles_edit.go).
+	// form has the keys; profRaw: the form is the raw JSON view),
+	// profStatus the selected entry's profile status (profiles_edit.go).
 	prof       *profileDraft
 	profForm   forms.Form
 	profFocus  bool
+	profRaw    bool
 	profStatus *session.ProfileStatus
 
 	// open is the loaded Preset the draft came from (nil = none open).
@@ -88,8 +89,9 @@ type Model struct {
 	// unparsed is true when the open file is not a JSON object: its draft
 	// is the fallback stack and is never saved over the file.
 	unparsed bool
-	// conflict is true after a save found the file changed on disk.
-	conflict bool
+	// conflict says the open file changed on disk under the draft: a save
+	// was refused, or the watcher saw it.
+	conflict conflictState
 
 	// items lists the draft's items, then the settings rows.
 	items *common.List[itemRow]
@@ -104,6 +106,8 @@ type Model struct {
 	formKind string
 	// formMemory is what forms remember for the open draft.
 	formMemory *forms.Memory
+	// gate holds keys while a form's edit is on its way (formgate.go).
+	gate formGate
 
 	rc        *runContext
 	rcPending bool
@@ -257,7 +261,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case m.dlg != nil && m.dlg.kind == dialogPrompt:
 		return []key.Binding{k.Submit, k.Dismiss}
-	case m.presets.Filtering() && m.focus == paneList:
+	case m.presets.Filtering():
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.dlg != nil:
 		return []key.Binding{k.Confirm, k.Cancel}
@@ -267,10 +271,12 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
 	case m.focus == paneEditor && m.form != nil:
 		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
+	case m.showProfile && m.profFocus && m.profForm != nil && m.profForm.CapturesInput():
+		return append(m.profForm.ShortHelp(), k.Save)
 	case m.showProfile && m.profFocus && m.profForm != nil:
-		return append(m.profForm.ShortHelp(), k.Save, k.Undo, k.Back)
+		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	case m.showProfile:
-		return []key.Binding{k.Item, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
+		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
 		if m.presets.Len() > 0 {
@@ -301,10 +307,20 @@ func (m *Model) FullHelp() [][]key.Binding {
 	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
 		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
 	}
+	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
+	}
+	if m.showProfile {
+		return [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
+			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
+			{k.Save, k.Undo, k.Profiles, k.Reload},
+		}
+	}
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
-		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Edit},
-		{k.Save, k.Fork, k.New, k.Undo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
+		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
+		{k.Save, k.Fork, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
 	}
 }
 
@@ -313,7 +329,12 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if m.holdKey(msg) {
+			return m, nil
+		}
 		cmds = append(cmds, m.handleKey(msg))
+	case formReplyMsg:
+		cmds = append(cmds, m.applyFormReply(msg))
 	case tea.PasteMsg:
 		cmds = append(cmds, m.handlePaste(msg))
 	case tea.MouseWheelMsg:

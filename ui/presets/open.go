@@ -12,6 +12,16 @@ import (
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
+// conflictState says why the open file no longer matches the draft's
+// revision.
+type conflictState int
+
+const (
+	noConflict     conflictState = iota
+	conflictOnSave               // a save was refused
+	conflictOnDisk               // the watcher saw the file change under an edited draft
+)
+
 // conflictText explains a refused save; the draft stays.
 const conflictText = "the file changed on disk since you opened it; your draft is kept — ctrl+s again offers the difference, overwrite, fork or reload"
 
@@ -125,7 +135,7 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 		return nil
 	}
 	p := msg.p
-	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, false, msg.how.auto
+	m.open, m.revision, m.conflict, m.autoOpened = p, p.SourceRevision, noConflict, msg.how.auto
 	m.unparsed = !msg.parsed
 	m.d = msg.d
 	m.formMemory = &forms.Memory{}
@@ -196,7 +206,7 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 	switch {
 	case msg.err == nil:
 		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
-			m.revision, m.conflict = msg.res.SourceRevision, false
+			m.revision, m.conflict = msg.res.SourceRevision, noConflict
 			m.d.MarkSaved(msg.tree)
 		}
 		m.setStatus("saved "+msg.key, false)
@@ -206,7 +216,7 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 		}
 		return loadLibraryCmd(m.com.Workspace)
 	case errors.Is(msg.err, resources.ErrConflict):
-		m.conflict = true
+		m.conflict = conflictOnSave
 		m.setStatus(conflictText, true)
 		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
 			return readConflictCmd(msg.key, m.open.Path, m.d.Snapshot())
@@ -246,7 +256,7 @@ func (m *Model) reload() tea.Cmd {
 
 // closeDraft drops the open Preset and its draft.
 func (m *Model) closeDraft() {
-	m.open, m.d, m.conflict = nil, nil, false
+	m.open, m.d, m.conflict = nil, nil, noConflict
 	m.opening++ // an open still running is no longer wanted
 	m.stopEditing()
 	m.closeForm()

@@ -101,7 +101,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	}
 	// A second save uses the new revision and succeeds.
 	hs.Press("space", "ctrl+s")
-	if hs.m.conflict || hs.m.statusErr {
+	if hs.m.conflict != noConflict || hs.m.statusErr {
 		t.Fatalf("second save: %q", hs.m.status)
 	}
 }
@@ -118,7 +118,7 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	}
 	draftBefore := jsonv.StringifyIndent(hs.m.d.Tree(), "  ")
 	hs.Press("ctrl+s")
-	if !hs.m.conflict || !strings.Contains(hs.m.status, "your draft is kept") {
+	if hs.m.conflict != conflictOnSave || !strings.Contains(hs.m.status, "your draft is kept") {
 		t.Fatalf("conflict not reported: %q", hs.m.status)
 	}
 	if jsonv.StringifyIndent(hs.m.d.Tree(), "  ") != draftBefore || !hs.m.d.Dirty() {

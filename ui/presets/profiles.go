@@ -71,15 +71,22 @@ func (m *Model) profileDetailView(r rect) string {
 	card := m.profileStatusLines(inner)
 	if m.prof != nil && m.profForm != nil && m.prof.p.Path == p.Path {
 		title := "Profile · " + p.ID + " (editing)"
+		if m.profRaw {
+			title = "Profile · " + p.ID + " · raw JSON (editing)"
+		}
 		if m.prof.dirty() {
 			title = "● " + title + " unsaved"
 		}
 		formH := max(3, innerH-min(len(card), innerH/2))
 		lines := strings.Split(m.profForm.View(inner, formH), "\n")
 		lines = append(lines, card...)
-		return m.frame(r, title, "ctrl+s save · u undo · esc list", m.profFocus, lines)
+		other := "v JSON"
+		if m.profRaw {
+			other = "v form"
+		}
+		return m.frame(r, title, "ctrl+s save · u undo · "+other+" · esc list", m.profFocus, lines)
 	}
-	return m.frame(r, "Profile · "+p.ID, "i edit · e $EDITOR · enter its preset", false, append(m.profileDetailLines(p, inner), card...))
+	return m.frame(r, "Profile · "+p.ID, "i edit · v JSON · e $EDITOR · enter preset", false, append(m.profileDetailLines(p, inner), card...))
 }
 
 // profileDetailLines describe a profile that is not being edited.
@@ -162,7 +169,7 @@ func (m *Model) profileStatusLines(width int) []string {
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
-	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"tools", s.Last.Tools}, {"preset", s.Last.Preset}} {
+	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"preset", s.Last.Preset}, {"tools *", s.Last.Tools}} {
 		text, style := "unchanged", st.Text.Success
 		switch {
 		case d.d.Unknown:
@@ -171,6 +178,9 @@ func (m *Model) profileStatusLines(width int) []string {
 			text, style = d.d.Expected+" → "+d.d.Actual, st.Text.Warning
 		}
 		lines = append(lines, st.Text.Muted.Render(fmt.Sprintf("  %-11s", d.name))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
+	}
+	for _, l := range common.Wrap("* "+profile.ToolsDriftNote, max(1, width-2)) {
+		lines = append(lines, "  "+st.Text.Muted.Render(l))
 	}
 	return lines
 }

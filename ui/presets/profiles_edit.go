@@ -19,10 +19,11 @@ import (
 )
 
 // The Profiles view edits agent profiles like Presets: a draft of the
-// file's JSON tree, a form over every field (i), the whole file in
-// $EDITOR (e), new (n) and fork (f) in a chosen scope, delete (x) and save
-// (ctrl+s), each against the revision the user loaded. A profile that does
-// not validate is not saved (pi-forge's profile service refuses it too).
+// file's JSON tree, a form over every field (i), the whole file as JSON
+// inline (v, the Preset's Advanced view) or in $EDITOR (e), new (n) and
+// fork (f) in a chosen scope, delete (x) and save (ctrl+s), each against
+// the revision the user loaded. A profile that does not validate is not
+// saved (pi-forge's profile service refuses it too).
 
 // profileDraft is the profile being edited.
 type profileDraft struct {
@@ -32,6 +33,9 @@ type profileDraft struct {
 	baseline *jsonv.Object
 	history  []*jsonv.Object
 	diags    profile.Diagnostics
+	// run is the label of the last edit while a run of typing goes on
+	// (raw JSON): a coalescing edit with the same label is no new undo step.
+	run string
 }
 
 // dirty reports unsaved edits.
@@ -70,10 +74,13 @@ func (m *Model) profileViewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, k.Save) {
 		return m.saveProfile(), true
 	}
+	if key.Matches(msg, k.RawJSON) && (m.profForm == nil || !m.profFocus || !m.profForm.CapturesInput()) {
+		return m.toggleProfileRaw(), true
+	}
 	if m.profFocus && m.profForm != nil {
-		if m.profForm.CapturesInput() || !key.Matches(msg, k.Back, k.Undo) {
+		if m.profForm.CapturesInput() || !key.Matches(msg, k.Back, k.Undo, k.Edit) {
 			var cmd tea.Cmd
-			m.profForm, cmd = m.profForm.Update(msg)
+			m.profForm, cmd = m.updateForm(m.profForm, msg)
 			return cmd, true
 		}
 		if key.Matches(msg, k.Back) {
@@ -90,6 +97,7 @@ func (m *Model) profileViewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Undo):
 		return m.undoProfile(), true
 	case key.Matches(msg, k.Item), key.Matches(msg, m.com.Keys.Select) && m.profFocus:
+		m.profRaw = false // i is the form; v the raw JSON
 		return m.editProfile(p), true
 	case key.Matches(msg, k.Edit):
 		return m.editProfileExternally(p), true
@@ -136,8 +144,41 @@ func (m *Model) editProfile(p *resources.Profile) tea.Cmd {
 	return nil
 }
 
-// buildProfileForm makes the form of the open profile draft.
-func (m *Model) buildProfileForm(c forms.Cursor) forms.Form {
+// toggleProfileRaw switches the editor of the profile under the cursor
+// between its form and the whole file as JSON (opening its draft first).
+func (m *Model) toggleProfileRaw() tea.Cmd {
+	p := m.selectedProfile()
+	if p == nil {
+		return nil
+	}
+	editing := m.prof != nil && m.prof.p.Path == p.Path && m.profForm != nil
+	was := m.profRaw
+	if editing && m.profFocus {
+		m.profRaw = !m.profRaw
+	} else {
+		m.profRaw = true
+	}
+	m.editProfile(p)
+	if m.prof == nil || m.prof.p.Path != p.Path {
+		m.profRaw = was // another profile has unsaved edits (the status says so)
+		return nil
+	}
+	m.profForm = m.buildProfileForm(forms.Cursor{})
+	return nil
+}
+
+// profileViewToggle is the RawJSON binding as its help should read now: v
+// goes to the raw JSON from the form, and back to the form from it.
+func (m *Model) profileViewToggle() key.Binding {
+	b := m.keys.RawJSON
+	if m.profRaw {
+		b.SetHelp(b.Help().Key, "form")
+	}
+	return b
+}
+
+// profileContext is what the profile's form and raw view are built from.
+func (m *Model) profileContext() forms.ProfileContext {
 	var presets []string
 	if m.lib != nil {
 		for _, p := range m.lib.Presets {
@@ -146,7 +187,26 @@ func (m *Model) buildProfileForm(c forms.Cursor) forms.Form {
 			}
 		}
 	}
-	return forms.NewProfile(forms.ProfileContext{Com: m.com, Tree: m.prof.tree, Diagnostics: m.prof.diags, Presets: presets}, forms.WithCursor(c))
+	return forms.ProfileContext{Com: m.com, Tree: m.prof.tree, Diagnostics: m.prof.diags, Presets: presets}
+}
+
+// buildProfileForm makes the form (or the raw JSON view) of the open
+// profile draft.
+func (m *Model) buildProfileForm(c forms.Cursor) forms.Form {
+	if m.profRaw {
+		return forms.NewProfileRawJSON(m.profileContext(), forms.WithCursor(c))
+	}
+	return forms.NewProfile(m.profileContext(), forms.WithCursor(c))
+}
+
+// rebuildProfileForm follows an edit or an undo: the raw JSON view keeps
+// the text being typed, the form is made anew at the same place.
+func (m *Model) rebuildProfileForm() {
+	if r, ok := m.profForm.(interface{ RefreshProfile(forms.ProfileContext) }); ok && m.profRaw {
+		r.RefreshProfile(m.profileContext())
+		return
+	}
+	m.profForm = m.buildProfileForm(forms.CursorOf(m.profForm))
 }
 
 // syncProfileForm keeps the form only while the cursor is on the profile
@@ -172,16 +232,23 @@ func (m *Model) applyProfileEdit(msg forms.EditMsg) tea.Cmd {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	m.setProfileTree(next)
+	m.setProfileTree(next, msg.Label, msg.Coalesce)
 	return nil
 }
 
-// setProfileTree installs an edited tree (one undo step).
-func (m *Model) setProfileTree(next *jsonv.Object) {
-	m.prof.history = append(m.prof.history, m.prof.tree)
+// setProfileTree installs an edited tree: one undo step, or part of the
+// step before when coalesce continues a run of the same label.
+func (m *Model) setProfileTree(next *jsonv.Object, label string, coalesce bool) {
+	if !coalesce || label != m.prof.run || len(m.prof.history) == 0 {
+		m.prof.history = append(m.prof.history, m.prof.tree)
+	}
+	m.prof.run = ""
+	if coalesce {
+		m.prof.run = label
+	}
 	m.prof.tree = next
 	m.prof.check()
-	m.profForm = m.buildProfileForm(forms.CursorOf(m.profForm))
+	m.rebuildProfileForm()
 	m.refreshProfileRows()
 }
 
@@ -192,9 +259,9 @@ func (m *Model) undoProfile() tea.Cmd {
 		return nil
 	}
 	n := len(m.prof.history) - 1
-	m.prof.tree, m.prof.history = m.prof.history[n], m.prof.history[:n]
+	m.prof.tree, m.prof.history, m.prof.run = m.prof.history[n], m.prof.history[:n], ""
 	m.prof.check()
-	m.profForm = m.buildProfileForm(forms.CursorOf(m.profForm))
+	m.rebuildProfileForm()
 	m.refreshProfileRows()
 	m.setStatus("undid the last profile edit", false)
 	return nil
@@ -231,7 +298,7 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.verb == "saved" && m.prof != nil && m.prof.p.Key() == msg.key {
-		m.prof.revision, m.prof.baseline = msg.res.SourceRevision, msg.tree
+		m.prof.revision, m.prof.baseline, m.prof.run = msg.res.SourceRevision, msg.tree, ""
 	}
 	m.setStatus(msg.verb+" "+msg.key, false)
 	return loadLibraryCmd(m.com.Workspace) // the new snapshot reloads the status
@@ -314,7 +381,13 @@ func (m *Model) editProfileExternally(p *resources.Profile) tea.Cmd {
 		return nil
 	}
 	m.editProfile(p)
+	if m.prof == nil || m.prof.p.Path != p.Path {
+		return nil // another profile has unsaved edits (the status says so)
+	}
 	text := jsonv.StringifyIndent(m.prof.tree, "  ") + "\n"
+	if raw, ok := m.profForm.(interface{ Text() string }); ok && m.profRaw {
+		text = raw.Text() // what is being typed, parsing or not
+	}
 	key := p.Key()
 	return func() tea.Msg {
 		cmd, done, err := editorCommand(editorJob{content: text, raw: true}, os.Getenv)
@@ -339,12 +412,21 @@ func (m *Model) applyProfileEdited(msg profileEditedMsg) tea.Cmd {
 	case m.prof == nil || m.prof.p.Key() != msg.key:
 		return nil
 	}
-	if problem := forms.ParseProblem(msg.text); problem != "" {
+	if problem := forms.ParseProblem(msg.text, forms.NounProfile); problem != "" {
+		if raw, ok := m.profForm.(interface{ StartWith(string) tea.Cmd }); ok && m.profRaw {
+			m.profFocus = true
+			m.setStatus("the profile from $EDITOR does not parse; the draft is unchanged — fix it here", true)
+			return raw.StartWith(msg.text)
+		}
 		m.setStatus("the profile from $EDITOR was not applied: "+strings.TrimSuffix(problem, ".")+"; the draft is unchanged", true)
 		return nil
 	}
 	v, _ := jsonv.Parse([]byte(msg.text))
-	m.setProfileTree(v.(*jsonv.Object))
+	if draft.Equal(v.(*jsonv.Object), m.prof.tree) {
+		m.setStatus("no change from $EDITOR", false)
+		return nil
+	}
+	m.setProfileTree(v.(*jsonv.Object), "$EDITOR", false)
 	m.setStatus("profile "+msg.key+" replaced from $EDITOR (ctrl+s saves)", false)
 	return nil
 }

@@ -22,6 +22,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.diff != nil {
 		return m.draftDiffKey(msg)
 	}
+	if m.presets.Filtering() {
+		// The query takes every key, the panel's letters (p, u, r, …) too.
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		return nil
+	}
 	if m.showProfile {
 		if cmd, ok := m.profileViewKey(msg); ok {
 			return cmd
@@ -43,7 +48,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
 		if m.form.CapturesInput() || !keep {
 			var cmd tea.Cmd
-			m.form, cmd = m.form.Update(msg)
+			m.form, cmd = m.updateForm(m.form, msg)
 			return cmd
 		}
 	}
@@ -163,10 +168,6 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.presets.Filtering() {
-		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
-		return nil
-	}
 	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
 	}

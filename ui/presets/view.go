@@ -203,7 +203,10 @@ func (m *Model) statusLine() string {
 			text = "loading the preset library…"
 		case m.d != nil && m.open != nil:
 			text = m.open.Key() + " · " + m.open.FileName()
-			if m.d.Dirty() {
+			switch {
+			case m.conflict == conflictOnDisk:
+				text += " · " + m.diskChangeText()
+			case m.d.Dirty():
 				text += " · unsaved changes (ctrl+s saves, u undoes)"
 			}
 			style = st.Text.Muted

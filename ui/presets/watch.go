@@ -22,9 +22,13 @@ import (
 // one reload.
 var watchDebounce = 200 * time.Millisecond
 
-// libraryWatch is a running watcher.
+// libraryWatch is a running watcher: w watches each storage directory
+// that exists and its parent (so a directory created later, or deleted and
+// created again, is noticed and watched from then on); dirs are the
+// storage directories whose files count.
 type libraryWatch struct {
-	w *fsnotify.Watcher
+	w    *fsnotify.Watcher
+	dirs map[string]bool
 }
 
 type (
@@ -54,20 +58,20 @@ func watchDirs(ws resources.Workspace) []string {
 	return out
 }
 
-// startWatchCmd starts the watcher in a command; a directory that does not
-// exist yet is watched through its parent when that exists.
+// startWatchCmd starts the watcher in a command.
 func startWatchCmd(ws resources.Workspace) tea.Cmd {
 	return func() tea.Msg {
 		w, err := fsnotify.NewWatcher()
 		if err != nil {
 			return watchStartedMsg{}
 		}
+		lw := &libraryWatch{w: w, dirs: map[string]bool{}}
 		added := 0
 		for _, dir := range watchDirs(ws) {
+			lw.dirs[dir] = true
 			for _, d := range []string{dir, filepath.Dir(dir)} {
 				if fi, err := os.Stat(d); err == nil && fi.IsDir() && w.Add(d) == nil {
 					added++
-					break
 				}
 			}
 		}
@@ -75,11 +79,25 @@ func startWatchCmd(ws resources.Workspace) tea.Cmd {
 			w.Close()
 			return watchStartedMsg{}
 		}
-		return watchStartedMsg{watch: &libraryWatch{w: w}}
+		return watchStartedMsg{watch: lw}
 	}
 }
 
-// waitCmd waits for the next burst of events.
+// relevant reports whether an event changes the library: a file in a
+// storage directory, or a storage directory itself (a newly created one
+// is watched from now on). Other entries of a parent (config.json, the
+// payloads directory) do not count.
+func (lw *libraryWatch) relevant(ev fsnotify.Event) bool {
+	if lw.dirs[ev.Name] {
+		if ev.Has(fsnotify.Create) {
+			_ = lw.w.Add(ev.Name) // its files count from now on; a failure leaves the parent's view
+		}
+		return true
+	}
+	return lw.dirs[filepath.Dir(ev.Name)]
+}
+
+// waitCmd waits for the next burst of relevant events.
 func (lw *libraryWatch) waitCmd() tea.Cmd {
 	return func() tea.Msg {
 		var paths []string
@@ -89,6 +107,9 @@ func (lw *libraryWatch) waitCmd() tea.Cmd {
 			case ev, ok := <-lw.w.Events:
 				if !ok {
 					return nil
+				}
+				if !lw.relevant(ev) {
+					continue
 				}
 				paths = append(paths, ev.Name)
 				if timeout == nil {
@@ -140,13 +161,24 @@ func (m *Model) noticeDiskChange() tea.Cmd {
 	case now == nil:
 		m.setStatus(m.open.Key()+" was deleted on disk; your draft is kept — fork ("+m.keys.Fork.Help().Key+") writes it under a new id", true)
 	case now.SourceRevision == m.revision:
+		if m.conflict == conflictOnDisk {
+			m.conflict = noConflict // back as the draft knows it
+		}
 	case !m.d.Dirty():
 		m.setStatus("reloaded "+now.Key()+": it changed on disk", false)
 		return m.openPreset(now, openQuiet)
+	case m.conflict == conflictOnSave:
+		// a refused save already said so (and may have its dialog open)
 	default:
-		m.conflict = true
-		m.setStatus(now.Key()+" changed on disk; your draft is kept — "+m.keys.Reload.Help().Key+" reloads it, "+
-			m.keys.Save.Help().Key+" shows the difference and offers overwrite or fork", true)
+		m.conflict = conflictOnDisk
+		m.setStatus(now.Key()+": "+m.diskChangeText(), true)
 	}
 	return nil
+}
+
+// diskChangeText explains a file that changed on disk under an edited
+// draft, and the ways on.
+func (m *Model) diskChangeText() string {
+	return "the file changed on disk; your draft is kept — " + m.keys.Reload.Help().Key + " reloads it (dropping the draft), " +
+		m.keys.Save.Help().Key + " shows the difference and offers overwrite or fork"
 }

@@ -46,6 +46,10 @@ type loadedSession struct {
 	// messages counts the message entries of every branch (the picker's
 	// "msg" column, exact once the file is read).
 	messages int
+	// lastActive is the session's last activity as the picker's "when"
+	// column shows it (zero when nothing in the file has a time); it
+	// follows the file as follow mode re-reads it.
+	lastActive time.Time
 	// skipped are the lines the reader dropped and why; unnumbered counts
 	// more that it did not number; noticed are oddities that dropped
 	// nothing (a missing final newline, reused ids, repaired tree links).
@@ -87,6 +91,7 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		ls.name = sanitize.Fold(name)
 	}
 	ls.title = s.Title()
+	ls.lastActive = lastActivity(s)
 	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
 	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.rows = make([]entryRow, len(s.Entries))
@@ -129,6 +134,40 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	tv.moveTo(ls, ls.leaf)
 	ls.initialTree, ls.initialTimeline = &tv, &tl
 	return ls
+}
+
+// activityWindow is how many of the last user and assistant messages
+// lastActivity looks at: discovery reads only the file's tail too.
+const activityWindow = 64
+
+// lastActivity is when the session was last active, as discovery's
+// LastActivity puts it (Pi's getLastActivityTime: the newest user or
+// assistant message's message.timestamp, else its entry timestamp, else
+// the header's time), over the last messages of the file so a 100 MB
+// session costs a few lookups.
+func lastActivity(s *session.Session) time.Time {
+	best, seen := math.Inf(-1), 0
+	for i := len(s.Entries) - 1; i >= 0 && seen < activityWindow; i-- {
+		e := &s.Entries[i]
+		if e.Type != session.TypeMessage || (e.Role != session.RoleUser && e.Role != session.RoleAssistant) {
+			continue
+		}
+		seen++
+		ms, ok := e.MessageField("timestamp").Number()
+		if !ok {
+			ms = e.TimestampMs()
+		}
+		if !math.IsNaN(ms) && !math.IsInf(ms, 0) {
+			best = max(best, ms)
+		}
+	}
+	if !math.IsInf(best, -1) {
+		return time.UnixMilli(int64(best)).UTC()
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s.Header.Timestamp); err == nil {
+		return t.UTC()
+	}
+	return time.Time{}
 }
 
 // describe decodes one entry's summary (safe on any goroutine: it only

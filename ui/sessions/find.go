@@ -9,15 +9,22 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// The Tree pane's search (Pi's /tree search): `/` types a query, every
-// entry whose kind, id, summary or label holds each word matches, the
-// cursor jumps to the first match from where it is, and n/N step through
-// the others, unfolding what hides them. The kit's common.Search keeps
-// the query and the matches; positions are entries in the tree's display
-// order with folds ignored (treeOrder).
+// The session search: `/` in the timeline or the tree types a query;
+// matching entries (their text, see textsearch.go, or every word in the
+// kind, id, summary or label, like Pi's /tree search) are marked in both
+// panes, the cursor jumps to the first match from where it is, and n/N
+// step through the others in the pane the search started in: the tree in
+// its display order (unfolding what hides a match), the timeline in file
+// order (switching to a match's branch). The kit's common.Search keeps
+// the query and the matches; positions are tree-order positions for the
+// tree (treeOrder, folds ignored) and entry indexes for the timeline.
 
-// startSearch opens the tree's search line.
+// startSearch opens the search line in the focused list pane.
 func (m *Model) startSearch() {
+	if m.focus != paneTree {
+		m.focus = paneTimeline
+	}
+	m.searchPane = m.focus
 	m.search.Start()
 	m.ensureTreeOrder()
 }
@@ -30,19 +37,39 @@ func (m *Model) ensureTreeOrder() {
 	}
 }
 
-// showsSearchLine is true when the tree pane shows its search line.
-func (m *Model) showsSearchLine() bool { return m.search.Typing() || m.search.Active() }
+// showsSearchLine is true when pane shows the search line.
+func (m *Model) showsSearchLine(p pane) bool {
+	return p == m.searchPane && (m.search.Typing() || m.search.Active())
+}
+
+// timelineSearchLine is true when the timeline shows the search line
+// (not while it shows only the matches: its filter line says so then).
+func (m *Model) timelineSearchLine() bool {
+	return m.showsSearchLine(paneTimeline) && m.tl.list.Query() == ""
+}
 
 // searchKey types into the search line and jumps as the query changes.
 func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.search.Key(msg, m.com.Keys.Search) {
 	case common.SearchCancelled:
-		m.tree.marks(m.ls, nil)
+		m.clearSearch()
 		return nil
 	case common.SearchEdited, common.SearchAccepted:
-		return m.runSearch()
+		return tea.Batch(m.runSearch(), m.requestTextMatches())
 	}
 	return nil
+}
+
+// clearSearch ends the search and its marks.
+func (m *Model) clearSearch() {
+	m.search.Clear()
+	m.text.query, m.text.hits = "", nil
+	if m.text.cancel != nil {
+		m.text.cancel()
+		m.text.cancel = nil
+	}
+	m.tree.marks(m.ls, nil)
+	m.tl.marks(m.ls, nil)
 }
 
 // runSearch matches the query against every entry and moves to the first
@@ -64,35 +91,57 @@ func (m *Model) refreshSearch() {
 	}
 }
 
-// matchSearch matches the query against every entry the tree shows,
-// marks the matches and returns the first at or after the cursor.
+// matchSearch matches the query against every entry, marks the matches
+// in the tree and the timeline and returns the first at or after the
+// cursor of the search's pane.
 func (m *Model) matchSearch() (int, bool) {
 	if m.ls == nil {
 		return -1, false
 	}
 	m.ensureTreeOrder()
-	order, ls := m.treeOrder, m.ls
-	matches := common.MatchWords(len(order), func(pos int) string {
-		i := order[pos]
+	ls, q := m.ls, m.search.Query()
+	hits := map[int]bool{}
+	if m.text.query == q {
+		for i := range m.text.hits {
+			hits[i] = true
+		}
+	}
+	for _, i := range common.MatchWords(len(ls.rows), func(i int) string {
 		return ls.rows[i].kind + " " + ls.rows[i].id + " " + ls.sums[i].text + " " + ls.labels[i]
-	}, m.search.Query())
-	hits := make(map[int]bool, len(matches))
-	for _, pos := range matches {
-		hits[order[pos]] = true
+	}, q) {
+		hits[i] = true
 	}
 	m.tree.marks(ls, hits)
-	return m.search.SetMatches(matches, m.treePos())
+	m.tl.marks(ls, hits)
+	if m.searchPane == paneTree {
+		var matches []int
+		for pos, i := range m.treeOrder {
+			if hits[i] {
+				matches = append(matches, pos)
+			}
+		}
+		return m.search.SetMatches(matches, m.treePos())
+	}
+	matches := make([]int, 0, len(hits))
+	for i := range hits {
+		matches = append(matches, i)
+	}
+	return m.search.SetMatches(matches, max(0, m.tl.current()))
 }
 
 // searchStep moves to the next (or previous) match.
 func (m *Model) searchStep(next bool) tea.Cmd {
 	m.ensureTreeOrder()
+	from := max(0, m.tl.current())
+	if m.searchPane == paneTree {
+		from = m.treePos()
+	}
 	var pos int
 	var ok bool
 	if next {
-		pos, ok = m.search.Next(m.treePos())
+		pos, ok = m.search.Next(from)
 	} else {
-		pos, ok = m.search.Prev(m.treePos())
+		pos, ok = m.search.Prev(from)
 	}
 	if !ok {
 		return nil
@@ -111,14 +160,28 @@ func (m *Model) treePos() int {
 	return 0
 }
 
-// searchJump puts the tree cursor on the match at pos (unfolding what
-// hides it) and makes it the selection.
+// searchJump puts the search pane's cursor on the match at pos (the tree
+// unfolds what hides it; the timeline shows its branch) and makes it the
+// selection.
 func (m *Model) searchJump(pos int) tea.Cmd {
+	if m.searchPane != paneTree {
+		return m.selectEntry(pos)
+	}
 	if pos < 0 || pos >= len(m.treeOrder) {
 		return nil
 	}
 	m.tree.moveTo(m.ls, m.treeOrder[pos])
 	return m.treeMoved()
+}
+
+// toggleMatchesOnly narrows the timeline to the search's matches, or
+// shows every entry of the branch again.
+func (m *Model) toggleMatchesOnly() {
+	if m.tl.list.Query() != "" || !m.search.Active() {
+		m.tl.list.SetQuery("")
+		return
+	}
+	m.tl.list.SetQuery(m.search.Query())
 }
 
 // openGoto opens the "go to entry" prompt in the focused list pane (the

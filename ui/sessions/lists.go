@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
@@ -54,6 +55,9 @@ func (p *picker) refresh(open *loadedSession) {
 		row := newPickerItem(it, false, p.all)
 		if open != nil && it.Path == open.file {
 			row.open, row.count, row.name = true, open.messages, open.title
+			if !open.lastActive.IsZero() {
+				row.when = whenLabel(open.lastActive)
+			}
 		}
 		rows[i] = row
 	}
@@ -87,17 +91,33 @@ type timeline struct {
 	path []int // entry indexes root → leaf
 	// onPath holds the entries of path.
 	onPath map[int]bool
+	// hits are the entries the session search matches (marked in rows).
+	hits map[int]bool
 }
 
 func newTimeline() timeline {
 	t := timeline{list: common.NewList(renderTimelineRow)}
 	t.list.SetIdentity(func(it timelineItem) string { return strconv.Itoa(it.idx) })
-	// Like Pi's tree search: every word of the query in the kind, id,
-	// summary or label, case-insensitively.
-	t.list.SetFilter(common.FilterWords(func(it timelineItem) string {
-		return it.kind + " " + it.id + " " + it.text + " " + it.label
-	}))
+	// The timeline is narrowed to the session search's matches (marked
+	// in the items), its query being the search's.
+	t.list.SetFilter(func(items []timelineItem, q string) []int {
+		out := make([]int, 0, len(items))
+		for i, it := range items {
+			if q == "" || it.hit {
+				out = append(out, i)
+			}
+		}
+		return out
+	})
 	return t
+}
+
+// marks sets the entries the search matches and redraws their rows.
+func (t *timeline) marks(ls *loadedSession, hits map[int]bool) {
+	t.hits = hits
+	if ls != nil && t.path != nil {
+		t.refresh(ls)
+	}
 }
 
 // setBranch shows the branch ending at leaf with the cursor on entry at.
@@ -118,6 +138,7 @@ func (t *timeline) refresh(ls *loadedSession) {
 	items := make([]timelineItem, len(t.path))
 	for k, i := range t.path {
 		items[k] = newTimelineItem(ls, i)
+		items[k].hit = t.hits[i]
 	}
 	t.list.SetItems(items)
 }
@@ -172,12 +193,15 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 
+// whenLabel is the picker's "when" column for a time.
+func whenLabel(t time.Time) string { return t.Local().Format("Jan 02 15:04") }
+
 // newPickerItem is the picker row of a discovered session.
 func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
 	name := it.Title()
 	when := ""
 	if !it.LastActivity.IsZero() {
-		when = it.LastActivity.Local().Format("Jan 02 15:04")
+		when = whenLabel(it.LastActivity)
 	}
 	if it.Problem != "" {
 		when = "unreadable"

@@ -75,8 +75,12 @@ type Model struct {
 
 	// search is the Tree pane's find; treeOrder are the entries in the
 	// tree's display order, folds ignored (what the search walks).
-	search    common.Search
-	treeOrder []int
+	search common.Search
+	// searchPane is the pane the search was started in (where n/N step);
+	// text is its full-text part (textsearch.go).
+	searchPane pane
+	text       textState
+	treeOrder  []int
 	// gotoID is the "go to entry" prompt while it is open.
 	gotoID *string
 
@@ -192,12 +196,16 @@ func (m *Model) ShortHelp() []key.Binding {
 		return bs
 	case m.focus == paneTree:
 		bs := []key.Binding{k.Open, m.treeSearchKey()}
-		if m.search.Active() {
+		if m.search.Active() && m.searchPane == paneTree {
 			bs = append(bs, sk.Next, sk.Prev)
 		}
 		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy)
 	case m.focus == paneTimeline:
-		bs := []key.Binding{k.Open, k.Filter, k.Context, k.Follow, k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats}
+		bs := []key.Binding{k.Open, m.treeSearchKey()}
+		if m.search.Active() && m.searchPane == paneTimeline {
+			bs = append(bs, sk.Next, sk.Prev, k.MatchesOnly)
+		}
+		bs = append(bs, k.Context, k.Follow, k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats)
 		if m.ls != nil && m.ls.skippedCount() > 0 {
 			bs = append([]key.Binding{k.Skipped}, bs...)
 		}
@@ -207,7 +215,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 }
 
-// treeSearchKey is the filter key as the Tree pane uses it: search.
+// treeSearchKey is the filter key as the tree and the timeline use it:
+// search.
 func (m *Model) treeSearchKey() key.Binding {
 	f := m.keys.Filter
 	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "search"))
@@ -220,7 +229,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
-		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.GotoEntry, k.ToLeaf},
+		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
 		{m.com.Keys.Copy, k.CopyContext},
 	}
@@ -232,10 +241,8 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
-	case tea.MouseWheelMsg:
-		cmds = append(cmds, m.handleWheel(msg))
-	case tea.MouseClickMsg:
-		cmds = append(cmds, m.handleClick(msg))
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
 	case common.StatusExpiredMsg:
 		for i := range m.status {
 			m.status[i].Expire(msg)
@@ -280,6 +287,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case loadedMsg:
 		return m.applyLoaded(msg)
+	case textMatchesMsg:
+		return m.applyTextMatches(msg)
 	case detailMsg:
 		delete(m.detail.pending, msg.key)
 		if len(m.detail.cache) >= detailCacheMax {

@@ -104,23 +104,39 @@ func TestPickerIncrementalSearch(t *testing.T) {
 	}
 }
 
-func TestTimelineFilter(t *testing.T) {
+// `/` in the timeline searches the session (issue 16): matches are marked
+// and the cursor jumps to the first; m narrows the timeline to them.
+func TestTimelineSearchAndMatchesOnly(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(paneTimeline)
 	hs.Press("/")
 	hs.Type("cents fix")
-	var ids []string
+	var marked []string
 	for row := range hs.m.tl.list.Len() {
-		ids = append(ids, hs.m.tl.list.Shown(row).id)
+		if it := hs.m.tl.list.Shown(row); it.hit {
+			marked = append(marked, it.id)
+		}
 	}
 	// e13 carries the label, e15 is the label entry, e16 mentions both words.
-	if strings.Join(ids, ",") != "e13,e15,e16" {
-		t.Fatalf("filter 'cents fix' kept %v", ids)
+	if strings.Join(marked, ",") != "e13,e15,e16" || hs.m.tl.list.Len() != 17 {
+		t.Fatalf("search 'cents fix' marked %v of %d rows", marked, hs.m.tl.list.Len())
+	}
+	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e13" {
+		t.Fatalf("the cursor should jump to the first match, is on %s", cur.id)
 	}
 	hs.Press("enter")
-	if hs.m.CapturesInput() || hs.m.tl.list.Query() != "cents fix" {
-		t.Fatal("enter should keep the filter and release the keyboard")
+	if hs.m.CapturesInput() || !hs.m.search.Active() {
+		t.Fatal("enter should keep the search and release the keyboard")
 	}
+	hs.Press("n")
+	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e15" {
+		t.Fatalf("n should go to the next match, is on %s", cur.id)
+	}
+	hs.Press("N", "N")
+	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e16" {
+		t.Fatalf("N wraps to the last match, is on %s", cur.id)
+	}
+	hs.Press("m")
 	view := ansi.Strip(hs.view())
 	if !strings.Contains(view, "3 of 17") {
 		t.Fatalf("the timeline should say how many entries match:\n%s", view)
@@ -387,5 +403,24 @@ func TestTreeFilterModes(t *testing.T) {
 	m.tree.follow(m.ls, hs.entryIndex("e14"))
 	if got := m.ls.rows[m.tree.current()].id; got != "e12" {
 		t.Fatalf("a hidden entry should put the cursor on its nearest visible ancestor, got %s", got)
+	}
+}
+
+// The session search reads the whole text of an entry (decoded, as the
+// global search does), not only the one-line summary the rows show.
+func TestSessionSearchMatchesTheFullText(t *testing.T) {
+	hs, _ := newHarness(t, 120, 40)
+	hs.focusOn(paneTree)
+	hs.Press("/")
+	hs.Type("// END OF FILE") // past the 240 runes of the summary, other case
+	hs.Press("enter")
+	if hs.m.search.Count() != 1 {
+		t.Fatalf("%d matches: %s", hs.m.search.Count(), hs.m.search.Info())
+	}
+	if cur := hs.m.tree.current(); hs.m.ls.rows[cur].id != "e05" {
+		t.Fatalf("the tree cursor is on %s", hs.m.ls.rows[cur].id)
+	}
+	if !strings.Contains(ansi.Strip(hs.view()), "match 1/1") {
+		t.Fatalf("the tree should count the match:\n%s", ansi.Strip(hs.view()))
 	}
 }

@@ -47,6 +47,7 @@ type (
 		label  string
 		text   string
 		tokens int
+		hit    bool // matches the session search
 	}
 )
 
@@ -127,7 +128,9 @@ func renderTimelineRow(it timelineItem, s common.RowState) string {
 		return selectedRow(s, it.mark+" "+it.clock+"  "+kind+"  "+text+pad+" "+tokens)
 	}
 	textPart := st.List.Item.Render(text)
-	if label != "" {
+	if it.hit {
+		textPart = st.List.Match.Render(text)
+	} else if label != "" {
 		lw := min(ansi.StringWidth(label), ansi.StringWidth(text))
 		textPart = st.Badge.Info.Render(ansi.Cut(text, 0, lw)) + st.List.Item.Render(ansi.Cut(text, lw, ansi.StringWidth(text)))
 	}

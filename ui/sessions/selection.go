@@ -187,14 +187,15 @@ func (m *Model) announce(idx int) tea.Cmd {
 	id, atLeaf := ls.sess.Entries[idx].ID, idx == ls.leaf
 	cur := m.com.Selection
 	active := session.ActivePresetAt(ls.sess, idx).String()
+	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
 	if m.selEntry == id && m.atLeaf == atLeaf && cur.SessionFile == ls.file &&
-		cur.EntryID == id && cur.ActivePreset == active && cur.SessionName == ls.title {
+		cur.EntryID == id && cur.ActivePreset == active && cur.FreshBranch == fresh && cur.SessionName == ls.title {
 		return nil
 	}
 	m.selEntry, m.atLeaf = id, atLeaf
 	sel := cur
 	sel.SessionFile, sel.SessionName = ls.file, ls.title
-	sel.EntryID, sel.AtLeaf, sel.ActivePreset = id, atLeaf, active
+	sel.EntryID, sel.AtLeaf, sel.ActivePreset, sel.FreshBranch = id, atLeaf, active, fresh
 	return func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
 }
 

@@ -25,14 +25,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch m.focus {
 		case panePicker:
 			m.picker.list.StartFilter()
-		case paneTree:
+		default:
 			if m.ls != nil {
 				m.startSearch()
 			}
-		default:
-			m.focus = paneTimeline
-			m.tl.list.StartFilter()
 		}
+		return nil
+	case key.Matches(msg, k.MatchesOnly) && m.ls != nil && m.search.Active():
+		m.toggleMatchesOnly()
 		return nil
 	case key.Matches(msg, k.Reload):
 		return m.reload()
@@ -71,7 +71,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.detail.expanded[idx] = !m.detail.expanded[idx]
 		}
 		return nil
-	case m.focus == paneTree && m.search.Active() && key.Matches(msg, m.com.Keys.Search.Next, m.com.Keys.Search.Prev):
+	case m.focus == m.searchPane && m.search.Active() && key.Matches(msg, m.com.Keys.Search.Next, m.com.Keys.Search.Prev):
 		return m.searchStep(key.Matches(msg, m.com.Keys.Search.Next))
 	}
 	return m.navigate(msg)
@@ -88,9 +88,8 @@ func (m *Model) back() {
 		m.focus = paneTimeline
 	case m.focus == paneTimeline && m.tl.list.Query() != "" && m.ls != nil:
 		m.tl.list.SetQuery("")
-	case m.focus == paneTree && m.search.Active():
-		m.search.Clear()
-		m.tree.marks(m.ls, nil)
+	case m.focus == m.searchPane && m.search.Active():
+		m.clearSearch()
 	case m.focus == panePicker && m.picker.list.Query() != "":
 		m.picker.list.SetQuery("")
 	case m.focus > panePicker:

@@ -81,14 +81,15 @@ func TestStatusBelongsToItsPaneAndExpires(t *testing.T) {
 	}
 }
 
-// With a filter that matches nothing, enter has no entry to open: focus
-// stays on the timeline instead of moving to an empty detail pane.
+// With only the matches of a search that matches nothing shown, enter has
+// no entry to open: focus stays on the timeline instead of moving to an
+// empty detail pane.
 func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
 	hs.Press("/")
 	hs.Type("zzzz-no-such-text")
-	hs.Press("enter", "enter")
+	hs.Press("enter", "m", "enter")
 	if hs.m.focus != paneTimeline {
 		t.Fatalf("focus moved to pane %d with nothing selected", hs.m.focus)
 	}

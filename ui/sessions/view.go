@@ -168,7 +168,7 @@ func (m *Model) treeView(r rect) string {
 	switch {
 	case m.gotoID != nil && focused:
 		top = append(top, m.promptLine())
-	case m.showsSearchLine():
+	case m.showsSearchLine(paneTree):
 		top = append(top, m.search.Line(&m.com.Styles))
 	}
 	lines := append(top, tv.list.View(&m.com.Styles, r.w-4, r.h-2-len(top), focused)...)
@@ -191,8 +191,11 @@ func (m *Model) timelineView(r rect) string {
 	}
 	t := &m.tl
 	var top []string
-	if m.gotoID != nil && focused {
+	switch {
+	case m.gotoID != nil && focused:
 		top = append(top, m.promptLine())
+	case m.timelineSearchLine():
+		top = append(top, m.search.Line(st))
 	}
 	lines := append(top, t.list.View(st, r.w-4, r.h-2-len(top), focused)...)
 	if t.list.Len() == 0 {

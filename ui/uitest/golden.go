@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/internal/timing"
 )
 
 // UpdateEnv is the environment variable that rewrites golden files.
@@ -91,12 +93,11 @@ func AssertFits(t *testing.T, view string, width, height int) {
 // TimingEnv is the environment variable that turns on wall-clock budget
 // tests. They are off by default: a busy or instrumented run (-race, a
 // shared CI machine) makes them fail for reasons that are not the code's.
-const TimingEnv = "FORGEBENCH_TIMING"
+const TimingEnv = timing.Env
 
-// RequireTiming skips a wall-clock budget test unless FORGEBENCH_TIMING=1.
+// RequireTiming skips a wall-clock budget test unless FORGEBENCH_TIMING=1
+// (internal/timing, which tests outside ui use).
 func RequireTiming(t *testing.T) {
 	t.Helper()
-	if os.Getenv(TimingEnv) != "1" {
-		t.Skipf("wall-clock budget test: run with %s=1 (the benchmarks measure the same without a budget)", TimingEnv)
-	}
+	timing.Require(t)
 }

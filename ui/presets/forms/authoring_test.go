@@ -147,17 +147,8 @@ func TestRawJSONKeepsTheDraftOnAParseError(t *testing.T) {
 	if _, ok := obj.Get("x-extra"); !ok {
 		t.Fatal("the unknown key was lost")
 	}
-	if problem := parseProblem("[1]"); problem != "Preset root must be a JSON object." {
+	if problem := parseProblem("[1]", NounPreset); problem != "Preset root must be a JSON object." {
 		t.Fatal(problem)
 	}
 	_ = preset.LevelError
-}
-
-// TestPolicyWaitsForItsEditBeforeTheNext: a second m before the panel
-// rebuilt the form does not cycle from the stale mode.
-func TestPolicyWaitsForItsEditBeforeTheNext(t *testing.T) {
-	d := drive(t, NewPolicy(policyContext(t, policyDraft), "tools")).press("m", "m", "m")
-	if len(d.edits) != 1 {
-		t.Fatalf("%d edits from one stale form", len(d.edits))
-	}
 }

@@ -5,7 +5,9 @@
 // Forms never mutate the draft they are given. When the user commits a field
 // (enter, or ↑/↓ while editing, which commits and moves), a form returns a
 // tea.Cmd producing an EditMsg; the panel applies it to its draft,
-// re-validates the preset, and re-creates the form from the new draft. An
+// re-validates the preset, and re-creates the form from the new draft (keys
+// typed before that edit is back wait in the panel, so a form never sees a
+// key after its own edit). An
 // EditMsg targets the deepest container that already exists: setting
 // context.mergeSeparator on a draft without `context` emits
 // Path{"context"} with {"mergeSeparator": …}, so the panel never has to

@@ -57,10 +57,6 @@ type policyForm struct {
 
 	edit   prompt
 	target policyRow
-	// pending is set once an edit is emitted: this instance is stale until
-	// the panel rebuilds the form from the edited draft, so keys that edit
-	// wait (a fast m m m would otherwise cycle from the old mode each time).
-	pending bool
 }
 
 func newPolicy(ctx Context, field string, o options) Form {
@@ -245,16 +241,7 @@ func (f *policyForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	if !ok {
 		return f, nil
 	}
-	r := f.rows[f.row]
-	k := f.keys
-	if f.pending && !key.Matches(kp, k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown) {
-		return f, nil
-	}
-	form, cmd := f.handleKey(kp, r)
-	if cmd != nil && !f.edit.open {
-		f.pending = true
-	}
-	return form, cmd
+	return f.handleKey(kp, f.rows[f.row])
 }
 
 // handleKey is Update for a key when no text is being typed.

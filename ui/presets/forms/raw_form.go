@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -18,29 +17,48 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// rawForm is the Advanced view: the whole Preset as JSON (the draft's own
-// tree, so unknown keys and the user's order are there and survive),
-// scrolled with the form keys, edited inline (enter) or in $EDITOR (the
-// panel's e). While typing, every change that parses to a JSON object
-// becomes the draft (one coalesced undo step) and is validated at once;
-// text that does not parse leaves the draft as it was and the form points
-// at the line and column of the problem.
+// rawForm is the Advanced view: the whole Preset (or agent profile) as
+// JSON (the draft's own tree, so unknown keys and the user's order are
+// there and survive), scrolled with the form keys, edited inline (enter) or
+// in $EDITOR (the panel's e). While typing, every change that parses to a
+// JSON object becomes the draft (one coalesced undo step) and is validated
+// at once; text that does not parse leaves the draft as it was and the form
+// points at the line and column of the problem.
 type rawForm struct {
 	base
+	noun    string // what the JSON is: "Preset" or "profile"
+	errs    int    // the draft's validation counts
+	warns   int
 	text    string // the draft as JSON
 	lines   []string
 	top     int
 	editing bool
-	ta      textarea.Model
+	ta      *textEditor
 	problem string // the parse error of the text being typed ("" = parses)
 	height  int
 }
 
-// NewRawJSON shows the whole draft as JSON.
+// Nouns of the raw JSON view (ParseProblem's subject).
+const (
+	NounPreset  = "Preset"
+	NounProfile = "profile"
+)
+
+// NewRawJSON shows the whole Preset draft as JSON.
 func NewRawJSON(ctx Context, opts ...Option) Form {
 	o := applyOptions(opts)
-	f := &rawForm{base: newBase(ctx, o), top: o.cursor.Row}
+	f := &rawForm{base: newBase(ctx, o), noun: NounPreset, top: o.cursor.Row}
+	f.errs, f.warns = f.ctx.Diagnostics.Count(preset.LevelError), f.ctx.Diagnostics.Count(preset.LevelWarning)
 	f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
+	return f
+}
+
+// NewProfileRawJSON shows an agent profile's whole tree as JSON: the same
+// view and keys as the Preset's Advanced row.
+func NewProfileRawJSON(ctx ProfileContext, opts ...Option) Form {
+	o := applyOptions(opts)
+	f := &rawForm{base: newBase(Context{Com: ctx.Com, Draft: jsonv.NewObject()}, o), noun: NounProfile, top: o.cursor.Row}
+	f.RefreshProfile(ctx)
 	return f
 }
 
@@ -53,6 +71,27 @@ func (f *rawForm) setText(text string) {
 // panel calls it instead of building a new form after an edit).
 func (f *rawForm) Refresh(ctx Context) {
 	f.ctx = newBase(ctx, options{keys: f.keys}).ctx
+	f.errs, f.warns = f.ctx.Diagnostics.Count(preset.LevelError), f.ctx.Diagnostics.Count(preset.LevelWarning)
+	if !f.editing {
+		f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
+	}
+}
+
+// RefreshProfile is Refresh for a profile's tree.
+func (f *rawForm) RefreshProfile(ctx ProfileContext) {
+	f.ctx.Draft = ctx.Tree
+	if f.ctx.Draft == nil {
+		f.ctx.Draft = jsonv.NewObject()
+	}
+	f.errs, f.warns = 0, 0
+	for _, d := range ctx.Diagnostics {
+		switch d.Level {
+		case preset.LevelError:
+			f.errs++
+		case preset.LevelWarning:
+			f.warns++
+		}
+	}
 	if !f.editing {
 		f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
 	}
@@ -62,37 +101,30 @@ func (f *rawForm) Refresh(ctx Context) {
 // that does not parse), with its problem shown.
 func (f *rawForm) StartWith(text string) tea.Cmd {
 	cmd := f.startEditing(text)
-	f.problem = parseProblem(text)
+	f.problem = parseProblem(text, f.noun)
 	return cmd
 }
 
 func (f *rawForm) startEditing(text string) tea.Cmd {
-	f.ta = textarea.New()
-	f.ta.ShowLineNumbers = true
-	f.ta.Prompt = ""
-	f.ta.CharLimit = 0
-	f.ta.MaxHeight = 0
-	styles := textarea.DefaultStyles(f.styles.IsDark)
-	styles.Cursor.Blink = false
-	f.ta.SetStyles(styles)
-	f.ta.SetValue(text)
+	f.ta = newTextEditor(&f.keys.Text, text)
 	f.editing, f.problem = true, ""
-	return f.ta.Focus()
+	return nil
 }
 
 var offsetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at offset (\d+)$`) })
 
 // ParseProblem is "" when text is a JSON object, else what is wrong and
-// where: "invalid JSON at line L, column C: …".
-func ParseProblem(text string) string { return parseProblem(text) }
+// where: "invalid JSON at line L, column C: …", or "<Noun> root must be a
+// JSON object." (noun: NounPreset or NounProfile).
+func ParseProblem(text, noun string) string { return parseProblem(text, noun) }
 
-func parseProblem(text string) string {
+func parseProblem(text, noun string) string {
 	v, err := jsonv.Parse([]byte(text))
 	if err == nil {
 		if _, ok := v.(*jsonv.Object); ok {
 			return ""
 		}
-		return "Preset root must be a JSON object."
+		return strings.ToUpper(noun[:1]) + noun[1:] + " root must be a JSON object."
 	}
 	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
 	if m := offsetRE().FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
@@ -123,13 +155,10 @@ func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 			}
 			return f, nil
 		}
-		before := f.ta.Value()
-		var cmd tea.Cmd
-		f.ta, cmd = f.ta.Update(msg)
-		if f.ta.Value() == before {
-			return f, cmd
+		if !f.ta.update(msg) {
+			return f, nil
 		}
-		return f, tea.Batch(cmd, f.applyTyped())
+		return f, f.applyTyped()
 	}
 	if !isKey {
 		return f, nil
@@ -158,7 +187,7 @@ func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 // applyTyped makes parsing text the draft (coalesced into one undo step).
 func (f *rawForm) applyTyped() tea.Cmd {
 	text := f.ta.Value()
-	if f.problem = parseProblem(text); f.problem != "" {
+	if f.problem = parseProblem(text, f.noun); f.problem != "" {
 		return nil
 	}
 	v, _ := jsonv.Parse([]byte(text))
@@ -179,17 +208,18 @@ func (f *rawForm) View(width, height int) string {
 	st := f.styles
 	f.height = height
 	var head []string
-	errs, warns := f.ctx.Diagnostics.Count(preset.LevelError), f.ctx.Diagnostics.Count(preset.LevelWarning)
-	status := st.Text.Success.Render(fmt.Sprintf("✓ valid JSON · %d error(s), %d warning(s) in the Preset", errs, warns))
+	status := st.Text.Success.Render(fmt.Sprintf("✓ valid JSON · %d error(s), %d warning(s) in the %s", f.errs, f.warns, f.noun))
 	if f.problem != "" {
 		status = st.Text.Danger.Render("✗ " + f.problem + " — the draft keeps its last valid state")
 	}
-	head = append(head, st.Text.Subtle.Render(truncate("Advanced — the whole Preset as JSON; unknown keys are kept", width)), truncate(status, width), "")
+	about := "Advanced — the whole Preset as JSON; unknown keys are kept"
+	if f.noun == NounProfile {
+		about = "Raw JSON — the whole profile file; pi-forge refuses keys it does not know"
+	}
+	head = append(head, st.Text.Subtle.Render(truncate(about, width)), truncate(status, width), "")
 	bodyH := max(0, height-len(head))
 	if f.editing {
-		f.ta.SetWidth(width)
-		f.ta.SetHeight(max(1, bodyH))
-		return common.Fit(append(head, strings.Split(f.ta.View(), "\n")...), width, height)
+		return common.Fit(append(head, f.ta.view(st, width, max(1, bodyH))...), width, height)
 	}
 	end := min(len(f.lines), f.top+bodyH)
 	body := make([]string, 0, bodyH)

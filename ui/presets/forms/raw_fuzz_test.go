@@ -13,7 +13,7 @@ func FuzzParseProblem(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		p := parseProblem(text)
+		p := parseProblem(text, NounProfile)
 		if strings.HasPrefix(p, "invalid JSON at line ") {
 			var line int
 			if _, err := fmtSscanf(p, &line); err == nil && line > strings.Count(text, "\n")+1 {

@@ -1,0 +1,114 @@
+package capabilities
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func click(hs *harness, x, y int) {
+	hs.m.View() // a click reads what the last frame drew
+	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+}
+
+func wheel(hs *harness, x, y int, down bool) {
+	hs.m.View()
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
+}
+
+// TestMouseActsOnThePaneUnderThePointer: in the wide layout a click
+// selects a capability (a second click opens its editor, as enter does),
+// the wheel scrolls the detail under the pointer whatever has focus, and a
+// click on an active capability's card selects it (a second click expands
+// it).
+func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
+	hs := newHarness(t, 160, 30, true)
+	l := hs.m.layout()
+	hs.focusOn(paneSession)
+	click(hs, 5, 2) // the library's second row
+	if hs.m.focus != paneLibrary || hs.m.list.Cursor() != 1 {
+		t.Fatalf("click on the second capability: focus %d cursor %d", hs.m.focus, hs.m.list.Cursor())
+	}
+	// The session view at the leaf shows two active capabilities.
+	starts := hs.m.view.starts
+	if len(starts) != 2 {
+		t.Fatalf("the demo leaf has %d cards", len(starts))
+	}
+	sessionTop := l.detail.h
+	click(hs, l.library.w+5, sessionTop+1+starts[1]-hs.m.view.offset)
+	if hs.m.focus != paneSession || hs.m.view.cursor != 1 {
+		t.Fatalf("click on the second card: focus %d cursor %d", hs.m.focus, hs.m.view.cursor)
+	}
+	a, _ := hs.m.view.selectedActive()
+	click(hs, l.library.w+5, sessionTop+1+starts[1]-hs.m.view.offset)
+	if !hs.m.view.expanded[a.Snapshot.ActivationID] {
+		t.Error("a click on the selected card does not expand it")
+	}
+	// A click on the selected capability opens its editor.
+	click(hs, 5, 2)
+	click(hs, 5, 2)
+	if hs.m.edit == nil {
+		t.Error("a click on the selected capability does not open its editor")
+	}
+}
+
+// TestWheelScrollsTheDetail: on a short screen the wheel scrolls the
+// capability's text under the pointer, whatever has focus, and stops at
+// its last line.
+func TestWheelScrollsTheDetail(t *testing.T) {
+	hs := newHarness(t, 160, 14, true)
+	l := hs.m.layout()
+	for range 50 {
+		wheel(hs, l.library.w+5, 2, true)
+	}
+	if hs.m.detailMax < 4 || hs.m.detailOffset != hs.m.detailMax || hs.m.focus == paneDetail {
+		t.Fatalf("wheel over the detail: offset %d of %d, focus %d", hs.m.detailOffset, hs.m.detailMax, hs.m.focus)
+	}
+	wheel(hs, l.library.w+5, 2, false)
+	if hs.m.detailOffset != hs.m.detailMax-3 {
+		t.Errorf("wheel up over the detail: offset %d, want %d", hs.m.detailOffset, hs.m.detailMax-3)
+	}
+}
+
+// TestMouseIgnoredUnderADialog: while a dialog is open the mouse does
+// nothing.
+func TestMouseIgnoredUnderADialog(t *testing.T) {
+	hs := newHarness(t, 160, 30, true)
+	hs.Press("n")
+	if hs.m.dialog == nil {
+		t.Fatal("n opens the new-capability dialog")
+	}
+	click(hs, 5, 2)
+	if hs.m.list.Cursor() != 0 {
+		t.Error("a click under a dialog moved the library's cursor")
+	}
+}
+
+// The idle status line listed the panel's keys as a fixed string, cut with
+// "…" at 80 columns and wrong once a key is rebound: it is generated from
+// the keymap now and fitted whole hints at a time.
+func TestIdleStatusLineComesFromTheKeymap(t *testing.T) {
+	hs := newHarness(t, 80, 24, true)
+	hs.m.keys.Disable = key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "disable"))
+	line := ansi.Strip(hs.m.statusLine())
+	if !strings.HasPrefix(line, "A enable binding • D disable") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
+		t.Fatalf("status line %q", line)
+	}
+	known := map[string]bool{}
+	k := hs.m.keys
+	for _, b := range []key.Binding{k.New, k.Open, k.Enable, k.EnableBound, k.Disable, k.Add, k.Reset, k.Bindings} {
+		known[b.Help().Key+" "+b.Help().Desc] = true
+	}
+	for _, hint := range strings.Split(strings.TrimSpace(line), " • ") {
+		if !known[hint] {
+			t.Errorf("%q is not a whole hint of the keymap (line %q)", hint, line)
+		}
+	}
+}

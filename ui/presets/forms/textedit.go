@@ -1,0 +1,260 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// textEditor is the multi-line editor of the raw JSON view: the text as
+// lines of runes, a cursor, and a window that follows it. bubbles'
+// textarea renders every line of its value on each key and each frame, so
+// a key in a 200-item Preset (1,400 lines of JSON) cost a quarter of a
+// second; this editor touches only the lines on screen. Lines do not wrap:
+// a long one scrolls sideways with the cursor, as in a code editor.
+type textEditor struct {
+	keys  *keymap.TextEditor
+	lines [][]rune
+	// row and col are the cursor (col counts runes, 0..len(line)); want is
+	// the column up/down aim for.
+	row, col, want int
+	// top is the first line shown, left the first cell of every line.
+	top, left int
+	// height is the last view's text height (paging).
+	height int
+}
+
+// newTextEditor edits text with the cursor at its start.
+func newTextEditor(keys *keymap.TextEditor, text string) *textEditor {
+	e := &textEditor{keys: keys, height: 1}
+	e.setValue(text)
+	return e
+}
+
+func (e *textEditor) setValue(text string) {
+	parts := strings.Split(text, "\n")
+	e.lines = make([][]rune, len(parts))
+	for i, p := range parts {
+		e.lines[i] = []rune(p)
+	}
+	e.row, e.col, e.want, e.top, e.left = 0, 0, 0, 0, 0
+}
+
+// Value is the text being edited.
+func (e *textEditor) Value() string {
+	var b strings.Builder
+	for i, l := range e.lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(string(l))
+	}
+	return b.String()
+}
+
+// update handles a key or a paste; changed reports whether the text changed.
+func (e *textEditor) update(msg tea.Msg) (changed bool) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		e.insert(msg.Content)
+		return msg.Content != ""
+	case tea.KeyPressMsg:
+		return e.key(msg)
+	}
+	return false
+}
+
+func (e *textEditor) key(kp tea.KeyPressMsg) bool {
+	k := e.keys
+	line := e.lines[e.row]
+	switch {
+	case key.Matches(kp, k.Left):
+		if e.col > 0 {
+			e.col--
+		} else if e.row > 0 {
+			e.row--
+			e.col = len(e.lines[e.row])
+		}
+	case key.Matches(kp, k.Right):
+		if e.col < len(line) {
+			e.col++
+		} else if e.row < len(e.lines)-1 {
+			e.row, e.col = e.row+1, 0
+		}
+	case key.Matches(kp, k.Up):
+		e.moveRows(-1)
+		return false
+	case key.Matches(kp, k.Down):
+		e.moveRows(1)
+		return false
+	case key.Matches(kp, k.PageUp):
+		e.moveRows(-max(1, e.height))
+		return false
+	case key.Matches(kp, k.PageDown):
+		e.moveRows(max(1, e.height))
+		return false
+	case key.Matches(kp, k.LineStart):
+		e.col = 0
+	case key.Matches(kp, k.LineEnd):
+		e.col = len(line)
+	case key.Matches(kp, k.DocStart):
+		e.row, e.col = 0, 0
+	case key.Matches(kp, k.DocEnd):
+		e.row = len(e.lines) - 1
+		e.col = len(e.lines[e.row])
+	case key.Matches(kp, k.Newline):
+		e.insert("\n")
+		return true
+	case key.Matches(kp, k.Indent):
+		e.insert("  ")
+		return true
+	case key.Matches(kp, k.DeleteBefore):
+		return e.deleteBefore()
+	case key.Matches(kp, k.DeleteAfter):
+		return e.deleteAfter()
+	case key.Matches(kp, k.KillToEnd):
+		if e.col == len(line) {
+			return e.deleteAfter() // at the end: join the next line
+		}
+		e.lines[e.row] = line[:e.col]
+		return true
+	case key.Matches(kp, k.KillToStart):
+		if e.col == 0 {
+			return false
+		}
+		e.lines[e.row] = append([]rune{}, line[e.col:]...)
+		e.col = 0
+		return true
+	case kp.Text != "" && kp.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
+		e.insert(kp.Text)
+		return true
+	default:
+		return false
+	}
+	e.want = e.col
+	return false
+}
+
+// moveRows moves the cursor n lines, aiming at the remembered column.
+func (e *textEditor) moveRows(n int) {
+	e.row = max(0, min(len(e.lines)-1, e.row+n))
+	e.col = min(e.want, len(e.lines[e.row]))
+}
+
+// insert types text at the cursor (newlines split the line).
+func (e *textEditor) insert(text string) {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	parts := strings.Split(text, "\n")
+	line := e.lines[e.row]
+	head := append([]rune{}, line[:e.col]...)
+	tail := append([]rune{}, line[e.col:]...)
+	if len(parts) == 1 {
+		ins := []rune(parts[0])
+		e.lines[e.row] = append(append(head, ins...), tail...)
+		e.col += len(ins)
+		e.want = e.col
+		return
+	}
+	added := make([][]rune, len(parts))
+	added[0] = append(head, []rune(parts[0])...)
+	for i := 1; i < len(parts)-1; i++ {
+		added[i] = []rune(parts[i])
+	}
+	last := []rune(parts[len(parts)-1])
+	added[len(parts)-1] = append(append([]rune{}, last...), tail...)
+	e.lines = append(e.lines[:e.row], append(added, e.lines[e.row+1:]...)...)
+	e.row += len(parts) - 1
+	e.col = len(last)
+	e.want = e.col
+}
+
+func (e *textEditor) deleteBefore() bool {
+	switch {
+	case e.col > 0:
+		line := e.lines[e.row]
+		e.lines[e.row] = append(line[:e.col-1:e.col-1], line[e.col:]...)
+		e.col--
+	case e.row > 0:
+		prev := e.lines[e.row-1]
+		e.col = len(prev)
+		e.lines[e.row-1] = append(prev[:len(prev):len(prev)], e.lines[e.row]...)
+		e.lines = append(e.lines[:e.row], e.lines[e.row+1:]...)
+		e.row--
+	default:
+		return false
+	}
+	e.want = e.col
+	return true
+}
+
+func (e *textEditor) deleteAfter() bool {
+	line := e.lines[e.row]
+	switch {
+	case e.col < len(line):
+		e.lines[e.row] = append(line[:e.col:e.col], line[e.col+1:]...)
+	case e.row < len(e.lines)-1:
+		e.lines[e.row] = append(line[:len(line):len(line)], e.lines[e.row+1]...)
+		e.lines = append(e.lines[:e.row+1], e.lines[e.row+2:]...)
+	default:
+		return false
+	}
+	return true
+}
+
+// view draws the lines on screen in width×height cells: a line-number
+// gutter, then each line from the first visible cell, the cursor reversed.
+// The window scrolls to keep the cursor in view.
+func (e *textEditor) view(st *themes.Styles, width, height int) []string {
+	e.height = max(1, height)
+	if e.row < e.top {
+		e.top = e.row
+	}
+	if e.row >= e.top+e.height {
+		e.top = e.row - e.height + 1
+	}
+	gutter := len(fmt.Sprint(len(e.lines))) + 1
+	textW := max(1, width-gutter-1)
+	// the cursor's cells in its line (a tab or a wide rune takes several),
+	// kept inside the window sideways
+	cur := cellsOf(e.lines[e.row][:e.col])
+	atW := 1
+	if e.col < len(e.lines[e.row]) {
+		atW = max(1, cellsOf(e.lines[e.row][e.col:e.col+1]))
+	}
+	if cur < e.left {
+		e.left = cur
+	}
+	if cur+atW > e.left+textW {
+		e.left = max(0, cur+atW-textW)
+	}
+	out := make([]string, 0, e.height)
+	for r := e.top; r < min(len(e.lines), e.top+e.height); r++ {
+		num := st.Text.Muted.Render(fmt.Sprintf("%*d ", gutter, r+1))
+		text := sanitize.Line(string(e.lines[r]))
+		if r != e.row {
+			out = append(out, num+ansi.Cut(text, e.left, e.left+textW))
+			continue
+		}
+		before := sanitize.Line(string(e.lines[r][:e.col]))
+		at, after := " ", ""
+		if e.col < len(e.lines[r]) {
+			at = sanitize.Line(string(e.lines[r][e.col]))
+			after = sanitize.Line(string(e.lines[r][e.col+1:]))
+		}
+		at = ansi.Cut(at, 0, textW) // a glyph wider than the whole window is cut
+		line := ansi.Cut(before, e.left, e.left+textW) + st.Text.Normal.Reverse(true).Render(at) +
+			ansi.Cut(after, 0, max(0, e.left+textW-cur-ansi.StringWidth(at)))
+		out = append(out, num+line)
+	}
+	return out
+}
+
+// cellsOf is the display width of runes as the screen shows them.
+func cellsOf(rs []rune) int { return ansi.StringWidth(sanitize.Line(string(rs))) }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -153,6 +154,10 @@ func mappingAt(addr uintptr) *mapping {
 	}
 	return nil
 }
+
+// addrOf is the address of b's first byte, for finding the mapping it
+// belongs to.
+func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
 
 // heal replaces the pages past the file's current end with zero pages, so
 // they read as NUL bytes instead of faulting. It reports whether the file

@@ -70,8 +70,6 @@ func anchor(n int) *byte {
 	return unsafe.StringData(b.String())
 }
 
-func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
-
 // release runs as the allocation's finalizer (p is its first byte): the
 // mapping is replaced by anonymous memory before the runtime frees and
 // reuses the allocation.

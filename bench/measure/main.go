@@ -1,4 +1,6 @@
-// Command measure runs a command as a fresh process several times and
+//go:build linux
+
+// Command measure (Linux: it reads /proc) runs a command as a fresh process several times and
 // reports what a user pays for it: wall time, CPU time, peak RSS (the
 // kernel's high-water mark) and peak private memory (RssAnon of
 // /proc/PID/status, sampled every millisecond: the anonymous pages the

@@ -9,15 +9,22 @@
 # directory; skipped, saying so, without npm).
 #
 #   bash bench/run.sh              # everything (about 5 minutes on 2 cores)
+#   bash bench/run.sh --quick      # every row, fewer runs (3; 1 GB once; 2 in tmux)
 #   BENCH_RUNS=9 bash bench/run.sh # more runs per command (default 5)
 #
 # Inputs are generated once, deterministically, into BENCH_DIR (default
 # ~/.cache/forgebench-bench): 100 MB sessions of few large and of many
 # small entries, a 1 GB session and a project with 2,000 sessions.
-# BENCH_SKIP=pi,1g,tui leaves parts out. The exit status is 1 when a budget
+# BENCH_SKIP=pi,1g,tui,go leaves parts out. The exit status is 1 when a budget
 # fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+huge_runs=3
+case "${1:-}" in
+--quick) export BENCH_RUNS="${BENCH_RUNS:-3}"; huge_runs=1 ;;
+"") ;;
+*) echo "usage: bash bench/run.sh [--quick]" >&2; exit 2 ;;
+esac
 source bench/lib.sh
 
 skip() { [[ ",${BENCH_SKIP:-}," == *",$1,"* ]]; }
@@ -97,7 +104,7 @@ bench_warm "$agent"/sessions/*/*.jsonl
 bench_measure "list 2000" -- "${fb[@]}" "${ws[@]}" session list
 if ! skip 1g; then
   bench_warm "$data/huge.jsonl"
-  BENCH_RUNS=3 bench_measure "show 1 GB" -- "${fb[@]}" session show "$data/huge.jsonl" --json
+  BENCH_RUNS=$huge_runs bench_measure "show 1 GB" -- "${fb[@]}" session show "$data/huge.jsonl" --json
 fi
 bench_measure "hello-world" -stdin "$data/render.json" -- "$hello"
 bench_measure "template render --request -" -stdin "$data/render.json" -- "${fb[@]}" template render --request -
@@ -109,9 +116,43 @@ GODEBUG=inittrace=1 "${fb[@]}" version 2>&1 >/dev/null | grep '^init ' | sort -t
 GODEBUG=inittrace=1 "${fb[@]}" version 2>&1 >/dev/null | grep '^init ' |
   awk '{t+=$5; if ($2 ~ /forgebench/) o+=$5} END {printf "  total %.1f ms, of which forgebench packages %.2f ms\n", t, o}'
 
+# --- Go benchmarks of the inner loops (in process, warm) -----------------
+shared="${FORGEBENCH_SHARED:-$(cd .. && pwd)/shared}"
+if skip go; then
+  echo "Go benchmarks: skipped (BENCH_SKIP)"
+elif [ ! -f "$shared/fixtures/pi-forge/forge-v1-vectors.json" ]; then
+  echo "Go benchmarks: skipped — the public vectors are not at $shared/fixtures (set FORGEBENCH_SHARED)"
+else
+  echo
+  echo "== Go benchmarks, $BENCH_RUNS runs each (median [min–max]; cpu = the process's user+sys time)"
+  FORGEBENCH_SHARED="$shared" go test -run '^$' -bench 'BenchmarkRenderVectors$|BenchmarkCompile' -benchtime 1s \
+    -count "$BENCH_RUNS" ./engine/forgev1/ ./engine/compile/ >"$BENCH_BIN/gobench.txt"
+  awk '/^Benchmark/ {
+      name = $1; sub(/-[0-9]+$/, "", name)
+      for (i = 3; i < NF; i++) v[name, $(i+1), ++n[name, $(i+1)]] = $i
+      names[name] = 1
+    }
+    function med(name, unit,   k, a, j, t) {
+      k = n[name, unit]; if (!k) return ""
+      for (j = 1; j <= k; j++) a[j] = v[name, unit, j] + 0
+      for (j = 2; j <= k; j++) { t = a[j]; for (i = j - 1; i >= 1 && a[i] > t; i--) a[i+1] = a[i]; a[i+1] = t }
+      return sprintf("%g [%g–%g]", a[int((k+1)/2)], a[1], a[k])
+    }
+    END {
+      for (name in names) {
+        if (n[name, "ns/vector"]) {
+          printf "  %-32s %s ns/vector  cpu %s ns/vector  %s allocs/op  %s B/op\n", name, med(name, "ns/vector"),
+            med(name, "cpu-ns/vector"), med(name, "allocs/op"), med(name, "B/op")
+          split(med(name, "ns/vector"), m, " "); printf "BenchmarkRenderVectors (102 vectors): wall per vector\t%.0f\t500\tns\n", m[1] > ENVIRON["BENCH_BIN"] "/gobench.tsv"
+        } else
+          printf "  %-32s %s ns/op  %s allocs/op  %s B/op\n", name, med(name, "ns/op"), med(name, "allocs/op"), med(name, "B/op")
+      }
+    }' "$BENCH_BIN/gobench.txt" | sort
+fi
+
 if ! skip tui; then
   echo
-  bash bench/tui.sh "$BENCH_BIN/forgebench" "$data" || true
+  bash bench/tui.sh "$BENCH_BIN/forgebench" "$data" "$(( BENCH_RUNS < 5 ? 2 : BENCH_RUNS ))" || true
 fi
 
 # --- budgets -------------------------------------------------------------
@@ -141,9 +182,10 @@ hw=$(bench_get hello-world wall)
 for c in "template render --request -" "preset compile --request -"; do
   row "$c: wall / hello-world" "$(awk -v a="$(bench_get "$c" wall)" -v h="$hw" 'BEGIN{printf "%.1f", a/h}')" 3 "×"
 done
-if [ -f "$BENCH_BIN/tui.tsv" ]; then
-  while IFS=$'\t' read -r name value budget unit; do row "$name" "$value" "$budget" "$unit"; done <"$BENCH_BIN/tui.tsv"
-fi
+for tsv in "$BENCH_BIN/gobench.tsv" "$BENCH_BIN/tui.tsv"; do
+  [ -f "$tsv" ] || continue
+  while IFS=$'\t' read -r name value budget unit; do row "$name" "$value" "$budget" "$unit"; done <"$tsv"
+done
 [ -z "$pi_pkg" ] && echo "(no Pi ratios: Pi 1.6.0 was not available)"
-echo "Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./session/ ./ui/sessions/"
+echo "all Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./session/ ./ui/sessions/"
 exit "$failed"

@@ -91,12 +91,13 @@ func main() {
 	if *nodeMs {
 		what = "in-process"
 	}
-	fmt.Printf("%-44s %s %.3f s [%.3f–%.3f]  cpu %.3f s  peak RSS %4d MiB  private %4.0f MiB [max %.0f]  (%d runs)\n",
-		*label, what, med(walls), walls[0], walls[len(walls)-1], med(cpus), rss>>10, med(anons), anons[len(anons)-1], len(rs))
+	fmt.Printf("%-44s %s %s [%s–%s]  cpu %s  peak RSS %4d MiB  private %4.0f MiB [max %.0f]  (%d runs)\n",
+		*label, what, seconds(med(walls)), seconds(walls[0]), seconds(walls[len(walls)-1]), seconds(med(cpus)),
+		rss>>10, med(anons), anons[len(anons)-1], len(rs))
 	if *tsv != "" {
 		f, err := os.OpenFile(*tsv, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err == nil {
-			fmt.Fprintf(f, "%s\t%.4f\t%.4f\t%.4f\t%.4f\t%d\t%.0f\t%.0f\n", *label, med(walls), walls[0], walls[len(walls)-1], med(cpus), rss>>10, med(anons), anons[len(anons)-1])
+			fmt.Fprintf(f, "%s\t%.6f\t%.6f\t%.6f\t%.6f\t%d\t%.0f\t%.0f\n", *label, med(walls), walls[0], walls[len(walls)-1], med(cpus), rss>>10, med(anons), anons[len(anons)-1])
 			err = f.Close()
 		}
 		if err != nil {
@@ -104,6 +105,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// seconds prints a duration in seconds, or in milliseconds below 0.1 s
+// (a start-up is a few milliseconds; three decimals of a second hide it).
+func seconds(s float64) string {
+	if s < 0.1 {
+		return fmt.Sprintf("%.1f ms", s*1000)
+	}
+	return fmt.Sprintf("%.3f s", s)
 }
 
 // once runs the command, sampling its private memory until it exits.

@@ -136,7 +136,7 @@ else
       k = n[name, unit]; if (!k) return ""
       for (j = 1; j <= k; j++) a[j] = v[name, unit, j] + 0
       for (j = 2; j <= k; j++) { t = a[j]; for (i = j - 1; i >= 1 && a[i] > t; i--) a[i+1] = a[i]; a[i+1] = t }
-      return sprintf("%g [%g–%g]", a[int((k+1)/2)], a[1], a[k])
+      return sprintf("%.0f [%.0f–%.0f]", a[int((k+1)/2)], a[1], a[k])
     }
     END {
       for (name in names) {

@@ -44,9 +44,10 @@ for shape in few small; do
   smalllast=$(go run ./bench/gen -o "$dir/2027-01-01T09-00-00-000Z_small.jsonl" -bytes 20000 -seed 7 -id small-one -start 2027-01-01T09:00:00Z | sed 's/.* last=//')
   cat "$data/$shape.jsonl" >/dev/null
   times=()
-  for _ in $(seq "$runs"); do
+  for run in $(seq "$runs"); do
+    sock="forgebench-bench-$$-$shape-$run" # a server per run: a new session on a server still exiting fails
     t new-session -d -s bench -x 160 -y 48 "'$bin' --cwd '$project' --agent-dir '$agent' --forge-dir '$work/$shape/forge' --theme dark; sleep 60"
-    wait_for "forgebench │ cwd" 20
+    wait_for "1 Presets │ 2 Capabilities" 20
     t send-keys -t bench 3
     wait_for "Timeline · branch → $smalllast" 20
     t send-keys -t bench Down

@@ -390,4 +390,17 @@ func TestRepairNotesMatchTreeNotes(t *testing.T) {
 	if noted == 0 {
 		t.Error("no session with tree notes was checked")
 	}
+	// An entry that names itself as its parent is noted too.
+	self := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}
+{"type":"message","id":"b","parentId":"b","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"again"}}
+`
+	s, err := Read(strings.NewReader(self), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := s.TreeNotes(s.Tree())
+	if got := s.RepairNotes(); len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("self-parent: RepairNotes %q, TreeNotes %q", got, want)
+	}
 }

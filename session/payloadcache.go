@@ -1,7 +1,9 @@
 package session
 
 import (
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -53,16 +55,44 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 }
 
 // usagesOf lists the assistant messages of the file that recorded usage,
-// in file order.
+// in file order. On a big file the usages are read by one goroutine per
+// core, each over a contiguous range, and joined in order.
 func usagesOf(s *Session) []turndiff.Usage {
-	n := 0
-	for i := range s.Entries {
-		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-			n++
-		}
+	n := len(s.Entries)
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelStatsMin || workers < 2 {
+		return usagesIn(s, 0, n, nil)
 	}
-	out := make([]turndiff.Usage, 0, n)
-	for i := range s.Entries {
+	parts := make([][]turndiff.Usage, workers)
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = usagesIn(s, lo, hi, nil)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	out := make([]turndiff.Usage, 0, total)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// usagesIn appends to out the usages of the assistant messages among
+// entries [lo, hi), in file order.
+func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
+	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue

@@ -184,6 +184,9 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 					defer wg.Done()
 					for k := lo; k < hi; k++ {
 						recs[k] = readStatRecord(&s.Entries[window[k]])
+						if k&1023 == 1023 {
+							runtime.Gosched() // as the reader's decoders: keys stay responsive
+						}
 					}
 				}(lo, hi)
 			}

@@ -280,8 +280,15 @@ func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return
 	}
-	var cost []byte
-	u := &r.usage
+	cost := readUsageTokens(raw, &r.usage)
+	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
+	r.costTotal, r.hasCost = storedCostTotal(cost)
+}
+
+// readUsageTokens reads the token counts of one usage object into u and
+// returns its raw "cost" member (nil when absent), unread: the cache
+// report needs only the counts.
+func readUsageTokens(raw []byte, u *catalog.Usage) (cost []byte) {
 	rawjson.EachMember(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "input":
@@ -299,8 +306,7 @@ func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 		}
 		return true
 	})
-	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
-	r.costTotal, r.hasCost = storedCostTotal(cost)
+	return cost
 }
 
 type statsBuilder struct {

@@ -150,11 +150,10 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		defer tlDone.Done()
 		tl.setBranch(ls, ls.leaf, ls.leaf)
 	}()
+	// The branch shown is the leaf's, known before the rows are drawn:
+	// one sync (inside rebuild) instead of a second pass after it.
+	tv.branchLeaf = ls.leaf
 	tv.rebuild(ls)
-	if tv.branchLeaf != ls.leaf {
-		tv.branchLeaf = ls.leaf
-		tv.sync(ls)
-	}
 	tv.moveTo(ls, ls.leaf)
 	tlDone.Wait()
 	ls.initialTree, ls.initialTimeline = &tv, &tl

@@ -111,6 +111,9 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 				compaction: e.Type == session.TypeCompaction,
 				summary:    e.Type == session.TypeBranchSummary,
 			}
+			if i&1023 == 1023 {
+				runtime.Gosched() // every core is busy: let a key frame in
+			}
 		}
 		return messages
 	})

@@ -305,10 +305,10 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
-		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile {
 		return [][]key.Binding{

@@ -157,7 +157,7 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 func (fl *fieldList) editing() bool { return fl.edit.open }
 
 func (fl *fieldList) startEdit() {
-	fl.edit.start(fl.styles, "", fl.current().editText())
+	fl.edit.start(fl.styles, &fl.keys.Text, "", fl.current().editText())
 	fl.refresh()
 }
 

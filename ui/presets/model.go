@@ -276,7 +276,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showProfile && m.profFocus && m.profForm != nil:
 		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	case m.showProfile:
-		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
+		item, create := m.profileActionKeys()
+		return []key.Binding{item, k.RawJSON, k.Edit, create, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
 		if m.presets.Len() > 0 {
@@ -311,9 +312,10 @@ func (m *Model) FullHelp() [][]key.Binding {
 		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile {
+		item, create := m.profileActionKeys()
 		return [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
-			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
+			{item, k.RawJSON, k.Edit, create, k.Fork, k.Delete},
 			{k.Save, k.Undo, k.Profiles, k.Reload},
 		}
 	}

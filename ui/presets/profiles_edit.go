@@ -177,6 +177,15 @@ func (m *Model) profileViewToggle() key.Binding {
 	return b
 }
 
+// profileActionKeys are the item and new keys as the Profiles view uses
+// them: i edits the profile, n creates a profile.
+func (m *Model) profileActionKeys() (edit, create key.Binding) {
+	edit, create = m.keys.Item, m.keys.New
+	edit.SetHelp(edit.Help().Key, "edit profile")
+	create.SetHelp(create.Help().Key, "new profile")
+	return edit, create
+}
+
 // profileContext is what the profile's form and raw view are built from.
 func (m *Model) profileContext() forms.ProfileContext {
 	var presets []string

@@ -223,7 +223,7 @@ func (m *Model) refreshProfileRows() {
 	}
 	if m.prof != nil {
 		if p := m.findProfile(m.prof.p.Path); p != nil {
-			m.prof.p = p // the snapshot's entry; the draft keeps its revision
+			m.followProfileFile(p)
 		}
 		if m.prof.dirty() {
 			dirty = m.prof.p.Path

@@ -127,17 +127,7 @@ func (m *Model) editProfile(p *resources.Profile) tea.Cmd {
 			m.setStatus("profile "+m.prof.p.Key()+" has unsaved edits: ctrl+s saves them, u undoes them", true)
 			return nil
 		}
-		tree := jsonv.NewObject()
-		if v, err := jsonv.Parse(p.Raw); err == nil {
-			if obj, ok := v.(*jsonv.Object); ok {
-				tree = obj
-			}
-		}
-		if len(tree.Keys()) == 0 {
-			tree = profile.ToJSON(p.Profile)
-		}
-		m.prof = &profileDraft{p: p, revision: p.SourceRevision, tree: tree, baseline: tree}
-		m.prof.check()
+		m.prof = newProfileDraft(p)
 	}
 	m.profForm = m.buildProfileForm(forms.Cursor{})
 	m.profFocus = true

@@ -1,0 +1,54 @@
+package presets
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/resources"
+)
+
+// newProfileDraft is a draft of p as its file reads now.
+func newProfileDraft(p *resources.Profile) *profileDraft {
+	tree := jsonv.NewObject()
+	if v, err := jsonv.Parse(p.Raw); err == nil {
+		if obj, ok := v.(*jsonv.Object); ok {
+			tree = obj
+		}
+	}
+	if len(tree.Keys()) == 0 {
+		tree = profile.ToJSON(p.Profile)
+	}
+	d := &profileDraft{p: p, revision: p.SourceRevision, tree: tree, baseline: tree}
+	d.check()
+	return d
+}
+
+// followProfileFile takes the library's entry for the draft's file: a
+// draft without edits whose file changed on disk is read again (its form
+// with it), so it never saves against a revision that is gone; an edited
+// draft is kept, and its save meets the conflict.
+func (m *Model) followProfileFile(p *resources.Profile) {
+	if p.SourceRevision == m.prof.revision || m.prof.dirty() {
+		m.prof.p = p // the snapshot's entry; the draft keeps its revision
+		return
+	}
+	m.prof = newProfileDraft(p)
+	if m.profForm != nil {
+		m.rebuildProfileForm()
+	}
+}
+
+// reloadProfiles is r in the Profiles view: the library is read again and
+// the profile draft dropped, after asking when it has edits.
+func (m *Model) reloadProfiles() tea.Cmd {
+	drop := func(m *Model, _ string) tea.Cmd {
+		m.prof, m.profForm, m.profFocus = nil, nil, false
+		return m.confirmDiscard("Reload from disk", m.reload)
+	}
+	if m.prof == nil || !m.prof.dirty() {
+		return drop(m, "")
+	}
+	m.dlg = newConfirm(m, "Reload from disk", "The profile "+m.prof.p.Key()+" has unsaved changes. Discard them?", drop)
+	return nil
+}

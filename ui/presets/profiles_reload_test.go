@@ -1,0 +1,46 @@
+package presets
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// A profile draft without edits follows its file when it changes on disk,
+// so the next save is not refused against a stale revision.
+func TestCleanProfileDraftFollowsTheFileOnDisk(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("i")
+	path := hs.m.prof.p.Path
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"medium"`, `"low"`, 1)), 0o644)
+	hs.Send(libraryChangedMsg{paths: []string{path}})
+	if got, _ := hs.m.prof.tree.Get("thinkingLevel"); got != "low" {
+		t.Fatalf("the untouched draft still shows %v, not the file's low", got)
+	}
+	if !strings.Contains(hs.m.profForm.View(100, 20), "low") {
+		t.Fatalf("the form was not rebuilt:\n%s", hs.m.profForm.View(100, 20))
+	}
+}
+
+// r in the Profiles view drops an edited profile draft (after asking), as
+// the conflict status promises.
+func TestReloadInProfilesViewDropsTheProfileDraft(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("i", "down", "enter")
+	hs.Type("edited here")
+	hs.Press("enter", "esc")
+	if hs.m.prof == nil || !hs.m.prof.dirty() {
+		t.Fatal("the edit did not make the draft dirty")
+	}
+	hs.Press("r")
+	if hs.m.dlg == nil {
+		t.Fatal("r drops unsaved profile edits without asking")
+	}
+	hs.Press("y")
+	if hs.m.prof != nil && hs.m.prof.dirty() {
+		t.Fatalf("r kept the edited profile draft; status %q", statusText(hs))
+	}
+}

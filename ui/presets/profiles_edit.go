@@ -291,6 +291,9 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.setStatus(msg.key+" changed on disk since you opened it; your draft is kept — r reloads (dropping it), f forks it", true)
+		if msg.verb == "saved" {
+			return m.profileConflictCmd()
+		}
 		return nil
 	case msg.err != nil:
 		m.setStatus(fmt.Sprintf("%s %s: %v", msg.verb, msg.key, msg.err), true)

@@ -42,13 +42,16 @@ func (m *Model) followProfileFile(p *resources.Profile) {
 // reloadProfiles is r in the Profiles view: the library is read again and
 // the profile draft dropped, after asking when it has edits.
 func (m *Model) reloadProfiles() tea.Cmd {
-	drop := func(m *Model, _ string) tea.Cmd {
-		m.prof, m.profForm, m.profFocus = nil, nil, false
-		return m.confirmDiscard("Reload from disk", m.reload)
-	}
 	if m.prof == nil || !m.prof.dirty() {
-		return drop(m, "")
+		return m.dropProfileDraft("")
 	}
-	m.dlg = newConfirm(m, "Reload from disk", "The profile "+m.prof.p.Key()+" has unsaved changes. Discard them?", drop)
+	m.dlg = newConfirm(m, "Reload from disk", "The profile "+m.prof.p.Key()+" has unsaved changes. Discard them?", (*Model).dropProfileDraft)
 	return nil
+}
+
+// dropProfileDraft drops the profile draft and reloads the library (after
+// asking about an edited Preset draft).
+func (m *Model) dropProfileDraft(_ string) tea.Cmd {
+	m.prof, m.profForm, m.profFocus = nil, nil, false
+	return m.confirmDiscard("Reload from disk", m.reload)
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A profile draft without edits follows its file when it changes on disk,
@@ -42,5 +44,31 @@ func TestReloadInProfilesViewDropsTheProfileDraft(t *testing.T) {
 	hs.Press("y")
 	if hs.m.prof != nil && hs.m.prof.dirty() {
 		t.Fatalf("r kept the edited profile draft; status %q", statusText(hs))
+	}
+}
+
+// A profile save refused because the file changed on disk opens the same
+// conflict dialog as a Preset's: the difference, overwrite, fork, reload.
+func TestProfileSaveConflictDialog(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("i", "down", "enter")
+	hs.Type("mine")
+	hs.Press("enter")
+	path := hs.m.prof.p.Path
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"medium"`, `"low"`, 1)), 0o644)
+	hs.Press("ctrl+s")
+	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
+		t.Fatalf("no conflict dialog: %q", statusText(hs))
+	}
+	hs.Press("d")
+	if view := ansi.Strip(hs.m.View()); !strings.Contains(view, `"thinkingLevel": "low"`) || !strings.Contains(view, "mine") {
+		t.Fatalf("the difference is not shown:\n%s", view)
+	}
+	hs.Press("o")
+	after, _ := os.ReadFile(path)
+	if !strings.Contains(string(after), "mine") || !strings.Contains(string(after), `"medium"`) || hs.m.prof.dirty() {
+		t.Fatalf("overwrite did not write the draft:\n%s\n%q", after, statusText(hs))
 	}
 }

@@ -273,6 +273,10 @@ func (m *Model) saveProfile() tea.Cmd {
 		m.setStatus("no profile is being edited (i edits the one under the cursor)", false)
 		return nil
 	}
+	if problem := forms.Unparsed(m.profForm); problem != "" {
+		m.setStatus(rawUnparsedText(problem), true)
+		return nil
+	}
 	if m.prof.diags.HasErrors() {
 		m.setStatus("not saved: "+m.prof.diags.FirstError(), true)
 		return nil

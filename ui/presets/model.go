@@ -83,6 +83,9 @@ type Model struct {
 	autoOpened bool
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
+	// wantProfile is the profile to put the cursor on after the next
+	// library load (one just created or forked).
+	wantProfile string
 	// focusNewDraft moves focus to the items once a preset just created
 	// (new, fork) has opened, so editing can start at once.
 	focusNewDraft bool

@@ -230,6 +230,15 @@ func (m *Model) refreshProfileRows() {
 		}
 	}
 	m.profiles.SetItems(profileRows(m.lib, last, dirty))
+	if m.wantProfile != "" {
+		for i, p := range m.lib.Profiles {
+			if p.Key() == m.wantProfile {
+				m.profiles.SetCursor(i)
+				m.wantProfile = ""
+				m.syncProfileForm()
+			}
+		}
+	}
 }
 
 // findProfile looks a profile file up in the current snapshot.

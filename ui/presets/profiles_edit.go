@@ -307,6 +307,9 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 		m.prof.revision, m.prof.baseline, m.prof.run = msg.res.SourceRevision, msg.tree, ""
 	}
 	m.setStatus(msg.verb+" "+msg.key, false)
+	if msg.verb == "created" || msg.verb == "forked" {
+		m.wantProfile = msg.key // created or forked: the next i edits it
+	}
 	return loadLibraryCmd(m.com.Workspace) // the new snapshot reloads the status
 }
 

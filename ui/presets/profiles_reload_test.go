@@ -72,3 +72,21 @@ func TestProfileSaveConflictDialog(t *testing.T) {
 		t.Fatalf("overwrite did not write the draft:\n%s\n%q", after, statusText(hs))
 	}
 }
+
+// A new or forked profile is the one under the cursor once it is written,
+// so the next i edits it (the dialog says so).
+func TestNewAndForkedProfilesTakeTheCursor(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("n")
+	hs.answerPrompt("zz-new")
+	if p := hs.m.selectedProfile(); p == nil || p.ID != "zz-new" {
+		t.Fatalf("after n the cursor is on %s", p.Key())
+	}
+	hs.openProfile("reviewer")
+	hs.Press("f")
+	hs.answerPrompt("aa-fork")
+	if p := hs.m.selectedProfile(); p == nil || p.ID != "aa-fork" {
+		t.Fatalf("after f the cursor is on %s", p.Key())
+	}
+}

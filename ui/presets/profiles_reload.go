@@ -30,6 +30,10 @@ func newProfileDraft(p *resources.Profile) *profileDraft {
 // draft is kept, and its save meets the conflict.
 func (m *Model) followProfileFile(p *resources.Profile) {
 	if p.SourceRevision == m.prof.revision || m.prof.dirty() {
+		if p.SourceRevision != m.prof.p.SourceRevision && p.SourceRevision != m.prof.revision {
+			m.setStatus(p.Key()+" changed on disk; your profile draft is kept — "+m.keys.Reload.Help().Key+
+				" reloads it (dropping the draft), "+m.keys.Save.Help().Key+" shows the difference and offers overwrite or fork", true)
+		}
 		m.prof.p = p // the snapshot's entry; the draft keeps its revision
 		return
 	}

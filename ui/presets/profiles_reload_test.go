@@ -90,3 +90,20 @@ func TestNewAndForkedProfilesTakeTheCursor(t *testing.T) {
 		t.Fatalf("after f the cursor is on %s", p.Key())
 	}
 }
+
+// An edited profile draft whose file changes on disk is kept, and the
+// status says so at once (not only at the next save).
+func TestEditedProfileDraftNoticesADiskChange(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openProfile("reviewer")
+	hs.Press("i", "down", "enter")
+	hs.Type("mine")
+	hs.Press("enter")
+	path := hs.m.prof.p.Path
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"medium"`, `"low"`, 1)), 0o644)
+	hs.Send(libraryChangedMsg{paths: []string{path}})
+	if !hs.m.prof.dirty() || !strings.Contains(statusText(hs), "changed on disk") {
+		t.Fatalf("dirty %v, status %q", hs.m.prof.dirty(), statusText(hs))
+	}
+}

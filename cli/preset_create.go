@@ -40,34 +40,13 @@ func refuseInvalidCopy(g *Globals, what string, scope preset.Scope, id string, e
 		what, scope, id, len(errs))
 }
 
-// readImport reads the file of --from: standard input for "-", else a
-// regular file; a FIFO or a device (which would block or never end) is
-// refused without being read (exit 4), as the session commands refuse them.
-func readImport(file string) ([]byte, error) {
-	if file == "-" {
-		raw, err := readInput(file)
-		if err != nil {
-			return nil, fail(exitUsage, "%v", err)
-		}
-		return raw, nil
-	}
-	if fi, err := os.Stat(file); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
-		return nil, fail(exitRefused, "%s is not a regular file; refusing to read it", sanitize.Line(file))
-	}
-	raw, err := resources.ReadImportFile(file)
-	if err != nil {
-		return nil, fail(exitUsage, "%v", err)
-	}
-	return raw, nil
-}
-
 // importTree reads FILE as a native pi-forge Preset for `preset new --from
 // FILE`: a JSON object (anything else is refused, nothing written), with
 // its id set to id and every other key kept as written.
 func importTree(file, id string) (*jsonv.Object, error) {
-	raw, err := readImport(file)
+	raw, err := readInput(file)
 	if err != nil {
-		return nil, err
+		return nil, inputFailed(err)
 	}
 	v, err := jsonv.Parse(raw)
 	if err != nil {

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -26,10 +27,17 @@ func ResolveSession(loc Locations, cwd, home, arg string) (string, error) {
 	if arg == "" {
 		return "", fmt.Errorf("%w: empty argument", ErrNoSuchSession)
 	}
-	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+	fi, statErr := os.Stat(arg)
+	if statErr == nil && !fi.IsDir() {
 		return arg, nil
 	}
 	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".jsonl") {
+		switch {
+		case statErr == nil: // a directory: the opener refuses it as one
+			return arg, nil
+		case !errors.Is(statErr, fs.ErrNotExist): // a symbolic-link loop, no permission …
+			return "", fmt.Errorf("%w: %v", ErrNoSuchSession, statErr)
+		}
 		return "", fmt.Errorf("%w: %s: file not found", ErrNoSuchSession, arg)
 	}
 	scopes := [][]candidate{}

@@ -61,6 +61,7 @@ func newInput(styles *themes.Styles, keys *keymap.TextEditor, label, value strin
 	ti.KeyMap = inputKeys(keys)
 	s := textinput.DefaultStyles(styles.IsDark)
 	s.Cursor.Blink = false
+	s.Cursor.Color = styles.Text.Normal.GetForeground() // bubbles' grey vanishes on a light terminal
 	s.Focused.Prompt = styles.Text.Subtle
 	s.Focused.Text = styles.Text.Normal
 	s.Blurred.Prompt = styles.Text.Subtle

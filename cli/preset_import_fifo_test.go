@@ -3,9 +3,10 @@ package cli
 import (
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // preset new --from names a file to import; a FIFO or a device (which
@@ -13,11 +14,11 @@ import (
 // the session commands refuse them.
 func TestPresetNewFromRefusesFIFOsAndDevices(t *testing.T) {
 	args, _ := demoArgs(t)
-	fifo := filepath.Join(t.TempDir(), "pipe.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	for _, file := range []string{fifo, "/dev/zero"} {
+	dir := t.TempDir()
+	fifo, zero := filepath.Join(dir, "pipe.json"), filepath.Join(dir, "zero.json")
+	hostile.MakeSpecial(t, fifo, "fifo")
+	hostile.MakeSpecial(t, zero, "zero")
+	for _, file := range []string{fifo, zero} {
 		done := make(chan struct{})
 		var code int
 		var errOut string

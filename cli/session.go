@@ -25,8 +25,9 @@ type SessionCmd struct {
 }
 
 // openSessionWith loads a session file. A file that is not a Pi session
-// (or a missing file) is a usage error; a FIFO, device or directory (also behind a symlink) is
-// refused (exit 4) without being read; IO failures are plain errors.
+// (or a missing file) is a usage error; a FIFO, device or directory (also
+// behind a symlink) is refused (exit 4) without being read; IO failures
+// are plain errors.
 func openSessionWith(path string, opt session.Options) (*session.Session, error) {
 	s, err := session.OpenWithOptions(path, opt)
 	switch {

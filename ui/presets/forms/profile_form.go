@@ -59,9 +59,19 @@ func NewProfile(ctx ProfileContext, opts ...Option) Form {
 	}
 	stack := mk(Path{"promptStack"}, "promptStack", kindString, "", stackNote, "promptStack")
 	if stack.present && stack.value == nil {
-		stack.kind = kindJSON // shows null
+		stack.kind, stack.lenient = kindJSON, true // shows null; a selector needs no quotes
 	}
-	stack.check = func(text string) string { return presetProblem(ctx.Presets, strings.TrimSpace(text)) }
+	stack.check = func(text string) string {
+		sel := strings.TrimSpace(text)
+		if v, err := jsonv.Parse([]byte(sel)); err == nil {
+			s, isString := v.(string)
+			if !isString {
+				return "" // null, or a value the profile's own diagnostics judge
+			}
+			sel = strings.TrimSpace(s)
+		}
+		return presetProblem(ctx.Presets, sel)
+	}
 	if sel, ok := stack.value.(string); ok {
 		if problem := presetProblem(ctx.Presets, strings.TrimSpace(sel)); problem != "" {
 			stack.status = diagLine{level: "warning", text: problem}

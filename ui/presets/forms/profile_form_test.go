@@ -38,3 +38,20 @@ func TestProfileFormChecksThePresetSelector(t *testing.T) {
 		t.Fatalf("the editor does not check as the user types:\n%s", view)
 	}
 }
+
+// A profile without a Preset (promptStack null, as n creates it) takes a
+// selector typed without quotes, and null back.
+func TestProfileFormSetsAPresetOnANullPromptStack(t *testing.T) {
+	v, _ := jsonv.Parse([]byte(`{"schemaVersion":1,"type":"pi-forge.agent-profile","id":"w","model":{"provider":"a","id":"m"},"thinkingLevel":"medium","promptStack":null}`))
+	ctx := ProfileContext{Com: testCommon(), Tree: v.(*jsonv.Object), Presets: []string{"project:worker"}}
+	d := drive(t, NewProfile(ctx, WithCursor(Cursor{Row: 5}))).press("enter", "ctrl+u").typeText("worker")
+	if view := ansi.Strip(d.Model.View(100, 20)); strings.Contains(view, "names no Preset") {
+		t.Fatalf("a Preset that resolves is flagged:\n%s", view)
+	}
+	d.press("enter")
+	assertEdit(t, d.onlyEdit(), Path{"promptStack"}, `"worker"`, "promptStack")
+	d = drive(t, NewProfile(ctx, WithCursor(Cursor{Row: 5}))).press("enter")
+	if view := ansi.Strip(d.Model.View(100, 20)); strings.Contains(view, "names no Preset") {
+		t.Fatalf("null is flagged:\n%s", view)
+	}
+}

@@ -60,7 +60,7 @@ func (c *SearchCmd) Run(g *Globals) error {
 		return err
 	}
 	out := &searchPrinter{w: g.stdout, json: c.JSON}
-	st, err := search.NewSearcher().Search(context.Background(), m, srcs, search.Options{Limit: c.Limit}, out.file)
+	st, err := search.NewSearcher().Search(context.Background(), m, srcs, search.Options{Limit: c.Limit, NoCache: true}, out.file)
 	if err == nil {
 		err = out.err
 	}

@@ -210,3 +210,22 @@ func TestFirstResultsBudget(t *testing.T) {
 	}
 	t.Logf("corpus: first results after %v, %d hits, all after %v", h.m.first, len(h.m.hits), h.m.took)
 }
+
+// TestHitsStopAtTheViewsLimit: a common word over months of sessions
+// finds hundreds of thousands of hits; the view keeps the first maxHits
+// (newest sessions first) and says the query should be narrower, so its
+// memory stays bounded (it held 672 MB for "error" on the bench corpus).
+func TestHitsStopAtTheViewsLimit(t *testing.T) {
+	h := newHarness(t)
+	h.m.limit = 5
+	h.search("invoice")
+	if len(h.m.hits) != 5 || !h.m.stats.Limited {
+		t.Fatalf("%d hits, limited %v", len(h.m.hits), h.m.stats.Limited)
+	}
+	if v := h.view(120, 12); !strings.Contains(v, "first 5 hits") || !strings.Contains(v, "narrow the query") {
+		t.Fatalf("the limit is not said:\n%s", v)
+	}
+	if maxHits > 5000 {
+		t.Fatalf("maxHits %d", maxHits)
+	}
+}

@@ -19,7 +19,7 @@ type SearchCmd struct {
 	AllProjects   bool   `name:"all-projects" help:"Search every project's sessions, not just this cwd's."`
 	Regex         bool   `help:"QUERY is a regular expression (RE2 syntax, as Go's regexp: linear time, no backreferences or lookaround)."`
 	CaseSensitive bool   `name:"case-sensitive" help:"Match case exactly (default: ignore case, Unicode simple folding)."`
-	Role          string `help:"Only hits in this kind of text: user, assistant, tool (calls, results, bash), thinking or summary." enum:",user,assistant,tool,thinking,summary" default:"" placeholder:"ROLE"`
+	Role          string `help:"Only hits in this kind of text: user, assistant, tool (calls, results, bash), thinking or summary." placeholder:"ROLE"`
 	Since         string `help:"Only entries written at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in local time, or RFC 3339)." placeholder:"DATE"`
 	Agents        bool   `help:"Also search the pi-subagent agent transcripts of each session."`
 	Limit         int    `help:"Stop after N hits (0: no limit)." default:"0" placeholder:"N"`
@@ -77,7 +77,11 @@ func (c *SearchCmd) Run(g *Globals) error {
 		out.summary(st)
 	}
 	if st.Hits == 0 {
-		return fail(exitFailed, "")
+		files := "files"
+		if st.Files == 1 {
+			files = "file"
+		}
+		return fail(exitFailed, "no hits in %d session %s", st.Files, files)
 	}
 	return nil
 }

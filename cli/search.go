@@ -156,10 +156,7 @@ func (p *searchPrinter) human(b *strings.Builder, res search.FileResult) {
 	if p.sessions > 1 {
 		b.WriteByte('\n')
 	}
-	title := sanitize.Clip(res.SessionName, 80)
-	if a := res.Source.AgentPath; a != "" {
-		title = "agent " + sanitize.Fold(a) + " · " + title
-	}
+	title := sanitize.Clip(res.Title(), 100)
 	fmt.Fprintf(b, "%s · %s\n  %s\n", title, sanitize.Fold(res.SessionID), sanitize.Line(res.Source.Path))
 	type group struct {
 		label string

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/forgebench/forgebench/session"
@@ -55,6 +56,21 @@ type FileResult struct {
 	Hits        []Hit
 	// Cached is true when the cache answered without reading the file.
 	Cached bool
+}
+
+// Title names the file for people: the session's name or, for an agent
+// transcript, "agent <path>" followed by the name when it says more than
+// the path (pi-subagent names a transcript "[subagent] <path>"). It is
+// file-derived text: sanitise it before it reaches a terminal.
+func (r FileResult) Title() string {
+	a := r.Source.AgentPath
+	switch {
+	case a == "":
+		return r.SessionName
+	case r.SessionName == "" || strings.Contains(r.SessionName, a):
+		return "agent " + a
+	}
+	return "agent " + a + " · " + r.SessionName
 }
 
 // Options tune a search. The zero value is ready to use.

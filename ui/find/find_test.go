@@ -229,3 +229,15 @@ func TestHitsStopAtTheViewsLimit(t *testing.T) {
 		t.Fatalf("maxHits %d", maxHits)
 	}
 }
+
+// TestAgentTitleSaysThePathOnce: pi-subagent names a transcript
+// "[subagent] <path>"; its title row says the path once.
+func TestAgentTitleSaysThePathOnce(t *testing.T) {
+	h := newHarness(t)
+	h.Press("ctrl+a")
+	h.search("invoice")
+	v := h.view(160, 45)
+	if !strings.Contains(v, "agent /root/docs_check") || strings.Count(v, "/root/docs_check") != 1 {
+		t.Fatalf("agent title:\n%s", v)
+	}
+}

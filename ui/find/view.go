@@ -32,11 +32,7 @@ type row struct {
 }
 
 func titleRow(f search.FileResult) row {
-	title := sanitize.Fold(f.SessionName)
-	if a := f.Source.AgentPath; a != "" {
-		title = "agent " + sanitize.Fold(a) + " · " + title
-	}
-	return row{kind: rowTitle, id: "f" + f.Source.Path, title: title}
+	return row{kind: rowTitle, id: "f" + f.Source.Path, title: sanitize.Fold(f.Title())}
 }
 
 func hitRow(h search.Hit, i int) row {

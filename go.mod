@@ -15,6 +15,7 @@ require (
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/sergi/go-diff v1.4.4
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.47.0
 	golang.org/x/text v0.24.0
 )
 
@@ -40,5 +41,4 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 )

@@ -20,6 +20,16 @@ wait_for() { # wait_for TEXT [TIMEOUT_S]
   done
 }
 
+wait_for_re() { # wait_for_re EXTENDED_REGEX [TIMEOUT_S]
+  local re=$1 deadline=$((SECONDS + ${2:-10}))
+  until screen | grep -qE -- "$re"; do
+    if [ $SECONDS -ge $deadline ]; then
+      echo "timed out waiting for /$re/"; echo "--- screen:"; screen; exit 1
+    fi
+    sleep 0.1
+  done
+}
+
 wait_gone() { # wait_gone TEXT [TIMEOUT_S]
   local text=$1 deadline=$((SECONDS + ${2:-10}))
   while screen | grep -qF -- "$text"; do
@@ -345,7 +355,8 @@ echo "global search to an agent transcript ok"
 t send-keys -t smoke 3
 wait_for "╭─ Sessions ("
 t send-keys -t smoke L # back to the leaf, in the timeline
-wait_for "(leaf) │"
+# The header says "(leaf)", or "●" when a long preset field leaves no room.
+wait_for_re "entry [0-9a-f]{8} (\(leaf\)|●) │"
 t send-keys -t smoke /
 t send-keys -t smoke -l "invoice"
 wait_for "/ invoice▏"

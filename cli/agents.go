@@ -127,8 +127,9 @@ func (c *AgentsListCmd) Run(g *Globals) error {
 	if !t.CostComplete {
 		cost += " (some costs unavailable)"
 	}
-	fmt.Fprintf(g.stdout, "\ntotal  %d agents · %s · run time %s · %d requests · %d tool calls (+%d nested) · tokens %s in / %s out / %s cache\n",
-		t.Agents, cost, subagent.FormatDuration(t.RuntimeMs), t.Requests, t.ToolCalls, t.NestedToolCalls,
+	fmt.Fprintf(g.stdout, "\ntotal  %s · %s · run time %s · %s · %s (+%d nested) · tokens %s in / %s out / %s cache\n",
+		counted(t.Agents, "agent"), cost, subagent.FormatDuration(t.RuntimeMs), counted(t.Requests, "request"),
+		counted(t.ToolCalls, "tool call"), t.NestedToolCalls,
 		subagent.FormatTokens(t.Tokens.Input), subagent.FormatTokens(t.Tokens.Output), subagent.FormatTokens(t.Tokens.CacheRead+t.Tokens.CacheWrite))
 	return nil
 }
@@ -292,4 +293,12 @@ func orDash(s string) string {
 
 func indentText(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// counted is "1 <noun>" or "<n> <noun>s".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

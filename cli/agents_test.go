@@ -73,7 +73,7 @@ func TestAgentsListText(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"tree 01a2297f-5f11-758f-9050-afce81bb6785", "0/4 active runs", "2 pending for /root",
-		"/root/review", "reviewer", "$0.0153", "n/a", "22:49:02", "total  2 agents · $0.0153"} {
+		"/root/review", "reviewer", "$0.0153", "n/a", "22:49:02", "total  2 agents · $0.0153", "2 requests · 1 tool call (+0 nested)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}

@@ -50,7 +50,7 @@ func (c *CapabilityListCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, list)
 	}
 	for _, cp := range lib.Capabilities {
-		fmt.Fprintf(g.stdout, "%-9s %-24s %-30s %-18s %s\n", scopeBadge(&cp.Resource), cp.ID, sanitize.Clip(cp.Capability.DisplayName(), 30),
+		fmt.Fprintf(g.stdout, "%-9s %-24s %-30s %-18s %s\n", scopeBadge(&cp.Resource), sanitize.Line(cp.ID), sanitize.Clip(cp.Capability.DisplayName(), 30),
 			toolPatchText(cp.Capability.Tools), countsText(&cp.Resource))
 	}
 	return nil
@@ -161,7 +161,7 @@ func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, k
 			list = append(list, o)
 			continue
 		}
-		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(r), r.Key(), countsText(r))
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(r), sanitize.Line(r.Key()), countsText(r))
 		writeDiagnostics(g.stdout, r.Diagnostics)
 	}
 	if asJSON {
@@ -324,7 +324,7 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 	if content == "-" {
 		raw, err := readInput("-")
 		if err != nil {
-			return fail(exitUsage, "%v", err)
+			return inputFailed(err)
 		}
 		content = string(raw)
 	}

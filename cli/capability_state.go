@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -267,9 +266,9 @@ type CapabilityAddCmd struct {
 func (c *CapabilityAddCmd) Run(g *Globals) error {
 	text := c.Text
 	if text == "-" {
-		data, err := io.ReadAll(os.Stdin)
+		data, err := readInput("-")
 		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
+			return inputFailed(err)
 		}
 		text = string(data)
 	}

@@ -147,7 +147,7 @@ func TestCapabilityRoundTrip(t *testing.T) {
 	file := mainSession(t, layout)
 	before, _ := os.ReadFile(file)
 	code, out, errOut := runCLI(t, in(args, "capability", "enable", "review-mode", "--session", file, "--dry-run")...)
-	if code != exitOK || !strings.Contains(out, "(dry run) 4 entries would be appended") || !strings.Contains(out, "resulting state:") {
+	if code != exitOK || !strings.Contains(out, "(dry run) 3 entries would be appended") || !strings.Contains(out, "resulting state:") {
 		t.Fatalf("dry run: %d %s %s", code, out, errOut)
 	}
 	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
@@ -379,5 +379,54 @@ func TestSavePreflightRefusesABreakingOverwrite(t *testing.T) {
 	}
 	if code, out, errOut := runCLI(t, in(args, "preset", "migrate-stacks", "--overwrite", "--session", file)...); code != exitOK {
 		t.Fatalf("migrate after disable: %d %s %s", code, out, errOut)
+	}
+}
+
+// TestDemoDefaultSessionShowsCapabilitiesInUse: the session `--demo` opens by
+// default (the newest) carries a capability history that ends with capabilities
+// in force, so status and the Capabilities panel do not open on an empty state.
+func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
+	args, layout := demoArgs(t)
+	code, out, errOut := runCLI(t, in(args, "capability", "status", "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var st struct {
+		ActivePreset *string `json:"activePreset"`
+		Active       []struct {
+			Actor     string `json:"actor"`
+			Source    string `json:"source"`
+			BindingID string `json:"bindingId"`
+		} `json:"active"`
+		LastEventID    *string  `json:"lastEventId"`
+		Pending        []string `json:"pendingEventIds"`
+		Delivery       string   `json:"delivery"`
+		EffectiveTools []string `json:"effectiveTools"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var got []string
+	for _, a := range st.Active {
+		got = append(got, a.Actor+" "+a.Source+" "+a.BindingID)
+	}
+	want := []string{"user global:plain-english ", "agent project:write-access write-access"}
+	if st.ActivePreset == nil || *st.ActivePreset != "project:guarded-worker" || strings.Join(got, "|") != strings.Join(want, "|") ||
+		st.LastEventID == nil || len(st.Pending) != 0 || st.Delivery != "prepared" ||
+		strings.Join(st.EffectiveTools, ",") != "read,grep,ls,forge_capability,edit,write,bash" {
+		t.Fatalf("default demo session state: %s", out)
+	}
+	// The stored tools baseline is the one pi-forge left, in this session
+	// and the main one: enabling a capability that changes no tool plans
+	// just the event and its anchor.
+	for _, session := range []string{"", mainSession(t, layout)} {
+		more := []string{"capability", "enable", "test-runner", "--dry-run", "--force"}
+		if session != "" {
+			more = append(more, "--session", session)
+		}
+		code, out, errOut = runCLI(t, in(args, more...)...)
+		if code != exitOK || !strings.Contains(out, "2 entries would be appended") || strings.Contains(out, "pi-forge-capability-tools") {
+			t.Fatalf("dry-run at the leaf of %q: %d %s %s", session, code, out, errOut)
+		}
 	}
 }

@@ -76,10 +76,16 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return exitCode
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "forgebench:", err)
+		// A usage error quotes the arguments, which can be file names
+		// (a shell glob over a hostile directory).
+		fmt.Fprintln(stderr, "forgebench:", sanitize.Text(err.Error()))
 		return exitUsage
 	}
-	cli.Globals.stdout, cli.Globals.stderr = stdout, stderr
+	// Human output goes through the sanitiser (output.go).
+	cli.Globals.stdout, cli.Globals.stderr = humanWriter(stdout), humanWriter(stderr)
+	if node := ctx.Selected(); node != nil && exactOutput(node.Target) {
+		cli.Globals.stdout = stdout
+	}
 	err = ctx.Run(&cli.Globals)
 	cli.Globals.cleanup()
 	if err == nil {

@@ -19,7 +19,7 @@ type FingerprintCmd struct {
 func (c *FingerprintCmd) Run(g *Globals) error {
 	raw, err := readInput(c.File)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return inputFailed(err)
 	}
 	if c.Revision {
 		_, err := fmt.Fprintln(g.stdout, fingerprint.SourceRevision(raw))

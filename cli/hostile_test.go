@@ -157,6 +157,11 @@ func TestHostileSpecialFilesAreRefused(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "not a regular file") {
 		t.Errorf("session list: exit %d:\n%s", code, out)
 	}
+	// A file that could not be read has no activity time and no count:
+	// it said "0001-01-01 00:00  ~0 msgs", as if it were a real, empty session.
+	if strings.Contains(out, "0001-01-01") || strings.Contains(out, "~0 msgs") {
+		t.Errorf("session list shows a zero time or count for an unreadable file:\n%s", out)
+	}
 }
 
 // session tail prints every line of the hostile sessions terminal-safe, in
@@ -250,5 +255,28 @@ func TestHostileWriteAndReportCommands(t *testing.T) {
 		}
 		hostile.AssertClean(t, what+" (stdout)", out)
 		hostile.AssertClean(t, what+" (stderr)", errOut)
+	}
+}
+
+// An export written with -o is read later with cat or a pager: the file
+// is as terminal-safe as standard output, in both formats.
+func TestHostileExportFilesAreClean(t *testing.T) {
+	st, g := hostileArgs(t)
+	for name, f := range st.Sessions {
+		if strings.Contains(name, "fifo") || strings.Contains(name, "zero") {
+			continue
+		}
+		for _, format := range []string{"markdown", "json"} {
+			out := filepath.Join(t.TempDir(), "export")
+			if code, _, errOut := runWithin(t, append(append([]string{}, g...), "session", "export", f, "-o", out, "--format", format)...); code != exitOK {
+				t.Errorf("%s (%s): exit %d %q", name, format, code, errOut)
+				continue
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hostile.AssertClean(t, name+" exported as "+format, string(data))
+		}
 	}
 }

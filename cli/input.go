@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,22 +10,47 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/regfile"
 )
 
-// readInput reads a file, or standard input for "-".
+// maxInputBytes bounds what one FILE argument or standard input may hold
+// (a request, a preset, a messages array): far above real inputs, and far
+// below what would exhaust memory.
+const maxInputBytes = 256 << 20
+
+// readInput reads a file, or standard input for "-". Only a regular file is
+// read, up to its size at open (internal/regfile): a FIFO — a process
+// substitution too — or a device is refused with exit 4 (use "-" to pipe),
+// as is a file or an input above maxInputBytes.
 func readInput(path string) ([]byte, error) {
+	var data []byte
+	var err error
 	if path == "-" {
-		data, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			return nil, fmt.Errorf("read standard input: %w", err)
-		}
-		return data, nil
+		data, err = regfile.ReadStream(os.Stdin, "standard input", maxInputBytes)
+	} else {
+		data, err = regfile.Read(path, maxInputBytes)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, regfile.ErrNotRegular):
+		return nil, fail(exitRefused, "%v (pipe data through standard input, -, instead)", err)
+	case errors.Is(err, regfile.ErrTooLarge):
+		return nil, fail(exitRefused, "%v", err)
+	case err != nil && path == "-":
+		return nil, err
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return data, nil
+}
+
+// inputFailed is the error of a command whose input could not be read: a
+// refusal keeps its exit code (4), anything else is a usage error.
+func inputFailed(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return fail(exitUsage, "%v", err)
 }
 
 // readMacros reads a JSON object of extension macro values {name: string}.

@@ -114,7 +114,7 @@ func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
 	if fi, err := os.Stat(sel); err == nil && !fi.IsDir() {
 		raw, err := readInput(sel)
 		if err != nil {
-			return nil, "", fail(exitUsage, "%v", err)
+			return nil, "", inputFailed(err)
 		}
 		st, diags := preset.Parse(raw, baseName(sel))
 		errs := 0

@@ -92,7 +92,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 				active = "▶ "
 			}
 		}
-		fmt.Fprintf(g.stdout, "%s%-9s %-28s %-32s %s%s\n", active, scopeBadge(&p.Resource), p.ID, sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
+		fmt.Fprintf(g.stdout, "%s%-9s %-28s %-32s %s%s\n", active, scopeBadge(&p.Resource), sanitize.Line(p.ID), sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
 	}
 	if sel != nil {
 		fmt.Fprintf(g.stdout, "session %s at %s: %s\n", sanitize.Clip(sel.sessionID, 60), sanitize.Clip(sel.entryID, 20), sel.describe())
@@ -233,7 +233,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		if len(unmatched) > 0 {
 			status += fmt.Sprintf(", %d tool pattern(s) matching no registered tool", len(unmatched))
 		}
-		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), p.Key(), status)
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), sanitize.Line(p.Key()), status)
 		writeDiagnostics(g.stdout, p.Diagnostics)
 		writeDiagnostics(g.stdout, unmatched)
 	}

@@ -54,7 +54,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	job := &compileJob{index: -1}
 	job.stack, job.presetDiag = preset.Parse(raw, basename)
 	if job.macros, err = readMacros(in.Macros); err != nil {
-		return nil, fail(exitUsage, "%v", err)
+		return nil, inputFailed(err)
 	}
 	model, err := parseModelFlag(in.Model)
 	if err != nil {
@@ -114,7 +114,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if in.Runtime != "" {
 		data, err := readInput(in.Runtime)
 		if err != nil {
-			return nil, fail(exitUsage, "%v", err)
+			return nil, inputFailed(err)
 		}
 		if job.runtime, err = compile.ParseRuntimeJSON(data); err != nil {
 			return nil, fail(exitUsage, "%s: %v", in.Runtime, err)
@@ -124,14 +124,14 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if in.Base != "" {
 		data, err := readInput(in.Base)
 		if err != nil {
-			return nil, fail(exitUsage, "%v", err)
+			return nil, inputFailed(err)
 		}
 		job.base = string(data)
 		sources[1] = "base: " + in.Base
 	}
 	if in.Messages != "" || s == nil {
 		if job.messages, err = readMessages(in.Messages); err != nil {
-			return nil, fail(exitUsage, "%v", err)
+			return nil, inputFailed(err)
 		}
 		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
 	} else {
@@ -174,7 +174,7 @@ func (c *PresetCompileCmd) Run(g *Globals) error {
 		}
 		data, err := readInput(c.Request)
 		if err != nil {
-			return fail(exitUsage, "%v", err)
+			return inputFailed(err)
 		}
 		out, err := compile.CompileRequestJSON(data)
 		if err != nil {

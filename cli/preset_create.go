@@ -46,7 +46,7 @@ func refuseInvalidCopy(g *Globals, what string, scope preset.Scope, id string, e
 func importTree(file, id string) (*jsonv.Object, error) {
 	raw, err := readInput(file)
 	if err != nil {
-		return nil, fail(exitUsage, "%v", err)
+		return nil, inputFailed(err)
 	}
 	v, err := jsonv.Parse(raw)
 	if err != nil {

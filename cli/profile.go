@@ -63,7 +63,7 @@ func (c *ProfileListCmd) Run(g *Globals) error {
 		if auto == p {
 			mark = " (auto-activates)"
 		}
-		fmt.Fprintf(g.stdout, "%-9s %-20s %-32s %-8s %-22s %s%s\n", scopeBadge(&p.Resource), p.ID, sanitize.Clip(pr.Model.String(), 32),
+		fmt.Fprintf(g.stdout, "%-9s %-20s %-32s %-8s %-22s %s%s\n", scopeBadge(&p.Resource), sanitize.Line(p.ID), sanitize.Clip(pr.Model.String(), 32),
 			pr.ThinkingLevel, sanitize.Clip(stack, 22), countsText(&p.Resource), mark)
 	}
 	return nil

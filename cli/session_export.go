@@ -6,7 +6,6 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -15,7 +14,7 @@ type SessionExportCmd struct {
 	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (named on stderr)."`
 	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID"`
 	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; C1 and bidi controls written as \\uXXXX escapes)." enum:"markdown,json" default:"markdown"`
-	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's session directories or a pi-forge directory are never written." placeholder:"FILE"`
+	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's agent or session directories, a pi-forge directory or a .pi directory are never written." placeholder:"FILE"`
 	Force  bool   `help:"Replace an existing -o FILE (never the session being exported, a link, a special file or a file in Pi's or pi-forge's directories)."`
 }
 
@@ -48,10 +47,7 @@ func (c *SessionExportCmd) Run(g *Globals) error {
 		_, err = fmt.Fprint(g.stdout, out)
 		return err
 	}
-	if err := g.checkExportTarget(c.File, c.Output, c.Force); err != nil {
-		return err // the target changed while the export was built
-	}
-	if err := resources.WriteFileAtomic(c.Output, []byte(out), 0o644); err != nil {
+	if err := g.publishExport(c.File, c.Output, c.Force, []byte(out)); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.stderr, "exported %d entries to %s\n", len(path), sanitize.Line(c.Output))

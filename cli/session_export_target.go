@@ -13,21 +13,38 @@ import (
 	"github.com/forgebench/forgebench/session"
 )
 
+// beforeExportPublish runs between building an export and publishing it;
+// tests use it to line up concurrent exports at the moment of the race.
+var beforeExportPublish = func() {}
+
 // checkExportTarget refuses (exit 4) an -o target that an export must not
 // write: the session being exported, a symbolic link (replacing it would
 // replace the link), a FIFO, device or directory (a rename would turn it
-// into a regular file), anything inside Pi's session directories or a
-// pi-forge directory, and — unless force — any existing file.
+// into a regular file), anything inside Pi's agent directory, a custom
+// session directory, the global pi-forge directory or any project's .pi
+// directory, and — unless force — any existing file. It runs before the
+// export is built, so a refused command does no work, and again, on what
+// is there at that moment, when the export is published.
 func (g *Globals) checkExportTarget(input, output string, force bool) error {
 	abs, err := filepath.Abs(output)
 	if err != nil {
 		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
 	}
-	shown := sanitize.Line(output)
 	fi, err := os.Lstat(abs)
-	exists := err == nil
 	switch {
-	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		fi = nil
+	case err != nil:
+		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
+	}
+	return g.checkExportTargetInfo(input, output, abs, fi, force)
+}
+
+// checkExportTargetInfo is checkExportTarget on what an Lstat of the
+// absolute target abs found (nil: nothing there).
+func (g *Globals) checkExportTargetInfo(input, output, abs string, fi fs.FileInfo, force bool) error {
+	shown := sanitize.Line(output)
+	if fi != nil {
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return fail(exitRefused, "refusing to write %s: it is a symbolic link, and writing would replace the link itself; name the file it points to", shown)
@@ -37,29 +54,72 @@ func (g *Globals) checkExportTarget(input, output string, force bool) error {
 		if in, err := os.Stat(input); err == nil && os.SameFile(in, fi) {
 			return fail(exitRefused, "refusing to write %s: it is the session being exported", shown)
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("export target %s: %w", shown, err)
 	}
 	if dir, what, ok := g.protectedDirOf(abs); ok {
 		return fail(exitRefused, "refusing to write %s: it is inside %s (%s); exports never go there", shown, sanitize.Line(dir), what)
 	}
-	if exists && !force {
+	if parent := filepath.Dir(abs); fi == nil {
+		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+			return fail(exitFailed, "cannot write %s: the directory %s does not exist", shown, sanitize.Line(filepath.Dir(output)))
+		}
+	}
+	if fi != nil && !force {
 		return fail(exitRefused, "refusing to replace %s: the file exists (pass --force to replace it)", shown)
 	}
 	return nil
 }
 
-// protectedDirOf returns the directory holding Pi's sessions or pi-forge
-// resources that path lies in, if any: the agent's sessions directory, a
-// custom session directory, the global forge directory and the project's
-// .pi/forge and legacy .pi/prompt-stacks. Paths are compared after
-// resolving symbolic links.
+// publishExport writes data to the -o target. The target is checked again
+// on what is there now and replaced in the same locked step
+// (resources.ReplaceFile); a target that does not exist is created with
+// an exclusive rename, so of several exports racing for one new file
+// exactly one writes it and the others find it exists.
+func (g *Globals) publishExport(input, output string, force bool, data []byte) error {
+	abs, err := filepath.Abs(output)
+	if err != nil {
+		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
+	}
+	beforeExportPublish()
+	for attempt := 0; ; attempt++ {
+		err = resources.ReplaceFile(abs, data, 0o644, func(fi fs.FileInfo) error {
+			return g.checkExportTargetInfo(input, output, abs, fi, force)
+		})
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, fs.ErrExist) && force && attempt == 0:
+			continue // created since the look: check it and replace it
+		case errors.Is(err, fs.ErrExist):
+			return fail(exitRefused, "refusing to replace %s: the file exists (it appeared while exporting; pass --force to replace it)", sanitize.Line(output))
+		case errors.Is(err, resources.ErrTargetChanged):
+			return fail(exitConflict, "%s changed while the export was written; it was left as it is", sanitize.Line(output))
+		}
+		return err
+	}
+}
+
+// protectedDirOf returns the directory holding Pi's or pi-forge's files
+// that path lies in, if any: Pi's agent directory (sessions, settings,
+// auth, models, role files), a custom session directory, the global forge
+// directory, and any directory named .pi (a project's settings, forge
+// resources and legacy prompt stacks, this project's or another's). Paths
+// are compared after resolving symbolic links.
 func (g *Globals) protectedDirOf(path string) (dir, what string, ok bool) {
+	target := resolveExisting(path)
+	for cur := filepath.Dir(target); ; cur = filepath.Dir(cur) {
+		if filepath.Base(cur) == ".pi" {
+			return cur, "a Pi project or user directory", true
+		}
+		if filepath.Dir(cur) == cur {
+			break
+		}
+	}
 	ws, err := g.workspace()
 	if err != nil {
 		return "", "", false
 	}
 	candidates := []struct{ dir, what string }{
+		{ws.AgentDir, "Pi's agent directory"},
 		{ws.ForgeDir, "the global pi-forge directory"},
 		{filepath.Join(ws.Cwd, ".pi", "forge"), "the project's pi-forge directory"},
 		{resources.LegacyPresetsDir(ws.Cwd), "the project's legacy prompt-stack directory"},
@@ -70,7 +130,6 @@ func (g *Globals) protectedDirOf(path string) (dir, what string, ok bool) {
 			candidates = append(candidates, struct{ dir, what string }{loc.SessionDir, "Pi's custom session directory"})
 		}
 	}
-	target := resolveExisting(path)
 	for _, c := range candidates {
 		if c.dir != "" && within(resolveExisting(c.dir), target) {
 			return c.dir, c.what, true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -152,4 +153,96 @@ func TestExportRefusesSpecialFilesAndLinks(t *testing.T) {
 		}
 	}
 	unchanged(t, target, []byte("keep"))
+}
+
+// Pi's whole agent directory (settings.json, auth.json with the user's
+// keys, models.json, role files) and every project's .pi directory are
+// configuration, never an export's place: `-o ~/.pi/agent/auth.json
+// --force` replaced the keys with Markdown, and `-o ~/.pi/agent/models.json`
+// left Pi a models.json it cannot parse.
+func TestExportNeverWritesPiConfiguration(t *testing.T) {
+	args, scratch, sess, _ := exportFixture(t)
+	agentDir, project := args[3], args[1]
+	other := filepath.Join(scratch, "other-project", ".pi")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(agentDir, "settings.json")
+	settingsBytes, _ := os.ReadFile(settings)
+	for _, target := range []string{
+		settings, filepath.Join(agentDir, "auth.json"), filepath.Join(agentDir, "models.json"),
+		filepath.Join(project, ".pi", "settings.json"), filepath.Join(project, ".pi", "SYSTEM.md"),
+		filepath.Join(other, "settings.json"), filepath.Join(other, "forge", "prompt-stacks", "x.json"),
+	} {
+		for _, force := range []bool{false, true} {
+			cmd := in(args, "session", "export", sess, "-o", target)
+			if force {
+				cmd = append(cmd, "--force")
+			}
+			code, _, errOut := runCLI(t, cmd...)
+			if code != exitRefused || !strings.Contains(errOut, "exports never go there") {
+				t.Errorf("-o %s (force %v): exit %d %q", target, force, code, errOut)
+			}
+		}
+	}
+	unchanged(t, settings, settingsBytes)
+	for _, p := range []string{filepath.Join(agentDir, "auth.json"), filepath.Join(agentDir, "models.json"), filepath.Join(other, "settings.json")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+}
+
+// -o into a directory that does not exist says so.
+func TestExportIntoAMissingDirectory(t *testing.T) {
+	args, scratch, sess, _ := exportFixture(t)
+	target := filepath.Join(scratch, "no-such-dir", "out.md")
+	code, _, errOut := runCLI(t, in(args, "session", "export", sess, "-o", target)...)
+	if code != exitFailed || !strings.Contains(errOut, "no-such-dir does not exist") || strings.Contains(errOut, ".forgebench-") {
+		t.Errorf("exit %d %q", code, errOut)
+	}
+}
+
+// 200 exports to one new file at once, without --force: exactly one
+// writes it, every other is refused because the file exists. (The target
+// was checked before the export was built and replaced by a rename after,
+// so several won and the last one's bytes stayed.)
+func TestConcurrentExportsHaveOneWinner(t *testing.T) {
+	args, scratch, sess, _ := exportFixture(t)
+	target := filepath.Join(scratch, "raced.md")
+	const writers = 200
+	codes := make(chan int, writers)
+	start := make(chan struct{})
+	var ready, built sync.WaitGroup
+	// Every export has checked the target (absent) and built its text
+	// before any publishes: the race as it is at its widest.
+	built.Add(writers)
+	released := make(chan struct{})
+	beforeExportPublish = func() { built.Done(); <-released }
+	defer func() { beforeExportPublish = func() {} }()
+	go func() { built.Wait(); close(released) }()
+	for i := 0; i < writers; i++ {
+		ready.Add(1)
+		go func() {
+			ready.Done()
+			<-start
+			var out, errb bytes.Buffer
+			codes <- Run(in(args, "session", "export", sess, "-o", target), &out, &errb)
+		}()
+	}
+	ready.Wait()
+	close(start)
+	count := map[int]int{}
+	for i := 0; i < writers; i++ {
+		count[<-codes]++
+	}
+	if count[exitOK] != 1 || count[exitRefused] != writers-1 {
+		t.Errorf("exit codes of %d exports to one new file: %v", writers, count)
+	}
+	entries, _ := os.ReadDir(scratch)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".forgebench-") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
 }

@@ -75,8 +75,16 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		if !it.MessageCountExact {
 			count = "~" + count
 		}
-		fmt.Fprintf(g.stdout, "%s  %5s msgs  %-8s  %s%s\n    %s\n",
-			it.LastActivity.Local().Format("2006-01-02 15:04"), count, sanitize.Clip(it.ID, 8), sanitize.Clip(title, 90), tree, sanitize.Line(it.Path))
+		// A file that could not be read has neither a time nor a count.
+		when := "—"
+		if !it.LastActivity.IsZero() {
+			when = it.LastActivity.Local().Format("2006-01-02 15:04")
+		}
+		if it.Problem != "" && it.MessageCount == 0 {
+			count = "—"
+		}
+		fmt.Fprintf(g.stdout, "%-16s  %5s msgs  %-8s  %s%s\n    %s\n",
+			when, count, sanitize.Clip(it.ID, 8), sanitize.Clip(title, 90), tree, sanitize.Line(it.Path))
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 		}
 		data, err := readInput(c.Request)
 		if err != nil {
-			return fail(exitUsage, "%v", err)
+			return inputFailed(err)
 		}
 		out, err := forgev1.RenderRequestJSON(data)
 		if err != nil {
@@ -51,7 +51,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 	}
 	src, err := readInput(c.File)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return inputFailed(err)
 	}
 	params, err := c.parameters()
 	if err != nil {
@@ -59,7 +59,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 	}
 	macros, err := readMacros(c.Macros)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return inputFailed(err)
 	}
 	model, err := parseModelFlag(c.Model)
 	if err != nil {

@@ -16,11 +16,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -47,11 +47,19 @@ func Path(getenv func(string) string, home string) string {
 	return filepath.Join(base, "forgebench", "config.json")
 }
 
-// Load reads the settings file at path; a missing file gives Defaults.
+// maxSettingsBytes bounds the settings file: a few KiB in practice.
+const maxSettingsBytes = 1 << 20
+
+// Load reads the settings file at path; a missing file gives Defaults. A
+// path that is not a regular file (a FIFO would block the start, /dev/zero
+// would never end) or a file above 1 MiB is an error.
 func Load(path string) (Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), nil
+	}
+	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
+		return Settings{}, fmt.Errorf("settings: %w", err) // the error names the path
 	}
 	if err != nil {
 		return Settings{}, fmt.Errorf("read settings %s: %w", path, err)

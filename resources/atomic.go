@@ -14,35 +14,15 @@ import (
 // of killed writers in the directory are removed first (createTemp).
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := createTemp(dir)
+	tmp, err := writeTemp(dir, data, perm)
 	if err != nil {
-		return fmt.Errorf("create temporary file for %s: %w", path, err)
+		return fmt.Errorf("write a temporary file for %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("chmod %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", tmp.Name(), err)
-	}
-	if err = renameHook(tmp.Name(), path); err != nil {
+	if err = renameHook(tmp, path); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // best effort: not every filesystem supports directory fsync
-		d.Close()
-	}
+	syncDir(dir) // best effort: not every filesystem supports directory fsync
 	return nil
 }
 

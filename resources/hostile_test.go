@@ -11,6 +11,13 @@ import (
 	"github.com/forgebench/forgebench/test/hostile"
 )
 
+// within fails the test when f does not return in time (a read that blocks
+// on a FIFO or streams /dev/zero never would).
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	hostile.Within(t, what, f)
+}
+
 // The library side of the hostile corpus: loading returns (a FIFO preset
 // and a /dev/zero capability do not block it), every hostile resource
 // loads with its text exact (the sanitiser's job is the display, --json
@@ -31,10 +38,20 @@ func TestHostileCorpusLibrary(t *testing.T) {
 	if p := presets["osc52"]; p == nil || !strings.Contains(p.Name(), "\x1b]52;c;") {
 		t.Fatalf("osc52 preset not loaded exactly: %v", p)
 	}
-	if len(lib.Capabilities) != 1 || lib.Capabilities[0].Entry.Capability.Name == nil || !strings.Contains(*lib.Capabilities[0].Entry.Capability.Name, "\u202e") {
+	// esc-cap, escaped-id and the file with the escaped name (unreadable
+	// JSON: its id is the name's stem, exact).
+	caps := map[string]*Capability{}
+	for _, c := range lib.Capabilities {
+		caps[c.ID] = c
+	}
+	if c := caps["esc-cap"]; len(lib.Capabilities) != 2+len(st.EscapedResources)/3 || c == nil ||
+		c.Entry.Capability.Name == nil || !strings.Contains(*c.Entry.Capability.Name, "\u202e") {
 		t.Errorf("capabilities: %d", len(lib.Capabilities))
 	}
-	if len(lib.Profiles) != 1 {
+	if caps["cap\x1b]52;c;aGFja2Vk\x07\u009b31m\u202eid"] == nil {
+		t.Errorf("the escaped capability id was not loaded exactly")
+	}
+	if len(lib.Profiles) != 2+len(st.EscapedResources)/3 {
 		t.Errorf("profiles: %d", len(lib.Profiles))
 	}
 	long := presets[hostile.LongID]

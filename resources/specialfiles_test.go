@@ -8,21 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// within fails the test when f does not return in time (a read that blocks
-// on a FIFO or streams /dev/zero never would).
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second): // bounds a hang, not a budget: generous for a loaded machine
-		t.Fatalf("%s did not return: it blocked on a special file", what)
-	}
-}
 
 // A hostile checkout can hold a FIFO or a symlink to /dev/zero where a
 // resource file is expected. Loading must not hang or stream forever: the

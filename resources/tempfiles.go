@@ -104,6 +104,17 @@ func isLegacyTempName(name string) bool {
 	return true
 }
 
+// isResourceDir reports whether dir is a resource storage directory
+// (prompt-stacks, capabilities, agent-profiles), where earlier forgebench
+// versions wrote their temporary files.
+func isResourceDir(dir string) bool {
+	switch filepath.Base(dir) {
+	case KindPreset.dirName(), KindCapability.dirName(), KindProfile.dirName():
+		return true
+	}
+	return false
+}
+
 // createTemp sweeps dir of stale temporary files (sweepStaleTemps) and
 // creates a new, exclusive temporary file there, readable only by the user
 // until the caller sets the final mode.
@@ -127,7 +138,9 @@ func createTemp(dir string) (*os.File, error) {
 // sweepStaleTemps removes the temporary files a killed or crashed writer
 // left in dir: ours when they are older than staleTempAge or their writer
 // (same host, another pid) is no longer running, and an earlier version's
-// when they are older than staleTempAge. Only regular files are removed;
+// when they are older than staleTempAge and dir is a resource directory
+// (the only place it wrote them; elsewhere — an export's directory — the
+// same name may be another program's). Only regular files are removed;
 // failures are ignored (the write itself does not depend on the sweep).
 func sweepStaleTemps(dir string, now time.Time) {
 	entries, err := os.ReadDir(dir)
@@ -135,13 +148,14 @@ func sweepStaleTemps(dir string, now time.Time) {
 		return
 	}
 	self := os.Getpid()
+	legacyDir := isResourceDir(dir)
 	for _, e := range entries {
 		name := e.Name()
 		if len(name) == 0 || name[0] != '.' || !e.Type().IsRegular() {
 			continue
 		}
 		host, pid, own := parseTempName(name)
-		if !own && !isLegacyTempName(name) {
+		if !own && !(legacyDir && isLegacyTempName(name)) {
 			continue
 		}
 		fi, err := e.Info()

@@ -47,7 +47,10 @@ func TestTempNamesAreShort(t *testing.T) {
 // are removed by the next write in their directory; fresh ones of a live
 // writer, and everything that is not ours, stay.
 func TestNextWriteRemovesStaleTempFiles(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "prompt-stacks")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	old := time.Now().Add(-2 * time.Hour)
 	mk := func(name string, mtime time.Time) string {
 		p := filepath.Join(dir, name)
@@ -78,6 +81,34 @@ func TestNextWriteRemovesStaleTempFiles(t *testing.T) {
 		if exists(p) != want {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(p), exists(p), want)
 		}
+	}
+}
+
+// Outside a resource directory — where an export writes — a file named
+// like an earlier version's temporary file may be another program's
+// (os.CreateTemp with a ".x.json.tmp-*" pattern): it stays, however old.
+// Our own stale temporary files still go.
+func TestExportDirectoriesKeepOtherProgramsTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	theirs := filepath.Join(dir, ".report.json.tmp-123456")
+	ours := filepath.Join(dir, tempNameFor(hostMarker(), os.Getpid(), "0000000a"))
+	for _, p := range []string{theirs, ours} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFileExclusive(filepath.Join(dir, "export.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(theirs); err != nil {
+		t.Errorf("another program's temporary file was removed: %v", err)
+	}
+	if _, err := os.Lstat(ours); err == nil {
+		t.Error("our stale temporary file stayed")
 	}
 }
 

@@ -207,7 +207,7 @@ func checkRevision(kind Kind, path, expected string) (fs.FileMode, error) {
 	if kind == KindCapability && fi.Size() > maxCapabilitySize {
 		return 0, fmt.Errorf("Failed to read revision: %s", capabilitySizeMessage(fi.Size()))
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readRegularFile(path) // never blocks should the path have become a FIFO since the stat
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, newError(ErrConflict, "File does not exist: "+path)
 	}
@@ -282,6 +282,13 @@ func SaveFile(ws Workspace, kind Kind, scope Scope, id string, data []byte, expe
 	if err := checkContent(kind, scope, id, data); err != nil {
 		return WriteResult{}, err
 	}
+	// The revision check and the rename are one step for every forgebench
+	// writer: two saves of the same revision cannot both win.
+	unlock, err := lockDir(filepath.Dir(path))
+	if err != nil {
+		return WriteResult{}, newError(ErrConflict, err.Error())
+	}
+	defer unlock()
 	perm, err := checkRevision(kind, path, expectedRevision)
 	if err != nil {
 		return WriteResult{}, err
@@ -299,6 +306,11 @@ func DeleteFile(ws Workspace, kind Kind, scope Scope, id, expectedRevision strin
 	if err := CheckTarget(ws, kind, scope, path, id); err != nil {
 		return "", err
 	}
+	unlock, err := lockDir(filepath.Dir(path))
+	if err != nil {
+		return "", newError(ErrConflict, err.Error())
+	}
+	defer unlock()
 	if _, err := checkRevision(kind, path, expectedRevision); err != nil {
 		return "", err
 	}
@@ -334,6 +346,11 @@ func DeleteLoaded(ws Workspace, kind Kind, r *Resource, expectedRevision string)
 	if err := CheckTarget(ws, kind, r.Scope, r.Path, ""); err != nil {
 		return "", err
 	}
+	unlock, err := lockDir(filepath.Dir(r.Path))
+	if err != nil {
+		return "", newError(ErrConflict, err.Error())
+	}
+	defer unlock()
 	if _, err := checkRevision(kind, r.Path, expectedRevision); err != nil {
 		return "", err
 	}
@@ -348,25 +365,22 @@ func DeleteLoaded(ws Workspace, kind Kind, r *Resource, expectedRevision string)
 }
 
 // createExclusive publishes data at path only if path does not exist; see
-// CreateFile. The error matches fs.ErrExist when the name is taken.
+// CreateFile. The fsynced temporary file is renamed with RENAME_NOREPLACE
+// where the platform and file system have it, else hard-linked (both fail
+// atomically on an existing name), else the name is claimed with O_EXCL
+// and replaced. The error matches fs.ErrExist when the name is taken.
 func createExclusive(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := createTemp(dir)
+	tmpName, err := writeTemp(dir, data, perm)
 	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
+		return fmt.Errorf("write a temporary file: %w", err)
 	}
-	tmpName := tmp.Name()
 	defer os.Remove(tmpName) // the link (if any) keeps the content alive
-	if _, err = tmp.Write(data); err == nil {
-		if err = tmp.Chmod(perm); err == nil {
-			err = tmp.Sync()
+	if err = noReplaceHook(tmpName, path); !errors.Is(err, errNoAtomicRename) {
+		if err == nil {
+			syncDir(dir)
 		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", tmpName, err)
+		return err // nil, EEXIST (fs.ErrExist) or a real failure
 	}
 	err = linkHook(tmpName, path)
 	if err == nil {
@@ -387,6 +401,10 @@ func createExclusive(path string, data []byte, perm fs.FileMode) (err error) {
 // linkHook is os.Link; tests replace it to simulate filesystems without
 // hard links.
 var linkHook = os.Link
+
+// noReplaceHook is renameNoReplace; tests replace it to reach the link(2)
+// fallback that platforms and file systems without renameat2 take.
+var noReplaceHook = renameNoReplace
 
 func linkUnsupported(err error) bool {
 	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOTSUP) ||

@@ -303,7 +303,8 @@ func TestUntrustedWritesRefused(t *testing.T) {
 func TestCreateFallsBackWithoutHardLinks(t *testing.T) {
 	ws := newWorkspace(t, map[string]string{projStacks + "taken.json": "{}"})
 	linkHook = func(string, string) error { return &os.LinkError{Op: "link", Err: errPerm} }
-	defer func() { linkHook = os.Link }()
+	noReplaceHook = func(string, string) error { return errNoAtomicRename }
+	defer func() { linkHook, noReplaceHook = os.Link, renameNoReplace }()
 	stack := &preset.Stack{SchemaVersion: 1, ID: "nolink"}
 	res, err := CreatePreset(ws, ScopeProject, stack)
 	if err != nil {
@@ -318,6 +319,27 @@ func TestCreateFallsBackWithoutHardLinks(t *testing.T) {
 	}
 	if got := string(readBytes(t, wsPath(ws, projStacks+"taken.json"))); got != "{}" {
 		t.Errorf("existing file replaced: %q", got)
+	}
+	entries, _ := os.ReadDir(StorageDir(ws, KindPreset, ScopeProject))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+// Without renameat2 (other platforms, some file systems) an exclusive
+// create is a hard link, which refuses an existing name just as well.
+func TestCreateWithoutRenameat2UsesALink(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{projStacks + "taken.json": "{}"})
+	noReplaceHook = func(string, string) error { return errNoAtomicRename }
+	defer func() { noReplaceHook = renameNoReplace }()
+	if err := createExclusive(wsPath(ws, projStacks+"taken.json"), []byte("x"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("linked create over an existing file: %v", err)
+	}
+	path := wsPath(ws, projStacks+"new.json")
+	if err := createExclusive(path, []byte("new"), 0o644); err != nil || string(readBytes(t, path)) != "new" {
+		t.Errorf("linked create: %v", err)
 	}
 	entries, _ := os.ReadDir(StorageDir(ws, KindPreset, ScopeProject))
 	for _, e := range entries {

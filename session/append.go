@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/flock"
 )
 
 // Append errors. The CLI maps ErrConflict to exit status 3 and ErrLive to 4.
@@ -153,6 +154,14 @@ type AppendResult struct {
 	RolledBack bool
 }
 
+// appendLockWait bounds how long Append waits for another forgebench
+// append to the same file.
+const appendLockWait = 10 * time.Second
+
+// appendCheckedHook runs between Append's checks and its write; tests use
+// it to hold one append there while another races it.
+var appendCheckedHook = func() {}
+
 // Append adds entries to the end of the session file at path the way Pi
 // writes them (spec §11): each on its own line as JSON.stringify output,
 // chained from the current leaf, with fresh ids unique in the file and
@@ -175,6 +184,25 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	if err := checkEntries(entries, opts.AllowContextTypes); err != nil {
 		return AppendResult{}, err
 	}
+	// Lock, check, write: one step for every forgebench writer of this
+	// file, so two appends that read the same guard cannot both pass it
+	// (both appended, chaining two batches from one leaf). Pi takes no
+	// lock; the guard and the live window stay what protects against it.
+	if fi, err := os.Stat(path); err != nil {
+		return AppendResult{}, fmt.Errorf("append: %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return AppendResult{}, fmt.Errorf("append: %w", &NotRegularError{Path: path, Kind: FileKind(fi.Mode())})
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return AppendResult{}, fmt.Errorf("append: %w", err)
+	}
+	defer f.Close()
+	unlock, err := flock.Lock(f, appendLockWait)
+	if err != nil {
+		return AppendResult{}, fmt.Errorf("append to %s: %v: %w", path, err, ErrConflict)
+	}
+	defer unlock()
 	before, err := os.Stat(path)
 	if err != nil {
 		return AppendResult{}, fmt.Errorf("append: %w", err)
@@ -194,11 +222,6 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 		return AppendResult{}, fmt.Errorf("append to %s: leaf is %q, expected %q: %w", path, current.LeafID, guard.LeafID, ErrConflict)
 	}
 
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
-	if err != nil {
-		return AppendResult{}, fmt.Errorf("append: %w", err)
-	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return AppendResult{}, fmt.Errorf("append: stat %s: %w", path, err)
@@ -211,6 +234,8 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	if age := now.Sub(fi.ModTime()); age < opts.LiveWindow && !opts.Force {
 		return AppendResult{}, fmt.Errorf("append to %s: modified %s ago (within %s): %w", path, age.Round(time.Millisecond), opts.LiveWindow, ErrLive)
 	}
+
+	appendCheckedHook()
 
 	res := AppendResult{Offset: fi.Size()}
 	var buf []byte

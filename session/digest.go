@@ -90,7 +90,9 @@ func (e *DigestEntry) Usage() (catalog.Usage, bool) { return e.rec.usage, e.rec.
 
 // DigestOptions tune ReadDigest. The zero value is ready to use.
 type DigestOptions struct {
-	// MaxLineBytes skips longer lines unread (default DefaultMaxLineBytes).
+	// MaxLineBytes skips longer lines unread (default DisplayMaxLineBytes:
+	// a digest feeds dashboards, where a runaway tool output is not worth
+	// holding; the skipped lines are in Diagnostics.OversizedLines).
 	MaxLineBytes int
 	// BufferBytes is the read buffer (default 1 MiB).
 	BufferBytes int
@@ -99,7 +101,7 @@ type DigestOptions struct {
 // ReadDigest digests the session file at path.
 func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	if opt.MaxLineBytes <= 0 {
-		opt.MaxLineBytes = DefaultMaxLineBytes
+		opt.MaxLineBytes = DisplayMaxLineBytes
 	}
 	if opt.BufferBytes <= 0 {
 		opt.BufferBytes = 1 << 20
@@ -172,8 +174,10 @@ func (dg *digester) run(r *bufio.Reader) error {
 			// past the limit.
 			dg.carry = append(dg.carry[:0], line...)
 			oversized := false
+			lineBytes := int64(len(line))
 			for errors.Is(err, bufio.ErrBufferFull) {
 				line, err = r.ReadSlice('\n')
+				lineBytes += int64(len(line))
 				if !oversized && len(dg.carry)+len(line) > dg.opt.MaxLineBytes+1 {
 					oversized = true
 					dg.carry = dg.carry[:0]
@@ -189,6 +193,10 @@ func (dg *digester) run(r *bufio.Reader) error {
 				no++
 				dg.d.Diagnostics.Lines++
 				dg.d.Diagnostics.OversizedLines = append(dg.d.Diagnostics.OversizedLines, no)
+				if lineBytes > 0 && err == nil {
+					lineBytes-- // the newline
+				}
+				dg.d.Diagnostics.OversizedLineBytes = append(dg.d.Diagnostics.OversizedLineBytes, lineBytes)
 				if err == io.EOF {
 					dg.d.Diagnostics.MissingFinalNewline = true
 					return nil
@@ -217,6 +225,7 @@ func (dg *digester) run(r *bufio.Reader) error {
 		}
 		if len(data) > dg.opt.MaxLineBytes {
 			dg.d.Diagnostics.OversizedLines = append(dg.d.Diagnostics.OversizedLines, no)
+			dg.d.Diagnostics.OversizedLineBytes = append(dg.d.Diagnostics.OversizedLineBytes, int64(len(data)))
 		} else if perr := dg.line(data, no, offset); perr != nil {
 			return perr
 		}
@@ -318,9 +327,9 @@ func intern(s string) string {
 }
 
 // digestByOpening builds the digest of a v1/v2 file from the full reader
-// (migration assigns the ids).
+// (migration assigns the ids), with the display line limit.
 func digestByOpening(path string, info os.FileInfo) (*Digest, error) {
-	s, err := Open(path)
+	s, err := OpenForDisplay(path)
 	if err != nil {
 		return nil, err
 	}

@@ -133,34 +133,11 @@ func ListCwd(loc Locations, cwd string, opt ListOptions) ([]ListItem, error) {
 // *.jsonl of the custom session directory. Newest activity first.
 func ListAll(loc Locations, opt ListOptions) ([]ListItem, error) {
 	opt = opt.withDefaults()
-	root := loc.SessionsRoot()
-	dirs, err := os.ReadDir(root)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("list sessions root: %w", err)
+	cands, err := allCandidates(loc)
+	if err != nil {
+		return nil, err
 	}
-	var cands []candidate
-	for _, d := range dirs {
-		if strings.HasSuffix(d.Name(), subagentsSuffix) {
-			continue
-		}
-		// Pi also follows symlinks here (isDirectory() || isSymbolicLink()).
-		if !d.IsDir() && (d.Type()&os.ModeSymlink == 0 || !isDirPath(filepath.Join(root, d.Name()))) {
-			continue
-		}
-		more, err := dirCandidates(filepath.Join(root, d.Name()), SourceDefault, "")
-		if err != nil {
-			return nil, err
-		}
-		cands = append(cands, more...)
-	}
-	if loc.SessionDir != "" {
-		more, err := dirCandidates(loc.SessionDir, SourceCustom, "")
-		if err != nil {
-			return nil, err
-		}
-		cands = append(cands, more...)
-	}
-	return summarizeAll(dedupe(cands), opt), nil
+	return summarizeAll(cands, opt), nil
 }
 
 // isDirPath reports whether path (after symlinks) is a directory.

@@ -219,3 +219,31 @@ func TestResolveLocationsForReadsTheChosenAgentDirSettings(t *testing.T) {
 		t.Fatalf("got %+v, %v: the chosen agent dir and its settings must win over the environment", loc, err)
 	}
 }
+
+// A custom session directory that is the project's default directory lists
+// each file once, in ListCwd as in ListAll.
+func TestCustomDirEqualToDefaultListsEachFileOnce(t *testing.T) {
+	agent := t.TempDir()
+	loc := Locations{AgentDir: agent}
+	dir := loc.DefaultSessionDir("/home/u/proj", "")
+	must(t, os.MkdirAll(dir, 0o755))
+	line := `{"type":"session","version":3,"id":"once","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/home/u/proj"}` + "\n"
+	must(t, os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(line), 0o644))
+	loc.SessionDir = dir
+	for name, list := range map[string]func() ([]ListItem, error){
+		"ListCwd": func() ([]ListItem, error) { return ListCwd(loc, "/home/u/proj", ListOptions{}) },
+		"ListAll": func() ([]ListItem, error) { return ListAll(loc, ListOptions{}) },
+	} {
+		items, err := list()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := idsOf(items); !reflect.DeepEqual(got, []string{"once"}) {
+			t.Errorf("%s: got %v, want [once]", name, got)
+		}
+	}
+	files, err := AllSessionFiles(loc)
+	if err != nil || len(files) != 1 {
+		t.Errorf("AllSessionFiles: %v, %v; want one file", files, err)
+	}
+}

@@ -26,7 +26,7 @@ func SessionFiles(loc Locations, cwd, home string) ([]string, error) {
 		cands = append(cands, more...)
 	}
 	var out []string
-	for _, c := range dedupe(cands) {
+	for _, c := range cands {
 		if c.wantCwd != "" {
 			h, err := OpenHeader(c.path)
 			if err != nil || h.Cwd == "" || resolveCwd(h.Cwd, home) != c.wantCwd {
@@ -42,6 +42,22 @@ func SessionFiles(loc Locations, cwd, home string) ([]string, error) {
 // (*.jsonl one level below AgentDir/sessions, pi-subagent tree directories
 // excluded, plus the custom session directory) without reading them.
 func AllSessionFiles(loc Locations) ([]string, error) {
+	cands, err := allCandidates(loc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(cands))
+	for _, c := range cands {
+		out = append(out, c.path)
+	}
+	return out, nil
+}
+
+// allCandidates is every project's session files by ListAll's rule,
+// each once: *.jsonl one level below AgentDir/sessions (pi-subagent
+// tree directories excluded; Pi follows symlinked directories there too,
+// isDirectory() || isSymbolicLink()) plus the custom session directory.
+func allCandidates(loc Locations) ([]candidate, error) {
 	root := loc.SessionsRoot()
 	dirs, err := os.ReadDir(root)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -68,9 +84,5 @@ func AllSessionFiles(loc Locations) ([]string, error) {
 		}
 		cands = append(cands, more...)
 	}
-	out := make([]string, 0, len(cands))
-	for _, c := range dedupe(cands) {
-		out = append(out, c.path)
-	}
-	return out, nil
+	return dedupe(cands), nil
 }

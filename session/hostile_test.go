@@ -9,6 +9,13 @@ import (
 	"github.com/forgebench/forgebench/test/hostile"
 )
 
+// returnsWithin fails the test when f does not return in time: a read that
+// blocks on a FIFO, or streams /dev/zero, never would.
+func returnsWithin(t *testing.T, what string, f func()) {
+	t.Helper()
+	hostile.Within(t, what, f)
+}
+
 // The session side of the hostile corpus: discovery and every reader path
 // return (no FIFO or device blocks them), summaries and notes carry no raw
 // escape, C1 or bidi control, and the tree shows every entry.
@@ -70,7 +77,8 @@ func TestHostileCorpusSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := cycle.TreeNotes(cycle.Tree()); len(notes) != 1 || !strings.Contains(notes[0], `parentId cycle "a" → "c" → "b" → "a"`) {
+	if notes := cycle.TreeNotes(cycle.Tree()); len(notes) != 2 || !strings.Contains(notes[0], `parentId cycle "a" → "c" → "b" → "a"`) ||
+		!strings.Contains(notes[1], `names itself as its parent and is shown as a root: "self"`) {
 		t.Errorf("cycle notes %q", notes)
 	}
 	dups, err := Open(st.Sessions["duplicates.jsonl"])

@@ -96,21 +96,39 @@ func (s *Session) TreeNotes(t *Tree) []string {
 			chain, lineList(lines, len(lines)), ids[0]))
 	}
 	if n := len(t.Orphans); n > 0 {
-		const show = 5
-		parts := make([]string, 0, min(n, show))
-		for _, o := range t.Orphans[:min(n, show)] {
-			e := &s.Entries[o]
-			parts = append(parts, fmt.Sprintf("%s (parent %s, line %d)", strconv.Quote(e.ID), strconv.Quote(e.ParentID), e.Line))
-		}
-		list := strings.Join(parts, ", ")
-		if n > show {
-			list += fmt.Sprintf(", … (%d in all)", n)
-		}
+		list := s.entryList(t.Orphans, func(e *Entry) string {
+			return fmt.Sprintf("%s (parent %s, line %d)", strconv.Quote(e.ID), strconv.Quote(e.ParentID), e.Line)
+		})
 		if n == 1 {
 			notes = append(notes, "1 entry names a parent that does not exist and is shown as a root: "+list)
 		} else {
 			notes = append(notes, fmt.Sprintf("%d entries name a parent that does not exist and are shown as roots: %s", n, list))
 		}
 	}
+	if n := len(t.SelfParents); n > 0 {
+		list := s.entryList(t.SelfParents, func(e *Entry) string {
+			return fmt.Sprintf("%s (line %d)", strconv.Quote(e.ID), e.Line)
+		})
+		if n == 1 {
+			notes = append(notes, "1 entry names itself as its parent and is shown as a root: "+list)
+		} else {
+			notes = append(notes, fmt.Sprintf("%d entries name themselves as their parent and are shown as roots: %s", n, list))
+		}
+	}
 	return notes
+}
+
+// entryList describes the first five of the entries at idx with describe,
+// saying how many there are in all when there are more.
+func (s *Session) entryList(idx []int, describe func(*Entry) string) string {
+	const show = 5
+	parts := make([]string, 0, min(len(idx), show))
+	for _, i := range idx[:min(len(idx), show)] {
+		parts = append(parts, describe(&s.Entries[i]))
+	}
+	list := strings.Join(parts, ", ")
+	if len(idx) > show {
+		list += fmt.Sprintf(", … (%d in all)", len(idx))
+	}
+	return list
 }

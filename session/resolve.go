@@ -3,8 +3,8 @@ package session
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -27,10 +27,17 @@ func ResolveSession(loc Locations, cwd, home, arg string) (string, error) {
 	if arg == "" {
 		return "", fmt.Errorf("%w: empty argument", ErrNoSuchSession)
 	}
-	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+	fi, statErr := os.Stat(arg)
+	if statErr == nil && !fi.IsDir() {
 		return arg, nil
 	}
 	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".jsonl") {
+		switch {
+		case statErr == nil: // a directory: the opener refuses it as one
+			return arg, nil
+		case !errors.Is(statErr, fs.ErrNotExist): // a symbolic-link loop, no permission …
+			return "", fmt.Errorf("%w: %v", ErrNoSuchSession, statErr)
+		}
 		return "", fmt.Errorf("%w: %s: file not found", ErrNoSuchSession, arg)
 	}
 	scopes := [][]candidate{}
@@ -69,35 +76,6 @@ func ResolveSession(loc Locations, cwd, home, arg string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: %q is neither a file nor a session id (or prefix) under %s", ErrNoSuchSession, arg, loc.SessionsRoot())
-}
-
-// allCandidates lists the session files of every project directory and of
-// the custom session directory.
-func allCandidates(loc Locations) ([]candidate, error) {
-	root := loc.SessionsRoot()
-	dirs, err := os.ReadDir(root)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("list sessions root: %w", err)
-	}
-	var cands []candidate
-	for _, d := range dirs {
-		if strings.HasSuffix(d.Name(), subagentsSuffix) || !isDirPath(filepath.Join(root, d.Name())) {
-			continue
-		}
-		more, err := dirCandidates(filepath.Join(root, d.Name()), SourceDefault, "")
-		if err != nil {
-			return nil, err
-		}
-		cands = append(cands, more...)
-	}
-	if loc.SessionDir != "" {
-		more, err := dirCandidates(loc.SessionDir, SourceCustom, "")
-		if err != nil {
-			return nil, err
-		}
-		cands = append(cands, more...)
-	}
-	return dedupe(cands), nil
 }
 
 // matchIDs reads each candidate's header and returns the paths whose id

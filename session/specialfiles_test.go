@@ -10,21 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-)
 
-// returnsWithin fails the test when f does not return in time: a read that
-// blocks on a FIFO, or streams /dev/zero, never would.
-func returnsWithin(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second): // bounds a hang, not a budget: generous for a loaded machine
-		t.Fatalf("%s did not return: it blocked on a special file", what)
-	}
-}
+	"github.com/forgebench/forgebench/test/hostile"
+)
 
 // mkfifo creates a FIFO at path (created at test time: a FIFO cannot be
 // committed).
@@ -177,5 +165,23 @@ func TestDigestAndPayloadRefuseSpecialFiles(t *testing.T) {
 				t.Errorf("ReadPayloadFile(%s) = %v, want ErrNotRegular", filepath.Base(path), err)
 			}
 		})
+	}
+}
+
+// Append opens its file for writing before it takes the write lock: a
+// FIFO or a link to /dev/zero where the session was is refused at once,
+// not opened (which could block) nor appended to.
+func TestAppendRefusesSpecialFiles(t *testing.T) {
+	for _, kind := range hostile.SpecialKinds {
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		hostile.MakeSpecial(t, path, kind)
+		var err error
+		returnsWithin(t, "Append to a "+kind, func() {
+			_, err = Append(path, Guard{}, []NewEntry{CustomEntry("x", nil)}, AppendOptions{Force: true})
+		})
+		var nr *NotRegularError
+		if !errors.As(err, &nr) {
+			t.Errorf("Append to a %s: %v, want a not-regular refusal", kind, err)
+		}
 	}
 }

@@ -91,6 +91,8 @@ type Tree struct {
 	Roots []int
 	// Orphans lists the roots whose parentId names an unknown entry.
 	Orphans []int
+	// SelfParents lists the roots whose parentId is their own id.
+	SelfParents []int
 	// Parent maps an entry index to its parent index (-1 for roots).
 	Parent []int32
 	// CycleBreaks lists, in file order, one entry of each parentId cycle:
@@ -132,6 +134,9 @@ func (s *Session) Tree() *Tree {
 		t.Parent[i] = -1
 		if !e.HasParent || (e.HasID && e.ParentID == e.ID) {
 			t.Roots = append(t.Roots, i)
+			if e.HasParent {
+				t.SelfParents = append(t.SelfParents, i)
+			}
 			continue
 		}
 		p := int(s.parent[i])

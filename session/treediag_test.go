@@ -184,3 +184,20 @@ func FuzzTreeShapes(f *testing.F) {
 		}
 	})
 }
+
+// An entry whose parentId is its own id was shown as a root without a
+// word, while every other repair of the tree has a note.
+func TestTreeNotesSelfParents(t *testing.T) {
+	file := strings.Join([]string{
+		testHeader,
+		line("r", "", "2026-01-01T00:00:01.000Z"),
+		line("s", "s", "2026-01-01T00:00:02.000Z"),
+	}, "\n") + "\n"
+	s := mustRead(t, file)
+	tr := s.Tree()
+	forestCovers(t, s, tr)
+	want := []string{`1 entry names itself as its parent and is shown as a root: "s" (line 3)`}
+	if notes := s.TreeNotes(tr); !reflect.DeepEqual(notes, want) {
+		t.Errorf("notes = %q, want %q", notes, want)
+	}
+}

@@ -297,11 +297,11 @@ func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
 			t.Errorf("%+v with %+v: %q / %q, want %q / %q", c.sel, c.auto, full, short, c.full, c.short)
 		}
 	}
-	// The demo opens "Pre-release review", whose branch records nothing:
-	// resumed there, pi-forge activates the auto-activating pi-mirror (the
-	// tdd-worker profile only applies to a fresh session).
+	// The demo opens "Pre-release review", whose branch ends with a
+	// recorded switch to the Guarded Worker (the auto-activation cases are
+	// the table above).
 	m, _ := demoHarness(t)
-	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "session Pre-release review") || !strings.Contains(h, "preset (auto) project:pi-mirror") {
-		t.Fatalf("the header names the auto-activated Preset: %q", h)
+	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "session Pre-release review") || !strings.Contains(h, "preset ▶ project:guarded-worker") {
+		t.Fatalf("the header names the recorded Preset: %q", h)
 	}
 }

@@ -313,7 +313,63 @@ func checkSnapshot(t *testing.T, snap map[string]any, layout Layout, projectForg
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatalf("parse capability: %v", err)
 	}
+	if binding, ok := source["binding"].(map[string]any); ok {
+		applyBindingOverrides(t, c, binding, layout, projectForge)
+	}
 	if c["content"] != snap["content"] || !reflect.DeepEqual(c["tools"], snap["tools"]) || c["name"] != snap["name"] {
 		t.Errorf("snapshot %v does not freeze capability %v", snap["activationId"], key["id"])
 	}
+}
+
+// applyBindingOverrides applies the overrides of the Preset binding a bound
+// snapshot names (§9.4 applyCapabilityOverrides) to the capability c.
+func applyBindingOverrides(t *testing.T, c map[string]any, binding map[string]any, layout Layout, projectForge string) {
+	t.Helper()
+	preset := binding["preset"].(map[string]any)
+	dir := filepath.Join(projectForge, "prompt-stacks")
+	if preset["scope"] == "global" {
+		dir = filepath.Join(layout.ForgeDir, "prompt-stacks")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, str(preset["id"])+".json"))
+	if err != nil {
+		t.Fatalf("snapshot binding Preset: %v", err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatalf("parse Preset: %v", err)
+	}
+	bindings, _ := p["capabilities"].([]any)
+	for _, rawBinding := range bindings {
+		b := rawBinding.(map[string]any)
+		id := str(b["id"])
+		if id == "" {
+			_, id, _ = strings.Cut(str(b["ref"]), ":")
+		}
+		if id != binding["id"] {
+			continue
+		}
+		overrides, _ := b["overrides"].(map[string]any)
+		if content, ok := overrides["content"]; ok {
+			c["content"] = content
+		}
+		if appendContent, ok := overrides["appendContent"].(string); ok {
+			if base := str(c["content"]); base != "" {
+				c["content"] = base + "\n\n" + appendContent
+			} else {
+				c["content"] = appendContent
+			}
+		}
+		if tools, ok := overrides["tools"].(map[string]any); ok {
+			merged := map[string]any{}
+			for k, v := range c["tools"].(map[string]any) {
+				merged[k] = v
+			}
+			for k, v := range tools {
+				merged[k] = v
+			}
+			c["tools"] = merged
+		}
+		return
+	}
+	t.Errorf("Preset %v has no binding %v", preset["id"], binding["id"])
 }

@@ -215,6 +215,13 @@ func guardedSession(src sources) *sessionBuilder {
 	writeBinding := obj("preset", gw, "id", "write-access")
 	s.custom("pi-forge-capability-event", activateEvent(writeEvent, "agent", s.nowMs(),
 		snapshot(writeActivation, capabilitySource("project", "write-access", writeBinding), capWriteAccess)))
+	// pi-forge re-syncs the tools after each commit and stores the new
+	// selection (sideCustom: added later, the other ids stay).
+	storeTools := func(lastApplied ...string) {
+		s.sideCustom("pi-forge-capability-tools", obj("schemaVersion", 1,
+			"baseline", strs("read", "bash", "edit", "write"), "lastApplied", strs(lastApplied...)))
+	}
+	storeTools("read", "grep", "ls", "forge_capability", "edit", "write", "bash")
 	s.toolResult("toolu_demo_03", "forge_capability",
 		"Enabled write-access as "+writeActivation+": edit, write and bash are available from the next request.",
 		obj("action", "enable", "activationId", writeActivation), 9)
@@ -253,6 +260,7 @@ func guardedSession(src sources) *sessionBuilder {
 		}})
 	stopEvent := uuidV4("guarded/event/write-stop")
 	s.custom("pi-forge-capability-event", deactivateEvent(stopEvent, "agent", s.nowMs(), writeActivation))
+	storeTools("read", "grep", "ls", "forge_capability")
 	s.toolResult("toolu_demo_07", "forge_capability", "Disabled "+writeActivation+"; tools are back to the Preset defaults.",
 		obj("action", "disable", "activationId", writeActivation), 7)
 	s.custom("pi-forge-capability-delivery", deliveryAnchor(stopEvent))
@@ -283,6 +291,7 @@ func guardedSession(src sources) *sessionBuilder {
 	s.custom("pi-forge-capability-event", activateEvent(userEvent, "user", s.nowMs(),
 		snapshot(userActivation, capabilitySource("project", "write-access", writeBinding), capWriteAccess)))
 	s.custom("pi-forge-capability-delivery", deliveryAnchor(userEvent))
+	storeTools("read", "grep", "ls", "forge_capability", "edit", "write", "bash")
 	s.advance(3000)
 	s.system(nil, []any{declEdit, declWrite, declBash}, nil)
 	s.userText("Add a regression test for the 10.83 case.")

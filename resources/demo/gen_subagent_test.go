@@ -279,6 +279,7 @@ func buildSubagentTree(src sources) subagentTree {
 	// The user asks for one more test run; the agent is closed afterwards
 	// (README lifecycle: closed agents stay viewable, f switches to them).
 	testsAt := runTests(root, src, treeID, rootFile)
+	releaseCapabilities(root)
 
 	state := obj(
 		"version", 1,

@@ -22,8 +22,10 @@ type sessionBuilder struct {
 	used    map[string]bool
 	leaf    any // nil or the id of the current leaf
 	counter int
-	last    jsObject // the message of the latest message entry
-	spent   tokens   // tokens of every assistant message written so far
+	// sideCounter numbers the ids of sideCustom entries.
+	sideCounter int
+	last        jsObject // the message of the latest message entry
+	spent       tokens   // tokens of every assistant message written so far
 }
 
 // newSession starts a session file. parentSession is "" or the absolute path
@@ -84,6 +86,27 @@ func (s *sessionBuilder) entry(typ string, fields ...any) string {
 func (s *sessionBuilder) custom(customType string, data any) string {
 	s.advance(1)
 	id := s.newID()
+	s.lines = append(s.lines, jsStringify(obj(
+		"type", "custom", "customType", customType, "data", data,
+		"id", id, "parentId", s.leaf, "timestamp", isoTime(s.clock),
+	)))
+	s.leaf = id
+	return id
+}
+
+// sideCustom appends a `custom` entry whose id comes from a separate
+// sequence and whose timestamp is the current clock, so the ids and times
+// of every later entry stay as they were before the entry was added.
+func (s *sessionBuilder) sideCustom(customType string, data any) string {
+	var id string
+	for {
+		s.sideCounter++
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s/side/%d", s.seed, s.sideCounter)))
+		if id = hex.EncodeToString(sum[:4]); !s.used[id] {
+			s.used[id] = true
+			break
+		}
+	}
 	s.lines = append(s.lines, jsStringify(obj(
 		"type", "custom", "customType", customType, "data", data,
 		"id", id, "parentId", s.leaf, "timestamp", isoTime(s.clock),

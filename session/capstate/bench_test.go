@@ -2,7 +2,6 @@ package capstate
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -105,13 +104,4 @@ func BenchmarkStateAtLeaf10k(b *testing.B) {
 	// Wall time suffers when other processes share the cores; the process
 	// CPU time (all threads, GC included) is what the work itself costs.
 	b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-// processCPU is the user+system CPU time of this process so far.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/regfile"
 )
 
 // ModelsFile is the name of the overrides file in the agent directory.
@@ -52,19 +52,26 @@ type ProviderOverride struct {
 	Raw *jsonv.Object
 }
 
+// MaxModelsFileBytes bounds the models.json forgebench reads; a larger file
+// is named in a diagnostic and ignored as a whole (built-in models only).
+const MaxModelsFileBytes = 64 << 20
+
 // Load reads <agentDir>/models.json and returns the default catalog with its
 // overrides applied. agentDir is Pi's agent directory ($PI_CODING_AGENT_DIR,
 // else ~/.pi/agent; session.ResolveAgentDir computes it); "" means none. A
 // missing file is not an error. A file that is not
 // valid JSON or breaks the schema is ignored as a whole, as Pi does
 // (built-in models only), and the problems are returned as diagnostics.
-// The error reports only a file that exists but cannot be read.
+// The error reports only a file that exists but cannot be read: also one
+// that is not a regular file or is larger than MaxModelsFileBytes.
 func Load(agentDir string) (*Catalog, []Diagnostic, error) {
 	if agentDir == "" {
 		return Default(), nil, nil
 	}
 	path := filepath.Join(agentDir, ModelsFile)
-	data, err := os.ReadFile(path)
+	// Only a regular file is read, and only up to MaxModelsFileBytes: a
+	// FIFO would block and /dev/zero would never end (regfile).
+	data, err := regfile.Read(path, MaxModelsFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil, nil
 	}

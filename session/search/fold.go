@@ -3,6 +3,8 @@ package search
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // Case-insensitive matching uses Unicode simple case folding, as Go's
@@ -45,44 +47,9 @@ func decodeRune(b []byte) (rune, int) {
 		if len(b) == 0 {
 			return utf8.RuneError, 0
 		}
-		return utf8.RuneError, maximalSubpart(b)
+		return utf8.RuneError, jsonv.MaximalSubpart(b)
 	}
 	return r, size
-}
-
-// maximalSubpart returns the length of the ill-formed sequence at the
-// start of b: the lead byte plus the continuation bytes that were still
-// acceptable for it (at least 1). WHATWG's decoder replaces exactly that
-// much with one U+FFFD.
-func maximalSubpart(b []byte) int {
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch c := b[0]; {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		need, lo = 2, 0xA0
-	case c == 0xED:
-		need, hi = 2, 0x9F
-	case c >= 0xE1 && c <= 0xEF:
-		need = 2
-	case c == 0xF0:
-		need, lo = 3, 0x90
-	case c == 0xF4:
-		need, hi = 3, 0x8F
-	case c >= 0xF1 && c <= 0xF3:
-		need = 3
-	default:
-		return 1
-	}
-	n := 1
-	for ; n <= need && n < len(b); n++ {
-		if b[n] < lo || b[n] > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-	}
-	return n
 }
 
 // queryRunes splits a query into runes; invalid UTF-8 in the query stands

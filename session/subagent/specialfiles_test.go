@@ -8,19 +8,14 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // returnsWithin fails when f blocks (on a FIFO) or streams (/dev/zero).
 func returnsWithin(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second): // bounds a hang, not a budget: generous for a loaded machine
-		t.Fatalf("%s did not return: it blocked on a special file", what)
-	}
+	hostile.Within(t, what, f)
 }
 
 // A trusted checkout can hold a FIFO or a /dev/zero symlink where a role

@@ -18,7 +18,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Root is the directory holding the committed corpus.
@@ -40,6 +42,12 @@ var LongID = strings.Repeat("l", 240)
 // write and a bidi override; Stage creates it where the platform allows.
 const EscapedSessionName = "\x1b]52;c;aGFja2Vk\x07evil\u202e.jsonl"
 
+// EscapedResourceName is the file name of a Preset, a capability and a
+// profile (one each) that Stage writes with an OSC 52 sequence, an 8-bit
+// CSI and a bidi override in it: their JSON does not parse, so their id is
+// the file name's stem.
+const EscapedResourceName = "evil\x1b]52;c;aGFja2Vk\x07\u009b31m\u202e.json"
+
 // Staged is a workspace built from the corpus in a temporary directory.
 type Staged struct {
 	// Dir is the temporary root.
@@ -58,6 +66,9 @@ type Staged struct {
 	// EscapedName is the staged session with EscapedSessionName ("" where
 	// the file system refuses such a name).
 	EscapedName string
+	// EscapedResources are the staged resource files named
+	// EscapedResourceName (none where the file system refuses the name).
+	EscapedResources []string
 }
 
 // Stage copies the corpus into a temporary directory and adds what is made
@@ -97,6 +108,14 @@ func Stage(t testing.TB) Staged {
 		`","name":"Long id","items":[{"kind":"slot","id":"history","slot":"chat-history"}]}` + "\n"
 	if err := os.WriteFile(filepath.Join(stacks, LongID+".json"), []byte(long), 0o644); err != nil {
 		t.Fatalf("stage long-id preset: %v", err)
+	}
+	// A resource file whose name carries the escapes and whose JSON does
+	// not parse: its id is then the file name's stem (pi-forge's fallback).
+	for _, dir := range []string{"prompt-stacks", "capabilities", "agent-profiles"} {
+		p := filepath.Join(s.Cwd, ".pi", "forge", dir, EscapedResourceName)
+		if os.WriteFile(p, []byte("{\"id\": \"not JSON"), 0o644) == nil {
+			s.EscapedResources = append(s.EscapedResources, p)
+		}
 	}
 	if data, err := os.ReadFile(s.Sessions["v1.jsonl"]); err == nil {
 		p := filepath.Join(s.SessionsDir, EscapedSessionName)
@@ -139,15 +158,69 @@ func WriteHugeLineSession(path string, lineBytes int64) error {
 	return nil
 }
 
+// SpecialKinds are the special files MakeSpecial makes.
+var SpecialKinds = []string{"fifo", "zero"}
+
+// HangBound is how long Within waits: it bounds a hang, not a budget, so
+// it is generous for a loaded machine (a refusal takes microseconds).
+const HangBound = 30 * time.Second
+
+// Within runs f and fails the test when it has not returned after
+// HangBound: a read that blocks on a FIFO or streams /dev/zero never
+// would. f keeps running in the background after a failure.
+func Within(t testing.TB, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(HangBound):
+		t.Fatalf("%s did not return within %v: it blocked on a special file", what, HangBound)
+	}
+}
+
+// Race runs n writers at once — all started, then released together —
+// and returns how many returned nil and the errors of the others: the
+// "1,500 concurrent writers" attack, in one process.
+func Race(n int, write func(i int) error) (wins int, errs []error) {
+	var mu sync.Mutex
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-start
+			err := write(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				wins++
+			} else {
+				errs = append(errs, err)
+			}
+		}()
+	}
+	ready.Wait()
+	close(start)
+	done.Wait()
+	return wins, errs
+}
+
 // Forbidden returns the first rune of s that must never reach a terminal
-// raw — ESC, BEL, a C1 control (U+0080–U+009F) or a bidi control (U+061C,
-// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) — and its byte offset, or
-// ok false when there is none.
+// raw — ESC, BEL, any other C0 control but newline and tab (a carriage
+// return or backspaces can overwrite what was printed: "ok\rFAIL"), DEL,
+// a C1 control (U+0080–U+009F), a bidi control (U+061C, U+200E, U+200F,
+// U+202A–U+202E, U+2066–U+2069) or a line/paragraph separator — and its
+// byte offset, or ok false when there is none.
 func Forbidden(s string) (r rune, at int, ok bool) {
 	for i, c := range s {
 		switch {
-		case c == 0x1b, c == 0x07, c >= 0x80 && c <= 0x9f,
-			c == 0x061c, c == 0x200e, c == 0x200f, c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069:
+		case c < 0x20 && c != '\n' && c != '\t', c == 0x7f, c >= 0x80 && c <= 0x9f,
+			c == 0x061c, c == 0x200e, c == 0x200f, c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069,
+			c == 0x2028, c == 0x2029:
 			return c, i, true
 		}
 	}

@@ -36,3 +36,24 @@ func makeSpecialFiles(t testing.TB, s *Staged) {
 		s.Special[role] = path
 	}
 }
+
+// MakeSpecial replaces path with a special file of kind "fifo" (a named
+// pipe with no writer: opening it for reading blocks) or "zero" (a
+// symbolic link to /dev/zero: reading it never ends), skipping the test
+// where the platform cannot make one.
+func MakeSpecial(t testing.TB, path, kind string) {
+	t.Helper()
+	os.Remove(path)
+	var err error
+	switch kind {
+	case "fifo":
+		err = syscall.Mkfifo(path, 0o644)
+	case "zero":
+		err = os.Symlink("/dev/zero", path)
+	default:
+		t.Fatalf("MakeSpecial: unknown kind %q", kind)
+	}
+	if err != nil {
+		t.Skipf("make a %s at %s: %v", kind, path, err)
+	}
+}

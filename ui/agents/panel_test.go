@@ -188,3 +188,13 @@ func TestHelpNamesTheKeys(t *testing.T) {
 		t.Errorf("transcript help %q", got)
 	}
 }
+
+// TestListInfoCountsInTheSingular: the closed filter lists one agent with
+// one tool call, and the footer says so without a plural "s".
+func TestListInfoCountsInTheSingular(t *testing.T) {
+	hs := newHarness(t, 160, 48)
+	hs.Press("f")
+	if got := hs.m.listInfo(); !strings.Contains(got, "2 req · 1 tool call · ") {
+		t.Fatalf("closed filter footer: %q", got)
+	}
+}

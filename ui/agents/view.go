@@ -96,7 +96,11 @@ func (m *Model) listInfo() string {
 	if !tot.CostComplete {
 		cost += "+"
 	}
-	info := fmt.Sprintf("%s · %d req · %d tools · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls,
+	calls := "tool calls"
+	if tot.ToolCalls == 1 {
+		calls = "tool call"
+	}
+	info := fmt.Sprintf("%s · %d req · %d %s · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls, calls,
 		subagent.FormatDuration(tot.RuntimeMs), m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents)))
 	if n := countSevere(m.tree.Diagnostics); n > 0 {
 		info += fmt.Sprintf(" · %d warning(s)", n)

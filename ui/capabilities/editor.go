@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -61,7 +60,7 @@ type editor struct {
 	orig     *capability.Capability
 
 	name, description textinput.Model
-	content           textarea.Model
+	content           windowedArea
 	tools             []toolChoice
 	toolCursor        int
 	field             field
@@ -80,14 +79,14 @@ func newEditor(scope resources.Scope, id string, c *capability.Capability, revis
 	e := &editor{create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
 	e.name = newInput("name: ", deref(c.Name))
 	e.description = newInput("description: ", deref(c.Description))
-	e.content = textarea.New()
-	e.content.ShowLineNumbers = false
-	e.content.Prompt = ""
-	e.content.MaxHeight = 0
-	e.content.CharLimit = 0
-	styles := e.content.Styles()
+	e.content = newWindowedArea()
+	e.content.area.ShowLineNumbers = false
+	e.content.area.Prompt = ""
+	e.content.area.MaxHeight = 0
+	e.content.area.CharLimit = 0
+	styles := e.content.area.Styles()
 	styles.Cursor.Blink = false
-	e.content.SetStyles(styles)
+	e.content.area.SetStyles(styles)
 	e.content.SetValue(c.Content)
 	e.tools = toolChoices(c.Tools, declared)
 	e.focusField(fieldName)

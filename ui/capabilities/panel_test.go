@@ -68,7 +68,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 		t.Fatalf("preview: %+v", d)
 	}
 	view := ansi.Strip(hs.m.View())
-	for _, want := range []string{"Enable project:review-mode", "fingerprint", "tools: -edit -write -bash", "appends 4 entries", "Report findings"} {
+	for _, want := range []string{"Enable project:review-mode", "fingerprint", "tools: -edit -write -bash", "appends 3 entries", "Report findings"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("preview lacks %q", want)
 		}

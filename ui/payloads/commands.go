@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
@@ -127,7 +128,8 @@ func (e env) piDefaults() (compile.Runtime, string, error) {
 // preview does).
 func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
 	if info, err := os.Stat(sel); err == nil && !info.IsDir() {
-		raw, err := os.ReadFile(sel)
+		// A FIFO would block this command forever and /dev/zero never end.
+		raw, err := regfile.Read(sel, session.MaxPayloadFileBytes)
 		if err != nil {
 			return nil, "", fmt.Errorf("read preset: %w", err)
 		}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"io"
+	"reflect"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+)
+
+// Output discipline. Text from files — names, ids, file names, session
+// text, error messages quoting them — reaches the terminal only through the
+// sanitiser. Commands clean the fields they print (sanitize.Line, Clip …),
+// which also keeps columns aligned; on top of that Run gives every command
+// a stderr and, unless the command prints exact machine-readable output, a
+// stdout that pass everything through sanitize.Writer, so a field a command
+// forgot cannot carry an escape sequence, a C1 control or a bidi override
+// to the terminal. Exact output — --json, --format json, fingerprint
+// --canonical, the JSON result of a --request run — is written unfiltered:
+// JSON escaping is its protection, and session export --format json and
+// session tail --json also write C1 and bidi controls as \uXXXX.
+
+// humanWriter wraps w in the sanitiser unless it is one already.
+func humanWriter(w io.Writer) io.Writer {
+	if _, ok := w.(*sanitize.Writer); ok {
+		return w
+	}
+	return sanitize.NewWriter(w)
+}
+
+// exactOutput reports whether the command value (a pointer to a command
+// struct, as kong holds it) is set to print exact machine-readable bytes:
+// a bool field JSON or Canonical that is true, a string field Format equal
+// to "json", or a non-empty Request (template render and preset compile
+// print a JSON result for a request file).
+func exactOutput(cmd reflect.Value) bool {
+	for cmd.Kind() == reflect.Pointer || cmd.Kind() == reflect.Interface {
+		if cmd.IsNil() {
+			return false
+		}
+		cmd = cmd.Elem()
+	}
+	if cmd.Kind() != reflect.Struct {
+		return false
+	}
+	field := func(name string) (reflect.Value, bool) {
+		f := cmd.FieldByName(name)
+		return f, f.IsValid()
+	}
+	for _, name := range []string{"JSON", "Canonical"} {
+		if f, ok := field(name); ok && f.Kind() == reflect.Bool && f.Bool() {
+			return true
+		}
+	}
+	if f, ok := field("Format"); ok && f.Kind() == reflect.String && f.String() == "json" {
+		return true
+	}
+	if f, ok := field("Request"); ok && f.Kind() == reflect.String && f.String() != "" {
+		return true
+	}
+	return false
+}

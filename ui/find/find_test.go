@@ -241,3 +241,21 @@ func TestAgentTitleSaysThePathOnce(t *testing.T) {
 		t.Fatalf("agent title:\n%s", v)
 	}
 }
+
+// TestEnterThenThePauseSearchesOnce: enter searches at once; the pause
+// timer typing scheduled must not start the same search again (it
+// restarted it, emptying the results on screen and delaying the first
+// hits by a debounce).
+func TestEnterThenThePauseSearchesOnce(t *testing.T) {
+	h := newHarness(t)
+	h.Type("invoice")
+	h.Press("enter")
+	gen, hits := h.m.gen, len(h.m.hits)
+	if gen != 1 || hits == 0 {
+		t.Fatalf("enter: gen %d, %d hits", gen, hits)
+	}
+	h.FireTimers()
+	if h.m.gen != gen || len(h.m.hits) != hits {
+		t.Fatalf("the pause searched again: gen %d → %d, hits %d → %d", gen, h.m.gen, hits, len(h.m.hits))
+	}
+}

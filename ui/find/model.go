@@ -108,7 +108,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			return m.key(msg)
 		}
 	case debounceMsg:
-		if msg.seq == m.seq && m.open && len([]rune(m.query)) >= minQuery {
+		// enter may have searched this query already.
+		if msg.seq == m.seq && m.open && len([]rune(m.query)) >= minQuery && m.searched != m.signature() {
 			return m.start()
 		}
 	case batchMsg:

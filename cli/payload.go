@@ -107,12 +107,18 @@ func (g *Globals) forge(cat *catalog.Catalog, fallback session.Defaults) session
 	})
 }
 
-// loadPresetRef reads a preset reference: an existing file, else a
-// selector resolved in the library. Error diagnostics are reported on
+// loadPresetRef reads a preset reference: an existing file (a missing one,
+// written as a path, is a usage error), else a selector resolved in the
+// library. Error diagnostics are reported on
 // stderr; the preset is compiled anyway, as pi-forge's preview does.
 func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
-	if fi, err := os.Stat(sel); err == nil && !fi.IsDir() {
-		raw, err := readInput(sel)
+	fi, statErr := os.Stat(sel)
+	if statErr != nil && strings.ContainsAny(sel, `/\`) {
+		// Library selectors never hold a path separator: this names a file.
+		return nil, "", fail(exitUsage, "preset %v", statErr)
+	}
+	if statErr == nil && !fi.IsDir() {
+		raw, err := readInput(sel) // a FIFO or device is refused (exit 4), never opened
 		if err != nil {
 			return nil, "", inputFailed(err)
 		}
@@ -147,7 +153,7 @@ func (g *Globals) presetNotes(name string, n int) {
 
 // resolveRef parses and resolves one reference, mapping failures to exit
 // codes: a malformed reference, a missing file or an unknown entry is a
-// usage error.
+// usage error; a FIFO or device given as a file is refused.
 func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 	ref, err := session.ParseRef(s)
 	if err != nil {
@@ -160,6 +166,8 @@ func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 		return r, nil
 	case errors.As(err, &ee):
 		return nil, err
+	case errors.Is(err, session.ErrNotRegular):
+		return nil, fail(exitRefused, "%v", err) // a FIFO or device is refused, as the session commands refuse one
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge),
 		errors.Is(err, session.ErrNotPayloadFile):
 		return nil, fail(exitUsage, "%v", err)

@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // demoSession is the demo's main session: capabilities, a branch, a
@@ -247,6 +249,8 @@ func TestPayloadRefErrors(t *testing.T) {
 		{"session:" + filepath.Join(dir, "missing.jsonl"), exitUsage, "no such file"},
 		{"preset:no-such-preset@" + demoSession + "#c0430f5a", exitUsage, "no-such-preset"},
 		{dir, exitUsage, "is a directory"},
+		// A selector written as a path names a file, not a library id.
+		{"preset:" + filepath.Join(dir, "missing.json") + "@" + demoSession + "#c0430f5a", exitUsage, "missing.json: no such file"},
 	} {
 		code, _, errOut := runPayload(t, "payload", "show", tc.ref)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
@@ -411,6 +415,41 @@ func TestPayloadDiffSavedPayloads(t *testing.T) {
 	for _, want := range []string{"same text; its request fields differ (the JSON sent):", `-        "cache_control": {`, "── ~ request-tools ──"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPayloadSpecialFileRefused: a device or FIFO given as a payload FILE
+// is refused with exit 4, as the session commands refuse one — never read,
+// never reported as a failed check (exit 1).
+func TestPayloadSpecialFileRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "payload.fifo")
+	hostile.MakeSpecial(t, fifo, "fifo")
+	for _, args := range [][]string{
+		{"payload", "show", fifo},
+		{"payload", "show", "/dev/null"},
+		{"payload", "diff", fifo, fifo, "--json"},
+		// A preset given as a file: opening the FIFO used to block for ever.
+		{"payload", "show", "preset:" + fifo + "@" + demoSession + "#c0430f5a"},
+	} {
+		type result struct {
+			code        int
+			out, errOut string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, out, errOut := runPayload(t, args...)
+			done <- result{code, out, errOut}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: still running after 10s (blocked on the FIFO)", args)
+		}
+		code, out, errOut := r.code, r.out, r.errOut
+		if code != exitRefused || !strings.Contains(errOut, "not a regular file") || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and \"not a regular file\"", args, code, out, errOut, exitRefused)
 		}
 	}
 }

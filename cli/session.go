@@ -116,7 +116,7 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	g.sessionNotes(s, s.TreeNotes(s.Tree()))
+	g.sessionNotes(s, s.RepairNotes())
 	if c.JSON {
 		out, err := session.SummaryJSON(s)
 		if err != nil {

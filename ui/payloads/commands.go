@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,11 +124,16 @@ func (e env) piDefaults() (compile.Runtime, string, error) {
 	return resources.PiDefaultRuntime(e.ws, nil, time.Now())
 }
 
-// loadPreset reads a preset reference: an existing file, else a selector
-// resolved in the library (an unusable preset still compiles, as the
-// preview does).
+// loadPreset reads a preset reference: an existing file (a missing one
+// written as a path is an error), else a selector resolved in the library
+// (an unusable preset still compiles, as the preview does).
 func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
-	if info, err := os.Stat(sel); err == nil && !info.IsDir() {
+	info, statErr := os.Stat(sel)
+	if statErr != nil && strings.ContainsAny(sel, `/\`) {
+		// Library selectors never hold a path separator: this names a file.
+		return nil, "", fmt.Errorf("preset %w", statErr)
+	}
+	if statErr == nil && !info.IsDir() {
 		// A FIFO would block this command forever and /dev/zero never end.
 		raw, err := regfile.Read(sel, session.MaxPayloadFileBytes)
 		if err != nil {
@@ -192,7 +198,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 		}
 		res, err := rv.Resolve(ref)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
+			return nil, &sideError{side: "AB"[i : i+1], ref: r, err: err}
 		}
 		c.sides[i] = res
 		c.labels[i] = refLabel(res)
@@ -280,3 +286,20 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 	}
 	return refs, "", nil
 }
+
+// sideError is a reference of side A or B that did not resolve. Its
+// message leaves out the reference when the cause repeats it: the header
+// already shows the reference on the line above, and a long one would push
+// the reason off the screen.
+type sideError struct {
+	side, ref string
+	err       error
+}
+
+// Error is "A: <reason>" or "B: <reason>".
+func (e *sideError) Error() string {
+	return e.side + ": " + strings.TrimPrefix(e.err.Error(), e.ref+": ")
+}
+
+// Unwrap is the resolver's error.
+func (e *sideError) Unwrap() error { return e.err }

@@ -19,8 +19,10 @@ func refLabel(r *session.Resolved) string {
 		switch {
 		case r.File.Kind == session.PayloadTurn:
 			kind = "turn snapshot"
-		case !r.File.Valid:
+		case !r.File.Valid && r.File.Recovery != nil && r.File.Recovery.Noted:
 			kind = "saved payload (cut: not JSON)"
+		case !r.File.Valid:
+			kind = "saved payload (not JSON)" // no truncation note: broken, not cut by pi-forge
 		}
 		return sanitize.Line(kind+" "+filepath.Base(r.File.Path)) + size
 	case r.Ref.Kind == session.RefPreset && r.Request != nil:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/test/hostile"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -103,6 +105,58 @@ func TestPickSwapAndType(t *testing.T) {
 	hs.Press("enter")
 	if !m.auto || m.refs[1] != hs.sessionRef("c0430f5a") {
 		t.Fatalf("follow again: %q", m.refs)
+	}
+}
+
+// TestTypedMissingPresetFile: a preset selector written as a path that
+// does not exist says so, not that it is an invalid library id.
+func TestTypedMissingPresetFile(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b", "G", "enter")
+	hs.m.picker.input.SetValue("")
+	missing := filepath.Join(t.TempDir(), "gone.json")
+	hs.Type("preset:" + missing + "@" + hs.main + "#c0430f5a")
+	hs.Press("enter")
+	if v := hs.view(); !strings.Contains(v, "gone.json: no such file") || strings.Contains(v, "Invalid resource id") {
+		t.Errorf("view:\n%s", v)
+	}
+}
+
+// TestTypedPresetFIFOIsRefused: a preset path naming a FIFO is refused at
+// once, never opened (the compare command used to block on it for ever).
+func TestTypedPresetFIFOIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "preset.fifo")
+	hostile.MakeSpecial(t, fifo, "fifo")
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b", "G", "enter")
+	hs.m.picker.input.SetValue("")
+	hs.Type("preset:" + fifo + "@" + hs.main + "#c0430f5a")
+	done := make(chan struct{})
+	go func() {
+		hs.Press("enter")
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("comparing a preset FIFO still runs after 10s")
+	}
+	if v := hs.view(); !strings.Contains(v, "not a regular file") {
+		t.Errorf("view:\n%s", v)
+	}
+}
+
+// TestPickerRequestTimesAreWhole: a request row of the picker shows the
+// entry's time to the second, not clipped one cell short ("10:04:1…").
+func TestPickerRequestTimesAreWhole(t *testing.T) {
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	hs.Press("b")
+	if hs.m.picker == nil {
+		t.Fatal("picker did not open")
+	}
+	whole := regexp.MustCompile(`request for c0430f5a  2026-11-27 \d\d:\d\d:\d\d · read`)
+	if v := hs.view(); !whole.MatchString(v) {
+		t.Errorf("request row without a whole time:\n%s", v)
 	}
 }
 
@@ -274,6 +328,23 @@ func TestCutCaptureIsOnePayloadTextBlock(t *testing.T) {
 		t.Errorf("view:\n%s", v)
 	}
 	uitest.AssertFills(t, hs.m.View(), 120, 40)
+}
+
+// TestBrokenCaptureIsNotCalledCut: a payload file that is not JSON but does
+// not end with pi-forge's truncation note (empty, hand-edited, cut by a
+// crash) is labelled "not JSON", not "cut" — only pi-forge's note says the
+// capture was cut.
+func TestBrokenCaptureIsNotCalledCut(t *testing.T) {
+	hs := newHarness(t, 120, 40, true, "-")
+	path := filepath.Join(hs.m.env.payloadDir(), "04-empty.json")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.Send(compareMsgFor(t, hs, [2]string{"", path}))
+	v := hs.view()
+	if !strings.Contains(v, "saved payload (not JSON) 04-empty.json") || strings.Contains(v, "cut") {
+		t.Errorf("view:\n%s", v)
+	}
 }
 
 // dropsSession writes a session of n user prompts and answers where every

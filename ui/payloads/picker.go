@@ -151,7 +151,8 @@ func sessionItems(s *session.Session, path string, idx int) []pickItem {
 	reqs := session.RequestEntries(s, idx)
 	for k := len(reqs) - 1; k >= 0; k-- {
 		e := &s.Entries[reqs[k]]
-		note := sanitize.Clip(strings.Replace(strings.TrimSuffix(e.Timestamp, "Z"), "T", " ", 1), 19)
+		when, _, _ := strings.Cut(strings.TrimSuffix(e.Timestamp, "Z"), ".") // to the second
+		note := sanitize.Clip(strings.Replace(when, "T", " ", 1), 19)
 		if u, ok := uses[reqs[k]]; ok {
 			cu := rep.Uses[u]
 			note += fmt.Sprintf(" · read %d write %d in %d", int64(cu.CacheRead), int64(cu.CacheWrite), int64(cu.Input))

@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/presets/draft"
@@ -175,6 +176,21 @@ func (m *Model) profileViewToggle() key.Binding {
 		b.SetHelp(b.Help().Key, "form")
 	}
 	return b
+}
+
+// profileKeys are the panel's keys as their help should read in the
+// profiles view, where i, n, enter and p act on profiles ("new preset"
+// there would be wrong).
+func (m *Model) profileKeys() keymap.Presets {
+	k := m.keys
+	relabel := func(b *key.Binding, desc string) { b.SetHelp(b.Help().Key, desc) }
+	relabel(&k.Item, "edit profile")
+	relabel(&k.New, "new profile")
+	relabel(&k.Fork, "fork profile")
+	relabel(&k.Delete, "delete profile")
+	relabel(&k.Open, "open its preset")
+	relabel(&k.Profiles, "presets")
+	return k
 }
 
 // profileContext is what the profile's form and raw view are built from.

@@ -75,6 +75,12 @@ type loadedSession struct {
 	// notes say what reading skipped (a line above the display limit,
 	// malformed lines) or the tree repaired (cycles, duplicate ids).
 	notes []string
+	// initialTree and initialTimeline are the views of a fresh load at
+	// the leaf (no folds, the leaf's branch), built by the loading command
+	// so that installing a big session costs Update nothing proportional
+	// to its size. applyLoaded takes them once.
+	initialTree     *treeView
+	initialTimeline *timeline
 }
 
 // buildLoaded precomputes rows, labels and the active path without
@@ -120,6 +126,16 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 			ls.active[i] = true
 		}
 	}
+	// What applyLoaded does for a fresh load at the leaf, done here.
+	tv, tl := newTreeView(), newTimeline()
+	tv.rebuild(ls)
+	tl.setBranch(ls, ls.leaf, ls.leaf)
+	if tv.branchLeaf != ls.leaf {
+		tv.branchLeaf = ls.leaf
+		tv.sync(ls)
+	}
+	tv.moveTo(ls, ls.leaf)
+	ls.initialTree, ls.initialTimeline = &tv, &tl
 	return ls
 }
 

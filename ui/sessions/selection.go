@@ -44,7 +44,6 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.treeOrder = nil
 	clear(m.detail.cache)
-	m.tree.rebuild(ls)
 	at, leaf := ls.leaf, ls.leaf
 	switch {
 	case refresh && m.atLeaf:
@@ -70,8 +69,15 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		m.context = contextState{}
 		m.stats = statsState{}
 	}
-	m.setBranch(leaf, at)
-	m.tree.moveTo(ls, at)
+	if !refresh && at == ls.leaf && ls.initialTree != nil {
+		// A fresh load at the leaf: the loading command built both views.
+		m.tree, m.tl = *ls.initialTree, *ls.initialTimeline
+		ls.initialTree, ls.initialTimeline = nil, nil
+	} else {
+		m.tree.rebuild(ls)
+		m.setBranch(leaf, at)
+		m.tree.moveTo(ls, at)
+	}
 	m.picker.refresh(ls)
 	m.picker.moveToPath(ls.file)
 	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil), m.announce(at)}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -110,7 +111,7 @@ func (f *rawForm) startEditing(text string) tea.Cmd {
 	return nil
 }
 
-var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
+var offsetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at offset (\d+)$`) })
 
 // ParseProblem is "" when text is a JSON object, else what is wrong and
 // where: "invalid JSON at line L, column C: …", or "<Noun> root must be a
@@ -126,7 +127,7 @@ func parseProblem(text, noun string) string {
 		return strings.ToUpper(noun[:1]) + noun[1:] + " root must be a JSON object."
 	}
 	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
-	if m := offsetRE.FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
+	if m := offsetRE().FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
 		off, _ := strconv.Atoi(m[1])
 		line, col := lineColOfByte(text, off)
 		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))

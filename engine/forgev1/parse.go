@@ -1,9 +1,7 @@
 package forgev1
 
 import (
-	"math"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -168,24 +166,16 @@ func nextFilter(filters string) (name, rest string, ok bool) {
 	return "", "", false
 }
 
-// Parse parses src into a Template, or returns a parse-stage error.
+// Parse parses src into a Template, or returns a parse-stage error. It
+// parses into a pooled workspace and copies the result into memory of
+// exactly the size needed (see workspace.detach).
 func Parse(src string) (*Template, *Error) {
-	if len(src) > math.MaxInt32 {
-		return nil, &Error{Stage: StageParse, Kind: KindParse, Message: "forge-v1 template is too large to parse (2 GiB or more)."}
-	}
-	payloads, nodes := estimateSizes(src)
-	t, ns, ds := newTemplate(src, nodes, payloads)
-	p := parser{t: t, src: src, nodes: ns, details: ds}
-	scratch := scratchPool.Get().(*[]node)
-	st := (*scratch)[:0]
-	root, _, err := p.parseUntil(0, &st)
-	*scratch = st[:0]
-	scratchPool.Put(scratch)
-	if err != nil {
+	w := getWorkspace()
+	defer w.release()
+	if err := w.parse(src); err != nil {
 		return nil, err
 	}
-	t.nodes, t.details, t.root, t.textBytes = p.nodes, p.details, root, p.textBytes
-	return t, nil
+	return w.detach(), nil
 }
 
 // ref stores s as a strRef: a range of the source when s is one (the
@@ -201,41 +191,6 @@ func (p *parser) ref(s string) strRef {
 	}
 	p.t.extra = append(p.t.extra, s)
 	return strRef{off: int32(len(p.t.extra) - 1), n: -1}
-}
-
-// estimateSizes guesses how many payload-carrying tags (outputs and ifs)
-// and nodes src parses into, from the tag openers: else/endif tags carry
-// no payload, and a text node precedes an opener unless a closer ends
-// right before it. Short guesses only cost a regrowth.
-func estimateSizes(src string) (payloads, nodes int) {
-	nodes = 1
-	for i := 0; i < len(src)-1; i++ {
-		j := indexOpenBrace(src[:len(src)-1], i)
-		if j < 0 {
-			break
-		}
-		i = j
-		switch src[i+1] {
-		case '{':
-			payloads++
-		case '%':
-			k := i + 2
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
-				k++
-			}
-			if !strings.HasPrefix(src[k:], "if") {
-				continue
-			}
-			payloads++
-		default:
-			continue
-		}
-		nodes++
-		if i > 0 && src[i-1] != '}' {
-			nodes++
-		}
-	}
-	return payloads, nodes
 }
 
 // MaxParseDepth bounds if-nesting in Parse (a Go-side guard, not an
@@ -259,10 +214,6 @@ type parser struct {
 
 	textBytes int // total size of the literal text
 }
-
-// scratchPool recycles the stack of the lists being parsed (nodes of
-// the lists not finished yet) between parses.
-var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
 
 // finish moves the nodes parsed since base from the list stack to the
 // node store and returns their range.

@@ -170,12 +170,15 @@ func nextFilter(filters string) (name, rest string, ok bool) {
 // parses into a pooled workspace and copies the result into memory of
 // exactly the size needed (see workspace.detach).
 func Parse(src string) (*Template, *Error) {
-	w := getWorkspace()
-	defer w.release()
-	if err := w.parse(src); err != nil {
-		return nil, err
+	w := workspaces.Get().(*workspace)
+	var t Template
+	err := w.parse(&t, src)
+	var out *Template
+	if err == nil {
+		out = detach(&t)
 	}
-	return w.detach(), nil
+	w.release(&t)
+	return out, err
 }
 
 // ref stores s as a strRef: a range of the source when s is one (the
@@ -189,8 +192,8 @@ func (p *parser) ref(s string) strRef {
 	if at >= base && at-base+uintptr(len(s)) <= uintptr(len(p.src)) {
 		return strRef{off: int32(at - base), n: int32(len(s))}
 	}
-	p.t.extra = append(p.t.extra, s)
-	return strRef{off: int32(len(p.t.extra) - 1), n: -1}
+	p.extra = append(p.extra, s)
+	return strRef{off: int32(len(p.extra) - 1), n: -1}
 }
 
 // MaxParseDepth bounds if-nesting in Parse (a Go-side guard, not an
@@ -204,30 +207,34 @@ const (
 	stopEndif
 )
 
+// parser holds what it builds itself rather than a *Template: the
+// escape analysis is not field-sensitive, and a Template pointer here
+// would move the caller's Template to the heap.
 type parser struct {
-	t       *Template
 	src     string
 	pos     int
-	depth   int      // open if tags
-	nodes   []node   // finished node lists, back to back
-	details []detail // node payloads
+	depth   int           // open if tags
+	nodes   stack[node]   // finished node lists, back to back
+	details stack[detail] // node payloads
+	stack   stack[node]   // nodes of the lists not finished yet
+	extra   []string      // see Template.extra
 
 	textBytes int // total size of the literal text
 }
 
 // finish moves the nodes parsed since base from the list stack to the
 // node store and returns their range.
-func (p *parser) finish(st *[]node, base int) nodeList {
-	l := nodeList{start: int32(len(p.nodes)), count: int32(len(*st) - base)}
-	p.nodes = append(p.nodes, (*st)[base:]...)
-	*st = (*st)[:base]
+func (p *parser) finish(base int) nodeList {
+	l := nodeList{start: int32(p.nodes.n), count: int32(p.stack.n - base)}
+	p.nodes.pushAll(p.stack.items()[base:])
+	p.stack.n = base
 	return l
 }
 
 // addDetail stores d and returns its index in Template.details.
 func (p *parser) addDetail(d detail) int32 {
-	p.details = append(p.details, d)
-	return int32(len(p.details) - 1)
+	p.details.push(d)
+	return int32(p.details.n - 1)
 }
 
 func (p *parser) fail(message string, start, end int) *Error {
@@ -255,25 +262,25 @@ func spanOf(src string, start, end int) Span {
 
 // parseUntil parses nodes until end of input or one of the stop tags,
 // returning which stop tag ended the list (0 at end of input).
-func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error) {
-	base := len(*st)
+func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
+	base := p.stack.n
 	src := p.src
 	for p.pos < len(src) {
 		open, isTag := nextOpening(src, p.pos)
 		if open < 0 {
-			*st = append(*st, p.textNode(src, p.pos, len(src)))
+			p.stack.push(p.textNode(src, p.pos, len(src)))
 			p.pos = len(src)
 			break
 		}
 		if open > p.pos {
-			*st = append(*st, p.textNode(src, p.pos, open))
+			p.stack.push(p.textNode(src, p.pos, open))
 		}
 		if !isTag {
 			n, err := p.parseOutput(open)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			*st = append(*st, n)
+			p.stack.push(n)
 			continue
 		}
 		closeAt := indexCloser(src, open+1, '%') // "{%}" closes at its own '%'
@@ -293,14 +300,14 @@ func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error
 			if stop&kind == 0 {
 				return nodeList{}, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
 			}
-			return p.finish(st, base), kind, nil
+			return p.finish(base), kind, nil
 		}
 		if strings.HasPrefix(raw, "if ") {
-			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt, st)
+			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			*st = append(*st, n)
+			p.stack.push(n)
 			continue
 		}
 		return nodeList{}, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
@@ -312,10 +319,10 @@ func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error
 		}
 		return nodeList{}, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
 	}
-	return p.finish(st, base), 0, nil
+	return p.finish(base), 0, nil
 }
 
-func (p *parser) parseIf(raw string, open, closeAt int, st *[]node) (node, *Error) {
+func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	n := node{kind: nodeIf, start: int32(open), end: int32(closeAt + 2)}
 	var d detail
 	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
@@ -325,11 +332,11 @@ func (p *parser) parseIf(raw string, open, closeAt int, st *[]node) (node, *Erro
 	if p.depth++; p.depth > MaxParseDepth {
 		return node{}, p.fail("forge-v1 template nesting is too deep to parse.", open, closeAt+2)
 	}
-	thenBody, stopped, err := p.parseUntil(stopElse|stopEndif, st)
+	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
 	if err == nil {
 		d.thenBody = thenBody
 		if stopped == stopElse {
-			d.elseBody, _, err = p.parseUntil(stopEndif, st)
+			d.elseBody, _, err = p.parseUntil(stopEndif)
 			d.hasElse = true
 		}
 	}

@@ -13,15 +13,18 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 }
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	r := renderer{t: t, env: env, macros: macros, limit: limit}
+	r := renderer{t: *t, env: env, macros: macros, limit: limit}
 	if err := r.renderList(t.list(t.root), 0); err != nil {
 		return "", err
 	}
 	return r.out.result(), nil
 }
 
+// renderer holds a copy of the Template header, not a pointer: the
+// escape analysis is not field-sensitive, and the environment values that
+// flow out of evaluate would take a *Template to the heap with them.
 type renderer struct {
-	t      *Template
+	t      Template
 	env    Env
 	macros *MacroResolver
 	limit  float64

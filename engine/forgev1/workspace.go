@@ -6,15 +6,22 @@ import (
 	"sync"
 )
 
-// workspace is the reusable memory of parsing: a template whose node and
-// detail arrays keep their capacity from one parse to the next, and the
+// workspace is the reusable memory of parsing: node, detail and string
+// arrays that keep their capacity from one parse to the next, and the
 // stack of the node lists still being parsed. Parse copies the result out
-// (detach); Render and the request API render straight from the workspace
-// and hand it back, so a one-shot render allocates no template at all.
+// (detach); Render and the request API render from the workspace's arrays
+// and hand them back, so a one-shot render allocates no template at all.
 // Only memory is reused: every call parses its source from scratch.
+//
+// The Template header itself lives on the caller's stack: writing slice
+// headers into a pooled heap object would cost a write barrier each while
+// the garbage collector runs, so the workspace is written only when an
+// array had to grow.
 type workspace struct {
-	t     Template
-	stack []node
+	nodes   []node
+	details []detail
+	extra   []string
+	stack   []node
 }
 
 var workspaces = sync.Pool{New: func() any { return new(workspace) }}
@@ -23,32 +30,19 @@ var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 // template does not pin its memory for the life of the process.
 const maxKeptNodes = 4096
 
-func getWorkspace() *workspace { return workspaces.Get().(*workspace) }
-
-// release forgets the parsed template (the source and the strings built
-// for it) and returns w to the pool.
-func (w *workspace) release() {
-	t := &w.t
-	if cap(t.nodes) > maxKeptNodes || cap(t.details) > maxKeptNodes || cap(w.stack) > maxKeptNodes || cap(t.extra) > maxKeptNodes {
-		*w = workspace{}
-	} else {
-		clear(t.extra)
-		*t = Template{nodes: t.nodes[:0], details: t.details[:0], extra: t.extra[:0]}
-		w.stack = w.stack[:0]
-	}
-	workspaces.Put(w)
-}
-
-// parse parses src into w.t, or returns a parse-stage error.
-func (w *workspace) parse(src string) *Error {
+// parse parses src into *t using w's arrays, or returns a parse-stage
+// error. Call w.release(t) when t is no longer used.
+func (w *workspace) parse(t *Template, src string) *Error {
 	if len(src) > math.MaxInt32 {
 		return &Error{Stage: StageParse, Kind: KindParse, Message: "forge-v1 template is too large to parse (2 GiB or more)."}
 	}
-	t := &w.t
-	t.src = src
-	p := parser{t: t, src: src, nodes: t.nodes[:0], details: t.details[:0]}
-	root, _, err := p.parseUntil(0, &w.stack)
-	t.nodes, t.details, w.stack = p.nodes, p.details, w.stack[:0] // keep the capacity, even after an error
+	p := parser{src: src, nodes: stackOf(w.nodes), details: stackOf(w.details), stack: stackOf(w.stack), extra: w.extra[:0]}
+	root, _, err := p.parseUntil(0)
+	// The arrays are kept for release, even after an error.
+	*t = Template{src: src, nodes: p.nodes.items(), details: p.details.items(), extra: p.extra}
+	if cap(p.stack.a) != cap(w.stack) {
+		w.stack = keep(p.stack.a)
+	}
 	if err != nil {
 		return err
 	}
@@ -56,30 +50,91 @@ func (w *workspace) parse(src string) *Error {
 	return nil
 }
 
-// detach returns a copy of the parsed template that owns its memory: one
-// allocation when it is small (newTemplate), sized exactly from the counts.
-func (w *workspace) detach() *Template {
-	t, ns, ds := newTemplate(w.t.src, len(w.t.nodes), len(w.t.details))
-	t.nodes = append(ns, w.t.nodes...)
-	t.details = append(ds, w.t.details...)
-	if len(w.t.extra) > 0 {
-		t.extra = slices.Clone(w.t.extra)
+// keep returns s emptied, or nil when it is too big to keep pooled.
+func keep[S ~[]E, E any](s S) S {
+	if cap(s) > maxKeptNodes {
+		return nil
 	}
-	t.root, t.textBytes = w.t.root, w.t.textBytes
-	return t
+	return s[:0]
+}
+
+// release takes back the arrays t was parsed into (they may have grown)
+// and returns w to the pool.
+func (w *workspace) release(t *Template) {
+	if cap(t.nodes) != cap(w.nodes) {
+		w.nodes = keep(t.nodes)
+	}
+	if cap(t.details) != cap(w.details) {
+		w.details = keep(t.details)
+	}
+	if len(t.extra) > 0 {
+		clear(t.extra) // drop the strings built for t
+		w.extra = keep(t.extra)
+	}
+	workspaces.Put(w)
+}
+
+// detach returns a copy of t that owns its memory: one allocation when it
+// is small (newTemplate), sized exactly from the counts.
+func detach(t *Template) *Template {
+	c, ns, ds := newTemplate(t.src, len(t.nodes), len(t.details))
+	c.nodes = append(ns, t.nodes...)
+	c.details = append(ds, t.details...)
+	if len(t.extra) > 0 {
+		c.extra = slices.Clone(t.extra)
+	}
+	c.root, c.textBytes = t.root, t.textBytes
+	return c
 }
 
 // renderOnce parses, checks and renders src in a pooled workspace,
 // returning the first error. Nothing it returns refers to the workspace:
 // output pieces are substrings of src or of environment values, or built.
 func renderOnce(src string, env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	w := getWorkspace()
-	defer w.release()
-	if err := w.parse(src); err != nil {
-		return "", err
+	w := workspaces.Get().(*workspace)
+	var t Template
+	err := w.parse(&t, src)
+	if err == nil {
+		err = t.FirstError()
 	}
-	if err := w.t.FirstError(); err != nil {
-		return "", err
+	var out string
+	if err == nil {
+		out, err = t.render(env, macros, limit)
 	}
-	return w.t.render(env, macros, limit)
+	w.release(&t)
+	return out, err
 }
+
+// stack is an append buffer that writes its slice header only when it
+// grows: pushing a pointer-free value then costs no write barrier, where
+// append would store the header back on every call.
+type stack[E any] struct {
+	a []E // full length; items are a[:n]
+	n int
+}
+
+// stackOf returns an empty stack over the capacity of s.
+func stackOf[E any](s []E) stack[E] { return stack[E]{a: s[:cap(s)]} }
+
+func (s *stack[E]) push(v E) {
+	if s.n == len(s.a) {
+		s.grow(1)
+	}
+	s.a[s.n] = v
+	s.n++
+}
+
+func (s *stack[E]) pushAll(vs []E) {
+	if s.n+len(vs) > len(s.a) {
+		s.grow(len(vs))
+	}
+	s.n += copy(s.a[s.n:], vs)
+}
+
+func (s *stack[E]) grow(n int) {
+	s.a = slices.Grow(s.a[:s.n], max(n, 8))
+	s.a = s.a[:cap(s.a)]
+}
+
+// items returns the pushed values.
+func (s *stack[E]) items() []E { return s.a[:s.n] }

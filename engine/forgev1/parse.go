@@ -213,11 +213,11 @@ const (
 type parser struct {
 	src     string
 	pos     int
-	depth   int           // open if tags
-	nodes   stack[node]   // finished node lists, back to back
-	details stack[detail] // node payloads
-	stack   stack[node]   // nodes of the lists not finished yet
-	extra   []string      // see Template.extra
+	depth   int         // open if tags
+	nodes   nodeStack   // finished node lists, back to back
+	details detailStack // node payloads
+	stack   nodeStack   // nodes of the lists not finished yet
+	extra   []string    // see Template.extra
 
 	textBytes int // total size of the literal text
 }
@@ -501,6 +501,61 @@ func parseQuoted(v string) (string, bool) {
 // ^[A-Za-z_][A-Za-z0-9_-]*$. The joined form is a substring of the
 // template unless whitespace had to be dropped.
 func (p *parser) parsePath(raw string) (path, bool) {
+	// Fast path, one pass: every segment valid as it stands (so nothing
+	// to trim, and the path is raw itself). Anything else, including
+	// every invalid path, takes the general route below.
+	segments, segStart, headEnd := 0, 0, 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '.' {
+			if i == segStart {
+				return p.parsePathTrimmed(raw)
+			}
+			if segments == 0 {
+				headEnd = i
+			}
+			segments++
+			segStart = i + 1
+			continue
+		}
+		want := segmentRest
+		if i == segStart {
+			want = segmentFirst
+		}
+		if segmentChars[c]&want == 0 {
+			return p.parsePathTrimmed(raw)
+		}
+	}
+	if segStart == len(raw) { // empty, or a trailing "."
+		return p.parsePathTrimmed(raw)
+	}
+	if segments == 0 {
+		headEnd = len(raw)
+	}
+	return path{expr: raw, class: classify(raw[:headEnd], segments+1)}, true
+}
+
+// Byte classes of path segments: ^[A-Za-z_][A-Za-z0-9_-]*$.
+const (
+	segmentFirst uint8 = 1 << iota
+	segmentRest
+)
+
+var segmentChars = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+			t[c] = segmentFirst | segmentRest
+		case c == '-' || (c >= '0' && c <= '9'):
+			t[c] = segmentRest
+		}
+	}
+	return t
+}()
+
+// parsePathTrimmed is parsePath for paths whose segments need trimming,
+// and for invalid ones.
+func (p *parser) parsePathTrimmed(raw string) (path, bool) {
 	segments, trimmed := 0, false
 	var head string
 	for rest, more := raw, true; more; segments++ {

@@ -36,7 +36,7 @@ func (w *workspace) parse(t *Template, src string) *Error {
 	if len(src) > math.MaxInt32 {
 		return &Error{Stage: StageParse, Kind: KindParse, Message: "forge-v1 template is too large to parse (2 GiB or more)."}
 	}
-	p := parser{src: src, nodes: stackOf(w.nodes), details: stackOf(w.details), stack: stackOf(w.stack), extra: w.extra[:0]}
+	p := parser{src: src, nodes: nodeStack{a: w.nodes[:cap(w.nodes)]}, details: detailStack{a: w.details[:cap(w.details)]}, stack: nodeStack{a: w.stack[:cap(w.stack)]}, extra: w.extra[:0]}
 	root, _, err := p.parseUntil(0)
 	// The arrays are kept for release, even after an error.
 	*t = Template{src: src, nodes: p.nodes.items(), details: p.details.items(), extra: p.extra}
@@ -105,36 +105,60 @@ func renderOnce(src string, env Env, macros *MacroResolver, limit float64) (stri
 	return out, err
 }
 
-// stack is an append buffer that writes its slice header only when it
-// grows: pushing a pointer-free value then costs no write barrier, where
-// append would store the header back on every call.
-type stack[E any] struct {
-	a []E // full length; items are a[:n]
-	n int
-}
+// nodeStack and detailStack are append buffers that write their slice
+// header only when they grow: pushing a pointer-free value then costs no
+// write barrier, where append would store the header back on every call.
+// (Concrete types rather than one generic one: the generic push does not
+// inline.)
+type (
+	nodeStack struct {
+		a []node // full length; the items are a[:n]
+		n int
+	}
+	detailStack struct {
+		a []detail
+		n int
+	}
+)
 
-// stackOf returns an empty stack over the capacity of s.
-func stackOf[E any](s []E) stack[E] { return stack[E]{a: s[:cap(s)]} }
-
-func (s *stack[E]) push(v E) {
+func (s *nodeStack) push(v node) {
 	if s.n == len(s.a) {
-		s.grow(1)
+		s.grow()
 	}
 	s.a[s.n] = v
 	s.n++
 }
 
-func (s *stack[E]) pushAll(vs []E) {
+//go:noinline
+func (s *nodeStack) grow() { s.a = grown(s.a, s.n, 1) }
+
+func (s *nodeStack) pushAll(vs []node) {
 	if s.n+len(vs) > len(s.a) {
-		s.grow(len(vs))
+		s.a = grown(s.a, s.n, len(vs))
 	}
 	s.n += copy(s.a[s.n:], vs)
 }
 
-func (s *stack[E]) grow(n int) {
-	s.a = slices.Grow(s.a[:s.n], max(n, 8))
-	s.a = s.a[:cap(s.a)]
+// items returns the pushed values.
+func (s *nodeStack) items() []node { return s.a[:s.n] }
+
+func (s *detailStack) push(v detail) {
+	if s.n == len(s.a) {
+		s.grow()
+	}
+	s.a[s.n] = v
+	s.n++
 }
 
+//go:noinline
+func (s *detailStack) grow() { s.a = grown(s.a, s.n, 1) }
+
 // items returns the pushed values.
-func (s *stack[E]) items() []E { return s.a[:s.n] }
+func (s *detailStack) items() []detail { return s.a[:s.n] }
+
+// grown returns a at full capacity with room for n more after its first
+// used items. The pushes call it out of line (grow), so that they inline.
+func grown[E any](a []E, used, n int) []E {
+	a = slices.Grow(a[:used], max(n, 8))
+	return a[:cap(a)]
+}

@@ -21,6 +21,14 @@ type Template struct {
 	extra     []string // strings that are not ranges of src (see strRef)
 	root      nodeList // the top-level node list
 	textBytes int      // size of the literal text, a lower bound for the output
+	badFilter badFilter
+}
+
+// badFilter is the first unknown filter in source order (the first
+// analysis error), found while parsing; tag.end is 0 when there is none.
+type badFilter struct {
+	tag  node   // the output node (only start and end are used)
+	name strRef // the filter name
 }
 
 // A template is allocated together with room for its nodes and details
@@ -219,7 +227,8 @@ type parser struct {
 	stack   nodeStack   // nodes of the lists not finished yet
 	extra   []string    // see Template.extra
 
-	textBytes int // total size of the literal text
+	textBytes int       // total size of the literal text
+	badFilter badFilter // see Template.badFilter
 }
 
 // finish moves the nodes parsed since base from the list stack to the
@@ -404,6 +413,14 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	d.path = p.pathRef(pth)
 	if hasFilters {
 		d.filters = p.ref(rest)
+		if p.badFilter.tag.end == 0 {
+			for f, more, ok := nextFilter(rest); ok; f, more, ok = nextFilter(more) {
+				if !knownFilter(f) {
+					p.badFilter = badFilter{tag: n, name: p.ref(f)}
+					break
+				}
+			}
+		}
 	}
 	n.d = p.addDetail(d)
 	return n, nil

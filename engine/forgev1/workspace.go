@@ -46,7 +46,7 @@ func (w *workspace) parse(t *Template, src string) *Error {
 	if err != nil {
 		return err
 	}
-	t.root, t.textBytes = root, p.textBytes
+	t.root, t.textBytes, t.badFilter = root, p.textBytes, p.badFilter
 	return nil
 }
 
@@ -83,7 +83,7 @@ func detach(t *Template) *Template {
 	if len(t.extra) > 0 {
 		c.extra = slices.Clone(t.extra)
 	}
-	c.root, c.textBytes = t.root, t.textBytes
+	c.root, c.textBytes, c.badFilter = t.root, t.textBytes, t.badFilter
 	return c
 }
 

@@ -76,12 +76,15 @@ func (t *Template) str(r strRef) string {
 
 // pathRef is a path stored in a detail (path with its text as a strRef).
 type pathRef struct {
-	expr  strRef
-	class pathClass
+	expr    strRef
+	headLen int32 // length of the first segment
+	class   pathClass
 }
 
 // path returns the path a detail holds.
-func (t *Template) path(r pathRef) path { return path{expr: t.str(r.expr), class: r.class} }
+func (t *Template) path(r pathRef) path {
+	return path{expr: t.str(r.expr), headLen: int(r.headLen), class: r.class}
+}
 
 // nodeList is a range of Template.nodes.
 type nodeList struct{ start, count int32 }
@@ -151,14 +154,26 @@ const (
 // path is a validated path: its segments trimmed and joined by ".", so
 // "runtime.tool.read" (the form upstream's undefined message prints).
 type path struct {
-	expr  string
-	class pathClass
+	expr    string
+	headLen int // length of the first segment, found once at parse time
+	class   pathClass
+}
+
+// newPath returns the path expr of the given class.
+func newPath(expr string, class pathClass) path {
+	headLen := strings.IndexByte(expr, '.')
+	if headLen < 0 {
+		headLen = len(expr)
+	}
+	return path{expr: expr, headLen: headLen, class: class}
 }
 
 // head returns the first segment and the rest of the path.
 func (p path) head() (string, string) {
-	head, rest, _ := strings.Cut(p.expr, ".")
-	return head, rest
+	if p.headLen >= len(p.expr) {
+		return p.expr, ""
+	}
+	return p.expr[:p.headLen], p.expr[p.headLen+1:]
 }
 
 // nextFilter returns the next non-empty trimmed filter name of a filter
@@ -482,7 +497,9 @@ func (p *parser) textNode(src string, start, end int) node {
 }
 
 // pathRef stores a parsed path in a detail.
-func (p *parser) pathRef(pth path) pathRef { return pathRef{expr: p.ref(pth.expr), class: pth.class} }
+func (p *parser) pathRef(pth path) pathRef {
+	return pathRef{expr: p.ref(pth.expr), headLen: int32(pth.headLen), class: pth.class}
+}
 
 // matchComparison splits "left OP 'literal'" at the first OP (index > 0).
 func matchComparison(raw, op string) (predicateKind, string, string, bool) {
@@ -549,7 +566,7 @@ func (p *parser) parsePath(raw string) (path, bool) {
 	if segments == 0 {
 		headEnd = len(raw)
 	}
-	return path{expr: raw, class: classify(raw[:headEnd], segments+1)}, true
+	return path{expr: raw, headLen: headEnd, class: classify(raw[:headEnd], segments+1)}, true
 }
 
 // Byte classes of path segments: ^[A-Za-z_][A-Za-z0-9_-]*$.
@@ -596,7 +613,7 @@ func (p *parser) parsePathTrimmed(raw string) (path, bool) {
 		}
 		expr = strings.Join(parts, ".")
 	}
-	return path{expr: expr, class: classify(head, segments)}, true
+	return newPath(expr, classify(head, segments)), true
 }
 
 func validSegment(s string) bool {

@@ -171,15 +171,26 @@ func (r *renderer) undefinedError(missing path, n *node) *Error {
 	return spanError(r.t.src, StageRender, KindUndefined, "Undefined forge-v1 path: {{"+missing.expr+"}}", int(n.start), int(n.end))
 }
 
-// legacyAliases maps the v1 bare names to their runtime paths (§8.4).
-var legacyAliases = map[string]path{
-	"cwd":             {expr: "runtime.cwd", class: pathRoot},
-	"date":            {expr: "runtime.date", class: pathRoot},
-	"time":            {expr: "runtime.time", class: pathRoot},
-	"lastUserMessage": {expr: "runtime.lastUserMessage", class: pathRoot},
-	"selectedTools":   {expr: "runtime.selectedToolsText", class: pathRoot},
-	"tools":           {expr: "runtime.selectedToolsText", class: pathRoot},
-	"activeModel":     {expr: "runtime.activeModel", class: pathRoot},
+// legacyAlias maps the v1 bare names to their runtime paths (§8.4).
+func legacyAlias(name string) (path, bool) {
+	var expr string
+	switch name {
+	case "cwd":
+		expr = "runtime.cwd"
+	case "date":
+		expr = "runtime.date"
+	case "time":
+		expr = "runtime.time"
+	case "lastUserMessage":
+		expr = "runtime.lastUserMessage"
+	case "selectedTools", "tools":
+		expr = "runtime.selectedToolsText"
+	case "activeModel":
+		expr = "runtime.activeModel"
+	default:
+		return path{}, false
+	}
+	return path{expr: expr, headLen: len("runtime"), class: pathRoot}, true
 }
 
 // evaluate resolves a path (§8.4). With soft set an unresolvable path
@@ -205,8 +216,12 @@ func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
 			cursor = rootObject(r.env.Extensions)
 		}
 		for rest != "" {
-			var seg string
-			seg, rest, _ = strings.Cut(rest, ".")
+			seg := rest
+			if i := strings.IndexByte(rest, '.'); i >= 0 {
+				seg, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
 			next, ok := member(cursor, seg)
 			if !ok {
 				if soft {
@@ -221,7 +236,7 @@ func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
 		if v, ok := ownProperty(r.env.Parameters, head); ok {
 			return v, nil
 		}
-		if alias, ok := legacyAliases[head]; ok {
+		if alias, ok := legacyAlias(head); ok {
 			return r.evaluate(alias, n, soft)
 		}
 		if v, ok := ownProperty(r.env.Extensions, head); ok {

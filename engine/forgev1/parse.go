@@ -255,12 +255,6 @@ func (p *parser) finish(base int) nodeList {
 	return l
 }
 
-// addDetail stores d and returns its index in Template.details.
-func (p *parser) addDetail(d detail) int32 {
-	p.details.push(d)
-	return int32(p.details.n - 1)
-}
-
 func (p *parser) fail(message string, start, end int) *Error {
 	return spanError(p.src, StageParse, KindParse, message, start, end)
 }
@@ -347,9 +341,11 @@ func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
 }
 
 func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
-	n := node{kind: nodeIf, start: int32(open), end: int32(closeAt + 2)}
-	var d detail
-	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
+	// The detail is filled in place (its slot reserved before the branches
+	// are parsed) rather than built on the stack and copied in.
+	n := node{kind: nodeIf, d: int32(p.details.n), start: int32(open), end: int32(closeAt + 2)}
+	p.details.pushZero()
+	if err := p.parsePredicate(&p.details.a[n.d], raw, open, closeAt+2); err != nil {
 		return node{}, err
 	}
 	// The guard keeps hostile input from growing the Go stack without bound.
@@ -358,17 +354,18 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	}
 	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
 	if err == nil {
-		d.thenBody = thenBody
+		p.details.a[n.d].thenBody = thenBody // the array may have grown: index again
 		if stopped == stopElse {
-			d.elseBody, _, err = p.parseUntil(stopEndif)
-			d.hasElse = true
+			var elseBody nodeList
+			elseBody, _, err = p.parseUntil(stopEndif)
+			d := &p.details.a[n.d]
+			d.elseBody, d.hasElse = elseBody, true
 		}
 	}
 	p.depth--
 	if err != nil {
 		return node{}, err
 	}
-	n.d = p.addDetail(d)
 	return n, nil
 }
 
@@ -418,13 +415,14 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 		return node{}, p.fail("Empty output tag {{}}", open, closeAt+2)
 	}
 	n := node{kind: nodeOutput, start: int32(open), end: int32(closeAt + 2)}
-	var d detail
 	head, rest, hasFilters := strings.Cut(expr, "|")
 	head = jsonv.TrimJS(head)
 	pth, valid := p.parsePath(head)
 	if !valid {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
+	n.d = int32(p.details.n)
+	d := p.details.pushZero() // filled in place, not copied in
 	d.path = p.pathRef(pth)
 	if hasFilters {
 		d.filters = p.ref(rest)
@@ -437,7 +435,6 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 			}
 		}
 	}
-	n.d = p.addDetail(d)
 	return n, nil
 }
 

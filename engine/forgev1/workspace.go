@@ -142,19 +142,23 @@ func (s *nodeStack) pushAll(vs []node) {
 // items returns the pushed values.
 func (s *nodeStack) items() []node { return s.a[:s.n] }
 
-func (s *detailStack) push(v detail) {
-	if s.n == len(s.a) {
-		s.grow()
-	}
-	s.a[s.n] = v
-	s.n++
-}
-
 //go:noinline
 func (s *detailStack) grow() { s.a = grown(s.a, s.n, 1) }
 
 // items returns the pushed values.
 func (s *detailStack) items() []detail { return s.a[:s.n] }
+
+// pushZero appends a zero detail and returns it, to be filled in place.
+// The pointer is good until the next push.
+func (s *detailStack) pushZero() *detail {
+	if s.n == len(s.a) {
+		s.grow()
+	}
+	d := &s.a[s.n]
+	*d = detail{}
+	s.n++
+	return d
+}
 
 // grown returns a at full capacity with room for n more after its first
 // used items. The pushes call it out of line (grow), so that they inline.

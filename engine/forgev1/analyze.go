@@ -66,10 +66,10 @@ func (t *Template) Analyze() *Analysis {
 // allocation-free check Render uses (allocation-free when there is none).
 func (t *Template) FirstError() *Error {
 	b := &t.badFilter
-	if b.tag.end == 0 {
+	if b.end == 0 {
 		return nil
 	}
-	return spanError(t.src, StageAnalyze, KindFilter, "Unknown forge-v1 filter: "+t.str(b.name), int(b.tag.start), int(b.tag.end))
+	return spanError(t.src, StageAnalyze, KindFilter, "Unknown forge-v1 filter: "+t.str(b.name), int(b.start), int(b.end))
 }
 
 func pathDependency(p path, span Span) Dependency {

@@ -25,15 +25,15 @@ type Template struct {
 }
 
 // badFilter is the first unknown filter in source order (the first
-// analysis error), found while parsing; tag.end is 0 when there is none.
+// analysis error), found while parsing; end is 0 when there is none.
 type badFilter struct {
-	tag  node   // the output node (only start and end are used)
-	name strRef // the filter name
+	start, end int32  // the output tag
+	name       strRef // the filter name
 }
 
 // A template is allocated together with room for its nodes and details
-// (newTemplate picks the smallest that fits the estimate); a bigger one
-// gets separate arrays.
+// (newTemplate picks the smallest that fits); a bigger one gets separate
+// arrays.
 type (
 	templateS struct {
 		t       Template
@@ -48,7 +48,7 @@ type (
 )
 
 // newTemplate allocates a Template for src with node and detail storage
-// for the estimated counts.
+// for the given counts.
 func newTemplate(src string, nodes, payloads int) (t *Template, ns []node, ds []detail) {
 	switch {
 	case nodes <= 3 && payloads <= 1:
@@ -426,10 +426,10 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	d.path = p.pathRef(pth)
 	if hasFilters {
 		d.filters = p.ref(rest)
-		if p.badFilter.tag.end == 0 {
+		if p.badFilter.end == 0 {
 			for f, more, ok := nextFilter(rest); ok; f, more, ok = nextFilter(more) {
 				if !knownFilter(f) {
-					p.badFilter = badFilter{tag: n, name: p.ref(f)}
+					p.badFilter = badFilter{start: n.start, end: n.end, name: p.ref(f)}
 					break
 				}
 			}

@@ -13,7 +13,8 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 }
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	r := renderer{t: *t, env: env, macros: macros, limit: limit}
+	var r renderer // field by field: see workspace.parse
+	r.t, r.env, r.macros, r.limit = *t, env, macros, limit
 	if err := r.renderList(t.list(t.root), 0); err != nil {
 		return "", err
 	}

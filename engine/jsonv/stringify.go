@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -12,7 +13,30 @@ func Stringify(v any) string {
 	if s, ok := v.(string); ok {
 		return Quote(s)
 	}
-	return string(appendValue(make([]byte, 0, 64), v, "", ""))
+	return string(appendValue(make([]byte, 0, sizeHint(v, 0)), v, "", ""))
+}
+
+// sizeHint estimates the length of v's JSON text (compact, plus indent
+// bytes per nesting level when indenting), so the output buffer is sized
+// once instead of growing by a quarter at a time.
+func sizeHint(v any, indent int) int {
+	switch t := v.(type) {
+	case string:
+		return len(t) + len(t)/64 + 2
+	case []any:
+		n := 2
+		for _, e := range t {
+			n += sizeHint(e, indent) + 1 + indent
+		}
+		return n
+	case *Object:
+		n := 2
+		for _, e := range t.entries {
+			n += len(e.key) + 4 + indent + sizeHint(e.value, indent)
+		}
+		return n
+	}
+	return 8
 }
 
 // StringifyIndent returns JSON.stringify(v, null, indent). As in
@@ -22,7 +46,7 @@ func StringifyIndent(v any, indent string) string {
 	if UTF16Len(indent) > 10 {
 		indent = truncateUTF16(indent, 10)
 	}
-	return string(appendValue(make([]byte, 0, 64), v, indent, ""))
+	return string(appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
 }
 
 // AppendStringify appends JSON.stringify(v) to dst and returns the result.
@@ -119,63 +143,135 @@ var needsEscape = func() (t [128]bool) {
 	return t
 }()
 
-// AppendQuote appends Quote(s) to b and returns the result.
+// AppendQuote appends Quote(s) to b and returns the result. Runs of bytes
+// that need no escape (ASCII found eight bytes at a time, valid UTF-8
+// decoded inline) are copied with one append each.
 func AppendQuote(b []byte, s string) []byte {
+	if free := cap(b) - len(b); free < len(s)+2 {
+		b = slices.Grow(b, len(s)+2)
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		i += LiteralRun(s[i:])
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if !needsEscape[c] {
-				i++
+		if c >= utf8.RuneSelf {
+			if size := ValidRuneLen(s, i); size > 0 {
+				i += size
 				continue
 			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"':
-				b = append(b, `\"`...)
-			case '\\':
-				b = append(b, `\\`...)
-			case '\b':
-				b = append(b, `\b`...)
-			case '\f':
-				b = append(b, `\f`...)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, `\u00`...)
-				b = append(b, hexDigits[c>>4])
-				b = append(b, hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r != utf8.RuneError || size != 1 {
-			i += size
-			continue
 		}
 		b = append(b, s[start:i]...)
-		if u, ok := surrogateAt(s, i); ok {
-			b = append(b, `\u`...)
-			b = append(b, hexDigits[u>>12])
-			b = append(b, hexDigits[u>>8&0xF])
-			b = append(b, hexDigits[u>>4&0xF])
-			b = append(b, hexDigits[u&0xF])
+		b = appendEscape(b, s, i)
+		if _, ok := surrogateAt(s, i); ok {
 			i += 3
 		} else {
-			b = append(b, "\uFFFD"...)
 			i++
 		}
 		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEscape appends how Quote writes the byte at s[i], which is an
+// ASCII byte that needs an escape, the first byte of a WTF-8 surrogate or
+// an invalid byte.
+func appendEscape(b []byte, s string, i int) []byte {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		switch c {
+		case '"':
+			return append(b, `\"`...)
+		case '\\':
+			return append(b, `\\`...)
+		case '\b':
+			return append(b, `\b`...)
+		case '\f':
+			return append(b, `\f`...)
+		case '\n':
+			return append(b, `\n`...)
+		case '\r':
+			return append(b, `\r`...)
+		case '\t':
+			return append(b, `\t`...)
+		}
+		return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+	}
+	if u, ok := surrogateAt(s, i); ok {
+		return append(b, '\\', 'u', hexDigits[u>>12], hexDigits[u>>8&0xF], hexDigits[u>>4&0xF], hexDigits[u&0xF])
+	}
+	return append(b, "\uFFFD"...)
+}
+
+// Byte-wise word constants for LiteralRun.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// LiteralRun returns the length of the longest prefix of s that is ASCII
+// and that Quote copies unchanged (no C0 control, '"' or '\\'). It tests
+// eight bytes at a time.
+func LiteralRun(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := word(s[i : i+8])
+		// A byte below 0x20, equal to '"' or '\\', or with its high bit
+		// set, sets the high bit of its lane (the usual has-less and
+		// has-zero word tests; exact about whether any byte matches).
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || needsEscape[c] {
+			break
+		}
+	}
+	return i
+}
+
+// ValidRuneLen returns the length of the well-formed UTF-8 sequence of two
+// to four bytes starting at s[i], or 0 when the bytes there are not one
+// (an ASCII byte, a stray continuation byte, an overlong or truncated form,
+// a surrogate, a value past U+10FFFF). It accepts exactly what
+// utf8.DecodeRuneInString decodes to a non-ASCII rune.
+func ValidRuneLen(s string, i int) int {
+	c := s[i]
+	switch {
+	case c < 0xC2:
+		return 0
+	case c < 0xE0:
+		if i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c < 0xF0:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+		if i+2 < len(s) && s[i+1] >= lo && s[i+1] <= hi && s[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+	case c < 0xF5:
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+		if i+3 < len(s) && s[i+1] >= lo && s[i+1] <= hi && s[i+2]&0xC0 == 0x80 && s[i+3]&0xC0 == 0x80 {
+			return 4
+		}
+	}
+	return 0
 }
 
 // surrogateAt decodes a WTF-8 encoded surrogate (ED A0..BF 80..BF) at s[i].

@@ -144,7 +144,10 @@ func MessageBlock(message any, seen map[string]int) Block {
 			}
 		}
 	}
-	base := KeyMessage + keyPart(role) + "-" + HashText(role+"\x00"+text)
+	// The key hashes role+"\x00"+text and the block hash covers the
+	// quoted text: both FNV chains walk the text in one pass.
+	keyHash, blockHash := rawAndQuoted(newFNV().raw(role).unit(0), hashInputHead(role), text)
+	base := KeyMessage + keyPart(role) + "-" + keyHash.hex()
 	n := seen[base]
 	seen[base] = n + 1
 	key := base
@@ -154,7 +157,9 @@ func MessageBlock(message any, seen map[string]int) Block {
 	o := jsonv.NewObject()
 	o.Set("section", "messages")
 	o.Set("value", message)
-	return NewBlockSerialized(key, role, text, o)
+	b := newBlock(key, role, text, hashInputTail(blockHash, o))
+	b.Wire = o
+	return b
 }
 
 // MessageText is pi-forge's messageToText: a string message as is, else its

@@ -1,0 +1,214 @@
+package turndiff
+
+import (
+	"math"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// fnv is a running FNV-1a 32-bit state over UTF-16 code units. Its methods
+// hash text as pi-forge's hashText sees it without building that text:
+// raw adds a string's units, quoted the units of its JSON.stringify form,
+// json those of a whole value's JSON.stringify form.
+type fnv uint32
+
+// newFNV is the FNV-1a offset basis.
+func newFNV() fnv { return fnvOffset }
+
+// unit adds one UTF-16 code unit.
+func (h fnv) unit(u uint16) fnv { return (h ^ fnv(u)) * fnvPrime }
+
+// ascii adds the bytes of s, which are all ASCII (one unit each).
+func (h fnv) ascii(s string) fnv {
+	for len(s) >= 4 {
+		h = (h ^ fnv(s[0])) * fnvPrime
+		h = (h ^ fnv(s[1])) * fnvPrime
+		h = (h ^ fnv(s[2])) * fnvPrime
+		h = (h ^ fnv(s[3])) * fnvPrime
+		s = s[4:]
+	}
+	for i := 0; i < len(s); i++ {
+		h = (h ^ fnv(s[i])) * fnvPrime
+	}
+	return h
+}
+
+// raw adds the UTF-16 units of s (a WTF-8 surrogate is one unit, an
+// invalid byte U+FFFD): hashText of s itself.
+func (h fnv) raw(s string) fnv {
+	for i := 0; i < len(s); {
+		n := asciiRun(s[i:])
+		h = h.ascii(s[i : i+n])
+		i += n
+		if i < len(s) {
+			hi, lo, size := unitAt(s, i)
+			h = h.unit(hi)
+			if lo != 0 {
+				h = h.unit(lo)
+			}
+			i += size
+		}
+	}
+	return h
+}
+
+// quotedBody adds the units of jsonv.Quote(s) without its two quotes.
+func (h fnv) quotedBody(s string) fnv {
+	for i := 0; i < len(s); {
+		n := jsonv.LiteralRun(s[i:])
+		h = h.ascii(s[i : i+n])
+		i += n
+		if i < len(s) {
+			var size int
+			h, size = h.escaped(s, i)
+			i += size
+		}
+	}
+	return h
+}
+
+// escaped adds how jsonv.Quote writes the character at s[i], which is not
+// a plain ASCII byte, and returns the bytes consumed.
+func (h fnv) escaped(s string, i int) (fnv, int) {
+	c := s[i]
+	if c < 0x80 {
+		switch c {
+		case '"', '\\':
+			return h.unit('\\').unit(uint16(c)), 1
+		case '\b':
+			return h.ascii(`\b`), 1
+		case '\f':
+			return h.ascii(`\f`), 1
+		case '\n':
+			return h.ascii(`\n`), 1
+		case '\r':
+			return h.ascii(`\r`), 1
+		case '\t':
+			return h.ascii(`\t`), 1
+		}
+		return h.ascii(`\u00`).unit(uint16(hexDigits[c>>4])).unit(uint16(hexDigits[c&0xF])), 1
+	}
+	hi, lo, size := unitAt(s, i)
+	if size == 3 && hi >= 0xD800 && hi <= 0xDFFF {
+		// A lone surrogate prints as \udxxx.
+		h = h.ascii(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			h = h.unit(uint16(hexDigits[hi>>shift&0xF]))
+		}
+		return h, 3
+	}
+	h = h.unit(hi)
+	if lo != 0 {
+		h = h.unit(lo)
+	}
+	return h, size
+}
+
+// quoted adds the units of jsonv.Quote(s).
+func (h fnv) quoted(s string) fnv { return h.unit('"').quotedBody(s).unit('"') }
+
+// rawAndQuoted adds the units of s to r and those of jsonv.Quote(s)'s body
+// to q in one pass: the two FNV chains are independent, so the processor
+// runs them side by side.
+func rawAndQuoted(r, q fnv, s string) (fnv, fnv) {
+	for i := 0; i < len(s); {
+		n := jsonv.LiteralRun(s[i:])
+		run := s[i : i+n]
+		i += n
+		for len(run) >= 2 {
+			r = (r ^ fnv(run[0])) * fnvPrime
+			q = (q ^ fnv(run[0])) * fnvPrime
+			r = (r ^ fnv(run[1])) * fnvPrime
+			q = (q ^ fnv(run[1])) * fnvPrime
+			run = run[2:]
+		}
+		if len(run) == 1 {
+			r = (r ^ fnv(run[0])) * fnvPrime
+			q = (q ^ fnv(run[0])) * fnvPrime
+		}
+		if i >= len(s) {
+			break
+		}
+		hi, lo, size := unitAt(s, i)
+		r = r.unit(hi)
+		if lo != 0 {
+			r = r.unit(lo)
+		}
+		q, _ = q.escaped(s, i)
+		i += size
+	}
+	return r, q
+}
+
+// json adds the units of jsonv.Stringify(v) (compact), walking v as
+// jsonv's stringifier does.
+func (h fnv) json(v any) fnv {
+	switch t := v.(type) {
+	case nil:
+		return h.ascii("null")
+	case bool:
+		if t {
+			return h.ascii("true")
+		}
+		return h.ascii("false")
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return h.ascii("null")
+		}
+		return h.ascii(jsonv.FormatNumber(t))
+	case string:
+		return h.quoted(t)
+	case []any:
+		h = h.unit('[')
+		for i, e := range t {
+			if i > 0 {
+				h = h.unit(',')
+			}
+			h = h.json(e)
+		}
+		return h.unit(']')
+	case *jsonv.Object:
+		h = h.unit('{')
+		first := true
+		t.Range(func(key string, value any) bool {
+			if !first {
+				h = h.unit(',')
+			}
+			first = false
+			h = h.quoted(key).unit(':').json(value)
+			return true
+		})
+		return h.unit('}')
+	}
+	return h.ascii("null")
+}
+
+// hex is the state as pi-forge prints a hash: 8 lowercase hex digits.
+func (h fnv) hex() string {
+	var out [8]byte
+	for k := 7; k >= 0; k-- {
+		out[k] = hexDigits[h&0xF]
+		h >>= 4
+	}
+	return string(out[:])
+}
+
+const hexDigits = "0123456789abcdef"
+
+// asciiRun is the length of the leading ASCII run of s, found eight bytes
+// at a time.
+func asciiRun(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := s[i : i+8]
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < 0x80 {
+		i++
+	}
+	return i
+}

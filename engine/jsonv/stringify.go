@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Stringify returns JSON.stringify(v) for a model value. Values outside
@@ -13,7 +14,14 @@ func Stringify(v any) string {
 	if s, ok := v.(string); ok {
 		return Quote(s)
 	}
-	return string(appendValue(make([]byte, 0, sizeHint(v, 0)), v, "", ""))
+	return bytesToString(appendValue(make([]byte, 0, sizeHint(v, 0)), v, "", ""))
+}
+
+// bytesToString returns b as a string without copying it (what
+// strings.Builder does): b is a fresh buffer no one writes to again, and
+// the JSON text of a large value is megabytes.
+func bytesToString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // sizeHint estimates the length of v's JSON text (compact, plus indent
@@ -22,7 +30,8 @@ func Stringify(v any) string {
 func sizeHint(v any, indent int) int {
 	switch t := v.(type) {
 	case string:
-		return len(t) + len(t)/64 + 2
+		// Room for an escape every 16 bytes (a newline every line).
+		return len(t) + len(t)/16 + 2
 	case []any:
 		n := 2
 		for _, e := range t {
@@ -46,7 +55,7 @@ func StringifyIndent(v any, indent string) string {
 	if UTF16Len(indent) > 10 {
 		indent = truncateUTF16(indent, 10)
 	}
-	return string(appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
+	return bytesToString(appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
 }
 
 // AppendStringify appends JSON.stringify(v) to dst and returns the result.
@@ -144,21 +153,25 @@ var needsEscape = func() (t [128]bool) {
 }()
 
 // AppendQuote appends Quote(s) to b and returns the result. Runs of bytes
-// that need no escape (ASCII found eight bytes at a time, valid UTF-8
-// decoded inline) are copied with one append each.
+// that need no escape (ASCII tested eight bytes at a time, well-formed
+// UTF-8 decided inline) are copied with one append each.
 func AppendQuote(b []byte, s string) []byte {
-	if free := cap(b) - len(b); free < len(s)+2 {
-		b = slices.Grow(b, len(s)+2)
+	if cap(b)-len(b) < len(s)+2 {
+		b = slices.Grow(b, len(s)+len(s)/16+2)
 	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i += LiteralRun(s[i:])
+		for i+8 <= len(s) && LiteralWord(word(s[i:])) {
+			i += 8
+		}
+		for i < len(s) && s[i] < utf8.RuneSelf && !needsEscape[s[i]] {
+			i++
+		}
 		if i >= len(s) {
 			break
 		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
+		if s[i] >= utf8.RuneSelf {
 			if size := ValidRuneLen(s, i); size > 0 {
 				i += size
 				continue
@@ -218,15 +231,8 @@ const (
 // eight bytes at a time.
 func LiteralRun(s string) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := word(s[i : i+8])
-		// A byte below 0x20, equal to '"' or '\\', or with its high bit
-		// set, sets the high bit of its lane (the usual has-less and
-		// has-zero word tests; exact about whether any byte matches).
-		q, bs := w^(ones*'"'), w^(ones*'\\')
-		if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs != 0 {
-			break
-		}
+	for i+8 <= len(s) && LiteralWord(word(s[i:])) {
+		i += 8
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c >= utf8.RuneSelf || needsEscape[c] {
@@ -235,6 +241,24 @@ func LiteralRun(s string) int {
 	}
 	return i
 }
+
+// LiteralWord reports whether the eight bytes of w (little-endian, as
+// Word loads them) are ASCII that Quote copies unchanged.
+func LiteralWord(w uint64) bool {
+	// A byte below 0x20, equal to '"' or '\\', or with its high bit set,
+	// sets the high bit of its lane (the usual has-less and has-zero word
+	// tests; exact about whether any byte matches).
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs|w)&highs == 0
+}
+
+// Word loads the first eight bytes of s (which has at least eight)
+// little-endian, for LiteralWord.
+func Word(s string) uint64 { return word(s) }
+
+// IsLiteral reports whether Quote copies the byte c unchanged and it is
+// one UTF-16 unit (printable ASCII other than '"' and '\\').
+func IsLiteral(c byte) bool { return c < utf8.RuneSelf && !needsEscape[c] }
 
 // ValidRuneLen returns the length of the well-formed UTF-8 sequence of two
 // to four bytes starting at s[i], or 0 when the bytes there are not one

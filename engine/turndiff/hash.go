@@ -33,13 +33,31 @@ func (h fnv) ascii(s string) fnv {
 	return h
 }
 
+// word adds the eight ASCII bytes of w, lowest first.
+func (h fnv) word(w uint64) fnv {
+	for k := 0; k < 8; k++ {
+		h = (h ^ fnv(w&0xFF)) * fnvPrime
+		w >>= 8
+	}
+	return h
+}
+
 // raw adds the UTF-16 units of s (a WTF-8 surrogate is one unit, an
 // invalid byte U+FFFD): hashText of s itself.
 func (h fnv) raw(s string) fnv {
 	for i := 0; i < len(s); {
-		n := asciiRun(s[i:])
-		h = h.ascii(s[i : i+n])
-		i += n
+		for i+8 <= len(s) {
+			w := jsonv.Word(s[i:])
+			if w&highBits != 0 {
+				break
+			}
+			h = h.word(w)
+			i += 8
+		}
+		for i < len(s) && s[i] < 0x80 {
+			h = (h ^ fnv(s[i])) * fnvPrime
+			i++
+		}
 		if i < len(s) {
 			hi, lo, size := unitAt(s, i)
 			h = h.unit(hi)
@@ -52,12 +70,26 @@ func (h fnv) raw(s string) fnv {
 	return h
 }
 
+// highBits has the high bit of each byte of a word set.
+const highBits = 0x8080808080808080
+
 // quotedBody adds the units of jsonv.Quote(s) without its two quotes.
+// Runs that Quote copies unchanged are tested and hashed eight bytes at a
+// time.
 func (h fnv) quotedBody(s string) fnv {
 	for i := 0; i < len(s); {
-		n := jsonv.LiteralRun(s[i:])
-		h = h.ascii(s[i : i+n])
-		i += n
+		for i+8 <= len(s) {
+			w := jsonv.Word(s[i:])
+			if !jsonv.LiteralWord(w) {
+				break
+			}
+			h = h.word(w)
+			i += 8
+		}
+		for i < len(s) && jsonv.IsLiteral(s[i]) {
+			h = (h ^ fnv(s[i])) * fnvPrime
+			i++
+		}
 		if i < len(s) {
 			var size int
 			h, size = h.escaped(s, i)
@@ -112,30 +144,32 @@ func (h fnv) quoted(s string) fnv { return h.unit('"').quotedBody(s).unit('"') }
 // runs them side by side.
 func rawAndQuoted(r, q fnv, s string) (fnv, fnv) {
 	for i := 0; i < len(s); {
-		n := jsonv.LiteralRun(s[i:])
-		run := s[i : i+n]
-		i += n
-		for len(run) >= 2 {
-			r = (r ^ fnv(run[0])) * fnvPrime
-			q = (q ^ fnv(run[0])) * fnvPrime
-			r = (r ^ fnv(run[1])) * fnvPrime
-			q = (q ^ fnv(run[1])) * fnvPrime
-			run = run[2:]
+		for i+8 <= len(s) {
+			w := jsonv.Word(s[i:])
+			if !jsonv.LiteralWord(w) {
+				break
+			}
+			for k := 0; k < 8; k++ {
+				r = (r ^ fnv(w&0xFF)) * fnvPrime
+				q = (q ^ fnv(w&0xFF)) * fnvPrime
+				w >>= 8
+			}
+			i += 8
 		}
-		if len(run) == 1 {
-			r = (r ^ fnv(run[0])) * fnvPrime
-			q = (q ^ fnv(run[0])) * fnvPrime
+		for i < len(s) && jsonv.IsLiteral(s[i]) {
+			r = (r ^ fnv(s[i])) * fnvPrime
+			q = (q ^ fnv(s[i])) * fnvPrime
+			i++
 		}
-		if i >= len(s) {
-			break
+		if i < len(s) {
+			hi, lo, size := unitAt(s, i)
+			r = r.unit(hi)
+			if lo != 0 {
+				r = r.unit(lo)
+			}
+			q, _ = q.escaped(s, i)
+			i += size
 		}
-		hi, lo, size := unitAt(s, i)
-		r = r.unit(hi)
-		if lo != 0 {
-			r = r.unit(lo)
-		}
-		q, _ = q.escaped(s, i)
-		i += size
 	}
 	return r, q
 }
@@ -194,21 +228,3 @@ func (h fnv) hex() string {
 }
 
 const hexDigits = "0123456789abcdef"
-
-// asciiRun is the length of the leading ASCII run of s, found eight bytes
-// at a time.
-func asciiRun(s string) int {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8]
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		if w&0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for i < len(s) && s[i] < 0x80 {
-		i++
-	}
-	return i
-}

@@ -118,3 +118,32 @@ func FuzzFastHashes(f *testing.F) {
 		checkHashes(t, s)
 	})
 }
+
+// benchText mixes ASCII runs with the characters the fast paths stop at,
+// like the texts of BenchmarkExtractAndDiff200.
+var benchText = strings.Repeat("line of message 12 with naïve 😀 text\n", 4000)
+
+var hashSink fnv
+
+func BenchmarkHashQuoted(b *testing.B) {
+	b.SetBytes(int64(len(benchText)))
+	for b.Loop() {
+		hashSink = newFNV().quotedBody(benchText)
+	}
+}
+
+func BenchmarkHashRawAndQuoted(b *testing.B) {
+	b.SetBytes(int64(len(benchText)))
+	for b.Loop() {
+		r, q := rawAndQuoted(newFNV(), newFNV(), benchText)
+		hashSink = r ^ q
+	}
+}
+
+func BenchmarkHashASCII(b *testing.B) {
+	s := strings.Repeat("plain ascii text, no escapes. ", 5000)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		hashSink = newFNV().quotedBody(s)
+	}
+}

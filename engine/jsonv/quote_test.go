@@ -162,3 +162,32 @@ func BenchmarkUTF16LenMixed(b *testing.B) {
 		}
 	}
 }
+
+// TestStringifyRepeatedLongStrings covers quoteMemo: a long string that
+// repeats (also with another of the same length in between, and across
+// buffer growth) prints exactly as quoting it again would.
+func TestStringifyRepeatedLongStrings(t *testing.T) {
+	long := strings.Repeat("a \"quoted\" naïve 😀 line\n", 40)
+	other := strings.Repeat("b \"quoted\" naïve 😀 line\n", 40)
+	o := NewObject()
+	o.Set("before", long)
+	o.Set("after", long)
+	v := []any{long, long, other, long, o, other, other, strings.Repeat("x", 300)}
+	var parts []string
+	for _, e := range v[:4] {
+		parts = append(parts, Quote(e.(string)))
+	}
+	parts = append(parts, `{"before":`+Quote(long)+`,"after":`+Quote(long)+`}`)
+	parts = append(parts, Quote(other), Quote(other), Quote(strings.Repeat("x", 300)))
+	want := "[" + strings.Join(parts, ",") + "]"
+	if got := Stringify(v); got != want {
+		t.Fatalf("Stringify with repeats differs:\n%s\nwant\n%s", got, want)
+	}
+	if got := string(AppendStringify([]byte("x"), v)); got != "x"+want {
+		t.Fatal("AppendStringify with repeats differs")
+	}
+	indented := StringifyIndent(v, " ")
+	if back, err := Parse([]byte(indented)); err != nil || Stringify(back) != want {
+		t.Fatalf("StringifyIndent with repeats does not read back: %v", err)
+	}
+}

@@ -14,7 +14,8 @@ func Stringify(v any) string {
 	if s, ok := v.(string); ok {
 		return Quote(s)
 	}
-	return bytesToString(appendValue(make([]byte, 0, sizeHint(v, 0)), v, "", ""))
+	var memo quoteMemo
+	return bytesToString(memo.appendValue(make([]byte, 0, sizeHint(v, 0)), v, "", ""))
 }
 
 // bytesToString returns b as a string without copying it (what
@@ -55,13 +56,41 @@ func StringifyIndent(v any, indent string) string {
 	if UTF16Len(indent) > 10 {
 		indent = truncateUTF16(indent, 10)
 	}
-	return bytesToString(appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
+	var memo quoteMemo
+	return bytesToString(memo.appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
 }
 
 // AppendStringify appends JSON.stringify(v) to dst and returns the result.
-func AppendStringify(dst []byte, v any) []byte { return appendValue(dst, v, "", "") }
+func AppendStringify(dst []byte, v any) []byte {
+	var memo quoteMemo
+	return memo.appendValue(dst, v, "", "")
+}
 
-func appendValue(b []byte, v any, indent, prefix string) []byte {
+// quoteMemo remembers where the last long string value went in the
+// output, so a value repeating it (a diff's before and after text of an
+// unchanged block) copies those bytes instead of quoting it again.
+type quoteMemo struct {
+	s          string
+	start, end int
+}
+
+// memoMinLen is the shortest string quoteMemo remembers.
+const memoMinLen = 256
+
+func (m *quoteMemo) appendQuote(b []byte, s string) []byte {
+	if len(s) < memoMinLen {
+		return AppendQuote(b, s)
+	}
+	if m.end > 0 && len(s) == len(m.s) && s == m.s {
+		return append(b, b[m.start:m.end]...)
+	}
+	start := len(b)
+	b = AppendQuote(b, s)
+	m.s, m.start, m.end = s, start, len(b)
+	return b
+}
+
+func (m *quoteMemo) appendValue(b []byte, v any, indent, prefix string) []byte {
 	switch t := v.(type) {
 	case nil:
 		b = append(b, "null"...)
@@ -78,7 +107,7 @@ func appendValue(b []byte, v any, indent, prefix string) []byte {
 		}
 		b = append(b, FormatNumber(t)...)
 	case string:
-		b = AppendQuote(b, t)
+		b = m.appendQuote(b, t)
 	case []any:
 		if len(t) == 0 {
 			b = append(b, "[]"...)
@@ -94,7 +123,7 @@ func appendValue(b []byte, v any, indent, prefix string) []byte {
 				b = append(b, '\n')
 				b = append(b, inner...)
 			}
-			b = appendValue(b, e, indent, inner)
+			b = m.appendValue(b, e, indent, inner)
 		}
 		if indent != "" {
 			b = append(b, '\n')
@@ -121,7 +150,7 @@ func appendValue(b []byte, v any, indent, prefix string) []byte {
 			if indent != "" {
 				b = append(b, ' ')
 			}
-			b = appendValue(b, e.value, indent, inner)
+			b = m.appendValue(b, e.value, indent, inner)
 		}
 		if indent != "" {
 			b = append(b, '\n')

@@ -81,7 +81,12 @@ func hashInputTail(h fnv, serialized any) fnv {
 
 // newBlock fills a block whose hash input hashed to h.
 func newBlock(key, role, text string, h fnv) Block {
-	chars := jsonv.UTF16Len(text)
+	return newBlockChars(key, role, text, jsonv.UTF16Len(text), h)
+}
+
+// newBlockChars is newBlock for a text already measured: chars UTF-16
+// units.
+func newBlockChars(key, role, text string, chars int, h fnv) Block {
 	return Block{
 		Key:          key,
 		Role:         role,

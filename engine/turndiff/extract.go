@@ -145,9 +145,10 @@ func MessageBlock(message any, seen map[string]int) Block {
 		}
 	}
 	// The key hashes role+"\x00"+text and the block hash covers the
-	// quoted text: both FNV chains walk the text in one pass.
-	keyHash, blockHash := rawAndQuoted(newFNV().raw(role).unit(0), hashInputHead(role), text)
-	base := KeyMessage + keyPart(role) + "-" + keyHash.hex()
+	// quoted text: one pass over the text feeds both chains.
+	pass := textPass{s: text, key: newFNV().raw(role).unit(0), block: hashInputHead(role)}
+	pass.finish()
+	base := KeyMessage + keyPart(role) + "-" + pass.key.hex()
 	n := seen[base]
 	seen[base] = n + 1
 	key := base
@@ -157,7 +158,7 @@ func MessageBlock(message any, seen map[string]int) Block {
 	o := jsonv.NewObject()
 	o.Set("section", "messages")
 	o.Set("value", message)
-	b := newBlock(key, role, text, hashInputTail(blockHash, o))
+	b := newBlockChars(key, role, text, pass.units, hashInputTail(pass.block, o))
 	b.Wire = o
 	return b
 }

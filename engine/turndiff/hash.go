@@ -139,11 +139,23 @@ func (h fnv) escaped(s string, i int) (fnv, int) {
 // quoted adds the units of jsonv.Quote(s).
 func (h fnv) quoted(s string) fnv { return h.unit('"').quotedBody(s).unit('"') }
 
-// rawAndQuoted adds the units of s to r and those of jsonv.Quote(s)'s body
-// to q in one pass: the two FNV chains are independent, so the processor
-// runs them side by side.
-func rawAndQuoted(r, q fnv, s string) (fnv, fnv) {
-	for i := 0; i < len(s); {
+// textPass hashes a message text for two FNV chains at once: key gets
+// its units (the message key hashes role+"\x00"+text) and block the units
+// of its JSON.stringify body (the block hash covers the quoted text). The
+// chains are independent, so the processor overlaps them; units counts
+// the text's UTF-16 length on the way.
+type textPass struct {
+	s          string
+	i          int // bytes of s hashed so far
+	key, block fnv
+	units      int
+}
+
+// finish hashes the text (the rest of it, from byte i).
+func (p *textPass) finish() {
+	s, i, r, q, units := p.s, p.i, p.key, p.block, p.units
+	for i < len(s) {
+		start := i
 		for i+8 <= len(s) {
 			w := jsonv.Word(s[i:])
 			if !jsonv.LiteralWord(w) {
@@ -161,17 +173,34 @@ func rawAndQuoted(r, q fnv, s string) (fnv, fnv) {
 			q = (q ^ fnv(s[i])) * fnvPrime
 			i++
 		}
+		units += i - start
 		if i < len(s) {
-			hi, lo, size := unitAt(s, i)
-			r = r.unit(hi)
-			if lo != 0 {
-				r = r.unit(lo)
-			}
-			q, _ = q.escaped(s, i)
+			var size int
+			r, q, units, size = special(r, q, units, s, i)
 			i += size
 		}
 	}
-	return r, q
+	p.i, p.key, p.block, p.units = i, r, q, units
+}
+
+// special adds the character at s[i], which is not a literal byte, to a
+// text pass's chains and length, and returns the bytes consumed.
+func special(r, q fnv, units int, s string, i int) (fnv, fnv, int, int) {
+	if s[i] < 0x80 {
+		q, _ = q.escaped(s, i)
+		return r.unit(uint16(s[i])), q, units + 1, 1
+	}
+	hi, lo, size := unitAt(s, i)
+	r = r.unit(hi)
+	units++
+	if lo != 0 {
+		return r.unit(lo), q.unit(hi).unit(lo), units + 1, size
+	}
+	if size == 3 && hi >= 0xD800 && hi <= 0xDFFF {
+		q, _ = q.escaped(s, i)
+		return r, q, units, size
+	}
+	return r, q.unit(hi), units, size
 }
 
 // json adds the units of jsonv.Stringify(v) (compact), walking v as

@@ -54,12 +54,16 @@ func checkHashes(t *testing.T, s string) {
 	if got, want := newFNV().quoted(s).hex(), hashSlow(jsonv.Quote(s)); got != want {
 		t.Fatalf("quoted(%q) = %s, want %s", s, got, want)
 	}
-	r, q := rawAndQuoted(newFNV().ascii("r"), newFNV().ascii("q"), s)
-	if got, want := r.hex(), hashSlow("r"+s); got != want {
-		t.Fatalf("rawAndQuoted(%q) raw = %s, want %s", s, got, want)
+	p := textPass{s: s, key: newFNV().ascii("r"), block: newFNV().ascii("q")}
+	p.finish()
+	if got, want := p.key.hex(), hashSlow("r"+s); got != want {
+		t.Fatalf("text pass of %q: key chain %s, want %s", s, got, want)
 	}
-	if got, want := q.unit('"').hex(), hashSlow("q"+jsonv.Quote(s)[1:]); got != want {
-		t.Fatalf("rawAndQuoted(%q) quoted = %s, want %s", s, got, want)
+	if got, want := p.block.unit('"').hex(), hashSlow("q"+jsonv.Quote(s)[1:]); got != want {
+		t.Fatalf("text pass of %q: block chain %s, want %s", s, got, want)
+	}
+	if got, want := p.units, jsonv.UTF16Len(s); got != want {
+		t.Fatalf("text pass of %q: %d units, want %d", s, got, want)
 	}
 	if got, want := NewBlock("k", s, s).Hash, blockHashSlow(s, s, nil, false); got != want {
 		t.Fatalf("NewBlock(%q) hash %s, want %s", s, got, want)
@@ -132,11 +136,12 @@ func BenchmarkHashQuoted(b *testing.B) {
 	}
 }
 
-func BenchmarkHashRawAndQuoted(b *testing.B) {
+func BenchmarkHashTextPass(b *testing.B) {
 	b.SetBytes(int64(len(benchText)))
 	for b.Loop() {
-		r, q := rawAndQuoted(newFNV(), newFNV(), benchText)
-		hashSink = r ^ q
+		p := textPass{s: benchText, key: newFNV(), block: newFNV()}
+		p.finish()
+		hashSink = p.key ^ p.block
 	}
 }
 

@@ -92,8 +92,16 @@ func TrimJS(s string) string {
 func UTF16Len(s string) int {
 	n, i := 0, 0
 	for i < len(s) {
-		// ASCII runs, eight bytes at a time (the shift-or form of word
-		// compiles to one 64-bit load).
+		// ASCII runs, 32 then eight bytes at a time (the shift-or form of
+		// word compiles to one 64-bit load).
+		for i+32 <= len(s) {
+			t := s[i : i+32]
+			if (word(t[0:8])|word(t[8:16])|word(t[16:24])|word(t[24:32]))&highs != 0 {
+				break
+			}
+			i += 32
+			n += 32
+		}
 		for i+8 <= len(s) && word(s[i:i+8])&highs == 0 {
 			i += 8
 			n += 8

@@ -58,6 +58,7 @@ t send-keys -t smoke 1
 wait_for "Items · "
 t send-keys -t smoke g Down Down Enter
 wait_for "Items · pi-mirror"
+wait_for "space enable/disable" # the open moved the focus to the items
 t send-keys -t smoke Enter
 wait_for "(editing)"
 t send-keys -t smoke -l " Smoke edit."
@@ -289,6 +290,14 @@ t send-keys -t smoke -l $'\e[<65;10;30M'
 sleep 0.2
 t send-keys -t smoke -l $'\e[<0;3;2M\e[<0;3;2m' # the tab bar: "1 Presets"
 wait_for "╭─ Presets ─"
+# The Presets panel: a click selects the first Preset (the list's border
+# counts it), the wheel scrolls the preview dock under the pointer.
+t send-keys -t smoke -l $'\e[<0;5;4M\e[<0;5;4m'
+wait_for "─ 1/"
+for _ in 1 2 3 4 5 6; do t send-keys -t smoke -l $'\e[<64;100;30M'; done
+wait_for "│ System prompt "
+t send-keys -t smoke -l $'\e[<65;100;30M'
+wait_gone "│ System prompt "
 t send-keys -t smoke 3
 wait_for "╭─ Sessions ("
 echo "mouse ok"

@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
 )
 
 // Exit codes shared by every command (DESIGN.md §2).
@@ -86,7 +87,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if node := ctx.Selected(); node != nil && exactOutput(node.Target) {
 		cli.Globals.stdout = stdout
 	}
-	err = ctx.Run(&cli.Globals)
+	// Large session files are memory-mapped: a truncation by another
+	// process while a command reads one is an error, not a crash.
+	err = session.GuardFaults(func() error { return ctx.Run(&cli.Globals) })
 	cli.Globals.cleanup()
 	if err == nil {
 		return exitOK

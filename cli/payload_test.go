@@ -5,13 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 // demoSession is the demo's main session: capabilities, a branch, a
@@ -424,9 +424,7 @@ func TestPayloadDiffSavedPayloads(t *testing.T) {
 // never reported as a failed check (exit 1).
 func TestPayloadSpecialFileRefused(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "payload.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	hostile.MakeSpecial(t, fifo, "fifo")
 	for _, args := range [][]string{
 		{"payload", "show", fifo},
 		{"payload", "show", "/dev/null"},

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgebench/forgebench/session/internal/gen"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 )
 
 const benchTargetBytes = 100 << 20

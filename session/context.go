@@ -92,27 +92,39 @@ func (s *Session) Context(leaf int) (*Context, error) {
 	return c, nil
 }
 
-// applySettings computes thinking level and model over the full path.
+// applySettings computes thinking level and model over the full path: the
+// last thinking_level_change and the last model_change or assistant
+// message win, so the path is read backwards until both are found.
 func (s *Session) applySettings(c *Context) {
-	for _, i := range c.Path {
-		e := &s.Entries[i]
+	haveThinking, haveModel := false, false
+	for k := len(c.Path) - 1; k >= 0 && !(haveThinking && haveModel); k-- {
+		e := &s.Entries[c.Path[k]]
 		switch {
 		case e.Type == TypeThinkingLevelChange:
-			c.ThinkingLevel = e.Field("thinkingLevel")
+			if !haveThinking {
+				c.ThinkingLevel, haveThinking = e.Field("thinkingLevel"), true
+			}
 		case e.Type == TypeModelChange:
-			c.Model = &ModelRef{Provider: e.Field("provider"), ModelID: e.Field("modelId")}
+			if !haveModel {
+				c.Model, haveModel = &ModelRef{Provider: e.Field("provider"), ModelID: e.Field("modelId")}, true
+			}
 		case e.Type == TypeMessage && e.Role == RoleAssistant:
-			c.Model = &ModelRef{Provider: e.provider.in(e.Raw), ModelID: e.model.in(e.Raw)}
+			if !haveModel {
+				c.Model, haveModel = &ModelRef{Provider: e.provider.in(e.Raw), ModelID: e.model.in(e.Raw)}, true
+			}
 		}
 	}
 }
 
-// contextEntries applies compaction trimming (spec §7 step 3).
+// contextEntries applies compaction trimming (spec §7 step 3): the last
+// compaction on the path, the entries from its firstKeptEntryId to it
+// (system messages left out), and the entries after it.
 func (s *Session) contextEntries(path []int) []int {
 	ci := -1
-	for k, i := range path {
-		if s.Entries[i].Type == TypeCompaction {
+	for k := len(path) - 1; k >= 0; k-- {
+		if s.Entries[path[k]].Type == TypeCompaction {
 			ci = k
+			break
 		}
 	}
 	if ci < 0 {
@@ -120,19 +132,42 @@ func (s *Session) contextEntries(path []int) []int {
 	}
 	comp := &s.Entries[path[ci]]
 	firstKept, hasFirstKept := comp.FirstKeptEntryID()
-	out := make([]int, 0, len(path)-ci)
+	keptFrom := ci // no kept entries before the compaction
+	if hasFirstKept {
+		keptFrom = s.firstOnPath(path[:ci], firstKept)
+	}
+	out := make([]int, 0, len(path)-keptFrom)
 	out = append(out, path[ci])
-	found := false
-	for _, i := range path[:ci] {
-		e := &s.Entries[i]
-		if hasFirstKept && e.HasID && e.ID == firstKept {
-			found = true
-		}
-		if found && !(e.Type == TypeMessage && e.Role == RoleSystem) {
+	for _, i := range path[keptFrom:ci] {
+		if e := &s.Entries[i]; !(e.Type == TypeMessage && e.Role == RoleSystem) {
 			out = append(out, i)
 		}
 	}
 	return append(out, path[ci+1:]...)
+}
+
+// firstOnPath returns the position of the first entry of path with the
+// given id, or len(path). Without duplicate ids the id names one entry,
+// found from the end of the path (a compaction keeps recent entries).
+func (s *Session) firstOnPath(path []int, id string) int {
+	if s.Diagnostics.DuplicateIDs == 0 {
+		target, ok := s.byID[id]
+		if !ok {
+			return len(path)
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			if path[k] == target {
+				return k
+			}
+		}
+		return len(path)
+	}
+	for k, i := range path {
+		if e := &s.Entries[i]; e.HasID && e.ID == id {
+			return k
+		}
+	}
+	return len(path)
 }
 
 // entryMessages is sessionEntryToContextMessages (spec §7 step 5).

@@ -8,7 +8,7 @@ import "bytes"
 func digestEntry(e *Entry) DigestEntry {
 	if e.Role == RoleAssistant {
 		var buf [24]span
-		members, _, _ := scanObject(e.MessageRaw(), 0, buf[:0], "", nil)
+		members, _, _ := scanMembers(e.MessageRaw(), 0, buf[:0])
 		return assistantEntry(e, members)
 	}
 	de := DigestEntry{
@@ -86,7 +86,7 @@ func countToolCalls(content RawValue) int {
 				}
 			}
 			if typ == nil {
-				members, _, _ := scanObject(block, 0, buf[:0], "", nil)
+				members, _, _ := scanMembers(block, 0, buf[:0])
 				typ = lookup(members, "type")
 			}
 			if t, _ := typ.Str(); t == BlockToolCall {
@@ -129,7 +129,7 @@ func nestedCallCount(raw RawValue) int {
 		return 0
 	}
 	var buf [8]span
-	members, _, ok := scanObject(raw, 0, buf[:0], "", nil)
+	members, _, ok := scanMembers(raw, 0, buf[:0])
 	if !ok {
 		return 0
 	}

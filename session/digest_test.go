@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/internal/fixtures"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 	"github.com/forgebench/forgebench/session/catalog"
-	"github.com/forgebench/forgebench/session/internal/gen"
 )
 
 // digestMatchesReader checks that a digest agrees with the full reader on

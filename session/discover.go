@@ -409,7 +409,7 @@ func (st *windowStats) noteActivity(e *Entry, sc *lineScratch) {
 	if len(msg) == 0 || msg[0] != '{' {
 		return
 	}
-	members, _, ok := scanObject(msg, 0, sc.members[:0], "", nil)
+	members, _, ok := scanMembers(msg, 0, sc.members[:0])
 	sc.members = members[:0]
 	if !ok || lookup(members, "content") == nil {
 		return

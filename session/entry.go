@@ -68,18 +68,30 @@ type Entry struct {
 	Type string
 	// ID is the entry id (after migration for v1 files).
 	ID string
-	// HasID is false when the id is missing or not a string.
-	HasID bool
 	// ParentID is the parent id ("" for a root).
 	ParentID string
-	// HasParent is false for null, missing or non-string parents (a root).
-	HasParent bool
 	// Timestamp is the ISO-8601 entry timestamp ("" when not a string).
 	Timestamp string
 	// Role is message.role for message entries ("" otherwise), after migration.
 	Role string
 	// Raw is the line exactly as read (the original, pre-migration JSON).
 	Raw []byte
+
+	timestampMs float64 // new Date(timestamp).getTime(), NaN when invalid
+	message     rawSpan // the "message" member of message entries
+	provider    rawSpan // assistant message provider
+	model       rawSpan // assistant message model
+	usage       rawSpan // message.usage of message entries
+	// firstKept holds a firstKeptEntryId produced by migration (nil otherwise).
+	firstKept *string
+
+	// The flags sit together so the struct packs tightly: a session holds
+	// one Entry per line.
+
+	// HasID is false when the id is missing or not a string.
+	HasID bool
+	// HasParent is false for null, missing or non-string parents (a root).
+	HasParent bool
 	// NotObject marks a line holding a truthy JSON value that is not an
 	// object; Pi keeps such values as entries without type or id.
 	NotObject bool
@@ -87,13 +99,7 @@ type Entry struct {
 	// firstKeptEntryId) were assigned by the v1→v2 migration.
 	Migrated bool
 
-	roleRenamed bool    // hookMessage → custom
-	timestampMs float64 // new Date(timestamp).getTime(), NaN when invalid
-	message     rawSpan // the "message" member of message entries
-	provider    rawSpan // assistant message provider
-	model       rawSpan // assistant message model
-	// firstKept holds a firstKeptEntryId produced by migration (nil otherwise).
-	firstKept *string
+	roleRenamed bool // hookMessage → custom
 	// firstKeptUndefined: migration set firstKeptEntryId to undefined (the
 	// index named an entry after the compaction, which had no id yet).
 	firstKeptUndefined bool
@@ -130,7 +136,7 @@ func (e *Entry) Field(name string) RawValue {
 		return nil
 	}
 	var buf [16]span
-	members, _, ok := scanObject(e.Raw, skipWS(e.Raw, 0), buf[:0], "", nil)
+	members, _, ok := scanMembers(e.Raw, skipWS(e.Raw, 0), buf[:0])
 	if !ok {
 		return nil
 	}
@@ -154,7 +160,7 @@ func (e *Entry) MessageField(name string) RawValue {
 		return RawValue(`"custom"`)
 	}
 	var buf [16]span
-	members, _, ok := scanObject(msg, 0, buf[:0], "", nil)
+	members, _, ok := scanMembers(msg, 0, buf[:0])
 	if !ok {
 		return nil
 	}
@@ -258,13 +264,14 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 		return lineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
 	}
 	sc.message = sc.message[:0]
-	members, end, ok := scanObject(line, i, sc.members[:0], "message", &sc.message)
-	sc.members = members
+	members, message, end, ok := scanObject(line, i, sc.members[:0], "message", sc.message[:0])
+	sc.members, sc.message = members, message
 	if !ok || skipWS(line, end) != len(line) {
 		return classifyBad(line), Entry{}
 	}
 	e := Entry{Line: no, Raw: line}
 	e.Type, _ = lookup(members, "type").Str()
+	e.Type = internType(e.Type)
 	e.ID, e.HasID = lookup(members, "id").Str()
 	e.ParentID, e.HasParent = lookup(members, "parentId").Str()
 	tsRaw := lookup(members, "timestamp")
@@ -275,6 +282,8 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 		e.message = spanOf(line, msg)
 		if len(msg) > 0 && msg[0] == '{' {
 			e.Role, _ = lookup(sc.message, "role").Str()
+			e.Role = internRole(e.Role)
+			e.usage = spanOf(line, lookup(sc.message, "usage"))
 			if e.Role == RoleAssistant {
 				e.provider = spanOf(line, lookup(sc.message, "provider"))
 				e.model = spanOf(line, lookup(sc.message, "model"))
@@ -283,6 +292,66 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 	}
 	return lineEntry, e
 }
+
+// internType returns the package constant equal to a known entry type, so
+// the type strings of a session share one copy (equal pointers compare
+// without reading memory) instead of pointing into the file.
+func internType(t string) string {
+	switch t {
+	case TypeMessage:
+		return TypeMessage
+	case TypeModelChange:
+		return TypeModelChange
+	case TypeThinkingLevelChange:
+		return TypeThinkingLevelChange
+	case TypeUsage:
+		return TypeUsage
+	case TypeCompaction:
+		return TypeCompaction
+	case TypeBranchSummary:
+		return TypeBranchSummary
+	case TypeCustom:
+		return TypeCustom
+	case TypeCustomMessage:
+		return TypeCustomMessage
+	case TypeContextEdit:
+		return TypeContextEdit
+	case TypeLabel:
+		return TypeLabel
+	case TypeSessionInfo:
+		return TypeSessionInfo
+	case TypeSession:
+		return TypeSession
+	}
+	return t
+}
+
+// internRole is internType for message roles.
+func internRole(r string) string {
+	switch r {
+	case RoleUser:
+		return RoleUser
+	case RoleAssistant:
+		return RoleAssistant
+	case RoleToolResult:
+		return RoleToolResult
+	case RoleSystem:
+		return RoleSystem
+	case RoleBashExecution:
+		return RoleBashExecution
+	case RoleCustom:
+		return RoleCustom
+	case RoleBranchSummary:
+		return RoleBranchSummary
+	case RoleCompactionSummary:
+		return RoleCompactionSummary
+	}
+	return r
+}
+
+// usageRaw returns message.usage of a message entry (its place is
+// recorded when the line is read), as MessageField("usage") would.
+func (e *Entry) usageRaw() RawValue { return e.usage.in(e.Raw) }
 
 // classifyBad tells a blank line (skipped by Pi's trim check) from a
 // malformed one (skipped after JSON.parse fails).

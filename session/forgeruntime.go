@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
@@ -72,7 +73,7 @@ func RuntimeOptionsFromPrompt(p PromptState, cwd string) compile.Options {
 		opts.AppendSystemPrompt = &text
 	}
 	opts.ContextFiles = append(opts.ContextFiles, contextFilesOf(sectionBody(p.Sections["project_context"], "project_context"))...)
-	for _, m := range skillEntry.FindAllStringSubmatch(sectionBody(p.Sections["skills"], "skills"), -1) {
+	for _, m := range skillEntry().FindAllStringSubmatch(sectionBody(p.Sections["skills"], "skills"), -1) {
 		opts.Skills = append(opts.Skills, compile.Skill{
 			Name: html.UnescapeString(m[1]), Description: html.UnescapeString(m[2]), FilePath: html.UnescapeString(m[3]),
 		})
@@ -89,9 +90,9 @@ var piFixedRules = map[string]bool{
 	"Show file paths clearly when working with files":                      true,
 }
 
-var (
-	skillEntry = regexp.MustCompile(`(?s)<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>\s*<location>(.*?)</location>\s*</skill>`)
-)
+var skillEntry = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>\s*<location>(.*?)</location>\s*</skill>`)
+})
 
 // sectionBody removes the `<name>\n … \n</name>` wrapper Pi puts around
 // every section except the preamble.

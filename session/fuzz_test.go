@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,9 @@ func FuzzRead(f *testing.F) {
 		tr := s.Tree()
 		if len(tr.Parent) != len(s.Entries) {
 			t.Fatalf("tree has %d nodes for %d entries", len(tr.Parent), len(s.Entries))
+		}
+		if got, want := s.RepairNotes(), s.TreeNotes(tr); !reflect.DeepEqual(got, want) {
+			t.Fatalf("RepairNotes %q, TreeNotes %q", got, want)
 		}
 		forestCovers(t, s, tr)
 		for _, n := range append(s.LoadNotes(), s.TreeNotes(tr)...) {

@@ -118,6 +118,24 @@ func (s *Session) TreeNotes(t *Tree) []string {
 	return notes
 }
 
+// RepairNotes is TreeNotes of the session's tree, without building the
+// tree when nothing can need repair: every parent link names another
+// existing entry earlier in the file (so no link is missing, none names its
+// own entry and none can close a cycle), which is the case for files Pi
+// wrote.
+func (s *Session) RepairNotes() []string {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if !e.HasParent {
+			continue
+		}
+		if p := int(s.parent[i]); p < 0 || p >= i || (e.HasID && e.ParentID == e.ID) {
+			return s.TreeNotes(s.Tree())
+		}
+	}
+	return nil
+}
+
 // entryList describes the first five of the entries at idx with describe,
 // saying how many there are in all when there are more.
 func (s *Session) entryList(idx []int, describe func(*Entry) string) string {

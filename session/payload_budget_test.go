@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgebench/forgebench/session/internal/gen"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 )
 
 // TestPayloadDiffProcessBudget is the whole-process budget:

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"sort"
+
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
 )
@@ -20,25 +22,47 @@ type CacheReport struct {
 }
 
 // CacheReportAt reads the cache figures of the branch ending at leaf and of
-// the whole file.
+// the whole file. Each assistant message's usage is read once: the branch
+// takes its requests from the file's.
 func CacheReportAt(s *Session, leaf int) CacheReport {
 	r := CacheReport{LeafIndex: -1}
+	file := usagesOf(s)
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
-		r.Uses, r.Branch = turndiff.CacheSeries(usagesOf(s, s.PathTo(leaf)))
+		path := s.PathTo(leaf)
+		n := 0
+		for _, i := range path {
+			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+				n++
+			}
+		}
+		branch := make([]turndiff.Usage, 0, n)
+		for _, i := range path {
+			if e := &s.Entries[i]; e.Type != TypeMessage || e.Role != RoleAssistant {
+				continue
+			}
+			k := sort.Search(len(file), func(k int) bool { return file[k].Index >= i })
+			if k < len(file) && file[k].Index == i {
+				branch = append(branch, file[k])
+			}
+		}
+		r.Uses, r.Branch = turndiff.CacheSeries(branch)
 	}
-	all := make([]int, len(s.Entries))
-	for i := range all {
-		all[i] = i
-	}
-	_, r.File = turndiff.CacheSeries(usagesOf(s, all))
+	r.File = turndiff.CacheTotals(file)
 	return r
 }
 
-// usagesOf lists the assistant messages among indexes that recorded usage.
-func usagesOf(s *Session, indexes []int) []turndiff.Usage {
-	var out []turndiff.Usage
-	for _, i := range indexes {
+// usagesOf lists the assistant messages of the file that recorded usage,
+// in file order.
+func usagesOf(s *Session) []turndiff.Usage {
+	n := 0
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			n++
+		}
+	}
+	out := make([]turndiff.Usage, 0, n)
+	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue

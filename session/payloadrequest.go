@@ -337,7 +337,7 @@ func wireForm(m *jsonv.Object) any {
 // usageOf reads an assistant message's recorded usage. ok is false when it
 // recorded none (or only zeros, as aborted requests do).
 func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
-	raw := e.MessageField("usage")
+	raw := e.usageRaw()
 	if len(raw) == 0 || raw[0] != '{' {
 		return turndiff.Usage{}, false
 	}

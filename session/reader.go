@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -30,7 +31,7 @@ func DisplayOptions() Options { return Options{MaxLineBytes: DisplayMaxLineBytes
 const (
 	defaultChunkBytes = 4 << 20
 	batchBytes        = 512 << 10
-	batchLines        = 2048
+	batchLines        = 1024
 	// measureMinBytes is the partial-line length from which a seekable
 	// input is scanned ahead to learn the line's full length.
 	measureMinBytes = 64 << 10
@@ -137,9 +138,32 @@ func OpenWithOptions(path string, opt Options) (*Session, error) {
 	return s, nil
 }
 
-// readOpened reads an opened regular file up to its size at open.
+// readOpened reads an opened regular file up to its size at open: a large
+// file is memory-mapped (mapFile) and split in place; a small one, or one
+// the platform cannot map, is read in chunks.
 func readOpened(f *os.File, fi os.FileInfo, opt Options) (*Session, error) {
+	if fi.Size() >= mapMinBytes {
+		if data, m, err := mapFile(f, f.Name(), fi.Size()); err == nil {
+			return readMapped(data, m, opt)
+		}
+	}
 	return Read(sizedReader(f, fi), opt)
+}
+
+// readMapped reads a session from a mapped file. A file that shrank while
+// it was read fails with ErrFileChanged: the lines past its new end would
+// have read as zeros.
+func readMapped(data []byte, m *mapping, opt Options) (*Session, error) {
+	opt = opt.withDefaults()
+	sp := splitter{opt: opt, mapped: true}
+	s, err := decodeLines(opt, int64(len(data)), &sp, func() error { return sp.runBytes(data) })
+	if err == nil && m.shrunk() {
+		err = fmt.Errorf("%s: %w", m.path, ErrFileChanged)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // lineRef is one physical line handed from the splitter to a decoder.
@@ -161,10 +185,13 @@ type batchResult struct {
 	blank     []int // line numbers
 	falsy     []int
 	malformed []int
+	err       error // a fault in a mapped file (ErrFileChanged)
 }
 
-func decodeBatch(b lineBatch, sc *lineScratch) batchResult {
-	res := batchResult{seq: b.seq, entries: make([]Entry, 0, len(b.lines))}
+func decodeBatch(b lineBatch, sc *lineScratch, bufs *batchBuffers) (res batchResult) {
+	res = batchResult{seq: b.seq, entries: bufs.entries(len(b.lines))}
+	defer bufs.putLines(b.lines)
+	defer catchFault(&res.err)
 	for _, l := range b.lines {
 		kind, e := parseLine(l.data, l.no, sc)
 		switch kind {
@@ -182,28 +209,90 @@ func decodeBatch(b lineBatch, sc *lineScratch) batchResult {
 	return res
 }
 
+// batchBuffers recycles the line and entry slices of the batches in
+// flight during one read, so a big file does not allocate (and fault in)
+// a fresh pair per batch: entries are copied into Session.Entries and
+// their batch slice comes back here. The free lists belong to one read
+// and are dropped with it.
+type batchBuffers struct {
+	freeLines   chan []lineRef
+	freeEntries chan []Entry
+}
+
+func newBatchBuffers(n int) *batchBuffers {
+	return &batchBuffers{freeLines: make(chan []lineRef, n), freeEntries: make(chan []Entry, n)}
+}
+
+func (b *batchBuffers) lines() []lineRef {
+	select {
+	case l := <-b.freeLines:
+		return l
+	default:
+		return make([]lineRef, 0, batchLines)
+	}
+}
+
+func (b *batchBuffers) putLines(l []lineRef) {
+
+	select {
+	case b.freeLines <- l[:0]:
+	default:
+	}
+}
+
+func (b *batchBuffers) entries(n int) []Entry {
+	select {
+	case e := <-b.freeEntries:
+		if cap(e) >= n {
+			return e
+		}
+	default:
+	}
+	return make([]Entry, 0, max(n, batchLines))
+}
+
+func (b *batchBuffers) putEntries(e []Entry) {
+	select {
+	case b.freeEntries <- e[:0]:
+	default:
+	}
+}
+
 // Read reads a session from r: one goroutine splits lines, Options.Workers
 // goroutines validate and decode them, and the caller's goroutine assembles
-// the entries in file order.
+// the entries in file order. Read is the streaming path (standard input,
+// pipes); files are opened with Open, which maps large ones.
 func Read(r io.Reader, opt Options) (*Session, error) {
 	opt = opt.withDefaults()
+	sizeHint := remainingSize(r) // before the splitter starts reading r
+	sp := splitter{opt: opt}
+	return decodeLines(opt, sizeHint, &sp, func() error { return sp.run(r) })
+}
+
+// decodeLines runs split on its own goroutine (it feeds sp.out), decodes
+// the batches on Options.Workers goroutines and assembles them in file
+// order. Every goroutine runs with debug.SetPanicOnFault, so a mapped file
+// truncated under the reader ends the read with ErrFileChanged instead of
+// crashing.
+func decodeLines(opt Options, sizeHint int64, sp *splitter, split func() error) (s *Session, err error) {
 	batches := make(chan lineBatch, 2*opt.Workers)
 	results := make(chan batchResult, 2*opt.Workers)
-	sizeHint := remainingSize(r) // before the splitter starts reading r
-	sp := splitter{opt: opt, out: batches}
+	bufs := newBatchBuffers(64)
+	sp.out, sp.bufs = batches, bufs
 	var splitErr error
 	go func() {
-		splitErr = sp.run(r)
-		close(batches)
+		defer close(batches)
+		splitErr = GuardFaults(split)
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			var sc lineScratch
 			for b := range batches {
-				results <- decodeBatch(b, &sc)
+				results <- decodeBatch(b, &sc, bufs)
 			}
 		}()
 	}
@@ -211,31 +300,54 @@ func Read(r io.Reader, opt Options) (*Session, error) {
 		wg.Wait()
 		close(results)
 	}()
-
-	asm := newAssembler(sizeHint)
-	pending := map[int]batchResult{}
-	next := 0
-	for res := range results {
-		pending[res.seq] = res
-		for {
-			res, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			asm.add(res)
-			next++
+	defer func() {
+		for range results { // let the decoders finish after a fault here
 		}
-	}
-	if splitErr != nil {
+	}()
+	var decodeErr error
+	err = GuardFaults(func() error {
+		asm := newAssembler(sizeHint)
+		pending := map[int]batchResult{}
+		next := 0
+		for res := range results {
+			if res.err != nil && decodeErr == nil {
+				decodeErr = res.err
+			}
+			pending[res.seq] = res
+			for {
+				res, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				if decodeErr == nil {
+					asm.add(res)
+				}
+				bufs.putEntries(res.entries)
+				next++
+			}
+		}
+		if splitErr != nil || decodeErr != nil {
+			return nil
+		}
+		asm.diag.Lines = sp.lines
+		asm.diag.MissingFinalNewline = sp.missingNewline
+		asm.diag.OversizedLines = sp.oversized
+		asm.diag.OversizedLineBytes = sp.oversizedBytes
+		asm.diag.LineLimit = opt.MaxLineBytes
+		var ferr error
+		s, ferr = asm.finish(sp.totalBytes)
+		return ferr
+	})
+	switch {
+	case splitErr != nil:
 		return nil, splitErr
+	case decodeErr != nil:
+		return nil, decodeErr
+	case err != nil:
+		return nil, err
 	}
-	asm.diag.Lines = sp.lines
-	asm.diag.MissingFinalNewline = sp.missingNewline
-	asm.diag.OversizedLines = sp.oversized
-	asm.diag.OversizedLineBytes = sp.oversizedBytes
-	asm.diag.LineLimit = opt.MaxLineBytes
-	return asm.finish(sp.totalBytes)
+	return s, nil
 }
 
 // remainingSize returns how many bytes a seekable reader has left (0 when
@@ -262,12 +374,14 @@ func remainingSize(r io.Reader) int64 {
 // into the next chunk.
 type splitter struct {
 	opt            Options
+	mapped         bool         // lines are sub-slices of a mapped file
 	seekable       seekReaderAt // non-nil when long lines can be measured ahead
 	base           int64        // reader offset when reading started
 	scratch        []byte       // look-ahead buffer for measureLine
 	out            chan<- lineBatch
 	seq            int
 	cur            []lineRef
+	bufs           *batchBuffers
 	curBytes       int
 	lines          int
 	totalBytes     int64
@@ -285,6 +399,9 @@ func (sp *splitter) skipped(length int64) {
 
 func (sp *splitter) emit(data []byte) {
 	sp.lines++
+	if sp.cur == nil {
+		sp.cur = sp.bufs.lines()
+	}
 	sp.cur = append(sp.cur, lineRef{no: sp.lines, data: data})
 	sp.curBytes += len(data)
 	if sp.curBytes >= batchBytes || len(sp.cur) >= batchLines {
@@ -309,7 +426,7 @@ func (sp *splitter) flush() {
 	}
 	sp.out <- lineBatch{seq: sp.seq, lines: sp.cur}
 	sp.seq++
-	sp.cur = make([]lineRef, 0, 64)
+	sp.cur = sp.bufs.lines()
 	sp.curBytes = 0
 }
 
@@ -396,6 +513,74 @@ func (sp *splitter) run(r io.Reader) error {
 		nb := make([]byte, size)
 		copy(nb, buf[start:n])
 		buf, n, start, scan = nb, tail, 0, tail
+	}
+}
+
+// runBytes splits a whole mapped file in place: every line is a sub-slice
+// of data. A line above the limit is measured by the same scan that finds
+// its end, and its pages are dropped from the resident set as the scan
+// passes them, so a huge skipped line costs one read of the page cache.
+func (sp *splitter) runBytes(data []byte) error {
+	defer sp.flush()
+	sp.totalBytes = int64(len(data))
+	limit := sp.opt.MaxLineBytes
+	for start := 0; start < len(data); {
+		end := indexNewline(data, start, limit)
+		if end < 0 { // over the limit: skip to the newline
+			end = sp.skipMapped(data, start)
+			if end == len(data) {
+				sp.missingNewline = true
+				return nil
+			}
+			start = end + 1
+			continue
+		}
+		if end == len(data) {
+			sp.missingNewline = true
+			sp.emit(data[start:end:end])
+			return nil
+		}
+		sp.emit(data[start:end:end])
+		start = end + 1
+	}
+	return nil
+}
+
+// indexNewline returns the offset of the first newline at or after start,
+// len(data) when the data ends first, or -1 when the line holds more than
+// limit bytes.
+func indexNewline(data []byte, start, limit int) int {
+	window := data[start:min(len(data), start+limit+1)]
+	if i := bytes.IndexByte(window, '\n'); i >= 0 {
+		return start + i
+	}
+	if start+len(window) == len(data) && len(window) <= limit {
+		return len(data)
+	}
+	return -1
+}
+
+// skipMapped records the oversized line starting at start, dropping the
+// pages already scanned and those it scans in windows, and returns the
+// offset of its newline (len(data) when it runs to the end).
+func (sp *splitter) skipMapped(data []byte, start int) int {
+	const window = 4 << 20
+	scanned := start + sp.opt.MaxLineBytes + 1
+	dropPages(data[start:scanned])
+	for pos := scanned; ; {
+		chunk := data[pos:min(len(data), pos+window)]
+		i := bytes.IndexByte(chunk, '\n')
+		if i >= 0 {
+			dropPages(data[pos : pos+i])
+			sp.skipped(int64(pos + i - start))
+			return pos + i
+		}
+		dropPages(chunk)
+		pos += len(chunk)
+		if pos == len(data) {
+			sp.skipped(int64(pos - start))
+			return pos
+		}
 	}
 }
 

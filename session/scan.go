@@ -261,52 +261,59 @@ func skipKey(d []byte, i int) (int, bool) {
 
 // scanObject validates the object starting at d[i] == '{' and appends its
 // members to out. When nestedKey is non-empty and a member with that key
-// holds an object, that object's members are appended to nested.
-func scanObject(d []byte, i int, out []span, nestedKey string, nested *[]span) ([]span, int, bool) {
+// holds an object, that object's members are appended to nested[:0] (the
+// last such member wins) and returned as the second result. Both slices
+// only flow to the results, so callers can keep them on the stack.
+func scanObject(d []byte, i int, out []span, nestedKey string, nested []span) ([]span, []span, int, bool) {
 	i = skipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
-		return out, i + 1, true
+		return out, nested, i + 1, true
 	}
 	for {
 		if i >= len(d) || d[i] != '"' {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		keyEnd, escaped, ok := skipString(d, i)
 		if !ok {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		key := d[i+1 : keyEnd-1]
 		i = skipWS(d, keyEnd)
 		if i >= len(d) || d[i] != ':' {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		i = skipWS(d, i+1)
 		if i >= len(d) {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		start := i
 		if nestedKey != "" && d[i] == '{' && keyEquals(key, escaped, nestedKey) {
-			*nested = (*nested)[:0]
-			*nested, i, ok = scanObject(d, i, *nested, "", nil)
+			nested, i, ok = scanMembers(d, i, nested[:0])
 		} else {
 			i, ok = skipValue(d, i)
 		}
 		if !ok {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		out = append(out, span{key: key, escaped: escaped, value: d[start:i]})
 		i = skipWS(d, i)
 		if i >= len(d) {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		if d[i] == '}' {
-			return out, i + 1, true
+			return out, nested, i + 1, true
 		}
 		if d[i] != ',' {
-			return out, 0, false
+			return out, nested, 0, false
 		}
 		i = skipWS(d, i+1)
 	}
+}
+
+// scanMembers is scanObject without a nested object.
+func scanMembers(d []byte, i int, out []span) ([]span, int, bool) {
+	members, _, end, ok := scanObject(d, i, out, "", nil)
+	return members, end, ok
 }
 
 // keyEquals compares a raw key with name, decoding escapes when present.

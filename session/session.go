@@ -26,6 +26,7 @@ type Session struct {
 
 	byID   map[string]int // id → index into Entries (last duplicate wins)
 	parent []int32        // index of the entry parentId names, -1 if none
+	up     []int32        // parent as PathTo follows it (-1 also for parentId "")
 	labels []Label        // resolved labels in Map insertion order
 	dups   []DuplicateID  // ids used by several entries (nil when none)
 	name   string
@@ -79,7 +80,7 @@ func (a *assembler) add(res batchResult) {
 		// Size Entries once for the whole file from the first megabyte's
 		// average entry length, instead of growing it step by step.
 		a.sized = true
-		est := int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.1) + 16
+		est := int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.04) + 16
 		if est > cap(a.s.Entries) {
 			grown := make([]Entry, len(a.s.Entries), est)
 			copy(grown, a.s.Entries)
@@ -114,8 +115,25 @@ func (a *assembler) add(res batchResult) {
 		if a.needIndex {
 			a.fileIndex = append(a.fileIndex, int32(len(a.s.Entries)))
 		}
+		if len(a.s.Entries) == cap(a.s.Entries) && a.sized {
+			a.grow()
+		}
 		a.s.Entries = append(a.s.Entries, *e)
 	}
+}
+
+// grow makes room when the first estimate of the entry count fell short:
+// a new estimate from the bytes seen so far (with a sixteenth to spare)
+// instead of append's doubling, which would hold up to twice the entries.
+func (a *assembler) grow() {
+	n := len(a.s.Entries)
+	est := n + n/16 + 16
+	if a.bytesSeen > 0 && a.sizeHint > a.bytesSeen {
+		est = max(est, int(float64(a.sizeHint)/float64(a.bytesSeen)*float64(a.entriesSeen)*1.0625)+16)
+	}
+	grown := make([]Entry, n, est)
+	copy(grown, a.s.Entries)
+	a.s.Entries = grown
 }
 
 // numberedLinesMax bounds each list of skipped line numbers.
@@ -184,12 +202,24 @@ func (s *Session) buildIndex() {
 	}
 	// Resolve every parentId once; paths and the tree then need no lookups.
 	s.parent = make([]int32, len(s.Entries))
+	s.up = make([]int32, len(s.Entries))
+	unique := s.Diagnostics.DuplicateIDs == 0
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		s.parent[i] = -1
+		s.parent[i], s.up[i] = -1, -1
 		if e.HasParent {
-			if p, ok := s.byID[e.ParentID]; ok {
+			// Most entries continue the one before them; with unique ids
+			// that entry is the one the index would name.
+			if unique && i > 0 && s.Entries[i-1].HasID && s.Entries[i-1].ID == e.ParentID {
+				s.parent[i] = int32(i - 1)
+				if e.ParentID != "" {
+					s.up[i] = int32(i - 1)
+				}
+			} else if p, ok := s.byID[e.ParentID]; ok {
 				s.parent[i] = int32(p)
+				if e.ParentID != "" {
+					s.up[i] = int32(p)
+				}
 			}
 		}
 	}

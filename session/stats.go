@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"math"
 	"runtime"
 	"sort"
@@ -162,35 +161,44 @@ type statRecord struct {
 const parallelStatsMin = 4096
 
 func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
-	recs := make([]statRecord, len(indexes))
-	workers := runtime.GOMAXPROCS(0)
-	if len(indexes) < parallelStatsMin || workers < 2 {
-		for k, i := range indexes {
-			recs[k] = readStatRecord(&s.Entries[i])
-		}
-	} else {
-		var wg sync.WaitGroup
-		chunk := (len(indexes) + workers - 1) / workers
-		for lo := 0; lo < len(indexes); lo += chunk {
-			hi := min(lo+chunk, len(indexes))
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				for k := lo; k < hi; k++ {
-					recs[k] = readStatRecord(&s.Entries[indexes[k]])
-				}
-			}(lo, hi)
-		}
-		wg.Wait()
-	}
 	st := Stats{Entries: len(indexes)}
 	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
-	for k, i := range indexes {
-		b.add(i, &s.Entries[i], &recs[k])
+	// Records are read in parallel, a window at a time, and added in order;
+	// the window's buffer is reused, so memory stays flat however long the
+	// session is.
+	recs := make([]statRecord, min(len(indexes), statsWindow))
+	workers := runtime.GOMAXPROCS(0)
+	for base := 0; base < len(indexes); base += statsWindow {
+		window := indexes[base:min(len(indexes), base+statsWindow)]
+		if len(window) < parallelStatsMin || workers < 2 {
+			for k, i := range window {
+				recs[k] = readStatRecord(&s.Entries[i])
+			}
+		} else {
+			var wg sync.WaitGroup
+			chunk := (len(window) + workers - 1) / workers
+			for lo := 0; lo < len(window); lo += chunk {
+				hi := min(lo+chunk, len(window))
+				wg.Add(1)
+				go func(lo, hi int) {
+					defer wg.Done()
+					for k := lo; k < hi; k++ {
+						recs[k] = readStatRecord(&s.Entries[window[k]])
+					}
+				}(lo, hi)
+			}
+			wg.Wait()
+		}
+		for k, i := range window {
+			b.add(i, &s.Entries[i], &recs[k])
+		}
 	}
 	b.finish()
 	return st
 }
+
+// statsWindow is how many entries' records computeStats holds at once.
+const statsWindow = 16384
 
 // finish adds the recomputed costs and sorts the per-model breakdown.
 func (b *statsBuilder) finish() {
@@ -209,8 +217,6 @@ func (b *statsBuilder) finish() {
 	st.ByModel = rows
 }
 
-var usageKey = []byte(`"usage"`)
-
 // readStatRecord reads what Pi's getSessionStats looks at in one entry.
 func readStatRecord(e *Entry) statRecord {
 	var r statRecord
@@ -219,11 +225,8 @@ func readStatRecord(e *Entry) statRecord {
 		r.isMessage, r.role = true, e.Role
 		switch e.Role {
 		case RoleToolResult:
-			// Most tool results carry no usage: skip scanning their content.
-			if raw := e.MessageRaw(); bytes.Contains(raw, usageKey) {
-				if u := e.MessageField("usage"); u.Truthy() {
-					r.readUsage(u, ToolsSummariesKey, "", "")
-				}
+			if u := e.usageRaw(); u.Truthy() {
+				r.readUsage(u, ToolsSummariesKey, "", "")
 			}
 		case RoleAssistant:
 			r.readAssistant(e)
@@ -473,7 +476,7 @@ func (s *Session) contextBasis(path []int) int {
 		if stop == "aborted" || stop == "error" {
 			continue
 		}
-		v, _, err := e.MessageField("usage").Decode()
+		v, _, err := e.usageRaw().Decode()
 		if err != nil {
 			break
 		}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 	"github.com/forgebench/forgebench/session/catalog"
-	"github.com/forgebench/forgebench/session/internal/gen"
 )
 
 func openStats(t testing.TB, name string) *Session {

@@ -166,7 +166,7 @@ func (e *Entry) CustomPayload() (customType string, payload RawValue, ok bool) {
 		return "", nil, false
 	}
 	bp := spanPool.Get().(*[]span)
-	members, _, scanned := scanObject(e.Raw, skipWS(e.Raw, 0), (*bp)[:0], "", nil)
+	members, _, scanned := scanMembers(e.Raw, skipWS(e.Raw, 0), (*bp)[:0])
 	if scanned {
 		customType, ok = lookup(members, "customType").Str()
 		payload = lookup(members, field)

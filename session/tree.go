@@ -12,6 +12,21 @@ func (s *Session) PathTo(leaf int) []int {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return nil
 	}
+	// Count first and fill one exact slice: paths are as long as the
+	// session is deep, and callers ask for many. A count past the number
+	// of entries means a cycle, which the walk below cuts.
+	n := 0
+	for cur := leaf; cur >= 0 && n <= len(s.Entries); cur = int(s.up[cur]) {
+		n++
+	}
+	if n <= len(s.Entries) {
+		path := make([]int, n)
+		for k, cur := n-1, leaf; k >= 0; k-- {
+			path[k] = cur
+			cur = int(s.up[cur])
+		}
+		return path
+	}
 	var seen []uint64
 	var path []int
 	for cur := leaf; ; {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
@@ -68,6 +69,8 @@ type Model struct {
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
+	// lastView is the last frame drawn, shown again when drawing faulted.
+	lastView tea.View
 	// status is the root's own message in the footer (the model catalog's
 	// models.json diagnostics); it expires like every status.
 	status common.Status
@@ -121,12 +124,24 @@ func (m *Model) Init() tea.Cmd {
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
-	return tea.Batch(cmds...)
+	return guardCmd(tea.Batch(cmds...))
 }
 
 // Update routes messages in a fixed order: quit → open dialog → focused
-// text input → global keys → focused panel.
+// text input → global keys → focused panel. It, View and every command
+// it returns run under session.GuardFaults (guard.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if fc, ok := msg.(fileChangedMsg); ok {
+		return m, m.status.Error(m.com, fileChangedStatus(fc.err))
+	}
+	var cmd tea.Cmd
+	if err := session.GuardFaults(func() error { _, cmd = m.update(msg); return nil }); err != nil {
+		return m, m.status.Error(m.com, fileChangedStatus(err))
+	}
+	return m, guardCmd(cmd)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -328,6 +343,15 @@ const paletteTop = bodyTop + 1
 // View renders the whole screen; it does no IO and no heavy work. The
 // palette and the dialogs draw over the current screen, dimmed.
 func (m *Model) View() tea.View {
+	var v tea.View
+	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
+		return m.lastView // the next frame reads the healed mapping
+	}
+	m.lastView = v
+	return v
+}
+
+func (m *Model) view() tea.View {
 	bodyH := max(0, m.height-chromeHeight)
 	body := m.panels[m.active].View()
 	if m.find.IsOpen() {

@@ -74,41 +74,52 @@ func entryLabel(sel common.Selection) (full, short string) {
 
 // presetLabel is the header's preset: the one the user opened in the
 // Presets panel, else the one the session's branch records at the entry
-// (marked ▶, as the Presets list marks the active Preset), else — with a
-// session open and nothing recorded — the one pi-forge would
-// auto-activate there, marked "(auto)" (autopreset.go). The short form
-// leaves out the scope ("project:").
+// (marked ▶, as the Presets list marks the active Preset), else the one
+// pi-forge would auto-activate there — for a new session when none is
+// selected — marked "(auto)" (autopreset.go), else none: Pi's default
+// prompt. "…" while the library is being read. The short form leaves out
+// the scope ("project:").
 func presetLabel(sel common.Selection, auto autoPresets) (full, short string) {
 	active := sel.ActivePreset
 	if active == "none" {
 		active = "none (switched off)"
 	}
-	if active == "" && sel.SessionFile != "" && auto.loaded {
-		a := auto.at(sel.FreshBranch)
-		if a == "" {
-			a = "none"
-		}
-		switch {
-		case sel.PresetID == "" || sel.PresetID == a:
+	if active == "" { // nothing recorded: pi-forge picks by itself
+		var label string
+		switch a := auto.at(sel.FreshBranch || sel.SessionFile == ""); {
+		case !auto.loaded:
+			label = "…"
+		case a == "":
+			label = noPresetLabel
+		case sel.PresetID == a:
 			return "(auto) " + a, withoutScope("(auto) " + a)
 		default:
-			return sel.PresetID + " (branch: (auto) " + a + ")", withoutScope(sel.PresetID)
+			label = "(auto) " + a
 		}
+		switch {
+		case sel.PresetID == "" && label == noPresetLabel:
+			return label, "none"
+		case sel.PresetID == "":
+			return label, withoutScope(label)
+		case sel.SessionFile == "" || !auto.loaded:
+			return sel.PresetID, withoutScope(sel.PresetID)
+		}
+		return sel.PresetID + " (branch: " + label + ")", withoutScope(sel.PresetID)
 	}
 	switch {
-	case sel.PresetID == "" && active == "":
-		return "—", ""
 	case sel.PresetID == "":
 		full = "▶ " + active
 	case sel.PresetID == sel.ActivePreset:
 		full = "▶ " + sel.PresetID
-	case active == "":
-		full = sel.PresetID
 	default:
 		return sel.PresetID + " (branch: ▶ " + active + ")", withoutScope(sel.PresetID)
 	}
 	return full, withoutScope(full)
 }
+
+// noPresetLabel is the header's preset where none is selected, recorded
+// or auto-activated: Pi then sends its own system prompt.
+const noPresetLabel = "none (Pi's default prompt)"
 
 // withoutScope drops the "project:"/"global:" of a Preset key in a label.
 func withoutScope(label string) string {

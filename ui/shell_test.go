@@ -270,7 +270,9 @@ func TestEveryFooterFitsAt80Columns(t *testing.T) {
 
 // With nothing recorded on the branch the header showed "preset —",
 // although pi-forge activates a Preset there: the one it would
-// auto-activate, shown apart from a recorded selection (▶) as "(auto)".
+// auto-activate, shown apart from a recorded selection (▶) as "(auto)";
+// where none would be, "none (Pi's default prompt)", never a bare "—"
+// (and with no session, what a new session would start with).
 func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
 	auto := autoPresets{loaded: true, fresh: "project:guarded-worker", resume: "project:pi-mirror"}
 	open := common.Selection{SessionFile: "s.jsonl", EntryID: "e1"}
@@ -287,9 +289,14 @@ func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
 	}{
 		{open, auto, "(auto) project:pi-mirror", "(auto) pi-mirror"},
 		{fresh, auto, "(auto) project:guarded-worker", "(auto) guarded-worker"},
-		{open, autoPresets{loaded: true}, "(auto) none", "(auto) none"},
-		{open, autoPresets{}, "—", ""}, // the library is not read yet
-		{common.Selection{}, auto, "—", ""},
+		{open, autoPresets{loaded: true}, "none (Pi's default prompt)", "none"},
+		{open, autoPresets{}, "…", "…"}, // the library is not read yet
+		// No session yet: what a new session would start with.
+		{common.Selection{}, auto, "(auto) project:guarded-worker", "(auto) guarded-worker"},
+		{common.Selection{}, autoPresets{loaded: true}, "none (Pi's default prompt)", "none"},
+		{common.Selection{PresetID: "global:quick-review"}, auto, "global:quick-review", "quick-review"},
+		{opened, autoPresets{}, "global:quick-review", "quick-review"},
+		{opened, autoPresets{loaded: true}, "global:quick-review (branch: none (Pi's default prompt))", "quick-review"},
 		{recorded, auto, "▶ project:guarded-worker", "▶ guarded-worker"},
 		{opened, auto, "global:quick-review (branch: (auto) project:pi-mirror)", "quick-review"},
 	} {
@@ -303,5 +310,71 @@ func TestHeaderShowsTheAutoActivatedPreset(t *testing.T) {
 	m, _ := demoHarness(t)
 	if h := ansi.Strip(m.headerView()); !strings.Contains(h, "session Pre-release review") || !strings.Contains(h, "preset ▶ project:guarded-worker") {
 		t.Fatalf("the header names the recorded Preset: %q", h)
+	}
+}
+
+// Where no Preset applies, the header says so in words at 80 and 160
+// columns ("none", in full where it fits), and while the library is read
+// it shows "…", never "—".
+func TestHeaderSaysWhenNoPresetApplies(t *testing.T) {
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{160, "preset none (Pi's default prompt)"}, {80, "preset none"}} {
+		m := demoLikeModel(c.w, 24, true)
+		m.com.Selection = common.Selection{SessionFile: "s.jsonl", SessionName: "Invoice rounding fix", EntryID: "862c1f60", AtLeaf: true}
+		m.auto = autoPresets{loaded: true}
+		header := ansi.Strip(m.headerView())
+		if !strings.Contains(header, c.want) || ansi.StringWidth(header) != c.w || strings.Contains(header, "preset —") {
+			t.Errorf("%d columns: %q lacks %q", c.w, header, c.want)
+		}
+		m.auto = autoPresets{}
+		if header := ansi.Strip(m.headerView()); !strings.Contains(header, "preset …") {
+			t.Errorf("%d columns, library not read: %q", c.w, header)
+		}
+	}
+}
+
+// The demo's header named "(auto) project:pi-mirror" (resumed, a branch
+// that records no Preset gets the auto-activating one) while the Presets
+// panel had opened guarded-worker (the tdd-worker profile's, for a fresh
+// session only) and previewed it: the panel opens what the header names,
+// the recorded Preset or the auto-activated one, and follows the
+// selection between them while the user has not opened one.
+func TestPresetsPanelOpensWhatTheHeaderNames(t *testing.T) {
+	m, h := demoHarness(t)
+	h.Press("1")
+	if s := screen(m); !strings.Contains(s, "preset ▶ project:guarded-worker") || !strings.Contains(s, "Items · guarded-worker") {
+		t.Fatalf("the Presets panel opens the Preset the branch records:\n%s", s)
+	}
+	h.Press("3", "enter") // the timeline, at the leaf: up to an entry before the recorded switch
+	for range 40 {
+		if strings.Contains(ansi.Strip(m.headerView()), "(auto)") {
+			break
+		}
+		h.Press("up")
+	}
+	header := ansi.Strip(m.headerView())
+	if !strings.Contains(header, "preset (auto) project:pi-mirror") {
+		t.Fatalf("no entry of the demo session before its recorded Preset: %q", header)
+	}
+	h.Press("1")
+	if s := screen(m); !strings.Contains(s, "Items · pi-mirror") {
+		t.Fatalf("the Presets panel follows to the auto-activated Preset the header names:\n%s", s)
+	}
+}
+
+// The header wrapped onto a second line (pushing the footer off screen)
+// at widths where the shortened cwd came out one cell too wide: at every
+// width it is one line of exactly that width.
+func TestHeaderIsOneLineAtEveryWidth(t *testing.T) {
+	for w := 30; w <= 200; w++ {
+		m := demoLikeModel(w, 24, true)
+		m.cwdLabel = "/tmp/a15tmp/forgebench-demo-2337803594/projects/demo-app"
+		m.com.Selection = common.Selection{SessionFile: "x", SessionName: "Currency formatting", EntryID: "d8c5809d", AtLeaf: true, ActivePreset: "none"}
+		m.auto = autoPresets{loaded: true, resume: "project:pi-mirror"}
+		if h := m.headerView(); strings.Contains(h, "\n") || ansi.StringWidth(h) != w {
+			t.Errorf("%d columns: the header is %d cells, %d lines: %q", w, ansi.StringWidth(h), strings.Count(h, "\n")+1, ansi.Strip(h))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -276,17 +277,20 @@ func stripToolCalls(message any, keep func(id string, ok bool) bool) (out any, r
 	if !ok {
 		return message, 0, false
 	}
-	next := make([]any, 0, len(parts))
-	for _, part := range parts {
-		if partType(part) == "toolCall" && messageObject(part) != nil && !keep(toolCallPartID(part)) {
-			continue
+	drop := func(part any) bool {
+		return partType(part) == "toolCall" && messageObject(part) != nil && !keep(toolCallPartID(part))
+	}
+	first := slices.IndexFunc(parts, drop)
+	if first < 0 {
+		return message, 0, false // nothing to strip: no copy
+	}
+	next := append(make([]any, 0, len(parts)-1), parts[:first]...)
+	for _, part := range parts[first+1:] {
+		if !drop(part) {
+			next = append(next, part)
 		}
-		next = append(next, part)
 	}
 	removed = len(parts) - len(next)
-	if removed == 0 {
-		return message, 0, false
-	}
 	if len(next) == 0 {
 		return nil, removed, true
 	}
@@ -418,17 +422,18 @@ func stripThinkingParts(message any) (out any, removed int, dropped bool) {
 	if !ok {
 		return message, 0, false
 	}
-	next := make([]any, 0, len(parts))
-	for _, part := range parts {
-		if messageObject(part) != nil && partType(part) == "thinking" {
-			continue
+	drop := func(part any) bool { return messageObject(part) != nil && partType(part) == "thinking" }
+	first := slices.IndexFunc(parts, drop)
+	if first < 0 {
+		return message, 0, false // nothing to strip: no copy
+	}
+	next := append(make([]any, 0, len(parts)-1), parts[:first]...)
+	for _, part := range parts[first+1:] {
+		if !drop(part) {
+			next = append(next, part)
 		}
-		next = append(next, part)
 	}
 	removed = len(parts) - len(next)
-	if removed == 0 {
-		return message, 0, false
-	}
 	if len(next) == 0 {
 		return nil, removed, true
 	}

@@ -60,11 +60,7 @@ func isControlMessage(message any) bool {
 // withContent is `{...message, content}`: a shallow copy whose content key
 // keeps its position.
 func withContent(message *jsonv.Object, content any) *jsonv.Object {
-	copied := jsonv.NewObject()
-	for _, key := range message.Keys() {
-		v, _ := message.Get(key)
-		copied.Set(key, v)
-	}
+	copied := message.ShallowClone()
 	copied.Set("content", content)
 	return copied
 }
@@ -94,7 +90,8 @@ func contentToText(content any) string {
 	if !ok {
 		return ""
 	}
-	pieces := make([]string, 0, len(parts))
+	var buf [8]string // on the stack for the usual content
+	pieces := buf[:0]
 	for _, part := range parts {
 		if messageObject(part) == nil {
 			continue

@@ -34,16 +34,15 @@ func knownFilter(name string) bool {
 // Analyze lists the template's dependencies and analysis errors.
 func (t *Template) Analyze() *Analysis {
 	a := &Analysis{}
-	p := parser{src: t.src}
 	var walk func(nodes []node)
 	walk = func(nodes []node) {
 		for i := range nodes {
 			n := &nodes[i]
 			switch n.kind {
 			case nodeOutput:
-				span := *p.span(n.start, n.end)
-				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, span))
-				for f, rest, ok := nextFilter(t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
+				span := spanOf(t.src, int(n.start), int(n.end))
+				a.Dependencies = append(a.Dependencies, pathDependency(t.path(t.detail(n).path), span))
+				for f, rest, ok := nextFilter(t.filters(t.detail(n))); ok; f, rest, ok = nextFilter(rest) {
 					if knownFilter(f) {
 						a.Dependencies = append(a.Dependencies, Dependency{Kind: "filter", Filter: f, Span: span})
 						continue
@@ -52,7 +51,7 @@ func (t *Template) Analyze() *Analysis {
 					a.Errors = append(a.Errors, &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: &s})
 				}
 			case nodeIf:
-				a.Dependencies = append(a.Dependencies, pathDependency(t.detail(n).path, *p.span(n.start, n.end)))
+				a.Dependencies = append(a.Dependencies, pathDependency(t.path(t.detail(n).path), spanOf(t.src, int(n.start), int(n.end))))
 				walk(t.list(t.detail(n).thenBody))
 				walk(t.list(t.detail(n).elseBody))
 			}
@@ -71,10 +70,9 @@ func (t *Template) firstError(nodes []node) *Error {
 		n := &nodes[i]
 		switch n.kind {
 		case nodeOutput:
-			for f, rest, ok := nextFilter(t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
+			for f, rest, ok := nextFilter(t.filters(t.detail(n))); ok; f, rest, ok = nextFilter(rest) {
 				if !knownFilter(f) {
-					p := parser{src: t.src}
-					return &Error{Stage: StageAnalyze, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + f, Span: p.span(n.start, n.end)}
+					return spanError(t.src, StageAnalyze, KindFilter, "Unknown forge-v1 filter: "+f, int(n.start), int(n.end))
 				}
 			}
 		case nodeIf:

@@ -1,21 +1,81 @@
 package forgev1
 
 import (
+	"math"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // Template is a parsed forge-v1 template. It is immutable and may be
 // rendered any number of times, concurrently.
+//
+// A template is one allocation when it is small (newTemplate): its nodes
+// and details are allocated with it, and neither holds a pointer (strings
+// are ranges of src), so parsing the typical template allocates once and
+// the garbage collector scans only the header.
 type Template struct {
 	src       string
 	nodes     []node   // every node; each node list is a range of it
-	root      nodeList // the top-level node list
 	details   []detail // payloads of output and if nodes
+	extra     []string // strings that are not ranges of src (see strRef)
+	root      nodeList // the top-level node list
 	textBytes int      // size of the literal text, a lower bound for the output
 }
+
+// A template is allocated together with room for its nodes and details
+// (newTemplate picks the smallest that fits the estimate); a bigger one
+// gets separate arrays.
+type (
+	templateS struct {
+		t       Template
+		nodes   [3]node
+		details [1]detail
+	}
+	templateM struct {
+		t       Template
+		nodes   [12]node
+		details [6]detail
+	}
+)
+
+// newTemplate allocates a Template for src with node and detail storage
+// for the estimated counts.
+func newTemplate(src string, nodes, payloads int) (t *Template, ns []node, ds []detail) {
+	switch {
+	case nodes <= 3 && payloads <= 1:
+		w := &templateS{t: Template{src: src}}
+		return &w.t, w.nodes[:0], w.details[:0]
+	case nodes <= 12 && payloads <= 6:
+		w := &templateM{t: Template{src: src}}
+		return &w.t, w.nodes[:0], w.details[:0]
+	}
+	return &Template{src: src}, make([]node, 0, nodes), make([]detail, 0, payloads)
+}
+
+// strRef is a string of a template without a pointer: src[off:off+n], or
+// Template.extra[off] when n is negative (a path with spaces dropped, an
+// unescaped literal).
+type strRef struct{ off, n int32 }
+
+// str returns the string r names.
+func (t *Template) str(r strRef) string {
+	if r.n < 0 {
+		return t.extra[r.off]
+	}
+	return t.src[r.off : r.off+r.n]
+}
+
+// pathRef is a path stored in a detail (path with its text as a strRef).
+type pathRef struct {
+	expr  strRef
+	class pathClass
+}
+
+// path returns the path a detail holds.
+func (t *Template) path(r pathRef) path { return path{expr: t.str(r.expr), class: r.class} }
 
 // nodeList is a range of Template.nodes.
 type nodeList struct{ start, count int32 }
@@ -28,6 +88,9 @@ func (t *Template) detail(n *node) *detail { return &t.details[n.d] }
 
 // text returns the literal text of a text node.
 func (t *Template) text(n *node) string { return t.src[n.start:n.end] }
+
+// filters returns the filter part of an output node's detail.
+func (t *Template) filters(d *detail) string { return t.str(d.filters) }
 
 type nodeKind uint8
 
@@ -48,20 +111,21 @@ const (
 // node is one AST node; start/end are byte offsets into the source. It is
 // small and pointer-free (cheap to copy, nothing for the GC to scan); tags
 // carry their data in Template.details[d], and if-branches are ranges.
+// Offsets are 32-bit: Parse refuses a source of 2 GiB or more.
 type node struct {
 	kind  nodeKind
 	d     int32 // nodeOutput, nodeIf: index into Template.details
-	units int   // nodeText: UTF-16 length of src[start:end]
-	start int
-	end   int
+	units int32 // nodeText: UTF-16 length of src[start:end]
+	start int32
+	end   int32
 }
 
-// detail is the payload of an output or if node.
+// detail is the payload of an output or if node (pointer-free too).
 type detail struct {
-	path    path   // output path or predicate path
-	filters string // nodeOutput: the "|"-separated filter part, see nextFilter
+	path    pathRef // output path or predicate path
+	filters strRef  // nodeOutput: the "|"-separated filter part, see nextFilter
 
-	expected string        // nodeIf with == / !=
+	expected strRef        // nodeIf with == / !=
 	thenBody nodeList      // nodeIf
 	elseBody nodeList      // nodeIf, when hasElse
 	pred     predicateKind // nodeIf
@@ -106,22 +170,37 @@ func nextFilter(filters string) (name, rest string, ok bool) {
 
 // Parse parses src into a Template, or returns a parse-stage error.
 func Parse(src string) (*Template, *Error) {
-	payloads, nodes := estimateSizes(src)
-	p := parser{src: src, nodes: make([]node, 0, nodes)}
-	if payloads > 0 {
-		p.details = make([]detail, 0, payloads)
+	if len(src) > math.MaxInt32 {
+		return nil, &Error{Stage: StageParse, Kind: KindParse, Message: "forge-v1 template is too large to parse (2 GiB or more)."}
 	}
+	payloads, nodes := estimateSizes(src)
+	t, ns, ds := newTemplate(src, nodes, payloads)
+	p := parser{t: t, src: src, nodes: ns, details: ds}
 	scratch := scratchPool.Get().(*[]node)
-	p.scratch = (*scratch)[:0]
-	defer func() {
-		*scratch = p.scratch[:0]
-		scratchPool.Put(scratch)
-	}()
-	root, _, err := p.parseUntil(0)
+	st := (*scratch)[:0]
+	root, _, err := p.parseUntil(0, &st)
+	*scratch = st[:0]
+	scratchPool.Put(scratch)
 	if err != nil {
 		return nil, err
 	}
-	return &Template{src: src, nodes: p.nodes, root: root, details: p.details, textBytes: p.textBytes}, nil
+	t.nodes, t.details, t.root, t.textBytes = p.nodes, p.details, root, p.textBytes
+	return t, nil
+}
+
+// ref stores s as a strRef: a range of the source when s is one (the
+// parser's strings are substrings of src unless it had to build them).
+func (p *parser) ref(s string) strRef {
+	if s == "" {
+		return strRef{}
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(p.src)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if at >= base && at-base+uintptr(len(s)) <= uintptr(len(p.src)) {
+		return strRef{off: int32(at - base), n: int32(len(s))}
+	}
+	p.t.extra = append(p.t.extra, s)
+	return strRef{off: int32(len(p.t.extra) - 1), n: -1}
 }
 
 // estimateSizes guesses how many payload-carrying tags (outputs and ifs)
@@ -131,11 +210,11 @@ func Parse(src string) (*Template, *Error) {
 func estimateSizes(src string) (payloads, nodes int) {
 	nodes = 1
 	for i := 0; i < len(src)-1; i++ {
-		j := strings.IndexByte(src[i:len(src)-1], '{')
+		j := indexOpenBrace(src[:len(src)-1], i)
 		if j < 0 {
 			break
 		}
-		i += j
+		i = j
 		switch src[i+1] {
 		case '{':
 			payloads++
@@ -163,9 +242,6 @@ func estimateSizes(src string) (payloads, nodes int) {
 // upstream rule). Such templates could never render anyway (MaxDepth).
 const MaxParseDepth = 10000
 
-// scratchPool recycles the parser's node stack between parses.
-var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
-
 type stopSet uint8
 
 const (
@@ -174,22 +250,26 @@ const (
 )
 
 type parser struct {
+	t       *Template
 	src     string
 	pos     int
 	depth   int      // open if tags
-	scratch []node   // stack of nodes of the lists being parsed
 	nodes   []node   // finished node lists, back to back
 	details []detail // node payloads
 
 	textBytes int // total size of the literal text
 }
 
-// finish moves the nodes parsed since base from the scratch stack to the
+// scratchPool recycles the stack of the lists being parsed (nodes of
+// the lists not finished yet) between parses.
+var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
+
+// finish moves the nodes parsed since base from the list stack to the
 // node store and returns their range.
-func (p *parser) finish(base int) nodeList {
-	l := nodeList{start: int32(len(p.nodes)), count: int32(len(p.scratch) - base)}
-	p.nodes = append(p.nodes, p.scratch[base:]...)
-	p.scratch = p.scratch[:base]
+func (p *parser) finish(st *[]node, base int) nodeList {
+	l := nodeList{start: int32(len(p.nodes)), count: int32(len(*st) - base)}
+	p.nodes = append(p.nodes, (*st)[base:]...)
+	*st = (*st)[:base]
 	return l
 }
 
@@ -200,36 +280,49 @@ func (p *parser) addDetail(d detail) int32 {
 }
 
 func (p *parser) fail(message string, start, end int) *Error {
-	return &Error{Stage: StageParse, Kind: KindParse, Message: message, Span: p.span(start, end)}
+	return spanError(p.src, StageParse, KindParse, message, start, end)
 }
 
-// span converts byte offsets into UTF-16 offsets.
-func (p *parser) span(start, end int) *Span {
-	s := jsonv.UTF16Len(p.src[:start])
-	return &Span{Start: s, End: s + jsonv.UTF16Len(p.src[start:end])}
+// spanError is an Error with the span of src[start:end] in UTF-16 code
+// units, allocated together with its Span.
+func spanError(src, stage, kind, message string, start, end int) *Error {
+	e := &struct {
+		err  Error
+		span Span
+	}{err: Error{Stage: stage, Kind: kind, Message: message}}
+	e.span.Start = jsonv.UTF16Len(src[:start])
+	e.span.End = e.span.Start + jsonv.UTF16Len(src[start:end])
+	e.err.Span = &e.span
+	return &e.err
+}
+
+// spanOf converts byte offsets into UTF-16 offsets.
+func spanOf(src string, start, end int) Span {
+	s := jsonv.UTF16Len(src[:start])
+	return Span{Start: s, End: s + jsonv.UTF16Len(src[start:end])}
 }
 
 // parseUntil parses nodes until end of input or one of the stop tags,
 // returning which stop tag ended the list (0 at end of input).
-func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
-	base := len(p.scratch)
+func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error) {
+	base := len(*st)
 	src := p.src
 	for p.pos < len(src) {
 		open, isTag := nextOpening(src, p.pos)
 		if open < 0 {
-			p.scratch = append(p.scratch, p.textNode(src, p.pos, len(src)))
+			*st = append(*st, p.textNode(src, p.pos, len(src)))
 			p.pos = len(src)
 			break
 		}
 		if open > p.pos {
-			p.scratch = append(p.scratch, p.textNode(src, p.pos, open))
+			*st = append(*st, p.textNode(src, p.pos, open))
 		}
 		if !isTag {
 			n, err := p.parseOutput(open)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			p.scratch = append(p.scratch, n)
+			*st = append(*st, n)
 			continue
 		}
 		closeAt := indexCloser(src, open+1, '%') // "{%}" closes at its own '%'
@@ -249,14 +342,14 @@ func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
 			if stop&kind == 0 {
 				return nodeList{}, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
 			}
-			return p.finish(base), kind, nil
+			return p.finish(st, base), kind, nil
 		}
 		if strings.HasPrefix(raw, "if ") {
-			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt)
+			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt, st)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			p.scratch = append(p.scratch, n)
+			*st = append(*st, n)
 			continue
 		}
 		return nodeList{}, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
@@ -268,11 +361,11 @@ func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
 		}
 		return nodeList{}, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
 	}
-	return p.finish(base), 0, nil
+	return p.finish(st, base), 0, nil
 }
 
-func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
-	n := node{kind: nodeIf, start: open, end: closeAt + 2}
+func (p *parser) parseIf(raw string, open, closeAt int, st *[]node) (node, *Error) {
+	n := node{kind: nodeIf, start: int32(open), end: int32(closeAt + 2)}
 	var d detail
 	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
 		return node{}, err
@@ -281,18 +374,17 @@ func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
 	if p.depth++; p.depth > MaxParseDepth {
 		return node{}, p.fail("forge-v1 template nesting is too deep to parse.", open, closeAt+2)
 	}
-	defer func() { p.depth-- }()
-	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
+	thenBody, stopped, err := p.parseUntil(stopElse|stopEndif, st)
+	if err == nil {
+		d.thenBody = thenBody
+		if stopped == stopElse {
+			d.elseBody, _, err = p.parseUntil(stopEndif, st)
+			d.hasElse = true
+		}
+	}
+	p.depth--
 	if err != nil {
 		return node{}, err
-	}
-	d.thenBody = thenBody
-	if stopped == stopElse {
-		elseBody, _, err := p.parseUntil(stopEndif)
-		if err != nil {
-			return node{}, err
-		}
-		d.elseBody, d.hasElse = elseBody, true
 	}
 	n.d = p.addDetail(d)
 	return n, nil
@@ -314,7 +406,7 @@ func (p *parser) parsePredicate(d *detail, raw string, start, end int) *Error {
 		if !valid {
 			return p.fail("Invalid predicate path: "+left, start, end)
 		}
-		d.pred, d.path, d.expected = kind, pth, expected
+		d.pred, d.path, d.expected = kind, p.pathRef(pth), p.ref(expected)
 		return nil
 	}
 	return p.truthyPredicate(d, raw, start, end)
@@ -328,7 +420,7 @@ func (p *parser) truthyPredicate(d *detail, raw string, start, end int) *Error {
 	if !valid {
 		return p.fail("Invalid predicate path: "+raw, start, end)
 	}
-	d.pred, d.path = predTruthy, pth
+	d.pred, d.path = predTruthy, p.pathRef(pth)
 	return nil
 }
 
@@ -343,7 +435,7 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	if expr == "" {
 		return node{}, p.fail("Empty output tag {{}}", open, closeAt+2)
 	}
-	n := node{kind: nodeOutput, start: open, end: closeAt + 2}
+	n := node{kind: nodeOutput, start: int32(open), end: int32(closeAt + 2)}
 	var d detail
 	head, rest, hasFilters := strings.Cut(expr, "|")
 	head = jsonv.TrimJS(head)
@@ -351,9 +443,9 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 	if !valid {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
-	d.path = pth
+	d.path = p.pathRef(pth)
 	if hasFilters {
-		d.filters = rest
+		d.filters = p.ref(rest)
 	}
 	n.d = p.addDetail(d)
 	return n, nil
@@ -374,11 +466,11 @@ func indexCloser(src string, from int, first byte) int {
 // reports "{%". It returns -1 when neither occurs.
 func nextOpening(src string, from int) (int, bool) {
 	for i := from; i < len(src)-1; i++ {
-		j := strings.IndexByte(src[i:len(src)-1], '{')
+		j := indexOpenBrace(src[:len(src)-1], i)
 		if j < 0 {
 			return -1, false
 		}
-		i += j
+		i = j
 		switch src[i+1] {
 		case '{':
 			return i, false
@@ -389,10 +481,33 @@ func nextOpening(src string, from int) (int, bool) {
 	return -1, false
 }
 
+// indexOpenBrace returns the index of the first '{' in s at or after
+// from, or -1. Text between tags is often short, so the first bytes are
+// checked in a plain loop before the vectorised search, whose set-up
+// would dominate.
+func indexOpenBrace(s string, from int) int {
+	end := min(len(s), from+16)
+	for i := from; i < end; i++ {
+		if s[i] == '{' {
+			return i
+		}
+	}
+	if end == len(s) {
+		return -1
+	}
+	if j := strings.IndexByte(s[end:], '{'); j >= 0 {
+		return end + j
+	}
+	return -1
+}
+
 func (p *parser) textNode(src string, start, end int) node {
 	p.textBytes += end - start
-	return node{kind: nodeText, units: jsonv.UTF16Len(src[start:end]), start: start, end: end}
+	return node{kind: nodeText, units: int32(jsonv.UTF16Len(src[start:end])), start: int32(start), end: int32(end)}
 }
+
+// pathRef stores a parsed path in a detail.
+func (p *parser) pathRef(pth path) pathRef { return pathRef{expr: p.ref(pth.expr), class: pth.class} }
 
 // matchComparison splits "left OP 'literal'" at the first OP (index > 0).
 func matchComparison(raw, op string) (predicateKind, string, string, bool) {

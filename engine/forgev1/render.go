@@ -75,7 +75,7 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 		switch n.kind {
 		case nodeText:
 			r.out.write(r.t.text(n), r.t.textBytes)
-			r.units += n.units
+			r.units += int(n.units)
 		case nodeOutput:
 			if err := r.renderOutput(n, levelStart); err != nil {
 				return err
@@ -105,19 +105,27 @@ func (r *renderer) renderList(nodes []node, depth int) *Error {
 // level past the limit fails before it is copied: the error is the one
 // the check after appending would raise.
 func (r *renderer) renderOutput(n *node, levelStart int) *Error {
-	v, err := r.evaluate(r.t.detail(n).path, n, false)
+	v, err := r.evaluate(r.t.path(r.t.detail(n).path), n, false)
 	if err != nil {
 		return err
 	}
-	for f, rest, ok := nextFilter(r.t.detail(n).filters); ok; f, rest, ok = nextFilter(rest) {
+	// Once a value is a string, filters take and give strings: no value is
+	// boxed into an interface per filter.
+	text, isText := v.(string)
+	for f, rest, ok := nextFilter(r.t.filters(r.t.detail(n))); ok; f, rest, ok = nextFilter(rest) {
+		if isText {
+			if text, ok = stringFilter(f, text); ok {
+				continue
+			}
+			v = text
+		}
 		if v, err = r.applyFilter(f, v, n); err != nil {
 			return err
 		}
+		text, isText = v.(string)
 	}
-	var text string
 	switch t := v.(type) {
-	case string:
-		text = t
+	case string: // text holds it, filtered
 	case jsUndefined:
 	case jsFunction:
 		text = "undefined" // "" + JSON.stringify(fn)
@@ -136,33 +144,28 @@ func (r *renderer) renderOutput(n *node, levelStart int) *Error {
 }
 
 func (r *renderer) predicate(n *node) (bool, *Error) {
-	if r.t.detail(n).pred == predTruthy {
-		v, err := r.evaluate(r.t.detail(n).path, n, true)
+	d := r.t.detail(n)
+	if d.pred == predTruthy {
+		v, err := r.evaluate(r.t.path(d.path), n, true)
 		if err != nil {
 			return false, err
 		}
 		return conditionTruthy(v), nil
 	}
-	v, err := r.evaluate(r.t.detail(n).path, n, false)
+	v, err := r.evaluate(r.t.path(d.path), n, false)
 	if err != nil {
 		return false, err
 	}
 	actual, defined := valueToString(v)
-	equal := defined && actual == r.t.detail(n).expected
-	if r.t.detail(n).pred == predEq {
+	equal := defined && actual == r.t.str(d.expected)
+	if d.pred == predEq {
 		return equal, nil
 	}
 	return !equal, nil
 }
 
 func (r *renderer) undefinedError(missing path, n *node) *Error {
-	p := parser{src: r.t.src}
-	return &Error{
-		Stage:   StageRender,
-		Kind:    KindUndefined,
-		Message: "Undefined forge-v1 path: {{" + missing.expr + "}}",
-		Span:    p.span(n.start, n.end),
-	}
+	return spanError(r.t.src, StageRender, KindUndefined, "Undefined forge-v1 path: {{"+missing.expr+"}}", int(n.start), int(n.end))
 }
 
 // legacyAliases maps the v1 bare names to their runtime paths (§8.4).

@@ -2,6 +2,7 @@ package forgev1
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -106,6 +107,24 @@ func conditionTruthy(v any) bool {
 	return jsonv.Truthy(v)
 }
 
+// stringFilter is applyFilter for a string value: the filtered string,
+// or false for a name that is not a filter (applyFilter reports it).
+func stringFilter(name, s string) (string, bool) {
+	switch name {
+	case "trim":
+		return jsonv.TrimJS(s), true
+	case "upper":
+		return changeCase(s, true), true
+	case "lower":
+		return changeCase(s, false), true
+	case "json":
+		return jsonv.Stringify(s), true
+	case "xml":
+		return jsonv.EscapeXML(s), true
+	}
+	return s, false
+}
+
 func (r *renderer) applyFilter(name string, v any, n *node) (any, *Error) {
 	switch name {
 	case "trim":
@@ -126,9 +145,15 @@ func (r *renderer) applyFilter(name string, v any, n *node) (any, *Error) {
 	case "xml":
 		return jsonv.EscapeXML(jsString(v)), nil
 	}
-	p := parser{src: r.t.src}
-	return nil, &Error{Stage: StageRender, Kind: KindFilter, Message: "Unknown forge-v1 filter: " + name, Span: p.span(n.start, n.end)}
+	return nil, spanError(r.t.src, StageRender, KindFilter, "Unknown forge-v1 filter: "+name, int(n.start), int(n.end))
 }
+
+// Casers are costly to build and not safe for concurrent use: each
+// direction keeps a pool (String resets a caser before use).
+var (
+	upperCasers = sync.Pool{New: func() any { c := cases.Upper(language.Und); return &c }}
+	lowerCasers = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
+)
 
 // changeCase is toUpperCase/toLowerCase: full Unicode case mapping,
 // locale-independent, with WTF-8 lone surrogates passed through.
@@ -146,12 +171,12 @@ func changeCase(s string, upper bool) string {
 		}
 		return strings.ToLower(s)
 	}
-	var caser cases.Caser
+	pool := &lowerCasers
 	if upper {
-		caser = cases.Upper(language.Und)
-	} else {
-		caser = cases.Lower(language.Und)
+		pool = &upperCasers
 	}
+	caser := pool.Get().(*cases.Caser)
+	defer pool.Put(caser)
 	var b strings.Builder
 	b.Grow(len(s))
 	start := 0

@@ -164,6 +164,19 @@ func (o *Object) Range(fn func(key string, value any) bool) {
 	}
 }
 
+// ShallowClone returns a copy of o that shares its values (one
+// allocation for the properties).
+func (o *Object) ShallowClone() *Object {
+	if o == nil {
+		return nil
+	}
+	c := &Object{entries: append(make([]entry, 0, len(o.entries)+1), o.entries...), intCount: o.intCount}
+	if o.index != nil {
+		c.rebuildIndex()
+	}
+	return c
+}
+
 // Clone returns a deep copy of o.
 func (o *Object) Clone() *Object {
 	if o == nil {

@@ -4,12 +4,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // matchPlaceholder detects the SillyTavern-style {{match}} in a replacement.
-var matchPlaceholder = regexp.MustCompile(`(?i)\{\{[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*match[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*\}\}`)
+var matchPlaceholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\{\{[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*match[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]*\}\}`)
+})
 
 // ValidateRegexConfig validates a Preset's raw "regex" object (§6.2); nil
 // means absent and yields nothing.
@@ -106,7 +109,7 @@ func validateRegexRule(raw any, index int, seen map[string]bool, d *Diagnostics)
 	if x, present := rule.Get("replace"); present {
 		if s, isString := x.(string); !isString {
 			d.addError(label + " replace must be a string when provided.")
-		} else if matchPlaceholder.MatchString(s) {
+		} else if matchPlaceholder().MatchString(s) {
 			d.addWarning(label + " replacement contains {{match}}; use JavaScript $& or $0 for the full match.")
 		}
 	}

@@ -59,6 +59,16 @@ type CacheSummary struct {
 // sent (one branch, oldest first).
 func CacheSeries(usages []Usage) ([]CacheUse, CacheSummary) {
 	out := make([]CacheUse, len(usages))
+	sum := cacheSeries(usages, out)
+	return out, sum
+}
+
+// CacheTotals is the summary of CacheSeries without the per-request
+// figures (the totals of a whole file).
+func CacheTotals(usages []Usage) CacheSummary { return cacheSeries(usages, nil) }
+
+// cacheSeries fills out (when not nil) and returns the summary.
+func cacheSeries(usages []Usage, out []CacheUse) CacheSummary {
 	reporting := map[string]bool{}
 	var sum CacheSummary
 	var reportedPrompt, reportedRead float64
@@ -79,7 +89,9 @@ func CacheSeries(usages []Usage) ([]CacheUse, CacheSummary) {
 				sum.Drops = append(sum.Drops, i)
 			}
 		}
-		out[i] = c
+		if out != nil {
+			out[i] = c
+		}
 		sum.Requests++
 		sum.CacheRead += u.CacheRead
 		sum.CacheWrite += u.CacheWrite
@@ -94,7 +106,7 @@ func CacheSeries(usages []Usage) ([]CacheUse, CacheSummary) {
 	if sum.Reported > 0 && reportedPrompt > 0 {
 		sum.HitRatio, sum.HasRatio = reportedRead/reportedPrompt, true
 	}
-	return out, sum
+	return sum
 }
 
 // CacheUseJSON renders one request's cache use: {entryId, provider, model,

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/internal/gen"
 )
 
 // TestWriteBigSession writes the session of the whole-process budget

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
@@ -16,7 +17,7 @@ type problem struct {
 }
 
 // taskNamePattern is a v5 path segment (spawn_agent.task_name, §21.1).
-var taskNamePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+var taskNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_]{1,64}$`) })
 
 // maxPathLength bounds a logical agent path.
 const maxPathLength = 4096
@@ -39,7 +40,7 @@ func checkAgentPath(p string) string {
 			return "has an empty segment"
 		case seg == "root":
 			return `uses the reserved name "root"`
-		case !taskNamePattern.MatchString(seg):
+		case !taskNamePattern().MatchString(seg):
 			return fmt.Sprintf("segment %q is not a task name (1-64 lowercase letters, digits or underscores)", seg)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session"
@@ -135,12 +136,12 @@ func findAgent(agents []*Agent, path string) *Agent {
 	return nil
 }
 
-var segmentJunk = regexp.MustCompile(`[^a-z0-9_]+`)
+var segmentJunk = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_]+`) })
 
 // legacySegment names a 0.3.0 child in a path: its role name and the last
 // six hex digits of its agent id (0.3.0 agents have no task names).
 func legacySegment(c *legacyChild) string {
-	name := strings.Trim(segmentJunk.ReplaceAllString(strings.ToLower(c.desc.Role.Name), "_"), "_")
+	name := strings.Trim(segmentJunk().ReplaceAllString(strings.ToLower(c.desc.Role.Name), "_"), "_")
 	if name == "" {
 		name = "agent"
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -23,7 +24,7 @@ const MaxRoleFileBytes = 256 * 1024
 var BundledRoles030 = []string{"scout", "planner", "reviewer", "worker"}
 
 // roleNamePattern is AGENT_NAME_PATTERN.
-var roleNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var roleNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // mutationGroup is the one logical tool name pi-subagent accepts.
 const mutationGroup = "$mutation"
@@ -194,8 +195,8 @@ func ParseRole(data []byte, file, source string) (RoleDef, []string, []string) {
 		return r, errs, warns
 	}
 	name, _ := optionalString(front["name"])
-	if name == "" || !roleNamePattern.MatchString(name) {
-		fail("name must match /%s/", roleNamePattern.String())
+	if name == "" || !roleNamePattern().MatchString(name) {
+		fail("name must match /%s/", roleNamePattern().String())
 	}
 	r.Name = name
 	r.Description, _ = optionalString(front["description"])

@@ -135,7 +135,7 @@ func FuzzParseRole(f *testing.F) {
 	f.Add([]byte("---\nname: &a [*a]\n---\nx"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, errs, _ := ParseRole(data, "f.md", ScopeUser)
-		if len(errs) == 0 && (!roleNamePattern.MatchString(r.Name) || r.Description == "" || r.SystemPrompt == "") {
+		if len(errs) == 0 && (!roleNamePattern().MatchString(r.Name) || r.Description == "" || r.SystemPrompt == "") {
 			t.Fatalf("accepted an invalid role %+v", r)
 		}
 	})

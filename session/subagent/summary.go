@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/forgebench/forgebench/session"
@@ -147,7 +148,9 @@ func (fs *FileSummary) RuntimeMs() float64 {
 
 // envelopeHeader matches one message header of a message-v2 envelope:
 // "[Agent <kind>: <from> → <to>]" on its own line (§20.1).
-var envelopeHeader = regexp.MustCompile(`(?m)^\[Agent (message|task|completion): (\S+) → (\S+)\]$`)
+var envelopeHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\[Agent (message|task|completion): (\S+) → (\S+)\]$`)
+})
 
 // EnvelopeMessage is one message of a pi-subagent/message-v2 delivery.
 type EnvelopeMessage struct {
@@ -158,7 +161,7 @@ type EnvelopeMessage struct {
 // messages (joined with "\n\n", each "[Agent <kind>: <from> → <to>]\n<text>").
 // Text before the first header is dropped.
 func ParseEnvelope(content string) []EnvelopeMessage {
-	locs := envelopeHeader.FindAllStringSubmatchIndex(content, -1)
+	locs := envelopeHeader().FindAllStringSubmatchIndex(content, -1)
 	out := make([]EnvelopeMessage, 0, len(locs))
 	for k, loc := range locs {
 		end := len(content)

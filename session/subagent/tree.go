@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session"
@@ -22,7 +23,7 @@ var ErrNoTree = errors.New("no pi-subagent tree")
 var ErrNotRoot = errors.New("not a root session")
 
 // treeIDPattern is the shape pi-subagent requires of a tree id (§16).
-var treeIDPattern = regexp.MustCompile(`^[a-f0-9-]{36}$`)
+var treeIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-f0-9-]{36}$`) })
 
 // Tree is one agent tree as read from files. It is immutable once Open
 // returns; Summaries fills statistics without changing the structure.
@@ -221,7 +222,7 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 		return t, nil
 	}
 	t.ID = marker.id
-	if !treeIDPattern.MatchString(t.ID) {
+	if !treeIDPattern().MatchString(t.ID) {
 		t.diag(SevError, "", rootFile, "invalid subagent tree identity %q", t.ID)
 	}
 	t.Dir = filepath.Join(treesDir, t.ID)

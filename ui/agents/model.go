@@ -84,7 +84,11 @@ type Model struct {
 	// jumped names the last one taken (jump.go).
 	jump   *jumpTarget
 	jumped string
-	status string
+	// status is a message under the panes; it expires by itself
+	// (statusClock; statusErr: it is an error, so it stays longer).
+	status      string
+	statusErr   bool
+	statusClock common.StatusClock
 
 	// stamps are the files the loaded tree was read from, polled for
 	// changes (live.go).

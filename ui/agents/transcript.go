@@ -209,7 +209,7 @@ func (m *Model) applyTailStarted(msg tailStartedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.status = msg.err.Error()
+		m.setStatus(msg.err.Error(), true)
 		m.tr.following = false
 		return nil
 	}
@@ -224,7 +224,7 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 	}
 	if !msg.ok {
 		m.stopTranscript()
-		m.status = "follow ended"
+		m.setStatus("follow ended", false)
 		return nil
 	}
 	switch msg.ev.Kind {
@@ -235,9 +235,9 @@ func (m *Model) applyTail(msg tailMsg) tea.Cmd {
 		}
 		m.tr.size = max(m.tr.size, msg.end)
 	case session.TailReset:
-		m.status = "the session file was replaced; press t to read it again"
+		m.setStatus("the session file was replaced; press t to read it again", false)
 	case session.TailError:
-		m.status = "follow: " + fmt.Sprint(msg.ev.Err)
+		m.setStatus("follow: "+fmt.Sprint(msg.ev.Err), true)
 	}
 	return tea.Batch(m.renderTranscript(), tailWait(m.tr.gen, m.tr.events))
 }

@@ -9,10 +9,24 @@ import (
 
 // Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	if exp, ok := msg.(common.StatusExpiredMsg); ok {
+		if m.statusClock.Expired(exp) {
+			m.status = ""
+		}
+		return m, nil
+	}
 	cmd := m.update(msg)
 	// Whatever moved the cursor or the screen may have put a running
-	// agent's detail on screen: its run time then ticks.
-	return m, tea.Batch(cmd, m.ensureClock())
+	// agent's detail on screen: its run time then ticks. A message set on
+	// the way expires by itself (issue 15).
+	return m, tea.Batch(cmd, m.ensureClock(), m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
+}
+
+// setStatus shows a message under the panes until it expires
+// (common.StatusClock) or the next key.
+func (m *Model) setStatus(text string, isErr bool) {
+	m.status, m.statusErr = text, isErr
+	m.statusClock.Set()
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -179,7 +193,7 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.tr.following = false
 			return m.renderTranscript()
 		}
-		m.status = "this is the first page"
+		m.setStatus("this is the first page", false)
 	case key.Matches(msg, k.Expand):
 		m.tr.expanded = !m.tr.expanded
 		return m.renderTranscript()

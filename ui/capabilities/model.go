@@ -85,6 +85,8 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// statusClock expires the message (common.StatusClock).
+	statusClock common.StatusClock
 }
 
 // New returns the Capabilities panel with the Capabilities keys of
@@ -196,4 +198,5 @@ func (m *Model) FullHelp() [][]key.Binding {
 // setStatus shows a message in the panel's status line.
 func (m *Model) setStatus(text string, isErr bool) {
 	m.status, m.statusErr = text, isErr
+	m.statusClock.Set()
 }

@@ -5,23 +5,14 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-func click(hs *harness, x, y int) {
-	hs.m.View() // a click reads what the last frame drew
-	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-}
+func click(hs *harness, x, y int) { uitest.Click(hs.Harness, x, y) }
 
-func wheel(hs *harness, x, y int, down bool) {
-	hs.m.View()
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
-}
+func wheel(hs *harness, x, y int, down bool) { uitest.Wheel(hs.Harness, x, y, down) }
 
 // TestMouseActsOnThePaneUnderThePointer: in the wide layout a click
 // selects a capability (a second click opens its editor, as enter does),
@@ -96,19 +87,28 @@ func TestMouseIgnoredUnderADialog(t *testing.T) {
 // the keymap now and fitted whole hints at a time.
 func TestIdleStatusLineComesFromTheKeymap(t *testing.T) {
 	hs := newHarness(t, 80, 24, true)
-	hs.m.keys.Disable = key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "disable"))
+	hs.m.keys.Reset = key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "reset all"))
 	line := ansi.Strip(hs.m.statusLine())
-	if !strings.HasPrefix(line, "A enable binding • D disable") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
+	if !strings.HasPrefix(line, "A enable binding • + add directive • Z reset all") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
 		t.Fatalf("status line %q", line)
 	}
-	known := map[string]bool{}
-	k := hs.m.keys
-	for _, b := range []key.Binding{k.New, k.Open, k.Enable, k.EnableBound, k.Disable, k.Add, k.Reset, k.Bindings} {
-		known[b.Help().Key+" "+b.Help().Desc] = true
-	}
-	for _, hint := range strings.Split(strings.TrimSpace(line), " • ") {
-		if !known[hint] {
-			t.Errorf("%q is not a whole hint of the keymap (line %q)", hint, line)
+}
+
+// The idle status line and the footer listed the same keys (enter, a, n,
+// b twice on one screen): the line keeps to the keys that act from any
+// pane and the focused pane's footer (ShortHelp) does not show.
+func TestIdleStatusLineRepeatsNoFooterKey(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	for _, p := range []pane{paneLibrary, paneDetail, paneSession} {
+		hs.focusOn(p)
+		line := strings.TrimSpace(ansi.Strip(hs.m.statusLine()))
+		if p != paneSession && line == "" {
+			t.Errorf("pane %d: the idle line shows none of the session actions", p)
+		}
+		for _, b := range hs.m.ShortHelp() {
+			if hint := b.Help().Key + " " + b.Help().Desc; strings.Contains(line, hint) {
+				t.Errorf("pane %d: %q is in the footer and in the status line %q", p, hint, line)
+			}
 		}
 	}
 }

@@ -16,6 +16,18 @@ import (
 
 // Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	if exp, ok := msg.(common.StatusExpiredMsg); ok {
+		if m.statusClock.Expired(exp) {
+			m.status, m.statusErr = "", false
+		}
+		return m, nil
+	}
+	p, cmd := m.update(msg)
+	// A message set on the way expires by itself (issue 15).
+	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
+}
+
+func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -86,9 +87,9 @@ func (m *Model) View() string {
 	return screen
 }
 
-// statusLine is the panel's last row: the last message, else the panel's
-// actions (generated from its keys, whole hints that fit, the session
-// actions first), after a warning when the project is not trusted.
+// statusLine is the panel's last row: the last message, else the keys
+// that act from any pane and the footer does not list (idleHints; whole
+// hints that fit), after a warning when the project is not trusted.
 func (m *Model) statusLine() string {
 	st := &m.com.Styles
 	prefix := ""
@@ -98,10 +99,7 @@ func (m *Model) statusLine() string {
 	var line string
 	switch {
 	case m.status == "":
-		k := &m.keys
-		// The session actions first: the footer shows the focused pane's.
-		line, _ = common.FitHints(st, common.Ranked(0, k.EnableBound, k.Disable, k.Add, k.Reset, k.New, k.Open, k.Enable, k.Bindings),
-			max(0, m.width-ansi.StringWidth(prefix)))
+		line, _ = common.FitHints(st, common.Ranked(0, m.idleHints()...), max(0, m.width-ansi.StringWidth(prefix)))
 	case m.statusErr:
 		line = st.Text.Danger.Render(sanitize.Fold(m.status))
 	default:
@@ -223,4 +221,22 @@ func joinColumns(left, right []string, width, height int) string {
 		b.WriteString(padRight(ansi.Truncate(line, width, ""), width))
 	}
 	return b.String()
+}
+
+// idleHints are the keys that act whatever pane has focus (the session
+// actions, the bindings view) and that the footer, which lists the
+// focused pane's keys (ShortHelp), does not show already.
+func (m *Model) idleHints() []key.Binding {
+	k := &m.keys
+	shown := map[string]bool{}
+	for _, b := range m.ShortHelp() {
+		shown[b.Help().Key] = true
+	}
+	var hints []key.Binding
+	for _, b := range []key.Binding{k.EnableBound, k.Add, k.Reset, k.Bindings} {
+		if b.Enabled() && !shown[b.Help().Key] {
+			hints = append(hints, b)
+		}
+	}
+	return hints
 }

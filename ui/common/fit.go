@@ -41,7 +41,7 @@ func ShortenPath(p string, w int) string {
 	tail := ""
 	for k := 1; k < len(segs); k++ {
 		cand := "/" + strings.Join(segs[len(segs)-k:], "/")
-		if ansi.StringWidth(cand)+1+ansi.StringWidth(segs[0]) > w {
+		if ansi.StringWidth(segs[0])+ansi.StringWidth("/…")+ansi.StringWidth(cand) > w { // the "/…" form must fit
 			break
 		}
 		tail = cand

@@ -394,6 +394,10 @@ func (l *List[T]) scrollTo(f *rowFrame[T], h int) {
 	if l.cursor < l.offset {
 		l.offset = l.cursor
 	}
+	// Every row takes at least one line, so rows more than h above the
+	// cursor cannot share the window with it: start there instead of
+	// rendering every row in between (a jump to the end of a long list).
+	l.offset = max(l.offset, l.cursor-h+1)
 	used := 0
 	for row := l.offset; row <= l.cursor; row++ {
 		used += len(f.lines(row))

@@ -259,3 +259,27 @@ func TestClamp(t *testing.T) {
 		}
 	}
 }
+
+// Jumping to the end of a long list renders about a window of rows, not
+// every row between the old window and the cursor (a 100 MB session's
+// timeline opens at its leaf).
+func TestJumpToTheEndRendersOnlyTheWindow(t *testing.T) {
+	renders := 0
+	l := countingList(&renders)
+	items := make([]fruit, 50000)
+	for i := range items {
+		items[i] = fruit{name: fmt.Sprint("f", i), count: i}
+	}
+	l.SetItems(items)
+	st := themes.For(themes.Dark, true, false)
+	l.View(&st, 40, 10, true)
+	renders = 0
+	l.SetCursor(len(items) - 1)
+	lines := l.View(&st, 40, 10, true)
+	if renders > 30 {
+		t.Fatalf("rendered %d rows to show 10", renders)
+	}
+	if len(lines) != 10 || !strings.Contains(lines[9], "f49999") {
+		t.Fatalf("the window does not end at the cursor: %q", lines)
+	}
+}

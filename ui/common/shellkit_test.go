@@ -225,6 +225,15 @@ func TestShorteningText(t *testing.T) {
 	if got := ShortenPath("~/projects/demo-app", 14); got != "~/…/demo-app" {
 		t.Errorf("the home stays: %q", got)
 	}
+	// The "/…" form was one cell wider than asked at some widths, so the
+	// header wrapped onto a second line and pushed the footer off screen.
+	for _, p := range []string{p, "~/projects/demo-app", "/tmp/a15tmp/forgebench-demo-2337803594/projects/demo-app"} {
+		for w := 1; w <= ansi.StringWidth(p); w++ {
+			if got := ShortenPath(p, w); ansi.StringWidth(got) > w {
+				t.Errorf("ShortenPath(%q, %d) = %q is %d cells wide", p, w, got, ansi.StringWidth(got))
+			}
+		}
+	}
 }
 
 func TestFitFieldsShrinksThenDrops(t *testing.T) {
@@ -293,5 +302,32 @@ func TestListRowAtWithRowsOfSeveralLines(t *testing.T) {
 		if row, ok := l.RowAt(line); !ok || row != want {
 			t.Errorf("line %d shows row %d, got %d %v", line, want, row, ok)
 		}
+	}
+}
+
+func TestStatusClockExpiresTheNewestMessageOnce(t *testing.T) {
+	var timers []StatusExpiredMsg
+	com := &Common{Timer: func(_ time.Duration, msg tea.Msg) tea.Cmd {
+		timers = append(timers, msg.(StatusExpiredMsg))
+		return nil
+	}}
+	var c StatusClock
+	if c.Schedule(com, false, false); len(timers) != 0 {
+		t.Fatal("nothing shown: nothing to expire")
+	}
+	c.Set()
+	c.Schedule(com, true, false)
+	c.Schedule(com, true, false)
+	if len(timers) != 1 || !c.Expired(timers[0]) {
+		t.Fatalf("one expiry for the message shown: %v", timers)
+	}
+	c.Set()
+	if c.Expired(timers[0]) {
+		t.Fatal("an expiry for an older message ends the newer one")
+	}
+	var other StatusClock
+	other.Set()
+	if other.Expired(timers[0]) || c.Expired(StatusExpiredMsg{ID: 0}) {
+		t.Fatal("another pane's expiry ends this one's message")
 	}
 }

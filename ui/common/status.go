@@ -80,3 +80,30 @@ func (s *Status) View(st *themes.Styles) string {
 	}
 	return st.App.Status.Render(s.text)
 }
+
+// StatusClock gives a pane that keeps its message in fields of its own
+// (set from many places without a command at hand) the expiry Status has:
+// Set numbers each message as it is shown, Schedule (after Update) returns
+// the command that expires the newest one once, and Expired tells whether
+// a StatusExpiredMsg is for the message still shown.
+type StatusClock struct{ id, timed uint64 }
+
+// Set numbers a message that was just shown (or cleared).
+func (c *StatusClock) Set() { c.id = statusSeq.Add(1) }
+
+// Schedule returns the expiry of the message numbered last, once, when one
+// is shown (StatusErrorTTL for an error, else StatusTTL); nil otherwise.
+func (c *StatusClock) Schedule(com *Common, shown, isErr bool) tea.Cmd {
+	if c.timed == c.id || !shown {
+		return nil
+	}
+	c.timed = c.id
+	ttl := StatusTTL
+	if isErr {
+		ttl = StatusErrorTTL
+	}
+	return com.Later(ttl, StatusExpiredMsg{ID: c.id})
+}
+
+// Expired reports whether msg ends the message shown now.
+func (c *StatusClock) Expired(msg StatusExpiredMsg) bool { return c.id != 0 && msg.ID == c.id }

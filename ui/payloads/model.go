@@ -55,6 +55,8 @@ type Model struct {
 	note    string
 	status  string
 	isErr   bool
+	// statusClock expires the message (common.StatusClock).
+	statusClock common.StatusClock
 
 	cmp *comparison
 	// view is the block list and line diff of cmp.

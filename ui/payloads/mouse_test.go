@@ -9,21 +9,12 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-func (hs *harness) click(x, y int) {
-	hs.m.View() // a click reads what the last frame drew
-	hs.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
-}
+func (hs *harness) click(x, y int) { uitest.Click(hs.Harness, x, y) }
 
-func (hs *harness) wheel(x, y int, down bool) {
-	hs.m.View()
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	hs.Send(tea.MouseWheelMsg{X: x, Y: y, Button: b})
-}
+func (hs *harness) wheel(x, y int, down bool) { uitest.Wheel(hs.Harness, x, y, down) }
 
 // TestMouseOnTheDiff: under the A/B header (4 lines) the block list sits
 // left and the line diff right at 160 columns. A click selects a block

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/test/hostile"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -126,9 +126,7 @@ func TestTypedMissingPresetFile(t *testing.T) {
 // once, never opened (the compare command used to block on it for ever).
 func TestTypedPresetFIFOIsRefused(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "preset.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	hostile.MakeSpecial(t, fifo, "fifo")
 	hs := newHarness(t, 160, 48, true, "c0430f5a")
 	hs.Press("b", "G", "enter")
 	hs.m.picker.input.SetValue("")

@@ -11,6 +11,18 @@ import (
 
 // Update implements common.Panel.
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	if exp, ok := msg.(common.StatusExpiredMsg); ok {
+		if m.statusClock.Expired(exp) {
+			m.status, m.isErr = "", false
+		}
+		return m, nil
+	}
+	p, cmd := m.update(msg)
+	// A message set on the way expires by itself (issue 15).
+	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.isErr))
+}
+
+func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
@@ -150,6 +162,7 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 
 func (m *Model) setStatus(text string, isErr bool) {
 	m.status, m.isErr = sanitize.Line(text), isErr
+	m.statusClock.Set()
 }
 
 // handleKey routes a key: the picker when open, the requests list, else

@@ -78,9 +78,13 @@ func (m *Model) rcWhere() string {
 	return "entry " + m.rc.entry
 }
 
+// draftDiffHeader is how many lines the draft diff's title and cause
+// take above the diff view.
+const draftDiffHeader = 2
+
 func (m *Model) sizeDraftDiff() {
 	if m.diff != nil {
-		m.diff.view.SetSize(m.width, max(0, m.height-2))
+		m.diff.view.SetSize(m.width, max(0, m.height-draftDiffHeader))
 	}
 }
 
@@ -142,7 +146,7 @@ func (m *Model) draftDiffView() string {
 	default:
 		lines = append(lines, "")
 	}
-	return common.Fit(lines, m.width, 2) + "\n" + m.diff.view.View(st)
+	return common.Fit(lines, m.width, draftDiffHeader) + "\n" + m.diff.view.View(st)
 }
 
 // focusWantedItem puts the item cursor, and the focus, on the item a jump

@@ -81,20 +81,14 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 			m.ta.SetHeight(max(1, height))
 			return title + " (editing)", "esc done · ctrl+s save", strings.Split(m.ta.View(), "\n")
 		}
-		var lines []string
 		if content == "" {
-			lines = []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
+			return title, "enter edit · e $EDITOR", []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
 		}
-		for _, l := range strings.Split(sanitize.Text(content), "\n") {
-			if content == "" {
-				break
-			}
-			lines = append(lines, common.Wrap(l, width)...)
-			if len(lines) >= height {
-				break
-			}
-		}
-		return title, "enter edit · e $EDITOR", lines
+		// The wheel scrolls a block longer than the pane (blockScroll).
+		lines := m.wrappedBlock(cur, content, width)
+		off := min(m.blockOffset(), max(0, len(lines)-height))
+		m.blockScroll = blockScroll{d: m.d, item: cur, off: off}
+		return title, "enter edit · e $EDITOR", lines[off:min(len(lines), off+height)]
 	}
 	if m.form != nil && m.formRow == cur {
 		return m.form.Title(), "", strings.Split(m.form.View(width, height), "\n")

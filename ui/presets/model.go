@@ -83,6 +83,9 @@ type Model struct {
 	autoOpened bool
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
+	// wantProfile is the profile to put the cursor on after the next
+	// library load (one just created or forked).
+	wantProfile string
 	// focusNewDraft moves focus to the items once a preset just created
 	// (new, fork) has opened, so editing can start at once.
 	focusNewDraft bool
@@ -98,6 +101,10 @@ type Model struct {
 
 	editing bool
 	ta      textarea.Model
+	// blockScroll is the wheel's scroll of the block being read and
+	// blockWrap its wrapped lines (mouse.go).
+	blockScroll blockScroll
+	blockWrap   blockWrap
 	// taItem is the item index whose content the textarea holds (-1 none).
 	taItem int
 
@@ -132,6 +139,8 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// statusClock expires the message (status.go).
+	statusClock common.StatusClock
 
 	// watchOn starts a watcher of the library directories (watch.go);
 	// watch is the running one and diskChanged marks a reload it caused.
@@ -276,6 +285,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showProfile && m.profFocus && m.profForm != nil:
 		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	case m.showProfile:
+		k := m.profileKeys()
 		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
 	case m.focus == paneList:
 		var bs []key.Binding
@@ -305,12 +315,13 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
-		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile {
+		k := m.profileKeys()
 		return [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
@@ -324,8 +335,14 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 }
 
-// Update implements common.Panel.
+// Update implements common.Panel; a status message set on the way
+// expires by itself (status.go).
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
+	p, cmd := m.update(msg)
+	return p, tea.Batch(cmd, m.expireStatus())
+}
+
+func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -337,8 +354,12 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.applyFormReply(msg))
 	case tea.PasteMsg:
 		cmds = append(cmds, m.handlePaste(msg))
-	case tea.MouseWheelMsg:
-		m.handleWheel(msg)
+	case tea.MouseMsg:
+		cmds = append(cmds, m.handleMouse(msg))
+	case common.StatusExpiredMsg:
+		if m.statusClock.Expired(msg) {
+			m.status, m.statusErr = "", false
+		}
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
 	case common.ThemeChangedMsg:
@@ -449,14 +470,17 @@ func (m *Model) resolveActive() {
 	}
 }
 
-// openActiveIfAuto opens the session's active Preset in place of one the
-// panel picked by itself, as long as the user has not touched it.
+// openActiveIfAuto opens the Preset the selection runs with (the
+// session's active one, else the auto-activated one: autoTarget) in place
+// of one the panel picked by itself, as long as the user has not touched
+// it.
 func (m *Model) openActiveIfAuto() tea.Cmd {
-	if !m.autoOpened || m.d == nil || m.d.Dirty() || m.active == nil || m.active == m.open {
+	target := m.autoTarget()
+	if !m.autoOpened || m.d == nil || m.d.Dirty() || target == nil || m.open == nil || target.Path == m.open.Path {
 		return nil
 	}
-	m.presets.Select(func(r presetRow) bool { return r.path == m.active.Path })
-	return m.openPreset(m.active, openAuto)
+	m.presets.Select(func(r presetRow) bool { return r.path == target.Path })
+	return m.openPreset(target, openAuto)
 }
 
 // followSelection reloads the run context when the session or entry
@@ -505,9 +529,6 @@ func (m *Model) schedulePreview() tea.Cmd {
 	}
 	return previewDue(m.d.Version())
 }
-
-// setStatus shows a one-line message under the panes.
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
 
 // presetsOff reports whether the session switched Presets off.
 func (m *Model) presetsOff() bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
@@ -71,18 +72,14 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	return m.openPreset(m.lib.Presets[i], how)
 }
 
-// initialPreset picks what opens first: the selection's Preset, the
-// session's active one, the one a fresh Pi session would activate
-// (auto-activating profile or preset), else the first in the list.
+// initialPreset picks what opens first: the selection's Preset, else the
+// one the selection runs with (autoTarget), else the first in the list.
 func (m *Model) initialPreset() int {
-	fresh, active := "", ""
-	if p, _ := m.lib.FreshSessionPreset(); p != nil {
-		fresh = p.Key()
+	target := ""
+	if p := m.autoTarget(); p != nil {
+		target = p.Key()
 	}
-	if m.active != nil {
-		active = m.active.Key()
-	}
-	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, active, fresh} {
+	for _, want := range []string{m.wantOpen, m.com.Selection.PresetID, target} {
 		for i, p := range m.lib.Presets {
 			if want != "" && (p.Key() == want || p.ID == want) {
 				return i
@@ -90,6 +87,31 @@ func (m *Model) initialPreset() int {
 		}
 	}
 	return 0
+}
+
+// autoTarget is the Preset the selection runs with, which the panel opens
+// by itself (and the header names): the one the session's branch records,
+// else the one pi-forge would auto-activate there — the fresh-session
+// choice (auto-activating profile, then Preset) on a fresh branch or with
+// no session, the auto-activating Preset alone elsewhere; nil when
+// Presets are switched off, the project is untrusted or none applies.
+func (m *Model) autoTarget() *resources.Preset {
+	if m.active != nil {
+		return m.active
+	}
+	sel := m.com.Selection
+	switch {
+	case m.lib == nil || !m.com.Workspace.Trust.Trusted:
+		return nil
+	case m.rc != nil && m.rc.active.Choice != session.PresetUnrecorded:
+		return nil // switched off, or a selection the library does not hold
+	case m.rc == nil && sel.ActivePreset != "":
+		return nil // recorded: resolved once the run context is read
+	case sel.SessionFile == "" || sel.FreshBranch:
+		p, _ := m.lib.FreshSessionPreset()
+		return p
+	}
+	return m.lib.AutoActivatePreset()
 }
 
 // findPreset looks a Preset up in the current snapshot.
@@ -193,12 +215,22 @@ func (m *Model) save() tea.Cmd {
 		m.setStatus(m.unparsedText(), true)
 		return nil
 	}
+	if problem := forms.Unparsed(m.form); problem != "" {
+		m.setStatus(rawUnparsedText(problem), true)
+		return nil
+	}
 	if name := m.open.FileName(); name != m.open.ID+".json" {
 		m.setStatus(fmt.Sprintf("pi-forge saves a preset only as <id>.json and this one is %s; fork (f) to keep your draft as %s.json", name, m.open.ID), true)
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
 	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
+}
+
+// rawUnparsedText refuses a save while the raw JSON being typed does not
+// parse: the draft kept its last valid state, which is not what is shown.
+func rawUnparsedText(problem string) string {
+	return "not saved: the raw JSON you are typing does not parse (" + problem + "); fix it, or esc drops it"
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.

@@ -81,6 +81,8 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Profiles):
 		return m.toggleProfiles(), true
+	case key.Matches(msg, k.Reload) && m.showProfile:
+		return m.reloadProfiles(), true
 	case key.Matches(msg, k.Reload):
 		return m.confirmDiscard("Reload from disk", m.reload), true
 	case key.Matches(msg, k.New):
@@ -146,27 +148,6 @@ func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	return nil
 }
 
-// handleWheel scrolls the preview or moves a list's cursor.
-func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
-	delta := 1
-	if msg.Button == tea.MouseWheelUp {
-		delta = -1
-	}
-	switch m.focus {
-	case panePreview:
-		m.previewOff = max(0, m.previewOff+3*delta)
-	case paneItems:
-		m.items.Move(delta)
-		m.afterItemMove()
-	case paneList:
-		if m.showProfile {
-			m.profiles.Move(delta)
-		} else {
-			m.presets.Move(delta)
-		}
-	}
-}
-
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.presets.HandleNav(msg, m.keys.Nav) {
 		return nil
@@ -174,9 +155,8 @@ func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.presetListKey(msg); ok {
 		return cmd
 	}
-	if i := m.presets.SelectedIndex(); key.Matches(msg, m.keys.Open) && i >= 0 {
-		p := m.lib.Presets[i]
-		return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd { return m.openPreset(p, openByUser) })
+	if key.Matches(msg, m.keys.Open) {
+		return m.openSelectedPreset()
 	}
 	return nil
 }
@@ -205,10 +185,7 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 	var err error
 	switch {
 	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		if _, ok := m.blockContent(cur); ok {
-			return m.startEditing()
-		}
-		return m.openForm(true)
+		return m.activateItem()
 	case key.Matches(msg, k.Edit):
 		return m.openExternalEditor()
 	case key.Matches(msg, k.Back):

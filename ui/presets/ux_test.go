@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // statusText is the panel's last row without styling or padding.
@@ -369,5 +371,34 @@ func TestEmptyLibraryFooterOffersOnlyWhatWorks(t *testing.T) {
 	}
 	if view := ansi.Strip(hs.m.View()); strings.Contains(view, "open a preset (enter)") {
 		t.Errorf("the items pane asks to open a preset although there is none:\n%s", view)
+	}
+}
+
+// Issue 15: status messages expire after a few seconds. The Presets panel
+// kept "undid …" (and every note) until the next key.
+func TestAStatusMessageExpires(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	hs.Timers = nil
+	hs.Press("space", "u")
+	if got := statusText(hs); !strings.HasPrefix(got, "undid ") {
+		t.Fatalf("after u the status says what was undone, got %q", got)
+	}
+	if len(hs.Timers) != 1 || hs.Timers[0].After != common.StatusTTL {
+		t.Fatalf("one expiry of a note is scheduled: %+v", hs.Timers)
+	}
+	hs.FireTimers()
+	if got := statusText(hs); strings.Contains(got, "undid") || !strings.Contains(got, "project:alpha · alpha.json") {
+		t.Fatalf("the note expired and the line falls back to the draft's state, got %q", got)
+	}
+	// An expiry scheduled for an older message leaves a newer one alone.
+	hs.Press("space", "u")
+	old := hs.Timers
+	hs.Timers = nil
+	hs.Press("space", "u")
+	hs.Timers = old
+	hs.FireTimers()
+	if got := statusText(hs); !strings.HasPrefix(got, "undid ") {
+		t.Fatalf("an old expiry ended the newer message: %q", got)
 	}
 }

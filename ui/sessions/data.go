@@ -3,6 +3,7 @@ package sessions
 import (
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,6 +66,8 @@ type loadedSession struct {
 	asked []bool
 	// labels maps entry index → label text.
 	labels map[int]string
+	// words caches wordText per entry ("" not computed yet).
+	words []string
 	// leaf is Pi's default leaf (last entry in file order), -1 if empty.
 	leaf int
 	// active marks the entries on the path root → leaf.
@@ -72,6 +75,12 @@ type loadedSession struct {
 	// notes say what reading skipped (a line above the display limit,
 	// malformed lines) or the tree repaired (cycles, duplicate ids).
 	notes []string
+	// initialTree and initialTimeline are the views of a fresh load at
+	// the leaf (no folds, the leaf's branch), built by the loading command
+	// so that installing a big session costs Update nothing proportional
+	// to its size. applyLoaded takes them once.
+	initialTree     *treeView
+	initialTimeline *timeline
 }
 
 // buildLoaded precomputes rows, labels and the active path without
@@ -117,7 +126,31 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 			ls.active[i] = true
 		}
 	}
+	// What applyLoaded does for a fresh load at the leaf, done here.
+	tv, tl := newTreeView(), newTimeline()
+	tv.rebuild(ls)
+	tl.setBranch(ls, ls.leaf, ls.leaf)
+	if tv.branchLeaf != ls.leaf {
+		tv.branchLeaf = ls.leaf
+		tv.sync(ls)
+	}
+	tv.moveTo(ls, ls.leaf)
+	ls.initialTree, ls.initialTimeline = &tv, &tl
 	return ls
+}
+
+// wordText is what the words of the session search match in entry i —
+// its kind, id, summary and label, as Pi's /tree search — lower-cased
+// once: every keystroke matches every entry again, and building the text
+// each time cost an allocation per entry (80 ms a key at 100,000 entries).
+func (ls *loadedSession) wordText(i int) string {
+	if ls.words == nil {
+		ls.words = make([]string, len(ls.rows))
+	}
+	if ls.words[i] == "" {
+		ls.words[i] = strings.ToLower(ls.rows[i].kind + " " + ls.rows[i].id + " " + ls.sums[i].text + " " + ls.labels[i])
+	}
+	return ls.words[i]
 }
 
 // activityWindow is how many of the last user and assistant messages
@@ -223,6 +256,9 @@ func (ls *loadedSession) applySummaries(msg summariesMsg) bool {
 		}
 		if i < len(ls.sums) && !ls.sums[i].ready {
 			ls.sums[i] = c
+			if ls.words != nil {
+				ls.words[i] = "" // its summary is part of its words
+			}
 			changed = true
 		}
 	}

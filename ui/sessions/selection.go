@@ -44,7 +44,6 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.treeOrder = nil
 	clear(m.detail.cache)
-	m.tree.rebuild(ls)
 	at, leaf := ls.leaf, ls.leaf
 	switch {
 	case refresh && m.atLeaf:
@@ -70,8 +69,15 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		m.context = contextState{}
 		m.stats = statsState{}
 	}
-	m.setBranch(leaf, at)
-	m.tree.moveTo(ls, at)
+	if !refresh && at == ls.leaf && ls.initialTree != nil {
+		// A fresh load at the leaf: the loading command built both views.
+		m.tree, m.tl = *ls.initialTree, *ls.initialTimeline
+		ls.initialTree, ls.initialTimeline = nil, nil
+	} else {
+		m.tree.rebuild(ls)
+		m.setBranch(leaf, at)
+		m.tree.moveTo(ls, at)
+	}
 	m.picker.refresh(ls)
 	m.picker.moveToPath(ls.file)
 	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil), m.announce(at)}
@@ -129,17 +135,28 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 		// A selection made elsewhere names its entry by id; AtLeaf is
 		// this panel's to say (another panel may copy a stale one).
 		m.selEntry, m.atLeaf = sel.EntryID, sel.EntryID == ""
+		m.landOn(sel.EntryID)
 		return m.openFile(sel.SessionFile)
 	}
 	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf {
 		return nil
 	}
+	m.landOn(sel.EntryID)
 	idx := m.ls.leaf
 	if i, ok := m.ls.sess.IndexOf(sel.EntryID); ok && sel.EntryID != "" {
 		idx = i
 	}
 	m.showEntry(idx)
 	return m.announce(idx)
+}
+
+// landOn focuses the timeline when another panel (a search hit, a
+// payload's cause) names an entry, so the user lands on it there rather
+// than in the picker; typing in this panel keeps its focus.
+func (m *Model) landOn(entryID string) {
+	if entryID != "" && !m.CapturesInput() {
+		m.focus = paneTimeline
+	}
 }
 
 // showEntry puts the timeline on the branch through idx and both the

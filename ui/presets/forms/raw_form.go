@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -110,7 +111,7 @@ func (f *rawForm) startEditing(text string) tea.Cmd {
 	return nil
 }
 
-var offsetRE = regexp.MustCompile(` at offset (\d+)$`)
+var offsetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` at offset (\d+)$`) })
 
 // ParseProblem is "" when text is a JSON object, else what is wrong and
 // where: "invalid JSON at line L, column C: …", or "<Noun> root must be a
@@ -126,7 +127,7 @@ func parseProblem(text, noun string) string {
 		return strings.ToUpper(noun[:1]) + noun[1:] + " root must be a JSON object."
 	}
 	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
-	if m := offsetRE.FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
+	if m := offsetRE().FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
 		off, _ := strconv.Atoi(m[1])
 		line, col := lineColOfByte(text, off)
 		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))
@@ -148,10 +149,10 @@ func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	kp, isKey := msg.(tea.KeyPressMsg)
 	if f.editing {
 		if isKey && key.Matches(kp, f.keys.Cancel) {
-			f.editing = false
-			if f.problem == "" {
-				f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
-			}
+			// text that does not parse is dropped: the draft, which kept
+			// its last valid state, is what the view shows again
+			f.editing, f.problem = false, ""
+			f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
 			return f, nil
 		}
 		if !f.ta.update(msg) {
@@ -192,6 +193,17 @@ func (f *rawForm) applyTyped() tea.Cmd {
 	v, _ := jsonv.Parse([]byte(text))
 	msg := EditMsg{Path: Path{}, Value: v, Label: "raw JSON", Coalesce: true}
 	return func() tea.Msg { return msg }
+}
+
+// Unparsed is what is wrong with the JSON being typed in a raw JSON form
+// ("" when it parses, nothing is being typed, or f is another form): the
+// draft kept its last valid state, so a save now would not be what the
+// user sees.
+func Unparsed(f Form) string {
+	if r, ok := f.(*rawForm); ok && r.editing {
+		return r.problem
+	}
+	return ""
 }
 
 // Text is the JSON the $EDITOR hand-off starts from: the text being typed

@@ -1,4 +1,4 @@
-package gen
+package sessiongen
 
 import (
 	"bytes"
@@ -41,5 +41,36 @@ func TestDeterministicAndValidJSONL(t *testing.T) {
 		if types[typ] == 0 {
 			t.Errorf("no %s entries generated", typ)
 		}
+	}
+}
+
+func TestShapes(t *testing.T) {
+	var few, small bytes.Buffer
+	sf, err := Write(&few, Config{TargetBytes: 4 << 20, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := Write(&small, Config{TargetBytes: 4 << 20, Seed: 3, Shape: ManySmall, ID: "s-2", Cwd: "/w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 MB: ~21-26k entries few-large, 90k-200k many-small.
+	if per := float64(sf.Entries) / 4; per < 150 || per > 300 {
+		t.Errorf("few-large: %d entries in 4 MiB", sf.Entries)
+	}
+	if per := float64(ss.Entries) / 4; per < 900 || per > 2000 {
+		t.Errorf("many-small: %d entries in 4 MiB", ss.Entries)
+	}
+	if !bytes.Contains(small.Bytes()[:200], []byte(`"id":"s-2"`)) || !bytes.Contains(small.Bytes()[:200], []byte(`"cwd":"/w"`)) {
+		t.Errorf("header %q", small.Bytes()[:200])
+	}
+	if sf.MidID == "" || !bytes.Contains(few.Bytes(), []byte(`"id":"`+sf.MidID+`"`)) {
+		t.Errorf("mid id %q", sf.MidID)
+	}
+	if _, err := ParseShape("many-small"); err != nil {
+		t.Error(err)
+	}
+	if _, err := ParseShape("huge"); err == nil {
+		t.Error("unknown shape accepted")
 	}
 }

@@ -1,8 +1,8 @@
-// Package gen writes deterministic, realistic Pi v3 session files of any
+// Package sessiongen writes deterministic, realistic Pi v3 session files of any
 // size for benchmarks and tests: long tool results, thinking blocks,
 // compactions, branches with summaries, labels, custom entries, model and
 // thinking-level changes, context edits and usage entries.
-package gen
+package sessiongen
 
 import (
 	"bufio"
@@ -20,6 +20,36 @@ type Config struct {
 	TargetBytes int64
 	// Seed makes the output reproducible.
 	Seed uint64
+	// Shape picks the entry mix (default FewLarge).
+	Shape Shape
+	// ID and Cwd are the header's session id and working directory
+	// (defaults: a fixed id and /home/dev/projects/bench).
+	ID, Cwd string
+	// Start is the header's timestamp (default 2026-11-01 09:00 UTC).
+	Start time.Time
+}
+
+// Shape is the size profile of the generated entries.
+type Shape int
+
+const (
+	// FewLarge writes turns with multi-KB tool output (about 21k entries
+	// per 100 MB).
+	FewLarge Shape = iota
+	// ManySmall writes short turns with small tool output (about 150k
+	// entries per 100 MB).
+	ManySmall
+)
+
+// ParseShape reads a shape name ("few-large" or "many-small").
+func ParseShape(name string) (Shape, error) {
+	switch name {
+	case "few-large":
+		return FewLarge, nil
+	case "many-small":
+		return ManySmall, nil
+	}
+	return 0, fmt.Errorf("unknown session shape %q (want few-large or many-small)", name)
 }
 
 // Stats describes what was written.
@@ -29,6 +59,9 @@ type Stats struct {
 	Compactions int
 	Branches    int
 	LastID      string
+	// MidID is the id of the entry written when half the target size was
+	// reached (an entry half-way through the file).
+	MidID string
 }
 
 var words = []string{"parser", "session", "branch", "tree", "compaction", "token", "model", "context",
@@ -36,6 +69,7 @@ var words = []string{"parser", "session", "branch", "tree", "compaction", "token
 	"the", "a", "of", "to", "and", "in", "is", "for", "with", "on", "that", "héllo", "naïve", "日本", "✓"}
 
 type writer struct {
+	shape  Shape
 	w      *bufio.Writer
 	rng    *rand.Rand
 	n      int64
@@ -50,18 +84,31 @@ type writer struct {
 
 // Write generates a session into w.
 func Write(w io.Writer, cfg Config) (Stats, error) {
+	if cfg.ID == "" {
+		cfg.ID = "01a2297e-0000-7000-8000-00000000bench"
+	}
+	if cfg.Cwd == "" {
+		cfg.Cwd = "/home/dev/projects/bench"
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	}
 	g := &writer{
+		shape: cfg.Shape,
 		w:     bufio.NewWriterSize(w, 1<<20),
 		rng:   rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		clock: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC),
+		clock: cfg.Start,
 		ids:   map[string]bool{},
 	}
-	g.line(`{"type":"session","version":3,"id":"01a2297e-0000-7000-8000-00000000bench","timestamp":"` + g.ts() +
-		`","cwd":"/home/dev/projects/bench"}`)
+	g.line(`{"type":"session","version":3,"id":` + g.quote(cfg.ID) + `,"timestamp":"` + g.ts() +
+		`","cwd":` + g.quote(cfg.Cwd) + `}`)
 	g.entry("model_change", `"provider":"anthropic","modelId":"claude-sonnet-4-5"`)
 	g.entry("thinking_level_change", `"thinkingLevel":"medium"`)
 	g.message(`{"role":"system","content":"","sections":{"preamble":` + g.quote(g.sentence(40)) + `},"timestamp":` + g.ms() + `}`)
 	for turn := 0; g.err == nil && g.n < cfg.TargetBytes; turn++ {
+		if g.stats.MidID == "" && g.n >= cfg.TargetBytes/2 && len(g.path) > 0 {
+			g.stats.MidID = g.path[len(g.path)-1]
+		}
 		g.turn()
 		switch {
 		case turn%40 == 39:
@@ -86,10 +133,15 @@ func Write(w io.Writer, cfg Config) (Stats, error) {
 }
 
 func (g *writer) turn() {
-	g.message(`{"role":"user","content":` + g.quote(g.sentence(10+g.rng.IntN(60))) + `,"timestamp":` + g.ms() + `}`)
+	small := g.shape == ManySmall
+	userWords, thinkWords := 10+g.rng.IntN(60), 30+g.rng.IntN(300)
+	if small {
+		userWords, thinkWords = 4+g.rng.IntN(12), 3+g.rng.IntN(25)
+	}
+	g.message(`{"role":"user","content":` + g.quote(g.sentence(userWords)) + `,"timestamp":` + g.ms() + `}`)
 	calls := 1 + g.rng.IntN(3)
 	var ids []string
-	content := `[{"type":"thinking","thinking":` + g.quote(g.sentence(30+g.rng.IntN(300))) +
+	content := `[{"type":"thinking","thinking":` + g.quote(g.sentence(thinkWords)) +
 		`,"thinkingSignature":"sig-` + strconv.Itoa(g.rng.IntN(1e9)) + `"},{"type":"text","text":` + g.quote(g.sentence(20)) + `}`
 	for c := 0; c < calls; c++ {
 		g.toolID++
@@ -104,10 +156,20 @@ func (g *writer) turn() {
 		if g.rng.IntN(10) == 0 {
 			size = 20000 + g.rng.IntN(60000)
 		}
+		if small {
+			size = 40 + g.rng.IntN(400)
+			if g.rng.IntN(50) == 0 {
+				size = 2000 + g.rng.IntN(2000)
+			}
+		}
 		g.message(`{"role":"toolResult","toolCallId":"` + id + `","toolName":"read","content":[{"type":"text","text":` +
 			g.quote(g.code(size)) + `}],"isError":false,"timestamp":` + g.ms() + `}`)
 	}
-	g.assistant(`[{"type":"text","text":`+g.quote(g.sentence(40+g.rng.IntN(200)))+`}]`, "stop")
+	finalWords := 40 + g.rng.IntN(200)
+	if small {
+		finalWords = 5 + g.rng.IntN(30)
+	}
+	g.assistant(`[{"type":"text","text":`+g.quote(g.sentence(finalWords))+`}]`, "stop")
 }
 
 func (g *writer) assistant(content, stop string) {

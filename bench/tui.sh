@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The Session panel row of issue 13 as a user meets it: the real binary in
+# tmux at 160x48, a project with a small newest session and a 100 MB one.
+# For each 100 MB shape, RUNS times: start forgebench, open the Session
+# panel (3), wait for the small session, move the picker to the big one
+# and press enter; the time until the timeline shows the big session's
+# leaf is the measure (polled every 10 ms through tmux capture-pane, so it
+# includes up to ~10 ms of polling). Then the in-process harness test
+# measures the key frames while the session loads (Update + View).
+#
+#   bash bench/tui.sh BINARY DATA_DIR [RUNS]
+#
+# DATA_DIR holds few.jsonl/small.jsonl and their .last files (bench/run.sh
+# generates them). Rows for the budget table go to $BENCH_BIN/tui.tsv when
+# BENCH_BIN is set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "$1")
+data=$(realpath "$2")
+runs="${3:-${BENCH_RUNS:-5}}"
+command -v tmux >/dev/null || { echo "Session panel: skipped — tmux is not installed"; exit 0; }
+work=$(mktemp -d)
+sock="forgebench-bench-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+t() { tmux -L "$sock" "$@"; }
+screen() { t capture-pane -p -t bench; }
+wait_for() { # wait_for TEXT TIMEOUT_S
+  local deadline=$((SECONDS + $2))
+  until screen | grep -qF -- "$1"; do
+    if [ $SECONDS -ge $deadline ]; then echo "timed out waiting for: $1" >&2; screen >&2; return 1; fi
+    sleep 0.01
+  done
+}
+now() { date +%s.%N; }
+
+out="${BENCH_BIN:-$work}/tui.tsv"
+: >"$out"
+for shape in few small; do
+  last=$(cat "$data/$shape.last")
+  project="$work/$shape/project" agent="$work/$shape/agent"
+  mkdir -p "$project" "$work/$shape/forge"
+  dir=$(go run ./bench/gen -agent-dir "$agent" -cwd "$project" -files 0 | cut -d' ' -f1) # Pi's directory for the project
+  ln "$data/$shape.jsonl" "$dir/2026-11-01T09-00-00-000Z_big.jsonl" 2>/dev/null || cp "$data/$shape.jsonl" "$dir/2026-11-01T09-00-00-000Z_big.jsonl"
+  smalllast=$(go run ./bench/gen -o "$dir/2027-01-01T09-00-00-000Z_small.jsonl" -bytes 20000 -seed 7 -id small-one -start 2027-01-01T09:00:00Z | sed 's/.* last=//')
+  cat "$data/$shape.jsonl" >/dev/null
+  times=()
+  for run in $(seq "$runs"); do
+    sock="forgebench-bench-$$-$shape-$run" # a server per run: a new session on a server still exiting fails
+    t new-session -d -s bench -x 160 -y 48 "'$bin' --cwd '$project' --agent-dir '$agent' --forge-dir '$work/$shape/forge' --theme dark; sleep 60"
+    wait_for "1 Presets │ 2 Capabilities" 20
+    t send-keys -t bench 3
+    wait_for "Timeline · branch → $smalllast" 20
+    t send-keys -t bench Down
+    sleep 0.3
+    start=$(now)
+    t send-keys -t bench Enter
+    wait_for "Timeline · branch → $last" 60
+    end=$(now)
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
+    t kill-server
+  done
+  sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+  median=$(echo "$sorted" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  printf '%-44s select → timeline drawn %s s [%s–%s]  (%d runs, tmux)\n' "Session panel, 100 MB $shape" "$median" \
+    "$(echo "$sorted" | head -1)" "$(echo "$sorted" | tail -1)" "$runs"
+  printf 'Session panel, 100 MB %s: select → timeline drawn\t%s\t0.3\ts\n' "$shape" "$median" >>"$out"
+done
+
+# Key frames while the big session loads: the harness test, in process.
+for shape in few small; do
+  line=$(FORGEBENCH_TIMING=1 FORGEBENCH_BIG_SESSION="$data/$shape.jsonl" go test ./ui/sessions/ \
+    -run '^TestKeysStayResponsiveWhileABigSessionLoads$' -count=1 -v 2>&1 | grep -o 'key frames while loading: [0-9]*, p99 [^,]*, worst [^ ]*' | head -1 || true)
+  echo "Session panel, 100 MB $shape: $line (Update + View, harness)"
+  p99=$(echo "$line" | sed -n 's/.*p99 \([0-9.]*\)\(µs\|ms\|s\).*/\1 \2/p' | awk '{ v=$1; if ($2=="µs") v/=1000; if ($2=="s") v*=1000; printf "%.2f", v }')
+  [ -n "$p99" ] && printf 'Session panel, 100 MB %s: key frame while loading (p99)\t%s\t16\tms\n' "$shape" "$p99" >>"$out"
+done

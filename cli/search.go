@@ -19,7 +19,7 @@ type SearchCmd struct {
 	AllProjects   bool   `name:"all-projects" help:"Search every project's sessions, not just this cwd's."`
 	Regex         bool   `help:"QUERY is a regular expression (RE2 syntax, as Go's regexp: linear time, no backreferences or lookaround)."`
 	CaseSensitive bool   `name:"case-sensitive" help:"Match case exactly (default: ignore case, Unicode simple folding)."`
-	Role          string `help:"Only hits in this kind of text: user, assistant, tool (calls, results, bash), thinking or summary." enum:",user,assistant,tool,thinking,summary" default:"" placeholder:"ROLE"`
+	Role          string `help:"Only hits in this kind of text: user, assistant, tool (calls, results, bash), thinking or summary." placeholder:"ROLE"`
 	Since         string `help:"Only entries written at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in local time, or RFC 3339)." placeholder:"DATE"`
 	Agents        bool   `help:"Also search the pi-subagent agent transcripts of each session."`
 	Limit         int    `help:"Stop after N hits (0: no limit)." default:"0" placeholder:"N"`
@@ -60,7 +60,7 @@ func (c *SearchCmd) Run(g *Globals) error {
 		return err
 	}
 	out := &searchPrinter{w: g.stdout, json: c.JSON}
-	st, err := search.NewSearcher().Search(context.Background(), m, srcs, search.Options{Limit: c.Limit}, out.file)
+	st, err := search.NewSearcher().Search(context.Background(), m, srcs, search.Options{Limit: c.Limit, NoCache: true}, out.file)
 	if err == nil {
 		err = out.err
 	}
@@ -77,7 +77,11 @@ func (c *SearchCmd) Run(g *Globals) error {
 		out.summary(st)
 	}
 	if st.Hits == 0 {
-		return fail(exitFailed, "")
+		files := "files"
+		if st.Files == 1 {
+			files = "file"
+		}
+		return fail(exitFailed, "no hits in %d session %s", st.Files, files)
 	}
 	return nil
 }
@@ -152,10 +156,7 @@ func (p *searchPrinter) human(b *strings.Builder, res search.FileResult) {
 	if p.sessions > 1 {
 		b.WriteByte('\n')
 	}
-	title := sanitize.Clip(res.SessionName, 80)
-	if a := res.Source.AgentPath; a != "" {
-		title = "agent " + sanitize.Fold(a) + " · " + title
-	}
+	title := sanitize.Clip(res.Title(), 100)
 	fmt.Fprintf(b, "%s · %s\n  %s\n", title, sanitize.Fold(res.SessionID), sanitize.Line(res.Source.Path))
 	type group struct {
 		label string

@@ -191,3 +191,18 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSaysWhyNothingPrinted: a search without hits still tells a
+// person what was searched (exit 1 alone looked like a crash), and a bad
+// --role lists the roles the issue names, not kong's empty default.
+func TestSearchSaysWhyNothingPrinted(t *testing.T) {
+	env := searchWorkspace(t)
+	code, out, errOut := runCLI(t, append(env, "search", "no such words")...)
+	if code != exitFailed || out != "" || !strings.Contains(errOut, "no hits in 2 session files") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, append(env, "search", "quokka", "--role", "robot")...)
+	if code != exitUsage || !strings.Contains(errOut, "user, assistant, tool, thinking, summary") || strings.Contains(errOut, `""`) {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -24,8 +25,9 @@ type SessionCmd struct {
 }
 
 // openSessionWith loads a session file. A file that is not a Pi session
-// is a usage error; a FIFO, device or directory (also behind a symlink) is
-// refused (exit 4) without being read; IO failures are plain errors.
+// (or a missing file) is a usage error; a FIFO, device or directory (also
+// behind a symlink) is refused (exit 4) without being read; IO failures
+// are plain errors.
 func openSessionWith(path string, opt session.Options) (*session.Session, error) {
 	s, err := session.OpenWithOptions(path, opt)
 	switch {
@@ -35,6 +37,8 @@ func openSessionWith(path string, opt session.Options) (*session.Session, error)
 		return nil, fail(exitUsage, "%s: %v", path, err)
 	case errors.Is(err, session.ErrNotRegular):
 		return nil, fail(exitRefused, "%v", err)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fail(exitUsage, "no such session: %s", sanitize.Line(path))
 	}
 	return nil, err
 }

@@ -35,8 +35,9 @@ type Forms struct {
 	Text TextEditor
 }
 
-// TextEditor are the keys that move and edit in a multi-line text editor;
-// any other key with text types it.
+// TextEditor are the keys that move and edit text: the multi-line editor
+// of the raw JSON view and, for the keys that apply to one line, every
+// one-line field of a form. Any other key with text types it.
 type TextEditor struct {
 	Left, Right, Up, Down key.Binding
 	PageUp, PageDown      key.Binding
@@ -49,6 +50,19 @@ type TextEditor struct {
 	// KillToEnd and KillToStart delete from the cursor to the end or the
 	// start of its line.
 	KillToEnd, KillToStart key.Binding
+	// WordLeft and WordRight move over a word (a run of non-spaces);
+	// DeleteWordBefore and DeleteWordAfter delete one.
+	WordLeft, WordRight               key.Binding
+	DeleteWordBefore, DeleteWordAfter key.Binding
+	// Paste types the system clipboard in a one-line field (a terminal's
+	// own paste works everywhere).
+	Paste key.Binding
+}
+
+// Help lists the editing keys for the help screen, in reading order.
+func (t *TextEditor) Help() []key.Binding {
+	return []key.Binding{t.LineStart, t.LineEnd, t.WordLeft, t.WordRight, t.DeleteWordBefore, t.DeleteWordAfter,
+		t.KillToStart, t.KillToEnd, t.Paste}
 }
 
 // DefaultTextEditor returns the stock text editor bindings (those of
@@ -62,10 +76,15 @@ func DefaultTextEditor() TextEditor {
 		LineStart: b([]string{"home", "ctrl+a"}, "home", "line start"), LineEnd: b([]string{"end", "ctrl+e"}, "end", "line end"),
 		DocStart: b([]string{"ctrl+home", "alt+<"}, "ctrl+home", "top"), DocEnd: b([]string{"ctrl+end", "alt+>"}, "ctrl+end", "bottom"),
 		Newline: b([]string{"enter", "ctrl+m"}, "enter", "new line"), Indent: b([]string{"tab"}, "tab", "indent"),
-		DeleteBefore: b([]string{"backspace", "ctrl+h"}, "backspace", "delete back"),
-		DeleteAfter:  b([]string{"delete", "ctrl+d"}, "del", "delete"),
-		KillToEnd:    b([]string{"ctrl+k"}, "ctrl+k", "delete to line end"),
-		KillToStart:  b([]string{"ctrl+u"}, "ctrl+u", "delete to line start"),
+		DeleteBefore:     b([]string{"backspace", "ctrl+h"}, "backspace", "delete back"),
+		DeleteAfter:      b([]string{"delete", "ctrl+d"}, "del", "delete"),
+		KillToEnd:        b([]string{"ctrl+k"}, "ctrl+k", "delete to line end"),
+		KillToStart:      b([]string{"ctrl+u"}, "ctrl+u", "delete to line start"),
+		WordLeft:         b([]string{"alt+left", "ctrl+left", "alt+b"}, "alt+←", "word left"),
+		WordRight:        b([]string{"alt+right", "ctrl+right", "alt+f"}, "alt+→", "word right"),
+		DeleteWordBefore: b([]string{"alt+backspace", "ctrl+w", "ctrl+backspace"}, "ctrl+w", "delete word back"),
+		DeleteWordAfter:  b([]string{"alt+delete", "alt+d", "ctrl+delete"}, "alt+d", "delete word"),
+		Paste:            b([]string{"ctrl+v"}, "ctrl+v", "paste (one-line fields)"),
 	}
 }
 
@@ -121,6 +140,8 @@ func (k *Forms) Named() map[string]*key.Binding {
 		"form.text.top": &k.Text.DocStart, "form.text.bottom": &k.Text.DocEnd, "form.text.newline": &k.Text.Newline,
 		"form.text.indent": &k.Text.Indent, "form.text.delete-before": &k.Text.DeleteBefore,
 		"form.text.delete-after": &k.Text.DeleteAfter, "form.text.kill-to-end": &k.Text.KillToEnd,
-		"form.text.kill-to-start": &k.Text.KillToStart,
+		"form.text.kill-to-start": &k.Text.KillToStart, "form.text.word-left": &k.Text.WordLeft,
+		"form.text.word-right": &k.Text.WordRight, "form.text.delete-word-before": &k.Text.DeleteWordBefore,
+		"form.text.delete-word-after": &k.Text.DeleteWordAfter, "form.text.paste": &k.Text.Paste,
 	}
 }

@@ -1,10 +1,6 @@
 package resources
 
-import (
-	"fmt"
-
-	"github.com/forgebench/forgebench/engine/jsonv"
-)
+import "github.com/forgebench/forgebench/engine/jsonv"
 
 // PresetTreeBytes is how a Preset edited as its file's JSON tree is
 // written: JSON.stringify(tree, null, 2) + "\n", the file's own keys in the
@@ -30,11 +26,8 @@ func SavePresetTree(ws Workspace, scope Scope, id string, tree *jsonv.Object, ex
 }
 
 // ReadImportFile reads a file the user names to import (a regular file,
-// read with the library's size limit).
+// read with the library's size limit). Its errors are *fs.PathError,
+// which name the operation and the file.
 func ReadImportFile(path string) ([]byte, error) {
-	raw, err := readRegularFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return raw, nil
+	return readRegularFile(path)
 }

@@ -61,30 +61,15 @@ func (t *Template) Analyze() *Analysis {
 	return a
 }
 
-// FirstError returns the first analysis error of t, or nil. It is the
-// allocation-free check Render uses.
-func (t *Template) FirstError() *Error { return t.firstError(t.list(t.root)) }
-
-func (t *Template) firstError(nodes []node) *Error {
-	for i := range nodes {
-		n := &nodes[i]
-		switch n.kind {
-		case nodeOutput:
-			for f, rest, ok := nextFilter(t.filters(t.detail(n))); ok; f, rest, ok = nextFilter(rest) {
-				if !knownFilter(f) {
-					return spanError(t.src, StageAnalyze, KindFilter, "Unknown forge-v1 filter: "+f, int(n.start), int(n.end))
-				}
-			}
-		case nodeIf:
-			if err := t.firstError(t.list(t.detail(n).thenBody)); err != nil {
-				return err
-			}
-			if err := t.firstError(t.list(t.detail(n).elseBody)); err != nil {
-				return err
-			}
-		}
+// FirstError returns the first analysis error of t, or nil: the first
+// unknown filter in source order, which Parse has already found. It is the
+// allocation-free check Render uses (allocation-free when there is none).
+func (t *Template) FirstError() *Error {
+	b := &t.badFilter
+	if b.end == 0 {
+		return nil
 	}
-	return nil
+	return spanError(t.src, StageAnalyze, KindFilter, "Unknown forge-v1 filter: "+t.str(b.name), int(b.start), int(b.end))
 }
 
 func pathDependency(p path, span Span) Dependency {

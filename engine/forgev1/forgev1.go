@@ -104,12 +104,5 @@ func (o Options) limit() float64 {
 
 // Render parses, analyzes and renders src, returning the first error.
 func Render(src string, env Env, opts Options) (string, *Error) {
-	t, err := Parse(src)
-	if err != nil {
-		return "", err
-	}
-	if err := t.FirstError(); err != nil {
-		return "", err
-	}
-	return t.Render(env, opts)
+	return renderOnce(src, env, opts.Macros, opts.limit())
 }

@@ -48,11 +48,14 @@ func FuzzRender(f *testing.F) {
 		if limit > 1<<20 || limit < -1<<20 {
 			limit = 1 << 10
 		}
-		macros := NewMacroResolver(map[string]Macro{
-			"m":    StaticMacro("macro"),
-			"loop": {Dependencies: []string{"extensions.loop"}, Render: func(Env) (string, error) { return "x", nil }},
-		})
+		macros := newMacros()
 		out, err := Render(src, Env{Runtime: runtime, Parameters: p}, Options{Limit: limit, Macros: macros})
+		// Render parses in a pooled workspace; a template from Parse (its own
+		// memory) must render the same, error for error.
+		detachedOut, detachedErr := renderDetached(src, Env{Runtime: runtime, Parameters: p}, limit, newMacros())
+		if detachedOut != out || (err == nil) != (detachedErr == nil) || (err != nil && err.Message != detachedErr.Message) {
+			t.Fatalf("Render = %q, %v; Parse+Render = %q, %v", out, err, detachedOut, detachedErr)
+		}
 		if err != nil {
 			if err.Message == "" || err.Kind == "" {
 				t.Fatalf("empty error %+v", err)
@@ -69,4 +72,23 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("output of %d units exceeds limit %d", n, max)
 		}
 	})
+}
+
+func newMacros() *MacroResolver {
+	return NewMacroResolver(map[string]Macro{
+		"m":    StaticMacro("macro"),
+		"loop": {Dependencies: []string{"extensions.loop"}, Render: func(Env) (string, error) { return "x", nil }},
+	})
+}
+
+// renderDetached is Render through the public steps.
+func renderDetached(src string, env Env, limit int, macros *MacroResolver) (string, *Error) {
+	tpl, err := Parse(src)
+	if err != nil {
+		return "", err
+	}
+	if err := tpl.FirstError(); err != nil {
+		return "", err
+	}
+	return tpl.Render(env, Options{Limit: limit, Macros: macros})
 }

@@ -1,191 +1,25 @@
 package forgev1
 
 import (
-	"math"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
-// Template is a parsed forge-v1 template. It is immutable and may be
-// rendered any number of times, concurrently.
-//
-// A template is one allocation when it is small (newTemplate): its nodes
-// and details are allocated with it, and neither holds a pointer (strings
-// are ranges of src), so parsing the typical template allocates once and
-// the garbage collector scans only the header.
-type Template struct {
-	src       string
-	nodes     []node   // every node; each node list is a range of it
-	details   []detail // payloads of output and if nodes
-	extra     []string // strings that are not ranges of src (see strRef)
-	root      nodeList // the top-level node list
-	textBytes int      // size of the literal text, a lower bound for the output
-}
-
-// A template is allocated together with room for its nodes and details
-// (newTemplate picks the smallest that fits the estimate); a bigger one
-// gets separate arrays.
-type (
-	templateS struct {
-		t       Template
-		nodes   [3]node
-		details [1]detail
-	}
-	templateM struct {
-		t       Template
-		nodes   [12]node
-		details [6]detail
-	}
-)
-
-// newTemplate allocates a Template for src with node and detail storage
-// for the estimated counts.
-func newTemplate(src string, nodes, payloads int) (t *Template, ns []node, ds []detail) {
-	switch {
-	case nodes <= 3 && payloads <= 1:
-		w := &templateS{t: Template{src: src}}
-		return &w.t, w.nodes[:0], w.details[:0]
-	case nodes <= 12 && payloads <= 6:
-		w := &templateM{t: Template{src: src}}
-		return &w.t, w.nodes[:0], w.details[:0]
-	}
-	return &Template{src: src}, make([]node, 0, nodes), make([]detail, 0, payloads)
-}
-
-// strRef is a string of a template without a pointer: src[off:off+n], or
-// Template.extra[off] when n is negative (a path with spaces dropped, an
-// unescaped literal).
-type strRef struct{ off, n int32 }
-
-// str returns the string r names.
-func (t *Template) str(r strRef) string {
-	if r.n < 0 {
-		return t.extra[r.off]
-	}
-	return t.src[r.off : r.off+r.n]
-}
-
-// pathRef is a path stored in a detail (path with its text as a strRef).
-type pathRef struct {
-	expr  strRef
-	class pathClass
-}
-
-// path returns the path a detail holds.
-func (t *Template) path(r pathRef) path { return path{expr: t.str(r.expr), class: r.class} }
-
-// nodeList is a range of Template.nodes.
-type nodeList struct{ start, count int32 }
-
-// list returns the nodes of l.
-func (t *Template) list(l nodeList) []node { return t.nodes[l.start : l.start+l.count] }
-
-// detail returns the payload of an output or if node.
-func (t *Template) detail(n *node) *detail { return &t.details[n.d] }
-
-// text returns the literal text of a text node.
-func (t *Template) text(n *node) string { return t.src[n.start:n.end] }
-
-// filters returns the filter part of an output node's detail.
-func (t *Template) filters(d *detail) string { return t.str(d.filters) }
-
-type nodeKind uint8
-
-const (
-	nodeText nodeKind = iota
-	nodeOutput
-	nodeIf
-)
-
-type predicateKind uint8
-
-const (
-	predTruthy predicateKind = iota
-	predEq
-	predNe
-)
-
-// node is one AST node; start/end are byte offsets into the source. It is
-// small and pointer-free (cheap to copy, nothing for the GC to scan); tags
-// carry their data in Template.details[d], and if-branches are ranges.
-// Offsets are 32-bit: Parse refuses a source of 2 GiB or more.
-type node struct {
-	kind  nodeKind
-	d     int32 // nodeOutput, nodeIf: index into Template.details
-	units int32 // nodeText: UTF-16 length of src[start:end]
-	start int32
-	end   int32
-}
-
-// detail is the payload of an output or if node (pointer-free too).
-type detail struct {
-	path    pathRef // output path or predicate path
-	filters strRef  // nodeOutput: the "|"-separated filter part, see nextFilter
-
-	expected strRef        // nodeIf with == / !=
-	thenBody nodeList      // nodeIf
-	elseBody nodeList      // nodeIf, when hasElse
-	pred     predicateKind // nodeIf
-	hasElse  bool
-}
-
-// pathClass is how a path resolves (§8.4), decided once at parse time.
-type pathClass uint8
-
-const (
-	pathExtension pathClass = iota // extensions.<name>
-	pathRoot                       // runtime… / parameters… / extensions (any other length)
-	pathBare                       // one non-root segment: legacy fallback
-	pathOther                      // multi-segment path with a non-root head
-)
-
-// path is a validated path: its segments trimmed and joined by ".", so
-// "runtime.tool.read" (the form upstream's undefined message prints).
-type path struct {
-	expr  string
-	class pathClass
-}
-
-// head returns the first segment and the rest of the path.
-func (p path) head() (string, string) {
-	head, rest, _ := strings.Cut(p.expr, ".")
-	return head, rest
-}
-
-// nextFilter returns the next non-empty trimmed filter name of a filter
-// part ("a | | b" yields "a", then "b") and what remains after it.
-func nextFilter(filters string) (name, rest string, ok bool) {
-	for filters != "" {
-		part, remaining, _ := strings.Cut(filters, "|")
-		filters = remaining
-		if part = jsonv.TrimJS(part); part != "" {
-			return part, filters, true
-		}
-	}
-	return "", "", false
-}
-
-// Parse parses src into a Template, or returns a parse-stage error.
+// Parse parses src into a Template, or returns a parse-stage error. It
+// parses into a pooled workspace and copies the result into memory of
+// exactly the size needed (see detach).
 func Parse(src string) (*Template, *Error) {
-	if len(src) > math.MaxInt32 {
-		return nil, &Error{Stage: StageParse, Kind: KindParse, Message: "forge-v1 template is too large to parse (2 GiB or more)."}
+	w := workspaces.Get().(*workspace)
+	var t Template
+	err := w.parse(&t, src)
+	var out *Template
+	if err == nil {
+		out = detach(&t)
 	}
-	payloads, nodes := estimateSizes(src)
-	t, ns, ds := newTemplate(src, nodes, payloads)
-	p := parser{t: t, src: src, nodes: ns, details: ds}
-	scratch := scratchPool.Get().(*[]node)
-	st := (*scratch)[:0]
-	root, _, err := p.parseUntil(0, &st)
-	*scratch = st[:0]
-	scratchPool.Put(scratch)
-	if err != nil {
-		return nil, err
-	}
-	t.nodes, t.details, t.root, t.textBytes = p.nodes, p.details, root, p.textBytes
-	return t, nil
+	w.release(&t)
+	return out, err
 }
 
 // ref stores s as a strRef: a range of the source when s is one (the
@@ -199,43 +33,8 @@ func (p *parser) ref(s string) strRef {
 	if at >= base && at-base+uintptr(len(s)) <= uintptr(len(p.src)) {
 		return strRef{off: int32(at - base), n: int32(len(s))}
 	}
-	p.t.extra = append(p.t.extra, s)
-	return strRef{off: int32(len(p.t.extra) - 1), n: -1}
-}
-
-// estimateSizes guesses how many payload-carrying tags (outputs and ifs)
-// and nodes src parses into, from the tag openers: else/endif tags carry
-// no payload, and a text node precedes an opener unless a closer ends
-// right before it. Short guesses only cost a regrowth.
-func estimateSizes(src string) (payloads, nodes int) {
-	nodes = 1
-	for i := 0; i < len(src)-1; i++ {
-		j := indexOpenBrace(src[:len(src)-1], i)
-		if j < 0 {
-			break
-		}
-		i = j
-		switch src[i+1] {
-		case '{':
-			payloads++
-		case '%':
-			k := i + 2
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
-				k++
-			}
-			if !strings.HasPrefix(src[k:], "if") {
-				continue
-			}
-			payloads++
-		default:
-			continue
-		}
-		nodes++
-		if i > 0 && src[i-1] != '}' {
-			nodes++
-		}
-	}
-	return payloads, nodes
+	p.extra = append(p.extra, s)
+	return strRef{off: int32(len(p.extra) - 1), n: -1}
 }
 
 // MaxParseDepth bounds if-nesting in Parse (a Go-side guard, not an
@@ -249,34 +48,29 @@ const (
 	stopEndif
 )
 
+// parser holds what it builds itself rather than a *Template: the
+// escape analysis is not field-sensitive, and a Template pointer here
+// would move the caller's Template to the heap.
 type parser struct {
-	t       *Template
 	src     string
 	pos     int
-	depth   int      // open if tags
-	nodes   []node   // finished node lists, back to back
-	details []detail // node payloads
+	depth   int         // open if tags
+	nodes   nodeStack   // finished node lists, back to back
+	details detailStack // node payloads
+	stack   nodeStack   // nodes of the lists not finished yet
+	extra   []string    // see Template.extra
 
-	textBytes int // total size of the literal text
+	textBytes int       // total size of the literal text
+	badFilter badFilter // see Template.badFilter
 }
-
-// scratchPool recycles the stack of the lists being parsed (nodes of
-// the lists not finished yet) between parses.
-var scratchPool = sync.Pool{New: func() any { s := make([]node, 0, 32); return &s }}
 
 // finish moves the nodes parsed since base from the list stack to the
 // node store and returns their range.
-func (p *parser) finish(st *[]node, base int) nodeList {
-	l := nodeList{start: int32(len(p.nodes)), count: int32(len(*st) - base)}
-	p.nodes = append(p.nodes, (*st)[base:]...)
-	*st = (*st)[:base]
+func (p *parser) finish(base int) nodeList {
+	l := nodeList{start: int32(p.nodes.n), count: int32(p.stack.n - base)}
+	p.nodes.pushAll(p.stack.items()[base:])
+	p.stack.n = base
 	return l
-}
-
-// addDetail stores d and returns its index in Template.details.
-func (p *parser) addDetail(d detail) int32 {
-	p.details = append(p.details, d)
-	return int32(len(p.details) - 1)
 }
 
 func (p *parser) fail(message string, start, end int) *Error {
@@ -304,25 +98,25 @@ func spanOf(src string, start, end int) Span {
 
 // parseUntil parses nodes until end of input or one of the stop tags,
 // returning which stop tag ended the list (0 at end of input).
-func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error) {
-	base := len(*st)
+func (p *parser) parseUntil(stop stopSet) (nodeList, stopSet, *Error) {
+	base := p.stack.n
 	src := p.src
 	for p.pos < len(src) {
 		open, isTag := nextOpening(src, p.pos)
 		if open < 0 {
-			*st = append(*st, p.textNode(src, p.pos, len(src)))
+			p.stack.push(p.textNode(src, p.pos, len(src)))
 			p.pos = len(src)
 			break
 		}
 		if open > p.pos {
-			*st = append(*st, p.textNode(src, p.pos, open))
+			p.stack.push(p.textNode(src, p.pos, open))
 		}
 		if !isTag {
 			n, err := p.parseOutput(open)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			*st = append(*st, n)
+			p.stack.push(n)
 			continue
 		}
 		closeAt := indexCloser(src, open+1, '%') // "{%}" closes at its own '%'
@@ -342,14 +136,14 @@ func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error
 			if stop&kind == 0 {
 				return nodeList{}, 0, p.fail("Unexpected {% "+raw+" %}", open, closeAt+2)
 			}
-			return p.finish(st, base), kind, nil
+			return p.finish(base), kind, nil
 		}
 		if strings.HasPrefix(raw, "if ") {
-			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt, st)
+			n, err := p.parseIf(jsonv.TrimJS(raw[3:]), open, closeAt)
 			if err != nil {
 				return nodeList{}, 0, err
 			}
-			*st = append(*st, n)
+			p.stack.push(n)
 			continue
 		}
 		return nodeList{}, 0, p.fail("Unsupported forge-v1 tag: {% "+raw+" %}", open, closeAt+2)
@@ -361,32 +155,35 @@ func (p *parser) parseUntil(stop stopSet, st *[]node) (nodeList, stopSet, *Error
 		}
 		return nodeList{}, 0, p.fail("Missing {% "+expected+" %}", p.pos, len(src))
 	}
-	return p.finish(st, base), 0, nil
+	return p.finish(base), 0, nil
 }
 
-func (p *parser) parseIf(raw string, open, closeAt int, st *[]node) (node, *Error) {
-	n := node{kind: nodeIf, start: int32(open), end: int32(closeAt + 2)}
-	var d detail
-	if err := p.parsePredicate(&d, raw, open, closeAt+2); err != nil {
+func (p *parser) parseIf(raw string, open, closeAt int) (node, *Error) {
+	// The detail is filled in place (its slot reserved before the branches
+	// are parsed) rather than built on the stack and copied in.
+	n := node{kind: nodeIf, d: int32(p.details.n), start: int32(open), end: int32(closeAt + 2)}
+	p.details.pushZero()
+	if err := p.parsePredicate(&p.details.a[n.d], raw, open, closeAt+2); err != nil {
 		return node{}, err
 	}
 	// The guard keeps hostile input from growing the Go stack without bound.
 	if p.depth++; p.depth > MaxParseDepth {
 		return node{}, p.fail("forge-v1 template nesting is too deep to parse.", open, closeAt+2)
 	}
-	thenBody, stopped, err := p.parseUntil(stopElse|stopEndif, st)
+	thenBody, stopped, err := p.parseUntil(stopElse | stopEndif)
 	if err == nil {
-		d.thenBody = thenBody
+		p.details.a[n.d].thenBody = thenBody // the array may have grown: index again
 		if stopped == stopElse {
-			d.elseBody, _, err = p.parseUntil(stopEndif, st)
-			d.hasElse = true
+			var elseBody nodeList
+			elseBody, _, err = p.parseUntil(stopEndif)
+			d := &p.details.a[n.d]
+			d.elseBody, d.hasElse = elseBody, true
 		}
 	}
 	p.depth--
 	if err != nil {
 		return node{}, err
 	}
-	n.d = p.addDetail(d)
 	return n, nil
 }
 
@@ -436,18 +233,26 @@ func (p *parser) parseOutput(open int) (node, *Error) {
 		return node{}, p.fail("Empty output tag {{}}", open, closeAt+2)
 	}
 	n := node{kind: nodeOutput, start: int32(open), end: int32(closeAt + 2)}
-	var d detail
 	head, rest, hasFilters := strings.Cut(expr, "|")
 	head = jsonv.TrimJS(head)
 	pth, valid := p.parsePath(head)
 	if !valid {
 		return node{}, p.fail("Invalid path: "+head, open, closeAt+2)
 	}
+	n.d = int32(p.details.n)
+	d := p.details.pushZero() // filled in place, not copied in
 	d.path = p.pathRef(pth)
 	if hasFilters {
 		d.filters = p.ref(rest)
+		if p.badFilter.end == 0 {
+			for f, more, ok := nextFilter(rest); ok; f, more, ok = nextFilter(more) {
+				if !knownFilter(f) {
+					p.badFilter = badFilter{start: n.start, end: n.end, name: p.ref(f)}
+					break
+				}
+			}
+		}
 	}
-	n.d = p.addDetail(d)
 	return n, nil
 }
 
@@ -507,7 +312,9 @@ func (p *parser) textNode(src string, start, end int) node {
 }
 
 // pathRef stores a parsed path in a detail.
-func (p *parser) pathRef(pth path) pathRef { return pathRef{expr: p.ref(pth.expr), class: pth.class} }
+func (p *parser) pathRef(pth path) pathRef {
+	return pathRef{expr: p.ref(pth.expr), headLen: int32(pth.headLen), class: pth.class}
+}
 
 // matchComparison splits "left OP 'literal'" at the first OP (index > 0).
 func matchComparison(raw, op string) (predicateKind, string, string, bool) {
@@ -543,6 +350,61 @@ func parseQuoted(v string) (string, bool) {
 // ^[A-Za-z_][A-Za-z0-9_-]*$. The joined form is a substring of the
 // template unless whitespace had to be dropped.
 func (p *parser) parsePath(raw string) (path, bool) {
+	// Fast path, one pass: every segment valid as it stands (so nothing
+	// to trim, and the path is raw itself). Anything else, including
+	// every invalid path, takes the general route below.
+	segments, segStart, headEnd := 0, 0, 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '.' {
+			if i == segStart {
+				return p.parsePathTrimmed(raw)
+			}
+			if segments == 0 {
+				headEnd = i
+			}
+			segments++
+			segStart = i + 1
+			continue
+		}
+		want := segmentRest
+		if i == segStart {
+			want = segmentFirst
+		}
+		if segmentChars[c]&want == 0 {
+			return p.parsePathTrimmed(raw)
+		}
+	}
+	if segStart == len(raw) { // empty, or a trailing "."
+		return p.parsePathTrimmed(raw)
+	}
+	if segments == 0 {
+		headEnd = len(raw)
+	}
+	return path{expr: raw, headLen: headEnd, class: classify(raw[:headEnd], segments+1)}, true
+}
+
+// Byte classes of path segments: ^[A-Za-z_][A-Za-z0-9_-]*$.
+const (
+	segmentFirst uint8 = 1 << iota
+	segmentRest
+)
+
+var segmentChars = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+			t[c] = segmentFirst | segmentRest
+		case c == '-' || (c >= '0' && c <= '9'):
+			t[c] = segmentRest
+		}
+	}
+	return t
+}()
+
+// parsePathTrimmed is parsePath for paths whose segments need trimming,
+// and for invalid ones.
+func (p *parser) parsePathTrimmed(raw string) (path, bool) {
 	segments, trimmed := 0, false
 	var head string
 	for rest, more := raw, true; more; segments++ {
@@ -566,7 +428,7 @@ func (p *parser) parsePath(raw string) (path, bool) {
 		}
 		expr = strings.Join(parts, ".")
 	}
-	return path{expr: expr, class: classify(head, segments)}, true
+	return newPath(expr, classify(head, segments)), true
 }
 
 func validSegment(s string) bool {

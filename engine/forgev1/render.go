@@ -13,15 +13,19 @@ func (t *Template) Render(env Env, opts Options) (string, *Error) {
 }
 
 func (t *Template) render(env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	r := renderer{t: t, env: env, macros: macros, limit: limit}
+	var r renderer // field by field: see workspace.parse
+	r.t, r.env, r.macros, r.limit = *t, env, macros, limit
 	if err := r.renderList(t.list(t.root), 0); err != nil {
 		return "", err
 	}
 	return r.out.result(), nil
 }
 
+// renderer holds a copy of the Template header, not a pointer: the
+// escape analysis is not field-sensitive, and the environment values that
+// flow out of evaluate would take a *Template to the heap with them.
 type renderer struct {
-	t      *Template
+	t      Template
 	env    Env
 	macros *MacroResolver
 	limit  float64
@@ -168,15 +172,26 @@ func (r *renderer) undefinedError(missing path, n *node) *Error {
 	return spanError(r.t.src, StageRender, KindUndefined, "Undefined forge-v1 path: {{"+missing.expr+"}}", int(n.start), int(n.end))
 }
 
-// legacyAliases maps the v1 bare names to their runtime paths (§8.4).
-var legacyAliases = map[string]path{
-	"cwd":             {expr: "runtime.cwd", class: pathRoot},
-	"date":            {expr: "runtime.date", class: pathRoot},
-	"time":            {expr: "runtime.time", class: pathRoot},
-	"lastUserMessage": {expr: "runtime.lastUserMessage", class: pathRoot},
-	"selectedTools":   {expr: "runtime.selectedToolsText", class: pathRoot},
-	"tools":           {expr: "runtime.selectedToolsText", class: pathRoot},
-	"activeModel":     {expr: "runtime.activeModel", class: pathRoot},
+// legacyAlias maps the v1 bare names to their runtime paths (§8.4).
+func legacyAlias(name string) (path, bool) {
+	var expr string
+	switch name {
+	case "cwd":
+		expr = "runtime.cwd"
+	case "date":
+		expr = "runtime.date"
+	case "time":
+		expr = "runtime.time"
+	case "lastUserMessage":
+		expr = "runtime.lastUserMessage"
+	case "selectedTools", "tools":
+		expr = "runtime.selectedToolsText"
+	case "activeModel":
+		expr = "runtime.activeModel"
+	default:
+		return path{}, false
+	}
+	return path{expr: expr, headLen: len("runtime"), class: pathRoot}, true
 }
 
 // evaluate resolves a path (§8.4). With soft set an unresolvable path
@@ -202,8 +217,12 @@ func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
 			cursor = rootObject(r.env.Extensions)
 		}
 		for rest != "" {
-			var seg string
-			seg, rest, _ = strings.Cut(rest, ".")
+			seg := rest
+			if i := strings.IndexByte(rest, '.'); i >= 0 {
+				seg, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
 			next, ok := member(cursor, seg)
 			if !ok {
 				if soft {
@@ -218,7 +237,7 @@ func (r *renderer) evaluate(p path, n *node, soft bool) (any, *Error) {
 		if v, ok := ownProperty(r.env.Parameters, head); ok {
 			return v, nil
 		}
-		if alias, ok := legacyAliases[head]; ok {
+		if alias, ok := legacyAlias(head); ok {
 			return r.evaluate(alias, n, soft)
 		}
 		if v, ok := ownProperty(r.env.Extensions, head); ok {

@@ -60,14 +60,7 @@ func RenderRequestJSON(request []byte) ([]byte, error) {
 }
 
 func renderWithLimit(src string, env Env, macros *MacroResolver, limit float64) (string, *Error) {
-	t, err := Parse(src)
-	if err != nil {
-		return "", err
-	}
-	if err := t.FirstError(); err != nil {
-		return "", err
-	}
-	return t.render(env, macros, limit)
+	return renderOnce(src, env, macros, limit)
 }
 
 func requestEnv(req *jsonv.Object) (Env, error) {

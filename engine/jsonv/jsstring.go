@@ -90,43 +90,44 @@ func TrimJS(s string) string {
 // UTF16Len returns the JavaScript .length of s: UTF-16 code units, with a
 // WTF-8 surrogate counting 1 and each other invalid byte 1 (U+FFFD).
 func UTF16Len(s string) int {
-	// ASCII prefix, 32 then eight bytes at a time. The shift-or form
-	// compiles to one 64-bit load per word.
-	i := 0
-	for ; i+32 <= len(s); i += 32 {
-		t := s[i : i+32]
-		w := word(t[0:8]) | word(t[8:16]) | word(t[16:24]) | word(t[24:32])
-		if w&0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for ; i+8 <= len(s); i += 8 {
-		if word(s[i:i+8])&0x8080808080808080 != 0 {
-			break
-		}
-	}
-	n := i
+	n, i := 0, 0
 	for i < len(s) {
-		c := s[i]
-		switch {
-		case c < 0x80:
-			i++
-		case c < 0xE0:
-			i += runeSize(s, i)
-		case c < 0xF0:
-			if _, ok := surrogateAt(s, i); ok {
-				i += 3
-			} else {
-				i += runeSize(s, i)
+		// ASCII runs, 32 then eight bytes at a time (the shift-or form of
+		// word compiles to one 64-bit load).
+		for i+32 <= len(s) {
+			t := s[i : i+32]
+			if (word(t[0:8])|word(t[8:16])|word(t[16:24])|word(t[24:32]))&highs != 0 {
+				break
 			}
+			i += 32
+			n += 32
+		}
+		for i+8 <= len(s) && word(s[i:i+8])&highs == 0 {
+			i += 8
+			n += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		n++
+		switch {
+		case c < utf8.RuneSelf:
+			i++
 		default:
-			size := runeSize(s, i)
-			if size == 4 {
+			size := ValidRuneLen(s, i)
+			switch {
+			case size == 4:
 				n++
+			case size > 0:
+			default:
+				size = 1
+				if _, ok := surrogateAt(s, i); ok {
+					size = 3
+				}
 			}
 			i += size
 		}
-		n++
 	}
 	return n
 }

@@ -1,8 +1,6 @@
 package turndiff
 
 import (
-	"sync"
-
 	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
@@ -56,43 +54,46 @@ func EstimateTokens(text string) int {
 // NewBlock is pi-forge's createBlock without wire metadata: the hash
 // covers {role, text}.
 func NewBlock(key, role, text string) Block {
-	in := jsonv.NewObject()
-	in.Set("role", role)
-	in.Set("text", text)
-	return newBlock(key, role, text, in)
+	h := hashInputHead(role).quotedBody(text).ascii(`"}`)
+	return newBlock(key, role, text, h)
 }
 
 // NewBlockSerialized is pi-forge's createBlock with wire metadata: the
 // hash covers {role, text, serialized}. serialized is a jsonv value.
 func NewBlockSerialized(key, role, text string, serialized any) Block {
-	in := jsonv.NewObject()
-	in.Set("role", role)
-	in.Set("text", text)
-	in.Set("serialized", serialized)
-	b := newBlock(key, role, text, in)
+	h := hashInputTail(hashInputHead(role).quotedBody(text), serialized)
+	b := newBlock(key, role, text, h)
 	b.Wire = serialized
 	return b
 }
 
-// hashBuffers recycles the JSON text of hash inputs, which can be large.
-var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+// hashInputHead hashes the start of JSON.stringify({role, text, …}) up to
+// the text's opening quote; the hash input is never built as a string.
+func hashInputHead(role string) fnv {
+	return newFNV().ascii(`{"role":`).quoted(role).ascii(`,"text":"`)
+}
 
-func newBlock(key, role, text string, hashInput *jsonv.Object) Block {
-	chars := jsonv.UTF16Len(text)
-	bp := hashBuffers.Get().(*[]byte)
-	buf := jsonv.AppendStringify((*bp)[:0], hashInput)
-	hash := hashBytes(buf)
-	if cap(buf) <= 16<<20 {
-		*bp = buf[:0]
-		hashBuffers.Put(bp)
-	}
+// hashInputTail hashes the rest after the text's body:
+// `","serialized":` JSON.stringify(serialized) `}`.
+func hashInputTail(h fnv, serialized any) fnv {
+	return h.ascii(`","serialized":`).json(serialized).unit('}')
+}
+
+// newBlock fills a block whose hash input hashed to h.
+func newBlock(key, role, text string, h fnv) Block {
+	return newBlockChars(key, role, text, jsonv.UTF16Len(text), h)
+}
+
+// newBlockChars is newBlock for a text already measured: chars UTF-16
+// units.
+func newBlockChars(key, role, text string, chars int, h fnv) Block {
 	return Block{
 		Key:          key,
 		Role:         role,
 		Text:         text,
 		Chars:        chars,
 		ApproxTokens: max(1, (chars+3)/4),
-		Hash:         hash,
+		Hash:         h.hex(),
 	}
 }
 

@@ -144,7 +144,11 @@ func MessageBlock(message any, seen map[string]int) Block {
 			}
 		}
 	}
-	base := KeyMessage + keyPart(role) + "-" + HashText(role+"\x00"+text)
+	// The key hashes role+"\x00"+text and the block hash covers the
+	// quoted text: one pass over the text feeds both chains.
+	pass := textPass{s: text, key: newFNV().raw(role).unit(0), block: hashInputHead(role)}
+	pass.finish()
+	base := KeyMessage + keyPart(role) + "-" + pass.key.hex()
 	n := seen[base]
 	seen[base] = n + 1
 	key := base
@@ -154,7 +158,9 @@ func MessageBlock(message any, seen map[string]int) Block {
 	o := jsonv.NewObject()
 	o.Set("section", "messages")
 	o.Set("value", message)
-	return NewBlockSerialized(key, role, text, o)
+	b := newBlockChars(key, role, text, pass.units, hashInputTail(pass.block, o))
+	b.Wire = o
+	return b
 }
 
 // MessageText is pi-forge's messageToText: a string message as is, else its

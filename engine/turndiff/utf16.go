@@ -1,6 +1,10 @@
 package turndiff
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
 
 // FNV-1a 32-bit parameters (pi-forge's hashText).
 const (
@@ -18,51 +22,25 @@ func unitAt(s string, i int) (hi, lo uint16, size int) {
 	if c < utf8.RuneSelf {
 		return uint16(c), 0, 1
 	}
+	switch jsonv.ValidRuneLen(s, i) {
+	case 2:
+		return uint16(c&0x1F)<<6 | uint16(s[i+1]&0x3F), 0, 2
+	case 3:
+		return uint16(c&0x0F)<<12 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F), 0, 3
+	case 4:
+		r := (rune(c&0x07)<<18 | rune(s[i+1]&0x3F)<<12 | rune(s[i+2]&0x3F)<<6 | rune(s[i+3]&0x3F)) - 0x10000
+		return 0xD800 + uint16(r>>10), 0xDC00 + uint16(r&0x3FF), 4
+	}
 	if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
 		return 0xD000 | uint16(s[i+1]&0x3F)<<6 | uint16(s[i+2]&0x3F), 0, 3
 	}
-	r, n := utf8.DecodeRuneInString(s[i:])
-	if r >= 0x10000 {
-		r -= 0x10000
-		return 0xD800 + uint16(r>>10), 0xDC00 + uint16(r&0x3FF), n
-	}
-	return uint16(r), 0, n
+	return utf8.RuneError, 0, 1
 }
 
 // HashText is pi-forge's hashText: FNV-1a 32-bit over the UTF-16 code
 // units of text, as 8 lowercase hex digits.
 func HashText(text string) string {
-	return fnvUTF16(text)
-}
-
-// hashBytes is HashText of UTF-8 bytes.
-func hashBytes(b []byte) string {
-	return fnvUTF16(b)
-}
-
-func fnvUTF16[T string | []byte](text T) string {
-	h := uint32(fnvOffset)
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			h = (h ^ uint32(c)) * fnvPrime
-			i++
-			continue
-		}
-		hi, lo, n := unitAt(string(text[i:min(i+4, len(text))]), 0)
-		h = (h ^ uint32(hi)) * fnvPrime
-		if lo != 0 {
-			h = (h ^ uint32(lo)) * fnvPrime
-		}
-		i += n
-	}
-	const hexDigits = "0123456789abcdef"
-	var out [8]byte
-	for k := 7; k >= 0; k-- {
-		out[k] = hexDigits[h&0xF]
-		h >>= 4
-	}
-	return string(out[:])
+	return newFNV().raw(text).hex()
 }
 
 // sliceUTF16 is JavaScript's s.slice(0, n): the first n UTF-16 code units.

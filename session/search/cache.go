@@ -21,6 +21,16 @@ const cachedQueries = 8
 // maxCachedHits bounds the hits one cached result may hold.
 const maxCachedHits = 10000
 
+// The cache's memory budget, whatever the number of files and queries
+// seen: hits held in results (a hit is a few hundred bytes) and entries
+// in trees (some 100 bytes each). Past one, results with hits (or trees)
+// are dropped until half the budget is left; results that found nothing
+// are tiny and are what lets a narrower query skip a file, so they stay.
+const (
+	cacheHitBudget  = 20000
+	cacheTreeBudget = 200000
+)
+
 type fileCache struct {
 	size    int64
 	modTime time.Time
@@ -92,6 +102,8 @@ func foldString(s string) string {
 type cache struct {
 	mu    sync.Mutex
 	files map[string]*fileCache
+	// hits and treeEntries are what the files' results and trees hold.
+	hits, treeEntries int
 }
 
 // entry returns the file's cache, emptied when the file changed.
@@ -101,6 +113,10 @@ func (c *cache) entry(src Source) *fileCache {
 	}
 	fc := c.files[src.Path]
 	if fc == nil || fc.size != src.Size || !fc.modTime.Equal(src.ModTime) {
+		if fc != nil {
+			c.forgetResults(fc, false)
+			c.forgetTree(fc)
+		}
 		fc = &fileCache{size: src.Size, modTime: src.ModTime}
 		c.files[src.Path] = fc
 	}
@@ -138,10 +154,48 @@ func (c *cache) store(src Source, k queryKey, res FileResult) {
 	defer c.mu.Unlock()
 	fc := c.entry(src)
 	res.Hits = slices.Clone(res.Hits)
-	fc.results = slices.DeleteFunc(fc.results, func(r cachedResult) bool { return r.key == k })
+	fc.results = slices.DeleteFunc(fc.results, func(r cachedResult) bool {
+		if r.key == k {
+			c.hits -= len(r.res.Hits)
+			return true
+		}
+		return false
+	})
 	fc.results = append([]cachedResult{{key: k, res: res}}, fc.results...)
+	c.hits += len(res.Hits)
 	if len(fc.results) > cachedQueries {
+		for _, r := range fc.results[cachedQueries:] {
+			c.hits -= len(r.res.Hits)
+		}
 		fc.results = fc.results[:cachedQueries]
+	}
+	if c.hits > cacheHitBudget {
+		for _, other := range c.files {
+			if c.hits <= cacheHitBudget/2 {
+				break
+			}
+			c.forgetResults(other, true)
+		}
+	}
+}
+
+// forgetResults drops a file's results (only those with hits when
+// keepEmpty), keeping the count of cached hits. The caller holds mu.
+func (c *cache) forgetResults(fc *fileCache, keepEmpty bool) {
+	fc.results = slices.DeleteFunc(fc.results, func(r cachedResult) bool {
+		if keepEmpty && len(r.res.Hits) == 0 {
+			return false
+		}
+		c.hits -= len(r.res.Hits)
+		return true
+	})
+}
+
+// forgetTree drops a file's tree. The caller holds mu.
+func (c *cache) forgetTree(fc *fileCache) {
+	if fc.tree != nil {
+		c.treeEntries -= len(fc.tree.ids)
+		fc.tree = nil
 	}
 }
 
@@ -155,7 +209,21 @@ func (c *cache) tree(src Source) *treeInfo {
 func (c *cache) storeTree(src Source, t *treeInfo) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entry(src).tree = t
+	fc := c.entry(src)
+	c.forgetTree(fc)
+	if len(t.ids) > cacheTreeBudget/2 {
+		return // one huge session: read its tree again when needed
+	}
+	fc.tree = t
+	c.treeEntries += len(t.ids)
+	for _, other := range c.files {
+		if c.treeEntries <= cacheTreeBudget {
+			break
+		}
+		if other != fc {
+			c.forgetTree(other)
+		}
+	}
 }
 
 // name returns the cached session name of the file, if any.

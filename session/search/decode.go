@@ -83,32 +83,45 @@ func decodeEscape(raw []byte, i int) (rune, int) {
 	return '\\', 1
 }
 
-// rawOffset returns the offset in raw of the character whose decoded text
-// starts at byte d of decodeString(nil, raw) (len(raw) for the end).
-func rawOffset(raw []byte, d int) int {
-	out := 0
-	for i := 0; i < len(raw); {
-		if out >= d {
-			return i
+// rawCursor maps offsets in the decoded text of one string body
+// (decodeString) to offsets in the body as written, walking forward from the last answer: the matches of a text come in
+// increasing order, so locating all of them reads the text once (from
+// its start each time, a text with thousands of matches cost minutes).
+type rawCursor struct {
+	raw    []byte
+	i, out int // raw offset and the decoded offset it stands for
+}
+
+// at returns the raw offset of the character whose decoded text starts at
+// byte d (len(raw) for the end); a d before the last one asked restarts
+// from the beginning.
+func (c *rawCursor) at(d int) int {
+	if d < c.out {
+		c.i, c.out = 0, 0
+	}
+	raw := c.raw
+	for c.i < len(raw) {
+		if c.out >= d {
+			return c.i
 		}
-		if raw[i] == '\\' {
-			r, n := decodeEscape(raw, i)
-			out += utf8.RuneLen(r)
-			i += n
+		if raw[c.i] == '\\' {
+			r, n := decodeEscape(raw, c.i)
+			c.out += utf8.RuneLen(r)
+			c.i += n
 			continue
 		}
-		if raw[i] < utf8.RuneSelf {
-			out++
-			i++
+		if raw[c.i] < utf8.RuneSelf {
+			c.out++
+			c.i++
 			continue
 		}
-		r, n := decodeRune(raw[i:])
+		r, n := decodeRune(raw[c.i:])
 		if r == utf8.RuneError {
-			out += 3
+			c.out += 3
 		} else {
-			out += n
+			c.out += n
 		}
-		i += n
+		c.i += n
 	}
 	return len(raw)
 }

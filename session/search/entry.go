@@ -95,12 +95,13 @@ func (m *Matcher) eachMatch(line []byte, e *session.Entry, sc *scratch, fn func(
 		}
 		sc.text = decodeString(sc.text[:0], f.raw)
 		text := sc.text
+		raw := rawCursor{raw: f.raw}
 		for from := 0; from <= len(text); {
 			s, ok := m.find(text, from)
 			if !ok {
 				break
 			}
-			mt := Match{Role: f.role, Field: fi, Start: s.start, End: s.end, Offset: f.off + rawOffset(f.raw, s.start)}
+			mt := Match{Role: f.role, Field: fi, Start: s.start, End: s.end, Offset: f.off + raw.at(s.start)}
 			if !fn(mt, text) {
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/forgebench/forgebench/session"
@@ -57,6 +58,21 @@ type FileResult struct {
 	Cached bool
 }
 
+// Title names the file for people: the session's name or, for an agent
+// transcript, "agent <path>" followed by the name when it says more than
+// the path (pi-subagent names a transcript "[subagent] <path>"). It is
+// file-derived text: sanitise it before it reaches a terminal.
+func (r FileResult) Title() string {
+	a := r.Source.AgentPath
+	switch {
+	case a == "":
+		return r.SessionName
+	case r.SessionName == "" || strings.Contains(r.SessionName, a):
+		return "agent " + a
+	}
+	return "agent " + a + " · " + r.SessionName
+}
+
 // Options tune a search. The zero value is ready to use.
 type Options struct {
 	// Limit stops the search after this many hits (0 = no limit).
@@ -70,6 +86,9 @@ type Options struct {
 	// PartBytes splits larger files into parts read by several workers
 	// (16 MiB).
 	PartBytes int64
+	// NoCache keeps nothing for later searches (a one-off search, as the
+	// CLI's: memory then stays bounded whatever the number of hits).
+	NoCache bool
 }
 
 func (o Options) withDefaults() Options {
@@ -122,6 +141,7 @@ type fileRun struct {
 	bytes     int64
 	err       error
 	result    FileResult
+	cached    bool // the cache answered (result is dropped once delivered)
 }
 
 type part struct {
@@ -157,7 +177,7 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			}
 			if res, ok := s.cache.lookup(src, key); ok {
 				res.Cached = true
-				runs[i].result = res
+				runs[i].result, runs[i].cached = res, true
 				done <- i
 				continue
 			}
@@ -194,7 +214,7 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			sc := newScanner(opt.BufferBytes, opt.MaxLineBytes, &s.big)
 			for p := range parts {
 				if s.scanPart(ctx, m, sc, srcs[p.file], &runs[p.file], p) {
-					s.finish(ctx, m, sc, srcs[p.file], &runs[p.file], key)
+					s.finish(ctx, m, sc, srcs[p.file], &runs[p.file], key, !opt.NoCache)
 					done <- p.file
 				}
 			}
@@ -205,7 +225,7 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 	cancel()
 	wg.Wait()
 	for i := range runs {
-		if runs[i].result.Cached {
+		if runs[i].cached {
 			st.Cached++
 		} else if runs[i].bytes > 0 {
 			st.Read++
@@ -236,6 +256,7 @@ func (s *Searcher) emit(ctx context.Context, runs []fileRun, done <-chan int, wi
 				continue
 			}
 			res := run.result
+			run.result = FileResult{} // delivered: the caller keeps what it wants
 			if limit > 0 && st.Hits+len(res.Hits) >= limit {
 				res.Hits = res.Hits[:limit-st.Hits]
 				st.Hits = limit
@@ -273,15 +294,17 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 	return run.pending == 0
 }
 
-// finish places a file's hits in its tree, names the session and stores
-// the result in the cache.
-func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Source, run *fileRun, key queryKey) {
+// finish places a file's hits in its tree, names the session and, with
+// remember, stores the result, the tree and the name in the cache.
+func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Source, run *fileRun, key queryKey, remember bool) {
+	hits := run.hits
+	run.hits = nil // placed into run.result below, or dropped
 	if run.err != nil || ctx.Err() != nil {
 		return
 	}
 	res := FileResult{Source: src}
-	if len(run.hits) > 0 {
-		sort.Slice(run.hits, func(a, b int) bool { return run.hits[a].lineOff < run.hits[b].lineOff })
+	if len(hits) > 0 {
+		sort.Slice(hits, func(a, b int) bool { return hits[a].lineOff < hits[b].lineOff })
 		tree := s.cache.tree(src)
 		if tree == nil {
 			var err error
@@ -289,7 +312,9 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 			switch {
 			case errors.Is(err, errNotSession):
 				run.result = res // not a Pi session: nothing in it counts
-				s.cache.store(src, key, res)
+				if remember {
+					s.cache.store(src, key, res)
+				}
 				return
 			case err != nil:
 				if ctx.Err() == nil {
@@ -297,17 +322,21 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 				}
 				return
 			}
-			s.cache.storeTree(src, tree)
+			if remember {
+				s.cache.storeTree(src, tree)
+			}
 		}
 		var err error
-		res, err = s.place(src, tree, run.hits)
+		res, err = s.place(src, tree, hits, remember)
 		if err != nil {
 			run.err = fmt.Errorf("search %s: %w", src.Path, err)
 			return
 		}
 	}
 	run.result = res
-	s.cache.store(src, key, res)
+	if remember {
+		s.cache.store(src, key, res)
+	}
 }
 
 func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*treeInfo, error) {
@@ -320,8 +349,8 @@ func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*tree
 }
 
 // place turns the raw hits of a file into Hits.
-func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit) (FileResult, error) {
-	res := FileResult{Source: src, SessionID: tree.sessionID, SessionName: s.sessionName(src)}
+func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit, remember bool) (FileResult, error) {
+	res := FileResult{Source: src, SessionID: tree.sessionID, SessionName: s.sessionName(src, remember)}
 	var v1 map[int32]string
 	if tree.v1 {
 		var err error
@@ -353,12 +382,14 @@ func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit) (FileResul
 
 // sessionName is what forgebench calls the session everywhere
 // (session.Title over the bounded reads the session picker makes).
-func (s *Searcher) sessionName(src Source) string {
+func (s *Searcher) sessionName(src Source, remember bool) string {
 	if name, ok := s.cache.name(src); ok {
 		return name
 	}
 	it := session.SummarizeFile(src.Path, session.ListOptions{})
 	name := it.Title()
-	s.cache.storeName(src, name)
+	if remember {
+		s.cache.storeName(src, name)
+	}
 	return name
 }

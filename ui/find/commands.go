@@ -48,7 +48,7 @@ const batchWait = 100 * time.Millisecond
 
 // startCmd resolves where the workspace's sessions are, lists the files
 // and starts the search in the background; it returns the first batch.
-func startCmd(ctx context.Context, gen int, s *search.Searcher, m *search.Matcher, ws resources.Workspace, all, agents bool) tea.Cmd {
+func startCmd(ctx context.Context, gen int, s *search.Searcher, m *search.Matcher, opt search.Options, ws resources.Workspace, all, agents bool) tea.Cmd {
 	return func() tea.Msg {
 		srcs, err := search.ListSources(scopeFor(ws, all, agents))
 		if err != nil {
@@ -56,7 +56,7 @@ func startCmd(ctx context.Context, gen int, s *search.Searcher, m *search.Matche
 		}
 		f := &feed{files: make(chan search.FileResult, 64), done: make(chan batchMsg, 1), total: len(srcs)}
 		go func() {
-			st, err := s.Search(ctx, m, srcs, search.Options{}, func(r search.FileResult) bool {
+			st, err := s.Search(ctx, m, srcs, opt, func(r search.FileResult) bool {
 				f.scanned.Add(1)
 				if len(r.Hits) == 0 {
 					return true

@@ -21,12 +21,20 @@ import (
 )
 
 // debounce is how long typing pauses before the query is searched;
-// enter searches at once.
-const debounce = 120 * time.Millisecond
+// enter searches at once. It counts in the 150 ms for the first
+// results (a search typed over is cancelled, and narrowing queries skip
+// the files the last one found nothing in).
+const debounce = 50 * time.Millisecond
 
 // minQuery is the shortest query searched while typing (enter searches
 // any non-empty query).
 const minQuery = 2
+
+// maxHits is how many hits the view keeps: the newest sessions' first,
+// then the search stops and asks for a narrower query. A common word
+// finds hundreds of thousands of hits in months of sessions; keeping
+// them all held hundreds of MB (the CLI streams them without limit).
+const maxHits = 2000
 
 // ClosedMsg is sent when the view closes.
 type ClosedMsg struct{}
@@ -36,6 +44,7 @@ type Model struct {
 	com      *common.Common
 	searcher *search.Searcher
 	open     bool
+	limit    int // hits kept (maxHits; tests lower it)
 
 	query                           string
 	regex, sensitive, agents, every bool
@@ -61,7 +70,7 @@ type Model struct {
 // New returns a closed search view. The Searcher keeps the process-local
 // cache, so repeating or narrowing a query reads little.
 func New(com *common.Common) *Model {
-	m := &Model{com: com, searcher: search.NewSearcher()}
+	m := &Model{com: com, searcher: search.NewSearcher(), limit: maxHits}
 	m.list = common.NewList(renderRow)
 	m.list.SetIdentity(func(r row) string { return r.id })
 	return m
@@ -101,7 +110,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			return m.key(msg)
 		}
 	case debounceMsg:
-		if msg.seq == m.seq && m.open && len([]rune(m.query)) >= minQuery {
+		// enter may have searched this query already.
+		if msg.seq == m.seq && m.open && len([]rune(m.query)) >= minQuery && m.searched != m.signature() {
 			return m.start()
 		}
 	case batchMsg:
@@ -185,7 +195,7 @@ func (m *Model) start() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel, m.running, m.started = cancel, true, m.com.Clock()
-	return startCmd(ctx, m.gen, m.searcher, matcher, m.com.Workspace, m.every, m.agents)
+	return startCmd(ctx, m.gen, m.searcher, matcher, search.Options{Limit: m.limit}, m.com.Workspace, m.every, m.agents)
 }
 
 // apply adds a batch of results and asks for the next.

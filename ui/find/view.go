@@ -32,11 +32,7 @@ type row struct {
 }
 
 func titleRow(f search.FileResult) row {
-	title := sanitize.Fold(f.SessionName)
-	if a := f.Source.AgentPath; a != "" {
-		title = "agent " + sanitize.Fold(a) + " · " + title
-	}
-	return row{kind: rowTitle, id: "f" + f.Source.Path, title: title}
+	return row{kind: rowTitle, id: "f" + f.Source.Path, title: sanitize.Fold(f.Title())}
 }
 
 func hitRow(h search.Hit, i int) row {
@@ -133,10 +129,14 @@ func (m *Model) progressLine() string {
 	}
 	hits := len(m.hits)
 	parts := []string{fmt.Sprintf("%d hit%s in %d session%s", hits, plural(hits), m.files, plural(m.files))}
-	if m.running {
+	switch {
+	case m.running:
 		parts = append(parts, fmt.Sprintf("%d/%d files", m.scanned, m.total))
-	} else {
-		parts = append(parts, fmt.Sprintf("%d files in %s", m.total, m.took.Round(time.Millisecond)))
+	case m.stats.Limited:
+		parts[0] = fmt.Sprintf("first %d hits in %d session%s: narrow the query", hits, m.files, plural(m.files))
+		parts = append(parts, fmt.Sprintf("stopped at file %d/%d", m.scanned, m.total))
+	default:
+		parts = append(parts, fmt.Sprintf("%d file%s in %s", m.total, plural(m.total), m.took.Round(time.Millisecond)))
 		if m.stats.Cached > 0 {
 			parts = append(parts, fmt.Sprintf("%d unchanged", m.stats.Cached))
 		}

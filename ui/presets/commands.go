@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -255,15 +257,32 @@ func saveCmd(ws resources.Workspace, scope preset.Scope, id string, s draft.Snap
 	}
 }
 
-// createCmd writes tree under a new id as a new Preset file (fork or new),
-// exclusively; a new Preset also takes the id as its name.
-func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *jsonv.Object, id string) tea.Cmd {
+// newErrors are the error diagnostics of diags that are not in had.
+func newErrors(diags preset.Diagnostics, had []string) []string {
+	var out []string
+	for _, d := range diags {
+		if d.Level == preset.LevelError && !slices.Contains(had, d.Message) {
+			out = append(out, d.Message)
+		}
+	}
+	return out
+}
+
+// createCmd writes tree under a new id as a new Preset file (fork, new or
+// import), exclusively, unless in scope it has errors its source does not
+// (had); a new Preset also takes the id as its name.
+func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *jsonv.Object, id string, had []string) tea.Cmd {
 	return func() tea.Msg {
 		next, err := draft.Renamed(tree, id, verb == "new")
 		if err != nil {
 			return createdMsg{verb: verb, scope: scope, id: id, err: err}
 		}
-		stack, _ := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
+		stack, diags := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
+		if gained := newErrors(diags, had); len(gained) > 0 {
+			// as preset fork/new refuse it: pi-forge would never activate it
+			return createdMsg{verb: verb, scope: scope, id: id, err: fmt.Errorf("%s:%s would not validate there (%s), so it was not written; pi-forge would never activate it",
+				scope, id, strings.Join(gained, " "))}
+		}
 		res, err := resources.CreatePresetTree(ws, scope, stack.ID, next)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
-// A save refused because the file changed on disk opens the conflict
-// dialog: show the difference (the file on disk against the draft, as
+// A save refused because the file changed on disk (a Preset's, or a
+// profile's: profiles_conflict.go) opens the conflict dialog: show the difference (the file on disk against the draft, as
 // lines), overwrite (a save against the revision now on disk, still
 // guarded), fork the draft to a new id, or reload (dropping the draft).
 // Esc keeps the draft and the file as they are.
@@ -33,6 +33,8 @@ type conflictDialog struct {
 	diff     *diffview.LineDiff
 	view     diffview.LineView
 	showDiff bool
+	// profile marks the conflict of the profile draft (the Profiles view).
+	profile bool
 }
 
 // conflictReadMsg carries the file on disk read after a refused save, and
@@ -43,6 +45,7 @@ type conflictReadMsg struct {
 	gone     bool
 	diff     *diffview.LineDiff
 	err      error
+	profile  bool
 }
 
 // readConflictCmd reads the Preset file again and diffs it with the draft.
@@ -66,10 +69,11 @@ func (m *Model) openConflict(msg conflictReadMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 		return nil
 	}
-	if m.open == nil || m.open.Key() != msg.key || m.d == nil {
+	if msg.profile && (m.prof == nil || m.prof.p.Key() != msg.key) ||
+		!msg.profile && (m.open == nil || m.open.Key() != msg.key || m.d == nil) {
 		return nil
 	}
-	c := &conflictDialog{key: msg.key, revision: msg.revision, gone: msg.gone, diff: msg.diff, view: diffview.NewLineView()}
+	c := &conflictDialog{key: msg.key, revision: msg.revision, gone: msg.gone, diff: msg.diff, view: diffview.NewLineView(), profile: msg.profile}
 	c.view.SetDiff(msg.diff)
 	body := fmt.Sprintf("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.",
 		msg.key, msg.diff.Added()+msg.diff.Removed())
@@ -103,6 +107,9 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 		c.view.ScrollBy(-max(1, m.height-10))
 	case c.showDiff && key.Matches(msg, k.PageDown):
 		c.view.ScrollBy(max(1, m.height-10))
+	case c.profile && (key.Matches(msg, k.Fork, k.Reload) || key.Matches(msg, k.Overwrite) && !c.gone):
+		m.dlg = nil
+		return m.answerProfileConflict(c, msg)
 	case key.Matches(msg, k.Overwrite) && !c.gone:
 		m.dlg = nil
 		m.revision = c.revision // the user saw the difference: save over it

@@ -96,7 +96,15 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 // create writes tree under a new id as a new Preset file.
 func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
 	m.setStatus(verb+" "+string(scope)+":"+id+"…", false)
-	return createCmd(m.com.Workspace, verb, scope, tree, id)
+	var had []string // a fork is refused only for errors its source does not have
+	if verb == "fork" && m.d != nil {
+		for _, d := range m.d.Diagnostics() {
+			if d.Level == preset.LevelError {
+				had = append(had, d.Message)
+			}
+		}
+	}
+	return createCmd(m.com.Workspace, verb, scope, tree, id, had)
 }
 
 // dialogBox draws the open dialog in the kit's dialog frame.

@@ -83,6 +83,9 @@ type Model struct {
 	autoOpened bool
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
+	// wantProfile is the profile to put the cursor on after the next
+	// library load (one just created or forked).
+	wantProfile string
 	// focusNewDraft moves focus to the items once a preset just created
 	// (new, fork) has opened, so editing can start at once.
 	focusNewDraft bool
@@ -312,10 +315,10 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
-		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}}
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
 	}
 	if m.showProfile {
 		k := m.profileKeys()

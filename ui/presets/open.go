@@ -215,12 +215,22 @@ func (m *Model) save() tea.Cmd {
 		m.setStatus(m.unparsedText(), true)
 		return nil
 	}
+	if problem := forms.Unparsed(m.form); problem != "" {
+		m.setStatus(rawUnparsedText(problem), true)
+		return nil
+	}
 	if name := m.open.FileName(); name != m.open.ID+".json" {
 		m.setStatus(fmt.Sprintf("pi-forge saves a preset only as <id>.json and this one is %s; fork (f) to keep your draft as %s.json", name, m.open.ID), true)
 		return nil
 	}
 	m.setStatus("saving "+m.open.Key()+"…", false)
 	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
+}
+
+// rawUnparsedText refuses a save while the raw JSON being typed does not
+// parse: the draft kept its last valid state, which is not what is shown.
+func rawUnparsedText(problem string) string {
+	return "not saved: the raw JSON you are typing does not parse (" + problem + "); fix it, or esc drops it"
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.

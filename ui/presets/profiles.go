@@ -223,13 +223,22 @@ func (m *Model) refreshProfileRows() {
 	}
 	if m.prof != nil {
 		if p := m.findProfile(m.prof.p.Path); p != nil {
-			m.prof.p = p // the snapshot's entry; the draft keeps its revision
+			m.followProfileFile(p)
 		}
 		if m.prof.dirty() {
 			dirty = m.prof.p.Path
 		}
 	}
 	m.profiles.SetItems(profileRows(m.lib, last, dirty))
+	if m.wantProfile != "" {
+		for i, p := range m.lib.Profiles {
+			if p.Key() == m.wantProfile {
+				m.profiles.SetCursor(i)
+				m.wantProfile = ""
+				m.syncProfileForm()
+			}
+		}
+	}
 }
 
 // findProfile looks a profile file up in the current snapshot.

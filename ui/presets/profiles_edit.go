@@ -128,17 +128,7 @@ func (m *Model) editProfile(p *resources.Profile) tea.Cmd {
 			m.setStatus("profile "+m.prof.p.Key()+" has unsaved edits: ctrl+s saves them, u undoes them", true)
 			return nil
 		}
-		tree := jsonv.NewObject()
-		if v, err := jsonv.Parse(p.Raw); err == nil {
-			if obj, ok := v.(*jsonv.Object); ok {
-				tree = obj
-			}
-		}
-		if len(tree.Keys()) == 0 {
-			tree = profile.ToJSON(p.Profile)
-		}
-		m.prof = &profileDraft{p: p, revision: p.SourceRevision, tree: tree, baseline: tree}
-		m.prof.check()
+		m.prof = newProfileDraft(p)
 	}
 	m.profForm = m.buildProfileForm(forms.Cursor{})
 	m.profFocus = true
@@ -290,6 +280,10 @@ func (m *Model) saveProfile() tea.Cmd {
 		m.setStatus("no profile is being edited (i edits the one under the cursor)", false)
 		return nil
 	}
+	if problem := forms.Unparsed(m.profForm); problem != "" {
+		m.setStatus(rawUnparsedText(problem), true)
+		return nil
+	}
 	if m.prof.diags.HasErrors() {
 		m.setStatus("not saved: "+m.prof.diags.FirstError(), true)
 		return nil
@@ -308,6 +302,9 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.setStatus(msg.key+" changed on disk since you opened it; your draft is kept — r reloads (dropping it), f forks it", true)
+		if msg.verb == "saved" {
+			return m.profileConflictCmd()
+		}
 		return nil
 	case msg.err != nil:
 		m.setStatus(fmt.Sprintf("%s %s: %v", msg.verb, msg.key, msg.err), true)
@@ -317,6 +314,9 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 		m.prof.revision, m.prof.baseline, m.prof.run = msg.res.SourceRevision, msg.tree, ""
 	}
 	m.setStatus(msg.verb+" "+msg.key, false)
+	if msg.verb == "created" || msg.verb == "forked" {
+		m.wantProfile = msg.key // created or forked: the next i edits it
+	}
 	return loadLibraryCmd(m.com.Workspace) // the new snapshot reloads the status
 }
 

@@ -81,6 +81,8 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Profiles):
 		return m.toggleProfiles(), true
+	case key.Matches(msg, k.Reload) && m.showProfile:
+		return m.reloadProfiles(), true
 	case key.Matches(msg, k.Reload):
 		return m.confirmDiscard("Reload from disk", m.reload), true
 	case key.Matches(msg, k.New):

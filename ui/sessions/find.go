@@ -106,9 +106,7 @@ func (m *Model) matchSearch() (int, bool) {
 			hits[i] = true
 		}
 	}
-	for _, i := range common.MatchWords(len(ls.rows), func(i int) string {
-		return ls.rows[i].kind + " " + ls.rows[i].id + " " + ls.sums[i].text + " " + ls.labels[i]
-	}, q) {
+	for _, i := range common.MatchWords(len(ls.rows), ls.wordText, q) {
 		hits[i] = true
 	}
 	m.tree.marks(ls, hits)

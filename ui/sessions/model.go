@@ -100,6 +100,8 @@ type detailState struct {
 	expanded map[int]bool
 	thinking bool
 	shownIdx int
+	// highlight memoises the visible lines with the search's words marked.
+	highlight detailHighlight
 }
 
 // contextState is the "context here" view.

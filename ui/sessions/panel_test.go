@@ -50,12 +50,16 @@ func TestCursorMovesSelectionAndLeafIsMarked(t *testing.T) {
 
 func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
+	hs.focusOn(panePicker)
 	hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e09"}})
 	if got := hs.m.ls.rows[hs.m.tl.current()].id; got != "e09" {
 		t.Fatalf("timeline cursor on %s, want e09", got)
 	}
 	if got := hs.m.ls.rows[hs.m.tl.leaf].id; got != "e10" {
 		t.Fatalf("timeline shows the branch to %s, want the abandoned branch to e10", got)
+	}
+	if hs.m.focus != paneTimeline {
+		t.Fatalf("an entry named elsewhere (a search hit) should land in the timeline, focus is %v", hs.m.focus)
 	}
 	view := ansi.Strip(hs.view())
 	if !strings.Contains(view, "branch → e10") || strings.Contains(view, "branch → e10 (active)") {

@@ -135,17 +135,28 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 		// A selection made elsewhere names its entry by id; AtLeaf is
 		// this panel's to say (another panel may copy a stale one).
 		m.selEntry, m.atLeaf = sel.EntryID, sel.EntryID == ""
+		m.landOn(sel.EntryID)
 		return m.openFile(sel.SessionFile)
 	}
 	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf {
 		return nil
 	}
+	m.landOn(sel.EntryID)
 	idx := m.ls.leaf
 	if i, ok := m.ls.sess.IndexOf(sel.EntryID); ok && sel.EntryID != "" {
 		idx = i
 	}
 	m.showEntry(idx)
 	return m.announce(idx)
+}
+
+// landOn focuses the timeline when another panel (a search hit, a
+// payload's cause) names an entry, so the user lands on it there rather
+// than in the picker; typing in this panel keeps its focus.
+func (m *Model) landOn(entryID string) {
+	if entryID != "" && !m.CapturesInput() {
+		m.focus = paneTimeline
+	}
 }
 
 // showEntry puts the timeline on the branch through idx and both the

@@ -251,7 +251,8 @@ func (m *Model) detailView(r rect) string {
 		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
 	}
 	title := "Detail · " + m.ls.rows[idx].id
-	lines, ok := m.detail.cache[m.detailKeyFor(idx)]
+	key := m.detailKeyFor(idx)
+	lines, ok := m.detail.cache[key]
 	if !ok {
 		return m.frame(r, title, "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
 	}
@@ -261,7 +262,7 @@ func (m *Model) detailView(r rect) string {
 		info = joinInfo("thinking shown", info)
 	}
 	info = joinInfo(info, m.statusView(paneDetail))
-	return m.frame(r, title, info, focused, window(lines, m.detail.offset, h))
+	return m.frame(r, title, info, focused, m.highlightedWindow(key, lines, m.detail.offset, h))
 }
 
 // statusView is pane p's message for its border ("" when none).

@@ -155,9 +155,25 @@ func (d *Draft) DuplicateItem(i int) (int, error) {
 	obj := jsonv.Clone(src).(*jsonv.Object)
 	obj.Set("id", d.UniqueItemID(it.ID+"-copy"))
 	if it.Name != nil && *it.Name != "" {
-		obj.Set("name", *it.Name+" (copy)") // the lists show names: tell the copy apart
+		obj.Set("name", d.uniqueItemName(*it.Name)) // the lists show names: tell the copy apart
 	}
 	return d.insertItem(i, obj, "duplicate "+it.ID)
+}
+
+// uniqueItemName names a copy of an item named name: "name (copy)", else
+// "name (copy 2)", "name (copy 3)" … whichever no item has yet.
+func (d *Draft) uniqueItemName(name string) string {
+	taken := map[string]bool{}
+	for _, it := range d.stack.Items {
+		if it.Name != nil {
+			taken[*it.Name] = true
+		}
+	}
+	next := name + " (copy)"
+	for n := 2; taken[next]; n++ {
+		next = fmt.Sprintf("%s (copy %d)", name, n)
+	}
+	return next
 }
 
 // DeleteItem removes item i.

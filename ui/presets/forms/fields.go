@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -84,6 +85,14 @@ func newFieldList(root *jsonv.Object, keys *keymap.Forms, styles *themes.Styles,
 
 // setFields replaces the fields and puts the cursor on row.
 func (fl *fieldList) setFields(fields []field, row int) {
+	for i := range fields {
+		f := &fields[i]
+		if s, ok := f.value.(string); ok && f.kind == kindString && !f.escaped && hasControl(s) {
+			// the one-line editor would turn a newline or tab into a space
+			f.escaped = true
+			f.note += " · edited with JSON escapes (\\n, \\t)"
+		}
+	}
 	fl.fields = fields
 	fl.refresh()
 	fl.list.SetCursor(row)
@@ -157,7 +166,7 @@ func (fl *fieldList) update(msg tea.Msg) (handled bool, cmd tea.Cmd) {
 func (fl *fieldList) editing() bool { return fl.edit.open }
 
 func (fl *fieldList) startEdit() {
-	fl.edit.start(fl.styles, "", fl.current().editText())
+	fl.edit.start(fl.styles, &fl.keys.Text, "", fl.current().editText())
 	fl.refresh()
 }
 
@@ -335,7 +344,7 @@ func (f *field) editText() string {
 	if !f.present {
 		return ""
 	}
-	if s, isString := f.value.(string); f.lenient && isString {
+	if s, isString := f.value.(string); f.lenient && isString && !hasControl(s) {
 		if _, err := jsonv.Parse([]byte(s)); err != nil && strings.TrimSpace(s) == s {
 			return s
 		}
@@ -356,6 +365,12 @@ func (f *field) editText() string {
 		}
 	}
 	return jsonv.Stringify(f.value)
+}
+
+// hasControl reports a rune the one-line editor cannot hold as it is (a
+// newline, a tab, any other control character).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
 }
 
 // escapeString renders s as the body of a JSON string literal (\n, \t, \" …).

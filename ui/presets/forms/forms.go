@@ -24,7 +24,8 @@
 // x unsets a field or deletes an entry; a adds; R renames a parameter; K/J
 // (alt+↑/↓) reorder; m cycles the policy mode; p opens the capability
 // picker for the focused binding's ref. While editing: enter commits, esc
-// cancels, ↑/↓ commit and move.
+// cancels, ↑/↓ commit and move, and the keymap's text keys (home/end,
+// word motions, kill line or word) edit the text.
 package forms
 
 import (

@@ -9,8 +9,8 @@ import (
 func TestKeysNamedCoverEveryBinding(t *testing.T) {
 	km := keymap.DefaultForms()
 	named := km.Named()
-	if len(named) != 40 {
-		t.Fatalf("Named has %d bindings, want all 40 bindings of keymap.Forms (24 and 16 text editor keys)", len(named))
+	if len(named) != 45 {
+		t.Fatalf("Named has %d bindings, want all 45 bindings of keymap.Forms (24 and 21 text editor keys)", len(named))
 	}
 	for name, b := range named {
 		if len(b.Keys()) == 0 || b.Help().Desc == "" {

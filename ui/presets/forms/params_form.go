@@ -99,7 +99,7 @@ func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 
 func (f *paramsForm) startPrompt(label, value string, renaming bool) {
 	f.renaming = renaming
-	f.prompt.start(f.styles, label, value)
+	f.prompt.start(f.styles, &f.keys.Text, label, value)
 }
 
 func (f *paramsForm) exists(name string) bool {

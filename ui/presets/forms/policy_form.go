@@ -326,7 +326,7 @@ func (f *policyForm) startEdit(r policyRow) {
 		label = "new initial tool: "
 	}
 	f.target = r
-	f.edit.start(f.styles, label, value)
+	f.edit.start(f.styles, &f.keys.Text, label, value)
 }
 
 func (f *policyForm) commit(text string) (tea.Cmd, error) {

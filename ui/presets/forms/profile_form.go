@@ -59,7 +59,23 @@ func NewProfile(ctx ProfileContext, opts ...Option) Form {
 	}
 	stack := mk(Path{"promptStack"}, "promptStack", kindString, "", stackNote, "promptStack")
 	if stack.present && stack.value == nil {
-		stack.kind = kindJSON // shows null
+		stack.kind, stack.lenient = kindJSON, true // shows null; a selector needs no quotes
+	}
+	stack.check = func(text string) string {
+		sel := strings.TrimSpace(text)
+		if v, err := jsonv.Parse([]byte(sel)); err == nil {
+			s, isString := v.(string)
+			if !isString {
+				return "" // null, or a value the profile's own diagnostics judge
+			}
+			sel = strings.TrimSpace(s)
+		}
+		return presetProblem(ctx.Presets, sel)
+	}
+	if sel, ok := stack.value.(string); ok {
+		if problem := presetProblem(ctx.Presets, strings.TrimSpace(sel)); problem != "" {
+			stack.status = diagLine{level: "warning", text: problem}
+		}
 	}
 	fields := []field{
 		mk(Path{"name"}, "name", kindString, "", "the label lists show", "name"),
@@ -77,6 +93,21 @@ func NewProfile(ctx ProfileContext, opts ...Option) Form {
 	}
 	f.list = newFieldList(root, f.keys, f.styles, fields, o.cursor.Row)
 	return f
+}
+
+// presetProblem says why a promptStack selector names no Preset among
+// presets (the keys the profile may use); "" when it resolves. A bare id
+// matches a Preset of either listed scope.
+func presetProblem(presets []string, sel string) string {
+	if sel == "" {
+		return ""
+	}
+	for _, k := range presets {
+		if k == sel || strings.HasSuffix(k, ":"+sel) && !strings.Contains(sel, ":") {
+			return ""
+		}
+	}
+	return sel + " names no Preset this profile can use: pi-forge would refuse to apply it"
 }
 
 func (f *profileForm) Update(msg tea.Msg) (Form, tea.Cmd) {

@@ -19,8 +19,8 @@ type prompt struct {
 
 // start opens the prompt with a label before the text and the text to
 // edit.
-func (p *prompt) start(styles *themes.Styles, label, value string) {
-	p.input, p.err, p.open = newInput(styles, label, value), "", true
+func (p *prompt) start(styles *themes.Styles, keys *keymap.TextEditor, label, value string) {
+	p.input, p.err, p.open = newInput(styles, keys, label, value), "", true
 }
 
 // submitFunc turns the prompt's text into the form's edit (nil: nothing
@@ -56,10 +56,12 @@ func (p *prompt) update(msg tea.Msg, k *keymap.Forms, submit submitFunc, also ..
 // newInput builds a focused single-line editor with a static cursor: forms
 // are re-created after every edit, so a blinking cursor would only add
 // timer traffic and make views depend on time.
-func newInput(styles *themes.Styles, label, value string) textinput.Model {
+func newInput(styles *themes.Styles, keys *keymap.TextEditor, label, value string) textinput.Model {
 	ti := textinput.New()
+	ti.KeyMap = inputKeys(keys)
 	s := textinput.DefaultStyles(styles.IsDark)
 	s.Cursor.Blink = false
+	s.Cursor.Color = styles.Text.Normal.GetForeground() // bubbles' grey vanishes on a light terminal
 	s.Focused.Prompt = styles.Text.Subtle
 	s.Focused.Text = styles.Text.Normal
 	s.Blurred.Prompt = styles.Text.Subtle
@@ -70,4 +72,20 @@ func newInput(styles *themes.Styles, label, value string) textinput.Model {
 	ti.CursorEnd()
 	ti.Focus()
 	return ti
+}
+
+// inputKeys maps the keymap's text keys onto a one-line textinput, so a
+// user's rebinding reaches every field; the suggestion keys stay unbound
+// (forms offer none, and ↑/↓ commit and move).
+func inputKeys(k *keymap.TextEditor) textinput.KeyMap {
+	none := key.NewBinding(key.WithDisabled())
+	return textinput.KeyMap{
+		CharacterForward: k.Right, CharacterBackward: k.Left,
+		WordForward: k.WordRight, WordBackward: k.WordLeft,
+		DeleteWordBackward: k.DeleteWordBefore, DeleteWordForward: k.DeleteWordAfter,
+		DeleteAfterCursor: k.KillToEnd, DeleteBeforeCursor: k.KillToStart,
+		DeleteCharacterBackward: k.DeleteBefore, DeleteCharacterForward: k.DeleteAfter,
+		LineStart: k.LineStart, LineEnd: k.LineEnd, Paste: k.Paste,
+		AcceptSuggestion: none, NextSuggestion: none, PrevSuggestion: none,
+	}
 }

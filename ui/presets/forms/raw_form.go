@@ -149,10 +149,10 @@ func (f *rawForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	kp, isKey := msg.(tea.KeyPressMsg)
 	if f.editing {
 		if isKey && key.Matches(kp, f.keys.Cancel) {
-			f.editing = false
-			if f.problem == "" {
-				f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
-			}
+			// text that does not parse is dropped: the draft, which kept
+			// its last valid state, is what the view shows again
+			f.editing, f.problem = false, ""
+			f.setText(jsonv.StringifyIndent(f.ctx.Draft, "  "))
 			return f, nil
 		}
 		if !f.ta.update(msg) {
@@ -193,6 +193,17 @@ func (f *rawForm) applyTyped() tea.Cmd {
 	v, _ := jsonv.Parse([]byte(text))
 	msg := EditMsg{Path: Path{}, Value: v, Label: "raw JSON", Coalesce: true}
 	return func() tea.Msg { return msg }
+}
+
+// Unparsed is what is wrong with the JSON being typed in a raw JSON form
+// ("" when it parses, nothing is being typed, or f is another form): the
+// draft kept its last valid state, so a save now would not be what the
+// user sees.
+func Unparsed(f Form) string {
+	if r, ok := f.(*rawForm); ok && r.editing {
+		return r.problem
+	}
+	return ""
 }
 
 // Text is the JSON the $EDITOR hand-off starts from: the text being typed

@@ -181,7 +181,7 @@ func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(kp, f.keys.Add):
-		f.adding.start(f.styles, "new option (name = JSON value): ", "")
+		f.adding.start(f.styles, &f.keys.Text, "new option (name = JSON value): ", "")
 		return f, nil
 	case key.Matches(kp, f.keys.Delete):
 		if fd := f.list.current(); fd != nil && fd.present {

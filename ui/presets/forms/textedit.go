@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -132,6 +133,16 @@ func (e *textEditor) key(kp tea.KeyPressMsg) bool {
 		e.lines[e.row] = append([]rune{}, line[e.col:]...)
 		e.col = 0
 		return true
+	case key.Matches(kp, k.WordLeft):
+		e.row, e.col = e.wordBefore()
+	case key.Matches(kp, k.WordRight):
+		e.row, e.col = e.wordAfter()
+	case key.Matches(kp, k.DeleteWordBefore):
+		row, col := e.wordBefore()
+		return e.deleteRange(row, col, e.row, e.col)
+	case key.Matches(kp, k.DeleteWordAfter):
+		row, col := e.wordAfter()
+		return e.deleteRange(e.row, e.col, row, col)
 	case kp.Text != "" && kp.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
 		e.insert(kp.Text)
 		return true
@@ -140,6 +151,57 @@ func (e *textEditor) key(kp tea.KeyPressMsg) bool {
 	}
 	e.want = e.col
 	return false
+}
+
+// wordBefore is where a word back from the cursor starts: spaces, then
+// non-spaces, are skipped; at a line start it is the previous line's end.
+func (e *textEditor) wordBefore() (row, col int) {
+	if e.col == 0 {
+		if e.row == 0 {
+			return 0, 0
+		}
+		return e.row - 1, len(e.lines[e.row-1])
+	}
+	line, col := e.lines[e.row], e.col
+	for col > 0 && unicode.IsSpace(line[col-1]) {
+		col--
+	}
+	for col > 0 && !unicode.IsSpace(line[col-1]) {
+		col--
+	}
+	return e.row, col
+}
+
+// wordAfter is where a word forward from the cursor ends: spaces, then
+// non-spaces, are skipped; at a line end it is the next line's start.
+func (e *textEditor) wordAfter() (row, col int) {
+	line, col := e.lines[e.row], e.col
+	if col == len(line) {
+		if e.row == len(e.lines)-1 {
+			return e.row, col
+		}
+		return e.row + 1, 0
+	}
+	for col < len(line) && unicode.IsSpace(line[col]) {
+		col++
+	}
+	for col < len(line) && !unicode.IsSpace(line[col]) {
+		col++
+	}
+	return e.row, col
+}
+
+// deleteRange deletes the text from (r0, c0) up to (r1, c1), which come in
+// order, and leaves the cursor at its start.
+func (e *textEditor) deleteRange(r0, c0, r1, c1 int) bool {
+	if r0 == r1 && c0 == c1 {
+		return false
+	}
+	head := e.lines[r0][:c0:c0]
+	joined := append(head, e.lines[r1][c1:]...)
+	e.lines = append(e.lines[:r0], append([][]rune{joined}, e.lines[r1+1:]...)...)
+	e.row, e.col, e.want = r0, c0, c0
+	return true
 }
 
 // moveRows moves the cursor n lines, aiming at the remembered column.

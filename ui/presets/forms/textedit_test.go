@@ -135,7 +135,7 @@ func FuzzTextEditor(f *testing.F) {
 	f.Add("{\n  \"a\": 1\n}", []byte{0, 1, 2, 3, 4, 5, 6, 7})
 	f.Add("", []byte{9, 9, 10, 11, 12})
 	keys := []string{"left", "right", "up", "down", "home", "end", "ctrl+home", "ctrl+end", "enter", "tab",
-		"backspace", "delete", "ctrl+k", "ctrl+u", "pgup", "pgdown", "x", "日", " "}
+		"backspace", "delete", "ctrl+k", "ctrl+u", "pgup", "pgdown", "x", "日", " ", "alt+b", "alt+f", "ctrl+w", "alt+d"}
 	st := themes.For(themes.Dark, true, true)
 	f.Fuzz(func(t *testing.T, text string, ops []byte) {
 		e := newTestEditor(text)

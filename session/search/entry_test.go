@@ -1,0 +1,54 @@
+package search
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestManyMatchesInALongTextStayLinear: an entry whose text holds the
+// query thousands of times (a long tool output full of "error") is matched
+// in time linear in its length. Locating each match in the raw line from
+// the start of the text made it quadratic: a 2 MB output took minutes,
+// holding the shared long-line buffer (and so every worker) all along.
+func TestManyMatchesInALongTextStayLinear(t *testing.T) {
+	text := strings.Repeat("an error\\there \\u00e9 "+strings.Repeat("filler ", 25), 20_000) // 4 MB raw, 20k matches
+	line := []byte(rawUserLine("u1", "", 1, `"`+text+`"`))
+	m, err := Compile(Query{Text: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var sc scratch
+	h, ok := m.matchLine(line, &sc)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("matching took %v", took)
+	}
+	if !ok || h.count != maxCount {
+		t.Fatalf("ok %v, %d matches", ok, h.count)
+	}
+	if want := strings.Index(string(line), "error"); h.first.Offset != want {
+		t.Fatalf("first match at %d, want %d", h.first.Offset, want)
+	}
+	// Every match's offset points at the match in the raw line.
+	e, err := parseForTest(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []Match
+	done := make(chan struct{})
+	go func() { ms = m.EntryMatches(e, 0); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("EntryMatches of 20,000 matches did not finish in 10 s")
+	}
+	if len(ms) != 20_000 {
+		t.Fatalf("%d matches", len(ms))
+	}
+	for i, mt := range ms {
+		if string(line[mt.Offset:mt.Offset+5]) != "error" {
+			t.Fatalf("match %d: offset %d holds %q", i, mt.Offset, line[mt.Offset:mt.Offset+5])
+		}
+	}
+}

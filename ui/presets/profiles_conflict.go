@@ -1,0 +1,63 @@
+package presets
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/ui/components/diffview"
+)
+
+// A profile save refused because its file changed on disk opens the
+// Preset's conflict dialog (conflict.go): the difference between the file
+// and what the save would write, overwrite against the revision now on
+// disk, fork the draft, or reload (dropping it).
+
+// readProfileConflictCmd reads the profile file again and diffs it with
+// the bytes the draft would be saved as.
+func readProfileConflictCmd(key, path string, draftBytes []byte) tea.Cmd {
+	return func() tea.Msg {
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return conflictReadMsg{key: key, gone: true, profile: true, diff: diffview.NewLineDiff("", string(draftBytes))}
+		}
+		if err != nil {
+			return conflictReadMsg{key: key, profile: true, err: fmt.Errorf("read %s: %w", path, err)}
+		}
+		return conflictReadMsg{key: key, profile: true, revision: fingerprint.SourceRevision(raw),
+			diff: diffview.NewLineDiff(string(raw), string(draftBytes))}
+	}
+}
+
+// profileConflictCmd starts the dialog for the profile draft's refused save.
+func (m *Model) profileConflictCmd() tea.Cmd {
+	if m.prof == nil {
+		return nil
+	}
+	prof, _ := profile.ParseValue(m.prof.tree, m.prof.p.ID)
+	return readProfileConflictCmd(m.prof.p.Key(), m.prof.p.Path, profile.Serialize(prof))
+}
+
+// answerProfileConflict acts on overwrite, fork or reload for the profile
+// draft.
+func (m *Model) answerProfileConflict(c *conflictDialog, msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	if m.prof == nil || m.prof.p.Key() != c.key {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Overwrite) && !c.gone:
+		m.prof.revision = c.revision // the user saw the difference: save over it
+		return m.saveProfile()
+	case key.Matches(msg, k.Fork):
+		return m.promptForkProfile(m.prof.p)
+	case key.Matches(msg, k.Reload):
+		return m.dropProfileDraft("")
+	}
+	return nil
+}

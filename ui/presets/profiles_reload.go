@@ -1,0 +1,61 @@
+package presets
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/resources"
+)
+
+// newProfileDraft is a draft of p as its file reads now.
+func newProfileDraft(p *resources.Profile) *profileDraft {
+	tree := jsonv.NewObject()
+	if v, err := jsonv.Parse(p.Raw); err == nil {
+		if obj, ok := v.(*jsonv.Object); ok {
+			tree = obj
+		}
+	}
+	if len(tree.Keys()) == 0 {
+		tree = profile.ToJSON(p.Profile)
+	}
+	d := &profileDraft{p: p, revision: p.SourceRevision, tree: tree, baseline: tree}
+	d.check()
+	return d
+}
+
+// followProfileFile takes the library's entry for the draft's file: a
+// draft without edits whose file changed on disk is read again (its form
+// with it), so it never saves against a revision that is gone; an edited
+// draft is kept, and its save meets the conflict.
+func (m *Model) followProfileFile(p *resources.Profile) {
+	if p.SourceRevision == m.prof.revision || m.prof.dirty() {
+		if p.SourceRevision != m.prof.p.SourceRevision && p.SourceRevision != m.prof.revision {
+			m.setStatus(p.Key()+" changed on disk; your profile draft is kept — "+m.keys.Reload.Help().Key+
+				" reloads it (dropping the draft), "+m.keys.Save.Help().Key+" shows the difference and offers overwrite or fork", true)
+		}
+		m.prof.p = p // the snapshot's entry; the draft keeps its revision
+		return
+	}
+	m.prof = newProfileDraft(p)
+	if m.profForm != nil {
+		m.rebuildProfileForm()
+	}
+}
+
+// reloadProfiles is r in the Profiles view: the library is read again and
+// the profile draft dropped, after asking when it has edits.
+func (m *Model) reloadProfiles() tea.Cmd {
+	if m.prof == nil || !m.prof.dirty() {
+		return m.dropProfileDraft("")
+	}
+	m.dlg = newConfirm(m, "Reload from disk", "The profile "+m.prof.p.Key()+" has unsaved changes. Discard them?", (*Model).dropProfileDraft)
+	return nil
+}
+
+// dropProfileDraft drops the profile draft and reloads the library (after
+// asking about an edited Preset draft).
+func (m *Model) dropProfileDraft(_ string) tea.Cmd {
+	m.prof, m.profForm, m.profFocus = nil, nil, false
+	return m.confirmDiscard("Reload from disk", m.reload)
+}

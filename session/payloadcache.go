@@ -29,6 +29,19 @@ type CacheReport struct {
 func CacheReportAt(s *Session, leaf int) CacheReport {
 	r := CacheReport{LeafIndex: -1}
 	file := usagesOf(s)
+	// The file's totals and the branch's series are independent passes
+	// over tens of thousands of usages in a big session: the totals run
+	// beside the branch.
+	var totals sync.WaitGroup
+	if len(file) >= parallelStatsMin && runtime.GOMAXPROCS(0) > 1 {
+		totals.Add(1)
+		go func() {
+			defer totals.Done()
+			r.File = turndiff.CacheTotals(file)
+		}()
+	} else {
+		r.File = turndiff.CacheTotals(file)
+	}
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
 		path := s.PathTo(leaf)
@@ -50,7 +63,7 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 		}
 		r.Uses, r.Branch = turndiff.CacheSeries(branch)
 	}
-	r.File = turndiff.CacheTotals(file)
+	totals.Wait()
 	return r
 }
 

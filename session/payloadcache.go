@@ -3,6 +3,7 @@ package session
 import (
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -104,17 +105,41 @@ func usagesOf(s *Session) []turndiff.Usage {
 
 // usagesIn appends to out the usages of the assistant messages among
 // entries [lo, hi), in file order.
+//
+// Provider and model names are interned: read from a mapped file they
+// point into the map, one page per usage, and every later use of them
+// (the cache series keys usages by provider/model) would touch those
+// cold pages again, at the cost of a cache miss each.
 func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
+	names := map[string]string{}
 	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue
 		}
 		if u, ok := usageOf(e, i); ok {
+			u.Provider, u.Model = internName(names, u.Provider), internName(names, u.Model)
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// maxInternedNames bounds internName's table: a file with ever new model
+// names keeps its strings as they are past it.
+const maxInternedNames = 1024
+
+// internName returns the one heap copy of name held in names.
+func internName(names map[string]string, name string) string {
+	if v, ok := names[name]; ok {
+		return v
+	}
+	if len(names) >= maxInternedNames {
+		return name
+	}
+	v := strings.Clone(name)
+	names[v] = v
+	return v
 }
 
 // Prediction is what the diff of two consecutive requests predicts for the

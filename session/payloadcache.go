@@ -112,6 +112,17 @@ func usagesOf(s *Session) []turndiff.Usage {
 // cold pages again, at the cost of a cache miss each.
 func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	names := map[string]string{}
+	if out == nil {
+		// Sized up front: growing by doubling allocated (and faulted in)
+		// four times the final size on a big file.
+		n := 0
+		for i := lo; i < hi; i++ {
+			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+				n++
+			}
+		}
+		out = make([]turndiff.Usage, 0, n)
+	}
 	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {

@@ -1,7 +1,10 @@
 package session
 
 import (
+	"runtime"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -27,6 +30,19 @@ type CacheReport struct {
 func CacheReportAt(s *Session, leaf int) CacheReport {
 	r := CacheReport{LeafIndex: -1}
 	file := usagesOf(s)
+	// The file's totals and the branch's series are independent passes
+	// over tens of thousands of usages in a big session: the totals run
+	// beside the branch.
+	var totals sync.WaitGroup
+	if len(file) >= parallelStatsMin && runtime.GOMAXPROCS(0) > 1 {
+		totals.Add(1)
+		go func() {
+			defer totals.Done()
+			r.File = turndiff.CacheTotals(file)
+		}()
+	} else {
+		r.File = turndiff.CacheTotals(file)
+	}
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
 		path := s.PathTo(leaf)
@@ -48,30 +64,93 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 		}
 		r.Uses, r.Branch = turndiff.CacheSeries(branch)
 	}
-	r.File = turndiff.CacheTotals(file)
+	totals.Wait()
 	return r
 }
 
 // usagesOf lists the assistant messages of the file that recorded usage,
-// in file order.
+// in file order. On a big file the usages are read by one goroutine per
+// core, each over a contiguous range, and joined in order.
 func usagesOf(s *Session) []turndiff.Usage {
-	n := 0
-	for i := range s.Entries {
-		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-			n++
-		}
+	n := len(s.Entries)
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelStatsMin || workers < 2 {
+		return usagesIn(s, 0, n, nil)
 	}
-	out := make([]turndiff.Usage, 0, n)
-	for i := range s.Entries {
+	parts := make([][]turndiff.Usage, workers)
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = usagesIn(s, lo, hi, nil)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	out := make([]turndiff.Usage, 0, total)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// usagesIn appends to out the usages of the assistant messages among
+// entries [lo, hi), in file order.
+//
+// Provider and model names are interned: read from a mapped file they
+// point into the map, one page per usage, and every later use of them
+// (the cache series keys usages by provider/model) would touch those
+// cold pages again, at the cost of a cache miss each.
+func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
+	names := map[string]string{}
+	if out == nil {
+		// Sized up front: growing by doubling allocated (and faulted in)
+		// four times the final size on a big file.
+		n := 0
+		for i := lo; i < hi; i++ {
+			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+				n++
+			}
+		}
+		out = make([]turndiff.Usage, 0, n)
+	}
+	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue
 		}
 		if u, ok := usageOf(e, i); ok {
+			u.Provider, u.Model = internName(names, u.Provider), internName(names, u.Model)
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// maxInternedNames bounds internName's table: a file with ever new model
+// names keeps its strings as they are past it.
+const maxInternedNames = 1024
+
+// internName returns the one heap copy of name held in names.
+func internName(names map[string]string, name string) string {
+	if v, ok := names[name]; ok {
+		return v
+	}
+	if len(names) >= maxInternedNames {
+		return name
+	}
+	v := strings.Clone(name)
+	names[v] = v
+	return v
 }
 
 // Prediction is what the diff of two consecutive requests predicts for the

@@ -341,12 +341,12 @@ func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return turndiff.Usage{}, false
 	}
-	var rec statRecord
-	rec.readUsage(raw, "", "", "")
+	var tokens catalog.Usage
+	readUsageTokens(raw, &tokens)
 	u := turndiff.Usage{
 		EntryID: e.ID, Index: index,
-		Input: rec.usage.Input, Output: rec.usage.Output,
-		CacheRead: rec.usage.CacheRead, CacheWrite: rec.usage.CacheWrite,
+		Input: tokens.Input, Output: tokens.Output,
+		CacheRead: tokens.CacheRead, CacheWrite: tokens.CacheWrite,
 	}
 	u.Provider, _ = e.provider.in(e.Raw).Str()
 	u.Model, _ = e.model.in(e.Raw).Str()

@@ -184,6 +184,9 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 					defer wg.Done()
 					for k := lo; k < hi; k++ {
 						recs[k] = readStatRecord(&s.Entries[window[k]])
+						if k&1023 == 1023 {
+							runtime.Gosched() // as the reader's decoders: keys stay responsive
+						}
 					}
 				}(lo, hi)
 			}
@@ -277,8 +280,15 @@ func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return
 	}
-	var cost []byte
-	u := &r.usage
+	cost := readUsageTokens(raw, &r.usage)
+	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
+	r.costTotal, r.hasCost = storedCostTotal(cost)
+}
+
+// readUsageTokens reads the token counts of one usage object into u and
+// returns its raw "cost" member (nil when absent), unread: the cache
+// report needs only the counts.
+func readUsageTokens(raw []byte, u *catalog.Usage) (cost []byte) {
 	rawjson.EachMember(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "input":
@@ -296,8 +306,7 @@ func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 		}
 		return true
 	})
-	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
-	r.costTotal, r.hasCost = storedCostTotal(cost)
+	return cost
 }
 
 type statsBuilder struct {

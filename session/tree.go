@@ -1,6 +1,7 @@
 package session
 
 import (
+	"runtime"
 	"sort"
 )
 
@@ -145,6 +146,9 @@ func (s *Session) Tree() *Tree {
 	n := len(s.Entries)
 	t := &Tree{Parent: make([]int32, n), childStart: make([]int32, n+1)}
 	for i := range s.Entries {
+		if i&8191 == 8191 {
+			runtime.Gosched() // the Session panel builds this beside other work: let a key frame in
+		}
 		e := &s.Entries[i]
 		t.Parent[i] = -1
 		if !e.HasParent || (e.HasID && e.ParentID == e.ID) {

@@ -33,6 +33,37 @@ type Forge struct {
 	// Fallback gives Pi's defaults where the session records no system
 	// prompt (nil: such a Preset compile fails).
 	Fallback session.Defaults
+
+	// touched memoizes touchedByForge per session read: predicting a
+	// file's cache drops rewrites up to ten requests of one session, and
+	// each would otherwise scan every entry again.
+	touchedMu sync.Mutex
+	touched   map[*session.Session]touchedMemo
+}
+
+// touchedMemo is touchedByForge's answer for a session of a given length.
+type touchedMemo struct {
+	entries int
+	touched bool
+}
+
+// touchedByForge is the package's touchedByForge, remembered per session
+// (and its entry count, should the session grow).
+func (f *Forge) touchedByForge(s *session.Session) bool {
+	f.touchedMu.Lock()
+	m, ok := f.touched[s]
+	f.touchedMu.Unlock()
+	if ok && m.entries == len(s.Entries) {
+		return m.touched
+	}
+	touched := touchedByForge(s)
+	f.touchedMu.Lock()
+	if f.touched == nil {
+		f.touched = map[*session.Session]touchedMemo{}
+	}
+	f.touched[s] = touchedMemo{entries: len(s.Entries), touched: touched}
+	f.touchedMu.Unlock()
+	return touched
 }
 
 // Rewrite implements session.Forge.
@@ -51,7 +82,7 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 	if ws == nil {
 		ws = &capability.Workspace{}
 	}
-	if in.Preset == nil && !touchedByForge(s) {
+	if in.Preset == nil && !f.touchedByForge(s) {
 		return nil, nil // pi-forge never wrote to this file: it was not running
 	}
 	st, err := At(s, index, Inputs{Workspace: ws, Catalog: f.Inputs.Catalog}, DefaultOptions(nil))

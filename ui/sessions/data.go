@@ -87,7 +87,43 @@ type loadedSession struct {
 // decoding entry bodies, so a 100 MB session is ready in a blink; the
 // summaries follow from summaryCmd. It runs inside a command.
 func buildLoaded(file string, s *session.Session) *loadedSession {
-	ls := &loadedSession{file: file, sess: s, tree: s.Tree(), leaf: s.LeafIndex()}
+	ls := &loadedSession{file: file, sess: s, leaf: s.LeafIndex()}
+	n := len(s.Entries)
+	ls.rows = make([]entryRow, n)
+	// The tree and the rows are independent: on a big session (100 MB of
+	// small entries is ~180k rows) they are built at the same time, the
+	// rows in chunks on every core; the branch marks, which need the
+	// tree, follow.
+	var treeDone sync.WaitGroup
+	treeDone.Add(1)
+	go func() {
+		defer treeDone.Done()
+		ls.tree = s.Tree()
+	}()
+	ls.messages = forChunks(n, func(lo, hi int) int {
+		messages := 0
+		for i := lo; i < hi; i++ {
+			e := &s.Entries[i]
+			if e.Type == session.TypeMessage {
+				messages++
+			}
+			ls.rows[i] = entryRow{
+				id:         sanitize.Fold(e.ID),
+				clock:      clockOf(e.TimestampMs()),
+				kind:       transcript.Kind(e),
+				compaction: e.Type == session.TypeCompaction,
+				summary:    e.Type == session.TypeBranchSummary,
+			}
+			if i&1023 == 1023 {
+				runtime.Gosched() // every core is busy: let a key frame in
+			}
+		}
+		return messages
+	})
+	treeDone.Wait()
+	for i := range ls.rows {
+		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
+	}
 	treeNotes := s.TreeNotes(ls.tree)
 	ls.notes = append(s.LoadNotes(), treeNotes...)
 	if name, ok := s.Name(); ok {
@@ -97,46 +133,71 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	ls.lastActive = lastActivity(s)
 	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
 	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
-	ls.rows = make([]entryRow, len(s.Entries))
-	ls.sums = make([]summaryCell, len(s.Entries))
-	ls.asked = make([]bool, len(s.Entries))
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.Type == session.TypeMessage {
-			ls.messages++
-		}
-		ls.rows[i] = entryRow{
-			id:         sanitize.Fold(e.ID),
-			clock:      clockOf(e.TimestampMs()),
-			kind:       transcript.Kind(e),
-			branch:     len(ls.tree.Children(i)) > 1,
-			compaction: e.Type == session.TypeCompaction,
-			summary:    e.Type == session.TypeBranchSummary,
-		}
-	}
+	ls.sums = make([]summaryCell, n)
+	ls.asked = make([]bool, n)
 	ls.labels = map[int]string{}
 	for _, l := range s.Labels() {
 		if idx, ok := s.IndexOf(l.TargetID); ok && l.Label != "" {
 			ls.labels[idx] = sanitize.Fold(l.Label)
 		}
 	}
-	ls.active = make([]bool, len(s.Entries))
+	ls.active = make([]bool, n)
 	if ls.leaf >= 0 {
 		for _, i := range s.PathTo(ls.leaf) {
 			ls.active[i] = true
 		}
 	}
-	// What applyLoaded does for a fresh load at the leaf, done here.
+	// What applyLoaded does for a fresh load at the leaf, done here: the
+	// timeline beside the tree (both only read ls from now on).
 	tv, tl := newTreeView(), newTimeline()
+	var tlDone sync.WaitGroup
+	tlDone.Add(1)
+	go func() {
+		defer tlDone.Done()
+		tl.setBranch(ls, ls.leaf, ls.leaf)
+	}()
+	// The branch shown is the leaf's, known before the rows are drawn:
+	// one sync (inside rebuild) instead of a second pass after it.
+	tv.branchLeaf = ls.leaf
 	tv.rebuild(ls)
-	tl.setBranch(ls, ls.leaf, ls.leaf)
-	if tv.branchLeaf != ls.leaf {
-		tv.branchLeaf = ls.leaf
-		tv.sync(ls)
-	}
 	tv.moveTo(ls, ls.leaf)
+	tlDone.Wait()
 	ls.initialTree, ls.initialTimeline = &tv, &tl
 	return ls
+}
+
+// rowChunkMin is the number of entries from which buildLoaded splits a
+// per-entry pass over several goroutines.
+const rowChunkMin = 8192
+
+// forChunks runs fn over [0, n) split into one range per core (a single
+// call below rowChunkMin entries) and returns the sum of what the calls
+// return.
+func forChunks(n int, fn func(lo, hi int) int) int {
+	workers := runtime.GOMAXPROCS(0)
+	if n < rowChunkMin || workers < 2 {
+		return fn(0, n)
+	}
+	sums := make([]int, workers)
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[w] = fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, v := range sums {
+		total += v
+	}
+	return total
 }
 
 // wordText is what the words of the session search match in entry i —
@@ -224,6 +285,13 @@ func summaryCmd(ls *loadedSession, idxs []int) tea.Cmd {
 						i = idxs[k]
 					}
 					out[k] = describe(&ls.sess.Entries[i])
+					if k&255 == 255 {
+						// Each core is busy here for seconds on a big
+						// session: yield now and then, so the key
+						// handling and the renderer never wait for the
+						// scheduler's 10 ms preemption.
+						runtime.Gosched()
+					}
 				}
 			}(w)
 		}

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"runtime"
 	"strconv"
 	"time"
 
@@ -139,6 +140,9 @@ func (t *timeline) refresh(ls *loadedSession) {
 	for k, i := range t.path {
 		items[k] = newTimelineItem(ls, i)
 		items[k].hit = t.hits[i]
+		if k&4095 == 4095 {
+			runtime.Gosched() // a big session's load: let a key frame in
+		}
 	}
 	t.list.SetItems(items)
 }

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 
 	"github.com/forgebench/forgebench/session"
@@ -140,6 +141,9 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 		kids := tv.visibleKids(ls, ls.tree.Children(it.idx))
 		tv.rowOf[it.idx] = len(tv.rows)
 		tv.rows = append(tv.rows, treeRow{idx: it.idx, prefix: it.base + it.conn, kids: len(kids)})
+		if len(tv.rows)&4095 == 0 {
+			runtime.Gosched() // a big session's load: let a key frame in
+		}
 		if tv.folded[it.idx] || len(kids) == 0 {
 			continue
 		}

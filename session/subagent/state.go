@@ -168,9 +168,16 @@ func parseRecord(path string, rv any, add func(sev, agent, format string, args .
 		r.Outbox = parseOutbox(ob, path, add)
 	}
 	if lc, ok := getStr(o, "lifecycle"); ok {
-		r.Lifecycle, r.LifecycleRecorded = lc, true
-		if !lifecycles[lc] {
+		r.LifecycleRecorded = true
+		switch {
+		case lc == "":
+			// Nothing to show or filter on: read as absent (open).
+			add(SevWarning, path, "empty lifecycle, read as open (open, closing and closed are known)")
+		case !lifecycles[lc]:
+			r.Lifecycle = lc
 			add(SevWarning, path, "unknown lifecycle %q (open, closing and closed are known)", lc)
+		default:
+			r.Lifecycle = lc
 		}
 	}
 	r.Selected = parseSelection(o)

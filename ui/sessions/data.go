@@ -75,11 +75,10 @@ type loadedSession struct {
 	// notes say what reading skipped (a line above the display limit,
 	// malformed lines) or the tree repaired (cycles, duplicate ids).
 	notes []string
-	// initialTree and initialTimeline are the views of a fresh load at
-	// the leaf (no folds, the leaf's branch), built by the loading command
-	// so that installing a big session costs Update nothing proportional
-	// to its size. applyLoaded takes them once.
-	initialTree     *treeView
+	// initialTimeline is the timeline of a fresh load at the leaf (the
+	// leaf's branch), built by the loading command so that installing a
+	// big session costs Update nothing proportional to its size;
+	// applyLoaded takes it once and starts treeCmd for the tree view.
 	initialTimeline *timeline
 }
 
@@ -148,21 +147,11 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		}
 	}
 	// What applyLoaded does for a fresh load at the leaf, done here: the
-	// timeline beside the tree (both only read ls from now on).
-	tv, tl := newTreeView(), newTimeline()
-	var tlDone sync.WaitGroup
-	tlDone.Add(1)
-	go func() {
-		defer tlDone.Done()
-		tl.setBranch(ls, ls.leaf, ls.leaf)
-	}()
-	// The branch shown is the leaf's, known before the rows are drawn:
-	// one sync (inside rebuild) instead of a second pass after it.
-	tv.branchLeaf = ls.leaf
-	tv.rebuild(ls)
-	tv.moveTo(ls, ls.leaf)
-	tlDone.Wait()
-	ls.initialTree, ls.initialTimeline = &tv, &tl
+	// timeline of the leaf's branch. The tree view follows in treeCmd,
+	// after the first frame.
+	tl := newTimeline()
+	tl.setBranch(ls, ls.leaf, ls.leaf)
+	ls.initialTimeline = &tl
 	return ls
 }
 

@@ -90,8 +90,9 @@ type timeline struct {
 	list *common.List[timelineItem]
 	leaf int   // the branch's last entry
 	path []int // entry indexes root → leaf
-	// onPath holds the entries of path.
-	onPath map[int]bool
+	// onPath[i] is true for the entries of path (indexed by entry; the
+	// session's active marks when the branch is the leaf's).
+	onPath []bool
 	// hits are the entries the session search matches (marked in rows).
 	hits map[int]bool
 }
@@ -125,9 +126,13 @@ func (t *timeline) marks(ls *loadedSession, hits map[int]bool) {
 func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
 	t.leaf = leaf
 	t.path = ls.sess.PathTo(leaf)
-	t.onPath = make(map[int]bool, len(t.path))
-	for _, i := range t.path {
-		t.onPath[i] = true
+	if leaf == ls.leaf && len(ls.active) == len(ls.rows) {
+		t.onPath = ls.active // the same set, never written after the load
+	} else {
+		t.onPath = make([]bool, len(ls.rows))
+		for _, i := range t.path {
+			t.onPath[i] = true
+		}
 	}
 	t.refresh(ls)
 	t.moveToEntry(at)
@@ -148,7 +153,7 @@ func (t *timeline) refresh(ls *loadedSession) {
 }
 
 // contains reports whether entry idx is on the shown branch.
-func (t *timeline) contains(idx int) bool { return t.onPath[idx] }
+func (t *timeline) contains(idx int) bool { return idx >= 0 && idx < len(t.onPath) && t.onPath[idx] }
 
 // current is the entry index under the cursor (-1 when empty).
 func (t *timeline) current() int {

@@ -172,6 +172,9 @@ func (m *Model) treeView(r rect) string {
 		top = append(top, m.search.Line(&m.com.Styles))
 	}
 	lines := append(top, tv.list.View(&m.com.Styles, r.w-4, r.h-2-len(top), focused)...)
+	if tv.pending {
+		lines = append(top, m.com.Styles.Pane.Placeholder.Render("building the tree…"))
+	}
 	info := tv.list.Position()
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)

@@ -17,9 +17,8 @@ import (
 // entryRow is what the tree and the timeline show for one entry without
 // decoding its body; it is computed once per load and never changes.
 type entryRow struct {
-	id    string
-	clock string // HH:MM:SS in local time ("--:--:--" when unknown)
-	kind  string // role for messages, else the entry type
+	id   string
+	kind string // role for messages, else the entry type
 	// branch is true when the entry has more than one child.
 	branch bool
 	// compaction and summary mark compaction and branch_summary entries.
@@ -108,7 +107,6 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 			}
 			ls.rows[i] = entryRow{
 				id:         sanitize.Fold(e.ID),
-				clock:      clockOf(e.TimestampMs()),
 				kind:       transcript.Kind(e),
 				compaction: e.Type == session.TypeCompaction,
 				summary:    e.Type == session.TypeBranchSummary,
@@ -322,11 +320,21 @@ func (ls *loadedSession) applySummaries(msg summariesMsg) bool {
 	return changed
 }
 
-func clockOf(ms float64) string {
+// clockMs is an entry time (TimestampMs) as a timeline row keeps it:
+// whole Unix milliseconds, and whether there is a time at all.
+func clockMs(ms float64) (int64, bool) {
 	if math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return 0, false
+	}
+	return int64(ms), true
+}
+
+// clockText is HH:MM:SS in local time ("--:--:--" when untimed).
+func clockText(ms int64, timed bool) string {
+	if !timed {
 		return "--:--:--"
 	}
-	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+	return time.UnixMilli(ms).Local().Format("15:04:05")
 }
 
 // skippedCount is how many lines the reader dropped.

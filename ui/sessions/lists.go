@@ -198,7 +198,8 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		mark = "⑂"
 	}
 	sum := ls.sums[i]
-	return timelineItem{idx: i, id: r.id, mark: mark, clock: r.clock, kind: r.kind,
+	atMs, timed := clockMs(ls.sess.Entries[i].TimestampMs())
+	return timelineItem{idx: i, mark: mark, atMs: atMs, timed: timed, kind: r.kind,
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 

@@ -118,27 +118,27 @@ func TestTimelineSearchAndMatchesOnly(t *testing.T) {
 	var marked []string
 	for row := range hs.m.tl.list.Len() {
 		if it := hs.m.tl.list.Shown(row); it.hit {
-			marked = append(marked, it.id)
+			marked = append(marked, hs.m.ls.rows[it.idx].id)
 		}
 	}
 	// e13 carries the label, e15 is the label entry, e16 mentions both words.
 	if strings.Join(marked, ",") != "e13,e15,e16" || hs.m.tl.list.Len() != 17 {
 		t.Fatalf("search 'cents fix' marked %v of %d rows", marked, hs.m.tl.list.Len())
 	}
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e13" {
-		t.Fatalf("the cursor should jump to the first match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.rows[cur.idx].id != "e13" {
+		t.Fatalf("the cursor should jump to the first match, is on %s", hs.m.ls.rows[cur.idx].id)
 	}
 	hs.Press("enter")
 	if hs.m.CapturesInput() || !hs.m.search.Active() {
 		t.Fatal("enter should keep the search and release the keyboard")
 	}
 	hs.Press("n")
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e15" {
-		t.Fatalf("n should go to the next match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.rows[cur.idx].id != "e15" {
+		t.Fatalf("n should go to the next match, is on %s", hs.m.ls.rows[cur.idx].id)
 	}
 	hs.Press("N", "N")
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e16" {
-		t.Fatalf("N wraps to the last match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.rows[cur.idx].id != "e16" {
+		t.Fatalf("N wraps to the last match, is on %s", hs.m.ls.rows[cur.idx].id)
 	}
 	hs.Press("m")
 	view := ansi.Strip(hs.view())

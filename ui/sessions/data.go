@@ -17,7 +17,6 @@ import (
 // entryRow is what the tree and the timeline show for one entry without
 // decoding its body; it is computed once per load and never changes.
 type entryRow struct {
-	id   string
 	kind string // role for messages, else the entry type
 	// branch is true when the entry has more than one child.
 	branch bool
@@ -106,7 +105,6 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 				messages++
 			}
 			ls.rows[i] = entryRow{
-				id:         sanitize.Fold(e.ID),
 				kind:       transcript.Kind(e),
 				compaction: e.Type == session.TypeCompaction,
 				summary:    e.Type == session.TypeBranchSummary,
@@ -187,6 +185,11 @@ func forChunks(n int, fn func(lo, hi int) int) int {
 	return total
 }
 
+// entryID is entry i's id as the panel shows it (sanitised; folded to
+// one line). It is derived when asked for, not stored per entry: a load
+// of 180k entries needs none of them for its first frame.
+func (ls *loadedSession) entryID(i int) string { return sanitize.Fold(ls.sess.Entries[i].ID) }
+
 // wordText is what the words of the session search match in entry i —
 // its kind, id, summary and label, as Pi's /tree search — lower-cased
 // once: every keystroke matches every entry again, and building the text
@@ -196,7 +199,7 @@ func (ls *loadedSession) wordText(i int) string {
 		ls.words = make([]string, len(ls.rows))
 	}
 	if ls.words[i] == "" {
-		ls.words[i] = strings.ToLower(ls.rows[i].kind + " " + ls.rows[i].id + " " + ls.sums[i].text + " " + ls.labels[i])
+		ls.words[i] = strings.ToLower(ls.rows[i].kind + " " + ls.entryID(i) + " " + ls.sums[i].text + " " + ls.labels[i])
 	}
 	return ls.words[i]
 }

@@ -115,19 +115,6 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		}
 		return messages
 	})
-	treeDone.Wait()
-	for i := range ls.rows {
-		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
-	}
-	treeNotes := s.TreeNotes(ls.tree)
-	ls.notes = append(s.LoadNotes(), treeNotes...)
-	if name, ok := s.Name(); ok {
-		ls.name = sanitize.Fold(name)
-	}
-	ls.title = s.Title()
-	ls.lastActive = lastActivity(s)
-	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
-	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.sums = make([]summaryCell, n)
 	ls.asked = make([]bool, n)
 	ls.labels = map[int]string{}
@@ -143,10 +130,26 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		}
 	}
 	// What applyLoaded does for a fresh load at the leaf, done here: the
-	// timeline of the leaf's branch. The tree view follows in treeCmd,
-	// after the first frame.
+	// timeline of the leaf's branch, filled while the tree is still being
+	// built (it needs the tree only for its branch-point marks, set once
+	// the tree is there). The tree view follows in treeCmd, after the
+	// first frame.
 	tl := newTimeline()
 	tl.setBranch(ls, ls.leaf, ls.leaf)
+	treeDone.Wait()
+	for i := range ls.rows {
+		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
+	}
+	tl.markBranchPoints(ls)
+	treeNotes := s.TreeNotes(ls.tree)
+	ls.notes = append(s.LoadNotes(), treeNotes...)
+	if name, ok := s.Name(); ok {
+		ls.name = sanitize.Fold(name)
+	}
+	ls.title = s.Title()
+	ls.lastActive = lastActivity(s)
+	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
+	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.initialTimeline = &tl
 	return ls
 }

@@ -157,6 +157,19 @@ func (t *timeline) refresh(ls *loadedSession) {
 	t.list.SetItems(items)
 }
 
+// markBranchPoints sets the ⑂ mark of the rows whose entries have
+// become branch points (entryRow.branch) since the items were made: a
+// load fills the timeline before the tree is built. The list has not
+// drawn the items yet, so they are edited in place.
+func (t *timeline) markBranchPoints(ls *loadedSession) {
+	items := t.list.Items()
+	for k := range items {
+		if it := &items[k]; it.mark == " " && ls.rows[it.idx].branch {
+			it.mark = "⑂" // newTimelineItem's mark: nothing outranks it here
+		}
+	}
+}
+
 // contains reports whether entry idx is on the shown branch.
 func (t *timeline) contains(idx int) bool { return idx >= 0 && idx < len(t.onPath) && t.onPath[idx] }
 

@@ -42,6 +42,21 @@ func TestTreeIsBuiltAfterTheFirstFrame(t *testing.T) {
 	if !strings.Contains(view, "Timeline · branch → "+ls.sess.Entries[ls.leaf].ID) {
 		t.Fatalf("the first frame should draw the leaf's timeline:\n%s", view)
 	}
+	// The timeline filled before the tree was built has its branch
+	// points marked all the same: its rows are the ones a refresh makes.
+	branchPoints := 0
+	for k, i := range m.tl.path {
+		want := newTimelineItem(ls, i)
+		if got := m.tl.list.Items()[k]; got != want {
+			t.Fatalf("first-frame timeline row %d is %+v, want %+v", k, got, want)
+		}
+		if want.mark == "⑂" {
+			branchPoints++
+		}
+	}
+	if branchPoints == 0 {
+		t.Fatal("the test session's branch shows no branch point")
+	}
 	// A summary decoded before the tree arrives (the visible rows').
 	m.Update(summaryCmd(ls, []int{0, ls.leaf})())
 	m.Update(treeCmd(ls)())

@@ -58,6 +58,12 @@ type assembler struct {
 	bytesSeen   int64
 	entriesSeen int
 	sized       bool
+	// indexed is how many entries the id index, labels and name already
+	// cover (indexEntries): once Entries is sized, a file whose ids need
+	// no migration is indexed batch by batch while later batches are
+	// still being decoded, instead of in one pass after the last.
+	indexed  int
+	labelPos map[string]int
 }
 
 // presizeAfterBytes is how much entry data is seen before Entries is sized.
@@ -120,6 +126,41 @@ func (a *assembler) add(res batchResult) {
 		}
 		a.s.Entries = append(a.s.Entries, *e)
 	}
+	if a.sized && !a.needIndex && a.haveFirst && !a.notPi {
+		// v2 and v3 ids are final as read (migration to v3 renames a
+		// role only), so indexing in file order now gives the index one
+		// pass at the end would.
+		a.indexEntries()
+	}
+}
+
+// indexEntries extends the id index, the resolved labels and the session
+// name over the entries added since the last call, in file order.
+func (a *assembler) indexEntries() {
+	s := a.s
+	if s.byID == nil {
+		s.byID = make(map[string]int, cap(s.Entries))
+		a.labelPos = map[string]int{}
+	}
+	for i := a.indexed; i < len(s.Entries); i++ {
+		e := &s.Entries[i]
+		if e.HasID {
+			n := len(s.byID)
+			s.byID[e.ID] = i
+			if len(s.byID) == n {
+				s.Diagnostics.DuplicateIDs++
+			}
+		}
+		switch e.Type {
+		case TypeLabel:
+			s.applyLabel(e, a.labelPos)
+		case TypeSessionInfo:
+			name, _ := e.Field("name").Str()
+			name = jsonv.TrimJS(name)
+			s.name, s.named = name, name != ""
+		}
+	}
+	a.indexed = len(s.Entries)
 }
 
 // grow makes room when the first estimate of the entry count fell short:
@@ -162,7 +203,9 @@ func headerFrom(e *Entry) Header {
 
 func (a *assembler) finish(size int64) (*Session, error) {
 	s := a.s
+	dups := s.Diagnostics.DuplicateIDs // counted by indexEntries so far
 	s.Diagnostics = a.diag
+	s.Diagnostics.DuplicateIDs = dups
 	s.Size = size
 	if a.notPi || !a.haveFirst {
 		if size == 0 {
@@ -171,32 +214,17 @@ func (a *assembler) finish(size int64) (*Session, error) {
 		return nil, ErrNotSession
 	}
 	s.Migrated = migrate(s, a.fileIndex)
-	s.buildIndex()
+	// What the batches did not cover: all of a small file, and all of a
+	// v1 file, whose ids exist only now (add never indexes those).
+	a.indexEntries()
+	s.resolveParents()
 	return s, nil
 }
 
-// buildIndex fills the id index, the resolved labels and the session name.
-func (s *Session) buildIndex() {
-	s.byID = make(map[string]int, len(s.Entries))
-	labelPos := map[string]int{}
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.HasID {
-			n := len(s.byID)
-			s.byID[e.ID] = i
-			if len(s.byID) == n {
-				s.Diagnostics.DuplicateIDs++
-			}
-		}
-		switch e.Type {
-		case TypeLabel:
-			s.applyLabel(e, labelPos)
-		case TypeSessionInfo:
-			name, _ := e.Field("name").Str()
-			name = jsonv.TrimJS(name)
-			s.name, s.named = name, name != ""
-		}
-	}
+// resolveParents resolves every entry's parentId to an index once the id
+// index is complete (a parentId may name an entry later in the file, and
+// the last of duplicate ids wins), and collects duplicate ids.
+func (s *Session) resolveParents() {
 	if s.Diagnostics.DuplicateIDs > 0 {
 		s.collectDuplicates()
 	}

@@ -180,7 +180,7 @@ func (m *Model) contextView(r rect, focused bool) string {
 	}
 	label := "—"
 	if c.res.idx >= 0 && c.res.idx < len(m.ls.rows) {
-		label = m.ls.rows[c.res.idx].id
+		label = m.ls.entryID(c.res.idx)
 	}
 	if theme := common.ThemeKey(&st); c.lines == nil || c.linesW != w || c.linesTheme != theme {
 		c.lines, c.linesW, c.linesTheme = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w, theme

@@ -31,7 +31,7 @@ func (m *Model) copyEntry(idx int, from pane) tea.Cmd {
 	ls := m.ls
 	return func() tea.Msg {
 		text := transcript.Text(&ls.sess.Entries[idx])
-		return copiedMsg{pane: from, text: text, note: fmt.Sprintf("copied entry %s (%d chars)", ls.rows[idx].id, len([]rune(text)))}
+		return copiedMsg{pane: from, text: text, note: fmt.Sprintf("copied entry %s (%d chars)", ls.entryID(idx), len([]rune(text)))}
 	}
 }
 
@@ -51,7 +51,7 @@ func (m *Model) copyContext(idx int, from pane) tea.Cmd {
 		}
 		text := jsonv.StringifyIndent(msgs, "  ")
 		return copiedMsg{pane: from, text: text,
-			note: fmt.Sprintf("copied the context at %s (%d messages, %d chars)", ls.rows[idx].id, len(msgs), len([]rune(text)))}
+			note: fmt.Sprintf("copied the context at %s (%d messages, %d chars)", ls.entryID(idx), len(msgs), len([]rune(text)))}
 	}
 }
 

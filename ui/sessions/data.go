@@ -17,9 +17,7 @@ import (
 // entryRow is what the tree and the timeline show for one entry without
 // decoding its body; it is computed once per load and never changes.
 type entryRow struct {
-	id    string
-	clock string // HH:MM:SS in local time ("--:--:--" when unknown)
-	kind  string // role for messages, else the entry type
+	kind string // role for messages, else the entry type
 	// branch is true when the entry has more than one child.
 	branch bool
 	// compaction and summary mark compaction and branch_summary entries.
@@ -75,11 +73,10 @@ type loadedSession struct {
 	// notes say what reading skipped (a line above the display limit,
 	// malformed lines) or the tree repaired (cycles, duplicate ids).
 	notes []string
-	// initialTree and initialTimeline are the views of a fresh load at
-	// the leaf (no folds, the leaf's branch), built by the loading command
-	// so that installing a big session costs Update nothing proportional
-	// to its size. applyLoaded takes them once.
-	initialTree     *treeView
+	// initialTimeline is the timeline of a fresh load at the leaf (the
+	// leaf's branch), built by the loading command so that installing a
+	// big session costs Update nothing proportional to its size;
+	// applyLoaded takes it once and starts treeCmd for the tree view.
 	initialTimeline *timeline
 }
 
@@ -108,8 +105,6 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 				messages++
 			}
 			ls.rows[i] = entryRow{
-				id:         sanitize.Fold(e.ID),
-				clock:      clockOf(e.TimestampMs()),
 				kind:       transcript.Kind(e),
 				compaction: e.Type == session.TypeCompaction,
 				summary:    e.Type == session.TypeBranchSummary,
@@ -120,19 +115,6 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		}
 		return messages
 	})
-	treeDone.Wait()
-	for i := range ls.rows {
-		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
-	}
-	treeNotes := s.TreeNotes(ls.tree)
-	ls.notes = append(s.LoadNotes(), treeNotes...)
-	if name, ok := s.Name(); ok {
-		ls.name = sanitize.Fold(name)
-	}
-	ls.title = s.Title()
-	ls.lastActive = lastActivity(s)
-	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
-	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
 	ls.sums = make([]summaryCell, n)
 	ls.asked = make([]bool, n)
 	ls.labels = map[int]string{}
@@ -148,21 +130,27 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 		}
 	}
 	// What applyLoaded does for a fresh load at the leaf, done here: the
-	// timeline beside the tree (both only read ls from now on).
-	tv, tl := newTreeView(), newTimeline()
-	var tlDone sync.WaitGroup
-	tlDone.Add(1)
-	go func() {
-		defer tlDone.Done()
-		tl.setBranch(ls, ls.leaf, ls.leaf)
-	}()
-	// The branch shown is the leaf's, known before the rows are drawn:
-	// one sync (inside rebuild) instead of a second pass after it.
-	tv.branchLeaf = ls.leaf
-	tv.rebuild(ls)
-	tv.moveTo(ls, ls.leaf)
-	tlDone.Wait()
-	ls.initialTree, ls.initialTimeline = &tv, &tl
+	// timeline of the leaf's branch, filled while the tree is still being
+	// built (it needs the tree only for its branch-point marks, set once
+	// the tree is there). The tree view follows in treeCmd, after the
+	// first frame.
+	tl := newTimeline()
+	tl.setBranch(ls, ls.leaf, ls.leaf)
+	treeDone.Wait()
+	for i := range ls.rows {
+		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
+	}
+	tl.markBranchPoints(ls)
+	treeNotes := s.TreeNotes(ls.tree)
+	ls.notes = append(s.LoadNotes(), treeNotes...)
+	if name, ok := s.Name(); ok {
+		ls.name = sanitize.Fold(name)
+	}
+	ls.title = s.Title()
+	ls.lastActive = lastActivity(s)
+	ls.skipped, ls.unnumbered = s.Diagnostics.SkippedList()
+	ls.noticed = append(s.Diagnostics.Notes(), treeNotes...)
+	ls.initialTimeline = &tl
 	return ls
 }
 
@@ -200,6 +188,11 @@ func forChunks(n int, fn func(lo, hi int) int) int {
 	return total
 }
 
+// entryID is entry i's id as the panel shows it (sanitised; folded to
+// one line). It is derived when asked for, not stored per entry: a load
+// of 180k entries needs none of them for its first frame.
+func (ls *loadedSession) entryID(i int) string { return sanitize.Fold(ls.sess.Entries[i].ID) }
+
 // wordText is what the words of the session search match in entry i —
 // its kind, id, summary and label, as Pi's /tree search — lower-cased
 // once: every keystroke matches every entry again, and building the text
@@ -209,7 +202,7 @@ func (ls *loadedSession) wordText(i int) string {
 		ls.words = make([]string, len(ls.rows))
 	}
 	if ls.words[i] == "" {
-		ls.words[i] = strings.ToLower(ls.rows[i].kind + " " + ls.rows[i].id + " " + ls.sums[i].text + " " + ls.labels[i])
+		ls.words[i] = strings.ToLower(ls.rows[i].kind + " " + ls.entryID(i) + " " + ls.sums[i].text + " " + ls.labels[i])
 	}
 	return ls.words[i]
 }
@@ -333,11 +326,21 @@ func (ls *loadedSession) applySummaries(msg summariesMsg) bool {
 	return changed
 }
 
-func clockOf(ms float64) string {
+// clockMs is an entry time (TimestampMs) as a timeline row keeps it:
+// whole Unix milliseconds, and whether there is a time at all.
+func clockMs(ms float64) (int64, bool) {
 	if math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return 0, false
+	}
+	return int64(ms), true
+}
+
+// clockText is HH:MM:SS in local time ("--:--:--" when untimed).
+func clockText(ms int64, timed bool) string {
+	if !timed {
 		return "--:--:--"
 	}
-	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+	return time.UnixMilli(ms).Local().Format("15:04:05")
 }
 
 // skippedCount is how many lines the reader dropped.

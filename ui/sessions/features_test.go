@@ -38,7 +38,7 @@ func TestFollowModeAppliesTailEvents(t *testing.T) {
 	}
 	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Data: []byte(line)}}}})
 	hs.Run(cmd)
-	if len(m.ls.rows) != 20 || m.ls.rows[m.tl.current()].id != "e20" {
+	if len(m.ls.rows) != 20 || m.ls.entryID(m.tl.current()) != "e20" {
 		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
 	}
 	if !strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {

@@ -90,8 +90,9 @@ type timeline struct {
 	list *common.List[timelineItem]
 	leaf int   // the branch's last entry
 	path []int // entry indexes root → leaf
-	// onPath holds the entries of path.
-	onPath map[int]bool
+	// onPath[i] is true for the entries of path (indexed by entry; the
+	// session's active marks when the branch is the leaf's).
+	onPath []bool
 	// hits are the entries the session search matches (marked in rows).
 	hits map[int]bool
 }
@@ -125,9 +126,13 @@ func (t *timeline) marks(ls *loadedSession, hits map[int]bool) {
 func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
 	t.leaf = leaf
 	t.path = ls.sess.PathTo(leaf)
-	t.onPath = make(map[int]bool, len(t.path))
-	for _, i := range t.path {
-		t.onPath[i] = true
+	if leaf == ls.leaf && len(ls.active) == len(ls.rows) {
+		t.onPath = ls.active // the same set, never written after the load
+	} else {
+		t.onPath = make([]bool, len(ls.rows))
+		for _, i := range t.path {
+			t.onPath[i] = true
+		}
 	}
 	t.refresh(ls)
 	t.moveToEntry(at)
@@ -137,18 +142,36 @@ func (t *timeline) setBranch(ls *loadedSession, leaf, at int) {
 // keeping the cursor on its entry.
 func (t *timeline) refresh(ls *loadedSession) {
 	items := make([]timelineItem, len(t.path))
-	for k, i := range t.path {
-		items[k] = newTimelineItem(ls, i)
-		items[k].hit = t.hits[i]
-		if k&4095 == 4095 {
-			runtime.Gosched() // a big session's load: let a key frame in
+	// A branch of a big session is 180k rows: filled on every core.
+	forChunks(len(t.path), func(lo, hi int) int {
+		for k := lo; k < hi; k++ {
+			i := t.path[k]
+			items[k] = newTimelineItem(ls, i)
+			items[k].hit = t.hits[i]
+			if k&4095 == 4095 {
+				runtime.Gosched() // a big session's load: let a key frame in
+			}
 		}
-	}
+		return 0
+	})
 	t.list.SetItems(items)
 }
 
+// markBranchPoints sets the ⑂ mark of the rows whose entries have
+// become branch points (entryRow.branch) since the items were made: a
+// load fills the timeline before the tree is built. The list has not
+// drawn the items yet, so they are edited in place.
+func (t *timeline) markBranchPoints(ls *loadedSession) {
+	items := t.list.Items()
+	for k := range items {
+		if it := &items[k]; it.mark == " " && ls.rows[it.idx].branch {
+			it.mark = "⑂" // newTimelineItem's mark: nothing outranks it here
+		}
+	}
+}
+
 // contains reports whether entry idx is on the shown branch.
-func (t *timeline) contains(idx int) bool { return t.onPath[idx] }
+func (t *timeline) contains(idx int) bool { return idx >= 0 && idx < len(t.onPath) && t.onPath[idx] }
 
 // current is the entry index under the cursor (-1 when empty).
 func (t *timeline) current() int {
@@ -193,7 +216,8 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		mark = "⑂"
 	}
 	sum := ls.sums[i]
-	return timelineItem{idx: i, id: r.id, mark: mark, clock: r.clock, kind: r.kind,
+	atMs, timed := clockMs(ls.sess.Entries[i].TimestampMs())
+	return timelineItem{idx: i, mark: mark, atMs: atMs, timed: timed, kind: r.kind,
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 

@@ -289,6 +289,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case loadedMsg:
 		return m.applyLoaded(msg)
+	case treeBuiltMsg:
+		m.applyTreeBuilt(msg)
 	case textMatchesMsg:
 		return m.applyTextMatches(msg)
 	case detailMsg:

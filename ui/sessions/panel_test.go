@@ -52,10 +52,10 @@ func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)
 	hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e09"}})
-	if got := hs.m.ls.rows[hs.m.tl.current()].id; got != "e09" {
+	if got := hs.m.ls.entryID(hs.m.tl.current()); got != "e09" {
 		t.Fatalf("timeline cursor on %s, want e09", got)
 	}
-	if got := hs.m.ls.rows[hs.m.tl.leaf].id; got != "e10" {
+	if got := hs.m.ls.entryID(hs.m.tl.leaf); got != "e10" {
 		t.Fatalf("timeline shows the branch to %s, want the abandoned branch to e10", got)
 	}
 	if hs.m.focus != paneTimeline {
@@ -118,27 +118,27 @@ func TestTimelineSearchAndMatchesOnly(t *testing.T) {
 	var marked []string
 	for row := range hs.m.tl.list.Len() {
 		if it := hs.m.tl.list.Shown(row); it.hit {
-			marked = append(marked, it.id)
+			marked = append(marked, hs.m.ls.entryID(it.idx))
 		}
 	}
 	// e13 carries the label, e15 is the label entry, e16 mentions both words.
 	if strings.Join(marked, ",") != "e13,e15,e16" || hs.m.tl.list.Len() != 17 {
 		t.Fatalf("search 'cents fix' marked %v of %d rows", marked, hs.m.tl.list.Len())
 	}
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e13" {
-		t.Fatalf("the cursor should jump to the first match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.entryID(cur.idx) != "e13" {
+		t.Fatalf("the cursor should jump to the first match, is on %s", hs.m.ls.entryID(cur.idx))
 	}
 	hs.Press("enter")
 	if hs.m.CapturesInput() || !hs.m.search.Active() {
 		t.Fatal("enter should keep the search and release the keyboard")
 	}
 	hs.Press("n")
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e15" {
-		t.Fatalf("n should go to the next match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.entryID(cur.idx) != "e15" {
+		t.Fatalf("n should go to the next match, is on %s", hs.m.ls.entryID(cur.idx))
 	}
 	hs.Press("N", "N")
-	if cur, _ := hs.m.tl.list.Selected(); cur.id != "e16" {
-		t.Fatalf("N wraps to the last match, is on %s", cur.id)
+	if cur, _ := hs.m.tl.list.Selected(); hs.m.ls.entryID(cur.idx) != "e16" {
+		t.Fatalf("N wraps to the last match, is on %s", hs.m.ls.entryID(cur.idx))
 	}
 	hs.Press("m")
 	view := ansi.Strip(hs.view())
@@ -161,7 +161,7 @@ func TestTreeFoldAndUnfold(t *testing.T) {
 	}
 	// From the leaf, ← jumps to the nearest branch point (e08).
 	hs.Press("left")
-	if got := m.ls.rows[m.tree.current()].id; got != "e08" {
+	if got := m.ls.entryID(m.tree.current()); got != "e08" {
 		t.Fatalf("← on a leaf should go to the branch point e08, got %s", got)
 	}
 	hs.Press("left")
@@ -178,12 +178,12 @@ func TestTreeFoldAndUnfold(t *testing.T) {
 	// Selecting a hidden entry unfolds its ancestors.
 	hs.Press("left")
 	m.tree.moveTo(m.ls, hs.entryIndex("e10"))
-	if m.ls.rows[m.tree.current()].id != "e10" || len(m.tree.rows) != total {
+	if m.ls.entryID(m.tree.current()) != "e10" || len(m.tree.rows) != total {
 		t.Fatal("moving to an entry inside a fold must unfold it")
 	}
 	// Enter selects the entry and shows its branch in the timeline.
 	hs.Press("enter")
-	if m.ls.rows[m.tl.leaf].id != "e10" || hs.Selections[len(hs.Selections)-1].EntryID != "e10" {
+	if m.ls.entryID(m.tl.leaf) != "e10" || hs.Selections[len(hs.Selections)-1].EntryID != "e10" {
 		t.Fatal("enter in the tree selects the entry and its branch")
 	}
 }
@@ -193,7 +193,7 @@ func TestTreePutsActiveBranchFirst(t *testing.T) {
 	rows := hs.m.tree.rows
 	var order []string
 	for _, r := range rows {
-		order = append(order, hs.m.ls.rows[r.idx].id)
+		order = append(order, hs.m.ls.entryID(r.idx))
 	}
 	i11, i09 := indexOf(order, "e11"), indexOf(order, "e09")
 	if i11 < 0 || i09 < 0 || i11 > i09 {
@@ -366,7 +366,7 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs.focusOn(paneTree)
 	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
 	hs.Press("c")
-	if hs.m.context.res == nil || hs.m.ls.rows[hs.m.context.res.idx].id != "e04" || hs.m.ls.rows[hs.m.tl.current()].id != "e04" {
+	if hs.m.context.res == nil || hs.m.ls.entryID(hs.m.context.res.idx) != "e04" || hs.m.ls.entryID(hs.m.tl.current()) != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
 	}
 }
@@ -378,7 +378,7 @@ func TestTreeFilterModes(t *testing.T) {
 	ids := func() string {
 		var out []string
 		for _, r := range m.tree.rows {
-			out = append(out, m.ls.rows[r.idx].id)
+			out = append(out, m.ls.entryID(r.idx))
 		}
 		return strings.Join(out, ",")
 	}
@@ -405,7 +405,7 @@ func TestTreeFilterModes(t *testing.T) {
 		t.Fatalf("e09 should be drawn as a branch, prefix %q", r.prefix)
 	}
 	m.tree.follow(m.ls, hs.entryIndex("e14"))
-	if got := m.ls.rows[m.tree.current()].id; got != "e12" {
+	if got := m.ls.entryID(m.tree.current()); got != "e12" {
 		t.Fatalf("a hidden entry should put the cursor on its nearest visible ancestor, got %s", got)
 	}
 }
@@ -421,8 +421,8 @@ func TestSessionSearchMatchesTheFullText(t *testing.T) {
 	if hs.m.search.Count() != 1 {
 		t.Fatalf("%d matches: %s", hs.m.search.Count(), hs.m.search.Info())
 	}
-	if cur := hs.m.tree.current(); hs.m.ls.rows[cur].id != "e05" {
-		t.Fatalf("the tree cursor is on %s", hs.m.ls.rows[cur].id)
+	if cur := hs.m.tree.current(); hs.m.ls.entryID(cur) != "e05" {
+		t.Fatalf("the tree cursor is on %s", hs.m.ls.entryID(cur))
 	}
 	if !strings.Contains(ansi.Strip(hs.view()), "match 1/1") {
 		t.Fatalf("the tree should count the match:\n%s", ansi.Strip(hs.view()))

@@ -39,10 +39,13 @@ type (
 	}
 	// timelineItem is one entry of the shown branch.
 	timelineItem struct {
-		idx    int
-		id     string
-		mark   string // ● leaf, ≡ compaction, ↩ branch summary, ⑂ branch point
-		clock  string
+		idx  int
+		mark string // ● leaf, ≡ compaction, ↩ branch summary, ⑂ branch point
+		// atMs is the entry's time in Unix milliseconds, shown as HH:MM:SS
+		// in local time when timed ("--:--:--" otherwise); it is formatted
+		// when the row is drawn, so a load formats only the visible rows.
+		atMs   int64
+		timed  bool
 		kind   string
 		label  string
 		text   string
@@ -121,11 +124,12 @@ func renderTimelineRow(it timelineItem, s common.RowState) string {
 	if it.label != "" {
 		label = "[" + it.label + "] "
 	}
+	clock := clockText(it.atMs, it.timed)
 	textW := max(1, s.Width-2-8-2-11-2-7-1)
 	text := ansi.Truncate(label+it.text, textW, "…")
 	pad := strings.Repeat(" ", max(0, textW-ansi.StringWidth(text)))
 	if s.Selected {
-		return selectedRow(s, it.mark+" "+it.clock+"  "+kind+"  "+text+pad+" "+tokens)
+		return selectedRow(s, it.mark+" "+clock+"  "+kind+"  "+text+pad+" "+tokens)
 	}
 	textPart := st.List.Item.Render(text)
 	if it.hit {
@@ -134,6 +138,6 @@ func renderTimelineRow(it timelineItem, s common.RowState) string {
 		lw := min(ansi.StringWidth(label), ansi.StringWidth(text))
 		textPart = st.Badge.Info.Render(ansi.Cut(text, 0, lw)) + st.List.Item.Render(ansi.Cut(text, lw, ansi.StringWidth(text)))
 	}
-	return st.Badge.Active.Render(it.mark) + " " + st.Text.Muted.Render(it.clock) + "  " +
+	return st.Badge.Active.Render(it.mark) + " " + st.Text.Muted.Render(clock) + "  " +
 		roleStyle(*st, it.kind).Render(kind) + "  " + textPart + pad + " " + st.Text.Muted.Render(tokens)
 }

@@ -69,10 +69,14 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		m.context = contextState{}
 		m.stats = statsState{}
 	}
-	if !refresh && at == ls.leaf && ls.initialTree != nil {
-		// A fresh load at the leaf: the loading command built both views.
-		m.tree, m.tl = *ls.initialTree, *ls.initialTimeline
-		ls.initialTree, ls.initialTimeline = nil, nil
+	var buildTree tea.Cmd
+	if !refresh && at == ls.leaf && ls.initialTimeline != nil {
+		// A fresh load at the leaf: the loading command built the
+		// timeline; the tree view is built next, after this frame.
+		m.tl = *ls.initialTimeline
+		ls.initialTimeline = nil
+		m.tree.pending, m.tree.branchLeaf = true, ls.leaf
+		buildTree = treeCmd(ls)
 	} else {
 		m.tree.rebuild(ls)
 		m.setBranch(leaf, at)
@@ -80,7 +84,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.picker.refresh(ls)
 	m.picker.moveToPath(ls.file)
-	cmds := []tea.Cmd{m.ensureSummaries(), summaryCmd(ls, nil), m.announce(at)}
+	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, summaryCmd(ls, nil), m.announce(at)}
 	if len(ls.notes) > 0 && !refresh { // what reading skipped or repaired, once per open
 		note := ls.notes[0]
 		if more := len(ls.notes) - 1; more > 0 {

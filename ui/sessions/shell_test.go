@@ -253,7 +253,7 @@ func TestTreeSearchFindsAndSteps(t *testing.T) {
 	if !hs.CapturesInputNow() {
 		t.Fatal("the search line takes the keyboard while typing")
 	}
-	first := hs.m.ls.rows[hs.m.tree.current()].id
+	first := hs.m.ls.entryID(hs.m.tree.current())
 	if first != "e03" {
 		t.Fatalf("typing jumps to the first user entry, got %s", first)
 	}
@@ -264,13 +264,13 @@ func TestTreeSearchFindsAndSteps(t *testing.T) {
 	var seen []string
 	for range 5 { // e16 is the compaction, whose summary mentions the user
 		hs.Press("n")
-		seen = append(seen, hs.m.ls.rows[hs.m.tree.current()].id)
+		seen = append(seen, hs.m.ls.entryID(hs.m.tree.current()))
 	}
 	if got := strings.Join(seen, " "); got != "e12 e16 e17 e09 e03" {
 		t.Fatalf("n steps through every user entry in tree order and wraps, got %s", got)
 	}
 	hs.Press("N")
-	if id := hs.m.ls.rows[hs.m.tree.current()].id; id != "e09" {
+	if id := hs.m.ls.entryID(hs.m.tree.current()); id != "e09" {
 		t.Fatalf("N steps back, got %s", id)
 	}
 	if sel := lastSelection(t, hs); sel.EntryID != "e09" {
@@ -309,7 +309,7 @@ func TestGotoEntryAndBackToLeaf(t *testing.T) {
 	hs.Press("#")
 	hs.Type("e10")
 	hs.Press("enter")
-	if sel := lastSelection(t, hs); sel.EntryID != "e10" || hs.m.ls.rows[hs.m.tl.leaf].id != "e10" {
+	if sel := lastSelection(t, hs); sel.EntryID != "e10" || hs.m.ls.entryID(hs.m.tl.leaf) != "e10" {
 		t.Fatalf("enter goes to e10 on its branch, got %+v", sel)
 	}
 	hs.Press("L")
@@ -428,7 +428,7 @@ func TestAJumpWithAStaleLeafFlagGoesToItsEntry(t *testing.T) {
 	jump := lastSelection(t, hs) // at the leaf: AtLeaf is true
 	jump.EntryID = "e05"
 	hs.Send(common.SelectionChangedMsg{Selection: jump})
-	if id := hs.m.ls.rows[hs.m.tl.current()].id; id != "e05" {
+	if id := hs.m.ls.entryID(hs.m.tl.current()); id != "e05" {
 		t.Fatalf("the jump goes to e05, cursor on %s", id)
 	}
 	if sel := lastSelection(t, hs); sel.EntryID != "e05" || sel.AtLeaf {

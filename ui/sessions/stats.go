@@ -112,7 +112,7 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 	out = append(out, "")
 	leafID := "—"
 	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
-		leafID = sanitize.Fold(ls.rows[ss.branch.LeafIndex].id)
+		leafID = ls.entryID(ss.branch.LeafIndex)
 	}
 	section("Branch · root → "+leafID, ss.branch)
 	return out

@@ -35,6 +35,9 @@ type treeView struct {
 	branchLeaf int
 	// hits are the entries the tree search matches (marked in their rows).
 	hits map[int]bool
+	// pending is true while a fresh load's tree is being built by
+	// treeCmd: the pane says so and the built view replaces this one.
+	pending bool
 }
 
 func newTreeView() treeView {
@@ -45,11 +48,19 @@ func newTreeView() treeView {
 
 // sync rebuilds the list items from rows and the session's data: after a
 // rebuild, a new timeline branch or newly decoded summaries.
-func (tv *treeView) sync(ls *loadedSession) {
+func (tv *treeView) sync(ls *loadedSession) { tv.syncItems(ls, true) }
+
+// syncItems is sync; without summaries it leaves the items' text empty
+// and reads only what never changes after a load, so it is safe inside a
+// command (treeCmd) while Update stores decoded summaries.
+func (tv *treeView) syncItems(ls *loadedSession, summaries bool) {
 	items := make([]treeItem, len(tv.rows))
 	for r, tr := range tv.rows {
 		it := treeItem{idx: tr.idx, mark: "  ", prefix: tr.prefix, kind: ls.rows[tr.idx].kind,
-			text: ls.sums[tr.idx].text, label: ls.labels[tr.idx], active: ls.active[tr.idx], hit: tv.hits[tr.idx]}
+			label: ls.labels[tr.idx], active: ls.active[tr.idx], hit: tv.hits[tr.idx]}
+		if summaries {
+			it.text = ls.sums[tr.idx].text
+		}
 		switch {
 		case tv.folded[tr.idx]:
 			it.mark, it.folded = "▸ ", fmt.Sprintf(" (+%d)", tr.kids)
@@ -103,8 +114,17 @@ func (tv *treeView) order(ls *loadedSession) []int {
 func (tv *treeView) cursor() int { return tv.list.Cursor() }
 
 // rebuild flattens ls into rows honouring folds. It is O(entries) and runs
-// on load and on fold/unfold, never per frame.
+// on fold/unfold and filter changes (a fresh load builds it in treeCmd),
+// never per frame.
 func (tv *treeView) rebuild(ls *loadedSession) {
+	tv.flatten(ls)
+	tv.sync(ls)
+}
+
+// flatten computes rows and rowOf from the tree, folds and filter; it
+// reads only what never changes after a load.
+func (tv *treeView) flatten(ls *loadedSession) {
+	tv.pending = false
 	if tv.folded == nil {
 		tv.folded = map[int]bool{}
 	}
@@ -114,6 +134,9 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 		tv.rowOf = make([]int, n)
 	}
 	tv.rowOf = tv.rowOf[:n]
+	if cap(tv.rows) < n {
+		tv.rows = make([]treeRow, 0, n) // one allocation, not a doubling series
+	}
 	for i := range tv.rowOf {
 		tv.rowOf[i] = -1
 	}
@@ -163,7 +186,6 @@ func (tv *treeView) rebuild(ls *loadedSession) {
 			stack = append(stack, item{idx: int(ordered[k]), base: childBase, conn: conn})
 		}
 	}
-	tv.sync(ls)
 }
 
 const (

@@ -172,6 +172,9 @@ func (m *Model) treeView(r rect) string {
 		top = append(top, m.search.Line(&m.com.Styles))
 	}
 	lines := append(top, tv.list.View(&m.com.Styles, r.w-4, r.h-2-len(top), focused)...)
+	if tv.pending {
+		lines = append(top, m.com.Styles.Pane.Placeholder.Render("building the tree…"))
+	}
 	info := tv.list.Position()
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)
@@ -203,7 +206,7 @@ func (m *Model) timelineView(r rect) string {
 	}
 	leafID := "—"
 	if t.leaf >= 0 && t.leaf < len(m.ls.rows) {
-		leafID = m.ls.rows[t.leaf].id
+		leafID = m.ls.entryID(t.leaf)
 	}
 	title := "Timeline · branch → " + leafID
 	if t.leaf == m.ls.leaf {
@@ -250,7 +253,7 @@ func (m *Model) detailView(r rect) string {
 	if idx < 0 {
 		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
 	}
-	title := "Detail · " + m.ls.rows[idx].id
+	title := "Detail · " + m.ls.entryID(idx)
 	key := m.detailKeyFor(idx)
 	lines, ok := m.detail.cache[key]
 	if !ok {

@@ -69,21 +69,32 @@ func CacheTotals(usages []Usage) CacheSummary { return cacheSeries(usages, nil) 
 
 // cacheSeries fills out (when not nil) and returns the summary.
 func cacheSeries(usages []Usage, out []CacheUse) CacheSummary {
+	// Whether a model has reported cache figures yet, keyed as pi-forge
+	// keys it: "provider/model" (so "a/b"+"c" and "a"+"b/c" are one model).
+	// A session keeps one model for long runs: the key is built only when
+	// the pair changes from the previous usage's, not once per usage.
 	reporting := map[string]bool{}
+	var lastProvider, lastModel, key string
+	lastReporting, haveLast := false, false
 	var sum CacheSummary
 	var reportedPrompt, reportedRead float64
-	for i, u := range usages {
-		c := CacheUse{Usage: u, PromptTokens: u.Input + u.CacheRead + u.CacheWrite}
-		key := u.Provider + "/" + u.Model
-		if u.CacheRead > 0 || u.CacheWrite > 0 {
-			reporting[key] = true
+	for i := range usages {
+		u := &usages[i]
+		c := CacheUse{Usage: *u, PromptTokens: u.Input + u.CacheRead + u.CacheWrite}
+		if !haveLast || u.Provider != lastProvider || u.Model != lastModel {
+			lastProvider, lastModel, haveLast = u.Provider, u.Model, true
+			key = u.Provider + "/" + u.Model
+			lastReporting = reporting[key]
 		}
-		c.Reported = reporting[key]
+		if !lastReporting && (u.CacheRead > 0 || u.CacheWrite > 0) {
+			reporting[key], lastReporting = true, true
+		}
+		c.Reported = lastReporting
 		if c.Reported && c.PromptTokens > 0 {
 			c.HitRatio, c.HasRatio = u.CacheRead/c.PromptTokens, true
 		}
 		if i > 0 && c.Reported {
-			prev := usages[i-1]
+			prev := &usages[i-1]
 			if held := prev.CacheRead + prev.CacheWrite; u.CacheRead < held {
 				c.Dropped, c.Lost = true, held-u.CacheRead
 				sum.Drops = append(sum.Drops, i)

@@ -23,3 +23,27 @@ func TestCacheSeries(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 }
+
+// TestCacheSeriesReportingPerModel checks that a model's reporting state
+// survives other models answering in between, and that models are keyed
+// as pi-forge keys them ("provider/model", so a slash may join two pairs).
+func TestCacheSeriesReportingPerModel(t *testing.T) {
+	uses, sum := CacheSeries([]Usage{
+		{EntryID: "a", Provider: "anthropic", Model: "m", Input: 10, CacheWrite: 5},
+		{EntryID: "b", Provider: "openai", Model: "x", Input: 10},
+		{EntryID: "c", Provider: "anthropic", Model: "m", Input: 10},
+		{EntryID: "d", Provider: "openai", Model: "x", Input: 10},
+		{EntryID: "e", Provider: "openrouter/anthropic", Model: "m", Input: 10, CacheRead: 1},
+		{EntryID: "f", Provider: "openrouter", Model: "anthropic/m", Input: 10},
+		{EntryID: "g", Provider: "openrouter", Model: "anthropic/x", Input: 10},
+	})
+	want := []bool{true, false, true, false, true, true, false}
+	for i, u := range uses {
+		if u.Reported != want[i] {
+			t.Errorf("%s reported %v, want %v", u.EntryID, u.Reported, want[i])
+		}
+	}
+	if sum.Reported != 4 {
+		t.Errorf("reported requests %d, want 4", sum.Reported)
+	}
+}

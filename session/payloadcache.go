@@ -46,26 +46,44 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
 		path := s.PathTo(leaf)
-		n := 0
-		for _, i := range path {
-			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-				n++
-			}
-		}
-		branch := make([]turndiff.Usage, 0, n)
-		for _, i := range path {
-			if e := &s.Entries[i]; e.Type != TypeMessage || e.Role != RoleAssistant {
-				continue
-			}
-			k := sort.Search(len(file), func(k int) bool { return file[k].Index >= i })
-			if k < len(file) && file[k].Index == i {
-				branch = append(branch, file[k])
-			}
-		}
+		branch := make([]turndiff.Usage, 0, eachBranchUsage(path, file, nil))
+		eachBranchUsage(path, file, func(k int) { branch = append(branch, file[k]) })
 		r.Uses, r.Branch = turndiff.CacheSeries(branch)
 	}
 	totals.Wait()
 	return r
+}
+
+// eachBranchUsage calls fn (when not nil) with the position in file of
+// each usage whose entry is on path, in path order, and returns how many
+// there are. file is in entry order, and so is a path in a file written by
+// Pi (parents come first): the two are walked side by side, touching
+// neither the entries nor more of file than the path passes. A path that
+// goes back (a hand-made file) or jumps far ahead is searched instead.
+func eachBranchUsage(path []int, file []turndiff.Usage, fn func(k int)) int {
+	n, k, prev := 0, 0, -1
+	for _, i := range path {
+		if i <= prev {
+			k = sort.Search(len(file), func(j int) bool { return file[j].Index >= i })
+		} else {
+			for steps := 0; k < len(file) && file[k].Index < i; steps++ {
+				if steps == 16 {
+					base := k
+					k = base + sort.Search(len(file)-base, func(j int) bool { return file[base+j].Index >= i })
+					break
+				}
+				k++
+			}
+		}
+		prev = i
+		if k < len(file) && file[k].Index == i {
+			n++
+			if fn != nil {
+				fn(k)
+			}
+		}
+	}
+	return n
 }
 
 // usagesOf lists the assistant messages of the file that recorded usage,

@@ -243,28 +243,69 @@ func readStatRecord(e *Entry) statRecord {
 	return r
 }
 
+// readAssistant reads an assistant message in one walk: the members Pi's
+// stats use, and the tool calls of its content counted on the way through
+// (the content was skipped, then walked block by block, then each block
+// searched for its type: three passes over most of the message).
+//
+// Keys are compared as written (an escaped key names nothing here), the
+// last duplicate wins, and a value nested past the walker's depth limit
+// ends the walk where skipping it would: the members after it are unread.
 func (r *statRecord) readAssistant(e *Entry) {
-	var content, usage, provider, model, responseModel []byte
-	rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
+	var usage, provider, model, responseModel []byte
+	rawjson.WalkObject(e.MessageRaw(), 0, 0, func(key, b []byte, v, depth int) int {
 		switch string(key) {
 		case "content":
-			content = value
-		case "usage":
-			usage = value
-		case "provider":
-			provider = value
-		case "model":
-			model = value
-		case "responseModel":
-			responseModel = value
+			if b[v] != '[' {
+				end := rawjson.SkipAt(b, v, depth)
+				if end >= 0 {
+					r.toolCalls = 0 // the last content wins
+				}
+				return end
+			}
+			calls := 0
+			end := rawjson.WalkArray(b, v, depth, func(b []byte, block, depth int) int {
+				if b[block] != '{' {
+					return rawjson.Skip
+				}
+				var typ []byte
+				end := rawjson.WalkObject(b, block, depth, func(key, b []byte, v, depth int) int {
+					if !rawjson.KeyEquals(key, "type") {
+						return rawjson.Skip
+					}
+					end := rawjson.SkipAt(b, v, depth)
+					if end >= 0 {
+						typ = b[v:end]
+					}
+					return end
+				})
+				if t, _ := rawjson.String(typ); end >= 0 && t == BlockToolCall {
+					calls++
+				}
+				return end
+			})
+			if end >= 0 {
+				r.toolCalls = calls
+			}
+			return end
+		case "usage", "provider", "model", "responseModel":
+			end := rawjson.SkipAt(b, v, depth)
+			if end < 0 {
+				return end
+			}
+			switch string(key) {
+			case "usage":
+				usage = b[v:end]
+			case "provider":
+				provider = b[v:end]
+			case "model":
+				model = b[v:end]
+			default:
+				responseModel = b[v:end]
+			}
+			return end
 		}
-		return true
-	})
-	rawjson.EachElement(content, func(block []byte) bool {
-		if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
-			r.toolCalls++
-		}
-		return true
+		return rawjson.Skip
 	})
 	keyModel := responseModel
 	if responseModel == nil || rawjson.IsNull(responseModel) {

@@ -46,9 +46,9 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
 		path := s.PathTo(leaf)
-		branch := make([]turndiff.Usage, 0, eachBranchUsage(path, file, nil))
-		eachBranchUsage(path, file, func(k int) { branch = append(branch, file[k]) })
-		r.Uses, r.Branch = turndiff.CacheSeries(branch)
+		at := make([]int32, 0, eachBranchUsage(path, file, nil))
+		eachBranchUsage(path, file, func(k int) { at = append(at, int32(k)) })
+		r.Uses, r.Branch = turndiff.CacheSeriesAt(file, at)
 	}
 	totals.Wait()
 	return r
@@ -88,41 +88,65 @@ func eachBranchUsage(path []int, file []turndiff.Usage, fn func(k int)) int {
 
 // usagesOf lists the assistant messages of the file that recorded usage,
 // in file order. On a big file the usages are read by one goroutine per
-// core, each over a contiguous range, and joined in order.
+// core, each over a contiguous range, straight into its part of the one
+// list (fresh memory costs more to touch than to copy: the list is not
+// built in parts and joined).
 func usagesOf(s *Session) []turndiff.Usage {
 	n := len(s.Entries)
 	workers := runtime.GOMAXPROCS(0)
 	if n < parallelStatsMin || workers < 2 {
 		return usagesIn(s, 0, n, nil)
 	}
-	parts := make([][]turndiff.Usage, workers)
 	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range parts {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w] = usagesIn(s, lo, hi, nil)
-		}()
+	// Each range's assistant messages are counted first: they bound its
+	// usages and place its part of the list.
+	counts := make([]int, workers)
+	forEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
+	starts := make([]int, workers+1)
+	for w, c := range counts {
+		starts[w+1] = starts[w] + c
 	}
-	wg.Wait()
-	total := 0
-	for _, p := range parts {
-		total += len(p)
-	}
-	out := make([]turndiff.Usage, 0, total)
-	for _, p := range parts {
-		out = append(out, p...)
+	all := make([]turndiff.Usage, starts[workers])
+	found := make([]int, workers)
+	forEachRange(n, chunk, func(w, lo, hi int) {
+		found[w] = len(usagesIn(s, lo, hi, all[starts[w]:starts[w]:starts[w+1]]))
+	})
+	// Close the gaps left by messages without usage, in place.
+	out := all[:found[0]]
+	for w := 1; w < workers; w++ {
+		out = append(out, all[starts[w]:starts[w]+found[w]]...)
 	}
 	return out
 }
 
+// forEachRange runs fn(w, lo, hi) for the ranges [w*chunk, (w+1)*chunk) of
+// [0, n), one goroutine each, and waits for them.
+func forEachRange(n, chunk int, fn func(w, lo, hi int)) {
+	var wg sync.WaitGroup
+	for w, lo := 0, 0; lo < n; w, lo = w+1, lo+chunk {
+		hi := min(n, lo+chunk)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(w, lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// assistantsIn counts the assistant messages among entries [lo, hi).
+func assistantsIn(s *Session, lo, hi int) int {
+	n := 0
+	for i := lo; i < hi; i++ {
+		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			n++
+		}
+	}
+	return n
+}
+
 // usagesIn appends to out the usages of the assistant messages among
-// entries [lo, hi), in file order.
+// entries [lo, hi), in file order; a nil out is allocated to fit.
 //
 // Provider and model names are interned: read from a mapped file they
 // point into the map, one page per usage, and every later use of them
@@ -133,13 +157,7 @@ func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	if out == nil {
 		// Sized up front: growing by doubling allocated (and faulted in)
 		// four times the final size on a big file.
-		n := 0
-		for i := lo; i < hi; i++ {
-			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-				n++
-			}
-		}
-		out = make([]turndiff.Usage, 0, n)
+		out = make([]turndiff.Usage, 0, assistantsIn(s, lo, hi))
 	}
 	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]

@@ -1,9 +1,13 @@
 package session
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -42,6 +46,41 @@ func TestEachBranchUsage(t *testing.T) {
 		n := eachBranchUsage(path, file, func(k int) { got = append(got, k) })
 		if n != len(want) || !slices.Equal(got, want) {
 			t.Fatalf("round %d: path %v file %v: got %d %v, want %v", round, path, file, n, got, want)
+		}
+	}
+}
+
+// TestUsagesOfInParallel checks that the usages read by one goroutine per
+// range, into one list, are the usages read in one pass: assistant messages
+// without usage leave gaps in the ranges that must close up in order.
+func TestUsagesOfInParallel(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}` + "\n")
+	parent := "null"
+	for i := 0; i < 3*parallelStatsMin+77; i++ {
+		id := fmt.Sprintf(`"e%d"`, i)
+		msg := `{"role":"user","content":"q"}`
+		if i%3 != 0 {
+			usage := fmt.Sprintf(`,"usage":{"input":%d,"output":1,"cacheRead":%d}`, i, i%7)
+			if i%11 == 0 {
+				usage = "" // no usage: not a request
+			}
+			msg = `{"role":"assistant","content":[],"provider":"p","model":"m` + fmt.Sprint(i%2) + `"` + usage + `}`
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":%s}`+"\n", id, parent, msg)
+		parent = id
+	}
+	s, err := Read(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{2, 3, 5} {
+		old := runtime.GOMAXPROCS(procs)
+		got := usagesOf(s)
+		runtime.GOMAXPROCS(old)
+		want := usagesIn(s, 0, len(s.Entries), nil)
+		if len(want) < parallelStatsMin || !reflect.DeepEqual(got, want) {
+			t.Fatalf("GOMAXPROCS %d: %d usages in parallel, %d in one pass (or they differ)", procs, len(got), len(want))
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package turndiff
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestCacheSeries(t *testing.T) {
 	uses, sum := CacheSeries([]Usage{
@@ -45,5 +48,26 @@ func TestCacheSeriesReportingPerModel(t *testing.T) {
 	}
 	if sum.Reported != 4 {
 		t.Errorf("reported requests %d, want 4", sum.Reported)
+	}
+}
+
+// TestCacheSeriesAt checks that a series over picked usages is the series
+// over a list of them.
+func TestCacheSeriesAt(t *testing.T) {
+	file := []Usage{
+		{EntryID: "a", Provider: "p", Model: "m", Input: 10, CacheWrite: 500},
+		{EntryID: "x", Provider: "p", Model: "m", Input: 10, CacheRead: 9000},
+		{EntryID: "b", Provider: "p", Model: "m", Input: 10, CacheRead: 400},
+		{EntryID: "y", Provider: "q", Model: "n", Input: 7},
+		{EntryID: "c", Provider: "p", Model: "m", Input: 10, CacheRead: 500, CacheWrite: 20},
+	}
+	at := []int32{0, 2, 4}
+	got, gotSum := CacheSeriesAt(file, at)
+	want, wantSum := CacheSeries([]Usage{file[0], file[2], file[4]})
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotSum, wantSum) {
+		t.Fatalf("picked %+v %+v\nlisted %+v %+v", got, gotSum, want, wantSum)
+	}
+	if len(gotSum.Drops) != 1 || gotSum.Drops[0] != 1 || got[1].Lost != 100 {
+		t.Fatalf("the drop at b (500 held, 400 read) is its branch's, not the file's: %+v", gotSum)
 	}
 }

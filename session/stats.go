@@ -154,6 +154,24 @@ type statRecord struct {
 	model     string
 	usage     catalog.Usage
 	costTotal float64
+	// names holds an assistant message's raw provider, model and
+	// responseModel (when rawNames), turned into provider, model and key
+	// when the record is added (in file order, reusing the previous message's strings when
+	// the same names repeat, as they do for long runs: making three
+	// strings and a key per message was most of what reading them
+	// allocated).
+	rawNames bool
+	names    assistantNames
+}
+
+// assistantNames are the raw name fields of an assistant message (nil when
+// absent).
+type assistantNames struct{ provider, model, responseModel []byte }
+
+// equal compares two sets of raw names, absent apart from present.
+func (a *assistantNames) equal(b *assistantNames) bool {
+	same := func(x, y []byte) bool { return (x == nil) == (y == nil) && string(x) == string(y) }
+	return same(a.provider, b.provider) && same(a.model, b.model) && same(a.responseModel, b.responseModel)
 }
 
 // parallelStatsMin is the entry count from which records are read by
@@ -307,12 +325,27 @@ func (r *statRecord) readAssistant(e *Entry) {
 		}
 		return rawjson.Skip
 	})
-	keyModel := responseModel
-	if responseModel == nil || rawjson.IsNull(responseModel) {
-		keyModel = model
+	r.readUsage(usage, "", "", "")
+	if r.hasUsage {
+		r.names, r.rawNames = assistantNames{provider, model, responseModel}, true
 	}
-	p, m := jsStringOf(provider), jsStringOf(model)
-	r.readUsage(usage, p+"/"+jsStringOf(keyModel), p, m)
+}
+
+// resolveNames sets r's provider, model and key "provider/model" (the
+// responseModel when it is there and not null) from its raw names, as
+// JavaScript template literals render them.
+func (b *statsBuilder) resolveNames(r *statRecord) {
+	n := &r.names
+	if !b.haveNames || !n.equal(&b.lastNames) {
+		keyModel := n.responseModel
+		if keyModel == nil || rawjson.IsNull(keyModel) {
+			keyModel = n.model
+		}
+		p := jsStringOf(n.provider)
+		b.lastNames, b.haveNames = *n, true
+		b.lastProvider, b.lastModel, b.lastKey = p, jsStringOf(n.model), p+"/"+jsStringOf(keyModel)
+	}
+	r.provider, r.model, r.key = b.lastProvider, b.lastModel, b.lastKey
 }
 
 // readUsage reads one usage record like Pi's addUsageToTotals: non-objects
@@ -356,6 +389,10 @@ type statsBuilder struct {
 	byKey   map[string]int
 	rows    []ModelBreakdown
 	roleIdx map[string]int
+	// The names of the last assistant message added (resolveNames).
+	lastNames                        assistantNames
+	haveNames                        bool
+	lastProvider, lastModel, lastKey string
 }
 
 // add counts one entry's record, in file order.
@@ -381,6 +418,9 @@ func (b *statsBuilder) add(i int, e *Entry, r *statRecord) {
 	}
 	if !r.hasUsage {
 		return
+	}
+	if r.rawNames {
+		b.resolveNames(r)
 	}
 	u := r.usage
 	st.Tokens.Input += u.Input

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -33,13 +32,9 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 	// The file's totals and the branch's series are independent passes
 	// over tens of thousands of usages in a big session: the totals run
 	// beside the branch.
-	var totals sync.WaitGroup
+	var totals faultGroup
 	if len(file) >= parallelStatsMin && runtime.GOMAXPROCS(0) > 1 {
-		totals.Add(1)
-		go func() {
-			defer totals.Done()
-			r.File = turndiff.CacheTotals(file)
-		}()
+		totals.Go(func() { r.File = turndiff.CacheTotals(file) })
 	} else {
 		r.File = turndiff.CacheTotals(file)
 	}
@@ -119,21 +114,6 @@ func usagesOf(s *Session) []turndiff.Usage {
 	return out
 }
 
-// forEachRange runs fn(w, lo, hi) for the ranges [w*chunk, (w+1)*chunk) of
-// [0, n), one goroutine each, and waits for them.
-func forEachRange(n, chunk int, fn func(w, lo, hi int)) {
-	var wg sync.WaitGroup
-	for w, lo := 0, 0; lo < n; w, lo = w+1, lo+chunk {
-		hi := min(n, lo+chunk)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, lo, hi)
-		}()
-	}
-	wg.Wait()
-}
-
 // assistantsIn counts the assistant messages among entries [lo, hi).
 func assistantsIn(s *Session, lo, hi int) int {
 	n := 0
@@ -209,26 +189,23 @@ type Prediction struct {
 // PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
 // branch of s) as opts says and diffs them.
 func PredictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
-	return predictAt(s, uses, k, opts, map[int]*Request{})
+	return predictAt(s, uses, k, opts, nil)
 }
 
-// predictAt is PredictAt reusing the requests already rebuilt (by entry
-// index): adjacent drops share one.
-func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]*Request) Prediction {
+// predictAt is PredictAt with the requests already rebuilt (by entry
+// index, with the error of each that could not be): adjacent drops share
+// one.
+func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]rebuilt) Prediction {
 	p := Prediction{Use: uses[k]}
 	if k == 0 {
 		return p
 	}
 	p.Previous = uses[k-1]
 	rebuild := func(index int) (*Request, error) {
-		if r, ok := built[index]; ok {
-			return r, nil
+		if b, ok := built[index]; ok {
+			return b.r, b.err
 		}
-		r, err := RequestWith(s, index, opts)
-		if err == nil {
-			built[index] = r
-		}
-		return r, err
+		return RequestWith(s, index, opts)
 	}
 	prev, err := rebuild(uses[k-1].Index)
 	if err != nil {
@@ -246,6 +223,12 @@ func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions,
 	b := &Resolved{Session: s, Request: cur, Index: uses[k].Index, Turn: cur.Turn}
 	p.Cause = ExplainDiff(a, b, &p.Diff)
 	return p
+}
+
+// rebuilt is one request rebuilt for a prediction, or why it could not be.
+type rebuilt struct {
+	r   *Request
+	err error
 }
 
 // MaxPredictedDrops is how many cache drops (the most recent) get a
@@ -268,11 +251,32 @@ func PredictDrops(s *Session, r CacheReport, opts RequestOptions, n int) []Predi
 // into uses, one branch of s), in that order. Adjacent drops share the
 // request between them, rebuilt once.
 func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions) []Prediction {
-	out := make([]Prediction, 0, len(ks))
-	built := map[int]*Request{}
+	// Every request is rebuilt once, then every drop diffed, each step
+	// spread over the cores: the requests and drops are independent, and
+	// rebuilding one costs about as much as a session context.
+	var need []int
+	seen := map[int]bool{}
 	for _, k := range ks {
-		out = append(out, predictAt(s, uses, k, opts, built))
+		if k <= 0 {
+			continue
+		}
+		for _, i := range [2]int{uses[k-1].Index, uses[k].Index} {
+			if !seen[i] {
+				seen[i] = true
+				need = append(need, i)
+			}
+		}
 	}
+	requests := make([]rebuilt, len(need))
+	inParallel(len(need), func(j int) {
+		requests[j].r, requests[j].err = RequestWith(s, need[j], opts)
+	})
+	built := make(map[int]rebuilt, len(need))
+	for j, i := range need {
+		built[i] = requests[j]
+	}
+	out := make([]Prediction, len(ks))
+	inParallel(len(ks), func(j int) { out[j] = predictAt(s, uses, ks[j], opts, built) })
 	return out
 }
 

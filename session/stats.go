@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -193,22 +192,14 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 				recs[k] = readStatRecord(&s.Entries[i])
 			}
 		} else {
-			var wg sync.WaitGroup
-			chunk := (len(window) + workers - 1) / workers
-			for lo := 0; lo < len(window); lo += chunk {
-				hi := min(lo+chunk, len(window))
-				wg.Add(1)
-				go func(lo, hi int) {
-					defer wg.Done()
-					for k := lo; k < hi; k++ {
-						recs[k] = readStatRecord(&s.Entries[window[k]])
-						if k&1023 == 1023 {
-							runtime.Gosched() // as the reader's decoders: keys stay responsive
-						}
+			forEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					recs[k] = readStatRecord(&s.Entries[window[k]])
+					if k&1023 == 1023 {
+						runtime.Gosched() // as the reader's decoders: keys stay responsive
 					}
-				}(lo, hi)
-			}
-			wg.Wait()
+				}
+			})
 		}
 		for k, i := range window {
 			b.add(i, &s.Entries[i], &recs[k])

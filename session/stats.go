@@ -153,14 +153,6 @@ type statRecord struct {
 	model     string
 	usage     catalog.Usage
 	costTotal float64
-	// names holds an assistant message's raw provider, model and
-	// responseModel (when rawNames), turned into provider, model and key
-	// when the record is added (in file order, reusing the previous message's strings when
-	// the same names repeat, as they do for long runs: making three
-	// strings and a key per message was most of what reading them
-	// allocated).
-	rawNames bool
-	names    assistantNames
 }
 
 // assistantNames are the raw name fields of an assistant message (nil when
@@ -171,6 +163,33 @@ type assistantNames struct{ provider, model, responseModel []byte }
 func (a *assistantNames) equal(b *assistantNames) bool {
 	same := func(x, y []byte) bool { return (x == nil) == (y == nil) && string(x) == string(y) }
 	return same(a.provider, b.provider) && same(a.model, b.model) && same(a.responseModel, b.responseModel)
+}
+
+// nameMemo resolves the names of one reader's assistant messages, reusing
+// the previous message's strings while the raw names repeat, as they do
+// for long runs of one model: making three strings and a key per message
+// was most of what reading them allocated. Each goroutine reading records
+// has its own (the raw names are compared while they are in its cache).
+type nameMemo struct {
+	raw                  assistantNames
+	have                 bool
+	provider, model, key string
+}
+
+// resolve returns provider, model and the key "provider/model" (the
+// responseModel when it is there and not null), as JavaScript template
+// literals render them.
+func (m *nameMemo) resolve(n *assistantNames) (provider, model, key string) {
+	if !m.have || !n.equal(&m.raw) {
+		keyModel := n.responseModel
+		if keyModel == nil || rawjson.IsNull(keyModel) {
+			keyModel = n.model
+		}
+		p := jsStringOf(n.provider)
+		m.raw, m.have = *n, true
+		m.provider, m.model, m.key = p, jsStringOf(n.model), p+"/"+jsStringOf(keyModel)
+	}
+	return m.provider, m.model, m.key
 }
 
 // parallelStatsMin is the entry count from which records are read by
@@ -184,17 +203,19 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	// the window's buffer is reused, so memory stays flat however long the
 	// session is.
 	recs := make([]statRecord, min(len(indexes), statsWindow))
+	var names nameMemo // the serial reader's
 	workers := runtime.GOMAXPROCS(0)
 	for base := 0; base < len(indexes); base += statsWindow {
 		window := indexes[base:min(len(indexes), base+statsWindow)]
 		if len(window) < parallelStatsMin || workers < 2 {
 			for k, i := range window {
-				recs[k] = readStatRecord(&s.Entries[i])
+				recs[k] = readStatRecord(&s.Entries[i], &names)
 			}
 		} else {
 			forEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
+				var names nameMemo
 				for k := lo; k < hi; k++ {
-					recs[k] = readStatRecord(&s.Entries[window[k]])
+					recs[k] = readStatRecord(&s.Entries[window[k]], &names)
 					if k&1023 == 1023 {
 						runtime.Gosched() // as the reader's decoders: keys stay responsive
 					}
@@ -229,8 +250,9 @@ func (b *statsBuilder) finish() {
 	st.ByModel = rows
 }
 
-// readStatRecord reads what Pi's getSessionStats looks at in one entry.
-func readStatRecord(e *Entry) statRecord {
+// readStatRecord reads what Pi's getSessionStats looks at in one entry;
+// names resolves an assistant message's names (nil: a memo of its own).
+func readStatRecord(e *Entry, names *nameMemo) statRecord {
 	var r statRecord
 	switch e.Type {
 	case TypeMessage:
@@ -241,7 +263,10 @@ func readStatRecord(e *Entry) statRecord {
 				r.readUsage(u, ToolsSummariesKey, "", "")
 			}
 		case RoleAssistant:
-			r.readAssistant(e)
+			if names == nil {
+				names = &nameMemo{}
+			}
+			r.readAssistant(e, names)
 		}
 	case TypeUsage:
 		provider, model := jsStringOf(e.Field("provider")), jsStringOf(e.Field("model"))
@@ -260,7 +285,7 @@ func readStatRecord(e *Entry) statRecord {
 // Keys are compared as written (an escaped key names nothing here), the
 // last duplicate wins, and a value nested past the walker's depth limit
 // ends the walk where skipping it would: the members after it are unread.
-func (r *statRecord) readAssistant(e *Entry) {
+func (r *statRecord) readAssistant(e *Entry, names *nameMemo) {
 	var usage, provider, model, responseModel []byte
 	rawjson.WalkObject(e.MessageRaw(), 0, 0, func(key, b []byte, v, depth int) int {
 		switch string(key) {
@@ -316,27 +341,11 @@ func (r *statRecord) readAssistant(e *Entry) {
 		}
 		return rawjson.Skip
 	})
-	r.readUsage(usage, "", "", "")
-	if r.hasUsage {
-		r.names, r.rawNames = assistantNames{provider, model, responseModel}, true
+	if len(usage) == 0 || usage[0] != '{' {
+		return // readUsage would ignore it: no names needed
 	}
-}
-
-// resolveNames sets r's provider, model and key "provider/model" (the
-// responseModel when it is there and not null) from its raw names, as
-// JavaScript template literals render them.
-func (b *statsBuilder) resolveNames(r *statRecord) {
-	n := &r.names
-	if !b.haveNames || !n.equal(&b.lastNames) {
-		keyModel := n.responseModel
-		if keyModel == nil || rawjson.IsNull(keyModel) {
-			keyModel = n.model
-		}
-		p := jsStringOf(n.provider)
-		b.lastNames, b.haveNames = *n, true
-		b.lastProvider, b.lastModel, b.lastKey = p, jsStringOf(n.model), p+"/"+jsStringOf(keyModel)
-	}
-	r.provider, r.model, r.key = b.lastProvider, b.lastModel, b.lastKey
+	p, m, key := names.resolve(&assistantNames{provider, model, responseModel})
+	r.readUsage(usage, key, p, m)
 }
 
 // readUsage reads one usage record like Pi's addUsageToTotals: non-objects
@@ -380,10 +389,6 @@ type statsBuilder struct {
 	byKey   map[string]int
 	rows    []ModelBreakdown
 	roleIdx map[string]int
-	// The names of the last assistant message added (resolveNames).
-	lastNames                        assistantNames
-	haveNames                        bool
-	lastProvider, lastModel, lastKey string
 }
 
 // add counts one entry's record, in file order.
@@ -409,9 +414,6 @@ func (b *statsBuilder) add(i int, e *Entry, r *statRecord) {
 	}
 	if !r.hasUsage {
 		return
-	}
-	if r.rawNames {
-		b.resolveNames(r)
 	}
 	u := r.usage
 	st.Tokens.Input += u.Input

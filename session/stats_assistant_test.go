@@ -80,13 +80,14 @@ func checkReadAssistant(t *testing.T, msg string) {
 	}
 	want := readAssistantByPasses(&e)
 	var got statRecord
-	got.readAssistant(&e)
-	if got.rawNames {
-		// Names are resolved as records are added, once per run of one model.
-		var b statsBuilder
-		b.resolveNames(&got)
-		b.resolveNames(&got) // the second time from the previous message's strings
-		got.rawNames, got.names = false, assistantNames{}
+	got.readAssistant(&e, &nameMemo{})
+	var again statRecord
+	memo := nameMemo{}
+	again.readAssistant(&e, &memo)
+	again = statRecord{}
+	again.readAssistant(&e, &memo) // from the previous message's strings
+	if !reflect.DeepEqual(again, want) {
+		t.Errorf("%.200s, names reused:\n got  %+v\n want %+v", msg, again, want)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%.200s:\n got  %+v\n want %+v", msg, got, want)
@@ -100,9 +101,9 @@ func FuzzReadAssistant(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) { checkReadAssistant(t, msg) })
 }
 
-// TestResolveNamesFollowsChanges checks that names resolved from the
-// previous message's strings change as soon as any raw name does.
-func TestResolveNamesFollowsChanges(t *testing.T) {
+// TestNameMemoFollowsChanges checks that names resolved from the previous
+// message's strings change as soon as any raw name does.
+func TestNameMemoFollowsChanges(t *testing.T) {
 	raw := func(s string) []byte {
 		if s == "-" {
 			return nil
@@ -113,14 +114,13 @@ func TestResolveNamesFollowsChanges(t *testing.T) {
 		{`"p"`, `"m"`, `-`}, {`"p"`, `"m"`, `-`}, {`"p"`, `"m"`, `null`}, {`"p"`, `"m"`, `"r"`},
 		{`"p"`, `"m2"`, `"r"`}, {`"q"`, `"m2"`, `"r"`}, {`-`, `"m2"`, `"r"`}, {`7`, `"m2"`, `"r"`}, {`"p"`, `"m"`, `-`},
 	}
-	var b statsBuilder
+	var memo nameMemo
 	for _, names := range seq {
-		r := statRecord{rawNames: true, names: assistantNames{raw(names[0]), raw(names[1]), raw(names[2])}}
-		fresh := r
-		b.resolveNames(&r)
-		(&statsBuilder{}).resolveNames(&fresh)
-		if r.provider != fresh.provider || r.model != fresh.model || r.key != fresh.key {
-			t.Errorf("%v: got %q %q %q, want %q %q %q", names, r.provider, r.model, r.key, fresh.provider, fresh.model, fresh.key)
+		n := assistantNames{raw(names[0]), raw(names[1]), raw(names[2])}
+		p, m, k := memo.resolve(&n)
+		wp, wm, wk := (&nameMemo{}).resolve(&n)
+		if p != wp || m != wm || k != wk {
+			t.Errorf("%v: got %q %q %q, want %q %q %q", names, p, m, k, wp, wm, wk)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -267,9 +268,15 @@ func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions
 			}
 		}
 	}
+	// The requests' contexts lie on one branch: their paths are prefixes
+	// of the path to the deepest.
+	var paths *branchPaths
+	if deepest := slices.Max(append([]int{-1}, need...)); deepest >= 0 {
+		paths = newBranchPaths(s, deepest)
+	}
 	requests := make([]rebuilt, len(need))
 	inParallel(len(need), func(j int) {
-		requests[j].r, requests[j].err = RequestWith(s, need[j], opts)
+		requests[j].r, requests[j].err = requestOn(s, need[j], opts, paths)
 	})
 	built := make(map[int]rebuilt, len(need))
 	for j, i := range need {

@@ -94,6 +94,12 @@ func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
 // way the extension did (pi-forge's Preset and capabilities); opts.Preset
 // compiles another Preset instead of the one in force.
 func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
+	return requestOn(s, index, opts, nil)
+}
+
+// requestOn is RequestWith taking the context's path from paths when it
+// can.
+func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (*Request, error) {
 	if index < 0 || index >= len(s.Entries) {
 		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
 	}
@@ -111,7 +117,7 @@ func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
 			r.Usage = &u
 		}
 	}
-	ctx, err := s.Context(r.ContextIndex)
+	ctx, err := s.contextOn(r.ContextIndex, paths)
 	if err != nil {
 		return nil, fmt.Errorf("request at entry %d: %w", index, err)
 	}

@@ -135,6 +135,9 @@ func assistantsIn(s *Session, lo, hi int) int {
 // cold pages again, at the cost of a cache miss each.
 func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	names := map[string]string{}
+	var lastProvider, lastModel RawValue
+	var provName, modelName string
+	haveLast := false
 	if out == nil {
 		// Sized up front: growing by doubling allocated (and faulted in)
 		// four times the final size on a big file.
@@ -145,10 +148,22 @@ func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue
 		}
-		if u, ok := usageOf(e, i); ok {
-			u.Provider, u.Model = internName(names, u.Provider), internName(names, u.Model)
-			out = append(out, u)
+		u, recorded := usageTokens(e, i)
+		if !recorded || !requested(&u) {
+			continue
 		}
+		// Runs of one model are the rule: names are decoded and interned
+		// only when the raw text differs from the previous usage's.
+		provider, model := e.provider.in(e.Raw), e.model.in(e.Raw)
+		if !haveLast || string(provider) != string(lastProvider) || (provider == nil) != (lastProvider == nil) ||
+			string(model) != string(lastModel) || (model == nil) != (lastModel == nil) {
+			p, _ := provider.Str()
+			m, _ := model.Str()
+			lastProvider, lastModel, haveLast = provider, model, true
+			provName, modelName = internName(names, p), internName(names, m)
+		}
+		u.Provider, u.Model = provName, modelName
+		out = append(out, u)
 	}
 	return out
 }

@@ -65,7 +65,14 @@ func TestUsagesOfInParallel(t *testing.T) {
 			if i%11 == 0 {
 				usage = "" // no usage: not a request
 			}
-			msg = `{"role":"assistant","content":[],"provider":"p","model":"m` + fmt.Sprint(i%2) + `"` + usage + `}`
+			provider := `"p"`
+			switch i % 5 {
+			case 1:
+				provider = `"\u0070"` // p, escaped
+			case 2:
+				provider = `7`
+			}
+			msg = `{"role":"assistant","content":[],"provider":` + provider + `,"model":"m` + fmt.Sprint(i%2) + `"` + usage + `}`
 		}
 		fmt.Fprintf(&b, `{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":%s}`+"\n", id, parent, msg)
 		parent = id
@@ -73,6 +80,18 @@ func TestUsagesOfInParallel(t *testing.T) {
 	s, err := Read(strings.NewReader(b.String()), Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Each usage as usageOf reads it alone (the names decoded every time).
+	var each []turndiff.Usage
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			if u, ok := usageOf(e, i); ok {
+				each = append(each, u)
+			}
+		}
+	}
+	if got := usagesIn(s, 0, len(s.Entries), nil); !reflect.DeepEqual(got, each) {
+		t.Fatalf("usagesIn reads %d usages, usageOf %d (or they differ)", len(got), len(each))
 	}
 	for _, procs := range []int{2, 3, 5} {
 		old := runtime.GOMAXPROCS(procs)

@@ -57,13 +57,17 @@ func (c *Context) LLMMessages() []any { return ConvertToLLM(c.AgentMessages()) }
 // Context builds the context at the entry with index leaf (use LeafIndex()
 // for Pi's default leaf). Message bodies are decoded only for the entries
 // that end up in the context.
-func (s *Session) Context(leaf int) (*Context, error) {
+func (s *Session) Context(leaf int) (*Context, error) { return s.contextOn(leaf, nil) }
+
+// contextOn is Context taking the path to leaf from paths when it can
+// (a caller building many contexts on one branch shares its path).
+func (s *Session) contextOn(leaf int, paths *branchPaths) (*Context, error) {
 	c := &Context{LeafIndex: leaf, ThinkingLevel: RawValue(`"off"`)}
 	if leaf < 0 || leaf >= len(s.Entries) {
 		c.LeafIndex = -1
 		return c, nil
 	}
-	c.Path = s.PathTo(leaf)
+	c.Path = paths.to(s, leaf)
 	s.applySettings(c)
 	ctxEntries := s.contextEntries(c.Path)
 	edits := map[string]*Entry{}

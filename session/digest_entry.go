@@ -15,7 +15,7 @@ func digestEntry(e *Entry) DigestEntry {
 		Line: e.Line, Type: e.Type, Role: e.Role,
 		ID: e.ID, HasID: e.HasID, ParentID: e.ParentID, HasParent: e.HasParent,
 		TimestampMs: e.timestampMs,
-		rec:         readStatRecord(e),
+		rec:         readStatRecord(e, nil),
 	}
 	switch e.Type {
 	case TypeCustom, TypeCustomMessage:

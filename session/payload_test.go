@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -362,10 +363,12 @@ func FuzzParseRef(f *testing.F) {
 
 // countingForge counts the requests rebuilt and leaves them as Pi built
 // them.
-type countingForge struct{ n int }
+// countingForge counts the requests rebuilt (Predict rebuilds them in
+// parallel).
+type countingForge struct{ n atomic.Int64 }
 
 func (f *countingForge) Rewrite(*Session, ForgeInput) (*ForgeOutput, error) {
-	f.n++
+	f.n.Add(1)
 	return nil, nil
 }
 
@@ -391,13 +394,18 @@ func TestPredictSharesRequests(t *testing.T) {
 	}
 	f := &countingForge{}
 	all := PredictDrops(s, rep, RequestOptions{Forge: f}, -1)
-	if len(all) != 5 || f.n != 6 || all[0].Use.EntryID != "a1" || all[4].Use.EntryID != "a5" {
-		t.Errorf("%d predictions, %d requests rebuilt (want 6: each once)", len(all), f.n)
+	if len(all) != 5 || f.n.Load() != 6 || all[0].Use.EntryID != "a1" || all[4].Use.EntryID != "a5" {
+		t.Errorf("%d predictions, %d requests rebuilt (want 6: each once)", len(all), f.n.Load())
 	}
-	f.n = 0
+	for k := range all {
+		if k > 0 && all[k].Previous.EntryID != all[k-1].Use.EntryID {
+			t.Errorf("prediction %d: previous %s, want %s (in order)", k, all[k].Previous.EntryID, all[k-1].Use.EntryID)
+		}
+	}
+	f.n.Store(0)
 	recent := PredictDrops(s, rep, RequestOptions{Forge: f}, 2)
-	if len(recent) != 2 || recent[0].Use.EntryID != "a4" || f.n != 3 {
-		t.Errorf("recent %d, %d rebuilt", len(recent), f.n)
+	if len(recent) != 2 || recent[0].Use.EntryID != "a4" || f.n.Load() != 3 {
+		t.Errorf("recent %d, %d rebuilt", len(recent), f.n.Load())
 	}
 }
 

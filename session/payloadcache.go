@@ -2,9 +2,9 @@ package session
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -33,78 +33,101 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 	// The file's totals and the branch's series are independent passes
 	// over tens of thousands of usages in a big session: the totals run
 	// beside the branch.
-	var totals sync.WaitGroup
+	var totals faultGroup
 	if len(file) >= parallelStatsMin && runtime.GOMAXPROCS(0) > 1 {
-		totals.Add(1)
-		go func() {
-			defer totals.Done()
-			r.File = turndiff.CacheTotals(file)
-		}()
+		totals.Go(func() { r.File = turndiff.CacheTotals(file) })
 	} else {
 		r.File = turndiff.CacheTotals(file)
 	}
 	if leaf >= 0 && leaf < len(s.Entries) {
 		r.LeafIndex = leaf
 		path := s.PathTo(leaf)
-		n := 0
-		for _, i := range path {
-			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-				n++
-			}
-		}
-		branch := make([]turndiff.Usage, 0, n)
-		for _, i := range path {
-			if e := &s.Entries[i]; e.Type != TypeMessage || e.Role != RoleAssistant {
-				continue
-			}
-			k := sort.Search(len(file), func(k int) bool { return file[k].Index >= i })
-			if k < len(file) && file[k].Index == i {
-				branch = append(branch, file[k])
-			}
-		}
-		r.Uses, r.Branch = turndiff.CacheSeries(branch)
+		at := make([]int32, 0, eachBranchUsage(path, file, nil))
+		eachBranchUsage(path, file, func(k int) { at = append(at, int32(k)) })
+		r.Uses, r.Branch = turndiff.CacheSeriesAt(file, at)
 	}
 	totals.Wait()
 	return r
 }
 
+// eachBranchUsage calls fn (when not nil) with the position in file of
+// each usage whose entry is on path, in path order, and returns how many
+// there are. file is in entry order, and so is a path in a file written by
+// Pi (parents come first): the two are walked side by side, touching
+// neither the entries nor more of file than the path passes. A path that
+// goes back (a hand-made file) or jumps far ahead is searched instead.
+func eachBranchUsage(path []int, file []turndiff.Usage, fn func(k int)) int {
+	n, k, prev := 0, 0, -1
+	for _, i := range path {
+		if i <= prev {
+			k = sort.Search(len(file), func(j int) bool { return file[j].Index >= i })
+		} else {
+			for steps := 0; k < len(file) && file[k].Index < i; steps++ {
+				if steps == 16 {
+					base := k
+					k = base + sort.Search(len(file)-base, func(j int) bool { return file[base+j].Index >= i })
+					break
+				}
+				k++
+			}
+		}
+		prev = i
+		if k < len(file) && file[k].Index == i {
+			n++
+			if fn != nil {
+				fn(k)
+			}
+		}
+	}
+	return n
+}
+
 // usagesOf lists the assistant messages of the file that recorded usage,
 // in file order. On a big file the usages are read by one goroutine per
-// core, each over a contiguous range, and joined in order.
+// core, each over a contiguous range, straight into its part of the one
+// list (fresh memory costs more to touch than to copy: the list is not
+// built in parts and joined).
 func usagesOf(s *Session) []turndiff.Usage {
 	n := len(s.Entries)
 	workers := runtime.GOMAXPROCS(0)
 	if n < parallelStatsMin || workers < 2 {
 		return usagesIn(s, 0, n, nil)
 	}
-	parts := make([][]turndiff.Usage, workers)
 	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range parts {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w] = usagesIn(s, lo, hi, nil)
-		}()
+	// Each range's assistant messages are counted first: they bound its
+	// usages and place its part of the list.
+	counts := make([]int, workers)
+	forEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
+	starts := make([]int, workers+1)
+	for w, c := range counts {
+		starts[w+1] = starts[w] + c
 	}
-	wg.Wait()
-	total := 0
-	for _, p := range parts {
-		total += len(p)
-	}
-	out := make([]turndiff.Usage, 0, total)
-	for _, p := range parts {
-		out = append(out, p...)
+	all := make([]turndiff.Usage, starts[workers])
+	found := make([]int, workers)
+	forEachRange(n, chunk, func(w, lo, hi int) {
+		found[w] = len(usagesIn(s, lo, hi, all[starts[w]:starts[w]:starts[w+1]]))
+	})
+	// Close the gaps left by messages without usage, in place.
+	out := all[:found[0]]
+	for w := 1; w < workers; w++ {
+		out = append(out, all[starts[w]:starts[w]+found[w]]...)
 	}
 	return out
 }
 
+// assistantsIn counts the assistant messages among entries [lo, hi).
+func assistantsIn(s *Session, lo, hi int) int {
+	n := 0
+	for i := lo; i < hi; i++ {
+		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			n++
+		}
+	}
+	return n
+}
+
 // usagesIn appends to out the usages of the assistant messages among
-// entries [lo, hi), in file order.
+// entries [lo, hi), in file order; a nil out is allocated to fit.
 //
 // Provider and model names are interned: read from a mapped file they
 // point into the map, one page per usage, and every later use of them
@@ -112,26 +135,35 @@ func usagesOf(s *Session) []turndiff.Usage {
 // cold pages again, at the cost of a cache miss each.
 func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	names := map[string]string{}
+	var lastProvider, lastModel RawValue
+	var provName, modelName string
+	haveLast := false
 	if out == nil {
 		// Sized up front: growing by doubling allocated (and faulted in)
 		// four times the final size on a big file.
-		n := 0
-		for i := lo; i < hi; i++ {
-			if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
-				n++
-			}
-		}
-		out = make([]turndiff.Usage, 0, n)
+		out = make([]turndiff.Usage, 0, assistantsIn(s, lo, hi))
 	}
 	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
 		if e.Type != TypeMessage || e.Role != RoleAssistant {
 			continue
 		}
-		if u, ok := usageOf(e, i); ok {
-			u.Provider, u.Model = internName(names, u.Provider), internName(names, u.Model)
-			out = append(out, u)
+		u, recorded := usageTokens(e, i)
+		if !recorded || !requested(&u) {
+			continue
 		}
+		// Runs of one model are the rule: names are decoded and interned
+		// only when the raw text differs from the previous usage's.
+		provider, model := e.provider.in(e.Raw), e.model.in(e.Raw)
+		if !haveLast || string(provider) != string(lastProvider) || (provider == nil) != (lastProvider == nil) ||
+			string(model) != string(lastModel) || (model == nil) != (lastModel == nil) {
+			p, _ := provider.Str()
+			m, _ := model.Str()
+			lastProvider, lastModel, haveLast = provider, model, true
+			provName, modelName = internName(names, p), internName(names, m)
+		}
+		u.Provider, u.Model = provName, modelName
+		out = append(out, u)
 	}
 	return out
 }
@@ -173,26 +205,23 @@ type Prediction struct {
 // PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
 // branch of s) as opts says and diffs them.
 func PredictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
-	return predictAt(s, uses, k, opts, map[int]*Request{})
+	return predictAt(s, uses, k, opts, nil)
 }
 
-// predictAt is PredictAt reusing the requests already rebuilt (by entry
-// index): adjacent drops share one.
-func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]*Request) Prediction {
+// predictAt is PredictAt with the requests already rebuilt (by entry
+// index, with the error of each that could not be): adjacent drops share
+// one.
+func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]rebuilt) Prediction {
 	p := Prediction{Use: uses[k]}
 	if k == 0 {
 		return p
 	}
 	p.Previous = uses[k-1]
 	rebuild := func(index int) (*Request, error) {
-		if r, ok := built[index]; ok {
-			return r, nil
+		if b, ok := built[index]; ok {
+			return b.r, b.err
 		}
-		r, err := RequestWith(s, index, opts)
-		if err == nil {
-			built[index] = r
-		}
-		return r, err
+		return RequestWith(s, index, opts)
 	}
 	prev, err := rebuild(uses[k-1].Index)
 	if err != nil {
@@ -210,6 +239,12 @@ func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions,
 	b := &Resolved{Session: s, Request: cur, Index: uses[k].Index, Turn: cur.Turn}
 	p.Cause = ExplainDiff(a, b, &p.Diff)
 	return p
+}
+
+// rebuilt is one request rebuilt for a prediction, or why it could not be.
+type rebuilt struct {
+	r   *Request
+	err error
 }
 
 // MaxPredictedDrops is how many cache drops (the most recent) get a
@@ -232,11 +267,38 @@ func PredictDrops(s *Session, r CacheReport, opts RequestOptions, n int) []Predi
 // into uses, one branch of s), in that order. Adjacent drops share the
 // request between them, rebuilt once.
 func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions) []Prediction {
-	out := make([]Prediction, 0, len(ks))
-	built := map[int]*Request{}
+	// Every request is rebuilt once, then every drop diffed, each step
+	// spread over the cores: the requests and drops are independent, and
+	// rebuilding one costs about as much as a session context.
+	var need []int
+	seen := map[int]bool{}
 	for _, k := range ks {
-		out = append(out, predictAt(s, uses, k, opts, built))
+		if k <= 0 {
+			continue
+		}
+		for _, i := range [2]int{uses[k-1].Index, uses[k].Index} {
+			if !seen[i] {
+				seen[i] = true
+				need = append(need, i)
+			}
+		}
 	}
+	// The requests' contexts lie on one branch: their paths are prefixes
+	// of the path to the deepest.
+	var paths *branchPaths
+	if deepest := slices.Max(append([]int{-1}, need...)); deepest >= 0 {
+		paths = newBranchPaths(s, deepest)
+	}
+	requests := make([]rebuilt, len(need))
+	inParallel(len(need), func(j int) {
+		requests[j].r, requests[j].err = requestOn(s, need[j], opts, paths)
+	})
+	built := make(map[int]rebuilt, len(need))
+	for j, i := range need {
+		built[i] = requests[j]
+	}
+	out := make([]Prediction, len(ks))
+	inParallel(len(ks), func(j int) { out[j] = predictAt(s, uses, ks[j], opts, built) })
 	return out
 }
 

@@ -13,6 +13,9 @@ import (
 // Pi building it and the provider receiving it. capstate.Forge is
 // pi-forge's: the Preset in force compiled (spec §4.5) and the capability
 // updates projected (§9.9). A nil Forge means Pi's own request.
+//
+// Rewrite must be safe to call from several goroutines at once: cache-drop
+// predictions (Predict) rebuild their requests in parallel.
 type Forge interface {
 	// Rewrite returns the context the provider received, or nil when the
 	// extension left it as Pi built it.

@@ -94,6 +94,12 @@ func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
 // way the extension did (pi-forge's Preset and capabilities); opts.Preset
 // compiles another Preset instead of the one in force.
 func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
+	return requestOn(s, index, opts, nil)
+}
+
+// requestOn is RequestWith taking the context's path from paths when it
+// can.
+func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (*Request, error) {
 	if index < 0 || index >= len(s.Entries) {
 		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
 	}
@@ -111,7 +117,7 @@ func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
 			r.Usage = &u
 		}
 	}
-	ctx, err := s.Context(r.ContextIndex)
+	ctx, err := s.contextOn(r.ContextIndex, paths)
 	if err != nil {
 		return nil, fmt.Errorf("request at entry %d: %w", index, err)
 	}
@@ -337,21 +343,32 @@ func wireForm(m *jsonv.Object) any {
 // usageOf reads an assistant message's recorded usage. ok is false when it
 // recorded none (or only zeros, as aborted requests do).
 func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
+	u, recorded := usageTokens(e, index)
+	if !recorded {
+		return turndiff.Usage{}, false
+	}
+	u.Provider, _ = e.provider.in(e.Raw).Str()
+	u.Model, _ = e.model.in(e.Raw).Str()
+	return u, requested(&u)
+}
+
+// requested is false for a usage of only zeros (an aborted request).
+func requested(u *turndiff.Usage) bool {
+	return !(u.Input+u.CacheRead+u.CacheWrite+u.Output == 0)
+}
+
+// usageTokens reads an assistant message's usage without the names of its
+// model; recorded is false when the message has no usage object.
+func usageTokens(e *Entry, index int) (u turndiff.Usage, recorded bool) {
 	raw := e.usageRaw()
 	if len(raw) == 0 || raw[0] != '{' {
 		return turndiff.Usage{}, false
 	}
 	var tokens catalog.Usage
 	readUsageTokens(raw, &tokens)
-	u := turndiff.Usage{
+	return turndiff.Usage{
 		EntryID: e.ID, Index: index,
 		Input: tokens.Input, Output: tokens.Output,
 		CacheRead: tokens.CacheRead, CacheWrite: tokens.CacheWrite,
-	}
-	u.Provider, _ = e.provider.in(e.Raw).Str()
-	u.Model, _ = e.model.in(e.Raw).Str()
-	if u.Input+u.CacheRead+u.CacheWrite+u.Output == 0 {
-		return u, false
-	}
-	return u, true
+	}, true
 }

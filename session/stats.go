@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -156,6 +155,43 @@ type statRecord struct {
 	costTotal float64
 }
 
+// assistantNames are the raw name fields of an assistant message (nil when
+// absent).
+type assistantNames struct{ provider, model, responseModel []byte }
+
+// equal compares two sets of raw names, absent apart from present.
+func (a *assistantNames) equal(b *assistantNames) bool {
+	same := func(x, y []byte) bool { return (x == nil) == (y == nil) && string(x) == string(y) }
+	return same(a.provider, b.provider) && same(a.model, b.model) && same(a.responseModel, b.responseModel)
+}
+
+// nameMemo resolves the names of one reader's assistant messages, reusing
+// the previous message's strings while the raw names repeat, as they do
+// for long runs of one model: making three strings and a key per message
+// was most of what reading them allocated. Each goroutine reading records
+// has its own (the raw names are compared while they are in its cache).
+type nameMemo struct {
+	raw                  assistantNames
+	have                 bool
+	provider, model, key string
+}
+
+// resolve returns provider, model and the key "provider/model" (the
+// responseModel when it is there and not null), as JavaScript template
+// literals render them.
+func (m *nameMemo) resolve(n *assistantNames) (provider, model, key string) {
+	if !m.have || !n.equal(&m.raw) {
+		keyModel := n.responseModel
+		if keyModel == nil || rawjson.IsNull(keyModel) {
+			keyModel = n.model
+		}
+		p := jsStringOf(n.provider)
+		m.raw, m.have = *n, true
+		m.provider, m.model, m.key = p, jsStringOf(n.model), p+"/"+jsStringOf(keyModel)
+	}
+	return m.provider, m.model, m.key
+}
+
 // parallelStatsMin is the entry count from which records are read by
 // several goroutines.
 const parallelStatsMin = 4096
@@ -167,30 +203,24 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	// the window's buffer is reused, so memory stays flat however long the
 	// session is.
 	recs := make([]statRecord, min(len(indexes), statsWindow))
+	var names nameMemo // the serial reader's
 	workers := runtime.GOMAXPROCS(0)
 	for base := 0; base < len(indexes); base += statsWindow {
 		window := indexes[base:min(len(indexes), base+statsWindow)]
 		if len(window) < parallelStatsMin || workers < 2 {
 			for k, i := range window {
-				recs[k] = readStatRecord(&s.Entries[i])
+				recs[k] = readStatRecord(&s.Entries[i], &names)
 			}
 		} else {
-			var wg sync.WaitGroup
-			chunk := (len(window) + workers - 1) / workers
-			for lo := 0; lo < len(window); lo += chunk {
-				hi := min(lo+chunk, len(window))
-				wg.Add(1)
-				go func(lo, hi int) {
-					defer wg.Done()
-					for k := lo; k < hi; k++ {
-						recs[k] = readStatRecord(&s.Entries[window[k]])
-						if k&1023 == 1023 {
-							runtime.Gosched() // as the reader's decoders: keys stay responsive
-						}
+			forEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
+				var names nameMemo
+				for k := lo; k < hi; k++ {
+					recs[k] = readStatRecord(&s.Entries[window[k]], &names)
+					if k&1023 == 1023 {
+						runtime.Gosched() // as the reader's decoders: keys stay responsive
 					}
-				}(lo, hi)
-			}
-			wg.Wait()
+				}
+			})
 		}
 		for k, i := range window {
 			b.add(i, &s.Entries[i], &recs[k])
@@ -220,8 +250,9 @@ func (b *statsBuilder) finish() {
 	st.ByModel = rows
 }
 
-// readStatRecord reads what Pi's getSessionStats looks at in one entry.
-func readStatRecord(e *Entry) statRecord {
+// readStatRecord reads what Pi's getSessionStats looks at in one entry;
+// names resolves an assistant message's names (nil: a memo of its own).
+func readStatRecord(e *Entry, names *nameMemo) statRecord {
 	var r statRecord
 	switch e.Type {
 	case TypeMessage:
@@ -232,7 +263,10 @@ func readStatRecord(e *Entry) statRecord {
 				r.readUsage(u, ToolsSummariesKey, "", "")
 			}
 		case RoleAssistant:
-			r.readAssistant(e)
+			if names == nil {
+				names = &nameMemo{}
+			}
+			r.readAssistant(e, names)
 		}
 	case TypeUsage:
 		provider, model := jsStringOf(e.Field("provider")), jsStringOf(e.Field("model"))
@@ -243,35 +277,75 @@ func readStatRecord(e *Entry) statRecord {
 	return r
 }
 
-func (r *statRecord) readAssistant(e *Entry) {
-	var content, usage, provider, model, responseModel []byte
-	rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
+// readAssistant reads an assistant message in one walk: the members Pi's
+// stats use, and the tool calls of its content counted on the way through
+// (the content was skipped, then walked block by block, then each block
+// searched for its type: three passes over most of the message).
+//
+// Keys are compared as written (an escaped key names nothing here), the
+// last duplicate wins, and a value nested past the walker's depth limit
+// ends the walk where skipping it would: the members after it are unread.
+func (r *statRecord) readAssistant(e *Entry, names *nameMemo) {
+	var usage, provider, model, responseModel []byte
+	rawjson.WalkObject(e.MessageRaw(), 0, 0, func(key, b []byte, v, depth int) int {
 		switch string(key) {
 		case "content":
-			content = value
-		case "usage":
-			usage = value
-		case "provider":
-			provider = value
-		case "model":
-			model = value
-		case "responseModel":
-			responseModel = value
+			if b[v] != '[' {
+				end := rawjson.SkipAt(b, v, depth)
+				if end >= 0 {
+					r.toolCalls = 0 // the last content wins
+				}
+				return end
+			}
+			calls := 0
+			end := rawjson.WalkArray(b, v, depth, func(b []byte, block, depth int) int {
+				if b[block] != '{' {
+					return rawjson.Skip
+				}
+				var typ []byte
+				end := rawjson.WalkObject(b, block, depth, func(key, b []byte, v, depth int) int {
+					if !rawjson.KeyEquals(key, "type") {
+						return rawjson.Skip
+					}
+					end := rawjson.SkipAt(b, v, depth)
+					if end >= 0 {
+						typ = b[v:end]
+					}
+					return end
+				})
+				if t, _ := rawjson.String(typ); end >= 0 && t == BlockToolCall {
+					calls++
+				}
+				return end
+			})
+			if end >= 0 {
+				r.toolCalls = calls
+			}
+			return end
+		case "usage", "provider", "model", "responseModel":
+			end := rawjson.SkipAt(b, v, depth)
+			if end < 0 {
+				return end
+			}
+			switch string(key) {
+			case "usage":
+				usage = b[v:end]
+			case "provider":
+				provider = b[v:end]
+			case "model":
+				model = b[v:end]
+			default:
+				responseModel = b[v:end]
+			}
+			return end
 		}
-		return true
+		return rawjson.Skip
 	})
-	rawjson.EachElement(content, func(block []byte) bool {
-		if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
-			r.toolCalls++
-		}
-		return true
-	})
-	keyModel := responseModel
-	if responseModel == nil || rawjson.IsNull(responseModel) {
-		keyModel = model
+	if len(usage) == 0 || usage[0] != '{' {
+		return // readUsage would ignore it: no names needed
 	}
-	p, m := jsStringOf(provider), jsStringOf(model)
-	r.readUsage(usage, p+"/"+jsStringOf(keyModel), p, m)
+	p, m, key := names.resolve(&assistantNames{provider, model, responseModel})
+	r.readUsage(usage, key, p, m)
 }
 
 // readUsage reads one usage record like Pi's addUsageToTotals: non-objects

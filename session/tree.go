@@ -269,3 +269,42 @@ func sortByTimestamp(kids []int32, ms []float64) {
 		kids[left] = pivot
 	}
 }
+
+// branchPaths hands out the paths to entries of one branch as prefixes of
+// the path to its deepest entry: each path to a long branch's entry is as
+// long as the session is deep, and predicting cache drops asks for ten.
+// The prefixes are capped, so appending to one copies it. A nil
+// *branchPaths, or an entry off the branch, gets PathTo's own path.
+type branchPaths struct{ path []int }
+
+// newBranchPaths shares the path to leaf, or returns nil when that path is
+// not the plain chain of parents that a prefix can stand for (a cycle cut
+// short, a missing parent).
+func newBranchPaths(s *Session, leaf int) *branchPaths {
+	path := s.PathTo(leaf)
+	if len(path) == 0 || s.up[path[0]] >= 0 {
+		return nil
+	}
+	for k := 1; k < len(path); k++ {
+		if int(s.up[path[k]]) != path[k-1] {
+			return nil
+		}
+	}
+	return &branchPaths{path: path}
+}
+
+// to returns the path to leaf: a prefix of the branch's when leaf is on
+// it, else s.PathTo(leaf).
+func (b *branchPaths) to(s *Session, leaf int) []int {
+	if b == nil || leaf < 0 || leaf >= len(s.Entries) {
+		return s.PathTo(leaf)
+	}
+	depth := 0
+	for cur := leaf; cur >= 0 && depth <= len(b.path); cur = int(s.up[cur]) {
+		depth++
+	}
+	if depth == 0 || depth > len(b.path) || b.path[depth-1] != leaf {
+		return s.PathTo(leaf)
+	}
+	return b.path[:depth:depth]
+}

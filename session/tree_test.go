@@ -1,7 +1,10 @@
 package session
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -187,5 +190,53 @@ func TestJSDateMsNonStringValues(t *testing.T) {
 		if got := jsDateMs(RawValue(raw)); got == got {
 			t.Errorf("new Date(%s) = %v, want NaN", raw, got)
 		}
+	}
+}
+
+// TestBranchPathsArePathTo checks that the shared prefixes of a branch's
+// path are PathTo's paths, for entries on the branch and off it, in a
+// tree with forks, a dangling parent and parents written after children.
+func TestBranchPathsArePathTo(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n")
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 300
+	for i := 0; i < n; i++ {
+		parent := "null"
+		switch {
+		case i == 7:
+			parent = `"nowhere"`
+		case i == 20:
+			parent = `"e250"` // written later
+		case i > 0:
+			parent = fmt.Sprintf(`"e%d"`, max(0, i-1-rng.IntN(3)))
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"e%d","parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"q"}}`+"\n", i, parent)
+	}
+	s, err := Read(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := 0
+	for _, leaf := range []int{n - 1, 150, 20, 7, 0} {
+		paths := newBranchPaths(s, leaf)
+		if paths == nil {
+			t.Fatalf("no shared paths for leaf %d", leaf)
+		}
+		for i := range s.Entries {
+			got, want := paths.to(s, i), s.PathTo(i)
+			if !slices.Equal(got, want) {
+				t.Fatalf("leaf %d, entry %d: %v, want %v", leaf, i, got, want)
+			}
+			if len(got) > 0 && &got[0] == &paths.path[0] {
+				shared++
+				if cap(got) != len(got) {
+					t.Fatalf("a shared path must be capped: len %d cap %d", len(got), cap(got))
+				}
+			}
+		}
+	}
+	if shared < 50 {
+		t.Errorf("only %d paths shared", shared)
 	}
 }

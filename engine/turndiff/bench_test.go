@@ -110,3 +110,16 @@ func median(d []time.Duration) time.Duration {
 	}
 	return s[len(s)/2]
 }
+
+// BenchmarkCacheSeries60k runs the cache series of a big session's branch:
+// 60,000 requests of one model, the cache dropping every other request.
+func BenchmarkCacheSeries60k(b *testing.B) {
+	usages := make([]Usage, 60000)
+	for i := range usages {
+		usages[i] = Usage{Index: i, Provider: "anthropic", Model: "claude-sonnet-4-5", Input: 100, CacheRead: float64(1000 * (i % 2))}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		CacheSeries(usages)
+	}
+}

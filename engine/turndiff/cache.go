@@ -59,31 +59,54 @@ type CacheSummary struct {
 // sent (one branch, oldest first).
 func CacheSeries(usages []Usage) ([]CacheUse, CacheSummary) {
 	out := make([]CacheUse, len(usages))
-	sum := cacheSeries(usages, out)
+	sum := cacheSeries(len(usages), func(i int) *Usage { return &usages[i] }, out)
+	return out, sum
+}
+
+// CacheSeriesAt is CacheSeries of the requests usages[at[0]],
+// usages[at[1]], …: one branch picked out of a whole file's usages without
+// copying them into a list of its own first.
+func CacheSeriesAt(usages []Usage, at []int32) ([]CacheUse, CacheSummary) {
+	out := make([]CacheUse, len(at))
+	sum := cacheSeries(len(at), func(i int) *Usage { return &usages[at[i]] }, out)
 	return out, sum
 }
 
 // CacheTotals is the summary of CacheSeries without the per-request
 // figures (the totals of a whole file).
-func CacheTotals(usages []Usage) CacheSummary { return cacheSeries(usages, nil) }
+func CacheTotals(usages []Usage) CacheSummary {
+	return cacheSeries(len(usages), func(i int) *Usage { return &usages[i] }, nil)
+}
 
-// cacheSeries fills out (when not nil) and returns the summary.
-func cacheSeries(usages []Usage, out []CacheUse) CacheSummary {
+// cacheSeries reads the n requests usage(0) … usage(n-1), fills out (when
+// not nil) and returns the summary.
+func cacheSeries(n int, usage func(i int) *Usage, out []CacheUse) CacheSummary {
+	// Whether a model has reported cache figures yet, keyed as pi-forge
+	// keys it: "provider/model" (so "a/b"+"c" and "a"+"b/c" are one model).
+	// A session keeps one model for long runs: the key is built only when
+	// the pair changes from the previous usage's, not once per usage.
 	reporting := map[string]bool{}
+	var lastProvider, lastModel, key string
+	lastReporting, haveLast := false, false
 	var sum CacheSummary
 	var reportedPrompt, reportedRead float64
-	for i, u := range usages {
-		c := CacheUse{Usage: u, PromptTokens: u.Input + u.CacheRead + u.CacheWrite}
-		key := u.Provider + "/" + u.Model
-		if u.CacheRead > 0 || u.CacheWrite > 0 {
-			reporting[key] = true
+	var prev *Usage
+	for i := 0; i < n; i++ {
+		u := usage(i)
+		c := CacheUse{Usage: *u, PromptTokens: u.Input + u.CacheRead + u.CacheWrite}
+		if !haveLast || u.Provider != lastProvider || u.Model != lastModel {
+			lastProvider, lastModel, haveLast = u.Provider, u.Model, true
+			key = u.Provider + "/" + u.Model
+			lastReporting = reporting[key]
 		}
-		c.Reported = reporting[key]
+		if !lastReporting && (u.CacheRead > 0 || u.CacheWrite > 0) {
+			reporting[key], lastReporting = true, true
+		}
+		c.Reported = lastReporting
 		if c.Reported && c.PromptTokens > 0 {
 			c.HitRatio, c.HasRatio = u.CacheRead/c.PromptTokens, true
 		}
-		if i > 0 && c.Reported {
-			prev := usages[i-1]
+		if prev != nil && c.Reported {
 			if held := prev.CacheRead + prev.CacheWrite; u.CacheRead < held {
 				c.Dropped, c.Lost = true, held-u.CacheRead
 				sum.Drops = append(sum.Drops, i)
@@ -92,6 +115,7 @@ func cacheSeries(usages []Usage, out []CacheUse) CacheSummary {
 		if out != nil {
 			out[i] = c
 		}
+		prev = u
 		sum.Requests++
 		sum.CacheRead += u.CacheRead
 		sum.CacheWrite += u.CacheWrite

@@ -1,6 +1,9 @@
 package turndiff
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestCacheSeries(t *testing.T) {
 	uses, sum := CacheSeries([]Usage{
@@ -21,5 +24,50 @@ func TestCacheSeries(t *testing.T) {
 	if sum.Requests != 4 || sum.Reported != 3 || len(sum.Drops) != 1 || sum.Drops[0] != 2 || sum.Uncached != 1260 ||
 		sum.HitRatio != 900.0/3150.0 {
 		t.Errorf("summary %+v", sum)
+	}
+}
+
+// TestCacheSeriesReportingPerModel checks that a model's reporting state
+// survives other models answering in between, and that models are keyed
+// as pi-forge keys them ("provider/model", so a slash may join two pairs).
+func TestCacheSeriesReportingPerModel(t *testing.T) {
+	uses, sum := CacheSeries([]Usage{
+		{EntryID: "a", Provider: "anthropic", Model: "m", Input: 10, CacheWrite: 5},
+		{EntryID: "b", Provider: "openai", Model: "x", Input: 10},
+		{EntryID: "c", Provider: "anthropic", Model: "m", Input: 10},
+		{EntryID: "d", Provider: "openai", Model: "x", Input: 10},
+		{EntryID: "e", Provider: "openrouter/anthropic", Model: "m", Input: 10, CacheRead: 1},
+		{EntryID: "f", Provider: "openrouter", Model: "anthropic/m", Input: 10},
+		{EntryID: "g", Provider: "openrouter", Model: "anthropic/x", Input: 10},
+	})
+	want := []bool{true, false, true, false, true, true, false}
+	for i, u := range uses {
+		if u.Reported != want[i] {
+			t.Errorf("%s reported %v, want %v", u.EntryID, u.Reported, want[i])
+		}
+	}
+	if sum.Reported != 4 {
+		t.Errorf("reported requests %d, want 4", sum.Reported)
+	}
+}
+
+// TestCacheSeriesAt checks that a series over picked usages is the series
+// over a list of them.
+func TestCacheSeriesAt(t *testing.T) {
+	file := []Usage{
+		{EntryID: "a", Provider: "p", Model: "m", Input: 10, CacheWrite: 500},
+		{EntryID: "x", Provider: "p", Model: "m", Input: 10, CacheRead: 9000},
+		{EntryID: "b", Provider: "p", Model: "m", Input: 10, CacheRead: 400},
+		{EntryID: "y", Provider: "q", Model: "n", Input: 7},
+		{EntryID: "c", Provider: "p", Model: "m", Input: 10, CacheRead: 500, CacheWrite: 20},
+	}
+	at := []int32{0, 2, 4}
+	got, gotSum := CacheSeriesAt(file, at)
+	want, wantSum := CacheSeries([]Usage{file[0], file[2], file[4]})
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotSum, wantSum) {
+		t.Fatalf("picked %+v %+v\nlisted %+v %+v", got, gotSum, want, wantSum)
+	}
+	if len(gotSum.Drops) != 1 || gotSum.Drops[0] != 1 || got[1].Lost != 100 {
+		t.Fatalf("the drop at b (500 held, 400 read) is its branch's, not the file's: %+v", gotSum)
 	}
 }

@@ -1,0 +1,80 @@
+package session
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// faultGroup runs helper goroutines for work over a session's entries.
+// Each runs with debug.SetPanicOnFault, as the reader's decoders do, and a
+// panic on one (a mapped file truncated under it) is carried back to the
+// goroutine that waits: GuardFaults there turns it into ErrFileChanged
+// instead of the process dying of a fault on a goroutine nobody guards.
+type faultGroup struct {
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	panicked any
+}
+
+// Go runs fn on a new goroutine of the group.
+func (g *faultGroup) Go(fn func()) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				g.mu.Lock()
+				if g.panicked == nil {
+					g.panicked = r
+				}
+				g.mu.Unlock()
+			}
+		}()
+		fn()
+	}()
+}
+
+// Wait waits for the group's goroutines and re-raises the first panic one
+// of them recovered, on the caller's goroutine.
+func (g *faultGroup) Wait() {
+	g.wg.Wait()
+	if g.panicked != nil {
+		panic(g.panicked)
+	}
+}
+
+// forEachRange runs fn(w, lo, hi) for the ranges [w*chunk, (w+1)*chunk) of
+// [0, n), one goroutine each, and waits for them.
+func forEachRange(n, chunk int, fn func(w, lo, hi int)) {
+	var g faultGroup
+	for w, lo := 0, 0; lo < n; w, lo = w+1, lo+chunk {
+		hi := min(n, lo+chunk)
+		g.Go(func() { fn(w, lo, hi) })
+	}
+	g.Wait()
+}
+
+// inParallel runs fn(0) … fn(n-1) on up to one goroutine per core (on the
+// caller's alone when there is one job or one core) and waits for them.
+func inParallel(n int, fn func(j int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers < 2 {
+		for j := 0; j < n; j++ {
+			fn(j)
+		}
+		return
+	}
+	var next atomic.Int64
+	var g faultGroup
+	for w := 0; w < workers; w++ {
+		g.Go(func() {
+			for j := int(next.Add(1) - 1); j < n; j = int(next.Add(1) - 1) {
+				fn(j)
+			}
+		})
+	}
+	g.Wait()
+}

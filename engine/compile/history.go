@@ -280,6 +280,12 @@ func stripToolCalls(message any, keep func(id string, ok bool) bool) (out any, r
 	drop := func(part any) bool {
 		return partType(part) == "toolCall" && messageObject(part) != nil && !keep(toolCallPartID(part))
 	}
+	return dropParts(message, parts, drop)
+}
+
+// dropParts removes the content parts drop selects. The message is copied
+// only when a part goes; dropped reports a message left with no content.
+func dropParts(message any, parts []any, drop func(part any) bool) (out any, removed int, dropped bool) {
 	first := slices.IndexFunc(parts, drop)
 	if first < 0 {
 		return message, 0, false // nothing to strip: no copy
@@ -423,19 +429,5 @@ func stripThinkingParts(message any) (out any, removed int, dropped bool) {
 		return message, 0, false
 	}
 	drop := func(part any) bool { return messageObject(part) != nil && partType(part) == "thinking" }
-	first := slices.IndexFunc(parts, drop)
-	if first < 0 {
-		return message, 0, false // nothing to strip: no copy
-	}
-	next := append(make([]any, 0, len(parts)-1), parts[:first]...)
-	for _, part := range parts[first+1:] {
-		if !drop(part) {
-			next = append(next, part)
-		}
-	}
-	removed = len(parts) - len(next)
-	if len(next) == 0 {
-		return nil, removed, true
-	}
-	return withContent(messageObject(message), next), removed, false
+	return dropParts(message, parts, drop)
 }

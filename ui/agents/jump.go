@@ -21,6 +21,8 @@ import (
 // jumpTarget is a requested jump.
 type jumpTarget struct {
 	path, file, entry string
+	// query is the search hit's query, revealed at the entry ("" = none).
+	query string
 }
 
 func (j jumpTarget) key() string { return j.file + "\x00" + j.entry }
@@ -30,9 +32,12 @@ func (m *Model) noteJump(sel common.Selection) {
 	if sel.AgentFile == "" {
 		return
 	}
-	j := jumpTarget{path: sel.AgentPath, file: sel.AgentFile, entry: sel.AgentEntryID}
+	j := jumpTarget{path: sel.AgentPath, file: sel.AgentFile, entry: sel.AgentEntryID, query: sel.SearchQuery}
 	if j.key() == m.jumped {
 		return
+	}
+	if m.jump != nil && m.jump.key() == j.key() && j.query == "" {
+		j.query = m.jump.query // an echo of the same jump, without its hit
 	}
 	m.jump = &j
 }
@@ -51,7 +56,7 @@ func (m *Model) takeJump() tea.Cmd {
 	m.jump, m.jumped = nil, j.key()
 	m.list.Select(func(r agentRow) bool { return r.path == a.Path })
 	cmd := m.openTranscriptOf(a)
-	m.tr.wantEntry = j.entry
+	m.tr.wantEntry, m.tr.wantQuery, m.tr.markQuery = j.entry, j.query, j.query
 	return cmd
 }
 
@@ -78,6 +83,18 @@ func pagesFor(tr *subagent.Transcript, entry string) int {
 		}
 	}
 	return tr.Pages()
+}
+
+// revealRange is the lines of the entry that starts at line at: up to
+// the next entry's first line (starts are the entries' first lines).
+func revealRange(starts []int, at, total int) (int, int) {
+	end := total
+	for _, s := range starts {
+		if s > at {
+			end = min(end, s)
+		}
+	}
+	return at, end
 }
 
 // entryLine is the first rendered line that heads the entry: the entry

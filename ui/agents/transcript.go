@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -40,8 +41,23 @@ type transcriptState struct {
 	cancel    context.CancelFunc
 	events    <-chan session.TailEvent
 	followed  int
-	// wantEntry is the entry a jump scrolls to once rendered ("" = none).
-	wantEntry string
+	// wantEntry is the entry a jump scrolls to once rendered ("" = none),
+	// and wantQuery the search hit to reveal in it: the transcript expands
+	// when the collapsed rendering hides the match and scrolls to its line.
+	wantEntry, wantQuery string
+	// starts are the rendered entries' first lines.
+	starts []int
+	// markQuery is the hit whose words are marked on screen ("" = none);
+	// marked memoises the marked window.
+	markQuery string
+	marked    markedWindow
+}
+
+// markedWindow is the last transcript window drawn with marks.
+type markedWindow struct {
+	key, query string
+	off, h     int
+	lines      []string
 }
 
 type (
@@ -54,9 +70,10 @@ type (
 	}
 	// transcriptRenderedMsg carries the rendered lines of some pages.
 	transcriptRenderedMsg struct {
-		gen   int
-		key   string
-		lines []string
+		gen    int
+		key    string
+		lines  []string
+		starts []int
 	}
 )
 
@@ -149,25 +166,66 @@ func (m *Model) renderTranscript() tea.Cmd {
 	gen, more := m.tr.gen, m.tr.pages < m.tr.tr.Pages()
 	earlier := m.keys.Earlier.Help().Key
 	return func() tea.Msg {
-		lines := r.Page(items, opts)
+		lines, starts := r.PageWithStarts(items, opts)
 		if more {
 			lines = append([]string{styles.Text.Subtle.Render(fmt.Sprintf("… earlier entries: %s loads the previous page", earlier)), ""}, lines...)
+			for i := range starts {
+				starts[i] += 2
+			}
 		}
-		return transcriptRenderedMsg{gen: gen, key: key, lines: lines}
+		return transcriptRenderedMsg{gen: gen, key: key, lines: lines, starts: starts}
 	}
 }
 
-func (m *Model) applyRendered(msg transcriptRenderedMsg) {
+// applyRendered shows a rendering; after a jump it scrolls to the entry,
+// and to the hit's line in it, expanding the transcript first when the
+// collapsed rendering hides the match.
+func (m *Model) applyRendered(msg transcriptRenderedMsg) tea.Cmd {
 	if msg.gen != m.tr.gen || msg.key != m.tr.rendering {
-		return
+		return nil
 	}
 	m.tr.rendering = ""
-	m.tr.lines, m.tr.linesKey = msg.lines, msg.key
+	m.tr.lines, m.tr.linesKey, m.tr.starts = msg.lines, msg.key, msg.starts
 	m.tr.offset = max(0, m.bottom()-m.tr.fromBottom)
-	if at, ok := entryLine(msg.lines, m.tr.wantEntry); ok {
-		m.tr.offset = min(at, m.bottom())
+	at, ok := entryLine(msg.lines, m.tr.wantEntry)
+	if !ok {
+		m.tr.wantEntry, m.tr.wantQuery = "", ""
+		return nil
 	}
-	m.tr.wantEntry = ""
+	m.tr.offset = min(at, m.bottom())
+	if m.tr.wantQuery != "" {
+		from, to := revealRange(msg.starts, at, len(msg.lines))
+		line, found := transcript.MatchLine(msg.lines, m.tr.wantQuery, from, to)
+		if !found && !m.tr.expanded {
+			m.tr.expanded = true // the match is in collapsed output
+			return m.renderTranscript()
+		}
+		if found {
+			m.tr.offset = min(transcript.RevealOffset(line, at, m.transcriptHeight()), m.bottom())
+		}
+	}
+	m.tr.wantEntry, m.tr.wantQuery = "", ""
+	return nil
+}
+
+// markedLines marks the hit's words in the visible window lines starting
+// at off (memoised per rendering, window and query).
+func (m *Model) markedLines(lines []string, off int) []string {
+	q := m.tr.markQuery
+	if strings.TrimSpace(q) == "" {
+		return lines
+	}
+	mw := &m.tr.marked
+	if mw.lines != nil && mw.key == m.tr.linesKey && mw.query == q && mw.off == off && mw.h == len(lines) {
+		return mw.lines
+	}
+	words := strings.Fields(q)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = transcript.MarkWords(l, words, m.com.Styles.List.Match)
+	}
+	*mw = markedWindow{key: m.tr.linesKey, query: q, off: off, h: len(lines), lines: out}
+	return out
 }
 
 // bottom is the offset that shows the last line.

@@ -51,7 +51,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case transcriptLoadedMsg:
 		return m.applyTranscript(msg)
 	case transcriptRenderedMsg:
-		m.applyRendered(msg)
+		return m.applyRendered(msg)
 	case tailStartedMsg:
 		return m.applyTailStarted(msg)
 	case tailMsg:

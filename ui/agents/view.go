@@ -251,7 +251,7 @@ func (m *Model) transcriptView() string {
 		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
 	default:
 		end := min(len(m.tr.lines), m.tr.offset+h)
-		lines = m.tr.lines[min(m.tr.offset, end):end]
+		lines = m.markedLines(m.tr.lines[min(m.tr.offset, end):end], min(m.tr.offset, end))
 	}
 	title := "Transcript · " + sanitize.Clip(m.tr.path, 80)
 	info := m.transcriptInfo()

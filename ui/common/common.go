@@ -54,6 +54,12 @@ type Selection struct {
 	// Agents panel, following the root SessionFile, opens the transcript
 	// of AgentFile at the entry ("" = none).
 	AgentPath, AgentFile, AgentEntryID string
+	// SearchQuery is the query of the search hit a jump lands on ("" =
+	// the selection is not a search hit). The panel showing the entry
+	// reveals the match: it expands what hides it, scrolls to it and
+	// marks the query's words. The panel that takes the landing clears it
+	// when it announces its selection, so later moves reveal nothing.
+	SearchQuery string
 }
 
 // Common is shared by pointer between the root model and every panel.

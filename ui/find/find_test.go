@@ -103,6 +103,9 @@ func TestEnterMovesTheSelectionToTheEntry(t *testing.T) {
 	if sel.EntryID != "344a6751" || !strings.HasSuffix(sel.SessionFile, "_01a21c48-87b8-7bf2-bec6-d1b0faeb6b39.jsonl") || sel.AgentFile != "" {
 		t.Fatalf("selection %+v", sel)
 	}
+	if sel.SearchQuery != "rounding" { // the panel reveals the match with it
+		t.Fatalf("the jump carries the query %q, want %q", sel.SearchQuery, "rounding")
+	}
 	if len(shown) != 1 || shown[0] != common.PanelSession {
 		t.Fatalf("panels shown %v", shown)
 	}
@@ -133,7 +136,8 @@ func TestAgentHitsJumpToTheAgentsPanel(t *testing.T) {
 	h.Press("enter")
 	sel := h.Selections[len(h.Selections)-1]
 	hit := h.m.hits[h.m.list.Shown(agentRow).hit]
-	if sel.SessionFile != hit.RootFile || sel.AgentFile != hit.File || sel.AgentEntryID != hit.EntryID || sel.AgentPath != hit.AgentPath {
+	if sel.SessionFile != hit.RootFile || sel.AgentFile != hit.File || sel.AgentEntryID != hit.EntryID || sel.AgentPath != hit.AgentPath ||
+		sel.SearchQuery != "edge cases" {
 		t.Fatalf("selection %+v for hit %+v", sel, hit)
 	}
 	if len(shown) != 1 || shown[0] != common.PanelAgents {
@@ -258,5 +262,23 @@ func TestEnterThenThePauseSearchesOnce(t *testing.T) {
 	h.FireTimers()
 	if h.m.gen != gen || len(h.m.hits) != hits {
 		t.Fatalf("the pause searched again: gen %d → %d, hits %d → %d", gen, h.m.gen, hits, len(h.m.hits))
+	}
+}
+
+// A regular expression's hit lands on its entry without a query to reveal:
+// the pattern's text is not what the lines show.
+func TestRegexJumpCarriesNoQuery(t *testing.T) {
+	h := newHarness(t)
+	h.Press("ctrl+r")
+	h.search(`ROUND\w+`)
+	if len(h.m.hits) == 0 {
+		t.Fatal("no regex hits")
+	}
+	h.Press("down", "enter")
+	if len(h.Selections) != 1 {
+		t.Fatalf("selections %+v", h.Selections)
+	}
+	if sel := h.Selections[0]; sel.EntryID == "" || sel.SearchQuery != "" {
+		t.Fatalf("selection %+v: want the entry and no query", sel)
 	}
 }

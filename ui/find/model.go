@@ -65,6 +65,9 @@ type Model struct {
 	started  time.Time
 	first    time.Duration // until the first hit arrived (0: none yet)
 	took     time.Duration
+	// searchedText is the query alone (what a jump asks to reveal; "" for
+	// a regular expression, whose words are not what the lines show).
+	searchedText string
 }
 
 // New returns a closed search view. The Searcher keeps the process-local
@@ -184,7 +187,10 @@ func (m *Model) start() tea.Cmd {
 	m.hits, m.files, m.scanned, m.total, m.first, m.took = nil, 0, 0, 0, 0, 0
 	m.stats, m.problem = search.Stats{}, ""
 	m.list.SetItems(nil)
-	m.searched = m.signature()
+	m.searched, m.searchedText = m.signature(), m.query
+	if m.regex {
+		m.searchedText = ""
+	}
 	if m.query == "" {
 		return nil
 	}
@@ -288,6 +294,7 @@ func (m *Model) jump() tea.Cmd {
 		sel.SessionFile, sel.SessionName, sel.EntryID, sel.AtLeaf = h.File, h.SessionName, h.EntryID, false
 		sel.AgentPath, sel.AgentFile, sel.AgentEntryID = "", "", ""
 	}
+	sel.SearchQuery = m.searchedText
 	m.open = false
 	return tea.Sequence(
 		func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} },

@@ -63,6 +63,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 // clearSearch ends the search and its marks.
 func (m *Model) clearSearch() {
 	m.search.Clear()
+	m.detail.reveal = detailReveal{}
 	m.text.query, m.text.hits = "", nil
 	if m.text.cancel != nil {
 		m.text.cancel()
@@ -162,14 +163,20 @@ func (m *Model) treePos() int {
 // unfolds what hides it; the timeline shows its branch) and makes it the
 // selection.
 func (m *Model) searchJump(pos int) tea.Cmd {
+	var cmd tea.Cmd
 	if m.searchPane != paneTree {
-		return m.selectEntry(pos)
+		cmd = m.selectEntry(pos)
+	} else {
+		if pos < 0 || pos >= len(m.treeOrder) {
+			return nil
+		}
+		m.tree.moveTo(m.ls, m.treeOrder[pos])
+		cmd = m.treeMoved()
 	}
-	if pos < 0 || pos >= len(m.treeOrder) {
-		return nil
+	if idx := m.currentEntry(); idx >= 0 && idx < len(m.ls.sess.Entries) {
+		m.revealHit(m.ls.sess.Entries[idx].ID, m.search.Query())
 	}
-	m.tree.moveTo(m.ls, m.treeOrder[pos])
-	return m.treeMoved()
+	return cmd
 }
 
 // toggleMatchesOnly narrows the timeline to the search's matches, or

@@ -5,30 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/forgebench/forgebench/themes"
 )
-
-func TestHighlightLineMarksWordsKeepingTextAndStyles(t *testing.T) {
-	st := themes.For(themes.Dark, true, false)
-	bold := "\x1b[1m"
-	line := bold + "Invoice totals in cents: 総額 INVOICE" + "\x1b[0m" + " tail"
-	got := highlightLine(line, []string{"invoice"}, st.List.Match)
-	if ansi.Strip(got) != ansi.Strip(line) || ansi.StringWidth(got) != ansi.StringWidth(line) {
-		t.Fatalf("text changed: %q", ansi.Strip(got))
-	}
-	for _, want := range []string{st.List.Match.Render("Invoice"), st.List.Match.Render("INVOICE")} {
-		if !strings.Contains(got, want) {
-			t.Errorf("missing %q in %q", want, got)
-		}
-	}
-	if !strings.Contains(got, bold) {
-		t.Errorf("the line's own style was lost: %q", got)
-	}
-	if highlightLine("nothing here", []string{"invoice"}, st.List.Match) != "nothing here" {
-		t.Error("a line without the words must be returned as is")
-	}
-}
 
 // The session search marks its words in the entry detail on screen
 // (issue 16: "highlights"), not only the matching rows.

@@ -102,6 +102,8 @@ type detailState struct {
 	shownIdx int
 	// highlight memoises the visible lines with the search's words marked.
 	highlight detailHighlight
+	// reveal is the search hit the user landed on (highlight.go).
+	reveal detailReveal
 }
 
 // contextState is the "context here" view.
@@ -268,6 +270,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	default:
 		cmds = append(cmds, m.handle(msg))
 	}
+	m.applyReveal() // before ensureRendered: it may expand the entry
 	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered())
 	return m, tea.Batch(cmds...)
 }

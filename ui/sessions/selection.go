@@ -140,9 +140,10 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 		// this panel's to say (another panel may copy a stale one).
 		m.selEntry, m.atLeaf = sel.EntryID, sel.EntryID == ""
 		m.landOn(sel.EntryID)
+		m.revealHit(sel.EntryID, sel.SearchQuery)
 		return m.openFile(sel.SessionFile)
 	}
-	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf {
+	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf && sel.SearchQuery == "" {
 		return nil
 	}
 	m.landOn(sel.EntryID)
@@ -151,7 +152,11 @@ func (m *Model) followSelection(sel common.Selection) tea.Cmd {
 		idx = i
 	}
 	m.showEntry(idx)
-	return m.announce(idx)
+	cmd := m.announce(idx)
+	if sel.SearchQuery != "" {
+		m.revealHit(sel.EntryID, sel.SearchQuery)
+	}
+	return cmd
 }
 
 // landOn focuses the timeline when another panel (a search hit, a
@@ -200,17 +205,22 @@ func (m *Model) announce(idx int) tea.Cmd {
 	}
 	m.detail.offset = 0
 	id, atLeaf := ls.sess.Entries[idx].ID, idx == ls.leaf
+	if m.detail.reveal.entry != id {
+		m.detail.reveal = detailReveal{} // the hit's marks end where it is left
+	}
 	cur := m.com.Selection
 	active := session.ActivePresetAt(ls.sess, idx).String()
 	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
 	if m.selEntry == id && m.atLeaf == atLeaf && cur.SessionFile == ls.file &&
-		cur.EntryID == id && cur.ActivePreset == active && cur.FreshBranch == fresh && cur.SessionName == ls.title {
+		cur.EntryID == id && cur.ActivePreset == active && cur.FreshBranch == fresh && cur.SessionName == ls.title &&
+		cur.SearchQuery == "" {
 		return nil
 	}
 	m.selEntry, m.atLeaf = id, atLeaf
 	sel := cur
 	sel.SessionFile, sel.SessionName = ls.file, ls.title
 	sel.EntryID, sel.AtLeaf, sel.ActivePreset, sel.FreshBranch = id, atLeaf, active, fresh
+	sel.SearchQuery = "" // a hit is revealed once, where it landed
 	return func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
 }
 

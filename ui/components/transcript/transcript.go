@@ -68,14 +68,21 @@ type Item struct {
 // Page draws entries one after another, a blank line between them: the
 // read-only transcript pages of the Agents panel.
 func (r Renderer) Page(items []Item, o Options) []string {
-	var out []string
+	lines, _ := r.PageWithStarts(items, o)
+	return lines
+}
+
+// PageWithStarts is Page and the index of each item's first line, so a
+// caller can tell which lines belong to which entry (a search hit's).
+func (r Renderer) PageWithStarts(items []Item, o Options) (lines []string, starts []int) {
 	for i, it := range items {
 		if i > 0 {
-			out = append(out, "")
+			lines = append(lines, "")
 		}
-		out = append(out, r.Entry(it.Entry, it.Header, o)...)
+		starts = append(starts, len(lines))
+		lines = append(lines, r.Entry(it.Entry, it.Header, o)...)
 	}
-	return out
+	return lines, starts
 }
 
 // Entry draws one entry. It never fails: an entry that does not decode is

@@ -200,7 +200,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // openPicker opens the reference picker for side (0 = A, 1 = B).
 func (m *Model) openPicker(side int) tea.Cmd {
-	m.picker = newPicker(side, m.refs[side])
+	m.picker = newPicker(m.com, side, m.refs[side])
 	m.pickGen++
 	return pickerItemsCmd(m.env, m.pickGen, side, m.com.Selection)
 }

@@ -1,0 +1,70 @@
+package common
+
+import (
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+func sameColor(t *testing.T, what string, got, want interface{ RGBA() (r, g, b, a uint32) }) {
+	t.Helper()
+	if got == nil || want == nil {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+	gr, gg, gb, ga := got.RGBA()
+	wr, wg, wb, wa := want.RGBA()
+	if gr != wr || gg != wg || gb != wb || ga != wa {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+}
+
+// A rebinding in the keymap.Set reaches the kit's text input, and its
+// cursor takes the theme's colour and does not blink.
+func TestNewTextInputTakesTheSetsTextKeysAndTheThemesCursor(t *testing.T) {
+	keys := keymap.DefaultSet()
+	if err := keymap.Apply(&keys, map[string][]string{"form.text.word-left": {"ctrl+o"}}); err != nil {
+		t.Fatal(err)
+	}
+	com := &Common{Styles: themes.For(themes.Light, true, false), Keys: &keys}
+	ti := NewTextInput(com, "id: ", "one two")
+	ti.Focus()
+	if ti.Prompt != "id: " || ti.Value() != "one two" || ti.Position() != len("one two") {
+		t.Fatalf("prompt %q value %q position %d", ti.Prompt, ti.Value(), ti.Position())
+	}
+	ti, _ = ti.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if ti.Position() != len("one ") {
+		t.Fatalf("rebound word-left moved the cursor to %d, want %d", ti.Position(), len("one "))
+	}
+	ti, _ = ti.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt})
+	if ti.Position() != len("one ") {
+		t.Fatalf("alt+b still moves after the rebinding (cursor %d)", ti.Position())
+	}
+	st := ti.Styles()
+	if st.Cursor.Blink {
+		t.Error("the cursor blinks")
+	}
+	sameColor(t, "cursor colour", st.Cursor.Color, com.Styles.Text.Normal.GetForeground())
+	if key.Matches(tea.KeyPressMsg{Code: tea.KeyUp}, ti.KeyMap.PrevSuggestion) {
+		t.Error("↑ is a suggestion key; it belongs to the list around the input")
+	}
+}
+
+// Without keys (a panel built without a Set) the input has the default
+// text keys, and without Common it still does not blink.
+func TestNewTextInputFallsBackToTheDefaultTextKeys(t *testing.T) {
+	for _, com := range []*Common{nil, {Styles: themes.For(themes.Dark, true, false)}} {
+		ti := NewTextInput(com, "", "one two")
+		ti.Focus()
+		ti, _ = ti.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModAlt})
+		if ti.Position() != len("one ") {
+			t.Fatalf("alt+b (default word-left) moved the cursor to %d", ti.Position())
+		}
+		if ti.Styles().Cursor.Blink {
+			t.Error("the cursor blinks")
+		}
+	}
+}

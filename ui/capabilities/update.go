@@ -196,7 +196,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.dialogKey(msg)
 	}
 	if m.list.Filtering() {
-		m.list.FilterKey(msg, k.Submit, k.Dismiss)
+		m.list.FilterKey(msg, k.Submit, k.Dismiss, common.TextKeys(m.com))
 		return m.requestDetail()
 	}
 	if m.edit != nil && m.focus == paneDetail {

@@ -1,6 +1,7 @@
 package common
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"image/color"
 
 	"charm.land/bubbles/v2/key"
@@ -17,11 +18,7 @@ import (
 func NewTextInput(com *Common, prompt, value string) textinput.Model {
 	ti := textinput.New()
 	ti.Prompt = prompt
-	keys := keymap.DefaultTextEditor()
-	if com != nil && com.Keys != nil {
-		keys = com.Keys.Forms.Text
-	}
-	ApplyTextKeys(&ti, &keys)
+	ApplyTextKeys(&ti, TextKeys(com))
 	if com != nil {
 		ApplyTextStyle(&ti, &com.Styles)
 	} else {
@@ -30,6 +27,16 @@ func NewTextInput(com *Common, prompt, value string) textinput.Model {
 	ti.SetValue(value)
 	ti.CursorEnd()
 	return ti
+}
+
+// TextKeys are the one-line text keys of com.Keys (form.text.*), the
+// defaults when com has no keys.
+func TextKeys(com *Common) *keymap.TextEditor {
+	if com != nil && com.Keys != nil {
+		return &com.Keys.Forms.Text
+	}
+	d := keymap.DefaultTextEditor()
+	return &d
 }
 
 // ApplyTextKeys maps the keymap's text keys onto a one-line text input, so
@@ -66,4 +73,83 @@ func ApplyTextStyle(ti *textinput.Model, st *themes.Styles) {
 // the theme st.
 func TextCursorColor(st *themes.Styles) color.Color {
 	return st.Text.Normal.GetForeground()
+}
+
+// LineInput is a one-line text field for a line the kit draws itself (a
+// list's filter, a pane's search line, the global search query): a
+// bubbles textinput with the keymap's text keys, given with each key so a
+// rebinding applies at once, and the theme's cursor, given when drawn so
+// a theme switch applies at once. The zero value is an empty line.
+type LineInput struct {
+	ti    textinput.Model
+	ready bool
+}
+
+// init builds the text input on first use, so the zero value works.
+func (l *LineInput) init() {
+	if !l.ready {
+		l.ti = textinput.New()
+		l.ti.Prompt = ""
+		ApplyTextStyle(&l.ti, nil)
+		l.ti.Focus()
+		l.ready = true
+	}
+}
+
+// Value is the text.
+func (l *LineInput) Value() string {
+	if !l.ready {
+		return ""
+	}
+	return l.ti.Value()
+}
+
+// SetValue replaces the text and puts the cursor at its end.
+func (l *LineInput) SetValue(s string) {
+	l.init()
+	l.ti.SetValue(typedText(s))
+	l.ti.CursorEnd()
+}
+
+// Key edits the text with one key under the text keys k (nil: the
+// defaults) and reports whether the text changed. Text typed or pasted
+// stays on one line (control characters dropped, tabs and newlines as
+// spaces). The clipboard key's read is started by the returned command.
+func (l *LineInput) Key(msg tea.Msg, k *keymap.TextEditor) (changed bool, cmd tea.Cmd) {
+	l.init()
+	if k == nil {
+		d := keymap.DefaultTextEditor()
+		k = &d
+	}
+	ApplyTextKeys(&l.ti, k)
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		if m.Text != "" {
+			m.Text = typedText(m.Text)
+			if m.Text == "" {
+				return false, nil
+			}
+		}
+		msg = m
+	case tea.PasteMsg:
+		msg = tea.PasteMsg{Content: typedText(m.Content)}
+	}
+	before := l.ti.Value()
+	l.ti, cmd = l.ti.Update(msg)
+	return l.ti.Value() != before, cmd
+}
+
+// View draws the text with the cursor of theme st when cursor is true,
+// else the plain text, in st.Text.Normal.
+func (l *LineInput) View(st *themes.Styles, cursor bool) string {
+	if !cursor || !l.ready {
+		return st.Text.Normal.Render(l.Value())
+	}
+	ti := l.ti
+	s := ti.Styles()
+	s.Focused.Text = st.Text.Normal
+	s.Cursor.Blink = false
+	s.Cursor.Color = TextCursorColor(st)
+	ti.SetStyles(s)
+	return ti.View()
 }

@@ -1,6 +1,9 @@
 package common
 
 import (
+	"fmt"
+	"strings"
+
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -66,5 +69,34 @@ func TestNewTextInputFallsBackToTheDefaultTextKeys(t *testing.T) {
 		if ti.Styles().Cursor.Blink {
 			t.Error("the cursor blinks")
 		}
+	}
+}
+
+// A search line edits with the Set's text keys (a rebinding of
+// form.text.word-left moves its cursor) and draws the theme's cursor.
+func TestSearchLineEditsWithTheTextKeysAndShowsTheThemesCursor(t *testing.T) {
+	keys := keymap.DefaultSet()
+	if err := keymap.Apply(&keys, map[string][]string{"form.text.word-left": {"ctrl+o"}}); err != nil {
+		t.Fatal(err)
+	}
+	var s Search
+	s.Start()
+	for _, r := range "fix bug" {
+		s.Key(tea.KeyPressMsg{Code: r, Text: string(r)}, &keys)
+	}
+	s.Key(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}, &keys)
+	s.Key(tea.KeyPressMsg{Code: 'x', Text: "x"}, &keys)
+	if s.Query() != "fix xbug" {
+		t.Fatalf("after ctrl+o (word left) and x: %q", s.Query())
+	}
+	s.Key(tea.KeyPressMsg{Code: tea.KeyBackspace, Mod: tea.ModAlt}, &keys) // delete word back
+	if s.Query() != "fix bug" {
+		t.Fatalf("after alt+backspace: %q", s.Query())
+	}
+	st := themes.For(themes.Light, true, false)
+	r, g, b, _ := st.Text.Normal.GetForeground().RGBA()
+	cursor := fmt.Sprintf("\x1b[7;38;2;%d;%d;%dmb", r>>8, g>>8, b>>8)
+	if line := s.Line(&st); !strings.Contains(line, cursor) {
+		t.Fatalf("search line %q lacks the themed cursor %q on b", line, cursor)
 	}
 }

@@ -226,7 +226,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if p.list.Filtering() {
-		p.list.FilterKey(msg, k.Open, k.Back)
+		p.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
 		return nil
 	}
 	switch {
@@ -274,7 +274,7 @@ func (m *Model) openRequests() tea.Cmd {
 func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.reqs.Filtering() {
-		m.reqs.FilterKey(msg, k.Open, k.Back)
+		m.reqs.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
 		return nil
 	}
 	switch {

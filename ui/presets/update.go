@@ -24,7 +24,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.presets.Filtering() {
 		// The query takes every key, the panel's letters (p, u, r, …) too.
-		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
 		return nil
 	}
 	if m.showProfile {

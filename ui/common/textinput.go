@@ -142,9 +142,10 @@ func (l *LineInput) Key(msg tea.Msg, k *keymap.TextEditor) (changed bool, cmd te
 // View draws the text with the cursor of theme st when cursor is true,
 // else the plain text, in st.Text.Normal.
 func (l *LineInput) View(st *themes.Styles, cursor bool) string {
-	if !cursor || !l.ready {
+	if !cursor {
 		return st.Text.Normal.Render(l.Value())
 	}
+	l.init() // a line just opened shows its cursor before the first key
 	ti := l.ti
 	s := ti.Styles()
 	s.Focused.Text = st.Text.Normal

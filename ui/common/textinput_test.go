@@ -100,3 +100,13 @@ func TestSearchLineEditsWithTheTextKeysAndShowsTheThemesCursor(t *testing.T) {
 		t.Fatalf("search line %q lacks the themed cursor %q on b", line, cursor)
 	}
 }
+
+// A line just opened shows the cursor before the first key.
+func TestLineInputShowsItsCursorBeforeTheFirstKey(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	var s Search
+	s.Start()
+	if line := s.Line(&st); !strings.Contains(line, "\x1b[7;") {
+		t.Fatalf("search line %q has no cursor", line)
+	}
+}

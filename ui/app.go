@@ -87,7 +87,7 @@ func New(opts Options) *Model {
 	m.applyTheme()
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
-	m.palette = palette.New(m.keys.CommandPalette)
+	m.palette = palette.New(m.keys.CommandPalette, m.keys.Forms.Text)
 	m.find = find.New(m.com)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)

@@ -63,12 +63,8 @@ func (d *dialog) help(k *keymap.Capabilities) []key.Binding {
 	return []key.Binding{k.Submit, k.Dismiss}
 }
 
-func textDialog(kind dialogKind, title, body, prompt string) *dialog {
-	in := textinput.New()
-	in.Prompt = prompt
-	styles := in.Styles()
-	styles.Cursor.Blink = false
-	in.SetStyles(styles)
+func textDialog(m *Model, kind dialogKind, title, body, prompt string) *dialog {
+	in := common.NewTextInput(m.com, prompt, "")
 	in.Focus()
 	return &dialog{kind: kind, title: title, body: body, input: in, scope: resources.ScopeProject}
 }
@@ -162,7 +158,7 @@ func (m *Model) submitText(d *dialog) tea.Cmd {
 			}
 		}
 		m.dialog = nil
-		m.edit = newEditor(d.scope, id, nil, "", m.view.declared)
+		m.edit = newEditor(m.com, d.scope, id, nil, "", m.view.declared)
 		m.focus = paneDetail
 		return nil
 	case dialogToolName:

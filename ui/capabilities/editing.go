@@ -22,7 +22,7 @@ func (m *Model) openEditor() tea.Cmd {
 		m.setStatus(c.Key()+" cannot be read; fix the file first", true)
 		return nil
 	}
-	m.edit = newEditor(c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
+	m.edit = newEditor(m.com, c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
 	m.focus = paneDetail
 	return nil
 }
@@ -60,7 +60,7 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Toggle):
 			e.cycleTool()
 		case key.Matches(msg, k.ToolName):
-			m.dialog = textDialog(dialogToolName, "Add a tool by name",
+			m.dialog = textDialog(m, dialogToolName, "Add a tool by name",
 				"A tool the picker does not offer (an extension's tool this session has not declared); it is added as +tool.", "tool: ")
 		}
 		return nil

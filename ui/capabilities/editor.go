@@ -71,14 +71,14 @@ type editor struct {
 
 // newEditor starts editing c (nil for a new capability of scope:id).
 // declared are the tools the selected session declares, for the picker.
-func newEditor(scope resources.Scope, id string, c *capability.Capability, revision string, declared []string) *editor {
+func newEditor(com *common.Common, scope resources.Scope, id string, c *capability.Capability, revision string, declared []string) *editor {
 	create := c == nil
 	if create {
 		c = &capability.Capability{ID: id, Tools: capability.ToolPatch{Add: []string{}, Remove: []string{}}}
 	}
 	e := &editor{create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
-	e.name = newInput("name: ", deref(c.Name))
-	e.description = newInput("description: ", deref(c.Description))
+	e.name = common.NewTextInput(com, "name: ", deref(c.Name))
+	e.description = common.NewTextInput(com, "description: ", deref(c.Description))
 	e.content = newWindowedArea()
 	e.content.area.ShowLineNumbers = false
 	e.content.area.Prompt = ""
@@ -91,16 +91,6 @@ func newEditor(scope resources.Scope, id string, c *capability.Capability, revis
 	e.tools = toolChoices(c.Tools, declared)
 	e.focusField(fieldName)
 	return e
-}
-
-func newInput(prompt, value string) textinput.Model {
-	in := textinput.New()
-	in.Prompt = prompt
-	in.SetValue(value)
-	styles := in.Styles()
-	styles.Cursor.Blink = false
-	in.SetStyles(styles)
-	return in
 }
 
 func deref(s *string) string {

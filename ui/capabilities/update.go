@@ -196,7 +196,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.dialogKey(msg)
 	}
 	if m.list.Filtering() {
-		m.list.FilterKey(msg, k.Submit, k.Dismiss)
+		m.list.FilterKey(msg, k.Submit, k.Dismiss, common.TextKeys(m.com))
 		return m.requestDetail()
 	}
 	if m.edit != nil && m.focus == paneDetail {
@@ -217,7 +217,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EnableBound):
 		return m.chooseBinding()
 	case key.Matches(msg, k.Add):
-		m.dialog = textDialog(dialogAddText, "Add a manual directive", "The text is kept verbatim (source manual, actor user, no tool changes).", "directive: ")
+		m.dialog = textDialog(m, dialogAddText, "Add a manual directive", "The text is kept verbatim (source manual, actor user, no tool changes).", "directive: ")
 		return nil
 	case key.Matches(msg, k.Reset):
 		return m.startAction(capstate.Operation{Kind: capstate.OpReset})
@@ -253,7 +253,7 @@ func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return m.openEditor()
 	case key.Matches(msg, k.New):
-		m.dialog = textDialog(dialogNewID, "New capability", "Saving creates the file; it never activates anything.", "id: ")
+		m.dialog = textDialog(m, dialogNewID, "New capability", "Saving creates the file; it never activates anything.", "id: ")
 	case key.Matches(msg, k.Delete):
 		return m.confirmDelete()
 	case key.Matches(msg, k.Enable):

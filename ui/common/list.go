@@ -60,6 +60,7 @@ type List[T comparable] struct {
 	rows int
 
 	query     string
+	line      LineInput // the query while filtering, with its cursor
 	filtering bool
 	// lastID is the identity of the last item the cursor was on, so a
 	// filter that showed nothing gives the cursor back when it clears.
@@ -206,6 +207,9 @@ func (l *List[T]) SetQuery(q string) {
 	}
 	keep := l.currentID()
 	l.query = q
+	if l.line.Value() != q {
+		l.line.SetValue(q)
+	}
 	l.refilter(keep)
 }
 
@@ -213,13 +217,17 @@ func (l *List[T]) SetQuery(q string) {
 func (l *List[T]) Filtering() bool { return l.filtering }
 
 // StartFilter gives the filter line the keyboard.
-func (l *List[T]) StartFilter() { l.filtering = true }
+func (l *List[T]) StartFilter() {
+	l.filtering = true
+	l.line.SetValue(l.query)
+}
 
 // FilterKey edits the filter while Filtering: accept keeps the query and
-// releases the keyboard, cancel clears it, backspace deletes a character,
-// up/down move the cursor and printable text is typed; every change
-// filters again. It reports whether the key was taken.
-func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding) bool {
+// releases the keyboard, cancel clears it, up/down move the cursor and
+// any other key edits the line with the text keys text (nil: the
+// defaults); every change filters again. It reports whether the key was
+// taken.
+func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding, text *keymap.TextEditor) bool {
 	if !l.filtering {
 		return false
 	}
@@ -229,28 +237,26 @@ func (l *List[T]) FilterKey(msg tea.KeyPressMsg, accept, cancel key.Binding) boo
 		l.SetQuery("")
 	case key.Matches(msg, accept):
 		l.filtering = false
-	case msg.Code == tea.KeyBackspace:
-		r := []rune(l.query)
-		if len(r) > 0 {
-			l.SetQuery(string(r[:len(r)-1]))
-		}
 	case msg.Code == tea.KeyUp:
 		l.Move(-1)
 	case msg.Code == tea.KeyDown:
 		l.Move(1)
-	case msg.Text != "":
-		l.SetQuery(l.query + typedText(msg.Text))
+	default:
+		if changed, _ := l.line.Key(msg, text); changed {
+			l.SetQuery(l.line.Value())
+		}
 	}
 	return true
 }
 
 // FilterInput edits the filter while Filtering with the search-line keys:
-// keys.Accept keeps the query and releases the keyboard, keys.Cancel
-// clears it and leaves, keys.Clear empties the line and stays, backspace
-// deletes a character, up/down move the cursor and printable text is
-// typed; every change filters again (the cursor stays on the same item
-// when it is still shown). It returns what the key did.
-func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
+// keys.Search.Accept keeps the query and releases the keyboard,
+// keys.Search.Cancel clears it and leaves, keys.Search.Clear empties the
+// line and stays, up/down move the cursor and any other key edits the
+// line with keys.Forms.Text (keys nil: the defaults); every change filters
+// again (the cursor stays on the same item when it is still shown). It
+// returns what the key did.
+func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
 	if !l.filtering {
 		return SearchIgnored
 	}
@@ -262,11 +268,11 @@ func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys keymap.Search) SearchEve
 		l.Move(1)
 		return SearchEdited
 	}
-	q, ev := EditLine(l.query, msg, keys)
+	ev := l.line.searchKey(msg, keys)
 	if ev == SearchAccepted || ev == SearchCancelled {
 		l.filtering = false
 	}
-	l.SetQuery(q)
+	l.SetQuery(l.line.Value())
 	return ev
 }
 
@@ -309,13 +315,14 @@ func typedText(s string) string {
 // or while a query narrows the list.
 func (l *List[T]) ShowsFilterLine() bool { return l.filtering || l.query != "" }
 
-// FilterLine is the "/ query" prompt, with a cursor while typing.
+// FilterLine is the "/ query" prompt, with the theme's cursor while
+// typing.
 func (l *List[T]) FilterLine(st *themes.Styles) string {
-	cursor := ""
+	query := st.Text.Normal.Render(l.query)
 	if l.filtering {
-		cursor = "▏"
+		query = l.line.View(st, true)
 	}
-	return st.Text.Info.Render("/ ") + st.Text.Normal.Render(l.query) + st.Text.Info.Render(cursor)
+	return st.Text.Info.Render("/ ") + query
 }
 
 // Position is "cursor/shown" for a pane's border ("" when empty).

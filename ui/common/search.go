@@ -36,6 +36,7 @@ const (
 // (display rows, entries in tree order, lines).
 type Search struct {
 	query   string
+	line    LineInput // the query while typing, with its cursor
 	typing  bool
 	matches []int // ascending positions
 	current int   // index into matches, -1 when none is current
@@ -59,15 +60,16 @@ func (s *Search) Query() string { return s.query }
 // Clear ends the search.
 func (s *Search) Clear() { *s = Search{current: -1} }
 
-// Key edits the query while Typing: keys.Accept applies it, keys.Cancel
-// drops it, keys.Clear empties the line, backspace deletes a character and
-// printable text is typed. The caller recomputes the matches on
-// SearchEdited (incremental search) and SearchAccepted.
-func (s *Search) Key(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
+// Key edits the query while Typing: keys.Search.Accept applies it,
+// keys.Search.Cancel drops it, keys.Search.Clear empties the line, and any
+// other key edits it with the text keys (keys.Forms.Text: word motions,
+// delete word …; keys nil: the defaults). The caller recomputes the
+// matches on SearchEdited (incremental search) and SearchAccepted.
+func (s *Search) Key(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
 	if !s.typing {
 		return SearchIgnored
 	}
-	q, ev := EditLine(s.query, msg, keys)
+	ev := s.line.searchKey(msg, keys)
 	switch ev {
 	case SearchAccepted:
 		s.typing = false
@@ -77,9 +79,35 @@ func (s *Search) Key(msg tea.KeyPressMsg, keys keymap.Search) SearchEvent {
 	case SearchCancelled:
 		s.Clear()
 	default:
-		s.query = q
+		s.query = s.line.Value()
 	}
 	return ev
+}
+
+// searchKey applies one key of a search or filter line: keys.Search.Cancel
+// empties it (SearchCancelled), keys.Search.Accept applies it, keys.Search
+// .Clear empties it, any other key edits it with keys.Forms.Text. A
+// clipboard read the paste key would start is not available here (a
+// terminal's own paste is).
+func (l *LineInput) searchKey(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
+	if keys == nil {
+		d := keymap.DefaultSet()
+		keys = &d
+	}
+	switch {
+	case key.Matches(msg, keys.Search.Cancel):
+		l.SetValue("")
+		return SearchCancelled
+	case key.Matches(msg, keys.Search.Accept):
+		return SearchAccepted
+	case key.Matches(msg, keys.Search.Clear):
+		l.SetValue("")
+		return SearchEdited
+	case key.Matches(msg, keys.Forms.Text.Paste):
+		return SearchEdited
+	}
+	l.Key(msg, &keys.Forms.Text)
+	return SearchEdited
 }
 
 // EditLine applies one key to a one-line text field (a query, an id
@@ -167,14 +195,14 @@ func (s *Search) Info() string {
 	return fmt.Sprintf("match %d/%d", s.current+1, len(s.matches))
 }
 
-// Line is the search line: "/ query" with a cursor while typing, then the
-// match counter.
+// Line is the search line: "/ query" with the theme's cursor while
+// typing, then the match counter.
 func (s *Search) Line(st *themes.Styles) string {
-	cursor := ""
+	query := st.Text.Normal.Render(s.query)
 	if s.typing {
-		cursor = "▏"
+		query = s.line.View(st, true)
 	}
-	line := st.Text.Info.Render("/ ") + st.Text.Normal.Render(s.query) + st.Text.Info.Render(cursor)
+	line := st.Text.Info.Render("/ ") + query
 	if info := s.Info(); info != "" {
 		line += "  " + st.Text.Muted.Render(info)
 	}

@@ -114,7 +114,8 @@ func TestListRowAtAndScroll(t *testing.T) {
 }
 
 func TestFilterInputKeys(t *testing.T) {
-	keys := keymap.DefaultSearch()
+	set := keymap.DefaultSet()
+	keys := &set
 	l := NewList(func(it string, s RowState) string { return it })
 	l.SetIdentity(func(s string) string { return s })
 	l.SetFilter(FilterWords(func(s string) string { return s }))
@@ -146,7 +147,8 @@ func TestFilterInputKeys(t *testing.T) {
 }
 
 func TestSearchStepsThroughMatches(t *testing.T) {
-	keys := keymap.DefaultSearch()
+	set := keymap.DefaultSet()
+	keys := &set
 	rows := []string{"user hello", "assistant hi", "user fix the bug", "tool ls", "user thanks"}
 	var s Search
 	s.Start()

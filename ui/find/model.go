@@ -47,6 +47,7 @@ type Model struct {
 	limit    int // hits kept (maxHits; tests lower it)
 
 	query                           string
+	line                            common.LineInput // query's editor: the kit's text keys and cursor
 	regex, sensitive, agents, every bool
 	seq                             int // edits, for the debounce
 
@@ -119,8 +120,23 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 	case batchMsg:
 		return m.apply(msg)
+	default:
+		if m.open { // a paste, the clipboard's text after the paste key
+			return m.typed(msg)
+		}
 	}
 	return nil
+}
+
+// typed hands msg to the query's editor and searches again when it
+// changed the query.
+func (m *Model) typed(msg tea.Msg) tea.Cmd {
+	changed, cmd := m.line.Key(msg, common.TextKeys(m.com))
+	if changed {
+		m.query = m.line.Value()
+		return tea.Batch(cmd, m.edited())
+	}
+	return cmd
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -155,13 +171,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.edited()
 	case key.Matches(msg, k.Clear):
 		m.query = ""
+		m.line.SetValue("")
 		return m.edited()
 	default:
-		q, ev := common.EditLine(m.query, msg, m.com.Keys.Search)
-		if ev == common.SearchEdited && q != m.query {
-			m.query = q
-			return m.edited()
-		}
+		return m.typed(msg)
 	}
 	return nil
 }

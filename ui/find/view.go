@@ -114,7 +114,7 @@ func (m *Model) queryLine(width int) string {
 		return st.Text.Muted.Render(" " + name + " ")
 	}
 	opts := strings.Join([]string{opt(m.regex, "regex"), opt(m.sensitive, "case"), opt(m.agents, "agents"), opt(m.every, "all projects")}, " ")
-	q := st.Text.Info.Render("/ ") + st.Text.Normal.Render(sanitize.Line(m.query)) + st.Text.Info.Render("▏")
+	q := st.Text.Info.Render("/ ") + m.line.View(st, true)
 	gap := max(1, width-ansi.StringWidth(q)-ansi.StringWidth(opts))
 	return q + strings.Repeat(" ", gap) + opts
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // Action is one palette entry.
@@ -38,16 +39,16 @@ type Model struct {
 	maxItems int
 }
 
-// New returns a closed palette answering to keys.
-func New(keys keymap.Palette) Model {
+// New returns a closed palette answering to keys; its input edits with
+// text, the workbench's one-line text keys (keymap.TextEditor).
+func New(keys keymap.Palette, text keymap.TextEditor) Model {
 	in := textinput.New()
 	in.Prompt = ": "
 	in.Placeholder = "type to filter commands"
-	// A steady cursor, like every input of the workbench: a blink timer
-	// would keep redrawing while the user reads the list.
-	styles := in.Styles()
-	styles.Cursor.Blink = false
-	in.SetStyles(styles)
+	common.ApplyTextKeys(&in, &text)
+	// A steady cursor, like every input of the workbench; View gives it
+	// the theme's colour, so a theme switch reaches it.
+	common.ApplyTextStyle(&in, nil)
 	return Model{keys: keys, input: in, maxItems: 10}
 }
 
@@ -125,6 +126,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View renders the dialog no wider than width.
 func (m Model) View(st themes.Styles, width int) string {
 	inner := max(20, min(64, width-6))
+	m.input = m.themedInput(st)
 	m.input.SetWidth(inner - 3)
 	var b strings.Builder
 	b.WriteString(st.Dialog.Title.Render("Commands"))
@@ -149,4 +151,12 @@ func (m Model) View(st themes.Styles, width int) string {
 		b.WriteString("\n" + line)
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(b.String())
+}
+
+// themedInput is the input with the cursor of theme st: styled at render
+// time, so a theme switch reaches an open palette.
+func (m Model) themedInput(st themes.Styles) textinput.Model {
+	in := m.input
+	common.ApplyTextStyle(&in, &st)
+	return in
 }

@@ -69,17 +69,12 @@ type picker struct {
 	input   textinput.Model
 }
 
-func newPicker(side int, current string) *picker {
+func newPicker(com *common.Common, side int, current string) *picker {
 	p := &picker{side: side, list: common.NewList(renderPick), loading: true}
 	p.list.SetFilter(common.FilterWords(func(it pickItem) string { return pickTags[it.kind] + " " + it.label + " " + it.note }))
 	p.list.SetIdentity(func(it pickItem) string { return fmt.Sprint(it.kind) + "\x00" + it.ref })
-	in := textinput.New()
-	in.Prompt = "reference: "
+	in := common.NewTextInput(com, "reference: ", current)
 	in.Placeholder = "FILE, session:FILE#ENTRY or preset:SELECTOR@FILE#ENTRY"
-	styles := in.Styles()
-	styles.Cursor.Blink = false
-	in.SetStyles(styles)
-	in.SetValue(current)
 	p.input = in
 	return p
 }

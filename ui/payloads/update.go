@@ -200,7 +200,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // openPicker opens the reference picker for side (0 = A, 1 = B).
 func (m *Model) openPicker(side int) tea.Cmd {
-	m.picker = newPicker(side, m.refs[side])
+	m.picker = newPicker(m.com, side, m.refs[side])
 	m.pickGen++
 	return pickerItemsCmd(m.env, m.pickGen, side, m.com.Selection)
 }
@@ -226,7 +226,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if p.list.Filtering() {
-		p.list.FilterKey(msg, k.Open, k.Back)
+		p.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
 		return nil
 	}
 	switch {
@@ -274,7 +274,7 @@ func (m *Model) openRequests() tea.Cmd {
 func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if m.reqs.Filtering() {
-		m.reqs.FilterKey(msg, k.Open, k.Back)
+		m.reqs.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
 		return nil
 	}
 	switch {

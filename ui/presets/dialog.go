@@ -2,7 +2,6 @@ package presets
 
 import (
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,14 +24,10 @@ func newConfirm(m *Model, title, body string, onYes func(*Model, string) tea.Cmd
 		confirm: common.Confirm{Title: title, Body: body, Yes: m.keys.Confirm, No: m.keys.Cancel}}
 }
 
-func newPrompt(title, body, value string, onYes func(*Model, string) tea.Cmd) *dialog {
-	in := textinput.New()
-	in.Prompt = "id: "
-	in.SetValue(value)
-	in.CursorEnd()
-	styles := in.Styles()
-	styles.Cursor.Blink = false
-	in.SetStyles(styles)
+// newPrompt is a one-line question ("id: …") answered with the panel's
+// submit key; its input is the kit's (common.NewTextInput).
+func newPrompt(m *Model, title, body, value string, onYes func(*Model, string) tea.Cmd) *dialog {
+	in := common.NewTextInput(m.com, "id: ", value)
 	return &dialog{kind: dialogPrompt, title: title, body: body, input: in, onYes: onYes}
 }
 

@@ -127,7 +127,7 @@ func (m *Model) promptImport() tea.Cmd {
 	m.stopEditing()
 	scope := m.defaultScope()
 	text := "Path of a pi-forge Preset JSON file to import (its keys are kept; the id is asked next)."
-	d := newPrompt("Import a preset", m.scopeBody(text, scope), "", nil)
+	d := newPrompt(m, "Import a preset", m.scopeBody(text, scope), "", nil)
 	d.onYes = func(m *Model, path string) tea.Cmd { return m.readImport(path, d.scope) }
 	d.text, d.scope, d.freeText = text, scope, true
 	d.input.Prompt = "file: "
@@ -175,7 +175,7 @@ func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 		}
 	}
 	tree, scope := msg.tree, msg.scope
-	m.dlg = newPrompt("Import as", "Create "+string(scope)+":<id> from "+filepath.Base(msg.path)+" (exclusive: an existing id is refused).", suggest,
+	m.dlg = newPrompt(m, "Import as", "Create "+string(scope)+":<id> from "+filepath.Base(msg.path)+" (exclusive: an existing id is refused).", suggest,
 		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
 	return m.dlg.input.Focus()
 }

@@ -24,7 +24,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.presets.Filtering() {
 		// The query takes every key, the panel's letters (p, u, r, …) too.
-		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back)
+		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
 		return nil
 	}
 	if m.showProfile {
@@ -326,7 +326,7 @@ func (m *Model) promptNew() tea.Cmd {
 
 // scopedPrompt opens an id prompt whose scope tab switches.
 func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then func(m *Model, id string, scope preset.Scope) tea.Cmd) tea.Cmd {
-	d := newPrompt(title, m.scopeBody(text, scope), value, nil)
+	d := newPrompt(m, title, m.scopeBody(text, scope), value, nil)
 	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
 	d.text, d.scope = text, scope
 	m.dlg = d
@@ -336,7 +336,7 @@ func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then
 // promptAddBlock asks for the new block's name; its id is made from the
 // name (unique), or is the text itself when that is already an id.
 func (m *Model) promptAddBlock(at int) tea.Cmd {
-	d := newPrompt("Add a block", "Name of the new system block (its id is made from it; i edits both later).", "", nil)
+	d := newPrompt(m, "Add a block", "Name of the new system block (its id is made from it; i edits both later).", "", nil)
 	d.input.Prompt = "name: "
 	d.freeText = true
 	d.onYes = func(m *Model, name string) tea.Cmd {

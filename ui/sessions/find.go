@@ -50,7 +50,7 @@ func (m *Model) timelineSearchLine() bool {
 
 // searchKey types into the search line and jumps as the query changes.
 func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch m.search.Key(msg, m.com.Keys.Search) {
+	switch m.search.Key(msg, m.com.Keys) {
 	case common.SearchCancelled:
 		m.clearSearch()
 		return nil

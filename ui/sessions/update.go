@@ -228,13 +228,13 @@ func (m *Model) scrollDetail(delta int) {
 // the cursor in one press.
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.focus == panePicker {
-		if m.picker.list.FilterInput(msg, m.com.Keys.Search) == common.SearchAccepted {
+		if m.picker.list.FilterInput(msg, m.com.Keys) == common.SearchAccepted {
 			return m.openPicked()
 		}
 		return nil
 	}
 	before := m.tl.current()
-	m.tl.list.FilterInput(msg, m.com.Keys.Search)
+	m.tl.list.FilterInput(msg, m.com.Keys)
 	if m.ls != nil && m.tl.current() != before && m.tl.current() >= 0 {
 		return m.timelineMoved()
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // prompt is a one-line text editor inside a form: a field's value, a new
@@ -53,39 +54,23 @@ func (p *prompt) update(msg tea.Msg, k *keymap.Forms, submit submitFunc, also ..
 	return cmd
 }
 
-// newInput builds a focused single-line editor with a static cursor: forms
-// are re-created after every edit, so a blinking cursor would only add
-// timer traffic and make views depend on time.
+// newInput builds a focused single-line editor with the kit's text keys
+// and steady themed cursor (common.ApplyTextKeys, common.ApplyTextStyle):
+// forms are re-created after every edit, so a blinking cursor would only
+// add timer traffic and make views depend on time.
 func newInput(styles *themes.Styles, keys *keymap.TextEditor, label, value string) textinput.Model {
 	ti := textinput.New()
-	ti.KeyMap = inputKeys(keys)
 	s := textinput.DefaultStyles(styles.IsDark)
-	s.Cursor.Blink = false
-	s.Cursor.Color = styles.Text.Normal.GetForeground() // bubbles' grey vanishes on a light terminal
 	s.Focused.Prompt = styles.Text.Subtle
 	s.Focused.Text = styles.Text.Normal
 	s.Blurred.Prompt = styles.Text.Subtle
 	s.Blurred.Text = styles.Text.Normal
 	ti.SetStyles(s)
+	common.ApplyTextStyle(&ti, styles)
+	common.ApplyTextKeys(&ti, keys)
 	ti.Prompt = label
 	ti.SetValue(value)
 	ti.CursorEnd()
 	ti.Focus()
 	return ti
-}
-
-// inputKeys maps the keymap's text keys onto a one-line textinput, so a
-// user's rebinding reaches every field; the suggestion keys stay unbound
-// (forms offer none, and ↑/↓ commit and move).
-func inputKeys(k *keymap.TextEditor) textinput.KeyMap {
-	none := key.NewBinding(key.WithDisabled())
-	return textinput.KeyMap{
-		CharacterForward: k.Right, CharacterBackward: k.Left,
-		WordForward: k.WordRight, WordBackward: k.WordLeft,
-		DeleteWordBackward: k.DeleteWordBefore, DeleteWordForward: k.DeleteWordAfter,
-		DeleteAfterCursor: k.KillToEnd, DeleteBeforeCursor: k.KillToStart,
-		DeleteCharacterBackward: k.DeleteBefore, DeleteCharacterForward: k.DeleteAfter,
-		LineStart: k.LineStart, LineEnd: k.LineEnd, Paste: k.Paste,
-		AcceptSuggestion: none, NextSuggestion: none, PrevSuggestion: none,
-	}
 }

@@ -268,7 +268,7 @@ func (l *List[T]) FilterInput(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent
 		l.Move(1)
 		return SearchEdited
 	}
-	ev := l.line.searchKey(msg, keys)
+	ev := l.line.PromptKey(msg, keys)
 	if ev == SearchAccepted || ev == SearchCancelled {
 		l.filtering = false
 	}

@@ -69,7 +69,7 @@ func (s *Search) Key(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
 	if !s.typing {
 		return SearchIgnored
 	}
-	ev := s.line.searchKey(msg, keys)
+	ev := s.line.PromptKey(msg, keys)
 	switch ev {
 	case SearchAccepted:
 		s.typing = false
@@ -84,12 +84,12 @@ func (s *Search) Key(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
 	return ev
 }
 
-// searchKey applies one key of a search or filter line: keys.Search.Cancel
+// PromptKey applies one key of a search, filter or prompt line: keys.Search.Cancel
 // empties it (SearchCancelled), keys.Search.Accept applies it, keys.Search
 // .Clear empties it, any other key edits it with keys.Forms.Text. A
 // clipboard read the paste key would start is not available here (a
 // terminal's own paste is).
-func (l *LineInput) searchKey(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
+func (l *LineInput) PromptKey(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent {
 	if keys == nil {
 		d := keymap.DefaultSet()
 		keys = &d
@@ -108,30 +108,6 @@ func (l *LineInput) searchKey(msg tea.KeyPressMsg, keys *keymap.Set) SearchEvent
 	}
 	l.Key(msg, &keys.Forms.Text)
 	return SearchEdited
-}
-
-// EditLine applies one key to a one-line text field (a query, an id
-// typed at a prompt): keys.Cancel and keys.Accept end it, keys.Clear
-// empties it, backspace deletes a character and printable text is typed
-// (control characters dropped, tabs and newlines as spaces).
-func EditLine(q string, msg tea.KeyPressMsg, keys keymap.Search) (string, SearchEvent) {
-	switch {
-	case key.Matches(msg, keys.Cancel):
-		return "", SearchCancelled
-	case key.Matches(msg, keys.Accept):
-		return q, SearchAccepted
-	case key.Matches(msg, keys.Clear):
-		return "", SearchEdited
-	case msg.Code == tea.KeyBackspace:
-		r := []rune(q)
-		if len(r) > 0 {
-			r = r[:len(r)-1]
-		}
-		return string(r), SearchEdited
-	case msg.Text != "":
-		return q + typedText(msg.Text), SearchEdited
-	}
-	return q, SearchEdited
 }
 
 // SetMatches stores the positions that match the query (any order) and

@@ -195,14 +195,14 @@ func (m *Model) openGoto() {
 	if m.focus != paneTree {
 		m.focus = paneTimeline
 	}
-	empty := ""
-	m.gotoID = &empty
+	m.gotoID = &common.LineInput{}
 }
 
 // gotoKey types into the entry prompt; enter selects the entry whose id
 // is typed (or the only one it starts).
 func (m *Model) gotoKey(msg tea.KeyPressMsg) tea.Cmd {
-	text, ev := common.EditLine(*m.gotoID, msg, m.com.Keys.Search)
+	ev := m.gotoID.PromptKey(msg, m.com.Keys)
+	text := m.gotoID.Value()
 	switch ev {
 	case common.SearchCancelled:
 		m.gotoID = nil
@@ -214,8 +214,6 @@ func (m *Model) gotoKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.mode = modeEntry
 		return m.selectEntry(idx)
-	default:
-		*m.gotoID = text
 	}
 	return nil
 }
@@ -246,5 +244,5 @@ func (m *Model) findEntry(id string) (int, string) {
 // promptLine is the entry prompt as drawn at the top of its pane.
 func (m *Model) promptLine() string {
 	st := &m.com.Styles
-	return st.Text.Info.Render(m.keys.GotoEntry.Help().Key+" entry id: ") + st.Text.Normal.Render(*m.gotoID) + st.Text.Info.Render("▏")
+	return st.Text.Info.Render(m.keys.GotoEntry.Help().Key+" entry id: ") + m.gotoID.View(st, true)
 }

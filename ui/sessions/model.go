@@ -82,7 +82,7 @@ type Model struct {
 	text       textState
 	treeOrder  []int
 	// gotoID is the "go to entry" prompt while it is open.
-	gotoID *string
+	gotoID *common.LineInput
 
 	detail        detailState
 	skippedOffset int

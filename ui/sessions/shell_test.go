@@ -317,7 +317,11 @@ func TestGotoEntryAndBackToLeaf(t *testing.T) {
 		t.Fatalf("L goes back to the leaf of the active branch, got %+v", sel)
 	}
 	hs.Press("#")
-	hs.Type("zz")
+	hs.Type("e1 zz")
+	hs.Press("ctrl+w") // the text keys (form.text.*) edit the prompt too
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "# entry id: e1 ") || strings.Contains(v, "e1 zz") {
+		t.Fatalf("ctrl+w deletes the word before the cursor:\n%s", v)
+	}
 	hs.Press("esc")
 	if hs.m.CapturesInput() {
 		t.Fatal("esc closes the prompt")

@@ -332,14 +332,14 @@ func (p *parser) slowString(start int) (string, error) {
 		case 't':
 			buf = append(buf, '\t')
 		case 'u':
-			u, ok := hex4(d, i)
+			u, ok := Hex4(d, i)
 			if !ok {
 				p.pos = i
 				return "", p.fail("invalid \\u escape")
 			}
 			i += 4
 			if u >= 0xD800 && u <= 0xDBFF && i+6 <= len(d) && d[i] == '\\' && d[i+1] == 'u' {
-				if lo, ok := hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				if lo, ok := Hex4(d, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 					i += 6
 					buf = utf8.AppendRune(buf, rune((u-0xD800)<<10|(lo-0xDC00))+0x10000)
 					continue
@@ -416,11 +416,12 @@ func appendCodeUnit(buf []byte, u uint32) []byte {
 	return utf8.AppendRune(buf, rune(u))
 }
 
-func hex4(d []byte, i int) (uint32, bool) {
-	if i+4 > len(d) {
+// Hex4 reads the four hex digits of a \uXXXX escape at d[i:]; ok is false
+// when they are not all there or not all hex digits.
+func Hex4(d []byte, i int) (u uint32, ok bool) {
+	if i < 0 || i+4 > len(d) {
 		return 0, false
 	}
-	var u uint32
 	for _, c := range d[i : i+4] {
 		var v byte
 		switch {

@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // decodeString appends the text of a JSON string token's body (the bytes
@@ -66,12 +68,12 @@ func decodeEscape(raw []byte, i int) (rune, int) {
 	case 't':
 		return '\t', 2
 	case 'u':
-		u, ok := hex4(raw, i+2)
+		u, ok := jsonv.Hex4(raw, i+2)
 		if !ok {
 			return '\\', 1
 		}
 		if u >= 0xD800 && u <= 0xDBFF && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-			if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			if lo, ok := jsonv.Hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
 				return rune((u-0xD800)<<10|(lo-0xDC00)) + 0x10000, 12
 			}
 		}

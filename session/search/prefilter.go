@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
 )
 
 // prefilter finds the lines of raw JSONL that may hold a match without
@@ -397,7 +399,7 @@ func escapesEverything(line []byte) bool {
 			return false
 		}
 		i += k
-		if u, ok := hex4(line, i+2); ok && !mayBeEscaped(rune(u)) {
+		if u, ok := jsonv.Hex4(line, i+2); ok && !mayBeEscaped(rune(u)) {
 			return true
 		}
 		i += 2
@@ -414,27 +416,4 @@ func headEscapesEverything(r io.ReaderAt, size int64) bool {
 		head = head[:nl]
 	}
 	return escapesEverything(head)
-}
-
-// hex4 reads four hex digits at d[i:].
-func hex4(d []byte, i int) (uint32, bool) {
-	if i < 0 || i+4 > len(d) {
-		return 0, false
-	}
-	var u uint32
-	for _, c := range d[i : i+4] {
-		var v byte
-		switch {
-		case c >= '0' && c <= '9':
-			v = c - '0'
-		case c >= 'a' && c <= 'f':
-			v = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			v = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		u = u<<4 | uint32(v)
-	}
-	return u, true
 }

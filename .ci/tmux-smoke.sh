@@ -368,7 +368,7 @@ t send-keys -t smoke L # back to the leaf, in the timeline
 wait_for_re "entry [0-9a-f]{8} (\(leaf\)|●) │"
 t send-keys -t smoke /
 t send-keys -t smoke -l "invoice"
-wait_for "/ invoice▏"
+wait_for_re "/ invoice +match 1/" # while typing: the cursor cell follows the query
 t send-keys -t smoke Enter
 wait_for "/ invoice  match 1/"
 t send-keys -t smoke n

@@ -94,12 +94,34 @@ func fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
+	s = isolated(s)
 	w := cellWidth(s)
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
 		w = ansi.StringWidth(s)
 	}
 	return s + strings.Repeat(" ", width-w)
+}
+
+// isolated keeps a cell from merging into the cell drawn before it. A
+// cell whose text starts with a combining mark would join the preceding
+// cell's last character into one grapheme and draw narrower than it was
+// measured (U+302E after "+ " took 1 cell, not 3); such a mark gets
+// U+25CC DOTTED CIRCLE as its base, the way Unicode shows a lone mark.
+func isolated(s string) string {
+	plain := s
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		plain = ansi.Strip(s)
+	}
+	if plain == "" || plain[0] < utf8.RuneSelf {
+		return s
+	}
+	_, n := utf8.DecodeRuneInString(plain)
+	first := plain[:n]
+	if ansi.StringWidth(" "+first) == 1+ansi.StringWidth(first) {
+		return s
+	}
+	return "\u25cc" + s
 }
 
 // padLeft right-aligns s in width cells (plain text only).

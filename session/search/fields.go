@@ -68,14 +68,23 @@ func entryFields(line []byte, e *session.Entry, dst []field) []field {
 // lastMember returns the last member named key of the object (JSON.parse
 // keeps the last duplicate), as a slice of obj.
 func lastMember(obj []byte, key string) []byte {
-	var found []byte
+	var v [1][]byte
+	lastMembers(obj, v[:], key)
+	return v[0]
+}
+
+// lastMembers puts the last member named keys[i] of the object into
+// out[i] (nil when absent), in one pass over obj.
+func lastMembers(obj []byte, out [][]byte, keys ...string) {
 	rawjson.EachMember(obj, func(k, v []byte) bool {
-		if rawjson.KeyEquals(k, key) {
-			found = v
+		for i, key := range keys {
+			if rawjson.KeyEquals(k, key) {
+				out[i] = v
+				break
+			}
 		}
 		return true
 	})
-	return found
 }
 
 func (fc *fieldCollector) message(role string, msg []byte) {
@@ -86,33 +95,17 @@ func (fc *fieldCollector) message(role string, msg []byte) {
 	case session.RoleUser:
 		fc.content(RoleUser, lastMember(msg, "content"))
 	case session.RoleAssistant:
-		var content, errMsg []byte
-		rawjson.EachMember(msg, func(k, v []byte) bool {
-			switch {
-			case rawjson.KeyEquals(k, "content"):
-				content = v
-			case rawjson.KeyEquals(k, "errorMessage"):
-				errMsg = v
-			}
-			return true
-		})
-		fc.assistantBlocks(content)
-		fc.addString(RoleAssistant, errMsg)
+		var m [2][]byte
+		lastMembers(msg, m[:], "content", "errorMessage")
+		fc.assistantBlocks(m[0])
+		fc.addString(RoleAssistant, m[1])
 	case session.RoleToolResult:
 		fc.content(RoleTool, lastMember(msg, "content"))
 	case session.RoleBashExecution:
-		var cmd, out []byte
-		rawjson.EachMember(msg, func(k, v []byte) bool {
-			switch {
-			case rawjson.KeyEquals(k, "command"):
-				cmd = v
-			case rawjson.KeyEquals(k, "output"):
-				out = v
-			}
-			return true
-		})
-		fc.addString(RoleTool, cmd)
-		fc.addString(RoleTool, out)
+		var m [2][]byte
+		lastMembers(msg, m[:], "command", "output")
+		fc.addString(RoleTool, m[0])
+		fc.addString(RoleTool, m[1])
 	case session.RoleCustom, session.RoleHookMessage:
 		fc.content(RoleCustom, lastMember(msg, "content"))
 	case session.RoleBranchSummary, session.RoleCompactionSummary:
@@ -141,18 +134,10 @@ func (fc *fieldCollector) content(role string, v []byte) {
 
 // blockMembers returns a content block's type and the member named key.
 func blockMembers(block []byte, key string) (string, []byte) {
-	var typ, val []byte
-	rawjson.EachMember(block, func(k, v []byte) bool {
-		switch {
-		case rawjson.KeyEquals(k, "type"):
-			typ = v
-		case rawjson.KeyEquals(k, key):
-			val = v
-		}
-		return true
-	})
-	s, _ := rawjson.String(typ)
-	return s, val
+	var m [2][]byte
+	lastMembers(block, m[:], "type", key)
+	s, _ := rawjson.String(m[0])
+	return s, m[1]
 }
 
 // assistantBlocks records text, thinking and tool calls of an assistant
@@ -163,30 +148,16 @@ func (fc *fieldCollector) assistantBlocks(v []byte) {
 		return
 	}
 	rawjson.EachElement(v, func(block []byte) bool {
-		var typ, text, thinking, name, args []byte
-		rawjson.EachMember(block, func(k, v []byte) bool {
-			switch {
-			case rawjson.KeyEquals(k, "type"):
-				typ = v
-			case rawjson.KeyEquals(k, "text"):
-				text = v
-			case rawjson.KeyEquals(k, "thinking"):
-				thinking = v
-			case rawjson.KeyEquals(k, "name"):
-				name = v
-			case rawjson.KeyEquals(k, "arguments"):
-				args = v
-			}
-			return true
-		})
-		switch t, _ := rawjson.String(typ); t {
+		var m [5][]byte // type, text, thinking, name, arguments
+		lastMembers(block, m[:], "type", "text", "thinking", "name", "arguments")
+		switch t, _ := rawjson.String(m[0]); t {
 		case session.BlockText:
-			fc.addString(RoleAssistant, text)
+			fc.addString(RoleAssistant, m[1])
 		case session.BlockThinking:
-			fc.addString(RoleThinking, thinking)
+			fc.addString(RoleThinking, m[2])
 		case session.BlockToolCall:
-			fc.addString(RoleTool, name)
-			fc.values(RoleTool, args, 0)
+			fc.addString(RoleTool, m[3])
+			fc.values(RoleTool, m[4], 0)
 		}
 		return true
 	})

@@ -10,35 +10,23 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 
 t() { tmux -L "$sock" "$@"; }
 screen() { t capture-pane -p -t smoke; }
-wait_for() { # wait_for TEXT [TIMEOUT_S]
-  local text=$1 deadline=$((SECONDS + ${2:-10}))
-  until screen | grep -qF -- "$text"; do
+# poll GREP_FLAG WANT PATTERN TIMEOUT_S WHAT: waits until the screen has
+# (WANT=yes) or no longer has (WANT=no) a match of PATTERN (-F text, -E
+# regex); on timeout says WHAT it waited for, prints the screen, exits 1.
+poll() {
+  local flag=$1 want=$2 pattern=$3 deadline=$((SECONDS + $4)) what=$5 found
+  while :; do
+    if screen | grep -q "$flag" -- "$pattern"; then found=yes; else found=no; fi
+    [ "$found" = "$want" ] && return 0
     if [ $SECONDS -ge $deadline ]; then
-      echo "timed out waiting for: $text"; echo "--- screen:"; screen; exit 1
+      echo "timed out waiting $what"; echo "--- screen:"; screen; exit 1
     fi
     sleep 0.1
   done
 }
-
-wait_for_re() { # wait_for_re EXTENDED_REGEX [TIMEOUT_S]
-  local re=$1 deadline=$((SECONDS + ${2:-10}))
-  until screen | grep -qE -- "$re"; do
-    if [ $SECONDS -ge $deadline ]; then
-      echo "timed out waiting for /$re/"; echo "--- screen:"; screen; exit 1
-    fi
-    sleep 0.1
-  done
-}
-
-wait_gone() { # wait_gone TEXT [TIMEOUT_S]
-  local text=$1 deadline=$((SECONDS + ${2:-10}))
-  while screen | grep -qF -- "$text"; do
-    if [ $SECONDS -ge $deadline ]; then
-      echo "timed out waiting for this to go: $text"; echo "--- screen:"; screen; exit 1
-    fi
-    sleep 0.1
-  done
-}
+wait_for() { poll -F yes "$1" "${2:-10}" "for: $1"; }               # wait_for TEXT [TIMEOUT_S]
+wait_for_re() { poll -E yes "$1" "${2:-10}" "for /$1/"; }           # wait_for_re EXTENDED_REGEX [TIMEOUT_S]
+wait_gone() { poll -F no "$1" "${2:-10}" "for this to go: $1"; }    # wait_gone TEXT [TIMEOUT_S]
 
 t new-session -d -s smoke -x 160 -y 48 \
   "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"

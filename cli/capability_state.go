@@ -107,7 +107,7 @@ type mutationFlags struct {
 	sessionFlags
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
-	Force  bool   `help:"Append even when the session looks live (modified in the last few seconds)."`
+	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
 	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
 }
 
@@ -121,6 +121,13 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	s, err := openSession(path)
 	if err != nil {
 		return err
+	}
+	ws, err := g.bindSessionProject(s, path)
+	if err != nil {
+		return err
+	}
+	if err := session.CheckLeaf(s); err != nil {
+		return fail(exitConflict, "%s: %v; nothing was written", path, err)
 	}
 	if f.Leaf != "" {
 		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
@@ -145,17 +152,27 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	}
 	if p.Refusal != nil {
 		code := exitRefused
-		if p.Refusal.Kind == capability.RefusedUsage {
+		switch p.Refusal.Kind {
+		case capability.RefusedUsage:
 			code = exitUsage
+		case capability.RefusedUntrusted:
+			return fail(code, "%s (the session's project %s: %s)", p.Refusal.Notice(), ws.Cwd, ws.Trust.Source)
 		}
 		return fail(code, "%s", p.Refusal.Notice())
 	}
+	if !ws.Trust.Trusted {
+		return untrustedProject(ws)
+	}
 	written := false
 	if p.Changes() && !f.DryRun {
-		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now})
+		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd})
 		switch {
-		case errors.Is(err, session.ErrConflict):
+		case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
 			return fail(exitConflict, "%v", err)
+		case errors.Is(err, session.ErrForeignProject):
+			return fail(exitRefused, "%v", err)
+		case errors.Is(err, session.ErrPiRunning):
+			return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
 		case errors.Is(err, session.ErrLive):
 			return fail(exitRefused, "%v; pass --force if Pi is not running", err)
 		case err != nil:

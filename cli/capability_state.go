@@ -275,7 +275,7 @@ func (c *CapabilityResetCmd) Run(g *Globals) error {
 
 // CapabilityAddCmd appends a manual directive.
 type CapabilityAddCmd struct {
-	Text string `arg:"" help:"The directive, kept verbatim (use - to read it from stdin)."`
+	Text string `arg:"" help:"The directive, kept verbatim (use - to read it from stdin; more than 100000 characters is refused after reading 100001)."`
 	mutationFlags
 }
 
@@ -283,11 +283,10 @@ type CapabilityAddCmd struct {
 func (c *CapabilityAddCmd) Run(g *Globals) error {
 	text := c.Text
 	if text == "-" {
-		data, err := readInput("-")
-		if err != nil {
-			return inputFailed(err)
+		var err error
+		if text, err = readDirective(); err != nil {
+			return err
 		}
-		text = string(data)
 	}
 	return c.mutate(g, capstate.Operation{Kind: capstate.OpAdd, Arg: text})
 }

@@ -238,3 +238,49 @@ func TestAppendRefusesWhilePiRunsInTheProject(t *testing.T) {
 		t.Fatalf("--force: %d %s", code, errOut)
 	}
 }
+
+// TestCapabilityStatusSaysWhenForgebenchEntriesWereAbandoned: after an
+// offline change, a Pi that still held the session chains its next
+// message from its in-memory leaf; status (text and JSON) then says the
+// entries forgebench wrote sit on an abandoned branch.
+func TestCapabilityStatusSaysWhenForgebenchEntriesWereAbandoned(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := mainSession(t, layout)
+	s, err := session.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	piLeaf, _ := s.Leaf()
+	if code, _, errOut := runCLI(t, in(args, "capability", "add", "Answer in French.", "--session", file)...); code != exitOK {
+		t.Fatalf("add: %s", errOut)
+	}
+	st := status(t, args, file)
+	if list, ok := st["abandonedWrites"].([]any); !ok || len(list) != 0 {
+		t.Fatalf("nothing is abandoned yet: %v", st["abandonedWrites"])
+	}
+	after, _ := session.Open(file)
+	var ours []string
+	for i := len(s.Entries); i < len(after.Entries); i++ {
+		ours = append(ours, after.Entries[i].ID)
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"type":"message","id":"0000bbb1","parentId":"` + piLeaf.ID + `","timestamp":"2026-11-27T11:00:00.000Z","message":{"role":"user","content":"next","timestamp":1795777200000}}` + "\n")
+	f.Close()
+	st = status(t, args, file)
+	list, _ := st["abandonedWrites"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("abandonedWrites %v", st["abandonedWrites"])
+	}
+	w := list[0].(map[string]any)
+	ids, _ := w["entryIds"].([]any)
+	if len(ids) != len(ours) || ids[0] != ours[0] || w["parentId"] != piLeaf.ID {
+		t.Fatalf("abandoned %v, appended %v after %s", w, ours, piLeaf.ID)
+	}
+	code, out, _ := runCLI(t, in(args, "capability", "status", "--session", file)...)
+	if code != exitOK || !strings.Contains(out, "abandoned branch") || !strings.Contains(out, ours[0]) {
+		t.Fatalf("text: %s", out)
+	}
+}

@@ -70,7 +70,7 @@ func historyError(st *capstate.State) error {
 type CapabilityStatusCmd struct {
 	sessionFlags
 	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID"`
-	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools}."`
+	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}]}."`
 }
 
 // Run prints pi-forge's /capability status text, or the JSON contract.
@@ -94,11 +94,16 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	if st.Err != nil {
 		return historyError(st)
 	}
+	st.Abandoned = capstate.AbandonedWrites(s)
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
 		return err
 	}
-	_, err = io.WriteString(g.stdout, sanitize.Text(st.StatusText(true))+"\n")
+	text := st.StatusText(true)
+	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
+		text += "\n\n" + note
+	}
+	_, err = io.WriteString(g.stdout, sanitize.Text(text)+"\n")
 	return err
 }
 
@@ -163,6 +168,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	if !ws.Trust.Trusted {
 		return untrustedProject(ws)
 	}
+	p.Before.Abandoned = capstate.AbandonedWrites(s)
 	written := false
 	if p.Changes() && !f.DryRun {
 		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd})
@@ -190,6 +196,7 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 	if state == nil {
 		state = p.Before
 	}
+	state.Abandoned = p.Before.Abandoned
 	if f.JSON {
 		entries := make([]any, len(p.Planned))
 		for i, e := range p.Planned {

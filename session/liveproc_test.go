@@ -137,3 +137,25 @@ func TestFindPiSeesARealProcess(t *testing.T) {
 		t.Fatalf("a Pi in another directory: %+v", got)
 	}
 }
+
+// FuzzIsPiCommand: any command line is classified without panicking, a
+// command whose argv[0] is named pi always counts, and the name given is
+// taken from the command line or the executable.
+func FuzzIsPiCommand(f *testing.F) {
+	f.Add([]byte("pi\x00\x00\x00"), "/usr/bin/node")
+	f.Add([]byte("node\x00-r\x00x\x00/a/pi-coding-agent/dist/cli.js"), "")
+	f.Add([]byte("bun\x00run\x00--\x00pi"), "/usr/bin/bun")
+	f.Fuzz(func(t *testing.T, cmdline []byte, exe string) {
+		argv := splitCmdline(cmdline)
+		name, ok := IsPiCommand(argv, exe)
+		if len(argv) > 0 && baseName(argv[0]) == "pi" && !ok {
+			t.Fatalf("%q is pi", argv)
+		}
+		if ok && name == "" {
+			t.Fatalf("%q: a match without a name", argv)
+		}
+		if !ok && name != "" {
+			t.Fatalf("%q: a name without a match", argv)
+		}
+	})
+}

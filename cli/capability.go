@@ -322,11 +322,13 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 	}
 	content := c.Content
 	if content == "-" {
-		raw, err := readInput("-")
+		// Longer than the limit, it is cut after limit+1 characters, which
+		// validation below reports as too long.
+		text, _, err := readContent()
 		if err != nil {
-			return inputFailed(err)
+			return err
 		}
-		content = string(raw)
+		content = text
 	}
 	doc := jsonv.NewObject()
 	doc.Set("schemaVersion", float64(1))

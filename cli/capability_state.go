@@ -70,7 +70,7 @@ func historyError(st *capstate.State) error {
 type CapabilityStatusCmd struct {
 	sessionFlags
 	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID"`
-	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools}."`
+	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}]}."`
 }
 
 // Run prints pi-forge's /capability status text, or the JSON contract.
@@ -94,11 +94,16 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	if st.Err != nil {
 		return historyError(st)
 	}
+	st.Abandoned = capstate.AbandonedWrites(s)
 	if c.JSON {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
 		return err
 	}
-	_, err = io.WriteString(g.stdout, sanitize.Text(st.StatusText(true))+"\n")
+	text := st.StatusText(true)
+	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
+		text += "\n\n" + note
+	}
+	_, err = io.WriteString(g.stdout, sanitize.Text(text)+"\n")
 	return err
 }
 
@@ -107,7 +112,7 @@ type mutationFlags struct {
 	sessionFlags
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
-	Force  bool   `help:"Append even when the session looks live (modified in the last few seconds)."`
+	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
 	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
 }
 
@@ -121,6 +126,13 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	s, err := openSession(path)
 	if err != nil {
 		return err
+	}
+	ws, err := g.bindSessionProject(s, path)
+	if err != nil {
+		return err
+	}
+	if err := session.CheckLeaf(s); err != nil {
+		return fail(exitConflict, "%s: %v; nothing was written", path, err)
 	}
 	if f.Leaf != "" {
 		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
@@ -145,17 +157,28 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	}
 	if p.Refusal != nil {
 		code := exitRefused
-		if p.Refusal.Kind == capability.RefusedUsage {
+		switch p.Refusal.Kind {
+		case capability.RefusedUsage:
 			code = exitUsage
+		case capability.RefusedUntrusted:
+			return fail(code, "%s (the session's project %s: %s)", p.Refusal.Notice(), ws.Cwd, ws.Trust.Source)
 		}
 		return fail(code, "%s", p.Refusal.Notice())
 	}
+	if !ws.Trust.Trusted {
+		return untrustedProject(ws)
+	}
+	p.Before.Abandoned = capstate.AbandonedWrites(s)
 	written := false
 	if p.Changes() && !f.DryRun {
-		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now})
+		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd})
 		switch {
-		case errors.Is(err, session.ErrConflict):
+		case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
 			return fail(exitConflict, "%v", err)
+		case errors.Is(err, session.ErrForeignProject):
+			return fail(exitRefused, "%v", err)
+		case errors.Is(err, session.ErrPiRunning):
+			return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
 		case errors.Is(err, session.ErrLive):
 			return fail(exitRefused, "%v; pass --force if Pi is not running", err)
 		case err != nil:
@@ -173,6 +196,7 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 	if state == nil {
 		state = p.Before
 	}
+	state.Abandoned = p.Before.Abandoned
 	if f.JSON {
 		entries := make([]any, len(p.Planned))
 		for i, e := range p.Planned {
@@ -258,7 +282,7 @@ func (c *CapabilityResetCmd) Run(g *Globals) error {
 
 // CapabilityAddCmd appends a manual directive.
 type CapabilityAddCmd struct {
-	Text string `arg:"" help:"The directive, kept verbatim (use - to read it from stdin)."`
+	Text string `arg:"" help:"The directive, kept verbatim (use - to read it from stdin; more than 100000 characters is refused after reading 100001)."`
 	mutationFlags
 }
 
@@ -266,11 +290,10 @@ type CapabilityAddCmd struct {
 func (c *CapabilityAddCmd) Run(g *Globals) error {
 	text := c.Text
 	if text == "-" {
-		data, err := readInput("-")
-		if err != nil {
-			return inputFailed(err)
+		var err error
+		if text, err = readDirective(); err != nil {
+			return err
 		}
-		text = string(data)
 	}
 	return c.mutate(g, capstate.Operation{Kind: capstate.OpAdd, Arg: text})
 }

@@ -97,7 +97,7 @@ func TestCapabilityStatusContract(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// Exactly the contract's keys, in its order.
-	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools"}
+	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools", "abandonedWrites"}
 	v, err := jsonv.Parse([]byte(out))
 	if err != nil {
 		t.Fatal(err)

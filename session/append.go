@@ -117,8 +117,21 @@ func collapseLineBreaks(s string) string {
 
 // AppendOptions tune Append. The zero value is the safe default.
 type AppendOptions struct {
-	// Force appends even to a file modified within LiveWindow.
+	// Force appends even to a file modified within LiveWindow, and while a
+	// Pi process runs in the session's project.
 	Force bool
+	// RecentWriteIsOwn skips only the live window: the caller knows the
+	// file is exactly as its own last append left it. A running Pi is
+	// still refused.
+	RecentWriteIsOwn bool
+	// Project is the project directory the caller took trust, Presets and
+	// capabilities from; when set, a session whose header names another
+	// project is refused (ErrForeignProject). It is also where a running
+	// Pi is looked for when the header names no cwd.
+	Project string
+	// FindPi lists the Pi processes running in a project (default FindPi;
+	// tests inject their own).
+	FindPi func(project string) ([]PiProcess, error)
 	// LiveWindow is how recent a modification counts as live (default
 	// DefaultLiveWindow).
 	LiveWindow time.Duration
@@ -127,9 +140,10 @@ type AppendOptions struct {
 	AllowContextTypes bool
 	// Now is the clock (default time.Now).
 	Now func() time.Time
-	// NewID proposes entry ids (default: 8 random lowercase hex digits, as
-	// Pi's randomUUID().slice(0, 8)). Proposals already used in the file are
-	// retried up to 100 times, then a full random UUID is used.
+	// NewID proposes entry ids (default: 8 lowercase hex digits, as Pi's
+	// randomUUID().slice(0, 8), marked as forgebench's: appendmark.go).
+	// Proposals already used in the file are retried up to 100 times, then
+	// a full random UUID is used.
 	NewID func() string
 }
 
@@ -166,8 +180,12 @@ var appendCheckedHook = func() {}
 // writes them (spec §11): each on its own line as JSON.stringify output,
 // chained from the current leaf, with fresh ids unique in the file and
 // millisecond UTC timestamps. It refuses (ErrConflict) unless the file still
-// has guard.Size bytes and its last entry is guard.LeafID, and refuses
-// (ErrLive) a file modified within the live window unless opts.Force. The
+// has guard.Size bytes and its last entry is guard.LeafID; refuses
+// (ErrNoLeafID) when that entry has no usable string id; refuses
+// (ErrForeignProject) a session of another project than opts.Project; and,
+// unless opts.Force, refuses (ErrPiRunning) while a Pi process runs in the
+// session's project and (ErrLive) a file modified within the live window
+// or in the future. The
 // whole batch, including a newline repair, goes out in one O_APPEND write;
 // should the system accept only part of it, the part is truncated away
 // again when nothing was appended after it, and ErrPartialWrite is returned.
@@ -178,8 +196,8 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.NewID == nil {
-		opts.NewID = randomEntryID
+	if opts.FindPi == nil {
+		opts.FindPi = FindPi
 	}
 	if err := checkEntries(entries, opts.AllowContextTypes); err != nil {
 		return AppendResult{}, err
@@ -221,6 +239,13 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	if current.LeafID != guard.LeafID {
 		return AppendResult{}, fmt.Errorf("append to %s: leaf is %q, expected %q: %w", path, current.LeafID, guard.LeafID, ErrConflict)
 	}
+	if err := CheckLeaf(s); err != nil {
+		return AppendResult{}, fmt.Errorf("append to %s: %w", path, err)
+	}
+	project := s.Project(opts.Project)
+	if opts.Project != "" && !SameProject(project, opts.Project) {
+		return AppendResult{}, fmt.Errorf("append to %s: it belongs to project %s, not %s: %w", path, project, opts.Project, ErrForeignProject)
+	}
 
 	fi, err := f.Stat()
 	if err != nil {
@@ -230,9 +255,16 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	if !os.SameFile(before, fi) || fi.Size() != guard.Size || !fi.ModTime().Equal(before.ModTime()) {
 		return AppendResult{}, fmt.Errorf("append to %s: changed while it was read: %w", path, ErrConflict)
 	}
+	if !opts.Force && project != "" {
+		if procs, err := opts.FindPi(project); err == nil && len(procs) > 0 {
+			return AppendResult{}, fmt.Errorf("append to %s: %w", path, &PiRunningError{Project: project, Processes: procs})
+		}
+	}
 	now := opts.Now()
-	if age := now.Sub(fi.ModTime()); age < opts.LiveWindow && !opts.Force {
-		return AppendResult{}, fmt.Errorf("append to %s: modified %s ago (within %s): %w", path, age.Round(time.Millisecond), opts.LiveWindow, ErrLive)
+	if !opts.Force && !opts.RecentWriteIsOwn {
+		if why := LiveReason(fi.ModTime(), now, opts.LiveWindow); why != "" {
+			return AppendResult{}, fmt.Errorf("append to %s: %s: %w", path, why, ErrLive)
+		}
 	}
 
 	appendCheckedHook()
@@ -257,8 +289,12 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 		}
 	}
 	parent := guard.LeafID
+	next := opts.NewID
+	if next == nil {
+		next = func() string { return markedEntryID(parent) }
+	}
 	for k, e := range entries {
-		id := uniqueID(opts.NewID, used)
+		id := uniqueID(next, used)
 		used[id] = true
 		if k > 0 {
 			now = opts.Now()
@@ -395,6 +431,22 @@ func uniqueID(next func() string, used map[string]bool) string {
 
 // randomEntryID is randomUUID().slice(0, 8): eight lowercase hex digits.
 func randomEntryID() string { return randomUUID()[:8] }
+
+// LiveReason says why a file modified at mtime counts as live at now
+// (within window; a file modified in the future says so: clock skew),
+// or "" when it does not.
+func LiveReason(mtime, now time.Time, window time.Duration) string {
+	if window <= 0 {
+		window = DefaultLiveWindow
+	}
+	switch age := now.Sub(mtime); {
+	case age < 0:
+		return fmt.Sprintf("modified in the future (clock skew?): its time is %s ahead of this clock", (-age).Round(time.Millisecond))
+	case age < window:
+		return fmt.Sprintf("modified %s ago (within %s)", age.Round(time.Millisecond), window)
+	}
+	return ""
+}
 
 // randomUUID returns a random (version 4) UUID in lowercase.
 func randomUUID() string {

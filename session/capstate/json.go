@@ -7,10 +7,11 @@ import (
 
 // StatusValue is the script contract of `capability status --json`:
 // exactly {leafId, activePreset, active, lastEventId, pendingEventIds,
-// delivery, presentation, effectiveTools}. activePreset is the branch's
-// recorded selection ("scope:id" or "none") or null when none is recorded;
-// effectiveTools is null when the session does not tell which tools are
-// selected.
+// delivery, presentation, effectiveTools, abandonedWrites}. activePreset is
+// the branch's recorded selection ("scope:id" or "none") or null when none
+// is recorded; effectiveTools is null when the session does not tell which
+// tools are selected; abandonedWrites (added last, after the keys scripts
+// already read) lists st.Abandoned as [{entryIds, parentId, timestamp}].
 func StatusValue(st *State) *jsonv.Object {
 	out := jsonv.NewObject()
 	if st.Index >= 0 {
@@ -45,6 +46,19 @@ func StatusValue(st *State) *jsonv.Object {
 	} else {
 		out.Set("effectiveTools", nil)
 	}
+	abandoned := make([]any, 0, len(st.Abandoned))
+	for _, w := range st.Abandoned {
+		o := jsonv.NewObject()
+		o.Set("entryIds", stringsValue(w.IDs))
+		if w.ParentID != "" {
+			o.Set("parentId", w.ParentID)
+		} else {
+			o.Set("parentId", nil)
+		}
+		o.Set("timestamp", w.Timestamp)
+		abandoned = append(abandoned, o)
+	}
+	out.Set("abandonedWrites", abandoned)
 	return out
 }
 

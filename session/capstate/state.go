@@ -76,6 +76,10 @@ type State struct {
 	Problem string
 	// Records are the branch's history records (for planning).
 	Records []capability.Record
+	// Abandoned are the batches forgebench appended that are off the
+	// active branch (AbandonedWrites). At does not compute them — they are
+	// a property of the whole file — so callers that report them set it.
+	Abandoned []AbandonedWrite
 }
 
 // Active returns the active capabilities (empty when the history failed).

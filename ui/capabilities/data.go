@@ -28,7 +28,12 @@ type (
 		gen  int
 		file string
 		sess *session.Session
-		err  error
+		// foreign is the session's project when it is not the
+		// workbench's; abandoned the batches forgebench appended that are
+		// off its active branch.
+		foreign   string
+		abandoned []capstate.AbandonedWrite
+		err       error
 	}
 	stateMsg struct {
 		gen      int
@@ -41,9 +46,12 @@ type (
 	planMsg struct {
 		op   capstate.Operation
 		plan *capstate.Plan
-		// live is set when the file was modified within the live window.
-		live string
-		err  error
+		// blocked says why nothing can be appended to this session at all
+		// (another project, a leaf without a usable id); the plan is then
+		// not shown. live says why not now (a running Pi, a recent or
+		// future modification).
+		blocked, live []string
+		err           error
 	}
 	appliedMsg struct {
 		file  string
@@ -79,14 +87,20 @@ func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
 }
 
 // sessionCmd opens the session file the selection names (session.Shared:
-// the panels that follow the selection share one parsed copy).
-func sessionCmd(file string, gen int) tea.Cmd {
+// the panels that follow the selection share one parsed copy), resolves
+// its project (Pi's fallback for a header without cwd: the workbench's)
+// and finds forgebench's abandoned writes in it.
+func sessionCmd(file, cwd string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		s, err := session.Shared(file)
 		if err != nil {
 			return sessionMsg{gen: gen, file: file, err: fmt.Errorf("open session: %w", err)}
 		}
-		return sessionMsg{gen: gen, file: file, sess: s}
+		msg := sessionMsg{gen: gen, file: file, sess: s, abandoned: capstate.AbandonedWrites(s)}
+		if project := s.Project(cwd); !session.SameProject(project, cwd) {
+			msg.foreign = project
+		}
+		return msg
 	}
 }
 
@@ -141,29 +155,53 @@ func ownWrite(file string, last fileStamp) bool {
 }
 
 // planCmd plans an operation on the loaded session (its guard is what the
-// user has seen) and notes whether the file looks live.
-func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, agentDir string, now func() time.Time, newID func() string, last fileStamp) tea.Cmd {
+// user has seen) under the rules every append follows: the session must
+// belong to the workbench's project (ws: trust, Presets and capabilities
+// come from there), its leaf must have a usable id, and no Pi may run in
+// the project nor the file look live.
+func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, ws resources.Workspace, now func() time.Time, newID func() string, last fileStamp) tea.Cmd {
 	return func() tea.Msg {
+		msg := planMsg{op: op}
+		if project := s.Project(ws.Cwd); !session.SameProject(project, ws.Cwd) {
+			msg.blocked = append(msg.blocked, foreignProject(project, ws.Cwd))
+		}
+		if err := session.CheckLeaf(s); err != nil {
+			msg.blocked = append(msg.blocked, "this session cannot be appended to: "+err.Error()+".")
+		}
+		if len(msg.blocked) > 0 {
+			return msg
+		}
 		opts := capstate.DefaultOptions(now)
 		opts.NewID = newID
-		p, err := capstate.PlanAt(s, inputsFor(lib, agentDir), op, opts)
-		msg := planMsg{op: op, plan: p, err: err}
+		msg.plan, msg.err = capstate.PlanAt(s, inputsFor(lib, ws.AgentDir), op, opts)
+		if procs, err := session.FindPi(ws.Cwd); err == nil && len(procs) > 0 {
+			e := &session.PiRunningError{Project: ws.Cwd, Processes: procs}
+			msg.live = append(msg.live, e.Error()+". Close Pi and try again; the CLI's --force overrides this check.")
+		}
 		if st, ok := stampOf(file); ok && !ownWrite(file, last) {
-			if age := now().Sub(st.mtime); age < session.DefaultLiveWindow && age > -session.DefaultLiveWindow {
-				msg.live = fmt.Sprintf("the file was modified %s ago, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
-					age.Round(time.Second), session.DefaultLiveWindow)
+			if why := session.LiveReason(st.mtime, now(), session.DefaultLiveWindow); why != "" {
+				msg.live = append(msg.live, fmt.Sprintf("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
+					why, session.DefaultLiveWindow))
 			}
 		}
 		return msg
 	}
 }
 
-// applyCmd appends the planned entries through the guarded append. A file
-// last written by this panel's own append is not live (force); the guard
-// still refuses any change since it was read.
-func applyCmd(file string, p *capstate.Plan, now func() time.Time, last fileStamp) tea.Cmd {
+// foreignProject says that a session belongs to another project than the
+// workbench's.
+func foreignProject(project, cwd string) string {
+	return fmt.Sprintf("this session belongs to project %s, not to the workbench's project %s: an append takes trust, Presets and capabilities from the session's own project. Open forgebench there (forgebench --cwd %s) to change it.",
+		project, cwd, project)
+}
+
+// applyCmd appends the planned entries through the guarded append in the
+// workbench's project. A file last written by this panel's own append is
+// not live (RecentWriteIsOwn); a running Pi and any change since the file
+// was read are still refused.
+func applyCmd(file string, p *capstate.Plan, project string, now func() time.Time, last fileStamp) tea.Cmd {
 	return func() tea.Msg {
-		_, err := session.Append(file, p.Guard, p.Entries(), session.AppendOptions{Now: now, Force: ownWrite(file, last)})
+		_, err := session.Append(file, p.Guard, p.Entries(), session.AppendOptions{Now: now, RecentWriteIsOwn: ownWrite(file, last), Project: project})
 		var wrote fileStamp
 		if err == nil {
 			wrote, _ = stampOf(file)
@@ -171,8 +209,12 @@ func applyCmd(file string, p *capstate.Plan, now func() time.Time, last fileStam
 		switch {
 		case errors.Is(err, session.ErrConflict):
 			err = fmt.Errorf("the session changed since it was read (%w); nothing was written — reload with r and review again", session.ErrConflict)
+		case errors.Is(err, session.ErrNoLeafID), errors.Is(err, session.ErrForeignProject):
+			err = fmt.Errorf("%w; nothing was written", err)
+		case errors.Is(err, session.ErrPiRunning):
+			err = fmt.Errorf("%w; nothing was written — close Pi and try again; the CLI's --force overrides this check", err)
 		case errors.Is(err, session.ErrLive):
-			err = fmt.Errorf("the session is in use: it was modified in the last %s; nothing was written — close Pi (or wait, if it is not running) and try again; the CLI's --force overrides this check", session.DefaultLiveWindow)
+			err = fmt.Errorf("the session is in use: %w; nothing was written — close Pi (or wait, if it is not running) and try again; the CLI's --force overrides this check", err)
 		case err != nil:
 			err = fmt.Errorf("append to the session: %w", err)
 		}

@@ -84,7 +84,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.dialog = nil
 			m.setStatus("writing…", false)
-			return applyCmd(m.view.file, p.plan, m.now, m.lastWrite)
+			return applyCmd(m.view.file, p.plan, m.com.Workspace.Cwd, m.now, m.lastWrite)
 		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Dismiss):
 			m.dialog = nil
 			m.setStatus("nothing written", false)

@@ -41,6 +41,14 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		label("session", sanitize.Fold(v.name)+st.Text.Muted.Render(" · "+filepath.Base(v.file))),
 		label("entry", sanitize.Fold(entry)),
 	}
+	if v.foreign != "" {
+		lines = append(lines, wrap(st.Text.Warning.Render("! a session of another project ("+sanitize.Fold(v.foreign)+"): its state is shown with this project's library, and actions are refused"), width)...)
+	}
+	for _, note := range strings.Split(capstate.AbandonedNote(v.abandoned), "\n") {
+		if note != "" {
+			lines = append(lines, wrap(st.Text.Warning.Render("! "+sanitize.Fold(strings.TrimPrefix(note, "forgebench: "))), width)...)
+		}
+	}
 	preset := "none recorded (auto-activation applies)"
 	if s.StoredPreset != nil {
 		preset = *s.StoredPreset
@@ -231,15 +239,20 @@ type sessionView struct {
 	// atLeaf: the selection is the session's current leaf
 	// (Selection.AtLeaf), so the state is computed at whatever the leaf is
 	// when the file is read (after this panel's own append too).
-	atLeaf   bool
-	state    *capstate.State
-	declared []string
-	err      string
-	loading  bool
-	cursor   int
-	offset   int
-	focused  bool
-	expanded map[string]bool
+	atLeaf bool
+	// foreign is the session's project when it is not the workbench's
+	// (actions are refused); abandoned are forgebench's writes off the
+	// session's active branch (capstate.AbandonedWrites).
+	foreign   string
+	abandoned []capstate.AbandonedWrite
+	state     *capstate.State
+	declared  []string
+	err       string
+	loading   bool
+	cursor    int
+	offset    int
+	focused   bool
+	expanded  map[string]bool
 	// starts, lineCount and height are the last frame's card starts, line
 	// count and inner height (the mouse reads them).
 	starts            []int

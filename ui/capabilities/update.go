@@ -105,7 +105,7 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
 		v.loading = true
 		m.sessGen++
-		return sessionCmd(sel.SessionFile, m.sessGen)
+		return sessionCmd(sel.SessionFile, m.com.Workspace.Cwd, m.sessGen)
 	}
 	if sel.EntryID != v.entryID {
 		v.entryID = sel.EntryID
@@ -150,6 +150,7 @@ func (m *Model) onSession(msg sessionMsg) tea.Cmd {
 		return nil
 	}
 	m.sess = msg.sess
+	m.view.abandoned, m.view.foreign = msg.abandoned, msg.foreign
 	return m.recompute()
 }
 
@@ -238,7 +239,7 @@ func (m *Model) reopenSession() tea.Cmd {
 	m.sess = nil
 	m.view.loading = true
 	m.sessGen++
-	return sessionCmd(m.view.file, m.sessGen)
+	return sessionCmd(m.view.file, m.com.Workspace.Cwd, m.sessGen)
 }
 
 func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -383,7 +384,7 @@ func (m *Model) startAction(op capstate.Operation) tea.Cmd {
 		return nil
 	}
 	m.setStatus("planning "+opTitle(op)+"…", false)
-	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Workspace.AgentDir, m.now, m.newID, m.lastWrite)
+	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Workspace, m.now, m.newID, m.lastWrite)
 }
 
 func (m *Model) onPlan(msg planMsg) {
@@ -392,13 +393,16 @@ func (m *Model) onPlan(msg planMsg) {
 		return
 	}
 	p := &preview{op: msg.op, plan: msg.plan}
-	if msg.plan.Refusal != nil {
+	switch {
+	case len(msg.blocked) > 0:
+		p.plan, p.problems = nil, msg.blocked
+	case msg.plan.Refusal != nil:
 		p.problems = append(p.problems, msg.plan.Refusal.Notice())
-	} else if msg.plan.Changes() && msg.live != "" {
-		p.problems = append(p.problems, msg.live)
+	case msg.plan.Changes():
+		p.problems = append(p.problems, msg.live...)
 	}
-	if msg.plan.Result.Warning != "" {
-		p.warnings = append(p.warnings, msg.plan.Result.Warning)
+	if p.plan != nil && p.plan.Result.Warning != "" {
+		p.warnings = append(p.warnings, p.plan.Result.Warning)
 	}
 	m.status = ""
 	m.dialog = &dialog{kind: dialogPreview, title: opTitle(msg.op), preview: p}

@@ -42,7 +42,10 @@ func Quote(s string) string { return strconv.Quote(s) }
 // String says what collides and where, names quoted and escaped.
 func (c Conflict) String() string {
 	where := "in " + c.Scope
-	if c.Others > 0 {
+	switch {
+	case c.Kind == SharedKey && contains(Root, c.A) && contains(Root, c.B):
+		where = "in every panel" // the root reads both before any panel
+	case c.Others > 0:
 		where += fmt.Sprintf(" (and %d other view(s))", c.Others)
 	}
 	switch c.Kind {

@@ -65,7 +65,7 @@ func TestConflictsNameBothBindings(t *testing.T) {
 		overrides map[string][]string
 		want      []string
 	}{
-		{map[string][]string{"quit": {"1"}}, []string{`"quit" and "panel-presets" both use "1"`}},
+		{map[string][]string{"quit": {"1"}}, []string{`"quit" and "panel-presets" both use "1" in every panel`}},
 		{map[string][]string{"panel-capabilities": {"1"}}, []string{`"panel-presets" and "panel-capabilities" both use "1"`}},
 		{map[string][]string{"session.stats": {"tab"}}, []string{`"next-pane" and "session.stats" both use "tab" in the Session panel`}},
 		{map[string][]string{"agents.earlier": {"end"}}, []string{`"agents.follow" and "agents.earlier" both use "end" in the Agents transcript`}},

@@ -47,7 +47,7 @@ func EscapesInJSON(r rune) bool {
 	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
 
-// Byte classes of jsonScan, by a UTF-8 text's byte.
+// Byte classes of jsonClean, by a UTF-8 text's byte.
 const (
 	bytePlain    = iota // ASCII kept as it is
 	byteEscape          // ASCII escaped or replaced, or a byte no UTF-8 character starts with

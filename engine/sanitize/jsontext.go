@@ -36,16 +36,48 @@ import (
 // EscapesInJSON reports whether JSON output writes r as a \uXXXX escape
 // (see above). Tab and newline are kept; carriage return becomes a space.
 func EscapesInJSON(r rune) bool {
-	switch {
-	case r < 0x20:
-		return r != '\t' && r != '\n' && r != '\r'
-	case r < 0x7f:
-		return false
-	case r <= 0x9f:
-		return true // DEL, C1
+	if r >= 0 && r < 0x10000 {
+		return bmpEscaped[r>>6]&(1<<(r&63)) != 0
 	}
-	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+	return unicode.Is(unicode.Cf, r)
 }
+
+// forEachEscaped calls f for every character JSON output escapes: the
+// controls, U+2028/U+2029 and the ranges of unicode.Cf (a few hundred
+// characters, so the tables below cost nothing at start-up).
+func forEachEscaped(f func(rune)) {
+	for r := rune(0); r < 0x20; r++ {
+		if r != '\t' && r != '\n' && r != '\r' {
+			f(r)
+		}
+	}
+	for r := rune(0x7f); r <= 0x9f; r++ {
+		f(r) // DEL, C1
+	}
+	f('\u2028')
+	f('\u2029')
+	for _, rg := range unicode.Cf.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			f(r)
+		}
+	}
+	for _, rg := range unicode.Cf.R32 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			f(r)
+		}
+	}
+}
+
+// bmpEscaped has a bit set for every character below U+10000 that JSON
+// output escapes (8 KiB, so the scan never searches the Cf table there).
+var bmpEscaped = func() (t [0x10000 / 64]uint64) {
+	forEachEscaped(func(r rune) {
+		if r < 0x10000 {
+			t[r>>6] |= 1 << (r & 63)
+		}
+	})
+	return t
+}()
 
 // Byte classes of jsonClean, by a UTF-8 text's byte.
 const (
@@ -56,44 +88,26 @@ const (
 )
 
 // jsonClass classifies every byte for the scan. The lead bytes of the
-// escaped characters are computed from EscapesInJSON itself, so the scan
-// and the rule cannot drift apart.
+// escaped characters come from the same list as EscapesInJSON, so the
+// scan and the rule cannot drift apart.
 var jsonClass = func() (t [256]uint8) {
-	for c := 0; c < utf8.RuneSelf; c++ {
-		if EscapesInJSON(rune(c)) || c == '\r' {
-			t[c] = byteEscape
-		}
-	}
 	for c := 0x80; c < 0x100; c++ {
-		switch {
-		case c < 0xC2 || c > 0xF4:
+		if c < 0xC2 || c > 0xF4 {
 			t[c] = byteEscape // continuation, overlong or out-of-range lead: invalid here
-		default:
+		} else {
 			t[c] = byteValidate
 		}
 	}
 	var buf [utf8.UTFMax]byte
-	mark := func(r rune) {
-		if EscapesInJSON(r) {
-			utf8.EncodeRune(buf[:], r)
-			t[buf[0]] = byteCheck
+	forEachEscaped(func(r rune) {
+		if r < utf8.RuneSelf {
+			t[r] = byteEscape
+			return
 		}
-	}
-	for r := rune(0x80); r < 0x100; r++ {
-		mark(r)
-	}
-	mark('\u2028')
-	mark('\u2029')
-	for _, rg := range unicode.Cf.R16 {
-		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
-			mark(r)
-		}
-	}
-	for _, rg := range unicode.Cf.R32 {
-		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
-			mark(r)
-		}
-	}
+		utf8.EncodeRune(buf[:], r)
+		t[buf[0]] = byteCheck
+	})
+	t['\r'] = byteEscape // replaced by a space
 	return t
 }()
 
@@ -151,17 +165,6 @@ func jsonClean(s string) int {
 	}
 	return len(s)
 }
-
-// bmpEscaped has a bit set for every character below U+10000 that JSON
-// output escapes (8 KiB, so the scan never searches the Cf table there).
-var bmpEscaped = func() (t [0x10000 / 64]uint64) {
-	for r := rune(0); r < 0x10000; r++ {
-		if EscapesInJSON(r) {
-			t[r>>6] |= 1 << (r & 63)
-		}
-	}
-	return t
-}()
 
 // escapedAt reports whether the well-formed n-byte sequence at s[i] is a
 // character JSON output escapes.

@@ -82,14 +82,22 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "forgebench:", sanitize.Text(err.Error()))
 		return exitUsage
 	}
-	// Human output goes through the sanitiser (output.go).
+	// Human output goes through the sanitiser, JSON through the one JSON
+	// writer (output.go).
 	cli.Globals.stdout, cli.Globals.stderr = humanWriter(stdout), humanWriter(stderr)
+	var jsonOut jsonWriter
 	if node := ctx.Selected(); node != nil && exactOutput(node.Target) {
-		cli.Globals.stdout = stdout
+		jsonOut = newJSONWriter(stdout)
+		cli.Globals.stdout = jsonOut
 	}
 	// Large session files are memory-mapped: a truncation by another
 	// process while a command reads one is an error, not a crash.
 	err = session.GuardFaults(func() error { return ctx.Run(&cli.Globals) })
+	if jsonOut != nil {
+		if ferr := jsonOut.Flush(); err == nil {
+			err = ferr
+		}
+	}
 	cli.Globals.cleanup()
 	if err == nil {
 		return exitOK

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,8 @@ func runWithin(t *testing.T, args ...string) (int, string, string) {
 
 // Every human-readable line of every command, run over the hostile
 // corpus, reaches the terminal without a raw ESC, BEL, C1 or bidi control;
-// --json stays valid JSON with the text exact.
+// --json stays valid JSON with the same values, those characters escaped
+// (jsonout_test.go checks every JSON command in detail).
 func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
 	preset.RegexMatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
@@ -118,6 +120,7 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 		if code > exitFailed || !json.Valid([]byte(out)) {
 			t.Errorf("%v: exit %d, valid JSON %v: %s", cmd, code, json.Valid([]byte(out)), errOut)
 		}
+		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stdout)", out)
 		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stderr)", errOut)
 	}
 	// The project's role files were read (and the /dev/zero one refused).
@@ -130,9 +133,12 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 	if !strings.Contains(out, `\u001b]52;c;aGFja2Vk\u0007`) {
 		t.Errorf("preset show --json lost the exact name")
 	}
+	// C1 and bidi controls too, as escapes (issue 20: they were raw).
 	_, out, _ = runCLI(t, in("session", "show", st.Sessions["raw-c1-bidi.jsonl"], "--json")...)
-	if !strings.Contains(out, "\u202e") {
-		t.Errorf("session show --json must keep raw text exact (it is JSON.stringify's output)")
+	var shown struct{ Name string }
+	if !strings.Contains(out, `\u009b31m \u0085 bidi \u202e\u2066\u200f\u061c end`) ||
+		json.Unmarshal([]byte(out), &shown) != nil || shown.Name != "raw C1 \u009b31m \u0085 bidi \u202e\u2066\u200f\u061c end" {
+		t.Errorf("session show --json: the name is not the same value, escaped: %s", out)
 	}
 }
 
@@ -176,7 +182,11 @@ func TestHostileTailLines(t *testing.T) {
 		for _, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
 			for _, asJSON := range []bool{false, true} {
 				var out bytes.Buffer
-				(&SessionTailCmd{JSON: asJSON}).printLine(&out, session.TailLine{Data: line})
+				var w io.Writer = &out
+				if asJSON { // Run gives a JSON command the JSON writer
+					w = newJSONWriter(&out)
+				}
+				(&SessionTailCmd{JSON: asJSON}).printLine(w, session.TailLine{Data: line})
 				hostile.AssertClean(t, fmt.Sprintf("tail (json %v) of %s", asJSON, name), out.String())
 				if !asJSON {
 					continue

@@ -147,6 +147,10 @@ func countsText(r *resources.Resource) string {
 	return "ok"
 }
 
+// printJSON prints v as indented JSON (JSON.stringify with two spaces)
+// and a newline. w is a command's g.stdout, which for a JSON command is
+// the one JSON writer (output.go): control and format characters reach
+// the terminal as \uXXXX escapes.
 func printJSON(w io.Writer, v any) error {
 	_, err := io.WriteString(w, jsonv.StringifyIndent(v, "  ")+"\n")
 	return err

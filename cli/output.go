@@ -14,10 +14,26 @@ import (
 // a stderr and, unless the command prints exact machine-readable output, a
 // stdout that pass everything through sanitize.Writer, so a field a command
 // forgot cannot carry an escape sequence, a C1 control or a bidi override
-// to the terminal. Exact output — --json, --format json, fingerprint
-// --canonical, the JSON result of a --request run — is written unfiltered:
-// JSON escaping is its protection, and session export --format json and
-// session tail --json also write C1 and bidi controls as \uXXXX.
+// to the terminal. JSON output — --json, --format json, fingerprint
+// --canonical, the JSON result of a --request run, found by exactOutput —
+// is never filtered, which would change its values: Run gives those
+// commands a stdout that is one sanitize.JSONWriter, which writes C0, DEL
+// and C1 controls, every format character (Unicode Cf: the bidi controls,
+// zero-width characters, tags …) and U+2028/U+2029 as \uXXXX escapes, so
+// the bytes on the terminal are safe and the values are the same. A
+// command prints its JSON to g.stdout with any writer call (printJSON,
+// io.WriteString, a stream of lines) and gets this for free.
+
+// jsonWriter is the standard output of a command printing JSON: every
+// write escaped as it passes, Flush at the end of the command.
+type jsonWriter interface {
+	io.Writer
+	Flush() error
+}
+
+// newJSONWriter makes the one JSON writer (sanitize.JSONWriter). A test
+// swaps it to see the bytes before escaping and compare the values.
+var newJSONWriter = func(w io.Writer) jsonWriter { return sanitize.NewJSONWriter(w) }
 
 // humanWriter wraps w in the sanitiser unless it is one already.
 func humanWriter(w io.Writer) io.Writer {

@@ -15,7 +15,8 @@ import (
 // Ids and file names come from the files too: a capability or profile id
 // with an OSC 52 sequence, and a resource file named with one (whose id is
 // then the file name), reached the terminal raw through list and validate.
-// Human output is now sanitised as a whole; --json keeps the id exact.
+// Human output is now sanitised as a whole; --json keeps the id exact, its
+// control and format characters escaped.
 func TestEscapedIDsAndFileNames(t *testing.T) {
 	st, g := hostileArgs(t)
 	const id = "cap\x1b]52;c;aGFja2Vk\x07\u009b31m\u202eid"
@@ -28,12 +29,12 @@ func TestEscapedIDsAndFileNames(t *testing.T) {
 		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stderr)", errOut)
 	}
 	_, out, _ := runCLI(t, append(g, "capability", "list", "--json")...)
-	if !strings.Contains(out, `"id": "cap\u001b]52;c;aGFja2Vk\u0007`+"\u009b31m\u202eid\"") {
+	if !strings.Contains(out, `"id": "cap\u001b]52;c;aGFja2Vk\u0007\u009b31m\u202eid"`) {
 		t.Errorf("capability list --json lost the exact id:\n%s", out)
 	}
 	if len(st.EscapedResources) > 0 {
 		_, out, _ = runCLI(t, append(g, "preset", "list", "--json")...)
-		if !strings.Contains(out, "\"id\": \"evil\\u001b]52;c;aGFja2Vk\\u0007\u009b31m\u202e\"") {
+		if !strings.Contains(out, `"id": "evil\u001b]52;c;aGFja2Vk\u0007\u009b31m\u202e"`) {
 			t.Errorf("preset list --json lost the exact id of the escaped file name:\n%s", out)
 		}
 	}
@@ -50,18 +51,18 @@ func TestUsageErrorsAreSanitised(t *testing.T) {
 }
 
 // The outputs that are JSON without a --json flag — a --request run and
-// fingerprint --canonical — stay exact: a bidi control in the input is
-// printed as it is (JSON does not escape it), not dropped.
+// fingerprint --canonical — keep their values: a bidi control in the input
+// is printed as an escape (the JSON writer), not dropped.
 func TestExactOutputsWithoutAJSONFlag(t *testing.T) {
 	dir := t.TempDir()
 	request := filepath.Join(dir, "request.json")
 	if err := os.WriteFile(request, []byte(`{"template":"A\u202eB","env":{"runtime":{},"parameters":{},"extensions":{}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, out, errOut := runCLI(t, "template", "render", "--request", request); !strings.Contains(out, "A\u202eB") {
+	if _, out, errOut := runCLI(t, "template", "render", "--request", request); !strings.Contains(out, `A\u202eB`) {
 		t.Errorf("template render --request changed the text: %q %q", out, errOut)
 	}
-	if _, out, errOut := runCLI(t, "fingerprint", "--canonical", request); !strings.Contains(out, "A\u202eB") {
+	if _, out, errOut := runCLI(t, "fingerprint", "--canonical", request); !strings.Contains(out, `A\u202eB`) {
 		t.Errorf("fingerprint --canonical changed the text: %q %q", out, errOut)
 	}
 	// Rendered as a human, the same template is cleaned.

@@ -13,7 +13,7 @@ import (
 type SessionExportCmd struct {
 	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (named on stderr)."`
 	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID"`
-	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; C1 and bidi controls written as \\uXXXX escapes)." enum:"markdown,json" default:"markdown"`
+	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; control and format characters written as \\uXXXX escapes, as in every JSON output)." enum:"markdown,json" default:"markdown"`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's agent or session directories, a pi-forge directory or a .pi directory are never written." placeholder:"FILE"`
 	Force  bool   `help:"Replace an existing -o FILE (never the session being exported, a link, a special file or a file in Pi's or pi-forge's directories)."`
 }
@@ -44,8 +44,11 @@ func (c *SessionExportCmd) Run(g *Globals) error {
 		out = exportMarkdown(s, path)
 	}
 	if c.Output == "" {
-		_, err = fmt.Fprint(g.stdout, out)
+		_, err = fmt.Fprint(g.stdout, out) // JSON: escaped by the JSON writer (output.go)
 		return err
+	}
+	if c.Format == "json" {
+		out = sanitize.JSONText(out) // a file gets what the terminal would
 	}
 	if err := g.publishExport(c.File, c.Output, c.Force, []byte(out)); err != nil {
 		return err
@@ -75,7 +78,7 @@ func exportJSON(s *session.Session, path []int, leaf int) (string, error) {
 		root.Set("leafId", nil)
 	}
 	root.Set("entries", entries)
-	return sanitize.JSONText(jsonv.StringifyIndent(root, "  ")) + "\n", nil
+	return jsonv.StringifyIndent(root, "  ") + "\n", nil
 }
 
 func exportMarkdown(s *session.Session, path []int) string {

@@ -17,7 +17,7 @@ import (
 type SessionTailCmd struct {
 	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
 	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
-	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with C1 and bidi controls and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
+	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with control and format characters and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
 }
 
 // Run prints new entries as they are appended until interrupted.
@@ -64,7 +64,7 @@ func (c *SessionTailCmd) Run(g *Globals) error {
 
 func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
 	if c.JSON {
-		io.WriteString(w, sanitize.JSONText(string(l.Data))+"\n")
+		io.WriteString(w, string(l.Data)+"\n") // escaped by the JSON writer (output.go)
 		return
 	}
 	e, err := session.ParseEntryLine(l.Data, 0)

@@ -2,12 +2,15 @@
 // $XDG_CONFIG_HOME/forgebench/config.json (else
 // ~/.config/forgebench/config.json):
 //
-//	{"theme": "light", "keys": {"presets.save": ["ctrl+s", "ctrl+w"], "quit": ["Q"]}}
+//	{"theme": "light", "keys": {"presets.save": ["ctrl+s", "alt+s"], "quit": ["Q"]}}
 //
 // "theme" is auto, dark or light; "keys" rebinds bindings by the names of
-// keymap.Set.Named. An unknown setting, an unknown binding name or a bad
-// value is an error that says which, so a typo never goes unnoticed. A
-// missing file means the defaults.
+// keymap.Set.Named. An unknown setting, an unknown binding name, a bad
+// value, a name given twice in one object, and bindings that collide in
+// one view (keymap.Set.Conflicts: two bindings live together on one key,
+// a key that types text taken inside a text input, ctrl+c) are errors
+// that say which, names quoted and escaped, so a typo never goes
+// unnoticed. A missing file means the defaults.
 package config
 
 import (
@@ -15,10 +18,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/keymap"
@@ -84,10 +90,13 @@ func Parse(data []byte) (Settings, error) {
 	if top == nil {
 		return s, errors.New("not a JSON object")
 	}
+	if err := checkDuplicateKeys(data); err != nil {
+		return s, err
+	}
 	var unknown []string
 	for name := range top {
 		if name != "theme" && name != "keys" {
-			unknown = append(unknown, name)
+			unknown = append(unknown, keymap.Quote(name))
 		}
 	}
 	if len(unknown) > 0 {
@@ -116,12 +125,35 @@ func Parse(data []byte) (Settings, error) {
 		if err := keymap.Apply(&s.Keys, keys); err != nil {
 			return s, fmt.Errorf("keys: %w", err)
 		}
+		if err := conflictError(s.Keys.Conflicts()); err != nil {
+			return s, err
+		}
 	}
 	return s, nil
 }
 
-// checkKeys rejects empty or blank key names (keymap.Apply checks the
-// binding names and empty lists).
+// maxConflictsShown bounds the conflicts one error lists.
+const maxConflictsShown = 10
+
+// conflictError lists the bindings that collide, nil when none do.
+func conflictError(conflicts []keymap.Conflict) error {
+	if len(conflicts) == 0 {
+		return nil
+	}
+	lines := make([]string, 0, maxConflictsShown+1)
+	for i, c := range conflicts {
+		if i == maxConflictsShown {
+			lines = append(lines, fmt.Sprintf("and %d more", len(conflicts)-i))
+			break
+		}
+		lines = append(lines, c.String())
+	}
+	return fmt.Errorf("keys: conflicting bindings (a key does one thing per view):\n  %s", strings.Join(lines, "\n  "))
+}
+
+// checkKeys rejects empty or blank key names and names with control or
+// format characters, which no key press is called (keymap.Apply checks
+// the binding names and empty lists).
 func checkKeys(keys map[string][]string) error {
 	names := make([]string, 0, len(keys))
 	for name := range keys {
@@ -130,21 +162,33 @@ func checkKeys(keys map[string][]string) error {
 	sort.Strings(names)
 	for _, name := range names {
 		for _, k := range keys[name] {
-			if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n") {
-				return fmt.Errorf("keys: %q: %q is not a key name (write keys as \"ctrl+s\", \"alt+up\", \"q\")", name, k)
+			if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n") || hasControl(k) {
+				return fmt.Errorf("keys: %s: %s is not a key name (write keys as \"ctrl+s\", \"alt+up\", \"q\")", keymap.Quote(name), keymap.Quote(k))
 			}
 		}
 	}
 	return nil
 }
 
-// strictDecode decodes exactly one JSON value into v.
+// hasControl reports a control, format or invalid character in s.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' {
+			return true
+		}
+	}
+	return false
+}
+
+// strictDecode decodes exactly one JSON value into v. Anything after it
+// but white space is an error (dec.More alone lets a stray "}" or "]"
+// through).
 func strictDecode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errors.New("unexpected data after the JSON value")
 	}
 	return nil

@@ -25,7 +25,7 @@ func TestPathFollowsXDGThenHome(t *testing.T) {
 
 func TestLoadAppliesThemeAndKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(path, []byte(`{"theme":"light","keys":{"presets.save":["ctrl+w"],"quit":["Q"]}}`), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(`{"theme":"light","keys":{"presets.save":["alt+s"],"quit":["Q"]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Load(path)
@@ -35,7 +35,7 @@ func TestLoadAppliesThemeAndKeys(t *testing.T) {
 	if s.Theme != themes.Light {
 		t.Fatalf("theme %q", s.Theme)
 	}
-	if !key.Matches(tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}, s.Keys.Presets.Save) || s.Keys.Quit.Help().Key != "Q" {
+	if !key.Matches(tea.KeyPressMsg{Code: 's', Mod: tea.ModAlt}, s.Keys.Presets.Save) || s.Keys.Quit.Help().Key != "Q" {
 		t.Fatal("the overrides are applied and the help follows them")
 	}
 	missing, err := Load(filepath.Join(t.TempDir(), "none.json"))
@@ -48,7 +48,7 @@ func TestBadSettingsSayWhich(t *testing.T) {
 	cases := map[string]string{
 		`{"theme":"solarized"}`:                 `unknown theme "solarized"`,
 		`{"theme":7}`:                           "theme: want a string",
-		`{"colour":"x","keys":{}}`:              "unknown setting(s) colour",
+		`{"colour":"x","keys":{}}`:              `unknown setting(s) "colour"`,
 		`{"keys":{"presets.sve":["ctrl+s"]}}`:   "presets.sve",
 		`{"keys":{"quit":[]}}`:                  `"quit": at least one key`,
 		`{"keys":{"quit":"q"}}`:                 "keys: want an object",
@@ -56,6 +56,8 @@ func TestBadSettingsSayWhich(t *testing.T) {
 		`[1,2]`:                                 "not a JSON object",
 		`null`:                                  "not a JSON object",
 		`{"theme":"dark"} {"theme":"light"}`:    "unexpected data",
+		`{"theme":"dark"} }`:                    "unexpected data",
+		`{"keys":{}}]`:                          "unexpected data",
 		`{"theme":"dark","keys":{"help":[""]}}`: `"" is not a key name`,
 	}
 	for in, want := range cases {
@@ -74,13 +76,20 @@ func TestBadSettingsSayWhich(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, seed := range []string{`{"theme":"light","keys":{"presets.save":["ctrl+w"]}}`, `{}`, `{"keys":{"x":[]}}`, `[`, `"`} {
+	for _, seed := range []string{`{"theme":"light","keys":{"presets.save":["alt+s"]}}`, `{}`, `{"keys":{"x":[]}}`, `[`, `"`,
+		`{"keys":{"quit":["1"]}}`, `{"keys":{"quit":["q"],"quit":["x"]}}`, `{"keys":{"\u001b[2J":["x"]}}`, `{"keys":{"find.case":["a"]}}`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data)
 		if err == nil && len(s.Keys.Named()) == 0 {
 			t.Fatal("accepted settings must keep every binding")
+		}
+		if err == nil && len(s.Keys.Conflicts()) > 0 {
+			t.Fatalf("accepted settings with conflicts: %v", s.Keys.Conflicts())
+		}
+		if err != nil && strings.ContainsAny(err.Error(), "\x1b\u009b\u202e\u2066") {
+			t.Fatalf("error carries raw control characters: %q", err)
 		}
 	})
 }

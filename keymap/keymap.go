@@ -100,17 +100,19 @@ type Rebinder interface {
 
 // Apply rebinds the named bindings of m. Every name must exist and every
 // binding needs at least one key; on any error nothing is changed, so a bad
-// override file never leaves a half-applied keymap.
+// override file never leaves a half-applied keymap. Unknown names are
+// shown quoted and escaped (Quote). Apply does not look for conflicts:
+// Set.Conflicts does.
 func Apply(m Rebinder, overrides map[string][]string) error {
 	named := m.Named()
 	var unknown []string
 	for name, keys := range overrides {
 		if _, ok := named[name]; !ok {
-			unknown = append(unknown, name)
+			unknown = append(unknown, Quote(name))
 			continue
 		}
 		if len(keys) == 0 {
-			return fmt.Errorf("key override %q: at least one key is required", name)
+			return fmt.Errorf("key override %s: at least one key is required", Quote(name))
 		}
 	}
 	if len(unknown) > 0 {

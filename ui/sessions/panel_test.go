@@ -51,7 +51,7 @@ func TestCursorMovesSelectionAndLeafIsMarked(t *testing.T) {
 func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)
-	hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e09"}})
+	hs.m.Update(common.JumpMsg{Target: common.JumpTarget{Panel: common.PanelSession, SessionFile: paths["rounding"], EntryID: "e09"}})
 	if got := hs.m.ls.entryID(hs.m.tl.current()); got != "e09" {
 		t.Fatalf("timeline cursor on %s, want e09", got)
 	}
@@ -66,8 +66,7 @@ func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 		t.Fatalf("timeline title should name the side branch:\n%s", view)
 	}
 	// Another session chosen elsewhere opens here.
-	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["currency"]}})
-	hs.Run(cmd)
+	hs.jump(paths["currency"], "", "")
 	if hs.m.ls == nil || hs.m.ls.file != paths["currency"] {
 		t.Fatal("a selection naming another session should open it")
 	}
@@ -247,8 +246,7 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 	if k1 == k2 {
 		t.Fatal("the cache key must include the width")
 	}
-	_, cmd := m.Update(tea.WindowSizeMsg{Width: 130, Height: 48})
-	hs.Run(cmd)
+	hs.Send(tea.WindowSizeMsg{Width: 130, Height: 48}) // and the rendering comes due
 	if _, ok := m.detail.cache[k2]; !ok {
 		t.Fatal("a resize should render the entry at the new width")
 	}
@@ -354,8 +352,7 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	if got := hs.m.stats.branch.Entries; got != 17 {
 		t.Fatalf("active branch stats count %d entries, want 17", got)
 	}
-	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e10"}})
-	hs.Run(cmd)
+	hs.jump(paths["rounding"], "e10", "")
 	hs.Press("s")
 	if got := hs.m.stats.branch.Entries; got != 10 {
 		t.Fatalf("side branch stats count %d entries, want 10 (e01…e10)", got)
@@ -365,6 +362,7 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs.Press("esc", "esc", "shift+tab")
 	hs.focusOn(paneTree)
 	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
+	hs.Run(hs.m.treeMoved()) // as a key or the wheel moves it
 	hs.Press("c")
 	if hs.m.context.res == nil || hs.m.ls.entryID(hs.m.context.res.idx) != "e04" || hs.m.ls.entryID(hs.m.tl.current()) != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")

@@ -33,6 +33,25 @@ re_quote() { printf '%s' "$1" | sed 's#[][\\.*^$()+?{}|]#\\&#g'; }
 wait_pane() { poll -E yes "[╭┏][─━] $(re_quote "$1")" "${2:-10}" "for the pane: $1"; }  # wait_pane TITLE [TIMEOUT_S]
 wait_border() { poll -E yes "[─━] $(re_quote "$1")" "${2:-10}" "for the border text: $1"; } # wait_border TEXT: in a bottom border
 
+# stays_idle WHAT: two captures 1 s apart are the same screen, and the
+# process used under 2 % of a core over 2 s (its own CPU time, from
+# /proc, so other work on the machine does not count).
+stays_idle() {
+  local first second pid before after tck
+  first=$(screen); sleep 1; second=$(screen)
+  if [ "$first" != "$second" ]; then
+    echo "the screen keeps changing $1:"; diff <(echo "$first") <(echo "$second") || true; exit 1
+  fi
+  pid=$(pgrep -n -f -- "^$bin --demo --theme dark") || { echo "no forgebench process"; exit 1; }
+  tck=$(getconf CLK_TCK)
+  before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  sleep 2
+  after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  if [ $(((after - before) * 100)) -ge $((2 * 2 * tck)) ]; then
+    echo "forgebench is not idle $1: $((after - before)) ticks in 2 s (CLK_TCK $tck)"; screen; exit 1
+  fi
+}
+
 t new-session -d -s smoke -x 160 -y 48 \
   "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
 wait_for "forgebench │ cwd"
@@ -259,6 +278,22 @@ before=$(header)
 t send-keys -t smoke Up
 wait_change "$before"
 if header | grep -qF " ● │"; then echo "the entry above the leaf is not the leaf"; screen; exit 1; fi
+# Keys arriving in one write (ssh, key repeat, typing ahead) all count,
+# and the workbench goes quiet after them (issue 21): from the leaf, 10 k
+# and 10 Up in one send-keys move the timeline 20 rows up; the header and
+# the detail name the same entry, the screen then stays as it is and the
+# process idles.
+t send-keys -t smoke L
+wait_for " ● │ preset"
+at_leaf='━ ([0-9]+)/\1 ━┛' # the focused timeline's border: on its last row
+wait_for_re "$at_leaf"
+rows=$(screen | grep -oE "$at_leaf" | grep -oE '[0-9]+' | head -n 1)
+t send-keys -t smoke k k k k k k k k k k Up Up Up Up Up Up Up Up Up Up
+wait_for "━ $((rows - 20))/$rows ━┛"
+burst_entry=$(header | grep -oE 'entry [0-9a-f]{8}' | cut -d' ' -f2)
+wait_pane "Detail · $burst_entry"
+stays_idle "after a burst of 20 keys"
+echo "a burst of keys: every key counted, then quiet ok"
 t send-keys -t smoke '#' a 3 7 d 5 e 1 c Enter
 wait_for "entry a37d5e1c │"
 echo "selection follows the cursor and # goes to an entry ok"

@@ -369,6 +369,40 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	}
 }
 
+// Issue 21: the tree and the timeline show one selected entry. Moving in
+// the timeline over an entry the tree's filter hides (the label e15) puts
+// the tree's cursor on the row that holds it, which says so; the detail,
+// the copy keys and the selection stay on that entry whichever of the two
+// has the focus; moving in the tree moves the timeline.
+func TestTreeAndTimelineShowOneSelectedEntry(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.m.tl.moveToEntry(hs.entryIndex("e16"))
+	hs.Press("up") // e15, the label: hidden by the tree's default filter
+	label := hs.entryIndex("e15")
+	if hs.m.tl.current() != label || hs.com.Selection.EntryID != "e15" {
+		t.Fatalf("timeline on %d, selection %s", hs.m.tl.current(), hs.com.Selection.EntryID)
+	}
+	if got := hs.m.tree.current(); got != hs.entryIndex("e14") {
+		t.Fatalf("the tree's cursor is on %s, want e14, the row that holds e15", hs.m.ls.entryID(got))
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "→ e15 hidden") || !strings.Contains(v, "Detail · e15") {
+		t.Fatalf("the tree does not say the selected entry is hidden under its cursor, or the detail moved:\n%s", v)
+	}
+	hs.focusOn(paneTree)
+	if hs.m.currentEntry() != label || !strings.Contains(ansi.Strip(hs.view()), "Detail · e15") {
+		t.Fatalf("with the tree focused the panel acts on %d, want the selected e15", hs.m.currentEntry())
+	}
+	hs.Press("up")
+	if cur := hs.m.tree.current(); hs.m.tl.current() != cur || hs.com.Selection.EntryID != hs.m.ls.entryID(cur) {
+		t.Fatalf("the tree moved to %s; the timeline is on %s and the selection %s",
+			hs.m.ls.entryID(cur), hs.m.ls.entryID(hs.m.tl.current()), hs.com.Selection.EntryID)
+	}
+	if v := ansi.Strip(hs.view()); strings.Contains(v, "→ e15 hidden") {
+		t.Fatalf("the note stays although the tree's cursor is on the selected entry:\n%s", v)
+	}
+}
+
 func TestTreeFilterModes(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	m := hs.m

@@ -176,6 +176,11 @@ func (m *Model) treeView(r rect) string {
 		lines = append(top, m.com.Styles.Pane.Placeholder.Render("building the tree…"))
 	}
 	info := tv.list.Position()
+	if sel := m.currentEntry(); sel >= 0 && !tv.pending && tv.current() != sel {
+		// The selected entry has no row (the filter or a fold hides it):
+		// the cursor is on the row that holds it, and says so.
+		info = joinInfo("→ "+m.ls.entryID(sel)+" hidden", info)
+	}
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)
 	}

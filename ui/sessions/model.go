@@ -76,6 +76,9 @@ type Model struct {
 	atLeaf   bool
 	selIdx   int
 	selFrom  *loadedSession
+	// presetMemo remembers the Preset selection each entry's branch
+	// records (presetmemo.go).
+	presetMemo presetMemo
 
 	// search is the Tree pane's find; treeOrder are the entries in the
 	// tree's display order, folds ignored (what the search walks).

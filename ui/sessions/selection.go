@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -225,7 +224,7 @@ func (m *Model) announce(idx int) {
 		return
 	}
 	m.selFrom, m.selEntry, m.atLeaf = ls, id, atLeaf
-	active := session.ActivePresetAt(ls.sess, idx).String()
+	active := m.presetMemo.activeAt(ls, idx).String()
 	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
 	cur.SessionFile, cur.SessionName = ls.file, ls.title
 	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = id, atLeaf, active, fresh

@@ -47,8 +47,10 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		return m, m.onJump(msg)
 	case common.DueMsg:
-		if m.following.Due(msg) {
+		if due, again := m.following.Due(msg); due {
 			return m, m.followEntry()
+		} else if again != nil {
+			return m, again
 		}
 	case common.ThemeChangedMsg:
 		m.bindings, m.bindingsFor = nil, "" // the form keeps the old styles

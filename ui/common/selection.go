@@ -110,44 +110,71 @@ const FollowDelay = 50 * time.Millisecond
 const RenderDelay = 16 * time.Millisecond
 
 // Debounce coalesces work that follows a value changing faster than the
-// work can be done: every Ask supersedes the previous one, and only the
-// newest comes back as due, after its delay. A burst of N changes thus
-// does the work once, at the end; while it waits nothing runs.
+// work can be done: every Ask supersedes the previous one, and the work
+// comes due once the Asks have stopped for the wait. A burst of N changes
+// thus does the work once, at the end; while it waits nothing runs. One
+// timer serves a whole burst: Asks while it runs only count, and when it
+// fires after more Asks it is set again for the rest of the wait after the
+// newest one, so a burst costs a message or two, not one per change.
 //
 // The panel keeps the Debounce in its (pointer) model, returns Ask's
-// command and, when a DueMsg arrives, does the work only if Due says the
-// message is its newest. A Debounce is its own key: DueMsgs of other
-// Debounces (they are broadcast like every command result) are not due.
+// command and passes every DueMsg to Due, returning the command Due gives
+// and doing the work when Due says it is due. A Debounce is its own key:
+// DueMsgs of other Debounces (they are broadcast like every command
+// result) are not its own.
 type Debounce struct {
-	seq     uint64
+	com     *Common
+	wait    time.Duration
+	seq     uint64    // Asks so far
+	armed   uint64    // seq when the timer was set (0: no timer)
+	last    time.Time // the newest Ask
 	waiting bool
 }
 
-// DueMsg is the message a Debounce schedules; pass it to Due.
+// DueMsg is the message a Debounce's timer delivers; pass it to Due.
 type DueMsg struct {
 	d   *Debounce
 	seq uint64
 }
 
-// Ask schedules the work after wait, superseding what is waiting.
+// Ask asks for the work after wait, superseding what is waiting.
 func (d *Debounce) Ask(c *Common, wait time.Duration) tea.Cmd {
+	d.com, d.wait = c, wait
 	d.seq++
 	d.waiting = true
-	return c.Later(wait, DueMsg{d: d, seq: d.seq})
+	d.last = c.Clock()
+	if d.armed != 0 {
+		return nil // the timer running looks again when it fires
+	}
+	return d.arm(wait)
 }
 
-// Due reports whether msg is this Debounce's newest Ask: the work is due
-// now (once: a second call with the same message says false).
-func (d *Debounce) Due(msg DueMsg) bool {
-	if msg.d != d || msg.seq != d.seq || !d.waiting {
-		return false
+func (d *Debounce) arm(after time.Duration) tea.Cmd {
+	d.armed = d.seq
+	return d.com.Later(after, DueMsg{d: d, seq: d.seq})
+}
+
+// Due handles msg: due is true when it is this Debounce's timer and no Ask
+// came since it was set (the work is due now, once); when Asks came, again
+// sets the timer for the rest of the wait after the newest.
+func (d *Debounce) Due(msg DueMsg) (due bool, again tea.Cmd) {
+	if msg.d != d || msg.seq != d.armed || d.armed == 0 {
+		return false, nil
 	}
-	d.waiting = false
-	return true
+	if d.seq != d.armed && d.waiting {
+		rest := d.wait - d.com.Clock().Sub(d.last)
+		if rest <= 0 || rest > d.wait {
+			rest = d.wait
+		}
+		return false, d.arm(rest)
+	}
+	d.armed = 0
+	due, d.waiting = d.waiting, false
+	return due, nil
 }
 
 // Cancel drops what is waiting (the work is no longer wanted, or was
-// done another way).
+// done another way); a timer still running comes to nothing.
 func (d *Debounce) Cancel() { d.waiting = false }
 
 // Waiting reports whether an Ask has not come due yet.

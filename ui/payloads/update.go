@@ -39,9 +39,11 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			return m, m.follow(msg.Selection)
 		}
 	case common.DueMsg:
-		if m.following.Due(msg) && m.auto {
+		due, again := m.following.Due(msg)
+		if due && m.auto {
 			return m, m.followNow(m.com.Selection)
 		}
+		return m, again
 	case defaultsMsg:
 		return m, m.applyDefaults(msg)
 	case compareMsg:

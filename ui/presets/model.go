@@ -368,9 +368,11 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		cmds = append(cmds, m.onJump(msg))
 	case common.DueMsg:
-		if m.following.Due(msg) {
-			cmds = append(cmds, m.followNow(m.com.Selection))
+		due, again := m.following.Due(msg)
+		if due {
+			again = m.followNow(m.com.Selection)
 		}
+		cmds = append(cmds, again)
 	case common.ThemeChangedMsg:
 		// Rows and the preview are cached under the theme; only the
 		// block editor holds styles of its own.

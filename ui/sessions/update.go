@@ -266,8 +266,9 @@ func (m *Model) ensureRendered() tea.Cmd {
 
 // renderDue starts the detail rendering the cursor rested on.
 func (m *Model) renderDue(msg common.DueMsg) tea.Cmd {
-	if !m.detail.render.Due(msg) {
-		return nil
+	due, again := m.detail.render.Due(msg)
+	if !due {
+		return again
 	}
 	key, ok := m.wantedDetail()
 	if !ok || key != m.detail.want || m.detail.pending[key] {

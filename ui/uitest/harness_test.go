@@ -172,9 +172,11 @@ func TestDebouncedWorkComesDueAfterInput(t *testing.T) {
 		case tea.KeyPressMsg:
 			return n, tea.Batch(d.Ask(com, common.FollowDelay), com.Later(common.StatusTTL, common.StatusExpiredMsg{}))
 		case common.DueMsg:
-			if d.Due(msg) {
+			ok, again := d.Due(msg)
+			if ok {
 				due++
 			}
+			return n, again
 		case common.StatusExpiredMsg:
 			expired++
 		}

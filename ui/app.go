@@ -41,6 +41,10 @@ type Options struct {
 	// WatchFiles lets panels watch their files for changes on disk (the
 	// real program; tests leave it off).
 	WatchFiles bool
+	// FrameInterval is the shortest time between two frames while
+	// messages keep coming (frames.go; the real program passes
+	// FrameInterval). 0 draws on every View, as tests expect.
+	FrameInterval time.Duration
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -81,11 +85,14 @@ type Model struct {
 	// (announceSelection); lastJump the newest jump delivered.
 	announced common.Selection
 	lastJump  uint64
+	// frames draws at most one frame per interval (frames.go).
+	frames frameGate
 }
 
 // New builds the root model with the five panels.
 func New(opts Options) *Model {
-	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true}
+	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true,
+		frames: frameGate{interval: opts.FrameInterval}}
 	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
 	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
 	m.applyTheme()
@@ -141,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if err := session.GuardFaults(func() error {
 		_, cmd = m.update(msg)
-		cmd = tea.Batch(cmd, m.announceSelection())
+		cmd = tea.Batch(cmd, m.announceSelection(), m.frames.afterUpdate(m.com))
 		return nil
 	}); err != nil {
 		return m, m.status.Error(m.com, fileChangedStatus(err))
@@ -164,6 +171,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // announceSelection tells the panels
 	case common.JumpMsg:
 		return m, m.jump(msg)
+	case redrawMsg:
+		m.frames.pending = false // the View after this Update draws
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.MouseMsg:
@@ -380,6 +390,11 @@ const paletteTop = bodyTop + 1
 // View renders the whole screen; it does no IO and no heavy work. The
 // palette and the dialogs draw over the current screen, dimmed.
 func (m *Model) View() tea.View {
+	now := m.com.Clock()
+	if m.frames.skip(now) {
+		return m.lastView // drawn less than a frame ago; a redraw is scheduled
+	}
+	m.frames.drew(now)
 	var v tea.View
 	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
 		return m.lastView // the next frame reads the healed mapping

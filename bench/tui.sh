@@ -8,8 +8,9 @@
 # includes up to ~10 ms of polling). Then, in the same process, 100 k in
 # one write (issue 21): the time until the timeline shows the row 100
 # above the leaf and the detail the entry the header names is the final
-# frame's (budget 100 ms), and the process's own CPU over the next 2 s
-# says whether it went idle (budget < 2 %). Then the in-process harness
+# frame's (budget 100 ms), and the process's own CPU over the next 5 s
+# says whether it went idle (budget < 2 %; bubbletea's 60 Hz renderer
+# ticker alone measures about 1.4 % here). Then the in-process harness
 # tests measure the key frames while the session loads (Update + View)
 # and the Update of each key of 100-key bursts (budget 2 ms).
 #
@@ -96,9 +97,9 @@ for shape in few small; do
       sleep 0.5 # the debounced work that follows the cursor
       tck=$(getconf CLK_TCK)
       before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-      sleep 2
+      sleep 5
       after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-      idle+=("$(awk -v d="$((after - before))" -v t="$tck" 'BEGIN { printf "%.1f", d * 100 / (2 * t) }')")
+      idle+=("$(awk -v d="$((after - before))" -v t="$tck" 'BEGIN { printf "%.1f", d * 100 / (5 * t) }')")
     else
       echo "no timeline position to start the burst from (rows '$rows', pid '$pid')" >&2; screen >&2; exit 1
     fi
@@ -116,7 +117,7 @@ for shape in few small; do
   printf 'Session panel, 100 MB %s: 100 keys in one write → final frame\t%s\t0.1\ts\n' "$shape" "$median" >>"$out"
   sorted=$(printf '%s\n' "${idle[@]}" | sort -g)
   median=$(echo "$sorted" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  printf '%-44s CPU in the 2 s after the burst %s %% [%s–%s]\n' "Session panel, 100 MB $shape" "$median" \
+  printf '%-44s CPU in the 5 s after the burst %s %% [%s–%s]\n' "Session panel, 100 MB $shape" "$median" \
     "$(echo "$sorted" | head -1)" "$(echo "$sorted" | tail -1)"
   printf 'Session panel, 100 MB %s: CPU after a burst (idle)\t%s\t2\t%%\n' "$shape" "$median" >>"$out"
 done

@@ -85,6 +85,26 @@ func TestPickerOpensChosenSession(t *testing.T) {
 	}
 }
 
+// Issue 21: opening a session lands on its leaf with the focus where the
+// cursor is drawn: the timeline has the focus (its border is the heavy
+// one) and its cursor, the tree's and the selection are on the leaf.
+func TestOpeningASessionLandsOnTheLeafWithTheFocusOnTheTimeline(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	hs.focusOn(panePicker)
+	hs.Press("down", "enter")
+	m := hs.m
+	if m.ls == nil || m.ls.file != paths["currency"] || m.focus != paneTimeline {
+		t.Fatalf("open %v, focus %v: want the currency session with the timeline focused", m.ls != nil, m.focus)
+	}
+	leaf := m.ls.leaf
+	if m.tl.current() != leaf || m.tree.current() != leaf || hs.com.Selection.EntryID != m.ls.entryID(leaf) || !hs.com.Selection.AtLeaf {
+		t.Fatalf("timeline on %d, tree on %d, selection %+v; the leaf is %d", m.tl.current(), m.tree.current(), hs.com.Selection, leaf)
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "┏━ Timeline · ") || strings.Contains(v, "┏━ Sessions") {
+		t.Fatalf("the timeline's border does not mark the focus:\n%s", v)
+	}
+}
+
 func TestPickerIncrementalSearch(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)

@@ -39,6 +39,8 @@ func (c *TuiCmd) Run(g *Globals) error {
 		// The Presets panel notices preset and profile files changed on
 		// disk.
 		WatchFiles: true,
+		// A burst of keys draws a frame per interval, not per key.
+		FrameInterval: ui.FrameInterval,
 	})
 	if _, err := tea.NewProgram(model, tea.WithFilter(ui.WheelFilter(time.Now))).Run(); err != nil {
 		return fmt.Errorf("run the workbench: %w", err)

@@ -41,6 +41,10 @@ type Options struct {
 	// WatchFiles lets panels watch their files for changes on disk (the
 	// real program; tests leave it off).
 	WatchFiles bool
+	// FrameInterval is the shortest time between two frames while
+	// messages keep coming (frames.go; the real program passes
+	// FrameInterval). 0 draws on every View, as tests expect.
+	FrameInterval time.Duration
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -77,11 +81,18 @@ type Model struct {
 	// auto is what pi-forge would auto-activate where a branch records no
 	// Preset (the header shows it marked "(auto)").
 	auto autoPresets
+	// announced is the selection the panels were last told about
+	// (announceSelection); lastJump the newest jump delivered.
+	announced common.Selection
+	lastJump  uint64
+	// frames draws at most one frame per interval (frames.go).
+	frames frameGate
 }
 
 // New builds the root model with the five panels.
 func New(opts Options) *Model {
-	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true}
+	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true,
+		frames: frameGate{interval: opts.FrameInterval}}
 	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
 	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
 	m.applyTheme()
@@ -135,7 +146,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.status.Error(m.com, fileChangedStatus(fc.err))
 	}
 	var cmd tea.Cmd
-	if err := session.GuardFaults(func() error { _, cmd = m.update(msg); return nil }); err != nil {
+	if err := session.GuardFaults(func() error {
+		_, cmd = m.update(msg)
+		cmd = tea.Batch(cmd, m.announceSelection(), m.frames.afterUpdate(m.com))
+		return nil
+	}); err != nil {
 		return m, m.status.Error(m.com, fileChangedStatus(err))
 	}
 	return m, guardCmd(cmd)
@@ -151,9 +166,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
 		return m, m.applyTheme()
-	case common.SelectionChangedMsg:
+	case common.SelectionChangedMsg: // a test's; panels write Common.Selection
 		m.com.Selection = msg.Selection
-		return m, m.broadcast(msg)
+		return m, nil // announceSelection tells the panels
+	case common.JumpMsg:
+		return m, m.jump(msg)
+	case redrawMsg:
+		m.frames.pending = false // the View after this Update draws
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.MouseMsg:
@@ -173,11 +193,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.broadcast(msg))
 	case switchPanelMsg:
 		m.active = int(msg)
-		return m, nil
-	case common.ShowPanelMsg:
-		if msg.Index >= 0 && msg.Index < len(m.panels) {
-			m.active = msg.Index
-		}
 		return m, nil
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)
@@ -312,6 +327,38 @@ func (m *Model) routeToActive(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// announceSelection tells every panel, once, that Common.Selection
+// changed during the message just handled: its owner (the Session panel
+// for the session and entry, the Presets panel for the Preset) wrote it
+// in its Update. The panels hear it in this same Update, in order, so no
+// selection travels through a command where an older one could overtake
+// a newer one. A panel may react by writing its own part (bounded rounds:
+// the owners never write back what they are told).
+func (m *Model) announceSelection() tea.Cmd {
+	var cmds []tea.Cmd
+	for round := 0; round < 4 && m.com.Selection != m.announced; round++ {
+		m.announced = m.com.Selection
+		cmds = append(cmds, m.broadcast(common.SelectionChangedMsg{Selection: m.announced}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// jump takes the user where a panel pointed (common.JumpMsg): the target
+// panel comes to the front, the global search closes, and every panel
+// hears the jump once. A jump older than one already taken is dropped.
+func (m *Model) jump(msg common.JumpMsg) tea.Cmd {
+	if msg.Seq != 0 {
+		if msg.Seq <= m.lastJump {
+			return nil
+		}
+		m.lastJump = msg.Seq
+	}
+	if p := msg.Target.Panel; p >= 0 && p < len(m.panels) {
+		m.active = p
+	}
+	return m.broadcast(msg)
+}
+
 func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(m.panels))
 	for i, p := range m.panels {
@@ -343,6 +390,11 @@ const paletteTop = bodyTop + 1
 // View renders the whole screen; it does no IO and no heavy work. The
 // palette and the dialogs draw over the current screen, dimmed.
 func (m *Model) View() tea.View {
+	now := m.com.Clock()
+	if m.frames.skip(now) {
+		return m.lastView // drawn less than a frame ago; a redraw is scheduled
+	}
+	m.frames.drew(now)
 	var v tea.View
 	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
 		return m.lastView // the next frame reads the healed mapping

@@ -101,6 +101,9 @@ func (m *Model) follow(file string) tea.Cmd {
 		return nil
 	}
 	m.rootFile = file
+	if m.jump != nil && m.jump.root != file {
+		m.jump = nil // another root session: the jump no longer applies
+	}
 	m.tree, m.problem, m.status, m.stamps = nil, "", "", nil
 	clear(m.listRuntime)
 	m.list.SetItems(nil)

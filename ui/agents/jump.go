@@ -12,34 +12,33 @@ import (
 )
 
 // A jump to an agent's transcript (the global search's hit in a
-// pi-subagent tree): the selection names the root session, the agent's
-// file and an entry. Once the root's tree is loaded the panel selects the
-// agent, opens its transcript with enough pages to hold the entry and
-// scrolls to the entry's header. Each jump is taken once, so the panel
-// does not jump back when the selection later moves in the Session panel.
+// pi-subagent tree, common.JumpMsg): the target names the root session,
+// the agent's file and an entry. The panel follows the root session and,
+// once its tree is loaded and holds the agent, selects the agent, opens
+// its transcript with enough pages to hold the entry and scrolls to the
+// entry's header. A jump arrives once, so nothing is remembered of jumps
+// already taken.
 
 // jumpTarget is a requested jump.
 type jumpTarget struct {
-	path, file, entry string
+	root, path, file, entry string
 	// query is the search hit's query, revealed at the entry ("" = none).
 	query string
 }
 
-func (j jumpTarget) key() string { return j.file + "\x00" + j.entry }
-
-// noteJump records the jump a selection asks for, unless already taken.
-func (m *Model) noteJump(sel common.Selection) {
-	if sel.AgentFile == "" {
-		return
+// onJump takes a jump that names an agent's transcript: the root session
+// is followed and the transcript opened as soon as the tree allows.
+func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
+	t := msg.Target
+	if t.AgentFile == "" {
+		return nil
 	}
-	j := jumpTarget{path: sel.AgentPath, file: sel.AgentFile, entry: sel.AgentEntryID, query: sel.SearchQuery}
-	if j.key() == m.jumped {
-		return
+	m.jump = &jumpTarget{root: t.SessionFile, path: t.AgentPath, file: t.AgentFile, entry: t.AgentEntryID, query: t.SearchQuery}
+	var follow tea.Cmd
+	if t.SessionFile != "" {
+		follow = m.follow(t.SessionFile)
 	}
-	if m.jump != nil && m.jump.key() == j.key() && j.query == "" {
-		j.query = m.jump.query // an echo of the same jump, without its hit
-	}
-	m.jump = &j
+	return tea.Batch(follow, m.takeJump())
 }
 
 // takeJump opens the pending jump's transcript when the loaded tree holds
@@ -51,9 +50,9 @@ func (m *Model) takeJump() tea.Cmd {
 	}
 	a := m.jumpAgent(*j)
 	if a == nil {
-		return nil // another root's agent: the selection moved on
+		return nil // the tree of another root: the jump waits for its own
 	}
-	m.jump, m.jumped = nil, j.key()
+	m.jump = nil
 	m.list.Select(func(r agentRow) bool { return r.path == a.Path })
 	cmd := m.openTranscriptOf(a)
 	m.tr.wantEntry, m.tr.wantQuery, m.tr.markQuery = j.entry, j.query, j.query

@@ -80,10 +80,9 @@ type Model struct {
 	activity   map[string]activityResult
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
-	// jump is a requested jump to an agent's transcript not taken yet;
-	// jumped names the last one taken (jump.go).
-	jump   *jumpTarget
-	jumped string
+	// jump is a requested jump to an agent's transcript not taken yet
+	// (jump.go).
+	jump *jumpTarget
 	// status is a message under the panes; it expires by itself
 	// (statusClock; statusErr: it is an error, so it stays longer).
 	status      string

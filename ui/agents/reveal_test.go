@@ -53,9 +53,8 @@ func TestJumpRevealsMatchInCollapsedToolOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sel := hs.com.Selection
-	sel.AgentPath, sel.AgentFile, sel.AgentEntryID, sel.SearchQuery = agent, file, "zz000150", "zebracorn"
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelAgents, SessionFile: hs.com.Selection.SessionFile,
+		AgentPath: agent, AgentFile: file, AgentEntryID: "zz000150", SearchQuery: "zebracorn"}})
 	if hs.m.screen != screenTranscript || hs.m.tr.path != agent {
 		t.Fatalf("screen %v on %q, want the transcript of %s", hs.m.screen, hs.m.tr.path, agent)
 	}

@@ -36,8 +36,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
-		m.noteJump(msg.Selection)
-		return tea.Batch(m.follow(msg.Selection.SessionFile), m.takeJump())
+		return m.follow(msg.Selection.SessionFile)
+	case common.JumpMsg:
+		return m.onJump(msg)
 	case treeLoadedMsg:
 		return m.applyTree(msg)
 	case pollTickMsg:

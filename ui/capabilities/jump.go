@@ -9,26 +9,22 @@ import (
 )
 
 // jumpState is a capability another panel pointed at (the Payloads
-// panel's jump to a cause sets Selection.CapabilityID).
+// panel's jump to a cause: common.JumpTarget.CapabilityID) and still to be
+// shown: the library row (once the library is loaded) and the session
+// card (once the state at the followed entry is computed). A jump
+// arrives once, so nothing else is remembered.
 type jumpState struct {
-	// seen is the last CapabilityID the selection carried: only a new one
-	// moves the cursors, so the user's own moves are not undone by later
-	// announcements of the same selection.
-	seen string
-	// library and card are what is still to be shown: the library row
-	// (once the library is loaded) and the session card (once the state
-	// at the followed entry is computed).
 	library, card string
 }
 
-// noteJump records a new capability the selection points at and shows it
-// as far as the loaded data allows.
-func (m *Model) noteJump(sel common.Selection) tea.Cmd {
-	if sel.CapabilityID == m.jump.seen {
+// onJump shows a capability a jump points at as far as the loaded data
+// allows; the rest is shown when it arrives.
+func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
+	id := msg.Target.CapabilityID
+	if id == "" {
 		return nil
 	}
-	m.jump.seen = sel.CapabilityID
-	m.jump.library, m.jump.card = sel.CapabilityID, sel.CapabilityID
+	m.jump.library, m.jump.card = id, id
 	return m.showJump()
 }
 

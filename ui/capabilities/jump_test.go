@@ -7,13 +7,13 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// jump announces a selection that points at a capability, as the
-// Payloads panel's jump to a cause does.
+// jump follows the main session (when no session is selected) and sends
+// a jump to a capability, as the Payloads panel's jump to a cause does.
 func (hs *harness) jump(capabilityID string) {
-	sel := hs.com.Selection
-	sel.SessionFile, sel.SessionName = hs.mainSession(), "Invoice rounding fix"
-	sel.CapabilityID = capabilityID
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	if hs.com.Selection.SessionFile == "" {
+		hs.follow(hs.mainSession(), "")
+	}
+	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelCapabilities, CapabilityID: capabilityID}})
 }
 
 // A jump to a capability puts the library cursor on it (clearing a filter
@@ -38,12 +38,12 @@ func TestJumpSelectsTheCapability(t *testing.T) {
 	if !strings.Contains(hs.m.View(), "Capability project:write-access") {
 		t.Error("the detail does not show the capability jumped to")
 	}
-	// The same selection announced again (another entry) leaves the
-	// cursor where the user moved it.
+	// The selection moving on (another entry) leaves the cursor where
+	// the user moved it: a jump is taken when it arrives, never again.
 	hs.Press("up")
-	hs.jump("project:write-access")
+	hs.follow(hs.mainSession(), "missing-entry")
 	if r, _ := hs.m.list.Selected(); r.key == "project:write-access" {
-		t.Error("a repeated announcement moved the cursor again")
+		t.Error("a later selection moved the cursor back to the jump")
 	}
 }
 

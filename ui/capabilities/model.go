@@ -75,6 +75,9 @@ type Model struct {
 	sess    *session.Session
 	sessGen int
 	view    sessionView
+	// following waits for the selection to rest before the state at its
+	// entry is computed (common.Debounce).
+	following common.Debounce
 	// lastWrite is the stamp this panel's last append left.
 	lastWrite fileStamp
 

@@ -41,7 +41,7 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 	if strings.Contains(view, "rule 60") {
 		t.Fatal("the whole text fits at 80x24? the test needs a longer text")
 	}
-	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(view)), "")
+	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "┃", " ").Replace(view)), "")
 	if want := d.preview.fingerprint(); want == "" || !strings.Contains(flat, want) {
 		t.Errorf("the fingerprint %q is not shown whole:\n%s", want, view)
 	}

@@ -43,8 +43,15 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m, m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
-		follow := m.follow(msg.Selection)
-		return m, tea.Batch(follow, m.noteJump(msg.Selection))
+		return m, m.follow(msg.Selection)
+	case common.JumpMsg:
+		return m, m.onJump(msg)
+	case common.DueMsg:
+		if due, again := m.following.Due(msg); due {
+			return m, m.followEntry()
+		} else if again != nil {
+			return m, again
+		}
 	case common.ThemeChangedMsg:
 		m.bindings, m.bindingsFor = nil, "" // the form keeps the old styles
 		return m, m.requestDetail()
@@ -94,7 +101,9 @@ func (m *Model) reloadLibrary() tea.Cmd {
 }
 
 // follow makes the session view track the shared selection: a new file is
-// opened, a new entry recomputed.
+// opened, a new entry recomputed once the selection rests
+// (common.FollowDelay), so a burst of cursor moves computes the state
+// once, where it ends.
 func (m *Model) follow(sel common.Selection) tea.Cmd {
 	v := &m.view
 	if sel.SessionFile == "" {
@@ -104,17 +113,29 @@ func (m *Model) follow(sel common.Selection) tea.Cmd {
 	if sel.SessionFile != v.file || m.sess == nil {
 		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
 		v.loading = true
+		m.following.Cancel() // the state is computed once the file is read
 		m.sessGen++
 		return sessionCmd(sel.SessionFile, m.com.Workspace.Cwd, m.sessGen)
 	}
 	if sel.EntryID != v.entryID {
 		v.entryID = sel.EntryID
-		if _, known := m.sess.IndexOf(sel.EntryID); !known && sel.EntryID != "" {
-			return m.reopenSession() // the session grew (follow mode): read it again
-		}
-		return m.recompute()
+		v.loading = true
+		return m.following.Ask(m.com, common.FollowDelay)
 	}
 	return nil
+}
+
+// followEntry computes the state at the followed entry, once the
+// selection rested there.
+func (m *Model) followEntry() tea.Cmd {
+	v := &m.view
+	if m.sess == nil {
+		return nil // the session is being read; its state follows
+	}
+	if _, known := m.sess.IndexOf(v.entryID); !known && v.entryID != "" {
+		return m.reopenSession() // the session grew (follow mode): read it again
+	}
+	return m.recompute()
 }
 
 // recompute starts the state computation at the followed entry.

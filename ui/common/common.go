@@ -14,54 +14,6 @@ import (
 	"github.com/forgebench/forgebench/themes"
 )
 
-// Selection is what travels across panels and shows in the header: the
-// session, the entry in it and the preset. The Session panel announces it
-// as soon as its cursor moves, so every panel follows the entry the user
-// is looking at.
-type Selection struct {
-	SessionFile string
-	// SessionName is what the session is called everywhere (session.Title:
-	// its name, else its first user message, else its id).
-	SessionName string
-	// EntryID is the selected entry's id. Once a session is open it is
-	// always set, also at the leaf, so a panel that caches by entry sees
-	// the leaf move when follow mode appends entries; "" only while no
-	// session has been opened yet (consumers then use the leaf).
-	EntryID string
-	// AtLeaf is true when EntryID is the session's current leaf: the
-	// selection then follows the leaf as the session grows.
-	AtLeaf bool
-	// PresetID is the Preset the user opened in the Presets panel
-	// ("scope:id"; "" until they choose one).
-	PresetID string
-	// ActivePreset is the Preset selection the session's branch records at
-	// the entry (session.ActivePresetAt: "scope:id", "none", or "" when
-	// nothing is recorded).
-	ActivePreset string
-	// FreshBranch is true when the branch up to the entry holds only what
-	// a newly started Pi session writes (one thinking-level change, at most
-	// one model change, session names): with nothing recorded, pi-forge
-	// would auto-activate its agent profile's Preset there, elsewhere only
-	// the auto-activating Preset.
-	FreshBranch bool
-	// ItemID is an item of PresetID and CapabilityID a capability key
-	// (scope:id) that a jump points at ("" = none); the Presets and
-	// Capabilities panels move their cursor there when set.
-	ItemID       string
-	CapabilityID string
-	// AgentPath, AgentFile and AgentEntryID point a jump at an agent's
-	// transcript (a global search hit inside a pi-subagent tree): the
-	// Agents panel, following the root SessionFile, opens the transcript
-	// of AgentFile at the entry ("" = none).
-	AgentPath, AgentFile, AgentEntryID string
-	// SearchQuery is the query of the search hit a jump lands on ("" =
-	// the selection is not a search hit). The panel showing the entry
-	// reveals the match: it expands what hides it, scrolls to it and
-	// marks the query's words. The panel that takes the landing clears it
-	// when it announces its selection, so later moves reveal nothing.
-	SearchQuery string
-}
-
 // Common is shared by pointer between the root model and every panel.
 type Common struct {
 	Styles    themes.Styles
@@ -77,6 +29,8 @@ type Common struct {
 	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	markdown *Markdown
+	// jumpSeq numbers the jumps sent (Jump).
+	jumpSeq uint64
 }
 
 // Clock is the current time from Now.
@@ -115,21 +69,13 @@ type ThemeChangedMsg struct{ Styles themes.Styles }
 // becomes the selection everywhere.
 type SessionWrittenMsg struct{ File string }
 
-// SelectionChangedMsg announces a new selection; the root stores it in
-// Common and forwards it to every panel so they can follow it.
-type SelectionChangedMsg struct{ Selection Selection }
-
 // LibraryChangedMsg says a panel changed the preset or profile library on
 // disk (a save, a delete, an import, a change it noticed); what is derived
 // from the library elsewhere (the header's auto-activated Preset) is read
 // again.
 type LibraryChangedMsg struct{}
 
-// ShowPanelMsg asks the root to bring panel Index (0-based: 0 Presets …
-// 4 Agents) to the front, after a jump has moved the selection.
-type ShowPanelMsg struct{ Index int }
-
-// Panel indexes for ShowPanelMsg, in tab order.
+// Panel indexes, in tab order (JumpTarget.Panel).
 const (
 	PanelPresets = iota
 	PanelCapabilities

@@ -87,3 +87,31 @@ func TestWrapAndDialogInner(t *testing.T) {
 		}
 	}
 }
+
+// The focused pane is marked by its border's shape, not only its colour:
+// with NO_COLOR (no colour at all) it still stands out.
+func TestFrameMarksTheFocusWithoutColour(t *testing.T) {
+	st := themes.For(themes.Dark, true, true) // NO_COLOR
+	plain := ansi.Strip(Frame(st, 20, 4, "Tree", "3/9", false, []string{"row"}))
+	focused := ansi.Strip(Frame(st, 20, 4, "Tree", "3/9", true, []string{"row"}))
+	if plain == focused {
+		t.Fatalf("focused and unfocused panes look the same without colour:\n%s", plain)
+	}
+	for _, f := range []string{plain, focused} {
+		lines := strings.Split(f, "\n")
+		if len(lines) != 4 {
+			t.Fatalf("%d lines:\n%s", len(lines), f)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w != 20 {
+				t.Fatalf("a line is %d cells wide, want 20: %q", w, l)
+			}
+		}
+	}
+	if !strings.HasPrefix(focused, "┏━ Tree ━") || !strings.HasSuffix(focused, "━ 3/9 ━┛") || !strings.Contains(focused, "┃ row") {
+		t.Fatalf("the focused pane has a heavy border:\n%s", focused)
+	}
+	if !strings.HasPrefix(plain, "╭─ Tree ─") || !strings.HasSuffix(plain, "─ 3/9 ─╯") {
+		t.Fatalf("the other panes keep the light one:\n%s", plain)
+	}
+}

@@ -85,29 +85,25 @@ func TestTypingSearchesAndResultsArriveGrouped(t *testing.T) {
 	}
 }
 
-func TestEnterMovesTheSelectionToTheEntry(t *testing.T) {
+func TestEnterJumpsToTheEntry(t *testing.T) {
 	h := newHarness(t)
 	h.search("rounding")
-	var shown []int
-	h.Intercept = func(msg tea.Msg) bool {
-		if sp, ok := msg.(common.ShowPanelMsg); ok {
-			shown = append(shown, sp.Index)
-		}
-		return false
-	}
 	h.Press("down", "enter")
-	if len(h.Selections) != 1 || h.m.IsOpen() {
-		t.Fatalf("selections %+v, open %v", h.Selections, h.m.IsOpen())
+	if len(h.Jumps) != 1 || h.m.IsOpen() {
+		t.Fatalf("jumps %+v, open %v", h.Jumps, h.m.IsOpen())
 	}
-	sel := h.Selections[0]
-	if sel.EntryID != "344a6751" || !strings.HasSuffix(sel.SessionFile, "_01a21c48-87b8-7bf2-bec6-d1b0faeb6b39.jsonl") || sel.AgentFile != "" {
-		t.Fatalf("selection %+v", sel)
+	if len(h.Selections) != 0 {
+		t.Fatalf("the view wrote the selection %+v; the Session panel owns it", h.Selections)
 	}
-	if sel.SearchQuery != "rounding" { // the panel reveals the match with it
-		t.Fatalf("the jump carries the query %q, want %q", sel.SearchQuery, "rounding")
+	to := h.Jumps[0].Target
+	if to.EntryID != "344a6751" || !strings.HasSuffix(to.SessionFile, "_01a21c48-87b8-7bf2-bec6-d1b0faeb6b39.jsonl") || to.AgentFile != "" {
+		t.Fatalf("jump %+v", to)
 	}
-	if len(shown) != 1 || shown[0] != common.PanelSession {
-		t.Fatalf("panels shown %v", shown)
+	if to.SearchQuery != "rounding" { // the panel reveals the match with it
+		t.Fatalf("the jump carries the query %q, want %q", to.SearchQuery, "rounding")
+	}
+	if to.Panel != common.PanelSession {
+		t.Fatalf("the jump goes to panel %d", to.Panel)
 	}
 }
 
@@ -126,22 +122,15 @@ func TestAgentHitsJumpToTheAgentsPanel(t *testing.T) {
 		t.Fatalf("no agent hit:\n%s", h.view(120, 30))
 	}
 	h.m.list.SetCursor(agentRow)
-	var shown []int
-	h.Intercept = func(msg tea.Msg) bool {
-		if sp, ok := msg.(common.ShowPanelMsg); ok {
-			shown = append(shown, sp.Index)
-		}
-		return false
-	}
 	h.Press("enter")
-	sel := h.Selections[len(h.Selections)-1]
-	hit := h.m.hits[h.m.list.Shown(agentRow).hit]
-	if sel.SessionFile != hit.RootFile || sel.AgentFile != hit.File || sel.AgentEntryID != hit.EntryID || sel.AgentPath != hit.AgentPath ||
-		sel.SearchQuery != "edge cases" {
-		t.Fatalf("selection %+v for hit %+v", sel, hit)
+	if len(h.Jumps) != 1 {
+		t.Fatalf("jumps %+v", h.Jumps)
 	}
-	if len(shown) != 1 || shown[0] != common.PanelAgents {
-		t.Fatalf("panels shown %v", shown)
+	to := h.Jumps[0].Target
+	hit := h.m.hits[h.m.list.Shown(agentRow).hit]
+	if to.SessionFile != hit.RootFile || to.AgentFile != hit.File || to.AgentEntryID != hit.EntryID || to.AgentPath != hit.AgentPath ||
+		to.SearchQuery != "edge cases" || to.Panel != common.PanelAgents {
+		t.Fatalf("jump %+v for hit %+v", to, hit)
 	}
 }
 
@@ -275,10 +264,10 @@ func TestRegexJumpCarriesNoQuery(t *testing.T) {
 		t.Fatal("no regex hits")
 	}
 	h.Press("down", "enter")
-	if len(h.Selections) != 1 {
-		t.Fatalf("selections %+v", h.Selections)
+	if len(h.Jumps) != 1 {
+		t.Fatalf("jumps %+v", h.Jumps)
 	}
-	if sel := h.Selections[0]; sel.EntryID == "" || sel.SearchQuery != "" {
-		t.Fatalf("selection %+v: want the entry and no query", sel)
+	if to := h.Jumps[0].Target; to.EntryID == "" || to.SearchQuery != "" {
+		t.Fatalf("jump %+v: want the entry and no query", to)
 	}
 }

@@ -279,9 +279,9 @@ func ordered(hits []search.Hit) []search.Hit {
 	return out
 }
 
-// jump moves the shared selection to the hit under the cursor (a title
-// row: the session's first hit) and brings its panel forward: panel 3 for
-// a session, panel 5 for an agent transcript.
+// jump takes the user to the hit under the cursor (a title row: the
+// session's first hit) with one common.JumpMsg: panel 3 at the entry for
+// a session, panel 5 at the transcript's entry for an agent.
 func (m *Model) jump() tea.Cmd {
 	r, ok := m.list.Selected()
 	if !ok {
@@ -295,25 +295,16 @@ func (m *Model) jump() tea.Cmd {
 		r = m.list.Shown(i + 1)
 	}
 	h := m.hits[r.hit]
-	sel := m.com.Selection
-	panel := common.PanelSession
+	t := common.JumpTarget{Panel: common.PanelSession, SessionFile: h.File, SessionName: h.SessionName,
+		EntryID: h.EntryID, SearchQuery: m.searchedText}
 	if h.AgentPath != "" {
 		// The Agents panel follows the root session and opens the agent's
-		// transcript at the entry.
-		sel.SessionFile, sel.SessionName, sel.EntryID, sel.AtLeaf = h.RootFile, "", "", false
-		sel.AgentPath, sel.AgentFile, sel.AgentEntryID = h.AgentPath, h.File, h.EntryID
-		panel = common.PanelAgents
-	} else {
-		sel.SessionFile, sel.SessionName, sel.EntryID, sel.AtLeaf = h.File, h.SessionName, h.EntryID, false
-		sel.AgentPath, sel.AgentFile, sel.AgentEntryID = "", "", ""
+		// transcript at the entry; the Session panel opens the root.
+		t = common.JumpTarget{Panel: common.PanelAgents, SessionFile: h.RootFile,
+			AgentPath: h.AgentPath, AgentFile: h.File, AgentEntryID: h.EntryID, SearchQuery: m.searchedText}
 	}
-	sel.SearchQuery = m.searchedText
 	m.open = false
-	return tea.Sequence(
-		func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} },
-		func() tea.Msg { return common.ShowPanelMsg{Index: panel} },
-		func() tea.Msg { return ClosedMsg{} },
-	)
+	return tea.Sequence(m.com.Jump(t), func() tea.Msg { return ClosedMsg{} })
 }
 
 // ShortHelp is the footer while the view is open.

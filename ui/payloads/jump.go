@@ -10,24 +10,23 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// target is where a jump goes: a panel and the selection to show there.
+// target is where a jump goes and what the status calls it.
 type target struct {
-	panel int
-	sel   common.Selection
-	what  string
+	to   common.JumpTarget
+	what string
 }
 
-// jump moves the shared selection to what produced the selected block —
-// the cause when the block is the one that broke the cache, else the
-// preset item behind its first changed character, the capability whose
-// update it is, or the session entry it came from — and shows that panel.
+// jump takes the user to what produced the selected block — the cause
+// when the block is the one that broke the cache, else the preset item
+// behind its first changed character, the capability whose update it
+// is, or the session entry it came from — with one common.JumpMsg.
 func (m *Model) jump() tea.Cmd {
 	if m.cmp == nil || len(m.cmp.diff.Blocks) == 0 {
 		m.setStatus("nothing to jump to: no comparison", true)
 		return nil
 	}
 	_, row, _ := m.view.Selected()
-	t, ok := jumpTarget(m.cmp, row, m.com.Selection)
+	t, ok := jumpTarget(m.cmp, row)
 	if !ok {
 		m.setStatus("nothing to jump to: this block's data names no preset item, capability or entry", true)
 		return nil
@@ -36,15 +35,12 @@ func (m *Model) jump() tea.Cmd {
 	// The pair stays as it is: following the selection now would replace
 	// it with the jump's entry when the user comes back.
 	m.auto = false
-	sel := t.sel
-	return tea.Batch(
-		func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} },
-		func() tea.Msg { return common.ShowPanelMsg{Index: t.panel} },
-	)
+	m.following.Cancel()
+	return m.com.Jump(t.to)
 }
 
 // jumpTarget works out the target for row of a comparison.
-func jumpTarget(c *comparison, row int, sel common.Selection) (target, bool) {
+func jumpTarget(c *comparison, row int) (target, bool) {
 	b := &c.diff.Blocks[row]
 	key := ""
 	if b.After != nil {
@@ -61,7 +57,7 @@ func jumpTarget(c *comparison, row int, sel common.Selection) (target, bool) {
 		return ""
 	}
 	if cause := c.cause; cause != nil && cause.Block == key {
-		if t, ok := causeTarget(cause, sel, sessionOf()); ok {
+		if t, ok := causeTarget(cause, sessionOf()); ok {
 			return t, true
 		}
 	}
@@ -74,20 +70,14 @@ func jumpTarget(c *comparison, row int, sel common.Selection) (target, bool) {
 		if o, ok := side.Turn.OriginAt(key, offset); ok {
 			switch {
 			case o.Kind == turndiff.CausePresetItem && isPresetKey(o.PresetID):
-				s := sel
-				s.PresetID, s.ItemID = o.PresetID, o.ItemID
-				return target{panel: common.PanelPresets, sel: s, what: "preset " + o.PresetID + " item " + o.ItemID}, true
+				return presetTarget(o.PresetID, o.ItemID), true
 			case o.Kind == turndiff.CauseCapability && o.CapabilityID != "":
-				s := sel
-				s.CapabilityID = o.CapabilityID
-				return target{panel: common.PanelCapabilities, sel: s, what: "capability " + o.CapabilityID}, true
+				return capabilityTarget(o.CapabilityID), true
 			}
 		}
 		if side.Request != nil && side.Session != nil {
 			if id := side.Request.EntryOf[key]; id != "" {
-				s := sel
-				s.SessionFile, s.EntryID = side.Session.Path, id
-				return target{panel: common.PanelSession, sel: s, what: "entry " + id}, true
+				return entryTarget(side.Session.Path, id), true
 			}
 		}
 	}
@@ -95,23 +85,38 @@ func jumpTarget(c *comparison, row int, sel common.Selection) (target, bool) {
 }
 
 // causeTarget is the panel a cause points at.
-func causeTarget(c *turndiff.Cause, sel common.Selection, sessionFile string) (target, bool) {
-	s := sel
+func causeTarget(c *turndiff.Cause, sessionFile string) (target, bool) {
 	switch {
 	case c.CapabilityID != "":
-		s.CapabilityID = c.CapabilityID
-		return target{panel: common.PanelCapabilities, sel: s, what: "capability " + c.CapabilityID}, true
+		return capabilityTarget(c.CapabilityID), true
 	case c.ItemID != "" && isPresetKey(c.PresetID):
-		s.PresetID, s.ItemID = c.PresetID, c.ItemID
-		return target{panel: common.PanelPresets, sel: s, what: "preset " + c.PresetID + " item " + c.ItemID}, true
+		return presetTarget(c.PresetID, c.ItemID), true
 	case c.Kind == turndiff.CausePreset && isPresetKey(c.PresetID):
-		s.PresetID, s.ItemID = c.PresetID, ""
-		return target{panel: common.PanelPresets, sel: s, what: "preset " + c.PresetID}, true
+		return presetTarget(c.PresetID, ""), true
 	case c.EntryID != "" && sessionFile != "":
-		s.SessionFile, s.EntryID = sessionFile, c.EntryID
-		return target{panel: common.PanelSession, sel: s, what: "entry " + c.EntryID}, true
+		return entryTarget(sessionFile, c.EntryID), true
 	}
 	return target{}, false
+}
+
+// presetTarget opens a Preset in the Presets panel, at an item when one
+// is named.
+func presetTarget(presetID, itemID string) target {
+	what := "preset " + presetID
+	if itemID != "" {
+		what += " item " + itemID
+	}
+	return target{to: common.JumpTarget{Panel: common.PanelPresets, PresetID: presetID, ItemID: itemID}, what: what}
+}
+
+// capabilityTarget shows a capability in the Capabilities panel.
+func capabilityTarget(id string) target {
+	return target{to: common.JumpTarget{Panel: common.PanelCapabilities, CapabilityID: id}, what: "capability " + id}
+}
+
+// entryTarget selects an entry of a session in the Session panel.
+func entryTarget(file, id string) target {
+	return target{to: common.JumpTarget{Panel: common.PanelSession, SessionFile: file, EntryID: id}, what: "entry " + id}
 }
 
 // isPresetKey is true for a scoped preset key (project:id, global:id) that

@@ -49,6 +49,9 @@ type Model struct {
 	// while the cursor moves faster than requests rebuild, only the newest
 	// selection is compared next.
 	follows common.Latest[common.Selection]
+	// following waits for the selection to rest before follows starts
+	// (common.Debounce).
+	following common.Debounce
 	// gen counts comparisons; results of older ones are dropped.
 	gen     int
 	pending bool
@@ -98,7 +101,7 @@ func New(com *common.Common) *Model {
 func (m *Model) SetKeys(k keymap.Payloads) { m.keys = k }
 
 // Init computes the default pair for the current selection.
-func (m *Model) Init() tea.Cmd { return m.follow(m.com.Selection) }
+func (m *Model) Init() tea.Cmd { return m.followNow(m.com.Selection) }
 
 // SetSize implements common.Panel.
 func (m *Model) SetSize(w, h int) {

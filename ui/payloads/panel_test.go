@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -182,44 +180,39 @@ func TestRequestsViewPicksAPair(t *testing.T) {
 	}
 }
 
-// jumps runs a jump and returns the selection and panel it asked for.
-func jumps(t *testing.T, hs *harness) (common.Selection, int) {
+// jumps runs a jump and returns its target: one common.JumpMsg, and the
+// selection left as it was (the target panel owns what it selects).
+func jumps(t *testing.T, hs *harness) common.JumpTarget {
 	t.Helper()
-	panel := -1
-	hs.Intercept = func(msg tea.Msg) bool {
-		if p, ok := msg.(common.ShowPanelMsg); ok {
-			panel = p.Index
-			return true
-		}
-		return false
-	}
-	n := len(hs.Selections)
+	n, sel := len(hs.Jumps), hs.com.Selection
 	hs.Press("o")
-	hs.Intercept = nil
-	if len(hs.Selections) != n+1 {
-		t.Fatalf("no selection announced (status %q)", hs.m.status)
+	if len(hs.Jumps) != n+1 {
+		t.Fatalf("no jump sent (status %q)", hs.m.status)
 	}
-	return hs.Selections[n], panel
+	if hs.com.Selection != sel {
+		t.Fatalf("the jump changed the selection itself: %+v", hs.com.Selection)
+	}
+	return hs.Jumps[n].Target
 }
 
 func TestJumpToTheCause(t *testing.T) {
 	hs := newHarness(t, 120, 40, true, "c0430f5a")
-	sel, panel := jumps(t, hs)
-	if panel != common.PanelCapabilities || sel.CapabilityID != "project:write-access" || hs.m.auto {
-		t.Fatalf("capability jump: panel %d %+v", panel, sel)
+	to := jumps(t, hs)
+	if to.Panel != common.PanelCapabilities || to.CapabilityID != "project:write-access" || hs.m.auto {
+		t.Fatalf("capability jump: %+v", to)
 	}
 	// A message block of a session request: its entry in panel 3.
 	hs.Run(hs.m.view.Select(4))
-	sel, panel = jumps(t, hs)
-	if panel != common.PanelSession || sel.EntryID == "" || sel.SessionFile != hs.main {
-		t.Fatalf("entry jump: panel %d %+v", panel, sel)
+	to = jumps(t, hs)
+	if to.Panel != common.PanelSession || to.EntryID == "" || to.SessionFile != hs.main {
+		t.Fatalf("entry jump: %+v", to)
 	}
 	// The capability update pi-forge inserted: its capability in panel 2.
 	last := len(hs.m.view.Diff().Blocks) - 1
 	hs.Run(hs.m.view.Select(last))
-	sel, panel = jumps(t, hs)
-	if panel != common.PanelCapabilities || sel.CapabilityID != "project:write-access" {
-		t.Fatalf("update jump: panel %d %+v (row %s)", panel, sel, hs.m.view.Diff().Blocks[last].Label)
+	to = jumps(t, hs)
+	if to.Panel != common.PanelCapabilities || to.CapabilityID != "project:write-access" {
+		t.Fatalf("update jump: %+v (row %s)", to, hs.m.view.Diff().Blocks[last].Label)
 	}
 	// A preset compiled at the entry: the item behind the system prompt.
 	hs.m.picker = nil
@@ -229,9 +222,9 @@ func TestJumpToTheCause(t *testing.T) {
 			hs.Run(hs.m.view.Select(i))
 		}
 	}
-	sel, panel = jumps(t, hs)
-	if panel != common.PanelPresets || sel.PresetID != "project:guarded-worker" || sel.ItemID == "" {
-		t.Fatalf("preset jump: panel %d %+v", panel, sel)
+	to = jumps(t, hs)
+	if to.Panel != common.PanelPresets || to.PresetID != "project:guarded-worker" || to.ItemID == "" {
+		t.Fatalf("preset jump: %+v", to)
 	}
 }
 

@@ -38,6 +38,12 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		if m.auto {
 			return m, m.follow(msg.Selection)
 		}
+	case common.DueMsg:
+		due, again := m.following.Due(msg)
+		if due && m.auto {
+			return m, m.followNow(m.com.Selection)
+		}
+		return m, again
 	case defaultsMsg:
 		return m, m.applyDefaults(msg)
 	case compareMsg:
@@ -61,8 +67,22 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	return m, nil
 }
 
-// follow computes the default pair for sel.
+// follow computes the default pair for sel once the selection rests
+// (common.FollowDelay): a burst of cursor moves rebuilds the requests
+// once, for where it ends.
 func (m *Model) follow(sel common.Selection) tea.Cmd {
+	if m.followed.SessionFile == sel.SessionFile && m.followed.EntryID == sel.EntryID && m.cmp != nil {
+		m.following.Cancel() // back where it was built: nothing to do
+		m.pending = m.follows.Busy()
+		return nil
+	}
+	m.pending = true
+	return m.following.Ask(m.com, common.FollowDelay)
+}
+
+// followNow computes the default pair for sel now.
+func (m *Model) followNow(sel common.Selection) tea.Cmd {
+	m.following.Cancel()
 	if m.followed.SessionFile == sel.SessionFile && m.followed.EntryID == sel.EntryID && m.cmp != nil {
 		return nil
 	}
@@ -134,7 +154,7 @@ func (m *Model) reload() tea.Cmd {
 	if m.auto {
 		m.followed = common.Selection{}
 		m.cmp = nil
-		return m.follow(m.com.Selection)
+		return m.followNow(m.com.Selection)
 	}
 	return m.compare(m.refs)
 }
@@ -250,7 +270,7 @@ func (m *Model) choose(it pickItem) tea.Cmd {
 		m.auto = true
 		m.followed = common.Selection{}
 		m.cmp = nil
-		return m.follow(m.com.Selection)
+		return m.followNow(m.com.Selection)
 	}
 	refs := m.refs
 	refs[side] = it.ref

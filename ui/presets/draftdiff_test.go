@@ -70,20 +70,22 @@ func itoa(n int) string {
 
 // A jump from the Payloads panel names a Preset and an item: the panel
 // opens it with that item under the cursor.
-func TestSelectionItemIDFocusesTheItem(t *testing.T) {
+func TestJumpToAnItemFocusesTheItem(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	sel := hs.com.Selection
-	sel.PresetID, sel.ItemID = "project:alpha", "rules"
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPresets, PresetID: "project:alpha", ItemID: "rules"}})
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha" || hs.m.items.Cursor() != hs.itemIndex("rules") || hs.m.focus != paneItems {
 		t.Fatalf("open %v cursor %d focus %v", hs.m.open, hs.m.items.Cursor(), hs.m.focus)
 	}
-	// The same selection again (another panel moving the entry) leaves
-	// the cursor where the user put it.
+	if hs.com.Selection.PresetID != "project:alpha" {
+		t.Errorf("the selection names %q, want the Preset jumped to", hs.com.Selection.PresetID)
+	}
+	// The selection moving on (another entry in the Session panel) leaves
+	// the cursor where the user put it: a jump is taken once.
 	hs.m.items.SetCursor(0)
+	sel := hs.com.Selection
 	sel.EntryID = "e0000003"
 	hs.Send(common.SelectionChangedMsg{Selection: sel})
 	if hs.m.items.Cursor() != 0 {
-		t.Error("an unchanged ItemID moved the cursor again")
+		t.Error("a later selection moved the cursor back to the jump's item")
 	}
 }

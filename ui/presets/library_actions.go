@@ -11,7 +11,6 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The Preset list's own actions: filter, delete (revision-guarded, after a
@@ -77,13 +76,11 @@ func (m *Model) applyDeleted(msg deletedMsg) tea.Cmd {
 	if m.open != nil && m.open.Key() == msg.key {
 		m.closeDraft()
 	}
-	var clear tea.Cmd
-	if sel := m.com.Selection; sel.PresetID == msg.key {
+	if m.com.Selection.PresetID == msg.key {
 		// the header and the other panels stop naming a Preset that is gone
-		sel.PresetID, sel.ItemID = "", ""
-		clear = func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
+		m.com.Selection.PresetID = ""
 	}
-	return tea.Batch(clear, loadLibraryCmd(m.com.Workspace))
+	return loadLibraryCmd(m.com.Workspace)
 }
 
 // defaultScope is where a new Preset goes unless the user switches:

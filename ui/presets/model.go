@@ -132,10 +132,13 @@ type Model struct {
 	dlg *dialog
 	// diff is the open draft diff (draftdiff.go); nil when closed.
 	diff *draftDiff
-	// wantItem is an item id a jump to this panel points at (a new
-	// ItemID in the selection; seenItem is the last one seen), shown once
-	// its Preset is open.
-	wantItem, seenItem string
+	// wantItem is an item id a jump to this panel points at
+	// (common.JumpTarget.ItemID), shown once its Preset is open.
+	wantItem string
+	// following waits for the selection to rest before the run context
+	// at its entry is read (common.Debounce): a burst of cursor moves in
+	// the Session panel reads it, and compiles the preview, once.
+	following common.Debounce
 
 	status    string
 	statusErr bool
@@ -362,6 +365,14 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case common.SelectionChangedMsg:
 		cmds = append(cmds, m.followSelection(msg.Selection))
+	case common.JumpMsg:
+		cmds = append(cmds, m.onJump(msg))
+	case common.DueMsg:
+		due, again := m.following.Due(msg)
+		if due {
+			again = m.followNow(m.com.Selection)
+		}
+		cmds = append(cmds, again)
 	case common.ThemeChangedMsg:
 		// Rows and the preview are cached under the theme; only the
 		// block editor holds styles of its own.
@@ -483,38 +494,59 @@ func (m *Model) openActiveIfAuto() tea.Cmd {
 	return m.openPreset(target, openAuto)
 }
 
-// followSelection reloads the run context when the session or entry
-// changes, and opens a Preset another panel selected when the draft has
-// no unsaved changes; the preview follows.
+// followSelection follows a new selection: the run context (and with it
+// the preview) and the profile status are read again for its entry once
+// the selection rests (common.FollowDelay).
 func (m *Model) followSelection(sel common.Selection) tea.Cmd {
-	var open tea.Cmd
-	if sel.PresetID != "" && m.lib != nil && (m.open == nil || m.open.Key() != sel.PresetID) && (m.d == nil || !m.d.Dirty()) {
-		for _, p := range m.lib.Presets {
-			if p.Key() == sel.PresetID {
-				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
-				open = m.openPreset(p, openQuiet)
-			}
-		}
+	if m.rc != nil && m.rc.file == sel.SessionFile && m.rc.entry == sel.EntryID && !m.showProfile {
+		m.following.Cancel() // back where the context was read
+		return nil
 	}
-	if sel.ItemID != m.seenItem {
-		m.seenItem, m.wantItem = sel.ItemID, sel.ItemID
-		if m.open != nil && m.open.Key() == sel.PresetID {
-			m.focusWantedItem()
-		}
+	if m.rcPending && m.rc == nil && sel.SessionFile == "" {
+		return nil // the first context, for no session, is being read
 	}
+	m.rcPending = true
+	return m.following.Ask(m.com, common.FollowDelay)
+}
+
+// followNow reads the run context and the profile status of sel's entry.
+func (m *Model) followNow(sel common.Selection) tea.Cmd {
 	var status tea.Cmd
 	if m.showProfile {
 		status = loadProfileStatusCmd(m.lib, sel.SessionFile, sel.EntryID)
 	}
-	return tea.Batch(open, m.followContext(sel), status)
+	return tea.Batch(m.followContext(sel), status)
+}
+
+// onJump opens the Preset a jump points at (unless the open draft has
+// unsaved changes) and puts the cursor on its item.
+func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
+	t := msg.Target
+	if t.PresetID == "" {
+		return nil
+	}
+	m.wantItem = t.ItemID
+	if m.open != nil && m.open.Key() == t.PresetID {
+		m.com.Selection.PresetID = t.PresetID // as if the user opened it
+		m.focusWantedItem()
+		return nil
+	}
+	if m.lib == nil || (m.d != nil && m.d.Dirty()) {
+		return nil
+	}
+	for _, p := range m.lib.Presets {
+		if p.Key() == t.PresetID {
+			m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
+			return m.openPreset(p, openJump)
+		}
+	}
+	return nil
 }
 
 // followContext reloads the run context when the session or entry changed.
 func (m *Model) followContext(sel common.Selection) tea.Cmd {
 	if m.rc != nil && m.rc.file == sel.SessionFile && m.rc.entry == sel.EntryID {
-		return nil
-	}
-	if m.rcPending && m.rc == nil && sel.SessionFile == "" {
+		m.rcPending = false
 		return nil
 	}
 	m.rcPending = true

@@ -9,7 +9,6 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
@@ -141,6 +140,9 @@ var (
 	openQuiet  = openHow{}
 	openAuto   = openHow{auto: true}
 	openByUser = openHow{announce: true, focusItems: true}
+	// openJump opens what a jump points at; the item it names, if any,
+	// takes the focus (focusWantedItem).
+	openJump = openHow{announce: true}
 )
 
 // openPreset asks for p to be opened; the file is parsed into a draft in
@@ -176,10 +178,8 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 		// The run context may have named the session's Preset meanwhile.
 		cmds = append(cmds, m.openActiveIfAuto())
 	}
-	if msg.how.announce {
-		sel := m.com.Selection
-		sel.PresetID = p.Key()
-		cmds = append(cmds, func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} })
+	if msg.how.announce { // the header and the other panels follow
+		m.com.Selection.PresetID = p.Key()
 	}
 	return tea.Batch(cmds...)
 }

@@ -37,8 +37,7 @@ func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
 	// At the leaf the session switched the preset off.
 	sel := hs.com.Selection
 	sel.EntryID = ""
-	hs.com.Selection = sel // the root stores a selection before panels follow it
-	hs.Run(hs.m.followSelection(sel))
+	hs.Send(common.SelectionChangedMsg{Selection: sel})
 	if hs.m.rc.active.String() != "none" {
 		t.Fatalf("pi-forge's off reads as none, got %q", hs.m.rc.active.String())
 	}
@@ -305,22 +304,20 @@ func TestPaletteActionsPressTheirKeys(t *testing.T) {
 	}
 }
 
-func TestFollowsAPresetChosenElsewhereOnlyWhenClean(t *testing.T) {
+func TestJumpsToAPresetOnlyWhenClean(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	sel := hs.com.Selection
-	sel.PresetID = "global:gamma"
-	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: sel})
-	hs.Run(cmd)
+	jump := func(id string) {
+		hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPresets, PresetID: id}})
+	}
+	jump("global:gamma")
 	if hs.m.open.Key() != "global:gamma" {
-		t.Fatalf("a clean draft follows the selection, open %s", hs.m.open.Key())
+		t.Fatalf("a clean draft gives way to a jump, open %s", hs.m.open.Key())
 	}
 	hs.m.focus = paneItems
 	hs.Press("space")
-	sel.PresetID = "project:beta"
-	_, cmd = hs.m.Update(common.SelectionChangedMsg{Selection: sel})
-	hs.Run(cmd)
+	jump("project:beta")
 	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
-		t.Fatal("a dirty draft is never replaced by a selection from elsewhere")
+		t.Fatal("a dirty draft is never replaced by a jump from elsewhere")
 	}
 }
 

@@ -176,8 +176,7 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: p}})
-		hs.Run(cmd)
+		hs.jump(p, "", "")
 		for pn := panePicker; pn < paneCount; pn++ {
 			hs.focusOn(pn)
 			hs.Press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
@@ -206,12 +205,12 @@ func TestInitDeliversListingSessionAndSelectionTogether(t *testing.T) {
 	if !ok || len(results) != 2 {
 		t.Fatalf("discovery should deliver the listing and the opened session, got %#v", results)
 	}
-	_, cmd := m.Update(results)
+	m.Update(results)
 	view := ansi.Strip(m.View())
 	if m.ls == nil || m.ls.file != paths["rounding"] || !strings.Contains(view, "Invoice rounding (test)") {
 		t.Fatalf("the newest session should be open:\n%s", view)
 	}
-	if sel := findSelection(t, cmd); sel.SessionFile != paths["rounding"] || !sel.AtLeaf {
+	if sel := com.Selection; sel.SessionFile != paths["rounding"] || !sel.AtLeaf {
 		t.Fatalf("installing the session announces it at its leaf, got %+v", sel)
 	}
 }

@@ -165,7 +165,7 @@ func (m *Model) treePos() int {
 func (m *Model) searchJump(pos int) tea.Cmd {
 	var cmd tea.Cmd
 	if m.searchPane != paneTree {
-		cmd = m.selectEntry(pos)
+		m.selectEntry(pos)
 	} else {
 		if pos < 0 || pos >= len(m.treeOrder) {
 			return nil
@@ -213,7 +213,7 @@ func (m *Model) gotoKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.setStatus(m.focus, problem, true)
 		}
 		m.mode = modeEntry
-		return m.selectEntry(idx)
+		m.selectEntry(idx)
 	}
 	return nil
 }

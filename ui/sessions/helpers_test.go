@@ -72,6 +72,7 @@ func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
 	m.SetSize(w, h)
 	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
 	hs.Run(m.Init())
+	hs.Settle() // the leaf's detail renders once the panel rests
 	return hs, paths
 }
 
@@ -116,16 +117,10 @@ func pressCopy(t testing.TB, hs *harness, k string) string {
 	return clip
 }
 
-// findSelection runs cmd and returns the last selection it announced.
-func findSelection(t testing.TB, cmd tea.Cmd) common.Selection {
-	t.Helper()
-	var sel common.Selection
-	h := uitest.New(t, 0, func(m int, msg tea.Msg) (int, tea.Cmd) {
-		if s, ok := msg.(common.SelectionChangedMsg); ok {
-			sel = s.Selection
-		}
-		return m, nil
-	})
-	h.Run(cmd)
-	return sel
+// jump sends a jump to entry of file ("" = its leaf) in this panel, as
+// the global search (with its query) or the Payloads panel does.
+func (hs *harness) jump(file, entry, query string) {
+	hs.TB().Helper()
+	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelSession,
+		SessionFile: file, EntryID: entry, SearchQuery: query}})
 }

@@ -37,6 +37,7 @@ func hostileHarness(t *testing.T, w, h int, file string, st hostile.Staged) *har
 	case <-time.After(10 * time.Second):
 		t.Fatal("discovery over the hostile corpus did not finish (a FIFO blocked it?)")
 	}
+	hs.Settle() // the detail renders once the panel rests
 	return hs
 }
 

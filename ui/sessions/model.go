@@ -68,10 +68,17 @@ type Model struct {
 	spin     spinner.Model
 	// status is each pane's own transient message.
 	status [paneCount]common.Status
-	// selEntry is the entry id last announced or followed ("" before the
-	// first); atLeaf is true while the selection follows the leaf.
+	// selEntry is the entry id last announced or jumped to ("" before the
+	// first); atLeaf is true while the selection follows the leaf. selIdx
+	// is the selected entry's index in ls (-1: none) and selFrom the load
+	// it was announced from.
 	selEntry string
 	atLeaf   bool
+	selIdx   int
+	selFrom  *loadedSession
+	// presetMemo remembers the Preset selection each entry's branch
+	// records (presetmemo.go).
+	presetMemo presetMemo
 
 	// search is the Tree pane's find; treeOrder are the entries in the
 	// tree's display order, folds ignored (what the search walks).
@@ -104,6 +111,12 @@ type detailState struct {
 	highlight detailHighlight
 	// reveal is the search hit the user landed on (highlight.go).
 	reveal detailReveal
+	// render waits for the cursor to rest before want is rendered;
+	// shown is the last rendering drawn, kept on screen until the one
+	// wanted arrives.
+	render common.Debounce
+	want   detailKey
+	shown  detailKey
 }
 
 // contextState is the "context here" view.
@@ -133,6 +146,7 @@ func New(com *common.Common) *Model {
 	m.detail.pending = map[detailKey]bool{}
 	m.detail.expanded = map[int]bool{}
 	m.detail.shownIdx = -1
+	m.selIdx = -1
 	if com.Keys != nil {
 		m.keys = com.Keys.Session
 	}
@@ -251,8 +265,10 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		for i := range m.status {
 			m.status[i].Expire(msg)
 		}
-	case common.SelectionChangedMsg:
-		cmds = append(cmds, m.followSelection(msg.Selection))
+	case common.JumpMsg:
+		cmds = append(cmds, m.onJump(msg))
+	case common.DueMsg:
+		cmds = append(cmds, m.renderDue(msg))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.

@@ -40,9 +40,9 @@ func (m *Model) mousePanes() []common.MousePane {
 			tree.Skip = 1
 		}
 		tree.Activate = func() tea.Cmd { // enter: select, then read it
-			cmd := m.selectEntry(m.tree.current())
+			m.selectEntry(m.tree.current())
 			m.focus = paneTimeline
-			return cmd
+			return nil
 		}
 		tl := &panes[paneTimeline]
 		tl.List, tl.Moved = m.tl.list, m.timelineMoved

@@ -51,7 +51,7 @@ func TestCursorMovesSelectionAndLeafIsMarked(t *testing.T) {
 func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
 	hs.focusOn(panePicker)
-	hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e09"}})
+	hs.m.Update(common.JumpMsg{Target: common.JumpTarget{Panel: common.PanelSession, SessionFile: paths["rounding"], EntryID: "e09"}})
 	if got := hs.m.ls.entryID(hs.m.tl.current()); got != "e09" {
 		t.Fatalf("timeline cursor on %s, want e09", got)
 	}
@@ -66,8 +66,7 @@ func TestIncomingSelectionMovesToSideBranch(t *testing.T) {
 		t.Fatalf("timeline title should name the side branch:\n%s", view)
 	}
 	// Another session chosen elsewhere opens here.
-	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["currency"]}})
-	hs.Run(cmd)
+	hs.jump(paths["currency"], "", "")
 	if hs.m.ls == nil || hs.m.ls.file != paths["currency"] {
 		t.Fatal("a selection naming another session should open it")
 	}
@@ -83,6 +82,26 @@ func TestPickerOpensChosenSession(t *testing.T) {
 	last := hs.Selections[len(hs.Selections)-1]
 	if last.SessionFile != paths["currency"] || !last.AtLeaf || last.EntryID == "" {
 		t.Fatalf("opening a session must announce it at its leaf, got %+v", last)
+	}
+}
+
+// Issue 21: opening a session lands on its leaf with the focus where the
+// cursor is drawn: the timeline has the focus (its border is the heavy
+// one) and its cursor, the tree's and the selection are on the leaf.
+func TestOpeningASessionLandsOnTheLeafWithTheFocusOnTheTimeline(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	hs.focusOn(panePicker)
+	hs.Press("down", "enter")
+	m := hs.m
+	if m.ls == nil || m.ls.file != paths["currency"] || m.focus != paneTimeline {
+		t.Fatalf("open %v, focus %v: want the currency session with the timeline focused", m.ls != nil, m.focus)
+	}
+	leaf := m.ls.leaf
+	if m.tl.current() != leaf || m.tree.current() != leaf || hs.com.Selection.EntryID != m.ls.entryID(leaf) || !hs.com.Selection.AtLeaf {
+		t.Fatalf("timeline on %d, tree on %d, selection %+v; the leaf is %d", m.tl.current(), m.tree.current(), hs.com.Selection, leaf)
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "┏━ Timeline · ") || strings.Contains(v, "┏━ Sessions") {
+		t.Fatalf("the timeline's border does not mark the focus:\n%s", v)
 	}
 }
 
@@ -247,8 +266,7 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 	if k1 == k2 {
 		t.Fatal("the cache key must include the width")
 	}
-	_, cmd := m.Update(tea.WindowSizeMsg{Width: 130, Height: 48})
-	hs.Run(cmd)
+	hs.Send(tea.WindowSizeMsg{Width: 130, Height: 48}) // and the rendering comes due
 	if _, ok := m.detail.cache[k2]; !ok {
 		t.Fatal("a resize should render the entry at the new width")
 	}
@@ -354,8 +372,7 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	if got := hs.m.stats.branch.Entries; got != 17 {
 		t.Fatalf("active branch stats count %d entries, want 17", got)
 	}
-	_, cmd := hs.m.Update(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["rounding"], EntryID: "e10"}})
-	hs.Run(cmd)
+	hs.jump(paths["rounding"], "e10", "")
 	hs.Press("s")
 	if got := hs.m.stats.branch.Entries; got != 10 {
 		t.Fatalf("side branch stats count %d entries, want 10 (e01…e10)", got)
@@ -365,9 +382,44 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs.Press("esc", "esc", "shift+tab")
 	hs.focusOn(paneTree)
 	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
+	hs.Run(hs.m.treeMoved()) // as a key or the wheel moves it
 	hs.Press("c")
 	if hs.m.context.res == nil || hs.m.ls.entryID(hs.m.context.res.idx) != "e04" || hs.m.ls.entryID(hs.m.tl.current()) != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
+	}
+}
+
+// Issue 21: the tree and the timeline show one selected entry. Moving in
+// the timeline over an entry the tree's filter hides (the label e15) puts
+// the tree's cursor on the row that holds it, which says so; the detail,
+// the copy keys and the selection stay on that entry whichever of the two
+// has the focus; moving in the tree moves the timeline.
+func TestTreeAndTimelineShowOneSelectedEntry(t *testing.T) {
+	hs, _ := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.m.tl.moveToEntry(hs.entryIndex("e16"))
+	hs.Press("up") // e15, the label: hidden by the tree's default filter
+	label := hs.entryIndex("e15")
+	if hs.m.tl.current() != label || hs.com.Selection.EntryID != "e15" {
+		t.Fatalf("timeline on %d, selection %s", hs.m.tl.current(), hs.com.Selection.EntryID)
+	}
+	if got := hs.m.tree.current(); got != hs.entryIndex("e14") {
+		t.Fatalf("the tree's cursor is on %s, want e14, the row that holds e15", hs.m.ls.entryID(got))
+	}
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "→ e15 hidden") || !strings.Contains(v, "Detail · e15") {
+		t.Fatalf("the tree does not say the selected entry is hidden under its cursor, or the detail moved:\n%s", v)
+	}
+	hs.focusOn(paneTree)
+	if hs.m.currentEntry() != label || !strings.Contains(ansi.Strip(hs.view()), "Detail · e15") {
+		t.Fatalf("with the tree focused the panel acts on %d, want the selected e15", hs.m.currentEntry())
+	}
+	hs.Press("up")
+	if cur := hs.m.tree.current(); hs.m.tl.current() != cur || hs.com.Selection.EntryID != hs.m.ls.entryID(cur) {
+		t.Fatalf("the tree moved to %s; the timeline is on %s and the selection %s",
+			hs.m.ls.entryID(cur), hs.m.ls.entryID(hs.m.tl.current()), hs.com.Selection.EntryID)
+	}
+	if v := ansi.Strip(hs.view()); strings.Contains(v, "→ e15 hidden") {
+		t.Fatalf("the note stays although the tree's cursor is on the selected entry:\n%s", v)
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/ui/common"
 )
 
 // revealNeedle is on line 150 of a 200-line tool result: far below what
@@ -63,18 +62,13 @@ func detailShowsMarked(t *testing.T, hs *harness) {
 func TestSearchJumpRevealsMatchInCollapsedToolOutput(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	file := writeLongToolSession(t, hs)
-	sel := hs.com.Selection
-	sel.SessionFile, sel.EntryID, sel.SearchQuery = file, "e03", revealNeedle
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	hs.jump(file, "e03", revealNeedle)
 	if hs.m.ls == nil || hs.m.ls.file != file {
 		t.Fatal("the jump did not open the session")
 	}
 	detailShowsMarked(t, hs)
 	// The landing is taken once: moving on ends the marks and reveals
-	// nothing more; the selection it announced carries no query.
-	if hs.com.Selection.SearchQuery != "" {
-		t.Fatalf("the announced selection still carries the query %q", hs.com.Selection.SearchQuery)
-	}
+	// nothing more.
 	hs.Press("down")
 	if strings.Contains(hs.view(), hs.com.Styles.List.Match.Render(revealNeedle)) {
 		t.Fatal("the hit's marks outlive the entry")
@@ -86,9 +80,7 @@ func TestSearchJumpRevealsMatchInCollapsedToolOutput(t *testing.T) {
 func TestPlainJumpKeepsToolOutputCollapsed(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	file := writeLongToolSession(t, hs)
-	sel := hs.com.Selection
-	sel.SessionFile, sel.EntryID = file, "e03"
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	hs.jump(file, "e03", "")
 	if v := ansi.Strip(hs.view()); strings.Contains(v, revealNeedle) || !strings.Contains(v, "190 lines hidden") {
 		t.Fatalf("a plain jump expanded the tool output:\n%s", v)
 	}
@@ -99,9 +91,7 @@ func TestPlainJumpKeepsToolOutputCollapsed(t *testing.T) {
 func TestSessionSearchRevealsMatchInCollapsedToolOutput(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	file := writeLongToolSession(t, hs)
-	sel := hs.com.Selection
-	sel.SessionFile, sel.EntryID = file, "e01"
-	hs.Send(common.SelectionChangedMsg{Selection: sel})
+	hs.jump(file, "e01", "")
 	hs.focusOn(paneTimeline)
 	hs.Press("/")
 	hs.Type(revealNeedle)

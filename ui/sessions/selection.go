@@ -5,14 +5,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The panel owns the shared selection's session and entry: whatever the
-// cursor of the timeline or the tree is on is the selection, announced as
-// soon as it moves, and "the leaf" always means the session's current
-// leaf (in follow mode the selection moves with it).
+// cursor of the timeline or the tree is on is the selection, written into
+// Common.Selection as soon as it moves (announce), and "the leaf" always
+// means the session's current leaf (in follow mode the selection moves
+// with it). Another panel never writes them: it sends a common.JumpMsg,
+// which this panel takes (onJump).
 
 // applyLoaded installs a loaded session: rows, tree and the timeline of
 // the active branch with the cursor on the selected entry (or the leaf),
@@ -84,7 +85,8 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.picker.refresh(ls)
 	m.picker.moveToPath(ls.file)
-	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, summaryCmd(ls, nil), m.announce(at)}
+	m.announce(at)
+	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, summaryCmd(ls, nil)}
 	if len(ls.notes) > 0 && !refresh { // what reading skipped or repaired, once per open
 		note := ls.notes[0]
 		if more := len(ls.notes) - 1; more > 0 {
@@ -126,37 +128,42 @@ func (m *Model) reloadCmd() tea.Cmd {
 	return func() tea.Msg { return openSession(gen, file) }
 }
 
-// followSelection reacts to a selection made anywhere (our own echo
-// included): another session opens, another entry moves the cursors.
-func (m *Model) followSelection(sel common.Selection) tea.Cmd {
-	if sel.SessionFile == "" {
+// onJump takes a jump to a session (common.JumpMsg: a search hit, a
+// payload's cause, an agent's root session): the session opens, or the
+// open one moves, with the cursors on the entry (its leaf when none is
+// named), and the selection goes there at once. When the jump lands in
+// this panel its search query is revealed at the entry.
+func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
+	t := msg.Target
+	if t.SessionFile == "" {
 		return nil
 	}
-	if m.ls == nil || sel.SessionFile != m.ls.file {
-		if sel.SessionFile == m.loading {
+	query := ""
+	if t.Panel == common.PanelSession {
+		query = t.SearchQuery
+		m.landOn(t.EntryID)
+	}
+	if m.ls == nil || t.SessionFile != m.ls.file {
+		// applyLoaded lands on selEntry; until the file is read the
+		// selection names the session and the entry the jump asked for.
+		m.selEntry, m.atLeaf = t.EntryID, t.EntryID == ""
+		m.revealHit(t.EntryID, query)
+		m.com.Selection = common.Selection{SessionFile: t.SessionFile, SessionName: t.SessionName,
+			EntryID: t.EntryID, AtLeaf: m.atLeaf, PresetID: m.com.Selection.PresetID}
+		if t.SessionFile == m.loading {
 			return nil
 		}
-		// A selection made elsewhere names its entry by id; AtLeaf is
-		// this panel's to say (another panel may copy a stale one).
-		m.selEntry, m.atLeaf = sel.EntryID, sel.EntryID == ""
-		m.landOn(sel.EntryID)
-		m.revealHit(sel.EntryID, sel.SearchQuery)
-		return m.openFile(sel.SessionFile)
+		return m.openFile(t.SessionFile)
 	}
-	if sel.EntryID == m.selEntry && sel.AtLeaf == m.atLeaf && sel.SearchQuery == "" {
-		return nil
-	}
-	m.landOn(sel.EntryID)
 	idx := m.ls.leaf
-	if i, ok := m.ls.sess.IndexOf(sel.EntryID); ok && sel.EntryID != "" {
+	if i, ok := m.ls.sess.IndexOf(t.EntryID); ok && t.EntryID != "" {
 		idx = i
 	}
-	m.showEntry(idx)
-	cmd := m.announce(idx)
-	if sel.SearchQuery != "" {
-		m.revealHit(sel.EntryID, sel.SearchQuery)
+	m.selectEntry(idx)
+	if query != "" {
+		m.revealHit(t.EntryID, query)
 	}
-	return cmd
+	return nil
 }
 
 // landOn focuses the timeline when another panel (a search hit, a
@@ -194,44 +201,43 @@ func (m *Model) showBranchOf(idx int) {
 	m.setBranch(leaf, idx)
 }
 
-// announce makes entry idx the shared selection when it is not already:
-// the header, the Presets preview and the other panels follow at once.
-// The selection names the entry by id also at the leaf (AtLeaf tells),
-// and carries the Preset selection the branch records there.
-func (m *Model) announce(idx int) tea.Cmd {
+// announce makes entry idx the shared selection: this panel owns the
+// selection's session and entry and writes them into Common.Selection
+// here, in its Update; the root tells the other panels (the header, the
+// Presets preview …) once this Update returns. The selection names the
+// entry by id also at the leaf (AtLeaf tells), and carries the Preset
+// selection the branch records there.
+func (m *Model) announce(idx int) {
 	ls := m.ls
 	if ls == nil || idx < 0 || idx >= len(ls.rows) {
-		return nil
+		return
 	}
+	m.selIdx = idx
 	m.detail.offset = 0
 	id, atLeaf := ls.sess.Entries[idx].ID, idx == ls.leaf
 	if m.detail.reveal.entry != id {
 		m.detail.reveal = detailReveal{} // the hit's marks end where it is left
 	}
-	cur := m.com.Selection
-	active := session.ActivePresetAt(ls.sess, idx).String()
-	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
-	if m.selEntry == id && m.atLeaf == atLeaf && cur.SessionFile == ls.file &&
-		cur.EntryID == id && cur.ActivePreset == active && cur.FreshBranch == fresh && cur.SessionName == ls.title &&
-		cur.SearchQuery == "" {
-		return nil
+	cur := &m.com.Selection
+	if m.selFrom == ls && m.selEntry == id && m.atLeaf == atLeaf && cur.SessionFile == ls.file && cur.EntryID == id &&
+		cur.AtLeaf == atLeaf && cur.SessionName == ls.title {
+		return
 	}
-	m.selEntry, m.atLeaf = id, atLeaf
-	sel := cur
-	sel.SessionFile, sel.SessionName = ls.file, ls.title
-	sel.EntryID, sel.AtLeaf, sel.ActivePreset, sel.FreshBranch = id, atLeaf, active, fresh
-	sel.SearchQuery = "" // a hit is revealed once, where it landed
-	return func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
+	m.selFrom, m.selEntry, m.atLeaf = ls, id, atLeaf
+	active := m.presetMemo.activeAt(ls, idx).String()
+	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
+	cur.SessionFile, cur.SessionName = ls.file, ls.title
+	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = id, atLeaf, active, fresh
 }
 
 // selectEntry shows entry idx in the timeline and the tree and makes it
 // the selection.
-func (m *Model) selectEntry(idx int) tea.Cmd {
+func (m *Model) selectEntry(idx int) {
 	if m.ls == nil || idx < 0 {
-		return nil
+		return
 	}
 	m.showEntry(idx)
-	return m.announce(idx)
+	m.announce(idx)
 }
 
 // toLeaf selects the session's current leaf on the active branch.
@@ -241,19 +247,19 @@ func (m *Model) toLeaf() tea.Cmd {
 	}
 	m.mode = modeEntry
 	m.setBranch(m.ls.leaf, m.ls.leaf)
-	return m.selectEntry(m.ls.leaf)
+	m.selectEntry(m.ls.leaf)
+	return nil
 }
 
-// currentEntry is the entry the detail, context and expand keys act on:
-// the timeline cursor (or the tree cursor while the tree has focus).
+// currentEntry is the selected entry, the one the detail, context, copy
+// and expand keys act on, whichever pane has the focus: the timeline's
+// cursor is on it, and the tree's on it or on the row that hides it (a
+// fold, the tree's filter).
 func (m *Model) currentEntry() int {
-	if m.ls == nil {
+	if m.ls == nil || m.selIdx < 0 || m.selIdx >= len(m.ls.rows) {
 		return -1
 	}
-	if m.focus == paneTree {
-		return m.tree.current()
-	}
-	return m.tl.current()
+	return m.selIdx
 }
 
 // setBranch shows the branch ending at leaf in the timeline with the

@@ -43,14 +43,14 @@ func addGuarded(t *testing.T, hs *harness) string {
 	return p
 }
 
-// openGuarded opens the guarded session through a selection, as a
-// selection made elsewhere would.
+// openGuarded opens the guarded session through a jump, as another
+// panel would.
 func openGuarded(t *testing.T, w, h int) (*harness, string) {
 	t.Helper()
 	hs, _ := newHarness(t, w, h)
 	p := addGuarded(t, hs)
 	hs.Press("r") // discover it
-	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: p}})
+	hs.jump(p, "", "")
 	if hs.m.ls == nil || hs.m.ls.file != p {
 		t.Fatal("the guarded session did not open")
 	}
@@ -95,11 +95,15 @@ func TestSelectionTravelsWithTheCursorAndCarriesTheActivePreset(t *testing.T) {
 	if sel := lastSelection(t, hs); sel.EntryID != "g06" || !sel.AtLeaf {
 		t.Fatalf("the tree's cursor selects as well: %+v", sel)
 	}
-	// An unchanged selection is not announced again (the echo is quiet).
-	n := len(hs.Selections)
-	hs.Send(common.SelectionChangedMsg{Selection: lastSelection(t, hs)})
-	if len(hs.Selections) != n {
-		t.Fatal("the panel's own selection coming back must not be re-announced")
+	// The panel owns the selection's entry: a selection change it hears
+	// (another panel's, or an old one arriving late) never moves its
+	// cursors nor is announced again.
+	n, cur := len(hs.Selections), hs.m.tl.current()
+	stale := lastSelection(t, hs)
+	stale.EntryID, stale.AtLeaf = "g03", false
+	hs.Send(common.SelectionChangedMsg{Selection: stale})
+	if len(hs.Selections) != n || hs.m.tl.current() != cur {
+		t.Fatal("a selection the panel hears must not move its cursor or be announced again")
 	}
 }
 
@@ -155,7 +159,7 @@ func appendLine(t *testing.T, file, line string) {
 // picker and the tree's title: session.Title.
 func TestAnUnnamedSessionHasOneNameEverywhere(t *testing.T) {
 	hs, paths := newHarness(t, 160, 48)
-	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: paths["currency"]}})
+	hs.jump(paths["currency"], "", "")
 	const title = "Format currency with a thousands separator."
 	if sel := lastSelection(t, hs); sel.SessionName != title {
 		t.Fatalf("the selection (header) calls it %q", sel.SessionName)
@@ -425,21 +429,21 @@ func TestAnAppendByAnotherPanelMovesTheLeafSelection(t *testing.T) {
 	}
 }
 
-// A jump from another panel copies the selection and sets the entry; an
-// AtLeaf it carried over must not send the cursor to the leaf.
-func TestAJumpWithAStaleLeafFlagGoesToItsEntry(t *testing.T) {
+// A jump from another panel names an entry; the panel says whether it is
+// the leaf (the selection at the leaf before does not carry over).
+func TestAJumpGoesToItsEntryAndSaysWhetherItIsTheLeaf(t *testing.T) {
 	hs, paths := newHarness(t, 120, 40)
-	jump := lastSelection(t, hs) // at the leaf: AtLeaf is true
-	jump.EntryID = "e05"
-	hs.Send(common.SelectionChangedMsg{Selection: jump})
+	if !lastSelection(t, hs).AtLeaf {
+		t.Fatal("the panel opens at the leaf")
+	}
+	hs.jump(paths["rounding"], "e05", "")
 	if id := hs.m.ls.entryID(hs.m.tl.current()); id != "e05" {
 		t.Fatalf("the jump goes to e05, cursor on %s", id)
 	}
 	if sel := lastSelection(t, hs); sel.EntryID != "e05" || sel.AtLeaf {
-		t.Fatalf("the panel corrects the leaf flag: %+v", sel)
+		t.Fatalf("the leaf flag: %+v", sel)
 	}
-	other := common.Selection{SessionFile: paths["currency"], EntryID: "f01", AtLeaf: true}
-	hs.Send(common.SelectionChangedMsg{Selection: other})
+	hs.jump(paths["currency"], "f01", "")
 	if sel := lastSelection(t, hs); sel.SessionFile != paths["currency"] || sel.EntryID != "f01" || sel.AtLeaf {
 		t.Fatalf("in another session too: %+v", sel)
 	}

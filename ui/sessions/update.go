@@ -130,9 +130,9 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			m.refreshSearch()
 			return m.treeMoved()
 		case key.Matches(msg, k.Open):
-			cmd := m.selectEntry(m.tree.current())
+			m.selectEntry(m.tree.current())
 			m.focus = paneTimeline
-			return cmd
+			return nil
 		}
 	case paneTimeline:
 		if m.ls == nil {
@@ -142,9 +142,9 @@ func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
 			return m.timelineMoved()
 		}
 		if key.Matches(msg, k.Open) && m.tl.current() >= 0 {
-			cmd := m.selectEntry(m.tl.current())
+			m.selectEntry(m.tl.current())
 			m.focus = paneDetail
-			return cmd
+			return nil
 		}
 	case paneDetail:
 		if delta := m.detailDelta(msg); delta != 0 {
@@ -174,7 +174,8 @@ func (m *Model) openPicked() tea.Cmd {
 func (m *Model) timelineMoved() tea.Cmd {
 	idx := m.tl.current()
 	m.tree.follow(m.ls, idx)
-	return m.announce(idx)
+	m.announce(idx)
+	return nil
 }
 
 // treeMoved follows a tree cursor move: the timeline shows a branch
@@ -186,7 +187,8 @@ func (m *Model) treeMoved() tea.Cmd {
 	}
 	m.showBranchOf(idx)
 	m.tl.moveToEntry(idx)
-	return m.announce(idx)
+	m.announce(idx)
+	return nil
 }
 
 // detailDelta is how far a navigation key scrolls the detail pane.
@@ -242,24 +244,54 @@ func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // ensureRendered asks for the detail rendering of the current entry when
-// it is not cached yet (the renderer runs in a command).
+// it is not cached yet. The renderer runs in a command once the cursor
+// rests there (common.RenderDelay): keys arriving in a burst render only
+// the entry where it ends; meanwhile the pane keeps the last rendering.
 func (m *Model) ensureRendered() tea.Cmd {
-	if m.ls == nil || m.mode != modeEntry {
+	key, ok := m.wantedDetail()
+	if !ok {
 		return nil
 	}
-	idx := m.currentEntry()
-	if idx < 0 {
+	if _, cached := m.detail.cache[key]; cached {
+		m.detail.shown = key
+		m.detail.render.Cancel()
 		return nil
 	}
-	key := m.detailKeyFor(idx)
-	if key.width <= 0 {
+	if m.detail.pending[key] || (m.detail.render.Waiting() && m.detail.want == key) {
 		return nil
 	}
-	if _, ok := m.detail.cache[key]; ok || m.detail.pending[key] {
+	m.detail.want = key
+	return m.detail.render.Ask(m.com, common.RenderDelay)
+}
+
+// renderDue starts the detail rendering the cursor rested on.
+func (m *Model) renderDue(msg common.DueMsg) tea.Cmd {
+	due, again := m.detail.render.Due(msg)
+	if !due {
+		return again
+	}
+	key, ok := m.wantedDetail()
+	if !ok || key != m.detail.want || m.detail.pending[key] {
+		return nil
+	}
+	if _, cached := m.detail.cache[key]; cached {
 		return nil
 	}
 	m.detail.pending[key] = true
-	return m.detailCmd(m.ls, idx, key)
+	return m.detailCmd(m.ls, key.idx, key)
+}
+
+// wantedDetail is the rendering the detail pane should show now.
+func (m *Model) wantedDetail() (detailKey, bool) {
+	if m.ls == nil || m.mode != modeEntry {
+		return detailKey{}, false
+	}
+	idx := m.currentEntry()
+	if idx < 0 {
+		return detailKey{}, false
+	}
+	key := m.detailKeyFor(idx)
+	return key, key.width > 0
 }
 
 func (m *Model) detailKeyFor(idx int) detailKey {

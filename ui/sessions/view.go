@@ -176,6 +176,11 @@ func (m *Model) treeView(r rect) string {
 		lines = append(top, m.com.Styles.Pane.Placeholder.Render("building the tree…"))
 	}
 	info := tv.list.Position()
+	if sel := m.currentEntry(); sel >= 0 && !tv.pending && tv.current() != sel {
+		// The selected entry has no row (the filter or a fold hides it):
+		// the cursor is on the row that holds it, and says so.
+		info = joinInfo("→ "+m.ls.entryID(sel)+" hidden", info)
+	}
 	if tv.filter != treeDefault {
 		info = joinInfo(tv.filter.String(), info)
 	}
@@ -253,12 +258,19 @@ func (m *Model) detailView(r rect) string {
 	if idx < 0 {
 		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
 	}
-	title := "Detail · " + m.ls.entryID(idx)
 	key := m.detailKeyFor(idx)
 	lines, ok := m.detail.cache[key]
 	if !ok {
-		return m.frame(r, title, "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
+		// The entry the cursor rests on renders in a moment: the last
+		// rendering stays until it arrives, so keys do not blink the pane.
+		last := m.detail.shown
+		lines, ok = m.detail.cache[last]
+		if !ok || last.gen != key.gen || last.idx >= len(m.ls.rows) {
+			return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
+		}
+		key, idx = last, last.idx
 	}
+	title := "Detail · " + m.ls.entryID(idx)
 	m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
 	info := scrollInfo(m.detail.offset, h, len(lines))
 	if m.detail.thinking {

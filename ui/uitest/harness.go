@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
@@ -28,11 +29,20 @@ type Harness[M any] struct {
 	// Model is the model after the last Update.
 	Model M
 	// Common, when set, makes the harness play the root's part for
-	// selection changes: a common.SelectionChangedMsg is stored in
-	// Common.Selection before the model sees it.
+	// selection changes: when an Update changed Common.Selection, the
+	// model hears one common.SelectionChangedMsg at once, in the same
+	// step, as every panel does from the root; a SelectionChangedMsg
+	// sent to the harness is stored in Common.Selection first.
 	Common *common.Common
-	// Selections records every selection change a command announced.
+	// Selections records every change of Common.Selection, in order.
 	Selections []common.Selection
+	// Jumps records every common.JumpMsg a command sent (the model hears
+	// it too, as every panel does from the root).
+	Jumps []common.JumpMsg
+	// Delivered counts the messages that reached the model's Update.
+	Delivered int
+	// announced is the selection the model was last told about.
+	announced common.Selection
 	// Intercept, when set, sees every message a command produced before
 	// the model does; returning true keeps the message from the model
 	// (a form test collects the edits a form asks its panel to apply).
@@ -71,6 +81,36 @@ func (h *Harness[M]) FireTimers() {
 	h.Timers = nil
 	for _, tm := range pending {
 		h.Send(tm.Msg)
+	}
+}
+
+// Settle delivers the pending common.DueMsg timers — the work a
+// common.Debounce holds back until input rests — round after round
+// until none is left: Send and Press end with it, as a user who pauses
+// after a key lets every debounce come due. Other timers (a status's
+// expiry, a poll) wait for FireTimers.
+func (h *Harness[M]) Settle() {
+	h.t.Helper()
+	for steps := 0; ; steps++ {
+		var due []Timer
+		kept := h.Timers[:0:0]
+		for _, tm := range h.Timers {
+			if _, ok := tm.Msg.(common.DueMsg); ok {
+				due = append(due, tm)
+			} else {
+				kept = append(kept, tm)
+			}
+		}
+		if len(due) == 0 {
+			return
+		}
+		if steps > maxSteps {
+			h.t.Fatalf("debounced work does not settle after %d rounds", maxSteps)
+		}
+		h.Timers = kept
+		for _, tm := range due {
+			h.Run(h.apply(tm.Msg))
+		}
 	}
 }
 
@@ -118,17 +158,84 @@ func (h *Harness[M]) Type(s string) {
 	}
 }
 
-// Send delivers msg to the model and settles the commands it returns. A
-// selection sent this way is stored in Common first, as the root does
-// before any panel sees it.
+// Send delivers msg to the model, settles the commands it returns and
+// lets debounced work come due (the user pauses). A selection sent this
+// way is stored in Common first, as the root does before any panel sees
+// it.
 func (h *Harness[M]) Send(msg tea.Msg) {
 	h.t.Helper()
+	h.Run(h.apply(msg))
+	h.Settle()
+}
+
+// apply hands msg to the model's Update and, playing the root, tells the
+// model at once about a selection change the Update made.
+func (h *Harness[M]) apply(msg tea.Msg) tea.Cmd {
 	if sel, ok := msg.(common.SelectionChangedMsg); ok && h.Common != nil {
 		h.Common.Selection = sel.Selection
+		h.announced = sel.Selection
 	}
 	var cmd tea.Cmd
+	h.Delivered++
 	h.Model, cmd = h.update(h.Model, msg)
-	h.Run(cmd)
+	cmds := []tea.Cmd{cmd}
+	for round := 0; h.Common != nil && h.Common.Selection != h.announced; round++ {
+		if round > 4 {
+			h.t.Fatalf("the selection keeps changing while it is announced: %+v", h.Common.Selection)
+		}
+		h.announced = h.Common.Selection
+		h.Selections = append(h.Selections, h.announced)
+		h.Delivered++
+		var c tea.Cmd
+		h.Model, c = h.update(h.Model, common.SelectionChangedMsg{Selection: h.announced})
+		cmds = append(cmds, c)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Burst delivers keys as they arrive from one read of the terminal
+// (tmux send-keys k k k, key repeat, typing ahead): each key's Update
+// runs as it comes, while the commands earlier keys started finish in
+// any order — the bubbletea runtime runs every command on its own
+// goroutine — so their results reach the model between later keys and
+// out of order. rng picks the interleaving. No time passes during the
+// burst (no timer fires); afterwards everything settles as after Send.
+func (h *Harness[M]) Burst(rng *rand.Rand, keys ...string) {
+	h.t.Helper()
+	var inflight []tea.Cmd
+	steps := 0
+	for len(keys) > 0 || len(inflight) > 0 {
+		if steps++; steps > maxSteps*10 {
+			h.t.Fatalf("a burst of keys does not settle after %d messages", maxSteps*10)
+		}
+		if h.Quit {
+			return
+		}
+		if len(keys) > 0 && (len(inflight) == 0 || rng.IntN(2) == 0) {
+			inflight = append(inflight, h.apply(Key(keys[0])))
+			keys = keys[1:]
+			continue
+		}
+		i := rng.IntN(len(inflight))
+		c := inflight[i]
+		inflight = append(inflight[:i], inflight[i+1:]...)
+		if c != nil {
+			inflight = append(inflight, h.deliver(c())...)
+		}
+	}
+	h.Settle()
+}
+
+// Quiesce fires every pending timer, round after round, as if time
+// went on with no input, and returns the timers still pending after
+// rounds rounds (none when the model has gone quiet; a status's expiry
+// schedules nothing, a loop reschedules itself every round).
+func (h *Harness[M]) Quiesce(rounds int) []Timer {
+	h.t.Helper()
+	for r := 0; r < rounds && len(h.Timers) > 0; r++ {
+		h.FireTimers()
+	}
+	return h.Timers
 }
 
 // Resize gives the model a new terminal size.
@@ -172,11 +279,8 @@ func (h *Harness[M]) deliver(msg tea.Msg) []tea.Cmd {
 	case tea.QuitMsg:
 		h.Quit = true
 		return nil
-	case common.SelectionChangedMsg:
-		h.Selections = append(h.Selections, msg.Selection)
-		if h.Common != nil {
-			h.Common.Selection = msg.Selection
-		}
+	case common.JumpMsg:
+		h.Jumps = append(h.Jumps, msg)
 	}
 	if cmds, ok := sequence(msg); ok {
 		// A sequence runs its commands one after another, each message
@@ -193,9 +297,7 @@ func (h *Harness[M]) deliver(msg tea.Msg) []tea.Cmd {
 	if h.Intercept != nil && h.Intercept(msg) {
 		return nil
 	}
-	var cmd tea.Cmd
-	h.Model, cmd = h.update(h.Model, msg)
-	return []tea.Cmd{cmd}
+	return []tea.Cmd{h.apply(msg)}
 }
 
 // runInOrder runs c inside a sequence: a batch it returns completes

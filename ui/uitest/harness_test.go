@@ -1,6 +1,8 @@
 package uitest
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -78,14 +80,119 @@ func TestQuitStopsAndInterceptKeepsMessagesFromTheModel(t *testing.T) {
 	}
 }
 
-func TestSelectionsAreRecordedAndStored(t *testing.T) {
+// selector writes the selection as a panel that owns it does, and
+// records what it hears.
+type selector struct {
+	com *common.Common
+	got []string
+}
+
+func (m *selector) update(msg tea.Msg) (*selector, tea.Cmd) {
+	switch msg := msg.(type) {
+	case note:
+		m.got = append(m.got, string(msg))
+		if msg == "pick" {
+			m.com.Selection.EntryID = "e7"
+			return m, say("done")
+		}
+	case common.SelectionChangedMsg:
+		m.got = append(m.got, "selection "+msg.Selection.EntryID)
+	}
+	return m, nil
+}
+
+// The harness plays the root: a selection an Update wrote is announced
+// to the model in the same step, before any command's result, and once.
+func TestSelectionsAreAnnouncedAtOnceAndOnce(t *testing.T) {
 	com := &common.Common{}
-	sel := common.Selection{EntryID: "e7"}
-	h := newRecorder(t, map[string]tea.Cmd{"go": func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }})
+	h := New(t, &selector{com: com}, (*selector).update)
 	h.Common = com
-	h.Send(note("go"))
-	if len(h.Selections) != 1 || com.Selection != sel || h.Model.got[1] != "selection e7" {
-		t.Fatalf("selections=%v common=%v got=%v", h.Selections, com.Selection, h.Model.got)
+	h.Send(note("pick"))
+	want := []string{"pick", "selection e7", "done"}
+	if len(h.Selections) != 1 || h.Selections[0].EntryID != "e7" || strings.Join(h.Model.got, ",") != strings.Join(want, ",") {
+		t.Fatalf("selections=%v got=%v, want %v", h.Selections, h.Model.got, want)
+	}
+	h.Send(note("pick")) // unchanged: nothing to announce
+	if len(h.Selections) != 1 {
+		t.Fatalf("an unchanged selection was announced again: %v", h.Selections)
+	}
+}
+
+// A burst runs every key's Update as it arrives while the results of
+// earlier keys' commands come back in between and out of order, as the
+// bubbletea runtime delivers them.
+func TestBurstInterleavesResultsOutOfOrder(t *testing.T) {
+	keys := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
+	reply := map[string]tea.Cmd{}
+	for _, k := range keys {
+		reply["key "+k] = say("r" + k)
+	}
+	var between, reordered bool
+	for seed := uint64(0); seed < 20; seed++ {
+		h := newRecorder(t, reply)
+		h.Burst(rand.New(rand.NewPCG(seed, 1)), keys...)
+		var order []string
+		lastKey, lastResult := "", ""
+		for _, g := range h.Model.got {
+			if strings.HasPrefix(g, "key ") {
+				lastKey = g
+				order = append(order, g)
+				continue
+			}
+			if lastKey != "key "+keys[len(keys)-1] {
+				between = true
+			}
+			if lastResult != "" && g < lastResult {
+				reordered = true
+			}
+			lastResult = g
+		}
+		if len(order) != len(keys) || len(h.Model.got) != 2*len(keys) {
+			t.Fatalf("seed %d: every key and result arrives once: %v", seed, h.Model.got)
+		}
+		for i, k := range order {
+			if k != "key "+keys[i] {
+				t.Fatalf("seed %d: keys arrive in order: %v", seed, order)
+			}
+		}
+	}
+	if !between || !reordered {
+		t.Fatalf("results between keys %v, out of order %v: the burst does not model the runtime", between, reordered)
+	}
+}
+
+// Debounced work comes due when input rests (after Send), never inside
+// a burst; other timers wait for FireTimers.
+func TestDebouncedWorkComesDueAfterInput(t *testing.T) {
+	com := &common.Common{}
+	var d common.Debounce
+	var due, expired int
+	h := New(t, 0, func(n int, msg tea.Msg) (int, tea.Cmd) {
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			return n, tea.Batch(d.Ask(com, common.FollowDelay), com.Later(common.StatusTTL, common.StatusExpiredMsg{}))
+		case common.DueMsg:
+			ok, again := d.Due(msg)
+			if ok {
+				due++
+			}
+			return n, again
+		case common.StatusExpiredMsg:
+			expired++
+		}
+		return n, nil
+	})
+	h.UseTimers(com)
+	h.Burst(rand.New(rand.NewPCG(1, 2)), "j", "j", "j", "j")
+	if due != 1 || expired != 0 {
+		t.Fatalf("a burst of 4 keys: the work came due %d times (want once), %d expiries (want none yet)", due, expired)
+	}
+	h.Press("j")
+	if due != 2 {
+		t.Fatalf("one key: due %d, want 2", due)
+	}
+	if left := h.Quiesce(3); len(left) != 0 || expired != 5 {
+		t.Fatalf("after quiescing: %d timers left, %d expiries", len(left), expired)
 	}
 }
 

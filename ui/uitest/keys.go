@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"math/rand/v2"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,4 +56,25 @@ func runeKey(r rune) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	}
 	return tea.KeyPressMsg{Code: r, Text: string(r)}
+}
+
+// MoveKeys are n random movement keys (↑/↓ in both spellings: up, k,
+// down, j) and the row they take a list's cursor to from cursor in a
+// list of length rows, one row per key, stopping at the ends — what a
+// burst must do (Harness.Burst).
+func MoveKeys(rng *rand.Rand, n, cursor, length int) ([]string, int) {
+	keys := make([]string, n)
+	for i := range keys {
+		switch rng.IntN(4) {
+		case 0:
+			keys[i], cursor = "down", min(length-1, cursor+1)
+		case 1:
+			keys[i], cursor = "j", min(length-1, cursor+1)
+		case 2:
+			keys[i], cursor = "up", max(0, cursor-1)
+		default:
+			keys[i], cursor = "k", max(0, cursor-1)
+		}
+	}
+	return keys, cursor
 }

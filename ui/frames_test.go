@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/uitest"
+)
+
+// Issue 21: bubbletea draws the screen after every message, and a burst
+// of 100 keys (plus what they start) drew it hundreds of times, so the
+// last key's frame came long after the key. With a frame interval, keys
+// closer together than it share one frame; the newest state is drawn
+// when the interval is over, by one scheduled redraw, and nothing stays
+// scheduled once it is drawn.
+func TestFramesAreDrawnAtMostOncePerInterval(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	m := New(Options{
+		Workspace:     resources.Workspace{Cwd: "/home/ada/projects/demo-app", Trust: resources.Trust{Trusted: true}},
+		Theme:         themes.Dark,
+		Keys:          keymap.DefaultSet(),
+		FrameInterval: FrameInterval,
+	})
+	m.com.Now = func() time.Time { return now }
+	h := uitest.ForModel(t, m)
+	h.UseTimers(m.com)
+	h.Resize(100, 30)
+	// The tab bar, styled: the active tab is drawn apart.
+	tabs := func() string { return strings.Split(m.View().Content, "\n")[1] }
+	first := tabs()
+	now = now.Add(time.Millisecond)
+	h.Send(uitest.Key("2")) // another tab, a millisecond after the last frame
+	if got := tabs(); got != first {
+		t.Fatalf("a frame drawn a millisecond after the last one: %q", got)
+	}
+	h.Send(uitest.Key("3"))
+	var redraws int
+	for _, tm := range h.Timers {
+		if _, ok := tm.Msg.(redrawMsg); ok {
+			redraws++
+			if tm.After <= 0 || tm.After > FrameInterval {
+				t.Fatalf("the redraw waits %s, want at most %s", tm.After, FrameInterval)
+			}
+		}
+	}
+	if redraws != 1 {
+		t.Fatalf("%d redraws scheduled for two keys within a frame, want one", redraws)
+	}
+	now = now.Add(FrameInterval)
+	h.FireTimers()
+	if got := tabs(); got == first || m.active != 2 {
+		t.Fatalf("after the interval the newest state is not drawn (active %d): %q", m.active, got)
+	}
+	if len(h.Timers) != 0 {
+		t.Fatalf("still scheduled once drawn: %+v", h.Timers)
+	}
+	drawn := tabs()
+	now = now.Add(time.Second)
+	h.Send(uitest.Key("1")) // a key after a quiet second draws at once
+	if got := tabs(); got == drawn || len(h.Timers) != 0 || !strings.Contains(ansi.Strip(got), "1 Presets") {
+		t.Fatalf("a key after a pause is not drawn at once (timers %+v)", h.Timers)
+	}
+}

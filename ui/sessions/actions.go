@@ -33,9 +33,9 @@ func (m *Model) Actions() []palette.Action {
 	if m.ls == nil {
 		return out
 	}
-	follow := "Session: follow this session (live tail)"
-	if m.follow.on {
-		follow = "Session: stop following"
+	follow := "Session: back to the leaf and follow it as the session grows"
+	if m.following() {
+		follow = "Session: pause at this entry while the session grows"
 	}
 	return append(out,
 		palette.Action{Title: "Session: context at the selected entry", Hint: k.Context.Help().Key, Msg: actionContext},
@@ -58,7 +58,7 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 	case actionStats:
 		return m.openStats()
 	case actionFollow:
-		return m.toggleFollow()
+		return m.followKey()
 	case actionThinking:
 		m.detail.thinking = !m.detail.thinking
 	case actionReload:

@@ -95,3 +95,20 @@ func TestGoldenHeaderPaused(t *testing.T) {
 		t.Fatalf("paused at the leaf: %q", h)
 	}
 }
+
+// The Agents panel, on a session without a tree, names the sessions that
+// have one — the Session panel's picker tells it — and enter there opens
+// one: the selection moves and its tree shows.
+func TestAgentsPanelOffersTheSessionsWithATree(t *testing.T) {
+	m, h := demoHarness(t)
+	h.Press("3", "down", "down", "enter", "5") // Invoice rounding fix: no tree
+	s := screen(m)
+	if !strings.Contains(s, "This session has no pi-subagent tree.") || !strings.Contains(s, "▸ Pre-release review") {
+		t.Fatalf("the Agents panel names the demo's session with a tree:\n%s", s)
+	}
+	h.Press("enter")
+	if s := screen(m); m.active != common.PanelAgents || !strings.Contains(s, "Agents · tree 01a2219b") ||
+		!strings.Contains(ansi.Strip(m.headerView()), "session Pre-release review") {
+		t.Fatalf("enter opens it, here:\n%s", s)
+	}
+}

@@ -46,6 +46,8 @@ type liveState struct {
 	// expiry is when the timer that takes the next mark away fires (zero:
 	// no timer set).
 	expiry time.Time
+	// trees are the sessions with a tree last told to the other panels.
+	trees []common.SessionRef
 }
 
 type (
@@ -174,7 +176,24 @@ func (m *Model) applyPickerUpdates(msg pickerUpdatesMsg) tea.Cmd {
 	}
 	session.SortByActivity(raw)
 	m.picker.setItems(raw, m.ls, m.com.Clock())
-	return m.scheduleLiveExpiry()
+	return tea.Batch(m.scheduleLiveExpiry(), m.announceTrees())
+}
+
+// announceTrees tells the other panels (the Agents panel) which listed
+// sessions have a pi-subagent tree, when that changed.
+func (m *Model) announceTrees() tea.Cmd {
+	var trees []common.SessionRef
+	for _, it := range m.picker.list.Items() {
+		if it.tree {
+			trees = append(trees, common.SessionRef{File: it.path, Name: it.name, When: it.when})
+		}
+	}
+	if slices.Equal(trees, m.live.trees) {
+		return nil
+	}
+	m.live.trees = trees
+	msg := common.AgentTreesMsg{Sessions: trees}
+	return func() tea.Msg { return msg }
 }
 
 // scheduleLiveExpiry sets the timer that takes the next live mark away,

@@ -320,7 +320,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return m.setStatus(panePicker, msg.err.Error(), true)
 		}
-		return m.scheduleLiveExpiry()
+		return tea.Batch(m.scheduleLiveExpiry(), m.announceTrees())
 	case loadedMsg:
 		return m.applyLoaded(msg)
 	case treeBuiltMsg:

@@ -2,8 +2,9 @@
 // incremental search, the branch tree of the open session (fold/unfold,
 // labels, active-branch marker), the timeline of one branch, the detail
 // of the selected entry (markdown, collapsed tool output, thinking toggle),
-// the rebuilt model context at that entry, session stats and a follow mode
-// that tails a live file.
+// the rebuilt model context at that entry and session stats; the open
+// session is live — its file is tailed and the selection follows its leaf
+// (follow.go) — and the picker marks the sessions being written (live.go).
 //
 // Every file is read in a tea.Cmd; Update and View only move cursors and
 // draw the visible window of precomputed rows. Text from sessions passes

@@ -258,12 +258,61 @@ func (m *Model) applyFollowLoaded(msg followLoadedMsg) tea.Cmd {
 	f := &m.follow
 	f.reloading = false
 	f.took, f.doneAt = msg.took, m.com.Clock()
+	if msg.gen == m.gen && msg.ls != nil && m.ls != nil && m.ls.file == msg.file {
+		carrySummaries(m.ls, msg.ls)
+	}
 	cmd := m.applyLoaded(msg.loadedMsg)
 	if f.dirty {
 		f.dirty = false
 		cmd = tea.Batch(cmd, m.requestReload())
 	}
 	return cmd
+}
+
+// carrySummaries gives the re-read session next the summaries decoded
+// for prev, entry by entry while both files hold the same entries (a
+// session is only appended to; a replaced file stops the copy where it
+// differs), so a re-read decodes only what was appended — on a 100 MB
+// session decoding every summary again took seconds of every core for
+// each entry Pi wrote. It runs in Update, where prev's cells are written:
+// a copy of one small struct per entry.
+func carrySummaries(prev, next *loadedSession) {
+	n := min(len(prev.sums), len(next.sums))
+	pe, ne := prev.sess.Entries, next.sess.Entries
+	for i := 0; i < n; i++ {
+		if pe[i].ID != ne[i].ID || pe[i].Type != ne[i].Type || pe[i].Line != ne[i].Line {
+			return
+		}
+		if prev.sums[i].ready {
+			next.sums[i] = prev.sums[i]
+		}
+	}
+}
+
+// pendingSummaries decodes, after a load, the summaries that are not
+// decoded yet: every one after a fresh read, only the appended ones after
+// a re-read that carried the rest (carrySummaries).
+func pendingSummaries(ls *loadedSession) tea.Cmd {
+	var idxs []int
+	carried := false
+	for i := range ls.sums {
+		switch {
+		case ls.sums[i].ready:
+			carried = true
+		case !ls.asked[i]:
+			idxs = append(idxs, i)
+		}
+	}
+	switch {
+	case !carried:
+		return summaryCmd(ls, nil)
+	case len(idxs) == 0:
+		return nil
+	}
+	for _, i := range idxs {
+		ls.asked[i] = true
+	}
+	return summaryCmd(ls, idxs)
 }
 
 // refreshModes asks again for what the detail pane shows in place of an

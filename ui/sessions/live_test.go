@@ -440,3 +440,50 @@ func TestGoldenPickerMarks(t *testing.T) {
 		}
 	}
 }
+
+// Following a 100 MB session decoded every entry's summary again for each
+// entry Pi wrote (seconds of every core each time): a re-read of the
+// growing file keeps the summaries of the entries it still holds and
+// decodes only the appended ones.
+func TestAReReadDecodesOnlyTheAppendedSummaries(t *testing.T) {
+	hs, paths, rt := newLiveHarness(t, 160, 48)
+	var asked [][]int
+	intercept := hs.Intercept
+	hs.Intercept = func(msg tea.Msg) bool {
+		if s, ok := msg.(summariesMsg); ok {
+			asked = append(asked, s.idxs)
+		}
+		return intercept(msg)
+	}
+	before := hs.m.ls
+	for i := range before.sums {
+		if !before.sums[i].ready {
+			t.Fatalf("entry %d has no summary after the load", i)
+		}
+	}
+	appendLine(t, paths["rounding"], entryLine("e20", "e19", "And the docs?"))
+	hs.sendTail(rt.next(t, session.TailLines))
+	ls := hs.m.ls
+	if ls == before || len(ls.rows) != 20 {
+		t.Fatal("the session was not read again")
+	}
+	if len(asked) != 1 || len(asked[0]) != 1 || asked[0][0] != 19 {
+		t.Fatalf("only the appended entry's summary is decoded, asked for %v", asked)
+	}
+	for i := range ls.sums {
+		if ls.sums[i] != describe(&ls.sess.Entries[i]) {
+			t.Fatalf("entry %d's summary %+v, want %+v", i, ls.sums[i], describe(&ls.sess.Entries[i]))
+		}
+	}
+	// A file replaced under the same name shares nothing: every summary
+	// is decoded again.
+	data, err := os.ReadFile(paths["currency"])
+	must(t, err)
+	must(t, os.WriteFile(paths["rounding"]+".new", data, 0o644))
+	must(t, os.Rename(paths["rounding"]+".new", paths["rounding"]))
+	asked = nil
+	rt.until(t, hs, "the replaced file is read", func() bool { return len(hs.m.ls.rows) == 2 })
+	if len(asked) == 0 || asked[len(asked)-1] != nil {
+		t.Fatalf("a replaced file's summaries are all decoded again: %v", asked)
+	}
+}

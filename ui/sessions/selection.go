@@ -85,7 +85,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	m.picker.moveToPath(ls.file)
 	tail := m.ensureTail() // first: the selection says whether it follows
 	m.announce(at)
-	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, summaryCmd(ls, nil), tail, m.scheduleLiveExpiry(), m.announceTrees()}
+	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, pendingSummaries(ls), tail, m.scheduleLiveExpiry(), m.announceTrees()}
 	if refresh {
 		cmds = append(cmds, m.refreshModes())
 	}

@@ -3,9 +3,9 @@ package search
 import (
 	"bytes"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/internal/rawjson"
 )
@@ -21,12 +21,12 @@ const headWindow = 64 << 10
 // pi-subagent/descriptor entry (§20.2), written right after the header and
 // any copied parent history; "?" when it is not in the first window.
 func descriptorPath(file string) string {
-	f, err := os.Open(file)
+	f, err := regfile.OpenSection(file, headWindow) // listed: it may be a FIFO by now
 	if err != nil {
 		return "?"
 	}
 	defer f.Close()
-	head := make([]byte, headWindow)
+	head := make([]byte, f.Size())
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	for len(head) > 0 {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -190,8 +190,8 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			runs[i].pending = n
 			everything := false
 			if n > 1 {
-				if f, err := os.Open(src.Path); err == nil {
-					everything = headEscapesEverything(f, src.Size)
+				if f, err := regfile.OpenSection(src.Path, src.Size); err == nil {
+					everything = headEscapesEverything(f, f.Size())
 					f.Close()
 				}
 			}
@@ -277,9 +277,9 @@ func (s *Searcher) emit(ctx context.Context, runs []fileRun, done <-chan int, wi
 // last part to finish.
 func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src Source, run *fileRun, p part) bool {
 	var res rangeResult
-	f, err := os.Open(src.Path)
+	f, err := regfile.OpenSection(src.Path, src.Size) // listed earlier: it may be a FIFO by now
 	if err == nil {
-		res, err = sc.scanRange(ctx, m, f, src.Size, p.start, p.end, p.everything)
+		res, err = sc.scanRange(ctx, m, f, f.Size(), p.start, p.end, p.everything)
 		f.Close()
 	}
 	run.mu.Lock()
@@ -340,12 +340,12 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 }
 
 func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*treeInfo, error) {
-	f, err := os.Open(src.Path)
+	f, err := regfile.OpenSection(src.Path, src.Size)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return sc.readTree(ctx, f, src.Size)
+	return sc.readTree(ctx, f, f.Size())
 }
 
 // place turns the raw hits of a file into Hits.

@@ -107,6 +107,12 @@ func ParseState(data []byte, file, treeID, rootSessionID string) (*State, []Diag
 		return st, diags
 	}
 	agents.Range(func(path string, rv any) bool {
+		if why := checkAgentPath(path); why != "" {
+			// Kept, such a record would be an agent no tool can address —
+			// "/root" itself would even become every agent's parent.
+			add(SevError, "", "%s%q — the key is not a canonical agent path: %s; the record is left out", msgCorruptDescriptor, path, why)
+			return true
+		}
 		st.Records = append(st.Records, parseRecord(path, rv, add))
 		return true
 	})
@@ -114,14 +120,12 @@ func ParseState(data []byte, file, treeID, rootSessionID string) (*State, []Diag
 	return st, diags
 }
 
-// parseRecord reads one agent record.
+// parseRecord reads the record of one agent whose key (path) is a
+// canonical agent path.
 func parseRecord(path string, rv any, add func(sev, agent, format string, args ...any)) Record {
 	r := Record{Path: path, Lifecycle: LifecycleOpen}
 	refuse := func(format string, args ...any) {
 		add(SevError, path, msgCorruptDescriptor+path+" — "+format, args...)
-	}
-	if why := checkAgentPath(path); why != "" {
-		refuse("the key is not a canonical agent path: %s", why)
 	}
 	o, ok := rv.(*jsonv.Object)
 	if !ok {

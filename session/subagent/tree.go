@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -356,19 +357,10 @@ func (t *Tree) loadState() {
 	}
 }
 
-// readLimited reads a file refusing anything larger than limit.
+// readLimited reads a file refusing anything larger than limit, or what
+// is not a regular file (a FIFO, a device), through the one opener.
 func readLimited(path string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes, more than forgebench reads (%d)", path, fi.Size(), limit)
-	}
-	return session.ReadRegularFile(path, limit) // also if the path was swapped since the stat
+	return regfile.Read(path, limit)
 }
 
 // recoverFromSessions rebuilds agents from the descriptor entries of the
@@ -376,6 +368,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 func (t *Tree) recoverFromSessions() {
 	files, _ := filepath.Glob(filepath.Join(t.Dir, "sessions", "*.jsonl"))
 	sort.Strings(files)
+	seen := map[string]string{} // agent path → the file it was recovered from
 	for _, f := range files {
 		d, err := session.ReadDigest(f, session.DigestOptions{})
 		if err != nil {
@@ -387,6 +380,15 @@ func (t *Tree) recoverFromSessions() {
 			t.diag(SevWarning, "", f, "no pi-subagent/descriptor entry; not attributed to an agent")
 			continue
 		}
+		if why := checkAgentPath(desc.Path); why != "" {
+			t.diag(SevWarning, "", f, "the descriptor's path %q is not a canonical agent path (%s); not attributed to an agent", desc.Path, why)
+			continue
+		}
+		if seen[desc.Path] != "" {
+			t.diag(SevWarning, "", f, "the descriptor names %s, already recovered from %s; not attributed to an agent", desc.Path, seen[desc.Path])
+			continue
+		}
+		seen[desc.Path] = f
 		t.Agents = append(t.Agents, &Agent{
 			Path: desc.Path, Parent: parentOf(desc.Path), Name: filepath.Base(desc.Path), Depth: depthOf(desc.Path),
 			Descriptor: desc, Status: StatusUnknown, Lifecycle: LifecycleOpen, SessionFile: f,
@@ -413,30 +415,30 @@ func sessionDescriptor(d *session.Digest) (Descriptor, bool) {
 	return Descriptor{}, false
 }
 
-// resolveFiles finds each agent's session file: the recorded absolute
-// path when it exists, else a file of the same name under the tree's
-// sessions/ directory (a copied or moved tree, §16). Session files that
-// no agent claims are reported.
+// resolveFiles finds each agent's session file. state.json's sessionFile
+// is data, not a pointer (sessionFileOf): only a file of the tree's own
+// sessions/ directory is read — the recorded path when it is there (a
+// relative one resolved against the tree directory, never against
+// forgebench's cwd), else a file of the same name there (a copied or
+// moved tree, §16). A path elsewhere is refused with a warning, so
+// another project's session never shows as an agent's transcript.
+// Session files that no agent claims are reported.
 func (t *Tree) resolveFiles() {
 	sessionsDir := filepath.Join(t.Dir, "sessions")
 	claimed := map[string]bool{}
 	for _, a := range t.Agents {
-		switch {
-		case a.SessionFile == "":
-		case isRegular(a.SessionFile):
-			a.File = a.SessionFile
-		default:
-			if cand := filepath.Join(sessionsDir, filepath.Base(a.SessionFile)); isRegular(cand) {
-				a.File, a.Relocated = cand, true
-			}
+		if a.SessionFile != "" {
+			a.File, a.Relocated, _ = t.sessionFileOf(a.SessionFile)
 		}
 		if a.File == "" {
-			t.diag(SevWarning, a.Path, a.SessionFile, "agent session file not found (also not under %s)", sessionsDir)
+			if t.inSessionsDir(t.recordedPath(a.SessionFile)) || a.SessionFile == "" {
+				t.diag(SevWarning, a.Path, a.SessionFile, "agent session file not found (also not under %s)", sessionsDir)
+			} else {
+				t.diag(SevWarning, a.Path, a.SessionFile, "the session file is outside the tree's sessions/ directory (%s) and none of that name is there; not read", sessionsDir)
+			}
 			continue
 		}
-		if abs, err := filepath.Abs(a.File); err == nil {
-			claimed[abs] = true
-		}
+		claimed[a.File] = true
 	}
 	relocated := 0
 	for _, a := range t.Agents {
@@ -450,13 +452,74 @@ func (t *Tree) resolveFiles() {
 	files, _ := filepath.Glob(filepath.Join(sessionsDir, "*.jsonl"))
 	orphans := 0
 	for _, f := range files {
-		if abs, err := filepath.Abs(f); err == nil && !claimed[abs] {
+		if !claimed[f] {
 			orphans++
 		}
 	}
 	if orphans > 0 && t.State != nil {
 		t.diag(SevInfo, "", sessionsDir, "%d session file%s in sessions/ belong%s to no agent of state.json", orphans, plural(orphans, "", "s"), plural(orphans, "s", ""))
 	}
+}
+
+// recordedPath is a recorded sessionFile as a clean absolute path: a
+// relative one is taken relative to the tree directory.
+func (t *Tree) recordedPath(recorded string) string {
+	if recorded == "" {
+		return ""
+	}
+	if !filepath.IsAbs(recorded) {
+		recorded = filepath.Join(t.Dir, recorded)
+	}
+	return filepath.Clean(recorded)
+}
+
+// inSessionsDir reports whether path names a file directly inside the
+// tree's sessions/ directory (by name; the file may not exist).
+func (t *Tree) inSessionsDir(path string) bool {
+	return path != "" && filepath.Dir(path) == filepath.Join(t.Dir, "sessions")
+}
+
+// sessionFileOf decides which file of the tree holds the session that
+// state.json records as recorded: the recorded path itself when it names a
+// regular file of the tree's sessions/ directory, else the file of the same
+// base name there (relocated). A symbolic link there that leads out of
+// sessions/ is refused like a path elsewhere. ok is false when no file of
+// the tree is found.
+func (t *Tree) sessionFileOf(recorded string) (file string, relocated, ok bool) {
+	sessionsDir := filepath.Join(t.Dir, "sessions")
+	if p := t.recordedPath(recorded); t.inSessionsDir(p) && t.ownSessionFile(p) {
+		return p, false, true
+	}
+	switch name := filepath.Base(recorded); name {
+	case "", ".", "..", string(filepath.Separator):
+	default:
+		if p := filepath.Join(sessionsDir, name); t.ownSessionFile(p) {
+			return p, true, true
+		}
+	}
+	return "", false, false
+}
+
+// ownSessionFile reports whether path, a name in the tree's sessions/
+// directory, is a regular file that really lies there (a symbolic link is
+// followed and must stay in the directory).
+func (t *Tree) ownSessionFile(path string) bool {
+	if !isRegular(path) {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink == 0 {
+		return true
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	return err == nil && filepath.Dir(target) == dir
 }
 
 func isRegular(path string) bool {

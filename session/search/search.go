@@ -32,8 +32,10 @@ type Hit struct {
 	// branch (the one that leaves the active branch); Fork the id of the
 	// active entry it leaves from ("" when the branch has its own root).
 	Branch, Fork string
-	// AgentPath is the pi-subagent agent path for agent transcripts ("" for
-	// a Pi session); RootFile the root session's file.
+	// AgentPath is the pi-subagent agent path for an agent's transcript
+	// ("" for a Pi session, and for a session of the root's trees that no
+	// agent of the selected tree claims); RootFile the root session's file
+	// for both kinds of transcript.
 	AgentPath string
 	RootFile  string
 	// Snippet is sanitised one-row text around the first match.

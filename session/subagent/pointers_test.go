@@ -90,7 +90,7 @@ func TestSessionFileOutsideTheTreeIsRefused(t *testing.T) {
 		t.Errorf("no warning for a session file outside the tree: %v", tree.Diagnostics)
 	}
 	// The symlink in sessions/ that leads out of the tree is refused too.
-	if file, _, ok := tree.sessionFileOf(linkTarget); ok {
+	if file, _, ok := tree.sessionFileOf(tree.listSessions(), linkTarget); ok {
 		t.Errorf("a symlink out of sessions/ accepted as %q", file)
 	}
 	for _, d := range tree.Diagnostics {

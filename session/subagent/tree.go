@@ -55,8 +55,9 @@ type Tree struct {
 	// Diagnostics are the findings about the tree and its agents.
 	Diagnostics []Diagnostic
 
-	byPath map[string]*Agent
-	opt    Options
+	byPath   map[string]*Agent
+	opt      Options
+	sessions string // Dir/sessions, once made
 }
 
 // Agent is one agent of a tree.
@@ -102,6 +103,9 @@ type Agent struct {
 	// noted is set once the tree's diagnostics say what reading the
 	// session revealed.
 	noted bool
+	// spawnTasks are the messages of the agent's spawn_agent calls, by
+	// task name, when its session was read as a parent's.
+	spawnTasks map[string]string
 }
 
 // Selected is the model and thinking level the agent runs with: the
@@ -330,14 +334,22 @@ func (t *Tree) diag(sev, agent, file, format string, args ...any) {
 	t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: sev, Agent: agent, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
+// maxStateBytes bounds the state.json read.
+const maxStateBytes = 512 << 20
+
 // loadState reads state.json; when it is missing or unreadable the agents
 // are recovered from the descriptors of the session files in sessions/.
 func (t *Tree) loadState() {
-	data, err := readLimited(t.StateFile, 512<<20)
+	f, err := regfile.OpenSection(t.StateFile, 0)
+	if err == nil && f.Size() > maxStateBytes {
+		f.Close()
+		err = &regfile.TooLargeError{Path: t.StateFile, Size: f.Size(), Limit: maxStateBytes}
+	}
 	if err != nil {
 		t.diag(SevError, "", t.StateFile, "%s — %v", msgCorruptStore, err)
 	} else {
-		st, diags := ParseState(data, t.StateFile, t.ID, t.RootSessionID)
+		st, diags := ReadState(f, t.StateFile, t.ID, t.RootSessionID)
+		f.Close()
 		t.Diagnostics = append(t.Diagnostics, diags...)
 		t.State = st
 	}
@@ -413,118 +425,6 @@ func sessionDescriptor(d *session.Digest) (Descriptor, bool) {
 		}
 	}
 	return Descriptor{}, false
-}
-
-// resolveFiles finds each agent's session file. state.json's sessionFile
-// is data, not a pointer (sessionFileOf): only a file of the tree's own
-// sessions/ directory is read — the recorded path when it is there (a
-// relative one resolved against the tree directory, never against
-// forgebench's cwd), else a file of the same name there (a copied or
-// moved tree, §16). A path elsewhere is refused with a warning, so
-// another project's session never shows as an agent's transcript.
-// Session files that no agent claims are reported.
-func (t *Tree) resolveFiles() {
-	sessionsDir := filepath.Join(t.Dir, "sessions")
-	claimed := map[string]bool{}
-	for _, a := range t.Agents {
-		if a.SessionFile != "" {
-			a.File, a.Relocated, _ = t.sessionFileOf(a.SessionFile)
-		}
-		if a.File == "" {
-			if t.inSessionsDir(t.recordedPath(a.SessionFile)) || a.SessionFile == "" {
-				t.diag(SevWarning, a.Path, a.SessionFile, "agent session file not found (also not under %s)", sessionsDir)
-			} else {
-				t.diag(SevWarning, a.Path, a.SessionFile, "the session file is outside the tree's sessions/ directory (%s) and none of that name is there; not read", sessionsDir)
-			}
-			continue
-		}
-		claimed[a.File] = true
-	}
-	relocated := 0
-	for _, a := range t.Agents {
-		if a.Relocated {
-			relocated++
-		}
-	}
-	if relocated > 0 {
-		t.diag(SevInfo, "", t.StateFile, "%d session file path%s in state.json point elsewhere (a copied or moved tree); found by name under %s", relocated, plural(relocated, "", "s"), sessionsDir)
-	}
-	files, _ := filepath.Glob(filepath.Join(sessionsDir, "*.jsonl"))
-	orphans := 0
-	for _, f := range files {
-		if !claimed[f] {
-			orphans++
-		}
-	}
-	if orphans > 0 && t.State != nil {
-		t.diag(SevInfo, "", sessionsDir, "%d session file%s in sessions/ belong%s to no agent of state.json", orphans, plural(orphans, "", "s"), plural(orphans, "s", ""))
-	}
-}
-
-// recordedPath is a recorded sessionFile as a clean absolute path: a
-// relative one is taken relative to the tree directory.
-func (t *Tree) recordedPath(recorded string) string {
-	if recorded == "" {
-		return ""
-	}
-	if !filepath.IsAbs(recorded) {
-		recorded = filepath.Join(t.Dir, recorded)
-	}
-	return filepath.Clean(recorded)
-}
-
-// inSessionsDir reports whether path names a file directly inside the
-// tree's sessions/ directory (by name; the file may not exist).
-func (t *Tree) inSessionsDir(path string) bool {
-	return path != "" && filepath.Dir(path) == filepath.Join(t.Dir, "sessions")
-}
-
-// sessionFileOf decides which file of the tree holds the session that
-// state.json records as recorded: the recorded path itself when it names a
-// regular file of the tree's sessions/ directory, else the file of the same
-// base name there (relocated). A symbolic link there that leads out of
-// sessions/ is refused like a path elsewhere. ok is false when no file of
-// the tree is found.
-func (t *Tree) sessionFileOf(recorded string) (file string, relocated, ok bool) {
-	sessionsDir := filepath.Join(t.Dir, "sessions")
-	if p := t.recordedPath(recorded); t.inSessionsDir(p) && t.ownSessionFile(p) {
-		return p, false, true
-	}
-	switch name := filepath.Base(recorded); name {
-	case "", ".", "..", string(filepath.Separator):
-	default:
-		if p := filepath.Join(sessionsDir, name); t.ownSessionFile(p) {
-			return p, true, true
-		}
-	}
-	return "", false, false
-}
-
-// ownSessionFile reports whether path, a name in the tree's sessions/
-// directory, is a regular file that really lies there (a symbolic link is
-// followed and must stay in the directory).
-func (t *Tree) ownSessionFile(path string) bool {
-	if !isRegular(path) {
-		return false
-	}
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return false
-	}
-	if fi.Mode()&os.ModeSymlink == 0 {
-		return true
-	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return false
-	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
-	return err == nil && filepath.Dir(target) == dir
-}
-
-func isRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // link builds the index, children lists and depths.

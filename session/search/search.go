@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"sort"
 	"strings"
@@ -308,7 +309,7 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 	run.oversized += res.oversized
 	run.bytes += res.bytes
 	if err != nil && run.err == nil && ctx.Err() == nil {
-		run.err = fmt.Errorf("search %s: %w", src.Path, err)
+		run.err = searchError(src, err)
 	}
 	run.pending--
 	return run.pending == 0
@@ -338,7 +339,7 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 				return
 			case err != nil:
 				if ctx.Err() == nil {
-					run.err = fmt.Errorf("search %s: %w", src.Path, err)
+					run.err = searchError(src, err)
 				}
 				return
 			}
@@ -357,6 +358,16 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 	if remember {
 		s.cache.store(src, key, res)
 	}
+}
+
+// searchError says which file a search could not read; the opener's
+// errors name it already.
+func searchError(src Source, err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) || errors.As(err, &pe) {
+		return fmt.Errorf("search: %w", err)
+	}
+	return fmt.Errorf("search %s: %w", src.Path, err)
 }
 
 // placeTree builds the tree of a file with hits from what its parts

@@ -228,3 +228,31 @@ func TestContextViewFollowsABurstAndRebuildsOnceAtTheEnd(t *testing.T) {
 		t.Fatal("no burst ended on an entry not rebuilt before: the test proves nothing")
 	}
 }
+
+// The request as sent compiles the Preset as the library holds it now: a
+// cursor resting on an entry again reuses its rebuild, r rebuilds it.
+func TestContextViewReloadRebuildsFromTheLibrary(t *testing.T) {
+	hs, _ := newDemoHarness(t, 160, 48, hsStyles(), demoRewritten)
+	hs.Press("c")
+	preset := filepath.Join(hs.com.Workspace.Cwd, ".pi", "forge", "prompt-stacks", "guarded-worker.json")
+	raw, err := os.ReadFile(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(raw), "You are a careful engineer", "You are a meticulous engineer", 1)
+	if edited == string(raw) {
+		t.Fatal("the demo Preset's text moved: update the test")
+	}
+	if err := os.WriteFile(preset, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.focusOn(paneTimeline)
+	hs.Press("up", "down")
+	if view := ansi.Strip(hs.view()); !strings.Contains(view, "You are a careful engineer") {
+		t.Fatalf("back on the entry, its rebuild is reused:\n%s", view)
+	}
+	hs.Press("r")
+	if view := ansi.Strip(hs.view()); !strings.Contains(view, "You are a meticulous engineer") {
+		t.Fatalf("r rebuilds from the library:\n%s", view)
+	}
+}

@@ -264,25 +264,71 @@ func (m *Model) openContext() tea.Cmd {
 func (m *Model) togglePiContext() tea.Cmd {
 	m.sent.pi = !m.sent.pi
 	m.context.offset = 0
-	m.context.lines = nil
 	if res := m.sent.shown; res != nil && res.same {
 		return m.setStatus(paneDetail, "here the request as sent is Pi's context", false)
 	}
 	return nil
 }
 
+// contextLinesKey names one layout of a result: the result, the layout
+// and the theme.
+type contextLinesKey struct {
+	res   *contextResult
+	lay   contextLayout
+	theme string
+}
+
+// contextLinesMsg delivers the lines of one layout.
+type contextLinesMsg struct {
+	key   contextLinesKey
+	lines []string
+}
+
+// wantedLines is the layout the Context view should show now: the shown
+// result at the detail pane's width, in the chosen mode and theme.
+func (m *Model) wantedLines() (contextLinesKey, bool) {
+	res := m.sent.shown
+	if m.ls == nil || m.mode != modeContext || res == nil || res.key.file != m.ls.file {
+		return contextLinesKey{}, false
+	}
+	_, w := m.detailSize()
+	lay := contextLayout{width: w, pi: m.sent.pi, full: m.context.full,
+		expandKey: m.keys.Expand.Help().Key, switchKey: m.keys.PiContext.Help().Key}
+	return contextLinesKey{res: res, lay: lay, theme: common.ThemeKey(&m.com.Styles)}, true
+}
+
+// ensureContextLines lays the wanted layout out in a command unless it is
+// on screen or on its way; meanwhile the last lines stay.
+func (m *Model) ensureContextLines() tea.Cmd {
+	want, ok := m.wantedLines()
+	c := &m.context
+	if !ok || (c.lines != nil && c.linesKey == want) || c.laying == want {
+		return nil
+	}
+	c.laying = want
+	st := m.com.Styles
+	return func() tea.Msg { return contextLinesMsg{key: want, lines: renderContext(want.res, want.lay, st)} }
+}
+
+// applyContextLines puts the lines of the layout asked for last on screen.
+func (m *Model) applyContextLines(msg contextLinesMsg) {
+	c := &m.context
+	if msg.key != c.laying {
+		return // a newer layout is on its way
+	}
+	if c.linesKey.res == nil || c.linesKey.res.idx != msg.key.res.idx {
+		c.offset = 0 // another entry's request: from the top
+	}
+	c.lines, c.linesKey, c.laying = msg.lines, msg.key, contextLinesKey{}
+}
+
 func (m *Model) contextView(r rect, focused bool) string {
 	st := m.com.Styles
-	h, w := r.h-2, r.w-4
-	res := m.sent.shown
-	if res == nil || res.key.file != m.ls.file {
-		return m.frame(r, "Context", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("rebuilding the request…")})
-	}
+	h := r.h - 2
 	c := &m.context
-	lay := contextLayout{width: w, pi: m.sent.pi, full: c.full,
-		expandKey: m.keys.Expand.Help().Key, switchKey: m.keys.PiContext.Help().Key}
-	if theme := common.ThemeKey(&st); c.lines == nil || c.linesOf != res || c.linesLayout != lay || c.linesTheme != theme {
-		c.lines, c.linesOf, c.linesLayout, c.linesTheme = renderContext(res, lay, st), res, lay, theme
+	res := c.linesKey.res
+	if c.lines == nil || res == nil || res.key.file != m.ls.file {
+		return m.frame(r, "Context", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("rebuilding the request…")})
 	}
 	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
 	info := scrollInfo(c.offset, h, len(c.lines))
@@ -292,5 +338,5 @@ func (m *Model) contextView(r rect, focused bool) string {
 		info = joinInfo("rebuilding at "+m.ls.entryID(idx)+"…", info)
 	}
 	info = joinInfo(info, m.statusView(paneDetail))
-	return m.frame(r, "Context at "+res.entry+" · "+modeTitle(res, m.sent.pi), info, focused, window(c.lines, c.offset, h))
+	return m.frame(r, "Context at "+res.entry+" · "+modeTitle(res, c.linesKey.lay.pi), info, focused, window(c.lines, c.offset, h))
 }

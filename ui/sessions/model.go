@@ -122,15 +122,15 @@ type detailState struct {
 
 // contextState is the Context view's layout: its scroll position and
 // the lines of the request on screen (sentState holds the requests).
+// Lines are laid out in a command (a long branch is thousands of
+// messages); the last ones stay on screen until the next arrive.
 type contextState struct {
 	offset int
 	lines  []string
-	// linesOf, linesLayout and linesTheme are what lines were laid out
-	// for.
-	linesOf     *contextResult
-	linesLayout contextLayout
-	linesTheme  string
-	full        bool // every line of every message, not the first few
+	// linesKey is what lines were laid out for; laying the layout on
+	// its way (zero: none).
+	linesKey, laying contextLinesKey
+	full             bool // every line of every message, not the first few
 }
 
 // New returns the Session panel with the Session keys of com.Keys (the
@@ -292,7 +292,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handle(msg))
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
-	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext())
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines())
 	return m, tea.Batch(cmds...)
 }
 
@@ -325,6 +325,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		m.detail.cache[msg.key] = msg.lines
 	case sentMsg:
 		return m.applySent(msg)
+	case contextLinesMsg:
+		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
 	case followStartedMsg:

@@ -132,7 +132,7 @@ func (m *Model) ensureContext() tea.Cmd {
 	}
 	k := m.contextKeyFor(idx)
 	if res, ok := m.sent.cache[k]; ok {
-		m.show(res)
+		m.sent.shown = res // laid out by ensureContextLines
 		m.sent.due.Cancel()
 		return nil
 	}
@@ -157,18 +157,6 @@ func (m *Model) contextDue(msg common.DueMsg) tea.Cmd {
 		return nil
 	}
 	return m.startRebuild(k)
-}
-
-// show puts res on screen, from the top when it is another entry's.
-func (m *Model) show(res *contextResult) {
-	if m.sent.shown == res {
-		return
-	}
-	if old := m.sent.shown; old == nil || old.idx != res.idx {
-		m.context.offset = 0
-	}
-	m.sent.shown = res
-	m.context.lines = nil
 }
 
 // applySent caches a rebuilt request (of the open file version; another's

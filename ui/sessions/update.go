@@ -66,7 +66,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:
 		m.context.full = !m.context.full
-		m.context.lines = nil
 		return nil
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {

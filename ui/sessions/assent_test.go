@@ -256,3 +256,27 @@ func TestContextViewReloadRebuildsFromTheLibrary(t *testing.T) {
 		t.Fatalf("r rebuilds from the library:\n%s", view)
 	}
 }
+
+// The rebuilt requests never keep a session the panel let go alive: once
+// another session is open, none of the first one's is held.
+func TestContextCacheLetsGoOfAnotherSession(t *testing.T) {
+	hs, main := newDemoHarness(t, 160, 48, hsStyles(), demoRewritten)
+	hs.Press("c")
+	first := hs.m.ls.sess
+	if len(hs.m.sent.cache) == 0 || hs.m.sent.shown == nil {
+		t.Fatal("the request at the entry is cached and shown")
+	}
+	other := filepath.Join(filepath.Dir(main), "2026-11-27T16-02-41-907Z_01a21dbe-a073-75f0-9dfd-a08c7d2b5524.jsonl")
+	hs.jump(other, "", "")
+	if hs.m.ls == nil || hs.m.ls.file != other {
+		t.Fatal("the jump did not open the other session")
+	}
+	for k := range hs.m.sent.cache {
+		if k.sess == first {
+			t.Fatal("a request of the first session is still cached")
+		}
+	}
+	if res := hs.m.sent.shown; res != nil && res.key.sess == first {
+		t.Fatal("the first session's request is still held as shown")
+	}
+}

@@ -123,6 +123,7 @@ func (m *Model) startRebuild(k contextKey) tea.Cmd {
 // rest (common.FollowDelay), so a burst of keys rebuilds once, where it
 // ends, while the last request stays on screen.
 func (m *Model) ensureContext() tea.Cmd {
+	m.sent.keepOnly(m.ls)
 	if m.ls == nil || m.mode != modeContext {
 		return nil
 	}
@@ -202,6 +203,25 @@ func (m *Model) remember(res *contextResult) {
 	}
 	m.sent.order = kept
 	m.sent.cache[res.key] = res
+}
+
+// keepOnly drops the requests of other sessions and file versions than
+// ls's, so the cache never keeps a session alive that the panel let go
+// (session.Shared holds them weakly); the request on screen stays while
+// it is the same file's (follow mode's previous version, until the next
+// arrives).
+func (s *sentState) keepOnly(ls *loadedSession) {
+	var sess *session.Session
+	if ls != nil {
+		sess = ls.sess
+	}
+	if s.shown != nil && (ls == nil || s.shown.key.file != ls.file) {
+		s.shown = nil
+	}
+	if len(s.order) == 0 || s.order[0].sess == sess {
+		return // remember keeps one version: the first key names it
+	}
+	s.forget()
 }
 
 // forget drops every cached request (the one on screen stays until its

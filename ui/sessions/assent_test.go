@@ -280,3 +280,24 @@ func TestContextCacheLetsGoOfAnotherSession(t *testing.T) {
 		t.Fatal("the first session's request is still held as shown")
 	}
 }
+
+// When the request as sent cannot be rebuilt (here the library cannot be
+// read), the view says why and p still shows Pi's context; Y says why it
+// copied nothing.
+func TestContextViewWhenTheRequestAsSentCannotBeRebuilt(t *testing.T) {
+	hs, _ := newDemoHarness(t, 160, 48, hsStyles(), demoRewritten)
+	hs.com.Workspace.ForgeDir = "" // resources.LoadLibrary refuses it
+	hs.Press("c")
+	view := ansi.Strip(hs.view())
+	if !strings.Contains(view, "as sent: not rebuilt · p Pi's context") || !strings.Contains(view, "the request as sent could not be rebuilt: ") ||
+		!strings.HasSuffix(hs.m.sent.shown.sentErr, "load library: workspace has no cwd or forge dir") {
+		t.Fatalf("the view says the request as sent is missing and why:\n%s", view)
+	}
+	if clip := pressCopy(t, hs, "y"); clip != "" || !strings.Contains(hs.m.status[paneDetail].Text(), "could not be rebuilt") {
+		t.Fatalf("nothing is copied and the note says why: %q %q", clip, hs.m.status[paneDetail].Text())
+	}
+	hs.Press("p")
+	if view = ansi.Strip(hs.view()); !strings.Contains(view, piOwnText) {
+		t.Fatalf("Pi's context is still there:\n%s", view)
+	}
+}

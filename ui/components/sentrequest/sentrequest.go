@@ -13,7 +13,6 @@
 package sentrequest
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
@@ -32,7 +31,7 @@ func Options(ws resources.Workspace) session.RequestOptions {
 	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
 		lib, err := resources.LoadLibrary(ws)
 		if err != nil {
-			return nil, fmt.Errorf("load library: %w", err)
+			return nil, err // it says "load library: …" itself
 		}
 		return &capstate.Forge{
 			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},

@@ -198,6 +198,16 @@ t send-keys -t smoke Up Enter
 wait_for "Detail · "
 t send-keys -t smoke c
 wait_for "Context at "
+# The request as sent, as Payloads shows it (issue 21): pi-forge's Preset
+# compiled the system prompt; p switches to Pi's own context and back.
+wait_for "as sent · Preset project:guarded-worker · p Pi's context"
+wait_for "You are a careful engineer on the billing team."
+t send-keys -t smoke p
+wait_for "Pi's context · p as sent (Preset project:guarded-worker)"
+wait_for "You are the coding assistant of a small demo workspace."
+t send-keys -t smoke p
+wait_for "as sent · Preset project:guarded-worker"
+echo "context as sent and Pi's context ok"
 t send-keys -t smoke s
 wait_for "Session · all branches"
 t send-keys -t smoke Escape

@@ -315,21 +315,19 @@ func pendingSummaries(ls *loadedSession) tea.Cmd {
 	return summaryCmd(ls, idxs)
 }
 
-// refreshModes asks again for what the detail pane shows in place of an
-// entry after a re-read of the same session: the context at the selected
-// entry (the new leaf while following) and the stats of the shown branch.
+// refreshModes asks again, after a re-read of the same session, for what
+// the detail pane shows in place of an entry: the stats of the shown
+// branch; the Context view keeps its scroll and follows the selected
+// entry of the new version by itself (ensureContext).
 func (m *Model) refreshModes() tea.Cmd {
 	switch m.mode {
 	case modeContext:
-		idx := m.currentEntry()
-		if idx < 0 {
-			return nil
-		}
-		offset, full := m.context.offset, m.context.full
-		m.context = contextState{pending: true, offset: offset, full: full}
-		return contextCmd(m.gen, m.ls, idx, m.com.Workspace.AgentDir)
+		m.context = contextState{offset: m.context.offset, full: m.context.full}
+		m.stats = statsState{}
+		return nil
 	case modeStats:
 		offset := m.stats.offset
+		m.context = contextState{}
 		m.stats = statsState{pending: true, leaf: m.tl.leaf, offset: offset}
 		return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
 	}

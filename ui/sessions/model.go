@@ -95,6 +95,7 @@ type Model struct {
 	detail        detailState
 	skippedOffset int
 	context       contextState
+	sent          sentState
 	stats         statsState
 	follow        followState
 	// watch lets the panel tail the open session (EnableWatch).
@@ -124,16 +125,17 @@ type detailState struct {
 	shown  detailKey
 }
 
-// contextState is the "context here" view.
+// contextState is the Context view's layout: its scroll position and
+// the lines of the request on screen (sentState holds the requests).
+// Lines are laid out in a command (a long branch is thousands of
+// messages); the last ones stay on screen until the next arrive.
 type contextState struct {
-	res     *contextResult
-	pending bool
-	offset  int
-	lines   []string
-	// linesW and linesTheme are what lines were laid out for.
-	linesW     int
-	linesTheme string
-	full       bool // every line of every message, not the first few
+	offset int
+	lines  []string
+	// linesKey is what lines were laid out for; laying the layout on
+	// its way (zero: none).
+	linesKey, laying contextLinesKey
+	full             bool // every line of every message, not the first few
 }
 
 // New returns the Session panel with the Session keys of com.Keys (the
@@ -204,7 +206,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	switch {
 	case m.mode == modeContext && m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Expand, m.com.Keys.Copy, k.Back}
+		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, k.Back}
 	case m.focus == panePicker:
@@ -227,6 +229,9 @@ func (m *Model) ShortHelp() []key.Binding {
 		bs := []key.Binding{k.Open, m.treeSearchKey()}
 		if m.search.Active() && m.searchPane == paneTimeline {
 			bs = append(bs, sk.Next, sk.Prev, k.MatchesOnly)
+		}
+		if m.mode == modeContext {
+			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
 		bs = append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats)
 		if m.ls != nil && m.ls.skippedCount() > 0 {
@@ -264,7 +269,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
 		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
-		{m.com.Keys.Copy, k.CopyContext},
+		{m.com.Keys.Copy, k.CopyContext, k.PiContext},
 	}
 }
 
@@ -283,7 +288,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		cmds = append(cmds, m.onJump(msg))
 	case common.DueMsg:
-		cmds = append(cmds, m.renderDue(msg), m.liveDue(msg))
+		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg), m.liveDue(msg))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
@@ -302,7 +307,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handle(msg))
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
-	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered())
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines())
 	return m, tea.Batch(cmds...)
 }
 
@@ -334,12 +339,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			clear(m.detail.cache)
 		}
 		m.detail.cache[msg.key] = msg.lines
-	case contextMsg:
-		if m.ls != nil && msg.res.gen == m.gen {
-			m.context.res = &msg.res
-			m.context.pending = false
-			m.context.lines = nil
-		}
+	case sentMsg:
+		return m.applySent(msg)
+	case contextLinesMsg:
+		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
 	case followStartedMsg:

@@ -297,27 +297,33 @@ func TestGotoEntryAndBackToLeaf(t *testing.T) {
 }
 
 // y copies the entry's text; Y (and y in the context view) copies the
-// context at the entry as the provider receives it.
+// request at the entry as the provider received it: the request document
+// `payload show session:FILE#ENTRY --json` prints as request.payload —
+// for an assistant entry the request that produced it.
 func TestCopyTheContextAsTheProviderReceivesIt(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
 	hs.Press("g", "down", "down", "down", "down", "down") // e06
 	clip := pressCopy(t, hs, "Y")
-	var msgs []map[string]any
-	if err := json.Unmarshal([]byte(clip), &msgs); err != nil {
-		t.Fatalf("the context is copied as JSON provider messages: %v\n%s", err, clip)
+	var req struct {
+		Model    string
+		Messages []map[string]any
 	}
-	if len(msgs) < 3 || msgs[0]["role"] != "user" || msgs[len(msgs)-1]["role"] != "assistant" {
-		t.Fatalf("the messages up to e06, ending with its assistant turn: %v", msgs)
+	if err := json.Unmarshal([]byte(clip), &req); err != nil {
+		t.Fatalf("the request is copied as JSON: %v\n%s", err, clip)
 	}
-	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "copied the context at e06") {
+	msgs := req.Messages
+	if req.Model != "anthropic/claude-sonnet-4-5" || len(msgs) < 3 || msgs[0]["role"] != "user" || msgs[len(msgs)-1]["role"] != "toolResult" {
+		t.Fatalf("the request that produced e06 ends with the tool result it answered: %s", clip)
+	}
+	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "copied the request as sent at e06") {
 		t.Fatalf("the timeline says what was copied, got %q", st)
 	}
 	hs.Press("c")
 	if again := pressCopy(t, hs, "y"); again != clip {
-		t.Fatal("y in the context view copies the same context")
+		t.Fatal("y in the context view copies the same request")
 	}
-	if st := hs.m.status[paneDetail].Text(); !strings.Contains(st, "copied the context") {
+	if st := hs.m.status[paneDetail].Text(); !strings.Contains(st, "copied the request as sent") {
 		t.Fatalf("the note shows in the pane that asked (the detail), got %q", st)
 	}
 }

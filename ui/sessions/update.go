@@ -57,14 +57,15 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail.thinking = !m.detail.thinking
 		return nil
 	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext:
-		return m.copyContext(m.context.idx(), m.focus)
+		return m.copyContext(m.currentEntry(), m.focus)
+	case key.Matches(msg, k.PiContext) && m.mode == modeContext:
+		return m.togglePiContext()
 	case key.Matches(msg, m.com.Keys.Copy):
 		return m.copyEntry(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.CopyContext):
 		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:
 		m.context.full = !m.context.full
-		m.context.lines = nil
 		return nil
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {
@@ -303,8 +304,11 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 	}
 }
 
-// reload discovers the sessions again and re-reads the open one.
+// reload discovers the sessions again and re-reads the open one; the
+// requests rebuilt so far are rebuilt again (the library may have
+// changed: a Preset's text is read from it).
 func (m *Model) reload() tea.Cmd {
+	m.sent.forget()
 	m.gen++
 	m.loading = "sessions"
 	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)

@@ -265,6 +265,14 @@ func TestContextViewFollowsTheGrowingSession(t *testing.T) {
 	if v := ansi.Strip(hs.view()); !strings.Contains(v, "Context at e20") || !strings.Contains(v, "And the docs?") {
 		t.Fatalf("the context follows to the new leaf:\n%s", v)
 	}
+	// The stats on screen are counted again (they stayed pending before).
+	hs.Press("esc", "esc", "s")
+	before := hs.m.stats.session.Entries
+	appendLine(t, paths["rounding"], entryLine("e21", "e20", "And the changelog?"))
+	hs.sendTail(rt.next(t, session.TailLines))
+	if hs.m.stats.pending || hs.m.stats.session == nil || hs.m.stats.session.Entries != before+1 {
+		t.Fatalf("the stats follow the growing session: %+v", hs.m.stats)
+	}
 }
 
 // The picker marks the sessions being written (their file changed within

@@ -37,7 +37,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return m.reload()
 	case key.Matches(msg, k.Follow):
-		return m.toggleFollow()
+		return m.followKey()
 	case m.ls == nil:
 		return m.navigate(msg)
 	case key.Matches(msg, k.GotoEntry):

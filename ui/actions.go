@@ -38,6 +38,17 @@ type agentLister interface {
 	TreeAgents() (root string, agents []*subagent.Agent)
 }
 
+// offerSessions hands the palette the Session panel's listing after
+// every Update, so a new listing's rows are built before `:` is pressed.
+func (m *Model) offerSessions() tea.Cmd {
+	for _, p := range m.panels {
+		if s, ok := p.(sessionLister); ok {
+			return m.palette.Offer(s.ListedSessions())
+		}
+	}
+	return nil
+}
+
 // openPalette opens the `:` palette over the focused panel's actions and
 // the places the panels hold.
 func (m *Model) openPalette() tea.Cmd {

@@ -39,9 +39,11 @@ const kindWidth = len("capability")
 // chosen) or a place (Target is jumped to through Common.Jump).
 type Item struct {
 	Kind Kind
-	// Title is what the row shows first; Detail follows it, muted (an
-	// id, a role, a first message). Both are terminal-safe, one line.
-	Title, Detail string
+	// ID is a short id the row shows before its title, whole (a session's
+	// first id block, an entry's id; "" none). Title follows it; Detail
+	// follows the title, muted (a role, a label, a first message). All
+	// are terminal-safe, one line.
+	ID, Title, Detail string
 	// Hint is the key that does the same outside the palette ("" none).
 	Hint string
 	// Msg is what an action sends.

@@ -53,6 +53,8 @@ type Model struct {
 	srcs    [kindCount]Source
 	of      [kindCount]any
 	problem string
+	// offered is the sessions listing whose rows are being built.
+	offered any
 
 	// rows are the matches of query over shown (the sources as they were
 	// when matched, so an index always finds its row); total counts every
@@ -111,10 +113,7 @@ func (m *Model) Open(actions []Action, places Places) tea.Cmd {
 	m.input.Reset()
 	m.srcs[KindAction] = actionSource(actions)
 	m.srcs[KindAgent] = AgentRows(places.AgentRoot, places.Agents)
-	cmds := []tea.Cmd{m.input.Focus(), libraryCmd(m.com.Workspace)}
-	if of := listingOf(places.Sessions); of != m.of[KindSession] {
-		cmds = append(cmds, sessionsCmd(places.Sessions))
-	}
+	cmds := []tea.Cmd{m.input.Focus(), libraryCmd(m.com.Workspace), m.Offer(places.Sessions)}
 	if sel := m.com.Selection; sel.SessionFile != "" {
 		cmds = append(cmds, entriesCmd(sel.SessionFile, sel.SessionName))
 	} else {
@@ -134,6 +133,19 @@ func Owns(msg tea.Msg) bool {
 	return false
 }
 
+// Offer hands the palette the sessions the picker lists: a listing it
+// has no rows of yet is built into rows in a command, so they are ready
+// before `:` (the root offers the listing after every Update; an
+// unchanged one costs a comparison).
+func (m *Model) Offer(sessions []session.ListItem) tea.Cmd {
+	of := listingOf(sessions)
+	if of == m.of[KindSession] || of == m.offered {
+		return nil
+	}
+	m.offered = of
+	return sessionsCmd(sessions)
+}
+
 // IsOpen reports whether the palette is showing.
 func (m Model) IsOpen() bool { return m.open }
 
@@ -151,6 +163,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if msg.of != nil && msg.of == m.of[msg.src.Kind] {
 			return m, nil // the rows shown were built from the same data
+		}
+		if msg.src.Kind == KindSession && msg.of != m.offered {
+			return m, nil // a newer listing is being built
 		}
 		m.srcs[msg.src.Kind], m.of[msg.src.Kind] = msg.src, msg.of
 		return m, m.invalidate()
@@ -315,11 +330,14 @@ func (m Model) View(st themes.Styles, width int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// rowView draws one row: the kind, the title, the detail (muted) and the
-// key (right-aligned), cut to width.
+// rowView draws one row: the kind, the id (whole), the title, the
+// detail (muted) and the key (right-aligned), cut to width.
 func rowView(st *themes.Styles, it Item, width int, selected bool) string {
-	kind := fmt.Sprintf("%-*s", kindWidth, it.Kind.String())
-	room := width - 2 - kindWidth - 1
+	lead := fmt.Sprintf("%-*s ", kindWidth, it.Kind.String())
+	if it.ID != "" {
+		lead += it.ID + "  "
+	}
+	room := width - 2 - ansi.StringWidth(lead)
 	hint := ""
 	if it.Hint != "" {
 		hint = " " + it.Hint
@@ -332,14 +350,15 @@ func rowView(st *themes.Styles, it Item, width int, selected bool) string {
 	text = ansi.Truncate(text, max(1, room), "…")
 	pad := strings.Repeat(" ", max(0, room-ansi.StringWidth(text)))
 	if selected {
-		return st.List.Selected.Render("> " + kind + " " + text + pad + hint)
+		return st.List.Selected.Render("> " + lead + text + pad + hint)
 	}
 	title := ansi.Truncate(it.Title, max(1, room), "…")
 	rest := ""
 	if w := ansi.StringWidth(title); w < ansi.StringWidth(text) {
 		rest = st.Text.Muted.Render(ansi.Cut(text, w, ansi.StringWidth(text)))
 	}
-	return st.List.Item.Render("  ") + st.Text.Muted.Render(kind) + " " + st.List.Item.Render(title) + rest + pad + st.Text.Muted.Render(hint)
+	kind, id := lead[:kindWidth+1], lead[kindWidth+1:]
+	return st.List.Item.Render("  ") + st.Text.Muted.Render(kind) + st.List.Item.Render(id+title) + rest + pad + st.Text.Muted.Render(hint)
 }
 
 // themedInput is the input with the cursor of theme st: styled at render

@@ -128,14 +128,14 @@ func TestKeyPressMatchesEveryDefaultBinding(t *testing.T) {
 func TestRowsShowTheirKind(t *testing.T) {
 	h := openPalette(t, keymap.DefaultSet(), Places{Sessions: listing(1, func(int) string { return "Invoice rounding fix" })})
 	m := &h.Model
-	m.srcs[KindEntry] = ItemsSource(KindEntry, []Item{{Kind: KindEntry, Title: "5e55a0e1", Detail: "user"}})
+	m.srcs[KindEntry] = ItemsSource(KindEntry, []Item{{Kind: KindEntry, ID: "5e55a0e1", Title: "user"}})
 	m.srcs[KindAgent] = ItemsSource(KindAgent, []Item{{Kind: KindAgent, Title: "/root/reviewer", Detail: "reviewer · running"}})
 	m.srcs[KindPreset] = ItemsSource(KindPreset, []Item{{Kind: KindPreset, Title: "project:pi-mirror"}})
 	m.srcs[KindCapability] = ItemsSource(KindCapability, []Item{{Kind: KindCapability, Title: "project:review-mode"}})
 	m.matchNow()
 	view := ansi.Strip(m.View(themes.For(themes.Dark, true, false), 100))
 	var at []int
-	for _, want := range []string{"action     Search all sessions", "session    Invoice rounding fix", "entry      5e55a0e1  user",
+	for _, want := range []string{"action     Search all sessions", "session    00000000  Invoice rounding fix", "entry      5e55a0e1  user",
 		"agent      /root/reviewer", "preset     project:pi-mirror", "capability project:review-mode"} {
 		i := strings.Index(view, want)
 		if i < 0 {

@@ -56,11 +56,11 @@ func sessionRows(items []session.ListItem) Source {
 		ID:     func(i int) string { return items[i].ID },
 		Item: func(i int) Item {
 			it := &items[i]
-			detail := shortID(it.ID)
-			if firsts[i] != "" {
-				detail += " · " + firsts[i]
+			detail := firsts[i]
+			if it.Name == "" { // the title is the first message, maybe cut
+				detail = ""
 			}
-			return Item{Kind: KindSession, Title: titles[i], Detail: detail,
+			return Item{Kind: KindSession, ID: shortID(it.ID), Title: titles[i], Detail: detail,
 				Target: &common.JumpTarget{Panel: common.PanelSession, SessionFile: it.Path, SessionName: titles[i]}}
 		},
 	}
@@ -107,14 +107,14 @@ func entryRows(file, title string, s *session.Session) Source {
 			if e.Role != "" {
 				what = e.Role
 			}
-			detail := sanitize.Fold(what)
+			detail := ""
 			if l := labels[idx[i]]; l != "" {
-				detail += " · “" + l + "”"
+				detail = "“" + l + "”"
 			}
 			if idx[i] == s.LeafIndex() {
-				detail += " · leaf"
+				detail = strings.TrimPrefix(detail+" · leaf", " · ")
 			}
-			return Item{Kind: KindEntry, Title: sanitize.Fold(e.ID), Detail: detail,
+			return Item{Kind: KindEntry, ID: sanitize.Fold(e.ID), Title: sanitize.Fold(what), Detail: detail,
 				Target: &common.JumpTarget{Panel: common.PanelSession, SessionFile: file, SessionName: title, EntryID: e.ID}}
 		},
 	}

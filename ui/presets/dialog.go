@@ -113,7 +113,7 @@ func (m *Model) dialogBox() string {
 		return m.conflictBox()
 	}
 	inner := common.DialogInner(m.width)
-	body := common.Wrap(d.body, inner)
+	body := common.WrapWhole(d.body, inner)
 	switch d.kind {
 	case dialogPrompt:
 		// the label and the cursor cell share the row with the text

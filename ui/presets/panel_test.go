@@ -135,6 +135,9 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
 	}
+	if want := "forked the draft to project:alpha-2; it is open now"; hs.m.status != want { // what happened, said after it
+		t.Fatalf("the status after the fork: %q, want %q", hs.m.status, want)
+	}
 	if hs.m.d.Stack().Items[0].IsEnabled() {
 		t.Fatal("the fork carries the draft's edit")
 	}

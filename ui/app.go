@@ -324,9 +324,10 @@ func (m *Model) requestQuit() tea.Cmd {
 	}
 	m.confirmQuit = &common.Confirm{
 		Title: "Quit forgebench?",
-		Body:  "Quit and discard " + strings.Join(unsaved, " and ") + "?",
-		Yes:   m.keys.Confirm.Yes,
-		No:    m.keys.Confirm.No,
+		Body: "Quitting now discards " + strings.Join(unsaved, " and ") + ". Answer " + m.keys.Confirm.No.Help().Key +
+			" to keep working and save first.",
+		Yes: m.keys.Confirm.Yes,
+		No:  m.keys.Confirm.No,
 	}
 	return nil
 }

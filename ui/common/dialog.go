@@ -68,8 +68,8 @@ func DialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
 
 // DialogBox draws a titled dialog with body lines and a key hint, at most
 // width×height cells: the frame every modal of the workbench shares. A
-// line wider than the dialog wraps (nothing in a dialog is cut: it may be
-// an id to copy).
+// line wider than the dialog wraps at its words (nothing in a dialog is
+// cut: it may be an id to copy; wrap such text with WrapWhole first).
 func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
 	inner := DialogInner(width)
 	lines := []string{st.Dialog.Title.Render(title), ""}
@@ -83,7 +83,7 @@ func DialogBox(st *themes.Styles, width, height int, title string, body []string
 			out = append(out, l)
 			continue
 		}
-		out = append(out, strings.Split(ansi.Hardwrap(l, inner, true), "\n")...)
+		out = append(out, strings.Split(ansi.Wrap(l, inner, ""), "\n")...) // at words, styling kept
 	}
 	return st.Dialog.Box.Width(inner + 4).MaxWidth(max(0, width)).MaxHeight(max(0, height)).Render(strings.Join(out, "\n"))
 }

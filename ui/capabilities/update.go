@@ -3,6 +3,7 @@ package capabilities
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -409,7 +410,7 @@ func (m *Model) startAction(op capstate.Operation) tea.Cmd {
 		m.setStatus(problem, true)
 		return nil
 	}
-	m.setStatus("planning "+opTitle(op)+"…", false)
+	m.setStatus("working out what “"+strings.TrimSuffix(opTitle(op), "?")+"” will do…", false)
 	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Workspace, m.now, m.newID, m.lastWrite)
 }
 

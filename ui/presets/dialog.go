@@ -90,7 +90,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // create writes tree under a new id as a new Preset file.
 func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
-	m.setStatus(verb+" "+string(scope)+":"+id+"…", false)
+	m.setStatus("writing "+string(scope)+":"+id+"…", false)
 	var had []string // a fork is refused only for errors its source does not have
 	if verb == "fork" && m.d != nil {
 		for _, d := range m.d.Diagnostics() {

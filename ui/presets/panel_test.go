@@ -322,6 +322,21 @@ func TestJumpsToAPresetOnlyWhenClean(t *testing.T) {
 	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
 		t.Fatal("a dirty draft is never replaced by a jump from elsewhere")
 	}
+	// It asks instead of ignoring the jump (issue 21: the palette's jump
+	// to a Preset did nothing and said nothing): n keeps the draft, y
+	// opens the Preset jumped to.
+	if hs.m.dlg == nil || hs.m.dlg.title != "Open project:beta?" || !strings.Contains(hs.m.dlg.body, "discards the unsaved changes to global:gamma") {
+		t.Fatalf("the jump does not ask: %+v", hs.m.dlg)
+	}
+	hs.Press("n")
+	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
+		t.Fatal("n keeps the draft")
+	}
+	jump("project:beta")
+	hs.Press("y")
+	if hs.m.open.Key() != "project:beta" || hs.com.Selection.PresetID != "project:beta" {
+		t.Fatalf("y opens the Preset jumped to: %s", hs.m.open.Key())
+	}
 }
 
 func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -146,5 +147,25 @@ func TestPaletteRunsTheFocusedPanesKeys(t *testing.T) {
 	h.Press("enter")
 	if s := screen(m); !strings.Contains(s, "Enable project:test-runner") {
 		t.Fatalf("the enable action did not open its preview:\n%s", s)
+	}
+}
+
+// `:`, a query and enter arriving in one read (typed ahead, pasted into
+// tmux) land where the whole query points: no key is lost between the
+// root opening the palette and the palette taking the keys.
+func TestPaletteTypedAheadInOneBurstLands(t *testing.T) {
+	for seed := range uint64(8) {
+		m, h := demoHarness(t)
+		keys := []string{":"}
+		for _, r := range "currency" {
+			keys = append(keys, string(r))
+		}
+		h.Burst(rand.New(rand.NewPCG(seed, 3)), append(keys, "enter")...)
+		if m.active != common.PanelSession || !strings.HasSuffix(m.com.Selection.SessionFile, "_01a21dbe-a073-75f0-9dfd-a08c7d2b5524.jsonl") {
+			t.Fatalf("seed %d: active %d, selection %+v", seed, m.active, m.com.Selection)
+		}
+		if m.palette.IsOpen() {
+			t.Fatalf("seed %d: the palette stays open", seed)
+		}
 	}
 }

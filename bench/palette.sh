@@ -92,4 +92,4 @@ report "palette, 2,000 sessions: \`:\` + id typed → first results" 0.05 "${fir
 report "palette, 2,000 sessions: enter → the session's timeline" "" "${jumps[@]}"
 line=$(FORGEBENCH_TIMING=1 go test ./ui/palette/ -run '^TestFirstResultsWith2000SessionsBudget$' -count=1 -v 2>&1 |
   grep -o 'worst of 5 .*' | head -1 || true)
-echo "palette, 2,000 sessions: open + rows built + a typed query matched, $line (harness)"
+echo "palette, 2,000 sessions: open + a query typed in one go + matched, $line (harness)"

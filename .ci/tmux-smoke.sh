@@ -113,7 +113,7 @@ wait_for "the file changed on disk"
 t send-keys -t smoke f
 wait_for "Fork to a new id"
 t send-keys -t smoke Enter
-wait_for "fork → project:pi-mirror-copy"
+wait_for "forked the draft to project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
@@ -227,10 +227,12 @@ wait_for "(leaf)"
 wait_border "2 active"
 session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
 t send-keys -t smoke a
-wait_for "Enable project:review-mode"
+wait_for "Enable project:review-mode?"
+wait_for "Enable project:review-mode: tools -edit -write -bash; its" # what confirming will do
 wait_for "y confirm"
 t send-keys -t smoke y
 wait_border "3 active"
+wait_for "Enabled project:review-mode: tools -edit -write -bash" # the status: what was done
 "$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
 grep -qF '"source":"project:review-mode"' "$work/status.json" \
   || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
@@ -405,13 +407,23 @@ echo "live session followed at the leaf, held off it, and skipped lines ok"
 t resize-window -t smoke -x 80 -y 24
 wait_for "session Invoice rounding fix │ entry 5e55a0f9 ● │ preset pi-mirror"  # -copy may be cut
 t send-keys -t smoke :
-wait_for "Commands"
+wait_for "Go to or run"
 if ! t capture-pane -e -p -t smoke | grep -qF $'\e[2m'; then echo "the screen under the palette is not dimmed"; screen; exit 1; fi
 t send-keys -t smoke Escape
 sleep 0.3
 t resize-window -t smoke -x 160 -y 48
 wait_for "forgebench │ cwd"
 echo "header at 80 columns and dimmed palette ok"
+# The palette goes anywhere (issue 21): \`:\`, part of a session's name,
+# enter; the Session panel comes forward with that session open.
+t send-keys -t smoke :
+wait_for "Go to or run"
+t send-keys -t smoke -l "currency"
+wait_for_re "session +01a21dbe  Currency formatting"
+t send-keys -t smoke Enter
+wait_pane "Tree · Currency formatting"
+wait_for "session Currency formatting │"
+echo "palette jump to a session ok"
 t send-keys -t smoke 5
 wait_pane "${shows[5]}"
 t send-keys -t smoke '?'

@@ -169,6 +169,7 @@ fi
 if ! skip tui; then
   echo
   bash bench/tui.sh "$BENCH_BIN/forgebench" "$data" "$(( BENCH_RUNS < 5 ? 2 : BENCH_RUNS ))" || true
+  bash bench/palette.sh "$BENCH_BIN/forgebench" "$agent" "$project" "$data/forge" "$(( BENCH_RUNS < 5 ? 2 : BENCH_RUNS ))" || true
 fi
 
 # --- budgets -------------------------------------------------------------
@@ -203,7 +204,7 @@ hw=$(bench_get hello-world wall)
 for c in "template render --request -" "preset compile --request -"; do
   row "$c: wall / hello-world" "$(awk -v a="$(bench_get "$c" wall)" -v h="$hw" 'BEGIN{printf "%.1f", a/h}')" 3 "×"
 done
-for tsv in "$BENCH_BIN/gobench.tsv" "$BENCH_BIN/tui.tsv"; do
+for tsv in "$BENCH_BIN/gobench.tsv" "$BENCH_BIN/tui.tsv" "$BENCH_BIN/palette.tsv"; do
   [ -f "$tsv" ] || continue
   while IFS=$'\t' read -r name value budget unit; do row "$name" "$value" "$budget" "$unit"; done <"$tsv"
 done

@@ -75,12 +75,57 @@ func Fold(s string) string {
 // Clip is Fold cut to at most n runes; a cut text ends with "…" (which
 // counts as one of the n).
 func Clip(s string, n int) string {
+	if out, ok := clipPlain(s, n); ok {
+		return out
+	}
 	out := Fold(s)
 	if utf8.RuneCountInString(out) <= n {
 		return out
 	}
 	runes := []rune(out)
 	return string(runes[:max(0, n-1)]) + "…"
+}
+
+// clipPlain is Clip for text that holds nothing Text removes but tabs
+// and newlines (ok false otherwise): one pass that folds white space and
+// stops at the first rune past n, so clipping a long text reads only its
+// start (FuzzClip compares it with Fold and a cut).
+func clipPlain(s string, n int) (string, bool) {
+	if n < 0 {
+		return "", false
+	}
+	if len(s) <= n && isTidyASCIILine(s) {
+		return s, true
+	}
+	b := make([]byte, 0, min(len(s), 4*n+4))
+	count, keep := 0, 0 // runes in b; bytes of its first n-1 runes
+	space := false      // white space since the last rune kept
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n':
+			space = count > 0
+			continue
+		case r == utf8.RuneError || r < 0x20 || isHazard(r):
+			return "", false
+		case unicode.IsSpace(r):
+			space = count > 0
+			continue
+		}
+		for _, out := range [2]rune{' ', r} {
+			if out == ' ' && !space {
+				continue
+			}
+			if count++; count > n {
+				return string(b[:keep]) + "…", true
+			}
+			b = utf8.AppendRune(b, out)
+			if count == n-1 {
+				keep = len(b)
+			}
+		}
+		space = false
+	}
+	return string(b), true
 }
 
 // HasControl reports whether s holds characters an inline editor cannot

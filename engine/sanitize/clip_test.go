@@ -1,0 +1,63 @@
+package sanitize
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// clipByFolding is Clip's definition: Fold the whole text, cut to n runes.
+func clipByFolding(s string, n int) string {
+	out := Fold(s)
+	if utf8.RuneCountInString(out) <= n {
+		return out
+	}
+	runes := []rune(out)
+	return string(runes[:max(0, n-1)]) + "…"
+}
+
+var clipSeeds = []string{
+	"", "x", "abc", "  lead and trail  ", "a\n\n  b\tc", "日本語テキスト", "wörd\u00a0nbsp\u3000ideo",
+	"\x1b[31mred\x1b[0m", "a\rb", "\xff\xfe", "a\u202eb", "\u0085nel", "x\u2028y", "ends with …",
+	strings.Repeat("word ", 100), strings.Repeat(" \t\n", 50) + "z", "\ufffd literal",
+}
+
+func TestClipAgreesWithFolding(t *testing.T) {
+	for _, s := range clipSeeds {
+		for _, n := range []int{-1, 0, 1, 2, 3, 5, 12, 80, 240, 1000} {
+			if got, want := Clip(s, n), clipByFolding(s, n); got != want {
+				t.Errorf("Clip(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+	}
+}
+
+// TestClipReadsOnlyWhatItKeeps: clipping a long plain text to a line
+// costs about the line, not the text (a tree clips every entry's text).
+func TestClipReadsOnlyWhatItKeeps(t *testing.T) {
+	long := strings.Repeat("const v = parse(\"héllo\", {depth: 3});\t// 日本\n", 1<<18) // ~12 MB
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out := Clip(long, 80)
+	runtime.ReadMemStats(&after)
+	if utf8.RuneCountInString(out) != 80 || !strings.HasSuffix(out, "…") {
+		t.Fatalf("Clip = %q", out)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("Clip of a %d MB text to 80 runes allocated %d KB", len(long)>>20, n>>10)
+	}
+}
+
+func FuzzClip(f *testing.F) {
+	for _, s := range clipSeeds {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n %= 300
+		if got, want := Clip(s, n), clipByFolding(s, n); got != want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	})
+}

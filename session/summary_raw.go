@@ -1,0 +1,507 @@
+package session
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+)
+
+// A summary shows at most summaryRunes runes of an entry's text, so the
+// text is built from the raw line up to a byte budget instead of decoding
+// the whole body: the budget grows only while the folded text is too
+// short to decide the clip. Clip(Fold(prefix)) equals Clip(Fold(text))
+// once the prefix folds to more than summaryRunes runes (sanitize's
+// filters are streaming, so the prefix's output is a prefix of the
+// text's), and clipSummary tells when that is the case.
+//
+// The result must be exactly what decoding the message with
+// encoding/json (Entry.Message) gives, so the raw reading only takes the
+// shapes it can vouch for and leaves everything else to the decoder:
+// FuzzDescribeEntryRaw compares the two on arbitrary lines.
+
+// summaryFirstBudget is the first byte budget of a summary's text.
+const summaryFirstBudget = 4 << 10
+
+// describeMessageRaw describes a message entry from its raw line, reading
+// first bytes of its text and more only when needed. ok is false when the
+// message takes a shape only the decoder reads exactly.
+func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
+	msg := e.MessageRaw()
+	if e.Role == RoleSystem || len(msg) == 0 || msg[0] != '{' || deeperThanDecoder(msg) {
+		return EntrySummary{}, false
+	}
+	var buf [16]span
+	members, _, ok := scanMembers(msg, 0, buf[:0])
+	if !ok {
+		return EntrySummary{}, false
+	}
+	var m rawMessage
+	if !m.read(members) {
+		return EntrySummary{}, false
+	}
+	var blocks []rawBlock
+	if len(m.content) > 0 && m.content[0] == '[' {
+		if blocks, ok = readBlocks(m.content); !ok {
+			return EntrySummary{}, false
+		}
+	}
+	s := EntrySummary{Kind: e.Role}
+	if m.usage != nil {
+		var u Usage
+		if lenientUnmarshal(m.usage, &u) == nil {
+			s.Tokens = int(u.TotalTokens)
+		}
+	}
+	switch e.Role {
+	case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
+	default: // the roles whose summary lists content blocks
+		for _, b := range blocks {
+			if b.is(BlockToolCall) {
+				s.ToolCalls++
+			}
+		}
+	}
+	for budget := max(first, 1); ; budget *= 4 {
+		t := cappedText{max: budget}
+		m.text(e.Role, blocks, &t)
+		if text, done := clipSummary(string(t.b), t.cut); done {
+			s.Text = text
+			return s, true
+		}
+	}
+}
+
+// clipSummary clips a prefix of a summary's text (cut says the text went
+// on) and reports whether the clip is the whole text's: always when
+// nothing was cut, else when the clip ends in "…" at full length — the
+// prefix folded to more runes than fit, or to exactly as many ending in
+// "…", which is then also the whole text's clip.
+func clipSummary(prefix string, cut bool) (string, bool) {
+	out := sanitize.Clip(prefix, summaryRunes)
+	if !cut {
+		return out, true
+	}
+	return out, strings.HasSuffix(out, "…") && utf8.RuneCountInString(out) == summaryRunes
+}
+
+// rawMessage holds the members of a message object that its summary
+// reads (nil when absent).
+type rawMessage struct {
+	content, toolName, isError, command, summary, stopReason, errorMessage, usage RawValue
+}
+
+// messageFields are the JSON names of Message's fields: encoding/json
+// matches a key to one of them case-insensitively.
+var messageFields = fieldNames(`role content timestamp sections toolsAdded toolsRemoved api provider model
+	responseModel responseId providerThinkingLevel thinkingLevel diagnostics usage stopReason deferred
+	errorMessage rawStopReason endTurn durationMs toolCallId toolName details nestedCalls isError command
+	output exitCode cancelled truncated fullOutputPath excludeFromContext customType display summary fromId
+	tokensBefore`)
+
+// read picks the summary's members. It refuses a key the decoder could
+// match differently (escaped, not ASCII, another case of a field name), a
+// member the summary reads given twice, and a member of the wrong type.
+func (m *rawMessage) read(members []span) bool {
+	for _, sp := range members {
+		name, ok := fieldOf(sp, messageFields)
+		if !ok {
+			return false
+		}
+		v := RawValue(sp.value)
+		var dst *RawValue
+		kind := kindString
+		switch name {
+		case "":
+			continue
+		case "content":
+			dst, kind = &m.content, kindAny
+		case "toolName":
+			dst = &m.toolName
+		case "isError":
+			dst, kind = &m.isError, kindBool
+		case "command":
+			dst = &m.command
+		case "summary":
+			dst = &m.summary
+		case "stopReason":
+			dst = &m.stopReason
+		case "errorMessage":
+			dst = &m.errorMessage
+		case "usage":
+			dst, kind = &m.usage, kindAny
+		default:
+			continue
+		}
+		if *dst != nil || !kind.fits(v) {
+			return false
+		}
+		*dst = v
+	}
+	return true
+}
+
+// rawBlock is one element of a content array: its type, text, name and
+// arguments (nil when absent; the whole block nil for a null element).
+type rawBlock struct {
+	typ, text, name, arguments RawValue
+}
+
+func (b rawBlock) is(typ string) bool {
+	if len(b.typ) == len(typ)+2 && string(b.typ[1:len(b.typ)-1]) == typ {
+		return b.typ[0] == '"'
+	}
+	return bytes.IndexByte(b.typ, '\\') >= 0 && b.typ.StrOr("") == typ
+}
+
+// blockFields are the JSON names of ContentBlock's fields and the types
+// that decode without error (a type error inside a content array stops
+// the decoder at the content, so every field counts).
+var blockFields = fieldNames(`type text textSignature thinking thinkingSignature redacted data mimeType id name
+	arguments thoughtSignature namespace argumentsError`)
+
+// readBlocks reads a content array whose elements are objects or null
+// and whose fields all have the types ContentBlock declares.
+func readBlocks(content RawValue) ([]rawBlock, bool) {
+	var blocks []rawBlock
+	var buf [8]span
+	i := skipWS(content, 1)
+	if i < len(content) && content[i] == ']' {
+		return nil, true
+	}
+	for {
+		var b rawBlock
+		switch {
+		case bytes.HasPrefix(content[i:], []byte("null")):
+			i += 4
+		case content[i] == '{':
+			members, end, ok := scanMembers(content, i, buf[:0])
+			if !ok || !b.read(members) {
+				return nil, false
+			}
+			i = end
+		default:
+			return nil, false
+		}
+		blocks = append(blocks, b)
+		i = skipWS(content, i)
+		if i >= len(content) {
+			return nil, false
+		}
+		if content[i] == ']' {
+			return blocks, true
+		}
+		i = skipWS(content, i+1) // the scanner validated the commas
+	}
+}
+
+func (b *rawBlock) read(members []span) bool {
+	for _, sp := range members {
+		name, ok := fieldOf(sp, blockFields)
+		if !ok {
+			return false
+		}
+		v := RawValue(sp.value)
+		var dst *RawValue
+		switch name {
+		case "":
+			continue
+		case "type":
+			dst = &b.typ
+		case "text":
+			dst = &b.text
+		case "name":
+			dst = &b.name
+		case "arguments":
+			dst = &b.arguments
+		case "redacted":
+			if !kindBool.fits(v) {
+				return false
+			}
+			continue
+		default:
+			if !kindString.fits(v) {
+				return false
+			}
+			continue
+		}
+		if *dst != nil || (name != "arguments" && !kindString.fits(v)) {
+			return false
+		}
+		*dst = v
+	}
+	return true
+}
+
+// fieldNames splits a list of JSON field names.
+func fieldNames(list string) []string { return strings.Fields(list) }
+
+// fieldOf names the field a member's key decodes into: the field itself,
+// "" for a key that matches no field, ok false for a key the decoder could
+// match in a way this reading does not follow (escaped, not ASCII, or
+// another letter case of a field name).
+func fieldOf(sp span, fields []string) (string, bool) {
+	if sp.escaped {
+		return "", false
+	}
+	for _, c := range sp.key {
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	for _, f := range fields {
+		if len(f) == len(sp.key) && strings.EqualFold(f, string(sp.key)) {
+			return f, f == string(sp.key)
+		}
+	}
+	return "", true
+}
+
+// valueKind is the JSON type a Go field decodes from without a type error.
+type valueKind uint8
+
+const (
+	kindAny valueKind = iota
+	kindString
+	kindBool
+)
+
+// fits reports whether v decodes into a field of the kind without a type
+// error (null leaves any field as it is).
+func (k valueKind) fits(v RawValue) bool {
+	switch {
+	case k == kindAny, v.IsNull():
+		return true
+	case k == kindString:
+		return len(v) > 0 && v[0] == '"'
+	}
+	return string(v) == "true" || string(v) == "false"
+}
+
+// text writes the summary text of the message (messageSummary's) into t.
+func (m *rawMessage) text(role string, blocks []rawBlock, t *cappedText) {
+	switch role {
+	case RoleToolResult:
+		t.str(m.toolName)
+		if string(m.isError) == "true" {
+			t.lit(" (error)")
+		}
+		t.lit(": ")
+		if len(m.content) > 0 && m.content[0] == '"' {
+			t.str(m.content)
+			return
+		}
+		first := true
+		for _, b := range blocks {
+			if b.is(BlockText) {
+				if !first {
+					t.lit(" ")
+				}
+				t.str(b.text)
+				first = false
+			}
+		}
+		return
+	case RoleBashExecution:
+		t.lit("$ ")
+		t.str(m.command)
+		return
+	case RoleBranchSummary, RoleCompactionSummary:
+		t.str(m.summary)
+		return
+	}
+	if stop := m.stopReason.StrOr(""); stop == "error" || stop == "aborted" {
+		t.lit("[" + stop + "] ")
+		t.str(m.errorMessage)
+		t.lit(" ")
+	}
+	first := true
+	part := func() {
+		if !first {
+			t.lit(" ")
+		}
+		first = false
+	}
+	for _, b := range blocks {
+		switch {
+		case b.is(BlockText):
+			part()
+			t.str(b.text)
+		case b.is(BlockToolCall):
+			part()
+			t.lit("→ ")
+			t.str(b.name)
+			t.lit("(")
+			t.raw(b.arguments)
+			t.lit(")")
+		case b.is(BlockImage):
+			part()
+			t.lit("[image]")
+		}
+	}
+	if len(m.content) > 0 && m.content[0] == '"' {
+		part()
+		t.str(m.content)
+	}
+}
+
+// cappedText collects text up to max bytes, cut only between runes; cut
+// records that something was left out.
+type cappedText struct {
+	b   []byte
+	max int
+	cut bool
+}
+
+func (t *cappedText) full() bool { return t.cut || len(t.b) >= t.max }
+
+func (t *cappedText) rune(r rune) {
+	if t.cut {
+		return
+	}
+	if len(t.b)+utf8.RuneLen(r) > t.max {
+		t.cut = true
+		return
+	}
+	t.b = utf8.AppendRune(t.b, r)
+}
+
+func (t *cappedText) lit(s string) {
+	for _, r := range s {
+		t.rune(r)
+	}
+}
+
+// raw copies JSON text as it is in the file (a json.RawMessage), cut only
+// before a byte that starts a character.
+func (t *cappedText) raw(v RawValue) {
+	if t.cut {
+		return
+	}
+	room := t.max - len(t.b)
+	if len(v) <= room {
+		t.b = append(t.b, v...)
+		return
+	}
+	k := room
+	for back := 0; k > 0 && back < utf8.UTFMax && !utf8.RuneStart(v[k]); back++ {
+		k--
+	}
+	t.b = append(t.b, v[:k]...)
+	t.cut = true
+}
+
+// str writes a JSON string value decoded as encoding/json decodes it
+// (invalid UTF-8 and unpaired surrogates become U+FFFD); anything but a
+// string writes nothing, as a field left empty.
+func (t *cappedText) str(v RawValue) {
+	if len(v) < 2 || v[0] != '"' {
+		return
+	}
+	s := v[1 : len(v)-1]
+	for r := 0; r < len(s) && !t.full(); {
+		c := s[r]
+		switch {
+		case c == '\\' && r+1 < len(s):
+			switch s[r+1] {
+			case 'b':
+				t.rune('\b')
+			case 'f':
+				t.rune('\f')
+			case 'n':
+				t.rune('\n')
+			case 'r':
+				t.rune('\r')
+			case 't':
+				t.rune('\t')
+			case 'u':
+				rr := hex4(s[r+2:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					rr1 := rune(-1)
+					if r+1 < len(s) && s[r] == '\\' && s[r+1] == 'u' {
+						rr1 = hex4(s[r+2:])
+					}
+					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+						t.rune(dec)
+						r += 6
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				t.rune(rr)
+				continue
+			default: // '"', '\\', '/'
+				t.rune(rune(s[r+1]))
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			if len(t.b) < t.max {
+				t.b = append(t.b, c)
+			} else {
+				t.cut = true
+			}
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			t.rune(rr) // an invalid byte is U+FFFD
+			r += size
+		}
+	}
+	if !t.cut && len(t.b) >= t.max {
+		t.cut = true // conservative: the text may have gone on
+	}
+}
+
+// hex4 reads four hex digits (the scanner validated them), -1 if absent.
+func hex4(s []byte) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// deeperThanDecoder reports whether encoding/json would refuse v for
+// nesting deeper than its limit (10,000): such a message is left to the
+// decoder, which says so.
+func deeperThanDecoder(v RawValue) bool {
+	const limit = 10000
+	if len(v) <= 2*limit || bytes.Count(v, []byte{'['})+bytes.Count(v, []byte{'{'}) <= limit {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '"':
+			end, _, ok := skipString(v, i)
+			if !ok {
+				return true
+			}
+			i = end - 1
+		case '{', '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}

@@ -61,3 +61,32 @@ func FuzzClip(f *testing.F) {
 		}
 	})
 }
+
+// TestClipKeepsFoldedTextUncopied: a text that is already folded is
+// clipped without a copy, so clipping a summary again for a narrower
+// column costs nothing but the cut.
+func TestClipKeepsFoldedTextUncopied(t *testing.T) {
+	short, long := "already folded text · 日本", strings.Repeat("word ", 40)+"end"
+	if n := testing.AllocsPerRun(100, func() { _ = Clip(short, 80) }); n != 0 {
+		t.Errorf("Clip of folded text allocated %v times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Clip(long, 80) }); n > 1 {
+		t.Errorf("Clip of a long folded text allocated %v times, want the cut only", n)
+	}
+}
+
+func BenchmarkClip(b *testing.B) {
+	text := strings.Repeat("const v = parse(\"héllo\", {depth: 3});\t// 日本\n", 40)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Clip(text, 240)
+	}
+}
+
+func BenchmarkClipByFolding(b *testing.B) {
+	text := strings.Repeat("const v = parse(\"héllo\", {depth: 3});\t// 日本\n", 40)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = clipByFolding(text, 240)
+	}
+}

@@ -89,41 +89,66 @@ func Clip(s string, n int) string {
 // clipPlain is Clip for text that holds nothing Text removes but tabs
 // and newlines (ok false otherwise): one pass that folds white space and
 // stops at the first rune past n, so clipping a long text reads only its
-// start (FuzzClip compares it with Fold and a cut).
+// start; while the folded text is a prefix of s it is not copied
+// (FuzzClip compares it with Fold and a cut).
 func clipPlain(s string, n int) (string, bool) {
 	if n < 0 {
 		return "", false
 	}
-	if len(s) <= n && isTidyASCIILine(s) {
-		return s, true
+	var b []byte        // the folded text, once it is no longer s[:end]
+	end := 0            // while b is nil, the folded text is s[:end]
+	count, keep := 0, 0 // runes folded; bytes of the first n-1 of them
+	gap := -1           // where the white space after the last rune kept starts
+	copyFrom := func() {
+		b = append(make([]byte, 0, min(len(s), 4*n+8)), s[:end]...)
 	}
-	b := make([]byte, 0, min(len(s), 4*n+4))
-	count, keep := 0, 0 // runes in b; bytes of its first n-1 runes
-	space := false      // white space since the last rune kept
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case r == ' ' || r == '\t' || r == '\n':
-			space = count > 0
-			continue
 		case r == utf8.RuneError || r < 0x20 || isHazard(r):
 			return "", false
-		case unicode.IsSpace(r):
-			space = count > 0
+		case !unicode.IsSpace(r):
+			for _, out := range [2]rune{' ', r} {
+				if out == ' ' {
+					if gap < 0 {
+						continue
+					}
+					if b == nil && (i != gap+1 || s[gap] != ' ') {
+						copyFrom()
+					}
+				} else if b == nil && i != end {
+					copyFrom() // white space before the first rune
+				}
+				if count++; count > n {
+					if b == nil {
+						return s[:keep] + "…", true
+					}
+					return string(b[:keep]) + "…", true
+				}
+				switch {
+				case b != nil:
+					b = utf8.AppendRune(b, out)
+				case out == ' ':
+					end = gap + 1
+				default:
+					end = i + utf8.RuneLen(r)
+				}
+				if count == n-1 {
+					keep = end
+					if b != nil {
+						keep = len(b)
+					}
+				}
+			}
+			gap = -1
 			continue
 		}
-		for _, out := range [2]rune{' ', r} {
-			if out == ' ' && !space {
-				continue
-			}
-			if count++; count > n {
-				return string(b[:keep]) + "…", true
-			}
-			b = utf8.AppendRune(b, out)
-			if count == n-1 {
-				keep = len(b)
-			}
+		if gap < 0 && count > 0 {
+			gap = i
 		}
-		space = false
+	}
+	if b == nil {
+		return s[:end], true
 	}
 	return string(b), true
 }

@@ -21,6 +21,7 @@ var clipSeeds = []string{
 	"", "x", "abc", "  lead and trail  ", "a\n\n  b\tc", "日本語テキスト", "wörd\u00a0nbsp\u3000ideo",
 	"\x1b[31mred\x1b[0m", "a\rb", "\xff\xfe", "a\u202eb", "\u0085nel", "x\u2028y", "ends with …",
 	strings.Repeat("word ", 100), strings.Repeat(" \t\n", 50) + "z", "\ufffd literal",
+	"a \u00a0b", "a  b", "a \tb", " a", "a ", "a \u2028b", "x \u3000", "a b\u00a0", "a \x7fb", "日 本  語",
 }
 
 func TestClipAgreesWithFolding(t *testing.T) {

@@ -89,68 +89,96 @@ func Clip(s string, n int) string {
 // clipPlain is Clip for text that holds nothing Text removes but tabs
 // and newlines (ok false otherwise): one pass that folds white space and
 // stops at the first rune past n, so clipping a long text reads only its
-// start; while the folded text is a prefix of s it is not copied
-// (FuzzClip compares it with Fold and a cut).
+// start. While the text is already folded it is not copied: the result
+// is a slice of s (FuzzClip compares it with Fold and a cut).
 func clipPlain(s string, n int) (string, bool) {
 	if n < 0 {
 		return "", false
 	}
-	var b []byte        // the folded text, once it is no longer s[:end]
-	end := 0            // while b is nil, the folded text is s[:end]
-	count, keep := 0, 0 // runes folded; bytes of the first n-1 of them
-	gap := -1           // where the white space after the last rune kept starts
-	copyFrom := func() {
-		b = append(make([]byte, 0, min(len(s), 4*n+8)), s[:end]...)
-	}
-	for i, r := range s {
+	// The folded text is s[:end] while s needs no folding.
+	count, keep, end, i := 0, 0, 0, 0 // runes folded, bytes of the first n-1
+	gap := false                      // white space after the last rune
+tidy:
+	for i < len(s) {
+		c, size := s[i], 1
 		switch {
-		case r == ' ' || r == '\t' || r == '\n':
-		case r == utf8.RuneError || r < 0x20 || isHazard(r):
-			return "", false
-		case !unicode.IsSpace(r):
-			for _, out := range [2]rune{' ', r} {
-				if out == ' ' {
-					if gap < 0 {
-						continue
-					}
-					if b == nil && (i != gap+1 || s[gap] != ' ') {
-						copyFrom()
-					}
-				} else if b == nil && i != end {
-					copyFrom() // white space before the first rune
-				}
-				if count++; count > n {
-					if b == nil {
-						return s[:keep] + "…", true
-					}
-					return string(b[:keep]) + "…", true
-				}
-				switch {
-				case b != nil:
-					b = utf8.AppendRune(b, out)
-				case out == ' ':
-					end = gap + 1
-				default:
-					end = i + utf8.RuneLen(r)
-				}
-				if count == n-1 {
-					keep = end
-					if b != nil {
-						keep = len(b)
-					}
-				}
+		case c > ' ' && c < 0x7f:
+		case c == ' ' && count > 0 && i+1 < len(s) && keptRuneAt(s, i+1):
+			// One space between runes.
+		case c >= utf8.RuneSelf:
+			r, rs := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || isHazard(r) {
+				return "", false
 			}
-			gap = -1
-			continue
+			if unicode.IsSpace(r) {
+				break tidy
+			}
+			size = rs
+		default:
+			break tidy
 		}
-		if gap < 0 && count > 0 {
-			gap = i
+		if count++; count > n {
+			return s[:keep] + "…", true
+		}
+		i += size
+		if end = i; count == n-1 {
+			keep = end
 		}
 	}
-	if b == nil {
+	if i == len(s) {
 		return s[:end], true
 	}
+	b := append(make([]byte, 0, min(len(s), 4*n+8)), s[:end]...)
+	for i < len(s) {
+		c, size := s[i], 1
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ' || c == '\t' || c == '\n':
+				gap = count > 0
+				i++
+				continue
+			case c < 0x20 || c == 0x7f:
+				return "", false
+			}
+		} else {
+			r, rs := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || isHazard(r) {
+				return "", false
+			}
+			if size = rs; unicode.IsSpace(r) {
+				gap = count > 0
+				i += size
+				continue
+			}
+		}
+		if gap {
+			if count++; count > n {
+				return string(b[:keep]) + "…", true
+			}
+			if b = append(b, ' '); count == n-1 {
+				keep = len(b)
+			}
+			gap = false
+		}
+		if count++; count > n {
+			return string(b[:keep]) + "…", true
+		}
+		if b = append(b, s[i:i+size]...); count == n-1 {
+			keep = len(b)
+		}
+		i += size
+	}
 	return string(b), true
+}
+
+// keptRuneAt reports whether s[i:] starts with a rune that Fold keeps and
+// clipPlain takes: not white space, not a hazard, valid UTF-8.
+func keptRuneAt(s string, i int) bool {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c > ' ' && c != 0x7f
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r != utf8.RuneError && !isHazard(r) && !unicode.IsSpace(r)
 }
 
 // HasControl reports whether s holds characters an inline editor cannot

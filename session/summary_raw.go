@@ -2,7 +2,9 @@ package session
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -24,7 +26,7 @@ import (
 // FuzzDescribeEntryRaw compares the two on arbitrary lines.
 
 // summaryFirstBudget is the first byte budget of a summary's text.
-const summaryFirstBudget = 4 << 10
+const summaryFirstBudget = 1 << 10
 
 // describeMessageRaw describes a message entry from its raw line, reading
 // first bytes of its text and more only when needed. ok is false when the
@@ -43,19 +45,15 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 	if !m.read(members) {
 		return EntrySummary{}, false
 	}
+	var blockBuf [8]rawBlock
 	var blocks []rawBlock
 	if len(m.content) > 0 && m.content[0] == '[' {
-		if blocks, ok = readBlocks(m.content); !ok {
+		if blocks, ok = readBlocks(m.content, blockBuf[:0]); !ok {
 			return EntrySummary{}, false
 		}
 	}
 	s := EntrySummary{Kind: e.Role}
-	if m.usage != nil {
-		var u Usage
-		if lenientUnmarshal(m.usage, &u) == nil {
-			s.Tokens = int(u.TotalTokens)
-		}
-	}
+	s.Tokens = totalTokens(m.usage)
 	switch e.Role {
 	case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
 	default: // the roles whose summary lists content blocks
@@ -65,15 +63,60 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 			}
 		}
 	}
+	text := textBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*text) <= 16*summaryFirstBudget { // a text that was all white space may have grown it
+			textBuffers.Put(text)
+		}
+	}()
 	for budget := max(first, 1); ; budget *= 4 {
-		t := cappedText{max: budget}
+		t := cappedText{b: (*text)[:0], max: budget}
 		m.text(e.Role, blocks, &t)
-		if text, done := clipSummary(string(t.b), t.cut); done {
-			s.Text = text
+		*text = t.b
+		if clipped, done := clipSummary(string(t.b), t.cut); done {
+			s.Text = clipped
 			return s, true
 		}
 	}
 }
+
+// textBuffers holds the buffers summaries are collected in.
+var textBuffers = sync.Pool{New: func() any { b := make([]byte, 0, summaryFirstBudget); return &b }}
+
+// totalTokens is int(Usage.TotalTokens) of a message's usage member as
+// the decoder gives it: a number that fits a float64, else 0. A usage
+// whose totalTokens the decoder could match differently goes to it.
+func totalTokens(usage RawValue) int {
+	if len(usage) == 0 || usage[0] != '{' {
+		return 0
+	}
+	var buf [16]span
+	members, _, ok := scanMembers(usage, 0, buf[:0])
+	if !ok {
+		return 0
+	}
+	var total RawValue
+	for _, sp := range members {
+		if name, ok := fieldOf(sp, usageFields); !ok || name == "totalTokens" && total != nil {
+			var u Usage
+			_ = lenientUnmarshal(usage, &u)
+			return int(u.TotalTokens)
+		} else if name == "totalTokens" {
+			total = RawValue(sp.value)
+		}
+	}
+	if len(total) == 0 || total[0] != '-' && !isDigit(total[0]) {
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(total), 64)
+	if err != nil {
+		return 0
+	}
+	return int(f)
+}
+
+// usageFields are the JSON names of Usage's fields.
+var usageFields = fieldNames(`input output cacheRead cacheWrite cacheWrite1h reasoning totalTokens cost`)
 
 // clipSummary clips a prefix of a summary's text (cut says the text went
 // on) and reports whether the clip is the whole text's: always when
@@ -163,14 +206,14 @@ func (b rawBlock) is(typ string) bool {
 var blockFields = fieldNames(`type text textSignature thinking thinkingSignature redacted data mimeType id name
 	arguments thoughtSignature namespace argumentsError`)
 
-// readBlocks reads a content array whose elements are objects or null
-// and whose fields all have the types ContentBlock declares.
-func readBlocks(content RawValue) ([]rawBlock, bool) {
-	var blocks []rawBlock
+// readBlocks appends the blocks of a content array whose elements are
+// objects or null and whose fields all have the types ContentBlock
+// declares.
+func readBlocks(content RawValue, blocks []rawBlock) ([]rawBlock, bool) {
 	var buf [8]span
 	i := skipWS(content, 1)
 	if i < len(content) && content[i] == ']' {
-		return nil, true
+		return blocks, true
 	}
 	for {
 		var b rawBlock

@@ -34,6 +34,12 @@ var rawSummarySeeds = []string{
 	`{"role":"user","content":"\u00e9\u65e5\u672c \xff\xfe invalid"}`,
 	`{"role":5,"content":"role not a string"}`,
 	`{"content":{"type":"text"}}`,
+	`{"role":"assistant","content":"u","usage":{"input":1,"totalTokens":-12.7}}`,
+	`{"role":"assistant","content":"u","usage":{"totalTokens":1e400}}`,
+	`{"role":"assistant","content":"u","usage":{"totalTokens":"7"}}`,
+	`{"role":"assistant","content":"u","usage":{"totalTokens":5,"totalTokens":"x"}}`, // the decoder keeps 5
+	`{"role":"assistant","content":"u","usage":{"TotalTokens":3}}`,
+	`{"role":"assistant","content":"u","usage":[1]}`,
 }
 
 // TestDescribeMessageRawAgrees: on the seeds, with budgets small enough to

@@ -51,38 +51,75 @@ type treeFrame struct {
 	child  string // prefix for the node's own children
 }
 
-func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
-	var line []byte
-	var stack []treeFrame
-	for i := len(tree.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, treeFrame{index: tree.Roots[i]})
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for {
-			line = appendTreeLine(line[:0], s, f.index, f.prefix, active, leaf)
-			w.Write(line)
-			kids := tree.Children(f.index)
-			if len(kids) == 1 { // linear run: same column
-				f = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child}
-				continue
-			}
-			for k := len(kids) - 1; k >= 0; k-- {
-				branch, cont := "├─ ", "│  "
-				if k == len(kids)-1 {
-					branch, cont = "└─ ", "   "
-				}
-				stack = append(stack, treeFrame{index: int(kids[k]), prefix: f.child + branch, child: f.child + cont})
-			}
-			break
-		}
-	}
+// treeWalk yields the tree's lines in drawing order: each entry with the
+// prefix drawn before its marker.
+type treeWalk struct {
+	tree  *session.Tree
+	stack []treeFrame
+	run   *treeFrame // the next entry of a linear run, if any
+	frame treeFrame
 }
 
-// appendTreeLine appends one entry's line: prefix, marker, id, time of
-// day, kind, summary and label (fmt's "%-8s" and "%-13s" pad by runes).
-func appendTreeLine(b []byte, s *session.Session, i int, prefix string, active []bool, leaf int) []byte {
+func newTreeWalk(tree *session.Tree) *treeWalk {
+	w := &treeWalk{tree: tree}
+	for i := len(tree.Roots) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, treeFrame{index: tree.Roots[i]})
+	}
+	return w
+}
+
+// next returns the next line's entry and prefix; ok is false at the end.
+func (w *treeWalk) next() (index int, prefix string, ok bool) {
+	var f treeFrame
+	switch {
+	case w.run != nil:
+		f, w.run = *w.run, nil
+	case len(w.stack) > 0:
+		f = w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+	default:
+		return 0, "", false
+	}
+	kids := w.tree.Children(f.index)
+	if len(kids) == 1 { // linear run: same column
+		w.frame = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child}
+		w.run = &w.frame
+	} else {
+		for k := len(kids) - 1; k >= 0; k-- {
+			branch, cont := "├─ ", "│  "
+			if k == len(kids)-1 {
+				branch, cont = "└─ ", "   "
+			}
+			w.stack = append(w.stack, treeFrame{index: int(kids[k]), prefix: f.child + branch, child: f.child + cont})
+		}
+	}
+	return f.index, f.prefix, true
+}
+
+// writeTree draws the tree; the entries are described on every core
+// ahead of the line being written.
+func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
+	order := make([]int32, 0, len(s.Entries))
+	for walk := newTreeWalk(tree); ; {
+		i, _, ok := walk.next()
+		if !ok {
+			break
+		}
+		order = append(order, int32(i))
+	}
+	walk := newTreeWalk(tree)
+	var line []byte
+	session.DescribeInOrder(len(order), func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
+		i, prefix, _ := walk.next()
+		w.WriteString(prefix) // the indent of a deep branch is most of the output: copy it once
+		line = appendTreeLine(line[:0], s, i, sum, active, leaf)
+		w.Write(line)
+	})
+}
+
+// appendTreeLine appends one entry's line after its prefix: marker, id,
+// time of day, kind, summary and label (fmt's "%-8s" and "%-13s" pad by runes).
+func appendTreeLine(b []byte, s *session.Session, i int, sum *session.EntrySummary, active []bool, leaf int) []byte {
 	e := &s.Entries[i]
 	marker := "·"
 	switch {
@@ -91,8 +128,6 @@ func appendTreeLine(b []byte, s *session.Session, i int, prefix string, active [
 	case active[i]:
 		marker = "*"
 	}
-	sum := session.DescribeEntry(e)
-	b = append(b, prefix...)
 	b = append(b, marker...)
 	b = append(b, ' ')
 	b = appendPadded(b, sanitize.Clip(e.ID, 12), 8)
@@ -142,23 +177,23 @@ func writeTreeJSON(w *bufio.Writer, s *session.Session, tree *session.Tree, acti
 	b = append(b, `,"roots":`...)
 	b = appendIDs(b, s, tree.Roots)
 	b = append(b, `,"nodes":[`...)
-	for i := range s.Entries {
+	session.DescribeInOrder(len(s.Entries), func(i int) *session.Entry { return &s.Entries[i] }, func(i int, sum *session.EntrySummary) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTreeNode(b, s, tree, i, active[i])
+		b = appendTreeNode(b, s, tree, i, sum.Text, active[i])
 		if len(b) >= 32<<10 {
 			w.Write(b)
 			b = b[:0]
 		}
-	}
+	})
 	b = append(b, "]}\n"...)
 	w.Write(b)
 }
 
 // appendTreeNode appends one node: {id, parentId, type, role?, timestamp,
 // label?, summary, active, children}.
-func appendTreeNode(b []byte, s *session.Session, tree *session.Tree, i int, active bool) []byte {
+func appendTreeNode(b []byte, s *session.Session, tree *session.Tree, i int, summary string, active bool) []byte {
 	e := &s.Entries[i]
 	b = append(b, `{"id":`...)
 	b = jsonv.AppendQuote(b, e.ID)
@@ -181,7 +216,7 @@ func appendTreeNode(b []byte, s *session.Session, tree *session.Tree, i int, act
 		b = jsonv.AppendQuote(b, l)
 	}
 	b = append(b, `,"summary":`...)
-	b = jsonv.AppendQuote(b, session.DescribeEntry(e).Text)
+	b = jsonv.AppendQuote(b, summary)
 	b = append(b, `,"active":`...)
 	b = strconv.AppendBool(b, active)
 	b = append(b, `,"children":`...)

@@ -1,9 +1,13 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 )
 
 // allocatedBy returns the bytes fn allocates (the whole process's
@@ -43,4 +47,30 @@ func TestDescribeEntryReadsWhatItShows(t *testing.T) {
 			t.Errorf("%s: describing a %d MB entry allocated %d KB; the summary needs a few", role, len(e.Raw)>>20, n>>10)
 		}
 	}
+}
+
+// BenchmarkDescribeEntry describes every entry of a session of small
+// entries (what session tree and the Session panel's rows do).
+func BenchmarkDescribeEntry(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "small.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gen.Write(f, gen.Config{TargetBytes: 8 << 20, Seed: 42, Shape: gen.ManySmall}); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range s.Entries {
+			DescribeEntry(&s.Entries[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Entries)), "ns/entry")
 }

@@ -69,8 +69,19 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 			textBuffers.Put(text)
 		}
 	}()
+	// Folded and clipped while it is decoded, up to the rune past the
+	// clip: the text needs no more than that unless it holds something
+	// only the whole sanitiser handles.
+	t := summaryText{folding: true}
+	t.clip.Reset(summaryRunes, *text)
+	m.text(e.Role, blocks, &t)
+	*text = t.clip.Buffer()
+	if clipped, ok := t.clip.Result(); ok {
+		s.Text = clipped
+		return s, true
+	}
 	for budget := max(first, 1); ; budget *= 4 {
-		t := cappedText{b: (*text)[:0], max: budget}
+		t := summaryText{b: (*text)[:0], max: budget}
 		m.text(e.Role, blocks, &t)
 		*text = t.b
 		if clipped, done := clipSummary(string(t.b), t.cut); done {
@@ -279,28 +290,50 @@ func (b *rawBlock) read(members []span) bool {
 	return true
 }
 
-// fieldNames splits a list of JSON field names.
-func fieldNames(list string) []string { return strings.Fields(list) }
+// fieldSet is the JSON names of a struct's fields by their lower case:
+// encoding/json matches a key to a field case-insensitively.
+type fieldSet map[string]string
+
+// fieldNames makes the set of a list of JSON field names (ASCII).
+func fieldNames(list string) fieldSet {
+	set := fieldSet{}
+	for _, f := range strings.Fields(list) {
+		set[strings.ToLower(f)] = f
+	}
+	return set
+}
 
 // fieldOf names the field a member's key decodes into: the field itself,
 // "" for a key that matches no field, ok false for a key the decoder could
 // match in a way this reading does not follow (escaped, not ASCII, or
 // another letter case of a field name).
-func fieldOf(sp span, fields []string) (string, bool) {
+func fieldOf(sp span, fields fieldSet) (string, bool) {
+	var lower [32]byte
 	if sp.escaped {
 		return "", false
 	}
-	for _, c := range sp.key {
-		if c >= utf8.RuneSelf {
+	if len(sp.key) > len(lower) {
+		for _, c := range sp.key {
+			if c >= utf8.RuneSelf {
+				return "", false
+			}
+		}
+		return "", true // longer than any field name
+	}
+	for k, c := range sp.key {
+		switch {
+		case c >= utf8.RuneSelf:
 			return "", false
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
 		}
+		lower[k] = c
 	}
-	for _, f := range fields {
-		if len(f) == len(sp.key) && strings.EqualFold(f, string(sp.key)) {
-			return f, f == string(sp.key)
-		}
+	f, ok := fields[string(lower[:len(sp.key)])]
+	if !ok {
+		return "", true
 	}
-	return "", true
+	return f, f == string(sp.key)
 }
 
 // valueKind is the JSON type a Go field decodes from without a type error.
@@ -325,7 +358,7 @@ func (k valueKind) fits(v RawValue) bool {
 }
 
 // text writes the summary text of the message (messageSummary's) into t.
-func (m *rawMessage) text(role string, blocks []rawBlock, t *cappedText) {
+func (m *rawMessage) text(role string, blocks []rawBlock, t *summaryText) {
 	switch role {
 	case RoleToolResult:
 		t.str(m.toolName)
@@ -391,36 +424,53 @@ func (m *rawMessage) text(role string, blocks []rawBlock, t *cappedText) {
 	}
 }
 
-// cappedText collects text up to max bytes, cut only between runes; cut
-// records that something was left out.
-type cappedText struct {
-	b   []byte
-	max int
-	cut bool
+// summaryText receives a summary's text rune by rune. Folding, it folds
+// and clips it as it comes (sanitize.Clipper) and wants no more once the
+// clip is decided; else it keeps the text itself up to max bytes, cut
+// only between runes (cut records that something was left out).
+type summaryText struct {
+	folding bool
+	clip    sanitize.Clipper
+	b       []byte
+	max     int
+	cut     bool
 }
 
-func (t *cappedText) full() bool { return t.cut || len(t.b) >= t.max }
-
-func (t *cappedText) rune(r rune) {
-	if t.cut {
-		return
+// more reports whether more of the text can still change the result.
+func (t *summaryText) more() bool {
+	if t.folding {
+		return t.clip.More()
 	}
-	if len(t.b)+utf8.RuneLen(r) > t.max {
+	return !t.cut
+}
+
+func (t *summaryText) rune(r rune) {
+	switch {
+	case t.folding:
+		t.clip.WriteRune(r)
+	case t.cut:
+	case len(t.b)+utf8.RuneLen(r) > t.max:
 		t.cut = true
-		return
+	case r < utf8.RuneSelf:
+		t.b = append(t.b, byte(r))
+	default:
+		t.b = utf8.AppendRune(t.b, r)
 	}
-	t.b = utf8.AppendRune(t.b, r)
 }
 
-func (t *cappedText) lit(s string) {
+func (t *summaryText) lit(s string) {
 	for _, r := range s {
 		t.rune(r)
 	}
 }
 
-// raw copies JSON text as it is in the file (a json.RawMessage), cut only
-// before a byte that starts a character.
-func (t *cappedText) raw(v RawValue) {
+// raw writes JSON text as it is in the file (a json.RawMessage); kept, it
+// is cut only before a byte that starts a character.
+func (t *summaryText) raw(v RawValue) {
+	if t.folding {
+		t.clip.Write(v)
+		return
+	}
 	if t.cut {
 		return
 	}
@@ -440,13 +490,24 @@ func (t *cappedText) raw(v RawValue) {
 // str writes a JSON string value decoded as encoding/json decodes it
 // (invalid UTF-8 and unpaired surrogates become U+FFFD); anything but a
 // string writes nothing, as a field left empty.
-func (t *cappedText) str(v RawValue) {
+func (t *summaryText) str(v RawValue) {
 	if len(v) < 2 || v[0] != '"' {
 		return
 	}
 	s := v[1 : len(v)-1]
-	for r := 0; r < len(s) && !t.full(); {
+	for r := 0; r < len(s) && t.more(); {
 		c := s[r]
+		if t.folding && c != '\\' {
+			// A run without escapes is its own bytes (invalid ones are
+			// U+FFFD to the Clipper, as to the decoder).
+			end := bytes.IndexByte(s[r:], '\\')
+			if end < 0 {
+				end = len(s) - r
+			}
+			t.clip.Write(s[r : r+end])
+			r += end
+			continue
+		}
 		switch {
 		case c == '\\' && r+1 < len(s):
 			switch s[r+1] {
@@ -482,11 +543,7 @@ func (t *cappedText) str(v RawValue) {
 			}
 			r += 2
 		case c < utf8.RuneSelf:
-			if len(t.b) < t.max {
-				t.b = append(t.b, c)
-			} else {
-				t.cut = true
-			}
+			t.rune(rune(c))
 			r++
 		default:
 			rr, size := utf8.DecodeRune(s[r:])
@@ -494,7 +551,7 @@ func (t *cappedText) str(v RawValue) {
 			r += size
 		}
 	}
-	if !t.cut && len(t.b) >= t.max {
+	if !t.folding && !t.cut && len(t.b) >= t.max {
 		t.cut = true // conservative: the text may have gone on
 	}
 }

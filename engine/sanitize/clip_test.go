@@ -91,3 +91,55 @@ func BenchmarkClipByFolding(b *testing.B) {
 		_ = clipByFolding(text, 240)
 	}
 }
+
+// TestClipperIsClip: text fed a rune at a time clips as Clip clips the
+// whole of it, or the Clipper says it cannot.
+func TestClipperIsClip(t *testing.T) {
+	took := 0
+	for _, s := range clipSeeds {
+		for _, n := range []int{0, 1, 2, 3, 5, 12, 80, 240} {
+			if clipperAgrees(t, s, n) {
+				took++
+			}
+		}
+	}
+	if took == 0 {
+		t.Fatal("the Clipper took none of the seeds")
+	}
+}
+
+func clipperAgrees(t *testing.T, s string, n int) bool {
+	t.Helper()
+	var c, w Clipper
+	c.Reset(n, nil)
+	c.WriteString(s)
+	got, ok := c.Result()
+	if ok && got != Clip(s, n) {
+		t.Errorf("Clipper(%q, %d) = %q, want %q", s, n, got, Clip(s, n))
+	}
+	// The same text written as bytes, in two parts.
+	w.Reset(n, nil)
+	half := len(s) / 2
+	for half > 0 && !utf8.RuneStart(s[half]) {
+		half--
+	}
+	w.Write([]byte(s[:half]))
+	w.Write([]byte(s[half:]))
+	if got2, ok2 := w.Result(); ok2 != ok || got2 != got {
+		t.Errorf("Clipper.Write(%q, %d) = %q, %v; WriteString gave %q, %v", s, n, got2, ok2, got, ok)
+	}
+	return ok
+}
+
+func FuzzClipper(f *testing.F) {
+	for _, s := range clipSeeds {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n %= 300
+		if n < 0 {
+			n = -n
+		}
+		clipperAgrees(t, s, n)
+	})
+}

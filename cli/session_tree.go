@@ -19,7 +19,8 @@ type SessionTreeCmd struct {
 }
 
 // Run prints the tree as Pi's /tree does: a linear run of entries stays in
-// one column, and only branch points indent their children. Both forms
+// one column, and only branch points indent their children (up to
+// treeIndentLevels levels). Both forms
 // are written as they are made, through one buffer: a tree has a line per
 // entry, and a session may have millions.
 func (c *SessionTreeCmd) Run(g *Globals) error {
@@ -47,8 +48,11 @@ func (c *SessionTreeCmd) Run(g *Globals) error {
 
 type treeFrame struct {
 	index  int
-	prefix string // drawn before this node's marker
-	child  string // prefix for the node's own children
+	prefix string // drawn before this node's marker (its last treeIndentLevels levels)
+	child  string // prefix for the node's own children (the same)
+	// depth and childDepth count the levels of prefix and child,
+	// hidden ones included.
+	depth, childDepth int
 }
 
 // treeWalk yields the tree's lines in drawing order: each entry with the
@@ -68,8 +72,9 @@ func newTreeWalk(tree *session.Tree) *treeWalk {
 	return w
 }
 
-// next returns the next line's entry and prefix; ok is false at the end.
-func (w *treeWalk) next() (index int, prefix string, ok bool) {
+// next returns the next line's entry, the innermost levels of its prefix
+// and how many outer levels are left out; ok is false at the end.
+func (w *treeWalk) next() (index int, prefix string, hidden int, ok bool) {
 	var f treeFrame
 	switch {
 	case w.run != nil:
@@ -78,11 +83,11 @@ func (w *treeWalk) next() (index int, prefix string, ok bool) {
 		f = w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 	default:
-		return 0, "", false
+		return 0, "", 0, false
 	}
 	kids := w.tree.Children(f.index)
 	if len(kids) == 1 { // linear run: same column
-		w.frame = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child}
+		w.frame = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child, depth: f.childDepth, childDepth: f.childDepth}
 		w.run = &w.frame
 	} else {
 		for k := len(kids) - 1; k >= 0; k-- {
@@ -90,10 +95,25 @@ func (w *treeWalk) next() (index int, prefix string, ok bool) {
 			if k == len(kids)-1 {
 				branch, cont = "└─ ", "   "
 			}
-			w.stack = append(w.stack, treeFrame{index: int(kids[k]), prefix: f.child + branch, child: f.child + cont})
+			w.stack = append(w.stack, treeFrame{index: int(kids[k]), prefix: innermostLevels(f.child + branch),
+				child: innermostLevels(f.child + cont), depth: f.childDepth + 1, childDepth: f.childDepth + 1})
 		}
 	}
-	return f.index, f.prefix, true
+	return f.index, f.prefix, max(0, f.depth-treeIndentLevels), true
+}
+
+// innermostLevels drops the outermost level of an indent one level deeper
+// than a line draws (a level is three characters).
+func innermostLevels(indent string) string {
+	if utf8.RuneCountInString(indent) <= 3*treeIndentLevels {
+		return indent
+	}
+	cut := 0
+	for range 3 {
+		_, size := utf8.DecodeRuneInString(indent[cut:])
+		cut += size
+	}
+	return indent[cut:]
 }
 
 // writeTree draws the tree; the entries are described on every core
@@ -101,7 +121,7 @@ func (w *treeWalk) next() (index int, prefix string, ok bool) {
 func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
 	order := make([]int32, 0, len(s.Entries))
 	for walk := newTreeWalk(tree); ; {
-		i, _, ok := walk.next()
+		i, _, _, ok := walk.next()
 		if !ok {
 			break
 		}
@@ -110,9 +130,14 @@ func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active [
 	walk := newTreeWalk(tree)
 	var line []byte
 	session.DescribeInOrder(len(order), func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
-		i, prefix, _ := walk.next()
-		w.WriteString(prefix) // the indent of a deep branch is most of the output: copy it once
-		line = appendTreeLine(line[:0], s, i, sum, active, leaf)
+		i, prefix, hidden, _ := walk.next()
+		line = line[:0]
+		if hidden > 0 {
+			line = append(line, "⋯"...)
+			line = append(strconv.AppendInt(line, int64(hidden), 10), ' ')
+		}
+		line = append(line, prefix...)
+		line = appendTreeLine(line, s, i, sum, active, leaf)
 		w.Write(line)
 	})
 }
@@ -242,3 +267,10 @@ func appendIDs(b []byte, s *session.Session, entries []int) []byte {
 	}
 	return append(b, ']')
 }
+
+// treeIndentLevels is how many levels of indent a tree line draws. Each
+// branch point indents its children one level, so a session that
+// branches again and again would push its lines ever further right (and
+// print mostly spaces); a deeper line starts with "⋯N", the number of
+// outer levels it leaves out, and draws the innermost ones.
+const treeIndentLevels = 8

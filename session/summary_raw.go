@@ -37,20 +37,14 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 		return EntrySummary{}, false
 	}
 	var buf [16]span
-	members, _, ok := scanMembers(msg, 0, buf[:0])
+	var blockBuf [8]rawBlock
+	members, blocks, ok := scanMessage(msg, buf[:0], blockBuf[:0])
 	if !ok {
 		return EntrySummary{}, false
 	}
 	var m rawMessage
 	if !m.read(members) {
 		return EntrySummary{}, false
-	}
-	var blockBuf [8]rawBlock
-	var blocks []rawBlock
-	if len(m.content) > 0 && m.content[0] == '[' {
-		if blocks, ok = readBlocks(m.content, blockBuf[:0]); !ok {
-			return EntrySummary{}, false
-		}
 	}
 	s := EntrySummary{Kind: e.Role}
 	s.Tokens = totalTokens(m.usage)
@@ -217,38 +211,72 @@ func (b rawBlock) is(typ string) bool {
 var blockFields = fieldNames(`type text textSignature thinking thinkingSignature redacted data mimeType id name
 	arguments thoughtSignature namespace argumentsError`)
 
-// readBlocks appends the blocks of a content array whose elements are
-// objects or null and whose fields all have the types ContentBlock
-// declares.
-func readBlocks(content RawValue, blocks []rawBlock) ([]rawBlock, bool) {
+// scanMessage lists the members of a message object (the reader
+// validated it as JSON) and reads the blocks of a content array on the
+// way instead of skipping it first; ok is false when a content array
+// holds what readBlocks does not take.
+func scanMessage(msg []byte, members []span, blocks []rawBlock) ([]span, []rawBlock, bool) {
+	i := skipWS(msg, 1)
+	if i < len(msg) && msg[i] == '}' {
+		return members, blocks, true
+	}
+	for {
+		keyEnd, escaped, ok := skipString(msg, i)
+		if !ok {
+			return nil, nil, false
+		}
+		key := msg[i+1 : keyEnd-1]
+		i = skipWS(msg, skipWS(msg, keyEnd)+1) // past the colon
+		start := i
+		if !escaped && string(key) == "content" && msg[i] == '[' {
+			blocks, i, ok = readBlocks(msg, i, blocks[:0])
+		} else {
+			i, ok = skipValue(msg, i)
+		}
+		if !ok {
+			return nil, nil, false
+		}
+		members = append(members, span{key: key, escaped: escaped, value: msg[start:i]})
+		i = skipWS(msg, i)
+		if i >= len(msg) || msg[i] == '}' {
+			return members, blocks, i < len(msg)
+		}
+		i = skipWS(msg, i+1) // past the comma
+	}
+}
+
+// readBlocks appends the blocks of the content array at d[i] (valid
+// JSON) when its elements are objects or null and their fields all have
+// the types ContentBlock declares; it returns the index after the array.
+func readBlocks(d []byte, i int, blocks []rawBlock) ([]rawBlock, int, bool) {
 	var buf [8]span
-	i := skipWS(content, 1)
-	if i < len(content) && content[i] == ']' {
-		return blocks, true
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == ']' {
+		return blocks, i + 1, true
 	}
 	for {
 		var b rawBlock
 		switch {
-		case bytes.HasPrefix(content[i:], []byte("null")):
+		case bytes.HasPrefix(d[i:], []byte("null")):
 			i += 4
-		case content[i] == '{':
-			members, end, ok := scanMembers(content, i, buf[:0])
+		case d[i] == '{':
+			members, end, ok := scanMembers(d, i, buf[:0])
 			if !ok || !b.read(members) {
-				return nil, false
+				return nil, 0, false
 			}
 			i = end
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 		blocks = append(blocks, b)
-		i = skipWS(content, i)
-		if i >= len(content) {
-			return nil, false
+		i = skipWS(d, i)
+		if i >= len(d) {
+			return nil, 0, false
 		}
-		if content[i] == ']' {
-			return blocks, true
+		if d[i] == ']' {
+			return blocks, i + 1, true
 		}
-		i = skipWS(content, i+1) // the scanner validated the commas
+		i = skipWS(d, i+1) // past the comma
 	}
 }
 
@@ -290,50 +318,65 @@ func (b *rawBlock) read(members []span) bool {
 	return true
 }
 
-// fieldSet is the JSON names of a struct's fields by their lower case:
-// encoding/json matches a key to a field case-insensitively.
-type fieldSet map[string]string
+// fieldSet is the JSON names of a struct's fields by length (encoding/json
+// matches a key to a field case-insensitively).
+type fieldSet [32][]string
 
-// fieldNames makes the set of a list of JSON field names (ASCII).
-func fieldNames(list string) fieldSet {
-	set := fieldSet{}
+// fieldNames makes the set of a list of JSON field names (ASCII, shorter
+// than 32 bytes).
+func fieldNames(list string) *fieldSet {
+	var set fieldSet
 	for _, f := range strings.Fields(list) {
-		set[strings.ToLower(f)] = f
+		set[len(f)] = append(set[len(f)], f)
 	}
-	return set
+	return &set
 }
 
 // fieldOf names the field a member's key decodes into: the field itself,
 // "" for a key that matches no field, ok false for a key the decoder could
 // match in a way this reading does not follow (escaped, not ASCII, or
 // another letter case of a field name).
-func fieldOf(sp span, fields fieldSet) (string, bool) {
-	var lower [32]byte
+func fieldOf(sp span, fields *fieldSet) (string, bool) {
 	if sp.escaped {
 		return "", false
 	}
-	if len(sp.key) > len(lower) {
-		for _, c := range sp.key {
-			if c >= utf8.RuneSelf {
-				return "", false
-			}
-		}
-		return "", true // longer than any field name
-	}
-	for k, c := range sp.key {
-		switch {
-		case c >= utf8.RuneSelf:
+	key := sp.key
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
 			return "", false
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
 		}
-		lower[k] = c
 	}
-	f, ok := fields[string(lower[:len(sp.key)])]
-	if !ok {
+	if len(key) >= len(fields) {
 		return "", true
 	}
-	return f, f == string(sp.key)
+	for _, f := range fields[len(key)] {
+		if string(key) == f {
+			return f, true
+		}
+	}
+	for _, f := range fields[len(key)] {
+		if asciiEqualFold(key, f) {
+			return f, false
+		}
+	}
+	return "", true
+}
+
+// asciiEqualFold compares ASCII text ignoring letter case.
+func asciiEqualFold(b []byte, s string) bool {
+	for i := range len(b) {
+		x, y := b[i], s[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // valueKind is the JSON type a Go field decodes from without a type error.

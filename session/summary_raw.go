@@ -96,10 +96,7 @@ func totalTokens(usage RawValue) int {
 		return 0
 	}
 	var buf [16]span
-	members, _, ok := scanMembers(usage, 0, buf[:0])
-	if !ok {
-		return 0
-	}
+	members, _ := membersOf(usage, 0, buf[:0])
 	var total RawValue
 	for _, sp := range members {
 		if name, ok := fieldOf(sp, usageFields); !ok || name == "totalTokens" && total != nil {
@@ -212,37 +209,37 @@ var blockFields = fieldNames(`type text textSignature thinking thinkingSignature
 	arguments thoughtSignature namespace argumentsError`)
 
 // scanMessage lists the members of a message object (the reader
-// validated it as JSON) and reads the blocks of a content array on the
-// way instead of skipping it first; ok is false when a content array
-// holds what readBlocks does not take.
+// validated it as JSON, so it is walked with membersOf's helpers) and
+// reads the blocks of a content array on the way instead of skipping it
+// first; ok is false when a content array holds what readBlocks does not
+// take.
 func scanMessage(msg []byte, members []span, blocks []rawBlock) ([]span, []rawBlock, bool) {
 	i := skipWS(msg, 1)
 	if i < len(msg) && msg[i] == '}' {
 		return members, blocks, true
 	}
-	for {
-		keyEnd, escaped, ok := skipString(msg, i)
-		if !ok {
-			return nil, nil, false
-		}
+	for i < len(msg) {
+		keyEnd := endOfString(msg, i)
 		key := msg[i+1 : keyEnd-1]
+		escaped := bytes.IndexByte(key, '\\') >= 0
 		i = skipWS(msg, skipWS(msg, keyEnd)+1) // past the colon
 		start := i
 		if !escaped && string(key) == "content" && msg[i] == '[' {
-			blocks, i, ok = readBlocks(msg, i, blocks[:0])
+			var ok bool
+			if blocks, i, ok = readBlocks(msg, i, blocks[:0]); !ok {
+				return nil, nil, false
+			}
 		} else {
-			i, ok = skipValue(msg, i)
-		}
-		if !ok {
-			return nil, nil, false
+			i = endOfValue(msg, i)
 		}
 		members = append(members, span{key: key, escaped: escaped, value: msg[start:i]})
 		i = skipWS(msg, i)
 		if i >= len(msg) || msg[i] == '}' {
-			return members, blocks, i < len(msg)
+			break
 		}
 		i = skipWS(msg, i+1) // past the comma
 	}
+	return members, blocks, true
 }
 
 // readBlocks appends the blocks of the content array at d[i] (valid
@@ -260,8 +257,8 @@ func readBlocks(d []byte, i int, blocks []rawBlock) ([]rawBlock, int, bool) {
 		case bytes.HasPrefix(d[i:], []byte("null")):
 			i += 4
 		case d[i] == '{':
-			members, end, ok := scanMembers(d, i, buf[:0])
-			if !ok || !b.read(members) {
+			members, end := membersOf(d, i, buf[:0])
+			if !b.read(members) {
 				return nil, 0, false
 			}
 			i = end
@@ -633,11 +630,7 @@ func deeperThanDecoder(v RawValue) bool {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case '"':
-			end, _, ok := skipString(v, i)
-			if !ok {
-				return true
-			}
-			i = end - 1
+			i = endOfString(v, i) - 1
 		case '{', '[':
 			if depth++; depth > limit {
 				return true

@@ -73,6 +73,7 @@ func register(m *mapping) {
 		registry.watched = map[string]int{}
 	}
 	registry.maps[m] = struct{}{}
+	mappedBytes(int64(m.length))
 	if registry.noWatch {
 		return
 	}
@@ -98,6 +99,9 @@ func register(m *mapping) {
 func unregister(m *mapping) {
 	registry.Lock()
 	defer registry.Unlock()
+	if _, ok := registry.maps[m]; ok {
+		mappedBytes(-int64(m.length))
+	}
 	delete(registry.maps, m)
 	if n, ok := registry.watched[m.path]; ok {
 		if n <= 1 {

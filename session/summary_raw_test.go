@@ -22,7 +22,7 @@ var rawSummarySeeds = []string{
 	`{"role":"branchSummary","summary":"went \"elsewhere\"\t\\"}`,
 	`{"role":"compactionSummary","summary":"kept","tokensBefore":"wrong"}`,
 	`{"role":"custom","customType":"n","content":[{"type":"text","text":"c"}]}`,
-	`{"role":"user","Content":"case"}`,                                 // another case of a field: the decoder's
+	`{"role":"user","Content":"case"}`,                                  // another case of a field: the decoder's
 	`{"role":"user","content":"a","content":"b"}`,                       // twice: the decoder's
 	`{"role":"user","\u0063ontent":"escaped key"}`,                      // escaped key: the decoder's
 	`{"role":"user","cöntent":"not ascii"}`,                             // not ASCII: the decoder's

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -31,6 +32,7 @@ var pacer struct {
 	read    bool  // gogc is known
 	watched bool  // a sentinel waits for the next cycle
 	percent int   // the percentage last set (0: none set)
+	limit   int64 // the memory limit last set (0: none set)
 }
 
 // mappedBytes adds delta to the bytes of live mappings and paces the
@@ -71,18 +73,33 @@ func processGOGC() int {
 const minOtherHeap = 4 << 20
 
 // repace sets the GC percentage for the mapped bytes and the live heap of
-// the last cycle (pacer locked).
+// the last cycle (pacer locked). It also sets a memory limit at that
+// goal (and a little room): the runtime keeps freed heap pages resident up
+// to its goal, and the goal it computes holds the mapped bytes, so without
+// a limit hundreds of MB of freed pages beside a 1 GB mapping stay
+// private memory. A GOMEMLIMIT of the user's own is left in force.
 func repace() {
 	p := pacer.gogc
+	limit := int64(math.MaxInt64)
 	if pacer.mapped > 0 {
 		other := max(liveHeap()-pacer.mapped, minOtherHeap)
 		p = max(1, int(int64(pacer.gogc)*other/(pacer.mapped+other)))
+		limit = pacer.mapped + other*int64(100+pacer.gogc)/100 + limitSlack
 	}
 	if p != pacer.percent {
 		pacer.percent = p
 		debug.SetGCPercent(p)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" && limit != pacer.limit {
+		pacer.limit = limit
+		debug.SetMemoryLimit(limit)
+	}
 }
+
+// limitSlack is what the memory limit allows beyond the heap goal: the
+// runtime's own memory (stacks, metadata) and room to allocate while a
+// cycle runs.
+const limitSlack = 48 << 20
 
 // liveHeap is the heap the last cycle found live (mapped files included).
 func liveHeap() int64 {

@@ -68,6 +68,9 @@ func rawAgrees(t *testing.T, msg []byte, first int) bool {
 	if err != nil || e.Type != TypeMessage {
 		return false
 	}
+	if d := describeDecoded(e); sanitize.Fold(d.Text) != d.Text {
+		t.Errorf("message %q: summary %q is not folded", msg, d.Text) // the Session panel keeps it as it is
+	}
 	got, ok := describeMessageRaw(e, first)
 	if !ok {
 		return false

@@ -242,10 +242,11 @@ func lastActivity(s *session.Session) time.Time {
 }
 
 // describe decodes one entry's summary (safe on any goroutine: it only
-// reads the immutable session).
+// reads the immutable session). The summary's text is folded already
+// (DescribeEntry clips it): kept as it is, not copied by another Fold.
 func describe(e *session.Entry) summaryCell {
 	sum := session.DescribeEntry(e)
-	return summaryCell{text: sanitize.Fold(sum.Text), tokens: sum.Tokens, ready: true}
+	return summaryCell{text: sum.Text, tokens: sum.Tokens, ready: true}
 }
 
 // summariesMsg delivers decoded summaries of one load: cells[k] belongs

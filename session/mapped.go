@@ -52,6 +52,19 @@ type mapping struct {
 	mu       sync.Mutex
 	valid    uintptr // bytes still backed by the file (length until healed)
 	released bool
+	cut      bool // the file was found shorter than when it was mapped
+}
+
+// wasCut reports whether the file was found shorter than when it was
+// mapped (by the file watch or a caught fault): bytes past its new end
+// now read as zeros.
+func (m *mapping) wasCut() bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cut
 }
 
 // registry holds the live mappings, for finding the one a fault hit and
@@ -179,6 +192,7 @@ func (m *mapping) heal() bool {
 	if fi.Size() >= m.size {
 		return false
 	}
+	m.cut = true
 	page := uintptr(os.Getpagesize())
 	keep := (uintptr(max(fi.Size(), 0)) + page - 1) &^ (page - 1)
 	if keep < m.valid && zeroPages(m.addr+keep, m.valid-keep) == nil {

@@ -34,7 +34,17 @@ type Session struct {
 	dups    []DuplicateID // ids used by several entries (nil when none)
 	name    string
 	named   bool
+	// mapping is the mapped file the entries lie in (nil when read).
+	mapping *mapping
 }
+
+// Truncated reports whether the file of a mapped session was found
+// shorter than what was read (by the file watch, or a fault caught while
+// reading it): the bytes past its new end, and every entry, id or text
+// that lay there, now read as zeros. Re-read the file. A session that was
+// read rather than mapped keeps its bytes and reports false. It does no
+// IO, so a view may ask.
+func (s *Session) Truncated() bool { return s.mapping.wasCut() }
 
 // Label is the resolved label of one entry (the last label entry for the
 // target in file order wins; an empty label clears it).

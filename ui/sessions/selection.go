@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -218,8 +219,10 @@ func (m *Model) announce(idx int) tea.Cmd {
 	}
 	m.selEntry, m.atLeaf = id, atLeaf
 	sel := cur
-	sel.SessionFile, sel.SessionName = ls.file, ls.title
-	sel.EntryID, sel.AtLeaf, sel.ActivePreset, sel.FreshBranch = id, atLeaf, active, fresh
+	// The shared selection outlives this snapshot of the file: it holds
+	// copies, not views of a mapped file that may be cut under it.
+	sel.SessionFile, sel.SessionName = ls.file, strings.Clone(ls.title)
+	sel.EntryID, sel.AtLeaf, sel.ActivePreset, sel.FreshBranch = strings.Clone(id), atLeaf, active, fresh
 	sel.SearchQuery = "" // a hit is revealed once, where it landed
 	return func() tea.Msg { return common.SelectionChangedMsg{Selection: sel} }
 }

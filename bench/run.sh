@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance budgets of issue 13, measured as a user meets them: every
+# The performance budgets of issues 13 and 20, measured as a user meets them: every
 # command runs as a fresh process several times (after a warm-up run, the
 # inputs in the page cache), and the script prints the median and spread
 # of wall time and CPU time, peak RSS and peak private memory (RssAnon,
@@ -14,7 +14,8 @@
 #
 # Inputs are generated once, deterministically, into BENCH_DIR (default
 # ~/.cache/forgebench-bench): 100 MB sessions of few large and of many
-# small entries, a 1 GB session and a project with 2,000 sessions.
+# small entries, a 1 GB session, a project with 2,000 sessions and a saved
+# request of two million fields (payload show).
 # BENCH_SKIP=pi,1g,tui,go leaves parts out. The exit status is 1 when a budget
 # fails.
 set -euo pipefail
@@ -58,6 +59,12 @@ if [ "$(cat "$data/agent.stamp" 2>/dev/null)" != "2000 v1" ]; then
 fi
 mkdir -p "$project" "$data/forge"
 ws=(--cwd "$project" --agent-dir "$agent" --forge-dir "$data/forge")
+# A saved request of two million fields (issue 20): payload show.
+if [ "$(cat "$data/payload.stamp" 2>/dev/null)" != "2000000 v1" ]; then
+  echo "generating $data/payload-2m.json …" >&2
+  "$BENCH_BIN/gen" -payload "$data/payload-2m.json" -keys 2000000 >/dev/null
+  echo "2000000 v1" >"$data/payload.stamp"
+fi
 printf '{"template":"Hello {{ runtime.cwd }}{%% if parameters.name %%}, {{ parameters.name | upper }}{%% endif %%}.","env":{"runtime":{"cwd":"/w"},"parameters":{"name":"ada"},"extensions":{}}}\n' >"$data/render.json"
 printf '{"stack":%s,"runtime":%s,"base":"You are pi.","messages":%s}\n' \
   "$(cat cli/testdata/reviewer.json)" "$(cat cli/testdata/runtime.json)" "$(cat cli/testdata/messages.json)" >"$data/compile.json"
@@ -99,12 +106,15 @@ for f in few small; do
   bench_measure "context leaf $f" -- "${fb[@]}" session context "$file" --json
   bench_measure "context mid $f" -- "${fb[@]}" session context "$file" --leaf "$mid" --json
   bench_measure "stats $f" -- "${fb[@]}" session stats "$file"
+  bench_measure "tree $f" -- "${fb[@]}" session tree "$file"
 done
+bench_measure "payload show 2M fields" -- "${fb[@]}" payload show "$data/payload-2m.json"
 bench_warm "$agent"/sessions/*/*.jsonl
 bench_measure "list 2000" -- "${fb[@]}" "${ws[@]}" session list
 if ! skip 1g; then
   bench_warm "$data/huge.jsonl"
   BENCH_RUNS=$huge_runs bench_measure "show 1 GB" -- "${fb[@]}" session show "$data/huge.jsonl" --json
+  BENCH_RUNS=$huge_runs bench_measure "tree 1 GB" -- "${fb[@]}" session tree "$data/huge.jsonl"
 fi
 bench_measure "hello-world" -stdin "$data/render.json" -- "$hello"
 bench_measure "template render --request -" -stdin "$data/render.json" -- "${fb[@]}" template render --request -
@@ -173,10 +183,18 @@ for f in few small; do
   fi
   row "session show --json, $f: private / file size" "$(awk -v a="$(bench_get "show $f" private)" -v s="$size" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
 done
+row "session tree, small: wall / session show --json" \
+  "$(awk -v a="$(bench_get "tree small" wall)" -v b="$(bench_get "show small" wall)" 'BEGIN{printf "%.2f", a/b}')" 2 "×"
+row "payload show, 2M fields: wall" "$(bench_get "payload show 2M fields" wall)" 3 "s"
+row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" private)" 300 "MiB"
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
 if ! skip 1g; then
   row "1 GB session (show): private / file size" \
     "$(awk -v a="$(bench_get "show 1 GB" private)" -v s="$(mib "$data/huge.jsonl")" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
+  row "1 GB session (tree): wall / session show --json" \
+    "$(awk -v a="$(bench_get "tree 1 GB" wall)" -v b="$(bench_get "show 1 GB" wall)" 'BEGIN{printf "%.2f", a/b}')" 2 "×"
+  row "1 GB session (tree): private / file size" \
+    "$(awk -v a="$(bench_get "tree 1 GB" private)" -v s="$(mib "$data/huge.jsonl")" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
 fi
 hw=$(bench_get hello-world wall)
 for c in "template render --request -" "preset compile --request -"; do
@@ -187,5 +205,5 @@ for tsv in "$BENCH_BIN/gobench.tsv" "$BENCH_BIN/tui.tsv"; do
   while IFS=$'\t' read -r name value budget unit; do row "$name" "$value" "$budget" "$unit"; done <"$tsv"
 done
 [ -z "$pi_pkg" ] && echo "(no Pi ratios: Pi 1.6.0 was not available)"
-echo "all Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./session/ ./ui/sessions/"
+echo "all Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./engine/sanitize/ ./session/ ./cli/ ./ui/sessions/"
 exit "$failed"

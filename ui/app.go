@@ -63,6 +63,9 @@ type Model struct {
 	// find is the global search view (ctrl+f); drawn instead of the body
 	// while open.
 	find *find.Model
+	// whole is the open "view whole" overlay (whole.go; nil: none),
+	// drawn over the body.
+	whole *common.Viewer
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -207,6 +210,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openFindMsg:
 		return m, m.find.Open()
 	}
+	if cmd, ok := m.wholeMsg(msg); ok {
+		return m, cmd
+	}
 	var paletteCmd tea.Cmd
 	if m.palette.IsOpen() { // cursor blinks and the like
 		m.palette, paletteCmd = m.palette.Update(msg)
@@ -245,6 +251,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if msg.String() == "ctrl+c" {
 		return m.requestQuit()
+	}
+	if m.whole != nil {
+		return m.wholeKey(msg)
 	}
 	if m.showHelp {
 		switch {
@@ -406,7 +415,10 @@ func (m *Model) View() tea.View {
 func (m *Model) view() tea.View {
 	bodyH := max(0, m.height-chromeHeight)
 	body := m.panels[m.active].View()
-	if m.find.IsOpen() {
+	switch {
+	case m.whole != nil:
+		body = m.whole.View(&m.com.Styles, m.width, bodyH)
+	case m.find.IsOpen():
 		body = m.find.View(m.width, bodyH)
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
@@ -433,6 +445,9 @@ func (m *Model) view() tea.View {
 // coordinates (its top-left cell is 0, 0), which finds the pane under
 // the pointer. Nothing reaches a panel while a dialog is open.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.whole != nil && m.confirmQuit == nil {
+		return m.wholeMouse(msg)
+	}
 	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.confirmQuit != nil {
 		return nil
 	}

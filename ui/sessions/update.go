@@ -38,6 +38,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reload()
 	case key.Matches(msg, k.Follow):
 		return m.toggleFollow()
+	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
+		cmd, _ := m.focusKey(msg)
+		return cmd
 	case m.ls == nil:
 		return m.navigate(msg)
 	case key.Matches(msg, k.GotoEntry):
@@ -56,10 +59,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Thinking):
 		m.detail.thinking = !m.detail.thinking
 		return nil
-	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext:
-		return m.copyContext(m.context.idx(), m.focus)
-	case key.Matches(msg, m.com.Keys.Copy):
-		return m.copyEntry(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.CopyContext):
 		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:

@@ -57,6 +57,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.applyTailStarted(msg)
 	case tailMsg:
 		return m.applyTail(msg)
+	case copiedMsg:
+		m.applyCopied(msg)
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {
@@ -75,6 +77,9 @@ func (m *Model) reloadByUser() tea.Cmd {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.status = ""
+	if cmd, ok := m.focusKey(msg); ok {
+		return cmd
+	}
 	switch m.screen {
 	case screenTranscript:
 		return m.transcriptKey(msg)

@@ -28,7 +28,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"preview_enable", func(hs *harness) {
 			hs.selectCapability("project:test-runner")
-			hs.Press("a")
+			hs.Press("+")
 		}},
 		{"reset_second_step", func(hs *harness) { hs.Press("R", "y") }},
 	}

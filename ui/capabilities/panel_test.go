@@ -62,7 +62,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	file := hs.mainSession()
 	size := fileSize(t, file)
 	hs.selectCapability("project:review-mode")
-	hs.Press("a")
+	hs.Press("+")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogPreview || !d.preview.canWrite() {
 		t.Fatalf("preview: %+v", d)
@@ -87,7 +87,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 		}
 		return false
 	}
-	hs.Press("a", "y")
+	hs.Press("+", "y")
 	if fileSize(t, file) == size {
 		t.Fatal("confirming did not write")
 	}
@@ -99,7 +99,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	}
 	// Disable the card under the cursor in the session pane.
 	hs.focusOn(paneSession)
-	hs.Press("G", "d")
+	hs.Press("G", "-")
 	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70), "\n"), "stops ") {
 		t.Fatalf("disable preview: %+v", d)
 	}
@@ -132,7 +132,7 @@ func TestResetAsksTwice(t *testing.T) {
 
 func TestAddAndEnableBound(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("+")
+	hs.Press("A")
 	hs.Type("Answer in French.")
 	hs.Press("enter")
 	if d := hs.m.dialog; d == nil || d.kind != dialogPreview || d.preview.op.Arg != "Answer in French." {
@@ -144,7 +144,7 @@ func TestAddAndEnableBound(t *testing.T) {
 		t.Fatalf("manual directive: %+v", act)
 	}
 	// Enable-bound offers the bindings of the Preset in force.
-	hs.Press("A")
+	hs.Press("B")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogBindings || len(d.choices) != 2 {
 		t.Fatalf("bindings chooser: %+v", d)
@@ -154,7 +154,7 @@ func TestAddAndEnableBound(t *testing.T) {
 		t.Fatalf("idempotent enable-bound: %+v", d)
 	}
 	hs.Press("esc")
-	hs.Press("A", "down", "enter", "y") // review: human-only binding with overrides
+	hs.Press("B", "down", "enter", "y") // review: human-only binding with overrides
 	act = hs.m.view.state.Active()
 	if len(act) != 4 || act[3].Snapshot.BindingID() != "review" {
 		t.Fatalf("bound review: %+v", act)
@@ -167,7 +167,7 @@ func TestRefusals(t *testing.T) {
 	file := hs.mainSession()
 	size := fileSize(t, file)
 	hs.selectCapability("global:plain-english")
-	hs.Press("+")
+	hs.Press("A")
 	hs.Type("x")
 	hs.Press("enter")
 	d := hs.m.dialog
@@ -191,7 +191,7 @@ func TestRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.selectCapability("project:test-runner")
-	hs.Press("a")
+	hs.Press("+")
 	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
 		t.Fatalf("live: %+v", d)
 	}
@@ -205,7 +205,7 @@ func TestRefusals(t *testing.T) {
 	hs = newHarness(t, 160, 48, true)
 	file = hs.mainSession()
 	hs.selectCapability("project:test-runner")
-	hs.Press("a")
+	hs.Press("+")
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +258,7 @@ func TestEditSaveConflictKeepsTheDraft(t *testing.T) {
 
 func TestCreateEditToolsAndDelete(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("n")
+	hs.Press("a")
 	hs.Type("lint")
 	hs.Press("enter")
 	e := hs.m.edit
@@ -308,7 +308,7 @@ func TestBindingsViewAndEnableFromIt(t *testing.T) {
 	if hs.m.dialog != nil {
 		t.Fatal("x is not an action in the bindings view")
 	}
-	hs.Press("down", "a")
+	hs.Press("down", "+")
 	if d := hs.m.dialog; d == nil || d.preview.op != (capstate.Operation{Kind: capstate.OpEnableBound, Arg: "review"}) {
 		t.Fatalf("enable from the bindings view: %+v", d)
 	}

@@ -21,17 +21,20 @@ import (
 type Viewer struct {
 	whole Whole
 	text  string
+	note  string
 	// lines are text wrapped for width; offset is the first line shown
 	// and height the last height drawn (for paging).
-	lines  []string
-	width  int
-	height int
-	offset int
+	lines []string
+	width int
+	// noteLines are the first lines of lines that show the Note.
+	noteLines int
+	height    int
+	offset    int
 }
 
 // NewViewer opens w, whose text is at hand (ShowWhole loaded it).
 func NewViewer(w Whole) *Viewer {
-	return &Viewer{whole: w, text: sanitize.Text(strings.TrimRight(w.Text, "\n"))}
+	return &Viewer{whole: w, text: sanitize.Text(strings.TrimRight(w.Text, "\n")), note: sanitize.Text(strings.TrimSpace(w.Note))}
 }
 
 // Whole is what the viewer shows.
@@ -93,15 +96,24 @@ func ViewerHelp(k *keymap.Set) []key.Binding {
 func (v *Viewer) View(st *themes.Styles, width, height int) string {
 	inner := max(1, width-4)
 	if v.lines == nil || v.width != inner {
-		v.lines, v.width = wrapWhole(v.text, inner), inner
+		v.lines, v.width, v.noteLines = wrapWhole(v.text, inner), inner, 0
+		if v.note != "" {
+			note := wrapWhole(v.note, inner)
+			v.noteLines = len(note)
+			v.lines = append(append(note, ""), v.lines...)
+		}
 	}
 	rows := max(0, height-2)
 	v.height = rows
 	v.offset = Clamp(v.offset, 0, max(0, len(v.lines)-rows))
 	end := min(len(v.lines), v.offset+rows)
 	shown := make([]string, 0, end-v.offset)
-	for _, l := range v.lines[v.offset:end] {
-		shown = append(shown, st.Text.Normal.Render(l))
+	for i, l := range v.lines[v.offset:end] {
+		style := st.Text.Normal
+		if v.offset+i < v.noteLines {
+			style = st.Text.Warning // the pane's status, above the text
+		}
+		shown = append(shown, style.Render(l))
 	}
 	info := fmt.Sprintf("all %d lines", len(v.lines))
 	if len(v.lines) > rows {

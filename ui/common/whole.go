@@ -23,11 +23,14 @@ import (
 // its cause, a preview, an agent's detail. Title says what it is ("entry
 // 33a03556", "the cause of block 3"); Text is the text, or Load computes
 // it (decoding an entry, rebuilding a context) and then runs in a command,
-// never in Update.
+// never in Update. Note is the pane's status line, whole: the overlay
+// shows it above the text (a status is cut to its line on screen); copy
+// and the pager leave it out.
 type Whole struct {
 	Title string
 	Text  string
 	Load  func() (string, error)
+	Note  string
 }
 
 // text is the Whole's text, loaded when it has a Load.

@@ -66,7 +66,7 @@ func DefaultPresets() Presets {
 		Delete:    bind([]string{"x"}, "x", "delete"),
 		Edit:      bind([]string{"e"}, "e", "edit in $EDITOR"),
 		Save:      bind([]string{"ctrl+s"}, "ctrl+s", "save"),
-		Fork:      bind([]string{"S"}, "S", "fork (save as)"),
+		Fork:      bind([]string{"S"}, "S", "fork"),
 		New:       bind([]string{"a"}, "a", "new preset"),
 		Undo:      bind([]string{"u"}, "u", "undo"),
 		Redo:      bind([]string{"U", "ctrl+r"}, "U", "redo"),

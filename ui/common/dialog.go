@@ -66,13 +66,18 @@ func (c *Confirm) View(st *themes.Styles, width, height int) string {
 func DialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
 
 // DialogBox draws a titled dialog with body lines and a key hint, at most
-// width×height cells: the frame every modal of the workbench shares.
+// width×height cells: the frame every modal of the workbench shares. The
+// hint wraps rather than lose a key; body lines wider than the box (the
+// caller wraps them, Wrap) are cut.
 func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
 	inner := DialogInner(width)
 	lines := []string{st.Dialog.Title.Render(title), ""}
 	lines = append(lines, body...)
 	if hint != "" {
-		lines = append(lines, "", st.Text.Muted.Render(hint))
+		lines = append(lines, "")
+		for _, l := range Wrap(hint, inner) {
+			lines = append(lines, st.Text.Muted.Render(l))
+		}
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
@@ -140,10 +145,12 @@ func Dim(screen string) string {
 	return strings.Join(lines, "\n")
 }
 
-// Wrap breaks text into lines of at most width cells at word boundaries.
+// Wrap breaks text into lines of at most width cells at word boundaries,
+// and inside a word longer than the width (an id, a path), so nothing is
+// cut.
 func Wrap(text string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	return strings.Split(ansi.Wordwrap(text, width, ""), "\n")
+	return strings.Split(ansi.Wrap(text, width, ""), "\n")
 }

@@ -152,7 +152,7 @@ func (c *Common) Page(w Whole) tea.Cmd {
 // nothing here, and note says so). handled is false for any other key.
 func (c *Common) FocusKey(msg tea.KeyPressMsg, focused func() (Whole, bool), report func(note string, err error) tea.Msg) (cmd tea.Cmd, note string, handled bool) {
 	k := c.Keys
-	if !key.Matches(msg, k.Copy, k.View, k.Pager) {
+	if k == nil || !key.Matches(msg, k.Copy, k.View, k.Pager) {
 		return nil, "", false
 	}
 	w, ok := focused()

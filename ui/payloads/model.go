@@ -138,7 +138,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.view.Focus() == requestdiff.Lines:
 		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, m.com.Keys.View, m.com.Keys.Copy, k.Back}
 	}
-	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, m.com.Keys.View, k.NextChange, k.Jump, k.Requests, m.com.Keys.Copy}
+	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, m.com.Keys.View, k.NextChange, k.Jump, k.Requests}
 }
 
 // FullHelp implements common.Panel.

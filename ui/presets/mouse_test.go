@@ -216,7 +216,7 @@ func TestClickSelectsAProfile(t *testing.T) {
 // Under a dialog the mouse does nothing.
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("n")
+	hs.Press("a")
 	if hs.m.dlg == nil {
 		t.Fatal("n opens the new-preset prompt")
 	}
@@ -254,7 +254,7 @@ func TestProfilesViewHelpNamesProfiles(t *testing.T) {
 		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
 	}
 	got := strings.Join(hints, " • ")
-	for _, want := range []string{"n new profile", "i edit profile", "enter open its preset", "p presets"} {
+	for _, want := range []string{"a new profile", "i edit profile", "enter open its preset", "p presets"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the profiles view's keys lack %q: %s", want, got)
 		}

@@ -155,7 +155,7 @@ func (m *Model) pickerView(st *themes.Styles) string {
 	var lines []string
 	switch {
 	case p.typing:
-		lines = append(lines, p.input.View(), "", st.Text.Muted.Render("enter compares · esc back to the list"))
+		lines = append(lines, p.input.View(), "", st.Text.Muted.Render(m.keys.Open.Help().Key+" compares · "+m.keys.Back.Help().Key+" back to the list"))
 	case p.loading:
 		lines = append(lines, st.Text.Muted.Render("looking for saved payloads, requests and presets…"))
 	default:

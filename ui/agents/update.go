@@ -76,10 +76,10 @@ func (m *Model) reloadByUser() tea.Cmd {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	m.status = ""
-	if cmd, ok := m.focusKey(msg); ok {
+	if cmd, ok := m.focusKey(msg); ok { // before the status goes: v shows it whole
 		return cmd
 	}
+	m.status = ""
 	switch m.screen {
 	case screenTranscript:
 		return m.transcriptKey(msg)

@@ -43,8 +43,15 @@ func (m *Model) applyCopied(msg copiedMsg) {
 	m.setStatus(msg.note, false)
 }
 
-// focused is the thing under the focus, whole.
+// focused is the thing under the focus, whole, with the status line
+// (cut in the border) as its note.
 func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.status
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
 	if m.screen == screenTranscript {
 		return m.transcriptEntryWhole()
 	}

@@ -224,3 +224,24 @@ func TestFocusKeyActsOnTheFocusedThing(t *testing.T) {
 		t.Fatal("j is not FocusKey's")
 	}
 }
+
+// A pane's status is cut to its line on screen: the overlay shows it
+// whole above the text, and copy and the pager leave it out.
+func TestViewerShowsTheNoteAboveTheText(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	note := "not saved: the file changed on disk since you opened it; the session " + longID + " keeps its entries"
+	v := NewViewer(Whole{Title: "capability project:review-mode", Text: "body line", Note: note})
+	plain := ansi.Strip(v.View(&st, 60, 12))
+	joined := strings.Join(strings.Fields(strings.NewReplacer("┃", "").Replace(plain)), "")
+	if !strings.Contains(joined, strings.Join(strings.Fields(note), "")) {
+		t.Fatalf("the note is not whole:\n%s", plain)
+	}
+	if strings.Index(plain, "not saved") > strings.Index(plain, "body line") {
+		t.Fatalf("the note comes first:\n%s", plain)
+	}
+	h := uitest.New[*recorder](t, &recorder{}, (*recorder).update)
+	h.Run(Copy(v.Whole(), func(string, error) tea.Msg { return nil }))
+	if len(h.Clipboard) != 1 || h.Clipboard[0] != "body line" {
+		t.Fatalf("copy leaves the note out: %q", h.Clipboard)
+	}
+}

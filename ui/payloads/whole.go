@@ -39,8 +39,15 @@ func (m *Model) applyCopied(msg copiedMsg) {
 	m.setStatus(msg.note, false)
 }
 
-// focused is the thing under the focus, whole.
+// focused is the thing under the focus, whole, with the status line as
+// its note.
 func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.status
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
 	if m.mode == modeRequests {
 		r, ok := m.reqs.Selected()
 		if !ok {
@@ -55,9 +62,11 @@ func (m *Model) focused() (common.Whole, bool) {
 	return m.view.Whole(m.headerText())
 }
 
-// headerText is the header's lines whole, without styling.
+// headerText is the header's lines whole, without styling, and without
+// the status message that may stand in for the cause or the cache line
+// (the overlay shows it as the note).
 func (m *Model) headerText() string {
-	lines := m.header(&m.com.Styles)
+	lines := m.headerWith(&m.com.Styles, "")
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if l = strings.TrimRight(ansi.Strip(l), " "); l != "" {

@@ -35,8 +35,15 @@ func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, ok
 }
 
-// focused is the thing under the focus, whole.
+// focused is the thing under the focus, whole, with the focused pane's
+// status (cut in its border) as its note.
 func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.status[m.focus].Text()
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
 	switch {
 	case m.focus == panePicker:
 		return m.pickerWhole()

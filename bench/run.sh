@@ -14,8 +14,9 @@
 #
 # Inputs are generated once, deterministically, into BENCH_DIR (default
 # ~/.cache/forgebench-bench): 100 MB sessions of few large and of many
-# small entries, a 1 GB session and a project with 2,000 sessions.
-# BENCH_SKIP=pi,1g,tui,go leaves parts out. The exit status is 1 when a budget
+# small entries, a 1 GB session, a project with 2,000 sessions and a
+# pi-subagent tree of 100,000 agents. BENCH_SKIP=pi,1g,tui,go,agents leaves
+# parts out. The exit status is 1 when a budget
 # fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +59,15 @@ if [ "$(cat "$data/agent.stamp" 2>/dev/null)" != "2000 v1" ]; then
 fi
 mkdir -p "$project" "$data/forge"
 ws=(--cwd "$project" --agent-dir "$agent" --forge-dir "$data/forge")
+# A pi-subagent tree of 100,000 agents: a 154 MB state.json (issue 20).
+tree="$data/tree"
+if ! skip agents && [ "$(cat "$data/tree.stamp" 2>/dev/null)" != "100000 v1" ]; then
+  echo "generating a pi-subagent tree of 100,000 agents under $tree …" >&2
+  rm -rf "$tree"
+  "$BENCH_BIN/gen" -agent-dir "$tree/agent" -cwd "$tree/project" -tree-agents 100000 >"$data/tree.gen"
+  echo "100000 v1" >"$data/tree.stamp"
+fi
+mkdir -p "$tree/project"
 printf '{"template":"Hello {{ runtime.cwd }}{%% if parameters.name %%}, {{ parameters.name | upper }}{%% endif %%}.","env":{"runtime":{"cwd":"/w"},"parameters":{"name":"ada"},"extensions":{}}}\n' >"$data/render.json"
 printf '{"stack":%s,"runtime":%s,"base":"You are pi.","messages":%s}\n' \
   "$(cat cli/testdata/reviewer.json)" "$(cat cli/testdata/runtime.json)" "$(cat cli/testdata/messages.json)" >"$data/compile.json"
@@ -102,6 +112,12 @@ for f in few small; do
 done
 bench_warm "$agent"/sessions/*/*.jsonl
 bench_measure "list 2000" -- "${fb[@]}" "${ws[@]}" session list
+if ! skip agents; then
+  state=$(echo "$tree"/agent/sessions/*/*.subagents/*/state.json)
+  bench_warm "$state" "$tree"/agent/sessions/*/*.jsonl
+  bench_measure "agents list 100k" -- "${fb[@]}" --cwd "$tree/project" --agent-dir "$tree/agent" --forge-dir "$data/forge" \
+    agents list "$(sed 's/ .*//' "$data/tree.gen")"
+fi
 if ! skip 1g; then
   bench_warm "$data/huge.jsonl"
   BENCH_RUNS=$huge_runs bench_measure "show 1 GB" -- "${fb[@]}" session show "$data/huge.jsonl" --json
@@ -174,6 +190,11 @@ for f in few small; do
   row "session show --json, $f: private / file size" "$(awk -v a="$(bench_get "show $f" private)" -v s="$size" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
 done
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
+if ! skip agents; then
+  row "agents list, 100,000 agents (154 MB state.json): wall" "$(bench_get "agents list 100k" wall)" 3 "s"
+  row "agents list, 100,000 agents: private / state.json size" \
+    "$(awk -v a="$(bench_get "agents list 100k" private)" -v s="$(mib "$state")" 'BEGIN{printf "%.3f", a/s}')" 3 "×"
+fi
 if ! skip 1g; then
   row "1 GB session (show): private / file size" \
     "$(awk -v a="$(bench_get "show 1 GB" private)" -v s="$(mib "$data/huge.jsonl")" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"

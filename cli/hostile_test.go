@@ -89,6 +89,7 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 	for _, f := range sessions {
 		human = append(human,
 			[]string{"session", "show", f}, []string{"session", "tree", f}, []string{"session", "context", f},
+			[]string{"session", "context", f, "--as-sent"},
 			[]string{"session", "stats", f}, []string{"session", "export", f},
 			// export --format json is printed verbatim: it must be terminal-safe too.
 			[]string{"session", "export", f, "--format", "json"},
@@ -100,6 +101,7 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 		jsonOut = append(jsonOut,
 			[]string{"session", "show", f, "--json"}, []string{"session", "tree", f, "--json"},
 			[]string{"session", "context", f, "--json"}, []string{"session", "stats", f, "--json"},
+			[]string{"session", "context", f, "--as-sent", "--json"},
 		)
 	}
 	for _, cmd := range human {

@@ -169,6 +169,7 @@ func TestEveryJSONOutputIsTerminalSafe(t *testing.T) {
 		cmds = append(cmds,
 			in("session", "show", f, "--json"), in("session", "tree", f, "--json"),
 			in("session", "context", f, "--json"), in("session", "stats", f, "--json"),
+			in("session", "context", f, "--as-sent", "--json"),
 			in("session", "export", f, "--format", "json"),
 			in("preset", "list", "--session", f, "--json"), in("preset", "compile", "osc52", "--session", f, "--json"),
 			in("capability", "status", "--session", f, "--json"), in("profile", "status", "--session", f, "--json"),

@@ -18,7 +18,7 @@ type SessionCmd struct {
 	List    SessionListCmd    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
 	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
 	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
-	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does."`
+	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does (--as-sent: the request as the provider received it, pi-forge's rewrite included)."`
 	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
 	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
@@ -170,16 +170,21 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
-	Leaf string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
-	JSON bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}."`
+	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	Leaf   string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
+	JSON   bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}; with --as-sent the document payload show session:FILE#ENTRY --json prints: {ref, kind, turn, approxTokens, request: {entry, contextEntry, forAssistant, preset?, inferred, payload, usage?}}."`
+	AsSent bool   `name:"as-sent" help:"Show the request as the provider received it, rebuilt as payload show session:FILE#ENTRY rebuilds it: pi-forge's rewrite included (the Preset the branch records compiled as the library holds it now, capability updates projected), and for an assistant entry the request that produced it (the context at its parent), otherwise the request Pi would send next from the entry."`
 }
 
-// Run prints the context Pi would build at the entry. Every line Pi
-// accepts is read (no display limit), so the context matches Pi's.
+// Run prints the context Pi would build at the entry (or, with --as-sent,
+// the request as sent). Every line Pi accepts is read (no display limit),
+// so the context matches Pi's.
 func (c *SessionContextCmd) Run(g *Globals) error {
 	if err := g.resolveSessionArg(&c.File); err != nil {
 		return err
+	}
+	if c.AsSent {
+		return c.runAsSent(g)
 	}
 	s, i, err := openAt(c.File, c.Leaf)
 	if err != nil {

@@ -31,9 +31,13 @@ type Session struct {
 	GotoEntry key.Binding
 	// ToLeaf selects the session's current leaf again.
 	ToLeaf key.Binding
-	// CopyContext copies the context at the entry as the provider
-	// receives it (Global.Copy copies the entry's text).
+	// CopyContext copies the request at the entry as the provider
+	// received it, or what the Context view shows (Global.Copy copies the
+	// entry's text).
 	CopyContext key.Binding
+	// PiContext switches the Context view between the request as sent
+	// (pi-forge's rewrite included) and Pi's own context.
+	PiContext key.Binding
 	// Skipped lists the lines of the file the reader dropped, and why.
 	Skipped key.Binding
 	// MatchesOnly narrows the timeline to the entries the search matches
@@ -62,7 +66,8 @@ func DefaultSession() Session {
 		Reload:      bind([]string{"r"}, "r", "reload"),
 		GotoEntry:   bind([]string{"#"}, "#", "go to entry id"),
 		ToLeaf:      bind([]string{"L"}, "L", "back to leaf"),
-		CopyContext: bind([]string{"Y"}, "Y", "copy context"),
+		CopyContext: bind([]string{"Y"}, "Y", "copy request as sent"),
+		PiContext:   bind([]string{"p"}, "p", "as sent/Pi's context"),
 		Skipped:     bind([]string{"!"}, "!", "skipped lines"),
 		MatchesOnly: bind([]string{"m"}, "m", "matches only"),
 	}
@@ -76,6 +81,6 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session.thinking": &s.Thinking, "session.context": &s.Context, "session.stats": &s.Stats,
 		"session.follow": &s.Follow, "session.reload": &s.Reload,
 		"session.goto-entry": &s.GotoEntry, "session.to-leaf": &s.ToLeaf, "session.copy-context": &s.CopyContext,
-		"session.skipped": &s.Skipped, "session.matches-only": &s.MatchesOnly,
+		"session.pi-context": &s.PiContext, "session.skipped": &s.Skipped, "session.matches-only": &s.MatchesOnly,
 	})
 }

@@ -36,8 +36,11 @@ type Request struct {
 	// produced; Usage is then its recorded usage (nil when none).
 	ForAssistant bool
 	Usage        *turndiff.Usage
-	// Provider and Model name the model the request went to ("" unknown).
+	// Provider and Model name the model the request went to ("" unknown);
+	// ThinkingLevel is the thinking level in force in its context ("off"
+	// by default, "" when the session records an unreadable one).
 	Provider, Model string
+	ThinkingLevel   string
 	// Tools are the declared tool names in the request.
 	Tools []string
 	// EntryOf maps a block key to the id of the entry that produced it.
@@ -56,6 +59,10 @@ type Request struct {
 	// Inferred says, for humans, what the rebuild assumed rather than read
 	// from the session (empty for Pi's own request).
 	Inferred []string
+	// Rewritten is true when an extension's rewrite (RequestOptions.Forge,
+	// or the Preset of RequestOptions.Preset) produced the request; false
+	// when it is the request Pi alone built.
+	Rewritten bool
 }
 
 // RequestOptions say how a request is rebuilt.
@@ -129,6 +136,7 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (
 		r.Provider, _ = ctx.Model.Provider.Str()
 		r.Model, _ = ctx.Model.ModelID.Str()
 	}
+	r.ThinkingLevel, _ = ctx.ThinkingLevel.Str()
 	sp := systemPromptOf(ctx, r.ContextIndex)
 	rw, err := r.rewrite(s, ctx, opts)
 	if err != nil {
@@ -179,6 +187,7 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (
 	}
 	blockMsg := r.build(tools, replaySystemMessages(systems), msgs, native)
 	r.attribute(s, msgs, blockMsg, systemEntry)
+	r.Rewritten = true
 	r.PresetID, r.RuntimeSource, r.Inferred, r.MessagesCompiled = rw.PresetID, rw.RuntimeSource, rw.Inferred, rw.MessagesCompiled
 	if rw.StackID != "" {
 		r.Turn.Turn.StackID = rw.StackID

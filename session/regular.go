@@ -1,8 +1,6 @@
 package session
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -44,24 +42,12 @@ func sizedReader(f *os.File, fi fs.FileInfo) *io.SectionReader {
 const maxSettingsBytes = 16 << 20
 
 // ReadRegularFile reads a small file whole (settings, role files,
-// pi-subagent state) the way os.ReadFile does, but refuses what is not a
-// regular file — a FIFO or a symlink to /dev/zero would block or stream
-// forever — with a *NotRegularError, never opening it; refuses a file
-// larger than limit; and reads no further than the size at open. A
+// pi-subagent state) the way os.ReadFile does, through regfile.Read:
+// what is not a regular file — a FIFO or a symlink to /dev/zero would
+// block or stream forever — is refused with a *NotRegularError without
+// being opened for a read; a file larger than limit with a
+// *regfile.TooLargeError; and nothing past the size at open is read. A
 // missing file fails with an error matching fs.ErrNotExist.
 func ReadRegularFile(path string, limit int64) ([]byte, error) {
-	f, fi, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d-byte limit", path, fi.Size(), limit)
-	}
-	data := make([]byte, fi.Size())
-	n, err := io.ReadFull(sizedReader(f, fi), data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data[:n], nil
+	return regfile.Read(path, limit)
 }

@@ -105,13 +105,15 @@ func New(opts Options) *Model {
 	m.find = find.New(m.com)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	sessions := sessionpanel.New(m.com)
 	if opts.WatchFiles {
 		presets.EnableWatch()
+		sessions.EnableWatch() // the open session is live: followed at its leaf
 	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),
-		sessionpanel.New(m.com),
+		sessions,
 		payloadspanel.New(m.com),
 		agentspanel.New(m.com),
 	}

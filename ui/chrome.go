@@ -43,14 +43,14 @@ func (m *Model) headerView() string {
 	if !ws.Trust.Trusted {
 		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
 	}
-	entry, entryShort := entryLabel(sel)
+	entryKey, entry, entryShort := entryLabel(sel, m.followHint())
 	preset, presetShort := presetLabel(sel, m.auto)
 	fields := []common.Field{
 		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
 		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
 		trust,
 		{Label: "session", Value: orNone(sel.SessionName), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
-		{Label: "entry", Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry},
+		{Label: entryKey, Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry},
 		{Label: "preset", Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
 			Min: 12, Cut: rankCutPreset, Drop: rankDropPreset},
 	}
@@ -58,18 +58,33 @@ func (m *Model) headerView() string {
 	return st.App.Header.Width(m.width).Render(line)
 }
 
-// entryLabel is the header's entry: its id, marked when it is the leaf
-// (the selection then follows the leaf).
-func entryLabel(sel common.Selection) (full, short string) {
+// entryLabel is the header's entry, with its label: its id, marked when
+// it is the leaf and the selection follows the leaf as the session grows;
+// otherwise it says the selection is held there ("paused at entry …"),
+// with hint — the key that follows again, where it works — in full.
+func entryLabel(sel common.Selection, hint string) (label, full, short string) {
 	switch {
 	case sel.SessionFile == "":
-		return "—", ""
+		return "entry", "—", ""
 	case sel.EntryID == "":
-		return "leaf", ""
-	case sel.AtLeaf:
-		return sel.EntryID + " (leaf)", sel.EntryID + " ●"
+		return "entry", "leaf", ""
+	case sel.AtLeaf && !sel.Paused:
+		return "entry", sel.EntryID + " (leaf)", sel.EntryID + " ●"
 	}
-	return sel.EntryID, ""
+	full = sel.EntryID
+	if hint != "" {
+		full += " · " + hint
+	}
+	return "paused at entry", full, sel.EntryID
+}
+
+// followHint is the header's "F follow" while the Session panel, where
+// the key works, is in front ("" elsewhere).
+func (m *Model) followHint() string {
+	if m.active != common.PanelSession {
+		return ""
+	}
+	return m.keys.Session.Follow.Help().Key + " follow"
 }
 
 // presetLabel is the header's preset: the one the user opened in the

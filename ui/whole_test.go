@@ -164,7 +164,12 @@ func TestViewWholeLoadsInACommand(t *testing.T) {
 	h.Settle()
 	h.Press("v")
 	view := screen(m)
-	if m.whole == nil || !strings.Contains(view, "View · the context at 33a03556") || !strings.Contains(view, `"role": "user"`) {
-		t.Fatalf("v in the context view shows the context as Y copies it:\n%s", view)
+	if m.whole == nil || !strings.Contains(view, "View · the request as sent at 33a03556") || !strings.Contains(view, `"model": "anthropic/claude-sonnet-4-5"`) {
+		t.Fatalf("v in the context view shows the request it shows, as Y copies it:\n%s", view)
+	}
+	shown := m.whole.Whole().Text
+	h.Press("esc", "y")
+	if len(h.Clipboard) != 1 || h.Clipboard[0] != sanitize.Text(shown) {
+		t.Fatalf("y in the context view copies what v showed: %d copies", len(h.Clipboard))
 	}
 }

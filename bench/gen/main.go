@@ -4,11 +4,13 @@
 //
 //	go run ./bench/gen -o big.jsonl -bytes 100000000 -shape few-large
 //	go run ./bench/gen -agent-dir A -cwd /home/dev/project -files 2000
+//	go run ./bench/gen -agent-dir A -cwd /home/dev/project -tree-agents 100000
 //
 // The first form prints the file's size, entry count and the id of an
 // entry half-way through it; the second writes the sessions where Pi keeps
 // them (A/sessions/<encoded cwd>/<timestamp>_<id>.jsonl) with sizes spread
-// like a real history: most sessions small, a few of several megabytes.
+// like a real history: most sessions small, a few of several megabytes;
+// the third a root session with a pi-subagent tree of many agents (tree.go).
 package main
 
 import (
@@ -43,6 +45,8 @@ func run(args []string) error {
 	agentDir := fs.String("agent-dir", "", "write a session directory under this Pi agent directory")
 	cwd := fs.String("cwd", "/home/dev/projects/bench", "the project the directory's sessions belong to")
 	files := fs.Int("files", 2000, "sessions in the directory (-agent-dir)")
+	treeAgents := fs.Int("tree-agents", 0, "with -agent-dir: write a root session and a pi-subagent tree of this many agents instead")
+	treeFiles := fs.Int("tree-files", 1100, "agents of the tree (-tree-agents) that have a session file, parents first")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -64,6 +68,8 @@ func run(args []string) error {
 		}
 		fmt.Printf("%s bytes=%d entries=%d mid=%s last=%s\n", *out, st.Bytes, st.Entries, st.MidID, st.LastID)
 		return nil
+	case *agentDir != "" && *treeAgents > 0:
+		return writeTree(*agentDir, *cwd, *treeAgents, *treeFiles, *seed)
 	case *agentDir != "":
 		return writeDirectory(*agentDir, *cwd, *files, *seed)
 	}

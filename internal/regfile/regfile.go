@@ -115,6 +115,38 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
+// Section is a regular file opened by OpenSection: an io.SectionReader
+// that ends at the size the file had when it was opened (or at the
+// caller's bound, when smaller), so bytes appended later — or a file that
+// grew since it was listed — are never read.
+type Section struct {
+	*io.SectionReader
+	// Info is the descriptor's FileInfo, taken at open.
+	Info fs.FileInfo
+	f    *os.File
+}
+
+// Close closes the file.
+func (s *Section) Close() error { return s.f.Close() }
+
+// OpenSection opens path as Open does — a regular file only, without
+// blocking, its type checked again on the open descriptor — and bounds
+// every read by the size at open and by limit (limit > 0: a listing's
+// size, a header window). It is the one way to open a path found by
+// listing a directory: the path may have been swapped for a FIFO or a
+// device since it was listed.
+func OpenSection(path string, limit int64) (*Section, error) {
+	f, fi, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	if limit > 0 && size > limit {
+		size = limit
+	}
+	return &Section{SectionReader: io.NewSectionReader(f, 0, size), Info: fi, f: f}, nil
+}
+
 // Read reads a regular file whole, up to the size it had when it was
 // opened, like os.ReadFile for files that are what they claim. A file
 // larger than limit (limit > 0) fails with a *TooLargeError before any of

@@ -3,6 +3,7 @@ package regfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,5 +73,39 @@ func TestBytes(t *testing.T) {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+func TestOpenSectionEndsAtTheSizeAtOpenAndAtTheBound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSection(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// Appended after the open: not part of the section.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("appended")
+	f.Close()
+	if data, err := io.ReadAll(s); err != nil || string(data) != "0123456789" || s.Size() != 10 || s.Info.Size() != 10 {
+		t.Errorf("section = %q (size %d), %v", data, s.Size(), err)
+	}
+	// A bound below the size (a listing's size, a header window) wins.
+	b, err := OpenSection(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if data, _ := io.ReadAll(b); string(data) != "0123" {
+		t.Errorf("bounded section = %q", data)
+	}
+	if _, err := OpenSection(t.TempDir(), 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("directory: %v", err)
 	}
 }

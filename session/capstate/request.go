@@ -34,11 +34,10 @@ type Forge struct {
 	// prompt (nil: such a Preset compile fails).
 	Fallback session.Defaults
 
-	// touched memoizes touchedByForge per session read: predicting a
+	// touch memoizes touchedByForge per session read: predicting a
 	// file's cache drops rewrites up to ten requests of one session, and
 	// each would otherwise scan every entry again.
-	touchedMu sync.Mutex
-	touched   map[*session.Session]touchedMemo
+	touch touchMemo
 }
 
 // touchedMemo is touchedByForge's answer for a session of a given length.
@@ -47,22 +46,28 @@ type touchedMemo struct {
 	touched bool
 }
 
-// touchedByForge is the package's touchedByForge, remembered per session
-// (and its entry count, should the session grow).
-func (f *Forge) touchedByForge(s *session.Session) bool {
-	f.touchedMu.Lock()
-	m, ok := f.touched[s]
-	f.touchedMu.Unlock()
+// touchMemo remembers touchedByForge per session read (and its entry
+// count, should the session grow); safe for concurrent use.
+type touchMemo struct {
+	mu sync.Mutex
+	m  map[*session.Session]touchedMemo
+}
+
+// touchedByForge is the package's touchedByForge, remembered.
+func (t *touchMemo) touchedByForge(s *session.Session) bool {
+	t.mu.Lock()
+	m, ok := t.m[s]
+	t.mu.Unlock()
 	if ok && m.entries == len(s.Entries) {
 		return m.touched
 	}
 	touched := touchedByForge(s)
-	f.touchedMu.Lock()
-	if f.touched == nil {
-		f.touched = map[*session.Session]touchedMemo{}
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[*session.Session]touchedMemo{}
 	}
-	f.touched[s] = touchedMemo{entries: len(s.Entries), touched: touched}
-	f.touchedMu.Unlock()
+	t.m[s] = touchedMemo{entries: len(s.Entries), touched: touched}
+	t.mu.Unlock()
 	return touched
 }
 
@@ -82,7 +87,7 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 	if ws == nil {
 		ws = &capability.Workspace{}
 	}
-	if in.Preset == nil && !f.touchedByForge(s) {
+	if in.Preset == nil && !f.touch.touchedByForge(s) {
 		return nil, nil // pi-forge never wrote to this file: it was not running
 	}
 	st, err := At(s, index, Inputs{Workspace: ws, Catalog: f.Inputs.Catalog}, DefaultOptions(nil))
@@ -236,20 +241,25 @@ func updateOrigin(u capability.Update, keys map[string][2]string, native bool) t
 }
 
 // LazyForge is a session.Forge that calls load (once) the first time a
-// request is rewritten, so references that never need the library (saved
-// payload files) do not read it. A load error fails every rewrite.
+// request needs it, so references that never need the library (saved
+// payload files, sessions pi-forge never wrote to) do not read it. A load
+// error fails every rewrite that needs it.
 func LazyForge(load func() (*Forge, error)) session.Forge {
 	return &lazyForge{load: load}
 }
 
 type lazyForge struct {
-	once sync.Once
-	load func() (*Forge, error)
-	f    *Forge
-	err  error
+	once  sync.Once
+	load  func() (*Forge, error)
+	f     *Forge
+	err   error
+	touch touchMemo
 }
 
 func (l *lazyForge) Rewrite(s *session.Session, in session.ForgeInput) (*session.ForgeOutput, error) {
+	if in.Preset == nil && !l.touch.touchedByForge(s) {
+		return nil, nil // as Forge.Rewrite answers: pi-forge was not running
+	}
 	l.once.Do(func() { l.f, l.err = l.load() })
 	if l.err != nil {
 		return nil, l.err

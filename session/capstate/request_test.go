@@ -225,3 +225,33 @@ func TestForgeNeedsARecordedSelection(t *testing.T) {
 		t.Errorf("compiled %s without a recorded selection", r.PresetID)
 	}
 }
+
+// A session pi-forge never wrote to went out as Pi built it whatever the
+// library holds: LazyForge answers so without loading the library, so a
+// library that cannot load (or is slow to) spares plain Pi sessions; a
+// session pi-forge wrote to still needs it and reports its error.
+func TestLazyForgeLoadsTheLibraryOnlyForSessionsPiForgeWroteTo(t *testing.T) {
+	src := `{"type":"session","version":3,"id":"s","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
+`
+	plain, err := session.Read(strings.NewReader(src), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := 0
+	forge := LazyForge(func() (*Forge, error) {
+		loads++
+		return nil, os.ErrPermission
+	})
+	req, err := session.RequestWith(plain, 0, session.RequestOptions{Forge: forge})
+	if err != nil || req.Rewritten || loads != 0 {
+		t.Fatalf("a plain Pi session: err %v, rewritten %v, library loads %d", err, req != nil && req.Rewritten, loads)
+	}
+	touched, err := session.Open(demoMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session.RequestWith(touched, touched.LeafIndex(), session.RequestOptions{Forge: forge}); err == nil || loads != 1 {
+		t.Fatalf("a session pi-forge wrote to needs the library: err %v, loads %d", err, loads)
+	}
+}

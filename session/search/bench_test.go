@@ -47,3 +47,40 @@ func BenchmarkCorpus(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTwoSessions searches a project directory given by
+// FORGEBENCH_SEARCH_TWO (an agent dir's project holding the two 100 MB
+// sessions of bench/run.sh, as bench/search.sh sets it up) for a phrase
+// with hits in both (or FORGEBENCH_SEARCH_QUERY), case-sensitive: the
+// branch placement of the hits is measured with the scan.
+func BenchmarkTwoSessions(b *testing.B) {
+	dir := os.Getenv("FORGEBENCH_SEARCH_TWO")
+	if dir == "" {
+		b.Skip("FORGEBENCH_SEARCH_TWO is not set (see bench/search.sh)")
+	}
+	sc := Scope{Loc: session.Locations{AgentDir: filepath.Join(dir, "agent")}, Cwd: filepath.Join(dir, "project")}
+	q := Query{Text: twoSessionsQuery, CaseSensitive: true}
+	if text := os.Getenv("FORGEBENCH_SEARCH_QUERY"); text != "" {
+		q.Text = text
+	}
+	m, err := Compile(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hits := 0
+	for b.Loop() {
+		srcs, err := ListSources(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := NewSearcher().Search(context.Background(), m, srcs, Options{NoCache: true}, func(FileResult) bool { return true })
+		if err != nil {
+			b.Fatal(err)
+		}
+		hits = st.Hits
+	}
+	b.ReportMetric(float64(hits), "hits")
+}
+
+// twoSessionsQuery is bench/search.sh's phrase for the two sessions.
+const twoSessionsQuery = "naïve 日本 ✓"

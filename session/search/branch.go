@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/forgebench/forgebench/session"
 )
@@ -30,69 +30,15 @@ type treeInfo struct {
 	active    []bool
 }
 
-// readTree makes the pass over r[0:size).
+// readTree makes the whole tree pass over r[0:size), for a file whose
+// scan recorded nothing (a cached result, a line read quickly before the
+// header).
 func (s *scanner) readTree(ctx context.Context, r io.ReaderAt, size int64) (*treeInfo, error) {
-	t := &treeInfo{}
-	var parentIDs []string
-	var hasParent []bool
-	haveHeader := false
-	lineNo := int32(0)
-	err := s.eachLine(ctx, r, size, func(off int64, line []byte) error {
-		lineNo++
-		if line == nil {
-			return nil // over the line limit: skipped like the reader does
-		}
-		if haveHeader && off+int64(len(line)) < size {
-			// Lines Pi writes start with type, id and parentId; they are
-			// read without decoding the rest. (The last line is always
-			// checked whole: a file being written may end in half a line.)
-			if typ, id, parent, hasP, ok := quickIDs(line); ok {
-				if typ != session.TypeSession {
-					t.offs = append(t.offs, off)
-					t.lines = append(t.lines, lineNo)
-					t.ids = append(t.ids, id)
-					parentIDs = append(parentIDs, parent)
-					hasParent = append(hasParent, hasP)
-				}
-				return nil
-			}
-		}
-		e, err := session.ParseEntryLine(line, int(lineNo))
-		if err != nil {
-			return nil
-		}
-		if !haveHeader {
-			if e.NotObject || e.Type != session.TypeSession || !e.HasID {
-				return errNotSession
-			}
-			haveHeader = true
-			t.sessionID = strings.Clone(e.ID)
-			v, ok := e.Field("version").Number()
-			t.v1 = !ok || v < 2
-			return nil
-		}
-		if e.Type == session.TypeSession && !e.NotObject {
-			return nil
-		}
-		t.offs = append(t.offs, off)
-		t.lines = append(t.lines, lineNo)
-		id := ""
-		if e.HasID {
-			id = strings.Clone(e.ID)
-		}
-		t.ids = append(t.ids, id)
-		parentIDs = append(parentIDs, strings.Clone(e.ParentID))
-		hasParent = append(hasParent, e.HasParent)
-		return nil
-	})
-	if err != nil {
+	p := &partTree{segs: []treeSeg{{gap: true, from: 0, to: size}}}
+	if err := s.fillSeg(ctx, r, size, p, &p.segs[0], true); err != nil {
 		return nil, err
 	}
-	if !haveHeader {
-		return nil, errNotSession
-	}
-	t.link(parentIDs, hasParent)
-	return t, nil
+	return merge([]*partTree{p})
 }
 
 // quickIDs reads type, id and parentId from a line that starts the way Pi
@@ -100,32 +46,8 @@ func (s *scanner) readTree(ctx context.Context, r io.ReaderAt, size int64) (*tre
 // ends with "}"; ok is false for any other shape (the caller then parses
 // the line properly). Strings with escapes are left to the full parser.
 func quickIDs(line []byte) (typ, id, parent string, hasParent, ok bool) {
-	rest, found := bytes.CutPrefix(line, []byte(`{"type":"`))
-	if !found || len(line) < 2 || line[len(line)-1] != '}' {
-		return
-	}
-	typB, rest, ok1 := cutPlain(rest)
-	rest, found = bytes.CutPrefix(rest, []byte(`,"id":"`))
-	if !ok1 || !found {
-		return
-	}
-	idB, rest, ok2 := cutPlain(rest)
-	rest, found = bytes.CutPrefix(rest, []byte(`,"parentId":`))
-	if !ok2 || !found {
-		return
-	}
-	switch {
-	case bytes.HasPrefix(rest, []byte("null,")):
-	case len(rest) > 0 && rest[0] == '"':
-		pB, after, ok3 := cutPlain(rest[1:])
-		if !ok3 || len(after) == 0 || after[0] != ',' {
-			return
-		}
-		parent, hasParent = string(pB), true
-	default:
-		return
-	}
-	return string(typB), string(idB), parent, hasParent, true
+	t, i, p, hp, ok := quickIDBytes(line)
+	return string(t), string(i), string(p), hp, ok
 }
 
 // cutPlain splits at the closing quote of a string body without escapes.
@@ -142,35 +64,41 @@ func cutPlain(b []byte) (body, rest []byte, ok bool) {
 	return b[:i], b[i+1:], true
 }
 
-// link resolves parents and marks the active branch: from the last entry
+// link resolves parents (eachParent calls visit with each entry's
+// parentId, and whether it has one, in entry order) and marks the active
+// branch: from the last entry
 // in file order up through parentId to a root, stopping at a missing
 // parent or a cycle, as session.PathTo does.
-func (t *treeInfo) link(parentIDs []string, hasParent []bool) {
+func (t *treeInfo) link(eachParent func(visit func(parent string, ok bool))) {
 	n := len(t.ids)
-	byID := make(map[string]int32, n)
-	for i, id := range t.ids {
-		if id != "" || !t.v1 {
-			byID[id] = int32(i)
-		}
-	}
 	t.parent = make([]int32, n)
 	t.active = make([]bool, n)
-	for i := range t.ids {
-		t.parent[i] = -1
-		switch {
-		case t.v1:
+	if t.v1 {
+		for i := range t.parent {
 			t.parent[i] = int32(i) - 1 // v1 files are a list (migration chains them)
-		case hasParent[i] && parentIDs[i] != "":
-			if p, ok := byID[parentIDs[i]]; ok {
-				t.parent[i] = p
-			}
 		}
+	} else {
+		byID := newIDIndex(t.ids)
+		i := 0
+		eachParent(func(p string, ok bool) {
+			t.parent[i] = -1
+			switch {
+			case !ok || p == "":
+			case !byID.dups && i > 0 && t.ids[i-1] == p:
+				// Most entries follow their parent: with no id written
+				// twice, the previous entry is the one the index holds.
+				t.parent[i] = int32(i) - 1
+			default:
+				t.parent[i] = byID.get(p)
+			}
+			i++
+		})
 	}
 	// Walk up from the leaf; a walk that comes back to an entry met a
 	// cycle, which is cut at the cycle's first entry in file order (as
 	// session.PathTo cuts it).
-	var path []int
-	for cur := n - 1; cur >= 0; cur = int(t.parent[cur]) {
+	var path []int32
+	for cur := int32(n) - 1; cur >= 0; cur = t.parent[cur] {
 		if t.active[cur] {
 			k := len(path) - 1
 			for path[k] != cur {
@@ -189,6 +117,56 @@ func (t *treeInfo) link(parentIDs []string, hasParent []bool) {
 		}
 		t.active[cur] = true
 		path = append(path, cur)
+	}
+}
+
+// idIndex finds an entry by id: the last one in file order with that id,
+// as the reader's index keeps it. It is an open-addressing table of entry
+// indices over the ids themselves — a session of many small entries has
+// 150,000 ids per 100 MB, and a Go map of them cost a third of placing a
+// file's hits.
+type idIndex struct {
+	ids   []string
+	slots []int32 // entry index + 1; 0 is empty
+	mask  uint64
+	seed  maphash.Seed
+	// dups is true when some id is written more than once.
+	dups bool
+}
+
+func newIDIndex(ids []string) *idIndex {
+	size := uint64(16)
+	for size < 2*uint64(len(ids)) {
+		size *= 2
+	}
+	x := &idIndex{ids: ids, slots: make([]int32, size), mask: size - 1, seed: maphash.MakeSeed()}
+	for i, id := range ids {
+		h := maphash.String(x.seed, id) & x.mask
+		for {
+			s := x.slots[h]
+			if s == 0 || ids[s-1] == id {
+				x.dups = x.dups || s != 0
+				x.slots[h] = int32(i) + 1 // a later duplicate wins
+				break
+			}
+			h = (h + 1) & x.mask
+		}
+	}
+	return x
+}
+
+// get returns the index of the last entry with the id, or -1.
+func (x *idIndex) get(id string) int32 {
+	h := maphash.String(x.seed, id) & x.mask
+	for {
+		s := x.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if x.ids[s-1] == id {
+			return s - 1
+		}
+		h = (h + 1) & x.mask
 	}
 }
 

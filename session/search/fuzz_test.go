@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -170,5 +171,19 @@ func FuzzSearchRaw(f *testing.F) {
 			return
 		}
 		compareWithReference(t, data, fuzzQuery(query, flags), 8+int(sizes%64), 1<<16, int64(1+int(sizes>>2)*11))
+	})
+}
+
+// FuzzRecordedTree: the tree the scan records part by part is the whole
+// tree pass's, for any bytes, parts, buffer and hit timing.
+func FuzzRecordedTree(f *testing.F) {
+	f.Add([]byte(headerLine("s")+"\n"+userLine("a", "", 1, "zebra")+"\n"+userLine("b", "a", 2, "x")+"\n{broken\n"+userLine("c", "a", 3, "zebra")), uint16(40), uint16(70), false, uint64(1))
+	f.Add([]byte("\n"+userLine("q", "", 0, "zebra")+"\n"+headerLine("s")+"\n"+userLine("a", "zz", 1, "zebra")), uint16(10), uint16(64), true, uint64(2))
+	m, err := Compile(Query{Text: "zebra"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, partBytes, bufBytes uint16, preHit bool, seed uint64) {
+		checkRecordedTree(t, m, data, 16+int(bufBytes%2048), MaxLineBytes, 1+int64(partBytes), preHit, rand.New(rand.NewPCG(seed, seed)))
 	})
 }

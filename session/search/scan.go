@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/forgebench/forgebench/session"
 )
@@ -53,6 +54,10 @@ type scanner struct {
 	maxLine int
 	// everything: the file being scanned escapes every character.
 	everything bool
+	// tree, when set, records the tree lines of the part being scanned,
+	// once hasHits (the file's) says the file has a hit.
+	tree    *partTree
+	hasHits *atomic.Bool
 }
 
 func newScanner(bufBytes, maxLine int, big *bigLines) *scanner {
@@ -140,6 +145,9 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 			complete = data // a last line without "\n" is still a line
 		}
 		done, err := s.scanLines(m, r, complete, i0, bufOff, end, &res)
+		if err == nil {
+			s.recordWindow(complete, i0, bufOff, end, size, &res)
+		}
 		if err != nil || done || eof {
 			return res, err
 		}
@@ -149,7 +157,11 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 			return res, nil
 		}
 		if len(tail) == len(s.buf) {
-			// One line fills the buffer: follow it without holding it.
+			// One line fills the buffer: follow it without holding it
+			// (the tree pass reads it, if the file has hits).
+			if s.tree != nil {
+				s.tree.skip(tailOff, tailOff+1)
+			}
 			next, err := s.longLine(ctx, m, r, size, tailOff, tail, &res)
 			if err != nil {
 				return res, err
@@ -161,6 +173,23 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 		bufOff = tailOff
 	}
 	return res, nil
+}
+
+// recordWindow records the tree lines of a scanned window — data[i0:]
+// up to the part's end — once the file has a hit (this part's or
+// another's), and leaves them to the tree pass before that.
+func (s *scanner) recordWindow(data []byte, i0 int, bufOff, end, size int64, res *rangeResult) {
+	if s.tree == nil {
+		return
+	}
+	if len(res.hits) > 0 {
+		s.hasHits.Store(true)
+	}
+	if s.hasHits.Load() {
+		s.tree.recordLines(data, i0, bufOff, end, size)
+		return
+	}
+	s.tree.skip(bufOff+int64(i0), min(end, bufOff+int64(len(data))))
 }
 
 // scanLines matches the candidate lines of data[i0:], whose lines are all
@@ -255,12 +284,13 @@ func (s *scanner) longLine(ctx context.Context, m *Matcher, r io.ReaderAt, size,
 	return lineEnd + 1, nil
 }
 
-// eachLine calls fn for every line of r[0:size) in order with its offset;
-// lines longer than the read buffer are read whole into the shared buffer,
+// eachLineFrom calls fn for every line of r[0:size) that starts in
+// [from, to) (from is a line's start), in order with its offset; lines
+// longer than the read buffer are read whole into the shared buffer,
 // lines longer than maxLine are skipped (fn gets nil for them, so line
 // counts stay right). An error from fn stops the walk and is returned.
-func (s *scanner) eachLine(ctx context.Context, r io.ReaderAt, size int64, fn func(off int64, line []byte) error) error {
-	pos, keep, bufOff := int64(0), 0, int64(0)
+func (s *scanner) eachLineFrom(ctx context.Context, r io.ReaderAt, size, from, to int64, fn func(off int64, line []byte) error) error {
+	pos, keep, bufOff := from, 0, from
 	for pos < size {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -278,6 +308,9 @@ func (s *scanner) eachLine(ctx context.Context, r io.ReaderAt, size int64, fn fu
 		eof := pos >= size
 		start := 0
 		for {
+			if bufOff+int64(start) >= to {
+				return nil
+			}
 			nl := bytes.IndexByte(data[start:], '\n')
 			if nl < 0 {
 				break

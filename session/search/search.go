@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -32,8 +34,10 @@ type Hit struct {
 	// branch (the one that leaves the active branch); Fork the id of the
 	// active entry it leaves from ("" when the branch has its own root).
 	Branch, Fork string
-	// AgentPath is the pi-subagent agent path for agent transcripts ("" for
-	// a Pi session); RootFile the root session's file.
+	// AgentPath is the pi-subagent agent path for an agent's transcript
+	// ("" for a Pi session, and for a session of the root's trees that no
+	// agent of the selected tree claims); RootFile the root session's file
+	// for both kinds of transcript.
 	AgentPath string
 	RootFile  string
 	// Snippet is sanitised one-row text around the first match.
@@ -134,9 +138,13 @@ func NewSearcher() *Searcher { return &Searcher{} }
 
 // fileRun is the state of one file during a search.
 type fileRun struct {
-	mu        sync.Mutex
-	pending   int
-	hits      []rangeHit
+	mu      sync.Mutex
+	pending int
+	hits    []rangeHit
+	// trees are what each part recorded of the entry tree (by part), and
+	// hasHits tells the parts that one of them found a hit.
+	trees     []*partTree
+	hasHits   atomic.Bool
 	oversized int
 	bytes     int64
 	err       error
@@ -146,6 +154,7 @@ type fileRun struct {
 
 type part struct {
 	file       int
+	index      int // of the part in its file
 	start, end int64
 	everything bool // the file escapes every character (parts after the first need telling)
 }
@@ -188,15 +197,18 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			}
 			n := int((src.Size + opt.PartBytes - 1) / opt.PartBytes)
 			runs[i].pending = n
+			if s.cache.tree(src) == nil {
+				runs[i].trees = make([]*partTree, n)
+			}
 			everything := false
 			if n > 1 {
-				if f, err := os.Open(src.Path); err == nil {
-					everything = headEscapesEverything(f, src.Size)
+				if f, err := regfile.OpenSection(src.Path, src.Size); err == nil {
+					everything = headEscapesEverything(f, f.Size())
 					f.Close()
 				}
 			}
 			for k := 0; k < n; k++ {
-				p := part{file: i, start: int64(k) * opt.PartBytes, end: min(src.Size, int64(k+1)*opt.PartBytes), everything: everything}
+				p := part{file: i, index: k, start: int64(k) * opt.PartBytes, end: min(src.Size, int64(k+1)*opt.PartBytes), everything: everything}
 				select {
 				case parts <- p:
 				case <-ctx.Done():
@@ -277,18 +289,27 @@ func (s *Searcher) emit(ctx context.Context, runs []fileRun, done <-chan int, wi
 // last part to finish.
 func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src Source, run *fileRun, p part) bool {
 	var res rangeResult
-	f, err := os.Open(src.Path)
+	var tree *partTree
+	if run.trees != nil {
+		tree = &partTree{}
+		sc.tree, sc.hasHits = tree, &run.hasHits
+		defer func() { sc.tree, sc.hasHits = nil, nil }()
+	}
+	f, err := regfile.OpenSection(src.Path, src.Size) // listed earlier: it may be a FIFO by now
 	if err == nil {
-		res, err = sc.scanRange(ctx, m, f, src.Size, p.start, p.end, p.everything)
+		res, err = sc.scanRange(ctx, m, f, f.Size(), p.start, p.end, p.everything)
 		f.Close()
 	}
 	run.mu.Lock()
 	defer run.mu.Unlock()
+	if run.trees != nil {
+		run.trees[p.index] = tree
+	}
 	run.hits = append(run.hits, res.hits...)
 	run.oversized += res.oversized
 	run.bytes += res.bytes
 	if err != nil && run.err == nil && ctx.Err() == nil {
-		run.err = fmt.Errorf("search %s: %w", src.Path, err)
+		run.err = searchError(src, err)
 	}
 	run.pending--
 	return run.pending == 0
@@ -297,8 +318,8 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 // finish places a file's hits in its tree, names the session and, with
 // remember, stores the result, the tree and the name in the cache.
 func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Source, run *fileRun, key queryKey, remember bool) {
-	hits := run.hits
-	run.hits = nil // placed into run.result below, or dropped
+	hits, trees := run.hits, run.trees
+	run.hits, run.trees = nil, nil // placed into run.result below, or dropped
 	if run.err != nil || ctx.Err() != nil {
 		return
 	}
@@ -308,7 +329,7 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 		tree := s.cache.tree(src)
 		if tree == nil {
 			var err error
-			tree, err = s.readTree(ctx, sc, src)
+			tree, err = s.placeTree(ctx, sc, src, trees)
 			switch {
 			case errors.Is(err, errNotSession):
 				run.result = res // not a Pi session: nothing in it counts
@@ -318,7 +339,7 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 				return
 			case err != nil:
 				if ctx.Err() == nil {
-					run.err = fmt.Errorf("search %s: %w", src.Path, err)
+					run.err = searchError(src, err)
 				}
 				return
 			}
@@ -339,13 +360,46 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 	}
 }
 
-func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*treeInfo, error) {
-	f, err := os.Open(src.Path)
+// searchError says which file a search could not read; the opener's
+// errors name it already.
+func searchError(src Source, err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) || errors.As(err, &pe) {
+		return fmt.Errorf("search: %w", err)
+	}
+	return fmt.Errorf("search %s: %w", src.Path, err)
+}
+
+// placeTree builds the tree of a file with hits from what its parts
+// recorded while they were scanned, reading only what they left (the
+// stretches scanned before the first hit); without records (or when a
+// line read quickly precedes the header) it makes the whole tree pass.
+func (s *Searcher) placeTree(ctx context.Context, sc *scanner, src Source, parts []*partTree) (*treeInfo, error) {
+	if parts == nil {
+		return s.readTree(ctx, sc, src)
+	}
+	f, err := regfile.OpenSection(src.Path, src.Size)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return sc.readTree(ctx, f, src.Size)
+	if err := sc.fill(ctx, f, f.Size(), parts); err != nil {
+		return nil, err
+	}
+	tree, err := merge(parts)
+	if errors.Is(err, errQuickBeforeHeader) {
+		return sc.readTree(ctx, f, f.Size())
+	}
+	return tree, err
+}
+
+func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*treeInfo, error) {
+	f, err := regfile.OpenSection(src.Path, src.Size)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sc.readTree(ctx, f, f.Size())
 }
 
 // place turns the raw hits of a file into Hits.
@@ -375,6 +429,9 @@ func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit, remember b
 			hit.EntryID = v1[tree.lines[i]]
 		}
 		hit.OnActiveBranch, hit.Branch, hit.Fork = tree.place(i)
+		// The tree's ids live in its parts' arenas: a hit kept by the
+		// caller must not hold one alive.
+		hit.Branch, hit.Fork = strings.Clone(hit.Branch), strings.Clone(hit.Fork)
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil

@@ -18,10 +18,11 @@ type Source struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
-	// AgentPath is the pi-subagent agent path ("/root/review") of an agent
-	// transcript, "" for a Pi session.
+	// AgentPath is the pi-subagent agent path ("/root/review") of an
+	// agent's transcript, as subagent.TranscriptFiles decides it: "" for a
+	// Pi session and for a transcript no agent of the tree claims.
 	AgentPath string
-	// RootFile is the root session file of an agent transcript.
+	// RootFile is the root session file of a transcript.
 	RootFile string
 }
 
@@ -104,40 +105,23 @@ func statAll(paths []string) []Source {
 }
 
 // agentSources lists the agent transcripts of the root session with the
-// given id: the agents of the tree its active branch selects, as
-// session/subagent reads it (paths from state.json, or from the
-// descriptors when state.json is unreadable; moved files found by name),
-// in path order; then every other session file under
-// <dir>/<rootId>.subagents/*/sessions/ (other trees, files no agent
-// claims), named by its own descriptor.
+// given id as session/subagent decides them (subagent.TranscriptFiles):
+// the sessions of the agents of the tree its active branch selects, in
+// agent path order, then the other session files of its trees with no
+// agent path. Files that vanished or are not regular are left out.
 func agentSources(rootFile, rootID string) []Source {
-	var out []Source
-	claimed := map[string]bool{}
-	if t, err := subagent.Open(rootFile, subagent.Options{}); err == nil {
-		for _, a := range t.Agents {
-			if a.File == "" {
-				continue
-			}
-			if abs, err := filepath.Abs(a.File); err == nil && !claimed[abs] {
-				claimed[abs] = true
-				for _, src := range statAll([]string{a.File}) {
-					src.RootFile, src.AgentPath = rootFile, a.Path
-					out = append(out, src)
-				}
-			}
-		}
+	files := subagent.TranscriptFiles(rootFile, rootID)
+	paths := make([]string, len(files))
+	agents := make(map[string]string, len(files))
+	for i, f := range files {
+		paths[i] = f.File
+		agents[f.File] = f.Agent
 	}
-	files, _ := filepath.Glob(filepath.Join(filepath.Dir(rootFile), rootID+".subagents", "*", "sessions", "*.jsonl"))
-	var rest []Source
-	for _, src := range statAll(files) {
-		if abs, err := filepath.Abs(src.Path); err == nil && claimed[abs] {
-			continue
-		}
-		src.RootFile, src.AgentPath = rootFile, descriptorPath(src.Path)
-		rest = append(rest, src)
+	out := statAll(paths)
+	for i := range out {
+		out[i].RootFile, out[i].AgentPath = rootFile, agents[out[i].Path]
 	}
-	sort.SliceStable(rest, func(a, b int) bool { return rest[a].AgentPath < rest[b].AgentPath })
-	return append(out, rest...)
+	return out
 }
 
 // treeOwners maps the root session files that own a pi-subagent tree

@@ -24,8 +24,18 @@ type cached struct {
 	mod     time.Time
 	cat     *catalog.Catalog
 	summary *FileSummary
-	// branch holds the ids on the active branch, filled on first request.
-	branch map[string]bool
+	// parent is what a parent's children need (the ids on the active
+	// branch, the spawn_agent tasks), filled on first request.
+	parent *parentView
+}
+
+// parentView is what the children of an agent need from its session: the
+// ids on its active branch (for visibility) and the messages of its
+// spawn_agent calls by task name (for a child whose own files name no
+// task).
+type parentView struct {
+	branch     map[string]bool
+	spawnTasks map[string]string
 }
 
 // NewCache returns an empty cache.
@@ -50,10 +60,10 @@ func fileState(path string) (int64, time.Time, error) {
 	return fi.Size(), fi.ModTime(), nil
 }
 
-// summary returns the file's summary, and its active-branch ids when
-// withBranch is set, reading the file only when the cache has nothing for
-// its current size and mtime (or was filled with another catalog).
-func (c *Cache) summary(path string, cat *catalog.Catalog, withBranch bool) (*FileSummary, map[string]bool, error) {
+// summary returns the file's summary, and with asParent what its
+// children need from it, reading the file only when the cache has nothing
+// for its current size and mtime (or was filled with another catalog).
+func (c *Cache) summary(path string, cat *catalog.Catalog, asParent bool) (*FileSummary, *parentView, error) {
 	size, mod, err := fileState(path)
 	if err != nil {
 		return nil, nil, err
@@ -62,8 +72,8 @@ func (c *Cache) summary(path string, cat *catalog.Catalog, withBranch bool) (*Fi
 		c.mu.Lock()
 		e := c.entries[path]
 		c.mu.Unlock()
-		if e != nil && e.size == size && e.mod.Equal(mod) && e.cat == cat && (!withBranch || e.branch != nil) {
-			return e.summary, e.branch, nil
+		if e != nil && e.size == size && e.mod.Equal(mod) && e.cat == cat && (!asParent || e.parent != nil) {
+			return e.summary, e.parent, nil
 		}
 	}
 	d, err := session.ReadDigest(path, session.DigestOptions{})
@@ -71,21 +81,21 @@ func (c *Cache) summary(path string, cat *catalog.Catalog, withBranch bool) (*Fi
 		return nil, nil, err
 	}
 	fs := summarize(d, cat)
-	var branch map[string]bool
-	if withBranch {
-		branch = branchIDs(d)
+	var parent *parentView
+	if asParent {
+		parent = &parentView{branch: branchIDs(d), spawnTasks: spawnTasksOf(d)}
 	}
 	if c != nil {
 		c.mu.Lock()
 		// The digest saw the file as it was while reading; record the
 		// size it read so a file still growing is read again next time.
-		c.entries[path] = &cached{size: d.Size, mod: mod, cat: cat, summary: fs, branch: branch}
+		c.entries[path] = &cached{size: d.Size, mod: mod, cat: cat, summary: fs, parent: parent}
 		if d.Size != size {
 			c.entries[path].mod = time.Time{}
 		}
 		c.mu.Unlock()
 	}
-	return fs, branch, nil
+	return fs, parent, nil
 }
 
 // branchIDs is the set of entry ids on the path to the default leaf.

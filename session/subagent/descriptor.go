@@ -75,7 +75,7 @@ func parseDescriptor(v any, key string) (Descriptor, []problem) {
 	bad := func(format string, args ...any) {
 		probs = append(probs, problem{SevError, fmt.Sprintf(format, args...)})
 	}
-	o, ok := v.(*jsonv.Object)
+	o, ok := v.(object)
 	if !ok {
 		bad("descriptor is %s, not an object", typeName(v))
 		return d, probs
@@ -127,7 +127,7 @@ func parseDescriptor(v any, key string) (Descriptor, []problem) {
 	return d, probs
 }
 
-func valueOr(o *jsonv.Object, key string) any {
+func valueOr(o object, key string) any {
 	v, ok := o.Get(key)
 	if !ok {
 		return "missing"
@@ -135,7 +135,7 @@ func valueOr(o *jsonv.Object, key string) any {
 	return v
 }
 
-func parseRoleSnapshot(a *jsonv.Object) Role {
+func parseRoleSnapshot(a object) Role {
 	var r Role
 	r.Name, _ = getStr(a, "name")
 	r.Description, _ = getStr(a, "description")
@@ -155,7 +155,7 @@ func parseRoleSnapshot(a *jsonv.Object) Role {
 	return r
 }
 
-func parseSettingsSnapshot(s *jsonv.Object) Settings {
+func parseSettingsSnapshot(s object) Settings {
 	var st Settings
 	st.AgentScope, _ = getStr(s, "agentScope")
 	st.MaxDepth, _ = getNum(s, "maxDepth")

@@ -1,7 +1,9 @@
 package subagent
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"sort"
 	"unicode/utf8"
 
@@ -64,21 +66,42 @@ var lifecycles = map[string]bool{LifecycleOpen: true, LifecycleClosing: true, Li
 // store for are SevError diagnostics quoting its message; newer versions
 // and unknown values are warnings. The State is nil only when the data is
 // not a JSON object at all.
+//
+// The file is split without being decoded whole (splitState): only one
+// agent record's values exist at a time besides the records read.
 func ParseState(data []byte, file, treeID, rootSessionID string) (*State, []Diagnostic) {
+	return ReadState(bytes.NewReader(data), file, treeID, rootSessionID)
+}
+
+// ReadState is ParseState reading from r: the file is read as a stream
+// and never held whole (readStateDoc), so memory stays near what the
+// records themselves hold.
+func ReadState(r io.Reader, file, treeID, rootSessionID string) (*State, []Diagnostic) {
+	return readState(r, stateWindow, file, treeID, rootSessionID)
+}
+
+// stateWindow is the window state.json is read through.
+const stateWindow = 1 << 20
+
+func readState(r io.Reader, window int, file, treeID, rootSessionID string) (*State, []Diagnostic) {
+	doc, whole, err := readStateDoc(r, window, file)
+	if err != nil {
+		return nil, []Diagnostic{{Severity: SevError, File: file, Message: fmt.Sprintf("%s — not valid JSON: %v", msgCorruptStore, err)}}
+	}
+	if doc == nil {
+		return nil, []Diagnostic{{Severity: SevError, File: file, Message: fmt.Sprintf("%s — the file holds %s, not an object", msgCorruptStore, typeName(whole))}}
+	}
+	return parseStateDoc(doc, file, treeID, rootSessionID)
+}
+
+// parseStateDoc checks the top-level members of a state read in parts and
+// gathers its records.
+func parseStateDoc(doc *stateDoc, file, treeID, rootSessionID string) (*State, []Diagnostic) {
 	var diags []Diagnostic
 	add := func(sev, agent, format string, args ...any) {
 		diags = append(diags, Diagnostic{Severity: sev, Agent: agent, File: file, Message: fmt.Sprintf(format, args...)})
 	}
-	v, err := jsonv.Parse(data)
-	if err != nil {
-		add(SevError, "", "%s — not valid JSON: %v", msgCorruptStore, err)
-		return nil, diags
-	}
-	o, ok := v.(*jsonv.Object)
-	if !ok {
-		add(SevError, "", "%s — the file holds %s, not an object", msgCorruptStore, typeName(v))
-		return nil, diags
-	}
+	o := doc.top
 	st := &State{}
 	st.Version, _ = getNum(o, "version")
 	switch {
@@ -101,29 +124,51 @@ func ParseState(data []byte, file, treeID, rootSessionID string) (*State, []Diag
 	} else {
 		add(SevError, "", "%s — rootMailbox is %s, not an array", msgCorruptStore, typeName(valueOr(o, "rootMailbox")))
 	}
-	agents, ok := getObj(o, "agents")
-	if !ok {
+	if !doc.agents {
 		add(SevError, "", "%s — agents is %s, not an object", msgCorruptStore, typeName(valueOr(o, "agents")))
 		return st, diags
 	}
-	agents.Range(func(path string, rv any) bool {
-		st.Records = append(st.Records, parseRecord(path, rv, add))
-		return true
-	})
+	st.Records = doc.records
+	if st.Records == nil {
+		st.Records = []Record{}
+	}
+	diags = append(diags, doc.diags...)
 	sort.Slice(st.Records, func(i, j int) bool { return st.Records[i].Path < st.Records[j].Path })
 	return st, diags
 }
 
-// parseRecord reads one agent record.
+// parsedRecord is one record of state.json as read, with what was found
+// about it; ok is false for a record left out.
+type parsedRecord struct {
+	rec   Record
+	diags []Diagnostic
+	ok    bool
+}
+
+// parseAgentRecord reads the record stored under path (its key).
+func parseAgentRecord(path string, v any, file string) parsedRecord {
+	var r parsedRecord
+	add := func(sev, agent, format string, args ...any) {
+		r.diags = append(r.diags, Diagnostic{Severity: sev, Agent: agent, File: file, Message: fmt.Sprintf(format, args...)})
+	}
+	if why := checkAgentPath(path); why != "" {
+		// Kept, such a record would be an agent no tool can address —
+		// "/root" itself would even become every agent's parent.
+		add(SevError, "", "%s%q — the key is not a canonical agent path: %s; the record is left out", msgCorruptDescriptor, path, why)
+		return r
+	}
+	r.rec, r.ok = parseRecord(path, v, add), true
+	return r
+}
+
+// parseRecord reads the record of one agent whose key (path) is a
+// canonical agent path.
 func parseRecord(path string, rv any, add func(sev, agent, format string, args ...any)) Record {
 	r := Record{Path: path, Lifecycle: LifecycleOpen}
 	refuse := func(format string, args ...any) {
 		add(SevError, path, msgCorruptDescriptor+path+" — "+format, args...)
 	}
-	if why := checkAgentPath(path); why != "" {
-		refuse("the key is not a canonical agent path: %s", why)
-	}
-	o, ok := rv.(*jsonv.Object)
+	o, ok := rv.(object)
 	if !ok {
 		refuse("the record is %s, not an object", typeName(rv))
 		return r
@@ -189,7 +234,7 @@ func parseRecord(path string, rv any, add func(sev, agent, format string, args .
 
 // parseSelection reads README-style model/thinking fields: model as
 // "provider/id" or {provider, id}, thinking as a string.
-func parseSelection(o *jsonv.Object) *Selection {
+func parseSelection(o object) *Selection {
 	var s Selection
 	found := false
 	if m, ok := getStr(o, "model"); ok && m != "" {

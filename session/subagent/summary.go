@@ -231,11 +231,16 @@ func entryText(e *session.Entry) string {
 // spawnMessages maps task names to the message of the spawn_agent calls in
 // a session (the last call for a name wins).
 func spawnMessages(file string) map[string]string {
-	out := map[string]string{}
 	d, err := session.ReadDigest(file, session.DigestOptions{})
 	if err != nil {
-		return out
+		return map[string]string{}
 	}
+	return spawnTasksOf(d)
+}
+
+// spawnTasksOf is spawnMessages over a digest already read.
+func spawnTasksOf(d *session.Digest) map[string]string {
+	out := map[string]string{}
 	for i := range d.Entries {
 		e := &d.Entries[i]
 		if e.Role != session.RoleAssistant || e.ToolCalls() == 0 {

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -54,8 +55,9 @@ type Tree struct {
 	// Diagnostics are the findings about the tree and its agents.
 	Diagnostics []Diagnostic
 
-	byPath map[string]*Agent
-	opt    Options
+	byPath   map[string]*Agent
+	opt      Options
+	sessions string // Dir/sessions, once made
 }
 
 // Agent is one agent of a tree.
@@ -101,6 +103,9 @@ type Agent struct {
 	// noted is set once the tree's diagnostics say what reading the
 	// session revealed.
 	noted bool
+	// spawnTasks are the messages of the agent's spawn_agent calls, by
+	// task name, when its session was read as a parent's.
+	spawnTasks map[string]string
 }
 
 // Selected is the model and thinking level the agent runs with: the
@@ -329,14 +334,22 @@ func (t *Tree) diag(sev, agent, file, format string, args ...any) {
 	t.Diagnostics = append(t.Diagnostics, Diagnostic{Severity: sev, Agent: agent, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
+// maxStateBytes bounds the state.json read.
+const maxStateBytes = 512 << 20
+
 // loadState reads state.json; when it is missing or unreadable the agents
 // are recovered from the descriptors of the session files in sessions/.
 func (t *Tree) loadState() {
-	data, err := readLimited(t.StateFile, 512<<20)
+	f, err := regfile.OpenSection(t.StateFile, 0)
+	if err == nil && f.Size() > maxStateBytes {
+		f.Close()
+		err = &regfile.TooLargeError{Path: t.StateFile, Size: f.Size(), Limit: maxStateBytes}
+	}
 	if err != nil {
 		t.diag(SevError, "", t.StateFile, "%s — %v", msgCorruptStore, err)
 	} else {
-		st, diags := ParseState(data, t.StateFile, t.ID, t.RootSessionID)
+		st, diags := ReadState(f, t.StateFile, t.ID, t.RootSessionID)
+		f.Close()
 		t.Diagnostics = append(t.Diagnostics, diags...)
 		t.State = st
 	}
@@ -356,19 +369,10 @@ func (t *Tree) loadState() {
 	}
 }
 
-// readLimited reads a file refusing anything larger than limit.
+// readLimited reads a file refusing anything larger than limit, or what
+// is not a regular file (a FIFO, a device), through the one opener.
 func readLimited(path string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes, more than forgebench reads (%d)", path, fi.Size(), limit)
-	}
-	return session.ReadRegularFile(path, limit) // also if the path was swapped since the stat
+	return regfile.Read(path, limit)
 }
 
 // recoverFromSessions rebuilds agents from the descriptor entries of the
@@ -376,6 +380,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 func (t *Tree) recoverFromSessions() {
 	files, _ := filepath.Glob(filepath.Join(t.Dir, "sessions", "*.jsonl"))
 	sort.Strings(files)
+	seen := map[string]string{} // agent path → the file it was recovered from
 	for _, f := range files {
 		d, err := session.ReadDigest(f, session.DigestOptions{})
 		if err != nil {
@@ -387,6 +392,15 @@ func (t *Tree) recoverFromSessions() {
 			t.diag(SevWarning, "", f, "no pi-subagent/descriptor entry; not attributed to an agent")
 			continue
 		}
+		if why := checkAgentPath(desc.Path); why != "" {
+			t.diag(SevWarning, "", f, "the descriptor's path %q is not a canonical agent path (%s); not attributed to an agent", desc.Path, why)
+			continue
+		}
+		if seen[desc.Path] != "" {
+			t.diag(SevWarning, "", f, "the descriptor names %s, already recovered from %s; not attributed to an agent", desc.Path, seen[desc.Path])
+			continue
+		}
+		seen[desc.Path] = f
 		t.Agents = append(t.Agents, &Agent{
 			Path: desc.Path, Parent: parentOf(desc.Path), Name: filepath.Base(desc.Path), Depth: depthOf(desc.Path),
 			Descriptor: desc, Status: StatusUnknown, Lifecycle: LifecycleOpen, SessionFile: f,
@@ -411,57 +425,6 @@ func sessionDescriptor(d *session.Digest) (Descriptor, bool) {
 		}
 	}
 	return Descriptor{}, false
-}
-
-// resolveFiles finds each agent's session file: the recorded absolute
-// path when it exists, else a file of the same name under the tree's
-// sessions/ directory (a copied or moved tree, §16). Session files that
-// no agent claims are reported.
-func (t *Tree) resolveFiles() {
-	sessionsDir := filepath.Join(t.Dir, "sessions")
-	claimed := map[string]bool{}
-	for _, a := range t.Agents {
-		switch {
-		case a.SessionFile == "":
-		case isRegular(a.SessionFile):
-			a.File = a.SessionFile
-		default:
-			if cand := filepath.Join(sessionsDir, filepath.Base(a.SessionFile)); isRegular(cand) {
-				a.File, a.Relocated = cand, true
-			}
-		}
-		if a.File == "" {
-			t.diag(SevWarning, a.Path, a.SessionFile, "agent session file not found (also not under %s)", sessionsDir)
-			continue
-		}
-		if abs, err := filepath.Abs(a.File); err == nil {
-			claimed[abs] = true
-		}
-	}
-	relocated := 0
-	for _, a := range t.Agents {
-		if a.Relocated {
-			relocated++
-		}
-	}
-	if relocated > 0 {
-		t.diag(SevInfo, "", t.StateFile, "%d session file path%s in state.json point elsewhere (a copied or moved tree); found by name under %s", relocated, plural(relocated, "", "s"), sessionsDir)
-	}
-	files, _ := filepath.Glob(filepath.Join(sessionsDir, "*.jsonl"))
-	orphans := 0
-	for _, f := range files {
-		if abs, err := filepath.Abs(f); err == nil && !claimed[abs] {
-			orphans++
-		}
-	}
-	if orphans > 0 && t.State != nil {
-		t.diag(SevInfo, "", sessionsDir, "%d session file%s in sessions/ belong%s to no agent of state.json", orphans, plural(orphans, "", "s"), plural(orphans, "s", ""))
-	}
-}
-
-func isRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // link builds the index, children lists and depths.

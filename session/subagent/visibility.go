@@ -15,15 +15,15 @@ func (t *Tree) setVisibility(rootBranch map[string]bool) {
 		}
 	}
 	forEach(parents, t.opt.Workers, func(a *Agent) {
-		fs, branch, err := t.opt.Cache.summary(a.File, t.opt.Catalog, true)
+		fs, parent, err := t.opt.Cache.summary(a.File, t.opt.Catalog, true)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
 			a.SummaryErr = err
 			return
 		}
-		a.Summary = fs
-		branches[a.Path] = branch
+		a.Summary, a.spawnTasks = fs, parent.spawnTasks
+		branches[a.Path] = parent.branch
 	})
 	// Agents are sorted by path, so a parent is decided before its children.
 	for _, a := range t.Agents {
@@ -127,6 +127,10 @@ func (t *Tree) findSpawnTasks() {
 		}
 		file := t.RootFile
 		if p, ok := t.byPath[a.Parent]; ok {
+			if p.spawnTasks != nil { // read with its session, for visibility
+				a.SpawnTask = p.spawnTasks[a.Name]
+				continue
+			}
 			file = p.File
 		}
 		if file != "" {

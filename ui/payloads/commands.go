@@ -17,11 +17,10 @@ import (
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
+	"github.com/forgebench/forgebench/ui/components/sentrequest"
 )
 
 // pinnedSessions is how many sessions the panel keeps alive between its
@@ -103,26 +102,12 @@ func (e env) openRef(path string) (*session.Session, error) {
 }
 
 // requestOptions rebuild session requests as pi-forge sent them, against
-// the workspace's library (read when a request first needs it).
-func (e env) requestOptions() session.RequestOptions {
-	cat, _ := catalog.Shared(e.ws.AgentDir)
-	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
-		lib, err := resources.LoadLibrary(e.ws)
-		if err != nil {
-			return nil, fmt.Errorf("load library: %w", err)
-		}
-		return &capstate.Forge{
-			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
-			Location: time.Local,
-			Fallback: e.piDefaults,
-		}, nil
-	})}
-}
+// the workspace's library (read when a request first needs it): the same
+// options the Session panel's Context view and copy keys use.
+func (e env) requestOptions() session.RequestOptions { return sentrequest.Options(e.ws) }
 
 // piDefaults is Pi's default runtime and base prompt for the workspace.
-func (e env) piDefaults() (compile.Runtime, string, error) {
-	return resources.PiDefaultRuntime(e.ws, nil, time.Now())
-}
+func (e env) piDefaults() (compile.Runtime, string, error) { return sentrequest.Defaults(e.ws)() }
 
 // loadPreset reads a preset reference: an existing file (a missing one
 // written as a path is an error), else a selector resolved in the library

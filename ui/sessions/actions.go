@@ -21,6 +21,7 @@ const (
 	actionCopyEntry
 	actionCopyContext
 	actionSkipped
+	actionPiContext
 )
 
 // Actions implements ui.ActionProvider: the panel's commands in the `:`
@@ -33,19 +34,26 @@ func (m *Model) Actions() []palette.Action {
 	if m.ls == nil {
 		return out
 	}
-	follow := "Session: follow this session (live tail)"
-	if m.follow.on {
-		follow = "Session: stop following"
+	follow := "Session: back to the leaf and follow it as the session grows"
+	if m.following() {
+		follow = "Session: pause at this entry while the session grows"
+	}
+	if m.mode == modeContext {
+		other := "Session: show Pi's context (before pi-forge's rewrite)"
+		if m.sent.pi {
+			other = "Session: show the request as sent"
+		}
+		out = append(out, palette.Action{Title: other, Hint: k.PiContext.Help().Key, Msg: actionPiContext})
 	}
 	return append(out,
-		palette.Action{Title: "Session: context at the selected entry", Hint: k.Context.Help().Key, Msg: actionContext},
+		palette.Action{Title: "Session: context at the selected entry (the request as sent)", Hint: k.Context.Help().Key, Msg: actionContext},
 		palette.Action{Title: "Session: stats", Hint: k.Stats.Help().Key, Msg: actionStats},
 		palette.Action{Title: follow, Hint: k.Follow.Help().Key, Msg: actionFollow},
 		palette.Action{Title: "Session: show/hide thinking", Hint: k.Thinking.Help().Key, Msg: actionThinking},
 		palette.Action{Title: "Session: go to entry by id…", Hint: k.GotoEntry.Help().Key, Msg: actionGoto},
 		palette.Action{Title: "Session: back to the leaf", Hint: k.ToLeaf.Help().Key, Msg: actionToLeaf},
 		palette.Action{Title: "Session: copy the entry's text", Hint: m.com.Keys.Copy.Help().Key, Msg: actionCopyEntry},
-		palette.Action{Title: "Session: copy the context at the entry (as the provider receives it)", Hint: k.CopyContext.Help().Key, Msg: actionCopyContext},
+		palette.Action{Title: "Session: copy the request at the entry as sent (in the Context view: what it shows)", Hint: k.CopyContext.Help().Key, Msg: actionCopyContext},
 		palette.Action{Title: "Session: skipped lines of the file", Hint: k.Skipped.Help().Key, Msg: actionSkipped},
 	)
 }
@@ -58,7 +66,7 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 	case actionStats:
 		return m.openStats()
 	case actionFollow:
-		return m.toggleFollow()
+		return m.followKey()
 	case actionThinking:
 		m.detail.thinking = !m.detail.thinking
 	case actionReload:
@@ -74,6 +82,10 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 		return m.copyContext(m.currentEntry(), m.focus)
 	case actionSkipped:
 		m.openSkipped()
+	case actionPiContext:
+		if m.mode == modeContext {
+			return m.togglePiContext()
+		}
 	}
 	return nil
 }

@@ -179,3 +179,43 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 		m.Update(k)
 	}
 }
+
+// BenchmarkContextViewRebuild measures the Context view's rebuild at the
+// leaf of the 5,000-entry session (the request as sent and, when
+// something rewrote it, as Pi built it): the work one rest of the cursor
+// costs, in a command.
+func BenchmarkContextViewRebuild(b *testing.B) {
+	hs := benchSession(b)
+	m := hs.m
+	k := m.contextKeyFor(len(m.ls.rows) - 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := buildSent(k, m.com.Workspace); res.err != nil || len(res.side(false).messages) == 0 {
+			b.Fatalf("%+v", res)
+		}
+	}
+}
+
+// BenchmarkContextViewKeyInBurst measures one key of a burst with the
+// Context view open on the 5,000-entry session: Update and View only, as
+// while keys keep arriving (the rebuild waits for the cursor to rest).
+func BenchmarkContextViewKeyInBurst(b *testing.B) {
+	hs := benchSession(b)
+	m := hs.m
+	m.tl.list.SetCursor(len(m.ls.rows) - 1)
+	hs.Press("c")
+	m.focus = paneTimeline
+	up, down := uitest.Key("up"), uitest.Key("down")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		key := up
+		if i/100%2 == 1 {
+			key = down
+		}
+		m.Update(key)
+		_ = m.View()
+		hs.Timers = hs.Timers[:0] // no time passes inside a burst
+	}
+}

@@ -5,72 +5,92 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
+// The Context view shows the request at the selected entry the way the
+// Payloads panel and `payload show session:FILE#ENTRY` show it: as the
+// provider received it, pi-forge's rewrite included (sentrequest.At), or —
+// one key away — as Pi alone built it. The rebuild runs in a command,
+// once the cursor rests (sent.go), and is cached per file version and
+// entry; Update and View only pick the cached result.
+
 // contextLinesPerMessage bounds each message in the compact context view.
 const contextLinesPerMessage = 4
 
-// contextMessage is one LLM message of the rebuilt context, reduced to a
-// role and display text.
+// contextMessage is one message of a rebuilt request, reduced to a role
+// and display text.
 type contextMessage struct {
 	role string
 	text string
 }
 
-// contextResult is the rebuilt model context at one entry.
-type contextResult struct {
-	gen, idx      int
+// contextSide is one rebuilt request as the view shows and copies it.
+type contextSide struct {
+	// payload is the request (session.Request.Payload), copied as JSON.
+	payload       *jsonv.Object
 	model         string
 	thinkingLevel string
-	messages      []contextMessage
-	err           error
+	tools         []string
+	// messages are the system prompt (when the request has one), then
+	// the messages in order.
+	messages []contextMessage
 }
 
-// contextMsg delivers a contextResult.
-type contextMsg struct{ res contextResult }
-
-// contextCmd rebuilds the context at entry idx in a command.
-func contextCmd(gen int, ls *loadedSession, idx int, agentDir string) tea.Cmd {
-	return func() tea.Msg {
-		cat, _ := catalog.Shared(agentDir) // the root reports models.json problems
-		return contextMsg{res: buildContext(gen, ls, idx, cat)}
-	}
+// contextResult is the request at one entry, as sent and as Pi built it.
+type contextResult struct {
+	key contextKey
+	idx int
+	// entry is the entry's id; contextEntry the entry its context was
+	// built at ("" for an empty one), which for an assistant message
+	// (forAssistant) is its parent.
+	entry, contextEntry string
+	forAssistant        bool
+	// sent is the request as the provider received it; pi as Pi built
+	// it (the same value when same). sentErr says why sent is missing.
+	sent, pi *contextSide
+	sentErr  string
+	same     bool
+	// presetID is the Preset that compiled the request sent ("" none);
+	// inferred what its rebuild assumed.
+	presetID string
+	inferred []string
+	err      error
 }
 
-// buildContext lists what the provider receives at entry idx: the LLM
-// messages with the system prompt rendered as Pi presents it to the model
-// (collapsed into the leading message, or in-place updates when the model
-// supports mid-conversation system messages).
-func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) contextResult {
-	res := contextResult{gen: gen, idx: idx}
-	ctx, err := ls.sess.Context(idx)
-	if err != nil {
-		res.err = fmt.Errorf("rebuild context at entry %d: %w", idx, err)
-		return res
+// side is the request the view shows: Pi's when pi is set, else the one
+// sent (nil when it could not be rebuilt).
+func (r *contextResult) side(pi bool) *contextSide {
+	if pi || r.same {
+		return r.pi
 	}
-	if ctx.Model != nil {
-		prov, _ := ctx.Model.Provider.Str()
-		id, _ := ctx.Model.ModelID.Str()
-		res.model = sanitize.Fold(prov + "/" + id)
+	return r.sent
+}
+
+// newContextSide reduces a rebuilt request to what the view draws; every
+// text from the session is sanitised here, in the command.
+func newContextSide(q *session.Request) *contextSide {
+	c := &contextSide{payload: q.Payload, thinkingLevel: sanitize.Fold(q.ThinkingLevel)}
+	if q.Provider != "" || q.Model != "" {
+		c.model = sanitize.Fold(q.Provider + "/" + q.Model)
 	}
-	if lvl, ok := ctx.ThinkingLevel.Str(); ok {
-		res.thinkingLevel = sanitize.Fold(lvl)
+	for _, t := range q.Tools {
+		c.tools = append(c.tools, sanitize.Fold(t))
 	}
-	messages, err := providerMessages(ls, idx, cat)
-	if err != nil {
-		res.err = err
-		return res
+	if sys, ok := q.Payload.Get("system"); ok {
+		c.messages = append(c.messages, contextMessage{role: session.RoleSystem, text: sanitize.Text(jsonv.ToString(sys))})
 	}
-	for _, m := range messages {
+	msgs, _ := q.Payload.Get("messages")
+	list, _ := msgs.([]any)
+	for _, m := range list {
 		obj, ok := m.(*jsonv.Object)
 		if !ok {
 			continue
@@ -78,9 +98,9 @@ func buildContext(gen int, ls *loadedSession, idx int, cat *catalog.Catalog) con
 		role, _ := obj.Get("role")
 		rs, _ := role.(string)
 		content, _ := obj.Get("content")
-		res.messages = append(res.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(contentText(content))})
+		c.messages = append(c.messages, contextMessage{role: sanitize.Fold(rs), text: sanitize.Text(contentText(content))})
 	}
-	return res
+	return c
 }
 
 // contentText flattens message content for the compact view: text as is,
@@ -117,42 +137,113 @@ func contentText(c any) string {
 	return ""
 }
 
-// renderContext lays the context out for a width: a summary line, then
-// each message with a role header and, unless full, at most
-// contextLinesPerMessage lines and a hint that expandKey shows the rest.
-func renderContext(res contextResult, label string, width int, st themes.Styles, full bool, expandKey string) []string {
-	width = max(10, width)
-	if res.err != nil {
-		return []string{st.Text.Danger.Render(ansi.Truncate(sanitize.Fold(res.err.Error()), width, "…"))}
+// contextLayout is what renderContext needs besides the result.
+type contextLayout struct {
+	width int
+	// pi shows Pi's context instead of the request as sent; full shows
+	// every line of every message.
+	pi, full bool
+	// expandKey and switchKey are the keys the hints name.
+	expandKey, switchKey string
+}
+
+// modeLine says which request the view shows and, when the other one
+// differs, the key that switches to it.
+func modeLine(res *contextResult, lay contextLayout) string {
+	switch {
+	case res.same && res.presetID != "":
+		return "as sent · Preset " + res.presetID + " · the same request as Pi's context"
+	case res.same:
+		return "as sent · the same as Pi's context: nothing rewrote this request"
+	case res.sentErr != "" && lay.pi:
+		return "Pi's context · the request as sent could not be rebuilt (" + lay.switchKey + " shows why)"
+	case res.sentErr != "":
+		return "as sent: not rebuilt · " + lay.switchKey + " Pi's context"
 	}
-	head := fmt.Sprintf("context at %s · %d message(s) · model %s · thinking %s",
-		label, len(res.messages), transcript.OrDash(res.model), transcript.OrDash(res.thinkingLevel))
-	out := []string{st.Text.Subtle.Render(ansi.Truncate(head, width, "…"))}
-	for i, m := range res.messages {
+	by := "rewritten by pi-forge"
+	if res.presetID != "" {
+		by = "Preset " + res.presetID
+	}
+	if lay.pi {
+		return "Pi's context · " + lay.switchKey + " as sent (" + by + ")"
+	}
+	return "as sent · " + by + " · " + lay.switchKey + " Pi's context"
+}
+
+// modeTitle is the mode in the pane's title.
+func modeTitle(res *contextResult, pi bool) string {
+	if pi && !res.same {
+		return "Pi's context"
+	}
+	return "as sent"
+}
+
+// renderContext lays a result out for a width: which request it is, the
+// model, thinking level and tools, what the rebuild inferred, then each message
+// with a role header and, unless full, at most contextLinesPerMessage
+// lines and a hint that the expand key shows the rest.
+func renderContext(res *contextResult, lay contextLayout, st themes.Styles) []string {
+	width := max(10, lay.width)
+	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
+	if res.err != nil {
+		return []string{st.Text.Danger.Render(cut(sanitize.Fold(res.err.Error())))}
+	}
+	out := []string{st.Text.Info.Render(cut(modeLine(res, lay)))}
+	side := res.side(lay.pi)
+	if side == nil {
+		return append(out, wrapped(st.Text.Danger, res.sentErr, width)...)
+	}
+	what := "next request from entry " + res.entry
+	if res.forAssistant {
+		what = "request for assistant entry " + res.entry
+		if res.contextEntry != "" {
+			what += " (context at " + res.contextEntry + ")"
+		}
+	}
+	out = append(out, wrapped(st.Text.Subtle, what, width)...)
+	tools := "no tools"
+	if len(side.tools) > 0 {
+		tools = fmt.Sprintf("%d tool(s): %s", len(side.tools), strings.Join(side.tools, ", "))
+	}
+	out = append(out, wrapped(st.Text.Subtle, fmt.Sprintf("model %s · thinking %s · %d message(s) · %s",
+		transcript.OrDash(side.model), transcript.OrDash(side.thinkingLevel), len(side.messages), tools), width)...)
+	if !lay.pi || res.same {
+		for _, note := range res.inferred {
+			if lay.full {
+				out = append(out, wrapped(st.Text.Muted, "inferred: "+note, width)...)
+			} else {
+				out = append(out, st.Text.Muted.Render(cut("inferred: "+note)))
+			}
+		}
+	}
+	for i, m := range side.messages {
 		out = append(out, roleStyle(st, m.role).Render(fmt.Sprintf("%d %s", i+1, m.role)))
 		lines := strings.Split(ansi.Wrap(strings.TrimSpace(m.text), max(1, width-2), ""), "\n")
 		shown := lines
-		if !full && len(lines) > contextLinesPerMessage {
+		if !lay.full && len(lines) > contextLinesPerMessage {
 			shown = lines[:contextLinesPerMessage]
 		}
 		for _, l := range shown {
 			out = append(out, "  "+st.Text.Normal.Render(l))
 		}
 		if n := len(lines) - len(shown); n > 0 {
-			out = append(out, "  "+st.Text.Muted.Render(fmt.Sprintf("… %d more line(s) · %s shows all", n, expandKey)))
+			out = append(out, "  "+st.Text.Muted.Render(fmt.Sprintf("… %d more line(s) · %s shows all", n, lay.expandKey)))
 		}
 	}
 	return out
 }
 
-// idx is the entry the context view shows (-1 when none).
-func (c *contextState) idx() int {
-	if c.res == nil {
-		return -1
+// wrapped is text wrapped to width, each line in style.
+func wrapped(style lipgloss.Style, text string, width int) []string {
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	for i, l := range lines {
+		lines[i] = style.Render(l)
 	}
-	return c.res.idx
+	return lines
 }
 
+// openContext shows the Context view at the selected entry; its request
+// is rebuilt at once unless it is cached or on its way.
 func (m *Model) openContext() tea.Cmd {
 	idx := m.currentEntry()
 	if m.ls == nil || idx < 0 {
@@ -164,28 +255,88 @@ func (m *Model) openContext() tea.Cmd {
 	m.mode = modeContext
 	m.focus = paneDetail
 	m.context.offset = 0
-	if m.context.res != nil && m.context.res.idx == idx && m.context.res.gen == m.gen {
+	return m.rebuildNow(idx)
+}
+
+// togglePiContext switches the Context view between the request as sent
+// and Pi's context; the choice stays for the next entries. Where the two
+// are one request the view stays and the detail's border says why.
+func (m *Model) togglePiContext() tea.Cmd {
+	m.sent.pi = !m.sent.pi
+	m.context.offset = 0
+	if res := m.sent.shown; res != nil && res.same {
+		return m.setStatus(paneDetail, "here the request as sent is Pi's context", false)
+	}
+	return nil
+}
+
+// contextLinesKey names one layout of a result: the result, the layout
+// and the theme.
+type contextLinesKey struct {
+	res   *contextResult
+	lay   contextLayout
+	theme string
+}
+
+// contextLinesMsg delivers the lines of one layout.
+type contextLinesMsg struct {
+	key   contextLinesKey
+	lines []string
+}
+
+// wantedLines is the layout the Context view should show now: the shown
+// result at the detail pane's width, in the chosen mode and theme.
+func (m *Model) wantedLines() (contextLinesKey, bool) {
+	res := m.sent.shown
+	if m.ls == nil || m.mode != modeContext || res == nil || res.key.file != m.ls.file {
+		return contextLinesKey{}, false
+	}
+	_, w := m.detailSize()
+	lay := contextLayout{width: w, pi: m.sent.pi, full: m.context.full,
+		expandKey: m.keys.Expand.Help().Key, switchKey: m.keys.PiContext.Help().Key}
+	return contextLinesKey{res: res, lay: lay, theme: common.ThemeKey(&m.com.Styles)}, true
+}
+
+// ensureContextLines lays the wanted layout out in a command unless it is
+// on screen or on its way; meanwhile the last lines stay.
+func (m *Model) ensureContextLines() tea.Cmd {
+	want, ok := m.wantedLines()
+	c := &m.context
+	if !ok || (c.lines != nil && c.linesKey == want) || c.laying == want {
 		return nil
 	}
-	m.context = contextState{pending: true}
-	return contextCmd(m.gen, m.ls, idx, m.com.Workspace.AgentDir)
+	c.laying = want
+	st := m.com.Styles
+	return func() tea.Msg { return contextLinesMsg{key: want, lines: renderContext(want.res, want.lay, st)} }
+}
+
+// applyContextLines puts the lines of the layout asked for last on screen.
+func (m *Model) applyContextLines(msg contextLinesMsg) {
+	c := &m.context
+	if msg.key != c.laying {
+		return // a newer layout is on its way
+	}
+	if c.linesKey.res == nil || c.linesKey.res.idx != msg.key.res.idx {
+		c.offset = 0 // another entry's request: from the top
+	}
+	c.lines, c.linesKey, c.laying = msg.lines, msg.key, contextLinesKey{}
 }
 
 func (m *Model) contextView(r rect, focused bool) string {
 	st := m.com.Styles
-	h, w := r.h-2, r.w-4
+	h := r.h - 2
 	c := &m.context
-	if c.pending || c.res == nil {
-		return m.frame(r, "Context", "", focused, []string{st.Pane.Placeholder.Render("rebuilding context…")})
-	}
-	label := "—"
-	if c.res.idx >= 0 && c.res.idx < len(m.ls.rows) {
-		label = m.ls.entryID(c.res.idx)
-	}
-	if theme := common.ThemeKey(&st); c.lines == nil || c.linesW != w || c.linesTheme != theme {
-		c.lines, c.linesW, c.linesTheme = renderContext(*c.res, label, w, st, c.full, m.keys.Expand.Help().Key), w, theme
+	res := c.linesKey.res
+	if c.lines == nil || res == nil || res.key.file != m.ls.file {
+		return m.frame(r, "Context", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("rebuilding the request…")})
 	}
 	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
-	info := joinInfo(scrollInfo(c.offset, h, len(c.lines)), m.statusView(paneDetail))
-	return m.frame(r, "Context at "+label, info, focused, window(c.lines, c.offset, h))
+	info := scrollInfo(c.offset, h, len(c.lines))
+	// The last request stays on screen (also from the file's previous
+	// version, as follow mode re-reads it) until the one wanted arrives.
+	if idx := m.currentEntry(); idx >= 0 && m.contextKeyFor(idx) != res.key {
+		info = joinInfo("rebuilding at "+m.ls.entryID(idx)+"…", info)
+	}
+	info = joinInfo(info, m.statusView(paneDetail))
+	return m.frame(r, "Context at "+res.entry+" · "+modeTitle(res, c.linesKey.lay.pi), info, focused, window(c.lines, c.offset, h))
 }

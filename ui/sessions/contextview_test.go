@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 )
 
 func TestContextViewRendersTheRecordedSystemPrompt(t *testing.T) {
@@ -17,11 +17,16 @@ func TestContextViewRendersTheRecordedSystemPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := buildContext(1, buildLoaded("mem.jsonl", s), 1, catalog.Default())
-	if res.err != nil || len(res.messages) != 2 {
+	// No library at all: a session pi-forge never wrote to needs none.
+	res := buildSent(contextKey{file: "mem.jsonl", sess: s, idx: 1}, resources.Workspace{AgentDir: t.TempDir()})
+	if res.err != nil || !res.same || res.sentErr != "" {
 		t.Fatalf("%+v", res)
 	}
-	if res.messages[0].role != "system" || !strings.Contains(res.messages[0].text, "You review invoices.\n\n<cwd>") {
-		t.Fatalf("the system message must show the replayed prompt, got %q", res.messages[0].text)
+	msgs := res.side(false).messages
+	if len(msgs) != 2 || msgs[0].role != "system" || !strings.Contains(msgs[0].text, "You review invoices.\n\n<cwd>") {
+		t.Fatalf("the system message must show the replayed prompt, got %+v", msgs)
+	}
+	if res.forAssistant || res.entry != "a2" {
+		t.Fatalf("a user entry's request is the next one from it: %+v", res)
 	}
 }

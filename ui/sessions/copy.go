@@ -1,13 +1,12 @@
 package sessions
 
 import (
+	"errors"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -31,48 +30,49 @@ func (m *Model) copyEntry(idx int, from pane) tea.Cmd {
 	return common.Copy(w, func(note string, err error) tea.Msg { return copiedMsg{pane: from, note: note, err: err} })
 }
 
-// copyContext copies the context at entry idx as the provider receives
-// it: the provider messages as JSON, with the system prompt as Pi
-// presents it to the entry's model (session.SystemPromptAt).
+// copyContext copies the request at entry idx as JSON, the request
+// document `payload show session:FILE#ENTRY --json` prints as
+// request.payload: in the Context view the one it shows (as sent or Pi's
+// context), elsewhere the one sent. A request not rebuilt yet is rebuilt
+// first (in a command) and copied when it arrives.
 func (m *Model) copyContext(idx int, from pane) tea.Cmd {
 	if m.ls == nil || idx < 0 || idx >= len(m.ls.rows) {
 		return nil
 	}
-	ls, agentDir := m.ls, m.com.Workspace.AgentDir
-	return func() tea.Msg {
-		cat, _ := catalog.Shared(agentDir) // the root reports models.json problems
-		msgs, err := providerMessages(ls, idx, cat)
-		if err != nil {
-			return copiedMsg{pane: from, err: err}
-		}
-		text := jsonv.StringifyIndent(msgs, "  ")
-		return copiedMsg{pane: from, text: text,
-			note: fmt.Sprintf("copied the context at %s (%d messages, %d chars)", ls.entryID(idx), len(msgs), len([]rune(text)))}
+	ask := copyAsk{pane: from, pi: m.mode == modeContext && m.sent.pi}
+	k := m.contextKeyFor(idx)
+	if res, ok := m.sent.cache[k]; ok {
+		return copyResult(res, ask)
 	}
+	if m.sent.copies == nil {
+		m.sent.copies = map[contextKey]copyAsk{}
+	}
+	m.sent.copies[k] = ask
+	return m.rebuildNow(idx)
 }
 
-// providerMessages are the messages the provider receives at entry idx:
-// convertToLlm's output with each system message replaced by the text Pi
-// renders for it.
-func providerMessages(ls *loadedSession, idx int, cat *catalog.Catalog) ([]any, error) {
-	ctx, err := ls.sess.Context(idx)
-	if err != nil {
-		return nil, fmt.Errorf("rebuild context at entry %d: %w", idx, err)
-	}
-	msgs := ctx.LLMMessages()
-	if sp, err := session.SystemPromptAt(ls.sess, idx); err == nil {
-		pres := sp.PresentationIn(cat)
-		msgs = append([]any(nil), pres.Messages...)
-		for _, ps := range pres.System {
-			if ps.Position >= 0 && ps.Position < len(msgs) {
-				sys := jsonv.NewObject()
-				sys.Set("role", session.RoleSystem)
-				sys.Set("content", ps.Text)
-				msgs[ps.Position] = sys
-			}
+// copyResult copies one side of a rebuilt request in a command (the JSON
+// of a long branch is big) and says which it copied.
+func copyResult(res *contextResult, ask copyAsk) tea.Cmd {
+	return func() tea.Msg {
+		if res.err != nil {
+			return copiedMsg{pane: ask.pane, err: res.err}
 		}
+		side := res.side(ask.pi)
+		if side == nil {
+			return copiedMsg{pane: ask.pane, err: errors.New(res.sentErr)}
+		}
+		what := "the request as sent"
+		switch {
+		case ask.pi && !res.same:
+			what = "Pi's context"
+		case res.presetID != "":
+			what += " (Preset " + res.presetID + ")"
+		}
+		text := jsonv.StringifyIndent(side.payload, "  ")
+		return copiedMsg{pane: ask.pane, text: text,
+			note: fmt.Sprintf("copied %s at %s (%d messages, %d chars)", what, res.entry, len(side.messages), len([]rune(text)))}
 	}
-	return msgs, nil
 }
 
 // applyCopied puts a ready text on the clipboard (the kit's OSC 52,

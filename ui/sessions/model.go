@@ -2,8 +2,9 @@
 // incremental search, the branch tree of the open session (fold/unfold,
 // labels, active-branch marker), the timeline of one branch, the detail
 // of the selected entry (markdown, collapsed tool output, thinking toggle),
-// the rebuilt model context at that entry, session stats and a follow mode
-// that tails a live file.
+// the rebuilt model context at that entry and session stats; the open
+// session is live — its file is tailed and the selection follows its leaf
+// (follow.go) — and the picker marks the sessions being written (live.go).
 //
 // Every file is read in a tea.Cmd; Update and View only move cursors and
 // draw the visible window of precomputed rows. Text from sessions passes
@@ -94,8 +95,13 @@ type Model struct {
 	detail        detailState
 	skippedOffset int
 	context       contextState
+	sent          sentState
 	stats         statsState
 	follow        followState
+	// watch lets the panel tail the open session (EnableWatch).
+	watch bool
+	// live keeps the picker's marks of sessions being written (live.go).
+	live liveState
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -119,16 +125,17 @@ type detailState struct {
 	shown  detailKey
 }
 
-// contextState is the "context here" view.
+// contextState is the Context view's layout: its scroll position and
+// the lines of the request on screen (sentState holds the requests).
+// Lines are laid out in a command (a long branch is thousands of
+// messages); the last ones stay on screen until the next arrive.
 type contextState struct {
-	res     *contextResult
-	pending bool
-	offset  int
-	lines   []string
-	// linesW and linesTheme are what lines were laid out for.
-	linesW     int
-	linesTheme string
-	full       bool // every line of every message, not the first few
+	offset int
+	lines  []string
+	// linesKey is what lines were laid out for; laying the layout on
+	// its way (zero: none).
+	linesKey, laying contextLinesKey
+	full             bool // every line of every message, not the first few
 }
 
 // New returns the Session panel with the Session keys of com.Keys (the
@@ -199,7 +206,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	switch {
 	case m.mode == modeContext && m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
+		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
 	case m.focus == panePicker:
@@ -209,7 +216,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		}
 		bs = append(bs, k.Filter, k.Scope, m.com.Keys.View)
 		if m.ls != nil {
-			bs = append(bs, k.Follow) // follows the open session
+			bs = append(bs, m.followHint()) // follows the open session
 		}
 		return bs
 	case m.focus == paneTree:
@@ -223,11 +230,24 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.search.Active() && m.searchPane == paneTimeline {
 			bs = append(bs, sk.Next, sk.Prev, k.MatchesOnly)
 		}
+		if m.mode == modeContext {
+			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
+		}
 		// The skipped lines' key is in the timeline's mark (skippedMark).
-		return append(bs, k.Context, k.Follow, k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Stats)
+		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View)
 	default:
 		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back}
 	}
+}
+
+// followHint is F as the footer offers it: "pause" while the selection
+// follows the leaf, "follow" otherwise.
+func (m *Model) followHint() key.Binding {
+	f := m.keys.Follow
+	if !m.following() {
+		return f
+	}
+	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "pause"))
 }
 
 // treeSearchKey is the filter key as the tree and the timeline use it:
@@ -246,7 +266,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
 		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
-		{m.com.Keys.Copy, k.CopyContext, m.com.Keys.View, m.com.Keys.Pager},
+		{m.com.Keys.Copy, k.CopyContext, k.PiContext, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }
 
@@ -265,7 +285,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		cmds = append(cmds, m.onJump(msg))
 	case common.DueMsg:
-		cmds = append(cmds, m.renderDue(msg))
+		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg), m.liveDue(msg))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
@@ -284,7 +304,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handle(msg))
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
-	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered())
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines())
 	return m, tea.Batch(cmds...)
 }
 
@@ -296,13 +316,14 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			return nil // a scope switch made this listing stale
 		}
 		m.picker.err = msg.err
-		m.picker.setItems(msg.items, m.ls)
+		m.picker.setItems(msg.items, m.ls, m.com.Clock())
 		if m.loading == "sessions" {
 			m.loading = ""
 		}
 		if msg.err != nil {
 			return m.setStatus(panePicker, msg.err.Error(), true)
 		}
+		return tea.Batch(m.scheduleLiveExpiry(), m.announceTrees())
 	case loadedMsg:
 		return m.applyLoaded(msg)
 	case treeBuiltMsg:
@@ -315,24 +336,30 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			clear(m.detail.cache)
 		}
 		m.detail.cache[msg.key] = msg.lines
-	case contextMsg:
-		if m.ls != nil && msg.res.gen == m.gen {
-			m.context.res = &msg.res
-			m.context.pending = false
-			m.context.lines = nil
-		}
+	case sentMsg:
+		return m.applySent(msg)
+	case contextLinesMsg:
+		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
 	case followStartedMsg:
 		return m.applyFollowStarted(msg)
 	case tailMsg:
 		return m.applyTail(msg)
+	case followLoadedMsg:
+		return m.applyFollowLoaded(msg)
+	case followReloadMsg:
+		return m.applyFollowReload(msg)
+	case pickerUpdatesMsg:
+		return m.applyPickerUpdates(msg)
+	case liveExpiryMsg:
+		return m.applyLiveExpiry(msg)
 	case actionMsg:
 		return m.runAction(msg)
 	case copiedMsg:
 		return m.applyCopied(msg)
 	case common.SessionWrittenMsg:
-		if m.ls != nil && msg.File == m.ls.file && !m.follow.on { // follow mode sees it anyway
+		if m.ls != nil && msg.File == m.ls.file && m.follow.events == nil { // a running tail sees it anyway
 			return m.reloadCmd()
 		}
 	case summariesMsg:

@@ -304,7 +304,7 @@ func TestContextAndStatsViewsAndBack(t *testing.T) {
 		t.Fatalf("c should show the rebuilt context at the entry:\n%s", view)
 	}
 	// Compaction keeps e12 onwards: the abandoned branch is not in it.
-	for _, msg := range hs.m.context.res.messages {
+	for _, msg := range hs.m.sent.shown.side(false).messages {
 		if strings.Contains(msg.text, "Math.round") || strings.Contains(msg.text, "float") {
 			t.Fatalf("the context at the leaf must hold only the compaction summary and what follows: %q", msg.text)
 		}
@@ -334,7 +334,7 @@ func TestKeymapNamesAndHelp(t *testing.T) {
 	hs.focusOn(paneTimeline)
 	found := false
 	for _, b := range hs.m.ShortHelp() {
-		if b.Help().Desc == "follow" {
+		if d := b.Help().Desc; d == "follow" || d == "pause" { // F pauses at the leaf
 			found = b.Help().Key == "f"
 		}
 	}
@@ -384,7 +384,7 @@ func TestStatsFollowTheShownBranch(t *testing.T) {
 	hs.m.tree.moveTo(hs.m.ls, hs.entryIndex("e04"))
 	hs.Run(hs.m.treeMoved()) // as a key or the wheel moves it
 	hs.Press("c")
-	if hs.m.context.res == nil || hs.m.ls.entryID(hs.m.context.res.idx) != "e04" || hs.m.ls.entryID(hs.m.tl.current()) != "e04" {
+	if hs.m.sent.shown == nil || hs.m.ls.entryID(hs.m.sent.shown.idx) != "e04" || hs.m.ls.entryID(hs.m.tl.current()) != "e04" {
 		t.Fatal("c in the tree should rebuild the context at the tree entry and move the timeline there")
 	}
 }

@@ -107,42 +107,6 @@ func TestSelectionTravelsWithTheCursorAndCarriesTheActivePreset(t *testing.T) {
 	}
 }
 
-// "Leaf" means the current leaf everywhere: in follow mode a selection at
-// the leaf moves to each new leaf (so the Presets preview and the header
-// follow), the picker's message count follows the file, and a selection
-// the user moved elsewhere stays put.
-func TestFollowModeMovesALeafSelectionToTheNewLeaf(t *testing.T) {
-	hs, paths := newHarness(t, 120, 40)
-	m := hs.m
-	file := paths["rounding"]
-	count := func() int {
-		for _, it := range m.picker.list.Items() {
-			if it.path == file {
-				return it.count
-			}
-		}
-		return -1
-	}
-	before := count()
-	m.follow = followState{on: true, file: file, gen: 3}
-	appendLine(t, file, `{"type":"message","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","message":{"role":"user","content":"And the docs?","timestamp":1795773840000}}`)
-	hs.Send(tailMsg{gen: 3, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	if sel := lastSelection(t, hs); sel.EntryID != "e20" || !sel.AtLeaf {
-		t.Fatalf("the leaf selection should move to the new leaf e20, got %+v", sel)
-	}
-	if count() != before+1 {
-		t.Fatalf("the picker's message count should follow the file: %d → %d", before, count())
-	}
-	hs.focusOn(paneTimeline)
-	hs.Press("up", "up")
-	moved := lastSelection(t, hs)
-	appendLine(t, file, `{"type":"message","id":"e21","parentId":"e20","timestamp":"2026-11-27T10:04:10.000Z","message":{"role":"user","content":"And the changelog?","timestamp":1795773850000}}`)
-	hs.Send(tailMsg{gen: 3, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	if sel := lastSelection(t, hs); sel.EntryID != moved.EntryID || sel.AtLeaf {
-		t.Fatalf("a selection away from the leaf stays where the user put it: %+v, want %s", sel, moved.EntryID)
-	}
-}
-
 func appendLine(t *testing.T, file, line string) {
 	t.Helper()
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
@@ -351,27 +315,33 @@ func TestGotoEntryAndBackToLeaf(t *testing.T) {
 }
 
 // y copies the entry's text; Y (and y in the context view) copies the
-// context at the entry as the provider receives it.
+// request at the entry as the provider received it: the request document
+// `payload show session:FILE#ENTRY --json` prints as request.payload —
+// for an assistant entry the request that produced it.
 func TestCopyTheContextAsTheProviderReceivesIt(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)
 	hs.focusOn(paneTimeline)
 	hs.Press("g", "down", "down", "down", "down", "down") // e06
 	clip := pressCopy(t, hs, "Y")
-	var msgs []map[string]any
-	if err := json.Unmarshal([]byte(clip), &msgs); err != nil {
-		t.Fatalf("the context is copied as JSON provider messages: %v\n%s", err, clip)
+	var req struct {
+		Model    string
+		Messages []map[string]any
 	}
-	if len(msgs) < 3 || msgs[0]["role"] != "user" || msgs[len(msgs)-1]["role"] != "assistant" {
-		t.Fatalf("the messages up to e06, ending with its assistant turn: %v", msgs)
+	if err := json.Unmarshal([]byte(clip), &req); err != nil {
+		t.Fatalf("the request is copied as JSON: %v\n%s", err, clip)
 	}
-	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "copied the context at e06") {
+	msgs := req.Messages
+	if req.Model != "anthropic/claude-sonnet-4-5" || len(msgs) < 3 || msgs[0]["role"] != "user" || msgs[len(msgs)-1]["role"] != "toolResult" {
+		t.Fatalf("the request that produced e06 ends with the tool result it answered: %s", clip)
+	}
+	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "copied the request as sent at e06") {
 		t.Fatalf("the timeline says what was copied, got %q", st)
 	}
 	hs.Press("c")
 	if again := pressCopy(t, hs, "y"); again != clip {
-		t.Fatal("y in the context view copies the same context")
+		t.Fatal("y in the context view copies the same request")
 	}
-	if st := hs.m.status[paneDetail].Text(); !strings.Contains(st, "copied the context") {
+	if st := hs.m.status[paneDetail].Text(); !strings.Contains(st, "copied the request as sent") {
 		t.Fatalf("the note shows in the pane that asked (the detail), got %q", st)
 	}
 }

@@ -37,7 +37,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return m.reload()
 	case key.Matches(msg, k.Follow):
-		return m.toggleFollow()
+		return m.followKey()
+	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext && m.ls != nil:
+		// y in the Context view copies what it shows, as Y does (copy.go).
+		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		cmd, _ := m.focusKey(msg)
 		return cmd
@@ -59,11 +62,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Thinking):
 		m.detail.thinking = !m.detail.thinking
 		return nil
+	case key.Matches(msg, k.PiContext) && m.mode == modeContext:
+		return m.togglePiContext()
 	case key.Matches(msg, k.CopyContext):
 		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:
 		m.context.full = !m.context.full
-		m.context.lines = nil
 		return nil
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {
@@ -302,8 +306,11 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 	}
 }
 
-// reload discovers the sessions again and re-reads the open one.
+// reload discovers the sessions again and re-reads the open one; the
+// requests rebuilt so far are rebuilt again (the library may have
+// changed: a Preset's text is read from it).
 func (m *Model) reload() tea.Cmd {
+	m.sent.forget()
 	m.gen++
 	m.loading = "sessions"
 	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)

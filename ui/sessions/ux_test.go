@@ -14,13 +14,16 @@ import (
 // A long message in the context view is cut to a few lines; the expand key
 // shows it whole, and the footer offers that key.
 func TestContextViewExpandsLongMessages(t *testing.T) {
-	res := contextResult{idx: 0, messages: []contextMessage{{role: "user", text: "l1\nl2\nl3\nl4\nl5\nl6\nl7"}}}
+	side := &contextSide{messages: []contextMessage{{role: "user", text: "l1\nl2\nl3\nl4\nl5\nl6\nl7"}}}
+	res := &contextResult{idx: 0, entry: "e1", sent: side, pi: side, same: true}
 	st := hsStyles()
-	cut := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, false, "space"), "\n"))
+	lay := contextLayout{width: 60, expandKey: "space", switchKey: "p"}
+	cut := ansi.Strip(strings.Join(renderContext(res, lay, st), "\n"))
 	if strings.Contains(cut, "l7") || !strings.Contains(cut, "3 more line(s)") || !strings.Contains(cut, "space") {
 		t.Fatalf("a long message should be cut with a hint naming the key:\n%s", cut)
 	}
-	full := ansi.Strip(strings.Join(renderContext(res, "e1", 60, st, true, "space"), "\n"))
+	lay.full = true
+	full := ansi.Strip(strings.Join(renderContext(res, lay, st), "\n"))
 	if !strings.Contains(full, "l7") || strings.Contains(full, "more line") {
 		t.Fatalf("expanded, the whole message shows:\n%s", full)
 	}
@@ -98,7 +101,7 @@ func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 // With no session for the directory, enter and F have nothing to act on.
 func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
-	hs.m.picker.setItems(nil, nil) // as discovery leaves it for a directory without sessions
+	hs.m.picker.setItems(nil, nil, hs.com.Clock()) // as discovery leaves it for a directory without sessions
 	hs.m.ls = nil
 	hs.m.focus = panePicker
 	for _, h := range helpKeysOf(hs.m.ShortHelp()) {

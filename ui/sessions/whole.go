@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
@@ -16,7 +15,8 @@ import (
 // What y, v and o act on in the Session panel (docs/KEYS.md): the session
 // under the picker's cursor; the entry under the cursor in the tree, the
 // timeline and the detail; in the detail's other modes what it shows —
-// the context at the entry (as Y copies it), the stats, the skipped lines.
+// the request in the Context view (as y and Y copy it), the stats, the
+// skipped lines.
 
 // unlimited is the width the stats and skipped views are laid out at for
 // their whole text: wide enough that no line is cut.
@@ -57,7 +57,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 	case m.focus == paneDetail && m.mode == modeSkipped:
 		return common.Whole{Title: "the skipped lines of " + m.ls.title, Text: plainLines(m.skippedLines(unlimited))}, true
 	case m.mode == modeContext && m.focus == paneDetail:
-		return m.contextWhole(m.context.idx())
+		return m.contextWhole()
 	}
 	return m.entryWhole(m.currentEntry())
 }
@@ -75,20 +75,25 @@ func (m *Model) entryWhole(idx int) (common.Whole, bool) {
 	}}, true
 }
 
-// contextWhole is the context at entry idx as the provider receives it,
-// the JSON Y copies; rebuilt in the command.
-func (m *Model) contextWhole(idx int) (common.Whole, bool) {
-	if m.ls == nil || idx < 0 || idx >= len(m.ls.rows) {
+// contextWhole is the request the Context view shows — as sent, or Pi's
+// context — as the JSON y and Y copy (copyResult); stringified in the
+// command.
+func (m *Model) contextWhole() (common.Whole, bool) {
+	res := m.sent.shown
+	if res == nil || res.err != nil {
 		return common.Whole{}, false
 	}
-	ls, agentDir := m.ls, m.com.Workspace.AgentDir
-	return common.Whole{Title: "the context at " + ls.entryID(idx), Load: func() (string, error) {
-		cat, _ := catalog.Shared(agentDir) // the root reports models.json problems
-		msgs, err := providerMessages(ls, idx, cat)
-		if err != nil {
-			return "", err
-		}
-		return jsonv.StringifyIndent(msgs, "  "), nil
+	side := res.side(m.sent.pi)
+	if side == nil {
+		return common.Whole{}, false
+	}
+	what := "the request as sent"
+	if m.sent.pi && !res.same {
+		what = "Pi's context"
+	}
+	payload := side.payload
+	return common.Whole{Title: what + " at " + res.entry, Load: func() (string, error) {
+		return jsonv.StringifyIndent(payload, "  "), nil
 	}}, true
 }
 

@@ -167,7 +167,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
-		return m, m.broadcast(msg) // panels re-render what the new size needs
+		var relayout tea.Cmd
+		if m.whole != nil {
+			relayout = m.whole.Layout(m.width)
+		}
+		return m, tea.Batch(relayout, m.broadcast(msg)) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
 		return m, m.applyTheme()

@@ -21,6 +21,11 @@ func (m *Model) wholeMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return m.status.Error(m.com, msg.Err.Error()), true
 		}
 		m.whole = common.NewViewer(msg.Whole)
+		return m.whole.Layout(m.width), true
+	case common.ViewerLaidOutMsg:
+		if m.whole != nil {
+			m.whole.Apply(msg)
+		}
 		return nil, true
 	case common.PagerDoneMsg:
 		if msg.Err != nil {

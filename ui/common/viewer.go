@@ -17,24 +17,76 @@ import (
 // sanitised and wrapped to the width — long words broken, nothing cut —
 // in a focused frame drawn over the body, scrolled with the navigation
 // keys. The root owns it while it is open: y copies the text, o opens it
-// in $PAGER, esc (or v, q) closes it.
+// in $PAGER, esc (or v, q) closes it. A text up to syncLayoutMax is laid
+// out when drawn; a larger one (a long branch's request) in a command
+// (Layout), so no frame waits for it.
 type Viewer struct {
 	whole Whole
-	text  string
-	note  string
-	// lines are text wrapped for width; offset is the first line shown
-	// and height the last height drawn (for paging).
-	lines []string
-	width int
-	// noteLines are the first lines of lines that show the Note.
-	noteLines int
-	height    int
-	offset    int
+	// laidOut is the text wrapped for one inner width; pending is the
+	// width a Layout command is working on (0: none).
+	laidOut viewerLayout
+	pending int
+	// offset is the first line shown and height the last height drawn
+	// (for paging).
+	height int
+	offset int
 }
 
+// viewerLayout is a Whole's note and text, sanitised and wrapped for an
+// inner width; the first noteLines lines are the note.
+type viewerLayout struct {
+	width     int
+	lines     []string
+	noteLines int
+}
+
+// syncLayoutMax is the largest text (with its note, in bytes) the viewer
+// lays out while drawing.
+const syncLayoutMax = 64 << 10
+
 // NewViewer opens w, whose text is at hand (ShowWhole loaded it).
-func NewViewer(w Whole) *Viewer {
-	return &Viewer{whole: w, text: sanitize.Text(strings.TrimRight(w.Text, "\n")), note: sanitize.Text(strings.TrimSpace(w.Note))}
+func NewViewer(w Whole) *Viewer { return &Viewer{whole: w} }
+
+// ViewerLaidOutMsg carries a layout made by Layout's command.
+type ViewerLaidOutMsg struct {
+	viewer *Viewer
+	layout viewerLayout
+}
+
+// Layout lays the text out for a screen width in a command when it is too
+// big to do while drawing (nil otherwise, or when that width is laid out
+// or on its way). Pass the result to Apply.
+func (v *Viewer) Layout(width int) tea.Cmd {
+	inner := max(1, width-4)
+	if len(v.whole.Text)+len(v.whole.Note) <= syncLayoutMax || v.laidOut.width == inner || v.pending == inner {
+		return nil
+	}
+	v.pending = inner
+	w := v.whole
+	return func() tea.Msg { return ViewerLaidOutMsg{viewer: v, layout: layoutWhole(w, inner)} }
+}
+
+// Apply takes a layout Layout made for this viewer (false: another's).
+func (v *Viewer) Apply(msg ViewerLaidOutMsg) bool {
+	if msg.viewer != v {
+		return false
+	}
+	if v.pending == msg.layout.width {
+		v.pending = 0
+	}
+	v.laidOut = msg.layout
+	return true
+}
+
+// layoutWhole sanitises and wraps w's note and text for an inner width.
+func layoutWhole(w Whole, inner int) viewerLayout {
+	l := viewerLayout{width: inner, lines: wrapWhole(sanitize.Text(strings.TrimRight(w.Text, "\n")), inner)}
+	if note := sanitize.Text(strings.TrimSpace(w.Note)); note != "" {
+		lines := wrapWhole(note, inner)
+		l.noteLines = len(lines)
+		l.lines = append(append(lines, ""), l.lines...)
+	}
+	return l
 }
 
 // Whole is what the viewer shows.
@@ -77,7 +129,7 @@ func (v *Viewer) HandleKey(k *keymap.Set, msg tea.KeyPressMsg) ViewerAction {
 	case key.Matches(msg, k.Top):
 		v.offset = 0
 	case key.Matches(msg, k.Bottom):
-		v.offset = len(v.lines) // clamped when drawn
+		v.offset = len(v.laidOut.lines) // clamped when drawn
 	}
 	return ViewerNone
 }
@@ -95,31 +147,31 @@ func ViewerHelp(k *keymap.Set) []key.Binding {
 // position in the bottom border.
 func (v *Viewer) View(st *themes.Styles, width, height int) string {
 	inner := max(1, width-4)
-	if v.lines == nil || v.width != inner {
-		v.lines, v.width, v.noteLines = wrapWhole(v.text, inner), inner, 0
-		if v.note != "" {
-			note := wrapWhole(v.note, inner)
-			v.noteLines = len(note)
-			v.lines = append(append(note, ""), v.lines...)
-		}
+	title := "View · " + sanitize.Fold(v.whole.Title)
+	if v.laidOut.width != inner && len(v.whole.Text)+len(v.whole.Note) <= syncLayoutMax {
+		v.laidOut = layoutWhole(v.whole, inner)
+	}
+	l := &v.laidOut // another width's lines until Layout's arrive (cut by the frame)
+	if l.lines == nil {
+		return Frame(*st, width, height, title, "", true, []string{st.Text.Muted.Render("laying the text out…")})
 	}
 	rows := max(0, height-2)
 	v.height = rows
-	v.offset = Clamp(v.offset, 0, max(0, len(v.lines)-rows))
-	end := min(len(v.lines), v.offset+rows)
+	v.offset = Clamp(v.offset, 0, max(0, len(l.lines)-rows))
+	end := min(len(l.lines), v.offset+rows)
 	shown := make([]string, 0, end-v.offset)
-	for i, l := range v.lines[v.offset:end] {
+	for i, line := range l.lines[v.offset:end] {
 		style := st.Text.Normal
-		if v.offset+i < v.noteLines {
+		if v.offset+i < l.noteLines {
 			style = st.Text.Warning // the pane's status, above the text
 		}
-		shown = append(shown, style.Render(l))
+		shown = append(shown, style.Render(line))
 	}
-	info := fmt.Sprintf("all %d lines", len(v.lines))
-	if len(v.lines) > rows {
-		info = fmt.Sprintf("lines %d–%d of %d", v.offset+1, end, len(v.lines))
+	info := fmt.Sprintf("all %d lines", len(l.lines))
+	if len(l.lines) > rows {
+		info = fmt.Sprintf("lines %d–%d of %d", v.offset+1, end, len(l.lines))
 	}
-	return Frame(*st, width, height, "View · "+sanitize.Fold(v.whole.Title), info, true, shown)
+	return Frame(*st, width, height, title, info, true, shown)
 }
 
 // wrapWhole breaks text into lines of at most width cells: at spaces

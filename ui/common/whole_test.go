@@ -245,3 +245,33 @@ func TestViewerShowsTheNoteAboveTheText(t *testing.T) {
 		t.Fatalf("copy leaves the note out: %q", h.Clipboard)
 	}
 }
+
+// A big text (a long branch's request) is laid out in a command: the
+// frame drawn before it arrives waits for nothing, and afterwards every
+// line is there.
+func TestViewerLaysABigTextOutInACommand(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		b.WriteString(`{"role": "user", "content": "a line of a long request that is wider than the overlay"}` + "\n")
+	}
+	v := NewViewer(Whole{Title: "the request as sent", Text: b.String()})
+	if plain := ansi.Strip(v.View(&st, 80, 24)); !strings.Contains(plain, "laying the text out…") {
+		t.Fatalf("before its layout arrives the overlay says so:\n%s", plain)
+	}
+	cmd := v.Layout(80)
+	if cmd == nil || v.Layout(80) != nil {
+		t.Fatal("one command lays a big text out for a width")
+	}
+	msg, ok := cmd().(ViewerLaidOutMsg)
+	if !ok || !v.Apply(msg) || NewViewer(Whole{}).Apply(msg) {
+		t.Fatalf("the layout applies to its own viewer only: %T", msg)
+	}
+	plain := ansi.Strip(v.View(&st, 80, 24))
+	if !strings.Contains(plain, "lines 1–22 of 10000") {
+		t.Fatalf("every line, wrapped, is counted:\n%s", plain)
+	}
+	if NewViewer(Whole{Text: "small"}).Layout(80) != nil {
+		t.Fatal("a small text is laid out while drawing")
+	}
+}

@@ -356,3 +356,23 @@ func TestHelpFollowsFocus(t *testing.T) {
 	}
 	_ = common.KeyHint(hs.m.ShortHelp())
 }
+
+// An empty library says how to add a capability with the key the keymap
+// binds to new (a, docs/KEYS.md), not a literal that outlived the key
+// grammar.
+func TestEmptyLibraryNamesTheNewKey(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	for _, dir := range []string{filepath.Join(hs.layout.ProjectDir, ".pi", "forge", "capabilities"), filepath.Join(hs.layout.ForgeDir, "capabilities")} {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs.Press("r")
+	view := ansi.Strip(hs.m.View())
+	if !strings.Contains(view, "No capabilities.") {
+		t.Fatalf("the library is not empty:\n%s", view)
+	}
+	if want := "or press " + hs.m.keys.New.Help().Key + "."; hs.m.keys.New.Help().Key != "a" || !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+		t.Errorf("the empty library does not say %q:\n%s", want, view)
+	}
+}

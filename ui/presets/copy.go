@@ -119,11 +119,38 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		}
 		return common.Whole{Title: "preset " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
 	}
+	if m.onSetting() && (m.focus == paneItems || m.focus == paneEditor) {
+		return m.settingWhole(m.items.Cursor() - m.d.Len())
+	}
 	text, what := m.copyText()
 	if what == "" {
 		return common.Whole{}, false
 	}
 	return common.Whole{Title: what, Text: text}, true
+}
+
+// settingWhole is settings row j whole: the draft members its section
+// edits (settingsMembers) as JSON, or the whole draft for the raw JSON
+// row.
+func (m *Model) settingWhole(j int) (common.Whole, bool) {
+	if j < 0 || j >= len(settingsRows) {
+		return common.Whole{}, false
+	}
+	tree := m.d.Tree()
+	section := tree
+	if members := settingsMembers[settingsForms[j]]; members != nil {
+		section = jsonv.NewObject()
+		for _, name := range members {
+			if v, ok := tree.Get(name); ok {
+				section.Set(name, v)
+			}
+		}
+	}
+	title := "the " + settingsRows[j]
+	if m.open != nil {
+		title += " of " + m.open.Key()
+	}
+	return common.Whole{Title: title, Text: jsonv.StringifyIndent(section, "  ") + "\n"}, true
 }
 
 // resourceText is a library file whole: its path, each diagnostic, then

@@ -305,7 +305,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
+		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
 	case m.focus == paneItems:
 		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
 	case m.focus == panePreview:

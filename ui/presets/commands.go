@@ -18,7 +18,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
-	"github.com/forgebench/forgebench/ui/presets/draft"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // previewDelay is how long the preview waits after the last edit before it

@@ -2,11 +2,11 @@
 // library with scope badges, the active marker of the selected session and
 // diagnostics counts; the item list of the open Preset with reorder, add,
 // duplicate and delete; an editor (inline block text, $EDITOR hand-off and
-// the forms of ui/presets/forms); live validation; a preview dock compiled
+// the forms of ui/components/forms); live validation; a preview dock compiled
 // against the selected session entry; guarded save, fork, new from the
 // default mirror and undo; and a profiles view.
 //
-// The open Preset is a draft (ui/presets/draft): the file's JSON tree,
+// The open Preset is a draft (ui/components/draft): the file's JSON tree,
 // replaced on every edit, and its typed view. The lists are common.List
 // values whose rows are built from the typed view when it changes. Files
 // are read, parsed and written only in commands.
@@ -25,8 +25,8 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/draft"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // pane is one of the panel's panes, in focus order.

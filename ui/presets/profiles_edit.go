@@ -15,8 +15,8 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/draft"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // The Profiles view edits agent profiles like Presets: a draft of the

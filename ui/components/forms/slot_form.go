@@ -11,7 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // optionSpec describes one known option of a built-in slot (spec §3.3, §4.4).

@@ -37,7 +37,7 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // Path addresses a value inside the draft JSON: string keys into objects and

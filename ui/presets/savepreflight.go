@@ -7,50 +7,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
 )
-
-// withCapabilities adds pi-forge's capability delivery to the run context
-// of a session entry: the context's messages get a marker where each
-// stored anchor sits, and the capability state is kept so the preview can
-// put each update where the request carries it (native section or
-// fallback user update, as the model in force dictates). It is
-// capstate.ForPreview, which the CLI's preset preview uses too. A session
-// whose capability history cannot be read previews without it. It reads
-// the library, so it runs inside the context command.
-func (rc *runContext) withCapabilities(ws resources.Workspace, s *session.Session, index int) {
-	if s == nil || index < 0 {
-		return
-	}
-	lib, err := resources.LoadLibrary(ws)
-	if err != nil {
-		return
-	}
-	cat, _ := catalog.Shared(ws.AgentDir)
-	d, err := capstate.ForPreview(s, index, capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat})
-	if err != nil {
-		return
-	}
-	rc.messages, rc.caps, rc.capsTrusted = d.Messages, d.State, d.Trusted
-}
-
-// projectCapabilities replaces the delivery markers among the preview's
-// message parts with the capability updates (pi-forge projects them after
-// compiling, §4.5 step 5).
-func (rc *runContext) projectCapabilities(res compile.PreviewResult) compile.PreviewResult {
-	if rc.caps == nil {
-		return res
-	}
-	out, err := capstate.ProjectPreview(res, rc.caps, rc.capsTrusted)
-	if err != nil {
-		return res
-	}
-	return out
-}
 
 // preflightSave runs pi-forge's save preflight (0.5.6) before save: when
 // the Preset being saved is the one in force at the leaf of the selected

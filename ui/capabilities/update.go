@@ -85,8 +85,6 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 		m.setStatus("deleted "+msg.key, false)
 		return m, m.reloadLibrary()
-	case editorReadyMsg:
-		return m, tea.ExecProcess(msg.cmd, msg.done)
 	case editorDoneMsg:
 		if msg.err != nil {
 			m.setStatus(sanitize.Fold(msg.err.Error()), true)

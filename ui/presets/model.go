@@ -464,8 +464,6 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case copiedMsg:
 		m.applyCopied(msg)
 		return nil
-	case editorReadyMsg:
-		return m.runEditor(msg)
 	case editorDoneMsg:
 		return m.applyEditorDone(msg)
 	case actionMsg:

@@ -69,7 +69,7 @@ type copiedMsg struct {
 
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	cmd, note, ok := m.com.FocusKey(msg, m.noted, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
 	if note != "" {
 		m.setStatus(note, false)
 	}
@@ -85,9 +85,9 @@ func (m *Model) applyCopied(msg copiedMsg) {
 	m.setStatus(msg.note, false)
 }
 
-// focused is the thing under the focus, whole, with the status line the
+// noted is the thing under the focus, whole, with the status line the
 // key found (wholeNote) as its note.
-func (m *Model) focused() (common.Whole, bool) {
+func (m *Model) noted() (common.Whole, bool) {
 	w, ok := m.focusedWhole()
 	w.Note = m.wholeNote
 	return w, ok

@@ -15,7 +15,6 @@ package presets
 import (
 	"errors"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -159,102 +158,9 @@ func (m *Model) paneVisible(p pane) bool {
 	return true
 }
 
-// CapturesInput implements common.Panel: true while text is typed into
-// the block editor, a form field or a dialog.
-func (m *Model) CapturesInput() bool {
-	if m.dlg != nil || m.editing || m.presets.Filtering() {
-		return true
-	}
-	if m.showProfile {
-		return m.profFocus && m.profForm != nil && m.profForm.CapturesInput()
-	}
-	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
-}
-
 // onSetting reports whether the item cursor is on a settings row.
 func (m *Model) onSetting() bool {
 	return m.d != nil && m.items.Cursor() >= m.d.Len()
-}
-
-// ShortHelp implements common.Panel: the keys that act in the focused pane.
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.keys
-	switch {
-	case m.diff != nil && m.dlg == nil:
-		return m.draftDiffHelp()
-	case m.dlg != nil && m.dlg.kind == dialogConflict:
-		return m.conflictHelp()
-	case m.dlg != nil && m.dlg.kind == dialogSlots:
-		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
-	case m.dlg != nil && m.dlg.kind == dialogPrompt && m.dlg.scope != "" && m.com.Workspace.Trust.Trusted:
-		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
-	case m.dlg != nil && m.dlg.kind == dialogPrompt:
-		return []key.Binding{k.Submit, k.Dismiss}
-	case m.presets.Filtering():
-		return []key.Binding{k.Submit, k.Dismiss}
-	case m.dlg != nil:
-		return []key.Binding{k.Confirm, k.Cancel}
-	case m.editing:
-		return []key.Binding{k.Back, k.Save}
-	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
-		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
-	case m.focus == paneEditor && m.form != nil:
-		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
-	case m.showProfile && m.profFocus && m.profForm != nil && m.profForm.CapturesInput():
-		return append(m.profForm.ShortHelp(), k.Save)
-	case m.showProfile && m.profFocus && m.profForm != nil:
-		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
-	case m.showProfile:
-		k := m.profileKeys()
-		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
-	case m.focus == paneList:
-		var bs []key.Binding
-		if m.presets.Len() > 0 {
-			bs = append(bs, k.Open)
-		}
-		bs = append(bs, k.New)
-		if m.d != nil {
-			bs = append(bs, k.Fork) // fork copies the open draft
-		}
-		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
-	case m.focus == paneItems && m.onSetting():
-		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == panePreview:
-		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
-	default:
-		return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
-	}
-}
-
-// FullHelp implements common.Panel: the panel's keys; while a form has
-// focus only its own keys and the three the panel keeps (esc, save, undo)
-// act, so only those are listed.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := &m.keys
-	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
-		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	if m.showProfile {
-		k := m.profileKeys()
-		return [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
-			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
-			{k.Save, k.Undo, k.Profiles, k.Reload},
-			{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-		}
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, m.com.Keys.Filter}, // / filters the Presets list
-		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
-		{k.Save, k.Fork, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
-		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-	}
 }
 
 // Update implements common.Panel; a status message set on the way

@@ -18,7 +18,7 @@ import (
 const MaxLineBytes = session.DisplayMaxLineBytes
 
 // defaultBufferBytes is each worker's read buffer.
-const defaultBufferBytes = 1 << 20
+const defaultBufferBytes = 256 << 10
 
 // bigLines lends one buffer, shared by all workers, for lines longer than
 // a worker's read buffer that must be held whole (to be decoded): memory

@@ -301,10 +301,15 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 	f, err := regfile.OpenSection(src.Path, src.Size) // listed earlier: it may be a FIFO by now
 	if err == nil {
 		res, err = sc.scanRange(ctx, m, f, f.Size(), p.start, p.end, p.everything)
+		for i := range res.hits {
+			res.hits[i].at.part = int32(p.index)
+		}
+		if err == nil && tree != nil && run.hasHits.Load() {
+			// The file has hits: read what this part left before they
+			// came now, on this worker, not in the file's last step.
+			err = sc.fillPart(ctx, f, f.Size(), tree, int32(p.index), res.hits)
+		}
 		f.Close()
-	}
-	for i := range res.hits {
-		res.hits[i].at.part = int32(p.index)
 	}
 	run.mu.Lock()
 	defer run.mu.Unlock()

@@ -333,11 +333,19 @@ func (p *partTree) recordLines(data []byte, from int, bufOff, end, size int64, h
 // of hits (sorted by offset) in them went.
 func (s *scanner) fill(ctx context.Context, r io.ReaderAt, size int64, parts []*partTree, hits []rangeHit) error {
 	for pi, p := range parts {
-		for k := range p.segs {
-			if p.segs[k].gap {
-				if err := s.fillSeg(ctx, r, size, p, int32(pi), int32(k), hits, false); err != nil {
-					return err
-				}
+		if err := s.fillPart(ctx, r, size, p, int32(pi), hits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillPart reads the gaps of part pi.
+func (s *scanner) fillPart(ctx context.Context, r io.ReaderAt, size int64, p *partTree, pi int32, hits []rangeHit) error {
+	for k := range p.segs {
+		if p.segs[k].gap {
+			if err := s.fillSeg(ctx, r, size, p, pi, int32(k), hits, false); err != nil {
+				return err
 			}
 		}
 	}

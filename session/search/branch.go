@@ -34,8 +34,8 @@ type treeInfo struct {
 	// offsets: the chunks hold each entry's offset (entryAt works).
 	offsets bool
 	index   idIndex
-	leaf    int32    // the last entry (-1: none)
-	active  []uint64 // a bit per entry index
+	leaf    int32 // the last entry (-1: none)
+	active  bitset
 }
 
 type segBase struct{ chunk, line int32 }
@@ -186,8 +186,8 @@ func (t *treeInfo) parent(i int32) int32 {
 	c, pos := t.chunks[i>>chunkBits], i&chunkMask
 	if c.seq[pos>>6]>>(pos&63)&1 != 0 {
 		p := t.prev(i)
-		if !t.index.dups {
-			return p // with no id written twice, the previous entry is the one with its id
+		if !t.index.dup.has(p) {
+			return p // its id is written once: the previous entry is the one with it
 		}
 		return t.index.get(t, t.key(p))
 	}
@@ -197,13 +197,22 @@ func (t *treeInfo) parent(i int32) int32 {
 	return t.index.get(t, c.parents[pos])
 }
 
-func (t *treeInfo) isActive(i int32) bool { return t.active[i>>6]>>(i&63)&1 != 0 }
+func (t *treeInfo) isActive(i int32) bool { return t.active.has(i) }
 
-func (t *treeInfo) setActive(i int32, on bool) {
+func (t *treeInfo) setActive(i int32, on bool) { t.active.set(i, on) }
+
+// bitset is a bit per entry index.
+type bitset []uint64
+
+func newBitset(chunks int) bitset { return make(bitset, (chunks<<chunkBits+63)/64) }
+
+func (b bitset) has(i int32) bool { return b[i>>6]>>(i&63)&1 != 0 }
+
+func (b bitset) set(i int32, on bool) {
 	if on {
-		t.active[i>>6] |= 1 << (i & 63)
+		b[i>>6] |= 1 << (i & 63)
 	} else {
-		t.active[i>>6] &^= 1 << (i & 63)
+		b[i>>6] &^= 1 << (i & 63)
 	}
 }
 
@@ -214,7 +223,7 @@ func (t *treeInfo) setActive(i int32, on bool) {
 // order (as session.PathTo cuts it): the entries after it on the walk are
 // not active.
 func (t *treeInfo) link() {
-	t.active = make([]uint64, (len(t.chunks)<<chunkBits+63)/64)
+	t.active = newBitset(len(t.chunks))
 	if !t.v1 {
 		t.index.build(t)
 	}
@@ -241,8 +250,8 @@ type idIndex struct {
 	slots []int32 // entry index + 1; 0 is empty
 	mask  uint64
 	seed  uint64
-	// dups is true when some id is written more than once.
-	dups bool
+	// dup marks the entries whose id is written more than once.
+	dup bitset
 }
 
 func (x *idIndex) hash(k idKey) uint64 {
@@ -262,6 +271,7 @@ func (x *idIndex) build(t *treeInfo) {
 		size *= 2
 	}
 	x.slots, x.mask, x.seed = make([]int32, size), size-1, rand.Uint64()
+	x.dup = newBitset(len(t.chunks))
 	for c, ch := range t.chunks {
 		for pos, k := range ch.ids {
 			if k == 0 {
@@ -271,7 +281,10 @@ func (x *idIndex) build(t *treeInfo) {
 			for h := x.hash(k); ; h = (h + 1) & x.mask {
 				s := x.slots[h]
 				if s == 0 || t.key(s-1) == k {
-					x.dups = x.dups || s != 0
+					if s != 0 {
+						x.dup.set(s-1, true)
+						x.dup.set(i, true)
+					}
 					x.slots[h] = i + 1 // a later duplicate wins
 					break
 				}

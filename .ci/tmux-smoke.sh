@@ -113,7 +113,7 @@ wait_for "the file changed on disk"
 t send-keys -t smoke f
 wait_for "Fork to a new id"
 t send-keys -t smoke Enter
-wait_for "fork → project:pi-mirror-copy"
+wait_for "forked the draft to project:pi-mirror-copy"
 wait_for "Items · pi-mirror-copy"
 [ -f "${mirror%/*}/pi-mirror-copy.json" ] || { echo "fork wrote no pi-mirror-copy.json"; exit 1; }
 echo "presets save conflict and fork ok"
@@ -227,10 +227,12 @@ wait_for "(leaf)"
 wait_border "2 active"
 session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
 t send-keys -t smoke a
-wait_for "Enable project:review-mode"
+wait_for "Enable project:review-mode?"
+wait_for "Enable project:review-mode: tools -edit -write -bash; its" # what confirming will do
 wait_for "y confirm"
 t send-keys -t smoke y
 wait_border "3 active"
+wait_for "Enabled project:review-mode: tools -edit -write -bash" # the status: what was done
 "$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
 grep -qF '"source":"project:review-mode"' "$work/status.json" \
   || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
@@ -296,17 +298,17 @@ if header | grep -qF " ● │"; then echo "the entry above the leaf is not the 
 # process idles.
 t send-keys -t smoke L
 wait_for " ● │ preset"
-at_leaf='━ ([0-9]+)/\1 ━┛' # the focused timeline's border: on its last row
+at_leaf=' ([0-9]+)/\1 ━┛' # the focused timeline's border: on its last row
 wait_for_re "$at_leaf"
 rows=$(screen | grep -oE "$at_leaf" | grep -oE '[0-9]+' | head -n 1)
 t send-keys -t smoke k k k k k k k k k k Up Up Up Up Up Up Up Up Up Up
-wait_for "━ $((rows - 20))/$rows ━┛"
+wait_for " $((rows - 20))/$rows ━┛"
 burst_entry=$(header | grep -oE 'entry [0-9a-f]{8}' | cut -d' ' -f2)
 wait_pane "Detail · $burst_entry"
 stays_idle "after a burst of 20 keys"
 echo "a burst of keys: every key counted, then quiet ok"
 t send-keys -t smoke '#' a 3 7 d 5 e 1 c Enter
-wait_for "entry a37d5e1c │"
+wait_for_re "paused at entry a37d5e1c( · F follow)? │"
 echo "selection follows the cursor and # goes to an entry ok"
 # The Tree pane's own search with n/N, then back to the leaf.
 t send-keys -t smoke BTab
@@ -340,18 +342,56 @@ poll -E no "[│┃] System prompt " 10 "for the preview to scroll"
 t send-keys -t smoke 3
 wait_pane "Sessions ("
 echo "mouse ok"
-# Follow mode: a line appended to the session moves the leaf selection,
-# the header, the picker's count and the Presets preview to the new leaf;
-# a malformed line is marked and listed.
+# Live by default (issue 21): at the leaf the workbench follows a growing
+# session with no key — each entry appended reaches the header within 1 s,
+# and the picker's count and the Presets preview follow; off the leaf the
+# header says where the selection is held while the timeline grows below;
+# keys arriving while entries do all count, then the workbench is quiet;
+# F follows again, F at the leaf pauses; a malformed line is marked and
+# listed.
 rounding=$(find "$work" -name '2026-11-27T09-14-05-112Z_*.jsonl' | head -n 1)
-t send-keys -t smoke L F
+entry() { # entry ID PARENT: one user message appended as Pi writes it
+  printf '{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-11-27T09:18:00.000Z","message":{"role":"user","content":"Appended by the smoke test","timestamp":1795771080000}}\n' "$1" "$2" >>"$rounding"
+}
+now_ms() { date +%s%3N; }
+within_ms() { # within_ms MS EXTENDED_REGEX: the screen matches within MS milliseconds
+  local deadline=$(($(now_ms) + $1))
+  until screen | grep -qE -- "$2"; do
+    if [ "$(now_ms)" -ge "$deadline" ]; then echo "not within $1 ms: /$2/"; echo "--- screen:"; screen; exit 1; fi
+    sleep 0.05
+  done
+}
+t send-keys -t smoke L
 wait_for "FOLLOW"
-printf '%s\n' '{"type":"message","id":"5e55a0e1","parentId":"862c1f60","timestamp":"2026-11-27T09:18:00.000Z","message":{"role":"user","content":"A line from the smoke test","timestamp":1795771080000}}' >>"$rounding"
-wait_for "entry 5e55a0e1 ●"
-wait_for "31 msg"
+parent=862c1f60
+for id in 5e55a0e1 5e55a0e2 5e55a0e3; do
+  entry "$id" "$parent"
+  within_ms 1000 "entry $id (\(leaf\)|●) │"
+  parent=$id
+done
+wait_for "33 msg"
 t send-keys -t smoke 1
-wait_for "at entry 5e55a0e1"
+wait_for "at entry 5e55a0e3"
 t send-keys -t smoke 3
+wait_for "FOLLOW"
+t send-keys -t smoke Up
+wait_for "paused at entry 5e55a0e2 · F follow"
+if screen | grep -qF "FOLLOW"; then echo "FOLLOW shown off the leaf"; screen; exit 1; fi
+entry 5e55a0e4 5e55a0e3
+wait_for "34 msg"
+if header | grep -qF "5e55a0e4"; then echo "the held selection moved to the new leaf"; screen; exit 1; fi
+# 10 k in one write while five entries arrive: 10 rows up, then quiet.
+at=$(screen | grep -oE ' [0-9]+/[0-9]+ ━┛' | grep -oE '[0-9]+' | head -n 1)
+(parent=5e55a0e4; for id in 5e55a0f5 5e55a0f6 5e55a0f7 5e55a0f8 5e55a0f9; do entry "$id" "$parent"; parent=$id; sleep 0.05; done) &
+appender=$!
+t send-keys -t smoke k k k k k k k k k k
+wait "$appender"
+wait_for "39 msg"
+wait_for_re " $((at - 10))/[0-9]+ ━┛"
+stays_idle "after keys and appended entries together"
+t send-keys -t smoke F
+within_ms 1000 "entry 5e55a0f9 (\(leaf\)|●) │"
+wait_for "FOLLOW"
 printf '%s\n' '{"type":"message","id":"broken' >>"$rounding"
 wait_for "⚠ 1 line(s) skipped"
 t send-keys -t smoke '!'
@@ -359,19 +399,31 @@ wait_for "not valid JSON"
 t send-keys -t smoke Escape
 sleep 0.3
 t send-keys -t smoke F
-wait_for "follow off"
-echo "follow mode and skipped lines ok"
+wait_for "paused at entry 5e55a0f9 · F follow"
+t send-keys -t smoke F
+wait_for "FOLLOW"
+echo "live session followed at the leaf, held off it, and skipped lines ok"
 # At 80 columns the header keeps the session, the entry and the Preset.
 t resize-window -t smoke -x 80 -y 24
-wait_for "session Invoice rounding fix │ entry 5e55a0e1 ● │ preset pi-mirror"  # -copy may be cut
+wait_for "session Invoice rounding fix │ entry 5e55a0f9 ● │ preset pi-mirror"  # -copy may be cut
 t send-keys -t smoke :
-wait_for "Commands"
+wait_for "Go to or run"
 if ! t capture-pane -e -p -t smoke | grep -qF $'\e[2m'; then echo "the screen under the palette is not dimmed"; screen; exit 1; fi
 t send-keys -t smoke Escape
 sleep 0.3
 t resize-window -t smoke -x 160 -y 48
 wait_for "forgebench │ cwd"
 echo "header at 80 columns and dimmed palette ok"
+# The palette goes anywhere (issue 21): \`:\`, part of a session's name,
+# enter; the Session panel comes forward with that session open.
+t send-keys -t smoke :
+wait_for "Go to or run"
+t send-keys -t smoke -l "currency"
+wait_for_re "session +01a21dbe  Currency formatting"
+t send-keys -t smoke Enter
+wait_pane "Tree · Currency formatting"
+wait_for "session Currency formatting │"
+echo "palette jump to a session ok"
 t send-keys -t smoke 5
 wait_pane "${shows[5]}"
 t send-keys -t smoke '?'

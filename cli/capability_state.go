@@ -16,13 +16,18 @@ import (
 // sessionFlags are shared by the commands that read or change capability
 // state in a session.
 type sessionFlags struct {
-	Session string `help:"Pi session file (default: the newest session of the project)." placeholder:"FILE"`
+	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project)." placeholder:"SESSION"`
 }
 
-// sessionPath resolves --session, else the project's newest session.
+// sessionPath resolves --session (a file, an id or an id prefix, as every
+// command names a session), else the project's newest session.
 func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
 	if f.Session != "" {
-		return f.Session, nil
+		file := f.Session
+		if err := g.resolveSessionArg(&file); err != nil {
+			return "", err
+		}
+		return file, nil
 	}
 	ws, err := g.workspace()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -339,6 +340,24 @@ func TestDefaultSessionIsTheNewest(t *testing.T) {
 	leaf, _ := s.Leaf()
 	if !strings.Contains(out, `"leafId":"`+leaf.ID+`"`) {
 		t.Fatalf("status read another session: %s", out)
+	}
+}
+
+// TestSessionFlagTakesAnID: --session names a session as every command
+// does, by file, id or unique id prefix (the Capabilities panel's advice
+// gives the id: a path is long and wraps badly).
+func TestSessionFlagTakesAnID(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := mainSession(t, layout)
+	want := status(t, args, file)
+	for _, id := range []string{"01a21c48-87b8-7bf2-bec6-d1b0faeb6b39", "01a21c48"} {
+		if got := status(t, args, id); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("--session %s: %v, want %v", id, got, want)
+		}
+	}
+	code, _, errOut := runCLI(t, in(args, "capability", "disable", "x", "--session", "ffffffff", "--dry-run")...)
+	if code != exitUsage || !strings.Contains(errOut, "ffffffff") {
+		t.Fatalf("an unknown id: exit %d %s", code, errOut)
 	}
 }
 

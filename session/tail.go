@@ -25,6 +25,10 @@ const (
 	// TailError reports a problem; tailing continues unless the channel
 	// closes right after it.
 	TailError
+	// TailSibling reports that another entry of the file's directory
+	// changed (TailOptions.Siblings): a session file written, created,
+	// removed or renamed, a directory made. Path names it.
+	TailSibling
 )
 
 // String names the kind for logs.
@@ -36,6 +40,8 @@ func (k TailEventKind) String() string {
 		return "reset"
 	case TailError:
 		return "error"
+	case TailSibling:
+		return "sibling"
 	}
 	return fmt.Sprintf("TailEventKind(%d)", int(k))
 }
@@ -62,6 +68,8 @@ type TailEvent struct {
 	Offset int64
 	// Err is the problem of a TailError event.
 	Err error
+	// Path is the directory entry a TailSibling event names.
+	Path string
 }
 
 // TailOptions tune Tail. The zero value is ready to use.
@@ -80,6 +88,12 @@ type TailOptions struct {
 	// MaxLineBytes bounds how much of an unfinished line is held
 	// (default DisplayMaxLineBytes: the tail is a display path).
 	MaxLineBytes int
+	// Siblings reports the changes of the directory's other entries as
+	// TailSibling events, from the same watch (the Session panel's picker
+	// keeps up with the project's sessions through the open session's
+	// tail). Only while the filesystem watch works: polling sees the file
+	// alone.
+	Siblings bool
 }
 
 func (o TailOptions) withDefaults() TailOptions {
@@ -177,7 +191,11 @@ func (t *tailer) run(ctx context.Context, watcher *fsnotify.Watcher) {
 				events = nil
 				continue
 			}
-			if filepath.Clean(ev.Name) != t.path {
+			if name := filepath.Clean(ev.Name); name != t.path {
+				if t.opt.Siblings && ev.Op&^fsnotify.Chmod != 0 &&
+					!t.send(ctx, TailEvent{Kind: TailSibling, Path: name}) {
+					return
+				}
 				continue
 			}
 		case err, ok := <-errs:

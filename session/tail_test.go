@@ -392,3 +392,61 @@ func FuzzTailLines(f *testing.F) {
 		}
 	})
 }
+
+// TestTailSiblings: with Siblings set, the watch of the file's directory
+// also reports the other entries that change there — another session
+// written, a new one created, a pi-subagent tree directory made — as
+// TailSibling events naming them (the Session panel's picker keeps up
+// with the project's sessions through the open session's watch); the
+// file's own lines still arrive as lines. Without Siblings nothing else is
+// reported.
+func TestTailSiblings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "open.jsonl")
+	other := filepath.Join(dir, "other.jsonl")
+	must(t, os.WriteFile(path, nil, 0o644))
+	must(t, os.WriteFile(other, nil, 0o644))
+	for _, siblings := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		ch, err := TailWithOptions(ctx, path, 0, TailOptions{Siblings: siblings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := collect(ch)
+		time.Sleep(50 * time.Millisecond) // the watch is set up in the goroutine
+		appendFile(t, other, "{}\n")
+		fresh := filepath.Join(dir, fmt.Sprintf("fresh-%v.jsonl", siblings))
+		must(t, os.WriteFile(fresh, []byte("{}\n"), 0o644))
+		tree := filepath.Join(dir, fmt.Sprintf("id-%v.subagents", siblings))
+		must(t, os.Mkdir(tree, 0o755))
+		appendFile(t, path, "{\"own\":1}\n")
+		c.waitLines(t, 1, arrival)
+		seen := func() map[string]bool {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			out := map[string]bool{}
+			for _, ev := range c.events {
+				if ev.Kind == TailSibling {
+					out[filepath.Clean(ev.Path)] = true
+				}
+			}
+			return out
+		}
+		if siblings {
+			deadline := time.Now().Add(arrival)
+			for !(seen()[other] && seen()[fresh] && seen()[tree]) && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if got := seen(); !got[other] || !got[fresh] || !got[tree] || got[path] {
+				t.Errorf("siblings reported: %v, want %s, %s and %s (never the file itself)", got, other, fresh, tree)
+			}
+		} else {
+			time.Sleep(100 * time.Millisecond)
+			if got := seen(); len(got) > 0 {
+				t.Errorf("without Siblings nothing else is reported: %v", got)
+			}
+		}
+		cancel()
+		<-c.done
+	}
+}

@@ -1,7 +1,13 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/palette"
 )
 
@@ -22,23 +28,105 @@ type ActionProvider interface {
 	Actions() []palette.Action
 }
 
-// actions lists what the palette offers: the focused panel's commands
-// first, then the root's, with the key that does the same as the hint.
-func (m *Model) actions() []palette.Action {
-	var out []palette.Action
-	if p, ok := m.panels[m.active].(ActionProvider); ok {
-		out = append(out, p.Actions()...)
+// sessionLister is the Session panel: the sessions its picker lists.
+type sessionLister interface {
+	ListedSessions() []session.ListItem
+}
+
+// agentLister is the Agents panel: the agents of its tree.
+type agentLister interface {
+	TreeAgents() (root string, agents []*subagent.Agent)
+}
+
+// offerSessions hands the palette the Session panel's listing after
+// every Update, so a new listing's rows are built before `:` is pressed.
+func (m *Model) offerSessions() tea.Cmd {
+	for _, p := range m.panels {
+		if s, ok := p.(sessionLister); ok {
+			return m.palette.Offer(s.ListedSessions())
+		}
 	}
-	for i, p := range m.panels {
-		out = append(out, palette.Action{Title: "Go to " + p.Title(), Hint: m.keys.Tabs()[i].Help().Key, Msg: switchPanelMsg(i)})
+	return nil
+}
+
+// openPalette opens the `:` palette over the focused panel's actions and
+// the places the panels hold.
+func (m *Model) openPalette() tea.Cmd {
+	var places palette.Places
+	for _, p := range m.panels {
+		if s, ok := p.(sessionLister); ok {
+			places.Sessions = s.ListedSessions()
+		}
+		if a, ok := p.(agentLister); ok {
+			places.AgentRoot, places.Agents = a.TreeAgents()
+		}
+	}
+	return m.palette.Open(m.actions(), places)
+}
+
+// actions lists what the palette runs: the focused pane's keys (its
+// short help: the bindings that act where the user is, with their help
+// text, run as if pressed), the panel's own commands, then the root's,
+// each with the key that does the same as the hint.
+func (m *Model) actions() []palette.Action {
+	p := m.panels[m.active]
+	var provided []palette.Action
+	if ap, ok := p.(ActionProvider); ok {
+		provided = ap.Actions()
+	}
+	out := append(m.bindingActions(p, provided), provided...)
+	for i, panel := range m.panels {
+		out = append(out, palette.Action{Title: "Go to " + panel.Title(), Hint: m.keys.Tabs()[i].Help().Key, Msg: switchPanelMsg(i)})
 	}
 	for _, mode := range []themes.Mode{themes.Dark, themes.Light, themes.Auto} {
 		out = append(out, palette.Action{Title: "Theme: " + string(mode), Msg: setThemeMsg(mode)})
 	}
-	out = append(out,
+	return append(out,
 		palette.Action{Title: "Search all sessions", Hint: m.keys.Find.Help().Key, Msg: openFindMsg{}},
 		palette.Action{Title: "Show keys", Hint: m.keys.Help.Help().Key, Msg: showHelpMsg{}},
 		palette.Action{Title: "Quit", Hint: m.keys.Quit.Help().Key, Msg: quitRequestMsg{}},
 	)
+}
+
+// bindingActions are the focused pane's keys as palette actions: the
+// bindings of its short help (the keymap's data: the key and its help
+// text), less moving the cursor and what the panel's own commands
+// already offer under the same key. Choosing one presses its key in the
+// panel (palette.PressMsg).
+func (m *Model) bindingActions(p common.Panel, provided []palette.Action) []palette.Action {
+	seen := map[string]bool{}
+	for _, a := range provided {
+		seen[a.Hint] = true
+	}
+	var out []palette.Action
+	for _, b := range p.ShortHelp() {
+		h := b.Help()
+		if !b.Enabled() || h.Desc == "" || seen[h.Key] || m.isNav(b) {
+			continue
+		}
+		press, ok := palette.BindingPress(b)
+		if !ok {
+			continue
+		}
+		seen[h.Key] = true
+		out = append(out, palette.Action{Title: p.Title() + ": " + h.Desc, Hint: h.Key, Msg: palette.PressMsg{Key: press}})
+	}
 	return out
+}
+
+// isNav reports whether b only moves a cursor: every key of it is one of
+// the navigation keys (keymap.Nav).
+func (m *Model) isNav(b key.Binding) bool {
+	nav := map[string]bool{}
+	for _, n := range []key.Binding{m.keys.Up, m.keys.Down, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom} {
+		for _, k := range n.Keys() {
+			nav[k] = true
+		}
+	}
+	for _, k := range b.Keys() {
+		if !nav[k] {
+			return false
+		}
+	}
+	return len(b.Keys()) > 0
 }

@@ -98,17 +98,19 @@ func New(opts Options) *Model {
 	m.applyTheme()
 	m.help = help.New()
 	m.help.Styles = m.com.Styles.Help
-	m.palette = palette.New(m.keys.CommandPalette, m.keys.Forms.Text)
+	m.palette = palette.New(m.com)
 	m.find = find.New(m.com)
 	presets := presetspanel.New(m.com)
 	presets.SetKeys(m.keys.Presets)
+	sessions := sessionpanel.New(m.com)
 	if opts.WatchFiles {
 		presets.EnableWatch()
+		sessions.EnableWatch() // the open session is live: followed at its leaf
 	}
 	m.panels = []common.Panel{
 		presets,
 		capspanel.New(m.com),
-		sessionpanel.New(m.com),
+		sessions,
 		payloadspanel.New(m.com),
 		agentspanel.New(m.com),
 	}
@@ -131,7 +133,7 @@ func (m *Model) applyTheme() tea.Cmd {
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir), loadAutoPresetsCmd(m.com.Workspace)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir), loadAutoPresetsCmd(m.com.Workspace), m.palette.Prefetch()}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -148,7 +150,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if err := session.GuardFaults(func() error {
 		_, cmd = m.update(msg)
-		cmd = tea.Batch(cmd, m.announceSelection(), m.frames.afterUpdate(m.com))
+		cmd = tea.Batch(cmd, m.announceSelection(), m.offerSessions(), m.frames.afterUpdate(m.com))
 		return nil
 	}); err != nil {
 		return m, m.status.Error(m.com, fileChangedStatus(err))
@@ -190,7 +192,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.auto = msg.auto
 		return m, nil
 	case common.LibraryChangedMsg:
-		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.broadcast(msg))
+		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.palette.Prefetch(), m.broadcast(msg))
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil
@@ -204,15 +206,25 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case palette.ClosedMsg, find.ClosedMsg:
 		return m, nil
+	case palette.PressMsg: // a palette action: its key, pressed in the focused panel
+		return m, m.routeToActive(msg.Key)
 	case openFindMsg:
 		return m, m.find.Open()
 	}
+	if palette.Owns(msg) { // its sources and matches
+		var cmd tea.Cmd
+		m.palette, cmd = m.palette.Update(msg)
+		return m, cmd
+	}
 	var paletteCmd tea.Cmd
-	if m.palette.IsOpen() { // cursor blinks and the like
+	if !isInput(msg) || m.palette.IsOpen() { // its debounce; cursor blinks and the like
 		m.palette, paletteCmd = m.palette.Update(msg)
 	}
 	if isInput(msg) {
-		return m, tea.Batch(paletteCmd, m.routeToActive(msg))
+		if m.palette.IsOpen() { // a paste goes into the palette's query only
+			return m, paletteCmd
+		}
+		return m, m.routeToActive(msg)
 	}
 	findCmd := m.find.Update(msg) // its search's results and timers
 	paletteCmd = tea.Batch(paletteCmd, findCmd)
@@ -279,7 +291,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp, m.helpOffset = true, 0
 		return nil
 	case key.Matches(msg, k.Palette):
-		return m.palette.Open(m.actions())
+		return m.openPalette()
 	case key.Matches(msg, k.Find):
 		return m.find.Open()
 	case key.Matches(msg, k.NextPane):
@@ -314,9 +326,10 @@ func (m *Model) requestQuit() tea.Cmd {
 	}
 	m.confirmQuit = &common.Confirm{
 		Title: "Quit forgebench?",
-		Body:  "Quit and discard " + strings.Join(unsaved, " and ") + "?",
-		Yes:   m.keys.Confirm.Yes,
-		No:    m.keys.Confirm.No,
+		Body: "Quitting now discards " + strings.Join(unsaved, " and ") + ". Answer " + m.keys.Confirm.No.Help().Key +
+			" to keep working and save first.",
+		Yes: m.keys.Confirm.Yes,
+		No:  m.keys.Confirm.No,
 	}
 	return nil
 }

@@ -137,12 +137,29 @@ func TestPaletteRunsFilteredAction(t *testing.T) {
 	}
 }
 
+// The palette over the demo: every kind of row, with its kind, at both
+// sizes; empty (the focused panel's actions first) and with a query. The
+// golden is the palette's box (the screen under it shows the demo's
+// temporary paths).
 func TestGoldenPalette(t *testing.T) {
-	m := newTestModel(80, 24)
-	press(t, m, ":", "t", "h")
-	view := m.View().Content
-	uitest.AssertFits(t, view, 80, 24)
-	uitest.Golden(t, "palette_80x24", view)
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, c := range []struct{ name, session, tab, query string }{
+			{"palette", "", "1", ""}, {"palette_query", "", "3", "inv"}, {"palette_entries", "rounding", "3", "re"},
+		} {
+			name := fmt.Sprintf("%s_%dx%d", c.name, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				m, h := demoHarness(t)
+				h.Resize(size.w, size.h)
+				if c.session != "" {
+					goTo(h, c.session)
+				}
+				h.Press(c.tab, ":")
+				h.Type(c.query)
+				uitest.AssertFits(t, m.View().Content, size.w, size.h)
+				uitest.Golden(t, name, m.palette.View(m.com.Styles, size.w))
+			})
+		}
+	}
 }
 
 // probe is a panel that records the messages it receives.

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -43,14 +44,20 @@ func (m *Model) headerView() string {
 	if !ws.Trust.Trusted {
 		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
 	}
-	entry, entryShort := entryLabel(sel)
+	entryKey, entry, entryShort := entryLabel(sel, m.followHint())
+	entryField := common.Field{Label: entryKey, Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry}
+	if m.selectedTruncated() {
+		// The entry and what follows it in the file read as zeros now:
+		// say so instead, and what to do.
+		entryField = common.Field{Value: "file truncated — reload", Style: st.Text.Warning}
+	}
 	preset, presetShort := presetLabel(sel, m.auto)
 	fields := []common.Field{
 		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
 		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
 		trust,
-		{Label: "session", Value: orNone(sel.SessionName), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
-		{Label: "entry", Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry},
+		{Label: "session", Value: orNone(sanitize.Line(sel.SessionName)), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
+		entryField,
 		{Label: "preset", Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
 			Min: 12, Cut: rankCutPreset, Drop: rankDropPreset},
 	}
@@ -58,18 +65,49 @@ func (m *Model) headerView() string {
 	return st.App.Header.Width(m.width).Render(line)
 }
 
-// entryLabel is the header's entry: its id, marked when it is the leaf
-// (the selection then follows the leaf).
-func entryLabel(sel common.Selection) (full, short string) {
+// entryLabel is the header's entry, with its label: its id, marked when
+// it is the leaf and the selection follows the leaf as the session grows;
+// otherwise it says the selection is held there ("paused at entry …"),
+// with hint — the key that follows again, where it works — in full.
+func entryLabel(sel common.Selection, hint string) (label, full, short string) {
+	id := sanitize.Line(sel.EntryID)
 	switch {
 	case sel.SessionFile == "":
-		return "—", ""
-	case sel.EntryID == "":
-		return "leaf", ""
-	case sel.AtLeaf:
-		return sel.EntryID + " (leaf)", sel.EntryID + " ●"
+		return "entry", "—", ""
+	case id == "":
+		return "entry", "leaf", ""
+	case sel.AtLeaf && !sel.Paused:
+		return "entry", id + " (leaf)", id + " ●"
 	}
-	return sel.EntryID, ""
+	full = id
+	if hint != "" {
+		full += " · " + hint
+	}
+	return "paused at entry", full, id
+}
+
+// followHint is the header's "F follow" while the Session panel, where
+// the key works, is in front ("" elsewhere).
+func (m *Model) followHint() string {
+	if m.active != common.PanelSession {
+		return ""
+	}
+	return m.keys.Session.Follow.Help().Key + " follow"
+}
+
+// selectedTruncated reports whether the panel holding the selected
+// session found its file cut under it (sessions.Model.TruncatedFile).
+func (m *Model) selectedTruncated() bool {
+	file := m.com.Selection.SessionFile
+	if file == "" {
+		return false
+	}
+	for _, p := range m.panels {
+		if t, ok := p.(interface{ TruncatedFile() string }); ok && t.TruncatedFile() == file {
+			return true
+		}
+	}
+	return false
 }
 
 // presetLabel is the header's preset: the one the user opened in the

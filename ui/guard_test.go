@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func TestQuitAsksWhileAPresetDraftIsUnsaved(t *testing.T) {
 		t.Fatalf("enter, space should leave an unsaved draft:\n%s", screen(m))
 	}
 	h.Press("q")
-	if h.Quit || !strings.Contains(screen(m), "Quit and discard the unsaved changes to ") {
+	if h.Quit || !strings.Contains(screen(m), "Quitting now discards the unsaved changes to ") {
 		t.Fatalf("q with an unsaved draft must ask first (quit=%v):\n%s", h.Quit, screen(m))
 	}
 	uitest.AssertFits(t, m.View().Content, 160, 48)
@@ -77,7 +78,7 @@ func TestCtrlCWhileTypingInABlockAsks(t *testing.T) {
 	}
 	h.Type("more words")
 	h.Press("ctrl+c")
-	if h.Quit || !strings.Contains(screen(m), "Quit and discard") {
+	if h.Quit || !strings.Contains(screen(m), "Quitting now discards") {
 		t.Fatalf("ctrl+c while typing must ask:\n%s", screen(m))
 	}
 	h.Press("esc")
@@ -142,5 +143,21 @@ func TestWheelFilterCoalescesBursts(t *testing.T) {
 	}
 	if key := (tea.KeyPressMsg{Code: 'j'}); filter(nil, key) != key {
 		t.Fatal("other messages pass untouched")
+	}
+}
+
+// The quit question says what quitting will discard, at both sizes (the
+// golden is the question's box: the screen under it shows the demo's
+// temporary paths).
+func TestGoldenQuitQuestion(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		m, h := demoHarness(t)
+		h.Resize(size.w, size.h)
+		h.Press("enter", "space", "q")
+		if m.confirmQuit == nil {
+			t.Fatal("q with an unsaved draft asks")
+		}
+		uitest.AssertFits(t, m.View().Content, size.w, size.h)
+		uitest.Golden(t, fmt.Sprintf("quit_question_%dx%d", size.w, size.h), m.confirmQuit.View(&m.com.Styles, size.w, size.h))
 	}
 }

@@ -128,7 +128,7 @@ func TestDialogsDrawOverTheDimmedScreen(t *testing.T) {
 	press(t, m, "3", ":")
 	view := m.View().Content
 	plain := ansi.Strip(view)
-	if !strings.Contains(plain, "Commands") || !strings.Contains(plain, "Sessions (0)") || !strings.Contains(plain, "session Invoice") {
+	if !strings.Contains(plain, "Go to or run") || !strings.Contains(plain, "Sessions (0)") || !strings.Contains(plain, "session Invoice") {
 		t.Fatalf("the palette sits over the panel, which stays visible:\n%s", plain)
 	}
 	if !strings.Contains(view, "\x1b[2m") {

@@ -100,7 +100,7 @@ func (m *Model) follow(file string) tea.Cmd {
 	if file == m.rootFile && (m.tree != nil || m.loading || m.problem != "") {
 		return nil
 	}
-	m.rootFile = file
+	m.rootFile, m.rootLeaf = file, ""
 	if m.jump != nil && m.jump.root != file {
 		m.jump = nil // another root session: the jump no longer applies
 	}
@@ -138,8 +138,8 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 		m.list.SetItems(nil)
 		switch {
 		case errors.Is(msg.err, subagent.ErrNoTree):
-			m.problem = "This session has no pi-subagent tree. Pick a root session that delegated work in the Session panel (3)."
-			return m.schedulePoll() // its first agent shows when the root delegates
+			m.problem = "This session has no pi-subagent tree." // what to do follows (roots.go)
+			return m.schedulePoll()                             // its first agent shows when the root delegates
 		case errors.Is(msg.err, subagent.ErrNotRoot):
 			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
 		default:

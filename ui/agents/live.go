@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The dashboard keeps up with a tree that is being written (README §25.10:
@@ -36,10 +37,13 @@ const (
 type (
 	// pollTickMsg asks for a check of the files of load gen.
 	pollTickMsg struct{ gen int }
-	// pollResultMsg says whether a file of load gen changed.
+	// pollResultMsg says whether a file of load gen changed; once marks
+	// a check outside the timed ones (the root session grew), which
+	// schedules nothing.
 	pollResultMsg struct {
 		gen     int
 		changed bool
+		once    bool
 	}
 	// clockMsg moves the live run time.
 	clockMsg struct{}
@@ -118,15 +122,32 @@ func sessionStamps(t *subagent.Tree) []fileStamp {
 }
 
 // pollCmd checks the stamps in a command.
-func pollCmd(gen int, stamps []fileStamp) tea.Cmd {
+func pollCmd(gen int, stamps []fileStamp, once bool) tea.Cmd {
 	return func() tea.Msg {
 		for _, s := range stamps {
 			if !s.same() {
-				return pollResultMsg{gen: gen, changed: true}
+				return pollResultMsg{gen: gen, changed: true, once: once}
 			}
 		}
-		return pollResultMsg{gen: gen}
+		return pollResultMsg{gen: gen, once: once}
 	}
+}
+
+// rootGrew checks the tree's files at once when the root session grew —
+// the selection, following its leaf, moved to a new entry (the Session
+// panel tails the file) — since a root that delegates or hears from an
+// agent writes there: the dashboard then shows it without waiting for
+// the next timed check.
+func (m *Model) rootGrew(sel common.Selection) tea.Cmd {
+	if sel.SessionFile != m.rootFile || !sel.AtLeaf || sel.Paused || sel.EntryID == "" {
+		return nil
+	}
+	seen := m.rootLeaf
+	m.rootLeaf = sel.EntryID
+	if seen == "" || seen == sel.EntryID || m.loading || len(m.stamps) == 0 {
+		return nil
+	}
+	return pollCmd(m.gen, m.stamps, true)
 }
 
 // schedulePoll asks for the next check of the current load's files: soon
@@ -147,7 +168,7 @@ func (m *Model) applyPollTick(msg pollTickMsg) tea.Cmd {
 	if msg.gen != m.gen || m.loading {
 		return nil
 	}
-	return pollCmd(msg.gen, m.stamps)
+	return pollCmd(msg.gen, m.stamps, false)
 }
 
 // applyPollResult reads the tree again when a file changed, else waits
@@ -156,8 +177,11 @@ func (m *Model) applyPollResult(msg pollResultMsg) tea.Cmd {
 	if msg.gen != m.gen || m.loading {
 		return nil
 	}
-	if msg.changed {
+	switch {
+	case msg.changed:
 		return m.reload()
+	case msg.once:
+		return nil // the timed checks go on as they were
 	}
 	return m.schedulePoll()
 }

@@ -55,8 +55,10 @@ type Model struct {
 	screen        screen
 	focus         pane
 
-	// rootFile is the session the tree was (or is being) loaded for.
+	// rootFile is the session the tree was (or is being) loaded for;
+	// rootLeaf its leaf as the selection last followed it (rootGrew).
 	rootFile string
+	rootLeaf string
 	gen      int
 	loading  bool
 	tree     *subagent.Tree
@@ -76,7 +78,10 @@ type Model struct {
 	// totals sum the listed agents (built with the rows).
 	totals subagent.Totals
 
-	detail     detailState
+	detail detailState
+	// roots are the sessions with a tree, offered while none is shown
+	// (roots.go).
+	roots      rootsState
 	activity   map[string]activityResult
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
@@ -114,7 +119,7 @@ type detailState struct {
 
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
-	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(),
+	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(), roots: newRoots(),
 		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
@@ -154,6 +159,9 @@ func (m *Model) CapturesInput() bool { return false }
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
+	case m.showsRoots():
+		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "show its tree"))
+		return []key.Binding{open, k.Up, k.Down, k.Reload}
 	case m.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTranscript:

@@ -36,9 +36,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.handleMouse(msg.(tea.MouseMsg))
 	case common.SelectionChangedMsg:
-		return m.follow(msg.Selection.SessionFile)
+		return tea.Batch(m.follow(msg.Selection.SessionFile), m.rootGrew(msg.Selection))
 	case common.JumpMsg:
 		return m.onJump(msg)
+	case common.AgentTreesMsg:
+		m.setRoots(msg.Sessions)
 	case treeLoadedMsg:
 		return m.applyTree(msg)
 	case pollTickMsg:
@@ -85,6 +87,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Reload):
 		return m.reloadByUser()
+	case m.showsRoots():
+		return m.rootsKey(msg)
 	case key.Matches(msg, k.Lifecycle):
 		m.showClosed = !m.showClosed
 		m.rebuildRows()

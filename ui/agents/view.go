@@ -30,6 +30,9 @@ func (m *Model) View() string {
 			text = noSelection
 		}
 		lines := wrap(st.Pane.Placeholder.Render(text), m.width-4)
+		if !m.loading {
+			lines = append(append(lines, ""), m.rootsLines(m.width-4, m.height-2-len(lines)-1)...)
+		}
 		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
 	case m.screen == screenDetail:
 		return m.detailPane(m.width, true)

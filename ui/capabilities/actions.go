@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // preview is an action waiting for confirmation: its plan and why it may
@@ -24,6 +25,9 @@ type preview struct {
 	warnings []string
 	// step counts confirmations: reset asks twice.
 	step int
+	// sessionID is the id of the session the plan appends to (the CLI
+	// advice names it).
+	sessionID string
 }
 
 // fingerprint is the fingerprint of the snapshot the action activates
@@ -51,80 +55,86 @@ func (p *preview) canWrite() bool {
 // needsSecondStep is true for reset before its second confirmation.
 func (p *preview) needsSecondStep() bool { return p.op.Kind == capstate.OpReset && p.step == 0 }
 
-// opTitle names an operation for the preview's title.
+// opTitle names an operation for the preview's title: the question the
+// preview asks.
 func opTitle(op capstate.Operation) string {
 	switch op.Kind {
 	case capstate.OpEnable:
-		return "Enable " + op.Arg
+		return "Enable " + op.Arg + "?"
 	case capstate.OpEnableBound:
-		return "Enable binding " + op.Arg
+		return "Enable binding " + op.Arg + "?"
 	case capstate.OpDisable:
-		return "Disable " + op.Arg
+		return "Disable " + op.Arg + "?"
 	case capstate.OpReset:
-		return "Reset every capability"
+		return "Reset every capability?"
 	case capstate.OpAdd:
-		return "Add a manual directive"
+		return "Add a manual directive?"
 	case capstate.OpUsePreset:
-		return "Use Preset " + op.Arg
+		return "Use Preset " + op.Arg + "?"
 	}
-	return string(op.Kind)
+	return string(op.Kind) + "?"
 }
 
-// previewBody lays out what the action would do: pi-forge's message,
-// problems, the new fingerprint, the tool diff, the entries and the full
-// text concerned.
-func previewBody(p *preview, st *themes.Styles, width int) []string {
+// previewBody lays out what confirming will do: problems first, then the
+// change in the workbench's words (willText), the entries it appends,
+// for an activation its id and how to stop it (the workbench's key and
+// command, each id whole on its own line), the fingerprint, and the full
+// text concerned. pi-forge's own message shows, quoted as pi-forge's,
+// only where nothing will be written (it says why).
+func previewBody(p *preview, st *themes.Styles, width int, disableKey string) []string {
 	var lines []string
-	// Wrap at words, and break what is longer than a line (a fingerprint,
-	// an id), so nothing is cut.
+	// The workbench's sentences wrap at spaces only, so an id, a tool
+	// patch and a command stay whole where they fit; what is longer than
+	// a line (a fingerprint) is split, never cut (common.WrapWhole). The
+	// capability's own text wraps at words, its spacing kept.
+	say := func(style func(...string) string, text string) {
+		for _, l := range common.WrapWhole(sanitize.Text(text), max(10, width)) {
+			lines = append(lines, style(l))
+		}
+	}
 	add := func(style func(...string) string, text string) {
 		for _, l := range strings.Split(ansi.Wrap(sanitize.Text(text), max(10, width), ""), "\n") {
 			lines = append(lines, style(l))
 		}
 	}
 	for _, pr := range p.problems {
-		add(st.Text.Danger.Render, "✗ "+pr)
+		say(st.Text.Danger.Render, "✗ "+pr)
 	}
 	for _, w := range p.warnings {
-		add(st.Text.Warning.Render, "! "+w)
+		say(st.Text.Warning.Render, "! "+piForgeSays(w))
 	}
 	plan := p.plan
-	if plan == nil {
-		return lines
-	}
-	if plan.Refusal != nil {
-		return lines
-	}
-	add(st.Text.Normal.Render, plan.Result.Message)
-	if p.step > 0 {
-		n := len(plan.Before.Active())
-		lines = append(lines, "")
-		add(st.Text.Warning.Render, fmt.Sprintf("Really stop all %d active capabilities? Historical messages and completed work are not undone.", n))
+	if plan == nil || plan.Refusal != nil {
 		return lines
 	}
 	if !plan.Changes() {
-		add(st.Text.Muted.Render, "Nothing to write.")
+		say(st.Text.Muted.Render, "Nothing will be written. "+piForgeSays(plan.Result.Message))
 		return lines
 	}
-	var stopped []string
-	for _, e := range plan.Planned {
-		if e.CustomType != capability.EventEntryType {
-			continue
-		}
-		ev, msg := capability.DecodeEvent(e.Data)
-		if msg != "" {
-			continue
-		}
-		switch ev.Op {
-		case capability.OpActivate:
-			add(st.Text.Muted.Render, "fingerprint "+ev.Snapshot.Fingerprint)
-		case capability.OpDeactivate:
-			stopped = append(stopped, ev.ActivationID)
-		}
+	say(st.Text.Normal.Render, willText(plan))
+	if p.step > 0 {
+		lines = append(lines, "")
+		say(st.Text.Warning.Render, fmt.Sprintf("Really stop all %d active capabilities?", len(plan.Before.Active())))
+		return lines
 	}
-	lines = append(lines, strings.Split(ansi.Wrap(toolDiffLine(st, plan.Before.EffectiveTools, plan.After.EffectiveTools), max(10, width), " ,"), "\n")...)
-	add(st.Text.Muted.Render, entriesSummary(plan.Planned))
-	text := actionText(plan, stopped)
+	say(st.Text.Muted.Render, "Confirming "+entriesSummary(plan.Planned, plan.Guard.LeafID)+".")
+	text := actionText(plan)
+	if f := factsOf(plan); f.activated != nil {
+		lines = append(lines, "")
+		for _, l := range stopAdvice(f.activated.ActivationID, p.sessionID, disableKey) {
+			style := st.Text.Muted.Render
+			if l.copy {
+				style = st.Text.Normal.Render
+			}
+			say(style, l.text)
+		}
+		lines = append(lines, "")
+		say(st.Text.Muted.Render, "Fingerprint of its frozen text:")
+		say(st.Text.Normal.Render, f.activated.Fingerprint)
+	}
+	if after := plan.After.EffectiveTools; after != nil {
+		say(st.Text.Muted.Render, "Tools the model will have: "+strings.Join(after, ", "))
+	}
 	if text != "" {
 		lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))
 		add(st.Text.Normal.Render, text)
@@ -132,38 +142,8 @@ func previewBody(p *preview, st *themes.Styles, width int) []string {
 	return lines
 }
 
-// toolDiffLine compares the effective tools before and after.
-func toolDiffLine(st *themes.Styles, before, after []string) string {
-	if before == nil || after == nil {
-		return st.Text.Muted.Render("tools: unknown (the session records no tool selection)")
-	}
-	in := func(list []string, n string) bool {
-		for _, x := range list {
-			if x == n {
-				return true
-			}
-		}
-		return false
-	}
-	var parts []string
-	for _, n := range after {
-		if !in(before, n) {
-			parts = append(parts, st.Diff.Add.Render("+"+n))
-		}
-	}
-	for _, n := range before {
-		if !in(after, n) {
-			parts = append(parts, st.Diff.Del.Render("-"+n))
-		}
-	}
-	if len(parts) == 0 {
-		return st.Text.Muted.Render("tools: unchanged (" + strings.Join(after, ", ") + ")")
-	}
-	return st.Text.Muted.Render("tools: ") + strings.Join(parts, " ")
-}
-
-// entriesSummary says what would be appended.
-func entriesSummary(planned []capability.PlannedEntry) string {
+// entriesSummary says what confirming appends, and where.
+func entriesSummary(planned []capability.PlannedEntry, leaf string) string {
 	counts := map[string]int{}
 	var order []string
 	for _, e := range planned {
@@ -177,31 +157,26 @@ func entriesSummary(planned []capability.PlannedEntry) string {
 	for i, n := range order {
 		parts[i] = fmt.Sprintf("%d× %s", counts[n], n)
 	}
-	return fmt.Sprintf("appends %d entries: %s", len(planned), strings.Join(parts, ", "))
+	where := "to the session"
+	if leaf != "" {
+		where = "after the leaf " + leaf
+	}
+	return fmt.Sprintf("appends %d entries %s: %s", len(planned), where, strings.Join(parts, ", "))
 }
 
 // actionText is the full text the action concerns: the new snapshot's
 // content, or the content of what it stops.
-func actionText(plan *capstate.Plan, stopped []string) string {
-	for _, e := range plan.Planned {
-		if e.CustomType == capability.EventEntryType {
-			if ev, msg := capability.DecodeEvent(e.Data); msg == "" && ev.Op == capability.OpActivate {
-				if strings.TrimSpace(ev.Snapshot.Content) == "" {
-					return "(tool-only capability: no text is sent)"
-				}
-				return ev.Snapshot.Content
-			}
+func actionText(plan *capstate.Plan) string {
+	f := factsOf(plan)
+	if f.activated != nil {
+		if toolOnly(f.activated) {
+			return "(tool-only capability: no text is sent)"
 		}
+		return f.activated.Content
 	}
 	var parts []string
-	for _, a := range plan.Before.Active() {
-		stop := plan.Op.Kind == capstate.OpReset
-		for _, id := range stopped {
-			stop = stop || id == a.Snapshot.ActivationID
-		}
-		if stop {
-			parts = append(parts, "stops "+a.Snapshot.ActivationID+" ("+a.Snapshot.SourceLabel()+"):\n"+a.Snapshot.Content)
-		}
+	for _, s := range f.stopped {
+		parts = append(parts, "stops "+s.ActivationID+" ("+s.SourceLabel()+"):\n"+s.Content)
 	}
 	return strings.Join(parts, "\n\n")
 }

@@ -56,6 +56,7 @@ type (
 	appliedMsg struct {
 		file  string
 		op    capstate.Operation
+		plan  *capstate.Plan
 		res   capability.Result
 		wrote fileStamp
 		err   error
@@ -218,6 +219,6 @@ func applyCmd(file string, p *capstate.Plan, project string, now func() time.Tim
 		case err != nil:
 			err = fmt.Errorf("append to the session: %w", err)
 		}
-		return appliedMsg{file: file, op: p.Op, res: p.Result, wrote: wrote, err: err}
+		return appliedMsg{file: file, op: p.Op, plan: p, res: p.Result, wrote: wrote, err: err}
 	}
 }

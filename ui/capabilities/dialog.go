@@ -83,11 +83,11 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 			m.dialog = nil
-			m.setStatus("writing…", false)
+			m.setStatus("appending to the session…", false)
 			return applyCmd(m.view.file, p.plan, m.com.Workspace.Cwd, m.now, m.lastWrite)
 		case key.Matches(msg, k.Cancel), key.Matches(msg, k.Dismiss):
 			m.dialog = nil
-			m.setStatus("nothing written", false)
+			m.setStatus("cancelled: nothing was written", false)
 		default:
 			m.scrollPreview(msg)
 		}
@@ -186,7 +186,7 @@ func (m *Model) dialogMaxBody() int { return max(3, m.height-8) }
 // of a long capability does not fit); other keys are ignored.
 func (m *Model) scrollPreview(msg tea.KeyPressMsg) {
 	d, k := m.dialog, &m.keys
-	n := len(previewBody(d.preview, &m.com.Styles, m.dialogInner()))
+	n := len(previewBody(d.preview, &m.com.Styles, m.dialogInner(), m.keys.Disable.Help().Key))
 	page := max(1, m.dialogMaxBody()-1) // one row says where the window is
 	last := max(0, n-page)
 	switch {
@@ -215,15 +215,17 @@ func (m *Model) dialogView(st *themes.Styles) string {
 	hint := common.KeyHint(d.help(&m.keys))
 	switch d.kind {
 	case dialogPreview:
-		body = previewBody(d.preview, st, inner)
+		body = previewBody(d.preview, st, inner, m.keys.Disable.Help().Key)
 		if len(body) > maxBody {
 			page := maxBody - 1
 			from := common.Clamp(d.offset, 0, len(body)-page)
 			where := fmt.Sprintf("%d–%d/%d · ↑/↓ pgup/pgdn g/G scroll", from+1, from+page, len(body))
 			body = append(body[from:from+page:from+page], st.Text.Muted.Render(ansi.Truncate(where, inner, "…")))
 		}
-	case dialogConfirm:
-		body = wrap(sanitize.Fold(d.body), inner)
+	case dialogConfirm: // paragraphs on lines of their own (a path, an id)
+		for _, par := range strings.Split(d.body, "\n") {
+			body = append(body, common.WrapWhole(sanitize.Fold(par), inner)...)
+		}
 	case dialogBindings:
 		if d.body != "" {
 			body = wrap(st.Text.Muted.Render(sanitize.Fold(d.body)), inner)
@@ -262,14 +264,14 @@ func (m *Model) dialogView(st *themes.Styles) string {
 func bindingChoices(v *sessionView) ([]choice, string) {
 	st := v.state
 	if st == nil || st.Runtime == nil {
-		return nil, "no session state"
+		return nil, "The session's capability state is still being computed."
 	}
 	bs, msg := st.Runtime.ReadBindings()
 	if msg != "" {
-		return nil, msg
+		return nil, piForgeSays(msg)
 	}
 	if st.Preset == nil {
-		return nil, "No active preset; cannot activate a bound capability."
+		return nil, piForgeSays("No active preset; cannot activate a bound capability.")
 	}
 	out := make([]choice, 0, len(bs))
 	for _, b := range bs {
@@ -280,7 +282,7 @@ func bindingChoices(v *sessionView) ([]choice, string) {
 		out = append(out, choice{id: b.ID, label: b.ID + " — " + b.Ref.String() + " · " + who + "  " + strings.TrimSpace(toolPatchText(b.Capability.Tools))})
 	}
 	if len(out) == 0 {
-		return nil, "No capability bindings in active preset."
+		return nil, piForgeSays("No capability bindings in active preset.")
 	}
 	return out, ""
 }

@@ -44,7 +44,8 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Back):
 		if e.dirty {
-			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?", body: "Close the editor and discard the changes to " + string(e.scope) + ":" + e.id + "?",
+			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?",
+				body:  "Closing the editor discards your changes to " + string(e.scope) + ":" + e.id + "; its file stays as it is on disk.",
 				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }}
 			return nil
 		}
@@ -61,7 +62,7 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 			e.cycleTool()
 		case key.Matches(msg, k.ToolName):
 			m.dialog = textDialog(m, dialogToolName, "Add a tool by name",
-				"A tool the picker does not offer (an extension's tool this session has not declared); it is added as +tool.", "tool: ")
+				"A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool.", "tool: ")
 		}
 		return nil
 	}
@@ -118,7 +119,7 @@ func (m *Model) confirmDelete() tea.Cmd {
 	}
 	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
 	m.dialog = &dialog{kind: dialogConfirm, title: "Delete " + key + "?",
-		body: "Delete " + c.Path + "? Active snapshots in sessions keep their frozen text.",
+		body: "Deletes its file from disk; there is no undo:\n" + shortPath(m.com.Workspace, c) + "\nSessions where it is active keep their frozen copy of its text.",
 		onYes: func(m *Model) tea.Cmd {
 			return func() tea.Msg {
 				_, err := resources.DeleteCapability(ws, scope, id, rev)

@@ -31,6 +31,15 @@ func TestGoldenViews(t *testing.T) {
 			hs.Press("a")
 		}},
 		{"reset_second_step", func(hs *harness) { hs.Press("R", "y") }},
+		{"preview_disable", func(hs *harness) {
+			hs.focusOn(paneSession)
+			hs.Press("G", "d")
+		}},
+		{"confirm_delete", func(hs *harness) {
+			hs.selectCapability("project:test-runner")
+			hs.Press("x")
+		}},
+		{"add_directive", func(hs *harness) { hs.Press("+") }},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for _, step := range steps {

@@ -67,10 +67,30 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	if d == nil || d.kind != dialogPreview || !d.preview.canWrite() {
 		t.Fatalf("preview: %+v", d)
 	}
-	view := ansi.Strip(hs.m.View())
-	for _, want := range []string{"Enable project:review-mode", "fingerprint", "tools: -edit -write -bash", "appends 3 entries", "Report findings"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("preview lacks %q", want)
+	// The preview says what confirming will do, in the future tense, and
+	// how to stop it later with the workbench's own key and command, the
+	// ids whole (issue 21); not pi-forge's past-tense "Selected …" with
+	// Pi's /capability disable.
+	body := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 200, "d"), "\n"))
+	activation := d.preview.plan.Result.ActivationID
+	for _, want := range []string{"Enable project:review-mode: tools -edit -write -bash; its instruction reaches the model with the next request.",
+		"Confirming appends 3 entries after the leaf 862c1f60", "\n" + activation + "\n", "press d on its card in the Session pane here",
+		"forgebench capability disable \\\n  " + activation + " \\\n  --session 01a21c48-87b8-7bf2-bec6-d1b0faeb6b39",
+		"Fingerprint of its frozen text:\n" + d.preview.fingerprint(), "Report findings"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("preview lacks %q:\n%s", want, body)
+		}
+	}
+	// At 80 columns the id and the command's lines are still whole lines.
+	narrow := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 64, "d"), "\n"))
+	for _, whole := range []string{"\n" + activation + "\n", "\n  " + activation + " \\\n", "\n  --session 01a21c48-87b8-7bf2-bec6-d1b0faeb6b39\n"} {
+		if !strings.Contains(narrow, whole) {
+			t.Errorf("at 64 columns %q is not a whole line:\n%s", whole, narrow)
+		}
+	}
+	for _, gone := range []string{"Selected ", "/capability disable", "tools prepared"} {
+		if strings.Contains(body, gone) {
+			t.Errorf("the preview speaks in pi-forge's past tense (%q):\n%s", gone, body)
 		}
 	}
 	if fileSize(t, file) != size {
@@ -94,17 +114,18 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	if len(appended) != 1 || appended[0] != file {
 		t.Fatalf("the write was announced for %v, want once for %s", appended, file)
 	}
-	if !strings.HasPrefix(hs.m.status, "Selected ") || len(hs.m.view.state.Active()) != 3 {
+	if !strings.HasPrefix(hs.m.status, "Enabled project:review-mode: tools -edit -write -bash; its instruction goes with the next request (activation ") ||
+		len(hs.m.view.state.Active()) != 3 {
 		t.Fatalf("after enable: %q, %d active", hs.m.status, len(hs.m.view.state.Active()))
 	}
 	// Disable the card under the cursor in the session pane.
 	hs.focusOn(paneSession)
 	hs.Press("G", "d")
-	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70), "\n"), "stops ") {
+	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70, "d"), "\n"), "stops ") {
 		t.Fatalf("disable preview: %+v", d)
 	}
 	hs.Press("y")
-	if len(hs.m.view.state.Active()) != 2 || !strings.HasPrefix(hs.m.status, "Stopped ") {
+	if len(hs.m.view.state.Active()) != 2 || !strings.HasPrefix(hs.m.status, "Disabled project:review-mode: tools +edit +write +bash; ") {
 		t.Fatalf("after disable: %q", hs.m.status)
 	}
 }

@@ -151,7 +151,7 @@ func TestSessionPaneSaysForgebenchEntriesWereAbandoned(t *testing.T) {
 	hs.Press("+")
 	hs.Type("Answer in French.")
 	hs.Press("enter", "y")
-	if !strings.HasPrefix(hs.m.status, "Selected ") {
+	if !strings.HasPrefix(hs.m.status, "Added a manual directive: tools unchanged; its instruction goes with the next request (activation ") {
 		t.Fatalf("add: %q", hs.m.status)
 	}
 	if strings.Contains(ansi.Strip(hs.m.View()), "abandoned branch") {

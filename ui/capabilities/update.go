@@ -3,6 +3,7 @@ package capabilities
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -239,7 +240,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EnableBound):
 		return m.chooseBinding()
 	case key.Matches(msg, k.Add):
-		m.dialog = textDialog(m, dialogAddText, "Add a manual directive", "The text is kept verbatim (source manual, actor user, no tool changes).", "directive: ")
+		m.dialog = textDialog(m, dialogAddText, "Add a manual directive",
+			"Type the directive, kept verbatim (source manual, actor user, no tool changes): enter shows what will be appended, and nothing is written before you confirm.", "directive: ")
 		return nil
 	case key.Matches(msg, k.Reset):
 		return m.startAction(capstate.Operation{Kind: capstate.OpReset})
@@ -275,7 +277,8 @@ func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return m.openEditor()
 	case key.Matches(msg, k.New):
-		m.dialog = textDialog(m, dialogNewID, "New capability", "Saving creates the file; it never activates anything.", "id: ")
+		m.dialog = textDialog(m, dialogNewID, "New capability",
+			"enter opens an empty editor for it; "+k.Save.Help().Key+" there creates its file, and saving never activates it.", "id: ")
 	case key.Matches(msg, k.Delete):
 		return m.confirmDelete()
 	case key.Matches(msg, k.Enable):
@@ -370,6 +373,9 @@ func (m *Model) chooseBinding() tea.Cmd {
 		return nil
 	}
 	choices, msg := bindingChoices(&m.view)
+	if msg == "" {
+		msg = "enter shows what enabling the binding will do; nothing is written before you confirm."
+	}
 	d := &dialog{kind: dialogBindings, title: "Enable a binding of " + presetLabel(m.view.state), choices: choices, body: msg}
 	m.dialog = d
 	return nil
@@ -404,7 +410,7 @@ func (m *Model) startAction(op capstate.Operation) tea.Cmd {
 		m.setStatus(problem, true)
 		return nil
 	}
-	m.setStatus("planning "+opTitle(op)+"…", false)
+	m.setStatus("working out what “"+strings.TrimSuffix(opTitle(op), "?")+"” will do…", false)
 	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Workspace, m.now, m.newID, m.lastWrite)
 }
 
@@ -414,6 +420,9 @@ func (m *Model) onPlan(msg planMsg) {
 		return
 	}
 	p := &preview{op: msg.op, plan: msg.plan}
+	if m.sess != nil {
+		p.sessionID = m.sess.Header.ID
+	}
 	switch {
 	case len(msg.blocked) > 0:
 		p.plan, p.problems = nil, msg.blocked
@@ -426,7 +435,7 @@ func (m *Model) onPlan(msg planMsg) {
 		p.warnings = append(p.warnings, p.plan.Result.Warning)
 	}
 	m.status = ""
-	m.dialog = &dialog{kind: dialogPreview, title: opTitle(msg.op), preview: p}
+	m.dialog = &dialog{kind: dialogPreview, title: previewTitle(msg.op, p.plan), preview: p}
 }
 
 func (m *Model) onApplied(msg appliedMsg) tea.Cmd {
@@ -435,7 +444,7 @@ func (m *Model) onApplied(msg appliedMsg) tea.Cmd {
 		return m.reopenSession()
 	}
 	m.lastWrite = msg.wrote
-	m.setStatus(sanitize.Fold(msg.res.Message), false)
+	m.setStatus(sanitize.Fold(didText(msg.plan)), false)
 	// The Session panel reads the file again and shows the new leaf.
 	appended := common.SessionWrittenMsg{File: msg.file}
 	return tea.Batch(m.reopenSession(), func() tea.Msg { return appended })

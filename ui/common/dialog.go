@@ -56,9 +56,10 @@ func (c *Confirm) Answer(msg tea.KeyPressMsg) Answer {
 }
 
 // View is the dialog box for a screen of width cells (not placed: see
-// Overlay).
+// Overlay). The body wraps at spaces and its own newlines (WrapWhole):
+// an id or a command on a line of its own stays whole.
 func (c *Confirm) View(st *themes.Styles, width, height int) string {
-	return DialogBox(st, width, height, c.Title, Wrap(c.Body, DialogInner(width)), KeyHint([]key.Binding{c.Yes, c.No}))
+	return DialogBox(st, width, height, c.Title, WrapWhole(c.Body, DialogInner(width)), KeyHint([]key.Binding{c.Yes, c.No}))
 }
 
 // DialogInner is the text width of a dialog on a screen of width cells
@@ -66,7 +67,9 @@ func (c *Confirm) View(st *themes.Styles, width, height int) string {
 func DialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
 
 // DialogBox draws a titled dialog with body lines and a key hint, at most
-// width×height cells: the frame every modal of the workbench shares.
+// width×height cells: the frame every modal of the workbench shares. A
+// line wider than the dialog wraps at its words (nothing in a dialog is
+// cut: it may be an id to copy; wrap such text with WrapWhole first).
 func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
 	inner := DialogInner(width)
 	lines := []string{st.Dialog.Title.Render(title), ""}
@@ -74,10 +77,15 @@ func DialogBox(st *themes.Styles, width, height int, title string, body []string
 	if hint != "" {
 		lines = append(lines, "", st.Text.Muted.Render(hint))
 	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= inner {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(l, inner, ""), "\n")...) // at words, styling kept
 	}
-	return st.Dialog.Box.Width(inner + 4).MaxWidth(max(0, width)).MaxHeight(max(0, height)).Render(strings.Join(lines, "\n"))
+	return st.Dialog.Box.Width(inner + 4).MaxWidth(max(0, width)).MaxHeight(max(0, height)).Render(strings.Join(out, "\n"))
 }
 
 // KeyHint is a dialog's key line generated from the bindings that answer
@@ -138,6 +146,48 @@ func Dim(screen string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// WrapWhole breaks plain text into lines of at most width cells at
+// spaces and at its own newlines only: a hyphenated word (a UUID, a tool
+// patch "-edit", a path) stays whole on a line where it fits, and only a
+// word longer than a line is split, at the width. A line's leading
+// spaces are kept (a command's continuation). What a dialog says a user
+// may copy is never cut, nor broken where it need not be.
+func WrapWhole(text string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := para[:len(para)-len(strings.TrimLeft(para, " "))]
+		if ansi.StringWidth(line) >= width {
+			line = ""
+		}
+		for _, word := range strings.Fields(para) {
+			for ansi.StringWidth(word) > width { // longer than a line: split it
+				if strings.TrimSpace(line) != "" {
+					out = append(out, line)
+				}
+				line = ""
+				out = append(out, ansi.Cut(word, 0, width))
+				word = ansi.Cut(word, width, ansi.StringWidth(word))
+			}
+			switch {
+			case word == "":
+			case strings.TrimSpace(line) == "" && ansi.StringWidth(line)+ansi.StringWidth(word) <= width:
+				line += word
+			case strings.TrimSpace(line) == "":
+				line = word // the indent leaves no room for it
+			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+				line += " " + word
+			default:
+				out, line = append(out, line), word
+			}
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // Wrap breaks text into lines of at most width cells at word boundaries.

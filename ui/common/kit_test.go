@@ -88,6 +88,42 @@ func TestWrapAndDialogInner(t *testing.T) {
 	}
 }
 
+// A dialog never cuts what a user must copy (issue 21): WrapWhole breaks
+// only at spaces and newlines, so "-edit -write" and a UUID stay whole
+// on a line where they fit, and splits only a word longer than a line;
+// a Confirm and a DialogBox line longer than the dialog wrap instead of
+// ending in "…".
+func TestDialogsWrapIDsWhole(t *testing.T) {
+	id := "7ed8f881-250e-4e40-9b73-13327dde9dcc"
+	for _, c := range []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"tools -edit -write -bash; a notice", 20, "tools -edit -write|-bash; a notice"},
+		{"stop " + id + " later", 40, "stop|" + id + "|later"},
+		{"a " + id, 20, "a|7ed8f881-250e-4e40-9|b73-13327dde9dcc"},
+		{"one\n\ntwo  three", 20, "one||two three"},
+		{"  --session 01a21c48 \\", 30, "  --session 01a21c48 \\"},
+	} {
+		if got := strings.Join(WrapWhole(c.text, c.width), "|"); got != c.want {
+			t.Errorf("WrapWhole(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
+	st := themes.For(themes.Dark, true, true)
+	c := Confirm{Title: "Disable?", Body: "Run forgebench capability disable " + id + " --session 01a21c48-87b8-7bf2-bec6-d1b0faeb6b39 later.",
+		Yes: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")), No: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no"))}
+	box := ansi.Strip(DialogBox(&st, 80, 24, "t", []string{"x " + strings.Repeat(id, 3)}, ""))
+	for _, view := range []string{ansi.Strip(c.View(&st, 80, 24)), box} {
+		if strings.Contains(view, "…") {
+			t.Errorf("a dialog cut a line:\n%s", view)
+		}
+	}
+	if !strings.Contains(ansi.Strip(c.View(&st, 80, 24)), "│ "+id+" ") {
+		t.Errorf("the id is not whole on a line:\n%s", ansi.Strip(c.View(&st, 80, 24)))
+	}
+}
+
 // The focused pane is marked by its border's shape, not only its colour:
 // with NO_COLOR (no colour at all) it still stands out.
 func TestFrameMarksTheFocusWithoutColour(t *testing.T) {

@@ -29,8 +29,12 @@ type Selection struct {
 	// session has been opened yet (consumers then use the leaf).
 	EntryID string
 	// AtLeaf is true when EntryID is the session's current leaf: the
-	// selection then follows the leaf as the session grows.
+	// selection then follows the leaf as the session grows, unless Paused.
 	AtLeaf bool
+	// Paused is true when the selection stays on EntryID as the session
+	// grows although it is at the leaf (F paused it there, or the file
+	// cannot be watched). Off the leaf a selection never follows.
+	Paused bool
 	// PresetID is the Preset the user opened in the Presets panel
 	// ("scope:id"; "" until they choose one).
 	PresetID string

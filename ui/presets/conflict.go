@@ -75,10 +75,13 @@ func (m *Model) openConflict(msg conflictReadMsg) tea.Cmd {
 	}
 	c := &conflictDialog{key: msg.key, revision: msg.revision, gone: msg.gone, diff: msg.diff, view: diffview.NewLineView(), profile: msg.profile}
 	c.view.SetDiff(msg.diff)
-	body := fmt.Sprintf("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.",
-		msg.key, msg.diff.Added()+msg.diff.Removed())
+	k := &m.keys
+	body := fmt.Sprintf("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.\n"+
+		"%s writes your draft over the file; %s writes it under a new id; %s drops it and reads the file; %s keeps both as they are.",
+		msg.key, msg.diff.Added()+msg.diff.Removed(), k.Overwrite.Help().Key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
 	if msg.gone {
-		body = msg.key + " was deleted on disk since you opened it, so it was not saved. Your draft is kept; fork writes it under a new id."
+		body = fmt.Sprintf("%s was deleted on disk since you opened it, so it was not saved. Your draft is kept.\n"+
+			"%s writes it under a new id; %s drops it; %s keeps it.", msg.key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
 	}
 	m.dlg = &dialog{kind: dialogConflict, title: "Save conflict", body: body, conflict: c}
 	m.sizeConflict()
@@ -146,7 +149,7 @@ func (m *Model) conflictBox() string {
 	st := &m.com.Styles
 	d := m.dlg
 	inner := common.DialogInner(m.width)
-	body := common.Wrap(d.body, inner)
+	body := common.WrapWhole(d.body, inner)
 	if d.conflict.showDiff {
 		body = append(body, "", st.Text.Muted.Render("− on disk   + your draft"))
 		v := d.conflict.view

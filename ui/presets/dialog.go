@@ -90,7 +90,7 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // create writes tree under a new id as a new Preset file.
 func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
-	m.setStatus(verb+" "+string(scope)+":"+id+"…", false)
+	m.setStatus("writing "+string(scope)+":"+id+"…", false)
 	var had []string // a fork is refused only for errors its source does not have
 	if verb == "fork" && m.d != nil {
 		for _, d := range m.d.Diagnostics() {
@@ -113,7 +113,7 @@ func (m *Model) dialogBox() string {
 		return m.conflictBox()
 	}
 	inner := common.DialogInner(m.width)
-	body := common.Wrap(d.body, inner)
+	body := common.WrapWhole(d.body, inner)
 	switch d.kind {
 	case dialogPrompt:
 		// the label and the cursor cell share the row with the text

@@ -79,6 +79,29 @@ func TestGoldenViews(t *testing.T) {
 			hs.openProfile("reviewer")
 			hs.Press("v")
 		}},
+		{"confirm_delete_preset", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("space") // an unsaved change: the question says it goes too
+			hs.m.focus = paneList
+			hs.Press("x")
+		}},
+		{"confirm_reload_dirty", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("space", "r")
+		}},
+		{"fork_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("f")
+		}},
+		{"profile_confirm_delete", func(hs *harness) {
+			hs.Press("p")
+			for i, p := range hs.m.lib.Profiles {
+				if p.ID == "reviewer" {
+					hs.m.profiles.SetCursor(i)
+				}
+			}
+			hs.Press("x")
+		}},
 		{"profile_raw_json_error", func(hs *harness) {
 			hs.openProfile("reviewer")
 			hs.Press("v", "enter", "ctrl+end", "backspace")

@@ -43,15 +43,15 @@ func (m *Model) presetListKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // confirmDeletePreset asks before deleting p; the delete carries the
 // revision the list shows, so a file changed since is not deleted.
 func (m *Model) confirmDeletePreset(p *resources.Preset) tea.Cmd {
-	body := "Delete " + p.Key() + " (" + p.FileName() + ") from disk? This cannot be undone."
+	body := "Deletes " + p.FileName() + " from disk; there is no undo."
 	if m.open == p && m.d != nil && m.d.Dirty() {
-		body += " Its open draft has unsaved changes, which are lost too."
+		body += " The unsaved changes of its open draft go with it."
 	}
 	if m.active == p {
-		body += " It is the session's active Preset: pi-forge stops replacing the prompt there."
+		body += " It is the session's active Preset: from then on pi-forge no longer replaces the prompt there."
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.dlg = newConfirm(m, "Delete preset", body, func(m *Model, _ string) tea.Cmd {
+	m.dlg = newConfirm(m, "Delete "+p.Key()+"?", body, func(m *Model, _ string) tea.Cmd {
 		m.setStatus("deleting "+p.Key()+"…", false)
 		return func() tea.Msg {
 			path, err := resources.DeleteLoaded(ws, resources.KindPreset, &res, res.SourceRevision)
@@ -123,7 +123,7 @@ func (m *Model) switchScope() {
 func (m *Model) promptImport() tea.Cmd {
 	m.stopEditing()
 	scope := m.defaultScope()
-	text := "Path of a pi-forge Preset JSON file to import (its keys are kept; the id is asked next)."
+	text := "Path of a pi-forge Preset JSON file: enter reads it (its keys are kept) and asks for the id to create it under."
 	d := newPrompt(m, "Import a preset", m.scopeBody(text, scope), "", nil)
 	d.onYes = func(m *Model, path string) tea.Cmd { return m.readImport(path, d.scope) }
 	d.text, d.scope, d.freeText = text, scope, true
@@ -172,7 +172,7 @@ func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 		}
 	}
 	tree, scope := msg.tree, msg.scope
-	m.dlg = newPrompt(m, "Import as", "Create "+string(scope)+":<id> from "+filepath.Base(msg.path)+" (exclusive: an existing id is refused).", suggest,
+	m.dlg = newPrompt(m, "Import as", "enter creates "+string(scope)+":<id> from "+filepath.Base(msg.path)+"; an id already taken is refused, nothing is overwritten.", suggest,
 		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
 	return m.dlg.input.Focus()
 }

@@ -518,8 +518,8 @@ func (m *Model) followNow(sel common.Selection) tea.Cmd {
 	return tea.Batch(m.followContext(sel), status)
 }
 
-// onJump opens the Preset a jump points at (unless the open draft has
-// unsaved changes) and puts the cursor on its item.
+// onJump opens the Preset a jump points at (asking first when the open
+// draft has unsaved changes) and puts the cursor on its item.
 func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
 	t := msg.Target
 	if t.PresetID == "" {
@@ -531,13 +531,17 @@ func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
 		m.focusWantedItem()
 		return nil
 	}
-	if m.lib == nil || (m.d != nil && m.d.Dirty()) {
+	if m.lib == nil {
 		return nil
 	}
 	for _, p := range m.lib.Presets {
 		if p.Key() == t.PresetID {
-			m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
-			return m.openPreset(p, openJump)
+			// A dirty draft is never replaced unasked: the question says
+			// what opening it discards.
+			return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
+				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
+				return m.openPreset(p, openJump)
+			})
 		}
 	}
 	return nil

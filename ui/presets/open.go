@@ -267,11 +267,25 @@ func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 		m.setStatus(fmt.Sprintf("%s %s:%s: %v", msg.verb, msg.scope, msg.id, msg.err), true)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("%s → %s:%s", msg.verb, msg.scope, msg.id), false)
+	m.setStatus(fmt.Sprintf("%s %s:%s; it is open now", pastOf(msg.verb), msg.scope, msg.id), false)
 	m.closeDraft()
 	m.wantOpen = string(msg.scope) + ":" + msg.id
 	m.focusNewDraft = true
 	return loadLibraryCmd(m.com.Workspace)
+}
+
+// pastOf is what a create did, for its status: "forked the draft to",
+// "created", "imported".
+func pastOf(verb string) string {
+	switch verb {
+	case "fork":
+		return "forked the draft to"
+	case "new":
+		return "created"
+	case "import":
+		return "imported"
+	}
+	return verb
 }
 
 // reload re-reads the library and reopens the Preset from disk,

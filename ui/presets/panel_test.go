@@ -135,6 +135,9 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
 	}
+	if want := "forked the draft to project:alpha-2; it is open now"; hs.m.status != want { // what happened, said after it
+		t.Fatalf("the status after the fork: %q, want %q", hs.m.status, want)
+	}
 	if hs.m.d.Stack().Items[0].IsEnabled() {
 		t.Fatal("the fork carries the draft's edit")
 	}
@@ -318,6 +321,21 @@ func TestJumpsToAPresetOnlyWhenClean(t *testing.T) {
 	jump("project:beta")
 	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
 		t.Fatal("a dirty draft is never replaced by a jump from elsewhere")
+	}
+	// It asks instead of ignoring the jump (issue 21: the palette's jump
+	// to a Preset did nothing and said nothing): n keeps the draft, y
+	// opens the Preset jumped to.
+	if hs.m.dlg == nil || hs.m.dlg.title != "Open project:beta?" || !strings.Contains(hs.m.dlg.body, "discards the unsaved changes to global:gamma") {
+		t.Fatalf("the jump does not ask: %+v", hs.m.dlg)
+	}
+	hs.Press("n")
+	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
+		t.Fatal("n keeps the draft")
+	}
+	jump("project:beta")
+	hs.Press("y")
+	if hs.m.open.Key() != "project:beta" || hs.com.Selection.PresetID != "project:beta" {
+		t.Fatalf("y opens the Preset jumped to: %s", hs.m.open.Key())
 	}
 }
 

@@ -322,7 +322,7 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 
 // promptNewProfile asks for the id and scope of a new profile.
 func (m *Model) promptNewProfile() tea.Cmd {
-	return m.scopedPrompt("New agent profile", "Creates a profile (edit its model and Preset next; i edits).", "my-profile", m.defaultScope(),
+	return m.scopedPrompt("New agent profile", "enter creates a profile under this id; "+m.profileKeys().Edit.Help().Key+" then edits its model and Preset.", "my-profile", m.defaultScope(),
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			tree := jsonv.NewObject()
 			tree.Set("schemaVersion", 1.0)
@@ -348,7 +348,7 @@ func (m *Model) promptForkProfile(p *resources.Profile) tea.Cmd {
 	if m.prof != nil && m.prof.p.Path == p.Path {
 		tree = m.prof.tree
 	}
-	return m.scopedPrompt("Fork profile", "Copies "+p.Key()+" under a new id.", p.ID+"-copy", p.Scope,
+	return m.scopedPrompt("Fork profile", "enter writes a copy of "+p.Key()+", your unsaved edits included, under this id; "+p.Key()+" stays as it is on disk.", p.ID+"-copy", p.Scope,
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			next, _ := draft.Set(tree, draft.Path{"id"}, id)
 			return m.createProfile("forked", next, id, scope)
@@ -377,7 +377,7 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 		return nil
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.dlg = newConfirm(m, "Delete profile", "Delete "+p.Key()+" ("+p.FileName()+") from disk? Sessions keep their provenance entries.",
+	m.dlg = newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
 		func(m *Model, _ string) tea.Cmd {
 			if m.prof != nil && m.prof.p.Path == p.Path {
 				m.prof, m.profForm, m.profFocus = nil, nil, false

@@ -210,7 +210,7 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 		cur, err = m.d.DuplicateItem(cur)
 	case key.Matches(msg, k.Delete):
 		it, _, _ := m.d.Item(cur)
-		m.dlg = newConfirm(m, "Delete item", "Delete "+itemLabel(it)+" from the draft? (u undoes it)",
+		m.dlg = newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
 			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) })
 		return nil
 	default:
@@ -279,13 +279,26 @@ func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// draftName names the open draft as the dialogs do: its Preset's key,
+// else its id.
+func (m *Model) draftName() string {
+	if m.open != nil {
+		return m.open.Key()
+	}
+	if m.d != nil {
+		return m.d.ID()
+	}
+	return "the draft"
+}
+
 // confirmDiscard runs then at once when the draft has no unsaved changes,
 // else after the user confirms dropping them.
 func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
 	if m.d == nil || !m.d.Dirty() {
 		return then()
 	}
-	m.dlg = newConfirm(m, what, "The draft has unsaved changes. Discard them?",
+	m.dlg = newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
+		m.keys.Save.Help().Key+", to keep them.",
 		func(m *Model, _ string) tea.Cmd { return then() })
 	return nil
 }
@@ -295,7 +308,7 @@ func (m *Model) openSlotPicker() {
 	at := min(m.items.Cursor(), m.d.Len()-1)
 	slots := common.NewList(common.RenderTextRow)
 	slots.SetItems(common.TextRows(compile.BuiltinSlots))
-	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "built-in slots (pi-forge 0.5.8)", slots: slots,
+	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
 		onYes: func(m *Model, slot string) tea.Cmd {
 			i, err := m.d.AddSlot(at, slot)
 			return m.edited(i, err)
@@ -309,7 +322,7 @@ func (m *Model) promptFork() tea.Cmd {
 		scope = preset.ScopeGlobal
 	}
 	tree := m.d.Tree()
-	text := "The draft (with your unsaved edits) is written under a new id."
+	text := "enter writes the draft, your unsaved edits included, as a new Preset under this id and opens it; " + m.draftName() + " stays as it is on disk."
 	return m.scopedPrompt("Fork to a new id", text, m.d.ID()+"-copy", scope,
 		func(m *Model, id string, scope preset.Scope) tea.Cmd { return m.create(tree, id, scope, "fork") })
 }
@@ -318,7 +331,7 @@ func (m *Model) promptFork() tea.Cmd {
 // mirror.
 func (m *Model) promptNew() tea.Cmd {
 	m.stopEditing()
-	return m.scopedPrompt("New preset from the default mirror", "Creates a Preset mirroring Pi's own prompt.", "my-preset", m.defaultScope(),
+	return m.scopedPrompt("New preset from the default mirror", "enter creates a Preset that mirrors Pi's own prompt under this id, and opens it.", "my-preset", m.defaultScope(),
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			return m.create(defaultMirror(), id, scope, "new")
 		})
@@ -336,7 +349,7 @@ func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then
 // promptAddBlock asks for the new block's name; its id is made from the
 // name (unique), or is the text itself when that is already an id.
 func (m *Model) promptAddBlock(at int) tea.Cmd {
-	d := newPrompt(m, "Add a block", "Name of the new system block (its id is made from it; i edits both later).", "", nil)
+	d := newPrompt(m, "Add a block", "Name of the new system block: enter adds it to the draft (its id is made from the name; "+m.keys.Item.Help().Key+" edits both later).", "", nil)
 	d.input.Prompt = "name: "
 	d.freeText = true
 	d.onYes = func(m *Model, name string) tea.Cmd {

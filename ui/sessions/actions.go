@@ -34,9 +34,9 @@ func (m *Model) Actions() []palette.Action {
 	if m.ls == nil {
 		return out
 	}
-	follow := "Session: follow this session (live tail)"
-	if m.follow.on {
-		follow = "Session: stop following"
+	follow := "Session: back to the leaf and follow it as the session grows"
+	if m.following() {
+		follow = "Session: pause at this entry while the session grows"
 	}
 	if m.mode == modeContext {
 		other := "Session: show Pi's context (before pi-forge's rewrite)"
@@ -66,7 +66,7 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 	case actionStats:
 		return m.openStats()
 	case actionFollow:
-		return m.toggleFollow()
+		return m.followKey()
 	case actionThinking:
 		m.detail.thinking = !m.detail.thinking
 	case actionReload:

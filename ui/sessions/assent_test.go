@@ -92,7 +92,8 @@ func newDemoHarness(t testing.TB, w, h int, styles themes.Styles, entry string) 
 		Selection: common.Selection{SessionFile: main, EntryID: entry}}
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, now: testNow}
+	com.Now = func() time.Time { return hs.now } // the copied files are not "live": written long before
 	hs.Run(m.Init())
 	hs.Settle()
 	hs.focusOn(paneTimeline)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/ui/uitest"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -15,72 +14,6 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
-
-func TestFollowModeAppliesTailEvents(t *testing.T) {
-	hs, paths := newHarness(t, 120, 40)
-	m := hs.m
-	file := paths["rounding"]
-	// Follow is on; feed tail events directly instead of watching the file.
-	m.follow = followState{on: true, file: file, gen: 7}
-	line := `{"type":"message","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","message":{"role":"user","content":"And the docs?","timestamp":1795773840000}}` + "\n"
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(line); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	_, cmd := m.Update(tailMsg{gen: 6, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	hs.Run(cmd)
-	if len(m.ls.rows) != 19 {
-		t.Fatal("events of an older follow must be ignored")
-	}
-	_, cmd = m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Data: []byte(line)}}}})
-	hs.Run(cmd)
-	if len(m.ls.rows) != 20 || m.ls.entryID(m.tl.current()) != "e20" {
-		t.Fatalf("a tail event should re-read the session and keep the cursor on the newest entry (rows=%d)", len(m.ls.rows))
-	}
-	if !strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {
-		t.Fatal("the timeline should show that follow mode is on")
-	}
-	// Lines that arrive during a reload are coalesced into one more reload.
-	m.follow.reloading = true
-	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	if !m.follow.dirty {
-		t.Fatal("an event during a reload should mark the session dirty, not start another read")
-	}
-	m.follow.reloading, m.follow.dirty = false, false
-	m.Update(tailMsg{gen: 7, ok: true, ev: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
-	if st := &m.status[paneTimeline]; !st.IsError() || !strings.Contains(st.Text(), "follow") {
-		t.Fatalf("a tail error should show in the timeline's status, got %q", st.Text())
-	}
-	m.Update(tailMsg{gen: 7, ok: false})
-	if m.follow.on {
-		t.Fatal("a closed tail ends follow mode")
-	}
-}
-
-func TestFollowKeyStartsAndStopsTail(t *testing.T) {
-	hs, _ := newHarness(t, 120, 40)
-	m := hs.m
-	_, cmd := m.Update(uitest.Key("F"))
-	if !m.follow.on || cmd == nil {
-		t.Fatal("F should turn follow on and start the tail in a command")
-	}
-	msg := cmd() // runs Tail
-	m.Update(msg)
-	if m.follow.events == nil || m.follow.cancel == nil {
-		t.Fatal("the started tail should be kept")
-	}
-	events := m.follow.events
-	m.Update(uitest.Key("F"))
-	if m.follow.on {
-		t.Fatal("F again turns follow off")
-	}
-	for range events { // cancelling closes the channel; this must end
-	}
-}
 
 func TestPaletteActionsRunThroughUpdate(t *testing.T) {
 	hs, _ := newHarness(t, 160, 48)

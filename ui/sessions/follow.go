@@ -3,24 +3,48 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/session"
 )
 
-// followState is follow mode: a live tail of the open session file. Tail
-// events only say "the file grew"; the panel then re-reads the session in
-// a command and replaces its snapshot whole, at most one read at a time.
+// A session is live by default. While a session is open (and the panel
+// watches files, EnableWatch) a tail runs on its file (session.Tail:
+// fsnotify on its directory, with the tail's own one-second stat in case
+// an event is lost — a goroutine that wakes nothing else). Tail events
+// only say "the file grew": the panel re-reads the session in a command
+// and replaces its snapshot whole, at most one read at a time. At the leaf
+// the selection moves to each new leaf, so the header and the panels that
+// follow the selection (Presets preview, Capabilities state, Payloads)
+// follow the session without a key; off the leaf it stays where the user
+// put it and the timeline says "paused at entry … · F follow". F at the
+// leaf pauses there; F or L elsewhere goes back to the leaf and follows.
+// The same watch reports the directory's other entries (the project's
+// other sessions, new pi-subagent trees) to the picker (live.go).
+
+// followState is the tail of the open session and whether the selection
+// is held at the leaf.
 type followState struct {
-	on        bool
-	file      string
-	gen       int // follow sessions; events of older ones are ignored
-	cancel    context.CancelFunc
-	events    <-chan session.TailEvent
-	reloading bool
-	dirty     bool // lines arrived while a reload was running
-	updates   int  // reloads applied, shown in the status
+	// paused holds the selection on its entry while the session grows: F
+	// at the leaf, or a tail that failed or ended. It ends when the
+	// selection moves (at the leaf, it follows again), with F and with L.
+	paused bool
+	// file is the tailed file ("" when no tail runs or starts); gen
+	// numbers tails, so events of older ones are ignored.
+	file   string
+	gen    int
+	cancel context.CancelFunc
+	events <-chan session.TailEvent
+	// reloading: a re-read is running; dirty: the file grew meanwhile;
+	// delayed: a re-read waits for its turn (followGap).
+	reloading, dirty, delayed bool
+	// took is how long the last re-read took and doneAt when it ended.
+	took   time.Duration
+	doneAt time.Time
+	// updates counts the re-reads applied.
+	updates int
 }
 
 type (
@@ -37,51 +61,108 @@ type (
 		ev  session.TailEvent
 		ok  bool
 	}
+	// followLoadedMsg is a re-read of the growing session and how long
+	// it took.
+	followLoadedMsg struct {
+		loadedMsg
+		took time.Duration
+	}
+	// followReloadMsg is a re-read that waited for its turn.
+	followReloadMsg struct{ gen int }
 )
 
-// toggleFollow turns follow mode on for the open session, or off.
-func (m *Model) toggleFollow() tea.Cmd {
-	if m.follow.on {
-		m.stopFollow()
-		return m.setStatus(paneTimeline, "follow off", false)
-	}
+// followGapMax bounds the pause between two re-reads of a growing
+// session; a session read within followGapFrom is re-read at once.
+const (
+	followGapMax  = 10 * time.Second
+	followGapFrom = 50 * time.Millisecond
+)
+
+// EnableWatch makes the panel tail the open session (the real program
+// turns it on; tests drive the panel without background watchers and
+// hand it tail messages).
+func (m *Model) EnableWatch() { m.watch = true }
+
+// following reports whether the selection moves with the leaf as the
+// session grows: it is at the leaf and not held there.
+func (m *Model) following() bool { return m.ls != nil && m.atLeaf && !m.held() }
+
+// held reports whether the selection stays on its entry when the session
+// grows: paused by F, or no tail runs although the panel watches files
+// (it failed or ended; F starts it again).
+func (m *Model) held() bool { return m.follow.paused || (m.watch && m.follow.file == "") }
+
+// followKey is F: at the leaf it pauses there; paused or off the leaf it
+// goes back to the leaf and follows (starting the tail again when it had
+// failed or ended).
+func (m *Model) followKey() tea.Cmd {
 	if m.ls == nil {
 		return nil
 	}
-	m.follow = followState{on: true, file: m.ls.file, gen: m.follow.gen + 1}
-	note := m.setStatus(paneTimeline, "follow: watching "+m.ls.title, false)
-	gen, file, offset := m.follow.gen, m.ls.file, m.ls.sess.Size
-	return tea.Batch(note, func() tea.Msg {
+	if m.following() {
+		m.setPaused(true)
+		return nil
+	}
+	m.focus = paneTimeline
+	return m.toLeaf()
+}
+
+// setPaused holds the selection on its entry (or lets it follow again).
+func (m *Model) setPaused(paused bool) {
+	m.follow.paused = paused
+	m.syncHeld()
+}
+
+// syncHeld tells the other panels, through the selection this panel
+// owns, whether it is held (the header says "paused at entry …").
+func (m *Model) syncHeld() {
+	if m.ls != nil && m.com.Selection.SessionFile == m.ls.file {
+		m.com.Selection.Paused = m.held()
+	}
+}
+
+// ensureTail starts tailing the open session unless that tail runs.
+func (m *Model) ensureTail() tea.Cmd {
+	if !m.watch || m.ls == nil || m.follow.file == m.ls.file {
+		return nil
+	}
+	m.stopTail()
+	f := &m.follow
+	f.gen++
+	f.file = m.ls.file
+	gen, file, offset := f.gen, m.ls.file, m.ls.sess.Size
+	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(context.Background())
-		events, err := session.Tail(ctx, file, offset)
+		events, err := session.TailWithOptions(ctx, file, offset, session.TailOptions{Siblings: true})
 		if err != nil {
 			cancel()
 			return followStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
 		}
 		return followStartedMsg{gen: gen, events: events, cancel: cancel}
-	})
+	}
 }
 
-// stopFollow ends the tail goroutine (it closes its channel when the
-// context ends).
-func (m *Model) stopFollow() {
-	if m.follow.cancel != nil {
-		m.follow.cancel()
+// stopTail ends the tail goroutine (it closes its channel when the
+// context ends) and forgets the re-reads of the old file.
+func (m *Model) stopTail() {
+	f := &m.follow
+	if f.cancel != nil {
+		f.cancel()
 	}
-	gen := m.follow.gen
-	m.follow = followState{gen: gen}
+	m.follow = followState{gen: f.gen, paused: f.paused}
 }
 
 func (m *Model) applyFollowStarted(msg followStartedMsg) tea.Cmd {
-	if !m.follow.on || msg.gen != m.follow.gen {
+	if msg.gen != m.follow.gen || m.follow.file == "" {
 		if msg.cancel != nil {
 			msg.cancel()
 		}
 		return nil
 	}
 	if msg.err != nil {
-		m.follow.on = false
-		return m.setStatus(paneTimeline, msg.err.Error(), true)
+		m.follow.file = ""
+		m.syncHeld()
+		return m.setStatus(paneTimeline, msg.err.Error()+" — "+m.keys.Follow.Help().Key+" tries again", true)
 	}
 	m.follow.cancel, m.follow.events = msg.cancel, msg.events
 	return m.waitTail()
@@ -100,29 +181,169 @@ func (m *Model) waitTail() tea.Cmd {
 }
 
 // applyTail handles one tail event: new lines or a reset re-read the
-// session (coalesced), an error is shown, the end of the tail ends follow.
+// session (coalesced), a sibling goes to the picker, an error is shown,
+// the end of the tail pauses.
 func (m *Model) applyTail(msg tailMsg) tea.Cmd {
-	if !m.follow.on || msg.gen != m.follow.gen {
+	if msg.gen != m.follow.gen || m.follow.file == "" {
 		return nil
 	}
 	if !msg.ok {
-		m.stopFollow()
-		return m.setStatus(paneTimeline, "follow ended", false)
+		m.stopTail()
+		m.syncHeld()
+		return m.setStatus(paneTimeline, "the watch of the session ended — "+m.keys.Follow.Help().Key+" follows again", false)
 	}
-	var cmds []tea.Cmd
+	var cmd tea.Cmd
 	switch msg.ev.Kind {
 	case session.TailLines, session.TailReset:
-		if m.follow.reloading {
-			m.follow.dirty = true
-		} else {
-			m.follow.reloading = true
-			m.follow.updates++
-			cmds = append(cmds, m.reloadCmd())
-		}
+		cmd = tea.Batch(m.requestReload(), m.touchSession(m.follow.file))
+	case session.TailSibling:
+		cmd = m.touchSession(msg.ev.Path)
 	case session.TailError:
 		if msg.ev.Err != nil {
-			cmds = append(cmds, m.setStatus(paneTimeline, "follow: "+msg.ev.Err.Error(), true))
+			cmd = m.setStatus(paneTimeline, "follow: "+msg.ev.Err.Error(), true)
 		}
 	}
-	return tea.Batch(append(cmds, m.waitTail())...)
+	return tea.Batch(cmd, m.waitTail())
+}
+
+// requestReload re-reads the grown session: at once, unless a re-read is
+// running (then once more after it) or a slow one (over followGapFrom)
+// ended less than twice its own duration ago — a big session that is
+// being written is re-read at most a third of the time, so following it
+// never takes a whole core.
+func (m *Model) requestReload() tea.Cmd {
+	f := &m.follow
+	switch {
+	case f.reloading:
+		f.dirty = true
+		return nil
+	case f.delayed:
+		return nil
+	}
+	if wait := min(2*f.took, followGapMax) - m.com.Clock().Sub(f.doneAt); f.took > followGapFrom && wait > 0 {
+		f.delayed = true
+		return m.com.Later(wait, followReloadMsg{gen: f.gen})
+	}
+	return m.followReload()
+}
+
+// followReload starts a re-read of the growing session.
+func (m *Model) followReload() tea.Cmd {
+	if m.ls == nil {
+		return nil
+	}
+	f := &m.follow
+	f.reloading, f.delayed = true, false
+	f.updates++
+	m.gen++
+	gen, file := m.gen, m.ls.file
+	return func() tea.Msg {
+		start := time.Now()
+		msg := openSession(gen, file)
+		return followLoadedMsg{loadedMsg: msg, took: time.Since(start)}
+	}
+}
+
+// applyFollowReload starts the re-read that waited for its turn.
+func (m *Model) applyFollowReload(msg followReloadMsg) tea.Cmd {
+	if msg.gen != m.follow.gen || !m.follow.delayed {
+		return nil
+	}
+	return m.followReload()
+}
+
+// applyFollowLoaded installs a re-read of the growing session and starts
+// the next when the file grew meanwhile.
+func (m *Model) applyFollowLoaded(msg followLoadedMsg) tea.Cmd {
+	f := &m.follow
+	f.reloading = false
+	f.took, f.doneAt = msg.took, m.com.Clock()
+	if msg.gen == m.gen && msg.ls != nil && m.ls != nil && m.ls.file == msg.file {
+		carrySummaries(m.ls, msg.ls)
+	}
+	cmd := m.applyLoaded(msg.loadedMsg)
+	if f.dirty {
+		f.dirty = false
+		cmd = tea.Batch(cmd, m.requestReload())
+	}
+	return cmd
+}
+
+// carrySummaries gives the re-read session next the summaries decoded
+// for prev, entry by entry while both files hold the same entries (a
+// session is only appended to; a replaced file stops the copy where it
+// differs), so a re-read decodes only what was appended — on a 100 MB
+// session decoding every summary again took seconds of every core for
+// each entry Pi wrote. It runs in Update, where prev's cells are written:
+// a copy of one small struct per entry.
+func carrySummaries(prev, next *loadedSession) {
+	n := min(len(prev.sums), len(next.sums))
+	pe, ne := prev.sess.Entries, next.sess.Entries
+	for i := 0; i < n; i++ {
+		if pe[i].ID != ne[i].ID || pe[i].Type != ne[i].Type || pe[i].Line != ne[i].Line {
+			return
+		}
+		if prev.sums[i].ready {
+			next.sums[i] = prev.sums[i]
+		}
+	}
+}
+
+// pendingSummaries decodes, after a load, the summaries that are not
+// decoded yet: every one after a fresh read, only the appended ones after
+// a re-read that carried the rest (carrySummaries).
+func pendingSummaries(ls *loadedSession) tea.Cmd {
+	var idxs []int
+	carried := false
+	for i := range ls.sums {
+		switch {
+		case ls.sums[i].ready:
+			carried = true
+		case !ls.asked[i]:
+			idxs = append(idxs, i)
+		}
+	}
+	switch {
+	case !carried:
+		return summaryCmd(ls, nil)
+	case len(idxs) == 0:
+		return nil
+	}
+	for _, i := range idxs {
+		ls.asked[i] = true
+	}
+	return summaryCmd(ls, idxs)
+}
+
+// refreshModes asks again, after a re-read of the same session, for what
+// the detail pane shows in place of an entry: the stats of the shown
+// branch; the Context view keeps its scroll and follows the selected
+// entry of the new version by itself (ensureContext).
+func (m *Model) refreshModes() tea.Cmd {
+	switch m.mode {
+	case modeContext:
+		m.context = contextState{offset: m.context.offset, full: m.context.full}
+		m.stats = statsState{}
+		return nil
+	case modeStats:
+		offset := m.stats.offset
+		m.context = contextState{}
+		m.stats = statsState{pending: true, leaf: m.tl.leaf, offset: offset}
+		return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+	}
+	m.context, m.stats = contextState{}, statsState{}
+	return nil
+}
+
+// followLabel is what the timeline's border says about following:
+// FOLLOW at the leaf, else where the selection is held and the key that
+// follows again ("" with no session).
+func (m *Model) followLabel() string {
+	switch {
+	case m.ls == nil || m.selIdx < 0 || m.selIdx >= len(m.ls.rows):
+		return ""
+	case m.following():
+		return "FOLLOW"
+	}
+	return "paused at entry " + m.ls.entryID(m.selIdx) + " · " + m.keys.Follow.Help().Key + " follow"
 }

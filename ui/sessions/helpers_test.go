@@ -47,6 +47,12 @@ func testWorkspace(t testing.TB) (resources.Workspace, map[string]string) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// As Pi left it: written at its last entry, long before testNow,
+		// so no session looks live unless a test makes it so.
+		written, _ := time.Parse("2006-01-02T15-04-05", file[:19])
+		if err := os.Chtimes(p, written, written); err != nil {
+			t.Fatal(err)
+		}
 		paths[name] = p
 	}
 	if tt, ok := t.(*testing.T); ok {
@@ -61,16 +67,33 @@ type harness struct {
 	*uitest.Harness[common.Panel]
 	com *common.Common
 	m   *Model
+	// now is the panel's clock (Common.Now), testNow until a test moves it.
+	now time.Time
 }
 
+// testNow is the harness's clock: after the test sessions (November
+// 2026), in the same year.
+var testNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
 func newHarness(t testing.TB, w, h int) (*harness, map[string]string) {
+	t.Helper()
+	return newHarnessWith(t, w, h, nil)
+}
+
+// newHarnessWith is newHarness with setup run on the panel and the test
+// sessions before it starts (EnableWatch, an Intercept, a file's time).
+func newHarnessWith(t testing.TB, w, h int, setup func(*harness, map[string]string)) (*harness, map[string]string) {
 	t.Helper()
 	ws, paths := testWorkspace(t)
 	keys := keymap.DefaultSet()
 	com := &common.Common{Styles: hsStyles(), Keys: &keys, Workspace: ws, Width: w, Height: h}
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, now: testNow}
+	com.Now = func() time.Time { return hs.now }
+	if setup != nil {
+		setup(hs, paths)
+	}
 	hs.Run(m.Init())
 	hs.Settle() // the leaf's detail renders once the panel rests
 	return hs, paths

@@ -29,7 +29,8 @@ func hostileHarness(t *testing.T, w, h int, file string, st hostile.Staged) *har
 		Selection: common.Selection{SessionFile: file}}
 	m := New(com)
 	m.SetSize(w, h)
-	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m}
+	hs := &harness{Harness: uitest.ForPanel(t, m, com), com: com, m: m, now: testNow}
+	com.Now = func() time.Time { return hs.now } // the staged files are not "live": written months before
 	done := make(chan struct{})
 	go func() { hs.Run(m.Init()); close(done) }()
 	select {

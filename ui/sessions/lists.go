@@ -18,6 +18,8 @@ type picker struct {
 	err error
 	// all lists every project's sessions instead of the cwd's.
 	all bool
+	// live counts the rows marked live (the title says how many).
+	live int
 }
 
 func newPicker() picker {
@@ -27,8 +29,9 @@ func newPicker() picker {
 }
 
 // setItems replaces the discovered sessions, keeping the cursor on the
-// same file when it is still listed; open is the open session's file.
-func (p *picker) setItems(items []session.ListItem, open *loadedSession) {
+// same file when it is still listed; open is the open session's file and
+// now the time the rows' marks and dates are drawn for.
+func (p *picker) setItems(items []session.ListItem, open *loadedSession, now time.Time) {
 	p.raw = items
 	// Discovery's own search rules (name, first message, id prefix), in
 	// its order.
@@ -43,26 +46,51 @@ func (p *picker) setItems(items []session.ListItem, open *loadedSession) {
 		}
 		return out
 	})
-	p.refresh(open)
+	p.refresh(open, now)
 }
 
-// refresh rebuilds the rows (after a load changed the open session or a
-// scope switch changed what a row shows). The open session's row shows
-// what the loaded file says (its exact message count and title), which
-// follows the file as follow mode re-reads it.
-func (p *picker) refresh(open *loadedSession) {
+// refresh rebuilds the rows (after a load changed the open session, a
+// scope switch changed what a row shows, or time took a live mark away).
+// The open session's row shows what the loaded file says (its exact
+// message count and title), which follows the file as it grows.
+func (p *picker) refresh(open *loadedSession, now time.Time) {
 	rows := make([]pickerItem, len(p.raw))
+	liveCol, treeCol := false, false
 	for i, it := range p.raw {
-		row := newPickerItem(it, false, p.all)
+		row := newPickerItem(it, false, p.all, now)
 		if open != nil && it.Path == open.file {
 			row.open, row.count, row.name = true, open.messages, open.title
 			if !open.lastActive.IsZero() {
-				row.when = whenLabel(open.lastActive)
+				row.when = whenLabel(open.lastActive, now)
 			}
 		}
+		liveCol, treeCol = liveCol || row.live, treeCol || row.tree
 		rows[i] = row
 	}
+	for i := range rows {
+		rows[i].liveCol, rows[i].treeCol = liveCol, treeCol
+	}
+	p.live = 0
+	for _, r := range rows {
+		if r.live {
+			p.live++
+		}
+	}
 	p.list.SetItems(rows)
+}
+
+// nextExpiry is when the first live mark goes (ok=false: none shows).
+func (p *picker) nextExpiry(now time.Time) (time.Time, bool) {
+	var next time.Time
+	for _, it := range p.raw {
+		if !isLive(it.ModTime, now) {
+			continue
+		}
+		if end := it.ModTime.Add(LiveWindow); next.IsZero() || end.Before(next) {
+			next = end
+		}
+	}
+	return next, !next.IsZero()
 }
 
 // currentPath is the file under the cursor ("" when none).
@@ -221,20 +249,29 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 
-// whenLabel is the picker's "when" column for a time.
-func whenLabel(t time.Time) string { return t.Local().Format("Jan 02 15:04") }
+// whenLabel is the picker's "when" column for a time: the day and the
+// time of day this year (local time), the day and the year before or
+// after it (as ls(1) does), both 12 cells wide.
+func whenLabel(t, now time.Time) string {
+	t = t.Local()
+	if t.Year() != now.Local().Year() {
+		return t.Format("Jan 02  2006")
+	}
+	return t.Format("Jan 02 15:04")
+}
 
-// newPickerItem is the picker row of a discovered session.
-func newPickerItem(it session.ListItem, open, showCwd bool) pickerItem {
+// newPickerItem is the picker row of a discovered session at time now.
+func newPickerItem(it session.ListItem, open, showCwd bool, now time.Time) pickerItem {
 	name := it.Title()
 	when := ""
 	if !it.LastActivity.IsZero() {
-		when = whenLabel(it.LastActivity)
+		when = whenLabel(it.LastActivity, now)
 	}
 	if it.Problem != "" {
 		when = "unreadable"
 	}
-	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when}
+	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when,
+		live: isLive(it.ModTime, now), tree: it.HasAgentTree}
 	if showCwd {
 		row.cwd = baseName(sanitize.Fold(it.Cwd))
 		row.showCwd = true

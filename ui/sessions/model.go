@@ -2,8 +2,9 @@
 // incremental search, the branch tree of the open session (fold/unfold,
 // labels, active-branch marker), the timeline of one branch, the detail
 // of the selected entry (markdown, collapsed tool output, thinking toggle),
-// the rebuilt model context at that entry, session stats and a follow mode
-// that tails a live file.
+// the rebuilt model context at that entry and session stats; the open
+// session is live — its file is tailed and the selection follows its leaf
+// (follow.go) — and the picker marks the sessions being written (live.go).
 //
 // Every file is read in a tea.Cmd; Update and View only move cursors and
 // draw the visible window of precomputed rows. Text from sessions passes
@@ -97,6 +98,10 @@ type Model struct {
 	sent          sentState
 	stats         statsState
 	follow        followState
+	// watch lets the panel tail the open session (EnableWatch).
+	watch bool
+	// live keeps the picker's marks of sessions being written (live.go).
+	live liveState
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -211,7 +216,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		}
 		bs = append(bs, k.Filter, k.Scope)
 		if m.ls != nil {
-			bs = append(bs, k.Follow) // follows the open session
+			bs = append(bs, m.followHint()) // follows the open session
 		}
 		return bs
 	case m.focus == paneTree:
@@ -228,7 +233,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.mode == modeContext {
 			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
-		bs = append(bs, k.Context, k.Follow, k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats)
+		bs = append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats)
 		if m.ls != nil && m.ls.skippedCount() > 0 {
 			bs = append([]key.Binding{k.Skipped}, bs...)
 		}
@@ -236,6 +241,16 @@ func (m *Model) ShortHelp() []key.Binding {
 	default:
 		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, k.CopyContext, k.Context, k.Back}
 	}
+}
+
+// followHint is F as the footer offers it: "pause" while the selection
+// follows the leaf, "follow" otherwise.
+func (m *Model) followHint() key.Binding {
+	f := m.keys.Follow
+	if !m.following() {
+		return f
+	}
+	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "pause"))
 }
 
 // treeSearchKey is the filter key as the tree and the timeline use it:
@@ -273,7 +288,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		cmds = append(cmds, m.onJump(msg))
 	case common.DueMsg:
-		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg))
+		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg), m.liveDue(msg))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
@@ -304,13 +319,14 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			return nil // a scope switch made this listing stale
 		}
 		m.picker.err = msg.err
-		m.picker.setItems(msg.items, m.ls)
+		m.picker.setItems(msg.items, m.ls, m.com.Clock())
 		if m.loading == "sessions" {
 			m.loading = ""
 		}
 		if msg.err != nil {
 			return m.setStatus(panePicker, msg.err.Error(), true)
 		}
+		return tea.Batch(m.scheduleLiveExpiry(), m.announceTrees())
 	case loadedMsg:
 		return m.applyLoaded(msg)
 	case treeBuiltMsg:
@@ -333,12 +349,20 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyFollowStarted(msg)
 	case tailMsg:
 		return m.applyTail(msg)
+	case followLoadedMsg:
+		return m.applyFollowLoaded(msg)
+	case followReloadMsg:
+		return m.applyFollowReload(msg)
+	case pickerUpdatesMsg:
+		return m.applyPickerUpdates(msg)
+	case liveExpiryMsg:
+		return m.applyLiveExpiry(msg)
 	case actionMsg:
 		return m.runAction(msg)
 	case copiedMsg:
 		return m.applyCopied(msg)
 	case common.SessionWrittenMsg:
-		if m.ls != nil && msg.File == m.ls.file && !m.follow.on { // follow mode sees it anyway
+		if m.ls != nil && msg.File == m.ls.file && m.follow.events == nil { // a running tail sees it anyway
 			return m.reloadCmd()
 		}
 	case summariesMsg:

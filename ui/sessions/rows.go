@@ -24,6 +24,11 @@ type (
 		when    string
 		cwd     string
 		showCwd bool // the all-projects scope shows each session's project
+		// live: the file changed within LiveWindow (being written);
+		// tree: a pi-subagent tree sits next to it. liveCol and treeCol
+		// say whether the list has each column (some row has the mark).
+		live, tree       bool
+		liveCol, treeCol bool
 	}
 	// treeItem is one visible line of the branch tree.
 	treeItem struct {
@@ -72,17 +77,32 @@ func renderPickerRow(it pickerItem, s common.RowState) string {
 	if it.showCwd {
 		right = "  " + ansi.Truncate(it.cwd, 16, "…") + right
 	}
-	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(right))
+	live, tree := pickerFlag(it.liveCol, it.live, "live"), pickerFlag(it.treeCol, it.tree, "agents")
+	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(live+tree+right))
 	name := ansi.Truncate(it.name, nameW, "…")
 	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
 	if s.Selected {
-		return selectedRow(s, mark+name+pad+right)
+		return selectedRow(s, mark+name+pad+live+tree+right)
 	}
 	nameStyle := st.List.Item
 	if it.named {
 		nameStyle = st.Text.Strong
 	}
-	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad + st.Text.Muted.Render(right)
+	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad +
+		st.Badge.Warning.Render(live) + st.Badge.Info.Render(tree) + st.Text.Muted.Render(right)
+}
+
+// pickerFlag is one mark column of a picker row: " word" when the row has
+// the mark, blanks as wide when only other rows have it, nothing when no
+// row has it.
+func pickerFlag(col, on bool, word string) string {
+	switch {
+	case on:
+		return " " + word
+	case col:
+		return strings.Repeat(" ", 1+len(word))
+	}
+	return ""
 }
 
 func renderTreeRow(it treeItem, s common.RowState) string {

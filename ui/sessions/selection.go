@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -47,16 +48,18 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	clear(m.detail.cache)
 	at, leaf := ls.leaf, ls.leaf
 	switch {
-	case refresh && m.atLeaf:
-		// Follow mode: the selection was the leaf and stays the leaf.
+	case refresh && m.following():
+		// Live: the selection was the leaf and stays the leaf.
 	case refresh:
-		cur, atEnd := m.tl.current(), m.tl.atEnd()
+		// Paused or off the leaf: the selection stays on its entry, on
+		// the branch the user chose, while the session grows.
+		cur := m.tl.current()
 		if oldLeaf := m.tl.leaf; oldLeaf != prev.leaf && oldLeaf < len(ls.rows) {
 			leaf = ls.branchLeafFrom(oldLeaf) // a side branch the user chose
 		}
 		at = cur
-		if atEnd || cur < 0 || cur >= len(ls.rows) {
-			at = leaf // stay on the newest entry of the branch
+		if cur < 0 || cur >= len(ls.rows) {
+			at = leaf
 		}
 	default:
 		if idx, ok := ls.sess.IndexOf(m.selEntry); ok && m.selEntry != "" && !m.atLeaf {
@@ -65,10 +68,6 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		if at != ls.leaf && !ls.active[at] {
 			leaf = ls.branchLeafFrom(at)
 		}
-	}
-	if refresh {
-		m.context = contextState{}
-		m.stats = statsState{}
 	}
 	var buildTree tea.Cmd
 	if !refresh && at == ls.leaf && ls.initialTimeline != nil {
@@ -83,10 +82,14 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		m.setBranch(leaf, at)
 		m.tree.moveTo(ls, at)
 	}
-	m.picker.refresh(ls)
+	m.picker.refresh(ls, m.com.Clock())
 	m.picker.moveToPath(ls.file)
+	tail := m.ensureTail() // first: the selection says whether it follows
 	m.announce(at)
-	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, summaryCmd(ls, nil)}
+	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, pendingSummaries(ls), tail, m.scheduleLiveExpiry(), m.announceTrees()}
+	if refresh {
+		cmds = append(cmds, m.refreshModes())
+	}
 	if len(ls.notes) > 0 && !refresh { // what reading skipped or repaired, once per open
 		note := ls.notes[0]
 		if more := len(ls.notes) - 1; more > 0 {
@@ -94,20 +97,14 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 		}
 		cmds = append(cmds, m.setStatus(paneTimeline, note, false))
 	}
-	if m.follow.on && m.follow.reloading {
-		m.follow.reloading = false
-		if m.follow.dirty {
-			m.follow.dirty = false
-			cmds = append(cmds, m.reloadCmd())
-		}
-	}
 	return tea.Batch(cmds...)
 }
 
 // openFile starts loading a session file; the selection goes to its
 // leaf unless followSelection set another entry first.
 func (m *Model) openFile(file string) tea.Cmd {
-	m.stopFollow()
+	m.stopTail()
+	m.follow.paused = false // a session opens live at its leaf
 	m.gen++
 	m.loading = file
 	cmds := []tea.Cmd{openCmd(m.gen, file)}
@@ -213,21 +210,30 @@ func (m *Model) announce(idx int) {
 		return
 	}
 	m.selIdx = idx
-	m.detail.offset = 0
 	id, atLeaf := ls.sess.Entries[idx].ID, idx == ls.leaf
+	if moved := m.selFrom == nil || m.selFrom.file != ls.file || m.selEntry != id; moved {
+		// A re-read of the growing session keeps the entry and its
+		// scroll; a move shows the new entry from its top and lets the
+		// selection follow again once it is at the leaf.
+		m.detail.offset = 0
+		m.follow.paused = false
+	}
 	if m.detail.reveal.entry != id {
 		m.detail.reveal = detailReveal{} // the hit's marks end where it is left
 	}
 	cur := &m.com.Selection
 	if m.selFrom == ls && m.selEntry == id && m.atLeaf == atLeaf && cur.SessionFile == ls.file && cur.EntryID == id &&
-		cur.AtLeaf == atLeaf && cur.SessionName == ls.title {
+		cur.AtLeaf == atLeaf && cur.SessionName == ls.title && cur.Paused == m.held() {
 		return
 	}
-	m.selFrom, m.selEntry, m.atLeaf = ls, id, atLeaf
+	m.selFrom, m.selEntry, m.atLeaf = ls, strings.Clone(id), atLeaf
 	active := m.presetMemo.activeAt(ls, idx).String()
 	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
-	cur.SessionFile, cur.SessionName = ls.file, ls.title
-	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = id, atLeaf, active, fresh
+	// The shared selection outlives this snapshot of the file: it holds
+	// copies, not views of a mapped file that may be cut under it.
+	cur.SessionFile, cur.SessionName = ls.file, strings.Clone(ls.title)
+	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = m.selEntry, atLeaf, active, fresh
+	cur.Paused = m.held()
 }
 
 // selectEntry shows entry idx in the timeline and the tree and makes it
@@ -245,10 +251,12 @@ func (m *Model) toLeaf() tea.Cmd {
 	if m.ls == nil || m.ls.leaf < 0 {
 		return nil
 	}
+	m.setPaused(false)
 	m.mode = modeEntry
+	tail := m.ensureTail() // first: the selection says whether it follows
 	m.setBranch(m.ls.leaf, m.ls.leaf)
 	m.selectEntry(m.ls.leaf)
-	return nil
+	return tail
 }
 
 // currentEntry is the selected entry, the one the detail, context, copy

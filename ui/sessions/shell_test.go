@@ -107,42 +107,6 @@ func TestSelectionTravelsWithTheCursorAndCarriesTheActivePreset(t *testing.T) {
 	}
 }
 
-// "Leaf" means the current leaf everywhere: in follow mode a selection at
-// the leaf moves to each new leaf (so the Presets preview and the header
-// follow), the picker's message count follows the file, and a selection
-// the user moved elsewhere stays put.
-func TestFollowModeMovesALeafSelectionToTheNewLeaf(t *testing.T) {
-	hs, paths := newHarness(t, 120, 40)
-	m := hs.m
-	file := paths["rounding"]
-	count := func() int {
-		for _, it := range m.picker.list.Items() {
-			if it.path == file {
-				return it.count
-			}
-		}
-		return -1
-	}
-	before := count()
-	m.follow = followState{on: true, file: file, gen: 3}
-	appendLine(t, file, `{"type":"message","id":"e20","parentId":"e19","timestamp":"2026-11-27T10:04:00.000Z","message":{"role":"user","content":"And the docs?","timestamp":1795773840000}}`)
-	hs.Send(tailMsg{gen: 3, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	if sel := lastSelection(t, hs); sel.EntryID != "e20" || !sel.AtLeaf {
-		t.Fatalf("the leaf selection should move to the new leaf e20, got %+v", sel)
-	}
-	if count() != before+1 {
-		t.Fatalf("the picker's message count should follow the file: %d → %d", before, count())
-	}
-	hs.focusOn(paneTimeline)
-	hs.Press("up", "up")
-	moved := lastSelection(t, hs)
-	appendLine(t, file, `{"type":"message","id":"e21","parentId":"e20","timestamp":"2026-11-27T10:04:10.000Z","message":{"role":"user","content":"And the changelog?","timestamp":1795773850000}}`)
-	hs.Send(tailMsg{gen: 3, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
-	if sel := lastSelection(t, hs); sel.EntryID != moved.EntryID || sel.AtLeaf {
-		t.Fatalf("a selection away from the leaf stays where the user put it: %+v, want %s", sel, moved.EntryID)
-	}
-}
-
 func appendLine(t *testing.T, file, line string) {
 	t.Helper()
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)

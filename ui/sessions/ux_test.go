@@ -101,7 +101,7 @@ func TestEnterOnAnEmptyTimelineFilterKeepsFocus(t *testing.T) {
 // With no session for the directory, enter and F have nothing to act on.
 func TestEmptyPickerFooterOffersOnlyWhatWorks(t *testing.T) {
 	hs, _ := newHarness(t, 120, 40)
-	hs.m.picker.setItems(nil, nil) // as discovery leaves it for a directory without sessions
+	hs.m.picker.setItems(nil, nil, hs.com.Clock()) // as discovery leaves it for a directory without sessions
 	hs.m.ls = nil
 	hs.m.focus = panePicker
 	for _, h := range helpKeysOf(hs.m.ShortHelp()) {

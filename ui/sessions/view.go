@@ -155,6 +155,9 @@ func (m *Model) pickerView(r rect) string {
 	if p.all {
 		title += " · all projects"
 	}
+	if p.live > 0 {
+		title += fmt.Sprintf(" · %d live", p.live)
+	}
 	return m.frame(r, title, joinInfo(p.list.Position(), m.statusView(panePicker)), focused, lines)
 }
 
@@ -217,13 +220,16 @@ func (m *Model) timelineView(r rect) string {
 	if t.leaf == m.ls.leaf {
 		title += " (active)"
 	}
+	if m.ls.sess.Truncated() {
+		// The file was cut under the panel: what lay past the cut reads
+		// as zeros until it is read again.
+		title = "Timeline · file truncated — reload (" + m.com.Keys.Session.Reload.Help().Key + ")"
+	}
 	info := t.list.Position()
 	if t.list.Query() != "" {
 		info = joinInfo(fmt.Sprintf("%d of %d", t.list.Len(), t.list.Total()), info)
 	}
-	if m.follow.on {
-		info = joinInfo("FOLLOW", info)
-	}
+	info = joinInfo(m.followLabel(), info)
 	info = joinInfo(m.skippedMark(), info, m.statusView(paneTimeline))
 	if m.loading != "" && m.loading != "sessions" {
 		spin := ""

@@ -1,0 +1,72 @@
+package agents
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// Where the selected session has no pi-subagent tree (or none is
+// selected), the panel says which sessions have one: the Session panel's
+// picker knows (common.AgentTreesMsg), and enter on one opens it there —
+// a jump, so the selection moves and this panel shows its tree.
+
+// rootsState is the list of sessions with a tree.
+type rootsState struct {
+	refs []common.SessionRef
+	list *common.List[common.TextRow]
+}
+
+func newRoots() rootsState {
+	return rootsState{list: common.NewList(common.RenderTextRow)}
+}
+
+// setRoots replaces the sessions with a tree, keeping the cursor's place.
+func (m *Model) setRoots(refs []common.SessionRef) {
+	m.roots.refs = refs
+	rows := make([]common.TextRow, len(refs))
+	for i, r := range refs {
+		text := sanitize.Fold(r.Name)
+		if r.When != "" {
+			text += "  · " + r.When
+		}
+		rows[i] = common.TextRow{Text: text}
+	}
+	m.roots.list.SetItems(rows)
+}
+
+// showsRoots is true while the panel offers the sessions with a tree: no
+// tree is shown and some session has one.
+func (m *Model) showsRoots() bool {
+	return m.tree == nil && !m.loading && m.screen != screenTranscript && len(m.roots.refs) > 0
+}
+
+// rootsKey moves in the list of sessions with a tree; enter opens one.
+func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case m.roots.list.HandleNav(msg, k.Nav):
+	case key.Matches(msg, k.Open):
+		i := m.roots.list.Cursor()
+		if i < 0 || i >= len(m.roots.refs) {
+			return nil
+		}
+		r := m.roots.refs[i]
+		return m.com.Jump(common.JumpTarget{Panel: common.PanelAgents, SessionFile: r.File, SessionName: r.Name})
+	}
+	return nil
+}
+
+// rootsLines is what the empty panel says below why it is empty: the
+// sessions with a tree to pick from, or how a tree comes to be.
+func (m *Model) rootsLines(w, h int) []string {
+	st := &m.com.Styles
+	if len(m.roots.refs) == 0 {
+		return wrap(st.Pane.Placeholder.Render("No listed session has a pi-subagent tree yet: one appears when Pi delegates work with pi-subagent, and this panel shows it without "+m.keys.Reload.Help().Key+"."), w)
+	}
+	head := wrap(st.Text.Muted.Render("Sessions with a pi-subagent tree (the Session panel marks them \"agents\") — "+
+		m.keys.Open.Help().Key+" shows one here:"), w)
+	return append(head, m.roots.list.View(st, w, max(1, h-len(head)), true)...)
+}

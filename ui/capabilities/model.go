@@ -118,7 +118,10 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.sizeBindings()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return "Capabilities" }

@@ -24,6 +24,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, nil
 	}
 	p, cmd := m.update(msg)
+	m.sizeBindings()
 	// A message set on the way expires by itself (issue 15).
 	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
 }
@@ -467,6 +468,20 @@ func (m *Model) bindingsForm() forms.Form {
 		m.bindingsFor = want
 	}
 	return m.bindings
+}
+
+// sizeBindings builds the bindings form of the selected Preset and lays
+// it out for the detail pane View draws it in (forms.Form.SetSize);
+// Update and SetSize call it, so View only draws.
+func (m *Model) sizeBindings() {
+	if m.mode != modeBindings || m.width <= 0 || m.height <= 1 {
+		return
+	}
+	if d := m.layout().detail; d.h > 0 {
+		if f := m.bindingsForm(); f != nil {
+			f.SetSize(d.w-4, d.h-2)
+		}
+	}
 }
 
 // bindingUnderCursor is the binding id the bindings view points at, when

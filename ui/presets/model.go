@@ -126,6 +126,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.sizeDraftDiff()
+	m.layoutParts()
 }
 
 // Title implements common.Panel.
@@ -167,6 +168,7 @@ func (m *Model) onSetting() bool {
 // expires by itself (status.go).
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	p, cmd := m.update(msg)
+	m.layoutParts()
 	return p, tea.Batch(cmd, m.expireStatus())
 }
 

@@ -66,9 +66,9 @@ func TestPolicyAddKeepsCursorAndTopBottom(t *testing.T) {
 	}
 	// a on a known-tool row: one cursor, on the row being added.
 	d = drive(t, NewPolicy(policyContext(t, policyDraft), "tools", WithCursor(Cursor{Row: 6}))).press("a")
-	marks := strings.Count(ansi.Strip(d.Model.View(160, 48)), "▸")
+	marks := strings.Count(ansi.Strip(sizedView(d.Model, 160, 48)), "▸")
 	if marks != 1 {
-		t.Fatalf("%d cursors:\n%s", marks, ansi.Strip(d.Model.View(160, 48)))
+		t.Fatalf("%d cursors:\n%s", marks, ansi.Strip(sizedView(d.Model, 160, 48)))
 	}
 }
 
@@ -81,7 +81,7 @@ func TestParametersTakeTextWithoutQuotes(t *testing.T) {
 	d = drive(t, NewParameters(ctx)).press("a").typeText("n = 3").press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"parameters", "n"}, `3`, "parameters.n")
 	d = drive(t, NewParameters(ctx, WithCursor(Cursor{Row: 1}))).press("enter", "ctrl+u").typeText(`{"files":}`).press("enter")
-	v := d.Model.View(160, 48)
+	v := sizedView(d.Model, 160, 48)
 	if len(d.edits) != 0 || strings.Count(v, "invalid JSON") != 1 {
 		t.Fatalf("want one invalid JSON error:\n%s", v)
 	}
@@ -108,15 +108,15 @@ func TestPropertiesSwitchSchemaVersionMigrates(t *testing.T) {
 // TestItemFormFixesDuplicateID: the id is checked live and commits.
 func TestItemFormFixesDuplicateID(t *testing.T) {
 	ctx := testContext(t, propsDraft)
-	if !strings.Contains(NewItem(ctx, 1).View(160, 48), "Duplicate item id: intro") {
+	if !strings.Contains(sizedView(NewItem(ctx, 1), 160, 48), "Duplicate item id: intro") {
 		t.Fatal("the item form does not show the duplicate")
 	}
 	d := drive(t, NewItem(ctx, 1, WithCursor(Cursor{Row: 1}))).press("enter")
-	if v := d.Model.View(160, 48); !strings.Contains(v, "another item already has the id intro") {
+	if v := sizedView(d.Model, 160, 48); !strings.Contains(v, "another item already has the id intro") {
 		t.Fatalf("no live check:\n%s", v)
 	}
 	d.press("ctrl+u").typeText("outro")
-	if v := d.Model.View(160, 48); !strings.Contains(v, "✓ ok") {
+	if v := sizedView(d.Model, 160, 48); !strings.Contains(v, "✓ ok") {
 		t.Fatalf("no ok:\n%s", v)
 	}
 	d.press("enter")
@@ -130,11 +130,11 @@ func TestItemFormFixesDuplicateID(t *testing.T) {
 func TestRawJSONKeepsTheDraftOnAParseError(t *testing.T) {
 	ctx := testContext(t, propsDraft)
 	d := drive(t, NewRawJSON(ctx))
-	if !strings.Contains(d.Model.View(160, 48), `"x-extra": {`) {
+	if !strings.Contains(sizedView(d.Model, 160, 48), `"x-extra": {`) {
 		t.Fatal("unknown keys are not shown")
 	}
 	d.press("enter", "ctrl+end", "backspace") // drop the closing brace
-	v := d.Model.View(160, 48)
+	v := sizedView(d.Model, 160, 48)
 	if len(d.edits) != 0 || !strings.Contains(v, "invalid JSON at line 26, column 1: unterminated object") || !strings.Contains(v, "keeps its last valid state") {
 		t.Fatalf("edits %d\n%s", len(d.edits), v)
 	}

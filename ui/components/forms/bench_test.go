@@ -23,7 +23,7 @@ func BenchmarkBuildAndView(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = c.build(c.ctx).View(160, 48)
+				_ = sizedView(c.build(c.ctx), 160, 48)
 			}
 		})
 	}

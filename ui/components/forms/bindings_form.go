@@ -224,7 +224,7 @@ func (f *bindingsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		f.openPicker(true)
 		return f, nil
 	}
-	e, cmd, done := f.routeKey(msg, k, f.raw, func() { f.detail = f.buildDetail(0) })
+	e, cmd, done := f.routeKey(msg, k, f.raw, func() { f.setDetail(f.buildDetail(0)) })
 	if e.next != nil {
 		return f, f.setBindings(e.next, "capabilities "+e.verb+" "+f.bindingName(e.from))
 	}

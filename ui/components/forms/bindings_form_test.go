@@ -89,7 +89,7 @@ func lineWith(view string, parts ...string) string {
 
 func TestBindingsSourceVsEffective(t *testing.T) {
 	ctx := bindingsContext(t, bindingsDraft)
-	v := NewBindings(ctx).View(160, 48)
+	v := sizedView(NewBindings(ctx), 160, 48)
 	if lineWith(v, "SOURCE project:write-tools", "EFFECTIVE") == "" {
 		t.Fatalf("no source/effective header:\n%s", v)
 	}
@@ -105,7 +105,7 @@ func TestBindingsSourceVsEffective(t *testing.T) {
 		t.Errorf("appended content not shown as a difference:\n%s", v)
 	}
 	// an unresolvable binding shows the resolution error and no effective value.
-	miss := NewBindings(ctx, WithCursor(Cursor{Row: 2})).View(160, 48)
+	miss := sizedView(NewBindings(ctx, WithCursor(Cursor{Row: 2})), 160, 48)
 	if lineWith(miss, "SOURCE (unresolved)", "EFFECTIVE (none") == "" || lineWith(miss, "error:", "missing") == "" {
 		t.Errorf("missing capability not explained:\n%s", miss)
 	}
@@ -116,8 +116,8 @@ func TestBindingsSourceVsEffective(t *testing.T) {
 	global := ctx
 	global.Scope = preset.ScopeGlobal
 	g := drive(t, NewBindings(global)).press("a")
-	if lineWith(g.Model.View(160, 48), "project:write-tools", "cannot bind project") == "" {
-		t.Errorf("picker does not disable project capabilities for a global Preset:\n%s", g.Model.View(160, 48))
+	if lineWith(sizedView(g.Model, 160, 48), "project:write-tools", "cannot bind project") == "" {
+		t.Errorf("picker does not disable project capabilities for a global Preset:\n%s", sizedView(g.Model, 160, 48))
 	}
 	g.press("enter")
 	if len(g.edits) != 0 {
@@ -179,11 +179,11 @@ func TestBindingsEdits(t *testing.T) {
 func TestBindingsWithoutLibrary(t *testing.T) {
 	ctx := testContext(t, `{"items":[],"capabilities":[{"ref":"global:review"}]}`)
 	d := drive(t, NewBindings(ctx)).press("a")
-	v := d.Model.View(80, 24)
+	v := sizedView(d.Model, 80, 24)
 	if !strings.Contains(v, "the library has no capabilities") || !strings.Contains(v, "▸ … type a ref by hand") {
 		t.Fatalf("picker without a library:\n%s", v)
 	}
-	if nb := NewBindings(ctx).View(160, 48); lineWith(nb, "SOURCE (unresolved)") == "" || lineWith(nb, "error:", "global:review") == "" {
+	if nb := sizedView(NewBindings(ctx), 160, 48); lineWith(nb, "SOURCE (unresolved)") == "" || lineWith(nb, "error:", "global:review") == "" {
 		t.Errorf("an unresolvable ref without a library is not explained:\n%s", nb)
 	}
 	d.press("enter")
@@ -198,14 +198,14 @@ func TestBindingsPresetDiagnostics(t *testing.T) {
 	ctx := bindingsContext(t, src)
 	ctx.Scope = preset.ScopeGlobal
 	_, ctx.Diagnostics = preset.ParseValue(ctx.Draft, "g.json", preset.ParseOptions{Scope: preset.ScopeGlobal})
-	v := NewBindings(ctx).View(160, 48)
+	v := sizedView(NewBindings(ctx), 160, 48)
 	if lineWith(v, "error:", "Global binding cannot reference project capability: project:write-tools.") == "" {
 		t.Errorf("scope error not shown for the first binding:\n%s", v)
 	}
 	if lineWith(v, "Duplicate capability binding id: dup") == "" {
 		t.Errorf("duplicate id not shown:\n%s", v)
 	}
-	second := NewBindings(ctx, WithCursor(Cursor{Row: 1})).View(160, 48)
+	second := sizedView(NewBindings(ctx, WithCursor(Cursor{Row: 1})), 160, 48)
 	if lineWith(second, "Global binding cannot reference") != "" {
 		t.Errorf("the first binding's scope error leaks onto the second:\n%s", second)
 	}

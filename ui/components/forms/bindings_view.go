@@ -54,6 +54,16 @@ func (f *bindingsForm) View(width, height int) string {
 	return common.Fit(append(lines, detail[:min(len(detail), restH)]...), width, height)
 }
 
+// SetSize implements Form: the focused binding's fields are laid out for
+// their column (beside the comparison from 120 cells on).
+func (f *bindingsForm) SetSize(width, _ int) {
+	if width >= 120 {
+		f.setDetailWidth(width * 9 / 20)
+		return
+	}
+	f.setDetailWidth(width)
+}
+
 // fieldLines are the focused binding's fields in at most height lines.
 func (f *bindingsForm) fieldLines(width, height int) []string {
 	if len(f.detail.fields) == 0 {

@@ -47,6 +47,9 @@ func (f *contextForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+// SetSize implements Form: the fields' editor fits the width.
+func (f *contextForm) SetSize(width, _ int) { f.list.setWidth(width) }
+
 func (f *contextForm) View(width, height int) string {
 	lines := []string{f.styles.Text.Subtle.Render(truncate("Context options — how compiled messages are assembled", width)), ""}
 	for _, d := range f.diag {

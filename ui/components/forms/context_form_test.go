@@ -19,7 +19,7 @@ func TestContextOptionsGolden(t *testing.T) {
 func TestContextOptionsEdits(t *testing.T) {
 	ctx := testContext(t, contextDraft)
 	before := jsonv.Stringify(ctx.Draft)
-	v := NewContextOptions(ctx).View(80, 24)
+	v := sizedView(NewContextOptions(ctx), 80, 24)
 	if !strings.Contains(v, `"\n---\n"`) {
 		t.Errorf("separator not shown with escapes:\n%s", v)
 	}
@@ -38,8 +38,8 @@ func TestContextOptionsEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"context", "mergeSeparator"}, `"\n\t*\n"`, "context.mergeSeparator")
 	// a broken escape is refused with the reason.
 	d = drive(t, NewContextOptions(ctx, WithCursor(Cursor{Row: 2}))).press("enter").typeText(`\q`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "invalid escape sequence") {
-		t.Fatalf("bad escape accepted:\n%s", d.Model.View(80, 24))
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), "invalid escape sequence") {
+		t.Fatalf("bad escape accepted:\n%s", sizedView(d.Model, 80, 24))
 	}
 	// esc cancels the edit without emitting.
 	d.press("esc")

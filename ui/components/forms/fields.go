@@ -73,7 +73,8 @@ type fieldList struct {
 	// noArrowCycle leaves ←/→ to the form (two-pane forms use them to
 	// switch panes); enums then cycle with space/enter only.
 	noArrowCycle bool
-	// width is the last view's width, which the editor's width follows.
+	// width is the list's width (setWidth), which the editor's width
+	// follows.
 	width int
 }
 
@@ -190,13 +191,18 @@ func (fl *fieldList) commit(text string, kp tea.KeyPressMsg) (tea.Cmd, error) {
 	return editAt(fl.root, f.path, value, f.label), nil
 }
 
-// view draws the fields in at most height lines of width cells; focused
-// marks the list as the form's focused part.
-func (fl *fieldList) view(width, height int, focused bool) []string {
+// setWidth lays the list out for width cells: the editor fits it.
+func (fl *fieldList) setWidth(width int) {
 	if width != fl.width {
 		fl.width = width
-		fl.refresh() // the editor fits the new width
+		fl.refresh()
 	}
+}
+
+// view draws the fields in at most height lines of width cells (the width
+// setWidth laid them out for); focused marks the list as the form's
+// focused part.
+func (fl *fieldList) view(width, height int, focused bool) []string {
 	return fl.list.View(fl.styles, width, height, focused)
 }
 

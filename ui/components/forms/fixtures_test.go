@@ -40,7 +40,7 @@ func TestFormsOnUpstreamExamples(t *testing.T) {
 			}
 			for _, f := range forms {
 				for _, size := range [][2]int{{80, 24}, {160, 48}} {
-					uitest.AssertFits(t, f.View(size[0], size[1]), size[0], size[1])
+					uitest.AssertFits(t, sizedView(f, size[0], size[1]), size[0], size[1])
 				}
 			}
 			if jsonv.Stringify(ctx.Draft) != before {
@@ -73,7 +73,7 @@ func TestReadFirstWorkerBinding(t *testing.T) {
 	}
 	ctx := policyContext(t, string(fixtures.Read(t, "pi-forge/examples/read-first-worker-prompt-stack.json")))
 	ctx.Library, ctx.Scope = lib, preset.ScopeProject
-	v := NewBindings(ctx).View(160, 48)
+	v := sizedView(NewBindings(ctx), 160, 48)
 	for _, want := range [][]string{
 		{"✓ write-tools → project:write-tools", "[model-callable]"},
 		{"SOURCE project:write-tools", "EFFECTIVE"},
@@ -88,7 +88,7 @@ func TestReadFirstWorkerBinding(t *testing.T) {
 		t.Errorf("a binding without overrides shows differences:\n%s", v)
 	}
 	// the policy form: initial defaults are allowed by the allow list.
-	p := NewPolicy(ctx, "tools").View(160, 48)
+	p := sizedView(NewPolicy(ctx, "tools"), 160, 48)
 	if strings.Contains(p, "blocked by the allow/deny policy") || lineWith(p, "initial", "set: 3 default tool(s)") == "" {
 		t.Errorf("read-first worker policy view wrong:\n%s", p)
 	}

@@ -105,7 +105,12 @@ func (m *Memory) recall(key string) ([]string, bool) {
 type Form interface {
 	// Update handles a message routed to the form.
 	Update(msg tea.Msg) (Form, tea.Cmd)
-	// View renders the form in exactly width×height cells.
+	// SetSize lays the form out for width×height cells, the size View is
+	// then called with. The host calls it from Update: after building a
+	// form and whenever the size it gives the form may have changed.
+	SetSize(width, height int)
+	// View renders the form in exactly width×height cells; it changes
+	// nothing in the form.
 	View(width, height int) string
 	// CapturesInput is true while a text field has focus, so the panel
 	// passes printable keys through instead of treating them as shortcuts.

@@ -72,7 +72,7 @@ func FuzzForms(f *testing.F) {
 				form, _ = form.Update(uitest.Key(keys[int(r)%len(keys)]))
 			}
 			for _, size := range [][2]int{{80, 24}, {30, 5}} {
-				view := form.View(size[0], size[1])
+				view := sizedView(form, size[0], size[1])
 				lines := strings.Split(view, "\n")
 				if len(lines) != size[1] {
 					t.Fatalf("%s: %d lines, want %d", form.Title(), len(lines), size[1])

@@ -50,8 +50,8 @@ func TestFooterNeverOffersOneKeyForTwoThings(t *testing.T) {
 // picker (it replaces the binding's ref); its help once said "pick tools".
 func TestPickSaysWhatItPicks(t *testing.T) {
 	d := drive(t, NewBindings(testContext(t, bindingsDraft))).press("p")
-	if !d.Model.CapturesInput() || !strings.Contains(d.Model.View(120, 30), "Replace the ref") {
-		t.Fatalf("p does not open the ref picker:\n%s", d.Model.View(120, 30))
+	if !d.Model.CapturesInput() || !strings.Contains(sizedView(d.Model, 120, 30), "Replace the ref") {
+		t.Fatalf("p does not open the ref picker:\n%s", sizedView(d.Model, 120, 30))
 	}
 	if desc := keymap.DefaultForms().Pick.Help().Desc; !strings.Contains(desc, "capability") {
 		t.Errorf("p is described as %q, but it picks a capability", desc)
@@ -63,10 +63,10 @@ func TestPickSaysWhatItPicks(t *testing.T) {
 // without them.
 func TestFormsCleanTextFromTheFile(t *testing.T) {
 	views := map[string]string{
-		"bindings": NewBindings(testContext(t, `{"schemaVersion":2,"id":"b","items":[],
-			"capabilities":[{"ref":"x\u001b[31mred\u001b]0;t\u0007\r"}]}`)).View(120, 30),
-		"regex": NewRegex(testContext(t, `{"schemaVersion":2,"id":"r","items":[],"regex":{"schemaVersion":1,
-			"rules":[{"id":"r\u001b[31m1\r","stage":"history","pattern":"("}]}}`)).View(120, 30),
+		"bindings": sizedView(NewBindings(testContext(t, `{"schemaVersion":2,"id":"b","items":[],
+			"capabilities":[{"ref":"x\u001b[31mred\u001b]0;t\u0007\r"}]}`)), 120, 30),
+		"regex": sizedView(NewRegex(testContext(t, `{"schemaVersion":2,"id":"r","items":[],"regex":{"schemaVersion":1,
+			"rules":[{"id":"r\u001b[31m1\r","stage":"history","pattern":"("}]}}`)), 120, 30),
 	}
 	for name, v := range views {
 		for _, bad := range []string{"\x1b[31m", "\x1b]", "\r", "\a"} {
@@ -80,7 +80,7 @@ func TestFormsCleanTextFromTheFile(t *testing.T) {
 // At the editor width of a 120-column terminal (56 cells) option names
 // have room; they were cut to a third of the width ("stripAssistantThi…").
 func TestFieldNamesAreNotCutWhenTheValuesLeaveRoom(t *testing.T) {
-	v := ansi.Strip(NewSlotOptions(testContext(t, slotDraft), 1).View(56, 20))
+	v := ansi.Strip(sizedView(NewSlotOptions(testContext(t, slotDraft), 1), 56, 20))
 	if !strings.Contains(v, "stripAssistantThinking") || !strings.Contains(v, "includeLastUserMessage") {
 		t.Fatalf("option names are cut although there is room:\n%s", v)
 	}

@@ -127,10 +127,22 @@ func goldenForms(t *testing.T, forms map[string]func(*testing.T) Form) {
 		for _, form := range names {
 			name, build := fmt.Sprintf("%s_%dx%d", form, size.w, size.h), forms[form]
 			t.Run(name, func(t *testing.T) {
-				v := build(t).View(size.w, size.h)
+				v := sizedView(build(t), size.w, size.h)
 				uitest.AssertFits(t, v, size.w, size.h)
 				uitest.Golden(t, name, v)
 			})
 		}
 	}
+}
+
+// sizedView draws f as a host does: laid out for width×height (SetSize,
+// from Update), then drawn. View must change nothing in the form: a View
+// that does panics, which fails the test that drew it.
+func sizedView(f Form, width, height int) string {
+	f.SetSize(width, height)
+	v, pure := viewChangesNothing(f, width, height)
+	if !pure {
+		panic(fmt.Sprintf("%T.View(%d, %d) changed the form", f, width, height))
+	}
+	return v
 }

@@ -82,6 +82,9 @@ func (f *itemForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+// SetSize implements Form: the fields' editor fits the width.
+func (f *itemForm) SetSize(width, _ int) { f.list.setWidth(width) }
+
 func (f *itemForm) View(width, height int) string {
 	st := f.styles
 	lines := []string{st.Text.Subtle.Render(truncate("Item properties — name, id, role, enabled", width)), ""}

@@ -87,6 +87,19 @@ func entryKeys(kp tea.KeyPressMsg, k *keymap.Forms, list *common.List[common.Tex
 	return entryEdit{}
 }
 
+// setDetail installs the focused entry's fields, laid out for the
+// detail's width.
+func (p *entryPanes) setDetail(detail fieldList) {
+	p.detail = detail
+	p.detail.setWidth(p.detailWidth)
+}
+
+// setDetailWidth lays the detail out for width cells.
+func (p *entryPanes) setDetailWidth(width int) {
+	p.detailWidth = width
+	p.detail.setWidth(width)
+}
+
 // entryPanes is the two-pane layout of the forms that edit a list of
 // entries (the regex rules, the capability bindings): the entry list and
 // the focused entry's fields.
@@ -94,6 +107,8 @@ type entryPanes struct {
 	list   *common.List[common.TextRow]
 	pane   int // 0 the list, 1 the fields
 	detail fieldList
+	// detailWidth is the detail's width in the form's layout (SetSize).
+	detailWidth int
 	// next is the cursor for the re-created form after an add (the new
 	// entry does not exist in this instance's draft).
 	next *Cursor

@@ -153,6 +153,13 @@ func (f *paramsForm) commitPrompt(text string) (tea.Cmd, error) {
 	return editAt(f.ctx.Draft, Path{f.key, name}, value, f.key+"."+name), nil
 }
 
+// SetSize implements Form: the fields' editor and the add prompt fit the
+// width.
+func (f *paramsForm) SetSize(width, _ int) {
+	f.list.setWidth(width)
+	f.prompt.setWidth(width)
+}
+
 func (f *paramsForm) View(width, height int) string {
 	st := f.styles
 	head := "Parameters (schemaVersion 2) — name → any JSON value, {{ parameters.<name> }}"

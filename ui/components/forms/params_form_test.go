@@ -26,15 +26,15 @@ func TestParametersEdits(t *testing.T) {
 
 	// editing a value: a JSON parse error is shown inline, then a valid value commits.
 	d := drive(t, NewParameters(ctx, WithCursor(Cursor{Row: 1}))).press("enter", "ctrl+u").typeText(`{"files":}`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "✗ invalid JSON") {
-		t.Fatalf("bad JSON committed or no inline error:\n%s", d.Model.View(80, 24))
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), "✗ invalid JSON") {
+		t.Fatalf("bad JSON committed or no inline error:\n%s", sizedView(d.Model, 80, 24))
 	}
 	d.press("ctrl+u").typeText(`{"files": 5}`).press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"parameters", "limits"}, `{"files":5}`, "parameters.limits")
 
 	// add, with a duplicate refused first.
 	d = drive(t, NewParameters(ctx)).press("a").typeText(`role = 1`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "role already exists") {
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), "role already exists") {
 		t.Fatal("duplicate parameter accepted")
 	}
 	d.press("ctrl+u").typeText(`depth = 2.5`).press("enter")
@@ -56,7 +56,7 @@ func TestParametersEdits(t *testing.T) {
 	assertEdit(t, d.onlyEdit(), Path{"variables", "tone"}, `"warm"`, "variables.tone")
 	d = drive(t, NewParameters(v1)).press("a").typeText("who = the user").press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"variables", "who"}, `"the user"`, "variables.who")
-	if v := NewParameters(v1).View(160, 48); !strings.Contains(v, "Preset variable count must be a string.") {
+	if v := sizedView(NewParameters(v1), 160, 48); !strings.Contains(v, "Preset variable count must be a string.") {
 		t.Errorf("v1 diagnostics missing:\n%s", v)
 	}
 

@@ -29,7 +29,7 @@ func TestPolicyGolden(t *testing.T) {
 }
 
 func TestPolicyMatchPreview(t *testing.T) {
-	v := NewPolicy(policyContext(t, policyDraft), "tools").View(160, 48)
+	v := sizedView(NewPolicy(policyContext(t, policyDraft), "tools"), 160, 48)
 	for _, want := range []string{
 		"allow selects 3 of 7",
 		"[x] read               ← read",
@@ -44,7 +44,7 @@ func TestPolicyMatchPreview(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
 	}
-	deny := NewPolicy(policyContext(t, `{"tools":{"deny":["*e*"]}}`), "tools").View(160, 48)
+	deny := sizedView(NewPolicy(policyContext(t, `{"tools":{"deny":["*e*"]}}`), "tools"), 160, 48)
 	if !strings.Contains(deny, "deny removes 4 of 7, 3 remain") {
 		t.Errorf("deny preview wrong:\n%s", deny)
 	}
@@ -60,7 +60,7 @@ func TestPolicyEdits(t *testing.T) {
 		t.Helper()
 		pf := f.(*policyForm)
 		for i := range pf.rows {
-			g := NewPolicy(ctx, "tools", WithCursor(Cursor{Row: i})).View(160, 48)
+			g := sizedView(NewPolicy(ctx, "tools", WithCursor(Cursor{Row: i})), 160, 48)
 			for _, l := range strings.Split(ansi.Strip(g), "\n") {
 				if strings.HasPrefix(l, "▸ ") && strings.Contains(l, text) {
 					return i
@@ -96,7 +96,7 @@ func TestPolicyEdits(t *testing.T) {
 
 	// add a pattern: empty is refused, then "ls" is appended.
 	d = drive(t, f).press("a", "enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "cannot be empty") {
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), "cannot be empty") {
 		t.Fatalf("empty pattern accepted")
 	}
 	d.typeText("ls").press("enter")
@@ -104,7 +104,7 @@ func TestPolicyEdits(t *testing.T) {
 
 	// initial: wildcards are refused, a concrete name is appended.
 	d = drive(t, NewPolicy(ctx, "tools", WithCursor(Cursor{Row: rowOf(f, "initial   set")}))).press("a").typeText("ba*").press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(160, 48), "not a concrete tool name") {
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 160, 48), "not a concrete tool name") {
 		t.Fatalf("wildcard initial accepted")
 	}
 	d.press("ctrl+u").typeText("ls").press("enter")

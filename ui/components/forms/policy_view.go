@@ -57,13 +57,17 @@ func renderPolicyRow(r policyItem, s common.RowState) string {
 // match preview and (tools only) the initial list.
 func (f *policyForm) View(width, height int) string {
 	st := f.styles
-	if width != f.width {
-		f.width = width
-		f.refresh() // the editor fits the new width
-	}
 	subject := map[string]string{"tools": "Tool", "skills": "Skill"}[f.field]
 	lines := append(heading(st, subject+" policy — allow XOR deny; patterns are exact names, * matches any run of characters", f.diags, width), "")
 	return common.Fit(append(lines, f.list.View(st, width, max(0, height-len(lines)), !f.edit.open)...), width, height)
+}
+
+// SetSize implements Form: the editor of a pattern fits the width.
+func (f *policyForm) SetSize(width, _ int) {
+	if width != f.width {
+		f.width = width
+		f.refresh()
+	}
 }
 
 // refresh rebuilds the rows and puts the list's cursor on the focused row,

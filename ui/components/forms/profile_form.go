@@ -120,6 +120,9 @@ func (f *profileForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+// SetSize implements Form: the fields' editor fits the width.
+func (f *profileForm) SetSize(width, _ int) { f.list.setWidth(width) }
+
 func (f *profileForm) View(width, height int) string {
 	st := f.styles
 	lines := []string{st.Text.Subtle.Render(truncate("Agent profile — model, thinking level and Preset applied together", width))}

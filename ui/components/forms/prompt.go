@@ -16,12 +16,28 @@ type prompt struct {
 	input textinput.Model
 	err   string
 	open  bool
+	// width is the form's width (setWidth), which the input fits.
+	width int
 }
 
 // start opens the prompt with a label before the text and the text to
 // edit.
 func (p *prompt) start(styles *themes.Styles, keys *keymap.TextEditor, label, value string) {
 	p.input, p.err, p.open = newInput(styles, keys, label, value), "", true
+	p.fit()
+}
+
+// setWidth lays the prompt out for a form width cells wide: the label and
+// the cursor cell share the row with the text.
+func (p *prompt) setWidth(width int) {
+	p.width = width
+	p.fit()
+}
+
+func (p *prompt) fit() {
+	if p.open {
+		p.input.SetWidth(max(4, p.width-ansiWidth(p.input.Prompt)-1))
+	}
 }
 
 // submitFunc turns the prompt's text into the form's edit (nil: nothing

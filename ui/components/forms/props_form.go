@@ -166,6 +166,9 @@ func (f *propsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	return f, cmd
 }
 
+// SetSize implements Form: the fields' editor fits the width.
+func (f *propsForm) SetSize(width, _ int) { f.list.setWidth(width) }
+
 func (f *propsForm) View(width, height int) string {
 	st := f.styles
 	lines := []string{st.Text.Subtle.Render(truncate("Preset properties — "+f.ctx.Stack.ID+" (the id is the file name; fork to change it)", width)), ""}

@@ -35,7 +35,8 @@ type rawForm struct {
 	editing bool
 	ta      *textEditor
 	problem string // the parse error of the text being typed ("" = parses)
-	height  int
+	// width and height are the form's cells (SetSize).
+	width, height int
 }
 
 // Nouns of the raw JSON view (ParseProblem's subject).
@@ -107,6 +108,7 @@ func (f *rawForm) StartWith(text string) tea.Cmd {
 
 func (f *rawForm) startEditing(text string) tea.Cmd {
 	f.ta = newTextEditor(&f.keys.Text, text)
+	f.ta.setSize(f.width, rawEditorHeight(f.height))
 	f.editing, f.problem = true, ""
 	return nil
 }
@@ -215,9 +217,24 @@ func (f *rawForm) Text() string {
 	return f.text
 }
 
+// rawHead is the number of lines above the JSON: what it is, whether it
+// parses, a blank line.
+const rawHead = 3
+
+// rawEditorHeight is the text editor's height in a form height lines tall.
+func rawEditorHeight(height int) int { return max(1, height-rawHead) }
+
+// SetSize implements Form: paging moves by the height, and the editor's
+// window follows its cursor in the cells under the head.
+func (f *rawForm) SetSize(width, height int) {
+	f.width, f.height = width, height
+	if f.ta != nil {
+		f.ta.setSize(width, rawEditorHeight(height))
+	}
+}
+
 func (f *rawForm) View(width, height int) string {
 	st := f.styles
-	f.height = height
 	var head []string
 	status := st.Text.Success.Render(fmt.Sprintf("✓ valid JSON · %d error(s), %d warning(s) in the %s", f.errs, f.warns, f.noun))
 	if f.problem != "" {
@@ -230,7 +247,7 @@ func (f *rawForm) View(width, height int) string {
 	head = append(head, st.Text.Subtle.Render(truncate(about, width)), truncate(status, width), "")
 	bodyH := max(0, height-len(head))
 	if f.editing {
-		return common.Fit(append(head, f.ta.view(st, width, max(1, bodyH))...), width, height)
+		return common.Fit(append(head, f.ta.view(st, width, rawEditorHeight(height))...), width, height)
 	}
 	end := min(len(f.lines), f.top+bodyH)
 	body := make([]string, 0, bodyH)

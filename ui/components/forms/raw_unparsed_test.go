@@ -19,7 +19,7 @@ func TestRawJSONUnparsedTextAndEsc(t *testing.T) {
 		t.Fatalf("Unparsed = %q", p)
 	}
 	d.press("esc")
-	v := d.Model.View(160, 48)
+	v := sizedView(d.Model, 160, 48)
 	if Unparsed(d.Model) != "" || strings.Contains(v, "invalid JSON") || !strings.Contains(v, "✓ valid JSON") {
 		t.Fatalf("esc left the dropped text's error:\n%s", v)
 	}

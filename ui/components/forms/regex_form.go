@@ -203,7 +203,7 @@ func (f *regexForm) newRuleID() string {
 
 func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	k := f.keys
-	e, cmd, done := f.routeKey(msg, k, f.rules, func() { f.detail = f.buildDetail(0) })
+	e, cmd, done := f.routeKey(msg, k, f.rules, func() { f.setDetail(f.buildDetail(0)) })
 	if e.next != nil {
 		return f, f.setRules(e.next, "regex.rules "+e.verb+" "+f.ruleID(e.from))
 	}

@@ -23,25 +23,25 @@ func TestRegexGolden(t *testing.T) {
 
 func TestRegexCompileErrorShown(t *testing.T) {
 	ctx := testContext(t, regexDraft)
-	v := NewRegex(ctx, WithCursor(Cursor{Row: 1})).View(160, 48)
+	v := sizedView(NewRegex(ctx, WithCursor(Cursor{Row: 1})), 160, 48)
 	if !strings.Contains(v, "error: Invalid regular expression: /(unclosed/g:") {
 		t.Errorf("compile error of the stored pattern not shown:\n%s", v)
 	}
 	if !strings.Contains(v, "broken ✗") && !strings.Contains(v, "broken ⚠") {
 		t.Errorf("the list does not flag the broken rule:\n%s", v)
 	}
-	ok := NewRegex(ctx).View(160, 48)
+	ok := sizedView(NewRegex(ctx), 160, 48)
 	if !strings.Contains(ok, "✓ compiles as /^--\\s.*$/gm") {
 		t.Errorf("a good pattern is not confirmed:\n%s", ok)
 	}
 	// live check while typing: the error appears and goes away.
 	d := drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 0, Pane: 1, Detail: 6}))).press("enter", "ctrl+u").typeText("a[")
-	if !d.Model.CapturesInput() || !strings.Contains(d.Model.View(160, 48), "✗ Invalid regular expression: /a[/gm") {
-		t.Fatalf("live compile error missing:\n%s", d.Model.View(160, 48))
+	if !d.Model.CapturesInput() || !strings.Contains(sizedView(d.Model, 160, 48), "✗ Invalid regular expression: /a[/gm") {
+		t.Fatalf("live compile error missing:\n%s", sizedView(d.Model, 160, 48))
 	}
 	d.typeText("b]")
-	if !strings.Contains(d.Model.View(160, 48), "✓ ok") {
-		t.Fatalf("live check did not clear:\n%s", d.Model.View(160, 48))
+	if !strings.Contains(sizedView(d.Model, 160, 48), "✓ ok") {
+		t.Fatalf("live check did not clear:\n%s", sizedView(d.Model, 160, 48))
 	}
 	d.press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"regex", "rules", 0, "pattern"}, `"a[b]"`, "regex.rules.strip-sig.pattern")
@@ -91,8 +91,8 @@ func TestRegexEdits(t *testing.T) {
 
 	// replace is edited with escapes.
 	d = drive(t, NewRegex(ctx, WithCursor(Cursor{Row: 2, Pane: 1, Detail: 8}))).press("enter")
-	if !strings.Contains(d.Model.View(160, 48), `[redacted]\n`) {
-		t.Fatalf("replace not shown escaped:\n%s", d.Model.View(160, 48))
+	if !strings.Contains(sizedView(d.Model, 160, 48), `[redacted]\n`) {
+		t.Fatalf("replace not shown escaped:\n%s", sizedView(d.Model, 160, 48))
 	}
 	d.press("backspace", "backspace").typeText(`\t`).press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"regex", "rules", 2, "replace"}, `"[redacted]\t"`, "regex.rules.fin.replace")

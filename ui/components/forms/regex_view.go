@@ -35,6 +35,16 @@ func (f *regexForm) View(width, height int) string {
 	return common.Fit(lines, width, height)
 }
 
+// SetSize implements Form: the focused rule's fields are laid out for
+// their column (beside the list from 120 cells on).
+func (f *regexForm) SetSize(width, _ int) {
+	if width >= 120 {
+		f.setDetailWidth(width - min(60, width*2/5) - 3)
+		return
+	}
+	f.setDetailWidth(width)
+}
+
 // detailLines are the focused rule's title and fields in height lines.
 func (f *regexForm) detailLines(width, height int) []string {
 	st := f.styles

@@ -110,7 +110,6 @@ func withList(st *themes.Styles, head []string, list *fieldList, empty string, p
 	lines := append(head, "")
 	var tail []string
 	if p.open {
-		p.input.SetWidth(max(4, width-ansiWidth(p.input.Prompt)-1))
 		tail = append(tail, "", p.input.View())
 		if p.err != "" {
 			tail = append(tail, st.Text.Danger.Render(truncate("✗ "+p.err, width)))

@@ -248,6 +248,13 @@ func lenientValue(text string) (any, error) {
 	return text, nil
 }
 
+// SetSize implements Form: the fields' editor and the add prompt fit the
+// width.
+func (f *slotForm) SetSize(width, _ int) {
+	f.list.setWidth(width)
+	f.adding.setWidth(width)
+}
+
 func (f *slotForm) View(width, height int) string {
 	st := f.styles
 	head := "Slot " + f.slot

@@ -40,15 +40,15 @@ func TestSlotOptionsEdits(t *testing.T) {
 		t.Fatal("editing a number should capture input")
 	}
 	d.press("ctrl+u").typeText("lots").press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), `"lots" is not a number`) {
-		t.Fatalf("non-number committed or no error shown: %+v\n%s", d.edits, d.Model.View(80, 24))
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), `"lots" is not a number`) {
+		t.Fatalf("non-number committed or no error shown: %+v\n%s", d.edits, sizedView(d.Model, 80, 24))
 	}
 	d.press("ctrl+u").typeText("1200").press("enter")
 	assertEdit(t, d.onlyEdit(), Path{"items", 1, "options", "maxChars"}, "1200", "items.history.options.maxChars")
 
 	// the unknown key is raw JSON: invalid JSON shows the parse error inline.
 	d = drive(t, NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 7}))).press("enter", "ctrl+u").typeText(`{"a":`).press("enter")
-	if len(d.edits) != 0 || !strings.Contains(d.Model.View(80, 24), "invalid JSON") {
+	if len(d.edits) != 0 || !strings.Contains(sizedView(d.Model, 80, 24), "invalid JSON") {
 		t.Fatalf("invalid JSON committed or no error shown")
 	}
 	d.press("ctrl+u").typeText(`[true, null]`).press("down")
@@ -77,7 +77,7 @@ func TestSlotOptionsCursorSurvivesRecreation(t *testing.T) {
 	ctx := testContext(t, slotDraft)
 	d := drive(t, NewSlotOptions(ctx, 1)).press("down", "down", "down")
 	again := NewSlotOptions(ctx, 1, WithCursor(CursorOf(d.Model)))
-	if CursorOf(again).Row != 3 || !strings.Contains(again.View(80, 24), "▸ toolMode") {
+	if CursorOf(again).Row != 3 || !strings.Contains(sizedView(again, 80, 24), "▸ toolMode") {
 		t.Fatalf("cursor not restored: %+v", CursorOf(again))
 	}
 	if got := CursorOf(NewSlotOptions(ctx, 1, WithCursor(Cursor{Row: 99}))).Row; got != 7 {
@@ -91,10 +91,10 @@ func TestSlotOptionsOnABlock(t *testing.T) {
 	if len(d.edits) != 0 || d.Model.CapturesInput() {
 		t.Fatalf("a block offered options: %+v", d.edits)
 	}
-	if v := d.Model.View(80, 24); !strings.Contains(v, "items[0] is a block, not a slot") {
+	if v := sizedView(d.Model, 80, 24); !strings.Contains(v, "items[0] is a block, not a slot") {
 		t.Errorf("block not explained:\n%s", v)
 	}
-	if v := NewSlotOptions(ctx, 9).View(80, 24); !strings.Contains(v, "items[9] is not an object") {
+	if v := sizedView(NewSlotOptions(ctx, 9), 80, 24); !strings.Contains(v, "items[9] is not an object") {
 		t.Errorf("missing item not explained:\n%s", v)
 	}
 }

@@ -29,8 +29,9 @@ type textEditor struct {
 	// top is the first line shown, left the first cell of the cursor's
 	// line on screen.
 	top, left int
-	// height is the last view's text height (paging).
-	height int
+	// width and height are the window's cells (setSize): the paging
+	// keys move by its height, and the window follows the cursor (follow).
+	width, height int
 }
 
 // newTextEditor edits text with the cursor at its start.
@@ -63,6 +64,7 @@ func (e *textEditor) Value() string {
 
 // update handles a key or a paste; changed reports whether the text changed.
 func (e *textEditor) update(msg tea.Msg) (changed bool) {
+	defer e.follow()
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		e.insert(msg.Content)
@@ -71,6 +73,13 @@ func (e *textEditor) update(msg tea.Msg) (changed bool) {
 		return e.key(msg)
 	}
 	return false
+}
+
+// setSize lays the window out for width×height cells and keeps the
+// cursor in it.
+func (e *textEditor) setSize(width, height int) {
+	e.width, e.height = width, max(1, height)
+	e.follow()
 }
 
 func (e *textEditor) key(kp tea.KeyPressMsg) bool {
@@ -271,22 +280,23 @@ func (e *textEditor) deleteAfter() bool {
 	return true
 }
 
-// view draws the lines on screen in width×height cells: a line-number
-// gutter, then each line, the cursor reversed. The window scrolls to keep
-// the cursor in view: down through the lines, and sideways on the
-// cursor's line only (as nano does) — the other lines keep their start on
-// screen, a line longer than the window ending in "…", so moving along a
-// long line never blanks the short ones around it (issue 21).
-func (e *textEditor) view(st *themes.Styles, width, height int) []string {
-	e.height = max(1, height)
+// gutter is the width of the line-number gutter and the cells left for
+// the text in a window width cells wide.
+func (e *textEditor) gutter(width int) (gutter, textW int) {
+	gutter = len(fmt.Sprint(len(e.lines))) + 1
+	return gutter, max(1, width-gutter-1)
+}
+
+// follow scrolls the window (setSize) to keep the cursor in view: down
+// through the lines, and sideways on the cursor's line only (view).
+func (e *textEditor) follow() {
 	if e.row < e.top {
 		e.top = e.row
 	}
 	if e.row >= e.top+e.height {
 		e.top = e.row - e.height + 1
 	}
-	gutter := len(fmt.Sprint(len(e.lines))) + 1
-	textW := max(1, width-gutter-1)
+	_, textW := e.gutter(e.width)
 	// the cursor's cells in its line (a tab or a wide rune takes several),
 	// kept inside the window sideways
 	cur := cellsOf(e.lines[e.row][:e.col])
@@ -300,8 +310,20 @@ func (e *textEditor) view(st *themes.Styles, width, height int) []string {
 	if cur+atW > e.left+textW {
 		e.left = max(0, cur+atW-textW)
 	}
-	out := make([]string, 0, e.height)
-	for r := e.top; r < min(len(e.lines), e.top+e.height); r++ {
+}
+
+// view draws the lines on screen in width×height cells: a line-number
+// gutter, then each line, the cursor reversed. The window scrolls to keep
+// the cursor in view: down through the lines, and sideways on the
+// cursor's line only (as nano does) — the other lines keep their start on
+// screen, a line longer than the window ending in "…", so moving along a
+// long line never blanks the short ones around it (issue 21).
+func (e *textEditor) view(st *themes.Styles, width, height int) []string {
+	height = max(1, height)
+	gutter, textW := e.gutter(width)
+	cur := cellsOf(e.lines[e.row][:e.col])
+	out := make([]string, 0, height)
+	for r := e.top; r < min(len(e.lines), e.top+height); r++ {
 		num := st.Text.Muted.Render(fmt.Sprintf("%*d ", gutter, r+1))
 		text := sanitize.Line(string(e.lines[r]))
 		if r != e.row {

@@ -102,6 +102,7 @@ func TestTextEditorShowsOnlyTheWindow(t *testing.T) {
 	}
 	lines[500] = strings.Repeat("x", 300) + "END"
 	e := newTestEditor(strings.Join(lines, "\n"))
+	e.setSize(40, 10) // as the raw form's SetSize does
 	for range 500 {
 		e.press("down")
 	}
@@ -123,6 +124,7 @@ func TestTextEditorShowsOnlyTheWindow(t *testing.T) {
 		t.Fatalf("the cursor's line does not show the cursor's end: %q", cur)
 	}
 	w := newTestEditor("日本語のテキスト")
+	w.setSize(12, 1)
 	w.press("end")
 	if got := ansi.Strip(strings.Join(w.view(&st, 12, 1), "")); !strings.Contains(got, "キスト") || ansi.StringWidth(got) > 12 {
 		t.Fatalf("wide text: %q", got)
@@ -139,6 +141,7 @@ func FuzzTextEditor(f *testing.F) {
 	st := themes.For(themes.Dark, true, true)
 	f.Fuzz(func(t *testing.T, text string, ops []byte) {
 		e := newTestEditor(text)
+		e.setSize(20, 5)
 		for _, op := range ops {
 			if int(op) < len(keys) {
 				e.update(uitest.Key(keys[op]))
@@ -164,6 +167,7 @@ func TestTextEditorScrollsOnlyTheCursorLineSideways(t *testing.T) {
 	st := themes.For(themes.Dark, true, false)
 	long := `  "description": "` + strings.Repeat("sonnet at medium thinking ", 6) + `",`
 	e := newTestEditor("{\n  \"id\": \"tdd-worker\",\n" + long + "\n  \"autoActivate\": true\n}")
+	e.setSize(40, 10)
 	e.press("down", "down", "end")
 	lines := e.view(&st, 40, 10)
 	for i, want := range []string{"{", `"id": "tdd-worker"`, "", `"autoActivate": true`, "}"} {

@@ -29,7 +29,7 @@ func TestPlanForkRefusesWhatPiCannotForkFrom(t *testing.T) {
 		line int
 		want string
 	}{
-		"no id": {forkHeader + "\n" + `{"type":"custom","parentId":null}` + "\n", 2, "has no id"},
+		"no id":         {forkHeader + "\n" + `{"type":"custom","parentId":null}` + "\n", 2, "has no id"},
 		"not an object": {forkHeader + "\n" + `{"type":"custom","id":"a"}` + "\n[1]\n", 3, "has no id"},
 		"duplicate id": {forkHeader + "\n" + `{"type":"custom","id":"a"}` + "\n" + `{"type":"custom","id":"a","parentId":null}` + "\n", 2,
 			"used again on line 3"},

@@ -31,7 +31,7 @@ import (
 type forkState struct {
 	asked, next int
 	// from is the pane the fork was asked in (its status speaks).
-	from pane
+	from    pane
 	dialog  *forkDialog
 	writing bool
 	// selectAfter is a written fork the picker's cursor goes to once the

@@ -18,7 +18,7 @@ type picker struct {
 	raw []session.ListItem
 	// forkPrefix is each raw session's place in the fork tree.
 	forkPrefix []string
-	err error
+	err        error
 	// all lists every project's sessions instead of the cwd's.
 	all bool
 	// live counts the rows marked live (the title says how many).

@@ -90,6 +90,9 @@ type Fork struct {
 	LeafID string
 	// LeafLine is its line in the source.
 	LeafLine int
+	// LeafType is its type (a label is not on the new path: Pi re-writes
+	// the labels after it).
+	LeafType string
 	// Entries lists what follows the header, in file order.
 	Entries []ForkedEntry
 	// LastMessage describes the last message entry of the path (Kind ""
@@ -151,6 +154,7 @@ func PlanFork(s *Session, leaf int, opt ForkOptions) (*Fork, error) {
 		Cwd:       PiResolvePath(s.Header.Cwd, fallback),
 		LeafID:    s.Entries[leaf].ID,
 		LeafLine:  s.Entries[leaf].Line,
+		LeafType:  s.Entries[leaf].Type,
 	}
 	fileStamp := strings.NewReplacer(":", "-", ".", "-").Replace(f.Timestamp)
 	f.File = filepath.Join(filepath.Dir(source), fileStamp+"_"+f.SessionID+".jsonl")

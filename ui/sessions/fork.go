@@ -174,6 +174,9 @@ func forkDialogBody(d *forkDialog) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This will write a new session of %d %s: the path from the root to entry %s",
 		len(p.Entries), plural(len(p.Entries), "entry", "entries"), sanitize.Clip(p.LeafID, 40))
+	if p.LeafType == session.TypeLabel {
+		b.WriteString(" (a label, which Pi writes after the path)")
+	}
 	if labels > 0 {
 		fmt.Fprintf(&b, ", with its %d %s re-written after it", labels, plural(labels, "label", "labels"))
 	}
@@ -245,13 +248,13 @@ func (m *Model) applyForkWritten(msg forkWrittenMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.reload()}
 	if msg.dialog.pi == "" {
 		cmds = append(cmds, tea.SetClipboard(p.Command()),
-			m.setStatus(m.focus, "wrote "+filepath.Base(p.File)+"; pi is not on PATH: copied "+p.Command(), false))
+			m.setStatus(m.focus, "pi is not on PATH: copied pi --session …/"+filepath.Base(p.File)+" (the fork is written)", false))
 		return tea.Batch(cmds...)
 	}
 	cmd := exec.Command(msg.dialog.pi, "--session", p.File)
 	cmd.Dir = msg.dialog.project
 	file := p.File
-	cmds = append(cmds, m.setStatus(m.focus, "wrote "+filepath.Base(file)+"; running pi --session …", false),
+	cmds = append(cmds, m.setStatus(m.focus, "running pi --session "+filepath.Base(file)+" (the fork is written)", false),
 		tea.ExecProcess(cmd, func(err error) tea.Msg { return piExitedMsg{file: file, err: err} }))
 	return tea.Batch(cmds...)
 }

@@ -195,7 +195,7 @@ func TestContinueInPiAsksWritesTheForkAndCopiesTheCommandWithoutPi(t *testing.T)
 		if clip != "pi --session "+want {
 			t.Fatalf("clipboard %q", clip)
 		}
-		if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "pi is not on PATH: copied pi --session") {
+		if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "pi is not on PATH: copied pi --session …/"+filepath.Base(want)) {
 			t.Errorf("status %q", st)
 		}
 		fork, err := session.Open(want)

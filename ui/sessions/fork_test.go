@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/test/hostile"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
@@ -311,4 +312,48 @@ func TestContinueInPiNoWritesNothingAndUntrustedIsRefused(t *testing.T) {
 	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "is not trusted") {
 		t.Fatalf("status %q", st)
 	}
+}
+
+// addSession copies a hostile corpus session into the workspace's
+// session directory with its header naming the workspace's project.
+func addSession(t *testing.T, hs *harness, dir, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "test", "hostile", "sessions", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`"cwd":"/hostile"`), []byte(`"cwd":"`+hs.com.Workspace.Cwd+`"`), 1)
+	p := filepath.Join(dir, "2026-03-01T10-00-00-000Z_"+strings.TrimSuffix(name, ".jsonl")+".jsonl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.focusOn(panePicker)
+	hs.Press("r")
+	hs.Settle()
+	hs.openFile(p)
+	return p
+}
+
+func TestContinueInPiRefusesABrokenTreeAndKeepsHostileTextOffTheScreen(t *testing.T) {
+	hs, paths := newForkHarness(t, 160, 48, true, false)
+	dir := filepath.Dir(paths["rounding"])
+	addSession(t, hs, dir, "cycle.jsonl")
+	before := sessionFiles(t, dir)
+	hs.selectAt("u") // below the loop a → b → c → a
+	hs.Press("C")
+	hs.Settle()
+	if hs.m.fork.dialog != nil || !slices.Equal(sessionFiles(t, dir), before) {
+		t.Fatal("a fork through a parent loop must be refused before the dialog")
+	}
+	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "loops back") || !strings.Contains(st, "nothing was written") {
+		t.Fatalf("status %q", st)
+	}
+
+	addSession(t, hs, dir, "escapes.jsonl")
+	hs.focusOn(paneTimeline)
+	hs.Press("G", "C")
+	if hs.m.fork.dialog == nil {
+		t.Fatalf("no dialog: %q", hs.m.status[paneTimeline].Text())
+	}
+	hostile.AssertCleanView(t, "fork dialog over escapes.jsonl", hs.view())
 }

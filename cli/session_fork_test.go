@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/test/hostile"
 )
 
 func dirNames(t *testing.T, dir string) []string {
@@ -159,5 +160,33 @@ func TestSessionForkRefusals(t *testing.T) {
 	}
 	if got := dirNames(t, filepath.Dir(trusted)); !reflect.DeepEqual(got, names) {
 		t.Fatalf("written for a cycle: %v", got)
+	}
+}
+
+// TestSessionForkKeepsHostileTextOffTheTerminal forks every session of the
+// hostile corpus (moved to a project that exists): the listing, the JSON
+// lines and the written file's report hold no escape or control, and a
+// fork through a parent loop is refused (cycle.jsonl; in duplicates.jsonl
+// the last copies of two ids name each other, so Pi's walk loops too).
+func TestSessionForkKeepsHostileTextOffTheTerminal(t *testing.T) {
+	_, layout := demoArgs(t)
+	project := t.TempDir()
+	names, err := filepath.Glob(filepath.Join("..", "test", "hostile", "sessions", "*.jsonl"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("corpus: %v %v", names, err)
+	}
+	for _, name := range names {
+		f := withHeaderCwd(t, name, project)
+		for _, args := range [][]string{{"--dry-run"}, {"--dry-run", "--json"}, {}, {"--json"}} {
+			code, out, errOut := runCLI(t, append(append(globalsOnly(layout), "session", "fork", f), args...)...)
+			what := filepath.Base(name) + " " + strings.Join(args, " ")
+			switch {
+			case (filepath.Base(name) == "cycle.jsonl" || filepath.Base(name) == "duplicates.jsonl") && code == exitRefused && strings.Contains(errOut, "loops back"):
+			case code != 0:
+				t.Errorf("%s: exit %d: %s", what, code, errOut)
+			}
+			hostile.AssertClean(t, what+" (stdout)", out)
+			hostile.AssertClean(t, what+" (stderr)", errOut)
+		}
 	}
 }

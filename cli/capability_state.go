@@ -13,40 +13,26 @@ import (
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
-// sessionFlags are shared by the commands that read or change capability
-// state in a session.
+// sessionFlags name the session a reading command reads.
 type sessionFlags struct {
-	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project)." placeholder:"SESSION"`
+	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
 }
 
 // sessionPath resolves --session (a file, an id or an id prefix, as every
 // command names a session), else the project's newest session.
 func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
-	if f.Session != "" {
-		file := f.Session
-		if err := g.resolveSessionArg(&file); err != nil {
-			return "", err
-		}
-		return file, nil
-	}
-	ws, err := g.workspace()
-	if err != nil {
-		return "", err
-	}
-	loc, home, err := sessionLocations(ws, "")
-	if err != nil {
-		return "", fmt.Errorf("session locations: %w", err)
-	}
-	items, err := session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
-	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
-	}
-	for _, it := range items { // newest activity first
-		if it.Problem == "" {
-			return it.Path, nil
-		}
-	}
-	return "", fail(exitUsage, "no Pi session for %s; pass --session FILE", ws.Cwd)
+	return g.namedSession(f.Session, "--session", readsSession)
+}
+
+// writeSessionFlags name the session a command appends to: never a
+// default, so a write lands only where the user said.
+type writeSessionFlags struct {
+	Session string `help:"Pi session to change (required): a file, a session id or a unique prefix of one." placeholder:"SESSION"`
+}
+
+// sessionPath resolves --session; none is a usage error.
+func (f *writeSessionFlags) sessionPath(g *Globals) (string, error) {
+	return g.namedSession(f.Session, "--session", writesSession)
 }
 
 // capabilityInputs loads the library and the model catalog.
@@ -114,7 +100,7 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 
 // mutationFlags are the flags of every offline change.
 type mutationFlags struct {
-	sessionFlags
+	writeSessionFlags
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
 	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`

@@ -438,11 +438,13 @@ func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
 	// The stored tools baseline is the one pi-forge left, in this session
 	// and the main one: enabling a capability that changes no tool plans
 	// just the event and its anchor.
-	for _, session := range []string{"", mainSession(t, layout)} {
-		more := []string{"capability", "enable", "test-runner", "--dry-run", "--force"}
-		if session != "" {
-			more = append(more, "--session", session)
-		}
+	// A write never picks its session, not even for a dry run.
+	code, _, errOut = runCLI(t, in(args, "capability", "enable", "test-runner", "--dry-run", "--force")...)
+	if code != exitUsage || !strings.Contains(errOut, "name the session to change with --session") {
+		t.Fatalf("a write without --session: %d %s", code, errOut)
+	}
+	for _, session := range []string{"01a2219b", mainSession(t, layout)} { // the newest session by id prefix, the main one by file
+		more := []string{"capability", "enable", "test-runner", "--dry-run", "--force", "--session", session}
 		code, out, errOut = runCLI(t, in(args, more...)...)
 		if code != exitOK || !strings.Contains(out, "2 entries would be appended") || strings.Contains(out, "pi-forge-capability-tools") {
 			t.Fatalf("dry-run at the leaf of %q: %d %s %s", session, code, out, errOut)

@@ -15,16 +15,18 @@ import (
 
 // SessionTailCmd follows a session file that Pi is writing.
 type SessionTailCmd struct {
-	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	File      string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
 	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
 	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with control and format characters and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
 }
 
 // Run prints new entries as they are appended until interrupted.
 func (c *SessionTailCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	info, err := os.Stat(c.File)
 	if err != nil {
 		return fail(exitUsage, "%v", err)

@@ -35,7 +35,7 @@ func TestImmediateUndoNeedsNoForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString(`{"type":"label","id":"0000bbb1","parentId":"`+leaf.ID+`","timestamp":"2026-12-01T00:00:00.000Z","targetId":"`+leaf.ID+`","label":"l"}` + "\n"); err != nil {
+	if _, err := f.WriteString(`{"type":"label","id":"0000bbb1","parentId":"` + leaf.ID + `","timestamp":"2026-12-01T00:00:00.000Z","targetId":"` + leaf.ID + `","label":"l"}` + "\n"); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

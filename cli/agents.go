@@ -72,7 +72,9 @@ func openAgentTree(g *Globals, rootArg, what string) (*agentTree, error) {
 	}
 	tree, err := subagent.Open(file, opts)
 	if errors.Is(err, subagent.ErrNoTree) || errors.Is(err, subagent.ErrNotRoot) {
-		return nil, fail(exitFailed, "%s", sanitize.Line(err.Error()))
+		// No such thing (a tree for that session): a usage error, as an
+		// unknown session or agent is.
+		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
 	}
 	if err != nil {
 		return nil, err

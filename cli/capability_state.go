@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 )
@@ -90,11 +93,27 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
 		return err
 	}
-	text := st.StatusText(true)
-	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
-		text += "\n\n" + note
+	// pi-forge's status text is contract ("Capability capabilities: <n>";
+	// spec §9.12): quoted, indented, under a line in the product's words.
+	active := "no capability active"
+	switch n := len(st.Active()); n {
+	case 0:
+	case 1:
+		active = "1 capability active"
+	default:
+		active = fmt.Sprintf("%d capabilities active", n)
 	}
-	_, err = io.WriteString(g.stdout, sanitize.Text(text)+"\n")
+	at := "before its first entry"
+	if index >= 0 && index < len(s.Entries) {
+		at = "at entry " + s.Entries[index].ID
+	}
+	fmt.Fprintf(g.stdout, "%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at)
+	quoted := "  " + strings.ReplaceAll(sanitize.Text(st.StatusText(true)), "\n", "\n  ")
+	text := strings.ReplaceAll(quoted, "\n  \n", "\n\n")
+	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
+		text += "\n\n" + sanitize.Text(note)
+	}
+	_, err = io.WriteString(g.stdout, text+"\n")
 	return err
 }
 
@@ -147,14 +166,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		return err
 	}
 	if p.Refusal != nil {
-		code := exitRefused
-		switch p.Refusal.Kind {
-		case capability.RefusedUsage:
-			code = exitUsage
-		case capability.RefusedUntrusted:
-			return fail(code, "%s (the session's project %s: %s)", p.Refusal.Notice(), ws.Cwd, ws.Trust.Source)
-		}
-		return fail(code, "%s", p.Refusal.Notice())
+		return g.refusalError(p.Refusal, ws)
 	}
 	if !ws.Trust.Trusted {
 		return untrustedProject(ws)
@@ -287,4 +299,43 @@ func (c *CapabilityAddCmd) Run(g *Globals) error {
 		}
 	}
 	return c.mutate(g, capstate.Operation{Kind: capstate.OpAdd, Arg: text})
+}
+
+// refusalError maps a planned change pi-forge refuses to its exit code and
+// words: an untrusted project is refused for safety (4); a usage error (2);
+// an unknown capability, Preset or binding is no such thing (2), named in
+// the product's words with pi-forge's own text quoted; a Preset with errors
+// failed its check (1), its errors listed; any other rule of pi-forge's
+// (a tool policy, a binding not callable …) failed its check (1).
+func (g *Globals) refusalError(r *capability.Refusal, ws resources.Workspace) error {
+	switch r.Kind {
+	case capability.RefusedUntrusted:
+		return fail(exitRefused, "%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source)
+	case capability.RefusedUsage:
+		return fail(exitUsage, "%s", r.Notice())
+	case capability.RefusedUnknown:
+		return fail(exitUsage, "unknown %s (%s)", r.Subject, r.Notice())
+	case capability.RefusedInvalid:
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s has errors and is never activated (%s)", r.Subject, r.Notice())
+		if lib, err := g.loadLibrary(); err == nil {
+			if p, _ := lib.ResolvePreset(strings.TrimPrefix(r.Subject, "Preset ")); p != nil {
+				b.WriteString(":\n")
+				writeDiagnostics(&b, errorsOnly(p.Diagnostics))
+			}
+		}
+		return fail(exitFailed, "%s", strings.TrimRight(b.String(), "\n"))
+	}
+	return fail(exitFailed, "%s", r.Notice())
+}
+
+// errorsOnly keeps the error-level diagnostics.
+func errorsOnly(diags []resources.Diagnostic) []resources.Diagnostic {
+	var out []resources.Diagnostic
+	for _, d := range diags {
+		if d.Level == preset.LevelError {
+			out = append(out, d)
+		}
+	}
+	return out
 }

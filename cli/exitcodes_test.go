@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,6 +63,17 @@ func TestExitCodesMeanOneThing(t *testing.T) {
 		{"untrusted project", in(args, "--no-trust", "capability", "enable", "plain-english", "--session", file), exitRefused},
 		{"a session written a moment ago by something else", in(args, "capability", "enable", "test-runner", "--session", live), exitRefused},
 	}
+	// No such thing is said in the product's words, once, with pi-forge's
+	// own text quoted as pi-forge's.
+	words := map[string]string{
+		"unknown capability (enable)": `unknown capability "nope" (pi-forge: Capability capability "nope" not found.)`,
+		"unknown capability (show)":   `unknown capability "nope" (pi-forge: Capability capability "nope" not found.)`,
+		"unknown Preset (use)":        `unknown Preset "ghost" (pi-forge: Unknown prompt stack: ghost)`,
+		"unknown Preset (show)":       `unknown Preset "ghost" (pi-forge: Unknown prompt stack: ghost)`,
+		"unknown profile":             `unknown profile "ghost" (pi-forge: Unknown agent profile: ghost)`,
+		"preset use, a Preset with errors": "Preset project:broken-on-purpose has errors and is never activated (pi-forge: Unknown prompt stack: broken-on-purpose):\n" +
+			"    error [intro]: Duplicate item id: intro",
+	}
 	for _, c := range cases {
 		if c.argv[len(c.argv)-1] == live { // the live window is 10 s
 			now := time.Now()
@@ -72,6 +84,9 @@ func TestExitCodesMeanOneThing(t *testing.T) {
 		code, out, errOut := runCLI(t, c.argv...)
 		if code != c.want {
 			t.Errorf("%s: exit %d, want %d\n%s%s", c.situation, code, c.want, out, errOut)
+		}
+		if w, ok := words[c.situation]; ok && !strings.Contains(errOut, "forgebench: "+w+"\n") {
+			t.Errorf("%s: stderr %q, want %q", c.situation, errOut, w)
 		}
 	}
 }

@@ -67,10 +67,9 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 // id or a unique prefix of one (as the session commands take). A file that
 // is not a Pi session is a usage error; a FIFO or device is refused.
 func (g *Globals) openRefSession(path string) (*session.Session, error) {
-	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, `/\`) {
-		if err := g.resolveSessionArg(&path); err != nil {
-			return nil, err
-		}
+	path, err := g.namedSession(path, "session:FILE", requiredSession)
+	if err != nil {
+		return nil, err
 	}
 	s, err := session.Open(path)
 	switch {

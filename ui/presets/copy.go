@@ -93,21 +93,32 @@ func (m *Model) noted() (common.Whole, bool) {
 	return w, ok
 }
 
-func (m *Model) focusedWhole() (common.Whole, bool) {
-	switch {
-	case m.diff != nil:
-		return m.diff.view.Whole(m.diff.title)
-	case m.showProfile:
-		p := m.selectedProfile()
-		if p == nil {
-			return common.Whole{}, false
-		}
-		tree := profile.ToJSON(p.Profile)
-		if m.prof != nil && m.prof.p.Path == p.Path {
-			tree = m.prof.tree
-		}
-		return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
-	case m.focus == paneList || m.d == nil:
+// focusedWhole is what the focused part shows, whole (focusPart.Whole).
+func (m *Model) focusedWhole() (common.Whole, bool) { return m.focused().Whole() }
+
+// diffWhole is the open draft diff, whole.
+func (m *Model) diffWhole() (common.Whole, bool) { return m.diff.view.Whole(m.diff.title) }
+
+// profileWhole is the profile under the cursor as JSON (its draft's when
+// it is being edited).
+func (m *Model) profileWhole() (common.Whole, bool) {
+	p := m.selectedProfile()
+	if p == nil {
+		return common.Whole{}, false
+	}
+	tree := profile.ToJSON(p.Profile)
+	if m.prof != nil && m.prof.p.Path == p.Path {
+		tree = m.prof.tree
+	}
+	return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+}
+
+// paneWhole is what the focused pane of the Preset view shows, whole: the
+// Preset under the list's cursor (the draft's tree when it is the open
+// one), a settings row's members, or the item, block or preview
+// (copyText).
+func (m *Model) paneWhole() (common.Whole, bool) {
+	if m.focus == paneList || m.d == nil {
 		i := m.presets.SelectedIndex()
 		if m.lib == nil || i < 0 || i >= len(m.lib.Presets) {
 			return common.Whole{}, false

@@ -8,8 +8,8 @@ import (
 )
 
 // focusPart is the part of the panel that has the keys: it takes the key
-// presses and pastes, says which keys act (the footer and the help) and
-// whether it captures typed text. The panel asks focused for it and
+// presses and pastes, says which keys act (the footer and the help),
+// whether it captures typed text and what y, v and o take whole. The panel asks focused for it and
 // routes everything there, so which part that is is decided in one place.
 type focusPart interface {
 	// Key handles a key press.
@@ -22,15 +22,25 @@ type focusPart interface {
 	FullHelp() [][]key.Binding
 	// CapturesInput is true while typed text goes to the part.
 	CapturesInput() bool
+	// Whole is what the part shows, whole, for y, v and o
+	// (common.FocusKey).
+	Whole() (common.Whole, bool)
 }
 
 // focused is the part that has the keys, in this order: a dialog, the
 // draft diff, the Preset list's filter line (the overlays, over
 // everything), then focusedUnder.
 func (m *Model) focused() focusPart {
-	switch {
-	case m.dlg != nil:
+	if m.dlg != nil {
 		return dialogFocus{m}
+	}
+	return m.focusedUnderDialog()
+}
+
+// focusedUnderDialog is the part that has the keys once the dialog is
+// answered: the draft diff, the filter line, else focusedUnder.
+func (m *Model) focusedUnderDialog() focusPart {
+	switch {
 	case m.diff != nil:
 		return diffFocus{m}
 	case m.presets.Filtering():
@@ -86,6 +96,7 @@ type dialogFocus struct{ m *Model }
 func (f dialogFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.dialogKey(msg) }
 func (f dialogFocus) CapturesInput() bool             { return true }
 func (f dialogFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
+func (f dialogFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnderDialog().Whole() }
 
 func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd {
 	d := f.m.dlg
@@ -120,6 +131,7 @@ func (f diffFocus) Paste(tea.PasteMsg) tea.Cmd      { return nil }
 func (f diffFocus) ShortHelp() []key.Binding        { return f.m.draftDiffHelp() }
 func (f diffFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
 func (f diffFocus) CapturesInput() bool             { return false }
+func (f diffFocus) Whole() (common.Whole, bool)     { return f.m.diffWhole() }
 
 // filterFocus: the Preset list's filter line takes every key, the panel's
 // letters (p, u, r, …) too.
@@ -134,8 +146,9 @@ func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
 func (f filterFocus) ShortHelp() []key.Binding {
 	return []key.Binding{f.m.keys.Submit, f.m.keys.Dismiss}
 }
-func (f filterFocus) FullHelp() [][]key.Binding { return f.m.focusedUnder().FullHelp() }
-func (f filterFocus) CapturesInput() bool       { return true }
+func (f filterFocus) FullHelp() [][]key.Binding   { return f.m.focusedUnder().FullHelp() }
+func (f filterFocus) CapturesInput() bool         { return true }
+func (f filterFocus) Whole() (common.Whole, bool) { return f.m.focusedUnder().Whole() }
 
 // profilesFocus: the profiles view, its list or its profile's form.
 type profilesFocus struct{ m *Model }
@@ -147,7 +160,8 @@ func (f profilesFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
 	cmd, _ := f.m.panelKey(msg)
 	return cmd
 }
-func (f profilesFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
+func (f profilesFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
+func (f profilesFocus) Whole() (common.Whole, bool) { return f.m.profileWhole() }
 
 // formHasKeys reports whether the profile's form has the keys.
 func (f profilesFocus) formHasKeys() bool { return f.m.profFocus && f.m.profForm != nil }
@@ -201,6 +215,7 @@ func (f blockFocus) Paste(msg tea.PasteMsg) tea.Cmd { return f.m.pasteIntoEditor
 func (f blockFocus) ShortHelp() []key.Binding       { return []key.Binding{f.m.keys.Back, f.m.keys.Save} }
 func (f blockFocus) FullHelp() [][]key.Binding      { return f.m.panelFullHelp() }
 func (f blockFocus) CapturesInput() bool            { return true }
+func (f blockFocus) Whole() (common.Whole, bool)    { return f.m.paneWhole() }
 
 // formFocus: the form of the editor pane (an item's properties or a
 // settings row). The panel keeps esc, undo and redo, save, and e
@@ -229,7 +244,8 @@ func (f formFocus) Paste(msg tea.PasteMsg) tea.Cmd {
 	return cmd
 }
 
-func (f formFocus) CapturesInput() bool { return f.m.form.CapturesInput() }
+func (f formFocus) CapturesInput() bool         { return f.m.form.CapturesInput() }
+func (f formFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
 func (f formFocus) ShortHelp() []key.Binding {
 	m, k := f.m, &f.m.keys
@@ -255,9 +271,10 @@ func (f paneFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return f.m.paneKey(msg)
 }
-func (f paneFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
-func (f paneFocus) FullHelp() [][]key.Binding  { return f.m.panelFullHelp() }
-func (f paneFocus) CapturesInput() bool        { return false }
+func (f paneFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
+func (f paneFocus) FullHelp() [][]key.Binding   { return f.m.panelFullHelp() }
+func (f paneFocus) CapturesInput() bool         { return false }
+func (f paneFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
 func (f paneFocus) ShortHelp() []key.Binding {
 	m, k := f.m, &f.m.keys

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -29,9 +30,9 @@ func slowStack(t *testing.T) *preset.Stack {
 // catastrophic regex rules no longer keeps a core busy for the whole
 // compile limit after the user has moved on.
 func TestStalePreviewCompileIsCancelled(t *testing.T) {
-	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
-	preset.RegexMatchTimeout, compile.RegexTimeLimit = 200*time.Millisecond, time.Minute
-	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	savedMatch, savedWhole := jsregex.MatchTimeout, compile.RegexTimeLimit
+	jsregex.MatchTimeout, compile.RegexTimeLimit = 200*time.Millisecond, time.Minute
+	defer func() { jsregex.MatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
 
 	var run previewRun
 	cmd := run.start(1, slowStack(t), &runContext{})

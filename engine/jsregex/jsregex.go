@@ -1,4 +1,4 @@
-package preset
+package jsregex
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/dlclark/regexp2"
 )
 
-// RegexMatchTimeout bounds one regex match so a catastrophic pattern cannot
+// MatchTimeout bounds one regex match so a catastrophic pattern cannot
 // hang the workbench (JavaScript itself has no limit). Zero disables it.
-var RegexMatchTimeout = 2 * time.Second
+var MatchTimeout = 2 * time.Second
 
-// JSRegExp is a JavaScript RegExp (flags g, i, m, s, u) compiled onto
+// Regexp is a JavaScript RegExp (flags g, i, m, s, u) compiled onto
 // regexp2. The pattern is translated so that ".", "^", "$", "\b", "\B",
 // "[^]", "[]", escapes, octal escapes and group numbering behave as in
 // JavaScript; capture groups are renamed internally so JavaScript's
@@ -26,7 +26,7 @@ var RegexMatchTimeout = 2 * time.Second
 // General_Category, Script (long names) and the binary properties Go's
 // unicode package knows; error reasons are V8's for the errors detected by
 // the translator and regexp2's wording otherwise.
-type JSRegExp struct {
+type Regexp struct {
 	// Source and Flags as given.
 	Source, Flags string
 	// Global is the "g" flag.
@@ -37,8 +37,8 @@ type JSRegExp struct {
 	hasNamed   bool
 }
 
-// jsMatch is one match in rune offsets.
-type jsMatch struct {
+// Match is one match in rune offsets.
+type Match struct {
 	index, length int
 	// groups[i] is capture group i+1; ok is false when it did not participate.
 	groups []jsCapture
@@ -49,9 +49,9 @@ type jsCapture struct {
 	ok   bool
 }
 
-// CompileJS compiles a JavaScript regular expression. Errors carry a
+// Compile compiles a JavaScript regular expression. Errors carry a
 // V8-style message: "Invalid regular expression: /<source>/<flags>: <reason>".
-func CompileJS(source, flags string) (*JSRegExp, error) {
+func Compile(source, flags string) (*Regexp, error) {
 	var f jsFlags
 	for _, c := range flags {
 		var seen *bool
@@ -83,23 +83,26 @@ func CompileJS(source, flags string) (*JSRegExp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Invalid regular expression: /%s/%s: %s", source, flags, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
-	if RegexMatchTimeout > 0 {
-		re.MatchTimeout = RegexMatchTimeout
+	if MatchTimeout > 0 {
+		re.MatchTimeout = MatchTimeout
 	}
-	return &JSRegExp{Source: source, Flags: flags, Global: f.global, re: re, groupNames: t.names, hasNamed: t.hasNamed}, nil
+	return &Regexp{Source: source, Flags: flags, Global: f.global, re: re, groupNames: t.names, hasNamed: t.hasNamed}, nil
 }
 
 // execAt finds the first match starting at or after rune offset start,
-// within the budget (nil: RegexMatchTimeout only). The timeout is set on
-// the compiled regexp for this call, so a JSRegExp must not be matched from
+// within the budget (nil: MatchTimeout only). The timeout is set on
+// the compiled regexp for this call, so a Regexp must not be matched from
 // two goroutines at once (rules are compiled per compile).
-func (r *JSRegExp) execAt(text []rune, start int, budget *RegexBudget) (*jsMatch, error) {
+func (r *Regexp) execAt(text []rune, start int, budget Limiter) (*Match, error) {
 	if start > len(text) {
 		return nil, nil
 	}
-	timeout, ok := budget.matchTimeout()
+	timeout, ok := MatchTimeout, true
+	if budget != nil {
+		timeout, ok = budget.MatchTimeout()
+	}
 	if !ok {
-		return nil, errRegexBudgetSpent
+		return nil, ErrBudgetSpent
 	}
 	if timeout > 0 {
 		r.re.MatchTimeout = timeout
@@ -109,12 +112,12 @@ func (r *JSRegExp) execAt(text []rune, start int, budget *RegexBudget) (*jsMatch
 	m, err := r.re.FindRunesMatchStartingAt(text, start)
 	if err != nil {
 		// regexp2 fails only on a timeout; its message quotes the input.
-		return nil, &RegexTimeoutError{After: timeout}
+		return nil, &TimeoutError{After: timeout}
 	}
 	if m == nil {
 		return nil, nil
 	}
-	out := &jsMatch{index: m.Index, length: m.Length, groups: make([]jsCapture, len(r.groupNames))}
+	out := &Match{index: m.Index, length: m.Length, groups: make([]jsCapture, len(r.groupNames))}
 	for i := range r.groupNames {
 		g := m.GroupByName(groupName(i + 1))
 		if g != nil && len(g.Captures) > 0 {
@@ -128,7 +131,7 @@ func (r *JSRegExp) execAt(text []rune, start int, budget *RegexBudget) (*jsMatch
 func groupName(n int) string { return fmt.Sprintf("jsg%d", n) }
 
 // namedGroup returns the capture of the JavaScript group called name.
-func (r *JSRegExp) namedGroup(m *jsMatch, name string) (jsCapture, bool) {
+func (r *Regexp) namedGroup(m *Match, name string) (jsCapture, bool) {
 	for i, n := range r.groupNames {
 		if n == name {
 			return m.groups[i], true

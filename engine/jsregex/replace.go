@@ -1,28 +1,29 @@
-package preset
+package jsregex
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// replaceResult is the outcome of one String.prototype.replace call.
-type replaceResult struct {
-	text    string
-	matches int
+// ReplaceResult is the outcome of one String.prototype.replace call.
+type ReplaceResult struct {
+	// Text is the text after the replacement.
+	Text string
+	// Matches counts the matches found.
+	Matches int
 }
 
-// replaceJS emulates text.replace(re, fn) where fn expands each match; it
+// Replace emulates text.replace(re, fn) where fn expands each match; it
 // also counts the matches the way pi-forge's countReplacementMatches does.
-// Every match runs within budget (nil: RegexMatchTimeout only).
-func (r *JSRegExp) replaceJS(text string, budget *RegexBudget, expand func(s []rune, m *jsMatch) string) (replaceResult, error) {
+// Every match runs within budget (nil: MatchTimeout only).
+func (r *Regexp) Replace(text string, budget Limiter, expand func(s []rune, m *Match) string) (ReplaceResult, error) {
 	s := jsRunes(text)
 	var out strings.Builder
 	next, last, count := 0, 0, 0
 	for {
 		m, err := r.execAt(s, last, budget)
 		if err != nil {
-			return replaceResult{text: text}, err
+			return ReplaceResult{Text: text}, err
 		}
 		if m == nil {
 			break
@@ -45,21 +46,21 @@ func (r *JSRegExp) replaceJS(text string, budget *RegexBudget, expand func(s []r
 		}
 	}
 	if count == 0 {
-		return replaceResult{text: text}, nil
+		return ReplaceResult{Text: text}, nil
 	}
 	out.WriteString(jsText(s[min(next, len(s)):]))
-	return replaceResult{text: out.String(), matches: count}, nil
+	return ReplaceResult{Text: out.String(), Matches: count}, nil
 }
 
 // ReplaceString is JavaScript text.replace(re, replacement) with a
 // replacement pattern string ($$, $&, $`, $', $n, $nn, $<name>).
-func (r *JSRegExp) ReplaceString(text, replacement string) (string, error) {
-	res, err := r.replaceJS(text, nil, func(s []rune, m *jsMatch) string { return r.substitute(s, m, replacement) })
-	return res.text, err
+func (r *Regexp) ReplaceString(text, replacement string) (string, error) {
+	res, err := r.Replace(text, nil, func(s []rune, m *Match) string { return r.Substitute(s, m, replacement) })
+	return res.Text, err
 }
 
-// substitute implements ECMAScript GetSubstitution.
-func (r *JSRegExp) substitute(s []rune, m *jsMatch, template string) string {
+// Substitute implements ECMAScript GetSubstitution.
+func (r *Regexp) Substitute(s []rune, m *Match, template string) string {
 	if !strings.Contains(template, "$") {
 		return template
 	}
@@ -125,9 +126,9 @@ func (r *JSRegExp) substitute(s []rune, m *jsMatch, template string) string {
 	return b.String()
 }
 
-// convertDollarZero rewrites "$0" not followed by a digit to "$&", keeping
+// ConvertDollarZero rewrites "$0" not followed by a digit to "$&", keeping
 // "$$" pairs intact (pi-forge's convertDollarZeroToFullMatch).
-func convertDollarZero(template string) string {
+func ConvertDollarZero(template string) string {
 	if !strings.Contains(template, "$0") {
 		return template
 	}
@@ -155,10 +156,10 @@ func convertDollarZero(template string) string {
 	return b.String()
 }
 
-// expandTrimmed is pi-forge's own replacement expander used when a rule has
+// ExpandTrimmed is pi-forge's own replacement expander used when a rule has
 // trimStrings: tokens $$ $& $0 $` $' $1..$99 (greedy two digits) and
 // $<name>; matched values (not $`/$') have every trim string removed.
-func (r *JSRegExp) expandTrimmed(s []rune, m *jsMatch, template string, trimStrings []string) string {
+func (r *Regexp) ExpandTrimmed(s []rune, m *Match, template string, trimStrings []string) string {
 	t := []rune(template)
 	var b strings.Builder
 	match := jsText(s[m.index : m.index+m.length])
@@ -222,10 +223,10 @@ func trimAll(value string, trimStrings []string) string {
 	return value
 }
 
-// utf16Split splits text so that the tail holds the last maxChars UTF-16
+// UTF16Split splits text so that the tail holds the last maxChars UTF-16
 // code units (a surrogate pair that would be cut stays in the head). A
 // WTF-8 lone surrogate counts as one unit.
-func utf16Split(text string, maxChars int) (head, body string) {
+func UTF16Split(text string, maxChars int) (head, body string) {
 	total := 0
 	for i := 0; i < len(text); {
 		r, size := nextJSRune(text, i)
@@ -299,6 +300,3 @@ func utf16Width(r rune) int {
 	}
 	return 1
 }
-
-// itoa is strconv.Itoa (kept short for message building).
-func itoa(n int) string { return strconv.Itoa(n) }

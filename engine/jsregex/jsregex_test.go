@@ -1,4 +1,4 @@
-package preset
+package jsregex
 
 import (
 	"strings"
@@ -114,7 +114,7 @@ var jsReplaceCases = []struct {
 
 func TestJSReplace(t *testing.T) {
 	for _, c := range jsReplaceCases {
-		re, err := CompileJS(c.pattern, c.flags)
+		re, err := Compile(c.pattern, c.flags)
 		if err != nil {
 			t.Errorf("%s: compile /%s/%s: %v", c.name, c.pattern, c.flags, err)
 			continue
@@ -158,13 +158,13 @@ func TestCompileJSErrors(t *testing.T) {
 		{"\\k", "u", "Invalid named reference"},
 	}
 	for _, c := range cases {
-		_, err := CompileJS(c.pattern, c.flags)
+		_, err := Compile(c.pattern, c.flags)
 		want := "Invalid regular expression: /" + c.pattern + "/" + c.flags + ": " + c.reason
 		if err == nil || err.Error() != want {
-			t.Errorf("CompileJS(%q, %q) error = %v, want %q", c.pattern, c.flags, err, want)
+			t.Errorf("Compile(%q, %q) error = %v, want %q", c.pattern, c.flags, err, want)
 		}
 	}
-	if _, err := CompileJS("a", "gg"); err == nil || !strings.Contains(err.Error(), "Invalid flags") {
+	if _, err := Compile("a", "gg"); err == nil || !strings.Contains(err.Error(), "Invalid flags") {
 		t.Errorf("duplicate flag accepted: %v", err)
 	}
 }

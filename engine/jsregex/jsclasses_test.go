@@ -1,15 +1,15 @@
-package preset
+package jsregex
 
 import "testing"
 
 func TestSpaceSet(t *testing.T) {
-	re, _ := CompileJS(`\s`, "g")
+	re, _ := Compile(`\s`, "g")
 	js := map[rune]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true, 0xa0: true, 0x1680: true, 0x2028: true, 0x2029: true, 0x202f: true, 0x205f: true, 0x3000: true, 0xfeff: true}
 	for r := rune(0x2000); r <= 0x200a; r++ {
 		js[r] = true
 	}
-	re2, _ := CompileJS(`\w`, "g")
-	re3, _ := CompileJS(`\d`, "g")
+	re2, _ := Compile(`\w`, "g")
+	re3, _ := Compile(`\d`, "g")
 	for r := rune(0); r < 0x10000; r++ {
 		if r >= 0xd800 && r <= 0xdfff {
 			continue

@@ -1,4 +1,4 @@
-package preset
+package jsregex
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-// Explicit JavaScript assertion and class translations (see JSRegExp).
+// Explicit JavaScript assertion and class translations (see Regexp).
 const (
 	jsWordClass       = `[A-Za-z0-9_]`
 	jsWordBoundary    = `(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))`

@@ -33,8 +33,8 @@ func CacheReportAt(s *Session, leaf int) CacheReport {
 	// The file's totals and the branch's series are independent passes
 	// over tens of thousands of usages in a big session: the totals run
 	// beside the branch.
-	var totals faultGroup
-	if len(file) >= parallelStatsMin && runtime.GOMAXPROCS(0) > 1 {
+	var totals FaultGroup
+	if len(file) >= ParallelMin && runtime.GOMAXPROCS(0) > 1 {
 		totals.Go(func() { r.File = turndiff.CacheTotals(file) })
 	} else {
 		r.File = turndiff.CacheTotals(file)
@@ -90,21 +90,21 @@ func eachBranchUsage(path []int, file []turndiff.Usage, fn func(k int)) int {
 func usagesOf(s *Session) []turndiff.Usage {
 	n := len(s.Entries)
 	workers := runtime.GOMAXPROCS(0)
-	if n < parallelStatsMin || workers < 2 {
+	if n < ParallelMin || workers < 2 {
 		return usagesIn(s, 0, n, nil)
 	}
 	chunk := (n + workers - 1) / workers
 	// Each range's assistant messages are counted first: they bound its
 	// usages and place its part of the list.
 	counts := make([]int, workers)
-	forEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
+	ForEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
 	starts := make([]int, workers+1)
 	for w, c := range counts {
 		starts[w+1] = starts[w] + c
 	}
 	all := make([]turndiff.Usage, starts[workers])
 	found := make([]int, workers)
-	forEachRange(n, chunk, func(w, lo, hi int) {
+	ForEachRange(n, chunk, func(w, lo, hi int) {
 		found[w] = len(usagesIn(s, lo, hi, all[starts[w]:starts[w]:starts[w+1]]))
 	})
 	// Close the gaps left by messages without usage, in place.
@@ -154,7 +154,7 @@ func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 		}
 		// Runs of one model are the rule: names are decoded and interned
 		// only when the raw text differs from the previous usage's.
-		provider, model := e.provider.in(e.Raw), e.model.in(e.Raw)
+		provider, model := e.MessageProvider(), e.MessageModel()
 		if !haveLast || string(provider) != string(lastProvider) || (provider == nil) != (lastProvider == nil) ||
 			string(model) != string(lastModel) || (model == nil) != (lastModel == nil) {
 			p, _ := provider.Str()
@@ -285,9 +285,9 @@ func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions
 	}
 	// The requests' contexts lie on one branch: their paths are prefixes
 	// of the path to the deepest.
-	var paths *branchPaths
+	var paths *BranchPaths
 	if deepest := slices.Max(append([]int{-1}, need...)); deepest >= 0 {
-		paths = newBranchPaths(s, deepest)
+		paths = NewBranchPaths(s, deepest)
 	}
 	requests := make([]rebuilt, len(need))
 	inParallel(len(need), func(j int) {

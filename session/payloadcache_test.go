@@ -57,7 +57,7 @@ func TestUsagesOfInParallel(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}` + "\n")
 	parent := "null"
-	for i := 0; i < 3*parallelStatsMin+77; i++ {
+	for i := 0; i < 3*ParallelMin+77; i++ {
 		id := fmt.Sprintf(`"e%d"`, i)
 		msg := `{"role":"user","content":"q"}`
 		if i%3 != 0 {
@@ -98,7 +98,7 @@ func TestUsagesOfInParallel(t *testing.T) {
 		got := usagesOf(s)
 		runtime.GOMAXPROCS(old)
 		want := usagesIn(s, 0, len(s.Entries), nil)
-		if len(want) < parallelStatsMin || !reflect.DeepEqual(got, want) {
+		if len(want) < ParallelMin || !reflect.DeepEqual(got, want) {
 			t.Fatalf("GOMAXPROCS %d: %d usages in parallel, %d in one pass (or they differ)", procs, len(got), len(want))
 		}
 	}

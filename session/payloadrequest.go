@@ -106,7 +106,7 @@ func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
 
 // requestOn is RequestWith taking the context's path from paths when it
 // can.
-func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (*Request, error) {
+func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (*Request, error) {
 	if index < 0 || index >= len(s.Entries) {
 		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
 	}
@@ -118,13 +118,13 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *branchPaths) (
 		if e.HasParent && s.parent[index] >= 0 {
 			r.ContextIndex = int(s.parent[index])
 		}
-		r.Provider, _ = e.provider.in(e.Raw).Str()
-		r.Model, _ = e.model.in(e.Raw).Str()
+		r.Provider, _ = e.MessageProvider().Str()
+		r.Model, _ = e.MessageModel().Str()
 		if u, ok := usageOf(e, index); ok && opts.Preset == nil {
 			r.Usage = &u
 		}
 	}
-	ctx, err := s.contextOn(r.ContextIndex, paths)
+	ctx, err := s.ContextOn(r.ContextIndex, paths)
 	if err != nil {
 		return nil, fmt.Errorf("request at entry %d: %w", index, err)
 	}
@@ -356,8 +356,8 @@ func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
 	if !recorded {
 		return turndiff.Usage{}, false
 	}
-	u.Provider, _ = e.provider.in(e.Raw).Str()
-	u.Model, _ = e.model.in(e.Raw).Str()
+	u.Provider, _ = e.MessageProvider().Str()
+	u.Model, _ = e.MessageModel().Str()
 	return u, requested(&u)
 }
 
@@ -369,12 +369,12 @@ func requested(u *turndiff.Usage) bool {
 // usageTokens reads an assistant message's usage without the names of its
 // model; recorded is false when the message has no usage object.
 func usageTokens(e *Entry, index int) (u turndiff.Usage, recorded bool) {
-	raw := e.usageRaw()
+	raw := e.UsageRaw()
 	if len(raw) == 0 || raw[0] != '{' {
 		return turndiff.Usage{}, false
 	}
 	var tokens catalog.Usage
-	readUsageTokens(raw, &tokens)
+	ReadUsageTokens(raw, &tokens)
 	return turndiff.Usage{
 		EntryID: e.ID, Index: index,
 		Input: tokens.Input, Output: tokens.Output,

@@ -59,7 +59,7 @@ type RuntimeState struct {
 // RuntimeStateAt reads the runtime state at the entry with index.
 func RuntimeStateAt(s *Session, index int) RuntimeState {
 	c := &Context{Path: s.PathTo(index), ThinkingLevel: RawValue(`"off"`)}
-	s.applySettings(c)
+	s.ApplySettings(c)
 	st := RuntimeState{ThinkingLevel: c.ThinkingLevel.StrOr("off"), Preset: ActivePresetAt(s, index)}
 	if c.Model != nil {
 		st.Provider, st.Model = c.Model.Provider.StrOr(""), c.Model.ModelID.StrOr("")

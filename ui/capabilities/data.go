@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // Messages produced by the panel's commands. Every one carries the
@@ -126,7 +127,7 @@ func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, 
 		st, err := capstate.At(s, index, inputsFor(lib, agentDir), capstate.DefaultOptions(nil))
 		msg := stateMsg{gen: gen, file: file, entryID: entryID, st: st, err: err}
 		if err == nil && index >= 0 {
-			msg.declared = s.ToolsAt(index).Ever
+			msg.declared = replay.ToolsAt(s, index).Ever
 		}
 		return msg
 	}

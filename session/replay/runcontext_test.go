@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/session"
 )
 
 // presetStateSession has two branches off e2: e3…e6 (the file's leaf) and
@@ -23,7 +24,7 @@ const presetStateSession = `{"type":"session","version":3,"id":"s1","timestamp":
 `
 
 func TestActivePresetAtFollowsPiForgesRestoreRules(t *testing.T) {
-	s, err := Read(strings.NewReader(presetStateSession), Options{})
+	s, err := session.Read(strings.NewReader(presetStateSession), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestActivePresetAtFollowsPiForgesRestoreRules(t *testing.T) {
 }
 
 func TestRunContextAt(t *testing.T) {
-	s, err := Read(strings.NewReader(presetStateSession), Options{})
+	s, err := session.Read(strings.NewReader(presetStateSession), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestRunContextAt(t *testing.T) {
 }
 
 func TestRunContextAtUsesThePromptPiRecorded(t *testing.T) {
-	s, err := Open("testdata/sysprompt/replay.jsonl")
+	s, err := session.Open("testdata/sysprompt/replay.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

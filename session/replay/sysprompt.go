@@ -1,10 +1,11 @@
-package session
+package replay
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -59,9 +60,9 @@ type SystemPrompt struct {
 // SystemPromptAt replays the system prompt in force at the entry with the
 // given index, the way Pi's getCurrentSystemMessage does on the context it
 // would send from there.
-func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
+func SystemPromptAt(s *session.Session, index int) (*SystemPrompt, error) {
 	if index < 0 || index >= len(s.Entries) {
-		return nil, fmt.Errorf("system prompt at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
+		return nil, fmt.Errorf("system prompt at entry %d of %d: %w", index, len(s.Entries), session.ErrUnknownEntry)
 	}
 	ctx, err := s.Context(index)
 	if err != nil {
@@ -72,7 +73,7 @@ func SystemPromptAt(s *Session, index int) (*SystemPrompt, error) {
 
 // systemPromptOf replays the system prompt of a context already built at
 // the entry with the given index.
-func systemPromptOf(ctx *Context, index int) *SystemPrompt {
+func systemPromptOf(ctx *session.Context, index int) *SystemPrompt {
 	p := &SystemPrompt{Source: SystemPromptNone, EntryIndex: index}
 	if ctx.Model != nil {
 		p.Provider, _ = ctx.Model.Provider.Str()
@@ -81,13 +82,13 @@ func systemPromptOf(ctx *Context, index int) *SystemPrompt {
 	var systems []*jsonv.Object
 	for _, pe := range ctx.Entries {
 		for _, mv := range pe.Messages {
-			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == RoleSystem {
+			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == session.RoleSystem {
 				systems = append(systems, m)
 				p.Origins = append(p.Origins, pe.Index)
 			}
 		}
 	}
-	p.messages = ConvertToLLM(ctx.AgentMessages())
+	p.messages = session.ConvertToLLM(ctx.AgentMessages())
 	p.message = replaySystemMessages(systems)
 	if p.message == nil {
 		return p
@@ -201,7 +202,7 @@ func replaySystemMessages(systems []*jsonv.Object) *jsonv.Object {
 		return nil
 	}
 	out := jsonv.NewObject()
-	out.Set("role", RoleSystem)
+	out.Set("role", session.RoleSystem)
 	out.Set("content", strings.Join(content, "\n\n"))
 	if len(sections.keys) > 0 {
 		so := jsonv.NewObject()
@@ -250,7 +251,7 @@ func contentText(v any) string {
 	var parts []string
 	for _, bv := range asArray(v) {
 		b, _ := bv.(*jsonv.Object)
-		if objString(b, "type") != BlockText {
+		if objString(b, "type") != session.BlockText {
 			continue
 		}
 		t, _ := b.Get("text")
@@ -352,7 +353,7 @@ func (p *SystemPrompt) Presentation(model *catalog.Model) Presentation {
 			pr.Messages = append(pr.Messages, p.message)
 		}
 		for _, mv := range p.messages {
-			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == RoleSystem {
+			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == session.RoleSystem {
 				continue
 			}
 			pr.Messages = append(pr.Messages, mv)
@@ -360,7 +361,7 @@ func (p *SystemPrompt) Presentation(model *catalog.Model) Presentation {
 	}
 	for i, mv := range pr.Messages {
 		m, ok := mv.(*jsonv.Object)
-		if !ok || objString(m, "role") != RoleSystem {
+		if !ok || objString(m, "role") != session.RoleSystem {
 			continue
 		}
 		ps := PresentedSystem{Position: i, Leading: i == 0}

@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"time"
@@ -6,6 +6,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/session"
 )
 
 // PresetLookup resolves a Preset selector to its scoped key and tool
@@ -29,7 +30,7 @@ type ProfileStatus struct {
 // model and thinking level in force, the active Preset (resolved with
 // lookup), the tools the session recorded, and the last provenance entry
 // compared with the profiles of cat now.
-func ProfileStatusAt(s *Session, index int, cat *profile.Catalog, lookup PresetLookup) ProfileStatus {
+func ProfileStatusAt(s *session.Session, index int, cat *profile.Catalog, lookup PresetLookup) ProfileStatus {
 	out := ProfileStatus{SessionID: s.Header.ID}
 	if index < 0 || index >= len(s.Entries) {
 		return out

@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -115,12 +116,12 @@ type Resolver struct {
 	// Macros are custom macro values for presets.
 	Macros map[string]string
 	// Open opens a session (nil: Open).
-	Open func(path string) (*Session, error)
+	Open func(path string) (*session.Session, error)
 	// Forge reproduces pi-forge's rewrite of session and preset requests
 	// (capstate.Forge); nil rebuilds them as Pi alone would send them.
 	Forge Forge
 
-	sessions map[string]*Session
+	sessions map[string]*session.Session
 }
 
 // Resolved is one side of a comparison.
@@ -129,10 +130,10 @@ type Resolved struct {
 	// Turn is the snapshot compared, with what produced its blocks.
 	Turn turndiff.Annotated
 	// File is the payload file (file references).
-	File *PayloadFile
+	File *session.PayloadFile
 	// Session, Request and Index are set for session and preset references:
 	// the session, the rebuilt request and the entry index.
-	Session *Session
+	Session *session.Session
 	Request *Request
 	Index   int
 	// Stack is the preset compiled (preset references).
@@ -145,7 +146,7 @@ type Resolved struct {
 func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	out := &Resolved{Ref: ref, Index: -1}
 	if ref.Kind == RefFile {
-		f, err := ReadPayloadFile(ref.Path)
+		f, err := session.ReadPayloadFile(ref.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -163,12 +164,12 @@ func (rv *Resolver) Resolve(ref Ref) (*Resolved, error) {
 	if ref.Entry != "" {
 		i, ok := s.IndexOf(ref.Entry)
 		if !ok {
-			return nil, fmt.Errorf("%s: no entry %q in %s: %w", ref.Raw, ref.Entry, ref.Path, ErrUnknownEntry)
+			return nil, fmt.Errorf("%s: no entry %q in %s: %w", ref.Raw, ref.Entry, ref.Path, session.ErrUnknownEntry)
 		}
 		index = i
 	}
 	if index < 0 {
-		return nil, fmt.Errorf("%s: %s has no entries: %w", ref.Raw, ref.Path, ErrUnknownEntry)
+		return nil, fmt.Errorf("%s: %s has no entries: %w", ref.Raw, ref.Path, session.ErrUnknownEntry)
 	}
 	out.Session, out.Index = s, index
 	if ref.Kind == RefSession {
@@ -218,20 +219,20 @@ func refPathWithHash(ref Ref) Ref {
 	return ref
 }
 
-func (rv *Resolver) session(path string) (*Session, error) {
+func (rv *Resolver) session(path string) (*session.Session, error) {
 	if s, ok := rv.sessions[path]; ok {
 		return s, nil
 	}
 	open := rv.Open
 	if open == nil {
-		open = Open
+		open = session.Open
 	}
 	s, err := open(path)
 	if err != nil {
 		return nil, err
 	}
 	if rv.sessions == nil {
-		rv.sessions = map[string]*Session{}
+		rv.sessions = map[string]*session.Session{}
 	}
 	rv.sessions[path] = s
 	return s, nil
@@ -241,13 +242,13 @@ func (rv *Resolver) session(path string) (*Session, error) {
 // rebuilds, on the same branch: the last assistant message on the path
 // before index (before the assistant message itself when index is one).
 // -1 when there is none.
-func PreviousRequest(s *Session, index int) int {
+func PreviousRequest(s *session.Session, index int) int {
 	if index < 0 || index >= len(s.Entries) {
 		return -1
 	}
 	path := s.PathTo(index)
 	for k := len(path) - 2; k >= 0; k-- {
-		if e := &s.Entries[path[k]]; e.Type == TypeMessage && e.Role == RoleAssistant {
+		if e := &s.Entries[path[k]]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 			return path[k]
 		}
 	}
@@ -256,10 +257,10 @@ func PreviousRequest(s *Session, index int) int {
 
 // RequestEntries lists the assistant messages on the path to leaf, oldest
 // first: the requests of that branch.
-func RequestEntries(s *Session, leaf int) []int {
+func RequestEntries(s *session.Session, leaf int) []int {
 	var out []int
 	for _, i := range s.PathTo(leaf) {
-		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+		if e := &s.Entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 			out = append(out, i)
 		}
 	}

@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"reflect"
@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/piprompt"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -76,7 +77,7 @@ func TestForgeRuntimeAtFixtureSession(t *testing.T) {
 	if len(matches) != 1 {
 		t.Fatalf("want one generated Pi 1.6.0 main session, found %v", matches)
 	}
-	s, err := Open(matches[0])
+	s, err := session.Open(matches[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestForgeRuntimeAtPre086SessionFallsBack(t *testing.T) {
 	src := `{"type":"session","version":3,"id":"s","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
 `
-	s, err := Read(strings.NewReader(src), Options{})
+	s, err := session.Read(strings.NewReader(src), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

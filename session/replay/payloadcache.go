@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"runtime"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 )
 
 // CacheReport is the prompt-cache use recorded in a session: per request
@@ -27,14 +28,14 @@ type CacheReport struct {
 // CacheReportAt reads the cache figures of the branch ending at leaf and of
 // the whole file. Each assistant message's usage is read once: the branch
 // takes its requests from the file's.
-func CacheReportAt(s *Session, leaf int) CacheReport {
+func CacheReportAt(s *session.Session, leaf int) CacheReport {
 	r := CacheReport{LeafIndex: -1}
 	file := usagesOf(s)
 	// The file's totals and the branch's series are independent passes
 	// over tens of thousands of usages in a big session: the totals run
 	// beside the branch.
-	var totals FaultGroup
-	if len(file) >= ParallelMin && runtime.GOMAXPROCS(0) > 1 {
+	var totals session.FaultGroup
+	if len(file) >= session.ParallelMin && runtime.GOMAXPROCS(0) > 1 {
 		totals.Go(func() { r.File = turndiff.CacheTotals(file) })
 	} else {
 		r.File = turndiff.CacheTotals(file)
@@ -87,24 +88,24 @@ func eachBranchUsage(path []int, file []turndiff.Usage, fn func(k int)) int {
 // core, each over a contiguous range, straight into its part of the one
 // list (fresh memory costs more to touch than to copy: the list is not
 // built in parts and joined).
-func usagesOf(s *Session) []turndiff.Usage {
+func usagesOf(s *session.Session) []turndiff.Usage {
 	n := len(s.Entries)
 	workers := runtime.GOMAXPROCS(0)
-	if n < ParallelMin || workers < 2 {
+	if n < session.ParallelMin || workers < 2 {
 		return usagesIn(s, 0, n, nil)
 	}
 	chunk := (n + workers - 1) / workers
 	// Each range's assistant messages are counted first: they bound its
 	// usages and place its part of the list.
 	counts := make([]int, workers)
-	ForEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
+	session.ForEachRange(n, chunk, func(w, lo, hi int) { counts[w] = assistantsIn(s, lo, hi) })
 	starts := make([]int, workers+1)
 	for w, c := range counts {
 		starts[w+1] = starts[w] + c
 	}
 	all := make([]turndiff.Usage, starts[workers])
 	found := make([]int, workers)
-	ForEachRange(n, chunk, func(w, lo, hi int) {
+	session.ForEachRange(n, chunk, func(w, lo, hi int) {
 		found[w] = len(usagesIn(s, lo, hi, all[starts[w]:starts[w]:starts[w+1]]))
 	})
 	// Close the gaps left by messages without usage, in place.
@@ -116,10 +117,10 @@ func usagesOf(s *Session) []turndiff.Usage {
 }
 
 // assistantsIn counts the assistant messages among entries [lo, hi).
-func assistantsIn(s *Session, lo, hi int) int {
+func assistantsIn(s *session.Session, lo, hi int) int {
 	n := 0
 	for i := lo; i < hi; i++ {
-		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+		if e := &s.Entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 			n++
 		}
 	}
@@ -133,9 +134,9 @@ func assistantsIn(s *Session, lo, hi int) int {
 // point into the map, one page per usage, and every later use of them
 // (the cache series keys usages by provider/model) would touch those
 // cold pages again, at the cost of a cache miss each.
-func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
+func usagesIn(s *session.Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	names := map[string]string{}
-	var lastProvider, lastModel RawValue
+	var lastProvider, lastModel session.RawValue
 	var provName, modelName string
 	haveLast := false
 	if out == nil {
@@ -145,7 +146,7 @@ func usagesIn(s *Session, lo, hi int, out []turndiff.Usage) []turndiff.Usage {
 	}
 	for i := lo; i < hi; i++ {
 		e := &s.Entries[i]
-		if e.Type != TypeMessage || e.Role != RoleAssistant {
+		if e.Type != session.TypeMessage || e.Role != session.RoleAssistant {
 			continue
 		}
 		u, recorded := usageTokens(e, i)
@@ -204,14 +205,14 @@ type Prediction struct {
 
 // PredictAt rebuilds the requests of uses[k-1] and uses[k] (both on one
 // branch of s) as opts says and diffs them.
-func PredictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
+func PredictAt(s *session.Session, uses []turndiff.CacheUse, k int, opts RequestOptions) Prediction {
 	return predictAt(s, uses, k, opts, nil)
 }
 
 // predictAt is PredictAt with the requests already rebuilt (by entry
 // index, with the error of each that could not be): adjacent drops share
 // one.
-func predictAt(s *Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]rebuilt) Prediction {
+func predictAt(s *session.Session, uses []turndiff.CacheUse, k int, opts RequestOptions, built map[int]rebuilt) Prediction {
 	p := Prediction{Use: uses[k]}
 	if k == 0 {
 		return p
@@ -255,7 +256,7 @@ const MaxPredictedDrops = 5
 
 // PredictDrops predicts the boundary at the n most recent drops of r (every
 // drop when n < 0), oldest first.
-func PredictDrops(s *Session, r CacheReport, opts RequestOptions, n int) []Prediction {
+func PredictDrops(s *session.Session, r CacheReport, opts RequestOptions, n int) []Prediction {
 	drops := r.Branch.Drops
 	if n >= 0 && len(drops) > n {
 		drops = drops[len(drops)-n:]
@@ -266,7 +267,7 @@ func PredictDrops(s *Session, r CacheReport, opts RequestOptions, n int) []Predi
 // Predict predicts the boundary at the drops uses[k] for k in ks (indexes
 // into uses, one branch of s), in that order. Adjacent drops share the
 // request between them, rebuilt once.
-func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions) []Prediction {
+func Predict(s *session.Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions) []Prediction {
 	// Every request is rebuilt once, then every drop diffed, each step
 	// spread over the cores: the requests and drops are independent, and
 	// rebuilding one costs about as much as a session context.
@@ -285,12 +286,12 @@ func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions
 	}
 	// The requests' contexts lie on one branch: their paths are prefixes
 	// of the path to the deepest.
-	var paths *BranchPaths
+	var paths *session.BranchPaths
 	if deepest := slices.Max(append([]int{-1}, need...)); deepest >= 0 {
-		paths = NewBranchPaths(s, deepest)
+		paths = session.NewBranchPaths(s, deepest)
 	}
 	requests := make([]rebuilt, len(need))
-	inParallel(len(need), func(j int) {
+	session.InParallel(len(need), func(j int) {
 		requests[j].r, requests[j].err = requestOn(s, need[j], opts, paths)
 	})
 	built := make(map[int]rebuilt, len(need))
@@ -298,7 +299,7 @@ func Predict(s *Session, uses []turndiff.CacheUse, ks []int, opts RequestOptions
 		built[i] = requests[j]
 	}
 	out := make([]Prediction, len(ks))
-	inParallel(len(ks), func(j int) { out[j] = predictAt(s, uses, ks[j], opts, built) })
+	session.InParallel(len(ks), func(j int) { out[j] = predictAt(s, uses, ks[j], opts, built) })
 	return out
 }
 

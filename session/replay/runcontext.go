@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -44,7 +45,7 @@ type Defaults func() (compile.Runtime, string, error)
 // Runtime/Base from defaults. A nil defaults leaves them empty instead (the
 // caller supplies both some other way). cat supplies the model's API and
 // may be nil; loc is the zone of the runtime clock.
-func RunContextAt(s *Session, index int, cat *catalog.Catalog, loc *time.Location, defaults Defaults) (*RunContext, error) {
+func RunContextAt(s *session.Session, index int, cat *catalog.Catalog, loc *time.Location, defaults Defaults) (*RunContext, error) {
 	rc := &RunContext{}
 	if s != nil && index >= 0 {
 		fr, err := ForgeRuntimeAt(s, index, cat, loc)

@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"time"
@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -33,7 +34,7 @@ type PresetInput struct {
 // filtered by the Preset's tool policy. The System block is annotated with
 // the item behind every character, message blocks of stack items with
 // their item.
-func PresetRequestAt(s *Session, index int, in PresetInput) (*Request, error) {
+func PresetRequestAt(s *session.Session, index int, in PresetInput) (*Request, error) {
 	return RequestWith(s, index, RequestOptions{Catalog: in.Catalog, Preset: &in})
 }
 

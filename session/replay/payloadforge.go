@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 )
 
 // Forge reproduces what an extension did to a request's context between
@@ -19,14 +20,14 @@ import (
 type Forge interface {
 	// Rewrite returns the context the provider received, or nil when the
 	// extension left it as Pi built it.
-	Rewrite(s *Session, in ForgeInput) (*ForgeOutput, error)
+	Rewrite(s *session.Session, in ForgeInput) (*ForgeOutput, error)
 }
 
 // ForgeInput is one request's context as Pi built it.
 type ForgeInput struct {
 	// Context is the context the request was built from (LeafIndex -1 for
 	// an empty one).
-	Context *Context
+	Context *session.Context
 	// Messages are the agent messages to rewrite: Context's, Pi's System
 	// messages included (a Forge may hand CompilePreset a materialized
 	// copy with its own markers).
@@ -71,7 +72,7 @@ var errNoRuntime = errors.New("the session records no system prompt there and no
 // regex rules over the natural context), the compiled prompt projected
 // into the leading System message. The runtime is the one Pi recorded at
 // the context's entry, else in.Preset.Fallback's defaults.
-func CompilePreset(s *Session, in ForgeInput) (*ForgeOutput, error) {
+func CompilePreset(s *session.Session, in ForgeInput) (*ForgeOutput, error) {
 	p := in.Preset
 	loc := p.Location
 	if loc == nil {
@@ -120,15 +121,15 @@ func CompilePreset(s *Session, in ForgeInput) (*ForgeOutput, error) {
 // and extension (custom) messages aside, is not a tool result. A custom
 // message that itself started a turn, or a user message steered in
 // during a run, is read the other way round from what pi-forge did.
-func FirstOfTurn(ctx *Context) bool {
+func FirstOfTurn(ctx *session.Context) bool {
 	for k := len(ctx.Entries) - 1; k >= 0; k-- {
 		msgs := ctx.Entries[k].Messages
 		for j := len(msgs) - 1; j >= 0; j-- {
 			o, _ := msgs[j].(*jsonv.Object)
 			switch objString(o, "role") {
-			case RoleSystem, RoleCustom:
+			case session.RoleSystem, session.RoleCustom:
 				continue
-			case RoleToolResult:
+			case session.RoleToolResult:
 				return false
 			}
 			return true

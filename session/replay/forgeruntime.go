@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -124,9 +125,9 @@ type ForgeRuntime struct {
 // options from the prompt sections in force, the model selected there
 // (its API from cat when known), the latest user message of the context,
 // and the entry's own time as `now` in the location loc.
-func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Location) (*ForgeRuntime, error) {
+func ForgeRuntimeAt(s *session.Session, index int, cat *catalog.Catalog, loc *time.Location) (*ForgeRuntime, error) {
 	if index < 0 || index >= len(s.Entries) {
-		return nil, fmt.Errorf("runtime at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
+		return nil, fmt.Errorf("runtime at entry %d of %d: %w", index, len(s.Entries), session.ErrUnknownEntry)
 	}
 	ctx, err := s.Context(index)
 	if err != nil {
@@ -136,7 +137,7 @@ func ForgeRuntimeAt(s *Session, index int, cat *catalog.Catalog, loc *time.Locat
 }
 
 // forgeRuntimeOf is ForgeRuntimeAt on a context already built at index.
-func forgeRuntimeOf(s *Session, ctx *Context, index int, cat *catalog.Catalog, loc *time.Location) *ForgeRuntime {
+func forgeRuntimeOf(s *session.Session, ctx *session.Context, index int, cat *catalog.Catalog, loc *time.Location) *ForgeRuntime {
 	sp := systemPromptOf(ctx, index)
 	fr := &ForgeRuntime{Messages: ctx.AgentMessages()}
 	id := "(empty session)"

@@ -1,7 +1,8 @@
-package session
+package replay
 
 import (
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // ToolDeclarations is what a branch records about Pi's tool selection: the
@@ -23,7 +24,7 @@ type ToolDeclarations struct {
 // entry with the given index. It reads no message bodies except system
 // messages and compaction systemMessages, so it stays cheap on very large
 // sessions.
-func (s *Session) ToolsAt(index int) ToolDeclarations {
+func ToolsAt(s *session.Session, index int) ToolDeclarations {
 	d := ToolDeclarations{LastIndex: -1}
 	if index < 0 || index >= len(s.Entries) {
 		return d
@@ -50,7 +51,7 @@ func (s *Session) ToolsAt(index int) ToolDeclarations {
 	tools := newOrdered[bool]()
 	for k, i := range s.ContextEntries(path) {
 		e := &s.Entries[i]
-		if e.Type == TypeCompaction && k != 0 {
+		if e.Type == session.TypeCompaction && k != 0 {
 			continue // an older compaction inside the kept range contributes nothing
 		}
 		m := systemToolsOf(e)
@@ -72,12 +73,12 @@ func (s *Session) ToolsAt(index int) ToolDeclarations {
 
 // systemToolsOf returns the system message object of a system message
 // entry or of a compaction's systemMessage, or nil.
-func systemToolsOf(e *Entry) *jsonv.Object {
-	var raw RawValue
+func systemToolsOf(e *session.Entry) *jsonv.Object {
+	var raw session.RawValue
 	switch {
-	case e.Type == TypeMessage && e.Role == RoleSystem:
+	case e.Type == session.TypeMessage && e.Role == session.RoleSystem:
 		raw = e.MessageRaw()
-	case e.Type == TypeCompaction:
+	case e.Type == session.TypeCompaction:
 		raw = e.Field("systemMessage")
 	default:
 		return nil

@@ -1,7 +1,8 @@
-package session
+package replay
 
 import (
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // ProfileStateType is the customType of pi-forge's agent-profile
@@ -22,15 +23,15 @@ type ProfileState struct {
 
 // ProfileStateAt finds the latest pi-forge-agent-profile-state entry on the
 // branch ending at index (branch-local, as pi-forge reads it).
-func ProfileStateAt(s *Session, index int) ProfileState {
+func ProfileStateAt(s *session.Session, index int) ProfileState {
 	path := s.PathTo(index)
 	for k := len(path) - 1; k >= 0; k-- {
 		e := &s.Entries[path[k]]
-		if e.Type != TypeCustom {
+		if e.Type != session.TypeCustom {
 			continue
 		}
 		payload, err := e.Payload()
-		c, ok := payload.(*Custom)
+		c, ok := payload.(*session.Custom)
 		if err != nil || !ok || c.CustomType != ProfileStateType {
 			continue
 		}
@@ -57,8 +58,8 @@ type RuntimeState struct {
 }
 
 // RuntimeStateAt reads the runtime state at the entry with index.
-func RuntimeStateAt(s *Session, index int) RuntimeState {
-	c := &Context{Path: s.PathTo(index), ThinkingLevel: RawValue(`"off"`)}
+func RuntimeStateAt(s *session.Session, index int) RuntimeState {
+	c := &session.Context{Path: s.PathTo(index), ThinkingLevel: session.RawValue(`"off"`)}
 	s.ApplySettings(c)
 	st := RuntimeState{ThinkingLevel: c.ThinkingLevel.StrOr("off"), Preset: ActivePresetAt(s, index)}
 	if c.Model != nil {

@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"errors"
@@ -13,15 +13,16 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // The demo workspace's sessions exercise capabilities, branches, a
 // compaction and a model switch.
 const (
-	demoSessions = "../resources/demo/workspace/home/.pi/agent/sessions/@@DEMO_SESSION_DIR@@/"
+	demoSessions = "../../resources/demo/workspace/home/.pi/agent/sessions/@@DEMO_SESSION_DIR@@/"
 	demoMain     = demoSessions + "2026-11-27T09-14-05-112Z_01a21c48-87b8-7bf2-bec6-d1b0faeb6b39.jsonl"
-	demoPresets  = "../resources/demo/workspace/projects/demo-app/.pi/forge/prompt-stacks/"
+	demoPresets  = "../../resources/demo/workspace/projects/demo-app/.pi/forge/prompt-stacks/"
 )
 
 func TestParseRef(t *testing.T) {
@@ -57,15 +58,15 @@ func TestParseRef(t *testing.T) {
 	}
 }
 
-func demoResolver(t *testing.T) (*Resolver, *Session) {
+func demoResolver(t *testing.T) (*Resolver, *session.Session) {
 	t.Helper()
-	s, err := Open(demoMain)
+	s, err := session.Open(demoMain)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rv := &Resolver{
 		Catalog: catalog.Default(),
-		Open: func(p string) (*Session, error) {
+		Open: func(p string) (*session.Session, error) {
 			if p != "demo" {
 				t.Fatalf("opened %q", p)
 			}
@@ -242,9 +243,9 @@ func TestPresetRequest(t *testing.T) {
 }
 
 func TestPresetRequestFallback(t *testing.T) {
-	s, err := Read(strings.NewReader(`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
+	s, err := session.Read(strings.NewReader(`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}
 {"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}
-`), Options{})
+`), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func TestPresetRequestFallback(t *testing.T) {
 
 func TestResolveErrors(t *testing.T) {
 	rv, _ := demoResolver(t)
-	if _, err := rv.Resolve(Ref{Kind: RefSession, Path: "demo", Entry: "nope", Raw: "session:demo#nope"}); !errors.Is(err, ErrUnknownEntry) {
+	if _, err := rv.Resolve(Ref{Kind: RefSession, Path: "demo", Entry: "nope", Raw: "session:demo#nope"}); !errors.Is(err, session.ErrUnknownEntry) {
 		t.Errorf("unknown entry: %v", err)
 	}
 	rv.LoadPreset = nil
@@ -367,7 +368,7 @@ func FuzzParseRef(f *testing.F) {
 // parallel).
 type countingForge struct{ n atomic.Int64 }
 
-func (f *countingForge) Rewrite(*Session, ForgeInput) (*ForgeOutput, error) {
+func (f *countingForge) Rewrite(*session.Session, ForgeInput) (*ForgeOutput, error) {
 	f.n.Add(1)
 	return nil, nil
 }
@@ -384,7 +385,7 @@ func TestPredictSharesRequests(t *testing.T) {
 		b.WriteString(`{"type":"message","id":"` + a + `","parentId":"` + u + `","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":100,"totalTokens":102},"timestamp":2}}` + "\n")
 		parent = `"` + a + `"`
 	}
-	s, err := Read(strings.NewReader(b.String()), Options{})
+	s, err := session.Read(strings.NewReader(b.String()), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +430,7 @@ func TestFirstOfTurn(t *testing.T) {
 			o.Set("role", r)
 			msgs = append(msgs, o)
 		}
-		ctx := &Context{Entries: []ProjectedEntry{{Messages: msgs}}}
+		ctx := &session.Context{Entries: []session.ProjectedEntry{{Messages: msgs}}}
 		if got := FirstOfTurn(ctx); got != tc.first {
 			t.Errorf("%v: first of turn %v", tc.roles, got)
 		}

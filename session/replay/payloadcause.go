@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 )
 
 // Custom entry types pi-forge writes that can move the prompt.
@@ -165,7 +166,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 	case key == turndiff.KeyRequestField+"model":
 		c.Kind = turndiff.CauseModel
 		c.Detail = "model " + fieldText(b.Before, "model") + " → " + fieldText(b.After, "model")
-		if i, ok := lastOfType(s, ranges, TypeModelChange); ok {
+		if i, ok := lastOfType(s, ranges, session.TypeModelChange); ok {
 			c.EntryID = s.Entries[i].ID
 		} else if rb.ForAssistant {
 			c.EntryID = s.Entries[rb.Entry].ID
@@ -192,7 +193,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 		c.Kind, c.EntryID, c.Detail = turndiff.CauseCompaction, s.Entries[ra.CompactionIndex].ID, "the other request is after a compaction"
 		return c
 	}
-	isSystem := key == turndiff.KeySystem || (b.After != nil && b.After.Role == RoleSystem) || (b.Before != nil && b.Before.Role == RoleSystem)
+	isSystem := key == turndiff.KeySystem || (b.After != nil && b.After.Role == session.RoleSystem) || (b.Before != nil && b.Before.Role == session.RoleSystem)
 	if isSystem {
 		if i, ev, ok := lastCapabilityEvent(s, ranges); ok {
 			c.Kind, c.EntryID, c.CapabilityID = turndiff.CauseCapability, s.Entries[i].ID, ev.capability
@@ -229,7 +230,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 	if b.After != nil {
 		afterEntry = rb.EntryOf[b.After.Key]
 	}
-	if i, ok := lastOfType(s, [][]int{added}, TypeContextEdit); ok {
+	if i, ok := lastOfType(s, [][]int{added}, session.TypeContextEdit); ok {
 		target, _ := s.Entries[i].Field("targetId").Str()
 		if target != "" && (target == afterEntry || target == beforeEntry) {
 			c.Kind, c.EntryID, c.Detail = turndiff.CauseContextEdit, s.Entries[i].ID, "a context edit rewrote entry "+sanitize.Clip(target, 20)
@@ -248,7 +249,7 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 	return nil
 }
 
-func indexOrNeg(s *Session, id string) int {
+func indexOrNeg(s *session.Session, id string) int {
 	if i, ok := s.IndexOf(id); ok {
 		return i
 	}
@@ -275,7 +276,7 @@ func lastCommon(path []int, other map[int]bool) int {
 	return last
 }
 
-func lastOfType(s *Session, ranges [][]int, typ string) (int, bool) {
+func lastOfType(s *session.Session, ranges [][]int, typ string) (int, bool) {
 	for _, r := range ranges {
 		for k := len(r) - 1; k >= 0; k-- {
 			if s.Entries[r[k]].Type == typ {
@@ -286,11 +287,11 @@ func lastOfType(s *Session, ranges [][]int, typ string) (int, bool) {
 	return 0, false
 }
 
-func lastCustom(s *Session, ranges [][]int, customType string) (int, bool) {
+func lastCustom(s *session.Session, ranges [][]int, customType string) (int, bool) {
 	for _, r := range ranges {
 		for k := len(r) - 1; k >= 0; k-- {
 			e := &s.Entries[r[k]]
-			if e.Type == TypeCustom && e.Field("customType").StrOr("") == customType {
+			if e.Type == session.TypeCustom && e.Field("customType").StrOr("") == customType {
 				return r[k], true
 			}
 		}
@@ -300,11 +301,11 @@ func lastCustom(s *Session, ranges [][]int, customType string) (int, bool) {
 
 // lastSystemMessage finds a system message entry (with a tool change when
 // tools is set).
-func lastSystemMessage(s *Session, ranges [][]int, tools bool) (int, bool) {
+func lastSystemMessage(s *session.Session, ranges [][]int, tools bool) (int, bool) {
 	for _, r := range ranges {
 		for k := len(r) - 1; k >= 0; k-- {
 			e := &s.Entries[r[k]]
-			if e.Type != TypeMessage || e.Role != RoleSystem {
+			if e.Type != session.TypeMessage || e.Role != session.RoleSystem {
 				continue
 			}
 			if !tools || e.MessageField("toolsAdded").Present() || e.MessageField("toolsRemoved").Present() {
@@ -332,7 +333,7 @@ func (ev capabilityEvent) verb() string {
 	return ev.op
 }
 
-func lastCapabilityEvent(s *Session, ranges [][]int) (int, capabilityEvent, bool) {
+func lastCapabilityEvent(s *session.Session, ranges [][]int) (int, capabilityEvent, bool) {
 	i, ok := lastCustom(s, ranges, customCapabilityEvent)
 	if !ok {
 		return 0, capabilityEvent{}, false
@@ -342,7 +343,7 @@ func lastCapabilityEvent(s *Session, ranges [][]int) (int, capabilityEvent, bool
 
 // readCapabilityEvent decodes the fields a cause shows; a deactivation
 // names its capability through the activation it ends.
-func readCapabilityEvent(s *Session, e *Entry) capabilityEvent {
+func readCapabilityEvent(s *session.Session, e *session.Entry) capabilityEvent {
 	ev := capabilityEvent{label: "(all)"}
 	data := eventData(e)
 	ev.op = objString(data, "op")
@@ -352,7 +353,7 @@ func readCapabilityEvent(s *Session, e *Entry) capabilityEvent {
 		ev.label = sanitize.Clip(act, 40)
 		for k := range s.Entries {
 			other := &s.Entries[k]
-			if other.Type != TypeCustom || other.Field("customType").StrOr("") != customCapabilityEvent {
+			if other.Type != session.TypeCustom || other.Field("customType").StrOr("") != customCapabilityEvent {
 				continue
 			}
 			od := eventData(other)
@@ -380,7 +381,7 @@ func readCapabilityEvent(s *Session, e *Entry) capabilityEvent {
 	return ev
 }
 
-func eventData(e *Entry) *jsonv.Object {
+func eventData(e *session.Entry) *jsonv.Object {
 	v, _, err := e.Field("data").Decode()
 	if err != nil {
 		return nil
@@ -396,6 +397,6 @@ func field(o *jsonv.Object, name string) any {
 	return v
 }
 
-func presetStateID(e *Entry) string {
+func presetStateID(e *session.Entry) string {
 	return objString(eventData(e), "activeStackId")
 }

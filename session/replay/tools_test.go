@@ -1,8 +1,10 @@
-package session
+package replay
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 func TestToolsAtAndModelAt(t *testing.T) {
@@ -16,18 +18,18 @@ func TestToolsAtAndModelAt(t *testing.T) {
 		`{"type":"custom","customType":"x","data":{"k":1},"id":"f","parentId":"e","timestamp":"2026-10-01T10:00:06.000Z"}`,
 		`{"type":"custom_message","customType":"y","content":"","display":false,"details":[1],"id":"g","parentId":"f","timestamp":"2026-10-01T10:00:07.000Z"}`,
 	}
-	s, err := Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), Options{})
+	s, err := session.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(i int) string { return strings.Join(s.ToolsAt(i).InForce, ",") }
+	at := func(i int) string { return strings.Join(ToolsAt(s, i).InForce, ",") }
 	if got := at(1); got != "read,bash,mcp_x" {
 		t.Errorf("at b: %s", got)
 	}
 	if got := at(2); got != "read,mcp_x,edit" {
 		t.Errorf("at c: %s", got)
 	}
-	d := s.ToolsAt(5)
+	d := ToolsAt(s, 5)
 	if got := strings.Join(d.InForce, ","); got != "read,ls" || strings.Join(d.Ever, ",") != "read,bash,mcp_x,edit,ls" || d.LastIndex != 3 || !d.Recorded {
 		t.Errorf("after compaction: %+v", d)
 	}
@@ -49,7 +51,7 @@ func TestToolsAtAndModelAt(t *testing.T) {
 	if _, _, ok := s.Entries[4].CustomPayload(); ok {
 		t.Error("model_change has no custom payload")
 	}
-	if empty := s.ToolsAt(99); empty.Recorded || empty.LastIndex != -1 {
+	if empty := ToolsAt(s, 99); empty.Recorded || empty.LastIndex != -1 {
 		t.Errorf("out of range: %+v", empty)
 	}
 }

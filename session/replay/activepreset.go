@@ -1,7 +1,8 @@
-package session
+package replay
 
 import (
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // PresetStateType is pi-forge's custom entry that records the Preset
@@ -49,11 +50,11 @@ func (a ActivePreset) String() string {
 // pi-forge-prompt-stack-state entry on the branch ending there decides. Its
 // data.activeStackId must be a non-empty string, else nothing is recorded
 // (an older entry does not take over); "none" and "off" mean disabled.
-func ActivePresetAt(s *Session, index int) ActivePreset {
+func ActivePresetAt(s *session.Session, index int) ActivePreset {
 	path := s.PathTo(index)
 	for k := len(path) - 1; k >= 0; k-- {
 		e := &s.Entries[path[k]]
-		if e.Type != TypeCustom {
+		if e.Type != session.TypeCustom {
 			continue
 		}
 		// One scan of the line, no decoding: a long branch of other custom

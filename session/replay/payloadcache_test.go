@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 )
 
 // TestEachBranchUsage compares the side-by-side walk with a search per
@@ -57,7 +58,7 @@ func TestUsagesOfInParallel(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}` + "\n")
 	parent := "null"
-	for i := 0; i < 3*ParallelMin+77; i++ {
+	for i := 0; i < 3*session.ParallelMin+77; i++ {
 		id := fmt.Sprintf(`"e%d"`, i)
 		msg := `{"role":"user","content":"q"}`
 		if i%3 != 0 {
@@ -77,14 +78,14 @@ func TestUsagesOfInParallel(t *testing.T) {
 		fmt.Fprintf(&b, `{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":%s}`+"\n", id, parent, msg)
 		parent = id
 	}
-	s, err := Read(strings.NewReader(b.String()), Options{})
+	s, err := session.Read(strings.NewReader(b.String()), session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Each usage as usageOf reads it alone (the names decoded every time).
 	var each []turndiff.Usage
 	for i := range s.Entries {
-		if e := &s.Entries[i]; e.Type == TypeMessage && e.Role == RoleAssistant {
+		if e := &s.Entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 			if u, ok := usageOf(e, i); ok {
 				each = append(each, u)
 			}
@@ -98,7 +99,7 @@ func TestUsagesOfInParallel(t *testing.T) {
 		got := usagesOf(s)
 		runtime.GOMAXPROCS(old)
 		want := usagesIn(s, 0, len(s.Entries), nil)
-		if len(want) < ParallelMin || !reflect.DeepEqual(got, want) {
+		if len(want) < session.ParallelMin || !reflect.DeepEqual(got, want) {
 			t.Fatalf("GOMAXPROCS %d: %d usages in parallel, %d in one pass (or they differ)", procs, len(got), len(want))
 		}
 	}

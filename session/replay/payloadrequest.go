@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -90,7 +91,7 @@ type wireMessage struct {
 
 // RequestAt rebuilds the request Pi alone would have sent for the entry
 // with the given index (RequestWith without a Forge).
-func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
+func RequestAt(s *session.Session, index int, cat *catalog.Catalog) (*Request, error) {
 	return RequestWith(s, index, RequestOptions{Catalog: cat})
 }
 
@@ -100,23 +101,23 @@ func RequestAt(s *Session, index int, cat *catalog.Catalog) (*Request, error) {
 // would send next from that entry. opts.Forge rewrites the context the
 // way the extension did (pi-forge's Preset and capabilities); opts.Preset
 // compiles another Preset instead of the one in force.
-func RequestWith(s *Session, index int, opts RequestOptions) (*Request, error) {
+func RequestWith(s *session.Session, index int, opts RequestOptions) (*Request, error) {
 	return requestOn(s, index, opts, nil)
 }
 
 // requestOn is RequestWith taking the context's path from paths when it
 // can.
-func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (*Request, error) {
+func requestOn(s *session.Session, index int, opts RequestOptions, paths *session.BranchPaths) (*Request, error) {
 	if index < 0 || index >= len(s.Entries) {
-		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), ErrUnknownEntry)
+		return nil, fmt.Errorf("request at entry %d of %d: %w", index, len(s.Entries), session.ErrUnknownEntry)
 	}
 	r := &Request{Entry: index, ContextIndex: index, CompactionIndex: -1}
 	e := &s.Entries[index]
-	if e.Type == TypeMessage && e.Role == RoleAssistant {
+	if e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 		r.ForAssistant = true
 		r.ContextIndex = -1
-		if e.HasParent && s.parent[index] >= 0 {
-			r.ContextIndex = int(s.parent[index])
+		if p := s.ParentIndex(index); e.HasParent && p >= 0 {
+			r.ContextIndex = p
 		}
 		r.Provider, _ = e.MessageProvider().Str()
 		r.Model, _ = e.MessageModel().Str()
@@ -129,7 +130,7 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (
 		return nil, fmt.Errorf("request at entry %d: %w", index, err)
 	}
 	r.Path = ctx.Path
-	if len(ctx.Entries) > 0 && s.Entries[ctx.Entries[0].Index].Type == TypeCompaction {
+	if len(ctx.Entries) > 0 && s.Entries[ctx.Entries[0].Index].Type == session.TypeCompaction {
 		r.CompactionIndex = ctx.Entries[0].Index
 	}
 	if !r.ForAssistant && ctx.Model != nil {
@@ -154,7 +155,7 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (
 	if rw == nil {
 		var msgs []wireMessage
 		for _, pe := range ctx.Entries {
-			for _, m := range ConvertToLLM(pe.Messages) {
+			for _, m := range session.ConvertToLLM(pe.Messages) {
 				obj, _ := m.(*jsonv.Object)
 				msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: objString(obj, "role")})
 			}
@@ -173,14 +174,14 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (
 	var msgs []wireMessage
 	for _, m := range rw.Messages {
 		obj, _ := m.(*jsonv.Object)
-		if obj != nil && objString(obj, "role") == RoleSystem {
+		if obj != nil && objString(obj, "role") == session.RoleSystem {
 			systems = append(systems, obj)
 		}
 		entry, ok := entryOf[m]
 		if !ok {
 			entry = -1
 		}
-		for _, llm := range ConvertToLLM([]any{m}) {
+		for _, llm := range session.ConvertToLLM([]any{m}) {
 			lo, _ := llm.(*jsonv.Object)
 			msgs = append(msgs, wireMessage{value: llm, entry: entry, role: objString(lo, "role"), origin: rw.Origins[m]})
 		}
@@ -202,7 +203,7 @@ func requestOn(s *Session, index int, opts RequestOptions, paths *BranchPaths) (
 
 // rewrite applies opts' Forge, or compiles opts.Preset without one; nil
 // when the context goes out as Pi built it.
-func (r *Request) rewrite(s *Session, ctx *Context, opts RequestOptions) (*ForgeOutput, error) {
+func (r *Request) rewrite(s *session.Session, ctx *session.Context, opts RequestOptions) (*ForgeOutput, error) {
 	in := ForgeInput{Context: ctx, FirstOfTurn: FirstOfTurn(ctx), Preset: opts.Preset}
 	if in.Preset != nil && in.Preset.Catalog == nil {
 		p := *in.Preset
@@ -266,7 +267,7 @@ func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage,
 	hasLeading := false
 	for i, m := range msgs {
 		obj, _ := m.value.(*jsonv.Object)
-		if m.role == RoleSystem {
+		if m.role == session.RoleSystem {
 			if !native {
 				continue
 			}
@@ -279,7 +280,7 @@ func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage,
 				continue // a tool-only update leaves no text to send in place
 			}
 			sys := jsonv.NewObject()
-			sys.Set("role", RoleSystem)
+			sys.Set("role", session.RoleSystem)
 			sys.Set("content", text)
 			wire = append(wire, sys)
 			wireFrom = append(wireFrom, i)
@@ -315,7 +316,7 @@ func (r *Request) build(tools []any, replayed *jsonv.Object, msgs []wireMessage,
 }
 
 // attribute records the entry behind every block of a rebuilt request.
-func (r *Request) attribute(s *Session, msgs []wireMessage, blockMsg map[string]int, systemEntry int) {
+func (r *Request) attribute(s *session.Session, msgs []wireMessage, blockMsg map[string]int, systemEntry int) {
 	for key, i := range blockMsg {
 		if o := msgs[i].origin; o.Kind != "" {
 			r.Turn.Blocks[key] = o
@@ -326,7 +327,7 @@ func (r *Request) attribute(s *Session, msgs []wireMessage, blockMsg map[string]
 		}
 		id := s.Entries[idx].ID
 		r.EntryOf[key] = id
-		if s.Entries[idx].Type == TypeCompaction {
+		if s.Entries[idx].Type == session.TypeCompaction {
 			r.Turn.Blocks[key] = turndiff.Origin{Kind: turndiff.CauseCompaction, EntryID: id, Label: "compaction summary"}
 		}
 	}
@@ -351,7 +352,7 @@ func wireForm(m *jsonv.Object) any {
 
 // usageOf reads an assistant message's recorded usage. ok is false when it
 // recorded none (or only zeros, as aborted requests do).
-func usageOf(e *Entry, index int) (turndiff.Usage, bool) {
+func usageOf(e *session.Entry, index int) (turndiff.Usage, bool) {
 	u, recorded := usageTokens(e, index)
 	if !recorded {
 		return turndiff.Usage{}, false
@@ -368,13 +369,13 @@ func requested(u *turndiff.Usage) bool {
 
 // usageTokens reads an assistant message's usage without the names of its
 // model; recorded is false when the message has no usage object.
-func usageTokens(e *Entry, index int) (u turndiff.Usage, recorded bool) {
+func usageTokens(e *session.Entry, index int) (u turndiff.Usage, recorded bool) {
 	raw := e.UsageRaw()
 	if len(raw) == 0 || raw[0] != '{' {
 		return turndiff.Usage{}, false
 	}
 	var tokens catalog.Usage
-	ReadUsageTokens(raw, &tokens)
+	session.ReadUsageTokens(raw, &tokens)
 	return turndiff.Usage{
 		EntryID: e.ID, Index: index,
 		Input: tokens.Input, Output: tokens.Output,

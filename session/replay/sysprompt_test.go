@@ -1,4 +1,4 @@
-package session
+package replay
 
 import (
 	"errors"
@@ -9,10 +9,11 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
-func promptAt(t *testing.T, s *Session, id string) *SystemPrompt {
+func promptAt(t *testing.T, s *session.Session, id string) *SystemPrompt {
 	t.Helper()
 	i, ok := s.IndexOf(id)
 	if !ok {
@@ -65,7 +66,7 @@ func modelWithMidConvo(flag bool) *catalog.Model {
 // JS object order puts the integer-like section "10" first, a deleted
 // section re-added goes to the end, a re-declared tool keeps its place.
 func TestSystemPromptReplay(t *testing.T) {
-	s, err := Open(filepath.Join("testdata", "sysprompt", "replay.jsonl"))
+	s, err := session.Open(filepath.Join("testdata", "sysprompt", "replay.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestSystemPromptReplay(t *testing.T) {
 	if got := jsonv.Stringify(p.Message()); got != want {
 		t.Errorf("message:\n got %s\nwant %s", got, want)
 	}
-	if _, err := SystemPromptAt(s, len(s.Entries)); !errors.Is(err, ErrUnknownEntry) {
+	if _, err := SystemPromptAt(s, len(s.Entries)); !errors.Is(err, session.ErrUnknownEntry) {
 		t.Errorf("out of range: %v", err)
 	}
 }
@@ -128,7 +129,7 @@ func TestSystemPromptReplay(t *testing.T) {
 // system messages in the kept range are not replayed twice; a compaction
 // without systemMessage (as older Pi wrote) leaves no prompt behind.
 func TestSystemPromptCompaction(t *testing.T) {
-	s, err := Open(filepath.Join("testdata", "sysprompt", "compaction.jsonl"))
+	s, err := session.Open(filepath.Join("testdata", "sysprompt", "compaction.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestSystemPromptCompaction(t *testing.T) {
 // the expected values were read off the file by hand.
 func TestSystemPromptGeneratedFixture(t *testing.T) {
 	path := fixtures.Path(t, mainFile)
-	s, err := Open(path)
+	s, err := session.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

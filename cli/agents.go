@@ -75,20 +75,7 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 		return nil, err
 	}
 	tree.Summaries()
-	ew := bufio.NewWriterSize(g.stderr, 64<<10) // one write per 64 KiB, not per diagnostic
-	for _, d := range tree.Diagnostics {
-		// d.String(), written in parts: a pruned tree of 100,000 agents
-		// has as many diagnostics.
-		ew.WriteString(d.Severity)
-		ew.WriteString(": ")
-		if d.File != "" {
-			ew.WriteString(sanitize.Line(d.File))
-			ew.WriteString(": ")
-		}
-		ew.WriteString(sanitize.Line(d.Message))
-		ew.WriteByte('\n')
-	}
-	if err := ew.Flush(); err != nil {
+	if err := writeTreeDiagnostics(g.stderr, tree.Diagnostics); err != nil {
 		return nil, err
 	}
 	return &agentTree{tree: tree, cat: cat}, nil
@@ -116,8 +103,7 @@ func (c *AgentsListCmd) Run(g *Globals) error {
 	}
 	agents := at.tree.VisibleAgents(c.All)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(subagent.ListJSON(agents, at.cat), "  ")+"\n")
-		return err
+		return writeAgentListJSON(g.stdout, agents, at.cat)
 	}
 	// Buffered: a tree of 100,000 agents is millions of table cells, each
 	// its own write otherwise.
@@ -363,4 +349,73 @@ func counted(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// writeAgentListJSON writes `agents list --json`, the same bytes as
+// JSON.stringify(subagent.ListJSON(agents), null, 2), one agent at a time
+// through a buffer: a tree of 100,000 agents never exists as one value
+// tree or one string (that took 720 MB and 7 s).
+func writeAgentListJSON(w io.Writer, agents []*subagent.Agent, cat *catalog.Catalog) error {
+	if len(agents) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	out := bufio.NewWriterSize(w, 64<<10)
+	buf := make([]byte, 0, 4<<10)
+	for i, a := range agents {
+		buf = buf[:0]
+		if i == 0 {
+			buf = append(buf, "[\n  "...)
+		} else {
+			buf = append(buf, ",\n  "...)
+		}
+		buf = jsonv.AppendStringifyIndent(buf, subagent.AgentJSON(a, cat), "  ", "  ")
+		if _, err := out.Write(buf); err != nil {
+			return err
+		}
+	}
+	if _, err := out.WriteString("\n]\n"); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// maxSameDiagnostic is how many diagnostics with one message are printed
+// before the rest are counted on one line: a pruned tree of 100,000 agents
+// has as many "session file not found", which bury everything else.
+const maxSameDiagnostic = 20
+
+// writeTreeDiagnostics prints a tree's diagnostics to stderr, the first
+// maxSameDiagnostic of each message in full and then one line counting the
+// others, in the order of their first appearance.
+func writeTreeDiagnostics(w io.Writer, diags []subagent.Diagnostic) error {
+	ew := bufio.NewWriterSize(w, 64<<10)
+	seen := map[string]int{}
+	var order []string
+	for _, d := range diags {
+		key := d.Severity + "\x00" + d.Message
+		n := seen[key]
+		if n == 0 {
+			order = append(order, key)
+		}
+		seen[key] = n + 1
+		if n >= maxSameDiagnostic {
+			continue
+		}
+		ew.WriteString(d.Severity)
+		ew.WriteString(": ")
+		if d.File != "" {
+			ew.WriteString(sanitize.Line(d.File))
+			ew.WriteString(": ")
+		}
+		ew.WriteString(sanitize.Line(d.Message))
+		ew.WriteByte('\n')
+	}
+	for _, key := range order {
+		if more := seen[key] - maxSameDiagnostic; more > 0 {
+			sev, msg, _ := strings.Cut(key, "\x00")
+			fmt.Fprintf(ew, "%s: %d more like this: %s\n", sev, more, sanitize.Line(msg))
+		}
+	}
+	return ew.Flush()
 }

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	"github.com/forgebench/forgebench/session/subagent"
 )
 
 // synthArgs points the CLI at the synthetic v5 fixture's agent dir.
@@ -185,5 +188,58 @@ func TestAgentsOnTheDemo(t *testing.T) {
 	}
 	if a := byPath["/root/invoice_review/edge_cases"]; a == nil || a["depth"] != 2.0 || a["parent"] != "/root/invoice_review" {
 		t.Errorf("depth-2 agent %v", a)
+	}
+}
+
+// `agents list --json` is written one agent at a time; the bytes are
+// JSON.stringify of the whole list, as the one-value writer made them.
+func TestAgentsListJSONStreamsTheSameBytes(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	code, out, errOut := runCLI(t, "--demo", "agents", "list", "--json", "--all", "01a2219b-7aa3")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list []any
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) < 3 {
+		t.Fatalf("not a list of agents (%v):\n%s", err, out)
+	}
+	whole, err := jsonv.Parse([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := jsonv.StringifyIndent(whole, "  ") + "\n"
+	if out != want {
+		t.Errorf("streamed output differs from the one-value stringify:\n got %q\nwant %q", out, want)
+	}
+	var b strings.Builder
+	if err := writeAgentListJSON(&b, nil, nil); err != nil || b.String() != "[]\n" {
+		t.Errorf("no agents: %q %v", b.String(), err)
+	}
+}
+
+// A pruned tree has a diagnostic per agent; past maxSameDiagnostic of one
+// message the rest are counted on one line, after the others.
+func TestTreeDiagnosticsCountTheRepeats(t *testing.T) {
+	var diags []subagent.Diagnostic
+	for i := range 25 {
+		diags = append(diags, subagent.Diagnostic{Severity: "warning", File: fmt.Sprintf("/s/%02d.jsonl", i), Message: "agent session file not found"})
+	}
+	diags = append(diags, subagent.Diagnostic{Severity: "warning", Message: "bad \x1b[31mrecord"})
+	var b strings.Builder
+	if err := writeTreeDiagnostics(&b, diags); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != maxSameDiagnostic+2 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	if lines[0] != "warning: /s/00.jsonl: agent session file not found" || strings.Contains(b.String(), "/s/20.jsonl") {
+		t.Errorf("the first ones are not printed whole, or too many are:\n%s", b.String())
+	}
+	if want := "warning: 5 more like this: agent session file not found"; lines[len(lines)-1] != want {
+		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
+	}
+	if strings.Contains(b.String(), "\x1b") {
+		t.Errorf("a control character reached the terminal: %q", b.String())
 	}
 }

@@ -60,6 +60,18 @@ func StringifyIndent(v any, indent string) string {
 	return bytesToString(memo.appendValue(make([]byte, 0, sizeHint(v, len(indent)+1)), v, indent, ""))
 }
 
+// AppendStringifyIndent appends JSON.stringify(v, null, indent) to dst as
+// it reads when v sits at depth prefix (the indentation of the line v
+// starts on): a writer of a long array lays out one element at a time
+// with it and never holds the whole document.
+func AppendStringifyIndent(dst []byte, v any, indent, prefix string) []byte {
+	if UTF16Len(indent) > 10 {
+		indent = truncateUTF16(indent, 10)
+	}
+	var memo quoteMemo
+	return memo.appendValue(dst, v, indent, prefix)
+}
+
 // AppendStringify appends JSON.stringify(v) to dst and returns the result.
 func AppendStringify(dst []byte, v any) []byte {
 	var memo quoteMemo

@@ -53,8 +53,11 @@ stays_idle() {
   fi
 }
 
+# A pager that keeps what it was given (o hands the focused thing to $PAGER).
+printf '#!/bin/sh\ncat > "%s/paged"\n' "$work" >"$work/fakepager"
+chmod +x "$work/fakepager"
 t new-session -d -s smoke -x 160 -y 48 \
-  "TMPDIR='$work' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
+  "TMPDIR='$work' PAGER='$work/fakepager' '$bin' --demo --theme dark; echo \$? > '$work/exit-code'; sleep 60"
 wait_for "forgebench │ cwd"
 declare -A title=([1]="Presets" [2]="Capabilities" [3]="Session" [4]="Payloads" [5]="Agents")
 # The pane only the built panel shows (the placeholder shows "│ <title>").
@@ -110,7 +113,7 @@ t send-keys -t smoke Space # the items have the focus again
 wait_for "pi-mirror (unsaved)"
 t send-keys -t smoke C-s
 wait_for "the file changed on disk"
-t send-keys -t smoke f
+t send-keys -t smoke S
 wait_for "Fork to a new id"
 t send-keys -t smoke Enter
 wait_for "forked the draft to project:pi-mirror-copy"
@@ -148,9 +151,9 @@ wait_for "saved project:tdd-worker"
   || { echo "the thinking level was not saved"; exit 1; }
 "$bin" "${demo_flags[@]}" profile validate tdd-worker >"$work/validate.out" 2>&1 \
   || { echo "tdd-worker does not validate:"; cat "$work/validate.out"; exit 1; }
-# The same profile as raw JSON (v): the saved level is in the text, and a
+# The same profile as raw JSON (m): the saved level is in the text, and a
 # broken edit is located without touching the draft.
-t send-keys -t smoke v
+t send-keys -t smoke m
 wait_for "Profile · tdd-worker · raw JSON (editing)"
 wait_for '"thinkingLevel": "high"'
 t send-keys -t smoke Enter C-End BSpace
@@ -158,8 +161,8 @@ wait_for "invalid JSON at line"
 wait_for_re "[│┃]  14 " # the editor's line numbers
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
-poll -E no "[│┃]  14 " 10 "for the editor to close" # v now switches to the form
-t send-keys -t smoke v
+poll -E no "[│┃]  14 " 10 "for the editor to close" # m now switches to the form
+t send-keys -t smoke m
 wait_for "Agent profile — model, thinking level"
 t send-keys -t smoke Escape
 sleep 0.3
@@ -226,7 +229,7 @@ t send-keys -t smoke 2
 wait_for "(leaf)"
 wait_border "2 active"
 session_file=$(find "$demo_root/home/.pi/agent/sessions" -name '2026-11-27T09-*.jsonl' | head -n 1)
-t send-keys -t smoke a
+t send-keys -t smoke +
 wait_for "Enable project:review-mode?"
 wait_for "Enable project:review-mode: tools -edit -write -bash; its" # what confirming will do
 wait_for "y confirm"
@@ -236,7 +239,8 @@ wait_for "Enabled project:review-mode: tools -edit -write -bash" # the status: w
 "$bin" "${demo_flags[@]}" capability status --session "$session_file" --json >"$work/status.json"
 grep -qF '"source":"project:review-mode"' "$work/status.json" \
   || { echo "review-mode is not active in the file:"; cat "$work/status.json"; exit 1; }
-t send-keys -t smoke Tab Tab G d
+t send-keys -t smoke Tab Tab G
+t send-keys -t smoke -l -
 wait_for "Disable "
 wait_for "y confirm"
 t send-keys -t smoke y
@@ -260,11 +264,28 @@ wait_for "Requests on the branch"
 wait_for "▼ d49fd546"
 t send-keys -t smoke / d 4 9 f d 5 4 6 Enter Enter
 wait_for "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4"
-t send-keys -t smoke Enter v
+# The block whole (v), with the header's lines uncut; y copies it, o hands
+# it to $PAGER; esc closes the overlay.
+t send-keys -t smoke v
+wait_pane "View · block "
+wait_for "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4"
+wait_for "B recorded:"
+t send-keys -t smoke y
+wait_for "copied block "
+t send-keys -t smoke o
+for _ in $(seq 1 50); do [ -s "$work/paged" ] && break; sleep 0.1; done
+grep -qF "cause: model anthropic/claude-sonnet-4-5 → openai/gpt-5.4" "$work/paged" \
+  || { echo "the pager was not given the block:"; cat "$work/paged" 2>/dev/null; screen; exit 1; }
+wait_pane "View · block " # back from the pager, the overlay is still open
+t send-keys -t smoke Escape
+sleep 0.3
+wait_pane "Blocks · "
+echo "view whole, copy and pager ok"
+t send-keys -t smoke Enter '|'
 wait_for "· split ·"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
-t send-keys -t smoke b
+t send-keys -t smoke ']'
 wait_for "Pick B (later request)"
 t send-keys -t smoke / 0 2 - a f t e r Enter Enter
 wait_for "B saved payload 02-after-write-access.json"

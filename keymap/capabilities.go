@@ -44,26 +44,28 @@ type Capabilities struct {
 	PrevField key.Binding
 }
 
-// DefaultCapabilities returns the stock Capabilities panel bindings.
+// DefaultCapabilities returns the stock Capabilities panel bindings: + and
+// - enable and disable in the session, a adds (a capability, a tool by
+// name), A adds the other kind (a manual directive), B enables a binding.
 func DefaultCapabilities() Capabilities {
 	return Capabilities{
 		Nav:         DefaultNav(),
 		Open:        bind([]string{"enter"}, "enter", "open/edit"),
 		Back:        bind([]string{"esc"}, "esc", "back"),
 		Filter:      bind([]string{"/"}, "/", "filter"),
-		New:         bind([]string{"n"}, "n", "new capability"),
+		New:         bind([]string{"a"}, "a", "new capability"),
 		Delete:      bind([]string{"x"}, "x", "delete"),
 		Save:        bind([]string{"ctrl+s"}, "ctrl+s", "save"),
 		External:    bind([]string{"ctrl+e"}, "ctrl+e", "content in $EDITOR"),
 		Bindings:    bind([]string{"b"}, "b", "bindings/capability"),
-		Enable:      bind([]string{"a"}, "a", "enable in session"),
-		EnableBound: bind([]string{"A"}, "A", "enable binding"),
-		Disable:     bind([]string{"d"}, "d", "disable"),
+		Enable:      bind([]string{"+"}, "+", "enable in session"),
+		EnableBound: bind([]string{"B"}, "B", "enable binding"),
+		Disable:     bind([]string{"-"}, "-", "disable"),
 		Reset:       bind([]string{"R"}, "R", "reset all"),
-		Add:         bind([]string{"+"}, "+", "add directive"),
+		Add:         bind([]string{"A"}, "A", "add directive"),
 		Expand:      bind([]string{"space"}, "space", "expand text"),
 		Toggle:      bind([]string{"space"}, "space", "cycle +add/-remove"),
-		ToolName:    bind([]string{"t"}, "t", "type a tool name"),
+		ToolName:    bind([]string{"a"}, "a", "add a tool by name"),
 		Reload:      bind([]string{"r"}, "r", "reload"),
 		Confirm:     bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:      bind([]string{"n", "esc"}, "n/esc", "cancel"),

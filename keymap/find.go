@@ -50,7 +50,7 @@ func (f *Find) Named() map[string]*key.Binding {
 	}
 }
 
-// ShortHelp is the search view's footer.
+// ShortHelp is the search view's footer, the most needed first.
 func (f *Find) ShortHelp() []key.Binding {
-	return []key.Binding{f.Open, f.Up, f.Down, f.Regex, f.Case, f.Agents, f.AllProjects, f.Close}
+	return []key.Binding{f.Open, f.Close, f.Up, f.Down, f.Regex, f.Case, f.Agents, f.AllProjects}
 }

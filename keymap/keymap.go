@@ -29,7 +29,12 @@ type Global struct {
 	Payloads key.Binding
 	Agents   key.Binding
 	Edit     key.Binding
-	Copy     key.Binding
+	// Copy, View and Pager act on the thing under the focus in every
+	// panel (docs/KEYS.md): copy it to the clipboard (OSC 52), show it
+	// whole in a scrollable overlay, open it in $PAGER.
+	Copy  key.Binding
+	View  key.Binding
+	Pager key.Binding
 	Nav
 	Select key.Binding
 	Expand key.Binding
@@ -56,6 +61,8 @@ func DefaultGlobal() Global {
 		Agents:   bind([]string{"5"}, "5", "agents"),
 		Edit:     bind([]string{"e"}, "e", "edit in $EDITOR"),
 		Copy:     bind([]string{"y"}, "y", "copy"),
+		View:     bind([]string{"v"}, "v", "view whole"),
+		Pager:    bind([]string{"o"}, "o", "open in $PAGER"),
 		Select:   bind([]string{"enter"}, "enter", "open"),
 		Expand:   bind([]string{"space"}, "space", "expand/collapse"),
 	}
@@ -73,6 +80,7 @@ func (g *Global) Named() map[string]*key.Binding {
 		"back": &g.Back, "reload": &g.Reload, "next-pane": &g.NextPane, "prev-pane": &g.PrevPane,
 		"panel-presets": &g.Presets, "panel-capabilities": &g.Caps, "panel-session": &g.Session,
 		"panel-payloads": &g.Payloads, "panel-agents": &g.Agents, "edit": &g.Edit, "copy": &g.Copy,
+		"view-whole": &g.View, "pager": &g.Pager,
 		"select": &g.Select, "expand": &g.Expand,
 	})
 }

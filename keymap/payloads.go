@@ -33,22 +33,25 @@ type Payloads struct {
 	Reload key.Binding
 }
 
-// DefaultPayloads returns the stock Payloads panel bindings.
+// DefaultPayloads returns the stock Payloads panel bindings: [ and ] pick
+// the left (A) and right (B) side, | splits, > goes to the cause, s shows
+// the stats (docs/KEYS.md: a, x, v and o mean add, delete, view whole and
+// pager everywhere).
 func DefaultPayloads() Payloads {
 	return Payloads{
 		Nav:        DefaultNav(),
-		PickA:      bind([]string{"a"}, "a", "pick A"),
-		PickB:      bind([]string{"b"}, "b", "pick B"),
-		Swap:       bind([]string{"x"}, "x", "swap A/B"),
+		PickA:      bind([]string{"["}, "[", "pick A"),
+		PickB:      bind([]string{"]"}, "]", "pick B"),
+		Swap:       bind([]string{"~"}, "~", "swap A/B"),
 		Open:       bind([]string{"enter"}, "enter", "line diff/choose"),
 		Back:       bind([]string{"esc"}, "esc", "back"),
 		NextChange: bind([]string{"n"}, "n", "next change"),
 		PrevChange: bind([]string{"N"}, "N", "previous change"),
-		Layout:     bind([]string{"v"}, "v", "unified/split"),
+		Layout:     bind([]string{"|"}, "|", "unified/split"),
 		Context:    bind([]string{"c"}, "c", "context"),
 		Wrap:       bind([]string{"w"}, "w", "wrap"),
-		Requests:   bind([]string{"s"}, "s", "cache per request"),
-		Jump:       bind([]string{"o"}, "o", "go to cause"),
+		Requests:   bind([]string{"s"}, "s", "stats: cache per request"),
+		Jump:       bind([]string{">"}, ">", "go to cause"),
 		Reload:     bind([]string{"r"}, "r", "reload"),
 	}
 }

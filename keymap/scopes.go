@@ -64,9 +64,9 @@ var Root = []string{"quit", "help", "palette", "find", "next-pane", "prev-pane",
 	"panel-presets", "panel-capabilities", "panel-session", "panel-payloads", "panel-agents"}
 
 // Inert are names a settings file may rebind that no view reads today
-// (the global edit, reload, expand, top and bottom: each panel has its
-// own). They are in no scope, so they conflict with nothing.
-var Inert = []string{"edit", "reload", "expand", "top", "bottom"}
+// (the global edit, reload and expand: each panel has its own). They are
+// in no scope, so they conflict with nothing.
+var Inert = []string{"edit", "reload", "expand"}
 
 // QuitKey is the key the root always reads as quit (through the quit
 // guard), whatever the bindings say; only the quit question sees it first.
@@ -114,6 +114,10 @@ func prefixed(prefix string, names ...string) []string {
 // navNames are the six navigation keys of a group's Nav.
 var navNames = []string{"up", "down", "page-up", "page-down", "top", "bottom"}
 
+// Focused are the keys every panel view gives the thing under its focus
+// (docs/KEYS.md): copy it, view it whole, open it in $PAGER.
+var Focused = []string{"copy", "view-whole", "pager"}
+
 // Yields of the default keys inside text inputs: a view's command takes a
 // control key the one-line editor also reads, which keeps another key.
 var (
@@ -153,6 +157,8 @@ func Scopes() []Scope {
 // rootScopes are the views the root draws over every panel.
 func rootScopes() []Scope {
 	return []Scope{
+		{Name: "the view-whole overlay", Bindings: with([]string{"back", "view-whole", "quit", "copy", "pager"}, prefixed("", navNames...)),
+			Same: [][]string{{"back", "view-whole", "quit"}}},
 		{Name: "the help overlay", Bindings: []string{"help", "back", "quit", "up", "down", "page-up", "page-down"},
 			Same: [][]string{{"help", "back", "quit"}}},
 		{Name: "the quit question", Bindings: []string{"confirm.yes", "confirm.no"}},
@@ -178,7 +184,7 @@ func sessionScopes() []Scope {
 		panelView("the Session panel", prefixed("session.", append([]string{"open", "back", "filter", "scope", "fold",
 			"unfold", "tree-filter", "expand", "thinking", "context", "stats", "follow", "reload", "goto-entry",
 			"to-leaf", "copy-context", "pi-context", "skipped", "matches-only"}, navNames...)...),
-			[]string{"copy", "search.next", "search.prev"}),
+			Focused, []string{"search.next", "search.prev"}),
 	}
 }
 
@@ -188,11 +194,11 @@ func agentsScopes() []Scope {
 	a := func(names ...string) []string { return prefixed("agents.", names...) }
 	nav := a(navNames...)
 	return []Scope{
-		panelView("the Agents list", a("reload", "lifecycle", "hidden", "transcript", "open"), nav),
-		panelView("the Agents detail", a("reload", "lifecycle", "hidden", "transcript", "open", "back"), nav),
+		panelView("the Agents list", a("reload", "lifecycle", "hidden", "transcript", "open"), nav, Focused),
+		panelView("the Agents detail", a("reload", "lifecycle", "hidden", "transcript", "open", "back"), nav, Focused),
 		{
 			Name:     "the Agents transcript",
-			Bindings: with(Root, a("back", "follow", "earlier", "expand"), nav),
+			Bindings: with(Root, a("back", "follow", "earlier", "expand"), nav, Focused),
 			Yield: []Yield{{First: "agents.follow", Then: "agents.bottom", Key: "end",
 				Why: "end in a transcript goes to the newest page and follows it; G goes to the bottom"}},
 		},
@@ -207,14 +213,14 @@ func payloadsScopes() []Scope {
 	diff := p("pick-a", "pick-b", "swap", "reload", "requests", "jump", "layout", "context", "wrap",
 		"next-change", "prev-change")
 	return []Scope{
-		panelView("the Payloads block list", diff, p("open"), nav),
-		panelView("the Payloads line diff", diff, p("back"), nav),
+		panelView("the Payloads block list", diff, p("open"), nav, Focused),
+		panelView("the Payloads line diff", diff, p("back"), nav, Focused),
 		panelView("the Payloads reference picker", p("back", "open"), nav, []string{"filter"}),
 		{Name: "the Payloads reference picker's typed reference", Bindings: with(p("open", "back"), oneLineText), Text: true},
 		{Name: "a Payloads list filter", Bindings: with(p("open", "back"), oneLineText), Text: true},
 		{
 			Name:     "the Payloads requests list",
-			Bindings: with(Root, p("back", "requests", "reload", "open"), nav, []string{"filter"}),
+			Bindings: with(Root, p("back", "requests", "reload", "open"), nav, []string{"filter"}, Focused),
 			Same:     [][]string{{"payloads.back", "payloads.requests"}},
 		},
 	}
@@ -225,10 +231,10 @@ func capabilitiesScopes() []Scope {
 	c := func(names ...string) []string { return prefixed("capabilities.", names...) }
 	panel := c("reload", "bindings", "enable-bound", "add", "reset")
 	return []Scope{
-		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable")),
-		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable")),
-		panelView("the Capabilities bindings view", panel, c("up", "down", "enable")),
-		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable")),
+		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable"), Focused),
+		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
+		panelView("the Capabilities bindings view", panel, c("up", "down", "enable"), Focused),
+		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable"), Focused),
 		{
 			// Tab is the root's next-pane, which moves the editor's field.
 			Name:     "the capability editor's tool picker",
@@ -251,14 +257,15 @@ func presetsScopes() []Scope {
 	p := func(names ...string) []string { return prefixed("presets.", names...) }
 	nav := p(navNames...)
 	// panel are the keys presets.Model.panelKey reads in every pane of a
-	// Preset (not in a form, which takes them as its own).
-	panel := with([]string{"copy"}, p("save", "profiles", "reload", "new", "preview", "import", "draft-diff",
+	// Preset (not in a form, which takes them as its own); new is the
+	// list's (a adds what the focused list holds).
+	panel := with(Focused, p("save", "profiles", "reload", "preview", "import", "draft-diff",
 		"undo", "redo", "fork"))
 	open := [][]string{{"presets.open", "select"}}
 	diff := prefixed("payloads.", "layout", "context", "wrap", "next-change", "prev-change", "up", "down",
 		"page-up", "page-down", "top", "bottom")
 	return []Scope{
-		panelView("the Presets list", panel, nav, p("delete", "open"), []string{"filter"}),
+		panelView("the Presets list", panel, nav, p("delete", "open", "new"), []string{"filter"}),
 		{
 			Name: "the Presets item list",
 			Bindings: with(Root, panel, nav, []string{"select"}, p("open", "edit", "back", "add-block", "add-slot",
@@ -274,14 +281,14 @@ func presetsScopes() []Scope {
 			"reload", "overwrite", "dismiss")},
 		{Name: "the Presets slot picker", Bindings: with(nav, p("submit", "dismiss"))},
 		{Name: "a Presets id prompt", Bindings: with(p("scope", "submit", "dismiss"), oneLineText), Text: true},
-		panelView("the draft diff's block list", diff, []string{"payloads.open"}, p("back", "draft-diff")),
+		panelView("the draft diff's block list", diff, []string{"payloads.open"}, p("back", "draft-diff"), Focused),
 		{
 			Name:     "the draft diff's line diff",
-			Bindings: with(Root, diff, []string{"payloads.back"}, p("back", "draft-diff")),
+			Bindings: with(Root, diff, []string{"payloads.back"}, p("back", "draft-diff"), Focused),
 			Yield: []Yield{{First: "payloads.back", Then: "presets.back", Key: "esc",
 				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}},
 		},
-		panelView("the profiles list", nav, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
+		panelView("the profiles list", nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
 			"back", "open", "profiles", "reload", "import", "draft-diff")),
 	}
 }

@@ -46,19 +46,20 @@ type Session struct {
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
-// follow Pi's /tree habits (left/right, or h/l for vi users).
+// follow Pi's /tree habits (left/right, or h/l for vi users); thinking and
+// tool output take Pi's own keys (ctrl+t, ctrl+o; space expands too).
 func DefaultSession() Session {
 	return Session{
 		Nav:         DefaultNav(),
 		Open:        bind([]string{"enter"}, "enter", "open/select"),
 		Back:        bind([]string{"esc"}, "esc", "back"),
 		Filter:      bind([]string{"/"}, "/", "filter"),
-		Scope:       bind([]string{"a"}, "a", "all projects"),
+		Scope:       bind([]string{"*"}, "*", "all projects"),
 		Fold:        bind([]string{"left", "h"}, "←/h", "fold"),
 		Unfold:      bind([]string{"right", "l"}, "→/l", "unfold"),
 		TreeFilter:  bind([]string{"f"}, "f", "tree filter"),
-		Expand:      bind([]string{"space"}, "space", "expand tools"),
-		Thinking:    bind([]string{"t"}, "t", "thinking"),
+		Expand:      bind([]string{"space", "ctrl+o"}, "space", "expand tools"),
+		Thinking:    bind([]string{"ctrl+t"}, "ctrl+t", "thinking"),
 		Context:     bind([]string{"c"}, "c", "context here"),
 		Stats:       bind([]string{"s"}, "s", "stats"),
 		Follow:      bind([]string{"F"}, "F", "follow"),

@@ -63,6 +63,9 @@ type Model struct {
 	// find is the global search view (ctrl+f); drawn instead of the body
 	// while open.
 	find *find.Model
+	// whole is the open "view whole" overlay (whole.go; nil: none),
+	// drawn over the body.
+	whole *common.Viewer
 	// confirmQuit is the open "quit and discard …?" question (nil: none).
 	confirmQuit *common.Confirm
 	theme       themes.Mode
@@ -164,7 +167,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
-		return m, m.broadcast(msg) // panels re-render what the new size needs
+		var relayout tea.Cmd
+		if m.whole != nil {
+			relayout = m.whole.Layout(m.width)
+		}
+		return m, tea.Batch(relayout, m.broadcast(msg)) // panels re-render what the new size needs
 	case tea.BackgroundColorMsg:
 		m.hasDark = msg.IsDark()
 		return m, m.applyTheme()
@@ -211,9 +218,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openFindMsg:
 		return m, m.find.Open()
 	}
-	if palette.Owns(msg) { // its sources and matches
+	// The palette's sources and matches, and the view-whole overlay's
+	// messages (show, laid out, pager done), are the root's own: disjoint
+	// types, neither broadcast to the panels.
+	if palette.Owns(msg) {
 		var cmd tea.Cmd
 		m.palette, cmd = m.palette.Update(msg)
+		return m, cmd
+	}
+	if cmd, ok := m.wholeMsg(msg); ok {
 		return m, cmd
 	}
 	var paletteCmd tea.Cmd
@@ -257,6 +270,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if msg.String() == "ctrl+c" {
 		return m.requestQuit()
+	}
+	if m.whole != nil {
+		return m.wholeKey(msg)
 	}
 	if m.showHelp {
 		switch {
@@ -419,7 +435,10 @@ func (m *Model) View() tea.View {
 func (m *Model) view() tea.View {
 	bodyH := max(0, m.height-chromeHeight)
 	body := m.panels[m.active].View()
-	if m.find.IsOpen() {
+	switch {
+	case m.whole != nil:
+		body = m.whole.View(&m.com.Styles, m.width, bodyH)
+	case m.find.IsOpen():
 		body = m.find.View(m.width, bodyH)
 	}
 	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
@@ -446,6 +465,9 @@ func (m *Model) view() tea.View {
 // coordinates (its top-left cell is 0, 0), which finds the pane under
 // the pointer. Nothing reaches a panel while a dialog is open.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.whole != nil && m.confirmQuit == nil {
+		return m.wholeMouse(msg)
+	}
 	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.confirmQuit != nil {
 		return nil
 	}

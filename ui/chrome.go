@@ -226,8 +226,13 @@ func (m *Model) footerView() string {
 	if s := m.status.View(st); s != "" {
 		return st.App.Footer.Render(ansi.Truncate(s, width, "…"))
 	}
-	if m.find.IsOpen() { // the view draws its own keys
-		return st.App.Footer.Render(ansi.Truncate(st.Text.Muted.Render("search: "+common.KeyHint(m.find.ShortHelp())), width, "…"))
+	if m.whole != nil {
+		line, _ := common.FitHints(st, common.Ranked(0, common.ViewerHelp(&m.keys)...), width)
+		return st.App.Footer.Render(line)
+	}
+	if m.find.IsOpen() { // the view's keys, here only
+		line, _ := common.FitHints(st, common.Ranked(0, m.find.ShortHelp()...), width)
+		return st.App.Footer.Render(line)
 	}
 	panel := m.panels[m.active]
 	hints := common.Ranked(rankPanelKeys, panel.ShortHelp()...)

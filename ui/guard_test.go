@@ -21,7 +21,13 @@ import (
 // does, and runs its loading to completion.
 func demoHarness(t *testing.T) (*Model, *uitest.Harness[tea.Model]) {
 	t.Helper()
-	layout, err := demo.Unpack(t.TempDir())
+	return demoHarnessIn(t, t.TempDir())
+}
+
+// demoHarnessIn is demoHarness with the demo unpacked in dir.
+func demoHarnessIn(t *testing.T, dir string) (*Model, *uitest.Harness[tea.Model]) {
+	t.Helper()
+	layout, err := demo.Unpack(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,23 @@ func TestHostileCorpusEveryTab(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("loading the hostile workspace did not finish")
 	}
+	shown := 0
 	for tab := 1; tab <= 5; tab++ {
 		h.Press(fmt.Sprint(tab))
 		hostile.AssertCleanView(t, fmt.Sprintf("tab %d", tab), m.View().Content)
+		// The focused thing whole (v), in every pane: the overlay shows
+		// file text uncut, so it must be as clean as the panes.
+		for pane := 0; pane < 4; pane++ {
+			h.Press("v")
+			if m.whole != nil {
+				shown++
+			}
+			hostile.AssertCleanView(t, fmt.Sprintf("tab %d pane %d, view whole", tab, pane), m.View().Content)
+			h.Press("esc", "tab")
+		}
+	}
+	if shown < 5 {
+		t.Fatalf("only %d overlays opened over the hostile corpus", shown)
 	}
 	h.Press("1")
 	for pane := 0; pane < 4; pane++ {

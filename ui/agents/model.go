@@ -158,6 +158,7 @@ func (m *Model) CapturesInput() bool { return false }
 // actions first (a narrow footer leaves out the last: moving is known).
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
+	view := m.com.Keys.View
 	switch {
 	case m.showsRoots():
 		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "show its tree"))
@@ -165,11 +166,11 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTranscript:
-		return []key.Binding{k.Follow, k.Earlier, k.Expand, k.Back, k.PageDown, k.Up, k.Down}
+		return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
 	case m.screen == screenDetail:
-		return []key.Binding{k.Transcript, k.Back, k.Open, k.PageDown}
+		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
 	case m.focus == paneDetail:
-		return []key.Binding{k.Transcript, k.Open, k.Lifecycle, k.PageDown}
+		return []key.Binding{k.Transcript, k.Open, view, k.Lifecycle, k.PageDown}
 	}
 	open := k.Open
 	if m.wide() {
@@ -177,7 +178,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	} else {
 		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
 	}
-	return []key.Binding{open, k.Transcript, k.Lifecycle, k.Hidden, k.Up, k.Down}
+	return []key.Binding{open, k.Transcript, view, k.Lifecycle, k.Hidden, k.Up, k.Down}
 }
 
 // FullHelp implements common.Panel.
@@ -187,6 +188,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.Transcript, k.Lifecycle, k.Hidden, k.Reload},
 		{k.Follow, k.Earlier, k.Expand},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }
 

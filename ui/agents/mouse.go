@@ -6,9 +6,13 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// detailWidth is the wide dashboard's detail pane width (the list takes
-// the rest); View and the mouse panes share it.
-func (m *Model) detailWidth() int { return max(46, m.width*30/100) }
+// detailWidth is the wide dashboard's detail pane width: the list keeps
+// what its columns need (wideListWidth) and the detail takes the free
+// width, at least detailMin; View and the mouse panes share it.
+func (m *Model) detailWidth() int { return max(detailMin, m.width-wideListWidth()) }
+
+// detailMin is the narrowest detail pane of the wide dashboard.
+const detailMin = 46
 
 // mousePanes are the panes View draws on the current screen, with what
 // the wheel and a click do in each (common.RouteMouse): the list scrolls

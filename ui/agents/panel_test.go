@@ -34,7 +34,7 @@ func TestLifecycleFilterAndHiddenToggle(t *testing.T) {
 	if len(hs.rowPaths()) != 3 {
 		t.Fatalf("back to open agents: %v", hs.rowPaths())
 	}
-	hs.Press("a")
+	hs.Press("*")
 	contains(t, hs.view(), "open + hidden")
 }
 
@@ -176,7 +176,7 @@ func TestHelpNamesTheKeys(t *testing.T) {
 	for _, b := range hs.m.ShortHelp() {
 		names = append(names, b.Help().Key)
 	}
-	if got := strings.Join(names, " "); got != "enter t f a ↑/k ↓/j" {
+	if got := strings.Join(names, " "); got != "enter t v f * ↑/k ↓/j" {
 		t.Errorf("list help %q", got)
 	}
 	hs.Press("t")
@@ -184,7 +184,7 @@ func TestHelpNamesTheKeys(t *testing.T) {
 	for _, b := range hs.m.ShortHelp() {
 		names = append(names, b.Help().Key)
 	}
-	if got := strings.Join(names, " "); got != "end p space esc pgdn ↑/k ↓/j" {
+	if got := strings.Join(names, " "); got != "F/end p space v esc pgdn ↑/k ↓/j" {
 		t.Errorf("transcript help %q", got)
 	}
 }

@@ -106,6 +106,21 @@ func rowColumns(r agentRow, width int) []column {
 	return layout(column{min(26, max(14, width/6)), name}, fixed, r.task, width)
 }
 
+// taskRoom is the task column of the wide dashboard's list: its first
+// words; the detail beside it shows the task whole (enter).
+const taskRoom = 16
+
+// wideListWidth is the width of the wide dashboard's list pane: its frame
+// and a row with every column whole and the task at taskRoom cells.
+func wideListWidth() int {
+	for inner := wideRowMin; ; inner++ {
+		cols := rowColumns(agentRow{}, inner)
+		if len(cols) > 2 && cols[2].w >= taskRoom {
+			return inner + 4
+		}
+	}
+}
+
 // layout places the first column, the task and the fixed columns after
 // it, one space apart, the task filling the rest (at least 6 cells).
 func layout(first column, fixed []column, task string, width int) []column {

@@ -45,8 +45,9 @@ type transcriptState struct {
 	// and wantQuery the search hit to reveal in it: the transcript expands
 	// when the collapsed rendering hides the match and scrolls to its line.
 	wantEntry, wantQuery string
-	// starts are the rendered entries' first lines.
-	starts []int
+	// starts are the rendered entries' first lines, entries those entries.
+	starts  []int
+	entries []*session.Entry
 	// markQuery is the hit whose words are marked on screen ("" = none);
 	// marked memoises the marked window.
 	markQuery string
@@ -70,10 +71,11 @@ type (
 	}
 	// transcriptRenderedMsg carries the rendered lines of some pages.
 	transcriptRenderedMsg struct {
-		gen    int
-		key    string
-		lines  []string
-		starts []int
+		gen     int
+		key     string
+		lines   []string
+		starts  []int
+		entries []*session.Entry
 	}
 )
 
@@ -152,12 +154,14 @@ func (m *Model) renderTranscript() tea.Cmd {
 	}
 	m.tr.rendering = key
 	var items []transcript.Item
+	var entries []*session.Entry
 	for _, it := range m.tr.tr.Newest(m.tr.pages) {
 		h := transcript.Header{}
 		if it.Inherited {
 			h.Note = "copied from parent"
 		}
 		items = append(items, transcript.Item{Entry: it.Entry, Header: h})
+		entries = append(entries, it.Entry)
 	}
 	styles := m.com.Styles // a copy: a theme switch must not race the render
 	r := transcript.Renderer{Styles: &styles, Markdown: m.com.Markdown()}
@@ -173,7 +177,7 @@ func (m *Model) renderTranscript() tea.Cmd {
 				starts[i] += 2
 			}
 		}
-		return transcriptRenderedMsg{gen: gen, key: key, lines: lines, starts: starts}
+		return transcriptRenderedMsg{gen: gen, key: key, lines: lines, starts: starts, entries: entries}
 	}
 }
 
@@ -185,7 +189,7 @@ func (m *Model) applyRendered(msg transcriptRenderedMsg) tea.Cmd {
 		return nil
 	}
 	m.tr.rendering = ""
-	m.tr.lines, m.tr.linesKey, m.tr.starts = msg.lines, msg.key, msg.starts
+	m.tr.lines, m.tr.linesKey, m.tr.starts, m.tr.entries = msg.lines, msg.key, msg.starts, msg.entries
 	m.tr.offset = max(0, m.bottom()-m.tr.fromBottom)
 	at, ok := entryLine(msg.lines, m.tr.wantEntry)
 	if !ok {

@@ -59,6 +59,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.applyTailStarted(msg)
 	case tailMsg:
 		return m.applyTail(msg)
+	case copiedMsg:
+		m.applyCopied(msg)
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {
@@ -76,6 +78,9 @@ func (m *Model) reloadByUser() tea.Cmd {
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.focusKey(msg); ok { // before the status goes: v shows it whole
+		return cmd
+	}
 	m.status = ""
 	switch m.screen {
 	case screenTranscript:

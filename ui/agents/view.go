@@ -150,6 +150,14 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 	if key == m.detail.cacheKey {
 		return m.detail.lines
 	}
+	out := m.buildDetail(a, w, m.detail.taskExpanded, act, haveAct, runtime)
+	m.detail.cacheKey, m.detail.lines = key, out
+	return out
+}
+
+// buildDetail lays out the detail of a for a width: the whole task when
+// expanded (else its first two lines), the activity act when read.
+func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activityResult, haveAct bool, runtime string) []string {
 	st := &m.com.Styles
 	var out []string
 	add := func(lines ...string) { out = append(out, lines...) }
@@ -157,7 +165,11 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 		add(ansi.Truncate(st.Text.Muted.Render(fmt.Sprintf("%-9s", k))+" "+st.Text.Normal.Render(v), w, "…"))
 	}
 	section := func(title string) {
-		add("", st.Text.Subtle.Render("── "+title+" "+strings.Repeat("─", max(0, w-len(title)-4))))
+		rule := w - len(title) - 4
+		if w >= unlimited { // the whole text (whole.go): a short rule
+			rule = 2
+		}
+		add("", st.Text.Subtle.Render("── "+title+" "+strings.Repeat("─", max(0, rule))))
 	}
 	add(st.Text.Strong.Render(ansi.Truncate(sanitize.Fold(a.Path), w, "…")))
 	state := sanitize.Fold(a.Descriptor.Role.Name) + " · " + sanitize.Fold(a.Status) + " · " + sanitize.Fold(a.Lifecycle)
@@ -194,7 +206,7 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 		task = "—"
 	}
 	taskLines := wrap(task, w-10)
-	if !m.detail.taskExpanded && len(taskLines) > 2 {
+	if !expanded && len(taskLines) > 2 {
 		taskLines = append(taskLines[:2], st.Text.Subtle.Render(fmt.Sprintf("… %s shows the whole task", m.keys.Open.Help().Key)))
 	}
 	for i, l := range taskLines {
@@ -238,7 +250,6 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 			}
 		}
 	}
-	m.detail.cacheKey, m.detail.lines = key, out
 	return out
 }
 

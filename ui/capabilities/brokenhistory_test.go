@@ -47,7 +47,7 @@ func TestUnreadableHistoryIsShownNotActedOn(t *testing.T) {
 		t.Fatalf("snapshot cards drawn from an unreadable history:\n%s", view)
 	}
 	hs.selectCapability("project:review-mode")
-	hs.Press("a")
+	hs.Press("+")
 	if d := hs.m.dialog; d != nil && d.preview.canWrite() {
 		hs.Press("y")
 	}

@@ -28,18 +28,18 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"preview_enable", func(hs *harness) {
 			hs.selectCapability("project:test-runner")
-			hs.Press("a")
+			hs.Press("+")
 		}},
 		{"reset_second_step", func(hs *harness) { hs.Press("R", "y") }},
 		{"preview_disable", func(hs *harness) {
 			hs.focusOn(paneSession)
-			hs.Press("G", "d")
+			hs.Press("G", "-")
 		}},
 		{"confirm_delete", func(hs *harness) {
 			hs.selectCapability("project:test-runner")
 			hs.Press("x")
 		}},
-		{"add_directive", func(hs *harness) { hs.Press("+") }},
+		{"add_directive", func(hs *harness) { hs.Press("A") }},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for _, step := range steps {

@@ -179,13 +179,13 @@ func (m *Model) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{k.NextField, k.Save, k.External, k.Back}
 	case m.focus == paneLibrary:
-		return []key.Binding{k.Open, k.Enable, k.New, k.Delete, k.Filter, k.Bindings}
+		return []key.Binding{k.Open, k.Enable, k.New, k.Delete, k.Filter, m.com.Keys.View, k.Bindings}
 	case m.focus == paneDetail && m.mode == modeBindings:
 		return []key.Binding{k.Up, k.Down, k.EnableBound, k.Bindings, k.Back}
 	case m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Open, k.Enable, k.Bindings}
+		return []key.Binding{k.Up, k.Down, k.Open, k.Enable, m.com.Keys.View, k.Bindings}
 	}
-	return []key.Binding{k.Disable, k.Expand, k.EnableBound, k.Add, k.Reset, k.Reload}
+	return []key.Binding{k.Disable, k.Expand, m.com.Keys.View, k.EnableBound, k.Add, k.Reset, k.Reload}
 }
 
 // FullHelp implements common.Panel.
@@ -195,6 +195,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.Reload},
 		{k.Open, k.New, k.Delete, k.Save, k.External, k.NextField, k.Toggle, k.ToolName, k.Bindings},
 		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Back},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }
 

@@ -72,9 +72,9 @@ func TestWheelScrollsTheDetail(t *testing.T) {
 // nothing.
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 30, true)
-	hs.Press("n")
+	hs.Press("a")
 	if hs.m.dialog == nil {
-		t.Fatal("n opens the new-capability dialog")
+		t.Fatal("a opens the new-capability dialog")
 	}
 	click(hs, 5, 2)
 	if hs.m.list.Cursor() != 0 {
@@ -89,7 +89,7 @@ func TestIdleStatusLineComesFromTheKeymap(t *testing.T) {
 	hs := newHarness(t, 80, 24, true)
 	hs.m.keys.Reset = key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "reset all"))
 	line := ansi.Strip(hs.m.statusLine())
-	if !strings.HasPrefix(line, "A enable binding • + add directive • Z reset all") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
+	if !strings.HasPrefix(line, "B enable binding • A add directive • Z reset all") || strings.Contains(line, "…") || ansi.StringWidth(line) != 80 {
 		t.Fatalf("status line %q", line)
 	}
 }

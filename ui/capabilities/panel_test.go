@@ -62,7 +62,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	file := hs.mainSession()
 	size := fileSize(t, file)
 	hs.selectCapability("project:review-mode")
-	hs.Press("a")
+	hs.Press("+")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogPreview || !d.preview.canWrite() {
 		t.Fatalf("preview: %+v", d)
@@ -71,10 +71,13 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	// how to stop it later with the workbench's own key and command, the
 	// ids whole (issue 21); not pi-forge's past-tense "Selected …" with
 	// Pi's /capability disable.
-	body := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 200, "d"), "\n"))
+	// The advice names the disable key the keymap binds (- by default,
+	// docs/KEYS.md), as the dialog passes it.
+	disableKey := hs.m.keys.Disable.Help().Key
+	body := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 200, disableKey), "\n"))
 	activation := d.preview.plan.Result.ActivationID
 	for _, want := range []string{"Enable project:review-mode: tools -edit -write -bash; its instruction reaches the model with the next request.",
-		"Confirming appends 3 entries after the leaf 862c1f60", "\n" + activation + "\n", "press d on its card in the Session pane here",
+		"Confirming appends 3 entries after the leaf 862c1f60", "\n" + activation + "\n", "press - on its card in the Session pane here",
 		"forgebench capability disable \\\n  " + activation + " \\\n  --session 01a21c48-87b8-7bf2-bec6-d1b0faeb6b39",
 		"Fingerprint of its frozen text:\n" + d.preview.fingerprint(), "Report findings"} {
 		if !strings.Contains(body, want) {
@@ -82,7 +85,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 		}
 	}
 	// At 80 columns the id and the command's lines are still whole lines.
-	narrow := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 64, "d"), "\n"))
+	narrow := ansi.Strip(strings.Join(previewBody(d.preview, &hs.com.Styles, 64, disableKey), "\n"))
 	for _, whole := range []string{"\n" + activation + "\n", "\n  " + activation + " \\\n", "\n  --session 01a21c48-87b8-7bf2-bec6-d1b0faeb6b39\n"} {
 		if !strings.Contains(narrow, whole) {
 			t.Errorf("at 64 columns %q is not a whole line:\n%s", whole, narrow)
@@ -107,7 +110,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 		}
 		return false
 	}
-	hs.Press("a", "y")
+	hs.Press("+", "y")
 	if fileSize(t, file) == size {
 		t.Fatal("confirming did not write")
 	}
@@ -120,8 +123,8 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	}
 	// Disable the card under the cursor in the session pane.
 	hs.focusOn(paneSession)
-	hs.Press("G", "d")
-	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70, "d"), "\n"), "stops ") {
+	hs.Press("G", "-")
+	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70, disableKey), "\n"), "stops ") {
 		t.Fatalf("disable preview: %+v", d)
 	}
 	hs.Press("y")
@@ -153,7 +156,7 @@ func TestResetAsksTwice(t *testing.T) {
 
 func TestAddAndEnableBound(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("+")
+	hs.Press("A")
 	hs.Type("Answer in French.")
 	hs.Press("enter")
 	if d := hs.m.dialog; d == nil || d.kind != dialogPreview || d.preview.op.Arg != "Answer in French." {
@@ -165,7 +168,7 @@ func TestAddAndEnableBound(t *testing.T) {
 		t.Fatalf("manual directive: %+v", act)
 	}
 	// Enable-bound offers the bindings of the Preset in force.
-	hs.Press("A")
+	hs.Press("B")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogBindings || len(d.choices) != 2 {
 		t.Fatalf("bindings chooser: %+v", d)
@@ -175,7 +178,7 @@ func TestAddAndEnableBound(t *testing.T) {
 		t.Fatalf("idempotent enable-bound: %+v", d)
 	}
 	hs.Press("esc")
-	hs.Press("A", "down", "enter", "y") // review: human-only binding with overrides
+	hs.Press("B", "down", "enter", "y") // review: human-only binding with overrides
 	act = hs.m.view.state.Active()
 	if len(act) != 4 || act[3].Snapshot.BindingID() != "review" {
 		t.Fatalf("bound review: %+v", act)
@@ -188,7 +191,7 @@ func TestRefusals(t *testing.T) {
 	file := hs.mainSession()
 	size := fileSize(t, file)
 	hs.selectCapability("global:plain-english")
-	hs.Press("+")
+	hs.Press("A")
 	hs.Type("x")
 	hs.Press("enter")
 	d := hs.m.dialog
@@ -212,7 +215,7 @@ func TestRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.selectCapability("project:test-runner")
-	hs.Press("a")
+	hs.Press("+")
 	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
 		t.Fatalf("live: %+v", d)
 	}
@@ -226,7 +229,7 @@ func TestRefusals(t *testing.T) {
 	hs = newHarness(t, 160, 48, true)
 	file = hs.mainSession()
 	hs.selectCapability("project:test-runner")
-	hs.Press("a")
+	hs.Press("+")
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +282,7 @@ func TestEditSaveConflictKeepsTheDraft(t *testing.T) {
 
 func TestCreateEditToolsAndDelete(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("n")
+	hs.Press("a")
 	hs.Type("lint")
 	hs.Press("enter")
 	e := hs.m.edit
@@ -329,7 +332,7 @@ func TestBindingsViewAndEnableFromIt(t *testing.T) {
 	if hs.m.dialog != nil {
 		t.Fatal("x is not an action in the bindings view")
 	}
-	hs.Press("down", "a")
+	hs.Press("down", "+")
 	if d := hs.m.dialog; d == nil || d.preview.op != (capstate.Operation{Kind: capstate.OpEnableBound, Arg: "review"}) {
 		t.Fatalf("enable from the bindings view: %+v", d)
 	}
@@ -352,4 +355,24 @@ func TestHelpFollowsFocus(t *testing.T) {
 		t.Errorf("session help: %s", names())
 	}
 	_ = common.KeyHint(hs.m.ShortHelp())
+}
+
+// An empty library says how to add a capability with the key the keymap
+// binds to new (a, docs/KEYS.md), not a literal that outlived the key
+// grammar.
+func TestEmptyLibraryNamesTheNewKey(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	for _, dir := range []string{filepath.Join(hs.layout.ProjectDir, ".pi", "forge", "capabilities"), filepath.Join(hs.layout.ForgeDir, "capabilities")} {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs.Press("r")
+	view := ansi.Strip(hs.m.View())
+	if !strings.Contains(view, "No capabilities.") {
+		t.Fatalf("the library is not empty:\n%s", view)
+	}
+	if want := "or press " + hs.m.keys.New.Help().Key + "."; hs.m.keys.New.Help().Key != "a" || !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+		t.Errorf("the empty library does not say %q:\n%s", want, view)
+	}
 }

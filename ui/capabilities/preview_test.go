@@ -32,7 +32,7 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 	}
 	hs.writeCapability("long", strings.Join(lines, "\n"))
 	hs.selectCapability("project:long")
-	hs.Press("a")
+	hs.Press("+")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogPreview {
 		t.Fatalf("preview: %+v", d)

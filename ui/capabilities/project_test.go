@@ -47,7 +47,7 @@ func (hs *harness) enableProblems(key string) string {
 	t := hs.TB()
 	t.Helper()
 	hs.selectCapability(key)
-	hs.Press("a")
+	hs.Press("+")
 	d := hs.m.dialog
 	if d == nil || d.kind != dialogPreview {
 		t.Fatalf("no preview: %+v (status %q)", d, hs.m.status)
@@ -131,7 +131,7 @@ func TestActionsRefuseWhilePiRuns(t *testing.T) {
 	if !strings.Contains(problems, pid) || !strings.Contains(problems, "abandoned branch") {
 		t.Fatalf("problems: %s", problems)
 	}
-	hs.Press("a", "y", "esc")
+	hs.Press("+", "y", "esc")
 	if fileSize(t, file) != size {
 		t.Fatal("the file was written while Pi runs")
 	}
@@ -148,7 +148,7 @@ func TestSessionPaneSaysForgebenchEntriesWereAbandoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	piLeaf, _ := s.Leaf()
-	hs.Press("+")
+	hs.Press("A")
 	hs.Type("Answer in French.")
 	hs.Press("enter", "y")
 	if !strings.HasPrefix(hs.m.status, "Added a manual directive: tools unchanged; its instruction goes with the next request (activation ") {

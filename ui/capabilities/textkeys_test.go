@@ -15,9 +15,9 @@ func TestDialogInputFollowsTheTextKeysAndTheme(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.com.Styles = themes.For(themes.Light, true, false)
-	hs.Press("n")
+	hs.Press("a")
 	if hs.m.dialog == nil {
-		t.Fatal("n opens no prompt")
+		t.Fatal("a opens no prompt")
 	}
 	hs.Type("web-fetch")
 	hs.Press("ctrl+g")

@@ -21,7 +21,7 @@ func TestToolPickerTakesATypedName(t *testing.T) {
 		t.Fatalf("editor on the tools field: %+v", e)
 	}
 	n := len(e.tools)
-	hs.Press("t")
+	hs.Press("a")
 	if d := hs.m.dialog; d == nil || d.kind != dialogToolName || !hs.m.CapturesInput() {
 		t.Fatalf("t opens the tool-name prompt: %+v", d)
 	}
@@ -31,7 +31,7 @@ func TestToolPickerTakesATypedName(t *testing.T) {
 		t.Fatalf("an invalid name is refused in the prompt: %+v", d)
 	}
 	hs.Press("esc")
-	hs.Press("t")
+	hs.Press("a")
 	hs.Type("web_search")
 	hs.Press("enter")
 	if hs.m.dialog != nil || len(e.tools) != n+1 {
@@ -41,7 +41,7 @@ func TestToolPickerTakesATypedName(t *testing.T) {
 		t.Fatalf("cursor on %+v", got)
 	}
 	// A name already offered is not added twice: the cursor goes there.
-	hs.Press("t")
+	hs.Press("a")
 	hs.Type("bash")
 	hs.Press("enter")
 	if len(e.tools) != n+1 || e.tools[e.toolCursor].name != "bash" {

@@ -47,6 +47,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.follow(msg.Selection)
 	case common.JumpMsg:
 		return m, m.onJump(msg)
+	case copiedMsg:
+		m.applyCopied(msg)
 	case common.DueMsg:
 		if due, again := m.following.Due(msg); due {
 			return m, m.followEntry()
@@ -224,6 +226,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.edit != nil && m.focus == paneDetail {
 		return m.editorKey(msg)
+	}
+	if cmd, ok := m.focusKey(msg); ok { // before the status goes: v shows it whole
+		return cmd
 	}
 	m.status = ""
 	switch {

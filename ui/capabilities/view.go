@@ -118,7 +118,7 @@ func (m *Model) libraryView(r rect) string {
 	case m.lib == nil:
 		lines = []string{st.Pane.Placeholder.Render("loading the library…")}
 	case m.list.Total() == 0:
-		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press n."), r.w-4)
+		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press "+m.keys.New.Help().Key+"."), r.w-4)
 	default:
 		lines = m.list.View(&st, r.w-4, r.h-2, focused)
 	}

@@ -4,6 +4,7 @@
 package common
 
 import (
+	"os/exec"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -27,6 +28,10 @@ type Common struct {
 	// Timer schedules msg to arrive after d (nil: tea.Tick). Tests replace
 	// it to fire timers by hand instead of sleeping (uitest does).
 	Timer func(d time.Duration, msg tea.Msg) tea.Cmd
+	// Exec hands the terminal to another program (nil: tea.ExecProcess):
+	// the pager (Page). Tests replace it to run the program without a
+	// terminal.
+	Exec func(cmd *exec.Cmd, done tea.ExecCallback) tea.Cmd
 
 	markdown *Markdown
 	// jumpSeq numbers the jumps sent (Jump).

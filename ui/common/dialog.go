@@ -67,15 +67,21 @@ func (c *Confirm) View(st *themes.Styles, width, height int) string {
 func DialogInner(width int) int { return min(max(30, width-8), 72) - 4 }
 
 // DialogBox draws a titled dialog with body lines and a key hint, at most
-// width×height cells: the frame every modal of the workbench shares. A
-// line wider than the dialog wraps at its words (nothing in a dialog is
-// cut: it may be an id to copy; wrap such text with WrapWhole first).
+// width×height cells: the frame every modal of the workbench shares.
+// Nothing in a dialog is cut (it may be an id to copy): the key hint
+// wraps at spaces (WrapWhole), so no key is lost or split from its verb,
+// and a body line wider than the dialog wraps at its words with its
+// styling kept (Wrap). Wrap plain body text with WrapWhole first so an id
+// is broken only where it must be.
 func DialogBox(st *themes.Styles, width, height int, title string, body []string, hint string) string {
 	inner := DialogInner(width)
 	lines := []string{st.Dialog.Title.Render(title), ""}
 	lines = append(lines, body...)
 	if hint != "" {
-		lines = append(lines, "", st.Text.Muted.Render(hint))
+		lines = append(lines, "")
+		for _, l := range WrapWhole(hint, inner) {
+			lines = append(lines, st.Text.Muted.Render(l))
+		}
 	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
@@ -83,7 +89,7 @@ func DialogBox(st *themes.Styles, width, height int, title string, body []string
 			out = append(out, l)
 			continue
 		}
-		out = append(out, strings.Split(ansi.Wrap(l, inner, ""), "\n")...) // at words, styling kept
+		out = append(out, Wrap(l, inner)...)
 	}
 	return st.Dialog.Box.Width(inner + 4).MaxWidth(max(0, width)).MaxHeight(max(0, height)).Render(strings.Join(out, "\n"))
 }
@@ -190,10 +196,14 @@ func WrapWhole(text string, width int) []string {
 	return out
 }
 
-// Wrap breaks text into lines of at most width cells at word boundaries.
+// Wrap breaks text into lines of at most width cells at word boundaries
+// (spaces and hyphens), and inside a word longer than the width, so
+// nothing is cut; ANSI styling is kept across the breaks. It is for
+// prose; text a user may copy (an id, a command, a key hint) is wrapped
+// with WrapWhole, which breaks only at spaces.
 func Wrap(text string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
-	return strings.Split(ansi.Wordwrap(text, width, ""), "\n")
+	return strings.Split(ansi.Wrap(text, width, ""), "\n")
 }

@@ -87,21 +87,18 @@ func fitSnippet(pre, match, post string, width int) (string, string, string) {
 }
 
 // View draws the view as a frame of width×height cells: the query line
-// with the options, the progress, the results and the keys.
+// with the options, the progress and the results (the root's footer
+// shows the keys, once).
 func (m *Model) View(width, height int) string {
 	st := &m.com.Styles
 	inner := max(1, width-4)
 	lines := []string{m.queryLine(inner), m.progressLine()}
-	listH := max(1, height-2-len(lines)-1)
+	listH := max(1, height-2-len(lines))
 	if m.list.Len() == 0 {
 		lines = append(lines, "", st.Pane.Placeholder.Render(m.emptyText()))
 	} else {
 		lines = append(lines, m.list.View(st, inner, listH, true)...)
 	}
-	for len(lines) < height-3 {
-		lines = append(lines, "")
-	}
-	lines = append(lines[:max(0, height-3)], m.hintLine(inner))
 	return common.Frame(*st, width, height, "Search sessions", m.list.Position(), true, lines)
 }
 
@@ -159,11 +156,6 @@ func (m *Model) emptyText() string {
 		return "No session holds this text."
 	}
 	return "Press enter to search."
-}
-
-func (m *Model) hintLine(width int) string {
-	line, _ := common.FitHints(&m.com.Styles, common.Ranked(0, m.keys().ShortHelp()...), width)
-	return line
 }
 
 func plural(n int) string {

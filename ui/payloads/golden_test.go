@@ -18,8 +18,8 @@ func TestGoldenViews(t *testing.T) {
 		}{
 			{"session_pair", "c0430f5a", nil},
 			{"saved_pair", "-", nil},
-			{"lines_focused_split", "c0430f5a", []string{"enter", "v", "c"}},
-			{"picker_b", "c0430f5a", []string{"b"}},
+			{"lines_focused_split", "c0430f5a", []string{"enter", "|", "c"}},
+			{"picker_b", "c0430f5a", []string{"]"}},
 			{"requests", "", []string{"s"}},
 			{"compaction_drop", "", []string{"s", "G", "k", "k", "enter"}},
 		} {
@@ -53,7 +53,7 @@ func TestGoldenDiffMatrix(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					hs := newHarness(t, w, 30, dark, "c0430f5a")
 					if split {
-						hs.Press("v")
+						hs.Press("|")
 					}
 					view := hs.m.View()
 					uitest.AssertFills(t, view, w, 30)

@@ -134,11 +134,11 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.picker != nil:
 		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
 	case m.mode == modeRequests:
-		return []key.Binding{k.Open, k.Requests, k.Reload}
+		return []key.Binding{k.Open, k.Requests, m.com.Keys.View, k.Reload}
 	case m.view.Focus() == requestdiff.Lines:
-		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, k.Back}
+		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, m.com.Keys.View, m.com.Keys.Copy, k.Back}
 	}
-	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, k.NextChange, k.Jump, k.Requests}
+	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, m.com.Keys.View, k.NextChange, k.Jump, k.Requests}
 }
 
 // FullHelp implements common.Panel.
@@ -149,5 +149,6 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.PickA, k.PickB, k.Swap, k.Reload, k.Requests},
 		{k.Open, k.Back, k.NextChange, k.PrevChange, k.Jump},
 		{k.Layout, k.Context, k.Wrap, m.com.Keys.Filter},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }

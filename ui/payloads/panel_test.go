@@ -65,7 +65,7 @@ func TestSavedPayloadsWithoutASession(t *testing.T) {
 func TestPickSwapAndType(t *testing.T) {
 	hs := newHarness(t, 120, 40, true, "c0430f5a")
 	m := hs.m
-	hs.Press("a")
+	hs.Press("[")
 	if m.picker == nil || m.picker.list.Total() == 0 {
 		t.Fatal("picker did not open with rows")
 	}
@@ -76,12 +76,12 @@ func TestPickSwapAndType(t *testing.T) {
 	if m.picker != nil || m.auto || !strings.HasSuffix(m.refs[0], "01-before-write-access.json") || m.cmp.sides[0].File == nil {
 		t.Fatalf("after picking A: %q auto %v", m.refs, m.auto)
 	}
-	hs.Press("x")
+	hs.Press("~")
 	if !strings.HasSuffix(m.refs[1], "01-before-write-access.json") || m.refs[0] != hs.sessionRef("c0430f5a") {
 		t.Fatalf("swap: %q", m.refs)
 	}
 	// Typing a reference; a malformed one keeps the picker open.
-	hs.Press("b", "G", "enter")
+	hs.Press("]", "G", "enter")
 	if m.picker == nil || !m.picker.typing || !m.CapturesInput() {
 		t.Fatal("the type row opens the input")
 	}
@@ -98,7 +98,7 @@ func TestPickSwapAndType(t *testing.T) {
 		t.Fatalf("typed preset reference: %q", m.refs)
 	}
 	// Back to following the selection.
-	hs.Press("b")
+	hs.Press("]")
 	m.picker.list.Select(func(it pickItem) bool { return it.kind == pickFollow })
 	hs.Press("enter")
 	if !m.auto || m.refs[1] != hs.sessionRef("c0430f5a") {
@@ -110,7 +110,7 @@ func TestPickSwapAndType(t *testing.T) {
 // does not exist says so, not that it is an invalid library id.
 func TestTypedMissingPresetFile(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "c0430f5a")
-	hs.Press("b", "G", "enter")
+	hs.Press("]", "G", "enter")
 	hs.m.picker.input.SetValue("")
 	missing := filepath.Join(t.TempDir(), "gone.json")
 	hs.Type("preset:" + missing + "@" + hs.main + "#c0430f5a")
@@ -126,7 +126,7 @@ func TestTypedPresetFIFOIsRefused(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "preset.fifo")
 	hostile.MakeSpecial(t, fifo, "fifo")
 	hs := newHarness(t, 160, 48, true, "c0430f5a")
-	hs.Press("b", "G", "enter")
+	hs.Press("]", "G", "enter")
 	hs.m.picker.input.SetValue("")
 	hs.Type("preset:" + fifo + "@" + hs.main + "#c0430f5a")
 	done := make(chan struct{})
@@ -148,7 +148,7 @@ func TestTypedPresetFIFOIsRefused(t *testing.T) {
 // entry's time to the second, not clipped one cell short ("10:04:1…").
 func TestPickerRequestTimesAreWhole(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "c0430f5a")
-	hs.Press("b")
+	hs.Press("]")
 	if hs.m.picker == nil {
 		t.Fatal("picker did not open")
 	}
@@ -185,7 +185,7 @@ func TestRequestsViewPicksAPair(t *testing.T) {
 func jumps(t *testing.T, hs *harness) common.JumpTarget {
 	t.Helper()
 	n, sel := len(hs.Jumps), hs.com.Selection
-	hs.Press("o")
+	hs.Press(">")
 	if len(hs.Jumps) != n+1 {
 		t.Fatalf("no jump sent (status %q)", hs.m.status)
 	}
@@ -248,7 +248,7 @@ func TestLineDiffToggles(t *testing.T) {
 		t.Fatal("enter focuses the line diff")
 	}
 	caption := func() string { return hs.m.view.LineView().Caption() }
-	hs.Press("v")
+	hs.Press("|")
 	if !strings.Contains(caption(), "split") {
 		t.Errorf("caption %q", caption())
 	}

@@ -13,7 +13,7 @@ func TestPickerInputFollowsTheTextKeysAndTheme(t *testing.T) {
 	if err := keymap.Apply(hs.com.Keys, map[string][]string{"form.text.word-left": {"ctrl+g"}}); err != nil {
 		t.Fatal(err)
 	}
-	hs.Press("b", "G", "enter")
+	hs.Press("]", "G", "enter")
 	m := hs.m
 	if m.picker == nil || !m.picker.typing {
 		t.Fatal("the type row opens no input")

@@ -60,6 +60,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.applyRequests(msg)
 	case predictedMsg:
 		return m, m.applyPredicted(msg)
+	case copiedMsg:
+		m.applyCopied(msg)
 	default:
 		_, cmd := m.view.Update(msg, m.keys) // its line diffs
 		return m, cmd
@@ -192,6 +194,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(msg)
 	}
 	k := m.keys
+	if m.reqs.Filtering() && m.mode == modeRequests {
+		return m.requestsKey(msg) // the filter line types y, v and o
+	}
+	if cmd, ok := m.focusKey(msg); ok {
+		return cmd
+	}
 	if m.mode == modeRequests {
 		return m.requestsKey(msg)
 	}
@@ -202,7 +210,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openPicker(1)
 	case key.Matches(msg, k.Swap):
 		if m.refs[0] == "" {
-			m.setStatus("A is empty: pick A first (a)", true)
+			m.setStatus("A is empty: pick A first ("+k.PickA.Help().Key+")", true)
 			return nil
 		}
 		m.auto = false
@@ -277,7 +285,7 @@ func (m *Model) choose(it pickItem) tea.Cmd {
 	m.auto = false
 	if refs[1] == "" {
 		m.refs = refs
-		m.note = "pick B (b)"
+		m.note = "pick B (" + m.keys.PickB.Help().Key + ")"
 		return nil
 	}
 	return m.compare(refs)

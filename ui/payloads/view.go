@@ -54,8 +54,13 @@ func fitLines(lines []string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// header is the two reference lines, the cause line and the cache line.
-func (m *Model) header(st *themes.Styles) []string {
+// header is the two reference lines, the cause line and the cache line;
+// a status message takes the place of one of the last two.
+func (m *Model) header(st *themes.Styles) []string { return m.headerWith(st, m.status) }
+
+// headerWith is the header with status as its message ("" for none: the
+// lines as the comparison has them).
+func (m *Model) headerWith(st *themes.Styles, status string) []string {
 	labels := [2]string{"(none)", "(none)"}
 	for i, r := range m.refs {
 		if r != "" {
@@ -74,8 +79,8 @@ func (m *Model) header(st *themes.Styles) []string {
 		st.Text.Strong.Render("B ") + st.Text.Normal.Render(labels[1]) + follow,
 	}
 	switch {
-	case m.status != "" && m.isErr:
-		lines = append(lines, st.Text.Danger.Render(m.status))
+	case status != "" && m.isErr:
+		lines = append(lines, st.Text.Danger.Render(status))
 	case m.pending:
 		lines = append(lines, st.Text.Muted.Render("comparing…"))
 	case m.note != "":
@@ -90,8 +95,8 @@ func (m *Model) header(st *themes.Styles) []string {
 		lines = append(lines, "")
 	}
 	switch {
-	case m.status != "" && !m.isErr:
-		lines = append(lines, st.App.Status.Render(m.status))
+	case status != "" && !m.isErr:
+		lines = append(lines, st.App.Status.Render(status))
 	case m.cmp != nil && m.cmp.usage != nil:
 		u := m.cmp.usage
 		line := "B recorded: " + cacheFigures(u) + fmt.Sprintf("  ·  predicted cached prefix ~%s tok", count(float64(m.cmp.diff.PrefixTokens)))
@@ -155,7 +160,7 @@ func (m *Model) pickerView(st *themes.Styles) string {
 	var lines []string
 	switch {
 	case p.typing:
-		lines = append(lines, p.input.View(), "", st.Text.Muted.Render("enter compares · esc back to the list"))
+		lines = append(lines, p.input.View(), "", st.Text.Muted.Render(m.keys.Open.Help().Key+" compares · "+m.keys.Back.Help().Key+" back to the list"))
 	case p.loading:
 		lines = append(lines, st.Text.Muted.Render("looking for saved payloads, requests and presets…"))
 	default:

@@ -138,7 +138,7 @@ func TestListFilterDeleteAndScopeOfNew(t *testing.T) {
 		t.Fatalf("%v %q", err, statusText(hs))
 	}
 	// new in the global scope
-	hs.Press("n", "tab")
+	hs.Press("a", "tab")
 	if hs.m.dlg == nil || hs.m.dlg.scope != preset.ScopeGlobal {
 		t.Fatal("tab does not switch the scope")
 	}
@@ -162,12 +162,12 @@ func TestSaveConflictDialog(t *testing.T) {
 	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
 		t.Fatalf("no conflict dialog: %q", statusText(hs))
 	}
-	hs.Press("d")
+	hs.Press("D")
 	view := ansi.Strip(hs.m.View())
 	if !strings.Contains(view, "Alpha (edited elsewhere)") || !strings.Contains(view, "on disk") {
 		t.Fatalf("the difference is not shown:\n%s", view)
 	}
-	hs.Press("o")
+	hs.Press("O")
 	after, _ := os.ReadFile(path)
 	if strings.Contains(string(after), "edited elsewhere") || hs.m.d.Dirty() {
 		t.Fatalf("overwrite did not write the draft:\n%s", after)
@@ -243,7 +243,7 @@ func TestProfilesEditSaveAndDelete(t *testing.T) {
 	if !strings.Contains(string(data), `"thinkingLevel": "high"`) {
 		t.Fatalf("saved:\n%s\n%q", data, statusText(hs))
 	}
-	hs.Press("esc", "n")
+	hs.Press("esc", "a")
 	hs.answerPrompt("helper")
 	if _, err := os.Stat(filepath.Join(hs.com.Workspace.Cwd, ".pi", "forge", "agent-profiles", "helper.json")); err != nil {
 		t.Fatalf("new profile: %v %q", err, statusText(hs))

@@ -1,12 +1,15 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // copyText is what y copies (OSC 52) where the focus is: in the preview,
@@ -52,13 +55,112 @@ func (m *Model) copyText() (text, what string) {
 	return "", ""
 }
 
-// copySelection puts copyText on the terminal's clipboard.
-func (m *Model) copySelection() tea.Cmd {
+// What y, v and o act on in the Presets panel (docs/KEYS.md): copyText
+// where a Preset is open; in the list the Preset under the cursor and in
+// the profiles view the profile, each as its file's JSON (the open draft's
+// when it is the one open) after its path and diagnostics; in the draft
+// diff the block or the line diff (requestdiff.Model.Whole).
+
+// copiedMsg reports a copy the kit made, for the status line.
+type copiedMsg struct {
+	note string
+	err  error
+}
+
+// focusKey answers y, v and o; ok is false for other keys.
+func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	if note != "" {
+		m.setStatus(note, false)
+	}
+	return cmd, ok
+}
+
+// applyCopied says what was copied, or why not.
+func (m *Model) applyCopied(msg copiedMsg) {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return
+	}
+	m.setStatus(msg.note, false)
+}
+
+// focused is the thing under the focus, whole, with the status line the
+// key found (wholeNote) as its note.
+func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.wholeNote
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
+	switch {
+	case m.diff != nil:
+		return m.diff.view.Whole(m.diff.title)
+	case m.showProfile:
+		p := m.selectedProfile()
+		if p == nil {
+			return common.Whole{}, false
+		}
+		tree := profile.ToJSON(p.Profile)
+		if m.prof != nil && m.prof.p.Path == p.Path {
+			tree = m.prof.tree
+		}
+		return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+	case m.focus == paneList || m.d == nil:
+		i := m.presets.SelectedIndex()
+		if m.lib == nil || i < 0 || i >= len(m.lib.Presets) {
+			return common.Whole{}, false
+		}
+		p := m.lib.Presets[i]
+		var tree any = preset.ToJSON(p.Stack)
+		if m.open == p && m.d != nil {
+			tree = m.d.Tree()
+		}
+		return common.Whole{Title: "preset " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+	}
+	if m.onSetting() && (m.focus == paneItems || m.focus == paneEditor) {
+		return m.settingWhole(m.items.Cursor() - m.d.Len())
+	}
 	text, what := m.copyText()
 	if what == "" {
-		m.setStatus("nothing to copy here", false)
-		return nil
+		return common.Whole{}, false
 	}
-	m.setStatus(fmt.Sprintf("copied %s (%d chars) to the clipboard", what, len([]rune(text))), false)
-	return tea.SetClipboard(text)
+	return common.Whole{Title: what, Text: text}, true
+}
+
+// settingWhole is settings row j whole: the draft members its section
+// edits (settingsMembers) as JSON, or the whole draft for the raw JSON
+// row.
+func (m *Model) settingWhole(j int) (common.Whole, bool) {
+	if j < 0 || j >= len(settingsRows) {
+		return common.Whole{}, false
+	}
+	tree := m.d.Tree()
+	section := tree
+	if members := settingsMembers[settingsForms[j]]; members != nil {
+		section = jsonv.NewObject()
+		for _, name := range members {
+			if v, ok := tree.Get(name); ok {
+				section.Set(name, v)
+			}
+		}
+	}
+	title := "the " + settingsRows[j]
+	if m.open != nil {
+		title += " of " + m.open.Key()
+	}
+	return common.Whole{Title: title, Text: jsonv.StringifyIndent(section, "  ") + "\n"}, true
+}
+
+// resourceText is a library file whole: its path, each diagnostic, then
+// its JSON.
+func resourceText(path string, diags []resources.Diagnostic, tree any) string {
+	var b strings.Builder
+	b.WriteString("file " + path + "\n")
+	for _, d := range diags {
+		b.WriteString(string(d.Level) + ": " + d.Message + "\n")
+	}
+	b.WriteString("\n" + jsonv.StringifyIndent(tree, "  ") + "\n")
+	return b.String()
 }

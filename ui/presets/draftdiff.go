@@ -108,6 +108,9 @@ func (m *Model) draftDiffUpdate(msg tea.Msg) (tea.Cmd, bool) {
 // draftDiffKey routes a key while the draft diff is open: its panes'
 // keys, esc (or D) back to the Preset.
 func (m *Model) draftDiffKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.focusKey(msg); ok {
+		return cmd
+	}
 	if handled, cmd := m.diff.view.Update(msg, m.payloadKeys()); handled {
 		return cmd
 	}
@@ -128,7 +131,7 @@ func (m *Model) payloadKeys() keymap.Payloads {
 // draftDiffHelp is the footer while the draft diff is open.
 func (m *Model) draftDiffHelp() []key.Binding {
 	k := m.payloadKeys()
-	return []key.Binding{k.Open, k.NextChange, k.Layout, k.Context, m.keys.Back}
+	return []key.Binding{k.Open, k.NextChange, k.Layout, k.Context, m.com.Keys.View, m.keys.Back}
 }
 
 // draftDiffView draws the draft diff over the whole panel: a title, the

@@ -50,7 +50,7 @@ func TestDraftDiff(t *testing.T) {
 		}
 		uitest.Golden(t, "draft_diff_"+strings.Join([]string{itoa(size.w), itoa(size.h)}, "x"), view)
 		// The line diff pane takes the shared view's keys.
-		hs.Press("enter", "v")
+		hs.Press("enter", "|")
 		if d.view.Focus() != requestdiff.Lines || !strings.Contains(d.view.LineView().Caption(), "split") && size.w >= 60 {
 			t.Errorf("lines: focus %v caption %q", d.view.Focus(), d.view.LineView().Caption())
 		}

@@ -72,23 +72,25 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 	cur := m.items.Cursor()
 	it, _, isItem := m.d.Item(cur)
 	if m.form != nil && m.formKind == formItem && m.formRow == cur {
-		return m.form.Title(), "esc back", strings.Split(m.form.View(width, height), "\n")
+		return m.form.Title(), keyNotes(keyNote{m.keys.Back, "back"}), strings.Split(m.form.View(width, height), "\n")
 	}
 	if content, ok := m.blockContent(cur); ok {
 		title := "Block · " + itemLabel(it)
 		if m.editing {
 			m.ta.SetWidth(width)
 			m.ta.SetHeight(max(1, height))
-			return title + " (editing)", "esc done · ctrl+s save", strings.Split(m.ta.View(), "\n")
+			return title + " (editing)", keyNotes(keyNote{m.keys.Back, "done"}, keyNote{m.keys.Save, "save"}), strings.Split(m.ta.View(), "\n")
 		}
+		notes := keyNotes(keyNote{m.keys.Open, "edit"}, keyNote{m.keys.Edit, "$EDITOR"})
 		if content == "" {
-			return title, "enter edit · e $EDITOR", []string{st.Pane.Placeholder.Render("(empty block — enter types, e opens $EDITOR)")}
+			return title, notes, []string{st.Pane.Placeholder.Render("(empty block — " + m.keys.Open.Help().Key + " types, " +
+				m.keys.Edit.Help().Key + " opens $EDITOR)")}
 		}
 		// The wheel scrolls a block longer than the pane (blockScroll).
 		lines := m.wrappedBlock(cur, content, width)
 		off := min(m.blockOffset(), max(0, len(lines)-height))
 		m.blockScroll = blockScroll{d: m.d, item: cur, off: off}
-		return title, "enter edit · e $EDITOR", lines[off:min(len(lines), off+height)]
+		return title, notes, lines[off:min(len(lines), off+height)]
 	}
 	if m.form != nil && m.formRow == cur {
 		return m.form.Title(), "", strings.Split(m.form.View(width, height), "\n")

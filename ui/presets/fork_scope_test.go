@@ -18,7 +18,7 @@ const bindsProject = `{"schemaVersion":2,"id":"binder","items":[{"kind":"block",
 func TestForkThatWouldNotValidateInItsScopeIsRefused(t *testing.T) {
 	hs := newHarnessWith(t, 160, 48, writeStack("binder", bindsProject))
 	hs.openByID("project:binder")
-	hs.Press("f", "tab")
+	hs.Press("S", "tab")
 	if hs.m.dlg == nil || hs.m.dlg.scope != preset.ScopeGlobal {
 		t.Fatal("tab does not switch the fork to the global scope")
 	}
@@ -30,7 +30,7 @@ func TestForkThatWouldNotValidateInItsScopeIsRefused(t *testing.T) {
 		t.Fatalf("status %q", s)
 	}
 	// the same copy in the project scope is fine
-	hs.Press("f")
+	hs.Press("S")
 	hs.answerPrompt("binder-2")
 	if _, err := os.Stat(filepath.Join(hs.com.Workspace.Cwd, ".pi", "forge", "prompt-stacks", "binder-2.json")); err != nil {
 		t.Fatalf("project fork: %v; status %q", err, statusText(hs))

@@ -26,6 +26,19 @@ const (
 // settingsForms maps the settings rows (after the items) to form kinds.
 var settingsForms = []string{formProps, formParameters, formTools, formSkills, formRegex, formContext, formBindings, formRaw}
 
+// settingsMembers are the top-level draft members each settings form
+// edits (spec pi-forge-formats §2.1): y, v and o on a settings row act on
+// them. The raw JSON form has none listed: it edits the whole draft.
+var settingsMembers = map[string][]string{
+	formProps:      {"schemaVersion", "name", "description", "mode", "autoActivate", "defaults"},
+	formParameters: {"parameters", "variables"},
+	formTools:      {"tools"},
+	formSkills:     {"skills"},
+	formRegex:      {"regex"},
+	formContext:    {"context"},
+	formBindings:   {"capabilities"},
+}
+
 // formContext is what every form is built from.
 func (m *Model) formContext() forms.Context {
 	ctx := forms.Context{Com: m.com, Library: m.lib, Memory: m.formMemory}

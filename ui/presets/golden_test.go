@@ -25,7 +25,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"preview", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.Press("v", "v") // v hides, v again shows and focuses the dock
+			hs.Press("P", "P") // P hides, P again shows and focuses the dock
 		}},
 		{"conflict", func(hs *harness) {
 			hs.openByID("project:alpha")
@@ -45,7 +45,7 @@ func TestGoldenViews(t *testing.T) {
 			hs.Press("space")
 			data, _ := os.ReadFile(hs.m.open.Path)
 			os.WriteFile(hs.m.open.Path, []byte(strings.Replace(string(data), "Alpha Helper", "Alpha (elsewhere)", 1)), 0o644)
-			hs.Press("ctrl+s", "d")
+			hs.Press("ctrl+s", "D")
 		}},
 		{"item_properties", func(hs *harness) {
 			hs.openByID("project:alpha")
@@ -77,7 +77,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"profile_raw_json", func(hs *harness) {
 			hs.openProfile("reviewer")
-			hs.Press("v")
+			hs.Press("m")
 		}},
 		{"confirm_delete_preset", func(hs *harness) {
 			hs.openByID("project:alpha")
@@ -91,7 +91,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"fork_prompt", func(hs *harness) {
 			hs.openByID("project:alpha")
-			hs.Press("f")
+			hs.Press("S")
 		}},
 		{"profile_confirm_delete", func(hs *harness) {
 			hs.Press("p")
@@ -104,7 +104,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"profile_raw_json_error", func(hs *harness) {
 			hs.openProfile("reviewer")
-			hs.Press("v", "enter", "ctrl+end", "backspace")
+			hs.Press("m", "enter", "ctrl+end", "backspace")
 		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {

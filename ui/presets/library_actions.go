@@ -30,6 +30,8 @@ func (m *Model) presetListKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, m.com.Keys.Filter):
 		m.presets.StartFilter()
 		return nil, true
+	case key.Matches(msg, m.keys.New): // a adds to the focused list
+		return m.promptNew(), true
 	case key.Matches(msg, m.keys.Delete):
 		i := m.presets.SelectedIndex()
 		if i < 0 || m.lib == nil {

@@ -142,6 +142,9 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// wholeNote is the message the last key found, which v shows whole
+	// (copy.go) after the key cleared the line.
+	wholeNote string
 	// statusClock expires the message (status.go).
 	statusClock common.StatusClock
 
@@ -302,13 +305,13 @@ func (m *Model) ShortHelp() []key.Binding {
 		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save}
+		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
 	case m.focus == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save}
+		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
 	case m.focus == panePreview:
-		return []key.Binding{k.Up, k.Down, k.Preview, k.Back}
+		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
 	default:
-		return []key.Binding{k.Open, k.Edit, k.Undo, k.Save, k.Back}
+		return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
 	}
 }
 
@@ -329,12 +332,14 @@ func (m *Model) FullHelp() [][]key.Binding {
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
 			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
 			{k.Save, k.Undo, k.Profiles, k.Reload},
+			{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 		}
 	}
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, m.com.Keys.Filter}, // / filters the Presets list
 		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
 		{k.Save, k.Fork, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }
 
@@ -456,6 +461,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyDeleted(msg)
 	case importReadMsg:
 		return m.applyImportRead(msg)
+	case copiedMsg:
+		m.applyCopied(msg)
+		return nil
 	case editorReadyMsg:
 		return m.runEditor(msg)
 	case editorDoneMsg:

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/forgebench/forgebench/ui/presets/forms"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
@@ -216,7 +219,7 @@ func TestClickSelectsAProfile(t *testing.T) {
 // Under a dialog the mouse does nothing.
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
-	hs.Press("n")
+	hs.Press("a")
 	if hs.m.dlg == nil {
 		t.Fatal("n opens the new-preset prompt")
 	}
@@ -254,7 +257,7 @@ func TestProfilesViewHelpNamesProfiles(t *testing.T) {
 		hints = append(hints, b.Help().Key+" "+b.Help().Desc)
 	}
 	got := strings.Join(hints, " • ")
-	for _, want := range []string{"n new profile", "i edit profile", "enter open its preset", "p presets"} {
+	for _, want := range []string{"a new profile", "i edit profile", "enter open its preset", "p presets"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the profiles view's keys lack %q: %s", want, got)
 		}
@@ -264,5 +267,21 @@ func TestProfilesViewHelpNamesProfiles(t *testing.T) {
 	}
 	if hs.m.keys.New.Help().Desc != "new preset" || hs.m.keys.Item.Help().Desc != "item properties" {
 		t.Error("the panel's own bindings were relabelled, not copies")
+	}
+}
+
+// The profile pane's border named its keys as text ("v JSON"): after the
+// grammar moved the raw JSON to m it sent users to v. The border reads
+// the bindings, a rebinding included.
+func TestProfileBorderNamesTheBoundKeys(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.m.keys.RawJSON = key.NewBinding(key.WithKeys("ctrl+j"), key.WithHelp("ctrl+j", "raw JSON"))
+	hs.openProfile("reviewer")
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "ctrl+j JSON") || strings.Contains(v, "v JSON") {
+		t.Fatalf("the profile's border names the raw JSON key:\n%s", v)
+	}
+	hs.Press("ctrl+j")
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "ctrl+j form") || !strings.Contains(v, hs.m.keys.Save.Help().Key+" save") {
+		t.Fatalf("the raw editor's border names its keys:\n%s", v)
 	}
 }

@@ -128,8 +128,8 @@ func TestSaveConflictKeepsTheDraftAndExplains(t *testing.T) {
 	if !strings.Contains(ansi.Strip(hs.m.View()), "Save refused") {
 		t.Fatal("the editor explains the conflict")
 	}
-	// f forks the draft (with the edit) to a new id.
-	hs.Press("f")
+	// S forks the draft (with the edit) to a new id.
+	hs.Press("S")
 	hs.answerPrompt("alpha-2")
 	if hs.m.open == nil || hs.m.open.Key() != "project:alpha-2" {
 		t.Fatalf("fork did not open the copy: %v (%s)", hs.m.open, hs.m.status)
@@ -233,7 +233,7 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 
 func TestNewPresetFromTheMirrorAndProfiles(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	hs.Press("n")
+	hs.Press("a")
 	hs.answerPrompt("fresh")
 	if hs.m.open == nil || hs.m.open.Key() != "project:fresh" {
 		t.Fatalf("new preset not opened: %q", hs.m.status)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,13 +81,32 @@ func (m *Model) profileDetailView(r rect) string {
 		formH := max(3, innerH-min(len(card), innerH/2))
 		lines := strings.Split(m.profForm.View(inner, formH), "\n")
 		lines = append(lines, card...)
-		other := "v JSON"
+		other := "JSON"
 		if m.profRaw {
-			other = "v form"
+			other = "form"
 		}
-		return m.frame(r, title, "ctrl+s save · u undo · "+other+" · esc list", m.profFocus, lines)
+		k := &m.keys
+		return m.frame(r, title, keyNotes(keyNote{k.Save, "save"}, keyNote{k.Undo, "undo"}, keyNote{k.RawJSON, other}, keyNote{k.Back, "list"}), m.profFocus, lines)
 	}
-	return m.frame(r, "Profile · "+p.ID, "i edit · v JSON · e $EDITOR · enter preset", false, append(m.profileDetailLines(p, inner), card...))
+	k := &m.keys
+	return m.frame(r, "Profile · "+p.ID, keyNotes(keyNote{k.Item, "edit"}, keyNote{k.RawJSON, "JSON"}, keyNote{k.Edit, "$EDITOR"}, keyNote{k.Open, "preset"}),
+		false, append(m.profileDetailLines(p, inner), card...))
+}
+
+// keyNote is one key of a border's short key line: the binding, as
+// bound, and a word for what it does there.
+type keyNote struct {
+	b    key.Binding
+	what string
+}
+
+// keyNotes is a border's short key line ("ctrl+s save · u undo").
+func keyNotes(notes ...keyNote) string {
+	parts := make([]string, len(notes))
+	for i, n := range notes {
+		parts[i] = n.b.Help().Key + " " + n.what
+	}
+	return strings.Join(parts, " · ")
 }
 
 // profileDetailLines describe a profile that is not being edited.

@@ -62,11 +62,11 @@ func TestProfileSaveConflictDialog(t *testing.T) {
 	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
 		t.Fatalf("no conflict dialog: %q", statusText(hs))
 	}
-	hs.Press("d")
+	hs.Press("D")
 	if view := ansi.Strip(hs.m.View()); !strings.Contains(view, `"thinkingLevel": "low"`) || !strings.Contains(view, "mine") {
 		t.Fatalf("the difference is not shown:\n%s", view)
 	}
-	hs.Press("o")
+	hs.Press("O")
 	after, _ := os.ReadFile(path)
 	if !strings.Contains(string(after), "mine") || !strings.Contains(string(after), `"medium"`) || hs.m.prof.dirty() {
 		t.Fatalf("overwrite did not write the draft:\n%s\n%q", after, statusText(hs))
@@ -78,13 +78,13 @@ func TestProfileSaveConflictDialog(t *testing.T) {
 func TestNewAndForkedProfilesTakeTheCursor(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openProfile("reviewer")
-	hs.Press("n")
+	hs.Press("a")
 	hs.answerPrompt("zz-new")
 	if p := hs.m.selectedProfile(); p == nil || p.ID != "zz-new" {
 		t.Fatalf("after n the cursor is on %s", p.Key())
 	}
 	hs.openProfile("reviewer")
-	hs.Press("f")
+	hs.Press("S")
 	hs.answerPrompt("aa-fork")
 	if p := hs.m.selectedProfile(); p == nil || p.ID != "aa-fork" {
 		t.Fatalf("after f the cursor is on %s", p.Key())

@@ -32,7 +32,7 @@ func TestSaveRefusedWhileRawJSONDoesNotParse(t *testing.T) {
 func TestProfileSaveRefusedWhileRawJSONDoesNotParse(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openProfile("reviewer")
-	hs.Press("v", "enter", "ctrl+end", "backspace")
+	hs.Press("m", "enter", "ctrl+end", "backspace")
 	hs.Press("ctrl+s")
 	if !strings.Contains(statusText(hs), "not saved") {
 		t.Fatalf("status %q", statusText(hs))

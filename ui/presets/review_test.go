@@ -127,7 +127,7 @@ func (hs *harness) openProfile(id string) {
 func TestProfileRawJSONInline(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.openProfile("reviewer")
-	hs.Press("v")
+	hs.Press("m")
 	if hs.m.prof == nil || !hs.m.profRaw || !hs.m.profFocus {
 		t.Fatal("v does not open the profile's raw JSON")
 	}
@@ -162,7 +162,7 @@ func TestProfileRawJSONInline(t *testing.T) {
 	if len(hs.m.prof.history) != 1 {
 		t.Fatalf("%d undo steps for one run of typing", len(hs.m.prof.history))
 	}
-	hs.Press("esc", "v") // stop typing, back to the form
+	hs.Press("esc", "m") // stop typing, back to the form
 	if hs.m.profRaw {
 		t.Fatal("v does not go back to the form")
 	}
@@ -246,7 +246,7 @@ func TestProfileRawRefusedKeepsTheOtherDraftsView(t *testing.T) {
 	hs.Press("i", "down", "down", "down", "down", "space") // an unsaved edit in the form
 	hs.Press("esc")
 	hs.openProfile("lost")
-	hs.Press("v")
+	hs.Press("m")
 	if hs.m.prof.p.ID != "reviewer" || !strings.Contains(statusText(hs), "unsaved edits") {
 		t.Fatalf("v opened lost over reviewer's edits: %q", statusText(hs))
 	}
@@ -256,7 +256,7 @@ func TestProfileRawRefusedKeepsTheOtherDraftsView(t *testing.T) {
 		t.Fatal("the refused v switched reviewer's editor to raw JSON")
 	}
 	hs.openProfile("lost")
-	hs.Press("v")
+	hs.Press("m")
 	if hs.m.profRaw {
 		t.Fatal("the refused v left the raw view flag set")
 	}

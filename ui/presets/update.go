@@ -14,7 +14,9 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
 	// A message answers the key before this one; whatever this key does
-	// sets its own, else the line falls back to the draft's state.
+	// sets its own, else the line falls back to the draft's state. v shows
+	// the one the key found whole (focused).
+	m.wholeNote = m.status
 	m.setStatus("", false)
 	if m.dlg != nil {
 		return m.dialogKey(msg)
@@ -85,18 +87,16 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.reloadProfiles(), true
 	case key.Matches(msg, k.Reload):
 		return m.confirmDiscard("Reload from disk", m.reload), true
-	case key.Matches(msg, k.New):
-		return m.promptNew(), true
 	case key.Matches(msg, k.Preview):
 		return m.togglePreview(), true
 	case key.Matches(msg, k.Import):
 		return m.promptImport(), true
 	case key.Matches(msg, k.DraftDiff):
 		return m.openDraftDiff(), true
+	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
+		return m.focusKey(msg)
 	case m.showProfile || m.d == nil:
 		return nil, false
-	case key.Matches(msg, m.com.Keys.Copy):
-		return m.copySelection(), true
 	case key.Matches(msg, k.Undo):
 		return m.undo(), true
 	case key.Matches(msg, k.Redo):

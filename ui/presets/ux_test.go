@@ -143,7 +143,7 @@ func TestFullHelpWhileAFormHasFocusLeavesOutKeysTheFormSwallows(t *testing.T) {
 		t.Errorf("? help lists panel keys the form takes: %v", helpKeys(all))
 	}
 	shown := hs.m.showPreview
-	hs.Press("v")
+	hs.Press("P")
 	if hs.m.showPreview != shown || hs.m.focus != paneEditor {
 		t.Fatal("v reached the panel instead of the form")
 	}
@@ -168,7 +168,7 @@ func TestProfilesFooterOffersTheWayBack(t *testing.T) {
 // picker they do nothing: the footer must offer the keys that act there.
 func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
-	hs.Press("n") // new preset: a prompt
+	hs.Press("a") // new preset: a prompt
 	if hs.m.dlg == nil || hs.m.dlg.kind != "prompt" {
 		t.Fatal("n should prompt for an id")
 	}
@@ -197,7 +197,7 @@ func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 func TestDialogKeysFollowRebinding(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.m.keys.Submit = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "accept"))
-	hs.Press("n")
+	hs.Press("a")
 	hs.Press("enter")
 	if hs.m.dlg == nil {
 		t.Fatal("enter no longer accepts once accept is rebound")

@@ -7,10 +7,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/ui/components/transcript"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
-// copiedMsg is a text ready for the clipboard, or why it is not; the
+// copiedMsg is a text ready for the clipboard (Y: the context), or the
+// note of a copy the kit made (y: common.Copy), or why it failed; the
 // note goes to the pane where the copy was asked for.
 type copiedMsg struct {
 	pane pane
@@ -19,19 +20,14 @@ type copiedMsg struct {
 	err  error
 }
 
-// copyEntry copies entry idx to the system clipboard (OSC 52): a message's
-// text (tool output for tool results), otherwise the entry's JSON line.
-// Decoding runs in a command; the text is sanitised first because
-// clipboards end up pasted into terminals.
+// copyEntry copies entry idx (entryWhole) through the kit; the note goes
+// to pane from.
 func (m *Model) copyEntry(idx int, from pane) tea.Cmd {
-	if m.ls == nil || idx < 0 || idx >= len(m.ls.rows) {
+	w, ok := m.entryWhole(idx)
+	if !ok {
 		return nil
 	}
-	ls := m.ls
-	return func() tea.Msg {
-		text := transcript.Text(&ls.sess.Entries[idx])
-		return copiedMsg{pane: from, text: text, note: fmt.Sprintf("copied entry %s (%d chars)", ls.entryID(idx), len([]rune(text)))}
-	}
+	return common.Copy(w, func(note string, err error) tea.Msg { return copiedMsg{pane: from, note: note, err: err} })
 }
 
 // copyContext copies the request at entry idx as JSON, the request
@@ -79,11 +75,15 @@ func copyResult(res *contextResult, ask copyAsk) tea.Cmd {
 	}
 }
 
-// applyCopied puts a ready text on the clipboard and says so in the pane
-// it was asked from.
+// applyCopied puts a ready text on the clipboard (the kit's OSC 52,
+// sanitised: clipboards end up pasted into terminals) and says so in the
+// pane it was asked from.
 func (m *Model) applyCopied(msg copiedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.setStatus(msg.pane, "copy: "+msg.err.Error(), true)
 	}
-	return tea.Batch(tea.SetClipboard(msg.text), m.setStatus(msg.pane, msg.note, false))
+	if msg.text == "" {
+		return m.setStatus(msg.pane, msg.note, false) // common.Copy put it there
+	}
+	return tea.Batch(common.Clipboard(msg.text), m.setStatus(msg.pane, msg.note, false))
 }

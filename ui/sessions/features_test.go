@@ -112,7 +112,7 @@ func TestBadFilesAreShownNotFatal(t *testing.T) {
 		hs.jump(p, "", "")
 		for pn := panePicker; pn < paneCount; pn++ {
 			hs.focusOn(pn)
-			hs.Press("down", "enter", "left", "right", "space", "t", "c", "s", "esc", "esc")
+			hs.Press("down", "enter", "left", "right", "space", "ctrl+t", "c", "s", "esc", "esc")
 			v := hs.view()
 			if len(strings.Split(v, "\n")) != 30 {
 				t.Fatalf("%s: view does not fill the pane", name)
@@ -164,9 +164,9 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.focusOn(panePicker)
-	hs.Press("a")
+	hs.Press("*")
 	if !hs.m.picker.all || hs.m.picker.list.Total() != 3 {
-		t.Fatalf("a should list every project's sessions, got %d", hs.m.picker.list.Total())
+		t.Fatalf("* should list every project's sessions, got %d", hs.m.picker.list.Total())
 	}
 	if v := ansi.Strip(hs.view()); !strings.Contains(v, "all projects") || !strings.Contains(v, "other") {
 		t.Fatalf("the picker should say it lists all projects and show each project:\n%s", v)
@@ -174,9 +174,9 @@ func TestPickerScopeListsAllProjects(t *testing.T) {
 	if hs.m.ls.file != paths["rounding"] {
 		t.Fatal("switching the scope must not change the open session")
 	}
-	hs.Press("a")
+	hs.Press("*")
 	if hs.m.picker.all || hs.m.picker.list.Total() != 2 {
-		t.Fatal("a again returns to this project's sessions")
+		t.Fatal("* again returns to this project's sessions")
 	}
 }
 

@@ -206,15 +206,15 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	switch {
 	case m.mode == modeContext && m.focus == paneDetail:
-		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, k.Back}
+		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Back}
+		return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
 	case m.focus == panePicker:
 		var bs []key.Binding
 		if m.picker.list.Len() > 0 {
 			bs = append(bs, k.Open)
 		}
-		bs = append(bs, k.Filter, k.Scope)
+		bs = append(bs, k.Filter, k.Scope, m.com.Keys.View)
 		if m.ls != nil {
 			bs = append(bs, m.followHint()) // follows the open session
 		}
@@ -233,13 +233,10 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.mode == modeContext {
 			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
-		bs = append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats)
-		if m.ls != nil && m.ls.skippedCount() > 0 {
-			bs = append([]key.Binding{k.Skipped}, bs...)
-		}
-		return bs
+		// The skipped lines' key is in the timeline's mark (skippedMark).
+		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View)
 	default:
-		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, k.CopyContext, k.Context, k.Back}
+		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back}
 	}
 }
 
@@ -269,7 +266,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
 		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
-		{m.com.Keys.Copy, k.CopyContext, k.PiContext},
+		{m.com.Keys.Copy, k.CopyContext, k.PiContext, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }
 

@@ -242,10 +242,10 @@ func TestDetailExpandThinkingAndCacheKeys(t *testing.T) {
 		t.Fatalf("thinking must be hidden by default:\n%s", view)
 	}
 	before := len(m.detail.cache)
-	hs.Press("t")
+	hs.Press("ctrl+t")
 	view = ansi.Strip(hs.view())
 	if !strings.Contains(view, "I should read src/invoice.ts first.") {
-		t.Fatalf("t should show thinking:\n%s", view)
+		t.Fatalf("ctrl+t should show thinking:\n%s", view)
 	}
 	if len(m.detail.cache) != before+1 {
 		t.Fatal("toggling thinking is a new rendering (new cache key), not an in-place edit")

@@ -90,10 +90,12 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	if refresh {
 		cmds = append(cmds, m.refreshModes())
 	}
-	if len(ls.notes) > 0 && !refresh { // what reading skipped or repaired, once per open
+	// What reading repaired, once per open; skipped lines are said by the
+	// timeline's mark, which names the key that lists them with the rest.
+	if len(ls.notes) > 0 && !refresh && ls.skippedCount() == 0 {
 		note := ls.notes[0]
 		if more := len(ls.notes) - 1; more > 0 {
-			note += fmt.Sprintf(" (+%d more; %s lists the skipped lines)", more, m.keys.Skipped.Help().Key)
+			note += fmt.Sprintf(" (+%d more; %s lists them)", more, m.keys.Skipped.Help().Key)
 		}
 		cmds = append(cmds, m.setStatus(paneTimeline, note, false))
 	}

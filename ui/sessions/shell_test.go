@@ -165,6 +165,24 @@ func TestSkippedLinesAreMarkedAndListed(t *testing.T) {
 	}
 }
 
+// Issue 21: the timeline's border said the lines were skipped twice (the
+// mark and the note of the open, cut) and the footer named the key a
+// third time. The mark says it, once, with its key.
+func TestSkippedLinesAreSaidOnce(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		hs, _ := openGuarded(t, size.w, size.h)
+		hs.focusOn(paneTimeline)
+		if v := ansi.Strip(hs.view()); strings.Count(v, "skipped") != 1 {
+			t.Fatalf("%dx%d: the skipped lines are said %d times:\n%s", size.w, size.h, strings.Count(v, "skipped"), v)
+		}
+		for _, b := range hs.m.ShortHelp() {
+			if b.Help().Key == hs.m.keys.Skipped.Help().Key {
+				t.Fatalf("%dx%d: the footer names %s again", size.w, size.h, b.Help().Key)
+			}
+		}
+	}
+}
+
 // Picker filter: enter applies and opens in one press, ctrl+u clears the
 // line, esc clears an applied filter, and clearing keeps the cursor on
 // the selected session.

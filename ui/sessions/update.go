@@ -38,6 +38,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reload()
 	case key.Matches(msg, k.Follow):
 		return m.followKey()
+	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext && m.ls != nil:
+		// y in the Context view copies what it shows, as Y does (copy.go).
+		return m.copyContext(m.currentEntry(), m.focus)
+	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
+		cmd, _ := m.focusKey(msg)
+		return cmd
 	case m.ls == nil:
 		return m.navigate(msg)
 	case key.Matches(msg, k.GotoEntry):
@@ -56,12 +62,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Thinking):
 		m.detail.thinking = !m.detail.thinking
 		return nil
-	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext:
-		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.PiContext) && m.mode == modeContext:
 		return m.togglePiContext()
-	case key.Matches(msg, m.com.Keys.Copy):
-		return m.copyEntry(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.CopyContext):
 		return m.copyContext(m.currentEntry(), m.focus)
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:

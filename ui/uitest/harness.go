@@ -2,6 +2,7 @@ package uitest
 
 import (
 	"math/rand/v2"
+	"os/exec"
 	"reflect"
 	"testing"
 	"time"
@@ -39,6 +40,12 @@ type Harness[M any] struct {
 	// Jumps records every common.JumpMsg a command sent (the model hears
 	// it too, as every panel does from the root).
 	Jumps []common.JumpMsg
+	// Clipboard records every text a command put on the clipboard
+	// (tea.SetClipboard, OSC 52), in order.
+	Clipboard []string
+	// Shown records every Whole a command asked the root to show whole
+	// (common.ViewWholeMsg; the model hears it too).
+	Shown []common.Whole
 	// Delivered counts the messages that reached the model's Update.
 	Delivered int
 	// announced is the selection the model was last told about.
@@ -281,6 +288,13 @@ func (h *Harness[M]) deliver(msg tea.Msg) []tea.Cmd {
 		return nil
 	case common.JumpMsg:
 		h.Jumps = append(h.Jumps, msg)
+	case common.ViewWholeMsg:
+		if msg.Err == nil {
+			h.Shown = append(h.Shown, msg.Whole)
+		}
+	}
+	if text, ok := clipboard(msg); ok {
+		h.Clipboard = append(h.Clipboard, text)
 	}
 	if cmds, ok := sequence(msg); ok {
 		// A sequence runs its commands one after another, each message
@@ -329,6 +343,27 @@ func sequence(msg tea.Msg) ([]tea.Cmd, bool) {
 		cmds[i], _ = v.Index(i).Interface().(tea.Cmd)
 	}
 	return cmds, true
+}
+
+// clipboard reads bubbletea's internal message of tea.SetClipboard.
+func clipboard(msg tea.Msg) (string, bool) {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.String || v.Type() != clipboardType {
+		return "", false
+	}
+	return v.String(), true
+}
+
+// clipboardType is the type of tea.SetClipboard's message.
+var clipboardType = reflect.TypeOf(tea.SetClipboard("")())
+
+// RunPrograms makes com hand the terminal to programs (the pager) the way
+// a test can: the program runs at once with the standard input it was
+// given and no terminal, and its callback's message is delivered.
+func RunPrograms(com *common.Common) {
+	com.Exec = func(cmd *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+		return func() tea.Msg { return done(cmd.Run()) }
+	}
 }
 
 // isExec reports bubbletea's internal message of tea.ExecProcess.

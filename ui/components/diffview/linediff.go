@@ -338,3 +338,24 @@ func splitKeepingEnds(s string) []string {
 }
 
 func endsWithNewline(s string) bool { return strings.HasSuffix(s, "\n") }
+
+// Unified is the diff as plain unified text in context mode c: git's
+// hunk headers, each line prefixed with " ", "-" or "+", and "\ No
+// newline at end of file" where a side lacks it — what y copies and v
+// shows of a line diff, whatever the view's layout and width.
+func (d *LineDiff) Unified(c ContextMode) string {
+	var b strings.Builder
+	for _, r := range d.unified[c%contextModes] {
+		switch r.kind {
+		case rowHunk, rowMessage:
+			b.WriteString(r.note)
+		case rowNoNL:
+			b.WriteString(`\ No newline at end of file`)
+		case rowLine:
+			l := d.lines[r.left]
+			b.WriteString(map[LineKind]string{LineEqual: " ", LineDelete: "-", LineInsert: "+"}[l.Kind] + l.Text)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -181,3 +181,19 @@ func TestSplitPairsRemovedWithAdded(t *testing.T) {
 		}
 	}
 }
+
+// Unified is the text y copies of a line diff: git's shape, every line
+// whole, in the view's context mode.
+func TestUnifiedText(t *testing.T) {
+	d := NewLineDiff("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nc\nD\ne\nf\ng")
+	want := "@@ -4,4 +4,4 @@\n-d\n+D\n e\n f\n-g\n+g\n\\ No newline at end of file\n"
+	if got := d.Unified(ContextChanges); got == "" || !strings.Contains(got, "-d\n+D\n") {
+		t.Fatalf("changes only: %q", got)
+	}
+	if got := d.Unified(ContextThree); !strings.HasPrefix(got, "@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n") || !strings.HasSuffix(got, "+g\n\\ No newline at end of file\n") {
+		t.Fatalf("three lines of context:\n%s\nwant like:\n%s", got, want)
+	}
+	if got := NewLineDiff("x\n", "x\n").Unified(ContextChanges); got != "no line changes (1 lines identical)\n" {
+		t.Fatalf("identical: %q", got)
+	}
+}

@@ -48,7 +48,7 @@ func TestOpensOnTheFirstChangeAndDiffsLines(t *testing.T) {
 		t.Fatalf("line diff +%d -%d", d.Added(), d.Removed())
 	}
 	k := keymap.DefaultPayloads()
-	for _, name := range []string{"j", "enter", "v", "c", "w"} {
+	for _, name := range []string{"j", "enter", "|", "c", "w"} {
 		handled, cmd := m.Update(uitest.Key(name), k)
 		if !handled {
 			t.Fatalf("%s not handled", name)

@@ -26,7 +26,8 @@ type textEditor struct {
 	// row and col are the cursor (col counts runes, 0..len(line)); want is
 	// the column up/down aim for.
 	row, col, want int
-	// top is the first line shown, left the first cell of every line.
+	// top is the first line shown, left the first cell of the cursor's
+	// line on screen.
 	top, left int
 	// height is the last view's text height (paging).
 	height int
@@ -271,8 +272,11 @@ func (e *textEditor) deleteAfter() bool {
 }
 
 // view draws the lines on screen in width×height cells: a line-number
-// gutter, then each line from the first visible cell, the cursor reversed.
-// The window scrolls to keep the cursor in view.
+// gutter, then each line, the cursor reversed. The window scrolls to keep
+// the cursor in view: down through the lines, and sideways on the
+// cursor's line only (as nano does) — the other lines keep their start on
+// screen, a line longer than the window ending in "…", so moving along a
+// long line never blanks the short ones around it (issue 21).
 func (e *textEditor) view(st *themes.Styles, width, height int) []string {
 	e.height = max(1, height)
 	if e.row < e.top {
@@ -301,7 +305,7 @@ func (e *textEditor) view(st *themes.Styles, width, height int) []string {
 		num := st.Text.Muted.Render(fmt.Sprintf("%*d ", gutter, r+1))
 		text := sanitize.Line(string(e.lines[r]))
 		if r != e.row {
-			out = append(out, num+ansi.Cut(text, e.left, e.left+textW))
+			out = append(out, num+ansi.Truncate(text, textW, "…"))
 			continue
 		}
 		before := sanitize.Line(string(e.lines[r][:e.col]))

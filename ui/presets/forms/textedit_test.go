@@ -156,3 +156,26 @@ func FuzzTextEditor(f *testing.F) {
 		}
 	})
 }
+
+// Issue 21: with the cursor at the end of a long line, the editor
+// scrolled every line sideways and the short ones went blank. Only the
+// cursor's line scrolls; the others keep their start on screen.
+func TestTextEditorScrollsOnlyTheCursorLineSideways(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	long := `  "description": "` + strings.Repeat("sonnet at medium thinking ", 6) + `",`
+	e := newTestEditor("{\n  \"id\": \"tdd-worker\",\n" + long + "\n  \"autoActivate\": true\n}")
+	e.press("down", "down", "end")
+	lines := e.view(&st, 40, 10)
+	for i, want := range []string{"{", `"id": "tdd-worker"`, "", `"autoActivate": true`, "}"} {
+		got := ansi.Strip(lines[i])
+		if want != "" && !strings.Contains(got, want) {
+			t.Errorf("line %d lost its text while the cursor's line scrolls: %q", i+1, got)
+		}
+	}
+	if got := ansi.Strip(lines[2]); !strings.Contains(got, `thinking ",`) {
+		t.Errorf("the cursor's line shows its end: %q", got)
+	}
+	if got := ansi.Strip(lines[1]); ansi.StringWidth(got) > 40 {
+		t.Errorf("a line is wider than the editor: %q", got)
+	}
+}

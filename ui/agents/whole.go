@@ -1,0 +1,94 @@
+package agents
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/transcript"
+)
+
+// What y, v and o act on in the Agents panel (docs/KEYS.md): the selected
+// agent's detail, whole (the task, every field and the recent activity
+// uncut), or in a transcript the entry at the top of the view.
+
+// unlimited is the width the detail is laid out at for its whole text.
+const unlimited = 1 << 16
+
+// copiedMsg reports a copy the kit made, for the status line.
+type copiedMsg struct {
+	note string
+	err  error
+}
+
+// focusKey answers y, v and o; ok is false for other keys.
+func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	if note != "" {
+		m.setStatus(note, false)
+	}
+	return cmd, ok
+}
+
+// applyCopied says what was copied, or why not.
+func (m *Model) applyCopied(msg copiedMsg) {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return
+	}
+	m.setStatus(msg.note, false)
+}
+
+// focused is the thing under the focus, whole, with the status line
+// (cut in the border) as its note.
+func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.status
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
+	if m.screen == screenTranscript {
+		return m.transcriptEntryWhole()
+	}
+	a := m.selected()
+	if a == nil || m.tree == nil {
+		return common.Whole{}, false
+	}
+	runtime := "unknown"
+	if ms, _, ok := a.RuntimeAt(m.now); ok {
+		runtime = subagent.FormatDuration(ms)
+	}
+	act, haveAct := m.activity[activityKey(a)]
+	lines := m.buildDetail(a, unlimited, true, act, haveAct, runtime)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	return common.Whole{Title: "agent " + sanitize.Fold(a.Path), Text: strings.Join(out, "\n")}, true
+}
+
+// transcriptEntryWhole is the transcript's entry at the top of the view:
+// its text as the Session panel copies an entry (decoded in the command).
+func (m *Model) transcriptEntryWhole() (common.Whole, bool) {
+	at := -1
+	for i, s := range m.tr.starts {
+		if s <= m.tr.offset {
+			at = i
+		}
+	}
+	if at < 0 && len(m.tr.starts) > 0 {
+		at = 0 // the view's top is above the first entry (the earlier-page note)
+	}
+	if at < 0 || at >= len(m.tr.entries) {
+		return common.Whole{}, false
+	}
+	e := m.tr.entries[at]
+	return common.Whole{Title: "entry " + sanitize.Fold(e.ID) + " of " + sanitize.Fold(m.tr.path), Load: func() (string, error) {
+		return transcript.Text(e), nil
+	}}, true
+}

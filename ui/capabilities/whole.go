@@ -1,0 +1,117 @@
+package capabilities
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// What y, v and o act on in the Capabilities panel (docs/KEYS.md): in the
+// library, the detail and the bindings view the capability under the
+// library's cursor — every field whole (the file's path, the revision,
+// each diagnostic) and its content as written; in the session pane the
+// active snapshot under the cursor with its frozen text. The status line,
+// cut to the screen's width, comes whole above it in the overlay.
+
+// copiedMsg reports a copy the kit made, for the status line.
+type copiedMsg struct {
+	note string
+	err  error
+}
+
+// focusKey answers y, v and o; ok is false for other keys.
+func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	if note != "" {
+		m.setStatus(note, false)
+	}
+	return cmd, ok
+}
+
+// applyCopied says what was copied, or why not.
+func (m *Model) applyCopied(msg copiedMsg) {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return
+	}
+	m.setStatus(msg.note, false)
+}
+
+// focused is the thing under the focus, whole.
+func (m *Model) focused() (common.Whole, bool) {
+	var w common.Whole
+	if m.focus == paneSession {
+		a, ok := m.view.selectedActive()
+		if !ok {
+			return w, false
+		}
+		w = common.Whole{Title: "snapshot " + sanitize.Fold(a.Snapshot.ActivationID), Text: snapshotText(a)}
+	} else {
+		c := m.selectedCapability()
+		if c == nil {
+			return w, false
+		}
+		r, _ := m.list.Selected()
+		w = common.Whole{Title: "capability " + sanitize.Fold(c.Key()), Text: capabilityText(c, r.boundBy)}
+	}
+	w.Note = m.status
+	return w, true
+}
+
+// capabilityText is a capability whole: what the detail pane shows, with
+// nothing cut, then its content as written.
+func capabilityText(c *resources.Capability, boundBy string) string {
+	cp := c.Capability
+	var b strings.Builder
+	line := func(k, v string) { fmt.Fprintf(&b, "%-10s %s\n", k, v) }
+	b.WriteString(c.Key() + "  " + cp.DisplayName() + "\n")
+	if cp.Description != nil && *cp.Description != "" {
+		b.WriteString(*cp.Description + "\n")
+	}
+	line("file", c.Path)
+	line("revision", c.SourceRevision)
+	tools := toolPatchText(cp.Tools)
+	if tools == "" {
+		tools = "no tool changes"
+	}
+	line("tools", tools)
+	if boundBy == "" {
+		boundBy = "no Preset"
+	}
+	line("bound by", boundBy)
+	if len(c.Diagnostics) == 0 {
+		line("status", "valid")
+	}
+	for _, d := range c.Diagnostics {
+		b.WriteString(string(d.Level) + ": " + d.Message + "\n")
+	}
+	b.WriteString("\n" + cp.Content)
+	return b.String()
+}
+
+// snapshotText is an active snapshot whole: its card's lines uncut and
+// the frozen text the model receives.
+func snapshotText(a capability.Active) string {
+	s := a.Snapshot
+	src := s.SourceLabel()
+	if id := s.BindingID(); id != "" {
+		src += " via " + id
+	}
+	var b strings.Builder
+	b.WriteString(s.ActivationID + " · " + src + " · " + string(a.Actor) + "\n")
+	if s.Name != nil {
+		b.WriteString(*s.Name + " · ")
+	}
+	b.WriteString(s.Fingerprint + "\n")
+	if tools := toolPatchText(s.Tools); tools != "" {
+		b.WriteString("tools " + tools + "\n")
+	}
+	b.WriteString("\n" + s.Content)
+	return b.String()
+}

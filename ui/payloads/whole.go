@@ -1,0 +1,77 @@
+package payloads
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// What y, v and o act on in the Payloads panel (docs/KEYS.md): the
+// selected block, or in the line diff its diff, with the lines above the
+// panes whole — which requests, the cause, the recorded cache use — so
+// nothing the header cuts is out of reach; in the requests list the
+// request under the cursor.
+
+// copiedMsg reports a copy the kit made, for the header's status line.
+type copiedMsg struct {
+	note string
+	err  error
+}
+
+// focusKey answers y, v and o; ok is false for other keys.
+func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	if note != "" {
+		m.setStatus(note, false)
+	}
+	return cmd, ok
+}
+
+// applyCopied says what was copied (or why not) in the status line.
+func (m *Model) applyCopied(msg copiedMsg) {
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return
+	}
+	m.setStatus(msg.note, false)
+}
+
+// focused is the thing under the focus, whole, with the status line as
+// its note.
+func (m *Model) focused() (common.Whole, bool) {
+	w, ok := m.focusedWhole()
+	w.Note = m.status
+	return w, ok
+}
+
+func (m *Model) focusedWhole() (common.Whole, bool) {
+	if m.mode == modeRequests {
+		r, ok := m.reqs.Selected()
+		if !ok {
+			return common.Whole{}, false
+		}
+		text := strings.TrimSpace(m.reqSummary) + "\n\nrequest for " + r.entry + "\n" + r.figures
+		if r.predicted != "" {
+			text += "\n" + r.predicted
+		}
+		return common.Whole{Title: "the request for " + r.entry, Text: text + "\nreference " + r.ref + "\nagainst " + r.prevRef}, true
+	}
+	return m.view.Whole(m.headerText())
+}
+
+// headerText is the header's lines whole, without styling, and without
+// the status message that may stand in for the cause or the cache line
+// (the overlay shows it as the note).
+func (m *Model) headerText() string {
+	lines := m.headerWith(&m.com.Styles, "")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l = strings.TrimRight(ansi.Strip(l), " "); l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -56,19 +56,8 @@ func (c *CapabilityListCmd) Run(g *Globals) error {
 	return nil
 }
 
-func toolPatchText(p capability.ToolPatch) string {
-	var parts []string
-	for _, t := range p.Add {
-		parts = append(parts, "+"+t)
-	}
-	for _, t := range p.Remove {
-		parts = append(parts, "-"+t)
-	}
-	if len(parts) == 0 {
-		return "no tool changes"
-	}
-	return strings.Join(parts, " ")
-}
+// toolPatchText is the patch ("+a +b -c"), or "no tool changes".
+func toolPatchText(p capability.ToolPatch) string { return cmp.Or(p.String(), "no tool changes") }
 
 func stringsJSON(list []string) []any {
 	out := make([]any, len(list))

@@ -8,7 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // PresetCmd groups the preset commands.
@@ -103,7 +103,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 // presetSelection is the Preset a session has active at an entry.
 type presetSelection struct {
 	sessionID, entryID string
-	active             session.ActivePreset
+	active             replay.ActivePreset
 	preset             *resources.Preset // nil: none, unrecorded or not resolvable
 }
 
@@ -123,8 +123,8 @@ func (c *PresetListCmd) sessionSelection(g *Globals, lib *resources.Library) (*p
 	if err != nil {
 		return nil, err
 	}
-	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: session.ActivePresetAt(s, index)}
-	if sel.active.Choice == session.PresetSelected {
+	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: replay.ActivePresetAt(s, index)}
+	if sel.active.Choice == replay.PresetSelected {
 		if p, err := lib.ResolvePreset(sel.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
 			sel.preset = p
 		}
@@ -137,9 +137,9 @@ func (s *presetSelection) describe() string {
 	switch {
 	case s.preset != nil:
 		return "active Preset " + s.preset.Key()
-	case s.active.Choice == session.PresetDisabled:
+	case s.active.Choice == replay.PresetDisabled:
 		return "Presets switched off (none)"
-	case s.active.Choice == session.PresetSelected:
+	case s.active.Choice == replay.PresetSelected:
 		return sanitize.Clip(s.active.Selector, 60) + " is recorded but does not resolve here (pi-forge falls back to auto-activation)"
 	}
 	return "no Preset recorded on the branch (auto-activation applies)"

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // compileInputs are the flags shared by `preset compile` and `preset preview`.
@@ -43,7 +44,7 @@ type compileJob struct {
 }
 
 // load reads the preset and builds what it compiles against: the run
-// context at --session/--leaf (session.RunContextAt, as the Presets panel
+// context at --session/--leaf (replay.RunContextAt, as the Presets panel
 // builds it) or Pi's defaults for the workspace, then the --runtime,
 // --base and --messages overrides.
 func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
@@ -77,7 +78,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	} else if in.Leaf != "" {
 		return nil, fail(exitUsage, "--leaf needs --session")
 	}
-	var defaults session.Defaults
+	var defaults replay.Defaults
 	var fresh compile.ToolSelection
 	if in.Runtime == "" || in.Base == "" { // both flags given: the defaults are not needed
 		// What a fresh session would start with: Pi's runtime with the
@@ -92,7 +93,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return rt, base, err
 		}
 	}
-	rc, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	rc, err := replay.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil {
 		return nil, err
 	}

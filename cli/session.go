@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // SessionCmd groups the Pi session commands.
@@ -208,7 +209,7 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	sp, err := session.SystemPromptAt(s, i)
+	sp, err := replay.SystemPromptAt(s, i)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 // LLM messages with the system prompt rendered as Pi presents it to that
 // model (one leading prompt, or in-place updates when the model supports
 // mid-conversation system messages).
-func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres session.Presentation) {
+func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres replay.Presentation) {
 	model := "none"
 	if ctx.Model != nil {
 		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")

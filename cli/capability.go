@@ -310,8 +310,8 @@ type CapabilityNewCmd struct {
 	Name        string   `help:"Display name."`
 	Description string   `help:"One-line description."`
 	Content     string   `help:"Instruction text (literal, never a template); - reads it from standard input." placeholder:"TEXT"`
-	Add         []string `help:"Tool the capability adds while active (repeatable)." placeholder:"TOOL"`
-	Remove      []string `help:"Tool the capability removes while active (repeatable)." placeholder:"TOOL"`
+	Add         []string `sep:"none" help:"Tool the capability adds while active; one name each time (a tool name may contain a comma): repeat the flag for several." placeholder:"TOOL"`
+	Remove      []string `sep:"none" help:"Tool the capability removes while active; one name each time: repeat the flag for several." placeholder:"TOOL"`
 	JSON        bool     `name:"json" help:"Print {scope, id, path, sourceRevision}."`
 }
 

@@ -80,7 +80,7 @@ func stringsJSON(list []string) []any {
 
 // CapabilityShowCmd shows one capability.
 type CapabilityShowCmd struct {
-	Selector string `arg:"" help:"Capability selector: id, project:id or global:id."`
+	Selector string `arg:"" help:"Capability selector: id, project:id or global:id." predictor:"capability"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, sourceRevision, errors, warnings, usable, capability, diagnostics}."`
 }
 
@@ -113,7 +113,7 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 
 // CapabilityValidateCmd validates capabilities.
 type CapabilityValidateCmd struct {
-	Selectors []string `arg:"" optional:"" help:"Capabilities to validate (default: every capability file)."`
+	Selectors []string `arg:"" optional:"" help:"Capabilities to validate (default: every capability file)." predictor:"capability"`
 	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
 }
 
@@ -177,7 +177,7 @@ func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, k
 
 // CapabilityBindingsCmd shows a preset's capability bindings.
 type CapabilityBindingsCmd struct {
-	Preset string `arg:"" help:"Preset selector whose bindings to resolve."`
+	Preset string `arg:"" help:"Preset selector whose bindings to resolve." predictor:"preset"`
 	JSON   bool   `name:"json" help:"Print {preset, error, bindings:[{index, id, ref, modelCallable, source, effective, error, diagnostics}]}."`
 }
 
@@ -278,7 +278,7 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 
 // CapabilityDeleteCmd deletes a capability.
 type CapabilityDeleteCmd struct {
-	Selector string `arg:"" help:"Capability to delete."`
+	Selector string `arg:"" help:"Capability to delete." predictor:"capability"`
 	Revision string `required:"" help:"The sourceRevision you last saw (capability show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }

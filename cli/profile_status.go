@@ -14,8 +14,8 @@ import (
 
 // ProfileStatusCmd reports the last applied profile of a session.
 type ProfileStatusCmd struct {
-	Session string `required:"" help:"Pi session file to read the provenance entries (pi-forge-agent-profile-state) from." placeholder:"FILE"`
-	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
+	Session string `required:"" help:"Pi session file to read the provenance entries (pi-forge-agent-profile-state) from." placeholder:"FILE" predictor:"session"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID" predictor:"entry"`
 	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}; the tools drift, forgebench's own check, adds a note saying so."`
 }
 

@@ -15,7 +15,7 @@ import (
 
 // SessionTailCmd follows a session file that Pi is writing.
 type SessionTailCmd struct {
-	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one." predictor:"session"`
 	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
 	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with control and format characters and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
 }

@@ -13,6 +13,8 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/muesli/mango v0.2.0
+	github.com/muesli/roff v0.1.0
 	github.com/posener/complete v1.2.3
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/sergi/go-diff v1.4.4

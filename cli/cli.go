@@ -40,6 +40,7 @@ type CLI struct {
 	Fingerprint FingerprintCmd `cmd:"" help:"Print the sha256:v1 canonical-JSON fingerprint of a JSON document."`
 	Version     VersionCmd     `cmd:"" help:"Print version, commit and build date."`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Man         ManCmd         `cmd:"" help:"Print the manual page, forgebench(1), as roff (view it with: forgebench man | man -l -)."`
 }
 
 // exitError carries an exit code to Run; its message goes to stderr.

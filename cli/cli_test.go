@@ -25,7 +25,7 @@ func TestHelpListsEveryCommandGroup(t *testing.T) {
 	for _, group := range []string{
 		"preset list", "preset migrate-stacks", "capability enable-bound", "profile preview",
 		"session context", "session tail", "agents transcript", "payload diff", "template render",
-		"fingerprint", "version", "--cwd", "--agent-dir", "--forge-dir", "--theme", "--demo",
+		"fingerprint", "version", "completion", "man", "--cwd", "--agent-dir", "--forge-dir", "--theme", "--demo",
 	} {
 		if !strings.Contains(out, group) {
 			t.Errorf("--help does not mention %q", group)

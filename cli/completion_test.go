@@ -60,7 +60,7 @@ func TestCompletionOffersCommandsAndFlags(t *testing.T) {
 		}
 	}
 	got := values(completeLine(t, "forgebench "))
-	for _, cmd := range []string{"agents", "capability", "completion", "preset", "session", "version"} {
+	for _, cmd := range []string{"agents", "capability", "completion", "man", "preset", "session", "version"} {
 		if !contains(got, cmd) {
 			t.Errorf("the commands %q lack %s", got, cmd)
 		}

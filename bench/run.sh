@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance budgets of issue 13, measured as a user meets them: every
+# The performance budgets of issues 13 and 20, measured as a user meets them: every
 # command runs as a fresh process several times (after a warm-up run, the
 # inputs in the page cache), and the script prints the median and spread
 # of wall time and CPU time, peak RSS and peak private memory (RssAnon,
@@ -14,8 +14,9 @@
 #
 # Inputs are generated once, deterministically, into BENCH_DIR (default
 # ~/.cache/forgebench-bench): 100 MB sessions of few large and of many
-# small entries, a 1 GB session, a project with 2,000 sessions and a
-# pi-subagent tree of 100,000 agents. BENCH_SKIP=pi,1g,tui,go,agents leaves
+# small entries, a 1 GB session, a project with 2,000 sessions, a
+# pi-subagent tree of 100,000 agents and a saved request of two million
+# fields (payload show). BENCH_SKIP=pi,1g,tui,go,agents leaves
 # parts out. The exit status is 1 when a budget
 # fails.
 set -euo pipefail
@@ -68,6 +69,12 @@ if ! skip agents && [ "$(cat "$data/tree.stamp" 2>/dev/null)" != "100000 v1" ]; 
   echo "100000 v1" >"$data/tree.stamp"
 fi
 mkdir -p "$tree/project"
+# A saved request of two million fields (issue 20): payload show.
+if [ "$(cat "$data/payload.stamp" 2>/dev/null)" != "2000000 v1" ]; then
+  echo "generating $data/payload-2m.json …" >&2
+  "$BENCH_BIN/gen" -payload "$data/payload-2m.json" -keys 2000000 >/dev/null
+  echo "2000000 v1" >"$data/payload.stamp"
+fi
 printf '{"template":"Hello {{ runtime.cwd }}{%% if parameters.name %%}, {{ parameters.name | upper }}{%% endif %%}.","env":{"runtime":{"cwd":"/w"},"parameters":{"name":"ada"},"extensions":{}}}\n' >"$data/render.json"
 printf '{"stack":%s,"runtime":%s,"base":"You are pi.","messages":%s}\n' \
   "$(cat cli/testdata/reviewer.json)" "$(cat cli/testdata/runtime.json)" "$(cat cli/testdata/messages.json)" >"$data/compile.json"
@@ -109,7 +116,9 @@ for f in few small; do
   bench_measure "context leaf $f" -- "${fb[@]}" session context "$file" --json
   bench_measure "context mid $f" -- "${fb[@]}" session context "$file" --leaf "$mid" --json
   bench_measure "stats $f" -- "${fb[@]}" session stats "$file"
+  bench_measure "tree $f" -- "${fb[@]}" session tree "$file"
 done
+bench_measure "payload show 2M fields" -- "${fb[@]}" payload show "$data/payload-2m.json"
 bench_warm "$agent"/sessions/*/*.jsonl
 bench_measure "list 2000" -- "${fb[@]}" "${ws[@]}" session list
 if ! skip agents; then
@@ -121,6 +130,7 @@ fi
 if ! skip 1g; then
   bench_warm "$data/huge.jsonl"
   BENCH_RUNS=$huge_runs bench_measure "show 1 GB" -- "${fb[@]}" session show "$data/huge.jsonl" --json
+  BENCH_RUNS=$huge_runs bench_measure "tree 1 GB" -- "${fb[@]}" session tree "$data/huge.jsonl"
 fi
 bench_measure "hello-world" -stdin "$data/render.json" -- "$hello"
 bench_measure "template render --request -" -stdin "$data/render.json" -- "${fb[@]}" template render --request -
@@ -190,6 +200,10 @@ for f in few small; do
   fi
   row "session show --json, $f: private / file size" "$(awk -v a="$(bench_get "show $f" private)" -v s="$size" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
 done
+row "session tree, small: wall / session show --json" \
+  "$(awk -v a="$(bench_get "tree small" wall)" -v b="$(bench_get "show small" wall)" 'BEGIN{printf "%.2f", a/b}')" 2 "×"
+row "payload show, 2M fields: wall" "$(bench_get "payload show 2M fields" wall)" 3 "s"
+row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" private)" 300 "MiB"
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
 if ! skip agents; then
   row "agents list, 100,000 agents (154 MB state.json): wall" "$(bench_get "agents list 100k" wall)" 3 "s"
@@ -199,6 +213,10 @@ fi
 if ! skip 1g; then
   row "1 GB session (show): private / file size" \
     "$(awk -v a="$(bench_get "show 1 GB" private)" -v s="$(mib "$data/huge.jsonl")" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
+  row "1 GB session (tree): wall / session show --json" \
+    "$(awk -v a="$(bench_get "tree 1 GB" wall)" -v b="$(bench_get "show 1 GB" wall)" 'BEGIN{printf "%.2f", a/b}')" 2 "×"
+  row "1 GB session (tree): private / file size" \
+    "$(awk -v a="$(bench_get "tree 1 GB" private)" -v s="$(mib "$data/huge.jsonl")" 'BEGIN{printf "%.3f", a/s}')" 0.6 "×"
 fi
 hw=$(bench_get hello-world wall)
 for c in "template render --request -" "preset compile --request -"; do
@@ -209,5 +227,5 @@ for tsv in "$BENCH_BIN/gobench.tsv" "$BENCH_BIN/tui.tsv" "$BENCH_BIN/palette.tsv
   while IFS=$'\t' read -r name value budget unit; do row "$name" "$value" "$budget" "$unit"; done <"$tsv"
 done
 [ -z "$pi_pkg" ] && echo "(no Pi ratios: Pi 1.6.0 was not available)"
-echo "all Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./session/ ./ui/sessions/"
+echo "all Go benchmarks of the inner loops: go test -run '^\$' -bench . ./engine/forgev1/ ./engine/compile/ ./engine/sanitize/ ./session/ ./cli/ ./ui/sessions/"
 exit "$failed"

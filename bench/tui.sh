@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Session panel row of issue 13 as a user meets it: the real binary in
-# tmux at 160x48, a project with a small newest session and a 100 MB one.
+# The Session panel rows of issues 13 and 20 as a user meets them: the
+# real binary in tmux at 160x48, a project with a small newest session and
+# a 100 MB one (and the 1 GB session, for its peak private memory).
 # For each 100 MB shape, RUNS times: start forgebench, open the Session
 # panel (3), wait for the small session, move the picker to the big one
 # and press enter; the time until the timeline shows the big session's
@@ -137,11 +138,52 @@ for shape in few small; do
   [ -n "$p99" ] && printf 'Session panel, 100 MB %s: Update per key in a 100-key burst (p99)\t%s\t2\tms\n' "$shape" "$p99" >>"$out"
 done
 
+# The 1 GB session (issue 20): peak private memory (RssAnon, sampled every
+# 50 ms from selecting it until 10 s after its timeline is drawn) over the
+# file's size.
+if [ -f "$data/huge.jsonl" ] && [[ ",${BENCH_SKIP:-}," != *",1g,"* ]]; then
+  last=$(cat "$data/huge.last")
+  project="$work/huge/project" agent="$work/huge/agent"
+  mkdir -p "$project" "$work/huge/forge"
+  dir=$(go run ./bench/gen -agent-dir "$agent" -cwd "$project" -files 0 | cut -d' ' -f1)
+  ln "$data/huge.jsonl" "$dir/2026-11-01T09-00-00-000Z_big.jsonl" 2>/dev/null || cp "$data/huge.jsonl" "$dir/2026-11-01T09-00-00-000Z_big.jsonl"
+  cat "$data/huge.jsonl" >/dev/null
+  peaks=()
+  for run in $(seq "$runs"); do
+    sock="forgebench-bench-$$-huge-$run"
+    t new-session -d -s bench -x 160 -y 48 "exec '$bin' --cwd '$project' --agent-dir '$agent' --forge-dir '$work/huge/forge' --theme dark"
+    wait_for "1 Presets │ 2 Capabilities" 20
+    pid=$(t list-panes -t bench -F '#{pane_pid}')
+    t send-keys -t bench 3
+    peak=0 drawn=""
+    deadline=$((SECONDS + 120))
+    while [ $SECONDS -lt $deadline ]; do
+      kb=$(awk '/^RssAnon:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+      [ "${kb:-0}" -gt "$peak" ] && peak=$kb
+      if [ -z "$drawn" ] && screen | grep -qF -- "Timeline · branch → $last"; then drawn=$SECONDS; fi
+      [ -n "$drawn" ] && [ $((SECONDS - drawn)) -ge 10 ] && break
+      sleep 0.05
+    done
+    [ -n "$drawn" ] || echo "Session panel, 1 GB: the timeline was not drawn in 120 s" >&2
+    peaks+=("$peak")
+    t kill-server
+  done
+  median=$(printf '%s\n' "${peaks[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  size=$(stat -c %s "$data/huge.jsonl")
+  ratio=$(awk -v p="$median" -v s="$size" 'BEGIN { printf "%.3f", p * 1024 / s }')
+  printf '%-44s peak private %s MiB (median of %d, tmux) = %s × file\n' "Session panel, 1 GB" "$((median / 1024))" "$runs" "$ratio"
+  printf 'Session panel, 1 GB: private / file size\t%s\t0.6\t×\n' "$ratio" >>"$out"
+fi
+
 # Key frames while the big session loads: the harness test, in process.
-for shape in few small; do
+shapes=(few small)
+[ -f "$data/huge.jsonl" ] && [[ ",${BENCH_SKIP:-}," != *",1g,"* ]] && shapes+=(huge)
+for shape in "${shapes[@]}"; do
   line=$(FORGEBENCH_TIMING=1 FORGEBENCH_BIG_SESSION="$data/$shape.jsonl" go test ./ui/sessions/ \
     -run '^TestKeysStayResponsiveWhileABigSessionLoads$' -count=1 -v 2>&1 | grep -o 'key frames while loading: [0-9]*, p99 [^,]*, worst [^ ]*' | head -1 || true)
-  echo "Session panel, 100 MB $shape: $line (Update + View, harness)"
+  name="100 MB $shape"
+  [ "$shape" = huge ] && name="1 GB"
+  echo "Session panel, $name: $line (Update + View, harness)"
   p99=$(echo "$line" | sed -n 's/.*p99 \([0-9.]*\)\(µs\|ms\|s\).*/\1 \2/p' | awk '{ v=$1; if ($2=="µs") v/=1000; if ($2=="s") v*=1000; printf "%.2f", v }')
-  [ -n "$p99" ] && printf 'Session panel, 100 MB %s: key frame while loading (p99)\t%s\t16\tms\n' "$shape" "$p99" >>"$out"
+  [ -n "$p99" ] && printf 'Session panel, %s: key frame while loading (p99)\t%s\t16\tms\n' "$name" "$p99" >>"$out"
 done

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -181,6 +182,17 @@ func (c *PayloadShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	w := bufio.NewWriterSize(g.stdout, 64<<10)
+	if !c.JSON {
+		// A saved request object is shown as it is read, block by block:
+		// a capture of two million fields is a file, not a turn in memory.
+		if ref, err := session.ParseRef(c.Ref); err == nil && ref.Kind == session.RefFile {
+			if ps := session.StreamPayloadFile(ref.Path); ps != nil {
+				writeShowStream(w, ref, ps)
+				return w.Flush()
+			}
+		}
+	}
 	r, err := resolveRef(rv, c.Ref)
 	if err != nil {
 		return err
@@ -188,8 +200,8 @@ func (c *PayloadShowCmd) Run(g *Globals) error {
 	if c.JSON {
 		return printCompact(g, showJSON(r))
 	}
-	writeShow(g.stdout, r)
-	return nil
+	writeShow(w, r)
+	return w.Flush()
 }
 
 // Run diffs two requests and applies the gates.

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -17,7 +18,12 @@ const lineContext = 3
 
 // describeRef is one line naming a resolved reference for humans.
 func describeRef(r *session.Resolved) string {
-	t := &r.Turn.Turn
+	return describeRefOf(r, len(r.Turn.Turn.Blocks), r.Turn.Turn.ApproxTokens())
+}
+
+// describeRefOf is describeRef for a request of blocks blocks and about
+// tokens tokens.
+func describeRefOf(r *session.Resolved, blocks, tokens int) string {
 	what := ""
 	switch {
 	case r.File != nil && r.File.Kind == session.PayloadTurn:
@@ -33,7 +39,7 @@ func describeRef(r *session.Resolved) string {
 	case r.Request != nil:
 		what = "next request from entry " + r.Session.Entries[r.Index].ID
 	}
-	return fmt.Sprintf("%s · %s · %d block(s) · ~%s tokens", sanitize.Line(r.Ref.Raw), sanitize.Line(what), len(t.Blocks), count(float64(t.ApproxTokens())))
+	return fmt.Sprintf("%s · %s · %d block(s) · ~%s tokens", sanitize.Line(r.Ref.Raw), sanitize.Line(what), blocks, count(float64(tokens)))
 }
 
 // writeShow prints every block of one request, then what a cut capture
@@ -65,19 +71,18 @@ func writeShow(w io.Writer, r *session.Resolved) {
 			blocks = t.Blocks
 		}
 	}
-	for i, b := range blocks {
+	var buf []byte
+	for i := range blocks {
+		b := &blocks[i]
 		origin := ""
 		if o, ok := r.Turn.Blocks[b.Key]; ok && o.Label != "" {
 			origin = " · " + sanitize.Line(turndiff.OriginLabel(o))
 		}
-		fmt.Fprintf(w, "\n#%d %s · %s · %s chars · ~%s tokens%s\n", i+1, sanitize.Line(b.Key), sanitize.Line(b.Role), count(float64(b.Chars)), count(float64(b.ApproxTokens)), origin)
-		fmt.Fprintln(w, indentBlock(sanitize.Text(b.Text), "  "))
+		buf = appendShownBlock(buf[:0], i, b, origin)
+		w.Write(buf)
 	}
-	if r.File != nil && len(r.File.Losses) > 0 {
-		fmt.Fprintln(w, "\nredacted by the display rendering (not in the file):")
-		for _, l := range r.File.Losses {
-			fmt.Fprintf(w, "  %s\n", describeLoss(l))
-		}
+	if r.File != nil {
+		writeLosses(w, r.File.Losses)
 	}
 	if q := r.Request; q != nil && q.Usage != nil {
 		uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
@@ -85,11 +90,83 @@ func writeShow(w io.Writer, r *session.Resolved) {
 	}
 }
 
-func indentBlock(s, prefix string) string {
+// writeShowStream is writeShow for a saved payload shown as it is read
+// (session.PayloadStream): the same lines, block by block.
+func writeShowStream(w io.Writer, ref session.Ref, ps *session.PayloadStream) {
+	r := &session.Resolved{Ref: ref, Index: -1, File: &session.PayloadFile{Path: ps.Path, Kind: session.PayloadCapture, Valid: true}}
+	fmt.Fprintln(w, describeRefOf(r, ps.Blocks, ps.ApproxTokens()))
+	var buf []byte
+	i := 0
+	ps.Each(func(b *turndiff.Block) {
+		buf = appendShownBlock(buf[:0], i, b, "")
+		w.Write(buf)
+		i++
+	})
+	writeLosses(w, ps.Losses)
+}
+
+// appendShownBlock appends one block as payload show prints it: a heading
+// line (number, key, role, size and origin) and the text, indented.
+func appendShownBlock(buf []byte, i int, b *turndiff.Block, origin string) []byte {
+	buf = append(buf, "\n#"...)
+	buf = strconv.AppendInt(buf, int64(i+1), 10)
+	buf = append(buf, ' ')
+	buf = append(buf, sanitize.Line(b.Key)...)
+	buf = append(buf, " · "...)
+	buf = append(buf, sanitize.Line(b.Role)...)
+	buf = append(buf, " · "...)
+	buf = appendCount(buf, b.Chars)
+	buf = append(buf, " chars · ~"...)
+	buf = appendCount(buf, b.ApproxTokens)
+	buf = append(buf, " tokens"...)
+	buf = append(buf, origin...)
+	buf = append(buf, '\n')
+	return append(appendIndented(buf, sanitize.Text(b.Text), "  "), '\n')
+}
+
+// appendIndented appends s with prefix before each of its lines, or
+// prefix and "(empty)" for an empty s.
+func appendIndented(buf []byte, s, prefix string) []byte {
 	if s == "" {
-		return prefix + "(empty)"
+		return append(append(buf, prefix...), "(empty)"...)
 	}
-	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+	for {
+		buf = append(buf, prefix...)
+		k := strings.IndexByte(s, '\n')
+		if k < 0 {
+			return append(buf, s...)
+		}
+		buf = append(buf, s[:k+1]...)
+		s = s[k+1:]
+	}
+}
+
+// appendCount appends count(n): the number with thousands separated by
+// commas.
+func appendCount(buf []byte, n int) []byte {
+	if n < 0 {
+		return strconv.AppendInt(buf, int64(n), 10)
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// writeLosses lists what the display rendering redacted.
+func writeLosses(w io.Writer, losses []turndiff.Loss) {
+	if len(losses) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nredacted by the display rendering (not in the file):")
+	for _, l := range losses {
+		fmt.Fprintf(w, "  %s\n", describeLoss(l))
+	}
 }
 
 // writeRecovery says what a capture that is not JSON still holds.

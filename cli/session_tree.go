@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"io"
+	"bufio"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -18,7 +19,10 @@ type SessionTreeCmd struct {
 }
 
 // Run prints the tree as Pi's /tree does: a linear run of entries stays in
-// one column, and only branch points indent their children.
+// one column, and only branch points indent their children (up to
+// treeIndentLevels levels). Both forms
+// are written as they are made, through one buffer: a tree has a line per
+// entry, and a session may have millions.
 func (c *SessionTreeCmd) Run(g *Globals) error {
 	if err := g.resolveSessionArg(&c.File); err != nil {
 		return err
@@ -27,54 +31,120 @@ func (c *SessionTreeCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	active := map[int]bool{}
+	active := make([]bool, len(s.Entries))
 	for _, i := range s.PathTo(leaf) {
 		active[i] = true
 	}
 	tree := s.Tree()
 	g.sessionNotes(s, s.TreeNotes(tree))
+	w := bufio.NewWriterSize(g.stdout, 64<<10)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.Stringify(treeJSON(s, tree, active, leaf))+"\n")
-		return err
+		writeTreeJSON(w, s, tree, active, leaf)
+	} else {
+		writeTree(w, s, tree, active, leaf)
 	}
-	writeTree(g.stdout, s, tree, active, leaf)
-	return nil
+	return w.Flush()
 }
 
 type treeFrame struct {
 	index  int
-	prefix string // drawn before this node's marker
-	child  string // prefix for the node's own children
+	prefix string // drawn before this node's marker (its last treeIndentLevels levels)
+	child  string // prefix for the node's own children (the same)
+	// depth and childDepth count the levels of prefix and child,
+	// hidden ones included.
+	depth, childDepth int
 }
 
-func writeTree(w io.Writer, s *session.Session, tree *session.Tree, active map[int]bool, leaf int) {
-	var stack []treeFrame
+// treeWalk yields the tree's lines in drawing order: each entry with the
+// prefix drawn before its marker.
+type treeWalk struct {
+	tree  *session.Tree
+	stack []treeFrame
+	run   *treeFrame // the next entry of a linear run, if any
+	frame treeFrame
+}
+
+func newTreeWalk(tree *session.Tree) *treeWalk {
+	w := &treeWalk{tree: tree}
 	for i := len(tree.Roots) - 1; i >= 0; i-- {
-		stack = append(stack, treeFrame{index: tree.Roots[i]})
+		w.stack = append(w.stack, treeFrame{index: tree.Roots[i]})
 	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for {
-			writeTreeLine(w, s, f.index, f.prefix, active, leaf)
-			kids := tree.Children(f.index)
-			if len(kids) == 1 { // linear run: same column
-				f = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child}
-				continue
+	return w
+}
+
+// next returns the next line's entry, the innermost levels of its prefix
+// and how many outer levels are left out; ok is false at the end.
+func (w *treeWalk) next() (index int, prefix string, hidden int, ok bool) {
+	var f treeFrame
+	switch {
+	case w.run != nil:
+		f, w.run = *w.run, nil
+	case len(w.stack) > 0:
+		f = w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+	default:
+		return 0, "", 0, false
+	}
+	kids := w.tree.Children(f.index)
+	if len(kids) == 1 { // linear run: same column
+		w.frame = treeFrame{index: int(kids[0]), prefix: f.child, child: f.child, depth: f.childDepth, childDepth: f.childDepth}
+		w.run = &w.frame
+	} else {
+		for k := len(kids) - 1; k >= 0; k-- {
+			branch, cont := "├─ ", "│  "
+			if k == len(kids)-1 {
+				branch, cont = "└─ ", "   "
 			}
-			for k := len(kids) - 1; k >= 0; k-- {
-				branch, cont := "├─ ", "│  "
-				if k == len(kids)-1 {
-					branch, cont = "└─ ", "   "
-				}
-				stack = append(stack, treeFrame{index: int(kids[k]), prefix: f.child + branch, child: f.child + cont})
-			}
-			break
+			w.stack = append(w.stack, treeFrame{index: int(kids[k]), prefix: innermostLevels(f.child + branch),
+				child: innermostLevels(f.child + cont), depth: f.childDepth + 1, childDepth: f.childDepth + 1})
 		}
 	}
+	return f.index, f.prefix, max(0, f.depth-treeIndentLevels), true
 }
 
-func writeTreeLine(w io.Writer, s *session.Session, i int, prefix string, active map[int]bool, leaf int) {
+// innermostLevels drops the outermost level of an indent one level deeper
+// than a line draws (a level is three characters).
+func innermostLevels(indent string) string {
+	if utf8.RuneCountInString(indent) <= 3*treeIndentLevels {
+		return indent
+	}
+	cut := 0
+	for range 3 {
+		_, size := utf8.DecodeRuneInString(indent[cut:])
+		cut += size
+	}
+	return indent[cut:]
+}
+
+// writeTree draws the tree; the entries are described on every core
+// ahead of the line being written.
+func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
+	order := make([]int32, 0, len(s.Entries))
+	for walk := newTreeWalk(tree); ; {
+		i, _, _, ok := walk.next()
+		if !ok {
+			break
+		}
+		order = append(order, int32(i))
+	}
+	walk := newTreeWalk(tree)
+	var line []byte
+	session.DescribeInOrder(len(order), func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
+		i, prefix, hidden, _ := walk.next()
+		line = line[:0]
+		if hidden > 0 {
+			line = append(line, "⋯"...)
+			line = append(strconv.AppendInt(line, int64(hidden), 10), ' ')
+		}
+		line = append(line, prefix...)
+		line = appendTreeLine(line, s, i, sum, active, leaf)
+		w.Write(line)
+	})
+}
+
+// appendTreeLine appends one entry's line after its prefix: marker, id,
+// time of day, kind, summary and label (fmt's "%-8s" and "%-13s" pad by runes).
+func appendTreeLine(b []byte, s *session.Session, i int, sum *session.EntrySummary, active []bool, leaf int) []byte {
 	e := &s.Entries[i]
 	marker := "·"
 	switch {
@@ -83,65 +153,124 @@ func writeTreeLine(w io.Writer, s *session.Session, i int, prefix string, active
 	case active[i]:
 		marker = "*"
 	}
-	sum := session.DescribeEntry(e)
-	label := ""
+	b = append(b, marker...)
+	b = append(b, ' ')
+	b = appendPadded(b, sanitize.Clip(e.ID, 12), 8)
+	b = append(b, ' ')
+	b = appendClock(b, e)
+	b = append(b, ' ')
+	b = appendPadded(b, sanitize.Clip(sum.Kind, 13), 13)
+	b = append(b, ' ')
+	b = append(b, sanitize.Clip(sum.Text, 80)...)
 	if l, ok := s.LabelOf(e.ID); ok {
-		label = " [" + sanitize.Clip(l, 40) + "]"
+		b = append(b, " ["...)
+		b = append(b, sanitize.Clip(l, 40)...)
+		b = append(b, ']')
 	}
-	fmt.Fprintf(w, "%s%s %-8s %s %-13s %s%s\n", prefix, marker, sanitize.Clip(e.ID, 12), clock(e),
-		sanitize.Clip(sum.Kind, 13), sanitize.Clip(sum.Text, 80), label)
+	return append(b, '\n')
+}
+
+// appendPadded appends s padded with spaces to width runes.
+func appendPadded(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 // clock renders an entry's time of day in the local zone.
-func clock(e *session.Entry) string {
+func clock(e *session.Entry) string { return string(appendClock(nil, e)) }
+
+func appendClock(b []byte, e *session.Entry) []byte {
 	ms := e.TimestampMs()
 	if ms != ms { // NaN: unparsable timestamp
-		return "--:--:--"
+		return append(b, "--:--:--"...)
 	}
-	return time.UnixMilli(int64(ms)).Local().Format("15:04:05")
+	return time.UnixMilli(int64(ms)).Local().AppendFormat(b, "15:04:05")
 }
 
-func treeJSON(s *session.Session, tree *session.Tree, active map[int]bool, leaf int) *jsonv.Object {
-	nodes := make([]any, len(s.Entries))
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		sum := session.DescribeEntry(e)
-		n := jsonv.NewObject()
-		n.Set("id", e.ID)
-		if e.HasParent {
-			n.Set("parentId", e.ParentID)
-		} else {
-			n.Set("parentId", nil)
-		}
-		n.Set("type", e.Type)
-		if e.Role != "" {
-			n.Set("role", e.Role)
-		}
-		n.Set("timestamp", e.Timestamp)
-		if l, ok := s.LabelOf(e.ID); ok {
-			n.Set("label", l)
-		}
-		n.Set("summary", sum.Text)
-		n.Set("active", active[i])
-		kids := tree.Children(i)
-		ids := make([]any, len(kids))
-		for k, c := range kids {
-			ids[k] = s.Entries[c].ID
-		}
-		n.Set("children", ids)
-		nodes[i] = n
-	}
-	roots := make([]any, len(tree.Roots))
-	for i, r := range tree.Roots {
-		roots[i] = s.Entries[r].ID
-	}
-	out := jsonv.NewObject()
+// writeTreeJSON writes {leafId, roots, nodes} as JSON.stringify would
+// print the whole document, one node at a time.
+func writeTreeJSON(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
+	b := append(make([]byte, 0, 4<<10), `{"leafId":`...)
 	if leaf >= 0 {
-		out.Set("leafId", s.Entries[leaf].ID)
+		b = jsonv.AppendQuote(b, s.Entries[leaf].ID)
 	} else {
-		out.Set("leafId", nil)
+		b = append(b, "null"...)
 	}
-	out.Set("roots", roots)
-	out.Set("nodes", nodes)
-	return out
+	b = append(b, `,"roots":`...)
+	b = appendIDs(b, s, tree.Roots)
+	b = append(b, `,"nodes":[`...)
+	session.DescribeInOrder(len(s.Entries), func(i int) *session.Entry { return &s.Entries[i] }, func(i int, sum *session.EntrySummary) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTreeNode(b, s, tree, i, sum.Text, active[i])
+		if len(b) >= 32<<10 {
+			w.Write(b)
+			b = b[:0]
+		}
+	})
+	b = append(b, "]}\n"...)
+	w.Write(b)
 }
+
+// appendTreeNode appends one node: {id, parentId, type, role?, timestamp,
+// label?, summary, active, children}.
+func appendTreeNode(b []byte, s *session.Session, tree *session.Tree, i int, summary string, active bool) []byte {
+	e := &s.Entries[i]
+	b = append(b, `{"id":`...)
+	b = jsonv.AppendQuote(b, e.ID)
+	b = append(b, `,"parentId":`...)
+	if e.HasParent {
+		b = jsonv.AppendQuote(b, e.ParentID)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"type":`...)
+	b = jsonv.AppendQuote(b, e.Type)
+	if e.Role != "" {
+		b = append(b, `,"role":`...)
+		b = jsonv.AppendQuote(b, e.Role)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsonv.AppendQuote(b, e.Timestamp)
+	if l, ok := s.LabelOf(e.ID); ok {
+		b = append(b, `,"label":`...)
+		b = jsonv.AppendQuote(b, l)
+	}
+	b = append(b, `,"summary":`...)
+	b = jsonv.AppendQuote(b, summary)
+	b = append(b, `,"active":`...)
+	b = strconv.AppendBool(b, active)
+	b = append(b, `,"children":`...)
+	kids := tree.Children(i)
+	b = append(b, '[')
+	for k, c := range kids {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = jsonv.AppendQuote(b, s.Entries[c].ID)
+	}
+	return append(b, "]}"...)
+}
+
+// appendIDs appends the ids of entries as a JSON array.
+func appendIDs(b []byte, s *session.Session, entries []int) []byte {
+	b = append(b, '[')
+	for k, i := range entries {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = jsonv.AppendQuote(b, s.Entries[i].ID)
+	}
+	return append(b, ']')
+}
+
+// treeIndentLevels is how many levels of indent a tree line draws. Each
+// branch point indents its children one level, so a session that
+// branches again and again would push its lines ever further right (and
+// print mostly spaces); a deeper line starts with "⋯N", the number of
+// outer levels it leaves out, and draws the innermost ones.
+const treeIndentLevels = 8

@@ -112,7 +112,7 @@ func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	}
 	defer f.Close()
 	d := &Digest{Path: path, ModTime: info.ModTime()}
-	dg := digester{d: d, opt: opt}
+	dg := digester{d: d, opt: opt, size: info.Size()}
 	r := getDigestReader(sizedReader(f, info), opt.BufferBytes)
 	err = dg.run(r)
 	putDigestReader(r, opt.BufferBytes)
@@ -159,6 +159,7 @@ var errOldFormat = errors.New("session format older than v3")
 type digester struct {
 	d          *Digest
 	opt        DigestOptions
+	size       int64 // the file's size at open, for sizing Entries (0: unknown)
 	haveHeader bool
 	sc         lineScratch
 	carry      []byte
@@ -242,7 +243,7 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 	if dg.haveHeader {
 		if e, ok := sniffMessage(data); ok {
 			e.Line, e.Offset, e.Length = no, offset, len(data)
-			dg.d.Entries = append(dg.d.Entries, e)
+			dg.add(e, offset)
 			return nil
 		}
 	}
@@ -289,8 +290,31 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 	}
 	de.Offset, de.Length = offset, len(data)
 	de.detach()
-	dg.d.Entries = append(dg.d.Entries, de)
+	dg.add(de, offset)
 	return nil
+}
+
+// add appends an entry read at offset. Entries is sized for the whole
+// file from the first megabyte's entries, and regrown from the average so
+// far, instead of by append's doubling: a digest entry is a few hundred
+// bytes, and a doubled slice of a 1 GB session's is hundreds of MB, twice
+// over while append copies it.
+func (dg *digester) add(e DigestEntry, offset int64) {
+	entries := dg.d.Entries
+	if len(entries) == cap(entries) && dg.size > 0 && offset > 0 {
+		n := len(entries)
+		est := n + n/16 + 16
+		if offset >= presizeAfterBytes || dg.size <= presizeAfterBytes {
+			est = max(est, int(float64(dg.size)/float64(offset)*float64(n)*1.04)+16)
+		}
+		if offset < presizeAfterBytes && dg.size > presizeAfterBytes {
+			est = max(2*n, 64) // too little seen to estimate
+		}
+		grown := make([]DigestEntry, n, est)
+		copy(grown, entries)
+		entries = grown
+	}
+	dg.d.Entries = append(entries, e)
 }
 
 // detach copies every string that may still point into the read buffer

@@ -325,3 +325,22 @@ func BenchmarkOpenForComparison(b *testing.B) {
 		_ = SessionStats(s, nil)
 	}
 }
+
+// TestDigestSizesEntriesOnce: the entries of a big file are sized from the
+// first megabyte, not doubled (a doubled slice of a 1 GB session's digest
+// entries held 170 MB where 90 MB were used).
+func TestDigestSizesEntriesOnce(t *testing.T) {
+	for _, size := range []int64{3 << 20, 5 << 20, 7 << 20} {
+		path, st := writeGenerated(t, t.TempDir(), size)
+		d, err := ReadDigest(path, DigestOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Entries) != st.Entries {
+			t.Fatalf("%d entries, want %d", len(d.Entries), st.Entries)
+		}
+		if limit := len(d.Entries)*5/4 + 16; cap(d.Entries) > limit {
+			t.Errorf("%d MB: room for %d entries for %d (at most %d)", size>>20, cap(d.Entries), len(d.Entries), limit)
+		}
+	}
+}

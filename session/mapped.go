@@ -52,6 +52,19 @@ type mapping struct {
 	mu       sync.Mutex
 	valid    uintptr // bytes still backed by the file (length until healed)
 	released bool
+	cut      bool // the file was found shorter than when it was mapped
+}
+
+// wasCut reports whether the file was found shorter than when it was
+// mapped (by the file watch or a caught fault): bytes past its new end
+// now read as zeros.
+func (m *mapping) wasCut() bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cut
 }
 
 // registry holds the live mappings, for finding the one a fault hit and
@@ -73,6 +86,7 @@ func register(m *mapping) {
 		registry.watched = map[string]int{}
 	}
 	registry.maps[m] = struct{}{}
+	mappedBytes(int64(m.length))
 	if registry.noWatch {
 		return
 	}
@@ -98,6 +112,9 @@ func register(m *mapping) {
 func unregister(m *mapping) {
 	registry.Lock()
 	defer registry.Unlock()
+	if _, ok := registry.maps[m]; ok {
+		mappedBytes(-int64(m.length))
+	}
 	delete(registry.maps, m)
 	if n, ok := registry.watched[m.path]; ok {
 		if n <= 1 {
@@ -175,6 +192,7 @@ func (m *mapping) heal() bool {
 	if fi.Size() >= m.size {
 		return false
 	}
+	m.cut = true
 	page := uintptr(os.Getpagesize())
 	keep := (uintptr(max(fi.Size(), 0)) + page - 1) &^ (page - 1)
 	if keep < m.valid && zeroPages(m.addr+keep, m.valid-keep) == nil {

@@ -404,3 +404,39 @@ func TestRepairNotesMatchTreeNotes(t *testing.T) {
 		t.Errorf("self-parent: RepairNotes %q, TreeNotes %q", got, want)
 	}
 }
+
+// TestTruncatedSessionSaysSo: a mapped session whose file the watch finds
+// cut says so (the Session panel and the header name it instead of
+// drawing the zeros); one that is read, and one whose file only grew,
+// do not.
+func TestTruncatedSessionSaysSo(t *testing.T) {
+	mapsFiles(t)
+	path, _ := writeGenerated(t, t.TempDir(), 2<<20)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Truncated() {
+		t.Fatal("a fresh session is not truncated")
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n")
+	f.Close()
+	if err := os.Truncate(path, 1<<20+17); err != nil { // mid-line
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !s.Truncated() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // the watch heals the mapping on its own goroutine
+	}
+	if !s.Truncated() {
+		t.Fatal("the watch did not report the cut file")
+	}
+	read, err := Read(strings.NewReader(testHeader+"\n"), Options{})
+	if err != nil || read.Truncated() {
+		t.Fatalf("a read session: %v, truncated %v", err, read != nil && read.Truncated())
+	}
+}

@@ -57,6 +57,13 @@ func forEachRange(n, chunk int, fn func(w, lo, hi int)) {
 	g.Wait()
 }
 
+// InParallel runs fn(0) … fn(n-1) on up to one goroutine per core and
+// waits for them; a memory fault on a helper (a mapped session file cut
+// under it) is raised again on the caller's goroutine, where GuardFaults
+// turns it into ErrFileChanged. Work over a session's entries that the
+// TUI splits over the cores goes through it.
+func InParallel(n int, fn func(j int)) { inParallel(n, fn) }
+
 // inParallel runs fn(0) … fn(n-1) on up to one goroutine per core (on the
 // caller's alone when there is one job or one core) and waits for them.
 func inParallel(n int, fn func(j int)) {

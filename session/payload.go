@@ -75,7 +75,7 @@ func ReadPayloadFile(path string) (*PayloadFile, error) {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(sizedReader(f, info), MaxPayloadFileBytes+1))
+	data, err := readPayloadBytes(f, info)
 	if err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
@@ -83,6 +83,19 @@ func ReadPayloadFile(path string) (*PayloadFile, error) {
 		return nil, fmt.Errorf("read payload %s: %w (over %d MiB)", path, ErrPayloadTooLarge, MaxPayloadFileBytes>>20)
 	}
 	return ParsePayload(path, data, info.ModTime()), nil
+}
+
+// readPayloadBytes reads a payload file up to its size at open, and at
+// most one byte more than MaxPayloadFileBytes, into one buffer of that
+// size (reading to the end through a growing buffer copied a large file
+// a dozen times).
+func readPayloadBytes(f *os.File, info os.FileInfo) ([]byte, error) {
+	buf := make([]byte, min(info.Size(), MaxPayloadFileBytes+1))
+	n, err := io.ReadFull(sizedReader(f, info), buf)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil // the file shrank since it was opened: what is there
+	}
+	return buf[:n], err
 }
 
 // ParsePayload interprets the bytes of a payload file. The turn id is the

@@ -162,6 +162,7 @@ func readMapped(data []byte, m *mapping, opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.mapping = m
 	return s, nil
 }
 

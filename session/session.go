@@ -28,10 +28,23 @@ type Session struct {
 	parent []int32        // index of the entry parentId names, -1 if none
 	up     []int32        // parent as PathTo follows it (-1 also for parentId "")
 	labels []Label        // resolved labels in Map insertion order
-	dups   []DuplicateID  // ids used by several entries (nil when none)
-	name   string
-	named  bool
+	// labelAt maps a labelled target id to its position in labels, so
+	// LabelOf is one lookup (a tree or an export asks for every entry).
+	labelAt map[string]int
+	dups    []DuplicateID // ids used by several entries (nil when none)
+	name    string
+	named   bool
+	// mapping is the mapped file the entries lie in (nil when read).
+	mapping *mapping
 }
+
+// Truncated reports whether the file of a mapped session was found
+// shorter than what was read (by the file watch, or a fault caught while
+// reading it): the bytes past its new end, and every entry, id or text
+// that lay there, now read as zeros. Re-read the file. A session that was
+// read rather than mapped keeps its bytes and reports false. It does no
+// IO, so a view may ask.
+func (s *Session) Truncated() bool { return s.mapping.wasCut() }
 
 // Label is the resolved label of one entry (the last label entry for the
 // target in file order wins; an empty label clears it).
@@ -62,8 +75,7 @@ type assembler struct {
 	// cover (indexEntries): once Entries is sized, a file whose ids need
 	// no migration is indexed batch by batch while later batches are
 	// still being decoded, instead of in one pass after the last.
-	indexed  int
-	labelPos map[string]int
+	indexed int
 }
 
 // presizeAfterBytes is how much entry data is seen before Entries is sized.
@@ -140,7 +152,7 @@ func (a *assembler) indexEntries() {
 	s := a.s
 	if s.byID == nil {
 		s.byID = make(map[string]int, cap(s.Entries))
-		a.labelPos = map[string]int{}
+		s.labelAt = map[string]int{}
 	}
 	for i := a.indexed; i < len(s.Entries); i++ {
 		e := &s.Entries[i]
@@ -153,7 +165,7 @@ func (a *assembler) indexEntries() {
 		}
 		switch e.Type {
 		case TypeLabel:
-			s.applyLabel(e, a.labelPos)
+			s.applyLabel(e)
 		case TypeSessionInfo:
 			name, _ := e.Field("name").Str()
 			name = jsonv.TrimJS(name)
@@ -253,7 +265,8 @@ func (s *Session) resolveParents() {
 	}
 }
 
-func (s *Session) applyLabel(e *Entry, labelPos map[string]int) {
+func (s *Session) applyLabel(e *Entry) {
+	labelPos := s.labelAt
 	target, ok := e.Field("targetId").Str()
 	if !ok {
 		return
@@ -350,10 +363,8 @@ func (s *Session) Labels() []Label { return append([]Label(nil), s.labels...) }
 
 // LabelOf returns the resolved label of an entry.
 func (s *Session) LabelOf(id string) (string, bool) {
-	for _, l := range s.labels {
-		if l.TargetID == id {
-			return l.Label, true
-		}
+	if k, ok := s.labelAt[id]; ok {
+		return s.labels[k].Label, true
 	}
 	return "", false
 }

@@ -3,8 +3,7 @@ package session
 import (
 	"fmt"
 	"strings"
-
-	"github.com/forgebench/forgebench/engine/sanitize"
+	"unicode/utf8"
 )
 
 // EntrySummary is the one-line description of an entry used by timelines,
@@ -24,12 +23,25 @@ type EntrySummary struct {
 const summaryRunes = 240
 
 // DescribeEntry describes e in one line. It decodes the entry's body on demand
-// and never fails: undecodable entries are described as such.
+// and never fails: undecodable entries are described as such. A message
+// is read from its raw line only as far as its summary shows (a tree
+// describes every entry of a session).
 func DescribeEntry(e *Entry) EntrySummary {
-	s := EntrySummary{Kind: e.Type}
 	if e.NotObject {
 		return EntrySummary{Kind: "value", Text: "(not an object)"}
 	}
+	if e.Type == TypeMessage {
+		if sum, ok := describeMessageRaw(e, summaryFirstBudget); ok {
+			return sum
+		}
+	}
+	return describeDecoded(e)
+}
+
+// describeDecoded is DescribeEntry through the typed decoders (Payload):
+// every entry type and every message shape.
+func describeDecoded(e *Entry) EntrySummary {
+	s := EntrySummary{Kind: e.Type}
 	payload, err := e.Payload()
 	if err != nil {
 		s.Text = "(undecodable: " + err.Error() + ")"
@@ -116,6 +128,25 @@ func messageSummary(m *Message) (string, int) {
 }
 
 func finish(s EntrySummary) EntrySummary {
-	s.Text = sanitize.Clip(s.Text, summaryRunes)
+	s.Text = clipText(s.Text, summaryFirstBudget)
 	return s
+}
+
+// clipText is sanitize.Clip(text, summaryRunes) reading only as much of
+// text as decides it: prefixes of first bytes and more, cut between
+// characters, until the clip is the whole text's (see clipSummary).
+func clipText(text string, first int) string {
+	for budget := max(first, 1); ; budget *= 4 {
+		if len(text) <= budget {
+			out, _ := clipSummary(text, false)
+			return out
+		}
+		k := budget
+		for back := 0; k > 0 && back < utf8.UTFMax && !utf8.RuneStart(text[k]); back++ {
+			k--
+		}
+		if out, done := clipSummary(text[:k], true); done {
+			return out
+		}
+	}
 }

@@ -17,7 +17,9 @@ const TitleMax = 120
 func Title(name, firstMessage, id string) string {
 	for _, s := range []string{name, firstMessage, id} {
 		if t := strings.TrimSpace(sanitize.Clip(s, TitleMax)); t != "" {
-			return t
+			// A copy: the text may be a view of a mapped file, and a
+			// title outlives it (a file cut under it reads as zeros).
+			return strings.Clone(t)
 		}
 	}
 	return ""

@@ -133,8 +133,15 @@ func TestLabelsLastWinsInFileOrder(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("labels = %v, want %v", got, want)
 	}
-	if l, ok := s.LabelOf("r"); !ok || l != "two" {
-		t.Errorf("LabelOf(r) = %q", l)
+	// LabelOf answers from an index: it agrees with Labels after a clear
+	// moved the later labels up, and knows nothing of unlabelled ids.
+	for _, w := range want {
+		if l, ok := s.LabelOf(w[0]); !ok || l != w[1] {
+			t.Errorf("LabelOf(%s) = %q, %v; want %q", w[0], l, ok, w[1])
+		}
+	}
+	if l, ok := s.LabelOf("l1"); ok {
+		t.Errorf("LabelOf(l1) = %q for an unlabelled entry", l)
 	}
 	if _, ok := s.Name(); ok {
 		t.Error("an empty session_info name clears the name")

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -44,13 +45,19 @@ func (m *Model) headerView() string {
 		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
 	}
 	entryKey, entry, entryShort := entryLabel(sel, m.followHint())
+	entryField := common.Field{Label: entryKey, Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry}
+	if m.selectedTruncated() {
+		// The entry and what follows it in the file read as zeros now:
+		// say so instead, and what to do.
+		entryField = common.Field{Value: "file truncated — reload", Style: st.Text.Warning}
+	}
 	preset, presetShort := presetLabel(sel, m.auto)
 	fields := []common.Field{
 		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
 		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
 		trust,
-		{Label: "session", Value: orNone(sel.SessionName), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
-		{Label: entryKey, Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry},
+		{Label: "session", Value: orNone(sanitize.Line(sel.SessionName)), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
+		entryField,
 		{Label: "preset", Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
 			Min: 12, Cut: rankCutPreset, Drop: rankDropPreset},
 	}
@@ -63,19 +70,20 @@ func (m *Model) headerView() string {
 // otherwise it says the selection is held there ("paused at entry …"),
 // with hint — the key that follows again, where it works — in full.
 func entryLabel(sel common.Selection, hint string) (label, full, short string) {
+	id := sanitize.Line(sel.EntryID)
 	switch {
 	case sel.SessionFile == "":
 		return "entry", "—", ""
-	case sel.EntryID == "":
+	case id == "":
 		return "entry", "leaf", ""
 	case sel.AtLeaf && !sel.Paused:
-		return "entry", sel.EntryID + " (leaf)", sel.EntryID + " ●"
+		return "entry", id + " (leaf)", id + " ●"
 	}
-	full = sel.EntryID
+	full = id
 	if hint != "" {
 		full += " · " + hint
 	}
-	return "paused at entry", full, sel.EntryID
+	return "paused at entry", full, id
 }
 
 // followHint is the header's "F follow" while the Session panel, where
@@ -85,6 +93,21 @@ func (m *Model) followHint() string {
 		return ""
 	}
 	return m.keys.Session.Follow.Help().Key + " follow"
+}
+
+// selectedTruncated reports whether the panel holding the selected
+// session found its file cut under it (sessions.Model.TruncatedFile).
+func (m *Model) selectedTruncated() bool {
+	file := m.com.Selection.SessionFile
+	if file == "" {
+		return false
+	}
+	for _, p := range m.panels {
+		if t, ok := p.(interface{ TruncatedFile() string }); ok && t.TruncatedFile() == file {
+			return true
+		}
+	}
+	return false
 }
 
 // presetLabel is the header's preset: the one the user opened in the

@@ -6,20 +6,26 @@
 //	go run ./bench/gen -agent-dir A -cwd /home/dev/project -files 2000
 //	go run ./bench/gen -agent-dir A -cwd /home/dev/project -tree-agents 100000
 //
+//	go run ./bench/gen -payload big.json -keys 2000000
+//
 // The first form prints the file's size, entry count and the id of an
-// entry half-way through it; the second writes the sessions where Pi keeps
+// entry half-way through it; the -payload form writes a saved provider
+// payload (pi-forge's /payload save) holding an object of that many keys,
+// at the top level or, with -nested, under "metadata"; the second writes the sessions where Pi keeps
 // them (A/sessions/<encoded cwd>/<timestamp>_<id>.jsonl) with sizes spread
 // like a real history: most sessions small, a few of several megabytes;
 // the third a root session with a pi-subagent tree of many agents (tree.go).
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,6 +53,9 @@ func run(args []string) error {
 	files := fs.Int("files", 2000, "sessions in the directory (-agent-dir)")
 	treeAgents := fs.Int("tree-agents", 0, "with -agent-dir: write a root session and a pi-subagent tree of this many agents instead")
 	treeFiles := fs.Int("tree-files", 1100, "agents of the tree (-tree-agents) that have a session file, parents first")
+	payload := fs.String("payload", "", "write a saved payload with an object of -keys keys to this file")
+	keys := fs.Int("keys", 2_000_000, "keys of the payload's object (-payload)")
+	nested := fs.Bool("nested", false, "put the object under \"metadata\" instead of the top level (-payload)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,6 +70,13 @@ func run(args []string) error {
 		}
 	}
 	switch {
+	case *payload != "":
+		n, err := writePayload(*payload, *keys, *nested)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s bytes=%d keys=%d\n", *payload, n, *keys)
+		return nil
 	case *out != "":
 		st, err := writeSession(*out, gen.Config{TargetBytes: *size, Seed: *seed, Shape: sh, ID: *id, Start: started})
 		if err != nil {
@@ -121,4 +137,48 @@ func writeDirectory(agentDir, cwd string, n int, seed uint64) error {
 	}
 	fmt.Printf("%s %d files %d bytes\n", dir, n, total)
 	return nil
+}
+
+// writePayload writes a request as pi-forge saves one, with an object of n
+// keys ("k0000000": 0, …): the request's own fields first, then the keys
+// at the top level, or under "metadata" when nested. It returns the size.
+func writePayload(path string, n int, nested bool) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(`{"model":"claude-sonnet-4-5","max_tokens":8192,"system":[{"type":"text","text":"You are a careful assistant."}],` +
+		`"messages":[{"role":"user","content":[{"type":"text","text":"Summarise the attached record."}]}]`)
+	if nested {
+		w.WriteString(`,"metadata":{`)
+	}
+	buf := make([]byte, 0, 32)
+	for i := 0; i < n; i++ {
+		buf = buf[:0]
+		if i > 0 || !nested {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `"k`...)
+		buf = append(buf, fmt.Sprintf("%07d", i)...)
+		buf = append(buf, `":`...)
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		w.Write(buf)
+	}
+	if nested {
+		w.WriteString("}")
+	}
+	w.WriteString("}\n")
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return 0, err
+	}
+	info, err := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), nil
 }

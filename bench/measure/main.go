@@ -119,7 +119,8 @@ func seconds(s float64) string {
 // once runs the command, sampling its private memory until it exits.
 func once(args []string, stdin string) (run, error) {
 	cmd := exec.Command(args[0], args[1:]...)
-	var out, errb bytes.Buffer
+	var out headWriter
+	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if stdin != "" {
 		f, err := os.Open(stdin)
@@ -163,10 +164,26 @@ func once(args []string, stdin string) (run, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.peakRSS = ru.Maxrss // KiB on Linux
 	}
-	if fields := strings.Fields(out.String()); len(fields) > 0 {
+	if fields := strings.Fields(string(out.head)); len(fields) > 0 {
 		r.firstField = fields[0]
 	}
 	return r, nil
+}
+
+// headWriter keeps the first 4 KB written to it and counts the rest: a
+// command's output is read as a pipe reader would (a tree prints tens of
+// MB), without the measuring process growing a buffer beside it.
+type headWriter struct {
+	head []byte
+	n    int64
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := 4096 - len(w.head); room > 0 {
+		w.head = append(w.head, p[:min(room, len(p))]...)
+	}
+	w.n += int64(len(p))
+	return len(p), nil
 }
 
 // rssAnon reads RssAnon (KiB) from a /proc/PID/status file.

@@ -75,12 +75,110 @@ func Fold(s string) string {
 // Clip is Fold cut to at most n runes; a cut text ends with "…" (which
 // counts as one of the n).
 func Clip(s string, n int) string {
+	if out, ok := clipPlain(s, n); ok {
+		return out
+	}
 	out := Fold(s)
 	if utf8.RuneCountInString(out) <= n {
 		return out
 	}
 	runes := []rune(out)
 	return string(runes[:max(0, n-1)]) + "…"
+}
+
+// clipPlain is Clip for text that holds nothing Text removes but tabs
+// and newlines (ok false otherwise): one pass that folds white space and
+// stops at the first rune past n, so clipping a long text reads only its
+// start. While the text is already folded it is not copied: the result
+// is a slice of s (FuzzClip compares it with Fold and a cut).
+func clipPlain(s string, n int) (string, bool) {
+	if n < 0 {
+		return "", false
+	}
+	// The folded text is s[:end] while s needs no folding.
+	count, keep, end, i := 0, 0, 0, 0 // runes folded, bytes of the first n-1
+	gap := false                      // white space after the last rune
+tidy:
+	for i < len(s) {
+		c, size := s[i], 1
+		switch {
+		case c > ' ' && c < 0x7f:
+		case c == ' ' && count > 0 && i+1 < len(s) && keptRuneAt(s, i+1):
+			// One space between runes.
+		case c >= utf8.RuneSelf:
+			r, rs := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || isHazard(r) {
+				return "", false
+			}
+			if unicode.IsSpace(r) {
+				break tidy
+			}
+			size = rs
+		default:
+			break tidy
+		}
+		if count++; count > n {
+			return s[:keep] + "…", true
+		}
+		i += size
+		if end = i; count == n-1 {
+			keep = end
+		}
+	}
+	if i == len(s) {
+		return s[:end], true
+	}
+	b := append(make([]byte, 0, min(len(s), 4*n+8)), s[:end]...)
+	for i < len(s) {
+		c, size := s[i], 1
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ' || c == '\t' || c == '\n':
+				gap = count > 0
+				i++
+				continue
+			case c < 0x20 || c == 0x7f:
+				return "", false
+			}
+		} else {
+			r, rs := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || isHazard(r) {
+				return "", false
+			}
+			if size = rs; unicode.IsSpace(r) {
+				gap = count > 0
+				i += size
+				continue
+			}
+		}
+		if gap {
+			if count++; count > n {
+				return string(b[:keep]) + "…", true
+			}
+			if b = append(b, ' '); count == n-1 {
+				keep = len(b)
+			}
+			gap = false
+		}
+		if count++; count > n {
+			return string(b[:keep]) + "…", true
+		}
+		if b = append(b, s[i:i+size]...); count == n-1 {
+			keep = len(b)
+		}
+		i += size
+	}
+	return string(b), true
+}
+
+// keptRuneAt reports whether s[i:] starts with a rune that Fold keeps and
+// clipPlain takes: not white space, not a hazard, valid UTF-8.
+func keptRuneAt(s string, i int) bool {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c > ' ' && c != 0x7f
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r != utf8.RuneError && !isHazard(r) && !unicode.IsSpace(r)
 }
 
 // HasControl reports whether s holds characters an inline editor cannot

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"io"
 	"unicode/utf8"
 )
@@ -89,6 +90,15 @@ func incompleteTail(b []byte) int {
 	return 0
 }
 
+// printableASCII8 reports whether the eight bytes of w are all printable
+// ASCII (0x20–0x7e): no byte below 0x20, none at 0x7f or above.
+func printableASCII8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (w - 0x20*ones) &^ w       // a high bit where a byte is below 0x20 (or above 0x7f)
+	above := (w + (0x80-0x7f)*ones) | w // a high bit where a byte is 0x7f or above
+	return (below|above)&highs == 0
+}
+
 // textKeepingTabs is Text with tabs written as they are: a tab only moves
 // the cursor to the next tab stop, and output aligned with tabs keeps its
 // alignment.
@@ -112,6 +122,10 @@ func textKeepingTabs(s string) string {
 // a copy (the common case, also for text that is not ASCII).
 func isClean(b []byte) bool {
 	for i := 0; i < len(b); {
+		if i+8 <= len(b) && printableASCII8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8 // the common case: eight bytes of printable ASCII
+			continue
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {

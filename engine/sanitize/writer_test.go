@@ -117,3 +117,34 @@ func BenchmarkWriterPlainExport(b *testing.B) {
 		NewWriter(io.Discard).Write(text)
 	}
 }
+
+// TestPrintableASCII8: the eight-byte test agrees with looking at each
+// byte, for every byte value in every position and for random words.
+func TestPrintableASCII8(t *testing.T) {
+	check := func(w uint64) {
+		want := true
+		for k := 0; k < 8; k++ {
+			if c := byte(w >> (8 * k)); c < 0x20 || c > 0x7e {
+				want = false
+			}
+		}
+		if got := printableASCII8(w); got != want {
+			t.Fatalf("printableASCII8(%#016x) = %v, want %v", w, got, want)
+		}
+	}
+	for p := 0; p < 8; p++ {
+		for v := 0; v < 256; v++ {
+			for _, fill := range []uint64{0x6161616161616161, 0x7e7e7e7e7e7e7e7e, 0x2020202020202020} {
+				check(fill&^(0xff<<(8*p)) | uint64(v)<<(8*p))
+			}
+		}
+	}
+	x := uint64(0x9e3779b97f4a7c15)
+	for range 1 << 16 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		check(x)
+		check(x & 0x7f7f7f7f7f7f7f7f)
+	}
+}

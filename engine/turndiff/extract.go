@@ -74,23 +74,37 @@ func extractBlocks(c Capture) []Block {
 	blocks := make([]Block, 0, obj.Len()+8)
 	seen := map[string]int{}
 	obj.Range(func(key string, value any) bool {
-		if key == "system" {
-			blocks = append(blocks, systemBlock(value))
-			return true
-		}
-		if list, isList := value.([]any); key == "messages" && isList && len(list) > 0 {
-			for _, m := range list {
-				blocks = append(blocks, MessageBlock(m, seen))
-			}
-			return true
-		}
-		blocks = append(blocks, RequestFieldBlock(key, value))
+		blocks = MemberBlocks(blocks, key, value, seen, false)
 		return true
 	})
 	if len(blocks) > 0 {
 		return blocks
 	}
 	return []Block{NewBlockSerialized(KeyPayload, RolePayload, jsonv.Stringify(obj), section("payload", "", obj))}
+}
+
+// MemberBlocks appends the blocks extractTurnSnapshot makes of one member
+// of a request object, taken in the object's key order: the system block,
+// a block per message, or a request-field block. seen counts the message
+// keys used so far in the turn. textOnly leaves out the hash and wire
+// value of request-field blocks, which showing a request does not need
+// (a request of two million fields is shown one block at a time).
+func MemberBlocks(blocks []Block, key string, value any, seen map[string]int, textOnly bool) []Block {
+	if key == "system" {
+		return append(blocks, systemBlock(value))
+	}
+	if list, isList := value.([]any); key == "messages" && isList && len(list) > 0 {
+		for _, m := range list {
+			blocks = append(blocks, MessageBlock(m, seen))
+		}
+		return blocks
+	}
+	if textOnly {
+		text := requestFieldText(key, value)
+		chars := jsonv.UTF16Len(text)
+		return append(blocks, Block{Key: KeyRequestField + key, Role: RoleRequest, Text: text, Chars: chars, ApproxTokens: max(1, (chars+3)/4)})
+	}
+	return append(blocks, RequestFieldBlock(key, value))
 }
 
 // section builds the serialized hash input {section, field?, value}.
@@ -107,13 +121,29 @@ func section(name, field string, value any) *jsonv.Object {
 // RequestFieldBlock is the block of a request field other than system and
 // messages: key "request-<field>", text JSON.stringify({field: value}, null, 2).
 func RequestFieldBlock(field string, value any) Block {
-	wrapped := jsonv.NewObject()
-	wrapped.Set(field, value)
 	o := jsonv.NewObject()
 	o.Set("section", "request")
 	o.Set("field", field)
 	o.Set("value", value)
-	return NewBlockSerialized(KeyRequestField+field, RoleRequest, jsonv.StringifyIndent(wrapped, "  "), o)
+	return NewBlockSerialized(KeyRequestField+field, RoleRequest, requestFieldText(field, value), o)
+}
+
+// requestFieldText is a request field's block text:
+// JSON.stringify({field: value}, null, 2).
+func requestFieldText(field string, value any) string {
+	switch value.(type) {
+	case *jsonv.Object, []any:
+		wrapped := jsonv.NewObject()
+		wrapped.Set(field, value)
+		return jsonv.StringifyIndent(wrapped, "  ")
+	}
+	// A scalar prints as it does compact, after the one key.
+	b := make([]byte, 0, len(field)+24)
+	b = append(b, "{\n  "...)
+	b = jsonv.AppendQuote(b, field)
+	b = append(b, ": "...)
+	b = jsonv.AppendStringify(b, value)
+	return string(append(b, "\n}"...))
 }
 
 func systemBlock(value any) Block {

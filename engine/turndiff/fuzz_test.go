@@ -89,3 +89,26 @@ func FuzzExtractAndDiff(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRequestFieldText: a request field's text is JSON.stringify({field:
+// value}, null, 2), also on the short path for a scalar value.
+func FuzzRequestFieldText(f *testing.F) {
+	f.Add("model", `"claude"`)
+	f.Add("max_tokens", `8192`)
+	f.Add("\u2028k\"ey", `"\ud800 \u0000"`)
+	f.Add("10", `-1.5e300`)
+	f.Add("stream", `false`)
+	f.Add("x", `null`)
+	f.Add("tools", `[{"name":"t"}]`)
+	f.Fuzz(func(t *testing.T, field, value string) {
+		v, err := jsonv.Parse([]byte(value))
+		if err != nil {
+			return
+		}
+		wrapped := jsonv.NewObject()
+		wrapped.Set(field, v)
+		if got, want := requestFieldText(field, v), jsonv.StringifyIndent(wrapped, "  "); got != want {
+			t.Fatalf("requestFieldText(%q, %s) = %q, want %q", field, value, got, want)
+		}
+	})
+}

@@ -55,17 +55,29 @@ func walkLosses(v any, path string, depth int, out *[]Loss) {
 		}
 	case *jsonv.Object:
 		t.Range(func(key string, item any) bool {
-			p := joinPath(path, key)
-			switch {
-			case key == MarkerOmittedKey && item == markerOmittedVal:
-				*out = append(*out, Loss{Kind: LossKeys, Path: path})
-			case item == MarkerRedacted && IsSecretKey(key):
-				*out = append(*out, Loss{Kind: LossSecret, Path: p})
-			default:
-				walkLosses(item, p, depth+1, out)
-			}
+			memberLosses(key, item, path, depth, out)
 			return true
 		})
+	}
+}
+
+// MemberLosses appends the losses of one member of a top-level payload
+// object, as Losses lists them walking the object in its key order.
+func MemberLosses(out []Loss, key string, item any) []Loss {
+	memberLosses(key, item, "", 0, &out)
+	return out
+}
+
+// memberLosses is the walk of one member of an object at path.
+func memberLosses(key string, item any, path string, depth int, out *[]Loss) {
+	p := joinPath(path, key)
+	switch {
+	case key == MarkerOmittedKey && item == markerOmittedVal:
+		*out = append(*out, Loss{Kind: LossKeys, Path: path})
+	case item == MarkerRedacted && IsSecretKey(key):
+		*out = append(*out, Loss{Kind: LossSecret, Path: p})
+	default:
+		walkLosses(item, p, depth+1, out)
 	}
 }
 

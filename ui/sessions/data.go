@@ -3,8 +3,8 @@ package sessions
 import (
 	"math"
 	"runtime"
+	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,10 +91,12 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	// small entries is ~180k rows) they are built at the same time, the
 	// rows in chunks on every core; the branch marks, which need the
 	// tree, follow.
-	var treeDone sync.WaitGroup
-	treeDone.Add(1)
+	treeDone := make(chan any, 1)
 	go func() {
-		defer treeDone.Done()
+		// Guarded like session.InParallel's helpers: a fault in a file
+		// cut under it is raised again below, on the command's goroutine.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() { treeDone <- recover() }()
 		ls.tree = s.Tree()
 	}()
 	ls.messages = forChunks(n, func(lo, hi int) int {
@@ -136,7 +138,9 @@ func buildLoaded(file string, s *session.Session) *loadedSession {
 	// first frame.
 	tl := newTimeline()
 	tl.setBranch(ls, ls.leaf, ls.leaf)
-	treeDone.Wait()
+	if r := <-treeDone; r != nil {
+		panic(r)
+	}
 	for i := range ls.rows {
 		ls.rows[i].branch = len(ls.tree.Children(i)) > 1
 	}
@@ -160,7 +164,8 @@ const rowChunkMin = 8192
 
 // forChunks runs fn over [0, n) split into one range per core (a single
 // call below rowChunkMin entries) and returns the sum of what the calls
-// return.
+// return. The helpers run as session.InParallel's: a fault in a mapped
+// file cut under them reaches the command's guard.
 func forChunks(n int, fn func(lo, hi int) int) int {
 	workers := runtime.GOMAXPROCS(0)
 	if n < rowChunkMin || workers < 2 {
@@ -168,19 +173,11 @@ func forChunks(n int, fn func(lo, hi int) int) int {
 	}
 	sums := make([]int, workers)
 	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	session.InParallel(workers, func(w int) {
+		if lo, hi := w*chunk, min(n, (w+1)*chunk); lo < hi {
 			sums[w] = fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	total := 0
 	for _, v := range sums {
 		total += v
@@ -241,13 +238,6 @@ func lastActivity(s *session.Session) time.Time {
 	return time.Time{}
 }
 
-// describe decodes one entry's summary (safe on any goroutine: it only
-// reads the immutable session).
-func describe(e *session.Entry) summaryCell {
-	sum := session.DescribeEntry(e)
-	return summaryCell{text: sanitize.Fold(sum.Text), tokens: sum.Tokens, ready: true}
-}
-
 // summariesMsg delivers decoded summaries of one load: cells[k] belongs
 // to entry idxs[k], or to entry k when idxs is nil (every entry).
 type summariesMsg struct {
@@ -257,8 +247,10 @@ type summariesMsg struct {
 }
 
 // summaryCmd decodes the summaries of the given entries (nil: every
-// entry) in a command, with one worker per CPU, so neither Update nor
-// View ever decodes JSON.
+// entry) in a command, on every core (session.DescribeInOrder), so neither
+// Update nor View ever decodes JSON. The helpers run with memory faults
+// caught: a mapped file cut under them is the command's ErrFileChanged
+// (the root's guard reports it), not a crash.
 func summaryCmd(ls *loadedSession, idxs []int) tea.Cmd {
 	return func() tea.Msg {
 		n := len(ls.sess.Entries)
@@ -266,29 +258,24 @@ func summaryCmd(ls *loadedSession, idxs []int) tea.Cmd {
 			n = len(idxs)
 		}
 		out := make([]summaryCell, n)
-		workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for k := w; k < n; k += workers {
-					i := k
-					if idxs != nil {
-						i = idxs[k]
-					}
-					out[k] = describe(&ls.sess.Entries[i])
-					if k&255 == 255 {
-						// Each core is busy here for seconds on a big
-						// session: yield now and then, so the key
-						// handling and the renderer never wait for the
-						// scheduler's 10 ms preemption.
-						runtime.Gosched()
-					}
-				}
-			}(w)
+		entry := func(k int) *session.Entry {
+			if idxs != nil {
+				return &ls.sess.Entries[idxs[k]]
+			}
+			return &ls.sess.Entries[k]
 		}
-		wg.Wait()
+		session.DescribeInOrder(n, entry, func(k int, sum *session.EntrySummary) {
+			// The summary's text is folded already (DescribeEntry clips
+			// it): kept as it is.
+			out[k] = summaryCell{text: sum.Text, tokens: sum.Tokens, ready: true}
+			if k&255 == 255 {
+				// Each core is busy here for seconds on a big session:
+				// yield now and then, so the key handling and the
+				// renderer never wait for the scheduler's 10 ms
+				// preemption.
+				runtime.Gosched()
+			}
+		})
 		return summariesMsg{ls: ls, idxs: idxs, cells: out}
 	}
 }

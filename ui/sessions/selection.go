@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -225,11 +226,13 @@ func (m *Model) announce(idx int) {
 		cur.AtLeaf == atLeaf && cur.SessionName == ls.title && cur.Paused == m.held() {
 		return
 	}
-	m.selFrom, m.selEntry, m.atLeaf = ls, id, atLeaf
+	m.selFrom, m.selEntry, m.atLeaf = ls, strings.Clone(id), atLeaf
 	active := m.presetMemo.activeAt(ls, idx).String()
 	fresh := active == "" && freshBranch(ls.sess, idx) // what auto-activation would do there
-	cur.SessionFile, cur.SessionName = ls.file, ls.title
-	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = id, atLeaf, active, fresh
+	// The shared selection outlives this snapshot of the file: it holds
+	// copies, not views of a mapped file that may be cut under it.
+	cur.SessionFile, cur.SessionName = ls.file, strings.Clone(ls.title)
+	cur.EntryID, cur.AtLeaf, cur.ActivePreset, cur.FreshBranch = m.selEntry, atLeaf, active, fresh
 	cur.Paused = m.held()
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
@@ -173,9 +174,9 @@ func (tv *treeView) flatten(ls *loadedSession) {
 		childBase := it.base
 		switch it.conn {
 		case connMid:
-			childBase += "│  "
+			childBase = innerLevels(childBase + "│  ")
 		case connLast:
-			childBase += "   "
+			childBase = innerLevels(childBase + "   ")
 		}
 		ordered := activeFirst(ls, kids)
 		for k := len(ordered) - 1; k >= 0; k-- {
@@ -192,6 +193,28 @@ const (
 	connMid  = "├─ "
 	connLast = "└─ "
 )
+
+// keptLevels is how many levels of a row's drawing the rows keep. A row
+// draws at most a third of the pane's width of it (renderTreeRow elides
+// the outer levels), so the outer levels of a session that branches
+// hundreds of times deep are never drawn, and keeping them cost a string
+// as long as the session is deep for every branch row: tens of MB on a
+// 1 GB session. 96 levels draw the same rows on panes up to 864 columns.
+const keptLevels = 96
+
+// innerLevels drops the outermost level (three columns) of a drawing one
+// level deeper than keptLevels.
+func innerLevels(drawing string) string {
+	if utf8.RuneCountInString(drawing) <= 3*keptLevels {
+		return drawing
+	}
+	cut := 0
+	for range 3 {
+		_, size := utf8.DecodeRuneInString(drawing[cut:])
+		cut += size
+	}
+	return drawing[cut:]
+}
 
 func connector(last bool) string {
 	if last {

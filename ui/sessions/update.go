@@ -309,7 +309,23 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 // changed: a Preset's text is read from it).
 func (m *Model) reload() tea.Cmd {
 	m.sent.forget()
+	if m.TruncatedFile() != "" {
+		// The open session's file was cut: read it again (its leaf and
+		// the lines after the cut are gone).
+		return m.reloadCmd()
+	}
 	m.gen++
 	m.loading = "sessions"
 	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)
+}
+
+// TruncatedFile names the open session's file when it was found shorter
+// than what was read ("" otherwise): its entries past the cut read as
+// zeros until the file is read again (reload). The header asks it; it
+// does no IO.
+func (m *Model) TruncatedFile() string {
+	if m.ls == nil || !m.ls.sess.Truncated() {
+		return ""
+	}
+	return m.ls.file
 }

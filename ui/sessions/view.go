@@ -220,6 +220,11 @@ func (m *Model) timelineView(r rect) string {
 	if t.leaf == m.ls.leaf {
 		title += " (active)"
 	}
+	if m.ls.sess.Truncated() {
+		// The file was cut under the panel: what lay past the cut reads
+		// as zeros until it is read again.
+		title = "Timeline · file truncated — reload (" + m.com.Keys.Session.Reload.Help().Key + ")"
+	}
 	info := t.list.Position()
 	if t.list.Query() != "" {
 		info = joinInfo(fmt.Sprintf("%d of %d", t.list.Len(), t.list.Total()), info)

@@ -49,9 +49,10 @@ grep -qE '^reply:pi-mirror +\(Pi Prompt Mirror · project\)$' <<<"$out" || fail 
 command -v tmux >/dev/null || { echo "tmux is not installed: the interactive part is skipped"; exit 0; }
 t() { tmux -L "$sock" "$@"; }
 screen() { t capture-pane -p -J -t "$1"; }
-# wait_for PANE TEXT [TIMEOUT_S]: until the screen shows TEXT.
+# wait_for PANE TEXT [TIMEOUT_S]: until the screen shows TEXT (30 s: a
+# loaded machine runs compinit slowly).
 wait_for() {
-  local deadline=$((SECONDS + ${3:-10}))
+  local deadline=$((SECONDS + ${3:-30}))
   until screen "$1" | grep -qF -- "$2"; do
     if [ $SECONDS -ge $deadline ]; then echo "timed out waiting in $1 for: $2"; echo "--- screen:"; screen "$1"; exit 1; fi
     sleep 0.1
@@ -96,16 +97,16 @@ echo "-- bash in tmux"
 start bash "env PS1='$ ' bash --norc --noprofile"
 # Lists at the first TAB that cannot complete further (a second TAB after
 # a common prefix was inserted would only ring the bell).
-t send-keys -t bash "bind 'set show-all-if-ambiguous on'; source <(forgebench completion bash); clear" Enter
-wait_for bash '$'
+t send-keys -t bash "bind 'set show-all-if-ambiguous on'; source <(forgebench completion bash); clear; echo shell''-ready" Enter
+wait_for bash shell-ready
 drive bash
 echo "bash: ok"
 
 if command -v zsh >/dev/null; then
   echo "-- zsh in tmux"
   start zsh "env PS1='$ ' zsh -f"
-  t send-keys -t zsh "autoload -U compinit && compinit -u -d '$work/zcompdump' && source <(forgebench completion zsh); clear" Enter
-  wait_for zsh '$'
+  t send-keys -t zsh "autoload -U compinit && compinit -u -d '$work/zcompdump' && source <(forgebench completion zsh); clear; echo shell''-ready" Enter
+  wait_for zsh shell-ready
   drive zsh
   echo "zsh: ok"
 else
@@ -115,8 +116,8 @@ fi
 if command -v fish >/dev/null; then
   echo "-- fish in tmux"
   start fish "env XDG_CONFIG_HOME='$work/fish-config' XDG_DATA_HOME='$work/fish-data' fish --no-config"
-  t send-keys -t fish "function fish_prompt; echo -n '\$ '; end; forgebench completion fish | source; clear" Enter
-  wait_for fish '$'
+  t send-keys -t fish "function fish_prompt; echo -n '\$ '; end; forgebench completion fish | source; clear; echo shell''-ready" Enter
+  wait_for fish shell-ready
   drive fish
   echo "fish: ok"
 else

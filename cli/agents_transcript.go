@@ -15,8 +15,8 @@ import (
 
 // AgentsTranscriptCmd prints an agent's transcript.
 type AgentsTranscriptCmd struct {
-	Path    string `arg:"" help:"Agent path (/root/review, or review for a child of /root)."`
-	Session string `short:"s" help:"Root session: a file, a session id or a prefix (default: the project's newest session with an agent tree)." placeholder:"ROOT_SESSION"`
+	Path    string `arg:"" help:"Agent path (/root/review, or review for a child of /root)." predictor:"agent"`
+	Session string `short:"s" help:"Root session: a file, a session id or a prefix (default: the project's newest session with an agent tree)." placeholder:"ROOT_SESSION" predictor:"session"`
 	Page    int    `help:"Page to print, 0 being the newest; higher numbers go back in time." default:"0"`
 	Follow  bool   `help:"After the newest page, keep printing entries as the agent's session grows (ctrl+c stops)."`
 	Expand  bool   `help:"Print tool output and arguments in full instead of their first lines."`

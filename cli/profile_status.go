@@ -15,8 +15,8 @@ import (
 
 // ProfileStatusCmd reports the last applied profile of a session.
 type ProfileStatusCmd struct {
-	Session string `help:"Pi session to read the provenance entries (pi-forge-agent-profile-state) from: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
-	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
+	Session string `help:"Pi session to read the provenance entries (pi-forge-agent-profile-state) from: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION" predictor:"session"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID" predictor:"entry"`
 	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}; the tools drift, forgebench's own check, adds a note saying so."`
 }
 

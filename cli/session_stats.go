@@ -13,9 +13,9 @@ import (
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
+	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
+	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
 	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": replay.CacheValue)."`
 	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // PayloadCmd groups the payload commands.
@@ -41,17 +42,17 @@ type PayloadDiffCmd struct {
 	BlocksOnly     bool   `name:"blocks-only" help:"Leave out the line diffs of modified blocks (human output)."`
 }
 
-// resolver builds a session.Resolver for this workspace: presets by file or
+// resolver builds a replay.Resolver for this workspace: presets by file or
 // selector, Pi's defaults when a session records no system prompt, and
 // pi-forge's rewrite of session requests (the library is read only when a
 // session or preset reference needs it).
-func (g *Globals) resolver() (*session.Resolver, error) {
+func (g *Globals) resolver() (*replay.Resolver, error) {
 	cat, err := g.modelCatalog()
 	if err != nil {
 		return nil, err
 	}
 	fallback := g.piDefaults
-	return &session.Resolver{
+	return &replay.Resolver{
 		Catalog:  cat,
 		Location: time.Local,
 		Open:     g.openRefSession,
@@ -93,7 +94,7 @@ func (g *Globals) piDefaults() (compile.Runtime, string, error) {
 
 // forge is pi-forge's request rewrite against this workspace's library,
 // loaded when first needed.
-func (g *Globals) forge(cat *catalog.Catalog, fallback session.Defaults) session.Forge {
+func (g *Globals) forge(cat *catalog.Catalog, fallback replay.Defaults) replay.Forge {
 	return capstate.LazyForge(func() (*capstate.Forge, error) {
 		lib, err := g.loadLibrary()
 		if err != nil {
@@ -154,8 +155,8 @@ func (g *Globals) presetNotes(name string, n int) {
 // resolveRef parses and resolves one reference, mapping failures to exit
 // codes: a malformed reference, a missing file or an unknown entry is a
 // usage error; a FIFO or device given as a file is refused.
-func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
-	ref, err := session.ParseRef(s)
+func resolveRef(rv *replay.Resolver, s string) (*replay.Resolved, error) {
+	ref, err := replay.ParseRef(s)
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
@@ -185,7 +186,7 @@ func (c *PayloadShowCmd) Run(g *Globals) error {
 	if !c.JSON {
 		// A saved request object is shown as it is read, block by block:
 		// a capture of two million fields is a file, not a turn in memory.
-		if ref, err := session.ParseRef(c.Ref); err == nil && ref.Kind == session.RefFile {
+		if ref, err := replay.ParseRef(c.Ref); err == nil && ref.Kind == replay.RefFile {
 			if ps := session.StreamPayloadFile(ref.Path); ps != nil {
 				writeShowStream(w, ref, ps)
 				return w.Flush()
@@ -221,7 +222,7 @@ func (c *PayloadDiffCmd) Run(g *Globals) error {
 		return err
 	}
 	d := turndiff.DiffTurns(&a.Turn.Turn, &b.Turn.Turn)
-	cause := session.ExplainDiff(a, b, &d)
+	cause := replay.ExplainDiff(a, b, &d)
 	if c.JSON {
 		o := turndiff.DiffJSON(&d)
 		if cause != nil {
@@ -261,7 +262,7 @@ func printCompact(g *Globals, v any) error {
 // "request" (entry, contextEntry, forAssistant, preset?, inferred,
 // payload, usage?) for session and preset references; preset is the
 // Preset that compiled the request, inferred what the rebuild assumed.
-func showJSON(r *session.Resolved) *jsonv.Object {
+func showJSON(r *replay.Resolved) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("ref", r.Ref.Raw)
 	o.Set("kind", r.Ref.Kind)

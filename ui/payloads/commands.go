@@ -17,6 +17,7 @@ import (
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
@@ -71,9 +72,9 @@ func (e env) payloadDir() string { return filepath.Join(e.ws.Cwd, ".pi", "forge"
 // resolver resolves references against the workspace: presets from its
 // library (or a file path), Pi's defaults when a session records no
 // system prompt, pi-forge's rewrite of session requests.
-func (e env) resolver() *session.Resolver {
+func (e env) resolver() *replay.Resolver {
 	opts := e.requestOptions()
-	return &session.Resolver{
+	return &replay.Resolver{
 		Catalog:    opts.Catalog,
 		Location:   time.Local,
 		Open:       e.openRef,
@@ -104,7 +105,7 @@ func (e env) openRef(path string) (*session.Session, error) {
 // requestOptions rebuild session requests as pi-forge sent them, against
 // the workspace's library (read when a request first needs it): the same
 // options the Session panel's Context view and copy keys use.
-func (e env) requestOptions() session.RequestOptions { return sentrequest.Options(e.ws) }
+func (e env) requestOptions() replay.RequestOptions { return sentrequest.Options(e.ws) }
 
 // piDefaults is Pi's default runtime and base prompt for the workspace.
 func (e env) piDefaults() (compile.Runtime, string, error) { return sentrequest.Defaults(e.ws)() }
@@ -143,7 +144,7 @@ type comparison struct {
 	refs [2]string
 	// sides are the resolved references (sides[0] nil when A is empty:
 	// every block of B is then added).
-	sides  [2]*session.Resolved
+	sides  [2]*replay.Resolved
 	labels [2]string
 	diff   turndiff.Diff
 	view   diffview.Diff
@@ -177,7 +178,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 			c.labels[i] = "(none: every block of B counts as added)"
 			continue
 		}
-		ref, err := session.ParseRef(r)
+		ref, err := replay.ParseRef(r)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +198,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	}
 	c.diff = turndiff.DiffTurns(prev, &c.sides[1].Turn.Turn)
 	if c.sides[0] != nil {
-		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
+		c.cause = replay.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
 	}
 	c.view = requestdiff.FromTurnDiff(&c.diff)
 	var beforeAnn *turndiff.Annotated
@@ -206,7 +207,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	}
 	requestdiff.Annotate(&c.view, &c.diff, beforeAnn, &c.sides[1].Turn)
 	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
-		rep := session.CacheReportAt(b.Session, b.Index)
+		rep := replay.CacheReportAt(b.Session, b.Index)
 		for i := range rep.Uses {
 			if rep.Uses[i].Index == b.Index {
 				c.usage = &rep.Uses[i]
@@ -251,9 +252,9 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 		if idx < 0 {
 			return refs, "the selected session has no entries", nil
 		}
-		refs[1] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
-		if prev := session.PreviousRequest(s, idx); prev >= 0 {
-			refs[0] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[prev].ID}.String()
+		refs[1] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
+		if prev := replay.PreviousRequest(s, idx); prev >= 0 {
+			refs[0] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[prev].ID}.String()
 		}
 		return refs, "", nil
 	}

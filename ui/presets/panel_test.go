@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/uitest"
 
 	tea "charm.land/bubbletea/v2"
@@ -379,7 +379,7 @@ func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
 	hs.m.autoOpened = true
 	hs.m.presets.SetCursor(0)
 	// The session says beta is active at its entry.
-	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: session.ActivePreset{Choice: session.PresetSelected, Selector: "project:beta"}, source: "test"}})
+	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: replay.ActivePreset{Choice: replay.PresetSelected, Selector: "project:beta"}, source: "test"}})
 	hs.Run(cmd)
 	if hs.m.open.Key() != "project:beta" {
 		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())

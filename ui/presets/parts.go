@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
@@ -113,7 +113,7 @@ type profilesView struct {
 	profForm   forms.Form
 	profFocus  bool
 	profRaw    bool
-	profStatus *session.ProfileStatus
+	profStatus *replay.ProfileStatus
 }
 
 // overlays are what opens over the panes: a dialog and the draft diff.

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // runContext is what the preview compiles against: the runtime, base prompt
@@ -26,7 +27,7 @@ type runContext struct {
 	// source says, for humans, where the runtime came from.
 	source string
 	// active is the session's Preset selection at the entry.
-	active session.ActivePreset
+	active replay.ActivePreset
 	// tools are the tools seen in the session (declared or called).
 	tools []string
 	// fresh is set when the runtime is not the session's: the preview
@@ -45,7 +46,7 @@ func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
 	return func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} }
 }
 
-// loadRunContext builds the preview's run context with session.RunContextAt,
+// loadRunContext builds the preview's run context with replay.RunContextAt,
 // the same function the CLI's compile inputs use, and the workspace's
 // shared model catalog.
 func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
@@ -60,10 +61,10 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 	}
 	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
 	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
-	ctx, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	ctx, err := replay.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
 		rc.err = err
-		ctx, err = session.RunContextAt(nil, -1, nil, time.Local, defaults)
+		ctx, err = replay.RunContextAt(nil, -1, nil, time.Local, defaults)
 	}
 	if err != nil {
 		rc.err = errors.Join(rc.err, err)

@@ -5,7 +5,7 @@
 // session references with Options, the Session panel's Context view and
 // its copy keys show At; the CLI builds the same options from its global
 // flags (`payload show session:…`, `session context --as-sent`). Every one
-// of them ends in session.RequestWith with a capstate.Forge, so there is
+// of them ends in replay.RequestWith with a capstate.Forge, so there is
 // one answer to "what was sent".
 //
 // Rebuilding is heavy (the session's context, pi-forge's state at the
@@ -21,14 +21,15 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // Options rebuild session requests as pi-forge sent them against ws's
 // library, which is read when a request first needs it (once per
 // Options value), with ws's model catalog.
-func Options(ws resources.Workspace) session.RequestOptions {
+func Options(ws resources.Workspace) replay.RequestOptions {
 	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
-	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
+	return replay.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
 		lib, err := resources.LoadLibrary(ws)
 		if err != nil {
 			return nil, err // it says "load library: …" itself
@@ -43,7 +44,7 @@ func Options(ws resources.Workspace) session.RequestOptions {
 
 // Defaults is Pi's default runtime and base prompt for ws, for sessions
 // that record no system prompt.
-func Defaults(ws resources.Workspace) session.Defaults {
+func Defaults(ws resources.Workspace) replay.Defaults {
 	return func() (compile.Runtime, string, error) {
 		return resources.PiDefaultRuntime(ws, nil, time.Now())
 	}
@@ -54,24 +55,24 @@ func Defaults(ws resources.Workspace) session.Defaults {
 type Pair struct {
 	// Sent is the request as sent (nil when SentErr says why it could not
 	// be rebuilt); Pi is Pi's own request, before any extension.
-	Sent, Pi *session.Request
+	Sent, Pi *replay.Request
 	SentErr  error
 	// Same is true when the two are one request: nothing rewrote it.
 	Same bool
 }
 
-// At rebuilds the request of entry index of s (session.RequestWith: for an
+// At rebuilds the request of entry index of s (replay.RequestWith: for an
 // assistant message the request that produced it, otherwise the request
 // Pi would send next from there) as sent, with opts, and as Pi built it,
 // with opts' catalog alone; Pi's is rebuilt only when something rewrote
 // the request. The error is Pi's request's: when only the rewrite fails,
 // SentErr says so and Pi's request is still there.
-func At(s *session.Session, index int, opts session.RequestOptions) (Pair, error) {
-	sent, err := session.RequestWith(s, index, opts)
+func At(s *session.Session, index int, opts replay.RequestOptions) (Pair, error) {
+	sent, err := replay.RequestWith(s, index, opts)
 	if err == nil && !sent.Rewritten {
 		return Pair{Sent: sent, Pi: sent, Same: true}, nil
 	}
-	pi, piErr := session.RequestWith(s, index, session.RequestOptions{Catalog: opts.Catalog})
+	pi, piErr := replay.RequestWith(s, index, replay.RequestOptions{Catalog: opts.Catalog})
 	if piErr != nil {
 		return Pair{}, piErr
 	}

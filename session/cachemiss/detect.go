@@ -37,8 +37,10 @@ type Miss struct {
 	// assistant message or a cache_warm usage entry.
 	PreviousIndex   int
 	PreviousEntryID string
-	// Provider and Model name the model that answered.
+	// Provider and Model name the model that answered; PreviousModel is
+	// the previous request's "provider/model".
 	Provider, Model string
+	PreviousModel   string
 	// TimestampMs is the message's timestamp (NaN when it has none).
 	TimestampMs float64
 	// IdleMs is Pi's idleMs: the time since the previous request, at least
@@ -193,7 +195,7 @@ func detectMiss(prev *request, i int, e *session.Entry, m *assistant, cat *catal
 	}
 	miss := Miss{
 		Index: i, EntryID: e.ID, PreviousIndex: prev.index, Provider: m.provider, Model: m.model,
-		TimestampMs: m.timestampMs, MissedTokens: missed,
+		TimestampMs: m.timestampMs, MissedTokens: missed, PreviousModel: prev.provider + "/" + prev.model,
 		ModelChanged: m.provider+"/"+m.model != prev.provider+"/"+prev.model,
 		Usage: catalog.Usage{Input: u.input, Output: u.output, CacheRead: u.cacheRead,
 			CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h},

@@ -48,6 +48,14 @@ type Cause struct {
 	Turn *turndiff.Cause
 }
 
+// Line is the detail with the other kinds that apply: "…; also idle, model".
+func (c *Cause) Line() string {
+	if len(c.Also) == 0 {
+		return c.Detail
+	}
+	return c.Detail + "; also " + strings.Join(c.Also, ", ")
+}
+
 // Idle reports whether the gap before m exceeded the cache's lifetime.
 func (m *Miss) Idle() bool {
 	if math.IsNaN(m.IdleMs) {

@@ -72,9 +72,22 @@ func (m *Miss) Idle() bool {
 // every core) and diffed; the first changed block inside what the previous
 // request held decides.
 func Explain(s *session.Session, misses []Miss, opts session.RequestOptions) []Cause {
+	// A request that only appended messages to the previous one kept the
+	// previous prefix: nothing needs rebuilding to know that. Extensions
+	// record what changes their rewrite (pi-forge's Preset and capability
+	// events are custom entries), so this holds for rewritten sessions
+	// too; only a rewrite that varies on its own (a Preset item showing
+	// the time) is not seen this way.
+	plain := make([]bool, len(misses))
+	for i := range misses {
+		plain[i] = onlyAppended(s, &misses[i])
+	}
 	need := []int{}
 	seen := map[int]int{}
 	for i := range misses {
+		if plain[i] {
+			continue
+		}
 		for _, k := range [2]int{misses[i].PreviousIndex, misses[i].Index} {
 			if _, ok := seen[k]; !ok {
 				seen[k] = len(need)
@@ -102,6 +115,10 @@ func Explain(s *session.Session, misses []Miss, opts session.RequestOptions) []C
 	out := make([]Cause, len(misses))
 	session.InParallel(len(misses), func(i int) {
 		m := &misses[i]
+		if plain[i] {
+			out[i] = decide(s, m, nil, false, nil, true)
+			return
+		}
 		p, c := requests[seen[m.PreviousIndex]], requests[seen[m.Index]]
 		var d *turndiff.Diff
 		var tc *turndiff.Cause
@@ -321,4 +338,44 @@ func thinkingChangedBefore(s *session.Session, m *Miss) int {
 		i = k
 	}
 	return -1
+}
+
+// onlyAppended reports whether m's request is the previous request's
+// context with messages appended: the previous request is m's ancestor
+// and every entry between them is a message (not a bash execution or a
+// custom message, which Pi may place elsewhere), a label, a session name
+// or a usage record.
+func onlyAppended(s *session.Session, m *Miss) bool {
+	if s.Entries[m.PreviousIndex].Type != session.TypeMessage {
+		return false
+	}
+	const maxWalk = 4096
+	i := m.Index
+	for n := 0; n < maxWalk; n++ {
+		p := s.Entries[i].ParentID
+		if p == "" {
+			return false
+		}
+		k, ok := s.IndexOf(p)
+		if !ok {
+			return false
+		}
+		if k == m.PreviousIndex {
+			return true
+		}
+		e := &s.Entries[k]
+		switch e.Type {
+		case session.TypeMessage:
+			switch e.Role {
+			case session.RoleUser, session.RoleAssistant, session.RoleToolResult:
+			default:
+				return false
+			}
+		case session.TypeLabel, session.TypeSessionInfo, session.TypeUsage:
+		default:
+			return false
+		}
+		i = k
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package cachemiss
 import (
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -51,10 +52,27 @@ func (r *Report) Add(s *session.Session, res Result, causes []Cause) {
 	r.Tokens.CacheWrite += res.Tokens.CacheWrite
 	r.Needed += res.Needed
 	for i := range res.Misses {
+		// The report outlives the session: its strings may point into the
+		// session's mapped file, so the break keeps copies of its own.
 		m := res.Misses[i]
-		r.Breaks = append(r.Breaks, Break{File: s.Path, SessionID: s.Header.ID, Miss: m, Cause: causes[i],
-			Timestamp: s.Entries[m.Index].Timestamp})
+		m.EntryID, m.PreviousEntryID = strings.Clone(m.EntryID), strings.Clone(m.PreviousEntryID)
+		m.Provider, m.Model, m.PreviousModel = strings.Clone(m.Provider), strings.Clone(m.Model), strings.Clone(m.PreviousModel)
+		c := Cause{Kind: causes[i].Kind, Detail: strings.Clone(causes[i].Detail), Ref: strings.Clone(causes[i].Ref), Also: causes[i].Also}
+		r.Breaks = append(r.Breaks, Break{File: strings.Clone(s.Path), SessionID: strings.Clone(s.Header.ID), Miss: m, Cause: c,
+			Timestamp: strings.Clone(s.Entries[m.Index].Timestamp)})
 	}
+}
+
+// Merge adds another report's sessions, totals and breaks (after its own).
+func (r *Report) Merge(o *Report) {
+	r.Sessions += o.Sessions
+	r.Requests += o.Requests
+	r.Tokens.Input += o.Tokens.Input
+	r.Tokens.Output += o.Tokens.Output
+	r.Tokens.CacheRead += o.Tokens.CacheRead
+	r.Tokens.CacheWrite += o.Tokens.CacheWrite
+	r.Needed += o.Needed
+	r.Breaks = append(r.Breaks, o.Breaks...)
 }
 
 // HitRate is cacheRead / prompt tokens; ok false when there were none.

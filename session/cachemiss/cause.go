@@ -79,8 +79,11 @@ func Explain(s *session.Session, misses []Miss, opts session.RequestOptions) []C
 	// too; only a rewrite that varies on its own (a Preset item showing
 	// the time) is not seen this way.
 	plain := make([]bool, len(misses))
+	fork := make([]int, len(misses))
+	kind := make([]shortcut, len(misses))
 	for i := range misses {
-		plain[i] = onlyAppended(s, &misses[i])
+		kind[i], fork[i] = between(s, &misses[i])
+		plain[i] = kind[i] != rebuild
 	}
 	need := []int{}
 	seen := map[int]int{}
@@ -115,8 +118,19 @@ func Explain(s *session.Session, misses []Miss, opts session.RequestOptions) []C
 	out := make([]Cause, len(misses))
 	session.InParallel(len(misses), func(i int) {
 		m := &misses[i]
-		if plain[i] {
+		switch kind[i] {
+		case appended:
 			out[i] = decide(s, m, nil, false, nil, true)
+			return
+		case branched:
+			// What the diff would name: the requests part where the
+			// branches do.
+			tc := &turndiff.Cause{Kind: turndiff.CauseBranch, Detail: "the previous request is on another branch"}
+			if fork[i] >= 0 {
+				tc.Detail += "; they part after entry " + s.Entries[fork[i]].ID
+				tc.EntryID = s.Entries[fork[i]].ID
+			}
+			out[i] = decide(s, m, nil, true, tc, true)
 			return
 		}
 		p, c := requests[seen[m.PreviousIndex]], requests[seen[m.Index]]
@@ -340,42 +354,75 @@ func thinkingChangedBefore(s *session.Session, m *Miss) int {
 	return -1
 }
 
-// onlyAppended reports whether m's request is the previous request's
-// context with messages appended: the previous request is m's ancestor
-// and every entry between them is a message (not a bash execution or a
-// custom message, which Pi may place elsewhere), a label, a session name
-// or a usage record.
-func onlyAppended(s *session.Session, m *Miss) bool {
+// shortcut is what the entries between two requests say without
+// rebuilding them.
+type shortcut int
+
+const (
+	rebuild  shortcut = iota // something else lies between: rebuild both
+	appended                 // only messages were appended
+	branched                 // the previous request is on another branch
+)
+
+// between classifies m's request against the previous one: appended when
+// the previous request is m's ancestor and every entry between them is a
+// user, assistant or tool-result message, a label, a session name or a
+// usage record; branched (with the last entry the two branches share, -1
+// for none) when the previous request is not m's ancestor; else rebuild.
+// The walks go up the parents, which Pi writes before their children: a
+// parent after its child (a hand-made file) means rebuild.
+func between(s *session.Session, m *Miss) (shortcut, int) {
 	if s.Entries[m.PreviousIndex].Type != session.TypeMessage {
-		return false
+		return rebuild, -1
 	}
-	const maxWalk = 4096
-	i := m.Index
-	for n := 0; n < maxWalk; n++ {
+	up := func(i int) int {
 		p := s.Entries[i].ParentID
 		if p == "" {
-			return false
+			return -1
 		}
 		k, ok := s.IndexOf(p)
-		if !ok {
-			return false
+		if !ok || k >= i {
+			return -2 // unknown parent, or a parent after its child
 		}
-		if k == m.PreviousIndex {
-			return true
-		}
-		e := &s.Entries[k]
+		return k
+	}
+	plain := true
+	cur := up(m.Index)
+	for cur > m.PreviousIndex {
+		e := &s.Entries[cur]
 		switch e.Type {
 		case session.TypeMessage:
 			switch e.Role {
 			case session.RoleUser, session.RoleAssistant, session.RoleToolResult:
 			default:
-				return false
+				plain = false
 			}
 		case session.TypeLabel, session.TypeSessionInfo, session.TypeUsage:
 		default:
-			return false
+			plain = false
 		}
-		i = k
+		cur = up(cur)
 	}
-	return false
+	switch {
+	case cur == m.PreviousIndex && plain:
+		return appended, -1
+	case cur == m.PreviousIndex || cur == -2:
+		return rebuild, -1
+	}
+	// Not an ancestor: find where the branches part.
+	a, b := cur, m.PreviousIndex
+	for a != b && a >= 0 && b >= 0 {
+		if a > b {
+			a = up(a)
+		} else {
+			b = up(b)
+		}
+	}
+	if a == -2 || b == -2 {
+		return rebuild, -1
+	}
+	if a != b {
+		return branched, -1
+	}
+	return branched, a
 }

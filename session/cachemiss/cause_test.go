@@ -64,6 +64,8 @@ func TestCauseKinds(t *testing.T) {
 			`{"type":"thinking_level_change","id":"tl","parentId":"u2","timestamp":"2026-11-20T09:00:03.000Z","thinkingLevel":"high"}`), KindThinking, "tl", nil},
 		{"context edit", genSession(60*1000, shortWrite, "",
 			`{"type":"context_edit","id":"ce","parentId":"u2","timestamp":"2026-11-20T09:00:03.000Z","targetId":"u1","replacement":{"content":"HELLO, rewritten"}}`), KindHistoryEdit, "ce", nil},
+		{"branch navigation", genSession(60*1000, shortWrite, "",
+			`{"type":"message","id":"b1","parentId":"u1","timestamp":"2026-11-20T09:00:03.000Z","message":{"role":"user","content":"instead","timestamp":1795000003000}}`), KindHistoryEdit, "u1", nil},
 		{"context edit after idle", genSession(10*60*1000, shortWrite, "",
 			`{"type":"context_edit","id":"ce","parentId":"u2","timestamp":"2026-11-20T09:00:03.000Z","targetId":"u1","replacement":{"content":"HELLO, rewritten"}}`), KindHistoryEdit, "ce", []string{KindIdle}},
 	}

@@ -116,11 +116,13 @@ for f in few small; do
   bench_measure "context leaf $f" -- "${fb[@]}" session context "$file" --json
   bench_measure "context mid $f" -- "${fb[@]}" session context "$file" --leaf "$mid" --json
   bench_measure "stats $f" -- "${fb[@]}" session stats "$file"
+  bench_measure "cache report $f" -- "${fb[@]}" cache report "$file" --json
   bench_measure "tree $f" -- "${fb[@]}" session tree "$file"
 done
 bench_measure "payload show 2M fields" -- "${fb[@]}" payload show "$data/payload-2m.json"
 bench_warm "$agent"/sessions/*/*.jsonl
 bench_measure "list 2000" -- "${fb[@]}" "${ws[@]}" session list
+bench_measure "cache report 2000" -- "${fb[@]}" "${ws[@]}" cache report --json
 if ! skip agents; then
   state=$(echo "$tree"/agent/sessions/*/*.subagents/*/state.json)
   bench_warm "$state" "$tree"/agent/sessions/*/*.jsonl
@@ -205,6 +207,11 @@ row "session tree, small: wall / session show --json" \
 row "payload show, 2M fields: wall" "$(bench_get "payload show 2M fields" wall)" 3 "s"
 row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" private)" 300 "MiB"
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
+row "cache report, 2,000 files: wall" "$(bench_get "cache report 2000" wall)" 1 "s"
+for f in few small; do
+  row "cache report, $f: wall / session stats" \
+    "$(awk -v a="$(bench_get "cache report $f" wall)" -v b="$(bench_get "stats $f" wall)" 'BEGIN{printf "%.2f", a/b}')" 1.5 "×"
+done
 if ! skip agents; then
   row "agents list, 100,000 agents (154 MB state.json): wall" "$(bench_get "agents list 100k" wall)" 3 "s"
   row "agents list, 100,000 agents: private / state.json size" \

@@ -36,6 +36,7 @@ type CLI struct {
 	Agents      AgentsCmd      `cmd:"" help:"pi-subagent agent trees: list, show, transcript."`
 	Payload     PayloadCmd     `cmd:"" help:"Saved provider payloads: show, diff."`
 	Search      SearchCmd      `cmd:"" help:"Search the text of sessions (and agent transcripts) straight from the files, newest first."`
+	Cache       CacheCmd       `cmd:"" help:"Prompt-cache economics: every lost cache prefix as Pi counts it, blamed on its cause, priced (report)."`
 	Template    TemplateCmd    `cmd:"" help:"forge-v1 templates: render."`
 	Fingerprint FingerprintCmd `cmd:"" help:"Print the sha256:v1 canonical-JSON fingerprint of a JSON document."`
 	Version     VersionCmd     `cmd:"" help:"Print version, commit and build date."`

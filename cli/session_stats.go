@@ -3,11 +3,13 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -53,15 +55,25 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		st = session.SessionStats(s, cat)
 	}
 	cache := replay.CacheReportAt(s, st.LeafIndex)
+	// Breaks as Pi counts them: over the file in file order, as Pi's
+	// /session and transcript notices do, or over the branch asked for.
+	var scope []int
+	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
+		scope = s.PathTo(st.LeafIndex)
+	}
+	breaks := cachemiss.Detect(s, scope, cat)
 	preds := replay.PredictDrops(s, cache, replay.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}, predict)
 	if c.JSON {
 		v := session.StatsValue(s, st)
-		v.Set("cache", replay.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))
+		cv := replay.CacheValue(cache, st.Scope == session.StatsScopeSession, preds)
+		cv.Set("breaks", cachemiss.BreaksValue(breaks.Misses))
+		v.Set("cache", cv)
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	writeStats(g.stdout, s, st)
 	writeCache(g.stdout, cache, st.Scope == session.StatsScopeSession, preds)
+	writeBreaks(g.stdout, s, breaks.Misses)
 	return nil
 }
 
@@ -155,4 +167,36 @@ func count(f float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// writeBreaks prints the requests that lost their cache prefix as Pi 1.6.0
+// counts them (session/cachemiss), with the tokens and money re-billed.
+func writeBreaks(w io.Writer, s *session.Session, misses []cachemiss.Miss) {
+	if len(misses) == 0 {
+		return
+	}
+	var tokens, cost float64
+	unpriced := 0
+	for i := range misses {
+		tokens += misses[i].MissedTokens
+		if misses[i].CostKnown && !math.IsNaN(misses[i].MissedCost) {
+			cost += misses[i].MissedCost
+		} else {
+			unpriced++
+		}
+	}
+	fmt.Fprintf(w, "  %d break(s) as Pi counts them · %s tokens re-billed · $%.4f", len(misses), count(tokens), cost)
+	if unpriced > 0 {
+		fmt.Fprintf(w, " (%d unpriced)", unpriced)
+	}
+	fmt.Fprintln(w)
+	for i := range misses {
+		m := &misses[i]
+		price := "unpriced"
+		if m.CostKnown && !math.IsNaN(m.MissedCost) {
+			price = fmt.Sprintf("$%.4f", m.MissedCost)
+		}
+		fmt.Fprintf(w, "  break at %s: %s tokens re-billed (%s) after %s\n", sanitize.Clip(m.EntryID, 20),
+			count(m.MissedTokens), price, sanitize.Clip(s.Entries[m.PreviousIndex].ID, 20))
+	}
 }

@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/cachemiss"
+	"github.com/forgebench/forgebench/session/replay"
+)
+
+// CacheCmd is the prompt-cache economics group.
+type CacheCmd struct {
+	Report CacheReportCmd `cmd:"" help:"Every lost prompt-cache prefix, as Pi 1.6.0 counts them, with its cause and price, over sessions."`
+}
+
+// CacheReportCmd reports the cache breaks of sessions.
+type CacheReportCmd struct {
+	Sessions        []string `arg:"" optional:"" name:"SESSION" help:"Sessions: files (.jsonl), session ids or unique prefixes (default: every session of the project)."`
+	AllProjects     bool     `name:"all-projects" help:"Every project's sessions under <agent-dir>/sessions, not just this cwd's (with no SESSION)."`
+	Since           string   `help:"Only sessions active and breaks at or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in local time, or RFC 3339)." placeholder:"DATE"`
+	By              string   `help:"Group the text table by cause, item (the cause's ref), model or session." enum:"cause,item,model,session" default:"cause"`
+	JSON            bool     `name:"json" help:"Print one JSON document: {sessions, requests, tokens{input, output, cacheRead, cacheWrite}, hitRate, rewriteFactor, breaks[{file, sessionId, entryId, previousEntryId, timestamp, model, missedTokens, missedCostUSD, idleSeconds, cause{kind, detail, ref}}], byCause{KIND{count, missedTokens, missedCostUSD}}}."`
+	FailOnBreakCost *float64 `name:"fail-on-break-cost" placeholder:"USD" help:"Exit 1 when the priced breaks cost more than USD in total (for CI)."`
+}
+
+// costliestShown is how many breaks the text output lists.
+const costliestShown = 10
+
+// Run reads the sessions one per core, finds their breaks as Pi counts
+// them and the cause of each, and prints the report.
+func (c *CacheReportCmd) Run(g *Globals) error {
+	var since time.Time
+	if c.Since != "" {
+		t, err := parseSince(c.Since, time.Local)
+		if err != nil {
+			return fail(exitUsage, "--since: %s", sanitize.Line(err.Error()))
+		}
+		since = t
+	}
+	if c.FailOnBreakCost != nil && !(*c.FailOnBreakCost >= 0) {
+		return fail(exitUsage, "--fail-on-break-cost must be a non-negative amount in USD")
+	}
+	files, err := c.files(g, since)
+	if err != nil {
+		return err
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return err
+	}
+	opts := replay.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}
+	rep, problems := analyzeAll(files, opts)
+	for _, p := range problems {
+		fmt.Fprintf(g.stderr, "%s\n", sanitize.Line(p))
+	}
+	if !since.IsZero() {
+		rep.Since(since)
+	}
+	if c.JSON {
+		if _, err := io.WriteString(g.stdout, jsonv.Stringify(rep.Value())+"\n"); err != nil {
+			return err
+		}
+	} else {
+		writeCacheReport(g.stdout, rep, c.By)
+	}
+	if c.FailOnBreakCost != nil && rep.TotalCost() > *c.FailOnBreakCost {
+		return fail(exitFailed, "cache breaks cost $%s, above --fail-on-break-cost $%s",
+			strconv.FormatFloat(rep.TotalCost(), 'f', 4, 64), strconv.FormatFloat(*c.FailOnBreakCost, 'f', -1, 64))
+	}
+	return nil
+}
+
+// files lists the sessions to read: the named ones through the one
+// session resolver, else the project's (or every project's) sessions.
+func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
+	if len(c.Sessions) > 0 {
+		if c.AllProjects {
+			return nil, fail(exitUsage, "--all-projects reads every project's sessions: name no SESSION with it")
+		}
+		out := make([]string, 0, len(c.Sessions))
+		for _, arg := range c.Sessions {
+			if arg == "" {
+				return nil, fail(exitUsage, "SESSION is empty (a file, a session id or a unique prefix of one)")
+			}
+			f, err := g.namedSession(arg, "SESSION", readsSession)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		}
+		return out, nil
+	}
+	ws, err := g.workspace()
+	if err != nil {
+		return nil, err
+	}
+	loc, home, err := sessionLocations(ws, "")
+	if err != nil {
+		return nil, fmt.Errorf("session locations: %w", err)
+	}
+	var items []session.ListItem
+	if c.AllProjects {
+		items, err = session.ListAll(loc, session.ListOptions{Home: home})
+	} else {
+		items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []string
+	for _, it := range items {
+		if it.Problem != "" || (!since.IsZero() && it.LastActivity.Before(since)) {
+			continue
+		}
+		out = append(out, it.Path)
+	}
+	return out, nil
+}
+
+// analyzeAll reads files one per core and gathers their breaks in the
+// order given; a file that cannot be read is a problem line, not a
+// failure. Each session is let go as soon as its breaks are taken out.
+func analyzeAll(files []string, opts replay.RequestOptions) (*cachemiss.Report, []string) {
+	type one struct {
+		part cachemiss.Report
+		err  error
+	}
+	results := make([]one, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				r := &results[i]
+				r.err = session.GuardFaults(func() error {
+					s, err := session.OpenWithOptions(files[i], readOptions(files[i]))
+					if err != nil {
+						return err
+					}
+					res, causes := cachemiss.Analyze(s, opts)
+					r.part.Add(s, res, causes)
+					return nil
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range results {
+		n += len(results[i].part.Breaks)
+	}
+	rep := &cachemiss.Report{Breaks: make([]cachemiss.Break, 0, n)}
+	var problems []string
+	for i := range results {
+		if results[i].err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", files[i], results[i].err))
+			continue
+		}
+		rep.Merge(&results[i].part)
+		results[i].part = cachemiss.Report{}
+	}
+	return rep, problems
+}
+
+// readOptions reads a session as the display paths do, sized to the file:
+// a project's sessions are mostly small and read one per core, and a 4 MiB
+// read buffer and a decoder per core for each was most of the report's
+// time over 2,000 of them.
+func readOptions(path string) session.Options {
+	opt := session.DisplayOptions()
+	if fi, err := os.Stat(path); err == nil && fi.Size() < 4<<20 {
+		opt.ChunkBytes = max(64<<10, int(fi.Size())+1)
+		opt.Workers = 1
+	}
+	return opt
+}
+
+// writeCacheReport prints the totals, the table by dim and the ten
+// costliest breaks with the command that shows each one's diff.
+func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
+	hit, rewrite := "n/a", "n/a"
+	if h, ok := rep.HitRate(); ok {
+		hit = fmt.Sprintf("%.1f%%", 100*h)
+	}
+	if f, ok := rep.RewriteFactor(); ok {
+		rewrite = fmt.Sprintf("%.2f", f)
+	}
+	t := rep.Tokens
+	fmt.Fprintf(w, "%d session(s) · %d request(s) · cache hit %s · re-write factor %s\n", rep.Sessions, rep.Requests, hit, rewrite)
+	fmt.Fprintf(w, "tokens in %s · out %s · cache read %s · cache write %s\n", count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite))
+	if len(rep.Breaks) == 0 {
+		fmt.Fprintln(w, "\nno cache breaks (as Pi 1.6.0 counts them)")
+		return
+	}
+	fmt.Fprintf(w, "\n%-40s %7s %14s %12s\n", "by "+dim, "breaks", "missed tokens", "missed cost")
+	var total cachemiss.Group
+	for _, gr := range rep.GroupBy(dim) {
+		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Key, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
+		total.Count += gr.Count
+		total.MissedTokens += gr.MissedTokens
+		total.MissedCost += gr.MissedCost
+		total.Priced += gr.Priced
+	}
+	fmt.Fprintf(w, "%-40s %7d %14s %12s\n", "total", total.Count, count(total.MissedTokens), groupCost(total))
+	top := rep.Costliest(costliestShown)
+	fmt.Fprintf(w, "\n%d costliest break(s)\n", len(top))
+	for i := range top {
+		b := &top[i]
+		cost := "unpriced"
+		if b.CostKnown() {
+			cost = fmt.Sprintf("$%.4f", b.Miss.MissedCost)
+		}
+		ref := ""
+		if b.Cause.Ref != "" {
+			ref = " " + sanitize.Clip(b.Cause.Ref, 40)
+		}
+		fmt.Fprintf(w, "  %s · %s tokens · %s%s · %s\n    %s\n    forgebench payload diff %s %s\n", cost, count(b.Miss.MissedTokens),
+			b.Cause.Kind, ref, sanitize.Clip(b.Cause.Line(), 120), sanitize.Clip(b.Timestamp, 30)+" "+sanitize.Clip(b.Miss.Provider+"/"+b.Miss.Model, 60),
+			shellWord("session:"+b.File+"#"+b.Miss.PreviousEntryID), shellWord("session:"+b.File+"#"+b.Miss.EntryID))
+	}
+}
+
+func groupCost(g cachemiss.Group) string {
+	if g.Priced == 0 {
+		return "unpriced"
+	}
+	s := fmt.Sprintf("$%.4f", g.MissedCost)
+	if g.Priced < g.Count {
+		s += "+"
+	}
+	return s
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	safe := true
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '#' || r == '@' || r == '+' || r == ',' || r == '=' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return sanitize.Line(s)
+	}
+	return "'" + strings.ReplaceAll(sanitize.Line(s), "'", `'\''`) + "'"
+}

@@ -33,7 +33,7 @@ func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, home, err := g.sessionLocations("")
 	if err != nil {
 		return "", fmt.Errorf("session locations: %w", err)
 	}
@@ -51,15 +51,13 @@ func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
 
 // capabilityInputs loads the library and the model catalog.
 func (g *Globals) capabilityInputs() (capstate.Inputs, error) {
-	lib, err := g.loadLibrary()
-	if err != nil {
+	if _, err := g.loadLibrary(); err != nil { // reports the library's notices
 		return capstate.Inputs{}, err
 	}
-	cat, err := g.modelCatalog()
-	if err != nil {
+	if _, err := g.modelCatalog(); err != nil { // reports models.json's problems
 		return capstate.Inputs{}, err
 	}
-	return capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, nil
+	return g.svc.CapabilityInputs()
 }
 
 // historyError reports an unreadable capability history (exit 1).

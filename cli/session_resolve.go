@@ -9,19 +9,15 @@ import (
 )
 
 // resolveSessionArg replaces a session argument (a file, a session id or a
-// prefix of one) with the file it names, using session.ResolveSession: the
+// prefix of one) with the file it names, using the services' ResolveSession: the
 // one resolver the session and agents commands share. An unknown or
 // ambiguous argument is a usage error.
 func (g *Globals) resolveSessionArg(arg *string) error {
-	ws, err := g.workspace()
+	svc, err := g.services()
 	if err != nil {
 		return err
 	}
-	loc, home, err := sessionLocations(ws, "")
-	if err != nil {
-		return fmt.Errorf("session locations: %w", err)
-	}
-	file, err := session.ResolveSession(loc, ws.Cwd, home, *arg)
+	file, err := svc.ResolveSession(*arg)
 	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
 		return fail(exitUsage, "%s", sanitize.Line(err.Error()))
 	}

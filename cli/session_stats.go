@@ -50,7 +50,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		st = session.SessionStats(s, cat)
 	}
 	cache := session.CacheReportAt(s, st.LeafIndex)
-	preds := session.PredictDrops(s, cache, session.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}, predict)
+	preds := session.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
 	if c.JSON {
 		v := session.StatsValue(s, st)
 		v.Set("cache", session.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))

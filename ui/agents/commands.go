@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -47,9 +47,10 @@ type activityResult struct {
 // statistics (through the panel's cache, so a reload re-reads only the
 // files that changed). Each file is stamped before it is read, so a change
 // made while reading shows at the next poll.
-func loadTreeCmd(ws resources.Workspace, file string, gen int, cache *subagent.Cache, clock func() time.Time) tea.Cmd {
+func loadTreeCmd(svc *services.Services, file string, gen int, cache *subagent.Cache, clock func() time.Time) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
-		cat, _ := catalog.Shared(ws.AgentDir)
+		cat, _ := svc.Catalog()
 		opts := subagent.Options{Catalog: cat, Cache: cache}
 		if cfg := subagent.LoadConfig(ws.AgentDir, ws.Cwd, ws.Trust.Trusted); cfg.Valid() {
 			opts.MaxConcurrentAgents = cfg.Values.MaxConcurrentAgents
@@ -123,7 +124,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
-	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache, m.com.Clock)
+	return loadTreeCmd(m.com.Services(), m.rootFile, m.gen, m.cache, m.com.Clock)
 }
 
 // applyTree takes a loaded tree.

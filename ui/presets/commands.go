@@ -15,9 +15,9 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
@@ -97,9 +97,10 @@ type runContext struct {
 }
 
 // loadLibraryCmd reads the whole library.
-func loadLibraryCmd(ws resources.Workspace) tea.Cmd {
+func loadLibraryCmd(svc *services.Services) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
-		lib, err := resources.LoadLibrary(ws)
+		lib, err := svc.Reload() // read again: every panel then shares it
 		if err != nil {
 			err = fmt.Errorf("load the preset library of %s: %w", ws.Cwd, err)
 		}
@@ -109,14 +110,15 @@ func loadLibraryCmd(ws resources.Workspace) tea.Cmd {
 
 // loadContextCmd derives the run context of the selected session entry
 // (file "" = none: Pi's defaults for the workspace).
-func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
-	return func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} }
+func loadContextCmd(svc *services.Services, file, entry string) tea.Cmd {
+	return func() tea.Msg { return contextMsg{ctx: loadRunContext(svc, file, entry, time.Now())} }
 }
 
 // loadRunContext builds the preview's run context with session.RunContextAt,
 // the same function the CLI's compile inputs use, and the workspace's
 // shared model catalog.
-func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
+func loadRunContext(svc *services.Services, file, entry string, now time.Time) *runContext {
+	ws := svc.Workspace()
 	rc := &runContext{file: file, entry: entry}
 	var s *session.Session
 	index := -1
@@ -126,7 +128,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 			rc.err = err
 		}
 	}
-	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
+	cat, _ := svc.Catalog() // the root reports models.json problems
 	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
 	ctx, err := session.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
@@ -139,7 +141,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
-	rc.withCapabilities(ws, s, index)
+	rc.withCapabilities(svc, s, index)
 	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source

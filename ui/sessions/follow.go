@@ -329,7 +329,7 @@ func (m *Model) refreshModes() tea.Cmd {
 		offset := m.stats.offset
 		m.context = contextState{}
 		m.stats = statsState{pending: true, leaf: m.tl.leaf, offset: offset}
-		return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+		return statsCmd(m.gen, m.ls, m.com.Services(), m.tl.leaf)
 	}
 	m.context, m.stats = contextState{}, statsState{}
 	return nil

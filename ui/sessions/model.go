@@ -171,7 +171,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	m.gen++
 	m.loading = "sessions"
-	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
+	return discoverCmd(m.com.Services(), m.gen, m.com.Selection, false)
 }
 
 // SetSize implements common.Panel.

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -84,3 +86,35 @@ func BenchmarkTwoSessions(b *testing.B) {
 
 // twoSessionsQuery is bench/search.sh's phrase for the two sessions.
 const twoSessionsQuery = "naïve 日本 ✓"
+
+// BenchmarkLinkTree: indexing the ids and marking the active branch of a
+// tree of Pi-shaped entries (random 8-character ids, nearly every parent
+// the previous entry, a branch every 50), the size of bench/search.sh's
+// 100 MB session of small entries.
+func BenchmarkLinkTree(b *testing.B) {
+	const n = 180_000
+	rnd := rand.New(rand.NewPCG(1, 2))
+	p := &partTree{}
+	seg, _ := p.recording(0)
+	ids := make([][]byte, n)
+	for i := range ids {
+		ids[i] = fmt.Appendf(nil, "%08x", rnd.Uint32())
+		var parent []byte
+		switch {
+		case i == 0:
+		case i%50 == 0:
+			parent = ids[rnd.IntN(i)]
+		default:
+			parent = ids[i-1]
+		}
+		p.add(seg, ids[i], parent, 0, int32(i))
+	}
+	seg.first.kind, seg.first.hasID = recSession, true
+	t, err := merge([]*partTree{p})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		t.link()
+	}
+}

@@ -194,7 +194,7 @@ func (c *cache) forgetResults(fc *fileCache, keepEmpty bool) {
 // forgetTree drops a file's tree. The caller holds mu.
 func (c *cache) forgetTree(fc *fileCache) {
 	if fc.tree != nil {
-		c.treeEntries -= len(fc.tree.ids)
+		c.treeEntries -= fc.tree.entries
 		fc.tree = nil
 	}
 }
@@ -211,11 +211,11 @@ func (c *cache) storeTree(src Source, t *treeInfo) {
 	defer c.mu.Unlock()
 	fc := c.entry(src)
 	c.forgetTree(fc)
-	if len(t.ids) > cacheTreeBudget/2 {
+	if t.entries > cacheTreeBudget/2 {
 		return // one huge session: read its tree again when needed
 	}
 	fc.tree = t
-	c.treeEntries += len(t.ids)
+	c.treeEntries += t.entries
 	for _, other := range c.files {
 		if c.treeEntries <= cacheTreeBudget {
 			break

@@ -24,7 +24,7 @@ func TestCacheMemoryIsBounded(t *testing.T) {
 			}
 			c.store(src, key, res)
 		}
-		c.storeTree(src, &treeInfo{ids: make([]string, 5000)})
+		c.storeTree(src, &treeInfo{entries: 5000})
 	}
 	hits, trees, empty := 0, 0, 0
 	for _, fc := range c.files {
@@ -35,7 +35,7 @@ func TestCacheMemoryIsBounded(t *testing.T) {
 			}
 		}
 		if fc.tree != nil {
-			trees += len(fc.tree.ids)
+			trees += fc.tree.entries
 		}
 	}
 	if hits > cacheHitBudget || trees > cacheTreeBudget {

@@ -46,6 +46,11 @@ type prefilter struct {
 	bytes    []byte // distinct pick bytes
 	prefixes []int
 	maxRaw   int // longest raw length of the literal
+	// fixed, when every form of every character is one byte (printable
+	// ASCII that no writer escapes, in each case when folding), holds per
+	// character the bytes it may be: the literal then starts anchor bytes
+	// before its anchor, and is checked byte by byte (fixedAt).
+	fixed [][256]bool
 }
 
 // anchorPick is one form of the anchor: the byte searched for and its
@@ -84,7 +89,56 @@ func newPrefilter(literal string, fold bool) *prefilter {
 		pf.maxRaw += longest
 	}
 	pf.chooseAnchor()
+	pf.fixed = fixedTable(pf.units)
 	return pf
+}
+
+// fixedTable returns the bytes each unit may be when all its forms are
+// single bytes, or nil.
+func fixedTable(units [][]rune) [][256]bool {
+	table := make([][256]bool, len(units))
+	for u, unit := range units {
+		for _, r := range unit {
+			if mayBeEscaped(r) {
+				return nil
+			}
+			table[u][r] = true
+		}
+	}
+	return table
+}
+
+// fixedMisses is fixedMatch's first test, made where the anchor was
+// found (it inlines): the first character after the anchor's, when the
+// anchor is the first, else the first, is not there and no escape starts
+// there — fixedMatch is then false. The anchor's own byte is always one
+// of its character's.
+func (pf *prefilter) fixedMisses(d []byte, s int) bool {
+	g := min(pf.anchor, 1) ^ 1
+	if g >= len(pf.fixed) || s+g >= len(d) {
+		return false
+	}
+	c := d[s+g]
+	return !pf.fixed[g][c] && c != '\\'
+}
+
+// fixedMatch is literalAt for a fixed literal: its bytes are compared
+// with the table, and only where the first byte that differs starts a
+// \uXXXX escape — which may stand for the character — does literalAt
+// decide. Up to that byte both read the same single-byte forms; a plain
+// character matches exactly when its byte is in the table; the short
+// escapes stand for characters no fixed literal has; and a raw form is
+// never shorter than the literal.
+func (pf *prefilter) fixedMatch(d []byte, s int) bool {
+	if s+len(pf.fixed) > len(d) {
+		return false
+	}
+	for u := range pf.fixed {
+		if c := d[s+u]; !pf.fixed[u][c] {
+			return c == '\\' && s+u+1 < len(d) && d[s+u+1] == 'u' && pf.literalAt(d, s)
+		}
+	}
+	return true
 }
 
 // mayBeEscaped reports whether some JSON writer escapes r as \uXXXX.
@@ -341,6 +395,22 @@ func (c *cursor) candidate(from int) int {
 
 func (c *cursor) findLiteral(from int) int {
 	pf, d := c.pf, c.d
+	if pf.fixed != nil && len(pf.bytes) == 1 {
+		// A fixed literal with one anchor byte: no other byte to merge.
+		b, a := pf.bytes[0], pf.anchor
+		for i := from + a; i < len(d); {
+			k := bytes.IndexByte(d[i:], b)
+			if k < 0 {
+				break
+			}
+			p := i + k
+			if s := p - a; !pf.fixedMisses(d, s) && pf.fixedMatch(d, s) {
+				return s
+			}
+			i = p + 1
+		}
+		return -1
+	}
 	anchor := pf.units[pf.anchor]
 	for {
 		p, which := -1, -1
@@ -356,6 +426,14 @@ func (c *cursor) findLiteral(from int) int {
 			return -1
 		}
 		b := pf.bytes[which]
+		if pf.fixed != nil {
+			// One form per byte, at the anchor's place in the literal.
+			if s := p - pf.anchor; s >= from && !pf.fixedMisses(d, s) && pf.fixedMatch(d, s) {
+				return s
+			}
+			c.next[which] = indexByteFrom(d, p+1, b)
+			continue
+		}
 		found := -1
 		for _, pick := range pf.picks {
 			if pick.b != b || p-pick.off < from {

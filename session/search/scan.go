@@ -18,7 +18,7 @@ import (
 const MaxLineBytes = session.DisplayMaxLineBytes
 
 // defaultBufferBytes is each worker's read buffer.
-const defaultBufferBytes = 1 << 20
+const defaultBufferBytes = 256 << 10
 
 // bigLines lends one buffer, shared by all workers, for lines longer than
 // a worker's read buffer that must be held whole (to be decoded): memory
@@ -77,10 +77,12 @@ type rangeResult struct {
 	bytes     int64
 }
 
-// rangeHit is an entry hit and where its line starts in the file.
+// rangeHit is an entry hit, where its line starts in the file and where
+// the tree recorded the line.
 type rangeHit struct {
 	lineOff int64
 	hit     entryHit
+	at      entryRef
 }
 
 // scanRange finds the hits among the lines that start in [start, end) of r,
@@ -139,14 +141,15 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 			}
 		}
 		s.everything = everything
-		last := bytes.LastIndexByte(data, '\n')
+		last := lastNewline(data)
 		complete := data[:max(last+1, i0)]
 		if eof {
 			complete = data // a last line without "\n" is still a line
 		}
+		found := len(res.hits)
 		done, err := s.scanLines(m, r, complete, i0, bufOff, end, &res)
 		if err == nil {
-			s.recordWindow(complete, i0, bufOff, end, size, &res)
+			s.recordWindow(complete, i0, bufOff, end, size, &res, found)
 		}
 		if err != nil || done || eof {
 			return res, err
@@ -177,8 +180,9 @@ func (s *scanner) scanRange(ctx context.Context, m *Matcher, r io.ReaderAt, size
 
 // recordWindow records the tree lines of a scanned window — data[i0:]
 // up to the part's end — once the file has a hit (this part's or
-// another's), and leaves them to the tree pass before that.
-func (s *scanner) recordWindow(data []byte, i0 int, bufOff, end, size int64, res *rangeResult) {
+// another's), and leaves them to the tree pass before that. The window's
+// hits are res.hits[found:].
+func (s *scanner) recordWindow(data []byte, i0 int, bufOff, end, size int64, res *rangeResult, found int) {
 	if s.tree == nil {
 		return
 	}
@@ -186,7 +190,7 @@ func (s *scanner) recordWindow(data []byte, i0 int, bufOff, end, size int64, res
 		s.hasHits.Store(true)
 	}
 	if s.hasHits.Load() {
-		s.tree.recordLines(data, i0, bufOff, end, size)
+		s.tree.recordLines(data, i0, bufOff, end, size, res.hits[found:])
 		return
 	}
 	s.tree.skip(bufOff+int64(i0), min(end, bufOff+int64(len(data))))
@@ -201,7 +205,7 @@ func (s *scanner) scanLines(m *Matcher, r io.ReaderAt, data []byte, i0 int, bufO
 		if cand < 0 {
 			return false, nil
 		}
-		ls := bytes.LastIndexByte(data[from:cand], '\n') + from + 1
+		ls := lastNewline(data[from:cand]) + from + 1
 		if bufOff+int64(ls) >= end {
 			return true, nil
 		}

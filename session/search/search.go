@@ -142,14 +142,16 @@ type fileRun struct {
 	pending int
 	hits    []rangeHit
 	// trees are what each part recorded of the entry tree (by part), and
-	// hasHits tells the parts that one of them found a hit.
-	trees     []*partTree
-	hasHits   atomic.Bool
-	oversized int
-	bytes     int64
-	err       error
-	result    FileResult
-	cached    bool // the cache answered (result is dropped once delivered)
+	// hasHits tells the parts that one of them found a hit; keepOffsets
+	// makes them record offsets, for a tree the cache keeps.
+	trees       []*partTree
+	hasHits     atomic.Bool
+	keepOffsets bool
+	oversized   int
+	bytes       int64
+	err         error
+	result      FileResult
+	cached      bool // the cache answered (result is dropped once delivered)
 }
 
 type part struct {
@@ -199,6 +201,7 @@ func (s *Searcher) Search(ctx context.Context, m *Matcher, srcs []Source, opt Op
 			runs[i].pending = n
 			if s.cache.tree(src) == nil {
 				runs[i].trees = make([]*partTree, n)
+				runs[i].keepOffsets = !opt.NoCache
 			}
 			everything := false
 			if n > 1 {
@@ -291,13 +294,21 @@ func (s *Searcher) scanPart(ctx context.Context, m *Matcher, sc *scanner, src So
 	var res rangeResult
 	var tree *partTree
 	if run.trees != nil {
-		tree = &partTree{}
+		tree = &partTree{keepOffsets: run.keepOffsets}
 		sc.tree, sc.hasHits = tree, &run.hasHits
 		defer func() { sc.tree, sc.hasHits = nil, nil }()
 	}
 	f, err := regfile.OpenSection(src.Path, src.Size) // listed earlier: it may be a FIFO by now
 	if err == nil {
 		res, err = sc.scanRange(ctx, m, f, f.Size(), p.start, p.end, p.everything)
+		for i := range res.hits {
+			res.hits[i].at.part = int32(p.index)
+		}
+		if err == nil && tree != nil && run.hasHits.Load() {
+			// The file has hits: read what this part left before they
+			// came now, on this worker, not in the file's last step.
+			err = sc.fillPart(ctx, f, f.Size(), tree, int32(p.index), res.hits)
+		}
 		f.Close()
 	}
 	run.mu.Lock()
@@ -326,10 +337,13 @@ func (s *Searcher) finish(ctx context.Context, m *Matcher, sc *scanner, src Sour
 	res := FileResult{Source: src}
 	if len(hits) > 0 {
 		sort.Slice(hits, func(a, b int) bool { return hits[a].lineOff < hits[b].lineOff })
-		tree := s.cache.tree(src)
+		var tree *treeInfo
+		if trees == nil {
+			tree = s.cache.tree(src) // the scan did not record: hits are found by offset
+		}
 		if tree == nil {
 			var err error
-			tree, err = s.placeTree(ctx, sc, src, trees)
+			tree, err = s.placeTree(ctx, sc, src, trees, hits, remember)
 			switch {
 			case errors.Is(err, errNotSession):
 				run.result = res // not a Pi session: nothing in it counts
@@ -370,36 +384,38 @@ func searchError(src Source, err error) error {
 	return fmt.Errorf("search %s: %w", src.Path, err)
 }
 
-// placeTree builds the tree of a file with hits from what its parts
-// recorded while they were scanned, reading only what they left (the
-// stretches scanned before the first hit); without records (or when a
-// line read quickly precedes the header) it makes the whole tree pass.
-func (s *Searcher) placeTree(ctx context.Context, sc *scanner, src Source, parts []*partTree) (*treeInfo, error) {
+// placeTree builds the tree of a file with hits (sorted by offset) from
+// what its parts recorded while they were scanned, reading only what they
+// left (the stretches scanned before the first hit); without records (or
+// when a line read quickly precedes the header) it makes the whole tree
+// pass. Either way it notes on each hit where its line is in the tree;
+// keep makes the tree keep offsets, for the cache.
+func (s *Searcher) placeTree(ctx context.Context, sc *scanner, src Source, parts []*partTree, hits []rangeHit, keep bool) (*treeInfo, error) {
 	if parts == nil {
-		return s.readTree(ctx, sc, src)
+		return s.readTree(ctx, sc, src, hits, keep)
 	}
 	f, err := regfile.OpenSection(src.Path, src.Size)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if err := sc.fill(ctx, f, f.Size(), parts); err != nil {
+	if err := sc.fill(ctx, f, f.Size(), parts, hits); err != nil {
 		return nil, err
 	}
 	tree, err := merge(parts)
 	if errors.Is(err, errQuickBeforeHeader) {
-		return sc.readTree(ctx, f, f.Size())
+		return sc.readTree(ctx, f, f.Size(), hits, keep)
 	}
 	return tree, err
 }
 
-func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source) (*treeInfo, error) {
+func (s *Searcher) readTree(ctx context.Context, sc *scanner, src Source, hits []rangeHit, keep bool) (*treeInfo, error) {
 	f, err := regfile.OpenSection(src.Path, src.Size)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return sc.readTree(ctx, f, f.Size())
+	return sc.readTree(ctx, f, f.Size(), hits, keep)
 }
 
 // place turns the raw hits of a file into Hits.
@@ -412,8 +428,12 @@ func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit, remember b
 			return res, err
 		}
 	}
-	for _, rh := range hits {
-		i, ok := tree.entryAt(rh.lineOff)
+	for k := range hits {
+		rh := &hits[k]
+		i, line, ok, err := tree.locate(rh)
+		if err != nil {
+			return res, err
+		}
 		if !ok {
 			continue // not an entry of the session (e.g. a second header)
 		}
@@ -423,15 +443,12 @@ func (s *Searcher) place(src Source, tree *treeInfo, hits []rangeHit, remember b
 			EntryID: h.id, Timestamp: h.timestamp, Role: h.first.Role,
 			AgentPath: src.AgentPath, RootFile: src.RootFile,
 			Snippet: h.snippet, Offset: rh.lineOff + int64(h.first.Offset), LineOffset: rh.lineOff,
-			Line: int(tree.lines[i]), Matches: h.count,
+			Line: line, Matches: h.count,
 		}
 		if tree.v1 {
-			hit.EntryID = v1[tree.lines[i]]
+			hit.EntryID = v1[int32(line)]
 		}
 		hit.OnActiveBranch, hit.Branch, hit.Fork = tree.place(i)
-		// The tree's ids live in its parts' arenas: a hit kept by the
-		// caller must not hold one alive.
-		hit.Branch, hit.Fork = strings.Clone(hit.Branch), strings.Clone(hit.Fork)
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil

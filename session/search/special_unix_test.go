@@ -88,7 +88,7 @@ func TestTreePassRefusesASwappedFile(t *testing.T) {
 		s := NewSearcher()
 		sc := newScanner(0, 0, &s.big)
 		hostile.Within(t, "tree pass over a "+kind, func() {
-			_, err = s.readTree(context.Background(), sc, Source{Path: root, Size: fi.Size()})
+			_, err = s.readTree(context.Background(), sc, Source{Path: root, Size: fi.Size()}, nil, false)
 		})
 		if !errors.Is(err, regfile.ErrNotRegular) {
 			t.Errorf("tree pass over a %s: %v", kind, err)

@@ -165,6 +165,8 @@ func (s *Search) Info() string {
 		return ""
 	case len(s.matches) == 0:
 		return "no match"
+	case s.current < 0 && len(s.matches) == 1:
+		return "1 match"
 	case s.current < 0:
 		return fmt.Sprintf("%d matches", len(s.matches))
 	}

@@ -308,6 +308,9 @@ func (m Model) View(st themes.Styles, width int) string {
 	m.input.SetWidth(inner - 3)
 	keys := &m.com.Keys.CommandPalette
 	count := fmt.Sprintf("%d matches", m.total)
+	if m.total == 1 {
+		count = "1 match"
+	}
 	if len(m.rows) < m.total {
 		count = fmt.Sprintf("%d of %d matches (type to narrow)", len(m.rows), m.total)
 	}

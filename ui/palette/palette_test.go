@@ -242,3 +242,16 @@ func TestChoosingAnActionSendsItsMessage(t *testing.T) {
 		t.Fatalf("esc: %v, open %v", got, h.Model.IsOpen())
 	}
 }
+
+// The counter agrees with its number: "1 match", "2 matches".
+func TestTheCounterSaysMatchOrMatches(t *testing.T) {
+	places := Places{Sessions: listing(3, func(i int) string { return []string{"Currency formatting", "Invoice one", "Invoice two"}[i] })}
+	for _, c := range []struct{ q, want, not string }{{"currency", "1 match", "1 matches"}, {"invoice", "2 matches", "2 match "}} {
+		h := openPalette(t, keymap.DefaultSet(), places)
+		h.Burst(rand.New(rand.NewPCG(1, 1)), strings.Split(c.q, "")...)
+		view := ansi.Strip(h.Model.View(themes.For(themes.Dark, true, false), 100))
+		if !strings.Contains(view, c.want) || strings.Contains(view, c.not) {
+			t.Errorf("%q: the counter does not say %q:\n%s", c.q, c.want, view)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 // pane is one of the panel's four panes, in focus order.
@@ -154,6 +155,7 @@ func New(com *common.Common) *Model {
 	m.detail.expanded = map[int]bool{}
 	m.detail.shownIdx = -1
 	m.selIdx = -1
+	m.follow.tail = follower.New(tailOwner)
 	if com.Keys != nil {
 		m.keys = com.Keys.Session
 	}
@@ -342,9 +344,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
-	case followStartedMsg:
+	case follower.StartedMsg:
 		return m.applyFollowStarted(msg)
-	case tailMsg:
+	case follower.EventMsg:
 		return m.applyTail(msg)
 	case followLoadedMsg:
 		return m.applyFollowLoaded(msg)
@@ -359,7 +361,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case copiedMsg:
 		return m.applyCopied(msg)
 	case common.SessionWrittenMsg:
-		if m.ls != nil && msg.File == m.ls.file && m.follow.events == nil { // a running tail sees it anyway
+		if m.ls != nil && msg.File == m.ls.file && !m.follow.tail.Running() { // a running tail sees it anyway
 			return m.reloadCmd()
 		}
 	case summariesMsg:

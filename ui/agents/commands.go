@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -219,57 +218,29 @@ func (m *Model) applyActivity(msg activityMsg) {
 	m.activity[msg.key] = activityResult{items: msg.items, err: msg.err}
 }
 
-// tailWait waits for the next event of a live tail in a command and
-// parses the lines it brings (blank, malformed and header lines are
-// skipped as Pi skips them).
-func tailWait(gen int, events <-chan session.TailEvent) tea.Cmd {
-	if events == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-events
-		msg := tailMsg{gen: gen, ev: ev, ok: ok}
-		for _, l := range ev.Lines {
-			if e, err := session.ParseEntryLine(l.Data, 0); err == nil && e.Type != session.TypeSession {
-				msg.entries = append(msg.entries, e)
-			}
-			msg.end = max(msg.end, l.Offset+int64(len(l.Data))+1)
+// tailOwner names the panel's follower (follower.New).
+const tailOwner = "agents"
+
+// tailLines parses the lines a tail event brings, in the follower's
+// waiting command (blank, malformed and header lines are skipped as Pi
+// skips them).
+func tailLines(ev session.TailEvent) any {
+	var out tailLinesData
+	for _, l := range ev.Lines {
+		if e, err := session.ParseEntryLine(l.Data, 0); err == nil && e.Type != session.TypeSession {
+			out.entries = append(out.entries, e)
 		}
-		return msg
+		out.end = max(out.end, l.Offset+int64(len(l.Data))+1)
 	}
+	return out
 }
 
-// startTail begins following a file from offset.
-func startTail(gen int, file string, offset int64) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(context.Background())
-		events, err := session.Tail(ctx, file, offset)
-		if err != nil {
-			cancel()
-			return tailStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
-		}
-		return tailStartedMsg{gen: gen, events: events, cancel: cancel}
-	}
+// tailLinesData is a tail event's lines, parsed; end is where they end in
+// the file.
+type tailLinesData struct {
+	entries []*session.Entry
+	end     int64
 }
-
-type (
-	// tailStartedMsg reports that following began (or why not).
-	tailStartedMsg struct {
-		gen    int
-		events <-chan session.TailEvent
-		cancel context.CancelFunc
-		err    error
-	}
-	// tailMsg is one event of the tail; ok is false when it ended.
-	// entries are its lines, parsed; end is where they end in the file.
-	tailMsg struct {
-		gen     int
-		ev      session.TailEvent
-		ok      bool
-		entries []*session.Entry
-		end     int64
-	}
-)
 
 // clock formats a Unix-millisecond time as HH:mm:ss ("--:--:--" unknown).
 func clock(ms float64) string {

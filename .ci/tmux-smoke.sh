@@ -502,6 +502,36 @@ if ! t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*7m'; then echo "NO_COL
 if t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*38;'; then echo "NO_COLOR: colours on screen"; exit 1; fi
 t send-keys -t mono q
 echo "NO_COLOR ok"
+# Continue in Pi (issue 29): C on an entry of the demo's main session asks,
+# y writes Pi's fork next to it and hands it to `pi --session FILE` with
+# the workbench suspended (a fake pi on PATH prints its arguments); back
+# from it, the picker lists the fork under its parent.
+mkdir -p "$work/fakebin"
+printf '#!/bin/sh\necho "fake pi: $*"\nread _\n' >"$work/fakebin/pi"
+chmod +x "$work/fakebin/pi"
+t kill-session -t smoke
+t new-session -d -s smoke -x 160 -y 48 \
+  "PATH='$work/fakebin':\$PATH '$bin' $(printf '%q ' "${demo_flags[@]}") --theme dark; sleep 60"
+wait_for "forgebench │ cwd"
+t send-keys -t smoke 3
+wait_pane "Sessions ("
+t send-keys -t smoke / r o u n d i n g
+wait_for "/ rounding"
+t send-keys -t smoke Enter
+wait_for "session Invoice rounding fix"
+wait_for "Timeline · branch →"
+t send-keys -t smoke Up C
+wait_for "Continue in Pi from entry"
+wait_for "Then Pi opens it here"
+t send-keys -t smoke y
+wait_for "fake pi: --session $demo_root/home/.pi/agent/sessions/"
+t send-keys -t smoke Enter
+wait_for "back from Pi"
+wait_for "└ Invoice rounding fix"
+grep -lqF "\"parentSession\":\"$session_file\"" "$(dirname "$session_file")"/*.jsonl \
+  || { echo "no fork of $session_file was written"; exit 1; }
+t send-keys -t smoke q
+echo "continue in Pi ok"
 # Hostile sessions (test/hostile): a FIFO and a /dev/zero symlink among them
 # must not stall discovery, and no escape sequence from the files may reach
 # the terminal — an OSC 52 that got through would fill tmux's paste buffer.

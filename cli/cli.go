@@ -31,7 +31,7 @@ type CLI struct {
 	Preset      PresetCmd      `cmd:"" help:"Prompt presets (pi-forge prompt stacks): list, show, validate, preview, compile, new, fork, delete, migrate-stacks."`
 	Capability  CapabilityCmd  `cmd:"" help:"Capabilities: library, preset bindings, and capability state in a session (status, enable, enable-bound, disable, reset, add)."`
 	Profile     ProfileCmd     `cmd:"" help:"Agent profiles: list, show, validate, preview, delete."`
-	Session     SessionCmd     `cmd:"" help:"Pi session files: list, show, tree, context, stats, tail, export."`
+	Session     SessionCmd     `cmd:"" help:"Pi session files: list, show, tree, context, stats, tail, export, fork."`
 	Agents      AgentsCmd      `cmd:"" help:"pi-subagent agent trees: list, show, transcript."`
 	Payload     PayloadCmd     `cmd:"" help:"Saved provider payloads: show, diff."`
 	Search      SearchCmd      `cmd:"" help:"Search the text of sessions (and agent transcripts) straight from the files, newest first."`

@@ -22,6 +22,7 @@ type SessionCmd struct {
 	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
 	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
+	Fork    SessionForkCmd    `cmd:"" help:"Write a new session from the path root→entry, exactly as Pi's /fork does, and print how to continue it in Pi."`
 }
 
 // openSessionWith loads a session file. A file that is not a Pi session

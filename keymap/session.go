@@ -43,6 +43,9 @@ type Session struct {
 	// MatchesOnly narrows the timeline to the entries the search matches
 	// (and back).
 	MatchesOnly key.Binding
+	// ContinueInPi forks the session at the selected entry as Pi's /fork
+	// does (after a confirmation) and hands the new session to Pi.
+	ContinueInPi key.Binding
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
@@ -70,6 +73,9 @@ func DefaultSession() Session {
 		PiContext:   bind([]string{"p"}, "p", "as sent/Pi's context"),
 		Skipped:     bind([]string{"!"}, "!", "skipped lines"),
 		MatchesOnly: bind([]string{"m"}, "m", "matches only"),
+		// C is free in every view of this panel and in the key grammar
+		// being rewritten (docs/KEYS.md of issue 21's branch).
+		ContinueInPi: bind([]string{"C"}, "C", "continue in Pi"),
 	}
 }
 
@@ -82,5 +88,6 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session.follow": &s.Follow, "session.reload": &s.Reload,
 		"session.goto-entry": &s.GotoEntry, "session.to-leaf": &s.ToLeaf, "session.copy-context": &s.CopyContext,
 		"session.pi-context": &s.PiContext, "session.skipped": &s.Skipped, "session.matches-only": &s.MatchesOnly,
+		"session.continue-in-pi": &s.ContinueInPi,
 	})
 }

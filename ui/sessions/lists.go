@@ -13,9 +13,12 @@ import (
 // picker is the session list with incremental search.
 type picker struct {
 	list *common.List[pickerItem]
-	// raw are the discovered sessions, in the list's order.
+	// raw are the discovered sessions, in the list's order: by activity,
+	// each fork under the session it was forked from (forkTree).
 	raw []session.ListItem
-	err error
+	// forkPrefix is each raw session's place in the fork tree.
+	forkPrefix []string
+	err        error
 	// all lists every project's sessions instead of the cwd's.
 	all bool
 	// live counts the rows marked live (the title says how many).
@@ -32,7 +35,7 @@ func newPicker() picker {
 // same file when it is still listed; open is the open session's file and
 // now the time the rows' marks and dates are drawn for.
 func (p *picker) setItems(items []session.ListItem, open *loadedSession, now time.Time) {
-	p.raw = items
+	p.raw, p.forkPrefix = forkTree(items)
 	// Discovery's own search rules (name, first message, id prefix), in
 	// its order.
 	p.list.SetFilter(func(rows []pickerItem, q string) []int {
@@ -58,6 +61,7 @@ func (p *picker) refresh(open *loadedSession, now time.Time) {
 	liveCol, treeCol := false, false
 	for i, it := range p.raw {
 		row := newPickerItem(it, false, p.all, now)
+		row.fork = p.forkPrefix[i]
 		if open != nil && it.Path == open.file {
 			row.open, row.count, row.name = true, open.messages, open.title
 			if !open.lastActive.IsZero() {

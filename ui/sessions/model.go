@@ -103,6 +103,8 @@ type Model struct {
 	watch bool
 	// live keeps the picker's marks of sessions being written (live.go).
 	live liveState
+	// fork is "continue in Pi from here" on its way (fork.go).
+	fork forkState
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -189,8 +191,10 @@ func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
 func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
 
 // CapturesInput implements common.Panel: true while a filter, the tree
-// search or the entry prompt takes typed keys.
-func (m *Model) CapturesInput() bool { return m.filtering() || m.search.Typing() || m.gotoID != nil }
+// search or the entry prompt takes typed keys, or the fork dialog asks.
+func (m *Model) CapturesInput() bool {
+	return m.filtering() || m.search.Typing() || m.gotoID != nil || m.fork.dialog != nil
+}
 
 // filtering is true while the picker's or the timeline's filter line has
 // the keyboard.
@@ -203,6 +207,9 @@ func (m *Model) filtering() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	sk := &m.com.Keys.Search
+	if d := m.fork.dialog; d != nil {
+		return []key.Binding{d.confirm.Yes, d.confirm.No}
+	}
 	if m.filtering() || m.search.Typing() || m.gotoID != nil {
 		return []key.Binding{sk.Accept, sk.Clear, sk.Cancel}
 	}
@@ -226,7 +233,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.search.Active() && m.searchPane == paneTree {
 			bs = append(bs, sk.Next, sk.Prev)
 		}
-		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy)
+		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy, k.ContinueInPi)
 	case m.focus == paneTimeline:
 		bs := []key.Binding{k.Open, m.treeSearchKey()}
 		if m.search.Active() && m.searchPane == paneTimeline {
@@ -236,9 +243,9 @@ func (m *Model) ShortHelp() []key.Binding {
 			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
 		// The skipped lines' key is in the timeline's mark (skippedMark).
-		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View)
+		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi)
 	default:
-		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back}
+		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back, k.ContinueInPi}
 	}
 }
 
@@ -268,7 +275,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Open, k.Back, k.Filter, k.Scope, k.Fold, k.Unfold, k.TreeFilter},
 		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
-		{m.com.Keys.Copy, k.CopyContext, k.PiContext, m.com.Keys.View, m.com.Keys.Pager},
+		{m.com.Keys.Copy, k.CopyContext, k.PiContext, m.com.Keys.View, m.com.Keys.Pager, k.ContinueInPi},
 	}
 }
 
@@ -279,7 +286,9 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
+		if m.fork.dialog == nil { // the dialog takes only its answers
+			cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
+		}
 	case common.StatusExpiredMsg:
 		for i := range m.status {
 			m.status[i].Expire(msg)
@@ -319,6 +328,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 		m.picker.err = msg.err
 		m.picker.setItems(msg.items, m.ls, m.com.Clock())
+		if m.fork.selectAfter != "" {
+			m.picker.moveToPath(m.fork.selectAfter) // again after the load that follows
+		}
 		if m.loading == "sessions" {
 			m.loading = ""
 		}
@@ -360,6 +372,12 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.runAction(msg)
 	case copiedMsg:
 		return m.applyCopied(msg)
+	case forkPlannedMsg:
+		return m.applyForkPlanned(msg)
+	case forkWrittenMsg:
+		return m.applyForkWritten(msg)
+	case piExitedMsg:
+		return m.applyPiExited(msg)
 	case common.SessionWrittenMsg:
 		if m.ls != nil && msg.File == m.ls.file && !m.follow.tail.Running() { // a running tail sees it anyway
 			return m.reloadCmd()

@@ -16,7 +16,10 @@ import (
 type (
 	// pickerItem is one discovered session.
 	pickerItem struct {
-		path    string
+		path string
+		// fork is the row's place in the fork tree (forkTree): the
+		// connector under its parent, "⑂ " for a fork of an unlisted one.
+		fork    string
 		name    string
 		named   bool // the session has a name (not its first message)
 		open    bool
@@ -78,17 +81,17 @@ func renderPickerRow(it pickerItem, s common.RowState) string {
 		right = "  " + ansi.Truncate(it.cwd, 16, "…") + right
 	}
 	live, tree := pickerFlag(it.liveCol, it.live, "live"), pickerFlag(it.treeCol, it.tree, "agents")
-	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(live+tree+right))
+	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(it.fork)-ansi.StringWidth(live+tree+right))
 	name := ansi.Truncate(it.name, nameW, "…")
 	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
 	if s.Selected {
-		return selectedRow(s, mark+name+pad+live+tree+right)
+		return selectedRow(s, mark+it.fork+name+pad+live+tree+right)
 	}
 	nameStyle := st.List.Item
 	if it.named {
 		nameStyle = st.Text.Strong
 	}
-	return st.Badge.Active.Render(mark) + nameStyle.Render(name) + pad +
+	return st.Badge.Active.Render(mark) + st.Text.Muted.Render(it.fork) + nameStyle.Render(name) + pad +
 		st.Badge.Warning.Render(live) + st.Badge.Info.Render(tree) + st.Text.Muted.Render(right)
 }
 

@@ -84,6 +84,10 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	}
 	m.picker.refresh(ls, m.com.Clock())
 	m.picker.moveToPath(ls.file)
+	if m.fork.selectAfter != "" { // a fork just written: the cursor shows it
+		m.picker.moveToPath(m.fork.selectAfter)
+		m.fork.selectAfter = ""
+	}
 	tail := m.ensureTail() // first: the selection says whether it follows
 	m.announce(at)
 	cmds := []tea.Cmd{m.ensureSummaries(), buildTree, pendingSummaries(ls), tail, m.scheduleLiveExpiry(), m.announceTrees()}

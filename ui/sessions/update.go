@@ -9,6 +9,8 @@ import (
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case m.fork.dialog != nil:
+		return m.forkKey(msg)
 	case m.gotoID != nil:
 		return m.gotoKey(msg)
 	case m.search.Typing():
@@ -46,6 +48,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.ls == nil:
 		return m.navigate(msg)
+	case key.Matches(msg, k.ContinueInPi) && m.focus != panePicker:
+		return m.startFork()
 	case key.Matches(msg, k.GotoEntry):
 		m.openGoto()
 		return nil
@@ -84,6 +88,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // picker (detail → timeline → tree → picker), clearing a filter or a
 // search first.
 func (m *Model) back() {
+	m.fork.asked = 0 // a fork being planned is not shown
 	switch {
 	case m.mode != modeEntry:
 		m.mode = modeEntry

@@ -1,0 +1,279 @@
+package sessions
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// "Continue in Pi from here": the key plans Pi's fork of the open session
+// at the selected entry in a command, a dialog says what will be written,
+// yes writes it (in a command, exclusive create) and hands it to Pi —
+// `pi --session FILE` in this terminal, the workbench suspended as for
+// $EDITOR — or, without pi on PATH, copies that command.
+
+// forkState is the fork on its way: asked (the number of the plan
+// awaited, 0: none), shown in the dialog, or being written.
+type forkState struct {
+	asked, next int
+	// from is the pane the fork was asked in (its status speaks).
+	from    pane
+	dialog  *forkDialog
+	writing bool
+	// selectAfter is a written fork the picker's cursor goes to once the
+	// sessions are listed again.
+	selectAfter string
+}
+
+// forkDialog is the confirmation: the planned fork and what follows it.
+type forkDialog struct {
+	plan *session.Fork
+	// pi is the pi executable found on PATH ("" when none: the command
+	// is copied instead).
+	pi      string
+	project string
+	confirm common.Confirm
+}
+
+type (
+	// forkPlannedMsg is a plan for the dialog, or why there is none.
+	forkPlannedMsg struct {
+		seq     int
+		plan    *session.Fork
+		pi      string
+		project string
+		err     error
+	}
+	// forkWrittenMsg reports the write of a confirmed fork.
+	forkWrittenMsg struct {
+		dialog *forkDialog
+		err    error
+	}
+	// piExitedMsg comes back when the Pi the workbench handed over to
+	// exits.
+	piExitedMsg struct {
+		file string
+		err  error
+	}
+)
+
+// startFork plans the fork at the selected entry (C).
+func (m *Model) startFork() tea.Cmd {
+	idx := m.currentEntry()
+	if m.ls == nil || idx < 0 || m.fork.writing {
+		return nil
+	}
+	m.fork.next++
+	m.fork.asked = m.fork.next
+	seq, file, line := m.fork.asked, m.ls.file, m.ls.sess.Entries[idx].Line
+	ws := m.com.Workspace
+	now := m.com.Clock()
+	from := m.focus
+	m.fork.from = from
+	return tea.Batch(m.setStatus(from, "reading "+filepath.Base(file)+" to plan the fork…", false), func() tea.Msg {
+		plan, project, err := planFork(ws, file, line, now)
+		msg := forkPlannedMsg{seq: seq, plan: plan, project: project, err: err}
+		if err == nil {
+			msg.pi, _ = exec.LookPath("pi")
+		}
+		return msg
+	})
+}
+
+// planFork reads the session with every line Pi accepts and plans Pi's
+// fork at the entry on line; the session's own project must be trusted
+// (as for the CLI's session fork) and exist.
+func planFork(ws resources.Workspace, file string, line int, now time.Time) (*session.Fork, string, error) {
+	s, err := session.Open(file)
+	if err != nil {
+		return nil, "", err
+	}
+	project := s.Project(ws.Cwd)
+	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
+		return nil, project, fmt.Errorf("the session belongs to project %s, which does not exist: Pi would not continue it there; nothing was written", project)
+	}
+	trust := ws.Trust
+	if !session.SameProject(project, ws.Cwd) {
+		override := resources.TrustFromPi
+		if trust.Source == "flag" { // --trust/--no-trust hold for the run
+			override = resources.TrustDeny
+			if trust.Trusted {
+				override = resources.TrustForce
+			}
+		}
+		home, _ := os.UserHomeDir()
+		trust = resources.ResolveTrust(project, ws.AgentDir, home, override)
+	}
+	if !trust.Trusted {
+		return nil, project, fmt.Errorf("the session's project %s is not trusted (%s): forgebench does not fork its sessions", project, trust.Source)
+	}
+	i := sort.Search(len(s.Entries), func(i int) bool { return s.Entries[i].Line >= line })
+	if i == len(s.Entries) || s.Entries[i].Line != line {
+		return nil, project, fmt.Errorf("line %d of %s is no longer an entry: reload", line, filepath.Base(file))
+	}
+	plan, err := session.PlanFork(s, i, session.ForkOptions{Now: now, Cwd: project, NewSessionID: newForkSessionID})
+	return plan, project, err
+}
+
+// newForkSessionID makes a fork's session id (tests fix it).
+var newForkSessionID = session.NewSessionID
+
+// applyForkPlanned opens the dialog for the plan asked last.
+func (m *Model) applyForkPlanned(msg forkPlannedMsg) tea.Cmd {
+	if msg.seq != m.fork.asked {
+		return nil // asked again, or cancelled
+	}
+	m.fork.asked = 0
+	if msg.err != nil {
+		text := msg.err.Error()
+		if errors.Is(msg.err, session.ErrCannotFork) {
+			text += "; nothing was written"
+		}
+		return m.setStatus(m.fork.from, "fork: "+text, true)
+	}
+	m.status[m.fork.from].Clear() // "reading …": the dialog answers it
+	k := m.com.Keys.Confirm
+	yes := "write it and run pi"
+	if msg.pi == "" {
+		yes = "write it and copy the command"
+	}
+	d := &forkDialog{plan: msg.plan, pi: msg.pi, project: msg.project}
+	d.confirm = common.Confirm{
+		Title: "Continue in Pi from entry " + sanitize.Clip(msg.plan.LeafID, 40) + "?",
+		Body:  forkDialogBody(d),
+		Yes:   key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, yes)),
+		No:    key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, "write nothing")),
+	}
+	m.fork.dialog = d
+	return nil
+}
+
+// forkDialogBody says what answering yes will do, in that order.
+func forkDialogBody(d *forkDialog) string {
+	p := d.plan
+	labels := 0
+	for _, e := range p.Entries {
+		if e.Relabel {
+			labels++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "This will write a new session of %d %s: the path from the root to entry %s",
+		len(p.Entries), plural(len(p.Entries), "entry", "entries"), sanitize.Clip(p.LeafID, 40))
+	if p.LeafType == session.TypeLabel {
+		b.WriteString(" (a label, which Pi writes after the path)")
+	}
+	if labels > 0 {
+		fmt.Fprintf(&b, ", with its %d %s re-written after it", labels, plural(labels, "label", "labels"))
+	}
+	b.WriteString(", as Pi's /fork does. The session you are reading is not changed.\n\n")
+	if p.LastMessage.Kind != "" {
+		fmt.Fprintf(&b, "Last message (%s): %s\n\n", p.LastMessage.Kind, sanitize.Clip(p.LastMessage.Text, 160))
+	} else {
+		b.WriteString("The path holds no message yet.\n\n")
+	}
+	b.WriteString("New file:\n" + sanitize.Line(p.File) + "\n\n")
+	if d.pi != "" {
+		b.WriteString("Then Pi opens it here (the workbench waits until Pi exits):\n")
+	} else {
+		b.WriteString("pi is not on PATH: this command will be copied to continue it:\n")
+	}
+	b.WriteString(sanitize.Line(p.Command()))
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// forkKey answers the dialog; every other key is swallowed while it is
+// open.
+func (m *Model) forkKey(msg tea.KeyPressMsg) tea.Cmd {
+	d := m.fork.dialog
+	switch d.confirm.Answer(msg) {
+	case common.Yes:
+		m.fork.dialog = nil
+		m.fork.writing = true
+		return tea.Batch(m.setStatus(m.focus, "writing the fork "+filepath.Base(d.plan.File)+"…", false), writeForkCmd(d))
+	case common.No:
+		m.fork.dialog = nil
+		return m.setStatus(m.focus, "fork cancelled: nothing was written", false)
+	}
+	return nil
+}
+
+// writeForkCmd writes the planned fork with an exclusive create (never
+// over an existing file) and the source's permissions.
+func writeForkCmd(d *forkDialog) tea.Cmd {
+	return func() tea.Msg {
+		perm := fs.FileMode(0o644)
+		if fi, err := os.Stat(d.plan.Source); err == nil {
+			perm = fi.Mode().Perm()
+		}
+		err := resources.WriteFileExclusive(d.plan.File, d.plan.Data, perm)
+		if errors.Is(err, fs.ErrExist) {
+			err = fmt.Errorf("%s already exists; nothing was written", d.plan.File)
+		}
+		return forkWrittenMsg{dialog: d, err: err}
+	}
+}
+
+// applyForkWritten lists the sessions again (the fork appears under its
+// parent, the picker's cursor on it) and hands the fork to Pi, or copies
+// the command.
+func (m *Model) applyForkWritten(msg forkWrittenMsg) tea.Cmd {
+	m.fork.writing = false
+	if msg.err != nil {
+		return m.setStatus(m.focus, "fork: "+msg.err.Error(), true)
+	}
+	p := msg.dialog.plan
+	m.fork.selectAfter = p.File
+	cmds := []tea.Cmd{m.reload()}
+	if msg.dialog.pi == "" {
+		cmds = append(cmds, tea.SetClipboard(p.Command()),
+			m.setStatus(m.focus, "pi is not on PATH: copied pi --session …/"+filepath.Base(p.File)+" (the fork is written)", false))
+		return tea.Batch(cmds...)
+	}
+	cmd := exec.Command(msg.dialog.pi, "--session", p.File)
+	cmd.Dir = msg.dialog.project
+	file := p.File
+	cmds = append(cmds, m.setStatus(m.focus, "running pi --session "+filepath.Base(file)+" (the fork is written)", false),
+		tea.ExecProcess(cmd, func(err error) tea.Msg { return piExitedMsg{file: file, err: err} }))
+	return tea.Batch(cmds...)
+}
+
+// applyPiExited says how Pi ended and reads the sessions again (Pi wrote
+// to the fork).
+func (m *Model) applyPiExited(msg piExitedMsg) tea.Cmd {
+	m.fork.selectAfter = msg.file
+	if msg.err != nil {
+		return tea.Batch(m.reload(), m.setStatus(m.focus, "pi --session "+filepath.Base(msg.file)+": "+msg.err.Error(), true))
+	}
+	return tea.Batch(m.reload(), m.setStatus(m.focus, "back from Pi ("+filepath.Base(msg.file)+")", false))
+}
+
+// forkView draws the dialog over the panel.
+func (m *Model) forkView(screen string) string {
+	if m.fork.dialog == nil {
+		return screen
+	}
+	box := m.fork.dialog.confirm.View(&m.com.Styles, m.width, m.height)
+	return common.Overlay(screen, box, m.width, m.height)
+}

@@ -28,7 +28,7 @@ type AgentsCmd struct {
 
 // AgentsListCmd lists a tree.
 type AgentsListCmd struct {
-	Root string `arg:"" name:"ROOT_SESSION" help:"Root session: a file, a session id or a prefix of one."`
+	Root string `arg:"" optional:"" name:"ROOT_SESSION" help:"Root session: a file, a session id or a unique prefix of one (default: the project's newest session with an agent tree, named on stderr)."`
 	All  bool   `help:"Include agents registered on abandoned branches (hidden by default)."`
 	JSON bool   `name:"json" help:"Print an array with one object per agent: path, parent, depth, role, status, lifecycle, model, thinking, task, created, requests, toolCalls, tokens {input, output, cacheRead, cacheWrite}, cost (null when unavailable), runtimeMs, and more."`
 }
@@ -42,7 +42,7 @@ type agentTree struct {
 // openAgentTree resolves the root session argument, loads its tree with
 // every agent's statistics and prints the tree's diagnostics on stderr.
 // No argument picks the newest session of the project that has a tree.
-func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
+func openAgentTree(g *Globals, rootArg, what string) (*agentTree, error) {
 	ws, err := g.workspace()
 	if err != nil {
 		return nil, err
@@ -53,10 +53,13 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 		if err != nil {
 			return nil, fmt.Errorf("session locations: %w", err)
 		}
-		if file, err = newestTreeRoot(loc, ws.Cwd, home); err != nil {
+		it, err := newestTreeRoot(loc, ws.Cwd, home)
+		if err != nil {
 			return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
 		}
-	} else if err := g.resolveSessionArg(&file); err != nil {
+		file = it.Path
+		g.sayWhichSession(it, what)
+	} else if file, err = g.namedSession(rootArg, what, readsSession); err != nil {
 		return nil, err
 	}
 	cat, err := g.modelCatalog()
@@ -69,7 +72,9 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 	}
 	tree, err := subagent.Open(file, opts)
 	if errors.Is(err, subagent.ErrNoTree) || errors.Is(err, subagent.ErrNotRoot) {
-		return nil, fail(exitFailed, "%s", sanitize.Line(err.Error()))
+		// No such thing (a tree for that session): a usage error, as an
+		// unknown session or agent is.
+		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
 	}
 	if err != nil {
 		return nil, err
@@ -82,22 +87,22 @@ func openAgentTree(g *Globals, rootArg string) (*agentTree, error) {
 }
 
 // newestTreeRoot is the newest session of the project with an agent tree.
-func newestTreeRoot(loc session.Locations, cwd, home string) (string, error) {
+func newestTreeRoot(loc session.Locations, cwd, home string) (session.ListItem, error) {
 	items, err := session.ListCwd(loc, cwd, session.ListOptions{Home: home})
 	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
+		return session.ListItem{}, fmt.Errorf("list sessions: %w", err)
 	}
 	for _, it := range items {
 		if it.HasAgentTree {
-			return it.Path, nil
+			return it, nil
 		}
 	}
-	return "", fmt.Errorf("%w: no session of %s has a pi-subagent tree; name the root session with --session", session.ErrNoSuchSession, cwd)
+	return session.ListItem{}, fmt.Errorf("%w: no session of %s has a pi-subagent tree; name the root session", session.ErrNoSuchSession, cwd)
 }
 
 // Run prints the tree as a table (or JSON).
 func (c *AgentsListCmd) Run(g *Globals) error {
-	at, err := openAgentTree(g, c.Root)
+	at, err := openAgentTree(g, c.Root, "ROOT_SESSION")
 	if err != nil {
 		return err
 	}
@@ -231,7 +236,7 @@ func agentSession(a *subagent.Agent) (*session.Session, error) {
 
 // Run prints the agent's details, usage and recent activity.
 func (c *AgentsShowCmd) Run(g *Globals) error {
-	at, err := openAgentTree(g, c.Session)
+	at, err := openAgentTree(g, c.Session, "--session")
 	if err != nil {
 		return err
 	}

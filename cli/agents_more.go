@@ -31,7 +31,7 @@ func (c *AgentsTranscriptCmd) Run(g *Globals) error {
 	if c.Page < 0 {
 		return fail(exitUsage, "--page must be 0 (the newest) or more")
 	}
-	at, err := openAgentTree(g, c.Session)
+	at, err := openAgentTree(g, c.Session, "--session")
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func TestAgentsExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"agents", "list", "ffffffff"}, exitUsage, "neither a file nor a session id"},
-		{[]string{"agents", "list", child}, exitFailed, "is a pi-subagent agent session"},
+		{[]string{"agents", "list", child}, exitUsage, "is a pi-subagent agent session"}, // not a root session: no such tree (issue 23)
 		{[]string{"agents", "show", "nobody", "-s", root}, exitUsage, "no agent /root/nobody"},
 		{[]string{"agents", "transcript", "review", "-s", root, "--page", "5"}, exitUsage, "--page goes up to 0"},
 		{[]string{"agents", "transcript", "review", "-s", root, "--page=-1"}, exitUsage, "--page must be"},

@@ -4,60 +4,51 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
-// sessionFlags are shared by the commands that read or change capability
-// state in a session.
+// sessionFlags name the session a reading command reads.
 type sessionFlags struct {
-	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project)." placeholder:"SESSION"`
+	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
 }
 
 // sessionPath resolves --session (a file, an id or an id prefix, as every
 // command names a session), else the project's newest session.
 func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
-	if f.Session != "" {
-		file := f.Session
-		if err := g.resolveSessionArg(&file); err != nil {
-			return "", err
-		}
-		return file, nil
-	}
-	ws, err := g.workspace()
-	if err != nil {
-		return "", err
-	}
-	loc, home, err := g.sessionLocations("")
-	if err != nil {
-		return "", fmt.Errorf("session locations: %w", err)
-	}
-	items, err := session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
-	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
-	}
-	for _, it := range items { // newest activity first
-		if it.Problem == "" {
-			return it.Path, nil
-		}
-	}
-	return "", fail(exitUsage, "no Pi session for %s; pass --session FILE", ws.Cwd)
+	return g.namedSession(f.Session, "--session", readsSession)
+}
+
+// writeSessionFlags name the session a command appends to: never a
+// default, so a write lands only where the user said.
+type writeSessionFlags struct {
+	Session string `help:"Pi session to change (required): a file, a session id or a unique prefix of one." placeholder:"SESSION"`
+}
+
+// sessionPath resolves --session; none is a usage error.
+func (f *writeSessionFlags) sessionPath(g *Globals) (string, error) {
+	return g.namedSession(f.Session, "--session", writesSession)
 }
 
 // capabilityInputs loads the library and the model catalog.
 func (g *Globals) capabilityInputs() (capstate.Inputs, error) {
-	if _, err := g.loadLibrary(); err != nil { // reports the library's notices
+	lib, err := g.loadLibrary()
+	if err != nil {
 		return capstate.Inputs{}, err
 	}
-	if _, err := g.modelCatalog(); err != nil { // reports models.json's problems
+	cat, err := g.modelCatalog()
+	if err != nil {
 		return capstate.Inputs{}, err
 	}
-	return g.svc.CapabilityInputs()
+	return capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, nil
 }
 
 // historyError reports an unreadable capability history (exit 1).
@@ -102,17 +93,33 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
 		return err
 	}
-	text := st.StatusText(true)
-	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
-		text += "\n\n" + note
+	// pi-forge's status text is contract ("Capability capabilities: <n>";
+	// spec §9.12): quoted, indented, under a line in the product's words.
+	active := "no capability active"
+	switch n := len(st.Active()); n {
+	case 0:
+	case 1:
+		active = "1 capability active"
+	default:
+		active = fmt.Sprintf("%d capabilities active", n)
 	}
-	_, err = io.WriteString(g.stdout, sanitize.Text(text)+"\n")
+	at := "before its first entry"
+	if index >= 0 && index < len(s.Entries) {
+		at = "at entry " + s.Entries[index].ID
+	}
+	fmt.Fprintf(g.stdout, "%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at)
+	quoted := "  " + strings.ReplaceAll(sanitize.Text(st.StatusText(true)), "\n", "\n  ")
+	text := strings.ReplaceAll(quoted, "\n  \n", "\n\n")
+	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
+		text += "\n\n" + sanitize.Text(note)
+	}
+	_, err = io.WriteString(g.stdout, text+"\n")
 	return err
 }
 
 // mutationFlags are the flags of every offline change.
 type mutationFlags struct {
-	sessionFlags
+	writeSessionFlags
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
 	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
@@ -159,14 +166,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		return err
 	}
 	if p.Refusal != nil {
-		code := exitRefused
-		switch p.Refusal.Kind {
-		case capability.RefusedUsage:
-			code = exitUsage
-		case capability.RefusedUntrusted:
-			return fail(code, "%s (the session's project %s: %s)", p.Refusal.Notice(), ws.Cwd, ws.Trust.Source)
-		}
-		return fail(code, "%s", p.Refusal.Notice())
+		return g.refusalError(p.Refusal, ws)
 	}
 	if !ws.Trust.Trusted {
 		return untrustedProject(ws)
@@ -299,4 +299,43 @@ func (c *CapabilityAddCmd) Run(g *Globals) error {
 		}
 	}
 	return c.mutate(g, capstate.Operation{Kind: capstate.OpAdd, Arg: text})
+}
+
+// refusalError maps a planned change pi-forge refuses to its exit code and
+// words: an untrusted project is refused for safety (4); a usage error (2);
+// an unknown capability, Preset or binding is no such thing (2), named in
+// the product's words with pi-forge's own text quoted; a Preset with errors
+// failed its check (1), its errors listed; any other rule of pi-forge's
+// (a tool policy, a binding not callable …) failed its check (1).
+func (g *Globals) refusalError(r *capability.Refusal, ws resources.Workspace) error {
+	switch r.Kind {
+	case capability.RefusedUntrusted:
+		return fail(exitRefused, "%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source)
+	case capability.RefusedUsage:
+		return fail(exitUsage, "%s", r.Notice())
+	case capability.RefusedUnknown:
+		return fail(exitUsage, "unknown %s (%s)", r.Subject, r.Notice())
+	case capability.RefusedInvalid:
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s has errors and is never activated (%s)", r.Subject, r.Notice())
+		if lib, err := g.loadLibrary(); err == nil {
+			if p, _ := lib.ResolvePreset(strings.TrimPrefix(r.Subject, "Preset ")); p != nil {
+				b.WriteString(":\n")
+				writeDiagnostics(&b, errorsOnly(p.Diagnostics))
+			}
+		}
+		return fail(exitFailed, "%s", strings.TrimRight(b.String(), "\n"))
+	}
+	return fail(exitFailed, "%s", r.Notice())
+}
+
+// errorsOnly keeps the error-level diagnostics.
+func errorsOnly(diags []resources.Diagnostic) []resources.Diagnostic {
+	var out []resources.Diagnostic
+	for _, d := range diags {
+		if d.Level == preset.LevelError {
+			out = append(out, d)
+		}
+	}
+	return out
 }

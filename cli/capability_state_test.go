@@ -124,9 +124,11 @@ func TestCapabilityStatusContract(t *testing.T) {
 	if active[1].(map[string]any)["bindingId"] != "write-access" {
 		t.Errorf("bound activation: %v", active[1])
 	}
-	// The text form is pi-forge's status text.
+	// The text form says what it is in the product's words, then quotes
+	// pi-forge's status text exactly, indented.
 	code, out, _ = runCLI(t, in(args, "capability", "status", "--session", file)...)
-	if code != exitOK || !strings.HasPrefix(out, "Capability capabilities: 2; native system sections; request prepared (not a model-obedience or delivery acknowledgment)\nCurrently selected tools: ") {
+	if code != exitOK || !strings.HasPrefix(out, "2 capabilities active in session 01a21c48 \"Invoice rounding fix\" at entry ") ||
+		!strings.Contains(out, "pi-forge's /capability status:\n  Capability capabilities: 2; native system sections; request prepared (not a model-obedience or delivery acknowledgment)\n  Currently selected tools: ") {
 		t.Fatalf("text: %s", out)
 	}
 	// At an earlier entry: before the user enabled write-access again.
@@ -237,10 +239,10 @@ func TestCapabilityRefusals(t *testing.T) {
 		{"untrusted", in(args, "--no-trust", "capability", "enable", "plain-english", "--session", file), exitRefused, "pi-forge: Project is not trusted; refusing to activate an capability."},
 		{"untrusted reset", in(args, "--no-trust", "capability", "reset", "--session", file), exitRefused, "Project is not trusted"},
 		{"stale guard", in(args, "capability", "reset", "--session", file, "--leaf", "00000000"), exitConflict, "changed since you read it"},
-		{"unknown binding", in(args, "capability", "enable-bound", "nope", "--session", file), exitRefused, `pi-forge: Capability "nope" is not bound to active preset "project:guarded-worker".`},
-		{"unknown capability", in(args, "capability", "enable", "nope", "--session", file), exitRefused, `pi-forge: Capability capability "nope" not found.`},
+		{"unknown binding", in(args, "capability", "enable-bound", "nope", "--session", file), exitUsage, `pi-forge: Capability "nope" is not bound to active preset "project:guarded-worker".`},
+		{"unknown capability", in(args, "capability", "enable", "nope", "--session", file), exitUsage, `pi-forge: Capability capability "nope" not found.`},
 		{"ambiguous disable", in(args, "capability", "disable", "manual", "--session", file), exitOK, "No matching active capability (already disabled or unknown ID)."},
-		{"unknown preset", in(args, "preset", "use", "ghost", "--session", file), exitRefused, "pi-forge: Unknown prompt stack: ghost"},
+		{"unknown preset", in(args, "preset", "use", "ghost", "--session", file), exitUsage, "pi-forge: Unknown prompt stack: ghost"},
 		{"usage add", in(args, "capability", "add", "  ", "--session", file), exitUsage, "pi-forge: Usage: /capability add <text>"},
 		{"untrusted preset use", in(args, "--no-trust", "preset", "use", "none", "--session", file), exitRefused, "forgebench: pi-forge: project is not trusted; refusing to activate a prompt stack."},
 	}
@@ -312,8 +314,9 @@ func TestPresetUseSwitchesAndRetires(t *testing.T) {
 		t.Fatalf("enable: %s", errOut)
 	}
 	size = fileSize(t, file)
+	// A rule of pi-forge's refuses it: the checked thing failed (exit 1).
 	code, _, errOut = runCLI(t, in(args, "preset", "use", "global:quick-review", "--session", file, "--force")...)
-	if code != exitRefused || !strings.Contains(errOut, `pi-forge: Tool "edit" is blocked by prompt stack "quick-review".`) || fileSize(t, file) != size {
+	if code != exitFailed || !strings.Contains(errOut, `pi-forge: Tool "edit" is blocked by prompt stack "quick-review".`) || fileSize(t, file) != size {
 		t.Fatalf("preflight: %d %s", code, errOut)
 	}
 }
@@ -438,11 +441,13 @@ func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
 	// The stored tools baseline is the one pi-forge left, in this session
 	// and the main one: enabling a capability that changes no tool plans
 	// just the event and its anchor.
-	for _, session := range []string{"", mainSession(t, layout)} {
-		more := []string{"capability", "enable", "test-runner", "--dry-run", "--force"}
-		if session != "" {
-			more = append(more, "--session", session)
-		}
+	// A write never picks its session, not even for a dry run.
+	code, _, errOut = runCLI(t, in(args, "capability", "enable", "test-runner", "--dry-run", "--force")...)
+	if code != exitUsage || !strings.Contains(errOut, "name the session to change with --session") {
+		t.Fatalf("a write without --session: %d %s", code, errOut)
+	}
+	for _, session := range []string{"01a2219b", mainSession(t, layout)} { // the newest session by id prefix, the main one by file
+		more := []string{"capability", "enable", "test-runner", "--dry-run", "--force", "--session", session}
 		code, out, errOut = runCLI(t, in(args, more...)...)
 		if code != exitOK || !strings.Contains(out, "2 entries would be appended") || strings.Contains(out, "pi-forge-capability-tools") {
 			t.Fatalf("dry-run at the leaf of %q: %d %s %s", session, code, out, errOut)

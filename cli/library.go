@@ -51,6 +51,9 @@ func libraryError(err error) error {
 		return fail(exitConflict, "%s", msg)
 	case errors.Is(err, resources.ErrUntrusted), errors.Is(err, resources.ErrRefused):
 		return fail(exitRefused, "%s", msg)
+	case errors.Is(err, resources.ErrNotFound) && re != nil && re.Subject != "":
+		// No such thing, in the product's words; pi-forge's text quoted.
+		return fail(exitUsage, "unknown %s (pi-forge: %s)", re.Subject, msg)
 	case errors.Is(err, resources.ErrInvalidSelector), errors.Is(err, resources.ErrNotFound), errors.Is(err, resources.ErrAmbiguous):
 		return fail(exitUsage, "%s", msg)
 	case errors.Is(err, resources.ErrInvalid), errors.Is(err, resources.ErrUnusable):

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
@@ -47,6 +46,9 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 		return nil, err
 	}
 	return g.svc.Resolver(services.ResolverOptions{
+		ResolveSession: func(arg string) (string, error) {
+			return g.namedSession(arg, "session:FILE", requiredSession)
+		},
 		Open: openRefSession,
 		ReadPresetFile: func(path string) ([]byte, error) {
 			raw, err := readInput(path) // a FIFO or device is refused (exit 4), never opened
@@ -60,8 +62,9 @@ func (g *Globals) resolver() (*session.Resolver, error) {
 	}), nil
 }
 
-// openRefSession opens the session file of a reference. A file that is not
-// a Pi session is a usage error; a FIFO or device is refused.
+// openRefSession opens the session file of a reference (the resolver
+// named it with namedSession). A file that is not a Pi session is a usage
+// error; a FIFO or device is refused.
 func openRefSession(path string) (*session.Session, error) {
 	s, err := session.Open(path)
 	switch {
@@ -98,8 +101,6 @@ func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
 		return nil, err
 	case errors.As(err, &pe): // a preset written as a path that cannot be read
 		return nil, fail(exitUsage, "%v", pe)
-	case errors.Is(err, session.ErrNoSuchSession), errors.Is(err, session.ErrAmbiguousSession):
-		return nil, fail(exitUsage, "%s", sanitize.Line(err.Error()))
 	case errors.As(err, &re): // a preset selector the library refused
 		return nil, libraryError(re)
 	case errors.Is(err, session.ErrNotRegular):

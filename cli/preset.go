@@ -28,7 +28,7 @@ type PresetCmd struct {
 // PresetListCmd lists presets of both scopes.
 type PresetListCmd struct {
 	JSON    bool   `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy} (plus active with --session); autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
-	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch." placeholder:"FILE"`
+	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch: a file, a session id or a unique prefix of one." placeholder:"SESSION"`
 	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
 }
 
@@ -38,7 +38,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	sel, err := c.sessionSelection(lib)
+	sel, err := c.sessionSelection(g, lib)
 	if err != nil {
 		return err
 	}
@@ -108,14 +108,18 @@ type presetSelection struct {
 }
 
 // sessionSelection decodes --session/--leaf (nil without --session).
-func (c *PresetListCmd) sessionSelection(lib *resources.Library) (*presetSelection, error) {
+func (c *PresetListCmd) sessionSelection(g *Globals, lib *resources.Library) (*presetSelection, error) {
 	if c.Session == "" {
 		if c.Leaf != "" {
 			return nil, fail(exitUsage, "--leaf needs --session")
 		}
 		return nil, nil
 	}
-	s, index, err := openAt(c.Session, c.Leaf)
+	path, err := g.namedSession(c.Session, "--session", optionalSession)
+	if err != nil {
+		return nil, err
+	}
+	s, index, err := openAt(path, c.Leaf)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +406,7 @@ type PresetMigrateCmd struct {
 	DryRun       bool   `name:"dry-run" help:"Report what would happen without writing."`
 	Overwrite    bool   `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
 	DeleteLegacy bool   `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
-	Session      string `help:"Session whose active Preset an overwrite is preflighted against (default: the project's newest session)." placeholder:"FILE"`
+	Session      string `help:"Session whose active Preset an overwrite is preflighted against: a file, a session id or a unique prefix of one (default: the project's newest session)." placeholder:"SESSION"`
 	JSON         bool   `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
 }
 

@@ -22,7 +22,7 @@ type compileInputs struct {
 	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
 	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
 	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
-	Session  string `help:"Compile at a point of a real Pi session: its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"FILE"`
+	Session  string `help:"Compile at a point of a real Pi session (a file, a session id or a unique prefix of one): its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"SESSION"`
 	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID"`
 }
 
@@ -64,7 +64,11 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	index := -1
 	var cat *catalog.Catalog
 	if in.Session != "" {
-		if s, index, err = openAt(in.Session, in.Leaf); err != nil {
+		path, err := g.namedSession(in.Session, "--session", optionalSession)
+		if err != nil {
+			return nil, err
+		}
+		if s, index, err = openAt(path, in.Leaf); err != nil {
 			return nil, err
 		}
 		if cat, err = g.modelCatalog(); err != nil {

@@ -22,12 +22,13 @@ func savePreflight(g *Globals, file string, drafts []*capability.PresetRef) erro
 		return nil
 	}
 	if file == "" {
-		f := sessionFlags{}
-		path, err := f.sessionPath(g)
+		it, err := g.newestSession()
 		if err != nil {
 			return nil // no session of this project: nothing to preflight
 		}
-		file = path
+		file = it.Path
+	} else if err := g.resolveSessionArg(&file); err != nil {
+		return err
 	}
 	s, err := openSession(file)
 	if err != nil {

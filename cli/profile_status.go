@@ -14,7 +14,7 @@ import (
 
 // ProfileStatusCmd reports the last applied profile of a session.
 type ProfileStatusCmd struct {
-	Session string `required:"" help:"Pi session file to read the provenance entries (pi-forge-agent-profile-state) from." placeholder:"FILE"`
+	Session string `help:"Pi session to read the provenance entries (pi-forge-agent-profile-state) from: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
 	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
 	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}; the tools drift, forgebench's own check, adds a note saying so."`
 }
@@ -42,12 +42,16 @@ func (c *ProfileStatusCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	s, index, err := openAt(c.Session, c.Leaf)
+	path, err := g.namedSession(c.Session, "--session", readsSession)
+	if err != nil {
+		return err
+	}
+	s, index, err := openAt(path, c.Leaf)
 	if err != nil {
 		return err
 	}
 	if index < 0 {
-		return fail(exitFailed, "session %s has no entries", c.Session)
+		return fail(exitFailed, "session %s has no entries", path)
 	}
 	st := profileStatusAt(lib, s, index)
 	if c.JSON {

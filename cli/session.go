@@ -107,16 +107,18 @@ const maxSkippedShown = 20
 
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
+	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
 // Run builds the tree and the leaf context and prints the summary; it is
 // the command used to time loading from outside.
 func (c *SessionShowCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err
@@ -171,7 +173,7 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
 	Leaf   string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
 	JSON   bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}; with --as-sent the document payload show session:FILE#ENTRY --json prints: {ref, kind, turn, approxTokens, request: {entry, contextEntry, forAssistant, preset?, inferred, payload, usage?}}."`
 	AsSent bool   `name:"as-sent" help:"Show the request as the provider received it, rebuilt as payload show session:FILE#ENTRY rebuilds it: pi-forge's rewrite included (the Preset the branch records compiled as the library holds it now, capability updates projected), and for an assistant entry the request that produced it (the context at its parent), otherwise the request Pi would send next from the entry."`
@@ -181,9 +183,11 @@ type SessionContextCmd struct {
 // the request as sent). Every line Pi accepts is read (no display limit),
 // so the context matches Pi's.
 func (c *SessionContextCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	if c.AsSent {
 		return c.runAsSent(g)
 	}

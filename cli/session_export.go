@@ -11,7 +11,7 @@ import (
 
 // SessionExportCmd writes one branch of a session as Markdown or JSON.
 type SessionExportCmd struct {
-	File   string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one. Lines above 32 MiB are skipped (named on stderr)."`
+	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (named on stderr)."`
 	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID"`
 	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; control and format characters written as \\uXXXX escapes, as in every JSON output)." enum:"markdown,json" default:"markdown"`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's agent or session directories, a pi-forge directory or a .pi directory are never written." placeholder:"FILE"`
@@ -20,9 +20,11 @@ type SessionExportCmd struct {
 
 // Run exports the root→leaf path.
 func (c *SessionExportCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	if c.Output != "" {
 		// Refuse a destructive target before any work is done.
 		if err := g.checkExportTarget(c.File, c.Output, c.Force); err != nil {

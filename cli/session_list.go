@@ -11,10 +11,11 @@ import (
 
 // SessionListCmd lists sessions, newest activity first.
 type SessionListCmd struct {
-	All        bool   `help:"List the sessions of every project under <agent-dir>/sessions, not just this cwd."`
-	Search     string `help:"Keep sessions whose name, first user message or id matches (substring, then fuzzy)." placeholder:"TEXT"`
-	SessionDir string `name:"session-dir" help:"A custom session directory, as Pi's --session-dir." placeholder:"DIR"`
-	JSON       bool   `name:"json" help:"Print an array of {path, id, cwd, created, lastActivity, name, firstMessage, messageCount, messageCountExact, size, parentSession, hasAgentTree, problem}."`
+	AllProjects bool   `name:"all-projects" help:"List the sessions of every project under <agent-dir>/sessions, not just this cwd's."`
+	All         bool   `hidden:"" help:"The old name of --all-projects, kept working."`
+	Search      string `help:"Keep sessions whose name, first user message or id matches (substring, then fuzzy)." placeholder:"TEXT"`
+	SessionDir  string `name:"session-dir" help:"A custom session directory, as Pi's --session-dir." placeholder:"DIR"`
+	JSON        bool   `name:"json" help:"Print an array of {path, id, cwd, created, lastActivity, name, firstMessage, messageCount, messageCountExact, size, parentSession, hasAgentTree, problem}."`
 }
 
 // sessionLocations resolves where Pi keeps sessions for the workspace,
@@ -40,7 +41,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 	}
 	opts := session.ListOptions{Home: home}
 	var items []session.ListItem
-	if c.All {
+	if c.AllProjects || c.All {
 		items, err = session.ListAll(loc, opts)
 	} else {
 		items, err = session.ListCwd(loc, ws.Cwd, opts)

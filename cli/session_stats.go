@@ -12,7 +12,7 @@ import (
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File    string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
 	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
@@ -28,9 +28,11 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 			return fail(exitUsage, "--predict must be -1 (every drop) or more")
 		}
 	}
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	s, _, err := g.openForDisplay(c.File, "")
 	if err != nil {
 		return err

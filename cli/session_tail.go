@@ -15,25 +15,41 @@ import (
 
 // SessionTailCmd follows a session file that Pi is writing.
 type SessionTailCmd struct {
-	File      string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
-	FromStart bool   `name:"from-start" help:"Print the existing entries first instead of only new ones."`
+	File      string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
+	Lines     int    `short:"n" name:"lines" default:"10" placeholder:"N" help:"Print the last N entries first, then follow (0: only new entries)."`
+	FromStart bool   `name:"from-start" help:"Print every existing entry first (the whole file), then follow."`
 	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with control and format characters and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`
 }
 
-// Run prints new entries as they are appended until interrupted.
+// tailContext is how long a tail follows: until interrupted (tests stop
+// it themselves).
+var tailContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// Run prints the last --lines entries, then new entries as they are
+// appended, until interrupted.
 func (c *SessionTailCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
-	info, err := os.Stat(c.File)
-	if err != nil {
+	c.File = file
+	if c.Lines < 0 {
+		return fail(exitUsage, "--lines must be 0 or more")
+	}
+	if _, err := os.Stat(c.File); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	from := info.Size()
-	if c.FromStart {
-		from = 0
+	var from int64
+	if !c.FromStart {
+		if from, err = session.LastLinesOffset(c.File, c.Lines); errors.Is(err, session.ErrNotRegular) {
+			return fail(exitRefused, "%v", err)
+		} else if err != nil {
+			return err
+		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := tailContext()
 	defer stop()
 	events, err := session.Tail(ctx, c.File, from)
 	if errors.Is(err, session.ErrNotRegular) {

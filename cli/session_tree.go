@@ -13,7 +13,7 @@ import (
 
 // SessionTreeCmd prints the branch tree of a session.
 type SessionTreeCmd struct {
-	File string `arg:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one."`
+	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
 	Leaf string `help:"Entry whose path is marked active (default: the last entry).${leaf_help}" placeholder:"ID"`
 	JSON bool   `name:"json" help:"Print {leafId, roots, nodes:[{id, parentId, type, role, timestamp, label, summary, active, children}]}."`
 }
@@ -24,9 +24,11 @@ type SessionTreeCmd struct {
 // are written as they are made, through one buffer: a tree has a line per
 // entry, and a session may have millions.
 func (c *SessionTreeCmd) Run(g *Globals) error {
-	if err := g.resolveSessionArg(&c.File); err != nil {
+	file, err := g.namedSession(c.File, "FILE", readsSession)
+	if err != nil {
 		return err
 	}
+	c.File = file
 	s, leaf, err := g.openForDisplay(c.File, c.Leaf)
 	if err != nil {
 		return err

@@ -217,14 +217,20 @@ func (lib *Library) ResolveCapability(selector string) (*Capability, error) {
 		if kind == ErrUnusable {
 			found = lib.capabilityFor(sel)
 		}
-		return found, newError(kind, msg)
+		e := newError(kind, msg)
+		if kind == ErrNotFound {
+			e.Subject = `capability "` + strings.TrimSpace(selector) + `"`
+		}
+		return found, e
 	}
 	for _, c := range lib.Capabilities {
 		if c.Entry == entry {
 			return c, nil
 		}
 	}
-	return nil, newError(ErrNotFound, "Capability capability \""+selector+"\" not found.")
+	e := newError(ErrNotFound, "Capability capability \""+selector+"\" not found.")
+	e.Subject = `capability "` + strings.TrimSpace(selector) + `"`
+	return nil, e
 }
 
 // capabilityFor finds the single capability a selector points at (bare =

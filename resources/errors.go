@@ -34,6 +34,10 @@ var (
 type Error struct {
 	Kind    error
 	Message string
+	// Subject names what an ErrNotFound is about in the product's words
+	// ("capability \"x\"", "Preset \"x\"", "profile \"x\""); Message stays
+	// pi-forge's exact text.
+	Subject string
 }
 
 // Error returns the exact message.

@@ -169,7 +169,9 @@ func (lib *Library) ResolvePreset(selector string) (*Preset, error) {
 	}
 	switch {
 	case len(matches) == 0:
-		return nil, newError(ErrNotFound, "Unknown prompt stack: "+label)
+		e := newError(ErrNotFound, "Unknown prompt stack: "+label)
+		e.Subject = `Preset "` + label + `"`
+		return nil, e
 	case len(matches) > 1:
 		return nil, newError(ErrAmbiguous, "Prompt stack id is ambiguous: "+label)
 	}

@@ -89,7 +89,9 @@ func (lib *Library) ResolveProfile(selector string) (*Profile, error) {
 		if _, selMsg := preset.ParseSelector(selector); selMsg != "" {
 			return nil, newError(ErrInvalidSelector, msg)
 		}
-		return nil, newError(ErrNotFound, msg)
+		e := newError(ErrNotFound, msg)
+		e.Subject = `profile "` + strings.TrimSpace(selector) + `"`
+		return nil, e
 	}
 	var found *Profile
 	for _, p := range lib.Profiles {
@@ -98,7 +100,9 @@ func (lib *Library) ResolveProfile(selector string) (*Profile, error) {
 		}
 	}
 	if found == nil {
-		return nil, newError(ErrNotFound, "Unknown agent profile: "+strings.TrimSpace(selector))
+		e := newError(ErrNotFound, "Unknown agent profile: "+strings.TrimSpace(selector))
+		e.Subject = `profile "` + strings.TrimSpace(selector) + `"`
+		return nil, e
 	}
 	if first := found.firstError(); first != "" {
 		return found, newError(ErrUnusable, "Agent profile "+found.Key()+" has errors: "+first)

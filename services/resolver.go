@@ -20,6 +20,9 @@ import (
 // opens a session file, reads a preset file and hears about a preset's
 // errors. The zero value is the TUI's.
 type ResolverOptions struct {
+	// ResolveSession names the file of a reference's session: a file, a
+	// session id or a unique prefix of one (nil: ResolveSession).
+	ResolveSession func(arg string) (string, error)
 	// Open opens a session file (nil: session.Open).
 	Open func(path string) (*session.Session, error)
 	// ReadPresetFile reads a preset given as a file (nil: a regular file
@@ -62,16 +65,16 @@ func (s *Services) Resolver(o ResolverOptions) *session.Resolver {
 	}
 }
 
-// openRef opens the session of a reference: a file, else (a name with no
-// path separator that is no file) a session id or a unique prefix of one
-// among the workspace's sessions.
+// openRef opens the session of a reference: a file, else a session id or
+// a unique prefix of one among the workspace's sessions.
 func (s *Services) openRef(o ResolverOptions, path string) (*session.Session, error) {
-	if _, err := os.Stat(path); err != nil && !strings.ContainsAny(path, `/\`) {
-		file, err := s.ResolveSession(path)
-		if err != nil {
-			return nil, err
-		}
-		path = file
+	resolve := o.ResolveSession
+	if resolve == nil {
+		resolve = s.ResolveSession
+	}
+	path, err := resolve(path)
+	if err != nil {
+		return nil, err
 	}
 	if o.Open != nil {
 		return o.Open(path)

@@ -185,7 +185,9 @@ var appendCheckedHook = func() {}
 // (ErrForeignProject) a session of another project than opts.Project; and,
 // unless opts.Force, refuses (ErrPiRunning) while a Pi process runs in the
 // session's project and (ErrLive) a file modified within the live window
-// or in the future. The
+// or in the future — unless that modification was forgebench's own
+// append with nothing written after it (lastWriteIsOwn), so an immediate
+// undo needs no Force. The
 // whole batch, including a newline repair, goes out in one O_APPEND write;
 // should the system accept only part of it, the part is truncated away
 // again when nothing was appended after it, and ErrPartialWrite is returned.
@@ -262,7 +264,11 @@ func Append(path string, guard Guard, entries []NewEntry, opts AppendOptions) (A
 	}
 	now := opts.Now()
 	if !opts.Force && !opts.RecentWriteIsOwn {
-		if why := LiveReason(fi.ModTime(), now, opts.LiveWindow); why != "" {
+		why := LiveReason(fi.ModTime(), now, opts.LiveWindow)
+		if why != "" && !fi.ModTime().After(now) && lastWriteIsOwn(f, s, fi.Size(), fi.ModTime(), opts.LiveWindow) {
+			why = "" // forgebench's own append, nothing after it: not in use
+		}
+		if why != "" {
 			return AppendResult{}, fmt.Errorf("append to %s: %s: %w", path, why, ErrLive)
 		}
 	}

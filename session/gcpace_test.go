@@ -40,6 +40,14 @@ func TestMappedFileDoesNotPaceTheCollector(t *testing.T) {
 	runtime.GC()
 	runtime.GC() // a cycle with the mapping live: the pace is set from it
 	base := heapObjects()
+	// Without the pacer GOGC=100 lets garbage grow to the mapping plus
+	// the other live heap (earlier tests of this process leave some); with
+	// it, to about that other heap — plus what a cycle running late lets
+	// through on a loaded machine (the collector's workers starve while
+	// this loop allocates: 100 MB measured at load 15). Half the mapping
+	// tells the two apart.
+	other := max(liveHeap()-size, minOtherHeap)
+	allowed := max(other+48<<20, size/2)
 	peak := int64(0)
 	var sink []byte
 	for range 2000 { // 2 GB of garbage, 1 MB at a time
@@ -49,7 +57,7 @@ func TestMappedFileDoesNotPaceTheCollector(t *testing.T) {
 	}
 	_ = sink
 	runtime.KeepAlive(data)
-	if peak > 96<<20 {
-		t.Errorf("garbage grew to %d MB above the live heap beside a %d MB mapping; the collector should run well before", peak>>20, size>>20)
+	if peak > allowed {
+		t.Errorf("garbage grew to %d MB above the live heap (%d MB besides the mapping) beside a %d MB mapping; the collector should run by %d MB", peak>>20, other>>20, size>>20, allowed>>20)
 	}
 }

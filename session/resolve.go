@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
 	"strings"
 )
 
@@ -38,7 +37,7 @@ func ResolveSession(loc Locations, cwd, home, arg string) (string, error) {
 		case !errors.Is(statErr, fs.ErrNotExist): // a symbolic-link loop, no permission …
 			return "", fmt.Errorf("%w: %v", ErrNoSuchSession, statErr)
 		}
-		return "", fmt.Errorf("%w: %s: file not found", ErrNoSuchSession, arg)
+		return "", fmt.Errorf("%w: %s: no such file", ErrNoSuchSession, arg)
 	}
 	scopes := [][]candidate{}
 	cwdCands, err := dirCandidates(loc.DefaultSessionDir(cwd, home), SourceDefault, "")
@@ -70,13 +69,48 @@ func ResolveSession(loc Locations, cwd, home, arg string) (string, error) {
 		case 1:
 			return prefixed[0], nil
 		default:
-			sort.Strings(prefixed)
-			shown := prefixed[:min(len(prefixed), 5)]
-			return "", fmt.Errorf("%w %q: %d sessions match (%s)", ErrAmbiguousSession, arg, len(prefixed), strings.Join(shown, ", "))
+			return "", newAmbiguous(arg, prefixed)
 		}
 	}
 	return "", fmt.Errorf("%w: %q is neither a file nor a session id (or prefix) under %s", ErrNoSuchSession, arg, loc.SessionsRoot())
 }
+
+// AmbiguousMax is how many candidates an ambiguity error lists.
+const AmbiguousMax = 10
+
+// AmbiguousSessionError is an id prefix that several sessions share. Its
+// message lists the candidates newest first, one per line, as a user
+// knows them: id, time of last activity and title.
+type AmbiguousSessionError struct {
+	Arg     string
+	Total   int        // how many sessions match
+	Matches []ListItem // the newest AmbiguousMax of them
+}
+
+func newAmbiguous(arg string, paths []string) *AmbiguousSessionError {
+	items := make([]ListItem, len(paths))
+	for i, p := range paths {
+		items[i] = SummarizeFile(p, ListOptions{})
+	}
+	SortByActivity(items)
+	return &AmbiguousSessionError{Arg: arg, Total: len(items), Matches: items[:min(len(items), AmbiguousMax)]}
+}
+
+// Error implements error: a summary line, then one line per candidate.
+func (e *AmbiguousSessionError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %q: %d sessions match; name one by a longer prefix:", ErrAmbiguousSession, e.Arg, e.Total)
+	for _, m := range e.Matches {
+		fmt.Fprintf(&b, "\n  %s  %s  %s", m.ID, m.LastActivity.Local().Format("2006-01-02 15:04"), m.Title())
+	}
+	if more := e.Total - len(e.Matches); more > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more", more)
+	}
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrAmbiguousSession) hold.
+func (e *AmbiguousSessionError) Unwrap() error { return ErrAmbiguousSession }
 
 // matchIDs reads each candidate's header and returns the paths whose id
 // equals want and those whose id starts with it. Custom-directory

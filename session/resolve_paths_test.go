@@ -33,11 +33,11 @@ func TestResolveSessionPathsSayWhatTheyAre(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ResolveSession(loc, dir, dir, a)
-	if !errors.Is(err, ErrNoSuchSession) || strings.Contains(err.Error(), "file not found") {
+	if !errors.Is(err, ErrNoSuchSession) || strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a symbolic-link loop: %v", err)
 	}
 	_, err = ResolveSession(loc, dir, dir, filepath.Join(dir, "missing.jsonl"))
-	if !errors.Is(err, ErrNoSuchSession) || !strings.Contains(err.Error(), "file not found") {
+	if !errors.Is(err, ErrNoSuchSession) || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a missing file: %v", err)
 	}
 }

@@ -47,3 +47,27 @@ func TestResolveSession(t *testing.T) {
 		t.Errorf("ambiguity does not list the matches: %v", err)
 	}
 }
+
+// TestResolveAmbiguityNamesCandidates: an ambiguous prefix lists each
+// candidate on a line of its own with its id, time and title (the name a
+// user knows it by), never the paths on one line.
+func TestResolveAmbiguityNamesCandidates(t *testing.T) {
+	loc := Locations{AgentDir: filepath.Join(discoverData, "agent"), SessionDir: filepath.Join(discoverData, "custom")}
+	_, err := ResolveSession(loc, "/home/u/proj", "/home/u", "01a2297e-0000-7000-8000-0000000000")
+	var amb *AmbiguousSessionError
+	if !errors.As(err, &amb) || len(amb.Matches) < 2 {
+		t.Fatalf("want an *AmbiguousSessionError with the matches, got %v", err)
+	}
+	msg := err.Error()
+	lines := strings.Split(msg, "\n")
+	if len(lines) != len(amb.Matches)+1 {
+		t.Fatalf("want one line per candidate under the summary:\n%s", msg)
+	}
+	for i, m := range amb.Matches {
+		line := lines[i+1]
+		if strings.Contains(line, ".jsonl") || !strings.Contains(line, m.ID) || !strings.Contains(line, m.Title()) ||
+			!strings.Contains(line, m.LastActivity.Local().Format("2006-01-02 15:04")) {
+			t.Errorf("candidate line %q does not show id, time and title of %s", line, m.Path)
+		}
+	}
+}

@@ -240,8 +240,14 @@ func (b *statsBuilder) finish() {
 	for _, n := range st.Recomputed {
 		st.Cost += n.Cost
 	}
+	// The sums are finished: rounded once, as people write them.
+	st.StoredCost, st.Cost = RoundSum(st.StoredCost), RoundSum(st.Cost)
+	for i := range st.Recomputed {
+		st.Recomputed[i].Cost = RoundSum(st.Recomputed[i].Cost)
+	}
 	rows := make([]ModelBreakdown, 0, len(b.rows))
 	for _, r := range b.rows {
+		r.Cost = RoundSum(r.Cost)
 		if r.Cost > 0 || r.Tokens > 0 {
 			rows = append(rows, r)
 		}

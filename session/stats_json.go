@@ -37,6 +37,7 @@ func StatsValue(s *Session, st Stats) *jsonv.Object {
 	for _, n := range st.Recomputed {
 		recomputed += n.Cost
 	}
+	recomputed = RoundSum(recomputed)
 	rows := make([]any, 0, len(st.ByModel))
 	for _, r := range st.ByModel {
 		rows = append(rows, orderedObject("key", r.Key, "cost", r.Cost, "tokens", r.Tokens))

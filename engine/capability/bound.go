@@ -45,7 +45,8 @@ func (r *Runtime) EnableBound(id string, actor Actor) (Result, *Refusal) {
 		}
 	}
 	if binding == nil {
-		return Result{}, refuse(`Capability "` + target + `" is not bound to active preset "` + r.preset.Key.String() + `".`)
+		return Result{}, &Refusal{Kind: RefusedUnknown, Subject: `binding "` + target + `" of the active Preset "` + r.preset.Key.String() + `"`,
+			Message: `Capability "` + target + `" is not bound to active preset "` + r.preset.Key.String() + `".`}
 	}
 	if actor == ActorAgent {
 		if !binding.ModelCallable {
@@ -204,7 +205,14 @@ func (r *Runtime) UsePreset(selector string) (Result, *Refusal) {
 	if !IsDisabledPresetID(selector) {
 		p, msg := r.ws.ResolvePreset(selector)
 		if msg != "" {
-			return Result{}, refuse("Unknown prompt stack: " + selector)
+			// pi-forge says "Unknown prompt stack" for every Preset it
+			// cannot activate; the kind says which case this is.
+			ref := &Refusal{Kind: RefusedUnknown, Message: "Unknown prompt stack: " + selector, Subject: `Preset "` + jsonv.TrimJS(selector) + `"`}
+			if p != nil {
+				ref.Kind = RefusedInvalid
+				ref.Subject = "Preset " + p.Key.String()
+			}
+			return Result{}, ref
 		}
 		target = p
 	}

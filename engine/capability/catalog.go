@@ -132,23 +132,31 @@ func (c *Catalog) Lookup(k Key) []*Entry {
 // On failure the entry is nil and the string is pi-forge's message. The
 // returned entry is the catalog's own; callers must not modify it.
 func Resolve(c *Catalog, selector string) (*Entry, string) {
+	entry, msg, _ := resolveClassified(c, selector)
+	return entry, msg
+}
+
+// resolveClassified is Resolve that also says why it failed: RefusedUsage
+// for a selector that does not parse, RefusedUnknown when no capability
+// has that id, RefusedRule for an ambiguous one or one with errors.
+func resolveClassified(c *Catalog, selector string) (*Entry, string, RefusalKind) {
 	sel, err := preset.ParseSelector(selector)
 	if err != "" {
-		return nil, err
+		return nil, err, RefusedUsage
 	}
 	if sel.Scope != "" {
 		entry, msg, found := c.resolveIn(Key{Scope: sel.Scope, ID: sel.ID})
 		if !found {
-			return nil, `Capability capability "` + sel.String() + `" not found.`
+			return nil, `Capability capability "` + sel.String() + `" not found.`, RefusedUnknown
 		}
-		return entry, msg
+		return entry, msg, RefusedRule
 	}
 	for _, scope := range []preset.Scope{preset.ScopeProject, preset.ScopeGlobal} {
 		if entry, msg, found := c.resolveIn(Key{Scope: scope, ID: sel.ID}); found {
-			return entry, msg
+			return entry, msg, RefusedRule
 		}
 	}
-	return nil, `Capability capability "` + sel.ID + `" not found.`
+	return nil, `Capability capability "` + sel.ID + `" not found.`, RefusedUnknown
 }
 
 // resolveIn checks one scope; found is false when the scope has no entry

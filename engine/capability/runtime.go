@@ -41,12 +41,22 @@ const (
 	RefusedUntrusted RefusalKind = "untrusted"
 	RefusedUsage     RefusalKind = "usage"
 	RefusedRule      RefusalKind = "rule"
+	// RefusedUnknown: the named capability, Preset or binding does not
+	// exist (Subject says which kind of thing).
+	RefusedUnknown RefusalKind = "unknown"
+	// RefusedInvalid: the named Preset exists but has errors, and an
+	// invalid Preset is never activated.
+	RefusedInvalid RefusalKind = "invalid"
 )
 
 // Refusal is an operation pi-forge refuses; Message is its wording.
 type Refusal struct {
 	Kind    RefusalKind
 	Message string
+	// Subject names what an unknown or invalid refusal is about, in the
+	// product's words ("capability \"x\"", "Preset \"x\"", "binding
+	// \"x\" of the active Preset \"project:y\""); "" for other kinds.
+	Subject string
 }
 
 // Error implements error with pi-forge's refusal message.
@@ -346,9 +356,13 @@ func (r *Runtime) Enable(selector string) (Result, *Refusal) {
 		return Result{}, usage("enable", "id")
 	}
 	eventID, createdAt := r.newID(), r.now()
-	entry, msg := r.ws.ResolveCapability(value)
+	entry, msg, kind := r.ws.resolveCapability(value)
 	if msg != "" {
-		return Result{}, refuse(msg)
+		ref := &Refusal{Kind: kind, Message: msg}
+		if kind == RefusedUnknown {
+			ref.Subject = `capability "` + value + `"`
+		}
+		return Result{}, ref
 	}
 	for _, a := range r.history.Reduced.Active {
 		src := a.Snapshot.Source

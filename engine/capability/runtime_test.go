@@ -171,10 +171,10 @@ func TestRefusals(t *testing.T) {
 		{"untrusted add", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Add("x") }, RefusedUntrusted, MsgUntrustedActivate},
 		{"untrusted reset", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Reset() }, RefusedUntrusted, MsgWorkbenchUntrusted},
 		{"untrusted preset", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.UsePreset("none") }, RefusedUntrusted, MsgPresetUntrusted},
-		{"unknown capability", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("nope") }, RefusedRule, `Capability capability "nope" not found.`},
-		{"bad selector", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("user:x") }, RefusedRule, `Unknown scope prefix: user. Expected "project" or "global".`},
+		{"unknown capability", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("nope") }, RefusedUnknown, `Capability capability "nope" not found.`},
+		{"bad selector", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("user:x") }, RefusedUsage, `Unknown scope prefix: user. Expected "project" or "global".`},
 		{"no preset", "", func(r *Runtime) (Result, *Refusal) { return r.EnableBound("write-tools", ActorUser) }, RefusedRule, MsgNoActivePreset},
-		{"unknown binding", "project:worker", func(r *Runtime) (Result, *Refusal) { return r.EnableBound("nope", ActorUser) }, RefusedRule,
+		{"unknown binding", "project:worker", func(r *Runtime) (Result, *Refusal) { return r.EnableBound("nope", ActorUser) }, RefusedUnknown,
 			`Capability "nope" is not bound to active preset "project:worker".`},
 		{"agent without modelCallable", "project:worker", func(r *Runtime) (Result, *Refusal) { return r.EnableBound("human", ActorAgent) }, RefusedRule,
 			`Capability "human" is not authorized for agent use (modelCallable is not true).`},
@@ -188,7 +188,7 @@ func TestRefusals(t *testing.T) {
 			"Binding ID must be at most 128 characters."},
 		{"usage add", "", func(r *Runtime) (Result, *Refusal) { return r.Add("  ") }, RefusedUsage, "Usage: /capability add <text>"},
 		{"usage disable", "", func(r *Runtime) (Result, *Refusal) { return r.Disable(" ") }, RefusedUsage, "Usage: /capability disable <id>"},
-		{"unknown preset", "", func(r *Runtime) (Result, *Refusal) { return r.UsePreset("ghost") }, RefusedRule, "Unknown prompt stack: ghost"},
+		{"unknown preset", "", func(r *Runtime) (Result, *Refusal) { return r.UsePreset("ghost") }, RefusedUnknown, "Unknown prompt stack: ghost"},
 	}
 	for _, c := range cases {
 		r := newRT(t, ws, nil, c.state)

@@ -33,13 +33,20 @@ type Workspace struct {
 
 // ResolveCapability resolves a selector against the catalog (§9.3).
 func (w *Workspace) ResolveCapability(selector string) (*Entry, string) {
+	entry, msg, _ := w.resolveCapability(selector)
+	return entry, msg
+}
+
+// resolveCapability is ResolveCapability with the kind of a failure (see
+// resolveClassified).
+func (w *Workspace) resolveCapability(selector string) (*Entry, string, RefusalKind) {
 	if w.CatalogError != "" {
 		if _, msg := preset.ParseSelector(selector); msg != "" {
-			return nil, msg
+			return nil, msg, RefusedUsage
 		}
-		return nil, w.CatalogError
+		return nil, w.CatalogError, RefusedRule
 	}
-	return Resolve(w.Catalog, selector)
+	return resolveClassified(w.Catalog, selector)
 }
 
 // presetsIn lists the Presets of one scope and id.

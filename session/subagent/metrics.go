@@ -235,6 +235,7 @@ func TotalsOf(agents []*Agent) Totals {
 	if math.IsNaN(t.RuntimeMs) {
 		t.RuntimeMs = 0
 	}
+	t.Cost = session.RoundSum(t.Cost) // a finished sum, as people write it
 	return t
 }
 

@@ -44,7 +44,14 @@ func TestFollowerDeliversNewLines(t *testing.T) {
 		t.Fatalf("started: mine %v current %v err %v", mine, current, err)
 	}
 	t.Cleanup(f.Stop)
-	if err := os.WriteFile(file, []byte("{\"a\":1}\n{\"b\":2}\n"), 0o644); err != nil {
+	w, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteString("{\"b\":2}\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	var ev EventMsg

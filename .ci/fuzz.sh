@@ -4,6 +4,13 @@
 #   bash .ci/fuzz.sh            # 3 s per target (what CI runs)
 #   bash .ci/fuzz.sh 120        # nightly-style: 2 min per target
 #   bash .ci/fuzz.sh 30 ./session/...   # only the targets below a path
+#   FUZZ_PICK=16 bash .ci/fuzz.sh 2     # 16 of the targets, in turn (CI)
+#
+# FUZZ_PICK=N explores N targets, a window over the sorted list that moves
+# with FUZZ_SEED (default: the commit), so successive commits cover them
+# all in turn; go test ./... runs every target's seed corpus anyway. Each
+# target costs an instrumented build besides its seconds, which is what
+# keeps CI from exploring all of them on every run.
 #
 # Targets are listed by the go tool itself (go test -list '^Fuzz'), so every
 # fuzz target the build sees is run — whatever its parameter is called or
@@ -29,6 +36,14 @@ targets=$(printf '%s\n' "$listing" | awk '
   /^Fuzz[A-Za-z0-9_]*$/ { names[++n] = $1; next }
   /^ok[ \t]/ { for (i = 1; i <= n; i++) print $2, names[i]; n = 0 }')
 module=$(go list -m)
+if [ -n "${FUZZ_PICK:-}" ]; then
+  total=$(printf '%s\n' "$targets" | grep -c .)
+  seed="${FUZZ_SEED:-$(git rev-parse --short=7 HEAD 2>/dev/null || echo 0)}"
+  first=$(( 16#${seed//[^0-9a-fA-F]/0} % (total > 0 ? total : 1) ))
+  targets=$(printf '%s\n' "$targets" | grep . | sort | awk -v f="$first" -v n="$FUZZ_PICK" -v t="$total" \
+    '{ line[NR - 1] = $0 } END { for (i = 0; i < n && i < t; i++) print line[(f + i) % t] }')
+  echo "exploring $(printf '%s\n' "$targets" | grep -c .) of $total targets, from number $first (FUZZ_SEED=$seed)"
+fi
 
 while read -r importpath target; do
   [ -z "$target" ] && continue

@@ -28,7 +28,7 @@ type AgentsCmd struct {
 
 // AgentsListCmd lists a tree.
 type AgentsListCmd struct {
-	Root string `arg:"" optional:"" name:"ROOT_SESSION" help:"Root session: a file, a session id or a unique prefix of one (default: the project's newest session with an agent tree, named on stderr)."`
+	Root string `arg:"" optional:"" name:"ROOT_SESSION" help:"Root session: a file, a session id or a unique prefix of one (default: the project's newest session with an agent tree, named on stderr)." predictor:"session"`
 	All  bool   `help:"Include agents registered on abandoned branches (hidden by default)."`
 	JSON bool   `name:"json" help:"Print an array with one object per agent: path, parent, depth, role, status, lifecycle, model, thinking, task, created, requests, toolCalls, tokens {input, output, cacheRead, cacheWrite}, cost (null when unavailable), runtimeMs, and more."`
 }
@@ -205,8 +205,8 @@ func number(f float64) string { return jsonv.Stringify(f) }
 
 // AgentsShowCmd shows one agent.
 type AgentsShowCmd struct {
-	Path    string `arg:"" help:"Agent path (/root/review, or review for a child of /root)."`
-	Session string `short:"s" help:"Root session: a file, a session id or a prefix (default: the project's newest session with an agent tree)." placeholder:"ROOT_SESSION"`
+	Path    string `arg:"" help:"Agent path (/root/review, or review for a child of /root)." predictor:"agent"`
+	Session string `short:"s" help:"Root session: a file, a session id or a prefix (default: the project's newest session with an agent tree)." placeholder:"ROOT_SESSION" predictor:"session"`
 	JSON    bool   `name:"json" help:"Print the agent as JSON: the list keys plus descriptor, mailbox and outbox messages, usage by model, runs, activity, run slots and diagnostics."`
 }
 

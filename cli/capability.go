@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -56,19 +56,8 @@ func (c *CapabilityListCmd) Run(g *Globals) error {
 	return nil
 }
 
-func toolPatchText(p capability.ToolPatch) string {
-	var parts []string
-	for _, t := range p.Add {
-		parts = append(parts, "+"+t)
-	}
-	for _, t := range p.Remove {
-		parts = append(parts, "-"+t)
-	}
-	if len(parts) == 0 {
-		return "no tool changes"
-	}
-	return strings.Join(parts, " ")
-}
+// toolPatchText is the patch ("+a +b -c"), or "no tool changes".
+func toolPatchText(p capability.ToolPatch) string { return cmp.Or(p.String(), "no tool changes") }
 
 func stringsJSON(list []string) []any {
 	out := make([]any, len(list))
@@ -80,7 +69,7 @@ func stringsJSON(list []string) []any {
 
 // CapabilityShowCmd shows one capability.
 type CapabilityShowCmd struct {
-	Selector string `arg:"" help:"Capability selector: id, project:id or global:id."`
+	Selector string `arg:"" help:"Capability selector: id, project:id or global:id." predictor:"capability"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, sourceRevision, errors, warnings, usable, capability, diagnostics}."`
 }
 
@@ -113,7 +102,7 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 
 // CapabilityValidateCmd validates capabilities.
 type CapabilityValidateCmd struct {
-	Selectors []string `arg:"" optional:"" help:"Capabilities to validate (default: every capability file)."`
+	Selectors []string `arg:"" optional:"" help:"Capabilities to validate (default: every capability file)." predictor:"capability"`
 	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
 }
 
@@ -177,7 +166,7 @@ func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, k
 
 // CapabilityBindingsCmd shows a preset's capability bindings.
 type CapabilityBindingsCmd struct {
-	Preset string `arg:"" help:"Preset selector whose bindings to resolve."`
+	Preset string `arg:"" help:"Preset selector whose bindings to resolve." predictor:"preset"`
 	JSON   bool   `name:"json" help:"Print {preset, error, bindings:[{index, id, ref, modelCallable, source, effective, error, diagnostics}]}."`
 }
 
@@ -278,7 +267,7 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 
 // CapabilityDeleteCmd deletes a capability.
 type CapabilityDeleteCmd struct {
-	Selector string `arg:"" help:"Capability to delete."`
+	Selector string `arg:"" help:"Capability to delete." predictor:"capability"`
 	Revision string `required:"" help:"The sourceRevision you last saw (capability show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }
@@ -310,8 +299,8 @@ type CapabilityNewCmd struct {
 	Name        string   `help:"Display name."`
 	Description string   `help:"One-line description."`
 	Content     string   `help:"Instruction text (literal, never a template); - reads it from standard input." placeholder:"TEXT"`
-	Add         []string `help:"Tool the capability adds while active (repeatable)." placeholder:"TOOL"`
-	Remove      []string `help:"Tool the capability removes while active (repeatable)." placeholder:"TOOL"`
+	Add         []string `sep:"none" help:"Tool the capability adds while active; one name each time (a tool name may contain a comma): repeat the flag for several." placeholder:"TOOL"`
+	Remove      []string `sep:"none" help:"Tool the capability removes while active; one name each time: repeat the flag for several." placeholder:"TOOL"`
 	JSON        bool     `name:"json" help:"Print {scope, id, path, sourceRevision}."`
 }
 

@@ -18,7 +18,7 @@ import (
 
 // sessionFlags name the session a reading command reads.
 type sessionFlags struct {
-	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
+	Session string `help:"Pi session: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION" predictor:"session"`
 }
 
 // sessionPath resolves --session (a file, an id or an id prefix, as every
@@ -30,7 +30,7 @@ func (f *sessionFlags) sessionPath(g *Globals) (string, error) {
 // writeSessionFlags name the session a command appends to: never a
 // default, so a write lands only where the user said.
 type writeSessionFlags struct {
-	Session string `help:"Pi session to change (required): a file, a session id or a unique prefix of one." placeholder:"SESSION"`
+	Session string `help:"Pi session to change (required): a file, a session id or a unique prefix of one." placeholder:"SESSION" predictor:"session"`
 }
 
 // sessionPath resolves --session; none is a usage error.
@@ -63,7 +63,7 @@ func historyError(st *capstate.State) error {
 // CapabilityStatusCmd prints the capability state at an entry.
 type CapabilityStatusCmd struct {
 	sessionFlags
-	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID"`
+	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID" predictor:"entry"`
 	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}]}."`
 }
 
@@ -120,7 +120,7 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 // mutationFlags are the flags of every offline change.
 type mutationFlags struct {
 	writeSessionFlags
-	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID"`
+	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID" predictor:"entry"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
 	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
 	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
@@ -242,7 +242,7 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 
 // CapabilityEnableCmd activates a library capability in a session.
 type CapabilityEnableCmd struct {
-	Selector string `arg:"" help:"Capability selector: id, project:id or global:id."`
+	Selector string `arg:"" help:"Capability selector: id, project:id or global:id." predictor:"capability"`
 	mutationFlags
 }
 
@@ -264,7 +264,7 @@ func (c *CapabilityEnableBoundCmd) Run(g *Globals) error {
 
 // CapabilityDisableCmd stops one activation.
 type CapabilityDisableCmd struct {
-	Target string `arg:"" help:"Activation id, source (manual or scope:id), capability id or binding id."`
+	Target string `arg:"" help:"Activation id, source (manual or scope:id), capability id or binding id." predictor:"capability"`
 	mutationFlags
 }
 

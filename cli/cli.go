@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/alecthomas/kong"
 
@@ -38,6 +39,8 @@ type CLI struct {
 	Template    TemplateCmd    `cmd:"" help:"forge-v1 templates: render."`
 	Fingerprint FingerprintCmd `cmd:"" help:"Print the sha256:v1 canonical-JSON fingerprint of a JSON document."`
 	Version     VersionCmd     `cmd:"" help:"Print version, commit and build date."`
+	Completion  CompletionCmd  `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Man         ManCmd         `cmd:"" help:"Print the manual page, forgebench(1), as roff (view it with: forgebench man | man -l -)."`
 }
 
 // exitError carries an exit code to Run; its message goes to stderr.
@@ -71,6 +74,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "forgebench:", err)
 		return exitUsage
+	}
+	if line, ok := completionRequest(os.Getenv); ok { // a shell's completion script asks
+		return runCompletion(parser, &cli, line, stdout)
 	}
 	ctx, err := parser.Parse(args)
 	if exitCode >= 0 { // --help or a kong-internal exit

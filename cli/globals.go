@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/forgebench/forgebench/config"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
@@ -14,13 +17,13 @@ import (
 
 // Globals are the flags every command accepts.
 type Globals struct {
-	Cwd      string `help:"Project directory (default: the current directory)." type:"path" placeholder:"DIR"`
-	AgentDir string `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
-	ForgeDir string `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
-	Theme    string `help:"Colour theme: auto, dark or light (NO_COLOR is honoured); overrides the settings file, default auto." enum:",auto,dark,light" default:"" placeholder:"auto|dark|light"`
-	Demo     bool   `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
-	Trust    bool   `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
-	NoTrust  bool   `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
+	Cwd      string    `help:"Project directory (default: the current directory)." type:"path" placeholder:"DIR"`
+	AgentDir string    `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
+	ForgeDir string    `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
+	Theme    themeFlag `help:"Colour theme: auto, dark or light (NO_COLOR is honoured); overrides the settings file, default auto." placeholder:"auto|dark|light" predictor:"theme"`
+	Demo     bool      `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
+	Trust    bool      `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
+	NoTrust  bool      `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
 
 	stdout, stderr io.Writer
 	demoRoot       string
@@ -104,9 +107,28 @@ func (g *Globals) modelCatalog() (*catalog.Catalog, error) {
 	return cat, nil
 }
 
-// themeMode parses --theme (kong's enum already rejected bad values).
+// themeFlag is --theme: "" when not given, else a theme that
+// config.ParseTheme accepts. It is checked as kong decodes it, so a bad
+// value is a usage error that lists the themes (a kong enum would list
+// "" among them, the value that stands for "not given").
+type themeFlag string
+
+// Decode reads and checks the flag's value.
+func (t *themeFlag) Decode(ctx *kong.DecodeContext) error {
+	var name string
+	if err := ctx.Scan.PopValueInto("theme", &name); err != nil {
+		return err
+	}
+	if _, err := config.ParseTheme(name); err != nil {
+		return err
+	}
+	*t = themeFlag(name)
+	return nil
+}
+
+// themeMode is --theme's mode (Auto when not given).
 func (g *Globals) themeMode() themes.Mode {
-	m, err := themes.ParseMode(g.Theme)
+	m, err := config.ParseTheme(string(g.Theme))
 	if err != nil {
 		return themes.Auto
 	}

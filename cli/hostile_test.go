@@ -13,7 +13,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/test/hostile"
 )
@@ -54,9 +54,9 @@ func runWithin(t *testing.T, args ...string) (int, string, string) {
 // --json stays valid JSON with the same values, those characters escaped
 // (jsonout_test.go checks every JSON command in detail).
 func TestHostileCorpusThroughEveryCommand(t *testing.T) {
-	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
-	preset.RegexMatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
-	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	savedMatch, savedWhole := jsregex.MatchTimeout, compile.RegexTimeLimit
+	jsregex.MatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
+	defer func() { jsregex.MatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
 
 	st, g := hostileArgs(t)
 	in := func(cmd ...string) []string { return append(append([]string{}, g...), cmd...) }

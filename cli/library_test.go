@@ -377,7 +377,7 @@ func TestHostileFileTextNeverReachesTheTerminal(t *testing.T) {
 }
 
 // TestPresetListMarksTheSessionsActivePreset: --session/--leaf decode the
-// branch's pi-forge-prompt-stack-state entries (session.ActivePresetAt).
+// branch's pi-forge-prompt-stack-state entries (replay.ActivePresetAt).
 func TestPresetListMarksTheSessionsActivePreset(t *testing.T) {
 	args, layout := demoArgs(t)
 	files, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-27T16-02-41-907Z_*.jsonl"))

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // PayloadCmd groups the payload commands.
@@ -41,7 +42,7 @@ type PayloadDiffCmd struct {
 // is read as a FILE argument, the library reports its notices, and a
 // preset with error diagnostics is noted on stderr (it is compiled anyway,
 // as pi-forge's preview does).
-func (g *Globals) resolver() (*session.Resolver, error) {
+func (g *Globals) resolver() (*replay.Resolver, error) {
 	if _, err := g.modelCatalog(); err != nil { // reports models.json's problems
 		return nil, err
 	}
@@ -85,8 +86,8 @@ func (g *Globals) presetNotes(name string, n int) {
 // resolveRef parses and resolves one reference, mapping failures to exit
 // codes: a malformed reference, a missing file or an unknown entry is a
 // usage error; a FIFO or device given as a file is refused.
-func resolveRef(rv *session.Resolver, s string) (*session.Resolved, error) {
-	ref, err := session.ParseRef(s)
+func resolveRef(rv *replay.Resolver, s string) (*replay.Resolved, error) {
+	ref, err := replay.ParseRef(s)
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
 	}
@@ -122,7 +123,7 @@ func (c *PayloadShowCmd) Run(g *Globals) error {
 	if !c.JSON {
 		// A saved request object is shown as it is read, block by block:
 		// a capture of two million fields is a file, not a turn in memory.
-		if ref, err := session.ParseRef(c.Ref); err == nil && ref.Kind == session.RefFile {
+		if ref, err := replay.ParseRef(c.Ref); err == nil && ref.Kind == replay.RefFile {
 			if ps := session.StreamPayloadFile(ref.Path); ps != nil {
 				writeShowStream(w, ref, ps)
 				return w.Flush()
@@ -158,7 +159,7 @@ func (c *PayloadDiffCmd) Run(g *Globals) error {
 		return err
 	}
 	d := turndiff.DiffTurns(&a.Turn.Turn, &b.Turn.Turn)
-	cause := session.ExplainDiff(a, b, &d)
+	cause := replay.ExplainDiff(a, b, &d)
 	if c.JSON {
 		o := turndiff.DiffJSON(&d)
 		if cause != nil {
@@ -198,7 +199,7 @@ func printCompact(g *Globals, v any) error {
 // "request" (entry, contextEntry, forAssistant, preset?, inferred,
 // payload, usage?) for session and preset references; preset is the
 // Preset that compiled the request, inferred what the rebuild assumed.
-func showJSON(r *session.Resolved) *jsonv.Object {
+func showJSON(r *replay.Resolved) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("ref", r.Ref.Raw)
 	o.Set("kind", r.Ref.Kind)

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
 
@@ -17,13 +18,13 @@ import (
 const lineContext = 3
 
 // describeRef is one line naming a resolved reference for humans.
-func describeRef(r *session.Resolved) string {
+func describeRef(r *replay.Resolved) string {
 	return describeRefOf(r, len(r.Turn.Turn.Blocks), r.Turn.Turn.ApproxTokens())
 }
 
 // describeRefOf is describeRef for a request of blocks blocks and about
 // tokens tokens.
-func describeRefOf(r *session.Resolved, blocks, tokens int) string {
+func describeRefOf(r *replay.Resolved, blocks, tokens int) string {
 	what := ""
 	switch {
 	case r.File != nil && r.File.Kind == session.PayloadTurn:
@@ -32,7 +33,7 @@ func describeRefOf(r *session.Resolved, blocks, tokens int) string {
 		what = "saved payload, not valid JSON"
 	case r.File != nil:
 		what = "saved payload"
-	case r.Ref.Kind == session.RefPreset && r.Request != nil:
+	case r.Ref.Kind == replay.RefPreset && r.Request != nil:
 		what = "preset " + r.PresetID + " at entry " + r.Session.Entries[r.Index].ID
 	case r.Request != nil && r.Request.ForAssistant:
 		what = "request for assistant entry " + r.Session.Entries[r.Index].ID
@@ -44,13 +45,13 @@ func describeRefOf(r *session.Resolved, blocks, tokens int) string {
 
 // writeShow prints every block of one request, then what a cut capture
 // lost and what the display rendering redacted.
-func writeShow(w io.Writer, r *session.Resolved) {
+func writeShow(w io.Writer, r *replay.Resolved) {
 	fmt.Fprintln(w, describeRef(r))
 	if q := r.Request; q != nil && q.Model != "" {
 		fmt.Fprintf(w, "model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools))
 	}
 	if q := r.Request; q != nil {
-		if q.PresetID != "" && r.Ref.Kind == session.RefSession {
+		if q.PresetID != "" && r.Ref.Kind == replay.RefSession {
 			fmt.Fprintf(w, "pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID))
 		}
 		if q.RuntimeSource != "" {
@@ -92,8 +93,8 @@ func writeShow(w io.Writer, r *session.Resolved) {
 
 // writeShowStream is writeShow for a saved payload shown as it is read
 // (session.PayloadStream): the same lines, block by block.
-func writeShowStream(w io.Writer, ref session.Ref, ps *session.PayloadStream) {
-	r := &session.Resolved{Ref: ref, Index: -1, File: &session.PayloadFile{Path: ps.Path, Kind: session.PayloadCapture, Valid: true}}
+func writeShowStream(w io.Writer, ref replay.Ref, ps *session.PayloadStream) {
+	r := &replay.Resolved{Ref: ref, Index: -1, File: &session.PayloadFile{Path: ps.Path, Kind: session.PayloadCapture, Valid: true}}
 	fmt.Fprintln(w, describeRefOf(r, ps.Blocks, ps.ApproxTokens()))
 	var buf []byte
 	i := 0
@@ -238,7 +239,7 @@ func describeCacheUse(u *turndiff.CacheUse) string {
 // writeDiff prints a diff for humans: the block list with the cache
 // boundary as a rule, totals, the cause, recorded cache use of the later
 // request next to the predicted prefix, and line diffs of modified blocks.
-func writeDiff(w io.Writer, a, b *session.Resolved, d *turndiff.Diff, cause *turndiff.Cause, lines bool) {
+func writeDiff(w io.Writer, a, b *replay.Resolved, d *turndiff.Diff, cause *turndiff.Cause, lines bool) {
 	fmt.Fprintf(w, "A  %s\nB  %s\n\n", describeRef(a), describeRef(b))
 	for i := range d.Blocks {
 		if i == d.BoundaryRow {

@@ -8,7 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // PresetCmd groups the preset commands.
@@ -28,8 +28,8 @@ type PresetCmd struct {
 // PresetListCmd lists presets of both scopes.
 type PresetListCmd struct {
 	JSON    bool   `name:"json" help:"Print an array of {scope, id, key, name, path, legacy, sourceRevision, errors, warnings, usable, autoActivate, autoActivateVia, shadowedBy} (plus active with --session); autoActivate marks what a fresh session activates (an auto-activating profile's Preset first)."`
-	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch: a file, a session id or a unique prefix of one." placeholder:"SESSION"`
-	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
+	Session string `help:"Also mark (▶) the Preset this Pi session has active at --leaf, as pi-forge restores it from the branch: a file, a session id or a unique prefix of one." placeholder:"SESSION" predictor:"session"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID" predictor:"entry"`
 }
 
 // Run lists every preset file with its scope badge and diagnostics counts.
@@ -103,7 +103,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 // presetSelection is the Preset a session has active at an entry.
 type presetSelection struct {
 	sessionID, entryID string
-	active             session.ActivePreset
+	active             replay.ActivePreset
 	preset             *resources.Preset // nil: none, unrecorded or not resolvable
 }
 
@@ -123,8 +123,8 @@ func (c *PresetListCmd) sessionSelection(g *Globals, lib *resources.Library) (*p
 	if err != nil {
 		return nil, err
 	}
-	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: session.ActivePresetAt(s, index)}
-	if sel.active.Choice == session.PresetSelected {
+	sel := &presetSelection{sessionID: s.Header.ID, entryID: s.Entries[index].ID, active: replay.ActivePresetAt(s, index)}
+	if sel.active.Choice == replay.PresetSelected {
 		if p, err := lib.ResolvePreset(sel.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
 			sel.preset = p
 		}
@@ -137,9 +137,9 @@ func (s *presetSelection) describe() string {
 	switch {
 	case s.preset != nil:
 		return "active Preset " + s.preset.Key()
-	case s.active.Choice == session.PresetDisabled:
+	case s.active.Choice == replay.PresetDisabled:
 		return "Presets switched off (none)"
-	case s.active.Choice == session.PresetSelected:
+	case s.active.Choice == replay.PresetSelected:
 		return sanitize.Clip(s.active.Selector, 60) + " is recorded but does not resolve here (pi-forge falls back to auto-activation)"
 	}
 	return "no Preset recorded on the branch (auto-activation applies)"
@@ -147,7 +147,7 @@ func (s *presetSelection) describe() string {
 
 // PresetShowCmd shows one preset.
 type PresetShowCmd struct {
-	Selector string `arg:"" help:"Preset selector: id, project:id or global:id."`
+	Selector string `arg:"" help:"Preset selector: id, project:id or global:id." predictor:"preset"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, legacy, sourceRevision, errors, warnings, usable, stack, diagnostics}."`
 }
 
@@ -194,7 +194,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 
 // PresetValidateCmd validates presets.
 type PresetValidateCmd struct {
-	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)."`
+	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)." predictor:"preset"`
 	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}; diagnostics include a warning (field tools.allow) for each allow pattern matching no registered tool (Pi's built-ins and forge_capability)."`
 }
 
@@ -257,7 +257,7 @@ type PresetNewCmd struct {
 	ID    string `arg:"" help:"Id of the new preset."`
 	Scope string `help:"Where to create it." enum:"project,global" default:"project"`
 	Name  string `help:"Display name (default: the id)."`
-	From  string `help:"Start from a copy of this preset (selector), or import a native pi-forge Preset JSON file (a path; - reads stdin; its id becomes ID, every other key is kept), instead of the default Pi mirror. A copy that would not validate in --scope is refused (exit 1)." placeholder:"SELECTOR|FILE"`
+	From  string `help:"Start from a copy of this preset (selector), or import a native pi-forge Preset JSON file (a path; - reads stdin; its id becomes ID, every other key is kept), instead of the default Pi mirror. A copy that would not validate in --scope is refused (exit 1)." placeholder:"SELECTOR|FILE" predictor:"preset"`
 	JSON  bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
 }
 
@@ -327,7 +327,7 @@ func writeResult(g *Globals, asJSON bool, scope, id string, res resources.WriteR
 
 // PresetForkCmd copies a preset to a new id.
 type PresetForkCmd struct {
-	Selector string `arg:"" help:"Preset to copy."`
+	Selector string `arg:"" help:"Preset to copy." predictor:"preset"`
 	NewID    string `arg:"" name:"new-id" help:"Id of the copy."`
 	Scope    string `help:"Scope of the copy (default: the source's scope)." enum:",project,global" default:""`
 	JSON     bool   `name:"json" help:"Print {scope, id, path, sourceRevision}."`
@@ -376,7 +376,7 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 
 // PresetDeleteCmd deletes a preset.
 type PresetDeleteCmd struct {
-	Selector string `arg:"" help:"Preset to delete."`
+	Selector string `arg:"" help:"Preset to delete." predictor:"preset"`
 	Revision string `required:"" help:"The sourceRevision you last saw (preset show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }
@@ -406,7 +406,7 @@ type PresetMigrateCmd struct {
 	DryRun       bool   `name:"dry-run" help:"Report what would happen without writing."`
 	Overwrite    bool   `help:"Replace presets that already exist in .pi/forge/prompt-stacks."`
 	DeleteLegacy bool   `name:"delete-legacy" help:"Delete each legacy file once it is migrated."`
-	Session      string `help:"Session whose active Preset an overwrite is preflighted against: a file, a session id or a unique prefix of one (default: the project's newest session)." placeholder:"SESSION"`
+	Session      string `help:"Session whose active Preset an overwrite is preflighted against: a file, a session id or a unique prefix of one (default: the project's newest session)." placeholder:"SESSION" predictor:"session"`
 	JSON         bool   `name:"json" help:"Print {sourceDir, targetDir, dryRun, overwrite, deleteLegacy, copied, overwritten, skipped, errors, deletedLegacy, files:[{file, sourcePath, targetPath, action, reason, deleteLegacy}]}."`
 }
 

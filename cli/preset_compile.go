@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // compileInputs are the flags shared by `preset compile` and `preset preview`.
@@ -22,8 +23,8 @@ type compileInputs struct {
 	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
 	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
 	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
-	Session  string `help:"Compile at a point of a real Pi session (a file, a session id or a unique prefix of one): its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"SESSION"`
-	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID"`
+	Session  string `help:"Compile at a point of a real Pi session (a file, a session id or a unique prefix of one): its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"SESSION" predictor:"session"`
+	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID" predictor:"entry"`
 }
 
 // compileJob is everything one compilation needs, loaded from disk.
@@ -43,7 +44,7 @@ type compileJob struct {
 }
 
 // load reads the preset and builds what it compiles against: the run
-// context at --session/--leaf (session.RunContextAt, as the Presets panel
+// context at --session/--leaf (replay.RunContextAt, as the Presets panel
 // builds it) or Pi's defaults for the workspace, then the --runtime,
 // --base and --messages overrides.
 func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
@@ -77,7 +78,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	} else if in.Leaf != "" {
 		return nil, fail(exitUsage, "--leaf needs --session")
 	}
-	var defaults session.Defaults
+	var defaults replay.Defaults
 	var fresh compile.ToolSelection
 	if in.Runtime == "" || in.Base == "" { // both flags given: the defaults are not needed
 		// What a fresh session would start with: Pi's runtime with the
@@ -92,7 +93,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return rt, base, err
 		}
 	}
-	rc, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	rc, err := replay.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func orDefault(s, def string) string {
 
 // PresetCompileCmd compiles a preset into a system prompt and messages.
 type PresetCompileCmd struct {
-	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace."`
+	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace." predictor:"preset"`
 	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
 	JSON    bool   `name:"json" help:"Print the result as JSON (the --request output shape)."`
 	compileInputs

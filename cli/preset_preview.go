@@ -12,7 +12,7 @@ import (
 
 // PresetPreviewCmd shows a compiled preset part by part.
 type PresetPreviewCmd struct {
-	File string `arg:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace."`
+	File string `arg:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace." predictor:"preset"`
 	JSON bool   `name:"json" help:"Print the parts as JSON."`
 	compileInputs
 }

@@ -6,7 +6,7 @@ import "github.com/forgebench/forgebench/session/capstate"
 // /preset use does: the selection entry, bound activations of the old
 // Preset retired, the capability preflight against the frozen snapshots.
 type PresetUseCmd struct {
-	Selector string `arg:"" help:"Preset to activate: id, project:id, global:id, or none (also off, disable)."`
+	Selector string `arg:"" help:"Preset to activate: id, project:id, global:id, or none (also off, disable)." predictor:"preset"`
 	mutationFlags
 }
 

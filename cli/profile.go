@@ -78,7 +78,7 @@ func displayName(name *string, id string) string {
 
 // ProfileShowCmd shows one agent profile.
 type ProfileShowCmd struct {
-	Selector string `arg:"" help:"Profile selector: id, project:id or global:id."`
+	Selector string `arg:"" help:"Profile selector: id, project:id or global:id." predictor:"profile"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, sourceRevision, errors, warnings, usable, profile, diagnostics}."`
 }
 
@@ -114,7 +114,7 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 
 // ProfileValidateCmd validates agent profiles.
 type ProfileValidateCmd struct {
-	Selectors []string `arg:"" optional:"" help:"Profiles to validate (default: every profile file)."`
+	Selectors []string `arg:"" optional:"" help:"Profiles to validate (default: every profile file)." predictor:"profile"`
 	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}."`
 }
 
@@ -142,7 +142,7 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 
 // ProfilePreviewCmd resolves a profile without applying it.
 type ProfilePreviewCmd struct {
-	Selector string `arg:"" help:"Profile selector."`
+	Selector string `arg:"" help:"Profile selector." predictor:"profile"`
 	Task     string `help:"Preview the delegated task as pi-forge's subagent host port prepares a child: the Preset compiled over an empty base prompt, the task appended as a protected user message, the effective tools and the profile and Preset snapshot fingerprints." placeholder:"TEXT"`
 	JSON     bool   `name:"json" help:"Print {profile, model, modelKnown, auth:{configured, source}, thinkingLevel, effectiveThinkingLevel, preset, effectiveTools, toolsSource, usable, diagnostics}; with --task {profile, preset, profileFingerprint, promptStackFingerprint, preparation:{systemPrompt, messages, effectiveToolNames, diagnostics}, usable, diagnostics}."`
 }
@@ -280,7 +280,7 @@ func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog,
 
 // ProfileDeleteCmd deletes an agent profile.
 type ProfileDeleteCmd struct {
-	Selector string `arg:"" help:"Profile to delete."`
+	Selector string `arg:"" help:"Profile to delete." predictor:"profile"`
 	Revision string `required:"" help:"The sourceRevision you last saw (profile show --json); a different file on disk is a conflict (exit 3)." placeholder:"HEX"`
 	JSON     bool   `name:"json" help:"Print {scope, id, key, path, deleted}."`
 }

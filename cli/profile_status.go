@@ -10,23 +10,24 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // ProfileStatusCmd reports the last applied profile of a session.
 type ProfileStatusCmd struct {
-	Session string `help:"Pi session to read the provenance entries (pi-forge-agent-profile-state) from: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION"`
-	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID"`
+	Session string `help:"Pi session to read the provenance entries (pi-forge-agent-profile-state) from: a file, a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." placeholder:"SESSION" predictor:"session"`
+	Leaf    string `help:"Entry of --session (default: the last entry)." placeholder:"ID" predictor:"entry"`
 	JSON    bool   `name:"json" help:"Print {session, entryId, current:{model, thinkingLevel, promptStack, tools}, lastApplied: null | {entryId, profile, provenance, sourceState, drift:{model, thinkingLevel, tools, promptStack}}}; each drift is {expected, actual, changed, unknown}; the tools drift, forgebench's own check, adds a note saying so."`
 }
 
-// profileStatusAt is session.ProfileStatusAt over the library.
-func profileStatusAt(lib *resources.Library, s *session.Session, index int) session.ProfileStatus {
-	return session.ProfileStatusAt(s, index, lib.ProfileCatalog(), LibraryPresetLookup(lib))
+// profileStatusAt is replay.ProfileStatusAt over the library.
+func profileStatusAt(lib *resources.Library, s *session.Session, index int) replay.ProfileStatus {
+	return replay.ProfileStatusAt(s, index, lib.ProfileCatalog(), LibraryPresetLookup(lib))
 }
 
 // LibraryPresetLookup resolves a Preset selector in the library for
-// session.ProfileStatusAt (a Preset with errors still resolves).
-func LibraryPresetLookup(lib *resources.Library) session.PresetLookup {
+// replay.ProfileStatusAt (a Preset with errors still resolves).
+func LibraryPresetLookup(lib *resources.Library) replay.PresetLookup {
 	return func(selector string) (string, *preset.ResourcePolicy, bool) {
 		p, err := lib.ResolvePreset(selector)
 		if p == nil || (err != nil && !errors.Is(err, resources.ErrUnusable)) {
@@ -115,7 +116,7 @@ func driftText(d profile.Drift) string {
 	return "unchanged (" + d.Expected + ")"
 }
 
-func profileStatusJSON(st session.ProfileStatus) *jsonv.Object {
+func profileStatusJSON(st replay.ProfileStatus) *jsonv.Object {
 	o := jsonv.NewObject()
 	o.Set("session", st.SessionID)
 	o.Set("entryId", st.EntryID)

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // A run builds one services value, however many things its command asks
@@ -87,7 +88,7 @@ func TestCLIAndPanelResolveReferencesAlike(t *testing.T) {
 	}
 	panelRV := g.svc.Resolver(services.ResolverOptions{Open: session.Shared})
 	for _, s := range refs {
-		ref, err := session.ParseRef(s)
+		ref, err := replay.ParseRef(s)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // SessionCmd groups the Pi session commands.
@@ -107,7 +108,7 @@ const maxSkippedShown = 20
 
 // SessionShowCmd loads a session and prints a summary.
 type SessionShowCmd struct {
-	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them."`
+	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (one scan, named on stderr); session context reads them." predictor:"session"`
 	JSON bool   `name:"json" help:"Print {header, entries, skippedLines, leafId, pathLength, contextMessages, name, labels}."`
 }
 
@@ -173,8 +174,8 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 
 // SessionContextCmd rebuilds the model context at an entry.
 type SessionContextCmd struct {
-	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
-	Leaf   string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID"`
+	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
+	Leaf   string `help:"Entry id to rebuild the context at (default: the last entry, as Pi does).${leaf_help}" placeholder:"ID" predictor:"entry"`
 	JSON   bool   `name:"json" help:"Print {leafId, thinkingLevel, model, projectedEntries, agentMessages, llmMessages}; with --as-sent the document payload show session:FILE#ENTRY --json prints: {ref, kind, turn, approxTokens, request: {entry, contextEntry, forAssistant, preset?, inferred, payload, usage?}}."`
 	AsSent bool   `name:"as-sent" help:"Show the request as the provider received it, rebuilt as payload show session:FILE#ENTRY rebuilds it: pi-forge's rewrite included (the Preset the branch records compiled as the library holds it now, capability updates projected), and for an assistant entry the request that produced it (the context at its parent), otherwise the request Pi would send next from the entry."`
 }
@@ -208,7 +209,7 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	sp, err := session.SystemPromptAt(s, i)
+	sp, err := replay.SystemPromptAt(s, i)
 	if err != nil {
 		return err
 	}
@@ -224,7 +225,7 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 // LLM messages with the system prompt rendered as Pi presents it to that
 // model (one leading prompt, or in-place updates when the model supports
 // mid-conversation system messages).
-func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres session.Presentation) {
+func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres replay.Presentation) {
 	model := "none"
 	if ctx.Model != nil {
 		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")

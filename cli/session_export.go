@@ -11,8 +11,8 @@ import (
 
 // SessionExportCmd writes one branch of a session as Markdown or JSON.
 type SessionExportCmd struct {
-	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (named on stderr)."`
-	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID"`
+	File   string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr). Lines above 32 MiB are skipped (named on stderr)." predictor:"session"`
+	Leaf   string `help:"Export the branch ending at this entry (default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
 	Format string `help:"markdown (a readable transcript) or json ({header, leafId, entries}: every entry on the branch as stored, unknown fields kept; control and format characters written as \\uXXXX escapes, as in every JSON output)." enum:"markdown,json" default:"markdown"`
 	Output string `short:"o" help:"Write to FILE (atomically) instead of standard output. An existing FILE is replaced only with --force; the session itself, symbolic links, special files and anything inside Pi's agent or session directories, a pi-forge directory or a .pi directory are never written." placeholder:"FILE"`
 	Force  bool   `help:"Replace an existing -o FILE (never the session being exported, a link, a special file or a file in Pi's or pi-forge's directories)."`

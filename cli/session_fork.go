@@ -16,8 +16,8 @@ import (
 // SessionForkCmd writes a new session from the root→entry path of another,
 // exactly as Pi's createBranchedSession (behind /fork) does.
 type SessionForkCmd struct {
-	File   string `arg:"" help:"Session to fork: a file (.jsonl), a session id or a unique prefix of one."`
-	Leaf   string `name:"leaf" help:"Entry to fork from (default: the session's leaf, its last entry)." placeholder:"ENTRY"`
+	File   string `arg:"" help:"Session to fork: a file (.jsonl), a session id or a unique prefix of one." predictor:"session"`
+	Leaf   string `name:"leaf" help:"Entry to fork from (default: the session's leaf, its last entry)." placeholder:"ENTRY" predictor:"entry"`
 	JSON   bool   `name:"json" help:"Print {file, sessionId, parentSession, command}; with --dry-run, the lines the new file would hold."`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be written and write nothing."`
 }

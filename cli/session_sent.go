@@ -7,20 +7,20 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // runAsSent is `session context --as-sent`: the request at the entry as
 // the provider received it, resolved exactly as `payload show
 // session:FILE#ENTRY` resolves it (the same resolver, so the same
-// session.RequestWith with pi-forge's rewrite). --json prints payload
+// replay.RequestWith with pi-forge's rewrite). --json prints payload
 // show's document unchanged.
 func (c *SessionContextCmd) runAsSent(g *Globals) error {
 	rv, err := g.resolver()
 	if err != nil {
 		return err
 	}
-	ref := session.Ref{Kind: session.RefSession, Path: c.File, Entry: c.Leaf}.String()
+	ref := replay.Ref{Kind: replay.RefSession, Path: c.File, Entry: c.Leaf}.String()
 	r, err := resolveRef(rv, ref)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (c *SessionContextCmd) runAsSent(g *Globals) error {
 // writeSent prints a rebuilt request the way writeContext prints Pi's
 // context: which request it is and what rewrote it, then the system
 // prompt and each message as the provider received them.
-func writeSent(w io.Writer, r *session.Resolved) {
+func writeSent(w io.Writer, r *replay.Resolved) {
 	q := r.Request
 	what := "next request from entry " + sanitize.Clip(r.Session.Entries[r.Index].ID, 80)
 	if q.ForAssistant {

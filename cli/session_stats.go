@@ -8,21 +8,22 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // SessionStatsCmd prints Pi's session statistics.
 type SessionStatsCmd struct {
-	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
+	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
-	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID"`
-	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": session.CacheValue)."`
+	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
+	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": replay.CacheValue)."`
 	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
 
 // Run counts messages, tool calls, tokens and cost, pricing usages that
 // lack a cost from the model catalog (the agent dir's models.json applies).
 func (c *SessionStatsCmd) Run(g *Globals) error {
-	predict := session.MaxPredictedDrops
+	predict := replay.MaxPredictedDrops
 	if c.Predict != nil {
 		if predict = *c.Predict; predict < -1 {
 			return fail(exitUsage, "--predict must be -1 (every drop) or more")
@@ -51,11 +52,11 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	} else {
 		st = session.SessionStats(s, cat)
 	}
-	cache := session.CacheReportAt(s, st.LeafIndex)
-	preds := session.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
+	cache := replay.CacheReportAt(s, st.LeafIndex)
+	preds := replay.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
 	if c.JSON {
 		v := session.StatsValue(s, st)
-		v.Set("cache", session.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))
+		v.Set("cache", replay.CacheValue(cache, st.Scope == session.StatsScopeSession, preds))
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
@@ -106,7 +107,7 @@ func writeStats(w io.Writer, s *session.Session, st session.Stats) {
 // writeCache prints the prompt-cache figures after the statistics: totals
 // of the branch (and of the file for the whole-session scope), then each
 // request where the cache dropped with the boundary the diff predicts.
-func writeCache(w io.Writer, r session.CacheReport, withFile bool, preds []session.Prediction) {
+func writeCache(w io.Writer, r replay.CacheReport, withFile bool, preds []replay.Prediction) {
 	if r.Branch.Requests == 0 && r.File.Requests == 0 {
 		return
 	}

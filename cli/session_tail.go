@@ -15,7 +15,7 @@ import (
 
 // SessionTailCmd follows a session file that Pi is writing.
 type SessionTailCmd struct {
-	File      string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
+	File      string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
 	Lines     int    `short:"n" name:"lines" default:"10" placeholder:"N" help:"Print the last N entries first, then follow (0: only new entries)."`
 	FromStart bool   `name:"from-start" help:"Print every existing entry first (the whole file), then follow."`
 	JSON      bool   `name:"json" help:"Print each new entry line as written (JSONL), with control and format characters and invalid UTF-8 as \\uXXXX escapes (the same JSON values, safe for a terminal)."`

@@ -13,8 +13,8 @@ import (
 
 // SessionTreeCmd prints the branch tree of a session.
 type SessionTreeCmd struct {
-	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)."`
-	Leaf string `help:"Entry whose path is marked active (default: the last entry).${leaf_help}" placeholder:"ID"`
+	File string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
+	Leaf string `help:"Entry whose path is marked active (default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
 	JSON bool   `name:"json" help:"Print {leafId, roots, nodes:[{id, parentId, type, role, timestamp, label, summary, active, children}]}."`
 }
 

@@ -22,8 +22,8 @@ type TemplateCmd struct {
 type TemplateRenderCmd struct {
 	File      string   `arg:"" optional:"" help:"Template file to render against this workspace's runtime (friendly form)."`
 	Request   string   `help:"Render a JSON request {template, env:{runtime,parameters,extensions}, templateLimit?, macros?} from FILE or - (stdin); prints {\"ok\":true,\"text\":…} or {\"ok\":false,\"stage\":…,\"error\":{kind,message,span?}} and exits 0 either way." placeholder:"FILE|-" xor:"form"`
-	Param     []string `short:"p" help:"Parameter NAME=VALUE (a string), repeatable; seen as {{ parameters.NAME }}." placeholder:"NAME=VALUE"`
-	ParamJSON []string `name:"param-json" help:"Parameter NAME=JSON (any JSON value), repeatable." placeholder:"NAME=JSON"`
+	Param     []string `short:"p" sep:"none" help:"Parameter NAME=VALUE (a string), seen as {{ parameters.NAME }}; the whole argument is one value, commas included: repeat the flag for several." placeholder:"NAME=VALUE"`
+	ParamJSON []string `name:"param-json" sep:"none" help:"Parameter NAME=JSON (any JSON value); the whole argument is one value, commas included: repeat the flag for several." placeholder:"NAME=JSON"`
 	Macros    string   `help:"JSON file of extension macro values {name: string}, seen as {{ extensions.name }}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
 	Model     string   `help:"Active model as provider/model-id (runtime.activeModel)." placeholder:"PROVIDER/ID"`
 	Limit     int      `help:"Output limit in UTF-16 code units." default:"100000"`

@@ -4,13 +4,14 @@
 //
 //	{"theme": "light", "keys": {"presets.save": ["ctrl+s", "alt+s"], "quit": ["Q"]}}
 //
-// "theme" is auto, dark or light; "keys" rebinds bindings by the names of
+// "theme" is auto, dark or light (ThemeNames); "keys" rebinds bindings by the names of
 // keymap.Set.Named. An unknown setting, an unknown binding name, a bad
 // value, a name given twice in one object, and bindings that collide in
 // one view (keymap.Set.Conflicts: two bindings live together on one key,
 // a key that types text taken inside a text input, ctrl+c) are errors
 // that say which, names quoted and escaped, so a typo never goes
-// unnoticed. A missing file means the defaults.
+// unnoticed; an unknown name comes with the nearest real ones (at most
+// five) and an unknown theme with the list of themes. A missing file means the defaults.
 package config
 
 import (
@@ -95,22 +96,21 @@ func Parse(data []byte) (Settings, error) {
 	}
 	var unknown []string
 	for name := range top {
-		if name != "theme" && name != "keys" {
-			unknown = append(unknown, keymap.Quote(name))
+		if !contains(known, name) {
+			unknown = append(unknown, name)
 		}
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return s, fmt.Errorf("unknown setting(s) %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+		return s, unknownNamesError("setting", unknown, known, "", " (settings: "+strings.Join(known, ", ")+")")
 	}
 	if raw, ok := top["theme"]; ok {
 		var theme string
 		if err := strictDecode(raw, &theme); err != nil {
-			return s, fmt.Errorf("theme: want a string (auto, dark or light): %w", err)
+			return s, fmt.Errorf("theme: want a string (%s): %w", strings.Join(ThemeNames(), ", "), err)
 		}
-		mode, err := themes.ParseMode(theme)
-		if err != nil || theme == "" {
-			return s, fmt.Errorf("theme: unknown theme %q: want auto, dark or light", theme)
+		mode, err := ParseTheme(theme)
+		if err != nil {
+			return s, fmt.Errorf("theme: %w", err)
 		}
 		s.Theme = mode
 	}
@@ -120,6 +120,9 @@ func Parse(data []byte) (Settings, error) {
 			return s, fmt.Errorf("keys: want an object of binding name → list of keys: %w", err)
 		}
 		if err := checkKeys(keys); err != nil {
+			return s, err
+		}
+		if err := checkBindingNames(s.Keys, keys); err != nil {
 			return s, err
 		}
 		if err := keymap.Apply(&s.Keys, keys); err != nil {
@@ -168,6 +171,27 @@ func checkKeys(keys map[string][]string) error {
 		}
 	}
 	return nil
+}
+
+// checkBindingNames refuses names that are no binding, suggesting the
+// nearest ones (keymap.Apply would list every name there is).
+func checkBindingNames(set keymap.Set, keys map[string][]string) error {
+	named := set.Named()
+	var unknown []string
+	for name := range keys {
+		if _, ok := named[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(named))
+	for n := range named {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return fmt.Errorf("keys: %w", unknownNamesError("binding name", unknown, names, bindingNameShape(names), ""))
 }
 
 // hasControl reports a control, format or invalid character in s.

@@ -48,7 +48,7 @@ func TestBadSettingsSayWhich(t *testing.T) {
 	cases := map[string]string{
 		`{"theme":"solarized"}`:                 `unknown theme "solarized"`,
 		`{"theme":7}`:                           "theme: want a string",
-		`{"colour":"x","keys":{}}`:              `unknown setting(s) "colour"`,
+		`{"colour":"x","keys":{}}`:              `unknown setting "colour": it did not match any setting (settings: keys, theme)`,
 		`{"keys":{"presets.sve":["ctrl+s"]}}`:   "presets.sve",
 		`{"keys":{"quit":[]}}`:                  `"quit": at least one key`,
 		`{"keys":{"quit":"q"}}`:                 "keys: want an object",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/internal/regfile"
 )
 
 // maxCapabilitySize is the largest capability file pi-forge reads (1 MiB).
@@ -138,7 +139,7 @@ func readCapped(path string, limit int64) ([]byte, int64, error) {
 		return nil, 0, &nodeOpError{"stat", err}
 	}
 	if !fi.Mode().IsRegular() { // swapped for a FIFO or device since listing
-		return nil, 0, &nodeOpError{"read", &fs.PathError{Op: "read", Path: path, Err: errNotRegular}}
+		return nil, 0, &nodeOpError{"read", &fs.PathError{Op: "read", Path: path, Err: regfile.ErrNotRegular}}
 	}
 	if fi.Size() > limit {
 		return nil, fi.Size(), nil

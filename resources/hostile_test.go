@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/internal/timing"
 	"github.com/forgebench/forgebench/test/hostile"
 )
@@ -69,9 +69,9 @@ func TestHostileCorpusLibrary(t *testing.T) {
 	if slow == nil || slow.Stack == nil {
 		t.Fatal("catastrophic preset not loaded")
 	}
-	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
-	preset.RegexMatchTimeout, compile.RegexTimeLimit = 100*time.Millisecond, 300*time.Millisecond
-	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	savedMatch, savedWhole := jsregex.MatchTimeout, compile.RegexTimeLimit
+	jsregex.MatchTimeout, compile.RegexTimeLimit = 100*time.Millisecond, 300*time.Millisecond
+	defer func() { jsregex.MatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
 	start := time.Now()
 	res := compile.Compile(slow.Stack, compile.Runtime{}, "BASE", nil, nil)
 	timing.Budget(t, "20 catastrophic rules with a 300ms limit", time.Since(start), 2*time.Second)

@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/internal/regfile"
 )
 
 // Scope is a resource scope ("project" or "global"), shared with the engine.
@@ -270,6 +271,28 @@ func listJSON(dir string) ([]os.DirEntry, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return lessUTF16(out[i].Name(), out[j].Name()) })
 	return out, nil
+}
+
+// readRegularFile reads a resource file through regfile.Read, so a FIFO,
+// socket or device a hostile checkout holds where a resource is expected
+// is never opened for reading and the read stops at the size at open. The
+// refusals keep the shape nodeReadError renders, as Node's read would fail:
+// a directory with EISDIR, another special file with a *fs.PathError
+// wrapping regfile.ErrNotRegular; and a path that cannot be stat'ed fails
+// as its open would (Op "open": the same errno, as the open it replaces).
+func readRegularFile(path string) ([]byte, error) {
+	raw, err := regfile.Read(path, 0)
+	var special *regfile.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &special) && special.Kind == regfile.Kind(fs.ModeDir):
+		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	case errors.As(err, &special):
+		return nil, &fs.PathError{Op: "read", Path: path, Err: regfile.ErrNotRegular}
+	case errors.As(err, &pe) && pe.Op == "stat":
+		return nil, &fs.PathError{Op: "open", Path: pe.Path, Err: pe.Err}
+	}
+	return raw, err
 }
 
 // nodeReadError renders a read failure the way Node's fs error messages

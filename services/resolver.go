@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // ResolverOptions are what a front end adds to the shared resolver: how it
@@ -53,9 +54,9 @@ func (e *PresetPathError) Unwrap() error { return e.Err }
 // system prompt, pi-forge's rewrite of session requests. `payload show`,
 // `payload diff`, `session context --as-sent` and the Payloads panel all
 // resolve through it.
-func (s *Services) Resolver(o ResolverOptions) *session.Resolver {
+func (s *Services) Resolver(o ResolverOptions) *replay.Resolver {
 	opts := s.RequestOptionsWith(o.Library)
-	return &session.Resolver{
+	return &replay.Resolver{
 		Catalog:    opts.Catalog,
 		Location:   time.Local,
 		Open:       func(path string) (*session.Session, error) { return s.openRef(o, path) },

@@ -21,6 +21,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // built counts the values New made in this process (Built).
@@ -175,16 +176,16 @@ func (s *Services) PiDefaults() (compile.Runtime, string, error) {
 // RequestOptions rebuild session requests as pi-forge sent them: the
 // model catalog and pi-forge's rewrite over the library, which is asked
 // for when a request first needs it (once per RequestOptions value).
-func (s *Services) RequestOptions() session.RequestOptions { return s.RequestOptionsWith(nil) }
+func (s *Services) RequestOptions() replay.RequestOptions { return s.RequestOptionsWith(nil) }
 
 // RequestOptionsWith is RequestOptions over the library library gives
 // (nil: Library); the CLI's reports the library's notices.
-func (s *Services) RequestOptionsWith(library func() (*resources.Library, error)) session.RequestOptions {
+func (s *Services) RequestOptionsWith(library func() (*resources.Library, error)) replay.RequestOptions {
 	if library == nil {
 		library = s.Library
 	}
 	cat, _ := s.Catalog()
-	return session.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
+	return replay.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
 		lib, err := library()
 		if err != nil {
 			return nil, err // it says "load library: …" itself

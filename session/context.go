@@ -57,19 +57,19 @@ func (c *Context) LLMMessages() []any { return ConvertToLLM(c.AgentMessages()) }
 // Context builds the context at the entry with index leaf (use LeafIndex()
 // for Pi's default leaf). Message bodies are decoded only for the entries
 // that end up in the context.
-func (s *Session) Context(leaf int) (*Context, error) { return s.contextOn(leaf, nil) }
+func (s *Session) Context(leaf int) (*Context, error) { return s.ContextOn(leaf, nil) }
 
-// contextOn is Context taking the path to leaf from paths when it can
+// ContextOn is Context taking the path to leaf from paths when it can
 // (a caller building many contexts on one branch shares its path).
-func (s *Session) contextOn(leaf int, paths *branchPaths) (*Context, error) {
+func (s *Session) ContextOn(leaf int, paths *BranchPaths) (*Context, error) {
 	c := &Context{LeafIndex: leaf, ThinkingLevel: RawValue(`"off"`)}
 	if leaf < 0 || leaf >= len(s.Entries) {
 		c.LeafIndex = -1
 		return c, nil
 	}
 	c.Path = paths.to(s, leaf)
-	s.applySettings(c)
-	ctxEntries := s.contextEntries(c.Path)
+	s.ApplySettings(c)
+	ctxEntries := s.ContextEntries(c.Path)
 	edits := map[string]*Entry{}
 	for _, i := range ctxEntries {
 		e := &s.Entries[i]
@@ -96,10 +96,10 @@ func (s *Session) contextOn(leaf int, paths *branchPaths) (*Context, error) {
 	return c, nil
 }
 
-// applySettings computes thinking level and model over the full path: the
+// ApplySettings computes thinking level and model over the full path: the
 // last thinking_level_change and the last model_change or assistant
 // message win, so the path is read backwards until both are found.
-func (s *Session) applySettings(c *Context) {
+func (s *Session) ApplySettings(c *Context) {
 	haveThinking, haveModel := false, false
 	for k := len(c.Path) - 1; k >= 0 && !(haveThinking && haveModel); k-- {
 		e := &s.Entries[c.Path[k]]
@@ -120,10 +120,10 @@ func (s *Session) applySettings(c *Context) {
 	}
 }
 
-// contextEntries applies compaction trimming (spec §7 step 3): the last
+// ContextEntries applies compaction trimming (spec §7 step 3): the last
 // compaction on the path, the entries from its firstKeptEntryId to it
 // (system messages left out), and the entries after it.
-func (s *Session) contextEntries(path []int) []int {
+func (s *Session) ContextEntries(path []int) []int {
 	ci := -1
 	for k := len(path) - 1; k >= 0; k-- {
 		if s.Entries[path[k]].Type == TypeCompaction {

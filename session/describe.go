@@ -41,7 +41,7 @@ func DescribeInOrder(n int, entry func(k int) *Entry, fn func(k int, sum *EntryS
 	quit := make(chan struct{})
 	var next atomic.Int64
 	var failed atomic.Bool
-	var g faultGroup
+	var g FaultGroup
 	for range workers {
 		g.Go(func() {
 			for {

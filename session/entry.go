@@ -150,6 +150,14 @@ func (e *Entry) TimestampMs() float64 { return e.timestampMs }
 // MessageRaw returns the raw "message" member of a message entry.
 func (e *Entry) MessageRaw() RawValue { return e.message.in(e.Raw) }
 
+// MessageProvider returns message.provider of an assistant message entry,
+// located when the line was read (nil when absent or another entry).
+func (e *Entry) MessageProvider() RawValue { return e.provider.in(e.Raw) }
+
+// MessageModel returns message.model of an assistant message entry,
+// located when the line was read (nil when absent or another entry).
+func (e *Entry) MessageModel() RawValue { return e.model.in(e.Raw) }
+
 // MessageField returns a top-level member of the entry's message object.
 func (e *Entry) MessageField(name string) RawValue {
 	msg := e.message.in(e.Raw)
@@ -349,9 +357,9 @@ func internRole(r string) string {
 	return r
 }
 
-// usageRaw returns message.usage of a message entry (its place is
+// UsageRaw returns message.usage of a message entry (its place is
 // recorded when the line is read), as MessageField("usage") would.
-func (e *Entry) usageRaw() RawValue { return e.usage.in(e.Raw) }
+func (e *Entry) UsageRaw() RawValue { return e.usage.in(e.Raw) }
 
 // classifyBad tells a blank line (skipped by Pi's trim check) from a
 // malformed one (skipped after JSON.parse fails).

@@ -7,19 +7,19 @@ import (
 	"sync/atomic"
 )
 
-// faultGroup runs helper goroutines for work over a session's entries.
+// FaultGroup runs helper goroutines for work over a session's entries.
 // Each runs with debug.SetPanicOnFault, as the reader's decoders do, and a
 // panic on one (a mapped file truncated under it) is carried back to the
 // goroutine that waits: GuardFaults there turns it into ErrFileChanged
 // instead of the process dying of a fault on a goroutine nobody guards.
-type faultGroup struct {
+type FaultGroup struct {
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	panicked any
 }
 
 // Go runs fn on a new goroutine of the group.
-func (g *faultGroup) Go(fn func()) {
+func (g *FaultGroup) Go(fn func()) {
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
@@ -39,17 +39,17 @@ func (g *faultGroup) Go(fn func()) {
 
 // Wait waits for the group's goroutines and re-raises the first panic one
 // of them recovered, on the caller's goroutine.
-func (g *faultGroup) Wait() {
+func (g *FaultGroup) Wait() {
 	g.wg.Wait()
 	if g.panicked != nil {
 		panic(g.panicked)
 	}
 }
 
-// forEachRange runs fn(w, lo, hi) for the ranges [w*chunk, (w+1)*chunk) of
+// ForEachRange runs fn(w, lo, hi) for the ranges [w*chunk, (w+1)*chunk) of
 // [0, n), one goroutine each, and waits for them.
-func forEachRange(n, chunk int, fn func(w, lo, hi int)) {
-	var g faultGroup
+func ForEachRange(n, chunk int, fn func(w, lo, hi int)) {
+	var g FaultGroup
 	for w, lo := 0, 0; lo < n; w, lo = w+1, lo+chunk {
 		hi := min(n, lo+chunk)
 		g.Go(func() { fn(w, lo, hi) })
@@ -75,7 +75,7 @@ func inParallel(n int, fn func(j int)) {
 		return
 	}
 	var next atomic.Int64
-	var g faultGroup
+	var g FaultGroup
 	for w := 0; w < workers; w++ {
 		g.Go(func() {
 			for j := int(next.Add(1) - 1); j < n; j = int(next.Add(1) - 1) {

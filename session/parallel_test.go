@@ -17,8 +17,8 @@ func TestTruncatedUnderStatsIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mappingOf(s) == nil || len(s.Entries) < parallelStatsMin {
-		t.Fatalf("want a mapped file of %d entries or more: %d", parallelStatsMin, len(s.Entries))
+	if mappingOf(s) == nil || len(s.Entries) < ParallelMin {
+		t.Fatalf("want a mapped file of %d entries or more: %d", ParallelMin, len(s.Entries))
 	}
 	if err := os.Truncate(path, 4096); err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func TestParseEntryLineKeepsNothingOfItsScratch(t *testing.T) {
 		if got := string(e.MessageField("model")); got != `"m"` {
 			t.Fatalf("message model = %s, want \"m\"", got)
 		}
-		if got := string(e.usageRaw()); got != `{"input":1}` {
+		if got := string(e.UsageRaw()); got != `{"input":1}` {
 			t.Fatalf("usage = %s", got)
 		}
 	}

@@ -377,6 +377,16 @@ func (s *Session) Name() (string, bool) { return s.name, s.named }
 // order, or -1 when the session has no entries.
 func (s *Session) LeafIndex() int { return len(s.Entries) - 1 }
 
+// ParentIndex returns the index of the entry the parentId of the entry at
+// index names, or -1 when there is none (no parentId, an unknown id, an
+// index out of range).
+func (s *Session) ParentIndex(index int) int {
+	if index < 0 || index >= len(s.parent) {
+		return -1
+	}
+	return int(s.parent[index])
+}
+
 // Leaf returns the default leaf entry (the last entry in file order).
 func (s *Session) Leaf() (*Entry, bool) {
 	if len(s.Entries) == 0 {

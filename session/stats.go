@@ -192,9 +192,9 @@ func (m *nameMemo) resolve(n *assistantNames) (provider, model, key string) {
 	return m.provider, m.model, m.key
 }
 
-// parallelStatsMin is the entry count from which records are read by
+// ParallelMin is the entry count from which records are read by
 // several goroutines.
-const parallelStatsMin = 4096
+const ParallelMin = 4096
 
 func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	st := Stats{Entries: len(indexes)}
@@ -207,12 +207,12 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 	workers := runtime.GOMAXPROCS(0)
 	for base := 0; base < len(indexes); base += statsWindow {
 		window := indexes[base:min(len(indexes), base+statsWindow)]
-		if len(window) < parallelStatsMin || workers < 2 {
+		if len(window) < ParallelMin || workers < 2 {
 			for k, i := range window {
 				recs[k] = readStatRecord(&s.Entries[i], &names)
 			}
 		} else {
-			forEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
+			ForEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
 				var names nameMemo
 				for k := lo; k < hi; k++ {
 					recs[k] = readStatRecord(&s.Entries[window[k]], &names)
@@ -265,7 +265,7 @@ func readStatRecord(e *Entry, names *nameMemo) statRecord {
 		r.isMessage, r.role = true, e.Role
 		switch e.Role {
 		case RoleToolResult:
-			if u := e.usageRaw(); u.Truthy() {
+			if u := e.UsageRaw(); u.Truthy() {
 				r.readUsage(u, ToolsSummariesKey, "", "")
 			}
 		case RoleAssistant:
@@ -360,15 +360,15 @@ func (r *statRecord) readUsage(raw []byte, key, provider, model string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return
 	}
-	cost := readUsageTokens(raw, &r.usage)
+	cost := ReadUsageTokens(raw, &r.usage)
 	r.hasUsage, r.key, r.provider, r.model = true, key, provider, model
 	r.costTotal, r.hasCost = storedCostTotal(cost)
 }
 
-// readUsageTokens reads the token counts of one usage object into u and
+// ReadUsageTokens reads the token counts of one usage object into u and
 // returns its raw "cost" member (nil when absent), unread: the cache
 // report needs only the counts.
-func readUsageTokens(raw []byte, u *catalog.Usage) (cost []byte) {
+func ReadUsageTokens(raw []byte, u *catalog.Usage) (cost []byte) {
 	rawjson.EachMember(raw, func(k, v []byte) bool {
 		switch string(k) {
 		case "input":

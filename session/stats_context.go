@@ -76,7 +76,7 @@ func (s *Session) contextBasis(path []int) int {
 		if stop == "aborted" || stop == "error" {
 			continue
 		}
-		v, _, err := e.usageRaw().Decode()
+		v, _, err := e.UsageRaw().Decode()
 		if err != nil {
 			break
 		}

@@ -264,9 +264,6 @@ func FuzzSessionStats(f *testing.F) {
 		}
 		for i := range s.Entries {
 			BranchStats(s, i, catalog.Default())
-			if _, err := SystemPromptAt(s, i); err != nil {
-				t.Fatal(err)
-			}
 		}
 	})
 }
@@ -299,8 +296,5 @@ func TestStatsUpstreamV1(t *testing.T) {
 	}
 	if st := SessionStats(ls, catalog.Default()); st.TotalMessages != 914 {
 		t.Errorf("large-session: %d messages, want 914", st.TotalMessages)
-	}
-	if p, err := SystemPromptAt(ls, ls.LeafIndex()); err != nil || p.Source != SystemPromptNone {
-		t.Errorf("v1 session prompt: %v %v", p, err)
 	}
 }

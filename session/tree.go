@@ -270,17 +270,17 @@ func sortByTimestamp(kids []int32, ms []float64) {
 	}
 }
 
-// branchPaths hands out the paths to entries of one branch as prefixes of
+// BranchPaths hands out the paths to entries of one branch as prefixes of
 // the path to its deepest entry: each path to a long branch's entry is as
 // long as the session is deep, and predicting cache drops asks for ten.
 // The prefixes are capped, so appending to one copies it. A nil
-// *branchPaths, or an entry off the branch, gets PathTo's own path.
-type branchPaths struct{ path []int }
+// *BranchPaths, or an entry off the branch, gets PathTo's own path.
+type BranchPaths struct{ path []int }
 
-// newBranchPaths shares the path to leaf, or returns nil when that path is
+// NewBranchPaths shares the path to leaf, or returns nil when that path is
 // not the plain chain of parents that a prefix can stand for (a cycle cut
 // short, a missing parent).
-func newBranchPaths(s *Session, leaf int) *branchPaths {
+func NewBranchPaths(s *Session, leaf int) *BranchPaths {
 	path := s.PathTo(leaf)
 	if len(path) == 0 || s.up[path[0]] >= 0 {
 		return nil
@@ -290,12 +290,12 @@ func newBranchPaths(s *Session, leaf int) *branchPaths {
 			return nil
 		}
 	}
-	return &branchPaths{path: path}
+	return &BranchPaths{path: path}
 }
 
 // to returns the path to leaf: a prefix of the branch's when leaf is on
 // it, else s.PathTo(leaf).
-func (b *branchPaths) to(s *Session, leaf int) []int {
+func (b *BranchPaths) to(s *Session, leaf int) []int {
 	if b == nil || leaf < 0 || leaf >= len(s.Entries) {
 		return s.PathTo(leaf)
 	}

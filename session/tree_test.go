@@ -226,7 +226,7 @@ func TestBranchPathsArePathTo(t *testing.T) {
 	}
 	shared := 0
 	for _, leaf := range []int{n - 1, 150, 20, 7, 0} {
-		paths := newBranchPaths(s, leaf)
+		paths := NewBranchPaths(s, leaf)
 		if paths == nil {
 			t.Fatalf("no shared paths for leaf %d", leaf)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
@@ -40,7 +41,7 @@ func writeLongSession(tb testing.TB, dir string, n int) string {
 		ts := fmt.Sprintf("2026-11-27T%02d:%02d:%02d.000Z", 10+i/3600%10, i/60%60, i%60)
 		switch {
 		case i%2000 == 5:
-			fmt.Fprintf(&b, `{"type":"custom","id":"%s","parentId":%s,"timestamp":"%s","customType":"%s","data":{"activeStackId":"project:bench-%d"}}`+"\n", id, parent, ts, session.PresetStateType, i)
+			fmt.Fprintf(&b, `{"type":"custom","id":"%s","parentId":%s,"timestamp":"%s","customType":"%s","data":{"activeStackId":"project:bench-%d"}}`+"\n", id, parent, ts, replay.PresetStateType, i)
 		case i%97 == 11:
 			fmt.Fprintf(&b, `{"type":"custom","id":"%s","parentId":%s,"timestamp":"%s","customType":"pi-forge-capability-event","data":{"n":%d}}`+"\n", id, parent, ts, i)
 		default:

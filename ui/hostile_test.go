@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/test/hostile"
@@ -21,9 +21,9 @@ import (
 // and the Presets panel walked through its lists and panes, draws no raw
 // ESC/BEL/C1/bidi control beyond the program's own SGR styling.
 func TestHostileCorpusEveryTab(t *testing.T) {
-	savedMatch, savedWhole := preset.RegexMatchTimeout, compile.RegexTimeLimit
-	preset.RegexMatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
-	defer func() { preset.RegexMatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
+	savedMatch, savedWhole := jsregex.MatchTimeout, compile.RegexTimeLimit
+	jsregex.MatchTimeout, compile.RegexTimeLimit = 50*time.Millisecond, 200*time.Millisecond
+	defer func() { jsregex.MatchTimeout, compile.RegexTimeLimit = savedMatch, savedWhole }()
 	st := hostile.Stage(t)
 	m := New(Options{
 		Workspace: resources.Workspace{Cwd: st.Cwd, AgentDir: st.AgentDir, ForgeDir: st.ForgeDir,

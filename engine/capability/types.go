@@ -14,6 +14,8 @@
 package capability
 
 import (
+	"strings"
+
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -41,6 +43,19 @@ const (
 type ToolPatch struct {
 	Add    []string
 	Remove []string
+}
+
+// String is the patch as "+a +b -c" (added tools, then removed ones, each
+// in its list's order), or "" when it changes no tool.
+func (p ToolPatch) String() string {
+	parts := make([]string, 0, len(p.Add)+len(p.Remove))
+	for _, t := range p.Add {
+		parts = append(parts, "+"+t)
+	}
+	for _, t := range p.Remove {
+		parts = append(parts, "-"+t)
+	}
+	return strings.Join(parts, " ")
 }
 
 // HasEffect reports whether the patch adds or removes at least one tool.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/internal/timing"
 )
@@ -28,9 +29,9 @@ func catastrophicStack(t *testing.T, n int) *preset.Stack {
 // for one test.
 func withRegexLimits(t *testing.T, match, whole time.Duration) {
 	t.Helper()
-	savedMatch, savedWhole := preset.RegexMatchTimeout, RegexTimeLimit
-	preset.RegexMatchTimeout, RegexTimeLimit = match, whole
-	t.Cleanup(func() { preset.RegexMatchTimeout, RegexTimeLimit = savedMatch, savedWhole })
+	savedMatch, savedWhole := jsregex.MatchTimeout, RegexTimeLimit
+	jsregex.MatchTimeout, RegexTimeLimit = match, whole
+	t.Cleanup(func() { jsregex.MatchTimeout, RegexTimeLimit = savedMatch, savedWhole })
 }
 
 // Twenty catastrophic rules used to cost 20 × the match timeout (42 s in

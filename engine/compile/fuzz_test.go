@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -21,7 +22,7 @@ func FuzzCompile(f *testing.F) {
 	f.Add(`[]`, `{}`)
 	// Catastrophic fuzzed patterns would otherwise stall each exec for the
 	// full regex match timeout.
-	preset.RegexMatchTimeout = 20 * time.Millisecond
+	jsregex.MatchTimeout = 20 * time.Millisecond
 	f.Fuzz(func(t *testing.T, stackJSON, messagesJSON string) {
 		stack, _ := preset.Parse([]byte(stackJSON), "fuzz.json")
 		messages, _ := parseMessagesLoose(messagesJSON)

@@ -7,7 +7,7 @@ import (
 )
 
 // RegexTimeLimit bounds the regex work of one whole compile (system prompt
-// and messages together). Each match also stops at preset.RegexMatchTimeout;
+// and messages together). Each match also stops at jsregex.MatchTimeout;
 // without this limit, rules that each run into that timeout add up (twenty
 // catastrophic rules took 42 s). Rules stopped by the limits are named in
 // one error diagnostic. Zero disables the whole-compile limit.

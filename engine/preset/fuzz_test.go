@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/internal/fixtures"
 )
 
@@ -64,10 +65,10 @@ func FuzzRegexRule(f *testing.F) {
 	f.Add(`[^]|[]|\b|\B|.`, "gis", "$99$10$1", "Aé\u2028", true, 2)
 	f.Add(`a{2,}?|\cJ|\x4|\u{41}|\k<a>`, "", "", "aaa\n", false, 0)
 	f.Fuzz(func(t *testing.T, pattern, flags, replace, text string, trim bool, maxChars int) {
-		saved := RegexMatchTimeout
-		RegexMatchTimeout = 200 * time.Millisecond
-		defer func() { RegexMatchTimeout = saved }()
-		re, err := CompileJS(pattern, flags)
+		saved := jsregex.MatchTimeout
+		jsregex.MatchTimeout = 200 * time.Millisecond
+		defer func() { jsregex.MatchTimeout = saved }()
+		re, err := jsregex.Compile(pattern, flags)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "Invalid") {
 				t.Fatalf("unexpected error form: %v", err)

@@ -3,8 +3,10 @@ package preset
 import (
 	"errors"
 	"math"
+	"strconv"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/jsregex"
 )
 
 // CompiledRule is a runnable regex rule (pi-forge's compileRuntimeRule).
@@ -21,7 +23,7 @@ type CompiledRule struct {
 	// MaxMessages, MaxChars: 0 = unlimited. MinDepth, MaxDepth: -1 = unset.
 	MaxMessages, MaxChars, MinDepth, MaxDepth int
 	// Regexp is the compiled pattern.
-	Regexp *JSRegExp
+	Regexp *jsregex.Regexp
 	// Replace is the replacement template.
 	Replace string
 	// TrimStrings: nil = absent.
@@ -61,7 +63,7 @@ func CompileRule(raw *jsonv.Object) (*CompiledRule, Diagnostics) {
 	if flagsProblem(flags, "") != "" {
 		return nil, d
 	}
-	re, err := CompileJS(pattern, flags)
+	re, err := jsregex.Compile(pattern, flags)
 	if err != nil {
 		d.addError("Regex rule " + rawID + " failed to compile: " + err.Error())
 		return nil, d
@@ -129,27 +131,27 @@ func (r *CompiledRule) Transform(text string) (TransformResult, error) {
 }
 
 // TransformWithin is Transform with every match run within budget (nil:
-// RegexMatchTimeout only). A timeout or a spent budget returns the text
+// jsregex.MatchTimeout only). A timeout or a spent budget returns the text
 // unchanged with the error.
 func (r *CompiledRule) TransformWithin(text string, budget *RegexBudget) (TransformResult, error) {
-	head, body := utf16Split(text, r.MaxChars)
-	var res replaceResult
+	head, body := jsregex.UTF16Split(text, r.MaxChars)
+	var res jsregex.ReplaceResult
 	var err error
 	if len(r.TrimStrings) > 0 {
-		res, err = r.Regexp.replaceJS(body, budget, func(s []rune, m *jsMatch) string {
-			return r.Regexp.expandTrimmed(s, m, r.Replace, r.TrimStrings)
+		res, err = r.Regexp.Replace(body, budget, func(s []rune, m *jsregex.Match) string {
+			return r.Regexp.ExpandTrimmed(s, m, r.Replace, r.TrimStrings)
 		})
 	} else {
-		replace := convertDollarZero(r.Replace)
-		res, err = r.Regexp.replaceJS(body, budget, func(s []rune, m *jsMatch) string {
-			return r.Regexp.substitute(s, m, replace)
+		replace := jsregex.ConvertDollarZero(r.Replace)
+		res, err = r.Regexp.Replace(body, budget, func(s []rune, m *jsregex.Match) string {
+			return r.Regexp.Substitute(s, m, replace)
 		})
 	}
 	if err != nil {
 		return TransformResult{Text: text}, err
 	}
-	out := head + res.text
-	return TransformResult{Text: out, Matches: res.matches, Changed: out != text}, nil
+	out := head + res.Text
+	return TransformResult{Text: out, Matches: res.Matches, Changed: out != text}, nil
 }
 
 // rawRules returns the raw rule objects of stack.regex.rules.
@@ -244,7 +246,7 @@ func ruleStats(d *Diagnostics, id, stage string, target RegexTarget, matches, ch
 	if matches == 0 {
 		return
 	}
-	d.add(LevelInfo, "Regex rule "+id+" matched "+itoa(matches)+" time(s) and changed "+itoa(changed)+" text segment(s) in "+stage+"/"+string(target)+".", "")
+	d.add(LevelInfo, "Regex rule "+id+" matched "+strconv.Itoa(matches)+" time(s) and changed "+strconv.Itoa(changed)+" text segment(s) in "+stage+"/"+string(target)+".", "")
 }
 
 // failure reports a rule that could not run: a match timeout gets its own
@@ -252,7 +254,7 @@ func ruleStats(d *Diagnostics, id, stage string, target RegexTarget, matches, ch
 // is only recorded, for the budget's one summary diagnostic.
 func failure(d *Diagnostics, budget *RegexBudget, id string, err error) {
 	budget.record(id, err)
-	if errors.Is(err, errRegexBudgetSpent) {
+	if errors.Is(err, jsregex.ErrBudgetSpent) {
 		return
 	}
 	d.addError("Regex rule " + id + " failed: " + err.Error())
@@ -265,7 +267,7 @@ func ApplyRegexToString(stack *Stack, text string, stage RegexStage, target Rege
 }
 
 // ApplyRegexToStringWithin is ApplyRegexToString with the rules run within
-// budget (nil: RegexMatchTimeout per match only).
+// budget (nil: jsregex.MatchTimeout per match only).
 func ApplyRegexToStringWithin(stack *Stack, text string, stage RegexStage, target RegexTarget, budget *RegexBudget) (string, Diagnostics) {
 	rules, d := RulesFor(stack, stage, target, EffectOutgoing)
 	for _, rule := range rules {

@@ -4,26 +4,12 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/forgebench/forgebench/engine/jsregex"
 )
 
-// RegexTimeoutError reports a match stopped by its timeout. Its text does
-// not quote the input (regexp2's own error embeds the whole text matched,
-// which can be a session's history).
-type RegexTimeoutError struct {
-	After time.Duration
-}
-
-// Error says how long the match ran.
-func (e *RegexTimeoutError) Error() string {
-	return "match timed out after " + e.After.Round(time.Millisecond).String()
-}
-
-// errRegexBudgetSpent stops a rule that would start after its compile's
-// regex time ran out or the compile was cancelled.
-var errRegexBudgetSpent = errors.New("regex time limit reached")
-
 // RegexBudget bounds the regex work of one whole compile. Each match gets
-// at most RegexMatchTimeout and never runs past the budget's deadline; once
+// at most jsregex.MatchTimeout and never runs past the budget's deadline; once
 // the deadline has passed, or done is closed (a stale preview), the rules
 // that remain are not run. The budget records which rules timed out and
 // which were not run, for one diagnostic that names them. A budget belongs
@@ -62,10 +48,11 @@ func (b *RegexBudget) Cancelled() bool {
 	}
 }
 
-// matchTimeout is the timeout of the next match: RegexMatchTimeout, cut to
-// the time left. ok is false when no time is left or the work was cancelled.
-func (b *RegexBudget) matchTimeout() (time.Duration, bool) {
-	t := RegexMatchTimeout
+// MatchTimeout is the timeout of the next match: jsregex.MatchTimeout, cut
+// to the time left. ok is false when no time is left or the work was
+// cancelled. It makes a budget the jsregex.Limiter of its matches.
+func (b *RegexBudget) MatchTimeout() (time.Duration, bool) {
+	t := jsregex.MatchTimeout
 	if b == nil {
 		return t, true
 	}
@@ -90,11 +77,11 @@ func (b *RegexBudget) record(id string, err error) {
 	if b == nil {
 		return
 	}
-	var timeout *RegexTimeoutError
+	var timeout *jsregex.TimeoutError
 	switch {
 	case errors.As(err, &timeout):
 		b.timedOut = appendOnce(b.timedOut, id)
-	case errors.Is(err, errRegexBudgetSpent):
+	case errors.Is(err, jsregex.ErrBudgetSpent):
 		b.skipped = appendOnce(b.skipped, id)
 	}
 }
@@ -119,7 +106,7 @@ func (b *RegexBudget) TakeReport() (Diagnostic, bool) {
 	if b.Cancelled() {
 		msg.WriteString("Regex rules stopped: the compile was cancelled")
 	} else {
-		msg.WriteString("Regex rules stopped by the time limits (" + RegexMatchTimeout.String() + " per match, " +
+		msg.WriteString("Regex rules stopped by the time limits (" + jsregex.MatchTimeout.String() + " per match, " +
 			b.limit.String() + " per compile)")
 	}
 	if len(b.timedOut) > 0 {

@@ -147,7 +147,7 @@ func ApplyRegexToMessages(stack *Stack, messages []any, stage RegexStage) ([]any
 }
 
 // ApplyRegexToMessagesWithin is ApplyRegexToMessages with the rules run
-// within budget (nil: RegexMatchTimeout per match only).
+// within budget (nil: jsregex.MatchTimeout per match only).
 func ApplyRegexToMessagesWithin(stack *Stack, messages []any, stage RegexStage, budget *RegexBudget) ([]any, Diagnostics) {
 	rules, d := RulesFor(stack, stage, TargetMessages, EffectOutgoing)
 	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(stage) }, d, budget)
@@ -161,7 +161,7 @@ func ApplyRequestFrequencyRegex(stack *Stack, messages []any) ([]any, Diagnostic
 }
 
 // ApplyRequestFrequencyRegexWithin is ApplyRequestFrequencyRegex with the
-// rules run within budget (nil: RegexMatchTimeout per match only).
+// rules run within budget (nil: jsregex.MatchTimeout per match only).
 func ApplyRequestFrequencyRegexWithin(stack *Stack, messages []any, budget *RegexBudget) ([]any, Diagnostics) {
 	rules, d := requestRules(stack)
 	return runMessageRules(rules, messages, func(r *CompiledRule) string { return string(r.Stage) }, d, budget)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/jsregex"
 )
 
 // matchPlaceholder detects the SillyTavern-style {{match}} in a replacement.
@@ -102,7 +103,7 @@ func validateRegexRule(raw any, index int, seen map[string]bool, d *Diagnostics)
 		d.addError(flagsMsg)
 	} else {
 		flags, _ := getString(rule, "flags")
-		if _, err := CompileJS(pattern, flags); err != nil {
+		if _, err := jsregex.Compile(pattern, flags); err != nil {
 			d.addError(label + " pattern failed to compile: " + err.Error())
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
-// Forge is pi-forge's rewrite of a request (session.Forge), rebuilt from
+// Forge is pi-forge's rewrite of a request (replay.Forge), rebuilt from
 // what the session records (spec §4.5): capability anchors materialized,
 // the Preset in force compiled (its system prompt always, its messages on
 // the first request of a user turn) and projected into the leading System
@@ -32,7 +33,7 @@ type Forge struct {
 	Location *time.Location
 	// Fallback gives Pi's defaults where the session records no system
 	// prompt (nil: such a Preset compile fails).
-	Fallback session.Defaults
+	Fallback replay.Defaults
 
 	// touch memoizes touchedByForge per session read: predicting a
 	// file's cache drops rewrites up to ten requests of one session, and
@@ -71,8 +72,8 @@ func (t *touchMemo) touchedByForge(s *session.Session) bool {
 	return touched
 }
 
-// Rewrite implements session.Forge.
-func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.ForgeOutput, error) {
+// Rewrite implements replay.Forge.
+func (f *Forge) Rewrite(s *session.Session, in replay.ForgeInput) (*replay.ForgeOutput, error) {
 	index := -1
 	if in.Context != nil {
 		index = in.Context.LeafIndex
@@ -81,7 +82,7 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 		if in.Preset == nil {
 			return nil, nil
 		}
-		return session.CompilePreset(s, in)
+		return replay.CompilePreset(s, in)
 	}
 	ws := f.Inputs.Workspace
 	if ws == nil {
@@ -109,20 +110,20 @@ func (f *Forge) Rewrite(s *session.Session, in session.ForgeInput) (*session.For
 		if len(notes) == 0 {
 			return nil, nil
 		}
-		return &session.ForgeOutput{Messages: in.Messages, Inferred: notes}, nil
+		return &replay.ForgeOutput{Messages: in.Messages, Inferred: notes}, nil
 	}
 	if caps {
 		if in.Messages, err = MaterializeContext(s, in.Context, true); err != nil {
 			return nil, err
 		}
 	}
-	var out *session.ForgeOutput
+	var out *replay.ForgeOutput
 	if in.Preset != nil {
-		if out, err = session.CompilePreset(s, in); err != nil {
+		if out, err = replay.CompilePreset(s, in); err != nil {
 			return nil, fmt.Errorf("compile preset %s: %w", in.Preset.PresetID, err)
 		}
 	} else {
-		out = &session.ForgeOutput{Messages: in.Messages, Origins: map[any]turndiff.Origin{}}
+		out = &replay.ForgeOutput{Messages: in.Messages, Origins: map[any]turndiff.Origin{}}
 	}
 	out.Inferred = append(notes, out.Inferred...)
 	if !caps {
@@ -165,7 +166,7 @@ func touchedByForge(s *session.Session) bool {
 // at every turn start), compiled as the library holds it now. Without a
 // recorded selection pi-forge was not running then; today's
 // auto-activation says nothing about that past request.
-func (f *Forge) presetInForce(st *State) (*session.PresetInput, []string) {
+func (f *Forge) presetInForce(st *State) (*replay.PresetInput, []string) {
 	if st.StoredPreset == nil || capability.IsDisabledPresetID(*st.StoredPreset) {
 		return nil, nil
 	}
@@ -180,7 +181,7 @@ func (f *Forge) presetInForce(st *State) (*session.PresetInput, []string) {
 	if st.Preset.Error != "" {
 		return nil, []string{"Preset " + key + " was in force but is invalid in the library now (" + sanitize.Clip(st.Preset.Error, 200) + "): rebuilt without it"}
 	}
-	p := &session.PresetInput{Stack: st.Preset.Stack, PresetID: key, Macros: f.Macros, Catalog: f.Inputs.Catalog, Location: f.Location, Fallback: f.Fallback}
+	p := &replay.PresetInput{Stack: st.Preset.Stack, PresetID: key, Macros: f.Macros, Catalog: f.Inputs.Catalog, Location: f.Location, Fallback: f.Fallback}
 	return p, []string{"Preset " + key + " compiled as the library holds it now: the session records only which Preset was in force"}
 }
 
@@ -240,11 +241,11 @@ func updateOrigin(u capability.Update, keys map[string][2]string, native bool) t
 	return o
 }
 
-// LazyForge is a session.Forge that calls load (once) the first time a
+// LazyForge is a replay.Forge that calls load (once) the first time a
 // request needs it, so references that never need the library (saved
 // payload files, sessions pi-forge never wrote to) do not read it. A load
 // error fails every rewrite that needs it.
-func LazyForge(load func() (*Forge, error)) session.Forge {
+func LazyForge(load func() (*Forge, error)) replay.Forge {
 	return &lazyForge{load: load}
 }
 
@@ -256,7 +257,7 @@ type lazyForge struct {
 	touch touchMemo
 }
 
-func (l *lazyForge) Rewrite(s *session.Session, in session.ForgeInput) (*session.ForgeOutput, error) {
+func (l *lazyForge) Rewrite(s *session.Session, in replay.ForgeInput) (*replay.ForgeOutput, error) {
 	if in.Preset == nil && !l.touch.touchedByForge(s) {
 		return nil, nil // as Forge.Rewrite answers: pi-forge was not running
 	}

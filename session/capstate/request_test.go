@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // The demo's main session: Preset project:guarded-worker in force from the
@@ -37,20 +38,20 @@ func demoForge(t *testing.T, trusted bool, cat *catalog.Catalog) (*session.Sessi
 	return s, &Forge{Inputs: Inputs{Workspace: ws, Catalog: cat}, Location: time.UTC}
 }
 
-func rebuild(t *testing.T, s *session.Session, f *Forge, id string, cat *catalog.Catalog) *session.Request {
+func rebuild(t *testing.T, s *session.Session, f *Forge, id string, cat *catalog.Catalog) *replay.Request {
 	t.Helper()
 	i, ok := s.IndexOf(id)
 	if !ok {
 		t.Fatalf("no entry %s", id)
 	}
-	r, err := session.RequestWith(s, i, session.RequestOptions{Catalog: cat, Forge: f})
+	r, err := replay.RequestWith(s, i, replay.RequestOptions{Catalog: cat, Forge: f})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-func messageTexts(r *session.Request) []string {
+func messageTexts(r *replay.Request) []string {
 	mv, _ := r.Payload.Get("messages")
 	var out []string
 	for _, m := range mv.([]any) {
@@ -110,9 +111,9 @@ func TestForgeRebuildsWhatPiForgeSent(t *testing.T) {
 		t.Errorf("first request of the turn: %q", ft)
 	}
 	d := turndiff.DiffTurns(&first.Turn.Turn, &r.Turn.Turn)
-	a := &session.Resolved{Session: s, Request: first, Index: first.Entry, Turn: first.Turn}
-	b := &session.Resolved{Session: s, Request: r, Index: r.Entry, Turn: r.Turn}
-	if c := session.ExplainDiff(a, b, &d); c == nil || c.Kind != turndiff.CauseCapability || c.CapabilityID != "project:write-access" {
+	a := &replay.Resolved{Session: s, Request: first, Index: first.Entry, Turn: first.Turn}
+	b := &replay.Resolved{Session: s, Request: r, Index: r.Entry, Turn: r.Turn}
+	if c := replay.ExplainDiff(a, b, &d); c == nil || c.Kind != turndiff.CauseCapability || c.CapabilityID != "project:write-access" {
 		t.Errorf("cause %+v", c)
 	}
 }
@@ -176,7 +177,7 @@ func TestForgeLeavesPlainSessionsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := f.Rewrite(s, session.ForgeInput{Context: ctx, Messages: ctx.AgentMessages(), FirstOfTurn: true})
+	out, err := f.Rewrite(s, replay.ForgeInput{Context: ctx, Messages: ctx.AgentMessages(), FirstOfTurn: true})
 	if err != nil || out != nil {
 		t.Errorf("rewrite %+v, %v", out, err)
 	}
@@ -194,9 +195,9 @@ func TestForgeCompiledTurnCause(t *testing.T) {
 		t.Fatalf("compiled: first %v follow-up %v", first.MessagesCompiled, follow.MessagesCompiled)
 	}
 	d := turndiff.DiffTurns(&first.Turn.Turn, &follow.Turn.Turn)
-	a := &session.Resolved{Session: s, Request: first, Index: first.Entry, Turn: first.Turn}
-	b := &session.Resolved{Session: s, Request: follow, Index: follow.Entry, Turn: follow.Turn}
-	c := session.ExplainDiff(a, b, &d)
+	a := &replay.Resolved{Session: s, Request: first, Index: first.Entry, Turn: first.Turn}
+	b := &replay.Resolved{Session: s, Request: follow, Index: follow.Entry, Turn: follow.Turn}
+	c := replay.ExplainDiff(a, b, &d)
 	if !turndiff.BreaksCache(&d, &first.Turn.Turn) || c == nil || c.Kind != turndiff.CausePreset || c.PresetID != "project:guarded-worker" || c.EntryID != "d49fd546" {
 		t.Errorf("cause %+v", c)
 	}
@@ -217,7 +218,7 @@ func TestForgeNeedsARecordedSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := session.RequestWith(plain, plain.LeafIndex(), session.RequestOptions{Catalog: cat, Forge: f})
+	r, err := replay.RequestWith(plain, plain.LeafIndex(), replay.RequestOptions{Catalog: cat, Forge: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestLazyForgeLoadsTheLibraryOnlyForSessionsPiForgeWroteTo(t *testing.T) {
 		loads++
 		return nil, os.ErrPermission
 	})
-	req, err := session.RequestWith(plain, 0, session.RequestOptions{Forge: forge})
+	req, err := replay.RequestWith(plain, 0, replay.RequestOptions{Forge: forge})
 	if err != nil || req.Rewritten || loads != 0 {
 		t.Fatalf("a plain Pi session: err %v, rewritten %v, library loads %d", err, req != nil && req.Rewritten, loads)
 	}
@@ -251,7 +252,7 @@ func TestLazyForgeLoadsTheLibraryOnlyForSessionsPiForgeWroteTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := session.RequestWith(touched, touched.LeafIndex(), session.RequestOptions{Forge: forge}); err == nil || loads != 1 {
+	if _, err := replay.RequestWith(touched, touched.LeafIndex(), replay.RequestOptions{Forge: forge}); err == nil || loads != 1 {
 		t.Fatalf("a session pi-forge wrote to needs the library: err %v, loads %d", err, loads)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // ErrNoEntry reports an entry index outside the session.
@@ -101,7 +102,7 @@ type branch struct {
 	lastAssistant int
 	// preset is the latest Preset selection entry's choice (unrecorded
 	// when the branch has none): ActivePresetAt without a second scan.
-	preset session.ActivePreset
+	preset replay.ActivePreset
 }
 
 // walk reads the branch ending at index: the history records and the
@@ -127,8 +128,8 @@ func walk(s *session.Session, index int) branch {
 			}
 		case session.TypeCustom, session.TypeCustomMessage:
 			ct, raw, ok := e.CustomPayload()
-			if ct == session.PresetStateType && ok && e.Type == session.TypeCustom {
-				b.preset = session.DecodePresetState(raw)
+			if ct == replay.PresetStateType && ok && e.Type == session.TypeCustom {
+				b.preset = replay.DecodePresetState(raw)
 				continue
 			}
 			if !capability.IsHistoryType(ct) {
@@ -151,7 +152,7 @@ func walk(s *session.Session, index int) branch {
 // branch shows: Pi 1.6.0's built-ins, pi-forge's control tool, every tool
 // the branch ever declared, and the stored baseline's names. A tool that
 // was registered but never selected is not visible in a session file.
-func registeredTools(decl session.ToolDeclarations, stored *capability.ToolsSnapshot) []string {
+func registeredTools(decl replay.ToolDeclarations, stored *capability.ToolsSnapshot) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(names ...string) {
@@ -177,7 +178,7 @@ func registeredTools(decl session.ToolDeclarations, stored *capability.ToolsSnap
 // toolHost builds what Pi knows about tools at the entry: the selection is
 // the later of the declarations in force and the stored baseline's last
 // applied set; unknown when the branch records neither.
-func toolHost(decl session.ToolDeclarations, h *capability.History, records []capability.Record) capability.ToolHost {
+func toolHost(decl replay.ToolDeclarations, h *capability.History, records []capability.Record) capability.ToolHost {
 	host := capability.ToolHost{Registered: registeredTools(decl, h.Tools)}
 	storedAt := -1
 	if h.Tools != nil && h.ToolsRecord >= 0 {
@@ -220,7 +221,7 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 		}
 		return st, nil
 	}
-	decl := s.ToolsAt(index)
+	decl := replay.ToolsAt(s, index)
 	st.Tools = toolHost(decl, h, b.records)
 	rt, herr := capability.NewRuntime(in.Workspace, capability.SessionInput{Records: b.records, PresetState: st.StoredPreset, Tools: st.Tools, History: h}, opts)
 	if herr != nil { // ReadHistory already succeeded on the same records
@@ -237,8 +238,8 @@ func At(s *session.Session, index int, in Inputs, opts capability.Options) (*Sta
 
 // storedPreset turns the branch's recorded selection into the runtime's
 // input: nil when nothing is recorded, "none" when disabled.
-func storedPreset(a session.ActivePreset) *string {
-	if a.Choice == session.PresetUnrecorded {
+func storedPreset(a replay.ActivePreset) *string {
+	if a.Choice == replay.PresetUnrecorded {
 		return nil
 	}
 	v := a.String()
@@ -298,5 +299,5 @@ func delivery(s *session.Session, h *capability.History, b branch, m Model, trus
 // Declared lists the tools the session declares (for pickers): the tool
 // names ever declared on the branch ending at index, in first-seen order.
 func Declared(s *session.Session, index int) []string {
-	return slices.Clone(s.ToolsAt(index).Ever)
+	return slices.Clone(replay.ToolsAt(s, index).Ever)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/internal/fixtures"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 func TestStateAlongABranch(t *testing.T) {
@@ -195,7 +196,7 @@ func TestPresetSwitchPlan(t *testing.T) {
 }
 
 // The Preset selection capstate reads during its one walk is the one
-// session.ActivePresetAt finds, at every entry of a session with branches,
+// replay.ActivePresetAt finds, at every entry of a session with branches,
 // a custom_message of the same type (not a selection), an "off" and a
 // malformed selection.
 func TestStoredPresetIsActivePresetAt(t *testing.T) {
@@ -219,7 +220,7 @@ func TestStoredPresetIsActivePresetAt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := storedPreset(session.ActivePresetAt(s, i))
+		want := storedPreset(replay.ActivePresetAt(s, i))
 		got := st.StoredPreset
 		if (got == nil) != (want == nil) || (got != nil && *got != *want) {
 			t.Errorf("entry %s: stored preset %v, ActivePresetAt %v", s.Entries[i].ID, deref(got), deref(want))

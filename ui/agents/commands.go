@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // Messages of the panel's commands.
@@ -25,7 +26,7 @@ type (
 		err  error
 		// stamps are the files to poll for changes; at is when the
 		// tree was read.
-		stamps []fileStamp
+		stamps []common.FileStamp
 		at     time.Time
 	}
 	// activityMsg carries an agent's recent activity.

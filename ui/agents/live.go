@@ -49,29 +49,6 @@ type (
 	clockMsg struct{}
 )
 
-// fileStamp is what a file looked like when the tree was read from it.
-type fileStamp struct {
-	path   string
-	exists bool
-	size   int64
-	mod    time.Time
-}
-
-// stampOf stats path now.
-func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{path: path}
-	}
-	return fileStamp{path: path, exists: true, size: fi.Size(), mod: fi.ModTime()}
-}
-
-// same reports whether the file still looks as stamped.
-func (s fileStamp) same() bool {
-	now := stampOf(s.path)
-	return now.exists == s.exists && now.size == s.size && now.mod.Equal(s.mod)
-}
-
 // controlStamps stamps, before a tree is read, what decides its shape: the
 // root's <rootId>.subagents directory (created with the first tree) and,
 // for every tree in it, the directory, state.json (rewritten at every
@@ -79,27 +56,27 @@ func (s fileStamp) same() bool {
 // agent's file). The root session itself is not polled: it grows with
 // every message of the root agent, and reading it again each time would
 // cost more than the dashboard is worth.
-func controlStamps(rootFile string) []fileStamp {
+func controlStamps(rootFile string) []common.FileStamp {
 	h, err := session.OpenHeader(rootFile)
 	if err != nil {
 		return nil
 	}
 	trees := filepath.Join(filepath.Dir(rootFile), h.ID+".subagents")
-	out := []fileStamp{stampOf(trees)}
+	out := []common.FileStamp{common.StampOf(trees)}
 	dirs, _ := os.ReadDir(trees)
 	for _, d := range dirs {
 		dir := filepath.Join(trees, d.Name())
-		out = append(out, stampOf(dir), stampOf(filepath.Join(dir, "state.json")), stampOf(filepath.Join(dir, "sessions")))
+		out = append(out, common.StampOf(dir), common.StampOf(filepath.Join(dir, "state.json")), common.StampOf(filepath.Join(dir, "sessions")))
 	}
 	return out
 }
 
 // sidecarStamps stamps the telemetry sidecars before Summaries reads them.
-func sidecarStamps(t *subagent.Tree) []fileStamp {
-	var out []fileStamp
+func sidecarStamps(t *subagent.Tree) []common.FileStamp {
+	var out []common.FileStamp
 	for _, a := range t.Agents {
 		if a.File != "" {
-			out = append(out, stampOf(a.File+subagent.TelemetrySuffix))
+			out = append(out, common.StampOf(a.File+subagent.TelemetrySuffix))
 		}
 	}
 	return out
@@ -107,25 +84,25 @@ func sidecarStamps(t *subagent.Tree) []fileStamp {
 
 // sessionStamps are the agents' session files as their digests saw them
 // (the stat taken when each was opened, so growth during a read shows).
-func sessionStamps(t *subagent.Tree) []fileStamp {
-	var out []fileStamp
+func sessionStamps(t *subagent.Tree) []common.FileStamp {
+	var out []common.FileStamp
 	for _, a := range t.Agents {
 		switch {
 		case a.File == "":
 		case a.Summary != nil:
-			out = append(out, fileStamp{path: a.File, exists: true, size: a.Summary.Size, mod: a.Summary.ModTime})
+			out = append(out, common.FileStamp{Path: a.File, Exists: true, Size: a.Summary.Size, ModTime: a.Summary.ModTime})
 		default:
-			out = append(out, stampOf(a.File))
+			out = append(out, common.StampOf(a.File))
 		}
 	}
 	return out
 }
 
 // pollCmd checks the stamps in a command.
-func pollCmd(gen int, stamps []fileStamp, once bool) tea.Cmd {
+func pollCmd(gen int, stamps []common.FileStamp, once bool) tea.Cmd {
 	return func() tea.Msg {
 		for _, s := range stamps {
-			if !s.same() {
+			if !s.Same() {
 				return pollResultMsg{gen: gen, changed: true, once: once}
 			}
 		}

@@ -99,7 +99,7 @@ type Model struct {
 
 	// stamps are the files the loaded tree was read from, polled for
 	// changes (live.go).
-	stamps []fileStamp
+	stamps []common.FileStamp
 	// listRuntime holds each agent's run time as the list first showed it:
 	// README §25.10 keeps the list's run time fixed until the panel is
 	// opened again (here: another root session or r), while the detail's

@@ -3,7 +3,6 @@ package capabilities
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +12,8 @@ import (
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // Messages produced by the panel's commands. Every one carries the
@@ -58,7 +59,7 @@ type (
 		op    capstate.Operation
 		plan  *capstate.Plan
 		res   capability.Result
-		wrote fileStamp
+		wrote common.FileStamp
 		err   error
 	}
 	savedMsg struct {
@@ -127,33 +128,18 @@ func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, 
 		st, err := capstate.At(s, index, inputsFor(lib, svc), capstate.DefaultOptions(nil))
 		msg := stateMsg{gen: gen, file: file, entryID: entryID, st: st, err: err}
 		if err == nil && index >= 0 {
-			msg.declared = s.ToolsAt(index).Ever
+			msg.declared = replay.ToolsAt(s, index).Ever
 		}
 		return msg
 	}
 }
 
-// fileStamp is a file's size and modification time: the panel remembers
-// the stamp its own last append left, so a file that looks recently
-// modified only because of that append is not taken for a live one.
-type fileStamp struct {
-	file  string
-	size  int64
-	mtime time.Time
-}
-
-func stampOf(file string) (fileStamp, bool) {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return fileStamp{}, false
-	}
-	return fileStamp{file: file, size: fi.Size(), mtime: fi.ModTime()}, true
-}
-
-// ownWrite reports whether the file is exactly as our last append left it.
-func ownWrite(file string, last fileStamp) bool {
-	st, ok := stampOf(file)
-	return ok && last.file == file && st.size == last.size && st.mtime.Equal(last.mtime)
+// ownWrite reports whether the file is exactly as our last append left
+// it: the panel remembers the stamp its own last append left, so a file
+// that looks recently modified only because of that append is not taken
+// for a live one.
+func ownWrite(file string, last common.FileStamp) bool {
+	return last.Exists && last.Path == file && last.Same()
 }
 
 // planCmd plans an operation on the loaded session (its guard is what the
@@ -161,7 +147,7 @@ func ownWrite(file string, last fileStamp) bool {
 // belong to the workbench's project (ws: trust, Presets and capabilities
 // come from there), its leaf must have a usable id, and no Pi may run in
 // the project nor the file look live.
-func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, svc *services.Services, now func() time.Time, newID func() string, last fileStamp) tea.Cmd {
+func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, svc *services.Services, now func() time.Time, newID func() string, last common.FileStamp) tea.Cmd {
 	ws := svc.Workspace()
 	return func() tea.Msg {
 		msg := planMsg{op: op}
@@ -181,8 +167,8 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 			e := &session.PiRunningError{Project: ws.Cwd, Processes: procs}
 			msg.live = append(msg.live, e.Error()+". Close Pi and try again; the CLI's --force overrides this check.")
 		}
-		if st, ok := stampOf(file); ok && !ownWrite(file, last) {
-			if why := session.LiveReason(st.mtime, now(), session.DefaultLiveWindow); why != "" {
+		if st := common.StampOf(file); st.Exists && !ownWrite(file, last) {
+			if why := session.LiveReason(st.ModTime, now(), session.DefaultLiveWindow); why != "" {
 				msg.live = append(msg.live, fmt.Sprintf("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
 					why, session.DefaultLiveWindow))
 			}
@@ -202,12 +188,12 @@ func foreignProject(project, cwd string) string {
 // workbench's project. A file last written by this panel's own append is
 // not live (RecentWriteIsOwn); a running Pi and any change since the file
 // was read are still refused.
-func applyCmd(file string, p *capstate.Plan, project string, now func() time.Time, last fileStamp) tea.Cmd {
+func applyCmd(file string, p *capstate.Plan, project string, now func() time.Time, last common.FileStamp) tea.Cmd {
 	return func() tea.Msg {
 		_, err := session.Append(file, p.Guard, p.Entries(), session.AppendOptions{Now: now, RecentWriteIsOwn: ownWrite(file, last), Project: project})
-		var wrote fileStamp
+		var wrote common.FileStamp
 		if err == nil {
-			wrote, _ = stampOf(file)
+			wrote = common.StampOf(file)
 		}
 		switch {
 		case errors.Is(err, session.ErrConflict):

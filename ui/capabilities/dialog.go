@@ -279,7 +279,7 @@ func bindingChoices(v *sessionView) ([]choice, string) {
 		if b.ModelCallable {
 			who = "model-callable"
 		}
-		out = append(out, choice{id: b.ID, label: b.ID + " — " + b.Ref.String() + " · " + who + "  " + strings.TrimSpace(toolPatchText(b.Capability.Tools))})
+		out = append(out, choice{id: b.ID, label: b.ID + " — " + b.Ref.String() + " · " + who + "  " + strings.TrimSpace(b.Capability.Tools.String())})
 	}
 	if len(out) == 0 {
 		return nil, piForgeSays("No capability bindings in active preset.")

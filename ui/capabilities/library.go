@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
@@ -54,22 +53,10 @@ func buildRows(lib *resources.Library) []libRow {
 		by := bound[c.Key()]
 		sort.Strings(by)
 		rows = append(rows, libRow{key: c.Key(), scope: c.Scope, id: c.ID, name: c.Capability.DisplayName(),
-			tools: toolPatchText(c.Capability.Tools), errors: errs, warnings: warns,
+			tools: c.Capability.Tools.String(), errors: errs, warnings: warns,
 			boundBy: strings.Join(by, ", "), bound: len(by)})
 	}
 	return rows
-}
-
-// toolPatchText is "+a +b -c", or "" for no tool change.
-func toolPatchText(p capability.ToolPatch) string {
-	var parts []string
-	for _, t := range p.Add {
-		parts = append(parts, "+"+t)
-	}
-	for _, t := range p.Remove {
-		parts = append(parts, "-"+t)
-	}
-	return strings.Join(parts, " ")
 }
 
 // renderLibRow draws one library row: scope badge, id, name, tool patch,
@@ -166,7 +153,7 @@ func detailLines(c *resources.Capability, boundBy, path string, st *themes.Style
 		rev = rev[:12] + "…"
 	}
 	lines = append(lines, label("revision", rev))
-	tools := toolPatchText(cp.Tools)
+	tools := cp.Tools.String()
 	if tools == "" {
 		tools = "no tool changes"
 	}

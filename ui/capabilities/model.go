@@ -79,7 +79,7 @@ type Model struct {
 	// entry is computed (common.Debounce).
 	following common.Debounce
 	// lastWrite is the stamp this panel's last append left.
-	lastWrite fileStamp
+	lastWrite common.FileStamp
 
 	edit   *editor
 	dialog *dialog

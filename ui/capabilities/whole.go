@@ -76,7 +76,7 @@ func capabilityText(c *resources.Capability, boundBy string) string {
 	}
 	line("file", c.Path)
 	line("revision", c.SourceRevision)
-	tools := toolPatchText(cp.Tools)
+	tools := cp.Tools.String()
 	if tools == "" {
 		tools = "no tool changes"
 	}
@@ -109,7 +109,7 @@ func snapshotText(a capability.Active) string {
 		b.WriteString(*s.Name + " · ")
 	}
 	b.WriteString(s.Fingerprint + "\n")
-	if tools := toolPatchText(s.Tools); tools != "" {
+	if tools := s.Tools.String(); tools != "" {
 		b.WriteString("tools " + tools + "\n")
 	}
 	b.WriteString("\n" + s.Content)

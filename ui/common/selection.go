@@ -39,7 +39,7 @@ type Selection struct {
 	// ("scope:id"; "" until they choose one).
 	PresetID string
 	// ActivePreset is the Preset selection the session's branch records at
-	// the entry (session.ActivePresetAt: "scope:id", "none", or "" when
+	// the entry (replay.ActivePresetAt: "scope:id", "none", or "" when
 	// nothing is recorded).
 	ActivePreset string
 	// FreshBranch is true when the branch up to the entry holds only what

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
@@ -68,21 +69,21 @@ func (e env) payloadDir() string {
 // from the library or a file, Pi's defaults when a session records no
 // system prompt, pi-forge's rewrite of session requests), opening
 // sessions through the panel's cache.
-func (e env) resolver() *session.Resolver {
+func (e env) resolver() *replay.Resolver {
 	return e.svc.Resolver(services.ResolverOptions{Open: e.cache.open})
 }
 
 // requestOptions rebuild session requests as pi-forge sent them, against
 // the workspace's library (asked for when a request first needs it): the
 // same options the Session panel's Context view and copy keys use.
-func (e env) requestOptions() session.RequestOptions { return sentrequest.Options(e.svc) }
+func (e env) requestOptions() replay.RequestOptions { return sentrequest.Options(e.svc) }
 
 // comparison is one computed diff of two references.
 type comparison struct {
 	refs [2]string
 	// sides are the resolved references (sides[0] nil when A is empty:
 	// every block of B is then added).
-	sides  [2]*session.Resolved
+	sides  [2]*replay.Resolved
 	labels [2]string
 	diff   turndiff.Diff
 	view   diffview.Diff
@@ -116,7 +117,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 			c.labels[i] = "(none: every block of B counts as added)"
 			continue
 		}
-		ref, err := session.ParseRef(r)
+		ref, err := replay.ParseRef(r)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +137,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	}
 	c.diff = turndiff.DiffTurns(prev, &c.sides[1].Turn.Turn)
 	if c.sides[0] != nil {
-		c.cause = session.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
+		c.cause = replay.ExplainDiff(c.sides[0], c.sides[1], &c.diff)
 	}
 	c.view = requestdiff.FromTurnDiff(&c.diff)
 	var beforeAnn *turndiff.Annotated
@@ -145,7 +146,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	}
 	requestdiff.Annotate(&c.view, &c.diff, beforeAnn, &c.sides[1].Turn)
 	if b := c.sides[1]; b.Request != nil && b.Request.Usage != nil {
-		rep := session.CacheReportAt(b.Session, b.Index)
+		rep := replay.CacheReportAt(b.Session, b.Index)
 		for i := range rep.Uses {
 			if rep.Uses[i].Index == b.Index {
 				c.usage = &rep.Uses[i]
@@ -190,9 +191,9 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 		if idx < 0 {
 			return refs, "the selected session has no entries", nil
 		}
-		refs[1] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
-		if prev := session.PreviousRequest(s, idx); prev >= 0 {
-			refs[0] = session.Ref{Kind: session.RefSession, Path: sel.SessionFile, Entry: s.Entries[prev].ID}.String()
+		refs[1] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
+		if prev := replay.PreviousRequest(s, idx); prev >= 0 {
+			refs[0] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[prev].ID}.String()
 		}
 		return refs, "", nil
 	}

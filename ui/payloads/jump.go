@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -49,7 +49,7 @@ func jumpTarget(c *comparison, row int) (target, bool) {
 		key = b.Before.Key
 	}
 	sessionOf := func() string {
-		for _, s := range []*session.Resolved{c.sides[1], c.sides[0]} {
+		for _, s := range []*replay.Resolved{c.sides[1], c.sides[0]} {
 			if s != nil && s.Session != nil {
 				return s.Session.Path
 			}

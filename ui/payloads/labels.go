@@ -7,10 +7,11 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // refLabel names a resolved reference in one line (sanitised).
-func refLabel(r *session.Resolved) string {
+func refLabel(r *replay.Resolved) string {
 	t := &r.Turn.Turn
 	size := fmt.Sprintf(" · %d blocks · ~%d tok", len(t.Blocks), t.ApproxTokens())
 	switch {
@@ -25,7 +26,7 @@ func refLabel(r *session.Resolved) string {
 			kind = "saved payload (not JSON)" // no truncation note: broken, not cut by pi-forge
 		}
 		return sanitize.Line(kind+" "+filepath.Base(r.File.Path)) + size
-	case r.Ref.Kind == session.RefPreset && r.Request != nil:
+	case r.Ref.Kind == replay.RefPreset && r.Request != nil:
 		return sanitize.Line("preset "+r.PresetID+" at "+r.Session.Entries[r.Index].ID) + size
 	case r.Request != nil:
 		e := &r.Session.Entries[r.Index]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -133,16 +134,16 @@ func pickerItems(e env, side int, sel common.Selection) ([]pickItem, error) {
 // when idx is not an assistant message.
 func sessionItems(s *session.Session, path string, idx int) []pickItem {
 	var out []pickItem
-	ref := func(id string) string { return session.Ref{Kind: session.RefSession, Path: path, Entry: id}.String() }
+	ref := func(id string) string { return replay.Ref{Kind: replay.RefSession, Path: path, Entry: id}.String() }
 	if e := &s.Entries[idx]; !(e.Type == session.TypeMessage && e.Role == session.RoleAssistant) {
 		out = append(out, pickItem{kind: pickNext, ref: ref(e.ID), label: "next request from " + sanitize.Clip(e.ID, 20)})
 	}
-	rep := session.CacheReportAt(s, idx)
+	rep := replay.CacheReportAt(s, idx)
 	uses := map[int]int{}
 	for k, u := range rep.Uses {
 		uses[u.Index] = k
 	}
-	reqs := session.RequestEntries(s, idx)
+	reqs := replay.RequestEntries(s, idx)
 	for k := len(reqs) - 1; k >= 0; k-- {
 		e := &s.Entries[reqs[k]]
 		when, _, _ := strings.Cut(strings.TrimSuffix(e.Timestamp, "Z"), ".") // to the second
@@ -167,7 +168,7 @@ func presetItems(e env, path, entryID string) []pickItem {
 	}
 	var out []pickItem
 	for _, p := range lib.Presets {
-		ref := session.Ref{Kind: session.RefPreset, Selector: p.Key(), Path: path, Entry: entryID}.String()
+		ref := replay.Ref{Kind: replay.RefPreset, Selector: p.Key(), Path: path, Entry: entryID}.String()
 		note := ""
 		if errs, _ := p.Counts(); errs > 0 {
 			note = fmt.Sprintf("%d error(s)", errs)

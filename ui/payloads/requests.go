@@ -11,7 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -68,7 +68,7 @@ type dropBatch struct {
 	file    string
 	uses    []turndiff.CacheUse
 	pending map[int]bool
-	opts    session.RequestOptions
+	opts    replay.RequestOptions
 }
 
 // predictBatch is how many drops one background command predicts.
@@ -109,10 +109,10 @@ func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, err
 	if idx < 0 {
 		return nil, "the session has no entries", dropBatch{}, nil
 	}
-	rep := session.CacheReportAt(s, idx)
+	rep := replay.CacheReportAt(s, idx)
 	opts := e.requestOptions()
-	preds := map[int]session.Prediction{}
-	for _, p := range session.PredictDrops(s, rep, opts, session.MaxPredictedDrops) {
+	preds := map[int]replay.Prediction{}
+	for _, p := range replay.PredictDrops(s, rep, opts, replay.MaxPredictedDrops) {
 		preds[p.Use.Index] = p
 	}
 	more := dropBatch{file: sel.SessionFile, uses: rep.Uses, opts: opts, pending: map[int]bool{}}
@@ -139,7 +139,7 @@ func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, err
 
 // requestRef is the session reference of a request's entry.
 func requestRef(file, entryID string) string {
-	return session.Ref{Kind: session.RefSession, Path: file, Entry: entryID}.String()
+	return replay.Ref{Kind: replay.RefSession, Path: file, Entry: entryID}.String()
 }
 
 // applyRequests shows the branch's requests, the cursor on the newest,
@@ -226,7 +226,7 @@ func predictCmd(e env, gen int, b dropBatch, ks []int) tea.Cmd {
 			}
 			return predictedMsg{gen: gen, ks: ks, texts: texts}
 		}
-		for _, p := range session.Predict(s, b.uses, ks, b.opts) {
+		for _, p := range replay.Predict(s, b.uses, ks, b.opts) {
 			texts[requestRef(b.file, p.Use.EntryID)] = predictionText(&p)
 		}
 		return predictedMsg{gen: gen, ks: ks, texts: texts}
@@ -249,7 +249,7 @@ func cacheFigures(u *turndiff.CacheUse) string {
 }
 
 // predictionText is what the diff predicts at a drop.
-func predictionText(p *session.Prediction) string {
+func predictionText(p *replay.Prediction) string {
 	switch {
 	case p.Err != nil:
 		return "not rebuilt: " + sanitize.Clip(p.Err.Error(), 60)

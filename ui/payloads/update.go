@@ -5,7 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -240,7 +240,7 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Open):
 			ref := p.input.Value()
-			if _, err := session.ParseRef(ref); err != nil {
+			if _, err := replay.ParseRef(ref); err != nil {
 				p.err = sanitize.Line(err.Error())
 				return nil
 			}

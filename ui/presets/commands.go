@@ -18,6 +18,7 @@ import (
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 )
 
@@ -83,7 +84,7 @@ type runContext struct {
 	// source says, for humans, where the runtime came from.
 	source string
 	// active is the session's Preset selection at the entry.
-	active session.ActivePreset
+	active replay.ActivePreset
 	// tools are the tools seen in the session (declared or called).
 	tools []string
 	// fresh is set when the runtime is not the session's: the preview
@@ -114,7 +115,7 @@ func loadContextCmd(svc *services.Services, file, entry string) tea.Cmd {
 	return func() tea.Msg { return contextMsg{ctx: loadRunContext(svc, file, entry, time.Now())} }
 }
 
-// loadRunContext builds the preview's run context with session.RunContextAt,
+// loadRunContext builds the preview's run context with replay.RunContextAt,
 // the same function the CLI's compile inputs use, and the workspace's
 // shared model catalog.
 func loadRunContext(svc *services.Services, file, entry string, now time.Time) *runContext {
@@ -130,10 +131,10 @@ func loadRunContext(svc *services.Services, file, entry string, now time.Time) *
 	}
 	cat, _ := svc.Catalog() // the root reports models.json problems
 	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
-	ctx, err := session.RunContextAt(s, index, cat, time.Local, defaults)
+	ctx, err := replay.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
 		rc.err = err
-		ctx, err = session.RunContextAt(nil, -1, nil, time.Local, defaults)
+		ctx, err = replay.RunContextAt(nil, -1, nil, time.Local, defaults)
 	}
 	if err != nil {
 		rc.err = errors.Join(rc.err, err)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
@@ -51,7 +52,7 @@ type conflictReadMsg struct {
 // readConflictCmd reads the Preset file again and diffs it with the draft.
 func readConflictCmd(key, path string, snap draft.Snapshot) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(path)
+		raw, err := regfile.Read(path, 0)
 		if errors.Is(err, os.ErrNotExist) {
 			return conflictReadMsg{key: key, gone: true, diff: diffview.NewLineDiff("", string(resources.PresetTreeBytes(snap.Tree)))}
 		}

@@ -23,7 +23,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
@@ -68,7 +68,7 @@ type Model struct {
 	profForm   forms.Form
 	profFocus  bool
 	profRaw    bool
-	profStatus *session.ProfileStatus
+	profStatus *replay.ProfileStatus
 
 	// open is the loaded Preset the draft came from (nil = none open).
 	open     *resources.Preset
@@ -479,7 +479,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 // like a selector (project first); a Preset with errors still counts.
 func (m *Model) resolveActive() {
 	m.active = nil
-	if m.rc != nil && m.lib != nil && m.rc.active.Choice == session.PresetSelected {
+	if m.rc != nil && m.lib != nil && m.rc.active.Choice == replay.PresetSelected {
 		if p, err := m.lib.ResolvePreset(m.rc.active.Selector); p != nil && (err == nil || errors.Is(err, resources.ErrUnusable)) {
 			m.active = p
 		}
@@ -576,5 +576,5 @@ func (m *Model) schedulePreview() tea.Cmd {
 
 // presetsOff reports whether the session switched Presets off.
 func (m *Model) presetsOff() bool {
-	return m.rc != nil && m.rc.active.Choice == session.PresetDisabled
+	return m.rc != nil && m.rc.active.Choice == replay.PresetDisabled
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
 
@@ -102,7 +102,7 @@ func (m *Model) autoTarget() *resources.Preset {
 	switch {
 	case m.lib == nil || !m.com.Workspace.Trust.Trusted:
 		return nil
-	case m.rc != nil && m.rc.active.Choice != session.PresetUnrecorded:
+	case m.rc != nil && m.rc.active.Choice != replay.PresetUnrecorded:
 		return nil // switched off, or a selection the library does not hold
 	case m.rc == nil && sel.ActivePreset != "":
 		return nil // recorded: resolved once the run context is read

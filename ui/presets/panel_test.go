@@ -8,15 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/ui/uitest"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
@@ -347,7 +346,7 @@ func TestActivePresetReplacesAnUntouchedAutoPick(t *testing.T) {
 	hs.m.autoOpened = true
 	hs.m.presets.SetCursor(0)
 	// The session says beta is active at its entry.
-	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: session.ActivePreset{Choice: session.PresetSelected, Selector: "project:beta"}, source: "test"}})
+	_, cmd := hs.m.Update(contextMsg{ctx: &runContext{active: replay.ActivePreset{Choice: replay.PresetSelected, Selector: "project:beta"}, source: "test"}})
 	hs.Run(cmd)
 	if hs.m.open.Key() != "project:beta" {
 		t.Fatalf("the active preset should replace the auto-pick, open %s", hs.m.open.Key())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
 
@@ -22,7 +23,7 @@ import (
 // the bytes the draft would be saved as.
 func readProfileConflictCmd(key, path string, draftBytes []byte) tea.Cmd {
 	return func() tea.Msg {
-		raw, err := os.ReadFile(path)
+		raw, err := regfile.Read(path, 0)
 		if errors.Is(err, os.ErrNotExist) {
 			return conflictReadMsg{key: key, gone: true, profile: true, diff: diffview.NewLineDiff("", string(draftBytes))}
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/presets/draft"
 	"github.com/forgebench/forgebench/ui/presets/forms"
 )
@@ -59,7 +59,7 @@ type (
 	// profileStatusMsg carries the profile status of the selected entry.
 	profileStatusMsg struct {
 		file, entry string
-		status      *session.ProfileStatus
+		status      *replay.ProfileStatus
 	}
 	// profileEditedMsg carries the text $EDITOR returned for a profile.
 	profileEditedMsg struct {
@@ -457,13 +457,13 @@ func loadProfileStatusCmd(lib *resources.Library, file, entry string) tea.Cmd {
 		if err != nil {
 			return profileStatusMsg{file: file, entry: entry}
 		}
-		st := session.ProfileStatusAt(s, index, lib.ProfileCatalog(), libraryLookup(lib))
+		st := replay.ProfileStatusAt(s, index, lib.ProfileCatalog(), libraryLookup(lib))
 		return profileStatusMsg{file: file, entry: entry, status: &st}
 	}
 }
 
 // libraryLookup resolves Preset selectors in the library for the status.
-func libraryLookup(lib *resources.Library) session.PresetLookup {
+func libraryLookup(lib *resources.Library) replay.PresetLookup {
 	return func(selector string) (string, *preset.ResourcePolicy, bool) {
 		p, err := lib.ResolvePreset(selector)
 		if p == nil || (err != nil && !errors.Is(err, resources.ErrUnusable)) {

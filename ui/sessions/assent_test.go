@@ -20,6 +20,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -106,16 +107,16 @@ func newDemoHarness(t testing.TB, w, h int, styles themes.Styles, entry string) 
 // payloadShow is what `payload show session:FILE#ENTRY` and the Payloads
 // panel resolve: the request rebuilt through pi-forge's rewrite against
 // the workspace's library.
-func payloadShow(t *testing.T, ws resources.Workspace, file, entry string) *session.Request {
+func payloadShow(t *testing.T, ws resources.Workspace, file, entry string) *replay.Request {
 	t.Helper()
 	lib, err := resources.LoadLibrary(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat, _ := catalog.Shared(ws.AgentDir)
-	rv := &session.Resolver{Catalog: cat, Location: time.Local, Forge: &capstate.Forge{
+	rv := &replay.Resolver{Catalog: cat, Location: time.Local, Forge: &capstate.Forge{
 		Inputs: capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, Location: time.Local}}
-	r, err := rv.Resolve(session.Ref{Kind: session.RefSession, Raw: "session:" + file + "#" + entry, Path: file, Entry: entry})
+	r, err := rv.Resolve(replay.Ref{Kind: replay.RefSession, Raw: "session:" + file + "#" + entry, Path: file, Entry: entry})
 	if err != nil {
 		t.Fatal(err)
 	}

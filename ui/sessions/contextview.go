@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
@@ -35,7 +36,7 @@ type contextMessage struct {
 
 // contextSide is one rebuilt request as the view shows and copies it.
 type contextSide struct {
-	// payload is the request (session.Request.Payload), copied as JSON.
+	// payload is the request (replay.Request.Payload), copied as JSON.
 	payload       *jsonv.Object
 	model         string
 	thinkingLevel string
@@ -77,7 +78,7 @@ func (r *contextResult) side(pi bool) *contextSide {
 
 // newContextSide reduces a rebuilt request to what the view draws; every
 // text from the session is sanitised here, in the command.
-func newContextSide(q *session.Request) *contextSide {
+func newContextSide(q *replay.Request) *contextSide {
 	c := &contextSide{payload: q.Payload, thinkingLevel: sanitize.Fold(q.ThinkingLevel)}
 	if q.Provider != "" || q.Model != "" {
 		c.model = sanitize.Fold(q.Provider + "/" + q.Model)

@@ -1,9 +1,12 @@
 package sessions
 
-import "github.com/forgebench/forgebench/session"
+import (
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
+)
 
 // presetMemo answers, for the open session, which Preset selection the
-// branch records at an entry (session.ActivePresetAt) without walking the
+// branch records at an entry (replay.ActivePresetAt) without walking the
 // branch on every cursor move: that walk cost ~10 ms a key on a 180,000
 // entry session (issue 21's budget is 2 ms of Update a key). For every
 // entry it remembers the newest pi-forge Preset-state entry on its branch,
@@ -22,11 +25,11 @@ type presetMemo struct {
 
 const presetUnknown = -2
 
-// activeAt is session.ActivePresetAt(ls.sess, idx), remembered.
-func (p *presetMemo) activeAt(ls *loadedSession, idx int) session.ActivePreset {
+// activeAt is replay.ActivePresetAt(ls.sess, idx), remembered.
+func (p *presetMemo) activeAt(ls *loadedSession, idx int) replay.ActivePreset {
 	n := len(ls.sess.Entries)
 	if idx < 0 || idx >= n || ls.tree == nil || len(ls.tree.Parent) != n {
-		return session.ActivePresetAt(ls.sess, idx)
+		return replay.ActivePresetAt(ls.sess, idx)
 	}
 	if p.ls != ls {
 		p.ls, p.at = ls, make([]int32, n)
@@ -54,17 +57,17 @@ func (p *presetMemo) activeAt(ls *loadedSession, idx int) session.ActivePreset {
 	if found >= 0 {
 		p.at[found] = found
 		_, data, _ := ls.sess.Entries[found].CustomPayload()
-		return session.DecodePresetState(data)
+		return replay.DecodePresetState(data)
 	}
-	return session.ActivePreset{}
+	return replay.ActivePreset{}
 }
 
 // isPresetState reports whether e is pi-forge's record of the Preset
-// selection (a custom entry of session.PresetStateType).
+// selection (a custom entry of replay.PresetStateType).
 func isPresetState(e *session.Entry) bool {
 	if e.Type != session.TypeCustom {
 		return false
 	}
 	customType, _, ok := e.CustomPayload()
-	return ok && customType == session.PresetStateType
+	return ok && customType == replay.PresetStateType
 }

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/replay"
 )
 
 // The remembered Preset selection of every entry is what
-// session.ActivePresetAt says, in whatever order the cursor asks: on
+// replay.ActivePresetAt says, in whatever order the cursor asks: on
 // branches with several selections, on an abandoned branch, and on the
 // hostile corpus's cycles and duplicate ids.
 func TestPresetMemoAgreesWithActivePresetAt(t *testing.T) {
@@ -48,7 +49,7 @@ func TestPresetMemoAgreesWithActivePresetAt(t *testing.T) {
 		var memo presetMemo
 		order := rng.Perm(len(s.Entries))
 		for _, idx := range order {
-			if got, want := memo.activeAt(ls, idx), session.ActivePresetAt(s, idx); got != want {
+			if got, want := memo.activeAt(ls, idx), replay.ActivePresetAt(s, idx); got != want {
 				t.Fatalf("%s, entry %d (%s): remembered %+v, ActivePresetAt %+v", file, idx, s.Entries[idx].ID, got, want)
 			}
 		}

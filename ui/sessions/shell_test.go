@@ -67,7 +67,7 @@ func lastSelection(t *testing.T, hs *harness) common.Selection {
 
 // The header lost the Preset and the selection moved only on enter: now
 // every cursor move announces the entry, with the Preset selection the
-// branch records there (session.ActivePresetAt).
+// branch records there (replay.ActivePresetAt).
 func TestSelectionTravelsWithTheCursorAndCarriesTheActivePreset(t *testing.T) {
 	hs, p := openGuarded(t, 160, 48)
 	sel := lastSelection(t, hs)

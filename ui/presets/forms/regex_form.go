@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 )
@@ -84,7 +85,7 @@ func compileStatus(pattern, flags string) diagLine {
 	if pattern == "" {
 		return diagLine{string(preset.LevelError), "pattern is empty"}
 	}
-	if _, err := preset.CompileJS(pattern, flags); err != nil {
+	if _, err := jsregex.Compile(pattern, flags); err != nil {
 		return diagLine{string(preset.LevelError), err.Error()}
 	}
 	return diagLine{"ok", "compiles as /" + pattern + "/" + flags}

@@ -1,0 +1,189 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/themes"
+)
+
+// maxSuggestions bounds the names one "did you mean" offers.
+const maxSuggestions = 5
+
+// ThemeNames are the valid themes of the settings file and of --theme, in
+// the order they are listed.
+func ThemeNames() []string {
+	return []string{string(themes.Auto), string(themes.Dark), string(themes.Light)}
+}
+
+// ParseTheme reads a theme name. An unknown one (the empty string
+// included: it means "not set" and is never written) is an error that
+// suggests the nearest themes and lists them all.
+func ParseTheme(name string) (themes.Mode, error) {
+	for _, t := range ThemeNames() {
+		if name == t {
+			return themes.Mode(name), nil
+		}
+	}
+	return "", fmt.Errorf("unknown theme %s%s (themes: %s)", keymap.Quote(name), didYouMean(name, ThemeNames()), strings.Join(ThemeNames(), ", "))
+}
+
+// didYouMean is ": did you mean "a", "b"?" for the names nearest to bad,
+// or "" when none is near.
+func didYouMean(bad string, names []string) string {
+	near := nearest(bad, names)
+	if len(near) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(near))
+	for i, n := range near {
+		quoted[i] = keymap.Quote(n)
+	}
+	return ": did you mean " + strings.Join(quoted, ", ") + "?"
+}
+
+// nearest returns at most maxSuggestions of names that bad was probably
+// meant to be, the likeliest first. Two libraries, for two kinds of
+// mistake:
+//
+//   - a typo (a letter left out, added or changed, two swapped; any case):
+//     the Levenshtein distance (agnivade/levenshtein) within a fifth of the
+//     name's length, at least 2, closest first; when bad's group (the part
+//     before the dot) is none of the names' groups, then the names whose
+//     part after the dot is within 1 of bad's, so "save" finds
+//     "presets.save";
+//   - an abbreviation or a name cut short ("pr.sv", "sesion.tree"): bad's
+//     letters in order in the name, as the `:` palette matches
+//     (sahilm/fuzzy, best score first).
+func nearest(bad string, names []string) []string {
+	folded := strings.ToLower(bad)
+	limit := max(2, len([]rune(folded))/5)
+	lower := lowered(names)
+	knownGroup := false
+	for _, n := range lower {
+		if g, _, ok := strings.Cut(n, "."); ok && strings.HasPrefix(folded, g+".") {
+			knownGroup = true
+			break
+		}
+	}
+	type scored struct {
+		name string
+		rank int
+	}
+	var close []scored
+	for i, n := range lower {
+		d := levenshtein.ComputeDistance(folded, n)
+		if d > limit {
+			if knownGroup {
+				continue
+			}
+			seg := levenshtein.ComputeDistance(lastSegment(folded), lastSegment(n))
+			if seg > 1 {
+				continue
+			}
+			d = limit + 1 + seg // after every whole-name match
+		}
+		close = append(close, scored{names[i], d})
+	}
+	sort.Slice(close, func(i, j int) bool {
+		if close[i].rank != close[j].rank {
+			return close[i].rank < close[j].rank
+		}
+		return close[i].name < close[j].name
+	})
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range close {
+		if len(out) == maxSuggestions {
+			return out
+		}
+		out, seen[c.name] = append(out, c.name), true
+	}
+	if folded == "" {
+		return out
+	}
+	for _, m := range fuzzy.Find(folded, lower) {
+		if len(out) == maxSuggestions {
+			break
+		}
+		if n := names[m.Index]; !seen[n] {
+			out, seen[n] = append(out, n), true
+		}
+	}
+	return out
+}
+
+// lastSegment is the part of a binding name after its group's dot.
+func lastSegment(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
+
+func lowered(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.ToLower(n)
+	}
+	return out
+}
+
+// unknownNamesError says, one line per unknown name, which names the user
+// probably meant, or that none is near and then what the names look like
+// (shape). kind is "binding name" or "setting"; known are the valid
+// names; listing follows every line.
+func unknownNamesError(kind string, unknown, known []string, shape, listing string) error {
+	sort.Strings(unknown)
+	lines := make([]string, len(unknown))
+	for i, bad := range unknown {
+		hint := didYouMean(bad, known)
+		if hint == "" {
+			hint = ": it did not match any " + kind + shape
+		}
+		lines[i] = keymap.Quote(bad) + hint + listing
+	}
+	if len(lines) == 1 {
+		return fmt.Errorf("unknown %s %s", kind, lines[0])
+	}
+	return fmt.Errorf("unknown %ss:\n  %s", kind, strings.Join(lines, "\n  "))
+}
+
+// bindingNameShape describes the binding names of set for an error that
+// has nothing nearer to offer: a few global names and every group.
+func bindingNameShape(named []string) string {
+	groups := map[string]bool{}
+	var globals []string
+	for _, n := range named {
+		if i := strings.IndexByte(n, '.'); i >= 0 {
+			groups[n[:i]] = true
+		} else {
+			globals = append(globals, n)
+		}
+	}
+	var examples []string
+	for _, g := range []string{"quit", "help"} { // the ones every user knows, when they exist
+		if contains(globals, g) {
+			examples = append(examples, keymap.Quote(g))
+		}
+	}
+	quotedGroups := make([]string, 0, len(groups))
+	for g := range groups {
+		quotedGroups = append(quotedGroups, keymap.Quote(g))
+	}
+	sort.Strings(quotedGroups)
+	shape := " (names are global"
+	if len(examples) > 0 {
+		shape += ", as " + strings.Join(examples, " and ") + ","
+	}
+	return shape + " or group.name with the groups " + strings.Join(quotedGroups, ", ") + "; the README's Settings section lists them)"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,89 @@
+package session
+
+import (
+	"math"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+)
+
+// Token estimates of the messages sent to the model (Pi's compaction.ts),
+// used by the context usage of stats.go.
+
+// estimateContextTokens is Pi's estimateContextTokens(messages).tokens.
+func estimateContextTokens(msgs []any) float64 {
+	last := -1
+	var usageTokens float64
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m, _ := msgs[i].(*jsonv.Object)
+		if m == nil || objString(m, "role") != RoleAssistant {
+			continue
+		}
+		if stop := objString(m, "stopReason"); stop == "aborted" || stop == "error" {
+			continue
+		}
+		uv, _ := m.Get("usage")
+		u, _ := uv.(*jsonv.Object)
+		if t := usageContextTokens(u); u != nil && t > 0 {
+			last, usageTokens = i, t
+			break
+		}
+	}
+	total := usageTokens
+	for i := last + 1; i < len(msgs); i++ {
+		m, _ := msgs[i].(*jsonv.Object)
+		total += estimateMessageTokens(m)
+	}
+	return total
+}
+
+// estimatedImageChars is what one image counts for in the chars/4 estimate.
+const estimatedImageChars = 4800
+
+// estimateMessageTokens is Pi's estimateTokens: ceil(chars / 4) over the
+// text a message carries (UTF-16 lengths).
+func estimateMessageTokens(m *jsonv.Object) float64 {
+	chars := 0
+	switch objString(m, "role") {
+	case RoleUser, RoleCustom, RoleToolResult:
+		v, _ := m.Get("content")
+		chars = contentChars(v)
+	case RoleAssistant:
+		v, _ := m.Get("content")
+		blocks, _ := v.([]any)
+		for _, bv := range blocks {
+			blk, _ := bv.(*jsonv.Object)
+			switch objString(blk, "type") {
+			case BlockText:
+				chars += jsonv.UTF16Len(objString(blk, "text"))
+			case BlockThinking:
+				chars += jsonv.UTF16Len(objString(blk, "thinking"))
+			case BlockToolCall:
+				args, _ := blk.Get("arguments")
+				chars += jsonv.UTF16Len(objString(blk, "name")) + jsonv.UTF16Len(jsonv.Stringify(args))
+			}
+		}
+	case RoleBashExecution:
+		chars = jsonv.UTF16Len(objString(m, "command")) + jsonv.UTF16Len(objString(m, "output"))
+	case RoleBranchSummary, RoleCompactionSummary:
+		chars = jsonv.UTF16Len(objString(m, "summary"))
+	}
+	return math.Ceil(float64(chars) / 4)
+}
+
+func contentChars(v any) int {
+	if s, ok := v.(string); ok {
+		return jsonv.UTF16Len(s)
+	}
+	blocks, _ := v.([]any)
+	chars := 0
+	for _, bv := range blocks {
+		blk, _ := bv.(*jsonv.Object)
+		switch objString(blk, "type") {
+		case BlockText:
+			chars += jsonv.UTF16Len(objString(blk, "text"))
+		case BlockImage:
+			chars += estimatedImageChars
+		}
+	}
+	return chars
+}

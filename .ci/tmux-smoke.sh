@@ -108,9 +108,11 @@ wait_for "Items · pi-mirror"
 echo "presets draft diff ok"
 # The file changes on disk under an unsaved draft: the save is refused,
 # the draft stays, and fork writes it under a new id.
-sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
+# The draft is made dirty first: a change on disk under a clean draft is
+# simply reloaded by the library watcher (no conflict to show).
 t send-keys -t smoke Space # the items have the focus again
 wait_for "pi-mirror (unsaved)"
+sed -i 's/"Pi Prompt Mirror"/"Changed elsewhere"/' "$mirror"
 t send-keys -t smoke C-s
 wait_for "the file changed on disk"
 t send-keys -t smoke S

@@ -294,7 +294,7 @@ func presetsScopes() []Scope {
 }
 
 // formScopes: the forms of the Presets panel's editor pane and of the
-// profile editor (ui/presets/forms). Outside a text field the panel keeps
+// profile editor (ui/components/forms). Outside a text field the panel keeps
 // save, esc (presets.back), undo and redo (the profile editor: save, its
 // raw JSON switch, esc, undo and e) and the form takes every other key; a
 // form's own esc (form.cancel) acts only while it captures input. Save

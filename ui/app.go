@@ -176,6 +176,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.com.Width, m.com.Height = msg.Width, msg.Height
 		m.layout()
+		m.clampHelp()
 		var relayout tea.Cmd
 		if m.whole != nil {
 			relayout = m.whole.Layout(m.width)
@@ -290,12 +291,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Up):
 			m.helpOffset = max(0, m.helpOffset-1)
 		case key.Matches(msg, k.Down):
-			m.helpOffset++ // clamped when drawn
+			m.helpOffset++
 		case key.Matches(msg, k.PageUp):
 			m.helpOffset = max(0, m.helpOffset-10)
 		case key.Matches(msg, k.PageDown):
 			m.helpOffset += 10
 		}
+		m.clampHelp()
 		return nil
 	}
 	if m.palette.IsOpen() {
@@ -500,6 +502,23 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 // that do not fit side by side wrap onto further rows instead of being cut.
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
+	lines := m.helpLines()
+	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
+	hint := "esc or ? closes"
+	room := helpRoom(height)
+	if len(lines) > room {
+		off := clampHelpOffset(m.helpOffset, len(lines), room) // Update keeps it clamped
+		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
+			off+1, off+room, len(lines), hint)
+		lines = lines[off : off+room]
+	}
+	return st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
+		Render(title + "\n\n" + strings.Join(lines, "\n") + "\n\n" + st.Text.Muted.Render(hint))
+}
+
+// helpLines lays out the help's key list: the active panel's groups and
+// the global ones, packed into rows that fit the width.
+func (m *Model) helpLines() []string {
 	groups := withoutRepeats(m.panels[m.active].FullHelp(), m.keys.FullHelp())
 	h := m.help
 	avail := max(10, m.width-6)
@@ -525,23 +544,25 @@ func (m *Model) helpView(height int) string {
 		row, rowW = append(row, g), rowW+w
 	}
 	flush()
-	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
-	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
-	hint := "esc or ? closes"
-	// The box holds its border (2), the title and a blank line, the key
-	// list, and a blank line and the hint: a list taller than the body
-	// scrolls.
-	room := max(1, height-6)
-	if len(lines) > room {
-		m.helpOffset = min(m.helpOffset, len(lines)-room)
-		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
-			m.helpOffset+1, m.helpOffset+room, len(lines), hint)
-		lines = lines[m.helpOffset : m.helpOffset+room]
-	} else {
-		m.helpOffset = 0
+	return strings.Split(strings.Join(rows, "\n\n"), "\n")
+}
+
+// helpRoom is how many lines of the key list the help shows in a body of
+// height lines: the box holds its border (2), the title and a blank line,
+// the key list, and a blank line and the hint; a taller list scrolls.
+func helpRoom(height int) int { return max(1, height-6) }
+
+// clampHelpOffset keeps a scroll of a list of n lines, room on screen,
+// within it.
+func clampHelpOffset(off, n, room int) int { return max(0, min(off, n-room)) }
+
+// clampHelp keeps the help's scroll within its key list; Update calls it
+// after a scroll key and a resize, so View only reads the offset.
+func (m *Model) clampHelp() {
+	if !m.showHelp {
+		return
 	}
-	return st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
-		Render(title + "\n\n" + strings.Join(lines, "\n") + "\n\n" + st.Text.Muted.Render(hint))
+	m.helpOffset = clampHelpOffset(m.helpOffset, len(m.helpLines()), helpRoom(max(0, m.height-chromeHeight)))
 }
 
 func orNone(s string) string {

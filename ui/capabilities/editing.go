@@ -35,7 +35,7 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Save):
 		return m.save()
 	case key.Matches(msg, k.External):
-		return externalEditor(e.content.Value())
+		return externalEditor(m.com, e.content.Value())
 	case key.Matches(msg, k.NextField):
 		e.focusField(e.field + 1)
 		return nil

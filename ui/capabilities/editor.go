@@ -1,9 +1,6 @@
 package capabilities
 
 import (
-	"fmt"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 
@@ -313,58 +310,23 @@ func (e *editor) toolLines(st *themes.Styles, width, height int) []string {
 	return rows[from:min(len(rows), from+height)]
 }
 
-// externalEditor hands the draft's content to $VISUAL/$EDITOR; it does
-// file IO, so it runs in a command.
-func externalEditor(content string) tea.Cmd {
-	return func() tea.Msg {
-		editor := os.Getenv("VISUAL")
-		if strings.TrimSpace(editor) == "" {
-			editor = os.Getenv("EDITOR")
-		}
-		args := strings.Fields(editor)
-		if len(args) == 0 {
-			args = []string{"vi"}
-		}
-		f, err := os.CreateTemp("", "forgebench-capability-*.md")
+// externalEditor hands the draft's content to the external editor
+// (common.ExternalEditor); a trailing newline the editor adds is dropped
+// when the content had none.
+func externalEditor(com *common.Common, content string) tea.Cmd {
+	return com.ExternalEditor().Edit(content, "forgebench-capability-*.md", func(text string, err error) tea.Msg {
 		if err != nil {
-			return editorDoneMsg{err: fmt.Errorf("create the editor file: %w", err)}
+			return editorDoneMsg{err: err}
 		}
-		path := f.Name()
-		_, werr := f.WriteString(content)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
+		if !strings.HasSuffix(content, "\n") {
+			text = strings.TrimSuffix(text, "\n")
 		}
-		if werr != nil {
-			os.Remove(path)
-			return editorDoneMsg{err: fmt.Errorf("write the editor file: %w", werr)}
-		}
-		cmd := exec.Command(args[0], append(args[1:], path)...)
-		return editorReadyMsg{cmd: cmd, done: func(runErr error) tea.Msg {
-			defer os.Remove(path)
-			if runErr != nil {
-				return editorDoneMsg{err: fmt.Errorf("editor %s: %w", args[0], runErr)}
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return editorDoneMsg{err: fmt.Errorf("read back the editor file: %w", err)}
-			}
-			text := string(data)
-			if !strings.HasSuffix(content, "\n") {
-				text = strings.TrimSuffix(text, "\n")
-			}
-			return editorDoneMsg{content: text}
-		}}
-	}
+		return editorDoneMsg{content: text}
+	})
 }
 
-// Messages of the $EDITOR hand-off.
-type (
-	editorReadyMsg struct {
-		cmd  *exec.Cmd
-		done func(error) tea.Msg
-	}
-	editorDoneMsg struct {
-		content string
-		err     error
-	}
-)
+// editorDoneMsg carries the text the external editor left.
+type editorDoneMsg struct {
+	content string
+	err     error
+}

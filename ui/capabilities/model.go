@@ -22,7 +22,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // pane is one of the panel's panes, in focus order.
@@ -118,7 +118,10 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.sizeBindings()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return "Capabilities" }

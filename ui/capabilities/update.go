@@ -12,7 +12,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // Update implements common.Panel.
@@ -24,6 +24,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, nil
 	}
 	p, cmd := m.update(msg)
+	m.sizeBindings()
 	// A message set on the way expires by itself (issue 15).
 	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
 }
@@ -85,8 +86,6 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 		m.setStatus("deleted "+msg.key, false)
 		return m, m.reloadLibrary()
-	case editorReadyMsg:
-		return m, tea.ExecProcess(msg.cmd, msg.done)
 	case editorDoneMsg:
 		if msg.err != nil {
 			m.setStatus(sanitize.Fold(msg.err.Error()), true)
@@ -469,6 +468,20 @@ func (m *Model) bindingsForm() forms.Form {
 		m.bindingsFor = want
 	}
 	return m.bindings
+}
+
+// sizeBindings builds the bindings form of the selected Preset and lays
+// it out for the detail pane View draws it in (forms.Form.SetSize);
+// Update and SetSize call it, so View only draws.
+func (m *Model) sizeBindings() {
+	if m.mode != modeBindings || m.width <= 0 || m.height <= 1 {
+		return
+	}
+	if d := m.layout().detail; d.h > 0 {
+		if f := m.bindingsForm(); f != nil {
+			f.SetSize(d.w-4, d.h-2)
+		}
+	}
 }
 
 // bindingUnderCursor is the binding id the bindings view points at, when

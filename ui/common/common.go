@@ -33,6 +33,9 @@ type Common struct {
 	// the pager (Page). Tests replace it to run the program without a
 	// terminal.
 	Exec func(cmd *exec.Cmd, done tea.ExecCallback) tea.Cmd
+	// Editor is the $EDITOR hand-off (nil: EnvEditor, the user's editor
+	// through Exec); tests put a fake here (ExternalEditor).
+	Editor ExternalEditor
 
 	// services are the workspace's shared services (Services).
 	services *services.Services

@@ -14,7 +14,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
-	"github.com/forgebench/forgebench/ui/presets/draft"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // A save refused because the file changed on disk (a Preset's, or a

@@ -69,7 +69,7 @@ type copiedMsg struct {
 
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
+	cmd, note, ok := m.com.FocusKey(msg, m.noted, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
 	if note != "" {
 		m.setStatus(note, false)
 	}
@@ -85,29 +85,40 @@ func (m *Model) applyCopied(msg copiedMsg) {
 	m.setStatus(msg.note, false)
 }
 
-// focused is the thing under the focus, whole, with the status line the
+// noted is the thing under the focus, whole, with the status line the
 // key found (wholeNote) as its note.
-func (m *Model) focused() (common.Whole, bool) {
+func (m *Model) noted() (common.Whole, bool) {
 	w, ok := m.focusedWhole()
 	w.Note = m.wholeNote
 	return w, ok
 }
 
-func (m *Model) focusedWhole() (common.Whole, bool) {
-	switch {
-	case m.diff != nil:
-		return m.diff.view.Whole(m.diff.title)
-	case m.showProfile:
-		p := m.selectedProfile()
-		if p == nil {
-			return common.Whole{}, false
-		}
-		tree := profile.ToJSON(p.Profile)
-		if m.prof != nil && m.prof.p.Path == p.Path {
-			tree = m.prof.tree
-		}
-		return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
-	case m.focus == paneList || m.d == nil:
+// focusedWhole is what the focused part shows, whole (focusPart.Whole).
+func (m *Model) focusedWhole() (common.Whole, bool) { return m.focused().Whole() }
+
+// diffWhole is the open draft diff, whole.
+func (m *Model) diffWhole() (common.Whole, bool) { return m.diff.view.Whole(m.diff.title) }
+
+// profileWhole is the profile under the cursor as JSON (its draft's when
+// it is being edited).
+func (m *Model) profileWhole() (common.Whole, bool) {
+	p := m.selectedProfile()
+	if p == nil {
+		return common.Whole{}, false
+	}
+	tree := profile.ToJSON(p.Profile)
+	if m.prof != nil && m.prof.p.Path == p.Path {
+		tree = m.prof.tree
+	}
+	return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+}
+
+// paneWhole is what the focused pane of the Preset view shows, whole: the
+// Preset under the list's cursor (the draft's tree when it is the open
+// one), a settings row's members, or the item, block or preview
+// (copyText).
+func (m *Model) paneWhole() (common.Whole, bool) {
+	if m.focus == paneList || m.d == nil {
 		i := m.presets.SelectedIndex()
 		if m.lib == nil || i < 0 || i >= len(m.lib.Presets) {
 			return common.Whole{}, false

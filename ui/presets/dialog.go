@@ -3,7 +3,6 @@ package presets
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -115,9 +114,7 @@ func (m *Model) dialogBox() string {
 	inner := common.DialogInner(m.width)
 	body := common.WrapWhole(d.body, inner)
 	switch d.kind {
-	case dialogPrompt:
-		// the label and the cursor cell share the row with the text
-		d.input.SetWidth(max(10, inner-ansi.StringWidth(d.input.Prompt)-2))
+	case dialogPrompt: // its input is sized by layoutParts
 		body = append(body, "", d.input.View())
 	case dialogSlots:
 		body = append(body, "")

@@ -2,8 +2,6 @@ package presets
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
@@ -129,13 +127,6 @@ type editorJob struct {
 	raw     bool
 }
 
-// editorReadyMsg carries a prepared editor process to run.
-type editorReadyMsg struct {
-	cmd  *exec.Cmd
-	done func(error) tea.Msg
-	err  error
-}
-
 // rowName names item-list row i for a message: the item's label, or the
 // settings row's title.
 func (m *Model) rowName(i int) string {
@@ -158,58 +149,25 @@ func (m *Model) editorJobAt(i int) (editorJob, error) {
 	return editorJob{content: content, version: m.d.Version(), item: i, id: it.ID}, nil
 }
 
-// editorCommand prepares the $EDITOR hand-off: it writes the block's text
-// to a temporary file and returns the command to run on it and the
-// callback that reads the file back once the editor exits. $VISUAL wins
-// over $EDITOR; the value may carry arguments ("code -w"). It does file
-// IO, so it runs inside a command.
-func editorCommand(job editorJob, getenv func(string) string) (*exec.Cmd, func(error) tea.Msg, error) {
-	editor := getenv("VISUAL")
-	if strings.TrimSpace(editor) == "" {
-		editor = getenv("EDITOR")
-	}
-	args := strings.Fields(editor)
-	if len(args) == 0 {
-		args = []string{"vi"}
-	}
-	pattern := "forgebench-block-*.md"
+// pattern names the temporary file of a hand-off: markdown for a
+// block, JSON for a whole Preset or profile.
+func (job editorJob) pattern() string {
 	if job.raw {
-		pattern = "forgebench-preset-*.json"
+		return "forgebench-preset-*.json"
 	}
-	f, err := os.CreateTemp("", pattern)
-	if err != nil {
-		return nil, nil, fmt.Errorf("create the editor file: %w", err)
-	}
-	path := f.Name()
-	_, werr := f.WriteString(job.content)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(path)
-		return nil, nil, fmt.Errorf("write the editor file: %w", werr)
-	}
-	cmd := exec.Command(args[0], append(args[1:], path)...)
-	done := func(runErr error) tea.Msg {
-		defer os.Remove(path)
-		msg := editorDoneMsg{version: job.version, item: job.item, id: job.id, raw: job.raw}
-		if runErr != nil {
-			msg.err = fmt.Errorf("editor %s: %w", args[0], runErr)
-			return msg
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			msg.err = fmt.Errorf("read back the editor file: %w", err)
-			return msg
-		}
-		msg.content = string(data)
-		return msg
-	}
-	return cmd, done, nil
+	return "forgebench-block-*.md"
+}
+
+// handOff hands job's text to the external editor (common.ExternalEditor);
+// its reply comes back as an editorDoneMsg.
+func (m *Model) handOff(job editorJob) tea.Cmd {
+	return m.com.ExternalEditor().Edit(job.content, job.pattern(), func(text string, err error) tea.Msg {
+		return editorDoneMsg{version: job.version, item: job.item, id: job.id, raw: job.raw, content: text, err: err}
+	})
 }
 
 // openExternalEditor hands the terminal to $EDITOR for the block under
-// the cursor: a command prepares the file, then the process runs.
+// the cursor (or the raw JSON being edited).
 func (m *Model) openExternalEditor() tea.Cmd {
 	m.stopEditing()
 	job, err := m.editorJobAt(m.items.Cursor())
@@ -220,19 +178,7 @@ func (m *Model) openExternalEditor() tea.Cmd {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	return func() tea.Msg {
-		cmd, done, err := editorCommand(job, os.Getenv)
-		return editorReadyMsg{cmd: cmd, done: done, err: err}
-	}
-}
-
-// runEditor starts a prepared editor process.
-func (m *Model) runEditor(msg editorReadyMsg) tea.Cmd {
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return nil
-	}
-	return tea.ExecProcess(msg.cmd, msg.done)
+	return m.handOff(job)
 }
 
 // applyEditorDone puts the edited text into the draft. A trailing newline

@@ -19,13 +19,23 @@ import (
 // the row under the item cursor, the conflict explanation when a save was
 // refused, and the diagnostics of the item.
 func (m *Model) editorView(r rect) string {
-	st := m.com.Styles
 	focused := m.focus == paneEditor
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
 	if m.d == nil {
 		return m.frame(r, "Editor", "", focused, nil)
 	}
-	var head []string
+	head, tail, inner, bodyH := m.editorLayout(r)
+	title, info, body := m.editorBody(inner, bodyH)
+	lines := append(append(head, body...), tail...)
+	return m.frame(r, title, info, focused, lines)
+}
+
+// editorLayout lays out the editor pane in r (a draft open): the lines
+// above its body (what keeps the file from being saved), the lines below
+// (the row's diagnostics, at most half the pane), and the body's width
+// and height, which View draws the form in and sizeForms gives it.
+func (m *Model) editorLayout(r rect) (head, tail []string, inner, bodyH int) {
+	st := m.com.Styles
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
 	if m.unparsed {
 		for _, l := range common.Wrap(sanitize.Text(m.unparsedText()), inner) {
 			head = append(head, st.Text.Danger.Render(l))
@@ -43,7 +53,6 @@ func (m *Model) editorView(r rect) string {
 		}
 		head = append(head, "")
 	}
-	var tail []string
 	cur := m.items.Cursor()
 	if it, _, ok := m.d.Item(cur); ok {
 		if ds := m.itemDiagnostics(it.ID); len(ds) > 0 {
@@ -60,11 +69,73 @@ func (m *Model) editorView(r rect) string {
 		}
 	}
 	tail = tail[:min(len(tail), max(0, innerH/2))]
-	bodyH := max(0, innerH-len(head)-len(tail))
-	title, info, body := m.editorBody(inner, bodyH)
-	lines := append(append(head, body...), tail...)
-	return m.frame(r, title, info, focused, lines)
+	return head, tail, inner, max(0, innerH-len(head)-len(tail))
 }
+
+// layoutParts lays out what View draws at the size it draws it:
+// the forms (forms.Form.SetSize; the draft's form in the editor pane's
+// body, the profile's above its status card), the block editor, the
+// scroll of the block being read, and the input of a prompt. Update calls
+// it after every message and SetSize after a resize, so View only draws.
+func (m *Model) layoutParts() {
+	if m.width <= 0 || m.height <= 0 {
+		return
+	}
+	l := m.layout()
+	if m.d != nil {
+		_, _, inner, bodyH := m.editorLayout(l.editor)
+		if m.form != nil {
+			m.form.SetSize(inner, bodyH)
+		}
+		if !m.showProfile && m.diff == nil {
+			m.layoutBlock(inner, bodyH)
+			m.layoutPreview(l.preview)
+		}
+	}
+	if m.profForm != nil {
+		m.profForm.SetSize(m.profileFormSize(l.editor))
+	}
+	if d := m.dlg; d != nil && d.kind == dialogPrompt {
+		// the label and the cursor cell share the row with the text
+		d.input.SetWidth(max(10, common.DialogInner(m.width)-ansi.StringWidth(d.input.Prompt)-2))
+	}
+}
+
+// layoutBlock sizes the block editor, or clamps the scroll of the block
+// being read, in the editor body (width×height) when editorBody shows a
+// block.
+func (m *Model) layoutBlock(width, height int) {
+	cur := m.items.Cursor()
+	if m.form != nil && m.formKind == formItem && m.formRow == cur {
+		return // the item's properties are shown
+	}
+	content, ok := m.blockContent(cur)
+	switch {
+	case !ok:
+	case m.editing:
+		m.ta.SetWidth(width)
+		m.ta.SetHeight(max(1, height))
+	case content != "":
+		lines := m.wrappedBlock(cur, content, width)
+		m.blockScroll = blockScroll{d: m.d, item: cur, off: clampBlockOffset(m.blockOffset(), len(lines), height)}
+	}
+}
+
+// layoutPreview renders the preview for the dock r (previewLines keeps
+// it for View) and keeps its scroll within it.
+func (m *Model) layoutPreview(r rect) {
+	if r.h <= 0 {
+		return
+	}
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	if lines := m.previewLines(inner); len(lines) > 0 {
+		m.previewOff = clampPreviewOffset(m.previewOff, len(lines), innerH)
+	}
+}
+
+// clampBlockOffset keeps the scroll of a block of n lines, height on
+// screen, within it.
+func clampBlockOffset(off, n, height int) int { return min(off, max(0, n-height)) }
 
 // editorBody renders the editor's main part: title, info and lines.
 func (m *Model) editorBody(width, height int) (string, string, []string) {
@@ -76,9 +147,7 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 	}
 	if content, ok := m.blockContent(cur); ok {
 		title := "Block · " + itemLabel(it)
-		if m.editing {
-			m.ta.SetWidth(width)
-			m.ta.SetHeight(max(1, height))
+		if m.editing { // sized by layoutParts
 			return title + " (editing)", keyNotes(keyNote{m.keys.Back, "done"}, keyNote{m.keys.Save, "save"}), strings.Split(m.ta.View(), "\n")
 		}
 		notes := keyNotes(keyNote{m.keys.Open, "edit"}, keyNote{m.keys.Edit, "$EDITOR"})
@@ -86,10 +155,10 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 			return title, notes, []string{st.Pane.Placeholder.Render("(empty block — " + m.keys.Open.Help().Key + " types, " +
 				m.keys.Edit.Help().Key + " opens $EDITOR)")}
 		}
-		// The wheel scrolls a block longer than the pane (blockScroll).
+		// The wheel scrolls a block longer than the pane (blockScroll,
+		// clamped by layoutParts).
 		lines := m.wrappedBlock(cur, content, width)
-		off := min(m.blockOffset(), max(0, len(lines)-height))
-		m.blockScroll = blockScroll{d: m.d, item: cur, off: off}
+		off := clampBlockOffset(m.blockOffset(), len(lines), height)
 		return title, notes, lines[off:min(len(lines), off+height)]
 	}
 	if m.form != nil && m.formRow == cur {
@@ -130,8 +199,8 @@ func (m *Model) previewView(r rect) string {
 		}
 		return m.frame(r, "Preview", "", focused, []string{st.Pane.Placeholder.Render(msg)})
 	}
-	m.previewOff = max(0, min(m.previewOff, len(lines)-innerH))
-	end := min(len(lines), m.previewOff+innerH)
+	off := clampPreviewOffset(m.previewOff, len(lines), innerH) // layoutParts keeps it so
+	end := min(len(lines), off+innerH)
 	title := "Preview"
 	if res := m.preview; res != nil {
 		sys, msgs := 0, 0
@@ -150,8 +219,12 @@ func (m *Model) previewView(r rect) string {
 	if m.rc != nil {
 		info = m.rc.source
 	}
-	return m.frame(r, title, info, focused, lines[m.previewOff:end])
+	return m.frame(r, title, info, focused, lines[off:end])
 }
+
+// clampPreviewOffset keeps the preview's scroll, n lines with height on
+// screen, within them.
+func clampPreviewOffset(off, n, height int) int { return max(0, min(off, n-height)) }
 
 // previewPartLines caps the text lines shown for one message part.
 const previewPartLines = 8

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // writeStack adds a project Preset file before the library loads.

@@ -3,7 +3,7 @@ package presets
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // A form never edits the draft itself: a key that changes a value returns

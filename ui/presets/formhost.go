@@ -5,8 +5,8 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/draft"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // Form kinds the panel hosts.

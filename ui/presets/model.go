@@ -2,11 +2,11 @@
 // library with scope badges, the active marker of the selected session and
 // diagnostics counts; the item list of the open Preset with reorder, add,
 // duplicate and delete; an editor (inline block text, $EDITOR hand-off and
-// the forms of ui/presets/forms); live validation; a preview dock compiled
+// the forms of ui/components/forms); live validation; a preview dock compiled
 // against the selected session entry; guarded save, fork, new from the
 // default mirror and undo; and a profiles view.
 //
-// The open Preset is a draft (ui/presets/draft): the file's JSON tree,
+// The open Preset is a draft (ui/components/draft): the file's JSON tree,
 // replaced on every edit, and its typed view. The lists are common.List
 // values whose rows are built from the typed view when it changes. Files
 // are read, parsed and written only in commands.
@@ -15,7 +15,6 @@ package presets
 import (
 	"errors"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -25,8 +24,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // pane is one of the panel's panes, in focus order.
@@ -46,7 +44,12 @@ var settingsRows = []string{
 	"Advanced (raw JSON)",
 }
 
-// Model is the Presets panel.
+// Model is the Presets panel. Its state is in parts, one per thing on
+// screen, each a type of its own (embedded, so a part's fields read as the
+// panel's): the library list, the draft editor (items, block editor and
+// forms), the preview dock, the profiles view, the dialogs over them and
+// the status line. focused (focus.go) says which part has the keys; the
+// panel routes keys, and builds its help, from that one answer.
 type Model struct {
 	com  *common.Common
 	keys keymap.Presets
@@ -54,105 +57,12 @@ type Model struct {
 	width, height int
 	focus         pane
 
-	lib    *resources.Library
-	libErr error
-	// presets and profiles list the library; showProfile swaps the
-	// profiles in for the Presets and the draft's panes.
-	presets     *common.List[presetRow]
-	profiles    *common.List[profileRow]
-	showProfile bool
-	// prof is the profile being edited, profForm its form (profFocus: the
-	// form has the keys; profRaw: the form is the raw JSON view),
-	// profStatus the selected entry's profile status (profiles_edit.go).
-	prof       *profileDraft
-	profForm   forms.Form
-	profFocus  bool
-	profRaw    bool
-	profStatus *replay.ProfileStatus
-
-	// open is the loaded Preset the draft came from (nil = none open).
-	open     *resources.Preset
-	revision string
-	d        *draft.Draft
-	// opening numbers open requests: the file is parsed in a command and
-	// only the latest request's result is installed.
-	opening int
-	// autoOpened is true while the open Preset was picked by the panel
-	// (not the user) and is untouched, so the session's active Preset may
-	// replace it when the run context arrives.
-	autoOpened bool
-	// wantOpen is the scoped key to open after the next library load.
-	wantOpen string
-	// wantProfile is the profile to put the cursor on after the next
-	// library load (one just created or forked).
-	wantProfile string
-	// focusNewDraft moves focus to the items once a preset just created
-	// (new, fork) has opened, so editing can start at once.
-	focusNewDraft bool
-	// unparsed is true when the open file is not a JSON object: its draft
-	// is the fallback stack and is never saved over the file.
-	unparsed bool
-	// conflict says the open file changed on disk under the draft: a save
-	// was refused, or the watcher saw it.
-	conflict conflictState
-
-	// items lists the draft's items, then the settings rows.
-	items *common.List[itemRow]
-
-	editing bool
-	ta      textarea.Model
-	// blockScroll is the wheel's scroll of the block being read and
-	// blockWrap its wrapped lines (mouse.go).
-	blockScroll blockScroll
-	blockWrap   blockWrap
-	// taItem is the item index whose content the textarea holds (-1 none).
-	taItem int
-
-	form     forms.Form
-	formRow  int // the item or settings row the form edits (-1 none)
-	formKind string
-	// formMemory is what forms remember for the open draft.
-	formMemory *forms.Memory
-	// gate holds keys while a form's edit is on its way (formgate.go).
-	gate formGate
-
-	rc        *runContext
-	rcPending bool
-	// active is the session's Preset at the entry, resolved in the
-	// library as pi-forge and the CLI do (a bare id included); nil when
-	// none is recorded, Presets are off, or it does not resolve.
-	active      *resources.Preset
-	preview     *previewMsg
-	previewGen  int // counts installed previews (the preview cache key)
-	previewRun  previewRun
-	showPreview bool
-	previewOff  int
-	previewText renderedLines
-
-	dlg *dialog
-	// diff is the open draft diff (draftdiff.go); nil when closed.
-	diff *draftDiff
-	// wantItem is an item id a jump to this panel points at
-	// (common.JumpTarget.ItemID), shown once its Preset is open.
-	wantItem string
-	// following waits for the selection to rest before the run context
-	// at its entry is read (common.Debounce): a burst of cursor moves in
-	// the Session panel reads it, and compiles the preview, once.
-	following common.Debounce
-
-	status    string
-	statusErr bool
-	// wholeNote is the message the last key found, which v shows whole
-	// (copy.go) after the key cleared the line.
-	wholeNote string
-	// statusClock expires the message (status.go).
-	statusClock common.StatusClock
-
-	// watchOn starts a watcher of the library directories (watch.go);
-	// watch is the running one and diskChanged marks a reload it caused.
-	watchOn     bool
-	watch       *libraryWatch
-	diskChanged bool
+	libraryList
+	draftEditor
+	previewDock
+	profilesView
+	overlays
+	panelStatus
 }
 
 // dialogKind says what a dialog asks.
@@ -191,8 +101,11 @@ func New(com *common.Common) *Model {
 	ta.Prompt = ""
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	return &Model{com: com, keys: keymap.DefaultPresets(), ta: ta, taItem: -1, formRow: -1, showPreview: true,
-		presets: newPresetList(), profiles: newProfileList(), items: newItemList()}
+	return &Model{com: com, keys: keymap.DefaultPresets(),
+		libraryList:  libraryList{presets: newPresetList()},
+		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
+		previewDock:  previewDock{showPreview: true},
+		profilesView: profilesView{profiles: newProfileList()}}
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
@@ -213,6 +126,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.sizeDraftDiff()
+	m.layoutParts()
 }
 
 // Title implements common.Panel.
@@ -245,108 +159,16 @@ func (m *Model) paneVisible(p pane) bool {
 	return true
 }
 
-// CapturesInput implements common.Panel: true while text is typed into
-// the block editor, a form field or a dialog.
-func (m *Model) CapturesInput() bool {
-	if m.dlg != nil || m.editing || m.presets.Filtering() {
-		return true
-	}
-	if m.showProfile {
-		return m.profFocus && m.profForm != nil && m.profForm.CapturesInput()
-	}
-	return m.focus == paneEditor && m.form != nil && m.form.CapturesInput()
-}
-
 // onSetting reports whether the item cursor is on a settings row.
 func (m *Model) onSetting() bool {
 	return m.d != nil && m.items.Cursor() >= m.d.Len()
-}
-
-// ShortHelp implements common.Panel: the keys that act in the focused pane.
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.keys
-	switch {
-	case m.diff != nil && m.dlg == nil:
-		return m.draftDiffHelp()
-	case m.dlg != nil && m.dlg.kind == dialogConflict:
-		return m.conflictHelp()
-	case m.dlg != nil && m.dlg.kind == dialogSlots:
-		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
-	case m.dlg != nil && m.dlg.kind == dialogPrompt && m.dlg.scope != "" && m.com.Workspace.Trust.Trusted:
-		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
-	case m.dlg != nil && m.dlg.kind == dialogPrompt:
-		return []key.Binding{k.Submit, k.Dismiss}
-	case m.presets.Filtering():
-		return []key.Binding{k.Submit, k.Dismiss}
-	case m.dlg != nil:
-		return []key.Binding{k.Confirm, k.Cancel}
-	case m.editing:
-		return []key.Binding{k.Back, k.Save}
-	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
-		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
-	case m.focus == paneEditor && m.form != nil:
-		return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
-	case m.showProfile && m.profFocus && m.profForm != nil && m.profForm.CapturesInput():
-		return append(m.profForm.ShortHelp(), k.Save)
-	case m.showProfile && m.profFocus && m.profForm != nil:
-		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
-	case m.showProfile:
-		k := m.profileKeys()
-		return []key.Binding{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete, k.Save, k.Open, k.Back, k.Profiles}
-	case m.focus == paneList:
-		var bs []key.Binding
-		if m.presets.Len() > 0 {
-			bs = append(bs, k.Open)
-		}
-		bs = append(bs, k.New)
-		if m.d != nil {
-			bs = append(bs, k.Fork) // fork copies the open draft
-		}
-		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
-	case m.focus == paneItems && m.onSetting():
-		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == panePreview:
-		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
-	default:
-		return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
-	}
-}
-
-// FullHelp implements common.Panel: the panel's keys; while a form has
-// focus only its own keys and the three the panel keeps (esc, save, undo)
-// act, so only those are listed.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := &m.keys
-	if m.focus == paneEditor && m.form != nil && m.dlg == nil && !m.editing {
-		return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	if m.showProfile && m.profFocus && m.profForm != nil && m.dlg == nil {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	if m.showProfile {
-		k := m.profileKeys()
-		return [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back},
-			{k.Item, k.RawJSON, k.Edit, k.New, k.Fork, k.Delete},
-			{k.Save, k.Undo, k.Profiles, k.Reload},
-			{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-		}
-	}
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, m.com.Keys.Filter}, // / filters the Presets list
-		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
-		{k.Save, k.Fork, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
-		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-	}
 }
 
 // Update implements common.Panel; a status message set on the way
 // expires by itself (status.go).
 func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	p, cmd := m.update(msg)
+	m.layoutParts()
 	return p, tea.Batch(cmd, m.expireStatus())
 }
 
@@ -464,8 +286,6 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case copiedMsg:
 		m.applyCopied(msg)
 		return nil
-	case editorReadyMsg:
-		return m.runEditor(msg)
 	case editorDoneMsg:
 		return m.applyEditorDone(msg)
 	case actionMsg:

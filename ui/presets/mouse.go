@@ -7,8 +7,8 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/draft"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // mousePanes are the panes View draws at the current size and focus (the

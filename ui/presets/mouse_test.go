@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 

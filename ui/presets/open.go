@@ -9,7 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // conflictState says why the open file no longer matches the draft's

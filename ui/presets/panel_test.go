@@ -2,20 +2,23 @@ package presets
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/ui/uitest"
+
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/uitest"
 )
 
 func TestInitOpensTheSessionsActivePresetAndMarksIt(t *testing.T) {
@@ -164,24 +167,26 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"VISUAL": "", "EDITOR": script}
+	// The real hand-off, its environment faked: $VISUAL empty, so $EDITOR.
+	env := map[string]string{"VISUAL": " ", "EDITOR": script}
+	var ran []string
+	hs.com.Editor = common.EnvEditor{Getenv: func(k string) string { return env[k] }, Exec: func(cmd *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+		ran = append(ran, cmd.Args...)
+		return func() tea.Msg { return done(cmd.Run()) }
+	}}
 	i := hs.itemIndex("rules")
-	job, err := hs.m.editorJobAt(i)
-	if err != nil {
-		t.Fatal(err)
+	hs.m.focus = paneItems
+	hs.m.items.SetCursor(i)
+	hs.Press("e")
+	if len(ran) != 2 || ran[0] != script {
+		t.Fatalf("ran %q, want the $EDITOR script on one file", ran)
 	}
-	cmd, done, err := editorCommand(job, func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	runErr := cmd.Run()
-	msg := done(runErr)
-	file := cmd.Args[len(cmd.Args)-1]
-	if _, err := os.Stat(file); !os.IsNotExist(err) {
+	if _, err := os.Stat(ran[1]); !os.IsNotExist(err) {
 		t.Error("the temporary file is removed after reading it back")
 	}
-	_, next := hs.m.Update(msg)
-	hs.Run(next)
+	if !strings.HasSuffix(ran[1], ".md") {
+		t.Errorf("a block's file is %s, want markdown", ran[1])
+	}
 	if got := hs.m.d.Stack().Items[i].Content; got != "Rewritten by the editor." {
 		t.Fatalf("content = %q (status %q)", got, hs.m.status)
 	}
@@ -191,6 +196,34 @@ func TestExternalEditorRoundTrip(t *testing.T) {
 	label, _ := hs.m.d.Undo()
 	if !strings.Contains(label, "$EDITOR") || hs.m.d.Dirty() {
 		t.Fatalf("the editor's change is one undo step, label %q", label)
+	}
+}
+
+// The hand-off goes through Common.Editor: a fake sees the block's text
+// and its answer lands in the draft; a failed editor changes nothing and
+// says why.
+func TestExternalEditorIsFakeable(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.openByID("project:alpha")
+	fake := uitest.UseEditor(hs.com, func(text string) string { return "Faked: " + text + "\n" })
+	i := hs.itemIndex("rules")
+	before := hs.m.d.Stack().Items[i].Content
+	hs.m.focus = paneItems
+	hs.m.items.SetCursor(i)
+	hs.Press("e")
+	if len(fake.Given) != 1 || fake.Given[0] != before {
+		t.Fatalf("the editor was handed %q, want the block's text %q", fake.Given, before)
+	}
+	if got := hs.m.d.Stack().Items[i].Content; got != "Faked: "+before {
+		t.Fatalf("content = %q, want the editor's text without the newline it added", got)
+	}
+	fake.Err = uitest.ErrEditorFailed
+	hs.Press("e")
+	if !hs.m.statusErr || !strings.Contains(hs.m.status, uitest.ErrEditorFailed.Error()) {
+		t.Fatalf("status = %q, want the editor's failure", hs.m.status)
+	}
+	if got := hs.m.d.Stack().Items[i].Content; got != "Faked: "+before {
+		t.Fatalf("a failed editor changed the block to %q", got)
 	}
 }
 

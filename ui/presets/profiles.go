@@ -60,6 +60,14 @@ func (m *Model) profileListView(r rect) string {
 	return m.frame(r, "Agent profiles", info, !m.profFocus, lines)
 }
 
+// profileFormSize is the profile form's size in the detail pane r: the
+// pane's inner width, and its height less the status card (at most half).
+func (m *Model) profileFormSize(r rect) (width, height int) {
+	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	card := m.profileStatusLines(inner)
+	return inner, max(3, innerH-min(len(card), innerH/2))
+}
+
 // profileDetailView shows one profile: its form while it is edited, else
 // validation, model and resolved Preset; then the selected session's
 // profile status card.
@@ -68,7 +76,7 @@ func (m *Model) profileDetailView(r rect) string {
 	if p == nil {
 		return m.frame(r, "Profile", "", false, m.profileStatusLines(max(0, r.w-4)))
 	}
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
+	inner := max(0, r.w-4)
 	card := m.profileStatusLines(inner)
 	if m.prof != nil && m.profForm != nil && m.prof.p.Path == p.Path {
 		title := "Profile · " + p.ID + " (editing)"
@@ -78,8 +86,7 @@ func (m *Model) profileDetailView(r rect) string {
 		if m.prof.dirty() {
 			title = "● " + title + " unsaved"
 		}
-		formH := max(3, innerH-min(len(card), innerH/2))
-		lines := strings.Split(m.profForm.View(inner, formH), "\n")
+		lines := strings.Split(m.profForm.View(m.profileFormSize(r)), "\n")
 		lines = append(lines, card...)
 		other := "JSON"
 		if m.profRaw {

@@ -3,7 +3,6 @@ package presets
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,8 +14,8 @@ import (
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
-	"github.com/forgebench/forgebench/ui/presets/draft"
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/draft"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
 // The Profiles view edits agent profiles like Presets: a draft of the
@@ -405,16 +404,9 @@ func (m *Model) editProfileExternally(p *resources.Profile) tea.Cmd {
 		text = raw.Text() // what is being typed, parsing or not
 	}
 	key := p.Key()
-	return func() tea.Msg {
-		cmd, done, err := editorCommand(editorJob{content: text, raw: true}, os.Getenv)
-		if err != nil {
-			return editorReadyMsg{err: err}
-		}
-		return editorReadyMsg{cmd: cmd, done: func(runErr error) tea.Msg {
-			msg := done(runErr).(editorDoneMsg)
-			return profileEditedMsg{key: key, text: msg.content, err: msg.err}
-		}}
-	}
+	return m.com.ExternalEditor().Edit(text, editorJob{raw: true}.pattern(), func(edited string, err error) tea.Msg {
+		return profileEditedMsg{key: key, text: edited, err: err}
+	})
 }
 
 // applyProfileEdited takes the profile JSON $EDITOR returned: an object

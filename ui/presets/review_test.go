@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/forgebench/forgebench/ui/presets/forms"
+	"github.com/forgebench/forgebench/ui/components/forms"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 

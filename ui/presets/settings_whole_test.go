@@ -18,7 +18,7 @@ func TestSettingsRowsCopyTheirSection(t *testing.T) {
 	tree := hs.m.d.Tree()
 	for j, row := range settingsRows {
 		hs.m.items.SetCursor(hs.m.d.Len() + j)
-		w, ok := hs.m.focused()
+		w, ok := hs.m.noted()
 		if !ok {
 			t.Errorf("%s: nothing to copy or show", row)
 			continue

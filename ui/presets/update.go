@@ -9,73 +9,6 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-// handleKey routes a key: dialog → inline editor → form → panel keys →
-// focused pane.
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	// A message answers the key before this one; whatever this key does
-	// sets its own, else the line falls back to the draft's state. v shows
-	// the one the key found whole (focused).
-	m.wholeNote = m.status
-	m.setStatus("", false)
-	if m.dlg != nil {
-		return m.dialogKey(msg)
-	}
-	if m.diff != nil {
-		return m.draftDiffKey(msg)
-	}
-	if m.presets.Filtering() {
-		// The query takes every key, the panel's letters (p, u, r, …) too.
-		m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
-		return nil
-	}
-	if m.showProfile {
-		if cmd, ok := m.profileViewKey(msg); ok {
-			return cmd
-		}
-	}
-	if key.Matches(msg, k.Save) {
-		m.stopEditing()
-		return m.save()
-	}
-	if m.editing {
-		if key.Matches(msg, k.Back) {
-			m.stopEditing()
-			return nil
-		}
-		return m.updateEditor(msg)
-	}
-	if m.focus == paneEditor && m.form != nil {
-		// The panel keeps esc, undo and redo (and e: $EDITOR for the raw JSON).
-		keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
-		if m.form.CapturesInput() || !keep {
-			var cmd tea.Cmd
-			m.form, cmd = m.updateForm(m.form, msg)
-			return cmd
-		}
-	}
-	if cmd, ok := m.panelKey(msg); ok {
-		return cmd
-	}
-	if m.showProfile {
-		return m.profilesKey(msg)
-	}
-	if !m.paneVisible(m.focus) {
-		m.focus = paneList // the draft went away (reload, fork) under the focused pane
-	}
-	switch m.focus {
-	case paneList:
-		return m.listKey(msg)
-	case paneItems:
-		return m.itemsKey(msg)
-	case paneEditor:
-		return m.editorKey(msg)
-	case panePreview:
-		return m.previewKey(msg)
-	}
-	return nil
-}
-
 // panelKey handles the keys that act whatever pane has focus; ok is false
 // for any other key.
 func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -129,23 +62,6 @@ func (m *Model) togglePreview() tea.Cmd {
 		m.focus = paneItems
 	}
 	return m.schedulePreview()
-}
-
-// handlePaste sends pasted text to whatever input has focus.
-func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
-	switch {
-	case m.dlg != nil && m.dlg.kind == dialogPrompt:
-		var cmd tea.Cmd
-		m.dlg.input, cmd = m.dlg.input.Update(msg)
-		return cmd
-	case m.editing:
-		return m.pasteIntoEditor(msg)
-	case m.form != nil && m.focus == paneEditor:
-		var cmd tea.Cmd
-		m.form, cmd = m.form.Update(msg)
-		return cmd
-	}
-	return nil
 }
 
 func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {

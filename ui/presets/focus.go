@@ -1,0 +1,335 @@
+package presets
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/ui/common"
+)
+
+// focusPart is the part of the panel that has the keys: it takes the key
+// presses and pastes, says which keys act (the footer and the help),
+// whether it captures typed text and what y, v and o take whole. The panel asks focused for it and
+// routes everything there, so which part that is is decided in one place.
+type focusPart interface {
+	// Key handles a key press.
+	Key(msg tea.KeyPressMsg) tea.Cmd
+	// Paste takes pasted text (nil: the part takes none).
+	Paste(msg tea.PasteMsg) tea.Cmd
+	// ShortHelp is the footer: the keys that act, most important first.
+	ShortHelp() []key.Binding
+	// FullHelp is the help overlay's groups.
+	FullHelp() [][]key.Binding
+	// CapturesInput is true while typed text goes to the part.
+	CapturesInput() bool
+	// Whole is what the part shows, whole, for y, v and o
+	// (common.FocusKey).
+	Whole() (common.Whole, bool)
+}
+
+// focused is the part that has the keys, in this order: a dialog, the
+// draft diff, the Preset list's filter line (the overlays, over
+// everything), then focusedUnder.
+func (m *Model) focused() focusPart {
+	if m.dlg != nil {
+		return dialogFocus{m}
+	}
+	return m.focusedUnderDialog()
+}
+
+// focusedUnderDialog is the part that has the keys once the dialog is
+// answered: the draft diff, the filter line, else focusedUnder.
+func (m *Model) focusedUnderDialog() focusPart {
+	switch {
+	case m.diff != nil:
+		return diffFocus{m}
+	case m.presets.Filtering():
+		return filterFocus{m}
+	}
+	return m.focusedUnder()
+}
+
+// focusedUnder is the part that has the keys when no overlay is open: the
+// profiles view while it is shown, the block editor while a block is
+// typed in, the form of the editor pane when it has focus, else the
+// focused pane.
+func (m *Model) focusedUnder() focusPart {
+	switch {
+	case m.showProfile:
+		return profilesFocus{m}
+	case m.editing:
+		return blockFocus{m}
+	case m.focus == paneEditor && m.form != nil:
+		return formFocus{m}
+	}
+	return paneFocus{m}
+}
+
+// handleKey routes a key to the focused part. A message answers the key
+// before this one; whatever this key does sets its own, else the line
+// falls back to the draft's state. v shows the one the key found whole
+// (noted).
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	m.wholeNote = m.status
+	m.setStatus("", false)
+	return m.focused().Key(msg)
+}
+
+// handlePaste sends pasted text to the focused part.
+func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd { return m.focused().Paste(msg) }
+
+// CapturesInput implements common.Panel: true while text is typed into a
+// dialog, the filter line, the block editor or a form field.
+func (m *Model) CapturesInput() bool { return m.focused().CapturesInput() }
+
+// ShortHelp implements common.Panel: the keys that act in the focused part.
+func (m *Model) ShortHelp() []key.Binding { return m.focused().ShortHelp() }
+
+// FullHelp implements common.Panel: the panel's keys; while a form has
+// focus only its own keys and the three the panel keeps (esc, save, undo)
+// act, so only those are listed.
+func (m *Model) FullHelp() [][]key.Binding { return m.focused().FullHelp() }
+
+// dialogFocus: the open dialog takes every key.
+type dialogFocus struct{ m *Model }
+
+func (f dialogFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.dialogKey(msg) }
+func (f dialogFocus) CapturesInput() bool             { return true }
+func (f dialogFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
+func (f dialogFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnderDialog().Whole() }
+
+func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd {
+	d := f.m.dlg
+	if d.kind != dialogPrompt {
+		return nil
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return cmd
+}
+
+func (f dialogFocus) ShortHelp() []key.Binding {
+	m, k := f.m, &f.m.keys
+	switch d := m.dlg; {
+	case d.kind == dialogConflict:
+		return m.conflictHelp()
+	case d.kind == dialogSlots:
+		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case d.kind == dialogPrompt && d.scope != "" && m.com.Workspace.Trust.Trusted:
+		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
+	case d.kind == dialogPrompt:
+		return []key.Binding{k.Submit, k.Dismiss}
+	}
+	return []key.Binding{k.Confirm, k.Cancel}
+}
+
+// diffFocus: the draft diff over the panes.
+type diffFocus struct{ m *Model }
+
+func (f diffFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.draftDiffKey(msg) }
+func (f diffFocus) Paste(tea.PasteMsg) tea.Cmd      { return nil }
+func (f diffFocus) ShortHelp() []key.Binding        { return f.m.draftDiffHelp() }
+func (f diffFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
+func (f diffFocus) CapturesInput() bool             { return false }
+func (f diffFocus) Whole() (common.Whole, bool)     { return f.m.diffWhole() }
+
+// filterFocus: the Preset list's filter line takes every key, the panel's
+// letters (p, u, r, …) too.
+type filterFocus struct{ m *Model }
+
+func (f filterFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	m := f.m
+	m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
+	return nil
+}
+func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
+func (f filterFocus) ShortHelp() []key.Binding {
+	return []key.Binding{f.m.keys.Submit, f.m.keys.Dismiss}
+}
+func (f filterFocus) FullHelp() [][]key.Binding   { return f.m.focusedUnder().FullHelp() }
+func (f filterFocus) CapturesInput() bool         { return true }
+func (f filterFocus) Whole() (common.Whole, bool) { return f.m.focusedUnder().Whole() }
+
+// profilesFocus: the profiles view, its list or its profile's form.
+type profilesFocus struct{ m *Model }
+
+func (f profilesFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := f.m.profileViewKey(msg); ok {
+		return cmd
+	}
+	cmd, _ := f.m.panelKey(msg)
+	return cmd
+}
+func (f profilesFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
+func (f profilesFocus) Whole() (common.Whole, bool) { return f.m.profileWhole() }
+
+// formHasKeys reports whether the profile's form has the keys.
+func (f profilesFocus) formHasKeys() bool { return f.m.profFocus && f.m.profForm != nil }
+
+func (f profilesFocus) CapturesInput() bool {
+	return f.formHasKeys() && f.m.profForm.CapturesInput()
+}
+
+func (f profilesFocus) ShortHelp() []key.Binding {
+	m, k := f.m, &f.m.keys
+	switch {
+	case f.CapturesInput():
+		return append(m.profForm.ShortHelp(), k.Save)
+	case f.formHasKeys():
+		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
+	}
+	pk := m.profileKeys()
+	return []key.Binding{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
+}
+
+func (f profilesFocus) FullHelp() [][]key.Binding {
+	m, k := f.m, &f.m.keys
+	if f.formHasKeys() {
+		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
+	}
+	pk := m.profileKeys()
+	return [][]key.Binding{
+		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
+		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
+		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
+	}
+}
+
+// blockFocus: the inline block editor, typing into a block.
+type blockFocus struct{ m *Model }
+
+func (f blockFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	m, k := f.m, &f.m.keys
+	switch {
+	case key.Matches(msg, k.Save):
+		m.stopEditing()
+		return m.save()
+	case key.Matches(msg, k.Back):
+		m.stopEditing()
+		return nil
+	}
+	return m.updateEditor(msg)
+}
+func (f blockFocus) Paste(msg tea.PasteMsg) tea.Cmd { return f.m.pasteIntoEditor(msg) }
+func (f blockFocus) ShortHelp() []key.Binding       { return []key.Binding{f.m.keys.Back, f.m.keys.Save} }
+func (f blockFocus) FullHelp() [][]key.Binding      { return f.m.panelFullHelp() }
+func (f blockFocus) CapturesInput() bool            { return true }
+func (f blockFocus) Whole() (common.Whole, bool)    { return f.m.paneWhole() }
+
+// formFocus: the form of the editor pane (an item's properties or a
+// settings row). The panel keeps esc, undo and redo, save, and e
+// ($EDITOR) for the raw JSON; a form typing into a field takes all but
+// save.
+type formFocus struct{ m *Model }
+
+func (f formFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	m, k := f.m, &f.m.keys
+	if key.Matches(msg, k.Save) {
+		m.stopEditing()
+		return m.save()
+	}
+	keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
+	if m.form.CapturesInput() || !keep {
+		var cmd tea.Cmd
+		m.form, cmd = m.updateForm(m.form, msg)
+		return cmd
+	}
+	return m.paneKey(msg)
+}
+
+func (f formFocus) Paste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	f.m.form, cmd = f.m.form.Update(msg)
+	return cmd
+}
+
+func (f formFocus) CapturesInput() bool         { return f.m.form.CapturesInput() }
+func (f formFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
+
+func (f formFocus) ShortHelp() []key.Binding {
+	m, k := f.m, &f.m.keys
+	if m.form.CapturesInput() {
+		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
+	}
+	return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
+}
+
+func (f formFocus) FullHelp() [][]key.Binding {
+	m, k := f.m, &f.m.keys
+	return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
+}
+
+// paneFocus: the focused pane (the list, the items, the editor without a
+// form, the preview).
+type paneFocus struct{ m *Model }
+
+func (f paneFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, f.m.keys.Save) {
+		f.m.stopEditing()
+		return f.m.save()
+	}
+	return f.m.paneKey(msg)
+}
+func (f paneFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
+func (f paneFocus) FullHelp() [][]key.Binding   { return f.m.panelFullHelp() }
+func (f paneFocus) CapturesInput() bool         { return false }
+func (f paneFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
+
+func (f paneFocus) ShortHelp() []key.Binding {
+	m, k := f.m, &f.m.keys
+	switch {
+	case m.focus == paneList:
+		var bs []key.Binding
+		if m.presets.Len() > 0 {
+			bs = append(bs, k.Open)
+		}
+		bs = append(bs, k.New)
+		if m.d != nil {
+			bs = append(bs, k.Fork) // fork copies the open draft
+		}
+		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
+	case m.focus == paneItems && m.onSetting():
+		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
+		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
+	case m.focus == paneItems:
+		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
+	case m.focus == panePreview:
+		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
+	}
+	return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
+}
+
+// panelFullHelp is the help of the Preset view's panes.
+func (m *Model) panelFullHelp() [][]key.Binding {
+	k := &m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, m.com.Keys.Filter}, // / filters the Presets list
+		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
+		{k.Save, k.Fork, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
+		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
+	}
+}
+
+// paneKey handles a key in the Preset view's panes: the panel keys that
+// act whatever pane has focus, then the focused pane's (the list when the
+// focused pane went away under it: a reload, a fork).
+func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.panelKey(msg); ok {
+		return cmd
+	}
+	if !m.paneVisible(m.focus) {
+		m.focus = paneList
+	}
+	switch m.focus {
+	case paneList:
+		return m.listKey(msg)
+	case paneItems:
+		return m.itemsKey(msg)
+	case paneEditor:
+		return m.editorKey(msg)
+	case panePreview:
+		return m.previewKey(msg)
+	}
+	return nil
+}

@@ -49,7 +49,7 @@ func openAgentTree(g *Globals, rootArg, what string) (*agentTree, error) {
 	}
 	file := rootArg
 	if rootArg == "" {
-		loc, home, err := sessionLocations(ws, "")
+		loc, home, err := g.sessionLocations("")
 		if err != nil {
 			return nil, fmt.Errorf("session locations: %w", err)
 		}

@@ -54,11 +54,11 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cat, err := g.modelCatalog()
+	svc, err := g.services()
 	if err != nil {
 		return err
 	}
-	opts := replay.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}
+	opts := svc.RequestOptionsWith(g.loadLibrary)
 	rep, problems := analyzeAll(files, opts)
 	for _, p := range problems {
 		fmt.Fprintf(g.stderr, "%s\n", sanitize.Line(p))
@@ -104,7 +104,7 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, home, err := g.sessionLocations("")
 	if err != nil {
 		return nil, fmt.Errorf("session locations: %w", err)
 	}

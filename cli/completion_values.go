@@ -279,7 +279,7 @@ func projectSessions(g *Globals) ([]session.ListItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, home, err := g.sessionLocations("")
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +295,7 @@ func sessionFile(g *Globals, sessionArg string, tree bool) string {
 		if err != nil {
 			return ""
 		}
-		loc, home, err := sessionLocations(ws, "")
+		loc, home, err := g.sessionLocations("")
 		if err != nil {
 			return ""
 		}

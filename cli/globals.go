@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -24,14 +25,32 @@ type Globals struct {
 	Trust    bool      `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
 	NoTrust  bool      `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
 
-	stdout, stderr  io.Writer
-	demoRoot        string
+	stdout, stderr io.Writer
+	demoRoot       string
+	// svc is the run's shared services (services), built by the first
+	// command that asks, for the workspace svcDirs named; a command that
+	// binds the run to a session's project (bindSessionProject) changes
+	// the directories and so gets the services of that project.
+	svc             *services.Services
+	svcDirs         resources.Dirs
 	catalogReported bool // models.json diagnostics were printed
 	libraryReported bool // the library's notices and directory faults were printed
 }
 
+// services are the run's shared services: the workspace, its library,
+// the model catalog, the session locations, the reference resolver and
+// the save preflight, built once (again only when the run's directories
+// change).
+func (g *Globals) services() (*services.Services, error) {
+	if _, err := g.workspace(); err != nil {
+		return nil, err
+	}
+	return g.svc, nil
+}
+
 // workspace resolves the workspace for this run, unpacking the demo first
-// when --demo is set (the demo's directories replace the defaults).
+// when --demo is set (the demo's directories replace the defaults); it is
+// opened once, with the services that hold it.
 func (g *Globals) workspace() (resources.Workspace, error) {
 	dirs := resources.Dirs{Cwd: g.Cwd, AgentDir: g.AgentDir, ForgeDir: g.ForgeDir}
 	if g.Demo && g.demoRoot == "" {
@@ -58,10 +77,14 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 	case g.NoTrust:
 		override = resources.TrustDeny
 	}
+	if g.svc != nil && g.svcDirs == dirs {
+		return g.svc.Workspace(), nil
+	}
 	ws, err := resources.OpenWorkspace(dirs, override, resources.OSEnv())
 	if err != nil {
 		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
 	}
+	g.svc, g.svcDirs = services.New(ws), dirs
 	return ws, nil
 }
 
@@ -71,11 +94,10 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 // reported on stderr, once per run, and the file is then ignored, as Pi
 // does.
 func (g *Globals) modelCatalog() (*catalog.Catalog, error) {
-	ws, err := g.workspace()
-	if err != nil {
+	if _, err := g.workspace(); err != nil {
 		return nil, err
 	}
-	cat, diags := catalog.Shared(ws.AgentDir)
+	cat, diags := g.svc.Catalog()
 	if !g.catalogReported {
 		for _, d := range diags {
 			fmt.Fprintln(g.stderr, sanitize.Line(d.Line()))

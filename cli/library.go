@@ -12,14 +12,15 @@ import (
 	"github.com/forgebench/forgebench/resources"
 )
 
-// loadLibrary opens the workspace and loads the library snapshot, printing
-// pi-forge's notices (the untrusted-project notice) on stderr.
+// loadLibrary is the run's library snapshot (read once, by the services),
+// printing pi-forge's notices (the untrusted-project notice) on stderr the
+// first time.
 func (g *Globals) loadLibrary() (*resources.Library, error) {
-	ws, err := g.workspace()
+	svc, err := g.services()
 	if err != nil {
 		return nil, err
 	}
-	lib, err := resources.LoadLibrary(ws)
+	lib, err := svc.Library()
 	if err != nil {
 		return nil, fmt.Errorf("load library: %w", err)
 	}

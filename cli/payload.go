@@ -5,18 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"strings"
-	"time"
 
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -42,36 +36,37 @@ type PayloadDiffCmd struct {
 	BlocksOnly     bool   `name:"blocks-only" help:"Leave out the line diffs of modified blocks (human output)."`
 }
 
-// resolver builds a replay.Resolver for this workspace: presets by file or
-// selector, Pi's defaults when a session records no system prompt, and
-// pi-forge's rewrite of session requests (the library is read only when a
-// session or preset reference needs it).
+// resolver is the services' reference resolver (the one the Payloads
+// panel resolves with) with the CLI's ways: a session file that is not a
+// Pi session is a usage error and a FIFO or device refused, a preset file
+// is read as a FILE argument, the library reports its notices, and a
+// preset with error diagnostics is noted on stderr (it is compiled anyway,
+// as pi-forge's preview does).
 func (g *Globals) resolver() (*replay.Resolver, error) {
-	cat, err := g.modelCatalog()
-	if err != nil {
+	if _, err := g.modelCatalog(); err != nil { // reports models.json's problems
 		return nil, err
 	}
-	fallback := g.piDefaults
-	return &replay.Resolver{
-		Catalog:  cat,
-		Location: time.Local,
-		Open:     g.openRefSession,
-		LoadPreset: func(sel string) (*preset.Stack, string, error) {
-			return g.loadPresetRef(sel)
+	return g.svc.Resolver(services.ResolverOptions{
+		ResolveSession: func(arg string) (string, error) {
+			return g.namedSession(arg, "session:FILE", requiredSession)
 		},
-		Fallback: fallback,
-		Forge:    g.forge(cat, fallback),
-	}, nil
+		Open: openRefSession,
+		ReadPresetFile: func(path string) ([]byte, error) {
+			raw, err := readInput(path) // a FIFO or device is refused (exit 4), never opened
+			if err != nil {
+				return nil, inputFailed(err)
+			}
+			return raw, nil
+		},
+		Library:      g.loadLibrary,
+		PresetErrors: g.presetNotes,
+	}), nil
 }
 
-// openRefSession opens the session of a reference: a file, else a session
-// id or a unique prefix of one (as the session commands take). A file that
-// is not a Pi session is a usage error; a FIFO or device is refused.
-func (g *Globals) openRefSession(path string) (*session.Session, error) {
-	path, err := g.namedSession(path, "session:FILE", requiredSession)
-	if err != nil {
-		return nil, err
-	}
+// openRefSession opens the session file of a reference (the resolver
+// named it with namedSession). A file that is not a Pi session is a usage
+// error; a FIFO or device is refused.
+func openRefSession(path string) (*session.Session, error) {
 	s, err := session.Open(path)
 	switch {
 	case errors.Is(err, session.ErrNotSession), errors.Is(err, session.ErrEmptySession):
@@ -80,70 +75,6 @@ func (g *Globals) openRefSession(path string) (*session.Session, error) {
 		return nil, fail(exitRefused, "%v", err)
 	}
 	return s, err
-}
-
-// piDefaults is Pi's default runtime and base prompt for this workspace,
-// for sessions that record no system prompt.
-func (g *Globals) piDefaults() (compile.Runtime, string, error) {
-	ws, err := g.workspace()
-	if err != nil {
-		return compile.Runtime{}, "", err
-	}
-	return resources.PiDefaultRuntime(ws, nil, time.Now())
-}
-
-// forge is pi-forge's request rewrite against this workspace's library,
-// loaded when first needed.
-func (g *Globals) forge(cat *catalog.Catalog, fallback replay.Defaults) replay.Forge {
-	return capstate.LazyForge(func() (*capstate.Forge, error) {
-		lib, err := g.loadLibrary()
-		if err != nil {
-			return nil, err
-		}
-		return &capstate.Forge{
-			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
-			Location: time.Local,
-			Fallback: fallback,
-		}, nil
-	})
-}
-
-// loadPresetRef reads a preset reference: an existing file (a missing one,
-// written as a path, is a usage error), else a selector resolved in the
-// library. Error diagnostics are reported on
-// stderr; the preset is compiled anyway, as pi-forge's preview does.
-func (g *Globals) loadPresetRef(sel string) (*preset.Stack, string, error) {
-	fi, statErr := os.Stat(sel)
-	if statErr != nil && strings.ContainsAny(sel, `/\`) {
-		// Library selectors never hold a path separator: this names a file.
-		return nil, "", fail(exitUsage, "preset %v", statErr)
-	}
-	if statErr == nil && !fi.IsDir() {
-		raw, err := readInput(sel) // a FIFO or device is refused (exit 4), never opened
-		if err != nil {
-			return nil, "", inputFailed(err)
-		}
-		st, diags := preset.Parse(raw, baseName(sel))
-		errs := 0
-		for _, d := range diags {
-			if d.Level == preset.LevelError {
-				errs++
-			}
-		}
-		g.presetNotes(sel, errs)
-		return st, sel, nil
-	}
-	lib, err := g.loadLibrary()
-	if err != nil {
-		return nil, "", err
-	}
-	p, err := resolved(lib.ResolvePreset(sel))
-	if err != nil {
-		return nil, "", err
-	}
-	errs, _ := p.Counts()
-	g.presetNotes(p.Key(), errs)
-	return p.Stack, p.Key(), nil
 }
 
 func (g *Globals) presetNotes(name string, n int) {
@@ -162,11 +93,17 @@ func resolveRef(rv *replay.Resolver, s string) (*replay.Resolved, error) {
 	}
 	r, err := rv.Resolve(ref)
 	var ee *exitError
+	var pe *services.PresetPathError
+	var re *resources.Error
 	switch {
 	case err == nil:
 		return r, nil
 	case errors.As(err, &ee):
 		return nil, err
+	case errors.As(err, &pe): // a preset written as a path that cannot be read
+		return nil, fail(exitUsage, "%v", pe)
+	case errors.As(err, &re): // a preset selector the library refused
+		return nil, libraryError(re)
 	case errors.Is(err, session.ErrNotRegular):
 		return nil, fail(exitRefused, "%v", err) // a FIFO or device is refused, as the session commands refuse one
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, session.ErrUnknownEntry), errors.Is(err, session.ErrPayloadTooLarge),

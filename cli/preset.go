@@ -477,7 +477,7 @@ func (c *PresetMigrateCmd) preflight(g *Globals, ws resources.Workspace) error {
 	if err != nil {
 		return err
 	}
-	return savePreflight(g, c.Session, lib, drafts)
+	return savePreflight(g, c.Session, drafts)
 }
 
 func orEmpty(list []any) []any {

@@ -9,15 +9,15 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/capstate"
 )
 
 // savePreflight is pi-forge's 0.5.6 check before the active Preset is
 // overwritten: the session's frozen capability snapshots must satisfy the
 // new version's tool policy. file is --session ("" = the project's newest
 // session; none at all = nothing to check). A conflict is refused (exit
-// 4) with what it would break.
-func savePreflight(g *Globals, file string, lib *resources.Library, drafts []*capability.PresetRef) error {
+// 4) with what it would break. The check is the services' SavePreflight,
+// the one the Presets panel runs before a save.
+func savePreflight(g *Globals, file string, drafts []*capability.PresetRef) error {
 	if len(drafts) == 0 {
 		return nil
 	}
@@ -34,19 +34,19 @@ func savePreflight(g *Globals, file string, lib *resources.Library, drafts []*ca
 	if err != nil {
 		return err
 	}
-	cat, err := g.modelCatalog()
-	if err != nil {
+	if _, err := g.modelCatalog(); err != nil { // reports models.json's problems
 		return err
 	}
-	st, err := capstate.At(s, s.LeafIndex(), capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}, capstate.DefaultOptions(nil))
+	if _, err := g.loadLibrary(); err != nil { // reports the library's notices
+		return err
+	}
+	conflicts, err := g.svc.SavePreflight(s, drafts...)
 	if err != nil {
 		return err
 	}
 	var problems []string
-	for _, d := range drafts {
-		if problem := capstate.SavePreflight(st, d); problem != "" {
-			problems = append(problems, d.Key.String()+": "+problem)
-		}
+	for _, c := range conflicts {
+		problems = append(problems, c.Key.String()+": "+c.Problem)
 	}
 	if len(problems) > 0 {
 		return fail(exitRefused, "pi-forge: saving the active Preset would break the capabilities active in %s: %s; disable the conflicting capability and retry",

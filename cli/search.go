@@ -51,7 +51,7 @@ func (c *SearchCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, home, err := g.sessionLocations("")
 	if err != nil {
 		return fmt.Errorf("session locations: %w", err)
 	}

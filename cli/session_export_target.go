@@ -124,7 +124,7 @@ func (g *Globals) protectedDirOf(path string) (dir, what string, ok bool) {
 		{filepath.Join(ws.Cwd, ".pi", "forge"), "the project's pi-forge directory"},
 		{resources.LegacyPresetsDir(ws.Cwd), "the project's legacy prompt-stack directory"},
 	}
-	if loc, _, err := sessionLocations(ws, ""); err == nil {
+	if loc, _, err := g.sessionLocations(""); err == nil {
 		candidates = append(candidates, struct{ dir, what string }{loc.SessionsRoot(), "Pi's sessions directory"})
 		if loc.SessionDir != "" {
 			candidates = append(candidates, struct{ dir, what string }{loc.SessionDir, "Pi's custom session directory"})

@@ -3,11 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -22,10 +20,13 @@ type SessionListCmd struct {
 
 // sessionLocations resolves where Pi keeps sessions for the workspace,
 // honouring --agent-dir over $PI_CODING_AGENT_DIR.
-func sessionLocations(ws resources.Workspace, sessionDir string) (session.Locations, string, error) {
-	home, _ := os.UserHomeDir()
-	loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, sessionDir, os.Getenv, home)
-	return loc, home, err
+func (g *Globals) sessionLocations(sessionDir string) (session.Locations, string, error) {
+	svc, err := g.services()
+	if err != nil {
+		return session.Locations{}, "", err
+	}
+	loc, err := svc.LocationsWith(sessionDir)
+	return loc, svc.Home(), err
 }
 
 // Run discovers sessions reading only headers and bounded windows.
@@ -34,7 +35,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	loc, home, err := sessionLocations(ws, c.SessionDir)
+	loc, home, err := g.sessionLocations(c.SessionDir)
 	if err != nil {
 		return fmt.Errorf("session locations: %w", err)
 	}

@@ -63,7 +63,7 @@ func (g *Globals) newestSession() (session.ListItem, error) {
 	if err != nil {
 		return session.ListItem{}, err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, home, err := g.sessionLocations("")
 	if err != nil {
 		return session.ListItem{}, fmt.Errorf("session locations: %w", err)
 	}
@@ -101,15 +101,15 @@ func shortID(id string) string {
 // unknown or ambiguous argument is a usage error. Commands call it through
 // namedSession.
 func (g *Globals) resolveSessionArg(arg *string) error {
-	ws, err := g.workspace()
+	svc, err := g.services()
 	if err != nil {
 		return err
 	}
-	loc, home, err := sessionLocations(ws, "")
+	loc, err := svc.Locations()
 	if err != nil {
 		return fmt.Errorf("session locations: %w", err)
 	}
-	file, err := session.ResolveSession(loc, ws.Cwd, home, *arg)
+	file, err := session.ResolveSession(loc, svc.Workspace().Cwd, svc.Home(), *arg)
 	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
 		return fail(exitUsage, "%s", sanitize.Text(err.Error()))
 	}

@@ -62,7 +62,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		scope = s.PathTo(st.LeafIndex)
 	}
 	breaks := cachemiss.Detect(s, scope, cat)
-	preds := replay.PredictDrops(s, cache, replay.RequestOptions{Catalog: cat, Forge: g.forge(cat, g.piDefaults)}, predict)
+	preds := replay.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
 	if c.JSON {
 		v := session.StatsValue(s, st)
 		cv := replay.CacheValue(cache, st.Scope == session.StatsScopeSession, preds)

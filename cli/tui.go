@@ -22,7 +22,7 @@ func (c *TuiCmd) Run(g *Globals) error {
 	if err != nil {
 		return fail(exitUsage, "%v", err) // before the demo unpacks or the TUI starts
 	}
-	ws, err := g.workspace()
+	svc, err := g.services()
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,8 @@ func (c *TuiCmd) Run(g *Globals) error {
 		theme = settings.Theme
 	}
 	model := ui.New(ui.Options{
-		Workspace: ws,
+		Workspace: svc.Workspace(),
+		Services:  svc, // the process's one: the TUI builds none of its own
 		Theme:     theme,
 		NoColor:   themes.NoColorRequested(os.Getenv),
 		Keys:      settings.Keys,

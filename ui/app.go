@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
@@ -30,8 +31,12 @@ import (
 // Options configure the root model.
 type Options struct {
 	Workspace resources.Workspace
-	Theme     themes.Mode
-	NoColor   bool
+	// Services are the workspace's shared services (nil: built here for
+	// Workspace); the CLI passes the ones its Globals built, so the
+	// process has one.
+	Services *services.Services
+	Theme    themes.Mode
+	NoColor  bool
 	// Keys are every binding, with the user's overrides applied.
 	Keys keymap.Set
 	// Home is the user's home directory, used only to shorten paths.
@@ -97,6 +102,10 @@ func New(opts Options) *Model {
 	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true,
 		frames: frameGate{interval: opts.FrameInterval}}
 	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
+	if opts.Services == nil {
+		opts.Services = services.New(opts.Workspace)
+	}
+	m.com.SetServices(opts.Services)
 	m.cwdLabel = abbreviateHome(opts.Workspace.Cwd, opts.Home)
 	m.applyTheme()
 	m.help = help.New()
@@ -136,7 +145,7 @@ func (m *Model) applyTheme() tea.Cmd {
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Workspace.AgentDir), loadAutoPresetsCmd(m.com.Workspace), m.palette.Prefetch()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, loadCatalogCmd(m.com.Services()), loadAutoPresetsCmd(m.com.Services()), m.palette.Prefetch()}
 	for _, p := range m.panels {
 		cmds = append(cmds, p.Init())
 	}
@@ -200,7 +209,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.auto = msg.auto
 		return m, nil
 	case common.LibraryChangedMsg:
-		return m, tea.Batch(loadAutoPresetsCmd(m.com.Workspace), m.palette.Prefetch(), m.broadcast(msg))
+		return m, tea.Batch(loadAutoPresetsCmd(m.com.Services()), m.palette.Prefetch(), m.broadcast(msg))
 	case switchPanelMsg:
 		m.active = int(msg)
 		return m, nil

@@ -3,7 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 )
 
 // What pi-forge activates where a session's branch records no Preset
@@ -36,12 +36,14 @@ func (a autoPresets) at(freshBranch bool) string {
 // autoPresetsMsg carries the library's auto-activation choices.
 type autoPresetsMsg struct{ auto autoPresets }
 
-// loadAutoPresetsCmd reads the preset library to learn what pi-forge
-// would auto-activate (at start, and after a panel changed the library).
-func loadAutoPresetsCmd(ws resources.Workspace) tea.Cmd {
+// loadAutoPresetsCmd reads the preset library again to learn what
+// pi-forge would auto-activate (at start, and after a panel changed the
+// library).
+func loadAutoPresetsCmd(svc *services.Services) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
 		auto := autoPresets{loaded: true}
-		lib, err := resources.LoadLibrary(ws)
+		lib, err := svc.Reload()
 		if err != nil || !ws.Trust.Trusted {
 			return autoPresetsMsg{auto: auto} // none: pi-forge applies nothing it cannot read or trust
 		}

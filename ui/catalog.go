@@ -6,19 +6,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
 // catalogLoadedMsg reports the workspace's model catalog load: the problems
-// of models.json, which the panels' own loads (catalog.Shared) do not show.
+// of models.json, which the panels' own asks (Services.Catalog) do not show.
 type catalogLoadedMsg struct{ diags []catalog.Diagnostic }
 
 // loadCatalogCmd loads the model catalog of the agent directory once at
 // start, so its diagnostics reach the footer as the CLI prints them on
 // stderr; the panels then share the loaded catalog.
-func loadCatalogCmd(agentDir string) tea.Cmd {
+func loadCatalogCmd(svc *services.Services) tea.Cmd {
 	return func() tea.Msg {
-		_, diags := catalog.Shared(agentDir)
+		_, diags := svc.Catalog()
 		return catalogLoadedMsg{diags: diags}
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -21,7 +23,7 @@ func TestModelsJSONProblemsReachTheFooter(t *testing.T) {
 	m := newTestModel(160, 48)
 	h := uitest.ForModel(t, m)
 	h.UseTimers(m.com)
-	h.Send(loadCatalogCmd(agent)())
+	h.Send(loadCatalogCmd(services.New(resources.Workspace{AgentDir: agent}))())
 	footer := m.footerView()
 	if !strings.Contains(ansi.Strip(footer), "models.json providers.x: must be an object") || strings.Contains(footer, "\x1b[2J") {
 		t.Fatalf("footer = %q", ansi.Strip(footer))
@@ -36,7 +38,7 @@ func TestModelsJSONProblemsReachTheFooter(t *testing.T) {
 	}
 
 	clean := newTestModel(160, 48)
-	clean.Update(loadCatalogCmd(t.TempDir())())
+	clean.Update(loadCatalogCmd(services.New(resources.Workspace{AgentDir: t.TempDir()}))())
 	if clean.status.Text() != "" {
 		t.Fatalf("no models.json, no status: %q", clean.status.Text())
 	}

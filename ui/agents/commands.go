@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -48,9 +47,10 @@ type activityResult struct {
 // statistics (through the panel's cache, so a reload re-reads only the
 // files that changed). Each file is stamped before it is read, so a change
 // made while reading shows at the next poll.
-func loadTreeCmd(ws resources.Workspace, file string, gen int, cache *subagent.Cache, clock func() time.Time) tea.Cmd {
+func loadTreeCmd(svc *services.Services, file string, gen int, cache *subagent.Cache, clock func() time.Time) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
-		cat, _ := catalog.Shared(ws.AgentDir)
+		cat, _ := svc.Catalog()
 		opts := subagent.Options{Catalog: cat, Cache: cache}
 		if cfg := subagent.LoadConfig(ws.AgentDir, ws.Cwd, ws.Trust.Trusted); cfg.Valid() {
 			opts.MaxConcurrentAgents = cfg.Values.MaxConcurrentAgents
@@ -124,7 +124,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.gen++
 	m.loading = true
-	return loadTreeCmd(m.com.Workspace, m.rootFile, m.gen, m.cache, m.com.Clock)
+	return loadTreeCmd(m.com.Services(), m.rootFile, m.gen, m.cache, m.com.Clock)
 }
 
 // applyTree takes a loaded tree.
@@ -219,57 +219,29 @@ func (m *Model) applyActivity(msg activityMsg) {
 	m.activity[msg.key] = activityResult{items: msg.items, err: msg.err}
 }
 
-// tailWait waits for the next event of a live tail in a command and
-// parses the lines it brings (blank, malformed and header lines are
-// skipped as Pi skips them).
-func tailWait(gen int, events <-chan session.TailEvent) tea.Cmd {
-	if events == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-events
-		msg := tailMsg{gen: gen, ev: ev, ok: ok}
-		for _, l := range ev.Lines {
-			if e, err := session.ParseEntryLine(l.Data, 0); err == nil && e.Type != session.TypeSession {
-				msg.entries = append(msg.entries, e)
-			}
-			msg.end = max(msg.end, l.Offset+int64(len(l.Data))+1)
+// tailOwner names the panel's follower (follower.New).
+const tailOwner = "agents"
+
+// tailLines parses the lines a tail event brings, in the follower's
+// waiting command (blank, malformed and header lines are skipped as Pi
+// skips them).
+func tailLines(ev session.TailEvent) any {
+	var out tailLinesData
+	for _, l := range ev.Lines {
+		if e, err := session.ParseEntryLine(l.Data, 0); err == nil && e.Type != session.TypeSession {
+			out.entries = append(out.entries, e)
 		}
-		return msg
+		out.end = max(out.end, l.Offset+int64(len(l.Data))+1)
 	}
+	return out
 }
 
-// startTail begins following a file from offset.
-func startTail(gen int, file string, offset int64) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(context.Background())
-		events, err := session.Tail(ctx, file, offset)
-		if err != nil {
-			cancel()
-			return tailStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
-		}
-		return tailStartedMsg{gen: gen, events: events, cancel: cancel}
-	}
+// tailLinesData is a tail event's lines, parsed; end is where they end in
+// the file.
+type tailLinesData struct {
+	entries []*session.Entry
+	end     int64
 }
-
-type (
-	// tailStartedMsg reports that following began (or why not).
-	tailStartedMsg struct {
-		gen    int
-		events <-chan session.TailEvent
-		cancel context.CancelFunc
-		err    error
-	}
-	// tailMsg is one event of the tail; ok is false when it ended.
-	// entries are its lines, parsed; end is where they end in the file.
-	tailMsg struct {
-		gen     int
-		ev      session.TailEvent
-		ok      bool
-		entries []*session.Entry
-		end     int64
-	}
-)
 
 // clock formats a Unix-millisecond time as HH:mm:ss ("--:--:--" unknown).
 func clock(ms float64) string {

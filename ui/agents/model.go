@@ -22,6 +22,7 @@ import (
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 // screen is what the panel shows.
@@ -50,6 +51,8 @@ const wideMin = 110
 type Model struct {
 	com  *common.Common
 	keys keymap.Agents
+	// tail follows the open transcript's file (followTranscript).
+	tail follower.Follower
 
 	width, height int
 	screen        screen
@@ -126,6 +129,8 @@ func New(com *common.Common) *Model {
 	}
 	m.list = common.NewList(renderRow)
 	m.list.SetIdentity(func(r agentRow) string { return r.path })
+	m.tail = follower.New(tailOwner)
+	m.tail.Prepare(tailLines)
 	return m
 }
 

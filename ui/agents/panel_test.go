@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 func TestDashboardShowsTheSelectedTree(t *testing.T) {
@@ -119,27 +120,25 @@ func TestTranscriptEarlierPagesAndFollow(t *testing.T) {
 	}
 	// End jumps to the newest page and follows; the tail's start is taken
 	// over here so no command waits on the file.
-	var started bool
+	var started *follower.StartedMsg
 	hs.Intercept = func(msg tea.Msg) bool {
-		_, ok := msg.(tailStartedMsg)
-		started = started || ok
+		s, ok := msg.(follower.StartedMsg)
+		if ok {
+			started = &s
+		}
 		return ok
 	}
 	hs.Press("end")
-	if !started || !hs.m.tr.following || hs.m.tr.pages != 1 {
-		t.Fatalf("end: tail started %v, following %v, pages %d", started, hs.m.tr.following, hs.m.tr.pages)
+	if started == nil || !hs.m.tr.following || hs.m.tr.pages != 1 {
+		t.Fatalf("end: tail started %v, following %v, pages %d", started != nil, hs.m.tr.following, hs.m.tr.pages)
 	}
 	hs.Intercept = nil
-	// A tail that delivers one entry and ends.
-	events := make(chan session.TailEvent)
-	close(events)
-	hs.m.tr.events = events
+	// A tail that delivers one entry (a line ending at 1 MiB) and ends.
 	line := `{"type":"message","id":"f0110001","parentId":null,"timestamp":"2026-11-28T10:09:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"A followed answer."}],"provider":"anthropic","model":"claude-sonnet-4-5","stopReason":"stop"}}`
-	e, err := session.ParseEntryLine([]byte(line), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs.Send(tailMsg{gen: hs.m.tr.gen, ok: true, ev: session.TailEvent{Kind: session.TailLines}, entries: []*session.Entry{e}, end: 1 << 20})
+	events := make(chan session.TailEvent, 1)
+	events <- session.TailEvent{Kind: session.TailLines, Lines: []session.TailLine{{Offset: 1<<20 - int64(len(line)) - 1, Data: []byte(line)}}}
+	close(events)
+	hs.Send(follower.StartedMsg{Owner: started.Owner, Gen: started.Gen, Events: events, Cancel: func() {}})
 	if hs.m.tr.followed != 1 || hs.m.tr.size != 1<<20 {
 		t.Errorf("followed %d, size %d", hs.m.tr.followed, hs.m.tr.size)
 	}

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
 
@@ -38,8 +38,6 @@ type transcriptState struct {
 	// following is the live tail: new entries are appended and, while the
 	// view is at the bottom, shown at once.
 	following bool
-	cancel    context.CancelFunc
-	events    <-chan session.TailEvent
 	followed  int
 	// wantEntry is the entry a jump scrolls to once rendered ("" = none),
 	// and wantQuery the search hit to reveal in it: the transcript expands
@@ -107,10 +105,8 @@ func (m *Model) openTranscriptOf(a *subagent.Agent) tea.Cmd {
 
 // stopTranscript ends a live tail, if any.
 func (m *Model) stopTranscript() {
-	if m.tr.cancel != nil {
-		m.tr.cancel()
-	}
-	m.tr.cancel, m.tr.events, m.tr.following = nil, nil, false
+	m.tail.Stop()
+	m.tr.following = false
 }
 
 func (m *Model) applyTranscript(msg transcriptLoadedMsg) tea.Cmd {
@@ -255,51 +251,52 @@ func (m *Model) followTranscript() tea.Cmd {
 		m.tr.pages = 1
 		cmds = append(cmds, m.renderTranscript())
 	}
-	wasFollowing := m.tr.events != nil
+	wasFollowing := m.tail.Running()
 	m.tr.following = true
 	if !wasFollowing && m.tr.file != "" {
-		cmds = append(cmds, startTail(m.tr.gen, m.tr.file, m.tr.size))
+		cmds = append(cmds, m.tail.Start(m.tr.file, m.tr.size, session.TailOptions{}))
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) applyTailStarted(msg tailStartedMsg) tea.Cmd {
-	if msg.gen != m.tr.gen || m.screen != screenTranscript {
-		if msg.cancel != nil {
-			msg.cancel()
-		}
+func (m *Model) applyTailStarted(msg follower.StartedMsg) tea.Cmd {
+	if mine := msg.Owner == tailOwner; mine && m.screen != screenTranscript {
+		m.tail.Stop() // left the transcript meanwhile
+	}
+	_, current, wait, err := m.tail.Started(msg)
+	if !current {
 		return nil
 	}
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
+	if err != nil {
+		m.setStatus(err.Error(), true)
 		m.tr.following = false
 		return nil
 	}
-	m.tr.cancel, m.tr.events = msg.cancel, msg.events
-	return tailWait(m.tr.gen, m.tr.events)
+	return wait
 }
 
 // applyTail appends followed entries and renders them.
-func (m *Model) applyTail(msg tailMsg) tea.Cmd {
-	if msg.gen != m.tr.gen || m.tr.events == nil {
+func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
+	if !m.tail.Current(msg) || !m.tail.Running() {
 		return nil
 	}
-	if !msg.ok {
+	if !msg.OK {
 		m.stopTranscript()
 		m.setStatus("follow ended", false)
 		return nil
 	}
-	switch msg.ev.Kind {
+	switch msg.Event.Kind {
 	case session.TailLines:
-		for _, e := range msg.entries {
+		lines, _ := msg.Data.(tailLinesData)
+		for _, e := range lines.entries {
 			m.tr.tr.Append(e)
 			m.tr.followed++
 		}
-		m.tr.size = max(m.tr.size, msg.end)
+		m.tr.size = max(m.tr.size, lines.end)
 	case session.TailReset:
 		m.setStatus("the session file was replaced; press t to read it again", false)
 	case session.TailError:
-		m.setStatus("follow: "+fmt.Sprint(msg.ev.Err), true)
+		m.setStatus("follow: "+fmt.Sprint(msg.Event.Err), true)
 	}
-	return tea.Batch(m.renderTranscript(), tailWait(m.tr.gen, m.tr.events))
+	return tea.Batch(m.renderTranscript(), m.tail.Wait())
 }

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 // Update implements common.Panel.
@@ -55,9 +56,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.applyTranscript(msg)
 	case transcriptRenderedMsg:
 		return m.applyRendered(msg)
-	case tailStartedMsg:
+	case follower.StartedMsg:
 		return m.applyTailStarted(msg)
-	case tailMsg:
+	case follower.EventMsg:
 		return m.applyTail(msg)
 	case copiedMsg:
 		m.applyCopied(msg)

@@ -288,7 +288,7 @@ func (m *Model) transcriptInfo() string {
 	switch {
 	case m.tr.following && m.tr.offset >= m.bottom():
 		parts = append(parts, fmt.Sprintf("following (+%d)", m.tr.followed))
-	case m.tr.events != nil:
+	case m.tail.Running():
 		parts = append(parts, m.keys.Follow.Help().Key+" resumes following")
 	}
 	if n := len(m.tr.lines); n > 0 {

@@ -92,7 +92,7 @@ func benchBigSnapshots(b *testing.B, n, size int) *harness {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := capstate.PlanAt(s, inputsFor(hs.m.lib, hs.com.Workspace.AgentDir), capstate.Operation{Kind: capstate.OpAdd, Arg: text}, capstate.DefaultOptions(nil))
+		p, err := capstate.PlanAt(s, inputsFor(hs.m.lib, hs.com.Services()), capstate.Operation{Kind: capstate.OpAdd, Arg: text}, capstate.DefaultOptions(nil))
 		if err != nil || p.Refusal != nil {
 			b.Fatalf("plan: %v %v", err, p.Refusal)
 		}

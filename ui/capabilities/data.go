@@ -9,9 +9,9 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -77,10 +77,11 @@ type (
 	}
 )
 
-// libraryCmd loads the library snapshot and builds the list rows.
-func libraryCmd(ws resources.Workspace, gen int) tea.Cmd {
+// libraryCmd reads the library again (the services' snapshot every panel
+// then shares) and builds the list rows.
+func libraryCmd(svc *services.Services, gen int) tea.Cmd {
 	return func() tea.Msg {
-		lib, err := resources.LoadLibrary(ws)
+		lib, err := svc.Reload()
 		if err != nil {
 			return libraryMsg{gen: gen, err: fmt.Errorf("load the library: %w", err)}
 		}
@@ -107,14 +108,14 @@ func sessionCmd(file, cwd string, gen int) tea.Cmd {
 }
 
 // inputsFor builds the capstate inputs: the library as pi-forge sees it
-// and Pi's model catalog of the agent directory.
-func inputsFor(lib *resources.Library, agentDir string) capstate.Inputs {
-	cat, _ := catalog.Shared(agentDir)
+// and Pi's model catalog of the workspace.
+func inputsFor(lib *resources.Library, svc *services.Services) capstate.Inputs {
+	cat, _ := svc.Catalog()
 	return capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat}
 }
 
 // stateCmd computes the capability state at the entry ("" = the leaf).
-func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, agentDir string, gen int) tea.Cmd {
+func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, svc *services.Services, gen int) tea.Cmd {
 	return func() tea.Msg {
 		index := s.LeafIndex()
 		if entryID != "" {
@@ -124,7 +125,7 @@ func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, 
 			}
 			index = i
 		}
-		st, err := capstate.At(s, index, inputsFor(lib, agentDir), capstate.DefaultOptions(nil))
+		st, err := capstate.At(s, index, inputsFor(lib, svc), capstate.DefaultOptions(nil))
 		msg := stateMsg{gen: gen, file: file, entryID: entryID, st: st, err: err}
 		if err == nil && index >= 0 {
 			msg.declared = replay.ToolsAt(s, index).Ever
@@ -146,7 +147,8 @@ func ownWrite(file string, last common.FileStamp) bool {
 // belong to the workbench's project (ws: trust, Presets and capabilities
 // come from there), its leaf must have a usable id, and no Pi may run in
 // the project nor the file look live.
-func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, ws resources.Workspace, now func() time.Time, newID func() string, last common.FileStamp) tea.Cmd {
+func planCmd(s *session.Session, file string, op capstate.Operation, lib *resources.Library, svc *services.Services, now func() time.Time, newID func() string, last common.FileStamp) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
 		msg := planMsg{op: op}
 		if project := s.Project(ws.Cwd); !session.SameProject(project, ws.Cwd) {
@@ -160,7 +162,7 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 		}
 		opts := capstate.DefaultOptions(now)
 		opts.NewID = newID
-		msg.plan, msg.err = capstate.PlanAt(s, inputsFor(lib, ws.AgentDir), op, opts)
+		msg.plan, msg.err = capstate.PlanAt(s, inputsFor(lib, svc), op, opts)
 		if procs, err := session.FindPi(ws.Cwd); err == nil && len(procs) > 0 {
 			e := &session.PiRunningError{Project: ws.Cwd, Processes: procs}
 			msg.live = append(msg.live, e.Error()+". Close Pi and try again; the CLI's --force overrides this check.")

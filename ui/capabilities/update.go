@@ -99,7 +99,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 // reloadLibrary starts a library load.
 func (m *Model) reloadLibrary() tea.Cmd {
 	m.libGen++
-	return libraryCmd(m.com.Workspace, m.libGen)
+	return libraryCmd(m.com.Services(), m.libGen)
 }
 
 // follow makes the session view track the shared selection: a new file is
@@ -147,7 +147,7 @@ func (m *Model) recompute() tea.Cmd {
 	}
 	m.sessGen++
 	m.view.loading = true
-	return stateCmd(m.sess, m.view.file, m.view.at(), m.lib, m.com.Workspace.AgentDir, m.sessGen)
+	return stateCmd(m.sess, m.view.file, m.view.at(), m.lib, m.com.Services(), m.sessGen)
 }
 
 func (m *Model) onLibrary(msg libraryMsg) tea.Cmd {
@@ -415,7 +415,7 @@ func (m *Model) startAction(op capstate.Operation) tea.Cmd {
 		return nil
 	}
 	m.setStatus("working out what “"+strings.TrimSuffix(opTitle(op), "?")+"” will do…", false)
-	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Workspace, m.now, m.newID, m.lastWrite)
+	return planCmd(m.sess, m.view.file, op, m.lib, m.com.Services(), m.now, m.newID, m.lastWrite)
 }
 
 func (m *Model) onPlan(msg planMsg) {

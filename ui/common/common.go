@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -36,6 +37,8 @@ type Common struct {
 	// through Exec); tests put a fake here (ExternalEditor).
 	Editor ExternalEditor
 
+	// services are the workspace's shared services (Services).
+	services *services.Services
 	markdown *Markdown
 	// jumpSeq numbers the jumps sent (Jump).
 	jumpSeq uint64
@@ -55,6 +58,29 @@ func (c *Common) Later(d time.Duration, msg tea.Msg) tea.Cmd {
 		return c.Timer(d, msg)
 	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// Services are the workspace's shared services: the library (read once,
+// read again by a panel's reload), the model catalog, the session
+// locations, the reference resolver and the save preflight. Every panel
+// asks here and never loads its own; call it from Update and hand the
+// value to commands, which may use it concurrently.
+func (c *Common) Services() *services.Services {
+	if c.services == nil || c.services.Workspace() != c.Workspace {
+		// A Common built without the root's (a panel's test), or whose
+		// Workspace was replaced: the services of the workspace it holds.
+		c.services = services.New(c.Workspace)
+	}
+	return c.services
+}
+
+// SetServices hands the Common the services of its workspace (the root
+// passes the ones the CLI built, so the process has one).
+func (c *Common) SetServices(s *services.Services) {
+	c.services = s
+	if s != nil {
+		c.Workspace = s.Workspace()
+	}
 }
 
 // Markdown is the markdown renderer set every panel shares (created on

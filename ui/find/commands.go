@@ -2,14 +2,12 @@ package find
 
 import (
 	"context"
-	"os"
 	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/search"
 )
 
@@ -48,9 +46,9 @@ const batchWait = 100 * time.Millisecond
 
 // startCmd resolves where the workspace's sessions are, lists the files
 // and starts the search in the background; it returns the first batch.
-func startCmd(ctx context.Context, gen int, s *search.Searcher, m *search.Matcher, opt search.Options, ws resources.Workspace, all, agents bool) tea.Cmd {
+func startCmd(ctx context.Context, gen int, s *search.Searcher, m *search.Matcher, opt search.Options, svc *services.Services, all, agents bool) tea.Cmd {
 	return func() tea.Msg {
-		srcs, err := search.ListSources(scopeFor(ws, all, agents))
+		srcs, err := search.ListSources(scopeFor(svc, all, agents))
 		if err != nil {
 			return batchMsg{gen: gen, done: true, err: err}
 		}
@@ -121,8 +119,7 @@ func (f *feed) finish(b batchMsg) batchMsg {
 
 // scopeFor is the search scope of the workspace: where Pi keeps its
 // sessions for the cwd (a custom session directory honoured).
-func scopeFor(ws resources.Workspace, all, agents bool) search.Scope {
-	home, _ := os.UserHomeDir()
-	loc, _ := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
-	return search.Scope{Loc: loc, Cwd: ws.Cwd, Home: home, AllProjects: all, Agents: agents}
+func scopeFor(svc *services.Services, all, agents bool) search.Scope {
+	loc, _ := svc.Locations()
+	return search.Scope{Loc: loc, Cwd: svc.Workspace().Cwd, Home: svc.Home(), AllProjects: all, Agents: agents}
 }

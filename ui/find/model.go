@@ -214,7 +214,7 @@ func (m *Model) start() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel, m.running, m.started = cancel, true, m.com.Clock()
-	return startCmd(ctx, m.gen, m.searcher, matcher, search.Options{Limit: m.limit}, m.com.Workspace, m.every, m.agents)
+	return startCmd(ctx, m.gen, m.searcher, matcher, search.Options{Limit: m.limit}, m.com.Services(), m.every, m.agents)
 }
 
 // apply adds a batch of results and asks for the next.

@@ -103,7 +103,7 @@ func New(com *common.Common) Model {
 
 // Prefetch starts reading what the palette reads itself (the library),
 // so the first `:` lists it at once.
-func (m Model) Prefetch() tea.Cmd { return libraryCmd(m.com.Workspace) }
+func (m Model) Prefetch() tea.Cmd { return libraryCmd(m.com.Services(), false) }
 
 // Open shows the palette over actions and the places, focuses its input
 // and starts refreshing the sources it reads itself (the library and the
@@ -113,7 +113,7 @@ func (m *Model) Open(actions []Action, places Places) tea.Cmd {
 	m.input.Reset()
 	m.srcs[KindAction] = actionSource(actions)
 	m.srcs[KindAgent] = AgentRows(places.AgentRoot, places.Agents)
-	cmds := []tea.Cmd{m.input.Focus(), libraryCmd(m.com.Workspace), m.Offer(places.Sessions)}
+	cmds := []tea.Cmd{m.input.Focus(), libraryCmd(m.com.Services(), true), m.Offer(places.Sessions)}
 	if sel := m.com.Selection; sel.SessionFile != "" {
 		cmds = append(cmds, entriesCmd(sel.SessionFile, sel.SessionName))
 	} else {

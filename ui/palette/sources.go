@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
@@ -196,12 +197,17 @@ func keyedSource(kind Kind, items []Item, ids []string) Source {
 	return src
 }
 
-// libraryCmd reads the library (presets and capabilities) in a command.
-func libraryCmd(ws resources.Workspace) tea.Cmd {
+// libraryCmd reads the library (presets and capabilities) in a command:
+// the services' snapshot, or (fresh) read again and shared.
+func libraryCmd(svc *services.Services, fresh bool) tea.Cmd {
 	return func() tea.Msg {
-		lib, err := resources.LoadLibrary(ws)
+		read := svc.Library
+		if fresh {
+			read = svc.Reload
+		}
+		lib, err := read()
 		if err != nil {
-			return sourcesMsg{err: fmt.Errorf("the library of %s: %w", ws.Cwd, err)}
+			return sourcesMsg{err: fmt.Errorf("the library of %s: %w", svc.Workspace().Cwd, err)}
 		}
 		presets, caps := libraryRows(lib)
 		return sourcesMsg{presets: presets, caps: caps}

@@ -2,20 +2,14 @@ package payloads
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/turndiff"
-	"github.com/forgebench/forgebench/internal/regfile"
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
@@ -58,86 +52,31 @@ func (c *sessionCache) open(path string) (*session.Session, error) {
 	return s, nil
 }
 
-// env is what the panel's commands read from: the workspace and the
-// shared session cache. Commands copy it; it holds nothing mutable but
-// the cache, which locks itself.
+// env is what the panel's commands read from: the workspace's services
+// and the shared session cache. Commands copy it; it holds nothing
+// mutable but the cache and the services, which lock themselves.
 type env struct {
-	ws    resources.Workspace
+	svc   *services.Services
 	cache *sessionCache
 }
 
 // payloadDir is the project's saved-payload directory.
-func (e env) payloadDir() string { return filepath.Join(e.ws.Cwd, ".pi", "forge", "payloads") }
-
-// resolver resolves references against the workspace: presets from its
-// library (or a file path), Pi's defaults when a session records no
-// system prompt, pi-forge's rewrite of session requests.
-func (e env) resolver() *replay.Resolver {
-	opts := e.requestOptions()
-	return &replay.Resolver{
-		Catalog:    opts.Catalog,
-		Location:   time.Local,
-		Open:       e.openRef,
-		LoadPreset: e.loadPreset,
-		Fallback:   e.piDefaults,
-		Forge:      opts.Forge,
-	}
+func (e env) payloadDir() string {
+	return filepath.Join(e.svc.Workspace().Cwd, ".pi", "forge", "payloads")
 }
 
-// openRef opens the session of a typed reference: a file, else a session
-// id or a unique prefix of one among the workspace's sessions.
-func (e env) openRef(path string) (*session.Session, error) {
-	if _, err := os.Stat(path); err != nil {
-		home, _ := os.UserHomeDir()
-		loc, lerr := session.ResolveLocationsFor(e.ws.Cwd, e.ws.AgentDir, "", os.Getenv, home)
-		if lerr != nil {
-			return nil, fmt.Errorf("session locations: %w", lerr)
-		}
-		file, rerr := session.ResolveSession(loc, e.ws.Cwd, home, path)
-		if rerr != nil {
-			return nil, rerr
-		}
-		path = file
-	}
-	return e.cache.open(path)
+// resolver is the services' reference resolver, the CLI's too (presets
+// from the library or a file, Pi's defaults when a session records no
+// system prompt, pi-forge's rewrite of session requests), opening
+// sessions through the panel's cache.
+func (e env) resolver() *replay.Resolver {
+	return e.svc.Resolver(services.ResolverOptions{Open: e.cache.open})
 }
 
 // requestOptions rebuild session requests as pi-forge sent them, against
-// the workspace's library (read when a request first needs it): the same
-// options the Session panel's Context view and copy keys use.
-func (e env) requestOptions() replay.RequestOptions { return sentrequest.Options(e.ws) }
-
-// piDefaults is Pi's default runtime and base prompt for the workspace.
-func (e env) piDefaults() (compile.Runtime, string, error) { return sentrequest.Defaults(e.ws)() }
-
-// loadPreset reads a preset reference: an existing file (a missing one
-// written as a path is an error), else a selector resolved in the library
-// (an unusable preset still compiles, as the preview does).
-func (e env) loadPreset(sel string) (*preset.Stack, string, error) {
-	info, statErr := os.Stat(sel)
-	if statErr != nil && strings.ContainsAny(sel, `/\`) {
-		// Library selectors never hold a path separator: this names a file.
-		return nil, "", fmt.Errorf("preset %w", statErr)
-	}
-	if statErr == nil && !info.IsDir() {
-		// A FIFO would block this command forever and /dev/zero never end.
-		raw, err := regfile.Read(sel, session.MaxPayloadFileBytes)
-		if err != nil {
-			return nil, "", fmt.Errorf("read preset: %w", err)
-		}
-		st, _ := preset.Parse(raw, filepath.Base(sel))
-		return st, sel, nil
-	}
-	lib, err := resources.LoadLibrary(e.ws)
-	if err != nil {
-		return nil, "", fmt.Errorf("load library: %w", err)
-	}
-	p, err := lib.ResolvePreset(sel)
-	if err != nil && (p == nil || !errors.Is(err, resources.ErrUnusable)) {
-		return nil, "", err
-	}
-	return p.Stack, p.Key(), nil
-}
+// the workspace's library (asked for when a request first needs it): the
+// same options the Session panel's Context view and copy keys use.
+func (e env) requestOptions() replay.RequestOptions { return sentrequest.Options(e.svc) }
 
 // comparison is one computed diff of two references.
 type comparison struct {

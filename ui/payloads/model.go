@@ -84,7 +84,7 @@ func New(com *common.Common) *Model {
 	m := &Model{
 		com:  com,
 		keys: keymap.DefaultPayloads(),
-		env:  env{ws: com.Workspace, cache: newSessionCache()},
+		env:  env{svc: com.Services(), cache: newSessionCache()},
 		auto: true,
 		view: requestdiff.New(),
 		reqs: common.NewList(renderRequest),

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
@@ -163,7 +162,7 @@ func sessionItems(s *session.Session, path string, idx int) []pickItem {
 
 // presetItems are the presets of the library compiled at the entry.
 func presetItems(e env, path, entryID string) []pickItem {
-	lib, err := resources.LoadLibrary(e.ws)
+	lib, err := e.svc.Library()
 	if err != nil {
 		return nil
 	}

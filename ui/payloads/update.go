@@ -153,6 +153,7 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 // follows the selection).
 func (m *Model) reload() tea.Cmd {
 	m.env.cache = newSessionCache()
+	m.env.svc.Invalidate() // presets and pi-forge's rewrite read the library again
 	if m.auto {
 		m.followed = common.Selection{}
 		m.cmp = nil
@@ -309,6 +310,7 @@ func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Requests):
 		m.mode = modeDiff
 	case key.Matches(msg, k.Reload):
+		m.env.svc.Invalidate() // the Presets listed are read again
 		return m.openRequests()
 	case key.Matches(msg, m.com.Keys.Filter):
 		m.reqs.StartFilter()

@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
@@ -41,7 +42,7 @@ func demoCapabilities(t *testing.T) (resources.Workspace, string, *resources.Lib
 // the stored anchors.
 func TestPreviewShowsCapabilityUpdates(t *testing.T) {
 	ws, file, lib := demoCapabilities(t)
-	rc := loadRunContext(ws, file, "", time.Now())
+	rc := loadRunContext(services.New(ws), file, "", time.Now())
 	if rc.err != nil || rc.caps == nil {
 		t.Fatalf("run context: %v %v", rc.err, rc.caps)
 	}
@@ -78,12 +79,12 @@ func TestSavePreflightOfTheActivePreset(t *testing.T) {
 	stack := *p.Stack
 	stack.Tools = &preset.ResourcePolicy{Deny: []string{"edit"}}
 	draft := &capability.PresetRef{Key: capability.Key{Scope: p.Scope, ID: p.ID}, Stack: &stack}
-	if got := savePreflight(ws, file, draft); got != `Tool "edit" is blocked by prompt stack "guarded-worker".` {
+	if got := services.New(ws).PreflightFile(file, draft); got != `Tool "edit" is blocked by prompt stack "guarded-worker".` {
 		t.Fatalf("preflight: %q", got)
 	}
 	// Another Preset is not the active one: nothing to check.
 	other := &capability.PresetRef{Key: capability.Key{Scope: p.Scope, ID: "pi-mirror"}, Stack: &stack}
-	if got := savePreflight(ws, file, other); got != "" {
+	if got := services.New(ws).PreflightFile(file, other); got != "" {
 		t.Fatalf("inactive preset: %q", got)
 	}
 }
@@ -92,7 +93,7 @@ func TestSavePreflightOfTheActivePreset(t *testing.T) {
 // sides carry the capability updates and no delivery marker is a block.
 func TestDraftDiffCarriesCapabilityUpdates(t *testing.T) {
 	ws, file, lib := demoCapabilities(t)
-	rc := loadRunContext(ws, file, "", time.Now())
+	rc := loadRunContext(services.New(ws), file, "", time.Now())
 	p, err := lib.ResolvePreset("guarded-worker")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
@@ -68,9 +69,10 @@ type (
 )
 
 // loadLibraryCmd reads the whole library.
-func loadLibraryCmd(ws resources.Workspace) tea.Cmd {
+func loadLibraryCmd(svc *services.Services) tea.Cmd {
+	ws := svc.Workspace()
 	return func() tea.Msg {
-		lib, err := resources.LoadLibrary(ws)
+		lib, err := svc.Reload() // read again: every panel then shares it
 		if err != nil {
 			err = fmt.Errorf("load the preset library of %s: %w", ws.Cwd, err)
 		}

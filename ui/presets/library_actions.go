@@ -82,7 +82,7 @@ func (m *Model) applyDeleted(msg deletedMsg) tea.Cmd {
 		// the header and the other panels stop naming a Preset that is gone
 		m.com.Selection.PresetID = ""
 	}
-	return loadLibraryCmd(m.com.Workspace)
+	return loadLibraryCmd(m.com.Services())
 }
 
 // defaultScope is where a new Preset goes unless the user switches:

@@ -118,8 +118,8 @@ func (m *Model) Init() tea.Cmd {
 	if m.watchOn {
 		watch = startWatchCmd(m.com.Workspace)
 	}
-	return tea.Batch(loadLibraryCmd(m.com.Workspace),
-		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID), watch)
+	return tea.Batch(loadLibraryCmd(m.com.Services()),
+		loadContextCmd(m.com.Services(), m.com.Selection.SessionFile, m.com.Selection.EntryID), watch)
 }
 
 // SetSize implements common.Panel.
@@ -382,7 +382,7 @@ func (m *Model) followContext(sel common.Selection) tea.Cmd {
 		return nil
 	}
 	m.rcPending = true
-	return loadContextCmd(m.com.Workspace, sel.SessionFile, sel.EntryID)
+	return loadContextCmd(m.com.Services(), sel.SessionFile, sel.EntryID)
 }
 
 // schedulePreview asks for a debounced preview of the current draft.

@@ -246,7 +246,7 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 			m.setStatus(fmt.Sprintf("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
 				msg.key, msg.errors), true)
 		}
-		return loadLibraryCmd(m.com.Workspace)
+		return loadLibraryCmd(m.com.Services())
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = conflictOnSave
 		m.setStatus(conflictText, true)
@@ -271,7 +271,7 @@ func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 	m.closeDraft()
 	m.wantOpen = string(msg.scope) + ":" + msg.id
 	m.focusNewDraft = true
-	return loadLibraryCmd(m.com.Workspace)
+	return loadLibraryCmd(m.com.Services())
 }
 
 // pastOf is what a create did, for its status: "forked the draft to",
@@ -296,8 +296,8 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.closeDraft()
 	m.setStatus(reloadingText, false)
-	return tea.Batch(loadLibraryCmd(m.com.Workspace),
-		loadContextCmd(m.com.Workspace, m.com.Selection.SessionFile, m.com.Selection.EntryID))
+	return tea.Batch(loadLibraryCmd(m.com.Services()),
+		loadContextCmd(m.com.Services(), m.com.Selection.SessionFile, m.com.Selection.EntryID))
 }
 
 // closeDraft drops the open Preset and its draft.

@@ -316,7 +316,7 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	if msg.verb == "created" || msg.verb == "forked" {
 		m.wantProfile = msg.key // created or forked: the next i edits it
 	}
-	return loadLibraryCmd(m.com.Workspace) // the new snapshot reloads the status
+	return loadLibraryCmd(m.com.Services()) // the new snapshot reloads the status
 }
 
 // promptNewProfile asks for the id and scope of a new profile.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -42,14 +42,15 @@ type runContext struct {
 
 // loadContextCmd derives the run context of the selected session entry
 // (file "" = none: Pi's defaults for the workspace).
-func loadContextCmd(ws resources.Workspace, file, entry string) tea.Cmd {
-	return func() tea.Msg { return contextMsg{ctx: loadRunContext(ws, file, entry, time.Now())} }
+func loadContextCmd(svc *services.Services, file, entry string) tea.Cmd {
+	return func() tea.Msg { return contextMsg{ctx: loadRunContext(svc, file, entry, time.Now())} }
 }
 
 // loadRunContext builds the preview's run context with replay.RunContextAt,
 // the same function the CLI's compile inputs use, and the workspace's
 // shared model catalog.
-func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *runContext {
+func loadRunContext(svc *services.Services, file, entry string, now time.Time) *runContext {
+	ws := svc.Workspace()
 	rc := &runContext{file: file, entry: entry}
 	var s *session.Session
 	index := -1
@@ -59,7 +60,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 			rc.err = err
 		}
 	}
-	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
+	cat, _ := svc.Catalog() // the root reports models.json problems
 	defaults := func() (compile.Runtime, string, error) { return resources.PiDefaultRuntime(ws, nil, now) }
 	ctx, err := replay.RunContextAt(s, index, cat, time.Local, defaults)
 	if err != nil && s != nil { // an unreadable entry: say so, preview on the defaults
@@ -72,7 +73,7 @@ func loadRunContext(ws resources.Workspace, file, entry string, now time.Time) *
 		return rc
 	}
 	rc.runtime, rc.base, rc.messages = ctx.Runtime, ctx.Base, ctx.Messages
-	rc.withCapabilities(ws, s, index)
+	rc.withCapabilities(svc, s, index)
 	rc.active = ctx.Active
 	if ctx.FromSession {
 		rc.source = ctx.Source
@@ -142,16 +143,15 @@ func knownTools(groups ...[]string) []string {
 // capstate.ForPreview, which the CLI's preset preview uses too. A session
 // whose capability history cannot be read previews without it. It reads
 // the library, so it runs inside the context command.
-func (rc *runContext) withCapabilities(ws resources.Workspace, s *session.Session, index int) {
+func (rc *runContext) withCapabilities(svc *services.Services, s *session.Session, index int) {
 	if s == nil || index < 0 {
 		return
 	}
-	lib, err := resources.LoadLibrary(ws)
+	in, err := svc.CapabilityInputs()
 	if err != nil {
 		return
 	}
-	cat, _ := catalog.Shared(ws.AgentDir)
-	d, err := capstate.ForPreview(s, index, capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat})
+	d, err := capstate.ForPreview(s, index, in)
 	if err != nil {
 		return
 	}

@@ -143,7 +143,7 @@ func (m *Model) applyLibraryChanged(msg libraryChangedMsg) tea.Cmd {
 	if m.watch != nil {
 		next = m.watch.waitCmd()
 	}
-	return tea.Batch(loadLibraryCmd(m.com.Workspace), next)
+	return tea.Batch(loadLibraryCmd(m.com.Services()), next)
 }
 
 // noticeDiskChange runs after a reload caused by the watcher: when the

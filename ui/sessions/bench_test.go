@@ -191,7 +191,7 @@ func BenchmarkContextViewRebuild(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if res := buildSent(k, m.com.Workspace); res.err != nil || len(res.side(false).messages) == 0 {
+		if res := buildSent(k, m.com.Services()); res.err != nil || len(res.side(false).messages) == 0 {
 			b.Fatalf("%+v", res)
 		}
 	}

@@ -2,11 +2,10 @@ package sessions
 
 import (
 	"fmt"
-	"os"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -47,10 +46,10 @@ func openSession(gen int, file string) loadedMsg {
 // installing the session announces the selection.
 // With all set it lists every project's sessions instead (Pi's /resume
 // "all" scope); the selection then never changes unless nothing is open.
-func discoverCmd(ws resources.Workspace, gen int, want common.Selection, all bool) tea.Cmd {
+func discoverCmd(svc *services.Services, gen int, want common.Selection, all bool) tea.Cmd {
+	ws, home := svc.Workspace(), svc.Home()
 	return func() tea.Msg {
-		home, _ := os.UserHomeDir()
-		loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home)
+		loc, err := svc.ReloadLocations() // a listing reads the settings again
 		var items []session.ListItem
 		if err == nil {
 			if all {

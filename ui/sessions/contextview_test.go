@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -18,7 +19,7 @@ func TestContextViewRendersTheRecordedSystemPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No library at all: a session pi-forge never wrote to needs none.
-	res := buildSent(contextKey{file: "mem.jsonl", sess: s, idx: 1}, resources.Workspace{AgentDir: t.TempDir()})
+	res := buildSent(contextKey{file: "mem.jsonl", sess: s, idx: 1}, services.New(resources.Workspace{AgentDir: t.TempDir()}))
 	if res.err != nil || !res.same || res.sentErr != "" {
 		t.Fatalf("%+v", res)
 	}

@@ -1,13 +1,12 @@
 package sessions
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 // A session is live by default. While a session is open (and the panel
@@ -31,12 +30,11 @@ type followState struct {
 	// at the leaf, or a tail that failed or ended. It ends when the
 	// selection moves (at the leaf, it follows again), with F and with L.
 	paused bool
-	// file is the tailed file ("" when no tail runs or starts); gen
-	// numbers tails, so events of older ones are ignored.
-	file   string
-	gen    int
-	cancel context.CancelFunc
-	events <-chan session.TailEvent
+	// tail follows the open file (File "" when no tail runs or starts);
+	// gen numbers the tails, so a re-read that waited for an older one's
+	// turn is dropped.
+	tail follower.Follower
+	gen  int
 	// reloading: a re-read is running; dirty: the file grew meanwhile;
 	// delayed: a re-read waits for its turn (followGap).
 	reloading, dirty, delayed bool
@@ -47,20 +45,10 @@ type followState struct {
 	updates int
 }
 
+// tailOwner names the panel's follower (follower.New).
+const tailOwner = "sessions"
+
 type (
-	// followStartedMsg reports that tailing began (or why it did not).
-	followStartedMsg struct {
-		gen    int
-		events <-chan session.TailEvent
-		cancel context.CancelFunc
-		err    error
-	}
-	// tailMsg is one event of the tail, or ok=false when it ended.
-	tailMsg struct {
-		gen int
-		ev  session.TailEvent
-		ok  bool
-	}
 	// followLoadedMsg is a re-read of the growing session and how long
 	// it took.
 	followLoadedMsg struct {
@@ -90,7 +78,7 @@ func (m *Model) following() bool { return m.ls != nil && m.atLeaf && !m.held() }
 // held reports whether the selection stays on its entry when the session
 // grows: paused by F, or no tail runs although the panel watches files
 // (it failed or ended; F starts it again).
-func (m *Model) held() bool { return m.follow.paused || (m.watch && m.follow.file == "") }
+func (m *Model) held() bool { return m.follow.paused || (m.watch && m.follow.tail.File() == "") }
 
 // followKey is F: at the leaf it pauses there; paused or off the leaf it
 // goes back to the leaf and follows (starting the tail again when it had
@@ -123,87 +111,58 @@ func (m *Model) syncHeld() {
 
 // ensureTail starts tailing the open session unless that tail runs.
 func (m *Model) ensureTail() tea.Cmd {
-	if !m.watch || m.ls == nil || m.follow.file == m.ls.file {
+	if !m.watch || m.ls == nil || m.follow.tail.File() == m.ls.file {
 		return nil
 	}
 	m.stopTail()
-	f := &m.follow
-	f.gen++
-	f.file = m.ls.file
-	gen, file, offset := f.gen, m.ls.file, m.ls.sess.Size
-	return func() tea.Msg {
-		ctx, cancel := context.WithCancel(context.Background())
-		events, err := session.TailWithOptions(ctx, file, offset, session.TailOptions{Siblings: true})
-		if err != nil {
-			cancel()
-			return followStartedMsg{gen: gen, err: fmt.Errorf("follow %s: %w", file, err)}
-		}
-		return followStartedMsg{gen: gen, events: events, cancel: cancel}
-	}
+	m.follow.gen++
+	return m.follow.tail.Start(m.ls.file, m.ls.sess.Size, session.TailOptions{Siblings: true})
 }
 
 // stopTail ends the tail goroutine (it closes its channel when the
 // context ends) and forgets the re-reads of the old file.
 func (m *Model) stopTail() {
 	f := &m.follow
-	if f.cancel != nil {
-		f.cancel()
-	}
-	m.follow = followState{gen: f.gen, paused: f.paused}
+	f.tail.Stop()
+	m.follow = followState{tail: f.tail, gen: f.gen, paused: f.paused}
 }
 
-func (m *Model) applyFollowStarted(msg followStartedMsg) tea.Cmd {
-	if msg.gen != m.follow.gen || m.follow.file == "" {
-		if msg.cancel != nil {
-			msg.cancel()
-		}
+func (m *Model) applyFollowStarted(msg follower.StartedMsg) tea.Cmd {
+	_, current, wait, err := m.follow.tail.Started(msg)
+	if !current {
 		return nil
 	}
-	if msg.err != nil {
-		m.follow.file = ""
+	if err != nil {
 		m.syncHeld()
-		return m.setStatus(paneTimeline, msg.err.Error()+" — "+m.keys.Follow.Help().Key+" tries again", true)
+		return m.setStatus(paneTimeline, err.Error()+" — "+m.keys.Follow.Help().Key+" tries again", true)
 	}
-	m.follow.cancel, m.follow.events = msg.cancel, msg.events
-	return m.waitTail()
-}
-
-// waitTail waits for the next tail event in a command.
-func (m *Model) waitTail() tea.Cmd {
-	events, gen := m.follow.events, m.follow.gen
-	if events == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		ev, ok := <-events
-		return tailMsg{gen: gen, ev: ev, ok: ok}
-	}
+	return wait
 }
 
 // applyTail handles one tail event: new lines or a reset re-read the
 // session (coalesced), a sibling goes to the picker, an error is shown,
 // the end of the tail pauses.
-func (m *Model) applyTail(msg tailMsg) tea.Cmd {
-	if msg.gen != m.follow.gen || m.follow.file == "" {
+func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
+	if !m.follow.tail.Current(msg) {
 		return nil
 	}
-	if !msg.ok {
+	if !msg.OK {
 		m.stopTail()
 		m.syncHeld()
 		return m.setStatus(paneTimeline, "the watch of the session ended — "+m.keys.Follow.Help().Key+" follows again", false)
 	}
 	var cmd tea.Cmd
-	switch msg.ev.Kind {
+	switch msg.Event.Kind {
 	case session.TailLines, session.TailReset:
-		cmd = tea.Batch(m.requestReload(), m.touchSession(m.follow.file))
+		cmd = tea.Batch(m.requestReload(), m.touchSession(m.follow.tail.File()))
 	case session.TailSibling:
-		cmd = m.touchSession(msg.ev.Path)
+		cmd = m.touchSession(msg.Event.Path)
 	case session.TailError:
-		if msg.ev.Err != nil {
-			cmd = m.setStatus(paneTimeline, "follow: "+msg.ev.Err.Error(), true)
+		if msg.Event.Err != nil {
+			cmd = m.setStatus(paneTimeline, "follow: "+msg.Event.Err.Error(), true)
 		}
 	}
-	return tea.Batch(cmd, m.waitTail())
+	return tea.Batch(cmd, m.follow.tail.Wait())
 }
 
 // requestReload re-reads the grown session: at once, unless a re-read is
@@ -329,7 +288,7 @@ func (m *Model) refreshModes() tea.Cmd {
 		offset := m.stats.offset
 		m.context = contextState{}
 		m.stats = statsState{pending: true, leaf: m.tl.leaf, offset: offset}
-		return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+		return statsCmd(m.gen, m.ls, m.com.Services(), m.tl.leaf)
 	}
 	m.context, m.stats = contextState{}, statsState{}
 	return nil

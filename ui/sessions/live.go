@@ -11,7 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -113,17 +113,17 @@ func (m *Model) liveDue(msg common.DueMsg) tea.Cmd {
 	}
 	clear(m.live.touched)
 	slices.Sort(paths)
-	return summarizeCmd(m.com.Workspace, paths, m.picker.all)
+	return summarizeCmd(m.com.Services(), paths, m.picker.all)
 }
 
 // summarizeCmd reads the sessions at paths again, as discovery does, in a
 // command: the header, the first and last 64 KiB, the file's time and
 // whether a tree directory sits next to it.
-func summarizeCmd(ws resources.Workspace, paths []string, all bool) tea.Cmd {
+func summarizeCmd(svc *services.Services, paths []string, all bool) tea.Cmd {
+	ws, home := svc.Workspace(), svc.Home()
 	return func() tea.Msg {
-		home, _ := os.UserHomeDir()
 		defaultDir := ""
-		if loc, err := session.ResolveLocationsFor(ws.Cwd, ws.AgentDir, "", os.Getenv, home); err == nil {
+		if loc, err := svc.Locations(); err == nil {
 			defaultDir = loc.DefaultSessionDir(ws.Cwd, home)
 		}
 		msg := pickerUpdatesMsg{all: all}

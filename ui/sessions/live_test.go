@@ -13,6 +13,7 @@ import (
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -21,7 +22,7 @@ import (
 // (fsnotify on the test's files) and hands them to the panel, which a
 // harness must do since a command that waits never returns to it.
 type realTail struct {
-	started followStartedMsg
+	started follower.StartedMsg
 }
 
 // newLiveHarness opens the test sessions with the panel watching files.
@@ -31,9 +32,9 @@ func newLiveHarness(t *testing.T, w, h int) (*harness, map[string]string, *realT
 	hs, paths := newHarnessWith(t, w, h, func(hs *harness, _ map[string]string) {
 		hs.m.EnableWatch()
 		hs.Intercept = func(msg tea.Msg) bool {
-			if s, ok := msg.(followStartedMsg); ok {
-				if rt.started.cancel != nil {
-					rt.started.cancel()
+			if s, ok := msg.(follower.StartedMsg); ok {
+				if rt.started.Cancel != nil {
+					rt.started.Cancel()
 				}
 				rt.started = s
 				return true
@@ -42,8 +43,8 @@ func newLiveHarness(t *testing.T, w, h int) (*harness, map[string]string, *realT
 		}
 	})
 	t.Cleanup(func() {
-		if rt.started.cancel != nil {
-			rt.started.cancel()
+		if rt.started.Cancel != nil {
+			rt.started.Cancel()
 		}
 	})
 	return hs, paths, rt
@@ -51,20 +52,20 @@ func newLiveHarness(t *testing.T, w, h int) (*harness, map[string]string, *realT
 
 // next waits for the tail's next event of kind (others are dropped) and
 // wraps it as the panel's message.
-func (rt *realTail) next(t *testing.T, kind session.TailEventKind) tailMsg {
+func (rt *realTail) next(t *testing.T, kind session.TailEventKind) follower.EventMsg {
 	t.Helper()
-	if rt.started.events == nil {
+	if rt.started.Events == nil {
 		t.Fatal("no tail runs")
 	}
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
-		case ev, ok := <-rt.started.events:
+		case ev, ok := <-rt.started.Events:
 			if !ok {
 				t.Fatal("the tail ended")
 			}
 			if ev.Kind == kind {
-				return tailMsg{gen: rt.started.gen, ev: ev, ok: true}
+				return follower.EventMsg{Owner: tailOwner, Gen: rt.started.Gen, Event: ev, OK: true}
 			}
 		case <-deadline:
 			t.Fatalf("no %v event within 10 s", kind)
@@ -79,11 +80,11 @@ func (rt *realTail) until(t *testing.T, hs *harness, what string, cond func() bo
 	deadline := time.After(10 * time.Second)
 	for !cond() {
 		select {
-		case ev, ok := <-rt.started.events:
+		case ev, ok := <-rt.started.Events:
 			if !ok {
 				t.Fatal("the tail ended")
 			}
-			hs.sendTail(tailMsg{gen: rt.started.gen, ev: ev, ok: true})
+			hs.sendTail(follower.EventMsg{Owner: tailOwner, Gen: rt.started.Gen, Event: ev, OK: true})
 		case <-deadline:
 			t.Fatalf("not within 10 s: %s", what)
 		}
@@ -93,7 +94,7 @@ func (rt *realTail) until(t *testing.T, hs *harness, what string, cond func() bo
 // sendTail hands the panel a tail event and lets a re-read that waits for
 // its turn run (on a loaded machine a small session's read may count as
 // slow).
-func (hs *harness) sendTail(msg tailMsg) {
+func (hs *harness) sendTail(msg follower.EventMsg) {
 	hs.TB().Helper()
 	hs.Send(msg)
 	for range 3 {
@@ -127,8 +128,8 @@ func entryLine(id, parent, text string) string {
 func TestALiveSessionIsFollowedWithoutAKey(t *testing.T) {
 	hs, paths, rt := newLiveHarness(t, 160, 48)
 	file := paths["rounding"]
-	if rt.started.events == nil || rt.started.err != nil || hs.m.follow.file != file {
-		t.Fatalf("opening a session starts its tail (started %+v, tailing %q)", rt.started, hs.m.follow.file)
+	if rt.started.Events == nil || rt.started.Err != nil || hs.m.follow.tail.File() != file {
+		t.Fatalf("opening a session starts its tail (started %+v, tailing %q)", rt.started, hs.m.follow.tail.File())
 	}
 	hs.focusOn(paneTimeline)
 	timeline := func() string { return ansi.Strip(hs.view()) }
@@ -184,30 +185,30 @@ func TestALiveSessionIsFollowedWithoutAKey(t *testing.T) {
 func TestTailEventsAreCoalescedAndAnEndedTailHolds(t *testing.T) {
 	hs, paths, rt := newLiveHarness(t, 120, 40)
 	m, file := hs.m, paths["rounding"]
-	gen := rt.started.gen
+	gen := rt.started.Gen
 	appendLine(t, file, entryLine("e20", "e19", "And the docs?"))
-	hs.Send(tailMsg{gen: gen - 1, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: gen - 1, OK: true, Event: session.TailEvent{Kind: session.TailLines}})
 	if len(m.ls.rows) != 19 {
 		t.Fatal("events of an older tail must be ignored")
 	}
 	m.follow.reloading = true
-	hs.Send(tailMsg{gen: gen, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: gen, OK: true, Event: session.TailEvent{Kind: session.TailLines}})
 	if !m.follow.dirty || len(m.ls.rows) != 19 {
 		t.Fatal("an event during a re-read marks the session dirty, it does not start another read")
 	}
 	m.follow.reloading, m.follow.dirty = false, false
-	hs.Send(tailMsg{gen: gen, ok: true, ev: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: gen, OK: true, Event: session.TailEvent{Kind: session.TailError, Err: os.ErrClosed}})
 	if st := &m.status[paneTimeline]; !st.IsError() || !strings.Contains(st.Text(), "follow") {
 		t.Fatalf("a tail error shows in the timeline's status, got %q", st.Text())
 	}
-	hs.Send(tailMsg{gen: gen, ok: false})
-	if m.follow.file != "" || !hs.com.Selection.Paused || strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {
-		t.Fatalf("an ended tail holds the selection (tailing %q): %+v", m.follow.file, hs.com.Selection)
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: gen, OK: false})
+	if m.follow.tail.File() != "" || !hs.com.Selection.Paused || strings.Contains(ansi.Strip(hs.view()), "FOLLOW") {
+		t.Fatalf("an ended tail holds the selection (tailing %q): %+v", m.follow.tail.File(), hs.com.Selection)
 	}
-	old := rt.started.events
+	old := rt.started.Events
 	hs.focusOn(paneTimeline)
 	hs.Press("F")
-	if rt.started.events == nil || rt.started.events == old || hs.com.Selection.Paused || hs.com.Selection.EntryID != "e19" {
+	if rt.started.Events == nil || rt.started.Events == old || hs.com.Selection.Paused || hs.com.Selection.EntryID != "e19" {
 		t.Fatalf("F starts the tail again and follows from the leaf: %+v", hs.com.Selection)
 	}
 	// The new tail starts where the panel's read ended: e20, which the
@@ -230,7 +231,7 @@ func TestReReadsOfABigSessionAreSpaced(t *testing.T) {
 	}
 	appendLine(t, file, entryLine("e20", "e19", "And the docs?"))
 	hs.Timers = nil
-	hs.Send(tailMsg{gen: rt.started.gen, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: rt.started.Gen, OK: true, Event: session.TailEvent{Kind: session.TailLines}})
 	if len(m.ls.rows) != 19 || !m.follow.delayed {
 		t.Fatal("a re-read 100 ms after one that took 400 ms waits")
 	}
@@ -243,7 +244,7 @@ func TestReReadsOfABigSessionAreSpaced(t *testing.T) {
 	if wait != 700*time.Millisecond {
 		t.Fatalf("the re-read waits until 800 ms after the last: %v", wait)
 	}
-	hs.Send(tailMsg{gen: rt.started.gen, ok: true, ev: session.TailEvent{Kind: session.TailLines}})
+	hs.Send(follower.EventMsg{Owner: tailOwner, Gen: rt.started.Gen, OK: true, Event: session.TailEvent{Kind: session.TailLines}})
 	hs.FireTimers()
 	if len(m.ls.rows) != 20 || m.follow.delayed || m.follow.updates != 1 {
 		t.Fatalf("the waiting re-read ran once (rows %d, re-reads %d)", len(m.ls.rows), m.follow.updates)

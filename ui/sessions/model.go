@@ -19,6 +19,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
 // pane is one of the panel's four panes, in focus order.
@@ -156,6 +157,7 @@ func New(com *common.Common) *Model {
 	m.detail.expanded = map[int]bool{}
 	m.detail.shownIdx = -1
 	m.selIdx = -1
+	m.follow.tail = follower.New(tailOwner)
 	if com.Keys != nil {
 		m.keys = com.Keys.Session
 	}
@@ -173,7 +175,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	m.gen++
 	m.loading = "sessions"
-	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, false)
+	return discoverCmd(m.com.Services(), m.gen, m.com.Selection, false)
 }
 
 // SetSize implements common.Panel.
@@ -354,9 +356,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
-	case followStartedMsg:
+	case follower.StartedMsg:
 		return m.applyFollowStarted(msg)
-	case tailMsg:
+	case follower.EventMsg:
 		return m.applyTail(msg)
 	case followLoadedMsg:
 		return m.applyFollowLoaded(msg)
@@ -377,7 +379,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case piExitedMsg:
 		return m.applyPiExited(msg)
 	case common.SessionWrittenMsg:
-		if m.ls != nil && msg.File == m.ls.file && m.follow.events == nil { // a running tail sees it anyway
+		if m.ls != nil && msg.File == m.ls.file && !m.follow.tail.Running() { // a running tail sees it anyway
 			return m.reloadCmd()
 		}
 	case summariesMsg:

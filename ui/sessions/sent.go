@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/sentrequest"
@@ -64,17 +64,17 @@ func (m *Model) contextKeyFor(idx int) contextKey {
 }
 
 // rebuildCmd rebuilds the request at key k in a command.
-func rebuildCmd(k contextKey, ws resources.Workspace) tea.Cmd {
-	return func() tea.Msg { return sentMsg{res: buildSent(k, ws)} }
+func rebuildCmd(k contextKey, svc *services.Services) tea.Cmd {
+	return func() tea.Msg { return sentMsg{res: buildSent(k, svc)} }
 }
 
 // buildSent rebuilds the request at k as sent and as Pi built it, the way
 // the Payloads panel and `payload show session:FILE#ENTRY` do
 // (sentrequest), and reduces both to what the view shows.
-func buildSent(k contextKey, ws resources.Workspace) *contextResult {
+func buildSent(k contextKey, svc *services.Services) *contextResult {
 	s := k.sess
 	res := &contextResult{key: k, idx: k.idx, entry: sanitize.Fold(s.Entries[k.idx].ID)}
-	pair, err := sentrequest.At(s, k.idx, sentrequest.Options(ws))
+	pair, err := sentrequest.At(s, k.idx, sentrequest.Options(svc))
 	if err != nil {
 		res.err = fmt.Errorf("rebuild the request at entry %s: %w", res.entry, err)
 		return res
@@ -115,7 +115,7 @@ func (m *Model) startRebuild(k contextKey) tea.Cmd {
 		m.sent.pending = map[contextKey]bool{}
 	}
 	m.sent.pending[k] = true
-	return rebuildCmd(k, m.com.Workspace)
+	return rebuildCmd(k, m.com.Services())
 }
 
 // ensureContext keeps the Context view on the selected entry: a cached

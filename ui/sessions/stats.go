@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
@@ -34,9 +34,9 @@ type statsMsg struct {
 // statsCmd computes session and branch stats, pricing usage without a
 // stored cost from the model catalog (with the user's models.json; the root
 // reports its problems).
-func statsCmd(gen int, ls *loadedSession, agentDir string, leaf int) tea.Cmd {
+func statsCmd(gen int, ls *loadedSession, svc *services.Services, leaf int) tea.Cmd {
 	return func() tea.Msg {
-		cat, _ := catalog.Shared(agentDir)
+		cat, _ := svc.Catalog()
 		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
 	}
 }
@@ -55,7 +55,7 @@ func (m *Model) openStats() tea.Cmd {
 		return nil
 	}
 	m.stats = statsState{pending: true, leaf: m.tl.leaf}
-	return statsCmd(m.gen, m.ls, m.com.Workspace.AgentDir, m.tl.leaf)
+	return statsCmd(m.gen, m.ls, m.com.Services(), m.tl.leaf)
 }
 
 func (m *Model) applyStats(msg statsMsg) {

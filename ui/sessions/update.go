@@ -316,6 +316,7 @@ func (m *Model) detailKeyFor(idx int) detailKey {
 // changed: a Preset's text is read from it).
 func (m *Model) reload() tea.Cmd {
 	m.sent.forget()
+	m.com.Services().Invalidate() // the rebuilds read the library again
 	if m.TruncatedFile() != "" {
 		// The open session's file was cut: read it again (its leaf and
 		// the lines after the cut are gone).
@@ -323,7 +324,7 @@ func (m *Model) reload() tea.Cmd {
 	}
 	m.gen++
 	m.loading = "sessions"
-	return discoverCmd(m.com.Workspace, m.gen, m.com.Selection, m.picker.all)
+	return discoverCmd(m.com.Services(), m.gen, m.com.Selection, m.picker.all)
 }
 
 // TruncatedFile names the open session's file when it was found shorter

@@ -13,42 +13,17 @@
 package sentrequest
 
 import (
-	"time"
-
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
-// Options rebuild session requests as pi-forge sent them against ws's
-// library, which is read when a request first needs it (once per
-// Options value), with ws's model catalog.
-func Options(ws resources.Workspace) replay.RequestOptions {
-	cat, _ := catalog.Shared(ws.AgentDir) // the root reports models.json problems
-	return replay.RequestOptions{Catalog: cat, Forge: capstate.LazyForge(func() (*capstate.Forge, error) {
-		lib, err := resources.LoadLibrary(ws)
-		if err != nil {
-			return nil, err // it says "load library: …" itself
-		}
-		return &capstate.Forge{
-			Inputs:   capstate.Inputs{Workspace: lib.CapabilityWorkspace(), Catalog: cat},
-			Location: time.Local,
-			Fallback: Defaults(ws),
-		}, nil
-	})}
-}
-
-// Defaults is Pi's default runtime and base prompt for ws, for sessions
-// that record no system prompt.
-func Defaults(ws resources.Workspace) replay.Defaults {
-	return func() (compile.Runtime, string, error) {
-		return resources.PiDefaultRuntime(ws, nil, time.Now())
-	}
-}
+// Options rebuild session requests as pi-forge sent them against the
+// workspace's library, which is asked for when a request first needs it
+// (once per Options value), with the workspace's model catalog: the
+// services' RequestOptions, the CLI's too.
+func Options(svc *services.Services) replay.RequestOptions { return svc.RequestOptions() }
 
 // Pair is one entry's request twice: as the provider received it and as
 // Pi alone built it.

@@ -43,7 +43,8 @@ var completionBudget = time.Second
 // budget of 100 ms. The newest session the completion of --leaf and agent
 // paths defaults to is picked the same way; the commands pick theirs from
 // the wider windows, which differ only for a session whose last message
-// is larger than 16 KiB.
+// is larger than 16 KiB. The windows matter on a cold listing cache only
+// (projectSessions): a warm one reads no session file.
 func completionListOptions(home string) session.ListOptions {
 	return session.ListOptions{HeadBytes: 16 << 10, TailBytes: 16 << 10, Home: home}
 }

@@ -113,7 +113,15 @@ func ListCwdCached(loc Locations, cwd string, opt ListOptions, cacheDir string, 
 			fresh[c.path] = cachedItem{stamps[i], *it}
 		}
 	}
-	if len(misses) > 0 || len(fresh) != len(old) {
+	changed := len(fresh) != len(old)
+	for path, e := range fresh {
+		if o, ok := old[path]; !changed && (!ok || o.stamp != e.stamp) {
+			changed = true
+		}
+	}
+	// Files that cannot be stamped (a dangling link) are read every time
+	// but do not rewrite the cache every time.
+	if changed {
 		_ = saveListCache(cacheDir, file, key, fresh)
 	}
 	if !complete {

@@ -31,7 +31,11 @@ func cacheProject(t *testing.T) (Locations, string, string) {
 		id := fmt.Sprintf("01a2297e-0000-7000-8000-%012d", i)
 		var b strings.Builder
 		fmt.Fprintf(&b, `{"type":"session","version":3,"id":%q,"timestamp":"2026-11-0%dT10:00:00.000Z","cwd":%q}`+"\n", id, i+1, cwd)
-		fmt.Fprintf(&b, `{"type":"message","id":"u%d","parentId":null,"timestamp":"2026-11-0%dT10:00:01.000Z","message":{"role":"user","content":"question %d","timestamp":%d}}`+"\n", i, i+1, i, 1793700000000+i*1000)
+		question := fmt.Sprintf("question %d", i)
+		if i == 4 { // clipped to FirstMessageMax
+			question += strings.Repeat(" and then some", 30)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"u%d","parentId":null,"timestamp":"2026-11-0%dT10:00:01.000Z","message":{"role":"user","content":%q,"timestamp":%d}}`+"\n", i, i+1, question, 1793700000000+i*1000)
 		if i == 2 {
 			b.WriteString(`{"type":"session_info","id":"n1","parentId":"u2","timestamp":"2026-11-03T10:00:02.000Z","name":"Named \u001b[31mred"}` + "\n")
 		}
@@ -119,6 +123,23 @@ func TestListCacheHitMissInvalidation(t *testing.T) {
 	if fi, err := os.Stat(files[0]); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("cache file mode: %v %v", fi.Mode(), err)
 	}
+
+	// A dangling link is listed (with its problem) and read each time,
+	// but does not make each listing rewrite the cache.
+	if err := os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "dangling.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	sameListing(t, loc, cwd, cache)
+	reads()
+	before, _ := os.Stat(cacheFiles(t, cache)[0])
+	sameListing(t, loc, cwd, cache)
+	if after, _ := os.Stat(cacheFiles(t, cache)[0]); !os.SameFile(before, after) {
+		t.Fatal("an unchanged project rewrote the cache")
+	}
+	if err := os.Remove(filepath.Join(dir, "dangling.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	reads()
 
 	// Warm: nothing read but by ListCwd.
 	sameListing(t, loc, cwd, cache)

@@ -20,6 +20,9 @@ func completeLine(t *testing.T, line string) []string {
 	t.Helper()
 	t.Setenv("COMP_LINE", line)
 	t.Setenv("COMP_POINT", "")
+	if !strings.HasPrefix(os.Getenv("XDG_CACHE_HOME"), os.TempDir()) {
+		t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the listing cache: not the user's
+	}
 	code, out, errOut := runCLI(t)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("%q: exit %d, stderr %q", line, code, errOut)

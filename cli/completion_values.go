@@ -2,6 +2,8 @@ package cli
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -41,7 +43,8 @@ var completionBudget = time.Second
 // budget of 100 ms. The newest session the completion of --leaf and agent
 // paths defaults to is picked the same way; the commands pick theirs from
 // the wider windows, which differ only for a session whose last message
-// is larger than 16 KiB.
+// is larger than 16 KiB. The windows matter on a cold listing cache only
+// (projectSessions): a warm one reads no session file.
 func completionListOptions(home string) session.ListOptions {
 	return session.ListOptions{HeadBytes: 16 << 10, TailBytes: 16 << 10, Home: home}
 }
@@ -249,10 +252,10 @@ func resourceOf[T scoped](r T) *resources.Resource {
 	return nil
 }
 
-// sessions offers the project's session ids, newest first, described by
-// their titles (session.Title: the name, else the first message) and
-// times.
-func (v *completionValues) sessions(g *Globals, _, _ string) []candidate {
+// sessions offers the project's session ids that start with the word
+// being completed, newest first, described by their titles (session.Title:
+// the name, else the first message) and times.
+func (v *completionValues) sessions(g *Globals, _, word string) []candidate {
 	items, err := projectSessions(g)
 	if err != nil {
 		return nil
@@ -260,7 +263,7 @@ func (v *completionValues) sessions(g *Globals, _, _ string) []candidate {
 	out := make([]candidate, 0, len(items))
 	for i := range items {
 		it := &items[i]
-		if it.ID == "" || it.Problem != "" {
+		if it.ID == "" || it.Problem != "" || !strings.HasPrefix(it.ID, word) {
 			continue
 		}
 		desc := when(it.LastActivity)
@@ -272,8 +275,23 @@ func (v *completionValues) sessions(g *Globals, _, _ string) []candidate {
 	return out
 }
 
+// completionCacheDir is where completion keeps its index of each
+// project's sessions (session.ListCwdCached): the user's cache directory,
+// "" when there is none (then every answer reads the files).
+func completionCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "forgebench")
+}
+
 // projectSessions lists the sessions of the line's project, newest first,
-// with completionListOptions.
+// with completionListOptions, through the listing cache: only the files
+// that changed since the last answer are read. The reading stops short of
+// completionBudget, keeping what it read for the next answer, so that a
+// project too large to read at once is read over a few key presses
+// instead of never.
 func projectSessions(g *Globals) ([]session.ListItem, error) {
 	ws, err := g.workspace()
 	if err != nil {
@@ -283,14 +301,22 @@ func projectSessions(g *Globals) ([]session.ListItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return session.ListCwd(loc, ws.Cwd, completionListOptions(home))
+	dir := completionCacheDir()
+	if dir == "" {
+		return session.ListCwd(loc, ws.Cwd, completionListOptions(home))
+	}
+	return session.ListCwdCached(loc, ws.Cwd, completionListOptions(home), dir, time.Now().Add(completionBudget*3/4))
 }
 
 // sessionFile is the session the line names (resolved as every command
-// resolves one), else the project's newest session (with an agent tree
-// when tree is set).
+// resolves one; an id or prefix unique among the project's listed
+// sessions is taken from the listing, which the cache makes cheap), else
+// the project's newest session (with an agent tree when tree is set).
 func sessionFile(g *Globals, sessionArg string, tree bool) string {
 	if sessionArg != "" {
+		if file := listedSession(g, sessionArg); file != "" {
+			return file
+		}
 		ws, err := g.workspace()
 		if err != nil {
 			return ""
@@ -313,6 +339,48 @@ func sessionFile(g *Globals, sessionArg string, tree bool) string {
 		if it.Problem == "" && (!tree || it.HasAgentTree) {
 			return it.Path
 		}
+	}
+	return ""
+}
+
+// listedSession resolves an id or prefix among the project's listed
+// sessions by session.ResolveSession's rule for the project's scope (an
+// exact id wins, a prefix must be unique; case-insensitive); "" when the
+// argument may be a file, or the listing does not settle it (several
+// files with the id, a match in a custom session directory, whose cwd
+// rule the resolver applies its own way) — the resolver then decides.
+func listedSession(g *Globals, arg string) string {
+	if strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".jsonl") {
+		return ""
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return ""
+	}
+	items, err := projectSessions(g)
+	if err != nil {
+		return ""
+	}
+	want := strings.ToLower(arg)
+	var exact, prefixed []string
+	for _, it := range items {
+		id := strings.ToLower(it.ID)
+		switch {
+		case it.ID == "":
+		case it.Source != session.SourceDefault && strings.HasPrefix(id, want):
+			return ""
+		case id == want:
+			exact = append(exact, it.Path)
+		case strings.HasPrefix(id, want):
+			prefixed = append(prefixed, it.Path)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0]
+	case len(exact) > 1:
+		return ""
+	case len(prefixed) == 1:
+		return prefixed[0]
 	}
 	return ""
 }

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -200,42 +199,28 @@ func dedupe(cands []candidate) []candidate {
 // the result newest activity first (ties: path).
 func summarizeAll(cands []candidate, opt ListOptions) []ListItem {
 	items := make([]ListItem, len(cands))
-	keep := make([]bool, len(cands))
-	var next sync.Mutex
-	idx := 0
-	var wg sync.WaitGroup
-	for w := 0; w < min(opt.Workers, max(len(cands), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			buf := make([]byte, opt.HeadBytes+opt.TailBytes)
-			for {
-				next.Lock()
-				i := idx
-				idx++
-				next.Unlock()
-				if i >= len(cands) {
-					return
-				}
-				c := cands[i]
-				it := summarize(c.path, buf, opt)
-				it.Source = c.source
-				it.HasAgentTree = it.ID != "" && c.trees[it.ID]
-				// In a shared custom directory only this cwd's sessions
-				// count; unreadable files are kept so problems stay visible.
-				// (Pi's sessionCwdMatches: a non-empty header cwd that
-				// resolves to the same path).
-				keep[i] = c.wantCwd == "" || it.Problem != "" ||
-					(it.Cwd != "" && resolveCwd(it.Cwd, opt.Home) == c.wantCwd)
-				items[i] = it
-			}
-		}()
+	which := make([]int, len(cands))
+	for i := range which {
+		which[i] = i
 	}
-	wg.Wait()
+	summarizeEach(cands, which, items, make([]bool, len(cands)), opt, time.Time{})
+	for i, c := range cands {
+		items[i].Source = c.source
+		items[i].HasAgentTree = items[i].ID != "" && c.trees[items[i].ID]
+	}
+	return keepAndSort(cands, items, opt)
+}
+
+// keepAndSort drops the items of a shared custom directory that belong
+// to another cwd (unreadable files are kept so problems stay visible;
+// Pi's sessionCwdMatches: a non-empty header cwd that resolves to the
+// same path) and sorts the rest newest activity first.
+func keepAndSort(cands []candidate, items []ListItem, opt ListOptions) []ListItem {
 	out := items[:0]
-	for i := range items {
-		if keep[i] {
-			out = append(out, items[i])
+	for i, c := range cands {
+		it := items[i]
+		if c.wantCwd == "" || it.Problem != "" || (it.Cwd != "" && resolveCwd(it.Cwd, opt.Home) == c.wantCwd) {
+			out = append(out, it)
 		}
 	}
 	SortByActivity(out)

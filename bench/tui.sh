@@ -67,7 +67,7 @@ for shape in few small; do
     # 100 keys in one write, from the leaf.
     rows=""
     for _ in $(seq 500); do # the focused timeline's border, on its last row
-      rows=$(screen | grep -oE '━ ([0-9]+)/\1 ━┛' | grep -oE '[0-9]+' | head -n 1) || true
+      rows=$(screen | grep -oE ' ([0-9]+)/\1 ━┛' | grep -oE '[0-9]+' | head -n 1) || true
       [ -n "$rows" ] && break
       sleep 0.01
     done
@@ -82,7 +82,7 @@ for shape in few small; do
         after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
         [ $(((after - before) * 100 * 2)) -lt $((5 * $(getconf CLK_TCK))) ] && break
       done
-      want="━ $((rows - 100))/$rows ━┛"
+      want=" $((rows - 100))/$rows ━┛"
       keys=$(printf 'k %.0s' $(seq 100))
       # The poll matches with bash alone: a grep per capture would cost
       # more than the frames it waits for.

@@ -3,13 +3,13 @@ package cli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/test/hostile"
 
 	"github.com/forgebench/forgebench/resources/demo"
 	"github.com/forgebench/forgebench/session"
@@ -204,22 +204,10 @@ func TestAppendRefusesAForeignLeaf(t *testing.T) {
 // itself as Pi does ("pi") in the session's project: the append is
 // refused (exit 4) naming its pid, unless --force.
 func TestAppendRefusesWhilePiRunsInTheProject(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the running-Pi check reads /proc (Linux)")
-	}
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep binary")
-	}
 	args, layout := demoArgs(t)
 	file := mainSession(t, layout)
 	before, _ := os.ReadFile(file)
-	pi := &exec.Cmd{Path: sleep, Args: []string{"pi", "60"}, Dir: layout.ProjectDir}
-	if err := pi.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = pi.Process.Kill(); _ = pi.Wait() })
-	pid := strconv.Itoa(pi.Process.Pid)
+	pid := strconv.Itoa(hostile.StartFakePi(t, layout.ProjectDir))
 	var code int
 	var errOut string
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {

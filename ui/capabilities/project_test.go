@@ -3,13 +3,13 @@ package capabilities
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/test/hostile"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -104,22 +104,10 @@ func TestActionsRefuseAForeignLeaf(t *testing.T) {
 // TestActionsRefuseWhilePiRuns: a process showing itself as Pi in the
 // project blocks the panel's actions, naming its pid.
 func TestActionsRefuseWhilePiRuns(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the running-Pi check reads /proc (Linux)")
-	}
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep binary")
-	}
 	hs := newHarness(t, 160, 48, true)
 	file := hs.mainSession()
 	size := fileSize(t, file)
-	pi := &exec.Cmd{Path: sleep, Args: []string{"pi", "60"}, Dir: hs.layout.ProjectDir}
-	if err := pi.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = pi.Process.Kill(); _ = pi.Wait() })
-	pid := "pid " + strconv.Itoa(pi.Process.Pid)
+	pid := "pid " + strconv.Itoa(hostile.StartFakePi(t, hs.layout.ProjectDir))
 	var problems string
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
 		problems = hs.enableProblems("project:review-mode")

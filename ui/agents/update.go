@@ -60,8 +60,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.applyTailStarted(msg)
 	case follower.EventMsg:
 		return m.applyTail(msg)
-	case copiedMsg:
-		m.applyCopied(msg)
+	case common.CopiedMsg:
+		if msg.Owner == common.PanelAgents {
+			m.setStatus(msg.Status())
+		}
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The transcript is laid out for a width and a theme.
 		if m.screen == screenTranscript {

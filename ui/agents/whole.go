@@ -19,28 +19,9 @@ import (
 // unlimited is the width the detail is laid out at for its whole text.
 const unlimited = 1 << 16
 
-// copiedMsg reports a copy the kit made, for the status line.
-type copiedMsg struct {
-	note string
-	err  error
-}
-
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
-	if note != "" {
-		m.setStatus(note, false)
-	}
-	return cmd, ok
-}
-
-// applyCopied says what was copied, or why not.
-func (m *Model) applyCopied(msg copiedMsg) {
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return
-	}
-	m.setStatus(msg.note, false)
+	return m.com.AnswerFocusKey(common.PanelAgents, msg, m.focused, m.setStatus)
 }
 
 // focused is the thing under the focus, whole, with the status line

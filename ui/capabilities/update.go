@@ -48,8 +48,10 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.follow(msg.Selection)
 	case common.JumpMsg:
 		return m, m.onJump(msg)
-	case copiedMsg:
-		m.applyCopied(msg)
+	case common.CopiedMsg:
+		if msg.Owner == common.PanelCapabilities {
+			m.setStatus(msg.Status())
+		}
 	case common.DueMsg:
 		if due, again := m.following.Due(msg); due {
 			return m, m.followEntry()

@@ -19,28 +19,9 @@ import (
 // active snapshot under the cursor with its frozen text. The status line,
 // cut to the screen's width, comes whole above it in the overlay.
 
-// copiedMsg reports a copy the kit made, for the status line.
-type copiedMsg struct {
-	note string
-	err  error
-}
-
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
-	if note != "" {
-		m.setStatus(note, false)
-	}
-	return cmd, ok
-}
-
-// applyCopied says what was copied, or why not.
-func (m *Model) applyCopied(msg copiedMsg) {
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return
-	}
-	m.setStatus(msg.note, false)
+	return m.com.AnswerFocusKey(common.PanelCapabilities, msg, m.focused, m.setStatus)
 }
 
 // focused is the thing under the focus, whole.

@@ -167,3 +167,31 @@ func (c *Common) FocusKey(msg tea.KeyPressMsg, focused func() (Whole, bool), rep
 	}
 	return c.Page(w), "", true
 }
+
+// CopiedMsg reports a copy the kit made for the panel at index Owner
+// (PanelPresets …): what was copied, or why not. Every panel receives
+// every command result and acts on its own.
+type CopiedMsg struct {
+	Owner int
+	Note  string
+	Err   error
+}
+
+// Status is the status line a copy leaves: its note, or its error.
+func (m CopiedMsg) Status() (text string, isErr bool) {
+	if m.Err != nil {
+		return m.Err.Error(), true
+	}
+	return m.Note, false
+}
+
+// AnswerFocusKey is FocusKey for the panel at index owner whose status
+// line setStatus writes: "nothing here" goes there at once, and the copy
+// reports back as a CopiedMsg for owner. ok is false for any other key.
+func (c *Common) AnswerFocusKey(owner int, msg tea.KeyPressMsg, focused func() (Whole, bool), setStatus func(string, bool)) (tea.Cmd, bool) {
+	cmd, note, ok := c.FocusKey(msg, focused, func(note string, err error) tea.Msg { return CopiedMsg{Owner: owner, Note: note, Err: err} })
+	if note != "" {
+		setStatus(note, false)
+	}
+	return cmd, ok
+}

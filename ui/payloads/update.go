@@ -60,8 +60,10 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.applyRequests(msg)
 	case predictedMsg:
 		return m, m.applyPredicted(msg)
-	case copiedMsg:
-		m.applyCopied(msg)
+	case common.CopiedMsg:
+		if msg.Owner == common.PanelPayloads {
+			m.setStatus(msg.Status())
+		}
 	default:
 		_, cmd := m.view.Update(msg, m.keys) // its line diffs
 		return m, cmd

@@ -15,28 +15,9 @@ import (
 // nothing the header cuts is out of reach; in the requests list the
 // request under the cursor.
 
-// copiedMsg reports a copy the kit made, for the header's status line.
-type copiedMsg struct {
-	note string
-	err  error
-}
-
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
-	if note != "" {
-		m.setStatus(note, false)
-	}
-	return cmd, ok
-}
-
-// applyCopied says what was copied (or why not) in the status line.
-func (m *Model) applyCopied(msg copiedMsg) {
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return
-	}
-	m.setStatus(msg.note, false)
+	return m.com.AnswerFocusKey(common.PanelPayloads, msg, m.focused, m.setStatus)
 }
 
 // focused is the thing under the focus, whole, with the status line as

@@ -61,28 +61,9 @@ func (m *Model) copyText() (text, what string) {
 // when it is the one open) after its path and diagnostics; in the draft
 // diff the block or the line diff (requestdiff.Model.Whole).
 
-// copiedMsg reports a copy the kit made, for the status line.
-type copiedMsg struct {
-	note string
-	err  error
-}
-
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	cmd, note, ok := m.com.FocusKey(msg, m.noted, func(note string, err error) tea.Msg { return copiedMsg{note, err} })
-	if note != "" {
-		m.setStatus(note, false)
-	}
-	return cmd, ok
-}
-
-// applyCopied says what was copied, or why not.
-func (m *Model) applyCopied(msg copiedMsg) {
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return
-	}
-	m.setStatus(msg.note, false)
+	return m.com.AnswerFocusKey(common.PanelPresets, msg, m.noted, m.setStatus)
 }
 
 // noted is the thing under the focus, whole, with the status line the

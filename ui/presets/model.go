@@ -283,8 +283,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyDeleted(msg)
 	case importReadMsg:
 		return m.applyImportRead(msg)
-	case copiedMsg:
-		m.applyCopied(msg)
+	case common.CopiedMsg:
+		if msg.Owner == common.PanelPresets {
+			m.setStatus(msg.Status())
+		}
 		return nil
 	case editorDoneMsg:
 		return m.applyEditorDone(msg)

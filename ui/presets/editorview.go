@@ -95,10 +95,7 @@ func (m *Model) layoutParts() {
 	if m.profForm != nil {
 		m.profForm.SetSize(m.profileFormSize(l.editor))
 	}
-	if d := m.dlg; d != nil && d.kind == dialogPrompt {
-		// the label and the cursor cell share the row with the text
-		d.input.SetWidth(max(10, common.DialogInner(m.width)-ansi.StringWidth(d.input.Prompt)-2))
-	}
+	m.layoutDialog()
 }
 
 // layoutBlock sizes the block editor, or clamps the scroll of the block

@@ -31,7 +31,7 @@ type focusPart interface {
 // draft diff, the Preset list's filter line (the overlays, over
 // everything), then focusedUnder.
 func (m *Model) focused() focusPart {
-	if m.dlg != nil {
+	if m.dialogs.Open() {
 		return dialogFocus{m}
 	}
 	return m.focusedUnderDialog()
@@ -90,38 +90,16 @@ func (m *Model) ShortHelp() []key.Binding { return m.focused().ShortHelp() }
 // act, so only those are listed.
 func (m *Model) FullHelp() [][]key.Binding { return m.focused().FullHelp() }
 
-// dialogFocus: the open dialog takes every key.
+// dialogFocus: the dialog stack takes every key and paste; its top
+// dialog gives the footer; the help and the whole are the part's under it.
 type dialogFocus struct{ m *Model }
 
 func (f dialogFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.dialogKey(msg) }
-func (f dialogFocus) CapturesInput() bool             { return true }
+func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd  { return f.m.dialogKey(msg) }
+func (f dialogFocus) ShortHelp() []key.Binding        { return f.m.dialogs.ShortHelp() }
+func (f dialogFocus) CapturesInput() bool             { return f.m.dialogs.CapturesInput() }
 func (f dialogFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
 func (f dialogFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnderDialog().Whole() }
-
-func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd {
-	d := f.m.dlg
-	if d.kind != dialogPrompt {
-		return nil
-	}
-	var cmd tea.Cmd
-	d.input, cmd = d.input.Update(msg)
-	return cmd
-}
-
-func (f dialogFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch d := m.dlg; {
-	case d.kind == dialogConflict:
-		return m.conflictHelp()
-	case d.kind == dialogSlots:
-		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
-	case d.kind == dialogPrompt && d.scope != "" && m.com.Workspace.Trust.Trusted:
-		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
-	case d.kind == dialogPrompt:
-		return []key.Binding{k.Submit, k.Dismiss}
-	}
-	return []key.Binding{k.Confirm, k.Cancel}
-}
 
 // diffFocus: the draft diff over the panes.
 type diffFocus struct{ m *Model }

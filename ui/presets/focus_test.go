@@ -33,7 +33,7 @@ func TestADialogOverTheFilterLineOwnsTheFooter(t *testing.T) {
 		}
 	}
 	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{PresetID: other}})
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("a jump over a dirty draft asks first")
 	}
 	want := helpKeys([]key.Binding{hs.m.keys.Confirm, hs.m.keys.Cancel})
@@ -44,7 +44,7 @@ func TestADialogOverTheFilterLineOwnsTheFooter(t *testing.T) {
 		t.Fatalf("the dialog has the keys, focused is %T", hs.m.focused())
 	}
 	hs.Press("n")
-	if hs.m.dlg != nil || !hs.m.presets.Filtering() {
+	if hs.m.topDialog() != nil || !hs.m.presets.Filtering() {
 		t.Fatal("n answers the question and leaves the filter line open")
 	}
 }

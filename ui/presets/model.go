@@ -16,10 +16,8 @@ import (
 	"errors"
 
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
@@ -65,35 +63,6 @@ type Model struct {
 	panelStatus
 }
 
-// dialogKind says what a dialog asks.
-type dialogKind string
-
-const (
-	dialogConfirm dialogKind = "confirm"
-	dialogPrompt  dialogKind = "prompt"
-	dialogSlots   dialogKind = "slots"
-)
-
-// dialog is a modal over the panel: a yes/no question (common.Confirm), a
-// text prompt or the slot picker.
-type dialog struct {
-	kind    dialogKind
-	confirm common.Confirm
-	title   string
-	body    string
-	input   textinput.Model
-	slots   *common.List[common.TextRow]
-	onYes   func(m *Model, text string) tea.Cmd
-	// A create prompt writes to scope (tab switches it); text is its body
-	// without the scope line. freeText prompts take any text (a path),
-	// not only an id.
-	text     string
-	scope    preset.Scope
-	freeText bool
-	// conflict is the save-conflict dialog's state (conflict.go).
-	conflict *conflictDialog
-}
-
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
 func New(com *common.Common) *Model {
 	ta := textarea.New()
@@ -101,15 +70,20 @@ func New(com *common.Common) *Model {
 	ta.Prompt = ""
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	return &Model{com: com, keys: keymap.DefaultPresets(),
+	m := &Model{com: com, keys: keymap.DefaultPresets(),
 		libraryList:  libraryList{presets: newPresetList()},
 		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
 		previewDock:  previewDock{showPreview: true},
 		profilesView: profilesView{profiles: newProfileList()}}
+	m.dialogs.Dismiss = m.keys.Dismiss
+	return m
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
-func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
+func (m *Model) SetKeys(k keymap.Presets) {
+	m.keys = k
+	m.dialogs.Dismiss = k.Dismiss
+}
 
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {

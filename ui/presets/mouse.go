@@ -94,7 +94,7 @@ func (m *Model) profileMousePanes(l layout) []common.MousePane {
 // while a dialog is open, and no click while a text input (the block
 // editor, a form field, the list filter) has the keyboard.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.dlg != nil {
+	if m.dialogs.Open() {
 		return nil
 	}
 	if _, click := msg.(tea.MouseClickMsg); click && m.CapturesInput() {

@@ -220,7 +220,7 @@ func TestClickSelectsAProfile(t *testing.T) {
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
 	hs.Press("a")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("n opens the new-preset prompt")
 	}
 	click(hs, 5, 2)

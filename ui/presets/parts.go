@@ -6,6 +6,7 @@ import (
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
+	dialogkit "github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
 )
@@ -116,9 +117,10 @@ type profilesView struct {
 	profStatus *replay.ProfileStatus
 }
 
-// overlays are what opens over the panes: a dialog and the draft diff.
+// overlays are what opens over the panes: the dialogs and the draft diff.
 type overlays struct {
-	dlg *dialog
+	// dialogs are the open dialogs (dialog.go); the top one has the keys.
+	dialogs dialogkit.Stack
 	// diff is the open draft diff (draftdiff.go); nil when closed.
 	diff *draftDiff
 }

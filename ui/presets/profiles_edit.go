@@ -376,7 +376,7 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 		return nil
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.dlg = newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
+	m.openDialog(newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
 		func(m *Model, _ string) tea.Cmd {
 			if m.prof != nil && m.prof.p.Path == p.Path {
 				m.prof, m.profForm, m.profFocus = nil, nil, false
@@ -385,7 +385,7 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 				path, err := resources.DeleteLoaded(ws, resources.KindProfile, &res, res.SourceRevision)
 				return deletedMsg{key: res.Key(), path: path, err: err}
 			}
-		})
+		}))
 	return nil
 }
 

@@ -49,8 +49,8 @@ func (m *Model) reloadProfiles() tea.Cmd {
 	if m.prof == nil || !m.prof.dirty() {
 		return m.dropProfileDraft("")
 	}
-	m.dlg = newConfirm(m, "Reload from disk?", "Reloading discards the unsaved changes to profile "+m.prof.p.Key()+"; answer "+m.keys.Cancel.Help().Key+
-		", then "+m.keys.Save.Help().Key+", to keep them.", (*Model).dropProfileDraft)
+	m.openDialog(newConfirm(m, "Reload from disk?", "Reloading discards the unsaved changes to profile "+m.prof.p.Key()+"; answer "+m.keys.Cancel.Help().Key+
+		", then "+m.keys.Save.Help().Key+", to keep them.", (*Model).dropProfileDraft))
 	return nil
 }
 

@@ -126,8 +126,8 @@ func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
 		cur, err = m.d.DuplicateItem(cur)
 	case key.Matches(msg, k.Delete):
 		it, _, _ := m.d.Item(cur)
-		m.dlg = newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
-			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) })
+		m.openDialog(newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
+			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) }))
 		return nil
 	default:
 		return nil
@@ -213,9 +213,9 @@ func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
 	if m.d == nil || !m.d.Dirty() {
 		return then()
 	}
-	m.dlg = newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
+	m.openDialog(newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
 		m.keys.Save.Help().Key+", to keep them.",
-		func(m *Model, _ string) tea.Cmd { return then() })
+		func(m *Model, _ string) tea.Cmd { return then() }))
 	return nil
 }
 
@@ -224,11 +224,11 @@ func (m *Model) openSlotPicker() {
 	at := min(m.items.Cursor(), m.d.Len()-1)
 	slots := common.NewList(common.RenderTextRow)
 	slots.SetItems(common.TextRows(compile.BuiltinSlots))
-	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
+	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
 		onYes: func(m *Model, slot string) tea.Cmd {
 			i, err := m.d.AddSlot(at, slot)
 			return m.edited(i, err)
-		}}
+		}})
 }
 
 // promptFork asks for the id (and scope) of a copy of the draft.
@@ -255,10 +255,10 @@ func (m *Model) promptNew() tea.Cmd {
 
 // scopedPrompt opens an id prompt whose scope tab switches.
 func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then func(m *Model, id string, scope preset.Scope) tea.Cmd) tea.Cmd {
-	d := newPrompt(m, title, m.scopeBody(text, scope), value, nil)
+	d := newPrompt(m, title, scopeBody(m.com, &m.keys, text, scope), value, nil)
 	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
 	d.text, d.scope = text, scope
-	m.dlg = d
+	m.openDialog(d)
 	return d.input.Focus()
 }
 
@@ -272,6 +272,6 @@ func (m *Model) promptAddBlock(at int) tea.Cmd {
 		i, err := m.d.AddNamedBlock(at, name)
 		return m.edited(i, err)
 	}
-	m.dlg = d
+	m.openDialog(d)
 	return d.input.Focus()
 }

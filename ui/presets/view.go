@@ -98,10 +98,7 @@ func (m *Model) view() string {
 		}
 	}
 	screen := body + "\n" + m.statusLine()
-	if m.dlg != nil {
-		return common.Overlay(screen, m.dialogBox(), m.width, m.height)
-	}
-	return screen
+	return m.dialogs.View(screen, m.width, m.height)
 }
 
 // joinH puts blocks of equal height side by side.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -61,8 +62,7 @@ func (m *Model) itemDiagnostics(id string) []preset.Diagnostic {
 }
 
 // diagIcon is the level marker of a diagnostic.
-func (m *Model) diagIcon(level preset.Level) string {
-	st := m.com.Styles
+func diagIcon(st *themes.Styles, level preset.Level) string {
 	switch level {
 	case preset.LevelError:
 		return st.Text.Danger.Render("✗ ")
@@ -73,13 +73,13 @@ func (m *Model) diagIcon(level preset.Level) string {
 }
 
 // wrapDiags renders diagnostics wrapped to width, prefix before each.
-func (m *Model) wrapDiags(ds []preset.Diagnostic, prefix string, width int) []string {
+func wrapDiags(st *themes.Styles, ds []preset.Diagnostic, prefix string, width int) []string {
 	var out []string
 	pw := ansi.StringWidth(prefix)
 	for _, d := range ds {
 		for i, l := range common.Wrap(sanitize.Text(prefix+d.Message), max(1, width-2)) {
 			if i == 0 {
-				out = append(out, m.diagIcon(d.Level)+l)
+				out = append(out, diagIcon(st, d.Level)+l)
 			} else {
 				out = append(out, strings.Repeat(" ", 2+pw)+l)
 			}

@@ -5,9 +5,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
@@ -42,7 +39,7 @@ func (m *Model) editorLayout(r rect) (head, tail []string, inner, bodyH int) {
 		}
 		for _, d := range m.open.Diagnostics {
 			if d.Level == preset.LevelError {
-				head = append(head, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", inner)...)
+				head = append(head, wrapDiags(&m.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", inner)...)
 			}
 		}
 		head = append(head, "")
@@ -60,12 +57,12 @@ func (m *Model) editorLayout(r rect) (head, tail []string, inner, bodyH int) {
 			if where := m.templateErrorAt(cur, ds); where != "" {
 				tail = append(tail, st.Text.Danger.Render(where))
 			}
-			tail = append(tail, m.wrapDiags(ds, "", inner)...)
+			tail = append(tail, wrapDiags(&m.com.Styles, ds, "", inner)...)
 		}
 	} else {
 		if ds := m.itemDiagnostics(""); len(ds) > 0 {
 			tail = append(tail, "", st.Text.Subtle.Render("Preset diagnostics"))
-			tail = append(tail, m.wrapDiags(ds, "", inner)...)
+			tail = append(tail, wrapDiags(&m.com.Styles, ds, "", inner)...)
 		}
 	}
 	tail = tail[:min(len(tail), max(0, innerH/2))]
@@ -89,7 +86,7 @@ func (m *Model) layoutParts() {
 		}
 		if !m.showProfile && m.diff == nil {
 			m.layoutBlock(inner, bodyH)
-			m.layoutPreview(l.preview)
+			m.previewDock.layout(l.preview)
 		}
 	}
 	if m.profForm != nil {
@@ -115,18 +112,6 @@ func (m *Model) layoutBlock(width, height int) {
 	case content != "":
 		lines := m.wrappedBlock(cur, content, width)
 		m.blockScroll = blockScroll{d: m.d, item: cur, off: clampBlockOffset(m.blockOffset(), len(lines), height)}
-	}
-}
-
-// layoutPreview renders the preview for the dock r (previewLines keeps
-// it for View) and keeps its scroll within it.
-func (m *Model) layoutPreview(r rect) {
-	if r.h <= 0 {
-		return
-	}
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	if lines := m.previewLines(inner); len(lines) > 0 {
-		m.previewOff = clampPreviewOffset(m.previewOff, len(lines), innerH)
 	}
 }
 
@@ -180,136 +165,6 @@ func (m *Model) editorBody(width, height int) (string, string, []string) {
 		return title, "enter edit options", lines
 	}
 	return "Editor", "", nil
-}
-
-// previewView is the preview dock: the compiled system prompt and
-// messages, each part labelled with its item and a token estimate.
-func (m *Model) previewView(r rect) string {
-	st := m.com.Styles
-	focused := m.focus == panePreview
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	lines := m.previewLines(inner)
-	if len(lines) == 0 {
-		msg := "compiling…"
-		if m.rc == nil {
-			msg = "reading the selected session…"
-		}
-		return m.frame(r, "Preview", "", focused, []string{st.Pane.Placeholder.Render(msg)})
-	}
-	off := clampPreviewOffset(m.previewOff, len(lines), innerH) // layoutParts keeps it so
-	end := min(len(lines), off+innerH)
-	title := "Preview"
-	if res := m.preview; res != nil {
-		sys, msgs := 0, 0
-		for _, p := range res.res.System {
-			sys += p.Tokens
-		}
-		for _, p := range res.res.Messages {
-			msgs += p.Tokens
-		}
-		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs)
-		if res.version != m.d.Version() {
-			title += " · updating…"
-		}
-	}
-	info := ""
-	if m.rc != nil {
-		info = m.rc.source
-	}
-	return m.frame(r, title, info, focused, lines[off:end])
-}
-
-// clampPreviewOffset keeps the preview's scroll, n lines with height on
-// screen, within them.
-func clampPreviewOffset(off, n, height int) int { return max(0, min(off, n-height)) }
-
-// previewPartLines caps the text lines shown for one message part.
-const previewPartLines = 8
-
-// renderedLines are lines rendered for one key (width, data, theme).
-type renderedLines struct {
-	key   previewKey
-	lines []string
-}
-
-// previewKey is what the rendered preview depends on.
-type previewKey struct {
-	width, gen int
-	theme      string
-}
-
-// previewLines renders the preview, cached per width, preview and theme.
-func (m *Model) previewLines(width int) []string {
-	if m.preview == nil || width <= 0 {
-		return nil
-	}
-	key := previewKey{width: width, gen: m.previewGen, theme: common.ThemeKey(&m.com.Styles)}
-	if m.previewText.lines != nil && m.previewText.key == key {
-		return m.previewText.lines
-	}
-	st := m.com.Styles
-	res := m.preview.res
-	var out []string
-	diags := append(append([]preset.Diagnostic(nil), res.Result.System.Diagnostics...), res.Result.Messages.Diagnostics...)
-	for _, d := range diags {
-		prefix := ""
-		if d.ItemID != "" {
-			prefix = d.ItemID + ": "
-		}
-		out = append(out, m.wrapDiags([]preset.Diagnostic{d}, prefix, width)...)
-	}
-	out = append(out, st.Text.Strong.Render("System prompt"))
-	for _, p := range res.System {
-		if p.Kind == compile.PartSeparator {
-			continue
-		}
-		out = append(out, m.partHeader(p, width))
-		for _, l := range strings.Split(p.Text, "\n") {
-			out = append(out, common.Wrap(sanitize.Text(l), width)...)
-		}
-	}
-	heading := fmt.Sprintf("Messages (%d)", len(res.Messages))
-	if res.HiddenSystem > 0 {
-		heading += fmt.Sprintf(" · %d empty System message(s) hidden", res.HiddenSystem)
-	}
-	out = append(out, "", st.Text.Strong.Render(heading))
-	for _, p := range res.Messages {
-		out = append(out, m.partHeader(p, width))
-		var text []string
-		for _, l := range strings.Split(p.Text, "\n") {
-			wrapped := common.Wrap(sanitize.Text(l), width)
-			if p.System != nil && l == p.System.ToolsNote() {
-				for i := range wrapped {
-					wrapped[i] = st.Text.Muted.Render(wrapped[i]) // history, collapsed
-				}
-			}
-			text = append(text, wrapped...)
-		}
-		if len(text) > previewPartLines {
-			hidden := len(text) - previewPartLines
-			text = append(text[:previewPartLines], st.Text.Muted.Render(fmt.Sprintf("… %d lines hidden", hidden)))
-		}
-		out = append(out, text...)
-	}
-	m.previewText = renderedLines{key: key, lines: out}
-	return out
-}
-
-// partHeader labels one preview part: kind/role, item and tokens.
-func (m *Model) partHeader(p compile.Part, width int) string {
-	st := m.com.Styles
-	label := p.Label
-	if p.ItemID != "" && p.ItemID != label {
-		label += " (" + p.ItemID + ")"
-	}
-	head := "── " + sanitize.Line(p.Role) + " · " + sanitize.Line(label)
-	if p.Kind != compile.PartItem && p.Kind != compile.PartSystem {
-		head = "── " + sanitize.Line(p.Kind) + " · " + sanitize.Line(label)
-	}
-	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
-	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
-	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
-	return st.Text.Info.Render(head) + " " + st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
 }
 
 // templateErrorAt locates the forge-v1 error of block i ("" when the

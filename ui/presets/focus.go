@@ -273,7 +273,7 @@ func (f paneFocus) ShortHelp() []key.Binding {
 	case m.focus == paneItems:
 		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
 	case m.focus == panePreview:
-		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
+		return m.previewDock.ShortHelp()
 	}
 	return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
 }
@@ -307,7 +307,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	case paneEditor:
 		return m.editorKey(msg)
 	case panePreview:
-		return m.previewKey(msg)
+		return m.run(m.dock().Update(msg))
 	}
 	return nil
 }

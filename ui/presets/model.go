@@ -73,8 +73,9 @@ func New(com *common.Common) *Model {
 	m := &Model{com: com, keys: keymap.DefaultPresets(),
 		libraryList:  libraryList{presets: newPresetList()},
 		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
-		previewDock:  previewDock{showPreview: true},
+		previewDock:  previewDock{com: com, showPreview: true},
 		profilesView: profilesView{profiles: newProfileList()}}
+	m.previewDock.keys = &m.keys
 	m.dialogs.Dismiss = m.keys.Dismiss
 	return m
 }
@@ -229,9 +230,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
-			p := msg
-			m.preview = &p
-			m.previewGen++
+			m.previewDock.install(msg)
 			m.refreshItems() // the compile's template errors count on the rows
 		}
 	case savedMsg:

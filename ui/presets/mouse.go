@@ -60,8 +60,7 @@ func (m *Model) mousePanes() []common.MousePane {
 	editor := common.MousePane{Rect: at[paneEditor], Focus: focus(paneEditor), Scroll: m.scrollEditor}
 	preview := common.MousePane{Rect: at[panePreview], Focus: focus(panePreview),
 		Scroll: func(delta int) tea.Cmd {
-			lines := len(m.previewLines(m.previewWidth()))
-			m.previewOff = common.Clamp(m.previewOff+delta, 0, max(0, lines-m.paneRows(panePreview)))
+			m.dock().Scroll(delta)
 			return nil
 		}}
 	return []common.MousePane{list, items, editor, preview}

@@ -98,7 +98,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	l := hs.m.layout()
 	hs.m.focus = paneList
 	px, py := l.list.w+l.items.w+3, l.editor.h+2 // inside the preview dock
-	last := len(hs.m.previewLines(hs.m.previewWidth())) - hs.m.paneRows(panePreview)
+	last := len(hs.m.dock().lines(hs.m.dock().width())) - hs.m.paneRows(panePreview)
 	if last < 3 {
 		t.Fatalf("the preview needs more lines than its dock for this test (%d over)", last)
 	}

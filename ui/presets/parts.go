@@ -81,27 +81,6 @@ type draftEditor struct {
 	gate formGate
 }
 
-// previewDock is the compiled preview of the draft and the run context of
-// the selected session entry it compiles against.
-type previewDock struct {
-	rc        *runContext
-	rcPending bool
-	// active is the session's Preset at the entry, resolved in the
-	// library as pi-forge and the CLI do (a bare id included); nil when
-	// none is recorded, Presets are off, or it does not resolve.
-	active      *resources.Preset
-	preview     *previewMsg
-	previewGen  int // counts installed previews (the preview cache key)
-	previewRun  previewRun
-	showPreview bool
-	previewOff  int
-	previewText renderedLines
-	// following waits for the selection to rest before the run context
-	// at its entry is read (common.Debounce): a burst of cursor moves in
-	// the Session panel reads it, and compiles the preview, once.
-	following common.Debounce
-}
-
 // profilesView is the Profiles view, which showProfile swaps in for the
 // Preset list and the draft's panes.
 type profilesView struct {

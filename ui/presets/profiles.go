@@ -146,7 +146,7 @@ func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
 		if d.Field != "" {
 			msg = d.Field + ": " + msg
 		}
-		lines = append(lines, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: msg}}, "", inner)...)
+		lines = append(lines, wrapDiags(&m.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: msg}}, "", inner)...)
 	}
 	if p.Profile.Description != nil {
 		lines = append(lines, "", st.Text.Subtle.Render("Description"))
@@ -229,7 +229,7 @@ func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string)
 		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+countBadges(&st, errs, warns)))
 	}
 	for _, d := range diags {
-		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
+		out = append(out, wrapDiags(&m.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
 	}
 	return out
 }

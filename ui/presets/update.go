@@ -172,29 +172,6 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.paneRows(panePreview))
-	switch {
-	case key.Matches(msg, k.Back):
-		m.focus = paneItems
-	case key.Matches(msg, k.Up):
-		m.previewOff--
-	case key.Matches(msg, k.Down):
-		m.previewOff++
-	case key.Matches(msg, k.PageUp):
-		m.previewOff -= page
-	case key.Matches(msg, k.PageDown):
-		m.previewOff += page
-	case key.Matches(msg, k.Top):
-		m.previewOff = 0
-	case key.Matches(msg, k.Bottom):
-		m.previewOff = len(m.previewLines(m.previewWidth()))
-	}
-	m.previewOff = max(0, min(m.previewOff, len(m.previewLines(m.previewWidth()))-1))
-	return nil
-}
-
 // draftName names the open draft as the dialogs do: its Preset's key,
 // else its id.
 func (m *Model) draftName() string {

@@ -66,8 +66,12 @@ func (m *Model) paneRows(p pane) int {
 	return l.editor.h - 2
 }
 
-// previewWidth is the inner width of the preview dock.
-func (m *Model) previewWidth() int { return max(0, m.layout().preview.w-4) }
+// dock is the preview dock sized to the layout now (which the focus
+// changes on a narrow screen).
+func (m *Model) dock() *previewDock {
+	m.previewDock.size = m.layout().preview
+	return &m.previewDock
+}
 
 // View implements common.Panel: exactly width×height cells, with nothing
 // but styling and text (sanitize.Screen).
@@ -89,7 +93,7 @@ func (m *Model) view() string {
 	} else {
 		right := m.editorView(l.editor)
 		if l.preview.h > 0 {
-			right += "\n" + m.previewView(l.preview)
+			right += "\n" + m.dock().View(m.focus == panePreview, m.d.Version())
 		}
 		if l.wide {
 			body = joinH(m.listView(l.list), m.itemsView(l.items), right)
@@ -215,5 +219,10 @@ func (m *Model) statusLine() string {
 
 // frame draws pane r with the shared pane chrome (common.Frame).
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
-	return common.Frame(m.com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
+	return frame(m.com, r, title, info, focused, lines)
+}
+
+// frame draws pane r with the shared pane chrome (common.Frame).
+func frame(com *common.Common, r rect, title, info string, focused bool, lines []string) string {
+	return common.Frame(com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
 }

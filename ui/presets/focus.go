@@ -115,18 +115,12 @@ func (f diffFocus) Whole() (common.Whole, bool)     { return f.m.diffWhole() }
 // letters (p, u, r, …) too.
 type filterFocus struct{ m *Model }
 
-func (f filterFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m := f.m
-	m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
-	return nil
-}
-func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
-func (f filterFocus) ShortHelp() []key.Binding {
-	return []key.Binding{f.m.keys.Submit, f.m.keys.Dismiss}
-}
-func (f filterFocus) FullHelp() [][]key.Binding   { return f.m.focusedUnder().FullHelp() }
-func (f filterFocus) CapturesInput() bool         { return true }
-func (f filterFocus) Whole() (common.Whole, bool) { return f.m.focusedUnder().Whole() }
+func (f filterFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.run(f.m.libraryList.Update(msg)) }
+func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd      { return nil }
+func (f filterFocus) ShortHelp() []key.Binding        { return f.m.libraryList.ShortHelp(false) }
+func (f filterFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
+func (f filterFocus) CapturesInput() bool             { return f.m.libraryList.CapturesInput() }
+func (f filterFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnder().Whole() }
 
 // profilesFocus: the profiles view, its list or its profile's form.
 type profilesFocus struct{ m *Model }
@@ -258,15 +252,7 @@ func (f paneFocus) ShortHelp() []key.Binding {
 	m, k := f.m, &f.m.keys
 	switch {
 	case m.focus == paneList:
-		var bs []key.Binding
-		if m.presets.Len() > 0 {
-			bs = append(bs, k.Open)
-		}
-		bs = append(bs, k.New)
-		if m.d != nil {
-			bs = append(bs, k.Fork) // fork copies the open draft
-		}
-		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
+		return m.libraryList.ShortHelp(m.d != nil) // fork copies the open draft
 	case m.focus == paneItems && m.onSetting():
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
@@ -301,7 +287,7 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case paneList:
-		return m.listKey(msg)
+		return m.run(m.libraryList.Update(msg))
 	case paneItems:
 		return m.itemsKey(msg)
 	case paneEditor:

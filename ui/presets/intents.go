@@ -19,6 +19,12 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	switch in := in.(type) {
 	case focusIntent:
 		m.focus = in.pane
+	case openPresetIntent:
+		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
+	case newPresetIntent:
+		return tea.Batch(cmd, m.promptNew())
+	case deletePresetIntent:
+		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
 	}
 	return cmd
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -22,26 +21,6 @@ import (
 type deletedMsg struct {
 	key, path string
 	err       error
-}
-
-// presetListKey handles the list keys beyond navigation and open: /
-// filters, x deletes the Preset under the cursor. ok is false for other
-// keys.
-func (m *Model) presetListKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, m.com.Keys.Filter):
-		m.presets.StartFilter()
-		return nil, true
-	case key.Matches(msg, m.keys.New): // a adds to the focused list
-		return m.promptNew(), true
-	case key.Matches(msg, m.keys.Delete):
-		i := m.presets.SelectedIndex()
-		if i < 0 || m.lib == nil {
-			return nil, true
-		}
-		return m.confirmDeletePreset(m.lib.Presets[i]), true
-	}
-	return nil, false
 }
 
 // confirmDeletePreset asks before deleting p; the delete carries the
@@ -179,12 +158,4 @@ func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
 	m.openDialog(d)
 	return d.input.Focus()
-}
-
-// listShortHelp adds the list's own keys to the pane help.
-func (m *Model) listShortHelp(bs []key.Binding) []key.Binding {
-	if m.presets.Len() > 0 {
-		bs = append(bs, m.com.Keys.Filter, m.keys.Delete)
-	}
-	return append(bs, m.keys.Import)
 }

@@ -71,10 +71,11 @@ func New(com *common.Common) *Model {
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	m := &Model{com: com, keys: keymap.DefaultPresets(),
-		libraryList:  libraryList{presets: newPresetList()},
+		libraryList:  libraryList{com: com, presets: newPresetList()},
 		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
 		previewDock:  previewDock{com: com, showPreview: true},
 		profilesView: profilesView{profiles: newProfileList()}}
+	m.libraryList.keys = &m.keys
 	m.previewDock.keys = &m.keys
 	m.dialogs.Dismiss = m.keys.Dismiss
 	return m

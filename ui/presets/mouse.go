@@ -201,12 +201,10 @@ func (m *Model) blockOffset() int {
 // openSelectedPreset opens the Preset under the list's cursor, as enter
 // does (asking first when the draft has unsaved changes).
 func (m *Model) openSelectedPreset() tea.Cmd {
-	i := m.presets.SelectedIndex()
-	if i < 0 || m.lib == nil {
-		return nil
+	if p := m.libraryList.selected(); p != nil {
+		return m.run(nil, openPresetIntent{p})
 	}
-	p := m.lib.Presets[i]
-	return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd { return m.openPreset(p, openByUser) })
+	return nil
 }
 
 // activateItem is enter on the item list: type into a block, open the

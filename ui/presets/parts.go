@@ -13,26 +13,6 @@ import (
 
 // The panel's parts: each holds the state of one thing on screen (Model).
 
-// libraryList is the Preset list: the library it shows and the watcher
-// that reloads it.
-type libraryList struct {
-	lib    *resources.Library
-	libErr error
-	// presets lists the library's Presets.
-	presets *common.List[presetRow]
-	// wantOpen is the scoped key to open after the next library load.
-	wantOpen string
-	// wantProfile is the profile to put the cursor on after the next
-	// library load (one just created or forked).
-	wantProfile string
-
-	// watchOn starts a watcher of the library directories (watch.go);
-	// watch is the running one and diskChanged marks a reload it caused.
-	watchOn     bool
-	watch       *libraryWatch
-	diskChanged bool
-}
-
 // draftEditor is the open Preset: its draft, the item list, the inline
 // block editor and the form of the row under the cursor.
 type draftEditor struct {

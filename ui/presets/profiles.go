@@ -52,7 +52,7 @@ func (m *Model) openProfilePreset() tea.Cmd {
 
 // profileListView lists the agent profiles with scope and counts.
 func (m *Model) profileListView(r rect) string {
-	lines := libraryLines(m, m.profiles, "no agent profiles — n creates one", r, !m.profFocus)
+	lines := libraryLines(m.com, m.lib == nil, m.profiles, "no agent profiles — n creates one", r, !m.profFocus)
 	info := ""
 	if m.lib != nil {
 		info = fmt.Sprintf("%d/%d · ◆ last applied · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())

@@ -64,19 +64,6 @@ func (m *Model) togglePreview() tea.Cmd {
 	return m.schedulePreview()
 }
 
-func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.presets.HandleNav(msg, m.keys.Nav) {
-		return nil
-	}
-	if cmd, ok := m.presetListKey(msg); ok {
-		return cmd
-	}
-	if key.Matches(msg, m.keys.Open) {
-		return m.openSelectedPreset()
-	}
-	return nil
-}
-
 // afterItemMove shows the editor or form of the row under the cursor.
 func (m *Model) afterItemMove() {
 	m.syncEditor()

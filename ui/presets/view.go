@@ -1,7 +1,6 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -96,9 +95,9 @@ func (m *Model) view() string {
 			right += "\n" + m.dock().View(m.focus == panePreview, m.d.Version())
 		}
 		if l.wide {
-			body = joinH(m.listView(l.list), m.itemsView(l.items), right)
+			body = joinH(m.libraryList.View(l.list, m.focus == paneList, m.presetsOff()), m.itemsView(l.items), right)
 		} else {
-			body = joinH(m.listView(l.list)+"\n"+m.itemsView(l.items), right)
+			body = joinH(m.libraryList.View(l.list, m.focus == paneList, m.presetsOff())+"\n"+m.itemsView(l.items), right)
 		}
 	}
 	screen := body + "\n" + m.statusLine()
@@ -125,41 +124,6 @@ func joinH(blocks ...string) string {
 		}
 	}
 	return b.String()
-}
-
-// listView is the Preset list pane.
-func (m *Model) listView(r rect) string {
-	focused := m.focus == paneList
-	var lines []string
-	if m.lib == nil && m.libErr != nil {
-		lines = common.Wrap(m.libErr.Error(), r.w-4)
-	} else {
-		lines = libraryLines(m, m.presets, "no presets yet — n creates one", r, focused)
-	}
-	info := ""
-	if m.lib != nil {
-		info = fmt.Sprintf("%d/%d", min(m.presets.Cursor()+1, m.presets.Len()), m.presets.Len())
-		if !m.com.Workspace.Trust.Trusted {
-			info = "untrusted · " + info
-		}
-		if m.presetsOff() {
-			info = "session: presets off · " + info
-		}
-	}
-	return m.frame(r, "Presets", info, focused, lines)
-}
-
-// libraryLines are the lines of a pane listing the library: loading,
-// the empty text, or the list's visible rows.
-func libraryLines[T comparable](m *Model, l *common.List[T], empty string, r rect, focused bool) []string {
-	st := &m.com.Styles
-	switch {
-	case m.lib == nil:
-		return []string{st.Pane.Placeholder.Render("loading…")}
-	case l.Total() == 0:
-		return []string{st.Pane.Placeholder.Render(empty)}
-	}
-	return l.View(st, max(0, r.w-4), r.h-2, focused)
 }
 
 // itemsView is the item list pane of the open draft.

@@ -122,51 +122,23 @@ func (f filterFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder(
 func (f filterFocus) CapturesInput() bool             { return f.m.libraryList.CapturesInput() }
 func (f filterFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnder().Whole() }
 
-// profilesFocus: the profiles view, its list or its profile's form.
+// profilesFocus: the profiles view (its list or its profile's form); a
+// key it passes back goes to the panel's own keys.
 type profilesFocus struct{ m *Model }
 
 func (f profilesFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := f.m.profileViewKey(msg); ok {
-		return cmd
+	cmd, in := f.m.profilesView.Update(msg)
+	if _, pass := in.(passIntent); pass {
+		panel, _ := f.m.panelKey(msg)
+		return tea.Batch(cmd, panel)
 	}
-	cmd, _ := f.m.panelKey(msg)
-	return cmd
+	return f.m.run(cmd, in)
 }
 func (f profilesFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
 func (f profilesFocus) Whole() (common.Whole, bool) { return f.m.profileWhole() }
-
-// formHasKeys reports whether the profile's form has the keys.
-func (f profilesFocus) formHasKeys() bool { return f.m.profFocus && f.m.profForm != nil }
-
-func (f profilesFocus) CapturesInput() bool {
-	return f.formHasKeys() && f.m.profForm.CapturesInput()
-}
-
-func (f profilesFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch {
-	case f.CapturesInput():
-		return append(m.profForm.ShortHelp(), k.Save)
-	case f.formHasKeys():
-		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
-	}
-	pk := m.profileKeys()
-	return []key.Binding{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
-}
-
-func (f profilesFocus) FullHelp() [][]key.Binding {
-	m, k := f.m, &f.m.keys
-	if f.formHasKeys() {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	pk := m.profileKeys()
-	return [][]key.Binding{
-		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
-		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
-		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
-		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-	}
-}
+func (f profilesFocus) CapturesInput() bool         { return f.m.profilesView.CapturesInput() }
+func (f profilesFocus) ShortHelp() []key.Binding    { return f.m.profilesView.ShortHelp() }
+func (f profilesFocus) FullHelp() [][]key.Binding   { return f.m.profilesView.FullHelp() }
 
 // blockFocus: the inline block editor, typing into a block.
 type blockFocus struct{ m *Model }

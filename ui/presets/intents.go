@@ -14,6 +14,29 @@ type focusIntent struct{ pane pane }
 
 func (focusIntent) isIntent() {}
 
+// statusIntent puts a message on the panel's status line.
+type statusIntent struct {
+	text  string
+	isErr bool
+}
+
+func (statusIntent) isIntent() {}
+
+// passIntent hands the key back: the part does not take it, the panel's
+// own keys may.
+type passIntent struct{}
+
+func (passIntent) isIntent() {}
+
+// formAnswerIntent is a form's answer to a key: typed text runs at once,
+// any other answer holds the keys after it until it is back (formgate.go).
+type formAnswerIntent struct {
+	cmd    tea.Cmd
+	typing bool
+}
+
+func (formAnswerIntent) isIntent() {}
+
 // run acts on what a part asked and batches it with the part's command.
 func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	switch in := in.(type) {
@@ -25,6 +48,26 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.promptNew())
 	case deletePresetIntent:
 		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
+	case statusIntent:
+		m.setStatus(in.text, in.isErr)
+	case formAnswerIntent:
+		if in.cmd != nil && !in.typing {
+			return tea.Batch(cmd, m.gateCmd(in.cmd))
+		}
+		return tea.Batch(cmd, in.cmd)
+	case newProfileIntent:
+		return tea.Batch(cmd, m.promptNewProfile())
+	case forkProfileIntent:
+		return tea.Batch(cmd, m.promptForkProfile(in.p))
+	case deleteProfileIntent:
+		return tea.Batch(cmd, m.confirmDeleteProfile(in.p))
+	case openProfilePresetIntent:
+		p := in.p
+		return tea.Batch(cmd, m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
+			m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
+			m.showProfile = false
+			return m.openPreset(p, openByUser)
+		}))
 	}
 	return cmd
 }

@@ -27,9 +27,6 @@ type libraryList struct {
 	presets *common.List[presetRow]
 	// wantOpen is the scoped key to open after the next library load.
 	wantOpen string
-	// wantProfile is the profile to put the cursor on after the next
-	// library load (one just created or forked).
-	wantProfile string
 
 	// watchOn starts a watcher of the library directories (watch.go);
 	// watch is the running one and diskChanged marks a reload it caused.

@@ -74,8 +74,9 @@ func New(com *common.Common) *Model {
 		libraryList:  libraryList{com: com, presets: newPresetList()},
 		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
 		previewDock:  previewDock{com: com, showPreview: true},
-		profilesView: profilesView{profiles: newProfileList()}}
+		profilesView: profilesView{com: com, profiles: newProfileList()}}
 	m.libraryList.keys = &m.keys
+	m.profilesView.keys = &m.keys
 	m.previewDock.keys = &m.keys
 	m.dialogs.Dismiss = m.keys.Dismiss
 	return m
@@ -182,7 +183,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		m.styleEditor()
 	case forms.EditMsg:
 		if m.showProfile && m.prof != nil {
-			cmds = append(cmds, m.applyProfileEdit(msg))
+			cmds = append(cmds, m.run(nil, m.profilesView.applyProfileEdit(msg)))
 		} else {
 			cmds = append(cmds, m.applyFormEdit(msg))
 		}
@@ -243,10 +244,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case profileStatusMsg:
 		if m.com.Selection.SessionFile == msg.file {
 			m.profStatus = msg.status
-			m.refreshProfileRows()
+			return m.run(nil, m.refreshProfileRows())
 		}
 	case profileEditedMsg:
-		return m.applyProfileEdited(msg)
+		return m.run(m.profilesView.applyProfileEdited(msg))
 	case watchStartedMsg:
 		return m.applyWatchStarted(msg)
 	case libraryChangedMsg:

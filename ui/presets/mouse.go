@@ -73,7 +73,7 @@ func (m *Model) mousePanes() []common.MousePane {
 func (m *Model) profileMousePanes(l layout) []common.MousePane {
 	list := common.MousePane{Rect: common.Rect{W: l.list.w, H: l.list.h}, Focus: func() { m.profFocus = false }}
 	if m.lib != nil && m.profiles.Total() > 0 && !m.CapturesInput() { // the form holds the profile
-		list.List, list.Activate = m.profiles, m.openProfilePreset
+		list.List, list.Activate = m.profiles, func() tea.Cmd { return m.run(m.profilesView.openProfilePreset()) }
 		list.Moved = func() tea.Cmd { m.syncProfileForm(); return nil }
 	}
 	detail := common.MousePane{Rect: common.Rect{X: l.list.w, W: l.editor.w, H: l.editor.h},

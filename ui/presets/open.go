@@ -41,9 +41,9 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 		return nil
 	}
-	m.lib = msg.lib
+	m.lib, m.profilesView.snap = msg.lib, msg.lib
 	m.resolveActive()
-	m.refreshProfileRows()
+	m.run(nil, m.refreshProfileRows())
 	var status tea.Cmd
 	if m.showProfile { // a profile file may have changed: so may its state
 		status = loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)

@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	dialogkit "github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/components/draft"
@@ -59,21 +58,6 @@ type draftEditor struct {
 	formMemory *forms.Memory
 	// gate holds keys while a form's edit is on its way (formgate.go).
 	gate formGate
-}
-
-// profilesView is the Profiles view, which showProfile swaps in for the
-// Preset list and the draft's panes.
-type profilesView struct {
-	profiles    *common.List[profileRow]
-	showProfile bool
-	// prof is the profile being edited, profForm its form (profFocus: the
-	// form has the keys; profRaw: the form is the raw JSON view),
-	// profStatus the selected entry's profile status (profiles_edit.go).
-	prof       *profileDraft
-	profForm   forms.Form
-	profFocus  bool
-	profRaw    bool
-	profStatus *replay.ProfileStatus
 }
 
 // overlays are what opens over the panes: the dialogs and the draft diff.

@@ -50,17 +50,14 @@ func (m *Model) focusedUnderDialog() focusPart {
 }
 
 // focusedUnder is the part that has the keys when no overlay is open: the
-// profiles view while it is shown, the block editor while a block is
-// typed in, the form of the editor pane when it has focus, else the
-// focused pane.
+// profiles view while it is shown, the draft editor while a block is
+// typed in or the editor pane's form has focus, else the focused pane.
 func (m *Model) focusedUnder() focusPart {
 	switch {
 	case m.showProfile:
 		return profilesFocus{m}
-	case m.editing:
-		return blockFocus{m}
-	case m.focus == paneEditor && m.form != nil:
-		return formFocus{m}
+	case m.editing, m.focus == paneEditor && m.form != nil:
+		return editorFocus{m}
 	}
 	return paneFocus{m}
 }
@@ -140,68 +137,31 @@ func (f profilesFocus) CapturesInput() bool         { return f.m.profilesView.Ca
 func (f profilesFocus) ShortHelp() []key.Binding    { return f.m.profilesView.ShortHelp() }
 func (f profilesFocus) FullHelp() [][]key.Binding   { return f.m.profilesView.FullHelp() }
 
-// blockFocus: the inline block editor, typing into a block.
-type blockFocus struct{ m *Model }
+// editorFocus: the draft editor while it captures the keys: a block
+// being typed in, or the editor pane's form. A key the form leaves to the
+// panel (esc, undo, redo; e for the raw JSON) goes to the pane keys.
+type editorFocus struct{ m *Model }
 
-func (f blockFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m, k := f.m, &f.m.keys
-	switch {
-	case key.Matches(msg, k.Save):
-		m.stopEditing()
-		return m.save()
-	case key.Matches(msg, k.Back):
-		m.stopEditing()
-		return nil
+func (f editorFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	m := f.m
+	cmd, in := m.draftEditor.Update(msg, m.focus)
+	if _, pass := in.(passIntent); pass {
+		return tea.Batch(cmd, m.paneKey(msg))
 	}
-	return m.updateEditor(msg)
+	return m.run(cmd, in)
 }
-func (f blockFocus) Paste(msg tea.PasteMsg) tea.Cmd { return f.m.pasteIntoEditor(msg) }
-func (f blockFocus) ShortHelp() []key.Binding       { return []key.Binding{f.m.keys.Back, f.m.keys.Save} }
-func (f blockFocus) FullHelp() [][]key.Binding      { return f.m.panelFullHelp() }
-func (f blockFocus) CapturesInput() bool            { return true }
-func (f blockFocus) Whole() (common.Whole, bool)    { return f.m.paneWhole() }
+func (f editorFocus) Paste(msg tea.PasteMsg) tea.Cmd {
+	return f.m.run(f.m.draftEditor.Update(msg, f.m.focus))
+}
+func (f editorFocus) ShortHelp() []key.Binding    { return f.m.draftEditor.ShortHelp(f.m.focus) }
+func (f editorFocus) CapturesInput() bool         { return f.m.draftEditor.CapturesInput(f.m.focus) }
+func (f editorFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
-// formFocus: the form of the editor pane (an item's properties or a
-// settings row). The panel keeps esc, undo and redo, save, and e
-// ($EDITOR) for the raw JSON; a form typing into a field takes all but
-// save.
-type formFocus struct{ m *Model }
-
-func (f formFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m, k := f.m, &f.m.keys
-	if key.Matches(msg, k.Save) {
-		m.stopEditing()
-		return m.save()
+func (f editorFocus) FullHelp() [][]key.Binding {
+	if help := f.m.draftEditor.FullHelp(f.m.focus); help != nil {
+		return help
 	}
-	keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
-	if m.form.CapturesInput() || !keep {
-		var cmd tea.Cmd
-		m.form, cmd = m.updateForm(m.form, msg)
-		return cmd
-	}
-	return m.paneKey(msg)
-}
-
-func (f formFocus) Paste(msg tea.PasteMsg) tea.Cmd {
-	var cmd tea.Cmd
-	f.m.form, cmd = f.m.form.Update(msg)
-	return cmd
-}
-
-func (f formFocus) CapturesInput() bool         { return f.m.form.CapturesInput() }
-func (f formFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
-
-func (f formFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	if m.form.CapturesInput() {
-		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
-	}
-	return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
-}
-
-func (f formFocus) FullHelp() [][]key.Binding {
-	m, k := f.m, &f.m.keys
-	return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
+	return f.m.panelFullHelp()
 }
 
 // paneFocus: the focused pane (the list, the items, the editor without a
@@ -221,19 +181,14 @@ func (f paneFocus) CapturesInput() bool         { return false }
 func (f paneFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
 func (f paneFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch {
-	case m.focus == paneList:
+	switch m := f.m; m.focus {
+	case paneList:
 		return m.libraryList.ShortHelp(m.d != nil) // fork copies the open draft
-	case m.focus == paneItems && m.onSetting():
-		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == panePreview:
+	case panePreview:
 		return m.previewDock.ShortHelp()
+	default:
+		return m.draftEditor.ShortHelp(m.focus)
 	}
-	return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
 }
 
 // panelFullHelp is the help of the Preset view's panes.
@@ -260,10 +215,8 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.focus {
 	case paneList:
 		return m.run(m.libraryList.Update(msg))
-	case paneItems:
-		return m.itemsKey(msg)
-	case paneEditor:
-		return m.editorKey(msg)
+	case paneItems, paneEditor:
+		return m.run(m.draftEditor.paneUpdate(msg, m.focus))
 	case panePreview:
 		return m.run(m.dock().Update(msg))
 	}

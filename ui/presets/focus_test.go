@@ -71,13 +71,13 @@ func TestFocusedPartFollowsThePanel(t *testing.T) {
 	check("items", paneFocus{m})
 	hs.m.items.SetCursor(m.d.Len()) // the first settings row: Properties
 	hs.Press("enter")
-	check("a settings form", formFocus{m})
+	check("a settings form", editorFocus{m})
 	hs.Press("esc")
 	hs.m.items.SetCursor(hs.itemIndex("rules"))
 	hs.m.afterItemMove()
 	hs.m.focus = paneEditor
 	hs.Press("enter")
-	check("typing in a block", blockFocus{m})
+	check("typing in a block", editorFocus{m})
 	hs.Press("esc")
 	hs.Press("D")
 	check("the draft diff", diffFocus{m})

@@ -61,6 +61,31 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.promptForkProfile(in.p))
 	case deleteProfileIntent:
 		return tea.Batch(cmd, m.confirmDeleteProfile(in.p))
+	case bothIntent:
+		return m.run(m.run(cmd, in[0]), in[1])
+	case editedIntent:
+		return tea.Batch(cmd, m.edited(in.cur, in.err))
+	case draftTypedIntent:
+		return tea.Batch(cmd, m.schedulePreview(), m.check())
+	case itemMovedIntent:
+		m.afterItemMove()
+	case activateItemIntent:
+		return tea.Batch(cmd, m.activateItem())
+	case startEditingIntent:
+		return tea.Batch(cmd, m.startEditing())
+	case externalEditIntent:
+		return tea.Batch(cmd, m.openExternalEditor())
+	case itemFormIntent:
+		return tea.Batch(cmd, m.openItemForm())
+	case addBlockIntent:
+		return tea.Batch(cmd, m.promptAddBlock(in.at))
+	case addSlotIntent:
+		m.openSlotPicker()
+	case deleteItemIntent:
+		m.confirmDeleteItem(in.cur)
+	case saveIntent:
+		m.stopEditing()
+		return tea.Batch(cmd, m.save())
 	case openProfilePresetIntent:
 		p := in.p
 		return tea.Batch(cmd, m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {

@@ -72,10 +72,11 @@ func New(com *common.Common) *Model {
 	ta.MaxHeight = 0
 	m := &Model{com: com, keys: keymap.DefaultPresets(),
 		libraryList:  libraryList{com: com, presets: newPresetList()},
-		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
+		draftEditor:  draftEditor{com: com, ta: ta, taItem: -1, formRow: -1, items: newItemList()},
 		previewDock:  previewDock{com: com, showPreview: true},
 		profilesView: profilesView{com: com, profiles: newProfileList()}}
 	m.libraryList.keys = &m.keys
+	m.draftEditor.keys = &m.keys
 	m.profilesView.keys = &m.keys
 	m.previewDock.keys = &m.keys
 	m.dialogs.Dismiss = m.keys.Dismiss

@@ -112,7 +112,7 @@ func (m *Model) scrollEditor(delta int) tea.Cmd {
 	case m.editing:
 		var cmds []tea.Cmd
 		for range abs(delta) {
-			cmds = append(cmds, m.updateEditor(arrowKey(delta)))
+			cmds = append(cmds, m.run(m.draftEditor.updateEditor(arrowKey(delta))))
 		}
 		return tea.Batch(cmds...)
 	case m.form != nil && m.formRow == m.items.Cursor():

@@ -43,6 +43,30 @@ func TestPartsAskThePanelInsteadOfActing(t *testing.T) {
 		t.Fatalf("esc in the dock: intent %#v, focus %d", in, m.focus)
 	}
 
+	// The draft editor: x on an item asks for the delete, typing into a
+	// block asks for the preview and the check.
+	hs.openByID("project:alpha")
+	m.focus = paneItems
+	m.items.SetCursor(0)
+	if _, in = m.draftEditor.Update(uitest.Key("x"), paneItems); in != (deleteItemIntent{cur: 0}) || m.dialogs.Open() {
+		t.Fatalf("x on an item: intent %#v, dialog open %v", in, m.dialogs.Open())
+	}
+	if _, in = m.draftEditor.Update(uitest.Key("esc"), paneItems); in != (focusIntent{pane: paneList}) || m.focus != paneItems {
+		t.Fatalf("esc on the items: intent %#v, focus %d", in, m.focus)
+	}
+	m.items.SetCursor(hs.itemIndex("rules"))
+	m.afterItemMove()
+	m.focus = paneEditor
+	hs.Press("enter")
+	if !m.editing {
+		t.Fatal("enter on a block does not type into it")
+	}
+	v := m.d.Version()
+	if _, in = m.draftEditor.Update(uitest.Key("z"), paneEditor); in != (draftTypedIntent{}) || m.d.Version() == v {
+		t.Fatalf("typing: intent %#v, draft version %d (was %d)", in, m.d.Version(), v)
+	}
+	hs.Press("esc")
+
 	// The Profiles view: n asks for a new profile, p is the panel's key.
 	hs.Press("p")
 	if !m.showProfile {

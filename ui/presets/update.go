@@ -77,49 +77,11 @@ func (m *Model) afterItemMove() {
 	}
 }
 
-func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	if m.items.HandleNav(msg, k.Nav) {
-		m.afterItemMove()
-		return nil
-	}
-	cur := m.items.Cursor()
-	n := m.d.Len()
-	var err error
-	switch {
-	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		return m.activateItem()
-	case key.Matches(msg, k.Edit):
-		return m.openExternalEditor()
-	case key.Matches(msg, k.Back):
-		m.focus = paneList
-		return nil
-	case key.Matches(msg, k.AddBlock):
-		return m.promptAddBlock(min(cur, n-1))
-	case key.Matches(msg, k.AddSlot):
-		m.openSlotPicker()
-		return nil
-	case cur >= n:
-		return nil // a settings row: the item keys do nothing
-	case key.Matches(msg, k.Item):
-		return m.openItemForm()
-	case key.Matches(msg, k.Toggle):
-		err = m.d.ToggleItem(cur)
-	case key.Matches(msg, k.MoveUp):
-		cur, err = m.d.MoveItem(cur, -1)
-	case key.Matches(msg, k.MoveDown):
-		cur, err = m.d.MoveItem(cur, 1)
-	case key.Matches(msg, k.Duplicate):
-		cur, err = m.d.DuplicateItem(cur)
-	case key.Matches(msg, k.Delete):
-		it, _, _ := m.d.Item(cur)
-		m.openDialog(newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
-			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) }))
-		return nil
-	default:
-		return nil
-	}
-	return m.edited(cur, err)
+// confirmDeleteItem asks before deleting item cur from the draft.
+func (m *Model) confirmDeleteItem(cur int) {
+	it, _, _ := m.d.Item(cur)
+	m.openDialog(newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
+		func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) }))
 }
 
 // edited finishes an edit of the draft: the status says what went wrong,
@@ -144,19 +106,6 @@ func (m *Model) check() tea.Cmd {
 		return nil
 	}
 	return checkCmd(m.d.Snapshot())
-}
-
-func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		m.focus = paneItems
-	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		return m.startEditing()
-	case key.Matches(msg, k.Edit):
-		return m.openExternalEditor()
-	}
-	return nil
 }
 
 // draftName names the open draft as the dialogs do: its Preset's key,

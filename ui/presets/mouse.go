@@ -1,11 +1,8 @@
 package presets
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
@@ -173,29 +170,6 @@ type blockWrap struct {
 	d                    *draft.Draft
 	item, width, version int
 	lines                []string
-}
-
-// wrappedBlock is content (block item) as the editor pane shows it at
-// width, from the cache while the draft has not changed.
-func (m *Model) wrappedBlock(item int, content string, width int) []string {
-	w := &m.blockWrap
-	if w.lines != nil && w.d == m.d && w.item == item && w.width == width && w.version == m.d.Version() {
-		return w.lines
-	}
-	var lines []string
-	for _, l := range strings.Split(sanitize.Text(content), "\n") {
-		lines = append(lines, common.Wrap(l, width)...)
-	}
-	*w = blockWrap{d: m.d, item: item, width: width, version: m.d.Version(), lines: lines}
-	return lines
-}
-
-// blockOffset is the scroll of the block under the item cursor.
-func (m *Model) blockOffset() int {
-	if m.blockScroll.d != m.d || m.blockScroll.item != m.items.Cursor() {
-		return 0
-	}
-	return m.blockScroll.off
 }
 
 // openSelectedPreset opens the Preset under the list's cursor, as enter

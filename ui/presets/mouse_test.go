@@ -145,9 +145,9 @@ func TestWheelScrollsALongBlock(t *testing.T) {
 	hs.itemsPane()
 	l := hs.m.layout()
 	ex, ey := l.list.w+l.items.w+3, 2
-	before := hs.m.editorView(l.editor)
+	before := hs.m.draftEditor.editorView(l.editor, false, hs.m.compiled())
 	wheel(hs, ex, ey, true)
-	if hs.m.blockOffset() != 3 || hs.m.editorView(l.editor) == before {
+	if hs.m.blockOffset() != 3 || hs.m.draftEditor.editorView(l.editor, false, hs.m.compiled()) == before {
 		t.Fatalf("wheel over a long block: offset %d", hs.m.blockOffset())
 	}
 	for range 40 {

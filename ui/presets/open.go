@@ -191,15 +191,7 @@ func (m *Model) refreshItems() {
 		m.items.SetItems(nil)
 		return
 	}
-	m.items.SetItems(itemRows(m.d.Stack().Items, m.itemDiagCounts()))
-}
-
-// unparsedText explains why a draft over a file that is not a JSON object
-// is not saved over it.
-func (m *Model) unparsedText() string {
-	return m.open.FileName() + " did not parse, so its draft is pi-forge's empty fallback and saving would " +
-		"replace the file's text; fix the file and reload (" + m.keys.Reload.Help().Key + "), or fork (" +
-		m.keys.Fork.Help().Key + ") to keep the draft under a new id"
+	m.items.SetItems(itemRows(m.d.Stack().Items, m.draftEditor.itemDiagCounts(m.compiled())))
 }
 
 // save writes the draft with the revision the user loaded.

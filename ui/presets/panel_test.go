@@ -76,7 +76,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 		t.Fatal("unsaved marker missing")
 	}
 	// The unclosed forge-v1 tag fails the compile on this block.
-	if ds := hs.m.itemDiagnostics("persona"); len(ds) == 0 {
+	if ds := hs.m.draftEditor.itemDiagnostics("persona", hs.m.compiled()); len(ds) == 0 {
 		t.Fatalf("want a template diagnostic on the persona block, preview %+v", hs.m.preview)
 	}
 	if where := ansi.Strip(hs.m.View()); !strings.Contains(where, "template error at line 2, column 32") {
@@ -84,7 +84,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	}
 	hs.Press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
 	hs.Type("brief.")
-	if ds := hs.m.itemDiagnostics("persona"); len(ds) != 0 {
+	if ds := hs.m.draftEditor.itemDiagnostics("persona", hs.m.compiled()); len(ds) != 0 {
 		t.Fatalf("fixed text clears the diagnostics, have %v", ds)
 	}
 	hs.Press("esc", "ctrl+s")

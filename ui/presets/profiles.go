@@ -73,6 +73,12 @@ func (v *profilesView) openProfilePreset() (tea.Cmd, intent) {
 	return nil, openProfilePresetIntent{p}
 }
 
+// View implements the part: the profile list and the profile's detail
+// (its form while it is edited) in layout l.
+func (v *profilesView) View(l layout) string {
+	return joinH(v.profileListView(l.list), v.profileDetailView(l.editor))
+}
+
 // profileListView lists the agent profiles with scope and counts.
 func (v *profilesView) profileListView(r rect) string {
 	lines := libraryLines(v.com, v.snap == nil, v.profiles, "no agent profiles — n creates one", r, !v.profFocus)

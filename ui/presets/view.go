@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -88,16 +87,17 @@ func (m *Model) view() string {
 	l := m.layout()
 	var body string
 	if m.showProfile {
-		body = joinH(m.profileListView(l.list), m.profileDetailView(l.editor))
+		body = m.profilesView.View(l)
 	} else {
-		right := m.editorView(l.editor)
+		list := m.libraryList.View(l.list, m.focus == paneList, m.presetsOff())
+		items, right := m.draftEditor.View(l, m.focus, m.compiled(), m.lib != nil && len(m.lib.Presets) == 0)
 		if l.preview.h > 0 {
 			right += "\n" + m.dock().View(m.focus == panePreview, m.d.Version())
 		}
 		if l.wide {
-			body = joinH(m.libraryList.View(l.list, m.focus == paneList, m.presetsOff()), m.itemsView(l.items), right)
+			body = joinH(list, items, right)
 		} else {
-			body = joinH(m.libraryList.View(l.list, m.focus == paneList, m.presetsOff())+"\n"+m.itemsView(l.items), right)
+			body = joinH(list+"\n"+items, right)
 		}
 	}
 	screen := body + "\n" + m.statusLine()
@@ -124,34 +124,6 @@ func joinH(blocks ...string) string {
 		}
 	}
 	return b.String()
-}
-
-// itemsView is the item list pane of the open draft.
-func (m *Model) itemsView(r rect) string {
-	st := &m.com.Styles
-	focused := m.focus == paneItems
-	if m.d == nil {
-		hint := "open a preset (" + m.keys.Open.Help().Key + ")"
-		if m.lib != nil && len(m.lib.Presets) == 0 {
-			hint = "no preset to open — " + m.keys.New.Help().Key + " creates one"
-		}
-		return m.frame(r, "Items", "", focused, []string{st.Pane.Placeholder.Render(hint)})
-	}
-	lines := m.items.View(st, max(0, r.w-4), r.h-2, focused)
-	title := m.d.ID()
-	if m.d.Dirty() {
-		title = "● " + title + " (unsaved)"
-	}
-	diags := m.d.Diagnostics()
-	errs, warns := diags.Count(preset.LevelError), diags.Count(preset.LevelWarning)
-	info := countOf(m.d.Len(), "item")
-	if errs > 0 {
-		info += " · " + countOf(errs, "error")
-	}
-	if warns > 0 {
-		info += " · " + countOf(warns, "warning")
-	}
-	return m.frame(r, "Items · "+title, info, focused, lines)
 }
 
 // statusLine is the last row: the latest message, else the draft state.

@@ -42,12 +42,17 @@ var settingsRows = []string{
 	"Advanced (raw JSON)",
 }
 
-// Model is the Presets panel. Its state is in parts, one per thing on
-// screen, each a type of its own (embedded, so a part's fields read as the
-// panel's): the library list, the draft editor (items, block editor and
-// forms), the preview dock, the profiles view, the dialogs over them and
-// the status line. focused (focus.go) says which part has the keys; the
-// panel routes keys, and builds its help, from that one answer.
+// Model is the Presets panel. It keeps the focus, the parts and the
+// dialog stack, and routes. The parts are sub-models, one per thing on
+// screen, each with its own Update, View, ShortHelp and CapturesInput on
+// its own state and the shared Common: the library list (library.go), the
+// draft editor (editorpart.go: items, block editor and forms), the
+// preview dock (preview.go) and the profiles view (profiles.go); the
+// dialogs are on a ui/components/dialog stack (dialog.go). A part never
+// acts on the panel or on another part: what it sets off there it asks
+// for as an intent, which run (intents.go) carries out. focused (focus.go)
+// says which part has the keys; the panel routes keys, and builds its
+// help, from that one answer.
 type Model struct {
 	com  *common.Common
 	keys keymap.Presets

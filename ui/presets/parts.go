@@ -5,7 +5,8 @@ import (
 	dialogkit "github.com/forgebench/forgebench/ui/components/dialog"
 )
 
-// The panel's parts: each holds the state of one thing on screen (Model).
+// The panel's own state beside its sub-models (Model): what opens over
+// the panes and the message line.
 
 // overlays are what opens over the panes: the dialogs and the draft diff.
 type overlays struct {

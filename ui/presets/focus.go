@@ -170,8 +170,7 @@ type paneFocus struct{ m *Model }
 
 func (f paneFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, f.m.keys.Save) {
-		f.m.stopEditing()
-		return f.m.save()
+		return f.m.run(nil, saveIntent{}) // whatever pane has focus
 	}
 	return f.m.paneKey(msg)
 }

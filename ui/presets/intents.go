@@ -40,14 +40,9 @@ func (formAnswerIntent) isIntent() {}
 // run acts on what a part asked and batches it with the part's command.
 func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	switch in := in.(type) {
+	// Any part's.
 	case focusIntent:
 		m.focus = in.pane
-	case openPresetIntent:
-		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
-	case newPresetIntent:
-		return tea.Batch(cmd, m.promptNew())
-	case deletePresetIntent:
-		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
 	case statusIntent:
 		m.setStatus(in.text, in.isErr)
 	case formAnswerIntent:
@@ -55,14 +50,21 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 			return tea.Batch(cmd, m.gateCmd(in.cmd))
 		}
 		return tea.Batch(cmd, in.cmd)
-	case newProfileIntent:
-		return tea.Batch(cmd, m.promptNewProfile())
-	case forkProfileIntent:
-		return tea.Batch(cmd, m.promptForkProfile(in.p))
-	case deleteProfileIntent:
-		return tea.Batch(cmd, m.confirmDeleteProfile(in.p))
 	case bothIntent:
 		return m.run(m.run(cmd, in[0]), in[1])
+	case saveIntent:
+		m.stopEditing()
+		return tea.Batch(cmd, m.save())
+
+	// The Preset list's.
+	case openPresetIntent:
+		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
+	case newPresetIntent:
+		return tea.Batch(cmd, m.promptNew())
+	case deletePresetIntent:
+		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
+
+	// The draft editor's.
 	case editedIntent:
 		return tea.Batch(cmd, m.edited(in.cur, in.err))
 	case draftTypedIntent:
@@ -83,9 +85,14 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		m.openSlotPicker()
 	case deleteItemIntent:
 		m.confirmDeleteItem(in.cur)
-	case saveIntent:
-		m.stopEditing()
-		return tea.Batch(cmd, m.save())
+
+	// The Profiles view's.
+	case newProfileIntent:
+		return tea.Batch(cmd, m.promptNewProfile())
+	case forkProfileIntent:
+		return tea.Batch(cmd, m.promptForkProfile(in.p))
+	case deleteProfileIntent:
+		return tea.Batch(cmd, m.confirmDeleteProfile(in.p))
 	case openProfilePresetIntent:
 		p := in.p
 		return tea.Batch(cmd, m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {

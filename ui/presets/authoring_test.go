@@ -49,7 +49,7 @@ func TestAddAsksForANameAndDuplicateNamesTheCopy(t *testing.T) {
 	hs.openByID("project:alpha")
 	hs.itemsPane()
 	hs.Press("a")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("a does not ask for a name")
 	}
 	hs.Type("Tone Guide")
@@ -130,7 +130,7 @@ func TestListFilterDeleteAndScopeOfNew(t *testing.T) {
 		}
 	}
 	hs.Press("x")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("x does not ask")
 	}
 	hs.Press("y")
@@ -139,7 +139,7 @@ func TestListFilterDeleteAndScopeOfNew(t *testing.T) {
 	}
 	// new in the global scope
 	hs.Press("a", "tab")
-	if hs.m.dlg == nil || hs.m.dlg.scope != preset.ScopeGlobal {
+	if hs.m.topDialog() == nil || hs.m.topDialog().scope != preset.ScopeGlobal {
 		t.Fatal("tab does not switch the scope")
 	}
 	hs.answerPrompt("fresh")
@@ -159,7 +159,7 @@ func TestSaveConflictDialog(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, []byte(strings.Replace(string(data), "Alpha Helper", "Alpha (edited elsewhere)", 1)), 0o644)
 	hs.Press("ctrl+s")
-	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != dialogConflict {
 		t.Fatalf("no conflict dialog: %q", statusText(hs))
 	}
 	hs.Press("D")

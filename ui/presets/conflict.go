@@ -84,22 +84,15 @@ func (m *Model) openConflict(msg conflictReadMsg) tea.Cmd {
 		body = fmt.Sprintf("%s was deleted on disk since you opened it, so it was not saved. Your draft is kept.\n"+
 			"%s writes it under a new id; %s drops it; %s keeps it.", msg.key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
 	}
-	m.dlg = &dialog{kind: dialogConflict, title: "Save conflict", body: body, conflict: c}
-	m.sizeConflict()
+	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogConflict, title: "Save conflict", body: body, conflict: c})
 	return nil
 }
 
-// sizeConflict fits the difference view into the dialog.
-func (m *Model) sizeConflict() {
-	if m.dlg == nil || m.dlg.conflict == nil {
-		return
-	}
-	m.dlg.conflict.view.SetSize(max(10, m.width-6), max(3, m.height-8))
-}
-
-// conflictKey answers the dialog.
-func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
-	c, k := m.dlg.conflict, &m.keys
+// conflictKey answers the save conflict: d (the difference) and its
+// scrolling stay in the dialog; overwrite, fork and reload close it with
+// the panel's answer (the profile draft's for a profile's conflict).
+func (d *dialog) conflictKey(msg tea.KeyPressMsg) (bool, any, tea.Cmd) {
+	c, k := d.conflict, d.keys
 	switch {
 	case key.Matches(msg, k.ShowDiff):
 		c.showDiff = !c.showDiff
@@ -108,37 +101,32 @@ func (m *Model) conflictKey(msg tea.KeyPressMsg) tea.Cmd {
 	case c.showDiff && key.Matches(msg, k.Down):
 		c.view.ScrollBy(1)
 	case c.showDiff && key.Matches(msg, k.PageUp):
-		c.view.ScrollBy(-max(1, m.height-10))
+		c.view.ScrollBy(-max(1, d.height-10))
 	case c.showDiff && key.Matches(msg, k.PageDown):
-		c.view.ScrollBy(max(1, m.height-10))
+		c.view.ScrollBy(max(1, d.height-10))
 	case c.profile && (key.Matches(msg, k.Fork, k.Reload) || key.Matches(msg, k.Overwrite) && !c.gone):
-		m.dlg = nil
-		return m.answerProfileConflict(c, msg)
+		return true, answer(func(m *Model) tea.Cmd { return m.answerProfileConflict(c, msg) }), nil
 	case key.Matches(msg, k.Overwrite) && !c.gone:
-		m.dlg = nil
-		m.revision = c.revision // the user saw the difference: save over it
-		return m.save()
+		return true, answer(func(m *Model) tea.Cmd {
+			m.revision = c.revision // the user saw the difference: save over it
+			return m.save()
+		}), nil
 	case key.Matches(msg, k.Fork):
-		m.dlg = nil
-		return m.promptFork()
+		return true, answer((*Model).promptFork), nil
 	case key.Matches(msg, k.Reload):
-		m.dlg = nil
-		return m.reload()
-	case key.Matches(msg, k.Dismiss):
-		m.dlg = nil
-		m.setStatus(conflictText, true)
+		return true, answer((*Model).reload), nil
 	}
-	return nil
+	return false, nil, nil
 }
 
 // conflictHelp are the dialog's keys.
-func (m *Model) conflictHelp() []key.Binding {
-	k := &m.keys
+func (d *dialog) conflictHelp() []key.Binding {
+	k := d.keys
 	bs := []key.Binding{k.ShowDiff}
-	if m.dlg.conflict.showDiff {
+	if d.conflict.showDiff {
 		bs = append(bs, k.Up, k.Down)
 	}
-	if !m.dlg.conflict.gone {
+	if !d.conflict.gone {
 		bs = append(bs, k.Overwrite)
 	}
 	return append(bs, k.Fork, k.Reload, k.Dismiss)
@@ -146,16 +134,15 @@ func (m *Model) conflictHelp() []key.Binding {
 
 // conflictBox draws the dialog: the explanation, and the difference when
 // asked (the file on disk on the left/−, the draft on the right/+).
-func (m *Model) conflictBox() string {
-	st := &m.com.Styles
-	d := m.dlg
-	inner := common.DialogInner(m.width)
+func (d *dialog) conflictBox(width, height int) string {
+	st := &d.com.Styles
+	inner := common.DialogInner(width)
 	body := common.WrapWhole(d.body, inner)
 	if d.conflict.showDiff {
 		body = append(body, "", st.Text.Muted.Render("− on disk   + your draft"))
 		v := d.conflict.view
-		v.SetSize(inner, max(3, m.height-10-len(body)))
+		v.SetSize(inner, max(3, height-10-len(body)))
 		body = append(body, strings.Split(v.View(st), "\n")...)
 	}
-	return common.DialogBox(st, m.width, m.height, d.title, body, common.KeyHint(m.conflictHelp()))
+	return common.DialogBox(st, width, height, d.title, body, common.KeyHint(d.conflictHelp()))
 }

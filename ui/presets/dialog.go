@@ -2,10 +2,13 @@ package presets
 
 import (
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -17,9 +20,55 @@ func defaultMirror() *jsonv.Object {
 	return preset.ToJSON(resources.DefaultMirror("new-preset"))
 }
 
+// dialogKind says what a dialog asks.
+type dialogKind string
+
+const (
+	dialogConfirm dialogKind = "confirm"
+	dialogPrompt  dialogKind = "prompt"
+	dialogSlots   dialogKind = "slots"
+)
+
+// dialog is a modal over the panel: a yes/no question (common.Confirm), a
+// text prompt or the slot picker.
+type dialog struct {
+	com  *common.Common
+	keys *keymap.Presets
+	// width and height are the screen's the dialog is drawn over.
+	width, height int
+
+	kind    dialogKind
+	confirm common.Confirm
+	title   string
+	body    string
+	input   textinput.Model
+	slots   *common.List[common.TextRow]
+	onYes   func(m *Model, text string) tea.Cmd
+	// A create prompt writes to scope (tab switches it); text is its body
+	// without the scope line. freeText prompts take any text (a path),
+	// not only an id.
+	text     string
+	scope    preset.Scope
+	freeText bool
+	// conflict is the save-conflict dialog's state (conflict.go).
+	conflict *conflictDialog
+}
+
+// A dialog is a modal on the panel's stack (ui/components/dialog): a
+// yes/no question (common.Confirm), a text prompt, the slot picker or the
+// save conflict (conflict.go). It holds its own state and the panel's
+// keys; what it decides goes back to the panel as an answer, which the
+// panel runs on itself (answerDialog). Opening one replaces the question
+// on top rather than stacking it: each answer acts on the draft as it was
+// when asked, and a question left under a newer one (a jump, a refused
+// save) could act on another draft later.
+
+// answer is a dialog's decision, run by the panel on itself.
+type answer func(m *Model) tea.Cmd
+
 // newConfirm is a yes/no question answered with the panel's confirm keys.
 func newConfirm(m *Model, title, body string, onYes func(*Model, string) tea.Cmd) *dialog {
-	return &dialog{kind: dialogConfirm, title: title, body: body, onYes: onYes,
+	return &dialog{com: m.com, keys: &m.keys, kind: dialogConfirm, title: title, body: body, onYes: onYes,
 		confirm: common.Confirm{Title: title, Body: body, Yes: m.keys.Confirm, No: m.keys.Cancel}}
 }
 
@@ -27,64 +76,148 @@ func newConfirm(m *Model, title, body string, onYes func(*Model, string) tea.Cmd
 // submit key; its input is the kit's (common.NewTextInput).
 func newPrompt(m *Model, title, body, value string, onYes func(*Model, string) tea.Cmd) *dialog {
 	in := common.NewTextInput(m.com, "id: ", value)
-	return &dialog{kind: dialogPrompt, title: title, body: body, input: in, onYes: onYes}
+	return &dialog{com: m.com, keys: &m.keys, kind: dialogPrompt, title: title, body: body, input: in, onYes: onYes}
 }
 
-// dialogKey handles a key while a dialog is open.
-func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
-	d := m.dlg
-	k := &m.keys
+// openDialog puts d on top of the panel's dialog stack, in place of the
+// question there (see above).
+func (m *Model) openDialog(d *dialog) {
+	m.dialogs.Replace(d)
+	m.layoutDialog()
+}
+
+// topDialog is the open dialog, nil when none is.
+func (m *Model) topDialog() *dialog {
+	d, _ := m.dialogs.Top().(*dialog)
+	return d
+}
+
+// dialogKey hands a key or a paste to the dialog stack and runs the
+// answer it gives back.
+func (m *Model) dialogKey(msg tea.Msg) tea.Cmd {
+	ans, cmd := m.dialogs.Update(msg)
+	if run, ok := ans.(answer); ok && run != nil {
+		return tea.Batch(cmd, run(m))
+	}
+	return cmd
+}
+
+// layoutDialog sizes the open dialog for the panel.
+func (m *Model) layoutDialog() {
+	if d := m.topDialog(); d != nil {
+		d.setSize(m.width, m.height)
+	}
+}
+
+// setSize fits the prompt's input and the conflict's difference view into
+// a dialog on a screen of width×height cells.
+func (d *dialog) setSize(width, height int) {
+	d.width, d.height = width, height
+	switch {
+	case d.kind == dialogPrompt:
+		// the label and the cursor cell share the row with the text
+		d.input.SetWidth(max(10, common.DialogInner(width)-ansi.StringWidth(d.input.Prompt)-2))
+	case d.conflict != nil:
+		d.conflict.view.SetSize(max(10, width-6), max(3, height-8))
+	}
+}
+
+// Update implements dialog.Dialog: a key answers the question, moves in
+// the slot list, types into the prompt; a paste goes into the prompt.
+// The dismiss key never reaches it (the stack pops the dialog).
+func (d *dialog) Update(msg tea.Msg) (bool, any, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		if d.kind != dialogPrompt {
+			return false, nil, nil
+		}
+		var cmd tea.Cmd
+		d.input, cmd = d.input.Update(msg)
+		return false, nil, cmd
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return false, nil, nil
+}
+
+// yes is the answer that runs the dialog's onYes with text.
+func (d *dialog) yes(text string) answer {
+	return func(m *Model) tea.Cmd { return d.onYes(m, text) }
+}
+
+func (d *dialog) key(msg tea.KeyPressMsg) (bool, any, tea.Cmd) {
+	k := d.keys
 	switch d.kind {
 	case dialogConfirm:
 		switch d.confirm.Answer(msg) {
 		case common.Yes:
-			m.dlg = nil
-			return d.onYes(m, "")
+			return true, d.yes(""), nil
 		case common.No:
-			m.dlg = nil
+			return true, nil, nil
 		}
-		return nil
+		return false, nil, nil
 	case dialogConflict:
-		return m.conflictKey(msg)
+		return d.conflictKey(msg)
 	case dialogSlots:
 		switch {
 		case d.slots.HandleNav(msg, k.Nav):
 		case key.Matches(msg, k.Submit):
-			m.dlg = nil
 			if slot, ok := d.slots.Selected(); ok {
-				return d.onYes(m, slot.Text)
+				return true, d.yes(slot.Text), nil
 			}
-		case key.Matches(msg, k.Dismiss):
-			m.dlg = nil
+			return true, nil, nil
 		}
-		return nil
+		return false, nil, nil
 	}
 	switch {
 	case d.scope != "" && key.Matches(msg, k.Scope):
-		m.switchScope()
-		return nil
+		d.switchScope()
+		return false, nil, nil
 	case key.Matches(msg, k.Submit) && d.freeText:
 		text := jsonv.TrimJS(d.input.Value())
 		if text == "" {
-			return nil
+			return false, nil, nil
 		}
-		m.dlg = nil
-		return d.onYes(m, text)
+		return true, d.yes(text), nil
 	case key.Matches(msg, k.Submit):
 		id := jsonv.TrimJS(d.input.Value())
 		if !preset.IsValidResourceID(id) {
 			d.body = "“" + id + "” is not a valid id: start with a letter or digit, then letters, digits, . _ -"
-			return nil
+			return false, nil, nil
 		}
-		m.dlg = nil
-		return d.onYes(m, id)
-	case key.Matches(msg, k.Dismiss):
-		m.dlg = nil
-		return nil
+		return true, d.yes(id), nil
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
-	return cmd
+	return false, nil, cmd
+}
+
+// Dismissed implements dialog.Dismisser: a dismissed save conflict says
+// the file was not saved; the other dialogs just close.
+func (d *dialog) Dismissed() any {
+	if d.kind != dialogConflict {
+		return nil
+	}
+	return answer(func(m *Model) tea.Cmd {
+		m.setStatus(conflictText, true)
+		return nil
+	})
+}
+
+// ShortHelp implements dialog.Dialog: the keys that answer it.
+func (d *dialog) ShortHelp() []key.Binding {
+	k := d.keys
+	switch {
+	case d.kind == dialogConflict:
+		return d.conflictHelp()
+	case d.kind == dialogSlots:
+		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case d.kind == dialogPrompt && d.scope != "" && d.com.Workspace.Trust.Trusted:
+		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
+	case d.kind == dialogPrompt:
+		return []key.Binding{k.Submit, k.Dismiss}
+	}
+	return []key.Binding{k.Confirm, k.Cancel}
 }
 
 // create writes tree under a new id as a new Preset file.
@@ -101,24 +234,23 @@ func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb s
 	return createCmd(m.com.Workspace, verb, scope, tree, id, had)
 }
 
-// dialogBox draws the open dialog in the kit's dialog frame.
-func (m *Model) dialogBox() string {
-	st := &m.com.Styles
-	d := m.dlg
+// View implements dialog.Dialog: the dialog in the kit's dialog frame.
+func (d *dialog) View(width, height int) string {
+	st := &d.com.Styles
 	if d.kind == dialogConfirm {
-		return d.confirm.View(st, m.width, m.height)
+		return d.confirm.View(st, width, height)
 	}
 	if d.kind == dialogConflict {
-		return m.conflictBox()
+		return d.conflictBox(width, height)
 	}
-	inner := common.DialogInner(m.width)
+	inner := common.DialogInner(width)
 	body := common.WrapWhole(d.body, inner)
 	switch d.kind {
-	case dialogPrompt: // its input is sized by layoutParts
+	case dialogPrompt: // its input is sized by setSize
 		body = append(body, "", d.input.View())
 	case dialogSlots:
 		body = append(body, "")
 		body = append(body, d.slots.View(st, inner, d.slots.Len(), true)...)
 	}
-	return common.DialogBox(st, m.width, m.height, d.title, body, common.KeyHint(m.ShortHelp()))
+	return common.DialogBox(st, width, height, d.title, body, common.KeyHint(d.ShortHelp()))
 }

@@ -19,20 +19,20 @@ func TestPresetDialogInputFollowsTheTextKeysAndTheme(t *testing.T) {
 	hs.openByID("project:alpha")
 	hs.itemsPane()
 	hs.Press("a")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("a does not ask for a name")
 	}
 	hs.Type("tone guide")
 	hs.Press("ctrl+o")
 	hs.Type("x")
-	if got := hs.m.dlg.input.Value(); got != "tone xguide" {
+	if got := hs.m.topDialog().input.Value(); got != "tone xguide" {
 		t.Fatalf("after ctrl+o (word left) and x: %q", got)
 	}
 	hs.Press("ctrl+w")
-	if got := hs.m.dlg.input.Value(); got != "tone guide" {
+	if got := hs.m.topDialog().input.Value(); got != "tone guide" {
 		t.Fatalf("after ctrl+w (delete word back): %q", got)
 	}
-	cur := hs.m.dlg.input.Styles().Cursor
+	cur := hs.m.topDialog().input.Styles().Cursor
 	if cur.Blink {
 		t.Error("the cursor blinks")
 	}

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
@@ -22,38 +20,6 @@ type editorDoneMsg struct {
 	raw     bool
 	content string
 	err     error
-}
-
-// blockContent returns the content of block item i and whether i is a
-// block the editor can type into.
-func (m *Model) blockContent(i int) (string, bool) {
-	if m.d == nil {
-		return "", false
-	}
-	it, editable, ok := m.d.Item(i)
-	if !ok || !editable || it.Kind != preset.KindBlock {
-		return "", false
-	}
-	return it.Content, true
-}
-
-// syncEditor loads the textarea with the block under the item cursor
-// (unless the user is typing in it).
-func (m *Model) syncEditor() {
-	if m.editing {
-		return
-	}
-	cur := m.items.Cursor()
-	content, ok := m.blockContent(cur)
-	if !ok {
-		m.taItem = -1
-		m.ta.SetValue("")
-		return
-	}
-	if m.taItem != cur || fromEditor(m.ta.Value()) != content {
-		m.taItem = cur
-		m.ta.SetValue(toEditor(content))
-	}
 }
 
 // startEditing focuses the inline editor on the block under the cursor.
@@ -79,45 +45,6 @@ func (m *Model) startEditing() tea.Cmd {
 	return m.ta.Focus()
 }
 
-// styleEditor gives the block editor the theme's styles with a steady
-// cursor: no blink timer keeps redrawing while the user reads.
-func (m *Model) styleEditor() {
-	styles := textarea.DefaultStyles(m.com.Styles.IsDark)
-	styles.Cursor.Blink = false
-	m.ta.SetStyles(styles)
-}
-
-// stopEditing leaves the inline editor (the text is already in the draft).
-func (m *Model) stopEditing() {
-	if m.editing {
-		m.editing = false
-		m.ta.Blur()
-	}
-}
-
-// updateEditor passes a message to the textarea and turns a changed value
-// into a (coalesced) draft edit.
-func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.ta, cmd = m.ta.Update(msg)
-	return tea.Batch(cmd, m.commitEditor())
-}
-
-// commitEditor writes the textarea's text into the draft when it differs.
-// The draft patches its typed view; validation runs in a command.
-func (m *Model) commitEditor() tea.Cmd {
-	content, ok := m.blockContent(m.taItem)
-	if !ok || fromEditor(m.ta.Value()) == content {
-		return nil
-	}
-	it, _, _ := m.d.Item(m.taItem)
-	if err := m.d.SetBlockText(m.taItem, fromEditor(m.ta.Value()), "edit "+it.ID, true); err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
-	}
-	return tea.Batch(m.schedulePreview(), m.check())
-}
-
 // editorJob is a block handed to $EDITOR: its text and where it came from.
 type editorJob struct {
 	content string
@@ -125,18 +52,6 @@ type editorJob struct {
 	item    int
 	id      string
 	raw     bool
-}
-
-// rowName names item-list row i for a message: the item's label, or the
-// settings row's title.
-func (m *Model) rowName(i int) string {
-	if it, _, ok := m.d.Item(i); ok {
-		return itemLabel(it)
-	}
-	if j := i - m.d.Len(); j >= 0 && j < len(settingsRows) {
-		return settingsRows[j]
-	}
-	return fmt.Sprintf("row %d", i+1)
 }
 
 // editorJobAt describes block item i for a hand-off.

@@ -1,76 +1,8 @@
 package presets
 
 import (
-	"fmt"
-	"strings"
 	"unicode/utf16"
-
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/forgebench/forgebench/engine/compile"
-	"github.com/forgebench/forgebench/engine/forgev1"
-	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/preset"
-	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/ui/common"
 )
-
-// editorView is the editor pane: the inline block editor or the form of
-// the row under the item cursor, the conflict explanation when a save was
-// refused, and the diagnostics of the item.
-func (m *Model) editorView(r rect) string {
-	focused := m.focus == paneEditor
-	if m.d == nil {
-		return m.frame(r, "Editor", "", focused, nil)
-	}
-	head, tail, inner, bodyH := m.editorLayout(r)
-	title, info, body := m.editorBody(inner, bodyH)
-	lines := append(append(head, body...), tail...)
-	return m.frame(r, title, info, focused, lines)
-}
-
-// editorLayout lays out the editor pane in r (a draft open): the lines
-// above its body (what keeps the file from being saved), the lines below
-// (the row's diagnostics, at most half the pane), and the body's width
-// and height, which View draws the form in and sizeForms gives it.
-func (m *Model) editorLayout(r rect) (head, tail []string, inner, bodyH int) {
-	st := m.com.Styles
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	if m.unparsed {
-		for _, l := range common.Wrap(sanitize.Text(m.unparsedText()), inner) {
-			head = append(head, st.Text.Danger.Render(l))
-		}
-		for _, d := range m.open.Diagnostics {
-			if d.Level == preset.LevelError {
-				head = append(head, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", inner)...)
-			}
-		}
-		head = append(head, "")
-	}
-	if banner := m.conflictBanner(); banner != "" {
-		for _, l := range common.Wrap(banner, inner) {
-			head = append(head, st.Text.Danger.Render(l))
-		}
-		head = append(head, "")
-	}
-	cur := m.items.Cursor()
-	if it, _, ok := m.d.Item(cur); ok {
-		if ds := m.itemDiagnostics(it.ID); len(ds) > 0 {
-			tail = append(tail, "")
-			if where := m.templateErrorAt(cur, ds); where != "" {
-				tail = append(tail, st.Text.Danger.Render(where))
-			}
-			tail = append(tail, m.wrapDiags(ds, "", inner)...)
-		}
-	} else {
-		if ds := m.itemDiagnostics(""); len(ds) > 0 {
-			tail = append(tail, "", st.Text.Subtle.Render("Preset diagnostics"))
-			tail = append(tail, m.wrapDiags(ds, "", inner)...)
-		}
-	}
-	tail = tail[:min(len(tail), max(0, innerH/2))]
-	return head, tail, inner, max(0, innerH-len(head)-len(tail))
-}
 
 // layoutParts lays out what View draws at the size it draws it:
 // the forms (forms.Form.SetSize; the draft's form in the editor pane's
@@ -83,256 +15,24 @@ func (m *Model) layoutParts() {
 	}
 	l := m.layout()
 	if m.d != nil {
-		_, _, inner, bodyH := m.editorLayout(l.editor)
+		_, _, inner, bodyH := m.draftEditor.editorLayout(l.editor, m.compiled())
 		if m.form != nil {
 			m.form.SetSize(inner, bodyH)
 		}
 		if !m.showProfile && m.diff == nil {
 			m.layoutBlock(inner, bodyH)
-			m.layoutPreview(l.preview)
+			m.previewDock.layout(l.preview)
 		}
 	}
 	if m.profForm != nil {
 		m.profForm.SetSize(m.profileFormSize(l.editor))
 	}
-	if d := m.dlg; d != nil && d.kind == dialogPrompt {
-		// the label and the cursor cell share the row with the text
-		d.input.SetWidth(max(10, common.DialogInner(m.width)-ansi.StringWidth(d.input.Prompt)-2))
-	}
-}
-
-// layoutBlock sizes the block editor, or clamps the scroll of the block
-// being read, in the editor body (width×height) when editorBody shows a
-// block.
-func (m *Model) layoutBlock(width, height int) {
-	cur := m.items.Cursor()
-	if m.form != nil && m.formKind == formItem && m.formRow == cur {
-		return // the item's properties are shown
-	}
-	content, ok := m.blockContent(cur)
-	switch {
-	case !ok:
-	case m.editing:
-		m.ta.SetWidth(width)
-		m.ta.SetHeight(max(1, height))
-	case content != "":
-		lines := m.wrappedBlock(cur, content, width)
-		m.blockScroll = blockScroll{d: m.d, item: cur, off: clampBlockOffset(m.blockOffset(), len(lines), height)}
-	}
-}
-
-// layoutPreview renders the preview for the dock r (previewLines keeps
-// it for View) and keeps its scroll within it.
-func (m *Model) layoutPreview(r rect) {
-	if r.h <= 0 {
-		return
-	}
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	if lines := m.previewLines(inner); len(lines) > 0 {
-		m.previewOff = clampPreviewOffset(m.previewOff, len(lines), innerH)
-	}
+	m.layoutDialog()
 }
 
 // clampBlockOffset keeps the scroll of a block of n lines, height on
 // screen, within it.
 func clampBlockOffset(off, n, height int) int { return min(off, max(0, n-height)) }
-
-// editorBody renders the editor's main part: title, info and lines.
-func (m *Model) editorBody(width, height int) (string, string, []string) {
-	st := m.com.Styles
-	cur := m.items.Cursor()
-	it, _, isItem := m.d.Item(cur)
-	if m.form != nil && m.formKind == formItem && m.formRow == cur {
-		return m.form.Title(), keyNotes(keyNote{m.keys.Back, "back"}), strings.Split(m.form.View(width, height), "\n")
-	}
-	if content, ok := m.blockContent(cur); ok {
-		title := "Block · " + itemLabel(it)
-		if m.editing { // sized by layoutParts
-			return title + " (editing)", keyNotes(keyNote{m.keys.Back, "done"}, keyNote{m.keys.Save, "save"}), strings.Split(m.ta.View(), "\n")
-		}
-		notes := keyNotes(keyNote{m.keys.Open, "edit"}, keyNote{m.keys.Edit, "$EDITOR"})
-		if content == "" {
-			return title, notes, []string{st.Pane.Placeholder.Render("(empty block — " + m.keys.Open.Help().Key + " types, " +
-				m.keys.Edit.Help().Key + " opens $EDITOR)")}
-		}
-		// The wheel scrolls a block longer than the pane (blockScroll,
-		// clamped by layoutParts).
-		lines := m.wrappedBlock(cur, content, width)
-		off := clampBlockOffset(m.blockOffset(), len(lines), height)
-		return title, notes, lines[off:min(len(lines), off+height)]
-	}
-	if m.form != nil && m.formRow == cur {
-		return m.form.Title(), "", strings.Split(m.form.View(width, height), "\n")
-	}
-	if isItem && it.Kind != preset.KindSlot {
-		// Only an item that is not a JSON object is neither a block nor a slot.
-		return "Item · " + itemLabel(it), "", common.Wrap("this item is not a JSON object, so pi-forge skips it: delete it ("+
-			m.keys.Delete.Help().Key+") or fix the file", width)
-	}
-	if isItem {
-		// A slot whose form is not open yet: its options as JSON.
-		title := "Slot · " + itemLabel(it)
-		text := "(no options)"
-		if it.Options != nil {
-			text = jsonv.StringifyIndent(it.Options, "  ")
-		}
-		var lines []string
-		for _, l := range strings.Split(text, "\n") {
-			lines = append(lines, common.Wrap(l, width)...)
-		}
-		return title, "enter edit options", lines
-	}
-	return "Editor", "", nil
-}
-
-// previewView is the preview dock: the compiled system prompt and
-// messages, each part labelled with its item and a token estimate.
-func (m *Model) previewView(r rect) string {
-	st := m.com.Styles
-	focused := m.focus == panePreview
-	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	lines := m.previewLines(inner)
-	if len(lines) == 0 {
-		msg := "compiling…"
-		if m.rc == nil {
-			msg = "reading the selected session…"
-		}
-		return m.frame(r, "Preview", "", focused, []string{st.Pane.Placeholder.Render(msg)})
-	}
-	off := clampPreviewOffset(m.previewOff, len(lines), innerH) // layoutParts keeps it so
-	end := min(len(lines), off+innerH)
-	title := "Preview"
-	if res := m.preview; res != nil {
-		sys, msgs := 0, 0
-		for _, p := range res.res.System {
-			sys += p.Tokens
-		}
-		for _, p := range res.res.Messages {
-			msgs += p.Tokens
-		}
-		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs)
-		if res.version != m.d.Version() {
-			title += " · updating…"
-		}
-	}
-	info := ""
-	if m.rc != nil {
-		info = m.rc.source
-	}
-	return m.frame(r, title, info, focused, lines[off:end])
-}
-
-// clampPreviewOffset keeps the preview's scroll, n lines with height on
-// screen, within them.
-func clampPreviewOffset(off, n, height int) int { return max(0, min(off, n-height)) }
-
-// previewPartLines caps the text lines shown for one message part.
-const previewPartLines = 8
-
-// renderedLines are lines rendered for one key (width, data, theme).
-type renderedLines struct {
-	key   previewKey
-	lines []string
-}
-
-// previewKey is what the rendered preview depends on.
-type previewKey struct {
-	width, gen int
-	theme      string
-}
-
-// previewLines renders the preview, cached per width, preview and theme.
-func (m *Model) previewLines(width int) []string {
-	if m.preview == nil || width <= 0 {
-		return nil
-	}
-	key := previewKey{width: width, gen: m.previewGen, theme: common.ThemeKey(&m.com.Styles)}
-	if m.previewText.lines != nil && m.previewText.key == key {
-		return m.previewText.lines
-	}
-	st := m.com.Styles
-	res := m.preview.res
-	var out []string
-	diags := append(append([]preset.Diagnostic(nil), res.Result.System.Diagnostics...), res.Result.Messages.Diagnostics...)
-	for _, d := range diags {
-		prefix := ""
-		if d.ItemID != "" {
-			prefix = d.ItemID + ": "
-		}
-		out = append(out, m.wrapDiags([]preset.Diagnostic{d}, prefix, width)...)
-	}
-	out = append(out, st.Text.Strong.Render("System prompt"))
-	for _, p := range res.System {
-		if p.Kind == compile.PartSeparator {
-			continue
-		}
-		out = append(out, m.partHeader(p, width))
-		for _, l := range strings.Split(p.Text, "\n") {
-			out = append(out, common.Wrap(sanitize.Text(l), width)...)
-		}
-	}
-	heading := fmt.Sprintf("Messages (%d)", len(res.Messages))
-	if res.HiddenSystem > 0 {
-		heading += fmt.Sprintf(" · %d empty System message(s) hidden", res.HiddenSystem)
-	}
-	out = append(out, "", st.Text.Strong.Render(heading))
-	for _, p := range res.Messages {
-		out = append(out, m.partHeader(p, width))
-		var text []string
-		for _, l := range strings.Split(p.Text, "\n") {
-			wrapped := common.Wrap(sanitize.Text(l), width)
-			if p.System != nil && l == p.System.ToolsNote() {
-				for i := range wrapped {
-					wrapped[i] = st.Text.Muted.Render(wrapped[i]) // history, collapsed
-				}
-			}
-			text = append(text, wrapped...)
-		}
-		if len(text) > previewPartLines {
-			hidden := len(text) - previewPartLines
-			text = append(text[:previewPartLines], st.Text.Muted.Render(fmt.Sprintf("… %d lines hidden", hidden)))
-		}
-		out = append(out, text...)
-	}
-	m.previewText = renderedLines{key: key, lines: out}
-	return out
-}
-
-// partHeader labels one preview part: kind/role, item and tokens.
-func (m *Model) partHeader(p compile.Part, width int) string {
-	st := m.com.Styles
-	label := p.Label
-	if p.ItemID != "" && p.ItemID != label {
-		label += " (" + p.ItemID + ")"
-	}
-	head := "── " + sanitize.Line(p.Role) + " · " + sanitize.Line(label)
-	if p.Kind != compile.PartItem && p.Kind != compile.PartSystem {
-		head = "── " + sanitize.Line(p.Kind) + " · " + sanitize.Line(label)
-	}
-	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
-	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
-	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
-	return st.Text.Info.Render(head) + " " + st.Text.Muted.Render(strings.Repeat("─", fill)+tok)
-}
-
-// templateErrorAt locates the forge-v1 error of block i ("" when the
-// block parses or the item has no error): line and column of its span.
-func (m *Model) templateErrorAt(i int, ds []preset.Diagnostic) string {
-	hasErr := false
-	for _, d := range ds {
-		hasErr = hasErr || d.Level == preset.LevelError
-	}
-	content, ok := m.blockContent(i)
-	if !hasErr || !ok {
-		return ""
-	}
-	_, perr := forgev1.Parse(content)
-	if perr == nil || perr.Span == nil {
-		return ""
-	}
-	line, col := lineCol(content, perr.Span.Start)
-	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, sanitize.Line(perr.Message))
-}
 
 // lineCol converts a UTF-16 offset into a 1-based line and column.
 func lineCol(text string, offset int) (int, int) {
@@ -349,16 +49,4 @@ func lineCol(text string, offset int) (int, int) {
 		units += len(utf16.Encode([]rune{r}))
 	}
 	return line, col
-}
-
-// conflictBanner is the line over the editor while the open file no
-// longer matches the draft ("" when it does).
-func (m *Model) conflictBanner() string {
-	switch m.conflict {
-	case conflictOnSave:
-		return "Save refused: " + conflictText
-	case conflictOnDisk:
-		return "Changed on disk: " + m.diskChangeText()
-	}
-	return ""
 }

@@ -23,7 +23,7 @@ func writeStack(name, text string) func(testing.TB, string) {
 // previewText is the rendered dock, styling stripped.
 func (hs *harness) previewText() string {
 	hs.TB().Helper()
-	return strings.Join(hs.m.previewLines(120), "\n")
+	return strings.Join(hs.m.previewDock.lines(120), "\n")
 }
 
 // TestDockPreviewWithoutSessionIsAFreshSession: with no session selected

@@ -31,7 +31,7 @@ type focusPart interface {
 // draft diff, the Preset list's filter line (the overlays, over
 // everything), then focusedUnder.
 func (m *Model) focused() focusPart {
-	if m.dlg != nil {
+	if m.dialogs.Open() {
 		return dialogFocus{m}
 	}
 	return m.focusedUnderDialog()
@@ -50,17 +50,14 @@ func (m *Model) focusedUnderDialog() focusPart {
 }
 
 // focusedUnder is the part that has the keys when no overlay is open: the
-// profiles view while it is shown, the block editor while a block is
-// typed in, the form of the editor pane when it has focus, else the
-// focused pane.
+// profiles view while it is shown, the draft editor while a block is
+// typed in or the editor pane's form has focus, else the focused pane.
 func (m *Model) focusedUnder() focusPart {
 	switch {
 	case m.showProfile:
 		return profilesFocus{m}
-	case m.editing:
-		return blockFocus{m}
-	case m.focus == paneEditor && m.form != nil:
-		return formFocus{m}
+	case m.editing, m.focus == paneEditor && m.form != nil:
+		return editorFocus{m}
 	}
 	return paneFocus{m}
 }
@@ -90,38 +87,16 @@ func (m *Model) ShortHelp() []key.Binding { return m.focused().ShortHelp() }
 // act, so only those are listed.
 func (m *Model) FullHelp() [][]key.Binding { return m.focused().FullHelp() }
 
-// dialogFocus: the open dialog takes every key.
+// dialogFocus: the dialog stack takes every key and paste; its top
+// dialog gives the footer; the help and the whole are the part's under it.
 type dialogFocus struct{ m *Model }
 
 func (f dialogFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.dialogKey(msg) }
-func (f dialogFocus) CapturesInput() bool             { return true }
+func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd  { return f.m.dialogKey(msg) }
+func (f dialogFocus) ShortHelp() []key.Binding        { return f.m.dialogs.ShortHelp() }
+func (f dialogFocus) CapturesInput() bool             { return f.m.dialogs.CapturesInput() }
 func (f dialogFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
 func (f dialogFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnderDialog().Whole() }
-
-func (f dialogFocus) Paste(msg tea.PasteMsg) tea.Cmd {
-	d := f.m.dlg
-	if d.kind != dialogPrompt {
-		return nil
-	}
-	var cmd tea.Cmd
-	d.input, cmd = d.input.Update(msg)
-	return cmd
-}
-
-func (f dialogFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch d := m.dlg; {
-	case d.kind == dialogConflict:
-		return m.conflictHelp()
-	case d.kind == dialogSlots:
-		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
-	case d.kind == dialogPrompt && d.scope != "" && m.com.Workspace.Trust.Trusted:
-		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
-	case d.kind == dialogPrompt:
-		return []key.Binding{k.Submit, k.Dismiss}
-	}
-	return []key.Binding{k.Confirm, k.Cancel}
-}
 
 // diffFocus: the draft diff over the panes.
 type diffFocus struct{ m *Model }
@@ -137,127 +112,56 @@ func (f diffFocus) Whole() (common.Whole, bool)     { return f.m.diffWhole() }
 // letters (p, u, r, …) too.
 type filterFocus struct{ m *Model }
 
-func (f filterFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m := f.m
-	m.presets.FilterKey(msg, m.keys.Open, m.keys.Back, common.TextKeys(m.com))
-	return nil
-}
-func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd { return nil }
-func (f filterFocus) ShortHelp() []key.Binding {
-	return []key.Binding{f.m.keys.Submit, f.m.keys.Dismiss}
-}
-func (f filterFocus) FullHelp() [][]key.Binding   { return f.m.focusedUnder().FullHelp() }
-func (f filterFocus) CapturesInput() bool         { return true }
-func (f filterFocus) Whole() (common.Whole, bool) { return f.m.focusedUnder().Whole() }
+func (f filterFocus) Key(msg tea.KeyPressMsg) tea.Cmd { return f.m.run(f.m.libraryList.Update(msg)) }
+func (f filterFocus) Paste(tea.PasteMsg) tea.Cmd      { return nil }
+func (f filterFocus) ShortHelp() []key.Binding        { return f.m.libraryList.ShortHelp(false) }
+func (f filterFocus) FullHelp() [][]key.Binding       { return f.m.focusedUnder().FullHelp() }
+func (f filterFocus) CapturesInput() bool             { return f.m.libraryList.CapturesInput() }
+func (f filterFocus) Whole() (common.Whole, bool)     { return f.m.focusedUnder().Whole() }
 
-// profilesFocus: the profiles view, its list or its profile's form.
+// profilesFocus: the profiles view (its list or its profile's form); a
+// key it passes back goes to the panel's own keys.
 type profilesFocus struct{ m *Model }
 
 func (f profilesFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := f.m.profileViewKey(msg); ok {
-		return cmd
+	cmd, in := f.m.profilesView.Update(msg)
+	if _, pass := in.(passIntent); pass {
+		panel, _ := f.m.panelKey(msg)
+		return tea.Batch(cmd, panel)
 	}
-	cmd, _ := f.m.panelKey(msg)
-	return cmd
+	return f.m.run(cmd, in)
 }
 func (f profilesFocus) Paste(tea.PasteMsg) tea.Cmd  { return nil }
 func (f profilesFocus) Whole() (common.Whole, bool) { return f.m.profileWhole() }
+func (f profilesFocus) CapturesInput() bool         { return f.m.profilesView.CapturesInput() }
+func (f profilesFocus) ShortHelp() []key.Binding    { return f.m.profilesView.ShortHelp() }
+func (f profilesFocus) FullHelp() [][]key.Binding   { return f.m.profilesView.FullHelp() }
 
-// formHasKeys reports whether the profile's form has the keys.
-func (f profilesFocus) formHasKeys() bool { return f.m.profFocus && f.m.profForm != nil }
+// editorFocus: the draft editor while it captures the keys: a block
+// being typed in, or the editor pane's form. A key the form leaves to the
+// panel (esc, undo, redo; e for the raw JSON) goes to the pane keys.
+type editorFocus struct{ m *Model }
 
-func (f profilesFocus) CapturesInput() bool {
-	return f.formHasKeys() && f.m.profForm.CapturesInput()
-}
-
-func (f profilesFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch {
-	case f.CapturesInput():
-		return append(m.profForm.ShortHelp(), k.Save)
-	case f.formHasKeys():
-		return append(m.profForm.ShortHelp(), m.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
+func (f editorFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
+	m := f.m
+	cmd, in := m.draftEditor.Update(msg, m.focus)
+	if _, pass := in.(passIntent); pass {
+		return tea.Batch(cmd, m.paneKey(msg))
 	}
-	pk := m.profileKeys()
-	return []key.Binding{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
+	return m.run(cmd, in)
 }
-
-func (f profilesFocus) FullHelp() [][]key.Binding {
-	m, k := f.m, &f.m.keys
-	if f.formHasKeys() {
-		return [][]key.Binding{m.profForm.ShortHelp(), {m.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
-	}
-	pk := m.profileKeys()
-	return [][]key.Binding{
-		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
-		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
-		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
-		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
-	}
+func (f editorFocus) Paste(msg tea.PasteMsg) tea.Cmd {
+	return f.m.run(f.m.draftEditor.Update(msg, f.m.focus))
 }
+func (f editorFocus) ShortHelp() []key.Binding    { return f.m.draftEditor.ShortHelp(f.m.focus) }
+func (f editorFocus) CapturesInput() bool         { return f.m.draftEditor.CapturesInput(f.m.focus) }
+func (f editorFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
-// blockFocus: the inline block editor, typing into a block.
-type blockFocus struct{ m *Model }
-
-func (f blockFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m, k := f.m, &f.m.keys
-	switch {
-	case key.Matches(msg, k.Save):
-		m.stopEditing()
-		return m.save()
-	case key.Matches(msg, k.Back):
-		m.stopEditing()
-		return nil
+func (f editorFocus) FullHelp() [][]key.Binding {
+	if help := f.m.draftEditor.FullHelp(f.m.focus); help != nil {
+		return help
 	}
-	return m.updateEditor(msg)
-}
-func (f blockFocus) Paste(msg tea.PasteMsg) tea.Cmd { return f.m.pasteIntoEditor(msg) }
-func (f blockFocus) ShortHelp() []key.Binding       { return []key.Binding{f.m.keys.Back, f.m.keys.Save} }
-func (f blockFocus) FullHelp() [][]key.Binding      { return f.m.panelFullHelp() }
-func (f blockFocus) CapturesInput() bool            { return true }
-func (f blockFocus) Whole() (common.Whole, bool)    { return f.m.paneWhole() }
-
-// formFocus: the form of the editor pane (an item's properties or a
-// settings row). The panel keeps esc, undo and redo, save, and e
-// ($EDITOR) for the raw JSON; a form typing into a field takes all but
-// save.
-type formFocus struct{ m *Model }
-
-func (f formFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
-	m, k := f.m, &f.m.keys
-	if key.Matches(msg, k.Save) {
-		m.stopEditing()
-		return m.save()
-	}
-	keep := key.Matches(msg, k.Back, k.Undo, k.Redo) || (m.formKind == formRaw && key.Matches(msg, k.Edit))
-	if m.form.CapturesInput() || !keep {
-		var cmd tea.Cmd
-		m.form, cmd = m.updateForm(m.form, msg)
-		return cmd
-	}
-	return m.paneKey(msg)
-}
-
-func (f formFocus) Paste(msg tea.PasteMsg) tea.Cmd {
-	var cmd tea.Cmd
-	f.m.form, cmd = f.m.form.Update(msg)
-	return cmd
-}
-
-func (f formFocus) CapturesInput() bool         { return f.m.form.CapturesInput() }
-func (f formFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
-
-func (f formFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	if m.form.CapturesInput() {
-		return append(m.form.ShortHelp(), k.Save) // esc and u reach the form, not the panel
-	}
-	return append(m.form.ShortHelp(), k.Back, k.Save, k.Undo)
-}
-
-func (f formFocus) FullHelp() [][]key.Binding {
-	m, k := f.m, &f.m.keys
-	return [][]key.Binding{m.form.ShortHelp(), {k.Back, k.Save, k.Undo}, m.com.Keys.Forms.Text.Help()}
+	return f.m.panelFullHelp()
 }
 
 // paneFocus: the focused pane (the list, the items, the editor without a
@@ -266,8 +170,7 @@ type paneFocus struct{ m *Model }
 
 func (f paneFocus) Key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, f.m.keys.Save) {
-		f.m.stopEditing()
-		return f.m.save()
+		return f.m.run(nil, saveIntent{}) // whatever pane has focus
 	}
 	return f.m.paneKey(msg)
 }
@@ -277,27 +180,14 @@ func (f paneFocus) CapturesInput() bool         { return false }
 func (f paneFocus) Whole() (common.Whole, bool) { return f.m.paneWhole() }
 
 func (f paneFocus) ShortHelp() []key.Binding {
-	m, k := f.m, &f.m.keys
-	switch {
-	case m.focus == paneList:
-		var bs []key.Binding
-		if m.presets.Len() > 0 {
-			bs = append(bs, k.Open)
-		}
-		bs = append(bs, k.New)
-		if m.d != nil {
-			bs = append(bs, k.Fork) // fork copies the open draft
-		}
-		return append(m.listShortHelp(bs), k.Profiles, k.Reload)
-	case m.focus == paneItems && m.onSetting():
-		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
-		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, m.com.Keys.View}
-	case m.focus == panePreview:
-		return []key.Binding{k.Up, k.Down, m.com.Keys.Copy, m.com.Keys.View, k.Preview, k.Back}
+	switch m := f.m; m.focus {
+	case paneList:
+		return m.libraryList.ShortHelp(m.d != nil) // fork copies the open draft
+	case panePreview:
+		return m.previewDock.ShortHelp()
+	default:
+		return m.draftEditor.ShortHelp(m.focus)
 	}
-	return []key.Binding{k.Open, k.Edit, m.com.Keys.View, k.Undo, k.Save, k.Back}
 }
 
 // panelFullHelp is the help of the Preset view's panes.
@@ -323,13 +213,11 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch m.focus {
 	case paneList:
-		return m.listKey(msg)
-	case paneItems:
-		return m.itemsKey(msg)
-	case paneEditor:
-		return m.editorKey(msg)
+		return m.run(m.libraryList.Update(msg))
+	case paneItems, paneEditor:
+		return m.run(m.draftEditor.paneUpdate(msg, m.focus))
 	case panePreview:
-		return m.previewKey(msg)
+		return m.run(m.dock().Update(msg))
 	}
 	return nil
 }

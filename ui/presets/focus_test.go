@@ -33,7 +33,7 @@ func TestADialogOverTheFilterLineOwnsTheFooter(t *testing.T) {
 		}
 	}
 	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{PresetID: other}})
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("a jump over a dirty draft asks first")
 	}
 	want := helpKeys([]key.Binding{hs.m.keys.Confirm, hs.m.keys.Cancel})
@@ -44,7 +44,7 @@ func TestADialogOverTheFilterLineOwnsTheFooter(t *testing.T) {
 		t.Fatalf("the dialog has the keys, focused is %T", hs.m.focused())
 	}
 	hs.Press("n")
-	if hs.m.dlg != nil || !hs.m.presets.Filtering() {
+	if hs.m.topDialog() != nil || !hs.m.presets.Filtering() {
 		t.Fatal("n answers the question and leaves the filter line open")
 	}
 }
@@ -71,13 +71,13 @@ func TestFocusedPartFollowsThePanel(t *testing.T) {
 	check("items", paneFocus{m})
 	hs.m.items.SetCursor(m.d.Len()) // the first settings row: Properties
 	hs.Press("enter")
-	check("a settings form", formFocus{m})
+	check("a settings form", editorFocus{m})
 	hs.Press("esc")
 	hs.m.items.SetCursor(hs.itemIndex("rules"))
 	hs.m.afterItemMove()
 	hs.m.focus = paneEditor
 	hs.Press("enter")
-	check("typing in a block", blockFocus{m})
+	check("typing in a block", editorFocus{m})
 	hs.Press("esc")
 	hs.Press("D")
 	check("the draft diff", diffFocus{m})

@@ -19,7 +19,7 @@ func TestForkThatWouldNotValidateInItsScopeIsRefused(t *testing.T) {
 	hs := newHarnessWith(t, 160, 48, writeStack("binder", bindsProject))
 	hs.openByID("project:binder")
 	hs.Press("S", "tab")
-	if hs.m.dlg == nil || hs.m.dlg.scope != preset.ScopeGlobal {
+	if hs.m.topDialog() == nil || hs.m.topDialog().scope != preset.ScopeGlobal {
 		t.Fatal("tab does not switch the fork to the global scope")
 	}
 	hs.answerPrompt("binder-global")

@@ -132,10 +132,10 @@ func (hs *harness) itemIndex(id string) int {
 // text and accepts it.
 func (hs *harness) answerPrompt(text string) {
 	hs.TB().Helper()
-	if hs.m.dlg == nil || hs.m.dlg.kind != dialogPrompt {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != dialogPrompt {
 		hs.TB().Fatal("no prompt is open")
 	}
-	for range len([]rune(hs.m.dlg.input.Value())) {
+	for range len([]rune(hs.m.topDialog().input.Value())) {
 		hs.Press("backspace")
 	}
 	hs.Type(text)

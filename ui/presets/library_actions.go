@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The Preset list's own actions: filter, delete (revision-guarded, after a
@@ -20,26 +21,6 @@ import (
 type deletedMsg struct {
 	key, path string
 	err       error
-}
-
-// presetListKey handles the list keys beyond navigation and open: /
-// filters, x deletes the Preset under the cursor. ok is false for other
-// keys.
-func (m *Model) presetListKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, m.com.Keys.Filter):
-		m.presets.StartFilter()
-		return nil, true
-	case key.Matches(msg, m.keys.New): // a adds to the focused list
-		return m.promptNew(), true
-	case key.Matches(msg, m.keys.Delete):
-		i := m.presets.SelectedIndex()
-		if i < 0 || m.lib == nil {
-			return nil, true
-		}
-		return m.confirmDeletePreset(m.lib.Presets[i]), true
-	}
-	return nil, false
 }
 
 // confirmDeletePreset asks before deleting p; the delete carries the
@@ -53,13 +34,13 @@ func (m *Model) confirmDeletePreset(p *resources.Preset) tea.Cmd {
 		body += " It is the session's active Preset: from then on pi-forge no longer replaces the prompt there."
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.dlg = newConfirm(m, "Delete "+p.Key()+"?", body, func(m *Model, _ string) tea.Cmd {
+	m.openDialog(newConfirm(m, "Delete "+p.Key()+"?", body, func(m *Model, _ string) tea.Cmd {
 		m.setStatus("deleting "+p.Key()+"…", false)
 		return func() tea.Msg {
 			path, err := resources.DeleteLoaded(ws, resources.KindPreset, &res, res.SourceRevision)
 			return deletedMsg{key: res.Key(), path: path, err: err}
 		}
-	})
+	}))
 	return nil
 }
 
@@ -95,21 +76,20 @@ func (m *Model) defaultScope() preset.Scope {
 }
 
 // scopeBody is a create prompt's text with the scope it writes to.
-func (m *Model) scopeBody(text string, scope preset.Scope) string {
-	hint := m.keys.Scope.Help().Key + " switches to global"
+func scopeBody(com *common.Common, keys *keymap.Presets, text string, scope preset.Scope) string {
+	hint := keys.Scope.Help().Key + " switches to global"
 	switch {
-	case scope == preset.ScopeGlobal && m.com.Workspace.Trust.Trusted:
-		hint = m.keys.Scope.Help().Key + " switches to project"
-	case !m.com.Workspace.Trust.Trusted:
+	case scope == preset.ScopeGlobal && com.Workspace.Trust.Trusted:
+		hint = keys.Scope.Help().Key + " switches to project"
+	case !com.Workspace.Trust.Trusted:
 		hint = "the project is not trusted, so only global"
 	}
 	return text + "\nScope: " + string(scope) + " (" + hint + ")"
 }
 
-// switchScope flips the scope of an open create prompt.
-func (m *Model) switchScope() {
-	d := m.dlg
-	if d == nil || d.scope == "" || !m.com.Workspace.Trust.Trusted {
+// switchScope flips the scope of a create prompt.
+func (d *dialog) switchScope() {
+	if d.scope == "" || !d.com.Workspace.Trust.Trusted {
 		return
 	}
 	if d.scope == preset.ScopeProject {
@@ -117,7 +97,7 @@ func (m *Model) switchScope() {
 	} else {
 		d.scope = preset.ScopeProject
 	}
-	d.body = m.scopeBody(d.text, d.scope)
+	d.body = scopeBody(d.com, d.keys, d.text, d.scope)
 }
 
 // promptImport asks for a native pi-forge Preset JSON file and the id to
@@ -126,11 +106,11 @@ func (m *Model) promptImport() tea.Cmd {
 	m.stopEditing()
 	scope := m.defaultScope()
 	text := "Path of a pi-forge Preset JSON file: enter reads it (its keys are kept) and asks for the id to create it under."
-	d := newPrompt(m, "Import a preset", m.scopeBody(text, scope), "", nil)
+	d := newPrompt(m, "Import a preset", scopeBody(m.com, &m.keys, text, scope), "", nil)
 	d.onYes = func(m *Model, path string) tea.Cmd { return m.readImport(path, d.scope) }
 	d.text, d.scope, d.freeText = text, scope, true
 	d.input.Prompt = "file: "
-	m.dlg = d
+	m.openDialog(d)
 	return d.input.Focus()
 }
 
@@ -174,15 +154,8 @@ func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 		}
 	}
 	tree, scope := msg.tree, msg.scope
-	m.dlg = newPrompt(m, "Import as", "enter creates "+string(scope)+":<id> from "+filepath.Base(msg.path)+"; an id already taken is refused, nothing is overwritten.", suggest,
+	d := newPrompt(m, "Import as", "enter creates "+string(scope)+":<id> from "+filepath.Base(msg.path)+"; an id already taken is refused, nothing is overwritten.", suggest,
 		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
-	return m.dlg.input.Focus()
-}
-
-// listShortHelp adds the list's own keys to the pane help.
-func (m *Model) listShortHelp(bs []key.Binding) []key.Binding {
-	if m.presets.Len() > 0 {
-		bs = append(bs, m.com.Keys.Filter, m.keys.Delete)
-	}
-	return append(bs, m.keys.Import)
+	m.openDialog(d)
+	return d.input.Focus()
 }

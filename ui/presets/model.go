@@ -16,10 +16,8 @@ import (
 	"errors"
 
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
@@ -44,12 +42,17 @@ var settingsRows = []string{
 	"Advanced (raw JSON)",
 }
 
-// Model is the Presets panel. Its state is in parts, one per thing on
-// screen, each a type of its own (embedded, so a part's fields read as the
-// panel's): the library list, the draft editor (items, block editor and
-// forms), the preview dock, the profiles view, the dialogs over them and
-// the status line. focused (focus.go) says which part has the keys; the
-// panel routes keys, and builds its help, from that one answer.
+// Model is the Presets panel. It keeps the focus, the parts and the
+// dialog stack, and routes. The parts are sub-models, one per thing on
+// screen, each with its own Update, View, ShortHelp and CapturesInput on
+// its own state and the shared Common: the library list (library.go), the
+// draft editor (editorpart.go: items, block editor and forms), the
+// preview dock (preview.go) and the profiles view (profiles.go); the
+// dialogs are on a ui/components/dialog stack (dialog.go). A part never
+// acts on the panel or on another part: what it sets off there it asks
+// for as an intent, which run (intents.go) carries out. focused (focus.go)
+// says which part has the keys; the panel routes keys, and builds its
+// help, from that one answer.
 type Model struct {
 	com  *common.Common
 	keys keymap.Presets
@@ -65,35 +68,6 @@ type Model struct {
 	panelStatus
 }
 
-// dialogKind says what a dialog asks.
-type dialogKind string
-
-const (
-	dialogConfirm dialogKind = "confirm"
-	dialogPrompt  dialogKind = "prompt"
-	dialogSlots   dialogKind = "slots"
-)
-
-// dialog is a modal over the panel: a yes/no question (common.Confirm), a
-// text prompt or the slot picker.
-type dialog struct {
-	kind    dialogKind
-	confirm common.Confirm
-	title   string
-	body    string
-	input   textinput.Model
-	slots   *common.List[common.TextRow]
-	onYes   func(m *Model, text string) tea.Cmd
-	// A create prompt writes to scope (tab switches it); text is its body
-	// without the scope line. freeText prompts take any text (a path),
-	// not only an id.
-	text     string
-	scope    preset.Scope
-	freeText bool
-	// conflict is the save-conflict dialog's state (conflict.go).
-	conflict *conflictDialog
-}
-
 // New returns the Presets panel. Keys default to keymap.DefaultPresets.
 func New(com *common.Common) *Model {
 	ta := textarea.New()
@@ -101,15 +75,24 @@ func New(com *common.Common) *Model {
 	ta.Prompt = ""
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	return &Model{com: com, keys: keymap.DefaultPresets(),
-		libraryList:  libraryList{presets: newPresetList()},
-		draftEditor:  draftEditor{ta: ta, taItem: -1, formRow: -1, items: newItemList()},
-		previewDock:  previewDock{showPreview: true},
-		profilesView: profilesView{profiles: newProfileList()}}
+	m := &Model{com: com, keys: keymap.DefaultPresets(),
+		libraryList:  libraryList{com: com, presets: newPresetList()},
+		draftEditor:  draftEditor{com: com, ta: ta, taItem: -1, formRow: -1, items: newItemList()},
+		previewDock:  previewDock{com: com, showPreview: true},
+		profilesView: profilesView{com: com, profiles: newProfileList()}}
+	m.libraryList.keys = &m.keys
+	m.draftEditor.keys = &m.keys
+	m.profilesView.keys = &m.keys
+	m.previewDock.keys = &m.keys
+	m.dialogs.Dismiss = m.keys.Dismiss
+	return m
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
-func (m *Model) SetKeys(k keymap.Presets) { m.keys = k }
+func (m *Model) SetKeys(k keymap.Presets) {
+	m.keys = k
+	m.dialogs.Dismiss = k.Dismiss
+}
 
 // Init loads the library and the run context of the selection.
 func (m *Model) Init() tea.Cmd {
@@ -206,7 +189,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		m.styleEditor()
 	case forms.EditMsg:
 		if m.showProfile && m.prof != nil {
-			cmds = append(cmds, m.applyProfileEdit(msg))
+			cmds = append(cmds, m.run(nil, m.profilesView.applyProfileEdit(msg)))
 		} else {
 			cmds = append(cmds, m.applyFormEdit(msg))
 		}
@@ -255,9 +238,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
-			p := msg
-			m.preview = &p
-			m.previewGen++
+			m.previewDock.install(msg)
 			m.refreshItems() // the compile's template errors count on the rows
 		}
 	case savedMsg:
@@ -269,10 +250,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case profileStatusMsg:
 		if m.com.Selection.SessionFile == msg.file {
 			m.profStatus = msg.status
-			m.refreshProfileRows()
+			return m.run(nil, m.refreshProfileRows())
 		}
 	case profileEditedMsg:
-		return m.applyProfileEdited(msg)
+		return m.run(m.profilesView.applyProfileEdited(msg))
 	case watchStartedMsg:
 		return m.applyWatchStarted(msg)
 	case libraryChangedMsg:

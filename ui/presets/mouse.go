@@ -1,11 +1,8 @@
 package presets
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
@@ -60,8 +57,7 @@ func (m *Model) mousePanes() []common.MousePane {
 	editor := common.MousePane{Rect: at[paneEditor], Focus: focus(paneEditor), Scroll: m.scrollEditor}
 	preview := common.MousePane{Rect: at[panePreview], Focus: focus(panePreview),
 		Scroll: func(delta int) tea.Cmd {
-			lines := len(m.previewLines(m.previewWidth()))
-			m.previewOff = common.Clamp(m.previewOff+delta, 0, max(0, lines-m.paneRows(panePreview)))
+			m.dock().Scroll(delta)
 			return nil
 		}}
 	return []common.MousePane{list, items, editor, preview}
@@ -74,7 +70,7 @@ func (m *Model) mousePanes() []common.MousePane {
 func (m *Model) profileMousePanes(l layout) []common.MousePane {
 	list := common.MousePane{Rect: common.Rect{W: l.list.w, H: l.list.h}, Focus: func() { m.profFocus = false }}
 	if m.lib != nil && m.profiles.Total() > 0 && !m.CapturesInput() { // the form holds the profile
-		list.List, list.Activate = m.profiles, m.openProfilePreset
+		list.List, list.Activate = m.profiles, func() tea.Cmd { return m.run(m.profilesView.openProfilePreset()) }
 		list.Moved = func() tea.Cmd { m.syncProfileForm(); return nil }
 	}
 	detail := common.MousePane{Rect: common.Rect{X: l.list.w, W: l.editor.w, H: l.editor.h},
@@ -94,7 +90,7 @@ func (m *Model) profileMousePanes(l layout) []common.MousePane {
 // while a dialog is open, and no click while a text input (the block
 // editor, a form field, the list filter) has the keyboard.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.dlg != nil {
+	if m.dialogs.Open() {
 		return nil
 	}
 	if _, click := msg.(tea.MouseClickMsg); click && m.CapturesInput() {
@@ -113,7 +109,7 @@ func (m *Model) scrollEditor(delta int) tea.Cmd {
 	case m.editing:
 		var cmds []tea.Cmd
 		for range abs(delta) {
-			cmds = append(cmds, m.updateEditor(arrowKey(delta)))
+			cmds = append(cmds, m.run(m.draftEditor.updateEditor(arrowKey(delta))))
 		}
 		return tea.Batch(cmds...)
 	case m.form != nil && m.formRow == m.items.Cursor():
@@ -176,38 +172,13 @@ type blockWrap struct {
 	lines                []string
 }
 
-// wrappedBlock is content (block item) as the editor pane shows it at
-// width, from the cache while the draft has not changed.
-func (m *Model) wrappedBlock(item int, content string, width int) []string {
-	w := &m.blockWrap
-	if w.lines != nil && w.d == m.d && w.item == item && w.width == width && w.version == m.d.Version() {
-		return w.lines
-	}
-	var lines []string
-	for _, l := range strings.Split(sanitize.Text(content), "\n") {
-		lines = append(lines, common.Wrap(l, width)...)
-	}
-	*w = blockWrap{d: m.d, item: item, width: width, version: m.d.Version(), lines: lines}
-	return lines
-}
-
-// blockOffset is the scroll of the block under the item cursor.
-func (m *Model) blockOffset() int {
-	if m.blockScroll.d != m.d || m.blockScroll.item != m.items.Cursor() {
-		return 0
-	}
-	return m.blockScroll.off
-}
-
 // openSelectedPreset opens the Preset under the list's cursor, as enter
 // does (asking first when the draft has unsaved changes).
 func (m *Model) openSelectedPreset() tea.Cmd {
-	i := m.presets.SelectedIndex()
-	if i < 0 || m.lib == nil {
-		return nil
+	if p := m.libraryList.selected(); p != nil {
+		return m.run(nil, openPresetIntent{p})
 	}
-	p := m.lib.Presets[i]
-	return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd { return m.openPreset(p, openByUser) })
+	return nil
 }
 
 // activateItem is enter on the item list: type into a block, open the

@@ -98,7 +98,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	l := hs.m.layout()
 	hs.m.focus = paneList
 	px, py := l.list.w+l.items.w+3, l.editor.h+2 // inside the preview dock
-	last := len(hs.m.previewLines(hs.m.previewWidth())) - hs.m.paneRows(panePreview)
+	last := len(hs.m.dock().lines(hs.m.dock().width())) - hs.m.paneRows(panePreview)
 	if last < 3 {
 		t.Fatalf("the preview needs more lines than its dock for this test (%d over)", last)
 	}
@@ -145,9 +145,9 @@ func TestWheelScrollsALongBlock(t *testing.T) {
 	hs.itemsPane()
 	l := hs.m.layout()
 	ex, ey := l.list.w+l.items.w+3, 2
-	before := hs.m.editorView(l.editor)
+	before := hs.m.draftEditor.editorView(l.editor, false, hs.m.compiled())
 	wheel(hs, ex, ey, true)
-	if hs.m.blockOffset() != 3 || hs.m.editorView(l.editor) == before {
+	if hs.m.blockOffset() != 3 || hs.m.draftEditor.editorView(l.editor, false, hs.m.compiled()) == before {
 		t.Fatalf("wheel over a long block: offset %d", hs.m.blockOffset())
 	}
 	for range 40 {
@@ -220,7 +220,7 @@ func TestClickSelectsAProfile(t *testing.T) {
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 48, true)
 	hs.Press("a")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("n opens the new-preset prompt")
 	}
 	click(hs, 5, 2)

@@ -41,9 +41,9 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 		return nil
 	}
-	m.lib = msg.lib
+	m.lib, m.profilesView.snap = msg.lib, msg.lib
 	m.resolveActive()
-	m.refreshProfileRows()
+	m.run(nil, m.refreshProfileRows())
 	var status tea.Cmd
 	if m.showProfile { // a profile file may have changed: so may its state
 		status = loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
@@ -191,15 +191,7 @@ func (m *Model) refreshItems() {
 		m.items.SetItems(nil)
 		return
 	}
-	m.items.SetItems(itemRows(m.d.Stack().Items, m.itemDiagCounts()))
-}
-
-// unparsedText explains why a draft over a file that is not a JSON object
-// is not saved over it.
-func (m *Model) unparsedText() string {
-	return m.open.FileName() + " did not parse, so its draft is pi-forge's empty fallback and saving would " +
-		"replace the file's text; fix the file and reload (" + m.keys.Reload.Help().Key + "), or fork (" +
-		m.keys.Fork.Help().Key + ") to keep the draft under a new id"
+	m.items.SetItems(itemRows(m.d.Stack().Items, m.draftEditor.itemDiagCounts(m.compiled())))
 }
 
 // save writes the draft with the revision the user loaded.

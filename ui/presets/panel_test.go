@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/uitest"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -75,7 +76,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 		t.Fatal("unsaved marker missing")
 	}
 	// The unclosed forge-v1 tag fails the compile on this block.
-	if ds := hs.m.itemDiagnostics("persona"); len(ds) == 0 {
+	if ds := hs.m.draftEditor.itemDiagnostics("persona", hs.m.compiled()); len(ds) == 0 {
 		t.Fatalf("want a template diagnostic on the persona block, preview %+v", hs.m.preview)
 	}
 	if where := ansi.Strip(hs.m.View()); !strings.Contains(where, "template error at line 2, column 32") {
@@ -83,7 +84,7 @@ func TestTypingValidatesLiveAndSaveWritesTheFile(t *testing.T) {
 	}
 	hs.Press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
 	hs.Type("brief.")
-	if ds := hs.m.itemDiagnostics("persona"); len(ds) != 0 {
+	if ds := hs.m.draftEditor.itemDiagnostics("persona", hs.m.compiled()); len(ds) != 0 {
 		t.Fatalf("fixed text clears the diagnostics, have %v", ds)
 	}
 	hs.Press("esc", "ctrl+s")
@@ -240,7 +241,7 @@ func TestItemKeysAndDeleteConfirm(t *testing.T) {
 		t.Fatal("J moves the item down and the cursor with it")
 	}
 	hs.Press("x")
-	if hs.m.dlg == nil || !hs.m.CapturesInput() {
+	if hs.m.topDialog() == nil || !hs.m.CapturesInput() {
 		t.Fatal("x asks first")
 	}
 	hs.Press("n")
@@ -357,8 +358,8 @@ func TestJumpsToAPresetOnlyWhenClean(t *testing.T) {
 	// It asks instead of ignoring the jump (issue 21: the palette's jump
 	// to a Preset did nothing and said nothing): n keeps the draft, y
 	// opens the Preset jumped to.
-	if hs.m.dlg == nil || hs.m.dlg.title != "Open project:beta?" || !strings.Contains(hs.m.dlg.body, "discards the unsaved changes to global:gamma") {
-		t.Fatalf("the jump does not ask: %+v", hs.m.dlg)
+	if hs.m.topDialog() == nil || hs.m.topDialog().title != "Open project:beta?" || !strings.Contains(hs.m.topDialog().body, "discards the unsaved changes to global:gamma") {
+		t.Fatalf("the jump does not ask: %+v", hs.m.topDialog())
 	}
 	hs.Press("n")
 	if hs.m.open.Key() != "global:gamma" || !hs.m.d.Dirty() {
@@ -432,5 +433,32 @@ func TestSaveExplainsAFileNamedOtherThanItsID(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(hs.m.open.Path); string(after) != string(before) {
 		t.Fatal("the file must be untouched")
+	}
+}
+
+// TestANewQuestionReplacesTheOneOpen: a question that arrives while
+// another is open (a jump over "Delete item?") takes its place on the
+// dialog stack instead of stacking over it, so the older answer, which
+// acts on the draft as it was, can never run later; esc then closes the
+// only dialog and the footer is the panes' again.
+func TestANewQuestionReplacesTheOneOpen(t *testing.T) {
+	hs := newHarness(t, 160, 48, false)
+	hs.m.focus = paneItems
+	hs.Press("space") // dirty: a jump asks
+	hs.Press("x")
+	if d := hs.m.topDialog(); d == nil || d.title != "Delete item?" {
+		t.Fatalf("x does not ask before deleting the item: %+v", d)
+	}
+	if got := common.KeyHint(hs.m.ShortHelp()); got != common.KeyHint([]key.Binding{hs.m.keys.Confirm, hs.m.keys.Cancel}) {
+		t.Fatalf("the footer is not the question's keys: %q", got)
+	}
+	hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPresets, PresetID: "project:beta"}})
+	if hs.m.dialogs.Len() != 1 || hs.m.topDialog().title != "Open project:beta?" {
+		t.Fatalf("%d dialogs open, top %+v", hs.m.dialogs.Len(), hs.m.topDialog())
+	}
+	n := hs.m.d.Len()
+	hs.Press("esc")
+	if hs.m.dialogs.Open() || hs.m.CapturesInput() || hs.m.d.Len() != n {
+		t.Fatalf("esc left a dialog open (%d) or an item was deleted (%d of %d)", hs.m.dialogs.Len(), hs.m.d.Len(), n)
 	}
 }

@@ -1,124 +1,17 @@
 package presets
 
 import (
-	"charm.land/bubbles/v2/textarea"
-
-	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/draft"
-	"github.com/forgebench/forgebench/ui/components/forms"
+	dialogkit "github.com/forgebench/forgebench/ui/components/dialog"
 )
 
-// The panel's parts: each holds the state of one thing on screen (Model).
+// The panel's own state beside its sub-models (Model): what opens over
+// the panes and the message line.
 
-// libraryList is the Preset list: the library it shows and the watcher
-// that reloads it.
-type libraryList struct {
-	lib    *resources.Library
-	libErr error
-	// presets lists the library's Presets.
-	presets *common.List[presetRow]
-	// wantOpen is the scoped key to open after the next library load.
-	wantOpen string
-	// wantProfile is the profile to put the cursor on after the next
-	// library load (one just created or forked).
-	wantProfile string
-
-	// watchOn starts a watcher of the library directories (watch.go);
-	// watch is the running one and diskChanged marks a reload it caused.
-	watchOn     bool
-	watch       *libraryWatch
-	diskChanged bool
-}
-
-// draftEditor is the open Preset: its draft, the item list, the inline
-// block editor and the form of the row under the cursor.
-type draftEditor struct {
-	// open is the loaded Preset the draft came from (nil = none open).
-	open     *resources.Preset
-	revision string
-	d        *draft.Draft
-	// opening numbers open requests: the file is parsed in a command and
-	// only the latest request's result is installed.
-	opening int
-	// autoOpened is true while the open Preset was picked by the panel
-	// (not the user) and is untouched, so the session's active Preset may
-	// replace it when the run context arrives.
-	autoOpened bool
-	// focusNewDraft moves focus to the items once a preset just created
-	// (new, fork) has opened, so editing can start at once.
-	focusNewDraft bool
-	// unparsed is true when the open file is not a JSON object: its draft
-	// is the fallback stack and is never saved over the file.
-	unparsed bool
-	// conflict says the open file changed on disk under the draft: a save
-	// was refused, or the watcher saw it.
-	conflict conflictState
-	// wantItem is an item id a jump to this panel points at
-	// (common.JumpTarget.ItemID), shown once its Preset is open.
-	wantItem string
-
-	// items lists the draft's items, then the settings rows.
-	items *common.List[itemRow]
-
-	editing bool
-	ta      textarea.Model
-	// blockScroll is the wheel's scroll of the block being read and
-	// blockWrap its wrapped lines (mouse.go).
-	blockScroll blockScroll
-	blockWrap   blockWrap
-	// taItem is the item index whose content the textarea holds (-1 none).
-	taItem int
-
-	form     forms.Form
-	formRow  int // the item or settings row the form edits (-1 none)
-	formKind string
-	// formMemory is what forms remember for the open draft.
-	formMemory *forms.Memory
-	// gate holds keys while a form's edit is on its way (formgate.go).
-	gate formGate
-}
-
-// previewDock is the compiled preview of the draft and the run context of
-// the selected session entry it compiles against.
-type previewDock struct {
-	rc        *runContext
-	rcPending bool
-	// active is the session's Preset at the entry, resolved in the
-	// library as pi-forge and the CLI do (a bare id included); nil when
-	// none is recorded, Presets are off, or it does not resolve.
-	active      *resources.Preset
-	preview     *previewMsg
-	previewGen  int // counts installed previews (the preview cache key)
-	previewRun  previewRun
-	showPreview bool
-	previewOff  int
-	previewText renderedLines
-	// following waits for the selection to rest before the run context
-	// at its entry is read (common.Debounce): a burst of cursor moves in
-	// the Session panel reads it, and compiles the preview, once.
-	following common.Debounce
-}
-
-// profilesView is the Profiles view, which showProfile swaps in for the
-// Preset list and the draft's panes.
-type profilesView struct {
-	profiles    *common.List[profileRow]
-	showProfile bool
-	// prof is the profile being edited, profForm its form (profFocus: the
-	// form has the keys; profRaw: the form is the raw JSON view),
-	// profStatus the selected entry's profile status (profiles_edit.go).
-	prof       *profileDraft
-	profForm   forms.Form
-	profFocus  bool
-	profRaw    bool
-	profStatus *replay.ProfileStatus
-}
-
-// overlays are what opens over the panes: a dialog and the draft diff.
+// overlays are what opens over the panes: the dialogs and the draft diff.
 type overlays struct {
-	dlg *dialog
+	// dialogs are the open dialogs (dialog.go); the top one has the keys.
+	dialogs dialogkit.Stack
 	// diff is the open draft diff (draftdiff.go); nil when closed.
 	diff *draftDiff
 }

@@ -12,92 +12,121 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
-// profilesKey handles keys in the profiles view that profileViewKey
-// left: none (they are the panel's or ignored).
-func (m *Model) profilesKey(tea.KeyPressMsg) tea.Cmd { return nil }
+// profilesView is the Profiles view, which showProfile swaps in for the
+// Preset list and the draft's panes.
+//
+// It is a sub-model of the panel: its own Update, View, ShortHelp and
+// CapturesInput on its own state, the library snapshot the panel
+// installs (snap) and the shared Common; a new profile, a fork, a delete
+// and opening a profile's Preset are asked of the panel (intents), as are
+// its status messages.
+type profilesView struct {
+	com  *common.Common
+	keys *keymap.Presets
+	// snap is the library the panel loaded last (nil: none yet).
+	snap *resources.Library
+	// wantProfile is the profile to put the cursor on after the next
+	// library load (one just created or forked).
+	wantProfile string
+
+	profiles    *common.List[profileRow]
+	showProfile bool
+	// prof is the profile being edited, profForm its form (profFocus: the
+	// form has the keys; profRaw: the form is the raw JSON view),
+	// profStatus the selected entry's profile status (profiles_edit.go).
+	prof       *profileDraft
+	profForm   forms.Form
+	profFocus  bool
+	profRaw    bool
+	profStatus *replay.ProfileStatus
+}
 
 // selectedProfile is the profile under the cursor (nil when none).
-func (m *Model) selectedProfile() *resources.Profile {
-	if i := m.profiles.SelectedIndex(); m.lib != nil && i >= 0 {
-		return m.lib.Profiles[i]
+func (v *profilesView) selectedProfile() *resources.Profile {
+	if i := v.profiles.SelectedIndex(); v.snap != nil && i >= 0 {
+		return v.snap.Profiles[i]
 	}
 	return nil
 }
 
-// openProfilePreset opens the Preset the profile under the cursor uses.
-func (m *Model) openProfilePreset() tea.Cmd {
-	prof := m.selectedProfile()
+// openProfilePreset asks the panel to open the Preset the profile under
+// the cursor uses, or says why there is none.
+func (v *profilesView) openProfilePreset() (tea.Cmd, intent) {
+	prof := v.selectedProfile()
 	if prof == nil {
-		return nil
+		return nil, nil
 	}
-	p, diags := m.lib.ResolveProfilePreset(prof)
+	p, diags := v.snap.ResolveProfilePreset(prof)
 	if p == nil {
 		if len(diags) > 0 {
-			m.setStatus(diags[0].Message, true)
-		} else {
-			m.setStatus("profile "+prof.ID+" uses no preset (promptStack null)", false)
+			return nil, statusIntent{diags[0].Message, true}
 		}
-		return nil
+		return nil, statusIntent{"profile " + prof.ID + " uses no preset (promptStack null)", false}
 	}
-	return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
-		m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
-		m.showProfile = false
-		return m.openPreset(p, openByUser)
-	})
+	return nil, openProfilePresetIntent{p}
+}
+
+// View implements the part: the profile list and the profile's detail
+// (its form while it is edited) in layout l.
+func (v *profilesView) View(l layout) string {
+	return joinH(v.profileListView(l.list), v.profileDetailView(l.editor))
 }
 
 // profileListView lists the agent profiles with scope and counts.
-func (m *Model) profileListView(r rect) string {
-	lines := libraryLines(m, m.profiles, "no agent profiles — n creates one", r, !m.profFocus)
+func (v *profilesView) profileListView(r rect) string {
+	lines := libraryLines(v.com, v.snap == nil, v.profiles, "no agent profiles — n creates one", r, !v.profFocus)
 	info := ""
-	if m.lib != nil {
-		info = fmt.Sprintf("%d/%d · ◆ last applied · p presets", min(m.profiles.Cursor()+1, m.profiles.Len()), m.profiles.Len())
+	if v.snap != nil {
+		info = fmt.Sprintf("%d/%d · ◆ last applied · p presets", min(v.profiles.Cursor()+1, v.profiles.Len()), v.profiles.Len())
 	}
-	return m.frame(r, "Agent profiles", info, !m.profFocus, lines)
+	return frame(v.com, r, "Agent profiles", info, !v.profFocus, lines)
 }
 
 // profileFormSize is the profile form's size in the detail pane r: the
 // pane's inner width, and its height less the status card (at most half).
-func (m *Model) profileFormSize(r rect) (width, height int) {
+func (v *profilesView) profileFormSize(r rect) (width, height int) {
 	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	card := m.profileStatusLines(inner)
+	card := v.profileStatusLines(inner)
 	return inner, max(3, innerH-min(len(card), innerH/2))
 }
 
 // profileDetailView shows one profile: its form while it is edited, else
 // validation, model and resolved Preset; then the selected session's
 // profile status card.
-func (m *Model) profileDetailView(r rect) string {
-	p := m.selectedProfile()
+func (v *profilesView) profileDetailView(r rect) string {
+	p := v.selectedProfile()
 	if p == nil {
-		return m.frame(r, "Profile", "", false, m.profileStatusLines(max(0, r.w-4)))
+		return frame(v.com, r, "Profile", "", false, v.profileStatusLines(max(0, r.w-4)))
 	}
 	inner := max(0, r.w-4)
-	card := m.profileStatusLines(inner)
-	if m.prof != nil && m.profForm != nil && m.prof.p.Path == p.Path {
+	card := v.profileStatusLines(inner)
+	if v.prof != nil && v.profForm != nil && v.prof.p.Path == p.Path {
 		title := "Profile · " + p.ID + " (editing)"
-		if m.profRaw {
+		if v.profRaw {
 			title = "Profile · " + p.ID + " · raw JSON (editing)"
 		}
-		if m.prof.dirty() {
+		if v.prof.dirty() {
 			title = "● " + title + " unsaved"
 		}
-		lines := strings.Split(m.profForm.View(m.profileFormSize(r)), "\n")
+		lines := strings.Split(v.profForm.View(v.profileFormSize(r)), "\n")
 		lines = append(lines, card...)
 		other := "JSON"
-		if m.profRaw {
+		if v.profRaw {
 			other = "form"
 		}
-		k := &m.keys
-		return m.frame(r, title, keyNotes(keyNote{k.Save, "save"}, keyNote{k.Undo, "undo"}, keyNote{k.RawJSON, other}, keyNote{k.Back, "list"}), m.profFocus, lines)
+		k := v.keys
+		return frame(v.com, r, title, keyNotes(keyNote{k.Save, "save"}, keyNote{k.Undo, "undo"}, keyNote{k.RawJSON, other}, keyNote{k.Back, "list"}), v.profFocus, lines)
 	}
-	k := &m.keys
-	return m.frame(r, "Profile · "+p.ID, keyNotes(keyNote{k.Item, "edit"}, keyNote{k.RawJSON, "JSON"}, keyNote{k.Edit, "$EDITOR"}, keyNote{k.Open, "preset"}),
-		false, append(m.profileDetailLines(p, inner), card...))
+	k := v.keys
+	return frame(v.com, r, "Profile · "+p.ID, keyNotes(keyNote{k.Item, "edit"}, keyNote{k.RawJSON, "JSON"}, keyNote{k.Edit, "$EDITOR"}, keyNote{k.Open, "preset"}),
+		false, append(v.profileDetailLines(p, inner), card...))
 }
 
 // keyNote is one key of a border's short key line: the binding, as
@@ -117,8 +146,8 @@ func keyNotes(notes ...keyNote) string {
 }
 
 // profileDetailLines describe a profile that is not being edited.
-func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
-	st := m.com.Styles
+func (v *profilesView) profileDetailLines(p *resources.Profile, inner int) []string {
+	st := v.com.Styles
 	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + v }
 	var lines []string
 	lines = append(lines, field("profile", sanitize.Line(p.Key())))
@@ -136,7 +165,7 @@ func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
 		autoAct = "yes"
 	}
 	lines = append(lines, field("autoActivate", autoAct))
-	lines = append(lines, m.profilePresetLines(p, field, inner)...)
+	lines = append(lines, v.profilePresetLines(p, field, inner)...)
 	lines = append(lines, "", st.Text.Subtle.Render("Validation"))
 	if len(p.Diagnostics) == 0 {
 		lines = append(lines, st.Text.Success.Render("✓ the profile file validates"))
@@ -146,7 +175,7 @@ func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
 		if d.Field != "" {
 			msg = d.Field + ": " + msg
 		}
-		lines = append(lines, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: msg}}, "", inner)...)
+		lines = append(lines, wrapDiags(&v.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: msg}}, "", inner)...)
 	}
 	if p.Profile.Description != nil {
 		lines = append(lines, "", st.Text.Subtle.Render("Description"))
@@ -158,10 +187,10 @@ func (m *Model) profileDetailLines(p *resources.Profile, inner int) []string {
 // profileStatusLines is the card of the selected session's profile
 // status: the runtime at the entry, the last applied profile, whether its
 // file changed since, and the drift of each field.
-func (m *Model) profileStatusLines(width int) []string {
-	st := m.com.Styles
+func (v *profilesView) profileStatusLines(width int) []string {
+	st := v.com.Styles
 	head := []string{"", st.Text.Subtle.Render("Session status (pi-forge /profile status)")}
-	s := m.profStatus
+	s := v.profStatus
 	if s == nil {
 		return append(head, st.Text.Muted.Render("select a session (panel 3) to see what it applied"))
 	}
@@ -217,60 +246,63 @@ func truncateCells(s string, width int) string { return ansi.Truncate(s, width, 
 
 // profilePresetLines describe the Preset a profile resolves to, with the
 // resolution's own diagnostics.
-func (m *Model) profilePresetLines(p *resources.Profile, field func(k, v string) string, width int) []string {
-	st := m.com.Styles
+func (v *profilesView) profilePresetLines(p *resources.Profile, field func(k, v string) string, width int) []string {
+	st := v.com.Styles
 	if p.Profile.PromptStack == nil {
 		return []string{field("preset", st.Text.Muted.Render("none (promptStack null)"))}
 	}
-	resolved, diags := m.lib.ResolveProfilePreset(p)
+	resolved, diags := v.snap.ResolveProfilePreset(p)
 	out := []string{field("promptStack", sanitize.Line(*p.Profile.PromptStack))}
 	if resolved != nil {
 		errs, warns := resolved.Counts()
 		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+countBadges(&st, errs, warns)))
 	}
 	for _, d := range diags {
-		out = append(out, m.wrapDiags([]preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
+		out = append(out, wrapDiags(&v.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)
 	}
 	return out
 }
 
 // refreshProfileRows rebuilds the profile rows (library, last applied,
-// drafts).
-func (m *Model) refreshProfileRows() {
-	if m.lib == nil {
-		return
+// drafts); a note for the status line comes back when the edited
+// profile's file changed on disk.
+func (v *profilesView) refreshProfileRows() intent {
+	if v.snap == nil {
+		return nil
 	}
+	var note intent
 	last, dirty := "", ""
-	if st := m.profStatus; st != nil && st.Last != nil {
+	if st := v.profStatus; st != nil && st.Last != nil {
 		scope := st.Last.Provenance.Scope
 		if scope == "" {
 			scope = preset.ScopeProject
 		}
 		last = string(scope) + ":" + st.Last.Provenance.ProfileID
 	}
-	if m.prof != nil {
-		if p := m.findProfile(m.prof.p.Path); p != nil {
-			m.followProfileFile(p)
+	if v.prof != nil {
+		if p := v.findProfile(v.prof.p.Path); p != nil {
+			note = v.followProfileFile(p)
 		}
-		if m.prof.dirty() {
-			dirty = m.prof.p.Path
+		if v.prof.dirty() {
+			dirty = v.prof.p.Path
 		}
 	}
-	m.profiles.SetItems(profileRows(m.lib, last, dirty))
-	if m.wantProfile != "" {
-		for i, p := range m.lib.Profiles {
-			if p.Key() == m.wantProfile {
-				m.profiles.SetCursor(i)
-				m.wantProfile = ""
-				m.syncProfileForm()
+	v.profiles.SetItems(profileRows(v.snap, last, dirty))
+	if v.wantProfile != "" {
+		for i, p := range v.snap.Profiles {
+			if p.Key() == v.wantProfile {
+				v.profiles.SetCursor(i)
+				v.wantProfile = ""
+				v.syncProfileForm()
 			}
 		}
 	}
+	return note
 }
 
 // findProfile looks a profile file up in the current snapshot.
-func (m *Model) findProfile(path string) *resources.Profile {
-	for _, p := range m.lib.Profiles {
+func (v *profilesView) findProfile(path string) *resources.Profile {
+	for _, p := range v.snap.Profiles {
 		if p.Path == path {
 			return p
 		}

@@ -36,12 +36,12 @@ func readProfileConflictCmd(key, path string, draftBytes []byte) tea.Cmd {
 }
 
 // profileConflictCmd starts the dialog for the profile draft's refused save.
-func (m *Model) profileConflictCmd() tea.Cmd {
-	if m.prof == nil {
+func (v *profilesView) profileConflictCmd() tea.Cmd {
+	if v.prof == nil {
 		return nil
 	}
-	prof, _ := profile.ParseValue(m.prof.tree, m.prof.p.ID)
-	return readProfileConflictCmd(m.prof.p.Key(), m.prof.p.Path, profile.Serialize(prof))
+	prof, _ := profile.ParseValue(v.prof.tree, v.prof.p.ID)
+	return readProfileConflictCmd(v.prof.p.Key(), v.prof.p.Path, profile.Serialize(prof))
 }
 
 // answerProfileConflict acts on overwrite, fork or reload for the profile
@@ -54,7 +54,7 @@ func (m *Model) answerProfileConflict(c *conflictDialog, msg tea.KeyPressMsg) te
 	switch {
 	case key.Matches(msg, k.Overwrite) && !c.gone:
 		m.prof.revision = c.revision // the user saw the difference: save over it
-		return m.saveProfile()
+		return m.run(m.profilesView.saveProfile())
 	case key.Matches(msg, k.Fork):
 		return m.promptForkProfile(m.prof.p)
 	case key.Matches(msg, k.Reload):

@@ -67,101 +67,168 @@ type (
 	}
 )
 
-// profilesKey handles the keys of the profiles view; ok is false for keys
-// the panel handles (p, r, …).
-func (m *Model) profileViewKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := &m.keys
-	if key.Matches(msg, k.Save) {
-		return m.saveProfile(), true
+// The intents of the Profiles view.
+type (
+	// newProfileIntent asks for the id of a new profile.
+	newProfileIntent struct{}
+	// forkProfileIntent asks for the id of a copy of p.
+	forkProfileIntent struct{ p *resources.Profile }
+	// deleteProfileIntent asks before deleting p.
+	deleteProfileIntent struct{ p *resources.Profile }
+	// openProfilePresetIntent opens the Preset p a profile uses.
+	openProfilePresetIntent struct{ p *resources.Preset }
+)
+
+func (newProfileIntent) isIntent()        {}
+func (forkProfileIntent) isIntent()       {}
+func (deleteProfileIntent) isIntent()     {}
+func (openProfilePresetIntent) isIntent() {}
+
+// Update implements the part: a key press in the Profiles view. The
+// profile's form takes the keys while it has focus (all of them while it
+// types), the list's cursor moves, and the profile keys act on the profile
+// under the cursor; creating, forking, deleting and opening its Preset are
+// asked of the panel, and a key the view does not take is passed back
+// (passIntent) for the panel's own keys.
+func (v *profilesView) Update(msg tea.Msg) (tea.Cmd, intent) {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
 	}
-	if key.Matches(msg, k.RawJSON) && (m.profForm == nil || !m.profFocus || !m.profForm.CapturesInput()) {
-		return m.toggleProfileRaw(), true
+	k := v.keys
+	if key.Matches(km, k.Save) {
+		return v.saveProfile()
 	}
-	if m.profFocus && m.profForm != nil {
-		if m.profForm.CapturesInput() || !key.Matches(msg, k.Back, k.Undo, k.Edit) {
+	if key.Matches(km, k.RawJSON) && (v.profForm == nil || !v.profFocus || !v.profForm.CapturesInput()) {
+		return nil, v.toggleProfileRaw()
+	}
+	if v.profFocus && v.profForm != nil {
+		if v.profForm.CapturesInput() || !key.Matches(km, k.Back, k.Undo, k.Edit) {
 			var cmd tea.Cmd
-			m.profForm, cmd = m.updateForm(m.profForm, msg)
-			return cmd, true
+			v.profForm, cmd = v.profForm.Update(km)
+			return nil, formAnswerIntent{cmd: cmd, typing: v.profForm.CapturesInput()}
 		}
-		if key.Matches(msg, k.Back) {
-			m.profFocus = false
-			return nil, true
+		if key.Matches(km, k.Back) {
+			v.profFocus = false
+			return nil, nil
 		}
 	}
-	if m.profiles.HandleNav(msg, m.keys.Nav) {
-		m.syncProfileForm()
-		return nil, true
+	if v.profiles.HandleNav(km, v.keys.Nav) {
+		v.syncProfileForm()
+		return nil, nil
 	}
-	p := m.selectedProfile()
+	p := v.selectedProfile()
 	switch {
-	case key.Matches(msg, k.Undo):
-		return m.undoProfile(), true
-	case key.Matches(msg, k.Item), key.Matches(msg, m.com.Keys.Select) && m.profFocus:
-		m.profRaw = false // i is the form; v the raw JSON
-		return m.editProfile(p), true
-	case key.Matches(msg, k.Edit):
-		return m.editProfileExternally(p), true
-	case key.Matches(msg, k.New):
-		return m.promptNewProfile(), true
-	case key.Matches(msg, k.Fork):
-		return m.promptForkProfile(p), true
-	case key.Matches(msg, k.Delete):
-		return m.confirmDeleteProfile(p), true
-	case key.Matches(msg, k.Back):
-		m.showProfile = false
-		return nil, true
-	case key.Matches(msg, k.Open):
-		return m.openProfilePreset(), true
+	case key.Matches(km, k.Undo):
+		return nil, v.undoProfile()
+	case key.Matches(km, k.Item), key.Matches(km, v.com.Keys.Select) && v.profFocus:
+		v.profRaw = false // i is the form; v the raw JSON
+		return nil, v.editProfile(p)
+	case key.Matches(km, k.Edit):
+		return v.editProfileExternally(p)
+	case key.Matches(km, k.New):
+		return nil, newProfileIntent{}
+	case key.Matches(km, k.Fork):
+		if p == nil {
+			return nil, nil
+		}
+		return nil, forkProfileIntent{p}
+	case key.Matches(km, k.Delete):
+		if p == nil {
+			return nil, nil
+		}
+		return nil, deleteProfileIntent{p}
+	case key.Matches(km, k.Back):
+		v.showProfile = false
+		return nil, nil
+	case key.Matches(km, k.Open):
+		return v.openProfilePreset()
 	}
-	return nil, false
+	return nil, passIntent{}
+}
+
+// formHasKeys reports whether the profile's form has the keys.
+func (v *profilesView) formHasKeys() bool { return v.profFocus && v.profForm != nil }
+
+// CapturesInput implements the part: true while the profile's form types
+// into a field.
+func (v *profilesView) CapturesInput() bool {
+	return v.formHasKeys() && v.profForm.CapturesInput()
+}
+
+// ShortHelp implements the part: the form's keys while it has them, else
+// the profile keys as they read here.
+func (v *profilesView) ShortHelp() []key.Binding {
+	k := v.keys
+	switch {
+	case v.CapturesInput():
+		return append(v.profForm.ShortHelp(), k.Save)
+	case v.formHasKeys():
+		return append(v.profForm.ShortHelp(), v.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
+	}
+	pk := v.profileKeys()
+	return []key.Binding{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
+}
+
+// FullHelp is the view's help overlay.
+func (v *profilesView) FullHelp() [][]key.Binding {
+	k := v.keys
+	if v.formHasKeys() {
+		return [][]key.Binding{v.profForm.ShortHelp(), {v.profileViewToggle(), k.Edit, k.Back, k.Save, k.Undo}, v.com.Keys.Forms.Text.Help()}
+	}
+	pk := v.profileKeys()
+	return [][]key.Binding{
+		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
+		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
+		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
+		{v.com.Keys.Copy, v.com.Keys.View, v.com.Keys.Pager},
+	}
 }
 
 // editProfile opens p's draft (kept when it is already open) and focuses
 // its form.
-func (m *Model) editProfile(p *resources.Profile) tea.Cmd {
+func (v *profilesView) editProfile(p *resources.Profile) intent {
 	if p == nil {
 		return nil
 	}
-	if m.prof == nil || m.prof.p.Path != p.Path {
-		if m.prof != nil && m.prof.dirty() {
-			m.setStatus("profile "+m.prof.p.Key()+" has unsaved edits: ctrl+s saves them, u undoes them", true)
-			return nil
+	if v.prof == nil || v.prof.p.Path != p.Path {
+		if v.prof != nil && v.prof.dirty() {
+			return statusIntent{"profile " + v.prof.p.Key() + " has unsaved edits: ctrl+s saves them, u undoes them", true}
 		}
-		m.prof = newProfileDraft(p)
+		v.prof = newProfileDraft(p)
 	}
-	m.profForm = m.buildProfileForm(forms.Cursor{})
-	m.profFocus = true
+	v.profForm = v.buildProfileForm(forms.Cursor{})
+	v.profFocus = true
 	return nil
 }
 
 // toggleProfileRaw switches the editor of the profile under the cursor
 // between its form and the whole file as JSON (opening its draft first).
-func (m *Model) toggleProfileRaw() tea.Cmd {
-	p := m.selectedProfile()
+func (v *profilesView) toggleProfileRaw() intent {
+	p := v.selectedProfile()
 	if p == nil {
 		return nil
 	}
-	editing := m.prof != nil && m.prof.p.Path == p.Path && m.profForm != nil
-	was := m.profRaw
-	if editing && m.profFocus {
-		m.profRaw = !m.profRaw
+	editing := v.prof != nil && v.prof.p.Path == p.Path && v.profForm != nil
+	was := v.profRaw
+	if editing && v.profFocus {
+		v.profRaw = !v.profRaw
 	} else {
-		m.profRaw = true
+		v.profRaw = true
 	}
-	m.editProfile(p)
-	if m.prof == nil || m.prof.p.Path != p.Path {
-		m.profRaw = was // another profile has unsaved edits (the status says so)
-		return nil
+	if in := v.editProfile(p); v.prof == nil || v.prof.p.Path != p.Path {
+		v.profRaw = was // another profile has unsaved edits (the status says so)
+		return in
 	}
-	m.profForm = m.buildProfileForm(forms.Cursor{})
+	v.profForm = v.buildProfileForm(forms.Cursor{})
 	return nil
 }
 
 // profileViewToggle is the RawJSON binding as its help should read now: v
 // goes to the raw JSON from the form, and back to the form from it.
-func (m *Model) profileViewToggle() key.Binding {
-	b := m.keys.RawJSON
-	if m.profRaw {
+func (v *profilesView) profileViewToggle() key.Binding {
+	b := v.keys.RawJSON
+	if v.profRaw {
 		b.SetHelp(b.Help().Key, "form")
 	}
 	return b
@@ -170,8 +237,8 @@ func (m *Model) profileViewToggle() key.Binding {
 // profileKeys are the panel's keys as their help should read in the
 // profiles view, where i, n, enter and p act on profiles ("new preset"
 // there would be wrong).
-func (m *Model) profileKeys() keymap.Presets {
-	k := m.keys
+func (v *profilesView) profileKeys() keymap.Presets {
+	k := *v.keys // a copy: the panel's own help stays as it reads
 	relabel := func(b *key.Binding, desc string) { b.SetHelp(b.Help().Key, desc) }
 	relabel(&k.Item, "edit profile")
 	relabel(&k.New, "new profile")
@@ -183,117 +250,109 @@ func (m *Model) profileKeys() keymap.Presets {
 }
 
 // profileContext is what the profile's form and raw view are built from.
-func (m *Model) profileContext() forms.ProfileContext {
+func (v *profilesView) profileContext() forms.ProfileContext {
 	var presets []string
-	if m.lib != nil {
-		for _, p := range m.lib.Presets {
-			if p.Scope == m.prof.p.Scope || m.prof.p.Scope == preset.ScopeProject {
+	if v.snap != nil {
+		for _, p := range v.snap.Presets {
+			if p.Scope == v.prof.p.Scope || v.prof.p.Scope == preset.ScopeProject {
 				presets = append(presets, p.Key())
 			}
 		}
 	}
-	return forms.ProfileContext{Com: m.com, Tree: m.prof.tree, Diagnostics: m.prof.diags, Presets: presets}
+	return forms.ProfileContext{Com: v.com, Tree: v.prof.tree, Diagnostics: v.prof.diags, Presets: presets}
 }
 
 // buildProfileForm makes the form (or the raw JSON view) of the open
 // profile draft.
-func (m *Model) buildProfileForm(c forms.Cursor) forms.Form {
-	if m.profRaw {
-		return forms.NewProfileRawJSON(m.profileContext(), forms.WithCursor(c))
+func (v *profilesView) buildProfileForm(c forms.Cursor) forms.Form {
+	if v.profRaw {
+		return forms.NewProfileRawJSON(v.profileContext(), forms.WithCursor(c))
 	}
-	return forms.NewProfile(m.profileContext(), forms.WithCursor(c))
+	return forms.NewProfile(v.profileContext(), forms.WithCursor(c))
 }
 
 // rebuildProfileForm follows an edit or an undo: the raw JSON view keeps
 // the text being typed, the form is made anew at the same place.
-func (m *Model) rebuildProfileForm() {
-	if r, ok := m.profForm.(interface{ RefreshProfile(forms.ProfileContext) }); ok && m.profRaw {
-		r.RefreshProfile(m.profileContext())
+func (v *profilesView) rebuildProfileForm() {
+	if r, ok := v.profForm.(interface{ RefreshProfile(forms.ProfileContext) }); ok && v.profRaw {
+		r.RefreshProfile(v.profileContext())
 		return
 	}
-	m.profForm = m.buildProfileForm(forms.CursorOf(m.profForm))
+	v.profForm = v.buildProfileForm(forms.CursorOf(v.profForm))
 }
 
 // syncProfileForm keeps the form only while the cursor is on the profile
 // it edits.
-func (m *Model) syncProfileForm() {
-	if p := m.selectedProfile(); m.prof == nil || p == nil || p.Path != m.prof.p.Path {
-		m.profForm, m.profFocus = nil, false
-	} else if m.profForm == nil {
-		m.profForm = m.buildProfileForm(forms.Cursor{})
+func (v *profilesView) syncProfileForm() {
+	if p := v.selectedProfile(); v.prof == nil || p == nil || p.Path != v.prof.p.Path {
+		v.profForm, v.profFocus = nil, false
+	} else if v.profForm == nil {
+		v.profForm = v.buildProfileForm(forms.Cursor{})
 	}
 }
 
 // applyProfileEdit applies a form's edit to the profile draft.
-func (m *Model) applyProfileEdit(msg forms.EditMsg) tea.Cmd {
+func (v *profilesView) applyProfileEdit(msg forms.EditMsg) intent {
 	var next *jsonv.Object
 	var err error
 	if msg.Delete {
-		next, err = draft.Delete(m.prof.tree, msg.Path)
+		next, err = draft.Delete(v.prof.tree, msg.Path)
 	} else {
-		next, err = draft.Set(m.prof.tree, msg.Path, msg.Value)
+		next, err = draft.Set(v.prof.tree, msg.Path, msg.Value)
 	}
 	if err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
+		return statusIntent{err.Error(), true}
 	}
-	m.setProfileTree(next, msg.Label, msg.Coalesce)
-	return nil
+	return v.setProfileTree(next, msg.Label, msg.Coalesce)
 }
 
 // setProfileTree installs an edited tree: one undo step, or part of the
 // step before when coalesce continues a run of the same label.
-func (m *Model) setProfileTree(next *jsonv.Object, label string, coalesce bool) {
-	if !coalesce || label != m.prof.run || len(m.prof.history) == 0 {
-		m.prof.history = append(m.prof.history, m.prof.tree)
+func (v *profilesView) setProfileTree(next *jsonv.Object, label string, coalesce bool) intent {
+	if !coalesce || label != v.prof.run || len(v.prof.history) == 0 {
+		v.prof.history = append(v.prof.history, v.prof.tree)
 	}
-	m.prof.run = ""
+	v.prof.run = ""
 	if coalesce {
-		m.prof.run = label
+		v.prof.run = label
 	}
-	m.prof.tree = next
-	m.prof.check()
-	m.rebuildProfileForm()
-	m.refreshProfileRows()
+	v.prof.tree = next
+	v.prof.check()
+	v.rebuildProfileForm()
+	return v.refreshProfileRows()
 }
 
 // undoProfile restores the profile draft before its last edit.
-func (m *Model) undoProfile() tea.Cmd {
-	if m.prof == nil || len(m.prof.history) == 0 {
-		m.setStatus("nothing to undo", false)
-		return nil
+func (v *profilesView) undoProfile() intent {
+	if v.prof == nil || len(v.prof.history) == 0 {
+		return statusIntent{"nothing to undo", false}
 	}
-	n := len(m.prof.history) - 1
-	m.prof.tree, m.prof.history, m.prof.run = m.prof.history[n], m.prof.history[:n], ""
-	m.prof.check()
-	m.rebuildProfileForm()
-	m.refreshProfileRows()
-	m.setStatus("undid the last profile edit", false)
-	return nil
+	n := len(v.prof.history) - 1
+	v.prof.tree, v.prof.history, v.prof.run = v.prof.history[n], v.prof.history[:n], ""
+	v.prof.check()
+	v.rebuildProfileForm()
+	v.refreshProfileRows() // its note, if any, gives way to this one
+	return statusIntent{"undid the last profile edit", false}
 }
 
 // saveProfile writes the draft against the revision the user loaded; a
 // profile with errors is not written.
-func (m *Model) saveProfile() tea.Cmd {
-	if m.prof == nil {
-		m.setStatus("no profile is being edited (i edits the one under the cursor)", false)
-		return nil
+func (v *profilesView) saveProfile() (tea.Cmd, intent) {
+	if v.prof == nil {
+		return nil, statusIntent{"no profile is being edited (i edits the one under the cursor)", false}
 	}
-	if problem := forms.Unparsed(m.profForm); problem != "" {
-		m.setStatus(rawUnparsedText(problem), true)
-		return nil
+	if problem := forms.Unparsed(v.profForm); problem != "" {
+		return nil, statusIntent{rawUnparsedText(problem), true}
 	}
-	if m.prof.diags.HasErrors() {
-		m.setStatus("not saved: "+m.prof.diags.FirstError(), true)
-		return nil
+	if v.prof.diags.HasErrors() {
+		return nil, statusIntent{"not saved: " + v.prof.diags.FirstError(), true}
 	}
-	prof, _ := profile.ParseValue(m.prof.tree, m.prof.p.ID)
-	ws, p, rev, tree := m.com.Workspace, m.prof.p, m.prof.revision, m.prof.tree
-	m.setStatus("saving "+p.Key()+"…", false)
+	prof, _ := profile.ParseValue(v.prof.tree, v.prof.p.ID)
+	ws, p, rev, tree := v.com.Workspace, v.prof.p, v.prof.revision, v.prof.tree
 	return func() tea.Msg {
 		res, err := resources.SaveProfile(ws, p.Scope, p.ID, prof, rev)
 		return profileSavedMsg{verb: "saved", key: p.Key(), tree: tree, res: res, err: err}
-	}
+	}, statusIntent{"saving " + p.Key() + "…", false}
 }
 
 // applyProfileSaved reports a profile write and reloads the library.
@@ -376,7 +435,7 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 		return nil
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.dlg = newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
+	m.openDialog(newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
 		func(m *Model, _ string) tea.Cmd {
 			if m.prof != nil && m.prof.p.Path == p.Path {
 				m.prof, m.profForm, m.profFocus = nil, nil, false
@@ -385,58 +444,52 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 				path, err := resources.DeleteLoaded(ws, resources.KindProfile, &res, res.SourceRevision)
 				return deletedMsg{key: res.Key(), path: path, err: err}
 			}
-		})
+		}))
 	return nil
 }
 
 // editProfileExternally hands the profile's JSON (the draft's when open)
 // to $EDITOR.
-func (m *Model) editProfileExternally(p *resources.Profile) tea.Cmd {
+func (v *profilesView) editProfileExternally(p *resources.Profile) (tea.Cmd, intent) {
 	if p == nil {
-		return nil
+		return nil, nil
 	}
-	m.editProfile(p)
-	if m.prof == nil || m.prof.p.Path != p.Path {
-		return nil // another profile has unsaved edits (the status says so)
+	if in := v.editProfile(p); v.prof == nil || v.prof.p.Path != p.Path {
+		return nil, in // another profile has unsaved edits (the status says so)
 	}
-	text := jsonv.StringifyIndent(m.prof.tree, "  ") + "\n"
-	if raw, ok := m.profForm.(interface{ Text() string }); ok && m.profRaw {
+	text := jsonv.StringifyIndent(v.prof.tree, "  ") + "\n"
+	if raw, ok := v.profForm.(interface{ Text() string }); ok && v.profRaw {
 		text = raw.Text() // what is being typed, parsing or not
 	}
 	key := p.Key()
-	return m.com.ExternalEditor().Edit(text, editorJob{raw: true}.pattern(), func(edited string, err error) tea.Msg {
+	return v.com.ExternalEditor().Edit(text, editorJob{raw: true}.pattern(), func(edited string, err error) tea.Msg {
 		return profileEditedMsg{key: key, text: edited, err: err}
-	})
+	}), nil
 }
 
 // applyProfileEdited takes the profile JSON $EDITOR returned: an object
 // becomes the draft (one undo step), anything else leaves it and says
 // where the problem is.
-func (m *Model) applyProfileEdited(msg profileEditedMsg) tea.Cmd {
+func (v *profilesView) applyProfileEdited(msg profileEditedMsg) (tea.Cmd, intent) {
 	switch {
 	case msg.err != nil:
-		m.setStatus(msg.err.Error(), true)
-		return nil
-	case m.prof == nil || m.prof.p.Key() != msg.key:
-		return nil
+		return nil, statusIntent{msg.err.Error(), true}
+	case v.prof == nil || v.prof.p.Key() != msg.key:
+		return nil, nil
 	}
 	if problem := forms.ParseProblem(msg.text, forms.NounProfile); problem != "" {
-		if raw, ok := m.profForm.(interface{ StartWith(string) tea.Cmd }); ok && m.profRaw {
-			m.profFocus = true
-			m.setStatus("the profile from $EDITOR does not parse; the draft is unchanged — fix it here", true)
-			return raw.StartWith(msg.text)
+		if raw, ok := v.profForm.(interface{ StartWith(string) tea.Cmd }); ok && v.profRaw {
+			v.profFocus = true
+			return raw.StartWith(msg.text), statusIntent{"the profile from $EDITOR does not parse; the draft is unchanged — fix it here", true}
 		}
-		m.setStatus("the profile from $EDITOR was not applied: "+strings.TrimSuffix(problem, ".")+"; the draft is unchanged", true)
-		return nil
+		return nil, statusIntent{"the profile from $EDITOR was not applied: " + strings.TrimSuffix(problem, ".") + "; the draft is unchanged", true}
 	}
-	v, _ := jsonv.Parse([]byte(msg.text))
-	if draft.Equal(v.(*jsonv.Object), m.prof.tree) {
-		m.setStatus("no change from $EDITOR", false)
-		return nil
+	parsed, _ := jsonv.Parse([]byte(msg.text))
+	if draft.Equal(parsed.(*jsonv.Object), v.prof.tree) {
+		return nil, statusIntent{"no change from $EDITOR", false}
 	}
-	m.setProfileTree(v.(*jsonv.Object), "$EDITOR", false)
-	m.setStatus("profile "+msg.key+" replaced from $EDITOR (ctrl+s saves)", false)
-	return nil
+	v.setProfileTree(parsed.(*jsonv.Object), "$EDITOR", false) // its note, if any, gives way to this one
+	return nil, statusIntent{"profile " + msg.key + " replaced from $EDITOR (ctrl+s saves)", false}
 }
 
 // loadProfileStatusCmd reads the profile status of the selected entry.

@@ -28,19 +28,21 @@ func newProfileDraft(p *resources.Profile) *profileDraft {
 // draft without edits whose file changed on disk is read again (its form
 // with it), so it never saves against a revision that is gone; an edited
 // draft is kept, and its save meets the conflict.
-func (m *Model) followProfileFile(p *resources.Profile) {
-	if p.SourceRevision == m.prof.revision || m.prof.dirty() {
-		if p.SourceRevision != m.prof.p.SourceRevision && p.SourceRevision != m.prof.revision {
-			m.setStatus(p.Key()+" changed on disk; your profile draft is kept — "+m.keys.Reload.Help().Key+
-				" reloads it (dropping the draft), "+m.keys.Save.Help().Key+" shows the difference and offers overwrite or fork", true)
+func (v *profilesView) followProfileFile(p *resources.Profile) intent {
+	if p.SourceRevision == v.prof.revision || v.prof.dirty() {
+		var note intent
+		if p.SourceRevision != v.prof.p.SourceRevision && p.SourceRevision != v.prof.revision {
+			note = statusIntent{p.Key() + " changed on disk; your profile draft is kept — " + v.keys.Reload.Help().Key +
+				" reloads it (dropping the draft), " + v.keys.Save.Help().Key + " shows the difference and offers overwrite or fork", true}
 		}
-		m.prof.p = p // the snapshot's entry; the draft keeps its revision
-		return
+		v.prof.p = p // the snapshot's entry; the draft keeps its revision
+		return note
 	}
-	m.prof = newProfileDraft(p)
-	if m.profForm != nil {
-		m.rebuildProfileForm()
+	v.prof = newProfileDraft(p)
+	if v.profForm != nil {
+		v.rebuildProfileForm()
 	}
+	return nil
 }
 
 // reloadProfiles is r in the Profiles view: the library is read again and
@@ -49,8 +51,8 @@ func (m *Model) reloadProfiles() tea.Cmd {
 	if m.prof == nil || !m.prof.dirty() {
 		return m.dropProfileDraft("")
 	}
-	m.dlg = newConfirm(m, "Reload from disk?", "Reloading discards the unsaved changes to profile "+m.prof.p.Key()+"; answer "+m.keys.Cancel.Help().Key+
-		", then "+m.keys.Save.Help().Key+", to keep them.", (*Model).dropProfileDraft)
+	m.openDialog(newConfirm(m, "Reload from disk?", "Reloading discards the unsaved changes to profile "+m.prof.p.Key()+"; answer "+m.keys.Cancel.Help().Key+
+		", then "+m.keys.Save.Help().Key+", to keep them.", (*Model).dropProfileDraft))
 	return nil
 }
 

@@ -38,7 +38,7 @@ func TestReloadInProfilesViewDropsTheProfileDraft(t *testing.T) {
 		t.Fatal("the edit did not make the draft dirty")
 	}
 	hs.Press("r")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("r drops unsaved profile edits without asking")
 	}
 	hs.Press("y")
@@ -59,7 +59,7 @@ func TestProfileSaveConflictDialog(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, []byte(strings.Replace(string(data), `"medium"`, `"low"`, 1)), 0o644)
 	hs.Press("ctrl+s")
-	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != dialogConflict {
 		t.Fatalf("no conflict dialog: %q", statusText(hs))
 	}
 	hs.Press("D")

@@ -46,7 +46,7 @@ func TestViewChangesNothing(t *testing.T) {
 		hs.Press("esc")
 		hs.m.focus = paneItems
 		hs.Press("a")
-		check("a prompt", hs.m.dlg != nil && hs.m.dlg.kind == dialogPrompt)
+		check("a prompt", hs.m.topDialog() != nil && hs.m.topDialog().kind == dialogPrompt)
 		hs.Press("esc")
 		hs.Press("p")
 		check("the profiles view", hs.m.showProfile)

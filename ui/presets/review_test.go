@@ -24,8 +24,8 @@ func TestListFilterTakesEveryLetter(t *testing.T) {
 	hs.m.focus = paneList
 	hs.Press("/")
 	hs.Type("alpunrfyvID")
-	if hs.m.showProfile || hs.m.dlg != nil || hs.m.diff != nil {
-		t.Fatalf("a letter of the query acted as a key: profiles %v, dialog %v, diff %v", hs.m.showProfile, hs.m.dlg != nil, hs.m.diff != nil)
+	if hs.m.showProfile || hs.m.topDialog() != nil || hs.m.diff != nil {
+		t.Fatalf("a letter of the query acted as a key: profiles %v, dialog %v, diff %v", hs.m.showProfile, hs.m.topDialog() != nil, hs.m.diff != nil)
 	}
 	if hs.m.d.Version() != version || !hs.m.d.Dirty() {
 		t.Fatal("u in the query undid the draft's edit")

@@ -2,8 +2,6 @@ package presets
 
 import (
 	"strings"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // The inline block editor (bubbles' textarea) turns every tab it is given
@@ -20,15 +18,3 @@ func toEditor(s string) string { return strings.ReplaceAll(s, "\t", tabMark) }
 
 // fromEditor is the inline editor's text as block text.
 func fromEditor(s string) string { return strings.ReplaceAll(s, tabMark, "\t") }
-
-// pasteIntoEditor types pasted text into the inline editor, its tabs kept
-// (shown as tabMark), and says so.
-func (m *Model) pasteIntoEditor(msg tea.PasteMsg) tea.Cmd {
-	if !strings.Contains(msg.Content, "\t") {
-		return m.updateEditor(msg)
-	}
-	msg.Content = toEditor(msg.Content)
-	cmd := m.updateEditor(msg)
-	m.setStatus("pasted tabs are kept as tabs (shown as "+tabMark+")", false)
-	return cmd
-}

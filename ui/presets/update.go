@@ -64,19 +64,6 @@ func (m *Model) togglePreview() tea.Cmd {
 	return m.schedulePreview()
 }
 
-func (m *Model) listKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.presets.HandleNav(msg, m.keys.Nav) {
-		return nil
-	}
-	if cmd, ok := m.presetListKey(msg); ok {
-		return cmd
-	}
-	if key.Matches(msg, m.keys.Open) {
-		return m.openSelectedPreset()
-	}
-	return nil
-}
-
 // afterItemMove shows the editor or form of the row under the cursor.
 func (m *Model) afterItemMove() {
 	m.syncEditor()
@@ -90,49 +77,11 @@ func (m *Model) afterItemMove() {
 	}
 }
 
-func (m *Model) itemsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	if m.items.HandleNav(msg, k.Nav) {
-		m.afterItemMove()
-		return nil
-	}
-	cur := m.items.Cursor()
-	n := m.d.Len()
-	var err error
-	switch {
-	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		return m.activateItem()
-	case key.Matches(msg, k.Edit):
-		return m.openExternalEditor()
-	case key.Matches(msg, k.Back):
-		m.focus = paneList
-		return nil
-	case key.Matches(msg, k.AddBlock):
-		return m.promptAddBlock(min(cur, n-1))
-	case key.Matches(msg, k.AddSlot):
-		m.openSlotPicker()
-		return nil
-	case cur >= n:
-		return nil // a settings row: the item keys do nothing
-	case key.Matches(msg, k.Item):
-		return m.openItemForm()
-	case key.Matches(msg, k.Toggle):
-		err = m.d.ToggleItem(cur)
-	case key.Matches(msg, k.MoveUp):
-		cur, err = m.d.MoveItem(cur, -1)
-	case key.Matches(msg, k.MoveDown):
-		cur, err = m.d.MoveItem(cur, 1)
-	case key.Matches(msg, k.Duplicate):
-		cur, err = m.d.DuplicateItem(cur)
-	case key.Matches(msg, k.Delete):
-		it, _, _ := m.d.Item(cur)
-		m.dlg = newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
-			func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) })
-		return nil
-	default:
-		return nil
-	}
-	return m.edited(cur, err)
+// confirmDeleteItem asks before deleting item cur from the draft.
+func (m *Model) confirmDeleteItem(cur int) {
+	it, _, _ := m.d.Item(cur)
+	m.openDialog(newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
+		func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) }))
 }
 
 // edited finishes an edit of the draft: the status says what went wrong,
@@ -159,42 +108,6 @@ func (m *Model) check() tea.Cmd {
 	return checkCmd(m.d.Snapshot())
 }
 
-func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		m.focus = paneItems
-	case key.Matches(msg, k.Open), key.Matches(msg, m.com.Keys.Select):
-		return m.startEditing()
-	case key.Matches(msg, k.Edit):
-		return m.openExternalEditor()
-	}
-	return nil
-}
-
-func (m *Model) previewKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.paneRows(panePreview))
-	switch {
-	case key.Matches(msg, k.Back):
-		m.focus = paneItems
-	case key.Matches(msg, k.Up):
-		m.previewOff--
-	case key.Matches(msg, k.Down):
-		m.previewOff++
-	case key.Matches(msg, k.PageUp):
-		m.previewOff -= page
-	case key.Matches(msg, k.PageDown):
-		m.previewOff += page
-	case key.Matches(msg, k.Top):
-		m.previewOff = 0
-	case key.Matches(msg, k.Bottom):
-		m.previewOff = len(m.previewLines(m.previewWidth()))
-	}
-	m.previewOff = max(0, min(m.previewOff, len(m.previewLines(m.previewWidth()))-1))
-	return nil
-}
-
 // draftName names the open draft as the dialogs do: its Preset's key,
 // else its id.
 func (m *Model) draftName() string {
@@ -213,9 +126,9 @@ func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
 	if m.d == nil || !m.d.Dirty() {
 		return then()
 	}
-	m.dlg = newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
+	m.openDialog(newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
 		m.keys.Save.Help().Key+", to keep them.",
-		func(m *Model, _ string) tea.Cmd { return then() })
+		func(m *Model, _ string) tea.Cmd { return then() }))
 	return nil
 }
 
@@ -224,11 +137,11 @@ func (m *Model) openSlotPicker() {
 	at := min(m.items.Cursor(), m.d.Len()-1)
 	slots := common.NewList(common.RenderTextRow)
 	slots.SetItems(common.TextRows(compile.BuiltinSlots))
-	m.dlg = &dialog{kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
+	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
 		onYes: func(m *Model, slot string) tea.Cmd {
 			i, err := m.d.AddSlot(at, slot)
 			return m.edited(i, err)
-		}}
+		}})
 }
 
 // promptFork asks for the id (and scope) of a copy of the draft.
@@ -255,10 +168,10 @@ func (m *Model) promptNew() tea.Cmd {
 
 // scopedPrompt opens an id prompt whose scope tab switches.
 func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then func(m *Model, id string, scope preset.Scope) tea.Cmd) tea.Cmd {
-	d := newPrompt(m, title, m.scopeBody(text, scope), value, nil)
+	d := newPrompt(m, title, scopeBody(m.com, &m.keys, text, scope), value, nil)
 	d.onYes = func(m *Model, id string) tea.Cmd { return then(m, id, d.scope) }
 	d.text, d.scope = text, scope
-	m.dlg = d
+	m.openDialog(d)
 	return d.input.Focus()
 }
 
@@ -272,6 +185,6 @@ func (m *Model) promptAddBlock(at int) tea.Cmd {
 		i, err := m.d.AddNamedBlock(at, name)
 		return m.edited(i, err)
 	}
-	m.dlg = d
+	m.openDialog(d)
 	return d.input.Focus()
 }

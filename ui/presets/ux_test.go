@@ -169,7 +169,7 @@ func TestProfilesFooterOffersTheWayBack(t *testing.T) {
 func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
 	hs.Press("a") // new preset: a prompt
-	if hs.m.dlg == nil || hs.m.dlg.kind != "prompt" {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != "prompt" {
 		t.Fatal("n should prompt for an id")
 	}
 	keys := helpKeys(hs.m.ShortHelp())
@@ -180,12 +180,12 @@ func TestDialogFootersListTheKeysThatAct(t *testing.T) {
 		t.Errorf("the prompt's footer should offer enter and esc: %v", keys)
 	}
 	hs.Press("esc")
-	if hs.m.dlg != nil {
+	if hs.m.topDialog() != nil {
 		t.Fatal("esc closes the prompt")
 	}
 	hs.openByID("project:alpha")
 	hs.Press("A")
-	if hs.m.dlg == nil || hs.m.dlg.kind != "slots" {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != "slots" {
 		t.Fatal("A opens the slot picker")
 	}
 	if countKey(hs.m.ShortHelp(), hs.m.keys.Confirm.Help().Key) > 0 {
@@ -199,12 +199,12 @@ func TestDialogKeysFollowRebinding(t *testing.T) {
 	hs.m.keys.Submit = key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "accept"))
 	hs.Press("a")
 	hs.Press("enter")
-	if hs.m.dlg == nil {
+	if hs.m.topDialog() == nil {
 		t.Fatal("enter no longer accepts once accept is rebound")
 	}
 	_, cmd := hs.m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	hs.Run(cmd)
-	if hs.m.dlg != nil {
+	if hs.m.topDialog() != nil {
 		t.Fatal("the rebound accept key should create the preset")
 	}
 }
@@ -343,7 +343,7 @@ func TestItemsFooterFollowsTheRow(t *testing.T) {
 	}
 	n := hs.m.d.Len()
 	hs.Press("x", "d", "space")
-	if hs.m.d.Len() != n || hs.m.dlg != nil || hs.m.d.Dirty() {
+	if hs.m.d.Len() != n || hs.m.topDialog() != nil || hs.m.d.Dirty() {
 		t.Fatal("item keys acted on a settings row")
 	}
 }

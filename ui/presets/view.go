@@ -1,12 +1,10 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -66,8 +64,12 @@ func (m *Model) paneRows(p pane) int {
 	return l.editor.h - 2
 }
 
-// previewWidth is the inner width of the preview dock.
-func (m *Model) previewWidth() int { return max(0, m.layout().preview.w-4) }
+// dock is the preview dock sized to the layout now (which the focus
+// changes on a narrow screen).
+func (m *Model) dock() *previewDock {
+	m.previewDock.size = m.layout().preview
+	return &m.previewDock
+}
 
 // View implements common.Panel: exactly width×height cells, with nothing
 // but styling and text (sanitize.Screen).
@@ -85,23 +87,21 @@ func (m *Model) view() string {
 	l := m.layout()
 	var body string
 	if m.showProfile {
-		body = joinH(m.profileListView(l.list), m.profileDetailView(l.editor))
+		body = m.profilesView.View(l)
 	} else {
-		right := m.editorView(l.editor)
+		list := m.libraryList.View(l.list, m.focus == paneList, m.presetsOff())
+		items, right := m.draftEditor.View(l, m.focus, m.compiled(), m.lib != nil && len(m.lib.Presets) == 0)
 		if l.preview.h > 0 {
-			right += "\n" + m.previewView(l.preview)
+			right += "\n" + m.dock().View(m.focus == panePreview, m.d.Version())
 		}
 		if l.wide {
-			body = joinH(m.listView(l.list), m.itemsView(l.items), right)
+			body = joinH(list, items, right)
 		} else {
-			body = joinH(m.listView(l.list)+"\n"+m.itemsView(l.items), right)
+			body = joinH(list+"\n"+items, right)
 		}
 	}
 	screen := body + "\n" + m.statusLine()
-	if m.dlg != nil {
-		return common.Overlay(screen, m.dialogBox(), m.width, m.height)
-	}
-	return screen
+	return m.dialogs.View(screen, m.width, m.height)
 }
 
 // joinH puts blocks of equal height side by side.
@@ -124,69 +124,6 @@ func joinH(blocks ...string) string {
 		}
 	}
 	return b.String()
-}
-
-// listView is the Preset list pane.
-func (m *Model) listView(r rect) string {
-	focused := m.focus == paneList
-	var lines []string
-	if m.lib == nil && m.libErr != nil {
-		lines = common.Wrap(m.libErr.Error(), r.w-4)
-	} else {
-		lines = libraryLines(m, m.presets, "no presets yet — n creates one", r, focused)
-	}
-	info := ""
-	if m.lib != nil {
-		info = fmt.Sprintf("%d/%d", min(m.presets.Cursor()+1, m.presets.Len()), m.presets.Len())
-		if !m.com.Workspace.Trust.Trusted {
-			info = "untrusted · " + info
-		}
-		if m.presetsOff() {
-			info = "session: presets off · " + info
-		}
-	}
-	return m.frame(r, "Presets", info, focused, lines)
-}
-
-// libraryLines are the lines of a pane listing the library: loading,
-// the empty text, or the list's visible rows.
-func libraryLines[T comparable](m *Model, l *common.List[T], empty string, r rect, focused bool) []string {
-	st := &m.com.Styles
-	switch {
-	case m.lib == nil:
-		return []string{st.Pane.Placeholder.Render("loading…")}
-	case l.Total() == 0:
-		return []string{st.Pane.Placeholder.Render(empty)}
-	}
-	return l.View(st, max(0, r.w-4), r.h-2, focused)
-}
-
-// itemsView is the item list pane of the open draft.
-func (m *Model) itemsView(r rect) string {
-	st := &m.com.Styles
-	focused := m.focus == paneItems
-	if m.d == nil {
-		hint := "open a preset (" + m.keys.Open.Help().Key + ")"
-		if m.lib != nil && len(m.lib.Presets) == 0 {
-			hint = "no preset to open — " + m.keys.New.Help().Key + " creates one"
-		}
-		return m.frame(r, "Items", "", focused, []string{st.Pane.Placeholder.Render(hint)})
-	}
-	lines := m.items.View(st, max(0, r.w-4), r.h-2, focused)
-	title := m.d.ID()
-	if m.d.Dirty() {
-		title = "● " + title + " (unsaved)"
-	}
-	diags := m.d.Diagnostics()
-	errs, warns := diags.Count(preset.LevelError), diags.Count(preset.LevelWarning)
-	info := countOf(m.d.Len(), "item")
-	if errs > 0 {
-		info += " · " + countOf(errs, "error")
-	}
-	if warns > 0 {
-		info += " · " + countOf(warns, "warning")
-	}
-	return m.frame(r, "Items · "+title, info, focused, lines)
 }
 
 // statusLine is the last row: the latest message, else the draft state.
@@ -218,5 +155,10 @@ func (m *Model) statusLine() string {
 
 // frame draws pane r with the shared pane chrome (common.Frame).
 func (m *Model) frame(r rect, title, info string, focused bool, lines []string) string {
-	return common.Frame(m.com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
+	return frame(m.com, r, title, info, focused, lines)
+}
+
+// frame draws pane r with the shared pane chrome (common.Frame).
+func frame(com *common.Common, r rect, title, info string, focused bool, lines []string) string {
+	return common.Frame(com.Styles, r.w, r.h, sanitize.Line(title), sanitize.Line(info), focused, lines)
 }

@@ -175,10 +175,3 @@ func (m *Model) noticeDiskChange() tea.Cmd {
 	}
 	return nil
 }
-
-// diskChangeText explains a file that changed on disk under an edited
-// draft, and the ways on.
-func (m *Model) diskChangeText() string {
-	return "the file changed on disk; your draft is kept — " + m.keys.Reload.Help().Key + " reloads it (dropping the draft), " +
-		m.keys.Save.Help().Key + " shows the difference and offers overwrite or fork"
-}

@@ -162,11 +162,11 @@ func TestWatcherKeepsARefusedSavesWord(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, []byte(strings.Replace(string(data), "Alpha Helper", "Alpha Elsewhere", 1)), 0o644)
 	hs.Press("ctrl+s")
-	if hs.m.dlg == nil || hs.m.dlg.kind != dialogConflict {
+	if hs.m.topDialog() == nil || hs.m.topDialog().kind != dialogConflict {
 		t.Fatal("the save conflict dialog is not open")
 	}
 	hs.Send(libraryChangedMsg{paths: []string{path}})
-	if hs.m.status != conflictText || hs.m.dlg == nil || hs.m.conflict != conflictOnSave {
-		t.Fatalf("status %q, dialog %v, conflict %v", hs.m.status, hs.m.dlg != nil, hs.m.conflict)
+	if hs.m.status != conflictText || hs.m.topDialog() == nil || hs.m.conflict != conflictOnSave {
+		t.Fatalf("status %q, dialog %v, conflict %v", hs.m.status, hs.m.topDialog() != nil, hs.m.conflict)
 	}
 }

@@ -129,29 +129,9 @@ type mutationFlags struct {
 // mutate plans op on the session and, unless --dry-run, appends the
 // planned entries through the guarded append.
 func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
-	path, err := f.sessionPath(g)
+	path, s, ws, err := f.openTarget(g)
 	if err != nil {
 		return err
-	}
-	s, err := openSession(path)
-	if err != nil {
-		return err
-	}
-	ws, err := g.bindSessionProject(s, path)
-	if err != nil {
-		return err
-	}
-	if err := session.CheckLeaf(s); err != nil {
-		return fail(exitConflict, "%s: %v; nothing was written", path, err)
-	}
-	if f.Leaf != "" {
-		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
-			have := "(none)"
-			if ok {
-				have = leaf.ID
-			}
-			return fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
-		}
 	}
 	in, err := g.capabilityInputs()
 	if err != nil {
@@ -174,22 +154,63 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	p.Before.Abandoned = capstate.AbandonedWrites(s)
 	written := false
 	if p.Changes() && !f.DryRun {
-		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd})
-		switch {
-		case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
-			return fail(exitConflict, "%v", err)
-		case errors.Is(err, session.ErrForeignProject):
-			return fail(exitRefused, "%v", err)
-		case errors.Is(err, session.ErrPiRunning):
-			return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
-		case errors.Is(err, session.ErrLive):
-			return fail(exitRefused, "%v; pass --force if Pi is not running", err)
-		case err != nil:
-			return fmt.Errorf("append: %w", err)
+		if err := appendGuarded(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd}); err != nil {
+			return err
 		}
 		written = true
 	}
 	return f.report(g, path, p, written)
+}
+
+// openTarget opens the session a change appends to, binds the run to the
+// session's own project (trust, Presets and capabilities come from there)
+// and checks --leaf: the file must still end where the user read it.
+func (f *mutationFlags) openTarget(g *Globals) (string, *session.Session, resources.Workspace, error) {
+	path, err := f.sessionPath(g)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	s, err := openSession(path)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	ws, err := g.bindSessionProject(s, path)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	if err := session.CheckLeaf(s); err != nil {
+		return "", nil, resources.Workspace{}, fail(exitConflict, "%s: %v; nothing was written", path, err)
+	}
+	if f.Leaf != "" {
+		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
+			have := "(none)"
+			if ok {
+				have = leaf.ID
+			}
+			return "", nil, resources.Workspace{}, fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
+		}
+	}
+	return path, s, ws, nil
+}
+
+// appendGuarded is the one guarded append of every offline change: the
+// file as read (guard), its own project, no running Pi, the lock; each
+// refusal mapped to its exit code.
+func appendGuarded(path string, guard session.Guard, entries []session.NewEntry, opts session.AppendOptions) error {
+	_, err := session.Append(path, guard, entries, opts)
+	switch {
+	case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
+		return fail(exitConflict, "%v", err)
+	case errors.Is(err, session.ErrForeignProject):
+		return fail(exitRefused, "%v", err)
+	case errors.Is(err, session.ErrPiRunning):
+		return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
+	case errors.Is(err, session.ErrLive):
+		return fail(exitRefused, "%v; pass --force if Pi is not running", err)
+	case err != nil:
+		return fmt.Errorf("append: %w", err)
+	}
+	return nil
 }
 
 // report prints the outcome: pi-forge's message, then for a dry run the

@@ -105,7 +105,9 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 		prior = existing.Profile
 	}
 	p, diags := profile.Capture(id, scope, capture, prior)
-	diags = append(diags, profile.ValidateScope(p, scope)...)
+	if p != nil {
+		diags = append(diags, profile.ValidateScope(p, scope)...)
+	}
 	if p == nil || diags.HasErrors() {
 		var b strings.Builder
 		fmt.Fprintf(&b, "pi-forge: current runtime could not be saved as profile %s.", id)

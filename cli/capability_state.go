@@ -64,7 +64,7 @@ func historyError(st *capstate.State) error {
 type CapabilityStatusCmd struct {
 	sessionFlags
 	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID" predictor:"entry"`
-	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}]}."`
+	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}], modelCallable:[{bindingId, capability, name}] (what the agent may enable through forge_capability there), problem (pi-forge's problem with the state, or null)}."`
 }
 
 // Run prints pi-forge's /capability status text, or the JSON contract.
@@ -90,7 +90,10 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	}
 	st.Abandoned = capstate.AbandonedWrites(s)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
+		v := capstate.StatusValue(st)
+		v.Set("modelCallable", modelCallableJSON(st))
+		v.Set("problem", orNull(st.Problem))
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	// pi-forge's status text is contract ("Capability capabilities: <n>";
@@ -110,11 +113,46 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.stdout, "%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at)
 	quoted := "  " + strings.ReplaceAll(sanitize.Text(st.StatusText(true)), "\n", "\n  ")
 	text := strings.ReplaceAll(quoted, "\n  \n", "\n\n")
+	if st.Problem != "" {
+		// pi-forge's problem with the state (untrusted with active
+		// capabilities), as the Capabilities panel shows it.
+		text += "\n\nproblem: " + sanitize.Line(st.Problem)
+	}
+	if callable := modelCallableJSON(st); len(callable) > 0 {
+		text += "\n\nthe agent may enable (forge_capability):"
+		for _, v := range callable {
+			o := v.(*jsonv.Object)
+			id, _ := o.Get("bindingId")
+			ref, _ := o.Get("capability")
+			text += "\n  " + sanitize.Line(id.(string)) + " → " + sanitize.Line(ref.(string))
+			if name, _ := o.Get("name"); name != nil {
+				text += " (" + sanitize.Line(name.(string)) + ")"
+			}
+		}
+	}
 	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
 		text += "\n\n" + sanitize.Text(note)
 	}
 	_, err = io.WriteString(g.stdout, text+"\n")
 	return err
+}
+
+// modelCallableJSON lists what the agent may enable through
+// forge_capability at the state's entry: [{bindingId, capability, name}]
+// (name null when the capability has none).
+func modelCallableJSON(st *capstate.State) []any {
+	out := []any{}
+	if st.Runtime == nil {
+		return out
+	}
+	for _, b := range st.Runtime.ModelCallable() {
+		o := jsonv.NewObject()
+		o.Set("bindingId", b.BindingID)
+		o.Set("capability", b.Capability)
+		o.Set("name", orNull(b.Name))
+		out = append(out, o)
+	}
+	return out
 }
 
 // mutationFlags are the flags of every offline change.
@@ -148,7 +186,9 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	if p.Refusal != nil {
 		return g.refusalError(p.Refusal, ws)
 	}
-	if !ws.Trust.Trusted {
+	// Reset is the way out pi-forge names for active capabilities in an
+	// untrusted project; every other change is refused there.
+	if !ws.Trust.Trusted && op.Kind != capstate.OpReset {
 		return untrustedProject(ws)
 	}
 	p.Before.Abandoned = capstate.AbandonedWrites(s)

@@ -454,3 +454,23 @@ func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusJSONListsModelCallable: capability status --json names what
+// the agent may enable through forge_capability at the entry: the demo
+// review session's guarded-worker binds write-access modelCallable and
+// review-mode not; under no Preset the list is empty.
+func TestStatusJSONListsModelCallable(t *testing.T) {
+	args, layout := demoArgs(t)
+	files, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-28T10-02-47-331Z_*.jsonl"))
+	if len(files) != 1 {
+		t.Fatal(files)
+	}
+	st := status(t, args, files[0])
+	got, _ := json.Marshal(st["modelCallable"])
+	if string(got) != `[{"bindingId":"write-access","capability":"project:write-access","name":"Write access"}]` || st["problem"] != nil {
+		t.Fatalf("modelCallable %s, problem %v", got, st["problem"])
+	}
+	if st := status(t, args, currencySession(t, layout)); fmt.Sprint(st["modelCallable"]) != "[]" {
+		t.Fatalf("no Preset: %v", st["modelCallable"])
+	}
+}

@@ -98,7 +98,7 @@ func TestCapabilityStatusContract(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// Exactly the contract's keys, in its order.
-	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools", "abandonedWrites"}
+	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools", "abandonedWrites", "modelCallable", "problem"}
 	v, err := jsonv.Parse([]byte(out))
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestCapabilityRefusals(t *testing.T) {
 		msg  string
 	}{
 		{"untrusted", in(args, "--no-trust", "capability", "enable", "plain-english", "--session", file), exitRefused, "pi-forge: Project is not trusted; refusing to activate an capability."},
-		{"untrusted reset", in(args, "--no-trust", "capability", "reset", "--session", file), exitRefused, "Project is not trusted"},
+		{"untrusted disable", in(args, "--no-trust", "capability", "disable", "manual", "--session", file), exitRefused, "Project is not trusted"},
 		{"stale guard", in(args, "capability", "reset", "--session", file, "--leaf", "00000000"), exitConflict, "changed since you read it"},
 		{"unknown binding", in(args, "capability", "enable-bound", "nope", "--session", file), exitUsage, `pi-forge: Capability "nope" is not bound to active preset "project:guarded-worker".`},
 		{"unknown capability", in(args, "capability", "enable", "nope", "--session", file), exitUsage, `pi-forge: Capability capability "nope" not found.`},

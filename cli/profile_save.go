@@ -17,7 +17,7 @@ import (
 // ProfileSaveCmd captures a session entry's runtime as a profile, as
 // /profile save does.
 type ProfileSaveCmd struct {
-	Selector  string `arg:"" help:"Profile to write: id or global:id (project:id is the default scope)."`
+	Selector  string `arg:"" help:"Profile to write: id or global:id (project:id is the default scope)." predictor:"profile"`
 	Session   string `help:"Pi session to capture from (required): a file, a session id or a unique prefix of one." placeholder:"SESSION" predictor:"session"`
 	Leaf      string `help:"Entry to capture at (default: the last entry)." placeholder:"ID" predictor:"entry"`
 	Scope     string `help:"Scope to write to: project or global (default: the selector's, else project)." enum:",project,global" default:""`

@@ -378,7 +378,9 @@ func (g *Globals) refusalError(r *capability.Refusal, ws resources.Workspace) er
 		return fail(exitUsage, "unknown %s (%s)", r.Subject, r.Notice())
 	case capability.RefusedInvalid:
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s has errors and is never activated (%s)", r.Subject, r.Notice())
+		// pi-forge only says "Unknown prompt stack" here, which misleads:
+		// the Preset exists, its errors keep it from being activated.
+		fmt.Fprintf(&b, "%s has errors and cannot be activated", r.Subject)
 		if lib, err := g.loadLibrary(); err == nil {
 			if p, _ := lib.ResolvePreset(strings.TrimPrefix(r.Subject, "Preset ")); p != nil {
 				b.WriteString(":\n")

@@ -31,3 +31,16 @@ func TestPresetValidateDefaultsToTheActivePreset(t *testing.T) {
 		t.Fatalf("--all with selectors: exit %d", code)
 	}
 }
+
+// TestPresetUseOfAPresetWithErrors says so and lists the errors (exit 1),
+// never "Unknown prompt stack", and writes nothing.
+func TestPresetUseOfAPresetWithErrors(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := currencySession(t, layout)
+	size := fileSize(t, file)
+	code, out, errOut := runCLI(t, in(args, "preset", "use", "broken-on-purpose", "--session", file)...)
+	if code != exitFailed || !strings.Contains(errOut, "Preset project:broken-on-purpose has errors") ||
+		!strings.Contains(errOut, "Duplicate item id: intro") || strings.Contains(errOut, "Unknown prompt stack") || fileSize(t, file) != size {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -250,7 +250,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		}
 		status := countsText(&p.Resource)
 		if len(unmatched) > 0 {
-			status += fmt.Sprintf(", %d tool pattern(s) matching no registered tool", len(unmatched))
+			status += fmt.Sprintf(", %d tool policy warning(s)", len(unmatched))
 		}
 		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), sanitize.Line(p.Key()), status)
 		writeDiagnostics(g.stdout, p.Diagnostics)

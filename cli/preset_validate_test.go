@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,5 +44,25 @@ func TestPresetUseOfAPresetWithErrors(t *testing.T) {
 	if code != exitFailed || !strings.Contains(errOut, "Preset project:broken-on-purpose has errors") ||
 		!strings.Contains(errOut, "Duplicate item id: intro") || strings.Contains(errOut, "Unknown prompt stack") || fileSize(t, file) != size {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestPresetValidateWarnsOfRenamedMCPNames: an exact deny name of the
+// mcp__server-name__tool form Pi 0.99.2 renamed gets a warning naming the
+// new form (pi-forge 0.5.8); a warning does not fail validation.
+func TestPresetValidateWarnsOfRenamedMCPNames(t *testing.T) {
+	args, layout := demoArgs(t)
+	body := `{"schemaVersion":2,"type":"pi-forge.prompt-stack","id":"mcp-deny","tools":{"deny":["mcp__web-search__query","mcp__web-search__*"]},"items":[{"kind":"slot","id":"h","slot":"chat-history"}]}`
+	if err := os.WriteFile(filepath.Join(layout.ProjectDir, ".pi", "forge", "prompt-stacks", "mcp-deny.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := `Tool "mcp__web-search__query" in tools.deny uses the MCP name form Pi 0.99.2 renamed; Pi now registers it as "mcp__web_search__query", so this exact name matches no tool.`
+	code, out, errOut := runCLI(t, in(args, "preset", "validate", "mcp-deny")...)
+	if code != exitOK || !strings.Contains(out, want) || strings.Count(out, "0.99.2") != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	_, out, _ = runCLI(t, in(args, "preset", "validate", "mcp-deny", "--json")...)
+	if !strings.Contains(out, `"field": "tools.deny"`) || !strings.Contains(out, "mcp__web_search__query") {
+		t.Fatalf("json:\n%s", out)
 	}
 }

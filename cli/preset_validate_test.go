@@ -66,3 +66,17 @@ func TestPresetValidateWarnsOfRenamedMCPNames(t *testing.T) {
 		t.Fatalf("json:\n%s", out)
 	}
 }
+
+// TestCapabilityValidateWarnsOfRenamedMCPNames: the same warning for an
+// exact tools.remove name of a capability.
+func TestCapabilityValidateWarnsOfRenamedMCPNames(t *testing.T) {
+	args, layout := demoArgs(t)
+	body := `{"schemaVersion":1,"type":"pi-forge.capability","id":"no-search","content":"","tools":{"add":[],"remove":["mcp__web-search__query"]}}`
+	if err := os.WriteFile(filepath.Join(layout.ProjectDir, ".pi", "forge", "capabilities", "no-search.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, in(args, "capability", "validate", "no-search")...)
+	if code != exitOK || !strings.Contains(out, `Tool "mcp__web-search__query" in tools.remove uses the MCP name form Pi 0.99.2 renamed; Pi now registers it as "mcp__web_search__query"`) {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -140,7 +140,7 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 		}
 		targets = append(targets, &p.Resource)
 	}
-	return validateResources(g, targets, c.JSON, "profile")
+	return validateResources(g, targets, c.JSON, "profile", nil)
 }
 
 // ProfilePreviewCmd resolves a profile without applying it.

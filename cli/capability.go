@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
 )
@@ -132,26 +133,48 @@ func (c *CapabilityValidateCmd) Run(g *Globals) error {
 		}
 		targets = append(targets, &cp.Resource)
 	}
-	return validateResources(g, targets, c.JSON, "capability")
+	// pi-forge 0.5.8: exact tools.remove names in the MCP form Pi 0.99.2
+	// renamed get a warning naming the new form.
+	warnings := map[*resources.Resource][]resources.Diagnostic{}
+	for _, cp := range lib.Capabilities {
+		if cp.Capability == nil {
+			continue
+		}
+		for _, d := range preset.MCPRenameWarningsFor(cp.Capability.Tools.Remove, "tools.remove") {
+			warnings[&cp.Resource] = append(warnings[&cp.Resource], resources.Diagnostic{Level: d.Level, Field: "tools.remove", Message: d.Message})
+		}
+	}
+	return validateResources(g, targets, c.JSON, "capability", warnings)
 }
 
 // validateResources prints each resource's diagnostics and fails with exit
 // 1 when any has an error.
-func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, kind string) error {
+// extra holds warnings a command adds to a resource's own diagnostics.
+func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, kind string, extra map[*resources.Resource][]resources.Diagnostic) error {
 	failed := 0
 	var list []any
 	for _, r := range targets {
 		if errs, _ := r.Counts(); errs > 0 || r.Fault {
 			failed++
 		}
+		added := extra[r]
 		if asJSON {
 			o := resourceJSON(r)
-			o.Set("diagnostics", diagnosticsJSON(r.Diagnostics))
+			o.Set("diagnostics", diagnosticsJSON(append(append([]resources.Diagnostic{}, r.Diagnostics...), added...)))
+			if len(added) > 0 {
+				_, warns := r.Counts()
+				o.Set("warnings", float64(warns+len(added)))
+			}
 			list = append(list, o)
 			continue
 		}
-		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(r), sanitize.Line(r.Key()), countsText(r))
+		status := countsText(r)
+		if len(added) > 0 {
+			status += fmt.Sprintf(", %d tool policy warning(s)", len(added))
+		}
+		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(r), sanitize.Line(r.Key()), status)
 		writeDiagnostics(g.stdout, r.Diagnostics)
+		writeDiagnostics(g.stdout, added)
 	}
 	if asJSON {
 		if err := printJSON(g.stdout, orEmpty(list)); err != nil {

@@ -101,7 +101,6 @@ func TestAppendRefusesWhenCwdNamesAnotherProject(t *testing.T) {
 	for _, argv := range [][]string{
 		{"capability", "enable", "review-mode", "--session", fileB},
 		{"capability", "add", "x", "--session", fileB},
-		{"capability", "reset", "--session", fileB},
 		{"preset", "use", "none", "--session", fileB},
 	} {
 		code, out, errOut := runCLI(t, in(args, argv...)...)
@@ -133,7 +132,6 @@ func TestAppendRefusesAnUntrustedSessionProject(t *testing.T) {
 		{"capability", "add", "x", "--session", fileB},
 		{"capability", "enable", "global:plain-english", "--session", fileB},
 		{"capability", "disable", "manual", "--session", fileB},
-		{"capability", "reset", "--session", fileB},
 		{"preset", "use", "none", "--session", fileB},
 	} {
 		code, out, errOut := runCLI(t, in(globalsOnly(layout), argv...)...)
@@ -144,6 +142,24 @@ func TestAppendRefusesAnUntrustedSessionProject(t *testing.T) {
 	if after, _ := os.ReadFile(fileB); !bytes.Equal(before, after) {
 		t.Fatal("an untrusted project's session was written")
 	}
+	// Reset is pi-forge's way out of "Active capabilities require a trusted
+	// project": it works untrusted, and status then has nothing to complain of.
+	_, out, _ := runCLI(t, in(globalsOnly(layout), "--cwd", dirB, "capability", "status", "--session", fileB)...)
+	if !strings.Contains(out, "Active capabilities require a trusted project. Use /capability reset to clear them, or trust the project.") {
+		t.Fatalf("untrusted status lacks pi-forge's problem:\n%s", out)
+	}
+	if code, out, errOut := runCLI(t, in(globalsOnly(layout), "capability", "reset", "--session", fileB)...); code != exitOK ||
+		strings.TrimSpace(out) != "Capabilities stopped; tools recomputed. Historical messages and completed work are not undone." {
+		t.Fatalf("untrusted reset: %d %s%s", code, out, errOut)
+	}
+	if st := status(t, in(globalsOnly(layout), "--cwd", dirB), fileB); len(st["active"].([]any)) != 0 || st["problem"] != nil {
+		t.Fatalf("after reset: %v %v", st["active"], st["problem"])
+	}
+	_, out, _ = runCLI(t, in(globalsOnly(layout), "--cwd", dirB, "capability", "status", "--session", fileB)...)
+	if strings.Contains(out, "require a trusted project") {
+		t.Fatalf("the problem outlived the reset:\n%s", out)
+	}
+	before, _ = os.ReadFile(fileB)
 	// --trust trusts the session's project for the run, as Pi's --approve.
 	if code, _, errOut := runCLI(t, in(globalsOnly(layout), "--trust", "capability", "add", "x", "--session", fileB)...); code != exitOK {
 		t.Fatalf("--trust: %d %s", code, errOut)

@@ -64,7 +64,7 @@ func historyError(st *capstate.State) error {
 type CapabilityStatusCmd struct {
 	sessionFlags
 	Leaf string `help:"Entry to read the state at (default: the last entry, as Pi does)." placeholder:"ID" predictor:"entry"`
-	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}]}."`
+	JSON bool   `name:"json" help:"Print {leafId, activePreset, active:[{activationId, actor, source, bindingId?, name?, content, tools, fingerprint, eventId, createdAt}], lastEventId, pendingEventIds, delivery, presentation, effectiveTools, abandonedWrites:[{entryIds, parentId, timestamp}], modelCallable:[{bindingId, capability, name}] (what the agent may enable through forge_capability there), problem (pi-forge's problem with the state, or null)}."`
 }
 
 // Run prints pi-forge's /capability status text, or the JSON contract.
@@ -90,7 +90,10 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	}
 	st.Abandoned = capstate.AbandonedWrites(s)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.Stringify(capstate.StatusValue(st))+"\n")
+		v := capstate.StatusValue(st)
+		v.Set("modelCallable", modelCallableJSON(st))
+		v.Set("problem", orNull(st.Problem))
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	// pi-forge's status text is contract ("Capability capabilities: <n>";
@@ -110,11 +113,46 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.stdout, "%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at)
 	quoted := "  " + strings.ReplaceAll(sanitize.Text(st.StatusText(true)), "\n", "\n  ")
 	text := strings.ReplaceAll(quoted, "\n  \n", "\n\n")
+	if st.Problem != "" {
+		// pi-forge's problem with the state (untrusted with active
+		// capabilities), as the Capabilities panel shows it.
+		text += "\n\nproblem: " + sanitize.Line(st.Problem)
+	}
+	if callable := modelCallableJSON(st); len(callable) > 0 {
+		text += "\n\nthe agent may enable (forge_capability):"
+		for _, v := range callable {
+			o := v.(*jsonv.Object)
+			id, _ := o.Get("bindingId")
+			ref, _ := o.Get("capability")
+			text += "\n  " + sanitize.Line(id.(string)) + " → " + sanitize.Line(ref.(string))
+			if name, _ := o.Get("name"); name != nil {
+				text += " (" + sanitize.Line(name.(string)) + ")"
+			}
+		}
+	}
 	if note := capstate.AbandonedNote(st.Abandoned); note != "" {
 		text += "\n\n" + sanitize.Text(note)
 	}
 	_, err = io.WriteString(g.stdout, text+"\n")
 	return err
+}
+
+// modelCallableJSON lists what the agent may enable through
+// forge_capability at the state's entry: [{bindingId, capability, name}]
+// (name null when the capability has none).
+func modelCallableJSON(st *capstate.State) []any {
+	out := []any{}
+	if st.Runtime == nil {
+		return out
+	}
+	for _, b := range st.Runtime.ModelCallable() {
+		o := jsonv.NewObject()
+		o.Set("bindingId", b.BindingID)
+		o.Set("capability", b.Capability)
+		o.Set("name", orNull(b.Name))
+		out = append(out, o)
+	}
+	return out
 }
 
 // mutationFlags are the flags of every offline change.
@@ -129,29 +167,9 @@ type mutationFlags struct {
 // mutate plans op on the session and, unless --dry-run, appends the
 // planned entries through the guarded append.
 func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
-	path, err := f.sessionPath(g)
+	path, s, ws, err := f.openTarget(g)
 	if err != nil {
 		return err
-	}
-	s, err := openSession(path)
-	if err != nil {
-		return err
-	}
-	ws, err := g.bindSessionProject(s, path)
-	if err != nil {
-		return err
-	}
-	if err := session.CheckLeaf(s); err != nil {
-		return fail(exitConflict, "%s: %v; nothing was written", path, err)
-	}
-	if f.Leaf != "" {
-		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
-			have := "(none)"
-			if ok {
-				have = leaf.ID
-			}
-			return fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
-		}
 	}
 	in, err := g.capabilityInputs()
 	if err != nil {
@@ -168,28 +186,71 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 	if p.Refusal != nil {
 		return g.refusalError(p.Refusal, ws)
 	}
-	if !ws.Trust.Trusted {
+	// Reset is the way out pi-forge names for active capabilities in an
+	// untrusted project; every other change is refused there.
+	if !ws.Trust.Trusted && op.Kind != capstate.OpReset {
 		return untrustedProject(ws)
 	}
 	p.Before.Abandoned = capstate.AbandonedWrites(s)
 	written := false
 	if p.Changes() && !f.DryRun {
-		_, err := session.Append(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd})
-		switch {
-		case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
-			return fail(exitConflict, "%v", err)
-		case errors.Is(err, session.ErrForeignProject):
-			return fail(exitRefused, "%v", err)
-		case errors.Is(err, session.ErrPiRunning):
-			return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
-		case errors.Is(err, session.ErrLive):
-			return fail(exitRefused, "%v; pass --force if Pi is not running", err)
-		case err != nil:
-			return fmt.Errorf("append: %w", err)
+		if err := appendGuarded(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd}); err != nil {
+			return err
 		}
 		written = true
 	}
 	return f.report(g, path, p, written)
+}
+
+// openTarget opens the session a change appends to, binds the run to the
+// session's own project (trust, Presets and capabilities come from there)
+// and checks --leaf: the file must still end where the user read it.
+func (f *mutationFlags) openTarget(g *Globals) (string, *session.Session, resources.Workspace, error) {
+	path, err := f.sessionPath(g)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	s, err := openSession(path)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	ws, err := g.bindSessionProject(s, path)
+	if err != nil {
+		return "", nil, resources.Workspace{}, err
+	}
+	if err := session.CheckLeaf(s); err != nil {
+		return "", nil, resources.Workspace{}, fail(exitConflict, "%s: %v; nothing was written", path, err)
+	}
+	if f.Leaf != "" {
+		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
+			have := "(none)"
+			if ok {
+				have = leaf.ID
+			}
+			return "", nil, resources.Workspace{}, fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
+		}
+	}
+	return path, s, ws, nil
+}
+
+// appendGuarded is the one guarded append of every offline change: the
+// file as read (guard), its own project, no running Pi, the lock; each
+// refusal mapped to its exit code.
+func appendGuarded(path string, guard session.Guard, entries []session.NewEntry, opts session.AppendOptions) error {
+	_, err := session.Append(path, guard, entries, opts)
+	switch {
+	case errors.Is(err, session.ErrConflict), errors.Is(err, session.ErrNoLeafID):
+		return fail(exitConflict, "%v", err)
+	case errors.Is(err, session.ErrForeignProject):
+		return fail(exitRefused, "%v", err)
+	case errors.Is(err, session.ErrPiRunning):
+		return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
+	case errors.Is(err, session.ErrLive):
+		return fail(exitRefused, "%v; pass --force if Pi is not running", err)
+	case err != nil:
+		return fmt.Errorf("append: %w", err)
+	}
+	return nil
 }
 
 // report prints the outcome: pi-forge's message, then for a dry run the
@@ -317,7 +378,9 @@ func (g *Globals) refusalError(r *capability.Refusal, ws resources.Workspace) er
 		return fail(exitUsage, "unknown %s (%s)", r.Subject, r.Notice())
 	case capability.RefusedInvalid:
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s has errors and is never activated (%s)", r.Subject, r.Notice())
+		// pi-forge only says "Unknown prompt stack" here, which misleads:
+		// the Preset exists, its errors keep it from being activated.
+		fmt.Fprintf(&b, "%s has errors and cannot be activated", r.Subject)
 		if lib, err := g.loadLibrary(); err == nil {
 			if p, _ := lib.ResolvePreset(strings.TrimPrefix(r.Subject, "Preset ")); p != nil {
 				b.WriteString(":\n")

@@ -98,7 +98,7 @@ func TestCapabilityStatusContract(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// Exactly the contract's keys, in its order.
-	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools", "abandonedWrites"}
+	want := []string{"leafId", "activePreset", "active", "lastEventId", "pendingEventIds", "delivery", "presentation", "effectiveTools", "abandonedWrites", "modelCallable", "problem"}
 	v, err := jsonv.Parse([]byte(out))
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestCapabilityRefusals(t *testing.T) {
 		msg  string
 	}{
 		{"untrusted", in(args, "--no-trust", "capability", "enable", "plain-english", "--session", file), exitRefused, "pi-forge: Project is not trusted; refusing to activate an capability."},
-		{"untrusted reset", in(args, "--no-trust", "capability", "reset", "--session", file), exitRefused, "Project is not trusted"},
+		{"untrusted disable", in(args, "--no-trust", "capability", "disable", "manual", "--session", file), exitRefused, "Project is not trusted"},
 		{"stale guard", in(args, "capability", "reset", "--session", file, "--leaf", "00000000"), exitConflict, "changed since you read it"},
 		{"unknown binding", in(args, "capability", "enable-bound", "nope", "--session", file), exitUsage, `pi-forge: Capability "nope" is not bound to active preset "project:guarded-worker".`},
 		{"unknown capability", in(args, "capability", "enable", "nope", "--session", file), exitUsage, `pi-forge: Capability capability "nope" not found.`},
@@ -452,5 +452,25 @@ func TestDemoDefaultSessionShowsCapabilitiesInUse(t *testing.T) {
 		if code != exitOK || !strings.Contains(out, "2 entries would be appended") || strings.Contains(out, "pi-forge-capability-tools") {
 			t.Fatalf("dry-run at the leaf of %q: %d %s %s", session, code, out, errOut)
 		}
+	}
+}
+
+// TestStatusJSONListsModelCallable: capability status --json names what
+// the agent may enable through forge_capability at the entry: the demo
+// review session's guarded-worker binds write-access modelCallable and
+// review-mode not; under no Preset the list is empty.
+func TestStatusJSONListsModelCallable(t *testing.T) {
+	args, layout := demoArgs(t)
+	files, _ := filepath.Glob(filepath.Join(layout.SessionDir, "2026-11-28T10-02-47-331Z_*.jsonl"))
+	if len(files) != 1 {
+		t.Fatal(files)
+	}
+	st := status(t, args, files[0])
+	got, _ := json.Marshal(st["modelCallable"])
+	if string(got) != `[{"bindingId":"write-access","capability":"project:write-access","name":"Write access"}]` || st["problem"] != nil {
+		t.Fatalf("modelCallable %s, problem %v", got, st["problem"])
+	}
+	if st := status(t, args, currencySession(t, layout)); fmt.Sprint(st["modelCallable"]) != "[]" {
+		t.Fatalf("no Preset: %v", st["modelCallable"])
 	}
 }

@@ -71,7 +71,7 @@ func TestExitCodesMeanOneThing(t *testing.T) {
 		"unknown Preset (use)":        `unknown Preset "ghost" (pi-forge: Unknown prompt stack: ghost)`,
 		"unknown Preset (show)":       `unknown Preset "ghost" (pi-forge: Unknown prompt stack: ghost)`,
 		"unknown profile":             `unknown profile "ghost" (pi-forge: Unknown agent profile: ghost)`,
-		"preset use, a Preset with errors": "Preset project:broken-on-purpose has errors and is never activated (pi-forge: Unknown prompt stack: broken-on-purpose):\n" +
+		"preset use, a Preset with errors": "Preset project:broken-on-purpose has errors and cannot be activated:\n" +
 			"    error [intro]: Duplicate item id: intro",
 	}
 	for _, c := range cases {

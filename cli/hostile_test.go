@@ -63,7 +63,7 @@ func TestHostileCorpusThroughEveryCommand(t *testing.T) {
 	var human, jsonOut [][]string
 	human = append(human,
 		[]string{"session", "list", "--all"}, []string{"session", "list"},
-		[]string{"preset", "list"}, []string{"preset", "show", "osc52"}, []string{"preset", "validate"},
+		[]string{"preset", "list"}, []string{"preset", "show", "osc52"}, []string{"preset", "validate", "--all"},
 		[]string{"preset", "compile", "osc52"}, []string{"preset", "preview", "osc52"},
 		[]string{"preset", "compile", "catastrophic"}, []string{"preset", "show", hostile.LongID},
 		[]string{"capability", "list"}, []string{"capability", "show", "esc-cap"}, []string{"capability", "validate"},

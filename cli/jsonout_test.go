@@ -154,7 +154,7 @@ func TestEveryJSONOutputIsTerminalSafe(t *testing.T) {
 	}
 	cmds := [][]string{
 		in("session", "list", "--all", "--json"),
-		in("preset", "list", "--json"), in("preset", "show", "osc52", "--json"), in("preset", "validate", "--json"),
+		in("preset", "list", "--json"), in("preset", "show", "osc52", "--json"), in("preset", "validate", "--all", "--json"),
 		in("preset", "compile", "osc52", "--json"), in("preset", "preview", "osc52", "--json"),
 		in("capability", "list", "--json"), in("capability", "show", "esc-cap", "--json"),
 		in("capability", "validate", "--json"), in("capability", "bindings", "osc52", "--json"),

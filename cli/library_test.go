@@ -55,7 +55,7 @@ func TestPresetListShowValidate(t *testing.T) {
 	if byKey["project:broken-on-purpose"] != 1 || byKey["project:pi-mirror"] != 0 || byKey["global:quick-review"] != 0 {
 		t.Fatalf("errors by preset: %v", byKey)
 	}
-	if code, _, _ := runCLI(t, in(args, "preset", "validate")...); code != exitFailed {
+	if code, _, _ := runCLI(t, in(args, "preset", "validate", "--all")...); code != exitFailed {
 		t.Fatalf("validate with the deliberate error: exit %d, want 1", code)
 	}
 	if code, out, _ := runCLI(t, in(args, "preset", "validate", "pi-mirror", "global:quick-review")...); code != exitOK {

@@ -22,7 +22,7 @@ func TestEscapedIDsAndFileNames(t *testing.T) {
 	const id = "cap\x1b]52;c;aGFja2Vk\x07\u009b31m\u202eid"
 	for _, cmd := range [][]string{
 		{"capability", "list"}, {"capability", "validate"}, {"profile", "list"}, {"profile", "validate"},
-		{"preset", "list"}, {"preset", "validate"}, {"capability", "show", id}, {"capability", "bindings", "escaped-id"},
+		{"preset", "list"}, {"preset", "validate", "--all"}, {"capability", "show", id}, {"capability", "bindings", "escaped-id"},
 	} {
 		_, out, errOut := runWithin(t, append(append([]string{}, g...), cmd...)...)
 		hostile.AssertClean(t, strings.Join(cmd, " ")+" (stdout)", out)

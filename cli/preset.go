@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -15,7 +17,7 @@ import (
 type PresetCmd struct {
 	List          PresetListCmd     `cmd:"" help:"List presets of the project and global scopes."`
 	Show          PresetShowCmd     `cmd:"" help:"Show one preset (with its sourceRevision)."`
-	Validate      PresetValidateCmd `cmd:"" help:"Validate presets; exit 1 when any error diagnostic exists."`
+	Validate      PresetValidateCmd `cmd:"" help:"Validate the active Preset (or the named ones, or --all); exit 1 when any error diagnostic exists."`
 	Preview       PresetPreviewCmd  `cmd:"" help:"Preview a compiled preset, each part labelled with its item and a token estimate; at a --session entry the capability updates sit where the request carries them."`
 	Compile       PresetCompileCmd  `cmd:"" help:"Compile a preset into a system prompt and messages."`
 	New           PresetNewCmd      `cmd:"" help:"Create a preset (exclusive create), from the default Pi mirror or --from another."`
@@ -194,7 +196,10 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 
 // PresetValidateCmd validates presets.
 type PresetValidateCmd struct {
-	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: every preset file)." predictor:"preset"`
+	Selectors []string `arg:"" optional:"" help:"Presets to validate (default: the active Preset, the one in force at --session's --leaf, as pi-forge 0.5.6's /preset validate checks only the active one)." predictor:"preset"`
+	All       bool     `help:"Validate every preset file; exit 1 when any has an error."`
+	Session   string   `help:"Session whose active Preset is validated when no Preset is named: a file, a session id or a unique prefix of one (default: the project's newest session, named on stderr; with none, the Preset a fresh session activates)." placeholder:"SESSION" predictor:"session"`
+	Leaf      string   `help:"Entry of --session (default: the last entry)." placeholder:"ID" predictor:"entry"`
 	JSON      bool     `name:"json" help:"Print an array of {scope, id, key, path, errors, warnings, usable, diagnostics}; diagnostics include a warning (field tools.allow) for each allow pattern matching no registered tool (Pi's built-ins and forge_capability)."`
 }
 
@@ -204,9 +209,13 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	targets := lib.Presets
-	if len(c.Selectors) > 0 {
-		targets = nil
+	var targets []*resources.Preset
+	switch {
+	case c.All && len(c.Selectors) > 0:
+		return fail(exitUsage, "--all validates every Preset; name Presets or pass --all, not both")
+	case c.All:
+		targets = lib.Presets
+	case len(c.Selectors) > 0:
 		for _, sel := range c.Selectors {
 			p, err := resolved(lib.ResolvePreset(sel))
 			if err != nil {
@@ -214,6 +223,12 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 			}
 			targets = append(targets, p)
 		}
+	default:
+		p, err := c.activePreset(g, lib)
+		if err != nil {
+			return err
+		}
+		targets = []*resources.Preset{p}
 	}
 	failed := 0
 	var list []any
@@ -235,7 +250,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		}
 		status := countsText(&p.Resource)
 		if len(unmatched) > 0 {
-			status += fmt.Sprintf(", %d tool pattern(s) matching no registered tool", len(unmatched))
+			status += fmt.Sprintf(", %d tool policy warning(s)", len(unmatched))
 		}
 		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), sanitize.Line(p.Key()), status)
 		writeDiagnostics(g.stdout, p.Diagnostics)
@@ -250,6 +265,58 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		return fail(exitFailed, "%d preset(s) have errors", failed)
 	}
 	return nil
+}
+
+// activePreset is the Preset pi-forge has active at the session entry
+// (the recorded selection, else auto-activation), or with no session in
+// the project the one a fresh session activates; none is "No active
+// preset." (exit 2), pi-forge's words.
+func (c *PresetValidateCmd) activePreset(g *Globals, lib *resources.Library) (*resources.Preset, error) {
+	var key *capability.Key
+	where := ""
+	path := ""
+	if c.Session != "" {
+		var err error
+		if path, err = g.namedSession(c.Session, "--session", readsSession); err != nil {
+			return nil, err
+		}
+	} else if c.Leaf != "" {
+		return nil, fail(exitUsage, "--leaf needs --session")
+	} else if it, err := g.newestSession(); err == nil {
+		g.sayWhichSession(it, "--session")
+		path = it.Path
+	}
+	if path != "" {
+		s, index, err := openAt(path, c.Leaf)
+		if err != nil {
+			return nil, err
+		}
+		in, err := g.capabilityInputs()
+		if err != nil {
+			return nil, err
+		}
+		st, err := capstate.At(s, index, in, capstate.DefaultOptions(nil))
+		if err != nil {
+			return nil, err
+		}
+		if st.Preset != nil {
+			key = &st.Preset.Key
+		}
+		where = fmt.Sprintf(" (session %s %q)", shortID(s.Header.ID), s.Title())
+	} else {
+		if p, _ := lib.FreshSessionPreset(); p != nil {
+			return p, nil
+		}
+		where = " (the project has no session, and a fresh session activates none)"
+	}
+	if key == nil {
+		return nil, fail(exitUsage, "No active preset.%s Name a Preset, or pass --all to validate every one.", where)
+	}
+	p, err := resolved(lib.ResolvePreset(key.String()))
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // PresetNewCmd creates a preset.

@@ -20,6 +20,9 @@ type ProfileCmd struct {
 	Validate ProfileValidateCmd `cmd:"" help:"Validate agent profiles; exit 1 on errors."`
 	Preview  ProfilePreviewCmd  `cmd:"" help:"Resolve a profile's preset, model and effective tools (reports whether auth is configured, never secrets); --task previews the delegated task a subagent host would prepare."`
 	Status   ProfileStatusCmd   `cmd:"" help:"The last applied profile of a session (its provenance entries), whether its source changed since, and the drift of each field."`
+	Use      ProfileUseCmd      `cmd:"" help:"Apply a profile to a Pi session offline, as /profile use does: pi-forge's preflight, then the model, thinking, Preset and provenance entries (guarded append); a preflight error writes nothing (exit 1)."`
+	Forget   ProfileForgetCmd   `cmd:"" help:"Append {provenance: null} to a Pi session, as /profile forget does; model, thinking level and Preset are unchanged."`
+	Save     ProfileSaveCmd     `cmd:"" help:"Save the model, thinking level and active Preset of a session entry as a profile, as /profile save does."`
 	Delete   ProfileDeleteCmd   `cmd:"" help:"Delete an agent profile; requires --revision."`
 }
 
@@ -137,7 +140,7 @@ func (c *ProfileValidateCmd) Run(g *Globals) error {
 		}
 		targets = append(targets, &p.Resource)
 	}
-	return validateResources(g, targets, c.JSON, "profile")
+	return validateResources(g, targets, c.JSON, "profile", nil)
 }
 
 // ProfilePreviewCmd resolves a profile without applying it.
@@ -180,27 +183,7 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 	}
 	ref := p.Profile.Model
 	auth := resources.ProviderAuth(lib.Workspace.AgentDir, ref.Provider, nil)
-	// Pi's built-in tools plus forge_capability, the tool pi-forge itself
-	// registers (§9.11).
-	tools := []string{"forge_capability"}
-	for _, t := range compile.BuiltinTools {
-		tools = append(tools, t.Name)
-	}
-	res := profile.Preflight(p.Entry, profile.Resources{
-		Model: func(m profile.Model, level string) profile.ModelStatus {
-			known, ok := cat.Lookup(m.Provider, m.ID)
-			if !ok {
-				return profile.ModelStatus{}
-			}
-			eff := profile.ClampThinkingLevel(known.Reasoning, known.ThinkingLevelMap, level)
-			if eff == level {
-				eff = ""
-			}
-			return profile.ModelStatus{Known: true, NoAuth: !auth.Configured, EffectiveThinkingLevel: eff}
-		},
-		Presets:   libraryPresets{lib},
-		ToolNames: tools,
-	})
+	res := profilePreflight(lib, cat, p, auth)
 	eff := res.EffectiveThinkingLevel
 	presetKey := ""
 	var policy *preset.ResourcePolicy
@@ -253,6 +236,33 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		return fail(exitFailed, "profile %s cannot be applied", p.Key())
 	}
 	return nil
+}
+
+// profilePreflight is pi-forge's transactional preflight of a profile
+// (§11.3) over the library, the Pi model catalog and the provider's
+// authentication status.
+func profilePreflight(lib *resources.Library, cat *catalog.Catalog, p *resources.Profile, auth resources.AuthStatus) profile.Resolved {
+	// Pi's built-in tools plus forge_capability, the tool pi-forge itself
+	// registers (§9.11).
+	tools := []string{"forge_capability"}
+	for _, t := range compile.BuiltinTools {
+		tools = append(tools, t.Name)
+	}
+	return profile.Preflight(p.Entry, profile.Resources{
+		Model: func(m profile.Model, level string) profile.ModelStatus {
+			known, ok := cat.Lookup(m.Provider, m.ID)
+			if !ok {
+				return profile.ModelStatus{}
+			}
+			eff := profile.ClampThinkingLevel(known.Reasoning, known.ThinkingLevelMap, level)
+			if eff == level {
+				eff = ""
+			}
+			return profile.ModelStatus{Known: true, NoAuth: !auth.Configured, EffectiveThinkingLevel: eff}
+		},
+		Presets:   libraryPresets{lib},
+		ToolNames: tools,
+	})
 }
 
 func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog, res profile.Resolved, auth resources.AuthStatus, presetKey string) {

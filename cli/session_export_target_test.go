@@ -169,6 +169,8 @@ func TestExportNeverWritesPiConfiguration(t *testing.T) {
 	}
 	settings := filepath.Join(agentDir, "settings.json")
 	settingsBytes, _ := os.ReadFile(settings)
+	auth := filepath.Join(agentDir, "auth.json") // the demo's placeholder keys
+	authBytes, _ := os.ReadFile(auth)
 	for _, target := range []string{
 		settings, filepath.Join(agentDir, "auth.json"), filepath.Join(agentDir, "models.json"),
 		filepath.Join(project, ".pi", "settings.json"), filepath.Join(project, ".pi", "SYSTEM.md"),
@@ -186,7 +188,8 @@ func TestExportNeverWritesPiConfiguration(t *testing.T) {
 		}
 	}
 	unchanged(t, settings, settingsBytes)
-	for _, p := range []string{filepath.Join(agentDir, "auth.json"), filepath.Join(agentDir, "models.json"), filepath.Join(other, "settings.json")} {
+	unchanged(t, auth, authBytes)
+	for _, p := range []string{filepath.Join(agentDir, "models.json"), filepath.Join(other, "settings.json")} {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s was written", p)
 		}

@@ -2,7 +2,11 @@ package resources
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/forgebench/forgebench/engine/profile"
 )
 
 func profileJSON(id, extra string) string {
@@ -103,5 +107,51 @@ func TestProfileWrites(t *testing.T) {
 	}
 	if lib.Profiles[0].SourceRevision != forked.SourceRevision {
 		t.Error("fork revision differs from the file")
+	}
+}
+
+// TestProfileWritesRefuseASecondAutoActivation: creating or saving a
+// profile that requests auto-activation while another profile of the
+// scope does is refused (ErrInvalid) and writes nothing; the other scope
+// and the profile that already auto-activates stay writable.
+func TestProfileWritesRefuseASecondAutoActivation(t *testing.T) {
+	ws := newWorkspace(t, map[string]string{
+		projProfiles + "a.json": profileJSON("a", `,"autoActivate":true`),
+		projProfiles + "b.json": profileJSON("b", ""),
+	})
+	lib := mustLoad(t, ws)
+	auto := true
+	second, _ := profile.Parse([]byte(profileJSON("c", `,"autoActivate":true`)), "c.json", ScopeProject)
+	_, err := CreateProfile(ws, ScopeProject, second)
+	if !errors.Is(err, ErrInvalid) || err.Error() != "Multiple project profiles request auto-activation (a.json, c.json); exactly one is allowed." {
+		t.Fatalf("create: %v", err)
+	}
+	if _, statErr := os.Stat(filepath.Join(ws.Cwd, ".pi", "forge", "agent-profiles", "c.json")); statErr == nil {
+		t.Fatal("a refused create wrote the file")
+	}
+	var b *Profile
+	for _, p := range lib.Profiles {
+		if p.ID == "b" {
+			b = p
+		}
+	}
+	changed := *b.Profile
+	changed.AutoActivate = &auto
+	if _, err := SaveProfile(ws, ScopeProject, "b", &changed, b.SourceRevision); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("save: %v", err)
+	}
+	// The one that auto-activates may be saved again, and a global one may
+	// auto-activate beside it.
+	var a *Profile
+	for _, p := range lib.Profiles {
+		if p.ID == "a" {
+			a = p
+		}
+	}
+	if _, err := SaveProfile(ws, ScopeProject, "a", a.Profile, a.SourceRevision); err != nil {
+		t.Fatalf("resave a: %v", err)
+	}
+	if _, err := CreateProfile(ws, ScopeGlobal, second); err != nil {
+		t.Fatalf("global: %v", err)
 	}
 }

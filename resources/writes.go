@@ -258,6 +258,11 @@ func CreateFile(ws Workspace, kind Kind, scope Scope, id string, data []byte) (W
 	if _, err := os.Lstat(path); err == nil {
 		return WriteResult{}, alreadyExists(kind, path)
 	}
+	if kind == KindProfile {
+		if err := checkSingleAutoActivate(scope, path, data); err != nil {
+			return WriteResult{}, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return WriteResult{}, writeFailed(kind, path, err)
 	}
@@ -292,6 +297,11 @@ func SaveFile(ws Workspace, kind Kind, scope Scope, id string, data []byte, expe
 	perm, err := checkRevision(kind, path, expectedRevision)
 	if err != nil {
 		return WriteResult{}, err
+	}
+	if kind == KindProfile {
+		if err := checkSingleAutoActivate(scope, path, data); err != nil {
+			return WriteResult{}, err
+		}
 	}
 	if err := WriteFileAtomic(path, data, perm); err != nil {
 		return WriteResult{}, writeFailed(kind, path, err)

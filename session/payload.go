@@ -117,6 +117,12 @@ func ParsePayload(path string, data []byte, mod time.Time) *PayloadFile {
 			}
 			p.TurnError = terr.Error()
 		}
+		// pi-forge's secret-key rule (§12.3): a raw provider request read
+		// here never shows an api_key-like value (a pi-forge capture is
+		// redacted already, so this changes nothing in it; a turn snapshot
+		// is not a request, and its approxTokens is no secret).
+		v = turndiff.RedactFaithful(v)
+		p.Value = v
 		p.Turn = turndiff.ExtractPayload(path, capturedAt, "", v, p.Text)
 		p.Losses = turndiff.Losses(v)
 		return p

@@ -120,7 +120,12 @@ func (p *PayloadStream) Each(fn func(b *turndiff.Block)) {
 	seen := map[string]int{}
 	var blocks []turndiff.Block
 	for i := range p.members {
-		key, v, _ := p.member(i) // decoded once already
+		key, v, _ := p.member(i)       // decoded once already
+		if turndiff.IsSecretKey(key) { // pi-forge's secret-key rule (§12.3)
+			v = turndiff.MarkerRedacted
+		} else {
+			v = turndiff.RedactFaithful(v)
+		}
 		blocks = turndiff.MemberBlocks(blocks[:0], key, v, seen, true)
 		for k := range blocks {
 			fn(&blocks[k])

@@ -162,3 +162,35 @@ func joinOrNone(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// CallableBinding is one binding the agent may enable through
+// forge_capability: its binding id, the capability it points at
+// ("scope:id") and the capability's name ("" when it has none).
+type CallableBinding struct {
+	BindingID  string
+	Capability string
+	Name       string
+}
+
+// ModelCallable lists what forge_capability's list action would offer the
+// agent now: nothing without trust, a usable control tool or an active
+// Preset, or when the bindings cannot be read; otherwise the eligible
+// bindings (EligibleAgentBindings) in the Preset's order.
+func (r *Runtime) ModelCallable() []CallableBinding {
+	out := []CallableBinding{}
+	if !r.ws.Trusted || !r.controlToolUsable() || r.preset == nil {
+		return out
+	}
+	bindings, msg := r.ReadBindings()
+	if msg != "" {
+		return out
+	}
+	for _, b := range r.EligibleAgentBindings(bindings) {
+		c := CallableBinding{BindingID: b.ID, Capability: b.Ref.String()}
+		if b.Capability.Name != nil {
+			c.Name = *b.Capability.Name
+		}
+		out = append(out, c)
+	}
+	return out
+}

@@ -21,9 +21,10 @@ const (
 	MsgPresetDisabled     = "pi-forge: prompt stack disabled"
 	MsgControlUnavailable = `Control tool "forge_capability" is not available or blocked by policy.`
 	// MsgWorkbenchUntrusted is forgebench's own refusal of the changes
-	// pi-forge would still allow in an untrusted project (disable, reset):
-	// the workbench never changes capability state of an untrusted project.
-	MsgWorkbenchUntrusted = "Project is not trusted; forgebench changes no capability state in an untrusted project (Pi's /capability reset still works)."
+	// pi-forge would still allow in an untrusted project (disable; reset is
+	// allowed, pi-forge's way out):
+	// the workbench changes no other capability state of an untrusted project.
+	MsgWorkbenchUntrusted = "Project is not trusted; forgebench changes no capability state in an untrusted project except capability reset, pi-forge's way out."
 )
 
 // PlannedEntry is one custom entry the runtime appends, in order.
@@ -448,10 +449,10 @@ func (r *Runtime) matchActive(value string) []Active {
 }
 
 // Reset stops every active capability (/capability reset).
+//
+// Reset is not gated on trust: it is the way out pi-forge names for
+// active capabilities in an untrusted project (MsgUntrustedActive).
 func (r *Runtime) Reset() (Result, *Refusal) {
-	if ref := r.gate(false); ref != nil {
-		return Result{}, ref
-	}
 	eventID, createdAt := r.newID(), r.now()
 	if len(r.history.Reduced.Active) == 0 {
 		return Result{Message: MsgNothingToReset, Idempotent: true}, nil

@@ -169,7 +169,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"untrusted enable", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Enable("review") }, RefusedUntrusted, MsgUntrustedActivate},
 		{"untrusted add", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Add("x") }, RefusedUntrusted, MsgUntrustedActivate},
-		{"untrusted reset", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Reset() }, RefusedUntrusted, MsgWorkbenchUntrusted},
+		{"untrusted disable", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.Disable("manual") }, RefusedUntrusted, MsgWorkbenchUntrusted},
 		{"untrusted preset", "", func(r *Runtime) (Result, *Refusal) { r.ws = testWorkspace(t, false); return r.UsePreset("none") }, RefusedUntrusted, MsgPresetUntrusted},
 		{"unknown capability", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("nope") }, RefusedUnknown, `Capability capability "nope" not found.`},
 		{"bad selector", "", func(r *Runtime) (Result, *Refusal) { return r.Enable("user:x") }, RefusedUsage, `Unknown scope prefix: user. Expected "project" or "global".`},
@@ -199,6 +199,24 @@ func TestRefusals(t *testing.T) {
 		if len(r.Planned()) != 0 {
 			t.Errorf("%s: a refusal planned entries:\n%s", c.name, plannedText(r))
 		}
+	}
+}
+
+// TestResetWorksInAnUntrustedProject: reset is pi-forge's way out of
+// "Active capabilities require a trusted project", so it is planned there.
+func TestResetWorksInAnUntrustedProject(t *testing.T) {
+	r := newRT(t, testWorkspace(t, true), nil, "")
+	if _, ref := r.Add("Answer in French."); ref != nil {
+		t.Fatal(ref)
+	}
+	before := len(r.Planned())
+	r.ws = testWorkspace(t, false)
+	res, ref := r.Reset()
+	if ref != nil || res.Message != MsgResetDone || len(r.Planned()) <= before {
+		t.Fatalf("untrusted reset: %+v %+v\n%s", res, ref, plannedText(r))
+	}
+	if len(r.history.Reduced.Active) != 0 {
+		t.Fatal("reset left activations")
 	}
 }
 
@@ -372,5 +390,22 @@ func TestUnknownToolSelection(t *testing.T) {
 	// Event and anchor, but no guessed tools baseline.
 	if got := plannedText(r); strings.Contains(got, "capability-tools") || strings.Count(got, "\n") != 2 {
 		t.Errorf("planned:\n%s", got)
+	}
+}
+
+// TestModelCallableIsWhatTheAgentMayEnable: the bindings forge_capability
+// lists — modelCallable, not removing the control tool, passing the
+// policy — and nothing without trust or an active Preset.
+func TestModelCallableIsWhatTheAgentMayEnable(t *testing.T) {
+	r := newRT(t, testWorkspace(t, true), nil, "project:worker")
+	got := r.ModelCallable()
+	if len(got) != 1 || got[0].BindingID != "write-tools" || got[0].Capability != "project:write-tools" || got[0].Name != "Write tools" {
+		t.Fatalf("%+v", got)
+	}
+	if got := newRT(t, testWorkspace(t, true), nil, "").ModelCallable(); len(got) != 0 {
+		t.Fatalf("no Preset: %+v", got)
+	}
+	if got := newRT(t, testWorkspace(t, false), nil, "project:worker").ModelCallable(); len(got) != 0 {
+		t.Fatalf("untrusted: %+v", got)
 	}
 }

@@ -247,6 +247,17 @@ func piSettings() jsObject {
 	)
 }
 
+// piAuth is Pi's auth.json with placeholder API keys for the two providers
+// the demo profiles use, so pi-forge's profile preflight ("has no
+// configured authentication") passes on demo data. The keys are not real
+// and never reach a provider: forgebench makes no model calls.
+func piAuth() jsObject {
+	return obj(
+		"anthropic", obj("type", "api_key", "key", "forgebench-demo-placeholder-not-a-real-key"),
+		"openai", obj("type", "api_key", "key", "forgebench-demo-placeholder-not-a-real-key"),
+	)
+}
+
 // trustFile is Pi's trust.json: keys sorted, two-space indent, trailing newline.
 func trustFile() []byte {
 	return resourceFile(obj(TokenProjectRealPath, true))
@@ -268,6 +279,7 @@ func resourceFiles() map[string][]byte {
 	files := map[string][]byte{
 		agentRel + "/settings.json":                                      resourceFile(piSettings()),
 		agentRel + "/trust.json":                                         trustFile(),
+		agentRel + "/auth.json":                                          resourceFile(piAuth()),
 		agentRel + "/subagent.json":                                      resourceFile(subagentConfig()),
 		projectForgeRel + "/prompt-stacks/pi-mirror.json":                resourceFile(presetPiMirror()),
 		projectForgeRel + "/prompt-stacks/guarded-worker.json":           resourceFile(presetGuardedWorker()),

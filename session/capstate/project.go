@@ -162,8 +162,9 @@ func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile
 		}
 		u := byMessage[m]
 		text := compile.PreviewText(m)
+		tokens := compile.EstimateTokens(text)
 		if native {
-			text = capability.RenderSystemMessageUpdate(u.Sections)
+			text, tokens = nativeCardText(u.Sections)
 		}
 		where := "fallback user update"
 		if native {
@@ -172,12 +173,29 @@ func ProjectPreview(res compile.PreviewResult, st *State, trusted bool) (compile
 		label := "capability " + string(u.Kind) + " · " + where + " · " + strings.Join(u.ActivationIDs(), ", ")
 		role, _ := m.(*jsonv.Object).Get("role")
 		projected = append(projected, compile.Part{Kind: PartCapability, Label: label, Role: jsonv.ToString(role),
-			Text: text, Tokens: compile.EstimateTokens(text), Message: m})
+			Text: text, Tokens: tokens, Message: m})
 	}
 	renumberHistory(projected, sourcesOut)
 	res.Messages = projected
 	res.Result.Messages.Messages, res.Result.Messages.MessageSources = compiledOut, sourcesOut
 	return res, nil
+}
+
+// nativeCardText is what pi-forge's preview shows of a native section
+// update and counts for it: the section contents, without the inspector
+// prose Pi renders around them (`Updated system prompt section "…":`); a
+// removal is named, not counted.
+func nativeCardText(sections []capability.Section) (string, int) {
+	var shown, counted []string
+	for _, s := range sections {
+		if s.Content == nil {
+			shown = append(shown, "[section "+s.Name+" removed]")
+			continue
+		}
+		shown = append(shown, *s.Content)
+		counted = append(counted, *s.Content)
+	}
+	return strings.Join(shown, "\n\n"), compile.EstimateTokens(strings.Join(counted, "\n\n"))
 }
 
 // renumberHistory numbers the history parts ("Conversation i/N") over the

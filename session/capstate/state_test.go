@@ -113,12 +113,17 @@ func TestUnreadableHistory(t *testing.T) {
 	}
 }
 
+// TestUntrustedRefusesEveryChange: every change but reset, pi-forge's way
+// out of active capabilities in an untrusted project.
 func TestUntrustedRefusesEveryChange(t *testing.T) {
 	ws := workspace(t, false, []string{reviewJSON}, nil)
 	b := newBuilder()
 	b.message("user", `"content":"x","timestamp":1`)
 	s := b.session(t)
-	for _, op := range []Operation{{OpEnable, "review"}, {OpEnableBound, "x"}, {OpDisable, "x"}, {OpReset, ""}, {OpAdd, "t"}, {OpUsePreset, "none"}} {
+	if p, err := PlanAt(s, inputs(ws), Operation{Kind: OpReset}, seq()); err != nil || p.Refusal != nil {
+		t.Errorf("reset: %v %+v", err, p)
+	}
+	for _, op := range []Operation{{OpEnable, "review"}, {OpEnableBound, "x"}, {OpDisable, "x"}, {OpAdd, "t"}, {OpUsePreset, "none"}} {
 		p, err := PlanAt(s, inputs(ws), op, seq())
 		if err != nil || p.Refusal == nil || p.Refusal.Kind != capability.RefusedUntrusted || p.Changes() {
 			t.Errorf("%s: %v %+v", op.Kind, err, p)

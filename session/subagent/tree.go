@@ -190,8 +190,8 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 	}
 	branch := root.PathTo(root.LeafIndex())
 	rootBranch := make(map[string]bool, len(branch))
-	var marker treeMarker
-	found := false
+	var marker, copied treeMarker
+	found, sawCopy := false, false
 	for _, i := range branch {
 		e := &root.Entries[i]
 		if e.HasID {
@@ -207,6 +207,7 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 		}
 		if m.rootSessionID != t.RootSessionID {
 			t.diag(SevInfo, "", rootFile, "line %d holds a copied tree marker of session %s (tree %s); a forked session starts its own tree", e.Line, m.rootSessionID, m.id)
+			copied, sawCopy = m, true
 			continue
 		}
 		marker, found = m, true
@@ -217,6 +218,10 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 	if !found {
 		if lt, err := openLegacy(t, root, opt); err == nil {
 			return lt, nil
+		}
+		if len(others) == 0 && sawCopy {
+			return nil, fmt.Errorf("%w: %s was forked from root session %s%s: the pi-subagent/tree-v2 marker on its active branch belongs to that root (tree %s), and this session has started no tree of its own (no %s directory); open the original root for its agents",
+				ErrNoTree, rootFile, copied.rootSessionID, originalRootFile(root, sessionDir, copied.rootSessionID), copied.id, filepath.Base(treesDir))
 		}
 		if len(others) == 0 {
 			return nil, fmt.Errorf("%w: %s has no pi-subagent/tree-v2 marker on its active branch and no %s directory", ErrNoTree, rootFile, filepath.Base(treesDir))
@@ -247,6 +252,21 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 	t.setVisibility(rootBranch)
 	t.setMaxConcurrent()
 	return t, nil
+}
+
+// originalRootFile names the file of the root a session was forked from,
+// as " (<file>)": the header's parentSession when it is that root's file
+// (Pi names it <timestamp>_<id>.jsonl), else such a file next to the
+// session; "" when none is found.
+func originalRootFile(d *session.Digest, dir, rootID string) string {
+	suffix := "_" + rootID + ".jsonl"
+	if p := d.Header.ParentSession; p != "" && strings.HasSuffix(p, suffix) {
+		return " (" + p + ")"
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*"+suffix)); len(m) == 1 {
+		return " (" + m[0] + ")"
+	}
+	return ""
 }
 
 // treeMarker is the data of a pi-subagent/tree-v2 entry.

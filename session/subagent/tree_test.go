@@ -208,7 +208,10 @@ func TestOpenRefusals(t *testing.T) {
 	fork := newJSONL(filepath.Join(b.dir, "fork.jsonl"), "01a2219b-0000-7000-8000-00000000f00c", b.root.path, b.start)
 	fork.custom(TreeCustomType, map[string]any{"version": 1, "id": b.treeID, "rootSessionId": b.rootID})
 	fork.write(t)
-	if _, err := Open(fork.path, Options{}); !errors.Is(err, ErrNoTree) {
+	// The message says the marker is there but belongs to the original
+	// root, and names it (its id and its file).
+	if _, err := Open(fork.path, Options{}); !errors.Is(err, ErrNoTree) || strings.Contains(err.Error(), "no pi-subagent/tree-v2 marker on its active branch") ||
+		!strings.Contains(err.Error(), b.rootID) || !strings.Contains(err.Error(), b.root.path) || !strings.Contains(err.Error(), "forked") {
 		t.Errorf("forked session: %v", err)
 	}
 	if _, err := Open(filepath.Join(b.dir, "nope.jsonl"), Options{}); err == nil {

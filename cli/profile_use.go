@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/replay"
+)
+
+// ProfileUseCmd applies an agent profile to a session offline, as
+// /profile use does.
+type ProfileUseCmd struct {
+	Selector string `arg:"" help:"Profile to apply: id, project:id or global:id." predictor:"profile"`
+	mutationFlags
+}
+
+// Run runs pi-forge's transactional preflight (model in the catalog,
+// authentication, thinking support, the Preset's diagnostics, allow
+// patterns matching no tool) and, when nothing fails, appends what
+// /profile use leaves: Pi's model and thinking-level changes, the Preset
+// selection (with the capability sync of a switch) and the provenance
+// entry, through the guarded append. Any preflight error writes nothing.
+func (c *ProfileUseCmd) Run(g *Globals) error {
+	path, s, ws, err := c.openTarget(g)
+	if err != nil {
+		return err
+	}
+	if !ws.Trust.Trusted {
+		return fail(exitRefused, "pi-forge: project is not trusted; refusing to apply an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
+	}
+	lib, err := g.loadLibrary()
+	if err != nil {
+		return err
+	}
+	p, _ := lib.ResolveProfile(c.Selector)
+	if p == nil {
+		return fail(exitUsage, "Unknown agent profile: %s", c.Selector)
+	}
+	cat, err := g.modelCatalog()
+	if err != nil {
+		return err
+	}
+	res := profilePreflight(lib, cat, p, resources.ProviderAuth(lib.Workspace.AgentDir, p.Profile.Model.Provider, nil))
+	if !res.Usable() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "pi-forge: profile %s failed preflight; runtime state was not changed.\n", c.Selector)
+		for _, d := range res.Diagnostics {
+			fmt.Fprintf(&b, "    %s: %s\n", d.Level, sanitize.Line(d.Message))
+		}
+		return fail(exitFailed, "%s", strings.TrimRight(b.String(), "\n"))
+	}
+	known, _ := cat.Lookup(p.Profile.Model.Provider, p.Profile.Model.ID)
+	cur := replay.RuntimeStateAt(s, s.LeafIndex())
+	in := profile.RuntimeInput{CurrentThinking: cur.ThinkingLevel, Target: p.Profile.Model,
+		TargetInfo:     profile.ModelInfo{Reasoning: known.Reasoning, ThinkingLevelMap: known.ThinkingLevelMap},
+		TargetThinking: res.EffectiveThinkingLevel,
+		SwitchThinking: resources.PiThinkingSettings(ws).ForModel(p.Profile.Model.Provider, p.Profile.Model.ID)}
+	if cur.Provider != "" {
+		in.Current = &profile.Model{Provider: cur.Provider, ID: cur.Model}
+	}
+	var entries []session.NewEntry
+	for _, ch := range profile.PlanRuntimeChanges(in) {
+		typ, fields := ch.Entry()
+		entries = append(entries, session.NewEntry{Type: typ, Fields: fields})
+	}
+	// The Preset step is /preset use of the resolved Preset (or none):
+	// its selection entry and the sync that retires bound activations.
+	capIn, err := g.capabilityInputs()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	clock := func() time.Time { return now }
+	selector := "none"
+	if res.Preset != nil {
+		selector = res.Preset.Selector()
+	}
+	plan, err := capstate.PlanAt(s, capIn, capstate.Operation{Kind: capstate.OpUsePreset, Arg: selector}, capstate.DefaultOptions(clock))
+	if err != nil {
+		return fail(exitFailed, "pi-forge: failed to apply profile %s: %v. Previous runtime state was restored.", c.Selector, err)
+	}
+	if plan.Refusal != nil {
+		return fail(exitFailed, "pi-forge: failed to apply profile %s: %s Previous runtime state was restored.", c.Selector, sanitize.Line(plan.Refusal.Notice()))
+	}
+	entries = append(entries, plan.Entries()...)
+	prov := profile.NewProvenance(&res, session.FormatTimestamp(now))
+	entries = append(entries, session.CustomEntry(profile.StateEntryType, profile.StateEntryData(&prov)))
+
+	warnings := 0
+	for _, d := range res.Diagnostics {
+		if d.Level == "warning" {
+			warnings++
+		}
+	}
+	msg := "pi-forge: applied profile " + c.Selector + " once"
+	if warnings > 0 {
+		msg += fmt.Sprintf(" with %d warning(s)", warnings)
+	}
+	msg += "; later manual changes will be preserved."
+	written := false
+	if !c.DryRun {
+		opts := session.AppendOptions{Force: c.Force, Now: clock, Project: ws.Cwd, AllowContextTypes: true}
+		if err := appendGuarded(path, plan.Guard, entries, opts); err != nil {
+			return err
+		}
+		written = true
+	}
+	for _, d := range res.Diagnostics {
+		fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, sanitize.Line(d.Message))
+	}
+	if plan.Result.Warning != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(plan.Result.Warning))
+	}
+	return c.reportEntries(g, path, msg, entries, written)
+}
+
+// reportEntries prints the outcome of an append that is not a capability
+// change: pi-forge's message and, for a dry run, the entries; --json
+// prints {message, written, entries:[{type, …fields}]}.
+func (f *mutationFlags) reportEntries(g *Globals, path, msg string, entries []session.NewEntry, written bool) error {
+	if f.JSON {
+		list := make([]any, len(entries))
+		for i, e := range entries {
+			list[i] = newEntryJSON(e)
+		}
+		out := jsonv.NewObject()
+		out.Set("message", msg)
+		out.Set("written", written)
+		out.Set("entries", list)
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(out)+"\n")
+		return err
+	}
+	fmt.Fprintln(g.stdout, sanitize.Text(msg))
+	if !f.DryRun {
+		return nil
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(g.stdout, "\n(dry run: nothing would be appended)")
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "\n(dry run) %d entries would be appended to %s:\n", len(entries), path)
+	for _, e := range entries {
+		fmt.Fprintln(g.stdout, sanitize.Line(jsonv.Stringify(newEntryJSON(e))))
+	}
+	return nil
+}
+
+// newEntryJSON is an entry to append as {type, …fields} (without the id,
+// parentId and timestamp the append adds).
+func newEntryJSON(e session.NewEntry) *jsonv.Object {
+	o := jsonv.NewObject()
+	o.Set("type", e.Type)
+	if e.Fields != nil {
+		e.Fields.Range(func(k string, v any) bool {
+			o.Set(k, v)
+			return true
+		})
+	}
+	return o
+}
+
+// ProfileForgetCmd appends {provenance: null}, as /profile forget does.
+type ProfileForgetCmd struct {
+	mutationFlags
+}
+
+// Run appends the forgetting entry when the branch has a last-applied
+// profile; the model, thinking level and Preset stay as they are.
+func (c *ProfileForgetCmd) Run(g *Globals) error {
+	path, s, ws, err := c.openTarget(g)
+	if err != nil {
+		return err
+	}
+	if !ws.Trust.Trusted {
+		return untrustedProject(ws)
+	}
+	st := replay.ProfileStateAt(s, s.LeafIndex())
+	if _, ok := profile.ParseProvenance(st.Provenance); !st.Found || !ok {
+		return c.reportEntries(g, path, "pi-forge: there is no last-applied profile provenance to forget.", nil, false)
+	}
+	entries := []session.NewEntry{session.CustomEntry(profile.StateEntryType, profile.StateEntryData(nil))}
+	written := false
+	if !c.DryRun {
+		if err := appendGuarded(path, session.GuardOf(s), entries, session.AppendOptions{Force: c.Force, Project: ws.Cwd}); err != nil {
+			return err
+		}
+		written = true
+	}
+	return c.reportEntries(g, path, "pi-forge: forgot last-applied profile provenance; model, thinking level, and preset were not changed.", entries, written)
+}

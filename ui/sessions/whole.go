@@ -53,7 +53,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		if m.stats.pending || m.stats.session == nil {
 			return common.Whole{}, false
 		}
-		return common.Whole{Title: "the stats of " + m.ls.title, Text: plainLines(renderStats(m.stats, m.ls, unlimited, m.com.Styles))}, true
+		return common.Whole{Title: "the stats of " + m.ls.title, Text: plainLines(renderStats(m.stats, m.ls, unlimited, statsChartRows(unlimited), m.com.Styles))}, true
 	case m.focus == paneDetail && m.mode == modeSkipped:
 		return common.Whole{Title: "the skipped lines of " + m.ls.title, Text: plainLines(m.skippedLines(unlimited))}, true
 	case m.mode == modeContext && m.focus == paneDetail:

@@ -244,6 +244,9 @@ func (m *Model) timelineView(r rect) string {
 func (m *Model) detailView(r rect) string {
 	st := m.com.Styles
 	focused := m.focus == paneDetail
+	if m.mode == modeSpend {
+		return m.spendView(r)
+	}
 	if m.ls == nil {
 		return m.frame(r, "Detail", "", focused, []string{m.placeholder()})
 	}

@@ -47,6 +47,11 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 	switch {
 	case m.focus == panePicker:
 		return m.pickerWhole()
+	case m.focus == paneDetail && m.mode == modeSpend:
+		if m.spend.value == nil {
+			return common.Whole{}, false
+		}
+		return common.Whole{Title: "the cost of the listed sessions", Text: plainLines(renderSpend(m.spend.value, spendWholeWidth, m.com.Styles))}, true
 	case m.ls == nil:
 		return common.Whole{}, false
 	case m.focus == paneDetail && m.mode == modeStats:

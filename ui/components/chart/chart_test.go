@@ -216,3 +216,23 @@ func FuzzColumns(f *testing.F) {
 		}
 	})
 }
+
+func TestTrackDrawsRunsOverTheLife(t *testing.T) {
+	// Axis 0..100 over 10 cells: alive 10..90, running 10..30 and 70..90,
+	// idle (a stall) between.
+	got := Track(Interval{10, 90}, []Interval{{10, 30}, {70, 90}}, 0, 100, 10, '█', plain, '─', plain)
+	if got != " ██────██ " {
+		t.Errorf("track = %q", got)
+	}
+	// A moment still shows; an unknown start draws nothing of it.
+	if got := Track(Interval{50, 50}, nil, 0, 100, 10, '█', plain, '─', plain); got != "     ─    " {
+		t.Errorf("a moment: %q", got)
+	}
+	if got := Track(Interval{math.NaN(), 5}, []Interval{{math.NaN(), 1}}, 0, 10, 4, '█', plain, '─', plain); got != "    " {
+		t.Errorf("unknown times: %q", got)
+	}
+	// An empty axis (everything at one instant) takes the first cell.
+	if got := Track(Interval{7, 7}, []Interval{{7, 7}}, 7, 7, 3, '█', plain, '─', plain); got != "█  " {
+		t.Errorf("an empty axis: %q", got)
+	}
+}

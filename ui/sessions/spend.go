@@ -87,9 +87,10 @@ func (m *Model) spendView(r rect) string {
 	return m.frame(r, title, joinInfo(scrollInfo(sp.offset, h, len(lines)), m.statusView(paneDetail)), m.focus == paneDetail, window(lines, sp.offset, h))
 }
 
-// spendWholeWidth is the width the cost view is laid out at for v, y and
-// o: its bars need a width, and the titles are cut only past it.
-const spendWholeWidth = 200
+// wholeChartWidth is the width charts are laid out at for v, y and o on
+// a screen width wide: bars need a width, and one that fits the overlay
+// keeps its rows from wrapping.
+func wholeChartWidth(width int) int { return max(40, width-8) }
 
 // spendGutter is the width of a day's label ("2026-11-27 ").
 const spendGutter = 11

@@ -86,3 +86,26 @@ func TestRenderSpendFitsAnyWidth(t *testing.T) {
 		}
 	}
 }
+
+// v shows the cost view and the stats whole with their charts laid out
+// to fit the overlay, not at the unlimited width of their text.
+func TestChartsShownWholeFitTheScreen(t *testing.T) {
+	hs, _ := newHarness(t, 100, 30)
+	hs.focusOn(panePicker)
+	hs.Press("s", "v")
+	hs.focusOn(paneTimeline)
+	hs.Press("s", "v")
+	if len(hs.Shown) != 2 {
+		t.Fatalf("%d wholes shown", len(hs.Shown))
+	}
+	if !strings.Contains(hs.Shown[0].Text, "Cost and tokens per day") || !strings.Contains(hs.Shown[1].Text, "tokens per request") {
+		t.Fatalf("wholes: %q / %q", hs.Shown[0].Title, hs.Shown[1].Title)
+	}
+	for _, w := range hs.Shown {
+		for _, l := range strings.Split(w.Text, "\n") {
+			if strings.ContainsAny(l, "█▓▒░▁▂▃▄▅▆▇") && ansi.StringWidth(l) > wholeChartWidth(100) {
+				t.Errorf("%s: a chart line of %d: %q", w.Title, ansi.StringWidth(l), l)
+			}
+		}
+	}
+}

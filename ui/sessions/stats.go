@@ -81,9 +81,9 @@ func (m *Model) applyStats(msg statsMsg) {
 	m.stats.chart = &statsChart{requests: msg.requests, broke: brokeAt(msg.requests, msg.breaks)}
 }
 
-// renderStats lays out the branch's charts (chartRows high) and both
-// scopes for a width.
-func renderStats(ss statsState, ls *loadedSession, width, chartRows int, st themes.Styles) []string {
+// renderStats lays out the branch's charts (chartWidth wide, chartRows
+// high) and both scopes for a width.
+func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
 	section := func(title string, s *session.Stats) {
@@ -124,7 +124,7 @@ func renderStats(ss statsState, ls *loadedSession, width, chartRows int, st them
 	case ss.pending || ss.session == nil:
 		return []string{st.Pane.Placeholder.Render("computing stats…")}
 	}
-	if chart := ss.chart.draw(width, chartRows, st); len(chart) > 0 {
+	if chart := ss.chart.draw(min(width, chartWidth), chartRows, st); len(chart) > 0 {
 		for _, line := range chart {
 			add(line)
 		}

@@ -259,7 +259,7 @@ func (m *Model) detailView(r rect) string {
 		m.skippedOffset = clamp(m.skippedOffset, 0, max(0, len(lines)-h))
 		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.skippedOffset, h))
 	case modeStats:
-		lines := renderStats(m.stats, m.ls, w, statsChartRows(h), st)
+		lines := renderStats(m.stats, m.ls, w, w, statsChartRows(h), st)
 		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
 		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}

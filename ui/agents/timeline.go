@@ -31,6 +31,7 @@ type timelineState struct {
 // while it runs) and the runs in it; the gaps between runs are its waits.
 type timelineBar struct {
 	path    string
+	parent  string
 	name    string
 	status  string
 	closed  bool
@@ -38,6 +39,9 @@ type timelineBar struct {
 	runs    []chart.Interval
 	known   bool // the agent has a time to draw
 	runtime string
+	// critical marks the chain the tree's end waited on: the agent that
+	// finished last, then its child that finished last, and so on.
+	critical bool
 }
 
 // buildTimeline lays the tree's agents out in tree order; now ends the
@@ -50,7 +54,7 @@ func buildTimeline(t *subagent.Tree, showHidden bool, now time.Time) timelineSta
 		if !a.Visible && !showHidden {
 			continue
 		}
-		b := timelineBar{path: a.Path, status: sanitize.Fold(a.Status), closed: a.Lifecycle == subagent.LifecycleClosed, runtime: a.RuntimeText()}
+		b := timelineBar{path: a.Path, parent: a.Parent, status: sanitize.Fold(a.Status), closed: a.Lifecycle == subagent.LifecycleClosed, runtime: a.RuntimeText()}
 		b.name = sanitize.Fold(a.Name)
 		if a.Path == subagent.RootPath {
 			b.name = "root"
@@ -100,7 +104,37 @@ func buildTimeline(t *subagent.Tree, showHidden bool, now time.Time) timelineSta
 	if math.IsInf(tl.lo, 1) {
 		tl.lo, tl.hi = 0, 0
 	}
+	markCritical(tl.bars)
 	return tl
+}
+
+// markCritical marks the critical path: from the top of the tree down,
+// the agent of each level that finished last (the one its parent, or the
+// tree, waited for longest).
+func markCritical(bars []timelineBar) {
+	listed := make(map[string]bool, len(bars))
+	for i := range bars {
+		listed[bars[i].path] = true
+	}
+	under := "" // the parent whose children are looked at; "" the top
+	for {
+		last := -1
+		for i := range bars {
+			b := &bars[i]
+			top := !listed[b.parent]
+			if !b.known || (under == "" && !top) || (under != "" && b.parent != under) {
+				continue
+			}
+			if last < 0 || b.life.To > bars[last].life.To {
+				last = i
+			}
+		}
+		if last < 0 {
+			return
+		}
+		bars[last].critical = true
+		under = bars[last].path
+	}
 }
 
 func nanMin(a, b float64) float64 {
@@ -226,8 +260,8 @@ func (m *Model) timelineView() string {
 	tl.offset = max(0, min(tl.offset, len(tl.bars)-rows))
 	nameW := min(28, max(8, inner/4))
 	const runW = 8 // " 56.6s" and room
-	trackW := max(1, inner-2-nameW-1-runW)
-	lines := []string{timelineLegend(st), timelineAxis(tl.lo, tl.hi, nameW+3, trackW, st)}
+	trackW := max(1, inner-3-nameW-1-runW)
+	lines := []string{timelineLegend(st), timelineAxis(tl.lo, tl.hi, nameW+4, trackW, st)}
 	lines = append(lines, "")
 	for i := tl.offset; i < len(tl.bars) && i < tl.offset+rows; i++ {
 		lines = append(lines, timelineRow(&tl.bars[i], tl.lo, tl.hi, nameW, trackW, runW, i == tl.cursor, st))
@@ -263,7 +297,7 @@ func timelineLegend(st *themes.Styles) string {
 		r, style := statusMark(s, st)
 		parts = append(parts, style.Render(string(r))+" "+s)
 	}
-	parts = append(parts, st.Text.Muted.Render("─")+" waiting")
+	parts = append(parts, st.Text.Muted.Render("─")+" waiting", st.Text.Strong.Render("◆")+" critical path")
 	return strings.Join(parts, "  ")
 }
 
@@ -288,11 +322,15 @@ func timelineAxis(lo, hi float64, indent, width int, st *themes.Styles) string {
 
 // timelineRow is one agent: the cursor, its name, its track, its run time.
 func timelineRow(b *timelineBar, lo, hi float64, nameW, trackW, runW int, selected bool, st *themes.Styles) string {
-	cursor := "  "
+	cursor, mark := " ", " "
 	nameStyle := st.List.Item
 	if selected {
-		cursor, nameStyle = "▶ ", st.List.Selected
+		cursor, nameStyle = "▶", st.List.Selected
 	}
+	if b.critical {
+		mark = st.Text.Strong.Render("◆")
+	}
+	cursor += mark + " "
 	name := ansi.Truncate(b.name, nameW, "…")
 	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	track := strings.Repeat(" ", trackW)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/chart"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -21,7 +22,7 @@ func TestTimelineDrawsTheTreeAndOpensAnAgent(t *testing.T) {
 		t.Fatal("T does not open the timeline")
 	}
 	view := hs.view()
-	contains(t, view, "Agents · timeline · tree 01a2219b", "█ completed", "░ errored", "─ waiting", "docs_check", "invoice_review", "  edge_cases")
+	contains(t, view, "Agents · timeline · tree 01a2219b", "█ completed", "░ errored", "─ waiting", "◆ critical path", " ◆ test_run", "docs_check", "invoice_review", "  edge_cases")
 	tl := &hs.m.timeline
 	if len(tl.bars) < 3 || tl.hi <= tl.lo {
 		t.Fatalf("bars %d, axis %v..%v", len(tl.bars), tl.lo, tl.hi)
@@ -100,4 +101,26 @@ func TestTimelineGoldens(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestCriticalPathFollowsWhatFinishedLast(t *testing.T) {
+	bars := []timelineBar{
+		{path: "/root/a", parent: "/root", known: true, life: chart.Interval{From: 0, To: 50}},
+		{path: "/root/a/x", parent: "/root/a", known: true, life: chart.Interval{From: 5, To: 20}},
+		{path: "/root/b", parent: "/root", known: true, life: chart.Interval{From: 10, To: 90}},
+		{path: "/root/b/y", parent: "/root/b", known: true, life: chart.Interval{From: 20, To: 60}},
+		{path: "/root/b/z", parent: "/root/b", known: true, life: chart.Interval{From: 30, To: 80}},
+		{path: "/root/b/z/q", parent: "/root/b/z", known: false},
+	}
+	markCritical(bars)
+	var got []string
+	for _, b := range bars {
+		if b.critical {
+			got = append(got, b.path)
+		}
+	}
+	if fmt.Sprint(got) != "[/root/b /root/b/z]" {
+		t.Errorf("critical path %v", got)
+	}
+	markCritical(nil) // nothing to mark, no loop
 }

@@ -50,6 +50,9 @@ func spendCmd(seq int, items []session.ListItem, svc *services.Services, loc *ti
 // the sessions the picker lists now.
 func (m *Model) openSpend() tea.Cmd {
 	m.mode, m.focus = modeSpend, paneDetail
+	if m.spend.pending && m.spend.all == m.picker.all {
+		return nil // the same sessions are being read: their answer is shown
+	}
 	m.spend.seq++
 	m.spend.pending, m.spend.all, m.spend.offset = true, m.picker.all, 0
 	items := append([]session.ListItem(nil), m.picker.raw...)

@@ -21,6 +21,10 @@ func TestPickerCostView(t *testing.T) {
 	if hs.m.mode != modeSpend || !hs.m.spend.pending || cmd == nil {
 		t.Fatalf("s in the picker: mode %v pending %v", hs.m.mode, hs.m.spend.pending)
 	}
+	hs.Press("esc")
+	if _, again := hs.m.Update(uitest.Key("s")); again != nil {
+		t.Error("s again while the sessions are read starts a second read")
+	}
 	if !strings.Contains(ansi.Strip(hs.view()), "reading 2 session(s)…") {
 		t.Errorf("no placeholder while reading:\n%s", ansi.Strip(hs.view()))
 	}

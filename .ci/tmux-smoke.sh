@@ -189,11 +189,22 @@ wait_for "Details · /root/docs_check"
 t send-keys -t smoke f
 wait_for "closed · 1/4"
 wait_for "$ npm test"
+t send-keys -t smoke T # the timeline of the tree (issue 28)
+wait_for "Agents · timeline · tree 01a2219b · 4 agent(s)"
+wait_for "◆ critical path"
+t send-keys -t smoke Escape
+sleep 0.3
+wait_for "closed · 1/4"
 echo "agents panel walk ok"
 # Session panel: search the picker, open a session, then walk the
 # timeline → detail → context → stats and back out with Escape.
 t send-keys -t smoke 3
 wait_for "Invoice rounding fix"
+t send-keys -t smoke s # the picker's cost per day (issue 28)
+wait_for "Cost and tokens per day · 3 session(s)"
+t send-keys -t smoke Escape
+sleep 0.3
+wait_gone "Cost and tokens per day"
 t send-keys -t smoke / r o u n d i n g
 wait_for "/ rounding"
 t send-keys -t smoke Enter # applies the filter and opens the session
@@ -215,6 +226,7 @@ wait_for "as sent · Preset project:guarded-worker"
 echo "context as sent and Pi's context ok"
 t send-keys -t smoke s
 wait_for "Session · all branches"
+wait_for "Branch · tokens per request"
 t send-keys -t smoke Escape
 sleep 0.3 # let the terminal settle after Escape (it starts escape sequences)
 wait_for "space expand tools"

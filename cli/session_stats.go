@@ -72,9 +72,23 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		return err
 	}
 	writeStats(g.stdout, s, st)
+	writeRequestChart(g.stdout, session.Requests(s, requestScope(s, scope), cat), breaks.Misses)
 	writeCache(g.stdout, cache, st.Scope == session.StatsScopeSession, preds)
 	writeBreaks(g.stdout, s, breaks.Misses)
 	return nil
+}
+
+// requestScope is the entries the per-request chart walks: the branch's
+// path, or every entry in file order (nil scope), as the breaks are found.
+func requestScope(s *session.Session, scope []int) []int {
+	if scope != nil {
+		return scope
+	}
+	all := make([]int, len(s.Entries))
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
 func writeStats(w io.Writer, s *session.Session, st session.Stats) {

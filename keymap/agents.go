@@ -23,7 +23,9 @@ type Agents struct {
 	Earlier key.Binding
 	// Expand shows tool output in full (Pi binds ctrl+o to it).
 	Expand key.Binding
-	Reload key.Binding
+	// Timeline draws every agent of the tree as a bar on one time axis.
+	Timeline key.Binding
+	Reload   key.Binding
 }
 
 // DefaultAgents returns the stock Agents panel bindings.
@@ -39,6 +41,7 @@ func DefaultAgents() Agents {
 		Earlier:    bind([]string{"p"}, "p", "earlier page"),
 		Expand:     bind([]string{"space", "ctrl+o"}, "space", "expand tools"),
 		Reload:     bind([]string{"r"}, "r", "reload"),
+		Timeline:   bind([]string{"T"}, "T", "timeline"),
 	}
 }
 
@@ -48,5 +51,6 @@ func (a *Agents) Named() map[string]*key.Binding {
 		"agents.open": &a.Open, "agents.back": &a.Back, "agents.transcript": &a.Transcript,
 		"agents.lifecycle": &a.Lifecycle, "agents.hidden": &a.Hidden, "agents.follow": &a.Follow,
 		"agents.earlier": &a.Earlier, "agents.expand": &a.Expand, "agents.reload": &a.Reload,
+		"agents.timeline": &a.Timeline,
 	})
 }

@@ -194,8 +194,9 @@ func agentsScopes() []Scope {
 	a := func(names ...string) []string { return prefixed("agents.", names...) }
 	nav := a(navNames...)
 	return []Scope{
-		panelView("the Agents list", a("reload", "lifecycle", "hidden", "transcript", "open"), nav, Focused),
-		panelView("the Agents detail", a("reload", "lifecycle", "hidden", "transcript", "open", "back"), nav, Focused),
+		panelView("the Agents list", a("reload", "lifecycle", "hidden", "transcript", "open", "timeline"), nav, Focused),
+		panelView("the Agents detail", a("reload", "lifecycle", "hidden", "transcript", "open", "back", "timeline"), nav, Focused),
+		panelView("the Agents timeline", a("reload", "open", "back", "timeline"), nav, Focused),
 		{
 			Name:     "the Agents transcript",
 			Bindings: with(Root, a("back", "follow", "earlier", "expand"), nav, Focused),

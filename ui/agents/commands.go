@@ -150,6 +150,9 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	}
 	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
+	if m.screen == screenTimeline {
+		m.refreshTimeline()
+	}
 	return tea.Batch(m.requestActivity(), m.schedulePoll(), m.takeJump())
 }
 

@@ -33,6 +33,8 @@ const (
 	// screenDetail is the narrow layout's full-width detail.
 	screenDetail
 	screenTranscript
+	// screenTimeline draws every agent on one time axis (timeline.go).
+	screenTimeline
 )
 
 // pane is a pane of the wide dashboard, in focus order.
@@ -88,6 +90,7 @@ type Model struct {
 	activity   map[string]activityResult
 	activityAt map[string]bool // requests in flight, by activity key
 	tr         transcriptState
+	timeline   timelineState
 	// jump is a requested jump to an agent's transcript not taken yet
 	// (jump.go).
 	jump *jumpTarget
@@ -170,6 +173,9 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{open, k.Up, k.Down, k.Reload}
 	case m.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
+	case m.screen == screenTimeline:
+		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
+		return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
 	case m.screen == screenTranscript:
 		return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
 	case m.screen == screenDetail:
@@ -191,7 +197,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := &m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Open, k.Back, k.Transcript, k.Lifecycle, k.Hidden, k.Reload},
+		{k.Open, k.Back, k.Transcript, k.Timeline, k.Lifecycle, k.Hidden, k.Reload},
 		{k.Follow, k.Earlier, k.Expand},
 		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}

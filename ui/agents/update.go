@@ -90,6 +90,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.transcriptKey(msg)
 	case screenDetail:
 		return m.detailScreenKey(msg)
+	case screenTimeline:
+		return m.timelineKey(msg)
 	}
 	k := &m.keys
 	switch {
@@ -107,6 +109,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.requestActivity()
 	case key.Matches(msg, k.Transcript):
 		return m.openTranscript()
+	case key.Matches(msg, k.Timeline):
+		m.openTimeline()
+		return nil
 	}
 	if m.focus == paneDetail && m.wide() {
 		return m.detailKey(msg)

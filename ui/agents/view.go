@@ -34,6 +34,8 @@ func (m *Model) View() string {
 			lines = append(append(lines, ""), m.rootsLines(m.width-4, m.height-2-len(lines)-1)...)
 		}
 		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
+	case m.screen == screenTimeline:
+		return m.timelineView()
 	case m.screen == screenDetail:
 		return m.detailPane(m.width, true)
 	case !m.wide():

@@ -41,6 +41,7 @@ const (
 	modeContext
 	modeStats
 	modeSkipped // the lines the reader dropped, and why
+	modeSpend   // what the listed sessions cost per day (spend.go)
 )
 
 // hugeFileBytes is the size from which opening a session shows a spinner.
@@ -98,6 +99,7 @@ type Model struct {
 	context       contextState
 	sent          sentState
 	stats         statsState
+	spend         spendState
 	follow        followState
 	// watch lets the panel tail the open session (EnableWatch).
 	watch bool
@@ -356,6 +358,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		m.applyContextLines(msg)
 	case statsMsg:
 		m.applyStats(msg)
+	case spendMsg:
+		m.applySpend(msg)
 	case follower.StartedMsg:
 		return m.applyFollowStarted(msg)
 	case follower.EventMsg:

@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
@@ -22,13 +23,18 @@ type statsState struct {
 	session *session.Stats
 	branch  *session.Stats
 	offset  int
+	// chart is the branch's requests, where the cache broke
+	// (session/cachemiss) and the chart drawn from them.
+	chart *statsChart
 }
 
 // statsMsg delivers computed stats.
 type statsMsg struct {
-	gen     int
-	session session.Stats
-	branch  session.Stats
+	gen      int
+	session  session.Stats
+	branch   session.Stats
+	requests []session.Request
+	breaks   []int
 }
 
 // statsCmd computes session and branch stats, pricing usage without a
@@ -37,7 +43,15 @@ type statsMsg struct {
 func statsCmd(gen int, ls *loadedSession, svc *services.Services, leaf int) tea.Cmd {
 	return func() tea.Msg {
 		cat, _ := svc.Catalog()
-		return statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
+		msg := statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
+		if leaf >= 0 && leaf < len(ls.sess.Entries) {
+			path := ls.sess.PathTo(leaf)
+			msg.requests = session.Requests(ls.sess, path, cat)
+			for _, miss := range cachemiss.Detect(ls.sess, path, cat).Misses {
+				msg.breaks = append(msg.breaks, miss.Index)
+			}
+		}
+		return msg
 	}
 }
 
@@ -64,10 +78,12 @@ func (m *Model) applyStats(msg statsMsg) {
 	}
 	m.stats.pending = false
 	m.stats.session, m.stats.branch = &msg.session, &msg.branch
+	m.stats.chart = &statsChart{requests: msg.requests, broke: brokeAt(msg.requests, msg.breaks)}
 }
 
-// renderStats lays out both scopes for a width.
-func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) []string {
+// renderStats lays out the branch's charts (chartWidth wide, chartRows
+// high) and both scopes for a width.
+func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
 	section := func(title string, s *session.Stats) {
@@ -107,6 +123,12 @@ func renderStats(ss statsState, ls *loadedSession, width int, st themes.Styles) 
 	switch {
 	case ss.pending || ss.session == nil:
 		return []string{st.Pane.Placeholder.Render("computing stats…")}
+	}
+	if chart := ss.chart.draw(min(width, chartWidth), chartRows, st); len(chart) > 0 {
+		for _, line := range chart {
+			add(line)
+		}
+		out = append(out, "")
 	}
 	section("Session · all branches", ss.session)
 	out = append(out, "")

@@ -46,6 +46,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		cmd, _ := m.focusKey(msg)
 		return cmd
+	case key.Matches(msg, k.Stats) && m.focus == panePicker:
+		return m.openSpend()
 	case m.ls == nil:
 		return m.navigate(msg)
 	case key.Matches(msg, k.ContinueInPi) && m.focus != panePicker:
@@ -90,6 +92,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) back() {
 	m.fork.asked = 0 // a fork being planned is not shown
 	switch {
+	case m.mode == modeSpend:
+		m.mode, m.focus = modeEntry, panePicker
 	case m.mode != modeEntry:
 		m.mode = modeEntry
 	case m.focus == paneDetail:
@@ -226,6 +230,8 @@ func (m *Model) scrollDetail(delta int) {
 		m.context.offset = max(0, m.context.offset+delta)
 	case modeStats:
 		m.stats.offset = max(0, m.stats.offset+delta)
+	case modeSpend:
+		m.spend.offset = max(0, m.spend.offset+delta)
 	case modeSkipped:
 		m.skippedOffset = max(0, m.skippedOffset+delta)
 	default:

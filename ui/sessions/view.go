@@ -244,6 +244,9 @@ func (m *Model) timelineView(r rect) string {
 func (m *Model) detailView(r rect) string {
 	st := m.com.Styles
 	focused := m.focus == paneDetail
+	if m.mode == modeSpend {
+		return m.spendView(r)
+	}
 	if m.ls == nil {
 		return m.frame(r, "Detail", "", focused, []string{m.placeholder()})
 	}
@@ -256,7 +259,7 @@ func (m *Model) detailView(r rect) string {
 		m.skippedOffset = clamp(m.skippedOffset, 0, max(0, len(lines)-h))
 		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.skippedOffset, h))
 	case modeStats:
-		lines := renderStats(m.stats, m.ls, w, st)
+		lines := renderStats(m.stats, m.ls, w, w, statsChartRows(h), st)
 		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
 		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}

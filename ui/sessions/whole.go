@@ -47,13 +47,18 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 	switch {
 	case m.focus == panePicker:
 		return m.pickerWhole()
+	case m.focus == paneDetail && m.mode == modeSpend:
+		if m.spend.value == nil {
+			return common.Whole{}, false
+		}
+		return common.Whole{Title: "the cost of the listed sessions", Text: plainLines(renderSpend(m.spend.value, wholeChartWidth(m.width), m.com.Styles))}, true
 	case m.ls == nil:
 		return common.Whole{}, false
 	case m.focus == paneDetail && m.mode == modeStats:
 		if m.stats.pending || m.stats.session == nil {
 			return common.Whole{}, false
 		}
-		return common.Whole{Title: "the stats of " + m.ls.title, Text: plainLines(renderStats(m.stats, m.ls, unlimited, m.com.Styles))}, true
+		return common.Whole{Title: "the stats of " + m.ls.title, Text: plainLines(renderStats(m.stats, m.ls, unlimited, wholeChartWidth(m.width), statsChartRows(unlimited), m.com.Styles))}, true
 	case m.focus == paneDetail && m.mode == modeSkipped:
 		return common.Whole{Title: "the skipped lines of " + m.ls.title, Text: plainLines(m.skippedLines(unlimited))}, true
 	case m.mode == modeContext && m.focus == paneDetail:

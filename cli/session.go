@@ -24,6 +24,7 @@ type SessionCmd struct {
 	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
 	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
 	Fork    SessionForkCmd    `cmd:"" help:"Write a new session from the path root→entry, exactly as Pi's /fork does, and print how to continue it in Pi."`
+	Diff    SessionDiffCmd    `cmd:"" help:"Compare two branches (two leaves of a session, or a session and its fork) after their fork point."`
 }
 
 // openSessionWith loads a session file. A file that is not a Pi session

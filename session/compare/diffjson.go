@@ -70,3 +70,38 @@ func stringValues(xs []string) []any {
 	}
 	return out
 }
+
+// Value is the JSON contract of `session composition --json`:
+//
+//	{"total","recordedInput","parts":[{"kind","label","ref","chars","tokens","share","inPrefix"}]}
+//
+// recordedInput is null when no usage was recorded (the tokens are then
+// unscaled chars/4 estimates), ref null when nothing in particular
+// produced the part, inPrefix null when the cached prefix is unknown.
+func (c Composition) Value() *jsonv.Object {
+	out := jsonv.NewObject()
+	out.Set("total", float64(c.Total))
+	out.Set("recordedInput", numberOrNull(float64(c.RecordedInput), c.HasRecorded))
+	parts := make([]any, len(c.Parts))
+	for i, p := range c.Parts {
+		o := jsonv.NewObject()
+		o.Set("kind", p.Kind)
+		o.Set("label", p.Label)
+		if p.Ref != "" {
+			o.Set("ref", p.Ref)
+		} else {
+			o.Set("ref", nil)
+		}
+		o.Set("chars", float64(p.Chars))
+		o.Set("tokens", float64(p.Tokens))
+		o.Set("share", p.Share)
+		if p.PrefixKnown {
+			o.Set("inPrefix", p.InPrefix)
+		} else {
+			o.Set("inPrefix", nil)
+		}
+		parts[i] = o
+	}
+	out.Set("parts", parts)
+	return out
+}

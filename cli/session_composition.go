@@ -87,4 +87,3 @@ func bar(share float64, width int) string {
 	}
 	return b.String()
 }
-

@@ -3,8 +3,12 @@ package compare
 import "testing"
 
 func TestCompareFindsTheFirstChange(t *testing.T) {
-	tool := func(n string, tok int) Piece { return Piece{Kind: PartTool, Ref: n, Label: n, Text: n + "-def", Tokens: tok} }
-	item := func(id string, tok int) Piece { return Piece{Kind: PartPresetItem, Ref: id, Label: id, Text: id + " text", Tokens: tok} }
+	tool := func(n string, tok int) Piece {
+		return Piece{Kind: PartTool, Ref: n, Label: n, Text: n + "-def", Tokens: tok}
+	}
+	item := func(id string, tok int) Piece {
+		return Piece{Kind: PartPresetItem, Ref: id, Label: id, Text: id + " text", Tokens: tok}
+	}
 	before := []Piece{tool("read", 100), tool("bash", 80), item("role", 20), item("project", 300), {Kind: PartHistory, Text: "hi", Tokens: 1}}
 	// Without the project item: tools and role stay cached.
 	after := []Piece{before[0], before[1], before[2], before[4]}

@@ -69,6 +69,11 @@ func (c *SessionDiffCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	for _, s := range []*session.Session{sa, sb} {
+		if len(s.Entries) == 0 {
+			return fail(exitUsage, "%s has no entries: there is no branch to compare", sanitize.Line(s.Path))
+		}
+	}
 	cat, err := g.modelCatalog()
 	if err != nil {
 		return err

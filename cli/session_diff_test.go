@@ -86,6 +86,15 @@ func TestSessionDiffJSONEscapesFormatCharacters(t *testing.T) {
 	}
 }
 
+func emptySession(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(path, []byte(`{"type":"session","version":3,"id":"e1","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestSessionDiffRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -97,6 +106,7 @@ func TestSessionDiffRefusals(t *testing.T) {
 		{"unknown entry", []string{branchesSession + "#nope", "#b0000004"}, `no entry "nope"`},
 		{"missing file", []string{"/nonexistent/x.jsonl#a", "#b"}, "x.jsonl"},
 		{"unrelated", []string{branchesSession + "#a0000005", "testdata/session.jsonl"}, "neither is a fork of the other"},
+		{"empty session", []string{emptySession(t), branchesSession}, "has no entries"},
 	} {
 		code, _, errOut := runCLI(t, append([]string{"--agent-dir", t.TempDir(), "session", "diff"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -278,7 +279,7 @@ func readPart(s *session.Session, indexes []int) part {
 		case session.RoleUser:
 			p.user++
 		case session.RoleToolResult:
-			if string(rawjson.Member(e.MessageRaw(), "isError")) == "true" {
+			if toolResultIsError(e.MessageRaw()) {
 				p.errors++
 			}
 		case session.RoleAssistant:
@@ -365,6 +366,59 @@ func readAssistant(e *session.Entry, p *part, files, models *orderedSet, ts floa
 	})
 	if provider != "" || model != "" {
 		models.add(provider + "/" + model)
+	}
+}
+
+// isErrorKey is the member a tool result's failure is recorded in.
+const isErrorKey = `"isError":`
+
+// toolResultIsError reads a tool result's isError. Pi writes it after the
+// content, which can be megabytes: the last "isError": of the message is
+// taken when the members after it run exactly to the message's end (so it
+// is a member of the message itself, not of a nested object, and not the
+// tail of an escaped quote); anything else is read from the start.
+func toolResultIsError(msg []byte) bool {
+	k := bytes.LastIndex(msg, []byte(isErrorKey))
+	if k > 0 && msg[k-1] != '\\' {
+		v := rawjson.SkipWS(msg, k+len(isErrorKey))
+		end := rawjson.SkipAt(msg, v, 1)
+		if end > 0 && membersRunToEnd(msg, end) {
+			return string(msg[v:end]) == "true"
+		}
+	}
+	return string(rawjson.Member(msg, "isError")) == "true"
+}
+
+// membersRunToEnd reports whether msg[i:] is zero or more ", key: value"
+// members and then the closing brace that ends msg.
+func membersRunToEnd(msg []byte, i int) bool {
+	for {
+		i = rawjson.SkipWS(msg, i)
+		if i >= len(msg) {
+			return false
+		}
+		switch msg[i] {
+		case '}':
+			return rawjson.SkipWS(msg, i+1) == len(msg)
+		case ',':
+		default:
+			return false
+		}
+		i = rawjson.SkipWS(msg, i+1)
+		if i >= len(msg) || msg[i] != '"' {
+			return false
+		}
+		end := rawjson.SkipAt(msg, i, 1)
+		if end < 0 {
+			return false
+		}
+		i = rawjson.SkipWS(msg, end)
+		if i >= len(msg) || msg[i] != ':' {
+			return false
+		}
+		if i = rawjson.SkipAt(msg, rawjson.SkipWS(msg, i+1), 1); i < 0 {
+			return false
+		}
 	}
 }
 

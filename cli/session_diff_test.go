@@ -114,3 +114,31 @@ func TestSessionDiffRefusals(t *testing.T) {
 		}
 	}
 }
+
+// Both commands take a session id prefix as every session argument does,
+// and answer as with the file.
+func TestSessionDiffAndCompositionTakeAnID(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := filepath.Join(layout.SessionDir, filepath.Base(demoSession))
+	const prefix = "01a21c48"
+	for _, cmd := range [][]string{
+		{"session", "diff", "%s#2e32a9eb", "#a37d5e1c", "--json"},
+		{"session", "diff", "%s#2e32a9eb", "%s#a37d5e1c"},
+		{"session", "composition", "%s", "--leaf", "c0430f5a", "--json"},
+	} {
+		run := func(arg string) (int, string, string) {
+			argv := make([]string, len(cmd))
+			for i, a := range cmd {
+				argv[i] = strings.ReplaceAll(a, "%s", arg)
+			}
+			return runCLI(t, in(args, argv...)...)
+		}
+		code, want, errOut := run(file)
+		if code != exitOK {
+			t.Fatalf("%v with the file: exit %d: %s", cmd, code, errOut)
+		}
+		if code, got, errOut := run(prefix); code != exitOK || got != want {
+			t.Errorf("%v with the id prefix: exit %d %s; output differs: %v", cmd, code, errOut, got != want)
+		}
+	}
+}

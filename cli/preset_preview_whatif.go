@@ -17,8 +17,8 @@ import (
 // whatIfFlags are preset preview's what-if flags: compile without some
 // items or tools and say what that saves and where the cache breaks.
 type whatIfFlags struct {
-	Without     []string `name:"without" help:"What-if: preview without these items (ids; repeat or separate with commas) and print the token delta and where the cache boundary moves. Nothing is saved." placeholder:"ITEM"`
-	WithoutTool []string `name:"without-tool" help:"What-if: preview without these tools (names): their definitions (recorded in --session) leave the request and the runtime's tool list. Nothing is saved." placeholder:"NAME"`
+	Without     []string `name:"without" sep:"none" help:"What-if: preview without this item (its id; repeat the flag for more) and print the token delta and where the cache boundary moves. Nothing is saved." placeholder:"ITEM"`
+	WithoutTool []string `name:"without-tool" sep:"none" help:"What-if: preview without this tool (its name; repeat the flag for more): its definition (recorded in --session) leaves the request and the runtime's tool list. Nothing is saved." placeholder:"NAME"`
 }
 
 // active reports whether a what-if was asked for.

@@ -58,7 +58,20 @@ func (f whatIfFlags) apply(job *compileJob) (before []compare.Piece, toolsAfter 
 		if err != nil {
 			return nil, nil, false, err
 		}
-		tools, toolsKnown = sp.Tools, len(sp.Tools) > 0
+		// The request carries the declarations the Preset's tool policy
+		// allows, as replay builds a Preset's request.
+		allowed := map[string]bool{}
+		for _, name := range preset.ApplyResourcePolicy(sp.ToolNames(), job.stack.Tools) {
+			allowed[name] = true
+		}
+		for _, t := range sp.Tools {
+			if o, ok := t.(*jsonv.Object); ok {
+				if name, _ := o.Get("name"); allowed[jsonv.ToString(name)] {
+					tools = append(tools, t)
+				}
+			}
+		}
+		toolsKnown = len(sp.Tools) > 0
 	}
 	declared := map[string]bool{}
 	for _, t := range tools {

@@ -11,15 +11,7 @@ import "github.com/forgebench/forgebench/session/catalog"
 // index (-1 when none) and Context nil. The part of a branch after a fork
 // point (session/compare) is counted this way.
 func EntriesStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
-	st := Stats{Entries: len(indexes)}
-	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
-	var names nameMemo
-	for _, i := range indexes {
-		e := &s.Entries[i]
-		r := readUsageRecord(e, &names)
-		b.add(i, e, &r)
-	}
-	b.finish()
+	st := computeStatsWith(s, indexes, cat, readUsageRecord)
 	st.Scope = StatsScopeBranch
 	st.LeafIndex = -1
 	if len(indexes) > 0 {

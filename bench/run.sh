@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance budgets of issues 13 and 20, measured as a user meets them: every
+# The performance budgets of issues 13, 20 and 26, measured as a user meets them: every
 # command runs as a fresh process several times (after a warm-up run, the
 # inputs in the page cache), and the script prints the median and spread
 # of wall time and CPU time, peak RSS and peak private memory (RssAnon,
@@ -87,6 +87,17 @@ printf 'module hello\n\ngo 1.21\n' >"$hello.src/go.mod"
 (cd "$hello.src" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$hello" .)
 
 for f in few small; do bench_warm "$data/$f.jsonl"; done
+# The first leaf in file order of each 100 MB session (a side branch that
+# leaves the main path early): `session diff` compares it with the last
+# entry, so the other side holds nearly the whole file (issue 26).
+for f in few small; do
+  if [ ! -s "$data/$f.firstleaf" ] || [ "$data/$f.jsonl" -nt "$data/$f.firstleaf" ]; then
+    awk '{ head = substr($0, 1, 300)
+           if (head ~ /"parentId":/ && match(head, /"id":"[^"]*"/)) { id = substr(head, RSTART + 6, RLENGTH - 7); order[++n] = id }
+           if (match(head, /"parentId":"[^"]*"/)) parent[substr(head, RSTART + 12, RLENGTH - 13)] = 1 }
+         END { for (i = 1; i <= n; i++) if (!(order[i] in parent)) { print order[i]; exit } }' "$data/$f.jsonl" >"$data/$f.firstleaf"
+  fi
+done
 
 # --- Pi 1.6.0 ------------------------------------------------------------
 pi_pkg=""
@@ -118,6 +129,11 @@ for f in few small; do
   bench_measure "stats $f" -- "${fb[@]}" session stats "$file"
   bench_measure "cache report $f" -- "${fb[@]}" cache report "$file" --json
   bench_measure "tree $f" -- "${fb[@]}" session tree "$file"
+  # Issue 26: the composition at an entry against the context there, and
+  # the diff of two leaves (the first side branch and the last) against show.
+  bench_measure "composition leaf $f" -- "${fb[@]}" session composition "$file" --json
+  bench_measure "composition mid $f" -- "${fb[@]}" session composition "$file" --leaf "$mid" --json
+  bench_measure "diff $f" -- "${fb[@]}" session diff "$file#$(cat "$data/$f.firstleaf")" "$file#$(cat "$data/$f.last")" --json
 done
 bench_measure "payload show 2M fields" -- "${fb[@]}" payload show "$data/payload-2m.json"
 bench_warm "$agent"/sessions/*/*.jsonl
@@ -209,6 +225,12 @@ row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" pri
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
 row "cache report, 2,000 files: wall" "$(bench_get "cache report 2000" wall)" 1 "s"
 for f in few small; do
+  for at in leaf mid; do
+    row "session composition --json, $f $at: wall / session context --json" \
+      "$(awk -v a="$(bench_get "composition $at $f" wall)" -v b="$(bench_get "context $at $f" wall)" 'BEGIN{printf "%.2f", a/b}')" 1.2 "×"
+  done
+  row "session diff --json (first leaf vs last), $f: wall / session show --json" \
+    "$(awk -v a="$(bench_get "diff $f" wall)" -v b="$(bench_get "show $f" wall)" 'BEGIN{printf "%.2f", a/b}')" 1.5 "×"
   row "cache report, $f: wall / session stats" \
     "$(awk -v a="$(bench_get "cache report $f" wall)" -v b="$(bench_get "stats $f" wall)" 'BEGIN{printf "%.2f", a/b}')" 1.5 "×"
 done

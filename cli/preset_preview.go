@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session/capstate"
+	"github.com/forgebench/forgebench/session/compare"
 )
 
 // PresetPreviewCmd shows a compiled preset part by part.
@@ -15,6 +16,7 @@ type PresetPreviewCmd struct {
 	File string `arg:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace." predictor:"preset"`
 	JSON bool   `name:"json" help:"Print the parts as JSON."`
 	compileInputs
+	whatIfFlags
 }
 
 // Run prints every part of the system prompt and every message, labelled
@@ -31,7 +33,20 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	var whatIf *whatIfRun
+	var toolsAfter []any
+	if c.whatIfFlags.active() {
+		before, tools, known, err := c.whatIfFlags.apply(job)
+		if err != nil {
+			return err
+		}
+		whatIf, toolsAfter = &whatIfRun{flags: c.whatIfFlags, toolsKnown: known}, tools
+		whatIf.before = before
+	}
 	pv := compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros)
+	if whatIf != nil {
+		whatIf.result = compare.Compare(whatIf.before, compare.PreviewPieces(toolsAfter, pv))
+	}
 	if delivery != nil {
 		projected, perr := delivery.Project(pv)
 		if perr != nil {
@@ -45,12 +60,19 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 	// history (capability updates are kept as they are, as in the panel).
 	pv = compile.PresentSystemMessages(pv)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.Stringify(previewJSON(pv, job.source))+"\n")
+		doc := previewJSON(pv, job.source)
+		if whatIf != nil {
+			doc.Set("whatIf", whatIfJSON(*whatIf))
+		}
+		_, err := io.WriteString(g.stdout, jsonv.Stringify(doc)+"\n")
 		if err != nil {
 			return err
 		}
 	} else {
 		writePreview(g.stdout, pv)
+		if whatIf != nil {
+			writeWhatIf(g.stdout, *whatIf)
+		}
 	}
 	return reportDiagnostics(g.stderr, job, pv.Result)
 }

@@ -16,14 +16,16 @@ import (
 
 // SessionCmd groups the Pi session commands.
 type SessionCmd struct {
-	List    SessionListCmd    `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
-	Show    SessionShowCmd    `cmd:"" help:"Load a session and print a summary."`
-	Tree    SessionTreeCmd    `cmd:"" help:"Print the branch tree of a session."`
-	Context SessionContextCmd `cmd:"" help:"Rebuild the model context at an entry, as Pi does (--as-sent: the request as the provider received it, pi-forge's rewrite included)."`
-	Stats   SessionStatsCmd   `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
-	Tail    SessionTailCmd    `cmd:"" help:"Follow a session file that Pi is writing."`
-	Export  SessionExportCmd  `cmd:"" help:"Export a branch as Markdown or JSON."`
-	Fork    SessionForkCmd    `cmd:"" help:"Write a new session from the path root→entry, exactly as Pi's /fork does, and print how to continue it in Pi."`
+	List        SessionListCmd        `cmd:"" help:"List sessions of the project (or all projects), newest activity first."`
+	Show        SessionShowCmd        `cmd:"" help:"Load a session and print a summary."`
+	Tree        SessionTreeCmd        `cmd:"" help:"Print the branch tree of a session."`
+	Context     SessionContextCmd     `cmd:"" help:"Rebuild the model context at an entry, as Pi does (--as-sent: the request as the provider received it, pi-forge's rewrite included)."`
+	Stats       SessionStatsCmd       `cmd:"" help:"Messages, tool calls, tokens and cost per session and branch."`
+	Tail        SessionTailCmd        `cmd:"" help:"Follow a session file that Pi is writing."`
+	Export      SessionExportCmd      `cmd:"" help:"Export a branch as Markdown or JSON."`
+	Fork        SessionForkCmd        `cmd:"" help:"Write a new session from the path root→entry, exactly as Pi's /fork does, and print how to continue it in Pi."`
+	Diff        SessionDiffCmd        `cmd:"" help:"Compare two branches (two leaves of a session, or a session and its fork) after their fork point."`
+	Composition SessionCompositionCmd `cmd:"" help:"Split the request at an entry into system prompt parts, tool definitions, history, tool results, capability text and images, with tokens and the cached prefix."`
 }
 
 // openSessionWith loads a session file. A file that is not a Pi session

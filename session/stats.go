@@ -197,6 +197,11 @@ func (m *nameMemo) resolve(n *assistantNames) (provider, model, key string) {
 const ParallelMin = 4096
 
 func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
+	return computeStatsWith(s, indexes, cat, readStatRecord)
+}
+
+// computeStatsWith is computeStats reading each entry's record with read.
+func computeStatsWith(s *Session, indexes []int, cat *catalog.Catalog, read func(*Entry, *nameMemo) statRecord) Stats {
 	st := Stats{Entries: len(indexes)}
 	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
 	// Records are read in parallel, a window at a time, and added in order;
@@ -209,13 +214,13 @@ func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 		window := indexes[base:min(len(indexes), base+statsWindow)]
 		if len(window) < ParallelMin || workers < 2 {
 			for k, i := range window {
-				recs[k] = readStatRecord(&s.Entries[i], &names)
+				recs[k] = read(&s.Entries[i], &names)
 			}
 		} else {
 			ForEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
 				var names nameMemo
 				for k := lo; k < hi; k++ {
-					recs[k] = readStatRecord(&s.Entries[window[k]], &names)
+					recs[k] = read(&s.Entries[window[k]], &names)
 					if k&1023 == 1023 {
 						runtime.Gosched() // as the reader's decoders: keys stay responsive
 					}

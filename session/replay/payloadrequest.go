@@ -64,6 +64,10 @@ type Request struct {
 	// or the Preset of RequestOptions.Preset) produced the request; false
 	// when it is the request Pi alone built.
 	Rewritten bool
+	// SystemPrompt is Pi's system prompt replayed at the context, whose
+	// sections split the system block when no rewrite attributed it
+	// (session/compare's composition).
+	SystemPrompt *SystemPrompt
 }
 
 // RequestOptions say how a request is rebuilt.
@@ -139,6 +143,7 @@ func requestOn(s *session.Session, index int, opts RequestOptions, paths *sessio
 	}
 	r.ThinkingLevel, _ = ctx.ThinkingLevel.Str()
 	sp := systemPromptOf(ctx, r.ContextIndex)
+	r.SystemPrompt = sp
 	rw, err := r.rewrite(s, ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("request at entry %s: %w", e.ID, err)

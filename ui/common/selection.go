@@ -159,18 +159,21 @@ func (d *Debounce) arm(after time.Duration) tea.Cmd {
 }
 
 // Due handles msg: due is true when it is this Debounce's timer and no Ask
-// came since it was set (the work is due now, once); when Asks came, again
-// sets the timer for the rest of the wait after the newest.
+// came since it was set, or the newest Ask is already the whole wait old
+// (the timer fired late): the work is due now, once. When Asks came
+// within the wait, again sets the timer for the rest of it.
 func (d *Debounce) Due(msg DueMsg) (due bool, again tea.Cmd) {
 	if msg.d != d || msg.seq != d.armed || d.armed == 0 {
 		return false, nil
 	}
 	if d.seq != d.armed && d.waiting {
 		rest := d.wait - d.com.Clock().Sub(d.last)
-		if rest <= 0 || rest > d.wait {
+		if rest > d.wait { // the clock went back
 			rest = d.wait
 		}
-		return false, d.arm(rest)
+		if rest > 0 {
+			return false, d.arm(rest)
+		}
 	}
 	d.armed = 0
 	due, d.waiting = d.waiting, false

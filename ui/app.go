@@ -449,6 +449,7 @@ func (m *Model) View() tea.View {
 	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
 		return m.lastView // the next frame reads the healed mapping
 	}
+	m.frames.took(now, m.com.Clock())
 	m.lastView = v
 	return v
 }

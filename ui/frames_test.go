@@ -5,11 +5,13 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
+	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -65,5 +67,37 @@ func TestFramesAreDrawnAtMostOncePerInterval(t *testing.T) {
 	h.Send(uitest.Key("1")) // a key after a quiet second draws at once
 	if got := tabs(); got == drawn || len(h.Timers) != 0 || !strings.Contains(ansi.Strip(got), "1 Presets") {
 		t.Fatalf("a key after a pause is not drawn at once (timers %+v)", h.Timers)
+	}
+}
+
+// A frame that takes longer to draw than the interval (a starved
+// process) widens the gate to its cost, so keys queued behind it are
+// handled before the next frame instead of between frames; the redraw
+// then comes when that cost has passed.
+func TestASlowFrameWidensTheGate(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	now := t0
+	var waits []time.Duration
+	com := &common.Common{Now: func() time.Time { return now }, Timer: func(d time.Duration, msg tea.Msg) tea.Cmd {
+		waits = append(waits, d)
+		return nil
+	}}
+	g := frameGate{interval: FrameInterval}
+	g.drew(t0)
+	g.took(t0, t0.Add(40*time.Millisecond))
+	now = t0.Add(20 * time.Millisecond) // past the interval, within the cost
+	if !g.skip(now) {
+		t.Fatal("a frame drawn 20 ms after one that took 40 ms")
+	}
+	g.afterUpdate(com)
+	if len(waits) != 1 || waits[0] != 20*time.Millisecond {
+		t.Fatalf("the redraw waits %v, want [20ms]", waits)
+	}
+	if g.skip(t0.Add(40 * time.Millisecond)) {
+		t.Fatal("no frame once the cost has passed")
+	}
+	g.took(t0, t0.Add(time.Millisecond)) // a cheap frame: the interval again
+	if g.skip(t0.Add(FrameInterval)) || !g.skip(t0.Add(FrameInterval-time.Millisecond)) {
+		t.Fatal("a cheap frame does not bring the interval back")
 	}
 }

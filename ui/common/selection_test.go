@@ -90,7 +90,7 @@ func TestALateTimerAfterTheAsksRestedIsDueAtOnce(t *testing.T) {
 	var d Debounce
 	d.Ask(com, RenderDelay)
 	now = now.Add(RenderDelay / 2)
-	d.Ask(com, RenderDelay) // the burst's last key
+	d.Ask(com, RenderDelay)        // the burst's last key
 	now = now.Add(3 * RenderDelay) // the timer fires long after it
 	due, again := d.Due(fired[0].(DueMsg))
 	if !due || again != nil || len(fired) != 1 {

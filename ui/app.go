@@ -463,7 +463,7 @@ func (m *Model) view() tea.View {
 	case m.find.IsOpen():
 		body = m.find.View(m.width, bodyH)
 	}
-	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	content := common.JoinRows(m.headerView(), m.tabsView(), body, m.footerView())
 	switch {
 	case m.showHelp: // centred on the body: the header stays readable
 		box := m.helpView(bodyH)

@@ -169,7 +169,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if err := session.GuardFaults(func() error {
 		_, cmd = m.update(msg)
-		cmd = tea.Batch(cmd, m.announceSelection(), m.offerSessions(), m.frames.afterUpdate(m.com))
+		cmd = tea.Batch(cmd, m.announceSelection(), m.offerSessions(), m.frames.afterUpdate(m.com, msg))
 		return nil
 	}); err != nil {
 		return m, m.status.Error(m.com, fileChangedStatus(err))

@@ -54,6 +54,12 @@ type frameGate struct {
 	// input is when the newest input was handled; held when the first
 	// input not drawn yet was (zero: none is waiting for a frame).
 	input, held time.Time
+	// answering is until when frames answer the keys drawn last: for two
+	// intervals after the frame keys waited for, what they started (the
+	// palette's match, a detail that took longer than InputSettle) is
+	// drawn as soon as it comes, held only by the last frame's cost, and
+	// not an interval after the frame a timer of theirs drew meanwhile.
+	answering time.Time
 }
 
 // wait is the least time between two frames now: the interval, or the
@@ -84,7 +90,10 @@ func (g *frameGate) afterUpdate(c *common.Common, msg tea.Msg) tea.Cmd {
 // opens is when the gate lets the next frame be drawn.
 func (g *frameGate) opens() time.Time {
 	var at time.Time
-	if g.drawn {
+	switch {
+	case g.last.Before(g.answering):
+		at = g.last.Add(g.cost)
+	case g.drawn:
 		at = g.last.Add(g.wait())
 	}
 	if !g.held.IsZero() {
@@ -109,7 +118,12 @@ func (g *frameGate) skip(now time.Time) bool {
 }
 
 // drew records a frame drawn at now.
-func (g *frameGate) drew(now time.Time) { g.drawn, g.last, g.held = true, now, time.Time{} }
+func (g *frameGate) drew(now time.Time) {
+	if !g.held.IsZero() {
+		g.answering = now.Add(2 * g.interval)
+	}
+	g.drawn, g.last, g.held = true, now, time.Time{}
+}
 
 // took records how long the frame drawn at start took (at end).
 func (g *frameGate) took(start, end time.Time) { g.cost = end.Sub(start) }

@@ -163,3 +163,43 @@ func TestASlowFrameWidensTheGate(t *testing.T) {
 		t.Fatal("a cheap frame does not bring the interval back")
 	}
 }
+
+// What keys started (the palette's match, a detail that took longer
+// than InputSettle) is drawn as soon as it comes after the keys' frame,
+// not an interval later, also after a frame one of their timers drew;
+// two intervals after the keys' frame, frames wait for the interval
+// again.
+func TestTheFirstResultAfterAKeysFrameIsDrawnAtOnce(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	now := t0
+	com := &common.Common{Now: func() time.Time { return now }, Timer: func(time.Duration, tea.Msg) tea.Cmd { return nil }}
+	g := frameGate{interval: FrameInterval}
+	g.drew(t0)
+	now = t0.Add(time.Second)
+	g.afterUpdate(com, uitest.Key("k"))
+	if g.skip(now) == false {
+		t.Fatal("a key drawn before InputSettle")
+	}
+	now = now.Add(InputSettle)
+	g.pending = false
+	if g.skip(now) {
+		t.Fatal("the key's frame is held after InputSettle")
+	}
+	g.drew(now)
+	g.took(now, now.Add(time.Millisecond))
+	now = now.Add(2 * time.Millisecond) // the match arrives
+	if g.skip(now) {
+		t.Fatal("the first result after the keys' frame waits for the interval")
+	}
+	g.drew(now)
+	now = now.Add(2 * time.Millisecond) // another result
+	if g.skip(now) {
+		t.Fatal("the second result after the keys' frame waits for the interval")
+	}
+	g.drew(now)
+	now = now.Add(2 * FrameInterval)
+	g.drew(now)
+	if !g.skip(now.Add(2 * time.Millisecond)) {
+		t.Fatal("two intervals after the keys' frame, frames do not wait for the interval")
+	}
+}

@@ -30,6 +30,11 @@ func (c *TuiCmd) Run(g *Globals) error {
 	if g.Theme == "" && settings.Theme != "" { // --theme wins over the file
 		theme = settings.Theme
 	}
+	trace, progOpts, err := openTrace(os.Getenv(ui.TraceEnv))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = trace.Close() }() // a trace is a measurement aid: losing its tail is not the user's loss
 	model := ui.New(ui.Options{
 		Workspace: svc.Workspace(),
 		Services:  svc, // the process's one: the TUI builds none of its own
@@ -42,9 +47,30 @@ func (c *TuiCmd) Run(g *Globals) error {
 		WatchFiles: true,
 		// A burst of keys draws a frame per interval, not per key.
 		FrameInterval: ui.FrameInterval,
+		Trace:         trace,
 	})
-	if _, err := tea.NewProgram(model, tea.WithFilter(ui.WheelFilter(time.Now))).Run(); err != nil {
+	progOpts = append(progOpts, tea.WithFilter(ui.WheelFilter(time.Now)))
+	if _, err := tea.NewProgram(model, progOpts...).Run(); err != nil {
 		return fmt.Errorf("run the workbench: %w", err)
 	}
 	return nil
+}
+
+// openTrace starts the trace the FORGEBENCH_TRACE path asks for ("" =
+// none: no trace, no options): the root records each message and frame,
+// and the terminal's input and output are wrapped to record each read and
+// write (ui.Trace).
+func openTrace(path string) (*ui.Trace, []tea.ProgramOption, error) {
+	if path == "" {
+		return nil, nil, nil
+	}
+	trace, err := ui.OpenTrace(path)
+	if err != nil {
+		return nil, nil, fail(exitUsage, "%s: %v", ui.TraceEnv, err)
+	}
+	opts := []tea.ProgramOption{tea.WithOutput(trace.Output(os.Stdout))}
+	if st, err := os.Stdin.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 { // else bubbletea opens the TTY itself; keys are still traced
+		opts = append(opts, tea.WithInput(trace.Input(os.Stdin)))
+	}
+	return trace, opts, nil
 }

@@ -4,7 +4,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -50,6 +49,9 @@ type Options struct {
 	// messages keep coming (frames.go; the real program passes
 	// FrameInterval). 0 draws on every View, as tests expect.
 	FrameInterval time.Duration
+	// Trace records each message handled and each frame composed (nil:
+	// nothing is traced; trace.go).
+	Trace *Trace
 }
 
 // Model is the root model. It stays thin: everything a panel shows is the
@@ -95,12 +97,14 @@ type Model struct {
 	lastJump  uint64
 	// frames draws at most one frame per interval (frames.go).
 	frames frameGate
+	// trace is Options.Trace.
+	trace *Trace
 }
 
 // New builds the root model with the five panels.
 func New(opts Options) *Model {
 	m := &Model{keys: opts.Keys, theme: opts.Theme, noColor: opts.NoColor, hasDark: true,
-		frames: frameGate{interval: opts.FrameInterval}}
+		frames: frameGate{interval: opts.FrameInterval}, trace: opts.Trace}
 	m.com = &common.Common{Keys: &m.keys, Workspace: opts.Workspace, Timer: opts.Timer}
 	if opts.Services == nil {
 		opts.Services = services.New(opts.Workspace)
@@ -156,13 +160,16 @@ func (m *Model) Init() tea.Cmd {
 // text input → global keys → focused panel. It, View and every command
 // it returns run under session.GuardFaults (guard.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.trace != nil {
+		defer m.trace.message(msg, time.Now())
+	}
 	if fc, ok := msg.(fileChangedMsg); ok {
 		return m, m.status.Error(m.com, fileChangedStatus(fc.err))
 	}
 	var cmd tea.Cmd
 	if err := session.GuardFaults(func() error {
 		_, cmd = m.update(msg)
-		cmd = tea.Batch(cmd, m.announceSelection(), m.offerSessions(), m.frames.afterUpdate(m.com))
+		cmd = tea.Batch(cmd, m.announceSelection(), m.offerSessions(), m.frames.afterUpdate(m.com, msg))
 		return nil
 	}); err != nil {
 		return m, m.status.Error(m.com, fileChangedStatus(err))
@@ -435,10 +442,14 @@ func (m *Model) View() tea.View {
 		return m.lastView // drawn less than a frame ago; a redraw is scheduled
 	}
 	m.frames.drew(now)
+	if m.trace != nil {
+		defer m.trace.event("view", time.Now(), "", false)
+	}
 	var v tea.View
 	if session.GuardFaults(func() error { v = m.view(); return nil }) != nil {
 		return m.lastView // the next frame reads the healed mapping
 	}
+	m.frames.took(now, m.com.Clock())
 	m.lastView = v
 	return v
 }
@@ -452,7 +463,7 @@ func (m *Model) view() tea.View {
 	case m.find.IsOpen():
 		body = m.find.View(m.width, bodyH)
 	}
-	content := lipgloss.JoinVertical(lipgloss.Left, m.headerView(), m.tabsView(), body, m.footerView())
+	content := common.JoinRows(m.headerView(), m.tabsView(), body, m.footerView())
 	switch {
 	case m.showHelp: // centred on the body: the header stays readable
 		box := m.helpView(bodyH)
@@ -497,102 +508,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	return m.routeToActive(common.Offset(msg, 0, bodyTop))
 }
 
-// helpView composes the focused panel's keys with the global keys, as
-// generated from the keymap, in a dialog box no taller than the body. Columns
-// that do not fit side by side wrap onto further rows instead of being cut.
-func (m *Model) helpView(height int) string {
-	st := m.com.Styles
-	lines := m.helpLines()
-	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
-	hint := "esc or ? closes"
-	room := helpRoom(height)
-	if len(lines) > room {
-		off := clampHelpOffset(m.helpOffset, len(lines), room) // Update keeps it clamped
-		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
-			off+1, off+room, len(lines), hint)
-		lines = lines[off : off+room]
-	}
-	return st.Dialog.Box.MaxWidth(m.width).MaxHeight(height).
-		Render(title + "\n\n" + strings.Join(lines, "\n") + "\n\n" + st.Text.Muted.Render(hint))
-}
-
-// helpLines lays out the help's key list: the active panel's groups and
-// the global ones, packed into rows that fit the width.
-func (m *Model) helpLines() []string {
-	groups := withoutRepeats(m.panels[m.active].FullHelp(), m.keys.FullHelp())
-	h := m.help
-	avail := max(10, m.width-6)
-	h.SetWidth(0) // measure unclipped; rows are packed to fit below
-	const gap = 4
-	var rows []string
-	var row [][]key.Binding
-	rowW := 0
-	flush := func() {
-		if len(row) > 0 {
-			rows = append(rows, h.FullHelpView(row))
-			row, rowW = nil, 0
-		}
-	}
-	for _, g := range groups {
-		w := lipgloss.Width(h.FullHelpView([][]key.Binding{g}))
-		if len(row) > 0 && rowW+gap+w > avail {
-			flush()
-		}
-		if len(row) > 0 {
-			rowW += gap
-		}
-		row, rowW = append(row, g), rowW+w
-	}
-	flush()
-	return strings.Split(strings.Join(rows, "\n\n"), "\n")
-}
-
-// helpRoom is how many lines of the key list the help shows in a body of
-// height lines: the box holds its border (2), the title and a blank line,
-// the key list, and a blank line and the hint; a taller list scrolls.
-func helpRoom(height int) int { return max(1, height-6) }
-
-// clampHelpOffset keeps a scroll of a list of n lines, room on screen,
-// within it.
-func clampHelpOffset(off, n, room int) int { return max(0, min(off, n-room)) }
-
-// clampHelp keeps the help's scroll within its key list; Update calls it
-// after a scroll key and a resize, so View only reads the offset.
-func (m *Model) clampHelp() {
-	if !m.showHelp {
-		return
-	}
-	m.helpOffset = clampHelpOffset(m.helpOffset, len(m.helpLines()), helpRoom(max(0, m.height-chromeHeight)))
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "—"
 	}
 	return s
-}
-
-// withoutRepeats appends the global groups to the panel's, leaving out a
-// global binding the panel already lists with the same key and meaning
-// (both have "esc back"), so the overlay never shows a key twice.
-func withoutRepeats(panel, global [][]key.Binding) [][]key.Binding {
-	seen := map[string]bool{}
-	for _, g := range panel {
-		for _, b := range g {
-			seen[b.Help().Key+"\x00"+b.Help().Desc] = true
-		}
-	}
-	out := append([][]key.Binding{}, panel...)
-	for _, g := range global {
-		var kept []key.Binding
-		for _, b := range g {
-			if !seen[b.Help().Key+"\x00"+b.Help().Desc] {
-				kept = append(kept, b)
-			}
-		}
-		if len(kept) > 0 {
-			out = append(out, kept)
-		}
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package common
 
 import (
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -116,6 +117,15 @@ func Overlay(screen, box string, width, height int) string {
 
 // OverlayAt is Overlay with the box's top-left corner at (x, y); -1 centres
 // it on that axis. The box is clamped to the screen.
+//
+// Only the rows the box covers are composed on a canvas (the box over
+// the dimmed screen); a row above or below it is the dimmed row as is,
+// filled to the width, which is what the canvas gave for it. The dimmed
+// rows of the last screen are kept (dimmedRows), so typing into the
+// palette, which draws the same screen under a new box at every key,
+// dims it once. Composing the whole screen cell by cell cost most of a
+// frame with the palette or the help open; overlayRef in the tests is
+// that composition, which the result is held to byte for byte.
 func OverlayAt(screen, box string, width, height, x, y int) string {
 	if width <= 0 || height <= 0 {
 		return screen
@@ -132,10 +142,71 @@ func OverlayAt(screen, box string, width, height, x, y int) string {
 		y = (height - bh) / 2
 	}
 	x, y = Clamp(x, 0, max(0, width-bw)), Clamp(y, 0, max(0, height-bh))
-	canvas := lipgloss.NewCanvas(width, height)
-	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(Dim(screen)), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
-	// The canvas leaves out trailing blanks; a screen keeps every cell.
-	return Fit(strings.Split(canvas.Render(), "\n"), width, height)
+	rows := dimmedRows(screen, width)
+	under := make([]string, 0, bh) // the dimmed rows the box covers
+	for i := y; i < y+bh; i++ {
+		if i < len(rows) {
+			under = append(under, rows[i].dimmed)
+		} else {
+			under = append(under, "")
+		}
+	}
+	canvas := lipgloss.NewCanvas(width, bh)
+	canvas.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(strings.Join(under, "\n")), lipgloss.NewLayer(box).X(x).Z(1)))
+	covered := strings.Split(canvas.Render(), "\n")
+	blank := strings.Repeat(" ", width)
+	out := make([]string, height)
+	for i := range out {
+		switch {
+		case i >= y && i < y+bh && i-y < len(covered):
+			out[i] = FitLine(covered[i-y], width)
+		case i >= y && i < y+bh, i >= len(rows):
+			out[i] = blank
+		default:
+			out[i] = rows[i].filled
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// dimmedRow is one row of a screen under a dialog: dimmed (Dim) and, as
+// a screen row outside the dialog, filled to the width.
+type dimmedRow struct{ dimmed, filled string }
+
+// dimmed keeps the dimmed rows of the last screen OverlayAt drew over
+// (View runs on one goroutine; the lock serves tests running in
+// parallel).
+var dimmed struct {
+	sync.Mutex
+	screen string
+	width  int
+	rows   []dimmedRow
+}
+
+// dimmedRows is screen dimmed row by row for a width, from the last call
+// when the screen is the same. The canvas fills a row with blanks and
+// clips one wider than the screen; a row that fits is padded here, a
+// wider one goes through a one-row canvas.
+func dimmedRows(screen string, width int) []dimmedRow {
+	dimmed.Lock()
+	defer dimmed.Unlock()
+	if dimmed.rows != nil && dimmed.screen == screen && dimmed.width == width {
+		return dimmed.rows
+	}
+	lines := strings.Split(Dim(screen), "\n")
+	rows := make([]dimmedRow, len(lines))
+	for i, l := range lines {
+		rows[i].dimmed = l
+		if Width(l) <= width {
+			rows[i].filled = FitLine(l, width)
+			continue
+		}
+		row := lipgloss.NewCanvas(width, 1)
+		row.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(l)))
+		rows[i].filled = FitLine(row.Render(), width)
+	}
+	dimmed.screen, dimmed.width, dimmed.rows = screen, width, rows
+	return rows
 }
 
 // dimStyle draws what lies under a dialog: faint and without its colours,

@@ -62,6 +62,9 @@ func FitLine(line string, width int) string {
 	if width <= 0 {
 		return ""
 	}
+	if w := Width(line); w <= width { // what Truncate leaves as is
+		return line + strings.Repeat(" ", width-w)
+	}
 	line = ansi.Truncate(line, width, "…")
 	return line + strings.Repeat(" ", max(0, width-ansi.StringWidth(line)))
 }

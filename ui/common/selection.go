@@ -108,10 +108,13 @@ func (c *Common) Jump(t JumpTarget) tea.Cmd {
 const FollowDelay = 50 * time.Millisecond
 
 // RenderDelay is how long a pane's own rendering of the entry under its
-// cursor (the Session panel's detail) waits for the cursor to rest: about
-// a frame, so one key shows its result in the next frames and a burst
-// renders only where it ends.
-const RenderDelay = 16 * time.Millisecond
+// cursor (the Session panel's detail, the palette's match) waits for the
+// cursor to rest. Keys of one read reach Update back to back (100 of them
+// take ~4 ms here), so a couple of milliseconds of quiet means the burst
+// is over: it renders only where it ends, and the result is in the next
+// frame. It was a whole frame (16 ms), which the last key's frame waited
+// for on top of the frame gate and the terminal's own frame tick.
+const RenderDelay = 2 * time.Millisecond
 
 // Debounce coalesces work that follows a value changing faster than the
 // work can be done: every Ask supersedes the previous one, and the work
@@ -159,18 +162,21 @@ func (d *Debounce) arm(after time.Duration) tea.Cmd {
 }
 
 // Due handles msg: due is true when it is this Debounce's timer and no Ask
-// came since it was set (the work is due now, once); when Asks came, again
-// sets the timer for the rest of the wait after the newest.
+// came since it was set, or the newest Ask is already the whole wait old
+// (the timer fired late): the work is due now, once. When Asks came
+// within the wait, again sets the timer for the rest of it.
 func (d *Debounce) Due(msg DueMsg) (due bool, again tea.Cmd) {
 	if msg.d != d || msg.seq != d.armed || d.armed == 0 {
 		return false, nil
 	}
 	if d.seq != d.armed && d.waiting {
 		rest := d.wait - d.com.Clock().Sub(d.last)
-		if rest <= 0 || rest > d.wait {
+		if rest > d.wait { // the clock went back
 			rest = d.wait
 		}
-		return false, d.arm(rest)
+		if rest > 0 {
+			return false, d.arm(rest)
+		}
 	}
 	d.armed = 0
 	due, d.waiting = d.waiting, false

@@ -71,3 +71,29 @@ func TestJumpsAreNumbered(t *testing.T) {
 		t.Fatalf("jumps %+v %+v", a, b)
 	}
 }
+
+// Issue 21: a timer that fires late (the event loop was drawing a frame
+// or the machine was busy) after Asks that have since rested the whole
+// wait is due at once; it used to be set again for another whole wait,
+// which the last key's frame (the palette's first results, the Session
+// panel's detail) then waited for too.
+func TestALateTimerAfterTheAsksRestedIsDueAtOnce(t *testing.T) {
+	var fired []tea.Msg
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	com := &Common{
+		Timer: func(d time.Duration, msg tea.Msg) tea.Cmd {
+			fired = append(fired, msg)
+			return nil
+		},
+		Now: func() time.Time { return now },
+	}
+	var d Debounce
+	d.Ask(com, RenderDelay)
+	now = now.Add(RenderDelay / 2)
+	d.Ask(com, RenderDelay)        // the burst's last key
+	now = now.Add(3 * RenderDelay) // the timer fires long after it
+	due, again := d.Due(fired[0].(DueMsg))
+	if !due || again != nil || len(fired) != 1 {
+		t.Fatalf("due %v, timers %d: the Asks rested longer than the wait, want the work due now", due, len(fired))
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
@@ -67,7 +66,7 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 		rep.Since(since)
 	}
 	if c.JSON {
-		if _, err := io.WriteString(g.stdout, jsonv.Stringify(rep.Value())+"\n"); err != nil {
+		if err := rep.WriteJSON(g.stdout); err != nil {
 			return err
 		}
 	} else {
@@ -127,7 +126,9 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	return out, nil
 }
 
-// analyzeAll reads files one per core and gathers their breaks in the
+// analyzeAll reads files one per core, each core through its own
+// cachemiss.Scanner (a file decoded in its buffer, read in full only when
+// a cause needs the requests rebuilt), and gathers their breaks in the
 // order given; a file that cannot be read is a problem line, not a
 // failure. Each session is let go as soon as its breaks are taken out.
 func analyzeAll(files []string, opts replay.RequestOptions) (*cachemiss.Report, []string) {
@@ -142,21 +143,16 @@ func analyzeAll(files []string, opts replay.RequestOptions) (*cachemiss.Report, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sc := &cachemiss.Scanner{Open: func(path string) (*session.Session, error) {
+				return session.OpenWithOptions(path, readOptions(path))
+			}}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
 					return
 				}
 				r := &results[i]
-				r.err = session.GuardFaults(func() error {
-					s, err := session.OpenWithOptions(files[i], readOptions(files[i]))
-					if err != nil {
-						return err
-					}
-					res, causes := cachemiss.Analyze(s, opts)
-					r.part.Add(s, res, causes)
-					return nil
-				})
+				r.err = session.GuardFaults(func() error { return sc.Analyze(files[i], opts, &r.part) })
 			}
 		}()
 	}

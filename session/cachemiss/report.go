@@ -3,6 +3,7 @@ package cachemiss
 import (
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,6 +67,7 @@ func (r *Report) add(path, id string, entries []session.Entry, res Result, cause
 	// session's file (mapped, or a Scanner's buffer), so the breaks keep
 	// copies of their own.
 	path, id = strings.Clone(path), strings.Clone(id)
+	r.Breaks = slices.Grow(r.Breaks, len(res.Misses))
 	for i := range res.Misses {
 		m := res.Misses[i]
 		m.EntryID, m.PreviousEntryID = strings.Clone(m.EntryID), strings.Clone(m.PreviousEntryID)

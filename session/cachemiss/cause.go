@@ -199,7 +199,130 @@ func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
 		b := &replay.Resolved{Session: s, Request: c.r, Index: m.Index, Turn: c.r.Turn}
 		tc = replay.ExplainDiff(a, b, d)
 	}
-	return decide(sessionTree{s}, m, d, breaks, tc, p.r != nil && c.r != nil)
+	if breaks && tc == nil {
+		tc = lostOrigin(d, p.r)
+	}
+	out := decide(sessionTree{s}, m, d, breaks, tc, p.r != nil && c.r != nil)
+	if breaks && tc != nil && (tc.Kind == turndiff.CauseCapability || tc.Kind == turndiff.CausePreset) {
+		presetOrCapability(s, m, d, c.r, &out)
+	}
+	if out.Kind == KindSystem && tc != nil && tc.Kind == turndiff.CauseSystemPrompt {
+		if name, ok := changedSection(s, p.r.ContextIndex, c.r.ContextIndex); ok {
+			out.Ref = name
+			out.Detail += " (section " + name + ")"
+		}
+	}
+	return out
+}
+
+// lostOrigin is what produced the first block of the previous request
+// that fell out of the cached prefix, when a Preset item, a regex rule or
+// a capability did (nil otherwise): a Preset's trailing user item moves
+// behind each new message, so the block that changed first in the new
+// request is only the turn's growth, not the cause.
+func lostOrigin(d *turndiff.Diff, prev *replay.Request) *turndiff.Cause {
+	blocks := prev.Turn.Turn.Blocks
+	if d.Boundary < 0 || d.Boundary >= len(blocks) {
+		return nil
+	}
+	key := blocks[d.Boundary].Key
+	o, ok := prev.Turn.OriginAt(key, 0)
+	if !ok {
+		return nil
+	}
+	tc := &turndiff.Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID, CapabilityID: o.CapabilityID}
+	switch o.Kind {
+	case turndiff.CausePresetItem:
+		tc.Detail = "preset item " + o.Label + " moved out of the cached prefix"
+	case turndiff.CauseRegex:
+		tc.RuleID = o.Label
+		tc.Detail = "regex rule " + o.Label + " rewrote text the previous request had cached"
+	case turndiff.CauseCapability:
+		tc.Detail = o.Label
+	default:
+		return nil
+	}
+	return tc
+}
+
+// presetOrCapability settles a break where a Preset switch and a
+// capability change both lie between the requests: the text at the first
+// change decides — a capability's section is the capability's, anything
+// else the Preset's, which rewrote the system prompt from its first item
+// — and the other is listed.
+func presetOrCapability(s *session.Session, m *Miss, d *turndiff.Diff, r *replay.Request, c *Cause) {
+	preset, capability := -1, -1
+	for i := s.ParentIndex(m.Index); i > m.PreviousIndex && i >= 0; i = s.ParentIndex(i) {
+		e := &s.Entries[i]
+		if e.Type != session.TypeCustom {
+			continue
+		}
+		switch ct, _ := e.Field("customType").Str(); ct {
+		case "pi-forge-prompt-stack-state":
+			if preset < 0 {
+				preset = i
+			}
+		case "pi-forge-capability-event":
+			if capability < 0 {
+				capability = i
+			}
+		}
+	}
+	if preset < 0 || capability < 0 {
+		return
+	}
+	row, offset, ok := turndiff.FirstChange(d)
+	if !ok {
+		return
+	}
+	key := ""
+	if b := d.Blocks[row].After; b != nil {
+		key = b.Key
+	}
+	origin, known := r.Turn.OriginAt(key, offset)
+	if c.Kind == KindCapability && !(known && origin.Kind == turndiff.CauseCapability) {
+		id, _ := rawjsonString(s.Entries[preset].Field("data"), "activeStackId")
+		also := append([]string{KindCapability}, c.Also...)
+		*c = Cause{Kind: KindPreset, Ref: id, Detail: "preset " + id + " became active", Also: also, Turn: c.Turn}
+		return
+	}
+	if c.Kind == KindPreset && !containsKind(c.Also, KindCapability) {
+		c.Also = append(c.Also, KindCapability)
+	}
+}
+
+// changedSection names the first section of the system prompt at b (in
+// prompt order) that differs from the one of the same name at a, or the
+// first of a's that b dropped.
+func changedSection(s *session.Session, a, b int) (string, bool) {
+	if a < 0 || b < 0 {
+		return "", false
+	}
+	pa, err := replay.SystemPromptAt(s, a)
+	if err != nil {
+		return "", false
+	}
+	pb, err := replay.SystemPromptAt(s, b)
+	if err != nil {
+		return "", false
+	}
+	before := make(map[string]string, len(pa.Sections))
+	for _, sec := range pa.Sections {
+		before[sec.Name] = sec.Value
+	}
+	after := make(map[string]bool, len(pb.Sections))
+	for _, sec := range pb.Sections {
+		after[sec.Name] = true
+		if v, ok := before[sec.Name]; !ok || v != sec.Value {
+			return sec.Name, true
+		}
+	}
+	for _, sec := range pa.Sections {
+		if !after[sec.Name] {
+			return sec.Name, true
+		}
+	}
+	return "", false
 }
 
 type noRequest struct{}
@@ -338,7 +461,7 @@ func fromTurnCause(tc *turndiff.Cause) Cause {
 	case turndiff.CauseCapability:
 		c.Kind, c.Ref = KindCapability, tc.CapabilityID
 	case turndiff.CauseTools:
-		c.Kind = KindTools
+		c.Kind, c.Ref = KindTools, tc.EntryID
 	case turndiff.CauseModel:
 		c.Kind = KindModel
 	case turndiff.CausePreset:

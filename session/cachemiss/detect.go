@@ -368,3 +368,8 @@ func jsString(v []byte) string {
 	}
 	return string(v)
 }
+
+// rawjsonString is the string member key of the raw object obj.
+func rawjsonString(obj []byte, key string) (string, bool) {
+	return rawjson.String(rawjson.Member(obj, key))
+}

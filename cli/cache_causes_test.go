@@ -21,8 +21,12 @@ func genForgeSession(t *testing.T, name string, before []string, between ...stri
 		`{"type":"model_change","id":"mc","parentId":null,"timestamp":"2026-11-20T09:00:00.001Z","provider":"anthropic","modelId":"claude-sonnet-4-5"}`,
 		`{"type":"message","id":"sys1","parentId":"mc","timestamp":"2026-11-20T09:00:00.002Z","message":{"role":"system","content":"","sections":{"preamble":"You are careful.","cwd":"<cwd>\n/tmp/gen\n</cwd>"},"toolsAdded":[{"name":"read","description":"Read a file.","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}],"timestamp":1795000000002}}`,
 	}
-	first := "sys1"
+	first, userText := "sys1", "hello"
 	for k, l := range before {
+		if l == "KEY" {
+			userText = "my key is sk-abcdefgh12345678"
+			continue
+		}
 		id := "p" + string(rune('0'+k))
 		l = strings.Replace(l, `"ID"`, `"`+id+`"`, 1)
 		l = strings.Replace(l, `"PARENT"`, `"`+first+`"`, 1)
@@ -30,7 +34,7 @@ func genForgeSession(t *testing.T, name string, before []string, between ...stri
 		first = id
 	}
 	lines = append(lines,
-		`{"type":"message","id":"u1","parentId":"`+first+`","timestamp":"2026-11-20T09:00:00.100Z","message":{"role":"user","content":"hello","timestamp":1795000000100}}`,
+		`{"type":"message","id":"u1","parentId":"`+first+`","timestamp":"2026-11-20T09:00:00.100Z","message":{"role":"user","content":"`+userText+`","timestamp":1795000000100}}`,
 		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":6000,"cost":{"input":0.00003,"output":0.000075,"cacheRead":0,"cacheWrite":0.0225,"total":0.0226}},"stopReason":"stop","timestamp":1795000001000}}`)
 	parent := "a1"
 	for k, l := range between {
@@ -68,6 +72,12 @@ func TestCacheReportCausesWithForge(t *testing.T) {
 		between   []string
 		kind, ref string
 	}{
+		// Only messages appended, but under a Preset: pi-forge's rewrite
+		// moved the trailing Working Agreement item behind them (this was
+		// "provider" while appended messages were taken as proof that the
+		// prefix held). The key in the first message is masked by the
+		// Preset's regex rule in both requests alike: no cause.
+		{"Preset item under a Preset, messages appended", []string{presetState, "KEY"}, nil, "system", "project:guarded-worker/working-agreement"},
 		{"preset switched", nil, []string{presetState}, "preset", "project:guarded-worker"},
 		// Under guarded-worker the capability update goes after the last
 		// message (a user update), but the Preset's trailing Working

@@ -76,7 +76,7 @@ func (m *Miss) Idle() bool {
 // the first changed block inside what the previous request held decides.
 func Explain(s *session.Session, misses []Miss, opts replay.RequestOptions) []Cause {
 	t := sessionTree{s}
-	kind, fork := classify(t, misses)
+	kind, fork := classify(t, misses, opts.Forge != nil && presetUsed(s.Entries))
 	out := make([]Cause, len(misses))
 	var need []int
 	for i := range misses {
@@ -105,14 +105,39 @@ func (t sessionTree) at(i int) *session.Entry       { return &t.s.Entries[i] }
 func (t sessionTree) indexOf(id string) (int, bool) { return t.s.IndexOf(id) }
 
 // classify finds each miss's shortcut (and, for a branched one, where
-// the branches part).
-func classify(t tree, misses []Miss) ([]shortcut, []int) {
+// the branches part). rewritten says pi-forge rewrote the requests with a
+// Preset: its rewrite varies from turn to turn on its own (a history-stage
+// regex rule reaches a message once it is history, a trailing item moves
+// behind each new message), so appending messages is no proof that the
+// prefix held, and such requests are rebuilt.
+func classify(t tree, misses []Miss, rewritten bool) ([]shortcut, []int) {
 	kind := make([]shortcut, len(misses))
 	fork := make([]int, len(misses))
 	for i := range misses {
 		kind[i], fork[i] = between(t, &misses[i])
+		if rewritten && kind[i] == appended {
+			kind[i] = rebuild
+		}
 	}
 	return kind, fork
+}
+
+// presetUsed reports whether any entry makes a Preset active
+// (pi-forge's prompt-stack state naming one).
+func presetUsed(entries []session.Entry) bool {
+	for i := range entries {
+		e := &entries[i]
+		if e.Type != session.TypeCustom {
+			continue
+		}
+		if ct, _ := e.Field("customType").Str(); ct != "pi-forge-prompt-stack-state" {
+			continue
+		}
+		if id, ok := rawjsonString(e.Field("data"), "activeStackId"); ok && id != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // explainShort is the cause of a miss decided without rebuilding: a

@@ -59,7 +59,7 @@ func (sc *Scanner) Analyze(path string, opts replay.RequestOptions, rep *Report)
 	if err == nil {
 		t := &scanTree{entries: sc.entries, byID: sc.byID}
 		res := detect(t.entries, nil, opts.Catalog)
-		kind, fork := classify(t, res.Misses)
+		kind, fork := classify(t, res.Misses, opts.Forge != nil && presetUsed(t.entries))
 		causes := make([]Cause, len(res.Misses))
 		for i := range res.Misses {
 			if kind[i] == rebuild {

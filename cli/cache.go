@@ -207,7 +207,7 @@ func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
 	fmt.Fprintf(w, "\n%-40s %7s %14s %12s\n", "by "+dim, "breaks", "missed tokens", "missed cost")
 	var total cachemiss.Group
 	for _, gr := range rep.GroupBy(dim) {
-		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Key, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
+		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Label, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
 		total.Count += gr.Count
 		total.MissedTokens += gr.MissedTokens
 		total.MissedCost += gr.MissedCost

@@ -109,7 +109,9 @@ func (r *Report) RewriteFactor() (float64, bool) {
 
 // Group is the breaks of one cause, item, model or session.
 type Group struct {
-	Key          string
+	// Key identifies the group (a session's is its file); Label is what a
+	// table shows for it (a session's id).
+	Key, Label   string
 	Count        int
 	MissedTokens float64
 	// MissedCost sums the priced breaks; Priced counts them.
@@ -133,7 +135,7 @@ func (r *Report) GroupBy(dim string) []Group {
 	var out []Group
 	for i := range r.Breaks {
 		b := &r.Breaks[i]
-		var key string
+		var key, label string
 		switch dim {
 		case ByItem:
 			key = b.Cause.Kind
@@ -143,7 +145,7 @@ func (r *Report) GroupBy(dim string) []Group {
 		case ByModel:
 			key = b.Miss.Provider + "/" + b.Miss.Model
 		case BySession:
-			key = b.File
+			key, label = b.File, b.SessionID
 		default:
 			key = b.Cause.Kind
 		}
@@ -151,7 +153,10 @@ func (r *Report) GroupBy(dim string) []Group {
 		if !ok {
 			k = len(out)
 			idx[key] = k
-			out = append(out, Group{Key: key})
+			if label == "" {
+				label = key
+			}
+			out = append(out, Group{Key: key, Label: label})
 		}
 		g := &out[k]
 		g.Count++
@@ -204,17 +209,18 @@ func (r *Report) TotalCost() float64 {
 	return t
 }
 
-// Since keeps the breaks at or after t (by the assistant message's time,
-// else its entry's; a break with neither is kept).
+// Since keeps the breaks at or after t: by the time the report shows (the
+// assistant entry's timestamp), else the message's own; a break with
+// neither is kept.
 func (r *Report) Since(t time.Time) {
 	ms := float64(t.UnixMilli())
 	kept := r.Breaks[:0]
 	for _, b := range r.Breaks {
-		at := b.Miss.TimestampMs
-		if math.IsNaN(at) {
-			if ts, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
-				at = float64(ts.UnixMilli())
-			}
+		at := math.NaN()
+		if ts, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
+			at = float64(ts.UnixMilli())
+		} else {
+			at = b.Miss.TimestampMs
 		}
 		if math.IsNaN(at) || at >= ms {
 			kept = append(kept, b)

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
@@ -126,52 +123,12 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	return out, nil
 }
 
-// analyzeAll reads files one per core, each core through its own
-// cachemiss.Scanner (a file decoded in its buffer, read in full only when
-// a cause needs the requests rebuilt), and gathers their breaks in the
-// order given; a file that cannot be read is a problem line, not a
-// failure. Each session is let go as soon as its breaks are taken out.
+// analyzeAll reports on files through cachemiss.ReportFiles, a session
+// that needs the full reader read as the display paths read it.
 func analyzeAll(files []string, opts replay.RequestOptions) (*cachemiss.Report, []string) {
-	type one struct {
-		part cachemiss.Report
-		err  error
-	}
-	results := make([]one, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := &cachemiss.Scanner{Open: func(path string) (*session.Session, error) {
-				return session.OpenWithOptions(path, readOptions(path))
-			}}
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				r := &results[i]
-				r.err = session.GuardFaults(func() error { return sc.Analyze(files[i], opts, &r.part) })
-			}
-		}()
-	}
-	wg.Wait()
-	n := 0
-	for i := range results {
-		n += len(results[i].part.Breaks)
-	}
-	rep := &cachemiss.Report{Breaks: make([]cachemiss.Break, 0, n)}
-	var problems []string
-	for i := range results {
-		if results[i].err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", files[i], results[i].err))
-			continue
-		}
-		rep.Merge(&results[i].part)
-		results[i].part = cachemiss.Report{}
-	}
-	return rep, problems
+	return cachemiss.ReportFiles(files, opts, func(path string) (*session.Session, error) {
+		return session.OpenWithOptions(path, readOptions(path))
+	}, nil)
 }
 
 // readOptions reads a session as the display paths do, sized to the file:

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
@@ -161,4 +164,47 @@ func (sc *Scanner) scan(path string) (string, error) {
 		return "", errFull
 	}
 	return id, nil
+}
+
+// ReportFiles reports on files, one per core, each core through its own
+// Scanner (open reads a session in full when one needs it: nil is
+// session.OpenForDisplay), gathering the breaks in the order of files; a
+// file that cannot be read is a problem line, not a failure. stop (nil:
+// never) is asked between files: once it says so the report ends where it
+// is, incomplete (the TUI drops a report the user no longer waits for).
+func ReportFiles(files []string, opts replay.RequestOptions, open func(string) (*session.Session, error), stop func() bool) (*Report, []string) {
+	parts := make([]Report, len(files))
+	errs := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(len(files), runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &Scanner{Open: open}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || (stop != nil && stop()) {
+					return
+				}
+				errs[i] = session.GuardFaults(func() error { return sc.Analyze(files[i], opts, &parts[i]) })
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range parts {
+		n += len(parts[i].Breaks)
+	}
+	rep := &Report{Breaks: make([]Break, 0, n)}
+	var problems []string
+	for i := range parts {
+		if errs[i] != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", files[i], errs[i]))
+			continue
+		}
+		rep.Merge(&parts[i])
+		parts[i] = Report{}
+	}
+	return rep, problems
 }

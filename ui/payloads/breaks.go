@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -146,8 +147,11 @@ func newBreakRow(b *cachemiss.Break) breakRow {
 		kind:     b.Cause.Kind,
 		causeRef: sanitize.Clip(b.Cause.Ref, 60),
 		line:     sanitize.Clip(b.Cause.Line(), 160),
-		session:  sanitize.Clip(b.SessionID, 8),
-		when:     sanitize.Clip(strings.Replace(strings.TrimSuffix(b.Timestamp, "Z"), "T", " ", 1), 16),
+		session:  shortID(b.SessionID),
+		when:     sanitize.Clip(b.Timestamp, 24),
+	}
+	if t, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
+		r.when = t.Local().Format("2006-01-02 15:04")
 	}
 	r.mark = cost + " · " + r.tokens + " tokens lost · " + r.kind
 	if r.causeRef != "" {
@@ -155,6 +159,13 @@ func newBreakRow(b *cachemiss.Break) breakRow {
 	}
 	r.mark += " · " + r.line
 	return r
+}
+
+// shortID is the first eight characters of a session id, as the Session
+// panel's lists show it.
+func shortID(id string) string {
+	r := []rune(sanitize.Line(id))
+	return string(r[:min(8, len(r))])
 }
 
 // reportSummary is the report's totals in one line.

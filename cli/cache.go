@@ -4,14 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
@@ -67,7 +63,7 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 		rep.Since(since)
 	}
 	if c.JSON {
-		if _, err := io.WriteString(g.stdout, jsonv.Stringify(rep.Value())+"\n"); err != nil {
+		if err := rep.WriteJSON(g.stdout); err != nil {
 			return err
 		}
 	} else {
@@ -127,55 +123,12 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	return out, nil
 }
 
-// analyzeAll reads files one per core and gathers their breaks in the
-// order given; a file that cannot be read is a problem line, not a
-// failure. Each session is let go as soon as its breaks are taken out.
+// analyzeAll reports on files through cachemiss.ReportFiles, a session
+// that needs the full reader read as the display paths read it.
 func analyzeAll(files []string, opts replay.RequestOptions) (*cachemiss.Report, []string) {
-	type one struct {
-		part cachemiss.Report
-		err  error
-	}
-	results := make([]one, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				r := &results[i]
-				r.err = session.GuardFaults(func() error {
-					s, err := session.OpenWithOptions(files[i], readOptions(files[i]))
-					if err != nil {
-						return err
-					}
-					res, causes := cachemiss.Analyze(s, opts)
-					r.part.Add(s, res, causes)
-					return nil
-				})
-			}
-		}()
-	}
-	wg.Wait()
-	n := 0
-	for i := range results {
-		n += len(results[i].part.Breaks)
-	}
-	rep := &cachemiss.Report{Breaks: make([]cachemiss.Break, 0, n)}
-	var problems []string
-	for i := range results {
-		if results[i].err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", files[i], results[i].err))
-			continue
-		}
-		rep.Merge(&results[i].part)
-		results[i].part = cachemiss.Report{}
-	}
-	return rep, problems
+	return cachemiss.ReportFiles(files, opts, func(path string) (*session.Session, error) {
+		return session.OpenWithOptions(path, readOptions(path))
+	}, nil)
 }
 
 // readOptions reads a session as the display paths do, sized to the file:
@@ -211,7 +164,7 @@ func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
 	fmt.Fprintf(w, "\n%-40s %7s %14s %12s\n", "by "+dim, "breaks", "missed tokens", "missed cost")
 	var total cachemiss.Group
 	for _, gr := range rep.GroupBy(dim) {
-		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Key, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
+		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Label, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
 		total.Count += gr.Count
 		total.MissedTokens += gr.MissedTokens
 		total.MissedCost += gr.MissedCost

@@ -53,7 +53,7 @@ func TestCacheReportJSONContract(t *testing.T) {
 	wantOrder := []string{`{"sessions":`, `,"requests":`, `,"tokens":{"input":`, `,"output":`, `,"cacheRead":`, `,"cacheWrite":`,
 		`},"hitRate":`, `,"rewriteFactor":`, `,"breaks":[{"file":`, `,"sessionId":`, `,"entryId":`, `,"previousEntryId":`,
 		`,"timestamp":`, `,"model":`, `,"missedTokens":`, `,"missedCostUSD":`, `,"idleSeconds":`, `,"cause":{"kind":`,
-		`,"detail":`, `,"ref":`, `,"byCause":{"capability":{"count":2,"missedTokens":5640,"missedCostUSD":`, `"provider":{"count":1,`}
+		`,"detail":`, `,"ref":`, `,"byCause":{"preset":{"count":1,"missedTokens":4460,"missedCostUSD":`, `"capability":{"count":1,"missedTokens":1180,`, `"provider":{"count":1,`}
 	at := 0
 	for _, k := range wantOrder {
 		i := strings.Index(out[at:], k)
@@ -99,8 +99,16 @@ func TestCacheReportTextAndExitCodes(t *testing.T) {
 			t.Fatalf("%q missing from:\n%s", want, out)
 		}
 	}
-	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--by", "item", "01a2219b-7aa3"); code != exitOK || !strings.Contains(out, "capability global:plain-english") {
+	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--by", "item", "01a2219b-7aa3"); code != exitOK || !strings.Contains(out, "preset project:guarded-worker") {
 		t.Fatalf("--by item exit %d:\n%s", code, out)
+	}
+	// A session's row names it by its id (a path cut to the column said
+	// nothing); a model's by provider/model.
+	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--by", "session"); code != exitOK || !strings.Contains(out, "\n01a2219b-7aa3-71cb-a60b-a97d171ea8a4 ") {
+		t.Fatalf("--by session exit %d:\n%s", code, out)
+	}
+	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--by", "model"); code != exitOK || !strings.Contains(out, "\nopenai/gpt-5.4 ") {
+		t.Fatalf("--by model exit %d:\n%s", code, out)
 	}
 	if code, _, errOut = runCLI(t, "--demo", "cache", "report", "--fail-on-break-cost", "0.01"); code != exitFailed || !strings.Contains(errOut, "above --fail-on-break-cost") {
 		t.Fatalf("--fail-on-break-cost 0.01: exit %d %s", code, errOut)
@@ -114,7 +122,12 @@ func TestCacheReportTextAndExitCodes(t *testing.T) {
 	if code, _, _ = runCLI(t, "--demo", "cache", "report", "--since", "yesterday"); code != exitUsage {
 		t.Fatalf("bad --since: exit %d", code)
 	}
-	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--json", "--since", "2026-11-28"); code != exitOK || !strings.Contains(out, `"byCause":{"capability"`) || strings.Contains(out, `"provider"`) {
+	// The break's shown timestamp (its entry's) decides: 67b7d815 was
+	// written at 10:06:10.518 (its message says 10:06:09.617).
+	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--json", "--since", "2026-11-28T10:06:10Z"); code != exitOK || !strings.Contains(out, `"entryId":"67b7d815"`) || strings.Contains(out, `"entryId":"403c879a"`) {
+		t.Fatalf("--since 2026-11-28T10:06:10Z exit %d: %s", code, out)
+	}
+	if code, out, _ = runCLI(t, "--demo", "cache", "report", "--json", "--since", "2026-11-28"); code != exitOK || !strings.Contains(out, `"byCause":{"preset"`) || strings.Contains(out, `"provider"`) {
 		t.Fatalf("--since 2026-11-28 exit %d: %s", code, out)
 	}
 }

@@ -232,7 +232,7 @@ func capabilitiesScopes() []Scope {
 	c := func(names ...string) []string { return prefixed("capabilities.", names...) }
 	panel := c("reload", "bindings", "enable-bound", "add", "reset")
 	return []Scope{
-		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable"), Focused),
+		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable", "cost"), Focused),
 		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
 		panelView("the Capabilities bindings view", panel, c("up", "down", "enable"), Focused),
 		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable"), Focused),

@@ -3,6 +3,7 @@ package cachemiss
 import (
 	"bytes"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
@@ -68,87 +69,285 @@ func (m *Miss) Idle() bool {
 	return m.IdleMs > ShortLifetimeMs
 }
 
-// Explain finds the cause of each miss of s (found by Detect): the
-// previous request and this one are rebuilt as opts says (each once, on
-// every core) and diffed; the first changed block inside what the previous
-// request held decides.
+// Explain finds the cause of each miss of s (found by Detect). A request
+// that only appended messages to the previous one, or sits on another
+// branch, is decided from the entries between them; for the others the
+// previous request and this one are rebuilt as opts says and diffed, and
+// the first changed block inside what the previous request held decides.
 func Explain(s *session.Session, misses []Miss, opts replay.RequestOptions) []Cause {
-	// A request that only appended messages to the previous one kept the
-	// previous prefix: nothing needs rebuilding to know that. Extensions
-	// record what changes their rewrite (pi-forge's Preset and capability
-	// events are custom entries), so this holds for rewritten sessions
-	// too; only a rewrite that varies on its own (a Preset item showing
-	// the time) is not seen this way.
-	plain := make([]bool, len(misses))
-	fork := make([]int, len(misses))
-	kind := make([]shortcut, len(misses))
+	t := sessionTree{s}
+	kind, fork := classify(t, misses, opts.Forge != nil && presetUsed(s.Entries))
+	out := make([]Cause, len(misses))
+	var need []int
 	for i := range misses {
-		kind[i], fork[i] = between(s, &misses[i])
-		plain[i] = kind[i] != rebuild
-	}
-	need := []int{}
-	seen := map[int]int{}
-	for i := range misses {
-		if plain[i] {
+		if kind[i] == rebuild {
+			need = append(need, i)
 			continue
 		}
-		for _, k := range [2]int{misses[i].PreviousIndex, misses[i].Index} {
-			if _, ok := seen[k]; !ok {
-				seen[k] = len(need)
-				need = append(need, k)
-			}
-		}
+		out[i] = explainShort(t, &misses[i], kind[i], fork[i])
 	}
-	type built struct {
-		r   *replay.Request
-		err error
+	if len(need) > 0 {
+		explainRebuilt(s, misses, need, opts, out)
 	}
-	requests := make([]built, len(need))
-	session.InParallel(len(need), func(j int) {
-		idx := need[j]
-		if e := &s.Entries[idx]; e.Type == session.TypeUsage {
-			// A cache_warm re-sent the context as it stood at its parent.
-			idx = warmedAt(s, idx)
-		}
-		if idx < 0 {
-			requests[j].err = errNoRequest
-			return
-		}
-		requests[j].r, requests[j].err = replay.RequestWith(s, idx, opts)
-	})
-	out := make([]Cause, len(misses))
-	session.InParallel(len(misses), func(i int) {
-		m := &misses[i]
-		switch kind[i] {
-		case appended:
-			out[i] = decide(s, m, nil, false, nil, true)
-			return
-		case branched:
-			// What the diff would name: the requests part where the
-			// branches do.
-			tc := &turndiff.Cause{Kind: turndiff.CauseBranch, Detail: "the previous request is on another branch"}
-			if fork[i] >= 0 {
-				tc.Detail += "; they part after entry " + s.Entries[fork[i]].ID
-				tc.EntryID = s.Entries[fork[i]].ID
-			}
-			out[i] = decide(s, m, nil, true, tc, true)
-			return
-		}
-		p, c := requests[seen[m.PreviousIndex]], requests[seen[m.Index]]
-		var d *turndiff.Diff
-		var tc *turndiff.Cause
-		breaks := false
-		if p.err == nil && c.err == nil {
-			diff := turndiff.DiffTurns(&p.r.Turn.Turn, &c.r.Turn.Turn)
-			d = &diff
-			breaks = turndiff.BreaksCache(d, &p.r.Turn.Turn)
-			a := &replay.Resolved{Session: s, Request: p.r, Index: m.PreviousIndex, Turn: p.r.Turn}
-			b := &replay.Resolved{Session: s, Request: c.r, Index: m.Index, Turn: c.r.Turn}
-			tc = replay.ExplainDiff(a, b, d)
-		}
-		out[i] = decide(s, m, d, breaks, tc, p.r != nil && c.r != nil)
-	})
 	return out
+}
+
+// tree is what the causes read of a session: its entries in file order
+// and the id index (session.Session's, or a Scanner's).
+type tree interface {
+	at(i int) *session.Entry
+	indexOf(id string) (int, bool)
+}
+
+type sessionTree struct{ s *session.Session }
+
+func (t sessionTree) at(i int) *session.Entry       { return &t.s.Entries[i] }
+func (t sessionTree) indexOf(id string) (int, bool) { return t.s.IndexOf(id) }
+
+// classify finds each miss's shortcut (and, for a branched one, where
+// the branches part). rewritten says pi-forge rewrote the requests with a
+// Preset: its rewrite varies from turn to turn on its own (a history-stage
+// regex rule reaches a message once it is history, a trailing item moves
+// behind each new message), so appending messages is no proof that the
+// prefix held, and such requests are rebuilt.
+func classify(t tree, misses []Miss, rewritten bool) ([]shortcut, []int) {
+	kind := make([]shortcut, len(misses))
+	fork := make([]int, len(misses))
+	for i := range misses {
+		kind[i], fork[i] = between(t, &misses[i])
+		if rewritten && kind[i] == appended {
+			kind[i] = rebuild
+		}
+	}
+	return kind, fork
+}
+
+// presetUsed reports whether any entry makes a Preset active
+// (pi-forge's prompt-stack state naming one).
+func presetUsed(entries []session.Entry) bool {
+	for i := range entries {
+		e := &entries[i]
+		if e.Type != session.TypeCustom {
+			continue
+		}
+		if ct, _ := e.Field("customType").Str(); ct != "pi-forge-prompt-stack-state" {
+			continue
+		}
+		if id, ok := rawjsonString(e.Field("data"), "activeStackId"); ok && id != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// explainShort is the cause of a miss decided without rebuilding: a
+// request that only appended messages kept the previous prefix, so what
+// remains is thinking, idle, model or the provider. Extensions record
+// what changes their rewrite (pi-forge's Preset and capability events are
+// custom entries), so this holds for rewritten sessions too; only a
+// rewrite that varies on its own (a Preset item showing the time) is not
+// seen this way. A request on another branch is branch navigation.
+func explainShort(t tree, m *Miss, kind shortcut, fork int) Cause {
+	if kind == appended {
+		return decide(t, m, nil, false, nil, true)
+	}
+	tc := &turndiff.Cause{Kind: turndiff.CauseBranch, Detail: "the previous request is on another branch"}
+	if fork >= 0 {
+		id := t.at(fork).ID
+		tc.Detail += "; they part after entry " + id
+		tc.EntryID = id
+	}
+	return decide(t, m, nil, true, tc, true)
+}
+
+// explainRebuilt finds the causes of the misses at need (indexes into
+// misses, in order) from their rebuilt requests: the misses are cut into
+// runs, one run at a time per core, and a run keeps only the request it
+// built last (the next miss's previous request is often this one's), so
+// memory holds a few requests, not every one — a request of a long
+// session is megabytes. Their contexts mostly lie on one branch: their
+// paths are prefixes of one path, not a walk each.
+func explainRebuilt(s *session.Session, misses []Miss, need []int, opts replay.RequestOptions, out []Cause) {
+	deepest := -1
+	for _, i := range need {
+		deepest = max(deepest, misses[i].Index)
+	}
+	paths := session.NewBranchPaths(s, deepest)
+	runs := min(len(need), 4*runtime.GOMAXPROCS(0))
+	session.InParallel(runs, func(r int) {
+		lo, hi := r*len(need)/runs, (r+1)*len(need)/runs
+		var last built
+		lastIndex := -1
+		request := func(idx int) built {
+			if idx == lastIndex {
+				return last
+			}
+			var b built
+			at := idx
+			if s.Entries[idx].Type == session.TypeUsage {
+				// A cache_warm re-sent the context as it stood at its parent.
+				at = warmedAt(s, idx)
+			}
+			if at < 0 {
+				b.err = errNoRequest
+			} else {
+				b.r, b.err = replay.RequestOnBranch(s, at, opts, paths)
+			}
+			last, lastIndex = b, idx
+			return b
+		}
+		for _, i := range need[lo:hi] {
+			m := &misses[i]
+			p := request(m.PreviousIndex)
+			c := request(m.Index)
+			out[i] = explainDiff(s, m, p, c)
+		}
+	})
+}
+
+// built is one rebuilt request or why it could not be.
+type built struct {
+	r   *replay.Request
+	err error
+}
+
+// explainDiff decides a miss from its two rebuilt requests.
+func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
+	var d *turndiff.Diff
+	var tc *turndiff.Cause
+	breaks := false
+	if p.err == nil && c.err == nil {
+		diff := turndiff.DiffTurns(&p.r.Turn.Turn, &c.r.Turn.Turn)
+		d = &diff
+		breaks = turndiff.BreaksCache(d, &p.r.Turn.Turn)
+		a := &replay.Resolved{Session: s, Request: p.r, Index: m.PreviousIndex, Turn: p.r.Turn}
+		b := &replay.Resolved{Session: s, Request: c.r, Index: m.Index, Turn: c.r.Turn}
+		tc = replay.ExplainDiff(a, b, d)
+	}
+	if breaks && tc == nil {
+		tc = lostOrigin(d, p.r)
+	}
+	out := decide(sessionTree{s}, m, d, breaks, tc, p.r != nil && c.r != nil)
+	if breaks && tc != nil && (tc.Kind == turndiff.CauseCapability || tc.Kind == turndiff.CausePreset) {
+		presetOrCapability(s, m, d, c.r, &out)
+	}
+	if out.Kind == KindSystem && tc != nil && tc.Kind == turndiff.CauseSystemPrompt {
+		if name, ok := changedSection(s, p.r.ContextIndex, c.r.ContextIndex); ok {
+			out.Ref = name
+			out.Detail += " (section " + name + ")"
+		}
+	}
+	return out
+}
+
+// lostOrigin is what produced the first block of the previous request
+// that fell out of the cached prefix, when a Preset item, a regex rule or
+// a capability did (nil otherwise): a Preset's trailing user item moves
+// behind each new message, so the block that changed first in the new
+// request is only the turn's growth, not the cause.
+func lostOrigin(d *turndiff.Diff, prev *replay.Request) *turndiff.Cause {
+	blocks := prev.Turn.Turn.Blocks
+	if d.Boundary < 0 || d.Boundary >= len(blocks) {
+		return nil
+	}
+	key := blocks[d.Boundary].Key
+	o, ok := prev.Turn.OriginAt(key, 0)
+	if !ok {
+		return nil
+	}
+	tc := &turndiff.Cause{Kind: o.Kind, Block: key, ItemID: o.ItemID, EntryID: o.EntryID, PresetID: o.PresetID, CapabilityID: o.CapabilityID}
+	switch o.Kind {
+	case turndiff.CausePresetItem:
+		tc.Detail = "preset item " + o.Label + " moved out of the cached prefix"
+	case turndiff.CauseRegex:
+		tc.RuleID = o.Label
+		tc.Detail = "regex rule " + o.Label + " rewrote text the previous request had cached"
+	case turndiff.CauseCapability:
+		tc.Detail = o.Label
+	default:
+		return nil
+	}
+	return tc
+}
+
+// presetOrCapability settles a break where a Preset switch and a
+// capability change both lie between the requests: the text at the first
+// change decides — a capability's section is the capability's, anything
+// else the Preset's, which rewrote the system prompt from its first item
+// — and the other is listed.
+func presetOrCapability(s *session.Session, m *Miss, d *turndiff.Diff, r *replay.Request, c *Cause) {
+	preset, capability := -1, -1
+	for i := s.ParentIndex(m.Index); i > m.PreviousIndex && i >= 0; i = s.ParentIndex(i) {
+		e := &s.Entries[i]
+		if e.Type != session.TypeCustom {
+			continue
+		}
+		switch ct, _ := e.Field("customType").Str(); ct {
+		case "pi-forge-prompt-stack-state":
+			if preset < 0 {
+				preset = i
+			}
+		case "pi-forge-capability-event":
+			if capability < 0 {
+				capability = i
+			}
+		}
+	}
+	if preset < 0 || capability < 0 {
+		return
+	}
+	row, offset, ok := turndiff.FirstChange(d)
+	if !ok {
+		return
+	}
+	key := ""
+	if b := d.Blocks[row].After; b != nil {
+		key = b.Key
+	}
+	origin, known := r.Turn.OriginAt(key, offset)
+	if c.Kind == KindCapability && !(known && origin.Kind == turndiff.CauseCapability) {
+		id, _ := rawjsonString(s.Entries[preset].Field("data"), "activeStackId")
+		also := append([]string{KindCapability}, c.Also...)
+		*c = Cause{Kind: KindPreset, Ref: id, Detail: "preset " + id + " became active", Also: also, Turn: c.Turn}
+		return
+	}
+	if c.Kind == KindPreset && !containsKind(c.Also, KindCapability) {
+		c.Also = append(c.Also, KindCapability)
+	}
+}
+
+// changedSection names the first section of the system prompt at b (in
+// prompt order) that differs from the one of the same name at a, or the
+// first of a's that b dropped.
+func changedSection(s *session.Session, a, b int) (string, bool) {
+	if a < 0 || b < 0 {
+		return "", false
+	}
+	pa, err := replay.SystemPromptAt(s, a)
+	if err != nil {
+		return "", false
+	}
+	pb, err := replay.SystemPromptAt(s, b)
+	if err != nil {
+		return "", false
+	}
+	before := make(map[string]string, len(pa.Sections))
+	for _, sec := range pa.Sections {
+		before[sec.Name] = sec.Value
+	}
+	after := make(map[string]bool, len(pb.Sections))
+	for _, sec := range pb.Sections {
+		after[sec.Name] = true
+		if v, ok := before[sec.Name]; !ok || v != sec.Value {
+			return sec.Name, true
+		}
+	}
+	for _, sec := range pa.Sections {
+		if !after[sec.Name] {
+			return sec.Name, true
+		}
+	}
+	return "", false
 }
 
 type noRequest struct{}
@@ -169,14 +368,14 @@ func warmedAt(s *session.Session, i int) int {
 }
 
 // decide picks the kind that decides and lists the others.
-func decide(s *session.Session, m *Miss, d *turndiff.Diff, breaks bool, tc *turndiff.Cause, rebuilt bool) Cause {
+func decide(t tree, m *Miss, d *turndiff.Diff, breaks bool, tc *turndiff.Cause, rebuilt bool) Cause {
 	var c Cause
 	add := func(kind string) {
 		if kind != c.Kind && !containsKind(c.Also, kind) {
 			c.Also = append(c.Also, kind)
 		}
 	}
-	fallback := providerFallback(&s.Entries[m.Index])
+	fallback := providerFallback(t.at(m.Index))
 	switch {
 	case breaks && tc != nil:
 		c = fromTurnCause(tc)
@@ -185,11 +384,12 @@ func decide(s *session.Session, m *Miss, d *turndiff.Diff, breaks bool, tc *turn
 	case !rebuilt:
 		c = Cause{Kind: KindUnknown, Detail: "the requests could not be rebuilt"}
 	}
-	thinking := thinkingChangedBefore(s, m)
+	thinking := thinkingChangedBefore(t, m)
 	if c.Kind == "" {
 		switch {
 		case thinking >= 0:
-			c = Cause{Kind: KindThinking, Detail: "thinking level set to " + jsString(s.Entries[thinking].Field("thinkingLevel")), Ref: s.Entries[thinking].ID}
+			e := t.at(thinking)
+			c = Cause{Kind: KindThinking, Detail: "thinking level set to " + jsString(e.Field("thinkingLevel")), Ref: e.ID}
 		case m.Idle():
 			c = Cause{Kind: KindIdle, Detail: idleDetail(m)}
 		case m.ModelChanged:
@@ -286,7 +486,7 @@ func fromTurnCause(tc *turndiff.Cause) Cause {
 	case turndiff.CauseCapability:
 		c.Kind, c.Ref = KindCapability, tc.CapabilityID
 	case turndiff.CauseTools:
-		c.Kind = KindTools
+		c.Kind, c.Ref = KindTools, tc.EntryID
 	case turndiff.CauseModel:
 		c.Kind = KindModel
 	case turndiff.CausePreset:
@@ -335,19 +535,19 @@ func fromBlock(d *turndiff.Diff) Cause {
 // thinkingChangedBefore is the last thinking_level_change between m's
 // previous request and m on m's branch (-1 when none): walked up the
 // parents from m, at most maxWalk entries.
-func thinkingChangedBefore(s *session.Session, m *Miss) int {
+func thinkingChangedBefore(t tree, m *Miss) int {
 	const maxWalk = 4096
 	i := m.Index
 	for n := 0; n < maxWalk; n++ {
-		p := s.Entries[i].ParentID
+		p := t.at(i).ParentID
 		if p == "" {
 			return -1
 		}
-		k, ok := s.IndexOf(p)
+		k, ok := t.indexOf(p)
 		if !ok || k == m.PreviousIndex {
 			return -1
 		}
-		if s.Entries[k].Type == session.TypeThinkingLevelChange {
+		if t.at(k).Type == session.TypeThinkingLevelChange {
 			return k
 		}
 		i = k
@@ -372,16 +572,16 @@ const (
 // for none) when the previous request is not m's ancestor; else rebuild.
 // The walks go up the parents, which Pi writes before their children: a
 // parent after its child (a hand-made file) means rebuild.
-func between(s *session.Session, m *Miss) (shortcut, int) {
-	if s.Entries[m.PreviousIndex].Type != session.TypeMessage {
+func between(t tree, m *Miss) (shortcut, int) {
+	if t.at(m.PreviousIndex).Type != session.TypeMessage {
 		return rebuild, -1
 	}
 	up := func(i int) int {
-		p := s.Entries[i].ParentID
+		p := t.at(i).ParentID
 		if p == "" {
 			return -1
 		}
-		k, ok := s.IndexOf(p)
+		k, ok := t.indexOf(p)
 		if !ok || k >= i {
 			return -2 // unknown parent, or a parent after its child
 		}
@@ -390,7 +590,7 @@ func between(s *session.Session, m *Miss) (shortcut, int) {
 	plain := true
 	cur := up(m.Index)
 	for cur > m.PreviousIndex {
-		e := &s.Entries[cur]
+		e := t.at(cur)
 		switch e.Type {
 		case session.TypeMessage:
 			switch e.Role {

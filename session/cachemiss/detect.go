@@ -94,11 +94,17 @@ type request struct {
 // does). cat prices a request that read nothing from the cache (its
 // cache-read rate), and one that recorded no cost; nil is an empty catalog.
 func Detect(s *session.Session, indexes []int, cat *catalog.Catalog) Result {
+	return detect(s.Entries, indexes, cat)
+}
+
+// detect is Detect over a session's entries (in file order, the header
+// left out, as session.Session holds them and Scanner reads them).
+func detect(entries []session.Entry, indexes []int, cat *catalog.Catalog) Result {
 	var res Result
 	var prev *request
 	var prevSlot request
 	long := false
-	n := len(s.Entries)
+	n := len(entries)
 	if indexes != nil {
 		n = len(indexes)
 	}
@@ -107,7 +113,7 @@ func Detect(s *session.Session, indexes []int, cat *catalog.Catalog) Result {
 		if indexes != nil {
 			i = indexes[k]
 		}
-		e := &s.Entries[i]
+		e := &entries[i]
 		switch e.Type {
 		case session.TypeCompaction, session.TypeBranchSummary:
 			prev = nil
@@ -156,7 +162,7 @@ func Detect(s *session.Session, indexes []int, cat *catalog.Catalog) Result {
 			}
 			if miss, ok := detectMiss(prev, i, e, &m, cat); ok {
 				miss.LongRetention = long
-				miss.PreviousEntryID = s.Entries[miss.PreviousIndex].ID
+				miss.PreviousEntryID = entries[miss.PreviousIndex].ID
 				res.Misses = append(res.Misses, miss)
 			}
 			if promptTokens > 0 {
@@ -361,4 +367,9 @@ func jsString(v []byte) string {
 		return s
 	}
 	return string(v)
+}
+
+// rawjsonString is the string member key of the raw object obj.
+func rawjsonString(obj []byte, key string) (string, bool) {
+	return rawjson.String(rawjson.Member(obj, key))
 }

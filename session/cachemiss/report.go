@@ -1,7 +1,9 @@
 package cachemiss
 
 import (
+	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -45,6 +47,12 @@ func Analyze(s *session.Session, opts replay.RequestOptions) (Result, []Cause) {
 
 // Add adds one session's result to the report.
 func (r *Report) Add(s *session.Session, res Result, causes []Cause) {
+	r.add(s.Path, s.Header.ID, s.Entries, res, causes)
+}
+
+// add adds the result of the session at path with the given id and
+// entries.
+func (r *Report) add(path, id string, entries []session.Entry, res Result, causes []Cause) {
 	r.Sessions++
 	r.Requests += res.Requests
 	r.Tokens.Input += res.Tokens.Input
@@ -52,15 +60,21 @@ func (r *Report) Add(s *session.Session, res Result, causes []Cause) {
 	r.Tokens.CacheRead += res.Tokens.CacheRead
 	r.Tokens.CacheWrite += res.Tokens.CacheWrite
 	r.Needed += res.Needed
+	if len(res.Misses) == 0 {
+		return
+	}
+	// The report outlives the session: its strings may point into the
+	// session's file (mapped, or a Scanner's buffer), so the breaks keep
+	// copies of their own.
+	path, id = strings.Clone(path), strings.Clone(id)
+	r.Breaks = slices.Grow(r.Breaks, len(res.Misses))
 	for i := range res.Misses {
-		// The report outlives the session: its strings may point into the
-		// session's mapped file, so the break keeps copies of its own.
 		m := res.Misses[i]
 		m.EntryID, m.PreviousEntryID = strings.Clone(m.EntryID), strings.Clone(m.PreviousEntryID)
 		m.Provider, m.Model, m.PreviousModel = strings.Clone(m.Provider), strings.Clone(m.Model), strings.Clone(m.PreviousModel)
 		c := Cause{Kind: causes[i].Kind, Detail: strings.Clone(causes[i].Detail), Ref: strings.Clone(causes[i].Ref), Also: causes[i].Also}
-		r.Breaks = append(r.Breaks, Break{File: strings.Clone(s.Path), SessionID: strings.Clone(s.Header.ID), Miss: m, Cause: c,
-			Timestamp: strings.Clone(s.Entries[m.Index].Timestamp)})
+		r.Breaks = append(r.Breaks, Break{File: path, SessionID: id, Miss: m, Cause: c,
+			Timestamp: strings.Clone(entries[m.Index].Timestamp)})
 	}
 }
 
@@ -95,7 +109,9 @@ func (r *Report) RewriteFactor() (float64, bool) {
 
 // Group is the breaks of one cause, item, model or session.
 type Group struct {
-	Key          string
+	// Key identifies the group (a session's is its file); Label is what a
+	// table shows for it (a session's id).
+	Key, Label   string
 	Count        int
 	MissedTokens float64
 	// MissedCost sums the priced breaks; Priced counts them.
@@ -119,7 +135,7 @@ func (r *Report) GroupBy(dim string) []Group {
 	var out []Group
 	for i := range r.Breaks {
 		b := &r.Breaks[i]
-		var key string
+		var key, label string
 		switch dim {
 		case ByItem:
 			key = b.Cause.Kind
@@ -129,7 +145,7 @@ func (r *Report) GroupBy(dim string) []Group {
 		case ByModel:
 			key = b.Miss.Provider + "/" + b.Miss.Model
 		case BySession:
-			key = b.File
+			key, label = b.File, b.SessionID
 		default:
 			key = b.Cause.Kind
 		}
@@ -137,7 +153,10 @@ func (r *Report) GroupBy(dim string) []Group {
 		if !ok {
 			k = len(out)
 			idx[key] = k
-			out = append(out, Group{Key: key})
+			if label == "" {
+				label = key
+			}
+			out = append(out, Group{Key: key, Label: label})
 		}
 		g := &out[k]
 		g.Count++
@@ -190,17 +209,18 @@ func (r *Report) TotalCost() float64 {
 	return t
 }
 
-// Since keeps the breaks at or after t (by the assistant message's time,
-// else its entry's; a break with neither is kept).
+// Since keeps the breaks at or after t: by the time the report shows (the
+// assistant entry's timestamp), else the message's own; a break with
+// neither is kept.
 func (r *Report) Since(t time.Time) {
 	ms := float64(t.UnixMilli())
 	kept := r.Breaks[:0]
 	for _, b := range r.Breaks {
-		at := b.Miss.TimestampMs
-		if math.IsNaN(at) {
-			if ts, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
-				at = float64(ts.UnixMilli())
-			}
+		at := math.NaN()
+		if ts, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
+			at = float64(ts.UnixMilli())
+		} else {
+			at = b.Miss.TimestampMs
 		}
 		if math.IsNaN(at) || at >= ms {
 			kept = append(kept, b)
@@ -289,4 +309,126 @@ func breakValue(b *Break) *jsonv.Object {
 	}
 	o.Set("cause", c)
 	return o
+}
+
+// WriteJSON writes Value's JSON text (jsonv.Stringify of it, and a
+// newline) straight from the breaks, a few kilobytes at a time: a project
+// has tens of thousands of breaks, and an object per break cost as much
+// as finding them.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b := make([]byte, 0, 64<<10)
+	b = append(b, `{"sessions":`...)
+	b = appendNumber(b, float64(r.Sessions))
+	b = append(b, `,"requests":`...)
+	b = appendNumber(b, float64(r.Requests))
+	b = append(b, `,"tokens":{"input":`...)
+	b = appendNumber(b, r.Tokens.Input)
+	b = append(b, `,"output":`...)
+	b = appendNumber(b, r.Tokens.Output)
+	b = append(b, `,"cacheRead":`...)
+	b = appendNumber(b, r.Tokens.CacheRead)
+	b = append(b, `,"cacheWrite":`...)
+	b = appendNumber(b, r.Tokens.CacheWrite)
+	b = append(b, `},"hitRate":`...)
+	hit, ok := r.HitRate()
+	b = appendRatio(b, hit, ok)
+	b = append(b, `,"rewriteFactor":`...)
+	rewrite, ok := r.RewriteFactor()
+	b = appendRatio(b, rewrite, ok)
+	b = append(b, `,"breaks":[`...)
+	for i := range r.Breaks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendBreak(b, &r.Breaks[i])
+		if len(b) >= 48<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, `],"byCause":{`...)
+	for i, g := range r.GroupBy(ByCause) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonv.AppendQuote(b, g.Key)
+		b = append(b, `:{"count":`...)
+		b = appendNumber(b, float64(g.Count))
+		b = append(b, `,"missedTokens":`...)
+		b = appendNumber(b, g.MissedTokens)
+		b = append(b, `,"missedCostUSD":`...)
+		if g.Priced > 0 {
+			b = appendNumber(b, g.MissedCost)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, "}}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+// appendBreak appends breakValue(b)'s JSON text.
+func appendBreak(b []byte, k *Break) []byte {
+	m := &k.Miss
+	b = append(b, `{"file":`...)
+	b = jsonv.AppendQuote(b, k.File)
+	b = append(b, `,"sessionId":`...)
+	b = jsonv.AppendQuote(b, k.SessionID)
+	b = append(b, `,"entryId":`...)
+	b = jsonv.AppendQuote(b, m.EntryID)
+	b = append(b, `,"previousEntryId":`...)
+	b = jsonv.AppendQuote(b, m.PreviousEntryID)
+	b = append(b, `,"timestamp":`...)
+	if k.Timestamp != "" {
+		b = jsonv.AppendQuote(b, k.Timestamp)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"model":`...)
+	b = jsonv.AppendQuote(b, m.Provider+"/"+m.Model)
+	b = append(b, `,"missedTokens":`...)
+	b = appendNumber(b, m.MissedTokens)
+	b = append(b, `,"missedCostUSD":`...)
+	if c, ok := costValue(m).(float64); ok {
+		b = appendNumber(b, c)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"idleSeconds":`...)
+	if math.IsNaN(m.IdleMs) {
+		b = append(b, "null"...)
+	} else {
+		b = appendNumber(b, m.IdleMs/1000)
+	}
+	b = append(b, `,"cause":{"kind":`...)
+	b = jsonv.AppendQuote(b, k.Cause.Kind)
+	b = append(b, `,"detail":`...)
+	b = jsonv.AppendQuote(b, k.Cause.Line())
+	b = append(b, `,"ref":`...)
+	if k.Cause.Ref != "" {
+		b = jsonv.AppendQuote(b, k.Cause.Ref)
+	} else {
+		b = append(b, "null"...)
+	}
+	return append(b, "}}"...)
+}
+
+// appendNumber appends f as JSON.stringify writes a number (null for NaN
+// and the infinities).
+func appendNumber(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	return append(b, jsonv.FormatNumber(f)...)
+}
+
+func appendRatio(b []byte, f float64, ok bool) []byte {
+	if !ok {
+		return append(b, "null"...)
+	}
+	return appendNumber(b, f)
 }

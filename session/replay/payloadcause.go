@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
@@ -148,15 +149,15 @@ func containsString(list []string, s string) bool {
 func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key string) *turndiff.Cause {
 	s := after.Session
 	ra, rb := before.Request, after.Request
-	onA, onB := indexSet(ra.Path), indexSet(rb.Path)
+	split := splitPaths(ra.Path, rb.Path)
 	var added, dropped []int
-	for _, i := range rb.Path {
-		if !onA[i] {
+	for _, i := range rb.Path[split.common:] {
+		if !split.tailA[i] {
 			added = append(added, i)
 		}
 	}
-	for _, i := range ra.Path {
-		if !onB[i] {
+	for _, i := range ra.Path[split.common:] {
+		if !split.tailB[i] {
 			dropped = append(dropped, i)
 		}
 	}
@@ -237,8 +238,8 @@ func explainSessionChange(before, after *Resolved, b *turndiff.DiffBlock, key st
 			return c
 		}
 	}
-	if len(added) > 0 && len(dropped) > 0 && (afterEntry == "" || !onA[indexOrNeg(s, afterEntry)]) {
-		fork := lastCommon(ra.Path, onB)
+	if len(added) > 0 && len(dropped) > 0 && (afterEntry == "" || !split.onA(indexOrNeg(s, afterEntry))) {
+		fork := split.lastCommon()
 		c.Kind, c.Detail = turndiff.CauseBranch, "the requests are on different branches"
 		if fork >= 0 {
 			c.EntryID = s.Entries[fork].ID
@@ -256,24 +257,52 @@ func indexOrNeg(s *session.Session, id string) int {
 	return -1
 }
 
+// pathSplit is two request paths apart: their common prefix and the
+// entries of each past it. A path holds no entry twice, so an entry past
+// the prefix of one path is on the other only if it is past the other's
+// prefix too: sets of the tails (a few entries between two requests)
+// answer what sets of whole paths did, without building sets as large as
+// the session is deep for every diff.
+type pathSplit struct {
+	a, b         []int
+	common       int
+	tailA, tailB map[int]bool
+}
+
+func splitPaths(a, b []int) pathSplit {
+	p := pathSplit{a: a, b: b}
+	for p.common < len(a) && p.common < len(b) && a[p.common] == b[p.common] {
+		p.common++
+	}
+	p.tailA, p.tailB = indexSet(a[p.common:]), indexSet(b[p.common:])
+	return p
+}
+
+// onA reports whether entry i is on path a.
+func (p *pathSplit) onA(i int) bool { return p.tailA[i] || slices.Contains(p.a[:p.common], i) }
+
+// lastCommon is the last entry of a, read from its root, before the first
+// one that is not on b (-1 none).
+func (p *pathSplit) lastCommon() int {
+	last := -1
+	if p.common > 0 {
+		last = p.a[p.common-1]
+	}
+	for _, i := range p.a[p.common:] {
+		if !p.tailB[i] {
+			break
+		}
+		last = i
+	}
+	return last
+}
+
 func indexSet(path []int) map[int]bool {
 	m := make(map[int]bool, len(path))
 	for _, i := range path {
 		m[i] = true
 	}
 	return m
-}
-
-// lastCommon is the last entry of path that is also in other (-1 none).
-func lastCommon(path []int, other map[int]bool) int {
-	last := -1
-	for _, i := range path {
-		if !other[i] {
-			break
-		}
-		last = i
-	}
-	return last
 }
 
 func lastOfType(s *session.Session, ranges [][]int, typ string) (int, bool) {

@@ -109,6 +109,13 @@ func RequestWith(s *session.Session, index int, opts RequestOptions) (*Request, 
 	return requestOn(s, index, opts, nil)
 }
 
+// RequestOnBranch is RequestWith taking the context's path from paths
+// when the entry is on that branch (a caller rebuilding many requests of
+// one long branch shares its path instead of walking it for each).
+func RequestOnBranch(s *session.Session, index int, opts RequestOptions, paths *session.BranchPaths) (*Request, error) {
+	return requestOn(s, index, opts, paths)
+}
+
 // requestOn is RequestWith taking the context's path from paths when it
 // can.
 func requestOn(s *session.Session, index int, opts RequestOptions, paths *session.BranchPaths) (*Request, error) {

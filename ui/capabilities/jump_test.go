@@ -67,3 +67,24 @@ func TestJumpToACapabilityNotInTheLibrary(t *testing.T) {
 		t.Fatalf("status %q", hs.m.status)
 	}
 }
+
+// $ on a library capability asks what it has cost: one jump to the
+// Payloads panel naming the capability as the cause's ref.
+func TestWhatHasThisCostJumpsToTheCacheView(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.jump("project:write-access")
+	hs.focusOn(paneLibrary)
+	r, ok := hs.m.list.Selected()
+	if !ok || r.key != "project:write-access" {
+		t.Fatalf("library cursor on %+v", r)
+	}
+	before := len(hs.Jumps)
+	hs.Press("$")
+	if len(hs.Jumps) != before+1 {
+		t.Fatalf("%d jumps", len(hs.Jumps)-before)
+	}
+	got := hs.Jumps[len(hs.Jumps)-1]
+	if got.Target.Panel != common.PanelPayloads || got.Target.CacheBreaksOf != "project:write-access" {
+		t.Fatalf("jump %+v", got)
+	}
+}

@@ -291,6 +291,12 @@ func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
 		if r, ok := m.list.Selected(); ok {
 			return m.startAction(capstate.Operation{Kind: capstate.OpEnable, Arg: r.key})
 		}
+	case key.Matches(msg, k.Cost):
+		// What has this cost: the Payloads panel lists the cache breaks
+		// the capability caused.
+		if r, ok := m.list.Selected(); ok {
+			return m.com.Jump(common.JumpTarget{Panel: common.PanelPayloads, CacheBreaksOf: r.key})
+		}
 	}
 	return nil
 }

@@ -78,6 +78,10 @@ type JumpTarget struct {
 	// is then the root session): the Agents panel opens the transcript
 	// there.
 	AgentPath, AgentFile, AgentEntryID string
+	// CacheBreaksOf is a cause's ref (a capability key, a Preset or
+	// Preset item, a regex rule): the Payloads panel shows the project's
+	// cache breaks it caused ("what has this cost").
+	CacheBreaksOf string
 	// SearchQuery is the query of the search hit the jump lands on ("" =
 	// none): the panel of Panel reveals the match at the landing (expands
 	// what hides it, scrolls to it, marks the query's words).

@@ -20,8 +20,8 @@ func TestGoldenViews(t *testing.T) {
 			{"saved_pair", "-", nil},
 			{"lines_focused_split", "c0430f5a", []string{"enter", "|", "c"}},
 			{"picker_b", "c0430f5a", []string{"]"}},
-			{"requests", "", []string{"s"}},
-			{"compaction_drop", "", []string{"s", "G", "k", "k", "enter"}},
+			{"requests", "", []string{"s", "s"}},
+			{"compaction_drop", "", []string{"s", "s", "G", "k", "k", "enter"}},
 		} {
 			name := fmt.Sprintf("%s_%dx%d", tc.name, w, h)
 			t.Run(name, func(t *testing.T) {

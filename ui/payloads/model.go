@@ -28,6 +28,7 @@ type mode int
 const (
 	modeDiff mode = iota
 	modeRequests
+	modeBreaks
 )
 
 // Model is the Payloads panel.
@@ -76,6 +77,9 @@ type Model struct {
 	// while a batch of them is predicted in the background.
 	reqDrops dropBatch
 	reqBusy  bool
+
+	// brk is the project's cache view (breaks.go).
+	brk cacheView
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the
@@ -88,6 +92,7 @@ func New(com *common.Common) *Model {
 		auto: true,
 		view: requestdiff.New(),
 		reqs: common.NewList(renderRequest),
+		brk:  newCacheView(),
 	}
 	if com.Keys != nil {
 		m.keys = com.Keys.Payloads
@@ -124,7 +129,7 @@ func (m *Model) CapturesInput() bool {
 	if m.picker != nil {
 		return m.picker.typing || m.picker.list.Filtering()
 	}
-	return m.mode == modeRequests && m.reqs.Filtering()
+	return (m.mode == modeRequests && m.reqs.Filtering()) || (m.mode == modeBreaks && m.brk.list.Filtering())
 }
 
 // ShortHelp implements common.Panel.
@@ -135,6 +140,8 @@ func (m *Model) ShortHelp() []key.Binding {
 		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
 	case m.mode == modeRequests:
 		return []key.Binding{k.Open, k.Requests, m.com.Keys.View, k.Reload}
+	case m.mode == modeBreaks:
+		return []key.Binding{k.Open, m.com.Keys.Filter, k.Requests, m.com.Keys.View, k.Reload, k.Back}
 	case m.view.Focus() == requestdiff.Lines:
 		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, m.com.Keys.View, m.com.Keys.Copy, k.Back}
 	}

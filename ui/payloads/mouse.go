@@ -23,6 +23,15 @@ func (m *Model) mousePanes() []common.MousePane {
 			pane.Skip = 1
 		}
 		return []common.MousePane{pane}
+	case m.mode == modeBreaks:
+		if m.brk.pending {
+			return nil
+		}
+		skip := 1 // the report's summary, and the ref line when filtered
+		if m.brk.only != "" {
+			skip = 2
+		}
+		return []common.MousePane{{Rect: whole, Skip: skip, List: m.brk.list, Activate: m.compareSelectedBreak}}
 	case m.mode == modeRequests:
 		if m.reqPending {
 			return nil

@@ -61,7 +61,7 @@ func TestMouseOnTheDiff(t *testing.T) {
 // before, as enter does.
 func TestMouseOnTheRequests(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "")
-	hs.Press("s")
+	hs.Press("s", "s")
 	m := hs.m
 	start := m.reqs.Cursor()
 	hs.click(5, 1) // the summary line

@@ -160,7 +160,7 @@ func TestPickerRequestTimesAreWhole(t *testing.T) {
 
 func TestRequestsViewPicksAPair(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "")
-	hs.Press("s")
+	hs.Press("s", "s")
 	m := hs.m
 	if m.mode != modeRequests || m.reqs.Total() != 12 {
 		t.Fatalf("mode %v rows %d", m.mode, m.reqs.Total())
@@ -368,7 +368,7 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 	file := dropsSession(t, 14)
 	hs.com.Selection = common.Selection{SessionFile: file}
 	hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
-	hs.Press("s")
+	hs.Press("s", "s")
 	rows := hs.m.reqs.Items()
 	drops := 0
 	for _, r := range rows {
@@ -395,7 +395,7 @@ func TestRequestsViewPredictsAroundTheCursor(t *testing.T) {
 	hs := newHarness(t, 80, 24, true, "-")
 	file := dropsSession(t, 120)
 	hs.com.Selection = common.Selection{SessionFile: file}
-	hs.Press("s")
+	hs.Press("s", "s")
 	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.Items()[k].predicted, "predicted: ") }
 	if !predicted(119) || !predicted(119-23) || predicted(1) || predicted(50) {
 		t.Fatalf("near the newest only: %v %v %v %v", predicted(119), predicted(96), predicted(1), predicted(50))

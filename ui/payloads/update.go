@@ -58,6 +58,12 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case requestsMsg:
 		return m, m.applyRequests(msg)
+	case breaksMsg:
+		m.applyBreaks(msg)
+	case common.JumpMsg:
+		if ref := msg.Target.CacheBreaksOf; ref != "" && msg.Target.Panel == common.PanelPayloads {
+			return m, m.openBreaks(ref)
+		}
 	case predictedMsg:
 		return m, m.applyPredicted(msg)
 	case common.CopiedMsg:
@@ -148,6 +154,7 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 	m.gen++
 	m.pending = true
 	m.note = ""
+	m.brk.mark = ""
 	return compareCmd(m.env, m.gen, refs)
 }
 
@@ -200,11 +207,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.reqs.Filtering() && m.mode == modeRequests {
 		return m.requestsKey(msg) // the filter line types y, v and o
 	}
+	if m.brk.list.Filtering() && m.mode == modeBreaks {
+		return m.breaksKey(msg)
+	}
 	if cmd, ok := m.focusKey(msg); ok {
 		return cmd
 	}
 	if m.mode == modeRequests {
 		return m.requestsKey(msg)
+	}
+	if m.mode == modeBreaks {
+		return m.breaksKey(msg)
 	}
 	switch {
 	case key.Matches(msg, k.PickA):
@@ -221,7 +234,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return m.reload()
 	case key.Matches(msg, k.Requests):
-		return m.openRequests()
+		return m.openBreaks("")
 	case key.Matches(msg, k.Jump):
 		return m.jump()
 	}

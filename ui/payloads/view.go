@@ -35,6 +35,8 @@ func (m *Model) View() string {
 		out = m.pickerView(st)
 	case m.mode == modeRequests:
 		out = m.requestsView(st)
+	case m.mode == modeBreaks:
+		out = m.breaksView(st)
 	default:
 		out = m.diffView(st)
 	}
@@ -85,6 +87,8 @@ func (m *Model) headerWith(st *themes.Styles, status string) []string {
 		lines = append(lines, st.Text.Muted.Render("comparing…"))
 	case m.note != "":
 		lines = append(lines, st.Text.Muted.Render(m.note))
+	case m.brk.mark != "":
+		lines = append(lines, st.Text.Warning.Render("cache break: ")+st.Text.Normal.Render(m.brk.mark))
 	case m.cmp != nil && m.cmp.cause != nil:
 		lines = append(lines, st.Text.Warning.Render("cause: ")+st.Text.Normal.Render(causeText(m.cmp.cause)))
 	case m.cmp != nil && m.cmp.diff.Summary.ChangedBlocks == 0:

@@ -29,6 +29,14 @@ func (m *Model) focused() (common.Whole, bool) {
 }
 
 func (m *Model) focusedWhole() (common.Whole, bool) {
+	if m.mode == modeBreaks {
+		r, ok := m.brk.list.Selected()
+		if !ok {
+			return common.Whole{}, false
+		}
+		text := strings.TrimSpace(m.brk.summary) + "\n\ncache break at " + r.ref + "\n" + r.mark + "\nprevious request " + r.prevRef
+		return common.Whole{Title: "the cache break at " + r.ref, Text: text}, true
+	}
 	if m.mode == modeRequests {
 		r, ok := m.reqs.Selected()
 		if !ok {

@@ -23,7 +23,6 @@ const maxStructFields = 25
 var structFieldsKnownOver = map[string]bool{
 	"ui/agents.Model":       true,
 	"ui/capabilities.Model": true,
-	"ui/find.Model":         true,
 	"ui/payloads.Model":     true,
 	"ui/sessions.Model":     true,
 }

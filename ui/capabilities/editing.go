@@ -44,9 +44,9 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Back):
 		if e.dirty {
-			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?",
+			m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Discard the draft?",
 				body:  "Closing the editor discards your changes to " + string(e.scope) + ":" + e.id + "; its file stays as it is on disk.",
-				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }}
+				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }})
 			return nil
 		}
 		m.edit = nil
@@ -61,8 +61,8 @@ func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Toggle):
 			e.cycleTool()
 		case key.Matches(msg, k.ToolName):
-			m.dialog = textDialog(m, dialogToolName, "Add a tool by name",
-				"A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool.", "tool: ")
+			m.openDialog(newPrompt(m, promptToolName, "Add a tool by name",
+				"A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool.", "tool: "))
 		}
 		return nil
 	}
@@ -118,13 +118,13 @@ func (m *Model) confirmDelete() tea.Cmd {
 		return nil
 	}
 	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
-	m.dialog = &dialog{kind: dialogConfirm, title: "Delete " + key + "?",
+	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Delete " + key + "?",
 		body: "Deletes its file from disk; there is no undo:\n" + shortPath(m.com.Workspace, c) + "\nSessions where it is active keep their frozen copy of its text.",
 		onYes: func(m *Model) tea.Cmd {
 			return func() tea.Msg {
 				_, err := resources.DeleteCapability(ws, scope, id, rev)
 				return deletedMsg{key: key, err: err}
 			}
-		}}
+		}})
 	return nil
 }

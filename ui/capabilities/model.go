@@ -22,6 +22,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/components/forms"
 )
 
@@ -81,8 +82,9 @@ type Model struct {
 	// lastWrite is the stamp this panel's last append left.
 	lastWrite common.FileStamp
 
-	edit   *editor
-	dialog *dialog
+	edit *editor
+	// dialogs are the panel's modals (dialog.go).
+	dialogs dialog.Stack
 	// jump is a capability another panel pointed at (jump.go).
 	jump jumpState
 
@@ -106,11 +108,15 @@ func New(com *common.Common) *Model {
 	if com.Keys != nil {
 		m.keys = com.Keys.Capabilities
 	}
+	m.dialogs.Dismiss = m.keys.Dismiss
 	return m
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
-func (m *Model) SetKeys(k keymap.Capabilities) { m.keys = k }
+func (m *Model) SetKeys(k keymap.Capabilities) {
+	m.keys = k
+	m.dialogs.Dismiss = k.Dismiss
+}
 
 // Init loads the library and follows the current selection.
 func (m *Model) Init() tea.Cmd {
@@ -121,6 +127,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.sizeBindings()
+	m.layoutDialog()
 }
 
 // Title implements common.Panel.
@@ -150,8 +157,8 @@ func (m *Model) FocusPrev() {
 // or an editor text field has the keyboard.
 func (m *Model) CapturesInput() bool {
 	switch {
-	case m.dialog != nil:
-		return true
+	case m.dialogs.Open():
+		return m.dialogs.CapturesInput()
 	case m.list.Filtering():
 		return true
 	case m.edit != nil && m.focus == paneDetail:
@@ -172,8 +179,8 @@ func (m *Model) Unsaved() (string, bool) {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	switch {
-	case m.dialog != nil:
-		return m.dialog.help(k)
+	case m.dialogs.Open():
+		return m.dialogs.ShortHelp()
 	case m.list.Filtering():
 		return []key.Binding{k.Submit, k.Dismiss}
 	case m.edit != nil && m.focus == paneDetail:

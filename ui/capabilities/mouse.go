@@ -49,7 +49,7 @@ func (m *Model) mousePanes() []common.MousePane {
 // handleMouse routes the wheel and clicks; nothing while a dialog is open
 // or a text input has the keyboard.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.dialog != nil {
+	if m.dialogs.Open() {
 		return nil
 	}
 	if _, click := msg.(tea.MouseClickMsg); click && m.CapturesInput() {

@@ -73,7 +73,7 @@ func TestWheelScrollsTheDetail(t *testing.T) {
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 30, true)
 	hs.Press("a")
-	if hs.m.dialog == nil {
+	if !hs.dialogOpen() {
 		t.Fatal("a opens the new-capability dialog")
 	}
 	click(hs, 5, 2)

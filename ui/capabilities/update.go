@@ -25,6 +25,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	}
 	p, cmd := m.update(msg)
 	m.sizeBindings()
+	m.layoutDialog()
 	// A message set on the way expires by itself (issue 15).
 	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
 }
@@ -34,10 +35,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
-		if m.dialog != nil {
-			var cmd tea.Cmd
-			m.dialog.input, cmd = m.dialog.input.Update(msg)
-			return m, cmd
+		if m.dialogs.Open() {
+			return m, m.dialogKey(msg)
 		}
 		if m.edit != nil && m.focus == paneDetail {
 			return m, m.edit.update(msg)
@@ -218,7 +217,7 @@ func (m *Model) markActive(rows []libRow) []libRow {
 // handleKey routes a key: dialog, filter, editor, panel keys, pane keys.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	if m.dialog != nil {
+	if m.dialogs.Open() {
 		return m.dialogKey(msg)
 	}
 	if m.list.Filtering() {
@@ -246,8 +245,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EnableBound):
 		return m.chooseBinding()
 	case key.Matches(msg, k.Add):
-		m.dialog = textDialog(m, dialogAddText, "Add a manual directive",
-			"Type the directive, kept verbatim (source manual, actor user, no tool changes): enter shows what will be appended, and nothing is written before you confirm.", "directive: ")
+		m.openDialog(newPrompt(m, promptAddText, "Add a manual directive",
+			"Type the directive, kept verbatim (source manual, actor user, no tool changes): enter shows what will be appended, and nothing is written before you confirm.", "directive: "))
 		return nil
 	case key.Matches(msg, k.Reset):
 		return m.startAction(capstate.Operation{Kind: capstate.OpReset})
@@ -283,8 +282,8 @@ func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return m.openEditor()
 	case key.Matches(msg, k.New):
-		m.dialog = textDialog(m, dialogNewID, "New capability",
-			"enter opens an empty editor for it; "+k.Save.Help().Key+" there creates its file, and saving never activates it.", "id: ")
+		m.openDialog(newPrompt(m, promptNewID, "New capability",
+			"enter opens an empty editor for it; "+k.Save.Help().Key+" there creates its file, and saving never activates it.", "id: "))
 	case key.Matches(msg, k.Delete):
 		return m.confirmDelete()
 	case key.Matches(msg, k.Enable):
@@ -382,8 +381,7 @@ func (m *Model) chooseBinding() tea.Cmd {
 	if msg == "" {
 		msg = "enter shows what enabling the binding will do; nothing is written before you confirm."
 	}
-	d := &dialog{kind: dialogBindings, title: "Enable a binding of " + presetLabel(m.view.state), choices: choices, body: msg}
-	m.dialog = d
+	m.openDialog(&choiceDialog{com: m.com, keys: &m.keys, title: "Enable a binding of " + presetLabel(m.view.state), choices: choices, body: msg})
 	return nil
 }
 
@@ -441,7 +439,7 @@ func (m *Model) onPlan(msg planMsg) {
 		p.warnings = append(p.warnings, p.plan.Result.Warning)
 	}
 	m.status = ""
-	m.dialog = &dialog{kind: dialogPreview, title: previewTitle(msg.op, p.plan), preview: p}
+	m.openDialog(&previewDialog{com: m.com, keys: &m.keys, title: previewTitle(msg.op, p.plan), preview: p})
 }
 
 func (m *Model) onApplied(msg appliedMsg) tea.Cmd {

@@ -56,7 +56,6 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := &m.com.Styles
 	if m.height == 1 { // only the status line fits
 		return m.statusLine()
 	}
@@ -76,9 +75,9 @@ func (m *Model) View() string {
 	}
 	body := joinColumns(strings.Split(strings.Join(left, "\n"), "\n"), strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height-1)
 	screen := body + "\n" + m.statusLine()
-	if m.dialog != nil {
+	if m.dialogs.Open() {
 		// The compositor trims trailing blanks; keep every row full width.
-		rows := strings.Split(common.Overlay(screen, m.dialogView(st), m.width, m.height), "\n")
+		rows := strings.Split(m.dialogs.View(screen, m.width, m.height), "\n")
 		for i, r := range rows {
 			rows[i] = padRight(r, m.width)
 		}

@@ -119,7 +119,7 @@ func (d *previewDialog) Update(msg tea.Msg) (bool, any, tea.Cmd) {
 		}
 		return true, answer(func(m *Model) tea.Cmd {
 			m.setStatus("appending to the session…", false)
-			return applyCmd(m.view.file, p.plan, m.com.Workspace.Cwd, m.now, m.lastWrite)
+			return applyCmd(m.view.file, p.plan, m.com.Workspace.Cwd, m.now, m.view.lastWrite)
 		}), nil
 	case key.Matches(k, d.keys.Cancel), key.Matches(k, d.keys.Dismiss):
 		return true, answer(cancelled), nil
@@ -376,7 +376,7 @@ func (m *Model) submitPrompt(d *promptDialog) tea.Cmd {
 			}
 		}
 		m.dialogs.Pop()
-		m.edit = newEditor(m.com, d.scope, id, nil, "", m.view.declared)
+		m.edit = newEditor(m.com, &m.keys, d.scope, id, nil, "", m.view.declared)
 		m.focus = paneDetail
 		return nil
 	case promptToolName:

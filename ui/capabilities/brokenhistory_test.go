@@ -48,7 +48,7 @@ func TestUnreadableHistoryIsShownNotActedOn(t *testing.T) {
 	}
 	hs.selectCapability("project:review-mode")
 	hs.Press("+")
-	if d := hs.m.dialog; d != nil && d.preview.canWrite() {
+	if d := hs.preview(); d != nil && d.preview.canWrite() {
 		hs.Press("y")
 	}
 	if fileSize(t, file) != size {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
@@ -22,51 +21,23 @@ func (m *Model) openEditor() tea.Cmd {
 		m.setStatus(c.Key()+" cannot be read; fix the file first", true)
 		return nil
 	}
-	m.edit = newEditor(m.com, c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
+	m.edit = newEditor(m.com, &m.keys, c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
 	m.focus = paneDetail
 	return nil
 }
 
-// editorKey handles keys while the editor has focus.
-func (m *Model) editorKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	e := m.edit
-	switch {
-	case key.Matches(msg, k.Save):
-		return m.save()
-	case key.Matches(msg, k.External):
-		return externalEditor(m.com, e.content.Value())
-	case key.Matches(msg, k.NextField):
-		e.focusField(e.field + 1)
-		return nil
-	case key.Matches(msg, k.PrevField):
-		e.focusField(e.field - 1)
-		return nil
-	case key.Matches(msg, k.Back):
-		if e.dirty {
-			m.dialog = &dialog{kind: dialogConfirm, title: "Discard the draft?",
-				body:  "Closing the editor discards your changes to " + string(e.scope) + ":" + e.id + "; its file stays as it is on disk.",
-				onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }}
-			return nil
-		}
+// closeEditor closes the editor, asking first when its draft has
+// changes (dirty).
+func (m *Model) closeEditor(dirty bool) tea.Cmd {
+	if !dirty {
 		m.edit = nil
 		return m.requestDetail()
 	}
-	if e.field == fieldTools {
-		switch {
-		case key.Matches(msg, k.Up):
-			e.toolCursor = max(0, e.toolCursor-1)
-		case key.Matches(msg, k.Down):
-			e.toolCursor = min(len(e.tools)-1, e.toolCursor+1)
-		case key.Matches(msg, k.Toggle):
-			e.cycleTool()
-		case key.Matches(msg, k.ToolName):
-			m.dialog = textDialog(m, dialogToolName, "Add a tool by name",
-				"A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool.", "tool: ")
-		}
-		return nil
-	}
-	return e.update(msg)
+	e := m.edit
+	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Discard the draft?",
+		body:  "Closing the editor discards your changes to " + string(e.scope) + ":" + e.id + "; its file stays as it is on disk.",
+		onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }})
+	return nil
 }
 
 // save writes the draft: an exclusive create for a new capability, a
@@ -118,13 +89,13 @@ func (m *Model) confirmDelete() tea.Cmd {
 		return nil
 	}
 	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
-	m.dialog = &dialog{kind: dialogConfirm, title: "Delete " + key + "?",
+	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Delete " + key + "?",
 		body: "Deletes its file from disk; there is no undo:\n" + shortPath(m.com.Workspace, c) + "\nSessions where it is active keep their frozen copy of its text.",
 		onYes: func(m *Model) tea.Cmd {
 			return func() tea.Msg {
 				_, err := resources.DeleteCapability(ws, scope, id, rev)
 				return deletedMsg{key: key, err: err}
 			}
-		}}
+		}})
 	return nil
 }

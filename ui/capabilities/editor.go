@@ -47,9 +47,15 @@ type toolChoice struct {
 	state       int
 }
 
-// editor is a capability draft: create (a new file) or edit (the file
-// at revision).
+// editor is a capability draft, create (a new file) or edit (the file at
+// revision), as a sub-model drawn in the detail pane: its fields, the
+// tool picker, and why a save was refused. Its Update moves between the
+// fields and edits them; saving, closing and the tool-name prompt it asks
+// the panel for.
 type editor struct {
+	com  *common.Common
+	keys *keymap.Capabilities
+
 	create   bool
 	scope    resources.Scope
 	id       string
@@ -68,12 +74,12 @@ type editor struct {
 
 // newEditor starts editing c (nil for a new capability of scope:id).
 // declared are the tools the selected session declares, for the picker.
-func newEditor(com *common.Common, scope resources.Scope, id string, c *capability.Capability, revision string, declared []string) *editor {
+func newEditor(com *common.Common, keys *keymap.Capabilities, scope resources.Scope, id string, c *capability.Capability, revision string, declared []string) *editor {
 	create := c == nil
 	if create {
 		c = &capability.Capability{ID: id, Tools: capability.ToolPatch{Add: []string{}, Remove: []string{}}}
 	}
-	e := &editor{create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
+	e := &editor{com: com, keys: keys, create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
 	e.name = common.NewTextInput(com, "name: ", deref(c.Name))
 	e.description = common.NewTextInput(com, "description: ", deref(c.Description))
 	e.content = newWindowedArea()
@@ -145,8 +151,64 @@ func (e *editor) focusField(f field) {
 	}
 }
 
-// capturesInput is true while a text field has the keyboard.
-func (e *editor) capturesInput() bool { return e.field != fieldTools }
+// CapturesInput implements part: true while a text field has the
+// keyboard.
+func (e *editor) CapturesInput() bool { return e.field != fieldTools }
+
+// ShortHelp implements part: the picker's keys, or the text fields'.
+func (e *editor) ShortHelp() []key.Binding {
+	k := e.keys
+	if e.field == fieldTools {
+		return []key.Binding{k.Toggle, k.ToolName, k.NextField, k.Save, k.Back}
+	}
+	return []key.Binding{k.NextField, k.Save, k.External, k.Back}
+}
+
+// Update implements part: the field keys move between fields, the
+// picker's keys move and toggle its tools, the rest (a paste too) goes to
+// the focused text field; the external editor key hands the content to
+// $EDITOR; save, back and the tool-name key ask the panel.
+func (e *editor) Update(msg tea.Msg) (tea.Cmd, intent) {
+	k := e.keys
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return e.update(msg), nil
+	}
+	switch {
+	case key.Matches(press, k.Save):
+		return nil, saveIntent{}
+	case key.Matches(press, k.External):
+		return externalEditor(e.com, e.content.Value()), nil
+	case key.Matches(press, k.NextField):
+		e.focusField(e.field + 1)
+		return nil, nil
+	case key.Matches(press, k.PrevField):
+		e.focusField(e.field - 1)
+		return nil, nil
+	case key.Matches(press, k.Back):
+		return nil, closeEditorIntent{dirty: e.dirty}
+	}
+	if e.field == fieldTools {
+		switch {
+		case key.Matches(press, k.Up):
+			e.toolCursor = max(0, e.toolCursor-1)
+		case key.Matches(press, k.Down):
+			e.toolCursor = min(len(e.tools)-1, e.toolCursor+1)
+		case key.Matches(press, k.Toggle):
+			e.cycleTool()
+		case key.Matches(press, k.ToolName):
+			return nil, toolNameIntent{}
+		}
+		return nil, nil
+	}
+	return e.update(msg), nil
+}
+
+// View implements the part: the editor in the detail pane r.
+func (e *editor) View(r rect, focused bool) string {
+	st := e.com.Styles
+	return common.Frame(st, r.w, r.h, "Editor", "", focused, e.view(&st, r.w-4, r.h-2))
+}
 
 // draft is the capability the editor holds now.
 func (e *editor) draft() *capability.Capability {
@@ -245,7 +307,8 @@ func (e *editor) setContent(text string) {
 
 // view draws the editor in width×height cells' worth of lines; its key
 // hints come from the panel's bindings.
-func (e *editor) view(st *themes.Styles, k *keymap.Capabilities, width, height int) []string {
+func (e *editor) view(st *themes.Styles, width, height int) []string {
+	k := e.keys
 	verb := "Edit"
 	if e.create {
 		verb = "New"

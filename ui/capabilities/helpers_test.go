@@ -97,3 +97,18 @@ func fileSize(t testing.TB, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// dialogOpen reports whether a dialog is open.
+func (hs *harness) dialogOpen() bool { return hs.m.dialogs.Open() }
+
+// preview is the action preview on top of the dialog stack (nil: none).
+func (hs *harness) preview() *previewDialog {
+	d, _ := hs.m.dialogs.Top().(*previewDialog)
+	return d
+}
+
+// prompt is the one-line prompt on top of the dialog stack (nil: none).
+func (hs *harness) prompt() *promptDialog {
+	d, _ := hs.m.dialogs.Top().(*promptDialog)
+	return d
+}

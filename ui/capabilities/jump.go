@@ -42,7 +42,7 @@ func (m *Model) showJump() tea.Cmd {
 			found = m.list.Select(match)
 		}
 		if found {
-			m.focus, m.mode, m.detailOffset = paneLibrary, modeCapability, 0
+			m.focus, m.mode, m.detail.offset = paneLibrary, modeCapability, 0
 			m.view.focused = false
 			m.setStatus("jumped to "+sanitize.Fold(want), false)
 			cmd = m.requestDetail()

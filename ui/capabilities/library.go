@@ -2,18 +2,164 @@ package capabilities
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
+
+// libraryList is the capability library as a sub-model: the library the
+// panel loaded last (its generation drops an older load's result) and the
+// list of its capabilities with its filter line. Its Update moves the
+// cursor and edits the filter; what that sets off elsewhere (the detail
+// follows, the editor opens, a capability is created, deleted or enabled)
+// it asks the panel for as an intent.
+type libraryList struct {
+	com  *common.Common
+	keys *keymap.Capabilities
+
+	lib    *resources.Library
+	libErr string
+	libGen int
+	list   *common.List[libRow]
+}
+
+// newLibraryList returns the list, empty until a library is installed.
+func newLibraryList(com *common.Common, keys *keymap.Capabilities) libraryList {
+	l := libraryList{com: com, keys: keys, list: common.NewList(renderLibRow)}
+	l.list.SetIdentity(func(r libRow) string { return r.key })
+	l.list.SetFilter(common.FilterWords(func(r libRow) string { return r.key + " " + r.name + " " + r.tools }))
+	return l
+}
+
+// Update implements part: while the filter line is open it takes every
+// key; else the cursor keys move (the detail follows from its top), the
+// filter key opens the filter, and open, new, delete and enable ask the
+// panel for the editor, a new capability, a delete or an action.
+func (l *libraryList) Update(msg tea.Msg) (tea.Cmd, intent) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	keys := l.keys
+	if l.list.Filtering() {
+		l.list.FilterKey(k, keys.Submit, keys.Dismiss, common.TextKeys(l.com))
+		return nil, detailIntent{}
+	}
+	if l.list.HandleNav(k, keys.Nav) {
+		return nil, detailIntent{fromTop: true}
+	}
+	switch {
+	case key.Matches(k, keys.Filter):
+		l.list.StartFilter()
+	case key.Matches(k, keys.Open):
+		return nil, openEditorIntent{}
+	case key.Matches(k, keys.New):
+		return nil, newCapabilityIntent{}
+	case key.Matches(k, keys.Delete):
+		return nil, deleteIntent{}
+	case key.Matches(k, keys.Enable):
+		return nil, enableSelectedIntent{}
+	case key.Matches(k, keys.Cost):
+		// What has this cost: the Payloads panel lists the cache breaks
+		// the capability caused.
+		if r, ok := l.list.Selected(); ok {
+			return l.com.Jump(common.JumpTarget{Panel: common.PanelPayloads, CacheBreaksOf: r.key}), nil
+		}
+	}
+	return nil, nil
+}
+
+// ShortHelp implements part: the list's keys, or the filter line's while
+// it is open.
+func (l *libraryList) ShortHelp() []key.Binding {
+	k := l.keys
+	if l.list.Filtering() {
+		return []key.Binding{k.Submit, k.Dismiss}
+	}
+	return []key.Binding{k.Open, k.Enable, k.New, k.Delete, k.Filter, l.com.Keys.View, k.Bindings}
+}
+
+// CapturesInput implements part: true while the filter line is open.
+func (l *libraryList) CapturesInput() bool { return l.list.Filtering() }
+
+// reload starts a library load (the services' snapshot, read again).
+func (l *libraryList) reload() tea.Cmd {
+	l.libGen++
+	return libraryCmd(l.com.Services(), l.libGen)
+}
+
+// install takes a loaded library and its rows, the capabilities active
+// at the followed entry marked; it reports whether it took it (not an
+// older load's, not a failure, which the pane then shows).
+func (l *libraryList) install(msg libraryMsg, active map[string]bool) bool {
+	if msg.gen != l.libGen {
+		return false
+	}
+	if msg.err != nil {
+		l.libErr = sanitize.Fold(msg.err.Error())
+		return false
+	}
+	l.lib, l.libErr = msg.lib, ""
+	l.list.SetItems(markActive(msg.rows, active))
+	return true
+}
+
+// selectedCapability is the library capability under the cursor.
+func (l *libraryList) selectedCapability() *resources.Capability {
+	r, ok := l.list.Selected()
+	if !ok || l.lib == nil {
+		return nil
+	}
+	for _, c := range l.lib.Capabilities {
+		if c.Key() == r.key {
+			return c
+		}
+	}
+	return nil
+}
+
+// View implements the part: the library pane r (focused: it has the keys).
+func (l *libraryList) View(r rect, focused bool) string {
+	st := l.com.Styles
+	var lines []string
+	switch {
+	case l.libErr != "":
+		lines = wrap(st.Text.Danger.Render(l.libErr), r.w-4)
+	case l.lib == nil:
+		lines = []string{st.Pane.Placeholder.Render("loading the library…")}
+	case l.list.Total() == 0:
+		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press "+l.keys.New.Help().Key+"."), r.w-4)
+	default:
+		lines = l.list.View(&st, r.w-4, r.h-2, focused)
+	}
+	info := l.list.Position()
+	if l.lib != nil {
+		noun := "capabilities"
+		if l.list.Total() == 1 {
+			noun = "capability"
+		}
+		info = fmt.Sprintf("%d %s  %s", l.list.Total(), noun, info)
+	}
+	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
+}
+
+// markActive flags the rows whose capability is in active (their keys).
+func markActive(rows []libRow, active map[string]bool) []libRow {
+	out := make([]libRow, len(rows))
+	for i, r := range rows {
+		r.active = active[r.key]
+		out[i] = r
+	}
+	return out
+}
 
 // libRow is one capability of the library list: everything its row shows.
 type libRow struct {
@@ -104,81 +250,4 @@ func padRight(s string, w int) string {
 		return s + strings.Repeat(" ", d)
 	}
 	return s
-}
-
-// detailKey names a rendered capability detail: the capability, the file
-// revision (an edit is a new key), the width and the theme.
-type detailKey struct {
-	key, revision string
-	width         int
-	theme         string
-}
-
-// detailCmd renders a capability's detail lines off the UI goroutine: the
-// header facts and the content as markdown.
-func detailCmd(k detailKey, c *resources.Capability, boundBy string, ws resources.Workspace, st themes.Styles, md *common.Markdown) tea.Cmd {
-	return func() tea.Msg {
-		return detailMsg{key: k, lines: detailLines(c, boundBy, shortPath(ws, c), &st, md, k.width)}
-	}
-}
-
-// shortPath shows a capability file relative to its scope's root: the
-// project for project capabilities, "~forge" for the global directory.
-func shortPath(ws resources.Workspace, c *resources.Capability) string {
-	root, prefix := ws.Cwd, ""
-	if c.Scope == resources.ScopeGlobal {
-		root, prefix = ws.ForgeDir, "~forge/"
-	}
-	if rel, err := filepath.Rel(root, c.Path); err == nil && !strings.HasPrefix(rel, "..") {
-		return prefix + filepath.ToSlash(rel)
-	}
-	return c.Path
-}
-
-// detailLines lays out a capability for the detail pane.
-func detailLines(c *resources.Capability, boundBy, path string, st *themes.Styles, md *common.Markdown, width int) []string {
-	cp := c.Capability
-	label := func(l, v string) string {
-		return st.Text.Muted.Render(padRight(l, 10)) + sanitize.Fold(v)
-	}
-	lines := []string{st.Text.Strong.Render(c.Key()) + "  " + sanitize.Fold(cp.DisplayName())}
-	if cp.Description != nil && *cp.Description != "" {
-		for _, l := range strings.Split(ansi.Wordwrap(sanitize.Fold(*cp.Description), max(10, width), ""), "\n") {
-			lines = append(lines, st.Text.Subtle.Render(l))
-		}
-	}
-	lines = append(lines, label("file", path))
-	rev := c.SourceRevision
-	if len(rev) > 12 {
-		rev = rev[:12] + "…"
-	}
-	lines = append(lines, label("revision", rev))
-	tools := cp.Tools.String()
-	if tools == "" {
-		tools = "no tool changes"
-	}
-	lines = append(lines, label("tools", tools))
-	if boundBy == "" {
-		boundBy = "no Preset"
-	}
-	lines = append(lines, label("bound by", boundBy))
-	if len(c.Diagnostics) == 0 {
-		lines = append(lines, label("status", "valid"))
-	}
-	for _, d := range c.Diagnostics {
-		style := st.Text.Warning
-		if d.Level == "error" {
-			style = st.Text.Danger
-		}
-		lines = append(lines, style.Render(sanitize.Fold(string(d.Level)+": "+d.Message)))
-	}
-	lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))
-	content := sanitize.Text(cp.Content)
-	if strings.TrimSpace(content) == "" {
-		return append(lines, st.Pane.Placeholder.Render("(no content: a tool-only capability sends no text)"))
-	}
-	if out, ok := md.Render(st, max(10, width), content); ok {
-		return append(lines, strings.Split(out, "\n")...)
-	}
-	return append(lines, strings.Split(ansi.Wordwrap(content, max(10, width), ""), "\n")...)
 }

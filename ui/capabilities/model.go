@@ -18,11 +18,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/keymap"
-	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/forms"
+	"github.com/forgebench/forgebench/ui/components/dialog"
 )
 
 // pane is one of the panel's panes, in focus order.
@@ -43,10 +41,18 @@ const (
 	modeBindings
 )
 
-// detailCacheMax bounds the rendered-detail cache; it is cleared when full.
-const detailCacheMax = 128
-
-// Model is the Capabilities panel.
+// Model is the Capabilities panel. It keeps the focus, which view the
+// detail pane shows (mode), the parts and the dialog stack, and routes.
+// The parts are sub-models, one per thing on screen, each with its own
+// Update, View, ShortHelp and CapturesInput on its own state and the
+// shared Common: the library list (library.go), the capability's detail
+// (detail.go), the bindings view (bindings.go), the capability state at
+// the followed entry (sessionview.go) and the editor (editor.go); the
+// dialogs are on a ui/components/dialog stack (dialog.go). A part never
+// acts on the panel or on another part: what it sets off there (an
+// action's plan, the editor, a dialog) it asks for as an intent, which
+// run (intents.go) carries out. focused (focus.go) says which part has
+// the keys; the keys, the footer and CapturesInput all ask it.
 type Model struct {
 	com  *common.Common
 	keys keymap.Capabilities
@@ -58,59 +64,39 @@ type Model struct {
 	focus         pane
 	mode          detailMode
 
-	lib    *resources.Library
-	libErr string
-	libGen int
-	list   *common.List[libRow]
-
-	detail        map[detailKey][]string
-	detailPending map[detailKey]bool
-	detailOffset  int
-	// detailMax is the last offset the detail's text allows (the last
-	// frame's; the wheel stops there).
-	detailMax   int
-	bindings    forms.Form
-	bindingsFor string
-
-	sess    *session.Session
-	sessGen int
-	view    sessionView
-	// following waits for the selection to rest before the state at its
-	// entry is computed (common.Debounce).
-	following common.Debounce
-	// lastWrite is the stamp this panel's last append left.
-	lastWrite common.FileStamp
-
-	edit   *editor
-	dialog *dialog
+	libraryList
+	detail   capabilityDetail
+	bindings bindingsView
+	// view is the capability state at the followed entry.
+	view sessionView
+	edit *editor
+	// dialogs are the panel's modals (dialog.go).
+	dialogs dialog.Stack
 	// jump is a capability another panel pointed at (jump.go).
 	jump jumpState
-
-	status    string
-	statusErr bool
-	// statusClock expires the message (common.StatusClock).
-	statusClock common.StatusClock
+	panelStatus
 }
 
 // New returns the Capabilities panel with the Capabilities keys of
 // com.Keys (the defaults when com has none).
 func New(com *common.Common) *Model {
-	m := &Model{com: com, keys: keymap.DefaultCapabilities(), now: time.Now, newID: capstate.NewUUID,
-		list:          common.NewList(renderLibRow),
-		detail:        map[detailKey][]string{},
-		detailPending: map[detailKey]bool{},
-	}
-	m.view.expanded = map[string]bool{}
-	m.list.SetIdentity(func(r libRow) string { return r.key })
-	m.list.SetFilter(common.FilterWords(func(r libRow) string { return r.key + " " + r.name + " " + r.tools }))
+	m := &Model{com: com, keys: keymap.DefaultCapabilities(), now: time.Now, newID: capstate.NewUUID}
 	if com.Keys != nil {
 		m.keys = com.Keys.Capabilities
 	}
+	m.libraryList = newLibraryList(com, &m.keys)
+	m.detail = newCapabilityDetail(com, &m.keys)
+	m.bindings = bindingsView{com: com, keys: &m.keys}
+	m.view = newSessionView(com, &m.keys)
+	m.dialogs.Dismiss = m.keys.Dismiss
 	return m
 }
 
 // SetKeys replaces the panel's bindings (user overrides).
-func (m *Model) SetKeys(k keymap.Capabilities) { m.keys = k }
+func (m *Model) SetKeys(k keymap.Capabilities) {
+	m.keys = k
+	m.dialogs.Dismiss = k.Dismiss
+}
 
 // Init loads the library and follows the current selection.
 func (m *Model) Init() tea.Cmd {
@@ -121,6 +107,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.sizeBindings()
+	m.layoutDialog()
 }
 
 // Title implements common.Panel.
@@ -146,49 +133,12 @@ func (m *Model) FocusPrev() {
 	m.view.focused = m.focus == paneSession
 }
 
-// CapturesInput implements common.Panel: a filter, a dialog's text field
-// or an editor text field has the keyboard.
-func (m *Model) CapturesInput() bool {
-	switch {
-	case m.dialog != nil:
-		return true
-	case m.list.Filtering():
-		return true
-	case m.edit != nil && m.focus == paneDetail:
-		return m.edit.capturesInput()
-	}
-	return false
-}
-
 // Unsaved implements common.Guard: an edited capability draft.
 func (m *Model) Unsaved() (string, bool) {
 	if m.edit == nil || !m.edit.dirty {
 		return "", false
 	}
 	return "the capability draft " + string(m.edit.scope) + ":" + m.edit.id, true
-}
-
-// ShortHelp implements common.Panel: the keys of the focused pane.
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.keys
-	switch {
-	case m.dialog != nil:
-		return m.dialog.help(k)
-	case m.list.Filtering():
-		return []key.Binding{k.Submit, k.Dismiss}
-	case m.edit != nil && m.focus == paneDetail:
-		if m.edit.field == fieldTools {
-			return []key.Binding{k.Toggle, k.ToolName, k.NextField, k.Save, k.Back}
-		}
-		return []key.Binding{k.NextField, k.Save, k.External, k.Back}
-	case m.focus == paneLibrary:
-		return []key.Binding{k.Open, k.Enable, k.New, k.Delete, k.Filter, m.com.Keys.View, k.Bindings}
-	case m.focus == paneDetail && m.mode == modeBindings:
-		return []key.Binding{k.Up, k.Down, k.EnableBound, k.Bindings, k.Back}
-	case m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, k.Open, k.Enable, m.com.Keys.View, k.Bindings}
-	}
-	return []key.Binding{k.Disable, k.Expand, m.com.Keys.View, k.EnableBound, k.Add, k.Reset, k.Reload}
 }
 
 // FullHelp implements common.Panel.
@@ -200,10 +150,4 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Cost, k.Back},
 		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
-}
-
-// setStatus shows a message in the panel's status line.
-func (m *Model) setStatus(text string, isErr bool) {
-	m.status, m.statusErr = text, isErr
-	m.statusClock.Set()
 }

@@ -30,13 +30,13 @@ func (m *Model) mousePanes() []common.MousePane {
 	library := common.MousePane{Rect: at[paneLibrary], Focus: focus(paneLibrary)}
 	if m.lib != nil && m.libErr == "" && m.list.Total() > 0 { // the list is what the pane shows
 		library.List = m.list
-		library.Moved = func() tea.Cmd { m.detailOffset = 0; return m.requestDetail() }
+		library.Moved = func() tea.Cmd { m.detail.offset = 0; return m.requestDetail() }
 		library.Activate = m.openEditor
 	}
 	detail := common.MousePane{Rect: at[paneDetail], Focus: focus(paneDetail)}
 	if m.edit == nil && m.mode == modeCapability {
 		detail.Scroll = func(delta int) tea.Cmd {
-			m.detailOffset = common.Clamp(m.detailOffset+delta, 0, m.detailMax)
+			m.detail.scroll(delta)
 			return nil
 		}
 	}
@@ -49,7 +49,7 @@ func (m *Model) mousePanes() []common.MousePane {
 // handleMouse routes the wheel and clicks; nothing while a dialog is open
 // or a text input has the keyboard.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.dialog != nil {
+	if m.dialogs.Open() {
 		return nil
 	}
 	if _, click := msg.(tea.MouseClickMsg); click && m.CapturesInput() {

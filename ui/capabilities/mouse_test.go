@@ -59,12 +59,12 @@ func TestWheelScrollsTheDetail(t *testing.T) {
 	for range 50 {
 		wheel(hs, l.library.w+5, 2, true)
 	}
-	if hs.m.detailMax < 4 || hs.m.detailOffset != hs.m.detailMax || hs.m.focus == paneDetail {
-		t.Fatalf("wheel over the detail: offset %d of %d, focus %d", hs.m.detailOffset, hs.m.detailMax, hs.m.focus)
+	if hs.m.detail.maxOffset < 4 || hs.m.detail.offset != hs.m.detail.maxOffset || hs.m.focus == paneDetail {
+		t.Fatalf("wheel over the detail: offset %d of %d, focus %d", hs.m.detail.offset, hs.m.detail.maxOffset, hs.m.focus)
 	}
 	wheel(hs, l.library.w+5, 2, false)
-	if hs.m.detailOffset != hs.m.detailMax-3 {
-		t.Errorf("wheel up over the detail: offset %d, want %d", hs.m.detailOffset, hs.m.detailMax-3)
+	if hs.m.detail.offset != hs.m.detail.maxOffset-3 {
+		t.Errorf("wheel up over the detail: offset %d, want %d", hs.m.detail.offset, hs.m.detail.maxOffset-3)
 	}
 }
 
@@ -73,7 +73,7 @@ func TestWheelScrollsTheDetail(t *testing.T) {
 func TestMouseIgnoredUnderADialog(t *testing.T) {
 	hs := newHarness(t, 160, 30, true)
 	hs.Press("a")
-	if hs.m.dialog == nil {
+	if !hs.dialogOpen() {
 		t.Fatal("a opens the new-capability dialog")
 	}
 	click(hs, 5, 2)

@@ -63,8 +63,8 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	size := fileSize(t, file)
 	hs.selectCapability("project:review-mode")
 	hs.Press("+")
-	d := hs.m.dialog
-	if d == nil || d.kind != dialogPreview || !d.preview.canWrite() {
+	d := hs.preview()
+	if d == nil || !d.preview.canWrite() {
 		t.Fatalf("preview: %+v", d)
 	}
 	// The preview says what confirming will do, in the future tense, and
@@ -100,7 +100,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 		t.Fatal("the preview wrote to the file")
 	}
 	hs.Press("n")
-	if hs.m.dialog != nil || fileSize(t, file) != size {
+	if hs.dialogOpen() || fileSize(t, file) != size {
 		t.Fatal("cancel must close the preview and write nothing")
 	}
 	var appended []string
@@ -124,7 +124,7 @@ func TestEnableAndDisableWriteTheSession(t *testing.T) {
 	// Disable the card under the cursor in the session pane.
 	hs.focusOn(paneSession)
 	hs.Press("G", "-")
-	if d := hs.m.dialog; d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70, disableKey), "\n"), "stops ") {
+	if d := hs.preview(); d == nil || !strings.Contains(strings.Join(previewBody(d.preview, &hs.com.Styles, 70, disableKey), "\n"), "stops ") {
 		t.Fatalf("disable preview: %+v", d)
 	}
 	hs.Press("y")
@@ -138,11 +138,11 @@ func TestResetAsksTwice(t *testing.T) {
 	file := hs.mainSession()
 	size := fileSize(t, file)
 	hs.Press("R")
-	if hs.m.dialog == nil || hs.m.dialog.preview.step != 0 {
+	if hs.preview() == nil || hs.preview().preview.step != 0 {
 		t.Fatal("reset opens its preview")
 	}
 	hs.Press("y")
-	if hs.m.dialog == nil || hs.m.dialog.preview.step != 1 || fileSize(t, file) != size {
+	if hs.preview() == nil || hs.preview().preview.step != 1 || fileSize(t, file) != size {
 		t.Fatal("the first confirmation must ask again, not write")
 	}
 	if !strings.Contains(hs.m.View(), "Really stop all 2 active capabilities?") {
@@ -159,7 +159,7 @@ func TestAddAndEnableBound(t *testing.T) {
 	hs.Press("A")
 	hs.Type("Answer in French.")
 	hs.Press("enter")
-	if d := hs.m.dialog; d == nil || d.kind != dialogPreview || d.preview.op.Arg != "Answer in French." {
+	if d := hs.preview(); d == nil || d.preview.op.Arg != "Answer in French." {
 		t.Fatalf("add preview %+v", d)
 	}
 	hs.Press("y")
@@ -169,12 +169,12 @@ func TestAddAndEnableBound(t *testing.T) {
 	}
 	// Enable-bound offers the bindings of the Preset in force.
 	hs.Press("B")
-	d := hs.m.dialog
-	if d == nil || d.kind != dialogBindings || len(d.choices) != 2 {
+	d, _ := hs.m.dialogs.Top().(*choiceDialog)
+	if d == nil || len(d.choices) != 2 {
 		t.Fatalf("bindings chooser: %+v", d)
 	}
 	hs.Press("enter") // write-access is already active as the user's
-	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(d.preview.plan.Result.Message, "is already active as") {
+	if d := hs.preview(); d == nil || d.preview.canWrite() || !strings.Contains(d.preview.plan.Result.Message, "is already active as") {
 		t.Fatalf("idempotent enable-bound: %+v", d)
 	}
 	hs.Press("esc")
@@ -194,7 +194,7 @@ func TestRefusals(t *testing.T) {
 	hs.Press("A")
 	hs.Type("x")
 	hs.Press("enter")
-	d := hs.m.dialog
+	d := hs.preview()
 	if d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), capability.MsgUntrustedActivate) {
 		t.Fatalf("untrusted: %+v", d)
 	}
@@ -216,11 +216,11 @@ func TestRefusals(t *testing.T) {
 	}
 	hs.selectCapability("project:test-runner")
 	hs.Press("+")
-	if d := hs.m.dialog; d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
+	if d := hs.preview(); d == nil || d.preview.canWrite() || !strings.Contains(strings.Join(d.preview.problems, " "), "Pi may be running") {
 		t.Fatalf("live: %+v", d)
 	}
 	// The panel has no override; it says what to do instead.
-	if problems := strings.Join(hs.m.dialog.preview.problems, " "); !strings.Contains(problems, "Close Pi") || !strings.Contains(problems, "--force") {
+	if problems := strings.Join(hs.preview().preview.problems, " "); !strings.Contains(problems, "Close Pi") || !strings.Contains(problems, "--force") {
 		t.Errorf("the live refusal does not say how to proceed: %s", problems)
 	}
 	hs.Press("esc")
@@ -250,7 +250,7 @@ func TestRefusals(t *testing.T) {
 	s, _ := session.Open(file)
 	hs.follow(file, s.Entries[3].ID)
 	hs.Press("R")
-	if hs.m.dialog != nil || !strings.Contains(hs.m.status, "select its leaf") {
+	if hs.dialogOpen() || !strings.Contains(hs.m.status, "select its leaf") {
 		t.Fatalf("not at the leaf: %q", hs.m.status)
 	}
 }
@@ -310,7 +310,7 @@ func TestCreateEditToolsAndDelete(t *testing.T) {
 	hs.focusOn(paneLibrary)
 	hs.selectCapability("project:lint")
 	hs.Press("x")
-	if hs.m.dialog == nil || hs.m.dialog.kind != dialogConfirm {
+	if _, ok := hs.m.dialogs.Top().(*confirmDialog); !ok {
 		t.Fatal("delete asks first")
 	}
 	hs.Press("y")
@@ -329,11 +329,11 @@ func TestBindingsViewAndEnableFromIt(t *testing.T) {
 	}
 	// x would delete a binding in the Presets panel; here it does nothing.
 	hs.Press("x")
-	if hs.m.dialog != nil {
+	if hs.dialogOpen() {
 		t.Fatal("x is not an action in the bindings view")
 	}
 	hs.Press("down", "+")
-	if d := hs.m.dialog; d == nil || d.preview.op != (capstate.Operation{Kind: capstate.OpEnableBound, Arg: "review"}) {
+	if d := hs.preview(); d == nil || d.preview.op != (capstate.Operation{Kind: capstate.OpEnableBound, Arg: "review"}) {
 		t.Fatalf("enable from the bindings view: %+v", d)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // writeCapability puts a capability file into the demo project and
@@ -33,8 +35,8 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 	hs.writeCapability("long", strings.Join(lines, "\n"))
 	hs.selectCapability("project:long")
 	hs.Press("+")
-	d := hs.m.dialog
-	if d == nil || d.kind != dialogPreview {
+	d := hs.preview()
+	if d == nil {
 		t.Fatalf("preview: %+v", d)
 	}
 	view := ansi.Strip(hs.m.View())
@@ -47,7 +49,7 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 	if want == "" {
 		t.Fatal("no fingerprint")
 	}
-	for _, piece := range strings.Split(ansi.Wrap(want, hs.m.dialogInner(), ""), "\n") { // wrapped, every piece shown
+	for _, piece := range strings.Split(ansi.Wrap(want, common.DialogInner(hs.m.width), ""), "\n") { // wrapped, every piece shown
 		if !strings.Contains(view, "│ "+piece+" ") {
 			t.Errorf("the fingerprint %q is not shown whole (%q missing):\n%s", want, piece, view)
 		}
@@ -61,11 +63,11 @@ func TestPreviewScrollsToTheFullText(t *testing.T) {
 		t.Fatalf("g does not come back to the top:\n%s", view)
 	}
 	hs.Press("down", "down", "up")
-	if hs.m.dialog == nil || hs.m.dialog.offset != 1 {
-		t.Fatalf("offset after down down up: %+v", hs.m.dialog)
+	if hs.preview() == nil || hs.preview().offset != 1 {
+		t.Fatalf("offset after down down up: %+v", hs.preview())
 	}
 	hs.Press("y")
-	if hs.m.dialog != nil || !strings.HasPrefix(hs.m.status, "Enabled project:long: ") {
+	if hs.dialogOpen() || !strings.HasPrefix(hs.m.status, "Enabled project:long: ") {
 		t.Fatalf("confirming after scrolling: %q", hs.m.status)
 	}
 }

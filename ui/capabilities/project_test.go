@@ -48,8 +48,8 @@ func (hs *harness) enableProblems(key string) string {
 	t.Helper()
 	hs.selectCapability(key)
 	hs.Press("+")
-	d := hs.m.dialog
-	if d == nil || d.kind != dialogPreview {
+	d := hs.preview()
+	if d == nil {
 		t.Fatalf("no preview: %+v (status %q)", d, hs.m.status)
 	}
 	if d.preview.canWrite() {

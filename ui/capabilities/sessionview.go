@@ -5,10 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -232,14 +237,30 @@ func ruleWith(title string, width int) string {
 	return strings.Repeat("─", left) + title + strings.Repeat("─", max(0, width-left-ansi.StringWidth(title)))
 }
 
-// sessionView is the session half of the panel: which session and entry
-// it follows and what was computed there.
+// sessionView is the session half of the panel as a sub-model: which
+// session and entry it follows (the shared selection), the session as
+// read (its generation drops an older read's or computation's result),
+// what was computed at the entry, and its cards (cards). Its Update moves
+// among the cards and folds them; disable and enable ask the panel for
+// the action. The panel starts the computation, which needs the library.
 type sessionView struct {
+	com  *common.Common
+	keys *keymap.Capabilities
+
 	file, name, entryID string
 	// atLeaf: the selection is the session's current leaf
 	// (Selection.AtLeaf), so the state is computed at whatever the leaf is
 	// when the file is read (after this panel's own append too).
 	atLeaf bool
+	// sess is the followed session as read, gen the generation of the
+	// last read or computation started.
+	sess *session.Session
+	gen  int
+	// following waits for the selection to rest before the state at its
+	// entry is computed (common.Debounce).
+	following common.Debounce
+	// lastWrite is the stamp this panel's last append left.
+	lastWrite common.FileStamp
 	// foreign is the session's project when it is not the workbench's
 	// (actions are refused); abandoned are forgebench's writes off the
 	// session's active branch (capstate.AbandonedWrites).
@@ -249,16 +270,197 @@ type sessionView struct {
 	declared  []string
 	err       string
 	loading   bool
-	cursor    int
-	offset    int
-	focused   bool
-	expanded  map[string]bool
+	cards
+}
+
+// cards is the session view's list of active snapshots as drawn: the
+// cursor, the scroll, which cards are expanded, and the last frame's
+// layout (which the mouse reads).
+type cards struct {
+	cursor   int
+	offset   int
+	focused  bool
+	expanded map[string]bool
 	// starts, lineCount and height are the last frame's card starts, line
 	// count and inner height (the mouse reads them).
 	starts            []int
 	lineCount, height int
 	// bodies caches the cards' wrapped frozen text (body).
 	bodies map[bodyKey][]string
+}
+
+// newSessionView returns a view that follows no session yet.
+func newSessionView(com *common.Common, keys *keymap.Capabilities) sessionView {
+	return sessionView{com: com, keys: keys, cards: cards{expanded: map[string]bool{}}}
+}
+
+// Update implements part: the moving keys move among the cards, expand
+// folds the selected one in or out; disable and enable ask for the
+// action (on the card's activation, on the library's capability).
+func (v *sessionView) Update(msg tea.Msg) (tea.Cmd, intent) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	keys := v.keys
+	n := 0
+	if v.state != nil {
+		n = len(v.state.Active())
+	}
+	switch {
+	case key.Matches(k, keys.Up):
+		v.cursor = max(0, v.cursor-1)
+	case key.Matches(k, keys.Down):
+		v.cursor = min(max(0, n-1), v.cursor+1)
+	case key.Matches(k, keys.Top):
+		v.cursor = 0
+	case key.Matches(k, keys.Bottom):
+		v.cursor = max(0, n-1)
+	case key.Matches(k, keys.Expand):
+		if a, ok := v.selectedActive(); ok {
+			v.expanded[a.Snapshot.ActivationID] = !v.expanded[a.Snapshot.ActivationID]
+		}
+	case key.Matches(k, keys.Disable):
+		if a, ok := v.selectedActive(); ok {
+			return nil, actionIntent{capstate.Operation{Kind: capstate.OpDisable, Arg: a.Snapshot.ActivationID}}
+		}
+	case key.Matches(k, keys.Enable):
+		return nil, enableSelectedIntent{}
+	}
+	return nil, nil
+}
+
+// ShortHelp implements part.
+func (v *sessionView) ShortHelp() []key.Binding {
+	k := v.keys
+	return []key.Binding{k.Disable, k.Expand, v.com.Keys.View, k.EnableBound, k.Add, k.Reset, k.Reload}
+}
+
+// CapturesInput implements part: the cards take no text.
+func (v *sessionView) CapturesInput() bool { return false }
+
+// follow makes the view track the shared selection: a new file is read
+// (the command returned), a new entry is marked loading and waits for the
+// selection to rest (common.FollowDelay), so a burst of cursor moves
+// computes the state once, where it ends.
+func (v *sessionView) follow(sel common.Selection) tea.Cmd {
+	if sel.SessionFile == "" {
+		return nil
+	}
+	v.name, v.atLeaf = sel.SessionName, sel.AtLeaf
+	if sel.SessionFile != v.file || v.sess == nil {
+		v.file, v.entryID, v.state, v.err = sel.SessionFile, sel.EntryID, nil, ""
+		v.loading = true
+		v.following.Cancel() // the state is computed once the file is read
+		v.gen++
+		return sessionCmd(sel.SessionFile, v.com.Workspace.Cwd, v.gen)
+	}
+	if sel.EntryID != v.entryID {
+		v.entryID = sel.EntryID
+		v.loading = true
+		return v.following.Ask(v.com, common.FollowDelay)
+	}
+	return nil
+}
+
+// reopen reads the followed session again.
+func (v *sessionView) reopen() tea.Cmd {
+	if v.file == "" {
+		return nil
+	}
+	v.sess = nil
+	v.loading = true
+	v.gen++
+	return sessionCmd(v.file, v.com.Workspace.Cwd, v.gen)
+}
+
+// compute starts the state computation at the followed entry with lib
+// (nil: the session or the library is not loaded yet).
+func (v *sessionView) compute(lib *resources.Library) tea.Cmd {
+	if v.sess == nil || lib == nil {
+		return nil
+	}
+	v.gen++
+	v.loading = true
+	return stateCmd(v.sess, v.file, v.at(), lib, v.com.Services(), v.gen)
+}
+
+// installSession takes a read session; it reports whether the state is
+// to be computed on it (not an older read's, not a failure).
+func (v *sessionView) installSession(msg sessionMsg) bool {
+	if msg.gen != v.gen || msg.file != v.file {
+		return false
+	}
+	if msg.err != nil {
+		v.sess, v.loading, v.err = nil, false, sanitize.Fold(msg.err.Error())
+		return false
+	}
+	v.sess = msg.sess
+	v.abandoned, v.foreign = msg.abandoned, msg.foreign
+	return true
+}
+
+// installState takes the state computed at the entry; it reports whether
+// it is new (not an older computation's, not a failure).
+func (v *sessionView) installState(msg stateMsg) bool {
+	if msg.gen != v.gen || msg.file != v.file {
+		return false
+	}
+	v.loading = false
+	if msg.err != nil {
+		v.state, v.err = nil, sanitize.Fold(msg.err.Error())
+		return false
+	}
+	v.state, v.err, v.declared = msg.st, "", msg.declared
+	v.cursor = min(v.cursor, max(0, len(msg.st.Active())-1))
+	return true
+}
+
+// activeKeys are the library capabilities active at the entry (unbound
+// or bound), by key.
+func (v *sessionView) activeKeys() map[string]bool {
+	active := map[string]bool{}
+	if st := v.state; st != nil {
+		for _, a := range st.Active() {
+			if a.Snapshot.Source.Kind == capability.SourceCapability {
+				active[a.Snapshot.Source.Key.String()] = true
+			}
+		}
+	}
+	return active
+}
+
+// View implements the part: the state at the entry in the pane r, the
+// selected card kept in view.
+func (v *sessionView) View(r rect, focused bool) string {
+	st := v.com.Styles
+	v.focused = focused
+	lines, starts := sessionLines(v, &st, r.w-4)
+	innerH := r.h - 2
+	if v.cursor < len(starts) {
+		top := starts[v.cursor]
+		end := len(lines)
+		if v.cursor+1 < len(starts) {
+			end = starts[v.cursor+1]
+		}
+		if top < v.offset {
+			v.offset = top
+		}
+		if end > v.offset+innerH {
+			v.offset = min(top, end-innerH)
+		}
+	}
+	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
+	v.starts, v.lineCount, v.height = starts, len(lines), innerH
+	title := "Session"
+	if v.state != nil && v.state.ID != "" {
+		title = "Session @ " + v.state.ID
+	}
+	info := ""
+	if len(lines) > innerH {
+		info = fmt.Sprintf("%d–%d/%d", v.offset+1, min(len(lines), v.offset+innerH), len(lines))
+	}
+	return common.Frame(st, r.w, r.h, title, info, focused, lines[v.offset:])
 }
 
 // at is the entry the state is computed at: "" (the leaf) while the

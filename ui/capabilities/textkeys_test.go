@@ -16,16 +16,16 @@ func TestDialogInputFollowsTheTextKeysAndTheme(t *testing.T) {
 	}
 	hs.com.Styles = themes.For(themes.Light, true, false)
 	hs.Press("a")
-	if hs.m.dialog == nil {
+	if hs.prompt() == nil {
 		t.Fatal("a opens no prompt")
 	}
 	hs.Type("web-fetch")
 	hs.Press("ctrl+g")
 	hs.Type("x")
-	if got := hs.m.dialog.input.Value(); got != "xweb-fetch" {
+	if got := hs.prompt().input.Value(); got != "xweb-fetch" {
 		t.Fatalf("after ctrl+g (word left) and x: %q", got)
 	}
-	cur := hs.m.dialog.input.Styles().Cursor
+	cur := hs.prompt().input.Styles().Cursor
 	gr, gg, gb, _ := cur.Color.RGBA()
 	wr, wg, wb, _ := hs.com.Styles.Text.Normal.GetForeground().RGBA()
 	if cur.Blink || gr != wr || gg != wg || gb != wb {

@@ -22,20 +22,20 @@ func TestToolPickerTakesATypedName(t *testing.T) {
 	}
 	n := len(e.tools)
 	hs.Press("a")
-	if d := hs.m.dialog; d == nil || d.kind != dialogToolName || !hs.m.CapturesInput() {
+	if d := hs.prompt(); d == nil || d.kind != promptToolName || !hs.m.CapturesInput() {
 		t.Fatalf("t opens the tool-name prompt: %+v", d)
 	}
 	hs.Type("a b")
 	hs.Press("enter")
-	if d := hs.m.dialog; d == nil || !strings.Contains(d.body, "cannot contain whitespace") {
+	if d := hs.prompt(); d == nil || !strings.Contains(d.body, "cannot contain whitespace") {
 		t.Fatalf("an invalid name is refused in the prompt: %+v", d)
 	}
 	hs.Press("esc")
 	hs.Press("a")
 	hs.Type("web_search")
 	hs.Press("enter")
-	if hs.m.dialog != nil || len(e.tools) != n+1 {
-		t.Fatalf("typed tool: dialog %+v, %d tools (had %d)", hs.m.dialog, len(e.tools), n)
+	if hs.dialogOpen() || len(e.tools) != n+1 {
+		t.Fatalf("typed tool: dialog %+v, %d tools (had %d)", hs.m.dialogs.Top(), len(e.tools), n)
 	}
 	if got := e.tools[e.toolCursor]; got.name != "web_search" || got.state != toolAdd {
 		t.Fatalf("cursor on %+v", got)

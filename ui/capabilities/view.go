@@ -1,7 +1,6 @@
 package capabilities
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -56,29 +55,28 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := &m.com.Styles
 	if m.height == 1 { // only the status line fits
 		return m.statusLine()
 	}
 	l := m.layout()
 	var left, right []string
 	if l.library.h > 0 {
-		left = append(left, m.libraryView(l.library))
+		left = append(left, m.libraryList.View(l.library, m.focus == paneLibrary))
 	}
 	if l.detail.h > 0 {
 		right = append(right, m.detailView(l.detail))
 	}
 	if l.session.h > 0 {
-		right = append(right, m.sessionView(l.session))
+		right = append(right, m.view.View(l.session, m.focus == paneSession))
 	}
 	if !l.wide {
 		left, right = append(left, right...), nil
 	}
 	body := joinColumns(strings.Split(strings.Join(left, "\n"), "\n"), strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height-1)
 	screen := body + "\n" + m.statusLine()
-	if m.dialog != nil {
+	if m.dialogs.Open() {
 		// The compositor trims trailing blanks; keep every row full width.
-		rows := strings.Split(common.Overlay(screen, m.dialogView(st), m.width, m.height), "\n")
+		rows := strings.Split(m.dialogs.View(screen, m.width, m.height), "\n")
 		for i, r := range rows {
 			rows[i] = padRight(r, m.width)
 		}
@@ -108,99 +106,18 @@ func (m *Model) statusLine() string {
 	return padRight(ansi.Truncate(prefix+line, m.width, "…"), m.width)
 }
 
-func (m *Model) libraryView(r rect) string {
-	st := m.com.Styles
-	focused := m.focus == paneLibrary
-	var lines []string
-	switch {
-	case m.libErr != "":
-		lines = wrap(st.Text.Danger.Render(m.libErr), r.w-4)
-	case m.lib == nil:
-		lines = []string{st.Pane.Placeholder.Render("loading the library…")}
-	case m.list.Total() == 0:
-		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press "+m.keys.New.Help().Key+"."), r.w-4)
-	default:
-		lines = m.list.View(&st, r.w-4, r.h-2, focused)
-	}
-	info := m.list.Position()
-	if m.lib != nil {
-		noun := "capabilities"
-		if m.list.Total() == 1 {
-			noun = "capability"
-		}
-		info = fmt.Sprintf("%d %s  %s", m.list.Total(), noun, info)
-	}
-	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
-}
-
+// detailView draws the detail pane r: the editor while one is open, else
+// the bindings view or the capability under the library's cursor.
 func (m *Model) detailView(r rect) string {
-	st := m.com.Styles
 	focused := m.focus == paneDetail
-	innerW, innerH := r.w-4, r.h-2
-	if m.edit != nil {
-		return common.Frame(st, r.w, r.h, "Editor", "", focused, m.edit.view(&st, &m.keys, innerW, innerH))
+	switch {
+	case m.edit != nil:
+		return m.edit.View(r, focused)
+	case m.mode == modeBindings:
+		m.bindingsForm() // the Preset the selection names now
+		return m.bindings.View(r, focused)
 	}
-	if m.mode == modeBindings {
-		title := "Bindings"
-		var lines []string
-		if f := m.bindingsForm(); f != nil {
-			p := m.selectedPreset()
-			title = "Bindings of " + p.Key() + " (read-only; edit in Presets)"
-			lines = strings.Split(f.View(innerW, innerH), "\n")
-		} else {
-			lines = wrap(st.Pane.Placeholder.Render("no Preset selected: choose one in the Presets panel (1), or follow a session with an active Preset"), innerW)
-		}
-		return common.Frame(st, r.w, r.h, title, "b capability", focused, lines)
-	}
-	c := m.selectedCapability()
-	if c == nil {
-		return common.Frame(st, r.w, r.h, "Capability", "", focused, nil)
-	}
-	k := detailKey{key: c.Key(), revision: c.SourceRevision, width: innerW, theme: common.ThemeKey(&st)}
-	lines, ok := m.detail[k]
-	if !ok {
-		lines = []string{st.Pane.Placeholder.Render("rendering…")}
-	}
-	off := min(m.detailOffset, max(0, len(lines)-innerH))
-	m.detailMax = max(0, len(lines)-innerH)
-	info := ""
-	if len(lines) > innerH {
-		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))
-	}
-	return common.Frame(st, r.w, r.h, "Capability "+c.Key(), info, focused, lines[off:])
-}
-
-func (m *Model) sessionView(r rect) string {
-	st := m.com.Styles
-	focused := m.focus == paneSession
-	m.view.focused = focused
-	lines, starts := sessionLines(&m.view, &st, r.w-4)
-	innerH := r.h - 2
-	v := &m.view
-	if v.cursor < len(starts) {
-		top := starts[v.cursor]
-		end := len(lines)
-		if v.cursor+1 < len(starts) {
-			end = starts[v.cursor+1]
-		}
-		if top < v.offset {
-			v.offset = top
-		}
-		if end > v.offset+innerH {
-			v.offset = min(top, end-innerH)
-		}
-	}
-	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
-	v.starts, v.lineCount, v.height = starts, len(lines), innerH
-	title := "Session"
-	if v.state != nil && v.state.ID != "" {
-		title = "Session @ " + v.state.ID
-	}
-	info := ""
-	if len(lines) > innerH {
-		info = fmt.Sprintf("%d–%d/%d", v.offset+1, min(len(lines), v.offset+innerH), len(lines))
-	}
-	return common.Frame(st, r.w, r.h, title, info, focused, lines[v.offset:])
+	return m.detail.View(r, m.selectedCapability(), focused)
 }
 
 // joinColumns places two columns of exact-width lines side by side and

@@ -21,11 +21,11 @@ import (
 
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	return m.com.AnswerFocusKey(common.PanelCapabilities, msg, m.focused, m.setStatus)
+	return m.com.AnswerFocusKey(common.PanelCapabilities, msg, m.focusedWhole, m.setStatus)
 }
 
-// focused is the thing under the focus, whole.
-func (m *Model) focused() (common.Whole, bool) {
+// focusedWhole is the thing under the focus, whole.
+func (m *Model) focusedWhole() (common.Whole, bool) {
 	var w common.Whole
 	if m.focus == paneSession {
 		a, ok := m.view.selectedActive()

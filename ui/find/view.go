@@ -2,7 +2,6 @@ package find
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -23,7 +22,7 @@ const (
 type row struct {
 	kind  int
 	id    string // identity across appends
-	hit   int    // index into Model.hits (rowHit)
+	hit   int    // index into results.hits (rowHit)
 	title string // session title, agent path (rowTitle)
 	// entry, when, role and the snippet split around the match (rowHit).
 	entry, when, role string
@@ -92,75 +91,7 @@ func fitSnippet(pre, match, post string, width int) (string, string, string) {
 func (m *Model) View(width, height int) string {
 	st := &m.com.Styles
 	inner := max(1, width-4)
-	lines := []string{m.queryLine(inner), m.progressLine()}
-	listH := max(1, height-2-len(lines))
-	if m.list.Len() == 0 {
-		lines = append(lines, "", st.Pane.Placeholder.Render(m.emptyText()))
-	} else {
-		lines = append(lines, m.list.View(st, inner, listH, true)...)
-	}
+	listRows := max(1, height-4) // the frame's borders, the query and the progress lines
+	lines := append([]string{m.queryLine.View(inner)}, m.results.View(&m.queryLine, inner, listRows)...)
 	return common.Frame(*st, width, height, "Search sessions", m.list.Position(), true, lines)
-}
-
-func (m *Model) queryLine(width int) string {
-	st := &m.com.Styles
-	opt := func(on bool, name string) string {
-		if on {
-			return st.Badge.Active.Render("[" + name + "]")
-		}
-		return st.Text.Muted.Render(" " + name + " ")
-	}
-	opts := strings.Join([]string{opt(m.regex, "regex"), opt(m.sensitive, "case"), opt(m.agents, "agents"), opt(m.every, "all projects")}, " ")
-	q := st.Text.Info.Render("/ ") + m.line.View(st, true)
-	gap := max(1, width-ansi.StringWidth(q)-ansi.StringWidth(opts))
-	return q + strings.Repeat(" ", gap) + opts
-}
-
-func (m *Model) progressLine() string {
-	st := &m.com.Styles
-	switch {
-	case m.problem != "":
-		return st.Text.Danger.Render(sanitize.Fold(m.problem))
-	case m.searched == "" || m.gen == 0:
-		return ""
-	}
-	hits := len(m.hits)
-	parts := []string{fmt.Sprintf("%d hit%s in %d session%s", hits, plural(hits), m.files, plural(m.files))}
-	switch {
-	case m.running:
-		parts = append(parts, fmt.Sprintf("%d/%d files", m.scanned, m.total))
-	case m.stats.Limited:
-		parts[0] = fmt.Sprintf("first %d hits in %d session%s: narrow the query", hits, m.files, plural(m.files))
-		parts = append(parts, fmt.Sprintf("stopped at file %d/%d", m.scanned, m.total))
-	default:
-		parts = append(parts, fmt.Sprintf("%d file%s in %s", m.total, plural(m.total), m.took.Round(time.Millisecond)))
-		if m.stats.Cached > 0 {
-			parts = append(parts, fmt.Sprintf("%d unchanged", m.stats.Cached))
-		}
-	}
-	if m.first > 0 {
-		parts = append(parts, fmt.Sprintf("first hit %s", m.first.Round(time.Millisecond)))
-	}
-	return st.Text.Muted.Render(strings.Join(parts, " · "))
-}
-
-func (m *Model) emptyText() string {
-	switch {
-	case m.problem != "":
-		return ""
-	case m.query == "":
-		return "Type to search the text of every session: messages, tool calls and results, thinking, summaries."
-	case m.running:
-		return "Searching…"
-	case m.searched == m.signature() && m.gen > 0:
-		return "No session holds this text."
-	}
-	return "Press enter to search."
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

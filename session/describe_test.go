@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"testing"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // TestDescribeInOrder: every entry once, in the order asked, with the
@@ -32,9 +34,23 @@ func TestDescribeInOrder(t *testing.T) {
 				t.Fatalf("GOMAXPROCS %d: entry %d: %+v, want %+v", procs, k, *sum, want)
 			}
 		})
+		// Clipped to a tree's column: the same summary, its text clipped again.
+		clipped := 0
+		DescribeInOrderClipped(n, 80, func(k int) *Entry { return &s.Entries[order(k)] }, func(k int, sum *EntrySummary) {
+			want := DescribeEntry(&s.Entries[order(k)])
+			if want.Text != sum.Text {
+				clipped++
+			}
+			if want.Text = sanitize.Clip(want.Text, 80); *sum != want {
+				t.Fatalf("GOMAXPROCS %d: entry %d in 80 runes: %+v, want %+v", procs, k, *sum, want)
+			}
+		})
 		runtime.GOMAXPROCS(prev)
 		if next != n {
 			t.Fatalf("GOMAXPROCS %d: %d calls, want %d", procs, next, n)
+		}
+		if clipped == 0 {
+			t.Fatalf("GOMAXPROCS %d: no summary is wider than 80 runes: the clipped form went untested", procs)
 		}
 	}
 }

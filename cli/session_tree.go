@@ -131,7 +131,7 @@ func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active [
 	}
 	walk := newTreeWalk(tree)
 	var line []byte
-	session.DescribeInOrderClipped(len(order), treeSummaryRunes, func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
+	session.DescribeLinesInOrder(len(order), treeSummaryRunes, func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
 		i, prefix, hidden, _ := walk.next()
 		line = line[:0]
 		if hidden > 0 {

@@ -16,17 +16,23 @@ const describeChunk = 256
 // keep the summary pointer. A fault in a mapped file on a helper
 // goroutine is raised again on the caller's, for GuardFaults.
 func DescribeInOrder(n int, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
-	DescribeInOrderClipped(n, summaryRunes, entry, fn)
+	describeInOrder(n, func(e *Entry) EntrySummary { return DescribeEntryClipped(e, summaryRunes) }, entry, fn)
 }
 
-// DescribeInOrderClipped is DescribeInOrder with every summary's text
-// clipped to runes (DescribeEntryClipped): a tree that shows 80 runes of
-// each entry builds no wider text.
-func DescribeInOrderClipped(n, runes int, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
+// DescribeLinesInOrder is DescribeInOrder for lines that show an entry's
+// kind and text in a column of runes: each summary's Text is clipped to
+// runes (DescribeEntryClipped), and Tokens and ToolCalls are not counted
+// (zero). A tree that shows 80 runes of each entry builds no wider text.
+func DescribeLinesInOrder(n, runes int, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
+	describeInOrder(n, func(e *Entry) EntrySummary { return describeLine(e, runes) }, entry, fn)
+}
+
+// describeInOrder is DescribeInOrder with describeOne for DescribeEntry.
+func describeInOrder(n int, describeOne func(*Entry) EntrySummary, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 || n < 2*describeChunk {
 		for k := 0; k < n; k++ {
-			sum := DescribeEntryClipped(entry(k), runes)
+			sum := describeOne(entry(k))
 			fn(k, &sum)
 		}
 		return
@@ -61,7 +67,7 @@ func DescribeInOrderClipped(n, runes int, entry func(k int) *Entry, fn func(k in
 				if c >= chunks {
 					return
 				}
-				describeChunkAt(c, n, runes, slots[c%window], entry, done[c], &failed)
+				describeChunkAt(c, n, describeOne, slots[c%window], entry, done[c], &failed)
 			}
 		})
 	}
@@ -83,7 +89,7 @@ func DescribeInOrderClipped(n, runes int, entry func(k int) *Entry, fn func(k in
 
 // describeChunkAt describes the entries of chunk c into sums and closes
 // done, also when describing faults (failed then says so).
-func describeChunkAt(c, n, runes int, sums []EntrySummary, entry func(int) *Entry, done chan struct{}, failed *atomic.Bool) {
+func describeChunkAt(c, n int, describeOne func(*Entry) EntrySummary, sums []EntrySummary, entry func(int) *Entry, done chan struct{}, failed *atomic.Bool) {
 	defer close(done)
 	defer func() {
 		if r := recover(); r != nil {
@@ -93,6 +99,6 @@ func describeChunkAt(c, n, runes int, sums []EntrySummary, entry func(int) *Entr
 	}()
 	lo := c * describeChunk
 	for k := lo; k < min(n, lo+describeChunk); k++ {
-		sums[k-lo] = DescribeEntryClipped(entry(k), runes)
+		sums[k-lo] = describeOne(entry(k))
 	}
 }

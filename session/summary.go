@@ -34,12 +34,26 @@ func DescribeEntry(e *Entry) EntrySummary { return DescribeEntryClipped(e, summa
 // runes than a summary holds gets them without the wider text being built
 // (and read from the line) first and clipped again.
 func DescribeEntryClipped(e *Entry, runes int) EntrySummary {
+	return describe(e, runes, true)
+}
+
+// describeLine is DescribeEntryClipped without the counts (Tokens and
+// ToolCalls zero): what a line that shows an entry's kind and text needs.
+func describeLine(e *Entry, runes int) EntrySummary {
+	sum := describe(e, runes, false)
+	sum.Tokens, sum.ToolCalls = 0, 0
+	return sum
+}
+
+// describe is DescribeEntryClipped; counts false may leave Tokens and
+// ToolCalls unset.
+func describe(e *Entry, runes int, counts bool) EntrySummary {
 	runes = min(max(runes, 1), summaryRunes)
 	if e.NotObject {
 		return finish(EntrySummary{Kind: "value", Text: "(not an object)"}, runes)
 	}
 	if e.Type == TypeMessage {
-		if sum, ok := describeMessageRaw(e, summaryFirstBudget, runes); ok {
+		if sum, ok := describeMessageRaw(e, summaryFirstBudget, runes, counts); ok {
 			return sum
 		}
 	}

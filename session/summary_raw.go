@@ -28,9 +28,10 @@ const summaryFirstBudget = 1 << 10
 
 // describeMessageRaw describes a message entry from its raw line, its text
 // clipped to runes (1 … summaryRunes), reading first bytes of its text and
-// more only when needed. ok is false when the message takes a shape only
-// the decoder reads exactly.
-func describeMessageRaw(e *Entry, first, runes int) (EntrySummary, bool) {
+// more only when needed; Tokens and ToolCalls only when counts is true.
+// ok is false when the message takes a shape only the decoder reads
+// exactly.
+func describeMessageRaw(e *Entry, first, runes int, counts bool) (EntrySummary, bool) {
 	msg := e.MessageRaw()
 	if e.Role == RoleSystem || len(msg) == 0 || msg[0] != '{' || deeperThanDecoder(msg) {
 		return EntrySummary{}, false
@@ -46,13 +47,15 @@ func describeMessageRaw(e *Entry, first, runes int) (EntrySummary, bool) {
 		return EntrySummary{}, false
 	}
 	s := EntrySummary{Kind: e.Role}
-	s.Tokens = totalTokens(m.usage)
-	switch e.Role {
-	case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
-	default: // the roles whose summary lists content blocks
-		for _, b := range blocks {
-			if b.is(BlockToolCall) {
-				s.ToolCalls++
+	if counts {
+		s.Tokens = totalTokens(m.usage)
+		switch e.Role {
+		case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
+		default: // the roles whose summary lists content blocks
+			for _, b := range blocks {
+				if b.is(BlockToolCall) {
+					s.ToolCalls++
+				}
 			}
 		}
 	}

@@ -78,13 +78,17 @@ func rawAgrees(t *testing.T, msg []byte, first int) bool {
 		if clipped := sanitize.Clip(wide.Text, runes); want.Text != clipped {
 			t.Errorf("message %q: summary in %d runes %q, want the 240-rune one clipped, %q", msg, runes, want.Text, clipped)
 		}
-		got, ok := describeMessageRaw(e, first, runes)
+		got, ok := describeMessageRaw(e, first, runes, true)
 		if !ok {
 			continue
 		}
 		took = true
 		if got != want {
 			t.Errorf("message %q (first %d, %d runes):\nraw     %+v\ndecoded %+v", msg, first, runes, got, want)
+		}
+		line, _ := describeMessageRaw(e, first, runes, false)
+		if line.Kind != want.Kind || line.Text != want.Text {
+			t.Errorf("message %q (first %d, %d runes) without counts: %+v, want %+v", msg, first, runes, line, want)
 		}
 	}
 	return took

@@ -56,6 +56,8 @@ func describe(e *Entry, runes int, counts bool) EntrySummary {
 		if sum, ok := describeMessageRaw(e, summaryFirstBudget, runes, counts); ok {
 			return sum
 		}
+	} else if sum, ok := describeEntryRaw(e, runes); ok {
+		return sum
 	}
 	return describeDecoded(e, runes)
 }

@@ -131,7 +131,7 @@ func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active [
 	}
 	walk := newTreeWalk(tree)
 	var line []byte
-	session.DescribeInOrder(len(order), func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
+	session.DescribeLinesInOrder(len(order), treeSummaryRunes, func(k int) *session.Entry { return &s.Entries[order[k]] }, func(_ int, sum *session.EntrySummary) {
 		i, prefix, hidden, _ := walk.next()
 		line = line[:0]
 		if hidden > 0 {
@@ -145,7 +145,8 @@ func writeTree(w *bufio.Writer, s *session.Session, tree *session.Tree, active [
 }
 
 // appendTreeLine appends one entry's line after its prefix: marker, id,
-// time of day, kind, summary and label (fmt's "%-8s" and "%-13s" pad by runes).
+// time of day, kind, summary (described in treeSummaryRunes) and label
+// (fmt's "%-8s" and "%-13s" pad by runes).
 func appendTreeLine(b []byte, s *session.Session, i int, sum *session.EntrySummary, active []bool, leaf int) []byte {
 	e := &s.Entries[i]
 	marker := "·"
@@ -163,7 +164,7 @@ func appendTreeLine(b []byte, s *session.Session, i int, sum *session.EntrySumma
 	b = append(b, ' ')
 	b = appendPadded(b, sanitize.Clip(sum.Kind, 13), 13)
 	b = append(b, ' ')
-	b = append(b, sanitize.Clip(sum.Text, 80)...)
+	b = append(b, sum.Text...) // clipped to treeSummaryRunes when described
 	if l, ok := s.LabelOf(e.ID); ok {
 		b = append(b, " ["...)
 		b = append(b, sanitize.Clip(l, 40)...)
@@ -276,3 +277,6 @@ func appendIDs(b []byte, s *session.Session, entries []int) []byte {
 // print mostly spaces); a deeper line starts with "⋯N", the number of
 // outer levels it leaves out, and draws the innermost ones.
 const treeIndentLevels = 8
+
+// treeSummaryRunes is the column of an entry's summary in a tree line.
+const treeSummaryRunes = 80

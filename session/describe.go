@@ -16,10 +16,23 @@ const describeChunk = 256
 // keep the summary pointer. A fault in a mapped file on a helper
 // goroutine is raised again on the caller's, for GuardFaults.
 func DescribeInOrder(n int, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
+	describeInOrder(n, func(e *Entry) EntrySummary { return DescribeEntryClipped(e, summaryRunes) }, entry, fn)
+}
+
+// DescribeLinesInOrder is DescribeInOrder for lines that show an entry's
+// kind and text in a column of runes: each summary's Text is clipped to
+// runes (DescribeEntryClipped), and Tokens and ToolCalls are not counted
+// (zero). A tree that shows 80 runes of each entry builds no wider text.
+func DescribeLinesInOrder(n, runes int, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
+	describeInOrder(n, func(e *Entry) EntrySummary { return describeLine(e, runes) }, entry, fn)
+}
+
+// describeInOrder is DescribeInOrder with describeOne for DescribeEntry.
+func describeInOrder(n int, describeOne func(*Entry) EntrySummary, entry func(k int) *Entry, fn func(k int, sum *EntrySummary)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 || n < 2*describeChunk {
 		for k := 0; k < n; k++ {
-			sum := DescribeEntry(entry(k))
+			sum := describeOne(entry(k))
 			fn(k, &sum)
 		}
 		return
@@ -54,7 +67,7 @@ func DescribeInOrder(n int, entry func(k int) *Entry, fn func(k int, sum *EntryS
 				if c >= chunks {
 					return
 				}
-				describeChunkAt(c, n, slots[c%window], entry, done[c], &failed)
+				describeChunkAt(c, n, describeOne, slots[c%window], entry, done[c], &failed)
 			}
 		})
 	}
@@ -76,7 +89,7 @@ func DescribeInOrder(n int, entry func(k int) *Entry, fn func(k int, sum *EntryS
 
 // describeChunkAt describes the entries of chunk c into sums and closes
 // done, also when describing faults (failed then says so).
-func describeChunkAt(c, n int, sums []EntrySummary, entry func(int) *Entry, done chan struct{}, failed *atomic.Bool) {
+func describeChunkAt(c, n int, describeOne func(*Entry) EntrySummary, sums []EntrySummary, entry func(int) *Entry, done chan struct{}, failed *atomic.Bool) {
 	defer close(done)
 	defer func() {
 		if r := recover(); r != nil {
@@ -86,6 +99,6 @@ func describeChunkAt(c, n int, sums []EntrySummary, entry func(int) *Entry, done
 	}()
 	lo := c * describeChunk
 	for k := lo; k < min(n, lo+describeChunk); k++ {
-		sums[k-lo] = DescribeEntry(entry(k))
+		sums[k-lo] = describeOne(entry(k))
 	}
 }

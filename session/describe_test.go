@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"testing"
+
+	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
 // TestDescribeInOrder: every entry once, in the order asked, with the
@@ -32,9 +34,25 @@ func TestDescribeInOrder(t *testing.T) {
 				t.Fatalf("GOMAXPROCS %d: entry %d: %+v, want %+v", procs, k, *sum, want)
 			}
 		})
+		// Lines in a tree's column: the same kind, the text clipped again,
+		// no counts.
+		clipped := 0
+		DescribeLinesInOrder(n, 80, func(k int) *Entry { return &s.Entries[order(k)] }, func(k int, sum *EntrySummary) {
+			full := DescribeEntry(&s.Entries[order(k)])
+			if full.Text != sum.Text {
+				clipped++
+			}
+			want := EntrySummary{Kind: full.Kind, Text: sanitize.Clip(full.Text, 80)}
+			if *sum != want {
+				t.Fatalf("GOMAXPROCS %d: entry %d in 80 runes: %+v, want %+v", procs, k, *sum, want)
+			}
+		})
 		runtime.GOMAXPROCS(prev)
 		if next != n {
 			t.Fatalf("GOMAXPROCS %d: %d calls, want %d", procs, next, n)
+		}
+		if clipped == 0 {
+			t.Fatalf("GOMAXPROCS %d: no summary is wider than 80 runes: the clipped form went untested", procs)
 		}
 	}
 }

@@ -26,26 +26,50 @@ const summaryRunes = 240
 // and never fails: undecodable entries are described as such. A message
 // is read from its raw line only as far as its summary shows (a tree
 // describes every entry of a session).
-func DescribeEntry(e *Entry) EntrySummary {
-	if e.NotObject {
-		return EntrySummary{Kind: "value", Text: "(not an object)"}
-	}
-	if e.Type == TypeMessage {
-		if sum, ok := describeMessageRaw(e, summaryFirstBudget); ok {
-			return sum
-		}
-	}
-	return describeDecoded(e)
+func DescribeEntry(e *Entry) EntrySummary { return DescribeEntryClipped(e, summaryRunes) }
+
+// DescribeEntryClipped is DescribeEntry for a column of runes (1 … 240;
+// outside, the nearest): its Text is sanitize.Clip(DescribeEntry(e).Text,
+// runes), the other fields are DescribeEntry's. A caller that shows fewer
+// runes than a summary holds gets them without the wider text being built
+// (and read from the line) first and clipped again.
+func DescribeEntryClipped(e *Entry, runes int) EntrySummary {
+	return describe(e, runes, true)
 }
 
-// describeDecoded is DescribeEntry through the typed decoders (Payload):
-// every entry type and every message shape.
-func describeDecoded(e *Entry) EntrySummary {
+// describeLine is DescribeEntryClipped without the counts (Tokens and
+// ToolCalls zero): what a line that shows an entry's kind and text needs.
+func describeLine(e *Entry, runes int) EntrySummary {
+	sum := describe(e, runes, false)
+	sum.Tokens, sum.ToolCalls = 0, 0
+	return sum
+}
+
+// describe is DescribeEntryClipped; counts false may leave Tokens and
+// ToolCalls unset.
+func describe(e *Entry, runes int, counts bool) EntrySummary {
+	runes = min(max(runes, 1), summaryRunes)
+	if e.NotObject {
+		return finish(EntrySummary{Kind: "value", Text: "(not an object)"}, runes)
+	}
+	if e.Type == TypeMessage {
+		if sum, ok := describeMessageRaw(e, summaryFirstBudget, runes, counts); ok {
+			return sum
+		}
+	} else if sum, ok := describeEntryRaw(e, runes); ok {
+		return sum
+	}
+	return describeDecoded(e, runes)
+}
+
+// describeDecoded is DescribeEntryClipped through the typed decoders
+// (Payload): every entry type and every message shape.
+func describeDecoded(e *Entry, runes int) EntrySummary {
 	s := EntrySummary{Kind: e.Type}
 	payload, err := e.Payload()
 	if err != nil {
 		s.Text = "(undecodable: " + err.Error() + ")"
-		return finish(s)
+		return finish(s, runes)
 	}
 	switch p := payload.(type) {
 	case *Message:
@@ -82,7 +106,7 @@ func describeDecoded(e *Entry) EntrySummary {
 			s.Text = "name cleared"
 		}
 	}
-	return finish(s)
+	return finish(s, runes)
 }
 
 func messageSummary(m *Message) (string, int) {
@@ -127,25 +151,25 @@ func messageSummary(m *Message) (string, int) {
 	return text, calls
 }
 
-func finish(s EntrySummary) EntrySummary {
-	s.Text = clipText(s.Text, summaryFirstBudget)
+func finish(s EntrySummary, runes int) EntrySummary {
+	s.Text = clipText(s.Text, summaryFirstBudget, runes)
 	return s
 }
 
-// clipText is sanitize.Clip(text, summaryRunes) reading only as much of
-// text as decides it: prefixes of first bytes and more, cut between
-// characters, until the clip is the whole text's (see clipSummary).
-func clipText(text string, first int) string {
+// clipText is sanitize.Clip(text, runes) reading only as much of text as
+// decides it: prefixes of first bytes and more, cut between characters,
+// until the clip is the whole text's (see clipSummary).
+func clipText(text string, first, runes int) string {
 	for budget := max(first, 1); ; budget *= 4 {
 		if len(text) <= budget {
-			out, _ := clipSummary(text, false)
+			out, _ := clipSummary(text, false, runes)
 			return out
 		}
 		k := budget
 		for back := 0; k > 0 && back < utf8.UTFMax && !utf8.RuneStart(text[k]); back++ {
 			k--
 		}
-		if out, done := clipSummary(text[:k], true); done {
+		if out, done := clipSummary(text[:k], true, runes); done {
 			return out
 		}
 	}

@@ -26,10 +26,12 @@ import (
 // summaryFirstBudget is the first byte budget of a summary's text.
 const summaryFirstBudget = 1 << 10
 
-// describeMessageRaw describes a message entry from its raw line, reading
-// first bytes of its text and more only when needed. ok is false when the
-// message takes a shape only the decoder reads exactly.
-func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
+// describeMessageRaw describes a message entry from its raw line, its text
+// clipped to runes (1 … summaryRunes), reading first bytes of its text and
+// more only when needed; Tokens and ToolCalls only when counts is true.
+// ok is false when the message takes a shape only the decoder reads
+// exactly.
+func describeMessageRaw(e *Entry, first, runes int, counts bool) (EntrySummary, bool) {
 	msg := e.MessageRaw()
 	if e.Role == RoleSystem || len(msg) == 0 || msg[0] != '{' || deeperThanDecoder(msg) {
 		return EntrySummary{}, false
@@ -45,13 +47,15 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 		return EntrySummary{}, false
 	}
 	s := EntrySummary{Kind: e.Role}
-	s.Tokens = totalTokens(m.usage)
-	switch e.Role {
-	case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
-	default: // the roles whose summary lists content blocks
-		for _, b := range blocks {
-			if b.is(BlockToolCall) {
-				s.ToolCalls++
+	if counts {
+		s.Tokens = totalTokens(m.usage)
+		switch e.Role {
+		case RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary:
+		default: // the roles whose summary lists content blocks
+			for _, b := range blocks {
+				if b.is(BlockToolCall) {
+					s.ToolCalls++
+				}
 			}
 		}
 	}
@@ -65,7 +69,7 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 	// clip: the text needs no more than that unless it holds something
 	// only the whole sanitiser handles.
 	t := summaryText{folding: true}
-	t.clip.Reset(summaryRunes, *text)
+	t.clip.Reset(runes, *text)
 	m.text(e.Role, blocks, &t)
 	*text = t.clip.Buffer()
 	if clipped, ok := t.clip.Result(); ok {
@@ -76,7 +80,7 @@ func describeMessageRaw(e *Entry, first int) (EntrySummary, bool) {
 		t := summaryText{b: (*text)[:0], max: budget}
 		m.text(e.Role, blocks, &t)
 		*text = t.b
-		if clipped, done := clipSummary(string(t.b), t.cut); done {
+		if clipped, done := clipSummary(string(t.b), t.cut, runes); done {
 			s.Text = clipped
 			return s, true
 		}
@@ -118,17 +122,17 @@ func totalTokens(usage RawValue) int {
 // usageFields are the JSON names of Usage's fields.
 var usageFields = fieldNames(`input output cacheRead cacheWrite cacheWrite1h reasoning totalTokens cost`)
 
-// clipSummary clips a prefix of a summary's text (cut says the text went
-// on) and reports whether the clip is the whole text's: always when
-// nothing was cut, else when the clip ends in "…" at full length — the
-// prefix folded to more runes than fit, or to exactly as many ending in
-// "…", which is then also the whole text's clip.
-func clipSummary(prefix string, cut bool) (string, bool) {
-	out := sanitize.Clip(prefix, summaryRunes)
+// clipSummary clips a prefix of a summary's text to runes (≥ 1; cut says
+// the text went on) and reports whether the clip is the whole text's:
+// always when nothing was cut, else when the clip ends in "…" at full
+// length — the prefix folded to more runes than fit, or to exactly as
+// many ending in "…", which is then also the whole text's clip.
+func clipSummary(prefix string, cut bool, runes int) (string, bool) {
+	out := sanitize.Clip(prefix, runes)
 	if !cut {
 		return out, true
 	}
-	return out, strings.HasSuffix(out, "…") && utf8.RuneCountInString(out) == summaryRunes
+	return out, strings.HasSuffix(out, "…") && utf8.RuneCountInString(out) == runes
 }
 
 // rawMessage holds the members of a message object that its summary

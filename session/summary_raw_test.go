@@ -68,18 +68,35 @@ func rawAgrees(t *testing.T, msg []byte, first int) bool {
 	if err != nil || e.Type != TypeMessage {
 		return false
 	}
-	if d := describeDecoded(e); sanitize.Fold(d.Text) != d.Text {
+	if d := describeDecoded(e, summaryRunes); sanitize.Fold(d.Text) != d.Text {
 		t.Errorf("message %q: summary %q is not folded", msg, d.Text) // the Session panel keeps it as it is
 	}
-	got, ok := describeMessageRaw(e, first)
-	if !ok {
-		return false
+	wide := describeDecoded(e, summaryRunes)
+	took := false
+	for _, runes := range clipWidths {
+		want := describeDecoded(e, runes)
+		if clipped := sanitize.Clip(wide.Text, runes); want.Text != clipped {
+			t.Errorf("message %q: summary in %d runes %q, want the 240-rune one clipped, %q", msg, runes, want.Text, clipped)
+		}
+		got, ok := describeMessageRaw(e, first, runes, true)
+		if !ok {
+			continue
+		}
+		took = true
+		if got != want {
+			t.Errorf("message %q (first %d, %d runes):\nraw     %+v\ndecoded %+v", msg, first, runes, got, want)
+		}
+		line, _ := describeMessageRaw(e, first, runes, false)
+		if line.Kind != want.Kind || line.Text != want.Text {
+			t.Errorf("message %q (first %d, %d runes) without counts: %+v, want %+v", msg, first, runes, line, want)
+		}
 	}
-	if want := describeDecoded(e); got != want {
-		t.Errorf("message %q (first %d):\nraw     %+v\ndecoded %+v", msg, first, got, want)
-	}
-	return true
+	return took
 }
+
+// clipWidths are the columns summaries are tried at: every one must give
+// the 240-rune summary clipped again (DescribeEntryClipped's promise).
+var clipWidths = []int{1, 2, 12, 80, summaryRunes}
 
 // TestClipTextIsClip: clipping growing prefixes gives sanitize.Clip of the
 // whole text, also where a cut falls inside an escape sequence, a run of
@@ -91,8 +108,10 @@ func TestClipTextIsClip(t *testing.T) {
 		strings.Repeat("a", summaryRunes-1) + "…", strings.Repeat("a", summaryRunes) + "…", "\xff\xfe" + long,
 	} {
 		for _, first := range []int{1, 2, 5, 64, 4096} {
-			if got, want := clipText(text, first), sanitize.Clip(text, summaryRunes); got != want {
-				t.Errorf("clipText(%.40q…, %d) = %q, want %q", text, first, got, want)
+			for _, runes := range clipWidths {
+				if got, want := clipText(text, first, runes), sanitize.Clip(text, runes); got != want {
+					t.Errorf("clipText(%.40q…, %d, %d) = %q, want %q", text, first, runes, got, want)
+				}
 			}
 		}
 	}
@@ -109,8 +128,10 @@ func FuzzDescribeEntryRaw(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg []byte, first uint8) {
 		rawAgrees(t, msg, int(first))
 		if utf8.Valid(msg) || len(msg) < 1000 {
-			if got, want := clipText(string(msg), int(first)), sanitize.Clip(string(msg), summaryRunes); got != want {
-				t.Errorf("clipText(%q, %d) = %q, want %q", msg, first, got, want)
+			for _, runes := range clipWidths {
+				if got, want := clipText(string(msg), int(first), runes), sanitize.Clip(string(msg), runes); got != want {
+					t.Errorf("clipText(%q, %d, %d) = %q, want %q", msg, first, runes, got, want)
+				}
 			}
 		}
 	})

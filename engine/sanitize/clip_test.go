@@ -143,3 +143,21 @@ func FuzzClipper(f *testing.F) {
 		clipperAgrees(t, s, n)
 	})
 }
+
+// BenchmarkClipperWrite feeds a summary's worth of prose and code to a
+// Clipper in the pieces a JSON string arrives in (a tree describes every
+// entry of a session this way).
+func BenchmarkClipperWrite(b *testing.B) {
+	text := []byte(strings.Repeat("Reading the file  to find the parser's entry point, then 日本 tests.\n\tconst v = parse(x);", 4))
+	var c Clipper
+	buf := make([]byte, 0, 1024)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for _, n := range []int{80, 240} {
+			c.Reset(n, buf)
+			c.Write(text)
+			_, _ = c.Result()
+			buf = c.Buffer()
+		}
+	}
+}

@@ -83,29 +83,51 @@ func (c *Clipper) WriteString(s string) {
 }
 
 // Write adds text given as UTF-8 bytes (invalid bytes are U+FFFD).
-// Printable ASCII, most of any text, takes a loop of its own.
+// Printable ASCII, most of any text, is taken a run (a word) at a time.
 func (c *Clipper) Write(p []byte) {
 	for i := 0; i < len(p) && !c.done && !c.failed; {
-		if b := p[i]; b > ' ' && b < 0x7f {
+		b := p[i]
+		if b > ' ' && b < 0x7f {
 			if c.gap {
 				c.gap = false
 				if c.add(' ') {
 					return
 				}
 			}
-			if c.count++; c.count > c.n {
+			j := i + 1
+			for j < len(p) && p[j] > ' ' && p[j] < 0x7f {
+				j++
+			}
+			if room := c.n - c.count; j-i > room {
+				// The run goes past n runes: keep what fits, and the
+				// rune after it decides the clip.
+				c.addASCII(p[i : i+room])
+				c.count++
 				c.done = true
 				return
 			}
-			if c.b = append(c.b, b); c.count == c.n-1 {
-				c.keep = len(c.b)
-			}
+			c.addASCII(p[i:j])
+			i = j
+			continue
+		}
+		if b == ' ' || b == '\t' || b == '\n' {
+			c.gap = c.gap || c.count > 0
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(p[i:])
 		c.WriteRune(r)
 		i += size
+	}
+}
+
+// addASCII keeps a run of printable ASCII that fits in n runes.
+func (c *Clipper) addASCII(run []byte) {
+	before := c.count
+	c.b = append(c.b, run...)
+	c.count += len(run)
+	if before < c.n-1 && c.count >= c.n-1 {
+		c.keep = len(c.b) - (c.count - (c.n - 1))
 	}
 }
 

@@ -262,7 +262,7 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 		if p.Ref != "" && p.Ref != p.Label {
 			label += " (" + sanitize.Fold(p.Ref) + ")"
 		}
-		label = padCell(ansi.Truncate(label, labelWidth, "…"), labelWidth)
+		label = padCell(ansi.Truncate(label, labelWidth-1, "…"), labelWidth)
 		out = append(out, cut(st.Text.Muted.Render(prefix)+s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(label)+
 			st.Text.Normal.Render(fmt.Sprintf("%8s %6.1f%% ", common.FormatTokens(p.Tokens), 100*p.Share))+
 			chart.HBar(p.Share, 1, compositionShareWidth, s.Style)))

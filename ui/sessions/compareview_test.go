@@ -2,12 +2,16 @@ package sessions
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -147,5 +151,67 @@ func TestCompositionFollowsTheCursorOncePerBurst(t *testing.T) {
 	hs.Press("esc")
 	if hs.m.mode != modeEntry {
 		t.Fatal("esc leaves the composition")
+	}
+}
+
+// The mark may be in another session: a fork of the marked session
+// compares from the entry it was forked at, and the request diff names
+// both files.
+func TestCompareAcrossAFork(t *testing.T) {
+	hs, paths := newHarness(t, 160, 48)
+	hs.focusOn(paneTimeline)
+	hs.gotoEntry("e10")
+	hs.Press("M")
+	src, err := session.Open(paths["rounding"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := src.IndexOf("e08")
+	f, err := session.PlanFork(src, at, session.ForkOptions{
+		Now:          time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC),
+		NewSessionID: func(time.Time) string { return "01a2f000-0000-7000-8000-0000000000f0" },
+		NewEntryID:   func() string { return "l0000099" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append(append([]byte(nil), f.Data...),
+		`{"type":"message","id":"f0000001","parentId":"e08","timestamp":"2026-11-28T09:00:05.000Z","message":{"role":"user","content":"Try banker's rounding."}}`+"\n"...)
+	fork := filepath.Join(filepath.Dir(paths["rounding"]), "2026-11-28T09-00-00-000Z_01a2f000-0000-7000-8000-0000000000f0.jsonl")
+	if err := os.WriteFile(fork, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs.jump(fork, "f0000001", "")
+	hs.focusOn(paneTimeline)
+	if !strings.Contains(ansi.Strip(hs.view()), "mark e10 in Invoice rounding (test)") {
+		t.Fatalf("the timeline names the mark and its session:\n%s", ansi.Strip(hs.view()))
+	}
+	hs.Press("D")
+	res := hs.m.views.compare.result
+	if res == nil || res.err != nil {
+		t.Fatalf("no comparison: %+v", res)
+	}
+	if res.diff.ForkPoint != "e08" || res.diff.A.Leaf != "e10" || res.diff.B.Leaf != "f0000001" || res.diff.B.Entries != 1 {
+		t.Fatalf("fork point %q, A %q, B %q with %d entries; want e08, e10, f0000001 with 1", res.diff.ForkPoint, res.diff.A.Leaf, res.diff.B.Leaf, res.diff.B.Entries)
+	}
+	hs.Jumps = nil
+	hs.Press("enter")
+	if len(hs.Jumps) != 1 || !strings.Contains(hs.Jumps[0].Target.CompareRefs[0], paths["rounding"]) ||
+		!strings.Contains(hs.Jumps[0].Target.CompareRefs[1], fork) {
+		t.Fatalf("the request diff names both files: %+v", hs.Jumps)
+	}
+}
+
+// A mark in a session that shares no entry with the selected one says so.
+func TestCompareUnrelatedSessionsSaysSo(t *testing.T) {
+	hs, paths := newHarness(t, 120, 40)
+	hs.focusOn(paneTimeline)
+	hs.Press("M")
+	hs.jump(paths["currency"], "", "")
+	hs.focusOn(paneTimeline)
+	hs.Press("D")
+	res := hs.m.views.compare.result
+	if res == nil || res.err == nil || !strings.Contains(ansi.Strip(hs.view()), "share no entry") {
+		t.Fatalf("want the unrelated sessions said:\n%s", ansi.Strip(hs.view()))
 	}
 }

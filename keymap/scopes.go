@@ -183,7 +183,8 @@ func sessionScopes() []Scope {
 	return []Scope{
 		panelView("the Session panel", prefixed("session.", append([]string{"open", "back", "filter", "scope", "fold",
 			"unfold", "tree-filter", "expand", "thinking", "context", "stats", "follow", "reload", "goto-entry",
-			"to-leaf", "copy-context", "pi-context", "skipped", "matches-only", "continue-in-pi"}, navNames...)...),
+			"to-leaf", "copy-context", "pi-context", "skipped", "matches-only", "continue-in-pi", "mark", "compare",
+			"composition"}, navNames...)...),
 			Focused, []string{"search.next", "search.prev"}),
 	}
 }

@@ -46,6 +46,15 @@ type Session struct {
 	// ContinueInPi forks the session at the selected entry as Pi's /fork
 	// does (after a confirmation) and hands the new session to Pi.
 	ContinueInPi key.Binding
+	// Mark marks the selected entry as one side of a branch comparison
+	// (and unmarks it); Compare compares the marked entry with the
+	// selected one: the two branches after their fork point, then the
+	// request at each through the Payloads panel's diff.
+	Mark    key.Binding
+	Compare key.Binding
+	// Composition shows what fills the request at the selected entry:
+	// system prompt, tools, history, tool results… as one stacked bar.
+	Composition key.Binding
 }
 
 // DefaultSession returns the stock Session panel bindings. Fold and unfold
@@ -76,6 +85,11 @@ func DefaultSession() Session {
 		// C is free in every view of this panel and in the key grammar
 		// being rewritten (docs/KEYS.md of issue 21's branch).
 		ContinueInPi: bind([]string{"C"}, "C", "continue in Pi"),
+		// m is "matches only" in this same view (docs/KEYS.md): the mark
+		// takes its capital. D is the grammar's diff verb.
+		Mark:        bind([]string{"M"}, "M", "mark to compare"),
+		Compare:     bind([]string{"D"}, "D", "compare with mark"),
+		Composition: bind([]string{"%"}, "%", "composition"),
 	}
 }
 
@@ -88,6 +102,7 @@ func (s *Session) Named() map[string]*key.Binding {
 		"session.follow": &s.Follow, "session.reload": &s.Reload,
 		"session.goto-entry": &s.GotoEntry, "session.to-leaf": &s.ToLeaf, "session.copy-context": &s.CopyContext,
 		"session.pi-context": &s.PiContext, "session.skipped": &s.Skipped, "session.matches-only": &s.MatchesOnly,
-		"session.continue-in-pi": &s.ContinueInPi,
+		"session.continue-in-pi": &s.ContinueInPi, "session.mark": &s.Mark, "session.compare": &s.Compare,
+		"session.composition": &s.Composition,
 	})
 }

@@ -82,6 +82,10 @@ type JumpTarget struct {
 	// Preset item, a regex rule): the Payloads panel shows the project's
 	// cache breaks it caused ("what has this cost").
 	CacheBreaksOf string
+	// CompareRefs are two request references (replay.ParseRef: A, B):
+	// the Payloads panel shows their diff, as a pick of both sides would
+	// (the Session panel's branch comparison).
+	CompareRefs [2]string
 	// SearchQuery is the query of the search hit the jump lands on ("" =
 	// none): the panel of Panel reveals the match at the landing (expands
 	// what hides it, scrolls to it, marks the query's words).

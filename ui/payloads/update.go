@@ -64,6 +64,10 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		if ref := msg.Target.CacheBreaksOf; ref != "" && msg.Target.Panel == common.PanelPayloads {
 			return m, m.openBreaks(ref)
 		}
+		if refs := msg.Target.CompareRefs; refs[0] != "" && refs[1] != "" && msg.Target.Panel == common.PanelPayloads {
+			m.mode, m.auto = modeDiff, false // the two sides no longer follow the selection
+			return m, m.compare(refs)
+		}
 	case predictedMsg:
 		return m, m.applyPredicted(msg)
 	case common.CopiedMsg:

@@ -27,6 +27,11 @@ func TestGoldenViews(t *testing.T) {
 			hs.focusOn(paneTimeline)
 			hs.Press("s")
 		}},
+		{"compare", markAndCompare},
+		{"composition", func(hs *harness) {
+			hs.focusOn(paneTimeline)
+			hs.Press("%")
+		}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for _, step := range steps {

@@ -40,8 +40,10 @@ const (
 	modeEntry mode = iota
 	modeContext
 	modeStats
-	modeSkipped // the lines the reader dropped, and why
-	modeSpend   // what the listed sessions cost per day (spend.go)
+	modeSkipped     // the lines the reader dropped, and why
+	modeSpend       // what the listed sessions cost per day (spend.go)
+	modeCompare     // two branches after their fork point (compareview.go)
+	modeComposition // what fills the request at the entry (compositionview.go)
 )
 
 // hugeFileBytes is the size from which opening a session shows a spinner.
@@ -94,13 +96,13 @@ type Model struct {
 	// gotoID is the "go to entry" prompt while it is open.
 	gotoID *common.LineInput
 
-	detail        detailState
-	skippedOffset int
-	context       contextState
-	sent          sentState
-	stats         statsState
-	spend         spendState
-	follow        followState
+	detail  detailState
+	views   detailViews
+	context contextState
+	sent    sentState
+	stats   statsState
+	spend   spendState
+	follow  followState
 	// watch lets the panel tail the open session (EnableWatch).
 	watch bool
 	// live keeps the picker's marks of sessions being written (live.go).
@@ -218,6 +220,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	switch {
 	case m.mode == modeContext && m.focus == paneDetail:
 		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
+	case m.mode == modeCompare && m.focus == paneDetail:
+		return []key.Binding{withHelp(k.Open, "request diff"), k.Up, k.Down, m.com.Keys.View, k.Back}
 	case m.mode != modeEntry && m.focus == paneDetail:
 		return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
 	case m.focus == panePicker:
@@ -235,7 +239,7 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.search.Active() && m.searchPane == paneTree {
 			bs = append(bs, sk.Next, sk.Prev)
 		}
-		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy, k.ContinueInPi)
+		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, k.Composition, k.Mark, k.Compare, m.com.Keys.Copy, k.ContinueInPi)
 	case m.focus == paneTimeline:
 		bs := []key.Binding{k.Open, m.treeSearchKey()}
 		if m.search.Active() && m.searchPane == paneTimeline {
@@ -245,7 +249,7 @@ func (m *Model) ShortHelp() []key.Binding {
 			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
 		// The skipped lines' key is in the timeline's mark (skippedMark).
-		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi)
+		return append(bs, k.Context, k.Composition, k.Mark, k.Compare, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi)
 	default:
 		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back, k.ContinueInPi}
 	}
@@ -259,6 +263,11 @@ func (m *Model) followHint() key.Binding {
 		return f
 	}
 	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "pause"))
+}
+
+// withHelp is b with another help text (the same keys).
+func withHelp(b key.Binding, help string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, help))
 }
 
 // treeSearchKey is the filter key as the tree and the timeline use it:
@@ -278,6 +287,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		{m.treeSearchKey(), sk.Next, sk.Prev, sk.Clear, k.MatchesOnly, k.GotoEntry, k.ToLeaf},
 		{k.Expand, k.Thinking, k.Context, k.Stats, k.Follow, k.Reload, k.Skipped},
 		{m.com.Keys.Copy, k.CopyContext, k.PiContext, m.com.Keys.View, m.com.Keys.Pager, k.ContinueInPi},
+		{k.Mark, k.Compare, k.Composition},
 	}
 }
 
@@ -298,7 +308,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case common.JumpMsg:
 		cmds = append(cmds, m.onJump(msg))
 	case common.DueMsg:
-		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg), m.liveDue(msg))
+		cmds = append(cmds, m.renderDue(msg), m.contextDue(msg), m.liveDue(msg), m.compositionDue(msg))
 	case tea.WindowSizeMsg, common.ThemeChangedMsg:
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
@@ -317,7 +327,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, m.handle(msg))
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
-	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines())
+	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines(), m.ensureComposition())
 	return m, tea.Batch(cmds...)
 }
 
@@ -354,6 +364,10 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		m.detail.cache[msg.key] = msg.lines
 	case sentMsg:
 		return m.applySent(msg)
+	case comparedMsg:
+		m.applyCompared(msg)
+	case composedMsg:
+		m.applyComposed(msg)
 	case contextLinesMsg:
 		m.applyContextLines(msg)
 	case statsMsg:

@@ -30,7 +30,7 @@ func (m *Model) skippedMark() string {
 func (m *Model) openSkipped() {
 	m.mode = modeSkipped
 	m.focus = paneDetail
-	m.skippedOffset = 0
+	m.views.skippedOffset = 0
 }
 
 // skippedLines lays the skipped view out for width w.

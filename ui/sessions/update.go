@@ -61,6 +61,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Skipped):
 		m.openSkipped()
 		return nil
+	case key.Matches(msg, k.Open) && m.mode == modeCompare && m.focus == paneDetail:
+		return m.compareRequests()
+	case key.Matches(msg, k.Mark) && m.focus != panePicker:
+		return m.toggleMark()
+	case key.Matches(msg, k.Compare) && m.focus != panePicker:
+		return m.openCompare()
+	case key.Matches(msg, k.Composition) && m.focus != panePicker:
+		return m.openComposition()
 	case key.Matches(msg, k.Context):
 		return m.openContext()
 	case key.Matches(msg, k.Stats):
@@ -233,7 +241,11 @@ func (m *Model) scrollDetail(delta int) {
 	case modeSpend:
 		m.spend.offset = max(0, m.spend.offset+delta)
 	case modeSkipped:
-		m.skippedOffset = max(0, m.skippedOffset+delta)
+		m.views.skippedOffset = max(0, m.views.skippedOffset+delta)
+	case modeCompare:
+		m.views.compare.offset = max(0, m.views.compare.offset+delta)
+	case modeComposition:
+		m.views.composition.offset = max(0, m.views.composition.offset+delta)
 	default:
 		m.detail.offset = max(0, m.detail.offset+delta)
 	}

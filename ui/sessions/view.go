@@ -229,7 +229,7 @@ func (m *Model) timelineView(r rect) string {
 	if t.list.Query() != "" {
 		info = joinInfo(fmt.Sprintf("%d of %d", t.list.Len(), t.list.Total()), info)
 	}
-	info = joinInfo(m.followLabel(), info)
+	info = joinInfo(m.followLabel(), m.markLabel(), info)
 	info = joinInfo(m.skippedMark(), info, m.statusView(paneTimeline))
 	if m.loading != "" && m.loading != "sessions" {
 		spin := ""
@@ -254,10 +254,14 @@ func (m *Model) detailView(r rect) string {
 	switch m.mode {
 	case modeContext:
 		return m.contextView(r, focused)
+	case modeCompare:
+		return m.compareView(r, focused)
+	case modeComposition:
+		return m.compositionView(r, focused)
 	case modeSkipped:
 		lines := m.skippedLines(w)
-		m.skippedOffset = clamp(m.skippedOffset, 0, max(0, len(lines)-h))
-		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.skippedOffset, h))
+		m.views.skippedOffset = clamp(m.views.skippedOffset, 0, max(0, len(lines)-h))
+		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.views.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.views.skippedOffset, h))
 	case modeStats:
 		lines := renderStats(m.stats, m.ls, w, w, statsChartRows(h), st)
 		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))

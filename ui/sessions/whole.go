@@ -63,6 +63,16 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		return common.Whole{Title: "the skipped lines of " + m.ls.title, Text: plainLines(m.skippedLines(unlimited))}, true
 	case m.mode == modeContext && m.focus == paneDetail:
 		return m.contextWhole()
+	case m.focus == paneDetail && m.mode == modeCompare:
+		if res := m.views.compare.result; res != nil {
+			return common.Whole{Title: "the comparison of " + res.a.entry + " and " + res.b.entry, Text: plainLines(renderCompare(res, wholeChartWidth(m.width), m.keys.Open.Help().Key, m.com.Styles))}, true
+		}
+		return common.Whole{}, false
+	case m.focus == paneDetail && m.mode == modeComposition:
+		if res := m.views.composition.shown; res != nil {
+			return common.Whole{Title: "the composition at " + res.entry, Text: plainLines(renderComposition(res, wholeChartWidth(m.width), m.com.Styles))}, true
+		}
+		return common.Whole{}, false
 	}
 	return m.entryWhole(m.currentEntry())
 }

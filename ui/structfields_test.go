@@ -24,7 +24,6 @@ var structFieldsKnownOver = map[string]bool{
 	"ui/agents.Model":       true,
 	"ui/capabilities.Model": true,
 	"ui/find.Model":         true,
-	"ui/payloads.Model":     true,
 	"ui/sessions.Model":     true,
 }
 

@@ -388,4 +388,3 @@ func (m *Model) choosePicked() tea.Cmd {
 	}
 	return m.choose(it)
 }
-

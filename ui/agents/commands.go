@@ -98,57 +98,41 @@ const noSelection = "No session selected: open a pi-subagent root session in the
 // follow switches the panel to the tree of file (the selected session);
 // an unchanged selection keeps what is loaded.
 func (m *Model) follow(file string) tea.Cmd {
-	if file == m.rootFile && (m.tree != nil || m.loading || m.problem != "") {
+	if m.live.holds(file) {
 		return nil
 	}
-	m.rootFile, m.rootLeaf = file, ""
+	m.live.reset(file)
 	if m.jump != nil && m.jump.root != file {
 		m.jump = nil // another root session: the jump no longer applies
 	}
-	m.tree, m.problem, m.status, m.stamps = nil, "", "", nil
+	m.status = ""
 	clear(m.listRuntime)
 	m.list.SetItems(nil)
 	m.stopTranscript()
 	m.screen = screenDashboard
 	if file == "" {
-		m.problem = noSelection
+		m.live.problem = noSelection
 		return nil
 	}
 	return m.reload()
 }
 
 // reload reads the current root session's tree again.
-func (m *Model) reload() tea.Cmd {
-	if m.rootFile == "" {
-		return nil
-	}
-	m.gen++
-	m.loading = true
-	return loadTreeCmd(m.com.Services(), m.rootFile, m.gen, m.cache, m.com.Clock)
-}
+func (m *Model) reload() tea.Cmd { return m.live.load(m.com.Services(), m.com.Clock) }
 
 // applyTree takes a loaded tree.
 func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
-	if msg.gen != m.gen || msg.file != m.rootFile {
+	if !m.live.take(msg) {
 		return nil
 	}
-	m.loading = false
-	m.stamps, m.now = msg.stamps, msg.at
+	m.now = msg.at
 	if msg.err != nil {
-		m.tree = nil
 		m.list.SetItems(nil)
-		switch {
-		case errors.Is(msg.err, subagent.ErrNoTree):
-			m.problem = "This session has no pi-subagent tree." // what to do follows (roots.go)
-			return m.schedulePoll()                             // its first agent shows when the root delegates
-		case errors.Is(msg.err, subagent.ErrNotRoot):
-			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
-		default:
-			m.problem = "Cannot read the agent tree: " + msg.err.Error()
+		if errors.Is(msg.err, subagent.ErrNoTree) {
+			return m.schedulePoll() // its first agent shows when the root delegates
 		}
 		return nil
 	}
-	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
 	if m.screen == screenTimeline {
 		m.refreshTimeline()
@@ -158,12 +142,12 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 
 // rebuildRows applies the filters to the loaded tree.
 func (m *Model) rebuildRows() {
-	if m.tree == nil {
+	if m.live.tree == nil {
 		m.list.SetItems(nil)
 		return
 	}
 	before, _ := m.list.Selected()
-	rows := buildRows(m.tree, m.showClosed, m.showHidden, m.sampledRuntime)
+	rows := buildRows(m.live.tree, m.showClosed, m.showHidden, m.sampledRuntime)
 	m.list.SetItems(rows)
 	if after, _ := m.list.Selected(); after.path != before.path {
 		m.detail.offset, m.detail.taskExpanded = 0, false
@@ -171,7 +155,7 @@ func (m *Model) rebuildRows() {
 	agents := make([]*subagent.Agent, 0, len(rows))
 	runtime := 0.0
 	for _, r := range rows {
-		if a, ok := m.tree.Agent(r.path); ok {
+		if a, ok := m.live.tree.Agent(r.path); ok {
 			agents = append(agents, a)
 			runtime += m.listRuntime[r.path]
 		}

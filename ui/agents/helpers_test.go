@@ -103,8 +103,8 @@ func newHarness(t testing.TB, w, h int) *harness {
 	hs.Harness = uitest.ForPanel(t, m, com)
 	com.Now = func() time.Time { return hs.now }
 	hs.Run(m.Init())
-	if m.tree == nil {
-		t.Fatalf("the demo tree did not load: %s", m.problem)
+	if m.live.tree == nil {
+		t.Fatalf("the demo tree did not load: %s", m.live.problem)
 	}
 	return hs
 }

@@ -19,7 +19,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/keymap"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/follower"
@@ -60,20 +59,9 @@ type Model struct {
 	screen        screen
 	focus         pane
 
-	// rootFile is the session the tree was (or is being) loaded for;
-	// rootLeaf its leaf as the selection last followed it (rootGrew).
-	rootFile string
-	rootLeaf string
-	gen      int
-	loading  bool
-	tree     *subagent.Tree
-	cat      *catalog.Catalog
-	// treeGen is the load the shown tree came from (its numbers, mailboxes
-	// and statuses are drawn for it).
-	treeGen int
-	// problem says why there is no tree ("" while there is one).
-	problem string
-	cache   *subagent.Cache
+	// live is the root session's tree as loaded, and its files watched
+	// for changes (live.go).
+	live *liveTree
 
 	// showClosed lists closed agents instead of open (and closing) ones;
 	// showHidden adds agents registered on abandoned branches.
@@ -100,9 +88,6 @@ type Model struct {
 	statusErr   bool
 	statusClock common.StatusClock
 
-	// stamps are the files the loaded tree was read from, polled for
-	// changes (live.go).
-	stamps []common.FileStamp
 	// listRuntime holds each agent's run time as the list first showed it:
 	// README §25.10 keeps the list's run time fixed until the panel is
 	// opened again (here: another root session or r), while the detail's
@@ -125,7 +110,7 @@ type detailState struct {
 
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
-	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(), roots: newRoots(),
+	m := &Model{com: com, keys: keymap.DefaultAgents(), live: newLiveTree(), roots: newRoots(),
 		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
@@ -171,7 +156,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showsRoots():
 		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "show its tree"))
 		return []key.Binding{open, k.Up, k.Down, k.Reload}
-	case m.tree == nil && m.screen != screenTranscript:
+	case m.live.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTimeline:
 		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
@@ -206,9 +191,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 // selected is the agent under the list cursor (nil when none).
 func (m *Model) selected() *subagent.Agent {
 	row, ok := m.list.Selected()
-	if !ok || m.tree == nil {
+	if !ok || m.live.tree == nil {
 		return nil
 	}
-	a, _ := m.tree.Agent(row.path)
+	a, _ := m.live.tree.Agent(row.path)
 	return a
 }

@@ -24,7 +24,7 @@ func (m *Model) mousePanes() []common.MousePane {
 	case m.screen == screenTranscript:
 		return []common.MousePane{{Rect: whole,
 			Scroll: func(delta int) tea.Cmd { m.scrollTranscript(delta); return nil }}}
-	case m.tree == nil:
+	case m.live.tree == nil:
 		return nil
 	case m.screen == screenDetail:
 		return []common.MousePane{m.detailMousePane(whole)}

@@ -151,10 +151,10 @@ func TestTranscriptEarlierPagesAndFollow(t *testing.T) {
 		t.Errorf("leaving the bottom does not pause following (offset %d, bottom %d)", hs.m.tr.offset, hs.m.bottom())
 	}
 	// Back on the dashboard after following, the tree is read again.
-	gen := hs.m.gen
+	gen := hs.m.live.gen
 	hs.Press("esc")
-	if hs.m.screen != screenDashboard || hs.m.gen != gen+1 || hs.m.loading || hs.m.tree == nil {
-		t.Errorf("no reload after following (gen %d → %d, loading %v)", gen, hs.m.gen, hs.m.loading)
+	if hs.m.screen != screenDashboard || hs.m.live.gen != gen+1 || hs.m.live.loading || hs.m.live.tree == nil {
+		t.Errorf("no reload after following (gen %d → %d, loading %v)", gen, hs.m.live.gen, hs.m.live.loading)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestFollowsTheSharedSelection(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.plain}})
 	contains(t, hs.view(), "no pi-subagent tree")
-	if hs.m.tree != nil || hs.m.list.Len() != 0 {
+	if hs.m.live.tree != nil || hs.m.list.Len() != 0 {
 		t.Error("the old tree is still shown")
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: ""}})

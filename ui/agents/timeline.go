@@ -182,12 +182,12 @@ func (m *Model) openTimeline() {
 
 // refreshTimeline lays the loaded tree out again (a reload, a filter).
 func (m *Model) refreshTimeline() {
-	if m.tree == nil {
+	if m.live.tree == nil {
 		m.timeline = timelineState{}
 		return
 	}
 	cursor, offset := m.timeline.cursor, m.timeline.offset
-	m.timeline = buildTimeline(m.tree, m.showHidden, m.now)
+	m.timeline = buildTimeline(m.live.tree, m.showHidden, m.now)
 	m.timeline.cursor = min(cursor, max(0, len(m.timeline.bars)-1))
 	m.timeline.offset = offset
 }
@@ -273,8 +273,8 @@ func (m *Model) timelineView() string {
 		lines[i] = ansi.Truncate(lines[i], inner, "…")
 	}
 	title := "Agents · timeline"
-	if m.tree != nil {
-		id := m.tree.ID
+	if m.live.tree != nil {
+		id := m.live.tree.ID
 		if len(id) > 8 {
 			id = id[:8]
 		}

@@ -21,16 +21,16 @@ func (m *Model) View() string {
 	switch {
 	case m.screen == screenTranscript:
 		return m.transcriptView()
-	case m.tree == nil:
-		text := m.problem
+	case m.live.tree == nil:
+		text := m.live.problem
 		switch {
-		case m.loading:
+		case m.live.loading:
 			text = "reading the agent tree…"
-		case m.rootFile == "":
+		case m.live.rootFile == "":
 			text = noSelection
 		}
 		lines := wrap(st.Pane.Placeholder.Render(text), m.width-4)
-		if !m.loading {
+		if !m.live.loading {
 			lines = append(append(lines, ""), m.rootsLines(m.width-4, m.height-2-len(lines)-1)...)
 		}
 		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
@@ -71,7 +71,7 @@ func (m *Model) listPane(w int, focused bool) string {
 
 // listTitle names the tree, the filter and the run slots.
 func (m *Model) listTitle() string {
-	t := m.tree
+	t := m.live.tree
 	filter := "open"
 	if m.showClosed {
 		filter = "closed"
@@ -106,8 +106,8 @@ func (m *Model) listInfo() string {
 		calls = "tool call"
 	}
 	info := fmt.Sprintf("%s · %d req · %d %s · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls, calls,
-		subagent.FormatDuration(tot.RuntimeMs), m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents)))
-	if n := countSevere(m.tree.Diagnostics); n > 0 {
+		subagent.FormatDuration(tot.RuntimeMs), m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents)))
+	if n := countSevere(m.live.tree.Diagnostics); n > 0 {
 		info += fmt.Sprintf(" · %d warning(s)", n)
 	}
 	return info
@@ -147,7 +147,7 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 	if ms, _, ok := a.RuntimeAt(m.now); ok {
 		runtime = subagent.FormatDuration(ms)
 	}
-	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
+	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.live.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
 		haveAct, len(act.items), runtime)
 	if key == m.detail.cacheKey {
 		return m.detail.lines
@@ -190,7 +190,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	} else {
 		kv("answered", "no response yet")
 	}
-	if ce := a.Context(m.cat); ce.Known && ce.Window > 0 {
+	if ce := a.Context(m.live.cat); ce.Known && ce.Window > 0 {
 		kv("context", fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
 	} else if ce.Known {
 		kv("context", subagent.FormatTokens(ce.Tokens)+" (window unknown)")
@@ -198,7 +198,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 		kv("context", "unknown")
 	}
 	kv("created", a.CreatedClock(time.Local)+" · run "+runtime)
-	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents))))
+	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents))))
 	kv("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
 	if a.Error != "" {
 		add(wrap(st.Text.Danger.Render("error: "+sanitize.Fold(a.Error)), w)...)

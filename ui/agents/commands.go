@@ -106,8 +106,7 @@ func (m *Model) follow(file string) tea.Cmd {
 		m.jump = nil // another root session: the jump no longer applies
 	}
 	m.status = ""
-	clear(m.listRuntime)
-	m.list.SetItems(nil)
+	m.agents.clear()
 	m.stopTranscript()
 	m.screen = screenDashboard
 	if file == "" {
@@ -127,7 +126,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	}
 	m.now = msg.at
 	if msg.err != nil {
-		m.list.SetItems(nil)
+		m.agents.rows.SetItems(nil)
 		if errors.Is(msg.err, subagent.ErrNoTree) {
 			return m.schedulePoll() // its first agent shows when the root delegates
 		}
@@ -140,45 +139,12 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	return tea.Batch(m.requestActivity(), m.schedulePoll(), m.takeJump())
 }
 
-// rebuildRows applies the filters to the loaded tree.
+// rebuildRows applies the list's filters to the loaded tree; the detail
+// starts from the top when the cursor lands on another agent.
 func (m *Model) rebuildRows() {
-	if m.live.tree == nil {
-		m.list.SetItems(nil)
-		return
-	}
-	before, _ := m.list.Selected()
-	rows := buildRows(m.live.tree, m.showClosed, m.showHidden, m.sampledRuntime)
-	m.list.SetItems(rows)
-	if after, _ := m.list.Selected(); after.path != before.path {
+	if m.agents.rebuild(m.live.tree, m.now) {
 		m.detail.offset, m.detail.taskExpanded = 0, false
 	}
-	agents := make([]*subagent.Agent, 0, len(rows))
-	runtime := 0.0
-	for _, r := range rows {
-		if a, ok := m.live.tree.Agent(r.path); ok {
-			agents = append(agents, a)
-			runtime += m.listRuntime[r.path]
-		}
-	}
-	m.totals = subagent.TotalsOf(agents)
-	m.totals.RuntimeMs = runtime // the sum of the run times the list shows
-}
-
-// sampledRuntime is the run time the list shows for a: sampled the first
-// time the list shows the agent (README §25.10), unknown as -1.
-func (m *Model) sampledRuntime(a *subagent.Agent) string {
-	ms, ok := m.listRuntime[a.Path]
-	if !ok {
-		ms = -1
-		if v, _, known := a.RuntimeAt(m.now); known {
-			ms = v
-		}
-		m.listRuntime[a.Path] = ms
-	}
-	if ms < 0 {
-		return "unknown"
-	}
-	return subagent.FormatDuration(ms)
 }
 
 // requestActivity reads the selected agent's activity unless it is known

@@ -53,7 +53,7 @@ func (m *Model) takeJump() tea.Cmd {
 		return nil // the tree of another root: the jump waits for its own
 	}
 	m.jump = nil
-	m.list.Select(func(r agentRow) bool { return r.path == a.Path })
+	m.agents.rows.Select(func(r agentRow) bool { return r.path == a.Path })
 	cmd := m.openTranscriptOf(a)
 	m.tr.wantEntry, m.tr.wantQuery, m.tr.markQuery = j.entry, j.query, j.query
 	return cmd

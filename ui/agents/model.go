@@ -63,13 +63,8 @@ type Model struct {
 	// for changes (live.go).
 	live *liveTree
 
-	// showClosed lists closed agents instead of open (and closing) ones;
-	// showHidden adds agents registered on abandoned branches.
-	showClosed bool
-	showHidden bool
-	list       *common.List[agentRow]
-	// totals sum the listed agents (built with the rows).
-	totals subagent.Totals
+	// agents is the dashboard's tree list (agentlist.go).
+	agents *agentList
 
 	detail detailState
 	// roots are the sessions with a tree, offered while none is shown
@@ -88,11 +83,6 @@ type Model struct {
 	statusErr   bool
 	statusClock common.StatusClock
 
-	// listRuntime holds each agent's run time as the list first showed it:
-	// README §25.10 keeps the list's run time fixed until the panel is
-	// opened again (here: another root session or r), while the detail's
-	// moves live.
-	listRuntime map[string]float64
 	// now is the time the live run time is computed for (Common.Clock);
 	// clockOn is true while a tick is on its way.
 	now     time.Time
@@ -111,12 +101,11 @@ type detailState struct {
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
 	m := &Model{com: com, keys: keymap.DefaultAgents(), live: newLiveTree(), roots: newRoots(),
-		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
 	}
-	m.list = common.NewList(renderRow)
-	m.list.SetIdentity(func(r agentRow) string { return r.path })
+	m.agents = newAgentList()
 	m.tail = follower.New(tailOwner)
 	m.tail.Prepare(tailLines)
 	return m
@@ -174,7 +163,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	} else {
 		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
 	}
-	return []key.Binding{open, k.Transcript, view, k.Lifecycle, k.Hidden, k.Up, k.Down}
+	return m.agents.ShortHelp(k, m.com, open)
 }
 
 // FullHelp implements common.Panel.
@@ -189,11 +178,4 @@ func (m *Model) FullHelp() [][]key.Binding {
 }
 
 // selected is the agent under the list cursor (nil when none).
-func (m *Model) selected() *subagent.Agent {
-	row, ok := m.list.Selected()
-	if !ok || m.live.tree == nil {
-		return nil
-	}
-	a, _ := m.live.tree.Agent(row.path)
-	return a
-}
+func (m *Model) selected() *subagent.Agent { return m.agents.selected(m.live.tree) }

@@ -31,7 +31,7 @@ func (m *Model) mousePanes() []common.MousePane {
 	}
 	// The list pane draws its column header on the first line inside the
 	// border, then the rows.
-	list := common.MousePane{Rect: whole, Skip: 1, List: m.list,
+	list := common.MousePane{Rect: whole, Skip: 1, List: m.agents.rows,
 		Focus: func() { m.focus = paneList }, Moved: m.selectionMoved,
 		Activate: func() tea.Cmd { return m.openSelected() }}
 	if !m.wide() {

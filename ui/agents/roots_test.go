@@ -77,8 +77,8 @@ func TestARootThatGrowsIsCheckedAtOnce(t *testing.T) {
 		t.Fatal("a selection off the leaf or paused checks nothing")
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: at("5e55a0e1", true, false)})
-	if hs.m.live.gen != gen+1 || hs.m.list.Shown(0).status != "running" {
-		t.Fatalf("the grown root's tree is read again at once (gen %d → %d, status %q)", gen, hs.m.live.gen, hs.m.list.Shown(0).status)
+	if hs.m.live.gen != gen+1 || hs.m.agents.rows.Shown(0).status != "running" {
+		t.Fatalf("the grown root's tree is read again at once (gen %d → %d, status %q)", gen, hs.m.live.gen, hs.m.agents.rows.Shown(0).status)
 	}
 	fire[pollTickMsg](hs) // the timer of the load before: stale
 	if n, _ := scheduled[pollTickMsg](hs); n != 1 {

@@ -171,7 +171,7 @@ func statusMark(status string, st *themes.Styles) (rune, lipgloss.Style) {
 func (m *Model) openTimeline() {
 	m.screen = screenTimeline
 	m.refreshTimeline()
-	if row, ok := m.list.Selected(); ok {
+	if row, ok := m.agents.rows.Selected(); ok {
 		for i, b := range m.timeline.bars {
 			if b.path == row.path {
 				m.timeline.cursor = i
@@ -187,7 +187,7 @@ func (m *Model) refreshTimeline() {
 		return
 	}
 	cursor, offset := m.timeline.cursor, m.timeline.offset
-	m.timeline = buildTimeline(m.live.tree, m.showHidden, m.now)
+	m.timeline = buildTimeline(m.live.tree, m.agents.showHidden, m.now)
 	m.timeline.cursor = min(cursor, max(0, len(m.timeline.bars)-1))
 	m.timeline.offset = offset
 }
@@ -230,11 +230,10 @@ func (m *Model) openFromTimeline() tea.Cmd {
 		return nil
 	}
 	b := tl.bars[tl.cursor]
-	if m.showClosed != b.closed {
-		m.showClosed = b.closed
-		m.rebuildRows()
+	if m.agents.showLifecycle(b.closed, m.live.tree, m.now) {
+		m.detail.offset, m.detail.taskExpanded = 0, false
 	}
-	if !m.list.Select(func(r agentRow) bool { return r.path == b.path }) {
+	if !m.agents.rows.Select(func(r agentRow) bool { return r.path == b.path }) {
 		return nil
 	}
 	m.detail.offset, m.detail.taskExpanded = 0, false

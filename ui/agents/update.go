@@ -76,7 +76,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // reloadByUser is r: the tree read again with the list's run times
 // sampled anew.
 func (m *Model) reloadByUser() tea.Cmd {
-	clear(m.listRuntime)
+	m.agents.resample()
 	return m.reload()
 }
 
@@ -99,14 +99,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reloadByUser()
 	case m.showsRoots():
 		return m.rootsKey(msg)
-	case key.Matches(msg, k.Lifecycle):
-		m.showClosed = !m.showClosed
-		m.rebuildRows()
+	}
+	if moved, ok := m.agents.filterKey(msg, k, m.live.tree, m.now); ok {
+		if moved {
+			m.detail.offset, m.detail.taskExpanded = 0, false
+		}
 		return m.requestActivity()
-	case key.Matches(msg, k.Hidden):
-		m.showHidden = !m.showHidden
-		m.rebuildRows()
-		return m.requestActivity()
+	}
+	switch {
 	case key.Matches(msg, k.Transcript):
 		return m.openTranscript()
 	case key.Matches(msg, k.Timeline):
@@ -119,7 +119,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Open):
 		return m.openSelected()
-	case m.list.HandleNav(msg, k.Nav):
+	case m.agents.rows.HandleNav(msg, k.Nav):
 		return m.selectionMoved()
 	}
 	return nil

@@ -54,63 +54,7 @@ func (m *Model) View() string {
 
 // listPane draws the agent tree with its column header.
 func (m *Model) listPane(w int, focused bool) string {
-	st := &m.com.Styles
-	inner := w - 4
-	lines := []string{st.Text.Muted.Render(header(inner))}
-	rows := m.list.View(st, inner, m.height-3, focused)
-	lines = append(lines, rows...)
-	if m.list.Len() == 0 {
-		which := "open"
-		if m.showClosed {
-			which = "closed"
-		}
-		lines = append(lines, st.Pane.Placeholder.Render(fmt.Sprintf("no %s agents (%s switches open/closed)", which, m.keys.Lifecycle.Help().Key)))
-	}
-	return common.Frame(*st, w, m.height, m.listTitle(), m.listInfo(), focused, lines)
-}
-
-// listTitle names the tree, the filter and the run slots.
-func (m *Model) listTitle() string {
-	t := m.live.tree
-	filter := "open"
-	if m.showClosed {
-		filter = "closed"
-	}
-	if m.showHidden {
-		filter += " + hidden"
-	}
-	id := t.ID
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	title := fmt.Sprintf("Agents · tree %s · %s · %d/%d", sanitize.Fold(id), filter, m.list.Len(), len(t.Agents))
-	if t.Layout != subagent.LayoutV5 {
-		title += " · pi-subagent " + t.Layout
-	}
-	return title
-}
-
-// listInfo is the bottom border: totals of the listed agents, run slots,
-// and the status or a diagnostics count.
-func (m *Model) listInfo() string {
-	if m.status != "" {
-		return sanitize.Fold(m.status)
-	}
-	tot := m.totals
-	cost := fmt.Sprintf("$%.4f", tot.Cost)
-	if !tot.CostComplete {
-		cost += "+"
-	}
-	calls := "tool calls"
-	if tot.ToolCalls == 1 {
-		calls = "tool call"
-	}
-	info := fmt.Sprintf("%s · %d req · %d %s · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls, calls,
-		subagent.FormatDuration(tot.RuntimeMs), m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents)))
-	if n := countSevere(m.live.tree.Diagnostics); n > 0 {
-		info += fmt.Sprintf(" · %d warning(s)", n)
-	}
-	return info
+	return m.agents.View(&m.com.Styles, &m.keys, m.live.tree, m.status, w, m.height, focused)
 }
 
 func countSevere(ds []subagent.Diagnostic) int {

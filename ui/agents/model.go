@@ -148,8 +148,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.live.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTimeline:
-		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
-		return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
+		return m.timeline.ShortHelp(k)
 	case m.screen == screenTranscript:
 		return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
 	case m.screen == screenDetail:

@@ -1,0 +1,27 @@
+package agents
+
+// A part of the panel (the timeline, timeline.go) answers a key with what
+// it asks of the panel: an intent (nil: nothing). Intents are what
+// touches more than the part — the screen, the load, the list and the
+// detail — so only the panel acts on them, and a part never reaches into
+// the panel or into another part.
+type intent interface{ isIntent() }
+
+// backIntent leaves the part's screen for the dashboard.
+type backIntent struct{}
+
+func (backIntent) isIntent() {}
+
+// reloadIntent reads the tree again (r).
+type reloadIntent struct{}
+
+func (reloadIntent) isIntent() {}
+
+// openAgentIntent opens an agent as the list opens one; closed says which
+// of the list's filters holds it.
+type openAgentIntent struct {
+	path   string
+	closed bool
+}
+
+func (openAgentIntent) isIntent() {}

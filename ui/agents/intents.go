@@ -1,6 +1,6 @@
 package agents
 
-// A part of the panel (the timeline, timeline.go) answers a key with what
+// A part of the panel (the timeline, the transcript) answers a key with what
 // it asks of the panel: an intent (nil: nothing). Intents are what
 // touches more than the part — the screen, the load, the list and the
 // detail — so only the panel acts on them, and a part never reaches into
@@ -25,3 +25,21 @@ type openAgentIntent struct {
 }
 
 func (openAgentIntent) isIntent() {}
+
+// followIntent follows the transcript's file.
+type followIntent struct{}
+
+func (followIntent) isIntent() {}
+
+// renderIntent renders the transcript anew (other pages, expanded output).
+type renderIntent struct{}
+
+func (renderIntent) isIntent() {}
+
+// statusIntent puts a message on the panel's status line.
+type statusIntent struct {
+	text  string
+	isErr bool
+}
+
+func (statusIntent) isIntent() {}

@@ -150,7 +150,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.screen == screenTimeline:
 		return m.timeline.ShortHelp(k)
 	case m.screen == screenTranscript:
-		return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
+		return m.tr.ShortHelp(k, view)
 	case m.screen == screenDetail:
 		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
 	case m.focus == paneDetail:

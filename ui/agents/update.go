@@ -188,12 +188,10 @@ func (m *Model) detailScreenKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.detailKey(msg)
 }
 
-// transcriptKey handles the transcript screen.
+// transcriptKey hands a key to the transcript and acts on what it asks.
 func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.transcriptHeight()-1)
-	switch {
-	case key.Matches(msg, k.Back):
+	switch in := m.tr.Update(msg, &m.keys, m.transcriptHeight()).(type) {
+	case backIntent:
 		followed := m.tr.followed > 0
 		m.stopTranscript()
 		m.screen = screenDashboard
@@ -203,30 +201,12 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if followed { // the agent wrote more: its numbers changed
 			return m.reload()
 		}
-	case key.Matches(msg, k.Follow):
+	case followIntent:
 		return m.followTranscript()
-	case key.Matches(msg, k.Earlier):
-		if m.tr.tr != nil && m.tr.pages < m.tr.tr.Pages() {
-			m.tr.pages++
-			m.tr.following = false
-			return m.renderTranscript()
-		}
-		m.setStatus("this is the first page", false)
-	case key.Matches(msg, k.Expand):
-		m.tr.expanded = !m.tr.expanded
+	case renderIntent:
 		return m.renderTranscript()
-	case key.Matches(msg, k.Up):
-		m.scrollTranscript(-1)
-	case key.Matches(msg, k.Down):
-		m.scrollTranscript(1)
-	case key.Matches(msg, k.PageUp):
-		m.scrollTranscript(-page)
-	case key.Matches(msg, k.PageDown):
-		m.scrollTranscript(page)
-	case key.Matches(msg, k.Top):
-		m.scrollTranscript(-len(m.tr.lines))
-	case key.Matches(msg, k.Bottom):
-		m.scrollTranscript(len(m.tr.lines))
+	case statusIntent:
+		m.setStatus(in.text, in.isErr)
 	}
 	return nil
 }

@@ -201,46 +201,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 
 // transcriptView draws the transcript screen.
 func (m *Model) transcriptView() string {
-	st := m.com.Styles
-	h := m.transcriptHeight()
-	var lines []string
-	switch {
-	case m.tr.err != "":
-		lines = wrap(st.Text.Danger.Render(m.tr.err), m.width-4)
-	case m.tr.lines == nil:
-		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
-	default:
-		end := min(len(m.tr.lines), m.tr.offset+h)
-		lines = m.markedLines(m.tr.lines[min(m.tr.offset, end):end], min(m.tr.offset, end))
-	}
-	title := "Transcript · " + sanitize.Clip(m.tr.path, 80)
-	info := m.transcriptInfo()
-	return common.Frame(st, m.width, m.height, title, info, true, lines)
-}
-
-// transcriptInfo is the transcript's bottom border: pages, follow state,
-// position.
-func (m *Model) transcriptInfo() string {
-	if m.status != "" {
-		return sanitize.Fold(m.status)
-	}
-	if m.tr.tr == nil {
-		return ""
-	}
-	parts := []string{fmt.Sprintf("page %d of %d", m.tr.pages, m.tr.tr.Pages())}
-	if m.tr.tr.Inherited > 0 {
-		parts = append(parts, fmt.Sprintf("%d copied", m.tr.tr.Inherited))
-	}
-	switch {
-	case m.tr.following && m.tr.offset >= m.bottom():
-		parts = append(parts, fmt.Sprintf("following (+%d)", m.tr.followed))
-	case m.tail.Running():
-		parts = append(parts, m.keys.Follow.Help().Key+" resumes following")
-	}
-	if n := len(m.tr.lines); n > 0 {
-		parts = append(parts, fmt.Sprintf("line %d/%d", min(n, m.tr.offset+1), n))
-	}
-	return strings.Join(parts, " · ")
+	return m.tr.View(&m.com.Styles, &m.keys, m.status, m.tail.Running(), m.width, m.height)
 }
 
 // wrap breaks text into lines of at most w cells.

@@ -143,7 +143,7 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 // starts from the top when the cursor lands on another agent.
 func (m *Model) rebuildRows() {
 	if m.agents.rebuild(m.live.tree, m.now) {
-		m.detail.offset, m.detail.taskExpanded = 0, false
+		m.detail.reset()
 	}
 }
 

@@ -1,13 +1,14 @@
 package agents
 
-// A part of the panel (the timeline, the transcript) answers a key with what
-// it asks of the panel: an intent (nil: nothing). Intents are what
-// touches more than the part — the screen, the load, the list and the
-// detail — so only the panel acts on them, and a part never reaches into
-// the panel or into another part.
+// A part of the panel (the detail, the timeline, the transcript) answers
+// a key with what it asks of the panel: an intent (nil: nothing). Intents
+// are what touches more than the part — the screen, the focus, the load,
+// the list — so only the panel acts on them, and a part never reaches
+// into the panel or into another part.
 type intent interface{ isIntent() }
 
-// backIntent leaves the part's screen for the dashboard.
+// backIntent leaves the part: its screen for the dashboard, the detail
+// pane for the list.
 type backIntent struct{}
 
 func (backIntent) isIntent() {}

@@ -89,13 +89,56 @@ type Model struct {
 	clockOn bool
 }
 
-// detailState is the selected agent's detail pane.
+// detailState is the selected agent's detail pane: where it is scrolled
+// to, whether the task shows whole, and the last lines drawn. It answers
+// its own keys (Update) and gives its help; the panel draws it for the
+// agent the list has.
 type detailState struct {
 	offset       int
 	taskExpanded bool
 	// cacheKey and lines are the last drawn detail.
 	cacheKey string
 	lines    []string
+}
+
+// reset shows another agent: from the top, the task folded.
+func (d *detailState) reset() { d.offset, d.taskExpanded = 0, false }
+
+// scroll moves the detail by delta lines (the view clamps the end).
+func (d *detailState) scroll(delta int) { d.offset = max(0, d.offset+delta) }
+
+// Update scrolls the detail (page lines a page) and expands the task;
+// back is asked of the panel (the list takes the keys).
+func (d *detailState) Update(msg tea.KeyPressMsg, k *keymap.Agents, page int) intent {
+	switch {
+	case key.Matches(msg, k.Open):
+		d.taskExpanded = !d.taskExpanded
+	case key.Matches(msg, k.Back):
+		return backIntent{}
+	case key.Matches(msg, k.Up):
+		d.offset--
+	case key.Matches(msg, k.Down):
+		d.offset++
+	case key.Matches(msg, k.PageUp):
+		d.offset -= page
+	case key.Matches(msg, k.PageDown):
+		d.offset += page
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = 1 << 30
+	}
+	d.offset = max(0, d.offset) // the view clamps the end
+	return nil
+}
+
+// ShortHelp is the detail's keys: on the narrow layout's own screen, or
+// as the wide dashboard's focused pane.
+func (d *detailState) ShortHelp(k *keymap.Agents, view key.Binding, ownScreen bool) []key.Binding {
+	if ownScreen {
+		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
+	}
+	return []key.Binding{k.Transcript, k.Open, view, k.Lifecycle, k.PageDown}
 }
 
 // New returns the Agents panel with the Agents keys of com.Keys.
@@ -152,9 +195,9 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.screen == screenTranscript:
 		return m.tr.ShortHelp(k, view)
 	case m.screen == screenDetail:
-		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
+		return m.detail.ShortHelp(k, view, true)
 	case m.focus == paneDetail:
-		return []key.Binding{k.Transcript, k.Open, view, k.Lifecycle, k.PageDown}
+		return m.detail.ShortHelp(k, view, false)
 	}
 	open := k.Open
 	if m.wide() {

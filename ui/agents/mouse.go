@@ -46,7 +46,7 @@ func (m *Model) mousePanes() []common.MousePane {
 // it and a click focuses it.
 func (m *Model) detailMousePane(r common.Rect) common.MousePane {
 	return common.MousePane{Rect: r, Focus: func() { m.focus = paneDetail },
-		Scroll: func(delta int) tea.Cmd { m.detail.offset = max(0, m.detail.offset+delta); return nil }}
+		Scroll: func(delta int) tea.Cmd { m.detail.scroll(delta); return nil }}
 }
 
 // handleMouse routes the wheel and clicks to the pane under the pointer.

@@ -200,12 +200,12 @@ func (m *Model) timelineKey(msg tea.KeyPressMsg) tea.Cmd {
 // open or closed agents as the agent is.
 func (m *Model) openFromTimeline(in openAgentIntent) tea.Cmd {
 	if m.agents.showLifecycle(in.closed, m.live.tree, m.now) {
-		m.detail.offset, m.detail.taskExpanded = 0, false
+		m.detail.reset()
 	}
 	if !m.agents.rows.Select(func(r agentRow) bool { return r.path == in.path }) {
 		return nil
 	}
-	m.detail.offset, m.detail.taskExpanded = 0, false
+	m.detail.reset()
 	m.screen = screenDashboard
 	if m.wide() {
 		m.focus = paneDetail

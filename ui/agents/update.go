@@ -102,7 +102,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if moved, ok := m.agents.filterKey(msg, k, m.live.tree, m.now); ok {
 		if moved {
-			m.detail.offset, m.detail.taskExpanded = 0, false
+			m.detail.reset()
 		}
 		return m.requestActivity()
 	}
@@ -143,33 +143,16 @@ func (m *Model) openSelected() tea.Cmd {
 // selectionMoved shows the agent the list cursor moved to: its detail
 // from the top, its activity read.
 func (m *Model) selectionMoved() tea.Cmd {
-	m.detail.offset, m.detail.taskExpanded = 0, false
+	m.detail.reset()
 	return m.requestActivity()
 }
 
-// detailKey scrolls the detail pane and expands the task preview.
+// detailKey hands a key to the detail pane; back gives the list the
+// keys.
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.height-3)
-	switch {
-	case key.Matches(msg, k.Open):
-		m.detail.taskExpanded = !m.detail.taskExpanded
-	case key.Matches(msg, k.Back):
+	if _, back := m.detail.Update(msg, &m.keys, max(1, m.height-3)).(backIntent); back {
 		m.focus = paneList
-	case key.Matches(msg, k.Up):
-		m.detail.offset--
-	case key.Matches(msg, k.Down):
-		m.detail.offset++
-	case key.Matches(msg, k.PageUp):
-		m.detail.offset -= page
-	case key.Matches(msg, k.PageDown):
-		m.detail.offset += page
-	case key.Matches(msg, k.Top):
-		m.detail.offset = 0
-	case key.Matches(msg, k.Bottom):
-		m.detail.offset = 1 << 30
 	}
-	m.detail.offset = max(0, m.detail.offset) // the view clamps the end
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 // the detail pane shows a real agent).
 func BenchmarkKeypressFrame(b *testing.B) {
 	hs := newHarness(b, 160, 48)
-	base := hs.m.list.Items()
+	base := hs.m.agents.rows.Items()
 	rows := make([]agentRow, 0, 1000)
 	for i := 0; len(rows) < 1000; i++ {
 		r := base[i%len(base)]
@@ -20,7 +20,7 @@ func BenchmarkKeypressFrame(b *testing.B) {
 		r.name = fmt.Sprintf("%s_%04d", r.name, i)
 		rows = append(rows, r)
 	}
-	hs.m.list.SetItems(rows)
+	hs.m.agents.rows.SetItems(rows)
 	down, up := uitest.Key("down"), uitest.Key("up")
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -12,14 +12,14 @@ import (
 func TestBurstsMoveTheAgentListOneRowPerKey(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	rng := rand.New(rand.NewPCG(5, 21))
-	n := hs.m.list.Len()
+	n := hs.m.agents.rows.Len()
 	if n < 3 {
 		t.Fatalf("the demo tree lists %d agents", n)
 	}
 	for b := 0; b < 8; b++ {
-		keys, want := uitest.MoveKeys(rng, 1+rng.IntN(8), hs.m.list.Cursor(), n)
+		keys, want := uitest.MoveKeys(rng, 1+rng.IntN(8), hs.m.agents.rows.Cursor(), n)
 		hs.Burst(rng, keys...)
-		if got := hs.m.list.Cursor(); got != want {
+		if got := hs.m.agents.rows.Cursor(); got != want {
 			t.Fatalf("burst %v: cursor %d, want %d", keys, got, want)
 		}
 	}

@@ -98,57 +98,40 @@ const noSelection = "No session selected: open a pi-subagent root session in the
 // follow switches the panel to the tree of file (the selected session);
 // an unchanged selection keeps what is loaded.
 func (m *Model) follow(file string) tea.Cmd {
-	if file == m.rootFile && (m.tree != nil || m.loading || m.problem != "") {
+	if m.live.holds(file) {
 		return nil
 	}
-	m.rootFile, m.rootLeaf = file, ""
+	m.live.reset(file)
 	if m.jump != nil && m.jump.root != file {
 		m.jump = nil // another root session: the jump no longer applies
 	}
-	m.tree, m.problem, m.status, m.stamps = nil, "", "", nil
-	clear(m.listRuntime)
-	m.list.SetItems(nil)
+	m.status = ""
+	m.agents.clear()
 	m.stopTranscript()
 	m.screen = screenDashboard
 	if file == "" {
-		m.problem = noSelection
+		m.live.problem = noSelection
 		return nil
 	}
 	return m.reload()
 }
 
 // reload reads the current root session's tree again.
-func (m *Model) reload() tea.Cmd {
-	if m.rootFile == "" {
-		return nil
-	}
-	m.gen++
-	m.loading = true
-	return loadTreeCmd(m.com.Services(), m.rootFile, m.gen, m.cache, m.com.Clock)
-}
+func (m *Model) reload() tea.Cmd { return m.live.load(m.com.Services(), m.com.Clock) }
 
 // applyTree takes a loaded tree.
 func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
-	if msg.gen != m.gen || msg.file != m.rootFile {
+	if !m.live.take(msg) {
 		return nil
 	}
-	m.loading = false
-	m.stamps, m.now = msg.stamps, msg.at
+	m.now = msg.at
 	if msg.err != nil {
-		m.tree = nil
-		m.list.SetItems(nil)
-		switch {
-		case errors.Is(msg.err, subagent.ErrNoTree):
-			m.problem = "This session has no pi-subagent tree." // what to do follows (roots.go)
-			return m.schedulePoll()                             // its first agent shows when the root delegates
-		case errors.Is(msg.err, subagent.ErrNotRoot):
-			m.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
-		default:
-			m.problem = "Cannot read the agent tree: " + msg.err.Error()
+		m.agents.rows.SetItems(nil)
+		if errors.Is(msg.err, subagent.ErrNoTree) {
+			return m.schedulePoll() // its first agent shows when the root delegates
 		}
 		return nil
 	}
-	m.tree, m.cat, m.problem, m.treeGen = msg.tree, msg.cat, "", msg.gen
 	m.rebuildRows()
 	if m.screen == screenTimeline {
 		m.refreshTimeline()
@@ -156,45 +139,12 @@ func (m *Model) applyTree(msg treeLoadedMsg) tea.Cmd {
 	return tea.Batch(m.requestActivity(), m.schedulePoll(), m.takeJump())
 }
 
-// rebuildRows applies the filters to the loaded tree.
+// rebuildRows applies the list's filters to the loaded tree; the detail
+// starts from the top when the cursor lands on another agent.
 func (m *Model) rebuildRows() {
-	if m.tree == nil {
-		m.list.SetItems(nil)
-		return
+	if m.agents.rebuild(m.live.tree, m.now) {
+		m.detail.reset()
 	}
-	before, _ := m.list.Selected()
-	rows := buildRows(m.tree, m.showClosed, m.showHidden, m.sampledRuntime)
-	m.list.SetItems(rows)
-	if after, _ := m.list.Selected(); after.path != before.path {
-		m.detail.offset, m.detail.taskExpanded = 0, false
-	}
-	agents := make([]*subagent.Agent, 0, len(rows))
-	runtime := 0.0
-	for _, r := range rows {
-		if a, ok := m.tree.Agent(r.path); ok {
-			agents = append(agents, a)
-			runtime += m.listRuntime[r.path]
-		}
-	}
-	m.totals = subagent.TotalsOf(agents)
-	m.totals.RuntimeMs = runtime // the sum of the run times the list shows
-}
-
-// sampledRuntime is the run time the list shows for a: sampled the first
-// time the list shows the agent (README §25.10), unknown as -1.
-func (m *Model) sampledRuntime(a *subagent.Agent) string {
-	ms, ok := m.listRuntime[a.Path]
-	if !ok {
-		ms = -1
-		if v, _, known := a.RuntimeAt(m.now); known {
-			ms = v
-		}
-		m.listRuntime[a.Path] = ms
-	}
-	if ms < 0 {
-		return "unknown"
-	}
-	return subagent.FormatDuration(ms)
 }
 
 // requestActivity reads the selected agent's activity unless it is known

@@ -103,8 +103,8 @@ func newHarness(t testing.TB, w, h int) *harness {
 	hs.Harness = uitest.ForPanel(t, m, com)
 	com.Now = func() time.Time { return hs.now }
 	hs.Run(m.Init())
-	if m.tree == nil {
-		t.Fatalf("the demo tree did not load: %s", m.problem)
+	if m.live.tree == nil {
+		t.Fatalf("the demo tree did not load: %s", m.live.problem)
 	}
 	return hs
 }
@@ -115,8 +115,8 @@ func (hs *harness) view() string { return ansi.Strip(hs.m.View()) }
 // rowPaths are the agent paths the list shows, in order.
 func (hs *harness) rowPaths() []string {
 	var out []string
-	for i := 0; i < hs.m.list.Len(); i++ {
-		out = append(out, hs.m.list.Shown(i).path)
+	for i := 0; i < hs.m.agents.rows.Len(); i++ {
+		out = append(out, hs.m.agents.rows.Shown(i).path)
 	}
 	return out
 }
@@ -124,9 +124,9 @@ func (hs *harness) rowPaths() []string {
 // selectPath moves the list cursor to an agent (and reads its activity).
 func (hs *harness) selectPath(path string) {
 	hs.TB().Helper()
-	for i := 0; i < hs.m.list.Len(); i++ {
-		if hs.m.list.Shown(i).path == path {
-			hs.m.list.SetCursor(i)
+	for i := 0; i < hs.m.agents.rows.Len(); i++ {
+		if hs.m.agents.rows.Shown(i).path == path {
+			hs.m.agents.rows.SetCursor(i)
 			hs.Run(hs.m.requestActivity())
 			return
 		}

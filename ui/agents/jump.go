@@ -45,7 +45,7 @@ func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
 // the agent.
 func (m *Model) takeJump() tea.Cmd {
 	j := m.jump
-	if j == nil || m.tree == nil {
+	if j == nil || m.live.tree == nil {
 		return nil
 	}
 	a := m.jumpAgent(*j)
@@ -53,7 +53,7 @@ func (m *Model) takeJump() tea.Cmd {
 		return nil // the tree of another root: the jump waits for its own
 	}
 	m.jump = nil
-	m.list.Select(func(r agentRow) bool { return r.path == a.Path })
+	m.agents.rows.Select(func(r agentRow) bool { return r.path == a.Path })
 	cmd := m.openTranscriptOf(a)
 	m.tr.wantEntry, m.tr.wantQuery, m.tr.markQuery = j.entry, j.query, j.query
 	return cmd
@@ -62,12 +62,12 @@ func (m *Model) takeJump() tea.Cmd {
 // jumpAgent finds the jump's agent in the tree, by file, else by path.
 func (m *Model) jumpAgent(j jumpTarget) *subagent.Agent {
 	want, _ := filepath.Abs(j.file)
-	for _, a := range m.tree.Agents {
+	for _, a := range m.live.tree.Agents {
 		if got, _ := filepath.Abs(a.File); a.File != "" && got == want {
 			return a
 		}
 	}
-	if a, ok := m.tree.Agent(j.path); ok && j.path != "" {
+	if a, ok := m.live.tree.Agent(j.path); ok && j.path != "" {
 		return a
 	}
 	return nil

@@ -17,7 +17,7 @@ import (
 func TestJumpOpensTheAgentTranscriptAtTheEntry(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	var agent, entry, file string
-	for _, a := range hs.m.tree.Agents {
+	for _, a := range hs.m.live.tree.Agents {
 		s, err := session.Open(a.File)
 		if err != nil || len(s.Entries) < 4 {
 			continue

@@ -1,13 +1,16 @@
 package agents
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -98,6 +101,107 @@ func sessionStamps(t *subagent.Tree) []common.FileStamp {
 	return out
 }
 
+// liveTree is the tree of one root session as loaded, and the files it
+// was read from, polled for changes: it owns the load's generation, so a
+// result or a poll of an older load is dropped.
+type liveTree struct {
+	// rootFile is the session the tree was (or is being) loaded for;
+	// rootLeaf its leaf as the selection last followed it (rootGrew).
+	rootFile string
+	rootLeaf string
+	gen      int
+	loading  bool
+	tree     *subagent.Tree
+	cat      *catalog.Catalog
+	// treeGen is the load the shown tree came from (its numbers, mailboxes
+	// and statuses are drawn for it).
+	treeGen int
+	// problem says why there is no tree ("" while there is one).
+	problem string
+	cache   *subagent.Cache
+	// stamps are the files the loaded tree was read from, polled for
+	// changes.
+	stamps []common.FileStamp
+}
+
+func newLiveTree() *liveTree { return &liveTree{cache: subagent.NewCache()} }
+
+// holds reports that file is the root session already loaded, being
+// loaded or known to have no tree.
+func (l *liveTree) holds(file string) bool {
+	return file == l.rootFile && (l.tree != nil || l.loading || l.problem != "")
+}
+
+// reset forgets the tree for the root session file.
+func (l *liveTree) reset(file string) {
+	l.rootFile, l.rootLeaf = file, ""
+	l.tree, l.problem, l.stamps = nil, "", nil
+}
+
+// grew notes the selection's leaf on the root session: when it moved to
+// a new entry, the files are checked at once (a poll command).
+func (l *liveTree) grew(sel common.Selection) tea.Cmd {
+	if sel.SessionFile != l.rootFile || !sel.AtLeaf || sel.Paused || sel.EntryID == "" {
+		return nil
+	}
+	seen := l.rootLeaf
+	l.rootLeaf = sel.EntryID
+	if seen == "" || seen == sel.EntryID || l.loading || len(l.stamps) == 0 {
+		return nil
+	}
+	return pollCmd(l.gen, l.stamps, true)
+}
+
+// load reads the root session's tree again (nil without one).
+func (l *liveTree) load(svc *services.Services, clock func() time.Time) tea.Cmd {
+	if l.rootFile == "" {
+		return nil
+	}
+	l.gen++
+	l.loading = true
+	return loadTreeCmd(svc, l.rootFile, l.gen, l.cache, clock)
+}
+
+// take keeps a loaded tree, or why there is none; false when the message
+// is of a load since replaced.
+func (l *liveTree) take(msg treeLoadedMsg) bool {
+	if msg.gen != l.gen || msg.file != l.rootFile {
+		return false
+	}
+	l.loading = false
+	l.stamps = msg.stamps
+	if msg.err != nil {
+		l.tree = nil
+		switch {
+		case errors.Is(msg.err, subagent.ErrNoTree):
+			l.problem = "This session has no pi-subagent tree." // what to do follows (roots.go)
+		case errors.Is(msg.err, subagent.ErrNotRoot):
+			l.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
+		default:
+			l.problem = "Cannot read the agent tree: " + msg.err.Error()
+		}
+		return true
+	}
+	l.tree, l.cat, l.problem, l.treeGen = msg.tree, msg.cat, "", msg.gen
+	return true
+}
+
+// settled reports that a poll of load gen is of the load in effect: not
+// replaced by a newer one, none in flight.
+func (l *liveTree) settled(gen int) bool { return gen == l.gen && !l.loading }
+
+// pollEvery is how soon the files are checked next: soon while the tree
+// has an active run, seldom otherwise (false: nothing to check).
+func (l *liveTree) pollEvery() (time.Duration, bool) {
+	if len(l.stamps) == 0 {
+		return 0, false
+	}
+	if l.tree != nil && l.tree.ActiveRuns() > 0 {
+		return pollInterval, true
+	}
+	return quietPollInterval, true
+}
+
 // pollCmd checks the stamps in a command.
 func pollCmd(gen int, stamps []common.FileStamp, once bool) tea.Cmd {
 	return func() tea.Msg {
@@ -115,43 +219,29 @@ func pollCmd(gen int, stamps []common.FileStamp, once bool) tea.Cmd {
 // panel tails the file) — since a root that delegates or hears from an
 // agent writes there: the dashboard then shows it without waiting for
 // the next timed check.
-func (m *Model) rootGrew(sel common.Selection) tea.Cmd {
-	if sel.SessionFile != m.rootFile || !sel.AtLeaf || sel.Paused || sel.EntryID == "" {
-		return nil
-	}
-	seen := m.rootLeaf
-	m.rootLeaf = sel.EntryID
-	if seen == "" || seen == sel.EntryID || m.loading || len(m.stamps) == 0 {
-		return nil
-	}
-	return pollCmd(m.gen, m.stamps, true)
-}
+func (m *Model) rootGrew(sel common.Selection) tea.Cmd { return m.live.grew(sel) }
 
-// schedulePoll asks for the next check of the current load's files: soon
-// while the tree has an active run, seldom otherwise.
+// schedulePoll asks for the next check of the current load's files.
 func (m *Model) schedulePoll() tea.Cmd {
-	if len(m.stamps) == 0 {
+	every, ok := m.live.pollEvery()
+	if !ok {
 		return nil
 	}
-	every := quietPollInterval
-	if m.tree != nil && m.tree.ActiveRuns() > 0 {
-		every = pollInterval
-	}
-	return m.com.Later(every, pollTickMsg{gen: m.gen})
+	return m.com.Later(every, pollTickMsg{gen: m.live.gen})
 }
 
 // applyPollTick starts a check unless a newer load replaced this one.
 func (m *Model) applyPollTick(msg pollTickMsg) tea.Cmd {
-	if msg.gen != m.gen || m.loading {
+	if !m.live.settled(msg.gen) {
 		return nil
 	}
-	return pollCmd(msg.gen, m.stamps, false)
+	return pollCmd(msg.gen, m.live.stamps, false)
 }
 
 // applyPollResult reads the tree again when a file changed, else waits
 // for the next check.
 func (m *Model) applyPollResult(msg pollResultMsg) tea.Cmd {
-	if msg.gen != m.gen || m.loading {
+	if !m.live.settled(msg.gen) {
 		return nil
 	}
 	switch {

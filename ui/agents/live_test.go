@@ -17,51 +17,51 @@ import (
 // time it first showed while the detail's runs on for a running agent.
 func TestDashboardFollowsAGrowingTree(t *testing.T) {
 	hs := newHarness(t, 160, 48)
-	a, _ := hs.m.tree.Agent("/root/docs_check")
+	a, _ := hs.m.live.tree.Agent("/root/docs_check")
 	if a.Status != "errored" || a.Summary.Stats.AssistantMessages != 2 || !strings.Contains(hs.view(), "run 56.6s") {
 		t.Fatalf("demo agent %s %d:\n%s", a.Status, a.Summary.Stats.AssistantMessages, hs.view())
 	}
 	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != quietPollInterval {
 		t.Fatalf("a quiet tree: %d poll(s) after %v, want 1 after %v", n, after, quietPollInterval)
 	}
-	gen := hs.m.gen
-	if fire[pollTickMsg](hs) != 1 || hs.m.gen != gen {
-		t.Fatalf("an unchanged quiet tree was read again (gen %d → %d)", gen, hs.m.gen)
+	gen := hs.m.live.gen
+	if fire[pollTickMsg](hs) != 1 || hs.m.live.gen != gen {
+		t.Fatalf("an unchanged quiet tree was read again (gen %d → %d)", gen, hs.m.live.gen)
 	}
 	// pi-subagent starts a follow-up run at 10:29:00 (runId); hs.now is
 	// 10:30:00. The quiet tree's next poll sees state.json change and
 	// reads the tree again, without r; the polls then come often.
-	setRecord(t, hs.m.tree.StateFile, "/root/docs_check", map[string]any{"status": "running", "runId": "01a221b3-79e0-7000-8000-000000000001"})
-	if fire[pollTickMsg](hs) != 1 || hs.m.gen != gen+1 || hs.m.list.Shown(0).status != "running" {
-		t.Fatalf("the quiet poll did not read the started run (gen %d → %d, status %q)", gen, hs.m.gen, hs.m.list.Shown(0).status)
+	setRecord(t, hs.m.live.tree.StateFile, "/root/docs_check", map[string]any{"status": "running", "runId": "01a221b3-79e0-7000-8000-000000000001"})
+	if fire[pollTickMsg](hs) != 1 || hs.m.live.gen != gen+1 || hs.m.agents.rows.Shown(0).status != "running" {
+		t.Fatalf("the quiet poll did not read the started run (gen %d → %d, status %q)", gen, hs.m.live.gen, hs.m.agents.rows.Shown(0).status)
 	}
 	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != pollInterval {
 		t.Fatalf("a tree with a running agent: %d poll(s) after %v, want 1 after %v", n, after, pollInterval)
 	}
-	gen = hs.m.gen
+	gen = hs.m.live.gen
 	if fire[pollTickMsg](hs) != 1 {
 		t.Fatal("no poll scheduled for a tree with a running agent")
 	}
 	// Nothing changed: the next poll is scheduled, the tree stays.
-	if hs.m.gen != gen || fire[pollTickMsg](hs) != 1 {
-		t.Fatalf("an unchanged tree was read again or not polled again (gen %d → %d)", gen, hs.m.gen)
+	if hs.m.live.gen != gen || fire[pollTickMsg](hs) != 1 {
+		t.Fatalf("an unchanged tree was read again or not polled again (gen %d → %d)", gen, hs.m.live.gen)
 	}
 	hs.m.detail.offset = 3
 	// The agent answers.
 	appendLines(t, a.File,
 		`{"type":"message","id":"f0010001","parentId":"4bc1f58f","timestamp":"2026-11-28T10:29:00.500Z","message":{"role":"user","content":[{"type":"text","text":"Process the assigned agent tasks and messages below."}],"timestamp":1795861740500}}`,
 		`{"type":"message","id":"f0010002","parentId":"f0010001","timestamp":"2026-11-28T10:29:30.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Retrying the check."}],"provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":100,"output":10,"cacheRead":0,"cacheWrite":0,"totalTokens":110,"cost":{"input":0.0003,"output":0.00015,"cacheRead":0,"cacheWrite":0,"total":0.00045}},"stopReason":"stop","timestamp":1795861770000}}`)
-	if fire[pollTickMsg](hs) != 1 || hs.m.gen != gen+1 || hs.m.loading {
-		t.Fatalf("a grown session did not read the tree again (gen %d → %d)", gen, hs.m.gen)
+	if fire[pollTickMsg](hs) != 1 || hs.m.live.gen != gen+1 || hs.m.live.loading {
+		t.Fatalf("a grown session did not read the tree again (gen %d → %d)", gen, hs.m.live.gen)
 	}
-	a, _ = hs.m.tree.Agent("/root/docs_check")
+	a, _ = hs.m.live.tree.Agent("/root/docs_check")
 	if a.Status != "running" || a.Summary.Stats.AssistantMessages != 3 {
 		t.Fatalf("after the poll: %s, %d requests", a.Status, a.Summary.Stats.AssistantMessages)
 	}
-	if row, _ := hs.m.list.Selected(); row.path != "/root/docs_check" || hs.m.detail.offset != 3 {
+	if row, _ := hs.m.agents.rows.Selected(); row.path != "/root/docs_check" || hs.m.detail.offset != 3 {
 		t.Errorf("the refresh moved the selection (%s) or the detail's scroll (%d)", row.path, hs.m.detail.offset)
 	}
-	row := hs.m.list.Shown(0)
+	row := hs.m.agents.rows.Shown(0)
 	if row.status != "running" || row.counts != "3/1" || row.runtime != "56.6s" {
 		t.Errorf("row after the refresh: status %q counts %q run %q (the list keeps the run time it first showed)", row.status, row.counts, row.runtime)
 	}
@@ -82,14 +82,14 @@ func TestDashboardFollowsAGrowingTree(t *testing.T) {
 	}
 	// r samples the list's run times anew.
 	hs.Press("r")
-	if row := hs.m.list.Shown(0); row.runtime != "2m06s" {
+	if row := hs.m.agents.rows.Shown(0); row.runtime != "2m06s" {
 		t.Errorf("r did not sample the run time again: %q", row.runtime)
 	}
 	// The run settles: the poll reads the tree, which is quiet again.
-	setRecord(t, hs.m.tree.StateFile, "/root/docs_check", map[string]any{"status": "completed"})
+	setRecord(t, hs.m.live.tree.StateFile, "/root/docs_check", map[string]any{"status": "completed"})
 	fire[pollTickMsg](hs) // the polls of the loads before r are stale
-	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != quietPollInterval || hs.m.list.Shown(0).status != "completed" {
-		t.Errorf("the settled run was not read (status %q), or the quiet tree is polled %d time(s) after %v", hs.m.list.Shown(0).status, n, after)
+	if n, after := scheduled[pollTickMsg](hs); n != 1 || after != quietPollInterval || hs.m.agents.rows.Shown(0).status != "completed" {
+		t.Errorf("the settled run was not read (status %q), or the quiet tree is polled %d time(s) after %v", hs.m.agents.rows.Shown(0).status, n, after)
 	}
 }
 
@@ -105,10 +105,10 @@ func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
 	// drew, as on screen.
 	hs.view()
 	hs.Send(tea.MouseClickMsg{X: 10, Y: 4, Button: tea.MouseLeft})
-	if hs.m.list.Cursor() != 2 || hs.m.focus != paneList {
-		t.Fatalf("click on the third row: cursor %d focus %d", hs.m.list.Cursor(), hs.m.focus)
+	if hs.m.agents.rows.Cursor() != 2 || hs.m.focus != paneList {
+		t.Fatalf("click on the third row: cursor %d focus %d", hs.m.agents.rows.Cursor(), hs.m.focus)
 	}
-	if !strings.Contains(hs.view(), "Details · "+hs.m.list.Shown(2).path) {
+	if !strings.Contains(hs.view(), "Details · "+hs.m.agents.rows.Shown(2).path) {
 		t.Errorf("the detail does not follow the clicked row:\n%s", hs.view())
 	}
 	hs.Send(tea.MouseClickMsg{X: 10, Y: 4, Button: tea.MouseLeft})
@@ -116,13 +116,13 @@ func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
 		t.Error("a click on the selected row does not do what enter does (expand the task)")
 	}
 	hs.Send(tea.MouseClickMsg{X: 10, Y: 1, Button: tea.MouseLeft}) // the column header
-	if hs.m.list.Cursor() != 2 {
-		t.Errorf("a click on the column header moved the cursor to %d", hs.m.list.Cursor())
+	if hs.m.agents.rows.Cursor() != 2 {
+		t.Errorf("a click on the column header moved the cursor to %d", hs.m.agents.rows.Cursor())
 	}
 	// The wheel over the detail scrolls it while the list has focus.
 	hs.Send(tea.MouseWheelMsg{X: listW + 5, Y: 10, Button: tea.MouseWheelDown})
-	if hs.m.detail.offset != 3 || hs.m.list.Cursor() != 2 || hs.m.focus != paneList {
-		t.Errorf("wheel over the detail: offset %d, cursor %d, focus %d", hs.m.detail.offset, hs.m.list.Cursor(), hs.m.focus)
+	if hs.m.detail.offset != 3 || hs.m.agents.rows.Cursor() != 2 || hs.m.focus != paneList {
+		t.Errorf("wheel over the detail: offset %d, cursor %d, focus %d", hs.m.detail.offset, hs.m.agents.rows.Cursor(), hs.m.focus)
 	}
 	hs.Send(tea.MouseClickMsg{X: listW + 5, Y: 10, Button: tea.MouseLeft})
 	if hs.m.focus != paneDetail {
@@ -131,8 +131,8 @@ func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
 	// The wheel over the list scrolls it while the detail has focus; the
 	// demo's list fits its pane, so the cursor stays.
 	hs.Send(tea.MouseWheelMsg{X: 10, Y: 10, Button: tea.MouseWheelUp})
-	if hs.m.list.Cursor() != 2 || hs.m.detail.offset != 3 {
-		t.Errorf("wheel over a list that fits: cursor %d, detail offset %d", hs.m.list.Cursor(), hs.m.detail.offset)
+	if hs.m.agents.rows.Cursor() != 2 || hs.m.detail.offset != 3 {
+		t.Errorf("wheel over a list that fits: cursor %d, detail offset %d", hs.m.agents.rows.Cursor(), hs.m.detail.offset)
 	}
 	// The transcript scrolls under the wheel.
 	hs.Press("t")
@@ -150,8 +150,8 @@ func TestMouseInTheNarrowLayout(t *testing.T) {
 	hs := newHarness(t, 80, 24)
 	hs.view()
 	hs.Send(tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft})
-	if hs.m.list.Cursor() != 1 || hs.m.screen != screenDashboard {
-		t.Fatalf("click on the second row: cursor %d screen %d", hs.m.list.Cursor(), hs.m.screen)
+	if hs.m.agents.rows.Cursor() != 1 || hs.m.screen != screenDashboard {
+		t.Fatalf("click on the second row: cursor %d screen %d", hs.m.agents.rows.Cursor(), hs.m.screen)
 	}
 	hs.Send(tea.MouseClickMsg{X: 10, Y: 3, Button: tea.MouseLeft})
 	if hs.m.screen != screenDetail {

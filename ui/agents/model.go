@@ -19,7 +19,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/keymap"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/follower"
@@ -60,28 +59,12 @@ type Model struct {
 	screen        screen
 	focus         pane
 
-	// rootFile is the session the tree was (or is being) loaded for;
-	// rootLeaf its leaf as the selection last followed it (rootGrew).
-	rootFile string
-	rootLeaf string
-	gen      int
-	loading  bool
-	tree     *subagent.Tree
-	cat      *catalog.Catalog
-	// treeGen is the load the shown tree came from (its numbers, mailboxes
-	// and statuses are drawn for it).
-	treeGen int
-	// problem says why there is no tree ("" while there is one).
-	problem string
-	cache   *subagent.Cache
+	// live is the root session's tree as loaded, and its files watched
+	// for changes (live.go).
+	live *liveTree
 
-	// showClosed lists closed agents instead of open (and closing) ones;
-	// showHidden adds agents registered on abandoned branches.
-	showClosed bool
-	showHidden bool
-	list       *common.List[agentRow]
-	// totals sum the listed agents (built with the rows).
-	totals subagent.Totals
+	// agents is the dashboard's tree list (agentlist.go).
+	agents *agentList
 
 	detail detailState
 	// roots are the sessions with a tree, offered while none is shown
@@ -100,21 +83,16 @@ type Model struct {
 	statusErr   bool
 	statusClock common.StatusClock
 
-	// stamps are the files the loaded tree was read from, polled for
-	// changes (live.go).
-	stamps []common.FileStamp
-	// listRuntime holds each agent's run time as the list first showed it:
-	// README §25.10 keeps the list's run time fixed until the panel is
-	// opened again (here: another root session or r), while the detail's
-	// moves live.
-	listRuntime map[string]float64
 	// now is the time the live run time is computed for (Common.Clock);
 	// clockOn is true while a tick is on its way.
 	now     time.Time
 	clockOn bool
 }
 
-// detailState is the selected agent's detail pane.
+// detailState is the selected agent's detail pane: where it is scrolled
+// to, whether the task shows whole, and the last lines drawn. It answers
+// its own keys (Update) and gives its help; the panel draws it for the
+// agent the list has.
 type detailState struct {
 	offset       int
 	taskExpanded bool
@@ -123,15 +101,54 @@ type detailState struct {
 	lines    []string
 }
 
+// reset shows another agent: from the top, the task folded.
+func (d *detailState) reset() { d.offset, d.taskExpanded = 0, false }
+
+// scroll moves the detail by delta lines (the view clamps the end).
+func (d *detailState) scroll(delta int) { d.offset = max(0, d.offset+delta) }
+
+// Update scrolls the detail (page lines a page) and expands the task;
+// back is asked of the panel (the list takes the keys).
+func (d *detailState) Update(msg tea.KeyPressMsg, k *keymap.Agents, page int) intent {
+	switch {
+	case key.Matches(msg, k.Open):
+		d.taskExpanded = !d.taskExpanded
+	case key.Matches(msg, k.Back):
+		return backIntent{}
+	case key.Matches(msg, k.Up):
+		d.offset--
+	case key.Matches(msg, k.Down):
+		d.offset++
+	case key.Matches(msg, k.PageUp):
+		d.offset -= page
+	case key.Matches(msg, k.PageDown):
+		d.offset += page
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = 1 << 30
+	}
+	d.offset = max(0, d.offset) // the view clamps the end
+	return nil
+}
+
+// ShortHelp is the detail's keys: on the narrow layout's own screen, or
+// as the wide dashboard's focused pane.
+func (d *detailState) ShortHelp(k *keymap.Agents, view key.Binding, ownScreen bool) []key.Binding {
+	if ownScreen {
+		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
+	}
+	return []key.Binding{k.Transcript, k.Open, view, k.Lifecycle, k.PageDown}
+}
+
 // New returns the Agents panel with the Agents keys of com.Keys.
 func New(com *common.Common) *Model {
-	m := &Model{com: com, keys: keymap.DefaultAgents(), cache: subagent.NewCache(), roots: newRoots(),
-		activity: map[string]activityResult{}, activityAt: map[string]bool{}, listRuntime: map[string]float64{}}
+	m := &Model{com: com, keys: keymap.DefaultAgents(), live: newLiveTree(), roots: newRoots(),
+		activity: map[string]activityResult{}, activityAt: map[string]bool{}}
 	if com.Keys != nil {
 		m.keys = com.Keys.Agents
 	}
-	m.list = common.NewList(renderRow)
-	m.list.SetIdentity(func(r agentRow) string { return r.path })
+	m.agents = newAgentList()
 	m.tail = follower.New(tailOwner)
 	m.tail.Prepare(tailLines)
 	return m
@@ -171,17 +188,16 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.showsRoots():
 		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "show its tree"))
 		return []key.Binding{open, k.Up, k.Down, k.Reload}
-	case m.tree == nil && m.screen != screenTranscript:
+	case m.live.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTimeline:
-		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
-		return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
+		return m.timeline.ShortHelp(k)
 	case m.screen == screenTranscript:
-		return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
+		return m.tr.ShortHelp(k, view)
 	case m.screen == screenDetail:
-		return []key.Binding{k.Transcript, k.Back, k.Open, view, k.PageDown}
+		return m.detail.ShortHelp(k, view, true)
 	case m.focus == paneDetail:
-		return []key.Binding{k.Transcript, k.Open, view, k.Lifecycle, k.PageDown}
+		return m.detail.ShortHelp(k, view, false)
 	}
 	open := k.Open
 	if m.wide() {
@@ -189,7 +205,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	} else {
 		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
 	}
-	return []key.Binding{open, k.Transcript, view, k.Lifecycle, k.Hidden, k.Up, k.Down}
+	return m.agents.ShortHelp(k, m.com, open)
 }
 
 // FullHelp implements common.Panel.
@@ -204,11 +220,4 @@ func (m *Model) FullHelp() [][]key.Binding {
 }
 
 // selected is the agent under the list cursor (nil when none).
-func (m *Model) selected() *subagent.Agent {
-	row, ok := m.list.Selected()
-	if !ok || m.tree == nil {
-		return nil
-	}
-	a, _ := m.tree.Agent(row.path)
-	return a
-}
+func (m *Model) selected() *subagent.Agent { return m.agents.selected(m.live.tree) }

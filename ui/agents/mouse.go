@@ -24,14 +24,14 @@ func (m *Model) mousePanes() []common.MousePane {
 	case m.screen == screenTranscript:
 		return []common.MousePane{{Rect: whole,
 			Scroll: func(delta int) tea.Cmd { m.scrollTranscript(delta); return nil }}}
-	case m.tree == nil:
+	case m.live.tree == nil:
 		return nil
 	case m.screen == screenDetail:
 		return []common.MousePane{m.detailMousePane(whole)}
 	}
 	// The list pane draws its column header on the first line inside the
 	// border, then the rows.
-	list := common.MousePane{Rect: whole, Skip: 1, List: m.list,
+	list := common.MousePane{Rect: whole, Skip: 1, List: m.agents.rows,
 		Focus: func() { m.focus = paneList }, Moved: m.selectionMoved,
 		Activate: func() tea.Cmd { return m.openSelected() }}
 	if !m.wide() {
@@ -46,7 +46,7 @@ func (m *Model) mousePanes() []common.MousePane {
 // it and a click focuses it.
 func (m *Model) detailMousePane(r common.Rect) common.MousePane {
 	return common.MousePane{Rect: r, Focus: func() { m.focus = paneDetail },
-		Scroll: func(delta int) tea.Cmd { m.detail.offset = max(0, m.detail.offset+delta); return nil }}
+		Scroll: func(delta int) tea.Cmd { m.detail.scroll(delta); return nil }}
 }
 
 // handleMouse routes the wheel and clicks to the pane under the pointer.

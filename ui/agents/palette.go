@@ -5,8 +5,8 @@ import "github.com/forgebench/forgebench/session/subagent"
 // TreeAgents are the agents of the loaded pi-subagent tree and its root
 // session (none while no tree is loaded): the `:` palette offers them.
 func (m *Model) TreeAgents() (root string, agents []*subagent.Agent) {
-	if m.tree == nil {
-		return m.rootFile, nil
+	if m.live.tree == nil {
+		return m.live.rootFile, nil
 	}
-	return m.rootFile, m.tree.Agents
+	return m.live.rootFile, m.live.tree.Agents
 }

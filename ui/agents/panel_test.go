@@ -71,8 +71,8 @@ func TestNarrowLayoutIsListThenDetail(t *testing.T) {
 	}
 	contains(t, hs.view(), "Details · /root/invoice_review", "selected")
 	hs.Press("esc")
-	if hs.m.screen != screenDashboard || hs.m.list.Cursor() != 1 {
-		t.Errorf("esc returns to the list keeping the selection (screen %d, cursor %d)", hs.m.screen, hs.m.list.Cursor())
+	if hs.m.screen != screenDashboard || hs.m.agents.rows.Cursor() != 1 {
+		t.Errorf("esc returns to the list keeping the selection (screen %d, cursor %d)", hs.m.screen, hs.m.agents.rows.Cursor())
 	}
 }
 
@@ -99,7 +99,7 @@ func TestTranscriptPagesNoThinkingAndBack(t *testing.T) {
 	hs.Press("p")
 	contains(t, hs.view(), "this is the first page")
 	hs.Press("esc")
-	if hs.m.screen != screenDashboard || hs.m.list.Cursor() != 1 {
+	if hs.m.screen != screenDashboard || hs.m.agents.rows.Cursor() != 1 {
 		t.Error("esc does not come back to the dashboard with the selection kept")
 	}
 }
@@ -151,10 +151,10 @@ func TestTranscriptEarlierPagesAndFollow(t *testing.T) {
 		t.Errorf("leaving the bottom does not pause following (offset %d, bottom %d)", hs.m.tr.offset, hs.m.bottom())
 	}
 	// Back on the dashboard after following, the tree is read again.
-	gen := hs.m.gen
+	gen := hs.m.live.gen
 	hs.Press("esc")
-	if hs.m.screen != screenDashboard || hs.m.gen != gen+1 || hs.m.loading || hs.m.tree == nil {
-		t.Errorf("no reload after following (gen %d → %d, loading %v)", gen, hs.m.gen, hs.m.loading)
+	if hs.m.screen != screenDashboard || hs.m.live.gen != gen+1 || hs.m.live.loading || hs.m.live.tree == nil {
+		t.Errorf("no reload after following (gen %d → %d, loading %v)", gen, hs.m.live.gen, hs.m.live.loading)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestFollowsTheSharedSelection(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.plain}})
 	contains(t, hs.view(), "no pi-subagent tree")
-	if hs.m.tree != nil || hs.m.list.Len() != 0 {
+	if hs.m.live.tree != nil || hs.m.agents.rows.Len() != 0 {
 		t.Error("the old tree is still shown")
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: ""}})
@@ -193,7 +193,7 @@ func TestHelpNamesTheKeys(t *testing.T) {
 func TestListInfoCountsInTheSingular(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	hs.Press("f")
-	if got := hs.m.listInfo(); !strings.Contains(got, "2 req · 1 tool call · ") {
+	if got := hs.m.agents.info(hs.m.live.tree, hs.m.status); !strings.Contains(got, "2 req · 1 tool call · ") {
 		t.Fatalf("closed filter footer: %q", got)
 	}
 }

@@ -19,7 +19,7 @@ func TestJumpRevealsMatchInCollapsedToolOutput(t *testing.T) {
 	hs := newHarness(t, 160, 48)
 	var agent, file string
 	var s *session.Session
-	for _, a := range hs.m.tree.Agents {
+	for _, a := range hs.m.live.tree.Agents {
 		got, err := session.Open(a.File)
 		if err == nil && len(got.Entries) > 0 {
 			agent, file, s = a.Path, a.File, got

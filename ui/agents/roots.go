@@ -40,7 +40,7 @@ func (m *Model) setRoots(refs []common.SessionRef) {
 // showsRoots is true while the panel offers the sessions with a tree: no
 // tree is shown and some session has one.
 func (m *Model) showsRoots() bool {
-	return m.tree == nil && !m.loading && m.screen != screenTranscript && len(m.roots.refs) > 0
+	return m.live.tree == nil && !m.live.loading && m.screen != screenTranscript && len(m.roots.refs) > 0
 }
 
 // rootsKey moves in the list of sessions with a tree; enter opens one.

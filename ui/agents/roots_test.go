@@ -39,7 +39,7 @@ func TestEmptyStateListsTheSessionsWithATree(t *testing.T) {
 	}
 	// The Session panel opens it and the selection moves.
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: root}})
-	if hs.m.tree == nil || !strings.Contains(hs.view(), "Agents · tree 01a2219b") {
+	if hs.m.live.tree == nil || !strings.Contains(hs.view(), "Agents · tree 01a2219b") {
 		t.Fatalf("the tree of the picked session:\n%s", hs.view())
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: common.Selection{}})
@@ -69,24 +69,24 @@ func TestARootThatGrowsIsCheckedAtOnce(t *testing.T) {
 		return common.Selection{SessionFile: root, EntryID: entry, AtLeaf: atLeaf, Paused: paused}
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: at("33a03556", true, false)})
-	gen := hs.m.gen
-	setRecord(t, hs.m.tree.StateFile, "/root/docs_check", map[string]any{"status": "running", "runId": "01a221b3-79e0-7000-8000-000000000001"})
+	gen := hs.m.live.gen
+	setRecord(t, hs.m.live.tree.StateFile, "/root/docs_check", map[string]any{"status": "running", "runId": "01a221b3-79e0-7000-8000-000000000001"})
 	hs.Send(common.SelectionChangedMsg{Selection: at("5e55a0e1", false, false)})
 	hs.Send(common.SelectionChangedMsg{Selection: at("5e55a0e1", true, true)})
-	if hs.m.gen != gen {
+	if hs.m.live.gen != gen {
 		t.Fatal("a selection off the leaf or paused checks nothing")
 	}
 	hs.Send(common.SelectionChangedMsg{Selection: at("5e55a0e1", true, false)})
-	if hs.m.gen != gen+1 || hs.m.list.Shown(0).status != "running" {
-		t.Fatalf("the grown root's tree is read again at once (gen %d → %d, status %q)", gen, hs.m.gen, hs.m.list.Shown(0).status)
+	if hs.m.live.gen != gen+1 || hs.m.agents.rows.Shown(0).status != "running" {
+		t.Fatalf("the grown root's tree is read again at once (gen %d → %d, status %q)", gen, hs.m.live.gen, hs.m.agents.rows.Shown(0).status)
 	}
 	fire[pollTickMsg](hs) // the timer of the load before: stale
 	if n, _ := scheduled[pollTickMsg](hs); n != 1 {
 		t.Fatalf("one chain of timed checks, got %d pending", n)
 	}
-	gen = hs.m.gen
+	gen = hs.m.live.gen
 	hs.Send(common.SelectionChangedMsg{Selection: at("5e55a0e2", true, false)})
-	if n, _ := scheduled[pollTickMsg](hs); hs.m.gen != gen || n != 1 {
-		t.Fatalf("an unchanged tree is not read again and no second chain starts (gen %d → %d, %d pending)", gen, hs.m.gen, n)
+	if n, _ := scheduled[pollTickMsg](hs); hs.m.live.gen != gen || n != 1 {
+		t.Fatalf("an unchanged tree is not read again and no second chain starts (gen %d → %d, %d pending)", gen, hs.m.live.gen, n)
 	}
 }

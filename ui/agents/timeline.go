@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -19,7 +20,9 @@ import (
 )
 
 // timelineState is the timeline screen (T): every agent of the tree the
-// hidden filter keeps, open and closed, as a bar on one time axis.
+// hidden filter keeps, open and closed, as a bar on one time axis. It owns
+// its bars and cursor, has its own Update, View and ShortHelp, and asks
+// the panel (intents.go) to go back, reload or open an agent.
 type timelineState struct {
 	bars   []timelineBar
 	lo, hi float64 // the axis, Unix ms
@@ -171,39 +174,92 @@ func statusMark(status string, st *themes.Styles) (rune, lipgloss.Style) {
 func (m *Model) openTimeline() {
 	m.screen = screenTimeline
 	m.refreshTimeline()
-	if row, ok := m.list.Selected(); ok {
-		for i, b := range m.timeline.bars {
-			if b.path == row.path {
-				m.timeline.cursor = i
-			}
-		}
+	if row, ok := m.agents.rows.Selected(); ok {
+		m.timeline.point(row.path)
 	}
 }
 
 // refreshTimeline lays the loaded tree out again (a reload, a filter).
-func (m *Model) refreshTimeline() {
-	if m.tree == nil {
-		m.timeline = timelineState{}
-		return
+func (m *Model) refreshTimeline() { m.timeline.refresh(m.live.tree, m.agents.showHidden, m.now) }
+
+// timelineKey hands a key to the timeline and acts on what it asks.
+func (m *Model) timelineKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch in := m.timeline.Update(msg, &m.keys, m.timelineRows()).(type) {
+	case backIntent:
+		m.screen = screenDashboard
+	case reloadIntent:
+		return m.reloadByUser()
+	case openAgentIntent:
+		return m.openFromTimeline(in)
 	}
-	cursor, offset := m.timeline.cursor, m.timeline.offset
-	m.timeline = buildTimeline(m.tree, m.showHidden, m.now)
-	m.timeline.cursor = min(cursor, max(0, len(m.timeline.bars)-1))
-	m.timeline.offset = offset
+	return nil
 }
 
-// timelineKey moves the timeline's cursor; enter opens the agent under it.
-func (m *Model) timelineKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	tl := &m.timeline
-	page := max(1, m.timelineRows()-1)
+// openFromTimeline opens the agent the timeline asks for as the list opens
+// one: its detail (full width on a narrow screen), the list switched to
+// open or closed agents as the agent is.
+func (m *Model) openFromTimeline(in openAgentIntent) tea.Cmd {
+	if m.agents.showLifecycle(in.closed, m.live.tree, m.now) {
+		m.detail.reset()
+	}
+	if !m.agents.rows.Select(func(r agentRow) bool { return r.path == in.path }) {
+		return nil
+	}
+	m.detail.reset()
+	m.screen = screenDashboard
+	if m.wide() {
+		m.focus = paneDetail
+	} else {
+		m.screen = screenDetail
+	}
+	return m.requestActivity()
+}
+
+// timelineRows is how many agents the timeline shows at once.
+func (m *Model) timelineRows() int { return max(1, m.height-2-3) }
+
+// timelineView draws the visible rows of the timeline.
+func (m *Model) timelineView() string {
+	return m.timeline.View(&m.com.Styles, m.live.tree, m.status, m.width, m.height, m.timelineRows())
+}
+
+// point puts the cursor on the agent at path, when it has a bar.
+func (tl *timelineState) point(path string) {
+	for i, b := range tl.bars {
+		if b.path == path {
+			tl.cursor = i
+		}
+	}
+}
+
+// refresh lays t out again, the cursor and the scroll kept where they
+// still fit (nothing without a tree).
+func (tl *timelineState) refresh(t *subagent.Tree, showHidden bool, now time.Time) {
+	if t == nil {
+		*tl = timelineState{}
+		return
+	}
+	cursor, offset := tl.cursor, tl.offset
+	*tl = buildTimeline(t, showHidden, now)
+	tl.cursor = min(cursor, max(0, len(tl.bars)-1))
+	tl.offset = offset
+}
+
+// Update moves the timeline's cursor (rows agents on screen); back, reload
+// and enter on a bar are asked of the panel.
+func (tl *timelineState) Update(msg tea.KeyPressMsg, k *keymap.Agents, rows int) intent {
+	page := max(1, rows-1)
 	switch {
 	case key.Matches(msg, k.Back, k.Timeline):
-		m.screen = screenDashboard
+		return backIntent{}
 	case key.Matches(msg, k.Reload):
-		return m.reloadByUser()
+		return reloadIntent{}
 	case key.Matches(msg, k.Open):
-		return m.openFromTimeline()
+		if tl.cursor >= len(tl.bars) {
+			return nil
+		}
+		b := tl.bars[tl.cursor]
+		return openAgentIntent{path: b.path, closed: b.closed}
 	case key.Matches(msg, k.Up):
 		tl.cursor--
 	case key.Matches(msg, k.Down):
@@ -221,41 +277,10 @@ func (m *Model) timelineKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// openFromTimeline opens the agent under the cursor as the list opens
-// one: its detail (full width on a narrow screen), the list switched to
-// open or closed agents as the agent is.
-func (m *Model) openFromTimeline() tea.Cmd {
-	tl := &m.timeline
-	if tl.cursor >= len(tl.bars) {
-		return nil
-	}
-	b := tl.bars[tl.cursor]
-	if m.showClosed != b.closed {
-		m.showClosed = b.closed
-		m.rebuildRows()
-	}
-	if !m.list.Select(func(r agentRow) bool { return r.path == b.path }) {
-		return nil
-	}
-	m.detail.offset, m.detail.taskExpanded = 0, false
-	m.screen = screenDashboard
-	if m.wide() {
-		m.focus = paneDetail
-	} else {
-		m.screen = screenDetail
-	}
-	return m.requestActivity()
-}
-
-// timelineRows is how many agents the timeline shows at once.
-func (m *Model) timelineRows() int { return max(1, m.height-2-3) }
-
-// timelineView draws the visible rows of the timeline.
-func (m *Model) timelineView() string {
-	st := &m.com.Styles
-	tl := &m.timeline
-	inner := m.width - 4
-	rows := m.timelineRows()
+// View draws the visible rows (rows of them) of the timeline of t in a
+// w×h frame, status standing in for the position when set.
+func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string, w, h, rows int) string {
+	inner := w - 4
 	tl.offset = min(max(tl.offset, tl.cursor-rows+1), tl.cursor)
 	tl.offset = max(0, min(tl.offset, len(tl.bars)-rows))
 	nameW := min(28, max(8, inner/4))
@@ -273,8 +298,8 @@ func (m *Model) timelineView() string {
 		lines[i] = ansi.Truncate(lines[i], inner, "…")
 	}
 	title := "Agents · timeline"
-	if m.tree != nil {
-		id := m.tree.ID
+	if t != nil {
+		id := t.ID
 		if len(id) > 8 {
 			id = id[:8]
 		}
@@ -284,10 +309,16 @@ func (m *Model) timelineView() string {
 	if len(tl.bars) > 0 {
 		info = fmt.Sprintf("%d/%d", tl.cursor+1, len(tl.bars))
 	}
-	if m.status != "" {
-		info = sanitize.Fold(m.status)
+	if status != "" {
+		info = sanitize.Fold(status)
 	}
-	return common.Frame(*st, m.width, m.height, title, info, true, lines)
+	return common.Frame(*st, w, h, title, info, true, lines)
+}
+
+// ShortHelp is the timeline's keys.
+func (tl *timelineState) ShortHelp(k *keymap.Agents) []key.Binding {
+	open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
+	return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
 }
 
 // timelineLegend names the runes.

@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/follower"
 	"github.com/forgebench/forgebench/ui/components/transcript"
@@ -15,6 +20,9 @@ import (
 
 // transcriptState is the read-only transcript of one agent: the pages
 // loaded so far (newest first), their rendered lines and the live tail.
+// It scrolls, pages and draws itself (Update, View, ShortHelp); reading,
+// rendering and tailing its file are the panel's commands, asked for
+// through intents.
 type transcriptState struct {
 	gen  int
 	path string
@@ -210,33 +218,123 @@ func (m *Model) applyRendered(msg transcriptRenderedMsg) tea.Cmd {
 
 // markedLines marks the hit's words in the visible window lines starting
 // at off (memoised per rendering, window and query).
-func (m *Model) markedLines(lines []string, off int) []string {
-	q := m.tr.markQuery
+func (t *transcriptState) markedLines(lines []string, off int, match lipgloss.Style) []string {
+	q := t.markQuery
 	if strings.TrimSpace(q) == "" {
 		return lines
 	}
-	mw := &m.tr.marked
-	if mw.lines != nil && mw.key == m.tr.linesKey && mw.query == q && mw.off == off && mw.h == len(lines) {
+	mw := &t.marked
+	if mw.lines != nil && mw.key == t.linesKey && mw.query == q && mw.off == off && mw.h == len(lines) {
 		return mw.lines
 	}
 	words := strings.Fields(q)
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = transcript.MarkWords(l, words, m.com.Styles.List.Match)
+		out[i] = transcript.MarkWords(l, words, match)
 	}
-	*mw = markedWindow{key: m.tr.linesKey, query: q, off: off, h: len(lines), lines: out}
+	*mw = markedWindow{key: t.linesKey, query: q, off: off, h: len(lines), lines: out}
 	return out
 }
 
 // bottom is the offset that shows the last line.
-func (m *Model) bottom() int { return max(0, len(m.tr.lines)-m.transcriptHeight()) }
+func (m *Model) bottom() int { return m.tr.bottom(m.transcriptHeight()) }
+
+// bottom is the offset that shows the last line with h lines on screen.
+func (t *transcriptState) bottom(h int) int { return max(0, len(t.lines)-h) }
 
 // scrollTranscript moves the view; leaving the bottom pauses following.
-func (m *Model) scrollTranscript(delta int) {
-	m.tr.offset = min(max(0, m.tr.offset+delta), m.bottom())
-	if m.tr.offset < m.bottom() {
-		m.tr.following = false
+func (m *Model) scrollTranscript(delta int) { m.tr.scroll(delta, m.transcriptHeight()) }
+
+// scroll moves the view of h lines; leaving the bottom pauses following.
+func (t *transcriptState) scroll(delta, h int) {
+	t.offset = min(max(0, t.offset+delta), t.bottom(h))
+	if t.offset < t.bottom(h) {
+		t.following = false
 	}
+}
+
+// Update answers a key on the transcript screen (h lines on screen):
+// scrolling, earlier pages and expanded output are its own; back,
+// following the file, a new rendering and a message are asked of the
+// panel.
+func (t *transcriptState) Update(msg tea.KeyPressMsg, k *keymap.Agents, h int) intent {
+	page := max(1, h-1)
+	switch {
+	case key.Matches(msg, k.Back):
+		return backIntent{}
+	case key.Matches(msg, k.Follow):
+		return followIntent{}
+	case key.Matches(msg, k.Earlier):
+		if t.tr != nil && t.pages < t.tr.Pages() {
+			t.pages++
+			t.following = false
+			return renderIntent{}
+		}
+		return statusIntent{text: "this is the first page"}
+	case key.Matches(msg, k.Expand):
+		t.expanded = !t.expanded
+		return renderIntent{}
+	case key.Matches(msg, k.Up):
+		t.scroll(-1, h)
+	case key.Matches(msg, k.Down):
+		t.scroll(1, h)
+	case key.Matches(msg, k.PageUp):
+		t.scroll(-page, h)
+	case key.Matches(msg, k.PageDown):
+		t.scroll(page, h)
+	case key.Matches(msg, k.Top):
+		t.scroll(-len(t.lines), h)
+	case key.Matches(msg, k.Bottom):
+		t.scroll(len(t.lines), h)
+	}
+	return nil
+}
+
+// View draws the transcript in a w×h frame; status stands in for the
+// position when set, tailing says the file is still tailed.
+func (t *transcriptState) View(st *themes.Styles, k *keymap.Agents, status string, tailing bool, w, h int) string {
+	rows := max(1, h-2)
+	var lines []string
+	switch {
+	case t.err != "":
+		lines = wrap(st.Text.Danger.Render(t.err), w-4)
+	case t.lines == nil:
+		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
+	default:
+		end := min(len(t.lines), t.offset+rows)
+		lines = t.markedLines(t.lines[min(t.offset, end):end], min(t.offset, end), st.List.Match)
+	}
+	title := "Transcript · " + sanitize.Clip(t.path, 80)
+	return common.Frame(*st, w, h, title, t.info(k, status, tailing, rows), true, lines)
+}
+
+// info is the transcript's bottom border: pages, follow state, position.
+func (t *transcriptState) info(k *keymap.Agents, status string, tailing bool, rows int) string {
+	if status != "" {
+		return sanitize.Fold(status)
+	}
+	if t.tr == nil {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("page %d of %d", t.pages, t.tr.Pages())}
+	if t.tr.Inherited > 0 {
+		parts = append(parts, fmt.Sprintf("%d copied", t.tr.Inherited))
+	}
+	switch {
+	case t.following && t.offset >= t.bottom(rows):
+		parts = append(parts, fmt.Sprintf("following (+%d)", t.followed))
+	case tailing:
+		parts = append(parts, k.Follow.Help().Key+" resumes following")
+	}
+	if n := len(t.lines); n > 0 {
+		parts = append(parts, fmt.Sprintf("line %d/%d", min(n, t.offset+1), n))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ShortHelp is the transcript's keys.
+func (t *transcriptState) ShortHelp(k *keymap.Agents, view key.Binding) []key.Binding {
+	return []key.Binding{k.Follow, k.Earlier, k.Expand, view, k.Back, k.PageDown, k.Up, k.Down}
 }
 
 // followTranscript jumps to the newest page and follows the file.

@@ -76,7 +76,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // reloadByUser is r: the tree read again with the list's run times
 // sampled anew.
 func (m *Model) reloadByUser() tea.Cmd {
-	clear(m.listRuntime)
+	m.agents.resample()
 	return m.reload()
 }
 
@@ -99,14 +99,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reloadByUser()
 	case m.showsRoots():
 		return m.rootsKey(msg)
-	case key.Matches(msg, k.Lifecycle):
-		m.showClosed = !m.showClosed
-		m.rebuildRows()
+	}
+	if moved, ok := m.agents.filterKey(msg, k, m.live.tree, m.now); ok {
+		if moved {
+			m.detail.reset()
+		}
 		return m.requestActivity()
-	case key.Matches(msg, k.Hidden):
-		m.showHidden = !m.showHidden
-		m.rebuildRows()
-		return m.requestActivity()
+	}
+	switch {
 	case key.Matches(msg, k.Transcript):
 		return m.openTranscript()
 	case key.Matches(msg, k.Timeline):
@@ -119,7 +119,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Open):
 		return m.openSelected()
-	case m.list.HandleNav(msg, k.Nav):
+	case m.agents.rows.HandleNav(msg, k.Nav):
 		return m.selectionMoved()
 	}
 	return nil
@@ -143,33 +143,16 @@ func (m *Model) openSelected() tea.Cmd {
 // selectionMoved shows the agent the list cursor moved to: its detail
 // from the top, its activity read.
 func (m *Model) selectionMoved() tea.Cmd {
-	m.detail.offset, m.detail.taskExpanded = 0, false
+	m.detail.reset()
 	return m.requestActivity()
 }
 
-// detailKey scrolls the detail pane and expands the task preview.
+// detailKey hands a key to the detail pane; back gives the list the
+// keys.
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.height-3)
-	switch {
-	case key.Matches(msg, k.Open):
-		m.detail.taskExpanded = !m.detail.taskExpanded
-	case key.Matches(msg, k.Back):
+	if _, back := m.detail.Update(msg, &m.keys, max(1, m.height-3)).(backIntent); back {
 		m.focus = paneList
-	case key.Matches(msg, k.Up):
-		m.detail.offset--
-	case key.Matches(msg, k.Down):
-		m.detail.offset++
-	case key.Matches(msg, k.PageUp):
-		m.detail.offset -= page
-	case key.Matches(msg, k.PageDown):
-		m.detail.offset += page
-	case key.Matches(msg, k.Top):
-		m.detail.offset = 0
-	case key.Matches(msg, k.Bottom):
-		m.detail.offset = 1 << 30
 	}
-	m.detail.offset = max(0, m.detail.offset) // the view clamps the end
 	return nil
 }
 
@@ -188,12 +171,10 @@ func (m *Model) detailScreenKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.detailKey(msg)
 }
 
-// transcriptKey handles the transcript screen.
+// transcriptKey hands a key to the transcript and acts on what it asks.
 func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	page := max(1, m.transcriptHeight()-1)
-	switch {
-	case key.Matches(msg, k.Back):
+	switch in := m.tr.Update(msg, &m.keys, m.transcriptHeight()).(type) {
+	case backIntent:
 		followed := m.tr.followed > 0
 		m.stopTranscript()
 		m.screen = screenDashboard
@@ -203,30 +184,12 @@ func (m *Model) transcriptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if followed { // the agent wrote more: its numbers changed
 			return m.reload()
 		}
-	case key.Matches(msg, k.Follow):
+	case followIntent:
 		return m.followTranscript()
-	case key.Matches(msg, k.Earlier):
-		if m.tr.tr != nil && m.tr.pages < m.tr.tr.Pages() {
-			m.tr.pages++
-			m.tr.following = false
-			return m.renderTranscript()
-		}
-		m.setStatus("this is the first page", false)
-	case key.Matches(msg, k.Expand):
-		m.tr.expanded = !m.tr.expanded
+	case renderIntent:
 		return m.renderTranscript()
-	case key.Matches(msg, k.Up):
-		m.scrollTranscript(-1)
-	case key.Matches(msg, k.Down):
-		m.scrollTranscript(1)
-	case key.Matches(msg, k.PageUp):
-		m.scrollTranscript(-page)
-	case key.Matches(msg, k.PageDown):
-		m.scrollTranscript(page)
-	case key.Matches(msg, k.Top):
-		m.scrollTranscript(-len(m.tr.lines))
-	case key.Matches(msg, k.Bottom):
-		m.scrollTranscript(len(m.tr.lines))
+	case statusIntent:
+		m.setStatus(in.text, in.isErr)
 	}
 	return nil
 }

@@ -21,16 +21,16 @@ func (m *Model) View() string {
 	switch {
 	case m.screen == screenTranscript:
 		return m.transcriptView()
-	case m.tree == nil:
-		text := m.problem
+	case m.live.tree == nil:
+		text := m.live.problem
 		switch {
-		case m.loading:
+		case m.live.loading:
 			text = "reading the agent tree…"
-		case m.rootFile == "":
+		case m.live.rootFile == "":
 			text = noSelection
 		}
 		lines := wrap(st.Pane.Placeholder.Render(text), m.width-4)
-		if !m.loading {
+		if !m.live.loading {
 			lines = append(append(lines, ""), m.rootsLines(m.width-4, m.height-2-len(lines)-1)...)
 		}
 		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
@@ -54,63 +54,7 @@ func (m *Model) View() string {
 
 // listPane draws the agent tree with its column header.
 func (m *Model) listPane(w int, focused bool) string {
-	st := &m.com.Styles
-	inner := w - 4
-	lines := []string{st.Text.Muted.Render(header(inner))}
-	rows := m.list.View(st, inner, m.height-3, focused)
-	lines = append(lines, rows...)
-	if m.list.Len() == 0 {
-		which := "open"
-		if m.showClosed {
-			which = "closed"
-		}
-		lines = append(lines, st.Pane.Placeholder.Render(fmt.Sprintf("no %s agents (%s switches open/closed)", which, m.keys.Lifecycle.Help().Key)))
-	}
-	return common.Frame(*st, w, m.height, m.listTitle(), m.listInfo(), focused, lines)
-}
-
-// listTitle names the tree, the filter and the run slots.
-func (m *Model) listTitle() string {
-	t := m.tree
-	filter := "open"
-	if m.showClosed {
-		filter = "closed"
-	}
-	if m.showHidden {
-		filter += " + hidden"
-	}
-	id := t.ID
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	title := fmt.Sprintf("Agents · tree %s · %s · %d/%d", sanitize.Fold(id), filter, m.list.Len(), len(t.Agents))
-	if t.Layout != subagent.LayoutV5 {
-		title += " · pi-subagent " + t.Layout
-	}
-	return title
-}
-
-// listInfo is the bottom border: totals of the listed agents, run slots,
-// and the status or a diagnostics count.
-func (m *Model) listInfo() string {
-	if m.status != "" {
-		return sanitize.Fold(m.status)
-	}
-	tot := m.totals
-	cost := fmt.Sprintf("$%.4f", tot.Cost)
-	if !tot.CostComplete {
-		cost += "+"
-	}
-	calls := "tool calls"
-	if tot.ToolCalls == 1 {
-		calls = "tool call"
-	}
-	info := fmt.Sprintf("%s · %d req · %d %s · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls, calls,
-		subagent.FormatDuration(tot.RuntimeMs), m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents)))
-	if n := countSevere(m.tree.Diagnostics); n > 0 {
-		info += fmt.Sprintf(" · %d warning(s)", n)
-	}
-	return info
+	return m.agents.View(&m.com.Styles, &m.keys, m.live.tree, m.status, w, m.height, focused)
 }
 
 func countSevere(ds []subagent.Diagnostic) int {
@@ -147,7 +91,7 @@ func (m *Model) detailLines(a *subagent.Agent, w int) []string {
 	if ms, _, ok := a.RuntimeAt(m.now); ok {
 		runtime = subagent.FormatDuration(ms)
 	}
-	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
+	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.live.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
 		haveAct, len(act.items), runtime)
 	if key == m.detail.cacheKey {
 		return m.detail.lines
@@ -190,7 +134,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	} else {
 		kv("answered", "no response yet")
 	}
-	if ce := a.Context(m.cat); ce.Known && ce.Window > 0 {
+	if ce := a.Context(m.live.cat); ce.Known && ce.Window > 0 {
 		kv("context", fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
 	} else if ce.Known {
 		kv("context", subagent.FormatTokens(ce.Tokens)+" (window unknown)")
@@ -198,7 +142,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 		kv("context", "unknown")
 	}
 	kv("created", a.CreatedClock(time.Local)+" · run "+runtime)
-	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.tree.MaxConcurrentAgents))))
+	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents))))
 	kv("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
 	if a.Error != "" {
 		add(wrap(st.Text.Danger.Render("error: "+sanitize.Fold(a.Error)), w)...)
@@ -257,46 +201,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 
 // transcriptView draws the transcript screen.
 func (m *Model) transcriptView() string {
-	st := m.com.Styles
-	h := m.transcriptHeight()
-	var lines []string
-	switch {
-	case m.tr.err != "":
-		lines = wrap(st.Text.Danger.Render(m.tr.err), m.width-4)
-	case m.tr.lines == nil:
-		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
-	default:
-		end := min(len(m.tr.lines), m.tr.offset+h)
-		lines = m.markedLines(m.tr.lines[min(m.tr.offset, end):end], min(m.tr.offset, end))
-	}
-	title := "Transcript · " + sanitize.Clip(m.tr.path, 80)
-	info := m.transcriptInfo()
-	return common.Frame(st, m.width, m.height, title, info, true, lines)
-}
-
-// transcriptInfo is the transcript's bottom border: pages, follow state,
-// position.
-func (m *Model) transcriptInfo() string {
-	if m.status != "" {
-		return sanitize.Fold(m.status)
-	}
-	if m.tr.tr == nil {
-		return ""
-	}
-	parts := []string{fmt.Sprintf("page %d of %d", m.tr.pages, m.tr.tr.Pages())}
-	if m.tr.tr.Inherited > 0 {
-		parts = append(parts, fmt.Sprintf("%d copied", m.tr.tr.Inherited))
-	}
-	switch {
-	case m.tr.following && m.tr.offset >= m.bottom():
-		parts = append(parts, fmt.Sprintf("following (+%d)", m.tr.followed))
-	case m.tail.Running():
-		parts = append(parts, m.keys.Follow.Help().Key+" resumes following")
-	}
-	if n := len(m.tr.lines); n > 0 {
-		parts = append(parts, fmt.Sprintf("line %d/%d", min(n, m.tr.offset+1), n))
-	}
-	return strings.Join(parts, " · ")
+	return m.tr.View(&m.com.Styles, &m.keys, m.status, m.tail.Running(), m.width, m.height)
 }
 
 // wrap breaks text into lines of at most w cells.

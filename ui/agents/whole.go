@@ -37,7 +37,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		return m.transcriptEntryWhole()
 	}
 	a := m.selected()
-	if a == nil || m.tree == nil {
+	if a == nil || m.live.tree == nil {
 		return common.Whole{}, false
 	}
 	runtime := "unknown"

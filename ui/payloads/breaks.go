@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/themes"
@@ -24,7 +25,8 @@ import (
 // session); a jump from another panel ("what has this cost") shows only
 // the breaks of one ref.
 
-// cacheView is the cache view's state.
+// cacheView is the project-wide cache view: it owns the report's rows,
+// the report in flight and its list.
 type cacheView struct {
 	list *common.List[breakRow]
 	// all is the report's rows; only, when set, shows those of one ref.
@@ -35,16 +37,13 @@ type cacheView struct {
 	gen     int
 	// stop ends the report in flight when it is no longer waited for.
 	stop *atomic.Bool
-	// mark is the cause of the break whose requests are compared, for the
-	// comparison's header ("" once another pair is compared).
-	mark string
 }
 
-func newCacheView() cacheView {
+func newCacheView() *cacheView {
 	l := common.NewList(renderBreak)
 	l.SetFilter(common.FilterWords(breakRow.text))
 	l.SetIdentity(func(r breakRow) string { return r.ref })
-	return cacheView{list: l}
+	return &cacheView{list: l}
 }
 
 // breakRow is one break of the report, with what its row shows.
@@ -185,122 +184,131 @@ func reportSummary(rep *cachemiss.Report, problems int) string {
 	return s
 }
 
-// openBreaks shows the project's breaks, those of only when it is set
-// (a cause's ref), computing the report anew.
-func (m *Model) openBreaks(only string) tea.Cmd {
-	m.mode = modeBreaks
-	m.brk.only = only
-	if m.brk.stop != nil {
-		m.brk.stop.Store(true) // the last report is no longer waited for
+// open computes the report anew and shows the project's breaks, those of
+// only when it is set (a cause's ref).
+func (v *cacheView) open(e env, only string) tea.Cmd {
+	v.only = only
+	if v.stop != nil {
+		v.stop.Store(true) // the last report is no longer waited for
 	}
-	m.brk.stop = new(atomic.Bool)
-	m.brk.gen++
-	m.brk.pending = true
-	return breaksCmd(m.env, m.brk.gen, m.brk.stop)
+	v.stop = new(atomic.Bool)
+	v.gen++
+	v.pending = true
+	return breaksCmd(e, v.gen, v.stop)
 }
 
-// applyBreaks shows a report's rows (those of brkOnly when set), the
-// cursor on the costliest.
-func (m *Model) applyBreaks(msg breaksMsg) {
-	if msg.gen != m.brk.gen {
+// apply shows a report's rows (those of only when set), the cursor on
+// the costliest.
+func (v *cacheView) apply(msg breaksMsg) {
+	if msg.gen != v.gen {
 		return
 	}
-	m.brk.pending = false
-	m.brk.all, m.brk.summary = msg.rows, msg.summary
+	v.pending = false
+	v.all, v.summary = msg.rows, msg.summary
 	if msg.err != nil {
-		m.brk.summary = sanitize.Line(msg.err.Error())
+		v.summary = sanitize.Line(msg.err.Error())
 	}
-	m.showBreaks()
+	v.show()
 }
 
-// showBreaks puts the rows of brkOnly (all when empty) in the list.
-func (m *Model) showBreaks() {
-	rows := m.brk.all
-	if m.brk.only != "" {
+// show puts the rows of only (all when empty) in the list.
+func (v *cacheView) show() {
+	rows := v.all
+	if v.only != "" {
 		rows = nil
-		for _, r := range m.brk.all {
-			if r.causeRef == m.brk.only || strings.HasPrefix(r.causeRef, m.brk.only+"/") {
+		for _, r := range v.all {
+			if r.causeRef == v.only || strings.HasPrefix(r.causeRef, v.only+"/") {
 				rows = append(rows, r)
 			}
 		}
 	}
-	m.brk.list.SetItems(rows)
-	m.brk.list.SetCursor(0)
+	v.list.SetItems(rows)
+	v.list.SetCursor(0)
 }
 
-// breaksKey handles a key in the cache view.
-func (m *Model) breaksKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	if m.brk.list.Filtering() {
-		m.brk.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
-		return nil
+// Update handles a key in the cache view.
+func (v *cacheView) Update(msg tea.KeyPressMsg, k keymap.Payloads, com *common.Common, e env) (tea.Cmd, intent) {
+	if v.list.Filtering() {
+		v.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(com))
+		return nil, nil
 	}
 	switch {
 	case key.Matches(msg, k.Back):
-		if m.brk.only != "" {
-			m.brk.only = ""
-			m.showBreaks()
-			return nil
+		if v.only != "" {
+			v.only = ""
+			v.show()
+			return nil, nil
 		}
-		m.leaveBreaks()
-		m.mode = modeDiff
+		v.leave()
+		return nil, backIntent{}
 	case key.Matches(msg, k.Requests):
-		m.leaveBreaks()
-		return m.openRequests()
+		v.leave()
+		return nil, openRequestsIntent{}
 	case key.Matches(msg, k.Reload):
-		m.env.svc.Invalidate() // the library pi-forge's rewrite reads
-		return m.openBreaks(m.brk.only)
-	case key.Matches(msg, m.com.Keys.Filter):
-		m.brk.list.StartFilter()
+		e.svc.Invalidate() // the library pi-forge's rewrite reads
+		return v.open(e, v.only), nil
+	case key.Matches(msg, com.Keys.Filter):
+		v.list.StartFilter()
 	case key.Matches(msg, k.Open):
-		return m.compareSelectedBreak()
+		return nil, v.selectedPair()
 	default:
-		m.brk.list.HandleNav(msg, k.Nav)
+		v.list.HandleNav(msg, k.Nav)
 	}
-	return nil
+	return nil, nil
 }
 
-// leaveBreaks stops a report still running.
-func (m *Model) leaveBreaks() {
-	if m.brk.pending && m.brk.stop != nil {
-		m.brk.stop.Store(true)
-		m.brk.gen++
-		m.brk.pending = false
+// leave stops a report still running.
+func (v *cacheView) leave() {
+	if v.pending && v.stop != nil {
+		v.stop.Store(true)
+		v.gen++
+		v.pending = false
 	}
 }
 
-// compareSelectedBreak is enter on a break: its previous request against
-// its own, the cause marked in the header.
-func (m *Model) compareSelectedBreak() tea.Cmd {
-	r, ok := m.brk.list.Selected()
+// selectedPair is enter on a break: its previous request against its
+// own, the cause marked in the header.
+func (v *cacheView) selectedPair() intent {
+	r, ok := v.list.Selected()
 	if !ok {
 		return nil
 	}
-	m.mode = modeDiff
-	m.auto = false
-	m.following.Cancel()
-	cmd := m.compare([2]string{r.prevRef, r.ref})
-	m.brk.mark = r.mark
-	return cmd
+	return compareIntent{refs: [2]string{r.prevRef, r.ref}, mark: r.mark}
 }
 
-func (m *Model) breaksView(st *themes.Styles) string {
+// View draws the cache view in a w×h frame.
+func (v *cacheView) View(st *themes.Styles, k keymap.Payloads, w, h int) string {
 	var lines []string
 	switch {
-	case m.brk.pending:
+	case v.pending:
 		lines = []string{st.Text.Muted.Render("finding the project's cache breaks…")}
 	default:
-		lines = append(lines, st.Diff.Boundary.Render(m.brk.summary))
-		if m.brk.only != "" {
-			lines = append(lines, st.Text.Warning.Render("breaks caused by "+sanitize.Line(m.brk.only))+
-				st.Text.Muted.Render(" ("+m.keys.Back.Help().Key+" shows all)"))
+		lines = append(lines, st.Diff.Boundary.Render(v.summary))
+		if v.only != "" {
+			lines = append(lines, st.Text.Warning.Render("breaks caused by "+sanitize.Line(v.only))+
+				st.Text.Muted.Render(" ("+k.Back.Help().Key+" shows all)"))
 		}
-		if m.brk.list.Total() == 0 {
+		if v.list.Total() == 0 {
 			lines = append(lines, st.Text.Muted.Render("no cache breaks (as Pi 1.6.0 counts them)"))
 		} else {
-			lines = append(lines, m.brk.list.View(st, max(0, m.width-4), max(0, m.height-2-len(lines)), true)...)
+			lines = append(lines, v.list.View(st, max(0, w-4), max(0, h-2-len(lines)), true)...)
 		}
 	}
-	return common.Frame(*st, m.width, m.height, "Cache breaks · project · costliest first ("+m.keys.Requests.Help().Key+": this branch's requests)",
-		m.brk.list.Position(), true, lines)
+	return common.Frame(*st, w, h, "Cache breaks · project · costliest first ("+k.Requests.Help().Key+": this branch's requests)",
+		v.list.Position(), true, lines)
+}
+
+// ShortHelp is the cache view's keys.
+func (v *cacheView) ShortHelp(k keymap.Payloads, com *common.Common) []key.Binding {
+	return []key.Binding{k.Open, com.Keys.Filter, k.Requests, com.Keys.View, k.Reload, k.Back}
+}
+
+// whole is the break under the cursor, whole (y, v, o).
+func (v *cacheView) whole() (common.Whole, bool) {
+	r, ok := v.list.Selected()
+	if !ok {
+		return common.Whole{}, false
+	}
+	text := strings.TrimSpace(v.summary) + "\n\ncache break at " + r.ref + "\n" + r.mark + "\nprevious request " + r.prevRef
+	return common.Whole{Title: "the cache break at " + r.ref, Text: text}, true
 }

@@ -69,17 +69,13 @@ type Model struct {
 	picker  *picker
 	pickGen int
 
-	reqs       *common.List[requestRow]
-	reqSummary string
-	reqPending bool
-	reqGen     int
-	// reqDrops are the branch's drops still to predict; reqBusy is set
-	// while a batch of them is predicted in the background.
-	reqDrops dropBatch
-	reqBusy  bool
-
-	// brk is the project's cache view (breaks.go).
-	brk cacheView
+	// reqs is the per-request cache view (requests.go), brk the
+	// project-wide one (breaks.go).
+	reqs *branchRequests
+	brk  *cacheView
+	// breakMark is the cause of the break whose requests are compared, for
+	// the comparison's header ("" once another pair is compared).
+	breakMark string
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the
@@ -91,14 +87,12 @@ func New(com *common.Common) *Model {
 		env:  env{svc: com.Services(), cache: newSessionCache()},
 		auto: true,
 		view: requestdiff.New(),
-		reqs: common.NewList(renderRequest),
+		reqs: newBranchRequests(),
 		brk:  newCacheView(),
 	}
 	if com.Keys != nil {
 		m.keys = com.Keys.Payloads
 	}
-	m.reqs.SetFilter(common.FilterWords(func(r requestRow) string { return r.entry + " " + r.figures + " " + r.predicted }))
-	m.reqs.SetIdentity(func(r requestRow) string { return r.ref })
 	return m
 }
 
@@ -129,7 +123,7 @@ func (m *Model) CapturesInput() bool {
 	if m.picker != nil {
 		return m.picker.typing || m.picker.list.Filtering()
 	}
-	return (m.mode == modeRequests && m.reqs.Filtering()) || (m.mode == modeBreaks && m.brk.list.Filtering())
+	return (m.mode == modeRequests && m.reqs.list.Filtering()) || (m.mode == modeBreaks && m.brk.list.Filtering())
 }
 
 // ShortHelp implements common.Panel.
@@ -139,9 +133,9 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.picker != nil:
 		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
 	case m.mode == modeRequests:
-		return []key.Binding{k.Open, k.Requests, m.com.Keys.View, k.Reload}
+		return m.reqs.ShortHelp(k, m.com)
 	case m.mode == modeBreaks:
-		return []key.Binding{k.Open, m.com.Keys.Filter, k.Requests, m.com.Keys.View, k.Reload, k.Back}
+		return m.brk.ShortHelp(k, m.com)
 	case m.view.Focus() == requestdiff.Lines:
 		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, m.com.Keys.View, m.com.Keys.Copy, k.Back}
 	}

@@ -31,14 +31,14 @@ func (m *Model) mousePanes() []common.MousePane {
 		if m.brk.only != "" {
 			skip = 2
 		}
-		return []common.MousePane{{Rect: whole, Skip: skip, List: m.brk.list, Activate: m.compareSelectedBreak}}
+		return []common.MousePane{{Rect: whole, Skip: skip, List: m.brk.list, Activate: m.activateBreak}}
 	case m.mode == modeRequests:
-		if m.reqPending {
+		if m.reqs.pending {
 			return nil
 		}
 		// The branch summary is the first line inside the frame.
-		return []common.MousePane{{Rect: whole, Skip: 1, List: m.reqs,
-			Moved: m.nextPredictions, Activate: m.compareSelectedRequest}}
+		return []common.MousePane{{Rect: whole, Skip: 1, List: m.reqs.list,
+			Moved: m.nextPredictions, Activate: m.activateRequest}}
 	}
 	return m.view.MousePanes(0, headerLines)
 }

@@ -63,16 +63,16 @@ func TestMouseOnTheRequests(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "")
 	hs.Press("s", "s")
 	m := hs.m
-	start := m.reqs.Cursor()
+	start := m.reqs.list.Cursor()
 	hs.click(5, 1) // the summary line
-	if m.reqs.Cursor() != start || start == 3 {
-		t.Fatalf("a click on the summary moved the cursor from %d to %d", start, m.reqs.Cursor())
+	if m.reqs.list.Cursor() != start || start == 3 {
+		t.Fatalf("a click on the summary moved the cursor from %d to %d", start, m.reqs.list.Cursor())
 	}
 	hs.click(5, 1+1+3)
-	if m.reqs.Cursor() != 3 || m.mode != modeRequests {
-		t.Fatalf("click on the fourth request: cursor %d mode %v", m.reqs.Cursor(), m.mode)
+	if m.reqs.list.Cursor() != 3 || m.mode != modeRequests {
+		t.Fatalf("click on the fourth request: cursor %d mode %v", m.reqs.list.Cursor(), m.mode)
 	}
-	r, _ := m.reqs.Selected()
+	r, _ := m.reqs.list.Selected()
 	hs.click(5, 1+1+3)
 	if m.mode != modeDiff || m.refs[1] != r.ref {
 		t.Fatalf("a click on the selected request compares it: mode %v refs %q", m.mode, m.refs)

@@ -162,10 +162,10 @@ func TestRequestsViewPicksAPair(t *testing.T) {
 	hs := newHarness(t, 160, 48, true, "")
 	hs.Press("s", "s")
 	m := hs.m
-	if m.mode != modeRequests || m.reqs.Total() != 12 {
-		t.Fatalf("mode %v rows %d", m.mode, m.reqs.Total())
+	if m.mode != modeRequests || m.reqs.list.Total() != 12 {
+		t.Fatalf("mode %v rows %d", m.mode, m.reqs.list.Total())
 	}
-	if !m.reqs.Select(func(r requestRow) bool { return r.dropped }) {
+	if !m.reqs.list.Select(func(r requestRow) bool { return r.dropped }) {
 		t.Fatal("no drop marked")
 	}
 	if v := hs.view(); !strings.Contains(v, "▼ d49fd546") || !strings.Contains(v, "predicted: break, ~3 tok cached · model") {
@@ -369,7 +369,7 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 	hs.com.Selection = common.Selection{SessionFile: file}
 	hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
 	hs.Press("s", "s")
-	rows := hs.m.reqs.Items()
+	rows := hs.m.reqs.list.Items()
 	drops := 0
 	for _, r := range rows {
 		if !r.dropped {
@@ -383,8 +383,8 @@ func TestRequestsViewPredictsEveryDrop(t *testing.T) {
 	if len(rows) != 14 || drops != 13 {
 		t.Fatalf("%d rows, %d drops", len(rows), drops)
 	}
-	if hs.m.reqs.SelectedIndex() != 13 || hs.m.reqBusy || len(hs.m.reqDrops.pending) != 0 {
-		t.Errorf("cursor %d busy %v pending %v", hs.m.reqs.SelectedIndex(), hs.m.reqBusy, hs.m.reqDrops.pending)
+	if hs.m.reqs.list.SelectedIndex() != 13 || hs.m.reqs.busy || len(hs.m.reqs.drops.pending) != 0 {
+		t.Errorf("cursor %d busy %v pending %v", hs.m.reqs.list.SelectedIndex(), hs.m.reqs.busy, hs.m.reqs.drops.pending)
 	}
 }
 
@@ -396,7 +396,7 @@ func TestRequestsViewPredictsAroundTheCursor(t *testing.T) {
 	file := dropsSession(t, 120)
 	hs.com.Selection = common.Selection{SessionFile: file}
 	hs.Press("s", "s")
-	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.Items()[k].predicted, "predicted: ") }
+	predicted := func(k int) bool { return strings.HasPrefix(hs.m.reqs.list.Items()[k].predicted, "predicted: ") }
 	if !predicted(119) || !predicted(119-23) || predicted(1) || predicted(50) {
 		t.Fatalf("near the newest only: %v %v %v %v", predicted(119), predicted(96), predicted(1), predicted(50))
 	}

@@ -6,12 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -142,58 +145,88 @@ func requestRef(file, entryID string) string {
 	return replay.Ref{Kind: replay.RefSession, Path: file, Entry: entryID}.String()
 }
 
-// applyRequests shows the branch's requests, the cursor on the newest,
-// and starts predicting the drops around it.
-func (m *Model) applyRequests(msg requestsMsg) tea.Cmd {
-	if msg.gen != m.reqGen {
+// branchRequests is the per-request cache view: the requests of the
+// selected branch with their recorded cache use, and what the diff
+// predicts at each drop, predicted in the background around the cursor.
+// It owns its list, its load and its predictions.
+type branchRequests struct {
+	list    *common.List[requestRow]
+	summary string
+	pending bool
+	gen     int
+	// drops are the branch's drops still to predict; busy is set while a
+	// batch of them is predicted in the background.
+	drops dropBatch
+	busy  bool
+}
+
+func newBranchRequests() *branchRequests {
+	l := common.NewList(renderRequest)
+	l.SetFilter(common.FilterWords(func(r requestRow) string { return r.entry + " " + r.figures + " " + r.predicted }))
+	l.SetIdentity(func(r requestRow) string { return r.ref })
+	return &branchRequests{list: l}
+}
+
+// load reads the requests of sel's branch anew.
+func (r *branchRequests) load(e env, sel common.Selection) tea.Cmd {
+	r.gen++
+	r.pending = true
+	return requestsCmd(e, r.gen, sel)
+}
+
+// apply shows the branch's requests, the cursor on the newest, and starts
+// predicting the drops around it (reach rows either side).
+func (r *branchRequests) apply(msg requestsMsg, e env, reach int) tea.Cmd {
+	if msg.gen != r.gen {
 		return nil
 	}
-	m.reqPending = false
-	m.reqSummary = msg.summary
+	r.pending = false
+	r.summary = msg.summary
 	if msg.err != nil {
-		m.reqSummary = sanitize.Line(msg.err.Error())
+		r.summary = sanitize.Line(msg.err.Error())
 	}
-	m.reqs.SetItems(msg.rows)
-	m.reqs.SetCursor(len(msg.rows) - 1)
-	m.reqDrops, m.reqBusy = msg.more, false
-	return m.nextPredictions()
+	r.list.SetItems(msg.rows)
+	r.list.SetCursor(len(msg.rows) - 1)
+	r.drops, r.busy = msg.more, false
+	return r.predictNear(e, reach)
 }
 
 // applyPredicted puts a batch's predictions on their rows and starts the
 // next batch.
-func (m *Model) applyPredicted(msg predictedMsg) tea.Cmd {
-	if msg.gen != m.reqGen {
+func (r *branchRequests) applyPredicted(msg predictedMsg, e env, reach int) tea.Cmd {
+	if msg.gen != r.gen {
 		return nil
 	}
-	m.reqBusy = false
+	r.busy = false
 	for _, k := range msg.ks {
-		delete(m.reqDrops.pending, k)
+		delete(r.drops.pending, k)
 	}
-	rows := append([]requestRow(nil), m.reqs.Items()...)
+	rows := append([]requestRow(nil), r.list.Items()...)
 	for i := range rows {
 		if text, ok := msg.texts[rows[i].ref]; ok {
 			rows[i].predicted = text
 		}
 	}
-	m.reqs.SetItems(rows)
-	return m.nextPredictions()
+	r.list.SetItems(rows)
+	return r.predictNear(e, reach)
 }
 
-// nextPredictions predicts, in the background, the drops nearest the
-// cursor within a screen of it — one batch at a time, only while the
-// requests are on show — so every drop the user looks at gets its
-// prediction without rebuilding the requests of a whole long session.
-func (m *Model) nextPredictions() tea.Cmd {
-	if m.reqBusy || m.mode != modeRequests || len(m.reqDrops.pending) == 0 {
+// predictNear predicts, in the background, the drops nearest the cursor
+// within reach rows of it (at least a batch) — one batch at a time — so
+// every drop the user looks at gets its prediction without rebuilding the
+// requests of a whole long session. The panel calls it only while the
+// requests are on show.
+func (r *branchRequests) predictNear(e env, reach int) tea.Cmd {
+	if r.busy || len(r.drops.pending) == 0 {
 		return nil
 	}
-	cur := m.reqs.SelectedIndex()
+	cur := r.list.SelectedIndex()
 	if cur < 0 {
 		return nil
 	}
-	reach := max(predictBatch, m.height) // a screen of rows either side
+	reach = max(predictBatch, reach)
 	var ks []int
-	for k := range m.reqDrops.pending {
+	for k := range r.drops.pending {
 		if d := k - cur; d >= -reach && d <= reach {
 			ks = append(ks, k)
 		}
@@ -204,8 +237,76 @@ func (m *Model) nextPredictions() tea.Cmd {
 	slices.SortFunc(ks, func(a, b int) int { return cmp.Compare(absInt(a-cur), absInt(b-cur)) })
 	ks = ks[:min(predictBatch, len(ks))]
 	slices.Sort(ks)
-	m.reqBusy = true
-	return predictCmd(m.env, m.reqGen, m.reqDrops, ks)
+	r.busy = true
+	return predictCmd(e, r.gen, r.drops, ks)
+}
+
+// selectedPair is enter on a request: it against the one before it.
+func (r *branchRequests) selectedPair() intent {
+	row, ok := r.list.Selected()
+	if !ok {
+		return nil
+	}
+	return compareIntent{refs: [2]string{row.prevRef, row.ref}}
+}
+
+// Update handles a key in the requests view; moved reports that the
+// cursor may have moved (the panel predicts around it).
+func (r *branchRequests) Update(msg tea.KeyPressMsg, k keymap.Payloads, com *common.Common, e env) (cmd tea.Cmd, in intent, moved bool) {
+	if r.list.Filtering() {
+		r.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(com))
+		return nil, nil, false
+	}
+	switch {
+	case key.Matches(msg, k.Back), key.Matches(msg, k.Requests):
+		return nil, backIntent{}, false
+	case key.Matches(msg, k.Reload):
+		e.svc.Invalidate() // the Presets listed are read again
+		return nil, openRequestsIntent{}, false
+	case key.Matches(msg, com.Keys.Filter):
+		r.list.StartFilter()
+	case key.Matches(msg, k.Open):
+		return nil, r.selectedPair(), false
+	default:
+		r.list.HandleNav(msg, k.Nav)
+		return nil, nil, true
+	}
+	return nil, nil, false
+}
+
+// View draws the requests view in a w×h frame.
+func (r *branchRequests) View(st *themes.Styles, w, h int) string {
+	var lines []string
+	switch {
+	case r.pending:
+		lines = []string{st.Text.Muted.Render("reading the branch's cache figures…")}
+	default:
+		lines = append(lines, st.Diff.Boundary.Render(r.summary))
+		if r.list.Total() == 0 {
+			lines = append(lines, st.Text.Muted.Render("no request on this branch recorded usage"))
+		} else {
+			lines = append(lines, r.list.View(st, max(0, w-4), max(0, h-3), true)...)
+		}
+	}
+	return common.Frame(*st, w, h, "Requests on the branch · cache use (▼ dropped)", r.list.Position(), true, lines)
+}
+
+// ShortHelp is the requests view's keys.
+func (r *branchRequests) ShortHelp(k keymap.Payloads, com *common.Common) []key.Binding {
+	return []key.Binding{k.Open, k.Requests, com.Keys.View, k.Reload}
+}
+
+// whole is the request under the cursor, whole (y, v, o).
+func (r *branchRequests) whole() (common.Whole, bool) {
+	row, ok := r.list.Selected()
+	if !ok {
+		return common.Whole{}, false
+	}
+	text := strings.TrimSpace(r.summary) + "\n\nrequest for " + row.entry + "\n" + row.figures
+	if row.predicted != "" {
+		text += "\n" + row.predicted
+	}
+	return common.Whole{Title: "the request for " + row.entry, Text: text + "\nreference " + row.ref + "\nagainst " + row.prevRef}, true
 }
 
 func absInt(n int) int {

@@ -57,9 +57,9 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.picker.list.SetItems(msg.items)
 		}
 	case requestsMsg:
-		return m, m.applyRequests(msg)
+		return m, m.reqs.apply(msg, m.env, m.predictReach())
 	case breaksMsg:
-		m.applyBreaks(msg)
+		m.brk.apply(msg)
 	case common.JumpMsg:
 		if ref := msg.Target.CacheBreaksOf; ref != "" && msg.Target.Panel == common.PanelPayloads {
 			return m, m.openBreaks(ref)
@@ -69,7 +69,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			return m, m.compare(refs)
 		}
 	case predictedMsg:
-		return m, m.applyPredicted(msg)
+		return m, m.reqs.applyPredicted(msg, m.env, m.predictReach())
 	case common.CopiedMsg:
 		if msg.Owner == common.PanelPayloads {
 			m.setStatus(msg.Status())
@@ -158,7 +158,7 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 	m.gen++
 	m.pending = true
 	m.note = ""
-	m.brk.mark = ""
+	m.breakMark = ""
 	return compareCmd(m.env, m.gen, refs)
 }
 
@@ -208,7 +208,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.pickerKey(msg)
 	}
 	k := m.keys
-	if m.reqs.Filtering() && m.mode == modeRequests {
+	if m.reqs.list.Filtering() && m.mode == modeRequests {
 		return m.requestsKey(msg) // the filter line types y, v and o
 	}
 	if m.brk.list.Filtering() && m.mode == modeBreaks {
@@ -314,33 +314,69 @@ func (m *Model) choose(it pickItem) tea.Cmd {
 // openRequests shows the branch's requests with their cache figures.
 func (m *Model) openRequests() tea.Cmd {
 	m.mode = modeRequests
-	m.reqGen++
-	m.reqPending = true
-	return requestsCmd(m.env, m.reqGen, m.com.Selection)
+	return m.reqs.load(m.env, m.com.Selection)
 }
 
+// requestsKey hands a key to the requests view; a move of its cursor
+// predicts the drops around it.
 func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.keys
-	if m.reqs.Filtering() {
-		m.reqs.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
+	cmd, in, moved := m.reqs.Update(msg, m.keys, m.com, m.env)
+	if moved {
+		cmd = tea.Batch(cmd, m.nextPredictions())
+	}
+	return m.run(cmd, in)
+}
+
+// breaksKey hands a key to the cache view.
+func (m *Model) breaksKey(msg tea.KeyPressMsg) tea.Cmd {
+	return m.run(m.brk.Update(msg, m.keys, m.com, m.env))
+}
+
+// openBreaks shows the project's cache breaks, those caused by only when
+// it is set, computing the report anew.
+func (m *Model) openBreaks(only string) tea.Cmd {
+	m.mode = modeBreaks
+	return m.brk.open(m.env, only)
+}
+
+// nextPredictions predicts the drops around the requests view's cursor,
+// only while the requests are on show.
+func (m *Model) nextPredictions() tea.Cmd {
+	if m.mode != modeRequests {
 		return nil
 	}
-	switch {
-	case key.Matches(msg, k.Back), key.Matches(msg, k.Requests):
-		m.mode = modeDiff
-	case key.Matches(msg, k.Reload):
-		m.env.svc.Invalidate() // the Presets listed are read again
-		return m.openRequests()
-	case key.Matches(msg, m.com.Keys.Filter):
-		m.reqs.StartFilter()
-	case key.Matches(msg, k.Open):
-		return m.compareSelectedRequest()
-	default:
-		m.reqs.HandleNav(msg, k.Nav)
-		return m.nextPredictions()
-	}
-	return nil
+	return m.reqs.predictNear(m.env, m.predictReach())
 }
+
+// predictReach is how far from the cursor drops are predicted: a screen
+// of rows either side.
+func (m *Model) predictReach() int { return m.height }
+
+// run acts on what a cache view asked and batches it with its command.
+func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
+	switch in := in.(type) {
+	case backIntent:
+		m.mode = modeDiff
+	case openRequestsIntent:
+		return tea.Batch(cmd, m.openRequests())
+	case compareIntent:
+		m.mode = modeDiff
+		m.auto = false
+		if in.mark != "" { // a break's pair: the selection no longer matters
+			m.following.Cancel()
+		}
+		cmp := m.compare(in.refs)
+		m.breakMark = in.mark
+		return tea.Batch(cmd, cmp)
+	}
+	return cmd
+}
+
+// activateRequest is a click on a request: as enter.
+func (m *Model) activateRequest() tea.Cmd { return m.run(nil, m.reqs.selectedPair()) }
+
+// activateBreak is a click on a break: as enter.
+func (m *Model) activateBreak() tea.Cmd { return m.run(nil, m.brk.selectedPair()) }
 
 // choosePicked is enter in the picker: the reference under the cursor
 // becomes the side's, or the typed-reference row opens its input.
@@ -355,16 +391,4 @@ func (m *Model) choosePicked() tea.Cmd {
 		return p.input.Focus()
 	}
 	return m.choose(it)
-}
-
-// compareSelectedRequest is enter on the branch's requests: the request
-// under the cursor against the one before it.
-func (m *Model) compareSelectedRequest() tea.Cmd {
-	r, ok := m.reqs.Selected()
-	if !ok {
-		return nil
-	}
-	m.mode = modeDiff
-	m.auto = false
-	return m.compare([2]string{r.prevRef, r.ref})
 }

@@ -34,9 +34,9 @@ func (m *Model) View() string {
 	case m.picker != nil:
 		out = m.pickerView(st)
 	case m.mode == modeRequests:
-		out = m.requestsView(st)
+		out = m.reqs.View(st, m.width, m.height)
 	case m.mode == modeBreaks:
-		out = m.breaksView(st)
+		out = m.brk.View(st, m.keys, m.width, m.height)
 	default:
 		out = m.diffView(st)
 	}
@@ -87,8 +87,8 @@ func (m *Model) headerWith(st *themes.Styles, status string) []string {
 		lines = append(lines, st.Text.Muted.Render("comparing…"))
 	case m.note != "":
 		lines = append(lines, st.Text.Muted.Render(m.note))
-	case m.brk.mark != "":
-		lines = append(lines, st.Text.Warning.Render("cache break: ")+st.Text.Normal.Render(m.brk.mark))
+	case m.breakMark != "":
+		lines = append(lines, st.Text.Warning.Render("cache break: ")+st.Text.Normal.Render(m.breakMark))
 	case m.cmp != nil && m.cmp.cause != nil:
 		lines = append(lines, st.Text.Warning.Render("cause: ")+st.Text.Normal.Render(causeText(m.cmp.cause)))
 	case m.cmp != nil && m.cmp.diff.Summary.ChangedBlocks == 0:
@@ -174,20 +174,4 @@ func (m *Model) pickerView(st *themes.Styles) string {
 		lines = append([]string{st.Text.Danger.Render(p.err)}, lines...)
 	}
 	return common.Frame(*st, m.width, m.height, title, p.list.Position(), true, lines)
-}
-
-func (m *Model) requestsView(st *themes.Styles) string {
-	var lines []string
-	switch {
-	case m.reqPending:
-		lines = []string{st.Text.Muted.Render("reading the branch's cache figures…")}
-	default:
-		lines = append(lines, st.Diff.Boundary.Render(m.reqSummary))
-		if m.reqs.Total() == 0 {
-			lines = append(lines, st.Text.Muted.Render("no request on this branch recorded usage"))
-		} else {
-			lines = append(lines, m.reqs.View(st, max(0, m.width-4), max(0, m.height-3), true)...)
-		}
-	}
-	return common.Frame(*st, m.width, m.height, "Requests on the branch · cache use (▼ dropped)", m.reqs.Position(), true, lines)
 }

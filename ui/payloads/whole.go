@@ -29,24 +29,11 @@ func (m *Model) focused() (common.Whole, bool) {
 }
 
 func (m *Model) focusedWhole() (common.Whole, bool) {
-	if m.mode == modeBreaks {
-		r, ok := m.brk.list.Selected()
-		if !ok {
-			return common.Whole{}, false
-		}
-		text := strings.TrimSpace(m.brk.summary) + "\n\ncache break at " + r.ref + "\n" + r.mark + "\nprevious request " + r.prevRef
-		return common.Whole{Title: "the cache break at " + r.ref, Text: text}, true
-	}
-	if m.mode == modeRequests {
-		r, ok := m.reqs.Selected()
-		if !ok {
-			return common.Whole{}, false
-		}
-		text := strings.TrimSpace(m.reqSummary) + "\n\nrequest for " + r.entry + "\n" + r.figures
-		if r.predicted != "" {
-			text += "\n" + r.predicted
-		}
-		return common.Whole{Title: "the request for " + r.entry, Text: text + "\nreference " + r.ref + "\nagainst " + r.prevRef}, true
+	switch m.mode {
+	case modeBreaks:
+		return m.brk.whole()
+	case modeRequests:
+		return m.reqs.whole()
 	}
 	return m.view.Whole(m.headerText())
 }

@@ -42,6 +42,14 @@ type Presets struct {
 	// file as JSON (the Preset's is the Advanced row).
 	RawJSON key.Binding
 	Reload  key.Binding
+	// Use applies what is under the cursor to the selected session at its
+	// leaf (a profile in the profiles view, a Preset in the list), Forget
+	// appends the forgetting of the last applied profile and Capture
+	// saves the selected entry's runtime as a new profile; each shows
+	// pi-forge's preflight before anything is written.
+	Use     key.Binding
+	Forget  key.Binding
+	Capture key.Binding
 	Confirm key.Binding
 	Cancel  key.Binding
 	// Submit and Dismiss answer a dialog that takes text or a choice (the
@@ -80,6 +88,9 @@ func DefaultPresets() Presets {
 		Profiles:  bind([]string{"p"}, "p", "profiles"),
 		RawJSON:   bind([]string{"m"}, "m", "raw JSON"),
 		Reload:    bind([]string{"r"}, "r", "reload"),
+		Use:       bind([]string{"+"}, "+", "use in the session"),
+		Forget:    bind([]string{"-"}, "-", "forget applied profile"),
+		Capture:   bind([]string{"c"}, "c", "profile from entry"),
 		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:    bind([]string{"n", "esc"}, "n/esc", "cancel"),
 		Submit:    bind([]string{"enter"}, "enter", "accept"),
@@ -97,7 +108,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
 		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
 		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles, "presets.raw-json": &p.RawJSON,
-		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
+		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})
 }

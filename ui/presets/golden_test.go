@@ -102,6 +102,17 @@ func TestGoldenViews(t *testing.T) {
 			}
 			hs.Press("x")
 		}},
+		{"profile_use", func(hs *harness) {
+			ownSession(hs.TB(), hs, "")
+			hs.openProfile("reviewer")
+			hs.Press("+")
+		}},
+		{"profile_capture", func(hs *harness) {
+			ownSession(hs.TB(), hs, "e0000004")
+			hs.openProfile("reviewer")
+			hs.Press("c")
+			hs.answerPrompt("from-entry")
+		}},
 		{"profile_raw_json_error", func(hs *harness) {
 			hs.openProfile("reviewer")
 			hs.Press("m", "enter", "ctrl+end", "backspace")

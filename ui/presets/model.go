@@ -252,6 +252,12 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			m.profStatus = msg.status
 			return m.run(nil, m.refreshProfileRows())
 		}
+	case sessionPlannedMsg:
+		return m.openWriteDialog(msg)
+	case sessionAppendedMsg:
+		return m.applyAppended(msg)
+	case capturedMsg:
+		return m.confirmCaptured(msg)
 	case profileEditedMsg:
 		return m.run(m.profilesView.applyProfileEdited(msg))
 	case watchStartedMsg:

@@ -107,6 +107,11 @@ func TestGoldenViews(t *testing.T) {
 			hs.openProfile("reviewer")
 			hs.Press("+")
 		}},
+		{"preset_use", func(hs *harness) {
+			ownSession(hs.TB(), hs, "")
+			hs.presetCursor("project:alpha")
+			hs.Press("+")
+		}},
 		{"profile_capture", func(hs *harness) {
 			ownSession(hs.TB(), hs, "e0000004")
 			hs.openProfile("reviewer")

@@ -61,6 +61,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
 	case newPresetIntent:
 		return tea.Batch(cmd, m.promptNew())
+	case usePresetIntent:
+		return tea.Batch(cmd, m.planPresetUse(in.p))
 	case deletePresetIntent:
 		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
 

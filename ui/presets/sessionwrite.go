@@ -171,7 +171,7 @@ func writeBody(w *sessionWrite, width int) string {
 	if len(w.errors) == 0 && len(w.entries) > 0 {
 		para(fmt.Sprintf("%d %s will be appended at the leaf of session %s:", len(w.entries), plural(len(w.entries), "entry", "entries"), w.session))
 		for _, e := range w.entries {
-			b.WriteString("\n" + sanitize.Clip(jsonv.Stringify(entryJSON(e)), max(10, width)))
+			b.WriteString("\n" + sanitize.Clip(entryLine(e), max(10, width)))
 		}
 	}
 	return b.String()
@@ -185,18 +185,24 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// entryJSON is an entry to append as {type, …fields}, as the CLI's dry
-// run prints it.
-func entryJSON(e session.NewEntry) *jsonv.Object {
-	o := jsonv.NewObject()
-	o.Set("type", e.Type)
+// entryLine is an entry to append on one line: a custom entry's type and
+// data, else the entry's type and fields, as JSON.
+func entryLine(e session.NewEntry) string {
+	if e.Type == session.TypeCustom && e.Fields != nil {
+		ct, _ := e.Fields.Get("customType")
+		data, _ := e.Fields.Get("data")
+		if name, ok := ct.(string); ok {
+			return name + " " + jsonv.Stringify(data)
+		}
+	}
+	fields := jsonv.NewObject()
 	if e.Fields != nil {
 		e.Fields.Range(func(k string, v any) bool {
-			o.Set(k, v)
+			fields.Set(k, v)
 			return true
 		})
 	}
-	return o
+	return e.Type + " " + jsonv.Stringify(fields)
 }
 
 // appendCmd appends a confirmed write through the guarded append; each

@@ -3,6 +3,7 @@ package presets
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,6 +112,14 @@ func TestGoldenViews(t *testing.T) {
 			ownSession(hs.TB(), hs, "")
 			hs.presetCursor("project:alpha")
 			hs.Press("+")
+		}},
+		{"unparsed_raw_editor", func(hs *harness) {
+			p := filepath.Join(hs.com.Workspace.Cwd, ".pi", "forge", "prompt-stacks", "half.json")
+			if err := os.WriteFile(p, []byte(`{"schemaVersion":1,"id":"half","name":"Half","items":[`), 0o644); err != nil {
+				hs.TB().Fatal(err)
+			}
+			hs.Press("r")
+			hs.openByID("project:half")
 		}},
 		{"profile_capture", func(hs *harness) {
 			ownSession(hs.TB(), hs, "e0000004")

@@ -50,6 +50,9 @@ type Presets struct {
 	Use     key.Binding
 	Forget  key.Binding
 	Capture key.Binding
+	// Export writes the open draft to a new file under a new id (the
+	// file's name), or shows it as preset show --json prints it.
+	Export  key.Binding
 	Confirm key.Binding
 	Cancel  key.Binding
 	// Submit and Dismiss answer a dialog that takes text or a choice (the
@@ -91,6 +94,7 @@ func DefaultPresets() Presets {
 		Use:       bind([]string{"+"}, "+", "use in the session"),
 		Forget:    bind([]string{"-"}, "-", "forget applied profile"),
 		Capture:   bind([]string{"c"}, "c", "profile from entry"),
+		Export:    bind([]string{"w"}, "w", "export draft"),
 		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
 		Cancel:    bind([]string{"n", "esc"}, "n/esc", "cancel"),
 		Submit:    bind([]string{"enter"}, "enter", "accept"),
@@ -108,7 +112,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
 		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
 		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles, "presets.raw-json": &p.RawJSON,
-		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
+		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.export": &p.Export, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})
 }

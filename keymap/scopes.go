@@ -260,7 +260,7 @@ func presetsScopes() []Scope {
 	// Preset (not in a form, which takes them as its own); new is the
 	// list's (a adds what the focused list holds).
 	panel := with(Focused, p("save", "profiles", "reload", "preview", "import", "draft-diff",
-		"undo", "redo", "fork"))
+		"undo", "redo", "fork", "export"))
 	open := [][]string{{"presets.open", "select"}}
 	diff := prefixed("payloads.", "layout", "context", "wrap", "next-change", "prev-change", "up", "down",
 		"page-up", "page-down", "top", "bottom")

@@ -121,6 +121,10 @@ func TestGoldenViews(t *testing.T) {
 			hs.Press("r")
 			hs.openByID("project:half")
 		}},
+		{"export_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("space", "w")
+		}},
 		{"profile_capture", func(hs *harness) {
 			ownSession(hs.TB(), hs, "e0000004")
 			hs.openProfile("reviewer")

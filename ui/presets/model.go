@@ -258,6 +258,8 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.applyAppended(msg)
 	case capturedMsg:
 		return m.confirmCaptured(msg)
+	case exportedMsg:
+		m.applyExported(msg)
 	case profileEditedMsg:
 		return m.run(m.profilesView.applyProfileEdited(msg))
 	case watchStartedMsg:

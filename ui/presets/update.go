@@ -36,6 +36,8 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.redo(), true
 	case key.Matches(msg, k.Fork):
 		return m.promptFork(), true
+	case key.Matches(msg, k.Export):
+		return m.promptExport(), true
 	}
 	return nil, false
 }

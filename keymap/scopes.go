@@ -260,7 +260,7 @@ func presetsScopes() []Scope {
 	// Preset (not in a form, which takes them as its own); new is the
 	// list's (a adds what the focused list holds).
 	panel := with(Focused, p("save", "profiles", "reload", "preview", "import", "draft-diff",
-		"undo", "redo", "fork", "export"))
+		"undo", "redo", "fork", "export", "diagnostics", "macro"))
 	open := [][]string{{"presets.open", "select"}}
 	diff := prefixed("payloads.", "layout", "context", "wrap", "next-change", "prev-change", "up", "down",
 		"page-up", "page-down", "top", "bottom")
@@ -289,7 +289,7 @@ func presetsScopes() []Scope {
 				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}},
 		},
 		panelView("the profiles list", nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
-			"back", "open", "profiles", "reload", "import", "draft-diff", "use", "forget", "capture")),
+			"back", "open", "profiles", "reload", "import", "draft-diff", "use", "forget", "capture", "diagnostics", "macro")),
 	}
 }
 

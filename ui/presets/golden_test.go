@@ -125,6 +125,11 @@ func TestGoldenViews(t *testing.T) {
 			hs.openByID("project:alpha")
 			hs.Press("space", "w")
 		}},
+		{"macro_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("X")
+			hs.Type("greeting=Hello")
+		}},
 		{"profile_capture", func(hs *harness) {
 			ownSession(hs.TB(), hs, "e0000004")
 			hs.openProfile("reviewer")

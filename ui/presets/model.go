@@ -234,7 +234,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
-			return m.previewRun.start(msg.version, m.d.Stack(), m.rc)
+			rc := *m.rc // the run context with the user's macro values
+			rc.macros = m.macros
+			return m.previewRun.start(msg.version, m.d.Stack(), &rc)
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {

@@ -192,7 +192,7 @@ func (v *profilesView) FullHelp() [][]key.Binding {
 		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
 		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
 		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
-		{pk.Use, pk.Forget, pk.Capture},
+		{pk.Use, pk.Forget, pk.Capture, pk.Diagnostics, pk.Macro},
 		{v.com.Keys.Copy, v.com.Keys.View, v.com.Keys.Pager},
 	}
 }

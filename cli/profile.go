@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -150,21 +151,6 @@ type ProfilePreviewCmd struct {
 	JSON     bool   `name:"json" help:"Print {profile, model, modelKnown, auth:{configured, source}, thinkingLevel, effectiveThinkingLevel, preset, effectiveTools, toolsSource, usable, diagnostics}; with --task {profile, preset, profileFingerprint, promptStackFingerprint, preparation:{systemPrompt, messages, effectiveToolNames, diagnostics}, usable, diagnostics}."`
 }
 
-// libraryPresets adapts the library to the profile engine's preset lookup.
-type libraryPresets struct{ lib *resources.Library }
-
-func (l libraryPresets) PresetsWithID(scope preset.Scope, id string) []*profile.PresetRef {
-	var out []*profile.PresetRef
-	for _, p := range l.lib.PresetsIn(scope, id) {
-		var diags preset.Diagnostics
-		for _, d := range p.Diagnostics {
-			diags = append(diags, preset.Diagnostic{Level: d.Level, Message: d.Message, ItemID: d.ItemID})
-		}
-		out = append(out, &profile.PresetRef{Scope: p.Scope, Stack: p.Stack, Diagnostics: diags})
-	}
-	return out
-}
-
 // Run runs pi-forge's preflight: the model in the Pi catalog (models.json
 // applied) and whether it has credentials (never printing them), the
 // thinking level Pi would apply, the preset and its diagnostics.
@@ -242,27 +228,7 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 // (§11.3) over the library, the Pi model catalog and the provider's
 // authentication status.
 func profilePreflight(lib *resources.Library, cat *catalog.Catalog, p *resources.Profile, auth resources.AuthStatus) profile.Resolved {
-	// Pi's built-in tools plus forge_capability, the tool pi-forge itself
-	// registers (§9.11).
-	tools := []string{"forge_capability"}
-	for _, t := range compile.BuiltinTools {
-		tools = append(tools, t.Name)
-	}
-	return profile.Preflight(p.Entry, profile.Resources{
-		Model: func(m profile.Model, level string) profile.ModelStatus {
-			known, ok := cat.Lookup(m.Provider, m.ID)
-			if !ok {
-				return profile.ModelStatus{}
-			}
-			eff := profile.ClampThinkingLevel(known.Reasoning, known.ThinkingLevelMap, level)
-			if eff == level {
-				eff = ""
-			}
-			return profile.ModelStatus{Known: true, NoAuth: !auth.Configured, EffectiveThinkingLevel: eff}
-		},
-		Presets:   libraryPresets{lib},
-		ToolNames: tools,
-	})
+	return services.ProfilePreflight(lib, cat, p, auth)
 }
 
 func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog, res profile.Resolved, auth resources.AuthStatus, presetKey string) {

@@ -3,15 +3,13 @@ package cli
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/services"
 )
 
 // ProfileSaveCmd captures a session entry's runtime as a profile, as
@@ -60,10 +58,6 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 	if !ws.Trust.Trusted {
 		return fail(exitRefused, "pi-forge: project is not trusted; refusing to write an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
 	}
-	rt := replay.RuntimeStateAt(s, index)
-	if rt.Provider == "" {
-		return fail(exitFailed, "pi-forge: cannot save a profile because no model is currently selected.")
-	}
 	lib, err := g.loadLibrary()
 	if err != nil {
 		return err
@@ -92,29 +86,16 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	st, err := capstate.At(s, index, in, capstate.DefaultOptions(nil))
-	if err != nil {
-		return err
-	}
-	capture := profile.CaptureInput{Model: &profile.Model{Provider: rt.Provider, ID: rt.Model}, ThinkingLevel: rt.ThinkingLevel}
-	if st.Preset != nil {
-		capture.PresetScope, capture.PresetID = st.Preset.Key.Scope, st.Preset.Key.ID
-	}
 	var prior *profile.Profile
 	if existing != nil && !existing.Fault {
 		prior = existing.Profile
 	}
-	p, diags := profile.Capture(id, scope, capture, prior)
-	if p != nil {
-		diags = append(diags, profile.ValidateScope(p, scope)...)
+	p, _, failure, err := services.CaptureProfile(s, index, in, id, scope, prior)
+	if err != nil {
+		return err
 	}
-	if p == nil || diags.HasErrors() {
-		var b strings.Builder
-		fmt.Fprintf(&b, "pi-forge: current runtime could not be saved as profile %s.", id)
-		for _, d := range diags {
-			fmt.Fprintf(&b, "\n    %s: %s", d.Level, sanitize.Line(d.Message))
-		}
-		return fail(exitFailed, "%s", b.String())
+	if failure != "" {
+		return fail(exitFailed, "%s", failure)
 	}
 	var res resources.WriteResult
 	if existing != nil && c.Overwrite {

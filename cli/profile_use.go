@@ -3,16 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
-	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/capstate"
-	"github.com/forgebench/forgebench/session/replay"
 )
 
 // ProfileUseCmd applies an agent profile to a session offline, as
@@ -48,67 +44,24 @@ func (c *ProfileUseCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	res := profilePreflight(lib, cat, p, resources.ProviderAuth(lib.Workspace.AgentDir, p.Profile.Model.Provider, nil))
-	if !res.Usable() {
-		var b strings.Builder
-		fmt.Fprintf(&b, "pi-forge: profile %s failed preflight; runtime state was not changed.\n", c.Selector)
-		for _, d := range res.Diagnostics {
-			fmt.Fprintf(&b, "    %s: %s\n", d.Level, sanitize.Line(d.Message))
-		}
-		return fail(exitFailed, "%s", strings.TrimRight(b.String(), "\n"))
-	}
-	known, _ := cat.Lookup(p.Profile.Model.Provider, p.Profile.Model.ID)
-	cur := replay.RuntimeStateAt(s, s.LeafIndex())
-	in := profile.RuntimeInput{CurrentThinking: cur.ThinkingLevel, Target: p.Profile.Model,
-		TargetInfo:     profile.ModelInfo{Reasoning: known.Reasoning, ThinkingLevelMap: known.ThinkingLevelMap},
-		TargetThinking: res.EffectiveThinkingLevel,
-		SwitchThinking: resources.PiThinkingSettings(ws).ForModel(p.Profile.Model.Provider, p.Profile.Model.ID)}
-	if cur.Provider != "" {
-		in.Current = &profile.Model{Provider: cur.Provider, ID: cur.Model}
-	}
-	var entries []session.NewEntry
-	for _, ch := range profile.PlanRuntimeChanges(in) {
-		typ, fields := ch.Entry()
-		entries = append(entries, session.NewEntry{Type: typ, Fields: fields})
-	}
-	// The Preset step is /preset use of the resolved Preset (or none):
-	// its selection entry and the sync that retires bound activations.
 	capIn, err := g.capabilityInputs()
 	if err != nil {
 		return err
 	}
 	now := time.Now()
 	clock := func() time.Time { return now }
-	selector := "none"
-	if res.Preset != nil {
-		selector = res.Preset.Selector()
-	}
-	plan, err := capstate.PlanAt(s, capIn, capstate.Operation{Kind: capstate.OpUsePreset, Arg: selector}, capstate.DefaultOptions(clock))
+	u, err := services.PlanProfileUse(lib, cat, capIn, ws, s, p, c.Selector, now)
 	if err != nil {
-		return fail(exitFailed, "pi-forge: failed to apply profile %s: %v. Previous runtime state was restored.", c.Selector, err)
+		return err
 	}
-	if plan.Refusal != nil {
-		return fail(exitFailed, "pi-forge: failed to apply profile %s: %s Previous runtime state was restored.", c.Selector, sanitize.Line(plan.Refusal.Notice()))
+	if u.Failure != "" {
+		return fail(exitFailed, "%s", u.Failure)
 	}
-	entries = append(entries, plan.Entries()...)
-	prov := profile.NewProvenance(&res, session.FormatTimestamp(now))
-	entries = append(entries, session.CustomEntry(profile.StateEntryType, profile.StateEntryData(&prov)))
-
-	warnings := 0
-	for _, d := range res.Diagnostics {
-		if d.Level == "warning" {
-			warnings++
-		}
-	}
-	msg := "pi-forge: applied profile " + c.Selector + " once"
-	if warnings > 0 {
-		msg += fmt.Sprintf(" with %d warning(s)", warnings)
-	}
-	msg += "; later manual changes will be preserved."
+	res, entries, msg := u.Resolved, u.Entries, u.Message
 	written := false
 	if !c.DryRun {
 		opts := session.AppendOptions{Force: c.Force, Now: clock, Project: ws.Cwd, AllowContextTypes: true}
-		if err := appendGuarded(path, plan.Guard, entries, opts); err != nil {
+		if err := appendGuarded(path, u.Guard, entries, opts); err != nil {
 			return err
 		}
 		written = true
@@ -116,8 +69,8 @@ func (c *ProfileUseCmd) Run(g *Globals) error {
 	for _, d := range res.Diagnostics {
 		fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, sanitize.Line(d.Message))
 	}
-	if plan.Result.Warning != "" {
-		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(plan.Result.Warning))
+	if u.Warning != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(u.Warning))
 	}
 	return c.reportEntries(g, path, msg, entries, written)
 }
@@ -182,11 +135,10 @@ func (c *ProfileForgetCmd) Run(g *Globals) error {
 	if !ws.Trust.Trusted {
 		return untrustedProject(ws)
 	}
-	st := replay.ProfileStateAt(s, s.LeafIndex())
-	if _, ok := profile.ParseProvenance(st.Provenance); !st.Found || !ok {
-		return c.reportEntries(g, path, "pi-forge: there is no last-applied profile provenance to forget.", nil, false)
+	entries := services.PlanProfileForget(s)
+	if entries == nil {
+		return c.reportEntries(g, path, services.ForgetNothing, nil, false)
 	}
-	entries := []session.NewEntry{session.CustomEntry(profile.StateEntryType, profile.StateEntryData(nil))}
 	written := false
 	if !c.DryRun {
 		if err := appendGuarded(path, session.GuardOf(s), entries, session.AppendOptions{Force: c.Force, Project: ws.Cwd}); err != nil {
@@ -194,5 +146,5 @@ func (c *ProfileForgetCmd) Run(g *Globals) error {
 		}
 		written = true
 	}
-	return c.reportEntries(g, path, "pi-forge: forgot last-applied profile provenance; model, thinking level, and preset were not changed.", entries, written)
+	return c.reportEntries(g, path, services.ForgetDone, entries, written)
 }

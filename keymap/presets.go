@@ -42,8 +42,23 @@ type Presets struct {
 	// file as JSON (the Preset's is the Advanced row).
 	RawJSON key.Binding
 	Reload  key.Binding
-	Confirm key.Binding
-	Cancel  key.Binding
+	// Use applies what is under the cursor to the selected session at its
+	// leaf (a profile in the profiles view, a Preset in the list), Forget
+	// appends the forgetting of the last applied profile and Capture
+	// saves the selected entry's runtime as a new profile; each shows
+	// pi-forge's preflight before anything is written.
+	Use     key.Binding
+	Forget  key.Binding
+	Capture key.Binding
+	// Export writes the open draft to a new file under a new id (the
+	// file's name), or shows it as preset show --json prints it.
+	Export key.Binding
+	// Diagnostics shows every diagnostic of the workspace; Macro supplies
+	// an extension macro's value for the preview.
+	Diagnostics key.Binding
+	Macro       key.Binding
+	Confirm     key.Binding
+	Cancel      key.Binding
 	// Submit and Dismiss answer a dialog that takes text or a choice (the
 	// id prompt of new and fork, the slot picker), where y and n are not
 	// answers.
@@ -54,36 +69,42 @@ type Presets struct {
 // DefaultPresets returns the stock Presets panel bindings.
 func DefaultPresets() Presets {
 	return Presets{
-		Nav:       DefaultNav(),
-		Open:      bind([]string{"enter"}, "enter", "open"),
-		Back:      bind([]string{"esc"}, "esc", "back"),
-		Toggle:    bind([]string{"space"}, "space", "enable/disable"),
-		MoveUp:    bind([]string{"K", "alt+up"}, "K", "move up"),
-		MoveDown:  bind([]string{"J", "alt+down"}, "J", "move down"),
-		AddBlock:  bind([]string{"a"}, "a", "add block"),
-		AddSlot:   bind([]string{"A"}, "A", "add slot"),
-		Duplicate: bind([]string{"d"}, "d", "duplicate"),
-		Delete:    bind([]string{"x"}, "x", "delete"),
-		Edit:      bind([]string{"e"}, "e", "edit in $EDITOR"),
-		Save:      bind([]string{"ctrl+s"}, "ctrl+s", "save"),
-		Fork:      bind([]string{"S"}, "S", "fork"),
-		New:       bind([]string{"a"}, "a", "new preset"),
-		Undo:      bind([]string{"u"}, "u", "undo"),
-		Redo:      bind([]string{"U", "ctrl+r"}, "U", "redo"),
-		Item:      bind([]string{"i"}, "i", "item properties"),
-		Import:    bind([]string{"I"}, "I", "import JSON"),
-		Scope:     bind([]string{"tab"}, "tab", "switch scope"),
-		ShowDiff:  bind([]string{"D"}, "D", "show difference"),
-		Overwrite: bind([]string{"O"}, "O", "overwrite"),
-		Preview:   bind([]string{"P"}, "P", "preview"),
-		DraftDiff: bind([]string{"D"}, "D", "draft diff"),
-		Profiles:  bind([]string{"p"}, "p", "profiles"),
-		RawJSON:   bind([]string{"m"}, "m", "raw JSON"),
-		Reload:    bind([]string{"r"}, "r", "reload"),
-		Confirm:   bind([]string{"y", "enter"}, "y", "confirm"),
-		Cancel:    bind([]string{"n", "esc"}, "n/esc", "cancel"),
-		Submit:    bind([]string{"enter"}, "enter", "accept"),
-		Dismiss:   bind([]string{"esc"}, "esc", "cancel"),
+		Nav:         DefaultNav(),
+		Open:        bind([]string{"enter"}, "enter", "open"),
+		Back:        bind([]string{"esc"}, "esc", "back"),
+		Toggle:      bind([]string{"space"}, "space", "enable/disable"),
+		MoveUp:      bind([]string{"K", "alt+up"}, "K", "move up"),
+		MoveDown:    bind([]string{"J", "alt+down"}, "J", "move down"),
+		AddBlock:    bind([]string{"a"}, "a", "add block"),
+		AddSlot:     bind([]string{"A"}, "A", "add slot"),
+		Duplicate:   bind([]string{"d"}, "d", "duplicate"),
+		Delete:      bind([]string{"x"}, "x", "delete"),
+		Edit:        bind([]string{"e"}, "e", "edit in $EDITOR"),
+		Save:        bind([]string{"ctrl+s"}, "ctrl+s", "save"),
+		Fork:        bind([]string{"S"}, "S", "fork"),
+		New:         bind([]string{"a"}, "a", "new preset"),
+		Undo:        bind([]string{"u"}, "u", "undo"),
+		Redo:        bind([]string{"U", "ctrl+r"}, "U", "redo"),
+		Item:        bind([]string{"i"}, "i", "item properties"),
+		Import:      bind([]string{"I"}, "I", "import JSON"),
+		Scope:       bind([]string{"tab"}, "tab", "switch scope"),
+		ShowDiff:    bind([]string{"D"}, "D", "show difference"),
+		Overwrite:   bind([]string{"O"}, "O", "overwrite"),
+		Preview:     bind([]string{"P"}, "P", "preview"),
+		DraftDiff:   bind([]string{"D"}, "D", "draft diff"),
+		Profiles:    bind([]string{"p"}, "p", "profiles"),
+		RawJSON:     bind([]string{"m"}, "m", "raw JSON"),
+		Reload:      bind([]string{"r"}, "r", "reload"),
+		Use:         bind([]string{"+"}, "+", "use in the session"),
+		Forget:      bind([]string{"-"}, "-", "forget applied profile"),
+		Capture:     bind([]string{"c"}, "c", "profile from entry"),
+		Export:      bind([]string{"w"}, "w", "export draft"),
+		Diagnostics: bind([]string{"!"}, "!", "workspace diagnostics"),
+		Macro:       bind([]string{"X"}, "X", "extension macro value"),
+		Confirm:     bind([]string{"y", "enter"}, "y", "confirm"),
+		Cancel:      bind([]string{"n", "esc"}, "n/esc", "cancel"),
+		Submit:      bind([]string{"enter"}, "enter", "accept"),
+		Dismiss:     bind([]string{"esc"}, "esc", "cancel"),
 	}
 }
 
@@ -97,7 +118,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
 		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
 		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles, "presets.raw-json": &p.RawJSON,
-		"presets.reload": &p.Reload, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
+		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.export": &p.Export, "presets.diagnostics": &p.Diagnostics, "presets.macro": &p.Macro, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})
 }

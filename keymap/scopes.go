@@ -262,12 +262,12 @@ func presetsScopes() []Scope {
 	// Preset (not in a form, which takes them as its own); new is the
 	// list's (a adds what the focused list holds).
 	panel := with(Focused, p("save", "profiles", "reload", "preview", "import", "draft-diff",
-		"undo", "redo", "fork"))
+		"undo", "redo", "fork", "export", "diagnostics", "macro"))
 	open := [][]string{{"presets.open", "select"}}
 	diff := prefixed("payloads.", "layout", "context", "wrap", "next-change", "prev-change", "up", "down",
 		"page-up", "page-down", "top", "bottom")
 	return []Scope{
-		panelView("the Presets list", panel, nav, p("delete", "open", "new"), []string{"filter"}),
+		panelView("the Presets list", panel, nav, p("delete", "open", "new", "use"), []string{"filter"}),
 		{
 			Name: "the Presets item list",
 			Bindings: with(Root, panel, nav, []string{"select"}, p("open", "edit", "back", "add-block", "add-slot",
@@ -291,7 +291,7 @@ func presetsScopes() []Scope {
 				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}},
 		},
 		panelView("the profiles list", nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
-			"back", "open", "profiles", "reload", "import", "draft-diff")),
+			"back", "open", "profiles", "reload", "import", "draft-diff", "use", "forget", "capture", "diagnostics", "macro")),
 	}
 }
 

@@ -91,7 +91,7 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
-		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, nil)
+		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, rc.macros)
 		// Capability updates first (pi-forge projects them after the
 		// compile), then Pi's System messages as the dock shows them.
 		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res))}

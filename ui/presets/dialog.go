@@ -27,6 +27,8 @@ const (
 	dialogConfirm dialogKind = "confirm"
 	dialogPrompt  dialogKind = "prompt"
 	dialogSlots   dialogKind = "slots"
+	// dialogNotice says why nothing can be done; any answer closes it.
+	dialogNotice dialogKind = "notice"
 )
 
 // dialog is a modal over the panel: a yes/no question (common.Confirm), a
@@ -70,6 +72,12 @@ type answer func(m *Model) tea.Cmd
 func newConfirm(m *Model, title, body string, onYes func(*Model, string) tea.Cmd) *dialog {
 	return &dialog{com: m.com, keys: &m.keys, kind: dialogConfirm, title: title, body: body, onYes: onYes,
 		confirm: common.Confirm{Title: title, Body: body, Yes: m.keys.Confirm, No: m.keys.Cancel}}
+}
+
+// newNotice is a dialog that only informs: the confirm and cancel keys
+// close it.
+func newNotice(m *Model, title, body string) *dialog {
+	return &dialog{com: m.com, keys: &m.keys, kind: dialogNotice, title: title, body: body}
 }
 
 // newPrompt is a one-line question ("id: …") answered with the panel's
@@ -158,6 +166,8 @@ func (d *dialog) key(msg tea.KeyPressMsg) (bool, any, tea.Cmd) {
 		return false, nil, nil
 	case dialogConflict:
 		return d.conflictKey(msg)
+	case dialogNotice:
+		return key.Matches(msg, k.Confirm, k.Cancel), nil, nil
 	case dialogSlots:
 		switch {
 		case d.slots.HandleNav(msg, k.Nav):
@@ -212,6 +222,10 @@ func (d *dialog) ShortHelp() []key.Binding {
 		return d.conflictHelp()
 	case d.kind == dialogSlots:
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
+	case d.kind == dialogNotice:
+		closeKey := k.Cancel
+		closeKey.SetHelp(closeKey.Help().Key, "close")
+		return []key.Binding{closeKey}
 	case d.kind == dialogPrompt && d.scope != "" && d.com.Workspace.Trust.Trusted:
 		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
 	case d.kind == dialogPrompt:

@@ -42,7 +42,9 @@ func (e *draftEditor) editorView(r rect, focused bool, compiled []preset.Diagnos
 func (e *draftEditor) editorLayout(r rect, compiled []preset.Diagnostic) (head, tail []string, inner, bodyH int) {
 	st := e.com.Styles
 	inner, innerH := max(0, r.w-4), max(0, r.h-2)
-	if e.unparsed {
+	// The raw JSON form shows the parse problem itself, and needs the room
+	// to fix it.
+	if e.unparsed && e.formKind != formRaw {
 		for _, l := range common.Wrap(sanitize.Text(e.unparsedText()), inner) {
 			head = append(head, st.Text.Danger.Render(l))
 		}
@@ -212,11 +214,11 @@ func (e *draftEditor) diskChangeText() string {
 }
 
 // unparsedText explains why a draft over a file that is not a JSON object
-// is not saved over it.
+// is not saved over it (the draft is pi-forge's empty fallback, which
+// would replace the file's text), and the ways on.
 func (e *draftEditor) unparsedText() string {
-	return e.open.FileName() + " did not parse, so its draft is pi-forge's empty fallback and saving would " +
-		"replace the file's text; fix the file and reload (" + e.keys.Reload.Help().Key + "), or fork (" +
-		e.keys.Fork.Help().Key + ") to keep the draft under a new id"
+	return e.open.FileName() + " did not parse: fix it in the raw JSON editor (Advanced row; " + e.keys.Save.Help().Key +
+		" saves once it parses), or fork (" + e.keys.Fork.Help().Key + ") pi-forge's empty fallback under a new id"
 }
 
 // wrappedBlock is content (block item) as the editor pane shows it at

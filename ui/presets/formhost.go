@@ -153,6 +153,11 @@ func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {
 	cur := m.items.Cursor()
 	setting := cur - m.d.Len() // a settings row keeps its place after the items
 	err := m.d.Apply(draft.Edit{Path: msg.Path, Value: msg.Value, Delete: msg.Delete, Label: msg.Label, Coalesce: msg.Coalesce})
+	if err == nil && m.unparsed && len(msg.Path) == 0 {
+		// the whole file typed anew where it did not parse: the draft is
+		// the user's text now, which a save may write over the file
+		m.unparsed = false
+	}
 	if err == nil && setting >= 0 {
 		cur = m.d.Len() + setting
 		if m.formRow >= 0 {

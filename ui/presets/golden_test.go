@@ -3,6 +3,7 @@ package presets
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,6 +102,39 @@ func TestGoldenViews(t *testing.T) {
 				}
 			}
 			hs.Press("x")
+		}},
+		{"profile_use", func(hs *harness) {
+			ownSession(hs.TB(), hs, "")
+			hs.openProfile("reviewer")
+			hs.Press("+")
+		}},
+		{"preset_use", func(hs *harness) {
+			ownSession(hs.TB(), hs, "")
+			hs.presetCursor("project:alpha")
+			hs.Press("+")
+		}},
+		{"unparsed_raw_editor", func(hs *harness) {
+			p := filepath.Join(hs.com.Workspace.Cwd, ".pi", "forge", "prompt-stacks", "half.json")
+			if err := os.WriteFile(p, []byte(`{"schemaVersion":1,"id":"half","name":"Half","items":[`), 0o644); err != nil {
+				hs.TB().Fatal(err)
+			}
+			hs.Press("r")
+			hs.openByID("project:half")
+		}},
+		{"export_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("space", "w")
+		}},
+		{"macro_prompt", func(hs *harness) {
+			hs.openByID("project:alpha")
+			hs.Press("X")
+			hs.Type("greeting=Hello")
+		}},
+		{"profile_capture", func(hs *harness) {
+			ownSession(hs.TB(), hs, "e0000004")
+			hs.openProfile("reviewer")
+			hs.Press("c")
+			hs.answerPrompt("from-entry")
 		}},
 		{"profile_raw_json_error", func(hs *harness) {
 			hs.openProfile("reviewer")

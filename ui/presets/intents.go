@@ -61,6 +61,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
 	case newPresetIntent:
 		return tea.Batch(cmd, m.promptNew())
+	case usePresetIntent:
+		return tea.Batch(cmd, m.planPresetUse(in.p))
 	case deletePresetIntent:
 		return tea.Batch(cmd, m.confirmDeletePreset(in.p))
 
@@ -93,6 +95,12 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.promptForkProfile(in.p))
 	case deleteProfileIntent:
 		return tea.Batch(cmd, m.confirmDeleteProfile(in.p))
+	case useProfileIntent:
+		return tea.Batch(cmd, m.planProfileUse(in.p))
+	case forgetProfileIntent:
+		return tea.Batch(cmd, m.planProfileForget())
+	case captureProfileIntent:
+		return tea.Batch(cmd, m.promptCaptureProfile())
 	case openProfilePresetIntent:
 		p := in.p
 		return tea.Batch(cmd, m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {

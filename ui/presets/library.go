@@ -79,6 +79,10 @@ func (l *libraryList) Update(msg tea.Msg) (tea.Cmd, intent) {
 		if p := l.selected(); p != nil {
 			return nil, openPresetIntent{p}
 		}
+	case key.Matches(k, keys.Use):
+		if p := l.selected(); p != nil {
+			return nil, usePresetIntent{p}
+		}
 	}
 	return nil, nil
 }
@@ -111,7 +115,7 @@ func (l *libraryList) ShortHelp(forkable bool) []key.Binding {
 		bs = append(bs, k.Fork)
 	}
 	if l.presets.Len() > 0 {
-		bs = append(bs, l.com.Keys.Filter, k.Delete)
+		bs = append(bs, l.com.Keys.Filter, k.Delete, k.Use)
 	}
 	return append(bs, k.Import, k.Profiles, k.Reload)
 }

@@ -234,7 +234,9 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		return m.schedulePreview()
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
-			return m.previewRun.start(msg.version, m.d.Stack(), m.rc)
+			rc := *m.rc // the run context with the user's macro values
+			rc.macros = m.macros
+			return m.previewRun.start(msg.version, m.d.Stack(), &rc)
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
@@ -252,6 +254,14 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 			m.profStatus = msg.status
 			return m.run(nil, m.refreshProfileRows())
 		}
+	case sessionPlannedMsg:
+		return m.openWriteDialog(msg)
+	case sessionAppendedMsg:
+		return m.applyAppended(msg)
+	case capturedMsg:
+		return m.confirmCaptured(msg)
+	case exportedMsg:
+		m.applyExported(msg)
 	case profileEditedMsg:
 		return m.run(m.profilesView.applyProfileEdited(msg))
 	case watchStartedMsg:

@@ -180,8 +180,26 @@ func (m *Model) applyOpened(msg openedMsg) tea.Cmd {
 	}
 	if msg.how.announce { // the header and the other panels follow
 		m.com.Selection.PresetID = p.Key()
+		if m.unparsed && !p.Legacy && p.Raw != nil {
+			cmds = append(cmds, m.fixUnparsed(string(p.Raw)))
+		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// fixUnparsed opens the raw JSON editor of the Advanced row on the text
+// of a Preset file that did not parse, so it is fixed here: once the text
+// parses it becomes the draft (applyFormEdit), which ctrl+s writes over
+// the file against the revision read.
+func (m *Model) fixUnparsed(text string) tea.Cmd {
+	m.items.SetCursor(m.d.Len() + len(settingsRows) - 1)
+	m.openForm(true)
+	raw, ok := m.form.(interface{ StartWith(string) tea.Cmd })
+	if !ok || m.formKind != formRaw {
+		return nil
+	}
+	m.setStatus(m.unparsedText(), true)
+	return raw.StartWith(text)
 }
 
 // refreshItems rebuilds the item rows from the draft's typed view and the

@@ -25,4 +25,7 @@ type panelStatus struct {
 	wholeNote string
 	// statusClock expires the message (status.go).
 	statusClock common.StatusClock
+	// lastWrite is the session file as the panel's last append left it
+	// (sessionwrite.go): not live for the next one.
+	lastWrite common.FileStamp
 }

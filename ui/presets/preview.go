@@ -30,6 +30,9 @@ type previewDock struct {
 
 	rc        *runContext
 	rcPending bool
+	// macros are the extension macro values supplied for the preview
+	// (X; replaced whole, never changed in place, so a command may hold it).
+	macros map[string]string
 	// active is the session's Preset at the entry, resolved in the
 	// library as pi-forge and the CLI do (a bare id included); nil when
 	// none is recorded, Presets are off, or it does not resolve.

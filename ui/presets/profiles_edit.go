@@ -51,9 +51,11 @@ type (
 	// profileSavedMsg reports a profile write (save, new, fork).
 	profileSavedMsg struct {
 		verb, key string
-		tree      *jsonv.Object
-		res       resources.WriteResult
-		err       error
+		// done is the status once written ("" says verb and key).
+		done string
+		tree *jsonv.Object
+		res  resources.WriteResult
+		err  error
 	}
 	// profileStatusMsg carries the profile status of the selected entry.
 	profileStatusMsg struct {
@@ -143,6 +145,15 @@ func (v *profilesView) Update(msg tea.Msg) (tea.Cmd, intent) {
 		return nil, nil
 	case key.Matches(km, k.Open):
 		return v.openProfilePreset()
+	case key.Matches(km, k.Use):
+		if p == nil {
+			return nil, nil
+		}
+		return nil, useProfileIntent{p}
+	case key.Matches(km, k.Forget):
+		return nil, forgetProfileIntent{}
+	case key.Matches(km, k.Capture):
+		return nil, captureProfileIntent{}
 	}
 	return nil, passIntent{}
 }
@@ -167,7 +178,7 @@ func (v *profilesView) ShortHelp() []key.Binding {
 		return append(v.profForm.ShortHelp(), v.profileViewToggle(), k.Edit, k.Save, k.Undo, k.Back)
 	}
 	pk := v.profileKeys()
-	return []key.Binding{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
+	return []key.Binding{pk.Use, pk.Forget, pk.Capture, pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete, pk.Save, pk.Open, pk.Back, pk.Profiles}
 }
 
 // FullHelp is the view's help overlay.
@@ -181,6 +192,7 @@ func (v *profilesView) FullHelp() [][]key.Binding {
 		{pk.Up, pk.Down, pk.PageUp, pk.PageDown, pk.Top, pk.Bottom, pk.Open, pk.Back},
 		{pk.Item, pk.RawJSON, pk.Edit, pk.New, pk.Fork, pk.Delete},
 		{pk.Save, pk.Undo, pk.Profiles, pk.Reload},
+		{pk.Use, pk.Forget, pk.Capture, pk.Diagnostics, pk.Macro},
 		{v.com.Keys.Copy, v.com.Keys.View, v.com.Keys.Pager},
 	}
 }
@@ -246,6 +258,7 @@ func (v *profilesView) profileKeys() keymap.Presets {
 	relabel(&k.Delete, "delete profile")
 	relabel(&k.Open, "open its preset")
 	relabel(&k.Profiles, "presets")
+	relabel(&k.Use, "use profile")
 	return k
 }
 
@@ -371,7 +384,11 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	if msg.verb == "saved" && m.prof != nil && m.prof.p.Key() == msg.key {
 		m.prof.revision, m.prof.baseline, m.prof.run = msg.res.SourceRevision, msg.tree, ""
 	}
-	m.setStatus(msg.verb+" "+msg.key, false)
+	if msg.done != "" {
+		m.setStatus(msg.done, false)
+	} else {
+		m.setStatus(msg.verb+" "+msg.key, false)
+	}
 	if msg.verb == "created" || msg.verb == "forked" {
 		m.wantProfile = msg.key // created or forked: the next i edits it
 	}

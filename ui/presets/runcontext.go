@@ -21,9 +21,12 @@ import (
 // workspace when no session is selected (or it records no prompt).
 type runContext struct {
 	file, entry string
-	runtime     compile.Runtime
-	base        string
-	messages    []any
+	// macros are the extension macro values the user supplied for the
+	// preview (X), as --macros supplies them to the CLI.
+	macros   map[string]string
+	runtime  compile.Runtime
+	base     string
+	messages []any
 	// source says, for humans, where the runtime came from.
 	source string
 	// active is the session's Preset selection at the entry.

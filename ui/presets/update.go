@@ -26,6 +26,10 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.promptImport(), true
 	case key.Matches(msg, k.DraftDiff):
 		return m.openDraftDiff(), true
+	case key.Matches(msg, k.Diagnostics):
+		return m.showWorkspaceDiagnostics(), true
+	case key.Matches(msg, k.Macro):
+		return m.promptMacro(), true
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		return m.focusKey(msg)
 	case m.showProfile || m.d == nil:
@@ -36,6 +40,8 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.redo(), true
 	case key.Matches(msg, k.Fork):
 		return m.promptFork(), true
+	case key.Matches(msg, k.Export):
+		return m.promptExport(), true
 	}
 	return nil, false
 }

@@ -1,0 +1,88 @@
+package presets
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/capstate"
+)
+
+// + in the Preset list activates the Preset under the cursor in the
+// selected session, as /preset use (and the CLI's preset use) does: the
+// selection entry and the capability sync that retires the old Preset's
+// bound activations, planned by capstate and shown with the prompt-cache
+// notice before anything is written.
+
+// usePresetIntent asks to activate p in the selected session.
+type usePresetIntent struct{ p *resources.Preset }
+
+func (usePresetIntent) isIntent() {}
+
+// CacheImpactNotice is what a Preset switch costs the prompt cache; the
+// last sentence is pi-forge's provider-managed cache warning (docs
+// 0.5.4–0.5.6).
+const CacheImpactNotice = "Prompt cache: the switch changes the system prompt (and may change the tools), which come before the conversation, so the next request cannot reuse the prefix the provider cached for the earlier ones and writes it anew. Prompt caching and tool transport are downstream provider-managed; no guarantee of zero KV cache invalidation or exact cache hits."
+
+// planPresetUse plans /preset use of p at the selected session's leaf.
+func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
+	sel := m.com.Selection
+	if sel.SessionFile == "" {
+		m.setStatus(needSession, true)
+		return nil
+	}
+	m.setStatus("checking Preset "+p.Key()+"…", false)
+	svc, last, selector := m.com.Services(), m.lastWrite, p.Key()
+	return func() tea.Msg {
+		now := time.Now()
+		w := &sessionWrite{title: "Use Preset " + selector + " in the session?", what: "Preset " + selector, file: sel.SessionFile, session: sessionTitle(sel)}
+		t, err := openWriteTarget(svc, sel.SessionFile, sel.EntryID, last, now)
+		if err != nil {
+			return sessionPlannedMsg{err: err}
+		}
+		w.project, w.errors = t.ws.Cwd, t.blocked
+		capIn, err := svc.CapabilityInputs()
+		if err != nil {
+			return sessionPlannedMsg{err: err}
+		}
+		plan, err := capstate.PlanAt(t.s, capIn, capstate.Operation{Kind: capstate.OpUsePreset, Arg: selector}, capstate.DefaultOptions(func() time.Time { return now }))
+		switch {
+		case err != nil:
+			w.errors = append(w.errors, err.Error())
+		case plan.Refusal != nil:
+			w.errors = append(w.errors, presetRefusal(plan.Refusal, t.ws, p)...)
+		case !plan.Changes():
+			w.nothing = plan.Result.Message + " (already active: nothing to append)"
+		default:
+			w.guard, w.entries, w.done = plan.Guard, plan.Entries(), plan.Result.Message
+			if plan.Result.Warning != "" {
+				w.warnings = append(w.warnings, "pi-forge: "+plan.Result.Warning)
+			}
+			w.notes = append(w.notes, CacheImpactNotice)
+		}
+		return sessionPlannedMsg{w: w}
+	}
+}
+
+// presetRefusal says why pi-forge refuses to activate p, as the CLI's
+// preset use does: untrusted with the project named, a Preset with errors
+// with its errors listed, else pi-forge's notice.
+func presetRefusal(r *capability.Refusal, ws resources.Workspace, p *resources.Preset) []string {
+	switch r.Kind {
+	case capability.RefusedUntrusted:
+		return []string{fmt.Sprintf("%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source)}
+	case capability.RefusedInvalid:
+		out := []string{r.Subject + " has errors and cannot be activated:"}
+		for _, d := range p.Diagnostics {
+			if d.Level == preset.LevelError {
+				out = append(out, string(d.Level)+": "+d.Message)
+			}
+		}
+		return out
+	}
+	return []string{r.Notice()}
+}

@@ -274,6 +274,9 @@ t send-keys -t smoke 4
 wait_for "(following the selection)"
 wait_pane "Blocks · "
 t send-keys -t smoke s
+wait_for "Cache breaks · project · costliest first"
+wait_for "3 break(s)"
+t send-keys -t smoke s # one more s: this branch's requests
 wait_for "Requests on the branch"
 wait_for "▼ d49fd546"
 t send-keys -t smoke / d 4 9 f d 5 4 6 Enter Enter

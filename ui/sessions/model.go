@@ -239,7 +239,9 @@ func (m *Model) ShortHelp() []key.Binding {
 		if m.search.Active() && m.searchPane == paneTree {
 			bs = append(bs, sk.Next, sk.Prev)
 		}
-		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, k.Composition, k.Mark, k.Compare, m.com.Keys.Copy, k.ContinueInPi)
+		// The comparison's keys come last: the footer drops what does not
+		// fit, and moving, going to the leaf and copying are used more.
+		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy, k.ContinueInPi, k.Composition, k.Mark, k.Compare)
 	case m.focus == paneTimeline:
 		bs := []key.Binding{k.Open, m.treeSearchKey()}
 		if m.search.Active() && m.searchPane == paneTimeline {
@@ -249,7 +251,7 @@ func (m *Model) ShortHelp() []key.Binding {
 			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
 		}
 		// The skipped lines' key is in the timeline's mark (skippedMark).
-		return append(bs, k.Context, k.Composition, k.Mark, k.Compare, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi)
+		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi, k.Composition, k.Mark, k.Compare)
 	default:
 		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back, k.ContinueInPi}
 	}

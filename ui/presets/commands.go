@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
+	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
@@ -38,6 +39,9 @@ type (
 	previewMsg struct {
 		version int
 		res     compile.PreviewResult
+		// pieces are the compiled request's parts as the what-if compares
+		// them (compare.PreviewPieces, as preset preview --without does).
+		pieces []compare.Piece
 	}
 	// openedMsg carries a Preset file parsed into a draft (request seq).
 	openedMsg struct {
@@ -92,9 +96,10 @@ func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runCo
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
 		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, rc.macros)
+		pieces := compare.PreviewPieces(nil, res)
 		// Capability updates first (pi-forge projects them after the
 		// compile), then Pi's System messages as the dock shows them.
-		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res))}
+		return previewMsg{version: version, res: compile.PresentSystemMessages(rc.projectCapabilities(res)), pieces: pieces}
 	}
 }
 

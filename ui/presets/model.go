@@ -240,7 +240,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 		}
 	case previewMsg:
 		if m.d != nil && msg.version == m.d.Version() {
-			m.previewDock.install(msg)
+			m.previewDock.install(msg, m.d)
 			m.refreshItems() // the compile's template errors count on the rows
 		}
 	case savedMsg:

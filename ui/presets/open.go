@@ -250,6 +250,9 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
 			m.revision, m.conflict = msg.res.SourceRevision, noConflict
 			m.d.MarkSaved(msg.tree)
+			if pv := m.previewDock.preview; !m.d.Dirty() && pv != nil && pv.version == m.d.Version() {
+				m.previewDock.rebase(m.d) // what is saved is the what-if's new baseline
+			}
 		}
 		m.setStatus("saved "+msg.key, false)
 		if msg.errors > 0 {

@@ -13,7 +13,9 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
+	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/draft"
 )
 
 // previewDock is the compiled preview of the draft and the run context of
@@ -36,8 +38,12 @@ type previewDock struct {
 	// active is the session's Preset at the entry, resolved in the
 	// library as pi-forge and the CLI do (a bare id included); nil when
 	// none is recorded, Presets are off, or it does not resolve.
-	active      *resources.Preset
-	preview     *previewMsg
+	active  *resources.Preset
+	preview *previewMsg
+	// whatIf is what the draft's edits change against the saved Preset
+	// (issue 26): the token delta and where the cached prefix ends. The
+	// baseline is the preview of the draft while it was clean.
+	whatIf      whatIfState
 	previewGen  int // counts installed previews (the preview cache key)
 	previewRun  previewRun
 	showPreview bool
@@ -98,9 +104,55 @@ func (p *previewDock) width() int { return max(0, p.size.w-4) }
 
 // install keeps a compiled preview of the draft (the caller checked it is
 // of the draft now).
-func (p *previewDock) install(msg previewMsg) {
+func (p *previewDock) install(msg previewMsg, d *draft.Draft) {
 	p.preview = &msg
 	p.previewGen++
+	p.whatIf.install(msg.pieces, d)
+}
+
+// whatIfState compares the draft's preview with the saved Preset's.
+type whatIfState struct {
+	// of is the draft the baseline is of: a baseline never compares
+	// with another Preset's draft.
+	of       *draft.Draft
+	baseline []compare.Piece
+	// result is the comparison of the newest preview; nil while the
+	// draft is clean or has no baseline.
+	result *compare.WhatIf
+}
+
+// install takes the pieces of a preview of d: the baseline while d is
+// clean, else compared with it.
+func (w *whatIfState) install(pieces []compare.Piece, d *draft.Draft) {
+	switch {
+	case d == nil:
+		*w = whatIfState{}
+	case !d.Dirty():
+		*w = whatIfState{of: d, baseline: pieces}
+	case w.of == d:
+		r := compare.Compare(w.baseline, pieces)
+		w.result = &r
+	default:
+		w.result = nil
+	}
+}
+
+// rebase makes the newest preview the baseline (the draft was saved).
+func (p *previewDock) rebase(d *draft.Draft) {
+	if p.preview != nil {
+		p.whatIf = whatIfState{of: d, baseline: p.preview.pieces}
+	}
+}
+
+// title is the what-if's words for the dock's title: the token delta
+// against the saved Preset and the tokens before the first change, which
+// the provider's cached prefix keeps; "" when nothing changed.
+func (w *whatIfState) title() string {
+	r := w.result
+	if r == nil || !r.Changed {
+		return ""
+	}
+	return fmt.Sprintf(" · Δ %+d tok · ~%d cached", r.Delta, r.PrefixTokens)
 }
 
 // layout renders the preview for the dock r (lines keeps it for View)
@@ -143,7 +195,7 @@ func (p *previewDock) View(focused bool, draftVersion int) string {
 		for _, p := range res.res.Messages {
 			msgs += p.Tokens
 		}
-		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs)
+		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs) + p.whatIf.title()
 		if res.version != draftVersion {
 			title += " · updating…"
 		}

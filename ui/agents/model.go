@@ -115,20 +115,9 @@ func (d *detailState) Update(msg tea.KeyPressMsg, k *keymap.Agents, page int) in
 		d.taskExpanded = !d.taskExpanded
 	case key.Matches(msg, k.Back):
 		return backIntent{}
-	case key.Matches(msg, k.Up):
-		d.offset--
-	case key.Matches(msg, k.Down):
-		d.offset++
-	case key.Matches(msg, k.PageUp):
-		d.offset -= page
-	case key.Matches(msg, k.PageDown):
-		d.offset += page
-	case key.Matches(msg, k.Top):
-		d.offset = 0
-	case key.Matches(msg, k.Bottom):
-		d.offset = 1 << 30
+	default:
+		d.offset, _ = common.NavMove(msg, k.Nav, d.offset, page, 1<<30) // the view clamps the end
 	}
-	d.offset = max(0, d.offset) // the view clamps the end
 	return nil
 }
 

@@ -260,20 +260,9 @@ func (tl *timelineState) Update(msg tea.KeyPressMsg, k *keymap.Agents, rows int)
 		}
 		b := tl.bars[tl.cursor]
 		return openAgentIntent{path: b.path, closed: b.closed}
-	case key.Matches(msg, k.Up):
-		tl.cursor--
-	case key.Matches(msg, k.Down):
-		tl.cursor++
-	case key.Matches(msg, k.PageUp):
-		tl.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		tl.cursor += page
-	case key.Matches(msg, k.Top):
-		tl.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		tl.cursor = len(tl.bars) - 1
+	default:
+		tl.cursor, _ = common.NavMove(msg, k.Nav, tl.cursor, page, len(tl.bars)-1)
 	}
-	tl.cursor = min(max(0, tl.cursor), max(0, len(tl.bars)-1))
 	return nil
 }
 

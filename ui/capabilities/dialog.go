@@ -146,21 +146,7 @@ func (d *previewDialog) scroll(msg tea.KeyPressMsg) {
 	n := len(d.body())
 	page := max(1, dialogMaxBody(d.height)-1) // one row says where the window is
 	last := max(0, n-page)
-	switch {
-	case key.Matches(msg, k.Up):
-		d.offset--
-	case key.Matches(msg, k.Down):
-		d.offset++
-	case key.Matches(msg, k.PageUp):
-		d.offset -= page
-	case key.Matches(msg, k.PageDown):
-		d.offset += page
-	case key.Matches(msg, k.Top):
-		d.offset = 0
-	case key.Matches(msg, k.Bottom):
-		d.offset = last
-	}
-	d.offset = common.Clamp(d.offset, 0, last)
+	d.offset, _ = common.NavMove(msg, k.Nav, d.offset, page, last)
 }
 
 // View implements dialog.Dialog.

@@ -177,23 +177,11 @@ func (l *List[T]) PageSize() int { return max(1, l.rows-1) }
 // HandleNav applies the shared navigation keys (up, down, page up/down,
 // top, bottom) and reports whether msg was one of them.
 func (l *List[T]) HandleNav(msg tea.KeyPressMsg, nav keymap.Nav) bool {
-	switch {
-	case key.Matches(msg, nav.Up):
-		l.Move(-1)
-	case key.Matches(msg, nav.Down):
-		l.Move(1)
-	case key.Matches(msg, nav.PageUp):
-		l.Move(-l.PageSize())
-	case key.Matches(msg, nav.PageDown):
-		l.Move(l.PageSize())
-	case key.Matches(msg, nav.Top):
-		l.SetCursor(0)
-	case key.Matches(msg, nav.Bottom):
-		l.SetCursor(len(l.shown) - 1)
-	default:
-		return false
+	pos, ok := NavMove(msg, nav, l.cursor, l.PageSize(), len(l.shown)-1)
+	if ok {
+		l.SetCursor(pos)
 	}
-	return true
+	return ok
 }
 
 // Query is the filter text.

@@ -67,20 +67,9 @@ func (p *previewDock) Update(msg tea.Msg) (tea.Cmd, intent) {
 	switch {
 	case key.Matches(k, keys.Back):
 		return nil, focusIntent{pane: paneItems}
-	case key.Matches(k, keys.Up):
-		p.previewOff--
-	case key.Matches(k, keys.Down):
-		p.previewOff++
-	case key.Matches(k, keys.PageUp):
-		p.previewOff -= page
-	case key.Matches(k, keys.PageDown):
-		p.previewOff += page
-	case key.Matches(k, keys.Top):
-		p.previewOff = 0
-	case key.Matches(k, keys.Bottom):
-		p.previewOff = len(p.lines(p.width()))
+	default:
+		p.previewOff, _ = common.NavMove(k, keys.Nav, p.previewOff, page, len(p.lines(p.width()))-1)
 	}
-	p.previewOff = max(0, min(p.previewOff, len(p.lines(p.width()))-1))
 	return nil, nil
 }
 

@@ -15,10 +15,10 @@ func estimateContextTokens(msgs []any) float64 {
 	var usageTokens float64
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m, _ := msgs[i].(*jsonv.Object)
-		if m == nil || objString(m, "role") != RoleAssistant {
+		if m == nil || m.GetString("role") != RoleAssistant {
 			continue
 		}
-		if stop := objString(m, "stopReason"); stop == "aborted" || stop == "error" {
+		if stop := m.GetString("stopReason"); stop == "aborted" || stop == "error" {
 			continue
 		}
 		uv, _ := m.Get("usage")
@@ -43,7 +43,7 @@ const estimatedImageChars = 4800
 // text a message carries (UTF-16 lengths).
 func estimateMessageTokens(m *jsonv.Object) float64 {
 	chars := 0
-	switch objString(m, "role") {
+	switch m.GetString("role") {
 	case RoleUser, RoleCustom, RoleToolResult:
 		v, _ := m.Get("content")
 		chars = contentChars(v)
@@ -52,20 +52,20 @@ func estimateMessageTokens(m *jsonv.Object) float64 {
 		blocks, _ := v.([]any)
 		for _, bv := range blocks {
 			blk, _ := bv.(*jsonv.Object)
-			switch objString(blk, "type") {
+			switch blk.GetString("type") {
 			case BlockText:
-				chars += jsonv.UTF16Len(objString(blk, "text"))
+				chars += jsonv.UTF16Len(blk.GetString("text"))
 			case BlockThinking:
-				chars += jsonv.UTF16Len(objString(blk, "thinking"))
+				chars += jsonv.UTF16Len(blk.GetString("thinking"))
 			case BlockToolCall:
 				args, _ := blk.Get("arguments")
-				chars += jsonv.UTF16Len(objString(blk, "name")) + jsonv.UTF16Len(jsonv.Stringify(args))
+				chars += jsonv.UTF16Len(blk.GetString("name")) + jsonv.UTF16Len(jsonv.Stringify(args))
 			}
 		}
 	case RoleBashExecution:
-		chars = jsonv.UTF16Len(objString(m, "command")) + jsonv.UTF16Len(objString(m, "output"))
+		chars = jsonv.UTF16Len(m.GetString("command")) + jsonv.UTF16Len(m.GetString("output"))
 	case RoleBranchSummary, RoleCompactionSummary:
-		chars = jsonv.UTF16Len(objString(m, "summary"))
+		chars = jsonv.UTF16Len(m.GetString("summary"))
 	}
 	return math.Ceil(float64(chars) / 4)
 }
@@ -78,9 +78,9 @@ func contentChars(v any) int {
 	chars := 0
 	for _, bv := range blocks {
 		blk, _ := bv.(*jsonv.Object)
-		switch objString(blk, "type") {
+		switch blk.GetString("type") {
 		case BlockText:
-			chars += jsonv.UTF16Len(objString(blk, "text"))
+			chars += jsonv.UTF16Len(blk.GetString("text"))
 		case BlockImage:
 			chars += estimatedImageChars
 		}

@@ -81,7 +81,7 @@ func (s *Session) contextBasis(path []int) int {
 			break
 		}
 		u, _ := v.(*jsonv.Object)
-		if cu, _ := u.Get("contextUsage"); objString(asObject(cu), "state") == "unavailable" {
+		if cu, _ := u.Get("contextUsage"); asObject(cu).GetString("state") == "unavailable" {
 			fromContent = true
 			continue
 		}
@@ -117,13 +117,4 @@ func objNumber(o *jsonv.Object, key string) float64 {
 	v, _ := o.Get(key)
 	f, _ := v.(float64)
 	return f
-}
-
-func objString(o *jsonv.Object, key string) string {
-	if o == nil {
-		return ""
-	}
-	v, _ := o.Get(key)
-	str, _ := v.(string)
-	return str
 }

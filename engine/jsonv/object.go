@@ -76,6 +76,14 @@ func (o *Object) Get(key string) (any, bool) {
 	return nil, false
 }
 
+// GetString returns the string member key ("" when o is nil or the
+// member is missing or not a string).
+func (o *Object) GetString(key string) string {
+	v, _ := o.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
 // Has reports whether key is an own property.
 func (o *Object) Has(key string) bool {
 	_, ok := o.Get(key)

@@ -325,13 +325,13 @@ func messageSegments(m *jsonv.Object, origin turndiff.Origin) []segment {
 	if m == nil {
 		return nil
 	}
-	role := objString(m, "role")
+	role := m.GetString("role")
 	kind, label, ref := PartHistory, role, ""
 	switch {
 	case origin.Kind == turndiff.CauseCapability:
 		kind, label, ref = PartCapability, firstNonEmpty(origin.Label, origin.CapabilityID, "capability update"), origin.CapabilityID
 	case role == session.RoleToolResult:
-		name := objString(m, "toolName")
+		name := m.GetString("toolName")
 		kind, label, ref = PartToolResult, name, name
 	}
 	text, images := 0, 0
@@ -342,14 +342,14 @@ func messageSegments(m *jsonv.Object, origin turndiff.Origin) []segment {
 	case []any:
 		for _, bv := range c {
 			b, _ := bv.(*jsonv.Object)
-			switch objString(b, "type") {
+			switch b.GetString("type") {
 			case session.BlockText:
-				text += jsonv.UTF16Len(objString(b, "text"))
+				text += jsonv.UTF16Len(b.GetString("text"))
 			case session.BlockThinking:
-				text += jsonv.UTF16Len(objString(b, "thinking"))
+				text += jsonv.UTF16Len(b.GetString("thinking"))
 			case session.BlockToolCall:
 				args, _ := b.Get("arguments")
-				text += jsonv.UTF16Len(objString(b, "name")) + jsonv.UTF16Len(jsonv.Stringify(args))
+				text += jsonv.UTF16Len(b.GetString("name")) + jsonv.UTF16Len(jsonv.Stringify(args))
 			case session.BlockImage:
 				images++
 			}
@@ -360,15 +360,6 @@ func messageSegments(m *jsonv.Object, origin turndiff.Origin) []segment {
 		segs = append(segs, segment{PartImage, "images", "", images * imageChars})
 	}
 	return segs
-}
-
-func objString(o *jsonv.Object, key string) string {
-	if o == nil {
-		return ""
-	}
-	v, _ := o.Get(key)
-	s, _ := v.(string)
-	return s
 }
 
 // RequestUsage is the recorded usage of a rebuilt request: the answering

@@ -375,10 +375,10 @@ func lastCapabilityEvent(s *session.Session, ranges [][]int) (int, capabilityEve
 func readCapabilityEvent(s *session.Session, e *session.Entry) capabilityEvent {
 	ev := capabilityEvent{label: "(all)"}
 	data := eventData(e)
-	ev.op = objString(data, "op")
+	ev.op = data.GetString("op")
 	snap := asObject(field(data, "snapshot"))
 	if ev.op == "deactivate" {
-		act := objString(data, "activationId")
+		act := data.GetString("activationId")
 		ev.label = sanitize.Clip(act, 40)
 		for k := range s.Entries {
 			other := &s.Entries[k]
@@ -386,7 +386,7 @@ func readCapabilityEvent(s *session.Session, e *session.Entry) capabilityEvent {
 				continue
 			}
 			od := eventData(other)
-			if os := asObject(field(od, "snapshot")); os != nil && objString(os, "activationId") == act {
+			if os := asObject(field(od, "snapshot")); os != nil && os.GetString("activationId") == act {
 				snap = os
 				break
 			}
@@ -394,13 +394,13 @@ func readCapabilityEvent(s *session.Session, e *session.Entry) capabilityEvent {
 	}
 	if snap != nil {
 		key := asObject(field(asObject(field(snap, "source")), "key"))
-		if id := objString(key, "id"); id != "" {
+		if id := key.GetString("id"); id != "" {
 			ev.capability = id
-			if scope := objString(key, "scope"); scope != "" {
+			if scope := key.GetString("scope"); scope != "" {
 				ev.capability = scope + ":" + id
 			}
 		}
-		switch name := objString(snap, "name"); {
+		switch name := snap.GetString("name"); {
 		case name != "":
 			ev.label = fmt.Sprintf("%q", sanitize.Clip(name, 60))
 		case ev.capability != "":
@@ -427,5 +427,5 @@ func field(o *jsonv.Object, name string) any {
 }
 
 func presetStateID(e *session.Entry) string {
-	return objString(eventData(e), "activeStackId")
+	return eventData(e).GetString("activeStackId")
 }

@@ -126,7 +126,7 @@ func FirstOfTurn(ctx *session.Context) bool {
 		msgs := ctx.Entries[k].Messages
 		for j := len(msgs) - 1; j >= 0; j-- {
 			o, _ := msgs[j].(*jsonv.Object)
-			switch objString(o, "role") {
+			switch o.GetString("role") {
 			case session.RoleSystem, session.RoleCustom:
 				continue
 			case session.RoleToolResult:

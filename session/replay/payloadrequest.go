@@ -169,7 +169,7 @@ func requestOn(s *session.Session, index int, opts RequestOptions, paths *sessio
 		for _, pe := range ctx.Entries {
 			for _, m := range session.ConvertToLLM(pe.Messages) {
 				obj, _ := m.(*jsonv.Object)
-				msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: objString(obj, "role")})
+				msgs = append(msgs, wireMessage{value: m, entry: pe.Index, role: obj.GetString("role")})
 			}
 		}
 		blockMsg := r.build(tools, sp.message, msgs, native)
@@ -186,7 +186,7 @@ func requestOn(s *session.Session, index int, opts RequestOptions, paths *sessio
 	var msgs []wireMessage
 	for _, m := range rw.Messages {
 		obj, _ := m.(*jsonv.Object)
-		if obj != nil && objString(obj, "role") == session.RoleSystem {
+		if obj != nil && obj.GetString("role") == session.RoleSystem {
 			systems = append(systems, obj)
 		}
 		entry, ok := entryOf[m]
@@ -195,7 +195,7 @@ func requestOn(s *session.Session, index int, opts RequestOptions, paths *sessio
 		}
 		for _, llm := range session.ConvertToLLM([]any{m}) {
 			lo, _ := llm.(*jsonv.Object)
-			msgs = append(msgs, wireMessage{value: llm, entry: entry, role: objString(lo, "role"), origin: rw.Origins[m]})
+			msgs = append(msgs, wireMessage{value: llm, entry: entry, role: lo.GetString("role"), origin: rw.Origins[m]})
 		}
 	}
 	blockMsg := r.build(tools, replaySystemMessages(systems), msgs, native)

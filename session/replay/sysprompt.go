@@ -82,7 +82,7 @@ func systemPromptOf(ctx *session.Context, index int) *SystemPrompt {
 	var systems []*jsonv.Object
 	for _, pe := range ctx.Entries {
 		for _, mv := range pe.Messages {
-			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == session.RoleSystem {
+			if m, ok := mv.(*jsonv.Object); ok && m.GetString("role") == session.RoleSystem {
 				systems = append(systems, m)
 				p.Origins = append(p.Origins, pe.Index)
 			}
@@ -94,7 +94,7 @@ func systemPromptOf(ctx *session.Context, index int) *SystemPrompt {
 		return p
 	}
 	p.Source = SystemPromptFromSession
-	p.Content = objString(p.message, "content")
+	p.Content = p.message.GetString("content")
 	p.Timestamp, _ = p.message.Get("timestamp")
 	if sec, ok := p.message.Get("sections"); ok {
 		so, _ := sec.(*jsonv.Object)
@@ -251,7 +251,7 @@ func contentText(v any) string {
 	var parts []string
 	for _, bv := range asArray(v) {
 		b, _ := bv.(*jsonv.Object)
-		if objString(b, "type") != session.BlockText {
+		if b.GetString("type") != session.BlockText {
 			continue
 		}
 		t, _ := b.Get("text")
@@ -353,7 +353,7 @@ func (p *SystemPrompt) Presentation(model *catalog.Model) Presentation {
 			pr.Messages = append(pr.Messages, p.message)
 		}
 		for _, mv := range p.messages {
-			if m, ok := mv.(*jsonv.Object); ok && objString(m, "role") == session.RoleSystem {
+			if m, ok := mv.(*jsonv.Object); ok && m.GetString("role") == session.RoleSystem {
 				continue
 			}
 			pr.Messages = append(pr.Messages, mv)
@@ -361,7 +361,7 @@ func (p *SystemPrompt) Presentation(model *catalog.Model) Presentation {
 	}
 	for i, mv := range pr.Messages {
 		m, ok := mv.(*jsonv.Object)
-		if !ok || objString(m, "role") != session.RoleSystem {
+		if !ok || m.GetString("role") != session.RoleSystem {
 			continue
 		}
 		ps := PresentedSystem{Position: i, Leading: i == 0}

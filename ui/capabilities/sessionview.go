@@ -91,6 +91,7 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 	if s.Problem != "" {
 		lines = append(lines, wrap(st.Text.Warning.Render("problem: "+sanitize.Fold(s.Problem)), width)...)
 	}
+	lines = append(lines, callableLines(st, v.callable, width)...)
 	active := s.Active()
 	lines = append(lines, st.Text.Muted.Render(ruleWith(fmt.Sprintf(" %d active ", len(active)), width)))
 	if len(active) == 0 {
@@ -108,6 +109,25 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		lines = append(lines, cardLines(a, st, width, i == v.cursor, v.focused, v.body(a, st, width, expanded))...)
 	}
 	return lines, starts
+}
+
+// callableLines say what the agent may enable through forge_capability
+// at the entry (pi-forge's list action: the active Preset's bindings
+// marked modelCallable, when the project is trusted and the control tool
+// usable), one binding a line: its id, the capability and its name.
+func callableLines(st *themes.Styles, callable []capability.CallableBinding, width int) []string {
+	if len(callable) == 0 {
+		return wrapLabel(st, "agent may", st.Text.Muted.Render("enable nothing through "+capability.ControlTool), width)
+	}
+	lines := wrapLabel(st, "agent may", "enable through "+capability.ControlTool+":", width)
+	for _, c := range callable {
+		text := sanitize.Fold(c.BindingID) + " → " + sanitize.Fold(c.Capability)
+		if c.Name != "" {
+			text += " (" + sanitize.Fold(c.Name) + ")"
+		}
+		lines = append(lines, wrapLabel(st, "", "  "+text, width)...)
+	}
+	return lines
 }
 
 // bodyCacheMax bounds the wrapped-text cache; it is cleared when full.
@@ -268,8 +288,10 @@ type sessionView struct {
 	abandoned []capstate.AbandonedWrite
 	state     *capstate.State
 	declared  []string
-	err       string
-	loading   bool
+	// callable is what the agent may enable at the entry (stateMsg).
+	callable []capability.CallableBinding
+	err      string
+	loading  bool
 	cards
 }
 
@@ -412,7 +434,7 @@ func (v *sessionView) installState(msg stateMsg) bool {
 		v.state, v.err = nil, sanitize.Fold(msg.err.Error())
 		return false
 	}
-	v.state, v.err, v.declared = msg.st, "", msg.declared
+	v.state, v.err, v.declared, v.callable = msg.st, "", msg.declared, msg.callable
 	v.cursor = min(v.cursor, max(0, len(msg.st.Active())-1))
 	return true
 }

@@ -109,6 +109,8 @@ type Model struct {
 	live liveState
 	// fork is "continue in Pi from here" on its way (fork.go).
 	fork forkState
+	// laid is the detail's view laid out for View (laid.go).
+	laid laidDetail
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -183,16 +185,26 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layDetail()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return "Session" }
 
-// FocusNext implements common.Panel.
-func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
+// FocusNext implements common.Panel; the narrow layout changes with the
+// focus, so the detail is laid out again.
+func (m *Model) FocusNext() {
+	m.focus = (m.focus + 1) % paneCount
+	m.layDetail()
+}
 
 // FocusPrev implements common.Panel.
-func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
+func (m *Model) FocusPrev() {
+	m.focus = (m.focus + paneCount - 1) % paneCount
+	m.layDetail()
+}
 
 // CapturesInput implements common.Panel: true while a filter, the tree
 // search or the entry prompt takes typed keys, or the fork dialog asks.
@@ -330,6 +342,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
 	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines(), m.ensureComposition())
+	m.layDetail() // last: View only draws what it laid out
 	return m, tea.Batch(cmds...)
 }
 

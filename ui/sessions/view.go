@@ -259,32 +259,24 @@ func (m *Model) detailView(r rect) string {
 	case modeComposition:
 		return m.compositionView(r, focused)
 	case modeSkipped:
-		lines := m.skippedLines(w)
-		m.views.skippedOffset = clamp(m.views.skippedOffset, 0, max(0, len(lines)-h))
+		lines := m.laidLines(w, h)
 		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.views.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.views.skippedOffset, h))
 	case modeStats:
-		lines := renderStats(m.stats, m.ls, w, w, statsChartRows(h), st)
-		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
+		lines := m.laidLines(w, h)
 		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}
 	idx := m.currentEntry()
 	if idx < 0 {
 		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
 	}
-	key := m.detailKeyFor(idx)
-	lines, ok := m.detail.cache[key]
+	// The entry the cursor rests on renders in a moment: the last
+	// rendering stays until it arrives, so keys do not blink the pane.
+	key, lines, ok := m.shownDetail()
 	if !ok {
-		// The entry the cursor rests on renders in a moment: the last
-		// rendering stays until it arrives, so keys do not blink the pane.
-		last := m.detail.shown
-		lines, ok = m.detail.cache[last]
-		if !ok || last.gen != key.gen || last.idx >= len(m.ls.rows) {
-			return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
-		}
-		key, idx = last, last.idx
+		return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
 	}
+	idx = key.idx
 	title := "Detail · " + m.ls.entryID(idx)
-	m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
 	info := scrollInfo(m.detail.offset, h, len(lines))
 	if m.detail.thinking {
 		info = joinInfo("thinking shown", info)

@@ -19,6 +19,7 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
@@ -107,8 +108,10 @@ type Model struct {
 	watch bool
 	// live keeps the picker's marks of sessions being written (live.go).
 	live liveState
-	// fork is "continue in Pi from here" on its way (fork.go).
-	fork forkState
+	// fork is "continue in Pi from here" on its way (fork.go); its
+	// question is on dialogs, the panel's modals (dialog.go).
+	fork    forkState
+	dialogs dialog.Stack
 	// laid is the detail's view laid out for View (laid.go).
 	laid laidDetail
 }
@@ -209,7 +212,7 @@ func (m *Model) FocusPrev() {
 // CapturesInput implements common.Panel: true while a filter, the tree
 // search or the entry prompt takes typed keys, or the fork dialog asks.
 func (m *Model) CapturesInput() bool {
-	return m.filtering() || m.search.Typing() || m.gotoID != nil || m.fork.dialog != nil
+	return m.filtering() || m.search.Typing() || m.gotoID != nil || m.dialogs.CapturesInput()
 }
 
 // filtering is true while the picker's or the timeline's filter line has
@@ -223,8 +226,8 @@ func (m *Model) filtering() bool {
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.keys
 	sk := &m.com.Keys.Search
-	if d := m.fork.dialog; d != nil {
-		return []key.Binding{d.confirm.Yes, d.confirm.No}
+	if m.dialogs.Open() {
+		return m.dialogs.ShortHelp()
 	}
 	if m.filtering() || m.search.Typing() || m.gotoID != nil {
 		return []key.Binding{sk.Accept, sk.Clear, sk.Cancel}
@@ -312,7 +315,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		if m.fork.dialog == nil { // the dialog takes only its answers
+		if !m.dialogs.Open() { // the dialog takes only its answers
 			cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
 		}
 	case common.StatusExpiredMsg:

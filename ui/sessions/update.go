@@ -9,8 +9,8 @@ import (
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case m.fork.dialog != nil:
-		return m.forkKey(msg)
+	case m.dialogs.Open():
+		return m.dialogKey(msg)
 	case m.gotoID != nil:
 		return m.gotoKey(msg)
 	case m.search.Typing():

@@ -106,8 +106,8 @@ func (m *Model) View() string {
 	if !l.wide { // one column: the panes stack
 		left, right = append(left, right...), nil
 	}
-	return m.forkView(joinColumns(strings.Split(strings.Join(left, "\n"), "\n"),
-		strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height))
+	screen := joinColumns(strings.Split(strings.Join(left, "\n"), "\n"), strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height)
+	return m.dialogs.View(screen, m.width, m.height) // the fork dialog over the panes
 }
 
 // joinColumns places two columns of exact-width lines side by side and

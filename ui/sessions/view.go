@@ -90,16 +90,16 @@ func (m *Model) View() string {
 	l := m.layout()
 	var left, right []string
 	if l.picker.h > 0 {
-		left = append(left, m.pickerView(l.picker))
+		left = append(left, pickerPart{m}.View(l.picker))
 	}
 	if l.tree.h > 0 {
-		left = append(left, m.treeView(l.tree))
+		left = append(left, treePart{m}.View(l.tree))
 	}
 	if l.timeline.h > 0 {
-		right = append(right, m.timelineView(l.timeline))
+		right = append(right, timelinePart{m}.View(l.timeline))
 	}
 	if l.detail.h > 0 {
-		right = append(right, m.detailView(l.detail))
+		right = append(right, detailPart{m}.View(l.detail))
 	}
 	// Every pane is drawn at its exact size by frame, so the columns are
 	// joined line by line instead of measuring the whole screen again.
@@ -136,7 +136,9 @@ func (m *Model) frame(r rect, title, info string, focused bool, lines []string) 
 	return common.Frame(m.com.Styles, r.w, r.h, title, info, focused, lines)
 }
 
-func (m *Model) pickerView(r rect) string {
+// View draws the pane at its outer size r.
+func (pp pickerPart) View(r rect) string {
+	m := pp.m
 	st := &m.com.Styles
 	p := &m.picker
 	focused := m.focus == panePicker
@@ -161,7 +163,9 @@ func (m *Model) pickerView(r rect) string {
 	return m.frame(r, title, joinInfo(p.list.Position(), m.statusView(panePicker)), focused, lines)
 }
 
-func (m *Model) treeView(r rect) string {
+// View draws the pane at its outer size r.
+func (p treePart) View(r rect) string {
+	m := p.m
 	focused := m.focus == paneTree
 	if m.ls == nil {
 		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
@@ -194,7 +198,9 @@ func (m *Model) treeView(r rect) string {
 	return m.frame(r, "Tree · "+m.ls.title, info, focused, lines)
 }
 
-func (m *Model) timelineView(r rect) string {
+// View draws the pane at its outer size r.
+func (p timelinePart) View(r rect) string {
+	m := p.m
 	st := &m.com.Styles
 	focused := m.focus == paneTimeline
 	if m.ls == nil {
@@ -241,7 +247,9 @@ func (m *Model) timelineView(r rect) string {
 	return m.frame(r, title, info, focused, lines)
 }
 
-func (m *Model) detailView(r rect) string {
+// View draws the pane at its outer size r.
+func (p detailPart) View(r rect) string {
+	m := p.m
 	st := m.com.Styles
 	focused := m.focus == paneDetail
 	if m.mode == modeSpend {

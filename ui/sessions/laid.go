@@ -163,19 +163,7 @@ func (m *Model) layDetail() {
 		if !m.laid.ok || m.laid.key != k {
 			m.laid = laidDetail{key: k, lines: m.layLines(k), ok: true}
 		}
-		n := len(m.laid.lines)
-		switch m.mode {
-		case modeSpend:
-			m.spend.offset = clamp(m.spend.offset, 0, max(0, n-h))
-		case modeSkipped:
-			m.views.skippedOffset = clamp(m.views.skippedOffset, 0, max(0, n-h))
-		case modeStats:
-			m.stats.offset = clamp(m.stats.offset, 0, max(0, n-h))
-		case modeCompare:
-			m.views.compare.offset = clamp(m.views.compare.offset, 0, max(0, n-h))
-		case modeComposition:
-			m.views.composition.offset = clamp(m.views.composition.offset, 0, max(0, n-h))
-		}
+		m.detailPane.clampOffset(m.mode, len(m.laid.lines), h)
 		return
 	}
 	if m.ls == nil {
@@ -185,14 +173,14 @@ func (m *Model) layDetail() {
 	case modeContext:
 		c := &m.context
 		if res := c.linesKey.res; c.lines != nil && res != nil && res.key.file == m.ls.file {
-			c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
+			m.detailPane.clampOffset(modeContext, len(c.lines), h)
 		}
 	case modeEntry:
 		key, lines, ok := m.shownDetail()
 		if !ok {
 			return
 		}
-		m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
+		m.detailPane.clampOffset(modeEntry, len(lines), h)
 		m.markWindow(key, lines, m.detail.offset, h)
 	}
 }
@@ -219,3 +207,29 @@ func (m *Model) shownDetail() (detailKey, []string, bool) {
 
 // spendReading is the cost view's placeholder while n sessions are read.
 func spendReading(n int) string { return fmt.Sprintf("reading %d session(s)…", n) }
+
+// offset is the scroll position of view md (the first line shown).
+func (d *detailPane) offset(md mode) *int {
+	switch md {
+	case modeContext:
+		return &d.context.offset
+	case modeStats:
+		return &d.stats.offset
+	case modeSpend:
+		return &d.spend.offset
+	case modeSkipped:
+		return &d.views.skippedOffset
+	case modeCompare:
+		return &d.views.compare.offset
+	case modeComposition:
+		return &d.views.composition.offset
+	}
+	return &d.detail.offset
+}
+
+// clampOffset keeps view md's scroll within its n lines shown h at a
+// time.
+func (d *detailPane) clampOffset(md mode, n, h int) {
+	off := d.offset(md)
+	*off = clamp(*off, 0, max(0, n-h))
+}

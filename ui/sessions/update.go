@@ -236,23 +236,11 @@ func (m *Model) detailDelta(msg tea.KeyPressMsg) int {
 	return 0
 }
 
+// scrollDetail scrolls the detail's view by delta lines (layDetail keeps
+// it within the view's lines).
 func (m *Model) scrollDetail(delta int) {
-	switch m.mode {
-	case modeContext:
-		m.context.offset = max(0, m.context.offset+delta)
-	case modeStats:
-		m.stats.offset = max(0, m.stats.offset+delta)
-	case modeSpend:
-		m.spend.offset = max(0, m.spend.offset+delta)
-	case modeSkipped:
-		m.views.skippedOffset = max(0, m.views.skippedOffset+delta)
-	case modeCompare:
-		m.views.compare.offset = max(0, m.views.compare.offset+delta)
-	case modeComposition:
-		m.views.composition.offset = max(0, m.views.composition.offset+delta)
-	default:
-		m.detail.offset = max(0, m.detail.offset+delta)
-	}
+	off := m.detailPane.offset(m.mode)
+	*off = max(0, *off+delta)
 }
 
 // filterKey edits the focused list's filter; every keystroke re-filters.

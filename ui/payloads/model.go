@@ -76,6 +76,8 @@ type Model struct {
 	// breakMark is the cause of the break whose requests are compared, for
 	// the comparison's header ("" once another pair is compared).
 	breakMark string
+	// locate is a jump's LocateText, waiting for its comparison (locate.go).
+	locate string
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the

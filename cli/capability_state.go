@@ -161,12 +161,19 @@ type mutationFlags struct {
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID" predictor:"entry"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
 	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
-	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
+	JSON   bool   `name:"json" help:"Print {message, warning?, cacheWarning? (preset use: pi-forge's prompt-cache notice), written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
 }
 
 // mutate plans op on the session and, unless --dry-run, appends the
 // planned entries through the guarded append.
 func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
+	return f.mutateNoting(g, op, nil)
+}
+
+// mutateNoting is mutate with a notice about the change, computed from the
+// session and the plan before anything is written (preset use: pi-forge's
+// prompt-cache notice) and reported after pi-forge's message.
+func (f *mutationFlags) mutateNoting(g *Globals, op capstate.Operation, notice func(*session.Session, *capstate.Plan, capstate.Inputs) string) error {
 	path, s, ws, err := f.openTarget(g)
 	if err != nil {
 		return err
@@ -192,6 +199,10 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		return untrustedProject(ws)
 	}
 	p.Before.Abandoned = capstate.AbandonedWrites(s)
+	note := ""
+	if notice != nil && p.Changes() {
+		note = notice(s, p, in)
+	}
 	written := false
 	if p.Changes() && !f.DryRun {
 		if err := appendGuarded(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd}); err != nil {
@@ -199,7 +210,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		}
 		written = true
 	}
-	return f.report(g, path, p, written)
+	return f.report(g, path, p, written, note)
 }
 
 // openTarget opens the session a change appends to, binds the run to the
@@ -253,9 +264,10 @@ func appendGuarded(path string, guard session.Guard, entries []session.NewEntry,
 	return nil
 }
 
-// report prints the outcome: pi-forge's message, then for a dry run the
+// report prints the outcome: pi-forge's message and warnings (note, the
+// change's notice, is one: JSON key cacheWarning), then for a dry run the
 // planned entries and the resulting status.
-func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, written bool) error {
+func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, written bool, note string) error {
 	state := p.After
 	if state == nil {
 		state = p.Before
@@ -274,6 +286,9 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 		if p.Result.Warning != "" {
 			out.Set("warning", p.Result.Warning)
 		}
+		if note != "" {
+			out.Set("cacheWarning", note)
+		}
 		out.Set("written", written)
 		out.Set("entries", entries)
 		out.Set("state", capstate.StatusValue(state))
@@ -284,6 +299,9 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 	fmt.Fprintln(w, sanitize.Text(p.Result.Message))
 	if p.Result.Warning != "" {
 		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(p.Result.Warning))
+	}
+	if note != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(note))
 	}
 	if !f.DryRun {
 		return nil

@@ -85,6 +85,23 @@ func readMacros(path string) (map[string]string, error) {
 	return out, nil
 }
 
+// readCustomSlots reads a JSON object of custom slot outputs {slot: text}
+// (compile.ParseCustomSlots); "" reads nothing.
+func readCustomSlots(path string) (map[string]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("slots %s: %w", path, err)
+	}
+	return compile.ParseCustomSlots(v, "slots "+path)
+}
+
 // readMessages reads a JSON array of Pi agent messages.
 func readMessages(path string) ([]any, error) {
 	if path == "" {

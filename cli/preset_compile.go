@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ type compileInputs struct {
 	Messages string `help:"JSON array of Pi agent messages: the conversation the preset's chat history sees." placeholder:"FILE"`
 	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
 	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
+	Slots    string `help:"JSON file of custom slot outputs {slot: text}: a slot an extension module registers renders this text instead of pi-forge's \"Unsupported slot\" warning (forgebench cannot run the module; the value is for this preview only)." placeholder:"FILE"`
 	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
 	Session  string `help:"Compile at a point of a real Pi session (a file, a session id or a unique prefix of one): its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"SESSION" predictor:"session"`
 	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID" predictor:"entry"`
@@ -55,6 +57,10 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	job := &compileJob{index: -1}
 	job.stack, job.presetDiag = preset.Parse(raw, basename)
 	if job.macros, err = readMacros(in.Macros); err != nil {
+		return nil, inputFailed(err)
+	}
+	slots, err := readCustomSlots(in.Slots)
+	if err != nil {
 		return nil, inputFailed(err)
 	}
 	model, err := parseModelFlag(in.Model)
@@ -143,6 +149,17 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		job.messages, job.fromSession = rc.Messages, true
 		sources = append(sources, "messages: the context at the session entry")
 	}
+	if slots != nil {
+		// A supplied slot is one a module registers: pi-forge's validation
+		// would not call it unsupported either.
+		job.runtime.CustomSlots = slots
+		job.presetDiag = slices.DeleteFunc(job.presetDiag, func(d preset.Diagnostic) bool {
+			name, ok := strings.CutPrefix(d.Message, "Unsupported slot: ")
+			_, supplied := slots[name]
+			return ok && supplied
+		})
+		sources = append(sources, "custom slots: "+in.Slots)
+	}
 	job.source = strings.Join(sources, "; ")
 	job.session, job.index = s, index
 	return job, nil
@@ -166,7 +183,7 @@ func orDefault(s, def string) string {
 // PresetCompileCmd compiles a preset into a system prompt and messages.
 type PresetCompileCmd struct {
 	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace." predictor:"preset"`
-	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
+	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?, slots?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
 	JSON    bool   `name:"json" help:"Print the result as JSON (the --request output shape)."`
 	compileInputs
 }

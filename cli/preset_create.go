@@ -88,14 +88,15 @@ func isFileArg(arg string) bool {
 // allow pattern that matches no registered tool (pi-forge's preflight
 // message, §11.3; the catalogue is a session's with pi-forge and no other
 // extension), and each exact deny name of the MCP form Pi 0.99.2 renamed
-// (pi-forge 0.5.8).
+// (forgebench's warning for the hazard pi-forge 0.5.8 documents).
 func unmatchedAllow(p *resources.Preset) []resources.Diagnostic {
 	var out []resources.Diagnostic
 	for _, pattern := range compile.UnmatchedAllowPatterns(p.Stack.Tools, compile.RegisteredTools()) {
 		out = append(out, resources.Diagnostic{Level: preset.LevelWarning, Field: "tools.allow",
 			Message: "Prompt stack " + p.ID + ` allows tool pattern "` + pattern + `", but it matches no registered tools.`})
 	}
-	// pi-forge 0.5.8: exact deny names in the MCP form Pi 0.99.2 renamed.
+	// Exact deny names in the MCP form Pi 0.99.2 renamed (pi-forge 0.5.8
+	// documents the hazard; the wording is ours, it has no message).
 	for _, d := range preset.MCPRenameWarnings(p.Stack) {
 		out = append(out, resources.Diagnostic{Level: d.Level, Field: "tools.deny", Message: d.Message})
 	}

@@ -236,7 +236,7 @@ func capabilitiesScopes() []Scope {
 		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable", "cost"), Focused),
 		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
 		panelView("the Capabilities bindings view", panel, c("up", "down", "enable"), Focused),
-		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable"), Focused),
+		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable", "locate"), Focused),
 		{
 			// Tab is the root's next-pane, which moves the editor's field.
 			Name:     "the capability editor's tool picker",

@@ -150,7 +150,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.Reload},
 		{k.Open, k.New, k.Delete, k.Save, k.External, k.NextField, k.Toggle, k.ToolName, k.Bindings},
-		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Cost, k.Back},
+		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Locate, k.Cost, k.Back},
 		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }

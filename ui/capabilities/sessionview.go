@@ -349,6 +349,8 @@ func (v *sessionView) Update(msg tea.Msg) (tea.Cmd, intent) {
 		}
 	case key.Matches(k, keys.Enable):
 		return nil, enableSelectedIntent{}
+	case key.Matches(k, keys.Locate):
+		return nil, locateIntent{}
 	}
 	return nil, nil
 }

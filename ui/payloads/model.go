@@ -67,6 +67,8 @@ type Model struct {
 	// project-wide one (breaks.go).
 	reqs *branchRequests
 	brk  *cacheView
+	// locate is a jump's LocateText, waiting for its comparison (locate.go).
+	locate string
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the

@@ -62,7 +62,9 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 		if refs := msg.Target.CompareRefs; refs[0] != "" && refs[1] != "" && msg.Target.Panel == common.PanelPayloads {
 			m.mode, m.auto = modeDiff, false // the two sides no longer follow the selection
-			return m, m.compare(refs)
+			cmd := m.compare(refs)
+			m.locate = msg.Target.LocateText
+			return m, cmd
 		}
 	case predictedMsg:
 		return m, m.reqs.applyPredicted(msg, m.env, m.predictReach())
@@ -149,6 +151,7 @@ func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
 
 // compare starts comparing refs.
 func (m *Model) compare(refs [2]string) tea.Cmd {
+	m.locate = "" // a Locate waits only for the comparison its jump starts
 	m.refs = refs
 	m.gen++
 	m.pending = true
@@ -175,6 +178,8 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 		return nil
 	}
 	m.pending = false
+	locate := m.locate
+	m.locate = ""
 	if msg.err != nil {
 		m.cmp = nil
 		m.setStatus(msg.err.Error(), true)
@@ -183,6 +188,9 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 	samePair := m.cmp != nil && m.cmp.refs == msg.cmp.refs
 	m.cmp = msg.cmp
 	m.status, m.isErr = "", false
+	if locate != "" {
+		return tea.Batch(m.view.SetDiff(m.cmp.view), m.locateBlock(locate))
+	}
 	if samePair {
 		// A reload keeps the cursor's block; a new pair opens on its
 		// first changed block, which is what the user came for.

@@ -95,6 +95,7 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
+		runtime.CustomSlots = rc.slots
 		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, rc.macros)
 		pieces := compare.PreviewPieces(nil, res)
 		// Capability updates first (pi-forge projects them after the

@@ -52,6 +52,9 @@ type dialog struct {
 	text     string
 	scope    preset.Scope
 	freeText bool
+	// emptyOK lets a free-text prompt submit an empty line (a value
+	// removed).
+	emptyOK bool
 	// conflict is the save-conflict dialog's state (conflict.go).
 	conflict *conflictDialog
 }
@@ -185,7 +188,7 @@ func (d *dialog) key(msg tea.KeyPressMsg) (bool, any, tea.Cmd) {
 		return false, nil, nil
 	case key.Matches(msg, k.Submit) && d.freeText:
 		text := jsonv.TrimJS(d.input.Value())
-		if text == "" {
+		if text == "" && !d.emptyOK {
 			return false, nil, nil
 		}
 		return true, d.yes(text), nil

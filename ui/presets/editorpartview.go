@@ -125,7 +125,7 @@ func (e *draftEditor) editorBody(width, height int) (string, string, []string) {
 		return title, notes, lines[off:min(len(lines), off+height)]
 	}
 	if e.form != nil && e.formRow == cur {
-		return e.form.Title(), "", strings.Split(e.form.View(width, height), "\n")
+		return e.form.Title(), e.customSlotNote(it, isItem), strings.Split(e.form.View(width, height), "\n")
 	}
 	if isItem && it.Kind != preset.KindSlot {
 		// Only an item that is not a JSON object is neither a block nor a slot.

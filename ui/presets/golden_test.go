@@ -130,6 +130,17 @@ func TestGoldenViews(t *testing.T) {
 			hs.Press("X")
 			hs.Type("greeting=Hello")
 		}},
+		{"custom_slot_prompt", func(hs *harness) {
+			hs.customSlotSelected()
+			hs.Press("X")
+			hs.Type("all systems nominal")
+		}},
+		{"custom_slot_preview", func(hs *harness) {
+			hs.customSlotSelected()
+			hs.Press("X")
+			hs.Type("all systems nominal")
+			hs.Press("enter")
+		}},
 		{"profile_capture", func(hs *harness) {
 			ownSession(hs.TB(), hs, "e0000004")
 			hs.openProfile("reviewer")
@@ -156,4 +167,16 @@ func TestGoldenViews(t *testing.T) {
 			})
 		}
 	}
+}
+
+// customSlotSelected opens a Preset with a custom slot (extWorkspace's)
+// and puts the item cursor on it.
+func (hs *harness) customSlotSelected() {
+	hs.TB().Helper()
+	extWorkspace(hs.TB(), hs.com.Workspace.Cwd)
+	hs.Press("r")
+	hs.openByID("project:ext")
+	hs.m.focus = paneItems
+	hs.m.items.SetCursor(1)
+	hs.m.afterItemMove()
 }

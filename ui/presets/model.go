@@ -235,7 +235,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
 			rc := *m.rc // the run context with the user's macro values
-			rc.macros = m.macros
+			rc.macros, rc.slots = m.macros, m.customSlots
 			return m.previewRun.start(msg.version, m.d.Stack(), &rc)
 		}
 	case previewMsg:

@@ -23,11 +23,6 @@ type usePresetIntent struct{ p *resources.Preset }
 
 func (usePresetIntent) isIntent() {}
 
-// CacheImpactNotice is what a Preset switch costs the prompt cache; the
-// last sentence is pi-forge's provider-managed cache warning (docs
-// 0.5.4–0.5.6).
-const CacheImpactNotice = "Prompt cache: the switch changes the system prompt (and may change the tools), which come before the conversation, so the next request cannot reuse the prefix the provider cached for the earlier ones and writes it anew. Prompt caching and tool transport are downstream provider-managed; no guarantee of zero KV cache invalidation or exact cache hits."
-
 // planPresetUse plans /preset use of p at the selected session's leaf.
 func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
 	sel := m.com.Selection
@@ -62,7 +57,11 @@ func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
 			if plan.Result.Warning != "" {
 				w.warnings = append(w.warnings, "pi-forge: "+plan.Result.Warning)
 			}
-			w.notes = append(w.notes, CacheImpactNotice)
+			// pi-forge 0.5.4's prompt-cache notice, in its words, as
+			// /preset use and the CLI's preset use show it.
+			if n := capstate.CacheNotice(t.s, plan, capIn); n != "" {
+				w.notes = append(w.notes, "pi-forge: "+n)
+			}
 		}
 		return sessionPlannedMsg{w: w}
 	}

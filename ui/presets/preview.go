@@ -35,6 +35,9 @@ type previewDock struct {
 	// macros are the extension macro values supplied for the preview
 	// (X; replaced whole, never changed in place, so a command may hold it).
 	macros map[string]string
+	// customSlots are the custom slots' preview values (X on a custom slot
+	// item, slotvalue.go; replaced whole like macros).
+	customSlots map[string]string
 	// active is the session's Preset at the entry, resolved in the
 	// library as pi-forge and the CLI do (a bare id included); nil when
 	// none is recorded, Presets are off, or it does not resolve.

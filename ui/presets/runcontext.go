@@ -23,7 +23,10 @@ type runContext struct {
 	file, entry string
 	// macros are the extension macro values the user supplied for the
 	// preview (X), as --macros supplies them to the CLI.
-	macros   map[string]string
+	macros map[string]string
+	// slots are the custom slots' preview values (X), as --slots supplies
+	// them to the CLI.
+	slots    map[string]string
 	runtime  compile.Runtime
 	base     string
 	messages []any

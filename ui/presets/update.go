@@ -29,7 +29,7 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Diagnostics):
 		return m.showWorkspaceDiagnostics(), true
 	case key.Matches(msg, k.Macro):
-		return m.promptMacro(), true
+		return m.promptPreviewValue(), true
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		return m.focusKey(msg)
 	case m.showProfile || m.d == nil:

@@ -26,21 +26,23 @@ import (
 // modules in the extension directories, the custom slots Presets name and
 // the extension macros their blocks use — which forgebench cannot run
 // offline. A macro's value for the preview is supplied with X (macros,
-// previewMacros), as --macros does for the CLI.
+// previewMacros), as --macros does for the CLI, and a custom slot's with X
+// on its item (slotvalue.go), as --slots does.
 
 // extensionMacroRE finds {{ extensions.<name> }} references (§8.7).
 var extensionMacroRE = regexp.MustCompile(`extensions\.([A-Za-z_][A-Za-z0-9_-]*)`)
 
 // showWorkspaceDiagnostics builds the diagnostics text in a command.
 func (m *Model) showWorkspaceDiagnostics() tea.Cmd {
-	svc, macros := m.com.Services(), m.macros
+	svc, macros, slots := m.com.Services(), m.macros, m.customSlots
 	return common.ShowWhole(common.Whole{Title: "workspace diagnostics", Load: func() (string, error) {
-		return workspaceDiagnostics(svc, macros)
+		return workspaceDiagnostics(svc, macros, slots)
 	}})
 }
 
-// workspaceDiagnostics is the text of the diagnostics view.
-func workspaceDiagnostics(svc *services.Services, macros map[string]string) (string, error) {
+// workspaceDiagnostics is the text of the diagnostics view; macros and
+// slots are the preview values the user supplied.
+func workspaceDiagnostics(svc *services.Services, macros, slotValues map[string]string) (string, error) {
 	lib, err := svc.Library()
 	if err != nil {
 		return "", err
@@ -124,7 +126,11 @@ func workspaceDiagnostics(svc *services.Services, macros map[string]string) (str
 	}
 	slots, names := extensionUses(lib)
 	for _, s := range slots {
-		line("  custom slot %s — %s: its output cannot be computed offline; the preview renders it empty", s.name, strings.Join(s.by, ", "))
+		value := "the preview renders it empty (X on its item supplies a value)"
+		if v, ok := slotValues[s.name]; ok {
+			value = fmt.Sprintf("preview value %q", v)
+		}
+		line("  custom slot %s — %s: its output cannot be computed offline; %s", s.name, strings.Join(s.by, ", "), value)
 	}
 	for _, n := range names {
 		value := "no preview value (X supplies one)"

@@ -1,14 +1,18 @@
 package session
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
+)
 
 // How a digest reads the entries it parses fully.
 
 // digestEntry extracts what a digest keeps from a fully parsed entry.
 func digestEntry(e *Entry) DigestEntry {
 	if e.Role == RoleAssistant {
-		var buf [24]span
-		members, _, _ := scanMembers(e.MessageRaw(), 0, buf[:0])
+		var buf [24]scan.Span
+		members, _, _ := scan.ScanMembers(e.MessageRaw(), 0, buf[:0])
 		return assistantEntry(e, members)
 	}
 	de := DigestEntry{
@@ -34,7 +38,7 @@ func digestEntry(e *Entry) DigestEntry {
 // assistantEntry reads an assistant message from its scanned members in one
 // pass: what readStatRecord counts plus the model, stop reason and
 // thinking level.
-func assistantEntry(e *Entry, msg []span) DigestEntry {
+func assistantEntry(e *Entry, msg []scan.Span) DigestEntry {
 	de := DigestEntry{
 		Line: e.Line, Type: e.Type, Role: e.Role,
 		ID: e.ID, HasID: e.HasID, ParentID: e.ParentID, HasParent: e.HasParent,
@@ -69,33 +73,33 @@ func countToolCalls(content RawValue) int {
 		return 0
 	}
 	n := 0
-	i := skipWS(content, 1)
-	var buf [8]span
+	i := scan.SkipWS(content, 1)
+	var buf [8]scan.Span
 	for i < len(content) && content[i] != ']' {
-		end, ok := skipValue(content, i)
+		end, ok := scan.SkipValue(content, i)
 		if !ok {
 			return n
 		}
 		block := content[i:end]
 		if len(block) > 0 && block[0] == '{' {
 			var typ RawValue
-			if k := skipWS(block, 1); k < len(block) && bytes.HasPrefix(block[k:], []byte(`"type"`)) {
+			if k := scan.SkipWS(block, 1); k < len(block) && bytes.HasPrefix(block[k:], []byte(`"type"`)) {
 				members, _, ok := scanFirstMember(block, k)
 				if ok {
 					typ = members
 				}
 			}
 			if typ == nil {
-				members, _, _ := scanMembers(block, 0, buf[:0])
+				members, _, _ := scan.ScanMembers(block, 0, buf[:0])
 				typ = lookup(members, "type")
 			}
 			if t, _ := typ.Str(); t == BlockToolCall {
 				n++
 			}
 		}
-		i = skipWS(content, end)
+		i = scan.SkipWS(content, end)
 		if i < len(content) && content[i] == ',' {
-			i = skipWS(content, i+1)
+			i = scan.SkipWS(content, i+1)
 		}
 	}
 	return n
@@ -104,19 +108,19 @@ func countToolCalls(content RawValue) int {
 // scanFirstMember reads the value of the member whose key starts at
 // block[k] when it is a scalar followed by "," or "}".
 func scanFirstMember(block []byte, k int) (RawValue, int, bool) {
-	keyEnd, _, ok := skipString(block, k)
+	keyEnd, _, ok := scan.SkipString(block, k)
 	if !ok {
 		return nil, 0, false
 	}
-	i := skipWS(block, keyEnd)
+	i := scan.SkipWS(block, keyEnd)
 	if i >= len(block) || block[i] != ':' {
 		return nil, 0, false
 	}
-	i = skipWS(block, i+1)
+	i = scan.SkipWS(block, i+1)
 	if i >= len(block) || block[i] == '{' || block[i] == '[' {
 		return nil, 0, false
 	}
-	end, ok := skipScalar(block, i)
+	end, ok := scan.SkipScalar(block, i)
 	if !ok {
 		return nil, 0, false
 	}
@@ -128,8 +132,8 @@ func nestedCallCount(raw RawValue) int {
 	if len(raw) == 0 || raw[0] != '{' {
 		return 0
 	}
-	var buf [8]span
-	members, _, ok := scanMembers(raw, 0, buf[:0])
+	var buf [8]scan.Span
+	members, _, ok := scan.ScanMembers(raw, 0, buf[:0])
 	if !ok {
 		return 0
 	}
@@ -138,17 +142,17 @@ func nestedCallCount(raw RawValue) int {
 		return 0
 	}
 	n := 0
-	i := skipWS(calls, 1)
+	i := scan.SkipWS(calls, 1)
 	if i < len(calls) && calls[i] == ']' {
 		return 0
 	}
 	for i < len(calls) {
-		end, ok := skipValue(calls, i)
+		end, ok := scan.SkipValue(calls, i)
 		if !ok {
 			return n
 		}
 		n++
-		i = skipWS(calls, end)
+		i = scan.SkipWS(calls, end)
 		if i >= len(calls) || calls[i] != ',' {
 			break
 		}

@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"strings"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // The digest's fast path: message entries whose content a digest never
@@ -38,13 +40,13 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	var raws [len(sniffKeys)]RawValue
 	var role string
 	seenMessage := false
-	i, ok := eachKey(line[:n], skipWS(line, 0), func(key []byte, at int) (int, bool) {
+	i, ok := eachKey(line[:n], scan.SkipWS(line, 0), func(key []byte, at int) (int, bool) {
 		for k, name := range sniffKeys {
 			if string(key) == name {
 				if raws[k] != nil || line[at] == '{' || line[at] == '[' {
 					return 0, false
 				}
-				end, ok := skipScalar(line, at)
+				end, ok := scan.SkipScalar(line, at)
 				if !ok {
 					return 0, false
 				}
@@ -67,7 +69,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 				if role != "" || line[mat] != '"' {
 					return 0, false
 				}
-				end, _, ok := skipString(line, mat)
+				end, _, ok := scan.SkipString(line, mat)
 				if !ok {
 					return 0, false
 				}
@@ -78,7 +80,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 			return skipLoose(line[:n], mat)
 		})
 	})
-	if !ok || skipWS(line, i) != len(line) {
+	if !ok || scan.SkipWS(line, i) != len(line) {
 		return e, false
 	}
 	typ, _ := raws[0].Str()
@@ -103,7 +105,7 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 	if i >= len(d) || d[i] != '{' {
 		return 0, false
 	}
-	i = skipWS(d, i+1)
+	i = scan.SkipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return i + 1, true
 	}
@@ -111,23 +113,23 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 		if i >= len(d) || d[i] != '"' {
 			return 0, false
 		}
-		keyEnd, escaped, ok := skipString(d, i)
+		keyEnd, escaped, ok := scan.SkipString(d, i)
 		if !ok || escaped {
 			return 0, false
 		}
 		key := d[i+1 : keyEnd-1]
-		i = skipWS(d, keyEnd)
+		i = scan.SkipWS(d, keyEnd)
 		if i >= len(d) || d[i] != ':' {
 			return 0, false
 		}
-		i = skipWS(d, i+1)
+		i = scan.SkipWS(d, i+1)
 		if i >= len(d) {
 			return 0, false
 		}
 		if i, ok = value(key, i); !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
+		i = scan.SkipWS(d, i)
 		if i >= len(d) {
 			return 0, false
 		}
@@ -137,7 +139,7 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 		if d[i] != ',' {
 			return 0, false
 		}
-		i = skipWS(d, i+1)
+		i = scan.SkipWS(d, i+1)
 	}
 }
 

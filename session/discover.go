@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/internal/scan"
 	"github.com/sahilm/fuzzy"
 )
 
@@ -394,7 +395,7 @@ func (st *windowStats) noteActivity(e *Entry, sc *lineScratch) {
 	if len(msg) == 0 || msg[0] != '{' {
 		return
 	}
-	members, _, ok := scanMembers(msg, 0, sc.members[:0])
+	members, _, ok := scan.ScanMembers(msg, 0, sc.members[:0])
 	sc.members = members[:0]
 	if !ok || lookup(members, "content") == nil {
 		return

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // Entry types written by Pi 1.6.0 (spec §3.3). Unknown types are kept as is.
@@ -135,8 +136,8 @@ func (e *Entry) Field(name string) RawValue {
 	if e.NotObject {
 		return nil
 	}
-	var buf [16]span
-	members, _, ok := scanMembers(e.Raw, skipWS(e.Raw, 0), buf[:0])
+	var buf [16]scan.Span
+	members, _, ok := scan.ScanMembers(e.Raw, scan.SkipWS(e.Raw, 0), buf[:0])
 	if !ok {
 		return nil
 	}
@@ -167,8 +168,8 @@ func (e *Entry) MessageField(name string) RawValue {
 	if name == "role" && e.roleRenamed {
 		return RawValue(`"custom"`)
 	}
-	var buf [16]span
-	members, _, ok := scanMembers(msg, 0, buf[:0])
+	var buf [16]scan.Span
+	members, _, ok := scan.ScanMembers(msg, 0, buf[:0])
 	if !ok {
 		return nil
 	}
@@ -254,16 +255,16 @@ const (
 
 // lineScratch holds per-worker buffers reused across lines.
 type lineScratch struct {
-	members []span
-	message []span
+	members []scan.Span
+	message []scan.Span
 }
 
 // parseLine validates one line and decodes its eager fields.
 func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
-	i := skipWS(line, 0)
+	i := scan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		end, ok := skipValue(line, i)
-		if !ok || skipWS(line, end) != len(line) {
+		end, ok := scan.SkipValue(line, i)
+		if !ok || scan.SkipWS(line, end) != len(line) {
 			return classifyBad(line), Entry{}
 		}
 		if !RawValue(line[i:end]).Truthy() {
@@ -272,9 +273,9 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 		return lineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
 	}
 	sc.message = sc.message[:0]
-	members, message, end, ok := scanObject(line, i, sc.members[:0], "message", sc.message[:0])
+	members, message, end, ok := scan.ScanObject(line, i, sc.members[:0], "message", sc.message[:0])
 	sc.members, sc.message = members, message
-	if !ok || skipWS(line, end) != len(line) {
+	if !ok || scan.SkipWS(line, end) != len(line) {
 		return classifyBad(line), Entry{}
 	}
 	e := Entry{Line: no, Raw: line}

@@ -3,6 +3,8 @@ package session
 import (
 	"math"
 	"time"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // jsDateMs returns new Date(v).getTime() for an entry timestamp field: a
@@ -63,7 +65,7 @@ func parseJSDate(s string) float64 {
 			if p.eat('.') {
 				start := p.i
 				frac := 0
-				for p.i < len(p.s) && isDigit(p.s[p.i]) {
+				for p.i < len(p.s) && scan.IsDigit(p.s[p.i]) {
 					if p.i-start < 3 {
 						frac = frac*10 + int(p.s[p.i]-'0')
 					}
@@ -147,7 +149,7 @@ func (p *dateParser) digits(n int) (int, bool) {
 	v := 0
 	for k := 0; k < n; k++ {
 		c := p.s[p.i+k]
-		if !isDigit(c) {
+		if !scan.IsDigit(c) {
 			return 0, false
 		}
 		v = v*10 + int(c-'0')

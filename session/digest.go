@@ -249,13 +249,13 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 	}
 	kind, e := parseLine(data, no, &dg.sc)
 	switch kind {
-	case lineBlank:
+	case LineBlank:
 		diag.BlankLines++
 		return nil
-	case lineFalsy:
+	case LineFalsy:
 		diag.FalsyLines++
 		return nil
-	case lineMalformed:
+	case LineMalformed:
 		diag.MalformedLines++
 		if len(diag.MalformedLineNumbers) < 100 {
 			diag.MalformedLineNumbers = append(diag.MalformedLineNumbers, no)
@@ -267,7 +267,7 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 			return ErrNotSession
 		}
 		dg.haveHeader = true
-		h := headerFrom(&e)
+		h := HeaderOf(&e)
 		h.Raw = append([]byte(nil), h.Raw...)
 		h.ID, h.Timestamp = strings.Clone(h.ID), strings.Clone(h.Timestamp)
 		h.Cwd, h.ParentSession = strings.Clone(h.Cwd), strings.Clone(h.ParentSession)

@@ -92,7 +92,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	e.ID, e.HasID = raws[1].Str()
 	e.ParentID, e.HasParent = raws[2].Str()
 	e.ID, e.ParentID = strings.Clone(e.ID), strings.Clone(e.ParentID)
-	e.TimestampMs = jsDateMs(raws[3])
+	e.TimestampMs = DateMs(raws[3])
 	e.rec = statRecord{isMessage: true, role: canonical}
 	return e, true
 }

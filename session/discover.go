@@ -354,11 +354,11 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 		}
 		st.sampled += len(line) + 1
 		kind, e := parseLine(line, 0, sc)
-		if kind == lineMalformed {
+		if kind == LineMalformed {
 			st.malformed++
 			continue
 		}
-		if kind != lineEntry || e.NotObject {
+		if kind != LineEntry || e.NotObject {
 			continue
 		}
 		if e.Type == TypeMessage {

@@ -243,14 +243,15 @@ func (e *Entry) MessageValue() (any, error) {
 	return v, nil
 }
 
-// lineKind classifies one physical line.
-type lineKind uint8
+// LineKind is what Pi's loader makes of one physical line.
+type LineKind uint8
 
+// The kinds of line; Pi skips all but LineEntry (counted in Diagnostics).
 const (
-	lineBlank     lineKind = iota // empty or JavaScript whitespace only
-	lineMalformed                 // not valid JSON
-	lineFalsy                     // valid JSON whose value is falsy (skipped by Pi)
-	lineEntry                     // an entry (object or truthy non-object value)
+	LineBlank     LineKind = iota // empty or JavaScript whitespace only
+	LineMalformed                 // not valid JSON
+	LineFalsy                     // valid JSON whose value is falsy (skipped by Pi)
+	LineEntry                     // an entry (object or truthy non-object value)
 )
 
 // lineScratch holds per-worker buffers reused across lines.
@@ -260,7 +261,7 @@ type lineScratch struct {
 }
 
 // parseLine validates one line and decodes its eager fields.
-func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
+func parseLine(line []byte, no int, sc *lineScratch) (LineKind, Entry) {
 	i := scan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		end, ok := scan.SkipValue(line, i)
@@ -268,9 +269,9 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 			return classifyBad(line), Entry{}
 		}
 		if !RawValue(line[i:end]).Truthy() {
-			return lineFalsy, Entry{}
+			return LineFalsy, Entry{}
 		}
-		return lineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
+		return LineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
 	}
 	sc.message = sc.message[:0]
 	members, message, end, ok := scan.ScanObject(line, i, sc.members[:0], "message", sc.message[:0])
@@ -285,7 +286,7 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 	e.ParentID, e.HasParent = lookup(members, "parentId").Str()
 	tsRaw := lookup(members, "timestamp")
 	e.Timestamp, _ = tsRaw.Str()
-	e.timestampMs = jsDateMs(tsRaw)
+	e.timestampMs = DateMs(tsRaw)
 	if e.Type == TypeMessage {
 		msg := lookup(members, "message")
 		e.message = spanOf(line, msg)
@@ -299,7 +300,7 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 			}
 		}
 	}
-	return lineEntry, e
+	return LineEntry, e
 }
 
 // internType returns the package constant equal to a known entry type, so
@@ -364,17 +365,17 @@ func (e *Entry) UsageRaw() RawValue { return e.usage.in(e.Raw) }
 
 // classifyBad tells a blank line (skipped by Pi's trim check) from a
 // malformed one (skipped after JSON.parse fails).
-func classifyBad(line []byte) lineKind {
+func classifyBad(line []byte) LineKind {
 	for _, c := range line {
 		if c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
 			if c < 0x80 {
-				return lineMalformed
+				return LineMalformed
 			}
 			if jsonv.TrimJS(string(line)) == "" {
-				return lineBlank
+				return LineBlank
 			}
-			return lineMalformed
+			return LineMalformed
 		}
 	}
-	return lineBlank
+	return LineBlank
 }

@@ -7,11 +7,11 @@ import (
 	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
-// jsDateMs returns new Date(v).getTime() for an entry timestamp field: a
+// DateMs returns new Date(v).getTime() for an entry timestamp field: a
 // string in the ECMAScript date-time format (the format toISOString writes,
 // and its shorter forms), or a number of milliseconds; null and booleans
 // become numbers first (null and false: 0, true: 1). Anything else is NaN.
-func jsDateMs(r RawValue) float64 {
+func DateMs(r RawValue) float64 {
 	if f, ok := r.Number(); ok {
 		return timeClip(f)
 	}

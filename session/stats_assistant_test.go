@@ -75,7 +75,7 @@ func checkReadAssistant(t *testing.T, msg string) {
 	t.Helper()
 	line := `{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":` + msg + `}`
 	kind, e := parseLine([]byte(line), 1, &lineScratch{})
-	if kind != lineEntry || e.Role != RoleAssistant {
+	if kind != LineEntry || e.Role != RoleAssistant {
 		return
 	}
 	want := readAssistantByPasses(&e)

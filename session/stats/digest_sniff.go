@@ -1,9 +1,10 @@
-package session
+package stats
 
 import (
 	"bytes"
 	"strings"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
@@ -14,8 +15,8 @@ import (
 // Roles whose content a digest never needs (tool results only for usage
 // and nested calls, which send the line to the full parser).
 var sniffRoles = map[string]string{
-	RoleUser: RoleUser, RoleToolResult: RoleToolResult, RoleBashExecution: RoleBashExecution,
-	RoleSystem: RoleSystem, RoleBranchSummary: RoleBranchSummary, RoleCompactionSummary: RoleCompactionSummary,
+	session.RoleUser: session.RoleUser, session.RoleToolResult: session.RoleToolResult, session.RoleBashExecution: session.RoleBashExecution,
+	session.RoleSystem: session.RoleSystem, session.RoleBranchSummary: session.RoleBranchSummary, session.RoleCompactionSummary: session.RoleCompactionSummary,
 }
 
 var sniffKeys = [...]string{"type", "id", "parentId", "timestamp"}
@@ -37,7 +38,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	if n == 0 || line[n-1] != '}' {
 		return e, false
 	}
-	var raws [len(sniffKeys)]RawValue
+	var raws [len(sniffKeys)]session.RawValue
 	var role string
 	seenMessage := false
 	i, ok := eachKey(line[:n], scan.SkipWS(line, 0), func(key []byte, at int) (int, bool) {
@@ -50,7 +51,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 				if !ok {
 					return 0, false
 				}
-				raws[k] = RawValue(line[at:end])
+				raws[k] = session.RawValue(line[at:end])
 				return end, true
 			}
 		}
@@ -73,7 +74,7 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 				if !ok {
 					return 0, false
 				}
-				r, _ := RawValue(line[mat:end]).Str()
+				r, _ := session.RawValue(line[mat:end]).Str()
 				role = r
 				return end, role != ""
 			}
@@ -85,14 +86,14 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	}
 	typ, _ := raws[0].Str()
 	canonical, fast := sniffRoles[role]
-	if typ != TypeMessage || !fast || raws[3] == nil {
+	if typ != session.TypeMessage || !fast || raws[3] == nil {
 		return e, false
 	}
-	e.Type, e.Role = TypeMessage, canonical
+	e.Type, e.Role = session.TypeMessage, canonical
 	e.ID, e.HasID = raws[1].Str()
 	e.ParentID, e.HasParent = raws[2].Str()
 	e.ID, e.ParentID = strings.Clone(e.ID), strings.Clone(e.ParentID)
-	e.TimestampMs = DateMs(raws[3])
+	e.TimestampMs = session.DateMs(raws[3])
 	e.rec = statRecord{isMessage: true, role: canonical}
 	return e, true
 }

@@ -1,74 +1,89 @@
-package session
+package stats
 
 import (
 	"bytes"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // How a digest reads the entries it parses fully.
 
 // digestEntry extracts what a digest keeps from a fully parsed entry.
-func digestEntry(e *Entry) DigestEntry {
-	if e.Role == RoleAssistant {
+func digestEntry(e *session.Entry) DigestEntry {
+	if e.Role == session.RoleAssistant {
 		var buf [24]scan.Span
 		members, _, _ := scan.ScanMembers(e.MessageRaw(), 0, buf[:0])
-		return assistantEntry(e, members)
+		return assistantEntry(e, scannedMembers(members))
 	}
 	de := DigestEntry{
 		Line: e.Line, Type: e.Type, Role: e.Role,
 		ID: e.ID, HasID: e.HasID, ParentID: e.ParentID, HasParent: e.HasParent,
-		TimestampMs: e.timestampMs,
+		TimestampMs: e.TimestampMs(),
 		rec:         readStatRecord(e, nil),
 	}
 	switch e.Type {
-	case TypeCustom, TypeCustomMessage:
+	case session.TypeCustom, session.TypeCustomMessage:
 		de.CustomType, _ = e.Field("customType").Str()
-	case TypeMessage:
+	case session.TypeMessage:
 		switch e.Role {
-		case RoleCustom:
+		case session.RoleCustom:
 			de.CustomType, _ = e.MessageField("customType").Str()
-		case RoleToolResult:
+		case session.RoleToolResult:
 			de.NestedCalls = nestedCallCount(e.MessageField("nestedCalls"))
 		}
 	}
 	return de
 }
 
+// messageMembers looks up a member of a message whose members are scanned
+// already: the digest's session.LineParser, or scannedMembers.
+type messageMembers interface {
+	MessageMember(name string) session.RawValue
+}
+
+// scannedMembers are the members of a message scanned by digestEntry.
+type scannedMembers []scan.Span
+
+// MessageMember is the last member named name (nil when absent).
+func (m scannedMembers) MessageMember(name string) session.RawValue {
+	return session.RawValue(scan.Lookup(m, name))
+}
+
 // assistantEntry reads an assistant message from its scanned members in one
 // pass: what readStatRecord counts plus the model, stop reason and
 // thinking level.
-func assistantEntry(e *Entry, msg []scan.Span) DigestEntry {
+func assistantEntry(e *session.Entry, msg messageMembers) DigestEntry {
 	de := DigestEntry{
 		Line: e.Line, Type: e.Type, Role: e.Role,
 		ID: e.ID, HasID: e.HasID, ParentID: e.ParentID, HasParent: e.HasParent,
-		TimestampMs: e.timestampMs,
+		TimestampMs: e.TimestampMs(),
 	}
 	r := &de.rec
-	r.isMessage, r.role = true, RoleAssistant
-	provider, model := lookup(msg, "provider"), lookup(msg, "model")
-	responseModel := lookup(msg, "responseModel")
+	r.isMessage, r.role = true, session.RoleAssistant
+	provider, model := msg.MessageMember("provider"), msg.MessageMember("model")
+	responseModel := msg.MessageMember("responseModel")
 	de.Provider, _ = provider.Str()
 	de.Model, _ = model.Str()
 	de.ResponseModel, _ = responseModel.Str()
-	de.StopReason, _ = lookup(msg, "stopReason").Str()
-	de.ThinkingLevel, _ = lookup(msg, "thinkingLevel").Str()
+	de.StopReason, _ = msg.MessageMember("stopReason").Str()
+	de.ThinkingLevel, _ = msg.MessageMember("thinkingLevel").Str()
 	if de.ThinkingLevel == "" {
-		de.ThinkingLevel, _ = lookup(msg, "providerThinkingLevel").Str()
+		de.ThinkingLevel, _ = msg.MessageMember("providerThinkingLevel").Str()
 	}
-	r.toolCalls = countToolCalls(lookup(msg, "content"))
+	r.toolCalls = countToolCalls(msg.MessageMember("content"))
 	keyModel := responseModel
 	if responseModel.Nullish() {
 		keyModel = model
 	}
 	p, m := jsStringOf(provider), jsStringOf(model)
-	r.readUsage(lookup(msg, "usage"), p+"/"+jsStringOf(keyModel), p, m)
+	r.readUsage(msg.MessageMember("usage"), p+"/"+jsStringOf(keyModel), p, m)
 	return de
 }
 
 // countToolCalls counts the blocks of a validated content array whose type
 // is "toolCall" (the type is normally the first member of a block).
-func countToolCalls(content RawValue) int {
+func countToolCalls(content session.RawValue) int {
 	if len(content) == 0 || content[0] != '[' {
 		return 0
 	}
@@ -82,7 +97,7 @@ func countToolCalls(content RawValue) int {
 		}
 		block := content[i:end]
 		if len(block) > 0 && block[0] == '{' {
-			var typ RawValue
+			var typ session.RawValue
 			if k := scan.SkipWS(block, 1); k < len(block) && bytes.HasPrefix(block[k:], []byte(`"type"`)) {
 				members, _, ok := scanFirstMember(block, k)
 				if ok {
@@ -91,9 +106,9 @@ func countToolCalls(content RawValue) int {
 			}
 			if typ == nil {
 				members, _, _ := scan.ScanMembers(block, 0, buf[:0])
-				typ = lookup(members, "type")
+				typ = session.RawValue(scan.Lookup(members, "type"))
 			}
-			if t, _ := typ.Str(); t == BlockToolCall {
+			if t, _ := typ.Str(); t == session.BlockToolCall {
 				n++
 			}
 		}
@@ -107,7 +122,7 @@ func countToolCalls(content RawValue) int {
 
 // scanFirstMember reads the value of the member whose key starts at
 // block[k] when it is a scalar followed by "," or "}".
-func scanFirstMember(block []byte, k int) (RawValue, int, bool) {
+func scanFirstMember(block []byte, k int) (session.RawValue, int, bool) {
 	keyEnd, _, ok := scan.SkipString(block, k)
 	if !ok {
 		return nil, 0, false
@@ -124,11 +139,11 @@ func scanFirstMember(block []byte, k int) (RawValue, int, bool) {
 	if !ok {
 		return nil, 0, false
 	}
-	return RawValue(block[i:end]), end, true
+	return session.RawValue(block[i:end]), end, true
 }
 
 // nestedCallCount is len(nestedCalls.calls) when it is an array.
-func nestedCallCount(raw RawValue) int {
+func nestedCallCount(raw session.RawValue) int {
 	if len(raw) == 0 || raw[0] != '{' {
 		return 0
 	}
@@ -137,7 +152,7 @@ func nestedCallCount(raw RawValue) int {
 	if !ok {
 		return 0
 	}
-	calls := lookup(members, "calls")
+	calls := scan.Lookup(members, "calls")
 	if len(calls) == 0 || calls[0] != '[' {
 		return 0
 	}

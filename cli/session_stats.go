@@ -19,7 +19,7 @@ type SessionStatsCmd struct {
 	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
 	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
-	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in stats.StatsJSON, plus \"cache\": replay.CacheValue)."`
+	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in stats.StatsJSON, plus \"cache\": replay.CacheValue, and \"streams\": stats.StreamsValue, the main requests apart from the runs inside tool calls)."`
 	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
 
@@ -64,15 +64,18 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	}
 	breaks := cachemiss.Detect(s, scope, cat)
 	preds := replay.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
+	streams := stats.SplitStreams(s, requestScope(s, scope), cat)
 	if c.JSON {
 		v := stats.StatsValue(s, st)
 		cv := replay.CacheValue(cache, st.Scope == stats.StatsScopeSession, preds)
 		cv.Set("breaks", cachemiss.BreaksValue(breaks.Misses))
 		v.Set("cache", cv)
+		v.Set("streams", stats.StreamsValue(streams))
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	writeStats(g.stdout, s, st)
+	writeStreams(g.stdout, streams)
 	writeRequestChart(g.stdout, stats.Requests(s, requestScope(s, scope), cat), breaks.Misses)
 	writeCache(g.stdout, cache, st.Scope == stats.StatsScopeSession, preds)
 	writeBreaks(g.stdout, s, breaks.Misses)

@@ -106,8 +106,7 @@ func (m *Model) Init() tea.Cmd {
 // SetSize implements common.Panel.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.sizeBindings()
-	m.layoutDialog()
+	m.layoutParts()
 }
 
 // Title implements common.Panel.
@@ -117,20 +116,24 @@ func (m *Model) Title() string { return "Capabilities" }
 func (m *Model) FocusNext() {
 	if m.edit != nil && m.focus == paneDetail {
 		m.edit.focusField(m.edit.field + 1)
+		m.layoutParts()
 		return
 	}
 	m.focus = (m.focus + 1) % paneCount
 	m.view.focused = m.focus == paneSession
+	m.layoutParts()
 }
 
 // FocusPrev implements common.Panel.
 func (m *Model) FocusPrev() {
 	if m.edit != nil && m.focus == paneDetail {
 		m.edit.focusField(m.edit.field - 1)
+		m.layoutParts()
 		return
 	}
 	m.focus = (m.focus + paneCount - 1) % paneCount
 	m.view.focused = m.focus == paneSession
+	m.layoutParts()
 }
 
 // Unsaved implements common.Guard: an edited capability draft.

@@ -3,7 +3,7 @@ package sessions
 import (
 	"fmt"
 
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -36,7 +36,7 @@ type laidDetail struct {
 type (
 	statsSrc struct {
 		ls              *loadedSession
-		session, branch *session.Stats
+		session, branch *stats.Stats
 		chart           *statsChart
 		pending         bool
 	}
@@ -45,7 +45,7 @@ type (
 		openKey string
 	}
 	spendSrc struct {
-		value   *session.ProjectSpend
+		value   *stats.ProjectSpend
 		pending bool
 		listed  int
 	}

@@ -1,4 +1,4 @@
-package session
+package scan
 
 import "bytes"
 
@@ -9,9 +9,9 @@ import "bytes"
 // with IndexByte on its quotes, which runs many bytes per step, instead
 // of looking at every byte for escapes and control characters.
 
-// endOfString returns the index after the string that starts at
+// EndOfString returns the index after the string that starts at
 // d[i] == '"' in valid JSON.
-func endOfString(d []byte, i int) int {
+func EndOfString(d []byte, i int) int {
 	i++
 	for {
 		k := bytes.IndexByte(d[i:], '"')
@@ -30,14 +30,14 @@ func endOfString(d []byte, i int) int {
 	}
 }
 
-// endOfValue returns the index after the value that starts at d[i] (no
+// EndOfValue returns the index after the value that starts at d[i] (no
 // leading white space) in valid JSON.
-func endOfValue(d []byte, i int) int {
+func EndOfValue(d []byte, i int) int {
 	depth := 0
 	for i < len(d) {
 		switch d[i] {
 		case '"':
-			i = endOfString(d, i)
+			i = EndOfString(d, i)
 			if depth == 0 {
 				return i
 			}
@@ -61,25 +61,25 @@ func endOfValue(d []byte, i int) int {
 	return i
 }
 
-// membersOf lists the members of the object at d[i] == '{' in valid JSON
-// as scanMembers would, and returns the index after the object.
-func membersOf(d []byte, i int, out []span) ([]span, int) {
-	i = skipWS(d, i+1)
+// MembersOf lists the members of the object at d[i] == '{' in valid JSON
+// as ScanMembers would, and returns the index after the object.
+func MembersOf(d []byte, i int, out []Span) ([]Span, int) {
+	i = SkipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return out, i + 1
 	}
 	for i < len(d) {
-		keyEnd := endOfString(d, i)
+		keyEnd := EndOfString(d, i)
 		key := d[i+1 : keyEnd-1]
-		i = skipWS(d, skipWS(d, keyEnd)+1) // past the colon
+		i = SkipWS(d, SkipWS(d, keyEnd)+1) // past the colon
 		start := i
-		i = endOfValue(d, i)
-		out = append(out, span{key: key, escaped: bytes.IndexByte(key, '\\') >= 0, value: d[start:i]})
-		i = skipWS(d, i)
+		i = EndOfValue(d, i)
+		out = append(out, Span{Key: key, Escaped: bytes.IndexByte(key, '\\') >= 0, Value: d[start:i]})
+		i = SkipWS(d, i)
 		if i >= len(d) || d[i] == '}' {
 			return out, i + 1
 		}
-		i = skipWS(d, i+1) // past the comma
+		i = SkipWS(d, i+1) // past the comma
 	}
 	return out, i
 }

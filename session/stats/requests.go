@@ -1,6 +1,7 @@
-package session
+package stats
 
 import (
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -28,13 +29,13 @@ func (r *Request) Tokens() float64 {
 // Requests lists the requests among the entries at indexes (a branch's
 // path, oldest first), read as the statistics read them, so their costs
 // add up to the branch's assistant cost.
-func Requests(s *Session, indexes []int, cat *catalog.Catalog) []Request {
+func Requests(s *session.Session, indexes []int, cat *catalog.Catalog) []Request {
 	b := &statsBuilder{cat: cat}
 	var names nameMemo
 	var out []Request
 	for _, i := range indexes {
 		e := &s.Entries[i]
-		if e.Type != TypeMessage || e.Role != RoleAssistant {
+		if e.Type != session.TypeMessage || e.Role != session.RoleAssistant {
 			continue
 		}
 		r := readStatRecord(e, &names)
@@ -84,7 +85,7 @@ func (d *Digest) Spendings(cat *catalog.Catalog) []Spending {
 		cost, priced := b.price(&e.rec)
 		u := e.rec.usage
 		out = append(out, Spending{TimestampMs: e.TimestampMs, Tokens: u.Input + u.Output + u.CacheRead + u.CacheWrite,
-			Cost: cost, Priced: priced, Request: e.Type == TypeMessage && e.Role == RoleAssistant})
+			Cost: cost, Priced: priced, Request: e.Type == session.TypeMessage && e.Role == session.RoleAssistant})
 	}
 	return out
 }

@@ -1,10 +1,11 @@
-package session
+package stats
 
 import (
 	"math"
 	"path/filepath"
 	"testing"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -13,8 +14,8 @@ import (
 func TestRequestsAndSpendingsAddUpToTheStats(t *testing.T) {
 	seen := 0
 	for _, name := range []string{"priced.jsonl", "compacted.jsonl", "unavailable.jsonl"} {
-		path := filepath.Join("testdata", "stats", name)
-		s, err := Open(path)
+		path := filepath.Join("testdata", name)
+		s, err := session.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +30,7 @@ func TestRequestsAndSpendingsAddUpToTheStats(t *testing.T) {
 		var reqCost, reqTokens float64
 		for i := range reqs {
 			e := &s.Entries[reqs[i].Index]
-			if e.Role != RoleAssistant || e.ID != reqs[i].EntryID {
+			if e.Role != session.RoleAssistant || e.ID != reqs[i].EntryID {
 				t.Fatalf("%s: request %d is not the assistant message %s", name, i, e.ID)
 			}
 			reqCost += reqs[i].Cost

@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/internal/rawjson"
 )
@@ -111,7 +112,7 @@ type RoleCount struct {
 
 // SessionStats counts every entry of the file, all branches, like Pi's
 // getSessionStats; context usage is reported at the default leaf.
-func SessionStats(s *Session, cat *catalog.Catalog) Stats {
+func SessionStats(s *session.Session, cat *catalog.Catalog) Stats {
 	all := make([]int, len(s.Entries))
 	for i := range all {
 		all[i] = i
@@ -126,7 +127,7 @@ func SessionStats(s *Session, cat *catalog.Catalog) Stats {
 // BranchStats counts the entries on the root→leaf path of leafIndex (one
 // branch), with context usage at that leaf. An out-of-range leaf gives
 // empty stats.
-func BranchStats(s *Session, leafIndex int, cat *catalog.Catalog) Stats {
+func BranchStats(s *session.Session, leafIndex int, cat *catalog.Catalog) Stats {
 	var path []int
 	if leafIndex >= 0 && leafIndex < len(s.Entries) {
 		path = s.PathTo(leafIndex)
@@ -192,16 +193,12 @@ func (m *nameMemo) resolve(n *assistantNames) (provider, model, key string) {
 	return m.provider, m.model, m.key
 }
 
-// ParallelMin is the entry count from which records are read by
-// several goroutines.
-const ParallelMin = 4096
-
-func computeStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
+func computeStats(s *session.Session, indexes []int, cat *catalog.Catalog) Stats {
 	return computeStatsWith(s, indexes, cat, readStatRecord)
 }
 
 // computeStatsWith is computeStats reading each entry's record with read.
-func computeStatsWith(s *Session, indexes []int, cat *catalog.Catalog, read func(*Entry, *nameMemo) statRecord) Stats {
+func computeStatsWith(s *session.Session, indexes []int, cat *catalog.Catalog, read func(*session.Entry, *nameMemo) statRecord) Stats {
 	st := Stats{Entries: len(indexes)}
 	b := &statsBuilder{cat: cat, st: &st, byKey: map[string]int{}, roleIdx: map[string]int{}}
 	// Records are read in parallel, a window at a time, and added in order;
@@ -212,12 +209,12 @@ func computeStatsWith(s *Session, indexes []int, cat *catalog.Catalog, read func
 	workers := runtime.GOMAXPROCS(0)
 	for base := 0; base < len(indexes); base += statsWindow {
 		window := indexes[base:min(len(indexes), base+statsWindow)]
-		if len(window) < ParallelMin || workers < 2 {
+		if len(window) < session.ParallelMin || workers < 2 {
 			for k, i := range window {
 				recs[k] = read(&s.Entries[i], &names)
 			}
 		} else {
-			ForEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
+			session.ForEachRange(len(window), (len(window)+workers-1)/workers, func(_, lo, hi int) {
 				var names nameMemo
 				for k := lo; k < hi; k++ {
 					recs[k] = read(&s.Entries[window[k]], &names)
@@ -263,26 +260,26 @@ func (b *statsBuilder) finish() {
 
 // readStatRecord reads what Pi's getSessionStats looks at in one entry;
 // names resolves an assistant message's names (nil: a memo of its own).
-func readStatRecord(e *Entry, names *nameMemo) statRecord {
+func readStatRecord(e *session.Entry, names *nameMemo) statRecord {
 	var r statRecord
 	switch e.Type {
-	case TypeMessage:
+	case session.TypeMessage:
 		r.isMessage, r.role = true, e.Role
 		switch e.Role {
-		case RoleToolResult:
+		case session.RoleToolResult:
 			if u := e.UsageRaw(); u.Truthy() {
 				r.readUsage(u, ToolsSummariesKey, "", "")
 			}
-		case RoleAssistant:
+		case session.RoleAssistant:
 			if names == nil {
 				names = &nameMemo{}
 			}
 			r.readAssistant(e, names)
 		}
-	case TypeUsage:
+	case session.TypeUsage:
 		provider, model := jsStringOf(e.Field("provider")), jsStringOf(e.Field("model"))
 		r.readUsage(e.Field("usage"), provider+"/"+model, provider, model)
-	case TypeCompaction, TypeBranchSummary:
+	case session.TypeCompaction, session.TypeBranchSummary:
 		r.readUsage(e.Field("usage"), ToolsSummariesKey, "", "")
 	}
 	return r
@@ -296,7 +293,7 @@ func readStatRecord(e *Entry, names *nameMemo) statRecord {
 // Keys are compared as written (an escaped key names nothing here), the
 // last duplicate wins, and a value nested past the walker's depth limit
 // ends the walk where skipping it would: the members after it are unread.
-func (r *statRecord) readAssistant(e *Entry, names *nameMemo) {
+func (r *statRecord) readAssistant(e *session.Entry, names *nameMemo) {
 	var usage, provider, model, responseModel []byte
 	rawjson.WalkObject(e.MessageRaw(), 0, 0, func(key, b []byte, v, depth int) int {
 		switch string(key) {
@@ -324,7 +321,7 @@ func (r *statRecord) readAssistant(e *Entry, names *nameMemo) {
 					}
 					return end
 				})
-				if t, _ := rawjson.String(typ); end >= 0 && t == BlockToolCall {
+				if t, _ := rawjson.String(typ); end >= 0 && t == session.BlockToolCall {
 					calls++
 				}
 				return end
@@ -403,7 +400,7 @@ type statsBuilder struct {
 }
 
 // add counts one entry's record, in file order.
-func (b *statsBuilder) add(i int, e *Entry, r *statRecord) {
+func (b *statsBuilder) add(i int, e *session.Entry, r *statRecord) {
 	st := b.st
 	if r.isMessage {
 		st.TotalMessages++
@@ -414,11 +411,11 @@ func (b *statsBuilder) add(i int, e *Entry, r *statRecord) {
 			st.RoleCounts = append(st.RoleCounts, RoleCount{Role: r.role, Count: 1})
 		}
 		switch r.role {
-		case RoleUser:
+		case session.RoleUser:
 			st.UserMessages++
-		case RoleToolResult:
+		case session.RoleToolResult:
 			st.ToolResults++
-		case RoleAssistant:
+		case session.RoleAssistant:
 			st.AssistantMessages++
 			st.ToolCalls += r.toolCalls
 		}

@@ -1,8 +1,11 @@
-package session
+package stats
 
 import (
 	"bytes"
 	"strings"
+
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // The digest's fast path: message entries whose content a digest never
@@ -12,8 +15,8 @@ import (
 // Roles whose content a digest never needs (tool results only for usage
 // and nested calls, which send the line to the full parser).
 var sniffRoles = map[string]string{
-	RoleUser: RoleUser, RoleToolResult: RoleToolResult, RoleBashExecution: RoleBashExecution,
-	RoleSystem: RoleSystem, RoleBranchSummary: RoleBranchSummary, RoleCompactionSummary: RoleCompactionSummary,
+	session.RoleUser: session.RoleUser, session.RoleToolResult: session.RoleToolResult, session.RoleBashExecution: session.RoleBashExecution,
+	session.RoleSystem: session.RoleSystem, session.RoleBranchSummary: session.RoleBranchSummary, session.RoleCompactionSummary: session.RoleCompactionSummary,
 }
 
 var sniffKeys = [...]string{"type", "id", "parentId", "timestamp"}
@@ -35,20 +38,20 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 	if n == 0 || line[n-1] != '}' {
 		return e, false
 	}
-	var raws [len(sniffKeys)]RawValue
+	var raws [len(sniffKeys)]session.RawValue
 	var role string
 	seenMessage := false
-	i, ok := eachKey(line[:n], skipWS(line, 0), func(key []byte, at int) (int, bool) {
+	i, ok := eachKey(line[:n], scan.SkipWS(line, 0), func(key []byte, at int) (int, bool) {
 		for k, name := range sniffKeys {
 			if string(key) == name {
 				if raws[k] != nil || line[at] == '{' || line[at] == '[' {
 					return 0, false
 				}
-				end, ok := skipScalar(line, at)
+				end, ok := scan.SkipScalar(line, at)
 				if !ok {
 					return 0, false
 				}
-				raws[k] = RawValue(line[at:end])
+				raws[k] = session.RawValue(line[at:end])
 				return end, true
 			}
 		}
@@ -67,30 +70,30 @@ func sniffMessage(line []byte) (DigestEntry, bool) {
 				if role != "" || line[mat] != '"' {
 					return 0, false
 				}
-				end, _, ok := skipString(line, mat)
+				end, _, ok := scan.SkipString(line, mat)
 				if !ok {
 					return 0, false
 				}
-				r, _ := RawValue(line[mat:end]).Str()
+				r, _ := session.RawValue(line[mat:end]).Str()
 				role = r
 				return end, role != ""
 			}
 			return skipLoose(line[:n], mat)
 		})
 	})
-	if !ok || skipWS(line, i) != len(line) {
+	if !ok || scan.SkipWS(line, i) != len(line) {
 		return e, false
 	}
 	typ, _ := raws[0].Str()
 	canonical, fast := sniffRoles[role]
-	if typ != TypeMessage || !fast || raws[3] == nil {
+	if typ != session.TypeMessage || !fast || raws[3] == nil {
 		return e, false
 	}
-	e.Type, e.Role = TypeMessage, canonical
+	e.Type, e.Role = session.TypeMessage, canonical
 	e.ID, e.HasID = raws[1].Str()
 	e.ParentID, e.HasParent = raws[2].Str()
 	e.ID, e.ParentID = strings.Clone(e.ID), strings.Clone(e.ParentID)
-	e.TimestampMs = jsDateMs(raws[3])
+	e.TimestampMs = session.DateMs(raws[3])
 	e.rec = statRecord{isMessage: true, role: canonical}
 	return e, true
 }
@@ -103,7 +106,7 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 	if i >= len(d) || d[i] != '{' {
 		return 0, false
 	}
-	i = skipWS(d, i+1)
+	i = scan.SkipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return i + 1, true
 	}
@@ -111,23 +114,23 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 		if i >= len(d) || d[i] != '"' {
 			return 0, false
 		}
-		keyEnd, escaped, ok := skipString(d, i)
+		keyEnd, escaped, ok := scan.SkipString(d, i)
 		if !ok || escaped {
 			return 0, false
 		}
 		key := d[i+1 : keyEnd-1]
-		i = skipWS(d, keyEnd)
+		i = scan.SkipWS(d, keyEnd)
 		if i >= len(d) || d[i] != ':' {
 			return 0, false
 		}
-		i = skipWS(d, i+1)
+		i = scan.SkipWS(d, i+1)
 		if i >= len(d) {
 			return 0, false
 		}
 		if i, ok = value(key, i); !ok {
 			return 0, false
 		}
-		i = skipWS(d, i)
+		i = scan.SkipWS(d, i)
 		if i >= len(d) {
 			return 0, false
 		}
@@ -137,7 +140,7 @@ func eachKey(d []byte, i int, value func(key []byte, at int) (int, bool)) (int, 
 		if d[i] != ',' {
 			return 0, false
 		}
-		i = skipWS(d, i+1)
+		i = scan.SkipWS(d, i+1)
 	}
 }
 

@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"os"
@@ -10,12 +10,13 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/internal/fixtures"
 	gen "github.com/forgebench/forgebench/internal/sessiongen"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
-func openStats(t testing.TB, name string) *Session {
+func openStats(t testing.TB, name string) *session.Session {
 	t.Helper()
-	s, err := Open(filepath.Join("testdata", "stats", name))
+	s, err := session.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestSessionStatsPriced(t *testing.T) {
 		st.AssistantMessages != 3 || st.ToolResults != 2 || st.ToolCalls != 2 {
 		t.Errorf("counts: %+v", st)
 	}
-	wantRoles := []RoleCount{{RoleUser, 2}, {RoleAssistant, 3}, {RoleToolResult, 2}}
+	wantRoles := []RoleCount{{session.RoleUser, 2}, {session.RoleAssistant, 3}, {session.RoleToolResult, 2}}
 	if !reflect.DeepEqual(st.RoleCounts, wantRoles) {
 		t.Errorf("roles = %v", st.RoleCounts)
 	}
@@ -146,7 +147,7 @@ func TestStatsJSONShape(t *testing.T) {
 // added up by hand from the file.
 func TestStatsGeneratedFixture(t *testing.T) {
 	path := fixtures.Path(t, mainFile)
-	s, err := Open(path)
+	s, err := session.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestStatsGeneratedFixture(t *testing.T) {
 	// computes (the openai turn's invented numbers use other rates).
 	checked := 0
 	for _, e := range s.Entries {
-		if e.Role != RoleAssistant || e.MessageField("provider").StrOr("") != "anthropic" {
+		if e.Role != session.RoleAssistant || e.MessageField("provider").StrOr("") != "anthropic" {
 			continue
 		}
 		checked++
@@ -199,9 +200,9 @@ func TestStatsGeneratedFixture(t *testing.T) {
 	}
 }
 
-var benchStatsSession *Session
+var benchStatsSession *session.Session
 
-func loadBenchSession(b *testing.B) *Session {
+func loadBenchSession(b *testing.B) *session.Session {
 	if benchStatsSession != nil {
 		return benchStatsSession
 	}
@@ -216,7 +217,7 @@ func loadBenchSession(b *testing.B) *Session {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	s, err := Open(path)
+	s, err := session.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func FuzzSessionStats(f *testing.F) {
 	f.Add(`{"type":"compaction","id":"c","parentId":null,"timestamp":"x","summary":"s","firstKeptEntryId":"c","tokensBefore":1,"usage":[]}`)
 	f.Fuzz(func(t *testing.T, line string) {
 		text := `{"type":"session","version":3,"id":"f","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n" + line + "\n"
-		s, err := Read(strings.NewReader(text), Options{Workers: 1})
+		s, err := session.Read(strings.NewReader(text), session.Options{Workers: 1})
 		if err != nil {
 			return
 		}
@@ -272,7 +273,7 @@ func FuzzSessionStats(f *testing.F) {
 // counts recorded in fixtures/pi-sessions/SOURCES.md.
 func TestStatsUpstreamV1(t *testing.T) {
 	path := fixtures.Path(t, piSessions+"/upstream/pi-mono/before-compaction.jsonl")
-	s, err := Open(path)
+	s, err := session.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestStatsUpstreamV1(t *testing.T) {
 	}
 	bash := 0
 	for _, rc := range st.RoleCounts {
-		if rc.Role == RoleBashExecution {
+		if rc.Role == session.RoleBashExecution {
 			bash = rc.Count
 		}
 	}
@@ -290,7 +291,7 @@ func TestStatsUpstreamV1(t *testing.T) {
 		t.Errorf("bashExecution %d, tokens %v, cost %v", bash, st.Tokens.Total, st.Cost)
 	}
 	large := fixtures.Path(t, piSessions+"/upstream/pi-mono/large-session.jsonl")
-	ls, err := Open(large)
+	ls, err := session.Open(large)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"math"
@@ -7,17 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
 func TestSpendOfAddsUpByDayAndBySession(t *testing.T) {
 	cat := catalog.Default()
-	var items []ListItem
+	var items []session.ListItem
 	var want float64
 	for _, name := range []string{"priced.jsonl", "compacted.jsonl", "unavailable.jsonl"} {
-		path := filepath.Join("testdata", "stats", name)
-		items = append(items, SummarizeFile(path, ListOptions{}))
-		s, err := Open(path)
+		path := filepath.Join("testdata", name)
+		items = append(items, session.SummarizeFile(path, session.ListOptions{}))
+		s, err := session.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +28,7 @@ func TestSpendOfAddsUpByDayAndBySession(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("not a session\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	items = append(items, ListItem{Path: bad})
+	items = append(items, session.ListItem{Path: bad})
 
 	sp := SpendOf(items, cat, time.UTC)
 	if math.Abs(sp.Cost-want) > 1e-9 {

@@ -1,9 +1,10 @@
-package session
+package stats
 
 import (
 	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // Token estimates of the messages sent to the model (Pi's compaction.ts),
@@ -15,7 +16,7 @@ func estimateContextTokens(msgs []any) float64 {
 	var usageTokens float64
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m, _ := msgs[i].(*jsonv.Object)
-		if m == nil || m.GetString("role") != RoleAssistant {
+		if m == nil || m.GetString("role") != session.RoleAssistant {
 			continue
 		}
 		if stop := m.GetString("stopReason"); stop == "aborted" || stop == "error" {
@@ -44,27 +45,27 @@ const estimatedImageChars = 4800
 func estimateMessageTokens(m *jsonv.Object) float64 {
 	chars := 0
 	switch m.GetString("role") {
-	case RoleUser, RoleCustom, RoleToolResult:
+	case session.RoleUser, session.RoleCustom, session.RoleToolResult:
 		v, _ := m.Get("content")
 		chars = contentChars(v)
-	case RoleAssistant:
+	case session.RoleAssistant:
 		v, _ := m.Get("content")
 		blocks, _ := v.([]any)
 		for _, bv := range blocks {
 			blk, _ := bv.(*jsonv.Object)
 			switch blk.GetString("type") {
-			case BlockText:
+			case session.BlockText:
 				chars += jsonv.UTF16Len(blk.GetString("text"))
-			case BlockThinking:
+			case session.BlockThinking:
 				chars += jsonv.UTF16Len(blk.GetString("thinking"))
-			case BlockToolCall:
+			case session.BlockToolCall:
 				args, _ := blk.Get("arguments")
 				chars += jsonv.UTF16Len(blk.GetString("name")) + jsonv.UTF16Len(jsonv.Stringify(args))
 			}
 		}
-	case RoleBashExecution:
+	case session.RoleBashExecution:
 		chars = jsonv.UTF16Len(m.GetString("command")) + jsonv.UTF16Len(m.GetString("output"))
-	case RoleBranchSummary, RoleCompactionSummary:
+	case session.RoleBranchSummary, session.RoleCompactionSummary:
 		chars = jsonv.UTF16Len(m.GetString("summary"))
 	}
 	return math.Ceil(float64(chars) / 4)
@@ -79,9 +80,9 @@ func contentChars(v any) int {
 	for _, bv := range blocks {
 		blk, _ := bv.(*jsonv.Object)
 		switch blk.GetString("type") {
-		case BlockText:
+		case session.BlockText:
 			chars += jsonv.UTF16Len(blk.GetString("text"))
-		case BlockImage:
+		case session.BlockImage:
 			chars += estimatedImageChars
 		}
 	}

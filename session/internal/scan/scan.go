@@ -1,4 +1,9 @@
-package session
+// Package scan is the validating JSON scanner of session lines, shared by
+// the session reader and the packages that read session files their own
+// way (session/stats' digest): it checks exactly JSON.parse's grammar
+// without building values and records where an object's members are.
+// It is internal so the scanner stays out of session's public API.
+package scan
 
 import (
 	"encoding/binary"
@@ -17,12 +22,12 @@ import (
 // replacement characters before parsing, so such bytes only change string
 // contents, never validity.
 
-// span is one member of a scanned JSON object: the raw key (without quotes)
+// Span is one member of a scanned JSON object: the raw key (without quotes)
 // and the raw value bytes.
-type span struct {
-	key     []byte
-	escaped bool // the key contains a backslash escape
-	value   []byte
+type Span struct {
+	Key     []byte
+	Escaped bool // the key contains a backslash escape
+	Value   []byte
 }
 
 const (
@@ -57,9 +62,9 @@ func stringSpecial(d []byte, i int) int {
 	return i
 }
 
-// skipString validates the string starting at d[i] == '"' and returns the
+// SkipString validates the string starting at d[i] == '"' and returns the
 // index after its closing quote and whether it contained an escape.
-func skipString(d []byte, i int) (end int, escaped bool, ok bool) {
+func SkipString(d []byte, i int) (end int, escaped bool, ok bool) {
 	i++
 	for {
 		i = stringSpecial(d, i)
@@ -95,10 +100,11 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+// IsDigit reports whether c is an ASCII digit.
+func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// skipWS skips JSON whitespace (space, tab, LF, CR).
-func skipWS(d []byte, i int) int {
+// SkipWS skips JSON whitespace (space, tab, LF, CR).
+func SkipWS(d []byte, i int) int {
 	for i < len(d) {
 		switch d[i] {
 		case ' ', '\t', '\n', '\r':
@@ -121,7 +127,7 @@ func skipNumber(d []byte, i int) (int, bool) {
 	if d[i] == '0' {
 		i++
 	} else if d[i] >= '1' && d[i] <= '9' {
-		for i < len(d) && isDigit(d[i]) {
+		for i < len(d) && IsDigit(d[i]) {
 			i++
 		}
 	} else {
@@ -129,10 +135,10 @@ func skipNumber(d []byte, i int) (int, bool) {
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
-		if i >= len(d) || !isDigit(d[i]) {
+		if i >= len(d) || !IsDigit(d[i]) {
 			return 0, false
 		}
-		for i < len(d) && isDigit(d[i]) {
+		for i < len(d) && IsDigit(d[i]) {
 			i++
 		}
 	}
@@ -141,10 +147,10 @@ func skipNumber(d []byte, i int) (int, bool) {
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		if i >= len(d) || !isDigit(d[i]) {
+		if i >= len(d) || !IsDigit(d[i]) {
 			return 0, false
 		}
-		for i < len(d) && isDigit(d[i]) {
+		for i < len(d) && IsDigit(d[i]) {
 			i++
 		}
 	}
@@ -158,11 +164,11 @@ func skipLiteral(d []byte, i int, word string) (int, bool) {
 	return i + len(word), true
 }
 
-// skipScalar validates a string, number or literal starting at i.
-func skipScalar(d []byte, i int) (int, bool) {
+// SkipScalar validates a string, number or literal starting at i.
+func SkipScalar(d []byte, i int) (int, bool) {
 	switch d[i] {
 	case '"':
-		end, _, ok := skipString(d, i)
+		end, _, ok := SkipString(d, i)
 		return end, ok
 	case 't':
 		return skipLiteral(d, i, "true")
@@ -175,22 +181,22 @@ func skipScalar(d []byte, i int) (int, bool) {
 	}
 }
 
-// skipValue validates one JSON value starting at i (leading whitespace
+// SkipValue validates one JSON value starting at i (leading whitespace
 // allowed) and returns the index just after it. Nesting is handled with an
 // explicit stack, so depth is limited only by the line length, as in V8.
-func skipValue(d []byte, i int) (int, bool) {
+func SkipValue(d []byte, i int) (int, bool) {
 	var stackBuf [32]byte
 	stack := stackBuf[:0]
 	ok := false
 	for {
 		// A value is expected at i.
-		i = skipWS(d, i)
+		i = SkipWS(d, i)
 		if i >= len(d) {
 			return 0, false
 		}
 		switch d[i] {
 		case '{':
-			i = skipWS(d, i+1)
+			i = SkipWS(d, i+1)
 			if i < len(d) && d[i] == '}' {
 				i++
 				break
@@ -201,7 +207,7 @@ func skipValue(d []byte, i int) (int, bool) {
 			}
 			continue
 		case '[':
-			i = skipWS(d, i+1)
+			i = SkipWS(d, i+1)
 			if i < len(d) && d[i] == ']' {
 				i++
 				break
@@ -209,7 +215,7 @@ func skipValue(d []byte, i int) (int, bool) {
 			stack = append(stack, '[')
 			continue
 		default:
-			if i, ok = skipScalar(d, i); !ok {
+			if i, ok = SkipScalar(d, i); !ok {
 				return 0, false
 			}
 		}
@@ -218,7 +224,7 @@ func skipValue(d []byte, i int) (int, bool) {
 			if len(stack) == 0 {
 				return i, true
 			}
-			i = skipWS(d, i)
+			i = SkipWS(d, i)
 			if i >= len(d) {
 				return 0, false
 			}
@@ -227,7 +233,7 @@ func skipValue(d []byte, i int) (int, bool) {
 			if c == ',' {
 				i++
 				if top == '{' {
-					if i, ok = skipKey(d, skipWS(d, i)); !ok {
+					if i, ok = skipKey(d, SkipWS(d, i)); !ok {
 						return 0, false
 					}
 				}
@@ -248,24 +254,24 @@ func skipKey(d []byte, i int) (int, bool) {
 	if i >= len(d) || d[i] != '"' {
 		return 0, false
 	}
-	end, _, ok := skipString(d, i)
+	end, _, ok := SkipString(d, i)
 	if !ok {
 		return 0, false
 	}
-	end = skipWS(d, end)
+	end = SkipWS(d, end)
 	if end >= len(d) || d[end] != ':' {
 		return 0, false
 	}
 	return end + 1, true
 }
 
-// scanObject validates the object starting at d[i] == '{' and appends its
+// ScanObject validates the object starting at d[i] == '{' and appends its
 // members to out. When nestedKey is non-empty and a member with that key
 // holds an object, that object's members are appended to nested[:0] (the
 // last such member wins) and returned as the second result. Both slices
 // only flow to the results, so callers can keep them on the stack.
-func scanObject(d []byte, i int, out []span, nestedKey string, nested []span) ([]span, []span, int, bool) {
-	i = skipWS(d, i+1)
+func ScanObject(d []byte, i int, out []Span, nestedKey string, nested []Span) ([]Span, []Span, int, bool) {
+	i = SkipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return out, nested, i + 1, true
 	}
@@ -273,30 +279,30 @@ func scanObject(d []byte, i int, out []span, nestedKey string, nested []span) ([
 		if i >= len(d) || d[i] != '"' {
 			return out, nested, 0, false
 		}
-		keyEnd, escaped, ok := skipString(d, i)
+		keyEnd, escaped, ok := SkipString(d, i)
 		if !ok {
 			return out, nested, 0, false
 		}
 		key := d[i+1 : keyEnd-1]
-		i = skipWS(d, keyEnd)
+		i = SkipWS(d, keyEnd)
 		if i >= len(d) || d[i] != ':' {
 			return out, nested, 0, false
 		}
-		i = skipWS(d, i+1)
+		i = SkipWS(d, i+1)
 		if i >= len(d) {
 			return out, nested, 0, false
 		}
 		start := i
-		if nestedKey != "" && d[i] == '{' && keyEquals(key, escaped, nestedKey) {
-			nested, i, ok = scanMembers(d, i, nested[:0])
+		if nestedKey != "" && d[i] == '{' && KeyEquals(key, escaped, nestedKey) {
+			nested, i, ok = ScanMembers(d, i, nested[:0])
 		} else {
-			i, ok = skipValue(d, i)
+			i, ok = SkipValue(d, i)
 		}
 		if !ok {
 			return out, nested, 0, false
 		}
-		out = append(out, span{key: key, escaped: escaped, value: d[start:i]})
-		i = skipWS(d, i)
+		out = append(out, Span{Key: key, Escaped: escaped, Value: d[start:i]})
+		i = SkipWS(d, i)
 		if i >= len(d) {
 			return out, nested, 0, false
 		}
@@ -306,32 +312,32 @@ func scanObject(d []byte, i int, out []span, nestedKey string, nested []span) ([
 		if d[i] != ',' {
 			return out, nested, 0, false
 		}
-		i = skipWS(d, i+1)
+		i = SkipWS(d, i+1)
 	}
 }
 
-// scanMembers is scanObject without a nested object.
-func scanMembers(d []byte, i int, out []span) ([]span, int, bool) {
-	members, _, end, ok := scanObject(d, i, out, "", nil)
+// ScanMembers is scanObject without a nested object.
+func ScanMembers(d []byte, i int, out []Span) ([]Span, int, bool) {
+	members, _, end, ok := ScanObject(d, i, out, "", nil)
 	return members, end, ok
 }
 
-// keyEquals compares a raw key with name, decoding escapes when present.
-func keyEquals(raw []byte, escaped bool, name string) bool {
+// KeyEquals compares a raw key with name, decoding escapes when present.
+func KeyEquals(raw []byte, escaped bool, name string) bool {
 	if !escaped {
 		return string(raw) == name
 	}
-	s, ok := decodeStringToken(raw)
+	s, ok := DecodeString(raw)
 	return ok && s == name
 }
 
-// lookup returns the value of the last member named name (JSON.parse keeps
+// Lookup returns the value of the last member named name (JSON.parse keeps
 // the last duplicate), or nil when absent.
-func lookup(members []span, name string) RawValue {
+func Lookup(members []Span, name string) []byte {
 	for k := len(members) - 1; k >= 0; k-- {
 		m := members[k]
-		if keyEquals(m.key, m.escaped, name) {
-			return RawValue(m.value)
+		if KeyEquals(m.Key, m.Escaped, name) {
+			return m.Value
 		}
 	}
 	return nil

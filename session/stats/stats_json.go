@@ -1,7 +1,8 @@
-package session
+package stats
 
 import (
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 )
 
 // StatsJSON renders `forgebench session stats --json` (JSON.stringify
@@ -19,12 +20,12 @@ import (
 //
 // cost.stored is what Pi shows (missing costs count 0); cost.total adds
 // cost.recomputed, the catalog price of the usages listed in costRecomputed.
-func StatsJSON(s *Session, st Stats) []byte {
+func StatsJSON(s *session.Session, st Stats) []byte {
 	return []byte(jsonv.Stringify(StatsValue(s, st)))
 }
 
 // StatsValue is StatsJSON before stringification.
-func StatsValue(s *Session, st Stats) *jsonv.Object {
+func StatsValue(s *session.Session, st Stats) *jsonv.Object {
 	var leaf any
 	if st.LeafIndex >= 0 && st.LeafIndex < len(s.Entries) && s.Entries[st.LeafIndex].HasID {
 		leaf = s.Entries[st.LeafIndex].ID

@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/internal/fixtures"
 	gen "github.com/forgebench/forgebench/internal/sessiongen"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -17,7 +18,7 @@ import (
 // entries, diagnostics and statistics.
 func digestMatchesReader(t *testing.T, path string, cat *catalog.Catalog) {
 	t.Helper()
-	s, err := Open(path)
+	s, err := session.Open(path)
 	if err != nil {
 		t.Fatalf("open %s: %v", path, err)
 	}
@@ -61,17 +62,20 @@ func digestMatchesReader(t *testing.T, path string, cat *catalog.Catalog) {
 
 func TestDigestMatchesReaderOnTestdata(t *testing.T) {
 	var files []string
-	_ = filepath.Walk("testdata", func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	// Ours and session's format corpus.
+	for _, root := range []string{"testdata", filepath.Join("..", "testdata")} {
+		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
 	if len(files) < 5 {
 		t.Fatalf("only %d testdata sessions", len(files))
 	}
 	for _, p := range files {
-		if _, err := Open(p); err != nil {
+		if _, err := session.Open(p); err != nil {
 			continue // not a session (discovery fixtures with broken files)
 		}
 		t.Run(p, func(t *testing.T) { digestMatchesReader(t, p, catalog.Default()) })
@@ -179,7 +183,7 @@ func TestDigestFramedLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(path)
+		s, err := session.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,11 +243,11 @@ func TestDigestLongLinesAndOldFormat(t *testing.T) {
 	if line, err := d.ReadLine(0); err != nil || len(line) != d.Entries[0].Length {
 		t.Errorf("ReadLine of a line longer than the buffer: %d bytes, %v", len(line), err)
 	}
-	d2, err := ReadDigest("testdata/v1.jsonl", DigestOptions{})
+	d2, err := ReadDigest("../testdata/v1.jsonl", DigestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := Open("testdata/v1.jsonl")
+	s, _ := session.Open("../testdata/v1.jsonl")
 	if len(d2.Entries) != len(s.Entries) || !d2.Entries[len(s.Entries)-1].HasID || d2.Entries[0].Offset != -1 {
 		t.Errorf("a v1 digest is not built from the migrated session")
 	}
@@ -252,7 +256,7 @@ func TestDigestLongLinesAndOldFormat(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty.jsonl")
 	_ = os.WriteFile(empty, nil, 0o600)
-	if _, err := ReadDigest(empty, DigestOptions{}); err == nil || !strings.Contains(err.Error(), ErrEmptySession.Error()) {
+	if _, err := ReadDigest(empty, DigestOptions{}); err == nil || !strings.Contains(err.Error(), session.ErrEmptySession.Error()) {
 		t.Errorf("empty file: %v", err)
 	}
 }
@@ -266,7 +270,7 @@ func FuzzDigest(f *testing.F) {
 			t.Fatal(err)
 		}
 		d, err := ReadDigest(path, DigestOptions{BufferBytes: 64})
-		s, serr := Open(path)
+		s, serr := session.Open(path)
 		if (err == nil) != (serr == nil) {
 			t.Fatalf("digest err %v, reader err %v", err, serr)
 		}
@@ -318,7 +322,7 @@ func BenchmarkOpenForComparison(b *testing.B) {
 	path, _ := writeGenerated(b, b.TempDir(), 16<<20)
 	b.SetBytes(16 << 20)
 	for b.Loop() {
-		s, err := Open(path)
+		s, err := session.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,10 +1,11 @@
-package session
+package stats
 
 import (
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/test/hostile"
 )
 
@@ -30,7 +31,7 @@ func TestDigestSkipsLinesAboveTheDisplayLimit(t *testing.T) {
 			t.Errorf("oversized lines %v, want [3]", d.Diagnostics.OversizedLines)
 		}
 		// The same length the full reader reports, for the same note.
-		if s, err := OpenForDisplay(path); err != nil || len(d.Diagnostics.OversizedLineBytes) != 1 ||
+		if s, err := session.OpenForDisplay(path); err != nil || len(d.Diagnostics.OversizedLineBytes) != 1 ||
 			len(s.Diagnostics.OversizedLineBytes) != 1 || d.Diagnostics.OversizedLineBytes[0] != s.Diagnostics.OversizedLineBytes[0] {
 			t.Errorf("oversized line bytes %v, the reader says %v (%v)", d.Diagnostics.OversizedLineBytes, s.Diagnostics.OversizedLineBytes, err)
 		}
@@ -39,7 +40,7 @@ func TestDigestSkipsLinesAboveTheDisplayLimit(t *testing.T) {
 		}
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := alloc(DisplayMaxLineBytes+1<<20), alloc(3*DisplayMaxLineBytes)
+	small, large := alloc(session.DisplayMaxLineBytes+1<<20), alloc(3*session.DisplayMaxLineBytes)
 	if large > small+8<<20 {
 		t.Errorf("a line 3 times the limit cost %d MiB, one just above it %d MiB: the skipped line is held", large>>20, small>>20)
 	}

@@ -1,9 +1,10 @@
-package session
+package stats
 
 import (
 	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -12,7 +13,7 @@ import (
 // the latest compaction only a later assistant usage is trusted; the token
 // count is the last valid assistant usage plus a chars/4 estimate of the
 // messages after it (estimateContextTokens).
-func contextUsageAt(s *Session, leaf int, cat *catalog.Catalog) *ContextUsage {
+func contextUsageAt(s *session.Session, leaf int, cat *catalog.Catalog) *ContextUsage {
 	if leaf < 0 || cat == nil {
 		return nil
 	}
@@ -27,7 +28,7 @@ func contextUsageAt(s *Session, leaf int, cat *catalog.Catalog) *ContextUsage {
 		return nil
 	}
 	cu := &ContextUsage{Provider: provider, ModelID: modelID, ContextWindow: m.ContextWindow}
-	basis := s.contextBasis(ctx.Path)
+	basis := contextBasis(s, ctx.Path)
 	if basis == contextUnknown {
 		return cu
 	}
@@ -56,10 +57,10 @@ const (
 // usage is trusted; after the latest compaction only a later assistant (not
 // aborted/error) with context tokens is, and one whose
 // usage.contextUsage.state is "unavailable" switches to estimating content.
-func (s *Session) contextBasis(path []int) int {
+func contextBasis(s *session.Session, path []int) int {
 	last := -1
 	for k, i := range path {
-		if s.Entries[i].Type == TypeCompaction {
+		if s.Entries[i].Type == session.TypeCompaction {
 			last = k
 		}
 	}
@@ -69,7 +70,7 @@ func (s *Session) contextBasis(path []int) int {
 	fromContent := false
 	for k := len(path) - 1; k > last; k-- {
 		e := &s.Entries[path[k]]
-		if e.Type != TypeMessage || e.Role != RoleAssistant {
+		if e.Type != session.TypeMessage || e.Role != session.RoleAssistant {
 			continue
 		}
 		stop, _ := e.MessageField("stopReason").Str()

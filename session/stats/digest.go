@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgebench/forgebench/internal/regfile"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -42,12 +44,12 @@ type Digest struct {
 	Size    int64
 	ModTime time.Time
 	// Header is the session header (Raw is a private copy).
-	Header Header
+	Header session.Header
 	// Entries holds every entry in file order (the header excluded).
 	Entries []DigestEntry
 	// Diagnostics counts skipped lines like the full reader does
 	// (DuplicateIDs included).
-	Diagnostics Diagnostics
+	Diagnostics session.Diagnostics
 
 	byID map[string]int
 }
@@ -101,19 +103,19 @@ type DigestOptions struct {
 // ReadDigest digests the session file at path.
 func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	if opt.MaxLineBytes <= 0 {
-		opt.MaxLineBytes = DisplayMaxLineBytes
+		opt.MaxLineBytes = session.DisplayMaxLineBytes
 	}
 	if opt.BufferBytes <= 0 {
 		opt.BufferBytes = 1 << 20
 	}
-	f, info, err := openRegular(path) // a FIFO or device is refused, never read
+	f, info, err := regfile.Open(path) // a FIFO or device is refused, never read
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
 	defer f.Close()
 	d := &Digest{Path: path, ModTime: info.ModTime()}
 	dg := digester{d: d, opt: opt, size: info.Size()}
-	r := getDigestReader(sizedReader(f, info), opt.BufferBytes)
+	r := getDigestReader(io.NewSectionReader(f, 0, info.Size()), opt.BufferBytes)
 	err = dg.run(r)
 	putDigestReader(r, opt.BufferBytes)
 	if err != nil {
@@ -124,9 +126,9 @@ func ReadDigest(path string, opt DigestOptions) (*Digest, error) {
 	}
 	if !dg.haveHeader {
 		if d.Size == 0 {
-			return nil, fmt.Errorf("read session %s: %w", path, ErrEmptySession)
+			return nil, fmt.Errorf("read session %s: %w", path, session.ErrEmptySession)
 		}
-		return nil, fmt.Errorf("read session %s: %w", path, ErrNotSession)
+		return nil, fmt.Errorf("read session %s: %w", path, session.ErrNotSession)
 	}
 	d.buildIndex()
 	return d, nil
@@ -161,7 +163,7 @@ type digester struct {
 	opt        DigestOptions
 	size       int64 // the file's size at open, for sizing Entries (0: unknown)
 	haveHeader bool
-	sc         lineScratch
+	lines      session.LineParser
 	carry      []byte
 }
 
@@ -247,15 +249,15 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 			return nil
 		}
 	}
-	kind, e := parseLine(data, no, &dg.sc)
+	kind, e := dg.lines.Parse(data, no)
 	switch kind {
-	case lineBlank:
+	case session.LineBlank:
 		diag.BlankLines++
 		return nil
-	case lineFalsy:
+	case session.LineFalsy:
 		diag.FalsyLines++
 		return nil
-	case lineMalformed:
+	case session.LineMalformed:
 		diag.MalformedLines++
 		if len(diag.MalformedLineNumbers) < 100 {
 			diag.MalformedLineNumbers = append(diag.MalformedLineNumbers, no)
@@ -263,28 +265,28 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 		return nil
 	}
 	if !dg.haveHeader {
-		if e.NotObject || e.Type != TypeSession || !e.HasID {
-			return ErrNotSession
+		if e.NotObject || e.Type != session.TypeSession || !e.HasID {
+			return session.ErrNotSession
 		}
 		dg.haveHeader = true
-		h := headerFrom(&e)
+		h := session.HeaderOf(&e)
 		h.Raw = append([]byte(nil), h.Raw...)
 		h.ID, h.Timestamp = strings.Clone(h.ID), strings.Clone(h.Timestamp)
 		h.Cwd, h.ParentSession = strings.Clone(h.Cwd), strings.Clone(h.ParentSession)
 		dg.d.Header = h
-		if h.FileVersion < CurrentVersion {
+		if h.FileVersion < session.CurrentVersion {
 			return errOldFormat
 		}
 		return nil
 	}
-	if e.Type == TypeSession {
+	if e.Type == session.TypeSession {
 		diag.ExtraHeaders++
 		return nil
 	}
 	var de DigestEntry
-	if e.Role == RoleAssistant {
-		// parseLine left the message's members in the scratch spans.
-		de = assistantEntry(&e, dg.sc.message)
+	if e.Role == session.RoleAssistant {
+		// Parse has scanned the message's members already.
+		de = assistantEntry(&e, &dg.lines)
 	} else {
 		de = digestEntry(&e)
 	}
@@ -293,6 +295,10 @@ func (dg *digester) line(data []byte, no int, offset int64) error {
 	dg.add(de, offset)
 	return nil
 }
+
+// presizeAfterBytes is how much of the file is read before Entries is
+// sized from the entries seen so far (as the session reader does).
+const presizeAfterBytes = 1 << 20
 
 // add appends an entry read at offset. Entries is sized for the whole
 // file from the first megabyte's entries, and regrown from the average so
@@ -333,10 +339,10 @@ func (e *DigestEntry) detach() {
 // interned are the short strings most entries share.
 var interned = func() map[string]string {
 	m := map[string]string{}
-	for _, s := range []string{TypeMessage, TypeModelChange, TypeThinkingLevelChange, TypeUsage, TypeCompaction,
-		TypeBranchSummary, TypeCustom, TypeCustomMessage, TypeContextEdit, TypeLabel, TypeSessionInfo,
-		RoleSystem, RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution, RoleCustom, RoleBranchSummary,
-		RoleCompactionSummary, "stop", "toolUse", "length", "error", "aborted",
+	for _, s := range []string{session.TypeMessage, session.TypeModelChange, session.TypeThinkingLevelChange, session.TypeUsage, session.TypeCompaction,
+		session.TypeBranchSummary, session.TypeCustom, session.TypeCustomMessage, session.TypeContextEdit, session.TypeLabel, session.TypeSessionInfo,
+		session.RoleSystem, session.RoleUser, session.RoleAssistant, session.RoleToolResult, session.RoleBashExecution, session.RoleCustom, session.RoleBranchSummary,
+		session.RoleCompactionSummary, "stop", "toolUse", "length", "error", "aborted",
 		"off", "minimal", "low", "medium", "high", "xhigh", "max"} {
 		m[s] = s
 	}
@@ -353,7 +359,7 @@ func intern(s string) string {
 // digestByOpening builds the digest of a v1/v2 file from the full reader
 // (migration assigns the ids), with the display line limit.
 func digestByOpening(path string, info os.FileInfo) (*Digest, error) {
-	s, err := OpenForDisplay(path)
+	s, err := session.OpenForDisplay(path)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +445,7 @@ func (d *Digest) Stats(first int, cat *catalog.Catalog) Stats {
 	for i := first; i < len(d.Entries); i++ {
 		e := &d.Entries[i]
 		st.Entries++
-		b.add(i, &Entry{Line: e.Line, ID: e.ID}, &e.rec)
+		b.add(i, &session.Entry{Line: e.Line, ID: e.ID}, &e.rec)
 	}
 	b.finish()
 	return st
@@ -453,7 +459,7 @@ func (d *Digest) ReadLine(i int) ([]byte, error) {
 	}
 	e := &d.Entries[i]
 	if e.Offset < 0 {
-		s, err := Open(d.Path)
+		s, err := session.Open(d.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -464,7 +470,7 @@ func (d *Digest) ReadLine(i int) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s: line %d is gone", d.Path, e.Line)
 	}
-	f, _, err := openRegular(d.Path)
+	f, _, err := regfile.Open(d.Path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
@@ -477,12 +483,12 @@ func (d *Digest) ReadLine(i int) ([]byte, error) {
 }
 
 // ReadEntry reads entry i back from the file and parses it fully.
-func (d *Digest) ReadEntry(i int) (*Entry, error) {
+func (d *Digest) ReadEntry(i int) (*session.Entry, error) {
 	line, err := d.ReadLine(i)
 	if err != nil {
 		return nil, err
 	}
-	e, err := ParseEntryLine(line, d.Entries[i].Line)
+	e, err := session.ParseEntryLine(line, d.Entries[i].Line)
 	if err != nil {
 		return nil, fmt.Errorf("%s line %d: %w", d.Path, d.Entries[i].Line, err)
 	}

@@ -1,6 +1,9 @@
-package session
+package stats
 
-import "github.com/forgebench/forgebench/session/catalog"
+import (
+	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
+)
 
 // EntriesStats counts the usage of the entries at the given indexes (file
 // order) as BranchStats counts a branch's: message and role counts, tokens
@@ -10,7 +13,7 @@ import "github.com/forgebench/forgebench/session/catalog"
 // model, not responseModel. Scope is StatsScopeBranch, LeafIndex the last
 // index (-1 when none) and Context nil. The part of a branch after a fork
 // point (session/compare) is counted this way.
-func EntriesStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
+func EntriesStats(s *session.Session, indexes []int, cat *catalog.Catalog) Stats {
 	st := computeStatsWith(s, indexes, cat, readUsageRecord)
 	st.Scope = StatsScopeBranch
 	st.LeafIndex = -1
@@ -23,8 +26,8 @@ func EntriesStats(s *Session, indexes []int, cat *catalog.Catalog) Stats {
 // readUsageRecord is readStatRecord without the walk through an assistant
 // reply's content: its usage and names come from the spans the reader
 // kept.
-func readUsageRecord(e *Entry, names *nameMemo) statRecord {
-	if e.Type != TypeMessage || e.Role != RoleAssistant {
+func readUsageRecord(e *session.Entry, names *nameMemo) statRecord {
+	if e.Type != session.TypeMessage || e.Role != session.RoleAssistant {
 		return readStatRecord(e, names)
 	}
 	r := statRecord{isMessage: true, role: e.Role}

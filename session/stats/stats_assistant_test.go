@@ -1,16 +1,17 @@
-package session
+package stats
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/internal/rawjson"
 )
 
 // readAssistantByPasses is the former readAssistant, one pass per question:
 // the reference the one-walk reader must agree with.
-func readAssistantByPasses(e *Entry) statRecord {
+func readAssistantByPasses(e *session.Entry) statRecord {
 	var r statRecord
 	var content, usage, provider, model, responseModel []byte
 	rawjson.EachMember(e.MessageRaw(), func(key, value []byte) bool {
@@ -29,7 +30,7 @@ func readAssistantByPasses(e *Entry) statRecord {
 		return true
 	})
 	rawjson.EachElement(content, func(block []byte) bool {
-		if t, _ := rawjson.String(rawjson.Member(block, "type")); t == BlockToolCall {
+		if t, _ := rawjson.String(rawjson.Member(block, "type")); t == session.BlockToolCall {
 			r.toolCalls++
 		}
 		return true
@@ -74,8 +75,9 @@ func TestReadAssistantOneWalk(t *testing.T) {
 func checkReadAssistant(t *testing.T, msg string) {
 	t.Helper()
 	line := `{"type":"message","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":` + msg + `}`
-	kind, e := parseLine([]byte(line), 1, &lineScratch{})
-	if kind != lineEntry || e.Role != RoleAssistant {
+	var lines session.LineParser
+	kind, e := lines.Parse([]byte(line), 1)
+	if kind != session.LineEntry || e.Role != session.RoleAssistant {
 		return
 	}
 	want := readAssistantByPasses(&e)

@@ -1,21 +1,23 @@
-package session
+package stats
 
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/forgebench/forgebench/session"
 )
 
 // EntriesStats reads usage from the reader's spans; over a whole branch it
 // must agree with BranchStats on everything but the tool calls.
 func TestEntriesStatsAgreesWithBranchStats(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	more, _ := filepath.Glob(filepath.Join("testdata", "stats", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	files = append(files, more...)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test sessions: %v", err)
 	}
 	for _, f := range files {
-		s, err := Open(f)
+		s, err := session.Open(f)
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package session
+package stats
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 )
 
@@ -55,7 +56,7 @@ type ProjectSpend struct {
 // and lays its usage records out by day in loc (a record without a time
 // takes the time of the record before it, else the session's last
 // activity) and by session. Costs are priced as SessionStats prices them.
-func SpendOf(items []ListItem, cat *catalog.Catalog, loc *time.Location) ProjectSpend {
+func SpendOf(items []session.ListItem, cat *catalog.Catalog, loc *time.Location) ProjectSpend {
 	type result struct {
 		spend    SessionSpend
 		days     map[string]*DaySpend

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"unsafe"
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
@@ -255,6 +256,11 @@ func (w *cacheWriter) flags(bits ...bool) {
 // parts, and a CRC-32 of all before it.
 func encodeReportCache(key string, entries map[string]cachedPart) []byte {
 	w := &cacheWriter{table: map[string]uint64{}}
+	size := len(reportCacheMagic) + len(key) + 16
+	for path, e := range entries {
+		size += len(path) + 96 + 128*len(e.part.Breaks) // most strings are table numbers
+	}
+	w.b = make([]byte, 0, size)
 	w.b = append(w.b, reportCacheMagic...)
 	w.raw(key)
 	paths := make([]string, 0, len(entries))
@@ -309,7 +315,10 @@ func encodeReportCache(key string, entries map[string]cachedPart) []byte {
 // errBadReportCache is any cache file this version did not write for this key.
 var errBadReportCache = errors.New("not a usable cache report file")
 
-// decodeReportCache parses a cache file written for key.
+// decodeReportCache parses a cache file written for key. The strings it
+// returns share data's memory (tens of thousands of entry ids, copied one
+// by one, were most of a warm report's decoding): data must not change
+// afterwards.
 func decodeReportCache(data []byte, key string) (map[string]cachedPart, error) {
 	if len(data) < len(reportCacheMagic)+4 || !bytes.HasPrefix(data, []byte(reportCacheMagic)) {
 		return nil, errBadReportCache
@@ -443,12 +452,13 @@ func (r *cacheReader) count() int {
 	return int(v)
 }
 
+// raw reads a length-prefixed string, sharing the file's memory.
 func (r *cacheReader) raw() string {
 	n := r.count()
-	if r.err != nil {
+	if r.err != nil || n == 0 {
 		return ""
 	}
-	s := string(r.b[:n])
+	s := unsafe.String(&r.b[0], n)
 	r.b = r.b[n:]
 	return s
 }

@@ -271,7 +271,7 @@ func presetsScopes() []Scope {
 		{
 			Name: "the Presets item list",
 			Bindings: with(Root, panel, nav, []string{"select"}, p("open", "edit", "back", "add-block", "add-slot",
-				"item", "toggle", "move-up", "move-down", "duplicate", "delete")),
+				"item", "toggle", "move-up", "move-down", "duplicate", "delete", "cost")),
 			Same: open,
 		},
 		{Name: "the Presets block view", Bindings: with(Root, panel, []string{"select"}, p("back", "open", "edit")), Same: open},

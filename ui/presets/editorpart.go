@@ -216,6 +216,8 @@ func (e *draftEditor) paneUpdate(msg tea.KeyPressMsg, at pane) (tea.Cmd, intent)
 		return nil, nil // a settings row: the item keys do nothing
 	case key.Matches(msg, k.Item):
 		return nil, itemFormIntent{}
+	case key.Matches(msg, k.Cost):
+		return nil, itemCostIntent{}
 	case key.Matches(msg, k.Toggle):
 		err = e.d.ToggleItem(cur)
 	case key.Matches(msg, k.MoveUp):
@@ -272,7 +274,7 @@ func (e *draftEditor) ShortHelp(at pane) []key.Binding {
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, view}
 	case at == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, view}
+		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Cost, k.Undo, k.Save, view}
 	}
 	return []key.Binding{k.Open, k.Edit, view, k.Undo, k.Save, k.Back}
 }

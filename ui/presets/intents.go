@@ -81,6 +81,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.openExternalEditor())
 	case itemFormIntent:
 		return tea.Batch(cmd, m.openItemForm())
+	case itemCostIntent:
+		return tea.Batch(cmd, m.itemCost())
 	case addBlockIntent:
 		return tea.Batch(cmd, m.promptAddBlock(in.at))
 	case addSlotIntent:

@@ -4,7 +4,6 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -12,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
@@ -359,11 +359,10 @@ func (m *Model) requestQuit() tea.Cmd {
 		return tea.Quit
 	}
 	m.confirmQuit = &common.Confirm{
-		Title: "Quit forgebench?",
-		Body: "Quitting now discards " + strings.Join(unsaved, " and ") + ". Answer " + m.keys.Confirm.No.Help().Key +
-			" to keep working and save first.",
-		Yes: m.keys.Confirm.Yes,
-		No:  m.keys.Confirm.No,
+		Title: i18n.T("Quit forgebench?"),
+		Body:  i18n.T("Quitting now discards %s. Answer %s to keep working and save first.", joinAnd(unsaved), m.keys.Confirm.No.Help().Key),
+		Yes:   m.keys.Confirm.Yes,
+		No:    m.keys.Confirm.No,
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/follower"
@@ -186,7 +187,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Session" }
+func (m *Model) Title() string { return i18n.T("Session") }
 
 // FocusNext implements common.Panel.
 func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }

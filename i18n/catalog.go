@@ -1,9 +1,10 @@
 package i18n
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,11 +15,47 @@ import (
 	"golang.org/x/text/message/catalog"
 )
 
-//go:embed locales/en.json
-var enJSON []byte
+// locales holds each language's catalog: locales/<lang>.json and, so that
+// parts of the workbench can be translated on their own branches without
+// touching one file, any locales/<lang>/*.json beside it. A key may appear
+// in one file of a language only.
+//
+//go:embed locales
+var locales embed.FS
 
-//go:embed locales/zh-CN.json
-var zhJSON []byte
+// catalogFiles returns the files of l's catalog, the main file first and
+// the rest in name order (fs.Glob sorts).
+func catalogFiles(fsys fs.FS, l Lang) []string {
+	files := []string{"locales/" + string(l) + ".json"}
+	more, _ := fs.Glob(fsys, "locales/"+string(l)+"/*.json")
+	return append(files, more...)
+}
+
+// readCatalog parses and merges the files of l's catalog in fsys (the
+// embedded locales, or a test's); a key defined in two files is an error
+// naming both.
+func readCatalog(fsys fs.FS, l Lang) (map[string]Entry, error) {
+	merged := map[string]Entry{}
+	from := map[string]string{}
+	for _, name := range catalogFiles(fsys, l) {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", name, err)
+		}
+		entries, err := ParseCatalog(data)
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", name, err)
+		}
+		for key, e := range entries {
+			if prev, dup := from[key]; dup {
+				return nil, fmt.Errorf("catalog: key %q is in both %s and %s", key, prev, name)
+			}
+			from[key] = name
+			merged[key] = e
+		}
+	}
+	return merged, nil
+}
 
 // Entry is one catalog entry: a plain translation (Text), or plural forms
 // (Forms, selected by the argument at position Arg, 1-based).
@@ -141,7 +178,7 @@ func hasOther(forms []Form) bool {
 // book is one language's catalog, built on first use.
 type book struct {
 	once    sync.Once
-	data    []byte
+	lang    Lang
 	tag     language.Tag
 	entries map[string]Entry
 	cat     *catalog.Builder
@@ -149,14 +186,14 @@ type book struct {
 }
 
 var books = map[Lang]*book{
-	English:           {data: enJSON, tag: language.English},
-	SimplifiedChinese: {data: zhJSON, tag: language.Make("zh-CN")},
+	English:           {lang: English, tag: language.English},
+	SimplifiedChinese: {lang: SimplifiedChinese, tag: language.Make("zh-CN")},
 }
 
-// load parses the book's file and builds its x/text catalog, once.
+// load parses the book's files and builds its x/text catalog, once.
 func (b *book) load() {
 	b.once.Do(func() {
-		b.entries, b.err = ParseCatalog(b.data)
+		b.entries, b.err = readCatalog(locales, b.lang)
 		if b.err != nil {
 			return // every key prints as itself; the tests catch a bad file
 		}

@@ -153,8 +153,15 @@ func TestEmbeddedCatalogsRoundTrip(t *testing.T) {
 }
 
 func FuzzParseCatalog(f *testing.F) {
-	f.Add(enJSON)
-	f.Add(zhJSON)
+	for _, l := range Langs() {
+		for _, name := range catalogFiles(locales, l) {
+			data, err := locales.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
 	f.Add([]byte(`{"%d x": {"arg": 2, "=0": "none", "one": "one", "other": "%d"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, err := ParseCatalog(data)

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -89,6 +90,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "forgebench:", sanitize.Text(err.Error()))
 		return exitUsage
 	}
+	i18n.SetLanguage(cli.Globals.language(os.Getenv)) // every run decides afresh (tests run many in one process)
 	// Human output goes through the sanitiser, JSON through the one JSON
 	// writer (output.go).
 	cli.Globals.stdout, cli.Globals.stderr = humanWriter(stdout), humanWriter(stderr)

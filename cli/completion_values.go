@@ -84,6 +84,7 @@ func newCompletionValues(parser *kong.Kong, cli *CLI, line string) *completionVa
 func (v *completionValues) predictors() map[string]complete.Predictor {
 	return map[string]complete.Predictor{
 		"theme":      complete.PredictSet(config.ThemeNames()...),
+		"lang":       complete.PredictSet(config.LanguageNames()...),
 		"preset":     v.live(v.presets),
 		"capability": v.live(v.capabilities),
 		"profile":    v.live(v.profiles),

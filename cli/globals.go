@@ -3,11 +3,13 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/forgebench/forgebench/config"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/resources/demo"
 	"github.com/forgebench/forgebench/services"
@@ -21,6 +23,7 @@ type Globals struct {
 	AgentDir string    `help:"Pi agent directory (default: $PI_CODING_AGENT_DIR or ~/.pi/agent)." type:"path" placeholder:"DIR"`
 	ForgeDir string    `help:"pi-forge global directory (default: $PI_FORGE_GLOBAL_DIR or ~/.pi/forge)." type:"path" placeholder:"DIR"`
 	Theme    themeFlag `help:"Colour theme: auto, dark or light (NO_COLOR is honoured); overrides the settings file, default auto." placeholder:"auto|dark|light" predictor:"theme"`
+	Lang     langFlag  `help:"Language of the workbench and of human output: en or zh-CN; overrides the settings file's \"language\", then LC_ALL/LC_MESSAGES/LANG." placeholder:"en|zh-CN" predictor:"lang"`
 	Demo     bool      `help:"Unpack the embedded demo workspace into a new temporary directory and use it (its path is printed on exit)."`
 	Trust    bool      `help:"Treat the project as trusted for this run (like Pi's --approve); forgebench never writes trust.json." xor:"trust"`
 	NoTrust  bool      `name:"no-trust" help:"Treat the project as untrusted for this run: project resources are not loaded and nothing in the project is written." xor:"trust"`
@@ -124,6 +127,34 @@ func (t *themeFlag) Decode(ctx *kong.DecodeContext) error {
 	}
 	*t = themeFlag(name)
 	return nil
+}
+
+// langFlag is --lang: "" when not given, else a language config.ParseLanguage
+// accepts; checked as kong decodes it, so a bad value is a usage error.
+type langFlag string
+
+// Decode reads and checks the flag's value.
+func (l *langFlag) Decode(ctx *kong.DecodeContext) error {
+	var name string
+	if err := ctx.Scan.PopValueInto("lang", &name); err != nil {
+		return err
+	}
+	if _, err := config.ParseLanguage(name); err != nil {
+		return err // kong names the flag
+	}
+	*l = langFlag(name)
+	return nil
+}
+
+// language is the run's language: --lang, else the settings file's
+// "language" (read alone here; the TUI checks the whole file), else the
+// locale (i18n.Resolve).
+func (g *Globals) language(getenv func(string) string) i18n.Lang {
+	if g.Lang != "" {
+		return i18n.Resolve(string(g.Lang), "", getenv)
+	}
+	home, _ := os.UserHomeDir()
+	return i18n.Resolve("", string(config.LoadLanguage(config.Path(getenv, home))), getenv)
 }
 
 // themeMode is --theme's mode (Auto when not given).

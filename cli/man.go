@@ -68,8 +68,9 @@ func manPage(app *kong.Application, date time.Time) string {
 			"PI_FORGE_GLOBAL_DIR: the pi-forge global directory (default ~/.pi/forge), as --forge-dir.\n"+
 			"PI_CODING_AGENT_SESSION_DIR: a custom session directory, as Pi reads it.\n"+
 			"NO_COLOR: no colours in the workbench.\n"+
-			"XDG_CONFIG_HOME: where the settings file is (default ~/.config).").
-		WithSection("Files", "$XDG_CONFIG_HOME/forgebench/config.json: the settings file: the theme and key bindings by name.\n"+
+			"XDG_CONFIG_HOME: where the settings file is (default ~/.config).\n"+
+			"LC_ALL, LC_MESSAGES, LANG: the language when neither --lang nor the settings file sets one (zh_CN and other Simplified Chinese locales: zh-CN; else English).").
+		WithSection("Files", "$XDG_CONFIG_HOME/forgebench/config.json: the settings file: the theme, the language and key bindings by name.\n"+
 			"<agent-dir>/sessions/: Pi's session files, one directory per project.\n"+
 			"<project>/.pi/forge/ and <forge-dir>/: the pi-forge library (prompt-stacks, capabilities, agent-profiles).").
 		WithSection("See also", "pi(1). forgebench completion bash|zsh|fish prints the shell completion scripts. The README has the full guide.")

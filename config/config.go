@@ -2,9 +2,10 @@
 // $XDG_CONFIG_HOME/forgebench/config.json (else
 // ~/.config/forgebench/config.json):
 //
-//	{"theme": "light", "keys": {"presets.save": ["ctrl+s", "alt+s"], "quit": ["Q"]}}
+//	{"theme": "light", "language": "zh-CN", "keys": {"presets.save": ["ctrl+s", "alt+s"], "quit": ["Q"]}}
 //
-// "theme" is auto, dark or light (ThemeNames); "keys" rebinds bindings by the names of
+// "theme" is auto, dark or light (ThemeNames); "language" is en or zh-CN
+// (LanguageNames; --lang wins over it, it wins over the locale); "keys" rebinds bindings by the names of
 // keymap.Set.Named. An unknown setting, an unknown binding name, a bad
 // value, a name given twice in one object, and bindings that collide in
 // one view (keymap.Set.Conflicts: two bindings live together on one key,
@@ -27,6 +28,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
@@ -37,6 +39,9 @@ type Settings struct {
 	// Theme is the file's theme ("" when it sets none, so --theme and
 	// the default decide).
 	Theme themes.Mode
+	// Language is the file's language ("" when it sets none, so --lang
+	// and the locale decide).
+	Language i18n.Lang
 	// Keys are every binding with the file's overrides applied.
 	Keys keymap.Set
 }
@@ -79,7 +84,7 @@ func Load(path string) (Settings, error) {
 }
 
 // known are the top-level settings.
-var known = []string{"keys", "theme"}
+var known = []string{"keys", "language", "theme"}
 
 // Parse reads settings from the file's bytes.
 func Parse(data []byte) (Settings, error) {
@@ -113,6 +118,13 @@ func Parse(data []byte) (Settings, error) {
 			return s, fmt.Errorf("theme: %w", err)
 		}
 		s.Theme = mode
+	}
+	if raw, ok := top["language"]; ok {
+		lang, err := decodeLanguage(raw)
+		if err != nil {
+			return s, err
+		}
+		s.Language = lang
 	}
 	if raw, ok := top["keys"]; ok {
 		var keys map[string][]string
@@ -216,4 +228,42 @@ func strictDecode(data []byte, v any) error {
 		return errors.New("unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// decodeLanguage reads the "language" setting's value.
+func decodeLanguage(raw json.RawMessage) (i18n.Lang, error) {
+	var name string
+	if err := strictDecode(raw, &name); err != nil {
+		return "", fmt.Errorf("language: want a string (%s): %w", strings.Join(LanguageNames(), ", "), err)
+	}
+	lang, err := ParseLanguage(name)
+	if err != nil {
+		return "", fmt.Errorf("language: %w", err)
+	}
+	return lang, nil
+}
+
+// LoadLanguage reads only the "language" of the settings file at path, for
+// the commands that need nothing else of it (every command but the TUI,
+// which reads and checks the whole file with Load): "" when the file is
+// missing, unreadable, not an object or sets no valid language — the TUI
+// reports what is wrong with it, a command falls back to the locale.
+func LoadLanguage(path string) i18n.Lang {
+	data, err := regfile.Read(path, maxSettingsBytes)
+	if err != nil {
+		return ""
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return ""
+	}
+	raw, ok := top["language"]
+	if !ok {
+		return ""
+	}
+	lang, err := decodeLanguage(raw)
+	if err != nil {
+		return ""
+	}
+	return lang
 }

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -44,11 +45,44 @@ func TestLoadAppliesThemeAndKeys(t *testing.T) {
 	}
 }
 
+func TestLanguageSetting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(`{"language":"zh-CN","theme":"dark"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path)
+	if err != nil || s.Language != i18n.SimplifiedChinese {
+		t.Fatalf("language %q, %v", s.Language, err)
+	}
+	if got := LoadLanguage(path); got != i18n.SimplifiedChinese {
+		t.Fatalf("LoadLanguage: %q", got)
+	}
+	if s, _ := Parse([]byte(`{}`)); s.Language != "" {
+		t.Fatalf("no setting, no language: %q", s.Language)
+	}
+	// The commands' light reader falls back (""), whatever is wrong.
+	for _, bad := range []string{`{"language":"fr"}`, `[`, `{"language":7}`, `{}`} {
+		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := LoadLanguage(path); got != "" {
+			t.Errorf("%s: LoadLanguage %q", bad, got)
+		}
+	}
+	if got := LoadLanguage(filepath.Join(t.TempDir(), "none.json")); got != "" {
+		t.Errorf("missing file: %q", got)
+	}
+}
+
 func TestBadSettingsSayWhich(t *testing.T) {
 	cases := map[string]string{
 		`{"theme":"solarized"}`:                 `unknown theme "solarized"`,
 		`{"theme":7}`:                           "theme: want a string",
-		`{"colour":"x","keys":{}}`:              `unknown setting "colour": it did not match any setting (settings: keys, theme)`,
+		`{"colour":"x","keys":{}}`:              `unknown setting "colour": it did not match any setting (settings: keys, language, theme)`,
+		`{"language":"zh_CN"}`:                  `language: unknown language "zh_CN": did you mean "zh-CN"? (languages: en, zh-CN)`,
+		`{"language":"fr"}`:                     `unknown language "fr"`,
+		`{"language":["en"]}`:                   "language: want a string (en, zh-CN)",
+		`{"language":"en","language":"zh-CN"}`:  `"language"`,
 		`{"keys":{"presets.sve":["ctrl+s"]}}`:   "presets.sve",
 		`{"keys":{"quit":[]}}`:                  `"quit": at least one key`,
 		`{"keys":{"quit":"q"}}`:                 "keys: want an object",

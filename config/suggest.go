@@ -8,6 +8,7 @@ import (
 	"github.com/agnivade/levenshtein"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -19,6 +20,24 @@ const maxSuggestions = 5
 // the order they are listed.
 func ThemeNames() []string {
 	return []string{string(themes.Auto), string(themes.Dark), string(themes.Light)}
+}
+
+// LanguageNames are the languages the settings file and --lang accept.
+func LanguageNames() []string {
+	var out []string
+	for _, l := range i18n.Langs() {
+		out = append(out, string(l))
+	}
+	return out
+}
+
+// ParseLanguage reads a language name, exactly as LanguageNames spell it.
+// An unknown one is an error that suggests the nearest and lists them all.
+func ParseLanguage(name string) (i18n.Lang, error) {
+	if l, ok := i18n.ParseLang(name); ok {
+		return l, nil
+	}
+	return "", fmt.Errorf("unknown language %s%s (languages: %s)", keymap.Quote(name), didYouMean(name, LanguageNames()), strings.Join(LanguageNames(), ", "))
 }
 
 // ParseTheme reads a theme name. An unknown one (the empty string

@@ -93,7 +93,7 @@ func TestBadThemeListsTheThemes(t *testing.T) {
 
 func TestUnknownSettingSuggests(t *testing.T) {
 	_, err := Parse([]byte(`{"them":"dark"}`))
-	if err == nil || !strings.Contains(err.Error(), `unknown setting "them": did you mean "theme"? (settings: keys, theme)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown setting "them": did you mean "theme"? (settings: keys, language, theme)`) {
 		t.Fatalf("%v", err)
 	}
 }

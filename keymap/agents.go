@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Agents are the keys of the Agents panel (panel 5), after pi-subagent's
 // /subagents dashboard: select an agent, scroll the focused pane, open the
@@ -32,16 +35,16 @@ type Agents struct {
 func DefaultAgents() Agents {
 	return Agents{
 		Nav:        DefaultNav(),
-		Open:       bind([]string{"enter"}, "enter", "details/expand task"),
-		Back:       bind([]string{"esc"}, "esc", "back"),
-		Transcript: bind([]string{"t"}, "t", "transcript"),
-		Lifecycle:  bind([]string{"f"}, "f", "open/closed"),
-		Hidden:     bind([]string{"*"}, "*", "hidden agents"),
-		Follow:     bind([]string{"F", "end"}, "F/end", "newest + follow"),
-		Earlier:    bind([]string{"p"}, "p", "earlier page"),
-		Expand:     bind([]string{"space", "ctrl+o"}, "space", "expand tools"),
-		Reload:     bind([]string{"r"}, "r", "reload"),
-		Timeline:   bind([]string{"T"}, "T", "timeline"),
+		Open:       bind([]string{"enter"}, "enter", i18n.Mark("details/expand task")),
+		Back:       bind([]string{"esc"}, "esc", i18n.Mark("back")),
+		Transcript: bind([]string{"t"}, "t", i18n.Mark("transcript")),
+		Lifecycle:  bind([]string{"f"}, "f", i18n.Mark("open/closed")),
+		Hidden:     bind([]string{"*"}, "*", i18n.Mark("hidden agents")),
+		Follow:     bind([]string{"F", "end"}, "F/end", i18n.Mark("newest + follow")),
+		Earlier:    bind([]string{"p"}, "p", i18n.Mark("earlier page")),
+		Expand:     bind([]string{"space", "ctrl+o"}, "space", i18n.Mark("expand tools")),
+		Reload:     bind([]string{"r"}, "r", i18n.Mark("reload")),
+		Timeline:   bind([]string{"T"}, "T", i18n.Mark("timeline")),
 	}
 }
 

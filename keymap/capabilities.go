@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Capabilities are the keys of the Capabilities panel (panel 2): the
 // library list, the capability editor, the bindings view and the session
@@ -57,31 +60,31 @@ type Capabilities struct {
 func DefaultCapabilities() Capabilities {
 	return Capabilities{
 		Nav:         DefaultNav(),
-		Open:        bind([]string{"enter"}, "enter", "open/edit"),
-		Back:        bind([]string{"esc"}, "esc", "back"),
-		Filter:      bind([]string{"/"}, "/", "filter"),
-		New:         bind([]string{"a"}, "a", "new capability"),
-		Delete:      bind([]string{"x"}, "x", "delete"),
-		Save:        bind([]string{"ctrl+s"}, "ctrl+s", "save"),
-		External:    bind([]string{"ctrl+e"}, "ctrl+e", "content in $EDITOR"),
-		Bindings:    bind([]string{"b"}, "b", "bindings/capability"),
-		Enable:      bind([]string{"+"}, "+", "enable in session"),
-		EnableBound: bind([]string{"B"}, "B", "enable binding"),
-		Disable:     bind([]string{"-"}, "-", "disable"),
-		Reset:       bind([]string{"R"}, "R", "reset all"),
-		Add:         bind([]string{"A"}, "A", "add directive"),
-		Expand:      bind([]string{"space"}, "space", "expand text"),
-		Toggle:      bind([]string{"space"}, "space", "cycle +add/-remove"),
-		ToolName:    bind([]string{"a"}, "a", "add a tool by name"),
-		Reload:      bind([]string{"r"}, "r", "reload"),
-		Cost:        bind([]string{"$"}, "$", "what has this cost"),
-		Locate:      bind([]string{">"}, ">", "locate in the request"),
-		Confirm:     bind([]string{"y", "enter"}, "y", "confirm"),
-		Cancel:      bind([]string{"n", "esc"}, "n/esc", "cancel"),
-		Submit:      bind([]string{"enter"}, "enter", "accept"),
-		Dismiss:     bind([]string{"esc"}, "esc", "cancel"),
-		NextField:   bind([]string{"tab"}, "tab", "next field"),
-		PrevField:   bind([]string{"shift+tab"}, "shift+tab", "previous field"),
+		Open:        bind([]string{"enter"}, "enter", i18n.Mark("open/edit")),
+		Back:        bind([]string{"esc"}, "esc", i18n.Mark("back")),
+		Filter:      bind([]string{"/"}, "/", i18n.Mark("filter")),
+		New:         bind([]string{"a"}, "a", i18n.Mark("new capability")),
+		Delete:      bind([]string{"x"}, "x", i18n.Mark("delete")),
+		Save:        bind([]string{"ctrl+s"}, "ctrl+s", i18n.Mark("save")),
+		External:    bind([]string{"ctrl+e"}, "ctrl+e", i18n.Mark("content in $EDITOR")),
+		Bindings:    bind([]string{"b"}, "b", i18n.Mark("bindings/capability")),
+		Enable:      bind([]string{"+"}, "+", i18n.Mark("enable in session")),
+		EnableBound: bind([]string{"B"}, "B", i18n.Mark("enable binding")),
+		Disable:     bind([]string{"-"}, "-", i18n.Mark("disable")),
+		Reset:       bind([]string{"R"}, "R", i18n.Mark("reset all")),
+		Add:         bind([]string{"A"}, "A", i18n.Mark("add directive")),
+		Expand:      bind([]string{"space"}, "space", i18n.Mark("expand text")),
+		Toggle:      bind([]string{"space"}, "space", i18n.Mark("cycle +add/-remove")),
+		ToolName:    bind([]string{"a"}, "a", i18n.Mark("add a tool by name")),
+		Reload:      bind([]string{"r"}, "r", i18n.Mark("reload")),
+		Cost:        bind([]string{"$"}, "$", i18n.Mark("what has this cost")),
+		Locate:      bind([]string{">"}, ">", i18n.Mark("locate in the request")),
+		Confirm:     bind([]string{"y", "enter"}, "y", i18n.Mark("confirm")),
+		Cancel:      bind([]string{"n", "esc"}, "n/esc", i18n.Mark("cancel")),
+		Submit:      bind([]string{"enter"}, "enter", i18n.Mark("accept")),
+		Dismiss:     bind([]string{"esc"}, "esc", i18n.Mark("cancel")),
+		NextField:   bind([]string{"tab"}, "tab", i18n.Mark("next field")),
+		PrevField:   bind([]string{"shift+tab"}, "shift+tab", i18n.Mark("previous field")),
 	}
 }
 

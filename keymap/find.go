@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Find are the keys of the global search view (issue 16): Global.Find
 // opens it from anywhere; inside, typed text is the query, so only
@@ -27,17 +30,17 @@ type Find struct {
 // DefaultFind returns the stock bindings of the search view.
 func DefaultFind() Find {
 	return Find{
-		Up:          bind([]string{"up", "ctrl+p"}, "↑", "previous hit"),
-		Down:        bind([]string{"down", "ctrl+n"}, "↓", "next hit"),
-		PageUp:      bind([]string{"pgup"}, "pgup", "page up"),
-		PageDown:    bind([]string{"pgdown"}, "pgdn", "page down"),
-		Open:        bind([]string{"enter"}, "enter", "go to hit"),
-		Close:       bind([]string{"esc"}, "esc", "close"),
-		Clear:       bind([]string{"ctrl+u"}, "ctrl+u", "clear query"),
-		Regex:       bind([]string{"ctrl+r"}, "ctrl+r", "regex"),
-		Case:        bind([]string{"ctrl+t"}, "ctrl+t", "match case"),
-		Agents:      bind([]string{"ctrl+a"}, "ctrl+a", "agent transcripts"),
-		AllProjects: bind([]string{"ctrl+o"}, "ctrl+o", "all projects"),
+		Up:          bind([]string{"up", "ctrl+p"}, "↑", i18n.Mark("previous hit")),
+		Down:        bind([]string{"down", "ctrl+n"}, "↓", i18n.Mark("next hit")),
+		PageUp:      bind([]string{"pgup"}, "pgup", i18n.Mark("page up")),
+		PageDown:    bind([]string{"pgdown"}, "pgdn", i18n.Mark("page down")),
+		Open:        bind([]string{"enter"}, "enter", i18n.Mark("go to hit")),
+		Close:       bind([]string{"esc"}, "esc", i18n.Mark("close")),
+		Clear:       bind([]string{"ctrl+u"}, "ctrl+u", i18n.Mark("clear query")),
+		Regex:       bind([]string{"ctrl+r"}, "ctrl+r", i18n.Mark("regex")),
+		Case:        bind([]string{"ctrl+t"}, "ctrl+t", i18n.Mark("match case")),
+		Agents:      bind([]string{"ctrl+a"}, "ctrl+a", i18n.Mark("agent transcripts")),
+		AllProjects: bind([]string{"ctrl+o"}, "ctrl+o", i18n.Mark("all projects")),
 	}
 }
 

@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Forms are the bindings of the Presets panel's editor forms (slot options,
 // parameters, policies, regex rules, context options, bindings).
@@ -70,21 +73,21 @@ func (t *TextEditor) Help() []key.Binding {
 func DefaultTextEditor() TextEditor {
 	b := bind
 	return TextEditor{
-		Left: b([]string{"left", "ctrl+b"}, "←", "left"), Right: b([]string{"right", "ctrl+f"}, "→", "right"),
-		Up: b([]string{"up", "ctrl+p"}, "↑", "up"), Down: b([]string{"down", "ctrl+n"}, "↓", "down"),
-		PageUp: b([]string{"pgup"}, "pgup", "page up"), PageDown: b([]string{"pgdown"}, "pgdn", "page down"),
-		LineStart: b([]string{"home", "ctrl+a"}, "home", "line start"), LineEnd: b([]string{"end", "ctrl+e"}, "end", "line end"),
-		DocStart: b([]string{"ctrl+home", "alt+<"}, "ctrl+home", "top"), DocEnd: b([]string{"ctrl+end", "alt+>"}, "ctrl+end", "bottom"),
-		Newline: b([]string{"enter", "ctrl+m"}, "enter", "new line"), Indent: b([]string{"tab"}, "tab", "indent"),
-		DeleteBefore:     b([]string{"backspace", "ctrl+h"}, "backspace", "delete back"),
-		DeleteAfter:      b([]string{"delete", "ctrl+d"}, "del", "delete"),
-		KillToEnd:        b([]string{"ctrl+k"}, "ctrl+k", "delete to line end"),
-		KillToStart:      b([]string{"ctrl+u"}, "ctrl+u", "delete to line start"),
-		WordLeft:         b([]string{"alt+left", "ctrl+left", "alt+b"}, "alt+←", "word left"),
-		WordRight:        b([]string{"alt+right", "ctrl+right", "alt+f"}, "alt+→", "word right"),
-		DeleteWordBefore: b([]string{"alt+backspace", "ctrl+w", "ctrl+backspace"}, "ctrl+w", "delete word back"),
-		DeleteWordAfter:  b([]string{"alt+delete", "alt+d", "ctrl+delete"}, "alt+d", "delete word"),
-		Paste:            b([]string{"ctrl+v"}, "ctrl+v", "paste (one-line fields)"),
+		Left: b([]string{"left", "ctrl+b"}, "←", i18n.Mark("left")), Right: b([]string{"right", "ctrl+f"}, "→", i18n.Mark("right")),
+		Up: b([]string{"up", "ctrl+p"}, "↑", i18n.Mark("up")), Down: b([]string{"down", "ctrl+n"}, "↓", i18n.Mark("down")),
+		PageUp: b([]string{"pgup"}, "pgup", i18n.Mark("page up")), PageDown: b([]string{"pgdown"}, "pgdn", i18n.Mark("page down")),
+		LineStart: b([]string{"home", "ctrl+a"}, "home", i18n.Mark("line start")), LineEnd: b([]string{"end", "ctrl+e"}, "end", i18n.Mark("line end")),
+		DocStart: b([]string{"ctrl+home", "alt+<"}, "ctrl+home", i18n.Mark("top")), DocEnd: b([]string{"ctrl+end", "alt+>"}, "ctrl+end", i18n.Mark("bottom")),
+		Newline: b([]string{"enter", "ctrl+m"}, "enter", i18n.Mark("new line")), Indent: b([]string{"tab"}, "tab", i18n.Mark("indent")),
+		DeleteBefore:     b([]string{"backspace", "ctrl+h"}, "backspace", i18n.Mark("delete back")),
+		DeleteAfter:      b([]string{"delete", "ctrl+d"}, "del", i18n.Mark("delete")),
+		KillToEnd:        b([]string{"ctrl+k"}, "ctrl+k", i18n.Mark("delete to line end")),
+		KillToStart:      b([]string{"ctrl+u"}, "ctrl+u", i18n.Mark("delete to line start")),
+		WordLeft:         b([]string{"alt+left", "ctrl+left", "alt+b"}, "alt+←", i18n.Mark("word left")),
+		WordRight:        b([]string{"alt+right", "ctrl+right", "alt+f"}, "alt+→", i18n.Mark("word right")),
+		DeleteWordBefore: b([]string{"alt+backspace", "ctrl+w", "ctrl+backspace"}, "ctrl+w", i18n.Mark("delete word back")),
+		DeleteWordAfter:  b([]string{"alt+delete", "alt+d", "ctrl+delete"}, "alt+d", i18n.Mark("delete word")),
+		Paste:            b([]string{"ctrl+v"}, "ctrl+v", i18n.Mark("paste (one-line fields)")),
 	}
 }
 
@@ -95,30 +98,30 @@ func DefaultTextEditor() TextEditor {
 func DefaultForms() Forms {
 	b := bind
 	return Forms{
-		Up:        b([]string{"up", "k"}, "↑/k", "up"),
-		Down:      b([]string{"down", "j"}, "↓/j", "down"),
-		Top:       b([]string{"g", "home"}, "g", "first"),
-		Bottom:    b([]string{"G", "end"}, "G", "last"),
-		PageUp:    b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Edit:      b([]string{"enter"}, "enter", "edit field"),
-		Toggle:    b([]string{"space"}, "space", "toggle"),
-		Cycle:     b([]string{"right", "l"}, "→/l", "next value"),
-		CycleBck:  b([]string{"left", "h"}, "←/h", "previous value"),
-		Commit:    b([]string{"enter"}, "enter", "commit"),
-		Cancel:    b([]string{"esc"}, "esc", "cancel edit"),
-		Reset:     b([]string{"x", "delete"}, "x", "unset (default)"),
-		Add:       b([]string{"a"}, "a", "add"),
-		Rename:    b([]string{"R"}, "R", "rename"),
-		Delete:    b([]string{"x", "delete"}, "x", "delete"),
-		MoveUp:    b([]string{"K", "alt+up"}, "K", "move up"),
-		MoveDown:  b([]string{"J", "alt+down"}, "J", "move down"),
-		Detail:    b([]string{"right", "l"}, "→/l", "details"),
-		List:      b([]string{"left", "h"}, "←/h", "back to list"),
-		Pick:      b([]string{"p"}, "p", "pick capability"),
-		Mode:      b([]string{"m"}, "m", "cycle mode"),
-		FieldPrev: b([]string{"up"}, "↑", "commit & previous"),
-		FieldNext: b([]string{"down"}, "↓", "commit & next"),
+		Up:        b([]string{"up", "k"}, "↑/k", i18n.Mark("up")),
+		Down:      b([]string{"down", "j"}, "↓/j", i18n.Mark("down")),
+		Top:       b([]string{"g", "home"}, "g", i18n.Mark("first")),
+		Bottom:    b([]string{"G", "end"}, "G", i18n.Mark("last")),
+		PageUp:    b([]string{"pgup", "ctrl+u"}, "pgup", i18n.Mark("page up")),
+		PageDown:  b([]string{"pgdown", "ctrl+d"}, "pgdn", i18n.Mark("page down")),
+		Edit:      b([]string{"enter"}, "enter", i18n.Mark("edit field")),
+		Toggle:    b([]string{"space"}, "space", i18n.Mark("toggle")),
+		Cycle:     b([]string{"right", "l"}, "→/l", i18n.Mark("next value")),
+		CycleBck:  b([]string{"left", "h"}, "←/h", i18n.Mark("previous value")),
+		Commit:    b([]string{"enter"}, "enter", i18n.Mark("commit")),
+		Cancel:    b([]string{"esc"}, "esc", i18n.Mark("cancel edit")),
+		Reset:     b([]string{"x", "delete"}, "x", i18n.Mark("unset (default)")),
+		Add:       b([]string{"a"}, "a", i18n.Mark("add")),
+		Rename:    b([]string{"R"}, "R", i18n.Mark("rename")),
+		Delete:    b([]string{"x", "delete"}, "x", i18n.Mark("delete")),
+		MoveUp:    b([]string{"K", "alt+up"}, "K", i18n.Mark("move up")),
+		MoveDown:  b([]string{"J", "alt+down"}, "J", i18n.Mark("move down")),
+		Detail:    b([]string{"right", "l"}, "→/l", i18n.Mark("details")),
+		List:      b([]string{"left", "h"}, "←/h", i18n.Mark("back to list")),
+		Pick:      b([]string{"p"}, "p", i18n.Mark("pick capability")),
+		Mode:      b([]string{"m"}, "m", i18n.Mark("cycle mode")),
+		FieldPrev: b([]string{"up"}, "↑", i18n.Mark("commit & previous")),
+		FieldNext: b([]string{"down"}, "↓", i18n.Mark("commit & next")),
 		Text:      DefaultTextEditor(),
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/forgebench/forgebench/i18n"
+
 	"charm.land/bubbles/v2/key"
 )
 
@@ -45,26 +47,26 @@ type Global struct {
 func DefaultGlobal() Global {
 	return Global{
 		Nav:      DefaultNav(),
-		Quit:     bind([]string{"q", "ctrl+c"}, "q", "quit"),
-		Help:     bind([]string{"?"}, "?", "help"),
-		Palette:  bind([]string{":"}, ":", "command palette"),
-		Find:     bind([]string{"ctrl+f"}, "ctrl+f", "search all sessions"),
-		Filter:   bind([]string{"/"}, "/", "filter"),
-		Back:     bind([]string{"esc"}, "esc", "back"),
-		Reload:   bind([]string{"r"}, "r", "reload"),
-		NextPane: bind([]string{"tab"}, "tab", "next pane"),
-		PrevPane: bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Presets:  bind([]string{"1"}, "1", "presets"),
-		Caps:     bind([]string{"2"}, "2", "capabilities"),
-		Session:  bind([]string{"3"}, "3", "session"),
-		Payloads: bind([]string{"4"}, "4", "payloads"),
-		Agents:   bind([]string{"5"}, "5", "agents"),
-		Edit:     bind([]string{"e"}, "e", "edit in $EDITOR"),
-		Copy:     bind([]string{"y"}, "y", "copy"),
-		View:     bind([]string{"v"}, "v", "view whole"),
-		Pager:    bind([]string{"o"}, "o", "open in $PAGER"),
-		Select:   bind([]string{"enter"}, "enter", "open"),
-		Expand:   bind([]string{"space"}, "space", "expand/collapse"),
+		Quit:     bind([]string{"q", "ctrl+c"}, "q", i18n.Mark("quit")),
+		Help:     bind([]string{"?"}, "?", i18n.Mark("help")),
+		Palette:  bind([]string{":"}, ":", i18n.Mark("command palette")),
+		Find:     bind([]string{"ctrl+f"}, "ctrl+f", i18n.Mark("search all sessions")),
+		Filter:   bind([]string{"/"}, "/", i18n.Mark("filter")),
+		Back:     bind([]string{"esc"}, "esc", i18n.Mark("back")),
+		Reload:   bind([]string{"r"}, "r", i18n.Mark("reload")),
+		NextPane: bind([]string{"tab"}, "tab", i18n.Mark("next pane")),
+		PrevPane: bind([]string{"shift+tab"}, "shift+tab", i18n.Mark("previous pane")),
+		Presets:  bind([]string{"1"}, "1", i18n.Mark("presets")),
+		Caps:     bind([]string{"2"}, "2", i18n.Mark("capabilities")),
+		Session:  bind([]string{"3"}, "3", i18n.Mark("session")),
+		Payloads: bind([]string{"4"}, "4", i18n.Mark("payloads")),
+		Agents:   bind([]string{"5"}, "5", i18n.Mark("agents")),
+		Edit:     bind([]string{"e"}, "e", i18n.Mark("edit in $EDITOR")),
+		Copy:     bind([]string{"y"}, "y", i18n.Mark("copy")),
+		View:     bind([]string{"v"}, "v", i18n.Mark("view whole")),
+		Pager:    bind([]string{"o"}, "o", i18n.Mark("open in $PAGER")),
+		Select:   bind([]string{"enter"}, "enter", i18n.Mark("open")),
+		Expand:   bind([]string{"space"}, "space", i18n.Mark("expand/collapse")),
 	}
 }
 

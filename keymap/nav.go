@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Nav are the list-navigation keys every pane shares; panels embed it so
 // moving around feels the same everywhere and is rebound in one place.
@@ -16,12 +19,12 @@ type Nav struct {
 // DefaultNav returns the stock navigation keys (arrows and vi keys).
 func DefaultNav() Nav {
 	return Nav{
-		Up:       bind([]string{"up", "k"}, "↑/k", "up"),
-		Down:     bind([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown: bind([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:      bind([]string{"home", "g"}, "g", "top"),
-		Bottom:   bind([]string{"end", "G"}, "G", "bottom"),
+		Up:       bind([]string{"up", "k"}, "↑/k", i18n.Mark("up")),
+		Down:     bind([]string{"down", "j"}, "↓/j", i18n.Mark("down")),
+		PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", i18n.Mark("page up")),
+		PageDown: bind([]string{"pgdown", "ctrl+d"}, "pgdn", i18n.Mark("page down")),
+		Top:      bind([]string{"home", "g"}, "g", i18n.Mark("top")),
+		Bottom:   bind([]string{"end", "G"}, "G", i18n.Mark("bottom")),
 	}
 }
 

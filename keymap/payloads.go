@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Payloads are the keys of the Payloads panel (panel 4): choosing the two
 // requests to compare, moving in the block list and the line diff, the
@@ -40,19 +43,19 @@ type Payloads struct {
 func DefaultPayloads() Payloads {
 	return Payloads{
 		Nav:        DefaultNav(),
-		PickA:      bind([]string{"["}, "[", "pick A"),
-		PickB:      bind([]string{"]"}, "]", "pick B"),
-		Swap:       bind([]string{"~"}, "~", "swap A/B"),
-		Open:       bind([]string{"enter"}, "enter", "line diff/choose"),
-		Back:       bind([]string{"esc"}, "esc", "back"),
-		NextChange: bind([]string{"n"}, "n", "next change"),
-		PrevChange: bind([]string{"N"}, "N", "previous change"),
-		Layout:     bind([]string{"|"}, "|", "unified/split"),
-		Context:    bind([]string{"c"}, "c", "context"),
-		Wrap:       bind([]string{"w"}, "w", "wrap"),
-		Requests:   bind([]string{"s"}, "s", "stats: cache per request"),
-		Jump:       bind([]string{">"}, ">", "go to cause"),
-		Reload:     bind([]string{"r"}, "r", "reload"),
+		PickA:      bind([]string{"["}, "[", i18n.Mark("pick A")),
+		PickB:      bind([]string{"]"}, "]", i18n.Mark("pick B")),
+		Swap:       bind([]string{"~"}, "~", i18n.Mark("swap A/B")),
+		Open:       bind([]string{"enter"}, "enter", i18n.Mark("line diff/choose")),
+		Back:       bind([]string{"esc"}, "esc", i18n.Mark("back")),
+		NextChange: bind([]string{"n"}, "n", i18n.Mark("next change")),
+		PrevChange: bind([]string{"N"}, "N", i18n.Mark("previous change")),
+		Layout:     bind([]string{"|"}, "|", i18n.Mark("unified/split")),
+		Context:    bind([]string{"c"}, "c", i18n.Mark("context")),
+		Wrap:       bind([]string{"w"}, "w", i18n.Mark("wrap")),
+		Requests:   bind([]string{"s"}, "s", i18n.Mark("stats: cache per request")),
+		Jump:       bind([]string{">"}, ">", i18n.Mark("go to cause")),
+		Reload:     bind([]string{"r"}, "r", i18n.Mark("reload")),
 	}
 }
 

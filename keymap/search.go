@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Search are the keys of a search or filter line (the kit's List filter
 // and Search): typing edits the query, these apply, cancel or clear it,
@@ -17,11 +20,11 @@ type Search struct {
 // matches, readline's ctrl+u to clear the line).
 func DefaultSearch() Search {
 	return Search{
-		Accept: bind([]string{"enter"}, "enter", "apply"),
-		Cancel: bind([]string{"esc"}, "esc", "cancel"),
-		Clear:  bind([]string{"ctrl+u"}, "ctrl+u", "clear"),
-		Next:   bind([]string{"n"}, "n", "next match"),
-		Prev:   bind([]string{"N"}, "N", "previous match"),
+		Accept: bind([]string{"enter"}, "enter", i18n.Mark("apply")),
+		Cancel: bind([]string{"esc"}, "esc", i18n.Mark("cancel")),
+		Clear:  bind([]string{"ctrl+u"}, "ctrl+u", i18n.Mark("clear")),
+		Next:   bind([]string{"n"}, "n", i18n.Mark("next match")),
+		Prev:   bind([]string{"N"}, "N", i18n.Mark("previous match")),
 	}
 }
 

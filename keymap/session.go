@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Session are the keys of the Session panel (panel 3): moving in its
 // lists, folding the branch tree, opening an entry, and switching the
@@ -63,33 +66,33 @@ type Session struct {
 func DefaultSession() Session {
 	return Session{
 		Nav:         DefaultNav(),
-		Open:        bind([]string{"enter"}, "enter", "open/select"),
-		Back:        bind([]string{"esc"}, "esc", "back"),
-		Filter:      bind([]string{"/"}, "/", "filter"),
-		Scope:       bind([]string{"*"}, "*", "all projects"),
-		Fold:        bind([]string{"left", "h"}, "←/h", "fold"),
-		Unfold:      bind([]string{"right", "l"}, "→/l", "unfold"),
-		TreeFilter:  bind([]string{"f"}, "f", "tree filter"),
-		Expand:      bind([]string{"space", "ctrl+o"}, "space", "expand tools"),
-		Thinking:    bind([]string{"ctrl+t"}, "ctrl+t", "thinking"),
-		Context:     bind([]string{"c"}, "c", "context here"),
-		Stats:       bind([]string{"s"}, "s", "stats"),
-		Follow:      bind([]string{"F"}, "F", "follow"),
-		Reload:      bind([]string{"r"}, "r", "reload"),
-		GotoEntry:   bind([]string{"#"}, "#", "go to entry id"),
-		ToLeaf:      bind([]string{"L"}, "L", "back to leaf"),
-		CopyContext: bind([]string{"Y"}, "Y", "copy request as sent"),
-		PiContext:   bind([]string{"p"}, "p", "as sent/Pi's context"),
-		Skipped:     bind([]string{"!"}, "!", "skipped lines"),
-		MatchesOnly: bind([]string{"m"}, "m", "matches only"),
+		Open:        bind([]string{"enter"}, "enter", i18n.Mark("open/select")),
+		Back:        bind([]string{"esc"}, "esc", i18n.Mark("back")),
+		Filter:      bind([]string{"/"}, "/", i18n.Mark("filter")),
+		Scope:       bind([]string{"*"}, "*", i18n.Mark("all projects")),
+		Fold:        bind([]string{"left", "h"}, "←/h", i18n.Mark("fold")),
+		Unfold:      bind([]string{"right", "l"}, "→/l", i18n.Mark("unfold")),
+		TreeFilter:  bind([]string{"f"}, "f", i18n.Mark("tree filter")),
+		Expand:      bind([]string{"space", "ctrl+o"}, "space", i18n.Mark("expand tools")),
+		Thinking:    bind([]string{"ctrl+t"}, "ctrl+t", i18n.Mark("thinking")),
+		Context:     bind([]string{"c"}, "c", i18n.Mark("context here")),
+		Stats:       bind([]string{"s"}, "s", i18n.Mark("stats")),
+		Follow:      bind([]string{"F"}, "F", i18n.Mark("follow")),
+		Reload:      bind([]string{"r"}, "r", i18n.Mark("reload")),
+		GotoEntry:   bind([]string{"#"}, "#", i18n.Mark("go to entry id")),
+		ToLeaf:      bind([]string{"L"}, "L", i18n.Mark("back to leaf")),
+		CopyContext: bind([]string{"Y"}, "Y", i18n.Mark("copy request as sent")),
+		PiContext:   bind([]string{"p"}, "p", i18n.Mark("as sent/Pi's context")),
+		Skipped:     bind([]string{"!"}, "!", i18n.Mark("skipped lines")),
+		MatchesOnly: bind([]string{"m"}, "m", i18n.Mark("matches only")),
 		// C is free in every view of this panel and in the key grammar
 		// being rewritten (docs/KEYS.md of issue 21's branch).
-		ContinueInPi: bind([]string{"C"}, "C", "continue in Pi"),
+		ContinueInPi: bind([]string{"C"}, "C", i18n.Mark("continue in Pi")),
 		// m is "matches only" in this same view (docs/KEYS.md): the mark
 		// takes its capital. D is the grammar's diff verb.
-		Mark:        bind([]string{"M"}, "M", "mark to compare"),
-		Compare:     bind([]string{"D"}, "D", "compare with mark"),
-		Composition: bind([]string{"%"}, "%", "composition"),
+		Mark:        bind([]string{"M"}, "M", i18n.Mark("mark to compare")),
+		Compare:     bind([]string{"D"}, "D", i18n.Mark("compare with mark")),
+		Composition: bind([]string{"%"}, "%", i18n.Mark("composition")),
 	}
 }
 

@@ -1,6 +1,9 @@
 package keymap
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Set is every binding of the workbench, one value the root hands to all
 // panels (common.Common.Keys). The global keys are embedded, so
@@ -66,8 +69,8 @@ type Confirm struct {
 // DefaultConfirm returns the stock answer keys.
 func DefaultConfirm() Confirm {
 	return Confirm{
-		Yes: bind([]string{"y"}, "y", "yes, discard"),
-		No:  bind([]string{"n", "esc"}, "n/esc", "no, keep working"),
+		Yes: bind([]string{"y"}, "y", i18n.Mark("yes, discard")),
+		No:  bind([]string{"n", "esc"}, "n/esc", i18n.Mark("no, keep working")),
 	}
 }
 
@@ -84,10 +87,10 @@ type Palette struct {
 // DefaultPalette returns the stock palette keys.
 func DefaultPalette() Palette {
 	return Palette{
-		Up:    bind([]string{"up", "ctrl+p"}, "↑", "previous"),
-		Down:  bind([]string{"down", "ctrl+n"}, "↓", "next"),
-		Run:   bind([]string{"enter"}, "enter", "run"),
-		Close: bind([]string{"esc"}, "esc", "close"),
+		Up:    bind([]string{"up", "ctrl+p"}, "↑", i18n.Mark("previous")),
+		Down:  bind([]string{"down", "ctrl+n"}, "↓", i18n.Mark("next")),
+		Run:   bind([]string{"enter"}, "enter", i18n.Mark("run")),
+		Close: bind([]string{"esc"}, "esc", i18n.Mark("close")),
 	}
 }
 

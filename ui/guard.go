@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -41,4 +42,17 @@ func guardCmd(cmd tea.Cmd) tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// joinAnd joins what quitting would discard: "a and b and c".
+func joinAnd(items []string) string {
+	out := ""
+	for i, it := range items {
+		if i == 0 {
+			out = it
+			continue
+		}
+		out = i18n.T("%s and %s", out, it)
+	}
+	return out
 }

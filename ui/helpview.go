@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // helpView composes the focused panel's keys with the global keys, as
@@ -31,6 +32,9 @@ func (m *Model) helpView(height int) string {
 // the global ones, packed into rows that fit the width.
 func (m *Model) helpLines() []string {
 	groups := withoutRepeats(m.panels[m.active].FullHelp(), m.keys.FullHelp())
+	for i, g := range groups {
+		groups[i] = common.Localized(g)
+	}
 	h := m.help
 	avail := max(10, m.width-6)
 	h.SetWidth(0) // measure unclipped; rows are packed to fit below

@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -66,11 +65,10 @@ func (m *Model) requestQuit() tea.Cmd {
 		return tea.Quit
 	}
 	m.dialogs.Replace(&quitQuestion{com: m.com, confirm: common.Confirm{
-		Title: "Quit forgebench?",
-		Body: "Quitting now discards " + strings.Join(unsaved, " and ") + ". Answer " + m.keys.Confirm.No.Help().Key +
-			" to keep working and save first.",
-		Yes: m.keys.Confirm.Yes,
-		No:  m.keys.Confirm.No,
+		Title: i18n.T("Quit forgebench?"),
+		Body:  i18n.T("Quitting now discards %s. Answer %s to keep working and save first.", joinAnd(unsaved), m.keys.Confirm.No.Help().Key),
+		Yes:   m.keys.Confirm.Yes,
+		No:    m.keys.Confirm.No,
 	}})
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
@@ -162,7 +163,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Agents" }
+func (m *Model) Title() string { return i18n.T("Agents") }
 
 // wide is true when the list and the detail fit side by side.
 func (m *Model) wide() bool { return m.width >= wideMin }

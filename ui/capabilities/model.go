@@ -17,6 +17,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
@@ -110,7 +111,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Capabilities" }
+func (m *Model) Title() string { return i18n.T("Capabilities") }
 
 // FocusNext implements common.Panel; in the editor it moves between fields.
 func (m *Model) FocusNext() {

@@ -129,7 +129,7 @@ type Panel interface {
 	View() string
 	// SetSize gives the panel its body area.
 	SetSize(width, height int)
-	// Title is the tab label.
+	// Title is the tab label, in the current language (i18n.T).
 	Title() string
 	// FocusNext and FocusPrev move focus between the panel's panes.
 	FocusNext()

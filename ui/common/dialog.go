@@ -101,7 +101,7 @@ func KeyHint(bs []key.Binding) string {
 	parts := make([]string, 0, len(bs))
 	for _, b := range bs {
 		if b.Enabled() {
-			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+			parts = append(parts, b.Help().Key+" "+HelpDesc(b))
 		}
 	}
 	return strings.Join(parts, " · ")

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -80,7 +81,7 @@ func FitHints(st *themes.Styles, hints []Hint, width int) (line string, omitted 
 	parts := make([]string, 0, kept)
 	for i, h := range shown {
 		if !dropped[i] {
-			parts = append(parts, st.Help.ShortKey.Render(h.Binding.Help().Key)+" "+st.Help.ShortDesc.Render(h.Binding.Help().Desc))
+			parts = append(parts, st.Help.ShortKey.Render(h.Binding.Help().Key)+" "+st.Help.ShortDesc.Render(HelpDesc(h.Binding)))
 		}
 	}
 	line = strings.Join(parts, st.Help.ShortSeparator.Render(hintSep))
@@ -88,5 +89,21 @@ func FitHints(st *themes.Styles, hints []Hint, width int) (line string, omitted 
 }
 
 func hintWidth(b key.Binding) int {
-	return ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+	return ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(HelpDesc(b))
+}
+
+// HelpDesc is b's help text in the current language. Help texts are
+// catalog keys (keymap marks them with i18n.Mark), translated where they
+// are drawn; the key name, Help().Key, is never translated.
+func HelpDesc(b key.Binding) string { return i18n.T(b.Help().Desc) }
+
+// Localized returns copies of bs whose help texts are in the current
+// language, for renderers that read Help().Desc themselves (bubbles' help).
+func Localized(bs []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		b.SetHelp(b.Help().Key, HelpDesc(b))
+		out[i] = b
+	}
+	return out
 }

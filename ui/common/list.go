@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -412,12 +413,15 @@ func (l *List[T]) scrollTo(f *rowFrame[T], h int) {
 	}
 }
 
-// ThemeKey names a theme for cache keys: the palette and its glamour base.
+// ThemeKey names what a rendering depends on besides its data and width,
+// for cache keys: the palette, its glamour base and the language (i18n), so
+// a cache keyed by it never serves text of the previous theme or language.
 func ThemeKey(st *themes.Styles) string {
+	base := "/light/"
 	if st.IsDark {
-		return st.Palette.Name + "/dark"
+		base = "/dark/"
 	}
-	return st.Palette.Name + "/light"
+	return st.Palette.Name + base + string(i18n.Current())
 }
 
 // currentID is the identity of the item under the cursor ("" without an

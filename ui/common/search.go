@@ -1,13 +1,13 @@
 package common
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -164,13 +164,11 @@ func (s *Search) Info() string {
 	case s.query == "":
 		return ""
 	case len(s.matches) == 0:
-		return "no match"
-	case s.current < 0 && len(s.matches) == 1:
-		return "1 match"
+		return i18n.T("no match")
 	case s.current < 0:
-		return fmt.Sprintf("%d matches", len(s.matches))
+		return i18n.T("%d matches", len(s.matches))
 	}
-	return fmt.Sprintf("match %d/%d", s.current+1, len(s.matches))
+	return i18n.T("match %d/%d", s.current+1, len(s.matches))
 }
 
 // Line is the search line: "/ query" with the theme's cursor while

@@ -17,6 +17,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -101,7 +102,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Payloads" }
+func (m *Model) Title() string { return i18n.T("Payloads") }
 
 // FocusNext implements common.Panel: blocks ⇄ line diff.
 func (m *Model) FocusNext() { m.view.ToggleFocus() }

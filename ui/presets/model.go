@@ -18,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
@@ -113,7 +114,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Presets" }
+func (m *Model) Title() string { return i18n.T("Presets") }
 
 // FocusNext implements common.Panel.
 func (m *Model) FocusNext() { m.moveFocus(1) }

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/dialog"
@@ -228,7 +229,7 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // Title implements common.Panel.
-func (m *Model) Title() string { return "Session" }
+func (m *Model) Title() string { return i18n.T("Session") }
 
 // FocusNext implements common.Panel; the narrow layout changes with the
 // focus, so the detail is laid out again.

@@ -21,13 +21,13 @@ import (
 var packages = map[string]bool{
 	"cli": false,
 
-	"ui": false,
+	"ui": true,
 
 	"ui/agents": false,
 
 	"ui/capabilities": false,
 
-	"ui/common": false,
+	"ui/common": true,
 
 	"ui/components/chart": false,
 
@@ -49,7 +49,7 @@ var packages = map[string]bool{
 
 	"ui/find": false,
 
-	"ui/palette": false,
+	"ui/palette": true,
 
 	"ui/payloads": false,
 

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,14 @@ func TestChineseTranslatesAndFallsBackToTheKey(t *testing.T) {
 	}
 	if got := In(SimplifiedChinese, "no such key %d", 3); got != "no such key 3" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestErrorfWraps(t *testing.T) {
+	base := errors.New("boom")
+	err := Errorf("open the trace file: %w", base)
+	if !errors.Is(err, base) || err.Error() != "open the trace file: boom" {
+		t.Fatalf("got %v", err)
 	}
 }
 
@@ -176,4 +185,28 @@ func FuzzParseCatalog(f *testing.F) {
 			_ = b // building must not panic
 		}
 	})
+}
+
+// BenchmarkLoadChinese is what the first Chinese lookup pays once: parse
+// the embedded zh-CN catalog and build its x/text catalog.
+func BenchmarkLoadChinese(b *testing.B) {
+	for b.Loop() {
+		bk := &book{lang: SimplifiedChinese, tag: books[SimplifiedChinese].tag}
+		bk.load()
+		if bk.err != nil {
+			b.Fatal(bk.err)
+		}
+	}
+}
+
+// BenchmarkT is a lookup once the catalog is loaded, per language.
+func BenchmarkT(b *testing.B) {
+	for _, l := range Langs() {
+		b.Run(string(l), func(b *testing.B) {
+			for b.Loop() {
+				_ = In(l, "%d matches", 3)
+				_ = In(l, "Quit forgebench?")
+			}
+		})
+	}
 }

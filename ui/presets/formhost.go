@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
 )
@@ -30,7 +31,7 @@ var settingsForms = []string{formProps, formParameters, formTools, formSkills, f
 // edits (spec pi-forge-formats §2.1): y, v and o on a settings row act on
 // them. The raw JSON form has none listed: it edits the whole draft.
 var settingsMembers = map[string][]string{
-	formProps:      {"schemaVersion", "name", "description", "mode", "autoActivate", "defaults"},
+	formProps:      {"schemaVersion", "name", "description", "mode", "autoActivate", "defaults"}, //i18n:raw JSON keys
 	formParameters: {"parameters", "variables"},
 	formTools:      {"tools"},
 	formSkills:     {"skills"},
@@ -191,16 +192,16 @@ func (m *Model) applyRawEdited(text string) tea.Cmd {
 	if err != nil || !isObj {
 		if raw, ok := m.form.(interface{ StartWith(string) tea.Cmd }); ok && m.formKind == formRaw {
 			m.focus = paneEditor
-			m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged — fix it here", true)
+			m.setStatus(i18n.T("the JSON from $EDITOR does not parse; the draft is unchanged — fix it here"), true)
 			return raw.StartWith(text)
 		}
-		m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged", true)
+		m.setStatus(i18n.T("the JSON from $EDITOR does not parse; the draft is unchanged"), true)
 		return nil
 	}
 	if draft.Equal(obj, m.d.Tree()) {
-		m.setStatus("no change from $EDITOR", false)
+		m.setStatus(i18n.T("no change from $EDITOR"), false)
 		return nil
 	}
-	m.setStatus("the Preset was replaced from $EDITOR", false)
-	return m.applyFormEdit(forms.EditMsg{Path: draft.Path{}, Value: obj, Label: "$EDITOR raw JSON"})
+	m.setStatus(i18n.T("the Preset was replaced from $EDITOR"), false)
+	return m.applyFormEdit(forms.EditMsg{Path: draft.Path{}, Value: obj, Label: i18n.T("$EDITOR raw JSON")})
 }

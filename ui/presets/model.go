@@ -39,8 +39,8 @@ const (
 
 // settingsRows are the Preset-wide editors listed after the items.
 var settingsRows = []string{
-	"Properties", "Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
-	"Advanced (raw JSON)",
+	i18n.Mark("Properties"), i18n.Mark("Parameters"), i18n.Mark("Tool policy"), i18n.Mark("Skill policy"), i18n.Mark("Regex rules"),
+	i18n.Mark("Context options"), i18n.Mark("Capability bindings"), i18n.Mark("Advanced (raw JSON)"),
 }
 
 // Model is the Presets panel. It keeps the focus, the parts and the
@@ -360,7 +360,7 @@ func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
 		if p.Key() == t.PresetID {
 			// A dirty draft is never replaced unasked: the question says
 			// what opening it discards.
-			return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
+			return m.confirmDiscard(i18n.T("Open %s?", p.Key()), func() tea.Cmd {
 				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
 				return m.openPreset(p, openJump)
 			})

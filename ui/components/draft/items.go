@@ -70,7 +70,7 @@ func (d *Draft) ToggleItem(i int) error {
 	if !ok || !editable {
 		return errors.New(i18n.T("item %d is not an object to toggle", i+1))
 	}
-	return d.Apply(Edit{Path: Path{"items", i, "enabled"}, Value: !it.IsEnabled(), Label: "toggle " + it.ID})
+	return d.Apply(Edit{Path: Path{"items", i, "enabled"}, Value: !it.IsEnabled(), Label: i18n.T("toggle %s", it.ID)})
 }
 
 // MoveItem swaps item i with its neighbour at i+delta and returns the
@@ -81,7 +81,7 @@ func (d *Draft) MoveItem(i, delta int) (int, error) {
 	if i < 0 || i >= len(list) || j < 0 || j >= len(list) {
 		return i, nil
 	}
-	label := "move " + d.stack.Items[i].ID
+	label := i18n.T("move %s", d.stack.Items[i].ID)
 	return j, d.setItems(swapped(list, i, j), label)
 }
 
@@ -103,7 +103,7 @@ func (d *Draft) AddNamedBlock(at int, name string) (int, error) {
 	obj.Set("enabled", true)
 	obj.Set("role", string(preset.RoleSystem))
 	obj.Set("content", "")
-	return d.insertItem(at, obj, "add "+id)
+	return d.insertItem(at, obj, i18n.T("add %s", id))
 }
 
 // SlugID turns a display name into an item id: lower-case letters and
@@ -143,7 +143,7 @@ func (d *Draft) AddSlot(at int, slot string) (int, error) {
 		obj.Set("role", string(preset.RoleSystem))
 	}
 	obj.Set("slot", slot)
-	return d.insertItem(at, obj, "add "+id)
+	return d.insertItem(at, obj, i18n.T("add %s", id))
 }
 
 // DuplicateItem copies item i (deeply, under a new id) right after it and
@@ -159,7 +159,7 @@ func (d *Draft) DuplicateItem(i int) (int, error) {
 	if it.Name != nil && *it.Name != "" {
 		obj.Set("name", d.uniqueItemName(*it.Name)) // the lists show names: tell the copy apart
 	}
-	return d.insertItem(i, obj, "duplicate "+it.ID)
+	return d.insertItem(i, obj, i18n.T("duplicate %s", it.ID))
 }
 
 // uniqueItemName names a copy of an item named name: "name (copy)", else
@@ -184,7 +184,7 @@ func (d *Draft) DeleteItem(i int) error {
 	if !ok {
 		return errors.New(i18n.T("no item %d", i+1))
 	}
-	return d.Apply(Edit{Path: Path{"items", i}, Delete: true, Label: "delete " + it.ID})
+	return d.Apply(Edit{Path: Path{"items", i}, Delete: true, Label: i18n.T("delete %s", it.ID)})
 }
 
 // insertItem puts obj after index at and returns its index.

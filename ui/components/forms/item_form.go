@@ -40,7 +40,7 @@ func NewItem(ctx Context, itemIndex int, opts ...Option) Form {
 		}
 	}
 	mk := func(name string, kind fieldKind, def, note string) field {
-		fd := field{name: name, path: Path{"items", itemIndex, name}, label: name + " of " + it.ID, kind: kind, def: def, note: note}
+		fd := field{name: name, path: Path{"items", itemIndex, name}, label: i18n.T("%s of %s", name, it.ID), kind: kind, def: def, note: note}
 		fd.value, fd.present = raw.Get(name)
 		return fd
 	}

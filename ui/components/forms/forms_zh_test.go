@@ -18,10 +18,12 @@ import (
 func TestFormsGoldenInChinese(t *testing.T) {
 	uitest.InLanguage(t, i18n.SimplifiedChinese)
 	forms := map[string]func(*testing.T) Form{
-		"policy_tools":    func(t *testing.T) Form { return NewPolicy(policyContext(t, policyDraft), "tools") },
-		"bindings_row0":   func(t *testing.T) Form { return NewBindings(bindingsContext(t, bindingsDraft)) },
-		"bindings_picker": func(t *testing.T) Form { return drive(t, NewBindings(bindingsContext(t, bindingsDraft))).press("a").Model },
-		"slot_item1":      func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), 1) },
+		"policy_tools":  func(t *testing.T) Form { return NewPolicy(policyContext(t, policyDraft), "tools") },
+		"bindings_row0": func(t *testing.T) Form { return NewBindings(bindingsContext(t, bindingsDraft)) },
+		"bindings_picker": func(t *testing.T) Form {
+			return drive(t, NewBindings(bindingsContext(t, bindingsDraft))).press("a").Model
+		},
+		"slot_item1": func(t *testing.T) Form { return NewSlotOptions(testContext(t, slotDraft), 1) },
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
 		for form, build := range forms {

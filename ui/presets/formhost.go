@@ -145,6 +145,19 @@ func (m *Model) refreshForm() {
 	m.form = m.buildForm(m.formKind, m.formRow, forms.WithCursor(forms.CursorOf(m.form)))
 }
 
+// retranslateForms rebuilds the open Preset form and profile form from
+// the draft after a theme or language switch (ThemeChangedMsg), so text
+// translated when they were built comes in the current language; a form
+// with a field being typed in keeps its state.
+func (m *Model) retranslateForms() {
+	if m.form != nil && !m.form.CapturesInput() {
+		m.refreshForm()
+	}
+	if m.profForm != nil && !m.profForm.CapturesInput() && m.prof != nil {
+		m.rebuildProfileForm()
+	}
+}
+
 // applyFormEdit applies a form's edit to the draft; the form is rebuilt
 // from the new draft, keeping the user's place.
 func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {

@@ -186,8 +186,11 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, again)
 	case common.ThemeChangedMsg:
 		// Rows and the preview are cached under the theme; only the
-		// block editor holds styles of its own.
+		// block editor holds styles of its own. The open forms hold text
+		// translated when they were built: after a language switch they
+		// are built again, unless a field is being typed in.
 		m.styleEditor()
+		m.retranslateForms()
 	case forms.EditMsg:
 		if m.showProfile && m.prof != nil {
 			cmds = append(cmds, m.run(nil, m.profilesView.applyProfileEdit(msg)))

@@ -35,11 +35,11 @@ var packages = map[string]bool{
 
 	"ui/components/diffview": false,
 
-	"ui/components/draft": false,
+	"ui/components/draft": true,
 
 	"ui/components/follower": true,
 
-	"ui/components/forms": false,
+	"ui/components/forms": true,
 
 	"ui/components/requestdiff": false,
 
@@ -53,7 +53,7 @@ var packages = map[string]bool{
 
 	"ui/payloads": false,
 
-	"ui/presets": false,
+	"ui/presets": true,
 
 	"ui/sessions": false,
 

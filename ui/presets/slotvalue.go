@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // X on a custom slot item of the open draft gives that slot a value for
@@ -47,16 +48,14 @@ func (e *draftEditor) customSlotNote(it *preset.Item, ok bool) string {
 	if customSlotOf(it, false, ok) == "" {
 		return ""
 	}
-	return keyNotes(keyNote{e.keys.Macro, "preview value"})
+	return keyNotes(keyNote{e.keys.Macro, i18n.Mark("preview value")})
 }
 
 // promptSlotValue asks for slot's preview value, the current one filled
 // in; an empty line removes it.
 func (m *Model) promptSlotValue(slot string) tea.Cmd {
-	d := newPrompt(m, "Custom slot value for the preview",
-		"forgebench cannot run the extension module that registers the slot “"+slot+"”, so the preview renders it empty. "+
-			"Enter the text it would render (one line; preset preview --slots FILE takes any text). "+
-			"It is kept for this session only, never written to the Preset; an empty line removes it.",
+	d := newPrompt(m, i18n.T("Custom slot value for the preview"),
+		i18n.T("forgebench cannot run the extension module that registers the slot “%s”, so the preview renders it empty. Enter the text it would render (one line; preset preview --slots FILE takes any text). It is kept for this session only, never written to the Preset; an empty line removes it.", slot),
 		m.customSlots[slot], nil)
 	d.input.Prompt = slot + ": "
 	d.freeText, d.emptyOK = true, true
@@ -75,10 +74,10 @@ func (m *Model) setSlotValue(slot, value string) tea.Cmd {
 	}
 	if value == "" {
 		delete(next, slot)
-		m.setStatus("the custom slot "+slot+" has no preview value now: the preview renders it empty", false)
+		m.setStatus(i18n.T("the custom slot %s has no preview value now: the preview renders it empty", slot), false)
 	} else {
 		next[slot] = value
-		m.setStatus("the preview renders the custom slot "+slot+" as the value you gave (this session only)", false)
+		m.setStatus(i18n.T("the preview renders the custom slot %s as the value you gave (this session only)", slot), false)
 	}
 	if len(next) == 0 {
 		next = nil

@@ -235,6 +235,9 @@ func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
 		if arg, ok := i18nCall(p); ok && arg < len(p.Args) && p.Args[arg] == lit {
 			return true
 		}
+		if jsonMemberName(p, lit) {
+			return true
+		}
 		name := calleeName(p)
 		if name == "key.WithHelp" {
 			return len(p.Args) > 0 && p.Args[0] == lit
@@ -242,6 +245,17 @@ func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
 		return nonDisplay[name]
 	}
 	return false
+}
+
+// jsonMember are the methods of a JSON object (engine/jsonv.Object) whose
+// first argument is a member name: a JSON key, contract in every language.
+var jsonMember = map[string]bool{"Set": true, "Get": true, "GetString": true, "Has": true, "Delete": true}
+
+// jsonMemberName reports whether lit is the member name of an x.Set(…),
+// x.Get(…) … call: a literal without white space, as JSON keys are.
+func jsonMemberName(call *ast.CallExpr, lit *ast.BasicLit) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && jsonMember[sel.Sel.Name] && len(call.Args) > 0 && call.Args[0] == lit && !strings.ContainsAny(lit.Value, " \t")
 }
 
 // calleeName is "pkg.Func" for a call of a package's function.

@@ -327,8 +327,10 @@ func localHelp(tag, interpolated string) string {
 }
 
 // interpolateHelp does kong's interpolation of a translated help text:
-// $$ is a dollar sign, ${leaf_help} the translated leaf help.
+// $$ is a dollar sign, {leaf_help} the translated leaf help (a translation
+// writes kong's ${leaf_help} without its dollar sign: x/text's catalog
+// reads ${name} as a variable of its own).
 func interpolateHelp(s string) string {
-	s = strings.ReplaceAll(s, "${leaf_help}", i18n.T(leafHelp))
+	s = strings.ReplaceAll(s, "{leaf_help}", i18n.T(leafHelp)) //i18n:raw a kong variable
 	return strings.ReplaceAll(s, "$$", "$")
 }

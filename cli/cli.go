@@ -58,6 +58,12 @@ func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
+// failErr is fail for an error already made, an i18n.Errorf in the run's
+// language.
+func failErr(code int, err error) error {
+	return &exitError{code: code, err: err}
+}
+
 // Run parses args (without the program name), runs the selected command
 // with its output on stdout and diagnostics on stderr, and returns the
 // process exit code: 0 ok, 1 the checked thing failed, 2 usage, 3 conflict,

@@ -111,7 +111,7 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 	fmt.Fprint(g.stdout, i18n.T("%s  %s\npath      %s\nrevision  %s\nstatus    %s\nmodel     %s · thinking %s\npreset    %s\n",
 		p.Key(), sanitize.Line(displayName(pr.Name, pr.ID)), p.Path, p.SourceRevision, countsText(&p.Resource), sanitize.Line(pr.Model.String()), sanitize.Line(pr.ThinkingLevel), sanitize.Line(stack)))
 	if len(p.Diagnostics) > 0 {
-		fmt.Fprintln(g.stdout, "diagnostics")
+		fmt.Fprintln(g.stdout, i18n.T("diagnostics"))
 		writeDiagnostics(g.stdout, p.Diagnostics)
 	}
 	return nil

@@ -215,7 +215,7 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		writeProfilePreview(g, p, cat, res, auth, presetKey)
 		from := sel.Source
 		if presetKey != "" && sel.Source != compile.ToolsFromDefaults {
-			from += " of " + presetKey
+			from = i18n.T("%s of %s", from, presetKey)
 		}
 		fmt.Fprint(g.stdout, i18n.T("tools     %s (%s, in a fresh session)\n", sanitize.Line(toolListText(sel.Tools)), sanitize.Line(from)))
 	}

@@ -201,3 +201,14 @@ func TestWrapLines(t *testing.T) {
 		}
 	}
 }
+
+// The manual page is English whatever the language (a packaged file).
+func TestManPageIsEnglishInEveryLanguage(t *testing.T) {
+	languageEnv(t, "", "zh_CN.UTF-8")
+	t.Setenv("SOURCE_DATE_EPOCH", "0")
+	_, zh, _ := runCLI(t, "man")
+	_, en, _ := runCLI(t, "--lang", "en", "man")
+	if zh != en || !strings.Contains(en, "SYNOPSIS") {
+		t.Errorf("man differs between languages")
+	}
+}

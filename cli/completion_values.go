@@ -14,6 +14,7 @@ import (
 	"github.com/posener/complete"
 
 	"github.com/forgebench/forgebench/config"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/stats"
@@ -416,7 +417,7 @@ func (v *completionValues) entries(g *Globals, sessionArg, _ string) []candidate
 			kind += " · " + when(time.UnixMilli(int64(e.TimestampMs)))
 		}
 		if i == d.LeafIndex() {
-			kind += " · leaf"
+			kind += i18n.T(" · leaf")
 		}
 		out = append(out, candidate{e.ID, kind})
 	}

@@ -97,7 +97,7 @@ func readCustomSlots(path string) (map[string]string, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("slots %s: %w", path, err)
+		return nil, i18n.Errorf("slots %s: %w", path, err)
 	}
 	return compile.ParseCustomSlots(v, "slots "+path)
 }

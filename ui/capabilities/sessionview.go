@@ -225,7 +225,7 @@ func toolDeltaText(st *themes.Styles, p capability.ToolPatch) string {
 func deliveryText(st *themes.Styles, d capability.Delivery) string {
 	switch d {
 	case capability.DeliveryPrepared:
-		return st.Text.Success.Render(i18n.T("prepared")) + st.Text.Muted.Render(" "+i18n.T("(request assembled; not delivery)"))
+		return st.Text.Success.Render(i18n.T("prepared")) + st.Text.Muted.Render(i18n.T(" (request assembled; not delivery)"))
 	case capability.DeliveryPending:
 		return st.Text.Warning.Render(i18n.T("pending next request"))
 	}

@@ -81,8 +81,9 @@ func newEditor(com *common.Common, keys *keymap.Capabilities, scope resources.Sc
 		c = &capability.Capability{ID: id, Tools: capability.ToolPatch{Add: []string{}, Remove: []string{}}}
 	}
 	e := &editor{com: com, keys: keys, create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
-	e.name = common.NewTextInput(com, i18n.T("name: "), deref(c.Name))
-	e.description = common.NewTextInput(com, i18n.T("description: "), deref(c.Description))
+	e.name = common.NewTextInput(com, "", deref(c.Name))
+	e.description = common.NewTextInput(com, "", deref(c.Description))
+	e.retitle()
 	e.content = newWindowedArea()
 	e.content.area.ShowLineNumbers = false
 	e.content.area.Prompt = ""
@@ -134,6 +135,13 @@ func toolChoices(p capability.ToolPatch, declared []string) []toolChoice {
 	addGroup(i18n.Mark("Declared in the session"), declared)
 	addGroup(groupThisCapability, append(append([]string{}, p.Add...), p.Remove...))
 	return out
+}
+
+// retitle sets the field prompts in the current language: when the
+// editor opens and after a language switch (ThemeChangedMsg).
+func (e *editor) retitle() {
+	e.name.Prompt = i18n.T("name: ")
+	e.description.Prompt = i18n.T("description: ")
 }
 
 // focusField moves the keyboard to field f.

@@ -68,3 +68,24 @@ func TestLanguageSwitchRedrawsThePanel(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageSwitchRedrawsTheOpenEditor switches the language under an
+// open editor: its field prompts, built when it opened, come in the new
+// language without closing it (the draft is kept).
+func TestLanguageSwitchRedrawsTheOpenEditor(t *testing.T) {
+	uitest.InLanguage(t, i18n.English)
+	hs := newHarness(t, 160, 48, true)
+	hs.selectCapability("project:review-mode")
+	hs.Press("enter")
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "name: Review mode") {
+		t.Fatalf("the editor is not open in English:\n%s", v)
+	}
+	i18n.SetLanguage(i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
+	v := ansi.Strip(hs.m.View())
+	for _, want := range []string{"名称：Review mode", "描述：Findings first", "编辑 project:review-mode", "Pi 内置"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("after the switch the editor lacks %q:\n%s", want, v)
+		}
+	}
+}

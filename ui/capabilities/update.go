@@ -51,6 +51,9 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case common.ThemeChangedMsg:
 		m.bindings.reset() // the form keeps the old styles
+		if m.edit != nil {
+			m.edit.retitle() // its prompts were built in the old language
+		}
 		return m, m.requestDetail()
 	case tea.WindowSizeMsg:
 		return m, m.requestDetail()

@@ -26,7 +26,7 @@ var packages = map[string]bool{
 
 	"ui/agents": false,
 
-	"ui/capabilities": false,
+	"ui/capabilities": true,
 
 	"ui/common": true,
 

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -60,17 +61,17 @@ func (p *preview) needsSecondStep() bool { return p.op.Kind == capstate.OpReset 
 func opTitle(op capstate.Operation) string {
 	switch op.Kind {
 	case capstate.OpEnable:
-		return "Enable " + op.Arg + "?"
+		return i18n.T("Enable %s?", op.Arg)
 	case capstate.OpEnableBound:
-		return "Enable binding " + op.Arg + "?"
+		return i18n.T("Enable binding %s?", op.Arg)
 	case capstate.OpDisable:
-		return "Disable " + op.Arg + "?"
+		return i18n.T("Disable %s?", op.Arg)
 	case capstate.OpReset:
-		return "Reset every capability?"
+		return i18n.T("Reset every capability?")
 	case capstate.OpAdd:
-		return "Add a manual directive?"
+		return i18n.T("Add a manual directive?")
 	case capstate.OpUsePreset:
-		return "Use Preset " + op.Arg + "?"
+		return i18n.T("Use Preset %s?", op.Arg)
 	}
 	return string(op.Kind) + "?"
 }
@@ -108,16 +109,16 @@ func previewBody(p *preview, st *themes.Styles, width int, disableKey string) []
 		return lines
 	}
 	if !plan.Changes() {
-		say(st.Text.Muted.Render, "Nothing will be written. "+piForgeSays(plan.Result.Message))
+		say(st.Text.Muted.Render, i18n.T("Nothing will be written. %s", piForgeSays(plan.Result.Message)))
 		return lines
 	}
 	say(st.Text.Normal.Render, willText(plan))
 	if p.step > 0 {
 		lines = append(lines, "")
-		say(st.Text.Warning.Render, fmt.Sprintf("Really stop all %d active capabilities?", len(plan.Before.Active())))
+		say(st.Text.Warning.Render, i18n.T("Really stop all %d active capabilities?", len(plan.Before.Active())))
 		return lines
 	}
-	say(st.Text.Muted.Render, "Confirming "+entriesSummary(plan.Planned, plan.Guard.LeafID)+".")
+	say(st.Text.Muted.Render, i18n.T("Confirming %s.", entriesSummary(plan.Planned, plan.Guard.LeafID)))
 	text := actionText(plan)
 	if f := factsOf(plan); f.activated != nil {
 		lines = append(lines, "")
@@ -129,11 +130,11 @@ func previewBody(p *preview, st *themes.Styles, width int, disableKey string) []
 			say(style, l.text)
 		}
 		lines = append(lines, "")
-		say(st.Text.Muted.Render, "Fingerprint of its frozen text:")
+		say(st.Text.Muted.Render, i18n.T("Fingerprint of its frozen text:"))
 		say(st.Text.Normal.Render, f.activated.Fingerprint)
 	}
 	if after := plan.After.EffectiveTools; after != nil {
-		say(st.Text.Muted.Render, "Tools the model will have: "+strings.Join(after, ", "))
+		say(st.Text.Muted.Render, i18n.T("Tools the model will have: %s", strings.Join(after, ", ")))
 	}
 	if text != "" {
 		lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))
@@ -157,11 +158,10 @@ func entriesSummary(planned []capability.PlannedEntry, leaf string) string {
 	for i, n := range order {
 		parts[i] = fmt.Sprintf("%d× %s", counts[n], n)
 	}
-	where := "to the session"
-	if leaf != "" {
-		where = "after the leaf " + leaf
+	if leaf == "" {
+		return i18n.T("appends %d entries to the session: %s", len(planned), strings.Join(parts, ", "))
 	}
-	return fmt.Sprintf("appends %d entries %s: %s", len(planned), where, strings.Join(parts, ", "))
+	return i18n.T("appends %d entries after the leaf %s: %s", len(planned), leaf, strings.Join(parts, ", "))
 }
 
 // actionText is the full text the action concerns: the new snapshot's
@@ -170,13 +170,13 @@ func actionText(plan *capstate.Plan) string {
 	f := factsOf(plan)
 	if f.activated != nil {
 		if toolOnly(f.activated) {
-			return "(tool-only capability: no text is sent)"
+			return i18n.T("(tool-only capability: no text is sent)")
 		}
 		return f.activated.Content
 	}
 	var parts []string
 	for _, s := range f.stopped {
-		parts = append(parts, "stops "+s.ActivationID+" ("+s.SourceLabel()+"):\n"+s.Content)
+		parts = append(parts, i18n.T("stops %s (%s):", s.ActivationID, s.SourceLabel())+"\n"+s.Content)
 	}
 	return strings.Join(parts, "\n\n")
 }
@@ -185,7 +185,7 @@ func actionText(plan *capstate.Plan) string {
 func dryRunLines(planned []capability.PlannedEntry) string {
 	var b strings.Builder
 	for _, e := range planned {
-		b.WriteString(`{"type":"custom","customType":` + jsonv.Quote(e.CustomType) + `,"data":` + jsonv.Stringify(e.Data) + "}\n")
+		b.WriteString(`{"type":"custom","customType":` + jsonv.Quote(e.CustomType) + `,"data":` + jsonv.Stringify(e.Data) + "}\n") //i18n:raw JSON lines of the planned entries
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -91,15 +92,15 @@ func (b *bindingsView) CapturesInput() bool { return false }
 func (b *bindingsView) View(r rect, focused bool) string {
 	st := b.com.Styles
 	innerW, innerH := r.w-4, r.h-2
-	title := "Bindings"
+	title := i18n.T("Bindings")
 	var lines []string
 	if b.preset != nil {
-		title = "Bindings of " + b.preset.Key() + " (read-only; edit in Presets)"
+		title = i18n.T("Bindings of %s (read-only; edit in Presets)", b.preset.Key())
 		lines = strings.Split(b.form.View(innerW, innerH), "\n")
 	} else {
-		lines = wrap(st.Pane.Placeholder.Render("no Preset selected: choose one in the Presets panel (1), or follow a session with an active Preset"), innerW)
+		lines = wrap(st.Pane.Placeholder.Render(i18n.T("no Preset selected: choose one in the Presets panel (1), or follow a session with an active Preset")), innerW)
 	}
-	return common.Frame(st, r.w, r.h, title, "b capability", focused, lines)
+	return common.Frame(st, r.w, r.h, title, i18n.T("b capability"), focused, lines)
 }
 
 // bindingsForm is the read-only bindings view of the selected Preset: the
@@ -130,7 +131,7 @@ func (m *Model) bindingUnderCursor() string {
 	p := m.selectedPreset()
 	st := m.view.state
 	if p == nil || st == nil || st.Preset == nil || st.Preset.Key.String() != p.Key() {
-		m.setStatus("only bindings of the session's active Preset can be enabled", true)
+		m.setStatus(i18n.T("only bindings of the session's active Preset can be enabled"), true)
 		return ""
 	}
 	res := m.lib.ResolvePresetCapabilities(p)

@@ -2,12 +2,12 @@ package capabilities
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -87,7 +87,7 @@ func libraryCmd(svc *services.Services, gen int) tea.Cmd {
 	return func() tea.Msg {
 		lib, err := svc.Reload()
 		if err != nil {
-			return libraryMsg{gen: gen, err: fmt.Errorf("load the library: %w", err)}
+			return libraryMsg{gen: gen, err: i18n.Errorf("load the library: %w", err)}
 		}
 		return libraryMsg{gen: gen, lib: lib, rows: buildRows(lib)}
 	}
@@ -101,7 +101,7 @@ func sessionCmd(file, cwd string, gen int) tea.Cmd {
 	return func() tea.Msg {
 		s, err := session.Shared(file)
 		if err != nil {
-			return sessionMsg{gen: gen, file: file, err: fmt.Errorf("open session: %w", err)}
+			return sessionMsg{gen: gen, file: file, err: i18n.Errorf("open session: %w", err)}
 		}
 		msg := sessionMsg{gen: gen, file: file, sess: s, abandoned: capstate.AbandonedWrites(s)}
 		if project := s.Project(cwd); !session.SameProject(project, cwd) {
@@ -125,7 +125,7 @@ func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, 
 		if entryID != "" {
 			i, ok := s.IndexOf(entryID)
 			if !ok {
-				return stateMsg{gen: gen, file: file, entryID: entryID, err: fmt.Errorf("entry %s is not in %s", entryID, file)}
+				return stateMsg{gen: gen, file: file, entryID: entryID, err: i18n.Errorf("entry %s is not in %s", entryID, file)}
 			}
 			index = i
 		}
@@ -162,7 +162,7 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 			msg.blocked = append(msg.blocked, foreignProject(project, ws.Cwd))
 		}
 		if err := session.CheckLeaf(s); err != nil {
-			msg.blocked = append(msg.blocked, "this session cannot be appended to: "+err.Error()+".")
+			msg.blocked = append(msg.blocked, i18n.T("this session cannot be appended to: %s.", err.Error()))
 		}
 		if len(msg.blocked) > 0 {
 			return msg
@@ -172,11 +172,11 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 		msg.plan, msg.err = capstate.PlanAt(s, inputsFor(lib, svc), op, opts)
 		if procs, err := session.FindPi(ws.Cwd); err == nil && len(procs) > 0 {
 			e := &session.PiRunningError{Project: ws.Cwd, Processes: procs}
-			msg.live = append(msg.live, e.Error()+". Close Pi and try again; the CLI's --force overrides this check.")
+			msg.live = append(msg.live, i18n.T("%s. Close Pi and try again; the CLI's --force overrides this check.", e.Error()))
 		}
 		if st := common.StampOf(file); st.Exists && !ownWrite(file, last) {
 			if why := session.LiveReason(st.ModTime, now(), session.DefaultLiveWindow); why != "" {
-				msg.live = append(msg.live, fmt.Sprintf("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
+				msg.live = append(msg.live, i18n.T("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.",
 					why, session.DefaultLiveWindow))
 			}
 		}
@@ -187,7 +187,7 @@ func planCmd(s *session.Session, file string, op capstate.Operation, lib *resour
 // foreignProject says that a session belongs to another project than the
 // workbench's.
 func foreignProject(project, cwd string) string {
-	return fmt.Sprintf("this session belongs to project %s, not to the workbench's project %s: an append takes trust, Presets and capabilities from the session's own project. Open forgebench there (forgebench --cwd %s) to change it.",
+	return i18n.T("this session belongs to project %s, not to the workbench's project %s: an append takes trust, Presets and capabilities from the session's own project. Open forgebench there (forgebench --cwd %s) to change it.",
 		project, cwd, project)
 }
 
@@ -204,15 +204,15 @@ func applyCmd(file string, p *capstate.Plan, project string, now func() time.Tim
 		}
 		switch {
 		case errors.Is(err, session.ErrConflict):
-			err = fmt.Errorf("the session changed since it was read (%w); nothing was written — reload with r and review again", session.ErrConflict)
+			err = i18n.Errorf("the session changed since it was read (%w); nothing was written — reload with r and review again", session.ErrConflict)
 		case errors.Is(err, session.ErrNoLeafID), errors.Is(err, session.ErrForeignProject):
-			err = fmt.Errorf("%w; nothing was written", err)
+			err = i18n.Errorf("%w; nothing was written", err)
 		case errors.Is(err, session.ErrPiRunning):
-			err = fmt.Errorf("%w; nothing was written — close Pi and try again; the CLI's --force overrides this check", err)
+			err = i18n.Errorf("%w; nothing was written — close Pi and try again; the CLI's --force overrides this check", err)
 		case errors.Is(err, session.ErrLive):
-			err = fmt.Errorf("the session is in use: %w; nothing was written — close Pi (or wait, if it is not running) and try again; the CLI's --force overrides this check", err)
+			err = i18n.Errorf("the session is in use: %w; nothing was written — close Pi (or wait, if it is not running) and try again; the CLI's --force overrides this check", err)
 		case err != nil:
-			err = fmt.Errorf("append to the session: %w", err)
+			err = i18n.Errorf("append to the session: %w", err)
 		}
 		return appliedMsg{file: file, op: p.Op, plan: p, res: p.Result, wrote: wrote, err: err}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
@@ -129,20 +130,20 @@ func (d *capabilityDetail) layout(r rect, c *resources.Capability) {
 func (d *capabilityDetail) View(r rect, c *resources.Capability, focused bool) string {
 	st := d.com.Styles
 	if c == nil {
-		return common.Frame(st, r.w, r.h, "Capability", "", focused, nil)
+		return common.Frame(st, r.w, r.h, i18n.T("Capability"), "", focused, nil)
 	}
 	innerW, innerH := r.w-4, r.h-2
 	k := detailKey{key: c.Key(), revision: c.SourceRevision, width: innerW, theme: common.ThemeKey(&st)}
 	lines, ok := d.rendered[k]
 	if !ok {
-		lines = []string{st.Pane.Placeholder.Render("rendering…")}
+		lines = []string{st.Pane.Placeholder.Render(i18n.T("rendering…"))}
 	}
 	off := min(d.offset, max(0, len(lines)-innerH))
 	info := ""
 	if len(lines) > innerH {
 		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))
 	}
-	return common.Frame(st, r.w, r.h, "Capability "+c.Key(), info, focused, lines[off:])
+	return common.Frame(st, r.w, r.h, i18n.T("Capability %s", c.Key()), info, focused, lines[off:])
 }
 
 // detailKey names a rendered capability detail: the capability, the file
@@ -166,7 +167,7 @@ func detailCmd(k detailKey, c *resources.Capability, boundBy string, ws resource
 func shortPath(ws resources.Workspace, c *resources.Capability) string {
 	root, prefix := ws.Cwd, ""
 	if c.Scope == resources.ScopeGlobal {
-		root, prefix = ws.ForgeDir, "~forge/"
+		root, prefix = ws.ForgeDir, "~forge/" //i18n:raw a path
 	}
 	if rel, err := filepath.Rel(root, c.Path); err == nil && !strings.HasPrefix(rel, "..") {
 		return prefix + filepath.ToSlash(rel)
@@ -186,23 +187,23 @@ func detailLines(c *resources.Capability, boundBy, path string, st *themes.Style
 			lines = append(lines, st.Text.Subtle.Render(l))
 		}
 	}
-	lines = append(lines, label("file", path))
+	lines = append(lines, label(i18n.T("file"), path))
 	rev := c.SourceRevision
 	if len(rev) > 12 {
 		rev = rev[:12] + "…"
 	}
-	lines = append(lines, label("revision", rev))
+	lines = append(lines, label(i18n.T("revision"), rev))
 	tools := cp.Tools.String()
 	if tools == "" {
-		tools = "no tool changes"
+		tools = i18n.T("no tool changes")
 	}
-	lines = append(lines, label("tools", tools))
+	lines = append(lines, label(i18n.T("tools"), tools))
 	if boundBy == "" {
-		boundBy = "no Preset"
+		boundBy = i18n.T("no Preset")
 	}
-	lines = append(lines, label("bound by", boundBy))
+	lines = append(lines, label(i18n.T("bound by"), boundBy))
 	if len(c.Diagnostics) == 0 {
-		lines = append(lines, label("status", "valid"))
+		lines = append(lines, label(i18n.T("status"), i18n.T("valid")))
 	}
 	for _, d := range c.Diagnostics {
 		style := st.Text.Warning
@@ -214,7 +215,7 @@ func detailLines(c *resources.Capability, boundBy, path string, st *themes.Style
 	lines = append(lines, st.Text.Muted.Render(strings.Repeat("─", max(0, width))))
 	content := sanitize.Text(cp.Content)
 	if strings.TrimSpace(content) == "" {
-		return append(lines, st.Pane.Placeholder.Render("(no content: a tool-only capability sends no text)"))
+		return append(lines, st.Pane.Placeholder.Render(i18n.T("(no content: a tool-only capability sends no text)")))
 	}
 	if out, ok := md.Render(st, max(10, width), content); ok {
 		return append(lines, strings.Split(out, "\n")...)

@@ -1,7 +1,6 @@
 package capabilities
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/capstate"
@@ -64,7 +64,7 @@ func (m *Model) layoutDialog() {
 
 // cancelled is the answer of a preview left without writing.
 func cancelled(m *Model) tea.Cmd {
-	m.setStatus("cancelled: nothing was written", false)
+	m.setStatus(i18n.T("cancelled: nothing was written"), false)
 	return nil
 }
 
@@ -118,7 +118,7 @@ func (d *previewDialog) Update(msg tea.Msg) (bool, any, tea.Cmd) {
 			return false, nil, nil
 		}
 		return true, answer(func(m *Model) tea.Cmd {
-			m.setStatus("appending to the session…", false)
+			m.setStatus(i18n.T("appending to the session…"), false)
 			return applyCmd(m.view.file, p.plan, m.com.Workspace.Cwd, m.now, m.view.lastWrite)
 		}), nil
 	case key.Matches(k, d.keys.Cancel), key.Matches(k, d.keys.Dismiss):
@@ -157,7 +157,7 @@ func (d *previewDialog) View(width, height int) string {
 	if len(body) > maxBody {
 		page := maxBody - 1
 		from := common.Clamp(d.offset, 0, len(body)-page)
-		where := fmt.Sprintf("%d–%d/%d · ↑/↓ pgup/pgdn g/G scroll", from+1, from+page, len(body))
+		where := i18n.T("%d–%d/%d · ↑/↓ pgup/pgdn g/G scroll", from+1, from+page, len(body))
 		body = append(body[from:from+page:from+page], st.Text.Muted.Render(ansi.Truncate(where, inner, "…")))
 	}
 	return dialogBox(st, width, height, d.title, body, common.KeyHint(d.ShortHelp()))
@@ -324,13 +324,14 @@ func (d *promptDialog) View(width, height int) string {
 		body = wrap(st.Text.Muted.Render(sanitize.Fold(d.body)), common.DialogInner(width))
 	}
 	if d.kind == promptNewID {
-		proj, glob := "  project  ", "  global  "
+		project, global := i18n.T("project"), i18n.T("global")
+		proj, glob := "  "+project+"  ", "  "+global+"  "
 		if d.scope == resources.ScopeProject {
-			proj = st.List.Selected.Render("[project]")
+			proj = st.List.Selected.Render("[" + project + "]")
 		} else {
-			glob = st.List.Selected.Render("[global]")
+			glob = st.List.Selected.Render("[" + global + "]")
 		}
-		body = append(body, "scope: "+proj+" "+glob+st.Text.Muted.Render("  ←/→"))
+		body = append(body, i18n.T("scope: %s", proj+" "+glob)+st.Text.Muted.Render("  ←/→"))
 	}
 	body = append(body, d.input.View())
 	return dialogBox(st, width, height, d.title, body, common.KeyHint(d.ShortHelp()))
@@ -344,7 +345,7 @@ func (m *Model) submitPrompt(d *promptDialog) tea.Cmd {
 	switch d.kind {
 	case promptAddText:
 		if jsonv.TrimJS(text) == "" {
-			d.body = "Type the directive first (it is kept verbatim)."
+			d.body = i18n.T("Type the directive first (it is kept verbatim).")
 			return nil
 		}
 		m.dialogs.Pop()
@@ -352,7 +353,7 @@ func (m *Model) submitPrompt(d *promptDialog) tea.Cmd {
 	case promptNewID:
 		id := jsonv.TrimJS(text)
 		if !preset.IsValidResourceID(id) {
-			d.body = "“" + sanitize.Fold(id) + "” is not a valid id: start with a letter or digit, then letters, digits, . _ -"
+			d.body = i18n.T("“%s” is not a valid id: start with a letter or digit, then letters, digits, . _ -", sanitize.Fold(id))
 			return nil
 		}
 		if m.lib != nil {
@@ -384,25 +385,25 @@ func (m *Model) submitPrompt(d *promptDialog) tea.Cmd {
 func bindingChoices(v *sessionView) ([]choice, string) {
 	st := v.state
 	if st == nil || st.Runtime == nil {
-		return nil, "The session's capability state is still being computed."
+		return nil, i18n.T("The session's capability state is still being computed.")
 	}
 	bs, msg := st.Runtime.ReadBindings()
 	if msg != "" {
 		return nil, piForgeSays(msg)
 	}
 	if st.Preset == nil {
-		return nil, piForgeSays("No active preset; cannot activate a bound capability.")
+		return nil, piForgeSays("No active preset; cannot activate a bound capability.") //i18n:raw pi-forge's message, reproduced exactly
 	}
 	out := make([]choice, 0, len(bs))
 	for _, b := range bs {
-		who := "human-only"
+		who := i18n.T("human-only")
 		if b.ModelCallable {
-			who = "model-callable"
+			who = i18n.T("model-callable")
 		}
 		out = append(out, choice{id: b.ID, label: b.ID + " — " + b.Ref.String() + " · " + who + "  " + strings.TrimSpace(b.Capability.Tools.String())})
 	}
 	if len(out) == 0 {
-		return nil, piForgeSays("No capability bindings in active preset.")
+		return nil, piForgeSays("No capability bindings in active preset.") //i18n:raw pi-forge's message, reproduced exactly
 	}
 	return out, ""
 }

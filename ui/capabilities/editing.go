@@ -2,12 +2,12 @@ package capabilities
 
 import (
 	"errors"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -18,7 +18,7 @@ func (m *Model) openEditor() tea.Cmd {
 		return nil
 	}
 	if c.Fault || c.Raw == nil {
-		m.setStatus(c.Key()+" cannot be read; fix the file first", true)
+		m.setStatus(i18n.T("%s cannot be read; fix the file first", c.Key()), true)
 		return nil
 	}
 	m.edit = newEditor(m.com, &m.keys, c.Scope, c.ID, c.Capability, c.SourceRevision, m.view.declared)
@@ -34,8 +34,8 @@ func (m *Model) closeEditor(dirty bool) tea.Cmd {
 		return m.requestDetail()
 	}
 	e := m.edit
-	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Discard the draft?",
-		body:  "Closing the editor discards your changes to " + string(e.scope) + ":" + e.id + "; its file stays as it is on disk.",
+	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: i18n.T("Discard the draft?"),
+		body:  i18n.T("Closing the editor discards your changes to %s; its file stays as it is on disk.", string(e.scope)+":"+e.id),
 		onYes: func(m *Model) tea.Cmd { m.edit = nil; return m.requestDetail() }})
 	return nil
 }
@@ -46,13 +46,13 @@ func (m *Model) save() tea.Cmd {
 	e := m.edit
 	c := e.draft()
 	if d := capability.Validate(c); d.HasErrors() {
-		e.conflict = "not saved: " + d.FirstError()
+		e.conflict = i18n.T("not saved: %s", d.FirstError())
 		return nil
 	}
 	ws := m.com.Workspace
 	key := string(e.scope) + ":" + e.id
 	create, scope, id, rev := e.create, e.scope, e.id, e.revision
-	m.setStatus("saving "+key+"…", false)
+	m.setStatus(i18n.T("saving %s…", key), false)
 	return func() tea.Msg {
 		var res resources.WriteResult
 		var err error
@@ -72,12 +72,12 @@ func (m *Model) onSaved(msg savedMsg) tea.Cmd {
 	if msg.err != nil {
 		explain := sanitize.Fold(msg.err.Error())
 		if errors.Is(msg.err, resources.ErrConflict) {
-			explain = "not saved: the file changed on disk since you opened it (" + explain + "). Your draft is kept; esc and r reload the file (discarding the draft)."
+			explain = i18n.T("not saved: the file changed on disk since you opened it (%s). Your draft is kept; esc and r reload the file (discarding the draft).", explain)
 		}
 		m.edit.conflict = explain
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("saved %s (revision %.12s…); saving never activates it", msg.key, msg.res.SourceRevision), false)
+	m.setStatus(i18n.T("saved %s (revision %.12s…); saving never activates it", msg.key, msg.res.SourceRevision), false)
 	m.edit = nil
 	return m.reloadLibrary()
 }
@@ -89,8 +89,8 @@ func (m *Model) confirmDelete() tea.Cmd {
 		return nil
 	}
 	ws, scope, id, rev, key := m.com.Workspace, c.Scope, c.ID, c.SourceRevision, c.Key()
-	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: "Delete " + key + "?",
-		body: "Deletes its file from disk; there is no undo:\n" + shortPath(m.com.Workspace, c) + "\nSessions where it is active keep their frozen copy of its text.",
+	m.openDialog(&confirmDialog{com: m.com, keys: &m.keys, title: i18n.T("Delete %s?", key),
+		body: i18n.T("Deletes its file from disk; there is no undo:\n%s\nSessions where it is active keep their frozen copy of its text.", shortPath(m.com.Workspace, c)),
 		onYes: func(m *Model) tea.Cmd {
 			return func() tea.Msg {
 				_, err := resources.DeleteCapability(ws, scope, id, rev)

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
@@ -39,7 +40,7 @@ const (
 
 // groupThisCapability is the picker group of tools only the capability
 // itself names (in its file, or typed with the tool-name key).
-const groupThisCapability = "In this capability"
+var groupThisCapability = i18n.Mark("In this capability")
 
 // toolChoice is one row of the tool picker.
 type toolChoice struct {
@@ -80,8 +81,9 @@ func newEditor(com *common.Common, keys *keymap.Capabilities, scope resources.Sc
 		c = &capability.Capability{ID: id, Tools: capability.ToolPatch{Add: []string{}, Remove: []string{}}}
 	}
 	e := &editor{com: com, keys: keys, create: create, scope: scope, id: id, revision: revision, orig: c.Clone()}
-	e.name = common.NewTextInput(com, "name: ", deref(c.Name))
-	e.description = common.NewTextInput(com, "description: ", deref(c.Description))
+	e.name = common.NewTextInput(com, "", deref(c.Name))
+	e.description = common.NewTextInput(com, "", deref(c.Description))
+	e.retitle()
 	e.content = newWindowedArea()
 	e.content.area.ShowLineNumbers = false
 	e.content.area.Prompt = ""
@@ -128,11 +130,18 @@ func toolChoices(p capability.ToolPatch, declared []string) []toolChoice {
 	for _, b := range compile.BuiltinTools {
 		builtins = append(builtins, b.Name)
 	}
-	addGroup("Pi built-ins", builtins)
+	addGroup(i18n.Mark("Pi built-ins"), builtins)
 	addGroup("pi-forge", []string{capability.ControlTool})
-	addGroup("Declared in the session", declared)
+	addGroup(i18n.Mark("Declared in the session"), declared)
 	addGroup(groupThisCapability, append(append([]string{}, p.Add...), p.Remove...))
 	return out
+}
+
+// retitle sets the field prompts in the current language: when the
+// editor opens and after a language switch (ThemeChangedMsg).
+func (e *editor) retitle() {
+	e.name.Prompt = i18n.T("name: ")
+	e.description.Prompt = i18n.T("description: ")
 }
 
 // focusField moves the keyboard to field f.
@@ -207,7 +216,7 @@ func (e *editor) Update(msg tea.Msg) (tea.Cmd, intent) {
 // View implements the part: the editor in the detail pane r.
 func (e *editor) View(r rect, focused bool) string {
 	st := e.com.Styles
-	return common.Frame(st, r.w, r.h, "Editor", "", focused, e.view(&st, r.w-4, r.h-2))
+	return common.Frame(st, r.w, r.h, i18n.T("Editor"), "", focused, e.view(&st, r.w-4, r.h-2))
 }
 
 // draft is the capability the editor holds now.
@@ -309,11 +318,11 @@ func (e *editor) setContent(text string) {
 // keys, why a save was refused, and the draft's diagnostics.
 func (e *editor) head(st *themes.Styles, width int) []string {
 	k := e.keys
-	verb := "Edit"
+	title := i18n.T("Edit %s", string(e.scope)+":"+e.id)
 	if e.create {
-		verb = "New"
+		title = i18n.T("New %s", string(e.scope)+":"+e.id)
 	}
-	lines := []string{ansi.Truncate(st.Text.Strong.Render(verb+" "+string(e.scope)+":"+e.id)+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.NextField, k.Save, k.External, k.Back})), width, "…")}
+	lines := []string{ansi.Truncate(st.Text.Strong.Render(title)+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.NextField, k.Save, k.External, k.Back})), width, "…")}
 	if e.conflict != "" {
 		lines = append(lines, wrap(st.Text.Danger.Render(sanitize.Fold(e.conflict)), width)...)
 	}
@@ -362,11 +371,11 @@ func (e *editor) view(st *themes.Styles, width, height int) []string {
 		return st.Text.Muted.Render("  " + label)
 	}
 	lines = append(lines, mark(fieldName, "")+e.name.View(), mark(fieldDescription, "")+e.description.View())
-	lines = append(lines, mark(fieldContent, "content"))
+	lines = append(lines, mark(fieldContent, i18n.T("content")))
 	for _, l := range strings.Split(e.content.View(), "\n") {
 		lines = append(lines, "  "+l)
 	}
-	lines = append(lines, mark(fieldTools, "tools")+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.Toggle, k.ToolName})))
+	lines = append(lines, mark(fieldTools, i18n.T("tools"))+st.Text.Muted.Render("  "+common.KeyHint([]key.Binding{k.Toggle, k.ToolName})))
 	return append(lines, e.toolLines(st, width, max(1, height-len(lines)))...)
 }
 
@@ -378,7 +387,7 @@ func (e *editor) toolLines(st *themes.Styles, width, height int) []string {
 	for i, t := range e.tools {
 		if t.group != group {
 			group = t.group
-			rows = append(rows, st.Text.Subtle.Render("  "+group))
+			rows = append(rows, st.Text.Subtle.Render("  "+i18n.T(group)))
 		}
 		box := "[ ]"
 		switch t.state {

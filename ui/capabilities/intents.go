@@ -3,6 +3,7 @@ package capabilities
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
@@ -63,8 +64,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	case openEditorIntent:
 		return tea.Batch(cmd, m.openEditor())
 	case newCapabilityIntent:
-		m.openDialog(newPrompt(m, promptNewID, "New capability",
-			"enter opens an empty editor for it; "+m.keys.Save.Help().Key+" there creates its file, and saving never activates it.", "id: "))
+		m.openDialog(newPrompt(m, promptNewID, i18n.T("New capability"),
+			i18n.T("enter opens an empty editor for it; %s there creates its file, and saving never activates it.", m.keys.Save.Help().Key), "id: "))
 	case deleteIntent:
 		return tea.Batch(cmd, m.confirmDelete())
 	case enableSelectedIntent:
@@ -88,8 +89,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	case closeEditorIntent:
 		return tea.Batch(cmd, m.closeEditor(in.dirty))
 	case toolNameIntent:
-		m.openDialog(newPrompt(m, promptToolName, "Add a tool by name",
-			"A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool.", "tool: "))
+		m.openDialog(newPrompt(m, promptToolName, i18n.T("Add a tool by name"),
+			i18n.T("A tool the picker does not offer (an extension's tool this session has not declared): enter adds it to the draft as +tool."), i18n.T("tool: ")))
 	}
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -44,10 +45,10 @@ func (m *Model) showJump() tea.Cmd {
 		if found {
 			m.focus, m.mode, m.detail.offset = paneLibrary, modeCapability, 0
 			m.view.focused = false
-			m.setStatus("jumped to "+sanitize.Fold(want), false)
+			m.setStatus(i18n.T("jumped to %s", sanitize.Fold(want)), false)
 			cmd = m.requestDetail()
 		} else {
-			m.setStatus(sanitize.Fold(want)+" is not in the library (deleted, or its scope is not loaded); an active snapshot keeps its frozen text", true)
+			m.setStatus(i18n.T("%s is not in the library (deleted, or its scope is not loaded); an active snapshot keeps its frozen text", sanitize.Fold(want)), true)
 		}
 	}
 	if want := m.jump.card; want != "" && m.view.state != nil && !m.view.loading {

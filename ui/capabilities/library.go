@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -134,21 +135,17 @@ func (l *libraryList) View(r rect, focused bool) string {
 	case l.libErr != "":
 		lines = wrap(st.Text.Danger.Render(l.libErr), r.w-4)
 	case l.lib == nil:
-		lines = []string{st.Pane.Placeholder.Render("loading the library…")}
+		lines = []string{st.Pane.Placeholder.Render(i18n.T("loading the library…"))}
 	case l.list.Total() == 0:
-		lines = wrap(st.Pane.Placeholder.Render("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press "+l.keys.New.Help().Key+"."), r.w-4)
+		lines = wrap(st.Pane.Placeholder.Render(i18n.T("No capabilities. Place JSON in .pi/forge/capabilities/ or ~/.pi/forge/capabilities/, or press %s.", l.keys.New.Help().Key)), r.w-4)
 	default:
 		lines = l.list.View(&st, r.w-4, r.h-2, focused)
 	}
 	info := l.list.Position()
 	if l.lib != nil {
-		noun := "capabilities"
-		if l.list.Total() == 1 {
-			noun = "capability"
-		}
-		info = fmt.Sprintf("%d %s  %s", l.list.Total(), noun, info)
+		info = i18n.T("%d capabilities", l.list.Total()) + "  " + info
 	}
-	return common.Frame(st, r.w, r.h, "Library", info, focused, lines)
+	return common.Frame(st, r.w, r.h, i18n.T("Library"), info, focused, lines)
 }
 
 // markActive flags the rows whose capability is in active (their keys).

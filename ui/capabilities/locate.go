@@ -6,6 +6,7 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -33,12 +34,12 @@ func (m *Model) locateSelected() tea.Cmd {
 		return nil
 	}
 	if jsonv.TrimJS(a.Snapshot.Content) == "" {
-		m.setStatus("a tool-only capability sends no text: it has no update block to locate", true)
+		m.setStatus(i18n.T("a tool-only capability sends no text: it has no update block to locate"), true)
 		return nil
 	}
 	idx, ok := v.sess.IndexOf(v.state.ID)
 	if !ok {
-		m.setStatus("the entry "+sanitize.Line(v.state.ID)+" is not in the session as read: reload (r)", true)
+		m.setStatus(i18n.T("the entry %s is not in the session as read: reload (r)", sanitize.Line(v.state.ID)), true)
 		return nil
 	}
 	this := replay.Ref{Kind: replay.RefSession, Path: v.file, Entry: v.state.ID}.String()

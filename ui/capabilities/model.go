@@ -142,7 +142,7 @@ func (m *Model) Unsaved() (string, bool) {
 	if m.edit == nil || !m.edit.dirty {
 		return "", false
 	}
-	return "the capability draft " + string(m.edit.scope) + ":" + m.edit.id, true
+	return i18n.T("the capability draft %s", string(m.edit.scope)+":"+m.edit.id), true
 }
 
 // FullHelp implements common.Panel.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
@@ -40,66 +41,66 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 	}
 	entry := s.ID
 	if v.entryID == "" || v.atLeaf {
-		entry += " (leaf)"
+		entry = i18n.T("%s (leaf)", entry)
 	}
 	lines := []string{
-		label("session", sanitize.Fold(v.name)+st.Text.Muted.Render(" · "+filepath.Base(v.file))),
-		label("entry", sanitize.Fold(entry)),
+		label(i18n.T("session"), sanitize.Fold(v.name)+st.Text.Muted.Render(" · "+filepath.Base(v.file))),
+		label(i18n.T("entry"), sanitize.Fold(entry)),
 	}
 	if v.foreign != "" {
-		lines = append(lines, wrap(st.Text.Warning.Render("! a session of another project ("+sanitize.Fold(v.foreign)+"): its state is shown with this project's library, and actions are refused"), width)...)
+		lines = append(lines, wrap(st.Text.Warning.Render("! "+i18n.T("a session of another project (%s): its state is shown with this project's library, and actions are refused", sanitize.Fold(v.foreign))), width)...)
 	}
 	for _, note := range strings.Split(capstate.AbandonedNote(v.abandoned), "\n") {
 		if note != "" {
 			lines = append(lines, wrap(st.Text.Warning.Render("! "+sanitize.Fold(strings.TrimPrefix(note, "forgebench: "))), width)...)
 		}
 	}
-	preset := "none recorded (auto-activation applies)"
+	preset := i18n.T("none recorded (auto-activation applies)")
 	if s.StoredPreset != nil {
 		preset = *s.StoredPreset
 	}
 	if s.Preset != nil && (s.StoredPreset == nil || *s.StoredPreset != s.Preset.Key.String()) {
-		preset += " → in force: " + s.Preset.Key.String()
+		preset = i18n.T("%s → in force: %s", preset, s.Preset.Key.String())
 	}
-	lines = append(lines, label("preset", sanitize.Fold(preset)))
+	lines = append(lines, label(i18n.T("preset"), sanitize.Fold(preset)))
 	if s.PresetProblem != "" {
 		lines = append(lines, st.Text.Warning.Render("  "+sanitize.Fold(s.PresetProblem)))
 	}
 	if s.Err != nil {
 		lines = append(lines, "")
-		where := ""
+		text := s.Err.Message
 		if s.ErrEntryID != "" {
-			where = " (entry " + s.ErrEntryID + ")"
+			text = i18n.T("%s (entry %s)", s.Err.Message, s.ErrEntryID)
 		}
-		return append(lines, wrap(st.Text.Danger.Render(sanitize.Fold(s.Err.Message+where)), width)...), nil
+		return append(lines, wrap(st.Text.Danger.Render(sanitize.Fold(text)), width)...), nil
 	}
-	model := "no model selected"
+	model := i18n.T("no model selected")
 	if s.Model.Known {
 		model = s.Model.Provider + "/" + s.Model.ID
 	}
 	lines = append(lines,
-		label("delivery", deliveryText(st, s.Delivery)+st.Text.Muted.Render(fmt.Sprintf("  · %d pending", len(s.Pending)))),
-		label("presents", presentationText(s.Presentation)+st.Text.Muted.Render(" · "+sanitize.Fold(model))))
-	tools := "(unknown: the session records no tool selection)"
+		label(i18n.T("delivery"), deliveryText(st, s.Delivery)+st.Text.Muted.Render("  · "+i18n.T("%d pending", len(s.Pending)))),
+		label(i18n.T("presents"), presentationText(s.Presentation)+st.Text.Muted.Render(" · "+sanitize.Fold(model))))
+	tools := i18n.T("(unknown: the session records no tool selection)")
 	if s.EffectiveTools != nil {
 		tools = strings.Join(s.EffectiveTools, ", ")
 		if tools == "" {
-			tools = "(none)"
+			tools = i18n.T("(none)")
 		}
 	}
-	lines = append(lines, wrapLabel(st, "tools", sanitize.Fold(tools), width)...)
+	lines = append(lines, wrapLabel(st, i18n.T("tools"), sanitize.Fold(tools), width)...)
 	if s.Problem != "" {
-		lines = append(lines, wrap(st.Text.Warning.Render("problem: "+sanitize.Fold(s.Problem)), width)...)
+		lines = append(lines, wrap(st.Text.Warning.Render(i18n.T("problem: %s", sanitize.Fold(s.Problem))), width)...)
 	}
 	lines = append(lines, callableLines(st, v.callable, width)...)
 	active := s.Active()
-	lines = append(lines, st.Text.Muted.Render(ruleWith(fmt.Sprintf(" %d active ", len(active)), width)))
+	lines = append(lines, st.Text.Muted.Render(ruleWith(" "+i18n.T("%d active", len(active))+" ", width)))
 	if len(active) == 0 {
-		what := "no active capability"
+		what := i18n.T("no active capability")
 		if s.History == nil || len(s.History.Events) == 0 {
-			what = "no capability history on this branch (another session: Session panel, 3)"
+			what = i18n.T("no capability history on this branch (another session: Session panel, 3)")
 		}
-		lines = append(lines, wrap(st.Pane.Placeholder.Render(what+" — a enables the selected one, + adds a directive"), width)...)
+		lines = append(lines, wrap(st.Pane.Placeholder.Render(i18n.T("%s — a enables the selected one, + adds a directive", what)), width)...)
 		return lines, nil
 	}
 	starts := make([]int, len(active))
@@ -117,9 +118,9 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 // usable), one binding a line: its id, the capability and its name.
 func callableLines(st *themes.Styles, callable []capability.CallableBinding, width int) []string {
 	if len(callable) == 0 {
-		return wrapLabel(st, "agent may", st.Text.Muted.Render("enable nothing through "+capability.ControlTool), width)
+		return wrapLabel(st, i18n.T("agent may"), st.Text.Muted.Render(i18n.T("enable nothing through %s", capability.ControlTool)), width)
 	}
-	lines := wrapLabel(st, "agent may", "enable through "+capability.ControlTool+":", width)
+	lines := wrapLabel(st, i18n.T("agent may"), i18n.T("enable through %s:", capability.ControlTool), width)
 	for _, c := range callable {
 		text := sanitize.Fold(c.BindingID) + " → " + sanitize.Fold(c.Capability)
 		if c.Name != "" {
@@ -164,12 +165,12 @@ func (v *sessionView) body(a capability.Active, st *themes.Styles, width int, ex
 func bodyLines(text string, st *themes.Styles, width int, expanded bool) []string {
 	content := sanitize.Text(text)
 	if strings.TrimSpace(content) == "" {
-		return []string{st.Pane.Placeholder.Render("  (tool-only: no text is sent)")}
+		return []string{st.Pane.Placeholder.Render("  " + i18n.T("(tool-only: no text is sent)"))}
 	}
 	body := strings.Split(ansi.Wordwrap(content, max(10, width-4), ""), "\n")
 	if !expanded && len(body) > collapsedLines {
 		hidden := len(body) - collapsedLines
-		body = append(body[:collapsedLines:collapsedLines], st.Text.Muted.Render(fmt.Sprintf("… %d more lines (space expands)", hidden)))
+		body = append(body[:collapsedLines:collapsedLines], st.Text.Muted.Render(i18n.T("… %d more lines (space expands)", hidden)))
 	}
 	out := make([]string, len(body))
 	for i, l := range body {
@@ -193,7 +194,7 @@ func cardLines(a capability.Active, st *themes.Styles, width int, selected, focu
 	}
 	src := s.SourceLabel()
 	if b := s.BindingID(); b != "" {
-		src += " via " + b
+		src = i18n.T("%s via %s", src, b)
 	}
 	title := head.Render(ansi.Truncate(marker+sanitize.Fold(s.ActivationID+" · "+src+" · "+string(a.Actor)), width, "…"))
 	out := []string{title}
@@ -216,7 +217,7 @@ func toolDeltaText(st *themes.Styles, p capability.ToolPatch) string {
 		parts = append(parts, st.Diff.Del.Render("-"+sanitize.Fold(t)))
 	}
 	if len(parts) == 0 {
-		return st.Text.Muted.Render("no tool changes")
+		return st.Text.Muted.Render(i18n.T("no tool changes"))
 	}
 	return strings.Join(parts, " ")
 }
@@ -224,18 +225,18 @@ func toolDeltaText(st *themes.Styles, p capability.ToolPatch) string {
 func deliveryText(st *themes.Styles, d capability.Delivery) string {
 	switch d {
 	case capability.DeliveryPrepared:
-		return st.Text.Success.Render("prepared") + st.Text.Muted.Render(" (request assembled; not delivery)")
+		return st.Text.Success.Render(i18n.T("prepared")) + st.Text.Muted.Render(i18n.T(" (request assembled; not delivery)"))
 	case capability.DeliveryPending:
-		return st.Text.Warning.Render("pending next request")
+		return st.Text.Warning.Render(i18n.T("pending next request"))
 	}
-	return st.Text.Muted.Render("none")
+	return st.Text.Muted.Render(i18n.T("none"))
 }
 
 func presentationText(p capability.Presentation) string {
 	if p == capability.PresentationNative {
-		return "native system sections"
+		return i18n.T("native system sections")
 	}
-	return "fallback user updates"
+	return i18n.T("fallback user updates")
 }
 
 func wrap(text string, width int) []string {
@@ -487,9 +488,9 @@ func (v *sessionView) layout(r rect, focused bool) {
 func (v *sessionView) View(r rect, focused bool) string {
 	st := v.com.Styles
 	innerH := r.h - 2
-	title := "Session"
+	title := i18n.T("Session")
 	if v.state != nil && v.state.ID != "" {
-		title = "Session @ " + v.state.ID
+		title = i18n.T("Session @ %s", v.state.ID)
 	}
 	info := ""
 	if len(v.lines) > innerH {
@@ -510,11 +511,11 @@ func (v *sessionView) at() string {
 func (v *sessionView) placeholder() string {
 	switch {
 	case v.loading:
-		return "reading the session…"
+		return i18n.T("reading the session…")
 	case v.file == "":
-		return "no session selected — pick one in the Session panel (3)"
+		return i18n.T("no session selected — pick one in the Session panel (3)")
 	}
-	return "no capability state yet"
+	return i18n.T("no capability state yet")
 }
 
 // selectedActive is the card under the cursor.

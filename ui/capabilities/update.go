@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -50,6 +51,9 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case common.ThemeChangedMsg:
 		m.bindings.reset() // the form keeps the old styles
+		if m.edit != nil {
+			m.edit.retitle() // its prompts were built in the old language
+		}
 		return m, m.requestDetail()
 	case tea.WindowSizeMsg:
 		return m, m.requestDetail()
@@ -72,7 +76,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.setStatus(sanitize.Fold(msg.err.Error()), true)
 			return m, nil
 		}
-		m.setStatus("deleted "+msg.key, false)
+		m.setStatus(i18n.T("deleted %s", msg.key), false)
 		return m, m.reloadLibrary()
 	case editorDoneMsg:
 		if msg.err != nil {
@@ -155,8 +159,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.EnableBound):
 		return m.chooseBinding()
 	case key.Matches(msg, k.Add):
-		m.openDialog(newPrompt(m, promptAddText, "Add a manual directive",
-			"Type the directive, kept verbatim (source manual, actor user, no tool changes): enter shows what will be appended, and nothing is written before you confirm.", "directive: "))
+		m.openDialog(newPrompt(m, promptAddText, i18n.T("Add a manual directive"),
+			i18n.T("Type the directive, kept verbatim (source manual, actor user, no tool changes): enter shows what will be appended, and nothing is written before you confirm."), i18n.T("directive: ")))
 		return nil
 	case key.Matches(msg, k.Reset):
 		return m.startAction(capstate.Operation{Kind: capstate.OpReset})
@@ -174,15 +178,15 @@ func (m *Model) chooseBinding() tea.Cmd {
 	}
 	choices, msg := bindingChoices(&m.view)
 	if msg == "" {
-		msg = "enter shows what enabling the binding will do; nothing is written before you confirm."
+		msg = i18n.T("enter shows what enabling the binding will do; nothing is written before you confirm.")
 	}
-	m.openDialog(&choiceDialog{com: m.com, keys: &m.keys, title: "Enable a binding of " + presetLabel(m.view.state), choices: choices, body: msg})
+	m.openDialog(&choiceDialog{com: m.com, keys: &m.keys, title: i18n.T("Enable a binding of %s", presetLabel(m.view.state)), choices: choices, body: msg})
 	return nil
 }
 
 func presetLabel(st *capstate.State) string {
 	if st == nil || st.Preset == nil {
-		return "(no active preset)"
+		return i18n.T("(no active preset)")
 	}
 	return st.Preset.Key.String()
 }
@@ -192,13 +196,13 @@ func (m *Model) actionProblem() string {
 	v := &m.view
 	switch {
 	case v.file == "":
-		return "no session selected: pick one in the Session panel (3)"
+		return i18n.T("no session selected: pick one in the Session panel (3)")
 	case v.loading || v.state == nil || v.sess == nil:
-		return "the session is still being read"
+		return i18n.T("the session is still being read")
 	case v.at() != "" && v.sess.Entries[v.sess.LeafIndex()].ID != v.entryID:
-		return "changes append at the end of the session: select its leaf in the Session panel (G) first"
+		return i18n.T("changes append at the end of the session: select its leaf in the Session panel (G) first")
 	case m.lib == nil:
-		return "the library is still loading"
+		return i18n.T("the library is still loading")
 	}
 	return ""
 }
@@ -209,7 +213,7 @@ func (m *Model) startAction(op capstate.Operation) tea.Cmd {
 		m.setStatus(problem, true)
 		return nil
 	}
-	m.setStatus("working out what “"+strings.TrimSuffix(opTitle(op), "?")+"” will do…", false)
+	m.setStatus(i18n.T("working out what “%s” will do…", strings.TrimSuffix(strings.TrimSuffix(opTitle(op), "?"), "？")), false)
 	return planCmd(m.view.sess, m.view.file, op, m.lib, m.com.Services(), m.now, m.newID, m.view.lastWrite)
 }
 

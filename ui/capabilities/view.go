@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -118,7 +119,7 @@ func (m *Model) statusLine() string {
 	st := &m.com.Styles
 	prefix := ""
 	if !m.com.Workspace.Trust.Trusted {
-		prefix = st.Text.Warning.Render("project not trusted: read-only · ")
+		prefix = st.Text.Warning.Render(i18n.T("project not trusted: read-only") + " · ")
 	}
 	var line string
 	switch {

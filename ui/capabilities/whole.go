@@ -1,13 +1,13 @@
 package capabilities
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -32,14 +32,14 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		if !ok {
 			return w, false
 		}
-		w = common.Whole{Title: "snapshot " + sanitize.Fold(a.Snapshot.ActivationID), Text: snapshotText(a)}
+		w = common.Whole{Title: i18n.T("snapshot %s", sanitize.Fold(a.Snapshot.ActivationID)), Text: snapshotText(a)}
 	} else {
 		c := m.selectedCapability()
 		if c == nil {
 			return w, false
 		}
 		r, _ := m.list.Selected()
-		w = common.Whole{Title: "capability " + sanitize.Fold(c.Key()), Text: capabilityText(c, r.boundBy)}
+		w = common.Whole{Title: i18n.T("capability %s", sanitize.Fold(c.Key())), Text: capabilityText(c, r.boundBy)}
 	}
 	w.Note = m.status
 	return w, true
@@ -50,24 +50,24 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 func capabilityText(c *resources.Capability, boundBy string) string {
 	cp := c.Capability
 	var b strings.Builder
-	line := func(k, v string) { fmt.Fprintf(&b, "%-10s %s\n", k, v) }
+	line := func(k, v string) { b.WriteString(padRight(k, 10) + " " + v + "\n") }
 	b.WriteString(c.Key() + "  " + cp.DisplayName() + "\n")
 	if cp.Description != nil && *cp.Description != "" {
 		b.WriteString(*cp.Description + "\n")
 	}
-	line("file", c.Path)
-	line("revision", c.SourceRevision)
+	line(i18n.T("file"), c.Path)
+	line(i18n.T("revision"), c.SourceRevision)
 	tools := cp.Tools.String()
 	if tools == "" {
-		tools = "no tool changes"
+		tools = i18n.T("no tool changes")
 	}
-	line("tools", tools)
+	line(i18n.T("tools"), tools)
 	if boundBy == "" {
-		boundBy = "no Preset"
+		boundBy = i18n.T("no Preset")
 	}
-	line("bound by", boundBy)
+	line(i18n.T("bound by"), boundBy)
 	if len(c.Diagnostics) == 0 {
-		line("status", "valid")
+		line(i18n.T("status"), i18n.T("valid"))
 	}
 	for _, d := range c.Diagnostics {
 		b.WriteString(string(d.Level) + ": " + d.Message + "\n")
@@ -82,7 +82,7 @@ func snapshotText(a capability.Active) string {
 	s := a.Snapshot
 	src := s.SourceLabel()
 	if id := s.BindingID(); id != "" {
-		src += " via " + id
+		src = i18n.T("%s via %s", src, id)
 	}
 	var b strings.Builder
 	b.WriteString(s.ActivationID + " · " + src + " · " + string(a.Actor) + "\n")
@@ -91,7 +91,7 @@ func snapshotText(a capability.Active) string {
 	}
 	b.WriteString(s.Fingerprint + "\n")
 	if tools := s.Tools.String(); tools != "" {
-		b.WriteString("tools " + tools + "\n")
+		b.WriteString(i18n.T("tools %s", tools) + "\n")
 	}
 	b.WriteString("\n" + s.Content)
 	return b.String()

@@ -1,10 +1,10 @@
 package capabilities
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/capstate"
 )
 
@@ -15,7 +15,7 @@ import (
 // workbench speaks for itself everywhere else.
 
 // piForgeSays quotes a message of pi-forge's, exact, as pi-forge's.
-func piForgeSays(msg string) string { return "pi-forge: “" + msg + "”" }
+func piForgeSays(msg string) string { return "pi-forge: “" + msg + "”" } //i18n:raw pi-forge names who says it; the quoted message is its contract
 
 // planFacts is what a plan's events do: the snapshot it activates and
 // the activations it stops (as they were active before).
@@ -58,11 +58,11 @@ func factsOf(plan *capstate.Plan) planFacts {
 func snapshotName(s *capability.Snapshot) string {
 	switch {
 	case s == nil:
-		return "a capability"
+		return i18n.T("a capability")
 	case s.Source.Kind == capability.SourceManual:
-		return "a manual directive"
+		return i18n.T("a manual directive")
 	case s.BindingID() != "":
-		return s.SourceLabel() + " (binding " + s.BindingID() + ")"
+		return i18n.T("%s (binding %s)", s.SourceLabel(), s.BindingID())
 	}
 	return s.SourceLabel()
 }
@@ -71,7 +71,7 @@ func snapshotName(s *capability.Snapshot) string {
 // "tools unchanged", or that the session records no tool selection.
 func toolsChange(plan *capstate.Plan) string {
 	if plan.Before == nil || plan.After == nil || plan.Before.EffectiveTools == nil || plan.After.EffectiveTools == nil {
-		return "tools unknown (the session records no tool selection)"
+		return i18n.T("tools unknown (the session records no tool selection)")
 	}
 	before, after := plan.Before.EffectiveTools, plan.After.EffectiveTools
 	in := func(list []string, n string) bool {
@@ -94,9 +94,9 @@ func toolsChange(plan *capstate.Plan) string {
 		}
 	}
 	if len(parts) == 0 {
-		return "tools unchanged"
+		return i18n.T("tools unchanged")
 	}
-	return "tools " + strings.Join(parts, " ")
+	return i18n.T("tools %s", strings.Join(parts, " "))
 }
 
 // toolOnly reports whether a snapshot sends no instruction text.
@@ -109,7 +109,7 @@ func toolOnly(s *capability.Snapshot) bool {
 func previewTitle(op capstate.Operation, plan *capstate.Plan) string {
 	if plan != nil && op.Kind == capstate.OpDisable {
 		if f := factsOf(plan); len(f.stopped) > 0 {
-			return "Disable " + stoppedNames(f.stopped) + "?"
+			return i18n.T("Disable %s?", stoppedNames(f.stopped))
 		}
 	}
 	return opTitle(op)
@@ -121,19 +121,20 @@ func willText(plan *capstate.Plan) string {
 	tools := toolsChange(plan)
 	switch plan.Op.Kind {
 	case capstate.OpEnable, capstate.OpEnableBound, capstate.OpAdd:
-		delivery := "its instruction reaches the model with the next request"
-		if toolOnly(f.activated) {
-			delivery = "it is tool-only, so no instruction text is sent"
+		name, add := snapshotName(f.activated), plan.Op.Kind == capstate.OpAdd
+		switch {
+		case add && toolOnly(f.activated):
+			return i18n.T("Add %s: %s; it is tool-only, so no instruction text is sent.", name, tools)
+		case add:
+			return i18n.T("Add %s: %s; its instruction reaches the model with the next request.", name, tools)
+		case toolOnly(f.activated):
+			return i18n.T("Enable %s: %s; it is tool-only, so no instruction text is sent.", name, tools)
 		}
-		verb := "Enable "
-		if plan.Op.Kind == capstate.OpAdd {
-			verb = "Add "
-		}
-		return verb + snapshotName(f.activated) + ": " + tools + "; " + delivery + "."
+		return i18n.T("Enable %s: %s; its instruction reaches the model with the next request.", name, tools)
 	case capstate.OpDisable:
-		return "Disable " + stoppedNames(f.stopped) + ": " + tools + "; a stop notice reaches the model with the next request."
+		return i18n.T("Disable %s: %s; a stop notice reaches the model with the next request.", stoppedNames(f.stopped), tools)
 	case capstate.OpReset:
-		return fmt.Sprintf("Stop all %d active capabilities: %s; a stop notice reaches the model with the next request. Messages already sent and work already done stay as they are.",
+		return i18n.T("Stop all %d active capabilities: %s; a stop notice reaches the model with the next request. Messages already sent and work already done stay as they are.",
 			len(f.stopped), tools)
 	}
 	return opTitle(plan.Op) + ": " + tools + "."
@@ -145,30 +146,35 @@ func didText(plan *capstate.Plan) string {
 	tools := toolsChange(plan)
 	switch plan.Op.Kind {
 	case capstate.OpEnable, capstate.OpEnableBound, capstate.OpAdd:
-		delivery := "its instruction goes with the next request"
-		if toolOnly(f.activated) {
-			delivery = "tool-only, no instruction is sent"
+		name, add := snapshotName(f.activated), plan.Op.Kind == capstate.OpAdd
+		if f.activated == nil {
+			if add {
+				return i18n.T("Added %s: %s; its instruction goes with the next request", name, tools)
+			}
+			return i18n.T("Enabled %s: %s; its instruction goes with the next request", name, tools)
 		}
-		verb, id := "Enabled ", ""
-		if plan.Op.Kind == capstate.OpAdd {
-			verb = "Added "
+		id := f.activated.ActivationID
+		switch {
+		case add && toolOnly(f.activated):
+			return i18n.T("Added %s: %s; tool-only, no instruction is sent (activation %s)", name, tools, id)
+		case add:
+			return i18n.T("Added %s: %s; its instruction goes with the next request (activation %s)", name, tools, id)
+		case toolOnly(f.activated):
+			return i18n.T("Enabled %s: %s; tool-only, no instruction is sent (activation %s)", name, tools, id)
 		}
-		if f.activated != nil {
-			id = " (activation " + f.activated.ActivationID + ")"
-		}
-		return verb + snapshotName(f.activated) + ": " + tools + "; " + delivery + id
+		return i18n.T("Enabled %s: %s; its instruction goes with the next request (activation %s)", name, tools, id)
 	case capstate.OpDisable:
-		return "Disabled " + stoppedNames(f.stopped) + ": " + tools + "; the stop notice goes with the next request"
+		return i18n.T("Disabled %s: %s; the stop notice goes with the next request", stoppedNames(f.stopped), tools)
 	case capstate.OpReset:
-		return fmt.Sprintf("Stopped all %d capabilities: %s; the stop notice goes with the next request", len(f.stopped), tools)
+		return i18n.T("Stopped all %d capabilities: %s; the stop notice goes with the next request", len(f.stopped), tools)
 	}
-	return "Done: " + opTitle(plan.Op) + " (" + tools + ")"
+	return i18n.T("Done: %s (%s)", opTitle(plan.Op), tools)
 }
 
 // stoppedNames names the activations a plan stops.
 func stoppedNames(stopped []capability.Snapshot) string {
 	if len(stopped) == 0 {
-		return "nothing"
+		return i18n.T("nothing")
 	}
 	names := make([]string, len(stopped))
 	for i := range stopped {
@@ -191,10 +197,10 @@ type adviceLine struct {
 // 80-column dialog), so nothing a user copies is cut or broken.
 func stopAdvice(activationID, sessionID, disableKey string) []adviceLine {
 	return []adviceLine{
-		{"Its activation id:", false},
+		{i18n.T("Its activation id:"), false},
 		{activationID, true},
-		{"To stop it later, press " + disableKey + " on its card in the Session pane here, or run in the project:", false},
-		{"forgebench capability disable \\", true},
+		{i18n.T("To stop it later, press %s on its card in the Session pane here, or run in the project:", disableKey), false},
+		{"forgebench capability disable \\", true}, //i18n:raw a command line the user runs
 		{"  " + activationID + " \\", true},
 		{"  --session " + sessionID, true},
 	}

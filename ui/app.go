@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
@@ -20,6 +19,7 @@ import (
 	agentspanel "github.com/forgebench/forgebench/ui/agents"
 	capspanel "github.com/forgebench/forgebench/ui/capabilities"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/find"
 	"github.com/forgebench/forgebench/ui/palette"
 	payloadspanel "github.com/forgebench/forgebench/ui/payloads"
@@ -73,13 +73,14 @@ type Model struct {
 	// whole is the open "view whole" overlay (whole.go; nil: none),
 	// drawn over the body.
 	whole *common.Viewer
-	// confirmQuit is the open "quit and discard …?" question (nil: none).
-	confirmQuit *common.Confirm
-	theme       themes.Mode
-	noColor     bool
-	hasDark     bool
-	width       int
-	height      int
+	// dialogs are the root's modals over the whole screen: the "quit and
+	// discard …?" question (quit.go).
+	dialogs dialog.Stack
+	theme   themes.Mode
+	noColor bool
+	hasDark bool
+	width   int
+	height  int
 	// cwdLabel is the header's cwd, abbreviated once at construction so
 	// View never touches the environment.
 	cwdLabel string
@@ -276,14 +277,8 @@ func isInput(msg tea.Msg) bool {
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
-	if m.confirmQuit != nil {
-		switch m.confirmQuit.Answer(msg) {
-		case common.Yes:
-			return tea.Quit
-		case common.No:
-			m.confirmQuit = nil
-		}
-		return nil
+	if m.dialogs.Open() { // the quit question takes every key
+		return m.dialogKey(msg)
 	}
 	if msg.String() == "ctrl+c" {
 		return m.requestQuit()
@@ -342,29 +337,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return m.routeToActive(msg)
-}
-
-// requestQuit quits at once unless a panel holds unsaved work; then it
-// asks first, naming what would be discarded.
-func (m *Model) requestQuit() tea.Cmd {
-	var unsaved []string
-	for _, p := range m.panels {
-		if g, ok := p.(common.Guard); ok {
-			if what, dirty := g.Unsaved(); dirty {
-				unsaved = append(unsaved, what)
-			}
-		}
-	}
-	if len(unsaved) == 0 {
-		return tea.Quit
-	}
-	m.confirmQuit = &common.Confirm{
-		Title: i18n.T("Quit forgebench?"),
-		Body:  i18n.T("Quitting now discards %s. Answer %s to keep working and save first.", joinAnd(unsaved), m.keys.Confirm.No.Help().Key),
-		Yes:   m.keys.Confirm.Yes,
-		No:    m.keys.Confirm.No,
-	}
-	return nil
 }
 
 func (m *Model) routeToActive(msg tea.Msg) tea.Cmd {
@@ -471,9 +443,7 @@ func (m *Model) view() tea.View {
 		box := m.palette.View(m.com.Styles, m.width)
 		content = common.OverlayAt(content, box, m.width, m.height, -1, min(paletteTop, max(0, m.height-lipgloss.Height(box))))
 	}
-	if m.confirmQuit != nil {
-		content = common.Overlay(content, m.confirmQuit.View(&m.com.Styles, m.width, m.height), m.width, m.height)
-	}
+	content = m.dialogs.View(content, m.width, m.height) // over everything
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -486,10 +456,10 @@ func (m *Model) view() tea.View {
 // coordinates (its top-left cell is 0, 0), which finds the pane under
 // the pointer. Nothing reaches a panel while a dialog is open.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if m.whole != nil && m.confirmQuit == nil {
+	if m.whole != nil && !m.dialogs.Open() {
 		return m.wholeMouse(msg)
 	}
-	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.confirmQuit != nil {
+	if m.showHelp || m.palette.IsOpen() || m.find.IsOpen() || m.dialogs.Open() {
 		return nil
 	}
 	mouse := msg.Mouse()

@@ -226,6 +226,10 @@ func (m *Model) footerView() string {
 	if s := m.status.View(st); s != "" {
 		return st.App.Footer.Render(ansi.Truncate(s, width, "…"))
 	}
+	if m.dialogs.Open() { // the quit question takes every key: its answers
+		line, _ := common.FitHints(st, common.Ranked(0, m.dialogs.ShortHelp()...), width)
+		return st.App.Footer.Render(line)
+	}
 	if m.whole != nil {
 		line, _ := common.FitHints(st, common.Ranked(0, common.ViewerHelp(&m.keys)...), width)
 		return st.App.Footer.Render(line)

@@ -61,11 +61,11 @@ func TestQuitAsksWhileAPresetDraftIsUnsaved(t *testing.T) {
 	}
 	uitest.AssertFits(t, m.View().Content, 160, 48)
 	h.Press("1", "j", "ctrl+s") // every other key is swallowed by the question
-	if h.Quit || m.confirmQuit == nil {
+	if h.Quit || m.openQuitQuestion() == nil {
 		t.Fatal("only y or n answers the question")
 	}
 	h.Press("n")
-	if h.Quit || m.confirmQuit != nil || !strings.Contains(screen(m), "(unsaved)") {
+	if h.Quit || m.openQuitQuestion() != nil || !strings.Contains(screen(m), "(unsaved)") {
 		t.Fatalf("n keeps the program and the draft:\n%s", screen(m))
 	}
 	h.Press("q", "y")
@@ -88,7 +88,7 @@ func TestCtrlCWhileTypingInABlockAsks(t *testing.T) {
 		t.Fatalf("ctrl+c while typing must ask:\n%s", screen(m))
 	}
 	h.Press("esc")
-	if m.confirmQuit != nil || !m.panels[0].CapturesInput() {
+	if m.openQuitQuestion() != nil || !m.panels[0].CapturesInput() {
 		t.Fatal("esc answers no and the editor keeps the keyboard")
 	}
 	h.Press("ctrl+c", "y")
@@ -100,7 +100,7 @@ func TestCtrlCWhileTypingInABlockAsks(t *testing.T) {
 	hc.Press(":")
 	hc.Type("Quit")
 	hc.Press("enter")
-	if !hc.Quit || clean.confirmQuit != nil {
+	if !hc.Quit || clean.openQuitQuestion() != nil {
 		t.Fatal("with nothing unsaved the palette's Quit quits at once")
 	}
 }
@@ -160,10 +160,23 @@ func TestGoldenQuitQuestion(t *testing.T) {
 		m, h := demoHarness(t)
 		h.Resize(size.w, size.h)
 		h.Press("enter", "space", "q")
-		if m.confirmQuit == nil {
+		if m.openQuitQuestion() == nil {
 			t.Fatal("q with an unsaved draft asks")
 		}
 		uitest.AssertFits(t, m.View().Content, size.w, size.h)
-		uitest.Golden(t, fmt.Sprintf("quit_question_%dx%d", size.w, size.h), m.confirmQuit.View(&m.com.Styles, size.w, size.h))
+		uitest.Golden(t, fmt.Sprintf("quit_question_%dx%d", size.w, size.h), m.openQuitQuestion().View(size.w, size.h))
+	}
+}
+
+// While the quit question is open it takes every key, so the footer says
+// its answers, as a panel's dialog does — not the panel's keys and the
+// root's, which it swallows.
+func TestQuitQuestionGivesTheFooter(t *testing.T) {
+	m, h := demoHarness(t)
+	h.Press("enter", "space", "q")
+	lines := strings.Split(screen(m), "\n")
+	footer := lines[len(lines)-1]
+	if !strings.Contains(footer, "y yes, discard") || !strings.Contains(footer, "n/esc no, keep working") || strings.Contains(footer, "? ") {
+		t.Fatalf("the footer under the quit question: %q", footer)
 	}
 }

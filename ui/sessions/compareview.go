@@ -186,13 +186,12 @@ func (m *Model) compareRequests() tea.Cmd {
 // compareView draws the comparison in the detail pane.
 func (m *Model) compareView(r rect, focused bool) string {
 	st := m.com.Styles
-	c := &m.views.compare
+	c := m.views.compare
 	h, w := r.h-2, r.w-4
 	if c.result == nil {
 		return m.frame(r, "Compare", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("comparing the branches…")})
 	}
-	lines := renderCompare(c.result, w, m.keys.Open.Help().Key, st)
-	c.offset = clamp(c.offset, 0, max(0, len(lines)-h))
+	lines := m.laidLines(w, h)
 	info := scrollInfo(c.offset, h, len(lines))
 	if c.pending {
 		info = joinInfo("comparing…", info)

@@ -159,8 +159,7 @@ func (m *Model) compositionView(r rect, focused bool) string {
 	if res == nil || res.key.file != m.ls.file {
 		return m.frame(r, "Composition", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("splitting the request…")})
 	}
-	lines := renderComposition(res, w, st)
-	v.offset = clamp(v.offset, 0, max(0, len(lines)-h))
+	lines := m.laidLines(w, h)
 	info := scrollInfo(v.offset, h, len(lines))
 	if idx := m.currentEntry(); idx >= 0 && m.contextKeyFor(idx) != res.key {
 		info = joinInfo("splitting at "+m.ls.entryID(idx)+"…", info)

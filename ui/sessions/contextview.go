@@ -326,12 +326,11 @@ func (m *Model) applyContextLines(msg contextLinesMsg) {
 func (m *Model) contextView(r rect, focused bool) string {
 	st := m.com.Styles
 	h := r.h - 2
-	c := &m.context
+	c := m.context
 	res := c.linesKey.res
 	if c.lines == nil || res == nil || res.key.file != m.ls.file {
 		return m.frame(r, "Context", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("rebuilding the request…")})
 	}
-	c.offset = clamp(c.offset, 0, max(0, len(c.lines)-h))
 	info := scrollInfo(c.offset, h, len(c.lines))
 	// The last request stays on screen (also from the file's previous
 	// version, as follow mode re-reads it) until the one wanted arrives.

@@ -38,8 +38,8 @@ func (m *Model) ensureTreeOrder() {
 }
 
 // showsSearchLine is true when pane shows the search line.
-func (m *Model) showsSearchLine(p pane) bool {
-	return p == m.searchPane && (m.search.Typing() || m.search.Active())
+func (f *finder) showsSearchLine(p pane) bool {
+	return p == f.searchPane && (f.search.Typing() || f.search.Active())
 }
 
 // timelineSearchLine is true when the timeline shows the search line

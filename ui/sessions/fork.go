@@ -27,20 +27,23 @@ import (
 // $EDITOR — or, without pi on PATH, copies that command.
 
 // forkState is the fork on its way: asked (the number of the plan
-// awaited, 0: none), shown in the dialog, or being written.
+// awaited, 0: none), shown in the dialog (on the panel's dialog stack),
+// or being written.
 type forkState struct {
 	asked, next int
 	// from is the pane the fork was asked in (its status speaks).
 	from    pane
-	dialog  *forkDialog
 	writing bool
 	// selectAfter is a written fork the picker's cursor goes to once the
 	// sessions are listed again.
 	selectAfter string
 }
 
-// forkDialog is the confirmation: the planned fork and what follows it.
+// forkDialog is the confirmation, a dialog.Dialog on the panel's stack:
+// the planned fork and what follows it. Only its yes and no keys answer
+// it; every other key is swallowed while it is open.
 type forkDialog struct {
+	com  *common.Common
 	plan *session.Fork
 	// pi is the pi executable found on PATH ("" when none: the command
 	// is copied instead).
@@ -151,14 +154,14 @@ func (m *Model) applyForkPlanned(msg forkPlannedMsg) tea.Cmd {
 	if msg.pi == "" {
 		yes = "write it and copy the command"
 	}
-	d := &forkDialog{plan: msg.plan, pi: msg.pi, project: msg.project}
+	d := &forkDialog{com: m.com, plan: msg.plan, pi: msg.pi, project: msg.project}
 	d.confirm = common.Confirm{
 		Title: "Continue in Pi from entry " + sanitize.Clip(msg.plan.LeafID, 40) + "?",
 		Body:  forkDialogBody(d),
 		Yes:   key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, yes)),
 		No:    key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, "write nothing")),
 	}
-	m.fork.dialog = d
+	m.dialogs.Replace(d)
 	return nil
 }
 
@@ -203,20 +206,45 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// forkKey answers the dialog; every other key is swallowed while it is
-// open.
-func (m *Model) forkKey(msg tea.KeyPressMsg) tea.Cmd {
-	d := m.fork.dialog
-	switch d.confirm.Answer(msg) {
-	case common.Yes:
-		m.fork.dialog = nil
-		m.fork.writing = true
-		return tea.Batch(m.setStatus(m.focus, "writing the fork "+filepath.Base(d.plan.File)+"…", false), writeForkCmd(d))
-	case common.No:
-		m.fork.dialog = nil
-		return m.setStatus(m.focus, "fork cancelled: nothing was written", false)
+// Update implements dialog.Dialog: yes writes the fork, no writes
+// nothing; the answer is the panel's to carry out.
+func (d *forkDialog) Update(msg tea.Msg) (bool, any, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false, nil, nil
 	}
-	return nil
+	switch d.confirm.Answer(k) {
+	case common.Yes:
+		return true, answer(d.write), nil
+	case common.No:
+		return true, answer(forkCancelled), nil
+	}
+	return false, nil, nil
+}
+
+// View implements dialog.Dialog.
+func (d *forkDialog) View(width, height int) string {
+	return d.confirm.View(&d.com.Styles, width, height)
+}
+
+// ShortHelp implements dialog.Dialog: the footer while the dialog asks.
+func (d *forkDialog) ShortHelp() []key.Binding { return []key.Binding{d.confirm.Yes, d.confirm.No} }
+
+// write is yes: the fork is written in a command.
+func (d *forkDialog) write(m *Model) tea.Cmd {
+	m.fork.writing = true
+	return tea.Batch(m.setStatus(m.focus, "writing the fork "+filepath.Base(d.plan.File)+"…", false), writeForkCmd(d))
+}
+
+// forkCancelled is no.
+func forkCancelled(m *Model) tea.Cmd {
+	return m.setStatus(m.focus, "fork cancelled: nothing was written", false)
+}
+
+// openForkDialog is the fork dialog while it asks (nil otherwise).
+func (m *Model) openForkDialog() *forkDialog {
+	d, _ := m.dialogs.Top().(*forkDialog)
+	return d
 }
 
 // writeForkCmd writes the planned fork with an exclusive create (never
@@ -267,13 +295,4 @@ func (m *Model) applyPiExited(msg piExitedMsg) tea.Cmd {
 		return tea.Batch(m.reload(), m.setStatus(m.focus, "pi --session "+filepath.Base(msg.file)+": "+msg.err.Error(), true))
 	}
 	return tea.Batch(m.reload(), m.setStatus(m.focus, "back from Pi ("+filepath.Base(msg.file)+")", false))
-}
-
-// forkView draws the dialog over the panel.
-func (m *Model) forkView(screen string) string {
-	if m.fork.dialog == nil {
-		return screen
-	}
-	box := m.fork.dialog.confirm.View(&m.com.Styles, m.width, m.height)
-	return common.Overlay(screen, box, m.width, m.height)
 }

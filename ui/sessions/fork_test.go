@@ -144,7 +144,7 @@ func sessionFiles(t *testing.T, dir string) []string {
 // sessions' own project (/home/ada/…) so the goldens do not hold the
 // test's temporary directory: only the file shown changes.
 func displayedAt(hs *harness) {
-	d := hs.m.fork.dialog
+	d := hs.m.openForkDialog()
 	plan := *d.plan
 	plan.File = "/home/ada/.pi/agent/sessions/--home-ada-projects-demo-app--/" + filepath.Base(plan.File)
 	d.plan = &plan
@@ -160,7 +160,7 @@ func TestContinueInPiAsksWritesTheForkAndCopiesTheCommandWithoutPi(t *testing.T)
 		fi0, _ := os.Stat(paths["rounding"])
 		hs.selectAt("e07")
 		hs.Press("C")
-		d := hs.m.fork.dialog
+		d := hs.m.openForkDialog()
 		if d == nil {
 			t.Fatalf("no dialog; status %q", hs.m.status[paneTimeline].Text())
 		}
@@ -180,7 +180,7 @@ func TestContinueInPiAsksWritesTheForkAndCopiesTheCommandWithoutPi(t *testing.T)
 			}
 		}
 		uitest.Golden(t, "fork_dialog_"+sizeName(size), view)
-		hs.m.fork.dialog.plan = real
+		hs.m.openForkDialog().plan = real
 
 		var clip string
 		hs.Intercept = func(msg tea.Msg) bool {
@@ -262,8 +262,8 @@ func TestContinueInPiHandsTheForkToPiOnPath(t *testing.T) {
 	hs, paths := newForkHarness(t, 120, 40, true, true)
 	hs.selectAt("e05")
 	hs.Press("C")
-	if d := hs.m.fork.dialog; d == nil || !strings.Contains(d.confirm.Body, "Then Pi opens it here") || !strings.HasSuffix(d.pi, "/pi") {
-		t.Fatalf("dialog %+v", hs.m.fork.dialog)
+	if d := hs.m.openForkDialog(); d == nil || !strings.Contains(d.confirm.Body, "Then Pi opens it here") || !strings.HasSuffix(d.pi, "/pi") {
+		t.Fatalf("dialog %+v", hs.m.openForkDialog())
 	}
 	hs.Press("y")
 	hs.Settle()
@@ -288,12 +288,12 @@ func TestContinueInPiNoWritesNothingAndUntrustedIsRefused(t *testing.T) {
 	hs.selectAt("e05")
 	hs.Press("C")
 	hs.Press("j", "q", "3") // swallowed while the dialog asks
-	if hs.m.fork.dialog == nil || hs.Quit {
+	if hs.m.openForkDialog() == nil || hs.Quit {
 		t.Fatal("a key that does not answer closed the dialog")
 	}
 	hs.Press("n")
 	hs.Settle()
-	if hs.m.fork.dialog != nil || !slices.Equal(sessionFiles(t, dir), before) {
+	if hs.m.openForkDialog() != nil || !slices.Equal(sessionFiles(t, dir), before) {
 		t.Fatal("no must close the dialog and write nothing")
 	}
 	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "nothing was written") {
@@ -306,7 +306,7 @@ func TestContinueInPiNoWritesNothingAndUntrustedIsRefused(t *testing.T) {
 	hs.selectAt("e05")
 	hs.Press("C")
 	hs.Settle()
-	if hs.m.fork.dialog != nil || !slices.Equal(sessionFiles(t, dir), before) {
+	if hs.m.openForkDialog() != nil || !slices.Equal(sessionFiles(t, dir), before) {
 		t.Fatal("an untrusted project must be refused before the dialog")
 	}
 	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "is not trusted") {
@@ -342,7 +342,7 @@ func TestContinueInPiRefusesABrokenTreeAndKeepsHostileTextOffTheScreen(t *testin
 	hs.selectAt("u") // below the loop a → b → c → a
 	hs.Press("C")
 	hs.Settle()
-	if hs.m.fork.dialog != nil || !slices.Equal(sessionFiles(t, dir), before) {
+	if hs.m.openForkDialog() != nil || !slices.Equal(sessionFiles(t, dir), before) {
 		t.Fatal("a fork through a parent loop must be refused before the dialog")
 	}
 	if st := hs.m.status[paneTimeline].Text(); !strings.Contains(st, "loops back") || !strings.Contains(st, "nothing was written") {
@@ -352,7 +352,7 @@ func TestContinueInPiRefusesABrokenTreeAndKeepsHostileTextOffTheScreen(t *testin
 	addSession(t, hs, dir, "escapes.jsonl")
 	hs.focusOn(paneTimeline)
 	hs.Press("G", "C")
-	if hs.m.fork.dialog == nil {
+	if hs.m.openForkDialog() == nil {
 		t.Fatalf("no dialog: %q", hs.m.status[paneTimeline].Text())
 	}
 	hostile.AssertCleanView(t, "fork dialog over escapes.jsonl", hs.view())

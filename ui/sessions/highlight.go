@@ -85,22 +85,37 @@ func (m *Model) applyReveal() {
 }
 
 // highlightedWindow returns the detail lines on screen with the search's
-// words marked.
+// words marked: the window markWindow marked, else marked again (View
+// keeps nothing).
 func (m *Model) highlightedWindow(key detailKey, lines []string, off, h int) []string {
 	vis := window(lines, off, h)
 	q := m.revealQuery(key.idx)
 	if strings.TrimSpace(q) == "" {
 		return vis
 	}
-	hl := &m.detail.highlight
-	if hl.lines != nil && hl.key == key && hl.off == off && hl.h == h && hl.query == q {
+	if hl := &m.detail.highlight; hl.lines != nil && hl.key == key && hl.off == off && hl.h == h && hl.query == q {
 		return hl.lines
 	}
+	return m.markWords(vis, q)
+}
+
+// markWindow marks the search's words in the detail's window (after an
+// Update: layDetail), once per window, query and rendering.
+func (m *Model) markWindow(key detailKey, lines []string, off, h int) {
+	q := m.revealQuery(key.idx)
+	hl := &m.detail.highlight
+	if strings.TrimSpace(q) == "" || (hl.lines != nil && hl.key == key && hl.off == off && hl.h == h && hl.query == q) {
+		return
+	}
+	*hl = detailHighlight{key: key, off: off, h: h, query: q, lines: m.markWords(window(lines, off, h), q)}
+}
+
+// markWords marks the words of q in lines.
+func (m *Model) markWords(lines []string, q string) []string {
 	words := strings.Fields(q)
-	out := make([]string, len(vis))
-	for i, line := range vis {
+	out := make([]string, len(lines))
+	for i, line := range lines {
 		out[i] = transcript.MarkWords(line, words, m.com.Styles.List.Match)
 	}
-	*hl = detailHighlight{key: key, off: off, h: h, query: q, lines: out}
 	return out
 }

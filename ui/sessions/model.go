@@ -20,6 +20,7 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
+	"github.com/forgebench/forgebench/ui/components/dialog"
 	"github.com/forgebench/forgebench/ui/components/follower"
 )
 
@@ -53,7 +54,15 @@ const hugeFileBytes = 8 << 20
 // detailCacheMax bounds the rendered-entry cache; it is cleared when full.
 const detailCacheMax = 256
 
-// Model is the Session panel.
+// Model is the Session panel. It keeps the size, the focus, which view
+// the detail pane shows (mode) and the parts, and routes: the picker, the
+// tree and the timeline (lists.go, tree.go), the open session and its
+// selected entry (opened), the find line and the entry prompt
+// (finder), the detail pane's views (detailPane), the live tail and the
+// picker's live marks (watching), and a dialog stack (dialog.go). Which
+// part has the keys is decided once, in focused (focus.go): the keys,
+// the footer and CapturesInput all ask it. View only draws what Update
+// laid out (laid.go).
 type Model struct {
 	com  *common.Common
 	keys keymap.Session
@@ -65,15 +74,30 @@ type Model struct {
 	picker picker
 	tree   treeView
 	tl     timeline
-	ls     *loadedSession
+	opened
+	finder
+	detailPane
+	watching
+	// status is each pane's own transient message.
+	status [paneCount]common.Status
+	// fork is "continue in Pi from here" on its way (fork.go); its
+	// question is on dialogs, the panel's modals (dialog.go).
+	fork    forkState
+	dialogs dialog.Stack
+}
 
+// opened is the session the panel has open and the entry selected
+// in it: what the tree, the timeline and the detail show, and what the
+// panel writes into the shared selection (selection.go).
+type opened struct {
+	ls *loadedSession
 	// gen counts session loads; results of older loads are ignored.
-	gen      int
+	gen int
+	// loading is the file being read ("sessions": the discovery); the
+	// spinner turns while a huge one is.
 	loading  string
 	spinning bool
 	spin     spinner.Model
-	// status is each pane's own transient message.
-	status [paneCount]common.Status
 	// selEntry is the entry id last announced or jumped to ("" before the
 	// first); atLeaf is true while the selection follows the leaf. selIdx
 	// is the selected entry's index in ls (-1: none) and selFrom the load
@@ -85,9 +109,14 @@ type Model struct {
 	// presetMemo remembers the Preset selection each entry's branch
 	// records (presetmemo.go).
 	presetMemo presetMemo
+}
 
-	// search is the Tree pane's find; treeOrder are the entries in the
-	// tree's display order, folds ignored (what the search walks).
+// finder is the search of the tree and the timeline and the "go to
+// entry" prompt (find.go, textsearch.go): while either types it has the
+// keys (promptFocus, searchFocus).
+type finder struct {
+	// search is the query and its matches; treeOrder are the entries in
+	// the tree's display order, folds ignored (what the search walks).
 	search common.Search
 	// searchPane is the pane the search was started in (where n/N step);
 	// text is its full-text part (textsearch.go).
@@ -96,20 +125,31 @@ type Model struct {
 	treeOrder  []int
 	// gotoID is the "go to entry" prompt while it is open.
 	gotoID *common.LineInput
+}
 
+// detailPane is the detail pane's state, one field per view: the entry,
+// the Context view (context, and sent, the requests rebuilt), the stats,
+// the cost of the listed sessions, the skipped lines, the comparison and
+// the composition (views), and laid, what View draws of them.
+type detailPane struct {
 	detail  detailState
 	views   detailViews
 	context contextState
 	sent    sentState
 	stats   statsState
 	spend   spendState
-	follow  followState
+	// laid is the detail's view laid out for View (laid.go).
+	laid laidDetail
+}
+
+// watching is what keeps the panel live: the tail of the open session
+// (follow.go) and the picker's marks of sessions being written (live.go).
+type watching struct {
+	follow followState
 	// watch lets the panel tail the open session (EnableWatch).
 	watch bool
 	// live keeps the picker's marks of sessions being written (live.go).
 	live liveState
-	// fork is "continue in Pi from here" on its way (fork.go).
-	fork forkState
 }
 
 // detailState is the entry detail: a cache of rendered entries and the
@@ -155,13 +195,12 @@ func New(com *common.Common) *Model {
 		picker: newPicker(),
 		tree:   newTreeView(),
 		tl:     newTimeline(),
-		spin:   spinner.New(spinner.WithSpinner(spinner.Dot)),
+		opened: opened{spin: spinner.New(spinner.WithSpinner(spinner.Dot)), selIdx: -1},
 	}
 	m.detail.cache = map[detailKey][]string{}
 	m.detail.pending = map[detailKey]bool{}
 	m.detail.expanded = map[int]bool{}
 	m.detail.shownIdx = -1
-	m.selIdx = -1
 	m.follow.tail = follower.New(tailOwner)
 	if com.Keys != nil {
 		m.keys = com.Keys.Session
@@ -184,78 +223,31 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layDetail()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return i18n.T("Session") }
 
-// FocusNext implements common.Panel.
-func (m *Model) FocusNext() { m.focus = (m.focus + 1) % paneCount }
+// FocusNext implements common.Panel; the narrow layout changes with the
+// focus, so the detail is laid out again.
+func (m *Model) FocusNext() {
+	m.focus = (m.focus + 1) % paneCount
+	m.layDetail()
+}
 
 // FocusPrev implements common.Panel.
-func (m *Model) FocusPrev() { m.focus = (m.focus + paneCount - 1) % paneCount }
-
-// CapturesInput implements common.Panel: true while a filter, the tree
-// search or the entry prompt takes typed keys, or the fork dialog asks.
-func (m *Model) CapturesInput() bool {
-	return m.filtering() || m.search.Typing() || m.gotoID != nil || m.fork.dialog != nil
+func (m *Model) FocusPrev() {
+	m.focus = (m.focus + paneCount - 1) % paneCount
+	m.layDetail()
 }
 
 // filtering is true while the picker's or the timeline's filter line has
 // the keyboard.
 func (m *Model) filtering() bool {
 	return m.picker.list.Filtering() || m.tl.list.Filtering()
-}
-
-// ShortHelp implements common.Panel: the keys that act in the focused
-// pane, the most important first.
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.keys
-	sk := &m.com.Keys.Search
-	if d := m.fork.dialog; d != nil {
-		return []key.Binding{d.confirm.Yes, d.confirm.No}
-	}
-	if m.filtering() || m.search.Typing() || m.gotoID != nil {
-		return []key.Binding{sk.Accept, sk.Clear, sk.Cancel}
-	}
-	switch {
-	case m.mode == modeContext && m.focus == paneDetail:
-		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
-	case m.mode == modeCompare && m.focus == paneDetail:
-		return []key.Binding{withHelp(k.Open, "request diff"), k.Up, k.Down, m.com.Keys.View, k.Back}
-	case m.mode != modeEntry && m.focus == paneDetail:
-		return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
-	case m.focus == panePicker:
-		var bs []key.Binding
-		if m.picker.list.Len() > 0 {
-			bs = append(bs, k.Open)
-		}
-		bs = append(bs, k.Filter, k.Scope, m.com.Keys.View)
-		if m.ls != nil {
-			bs = append(bs, m.followHint()) // follows the open session
-		}
-		return bs
-	case m.focus == paneTree:
-		bs := []key.Binding{k.Open, m.treeSearchKey()}
-		if m.search.Active() && m.searchPane == paneTree {
-			bs = append(bs, sk.Next, sk.Prev)
-		}
-		// The comparison's keys come last: the footer drops what does not
-		// fit, and moving, going to the leaf and copying are used more.
-		return append(bs, k.Fold, k.Unfold, k.TreeFilter, k.GotoEntry, k.ToLeaf, k.Context, m.com.Keys.Copy, k.ContinueInPi, k.Composition, k.Mark, k.Compare)
-	case m.focus == paneTimeline:
-		bs := []key.Binding{k.Open, m.treeSearchKey()}
-		if m.search.Active() && m.searchPane == paneTimeline {
-			bs = append(bs, sk.Next, sk.Prev, k.MatchesOnly)
-		}
-		if m.mode == modeContext {
-			bs = append(bs, k.PiContext) // the Context view beside follows this cursor
-		}
-		// The skipped lines' key is in the timeline's mark (skippedMark).
-		return append(bs, k.Context, m.followHint(), k.GotoEntry, k.ToLeaf, m.com.Keys.Copy, k.CopyContext, k.Stats, m.com.Keys.View, k.ContinueInPi, k.Composition, k.Mark, k.Compare)
-	default:
-		return []key.Binding{k.Expand, k.Thinking, m.com.Keys.Copy, m.com.Keys.View, k.CopyContext, k.Context, k.Back, k.ContinueInPi}
-	}
 }
 
 // followHint is F as the footer offers it: "pause" while the selection
@@ -301,7 +293,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
-		if m.fork.dialog == nil { // the dialog takes only its answers
+		if !m.dialogs.Open() { // the dialog takes only its answers
 			cmds = append(cmds, m.handleMouse(msg.(tea.MouseMsg)))
 		}
 	case common.StatusExpiredMsg:
@@ -331,6 +323,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 	}
 	m.applyReveal() // before ensureRendered: it may expand the entry
 	cmds = append(cmds, m.ensureSummaries(), m.ensureRendered(), m.ensureContext(), m.ensureContextLines(), m.ensureComposition())
+	m.layDetail() // last: View only draws what it laid out
 	return m, tea.Batch(cmds...)
 }
 

@@ -68,21 +68,9 @@ func (m *Model) applySpend(msg spendMsg) {
 
 // spendView draws the cost view in the detail pane's rect.
 func (m *Model) spendView(r rect) string {
-	st := m.com.Styles
 	h, w := r.h-2, r.w-4
 	sp := &m.spend
-	var lines []string
-	switch {
-	case sp.pending || sp.value == nil:
-		lines = []string{st.Pane.Placeholder.Render(fmt.Sprintf("reading %d session(s)…", len(m.picker.raw)))}
-	default:
-		theme := common.ThemeKey(&st)
-		if sp.lines == nil || sp.width != w || sp.theme != theme {
-			sp.lines, sp.width, sp.theme = renderSpend(sp.value, w, st), w, theme
-		}
-		lines = sp.lines
-	}
-	sp.offset = clamp(sp.offset, 0, max(0, len(lines)-h))
+	lines := m.laidLines(w, h)
 	title := "Cost · this project"
 	if sp.all {
 		title = "Cost · all projects"

@@ -7,22 +7,15 @@ import (
 	"github.com/forgebench/forgebench/ui/common"
 )
 
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case m.fork.dialog != nil:
-		return m.forkKey(msg)
-	case m.gotoID != nil:
-		return m.gotoKey(msg)
-	case m.search.Typing():
-		return m.searchKey(msg)
-	case m.filtering():
-		return m.filterKey(msg)
-	}
+// panelKey handles the keys that act whatever pane has the focus (some
+// only in some panes, or with a session open); ok is false for a key it
+// leaves to the focused pane (paneKey).
+func (m *Model) panelKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	k := &m.keys
 	switch {
 	case key.Matches(msg, k.Back):
 		m.back()
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Filter):
 		switch m.focus {
 		case panePicker:
@@ -32,66 +25,66 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.startSearch()
 			}
 		}
-		return nil
+		return nil, true
 	case key.Matches(msg, k.MatchesOnly) && m.ls != nil && m.search.Active():
 		m.toggleMatchesOnly()
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Reload):
-		return m.reload()
+		return m.reload(), true
 	case key.Matches(msg, k.Follow):
-		return m.followKey()
+		return m.followKey(), true
 	case key.Matches(msg, m.com.Keys.Copy) && m.mode == modeContext && m.ls != nil:
 		// y in the Context view copies what it shows, as Y does (copy.go).
-		return m.copyContext(m.currentEntry(), m.focus)
+		return m.copyContext(m.currentEntry(), m.focus), true
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		cmd, _ := m.focusKey(msg)
-		return cmd
+		return cmd, true
 	case key.Matches(msg, k.Stats) && m.focus == panePicker:
-		return m.openSpend()
+		return m.openSpend(), true
 	case m.ls == nil:
-		return m.navigate(msg)
+		return nil, false
 	case key.Matches(msg, k.ContinueInPi) && m.focus != panePicker:
-		return m.startFork()
+		return m.startFork(), true
 	case key.Matches(msg, k.GotoEntry):
 		m.openGoto()
-		return nil
+		return nil, true
 	case key.Matches(msg, k.ToLeaf):
 		m.focus = paneTimeline
-		return m.toLeaf()
+		return m.toLeaf(), true
 	case key.Matches(msg, k.Skipped):
 		m.openSkipped()
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Open) && m.mode == modeCompare && m.focus == paneDetail:
-		return m.compareRequests()
+		return m.compareRequests(), true
 	case key.Matches(msg, k.Mark) && m.focus != panePicker:
-		return m.toggleMark()
+		return m.toggleMark(), true
 	case key.Matches(msg, k.Compare) && m.focus != panePicker:
-		return m.openCompare()
+		return m.openCompare(), true
 	case key.Matches(msg, k.Composition) && m.focus != panePicker:
-		return m.openComposition()
+		return m.openComposition(), true
 	case key.Matches(msg, k.Context):
-		return m.openContext()
+		return m.openContext(), true
 	case key.Matches(msg, k.Stats):
-		return m.openStats()
+		return m.openStats(), true
 	case key.Matches(msg, k.Thinking):
 		m.detail.thinking = !m.detail.thinking
-		return nil
+		return nil, true
 	case key.Matches(msg, k.PiContext) && m.mode == modeContext:
-		return m.togglePiContext()
+		return m.togglePiContext(), true
 	case key.Matches(msg, k.CopyContext):
-		return m.copyContext(m.currentEntry(), m.focus)
+		return m.copyContext(m.currentEntry(), m.focus), true
 	case key.Matches(msg, k.Expand) && m.mode == modeContext:
 		m.context.full = !m.context.full
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Expand):
 		if idx := m.currentEntry(); idx >= 0 {
 			m.detail.expanded[idx] = !m.detail.expanded[idx]
 		}
-		return nil
+		return nil, true
 	case m.focus == m.searchPane && m.search.Active() && key.Matches(msg, m.com.Keys.Search.Next, m.com.Keys.Search.Prev):
-		return m.searchStep(key.Matches(msg, m.com.Keys.Search.Next))
+		return m.searchStep(key.Matches(msg, m.com.Keys.Search.Next)), true
 	}
-	return m.navigate(msg)
+	return nil, false
 }
 
 // back is esc: leave context/stats, then step focus back towards the
@@ -117,59 +110,70 @@ func (m *Model) back() {
 	}
 }
 
-// navigate handles movement and enter in the focused pane. Moving a
-// cursor over entries moves the selection with it.
-func (m *Model) navigate(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	switch m.focus {
-	case panePicker:
-		switch {
-		case m.picker.list.HandleNav(msg, k.Nav):
-		case key.Matches(msg, k.Scope):
-			m.picker.all = !m.picker.all
-			return m.reload()
-		case key.Matches(msg, k.Open):
-			return m.openPicked()
-		}
-	case paneTree:
-		if m.ls == nil {
-			return nil
-		}
-		switch {
-		case m.tree.list.HandleNav(msg, k.Nav):
-			return m.treeMoved()
-		case key.Matches(msg, k.Fold):
-			m.tree.fold(m.ls)
-			return m.treeMoved()
-		case key.Matches(msg, k.Unfold):
-			m.tree.unfold(m.ls)
-			return m.treeMoved()
-		case key.Matches(msg, k.TreeFilter):
-			m.tree.cycleFilter(m.ls)
-			m.treeOrder = nil
-			m.refreshSearch()
-			return m.treeMoved()
-		case key.Matches(msg, k.Open):
-			m.selectEntry(m.tree.current())
-			m.focus = paneTimeline
-			return nil
-		}
-	case paneTimeline:
-		if m.ls == nil {
-			return nil
-		}
-		if m.tl.list.HandleNav(msg, k.Nav) {
-			return m.timelineMoved()
-		}
-		if key.Matches(msg, k.Open) && m.tl.current() >= 0 {
-			m.selectEntry(m.tl.current())
-			m.focus = paneDetail
-			return nil
-		}
-	case paneDetail:
-		if delta := m.detailDelta(msg); delta != 0 {
-			m.scrollDetail(delta)
-		}
+// nav is the picker's own keys: moving, the scope, opening a session.
+func (p pickerPart) nav(msg tea.KeyPressMsg) tea.Cmd {
+	m, k := p.m, &p.m.keys
+	switch {
+	case m.picker.list.HandleNav(msg, k.Nav):
+	case key.Matches(msg, k.Scope):
+		m.picker.all = !m.picker.all
+		return m.reload()
+	case key.Matches(msg, k.Open):
+		return m.openPicked()
+	}
+	return nil
+}
+
+// nav is the tree's own keys: moving (the selection goes along), folds,
+// the tree's filter, enter on to the timeline.
+func (p treePart) nav(msg tea.KeyPressMsg) tea.Cmd {
+	m, k := p.m, &p.m.keys
+	if m.ls == nil {
+		return nil
+	}
+	switch {
+	case m.tree.list.HandleNav(msg, k.Nav):
+		return m.treeMoved()
+	case key.Matches(msg, k.Fold):
+		m.tree.fold(m.ls)
+		return m.treeMoved()
+	case key.Matches(msg, k.Unfold):
+		m.tree.unfold(m.ls)
+		return m.treeMoved()
+	case key.Matches(msg, k.TreeFilter):
+		m.tree.cycleFilter(m.ls)
+		m.treeOrder = nil
+		m.refreshSearch()
+		return m.treeMoved()
+	case key.Matches(msg, k.Open):
+		m.selectEntry(m.tree.current())
+		m.focus = paneTimeline
+		return nil
+	}
+	return nil
+}
+
+// nav is the timeline's own keys: moving (the selection goes along),
+// enter on to the detail.
+func (p timelinePart) nav(msg tea.KeyPressMsg) tea.Cmd {
+	m, k := p.m, &p.m.keys
+	if m.ls == nil {
+		return nil
+	}
+	if m.tl.list.HandleNav(msg, k.Nav) {
+		return m.timelineMoved()
+	}
+	if key.Matches(msg, k.Open) && m.tl.current() >= 0 {
+		m.selectEntry(m.tl.current())
+		m.focus = paneDetail
+	}
+	return nil
+}
+
+// nav is the detail's own keys: the navigation keys scroll its view.
+func (p detailPart) nav(msg tea.KeyPressMsg) tea.Cmd {
+	if delta := p.m.detailDelta(msg); delta != 0 {
+		p.m.scrollDetail(delta)
 	}
 	return nil
 }
@@ -232,23 +236,11 @@ func (m *Model) detailDelta(msg tea.KeyPressMsg) int {
 	return 0
 }
 
+// scrollDetail scrolls the detail's view by delta lines (layDetail keeps
+// it within the view's lines).
 func (m *Model) scrollDetail(delta int) {
-	switch m.mode {
-	case modeContext:
-		m.context.offset = max(0, m.context.offset+delta)
-	case modeStats:
-		m.stats.offset = max(0, m.stats.offset+delta)
-	case modeSpend:
-		m.spend.offset = max(0, m.spend.offset+delta)
-	case modeSkipped:
-		m.views.skippedOffset = max(0, m.views.skippedOffset+delta)
-	case modeCompare:
-		m.views.compare.offset = max(0, m.views.compare.offset+delta)
-	case modeComposition:
-		m.views.composition.offset = max(0, m.views.composition.offset+delta)
-	default:
-		m.detail.offset = max(0, m.detail.offset+delta)
-	}
+	off := m.detailPane.offset(m.mode)
+	*off = max(0, *off+delta)
 }
 
 // filterKey edits the focused list's filter; every keystroke re-filters.

@@ -90,24 +90,24 @@ func (m *Model) View() string {
 	l := m.layout()
 	var left, right []string
 	if l.picker.h > 0 {
-		left = append(left, m.pickerView(l.picker))
+		left = append(left, pickerPart{m}.View(l.picker))
 	}
 	if l.tree.h > 0 {
-		left = append(left, m.treeView(l.tree))
+		left = append(left, treePart{m}.View(l.tree))
 	}
 	if l.timeline.h > 0 {
-		right = append(right, m.timelineView(l.timeline))
+		right = append(right, timelinePart{m}.View(l.timeline))
 	}
 	if l.detail.h > 0 {
-		right = append(right, m.detailView(l.detail))
+		right = append(right, detailPart{m}.View(l.detail))
 	}
 	// Every pane is drawn at its exact size by frame, so the columns are
 	// joined line by line instead of measuring the whole screen again.
 	if !l.wide { // one column: the panes stack
 		left, right = append(left, right...), nil
 	}
-	return m.forkView(joinColumns(strings.Split(strings.Join(left, "\n"), "\n"),
-		strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height))
+	screen := joinColumns(strings.Split(strings.Join(left, "\n"), "\n"), strings.Split(strings.Join(right, "\n"), "\n"), m.width, m.height)
+	return m.dialogs.View(screen, m.width, m.height) // the fork dialog over the panes
 }
 
 // joinColumns places two columns of exact-width lines side by side and
@@ -136,7 +136,9 @@ func (m *Model) frame(r rect, title, info string, focused bool, lines []string) 
 	return common.Frame(m.com.Styles, r.w, r.h, title, info, focused, lines)
 }
 
-func (m *Model) pickerView(r rect) string {
+// View draws the pane at its outer size r.
+func (pp pickerPart) View(r rect) string {
+	m := pp.m
 	st := &m.com.Styles
 	p := &m.picker
 	focused := m.focus == panePicker
@@ -161,7 +163,9 @@ func (m *Model) pickerView(r rect) string {
 	return m.frame(r, title, joinInfo(p.list.Position(), m.statusView(panePicker)), focused, lines)
 }
 
-func (m *Model) treeView(r rect) string {
+// View draws the pane at its outer size r.
+func (p treePart) View(r rect) string {
+	m := p.m
 	focused := m.focus == paneTree
 	if m.ls == nil {
 		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
@@ -194,7 +198,9 @@ func (m *Model) treeView(r rect) string {
 	return m.frame(r, "Tree · "+m.ls.title, info, focused, lines)
 }
 
-func (m *Model) timelineView(r rect) string {
+// View draws the pane at its outer size r.
+func (p timelinePart) View(r rect) string {
+	m := p.m
 	st := &m.com.Styles
 	focused := m.focus == paneTimeline
 	if m.ls == nil {
@@ -241,7 +247,9 @@ func (m *Model) timelineView(r rect) string {
 	return m.frame(r, title, info, focused, lines)
 }
 
-func (m *Model) detailView(r rect) string {
+// View draws the pane at its outer size r.
+func (p detailPart) View(r rect) string {
+	m := p.m
 	st := m.com.Styles
 	focused := m.focus == paneDetail
 	if m.mode == modeSpend {
@@ -259,32 +267,24 @@ func (m *Model) detailView(r rect) string {
 	case modeComposition:
 		return m.compositionView(r, focused)
 	case modeSkipped:
-		lines := m.skippedLines(w)
-		m.views.skippedOffset = clamp(m.views.skippedOffset, 0, max(0, len(lines)-h))
+		lines := m.laidLines(w, h)
 		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.views.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.views.skippedOffset, h))
 	case modeStats:
-		lines := renderStats(m.stats, m.ls, w, w, statsChartRows(h), st)
-		m.stats.offset = clamp(m.stats.offset, 0, max(0, len(lines)-h))
+		lines := m.laidLines(w, h)
 		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}
 	idx := m.currentEntry()
 	if idx < 0 {
 		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
 	}
-	key := m.detailKeyFor(idx)
-	lines, ok := m.detail.cache[key]
+	// The entry the cursor rests on renders in a moment: the last
+	// rendering stays until it arrives, so keys do not blink the pane.
+	key, lines, ok := m.shownDetail()
 	if !ok {
-		// The entry the cursor rests on renders in a moment: the last
-		// rendering stays until it arrives, so keys do not blink the pane.
-		last := m.detail.shown
-		lines, ok = m.detail.cache[last]
-		if !ok || last.gen != key.gen || last.idx >= len(m.ls.rows) {
-			return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
-		}
-		key, idx = last, last.idx
+		return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
 	}
+	idx = key.idx
 	title := "Detail · " + m.ls.entryID(idx)
-	m.detail.offset = clamp(m.detail.offset, 0, max(0, len(lines)-h))
 	info := scrollInfo(m.detail.offset, h, len(lines))
 	if m.detail.thinking {
 		info = joinInfo("thinking shown", info)

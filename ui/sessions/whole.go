@@ -26,7 +26,7 @@ const unlimited = 1 << 16
 // keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	from := m.focus
-	cmd, note, ok := m.com.FocusKey(msg, m.focused, func(note string, err error) tea.Msg {
+	cmd, note, ok := m.com.FocusKey(msg, m.focusedThing, func(note string, err error) tea.Msg {
 		return copiedMsg{pane: from, note: note, err: err}
 	})
 	if note != "" {
@@ -35,9 +35,9 @@ func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, ok
 }
 
-// focused is the thing under the focus, whole, with the focused pane's
-// status (cut in its border) as its note.
-func (m *Model) focused() (common.Whole, bool) {
+// focusedThing is the thing under the focus, whole, with the focused
+// pane's status (cut in its border) as its note.
+func (m *Model) focusedThing() (common.Whole, bool) {
 	w, ok := m.focusedWhole()
 	w.Note = m.status[m.focus].Text()
 	return w, ok

@@ -21,35 +21,35 @@ import (
 var packages = map[string]bool{
 	"cli": false,
 
-	"ui": false,
+	"ui": true,
 
 	"ui/agents": false,
 
 	"ui/capabilities": false,
 
-	"ui/common": false,
+	"ui/common": true,
 
-	"ui/components/chart": false,
+	"ui/components/chart": true,
 
-	"ui/components/dialog": false,
+	"ui/components/dialog": true,
 
 	"ui/components/diffview": false,
 
 	"ui/components/draft": false,
 
-	"ui/components/follower": false,
+	"ui/components/follower": true,
 
 	"ui/components/forms": false,
 
 	"ui/components/requestdiff": false,
 
-	"ui/components/sentrequest": false,
+	"ui/components/sentrequest": true,
 
 	"ui/components/transcript": false,
 
-	"ui/find": false,
+	"ui/find": true,
 
-	"ui/palette": false,
+	"ui/palette": true,
 
 	"ui/payloads": false,
 

@@ -105,6 +105,16 @@ func In(l Lang, key string, args ...any) string {
 	return fmt.Sprintf(msg, args...)
 }
 
+// Errorf is fmt.Errorf with the format translated: T for errors, so %w
+// wraps as it does in fmt.Errorf (T would print it as %!w).
+func Errorf(key string, args ...any) error {
+	msg, ok := lookup(Current(), key, args)
+	if !ok {
+		msg = key
+	}
+	return fmt.Errorf(msg, args...)
+}
+
 // Mark returns key unchanged. It marks a literal that is declared now and
 // translated where it is shown (a key's help text built when the keymap is,
 // a label in a table built at init), so the catalog tests find the key:

@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,14 @@ func TestChineseTranslatesAndFallsBackToTheKey(t *testing.T) {
 	}
 	if got := In(SimplifiedChinese, "no such key %d", 3); got != "no such key 3" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestErrorfWraps(t *testing.T) {
+	base := errors.New("boom")
+	err := Errorf("open the trace file: %w", base)
+	if !errors.Is(err, base) || err.Error() != "open the trace file: boom" {
+		t.Fatalf("got %v", err)
 	}
 }
 

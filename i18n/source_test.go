@@ -80,7 +80,7 @@ func i18nCall(call *ast.CallExpr) (keyArg int, ok bool) {
 		return 0, false
 	}
 	switch sel.Sel.Name {
-	case "T", "Mark":
+	case "T", "Mark", "Errorf":
 		return 0, true
 	case "In":
 		return 1, true

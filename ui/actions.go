@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
@@ -15,6 +16,9 @@ import (
 type (
 	switchPanelMsg int
 	setThemeMsg    themes.Mode
+	// setLanguageMsg switches the language for the rest of the session
+	// (not saved).
+	setLanguageMsg i18n.Lang
 	showHelpMsg    struct{}
 	// quitRequestMsg quits through the same guard as q and ctrl+c.
 	quitRequestMsg struct{}
@@ -76,17 +80,33 @@ func (m *Model) actions() []palette.Action {
 	}
 	out := append(m.bindingActions(p, provided), provided...)
 	for i, panel := range m.panels {
-		out = append(out, palette.Action{Title: "Go to " + panel.Title(), Hint: m.keys.Tabs()[i].Help().Key, Msg: switchPanelMsg(i)})
+		tab := m.keys.Tabs()[i].Help()
+		a := palette.Titled(i18n.Mark("Go to %s"), switchPanelMsg(i), tab.Key, panel.Title())
+		a.Keywords = "go to " + tab.Desc //i18n:raw English keywords: the tab key's help names the panel
+		out = append(out, a)
 	}
 	for _, mode := range []themes.Mode{themes.Dark, themes.Light, themes.Auto} {
-		out = append(out, palette.Action{Title: "Theme: " + string(mode), Msg: setThemeMsg(mode)})
+		a := palette.Titled(i18n.Mark("Theme: %s"), setThemeMsg(mode), "", i18n.T(themeNames[mode]))
+		a.Keywords = "theme " + string(mode)
+		out = append(out, a)
+	}
+	for _, l := range i18n.Langs() {
+		if l == i18n.Current() {
+			continue // the switch offers the other languages
+		}
+		a := palette.Titled(i18n.Mark("Language: %s"), setLanguageMsg(l), "", l.Name())
+		a.Keywords = "language " + string(l) + " " + l.Name()
+		out = append(out, a)
 	}
 	return append(out,
-		palette.Action{Title: "Search all sessions", Hint: m.keys.Find.Help().Key, Msg: openFindMsg{}},
-		palette.Action{Title: "Show keys", Hint: m.keys.Help.Help().Key, Msg: showHelpMsg{}},
-		palette.Action{Title: "Quit", Hint: m.keys.Quit.Help().Key, Msg: quitRequestMsg{}},
+		palette.Titled(i18n.Mark("Search all sessions"), openFindMsg{}, m.keys.Find.Help().Key),
+		palette.Titled(i18n.Mark("Show keys"), showHelpMsg{}, m.keys.Help.Help().Key),
+		palette.Titled(i18n.Mark("Quit"), quitRequestMsg{}, m.keys.Quit.Help().Key),
 	)
 }
+
+// themeNames are the theme modes as the palette names them.
+var themeNames = map[themes.Mode]string{themes.Dark: i18n.Mark("dark"), themes.Light: i18n.Mark("light"), themes.Auto: i18n.Mark("auto")}
 
 // bindingActions are the focused pane's keys as palette actions: the
 // bindings of its short help (the keymap's data: the key and its help
@@ -109,7 +129,8 @@ func (m *Model) bindingActions(p common.Panel, provided []palette.Action) []pale
 			continue
 		}
 		seen[h.Key] = true
-		out = append(out, palette.Action{Title: p.Title() + ": " + h.Desc, Hint: h.Key, Msg: palette.PressMsg{Key: press}})
+		out = append(out, palette.Action{Title: i18n.T("%s: %s", p.Title(), common.HelpDesc(b)), Keywords: h.Desc, Hint: h.Key,
+			Msg: palette.PressMsg{Key: press}})
 	}
 	return out
 }

@@ -147,6 +147,22 @@ func (m *Model) applyTheme() tea.Cmd {
 	return m.broadcast(common.ThemeChangedMsg{Styles: st})
 }
 
+// applyLanguage switches the process to l for the session (not saved) and,
+// when it changed, tells every panel as a theme switch does: caches keyed
+// by common.ThemeKey get new keys, and a cache without one is dropped on
+// ThemeChangedMsg.
+func (m *Model) applyLanguage(l i18n.Lang) tea.Cmd {
+	if l == i18n.Current() {
+		return nil
+	}
+	i18n.SetLanguage(l)
+	m.clampHelp()
+	if m.panels == nil {
+		return nil
+	}
+	return m.broadcast(common.ThemeChangedMsg{Styles: m.com.Styles})
+}
+
 // Init asks the terminal for its background (auto theme) and starts every
 // panel's loading.
 func (m *Model) Init() tea.Cmd {
@@ -224,6 +240,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case setThemeMsg:
 		m.theme = themes.Mode(msg)
 		return m, m.applyTheme()
+	case setLanguageMsg:
+		return m, m.applyLanguage(i18n.Lang(msg))
 	case quitRequestMsg:
 		return m, m.requestQuit()
 	case showHelpMsg:

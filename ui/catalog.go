@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/catalog"
 )
@@ -30,9 +29,9 @@ func catalogStatus(diags []catalog.Diagnostic) string {
 	if len(diags) == 0 {
 		return ""
 	}
-	text := sanitize.Line(diags[0].Line())
+	text := sanitize.Line(diags[0].Line()) // Pi's diagnostic, as Pi words it
 	if len(diags) > 1 {
-		text += fmt.Sprintf(" (+%d more)", len(diags)-1)
+		return i18n.T("%s (+%d more) — built-in models only", text, len(diags)-1)
 	}
-	return text + " — built-in models only"
+	return i18n.T("%s — built-in models only", text)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -39,26 +40,26 @@ func (m *Model) headerView() string {
 	st := m.com.Styles
 	ws := m.com.Workspace
 	sel := m.com.Selection
-	trust := common.Field{Label: "trust", Value: "trusted", Short: "✓", Style: st.Text.Success,
+	trust := common.Field{Label: i18n.T("trust"), Value: i18n.T("trusted"), Short: "✓", Style: st.Text.Success,
 		Shorten: rankShortTrust, Drop: rankDropTrusted}
 	if !ws.Trust.Trusted {
-		trust = common.Field{Value: "untrusted (read-only)", Short: "read-only", Style: st.Text.Warning, Shorten: rankShortUntrust}
+		trust = common.Field{Value: i18n.T("untrusted (read-only)"), Short: i18n.T("read-only"), Style: st.Text.Warning, Shorten: rankShortUntrust}
 	}
 	entryKey, entry, entryShort := entryLabel(sel, m.followHint())
 	entryField := common.Field{Label: entryKey, Value: entry, Short: entryShort, Style: st.App.HeaderValue, Shorten: rankShortEntry}
 	if m.selectedTruncated() {
 		// The entry and what follows it in the file read as zeros now:
 		// say so instead, and what to do.
-		entryField = common.Field{Value: "file truncated — reload", Style: st.Text.Warning}
+		entryField = common.Field{Value: i18n.T("file truncated — reload"), Style: st.Text.Warning}
 	}
 	preset, presetShort := presetLabel(sel, m.auto)
 	fields := []common.Field{
 		{Value: "forgebench", Style: st.Pane.TitleFocused, Drop: rankDropBrand},
-		{Label: "cwd", Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
+		{Label: i18n.T("cwd"), Value: m.cwdLabel, Style: st.App.HeaderValue, Path: true, Min: 12, Cut: rankCutCwd, Drop: rankDropCwd},
 		trust,
-		{Label: "session", Value: orNone(sanitize.Line(sel.SessionName)), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
+		{Label: i18n.T("session"), Value: orNone(sanitize.Line(sel.SessionName)), Style: st.App.HeaderValue, Min: 16, Cut: rankCutSession},
 		entryField,
-		{Label: "preset", Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
+		{Label: i18n.T("preset"), Value: preset, Short: presetShort, Style: st.App.HeaderValue, Shorten: rankShortPreset,
 			Min: 12, Cut: rankCutPreset, Drop: rankDropPreset},
 	}
 	line := common.FitFields(fields, st.App.HeaderKey, st.App.TabGap.Render(" │ "), max(0, m.width-2))
@@ -73,17 +74,17 @@ func entryLabel(sel common.Selection, hint string) (label, full, short string) {
 	id := sanitize.Line(sel.EntryID)
 	switch {
 	case sel.SessionFile == "":
-		return "entry", "—", ""
+		return i18n.T("entry"), "—", ""
 	case id == "":
-		return "entry", "leaf", ""
+		return i18n.T("entry"), i18n.T("leaf"), ""
 	case sel.AtLeaf && !sel.Paused:
-		return "entry", id + " (leaf)", id + " ●"
+		return i18n.T("entry"), i18n.T("%s (leaf)", id), id + " ●"
 	}
 	full = id
 	if hint != "" {
 		full += " · " + hint
 	}
-	return "paused at entry", full, id
+	return i18n.T("paused at entry"), full, id
 }
 
 // followHint is the header's "F follow" while the Session panel, where
@@ -92,7 +93,7 @@ func (m *Model) followHint() string {
 	if m.active != common.PanelSession {
 		return ""
 	}
-	return m.keys.Session.Follow.Help().Key + " follow"
+	return i18n.T("%s follow", m.keys.Session.Follow.Help().Key)
 }
 
 // selectedTruncated reports whether the panel holding the selected
@@ -120,7 +121,7 @@ func (m *Model) selectedTruncated() bool {
 func presetLabel(sel common.Selection, auto autoPresets) (full, short string) {
 	active := sel.ActivePreset
 	if active == "none" {
-		active = "none (switched off)"
+		active = i18n.T("none (switched off)")
 	}
 	if active == "" { // nothing recorded: pi-forge picks by itself
 		var label string
@@ -128,21 +129,21 @@ func presetLabel(sel common.Selection, auto autoPresets) (full, short string) {
 		case !auto.loaded:
 			label = "…"
 		case a == "":
-			label = noPresetLabel
+			label = noPresetLabel()
 		case sel.PresetID == a:
-			return "(auto) " + a, withoutScope("(auto) " + a)
+			return i18n.T("(auto) %s", a), withoutScope(i18n.T("(auto) %s", a))
 		default:
-			label = "(auto) " + a
+			label = i18n.T("(auto) %s", a)
 		}
 		switch {
-		case sel.PresetID == "" && label == noPresetLabel:
-			return label, "none"
+		case sel.PresetID == "" && label == noPresetLabel():
+			return label, i18n.T("none")
 		case sel.PresetID == "":
 			return label, withoutScope(label)
 		case sel.SessionFile == "" || !auto.loaded:
 			return sel.PresetID, withoutScope(sel.PresetID)
 		}
-		return sel.PresetID + " (branch: " + label + ")", withoutScope(sel.PresetID)
+		return i18n.T("%s (branch: %s)", sel.PresetID, label), withoutScope(sel.PresetID)
 	}
 	switch {
 	case sel.PresetID == "":
@@ -150,14 +151,14 @@ func presetLabel(sel common.Selection, auto autoPresets) (full, short string) {
 	case sel.PresetID == sel.ActivePreset:
 		full = "▶ " + sel.PresetID
 	default:
-		return sel.PresetID + " (branch: ▶ " + active + ")", withoutScope(sel.PresetID)
+		return i18n.T("%s (branch: %s)", sel.PresetID, "▶ "+active), withoutScope(sel.PresetID)
 	}
 	return full, withoutScope(full)
 }
 
 // noPresetLabel is the header's preset where none is selected, recorded
 // or auto-activated: Pi then sends its own system prompt.
-const noPresetLabel = "none (Pi's default prompt)"
+func noPresetLabel() string { return i18n.T("none (Pi's default prompt)") }
 
 // withoutScope drops the "project:"/"global:" of a Preset key in a label.
 func withoutScope(label string) string {
@@ -250,7 +251,7 @@ func (m *Model) footerView() string {
 	line, omitted := common.FitHints(st, hints, width)
 	if omitted > 0 && !panel.CapturesInput() {
 		// Some keys did not fit: `?` says it shows them all.
-		more := key.NewBinding(key.WithKeys(m.keys.Help.Keys()...), key.WithHelp(m.keys.Help.Help().Key, "all keys"))
+		more := key.NewBinding(key.WithKeys(m.keys.Help.Keys()...), key.WithHelp(m.keys.Help.Help().Key, i18n.Mark("all keys")))
 		hints[len(hints)-2].Binding = more
 		line, _ = common.FitHints(st, hints, width)
 	}

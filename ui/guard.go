@@ -19,7 +19,7 @@ type fileChangedMsg struct{ err error }
 
 // fileChangedStatus is the footer text for a fault.
 func fileChangedStatus(err error) string {
-	return sanitize.Line(err.Error()) + " — reload it (r)"
+	return i18n.T("%s — reload it (r)", sanitize.Line(err.Error()))
 }
 
 // guardCmd runs cmd under session.GuardFaults. A batch it returns is

@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -15,12 +15,12 @@ import (
 func (m *Model) helpView(height int) string {
 	st := m.com.Styles
 	lines := m.helpLines()
-	title := st.Dialog.Title.Render("Keys — " + m.panels[m.active].Title())
-	hint := "esc or ? closes"
+	title := st.Dialog.Title.Render(i18n.T("Keys — %s", m.panels[m.active].Title()))
+	hint := i18n.T("esc or ? closes")
 	room := helpRoom(height)
 	if len(lines) > room {
 		off := clampHelpOffset(m.helpOffset, len(lines), room) // Update keeps it clamped
-		hint = fmt.Sprintf("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
+		hint = i18n.T("%s %s scroll (%d–%d of %d) · %s", m.keys.Up.Help().Key, m.keys.Down.Help().Key,
 			off+1, off+room, len(lines), hint)
 		lines = lines[off : off+room]
 	}

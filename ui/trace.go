@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // TraceEnv names the environment variable that turns the trace on: a
@@ -40,7 +41,7 @@ type Trace struct {
 func OpenTrace(path string) (*Trace, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("open the trace file: %w", err)
+		return nil, i18n.Errorf("open the trace file: %w", err)
 	}
 	return &Trace{f: f, buf: bufio.NewWriterSize(f, 64<<10)}, nil
 }
@@ -57,7 +58,7 @@ func (t *Trace) Close() error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("close the trace file: %w", err)
+		return i18n.Errorf("close the trace file: %w", err)
 	}
 	return nil
 }

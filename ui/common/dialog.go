@@ -3,6 +3,7 @@ package common
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -247,8 +248,8 @@ func WrapWhole(text string, width int) []string {
 					out = append(out, line)
 				}
 				line = ""
-				out = append(out, ansi.Cut(word, 0, width))
-				word = ansi.Cut(word, width, ansi.StringWidth(word))
+				head := splitWord(word, width)
+				out, word = append(out, head), word[len(head):]
 			}
 			switch {
 			case word == "":
@@ -265,6 +266,21 @@ func WrapWhole(text string, width int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// splitWord is the longest start of a plain word that fits in width cells,
+// whole characters only, and at least one character: a double-width
+// character on a line of one cell stands alone rather than be cut in half
+// (ansi.Cut there gave the whole word back, and WrapWhole never ended).
+func splitWord(word string, width int) string {
+	if head := ansi.Truncate(word, width, ""); head != "" {
+		return head
+	}
+	_, size := utf8.DecodeRuneInString(word)
+	if head := ansi.Truncate(word, ansi.StringWidth(word[:size]), ""); len(head) > size {
+		return head // the first character with its combining marks
+	}
+	return word[:size]
 }
 
 // Wrap breaks text into lines of at most width cells at word boundaries

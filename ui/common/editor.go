@@ -1,12 +1,12 @@
 package common
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // ExternalEditor is the $EDITOR hand-off every panel shares (a Preset
@@ -67,7 +67,7 @@ func (e EnvEditor) Edit(text, pattern string, done func(edited string, err error
 		args := EditorArgs(getenv)
 		f, err := os.CreateTemp("", pattern)
 		if err != nil {
-			return done("", fmt.Errorf("create the editor file: %w", err))
+			return done("", i18n.Errorf("create the editor file: %w", err))
 		}
 		path := f.Name()
 		_, werr := f.WriteString(text)
@@ -76,17 +76,17 @@ func (e EnvEditor) Edit(text, pattern string, done func(edited string, err error
 		}
 		if werr != nil {
 			os.Remove(path)
-			return done("", fmt.Errorf("write the editor file: %w", werr))
+			return done("", i18n.Errorf("write the editor file: %w", werr))
 		}
 		cmd := exec.Command(args[0], append(args[1:], path)...)
 		return run(cmd, func(runErr error) tea.Msg {
 			defer os.Remove(path)
 			if runErr != nil {
-				return done("", fmt.Errorf("editor %s: %w", args[0], runErr))
+				return done("", i18n.Errorf("editor %s: %w", args[0], runErr))
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
-				return done("", fmt.Errorf("read back the editor file: %w", err))
+				return done("", i18n.Errorf("read back the editor file: %w", err))
 			}
 			return done(string(data), nil)
 		})()

@@ -23,7 +23,19 @@ func MiddleEllipsis(s string, w int) string {
 	}
 	left := (w - 1) / 2
 	right := w - 1 - left
-	return ansi.Cut(s, 0, left) + "…" + ansi.Cut(s, sw-right, sw)
+	return ansi.Cut(s, 0, left) + "…" + cutEnd(s, sw, right)
+}
+
+// cutEnd is the end of s (sw cells wide) in at most n cells: ansi.Cut
+// from a cell inside a double-width character keeps the whole character,
+// one cell too many, so the cut starts a cell later then.
+func cutEnd(s string, sw, n int) string {
+	for from := sw - n; from < sw; from++ {
+		if end := ansi.Cut(s, from, sw); ansi.StringWidth(end) <= n {
+			return end
+		}
+	}
+	return ""
 }
 
 // ShortenPath shortens a path to at most w cells, keeping its last

@@ -1,7 +1,6 @@
 package common
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -147,13 +147,13 @@ func ViewerHelp(k *keymap.Set) []key.Binding {
 // position in the bottom border.
 func (v *Viewer) View(st *themes.Styles, width, height int) string {
 	inner := max(1, width-4)
-	title := "View · " + sanitize.Fold(v.whole.Title)
+	title := i18n.T("View · %s", sanitize.Fold(v.whole.Title))
 	if v.laidOut.width != inner && len(v.whole.Text)+len(v.whole.Note) <= syncLayoutMax {
 		v.laidOut = layoutWhole(v.whole, inner)
 	}
 	l := &v.laidOut // another width's lines until Layout's arrive (cut by the frame)
 	if l.lines == nil {
-		return Frame(*st, width, height, title, "", true, []string{st.Text.Muted.Render("laying the text out…")})
+		return Frame(*st, width, height, title, "", true, []string{st.Text.Muted.Render(i18n.T("laying the text out…"))})
 	}
 	rows := max(0, height-2)
 	v.height = rows
@@ -167,9 +167,9 @@ func (v *Viewer) View(st *themes.Styles, width, height int) string {
 		}
 		shown = append(shown, style.Render(line))
 	}
-	info := fmt.Sprintf("all %d lines", len(l.lines))
+	info := i18n.T("all %d lines", len(l.lines))
 	if len(l.lines) > rows {
-		info = fmt.Sprintf("lines %d–%d of %d", v.offset+1, end, len(l.lines))
+		info = i18n.T("lines %d–%d of %d", v.offset+1, end, len(l.lines))
 	}
 	return Frame(*st, width, height, title, info, true, shown)
 }

@@ -1,8 +1,6 @@
 package common
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // Nothing on screen is cut without a way to read it (issue 21): every
@@ -49,11 +48,11 @@ func Clipboard(text string) tea.Cmd { return tea.SetClipboard(sanitize.Text(text
 
 // CopiedNote is the status a copy leaves: what was copied and how much.
 func CopiedNote(title, text string) string {
-	return fmt.Sprintf("copied %s (%d chars)", title, len([]rune(sanitize.Text(text))))
+	return i18n.T("copied %s (%d chars)", title, len([]rune(sanitize.Text(text))))
 }
 
 // NothingHere is the status of y, v or o where nothing is focused.
-const NothingHere = "nothing to copy or show here"
+func NothingHere() string { return i18n.T("nothing to copy or show here") }
 
 // Copy copies w: it loads the text when needed, puts it on the clipboard
 // and hands report the note for the panel's own status line (or the
@@ -63,7 +62,7 @@ func Copy(w Whole, report func(note string, err error) tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		text, err := w.text()
 		if err != nil {
-			return report("", fmt.Errorf("copy %s: %w", w.Title, err))
+			return report("", i18n.Errorf("copy %s: %w", w.Title, err))
 		}
 		return tea.BatchMsg{Clipboard(text), func() tea.Msg { return report(CopiedNote(w.Title, text), nil) }}
 	}
@@ -81,7 +80,7 @@ func ShowWhole(w Whole) tea.Cmd {
 	return func() tea.Msg {
 		text, err := w.text()
 		if err != nil {
-			return ViewWholeMsg{Whole: w, Err: fmt.Errorf("show %s: %w", w.Title, err)}
+			return ViewWholeMsg{Whole: w, Err: i18n.Errorf("show %s: %w", w.Title, err)}
 		}
 		w.Text, w.Load = text, nil
 		return ViewWholeMsg{Whole: w}
@@ -96,7 +95,15 @@ type PagerDoneMsg struct {
 }
 
 // ErrNoPager is the answer when $PAGER is unset and less is not found.
-var ErrNoPager = errors.New("no pager: $PAGER is unset and less is not installed")
+var ErrNoPager error = noPagerError{}
+
+// noPagerError is ErrNoPager: its text is in the language of the moment
+// it is shown.
+type noPagerError struct{}
+
+func (noPagerError) Error() string {
+	return i18n.T("no pager: $PAGER is unset and less is not installed")
+}
 
 // pagerArgs resolves the pager: $PAGER split into words (a program and
 // its flags, "less -R"), else less. getenv and lookPath are the
@@ -110,7 +117,7 @@ func pagerArgs(getenv func(string) string, lookPath func(string) (string, error)
 		return []string{"less"}, nil
 	}
 	if _, err := lookPath(args[0]); err != nil {
-		return nil, fmt.Errorf("$PAGER %s: %w", args[0], err)
+		return nil, i18n.Errorf("$PAGER %s: %w", args[0], err)
 	}
 	return args, nil
 }
@@ -127,7 +134,7 @@ func (c *Common) Page(w Whole) tea.Cmd {
 	return func() tea.Msg {
 		text, err := w.text()
 		if err != nil {
-			return PagerDoneMsg{Err: fmt.Errorf("page %s: %w", w.Title, err)}
+			return PagerDoneMsg{Err: i18n.Errorf("page %s: %w", w.Title, err)}
 		}
 		args, err := pagerArgs(os.Getenv, exec.LookPath)
 		if err != nil {
@@ -138,7 +145,7 @@ func (c *Common) Page(w Whole) tea.Cmd {
 		name := args[0]
 		return run(cmd, func(err error) tea.Msg {
 			if err != nil {
-				err = fmt.Errorf("pager %s: %w", name, err)
+				err = i18n.Errorf("pager %s: %w", name, err)
 			}
 			return PagerDoneMsg{Pager: name, Err: err}
 		})()
@@ -157,7 +164,7 @@ func (c *Common) FocusKey(msg tea.KeyPressMsg, focused func() (Whole, bool), rep
 	}
 	w, ok := focused()
 	if !ok {
-		return nil, NothingHere, true
+		return nil, NothingHere(), true
 	}
 	switch {
 	case key.Matches(msg, k.Copy):

@@ -217,7 +217,7 @@ func TestFocusKeyActsOnTheFocusedThing(t *testing.T) {
 	if len(h.Clipboard) != 1 || h.Clipboard[0] != "detail" || h.Model.last != "copied agent /root/a (6 chars)" {
 		t.Fatalf("y copies it: %q %v", h.Clipboard, h.Model.last)
 	}
-	if _, note, ok := com.FocusKey(keyPress("o"), none, report); !ok || note != NothingHere {
+	if _, note, ok := com.FocusKey(keyPress("o"), none, report); !ok || note != NothingHere() {
 		t.Fatalf("nothing focused: %v %q", ok, note)
 	}
 	if _, _, ok := com.FocusKey(keyPress("j"), focused, report); ok {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -93,7 +94,8 @@ func (q *queryLine) View(width int) string {
 		}
 		return st.Text.Muted.Render(" " + name + " ")
 	}
-	opts := strings.Join([]string{opt(q.regex, "regex"), opt(q.sensitive, "case"), opt(q.agents, "agents"), opt(q.every, "all projects")}, " ")
+	opts := strings.Join([]string{opt(q.regex, i18n.T("regex")), opt(q.sensitive, i18n.T("case")), opt(q.agents, i18n.T("agents")),
+		opt(q.every, i18n.T("all projects"))}, " ")
 	in := st.Text.Info.Render("/ ") + q.line.View(st, true)
 	gap := max(1, width-ansi.StringWidth(in)-ansi.StringWidth(opts))
 	return in + strings.Repeat(" ", gap) + opts

@@ -2,7 +2,6 @@ package find
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/search"
 	"github.com/forgebench/forgebench/ui/common"
@@ -215,21 +215,22 @@ func (r *results) progressLine() string {
 		return ""
 	}
 	hits := len(r.hits)
-	parts := []string{fmt.Sprintf("%d hit%s in %d session%s", hits, plural(hits), r.files, plural(r.files))}
+	sessions := i18n.T("%d sessions", r.files)
+	parts := []string{i18n.T("%d hits in %s", hits, sessions)}
 	switch {
 	case r.running:
-		parts = append(parts, fmt.Sprintf("%d/%d files", r.scanned, r.total))
+		parts = append(parts, i18n.T("%d/%d files", r.scanned, r.total))
 	case r.stats.Limited:
-		parts[0] = fmt.Sprintf("first %d hits in %d session%s: narrow the query", hits, r.files, plural(r.files))
-		parts = append(parts, fmt.Sprintf("stopped at file %d/%d", r.scanned, r.total))
+		parts[0] = i18n.T("first %d hits in %s: narrow the query", hits, sessions)
+		parts = append(parts, i18n.T("stopped at file %d/%d", r.scanned, r.total))
 	default:
-		parts = append(parts, fmt.Sprintf("%d file%s in %s", r.total, plural(r.total), r.took.Round(time.Millisecond)))
+		parts = append(parts, i18n.T("%d files in %s", r.total, r.took.Round(time.Millisecond)))
 		if r.stats.Cached > 0 {
-			parts = append(parts, fmt.Sprintf("%d unchanged", r.stats.Cached))
+			parts = append(parts, i18n.T("%d unchanged", r.stats.Cached))
 		}
 	}
 	if r.first > 0 {
-		parts = append(parts, fmt.Sprintf("first hit %s", r.first.Round(time.Millisecond)))
+		parts = append(parts, i18n.T("first hit %s", r.first.Round(time.Millisecond)))
 	}
 	return st.Text.Muted.Render(strings.Join(parts, " · "))
 }
@@ -239,18 +240,11 @@ func (r *results) emptyText(q *queryLine) string {
 	case r.problem != "":
 		return ""
 	case q.query == "":
-		return "Type to search the text of every session: messages, tool calls and results, thinking, summaries."
+		return i18n.T("Type to search the text of every session: messages, tool calls and results, thinking, summaries.")
 	case r.running:
-		return "Searching…"
+		return i18n.T("Searching…")
 	case r.answers(q) && r.gen > 0:
-		return "No session holds this text."
+		return i18n.T("No session holds this text.")
 	}
-	return "Press enter to search."
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return i18n.T("Press enter to search.")
 }

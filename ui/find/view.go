@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/search"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -38,7 +39,7 @@ func hitRow(h search.Hit, i int) row {
 	sn := h.Snippet
 	when := ""
 	if t, err := time.Parse(time.RFC3339Nano, h.Timestamp); err == nil {
-		when = t.Local().Format("Jan 02 15:04")
+		when = t.Local().Format("Jan 02 15:04") //i18n:raw a time layout
 	}
 	return row{kind: rowHit, id: fmt.Sprint("h", i), hit: i, entry: sanitize.Fold(h.EntryID), when: when, role: h.Role,
 		pre: sn.Text[:sn.Start], match: sn.Text[sn.Start:sn.End], post: sn.Text[sn.End:], abandoned: !h.OnActiveBranch}
@@ -93,5 +94,5 @@ func (m *Model) View(width, height int) string {
 	inner := max(1, width-4)
 	listRows := max(1, height-4) // the frame's borders, the query and the progress lines
 	lines := append([]string{m.queryLine.View(inner)}, m.results.View(&m.queryLine, inner, listRows)...)
-	return common.Frame(*st, width, height, "Search sessions", m.list.Position(), true, lines)
+	return common.Frame(*st, width, height, i18n.T("Search sessions"), m.list.Position(), true, lines)
 }

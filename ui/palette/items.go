@@ -3,6 +3,8 @@ package palette
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -21,19 +23,28 @@ const (
 	kindCount
 )
 
-// kindNames are the kinds as every row shows them.
-var kindNames = [kindCount]string{"action", "session", "entry", "agent", "preset", "capability"}
+// kindNames are the kinds as every row shows them (catalog keys).
+var kindNames = [kindCount]string{i18n.Mark("action"), i18n.Mark("session"), i18n.Mark("entry"), i18n.Mark("agent"),
+	i18n.Mark("preset"), i18n.Mark("capability")}
 
-// String is the kind as its rows show it ("session", "entry", …).
+// String is the kind as its rows show it ("session", "entry", …), in the
+// current language.
 func (k Kind) String() string {
 	if k < 0 || k >= kindCount {
 		return "?"
 	}
-	return kindNames[k]
+	return i18n.T(kindNames[k])
 }
 
-// kindWidth is the width of the kind column (the longest name).
-const kindWidth = len("capability")
+// kindWidth is the width in cells of the kind column: the widest name in
+// the current language.
+func kindWidth() int {
+	w := 0
+	for k := range kindCount {
+		w = max(w, ansi.StringWidth(k.String()))
+	}
+	return w
+}
 
 // Item is one row of the palette: an action (Msg is sent when it is
 // chosen) or a place (Target is jumped to through Common.Jump).
@@ -54,9 +65,13 @@ type Item struct {
 
 // Action is an action a panel or the root contributes (ui.ActionProvider).
 type Action struct {
-	Title string // what the user searches and reads
-	Hint  string // usually the key that does the same outside the palette
-	Msg   tea.Msg
+	Title string // what the user searches and reads, in the current language
+	// Keywords are matched as well as the title: the English title
+	// (Titled fills it), so an English query finds an action whatever
+	// the language.
+	Keywords string
+	Hint     string // usually the key that does the same outside the palette
+	Msg      tea.Msg
 }
 
 // Source is one kind of row as an immutable snapshot: what the query is
@@ -91,12 +106,24 @@ func ItemsSource(kind Kind, items []Item) Source {
 	}
 }
 
-// actionSource is the actions as rows, matched on their titles.
+// Titled is an action whose title is the catalog's key (a literal marked
+// with i18n.Mark) formatted with args in the current language, matched in
+// English too.
+func Titled(key string, msg tea.Msg, hint string, args ...any) Action {
+	a := Action{Title: i18n.T(key, args...), Hint: hint, Msg: msg}
+	if en := i18n.In(i18n.English, key, args...); en != a.Title {
+		a.Keywords = en
+	}
+	return a
+}
+
+// actionSource is the actions as rows, matched on their titles and
+// keywords.
 func actionSource(actions []Action) Source {
 	return Source{
 		Kind:   KindAction,
 		Len:    len(actions),
-		Fields: []func(int) string{func(i int) string { return actions[i].Title }},
+		Fields: []func(int) string{func(i int) string { return actions[i].Title }, func(i int) string { return actions[i].Keywords }},
 		Item: func(i int) Item {
 			a := actions[i]
 			return Item{Kind: KindAction, Title: a.Title, Hint: a.Hint, Msg: a.Msg}

@@ -13,7 +13,6 @@
 package palette
 
 import (
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -23,6 +22,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
@@ -89,7 +89,7 @@ type matchedMsg struct {
 func New(com *common.Common) Model {
 	in := textinput.New()
 	in.Prompt = ": "
-	in.Placeholder = "go to a session, entry, agent, preset, capability, or run an action"
+	in.Placeholder = placeholder()
 	common.ApplyTextKeys(&in, &com.Keys.Forms.Text)
 	// A steady cursor, like every input of the workbench; View gives it
 	// the theme's colour, so a theme switch reaches it.
@@ -111,6 +111,7 @@ func (m Model) Prefetch() tea.Cmd { return libraryCmd(m.com.Services(), false) }
 func (m *Model) Open(actions []Action, places Places) tea.Cmd {
 	m.open, m.cursor, m.problem = true, 0, ""
 	m.input.Reset()
+	m.input.Placeholder = placeholder() // the language may have changed since New
 	m.srcs[KindAction] = actionSource(actions)
 	m.srcs[KindAgent] = AgentRows(places.AgentRoot, places.Agents)
 	cmds := []tea.Cmd{m.input.Focus(), libraryCmd(m.com.Services(), true), m.Offer(places.Sessions)}
@@ -121,6 +122,11 @@ func (m *Model) Open(actions []Action, places Places) tea.Cmd {
 	}
 	m.matchNow()
 	return tea.Batch(cmds...)
+}
+
+// placeholder is the input's text while it is empty.
+func placeholder() string {
+	return i18n.T("go to a session, entry, agent, preset, capability, or run an action")
 }
 
 // Owns reports whether msg is the palette's own (its sources and its
@@ -307,23 +313,21 @@ func (m Model) View(st themes.Styles, width int) string {
 	m.input = m.themedInput(st)
 	m.input.SetWidth(inner - 3)
 	keys := &m.com.Keys.CommandPalette
-	count := fmt.Sprintf("%d matches", m.total)
-	if m.total == 1 {
-		count = "1 match"
-	}
+	count := i18n.T("%d matches", m.total)
 	if len(m.rows) < m.total {
-		count = fmt.Sprintf("%d of %d matches (type to narrow)", len(m.rows), m.total)
+		count = i18n.T("%d of %d matches (type to narrow)", len(m.rows), m.total)
 	}
-	title := st.Dialog.Title.Render("Go to or run")
+	title := st.Dialog.Title.Render(i18n.T("Go to or run"))
 	gap := max(1, inner-lipgloss.Width(title)-lipgloss.Width(count))
 	lines := []string{title + strings.Repeat(" ", gap) + st.Text.Muted.Render(count), m.input.View()}
 	if len(m.rows) == 0 {
-		lines = append(lines, st.Text.Muted.Render("nothing matches"))
+		lines = append(lines, st.Text.Muted.Render(i18n.T("nothing matches")))
 	}
 	start := max(0, m.cursor-m.maxItems+1)
+	kw := kindWidth()
 	for i := start; i < len(m.rows) && i < start+m.maxItems; i++ {
 		r := m.rows[i]
-		lines = append(lines, rowView(&st, m.shown[r.kind].Item(r.index), inner, i == m.cursor))
+		lines = append(lines, rowView(&st, m.shown[r.kind].Item(r.index), inner, kw, i == m.cursor))
 	}
 	if m.problem != "" {
 		lines = append(lines, st.Text.Warning.Render(ansi.Truncate(m.problem, inner, "…")))
@@ -333,13 +337,17 @@ func (m Model) View(st themes.Styles, width int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// rowView draws one row: the kind, the id (whole), the title, the
-// detail (muted) and the key (right-aligned), cut to width.
-func rowView(st *themes.Styles, it Item, width int, selected bool) string {
-	lead := fmt.Sprintf("%-*s ", kindWidth, it.Kind.String())
+// rowView draws one row: the kind (in a column kindW cells wide), the id
+// (whole), the title, the detail (muted) and the key (right-aligned), cut
+// to width.
+func rowView(st *themes.Styles, it Item, width, kindW int, selected bool) string {
+	kind := it.Kind.String()
+	kind += strings.Repeat(" ", max(0, kindW-ansi.StringWidth(kind))+1) // padded by cells: a Chinese name is two per character
+	id := ""
 	if it.ID != "" {
-		lead += it.ID + "  "
+		id = it.ID + "  "
 	}
+	lead := kind + id
 	room := width - 2 - ansi.StringWidth(lead)
 	hint := ""
 	if it.Hint != "" {
@@ -360,7 +368,6 @@ func rowView(st *themes.Styles, it Item, width int, selected bool) string {
 	if w := ansi.StringWidth(title); w < ansi.StringWidth(text) {
 		rest = st.Text.Muted.Render(ansi.Cut(text, w, ansi.StringWidth(text)))
 	}
-	kind, id := lead[:kindWidth+1], lead[kindWidth+1:]
 	return st.List.Item.Render("  ") + st.Text.Muted.Render(kind) + st.List.Item.Render(id+title) + rest + pad + st.Text.Muted.Render(hint)
 }
 

@@ -1,12 +1,12 @@
 package palette
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -113,7 +113,7 @@ func entryRows(file, title string, s *session.Session) Source {
 				detail = "“" + l + "”"
 			}
 			if idx[i] == s.LeafIndex() {
-				detail = strings.TrimPrefix(detail+" · leaf", " · ")
+				detail = strings.TrimPrefix(detail+" · "+i18n.T("leaf"), " · ")
 			}
 			return Item{Kind: KindEntry, ID: sanitize.Fold(e.ID), Title: sanitize.Fold(what), Detail: detail,
 				Target: &common.JumpTarget{Panel: common.PanelSession, SessionFile: file, SessionName: title, EntryID: e.ID}}
@@ -127,7 +127,7 @@ func entriesCmd(file, name string) tea.Cmd {
 	return func() tea.Msg {
 		s, err := session.Shared(file)
 		if err != nil {
-			return sourceMsg{src: Source{Kind: KindEntry}, err: fmt.Errorf("the entries of %s: %w", file, err)}
+			return sourceMsg{src: Source{Kind: KindEntry}, err: i18n.Errorf("the entries of %s: %w", file, err)}
 		}
 		return sourceMsg{src: entryRows(file, name, s), of: s}
 	}
@@ -207,7 +207,7 @@ func libraryCmd(svc *services.Services, fresh bool) tea.Cmd {
 		}
 		lib, err := read()
 		if err != nil {
-			return sourcesMsg{err: fmt.Errorf("the library of %s: %w", svc.Workspace().Cwd, err)}
+			return sourcesMsg{err: i18n.Errorf("the library of %s: %w", svc.Workspace().Cwd, err)}
 		}
 		presets, caps := libraryRows(lib)
 		return sourcesMsg{presets: presets, caps: caps}

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -30,10 +31,10 @@ const (
 // write and output, coloured from the theme and shaped █ ▓ ▒ ░.
 func TokenSeries(st themes.Styles) []Series {
 	return []Series{
-		{Label: "input", Rune: '█', Style: st.Text.Info},
-		{Label: "cache read", Rune: '▓', Style: st.Text.Success},
-		{Label: "cache write", Rune: '▒', Style: st.Text.Warning},
-		{Label: "output", Rune: '░', Style: st.Role.Assistant.UnsetBold()},
+		{Label: i18n.T("input"), Rune: '█', Style: st.Text.Info},
+		{Label: i18n.T("cache read"), Rune: '▓', Style: st.Text.Success},
+		{Label: i18n.T("cache write"), Rune: '▒', Style: st.Text.Warning},
+		{Label: i18n.T("output"), Rune: '░', Style: st.Role.Assistant.UnsetBold()},
 	}
 }
 

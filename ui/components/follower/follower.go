@@ -11,11 +11,11 @@ package follower
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -82,7 +82,7 @@ func (f *Follower) Start(file string, offset int64, opts session.TailOptions) te
 		events, err := session.TailWithOptions(ctx, file, offset, opts)
 		if err != nil {
 			cancel()
-			return StartedMsg{Owner: owner, Gen: gen, Err: fmt.Errorf("follow %s: %w", file, err)}
+			return StartedMsg{Owner: owner, Gen: gen, Err: i18n.Errorf("follow %s: %w", file, err)}
 		}
 		return StartedMsg{Owner: owner, Gen: gen, Events: events, Cancel: cancel}
 	}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"

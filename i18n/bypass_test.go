@@ -45,7 +45,7 @@ var packages = map[string]bool{
 
 	"ui/components/sentrequest": true,
 
-	"ui/components/transcript": false,
+	"ui/components/transcript": true,
 
 	"ui/find": true,
 
@@ -55,7 +55,7 @@ var packages = map[string]bool{
 
 	"ui/presets": false,
 
-	"ui/sessions": false,
+	"ui/sessions": true,
 
 	"ui/uitest": false,
 

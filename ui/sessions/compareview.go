@@ -72,9 +72,9 @@ func (m *Model) markLabel() string {
 		return ""
 	}
 	if m.ls != nil && mk.file != m.ls.file {
-		return "mark " + sanitize.Fold(mk.entry) + " in " + sanitize.Fold(mk.title)
+		return i18n.T("mark %s in %s", sanitize.Fold(mk.entry), sanitize.Fold(mk.title))
 	}
-	return "mark " + sanitize.Fold(mk.entry)
+	return i18n.T("mark %s", sanitize.Fold(mk.entry))
 }
 
 // toggleMark is M: the selected entry becomes the mark, or stops being it.

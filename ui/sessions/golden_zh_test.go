@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/i18n"
+	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -95,5 +96,21 @@ func TestGoldenDialogsZh(t *testing.T) {
 			}
 			uitest.Golden(t, "spend_zh_"+sizeName(size), view)
 		})
+	}
+}
+
+// A language switch (announced as a theme change) redraws the picker's
+// rows in the new language: their date column is text built with the row.
+func TestLanguageSwitchRedrawsThePickerRows(t *testing.T) {
+	hs, _ := newHarness(t, 80, 24)
+	hs.focusOn(panePicker)
+	if v := ansi.Strip(hs.view()); !strings.Contains(v, "msg  Nov 27 10:03") {
+		t.Fatalf("the English row:\n%s", v)
+	}
+	uitest.InLanguage(t, i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
+	v := ansi.Strip(hs.view())
+	if !strings.Contains(v, "条消息  11-27  10:03") || strings.Contains(v, "Nov 27") {
+		t.Fatalf("the rows stay English after the switch:\n%s", v)
 	}
 }

@@ -519,6 +519,19 @@ if ! t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*7m'; then echo "NO_COL
 if t capture-pane -e -p -t mono | grep -q $'\e\\[[0-9;]*38;'; then echo "NO_COLOR: colours on screen"; exit 1; fi
 t send-keys -t mono q
 echo "NO_COLOR ok"
+# 简体中文 (issue 27): --lang zh-CN draws the chrome in Chinese at 80x24;
+# the `:` switcher's language action turns it English for the session.
+zh_wait() { for _ in $(seq 1 100); do t capture-pane -p -t zh | grep -qF "$1" && return; sleep 0.1; done; echo "zh-CN: waited for $1"; t capture-pane -p -t zh; exit 1; }
+t new-session -d -s zh -x 80 -y 24 "TMPDIR='$work' '$bin' --demo --lang zh-CN; sleep 60"
+zh_wait "1 预设 │ 2 能力 │ 3 会话"
+t send-keys -t zh ":"
+zh_wait "转到或运行"
+t send-keys -t zh "language"
+zh_wait "语言：English"
+t send-keys -t zh Enter
+zh_wait "1 Presets │ 2 Capabilities"
+t send-keys -t zh q
+echo "zh-CN ok"
 # Continue in Pi (issue 29): C on an entry of the demo's main session asks,
 # y writes Pi's fork next to it and hands it to `pi --session FILE` with
 # the workbench suspended (a fake pi on PATH prints its arguments); back

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -58,7 +59,9 @@ func (c *CapabilityListCmd) Run(g *Globals) error {
 }
 
 // toolPatchText is the patch ("+a +b -c"), or "no tool changes".
-func toolPatchText(p capability.ToolPatch) string { return cmp.Or(p.String(), "no tool changes") }
+func toolPatchText(p capability.ToolPatch) string {
+	return cmp.Or(p.String(), i18n.T("no tool changes"))
+}
 
 func stringsJSON(list []string) []any {
 	out := make([]any, len(list))
@@ -91,11 +94,11 @@ func (c *CapabilityShowCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, o)
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "%s  %s\npath      %s\nrevision  %s\nstatus    %s\ntools     %s\n\n%s\n",
+	fmt.Fprint(w, i18n.T("%s  %s\npath      %s\nrevision  %s\nstatus    %s\ntools     %s\n\n%s\n",
 		cp.Key(), sanitize.Line(cp.Capability.DisplayName()), cp.Path, cp.SourceRevision, countsText(&cp.Resource),
-		sanitize.Line(toolPatchText(cp.Capability.Tools)), sanitize.Text(cp.Capability.Content))
+		sanitize.Line(toolPatchText(cp.Capability.Tools)), sanitize.Text(cp.Capability.Content)))
 	if len(cp.Diagnostics) > 0 {
-		fmt.Fprintln(w, "diagnostics")
+		fmt.Fprintln(w, i18n.T("diagnostics"))
 		writeDiagnostics(w, cp.Diagnostics)
 	}
 	return nil
@@ -119,7 +122,7 @@ func (c *CapabilityValidateCmd) Run(g *Globals) error {
 		// so nothing validates (fail closed).
 		for _, f := range lib.DirFaults {
 			if f.Kind == resources.KindCapability {
-				return fail(exitFailed, "Failed to read capabilities in %s: %v", f.Dir, f.Err)
+				return fail(exitFailed, "Failed to read capabilities in %s: %v", f.Dir, f.Err) //i18n:raw pi-forge's words (contract)
 			}
 		}
 		for _, cp := range lib.Capabilities {
@@ -170,7 +173,7 @@ func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, k
 		}
 		status := countsText(r)
 		if len(added) > 0 {
-			status += fmt.Sprintf(", %d tool policy warning(s)", len(added))
+			status += i18n.T(", %d tool policy warning(s)", len(added))
 		}
 		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(r), sanitize.Line(r.Key()), status)
 		writeDiagnostics(g.stdout, r.Diagnostics)
@@ -182,7 +185,7 @@ func validateResources(g *Globals, targets []*resources.Resource, asJSON bool, k
 		}
 	}
 	if failed > 0 {
-		return fail(exitFailed, "%d %s file(s) have errors", failed, kind)
+		return failErr(exitFailed, i18n.Errorf("%d %s file(s) have errors", failed, kind))
 	}
 	return nil
 }
@@ -256,16 +259,16 @@ func bindingJSON(b *capability.BoundCapability) *jsonv.Object {
 
 func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 	w := g.stdout
-	fmt.Fprintf(w, "%s: %d binding(s)\n", p.Key(), len(res.Bindings))
+	fmt.Fprintln(w, i18n.T("%s: %d binding(s)", p.Key(), len(res.Bindings)))
 	for i := range res.Bindings {
 		b := &res.Bindings[i]
 		callable := ""
 		if b.ModelCallable {
-			callable = " · model-callable"
+			callable = i18n.T(" · model-callable")
 		}
 		fmt.Fprintf(w, "\n#%d %s → %s%s\n", b.Index+1, sanitize.Line(orDefault(b.ID, "?")), sanitize.Line(b.Ref.String()), callable)
 		if b.Error != "" {
-			fmt.Fprintf(w, "  error: %s\n", sanitize.Line(b.Error))
+			fmt.Fprintln(w, " ", i18n.T("error: %s", sanitize.Line(b.Error)))
 			continue
 		}
 		src, eff := b.Source.Capability, b.Effective
@@ -274,17 +277,17 @@ func writeBindings(g *Globals, p *resources.Preset, res capability.Resolution) {
 			if a != b {
 				mark = "≠"
 			}
-			fmt.Fprintf(w, "  %s %-8s source:    %s\n    %-8s effective: %s\n", mark, field, sanitize.Clip(a, 70), "", sanitize.Clip(b, 70))
+			fmt.Fprint(w, i18n.T("  %s %-8s source:    %s\n    %-8s effective: %s\n", mark, field, sanitize.Clip(a, 70), "", sanitize.Clip(b, 70)))
 		}
 		row("name", src.DisplayName(), eff.DisplayName())
 		row("tools", toolPatchText(src.Tools), toolPatchText(eff.Tools))
 		row("content", src.Content, eff.Content)
 		if d := len([]rune(eff.Content)) - len([]rune(src.Content)); d != 0 {
-			fmt.Fprintf(w, "    %-8s overrides change the content by %+d characters\n", "", d)
+			fmt.Fprint(w, i18n.T("    %-8s overrides change the content by %+d characters\n", "", d))
 		}
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "\npi-forge refuses these bindings: %s\n", sanitize.Line(res.Error))
+		fmt.Fprint(w, i18n.T("\npi-forge refuses these bindings: %s\n", sanitize.Line(res.Error)))
 	}
 }
 
@@ -362,7 +365,7 @@ func (c *CapabilityNewCmd) Run(g *Globals) error {
 		for _, d := range diags {
 			fmt.Fprintf(g.stderr, "%s: %s\n", d.Level, sanitize.Line(d.Message))
 		}
-		return fail(exitFailed, "capability %s is not valid", c.ID)
+		return failErr(exitFailed, i18n.Errorf("capability %s is not valid", c.ID))
 	}
 	lib, err := g.loadLibrary()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // readLimitedText reads r as UTF-8 text of at most limit characters,
@@ -63,7 +64,7 @@ func readLimitedText(r io.Reader, limit int) (text string, tooLong bool, err err
 func readContent() (text string, tooLong bool, err error) {
 	text, tooLong, err = readLimitedText(os.Stdin, capability.MaxContentLength)
 	if err != nil {
-		return "", false, fail(exitUsage, "read standard input: %v", err)
+		return "", false, failErr(exitUsage, i18n.Errorf("read standard input: %v", err))
 	}
 	return text, tooLong, nil
 }
@@ -77,8 +78,8 @@ func readDirective() (string, error) {
 		return "", err
 	}
 	if tooLong {
-		return "", fail(exitRefused, "the directive on standard input is longer than %d characters, pi-forge's limit for capability content: reading stopped after character %d, and nothing was written",
-			capability.MaxContentLength, capability.MaxContentLength+1)
+		return "", failErr(exitRefused, i18n.Errorf("the directive on standard input is longer than %d characters, pi-forge's limit for capability content: reading stopped after character %d, and nothing was written",
+			capability.MaxContentLength, capability.MaxContentLength+1))
 	}
 	return text, nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -27,11 +28,11 @@ func (g *Globals) bindSessionProject(s *session.Session, path string) (resources
 	}
 	project := s.Project(fallback)
 	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
-		return resources.Workspace{}, fail(exitRefused, "%s belongs to project %s, which does not exist: Pi would not continue it there, and forgebench writes nothing", path, project)
+		return resources.Workspace{}, failErr(exitRefused, i18n.Errorf("%s belongs to project %s, which does not exist: Pi would not continue it there, and forgebench writes nothing", path, project))
 	}
 	if named != "" && !session.SameProject(named, project) {
-		return resources.Workspace{}, fail(exitRefused, "%s belongs to project %s, but --cwd names %s: an append takes trust, Presets and capabilities from the session's own project; run without --cwd, or with --cwd %s",
-			path, project, named, project)
+		return resources.Workspace{}, failErr(exitRefused, i18n.Errorf("%s belongs to project %s, but --cwd names %s: an append takes trust, Presets and capabilities from the session's own project; run without --cwd, or with --cwd %s",
+			path, project, named, project))
 	}
 	g.Cwd = project
 	return g.workspace()
@@ -40,5 +41,5 @@ func (g *Globals) bindSessionProject(s *session.Session, path string) (resources
 // untrustedProject is the refusal of an append to a session whose project
 // is not trusted.
 func untrustedProject(ws resources.Workspace) error {
-	return fail(exitRefused, "the session's project %s is not trusted (%s): forgebench does not append to its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source)
+	return failErr(exitRefused, i18n.Errorf("the session's project %s is not trusted (%s): forgebench does not append to its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source))
 }

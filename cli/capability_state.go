@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/capstate"
@@ -55,7 +56,7 @@ func (g *Globals) capabilityInputs() (capstate.Inputs, error) {
 func historyError(st *capstate.State) error {
 	where := ""
 	if st.ErrEntryID != "" {
-		where = " (entry " + st.ErrEntryID + ")"
+		where = i18n.T(" (entry %s)", st.ErrEntryID)
 	}
 	return fail(exitFailed, "%s%s", st.Err.Message, where)
 }
@@ -98,19 +99,19 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 	}
 	// pi-forge's status text is contract ("Capability capabilities: <n>";
 	// spec §9.12): quoted, indented, under a line in the product's words.
-	active := "no capability active"
+	active := i18n.T("no capability active")
 	switch n := len(st.Active()); n {
 	case 0:
 	case 1:
-		active = "1 capability active"
+		active = i18n.T("1 capability active")
 	default:
-		active = fmt.Sprintf("%d capabilities active", n)
+		active = i18n.T("%d capabilities active", n)
 	}
-	at := "before its first entry"
+	at := i18n.T("before its first entry")
 	if index >= 0 && index < len(s.Entries) {
-		at = "at entry " + s.Entries[index].ID
+		at = i18n.T("at entry %s", s.Entries[index].ID)
 	}
-	fmt.Fprintf(g.stdout, "%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at)
+	fmt.Fprint(g.stdout, i18n.T("%s in session %s %q %s\n\npi-forge's /capability status:\n", active, shortID(s.Header.ID), s.Title(), at))
 	quoted := "  " + strings.ReplaceAll(sanitize.Text(st.StatusText(true)), "\n", "\n  ")
 	text := strings.ReplaceAll(quoted, "\n  \n", "\n\n")
 	if st.Problem != "" {
@@ -119,7 +120,7 @@ func (c *CapabilityStatusCmd) Run(g *Globals) error {
 		text += "\n\nproblem: " + sanitize.Line(st.Problem)
 	}
 	if callable := modelCallableJSON(st); len(callable) > 0 {
-		text += "\n\nthe agent may enable (forge_capability):"
+		text += "\n\n" + i18n.T("the agent may enable (forge_capability):")
 		for _, v := range callable {
 			o := v.(*jsonv.Object)
 			id, _ := o.Get("bindingId")
@@ -161,12 +162,19 @@ type mutationFlags struct {
 	Leaf   string `help:"The leaf you expect the session to end at; refused with exit 3 when the file ends elsewhere." placeholder:"ID" predictor:"entry"`
 	DryRun bool   `name:"dry-run" help:"Print the entries that would be appended and the resulting state; write nothing."`
 	Force  bool   `help:"Append even when the session looks live: a Pi process runs in its project (found through /proc on Linux; elsewhere only the next check applies, a heuristic) or the file was modified in the last few seconds."`
-	JSON   bool   `name:"json" help:"Print {message, written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
+	JSON   bool   `name:"json" help:"Print {message, warning?, cacheWarning? (preset use: pi-forge's prompt-cache notice), written, entries:[{customType, data}], state} where state is the capability status contract after the change."`
 }
 
 // mutate plans op on the session and, unless --dry-run, appends the
 // planned entries through the guarded append.
 func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
+	return f.mutateNoting(g, op, nil)
+}
+
+// mutateNoting is mutate with a notice about the change, computed from the
+// session and the plan before anything is written (preset use: pi-forge's
+// prompt-cache notice) and reported after pi-forge's message.
+func (f *mutationFlags) mutateNoting(g *Globals, op capstate.Operation, notice func(*session.Session, *capstate.Plan, capstate.Inputs) string) error {
 	path, s, ws, err := f.openTarget(g)
 	if err != nil {
 		return err
@@ -192,6 +200,10 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		return untrustedProject(ws)
 	}
 	p.Before.Abandoned = capstate.AbandonedWrites(s)
+	note := ""
+	if notice != nil && p.Changes() {
+		note = notice(s, p, in)
+	}
 	written := false
 	if p.Changes() && !f.DryRun {
 		if err := appendGuarded(path, p.Guard, p.Entries(), session.AppendOptions{Force: f.Force, Now: now, Project: ws.Cwd}); err != nil {
@@ -199,7 +211,7 @@ func (f *mutationFlags) mutate(g *Globals, op capstate.Operation) error {
 		}
 		written = true
 	}
-	return f.report(g, path, p, written)
+	return f.report(g, path, p, written, note)
 }
 
 // openTarget opens the session a change appends to, binds the run to the
@@ -219,15 +231,15 @@ func (f *mutationFlags) openTarget(g *Globals) (string, *session.Session, resour
 		return "", nil, resources.Workspace{}, err
 	}
 	if err := session.CheckLeaf(s); err != nil {
-		return "", nil, resources.Workspace{}, fail(exitConflict, "%s: %v; nothing was written", path, err)
+		return "", nil, resources.Workspace{}, failErr(exitConflict, i18n.Errorf("%s: %v; nothing was written", path, err))
 	}
 	if f.Leaf != "" {
 		if leaf, ok := s.Leaf(); !ok || leaf.ID != f.Leaf {
-			have := "(none)"
+			have := i18n.T("(none)")
 			if ok {
 				have = leaf.ID
 			}
-			return "", nil, resources.Workspace{}, fail(exitConflict, "%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf)
+			return "", nil, resources.Workspace{}, failErr(exitConflict, i18n.Errorf("%s ends at entry %s, not %s: it changed since you read it", path, have, f.Leaf))
 		}
 	}
 	return path, s, ws, nil
@@ -244,18 +256,19 @@ func appendGuarded(path string, guard session.Guard, entries []session.NewEntry,
 	case errors.Is(err, session.ErrForeignProject):
 		return fail(exitRefused, "%v", err)
 	case errors.Is(err, session.ErrPiRunning):
-		return fail(exitRefused, "%v; nothing was written: close Pi first (or pass --force to append anyway)", err)
+		return failErr(exitRefused, i18n.Errorf("%v; nothing was written: close Pi first (or pass --force to append anyway)", err))
 	case errors.Is(err, session.ErrLive):
-		return fail(exitRefused, "%v; pass --force if Pi is not running", err)
+		return failErr(exitRefused, i18n.Errorf("%v; pass --force if Pi is not running", err))
 	case err != nil:
-		return fmt.Errorf("append: %w", err)
+		return i18n.Errorf("append: %w", err)
 	}
 	return nil
 }
 
-// report prints the outcome: pi-forge's message, then for a dry run the
+// report prints the outcome: pi-forge's message and warnings (note, the
+// change's notice, is one: JSON key cacheWarning), then for a dry run the
 // planned entries and the resulting status.
-func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, written bool) error {
+func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, written bool, note string) error {
 	state := p.After
 	if state == nil {
 		state = p.Before
@@ -274,6 +287,9 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 		if p.Result.Warning != "" {
 			out.Set("warning", p.Result.Warning)
 		}
+		if note != "" {
+			out.Set("cacheWarning", note)
+		}
 		out.Set("written", written)
 		out.Set("entries", entries)
 		out.Set("state", capstate.StatusValue(state))
@@ -285,18 +301,21 @@ func (f *mutationFlags) report(g *Globals, path string, p *capstate.Plan, writte
 	if p.Result.Warning != "" {
 		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(p.Result.Warning))
 	}
+	if note != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(note))
+	}
 	if !f.DryRun {
 		return nil
 	}
 	if !p.Changes() {
-		fmt.Fprintln(w, "\n(dry run: nothing would be appended)")
+		fmt.Fprintln(w, "\n"+i18n.T("(dry run: nothing would be appended)"))
 		return nil
 	}
-	fmt.Fprintf(w, "\n(dry run) %d entries would be appended to %s:\n", len(p.Planned), path)
+	fmt.Fprintln(w, "\n"+i18n.T("(dry run) %d entries would be appended to %s:", len(p.Planned), path))
 	for _, e := range p.Planned {
-		fmt.Fprintln(w, sanitize.Line(`{"type":"custom","customType":`+jsonv.Quote(e.CustomType)+`,"data":`+jsonv.Stringify(e.Data)+`}`))
+		fmt.Fprintln(w, sanitize.Line(`{"type":"custom","customType":`+jsonv.Quote(e.CustomType)+`,"data":`+jsonv.Stringify(e.Data)+`}`)) //i18n:raw pi-forge's words (contract)
 	}
-	fmt.Fprintln(w, "\nresulting state:")
+	fmt.Fprintln(w, "\n"+i18n.T("resulting state:"))
 	fmt.Fprintln(w, sanitize.Text(state.StatusText(true)))
 	return nil
 }
@@ -371,16 +390,16 @@ func (c *CapabilityAddCmd) Run(g *Globals) error {
 func (g *Globals) refusalError(r *capability.Refusal, ws resources.Workspace) error {
 	switch r.Kind {
 	case capability.RefusedUntrusted:
-		return fail(exitRefused, "%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source)
+		return failErr(exitRefused, i18n.Errorf("%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source))
 	case capability.RefusedUsage:
 		return fail(exitUsage, "%s", r.Notice())
 	case capability.RefusedUnknown:
-		return fail(exitUsage, "unknown %s (%s)", r.Subject, r.Notice())
+		return failErr(exitUsage, i18n.Errorf("unknown %s (%s)", r.Subject, r.Notice()))
 	case capability.RefusedInvalid:
 		var b strings.Builder
 		// pi-forge only says "Unknown prompt stack" here, which misleads:
 		// the Preset exists, its errors keep it from being activated.
-		fmt.Fprintf(&b, "%s has errors and cannot be activated", r.Subject)
+		b.WriteString(i18n.T("%s has errors and cannot be activated", r.Subject))
 		if lib, err := g.loadLibrary(); err == nil {
 			if p, _ := lib.ResolvePreset(strings.TrimPrefix(r.Subject, "Preset ")); p != nil {
 				b.WriteString(":\n")

@@ -58,6 +58,12 @@ func fail(code int, format string, args ...any) error {
 	return &exitError{code: code, err: fmt.Errorf(format, args...)}
 }
 
+// failErr is fail for an error already made, an i18n.Errorf in the run's
+// language.
+func failErr(code int, err error) error {
+	return &exitError{code: code, err: err}
+}
+
 // Run parses args (without the program name), runs the selected command
 // with its output on stdout and diagnostics on stderr, and returns the
 // process exit code: 0 ok, 1 the checked thing failed, 2 usage, 3 conflict,
@@ -65,12 +71,15 @@ func fail(code int, format string, args ...any) error {
 func Run(args []string, stdout, stderr io.Writer) int {
 	var cli CLI
 	exitCode := -1
+	early := earlyLang(args)
+	i18n.SetLanguage(runLanguage(early)) // before kong: --help and usage errors print in it
 	parser, err := kong.New(&cli,
 		kong.Name("forgebench"),
-		kong.Description("A terminal workbench for Pi with pi-forge and pi-subagent: presets, sessions, capabilities, payload diffs and agent trees, with zero model calls."),
+		kong.Description(i18n.Mark("A terminal workbench for Pi with pi-forge and pi-subagent: presets, sessions, capabilities, payload diffs and agent trees, with zero model calls.")),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exitCode = code }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.Help(helpPrinter),
 		kong.Vars{"leaf_help": leafHelp},
 	)
 	if err != nil {
@@ -87,10 +96,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		// A usage error quotes the arguments, which can be file names
 		// (a shell glob over a hostile directory).
-		fmt.Fprintln(stderr, "forgebench:", sanitize.Text(err.Error()))
+		fmt.Fprintln(stderr, "forgebench:", sanitize.Text(usageMessage(err)))
 		return exitUsage
 	}
-	i18n.SetLanguage(cli.Globals.language(os.Getenv)) // every run decides afresh (tests run many in one process)
+	if string(cli.Globals.Lang) != early { // every run decides afresh (tests run many in one process)
+		i18n.SetLanguage(cli.Globals.language(os.Getenv))
+	}
 	// Human output goes through the sanitiser, JSON through the one JSON
 	// writer (output.go).
 	cli.Globals.stdout, cli.Globals.stderr = humanWriter(stdout), humanWriter(stderr)

@@ -14,8 +14,10 @@ import (
 	"github.com/posener/complete"
 
 	"github.com/forgebench/forgebench/config"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/session/subagent"
 )
 
@@ -388,13 +390,13 @@ func listedSession(g *Globals, arg string) string {
 
 // entries offers the entry ids of the session the line names (or the
 // newest), newest first, described by kind and time, the leaf marked; from
-// session.ReadDigest, which keeps no bodies.
+// stats.ReadDigest, which keeps no bodies.
 func (v *completionValues) entries(g *Globals, sessionArg, _ string) []candidate {
 	file := sessionFile(g, sessionArg, false)
 	if file == "" {
 		return nil
 	}
-	d, err := session.ReadDigest(file, session.DigestOptions{})
+	d, err := stats.ReadDigest(file, stats.DigestOptions{})
 	if err != nil {
 		return nil
 	}
@@ -415,7 +417,7 @@ func (v *completionValues) entries(g *Globals, sessionArg, _ string) []candidate
 			kind += " · " + when(time.UnixMilli(int64(e.TimestampMs)))
 		}
 		if i == d.LeafIndex() {
-			kind += " · leaf"
+			kind += i18n.T(" · leaf")
 		}
 		out = append(out, candidate{e.ID, kind})
 	}

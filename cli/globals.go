@@ -59,7 +59,7 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 	if g.Demo && g.demoRoot == "" {
 		layout, err := demo.Unpack("")
 		if err != nil {
-			return resources.Workspace{}, fmt.Errorf("unpack the demo workspace: %w", err)
+			return resources.Workspace{}, i18n.Errorf("unpack the demo workspace: %w", err)
 		}
 		g.demoRoot = layout.Root
 		if dirs.Cwd == "" {
@@ -85,7 +85,7 @@ func (g *Globals) workspace() (resources.Workspace, error) {
 	}
 	ws, err := resources.OpenWorkspace(dirs, override, resources.OSEnv())
 	if err != nil {
-		return resources.Workspace{}, fmt.Errorf("open workspace: %w", err)
+		return resources.Workspace{}, i18n.Errorf("open workspace: %w", err)
 	}
 	g.svc, g.svcDirs = services.New(ws), dirs
 	return ws, nil
@@ -170,6 +170,6 @@ func (g *Globals) themeMode() themes.Mode {
 // made in the demo can be inspected after exit.
 func (g *Globals) cleanup() {
 	if g.demoRoot != "" {
-		fmt.Fprintf(g.stderr, "forgebench: demo workspace kept at %s\n", g.demoRoot)
+		fmt.Fprintln(g.stderr, "forgebench:", i18n.T("demo workspace kept at %s", g.demoRoot))
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/internal/regfile"
 )
 
@@ -26,19 +26,19 @@ func readInput(path string) ([]byte, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = regfile.ReadStream(os.Stdin, "standard input", maxInputBytes)
+		data, err = regfile.ReadStream(os.Stdin, i18n.T("standard input"), maxInputBytes)
 	} else {
 		data, err = regfile.Read(path, maxInputBytes)
 	}
 	switch {
 	case errors.Is(err, regfile.ErrNotRegular):
-		return nil, fail(exitRefused, "%v (pipe data through standard input, -, instead)", err)
+		return nil, failErr(exitRefused, i18n.Errorf("%v (pipe data through standard input, -, instead)", err))
 	case errors.Is(err, regfile.ErrTooLarge):
 		return nil, fail(exitRefused, "%v", err)
 	case err != nil && path == "-":
 		return nil, err
 	case err != nil:
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, i18n.Errorf("read %s: %w", path, err)
 	}
 	return data, nil
 }
@@ -64,25 +64,42 @@ func readMacros(path string) (map[string]string, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("macros %s: %w", path, err)
+		return nil, i18n.Errorf("macros %s: %w", path, err)
 	}
 	obj, ok := v.(*jsonv.Object)
 	if !ok {
-		return nil, fmt.Errorf("macros %s: must be a JSON object of strings", path)
+		return nil, i18n.Errorf("macros %s: must be a JSON object of strings", path)
 	}
 	out := make(map[string]string, obj.Len())
 	for _, k := range obj.Keys() {
 		val, _ := obj.Get(k)
 		s, isString := val.(string)
 		if !isString {
-			return nil, fmt.Errorf("macros %s: %s must be a string", path, k)
+			return nil, i18n.Errorf("macros %s: %s must be a string", path, k)
 		}
 		if !forgev1.ValidMacroName(k) {
-			return nil, fmt.Errorf("macros %s: invalid macro name %q", path, k)
+			return nil, i18n.Errorf("macros %s: invalid macro name %q", path, k)
 		}
 		out[k] = s
 	}
 	return out, nil
+}
+
+// readCustomSlots reads a JSON object of custom slot outputs {slot: text}
+// (compile.ParseCustomSlots); "" reads nothing.
+func readCustomSlots(path string) (map[string]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil {
+		return nil, i18n.Errorf("slots %s: %w", path, err)
+	}
+	return compile.ParseCustomSlots(v, "slots "+path)
 }
 
 // readMessages reads a JSON array of Pi agent messages.
@@ -96,15 +113,15 @@ func readMessages(path string) ([]any, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("messages %s: %w", path, err)
+		return nil, i18n.Errorf("messages %s: %w", path, err)
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("messages %s: must be a JSON array of agent messages", path)
+		return nil, i18n.Errorf("messages %s: must be a JSON array of agent messages", path)
 	}
 	for i, m := range list {
 		if _, isObject := m.(*jsonv.Object); !isObject {
-			return nil, fmt.Errorf("messages %s: element %d must be an object", path, i)
+			return nil, i18n.Errorf("messages %s: element %d must be an object", path, i)
 		}
 	}
 	return list, nil
@@ -124,7 +141,7 @@ func parseModelFlag(s string) (*compile.Model, error) {
 	}
 	provider, id, ok := strings.Cut(s, "/")
 	if !ok || provider == "" || id == "" {
-		return nil, fmt.Errorf("--model %q: want provider/model-id", s)
+		return nil, i18n.Errorf("--model %q: want provider/model-id", s)
 	}
 	return &compile.Model{Provider: provider, ID: id}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -22,7 +23,7 @@ func (g *Globals) loadLibrary() (*resources.Library, error) {
 	}
 	lib, err := svc.Library()
 	if err != nil {
-		return nil, fmt.Errorf("load library: %w", err)
+		return nil, i18n.Errorf("load library: %w", err)
 	}
 	if g.libraryReported { // a command that loads twice says it once
 		return lib, nil
@@ -53,7 +54,7 @@ func libraryError(err error) error {
 		return fail(exitRefused, "%s", msg)
 	case errors.Is(err, resources.ErrNotFound) && re != nil && re.Subject != "":
 		// No such thing, in the product's words; pi-forge's text quoted.
-		return fail(exitUsage, "unknown %s (pi-forge: %s)", re.Subject, msg)
+		return failErr(exitUsage, i18n.Errorf("unknown %s (pi-forge: %s)", re.Subject, msg))
 	case errors.Is(err, resources.ErrInvalidSelector), errors.Is(err, resources.ErrNotFound), errors.Is(err, resources.ErrAmbiguous):
 		return fail(exitUsage, "%s", msg)
 	case errors.Is(err, resources.ErrInvalid), errors.Is(err, resources.ErrUnusable):
@@ -133,7 +134,7 @@ func scopeBadge(r *resources.Resource) string {
 		badge = "G"
 	}
 	if r.Legacy {
-		badge += "·legacy"
+		badge += "·legacy" //i18n:raw a badge in a column, as the JSON names it
 	}
 	return badge
 }
@@ -142,11 +143,11 @@ func countsText(r *resources.Resource) string {
 	errs, warns := r.Counts()
 	switch {
 	case r.Fault:
-		return "unreadable"
+		return i18n.T("unreadable")
 	case errs > 0:
-		return fmt.Sprintf("%d error(s), %d warning(s)", errs, warns)
+		return i18n.T("%d error(s), %d warning(s)", errs, warns)
 	case warns > 0:
-		return fmt.Sprintf("%d warning(s)", warns)
+		return i18n.T("%d warning(s)", warns)
 	}
 	return "ok"
 }
@@ -190,7 +191,7 @@ func deleteResult(g *Globals, asJSON bool, r *resources.Resource, path string) e
 		o.Set("deleted", true)
 		return printJSON(g.stdout, o)
 	}
-	fmt.Fprintf(g.stdout, "deleted %s\n", path)
+	fmt.Fprintln(g.stdout, i18n.T("deleted %s", path))
 	return nil
 }
 
@@ -198,7 +199,7 @@ func deleteResult(g *Globals, asJSON bool, r *resources.Resource, path string) e
 // as a usage error, in the selector parser's words.
 func checkNewID(id string) error {
 	if !preset.IsValidResourceID(id) {
-		return fail(exitUsage, "Invalid resource id: %s. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens.", id)
+		return fail(exitUsage, "Invalid resource id: %s. Ids must start with a letter or number and contain only letters, numbers, dots, underscores, and hyphens.", id) //i18n:raw pi-forge's words (contract)
 	}
 	return nil
 }
@@ -229,7 +230,7 @@ func checkRevisionArg(rev string) error {
 		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
 	}
 	if !ok {
-		return fail(exitUsage, "A valid expectedSourceRevision is required.")
+		return fail(exitUsage, "A valid expectedSourceRevision is required.") //i18n:raw pi-forge's words (contract)
 	}
 	return nil
 }

@@ -62,15 +62,15 @@ func exactOutput(cmd reflect.Value) bool {
 		f := cmd.FieldByName(name)
 		return f, f.IsValid()
 	}
-	for _, name := range []string{"JSON", "Canonical"} {
+	for _, name := range []string{"JSON", "Canonical"} { //i18n:raw field names
 		if f, ok := field(name); ok && f.Kind() == reflect.Bool && f.Bool() {
 			return true
 		}
 	}
-	if f, ok := field("Format"); ok && f.Kind() == reflect.String && f.String() == "json" {
+	if f, ok := field("Format"); ok && f.Kind() == reflect.String && f.String() == "json" { //i18n:raw field name
 		return true
 	}
-	if f, ok := field("Request"); ok && f.Kind() == reflect.String && f.String() != "" {
+	if f, ok := field("Request"); ok && f.Kind() == reflect.String && f.String() != "" { //i18n:raw field name
 		return true
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/replay"
@@ -74,18 +75,18 @@ func (c *PresetListCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, list)
 	}
 	if len(lib.Presets) == 0 {
-		fmt.Fprintln(g.stderr, "no presets found")
+		fmt.Fprintln(g.stderr, i18n.T("no presets found"))
 	}
 	for _, p := range lib.Presets {
 		marks := ""
 		switch {
 		case auto == p && via != nil:
-			marks += " (auto-activates via profile " + viaKey + ")"
+			marks += i18n.T(" (auto-activates via profile %s)", viaKey)
 		case auto == p:
-			marks += " (auto-activates)"
+			marks += i18n.T(" (auto-activates)")
 		}
 		if by := lib.ShadowedBy(p); len(by) > 0 {
-			marks += " (shadowed by " + by[0].Key() + ")"
+			marks += i18n.T(" (shadowed by %s)", by[0].Key())
 		}
 		active := ""
 		if sel != nil {
@@ -97,7 +98,7 @@ func (c *PresetListCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.stdout, "%s%-9s %-28s %-32s %s%s\n", active, scopeBadge(&p.Resource), sanitize.Line(p.ID), sanitize.Clip(p.Name(), 32), countsText(&p.Resource), marks)
 	}
 	if sel != nil {
-		fmt.Fprintf(g.stdout, "session %s at %s: %s\n", sanitize.Clip(sel.sessionID, 60), sanitize.Clip(sel.entryID, 20), sel.describe())
+		fmt.Fprintln(g.stdout, i18n.T("session %s at %s: %s", sanitize.Clip(sel.sessionID, 60), sanitize.Clip(sel.entryID, 20), sel.describe()))
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ type presetSelection struct {
 func (c *PresetListCmd) sessionSelection(g *Globals, lib *resources.Library) (*presetSelection, error) {
 	if c.Session == "" {
 		if c.Leaf != "" {
-			return nil, fail(exitUsage, "--leaf needs --session")
+			return nil, failErr(exitUsage, i18n.Errorf("--leaf needs --session"))
 		}
 		return nil, nil
 	}
@@ -138,13 +139,13 @@ func (c *PresetListCmd) sessionSelection(g *Globals, lib *resources.Library) (*p
 func (s *presetSelection) describe() string {
 	switch {
 	case s.preset != nil:
-		return "active Preset " + s.preset.Key()
+		return i18n.T("active Preset %s", s.preset.Key())
 	case s.active.Choice == replay.PresetDisabled:
-		return "Presets switched off (none)"
+		return i18n.T("Presets switched off (none)")
 	case s.active.Choice == replay.PresetSelected:
-		return sanitize.Clip(s.active.Selector, 60) + " is recorded but does not resolve here (pi-forge falls back to auto-activation)"
+		return i18n.T("%s is recorded but does not resolve here (pi-forge falls back to auto-activation)", sanitize.Clip(s.active.Selector, 60))
 	}
-	return "no Preset recorded on the branch (auto-activation applies)"
+	return i18n.T("no Preset recorded on the branch (auto-activation applies)")
 }
 
 // PresetShowCmd shows one preset.
@@ -172,9 +173,9 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 	}
 	w := g.stdout
 	fmt.Fprintf(w, "%s  %s\n", p.Key(), sanitize.Line(p.Name()))
-	fmt.Fprintf(w, "path      %s\nrevision  %s\nstatus    %s\n", p.Path, p.SourceRevision, countsText(&p.Resource))
+	fmt.Fprint(w, i18n.T("path      %s\nrevision  %s\nstatus    %s\n", p.Path, p.SourceRevision, countsText(&p.Resource)))
 	st := p.Stack
-	fmt.Fprintf(w, "mode      %s · schema v%d · %d item(s)\n", st.EffectiveMode(), st.SchemaVersion, len(st.Items))
+	fmt.Fprint(w, i18n.T("mode      %s · schema v%d · %d item(s)\n", st.EffectiveMode(), st.SchemaVersion, len(st.Items)))
 	for i := range st.Items {
 		it := &st.Items[i]
 		state := "on "
@@ -188,7 +189,7 @@ func (c *PresetShowCmd) Run(g *Globals) error {
 		fmt.Fprintf(w, "  %2d %s %-10s %-22s %s\n", i+1, state, orDefault(string(it.Role), "-"), sanitize.Clip(it.ID, 22), what)
 	}
 	if len(p.Diagnostics) > 0 {
-		fmt.Fprintln(w, "diagnostics")
+		fmt.Fprintln(w, i18n.T("diagnostics"))
 		writeDiagnostics(w, p.Diagnostics)
 	}
 	return nil
@@ -212,7 +213,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 	var targets []*resources.Preset
 	switch {
 	case c.All && len(c.Selectors) > 0:
-		return fail(exitUsage, "--all validates every Preset; name Presets or pass --all, not both")
+		return failErr(exitUsage, i18n.Errorf("--all validates every Preset; name Presets or pass --all, not both"))
 	case c.All:
 		targets = lib.Presets
 	case len(c.Selectors) > 0:
@@ -250,7 +251,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		}
 		status := countsText(&p.Resource)
 		if len(unmatched) > 0 {
-			status += fmt.Sprintf(", %d tool policy warning(s)", len(unmatched))
+			status += i18n.T(", %d tool policy warning(s)", len(unmatched))
 		}
 		fmt.Fprintf(g.stdout, "%s %s: %s\n", scopeBadge(&p.Resource), sanitize.Line(p.Key()), status)
 		writeDiagnostics(g.stdout, p.Diagnostics)
@@ -262,7 +263,7 @@ func (c *PresetValidateCmd) Run(g *Globals) error {
 		}
 	}
 	if failed > 0 {
-		return fail(exitFailed, "%d preset(s) have errors", failed)
+		return failErr(exitFailed, i18n.Errorf("%d preset(s) have errors", failed))
 	}
 	return nil
 }
@@ -281,7 +282,7 @@ func (c *PresetValidateCmd) activePreset(g *Globals, lib *resources.Library) (*r
 			return nil, err
 		}
 	} else if c.Leaf != "" {
-		return nil, fail(exitUsage, "--leaf needs --session")
+		return nil, failErr(exitUsage, i18n.Errorf("--leaf needs --session"))
 	} else if it, err := g.newestSession(); err == nil {
 		g.sayWhichSession(it, "--session")
 		path = it.Path
@@ -302,15 +303,15 @@ func (c *PresetValidateCmd) activePreset(g *Globals, lib *resources.Library) (*r
 		if st.Preset != nil {
 			key = &st.Preset.Key
 		}
-		where = fmt.Sprintf(" (session %s %q)", shortID(s.Header.ID), s.Title())
+		where = i18n.T(" (session %s %q)", shortID(s.Header.ID), s.Title())
 	} else {
 		if p, _ := lib.FreshSessionPreset(); p != nil {
 			return p, nil
 		}
-		where = " (the project has no session, and a fresh session activates none)"
+		where = i18n.T(" (the project has no session, and a fresh session activates none)")
 	}
 	if key == nil {
-		return nil, fail(exitUsage, "No active preset.%s Name a Preset, or pass --all to validate every one.", where)
+		return nil, failErr(exitUsage, i18n.Errorf("No active preset.%s Name a Preset, or pass --all to validate every one.", where))
 	}
 	p, err := resolved(lib.ResolvePreset(key.String()))
 	if err != nil {
@@ -354,7 +355,7 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 			return libraryError(err)
 		}
 		if src.Fault || src.Raw == nil {
-			return fail(exitFailed, "Cannot copy unreadable prompt stack: %s", src.Path)
+			return fail(exitFailed, "Cannot copy unreadable prompt stack: %s", src.Path) //i18n:raw pi-forge's words (contract)
 		}
 		v, err := jsonv.Parse(src.Raw)
 		obj, isObj := v.(*jsonv.Object)
@@ -370,7 +371,7 @@ func (c *PresetNewCmd) Run(g *Globals) error {
 	}
 	_, diags := preset.ParseValue(tree, c.ID+".json", preset.ParseOptions{Scope: scope})
 	if errs := newErrors(diags, sourceDiags); len(errs) > 0 {
-		return refuseInvalidCopy(g, "the new preset", scope, c.ID, errs)
+		return refuseInvalidCopy(g, i18n.Mark("the new preset"), scope, c.ID, errs)
 	}
 	res, err := resources.CreatePresetTree(lib.Workspace, scope, c.ID, tree)
 	if err != nil {
@@ -388,7 +389,7 @@ func writeResult(g *Globals, asJSON bool, scope, id string, res resources.WriteR
 		o.Set("sourceRevision", res.SourceRevision)
 		return printJSON(g.stdout, o)
 	}
-	fmt.Fprintf(g.stdout, "wrote %s (revision %s)\n", res.Path, res.SourceRevision)
+	fmt.Fprintln(g.stdout, i18n.T("wrote %s (revision %s)", res.Path, res.SourceRevision))
 	return nil
 }
 
@@ -421,7 +422,7 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 		return libraryError(err)
 	}
 	if src.Fault || src.Raw == nil {
-		return fail(exitFailed, "Cannot fork unreadable prompt stack: %s", src.Path)
+		return fail(exitFailed, "Cannot fork unreadable prompt stack: %s", src.Path) //i18n:raw pi-forge's words (contract)
 	}
 	// The copy is validated where it goes: a global copy cannot bind a
 	// project capability (§9.4), and pi-forge would never activate it.
@@ -432,7 +433,7 @@ func (c *PresetForkCmd) Run(g *Globals) error {
 	stack.ID = c.NewID
 	_, diags := preset.ParseValue(preset.ToJSON(stack), c.NewID+".json", preset.ParseOptions{Scope: scope})
 	if errs := newErrors(diags, src.Diagnostics); len(errs) > 0 {
-		return refuseInvalidCopy(g, "the copy", scope, c.NewID, errs)
+		return refuseInvalidCopy(g, i18n.Mark("the copy"), scope, c.NewID, errs)
 	}
 	res, err := resources.ForkPreset(lib.Workspace, src, scope, c.NewID)
 	if err != nil {
@@ -513,7 +514,7 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 		for _, n := range []struct {
 			key   string
 			count int
-		}{{"copied", rep.Copied}, {"overwritten", rep.Overwritten}, {"skipped", rep.Skipped}, {"errors", rep.Errors}, {"deletedLegacy", rep.DeletedLegacy}} {
+		}{{"copied", rep.Copied}, {"overwritten", rep.Overwritten}, {"skipped", rep.Skipped}, {"errors", rep.Errors}, {"deletedLegacy", rep.DeletedLegacy}} { //i18n:raw JSON keys
 			o.Set(n.key, float64(n.count))
 		}
 		o.Set("files", files)
@@ -524,7 +525,7 @@ func (c *PresetMigrateCmd) Run(g *Globals) error {
 		fmt.Fprint(g.stdout, sanitize.Text(rep.Render())) // file names come from the checkout
 	}
 	if rep.Errors > 0 {
-		return fail(exitFailed, "%d file(s) could not be migrated", rep.Errors)
+		return failErr(exitFailed, i18n.Errorf("%d file(s) could not be migrated", rep.Errors))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -22,6 +24,7 @@ type compileInputs struct {
 	Messages string `help:"JSON array of Pi agent messages: the conversation the preset's chat history sees." placeholder:"FILE"`
 	Base     string `help:"Text file holding Pi's base system prompt (default: the prompt Pi 1.6.0 builds for this workspace: SYSTEM.md, APPEND_SYSTEM.md, context files, cwd)." placeholder:"FILE"`
 	Macros   string `help:"JSON file of extension macro values {name: string}. forgebench cannot run TypeScript extension modules, so their values are supplied here." placeholder:"FILE"`
+	Slots    string `help:"JSON file of custom slot outputs {slot: text}: a slot an extension module registers renders this text instead of pi-forge's \"Unsupported slot\" warning (forgebench cannot run the module; the value is for this preview only)." placeholder:"FILE"`
 	Model    string `help:"Active model as provider/model-id (ignored with --runtime or --session)." placeholder:"PROVIDER/ID"`
 	Session  string `help:"Compile at a point of a real Pi session (a file, a session id or a unique prefix of one): its context is the history, and (for Pi >= 0.86 sessions) the runtime and base prompt are the ones recorded there." placeholder:"SESSION" predictor:"session"`
 	Leaf     string `help:"Entry of --session to compile at (default: the last entry)." placeholder:"ID" predictor:"entry"`
@@ -57,6 +60,10 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	if job.macros, err = readMacros(in.Macros); err != nil {
 		return nil, inputFailed(err)
 	}
+	slots, err := readCustomSlots(in.Slots)
+	if err != nil {
+		return nil, inputFailed(err)
+	}
 	model, err := parseModelFlag(in.Model)
 	if err != nil {
 		return nil, fail(exitUsage, "%v", err)
@@ -76,7 +83,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, err
 		}
 	} else if in.Leaf != "" {
-		return nil, fail(exitUsage, "--leaf needs --session")
+		return nil, failErr(exitUsage, i18n.Errorf("--leaf needs --session"))
 	}
 	var defaults replay.Defaults
 	var fresh compile.ToolSelection
@@ -101,7 +108,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 	sources := []string{"", ""}
 	switch {
 	case rc.FromSession:
-		sources = []string{"runtime: " + rc.Source, "base: the prompt in force there"}
+		sources = []string{"runtime: " + rc.Source, i18n.T("base: the prompt in force there")}
 	case s != nil:
 		sources[0] = "runtime: " + rc.Source
 	}
@@ -111,10 +118,10 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, err
 		}
 		if sources[0] == "" {
-			sources[0] = "runtime: a fresh Pi 1.6.0 session in " + ws.Cwd
+			sources[0] = i18n.T("runtime: a fresh Pi 1.6.0 session in %s", ws.Cwd)
 		}
-		sources[0] += " (tools " + toolListText(fresh.Tools) + " from " + fresh.Source + ")"
-		sources[1] = "base: Pi 1.6.0 default prompt for " + ws.Cwd
+		sources[0] += i18n.T(" (tools %s from %s)", toolListText(fresh.Tools), fresh.Source)
+		sources[1] = i18n.T("base: Pi 1.6.0 default prompt for %s", ws.Cwd)
 	}
 	if in.Runtime != "" {
 		data, err := readInput(in.Runtime)
@@ -141,7 +148,18 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
 	} else {
 		job.messages, job.fromSession = rc.Messages, true
-		sources = append(sources, "messages: the context at the session entry")
+		sources = append(sources, i18n.T("messages: the context at the session entry"))
+	}
+	if slots != nil {
+		// A supplied slot is one a module registers: pi-forge's validation
+		// would not call it unsupported either.
+		job.runtime.CustomSlots = slots
+		job.presetDiag = slices.DeleteFunc(job.presetDiag, func(d preset.Diagnostic) bool {
+			name, ok := strings.CutPrefix(d.Message, "Unsupported slot: ")
+			_, supplied := slots[name]
+			return ok && supplied
+		})
+		sources = append(sources, "custom slots: "+in.Slots)
 	}
 	job.source = strings.Join(sources, "; ")
 	job.session, job.index = s, index
@@ -151,7 +169,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 // toolListText is a tool list for humans: "read, ls" or "(none)".
 func toolListText(tools []string) string {
 	if len(tools) == 0 {
-		return "(none)"
+		return i18n.T("(none)")
 	}
 	return strings.Join(tools, ", ")
 }
@@ -166,7 +184,7 @@ func orDefault(s, def string) string {
 // PresetCompileCmd compiles a preset into a system prompt and messages.
 type PresetCompileCmd struct {
 	File    string `arg:"" optional:"" help:"Preset: a file path, or a selector (id, project:id, global:id) resolved in this workspace." predictor:"preset"`
-	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
+	Request string `help:"Compile a JSON request {stack, runtime:{options, model?, latestUserMessage?, now}, base, messages, macros?, slots?} from FILE or - (stdin) and print {system:{systemPrompt,diagnostics}, messages:{messages,messageSources,diagnostics}}; exits 0 whatever the diagnostics." placeholder:"FILE|-"`
 	JSON    bool   `name:"json" help:"Print the result as JSON (the --request output shape)."`
 	compileInputs
 }
@@ -175,7 +193,7 @@ type PresetCompileCmd struct {
 func (c *PresetCompileCmd) Run(g *Globals) error {
 	if c.Request != "" {
 		if c.File != "" {
-			return fail(exitUsage, "give either --request or a preset FILE, not both")
+			return failErr(exitUsage, i18n.Errorf("give either --request or a preset FILE, not both"))
 		}
 		data, err := readInput(c.Request)
 		if err != nil {
@@ -189,7 +207,7 @@ func (c *PresetCompileCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.File == "" {
-		return fail(exitUsage, "give a preset FILE or --request FILE|-")
+		return failErr(exitUsage, i18n.Errorf("give a preset FILE or --request FILE|-"))
 	}
 	job, err := c.load(g, c.File)
 	if err != nil {
@@ -210,12 +228,12 @@ func (c *PresetCompileCmd) Run(g *Globals) error {
 // exact text, the text itself is sanitised (--json prints it exactly).
 func writeCompiled(w io.Writer, r compile.Result) {
 	prompt := r.System.SystemPrompt
-	fmt.Fprintf(w, "── system prompt · %d chars · ~%d tokens ──\n%s\n", jsonv.UTF16Len(prompt), compile.EstimateTokens(prompt), sanitize.Text(prompt))
-	fmt.Fprintf(w, "\n── messages · %d ──\n", len(r.Messages.Messages))
+	fmt.Fprint(w, i18n.T("── system prompt · %d chars · ~%d tokens ──\n%s\n", jsonv.UTF16Len(prompt), compile.EstimateTokens(prompt), sanitize.Text(prompt)))
+	fmt.Fprint(w, i18n.T("\n── messages · %d ──\n", len(r.Messages.Messages)))
 	for i, m := range r.Messages.Messages {
 		text := compile.PreviewText(m)
 		src := describeSource(r.Messages.MessageSources, i)
-		fmt.Fprintf(w, "#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(messageRole(m)), sanitize.Line(src), compile.EstimateTokens(text), indent(sanitize.Text(text), "  "))
+		fmt.Fprintf(w, "#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(messageRole(m)), sanitize.Line(src), compile.EstimateTokens(text), indent(sanitize.Text(text), "  ")) //i18n:raw numbers and names; "tokens" stays in every language (glossary)
 	}
 }
 
@@ -240,29 +258,29 @@ func reportDiagnostics(w io.Writer, job *compileJob, r compile.Result) error {
 		}
 	}
 	if errors > 0 {
-		return fail(exitFailed, "%d error diagnostic(s)", errors)
+		return failErr(exitFailed, i18n.Errorf("%d error diagnostic(s)", errors))
 	}
 	return nil
 }
 
 func describeSource(sources []compile.MessageSource, i int) string {
 	if i >= len(sources) {
-		return "unknown source"
+		return i18n.T("unknown source")
 	}
 	s := sources[i]
 	switch s.Kind {
 	case compile.SourceChatHistory:
-		return fmt.Sprintf("chat history %d/%d via %s", s.HistoryIndex, s.HistoryCount, itemLabel(s.ItemID, s.ItemName))
+		return i18n.T("chat history %d/%d via %s", s.HistoryIndex, s.HistoryCount, itemLabel(s.ItemID, s.ItemName))
 	case compile.SourceImplicitHistory:
-		return fmt.Sprintf("implicit history %d/%d", s.HistoryIndex, s.HistoryCount)
+		return i18n.T("implicit history %d/%d", s.HistoryIndex, s.HistoryCount)
 	}
-	label := "item " + itemLabel(s.ItemID, s.ItemName)
+	label := i18n.T("item %s", itemLabel(s.ItemID, s.ItemName))
 	if len(s.MergedItems) > 1 {
 		names := make([]string, len(s.MergedItems))
 		for j, m := range s.MergedItems {
 			names[j] = itemLabel(m.ItemID, m.ItemName)
 		}
-		label = "merged items " + strings.Join(names, " + ")
+		label = i18n.T("merged items %s", strings.Join(names, " + "))
 	}
 	return label
 }
@@ -287,7 +305,7 @@ func messageRole(m any) string {
 
 func indent(text, prefix string) string {
 	if text == "" {
-		return prefix + "(empty)"
+		return prefix + i18n.T("(empty)")
 	}
 	return prefix + strings.ReplaceAll(text, "\n", "\n"+prefix)
 }

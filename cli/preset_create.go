@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -34,10 +35,10 @@ func newErrors(copyDiags preset.Diagnostics, sourceDiags []resources.Diagnostic)
 // it goes: nothing is written, exit 1, the errors on stderr.
 func refuseInvalidCopy(g *Globals, what string, scope preset.Scope, id string, errs []string) error {
 	for _, e := range errs {
-		fmt.Fprintf(g.stderr, "    error: %s\n", sanitize.Line(e))
+		fmt.Fprintln(g.stderr, "   ", i18n.T("error: %s", sanitize.Line(e)))
 	}
-	return fail(exitFailed, "%s %s:%s would not validate there (%d error(s) above), so it was not written; pi-forge would never activate it",
-		what, scope, id, len(errs))
+	return failErr(exitFailed, i18n.Errorf("%s %s:%s would not validate there (%d error(s) above), so it was not written; pi-forge would never activate it",
+		i18n.T(what), scope, id, len(errs)))
 }
 
 // importTree reads FILE as a native pi-forge Preset for `preset new --from
@@ -50,11 +51,11 @@ func importTree(file, id string) (*jsonv.Object, error) {
 	}
 	v, err := jsonv.Parse(raw)
 	if err != nil {
-		return nil, fail(exitFailed, "%s: Failed to parse JSON: %v", file, err)
+		return nil, fail(exitFailed, "%s: Failed to parse JSON: %v", file, err) //i18n:raw pi-forge's words (contract)
 	}
 	obj, ok := v.(*jsonv.Object)
 	if !ok {
-		return nil, fail(exitFailed, "%s: Preset root must be a JSON object.", file)
+		return nil, fail(exitFailed, "%s: Preset root must be a JSON object.", file) //i18n:raw pi-forge's words (contract)
 	}
 	return withID(obj, id), nil
 }
@@ -88,14 +89,15 @@ func isFileArg(arg string) bool {
 // allow pattern that matches no registered tool (pi-forge's preflight
 // message, §11.3; the catalogue is a session's with pi-forge and no other
 // extension), and each exact deny name of the MCP form Pi 0.99.2 renamed
-// (pi-forge 0.5.8).
+// (forgebench's warning for the hazard pi-forge 0.5.8 documents).
 func unmatchedAllow(p *resources.Preset) []resources.Diagnostic {
 	var out []resources.Diagnostic
 	for _, pattern := range compile.UnmatchedAllowPatterns(p.Stack.Tools, compile.RegisteredTools()) {
 		out = append(out, resources.Diagnostic{Level: preset.LevelWarning, Field: "tools.allow",
-			Message: "Prompt stack " + p.ID + ` allows tool pattern "` + pattern + `", but it matches no registered tools.`})
+			Message: "Prompt stack " + p.ID + ` allows tool pattern "` + pattern + `", but it matches no registered tools.`}) //i18n:raw pi-forge's words (contract)
 	}
-	// pi-forge 0.5.8: exact deny names in the MCP form Pi 0.99.2 renamed.
+	// Exact deny names in the MCP form Pi 0.99.2 renamed (pi-forge 0.5.8
+	// documents the hazard; the wording is ours, it has no message).
 	for _, d := range preset.MCPRenameWarnings(p.Stack) {
 		out = append(out, resources.Diagnostic{Level: d.Level, Field: "tools.deny", Message: d.Message})
 	}

@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -49,7 +49,7 @@ func savePreflight(g *Globals, file string, drafts []*capability.PresetRef) erro
 		problems = append(problems, c.Key.String()+": "+c.Problem)
 	}
 	if len(problems) > 0 {
-		return fail(exitRefused, "pi-forge: saving the active Preset would break the capabilities active in %s: %s; disable the conflicting capability and retry",
+		return fail(exitRefused, "pi-forge: saving the active Preset would break the capabilities active in %s: %s; disable the conflicting capability and retry", //i18n:raw pi-forge's words (contract)
 			filepath.Base(file), strings.Join(problems, "; "))
 	}
 	return nil
@@ -68,7 +68,7 @@ func legacyDrafts(lib *resources.Library, rep resources.MigrationReport) ([]*cap
 		}
 		raw, err := session.ReadRegularFile(f.SourcePath, maxPresetFileBytes) // a FIFO in the checkout must not block
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.SourcePath, err)
+			return nil, i18n.Errorf("read %s: %w", f.SourcePath, err)
 		}
 		stack, diags := preset.ParseWith(raw, f.Name, preset.ParseOptions{Scope: preset.ScopeProject})
 		ref := &capability.PresetRef{Key: capability.Key{Scope: preset.ScopeProject, ID: stack.ID}, Stack: stack,

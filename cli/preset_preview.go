@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/capstate"
 	"github.com/forgebench/forgebench/session/compare"
 )
@@ -50,7 +51,7 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 	if delivery != nil {
 		projected, perr := delivery.Project(pv)
 		if perr != nil {
-			fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(perr.Error()))
+			fmt.Fprintln(g.stderr, "forgebench:", i18n.T("capability updates not shown: %s", sanitize.Line(perr.Error())))
 		} else {
 			pv = projected
 		}
@@ -79,12 +80,12 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 
 func writePreview(w io.Writer, pv compile.PreviewResult) {
 	total := compile.EstimateTokens(pv.Result.System.SystemPrompt)
-	fmt.Fprintf(w, "SYSTEM PROMPT · ~%d tokens\n", total)
+	fmt.Fprint(w, i18n.T("SYSTEM PROMPT · ~%d tokens\n", total))
 	for _, p := range pv.System {
 		if p.Kind == compile.PartSeparator {
 			continue
 		}
-		fmt.Fprintf(w, "\n▸ %s · %s · ~%d tokens\n%s\n", p.Kind, sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
+		fmt.Fprintf(w, "\n▸ %s · %s · ~%d tokens\n%s\n", p.Kind, sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  ")) //i18n:raw numbers and names; "tokens" stays in every language (glossary)
 	}
 	msgTokens := 0
 	for _, p := range pv.Messages {
@@ -92,11 +93,11 @@ func writePreview(w io.Writer, pv compile.PreviewResult) {
 	}
 	hidden := ""
 	if pv.HiddenSystem > 0 {
-		hidden = fmt.Sprintf(" · %d empty System message(s) hidden", pv.HiddenSystem)
+		hidden = i18n.T(" · %d empty System message(s) hidden", pv.HiddenSystem)
 	}
-	fmt.Fprintf(w, "\nMESSAGES · %d · ~%d tokens%s\n", len(pv.Messages), msgTokens, hidden)
+	fmt.Fprint(w, i18n.T("\nMESSAGES · %d · ~%d tokens%s\n", len(pv.Messages), msgTokens, hidden))
 	for i, p := range pv.Messages {
-		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  "))
+		fmt.Fprintf(w, "\n#%d %s · %s · ~%d tokens\n%s\n", i+1, sanitize.Line(p.Role), sanitize.Line(p.Label), p.Tokens, indent(sanitize.Text(p.Text), "  ")) //i18n:raw numbers and names; "tokens" stays in every language (glossary)
 	}
 }
 
@@ -155,7 +156,7 @@ func (c *PresetPreviewCmd) capabilityDelivery(g *Globals, job *compileJob) (*cap
 	}
 	d, err := capstate.ForPreview(job.session, job.index, in)
 	if err != nil {
-		fmt.Fprintf(g.stderr, "forgebench: capability updates not shown: %s\n", sanitize.Line(err.Error()))
+		fmt.Fprintln(g.stderr, "forgebench:", i18n.T("capability updates not shown: %s", sanitize.Line(err.Error())))
 		return nil, nil
 	}
 	job.messages = d.Messages

@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/session/replay"
 )
@@ -49,7 +50,7 @@ func (f whatIfFlags) apply(job *compileJob) (before []compare.Piece, toolsAfter 
 			for _, it := range job.stack.Items {
 				known = append(known, it.ID)
 			}
-			return nil, nil, false, fail(exitUsage, "--without %s: the Preset has no such item (items: %s)", sanitize.Line(id), sanitize.Line(strings.Join(known, ", ")))
+			return nil, nil, false, failErr(exitUsage, i18n.Errorf("--without %s: the Preset has no such item (items: %s)", sanitize.Line(id), sanitize.Line(strings.Join(known, ", "))))
 		}
 	}
 	var tools []any
@@ -84,7 +85,7 @@ func (f whatIfFlags) apply(job *compileJob) (before []compare.Piece, toolsAfter 
 	}
 	for _, name := range f.WithoutTool {
 		if !declared[name] && !slices.Contains(job.runtime.Options.SelectedTools, name) {
-			return nil, nil, false, fail(exitUsage, "--without-tool %s: no such tool in force (tools: %s)", sanitize.Line(name), sanitize.Line(strings.Join(job.runtime.Options.SelectedTools, ", ")))
+			return nil, nil, false, failErr(exitUsage, i18n.Errorf("--without-tool %s: no such tool in force (tools: %s)", sanitize.Line(name), sanitize.Line(strings.Join(job.runtime.Options.SelectedTools, ", "))))
 		}
 	}
 	before = compare.PreviewPieces(tools, compile.Preview(job.stack, job.runtime, job.base, job.messages, job.macros))
@@ -147,30 +148,30 @@ func whatIfJSON(w whatIfRun) *jsonv.Object {
 func writeWhatIf(out io.Writer, w whatIfRun) {
 	var what []string
 	if len(w.flags.Without) > 0 {
-		what = append(what, "without item(s) "+strings.Join(w.flags.Without, ", "))
+		what = append(what, i18n.T("without item(s) %s", strings.Join(w.flags.Without, ", ")))
 	}
 	if len(w.flags.WithoutTool) > 0 {
-		what = append(what, "without tool(s) "+strings.Join(w.flags.WithoutTool, ", "))
+		what = append(what, i18n.T("without tool(s) %s", strings.Join(w.flags.WithoutTool, ", ")))
 	}
 	r := w.result
-	fmt.Fprintf(out, "\nWHAT-IF · %s · nothing saved\n", sanitize.Line(strings.Join(what, " · ")))
+	fmt.Fprint(out, i18n.T("\nWHAT-IF · %s · nothing saved\n", sanitize.Line(strings.Join(what, " · "))))
 	sign := "+"
 	if r.Delta < 0 {
 		sign = "−"
 	}
-	fmt.Fprintf(out, "  tokens  ~%s → ~%s (%s%s)\n", count(float64(r.TokensBefore)), count(float64(r.TokensAfter)), sign, count(float64(abs(r.Delta))))
+	fmt.Fprint(out, i18n.T("  tokens  ~%s → ~%s (%s%s)\n", count(float64(r.TokensBefore)), count(float64(r.TokensAfter)), sign, count(float64(abs(r.Delta)))))
 	if !r.Changed {
-		fmt.Fprintln(out, "  cache   nothing changes: the request stays the same")
+		fmt.Fprintln(out, i18n.T("  cache   nothing changes: the request stays the same"))
 	} else {
 		label := r.Boundary.Label
 		if r.Boundary.Ref != "" && r.Boundary.Ref != label {
 			label += " (" + r.Boundary.Ref + ")"
 		}
-		fmt.Fprintf(out, "  cache   the boundary moves to %s %s: ~%s tokens before it stay cached, ~%s after it are sent uncached once\n",
-			r.Boundary.Kind, sanitize.Clip(label, 60), count(float64(r.PrefixTokens)), count(float64(r.TokensAfter-r.PrefixTokens)))
+		fmt.Fprint(out, i18n.T("  cache   the boundary moves to %s %s: ~%s tokens before it stay cached, ~%s after it are sent uncached once\n",
+			r.Boundary.Kind, sanitize.Clip(label, 60), count(float64(r.PrefixTokens)), count(float64(r.TokensAfter-r.PrefixTokens))))
 	}
 	if !w.toolsKnown {
-		fmt.Fprintln(out, "  (tool definitions not counted: they are recorded only in sessions; pass --session)")
+		fmt.Fprintln(out, i18n.T("  (tool definitions not counted: they are recorded only in sessions; pass --session)"))
 	}
 }
 

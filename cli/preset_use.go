@@ -10,7 +10,8 @@ type PresetUseCmd struct {
 	mutationFlags
 }
 
-// Run plans and appends the switch.
+// Run plans and appends the switch; pi-forge's prompt-cache notice
+// (capstate.CacheNotice) follows its message on standard error.
 func (c *PresetUseCmd) Run(g *Globals) error {
-	return c.mutate(g, capstate.Operation{Kind: capstate.OpUsePreset, Arg: c.Selector})
+	return c.mutateNoting(g, capstate.Operation{Kind: capstate.OpUsePreset, Arg: c.Selector}, capstate.CacheNotice)
 }

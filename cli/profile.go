@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -59,13 +60,13 @@ func (c *ProfileListCmd) Run(g *Globals) error {
 	}
 	for _, p := range lib.Profiles {
 		pr := p.Profile
-		stack := "(no preset)"
+		stack := i18n.T("(no preset)")
 		if pr.PromptStack != nil {
 			stack = *pr.PromptStack
 		}
 		mark := ""
 		if auto == p {
-			mark = " (auto-activates)"
+			mark = i18n.T(" (auto-activates)")
 		}
 		fmt.Fprintf(g.stdout, "%-9s %-20s %-32s %-8s %-22s %s%s\n", scopeBadge(&p.Resource), sanitize.Line(p.ID), sanitize.Clip(pr.Model.String(), 32),
 			pr.ThinkingLevel, sanitize.Clip(stack, 22), countsText(&p.Resource), mark)
@@ -103,14 +104,14 @@ func (c *ProfileShowCmd) Run(g *Globals) error {
 		return printJSON(g.stdout, o)
 	}
 	pr := p.Profile
-	stack := "(none)"
+	stack := i18n.T("(none)")
 	if pr.PromptStack != nil {
 		stack = *pr.PromptStack
 	}
-	fmt.Fprintf(g.stdout, "%s  %s\npath      %s\nrevision  %s\nstatus    %s\nmodel     %s · thinking %s\npreset    %s\n",
-		p.Key(), sanitize.Line(displayName(pr.Name, pr.ID)), p.Path, p.SourceRevision, countsText(&p.Resource), sanitize.Line(pr.Model.String()), sanitize.Line(pr.ThinkingLevel), sanitize.Line(stack))
+	fmt.Fprint(g.stdout, i18n.T("%s  %s\npath      %s\nrevision  %s\nstatus    %s\nmodel     %s · thinking %s\npreset    %s\n",
+		p.Key(), sanitize.Line(displayName(pr.Name, pr.ID)), p.Path, p.SourceRevision, countsText(&p.Resource), sanitize.Line(pr.Model.String()), sanitize.Line(pr.ThinkingLevel), sanitize.Line(stack)))
 	if len(p.Diagnostics) > 0 {
-		fmt.Fprintln(g.stdout, "diagnostics")
+		fmt.Fprintln(g.stdout, i18n.T("diagnostics"))
 		writeDiagnostics(g.stdout, p.Diagnostics)
 	}
 	return nil
@@ -214,12 +215,12 @@ func (c *ProfilePreviewCmd) Run(g *Globals) error {
 		writeProfilePreview(g, p, cat, res, auth, presetKey)
 		from := sel.Source
 		if presetKey != "" && sel.Source != compile.ToolsFromDefaults {
-			from += " of " + presetKey
+			from = i18n.T("%s of %s", from, presetKey)
 		}
-		fmt.Fprintf(g.stdout, "tools     %s (%s, in a fresh session)\n", sanitize.Line(toolListText(sel.Tools)), sanitize.Line(from))
+		fmt.Fprint(g.stdout, i18n.T("tools     %s (%s, in a fresh session)\n", sanitize.Line(toolListText(sel.Tools)), sanitize.Line(from)))
 	}
 	if !res.Usable() {
-		return fail(exitFailed, "profile %s cannot be applied", p.Key())
+		return failErr(exitFailed, i18n.Errorf("profile %s cannot be applied", p.Key()))
 	}
 	return nil
 }
@@ -234,20 +235,20 @@ func profilePreflight(lib *resources.Library, cat *catalog.Catalog, p *resources
 func writeProfilePreview(g *Globals, p *resources.Profile, cat *catalog.Catalog, res profile.Resolved, auth resources.AuthStatus, presetKey string) {
 	w := g.stdout
 	ref := p.Profile.Model
-	model := "unknown to the Pi model catalog"
+	model := i18n.T("unknown to the Pi model catalog")
 	if m, ok := cat.Lookup(ref.Provider, ref.ID); ok {
-		model = fmt.Sprintf("%s (%s, context %s tokens, from %s)", m.Name, m.API, count(m.ContextWindow), m.Source)
+		model = i18n.T("%s (%s, context %s tokens, from %s)", m.Name, m.API, count(m.ContextWindow), m.Source)
 	}
-	authText := "not configured"
+	authText := i18n.T("not configured")
 	if auth.Configured {
-		authText = "configured (" + auth.Source + ")"
+		authText = i18n.T("configured (%s)", auth.Source)
 	}
-	fmt.Fprintf(w, "profile   %s\nmodel     %s — %s\nauth      %s\nthinking  %s → %s\npreset    %s\n",
-		p.Key(), sanitize.Line(ref.String()), sanitize.Line(model), authText, sanitize.Line(p.Profile.ThinkingLevel), sanitize.Line(orDefault(res.EffectiveThinkingLevel, "?")), sanitize.Line(orDefault(presetKey, "(none)")))
+	fmt.Fprint(w, i18n.T("profile   %s\nmodel     %s — %s\nauth      %s\nthinking  %s → %s\npreset    %s\n",
+		p.Key(), sanitize.Line(ref.String()), sanitize.Line(model), authText, sanitize.Line(p.Profile.ThinkingLevel), sanitize.Line(orDefault(res.EffectiveThinkingLevel, "?")), sanitize.Line(orDefault(presetKey, i18n.T("(none)")))))
 	if res.Usable() {
-		fmt.Fprintln(w, "status    ready to apply")
+		fmt.Fprintln(w, i18n.T("status    ready to apply"))
 	} else {
-		fmt.Fprintln(w, "status    pi-forge would refuse to apply it")
+		fmt.Fprintln(w, i18n.T("status    pi-forge would refuse to apply it"))
 	}
 	for _, d := range res.Diagnostics {
 		fmt.Fprintf(w, "    %s: %s\n", d.Level, sanitize.Line(d.Message))

@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 )
@@ -35,7 +36,7 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 	scope := sel.Scope
 	if c.Scope != "" {
 		if scope != "" && string(scope) != c.Scope {
-			return fail(exitUsage, "%s names scope %s but --scope says %s", c.Selector, scope, c.Scope)
+			return failErr(exitUsage, i18n.Errorf("%s names scope %s but --scope says %s", c.Selector, scope, c.Scope))
 		}
 		scope = preset.Scope(c.Scope)
 	}
@@ -56,7 +57,7 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 		return err
 	}
 	if !ws.Trust.Trusted {
-		return fail(exitRefused, "pi-forge: project is not trusted; refusing to write an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
+		return fail(exitRefused, "pi-forge: project is not trusted; refusing to write an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source) //i18n:raw pi-forge's words (contract)
 	}
 	lib, err := g.loadLibrary()
 	if err != nil {
@@ -71,14 +72,14 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 		}
 	}
 	if n > 1 {
-		return fail(exitFailed, "pi-forge: cannot save profile %s while duplicate %s profile ids exist.", id, scope)
+		return fail(exitFailed, "pi-forge: cannot save profile %s while duplicate %s profile ids exist.", id, scope) //i18n:raw pi-forge's words (contract)
 	}
 	target := resources.TargetPath(ws, resources.KindProfile, scope, id)
 	if existing != nil {
 		target = existing.Path
 	}
 	if _, statErr := os.Lstat(target); statErr == nil && !c.Overwrite {
-		return fail(exitConflict, "pi-forge: profile %s already exists; re-run with --overwrite.", id)
+		return fail(exitConflict, "pi-forge: profile %s already exists; re-run with --overwrite.", id) //i18n:raw pi-forge's words (contract)
 	}
 	// The active Preset is what pi-forge's runtime holds at the entry: the
 	// recorded selection, else the one auto-activation chose.
@@ -106,7 +107,7 @@ func (c *ProfileSaveCmd) Run(g *Globals) error {
 	if err != nil {
 		return libraryError(err)
 	}
-	done := "pi-forge: saved current runtime as profile " + id + "; the profile was not applied or marked active."
+	done := "pi-forge: saved current runtime as profile " + id + "; the profile was not applied or marked active." //i18n:raw pi-forge's words (contract)
 	if c.JSON {
 		o := jsonv.NewObject()
 		o.Set("message", done)

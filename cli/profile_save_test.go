@@ -94,7 +94,7 @@ func TestProfileSaveRefusesASecondAutoActivatingProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCLI(t, in(args, "profile", "save", "deep-review", "--session", file, "--overwrite")...)
-	if code != exitFailed || !strings.Contains(errOut, "tdd-worker.json") || !strings.Contains(errOut, "auto-activation") {
+	if code != exitFailed || !strings.Contains(errOut, "Multiple project profiles request auto-activation; exactly one is allowed (already requested by tdd-worker).") {
 		t.Fatalf("second auto-activating profile: %d %s", code, errOut)
 	}
 	if after, _ := os.ReadFile(path); !strings.Contains(string(after), `"provider": "openai"`) || strings.Contains(string(after), "guarded-worker") {

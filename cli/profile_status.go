@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
@@ -52,7 +53,7 @@ func (c *ProfileStatusCmd) Run(g *Globals) error {
 		return err
 	}
 	if index < 0 {
-		return fail(exitFailed, "session %s has no entries", path)
+		return failErr(exitFailed, i18n.Errorf("session %s has no entries", path))
 	}
 	st := profileStatusAt(lib, s, index)
 	if c.JSON {
@@ -60,35 +61,35 @@ func (c *ProfileStatusCmd) Run(g *Globals) error {
 	}
 	w := g.stdout
 	cur := st.Current
-	model := "(none)"
+	model := i18n.T("(none)")
 	if cur.Model != nil {
 		model = cur.Model.String()
 	}
-	tools := "unknown (the session records no tool selection)"
+	tools := i18n.T("unknown (the session records no tool selection)")
 	if cur.ToolsKnown {
 		tools = toolListText(cur.Tools)
 	}
-	stack := "(none)"
+	stack := i18n.T("(none)")
 	if cur.PromptStack != nil {
 		stack = *cur.PromptStack
 	}
-	fmt.Fprintf(w, "session   %s at %s\ncurrent   model %s · thinking %s · preset %s\n          tools %s\n",
-		sanitize.Clip(st.SessionID, 60), sanitize.Clip(st.EntryID, 20), sanitize.Line(model), sanitize.Line(cur.ThinkingLevel), sanitize.Line(stack), sanitize.Line(tools))
+	fmt.Fprint(w, i18n.T("session   %s at %s\ncurrent   model %s · thinking %s · preset %s\n          tools %s\n",
+		sanitize.Clip(st.SessionID, 60), sanitize.Clip(st.EntryID, 20), sanitize.Line(model), sanitize.Line(cur.ThinkingLevel), sanitize.Line(stack), sanitize.Line(tools)))
 	if st.Last == nil {
-		fmt.Fprintln(w, "last applied profile: (none)")
+		fmt.Fprintln(w, i18n.T("last applied profile: (none)"))
 		return nil
 	}
 	p := st.Last.Provenance
 	source := st.Last.SourceState
 	if source == profile.SourceChanged {
-		source = "changed since application (the profile file's fingerprint differs)"
+		source = i18n.T("changed since application (the profile file's fingerprint differs)")
 	}
-	fmt.Fprintf(w, "last applied profile: %s (entry %s, applied at %s)\nsource    %s — %s\ndrift\n",
-		sanitize.Line(provenanceKey(p)), sanitize.Clip(st.LastEntry, 20), sanitize.Line(p.AppliedAt), sanitize.Line(p.SourcePath), source)
+	fmt.Fprint(w, i18n.T("last applied profile: %s (entry %s, applied at %s)\nsource    %s — %s\ndrift\n",
+		sanitize.Line(provenanceKey(p)), sanitize.Clip(st.LastEntry, 20), sanitize.Line(p.AppliedAt), sanitize.Line(p.SourcePath), source))
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
-	}{{"model", st.Last.Model}, {"thinking", st.Last.Thinking}, {"preset", st.Last.Preset}, {"tools *", st.Last.Tools}} {
+	}{{"model", st.Last.Model}, {"thinking", st.Last.Thinking}, {"preset", st.Last.Preset}, {"tools *", st.Last.Tools}} { //i18n:raw field names, as the JSON's drift keys
 		fmt.Fprintf(w, "  %-9s %s\n", d.name, sanitize.Line(driftText(d.d)))
 	}
 	fmt.Fprintf(w, "  * %s\n", profile.ToolsDriftNote)
@@ -109,11 +110,11 @@ func provenanceKey(p profile.Provenance) string {
 func driftText(d profile.Drift) string {
 	switch {
 	case d.Unknown:
-		return "unknown (expected " + d.Expected + "; the session records no tool selection)"
+		return i18n.T("unknown (expected %s; the session records no tool selection)", d.Expected)
 	case d.Changed:
 		return d.Expected + " → " + d.Actual
 	}
-	return "unchanged (" + d.Expected + ")"
+	return i18n.T("unchanged (%s)", d.Expected)
 }
 
 func profileStatusJSON(st replay.ProfileStatus) *jsonv.Object {
@@ -151,7 +152,7 @@ func profileStatusJSON(st replay.ProfileStatus) *jsonv.Object {
 	for _, d := range []struct {
 		key string
 		d   profile.Drift
-	}{{"model", st.Last.Model}, {"thinkingLevel", st.Last.Thinking}, {"tools", st.Last.Tools}, {"promptStack", st.Last.Preset}} {
+	}{{"model", st.Last.Model}, {"thinkingLevel", st.Last.Thinking}, {"tools", st.Last.Tools}, {"promptStack", st.Last.Preset}} { //i18n:raw pi-forge's words (contract)
 		do := jsonv.NewObject()
 		do.Set("expected", d.d.Expected)
 		do.Set("actual", d.d.Actual)

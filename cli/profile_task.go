@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -28,12 +29,12 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 	if res.Preset != nil {
 		stack, stackKey = res.Preset.Stack, res.Preset.Selector()
 		if stackPrint, err = fingerprint.Fingerprint(preset.ToJSON(stack)); err != nil {
-			return fail(exitFailed, "fingerprint the preset %s: %v", stackKey, err)
+			return failErr(exitFailed, i18n.Errorf("fingerprint the preset %s: %v", stackKey, err))
 		}
 	}
 	profilePrint, err := fingerprint.Fingerprint(profile.ToJSON(p.Profile))
 	if err != nil {
-		return fail(exitFailed, "fingerprint the profile %s: %v", p.Key(), err)
+		return failErr(exitFailed, i18n.Errorf("fingerprint the profile %s: %v", p.Key(), err))
 	}
 	// The host's resolution checks the profile, its Preset reference and
 	// the Preset's diagnostics, not the model's availability (the child's
@@ -71,8 +72,8 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 		}
 	} else {
 		w := g.stdout
-		fmt.Fprintf(w, "profile   %s · fingerprint %s\npreset    %s · fingerprint %s\n", p.Key(), profilePrint,
-			sanitize.Line(orDefault(stackKey, "(none)")), orDefault(stackPrint, "(none)"))
+		fmt.Fprint(w, i18n.T("profile   %s · fingerprint %s\npreset    %s · fingerprint %s\n", p.Key(), profilePrint,
+			sanitize.Line(orDefault(stackKey, i18n.T("(none)"))), orDefault(stackPrint, i18n.T("(none)"))))
 		for _, d := range res.Diagnostics {
 			fmt.Fprintf(w, "    %s: %s\n", d.Level, sanitize.Line(d.Message))
 		}
@@ -81,7 +82,7 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 		}
 	}
 	if !usable {
-		return fail(exitFailed, "profile %s does not resolve, so no task can be prepared", p.Key())
+		return failErr(exitFailed, i18n.Errorf("profile %s does not resolve, so no task can be prepared", p.Key()))
 	}
 	return nil
 }
@@ -90,25 +91,25 @@ func (c *ProfilePreviewCmd) runTask(g *Globals, p *resources.Profile, res profil
 func delegationToolsSource(stack *preset.Stack, key string) string {
 	switch {
 	case stack == nil:
-		return "no Preset: Pi's built-ins and forge_capability"
+		return i18n.T("no Preset: Pi's built-ins and forge_capability")
 	case stack.Tools != nil && stack.Tools.Initial != nil:
-		return "tools.initial of " + key + " over Pi's built-ins and forge_capability"
+		return i18n.T("tools.initial of %s over Pi's built-ins and forge_capability", key)
 	case preset.HasResourcePolicy(stack.Tools):
-		return "the policy of " + key + " over Pi's built-ins and forge_capability"
+		return i18n.T("the policy of %s over Pi's built-ins and forge_capability", key)
 	}
-	return key + " has no tool policy: Pi's built-ins and forge_capability"
+	return i18n.T("%s has no tool policy: Pi's built-ins and forge_capability", key)
 }
 
 // writeDelegation prints a preparation for reading.
 func writeDelegation(g *Globals, d compile.Delegation, source string) {
 	w := g.stdout
-	fmt.Fprintf(w, "tools     %s (%s)\n", sanitize.Line(toolListText(d.EffectiveTools)), sanitize.Line(source))
-	fmt.Fprintf(w, "\nSYSTEM PROMPT (over an empty base prompt) · ~%d tokens\n%s\n", compile.EstimateTokens(d.SystemPrompt), indent(sanitize.Text(d.SystemPrompt), "  "))
-	fmt.Fprintf(w, "\nMESSAGES · %d\n", len(d.Messages))
+	fmt.Fprint(w, i18n.T("tools     %s (%s)\n", sanitize.Line(toolListText(d.EffectiveTools)), sanitize.Line(source)))
+	fmt.Fprint(w, i18n.T("\nSYSTEM PROMPT (over an empty base prompt) · ~%d tokens\n%s\n", compile.EstimateTokens(d.SystemPrompt), indent(sanitize.Text(d.SystemPrompt), "  ")))
+	fmt.Fprint(w, i18n.T("\nMESSAGES · %d\n", len(d.Messages)))
 	for i, m := range d.Messages {
 		what := m.Source
 		if m.ProtectedTask {
-			what += ", protected"
+			what += i18n.T(", protected")
 		}
 		text := ""
 		for j, t := range m.Texts {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 )
@@ -30,7 +31,7 @@ func (c *ProfileUseCmd) Run(g *Globals) error {
 		return err
 	}
 	if !ws.Trust.Trusted {
-		return fail(exitRefused, "pi-forge: project is not trusted; refusing to apply an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
+		return fail(exitRefused, "pi-forge: project is not trusted; refusing to apply an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source) //i18n:raw pi-forge's words (contract)
 	}
 	lib, err := g.loadLibrary()
 	if err != nil {
@@ -38,7 +39,7 @@ func (c *ProfileUseCmd) Run(g *Globals) error {
 	}
 	p, _ := lib.ResolveProfile(c.Selector)
 	if p == nil {
-		return fail(exitUsage, "Unknown agent profile: %s", c.Selector)
+		return fail(exitUsage, "Unknown agent profile: %s", c.Selector) //i18n:raw pi-forge's words (contract)
 	}
 	cat, err := g.modelCatalog()
 	if err != nil {
@@ -96,10 +97,10 @@ func (f *mutationFlags) reportEntries(g *Globals, path, msg string, entries []se
 		return nil
 	}
 	if len(entries) == 0 {
-		fmt.Fprintln(g.stdout, "\n(dry run: nothing would be appended)")
+		fmt.Fprintln(g.stdout, "\n"+i18n.T("(dry run: nothing would be appended)"))
 		return nil
 	}
-	fmt.Fprintf(g.stdout, "\n(dry run) %d entries would be appended to %s:\n", len(entries), path)
+	fmt.Fprintln(g.stdout, "\n"+i18n.T("(dry run) %d entries would be appended to %s:", len(entries), path))
 	for _, e := range entries {
 		fmt.Fprintln(g.stdout, sanitize.Line(jsonv.Stringify(newEntryJSON(e))))
 	}

@@ -15,7 +15,7 @@ type SessionListCmd struct {
 	All         bool   `hidden:"" help:"The old name of --all-projects, kept working."`
 	Search      string `help:"Keep sessions whose name, first user message or id matches (substring, then fuzzy)." placeholder:"TEXT"`
 	SessionDir  string `name:"session-dir" help:"A custom session directory, as Pi's --session-dir." placeholder:"DIR"`
-	JSON        bool   `name:"json" help:"Print an array of {path, id, cwd, created, lastActivity, name, firstMessage, messageCount, messageCountExact, size, parentSession, hasAgentTree, problem}; with --stats the object session.SpendValue documents: {cost, tokens, unpriced, days: [{day, cost, tokens, requests, sessions}], sessions: [{path, id, title, cost, tokens, requests, unpriced}], problems: [{path, error}]}."`
+	JSON        bool   `name:"json" help:"Print an array of {path, id, cwd, created, lastActivity, name, firstMessage, messageCount, messageCountExact, size, parentSession, hasAgentTree, problem}; with --stats the object stats.SpendValue documents: {cost, tokens, unpriced, days: [{day, cost, tokens, requests, sessions}], sessions: [{path, id, title, cost, tokens, requests, unpriced}], problems: [{path, error}]}."`
 	Stats       bool   `name:"stats" help:"Instead of the list: the cost and tokens of the listed sessions per day as a bar chart, and the sessions that cost most (reads every listed session)."`
 }
 

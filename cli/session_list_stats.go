@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/components/chart"
 )
@@ -19,15 +20,15 @@ const spendBarWidth = 40
 const spendTop = 10
 
 // printSpend prints what the listed sessions cost per day and the
-// sessions that cost most, as text or as session.SpendValue's JSON.
+// sessions that cost most, as text or as stats.SpendValue's JSON.
 func (c *SessionListCmd) printSpend(g *Globals, items []session.ListItem) error {
 	cat, err := g.modelCatalog()
 	if err != nil {
 		return err
 	}
-	sp := session.SpendOf(items, cat, time.Local)
+	sp := stats.SpendOf(items, cat, time.Local)
 	if c.JSON {
-		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(session.SpendValue(sp), "  ")+"\n")
+		_, err := io.WriteString(g.stdout, jsonv.StringifyIndent(stats.SpendValue(sp), "  ")+"\n")
 		return err
 	}
 	writeSpend(g.stdout, sp)
@@ -39,7 +40,7 @@ func (c *SessionListCmd) printSpend(g *Globals, items []session.ListItem) error 
 
 // writeSpend draws the days as bars against the costliest day, then the
 // costliest sessions.
-func writeSpend(w io.Writer, sp session.ProjectSpend) {
+func writeSpend(w io.Writer, sp stats.ProjectSpend) {
 	fmt.Fprintf(w, "cost by day · %d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, count(sp.Tokens))
 	if sp.Unpriced > 0 {
 		fmt.Fprintf(w, " · %d usage(s) unpriced", sp.Unpriced)

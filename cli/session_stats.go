@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // SessionStatsCmd prints Pi's session statistics.
@@ -18,7 +19,7 @@ type SessionStatsCmd struct {
 	File    string `arg:"" optional:"" help:"Session: a file (.jsonl), a session id or a unique prefix of one (default: the newest session of the project, named on stderr)." predictor:"session"`
 	Branch  bool   `help:"Count only the branch ending at --leaf (default: every entry of the file, as Pi's /session does)."`
 	Leaf    string `help:"Leaf of the branch (implies --branch; default: the last entry).${leaf_help}" placeholder:"ID" predictor:"entry"`
-	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in session.StatsJSON, plus \"cache\": replay.CacheValue)."`
+	JSON    bool   `name:"json" help:"Print the statistics as JSON (keys documented in stats.StatsJSON, plus \"cache\": replay.CacheValue, and \"streams\": stats.StreamsValue, the main requests apart from the runs inside tool calls)."`
 	Predict *int   `name:"predict" placeholder:"N" help:"Predict the cache boundary at the N most recent cache drops (default 5; each rebuilds up to two requests); --predict=-1 predicts every drop."`
 }
 
@@ -44,36 +45,39 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	var st session.Stats
+	var st stats.Stats
 	if c.Branch || c.Leaf != "" {
 		leaf, err := leafIndex(s, c.Leaf)
 		if err != nil {
 			return err
 		}
-		st = session.BranchStats(s, leaf, cat)
+		st = stats.BranchStats(s, leaf, cat)
 	} else {
-		st = session.SessionStats(s, cat)
+		st = stats.SessionStats(s, cat)
 	}
 	cache := replay.CacheReportAt(s, st.LeafIndex)
 	// Breaks as Pi counts them: over the file in file order, as Pi's
 	// /session and transcript notices do, or over the branch asked for.
 	var scope []int
-	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
+	if st.Scope == stats.StatsScopeBranch && st.LeafIndex >= 0 {
 		scope = s.PathTo(st.LeafIndex)
 	}
 	breaks := cachemiss.Detect(s, scope, cat)
 	preds := replay.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
+	streams := stats.SplitStreams(s, requestScope(s, scope), cat)
 	if c.JSON {
-		v := session.StatsValue(s, st)
-		cv := replay.CacheValue(cache, st.Scope == session.StatsScopeSession, preds)
+		v := stats.StatsValue(s, st)
+		cv := replay.CacheValue(cache, st.Scope == stats.StatsScopeSession, preds)
 		cv.Set("breaks", cachemiss.BreaksValue(breaks.Misses))
 		v.Set("cache", cv)
+		v.Set("streams", stats.StreamsValue(streams))
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
 	writeStats(g.stdout, s, st)
-	writeRequestChart(g.stdout, session.Requests(s, requestScope(s, scope), cat), breaks.Misses)
-	writeCache(g.stdout, cache, st.Scope == session.StatsScopeSession, preds)
+	writeStreams(g.stdout, streams)
+	writeRequestChart(g.stdout, stats.Requests(s, requestScope(s, scope), cat), breaks.Misses)
+	writeCache(g.stdout, cache, st.Scope == stats.StatsScopeSession, preds)
 	writeBreaks(g.stdout, s, breaks.Misses)
 	return nil
 }
@@ -91,9 +95,9 @@ func requestScope(s *session.Session, scope []int) []int {
 	return all
 }
 
-func writeStats(w io.Writer, s *session.Session, st session.Stats) {
+func writeStats(w io.Writer, s *session.Session, st stats.Stats) {
 	scope := "whole session"
-	if st.Scope == session.StatsScopeBranch && st.LeafIndex >= 0 {
+	if st.Scope == stats.StatsScopeBranch && st.LeafIndex >= 0 {
 		scope = "branch to " + sanitize.Clip(s.Entries[st.LeafIndex].ID, 80)
 	}
 	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)

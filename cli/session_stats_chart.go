@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/components/chart"
 )
@@ -21,7 +21,7 @@ const statsChartWidth = 60
 // and cost per request along the scope (the branch, or the file in file
 // order, as the breaks are counted), with the cache breaks marked under
 // the tokens. Plain runes, no colour: the shapes carry it.
-func writeRequestChart(w io.Writer, reqs []session.Request, misses []cachemiss.Miss) {
+func writeRequestChart(w io.Writer, reqs []stats.Request, misses []cachemiss.Miss) {
 	if len(reqs) == 0 {
 		return
 	}

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 func TestRequestChartMarksTheBreaks(t *testing.T) {
-	reqs := []session.Request{
+	reqs := []stats.Request{
 		{Index: 2, Usage: catalog.Usage{Input: 100, CacheRead: 900}, Cost: 0.001},
 		{Index: 5, Usage: catalog.Usage{Input: 100, CacheWrite: 1900}, Cost: 0.008},
 		{Index: 8, Usage: catalog.Usage{Input: 100, CacheRead: 1900}, Cost: 0.002},
@@ -29,7 +29,7 @@ func TestRequestChartMarksTheBreaks(t *testing.T) {
 	// and a break anywhere in the run marks it.
 	reqs = reqs[:0]
 	for i := 0; i < 3*statsChartWidth; i++ {
-		reqs = append(reqs, session.Request{Index: i, Usage: catalog.Usage{Input: float64(1 + i%3)}, Cost: 1})
+		reqs = append(reqs, stats.Request{Index: i, Usage: catalog.Usage{Input: float64(1 + i%3)}, Cost: 1})
 	}
 	b.Reset()
 	writeRequestChart(&b, reqs, []cachemiss.Miss{{Index: 4}})

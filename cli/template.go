@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -33,7 +34,7 @@ type TemplateRenderCmd struct {
 func (c *TemplateRenderCmd) Run(g *Globals) error {
 	if c.Request != "" {
 		if c.File != "" {
-			return fail(exitUsage, "give either --request or a template FILE, not both")
+			return failErr(exitUsage, i18n.Errorf("give either --request or a template FILE, not both"))
 		}
 		data, err := readInput(c.Request)
 		if err != nil {
@@ -47,7 +48,7 @@ func (c *TemplateRenderCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.File == "" {
-		return fail(exitUsage, "give a template FILE or --request FILE|-")
+		return failErr(exitUsage, i18n.Errorf("give a template FILE or --request FILE|-"))
 	}
 	src, err := readInput(c.File)
 	if err != nil {
@@ -89,18 +90,18 @@ func (c *TemplateRenderCmd) parameters() (*jsonv.Object, error) {
 	for _, p := range c.Param {
 		name, value, ok := strings.Cut(p, "=")
 		if !ok || name == "" {
-			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
+			return nil, i18n.Errorf("--param %q: want NAME=VALUE", p)
 		}
 		params.Set(name, value)
 	}
 	for _, p := range c.ParamJSON {
 		name, raw, ok := strings.Cut(p, "=")
 		if !ok || name == "" {
-			return nil, fmt.Errorf("--param-json %q: want NAME=JSON", p)
+			return nil, i18n.Errorf("--param-json %q: want NAME=JSON", p)
 		}
 		v, err := jsonv.Parse([]byte(raw))
 		if err != nil {
-			return nil, fmt.Errorf("--param-json %s: %w", name, err)
+			return nil, i18n.Errorf("--param-json %s: %w", name, err)
 		}
 		params.Set(name, v)
 	}

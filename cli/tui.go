@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/config"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui"
 )
@@ -51,7 +51,7 @@ func (c *TuiCmd) Run(g *Globals) error {
 	})
 	progOpts = append(progOpts, tea.WithFilter(ui.WheelFilter(time.Now)))
 	if _, err := tea.NewProgram(model, progOpts...).Run(); err != nil {
-		return fmt.Errorf("run the workbench: %w", err)
+		return i18n.Errorf("run the workbench: %w", err)
 	}
 	return nil
 }

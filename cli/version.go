@@ -1,6 +1,10 @@
 package cli
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Build information, injected by release builds with
 // -ldflags "-X github.com/forgebench/forgebench/cli.version=… -X …cli.commit=… -X …cli.date=…"
@@ -16,6 +20,6 @@ type VersionCmd struct{}
 
 // Run prints "forgebench <version> (commit <commit>, built <date>)".
 func (c *VersionCmd) Run(g *Globals) error {
-	_, err := fmt.Fprintf(g.stdout, "forgebench %s (commit %s, built %s)\n", version, commit, date)
+	_, err := fmt.Fprintln(g.stdout, i18n.T("forgebench %s (commit %s, built %s)", version, commit, date))
 	return err
 }

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -35,11 +36,11 @@ var packages = map[string]bool{
 
 	"ui/components/diffview": false,
 
-	"ui/components/draft": false,
+	"ui/components/draft": true,
 
 	"ui/components/follower": true,
 
-	"ui/components/forms": false,
+	"ui/components/forms": true,
 
 	"ui/components/requestdiff": false,
 
@@ -53,7 +54,7 @@ var packages = map[string]bool{
 
 	"ui/payloads": false,
 
-	"ui/presets": false,
+	"ui/presets": true,
 
 	"ui/sessions": true,
 
@@ -235,6 +236,9 @@ func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
 		if arg, ok := i18nCall(p); ok && arg < len(p.Args) && p.Args[arg] == lit {
 			return true
 		}
+		if jsonMemberName(p, lit) {
+			return true
+		}
 		name := calleeName(p)
 		if name == "key.WithHelp" {
 			return len(p.Args) > 0 && p.Args[0] == lit
@@ -242,6 +246,17 @@ func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
 		return nonDisplay[name]
 	}
 	return false
+}
+
+// jsonMember are the methods of a JSON object (engine/jsonv.Object) whose
+// first argument is a member name: a JSON key, contract in every language.
+var jsonMember = map[string]bool{"Set": true, "Get": true, "GetString": true, "Has": true, "Delete": true}
+
+// jsonMemberName reports whether lit is the member name of an x.Set(…),
+// x.Get(…) … call: a literal without white space, as JSON keys are.
+func jsonMemberName(call *ast.CallExpr, lit *ast.BasicLit) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	return ok && jsonMember[sel.Sel.Name] && len(call.Args) > 0 && call.Args[0] == lit && !strings.ContainsAny(lit.Value, " \t")
 }
 
 // calleeName is "pkg.Func" for a call of a package's function.
@@ -268,5 +283,21 @@ func TestHumanTextRule(t *testing.T) {
 		if got := humanText(s); got != want {
 			t.Errorf("humanText(%q) = %v", s, got)
 		}
+	}
+}
+
+// The member name of a JSON object call is a key, contract in every
+// language; text in the same call is not exempt.
+func TestJSONMemberNamesAreExempt(t *testing.T) {
+	src := `package p
+func f() { o.Set("autoActivate", 1); o.Set("Human text here", 2); o.Set("name", "Shown to people") }`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(bypasses(fset, "x.go", f), "\n")
+	if strings.Contains(got, "autoActivate") || !strings.Contains(got, `"Human text here"`) || !strings.Contains(got, `"Shown to people"`) {
+		t.Errorf("offenders:\n%s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +18,8 @@ import (
 
 // locales holds each language's catalog: locales/<lang>.json and, so that
 // parts of the workbench can be translated on their own branches without
-// touching one file, any locales/<lang>/*.json beside it. A key may appear
-// in one file of a language only.
+// touching one file, any locales/<lang>/*.json beside it. A key in two
+// files of a language must be translated the same in both.
 //
 //go:embed locales
 var locales embed.FS
@@ -32,8 +33,8 @@ func catalogFiles(fsys fs.FS, l Lang) []string {
 }
 
 // readCatalog parses and merges the files of l's catalog in fsys (the
-// embedded locales, or a test's); a key defined in two files is an error
-// naming both.
+// embedded locales, or a test's); a key translated differently in two files
+// is an error naming both (which one wins must never depend on file order).
 func readCatalog(fsys fs.FS, l Lang) (map[string]Entry, error) {
 	merged := map[string]Entry{}
 	from := map[string]string{}
@@ -48,7 +49,10 @@ func readCatalog(fsys fs.FS, l Lang) (map[string]Entry, error) {
 		}
 		for key, e := range entries {
 			if prev, dup := from[key]; dup {
-				return nil, fmt.Errorf("catalog: key %q is in both %s and %s", key, prev, name)
+				if reflect.DeepEqual(merged[key], e) {
+					continue // the same translation twice: parts share a word
+				}
+				return nil, fmt.Errorf("catalog: key %q is in both %s and %s, translated differently", key, prev, name)
 			}
 			from[key] = name
 			merged[key] = e

@@ -29,9 +29,9 @@ func TestCatalogMergesTheFilesOfALanguage(t *testing.T) {
 	}
 }
 
-// A key in two files of one language is an error naming both files: which
-// translation wins must never depend on file order.
-func TestCatalogRefusesAKeyInTwoFiles(t *testing.T) {
+// A key translated differently in two files of one language is an error
+// naming both files: which translation wins must never depend on file order.
+func TestCatalogRefusesAKeyTranslatedTwoWays(t *testing.T) {
 	fsys := fstest.MapFS{
 		"locales/zh-CN.json":        {Data: []byte(`{"Quit": "退出"}`)},
 		"locales/zh-CN/panels.json": {Data: []byte(`{"Quit": "离开"}`)},
@@ -51,5 +51,21 @@ func TestCatalogNamesTheFileThatDoesNotParse(t *testing.T) {
 	_, err := readCatalog(fsys, SimplifiedChinese)
 	if err == nil || !strings.Contains(err.Error(), "locales/zh-CN/bad.json") {
 		t.Fatalf("err = %v, want one naming the bad file", err)
+	}
+}
+
+// Two parts may carry the same word with the same translation: parallel
+// branches each add "close" and the merge must not fail for it.
+func TestCatalogTakesAKeyTranslatedTheSameInTwoFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"locales/zh-CN.json":        {Data: []byte(`{"close": "关闭"}`)},
+		"locales/zh-CN/panels.json": {Data: []byte(`{"close": "关闭", "open": "打开"}`)},
+	}
+	got, err := readCatalog(fsys, SimplifiedChinese)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["close"].Text != "关闭" || len(got) != 2 {
+		t.Errorf("merged = %v", got)
 	}
 }

@@ -186,3 +186,27 @@ func FuzzParseCatalog(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLoadChinese is what the first Chinese lookup pays once: parse
+// the embedded zh-CN catalog and build its x/text catalog.
+func BenchmarkLoadChinese(b *testing.B) {
+	for b.Loop() {
+		bk := &book{lang: SimplifiedChinese, tag: books[SimplifiedChinese].tag}
+		bk.load()
+		if bk.err != nil {
+			b.Fatal(bk.err)
+		}
+	}
+}
+
+// BenchmarkT is a lookup once the catalog is loaded, per language.
+func BenchmarkT(b *testing.B) {
+	for _, l := range Langs() {
+		b.Run(string(l), func(b *testing.B) {
+			for b.Loop() {
+				_ = In(l, "%d matches", 3)
+				_ = In(l, "Quit forgebench?")
+			}
+		})
+	}
+}

@@ -39,6 +39,10 @@ type Capabilities struct {
 	// Cost shows what the capability under the cursor has cost: the
 	// Payloads panel's cache breaks it caused.
 	Cost key.Binding
+	// Locate jumps from the session card under the cursor to the update
+	// block its capability produced in the request at the followed entry
+	// (the Payloads panel; the web editor's Locate).
+	Locate key.Binding
 	// Confirm and Cancel answer a preview or a question; Submit and
 	// Dismiss answer a dialog that takes text.
 	Confirm key.Binding
@@ -74,6 +78,7 @@ func DefaultCapabilities() Capabilities {
 		ToolName:    bind([]string{"a"}, "a", i18n.Mark("add a tool by name")),
 		Reload:      bind([]string{"r"}, "r", i18n.Mark("reload")),
 		Cost:        bind([]string{"$"}, "$", i18n.Mark("what has this cost")),
+		Locate:      bind([]string{">"}, ">", i18n.Mark("locate in the request")),
 		Confirm:     bind([]string{"y", "enter"}, "y", i18n.Mark("confirm")),
 		Cancel:      bind([]string{"n", "esc"}, "n/esc", i18n.Mark("cancel")),
 		Submit:      bind([]string{"enter"}, "enter", i18n.Mark("accept")),
@@ -91,7 +96,7 @@ func (c *Capabilities) Named() map[string]*key.Binding {
 		"capabilities.external": &c.External, "capabilities.bindings": &c.Bindings,
 		"capabilities.enable": &c.Enable, "capabilities.enable-bound": &c.EnableBound,
 		"capabilities.disable": &c.Disable, "capabilities.reset": &c.Reset, "capabilities.add": &c.Add,
-		"capabilities.expand": &c.Expand, "capabilities.toggle": &c.Toggle, "capabilities.tool-name": &c.ToolName, "capabilities.reload": &c.Reload, "capabilities.cost": &c.Cost,
+		"capabilities.expand": &c.Expand, "capabilities.toggle": &c.Toggle, "capabilities.tool-name": &c.ToolName, "capabilities.reload": &c.Reload, "capabilities.cost": &c.Cost, "capabilities.locate": &c.Locate,
 		"capabilities.confirm": &c.Confirm, "capabilities.cancel": &c.Cancel,
 		"capabilities.submit": &c.Submit, "capabilities.dismiss": &c.Dismiss,
 		"capabilities.next-field": &c.NextField, "capabilities.prev-field": &c.PrevField,

@@ -60,8 +60,11 @@ type Presets struct {
 	// an extension macro's value for the preview.
 	Diagnostics key.Binding
 	Macro       key.Binding
-	Confirm     key.Binding
-	Cancel      key.Binding
+	// Cost shows what the Preset item under the cursor has cost: the
+	// Payloads panel lists the cache breaks it caused.
+	Cost    key.Binding
+	Confirm key.Binding
+	Cancel  key.Binding
 	// Submit and Dismiss answer a dialog that takes text or a choice (the
 	// id prompt of new and fork, the slot picker), where y and n are not
 	// answers.
@@ -104,6 +107,7 @@ func DefaultPresets() Presets {
 		Export:      bind([]string{"w"}, "w", i18n.Mark("export draft")),
 		Diagnostics: bind([]string{"!"}, "!", i18n.Mark("workspace diagnostics")),
 		Macro:       bind([]string{"X"}, "X", i18n.Mark("extension macro value")),
+		Cost:        bind([]string{"$"}, "$", i18n.Mark("what has this cost")),
 		Confirm:     bind([]string{"y", "enter"}, "y", i18n.Mark("confirm")),
 		Cancel:      bind([]string{"n", "esc"}, "n/esc", i18n.Mark("cancel")),
 		Submit:      bind([]string{"enter"}, "enter", i18n.Mark("accept")),
@@ -121,7 +125,7 @@ func (p *Presets) Named() map[string]*key.Binding {
 		"presets.save": &p.Save, "presets.fork": &p.Fork, "presets.new": &p.New,
 		"presets.undo": &p.Undo, "presets.redo": &p.Redo, "presets.item": &p.Item, "presets.import": &p.Import,
 		"presets.scope": &p.Scope, "presets.show-diff": &p.ShowDiff, "presets.overwrite": &p.Overwrite, "presets.preview": &p.Preview, "presets.draft-diff": &p.DraftDiff, "presets.profiles": &p.Profiles, "presets.raw-json": &p.RawJSON,
-		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.export": &p.Export, "presets.diagnostics": &p.Diagnostics, "presets.macro": &p.Macro, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
+		"presets.reload": &p.Reload, "presets.use": &p.Use, "presets.forget": &p.Forget, "presets.capture": &p.Capture, "presets.export": &p.Export, "presets.diagnostics": &p.Diagnostics, "presets.macro": &p.Macro, "presets.cost": &p.Cost, "presets.confirm": &p.Confirm, "presets.cancel": &p.Cancel,
 		"presets.submit": &p.Submit, "presets.dismiss": &p.Dismiss,
 	})
 }

@@ -236,7 +236,7 @@ func capabilitiesScopes() []Scope {
 		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable", "cost"), Focused),
 		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
 		panelView("the Capabilities bindings view", panel, c("up", "down", "enable"), Focused),
-		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable"), Focused),
+		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable", "locate"), Focused),
 		{
 			// Tab is the root's next-pane, which moves the editor's field.
 			Name:     "the capability editor's tool picker",
@@ -271,7 +271,7 @@ func presetsScopes() []Scope {
 		{
 			Name: "the Presets item list",
 			Bindings: with(Root, panel, nav, []string{"select"}, p("open", "edit", "back", "add-block", "add-slot",
-				"item", "toggle", "move-up", "move-down", "duplicate", "delete")),
+				"item", "toggle", "move-up", "move-down", "duplicate", "delete", "cost")),
 			Same: open,
 		},
 		{Name: "the Presets block view", Bindings: with(Root, panel, []string{"select"}, p("back", "open", "edit")), Same: open},

@@ -2,7 +2,6 @@ package resources
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/preset"
@@ -230,12 +229,13 @@ func (lib *Library) FreshSessionPreset() (*Preset, *Profile) {
 }
 
 // checkSingleAutoActivate refuses to write a profile that requests
-// auto-activation while another profile file of the same directory (the
-// scope) requests it too, as pi-forge's editor refuses a second
-// auto-activation profile in one scope: both would then fail validation,
-// which switches auto-activation off. The message is pi-forge's
-// validation error for that state, naming the files (sorted, target
-// included). Unreadable neighbours do not count.
+// auto-activation while another profile of the same directory (the scope)
+// requests it too, as pi-forge's editor refuses a second auto-activation
+// profile in one scope: both would then fail validation, which switches
+// auto-activation off. The message is the editor's refusal word for word
+// (src/web-host.ts, autoActivateConflictError), naming the id of the
+// first other profile, in file order, that requests it. Unreadable
+// neighbours and the file being written do not count.
 func checkSingleAutoActivate(scope Scope, path string, data []byte) error {
 	p, _ := profile.Parse(data, filepath.Base(path), scope)
 	if !p.AutoActivates() {
@@ -246,29 +246,18 @@ func checkSingleAutoActivate(scope Scope, path string, data []byte) error {
 	if err != nil {
 		return nil
 	}
-	names := []string{}
-	others := 0
 	for _, e := range entries {
 		name := e.Name()
 		if name == filepath.Base(path) {
-			names = append(names, name)
 			continue
 		}
 		raw, err := readRegularFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}
-		if other, _ := profile.Parse(raw, name, scope); other.AutoActivates() {
-			names = append(names, name)
-			others++
+		if other, _ := profile.Parse(raw, name, scope); other.AutoActivates() && other.ID != p.ID {
+			return newError(ErrInvalid, "Multiple "+string(scope)+" profiles request auto-activation; exactly one is allowed (already requested by "+other.ID+").")
 		}
 	}
-	if others == 0 {
-		return nil
-	}
-	if !slices.Contains(names, filepath.Base(path)) {
-		names = append(names, filepath.Base(path))
-		slices.Sort(names)
-	}
-	return newError(ErrInvalid, "Multiple "+string(scope)+" profiles request auto-activation ("+strings.Join(names, ", ")+"); exactly one is allowed.")
+	return nil
 }

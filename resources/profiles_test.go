@@ -113,7 +113,9 @@ func TestProfileWrites(t *testing.T) {
 // TestProfileWritesRefuseASecondAutoActivation: creating or saving a
 // profile that requests auto-activation while another profile of the
 // scope does is refused (ErrInvalid) and writes nothing; the other scope
-// and the profile that already auto-activates stay writable.
+// and the profile that already auto-activates stay writable. The refusal
+// is pi-forge's editor's, word for word (src/web-host.ts,
+// autoActivateConflictError, MacroSony/pi-forge 078a994 and later).
 func TestProfileWritesRefuseASecondAutoActivation(t *testing.T) {
 	ws := newWorkspace(t, map[string]string{
 		projProfiles + "a.json": profileJSON("a", `,"autoActivate":true`),
@@ -123,7 +125,7 @@ func TestProfileWritesRefuseASecondAutoActivation(t *testing.T) {
 	auto := true
 	second, _ := profile.Parse([]byte(profileJSON("c", `,"autoActivate":true`)), "c.json", ScopeProject)
 	_, err := CreateProfile(ws, ScopeProject, second)
-	if !errors.Is(err, ErrInvalid) || err.Error() != "Multiple project profiles request auto-activation (a.json, c.json); exactly one is allowed." {
+	if !errors.Is(err, ErrInvalid) || err.Error() != "Multiple project profiles request auto-activation; exactly one is allowed (already requested by a)." {
 		t.Fatalf("create: %v", err)
 	}
 	if _, statErr := os.Stat(filepath.Join(ws.Cwd, ".pi", "forge", "agent-profiles", "c.json")); statErr == nil {
@@ -137,7 +139,8 @@ func TestProfileWritesRefuseASecondAutoActivation(t *testing.T) {
 	}
 	changed := *b.Profile
 	changed.AutoActivate = &auto
-	if _, err := SaveProfile(ws, ScopeProject, "b", &changed, b.SourceRevision); !errors.Is(err, ErrInvalid) {
+	if _, err := SaveProfile(ws, ScopeProject, "b", &changed, b.SourceRevision); !errors.Is(err, ErrInvalid) ||
+		err.Error() != "Multiple project profiles request auto-activation; exactly one is allowed (already requested by a)." {
 		t.Fatalf("save: %v", err)
 	}
 	// The one that auto-activates may be saved again, and a global one may

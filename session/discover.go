@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/internal/scan"
 	"github.com/sahilm/fuzzy"
 )
 
@@ -353,11 +354,11 @@ func (st *windowStats) scan(window []byte, sc *lineScratch, head, tail bool) {
 		}
 		st.sampled += len(line) + 1
 		kind, e := parseLine(line, 0, sc)
-		if kind == lineMalformed {
+		if kind == LineMalformed {
 			st.malformed++
 			continue
 		}
-		if kind != lineEntry || e.NotObject {
+		if kind != LineEntry || e.NotObject {
 			continue
 		}
 		if e.Type == TypeMessage {
@@ -394,7 +395,7 @@ func (st *windowStats) noteActivity(e *Entry, sc *lineScratch) {
 	if len(msg) == 0 || msg[0] != '{' {
 		return
 	}
-	members, _, ok := scanMembers(msg, 0, sc.members[:0])
+	members, _, ok := scan.ScanMembers(msg, 0, sc.members[:0])
 	sc.members = members[:0]
 	if !ok || lookup(members, "content") == nil {
 		return

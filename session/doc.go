@@ -1,7 +1,8 @@
 // Package session reads Pi 1.6.0 session files (JSONL) the way Pi does:
 // the format, its tree and context at a leaf, discovery, tail and the one
 // guarded writer. Requests and payloads rebuilt at an entry live in
-// session/replay, capability state in session/capstate.
+// session/replay, capability state in session/capstate, statistics, cost
+// and digests in session/stats.
 //
 // Reading is tolerant exactly like Pi's loadEntriesFromFile: blank and
 // malformed lines are skipped (and counted in Diagnostics), the first parsed

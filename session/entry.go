@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // Entry types written by Pi 1.6.0 (spec §3.3). Unknown types are kept as is.
@@ -135,8 +136,8 @@ func (e *Entry) Field(name string) RawValue {
 	if e.NotObject {
 		return nil
 	}
-	var buf [16]span
-	members, _, ok := scanMembers(e.Raw, skipWS(e.Raw, 0), buf[:0])
+	var buf [16]scan.Span
+	members, _, ok := scan.ScanMembers(e.Raw, scan.SkipWS(e.Raw, 0), buf[:0])
 	if !ok {
 		return nil
 	}
@@ -167,8 +168,8 @@ func (e *Entry) MessageField(name string) RawValue {
 	if name == "role" && e.roleRenamed {
 		return RawValue(`"custom"`)
 	}
-	var buf [16]span
-	members, _, ok := scanMembers(msg, 0, buf[:0])
+	var buf [16]scan.Span
+	members, _, ok := scan.ScanMembers(msg, 0, buf[:0])
 	if !ok {
 		return nil
 	}
@@ -242,39 +243,40 @@ func (e *Entry) MessageValue() (any, error) {
 	return v, nil
 }
 
-// lineKind classifies one physical line.
-type lineKind uint8
+// LineKind is what Pi's loader makes of one physical line.
+type LineKind uint8
 
+// The kinds of line; Pi skips all but LineEntry (counted in Diagnostics).
 const (
-	lineBlank     lineKind = iota // empty or JavaScript whitespace only
-	lineMalformed                 // not valid JSON
-	lineFalsy                     // valid JSON whose value is falsy (skipped by Pi)
-	lineEntry                     // an entry (object or truthy non-object value)
+	LineBlank     LineKind = iota // empty or JavaScript whitespace only
+	LineMalformed                 // not valid JSON
+	LineFalsy                     // valid JSON whose value is falsy (skipped by Pi)
+	LineEntry                     // an entry (object or truthy non-object value)
 )
 
 // lineScratch holds per-worker buffers reused across lines.
 type lineScratch struct {
-	members []span
-	message []span
+	members []scan.Span
+	message []scan.Span
 }
 
 // parseLine validates one line and decodes its eager fields.
-func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
-	i := skipWS(line, 0)
+func parseLine(line []byte, no int, sc *lineScratch) (LineKind, Entry) {
+	i := scan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		end, ok := skipValue(line, i)
-		if !ok || skipWS(line, end) != len(line) {
+		end, ok := scan.SkipValue(line, i)
+		if !ok || scan.SkipWS(line, end) != len(line) {
 			return classifyBad(line), Entry{}
 		}
 		if !RawValue(line[i:end]).Truthy() {
-			return lineFalsy, Entry{}
+			return LineFalsy, Entry{}
 		}
-		return lineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
+		return LineEntry, Entry{Line: no, Raw: line, NotObject: true, timestampMs: math.NaN()}
 	}
 	sc.message = sc.message[:0]
-	members, message, end, ok := scanObject(line, i, sc.members[:0], "message", sc.message[:0])
+	members, message, end, ok := scan.ScanObject(line, i, sc.members[:0], "message", sc.message[:0])
 	sc.members, sc.message = members, message
-	if !ok || skipWS(line, end) != len(line) {
+	if !ok || scan.SkipWS(line, end) != len(line) {
 		return classifyBad(line), Entry{}
 	}
 	e := Entry{Line: no, Raw: line}
@@ -284,7 +286,7 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 	e.ParentID, e.HasParent = lookup(members, "parentId").Str()
 	tsRaw := lookup(members, "timestamp")
 	e.Timestamp, _ = tsRaw.Str()
-	e.timestampMs = jsDateMs(tsRaw)
+	e.timestampMs = DateMs(tsRaw)
 	if e.Type == TypeMessage {
 		msg := lookup(members, "message")
 		e.message = spanOf(line, msg)
@@ -298,7 +300,7 @@ func parseLine(line []byte, no int, sc *lineScratch) (lineKind, Entry) {
 			}
 		}
 	}
-	return lineEntry, e
+	return LineEntry, e
 }
 
 // internType returns the package constant equal to a known entry type, so
@@ -363,17 +365,17 @@ func (e *Entry) UsageRaw() RawValue { return e.usage.in(e.Raw) }
 
 // classifyBad tells a blank line (skipped by Pi's trim check) from a
 // malformed one (skipped after JSON.parse fails).
-func classifyBad(line []byte) lineKind {
+func classifyBad(line []byte) LineKind {
 	for _, c := range line {
 		if c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
 			if c < 0x80 {
-				return lineMalformed
+				return LineMalformed
 			}
 			if jsonv.TrimJS(string(line)) == "" {
-				return lineBlank
+				return LineBlank
 			}
-			return lineMalformed
+			return LineMalformed
 		}
 	}
-	return lineBlank
+	return LineBlank
 }

@@ -1,6 +1,10 @@
 package session
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
+)
 
 // ModelAt returns the model selected at the entry with the given index
 // (spec §7 step 2: the last model_change or assistant message on the
@@ -39,7 +43,7 @@ func (e *Entry) AssistantModel() (provider, modelID string, ok bool) {
 }
 
 // spanPool recycles member buffers of CustomPayload's single scan.
-var spanPool = sync.Pool{New: func() any { b := make([]span, 0, 16); return &b }}
+var spanPool = sync.Pool{New: func() any { b := make([]scan.Span, 0, 16); return &b }}
 
 // CustomPayload returns, from one scan of the entry, the customType of a
 // custom or custom_message entry and its payload: `data` for custom,
@@ -57,8 +61,8 @@ func (e *Entry) CustomPayload() (customType string, payload RawValue, ok bool) {
 	if e.NotObject {
 		return "", nil, false
 	}
-	bp := spanPool.Get().(*[]span)
-	members, _, scanned := scanMembers(e.Raw, skipWS(e.Raw, 0), (*bp)[:0])
+	bp := spanPool.Get().(*[]scan.Span)
+	members, _, scanned := scan.ScanMembers(e.Raw, scan.SkipWS(e.Raw, 0), (*bp)[:0])
 	if scanned {
 		customType, ok = lookup(members, "customType").Str()
 		payload = lookup(members, field)

@@ -33,14 +33,14 @@ func scanHeader(r io.Reader) (Header, int, error) {
 	decide := func(line []byte, end int) (Header, int, bool, error) {
 		lineNo++
 		kind, e := parseLine(line, lineNo, &sc)
-		if kind != lineEntry {
+		if kind != LineEntry {
 			return Header{}, 0, false, nil
 		}
 		if e.NotObject || e.Type != TypeSession || !e.HasID {
 			return Header{}, 0, true, ErrNotSession
 		}
 		e.Raw = append([]byte(nil), e.Raw...)
-		return headerFrom(&e), end, true, nil
+		return HeaderOf(&e), end, true, nil
 	}
 	eof := false
 	for !eof && len(buf) < MaxHeaderScanBytes {
@@ -141,11 +141,11 @@ func firstEntryLine(head []byte, whole bool, sc *lineScratch) (h Header, end int
 		}
 		lineNo++
 		kind, e := parseLine(head[start:end], lineNo, sc)
-		if kind == lineEntry {
+		if kind == LineEntry {
 			if e.NotObject || e.Type != TypeSession || !e.HasID {
 				return Header{}, 0, true, ErrNotSession
 			}
-			return headerFrom(&e), end, true, nil
+			return HeaderOf(&e), end, true, nil
 		}
 		start = end + 1
 	}

@@ -3,13 +3,15 @@ package session
 import (
 	"math"
 	"time"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
-// jsDateMs returns new Date(v).getTime() for an entry timestamp field: a
+// DateMs returns new Date(v).getTime() for an entry timestamp field: a
 // string in the ECMAScript date-time format (the format toISOString writes,
 // and its shorter forms), or a number of milliseconds; null and booleans
 // become numbers first (null and false: 0, true: 1). Anything else is NaN.
-func jsDateMs(r RawValue) float64 {
+func DateMs(r RawValue) float64 {
 	if f, ok := r.Number(); ok {
 		return timeClip(f)
 	}
@@ -63,7 +65,7 @@ func parseJSDate(s string) float64 {
 			if p.eat('.') {
 				start := p.i
 				frac := 0
-				for p.i < len(p.s) && isDigit(p.s[p.i]) {
+				for p.i < len(p.s) && scan.IsDigit(p.s[p.i]) {
 					if p.i-start < 3 {
 						frac = frac*10 + int(p.s[p.i]-'0')
 					}
@@ -147,7 +149,7 @@ func (p *dateParser) digits(n int) (int, bool) {
 	v := 0
 	for k := 0; k < n; k++ {
 		c := p.s[p.i+k]
-		if !isDigit(c) {
+		if !scan.IsDigit(c) {
 			return 0, false
 		}
 		v = v*10 + int(c-'0')

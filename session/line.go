@@ -17,7 +17,7 @@ func ParseEntryLine(line []byte, no int) (*Entry, error) {
 	sc := scratchPool.Get().(*lineScratch)
 	kind, e := parseLine(line, no, sc)
 	scratchPool.Put(sc)
-	if kind != lineEntry {
+	if kind != LineEntry {
 		return nil, ErrNotEntry
 	}
 	return &e, nil
@@ -27,3 +27,29 @@ func ParseEntryLine(line []byte, no int) (*Entry, error) {
 // line after line (a search recording a file's tree) then allocates only
 // the entry.
 var scratchPool = sync.Pool{New: func() any { return new(lineScratch) }}
+
+// A LineParser decodes lines one at a time exactly as the reader does, its
+// member lists reused from line to line, for a reader of its own that
+// frames a file itself (session/stats' digest). The zero value is ready to
+// use; it is not safe for concurrent use.
+type LineParser struct{ sc lineScratch }
+
+// Parse classifies one line (without its newline) and, for a LineEntry,
+// decodes the entry's eager fields; no is the 1-based line number to
+// record. The Entry's Raw is line itself, not a copy.
+func (p *LineParser) Parse(line []byte, no int) (LineKind, Entry) {
+	kind, e := parseLine(line, no, &p.sc)
+	if m := e.MessageRaw(); len(m) == 0 || m[0] != '{' {
+		p.sc.message = p.sc.message[:0] // no message object: MessageMember finds nothing
+	}
+	return kind, e
+}
+
+// MessageMember returns the member name of the message object
+// (Entry.MessageRaw) of the message entry Parse read last: the last
+// duplicate, nil when absent or when that line held no message entry with
+// an object message. Parse has already scanned those members, so this
+// costs no second pass over the message.
+func (p *LineParser) MessageMember(name string) RawValue {
+	return lookup(p.sc.message, name)
+}

@@ -85,3 +85,7 @@ func inParallel(n int, fn func(j int)) {
 	}
 	g.Wait()
 }
+
+// ParallelMin is the entry count from which records are read by
+// several goroutines.
+const ParallelMin = 4096

@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // PayloadStream is a saved payload whose top level is a JSON object, read
@@ -164,11 +165,11 @@ func (p *PayloadStream) key(m streamMember) (string, bool) {
 // jsonv's limit.
 func (p *PayloadStream) locate() bool {
 	d := p.data
-	i := skipWS(d, 0)
+	i := scan.SkipWS(d, 0)
 	if i >= len(d) || d[i] != '{' {
 		return false
 	}
-	i = skipWS(d, i+1)
+	i = scan.SkipWS(d, i+1)
 	if i < len(d) && d[i] == '}' {
 		return false // no members: the turn is one payload block
 	}
@@ -189,13 +190,13 @@ func (p *PayloadStream) locate() bool {
 			return false
 		}
 		// countMembers validated the object: its values are only walked.
-		keyEnd := endOfString(d, i)
+		keyEnd := scan.EndOfString(d, i)
 		m := streamMember{key: uint32(i + 1), keyEnd: uint32(keyEnd - 1)}
 		if bytes.IndexByte(d[i+1:keyEnd-1], '\\') >= 0 {
 			m.keyEnd |= escapedKey
 		}
-		i = skipWS(d, skipWS(d, keyEnd)+1) // past the colon
-		end := endOfValue(d, i)
+		i = scan.SkipWS(d, scan.SkipWS(d, keyEnd)+1) // past the colon
+		end := scan.EndOfValue(d, i)
 		if end-i > maxStreamDepth && bytes.Count(d[i:end], []byte{'{'})+bytes.Count(d[i:end], []byte{'['}) > maxStreamDepth {
 			return false
 		}
@@ -211,13 +212,13 @@ func (p *PayloadStream) locate() bool {
 			table[k] = h&^0xffffffff | uint64(len(p.members)+1)
 			p.members = append(p.members, m)
 		}
-		i = skipWS(d, end)
+		i = scan.SkipWS(d, end)
 		if d[i] == '}' {
 			break
 		}
-		i = skipWS(d, i+1) // past the comma
+		i = scan.SkipWS(d, i+1) // past the comma
 	}
-	if skipWS(d, i+1) != len(d) {
+	if scan.SkipWS(d, i+1) != len(d) {
 		return false
 	}
 	p.order()
@@ -254,26 +255,26 @@ func (p *PayloadStream) find(table []uint64, h uint64, key string) (int, bool) {
 func countMembers(d []byte, i int) (int, bool) {
 	n := 0
 	for {
-		end, _, ok := skipString(d, i)
+		end, _, ok := scan.SkipString(d, i)
 		if !ok {
 			return 0, false
 		}
-		i = skipWS(d, end)
+		i = scan.SkipWS(d, end)
 		if i >= len(d) || d[i] != ':' {
 			return 0, false
 		}
-		if i, ok = skipValue(d, i+1); !ok {
+		if i, ok = scan.SkipValue(d, i+1); !ok {
 			return 0, false
 		}
 		n++
-		i = skipWS(d, i)
+		i = scan.SkipWS(d, i)
 		if i < len(d) && d[i] == '}' {
 			return n, true
 		}
 		if i >= len(d) || d[i] != ',' {
 			return 0, false
 		}
-		i = skipWS(d, i+1)
+		i = scan.SkipWS(d, i+1)
 	}
 }
 

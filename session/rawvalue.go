@@ -1,13 +1,11 @@
 package session
 
 import (
-	"bytes"
 	"math"
 	"strconv"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // RawValue is the undecoded JSON text of one field exactly as it appears in
@@ -29,7 +27,7 @@ func (r RawValue) Str() (string, bool) {
 	if len(r) < 2 || r[0] != '"' {
 		return "", false
 	}
-	return decodeStringToken(r[1 : len(r)-1])
+	return scan.DecodeString(r[1 : len(r)-1])
 }
 
 // StrOr returns the field as a string, or def when it is not a JSON string.
@@ -42,7 +40,7 @@ func (r RawValue) StrOr(def string) string {
 
 // Number returns the field as a float64 when it holds a JSON number.
 func (r RawValue) Number() (float64, bool) {
-	if len(r) == 0 || !(r[0] == '-' || isDigit(r[0])) {
+	if len(r) == 0 || !(r[0] == '-' || scan.IsDigit(r[0])) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(string(r), 64)
@@ -84,28 +82,6 @@ func (r RawValue) Decode() (any, bool, error) {
 	return v, true, nil
 }
 
-// decodeStringToken decodes the inside of a JSON string token (without the
-// quotes). The fast path shares memory with the token: session lines are
-// never modified after they are read.
-func decodeStringToken(raw []byte) (string, bool) {
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		if len(raw) == 0 {
-			return "", true
-		}
-		return unsafe.String(&raw[0], len(raw)), true
-	}
-	quoted := make([]byte, 0, len(raw)+2)
-	quoted = append(quoted, '"')
-	quoted = append(quoted, raw...)
-	quoted = append(quoted, '"')
-	v, err := jsonv.Parse(quoted)
-	if err != nil {
-		return "", false
-	}
-	s, ok := v.(string)
-	return s, ok
-}
-
 // jsToNumber converts a field to a number like JavaScript's ToNumber for the
 // primitive cases (used for the header version comparison). Objects and
 // arrays give NaN.
@@ -124,7 +100,7 @@ func jsToNumber(r RawValue) float64 {
 		if t == "" {
 			return 0
 		}
-		if f, err := strconv.ParseFloat(t, 64); err == nil && (isDigit(t[len(t)-1]) || t[len(t)-1] == '.') {
+		if f, err := strconv.ParseFloat(t, 64); err == nil && (scan.IsDigit(t[len(t)-1]) || t[len(t)-1] == '.') {
 			return f
 		}
 		switch t {
@@ -140,4 +116,10 @@ func jsToNumber(r RawValue) float64 {
 		}
 	}
 	return math.NaN()
+}
+
+// lookup returns the value of the last member named name (JSON.parse keeps
+// the last duplicate), or nil when absent: scan.Lookup as a RawValue.
+func lookup(members []scan.Span, name string) RawValue {
+	return RawValue(scan.Lookup(members, name))
 }

@@ -195,12 +195,12 @@ func decodeBatch(b lineBatch, sc *lineScratch, bufs *batchBuffers) (res batchRes
 	for _, l := range b.lines {
 		kind, e := parseLine(l.data, l.no, sc)
 		switch kind {
-		case lineEntry:
+		case LineEntry:
 			res.entries = append(res.entries, e)
 			res.bytes += len(l.data) + 1
-		case lineBlank:
+		case LineBlank:
 			res.blank = append(res.blank, l.no)
-		case lineFalsy:
+		case LineFalsy:
 			res.falsy = append(res.falsy, l.no)
 		default:
 			res.malformed = append(res.malformed, l.no)

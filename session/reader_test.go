@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 func mustRead(t testing.TB, file string) *Session {
@@ -224,19 +226,19 @@ func TestScannerValidation(t *testing.T) {
 	invalid := []string{`{`, `{"a"}`, `{"a":}`, `[1,]`, `{"a":1,}`, `01`, `1.`, `.5`, `-`, `1e`, `tru`, `"a`,
 		"\"\x01\"", `"\x"`, `"\u12g4"`, `{"a":1}}`, `[1 2]`, `{1:2}`, `NaN`, `'a'`, "\ufeff{}"}
 	for _, v := range valid {
-		end, ok := skipValue([]byte(v), 0)
-		if !ok || skipWS([]byte(v), end) != len(v) {
+		end, ok := scan.SkipValue([]byte(v), 0)
+		if !ok || scan.SkipWS([]byte(v), end) != len(v) {
 			t.Errorf("valid %q rejected", v)
 		}
 	}
 	for _, v := range invalid {
-		end, ok := skipValue([]byte(v), 0)
-		if ok && skipWS([]byte(v), end) == len(v) {
+		end, ok := scan.SkipValue([]byte(v), 0)
+		if ok && scan.SkipWS([]byte(v), end) == len(v) {
 			t.Errorf("invalid %q accepted", v)
 		}
 	}
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
-	if _, ok := skipValue([]byte(deep), 0); !ok {
+	if _, ok := scan.SkipValue([]byte(deep), 0); !ok {
 		t.Error("deep nesting rejected (V8 accepts it)")
 	}
 }

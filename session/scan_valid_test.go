@@ -3,10 +3,12 @@ package session
 import (
 	"reflect"
 	"testing"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // FuzzMembersOf: on every object the validating scanner accepts,
-// membersOf finds the same members and the same end.
+// scan.MembersOf finds the same members and the same end.
 func FuzzMembersOf(f *testing.F) {
 	for _, s := range rawSummarySeeds {
 		f.Add(s)
@@ -16,21 +18,21 @@ func FuzzMembersOf(f *testing.F) {
 	f.Add(`{"\"k\\":"v"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		d := []byte(s)
-		i := skipWS(d, 0)
+		i := scan.SkipWS(d, 0)
 		if i >= len(d) || d[i] != '{' {
 			return
 		}
-		want, wantEnd, ok := scanMembers(d, i, nil)
+		want, wantEnd, ok := scan.ScanMembers(d, i, nil)
 		if !ok {
 			return
 		}
-		got, gotEnd := membersOf(d, i, nil)
+		got, gotEnd := scan.MembersOf(d, i, nil)
 		if gotEnd != wantEnd || !reflect.DeepEqual(got, want) {
-			t.Fatalf("membersOf(%q) = %+v end %d, scanMembers %+v end %d", s, got, gotEnd, want, wantEnd)
+			t.Fatalf("MembersOf(%q) = %+v end %d, ScanMembers %+v end %d", s, got, gotEnd, want, wantEnd)
 		}
 		for _, m := range want {
-			if len(m.value) > 0 && m.value[0] == '"' && endOfString(m.value, 0) != len(m.value) {
-				t.Fatalf("endOfString(%q) = %d", m.value, endOfString(m.value, 0))
+			if len(m.Value) > 0 && m.Value[0] == '"' && scan.EndOfString(m.Value, 0) != len(m.Value) {
+				t.Fatalf("EndOfString(%q) = %d", m.Value, scan.EndOfString(m.Value, 0))
 			}
 		}
 	})

@@ -113,7 +113,7 @@ func (a *assembler) add(res batchResult) {
 				a.notPi = true
 				continue
 			}
-			a.s.Header = headerFrom(e)
+			a.s.Header = HeaderOf(e)
 			a.needIndex = a.s.Header.FileVersion < 2
 			if a.needIndex {
 				a.fileIndex = append(a.fileIndex, -1)
@@ -201,7 +201,10 @@ func appendFirst(list, more []int) []int {
 	return list
 }
 
-func headerFrom(e *Entry) Header {
+// HeaderOf reads the header fields of a session line the reader has parsed
+// (its type is "session"): id, timestamp, cwd, parentSession and the
+// format version (1 when absent). Raw is the entry's own line.
+func HeaderOf(e *Entry) Header {
 	h := Header{Line: e.Line, ID: e.ID, Timestamp: e.Timestamp, Raw: e.Raw}
 	h.Cwd, _ = e.Field("cwd").Str()
 	h.ParentSession, _ = e.Field("parentSession").Str()

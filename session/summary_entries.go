@@ -1,6 +1,10 @@
 package session
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/forgebench/forgebench/session/internal/scan"
+)
 
 // The summaries of the small entry types whose text is a few string
 // fields (thinking_level_change, session_info, label, custom,
@@ -81,12 +85,12 @@ func describeEntryRaw(e *Entry, runes int) (EntrySummary, bool) {
 // could read differently: a key it could match in another way (fieldOf),
 // a member read given twice, nesting deeper than the decoder's limit.
 func readMembers(raw []byte, fields *fieldSet, reads []string, out []RawValue) bool {
-	i := skipWS(raw, 0)
+	i := scan.SkipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' || deeperThanDecoder(raw) {
 		return false
 	}
-	var buf [16]span
-	members, _ := membersOf(raw, i, buf[:0])
+	var buf [16]scan.Span
+	members, _ := scan.MembersOf(raw, i, buf[:0])
 	for _, sp := range members {
 		name, ok := fieldOf(sp, fields)
 		if !ok {
@@ -97,7 +101,7 @@ func readMembers(raw []byte, fields *fieldSet, reads []string, out []RawValue) b
 				if out[k] != nil {
 					return false
 				}
-				out[k] = RawValue(sp.value)
+				out[k] = RawValue(sp.Value)
 			}
 		}
 	}

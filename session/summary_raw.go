@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/session/internal/scan"
 )
 
 // A summary shows at most summaryRunes runes of an entry's text, so the
@@ -36,7 +37,7 @@ func describeMessageRaw(e *Entry, first, runes int, counts bool) (EntrySummary, 
 	if e.Role == RoleSystem || len(msg) == 0 || msg[0] != '{' || deeperThanDecoder(msg) {
 		return EntrySummary{}, false
 	}
-	var buf [16]span
+	var buf [16]scan.Span
 	var blockBuf [8]rawBlock
 	members, blocks, ok := scanMessage(msg, buf[:0], blockBuf[:0])
 	if !ok {
@@ -97,8 +98,8 @@ func totalTokens(usage RawValue) int {
 	if len(usage) == 0 || usage[0] != '{' {
 		return 0
 	}
-	var buf [16]span
-	members, _ := membersOf(usage, 0, buf[:0])
+	var buf [16]scan.Span
+	members, _ := scan.MembersOf(usage, 0, buf[:0])
 	var total RawValue
 	for _, sp := range members {
 		if name, ok := fieldOf(sp, usageFields); !ok || name == "totalTokens" && total != nil {
@@ -106,10 +107,10 @@ func totalTokens(usage RawValue) int {
 			_ = lenientUnmarshal(usage, &u)
 			return int(u.TotalTokens)
 		} else if name == "totalTokens" {
-			total = RawValue(sp.value)
+			total = RawValue(sp.Value)
 		}
 	}
-	if len(total) == 0 || total[0] != '-' && !isDigit(total[0]) {
+	if len(total) == 0 || total[0] != '-' && !scan.IsDigit(total[0]) {
 		return 0
 	}
 	f, err := strconv.ParseFloat(string(total), 64)
@@ -152,13 +153,13 @@ var messageFields = fieldNames(`role content timestamp sections toolsAdded tools
 // read picks the summary's members. It refuses a key the decoder could
 // match differently (escaped, not ASCII, another case of a field name), a
 // member the summary reads given twice, and a member of the wrong type.
-func (m *rawMessage) read(members []span) bool {
+func (m *rawMessage) read(members []scan.Span) bool {
 	for _, sp := range members {
 		name, ok := fieldOf(sp, messageFields)
 		if !ok {
 			return false
 		}
-		v := RawValue(sp.value)
+		v := RawValue(sp.Value)
 		var dst *RawValue
 		kind := kindString
 		switch name {
@@ -215,16 +216,16 @@ var blockFields = fieldNames(`type text textSignature thinking thinkingSignature
 // reads the blocks of a content array on the way instead of skipping it
 // first; ok is false when a content array holds what readBlocks does not
 // take.
-func scanMessage(msg []byte, members []span, blocks []rawBlock) ([]span, []rawBlock, bool) {
-	i := skipWS(msg, 1)
+func scanMessage(msg []byte, members []scan.Span, blocks []rawBlock) ([]scan.Span, []rawBlock, bool) {
+	i := scan.SkipWS(msg, 1)
 	if i < len(msg) && msg[i] == '}' {
 		return members, blocks, true
 	}
 	for i < len(msg) {
-		keyEnd := endOfString(msg, i)
+		keyEnd := scan.EndOfString(msg, i)
 		key := msg[i+1 : keyEnd-1]
 		escaped := bytes.IndexByte(key, '\\') >= 0
-		i = skipWS(msg, skipWS(msg, keyEnd)+1) // past the colon
+		i = scan.SkipWS(msg, scan.SkipWS(msg, keyEnd)+1) // past the colon
 		start := i
 		if !escaped && string(key) == "content" && msg[i] == '[' {
 			var ok bool
@@ -232,14 +233,14 @@ func scanMessage(msg []byte, members []span, blocks []rawBlock) ([]span, []rawBl
 				return nil, nil, false
 			}
 		} else {
-			i = endOfValue(msg, i)
+			i = scan.EndOfValue(msg, i)
 		}
-		members = append(members, span{key: key, escaped: escaped, value: msg[start:i]})
-		i = skipWS(msg, i)
+		members = append(members, scan.Span{Key: key, Escaped: escaped, Value: msg[start:i]})
+		i = scan.SkipWS(msg, i)
 		if i >= len(msg) || msg[i] == '}' {
 			break
 		}
-		i = skipWS(msg, i+1) // past the comma
+		i = scan.SkipWS(msg, i+1) // past the comma
 	}
 	return members, blocks, true
 }
@@ -248,8 +249,8 @@ func scanMessage(msg []byte, members []span, blocks []rawBlock) ([]span, []rawBl
 // JSON) when its elements are objects or null and their fields all have
 // the types ContentBlock declares; it returns the index after the array.
 func readBlocks(d []byte, i int, blocks []rawBlock) ([]rawBlock, int, bool) {
-	var buf [8]span
-	i = skipWS(d, i+1)
+	var buf [8]scan.Span
+	i = scan.SkipWS(d, i+1)
 	if i < len(d) && d[i] == ']' {
 		return blocks, i + 1, true
 	}
@@ -259,7 +260,7 @@ func readBlocks(d []byte, i int, blocks []rawBlock) ([]rawBlock, int, bool) {
 		case bytes.HasPrefix(d[i:], []byte("null")):
 			i += 4
 		case d[i] == '{':
-			members, end := membersOf(d, i, buf[:0])
+			members, end := scan.MembersOf(d, i, buf[:0])
 			if !b.read(members) {
 				return nil, 0, false
 			}
@@ -268,24 +269,24 @@ func readBlocks(d []byte, i int, blocks []rawBlock) ([]rawBlock, int, bool) {
 			return nil, 0, false
 		}
 		blocks = append(blocks, b)
-		i = skipWS(d, i)
+		i = scan.SkipWS(d, i)
 		if i >= len(d) {
 			return nil, 0, false
 		}
 		if d[i] == ']' {
 			return blocks, i + 1, true
 		}
-		i = skipWS(d, i+1) // past the comma
+		i = scan.SkipWS(d, i+1) // past the comma
 	}
 }
 
-func (b *rawBlock) read(members []span) bool {
+func (b *rawBlock) read(members []scan.Span) bool {
 	for _, sp := range members {
 		name, ok := fieldOf(sp, blockFields)
 		if !ok {
 			return false
 		}
-		v := RawValue(sp.value)
+		v := RawValue(sp.Value)
 		var dst *RawValue
 		switch name {
 		case "":
@@ -335,11 +336,11 @@ func fieldNames(list string) *fieldSet {
 // "" for a key that matches no field, ok false for a key the decoder could
 // match in a way this reading does not follow (escaped, not ASCII, or
 // another letter case of a field name).
-func fieldOf(sp span, fields *fieldSet) (string, bool) {
-	if sp.escaped {
+func fieldOf(sp scan.Span, fields *fieldSet) (string, bool) {
+	if sp.Escaped {
 		return "", false
 	}
-	key := sp.key
+	key := sp.Key
 	for _, c := range key {
 		if c >= utf8.RuneSelf {
 			return "", false
@@ -478,7 +479,7 @@ func deeperThanDecoder(v RawValue) bool {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case '"':
-			i = endOfString(v, i) - 1
+			i = scan.EndOfString(v, i) - 1
 		case '{', '[':
 			if depth++; depth > limit {
 				return true

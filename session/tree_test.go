@@ -189,12 +189,12 @@ func TestParseJSDate(t *testing.T) {
 func TestJSDateMsNonStringValues(t *testing.T) {
 	cases := map[string]float64{`null`: 0, `false`: 0, `true`: 1, `5`: 5, `"1970-01-01T00:00:00.002Z"`: 2}
 	for raw, want := range cases {
-		if got := jsDateMs(RawValue(raw)); got != want {
+		if got := DateMs(RawValue(raw)); got != want {
 			t.Errorf("new Date(%s) = %v, want %v", raw, got, want)
 		}
 	}
 	for _, raw := range []string{`{}`, ``} {
-		if got := jsDateMs(RawValue(raw)); got == got {
+		if got := DateMs(RawValue(raw)); got == got {
 			t.Errorf("new Date(%s) = %v, want NaN", raw, got)
 		}
 	}

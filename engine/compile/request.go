@@ -25,14 +25,15 @@ type Request struct {
 // followed by "\n". The request is
 //
 //	{"stack":{…},"runtime":{"options":{…},"model"?:{…},"latestUserMessage"?:…,"now":ISO},
-//	 "base":…,"messages":[AgentMessage…],"macros"?:{…}}
+//	 "base":…,"messages":[AgentMessage…],"macros"?:{…},"slots"?:{…}}
 //
 // runtime.options mirrors pi-forge's PromptCompileOptions (cwd,
 // selectedTools, toolSnippets, promptGuidelines, appendSystemPrompt,
 // contextFiles, skills). `now` carries the local time zone through its UTC
 // offset; the optional runtime.utcOffsetMinutes overrides it and the
 // optional runtime.piDocsRoot sets the `pi-docs` slot's package root.
-// A malformed request is an error.
+// "slots" are custom slot outputs supplied for the preview
+// (Runtime.CustomSlots). A malformed request is an error.
 func CompileRequestJSON(request []byte) ([]byte, error) {
 	req, err := ParseRequest(request)
 	if err != nil {
@@ -99,6 +100,11 @@ func ParseRequest(request []byte) (Request, error) {
 				return Request{}, fmt.Errorf("compile request: invalid macro name %q", key)
 			}
 			req.Macros[key] = s
+		}
+	}
+	if slotsValue, present := obj.Get("slots"); present && slotsValue != nil {
+		if req.Runtime.CustomSlots, err = ParseCustomSlots(slotsValue, "compile request: slots"); err != nil {
+			return Request{}, err
 		}
 	}
 	return req, nil

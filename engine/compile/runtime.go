@@ -61,6 +61,11 @@ type Runtime struct {
 	// PiDocsRoot is the Pi package directory printed by the `pi-docs` slot;
 	// "" prints pi-forge's unresolved fallback "@earendil-works/pi-coding-agent".
 	PiDocsRoot string
+	// CustomSlots are outputs the user supplies, for a preview, for custom
+	// slots an extension module would render (forgebench does not run
+	// modules; customslots.go): a custom slot named here renders its text
+	// instead of the "Unsupported slot" warning. nil = none.
+	CustomSlots map[string]string
 }
 
 // BuiltinTool is one of Pi's built-in tools with the prompt text it

@@ -61,8 +61,9 @@ func plainFormat(item *preset.Item) bool {
 	return ok && v == "plain"
 }
 
-// render renders one slot item and enforces the output limit. Unknown slots
-// warn and render "".
+// render renders one slot item and enforces the output limit. A custom
+// slot renders the value supplied for it (Runtime.CustomSlots); other
+// unknown slots warn and render "".
 func (r *slotRenderer) render(item *preset.Item, diags *[]Diagnostic) string {
 	var text string
 	switch item.Slot {
@@ -91,8 +92,12 @@ func (r *slotRenderer) render(item *preset.Item, diags *[]Diagnostic) string {
 	case "pi-docs":
 		text = renderPiDocs(r.piDocsRoot)
 	default:
-		*diags = append(*diags, newDiagnostic(levelWarning, "Unsupported slot: "+item.Slot, item.ID))
-		return ""
+		value, supplied := r.runtime.CustomSlots[item.Slot]
+		if !supplied {
+			*diags = append(*diags, newDiagnostic(levelWarning, "Unsupported slot: "+item.Slot, item.ID))
+			return ""
+		}
+		text = value
 	}
 	if jsonv.UTF16Len(text) > SlotOutputLimit {
 		*diags = append(*diags, newDiagnostic(levelError,

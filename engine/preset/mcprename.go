@@ -4,9 +4,12 @@ import "strings"
 
 // RenamedMCPToolName is the name Pi 0.99.2 and later register for an MCP
 // tool written in the old mcp__<server>__<tool> form whose server part has
-// a "-" (Pi now writes "_" there; pi-forge 0.5.8 warns about such exact
-// deny and remove names). It returns "" for anything else: a name Pi did
-// not rename, a pattern with * or ?, or a name not of that form.
+// a "-" (Pi now writes "_" there). pi-forge 0.5.8 only documents the
+// hazard ("Old exact deny/remove names may simply stop matching the
+// renamed tool", docs/guides/pi-1-compatibility.md) and has no runtime
+// message for it; the warning built on this is forgebench's own wording.
+// It returns "" for anything else: a name Pi did not rename, a pattern
+// with * or ?, or a name not of that form.
 func RenamedMCPToolName(name string) string {
 	if strings.ContainsAny(name, "*?") {
 		return ""

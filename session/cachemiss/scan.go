@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -58,7 +59,22 @@ var errFull = errors.New("read in full")
 // their causes, to rep, reading it as cheaply as its content allows. The
 // result equals Analyze on the session read in full.
 func (sc *Scanner) Analyze(path string, opts replay.RequestOptions, rep *Report) error {
+	_, err := sc.analyze(path, opts, rep)
+	return err
+}
+
+// analyze is Analyze; own is true when the result depends on the file,
+// the catalog and this program alone: pi-forge never wrote to the file
+// (its rewrite, which reads the Preset library, then leaves every request
+// as Pi built it) and the Forge rewrote none of its requests.
+func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report) (own bool, err error) {
+	var watch *watchedForge
+	if opts.Forge != nil {
+		watch = &watchedForge{inner: opts.Forge}
+		opts.Forge = watch
+	}
 	id, err := sc.scan(path)
+	var scanned *Result
 	if err == nil {
 		t := &scanTree{entries: sc.entries, byID: sc.byID}
 		res := detect(t.entries, nil, opts.Catalog)
@@ -72,14 +88,21 @@ func (sc *Scanner) Analyze(path string, opts replay.RequestOptions, rep *Report)
 			causes[i] = explainShort(t, &res.Misses[i], kind[i], fork[i])
 		}
 		if err == nil {
+			own = !forgeTouched(t.entries)
 			rep.add(path, id, t.entries, res, causes)
 			sc.release()
-			return nil
+			return own, nil
+		}
+		// The full reader decodes the same entries: what the detector
+		// found holds (checked below), only the causes need more.
+		scanned = &res
+		for i := range res.Misses {
+			res.Misses[i].cloneStrings()
 		}
 	}
 	sc.release()
 	if !errors.Is(err, errFull) {
-		return err
+		return false, err
 	}
 	open := sc.Open
 	if open == nil {
@@ -87,12 +110,73 @@ func (sc *Scanner) Analyze(path string, opts replay.RequestOptions, rep *Report)
 	}
 	s, err := open(path)
 	if err != nil {
-		return err
+		return false, err
 	}
-	res, causes := Analyze(s, opts)
+	var res Result
+	if scanned != nil && sameMisses(s, scanned.Misses) {
+		res = *scanned
+	} else {
+		res = Detect(s, nil, opts.Catalog)
+	}
+	causes := Explain(s, res.Misses, opts)
 	rep.Add(s, res, causes)
-	return nil
+	return !forgeTouched(s.Entries) && !watch.rewrote(), nil
 }
+
+// cloneStrings makes the miss's strings its own (they point into the
+// Scanner's buffer, which the next file reuses).
+func (m *Miss) cloneStrings() {
+	m.EntryID, m.PreviousEntryID = strings.Clone(m.EntryID), strings.Clone(m.PreviousEntryID)
+	m.Provider, m.Model, m.PreviousModel = strings.Clone(m.Provider), strings.Clone(m.Model), strings.Clone(m.PreviousModel)
+}
+
+// sameMisses reports whether misses (found by a Scanner) sit at the same
+// indexes and ids of s's entries.
+func sameMisses(s *session.Session, misses []Miss) bool {
+	for i := range misses {
+		m := &misses[i]
+		if m.Index >= len(s.Entries) || m.PreviousIndex >= len(s.Entries) ||
+			s.Entries[m.Index].ID != m.EntryID || s.Entries[m.PreviousIndex].ID != m.PreviousEntryID {
+			return false
+		}
+	}
+	return true
+}
+
+// forgeTouched reports whether any entry is pi-forge's (a custom entry or
+// message whose customType starts with "pi-forge-"): its rewrite of such a
+// session reads the Preset library, so the causes depend on more than the
+// file.
+func forgeTouched(entries []session.Entry) bool {
+	for i := range entries {
+		e := &entries[i]
+		if e.Type != session.TypeCustom && e.Type != session.TypeCustomMessage {
+			continue
+		}
+		if ct, _, _ := e.CustomPayload(); strings.HasPrefix(ct, "pi-forge-") {
+			return true
+		}
+	}
+	return false
+}
+
+// watchedForge is a Forge that remembers whether it rewrote a request.
+type watchedForge struct {
+	inner replay.Forge
+	did   atomic.Bool
+}
+
+// Rewrite implements replay.Forge.
+func (w *watchedForge) Rewrite(s *session.Session, in replay.ForgeInput) (*replay.ForgeOutput, error) {
+	out, err := w.inner.Rewrite(s, in)
+	if out != nil || err != nil {
+		w.did.Store(true)
+	}
+	return out, err
+}
+
+// rewrote reports whether the Forge rewrote a request (or failed on one).
+func (w *watchedForge) rewrote() bool { return w != nil && w.did.Load() }
 
 // release lets go of what the last file's entries point at, keeping the
 // buffers.
@@ -174,6 +258,16 @@ func (sc *Scanner) scan(path string) (string, error) {
 // is, incomplete (the TUI drops a report the user no longer waits for).
 func ReportFiles(files []string, opts replay.RequestOptions, open func(string) (*session.Session, error), stop func() bool) (*Report, []string) {
 	parts := make([]Report, len(files))
+	errs := analyzeEach(files, opts, open, stop, parts, nil, nil)
+	return mergeParts(files, parts, errs)
+}
+
+// analyzeEach analyzes files[i] into parts[i] on every core, each core
+// through its own Scanner; skip (nil: none) says which files are already
+// in parts, own (nil: not wanted) is set for each file whose result
+// depends on the file alone (Scanner.analyze).
+func analyzeEach(files []string, opts replay.RequestOptions, open func(string) (*session.Session, error), stop func() bool,
+	parts []Report, skip, own []bool) []error {
 	errs := make([]error, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -187,11 +281,32 @@ func ReportFiles(files []string, opts replay.RequestOptions, open func(string) (
 				if i >= len(files) || (stop != nil && stop()) {
 					return
 				}
-				errs[i] = session.GuardFaults(func() error { return sc.Analyze(files[i], opts, &parts[i]) })
+				if skip != nil && skip[i] {
+					continue
+				}
+				if onAnalyze != nil {
+					onAnalyze(files[i])
+				}
+				errs[i] = session.GuardFaults(func() error {
+					o, err := sc.analyze(files[i], opts, &parts[i])
+					if own != nil {
+						own[i] = o && err == nil
+					}
+					return err
+				})
 			}
 		}()
 	}
 	wg.Wait()
+	return errs
+}
+
+// onAnalyze, when set (by tests), is told of every file read.
+var onAnalyze func(path string)
+
+// mergeParts gathers the files' reports in order, a problem line for
+// each file that failed.
+func mergeParts(files []string, parts []Report, errs []error) (*Report, []string) {
 	n := 0
 	for i := range parts {
 		n += len(parts[i].Breaks)

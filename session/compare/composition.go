@@ -10,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // Kinds of a composition part.
@@ -380,7 +381,7 @@ func RequestUsage(s *session.Session, r *replay.Request) *turndiff.Usage {
 			continue
 		}
 		var t catalog.Usage
-		session.ReadUsageTokens(raw, &t)
+		stats.ReadUsageTokens(raw, &t)
 		if t.Input+t.CacheRead+t.CacheWrite+t.Output == 0 {
 			continue // an aborted request: nothing was read
 		}

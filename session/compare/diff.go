@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/internal/rawjson"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // ErrUnrelated reports two branches that share no entry: neither session
@@ -162,7 +163,7 @@ func Summarize(s *session.Session, leaf int, indexes []int, start float64, cat *
 	if leaf >= 0 && leaf < len(s.Entries) {
 		sum.Leaf = s.Entries[leaf].ID
 	}
-	st := session.EntriesStats(s, indexes, cat)
+	st := stats.EntriesStats(s, indexes, cat)
 	sum.Tokens = Tokens{Input: st.Tokens.Input, Output: st.Tokens.Output, CacheRead: st.Tokens.CacheRead, CacheWrite: st.Tokens.CacheWrite}
 	sum.Cost, sum.CostKnown = st.Cost, len(st.Unpriced) == 0
 

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // Request is a provider request rebuilt from a session: what was sent for
@@ -387,7 +388,7 @@ func usageTokens(e *session.Entry, index int) (u turndiff.Usage, recorded bool) 
 		return turndiff.Usage{}, false
 	}
 	var tokens catalog.Usage
-	session.ReadUsageTokens(raw, &tokens)
+	stats.ReadUsageTokens(raw, &tokens)
 	return turndiff.Usage{
 		EntryID: e.ID, Index: index,
 		Input: tokens.Input, Output: tokens.Output,

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/forgebench/forgebench/internal/timing"
 )
 
 // TestManyMatchesInALongTextStayLinear: an entry whose text holds the
@@ -36,8 +38,16 @@ func TestManyMatchesInALongTextStayLinear(t *testing.T) {
 		}
 		return least
 	}
+	// Judged against itself it still runs on the clock: on a loaded machine
+	// (two cores shared with other test binaries) one slice of preemption
+	// in the whole line's three runs broke the bound (102 ms against
+	// 1.45 ms). The ratio is enforced with FORGEBENCH_TIMING=1, as every
+	// wall-clock bound; otherwise it is logged.
 	if whole, part := best(line), best(small); whole > 24*part+50*time.Millisecond {
-		t.Fatalf("matching took %v, a sixteenth of the text %v: not linear", whole, part)
+		if timing.Enabled() {
+			t.Fatalf("matching took %v, a sixteenth of the text %v: not linear", whole, part)
+		}
+		t.Logf("matching took %v, a sixteenth of the text %v: over the linear bound (checked with %s=1)", whole, part, timing.Env)
 	}
 	if !ok || h.count != maxCount {
 		t.Fatalf("ok %v, %d matches", ok, h.count)

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // Cache keeps what was read from session files, keyed by path and
@@ -76,7 +76,7 @@ func (c *Cache) summary(path string, cat *catalog.Catalog, asParent bool) (*File
 			return e.summary, e.parent, nil
 		}
 	}
-	d, err := session.ReadDigest(path, session.DigestOptions{})
+	d, err := stats.ReadDigest(path, stats.DigestOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,7 +99,7 @@ func (c *Cache) summary(path string, cat *catalog.Catalog, asParent bool) (*File
 }
 
 // branchIDs is the set of entry ids on the path to the default leaf.
-func branchIDs(d *session.Digest) map[string]bool {
+func branchIDs(d *stats.Digest) map[string]bool {
 	path := d.PathTo(d.LeafIndex())
 	ids := make(map[string]bool, len(path))
 	for _, i := range path {

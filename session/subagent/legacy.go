@@ -11,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // pi-subagent 0.3.0 kept no tree directory: each child is an ordinary
@@ -34,7 +35,7 @@ type legacyChild struct {
 }
 
 // openLegacy looks for 0.3.0 children of the root session in its directory.
-func openLegacy(t *Tree, root *session.Digest, opt Options) (*Tree, error) {
+func openLegacy(t *Tree, root *stats.Digest, opt Options) (*Tree, error) {
 	dir := filepath.Dir(root.Path)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -51,7 +52,7 @@ func openLegacy(t *Tree, root *session.Digest, opt Options) (*Tree, error) {
 		if err != nil || h.ParentSession == "" {
 			continue
 		}
-		d, err := session.ReadDigest(path, session.DigestOptions{})
+		d, err := stats.ReadDigest(path, stats.DigestOptions{})
 		if err != nil {
 			continue
 		}
@@ -111,7 +112,7 @@ func openLegacy(t *Tree, root *session.Digest, opt Options) (*Tree, error) {
 	// Settled notices of deeper agents live in their parents' sessions.
 	for _, c := range kids {
 		if pc, ok := bySession[c.parentPiID]; ok {
-			if d, err := session.ReadDigest(pc.file, session.DigestOptions{}); err == nil {
+			if d, err := stats.ReadDigest(pc.file, stats.DigestOptions{}); err == nil {
 				if st, ok := settledStatuses(d)[c.agentID]; ok {
 					if a := findAgent(t.Agents, paths[c.sessionID]); a != nil {
 						a.Status = st
@@ -154,7 +155,7 @@ func legacySegment(c *legacyChild) string {
 
 // legacyChildOf reads a 0.3.0 child's descriptor (the last descriptor entry
 // wins, as foldDescriptor does).
-func legacyChildOf(d *session.Digest) (*legacyChild, bool) {
+func legacyChildOf(d *stats.Digest) (*legacyChild, bool) {
 	last := -1
 	for i := range d.Entries {
 		if e := &d.Entries[i]; e.Type == session.TypeCustom && e.CustomType == DescriptorCustomType {
@@ -200,7 +201,7 @@ func legacyChildOf(d *session.Digest) (*legacyChild, bool) {
 
 // settledStatuses maps child agent ids to the status their last
 // pi-subagent/settled notice in d reports.
-func settledStatuses(d *session.Digest) map[string]string {
+func settledStatuses(d *stats.Digest) map[string]string {
 	out := map[string]string{}
 	for i := range d.Entries {
 		e := &d.Entries[i]

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // Runtime sources.
@@ -196,7 +196,7 @@ type Totals struct {
 	Requests        int
 	ToolCalls       int
 	NestedToolCalls int
-	Tokens          session.TokenTotals
+	Tokens          stats.TokenTotals
 	// Cost sums the known costs; CostComplete is false when some agent's
 	// cost is unavailable (then Cost is a lower bound).
 	Cost         float64
@@ -235,7 +235,7 @@ func TotalsOf(agents []*Agent) Totals {
 	if math.IsNaN(t.RuntimeMs) {
 		t.RuntimeMs = 0
 	}
-	t.Cost = session.RoundSum(t.Cost) // a finished sum, as people write it
+	t.Cost = stats.RoundSum(t.Cost) // a finished sum, as people write it
 	return t
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // FileSummary is what one agent session file says about the agent's own
@@ -30,7 +31,7 @@ type FileSummary struct {
 	InheritedEntries int
 	// Stats count the agent's own entries (every branch, like Pi's
 	// /session), with catalog cost repair.
-	Stats session.Stats
+	Stats stats.Stats
 	// UsageRecords is how many own entries carry a usage.
 	UsageRecords int
 	// NestedToolCalls counts toolResult.nestedCalls of own entries.
@@ -76,7 +77,7 @@ const runPrompt = "Process the assigned agent tasks and messages below."
 
 // summarize reads a digest into a FileSummary. It re-reads a few lines
 // (the latest task envelope) from the file.
-func summarize(d *session.Digest, cat *catalog.Catalog) *FileSummary {
+func summarize(d *stats.Digest, cat *catalog.Catalog) *FileSummary {
 	fs := &FileSummary{
 		Path: d.Path, Size: d.Size, ModTime: d.ModTime,
 		SessionID: d.Header.ID, ParentSession: d.Header.ParentSession,
@@ -183,7 +184,7 @@ func ParseEnvelope(content string) []EnvelopeMessage {
 // the newest message-v2 envelope holding a task, else the newest user
 // message that is not the fixed run prompt (0.3.0 children and hand-made
 // sessions).
-func latestTask(d *session.Digest, first int) string {
+func latestTask(d *stats.Digest, first int) string {
 	fallback := -1
 	for i := len(d.Entries) - 1; i >= first; i-- {
 		e := &d.Entries[i]
@@ -231,7 +232,7 @@ func entryText(e *session.Entry) string {
 // spawnMessages maps task names to the message of the spawn_agent calls in
 // a session (the last call for a name wins).
 func spawnMessages(file string) map[string]string {
-	d, err := session.ReadDigest(file, session.DigestOptions{})
+	d, err := stats.ReadDigest(file, stats.DigestOptions{})
 	if err != nil {
 		return map[string]string{}
 	}
@@ -239,7 +240,7 @@ func spawnMessages(file string) map[string]string {
 }
 
 // spawnTasksOf is spawnMessages over a digest already read.
-func spawnTasksOf(d *session.Digest) map[string]string {
+func spawnTasksOf(d *stats.Digest) map[string]string {
 	out := map[string]string{}
 	for i := range d.Entries {
 		e := &d.Entries[i]

@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 )
 
 // ErrNoTree reports a root session with no agent tree at all.
@@ -180,7 +181,7 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	root, err := session.ReadDigest(rootFile, session.DigestOptions{})
+	root, err := stats.ReadDigest(rootFile, stats.DigestOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +259,7 @@ func Open(rootFile string, opt Options) (*Tree, error) {
 // as " (<file>)": the header's parentSession when it is that root's file
 // (Pi names it <timestamp>_<id>.jsonl), else such a file next to the
 // session; "" when none is found.
-func originalRootFile(d *session.Digest, dir, rootID string) string {
+func originalRootFile(d *stats.Digest, dir, rootID string) string {
 	suffix := "_" + rootID + ".jsonl"
 	if p := d.Header.ParentSession; p != "" && strings.HasSuffix(p, suffix) {
 		return " (" + p + ")"
@@ -276,7 +277,7 @@ type treeMarker struct {
 	rootSessionID string
 }
 
-func readMarker(d *session.Digest, i int) (treeMarker, error) {
+func readMarker(d *stats.Digest, i int) (treeMarker, error) {
 	data, err := customData(d, i)
 	if err != nil {
 		return treeMarker{}, err
@@ -292,7 +293,7 @@ func readMarker(d *session.Digest, i int) (treeMarker, error) {
 }
 
 // customData reads back a custom entry and returns its data object.
-func customData(d *session.Digest, i int) (*jsonv.Object, error) {
+func customData(d *stats.Digest, i int) (*jsonv.Object, error) {
 	e, err := d.ReadEntry(i)
 	if err != nil {
 		return nil, err
@@ -310,7 +311,7 @@ func customData(d *session.Digest, i int) (*jsonv.Object, error) {
 
 // checkRoot refuses an agent session given as a root: it carries a
 // descriptor on its branch (§16), or it sits in a tree's sessions/ dir.
-func checkRoot(d *session.Digest) error {
+func checkRoot(d *stats.Digest) error {
 	for _, i := range d.PathTo(d.LeafIndex()) {
 		if e := &d.Entries[i]; e.Type == session.TypeCustom && e.CustomType == DescriptorCustomType {
 			hint := ""
@@ -402,7 +403,7 @@ func (t *Tree) recoverFromSessions() {
 	sort.Strings(files)
 	seen := map[string]string{} // agent path → the file it was recovered from
 	for _, f := range files {
-		d, err := session.ReadDigest(f, session.DigestOptions{})
+		d, err := stats.ReadDigest(f, stats.DigestOptions{})
 		if err != nil {
 			t.diag(SevWarning, "", f, "unreadable agent session: %v", err)
 			continue
@@ -433,7 +434,7 @@ func (t *Tree) recoverFromSessions() {
 }
 
 // sessionDescriptor reads the first descriptor entry of an agent session.
-func sessionDescriptor(d *session.Digest) (Descriptor, bool) {
+func sessionDescriptor(d *stats.Digest) (Descriptor, bool) {
 	for i := range d.Entries {
 		if e := &d.Entries[i]; e.Type == session.TypeCustom && e.CustomType == DescriptorCustomType {
 			data, err := customData(d, i)

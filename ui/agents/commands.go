@@ -10,7 +10,6 @@ import (
 
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -22,8 +21,11 @@ type (
 		gen  int
 		file string
 		tree *subagent.Tree
-		cat  *catalog.Catalog
-		err  error
+		// contexts are the agents' context estimates against Pi's model
+		// catalog, by path (worked out here: the catalog decodes a
+		// provider's models on first use).
+		contexts map[string]subagent.ContextEstimate
+		err      error
 		// stamps are the files to poll for changes; at is when the
 		// tree was read.
 		stamps []common.FileStamp
@@ -63,7 +65,11 @@ func loadTreeCmd(svc *services.Services, file string, gen int, cache *subagent.C
 		stamps = append(stamps, sidecarStamps(tree)...)
 		tree.Summaries()
 		stamps = append(stamps, sessionStamps(tree)...)
-		return treeLoadedMsg{gen: gen, file: file, tree: tree, cat: cat, stamps: stamps, at: clock()}
+		contexts := make(map[string]subagent.ContextEstimate, len(tree.Agents))
+		for _, a := range tree.Agents {
+			contexts[a.Path] = a.Context(cat)
+		}
+		return treeLoadedMsg{gen: gen, file: file, tree: tree, contexts: contexts, stamps: stamps, at: clock()}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -112,7 +111,8 @@ type liveTree struct {
 	gen      int
 	loading  bool
 	tree     *subagent.Tree
-	cat      *catalog.Catalog
+	// contexts are the agents' context estimates (treeLoadedMsg).
+	contexts map[string]subagent.ContextEstimate
 	// treeGen is the load the shown tree came from (its numbers, mailboxes
 	// and statuses are drawn for it).
 	treeGen int
@@ -182,7 +182,7 @@ func (l *liveTree) take(msg treeLoadedMsg) bool {
 		}
 		return true
 	}
-	l.tree, l.cat, l.problem, l.treeGen = msg.tree, msg.cat, "", msg.gen
+	l.tree, l.contexts, l.problem, l.treeGen = msg.tree, msg.contexts, "", msg.gen
 	return true
 }
 

@@ -16,7 +16,7 @@ import (
 // keeping the selection and the detail's scroll; the list keeps the run
 // time it first showed while the detail's runs on for a running agent.
 func TestDashboardFollowsAGrowingTree(t *testing.T) {
-	hs := newHarness(t, 160, 48)
+	hs := newHarness(t, 160, 20) // the detail is taller than its pane: it scrolls
 	a, _ := hs.m.live.tree.Agent("/root/docs_check")
 	if a.Status != "errored" || a.Summary.Stats.AssistantMessages != 2 || !strings.Contains(hs.view(), "run 56.6s") {
 		t.Fatalf("demo agent %s %d:\n%s", a.Status, a.Summary.Stats.AssistantMessages, hs.view())
@@ -98,7 +98,7 @@ func TestDashboardFollowsAGrowingTree(t *testing.T) {
 // cursor must follow), a click focuses a pane and selects the clicked
 // row, and a click on the selected row does what enter does.
 func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
-	hs := newHarness(t, 160, 48)
+	hs := newHarness(t, 160, 20) // the detail is taller than its pane: it scrolls
 	listW := 160 - hs.m.detailWidth()
 	// The list's first row is on line 1 inside the border (line 0 is the
 	// column header): screen row 2. A click reads the rows the last frame

@@ -91,25 +91,34 @@ type Model struct {
 }
 
 // detailState is the selected agent's detail pane: where it is scrolled
-// to, whether the task shows whole, and the last lines drawn. It answers
-// its own keys (Update) and gives its help; the panel draws it for the
-// agent the list has.
+// to, whether the task shows whole, and the lines laid out for it
+// (layoutDetail) with the last offset they allow.
+// It answers its own keys (Update) and gives its help; the panel draws it
+// for the agent the list has.
 type detailState struct {
 	offset       int
 	taskExpanded bool
-	// cacheKey and lines are the last drawn detail.
-	cacheKey string
-	lines    []string
+	// cacheKey and lines are the detail as laid out, maxOffset the last
+	// offset its lines allow in the pane (the keys and the wheel stop
+	// there). The offset is not cut when the lines shrink for a moment
+	// (the activity read again after every poll): the view shows their
+	// end until they grow back.
+	cacheKey  string
+	lines     []string
+	maxOffset int
 }
 
 // reset shows another agent: from the top, the task folded.
 func (d *detailState) reset() { d.offset, d.taskExpanded = 0, false }
 
-// scroll moves the detail by delta lines (the view clamps the end).
-func (d *detailState) scroll(delta int) { d.offset = max(0, d.offset+delta) }
+// scroll moves the detail by delta lines within its text.
+func (d *detailState) scroll(delta int) {
+	d.offset = common.Clamp(min(d.offset, d.maxOffset)+delta, 0, d.maxOffset)
+}
 
-// Update scrolls the detail (page lines a page) and expands the task;
-// back is asked of the panel (the list takes the keys).
+// Update scrolls the detail (page lines a page) within its text, so a
+// key up after keys pressed past the end moves it at once, and expands
+// the task; back is asked of the panel (the list takes the keys).
 func (d *detailState) Update(msg tea.KeyPressMsg, k *keymap.Agents, page int) intent {
 	switch {
 	case key.Matches(msg, k.Open):
@@ -117,7 +126,7 @@ func (d *detailState) Update(msg tea.KeyPressMsg, k *keymap.Agents, page int) in
 	case key.Matches(msg, k.Back):
 		return backIntent{}
 	default:
-		d.offset, _ = common.NavMove(msg, k.Nav, d.offset, page, 1<<30) // the view clamps the end
+		d.offset, _ = common.NavMove(msg, k.Nav, min(d.offset, d.maxOffset), page, d.maxOffset)
 	}
 	return nil
 }
@@ -148,7 +157,10 @@ func New(com *common.Common) *Model {
 func (m *Model) Init() tea.Cmd { return m.follow(m.com.Selection.SessionFile) }
 
 // SetSize implements common.Panel.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layoutParts()
+}
 
 // Title implements common.Panel.
 func (m *Model) Title() string { return i18n.T("Agents") }
@@ -160,6 +172,7 @@ func (m *Model) wide() bool { return m.width >= wideMin }
 func (m *Model) FocusNext() {
 	if m.screen == screenDashboard && m.wide() {
 		m.focus = (m.focus + 1) % paneCount
+		m.layoutParts()
 	}
 }
 

@@ -266,18 +266,29 @@ func (tl *timelineState) Update(msg tea.KeyPressMsg, k *keymap.Agents, rows int)
 	return nil
 }
 
+// window is the first row shown with rows on screen: the scroll moved the
+// least that keeps the cursor in view.
+func (tl *timelineState) window(rows int) int {
+	offset := min(max(tl.offset, tl.cursor-rows+1), tl.cursor)
+	return max(0, min(offset, len(tl.bars)-rows))
+}
+
+// layout keeps the scroll on the cursor with rows on screen; the panel
+// calls it after every Update and resize (layoutParts), so each key moves
+// the window from where the last one left it, drawn or not.
+func (tl *timelineState) layout(rows int) { tl.offset = tl.window(rows) }
+
 // View draws the visible rows (rows of them) of the timeline of t in a
 // w×h frame, status standing in for the position when set.
 func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string, w, h, rows int) string {
 	inner := w - 4
-	tl.offset = min(max(tl.offset, tl.cursor-rows+1), tl.cursor)
-	tl.offset = max(0, min(tl.offset, len(tl.bars)-rows))
+	offset := tl.window(rows) // as layout keeps it
 	nameW := min(28, max(8, inner/4))
 	const runW = 8 // " 56.6s" and room
 	trackW := max(1, inner-3-nameW-1-runW)
 	lines := []string{timelineLegend(st), timelineAxis(tl.lo, tl.hi, nameW+4, trackW, st)}
 	lines = append(lines, "")
-	for i := tl.offset; i < len(tl.bars) && i < tl.offset+rows; i++ {
+	for i := offset; i < len(tl.bars) && i < offset+rows; i++ {
 		lines = append(lines, timelineRow(&tl.bars[i], tl.lo, tl.hi, nameW, trackW, runW, i == tl.cursor, st))
 	}
 	if len(tl.bars) == 0 {

@@ -216,23 +216,52 @@ func (m *Model) applyRendered(msg transcriptRenderedMsg) tea.Cmd {
 	return nil
 }
 
-// markedLines marks the hit's words in the visible window lines starting
-// at off (memoised per rendering, window and query).
+// window is the transcript's lines on screen with h rows, from the
+// scroll, and where they start.
+func (t *transcriptState) window(h int) ([]string, int) {
+	end := min(len(t.lines), t.offset+h)
+	from := min(t.offset, end)
+	return t.lines[from:end], from
+}
+
+// layout marks the hit's words in the window on screen with h rows
+// (memoised in marked per rendering, window and query); the panel calls
+// it after every Update and resize (layoutParts), so View only reads it.
+func (t *transcriptState) layout(h int, match lipgloss.Style) {
+	if strings.TrimSpace(t.markQuery) == "" || t.lines == nil {
+		return
+	}
+	lines, off := t.window(h)
+	if !t.marked.holds(t.linesKey, t.markQuery, off, len(lines)) {
+		t.marked = markedWindow{key: t.linesKey, query: t.markQuery, off: off, h: len(lines), lines: markWords(lines, t.markQuery, match)}
+	}
+}
+
+// holds reports that the memo is of this rendering, query and window.
+func (mw *markedWindow) holds(key, query string, off, h int) bool {
+	return mw.lines != nil && mw.key == key && mw.query == query && mw.off == off && mw.h == h
+}
+
+// markedLines is the window lines starting at off with the hit's words
+// marked: layout's memo when it is of this window, else marked anew
+// (View never keeps them).
 func (t *transcriptState) markedLines(lines []string, off int, match lipgloss.Style) []string {
-	q := t.markQuery
-	if strings.TrimSpace(q) == "" {
+	if strings.TrimSpace(t.markQuery) == "" {
 		return lines
 	}
-	mw := &t.marked
-	if mw.lines != nil && mw.key == t.linesKey && mw.query == q && mw.off == off && mw.h == len(lines) {
-		return mw.lines
+	if t.marked.holds(t.linesKey, t.markQuery, off, len(lines)) {
+		return t.marked.lines
 	}
-	words := strings.Fields(q)
+	return markWords(lines, t.markQuery, match)
+}
+
+// markWords marks the words of query in lines.
+func markWords(lines []string, query string, match lipgloss.Style) []string {
+	words := strings.Fields(query)
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = transcript.MarkWords(l, words, match)
 	}
-	*mw = markedWindow{key: t.linesKey, query: q, off: off, h: len(lines), lines: out}
 	return out
 }
 
@@ -301,8 +330,8 @@ func (t *transcriptState) View(st *themes.Styles, k *keymap.Agents, status strin
 	case t.lines == nil:
 		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
 	default:
-		end := min(len(t.lines), t.offset+rows)
-		lines = t.markedLines(t.lines[min(t.offset, end):end], min(t.offset, end), st.List.Match)
+		window, off := t.window(rows)
+		lines = t.markedLines(window, off, st.List.Match)
 	}
 	title := "Transcript · " + sanitize.Clip(t.path, 80)
 	return common.Frame(*st, w, h, title, t.info(k, status, tailing, rows), true, lines)

@@ -17,6 +17,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
+	m.layoutParts()
 	// Whatever moved the cursor or the screen may have put a running
 	// agent's detail on screen: its run time then ticks. A message set on
 	// the way expires by itself (issue 15).

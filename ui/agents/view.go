@@ -52,6 +52,25 @@ func (m *Model) View() string {
 	return strings.Join(left, "\n")
 }
 
+// layoutParts lays out what View draws at the size it draws it: the
+// selected agent's detail and its scroll, the timeline's window, the
+// transcript's marked hit. Update calls it after every message, SetSize
+// after a resize and the focus keys after a move, so View only draws.
+func (m *Model) layoutParts() {
+	if m.width <= 0 || m.height <= 0 {
+		return
+	}
+	switch {
+	case m.screen == screenTranscript:
+		m.tr.layout(m.transcriptHeight(), m.com.Styles.List.Match)
+	case m.live.tree == nil:
+	case m.screen == screenTimeline:
+		m.timeline.layout(m.timelineRows())
+	default:
+		m.layoutDetail()
+	}
+}
+
 // listPane draws the agent tree with its column header.
 func (m *Model) listPane(w int, focused bool) string {
 	return m.agents.View(&m.com.Styles, &m.keys, m.live.tree, m.status, w, m.height, focused)
@@ -67,7 +86,8 @@ func countSevere(ds []subagent.Diagnostic) int {
 	return n
 }
 
-// detailPane draws the selected agent's details, usage and activity.
+// detailPane draws the selected agent's details, usage and activity,
+// from the scroll (their end while it is past them).
 func (m *Model) detailPane(w int, focused bool) string {
 	st := m.com.Styles
 	a := m.selected()
@@ -76,29 +96,74 @@ func (m *Model) detailPane(w int, focused bool) string {
 	}
 	lines := m.detailLines(a, w-4)
 	h := m.height - 2
-	m.detail.offset = min(m.detail.offset, max(0, len(lines)-h))
+	off := min(m.detail.offset, max(0, len(lines)-h))
 	info := ""
 	if len(lines) > h {
-		info = fmt.Sprintf("%d/%d", m.detail.offset+1, len(lines)-h+1)
+		info = fmt.Sprintf("%d/%d", off+1, len(lines)-h+1)
 	}
-	return common.Frame(st, w, m.height, "Details · "+sanitize.Clip(a.Path, 60), info, focused, lines[m.detail.offset:])
+	return common.Frame(st, w, m.height, "Details · "+sanitize.Clip(a.Path, 60), info, focused, lines[off:])
 }
 
-// detailLines builds (and caches) the detail of a for a width.
-func (m *Model) detailLines(a *subagent.Agent, w int) []string {
-	act, haveAct := m.activity[activityKey(a)]
-	runtime := "unknown"
-	if ms, _, ok := a.RuntimeAt(m.now); ok {
-		runtime = subagent.FormatDuration(ms)
+// detailPaneWidth is the width of the detail pane View draws (0: none).
+func (m *Model) detailPaneWidth() int {
+	switch {
+	case m.live.tree == nil || m.screen == screenTranscript || m.screen == screenTimeline:
+		return 0
+	case m.screen == screenDetail:
+		return m.width
+	case m.wide():
+		return m.detailWidth()
 	}
-	key := fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%s", m.live.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
-		haveAct, len(act.items), runtime)
-	if key == m.detail.cacheKey {
+	return 0
+}
+
+// layoutDetail lays out the selected agent's detail for the pane View
+// draws it in (the memo of detailLines) and the last offset it allows.
+func (m *Model) layoutDetail() {
+	w := m.detailPaneWidth()
+	a := m.selected()
+	if w == 0 || a == nil {
+		return
+	}
+	key := m.detailCacheKey(a, w-4)
+	if key != m.detail.cacheKey {
+		m.detail.cacheKey, m.detail.lines = key, m.buildDetailOf(a, w-4)
+	}
+	m.detail.maxOffset = max(0, len(m.detail.lines)-(m.height-2))
+}
+
+// detailLines is the detail of a for a width: the lines layoutDetail
+// laid out when they are of the same agent, width, theme and state, else
+// built anew (View never keeps them).
+func (m *Model) detailLines(a *subagent.Agent, w int) []string {
+	if m.detailCacheKey(a, w) == m.detail.cacheKey {
 		return m.detail.lines
 	}
-	out := m.buildDetail(a, w, m.detail.taskExpanded, act, haveAct, runtime)
-	m.detail.cacheKey, m.detail.lines = key, out
-	return out
+	return m.buildDetailOf(a, w)
+}
+
+// detailCacheKey names what the detail of a at width w is built from: the
+// load the tree came from, the agent's activity (the result itself, so a
+// new reading of the same length is another key), the width, the theme,
+// whether the task shows whole and the run time.
+func (m *Model) detailCacheKey(a *subagent.Agent, w int) string {
+	act, haveAct := m.activity[activityKey(a)]
+	return fmt.Sprintf("%d|%s|%d|%s|%v|%v|%d|%p|%v|%s", m.live.treeGen, activityKey(a), w, common.ThemeKey(&m.com.Styles), m.detail.taskExpanded,
+		haveAct, len(act.items), act.items, act.err, m.runtimeText(a))
+}
+
+// runtimeText is a's run time now (Model.now), or "unknown".
+func (m *Model) runtimeText(a *subagent.Agent) string {
+	if ms, _, ok := a.RuntimeAt(m.now); ok {
+		return subagent.FormatDuration(ms)
+	}
+	return "unknown"
+}
+
+// buildDetailOf lays out the detail of a at width w as it is now.
+func (m *Model) buildDetailOf(a *subagent.Agent, w int) []string {
+	act, haveAct := m.activity[activityKey(a)]
+	return m.buildDetail(a, w, m.detail.taskExpanded, act, haveAct, m.runtimeText(a))
 }
 
 // buildDetail lays out the detail of a for a width: the whole task when
@@ -134,7 +199,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	} else {
 		kv("answered", "no response yet")
 	}
-	if ce := a.Context(m.live.cat); ce.Known && ce.Window > 0 {
+	if ce := m.live.contexts[a.Path]; ce.Known && ce.Window > 0 {
 		kv("context", fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
 	} else if ce.Known {
 		kv("context", subagent.FormatTokens(ce.Tokens)+" (window unknown)")

@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
@@ -40,12 +39,8 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 	if a == nil || m.live.tree == nil {
 		return common.Whole{}, false
 	}
-	runtime := "unknown"
-	if ms, _, ok := a.RuntimeAt(m.now); ok {
-		runtime = subagent.FormatDuration(ms)
-	}
 	act, haveAct := m.activity[activityKey(a)]
-	lines := m.buildDetail(a, unlimited, true, act, haveAct, runtime)
+	lines := m.buildDetail(a, unlimited, true, act, haveAct, m.runtimeText(a))
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = strings.TrimRight(ansi.Strip(l), " ")

@@ -111,7 +111,7 @@ func (m *Model) bindingsForm() forms.Form {
 
 // sizeBindings builds the bindings form of the selected Preset and lays
 // it out for the detail pane View draws it in (forms.Form.SetSize);
-// Update and SetSize call it, so View only draws.
+// layoutParts calls it, so View only draws.
 func (m *Model) sizeBindings() {
 	if m.mode != modeBindings || m.width <= 0 || m.height <= 1 {
 		return

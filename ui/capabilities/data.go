@@ -42,6 +42,10 @@ type (
 		entryID  string
 		st       *capstate.State
 		declared []string
+		// callable is what the agent may enable through forge_capability
+		// at the entry (the Runtime's ModelCallable, as capability status
+		// --json lists it).
+		callable []capability.CallableBinding
 		err      error
 	}
 	planMsg struct {
@@ -129,6 +133,9 @@ func stateCmd(s *session.Session, file, entryID string, lib *resources.Library, 
 		msg := stateMsg{gen: gen, file: file, entryID: entryID, st: st, err: err}
 		if err == nil && index >= 0 {
 			msg.declared = replay.ToolsAt(s, index).Ever
+		}
+		if err == nil && st.Runtime != nil {
+			msg.callable = st.Runtime.ModelCallable()
 		}
 		return msg
 	}

@@ -31,8 +31,8 @@ type capabilityDetail struct {
 	rendered map[detailKey][]string
 	pending  map[detailKey]bool
 	offset   int
-	// maxOffset is the last offset the detail's text allows (the last
-	// frame's; the wheel stops there).
+	// maxOffset is the last offset the detail's text allows at the size
+	// it is laid out for (layout; the wheel and the keys stop there).
 	maxOffset int
 }
 
@@ -77,7 +77,7 @@ func (d *capabilityDetail) ShortHelp() []key.Binding {
 // CapturesInput implements part: the detail takes no text.
 func (d *capabilityDetail) CapturesInput() bool { return false }
 
-// scroll moves the text by delta lines within what the last frame showed.
+// scroll moves the text by delta lines within what the layout allows.
 func (d *capabilityDetail) scroll(delta int) {
 	d.offset = common.Clamp(d.offset+delta, 0, d.maxOffset)
 }
@@ -105,6 +105,25 @@ func (d *capabilityDetail) install(msg detailMsg) {
 	d.rendered[msg.key] = msg.lines
 }
 
+// layout fits the scroll to c's detail in the pane r: the last offset
+// the rendered text allows (the wheel and the keys stop there) and the
+// offset kept within it, so a key pressed past the end is not owed back
+// before the text moves again. Until the rendering is back nothing is
+// known and the offset waits. The panel calls it after every Update and
+// resize (layoutParts), so View only draws.
+func (d *capabilityDetail) layout(r rect, c *resources.Capability) {
+	d.maxOffset = 0
+	if c == nil {
+		return
+	}
+	innerW, innerH := r.w-4, r.h-2
+	k := detailKey{key: c.Key(), revision: c.SourceRevision, width: innerW, theme: common.ThemeKey(&d.com.Styles)}
+	if lines, ok := d.rendered[k]; ok {
+		d.maxOffset = max(0, len(lines)-innerH)
+		d.offset = min(d.offset, d.maxOffset)
+	}
+}
+
 // View implements the part: c's detail in the pane r, from the offset
 // ("rendering…" until its command is back).
 func (d *capabilityDetail) View(r rect, c *resources.Capability, focused bool) string {
@@ -119,7 +138,6 @@ func (d *capabilityDetail) View(r rect, c *resources.Capability, focused bool) s
 		lines = []string{st.Pane.Placeholder.Render("rendering…")}
 	}
 	off := min(d.offset, max(0, len(lines)-innerH))
-	d.maxOffset = max(0, len(lines)-innerH)
 	info := ""
 	if len(lines) > innerH {
 		info = fmt.Sprintf("%d–%d/%d", off+1, min(len(lines), off+innerH), len(lines))

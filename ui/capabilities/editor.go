@@ -305,9 +305,9 @@ func (e *editor) setContent(text string) {
 	}
 }
 
-// view draws the editor in width×height cells' worth of lines; its key
-// hints come from the panel's bindings.
-func (e *editor) view(st *themes.Styles, width, height int) []string {
+// head is the editor's lines above its fields: what it edits with its
+// keys, why a save was refused, and the draft's diagnostics.
+func (e *editor) head(st *themes.Styles, width int) []string {
 	k := e.keys
 	verb := "Edit"
 	if e.create {
@@ -324,20 +324,45 @@ func (e *editor) view(st *themes.Styles, width, height int) []string {
 		}
 		lines = append(lines, style.Render(ansi.Truncate(sanitize.Fold(string(d.Level)+": "+d.Message), width, "…")))
 	}
+	return lines
+}
+
+// fieldLines is how many lines the name, the description and the
+// content's label take between the head and the content.
+const fieldLines = 3
+
+// layout sizes the fields for the detail pane r: the one-line inputs to
+// its width, the content to what the head (its diagnostics change with
+// the draft) and the tool picker leave. The panel calls it after every
+// Update and resize (layoutParts), so View only draws.
+func (e *editor) layout(r rect) {
+	width, height := r.w-4, r.h-2
+	e.name.SetWidth(max(10, width-16))
+	e.description.SetWidth(max(10, width-22))
+	e.content.SetWidth(max(10, width-2))
+	e.content.SetHeight(e.contentHeight(len(e.head(&e.com.Styles, width)), height))
+}
+
+// contentHeight is the content's height under a head of n lines in a body
+// height lines tall.
+func (e *editor) contentHeight(n, height int) int {
+	toolRows := min(len(e.tools)+4, max(6, height/3))
+	return max(3, height-n-fieldLines-toolRows-1)
+}
+
+// view draws the editor in width×height cells' worth of lines, as laid
+// out (layout); its key hints come from the panel's bindings.
+func (e *editor) view(st *themes.Styles, width, height int) []string {
+	k := e.keys
+	lines := e.head(st, width)
 	mark := func(f field, label string) string {
 		if e.field == f {
 			return st.Text.Info.Render("▸ " + label)
 		}
 		return st.Text.Muted.Render("  " + label)
 	}
-	e.name.SetWidth(max(10, width-16))
-	e.description.SetWidth(max(10, width-22))
 	lines = append(lines, mark(fieldName, "")+e.name.View(), mark(fieldDescription, "")+e.description.View())
 	lines = append(lines, mark(fieldContent, "content"))
-	toolRows := min(len(e.tools)+4, max(6, height/3))
-	contentH := max(3, height-len(lines)-toolRows-1)
-	e.content.SetWidth(max(10, width-2))
-	e.content.SetHeight(contentH)
 	for _, l := range strings.Split(e.content.View(), "\n") {
 		lines = append(lines, "  "+l)
 	}

@@ -75,6 +75,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	// The session view's and the bindings view's.
 	case actionIntent:
 		return tea.Batch(cmd, m.startAction(in.op))
+	case locateIntent:
+		return tea.Batch(cmd, m.locateSelected())
 	case enableBindingIntent:
 		if id := m.bindingUnderCursor(); id != "" {
 			return tea.Batch(cmd, m.startAction(capstate.Operation{Kind: capstate.OpEnableBound, Arg: id}))

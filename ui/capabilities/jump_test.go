@@ -88,3 +88,33 @@ func TestWhatHasThisCostJumpsToTheCacheView(t *testing.T) {
 		t.Fatalf("jump %+v", got)
 	}
 }
+
+// > on a session card is pi-forge's Locate: a jump to the Payloads panel
+// comparing the request at the followed entry with the one before it,
+// looking for the section that carries the card's text; a tool-only card
+// has nothing to locate.
+func TestLocateJumpsToTheUpdateBlock(t *testing.T) {
+	hs := newHarness(t, 160, 48, true)
+	hs.follow(hs.mainSession(), "")
+	hs.focusOn(paneSession)
+	a, ok := hs.m.view.selectedActive()
+	if !ok {
+		t.Fatal("no card in the demo's main session")
+	}
+	hs.Press(">")
+	if len(hs.Jumps) != 1 {
+		t.Fatalf("%d jumps", len(hs.Jumps))
+	}
+	j := hs.Jumps[0].Target
+	entry := hs.m.view.state.ID
+	if j.Panel != common.PanelPayloads || j.LocateText != "forge-capability-"+a.Snapshot.ActivationID ||
+		!strings.HasSuffix(j.CompareRefs[1], "#"+entry) || j.CompareRefs[0] == "" || j.CompareRefs[0] == j.CompareRefs[1] {
+		t.Fatalf("jump %+v (entry %s)", j, entry)
+	}
+	// A tool-only capability sends no text.
+	hs.m.view.state.Active()[hs.m.view.cursor].Snapshot.Content = " \n"
+	hs.Press(">")
+	if len(hs.Jumps) != 1 || !strings.Contains(hs.m.status, "tool-only") {
+		t.Fatalf("tool-only: %d jumps, status %q", len(hs.Jumps), hs.m.status)
+	}
+}

@@ -107,8 +107,7 @@ func (m *Model) Init() tea.Cmd {
 // SetSize implements common.Panel.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.sizeBindings()
-	m.layoutDialog()
+	m.layoutParts()
 }
 
 // Title implements common.Panel.
@@ -118,20 +117,24 @@ func (m *Model) Title() string { return i18n.T("Capabilities") }
 func (m *Model) FocusNext() {
 	if m.edit != nil && m.focus == paneDetail {
 		m.edit.focusField(m.edit.field + 1)
+		m.layoutParts()
 		return
 	}
 	m.focus = (m.focus + 1) % paneCount
 	m.view.focused = m.focus == paneSession
+	m.layoutParts()
 }
 
 // FocusPrev implements common.Panel.
 func (m *Model) FocusPrev() {
 	if m.edit != nil && m.focus == paneDetail {
 		m.edit.focusField(m.edit.field - 1)
+		m.layoutParts()
 		return
 	}
 	m.focus = (m.focus + paneCount - 1) % paneCount
 	m.view.focused = m.focus == paneSession
+	m.layoutParts()
 }
 
 // Unsaved implements common.Guard: an edited capability draft.
@@ -148,7 +151,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter, k.Reload},
 		{k.Open, k.New, k.Delete, k.Save, k.External, k.NextField, k.Toggle, k.ToolName, k.Bindings},
-		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Cost, k.Back},
+		{k.Enable, k.EnableBound, k.Disable, k.Reset, k.Add, k.Expand, k.Locate, k.Cost, k.Back},
 		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},
 	}
 }

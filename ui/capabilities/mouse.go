@@ -60,7 +60,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 
 // cardRows is the session view's active-capability cards as the mouse
 // sees them (common.Rows): a row is a card, several lines tall, drawn
-// from the line it starts at in the last frame.
+// from the line it starts at as laid out (sessionView.layout).
 type cardRows struct{ v *sessionView }
 
 // end is the line after card k.

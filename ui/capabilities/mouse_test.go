@@ -20,7 +20,7 @@ func wheel(hs *harness, x, y int, down bool) { uitest.Wheel(hs.Harness, x, y, do
 // click on an active capability's card selects it (a second click expands
 // it).
 func TestMouseActsOnThePaneUnderThePointer(t *testing.T) {
-	hs := newHarness(t, 160, 30, true)
+	hs := newHarness(t, 160, 36, true) // both cards in view
 	l := hs.m.layout()
 	hs.focusOn(paneSession)
 	click(hs, 5, 2) // the library's second row

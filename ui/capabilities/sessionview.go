@@ -91,6 +91,7 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 	if s.Problem != "" {
 		lines = append(lines, wrap(st.Text.Warning.Render("problem: "+sanitize.Fold(s.Problem)), width)...)
 	}
+	lines = append(lines, callableLines(st, v.callable, width)...)
 	active := s.Active()
 	lines = append(lines, st.Text.Muted.Render(ruleWith(fmt.Sprintf(" %d active ", len(active)), width)))
 	if len(active) == 0 {
@@ -108,6 +109,25 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		lines = append(lines, cardLines(a, st, width, i == v.cursor, v.focused, v.body(a, st, width, expanded))...)
 	}
 	return lines, starts
+}
+
+// callableLines say what the agent may enable through forge_capability
+// at the entry (pi-forge's list action: the active Preset's bindings
+// marked modelCallable, when the project is trusted and the control tool
+// usable), one binding a line: its id, the capability and its name.
+func callableLines(st *themes.Styles, callable []capability.CallableBinding, width int) []string {
+	if len(callable) == 0 {
+		return wrapLabel(st, "agent may", st.Text.Muted.Render("enable nothing through "+capability.ControlTool), width)
+	}
+	lines := wrapLabel(st, "agent may", "enable through "+capability.ControlTool+":", width)
+	for _, c := range callable {
+		text := sanitize.Fold(c.BindingID) + " → " + sanitize.Fold(c.Capability)
+		if c.Name != "" {
+			text += " (" + sanitize.Fold(c.Name) + ")"
+		}
+		lines = append(lines, wrapLabel(st, "", "  "+text, width)...)
+	}
+	return lines
 }
 
 // bodyCacheMax bounds the wrapped-text cache; it is cleared when full.
@@ -268,21 +288,24 @@ type sessionView struct {
 	abandoned []capstate.AbandonedWrite
 	state     *capstate.State
 	declared  []string
-	err       string
-	loading   bool
+	// callable is what the agent may enable at the entry (stateMsg).
+	callable []capability.CallableBinding
+	err      string
+	loading  bool
 	cards
 }
 
-// cards is the session view's list of active snapshots as drawn: the
-// cursor, the scroll, which cards are expanded, and the last frame's
-// layout (which the mouse reads).
+// cards is the session view's list of active snapshots as laid out: the
+// cursor, the scroll, which cards are expanded, and the layout View draws
+// (which the mouse reads).
 type cards struct {
 	cursor   int
 	offset   int
 	focused  bool
 	expanded map[string]bool
-	// starts, lineCount and height are the last frame's card starts, line
-	// count and inner height (the mouse reads them).
+	// lines are the view laid out (layout); starts, lineCount and height
+	// its card starts, line count and inner height (the mouse reads them).
+	lines             []string
 	starts            []int
 	lineCount, height int
 	// bodies caches the cards' wrapped frozen text (body).
@@ -326,6 +349,8 @@ func (v *sessionView) Update(msg tea.Msg) (tea.Cmd, intent) {
 		}
 	case key.Matches(k, keys.Enable):
 		return nil, enableSelectedIntent{}
+	case key.Matches(k, keys.Locate):
+		return nil, locateIntent{}
 	}
 	return nil, nil
 }
@@ -411,7 +436,7 @@ func (v *sessionView) installState(msg stateMsg) bool {
 		v.state, v.err = nil, sanitize.Fold(msg.err.Error())
 		return false
 	}
-	v.state, v.err, v.declared = msg.st, "", msg.declared
+	v.state, v.err, v.declared, v.callable = msg.st, "", msg.declared, msg.callable
 	v.cursor = min(v.cursor, max(0, len(msg.st.Active())-1))
 	return true
 }
@@ -430,9 +455,12 @@ func (v *sessionView) activeKeys() map[string]bool {
 	return active
 }
 
-// View implements the part: the state at the entry in the pane r, the
-// selected card kept in view.
-func (v *sessionView) View(r rect, focused bool) string {
+// layout lays the view out for the pane r (focused: it has the keys):
+// the lines at the entry, the cards' starts, and the scroll that keeps
+// the selected card in view, moved the least from where it was. The panel
+// calls it after every Update and resize (layoutParts), so View only
+// draws; the mouse reads the starts, the line count and the height.
+func (v *sessionView) layout(r rect, focused bool) {
 	st := v.com.Styles
 	v.focused = focused
 	lines, starts := sessionLines(v, &st, r.w-4)
@@ -451,16 +479,23 @@ func (v *sessionView) View(r rect, focused bool) string {
 		}
 	}
 	v.offset = min(max(0, v.offset), max(0, len(lines)-innerH))
-	v.starts, v.lineCount, v.height = starts, len(lines), innerH
+	v.lines, v.starts, v.lineCount, v.height = lines, starts, len(lines), innerH
+}
+
+// View implements the part: the lines laid out last (layout) in the pane
+// r, from the scroll.
+func (v *sessionView) View(r rect, focused bool) string {
+	st := v.com.Styles
+	innerH := r.h - 2
 	title := "Session"
 	if v.state != nil && v.state.ID != "" {
 		title = "Session @ " + v.state.ID
 	}
 	info := ""
-	if len(lines) > innerH {
-		info = fmt.Sprintf("%d–%d/%d", v.offset+1, min(len(lines), v.offset+innerH), len(lines))
+	if len(v.lines) > innerH {
+		info = fmt.Sprintf("%d–%d/%d", v.offset+1, min(len(v.lines), v.offset+innerH), len(v.lines))
 	}
-	return common.Frame(st, r.w, r.h, title, info, focused, lines[v.offset:])
+	return common.Frame(st, r.w, r.h, title, info, focused, v.lines[min(v.offset, len(v.lines)):])
 }
 
 // at is the entry the state is computed at: "" (the leaf) while the

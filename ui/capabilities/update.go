@@ -19,8 +19,7 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, nil
 	}
 	p, cmd := m.update(msg)
-	m.sizeBindings()
-	m.layoutDialog()
+	m.layoutParts()
 	// A message set on the way expires by itself (issue 15).
 	return p, tea.Batch(cmd, m.statusClock.Schedule(m.com, m.status != "", m.statusErr))
 }

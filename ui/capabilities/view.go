@@ -40,6 +40,32 @@ func (m *Model) layout() layout {
 	return layout{session: rect{w, h}}
 }
 
+// layoutParts lays out what View draws at the size it draws it: the
+// editor's fields or the bindings form (sizeBindings) or the scroll of
+// the capability's text in the detail pane, the session view's lines and
+// scroll, and the open dialog. Update calls it after every message,
+// SetSize after a resize and the focus keys after a move (the narrow
+// layout shows the focused pane), so View only draws.
+func (m *Model) layoutParts() {
+	if m.width <= 0 || m.height <= 1 {
+		return
+	}
+	l := m.layout()
+	if l.detail.h > 0 {
+		switch {
+		case m.edit != nil:
+			m.edit.layout(l.detail)
+		case m.mode == modeCapability:
+			m.detail.layout(l.detail, m.selectedCapability())
+		}
+	}
+	m.sizeBindings()
+	if l.session.h > 0 {
+		m.view.layout(l.session, m.focus == paneSession)
+	}
+	m.layoutDialog()
+}
+
 // detailInner is the detail pane's inner height and width (the wide
 // layout's when it is hidden, so renders are ready when it shows).
 func (m *Model) detailInner() (int, int) {
@@ -114,7 +140,6 @@ func (m *Model) detailView(r rect) string {
 	case m.edit != nil:
 		return m.edit.View(r, focused)
 	case m.mode == modeBindings:
-		m.bindingsForm() // the Preset the selection names now
 		return m.bindings.View(r, focused)
 	}
 	return m.detail.View(r, m.selectedCapability(), focused)

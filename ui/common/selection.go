@@ -86,6 +86,11 @@ type JumpTarget struct {
 	// the Payloads panel shows their diff, as a pick of both sides would
 	// (the Session panel's branch comparison).
 	CompareRefs [2]string
+	// LocateText goes with CompareRefs: the Payloads panel puts its block
+	// cursor on the first block of B (else A) whose text holds it — a
+	// capability card's Locate names the system prompt section its update
+	// block carries (capability.SectionPrefix + the activation id).
+	LocateText string
 	// SearchQuery is the query of the search hit the jump lands on ("" =
 	// none): the panel of Panel reveals the match at the landing (expands
 	// what hides it, scrolls to it, marks the query's words).

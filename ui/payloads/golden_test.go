@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
@@ -61,5 +62,24 @@ func TestGoldenDiffMatrix(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestGoldenLocate snapshots where a capability card's Locate lands: the
+// request at the entry against the one before it, the block cursor on the
+// capability's update block and the status naming it.
+func TestGoldenLocate(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		name := fmt.Sprintf("locate_%dx%d", w, h)
+		t.Run(name, func(t *testing.T) {
+			hs := newHarness(t, w, h, true, "c0430f5a")
+			refs := [2]string{hs.sessionRef("79b86729"), hs.sessionRef("c0430f5a")}
+			hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPayloads, CompareRefs: refs,
+				LocateText: "forge-capability-58b3f2cf-01ce-4a9c-936d-758a73104f5b"}})
+			view := hs.m.View()
+			uitest.AssertFills(t, view, w, h)
+			uitest.Golden(t, name, view)
+		})
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
-	"github.com/forgebench/forgebench/ui/components/requestdiff"
 )
 
 // mode is what the panel shows.
@@ -41,11 +40,10 @@ type Model struct {
 	width, height int
 	mode          mode
 
-	// refs are the two references (A, B); "" for A means nothing.
-	refs [2]string
-	// auto: the pair follows the selection (followed is what it was built
-	// for); a pick or a swap turns it off, "follow" in the picker back on.
-	auto     bool
+	// pairView is the request pair view with its cause line (pair.go).
+	pairView
+	// followed is the selection the pair was built for while it follows
+	// the selection (pairView.auto).
 	followed common.Selection
 	// follows keeps following the selection to one comparison at a time:
 	// while the cursor moves faster than requests rebuild, only the newest
@@ -57,16 +55,12 @@ type Model struct {
 	// gen counts comparisons; results of older ones are dropped.
 	gen     int
 	pending bool
-	note    string
 	status  string
 	isErr   bool
 	// statusClock expires the message (common.StatusClock).
 	statusClock common.StatusClock
 
-	cmp *comparison
-	// view is the block list and line diff of cmp.
-	view *requestdiff.Model
-
+	// picker chooses a side's reference, over the rest while open.
 	picker  *picker
 	pickGen int
 
@@ -74,9 +68,8 @@ type Model struct {
 	// project-wide one (breaks.go).
 	reqs *branchRequests
 	brk  *cacheView
-	// breakMark is the cause of the break whose requests are compared, for
-	// the comparison's header ("" once another pair is compared).
-	breakMark string
+	// locate is a jump's LocateText, waiting for its comparison (locate.go).
+	locate string
 }
 
 // New returns the Payloads panel with the Payloads keys of com.Keys (the
@@ -86,14 +79,13 @@ func New(com *common.Common) *Model {
 		com:  com,
 		keys: keymap.DefaultPayloads(),
 		env:  env{svc: com.Services(), cache: newSessionCache()},
-		auto: true,
-		view: requestdiff.New(),
 		reqs: newBranchRequests(),
 		brk:  newCacheView(),
 	}
 	if com.Keys != nil {
 		m.keys = com.Keys.Payloads
 	}
+	m.pairView = newPairView(com, &m.keys)
 	return m
 }
 
@@ -117,31 +109,6 @@ func (m *Model) FocusNext() { m.view.ToggleFocus() }
 
 // FocusPrev implements common.Panel.
 func (m *Model) FocusPrev() { m.view.ToggleFocus() }
-
-// CapturesInput implements common.Panel: while a reference is typed or a
-// list is filtered.
-func (m *Model) CapturesInput() bool {
-	if m.picker != nil {
-		return m.picker.typing || m.picker.list.Filtering()
-	}
-	return (m.mode == modeRequests && m.reqs.list.Filtering()) || (m.mode == modeBreaks && m.brk.list.Filtering())
-}
-
-// ShortHelp implements common.Panel.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.keys
-	switch {
-	case m.picker != nil:
-		return []key.Binding{k.Open, m.com.Keys.Filter, k.Back}
-	case m.mode == modeRequests:
-		return m.reqs.ShortHelp(k, m.com)
-	case m.mode == modeBreaks:
-		return m.brk.ShortHelp(k, m.com)
-	case m.view.Focus() == requestdiff.Lines:
-		return []key.Binding{k.NextChange, k.Layout, k.Context, k.Wrap, m.com.Keys.View, m.com.Keys.Copy, k.Back}
-	}
-	return []key.Binding{k.PickA, k.PickB, k.Swap, k.Open, m.com.Keys.View, k.NextChange, k.Jump, k.Requests}
-}
 
 // FullHelp implements common.Panel.
 func (m *Model) FullHelp() [][]key.Binding {

@@ -5,13 +5,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -59,8 +62,14 @@ func renderPick(it pickItem, rs common.RowState) string {
 	return st.Text.Muted.Render(tag) + st.Text.Normal.Render(rest)
 }
 
-// picker chooses the reference of one side.
+// picker chooses the reference of one side, as a part over the panel:
+// its list of what can be compared (filtered on its filter line) and the
+// line a reference is typed on. Its Update moves, filters and types;
+// choosing a row and leaving it ask the panel (chooseIntent,
+// closePickerIntent).
 type picker struct {
+	com     *common.Common
+	keys    *keymap.Payloads
 	side    int
 	list    *common.List[pickItem]
 	loading bool
@@ -69,14 +78,100 @@ type picker struct {
 	input   textinput.Model
 }
 
-func newPicker(com *common.Common, side int, current string) *picker {
-	p := &picker{side: side, list: common.NewList(renderPick), loading: true}
+func newPicker(com *common.Common, keys *keymap.Payloads, side int, current string) *picker {
+	p := &picker{com: com, keys: keys, side: side, list: common.NewList(renderPick), loading: true}
 	p.list.SetFilter(common.FilterWords(func(it pickItem) string { return pickTags[it.kind] + " " + it.label + " " + it.note }))
 	p.list.SetIdentity(func(it pickItem) string { return fmt.Sprint(it.kind) + "\x00" + it.ref })
 	in := common.NewTextInput(com, "reference: ", current)
 	in.Placeholder = "FILE, session:FILE#ENTRY or preset:SELECTOR@FILE#ENTRY"
 	p.input = in
 	return p
+}
+
+// Update implements part: on the typed line, open checks the reference
+// and asks for it, back goes back to the list, the rest (a paste too) is
+// typed; on the list, the filter line takes its keys, back asks to close,
+// open chooses the row (the typed-reference row opens the line), the
+// moving keys move.
+func (p *picker) Update(msg tea.Msg) (tea.Cmd, intent) {
+	k := p.keys
+	press, isKey := msg.(tea.KeyPressMsg)
+	if p.typing {
+		switch {
+		case isKey && key.Matches(press, k.Open):
+			ref := p.input.Value()
+			if _, err := replay.ParseRef(ref); err != nil {
+				p.err = sanitize.Line(err.Error())
+				return nil, nil
+			}
+			return nil, chooseIntent{item: pickItem{kind: pickTyped, ref: ref}}
+		case isKey && key.Matches(press, k.Back):
+			p.typing = false
+			p.input.Blur()
+			return nil, nil
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd, nil
+	}
+	switch {
+	case !isKey:
+	case p.list.Filtering():
+		p.list.FilterKey(press, k.Open, k.Back, common.TextKeys(p.com))
+	case key.Matches(press, k.Back):
+		return nil, closePickerIntent{}
+	case key.Matches(press, p.com.Keys.Filter):
+		p.list.StartFilter()
+	case key.Matches(press, k.Open):
+		return p.choose()
+	default:
+		p.list.HandleNav(press, k.Nav)
+	}
+	return nil, nil
+}
+
+// choose is enter (or a click) on the list: the reference under the
+// cursor is asked for, or the typed-reference row opens its line.
+func (p *picker) choose() (tea.Cmd, intent) {
+	it, ok := p.list.Selected()
+	if !ok {
+		return nil, nil
+	}
+	if it.kind == pickTyped {
+		p.typing = true
+		return p.input.Focus(), nil
+	}
+	return nil, chooseIntent{item: it}
+}
+
+// ShortHelp implements part.
+func (p *picker) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Open, p.com.Keys.Filter, p.keys.Back}
+}
+
+// CapturesInput implements part: while a reference is typed or the list
+// is filtered.
+func (p *picker) CapturesInput() bool { return p.typing || p.list.Filtering() }
+
+// View draws the picker in a w×h frame.
+func (p *picker) View(st *themes.Styles, w, h int) string {
+	title := "Pick A (earlier request)"
+	if p.side == 1 {
+		title = "Pick B (later request)"
+	}
+	var lines []string
+	switch {
+	case p.typing:
+		lines = append(lines, p.input.View(), "", st.Text.Muted.Render(p.keys.Open.Help().Key+" compares · "+p.keys.Back.Help().Key+" back to the list"))
+	case p.loading:
+		lines = append(lines, st.Text.Muted.Render("looking for saved payloads, requests and presets…"))
+	default:
+		lines = append(lines, p.list.View(st, max(0, w-4), max(0, h-3), true)...)
+	}
+	if p.err != "" {
+		lines = append([]string{st.Text.Danger.Render(p.err)}, lines...)
+	}
+	return common.Frame(*st, w, h, title, p.list.Position(), true, lines)
 }
 
 // pickerItemsMsg delivers the picker's rows.

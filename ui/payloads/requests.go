@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/turndiff"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -59,7 +60,10 @@ type requestsMsg struct {
 	gen     int
 	rows    []requestRow
 	summary string
-	err     error
+	// nested is the branch's runs inside tool calls, apart from the
+	// requests ("" when no tool reported any).
+	nested string
+	err    error
 	// more are the drops still to predict (the most recent few come
 	// predicted with the rows).
 	more dropBatch
@@ -91,7 +95,11 @@ type predictedMsg struct {
 func requestsCmd(e env, gen int, sel common.Selection) tea.Cmd {
 	return func() tea.Msg {
 		rows, summary, more, err := requests(e, sel)
-		return requestsMsg{gen: gen, rows: rows, summary: summary, err: err, more: more}
+		msg := requestsMsg{gen: gen, rows: rows, summary: summary, err: err, more: more}
+		if err == nil && len(rows) > 0 {
+			msg.nested = nestedSummary(e, sel)
+		}
+		return msg
 	}
 }
 
@@ -152,6 +160,7 @@ func requestRef(file, entryID string) string {
 type branchRequests struct {
 	list    *common.List[requestRow]
 	summary string
+	nested  string
 	pending bool
 	gen     int
 	// drops are the branch's drops still to predict; busy is set while a
@@ -181,7 +190,7 @@ func (r *branchRequests) apply(msg requestsMsg, e env, reach int) tea.Cmd {
 		return nil
 	}
 	r.pending = false
-	r.summary = msg.summary
+	r.summary, r.nested = msg.summary, msg.nested
 	if msg.err != nil {
 		r.summary = sanitize.Line(msg.err.Error())
 	}
@@ -282,10 +291,13 @@ func (r *branchRequests) View(st *themes.Styles, w, h int) string {
 		lines = []string{st.Text.Muted.Render("reading the branch's cache figures…")}
 	default:
 		lines = append(lines, st.Diff.Boundary.Render(r.summary))
+		if r.nested != "" {
+			lines = append(lines, st.Text.Muted.Render(ansi.Truncate(r.nested, max(0, w-4), "…")))
+		}
 		if r.list.Total() == 0 {
 			lines = append(lines, st.Text.Muted.Render("no request on this branch recorded usage"))
 		} else {
-			lines = append(lines, r.list.View(st, max(0, w-4), max(0, h-3), true)...)
+			lines = append(lines, r.list.View(st, max(0, w-4), max(0, h-2-len(lines)), true)...)
 		}
 	}
 	return common.Frame(*st, w, h, "Requests on the branch · cache use (▼ dropped)", r.list.Position(), true, lines)
@@ -302,7 +314,11 @@ func (r *branchRequests) whole() (common.Whole, bool) {
 	if !ok {
 		return common.Whole{}, false
 	}
-	text := strings.TrimSpace(r.summary) + "\n\nrequest for " + row.entry + "\n" + row.figures
+	text := strings.TrimSpace(r.summary)
+	if r.nested != "" {
+		text += "\n" + r.nested + "\n(nested: the runs inside tool calls, from pi-forge's forgeNestedUsage reports; not in the rows or the branch line)"
+	}
+	text += "\n\nrequest for " + row.entry + "\n" + row.figures
 	if row.predicted != "" {
 		text += "\n" + row.predicted
 	}
@@ -370,6 +386,43 @@ func branchSummary(s *turndiff.CacheSummary) string {
 	}
 	return fmt.Sprintf("branch: %d request(s) · read %s · write %s · uncached %s · %s · %d drop(s)",
 		s.Requests, count(s.CacheRead), count(s.CacheWrite), count(s.Uncached), hit, len(s.Drops))
+}
+
+// nestedSummary is the runs made inside the branch's tool calls
+// (pi-forge's forgeNestedUsage reports), on a line of their own: pi-forge
+// never mixes them with the session model's requests, and the rows and
+// the branch line above are those requests only. "" when no tool call on
+// the branch reported any.
+func nestedSummary(e env, sel common.Selection) string {
+	s, err := e.cache.open(sel.SessionFile)
+	if err != nil {
+		return ""
+	}
+	idx := s.LeafIndex()
+	if i, ok := s.IndexOf(sel.EntryID); ok && sel.EntryID != "" {
+		idx = i
+	}
+	cat, _ := e.svc.Catalog()
+	n := stats.SplitStreams(s, s.PathTo(idx), cat).Nested
+	if !n.Any() {
+		return ""
+	}
+	hit := "no cache figures"
+	if prompt := n.Input + n.CacheRead + n.CacheWrite; prompt > 0 {
+		hit = fmt.Sprintf("hit %.1f%%", 100*n.CacheRead/prompt)
+	}
+	line := fmt.Sprintf("nested: %d call(s), %d request(s) · read %s · write %s · uncached %s · %s · out %s · $%.4f",
+		n.Calls, n.Requests, count(n.CacheRead), count(n.CacheWrite), count(n.Input), hit, count(n.Output), n.Cost)
+	if n.Unpriced > 0 {
+		line += fmt.Sprintf(" (%d unpriced)", n.Unpriced)
+	}
+	if n.CacheUnknownCalls > 0 {
+		line += fmt.Sprintf(" · %d no cache figures", n.CacheUnknownCalls)
+	}
+	if n.InvalidCalls > 0 {
+		line += fmt.Sprintf(" · %d malformed", n.InvalidCalls)
+	}
+	return line
 }
 
 // count prints a token count with thousands separators.

@@ -1,11 +1,9 @@
 package payloads
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -28,9 +26,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
 		if m.picker != nil && m.picker.typing {
-			var cmd tea.Cmd
-			m.picker.input, cmd = m.picker.input.Update(msg)
-			return m, cmd
+			return m, m.run(m.picker.Update(msg))
 		}
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m, m.handleMouse(msg.(tea.MouseMsg))
@@ -66,7 +62,9 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 		if refs := msg.Target.CompareRefs; refs[0] != "" && refs[1] != "" && msg.Target.Panel == common.PanelPayloads {
 			m.mode, m.auto = modeDiff, false // the two sides no longer follow the selection
-			return m, m.compare(refs)
+			cmd := m.compare(refs)
+			m.locate = msg.Target.LocateText
+			return m, cmd
 		}
 	case predictedMsg:
 		return m, m.reqs.applyPredicted(msg, m.env, m.predictReach())
@@ -75,8 +73,7 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 			m.setStatus(msg.Status())
 		}
 	default:
-		_, cmd := m.view.Update(msg, m.keys) // its line diffs
-		return m, cmd
+		return m, m.run(m.pairView.Update(msg)) // its line diffs
 	}
 	return m, nil
 }
@@ -154,6 +151,7 @@ func (m *Model) applyComparison(msg compareMsg) tea.Cmd {
 
 // compare starts comparing refs.
 func (m *Model) compare(refs [2]string) tea.Cmd {
+	m.locate = "" // a Locate waits only for the comparison its jump starts
 	m.refs = refs
 	m.gen++
 	m.pending = true
@@ -180,6 +178,8 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 		return nil
 	}
 	m.pending = false
+	locate := m.locate
+	m.locate = ""
 	if msg.err != nil {
 		m.cmp = nil
 		m.setStatus(msg.err.Error(), true)
@@ -188,6 +188,9 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 	samePair := m.cmp != nil && m.cmp.refs == msg.cmp.refs
 	m.cmp = msg.cmp
 	m.status, m.isErr = "", false
+	if locate != "" {
+		return tea.Batch(m.view.SetDiff(m.cmp.view), m.locateBlock(locate))
+	}
 	if samePair {
 		// A reload keeps the cursor's block; a new pair opens on its
 		// first changed block, which is what the user came for.
@@ -201,93 +204,23 @@ func (m *Model) setStatus(text string, isErr bool) {
 	m.statusClock.Set()
 }
 
-// handleKey routes a key: the picker when open, the requests list, else
-// the diff panes.
+// handleKey routes a key to the part that has it (focused): y, v and o
+// first unless the picker is open or the part takes typed text.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.picker != nil {
-		return m.pickerKey(msg)
-	}
-	k := m.keys
-	if m.reqs.list.Filtering() && m.mode == modeRequests {
-		return m.requestsKey(msg) // the filter line types y, v and o
-	}
-	if m.brk.list.Filtering() && m.mode == modeBreaks {
-		return m.breaksKey(msg)
-	}
-	if cmd, ok := m.focusKey(msg); ok {
-		return cmd
-	}
-	if m.mode == modeRequests {
-		return m.requestsKey(msg)
-	}
-	if m.mode == modeBreaks {
-		return m.breaksKey(msg)
-	}
-	switch {
-	case key.Matches(msg, k.PickA):
-		return m.openPicker(0)
-	case key.Matches(msg, k.PickB):
-		return m.openPicker(1)
-	case key.Matches(msg, k.Swap):
-		if m.refs[0] == "" {
-			m.setStatus("A is empty: pick A first ("+k.PickA.Help().Key+")", true)
-			return nil
+	p := m.focused()
+	if m.picker == nil && !p.CapturesInput() {
+		if cmd, ok := m.focusKey(msg); ok {
+			return cmd
 		}
-		m.auto = false
-		return m.compare([2]string{m.refs[1], m.refs[0]})
-	case key.Matches(msg, k.Reload):
-		return m.reload()
-	case key.Matches(msg, k.Requests):
-		return m.openBreaks("")
-	case key.Matches(msg, k.Jump):
-		return m.jump()
 	}
-	_, cmd := m.view.Update(msg, k)
-	return cmd
+	return m.run(p.Update(msg))
 }
 
 // openPicker opens the reference picker for side (0 = A, 1 = B).
 func (m *Model) openPicker(side int) tea.Cmd {
-	m.picker = newPicker(m.com, side, m.refs[side])
+	m.picker = newPicker(m.com, &m.keys, side, m.refs[side])
 	m.pickGen++
 	return pickerItemsCmd(m.env, m.pickGen, side, m.com.Selection)
-}
-
-func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
-	p, k := m.picker, m.keys
-	if p.typing {
-		switch {
-		case key.Matches(msg, k.Open):
-			ref := p.input.Value()
-			if _, err := replay.ParseRef(ref); err != nil {
-				p.err = sanitize.Line(err.Error())
-				return nil
-			}
-			return m.choose(pickItem{kind: pickTyped, ref: ref})
-		case key.Matches(msg, k.Back):
-			p.typing = false
-			p.input.Blur()
-			return nil
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return cmd
-	}
-	if p.list.Filtering() {
-		p.list.FilterKey(msg, k.Open, k.Back, common.TextKeys(m.com))
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Back):
-		m.picker = nil
-	case key.Matches(msg, m.com.Keys.Filter):
-		p.list.StartFilter()
-	case key.Matches(msg, k.Open):
-		return m.choosePicked()
-	default:
-		p.list.HandleNav(msg, k.Nav)
-	}
-	return nil
 }
 
 // choose applies a picked row to the picker's side and compares.
@@ -317,21 +250,6 @@ func (m *Model) openRequests() tea.Cmd {
 	return m.reqs.load(m.env, m.com.Selection)
 }
 
-// requestsKey hands a key to the requests view; a move of its cursor
-// predicts the drops around it.
-func (m *Model) requestsKey(msg tea.KeyPressMsg) tea.Cmd {
-	cmd, in, moved := m.reqs.Update(msg, m.keys, m.com, m.env)
-	if moved {
-		cmd = tea.Batch(cmd, m.nextPredictions())
-	}
-	return m.run(cmd, in)
-}
-
-// breaksKey hands a key to the cache view.
-func (m *Model) breaksKey(msg tea.KeyPressMsg) tea.Cmd {
-	return m.run(m.brk.Update(msg, m.keys, m.com, m.env))
-}
-
 // openBreaks shows the project's cache breaks, those caused by only when
 // it is set, computing the report anew.
 func (m *Model) openBreaks(only string) tea.Cmd {
@@ -352,9 +270,28 @@ func (m *Model) nextPredictions() tea.Cmd {
 // of rows either side.
 func (m *Model) predictReach() int { return m.height }
 
-// run acts on what a cache view asked and batches it with its command.
+// run acts on what a part asked and batches it with its command.
 func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	switch in := in.(type) {
+	// The pair view's and its cause line's.
+	case pickIntent:
+		return tea.Batch(cmd, m.openPicker(in.side))
+	case reloadIntent:
+		return tea.Batch(cmd, m.reload())
+	case openBreaksIntent:
+		return tea.Batch(cmd, m.openBreaks(""))
+	case jumpIntent:
+		return tea.Batch(cmd, m.jump())
+	case statusIntent:
+		m.setStatus(in.text, in.isErr)
+
+	// The picker's.
+	case chooseIntent:
+		return tea.Batch(cmd, m.choose(in.item))
+	case closePickerIntent:
+		m.picker = nil
+
+	// The cache views' (and the pair view's swap: a pair of its own).
 	case backIntent:
 		m.mode = modeDiff
 	case openRequestsIntent:
@@ -378,17 +315,5 @@ func (m *Model) activateRequest() tea.Cmd { return m.run(nil, m.reqs.selectedPai
 // activateBreak is a click on a break: as enter.
 func (m *Model) activateBreak() tea.Cmd { return m.run(nil, m.brk.selectedPair()) }
 
-// choosePicked is enter in the picker: the reference under the cursor
-// becomes the side's, or the typed-reference row opens its input.
-func (m *Model) choosePicked() tea.Cmd {
-	p := m.picker
-	it, ok := p.list.Selected()
-	if !ok {
-		return nil
-	}
-	if it.kind == pickTyped {
-		p.typing = true
-		return p.input.Focus()
-	}
-	return m.choose(it)
-}
+// choosePicked is a click on the picker's selected row: as enter.
+func (m *Model) choosePicked() tea.Cmd { return m.run(m.picker.choose()) }

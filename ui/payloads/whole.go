@@ -17,12 +17,12 @@ import (
 
 // focusKey answers y, v and o; ok is false for other keys.
 func (m *Model) focusKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	return m.com.AnswerFocusKey(common.PanelPayloads, msg, m.focused, m.setStatus)
+	return m.com.AnswerFocusKey(common.PanelPayloads, msg, m.focusedThing, m.setStatus)
 }
 
-// focused is the thing under the focus, whole, with the status line as
+// focusedThing is the thing under the focus, whole, with the status line as
 // its note.
-func (m *Model) focused() (common.Whole, bool) {
+func (m *Model) focusedThing() (common.Whole, bool) {
 	w, ok := m.focusedWhole()
 	w.Note = m.status
 	return w, ok
@@ -42,7 +42,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 // the status message that may stand in for the cause or the cache line
 // (the overlay shows it as the note).
 func (m *Model) headerText() string {
-	lines := m.headerWith(&m.com.Styles, "")
+	lines := m.pairView.header(&m.com.Styles, "", false, m.pending)
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if l = strings.TrimRight(ansi.Strip(l), " "); l != "" {

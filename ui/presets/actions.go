@@ -3,6 +3,7 @@ package presets
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/palette"
 )
 
@@ -25,18 +26,18 @@ const (
 func (m *Model) Actions() []palette.Action {
 	k := &m.keys
 	out := []palette.Action{
-		{Title: "Presets: new preset from the default mirror", Hint: k.New.Help().Key, Msg: actionNew},
-		{Title: "Presets: reload from disk", Hint: k.Reload.Help().Key, Msg: actionReload},
-		{Title: "Presets: show/hide agent profiles", Hint: k.Profiles.Help().Key, Msg: actionProfiles},
+		{Title: i18n.T("Presets: new preset from the default mirror"), Hint: k.New.Help().Key, Msg: actionNew},
+		{Title: i18n.T("Presets: reload from disk"), Hint: k.Reload.Help().Key, Msg: actionReload},
+		{Title: i18n.T("Presets: show/hide agent profiles"), Hint: k.Profiles.Help().Key, Msg: actionProfiles},
 	}
 	if m.d == nil {
 		return out
 	}
 	return append(out,
-		palette.Action{Title: "Presets: save " + m.d.ID(), Hint: k.Save.Help().Key, Msg: actionSave},
-		palette.Action{Title: "Presets: fork the draft to a new id", Hint: k.Fork.Help().Key, Msg: actionFork},
-		palette.Action{Title: "Presets: undo the last edit", Hint: k.Undo.Help().Key, Msg: actionUndo},
-		palette.Action{Title: "Presets: show/hide the preview", Hint: k.Preview.Help().Key, Msg: actionPreview},
+		palette.Action{Title: i18n.T("Presets: save %s", m.d.ID()), Hint: k.Save.Help().Key, Msg: actionSave},
+		palette.Action{Title: i18n.T("Presets: fork the draft to a new id"), Hint: k.Fork.Help().Key, Msg: actionFork},
+		palette.Action{Title: i18n.T("Presets: undo the last edit"), Hint: k.Undo.Help().Key, Msg: actionUndo},
+		palette.Action{Title: i18n.T("Presets: show/hide the preview"), Hint: k.Preview.Help().Key, Msg: actionPreview},
 	)
 }
 
@@ -49,7 +50,7 @@ func (m *Model) runAction(a actionMsg) tea.Cmd {
 	case actionNew:
 		return m.promptNew()
 	case actionReload:
-		return m.confirmDiscard("Reload from disk", m.reload)
+		return m.confirmDiscard(i18n.T("Reload from disk?"), m.reload)
 	case actionPreview:
 		return m.togglePreview()
 	case actionProfiles:

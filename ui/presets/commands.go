@@ -2,7 +2,7 @@ package presets
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/compare"
@@ -78,7 +79,7 @@ func loadLibraryCmd(svc *services.Services) tea.Cmd {
 	return func() tea.Msg {
 		lib, err := svc.Reload() // read again: every panel then shares it
 		if err != nil {
-			err = fmt.Errorf("load the preset library of %s: %w", ws.Cwd, err)
+			err = wrapText(err, i18n.T("load the preset library of %s: %v", ws.Cwd, err))
 		}
 		return libraryMsg{lib: lib, err: err}
 	}
@@ -95,6 +96,7 @@ func previewDue(version int) tea.Cmd {
 func previewCmd(ctx context.Context, version int, stack *preset.Stack, rc *runContext) tea.Cmd {
 	return func() tea.Msg {
 		runtime, base, _ := rc.runtimeFor(stack)
+		runtime.CustomSlots = rc.slots
 		res := compile.PreviewContext(ctx, stack, runtime, base, rc.messages, rc.macros)
 		pieces := compare.PreviewPieces(nil, res)
 		// Capability updates first (pi-forge projects them after the
@@ -164,8 +166,8 @@ func createCmd(ws resources.Workspace, verb string, scope preset.Scope, tree *js
 		stack, diags := preset.ParseValue(next, id+".json", preset.ParseOptions{Scope: scope})
 		if gained := newErrors(diags, had); len(gained) > 0 {
 			// as preset fork/new refuse it: pi-forge would never activate it
-			return createdMsg{verb: verb, scope: scope, id: id, err: fmt.Errorf("%s:%s would not validate there (%s), so it was not written; pi-forge would never activate it",
-				scope, id, strings.Join(gained, " "))}
+			return createdMsg{verb: verb, scope: scope, id: id, err: errors.New(i18n.T("%s:%s would not validate there (%s), so it was not written; pi-forge would never activate it",
+				scope, id, strings.Join(gained, " ")))}
 		}
 		res, err := resources.CreatePresetTree(ws, scope, stack.ID, next)
 		return createdMsg{verb: verb, scope: scope, id: stack.ID, res: res, err: err}

@@ -2,7 +2,6 @@ package presets
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/fingerprint"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -57,7 +57,7 @@ func readConflictCmd(key, path string, snap draft.Snapshot) tea.Cmd {
 			return conflictReadMsg{key: key, gone: true, diff: diffview.NewLineDiff("", string(resources.PresetTreeBytes(snap.Tree)))}
 		}
 		if err != nil {
-			return conflictReadMsg{key: key, err: fmt.Errorf("read %s: %w", path, err)}
+			return conflictReadMsg{key: key, err: wrapText(err, i18n.T("read %s: %v", path, err))}
 		}
 		return conflictReadMsg{key: key, revision: fingerprint.SourceRevision(raw),
 			diff: diffview.NewLineDiff(string(raw), string(resources.PresetTreeBytes(snap.Tree)))}
@@ -77,14 +77,12 @@ func (m *Model) openConflict(msg conflictReadMsg) tea.Cmd {
 	c := &conflictDialog{key: msg.key, revision: msg.revision, gone: msg.gone, diff: msg.diff, view: diffview.NewLineView(), profile: msg.profile}
 	c.view.SetDiff(msg.diff)
 	k := &m.keys
-	body := fmt.Sprintf("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.\n"+
-		"%s writes your draft over the file; %s writes it under a new id; %s drops it and reads the file; %s keeps both as they are.",
+	body := i18n.T("%s changed on disk since you opened it (%d line(s) differ from your draft), so it was not saved. Your draft is kept.\n%s writes your draft over the file; %s writes it under a new id; %s drops it and reads the file; %s keeps both as they are.",
 		msg.key, msg.diff.Added()+msg.diff.Removed(), k.Overwrite.Help().Key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
 	if msg.gone {
-		body = fmt.Sprintf("%s was deleted on disk since you opened it, so it was not saved. Your draft is kept.\n"+
-			"%s writes it under a new id; %s drops it; %s keeps it.", msg.key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
+		body = i18n.T("%s was deleted on disk since you opened it, so it was not saved. Your draft is kept.\n%s writes it under a new id; %s drops it; %s keeps it.", msg.key, k.Fork.Help().Key, k.Reload.Help().Key, k.Dismiss.Help().Key)
 	}
-	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogConflict, title: "Save conflict", body: body, conflict: c})
+	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogConflict, title: i18n.T("Save conflict"), body: body, conflict: c})
 	return nil
 }
 
@@ -139,7 +137,7 @@ func (d *dialog) conflictBox(width, height int) string {
 	inner := common.DialogInner(width)
 	body := common.WrapWhole(d.body, inner)
 	if d.conflict.showDiff {
-		body = append(body, "", st.Text.Muted.Render("− on disk   + your draft"))
+		body = append(body, "", st.Text.Muted.Render(i18n.T("− on disk   + your draft")))
 		v := d.conflict.view
 		v.SetSize(inner, max(3, height-10-len(body)))
 		body = append(body, strings.Split(v.View(st), "\n")...)

@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -24,7 +25,7 @@ func (m *Model) copyText() (text, what string) {
 		if m.preview == nil {
 			return "", ""
 		}
-		return m.preview.res.Result.System.SystemPrompt, "the compiled system prompt"
+		return m.preview.res.Result.System.SystemPrompt, i18n.T("the compiled system prompt")
 	}
 	it, _, ok := m.d.Item(m.items.Cursor())
 	if !ok {
@@ -43,14 +44,14 @@ func (m *Model) copyText() (text, what string) {
 			}
 		}
 		if len(parts) > 0 {
-			return strings.Join(parts, "\n\n"), "what " + itemLabel(it) + " compiles to"
+			return strings.Join(parts, "\n\n"), i18n.T("what %s compiles to", itemLabel(it))
 		}
 	}
 	if content, ok := m.blockContent(m.items.Cursor()); ok {
-		return content, "the text of " + itemLabel(it)
+		return content, i18n.T("the text of %s", itemLabel(it))
 	}
 	if it.Options != nil {
-		return jsonv.StringifyIndent(it.Options, "  "), "the options of " + itemLabel(it)
+		return jsonv.StringifyIndent(it.Options, "  "), i18n.T("the options of %s", itemLabel(it))
 	}
 	return "", ""
 }
@@ -91,7 +92,7 @@ func (m *Model) profileWhole() (common.Whole, bool) {
 	if m.prof != nil && m.prof.p.Path == p.Path {
 		tree = m.prof.tree
 	}
-	return common.Whole{Title: "profile " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+	return common.Whole{Title: i18n.T("profile %s", p.Key()), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
 }
 
 // paneWhole is what the focused pane of the Preset view shows, whole: the
@@ -109,7 +110,7 @@ func (m *Model) paneWhole() (common.Whole, bool) {
 		if m.open == p && m.d != nil {
 			tree = m.d.Tree()
 		}
-		return common.Whole{Title: "preset " + p.Key(), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
+		return common.Whole{Title: i18n.T("preset %s", p.Key()), Text: resourceText(p.Path, p.Diagnostics, tree)}, true
 	}
 	if m.onSetting() && (m.focus == paneItems || m.focus == paneEditor) {
 		return m.settingWhole(m.items.Cursor() - m.d.Len())
@@ -138,9 +139,9 @@ func (m *Model) settingWhole(j int) (common.Whole, bool) {
 			}
 		}
 	}
-	title := "the " + settingsRows[j]
+	title := i18n.T("the %s", i18n.T(settingsRows[j]))
 	if m.open != nil {
-		title += " of " + m.open.Key()
+		title = i18n.T("the %s of %s", i18n.T(settingsRows[j]), m.open.Key())
 	}
 	return common.Whole{Title: title, Text: jsonv.StringifyIndent(section, "  ") + "\n"}, true
 }
@@ -149,7 +150,7 @@ func (m *Model) settingWhole(j int) (common.Whole, bool) {
 // its JSON.
 func resourceText(path string, diags []resources.Diagnostic, tree any) string {
 	var b strings.Builder
-	b.WriteString("file " + path + "\n")
+	b.WriteString(i18n.T("file %s", path) + "\n")
 	for _, d := range diags {
 		b.WriteString(string(d.Level) + ": " + d.Message + "\n")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -52,6 +53,9 @@ type dialog struct {
 	text     string
 	scope    preset.Scope
 	freeText bool
+	// emptyOK lets a free-text prompt submit an empty line (a value
+	// removed).
+	emptyOK bool
 	// conflict is the save-conflict dialog's state (conflict.go).
 	conflict *conflictDialog
 }
@@ -185,14 +189,14 @@ func (d *dialog) key(msg tea.KeyPressMsg) (bool, any, tea.Cmd) {
 		return false, nil, nil
 	case key.Matches(msg, k.Submit) && d.freeText:
 		text := jsonv.TrimJS(d.input.Value())
-		if text == "" {
+		if text == "" && !d.emptyOK {
 			return false, nil, nil
 		}
 		return true, d.yes(text), nil
 	case key.Matches(msg, k.Submit):
 		id := jsonv.TrimJS(d.input.Value())
 		if !preset.IsValidResourceID(id) {
-			d.body = "“" + id + "” is not a valid id: start with a letter or digit, then letters, digits, . _ -"
+			d.body = i18n.T("“%s” is not a valid id: start with a letter or digit, then letters, digits, . _ -", id)
 			return false, nil, nil
 		}
 		return true, d.yes(id), nil
@@ -209,7 +213,7 @@ func (d *dialog) Dismissed() any {
 		return nil
 	}
 	return answer(func(m *Model) tea.Cmd {
-		m.setStatus(conflictText, true)
+		m.setStatus(i18n.T(conflictText), true)
 		return nil
 	})
 }
@@ -224,7 +228,7 @@ func (d *dialog) ShortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Submit, k.Dismiss}
 	case d.kind == dialogNotice:
 		closeKey := k.Cancel
-		closeKey.SetHelp(closeKey.Help().Key, "close")
+		closeKey.SetHelp(closeKey.Help().Key, i18n.Mark("close"))
 		return []key.Binding{closeKey}
 	case d.kind == dialogPrompt && d.scope != "" && d.com.Workspace.Trust.Trusted:
 		return []key.Binding{k.Submit, k.Scope, k.Dismiss}
@@ -236,7 +240,7 @@ func (d *dialog) ShortHelp() []key.Binding {
 
 // create writes tree under a new id as a new Preset file.
 func (m *Model) create(tree *jsonv.Object, id string, scope preset.Scope, verb string) tea.Cmd {
-	m.setStatus("writing "+string(scope)+":"+id+"…", false)
+	m.setStatus(i18n.T("writing %s:%s…", string(scope), id), false)
 	var had []string // a fork is refused only for errors its source does not have
 	if verb == "fork" && m.d != nil {
 		for _, d := range m.d.Diagnostics() {

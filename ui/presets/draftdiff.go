@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/requestdiff"
@@ -53,16 +54,16 @@ func draftDiffCmd(saved, draftStack *preset.Stack, rc *runContext) tea.Cmd {
 func (m *Model) openDraftDiff() tea.Cmd {
 	switch {
 	case m.d == nil || m.open == nil:
-		m.setStatus("open a Preset to diff its draft", true)
+		m.setStatus(i18n.T("open a Preset to diff its draft"), true)
 		return nil
 	case m.rc == nil:
-		m.setStatus("the run context is still loading", true)
+		m.setStatus(i18n.T("the run context is still loading"), true)
 		return nil
 	}
 	m.stopEditing()
 	view := requestdiff.New()
 	m.diff = &draftDiff{view: view, pending: true,
-		title: "Draft diff · " + sanitize.Line(m.open.Key()) + " saved → draft · at " + sanitize.Line(m.rcWhere())}
+		title: i18n.T("Draft diff · %s saved → draft · at %s", sanitize.Line(m.open.Key()), sanitize.Line(m.rcWhere()))}
 	m.sizeDraftDiff()
 	return draftDiffCmd(m.open.Stack, m.d.Stack(), m.rc)
 }
@@ -71,11 +72,11 @@ func (m *Model) openDraftDiff() tea.Cmd {
 func (m *Model) rcWhere() string {
 	switch {
 	case m.rc.file == "":
-		return "Pi's defaults (no session selected)"
+		return i18n.T("Pi's defaults (no session selected)")
 	case m.rc.entry == "":
-		return "the session's leaf"
+		return i18n.T("the session's leaf")
 	}
-	return "entry " + m.rc.entry
+	return i18n.T("entry %s", m.rc.entry)
 }
 
 // draftDiffHeader is how many lines the draft diff's title and cause
@@ -141,11 +142,11 @@ func (m *Model) draftDiffView() string {
 	lines := []string{st.Text.Strong.Render(m.diff.title)}
 	switch {
 	case m.diff.pending:
-		lines = append(lines, st.Text.Muted.Render("compiling the saved Preset and the draft…"))
+		lines = append(lines, st.Text.Muted.Render(i18n.T("compiling the saved Preset and the draft…")))
 	case m.diff.cause != nil:
-		lines = append(lines, st.Text.Warning.Render("first change: ")+st.Text.Normal.Render(sanitize.Line(m.diff.cause.Detail)))
+		lines = append(lines, st.Text.Warning.Render(i18n.T("first change: "))+st.Text.Normal.Render(sanitize.Line(m.diff.cause.Detail)))
 	case m.diff.summary.ChangedBlocks == 0:
-		lines = append(lines, st.Text.Success.Render("the draft compiles to the same request as the saved Preset"))
+		lines = append(lines, st.Text.Success.Render(i18n.T("the draft compiles to the same request as the saved Preset")))
 	default:
 		lines = append(lines, "")
 	}

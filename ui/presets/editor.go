@@ -1,12 +1,13 @@
 package presets
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // editorDoneMsg carries the text $EDITOR left in the temporary file.
@@ -29,13 +30,13 @@ func (m *Model) startEditing() tea.Cmd {
 		return nil
 	}
 	if sanitize.HasControl(content) {
-		m.setStatus("this block holds escape or control characters the inline editor would drop; "+
-			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
+		m.setStatus(i18n.T("this block holds escape or control characters the inline editor would drop; %s edits it in $EDITOR",
+			m.keys.Edit.Help().Key), true)
 		return nil
 	}
 	if strings.Contains(content, tabMark) {
-		m.setStatus("this block holds "+tabMark+", which the inline editor shows tabs with; "+
-			m.keys.Edit.Help().Key+" edits it in $EDITOR", true)
+		m.setStatus(i18n.T("this block holds %s, which the inline editor shows tabs with; %s edits it in $EDITOR",
+			tabMark, m.keys.Edit.Help().Key), true)
 		return nil
 	}
 	m.syncEditor()
@@ -58,7 +59,7 @@ type editorJob struct {
 func (m *Model) editorJobAt(i int) (editorJob, error) {
 	content, ok := m.blockContent(i)
 	if !ok {
-		return editorJob{}, fmt.Errorf("%s is not a block: %s hands only a block's text to $EDITOR", m.rowName(i), m.keys.Edit.Help().Key)
+		return editorJob{}, errors.New(i18n.T("%s is not a block: %s hands only a block's text to $EDITOR", m.rowName(i), m.keys.Edit.Help().Key))
 	}
 	it, _, _ := m.d.Item(i)
 	return editorJob{content: content, version: m.d.Version(), item: i, id: it.ID}, nil
@@ -115,7 +116,7 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 	}
 	old, ok := m.blockContent(i)
 	if !ok {
-		m.setStatus("the block "+msg.id+" is gone; the editor's text was not applied", true)
+		m.setStatus(i18n.T("the block %s is gone; the editor's text was not applied", msg.id), true)
 		return nil
 	}
 	text := msg.content
@@ -123,13 +124,13 @@ func (m *Model) applyEditorDone(msg editorDoneMsg) tea.Cmd {
 		text = strings.TrimSuffix(text, "\n")
 	}
 	if text == old {
-		m.setStatus("no change from $EDITOR", false)
+		m.setStatus(i18n.T("no change from $EDITOR"), false)
 		return nil
 	}
-	if err := m.d.SetBlockText(i, text, "$EDITOR "+msg.id, false); err != nil {
+	if err := m.d.SetBlockText(i, text, "$EDITOR "+msg.id, false); err != nil { //i18n:raw the edit's label: the editor's name and the block id
 		m.setStatus(err.Error(), true)
 		return nil
 	}
-	m.setStatus("block "+msg.id+" updated from $EDITOR", false)
+	m.setStatus(i18n.T("block %s updated from $EDITOR", msg.id), false)
 	return m.edited(m.items.Cursor(), nil)
 }

@@ -1,7 +1,6 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -216,6 +216,8 @@ func (e *draftEditor) paneUpdate(msg tea.KeyPressMsg, at pane) (tea.Cmd, intent)
 		return nil, nil // a settings row: the item keys do nothing
 	case key.Matches(msg, k.Item):
 		return nil, itemFormIntent{}
+	case key.Matches(msg, k.Cost):
+		return nil, itemCostIntent{}
 	case key.Matches(msg, k.Toggle):
 		err = e.d.ToggleItem(cur)
 	case key.Matches(msg, k.MoveUp):
@@ -272,7 +274,7 @@ func (e *draftEditor) ShortHelp(at pane) []key.Binding {
 		// A settings row: the item keys (toggle, move, duplicate, delete) do nothing here.
 		return []key.Binding{k.Open, k.AddBlock, k.AddSlot, k.Undo, k.Save, view}
 	case at == paneItems:
-		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Undo, k.Save, view}
+		return []key.Binding{k.Open, k.Toggle, k.MoveDown, k.MoveUp, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Cost, k.Undo, k.Save, view}
 	}
 	return []key.Binding{k.Open, k.Edit, view, k.Undo, k.Save, k.Back}
 }
@@ -351,7 +353,7 @@ func (e *draftEditor) commitEditor() intent {
 		return nil
 	}
 	it, _, _ := e.d.Item(e.taItem)
-	if err := e.d.SetBlockText(e.taItem, fromEditor(e.ta.Value()), "edit "+it.ID, true); err != nil {
+	if err := e.d.SetBlockText(e.taItem, fromEditor(e.ta.Value()), i18n.T("edit %s", it.ID), true); err != nil {
 		return statusIntent{err.Error(), true}
 	}
 	return draftTypedIntent{}
@@ -364,9 +366,9 @@ func (e *draftEditor) rowName(i int) string {
 		return itemLabel(it)
 	}
 	if j := i - e.d.Len(); j >= 0 && j < len(settingsRows) {
-		return settingsRows[j]
+		return i18n.T(settingsRows[j])
 	}
-	return fmt.Sprintf("row %d", i+1)
+	return i18n.T("row %d", i+1)
 }
 
 // pasteIntoEditor types pasted text into the inline editor, its tabs kept
@@ -377,5 +379,5 @@ func (e *draftEditor) pasteIntoEditor(msg tea.PasteMsg) (tea.Cmd, intent) {
 	}
 	msg.Content = toEditor(msg.Content)
 	cmd, in := e.updateEditor(msg)
-	return cmd, bothIntent{in, statusIntent{"pasted tabs are kept as tabs (shown as " + tabMark + ")", false}}
+	return cmd, bothIntent{in, statusIntent{i18n.T("pasted tabs are kept as tabs (shown as %s)", tabMark), false}}
 }

@@ -1,13 +1,13 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/forgev1"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -27,7 +27,7 @@ func (e *draftEditor) View(l layout, at pane, compiled []preset.Diagnostic, noPr
 // refused, and the diagnostics of the item.
 func (e *draftEditor) editorView(r rect, focused bool, compiled []preset.Diagnostic) string {
 	if e.d == nil {
-		return frame(e.com, r, "Editor", "", focused, nil)
+		return frame(e.com, r, i18n.T("Editor"), "", focused, nil)
 	}
 	head, tail, inner, bodyH := e.editorLayout(r, compiled)
 	title, info, body := e.editorBody(inner, bodyH)
@@ -72,7 +72,7 @@ func (e *draftEditor) editorLayout(r rect, compiled []preset.Diagnostic) (head, 
 		}
 	} else {
 		if ds := e.itemDiagnostics("", compiled); len(ds) > 0 {
-			tail = append(tail, "", st.Text.Subtle.Render("Preset diagnostics"))
+			tail = append(tail, "", st.Text.Subtle.Render(i18n.T("Preset diagnostics")))
 			tail = append(tail, wrapDiags(&e.com.Styles, ds, "", inner)...)
 		}
 	}
@@ -106,17 +106,17 @@ func (e *draftEditor) editorBody(width, height int) (string, string, []string) {
 	cur := e.items.Cursor()
 	it, _, isItem := e.d.Item(cur)
 	if e.form != nil && e.formKind == formItem && e.formRow == cur {
-		return e.form.Title(), keyNotes(keyNote{e.keys.Back, "back"}), strings.Split(e.form.View(width, height), "\n")
+		return e.form.Title(), keyNotes(keyNote{e.keys.Back, i18n.Mark("back")}), strings.Split(e.form.View(width, height), "\n")
 	}
 	if content, ok := e.blockContent(cur); ok {
-		title := "Block · " + itemLabel(it)
 		if e.editing { // sized by layoutParts
-			return title + " (editing)", keyNotes(keyNote{e.keys.Back, "done"}, keyNote{e.keys.Save, "save"}), strings.Split(e.ta.View(), "\n")
+			return i18n.T("Block · %s (editing)", itemLabel(it)), keyNotes(keyNote{e.keys.Back, i18n.Mark("done")}, keyNote{e.keys.Save, i18n.Mark("save")}), strings.Split(e.ta.View(), "\n")
 		}
-		notes := keyNotes(keyNote{e.keys.Open, "edit"}, keyNote{e.keys.Edit, "$EDITOR"})
+		title := i18n.T("Block · %s", itemLabel(it))
+		notes := keyNotes(keyNote{e.keys.Open, i18n.Mark("edit")}, keyNote{e.keys.Edit, "$EDITOR"}) //i18n:raw $EDITOR is the variable's name
 		if content == "" {
-			return title, notes, []string{st.Pane.Placeholder.Render("(empty block — " + e.keys.Open.Help().Key + " types, " +
-				e.keys.Edit.Help().Key + " opens $EDITOR)")}
+			return title, notes, []string{st.Pane.Placeholder.Render(i18n.T("(empty block — %s types, %s opens $EDITOR)", e.keys.Open.Help().Key,
+				e.keys.Edit.Help().Key))}
 		}
 		// The wheel scrolls a block longer than the pane (blockScroll,
 		// clamped by layoutParts).
@@ -125,17 +125,17 @@ func (e *draftEditor) editorBody(width, height int) (string, string, []string) {
 		return title, notes, lines[off:min(len(lines), off+height)]
 	}
 	if e.form != nil && e.formRow == cur {
-		return e.form.Title(), "", strings.Split(e.form.View(width, height), "\n")
+		return e.form.Title(), e.customSlotNote(it, isItem), strings.Split(e.form.View(width, height), "\n")
 	}
 	if isItem && it.Kind != preset.KindSlot {
 		// Only an item that is not a JSON object is neither a block nor a slot.
-		return "Item · " + itemLabel(it), "", common.Wrap("this item is not a JSON object, so pi-forge skips it: delete it ("+
-			e.keys.Delete.Help().Key+") or fix the file", width)
+		return i18n.T("Item · %s", itemLabel(it)), "", common.Wrap(i18n.T("this item is not a JSON object, so pi-forge skips it: delete it (%s) or fix the file",
+			e.keys.Delete.Help().Key), width)
 	}
 	if isItem {
 		// A slot whose form is not open yet: its options as JSON.
-		title := "Slot · " + itemLabel(it)
-		text := "(no options)"
+		title := i18n.T("Slot · %s", itemLabel(it))
+		text := i18n.T("(no options)")
 		if it.Options != nil {
 			text = jsonv.StringifyIndent(it.Options, "  ")
 		}
@@ -143,9 +143,9 @@ func (e *draftEditor) editorBody(width, height int) (string, string, []string) {
 		for _, l := range strings.Split(text, "\n") {
 			lines = append(lines, common.Wrap(l, width)...)
 		}
-		return title, "enter edit options", lines
+		return title, i18n.T("enter edit options"), lines
 	}
-	return "Editor", "", nil
+	return i18n.T("Editor"), "", nil
 }
 
 // templateErrorAt locates the forge-v1 error of block i ("" when the
@@ -164,7 +164,7 @@ func (e *draftEditor) templateErrorAt(i int, ds []preset.Diagnostic) string {
 		return ""
 	}
 	line, col := lineCol(content, perr.Span.Start)
-	return fmt.Sprintf("template error at line %d, column %d: %s", line, col, sanitize.Line(perr.Message))
+	return i18n.T("template error at line %d, column %d: %s", line, col, sanitize.Line(perr.Message))
 }
 
 // conflictBanner is the line over the editor while the open file no
@@ -172,9 +172,9 @@ func (e *draftEditor) templateErrorAt(i int, ds []preset.Diagnostic) string {
 func (e *draftEditor) conflictBanner() string {
 	switch e.conflict {
 	case conflictOnSave:
-		return "Save refused: " + conflictText
+		return i18n.T("Save refused: %s", i18n.T(conflictText))
 	case conflictOnDisk:
-		return "Changed on disk: " + e.diskChangeText()
+		return i18n.T("Changed on disk: %s", e.diskChangeText())
 	}
 	return ""
 }
@@ -183,16 +183,16 @@ func (e *draftEditor) conflictBanner() string {
 func (e *draftEditor) itemsView(r rect, focused, noPresets bool) string {
 	st := &e.com.Styles
 	if e.d == nil {
-		hint := "open a preset (" + e.keys.Open.Help().Key + ")"
+		hint := i18n.T("open a preset (%s)", e.keys.Open.Help().Key)
 		if noPresets {
-			hint = "no preset to open — " + e.keys.New.Help().Key + " creates one"
+			hint = i18n.T("no preset to open — %s creates one", e.keys.New.Help().Key)
 		}
-		return frame(e.com, r, "Items", "", focused, []string{st.Pane.Placeholder.Render(hint)})
+		return frame(e.com, r, i18n.T("Items"), "", focused, []string{st.Pane.Placeholder.Render(hint)})
 	}
 	lines := e.items.View(st, max(0, r.w-4), r.h-2, focused)
 	title := e.d.ID()
 	if e.d.Dirty() {
-		title = "● " + title + " (unsaved)"
+		title = "● " + i18n.T("%s (unsaved)", title)
 	}
 	diags := e.d.Diagnostics()
 	errs, warns := diags.Count(preset.LevelError), diags.Count(preset.LevelWarning)
@@ -203,22 +203,22 @@ func (e *draftEditor) itemsView(r rect, focused, noPresets bool) string {
 	if warns > 0 {
 		info += " · " + countOf(warns, "warning")
 	}
-	return frame(e.com, r, "Items · "+title, info, focused, lines)
+	return frame(e.com, r, i18n.T("Items · %s", title), info, focused, lines)
 }
 
 // diskChangeText explains a file that changed on disk under an edited
 // draft, and the ways on.
 func (e *draftEditor) diskChangeText() string {
-	return "the file changed on disk; your draft is kept — " + e.keys.Reload.Help().Key + " reloads it (dropping the draft), " +
-		e.keys.Save.Help().Key + " shows the difference and offers overwrite or fork"
+	return i18n.T("the file changed on disk; your draft is kept — %s reloads it (dropping the draft), %s shows the difference and offers overwrite or fork",
+		e.keys.Reload.Help().Key, e.keys.Save.Help().Key)
 }
 
 // unparsedText explains why a draft over a file that is not a JSON object
 // is not saved over it (the draft is pi-forge's empty fallback, which
 // would replace the file's text), and the ways on.
 func (e *draftEditor) unparsedText() string {
-	return e.open.FileName() + " did not parse: fix it in the raw JSON editor (Advanced row; " + e.keys.Save.Help().Key +
-		" saves once it parses), or fork (" + e.keys.Fork.Help().Key + ") pi-forge's empty fallback under a new id"
+	return i18n.T("%s did not parse: fix it in the raw JSON editor (Advanced row; %s saves once it parses), or fork (%s) pi-forge's empty fallback under a new id",
+		e.open.FileName(), e.keys.Save.Help().Key, e.keys.Fork.Help().Key)
 }
 
 // wrappedBlock is content (block item) as the editor pane shows it at

@@ -2,7 +2,6 @@ package presets
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/draft"
@@ -32,8 +32,8 @@ func (m *Model) promptExport() tea.Cmd {
 	if m.d == nil {
 		return nil
 	}
-	d := newPrompt(m, "Export the draft", "enter writes the draft, your unsaved edits included, as a new pi-forge Preset file at this path (relative to the project); its name without .json is the new id. An existing file is never replaced. - shows the draft as preset show --json prints it.", m.d.ID()+"-export.json", nil)
-	d.input.Prompt = "file: "
+	d := newPrompt(m, i18n.T("Export the draft"), i18n.T("enter writes the draft, your unsaved edits included, as a new pi-forge Preset file at this path (relative to the project); its name without .json is the new id. An existing file is never replaced. - shows the draft as preset show --json prints it."), m.d.ID()+"-export.json", nil)
+	d.input.Prompt = i18n.T("file: ")
 	d.freeText = true
 	d.onYes = func(m *Model, text string) tea.Cmd { return m.export(text) }
 	m.openDialog(d)
@@ -47,11 +47,11 @@ func (m *Model) export(path string) tea.Cmd {
 		return nil
 	}
 	if path == "-" {
-		return common.ShowWhole(common.Whole{Title: "preset show --json of the draft " + m.draftName(), Text: jsonv.StringifyIndent(m.draftShowJSON(), "  ") + "\n"})
+		return common.ShowWhole(common.Whole{Title: i18n.T("preset show --json of the draft %s", m.draftName()), Text: jsonv.StringifyIndent(m.draftShowJSON(), "  ") + "\n"})
 	}
 	id := strings.TrimSuffix(filepath.Base(path), ".json")
 	if !preset.IsValidResourceID(id) {
-		m.setStatus("“"+id+"” is not a valid id: the file's name without .json becomes the Preset's id (a letter or digit, then letters, digits, . _ -)", true)
+		m.setStatus(i18n.T("“%s” is not a valid id: the file's name without .json becomes the Preset's id (a letter or digit, then letters, digits, . _ -)", id), true)
 		return nil
 	}
 	if !filepath.IsAbs(path) {
@@ -59,15 +59,15 @@ func (m *Model) export(path string) tea.Cmd {
 	}
 	tree, err := draft.Set(m.d.Tree(), draft.Path{"id"}, id)
 	if err != nil {
-		m.setStatus("export: "+err.Error(), true)
+		m.setStatus(i18n.T("export: %s", err.Error()), true)
 		return nil
 	}
 	data := resources.PresetTreeBytes(tree)
-	m.setStatus("exporting to "+path+"…", false)
+	m.setStatus(i18n.T("exporting to %s…", path), false)
 	return func() tea.Msg {
 		err := resources.WriteFileExclusive(path, data, 0o644)
 		if errors.Is(err, fs.ErrExist) {
-			err = fmt.Errorf("%s exists already; nothing was written — pick another name", path)
+			err = wrapText(err, i18n.T("%s exists already; nothing was written — pick another name", path))
 		}
 		return exportedMsg{path: path, id: id, err: err}
 	}
@@ -76,10 +76,10 @@ func (m *Model) export(path string) tea.Cmd {
 // applyExported reports an export.
 func (m *Model) applyExported(msg exportedMsg) {
 	if msg.err != nil {
-		m.setStatus("export: "+msg.err.Error(), true)
+		m.setStatus(i18n.T("export: %s", msg.err.Error()), true)
 		return
 	}
-	m.setStatus("exported the draft as Preset "+msg.id+" to "+msg.path+" (I imports it into the library)", false)
+	m.setStatus(i18n.T("exported the draft as Preset %s to %s (I imports it into the library)", msg.id, msg.path), false)
 }
 
 // draftShowJSON is the draft as preset show --json prints a Preset:
@@ -107,7 +107,7 @@ func (m *Model) draftShowJSON() *jsonv.Object {
 		do.Set("level", string(d.Level))
 		do.Set("message", d.Message)
 		if d.ItemID != "" {
-			do.Set("itemId", d.ItemID)
+			do.Set("itemId", d.ItemID) //i18n:raw JSON key of preset show --json
 		}
 		diags = append(diags, do)
 	}
@@ -115,7 +115,7 @@ func (m *Model) draftShowJSON() *jsonv.Object {
 	o.Set("id", stack.ID)
 	o.Set("key", string(scope)+":"+stack.ID)
 	o.Set("path", path)
-	o.Set("sourceRevision", rev)
+	o.Set("sourceRevision", rev) //i18n:raw JSON key of preset show --json
 	o.Set("errors", float64(errs))
 	o.Set("warnings", float64(warns))
 	o.Set("usable", errs == 0)

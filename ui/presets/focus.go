@@ -195,7 +195,7 @@ func (m *Model) panelFullHelp() [][]key.Binding {
 	k := &m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Back, m.com.Keys.Filter}, // / filters the Presets list
-		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit},
+		{k.Toggle, k.MoveUp, k.MoveDown, k.AddBlock, k.AddSlot, k.Duplicate, k.Delete, k.Item, k.Edit, k.Cost},
 		{k.Save, k.Fork, k.Export, k.New, k.Import, k.Undo, k.Redo, k.Preview, k.DraftDiff, k.Profiles, k.Reload},
 		{k.Use, k.Diagnostics, k.Macro},
 		{m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/components/draft"
 	"github.com/forgebench/forgebench/ui/components/forms"
 )
@@ -30,7 +31,7 @@ var settingsForms = []string{formProps, formParameters, formTools, formSkills, f
 // edits (spec pi-forge-formats §2.1): y, v and o on a settings row act on
 // them. The raw JSON form has none listed: it edits the whole draft.
 var settingsMembers = map[string][]string{
-	formProps:      {"schemaVersion", "name", "description", "mode", "autoActivate", "defaults"},
+	formProps:      {"schemaVersion", "name", "description", "mode", "autoActivate", "defaults"}, //i18n:raw JSON keys
 	formParameters: {"parameters", "variables"},
 	formTools:      {"tools"},
 	formSkills:     {"skills"},
@@ -144,6 +145,19 @@ func (m *Model) refreshForm() {
 	m.form = m.buildForm(m.formKind, m.formRow, forms.WithCursor(forms.CursorOf(m.form)))
 }
 
+// retranslateForms rebuilds the open Preset form and profile form from
+// the draft after a theme or language switch (ThemeChangedMsg), so text
+// translated when they were built comes in the current language; a form
+// with a field being typed in keeps its state.
+func (m *Model) retranslateForms() {
+	if m.form != nil && !m.form.CapturesInput() {
+		m.refreshForm()
+	}
+	if m.profForm != nil && !m.profForm.CapturesInput() && m.prof != nil {
+		m.rebuildProfileForm()
+	}
+}
+
 // applyFormEdit applies a form's edit to the draft; the form is rebuilt
 // from the new draft, keeping the user's place.
 func (m *Model) applyFormEdit(msg forms.EditMsg) tea.Cmd {
@@ -191,16 +205,16 @@ func (m *Model) applyRawEdited(text string) tea.Cmd {
 	if err != nil || !isObj {
 		if raw, ok := m.form.(interface{ StartWith(string) tea.Cmd }); ok && m.formKind == formRaw {
 			m.focus = paneEditor
-			m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged — fix it here", true)
+			m.setStatus(i18n.T("the JSON from $EDITOR does not parse; the draft is unchanged — fix it here"), true)
 			return raw.StartWith(text)
 		}
-		m.setStatus("the JSON from $EDITOR does not parse; the draft is unchanged", true)
+		m.setStatus(i18n.T("the JSON from $EDITOR does not parse; the draft is unchanged"), true)
 		return nil
 	}
 	if draft.Equal(obj, m.d.Tree()) {
-		m.setStatus("no change from $EDITOR", false)
+		m.setStatus(i18n.T("no change from $EDITOR"), false)
 		return nil
 	}
-	m.setStatus("the Preset was replaced from $EDITOR", false)
-	return m.applyFormEdit(forms.EditMsg{Path: draft.Path{}, Value: obj, Label: "$EDITOR raw JSON"})
+	m.setStatus(i18n.T("the Preset was replaced from $EDITOR"), false)
+	return m.applyFormEdit(forms.EditMsg{Path: draft.Path{}, Value: obj, Label: i18n.T("$EDITOR raw JSON")})
 }

@@ -1,6 +1,9 @@
 package presets
 
-import "github.com/forgebench/forgebench/engine/sanitize"
+import (
+	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Unsaved implements common.Guard: the root asks before quitting while
 // the draft has unsaved changes (typing in a block edits the draft) or a
@@ -12,11 +15,11 @@ func (m *Model) Unsaved() (what string, dirty bool) {
 		if m.open != nil {
 			name = m.open.Key()
 		}
-		return "the unsaved changes to " + sanitize.Line(name), true
+		return i18n.T("the unsaved changes to %s", sanitize.Line(name)), true
 	case m.focus == paneEditor && m.form != nil && m.form.CapturesInput():
-		return "the field being edited in " + sanitize.Line(m.form.Title()), true
+		return i18n.T("the field being edited in %s", sanitize.Line(m.form.Title())), true
 	case m.prof != nil && m.prof.dirty():
-		return "the unsaved changes to profile " + sanitize.Line(m.prof.p.Key()), true
+		return i18n.T("the unsaved changes to profile %s", sanitize.Line(m.prof.p.Key())), true
 	}
 	return "", false
 }

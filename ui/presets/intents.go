@@ -1,6 +1,9 @@
 package presets
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // A part's Update returns, next to its command, what it asks of the
 // panel: an intent (nil: nothing). Intents are what touches more than the
@@ -58,7 +61,7 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 
 	// The Preset list's.
 	case openPresetIntent:
-		return tea.Batch(cmd, m.confirmDiscard("Open "+in.p.Key(), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
+		return tea.Batch(cmd, m.confirmDiscard(i18n.T("Open %s?", in.p.Key()), func() tea.Cmd { return m.openPreset(in.p, openByUser) }))
 	case newPresetIntent:
 		return tea.Batch(cmd, m.promptNew())
 	case usePresetIntent:
@@ -81,6 +84,8 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.openExternalEditor())
 	case itemFormIntent:
 		return tea.Batch(cmd, m.openItemForm())
+	case itemCostIntent:
+		return tea.Batch(cmd, m.itemCost())
 	case addBlockIntent:
 		return tea.Batch(cmd, m.promptAddBlock(in.at))
 	case addSlotIntent:
@@ -103,7 +108,7 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 		return tea.Batch(cmd, m.promptCaptureProfile())
 	case openProfilePresetIntent:
 		p := in.p
-		return tea.Batch(cmd, m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
+		return tea.Batch(cmd, m.confirmDiscard(i18n.T("Open %s?", p.Key()), func() tea.Cmd {
 			m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
 			m.showProfile = false
 			return m.openPreset(p, openByUser)

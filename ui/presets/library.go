@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -127,19 +128,19 @@ func (l *libraryList) View(r rect, focused, presetsOff bool) string {
 	if l.lib == nil && l.libErr != nil {
 		lines = common.Wrap(l.libErr.Error(), r.w-4)
 	} else {
-		lines = libraryLines(l.com, l.lib == nil, l.presets, "no presets yet — n creates one", r, focused)
+		lines = libraryLines(l.com, l.lib == nil, l.presets, i18n.T("no presets yet — n creates one"), r, focused)
 	}
 	info := ""
 	if l.lib != nil {
 		info = fmt.Sprintf("%d/%d", min(l.presets.Cursor()+1, l.presets.Len()), l.presets.Len())
 		if !l.com.Workspace.Trust.Trusted {
-			info = "untrusted · " + info
+			info = i18n.T("untrusted · %s", info)
 		}
 		if presetsOff {
-			info = "session: presets off · " + info
+			info = i18n.T("session: presets off · %s", info)
 		}
 	}
-	return frame(l.com, r, "Presets", info, focused, lines)
+	return frame(l.com, r, i18n.T("Presets"), info, focused, lines)
 }
 
 // libraryLines are the lines of a pane listing the library: loading (no
@@ -148,7 +149,7 @@ func libraryLines[T comparable](com *common.Common, loading bool, l *common.List
 	st := &com.Styles
 	switch {
 	case loading:
-		return []string{st.Pane.Placeholder.Render("loading…")}
+		return []string{st.Pane.Placeholder.Render(i18n.T("loading…"))}
 	case l.Total() == 0:
 		return []string{st.Pane.Placeholder.Render(empty)}
 	}

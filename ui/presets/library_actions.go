@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/ui/common"
@@ -26,16 +27,16 @@ type deletedMsg struct {
 // confirmDeletePreset asks before deleting p; the delete carries the
 // revision the list shows, so a file changed since is not deleted.
 func (m *Model) confirmDeletePreset(p *resources.Preset) tea.Cmd {
-	body := "Deletes " + p.FileName() + " from disk; there is no undo."
+	body := i18n.T("Deletes %s from disk; there is no undo.", p.FileName())
 	if m.open == p && m.d != nil && m.d.Dirty() {
-		body += " The unsaved changes of its open draft go with it."
+		body += i18n.T(" The unsaved changes of its open draft go with it.")
 	}
 	if m.active == p {
-		body += " It is the session's active Preset: from then on pi-forge no longer replaces the prompt there."
+		body += i18n.T(" It is the session's active Preset: from then on pi-forge no longer replaces the prompt there.")
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.openDialog(newConfirm(m, "Delete "+p.Key()+"?", body, func(m *Model, _ string) tea.Cmd {
-		m.setStatus("deleting "+p.Key()+"…", false)
+	m.openDialog(newConfirm(m, i18n.T("Delete %s?", p.Key()), body, func(m *Model, _ string) tea.Cmd {
+		m.setStatus(i18n.T("deleting %s…", p.Key()), false)
 		return func() tea.Msg {
 			path, err := resources.DeleteLoaded(ws, resources.KindPreset, &res, res.SourceRevision)
 			return deletedMsg{key: res.Key(), path: path, err: err}
@@ -49,13 +50,13 @@ func (m *Model) confirmDeletePreset(p *resources.Preset) tea.Cmd {
 func (m *Model) applyDeleted(msg deletedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, resources.ErrConflict):
-		m.setStatus(msg.key+" changed on disk since it was listed, so it was not deleted; r reloads the list", true)
+		m.setStatus(i18n.T("%s changed on disk since it was listed, so it was not deleted; r reloads the list", msg.key), true)
 		return nil
 	case msg.err != nil:
-		m.setStatus(fmt.Sprintf("delete %s: %v", msg.key, msg.err), true)
+		m.setStatus(i18n.T("delete %s: %v", msg.key, msg.err), true)
 		return nil
 	}
-	m.setStatus("deleted "+msg.key+" ("+filepath.Base(msg.path)+")", false)
+	m.setStatus(i18n.T("deleted %s (%s)", msg.key, filepath.Base(msg.path)), false)
 	if m.open != nil && m.open.Key() == msg.key {
 		m.closeDraft()
 	}
@@ -77,14 +78,14 @@ func (m *Model) defaultScope() preset.Scope {
 
 // scopeBody is a create prompt's text with the scope it writes to.
 func scopeBody(com *common.Common, keys *keymap.Presets, text string, scope preset.Scope) string {
-	hint := keys.Scope.Help().Key + " switches to global"
+	hint := i18n.T("%s switches to global", keys.Scope.Help().Key)
 	switch {
 	case scope == preset.ScopeGlobal && com.Workspace.Trust.Trusted:
-		hint = keys.Scope.Help().Key + " switches to project"
+		hint = i18n.T("%s switches to project", keys.Scope.Help().Key)
 	case !com.Workspace.Trust.Trusted:
-		hint = "the project is not trusted, so only global"
+		hint = i18n.T("the project is not trusted, so only global")
 	}
-	return text + "\nScope: " + string(scope) + " (" + hint + ")"
+	return text + "\n" + i18n.T("Scope: %s (%s)", string(scope), hint)
 }
 
 // switchScope flips the scope of a create prompt.
@@ -105,11 +106,11 @@ func (d *dialog) switchScope() {
 func (m *Model) promptImport() tea.Cmd {
 	m.stopEditing()
 	scope := m.defaultScope()
-	text := "Path of a pi-forge Preset JSON file: enter reads it (its keys are kept) and asks for the id to create it under."
-	d := newPrompt(m, "Import a preset", scopeBody(m.com, &m.keys, text, scope), "", nil)
+	text := i18n.T("Path of a pi-forge Preset JSON file: enter reads it (its keys are kept) and asks for the id to create it under.")
+	d := newPrompt(m, i18n.T("Import a preset"), scopeBody(m.com, &m.keys, text, scope), "", nil)
 	d.onYes = func(m *Model, path string) tea.Cmd { return m.readImport(path, d.scope) }
 	d.text, d.scope, d.freeText = text, scope, true
-	d.input.Prompt = "file: "
+	d.input.Prompt = i18n.T("file: ")
 	m.openDialog(d)
 	return d.input.Focus()
 }
@@ -131,11 +132,11 @@ func (m *Model) readImport(path string, scope preset.Scope) tea.Cmd {
 		}
 		v, err := jsonv.Parse(raw)
 		if err != nil {
-			return importReadMsg{path: path, scope: scope, err: fmt.Errorf("Failed to parse JSON: %w", err)}
+			return importReadMsg{path: path, scope: scope, err: fmt.Errorf("Failed to parse JSON: %w", err)} //i18n:raw pi-forge's own message
 		}
 		obj, ok := v.(*jsonv.Object)
 		if !ok {
-			return importReadMsg{path: path, scope: scope, err: errors.New("Preset root must be a JSON object.")}
+			return importReadMsg{path: path, scope: scope, err: errors.New("Preset root must be a JSON object.")} //i18n:raw pi-forge's own message
 		}
 		return importReadMsg{path: path, scope: scope, tree: obj}
 	}
@@ -144,7 +145,7 @@ func (m *Model) readImport(path string, scope preset.Scope) tea.Cmd {
 // applyImportRead asks for the new id of a parsed import.
 func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("import %s: %v", msg.path, msg.err), true)
+		m.setStatus(i18n.T("import %s: %v", msg.path, msg.err), true)
 		return nil
 	}
 	suggest := "imported"
@@ -154,7 +155,7 @@ func (m *Model) applyImportRead(msg importReadMsg) tea.Cmd {
 		}
 	}
 	tree, scope := msg.tree, msg.scope
-	d := newPrompt(m, "Import as", "enter creates "+string(scope)+":<id> from "+filepath.Base(msg.path)+"; an id already taken is refused, nothing is overwritten.", suggest,
+	d := newPrompt(m, i18n.T("Import as"), i18n.T("enter creates %s:<id> from %s; an id already taken is refused, nothing is overwritten.", string(scope), filepath.Base(msg.path)), suggest,
 		func(m *Model, id string) tea.Cmd { return m.create(tree, id, scope, "import") })
 	m.openDialog(d)
 	return d.input.Focus()

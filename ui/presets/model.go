@@ -39,8 +39,8 @@ const (
 
 // settingsRows are the Preset-wide editors listed after the items.
 var settingsRows = []string{
-	"Properties", "Parameters", "Tool policy", "Skill policy", "Regex rules", "Context options", "Capability bindings",
-	"Advanced (raw JSON)",
+	i18n.Mark("Properties"), i18n.Mark("Parameters"), i18n.Mark("Tool policy"), i18n.Mark("Skill policy"), i18n.Mark("Regex rules"),
+	i18n.Mark("Context options"), i18n.Mark("Capability bindings"), i18n.Mark("Advanced (raw JSON)"),
 }
 
 // Model is the Presets panel. It keeps the focus, the parts and the
@@ -186,8 +186,11 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		cmds = append(cmds, again)
 	case common.ThemeChangedMsg:
 		// Rows and the preview are cached under the theme; only the
-		// block editor holds styles of its own.
+		// block editor holds styles of its own. The open forms hold text
+		// translated when they were built: after a language switch they
+		// are built again, unless a field is being typed in.
 		m.styleEditor()
+		m.retranslateForms()
 	case forms.EditMsg:
 		if m.showProfile && m.prof != nil {
 			cmds = append(cmds, m.run(nil, m.profilesView.applyProfileEdit(msg)))
@@ -236,7 +239,7 @@ func (m *Model) handle(msg tea.Msg) tea.Cmd {
 	case previewDueMsg:
 		if m.d != nil && msg.version == m.d.Version() && m.rc != nil {
 			rc := *m.rc // the run context with the user's macro values
-			rc.macros = m.macros
+			rc.macros, rc.slots = m.macros, m.customSlots
 			return m.previewRun.start(msg.version, m.d.Stack(), &rc)
 		}
 	case previewMsg:
@@ -360,7 +363,7 @@ func (m *Model) onJump(msg common.JumpMsg) tea.Cmd {
 		if p.Key() == t.PresetID {
 			// A dirty draft is never replaced unasked: the question says
 			// what opening it discards.
-			return m.confirmDiscard("Open "+p.Key(), func() tea.Cmd {
+			return m.confirmDiscard(i18n.T("Open %s?", p.Key()), func() tea.Cmd {
 				m.presets.Select(func(r presetRow) bool { return r.path == p.Path })
 				return m.openPreset(p, openJump)
 			})

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/components/forms"
@@ -23,14 +24,14 @@ const (
 )
 
 // conflictText explains a refused save; the draft stays.
-const conflictText = "the file changed on disk since you opened it; your draft is kept — ctrl+s again offers the difference, overwrite, fork or reload"
+var conflictText = i18n.Mark("the file changed on disk since you opened it; your draft is kept — ctrl+s again offers the difference, overwrite, fork or reload")
 
 // reloadingText is the status while r re-reads the library; the new
 // snapshot replaces it.
-const reloadingText = "reloading…"
+var reloadingText = i18n.Mark("reloading…")
 
 // untrustedText explains why project Presets are read-only.
-const untrustedText = "this project is not trusted, so its Presets are read-only; fork to global (f) to keep your draft"
+var untrustedText = i18n.Mark("this project is not trusted, so its Presets are read-only; fork to global (f) to keep your draft")
 
 // applyLibrary installs a new snapshot. The open draft stays; its source
 // entry is refreshed so the revision shown is current, but the revision
@@ -48,8 +49,8 @@ func (m *Model) applyLibrary(msg libraryMsg) tea.Cmd {
 	if m.showProfile { // a profile file may have changed: so may its state
 		status = loadProfileStatusCmd(m.lib, m.com.Selection.SessionFile, m.com.Selection.EntryID)
 	}
-	if m.status == reloadingText {
-		m.setStatus(fmt.Sprintf("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
+	if m.status == i18n.T(reloadingText) {
+		m.setStatus(i18n.T("reloaded from disk: %d presets, %d profiles", len(m.lib.Presets), len(m.lib.Profiles)), false)
 	}
 	if m.open != nil {
 		notice := m.noticeDiskChange()
@@ -218,7 +219,7 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	if m.open.Legacy {
-		m.setStatus("legacy .pi/prompt-stacks files are read-only; fork (f) to keep your draft", true)
+		m.setStatus(i18n.T("legacy .pi/prompt-stacks files are read-only; fork (f) to keep your draft"), true)
 		return nil
 	}
 	if m.unparsed {
@@ -230,17 +231,17 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	if name := m.open.FileName(); name != m.open.ID+".json" {
-		m.setStatus(fmt.Sprintf("pi-forge saves a preset only as <id>.json and this one is %s; fork (f) to keep your draft as %s.json", name, m.open.ID), true)
+		m.setStatus(i18n.T("pi-forge saves a preset only as <id>.json and this one is %s; fork (f) to keep your draft as %s.json", name, m.open.ID), true)
 		return nil
 	}
-	m.setStatus("saving "+m.open.Key()+"…", false)
+	m.setStatus(i18n.T("saving %s…", m.open.Key()), false)
 	return m.preflightSave(saveCmd(m.com.Workspace, m.open.Scope, m.open.ID, m.d.Snapshot(), m.revision))
 }
 
 // rawUnparsedText refuses a save while the raw JSON being typed does not
 // parse: the draft kept its last valid state, which is not what is shown.
 func rawUnparsedText(problem string) string {
-	return "not saved: the raw JSON you are typing does not parse (" + problem + "); fix it, or esc drops it"
+	return i18n.T("not saved: the raw JSON you are typing does not parse (%s); fix it, or esc drops it", problem)
 }
 
 // applySaved reports a save; a conflict keeps the draft and explains.
@@ -254,22 +255,22 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 				m.previewDock.rebase(m.d) // what is saved is the what-if's new baseline
 			}
 		}
-		m.setStatus("saved "+msg.key, false)
+		m.setStatus(i18n.T("saved %s", msg.key), false)
 		if msg.errors > 0 {
-			m.setStatus(fmt.Sprintf("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
+			m.setStatus(i18n.T("saved %s — it has %d error(s), so pi-forge will not use it until they are fixed",
 				msg.key, msg.errors), true)
 		}
 		return loadLibraryCmd(m.com.Services())
 	case errors.Is(msg.err, resources.ErrConflict):
 		m.conflict = conflictOnSave
-		m.setStatus(conflictText, true)
+		m.setStatus(i18n.T(conflictText), true)
 		if m.d != nil && m.open != nil && m.open.Key() == msg.key {
 			return readConflictCmd(msg.key, m.open.Path, m.d.Snapshot())
 		}
 	case errors.Is(msg.err, resources.ErrUntrusted):
-		m.setStatus(untrustedText, true)
+		m.setStatus(i18n.T(untrustedText), true)
 	default:
-		m.setStatus(fmt.Sprintf("save %s: %v", msg.key, msg.err), true)
+		m.setStatus(i18n.T("save %s: %v", msg.key, msg.err), true)
 	}
 	return nil
 }
@@ -277,28 +278,41 @@ func (m *Model) applySaved(msg savedMsg) tea.Cmd {
 // applyCreated opens a forked or new Preset once the library shows it.
 func (m *Model) applyCreated(msg createdMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("%s %s:%s: %v", msg.verb, msg.scope, msg.id, msg.err), true)
+		m.setStatus(createFailed(msg.verb, string(msg.scope), msg.id, msg.err), true)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("%s %s:%s; it is open now", pastOf(msg.verb), msg.scope, msg.id), false)
+	m.setStatus(createdStatus(msg.verb, string(msg.scope), msg.id), false)
 	m.closeDraft()
 	m.wantOpen = string(msg.scope) + ":" + msg.id
 	m.focusNewDraft = true
 	return loadLibraryCmd(m.com.Services())
 }
 
-// pastOf is what a create did, for its status: "forked the draft to",
-// "created", "imported".
-func pastOf(verb string) string {
+// createdStatus is what a create did, for its status, one whole
+// sentence per verb: "forked the draft to project:x; it is open now".
+func createdStatus(verb, scope, id string) string {
 	switch verb {
 	case "fork":
-		return "forked the draft to"
+		return i18n.T("forked the draft to %s:%s; it is open now", scope, id)
 	case "new":
-		return "created"
+		return i18n.T("created %s:%s; it is open now", scope, id)
 	case "import":
-		return "imported"
+		return i18n.T("imported %s:%s; it is open now", scope, id)
 	}
-	return verb
+	return fmt.Sprintf("%s %s:%s", verb, scope, id)
+}
+
+// createFailed says why a create (fork, new, import) wrote nothing.
+func createFailed(verb, scope, id string, err error) string {
+	switch verb {
+	case "fork":
+		return i18n.T("fork %s:%s: %v", scope, id, err)
+	case "new":
+		return i18n.T("new %s:%s: %v", scope, id, err)
+	case "import":
+		return i18n.T("import %s:%s: %v", scope, id, err)
+	}
+	return fmt.Sprintf("%s %s:%s: %v", verb, scope, id, err)
 }
 
 // reload re-reads the library and reopens the Preset from disk,
@@ -308,7 +322,7 @@ func (m *Model) reload() tea.Cmd {
 		m.wantOpen = m.open.Key()
 	}
 	m.closeDraft()
-	m.setStatus(reloadingText, false)
+	m.setStatus(i18n.T(reloadingText), false)
 	return tea.Batch(loadLibraryCmd(m.com.Services()),
 		loadContextCmd(m.com.Services(), m.com.Selection.SessionFile, m.com.Selection.EntryID))
 }

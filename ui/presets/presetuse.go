@@ -1,13 +1,13 @@
 package presets
 
 import (
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/capstate"
 )
@@ -23,23 +23,19 @@ type usePresetIntent struct{ p *resources.Preset }
 
 func (usePresetIntent) isIntent() {}
 
-// CacheImpactNotice is what a Preset switch costs the prompt cache; the
-// last sentence is pi-forge's provider-managed cache warning (docs
-// 0.5.4–0.5.6).
-const CacheImpactNotice = "Prompt cache: the switch changes the system prompt (and may change the tools), which come before the conversation, so the next request cannot reuse the prefix the provider cached for the earlier ones and writes it anew. Prompt caching and tool transport are downstream provider-managed; no guarantee of zero KV cache invalidation or exact cache hits."
-
 // planPresetUse plans /preset use of p at the selected session's leaf.
 func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
 	sel := m.com.Selection
 	if sel.SessionFile == "" {
-		m.setStatus(needSession, true)
+		m.setStatus(i18n.T(needSession), true)
+
 		return nil
 	}
-	m.setStatus("checking Preset "+p.Key()+"…", false)
+	m.setStatus(i18n.T("checking Preset %s…", p.Key()), false)
 	svc, last, selector := m.com.Services(), m.lastWrite, p.Key()
 	return func() tea.Msg {
 		now := time.Now()
-		w := &sessionWrite{title: "Use Preset " + selector + " in the session?", what: "Preset " + selector, file: sel.SessionFile, session: sessionTitle(sel)}
+		w := &sessionWrite{title: i18n.T("Use Preset %s in the session?", selector), what: "Preset " + selector, file: sel.SessionFile, session: sessionTitle(sel)} //i18n:raw what is never shown (a test's name for the change)
 		t, err := openWriteTarget(svc, sel.SessionFile, sel.EntryID, last, now)
 		if err != nil {
 			return sessionPlannedMsg{err: err}
@@ -56,13 +52,17 @@ func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
 		case plan.Refusal != nil:
 			w.errors = append(w.errors, presetRefusal(plan.Refusal, t.ws, p)...)
 		case !plan.Changes():
-			w.nothing = plan.Result.Message + " (already active: nothing to append)"
+			w.nothing = plan.Result.Message + " " + i18n.T("(already active: nothing to append)")
 		default:
 			w.guard, w.entries, w.done = plan.Guard, plan.Entries(), plan.Result.Message
 			if plan.Result.Warning != "" {
 				w.warnings = append(w.warnings, "pi-forge: "+plan.Result.Warning)
 			}
-			w.notes = append(w.notes, CacheImpactNotice)
+			// pi-forge 0.5.4's prompt-cache notice, in its words, as
+			// /preset use and the CLI's preset use show it.
+			if n := capstate.CacheNotice(t.s, plan, capIn); n != "" {
+				w.notes = append(w.notes, "pi-forge: "+n)
+			}
 		}
 		return sessionPlannedMsg{w: w}
 	}
@@ -74,9 +74,9 @@ func (m *Model) planPresetUse(p *resources.Preset) tea.Cmd {
 func presetRefusal(r *capability.Refusal, ws resources.Workspace, p *resources.Preset) []string {
 	switch r.Kind {
 	case capability.RefusedUntrusted:
-		return []string{fmt.Sprintf("%s (the session's project %s: %s)", r.Notice(), ws.Cwd, ws.Trust.Source)}
+		return []string{r.Notice() + " " + i18n.T("(the session's project %s: %s)", ws.Cwd, ws.Trust.Source)}
 	case capability.RefusedInvalid:
-		out := []string{r.Subject + " has errors and cannot be activated:"}
+		out := []string{i18n.T("%s has errors and cannot be activated:", r.Subject)}
 		for _, d := range p.Diagnostics {
 			if d.Level == preset.LevelError {
 				out = append(out, string(d.Level)+": "+d.Message)

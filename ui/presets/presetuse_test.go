@@ -22,7 +22,8 @@ func (hs *harness) presetCursor(key string) {
 }
 
 // + on a Preset in the list shows the selection entry it will append and
-// the prompt-cache notice; y appends it, and the session then records
+// pi-forge's prompt-cache notice (here: no request compiled with a Preset
+// yet, so it cannot be estimated); y appends it, and the session then records
 // the Preset as active (what preset/capability status reads).
 func TestUsePresetFromTheList(t *testing.T) {
 	hs := newHarness(t, 160, 48, false)
@@ -31,7 +32,7 @@ func TestUsePresetFromTheList(t *testing.T) {
 	before := readFile(t, hs.sessFile)
 	hs.Press("+")
 	text := dialogText(hs)
-	for _, want := range []string{"Use Preset project:alpha in the session?", "Prompt cache:", "pi-forge-prompt-stack-state"} {
+	for _, want := range []string{"Use Preset project:alpha in the session?", "pi-forge: Switching may change the system prompt; prompt cache impact cannot be estimated until a request has been compiled.", "pi-forge-prompt-stack-state"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dialog does not say %q:\n%s", want, text)
 		}

@@ -1,7 +1,6 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,6 +10,7 @@ import (
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/compare"
@@ -35,6 +35,9 @@ type previewDock struct {
 	// macros are the extension macro values supplied for the preview
 	// (X; replaced whole, never changed in place, so a command may hold it).
 	macros map[string]string
+	// customSlots are the custom slots' preview values (X on a custom slot
+	// item, slotvalue.go; replaced whole like macros).
+	customSlots map[string]string
 	// active is the session's Preset at the entry, resolved in the
 	// library as pi-forge and the CLI do (a bare id included); nil when
 	// none is recorded, Presets are off, or it does not resolve.
@@ -141,7 +144,7 @@ func (w *whatIfState) title() string {
 	if r == nil || !r.Changed {
 		return ""
 	}
-	return fmt.Sprintf(" · Δ %+d tok · ~%d cached", r.Delta, r.PrefixTokens)
+	return i18n.T(" · Δ %+d tok · ~%d cached", r.Delta, r.PrefixTokens)
 }
 
 // layout renders the preview for the dock r (lines keeps it for View)
@@ -167,15 +170,15 @@ func (p *previewDock) View(focused bool, draftVersion int) string {
 	inner, innerH := max(0, r.w-4), max(0, r.h-2)
 	lines := p.lines(inner)
 	if len(lines) == 0 {
-		msg := "compiling…"
+		msg := i18n.T("compiling…")
 		if p.rc == nil {
-			msg = "reading the selected session…"
+			msg = i18n.T("reading the selected session…")
 		}
-		return frame(p.com, r, "Preview", "", focused, []string{st.Pane.Placeholder.Render(msg)})
+		return frame(p.com, r, i18n.T("Preview"), "", focused, []string{st.Pane.Placeholder.Render(msg)})
 	}
 	off := clampPreviewOffset(p.previewOff, len(lines), innerH) // layoutParts keeps it so
 	end := min(len(lines), off+innerH)
-	title := "Preview"
+	title := i18n.T("Preview")
 	if res := p.preview; res != nil {
 		sys, msgs := 0, 0
 		for _, p := range res.res.System {
@@ -184,9 +187,9 @@ func (p *previewDock) View(focused bool, draftVersion int) string {
 		for _, p := range res.res.Messages {
 			msgs += p.Tokens
 		}
-		title = fmt.Sprintf("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs) + p.whatIf.title()
+		title = i18n.T("Preview · system ~%d tok · %d messages ~%d tok", sys, len(res.res.Messages), msgs) + p.whatIf.title()
 		if res.version != draftVersion {
-			title += " · updating…"
+			title += " · " + i18n.T("updating…")
 		}
 	}
 	info := ""
@@ -235,7 +238,7 @@ func (dock *previewDock) lines(width int) []string {
 		}
 		out = append(out, wrapDiags(&dock.com.Styles, []preset.Diagnostic{d}, prefix, width)...)
 	}
-	out = append(out, st.Text.Strong.Render("System prompt"))
+	out = append(out, st.Text.Strong.Render(i18n.T("System prompt")))
 	for _, p := range res.System {
 		if p.Kind == compile.PartSeparator {
 			continue
@@ -245,9 +248,9 @@ func (dock *previewDock) lines(width int) []string {
 			out = append(out, common.Wrap(sanitize.Text(l), width)...)
 		}
 	}
-	heading := fmt.Sprintf("Messages (%d)", len(res.Messages))
+	heading := i18n.T("Messages (%d)", len(res.Messages))
 	if res.HiddenSystem > 0 {
-		heading += fmt.Sprintf(" · %d empty System message(s) hidden", res.HiddenSystem)
+		heading += " · " + i18n.T("%d empty System message(s) hidden", res.HiddenSystem)
 	}
 	out = append(out, "", st.Text.Strong.Render(heading))
 	for _, p := range res.Messages {
@@ -264,7 +267,7 @@ func (dock *previewDock) lines(width int) []string {
 		}
 		if len(text) > previewPartLines {
 			hidden := len(text) - previewPartLines
-			text = append(text[:previewPartLines], st.Text.Muted.Render(fmt.Sprintf("… %d lines hidden", hidden)))
+			text = append(text[:previewPartLines], st.Text.Muted.Render(i18n.T("… %d lines hidden", hidden)))
 		}
 		out = append(out, text...)
 	}
@@ -283,7 +286,7 @@ func (dock *previewDock) partHeader(p compile.Part, width int) string {
 	if p.Kind != compile.PartItem && p.Kind != compile.PartSystem {
 		head = "── " + sanitize.Line(p.Kind) + " · " + sanitize.Line(label)
 	}
-	tok := fmt.Sprintf(" ~%d tok", p.Tokens)
+	tok := " " + i18n.T("~%d tok", p.Tokens)
 	head = ansi.Truncate(head, max(0, width-ansi.StringWidth(tok)-2), "…")
 	fill := max(0, width-ansi.StringWidth(head)-ansi.StringWidth(tok)-1)
 	return st.Text.Info.Render(head) + " " + st.Text.Muted.Render(strings.Repeat("─", fill)+tok)

@@ -1,7 +1,6 @@
 package presets
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -12,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
@@ -68,7 +68,7 @@ func (v *profilesView) openProfilePreset() (tea.Cmd, intent) {
 		if len(diags) > 0 {
 			return nil, statusIntent{diags[0].Message, true}
 		}
-		return nil, statusIntent{"profile " + prof.ID + " uses no preset (promptStack null)", false}
+		return nil, statusIntent{i18n.T("profile %s uses no preset (promptStack null)", prof.ID), false}
 	}
 	return nil, openProfilePresetIntent{p}
 }
@@ -81,12 +81,12 @@ func (v *profilesView) View(l layout) string {
 
 // profileListView lists the agent profiles with scope and counts.
 func (v *profilesView) profileListView(r rect) string {
-	lines := libraryLines(v.com, v.snap == nil, v.profiles, "no agent profiles — n creates one", r, !v.profFocus)
+	lines := libraryLines(v.com, v.snap == nil, v.profiles, i18n.T("no agent profiles — n creates one"), r, !v.profFocus)
 	info := ""
 	if v.snap != nil {
-		info = fmt.Sprintf("%d/%d · ◆ last applied · p presets", min(v.profiles.Cursor()+1, v.profiles.Len()), v.profiles.Len())
+		info = i18n.T("%d/%d · ◆ last applied · p presets", min(v.profiles.Cursor()+1, v.profiles.Len()), v.profiles.Len())
 	}
-	return frame(v.com, r, "Agent profiles", info, !v.profFocus, lines)
+	return frame(v.com, r, i18n.T("Agent profiles"), info, !v.profFocus, lines)
 }
 
 // profileFormSize is the profile form's size in the detail pane r: the
@@ -103,29 +103,29 @@ func (v *profilesView) profileFormSize(r rect) (width, height int) {
 func (v *profilesView) profileDetailView(r rect) string {
 	p := v.selectedProfile()
 	if p == nil {
-		return frame(v.com, r, "Profile", "", false, v.profileStatusLines(max(0, r.w-4)))
+		return frame(v.com, r, i18n.T("Profile"), "", false, v.profileStatusLines(max(0, r.w-4)))
 	}
 	inner := max(0, r.w-4)
 	card := v.profileStatusLines(inner)
 	if v.prof != nil && v.profForm != nil && v.prof.p.Path == p.Path {
-		title := "Profile · " + p.ID + " (editing)"
+		title := i18n.T("Profile · %s (editing)", p.ID)
 		if v.profRaw {
-			title = "Profile · " + p.ID + " · raw JSON (editing)"
+			title = i18n.T("Profile · %s · raw JSON (editing)", p.ID)
 		}
 		if v.prof.dirty() {
-			title = "● " + title + " unsaved"
+			title = "● " + i18n.T("%s unsaved", title)
 		}
 		lines := strings.Split(v.profForm.View(v.profileFormSize(r)), "\n")
 		lines = append(lines, card...)
 		other := "JSON"
 		if v.profRaw {
-			other = "form"
+			other = i18n.Mark("form")
 		}
 		k := v.keys
-		return frame(v.com, r, title, keyNotes(keyNote{k.Save, "save"}, keyNote{k.Undo, "undo"}, keyNote{k.RawJSON, other}, keyNote{k.Back, "list"}), v.profFocus, lines)
+		return frame(v.com, r, title, keyNotes(keyNote{k.Save, i18n.Mark("save")}, keyNote{k.Undo, i18n.Mark("undo")}, keyNote{k.RawJSON, other}, keyNote{k.Back, i18n.Mark("list")}), v.profFocus, lines)
 	}
 	k := v.keys
-	return frame(v.com, r, "Profile · "+p.ID, keyNotes(keyNote{k.Item, "edit"}, keyNote{k.RawJSON, "JSON"}, keyNote{k.Edit, "$EDITOR"}, keyNote{k.Open, "preset"}),
+	return frame(v.com, r, i18n.T("Profile · %s", p.ID), keyNotes(keyNote{k.Item, i18n.Mark("edit")}, keyNote{k.RawJSON, "JSON"}, keyNote{k.Edit, "$EDITOR"}, keyNote{k.Open, i18n.Mark("preset")}), //i18n:raw JSON and $EDITOR are names
 		false, append(v.profileDetailLines(p, inner), card...))
 }
 
@@ -140,7 +140,8 @@ type keyNote struct {
 func keyNotes(notes ...keyNote) string {
 	parts := make([]string, len(notes))
 	for i, n := range notes {
-		parts[i] = n.b.Help().Key + " " + n.what
+		parts[i] = n.b.Help().Key + " " + i18n.T(n.what)
+
 	}
 	return strings.Join(parts, " · ")
 }
@@ -148,27 +149,27 @@ func keyNotes(notes ...keyNote) string {
 // profileDetailLines describe a profile that is not being edited.
 func (v *profilesView) profileDetailLines(p *resources.Profile, inner int) []string {
 	st := v.com.Styles
-	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + v }
+	field := func(k, v string) string { return st.Text.Muted.Render(padCells(k, 13)) + v }
 	var lines []string
-	lines = append(lines, field("profile", sanitize.Line(p.Key())))
+	lines = append(lines, field(i18n.T("profile"), sanitize.Line(p.Key())))
 	if p.Profile.Name != nil {
-		lines = append(lines, field("name", sanitize.Line(*p.Profile.Name)))
+		lines = append(lines, field(i18n.T("name"), sanitize.Line(*p.Profile.Name)))
 	}
-	lines = append(lines, field("file", sanitize.Line(p.FileName())))
+	lines = append(lines, field(i18n.T("file"), sanitize.Line(p.FileName())))
 	model := "—"
 	if mp := p.Profile.Model; mp.Provider != "" || mp.ID != "" {
 		model = mp.Provider + "/" + mp.ID
 	}
-	lines = append(lines, field("model", sanitize.Line(model)), field("thinking", sanitize.Line(p.Profile.ThinkingLevel)))
-	autoAct := "no"
+	lines = append(lines, field(i18n.T("model"), sanitize.Line(model)), field(i18n.T("thinking"), sanitize.Line(p.Profile.ThinkingLevel)))
+	autoAct := i18n.T("no")
 	if p.Profile.AutoActivate != nil && *p.Profile.AutoActivate {
-		autoAct = "yes"
+		autoAct = i18n.T("yes")
 	}
-	lines = append(lines, field("autoActivate", autoAct))
+	lines = append(lines, field("autoActivate", autoAct)) //i18n:raw the JSON key
 	lines = append(lines, v.profilePresetLines(p, field, inner)...)
-	lines = append(lines, "", st.Text.Subtle.Render("Validation"))
+	lines = append(lines, "", st.Text.Subtle.Render(i18n.T("Validation")))
 	if len(p.Diagnostics) == 0 {
-		lines = append(lines, st.Text.Success.Render("✓ the profile file validates"))
+		lines = append(lines, st.Text.Success.Render(i18n.T("✓ the profile file validates")))
 	}
 	for _, d := range p.Diagnostics {
 		msg := d.Message
@@ -178,7 +179,7 @@ func (v *profilesView) profileDetailLines(p *resources.Profile, inner int) []str
 		lines = append(lines, wrapDiags(&v.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: msg}}, "", inner)...)
 	}
 	if p.Profile.Description != nil {
-		lines = append(lines, "", st.Text.Subtle.Render("Description"))
+		lines = append(lines, "", st.Text.Subtle.Render(i18n.T("Description")))
 		lines = append(lines, common.Wrap(sanitize.Text(*p.Profile.Description), inner)...)
 	}
 	return lines
@@ -189,23 +190,23 @@ func (v *profilesView) profileDetailLines(p *resources.Profile, inner int) []str
 // file changed since, and the drift of each field.
 func (v *profilesView) profileStatusLines(width int) []string {
 	st := v.com.Styles
-	head := []string{"", st.Text.Subtle.Render("Session status (pi-forge /profile status)")}
+	head := []string{"", st.Text.Subtle.Render(i18n.T("Session status (pi-forge /profile status)"))}
 	s := v.profStatus
 	if s == nil {
-		return append(head, st.Text.Muted.Render("select a session (panel 3) to see what it applied"))
+		return append(head, st.Text.Muted.Render(i18n.T("select a session (panel 3) to see what it applied")))
 	}
-	field := func(k, v string) string { return st.Text.Muted.Render(fmt.Sprintf("%-13s", k)) + sanitize.Line(v) }
-	model := "(none)"
+	field := func(k, v string) string { return st.Text.Muted.Render(padCells(k, 13)) + sanitize.Line(v) }
+	model := i18n.T("(none)")
 	if s.Current.Model != nil {
 		model = s.Current.Model.String()
 	}
-	stack := "(none)"
+	stack := i18n.T("(none)")
 	if s.Current.PromptStack != nil {
 		stack = *s.Current.PromptStack
 	}
-	lines := append(head, field("at entry", s.EntryID), field("current", model+" · "+s.Current.ThinkingLevel+" · "+stack))
+	lines := append(head, field(i18n.T("at entry"), s.EntryID), field(i18n.T("current"), model+" · "+s.Current.ThinkingLevel+" · "+stack))
 	if s.Last == nil {
-		return append(lines, field("last applied", "(none)"))
+		return append(lines, field(i18n.T("last applied"), i18n.T("(none)")))
 	}
 	p := s.Last.Provenance
 	source := s.Last.SourceState
@@ -213,27 +214,27 @@ func (v *profilesView) profileStatusLines(width int) []string {
 	if source != profile.SourceUnchanged {
 		style = st.Text.Warning
 		if source == profile.SourceChanged {
-			source = "changed since it was applied"
+			source = i18n.T("changed since it was applied")
 		}
 	}
 	scope := p.Scope
 	if scope == "" {
 		scope = preset.ScopeProject
 	}
-	lines = append(lines, field("last applied", "◆ "+string(scope)+":"+p.ProfileID+" at "+p.AppliedAt),
-		st.Text.Muted.Render(fmt.Sprintf("%-13s", "source"))+style.Render(sanitize.Line(source)))
+	lines = append(lines, field(i18n.T("last applied"), "◆ "+i18n.T("%s:%s at %s", string(scope), p.ProfileID, p.AppliedAt)),
+		st.Text.Muted.Render(padCells(i18n.T("source"), 13))+style.Render(sanitize.Line(source)))
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
-	}{{"model", s.Last.Model}, {"thinking", s.Last.Thinking}, {"preset", s.Last.Preset}, {"tools *", s.Last.Tools}} {
-		text, style := "unchanged", st.Text.Success
+	}{{i18n.T("model"), s.Last.Model}, {i18n.T("thinking"), s.Last.Thinking}, {i18n.T("preset"), s.Last.Preset}, {i18n.T("tools *"), s.Last.Tools}} {
+		text, style := i18n.T("unchanged"), st.Text.Success
 		switch {
 		case d.d.Unknown:
-			text, style = "unknown (not recorded)", st.Text.Muted
+			text, style = i18n.T("unknown (not recorded)"), st.Text.Muted
 		case d.d.Changed:
 			text, style = d.d.Expected+" → "+d.d.Actual, st.Text.Warning
 		}
-		lines = append(lines, st.Text.Muted.Render(fmt.Sprintf("  %-11s", d.name))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
+		lines = append(lines, st.Text.Muted.Render("  "+padCells(d.name, 11))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
 	}
 	for _, l := range common.Wrap("* "+profile.ToolsDriftNote, max(1, width-2)) {
 		lines = append(lines, "  "+st.Text.Muted.Render(l))
@@ -249,13 +250,13 @@ func truncateCells(s string, width int) string { return ansi.Truncate(s, width, 
 func (v *profilesView) profilePresetLines(p *resources.Profile, field func(k, v string) string, width int) []string {
 	st := v.com.Styles
 	if p.Profile.PromptStack == nil {
-		return []string{field("preset", st.Text.Muted.Render("none (promptStack null)"))}
+		return []string{field(i18n.T("preset"), st.Text.Muted.Render(i18n.T("none (promptStack null)")))}
 	}
 	resolved, diags := v.snap.ResolveProfilePreset(p)
-	out := []string{field("promptStack", sanitize.Line(*p.Profile.PromptStack))}
+	out := []string{field("promptStack", sanitize.Line(*p.Profile.PromptStack))} //i18n:raw the JSON key
 	if resolved != nil {
 		errs, warns := resolved.Counts()
-		out = append(out, field("resolves to", sanitize.Line(resolved.Key())+" "+countBadges(&st, errs, warns)))
+		out = append(out, field(i18n.T("resolves to"), sanitize.Line(resolved.Key())+" "+countBadges(&st, errs, warns)))
 	}
 	for _, d := range diags {
 		out = append(out, wrapDiags(&v.com.Styles, []preset.Diagnostic{{Level: d.Level, Message: d.Message}}, "", width)...)

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -41,21 +42,22 @@ func (captureProfileIntent) isIntent() {}
 func (m *Model) planProfileUse(p *resources.Profile) tea.Cmd {
 	sel := m.com.Selection
 	if sel.SessionFile == "" {
-		m.setStatus(needSession, true)
+		m.setStatus(i18n.T(needSession), true)
 		return nil
 	}
-	m.setStatus("checking profile "+p.Key()+" (pi-forge's preflight)…", false)
+	m.setStatus(i18n.T("checking profile %s (pi-forge's preflight)…", p.Key()), false)
 	svc, last, selector := m.com.Services(), m.lastWrite, p.Key()
 	return func() tea.Msg {
 		now := time.Now()
-		w := &sessionWrite{title: "Apply profile " + selector + "?", what: "profile " + selector, file: sel.SessionFile, session: sessionTitle(sel)}
+		w := &sessionWrite{title: i18n.T("Apply profile %s?", selector), what: "profile " + selector, file: sel.SessionFile, session: sessionTitle(sel)} //i18n:raw what is never shown (a test's name for the change)
 		t, err := openWriteTarget(svc, sel.SessionFile, sel.EntryID, last, now)
 		if err != nil {
 			return sessionPlannedMsg{err: err}
 		}
 		w.project, w.errors = t.ws.Cwd, t.blocked
 		if !t.ws.Trust.Trusted {
-			w.errors = append(w.errors, fmt.Sprintf("pi-forge: project is not trusted; refusing to apply an agent profile. (the session's project %s: %s)", t.ws.Cwd, t.ws.Trust.Source))
+			w.errors = append(w.errors, "pi-forge: project is not trusted; refusing to apply an agent profile. "+ //i18n:raw pi-forge's own words
+				i18n.T("(the session's project %s: %s)", t.ws.Cwd, t.ws.Trust.Source))
 			return sessionPlannedMsg{w: w}
 		}
 		lib, err := svc.Library()
@@ -65,7 +67,7 @@ func (m *Model) planProfileUse(p *resources.Profile) tea.Cmd {
 		// the profile as the library holds it now
 		cur, _ := lib.ResolveProfile(selector)
 		if cur == nil {
-			return sessionPlannedMsg{err: fmt.Errorf("Unknown agent profile: %s", selector)}
+			return sessionPlannedMsg{err: fmt.Errorf("Unknown agent profile: %s", selector)} //i18n:raw pi-forge's own words
 		}
 		cat, _ := svc.Catalog()
 		capIn, err := svc.CapabilityInputs()
@@ -95,12 +97,12 @@ func (m *Model) planProfileUse(p *resources.Profile) tea.Cmd {
 func (m *Model) planProfileForget() tea.Cmd {
 	sel := m.com.Selection
 	if sel.SessionFile == "" {
-		m.setStatus(needSession, true)
+		m.setStatus(i18n.T(needSession), true)
 		return nil
 	}
 	svc, last := m.com.Services(), m.lastWrite
 	return func() tea.Msg {
-		w := &sessionWrite{title: "Forget the last applied profile?", what: "forget", file: sel.SessionFile, session: sessionTitle(sel),
+		w := &sessionWrite{title: i18n.T("Forget the last applied profile?"), what: "forget", file: sel.SessionFile, session: sessionTitle(sel),
 			nothing: services.ForgetNothing, done: services.ForgetDone}
 		t, err := openWriteTarget(svc, sel.SessionFile, sel.EntryID, last, time.Now())
 		if err != nil {
@@ -112,7 +114,7 @@ func (m *Model) planProfileForget() tea.Cmd {
 		}
 		w.entries, w.guard = services.PlanProfileForget(t.s), session.GuardOf(t.s)
 		if len(w.entries) > 0 {
-			w.notes = append(w.notes, "The model, thinking level and Preset will stay as they are.")
+			w.notes = append(w.notes, i18n.T("The model, thinking level and Preset will stay as they are."))
 		} else if len(w.errors) > 0 {
 			w.errors = append(w.errors, services.ForgetNothing)
 		}
@@ -136,10 +138,10 @@ type capturedMsg struct {
 func (m *Model) promptCaptureProfile() tea.Cmd {
 	sel := m.com.Selection
 	if sel.SessionFile == "" {
-		m.setStatus(needSession, true)
+		m.setStatus(i18n.T(needSession), true)
 		return nil
 	}
-	return m.scopedPrompt("New profile from entry "+sel.EntryID, "enter captures the model, thinking level and active Preset at the selected entry as a profile under this id; what will be written shows before it is.", "my-profile", m.defaultScope(),
+	return m.scopedPrompt(i18n.T("New profile from entry %s", sel.EntryID), i18n.T("enter captures the model, thinking level and active Preset at the selected entry as a profile under this id; what will be written shows before it is."), "my-profile", m.defaultScope(),
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			return captureCmd(m.com.Services(), sel, id, scope)
 		})
@@ -155,7 +157,8 @@ func captureCmd(svc *services.Services, sel common.Selection, id string, scope p
 			msg.target = rel // in the project: the path from its directory
 		}
 		if !ws.Trust.Trusted {
-			msg.failure = fmt.Sprintf("pi-forge: project is not trusted; refusing to write an agent profile. (the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
+			msg.failure = "pi-forge: project is not trusted; refusing to write an agent profile. " + //i18n:raw pi-forge's own words
+				i18n.T("(the session's project %s: %s)", ws.Cwd, ws.Trust.Source)
 			return msg
 		}
 		s, index, err := openAt(sel.SessionFile, sel.EntryID)
@@ -164,7 +167,7 @@ func captureCmd(svc *services.Services, sel common.Selection, id string, scope p
 			return msg
 		}
 		if project := s.Project(ws.Cwd); !session.SameProject(project, ws.Cwd) {
-			msg.failure = fmt.Sprintf("this session belongs to project %s, not to the workbench's project %s: a profile is saved in the session's own project. Open forgebench there (forgebench --cwd %s).", project, ws.Cwd, project)
+			msg.failure = i18n.T("this session belongs to project %s, not to the workbench's project %s: a profile is saved in the session's own project. Open forgebench there (forgebench --cwd %s).", project, ws.Cwd, project)
 			return msg
 		}
 		capIn, err := svc.CapabilityInputs()
@@ -185,23 +188,23 @@ func (m *Model) confirmCaptured(msg capturedMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 		return nil
 	case msg.failure != "":
-		m.openDialog(newNotice(m, "Cannot save the profile", sanitize.Text(msg.failure)))
+		m.openDialog(newNotice(m, i18n.T("Cannot save the profile"), sanitize.Text(msg.failure)))
 		return nil
 	}
 	p := msg.p
 	key := string(msg.scope) + ":" + p.ID
-	stack := "none (promptStack null: no Preset was active)"
+	stack := i18n.T("none (promptStack null: no Preset was active)")
 	if p.PromptStack != nil {
 		stack = *p.PromptStack
 	}
-	body := fmt.Sprintf("Profile %s will be written to\n%s\nfrom entry %s:\nmodel: %s\nthinking level: %s\npreset: %s\nIt will not be applied or marked active.\n\n%s writes it; %s writes nothing.",
+	body := i18n.T("Profile %s will be written to\n%s\nfrom entry %s:\nmodel: %s\nthinking level: %s\npreset: %s\nIt will not be applied or marked active.\n\n%s writes it; %s writes nothing.",
 		key, msg.target, msg.entry, p.Model.String(), p.ThinkingLevel, stack, m.keys.Confirm.Help().Key, m.keys.Cancel.Help().Key)
-	m.openDialog(newConfirm(m, "Save profile "+key+"?", sanitize.Text(body), func(m *Model, _ string) tea.Cmd {
+	m.openDialog(newConfirm(m, i18n.T("Save profile %s?", key), sanitize.Text(body), func(m *Model, _ string) tea.Cmd {
 		ws, scope := m.com.Workspace, msg.scope
 		return func() tea.Msg {
 			res, err := resources.CreateProfile(ws, scope, p)
 			return profileSavedMsg{verb: "created", key: key, res: res, err: err,
-				done: "pi-forge: saved current runtime as profile " + p.ID + "; the profile was not applied or marked active."}
+				done: "pi-forge: saved current runtime as profile " + p.ID + "; the profile was not applied or marked active."} //i18n:raw pi-forge's own words
 		}
 	}))
 	return nil

@@ -2,7 +2,6 @@ package presets
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/fingerprint"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
@@ -28,7 +28,7 @@ func readProfileConflictCmd(key, path string, draftBytes []byte) tea.Cmd {
 			return conflictReadMsg{key: key, gone: true, profile: true, diff: diffview.NewLineDiff("", string(draftBytes))}
 		}
 		if err != nil {
-			return conflictReadMsg{key: key, profile: true, err: fmt.Errorf("read %s: %w", path, err)}
+			return conflictReadMsg{key: key, profile: true, err: wrapText(err, i18n.T("read %s: %v", path, err))}
 		}
 		return conflictReadMsg{key: key, profile: true, revision: fingerprint.SourceRevision(raw),
 			diff: diffview.NewLineDiff(string(raw), string(draftBytes))}

@@ -11,6 +11,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session/replay"
@@ -205,7 +206,7 @@ func (v *profilesView) editProfile(p *resources.Profile) intent {
 	}
 	if v.prof == nil || v.prof.p.Path != p.Path {
 		if v.prof != nil && v.prof.dirty() {
-			return statusIntent{"profile " + v.prof.p.Key() + " has unsaved edits: ctrl+s saves them, u undoes them", true}
+			return statusIntent{i18n.T("profile %s has unsaved edits: ctrl+s saves them, u undoes them", v.prof.p.Key()), true}
 		}
 		v.prof = newProfileDraft(p)
 	}
@@ -241,7 +242,8 @@ func (v *profilesView) toggleProfileRaw() intent {
 func (v *profilesView) profileViewToggle() key.Binding {
 	b := v.keys.RawJSON
 	if v.profRaw {
-		b.SetHelp(b.Help().Key, "form")
+		b.SetHelp(b.Help().Key, i18n.Mark("form"))
+
 	}
 	return b
 }
@@ -252,13 +254,13 @@ func (v *profilesView) profileViewToggle() key.Binding {
 func (v *profilesView) profileKeys() keymap.Presets {
 	k := *v.keys // a copy: the panel's own help stays as it reads
 	relabel := func(b *key.Binding, desc string) { b.SetHelp(b.Help().Key, desc) }
-	relabel(&k.Item, "edit profile")
-	relabel(&k.New, "new profile")
-	relabel(&k.Fork, "fork profile")
-	relabel(&k.Delete, "delete profile")
-	relabel(&k.Open, "open its preset")
-	relabel(&k.Profiles, "presets")
-	relabel(&k.Use, "use profile")
+	relabel(&k.Item, i18n.Mark("edit profile"))
+	relabel(&k.New, i18n.Mark("new profile"))
+	relabel(&k.Fork, i18n.Mark("fork profile"))
+	relabel(&k.Delete, i18n.Mark("delete profile"))
+	relabel(&k.Open, i18n.Mark("open its preset"))
+	relabel(&k.Profiles, i18n.Mark("presets"))
+	relabel(&k.Use, i18n.Mark("use profile"))
 	return k
 }
 
@@ -338,41 +340,41 @@ func (v *profilesView) setProfileTree(next *jsonv.Object, label string, coalesce
 // undoProfile restores the profile draft before its last edit.
 func (v *profilesView) undoProfile() intent {
 	if v.prof == nil || len(v.prof.history) == 0 {
-		return statusIntent{"nothing to undo", false}
+		return statusIntent{i18n.T("nothing to undo"), false}
 	}
 	n := len(v.prof.history) - 1
 	v.prof.tree, v.prof.history, v.prof.run = v.prof.history[n], v.prof.history[:n], ""
 	v.prof.check()
 	v.rebuildProfileForm()
 	v.refreshProfileRows() // its note, if any, gives way to this one
-	return statusIntent{"undid the last profile edit", false}
+	return statusIntent{i18n.T("undid the last profile edit"), false}
 }
 
 // saveProfile writes the draft against the revision the user loaded; a
 // profile with errors is not written.
 func (v *profilesView) saveProfile() (tea.Cmd, intent) {
 	if v.prof == nil {
-		return nil, statusIntent{"no profile is being edited (i edits the one under the cursor)", false}
+		return nil, statusIntent{i18n.T("no profile is being edited (i edits the one under the cursor)"), false}
 	}
 	if problem := forms.Unparsed(v.profForm); problem != "" {
 		return nil, statusIntent{rawUnparsedText(problem), true}
 	}
 	if v.prof.diags.HasErrors() {
-		return nil, statusIntent{"not saved: " + v.prof.diags.FirstError(), true}
+		return nil, statusIntent{i18n.T("not saved: %s", v.prof.diags.FirstError()), true}
 	}
 	prof, _ := profile.ParseValue(v.prof.tree, v.prof.p.ID)
 	ws, p, rev, tree := v.com.Workspace, v.prof.p, v.prof.revision, v.prof.tree
 	return func() tea.Msg {
 		res, err := resources.SaveProfile(ws, p.Scope, p.ID, prof, rev)
 		return profileSavedMsg{verb: "saved", key: p.Key(), tree: tree, res: res, err: err}
-	}, statusIntent{"saving " + p.Key() + "…", false}
+	}, statusIntent{i18n.T("saving %s…", p.Key()), false}
 }
 
 // applyProfileSaved reports a profile write and reloads the library.
 func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, resources.ErrConflict):
-		m.setStatus(msg.key+" changed on disk since you opened it; your draft is kept — r reloads (dropping it), f forks it", true)
+		m.setStatus(i18n.T("%s changed on disk since you opened it; your draft is kept — r reloads (dropping it), f forks it", msg.key), true)
 		if msg.verb == "saved" {
 			return m.profileConflictCmd()
 		}
@@ -387,7 +389,7 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 	if msg.done != "" {
 		m.setStatus(msg.done, false)
 	} else {
-		m.setStatus(msg.verb+" "+msg.key, false)
+		m.setStatus(profileWritten(msg.verb, msg.key), false)
 	}
 	if msg.verb == "created" || msg.verb == "forked" {
 		m.wantProfile = msg.key // created or forked: the next i edits it
@@ -397,18 +399,18 @@ func (m *Model) applyProfileSaved(msg profileSavedMsg) tea.Cmd {
 
 // promptNewProfile asks for the id and scope of a new profile.
 func (m *Model) promptNewProfile() tea.Cmd {
-	return m.scopedPrompt("New agent profile", "enter creates a profile under this id; "+m.profileKeys().Edit.Help().Key+" then edits its model and Preset.", "my-profile", m.defaultScope(),
+	return m.scopedPrompt(i18n.T("New agent profile"), i18n.T("enter creates a profile under this id; %s then edits its model and Preset.", m.profileKeys().Edit.Help().Key), "my-profile", m.defaultScope(),
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			tree := jsonv.NewObject()
-			tree.Set("schemaVersion", 1.0)
+			tree.Set("schemaVersion", 1.0) //i18n:raw JSON key
 			tree.Set("type", profile.Type)
 			tree.Set("id", id)
 			model := jsonv.NewObject()
 			model.Set("provider", "anthropic")
 			model.Set("id", "claude-sonnet-4-5")
 			tree.Set("model", model)
-			tree.Set("thinkingLevel", "medium")
-			tree.Set("promptStack", nil)
+			tree.Set("thinkingLevel", "medium") //i18n:raw JSON key
+			tree.Set("promptStack", nil)        //i18n:raw JSON key
 			return m.createProfile("created", tree, id, scope)
 		})
 }
@@ -423,7 +425,7 @@ func (m *Model) promptForkProfile(p *resources.Profile) tea.Cmd {
 	if m.prof != nil && m.prof.p.Path == p.Path {
 		tree = m.prof.tree
 	}
-	return m.scopedPrompt("Fork profile", "enter writes a copy of "+p.Key()+", your unsaved edits included, under this id; "+p.Key()+" stays as it is on disk.", p.ID+"-copy", p.Scope,
+	return m.scopedPrompt(i18n.T("Fork profile"), i18n.T("enter writes a copy of %[1]s, your unsaved edits included, under this id; %[1]s stays as it is on disk.", p.Key()), p.ID+"-copy", p.Scope,
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			next, _ := draft.Set(tree, draft.Path{"id"}, id)
 			return m.createProfile("forked", next, id, scope)
@@ -436,7 +438,7 @@ func (m *Model) createProfile(verb string, tree *jsonv.Object, id string, scope 
 	prof, diags := profile.ParseValue(tree, id)
 	diags = append(diags, profile.ValidateScope(prof, scope)...)
 	if diags.HasErrors() {
-		m.setStatus(verb+" "+string(scope)+":"+id+" refused: "+diags.FirstError(), true)
+		m.setStatus(profileRefused(verb, string(scope)+":"+id, diags.FirstError()), true)
 		return nil
 	}
 	ws := m.com.Workspace
@@ -452,7 +454,7 @@ func (m *Model) confirmDeleteProfile(p *resources.Profile) tea.Cmd {
 		return nil
 	}
 	ws, res := m.com.Workspace, p.Resource
-	m.openDialog(newConfirm(m, "Delete "+p.Key()+"?", "Deletes "+p.FileName()+" from disk; there is no undo. Sessions keep the provenance entries it left.",
+	m.openDialog(newConfirm(m, i18n.T("Delete %s?", p.Key()), i18n.T("Deletes %s from disk; there is no undo. Sessions keep the provenance entries it left.", p.FileName()),
 		func(m *Model, _ string) tea.Cmd {
 			if m.prof != nil && m.prof.p.Path == p.Path {
 				m.prof, m.profForm, m.profFocus = nil, nil, false
@@ -497,16 +499,42 @@ func (v *profilesView) applyProfileEdited(msg profileEditedMsg) (tea.Cmd, intent
 	if problem := forms.ParseProblem(msg.text, forms.NounProfile); problem != "" {
 		if raw, ok := v.profForm.(interface{ StartWith(string) tea.Cmd }); ok && v.profRaw {
 			v.profFocus = true
-			return raw.StartWith(msg.text), statusIntent{"the profile from $EDITOR does not parse; the draft is unchanged — fix it here", true}
+			return raw.StartWith(msg.text), statusIntent{i18n.T("the profile from $EDITOR does not parse; the draft is unchanged — fix it here"), true}
 		}
-		return nil, statusIntent{"the profile from $EDITOR was not applied: " + strings.TrimSuffix(problem, ".") + "; the draft is unchanged", true}
+		return nil, statusIntent{i18n.T("the profile from $EDITOR was not applied: %s; the draft is unchanged", strings.TrimSuffix(problem, ".")), true}
 	}
 	parsed, _ := jsonv.Parse([]byte(msg.text))
 	if draft.Equal(parsed.(*jsonv.Object), v.prof.tree) {
-		return nil, statusIntent{"no change from $EDITOR", false}
+		return nil, statusIntent{i18n.T("no change from $EDITOR"), false}
 	}
-	v.setProfileTree(parsed.(*jsonv.Object), "$EDITOR", false) // its note, if any, gives way to this one
-	return nil, statusIntent{"profile " + msg.key + " replaced from $EDITOR (ctrl+s saves)", false}
+	v.setProfileTree(parsed.(*jsonv.Object), "$EDITOR", false) //i18n:raw the edit's label: the editor's name
+	return nil, statusIntent{i18n.T("profile %s replaced from $EDITOR (ctrl+s saves)", msg.key), false}
+}
+
+// profileWritten is the status once a profile was written, one whole
+// sentence per verb ("saved project:x").
+func profileWritten(verb, key string) string {
+	switch verb {
+	case "saved":
+		return i18n.T("saved %s", key)
+	case "created":
+		return i18n.T("created %s", key)
+	case "forked":
+		return i18n.T("forked %s", key)
+	}
+	return verb + " " + key
+}
+
+// profileRefused says why a new or forked profile was not written.
+func profileRefused(verb, key, why string) string {
+	switch verb {
+	case "created":
+		return i18n.T("created %s refused: %s", key, why)
+	case "forked":
+		return i18n.T("forked %s refused: %s", key, why)
+	}
+	return verb + " " + key + ": " + why
+
 }
 
 // loadProfileStatusCmd reads the profile status of the selected entry.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -32,8 +33,8 @@ func (v *profilesView) followProfileFile(p *resources.Profile) intent {
 	if p.SourceRevision == v.prof.revision || v.prof.dirty() {
 		var note intent
 		if p.SourceRevision != v.prof.p.SourceRevision && p.SourceRevision != v.prof.revision {
-			note = statusIntent{p.Key() + " changed on disk; your profile draft is kept — " + v.keys.Reload.Help().Key +
-				" reloads it (dropping the draft), " + v.keys.Save.Help().Key + " shows the difference and offers overwrite or fork", true}
+			note = statusIntent{i18n.T("%s changed on disk; your profile draft is kept — %s reloads it (dropping the draft), %s shows the difference and offers overwrite or fork",
+				p.Key(), v.keys.Reload.Help().Key, v.keys.Save.Help().Key), true}
 		}
 		v.prof.p = p // the snapshot's entry; the draft keeps its revision
 		return note
@@ -51,8 +52,9 @@ func (m *Model) reloadProfiles() tea.Cmd {
 	if m.prof == nil || !m.prof.dirty() {
 		return m.dropProfileDraft("")
 	}
-	m.openDialog(newConfirm(m, "Reload from disk?", "Reloading discards the unsaved changes to profile "+m.prof.p.Key()+"; answer "+m.keys.Cancel.Help().Key+
-		", then "+m.keys.Save.Help().Key+", to keep them.", (*Model).dropProfileDraft))
+	m.openDialog(newConfirm(m, i18n.T("Reload from disk?"), i18n.T("Reloading discards the unsaved changes to profile %s; answer %s, then %s, to keep them.",
+		m.prof.p.Key(), m.keys.Cancel.Help().Key, m.keys.Save.Help().Key), (*Model).dropProfileDraft))
+
 	return nil
 }
 
@@ -60,5 +62,5 @@ func (m *Model) reloadProfiles() tea.Cmd {
 // asking about an edited Preset draft).
 func (m *Model) dropProfileDraft(_ string) tea.Cmd {
 	m.prof, m.profForm, m.profFocus = nil, nil, false
-	return m.confirmDiscard("Reload from disk", m.reload)
+	return m.confirmDiscard(i18n.T("Reload from disk?"), m.reload)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -136,7 +137,7 @@ func itemRows(items []preset.Item, counts map[string][2]int) []itemRow {
 func renderItemRow(r itemRow, s common.RowState) string {
 	st := s.Styles
 	if r.setting != "" {
-		return selectable(s, " "+st.Text.Info.Render("⚙ ")+st.Text.Subtle.Render(r.setting))
+		return selectable(s, " "+st.Text.Info.Render("⚙ ")+st.Text.Subtle.Render(i18n.T(r.setting)))
 	}
 	on := st.Text.Success.Render("●")
 	if !r.enabled {
@@ -262,10 +263,23 @@ func leftRight(left, right string, width int) string {
 	return left + pad + " " + right
 }
 
-// countOf is "1 item", "2 items": n with noun, plural unless n is 1.
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// padCells pads s with spaces to width cells (not bytes or runes: a
+// translated label may hold double-width characters).
+func padCells(s string, width int) string {
+	if w := common.Width(s); w < width {
+		return s + strings.Repeat(" ", width-w)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return s
+}
+
+// countOf is "1 item", "2 items": n with noun (item, error or warning),
+// in the plural form the language gives n.
+func countOf(n int, noun string) string {
+	switch noun {
+	case "error":
+		return i18n.T("%d errors", n)
+	case "warning":
+		return i18n.T("%d warnings", n)
+	}
+	return i18n.T("%d items", n)
 }

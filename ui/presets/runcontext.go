@@ -2,13 +2,13 @@ package presets
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/compile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -23,7 +23,10 @@ type runContext struct {
 	file, entry string
 	// macros are the extension macro values the user supplied for the
 	// preview (X), as --macros supplies them to the CLI.
-	macros   map[string]string
+	macros map[string]string
+	// slots are the custom slots' preview values (X), as --slots supplies
+	// them to the CLI.
+	slots    map[string]string
 	runtime  compile.Runtime
 	base     string
 	messages []any
@@ -81,9 +84,9 @@ func loadRunContext(svc *services.Services, file, entry string, now time.Time) *
 	if ctx.FromSession {
 		rc.source = ctx.Source
 	} else {
-		rc.source = "a fresh Pi 1.6.0 session in this workspace"
+		rc.source = i18n.T("a fresh Pi 1.6.0 session in this workspace")
 		if file != "" {
-			rc.source += " (the session records no system prompt)"
+			rc.source = i18n.T("a fresh Pi 1.6.0 session in this workspace (the session records no system prompt)")
 		}
 		if files, err := resources.LoadPiPromptFiles(ws); err == nil {
 			rc.fresh = &freshSession{files: files, cwd: ws.Cwd, now: now}
@@ -97,14 +100,14 @@ func loadRunContext(svc *services.Services, file, entry string, now time.Time) *
 func openAt(file, entry string) (*session.Session, int, error) {
 	s, err := session.Shared(file)
 	if err != nil {
-		return nil, -1, fmt.Errorf("open session %s: %w", file, err)
+		return nil, -1, wrapText(err, i18n.T("open session %s: %v", file, err))
 	}
 	if entry == "" {
 		return s, s.LeafIndex(), nil
 	}
 	i, ok := s.IndexOf(entry)
 	if !ok {
-		return nil, -1, fmt.Errorf("session %s has no entry %s", file, entry)
+		return nil, -1, errors.New(i18n.T("session %s has no entry %s", file, entry))
 	}
 	return s, i, nil
 }

@@ -1,12 +1,13 @@
 package presets
 
 import (
-	"fmt"
+	"errors"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/capability"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // preflightSave runs pi-forge's save preflight (0.5.6) before save: when
@@ -22,8 +23,8 @@ func (m *Model) preflightSave(save tea.Cmd) tea.Cmd {
 	draft := &capability.PresetRef{Key: capability.Key{Scope: m.open.Scope, ID: m.open.ID}, Stack: m.d.Stack()}
 	return func() tea.Msg {
 		if problem := svc.PreflightFile(file, draft); problem != "" {
-			return savedMsg{key: key, err: fmt.Errorf("not saved: it would break the capabilities active in %s: %s — disable the conflicting capability and retry",
-				filepath.Base(file), problem)}
+			return savedMsg{key: key, err: errors.New(i18n.T("not saved: it would break the capabilities active in %s: %s — disable the conflicting capability and retry",
+				filepath.Base(file), problem))}
 		}
 		return save()
 	}

@@ -2,7 +2,6 @@ package presets
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -82,24 +82,24 @@ func openWriteTarget(svc *services.Services, file, entry string, last common.Fil
 	ws := svc.Workspace()
 	s, err := session.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("read session %s: %w", file, err)
+		return nil, wrapText(err, i18n.T("read session %s: %v", file, err))
 	}
 	t := &writeTarget{s: s, ws: ws}
 	if project := s.Project(ws.Cwd); !session.SameProject(project, ws.Cwd) {
-		t.blocked = append(t.blocked, fmt.Sprintf("this session belongs to project %s, not to the workbench's project %s: an append takes trust, Presets and capabilities from the session's own project. Open forgebench there (forgebench --cwd %s) to change it.", project, ws.Cwd, project))
+		t.blocked = append(t.blocked, i18n.T("this session belongs to project %s, not to the workbench's project %s: an append takes trust, Presets and capabilities from the session's own project. Open forgebench there (forgebench --cwd %s) to change it.", project, ws.Cwd, project))
 	}
 	if err := session.CheckLeaf(s); err != nil {
-		t.blocked = append(t.blocked, "this session cannot be appended to: "+err.Error()+".")
+		t.blocked = append(t.blocked, i18n.T("this session cannot be appended to: %s.", err.Error()))
 	} else if leaf, ok := s.Leaf(); ok && entry != "" && leaf.ID != entry {
-		t.blocked = append(t.blocked, fmt.Sprintf("the selected entry %s is not the session's leaf %s: the change is appended at the leaf, as Pi would. Select the leaf (L in the Session panel) and ask again.", entry, leaf.ID))
+		t.blocked = append(t.blocked, i18n.T("the selected entry %s is not the session's leaf %s: the change is appended at the leaf, as Pi would. Select the leaf (L in the Session panel) and ask again.", entry, leaf.ID))
 	}
 	if procs, err := session.FindPi(ws.Cwd); err == nil && len(procs) > 0 {
 		e := &session.PiRunningError{Project: ws.Cwd, Processes: procs}
-		t.blocked = append(t.blocked, e.Error()+"; nothing will be written: close Pi first (the CLI's --force appends anyway).")
+		t.blocked = append(t.blocked, i18n.T("%s; nothing will be written: close Pi first (the CLI's --force appends anyway).", e.Error()))
 	}
 	if st := common.StampOf(file); st.Exists && !ownWrite(file, last) {
 		if why := session.LiveReason(st.ModTime, now, session.DefaultLiveWindow); why != "" {
-			t.blocked = append(t.blocked, fmt.Sprintf("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.", why, session.DefaultLiveWindow))
+			t.blocked = append(t.blocked, i18n.T("the file was %s, so Pi may be running on it: the panel never appends to a live session. Close Pi (or, if it is not running, wait %s) and try again; the CLI's --force overrides this check.", why, session.DefaultLiveWindow))
 		}
 	}
 	return t, nil
@@ -113,11 +113,11 @@ func ownWrite(file string, last common.FileStamp) bool {
 // untrustedAppend is the CLI's refusal of an append in an untrusted
 // project (cli.untrustedProject).
 func untrustedAppend(ws resources.Workspace) string {
-	return fmt.Sprintf("the session's project %s is not trusted (%s): forgebench does not append to its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source)
+	return i18n.T("the session's project %s is not trusted (%s): forgebench does not append to its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source)
 }
 
 // needSession is the status when no session is selected.
-const needSession = "select a session first (panel 3): the change is appended to the selected session"
+var needSession = i18n.Mark("select a session first (panel 3): the change is appended to the selected session")
 
 // openWriteDialog shows a planned append: the question and, when nothing
 // can be written, why.
@@ -137,9 +137,9 @@ func (m *Model) openWriteDialog(msg sessionPlannedMsg) tea.Cmd {
 		m.openDialog(newNotice(m, w.title, body))
 		return nil
 	}
-	m.openDialog(newConfirm(m, w.title, body+"\n\n"+m.keys.Confirm.Help().Key+" appends them; "+m.keys.Cancel.Help().Key+" leaves the session as it is.",
+	m.openDialog(newConfirm(m, w.title, body+"\n\n"+i18n.T("%s appends them; %s leaves the session as it is.", m.keys.Confirm.Help().Key, m.keys.Cancel.Help().Key),
 		func(m *Model, _ string) tea.Cmd {
-			m.setStatus("appending to "+w.file+"…", false)
+			m.setStatus(i18n.T("appending to %s…", w.file), false)
 			return appendCmd(w, m.lastWrite)
 		}))
 	return nil
@@ -157,7 +157,7 @@ func writeBody(w *sessionWrite, width int) string {
 		b.WriteString(sanitize.Text(s))
 	}
 	if len(w.errors) > 0 {
-		para("Nothing will be written:")
+		para(i18n.T("Nothing will be written:"))
 		for _, e := range w.errors {
 			para("✗ " + e)
 		}
@@ -169,7 +169,7 @@ func writeBody(w *sessionWrite, width int) string {
 		para(x)
 	}
 	if len(w.errors) == 0 && len(w.entries) > 0 {
-		para(fmt.Sprintf("%d %s will be appended at the leaf of session %s:", len(w.entries), plural(len(w.entries), "entry", "entries"), w.session))
+		para(i18n.T("%d entries will be appended at the leaf of session %s:", len(w.entries), w.session))
 		for _, e := range w.entries {
 			b.WriteString("\n" + sanitize.Clip(entryLine(e), max(10, width)))
 		}
@@ -177,19 +177,11 @@ func writeBody(w *sessionWrite, width int) string {
 	return b.String()
 }
 
-// plural picks the word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // entryLine is an entry to append on one line: a custom entry's type and
 // data, else the entry's type and fields, as JSON.
 func entryLine(e session.NewEntry) string {
 	if e.Type == session.TypeCustom && e.Fields != nil {
-		ct, _ := e.Fields.Get("customType")
+		ct, _ := e.Fields.Get("customType") //i18n:raw JSON key
 		data, _ := e.Fields.Get("data")
 		if name, ok := ct.(string); ok {
 			return name + " " + jsonv.Stringify(data)
@@ -216,15 +208,15 @@ func appendCmd(w *sessionWrite, last common.FileStamp) tea.Cmd {
 		}
 		switch {
 		case errors.Is(err, session.ErrConflict):
-			err = fmt.Errorf("the session changed since it was read (%w); nothing was written — ask again to see the change as it is now", err)
+			err = wrapText(err, i18n.T("the session changed since it was read (%v); nothing was written — ask again to see the change as it is now", err))
 		case errors.Is(err, session.ErrNoLeafID), errors.Is(err, session.ErrForeignProject):
-			err = fmt.Errorf("%w; nothing was written", err)
+			err = wrapText(err, i18n.T("%v; nothing was written", err))
 		case errors.Is(err, session.ErrPiRunning):
-			err = fmt.Errorf("%w; nothing was written: close Pi first (the CLI's --force appends anyway)", err)
+			err = wrapText(err, i18n.T("%v; nothing was written: close Pi first (the CLI's --force appends anyway)", err))
 		case errors.Is(err, session.ErrLive):
-			err = fmt.Errorf("%w; nothing was written — close Pi (or wait, if it is not running); the CLI's --force overrides this check", err)
+			err = wrapText(err, i18n.T("%v; nothing was written — close Pi (or wait, if it is not running); the CLI's --force overrides this check", err))
 		case err != nil:
-			err = fmt.Errorf("append to the session: %w", err)
+			err = wrapText(err, i18n.T("append to the session: %v", err))
 		}
 		return sessionAppendedMsg{w: w, wrote: wrote, err: err}
 	}

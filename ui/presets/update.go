@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -19,7 +20,7 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Reload) && m.showProfile:
 		return m.reloadProfiles(), true
 	case key.Matches(msg, k.Reload):
-		return m.confirmDiscard("Reload from disk", m.reload), true
+		return m.confirmDiscard(i18n.T("Reload from disk?"), m.reload), true
 	case key.Matches(msg, k.Preview):
 		return m.togglePreview(), true
 	case key.Matches(msg, k.Import):
@@ -29,7 +30,7 @@ func (m *Model) panelKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Diagnostics):
 		return m.showWorkspaceDiagnostics(), true
 	case key.Matches(msg, k.Macro):
-		return m.promptMacro(), true
+		return m.promptPreviewValue(), true
 	case key.Matches(msg, m.com.Keys.Copy, m.com.Keys.View, m.com.Keys.Pager):
 		return m.focusKey(msg)
 	case m.showProfile || m.d == nil:
@@ -86,7 +87,7 @@ func (m *Model) afterItemMove() {
 // confirmDeleteItem asks before deleting item cur from the draft.
 func (m *Model) confirmDeleteItem(cur int) {
 	it, _, _ := m.d.Item(cur)
-	m.openDialog(newConfirm(m, "Delete item?", "Removes "+itemLabel(it)+" from the draft; the file changes only when you save ("+m.keys.Undo.Help().Key+" undoes it).",
+	m.openDialog(newConfirm(m, i18n.T("Delete item?"), i18n.T("Removes %s from the draft; the file changes only when you save (%s undoes it).", itemLabel(it), m.keys.Undo.Help().Key),
 		func(m *Model, _ string) tea.Cmd { return m.edited(m.items.Cursor(), m.d.DeleteItem(cur)) }))
 }
 
@@ -123,17 +124,18 @@ func (m *Model) draftName() string {
 	if m.d != nil {
 		return m.d.ID()
 	}
-	return "the draft"
+	return i18n.T("the draft")
 }
 
 // confirmDiscard runs then at once when the draft has no unsaved changes,
-// else after the user confirms dropping them.
-func (m *Model) confirmDiscard(what string, then func() tea.Cmd) tea.Cmd {
+// else after the user confirms dropping them; question is the dialog's
+// title, a whole translated question ("Reload from disk?").
+func (m *Model) confirmDiscard(question string, then func() tea.Cmd) tea.Cmd {
 	if m.d == nil || !m.d.Dirty() {
 		return then()
 	}
-	m.openDialog(newConfirm(m, what+"?", "Going on discards the unsaved changes to "+m.draftName()+"; answer "+m.keys.Cancel.Help().Key+", then "+
-		m.keys.Save.Help().Key+", to keep them.",
+	m.openDialog(newConfirm(m, question, i18n.T("Going on discards the unsaved changes to %s; answer %s, then %s, to keep them.",
+		m.draftName(), m.keys.Cancel.Help().Key, m.keys.Save.Help().Key),
 		func(m *Model, _ string) tea.Cmd { return then() }))
 	return nil
 }
@@ -143,7 +145,7 @@ func (m *Model) openSlotPicker() {
 	at := min(m.items.Cursor(), m.d.Len()-1)
 	slots := common.NewList(common.RenderTextRow)
 	slots.SetItems(common.TextRows(compile.BuiltinSlots))
-	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogSlots, title: "Add slot", body: "The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft.", slots: slots,
+	m.openDialog(&dialog{com: m.com, keys: &m.keys, kind: dialogSlots, title: i18n.T("Add slot"), body: i18n.T("The built-in slots of pi-forge 0.5.8: enter adds the chosen one to the draft."), slots: slots,
 		onYes: func(m *Model, slot string) tea.Cmd {
 			i, err := m.d.AddSlot(at, slot)
 			return m.edited(i, err)
@@ -157,8 +159,8 @@ func (m *Model) promptFork() tea.Cmd {
 		scope = preset.ScopeGlobal
 	}
 	tree := m.d.Tree()
-	text := "enter writes the draft, your unsaved edits included, as a new Preset under this id and opens it; " + m.draftName() + " stays as it is on disk."
-	return m.scopedPrompt("Fork to a new id", text, m.d.ID()+"-copy", scope,
+	text := i18n.T("enter writes the draft, your unsaved edits included, as a new Preset under this id and opens it; %s stays as it is on disk.", m.draftName())
+	return m.scopedPrompt(i18n.T("Fork to a new id"), text, m.d.ID()+"-copy", scope,
 		func(m *Model, id string, scope preset.Scope) tea.Cmd { return m.create(tree, id, scope, "fork") })
 }
 
@@ -166,7 +168,7 @@ func (m *Model) promptFork() tea.Cmd {
 // mirror.
 func (m *Model) promptNew() tea.Cmd {
 	m.stopEditing()
-	return m.scopedPrompt("New preset from the default mirror", "enter creates a Preset that mirrors Pi's own prompt under this id, and opens it.", "my-preset", m.defaultScope(),
+	return m.scopedPrompt(i18n.T("New preset from the default mirror"), i18n.T("enter creates a Preset that mirrors Pi's own prompt under this id, and opens it."), "my-preset", m.defaultScope(),
 		func(m *Model, id string, scope preset.Scope) tea.Cmd {
 			return m.create(defaultMirror(), id, scope, "new")
 		})
@@ -184,8 +186,8 @@ func (m *Model) scopedPrompt(title, text, value string, scope preset.Scope, then
 // promptAddBlock asks for the new block's name; its id is made from the
 // name (unique), or is the text itself when that is already an id.
 func (m *Model) promptAddBlock(at int) tea.Cmd {
-	d := newPrompt(m, "Add a block", "Name of the new system block: enter adds it to the draft (its id is made from the name; "+m.keys.Item.Help().Key+" edits both later).", "", nil)
-	d.input.Prompt = "name: "
+	d := newPrompt(m, i18n.T("Add a block"), i18n.T("Name of the new system block: enter adds it to the draft (its id is made from the name; %s edits both later).", m.keys.Item.Help().Key), "", nil)
+	d.input.Prompt = i18n.T("name: ")
 	d.freeText = true
 	d.onYes = func(m *Model, name string) tea.Cmd {
 		i, err := m.d.AddNamedBlock(at, name)

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -137,14 +138,14 @@ func (m *Model) statusLine() string {
 	if text == "" {
 		switch {
 		case m.lib == nil && m.libErr == nil:
-			text = "loading the preset library…"
+			text = i18n.T("loading the preset library…")
 		case m.d != nil && m.open != nil:
 			text = m.open.Key() + " · " + m.open.FileName()
 			switch {
 			case m.conflict == conflictOnDisk:
 				text += " · " + m.diskChangeText()
 			case m.d.Dirty():
-				text += " · unsaved changes (ctrl+s saves, u undoes)"
+				text += " · " + i18n.T("unsaved changes (ctrl+s saves, u undoes)")
 			}
 			style = st.Text.Muted
 		}

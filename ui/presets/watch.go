@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 )
 
@@ -159,13 +160,14 @@ func (m *Model) noticeDiskChange() tea.Cmd {
 	now := m.findPreset(m.open.Scope, m.open.ID)
 	switch {
 	case now == nil:
-		m.setStatus(m.open.Key()+" was deleted on disk; your draft is kept — fork ("+m.keys.Fork.Help().Key+") writes it under a new id", true)
+		m.setStatus(i18n.T("%s was deleted on disk; your draft is kept — fork (%s) writes it under a new id", m.open.Key(), m.keys.Fork.Help().Key), true)
 	case now.SourceRevision == m.revision:
 		if m.conflict == conflictOnDisk {
 			m.conflict = noConflict // back as the draft knows it
 		}
 	case !m.d.Dirty():
-		m.setStatus("reloaded "+now.Key()+": it changed on disk", false)
+		m.setStatus(i18n.T("reloaded %s: it changed on disk", now.Key()), false)
+
 		return m.openPreset(now, openQuiet)
 	case m.conflict == conflictOnSave:
 		// a refused save already said so (and may have its dialog open)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/ui/common"
@@ -26,21 +27,22 @@ import (
 // modules in the extension directories, the custom slots Presets name and
 // the extension macros their blocks use — which forgebench cannot run
 // offline. A macro's value for the preview is supplied with X (macros,
-// previewMacros), as --macros does for the CLI.
+// previewMacros), as --macros does for the CLI, and a custom slot's with X
+// on its item (slotvalue.go), as --slots does.
 
 // extensionMacroRE finds {{ extensions.<name> }} references (§8.7).
 var extensionMacroRE = regexp.MustCompile(`extensions\.([A-Za-z_][A-Za-z0-9_-]*)`)
 
 // showWorkspaceDiagnostics builds the diagnostics text in a command.
 func (m *Model) showWorkspaceDiagnostics() tea.Cmd {
-	svc, macros := m.com.Services(), m.macros
-	return common.ShowWhole(common.Whole{Title: "workspace diagnostics", Load: func() (string, error) {
-		return workspaceDiagnostics(svc, macros)
+	svc, macros, slots := m.com.Services(), m.macros, m.customSlots
+	return common.ShowWhole(common.Whole{Title: i18n.T("workspace diagnostics"), Load: func() (string, error) {
+		return workspaceDiagnostics(svc, macros, slots)
 	}})
 }
 
 // workspaceDiagnostics is the text of the diagnostics view.
-func workspaceDiagnostics(svc *services.Services, macros map[string]string) (string, error) {
+func workspaceDiagnostics(svc *services.Services, macros, slotValues map[string]string) (string, error) {
 	lib, err := svc.Library()
 	if err != nil {
 		return "", err
@@ -87,7 +89,7 @@ func workspaceDiagnostics(svc *services.Services, macros map[string]string) (str
 		}
 	}
 
-	section("Workspace")
+	section(i18n.T("Workspace"))
 	for _, n := range lib.Notices {
 		line("  ! %s", n)
 	}
@@ -95,48 +97,52 @@ func workspaceDiagnostics(svc *services.Services, macros map[string]string) (str
 		line("  ! %s", w)
 	}
 	for _, f := range lib.DirFaults {
-		line("  ✗ %s %s directory %s: %v", f.Scope, f.Kind, f.Dir, f.Err)
+		line("  ✗ %s", i18n.T("%s %s directory %s: %v", f.Scope, f.Kind, f.Dir, f.Err))
 		errs++
 	}
 	if len(lib.Notices)+len(lib.Config.Warnings)+len(lib.DirFaults) == 0 {
-		line("  no notices")
+		line("  %s", i18n.T("no notices"))
 	}
-	section(fmt.Sprintf("Presets (%d)", len(lib.Presets)))
+	section(i18n.T("Presets (%d)", len(lib.Presets)))
 	for _, p := range lib.Presets {
 		resource(&p.Resource)
 	}
-	section(fmt.Sprintf("Agent profiles (%d)", len(lib.Profiles)))
+	section(i18n.T("Agent profiles (%d)", len(lib.Profiles)))
 	for _, p := range lib.Profiles {
 		resource(&p.Resource)
 	}
-	section(fmt.Sprintf("Capabilities (%d)", len(lib.Capabilities)))
+	section(i18n.T("Capabilities (%d)", len(lib.Capabilities)))
 	for _, c := range lib.Capabilities {
 		resource(&c.Resource)
 	}
 
-	section("Extension modules (computed by pi-forge at run time, not offline)")
+	section(i18n.T("Extension modules (computed by pi-forge at run time, not offline)"))
 	modules := extensionModules(lib.Workspace)
 	for _, mod := range modules {
 		line("  %s", mod)
 	}
 	if len(modules) == 0 {
-		line("  none in .pi/forge/extensions or the global extensions directory")
+		line("  %s", i18n.T("none in .pi/forge/extensions or the global extensions directory"))
 	}
 	slots, names := extensionUses(lib)
 	for _, s := range slots {
-		line("  custom slot %s — %s: its output cannot be computed offline; the preview renders it empty", s.name, strings.Join(s.by, ", "))
+		value := i18n.T("the preview renders it empty (X on its item supplies a value)")
+		if v, ok := slotValues[s.name]; ok {
+			value = i18n.T("preview value %q", v)
+		}
+		line("  %s", i18n.T("custom slot %s — %s: its output cannot be computed offline; %s", s.name, strings.Join(s.by, ", "), value))
 	}
 	for _, n := range names {
-		value := "no preview value (X supplies one)"
+		value := i18n.T("no preview value (X supplies one)")
 		if v, ok := macros[n.name]; ok {
-			value = fmt.Sprintf("preview value %q", v)
+			value = i18n.T("preview value %q", v)
 		}
-		line("  extension macro extensions.%s — %s: its output cannot be computed offline; %s", n.name, strings.Join(n.by, ", "), value)
+		line("  %s", i18n.T("extension macro extensions.%s — %s: its output cannot be computed offline; %s", n.name, strings.Join(n.by, ", "), value))
 	}
 	if len(slots)+len(names) == 0 {
-		line("  no Preset names a custom slot or an extension macro")
+		line("  %s", i18n.T("no Preset names a custom slot or an extension macro"))
 	}
-	head := fmt.Sprintf("%d error(s), %d warning(s) in the workspace %s", errs, warns, lib.Workspace.Cwd)
+	head := i18n.T("%d error(s), %d warning(s) in the workspace %s", errs, warns, lib.Workspace.Cwd)
 	return head + "\n" + b.String(), nil
 }
 
@@ -215,8 +221,8 @@ func sortedUses(by map[string][]string) []extensionUse {
 // promptMacro asks for an extension macro's preview value as name=value
 // (an empty value removes it).
 func (m *Model) promptMacro() tea.Cmd {
-	d := newPrompt(m, "Extension macro value for the preview", "forgebench cannot run extension modules, so {{ extensions.NAME }} renders only with a value supplied here (as --macros does for the CLI): enter name=value; name= removes the value. ! lists the macros the Presets use.", "", nil)
-	d.input.Prompt = "macro: "
+	d := newPrompt(m, i18n.T("Extension macro value for the preview"), i18n.T("forgebench cannot run extension modules, so {{ extensions.NAME }} renders only with a value supplied here (as --macros does for the CLI): enter name=value; name= removes the value. ! lists the macros the Presets use."), "", nil)
+	d.input.Prompt = i18n.T("macro: ")
 	d.freeText = true
 	d.onYes = func(m *Model, text string) tea.Cmd { return m.setMacro(text) }
 	m.openDialog(d)
@@ -228,7 +234,7 @@ func (m *Model) setMacro(text string) tea.Cmd {
 	name, value, ok := strings.Cut(text, "=")
 	name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "extensions."))
 	if !ok || !extensionNameRE.MatchString(name) {
-		m.setStatus("give the macro as name=value (a name is a letter or _, then letters, digits, _ -)", true)
+		m.setStatus(i18n.T("give the macro as name=value (a name is a letter or _, then letters, digits, _ -)"), true)
 		return nil
 	}
 	next := make(map[string]string, len(m.macros)+1)
@@ -237,10 +243,11 @@ func (m *Model) setMacro(text string) tea.Cmd {
 	}
 	if value == "" {
 		delete(next, name)
-		m.setStatus("extensions."+name+" has no preview value now", false)
+		m.setStatus(i18n.T("extensions.%s has no preview value now", name), false)
 	} else {
 		next[name] = value
-		m.setStatus("the preview renders extensions."+name+" as the value you gave", false)
+		m.setStatus(i18n.T("the preview renders extensions.%s as the value you gave", name), false)
+
 	}
 	m.macros = next
 	return m.schedulePreview()

@@ -2,7 +2,7 @@ package sessions
 
 import (
 	"github.com/forgebench/forgebench/i18n"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -35,7 +35,7 @@ type laidDetail struct {
 type (
 	statsSrc struct {
 		ls              *loadedSession
-		session, branch *session.Stats
+		session, branch *stats.Stats
 		chart           *statsChart
 		pending         bool
 	}
@@ -44,7 +44,7 @@ type (
 		openKey string
 	}
 	spendSrc struct {
-		value   *session.ProjectSpend
+		value   *stats.ProjectSpend
 		pending bool
 		listed  int
 	}

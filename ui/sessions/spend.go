@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/chart"
@@ -24,7 +25,7 @@ type spendState struct {
 	seq     int // the request whose answer is awaited or shown
 	pending bool
 	all     bool // computed over every project's sessions
-	value   *session.ProjectSpend
+	value   *stats.ProjectSpend
 	offset  int
 
 	// the lines last drawn, for a width and theme
@@ -36,14 +37,14 @@ type spendState struct {
 // spendMsg delivers the cost of the listed sessions.
 type spendMsg struct {
 	seq   int
-	spend session.ProjectSpend
+	spend stats.ProjectSpend
 }
 
-// spendCmd reads every listed session (session.SpendOf) off Update.
+// spendCmd reads every listed session (stats.SpendOf) off Update.
 func spendCmd(seq int, items []session.ListItem, svc *services.Services, loc *time.Location) tea.Cmd {
 	return func() tea.Msg {
 		cat, _ := svc.Catalog()
-		return spendMsg{seq: seq, spend: session.SpendOf(items, cat, loc)}
+		return spendMsg{seq: seq, spend: stats.SpendOf(items, cat, loc)}
 	}
 }
 
@@ -90,7 +91,7 @@ const spendGutter = 11
 // renderSpend lays out the cost view for a width: a bar of each day's cost
 // against the costliest day and one of its tokens against the largest
 // day's, then the sessions that cost most. Lines are at most width wide.
-func renderSpend(sp *session.ProjectSpend, width int, st themes.Styles) []string {
+func renderSpend(sp *stats.ProjectSpend, width int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
 	head := " · " + i18n.T("%d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, common.FormatTokens(int(sp.Tokens)))

@@ -10,8 +10,8 @@ import (
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
@@ -21,8 +21,8 @@ import (
 type statsState struct {
 	pending bool
 	leaf    int // the branch the stats were computed for
-	session *session.Stats
-	branch  *session.Stats
+	session *stats.Stats
+	branch  *stats.Stats
 	offset  int
 	// chart is the branch's requests, where the cache broke
 	// (session/cachemiss) and the chart drawn from them.
@@ -32,9 +32,9 @@ type statsState struct {
 // statsMsg delivers computed stats.
 type statsMsg struct {
 	gen      int
-	session  session.Stats
-	branch   session.Stats
-	requests []session.Request
+	session  stats.Stats
+	branch   stats.Stats
+	requests []stats.Request
 	breaks   []int
 }
 
@@ -44,10 +44,10 @@ type statsMsg struct {
 func statsCmd(gen int, ls *loadedSession, svc *services.Services, leaf int) tea.Cmd {
 	return func() tea.Msg {
 		cat, _ := svc.Catalog()
-		msg := statsMsg{gen: gen, session: session.SessionStats(ls.sess, cat), branch: session.BranchStats(ls.sess, leaf, cat)}
+		msg := statsMsg{gen: gen, session: stats.SessionStats(ls.sess, cat), branch: stats.BranchStats(ls.sess, leaf, cat)}
 		if leaf >= 0 && leaf < len(ls.sess.Entries) {
 			path := ls.sess.PathTo(leaf)
-			msg.requests = session.Requests(ls.sess, path, cat)
+			msg.requests = stats.Requests(ls.sess, path, cat)
 			for _, miss := range cachemiss.Detect(ls.sess, path, cat).Misses {
 				msg.breaks = append(msg.breaks, miss.Index)
 			}
@@ -87,7 +87,7 @@ func (m *Model) applyStats(msg statsMsg) {
 func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
-	section := func(title string, s *session.Stats) {
+	section := func(title string, s *stats.Stats) {
 		add(st.Text.Strong.Render(title))
 		kv := func(k, v string) {
 			add(st.Text.Muted.Render("  "+padCell(i18n.T(k), 11)+" ") + st.Text.Normal.Render(v))

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/i18n"
-	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/chart"
@@ -26,7 +26,7 @@ func statsChartRows(h int) int { return min(10, max(3, h/4)) }
 // columns, or the break among them), the cache breaks marked under them, and the cost per request
 // as a sparkline. Only the columns that fit the width are computed; the
 // lines are at most width wide.
-func requestChart(reqs []session.Request, broke []bool, width, rows int, st themes.Styles) []string {
+func requestChart(reqs []stats.Request, broke []bool, width, rows int, st themes.Styles) []string {
 	if len(reqs) == 0 || width <= statsChartGutter {
 		return nil
 	}
@@ -109,7 +109,7 @@ func widen[T any](points []T, k int) []T {
 
 // brokeAt tells, for each request, whether the cache broke there: idx
 // are the entries of the breaks.
-func brokeAt(reqs []session.Request, idx []int) []bool {
+func brokeAt(reqs []stats.Request, idx []int) []bool {
 	at := make(map[int]bool, len(idx))
 	for _, i := range idx {
 		at[i] = true
@@ -125,7 +125,7 @@ func brokeAt(reqs []session.Request, idx []int) []bool {
 // chart last drawn from them, which a frame at the same width, height and
 // theme draws again without walking the requests.
 type statsChart struct {
-	requests []session.Request
+	requests []stats.Request
 	broke    []bool
 
 	width, rows int

@@ -11,8 +11,8 @@ import (
 
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
-	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
+	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -20,8 +20,8 @@ import (
 
 // chartRequests is a branch of n requests whose cache warms up, with a
 // break (everything written again) every 23rd request.
-func chartRequests(n int) ([]session.Request, []bool) {
-	var reqs []session.Request
+func chartRequests(n int) ([]stats.Request, []bool) {
+	var reqs []stats.Request
 	var breaks []bool
 	for i := 0; i < n; i++ {
 		u := catalog.Usage{Input: float64(200 + i%5*90), CacheRead: float64(1500 + 120*i), CacheWrite: 300, Output: float64(100 + i%4*150)}
@@ -30,7 +30,7 @@ func chartRequests(n int) ([]session.Request, []bool) {
 		}
 		breaks = append(breaks, i%23 == 11)
 		cost := u.Input*3e-6 + u.CacheRead*0.3e-6 + u.CacheWrite*3.75e-6 + u.Output*15e-6
-		reqs = append(reqs, session.Request{Index: 10 + 2*i, EntryID: fmt.Sprintf("e%03d", i), Usage: u, Cost: cost, Priced: true})
+		reqs = append(reqs, stats.Request{Index: 10 + 2*i, EntryID: fmt.Sprintf("e%03d", i), Usage: u, Cost: cost, Priced: true})
 	}
 	return reqs, breaks
 }

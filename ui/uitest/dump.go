@@ -87,7 +87,7 @@ func DumpState(v any) string {
 
 // skipInDump reports the pointer types DumpState leaves out.
 func skipInDump(typ string) bool {
-	for _, p := range []string{"*common.List[", "*common.Common", "*memoization.", "*viewport."} {
+	for _, p := range []string{"*common.List[", "*common.Common", "*memoization.", "*viewport.", "*diffview.wrapMemo"} {
 		if strings.HasPrefix(typ, p) {
 			return true
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // Edit is one change of the tree: set Value at Path, or delete the value
@@ -96,7 +97,7 @@ func (d *Draft) Apply(e Edit) error {
 		next, err = Set(d.tree, e.Path, e.Value)
 	}
 	if err != nil {
-		return fmt.Errorf("edit %s: %w", e.Label, err)
+		return fmt.Errorf("%s: %w", i18n.T("edit %s", e.Label), err)
 	}
 	d.history.record(d.tree, e.Label, e.Coalesce)
 	old := d.tree

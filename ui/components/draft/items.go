@@ -1,6 +1,7 @@
 package draft
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // Item-list edits. Each reads the typed view, builds a new items array
@@ -66,9 +68,9 @@ func (d *Draft) UniqueItemID(base string) string {
 func (d *Draft) ToggleItem(i int) error {
 	it, editable, ok := d.Item(i)
 	if !ok || !editable {
-		return fmt.Errorf("item %d is not an object to toggle", i+1)
+		return errors.New(i18n.T("item %d is not an object to toggle", i+1))
 	}
-	return d.Apply(Edit{Path: Path{"items", i, "enabled"}, Value: !it.IsEnabled(), Label: "toggle " + it.ID})
+	return d.Apply(Edit{Path: Path{"items", i, "enabled"}, Value: !it.IsEnabled(), Label: i18n.T("toggle %s", it.ID)})
 }
 
 // MoveItem swaps item i with its neighbour at i+delta and returns the
@@ -79,7 +81,7 @@ func (d *Draft) MoveItem(i, delta int) (int, error) {
 	if i < 0 || i >= len(list) || j < 0 || j >= len(list) {
 		return i, nil
 	}
-	label := "move " + d.stack.Items[i].ID
+	label := i18n.T("move %s", d.stack.Items[i].ID)
 	return j, d.setItems(swapped(list, i, j), label)
 }
 
@@ -101,7 +103,7 @@ func (d *Draft) AddNamedBlock(at int, name string) (int, error) {
 	obj.Set("enabled", true)
 	obj.Set("role", string(preset.RoleSystem))
 	obj.Set("content", "")
-	return d.insertItem(at, obj, "add "+id)
+	return d.insertItem(at, obj, i18n.T("add %s", id))
 }
 
 // SlugID turns a display name into an item id: lower-case letters and
@@ -141,7 +143,7 @@ func (d *Draft) AddSlot(at int, slot string) (int, error) {
 		obj.Set("role", string(preset.RoleSystem))
 	}
 	obj.Set("slot", slot)
-	return d.insertItem(at, obj, "add "+id)
+	return d.insertItem(at, obj, i18n.T("add %s", id))
 }
 
 // DuplicateItem copies item i (deeply, under a new id) right after it and
@@ -149,7 +151,7 @@ func (d *Draft) AddSlot(at int, slot string) (int, error) {
 func (d *Draft) DuplicateItem(i int) (int, error) {
 	it, editable, ok := d.Item(i)
 	if !ok || !editable {
-		return i, fmt.Errorf("item %d is not an object to duplicate", i+1)
+		return i, errors.New(i18n.T("item %d is not an object to duplicate", i+1))
 	}
 	src, _ := Get(d.tree, Path{"items", i})
 	obj := jsonv.Clone(src).(*jsonv.Object)
@@ -157,7 +159,7 @@ func (d *Draft) DuplicateItem(i int) (int, error) {
 	if it.Name != nil && *it.Name != "" {
 		obj.Set("name", d.uniqueItemName(*it.Name)) // the lists show names: tell the copy apart
 	}
-	return d.insertItem(i, obj, "duplicate "+it.ID)
+	return d.insertItem(i, obj, i18n.T("duplicate %s", it.ID))
 }
 
 // uniqueItemName names a copy of an item named name: "name (copy)", else
@@ -169,9 +171,9 @@ func (d *Draft) uniqueItemName(name string) string {
 			taken[*it.Name] = true
 		}
 	}
-	next := name + " (copy)"
+	next := name + " (copy)" //i18n:raw the duplicate's name is written into the Preset file: data, not chrome
 	for n := 2; taken[next]; n++ {
-		next = fmt.Sprintf("%s (copy %d)", name, n)
+		next = fmt.Sprintf("%s (copy %d)", name, n) //i18n:raw the duplicate's name is written into the Preset file: data, not chrome
 	}
 	return next
 }
@@ -180,9 +182,9 @@ func (d *Draft) uniqueItemName(name string) string {
 func (d *Draft) DeleteItem(i int) error {
 	it, _, ok := d.Item(i)
 	if !ok {
-		return fmt.Errorf("no item %d", i+1)
+		return errors.New(i18n.T("no item %d", i+1))
 	}
-	return d.Apply(Edit{Path: Path{"items", i}, Delete: true, Label: "delete " + it.ID})
+	return d.Apply(Edit{Path: Path{"items", i}, Delete: true, Label: i18n.T("delete %s", it.ID)})
 }
 
 // insertItem puts obj after index at and returns its index.
@@ -213,7 +215,7 @@ func swapped(list []any, i, j int) []any {
 func (d *Draft) SetBlockText(i int, text, label string, coalesce bool) error {
 	it, editable, ok := d.Item(i)
 	if !ok || !editable || it.Kind != preset.KindBlock {
-		return fmt.Errorf("item %d is not a block", i+1)
+		return errors.New(i18n.T("item %d is not a block", i+1))
 	}
 	return d.Apply(Edit{Path: Path{"items", i, "content"}, Value: text, Label: label, Coalesce: coalesce})
 }

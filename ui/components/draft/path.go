@@ -1,9 +1,11 @@
 package draft
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // Path addresses a value in a JSON tree: string keys into objects and int
@@ -56,7 +58,7 @@ func change(root *jsonv.Object, path Path, value any, del bool) (*jsonv.Object, 
 	if len(path) == 0 {
 		obj, ok := value.(*jsonv.Object)
 		if del || !ok {
-			return nil, fmt.Errorf("the root must stay an object")
+			return nil, errors.New(i18n.T("the root must stay an object"))
 		}
 		return obj, nil
 	}
@@ -66,7 +68,7 @@ func change(root *jsonv.Object, path Path, value any, del bool) (*jsonv.Object, 
 	}
 	obj, ok := out.(*jsonv.Object)
 	if !ok {
-		return nil, fmt.Errorf("the root must stay an object")
+		return nil, errors.New(i18n.T("the root must stay an object"))
 	}
 	return obj, nil
 }
@@ -78,7 +80,7 @@ func changeIn(node any, path Path, value any, del bool) (any, error) {
 	case int:
 		return changeIndex(node, step, path, value, del)
 	default:
-		return nil, fmt.Errorf("path step %v: want a string key or an int index", step)
+		return nil, errors.New(i18n.T("path step %v: want a string key or an int index", step))
 	}
 }
 
@@ -93,7 +95,8 @@ func changeKey(node any, step string, path Path, value any, del bool) (any, erro
 		}
 		obj = jsonv.NewObject()
 	default:
-		return nil, fmt.Errorf("key %q: not an object", step)
+		return nil, errors.New(i18n.T("key %q: not an object", step))
+
 	}
 	if len(path) == 1 {
 		if del {
@@ -115,10 +118,10 @@ func changeKey(node any, step string, path Path, value any, del bool) (any, erro
 func changeIndex(node any, step int, path Path, value any, del bool) (any, error) {
 	arr, ok := node.([]any)
 	if !ok && node != nil {
-		return nil, fmt.Errorf("index %d: not an array", step)
+		return nil, errors.New(i18n.T("index %d: not an array", step))
 	}
 	if step < 0 || step > len(arr) || (step == len(arr) && (del || len(path) > 1)) {
-		return nil, fmt.Errorf("index %d out of range (length %d)", step, len(arr))
+		return nil, errors.New(i18n.T("index %d out of range (length %d)", step, len(arr)))
 	}
 	if len(path) == 1 && del {
 		out := make([]any, 0, len(arr)-1)

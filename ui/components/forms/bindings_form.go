@@ -11,19 +11,20 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
 // bindingFieldSpecs are the editable fields of one binding (spec §9.4);
 // names with a dot live under overrides.
 var bindingFieldSpecs = []optionSpec{
-	{"ref", kindString, "", nil, "project:<id>, global:<id> or bare <id> (the Preset's scope); p picks"},
-	{"id", kindString, "", nil, "binding id; default the ref's id"},
-	{"modelCallable", kindBool, "false", nil, "the agent may enable it (default human-only)"},
-	{"overrides.content", kindString, "", nil, "replaces the content (not with appendContent); JSON escapes"},
-	{"overrides.appendContent", kindString, "", nil, "appended after a blank line; JSON escapes"},
-	{"overrides.tools.add", kindJSON, "", nil, "replaces tools.add; [] clears it"},
-	{"overrides.tools.remove", kindJSON, "", nil, "replaces tools.remove; [] clears it"},
+	{"ref", kindString, "", nil, i18n.Mark("project:<id>, global:<id> or bare <id> (the Preset's scope); p picks")},
+	{"id", kindString, "", nil, i18n.Mark("binding id; default the ref's id")},
+	{"modelCallable", kindBool, "false", nil, i18n.Mark("the agent may enable it (default human-only)")}, //i18n:raw the field's name is a JSON key
+	{"overrides.content", kindString, "", nil, i18n.Mark("replaces the content (not with appendContent); JSON escapes")},
+	{"overrides.appendContent", kindString, "", nil, i18n.Mark("appended after a blank line; JSON escapes")}, //i18n:raw the field's name is a JSON key
+	{"overrides.tools.add", kindJSON, "", nil, i18n.Mark("replaces tools.add; [] clears it")},
+	{"overrides.tools.remove", kindJSON, "", nil, i18n.Mark("replaces tools.remove; [] clears it")},
 }
 
 // pickItem is one capability offered by the picker.
@@ -74,7 +75,7 @@ func newBindings(ctx Context, o options) Form {
 	}
 	f.setEntries(summaries, o.cursor)
 	f.detail = f.buildDetail(o.cursor.Detail)
-	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset capabilities", "Duplicate capability binding id", "Exceeded maximum bindings"))
+	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset capabilities", "Duplicate capability binding id", "Exceeded maximum bindings")) //i18n:raw pi-forge's diagnostics, matched
 	if f.resolution.Error != "" && f.resolution.ErrorIndex < 0 {
 		f.diags = append(f.diags, diagLine{string(preset.LevelError), f.resolution.Error})
 	}
@@ -86,16 +87,16 @@ func newBindings(ctx Context, o options) Form {
 				item.label += " — " + sanitize.Line(c.Capability.DisplayName())
 			}
 			if !c.Usable() {
-				item.label += " (has errors)"
+				item.label += " " + i18n.T("(has errors)")
 			}
 			if scope == preset.ScopeGlobal && c.Scope == preset.ScopeProject {
 				item.allowed = false
-				item.label += " (a global Preset cannot bind project capabilities)"
+				item.label += " " + i18n.T("(a global Preset cannot bind project capabilities)")
 			}
 			f.picks = append(f.picks, item)
 		}
 	}
-	f.picks = append(f.picks, pickItem{label: "… type a ref by hand (adds an empty ref to fill in)", allowed: true})
+	f.picks = append(f.picks, pickItem{label: i18n.T("… type a ref by hand (adds an empty ref to fill in)"), allowed: true})
 	f.picker = common.NewList(common.RenderTextRow)
 	rows := make([]common.TextRow, len(f.picks))
 	for i, p := range f.picks {
@@ -136,7 +137,7 @@ func (f *bindingsForm) buildDetail(row int) fieldList {
 		}
 		known[spec.name] = true
 		fd := field{name: spec.name, path: path, label: "capabilities." + name + "." + spec.name, kind: spec.kind,
-			def: spec.def, note: spec.note, escaped: strings.HasSuffix(spec.name, "ontent")}
+			def: spec.def, note: i18n.T(spec.note), escaped: strings.HasSuffix(spec.name, "ontent")}
 		fd.value = valueAt(f.ctx.Draft, path)
 		fd.present = present(f.ctx.Draft, path)
 		if fd.present && !fitsKind(fd.kind, fd.value) {
@@ -150,7 +151,7 @@ func (f *bindingsForm) buildDetail(row int) fieldList {
 		}
 		v, _ := binding.Get(k)
 		fields = append(fields, field{name: k, path: Path{"capabilities", f.row(), k}, label: "capabilities." + name + "." + k,
-			kind: kindJSON, value: v, present: true, unknown: true, note: "not a binding field: delete it (x)"})
+			kind: kindJSON, value: v, present: true, unknown: true, note: i18n.T("not a binding field: delete it (x)")})
 	}
 	if ov := objectAt(f.ctx.Draft, Path{"capabilities", f.row(), "overrides"}); ov != nil {
 		for _, k := range ov.Keys() {
@@ -160,7 +161,7 @@ func (f *bindingsForm) buildDetail(row int) fieldList {
 			v, _ := ov.Get(k)
 			fields = append(fields, field{name: "overrides." + k, path: Path{"capabilities", f.row(), "overrides", k},
 				label: "capabilities." + name + ".overrides." + k, kind: kindJSON, value: v, present: true, unknown: true,
-				note: "not an override field: delete it (x)"})
+				note: i18n.T("not an override field: delete it (x)")})
 		}
 	}
 	fl.setFields(fields, row)
@@ -244,7 +245,7 @@ func (f *bindingsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		if t == nil {
 			return f, nil
 		}
-		return f, edit(Path{"capabilities", f.row(), "modelCallable"}, !t.ModelCallable, "capabilities."+f.bindingName(f.row())+".modelCallable")
+		return f, edit(Path{"capabilities", f.row(), "modelCallable"}, !t.ModelCallable, "capabilities."+f.bindingName(f.row())+".modelCallable") //i18n:raw JSON keys: the path and the edit's label
 	}
 	return f, nil
 }
@@ -283,7 +284,7 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 			b := jsonv.NewObject()
 			b.Set("ref", "")
 			f.next = &Cursor{Row: len(f.raw), Pane: 1}
-			return f.setBindings(append(append([]any(nil), f.raw...), b), "capabilities add")
+			return f.setBindings(append(append([]any(nil), f.raw...), b), "capabilities add") //i18n:raw the edit's label names the JSON key, as every field edit's label does
 		}
 		if f.pickRef {
 			return edit(Path{"capabilities", f.row(), "ref"}, ref, "capabilities."+f.bindingName(f.row())+".ref")
@@ -292,13 +293,13 @@ func (f *bindingsForm) updatePicker(kp tea.KeyPressMsg) tea.Cmd {
 		b.Set("ref", ref)
 		list := append(append([]any(nil), f.raw...), b)
 		f.next = &Cursor{Row: len(list) - 1}
-		return f.setBindings(list, "capabilities add "+ref)
+		return f.setBindings(list, "capabilities add "+ref) //i18n:raw the edit's label names the JSON key, as every field edit's label does
 	}
 	return nil
 }
 
 func (f *bindingsForm) CapturesInput() bool { return f.picking || f.capturesInput() }
-func (f *bindingsForm) Title() string       { return "Capability bindings" }
+func (f *bindingsForm) Title() string       { return i18n.T("Capability bindings") }
 
 func (f *bindingsForm) ShortHelp() []key.Binding {
 	k := f.keys

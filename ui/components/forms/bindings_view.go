@@ -7,6 +7,7 @@ import (
 	"github.com/forgebench/forgebench/engine/capability"
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -14,7 +15,7 @@ import (
 // capability next to the effective one; the picker replaces the list.
 func (f *bindingsForm) View(width, height int) string {
 	st := f.styles
-	head := heading(st, "Capability bindings — optional instructions the user (or, if modelCallable, the agent) can enable", f.diags, width)
+	head := heading(st, i18n.T("Capability bindings — optional instructions the user (or, if modelCallable, the agent) can enable"), f.diags, width)
 	if f.picking {
 		lines := append(head, f.pickerTitle(width)...)
 		lines = append(lines, f.picker.View(st, width, max(0, height-len(lines)), true)...)
@@ -23,7 +24,7 @@ func (f *bindingsForm) View(width, height int) string {
 	bodyH := max(0, height-len(head))
 	var list []string
 	if len(f.raw) == 0 {
-		list = []string{st.Pane.Placeholder.Render(truncate("no capability bindings — press a to bind one from the library", width))}
+		list = []string{st.Pane.Placeholder.Render(truncate(i18n.T("no capability bindings — press a to bind one from the library"), width))}
 	} else {
 		list = f.list.View(st, width, min(f.list.Len(), max(3, bodyH/4)), f.pane == 0)
 	}
@@ -67,7 +68,7 @@ func (f *bindingsForm) SetSize(width, _ int) {
 // fieldLines are the focused binding's fields in at most height lines.
 func (f *bindingsForm) fieldLines(width, height int) []string {
 	if len(f.detail.fields) == 0 {
-		return []string{f.styles.Text.Danger.Render("not an object: delete it (x)")}
+		return []string{f.styles.Text.Danger.Render(i18n.T("not an object: delete it (x)"))}
 	}
 	return f.detail.view(width, height, f.pane == 1)
 }
@@ -76,15 +77,15 @@ func (f *bindingsForm) fieldLines(width, height int) []string {
 func (f *bindingsForm) bindingSummary(i int) string {
 	t := f.typed[i]
 	if t == nil {
-		return sanitize.Line("✗ not an object: " + jsonv.Stringify(f.raw[i]))
+		return sanitize.Line(i18n.T("✗ not an object: %s", jsonv.Stringify(f.raw[i])))
 	}
-	ref := "(no ref)"
+	ref := i18n.T("(no ref)")
 	if t.Ref != "" {
 		ref = t.Ref
 	}
-	who := "human-only"
+	who := i18n.T("human-only")
 	if t.ModelCallable {
-		who = "model-callable"
+		who = i18n.T("model-callable")
 	}
 	state := "✓"
 	if b := f.bound[i]; b == nil || b.Error != "" || b.Effective == nil {
@@ -102,17 +103,17 @@ func (f *bindingsForm) compareLines(width int) []string {
 	st := f.styles
 	b := f.bound[f.row()]
 	var src, eff *capability.Capability
-	srcTitle := "SOURCE (unresolved)"
+	srcTitle := i18n.T("SOURCE (unresolved)")
 	if b != nil && b.Source != nil {
 		src = b.Source.Capability
-		srcTitle = "SOURCE " + b.Source.Key().String()
+		srcTitle = i18n.T("SOURCE %s", b.Source.Key().String())
 	}
 	if b != nil {
 		eff = b.Effective
 	}
-	effTitle := "EFFECTIVE"
+	effTitle := i18n.T("EFFECTIVE")
 	if eff == nil {
-		effTitle = "EFFECTIVE (none: the binding does not resolve)"
+		effTitle = i18n.T("EFFECTIVE (none: the binding does not resolve)")
 	}
 	const labelW = 15
 	colW := max(4, (width-labelW-2)/2)
@@ -161,7 +162,7 @@ func (f *bindingsForm) compareLines(width int) []string {
 		lines = append(lines, row(label, a, c, changed && a != c))
 	}
 	if more := max(len(srcContent), len(effContent)) - n; more > 0 {
-		lines = append(lines, st.Text.Muted.Render(row("", fmt.Sprintf("… %d more line(s)", more), "", false)))
+		lines = append(lines, st.Text.Muted.Render(row("", i18n.T("… %d more line(s)", more), "", false)))
 	}
 	return lines
 }
@@ -184,13 +185,13 @@ func listOrDash(names []string) string {
 // only the by-hand entry is offered).
 func (f *bindingsForm) pickerTitle(width int) []string {
 	st := f.styles
-	title := "Bind a capability (enter binds, esc cancels)"
+	title := i18n.T("Bind a capability (enter binds, esc cancels)")
 	if f.pickRef {
-		title = "Replace the ref of " + f.bindingName(f.row()) + " (enter picks, esc cancels)"
+		title = i18n.T("Replace the ref of %s (enter picks, esc cancels)", f.bindingName(f.row()))
 	}
 	lines := []string{st.Dialog.Title.Render(truncate(sanitize.Line(title), width)), ""}
 	if len(f.picks) == 1 {
-		lines = append(lines, st.Pane.Placeholder.Render(truncate("the library has no capabilities (.pi/forge/capabilities or the global forge dir)", width)))
+		lines = append(lines, st.Pane.Placeholder.Render(truncate(i18n.T("the library has no capabilities (.pi/forge/capabilities or the global forge dir)"), width)))
 	}
 	return lines
 }

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -27,17 +28,17 @@ func newContextOptions(ctx Context, o options) Form {
 		fd.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("context."+name+" "))
 		return fd
 	}
-	sep := mk("mergeSeparator", kindString, `"\n\n"`, "joins merged messages; edit with escapes (\\n, \\t)")
+	sep := mk("mergeSeparator", kindString, `"\n\n"`, i18n.T("joins merged messages; edit with escapes (\\n, \\t)")) //i18n:raw the field's name is a JSON key
 	sep.escaped = true
 	fields := []field{
-		mk("allowDuplicateChatHistory", kindBool, "false", "allow more than one chat-history slot"),
-		mk("mergeConsecutiveRoles", kindBool, "false", "merge adjacent messages of the same role"),
+		mk("allowDuplicateChatHistory", kindBool, "false", i18n.T("allow more than one chat-history slot")), //i18n:raw the field's name is a JSON key
+		mk("mergeConsecutiveRoles", kindBool, "false", i18n.T("merge adjacent messages of the same role")),  //i18n:raw the field's name is a JSON key
 		sep,
 	}
 	f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, fields, o.cursor.Row)
-	f.diag = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset context must"))
+	f.diag = diagsWhere(f.ctx.Diagnostics, hasPrefix("Preset context must")) //i18n:raw pi-forge's diagnostic, matched
 	if _, ok := f.ctx.Draft.Get("context"); ok && ctxObj == nil {
-		f.diag = append(f.diag, diagLine{level: string(preset.LevelError), text: "context is not an object; committing a field replaces it"})
+		f.diag = append(f.diag, diagLine{level: string(preset.LevelError), text: i18n.T("context is not an object; committing a field replaces it")})
 	}
 	return f
 }
@@ -51,7 +52,7 @@ func (f *contextForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 func (f *contextForm) SetSize(width, _ int) { f.list.setWidth(width) }
 
 func (f *contextForm) View(width, height int) string {
-	lines := []string{f.styles.Text.Subtle.Render(truncate("Context options — how compiled messages are assembled", width)), ""}
+	lines := []string{f.styles.Text.Subtle.Render(truncate(i18n.T("Context options — how compiled messages are assembled"), width)), ""}
 	for _, d := range f.diag {
 		lines = append(lines, renderDiag(f.styles, d, width, ""))
 	}
@@ -59,6 +60,6 @@ func (f *contextForm) View(width, height int) string {
 }
 
 func (f *contextForm) CapturesInput() bool      { return f.list.editing() }
-func (f *contextForm) Title() string            { return "Context options" }
+func (f *contextForm) Title() string            { return i18n.T("Context options") }
 func (f *contextForm) ShortHelp() []key.Binding { return f.list.help() }
 func (f *contextForm) cursor() Cursor           { return Cursor{Row: f.list.row()} }

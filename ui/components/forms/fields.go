@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -91,7 +93,7 @@ func (fl *fieldList) setFields(fields []field, row int) {
 		if s, ok := f.value.(string); ok && f.kind == kindString && !f.escaped && hasControl(s) {
 			// the one-line editor would turn a newline or tab into a space
 			f.escaped = true
-			f.note += " · edited with JSON escapes (\\n, \\t)"
+			f.note += " · " + i18n.T("edited with JSON escapes (\\n, \\t)")
 		}
 	}
 	fl.fields = fields
@@ -217,7 +219,7 @@ func nameWidth(longest, width int) int {
 func (fl *fieldList) refresh() {
 	longest := 0
 	for _, f := range fl.fields {
-		longest = max(longest, len([]rune(f.name)))
+		longest = max(longest, common.Width(sanitize.Line(f.name)))
 	}
 	cur := fl.list.Cursor()
 	rows := make([]fieldRow, len(fl.fields))
@@ -299,7 +301,7 @@ func renderFieldRow(r fieldRow, s common.RowState) string {
 		case editing && r.checked && r.problem != "":
 			lines = append(lines, st.Text.Danger.Render(truncate("    ✗ "+r.problem, width)))
 		case editing && r.checked:
-			lines = append(lines, st.Text.Success.Render(truncate("    ✓ ok", width)))
+			lines = append(lines, st.Text.Success.Render(truncate("    ✓ "+i18n.T("ok"), width)))
 		}
 	}
 	if r.status.text != "" && !editing {
@@ -394,7 +396,7 @@ func (f *field) parse(text string) (any, error) {
 		}
 		v, err := jsonv.Parse([]byte(`"` + text + `"`))
 		if err != nil {
-			return nil, fmt.Errorf("invalid escape sequence (use \\n, \\t, \\\\, \\\"): %w", err)
+			return nil, fmt.Errorf("%s: %w", i18n.T("invalid escape sequence (use \\n, \\t, \\\\, \\\")"), err)
 		}
 		return v, nil
 	case kindNumber:
@@ -402,7 +404,7 @@ func (f *field) parse(text string) (any, error) {
 		if n, ok := v.(float64); err == nil && ok {
 			return n, nil
 		}
-		return nil, fmt.Errorf("%q is not a number", text)
+		return nil, errors.New(i18n.T("%q is not a number", text))
 	default:
 		if f.lenient {
 			return lenientValue(text)
@@ -419,9 +421,9 @@ func (f *field) parse(text string) (any, error) {
 func (f *field) display() string {
 	if !f.present {
 		if f.def == "" {
-			return "(unset)"
+			return i18n.T("(unset)")
 		}
-		return "(default " + f.def + ")"
+		return i18n.T("(default %s)", f.def)
 	}
 	switch v := f.value.(type) {
 	case string:
@@ -431,9 +433,9 @@ func (f *field) display() string {
 		return jsonv.Quote(v)
 	case bool:
 		if v {
-			return "[x] true"
+			return "[x] true" //i18n:raw the JSON value
 		}
-		return "[ ] false"
+		return "[ ] false" //i18n:raw the JSON value
 	}
 	return jsonv.Stringify(f.value)
 }
@@ -451,8 +453,9 @@ func (f *field) kindName() string {
 		return "string"
 	}
 	if f.unknown {
-		return "raw JSON"
+		return i18n.T("raw JSON")
 	}
+
 	return "JSON"
 }
 

@@ -1,13 +1,12 @@
 package forms
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -29,7 +28,7 @@ func NewItem(ctx Context, itemIndex int, opts ...Option) Form {
 	raw := objectAt(f.ctx.Draft, Path{"items", itemIndex})
 	if raw == nil || itemIndex >= len(f.ctx.Stack.Items) {
 		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
-		f.label = fmt.Sprintf("item %d", itemIndex+1)
+		f.label = i18n.T("item %d", itemIndex+1)
 		return f
 	}
 	it := &f.ctx.Stack.Items[itemIndex]
@@ -41,37 +40,37 @@ func NewItem(ctx Context, itemIndex int, opts ...Option) Form {
 		}
 	}
 	mk := func(name string, kind fieldKind, def, note string) field {
-		fd := field{name: name, path: Path{"items", itemIndex, name}, label: name + " of " + it.ID, kind: kind, def: def, note: note}
+		fd := field{name: name, path: Path{"items", itemIndex, name}, label: i18n.T("%s of %s", name, it.ID), kind: kind, def: def, note: note}
 		fd.value, fd.present = raw.Get(name)
 		return fd
 	}
-	id := mk("id", kindString, "", "unique among the items; diagnostics and regex roles name items by it")
+	id := mk("id", kindString, "", i18n.T("unique among the items; diagnostics and regex roles name items by it"))
 	id.check = func(text string) string {
 		t := jsonv.TrimJS(text)
 		switch {
 		case t == "":
-			return "an item id cannot be empty"
+			return i18n.T("an item id cannot be empty")
 		case others[t] > 0:
-			return "another item already has the id " + t
+			return i18n.T("another item already has the id %s", t)
 		}
 		return ""
 	}
 	id.diags = diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
-		return d.ItemID == it.ID && (hasPrefix("Duplicate item id", "Item id")(d))
+		return d.ItemID == it.ID && (hasPrefix("Duplicate item id", "Item id")(d)) //i18n:raw pi-forge's diagnostics, matched
 	})
-	role := mk("role", kindEnum, "", "system items build the system prompt; user, assistant and custom items become messages")
+	role := mk("role", kindEnum, "", i18n.T("system items build the system prompt; user, assistant and custom items become messages"))
 	role.choices = []string{string(preset.RoleSystem), string(preset.RoleUser), string(preset.RoleAssistant), string(preset.RoleCustom)}
 	if it.Kind == preset.KindSlot && it.Slot == "chat-history" {
-		role.note = "the chat-history slot takes no role"
+		role.note = i18n.T("the chat-history slot takes no role")
 	}
 	role.diags = diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
-		return d.ItemID == it.ID && hasPrefix("Enabled block has no role", "System item appears")(d)
+		return d.ItemID == it.ID && hasPrefix("Enabled block has no role", "System item appears")(d) //i18n:raw pi-forge's diagnostics, matched
 	})
 	fields := []field{
-		mk("name", kindString, "", "the label the panel and the preview show"),
+		mk("name", kindString, "", i18n.T("the label the panel and the preview show")),
 		id,
 		role,
-		mk("enabled", kindBool, "true", "a disabled item compiles to nothing"),
+		mk("enabled", kindBool, "true", i18n.T("a disabled item compiles to nothing")),
 	}
 	f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, fields, o.cursor.Row)
 	return f
@@ -87,15 +86,15 @@ func (f *itemForm) SetSize(width, _ int) { f.list.setWidth(width) }
 
 func (f *itemForm) View(width, height int) string {
 	st := f.styles
-	lines := []string{st.Text.Subtle.Render(truncate("Item properties — name, id, role, enabled", width)), ""}
+	lines := []string{st.Text.Subtle.Render(truncate(i18n.T("Item properties — name, id, role, enabled"), width)), ""}
 	if len(f.list.fields) == 0 {
-		lines = append(lines, st.Text.Danger.Render(truncate(f.label+" is not a JSON object; delete it or fix the file", width)))
+		lines = append(lines, st.Text.Danger.Render(truncate(i18n.T("%s is not a JSON object; delete it or fix the file", f.label), width)))
 		return common.Fit(lines, width, height)
 	}
 	return common.Fit(append(lines, f.list.view(width, max(0, height-len(lines)), true)...), width, height)
 }
 
 func (f *itemForm) CapturesInput() bool      { return f.list.editing() }
-func (f *itemForm) Title() string            { return "Item · " + f.label }
+func (f *itemForm) Title() string            { return i18n.T("Item · %s", f.label) }
 func (f *itemForm) ShortHelp() []key.Binding { return f.list.help() }
 func (f *itemForm) cursor() Cursor           { return Cursor{Row: f.list.row()} }

@@ -1,7 +1,7 @@
 package forms
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
 
@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // paramsForm edits `parameters` (schemaVersion 2: name → any JSON value) or
@@ -38,17 +39,17 @@ func newParameters(ctx Context, o options) Form {
 		for _, name := range f.raw.Keys() {
 			v, _ := f.raw.Get(name)
 			fd := field{name: name, path: Path{f.key, name}, label: f.key + "." + name, kind: kindJSON, value: v, present: true,
-				lenient: true, note: "JSON when it parses, else text; used as {{ parameters." + name + " }}"}
+				lenient: true, note: i18n.T("JSON when it parses, else text; used as {{ parameters.%s }}", name)}
 			if !f.v2 {
 				fd.kind, fd.escaped = kindString, true
-				fd.note = "edited with JSON escapes (\\n, \\t); used as {{ variables." + name + " }}"
+				fd.note = i18n.T("edited with JSON escapes (\\n, \\t); used as {{ variables.%s }}", name)
 				if _, isString := v.(string); !isString {
-					fd.kind, fd.note = kindJSON, "not a string: dropped by the codec; enter a string"
+					fd.kind, fd.note = kindJSON, i18n.T("not a string: dropped by the codec; enter a string")
 				}
 			}
-			msgName := "Preset parameter " + name + " "
+			msgName := "Preset parameter " + name + " " //i18n:raw pi-forge's diagnostic, matched
 			if !f.v2 {
-				msgName = "Preset variable " + name + " "
+				msgName = "Preset variable " + name + " " //i18n:raw pi-forge's diagnostic, matched
 			}
 			fd.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix(msgName))
 			fields = append(fields, fd)
@@ -61,11 +62,11 @@ func newParameters(ctx Context, o options) Form {
 				return false
 			}
 		}
-		return hasPrefix("Preset parameters", "Preset variables", "schemaVersion 2 presets use parameters",
-			"schemaVersion 1 presets use variables")(d)
+		return hasPrefix("Preset parameters", "Preset variables", "schemaVersion 2 presets use parameters", //i18n:raw pi-forge's diagnostics, matched
+			"schemaVersion 1 presets use variables")(d) //i18n:raw pi-forge's diagnostic, matched
 	})
 	if _, ok := f.ctx.Draft.Get(f.key); ok && f.raw == nil {
-		f.diags = append(f.diags, diagLine{string(preset.LevelError), f.key + " is not an object; adding an entry replaces it"})
+		f.diags = append(f.diags, diagLine{string(preset.LevelError), i18n.T("%s is not an object; adding an entry replaces it", f.key)})
 	}
 	return f
 }
@@ -84,9 +85,9 @@ func (f *paramsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	cur := f.list.current()
 	switch {
 	case key.Matches(kp, f.keys.Add):
-		prompt := "new variable (name = text): "
+		prompt := i18n.T("new variable (name = text): ")
 		if f.v2 {
-			prompt = "new parameter (name = value): "
+			prompt = i18n.T("new parameter (name = value): ")
 		}
 		f.startPrompt(prompt, "", false)
 	case key.Matches(kp, f.keys.Rename) && cur != nil:
@@ -116,11 +117,11 @@ func (f *paramsForm) commitPrompt(text string) (tea.Cmd, error) {
 		name := strings.TrimSpace(text)
 		switch {
 		case name == "":
-			return nil, fmt.Errorf("a name cannot be empty")
+			return nil, errors.New(i18n.T("a name cannot be empty"))
 		case name == cur.name:
 			return nil, nil
 		case f.exists(name):
-			return nil, fmt.Errorf("%s already exists", name)
+			return nil, errors.New(i18n.T("%s already exists", name))
 		}
 		renamed := jsonv.NewObject()
 		for _, k := range f.raw.Keys() {
@@ -144,11 +145,11 @@ func (f *paramsForm) commitPrompt(text string) (tea.Cmd, error) {
 		n, v, ok := strings.Cut(text, "=")
 		name, value = strings.TrimSpace(n), strings.TrimPrefix(v, " ")
 		if !ok || name == "" {
-			return nil, fmt.Errorf("write name = text, e.g. tone = terse")
+			return nil, errors.New(i18n.T("write name = text, e.g. tone = terse"))
 		}
 	}
 	if f.exists(name) {
-		return nil, fmt.Errorf("%s already exists; edit it instead", name)
+		return nil, errors.New(i18n.T("%s already exists; edit it instead", name))
 	}
 	return editAt(f.ctx.Draft, Path{f.key, name}, value, f.key+"."+name), nil
 }
@@ -162,11 +163,11 @@ func (f *paramsForm) SetSize(width, _ int) {
 
 func (f *paramsForm) View(width, height int) string {
 	st := f.styles
-	head := "Parameters (schemaVersion 2) — name → any JSON value, {{ parameters.<name> }}"
+	head := i18n.T("Parameters (schemaVersion 2) — name → any JSON value, {{ parameters.<name> }}")
 	if !f.v2 {
-		head = "Variables (schemaVersion 1) — name → string, {{ variables.<name> }}"
+		head = i18n.T("Variables (schemaVersion 1) — name → string, {{ variables.<name> }}")
 	}
-	return withList(st, heading(st, head, f.diags, width), &f.list, "no "+f.key+" yet — press a to add one", &f.prompt, width, height)
+	return withList(st, heading(st, head, f.diags, width), &f.list, i18n.T("no %s yet — press a to add one", f.key), &f.prompt, width, height)
 }
 
 func (f *paramsForm) CapturesInput() bool { return f.list.editing() || f.prompt.open }
@@ -174,9 +175,10 @@ func (f *paramsForm) cursor() Cursor      { return Cursor{Row: f.list.row()} }
 
 func (f *paramsForm) Title() string {
 	if f.v2 {
-		return "Parameters"
+		return i18n.T("Parameters")
 	}
-	return "Variables"
+	return i18n.T("Variables")
+
 }
 
 func (f *paramsForm) ShortHelp() []key.Binding {

@@ -1,7 +1,7 @@
 package forms
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -97,9 +98,9 @@ func newPolicy(ctx Context, field string, o options) Form {
 	f.row = common.Clamp(o.cursor.Row, 0, len(f.rows)-1)
 	f.list = common.NewList(renderPolicyRow)
 	f.refresh()
-	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix(field+" policy", field+".", "Duplicate "+field+"."))
+	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix(field+" policy", field+".", "Duplicate "+field+".")) //i18n:raw pi-forge's diagnostics, matched
 	if _, ok := f.ctx.Draft.Get(field); ok && f.raw == nil {
-		f.diags = append(f.diags, diagLine{string(preset.LevelError), field + " is not an object; committing replaces it"})
+		f.diags = append(f.diags, diagLine{string(preset.LevelError), i18n.T("%s is not an object; committing replaces it", field)})
 	}
 	return f
 }
@@ -316,14 +317,14 @@ func (f *policyForm) toggleTool(name string) tea.Cmd {
 }
 
 func (f *policyForm) startEdit(r policyRow) {
-	value, label := "", "new pattern: "
+	value, label := "", i18n.T("new pattern: ")
 	switch r.kind {
 	case rowPattern:
 		value, label = f.patterns[r.index], ""
 	case rowInitial:
 		value, label = f.initial[r.index], ""
 	case rowAddInitial:
-		label = "new initial tool: "
+		label = i18n.T("new initial tool: ")
 	}
 	f.target = r
 	f.edit.start(f.styles, &f.keys.Text, label, value)
@@ -334,7 +335,7 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 	switch t.kind {
 	case rowPattern, rowAddPattern:
 		if text == "" {
-			return nil, fmt.Errorf("a pattern cannot be empty (d deletes it)")
+			return nil, errors.New(i18n.T("a pattern cannot be empty (d deletes it)"))
 		}
 		list := append([]string(nil), f.patterns...)
 		if t.kind == rowPattern {
@@ -351,7 +352,7 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 		return f.setPatterns(list), nil
 	default:
 		if !preset.IsValidToolName(text) {
-			return nil, fmt.Errorf("%q is not a concrete tool name (no spaces or wildcards)", text)
+			return nil, errors.New(i18n.T("%q is not a concrete tool name (no spaces or wildcards)", text))
 		}
 		list := append([]string(nil), f.initial...)
 		if t.kind == rowInitial {
@@ -365,7 +366,7 @@ func (f *policyForm) commit(text string) (tea.Cmd, error) {
 }
 
 func (f *policyForm) CapturesInput() bool { return f.edit.open }
-func (f *policyForm) Title() string       { return "Policy · " + f.field }
+func (f *policyForm) Title() string       { return i18n.T("Policy · %s", f.field) }
 func (f *policyForm) cursor() Cursor      { return Cursor{Row: f.row} }
 
 func (f *policyForm) ShortHelp() []key.Binding {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -57,8 +58,11 @@ func renderPolicyRow(r policyItem, s common.RowState) string {
 // match preview and (tools only) the initial list.
 func (f *policyForm) View(width, height int) string {
 	st := f.styles
-	subject := map[string]string{"tools": "Tool", "skills": "Skill"}[f.field]
-	lines := append(heading(st, subject+" policy — allow XOR deny; patterns are exact names, * matches any run of characters", f.diags, width), "")
+	head := i18n.T("Tool policy — allow XOR deny; patterns are exact names, * matches any run of characters")
+	if f.field == "skills" {
+		head = i18n.T("Skill policy — allow XOR deny; patterns are exact names, * matches any run of characters")
+	}
+	lines := append(heading(st, head, f.diags, width), "")
 	return common.Fit(append(lines, f.list.View(st, width, max(0, height-len(lines)), !f.edit.open)...), width, height)
 }
 
@@ -73,10 +77,7 @@ func (f *policyForm) SetSize(width, _ int) {
 // refresh rebuilds the rows and puts the list's cursor on the focused row,
 // or on the row being edited.
 func (f *policyForm) refresh() {
-	subject := "tool"
-	if f.field == "skills" {
-		subject = "skill"
-	}
+	skills := f.field == "skills"
 	adding := f.edit.open && (f.target.kind == rowAddPattern || f.target.kind == rowAddInitial)
 	items := make([]policyItem, len(f.rows))
 	cursor := f.row
@@ -84,39 +85,35 @@ func (f *policyForm) refresh() {
 		var it policyItem
 		switch r.kind {
 		case rowMode:
-			desc := map[string]string{
-				policyNone:  "no policy: every " + subject + " stays available",
-				policyAllow: "only matching " + subject + "s",
-				policyDeny:  "every " + subject + " except matching ones",
-			}[f.mode]
+			desc := policyModeText(f.mode, skills)
 			if f.both {
-				desc = "allow and deny are both set — only allow is used"
+				desc = i18n.T("allow and deny are both set — only allow is used")
 			}
-			it = policyItem{text: fmt.Sprintf("mode      %-5s  (%s)", f.mode, desc), heading: "  " + f.modeKey() + " patterns"}
+			it = policyItem{text: fmt.Sprintf("%s%-5s  (%s)", padRight(i18n.T("mode"), policyLabelWidth), f.mode, desc), heading: "  " + i18n.T("%s patterns", f.modeKey())}
 		case rowPattern:
 			p := f.patterns[r.index]
 			it.text = fmt.Sprintf("  %d. %s", r.index+1, p) + f.patternNote(p)
 		case rowAddPattern:
-			it.text = "  + add pattern"
+			it.text = "  + " + i18n.T("add pattern")
 			if f.field == "tools" && len(f.ctx.KnownTools) > 0 {
-				it.gap, it.heading = true, "  known tools — "+f.previewSummary()
+				it.gap, it.heading = true, "  "+i18n.T("known tools — %s", f.previewSummary())
 			}
 		case rowTool:
 			it.text = f.toolText(f.ctx.KnownTools[r.index])
 		case rowInitialSet:
-			state := "omitted: legacy defaults (baseline / allow list)"
+			state := i18n.T("omitted: legacy defaults (baseline / allow list)")
 			if f.hasInitial {
-				state = fmt.Sprintf("set: %d default tool(s) ([] = none)", len(f.initial))
+				state = i18n.T("set: %d default tool(s) ([] = none)", len(f.initial))
 			}
-			it = policyItem{text: "initial   " + state, above: true}
+			it = policyItem{text: padRight("initial", policyLabelWidth) + state, above: true}
 		case rowInitial:
 			name := f.initial[r.index]
 			it.text = "  " + name
 			if !preset.IsAllowed(f.policy(), name) {
-				it.text += "  ⚠ blocked by the allow/deny policy"
+				it.text += "  ⚠ " + i18n.T("blocked by the allow/deny policy")
 			}
 		case rowAddInitial:
-			it.text = "  + add initial tool"
+			it.text = "  + " + i18n.T("add initial tool")
 		}
 		it.text = sanitize.Line(it.text)
 		if f.edit.open && (adding && r.kind == f.target.kind || !adding && i == f.row) {
@@ -145,7 +142,7 @@ func (f *policyForm) toolText(name string) string {
 	text := fmt.Sprintf("  %s %-18s", box, name)
 	switch {
 	case len(by) > 0 && f.mode == policyDeny:
-		text += " ✗ denied by " + strings.Join(by, ", ")
+		text += " ✗ " + i18n.T("denied by %s", strings.Join(by, ", "))
 	case len(by) > 0:
 		text += " ← " + strings.Join(by, ", ")
 	}
@@ -164,9 +161,9 @@ func (f *policyForm) patternNote(p string) string {
 		}
 	}
 	if n == 0 {
-		return "   (matches no known tool)"
+		return "   " + i18n.T("(matches no known tool)")
 	}
-	return fmt.Sprintf("   (%d known)", n)
+	return "   " + i18n.T("(%d known)", n)
 }
 
 // previewSummary says which known tools the policy leaves available.
@@ -174,9 +171,34 @@ func (f *policyForm) previewSummary() string {
 	kept := preset.ApplyResourcePolicy(f.ctx.KnownTools, f.policy())
 	switch f.mode {
 	case policyNone:
-		return fmt.Sprintf("no policy, all %d available (space starts an allow list)", len(kept))
+		return i18n.T("no policy, all %d available (space starts an allow list)", len(kept))
 	case policyAllow:
-		return fmt.Sprintf("allow selects %d of %d", len(kept), len(f.ctx.KnownTools))
+		return i18n.T("allow selects %d of %d", len(kept), len(f.ctx.KnownTools))
 	}
-	return fmt.Sprintf("deny removes %d of %d, %d remain", len(f.ctx.KnownTools)-len(kept), len(f.ctx.KnownTools), len(kept))
+	return i18n.T("deny removes %d of %d, %d remain", len(f.ctx.KnownTools)-len(kept), len(f.ctx.KnownTools), len(kept))
+}
+
+// policyLabelWidth is the cells of the mode and initial rows' label
+// column, measured on the screen (a translated label may be wide).
+const policyLabelWidth = 10
+
+// policyModeText says what the mode leaves available, a whole sentence
+// for tools and for skills (the subject is not glued in: word order
+// differs between languages).
+func policyModeText(mode string, skills bool) string {
+	switch {
+	case mode == policyAllow && skills:
+		return i18n.T("only matching skills")
+	case mode == policyAllow:
+		return i18n.T("only matching tools")
+	case mode == policyDeny && skills:
+		return i18n.T("every skill except matching ones")
+	case mode == policyDeny:
+		return i18n.T("every tool except matching ones")
+	case mode == policyNone && skills:
+		return i18n.T("no policy: every skill stays available")
+	case mode == policyNone:
+		return i18n.T("no policy: every tool stays available")
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/profile"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -51,13 +52,13 @@ func NewProfile(ctx ProfileContext, opts ...Option) Form {
 		}
 		return fd
 	}
-	thinking := mk(Path{"thinkingLevel"}, "thinkingLevel", kindEnum, "", "the model's reasoning effort; Pi clamps what the model cannot do", "thinkingLevel")
+	thinking := mk(Path{"thinkingLevel"}, "thinkingLevel", kindEnum, "", i18n.T("the model's reasoning effort; Pi clamps what the model cannot do"), "thinkingLevel") //i18n:raw the field's name is a JSON key
 	thinking.choices = profile.ThinkingLevels
-	stackNote := "a Preset selector (id, project:id, global:id), or null: no Preset (x sets null)"
+	stackNote := i18n.T("a Preset selector (id, project:id, global:id), or null: no Preset (x sets null)")
 	if len(ctx.Presets) > 0 {
-		stackNote += " · e.g. " + strings.Join(ctx.Presets[:min(3, len(ctx.Presets))], ", ")
+		stackNote += " · " + i18n.T("e.g. %s", strings.Join(ctx.Presets[:min(3, len(ctx.Presets))], ", "))
 	}
-	stack := mk(Path{"promptStack"}, "promptStack", kindString, "", stackNote, "promptStack")
+	stack := mk(Path{"promptStack"}, "promptStack", kindString, "", stackNote, "promptStack") //i18n:raw the field's name is a JSON key
 	if stack.present && stack.value == nil {
 		stack.kind, stack.lenient = kindJSON, true // shows null; a selector needs no quotes
 	}
@@ -78,13 +79,13 @@ func NewProfile(ctx ProfileContext, opts ...Option) Form {
 		}
 	}
 	fields := []field{
-		mk(Path{"name"}, "name", kindString, "", "the label lists show", "name"),
-		mk(Path{"description"}, "description", kindString, "", "what the profile is for", "description"),
-		mk(Path{"model", "provider"}, "model.provider", kindString, "", "Pi's provider name, e.g. anthropic", "model"),
-		mk(Path{"model", "id"}, "model.id", kindString, "", "the model id in Pi's catalog", "model"),
+		mk(Path{"name"}, "name", kindString, "", i18n.T("the label lists show"), "name"),
+		mk(Path{"description"}, "description", kindString, "", i18n.T("what the profile is for"), "description"),
+		mk(Path{"model", "provider"}, "model.provider", kindString, "", i18n.T("Pi's provider name, e.g. anthropic"), "model"),
+		mk(Path{"model", "id"}, "model.id", kindString, "", i18n.T("the model id in Pi's catalog"), "model"),
 		thinking,
 		stack,
-		mk(Path{"autoActivate"}, "autoActivate", kindBool, "false", "applied to every fresh session (one per scope)", "autoActivate"),
+		mk(Path{"autoActivate"}, "autoActivate", kindBool, "false", i18n.T("applied to every fresh session (one per scope)"), "autoActivate"), //i18n:raw the field's name is a JSON key
 	}
 	for _, d := range ctx.Diagnostics {
 		if d.Field == "" || d.Field == "id" || d.Field == "schemaVersion" || d.Field == "type" || strings.HasPrefix(d.Message, "Unsupported profile field") {
@@ -107,13 +108,13 @@ func presetProblem(presets []string, sel string) string {
 			return ""
 		}
 	}
-	return sel + " names no Preset this profile can use: pi-forge would refuse to apply it"
+	return i18n.T("%s names no Preset this profile can use: pi-forge would refuse to apply it", sel)
 }
 
 func (f *profileForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	if kp, ok := msg.(tea.KeyPressMsg); ok && !f.list.editing() {
 		if cur := f.list.current(); cur != nil && cur.name == "promptStack" && key.Matches(kp, f.keys.Reset) {
-			return f, edit(Path{"promptStack"}, nil, "promptStack") // required: null, never absent
+			return f, edit(Path{"promptStack"}, nil, "promptStack") //i18n:raw JSON key; required: null, never absent
 		}
 	}
 	_, cmd := f.list.update(msg)
@@ -125,7 +126,7 @@ func (f *profileForm) SetSize(width, _ int) { f.list.setWidth(width) }
 
 func (f *profileForm) View(width, height int) string {
 	st := f.styles
-	lines := []string{st.Text.Subtle.Render(truncate("Agent profile — model, thinking level and Preset applied together", width))}
+	lines := []string{st.Text.Subtle.Render(truncate(i18n.T("Agent profile — model, thinking level and Preset applied together"), width))}
 	for _, d := range f.diags {
 		lines = append(lines, renderDiag(st, d, width, ""))
 	}
@@ -133,7 +134,8 @@ func (f *profileForm) View(width, height int) string {
 	return common.Fit(append(lines, f.list.view(width, max(0, height-len(lines)), true)...), width, height)
 }
 
-func (f *profileForm) CapturesInput() bool      { return f.list.editing() }
-func (f *profileForm) Title() string            { return "Profile" }
+func (f *profileForm) CapturesInput() bool { return f.list.editing() }
+func (f *profileForm) Title() string       { return i18n.T("Profile") }
+
 func (f *profileForm) ShortHelp() []key.Binding { return f.list.help() }
 func (f *profileForm) cursor() Cursor           { return Cursor{Row: f.list.row()} }

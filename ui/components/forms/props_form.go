@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -34,23 +35,23 @@ func NewProperties(ctx Context, opts ...Option) Form {
 		}
 		return fd
 	}
-	mode := mk(Path{"mode"}, "mode", kindEnum, "replace", "replace: the Preset is the whole prompt; append/prepend keep Pi's prompt", "Preset mode")
+	mode := mk(Path{"mode"}, "mode", kindEnum, "replace", i18n.T("replace: the Preset is the whole prompt; append/prepend keep Pi's prompt"), "Preset mode") //i18n:raw pi-forge's diagnostic, matched
 	mode.choices = []string{string(preset.ModeReplace), string(preset.ModeAppend), string(preset.ModePrepend)}
-	policy := mk(Path{"defaults", "unresolvedMacroPolicy"}, "defaults.unresolvedMacroPolicy", kindEnum, "warn",
-		"validated but ignored by pi-forge: an undefined template path is always an error", "defaults.unresolvedMacroPolicy")
+	policy := mk(Path{"defaults", "unresolvedMacroPolicy"}, "defaults.unresolvedMacroPolicy", kindEnum, "warn", //i18n:raw JSON keys
+		i18n.T("validated but ignored by pi-forge: an undefined template path is always an error"), "defaults.unresolvedMacroPolicy") //i18n:raw JSON key
 	policy.choices = []string{"warn", "keep", "error"}
-	version := mk(Path{"schemaVersion"}, "schemaVersion", kindEnum, "1", f.versionNote(), "Unsupported schemaVersion")
+	version := mk(Path{"schemaVersion"}, "schemaVersion", kindEnum, "1", f.versionNote(), "Unsupported schemaVersion") //i18n:raw JSON key and pi-forge's diagnostic, matched
 	version.choices = []string{"1", "2"}
 	if n, ok := version.value.(float64); ok {
 		version.value = jsonv.FormatNumber(n)
 	}
 	fields := []field{
-		mk(Path{"name"}, "name", kindString, "", "shown in lists; the id when unset", "Preset name"),
-		mk(Path{"description"}, "description", kindString, "", "what the Preset is for", "Preset description"),
+		mk(Path{"name"}, "name", kindString, "", i18n.T("shown in lists; the id when unset"), "Preset name"),           //i18n:raw pi-forge's diagnostic, matched
+		mk(Path{"description"}, "description", kindString, "", i18n.T("what the Preset is for"), "Preset description"), //i18n:raw pi-forge's diagnostic, matched
 		mode,
-		mk(Path{"autoActivate"}, "autoActivate", kindBool, "false", "a fresh session activates it (one usable per scope)", "Preset autoActivate", "default.json no longer"),
-		mk(Path{"defaults", "syntheticMessagesVisible"}, "defaults.syntheticMessagesVisible", kindBool, "false",
-			"custom messages of the Preset are shown in Pi's transcript", "defaults.syntheticMessagesVisible", "Preset defaults"),
+		mk(Path{"autoActivate"}, "autoActivate", kindBool, "false", i18n.T("a fresh session activates it (one usable per scope)"), "Preset autoActivate", "default.json no longer"), //i18n:raw JSON key and pi-forge's diagnostics, matched
+		mk(Path{"defaults", "syntheticMessagesVisible"}, "defaults.syntheticMessagesVisible", kindBool, "false", //i18n:raw JSON keys
+			i18n.T("custom messages of the Preset are shown in Pi's transcript"), "defaults.syntheticMessagesVisible", "Preset defaults"), //i18n:raw JSON key and pi-forge's diagnostic, matched
 		policy,
 		version,
 	}
@@ -78,13 +79,12 @@ func (f *propsForm) versionNote() string {
 				}
 			}
 		}
-		note := "v2 reads parameters (any JSON); switching to 1 moves string parameters to variables"
 		if dropped > 0 {
-			note += fmt.Sprintf(" and drops %d non-string one(s)", dropped)
+			return i18n.T("v2 reads parameters (any JSON); switching to 1 moves string parameters to variables and drops %d non-string one(s)", dropped)
 		}
-		return note
+		return i18n.T("v2 reads parameters (any JSON); switching to 1 moves string parameters to variables")
 	}
-	return "v1 reads variables (strings); switching to 2 moves them to parameters, as pi-forge's migrate-stack-v2 does"
+	return i18n.T("v1 reads variables (strings); switching to 2 moves them to parameters, as pi-forge's migrate-stack-v2 does")
 }
 
 func isString(v any) bool {
@@ -142,8 +142,8 @@ func (f *propsForm) migrated(version int) *jsonv.Object {
 		}
 		out.Set(k, v)
 	}
-	if _, ok := out.Get("schemaVersion"); !ok {
-		out.Set("schemaVersion", float64(version))
+	if _, ok := out.Get("schemaVersion"); !ok { //i18n:raw JSON key
+		out.Set("schemaVersion", float64(version)) //i18n:raw JSON key
 	}
 	if !placed && len(dst.Keys()) > 0 {
 		out.Set(to, dst)
@@ -159,7 +159,7 @@ func (f *propsForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 			if f.ctx.Stack.SchemaVersion == 2 {
 				next = 1
 			}
-			return f, edit(Path{}, f.migrated(next), fmt.Sprintf("schemaVersion %d", next))
+			return f, edit(Path{}, f.migrated(next), fmt.Sprintf("schemaVersion %d", next)) //i18n:raw the edit's label names the JSON key
 		}
 	}
 	_, cmd := f.list.update(msg)
@@ -171,11 +171,11 @@ func (f *propsForm) SetSize(width, _ int) { f.list.setWidth(width) }
 
 func (f *propsForm) View(width, height int) string {
 	st := f.styles
-	lines := []string{st.Text.Subtle.Render(truncate("Preset properties — "+f.ctx.Stack.ID+" (the id is the file name; fork to change it)", width)), ""}
+	lines := []string{st.Text.Subtle.Render(truncate(i18n.T("Preset properties — %s (the id is the file name; fork to change it)", f.ctx.Stack.ID), width)), ""}
 	return common.Fit(append(lines, f.list.view(width, max(0, height-len(lines)), true)...), width, height)
 }
 
 func (f *propsForm) CapturesInput() bool      { return f.list.editing() }
-func (f *propsForm) Title() string            { return "Properties" }
+func (f *propsForm) Title() string            { return i18n.T("Properties") }
 func (f *propsForm) ShortHelp() []key.Binding { return f.list.help() }
 func (f *propsForm) cursor() Cursor           { return Cursor{Row: f.list.row()} }

@@ -2,7 +2,6 @@ package forms
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -41,7 +41,7 @@ type rawForm struct {
 
 // Nouns of the raw JSON view (ParseProblem's subject).
 const (
-	NounPreset  = "Preset"
+	NounPreset  = "Preset" //i18n:raw the subject of pi-forge's "Preset root must be a JSON object."
 	NounProfile = "profile"
 )
 
@@ -126,15 +126,15 @@ func parseProblem(text, noun string) string {
 		if _, ok := v.(*jsonv.Object); ok {
 			return ""
 		}
-		return strings.ToUpper(noun[:1]) + noun[1:] + " root must be a JSON object."
+		return strings.ToUpper(noun[:1]) + noun[1:] + " root must be a JSON object." //i18n:raw pi-forge's own message
 	}
 	msg := strings.TrimPrefix(err.Error(), jsonv.ErrSyntax.Error()+": ")
 	if m := offsetRE().FindStringSubmatch(msg); m != nil && errors.Is(err, jsonv.ErrSyntax) {
 		off, _ := strconv.Atoi(m[1])
 		line, col := lineColOfByte(text, off)
-		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))
+		return i18n.T("invalid JSON at line %d, column %d: %s", line, col, strings.TrimSuffix(msg, m[0]))
 	}
-	return "invalid JSON: " + msg
+	return i18n.T("invalid JSON: %s", msg)
 }
 
 // lineColOfByte is the 1-based line and column (in characters) of a byte
@@ -193,7 +193,7 @@ func (f *rawForm) applyTyped() tea.Cmd {
 		return nil
 	}
 	v, _ := jsonv.Parse([]byte(text))
-	msg := EditMsg{Path: Path{}, Value: v, Label: "raw JSON", Coalesce: true}
+	msg := EditMsg{Path: Path{}, Value: v, Label: i18n.T("raw JSON"), Coalesce: true}
 	return func() tea.Msg { return msg }
 }
 
@@ -236,13 +236,16 @@ func (f *rawForm) SetSize(width, height int) {
 func (f *rawForm) View(width, height int) string {
 	st := f.styles
 	var head []string
-	status := st.Text.Success.Render(fmt.Sprintf("✓ valid JSON · %d error(s), %d warning(s) in the %s", f.errs, f.warns, f.noun))
-	if f.problem != "" {
-		status = st.Text.Danger.Render("✗ " + f.problem + " — the draft keeps its last valid state")
-	}
-	about := "Advanced — the whole Preset as JSON; unknown keys are kept"
+	status := st.Text.Success.Render(i18n.T("✓ valid JSON · %d error(s), %d warning(s) in the Preset", f.errs, f.warns))
 	if f.noun == NounProfile {
-		about = "Raw JSON — the whole profile file; pi-forge refuses keys it does not know"
+		status = st.Text.Success.Render(i18n.T("✓ valid JSON · %d error(s), %d warning(s) in the profile", f.errs, f.warns))
+	}
+	if f.problem != "" {
+		status = st.Text.Danger.Render(i18n.T("✗ %s — the draft keeps its last valid state", f.problem))
+	}
+	about := i18n.T("Advanced — the whole Preset as JSON; unknown keys are kept")
+	if f.noun == NounProfile {
+		about = i18n.T("Raw JSON — the whole profile file; pi-forge refuses keys it does not know")
 	}
 	head = append(head, st.Text.Subtle.Render(truncate(about, width)), truncate(status, width), "")
 	bodyH := max(0, height-len(head))
@@ -258,8 +261,9 @@ func (f *rawForm) View(width, height int) string {
 }
 
 func (f *rawForm) CapturesInput() bool { return f.editing }
-func (f *rawForm) Title() string       { return "Advanced · raw JSON" }
-func (f *rawForm) cursor() Cursor      { return Cursor{Row: f.top} }
+func (f *rawForm) Title() string       { return i18n.T("Advanced · raw JSON") }
+
+func (f *rawForm) cursor() Cursor { return Cursor{Row: f.top} }
 
 func (f *rawForm) ShortHelp() []key.Binding {
 	if f.editing {

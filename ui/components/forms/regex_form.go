@@ -12,26 +12,27 @@ import (
 	"github.com/forgebench/forgebench/engine/jsregex"
 	"github.com/forgebench/forgebench/engine/preset"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // regexFieldSpecs are the fields of one rule (spec §6.1) in display order.
 var regexFieldSpecs = []optionSpec{
-	{"id", kindString, "", nil, "required, unique"},
-	{"name", kindString, "", nil, "display name"},
+	{"id", kindString, "", nil, i18n.Mark("required, unique")},
+	{"name", kindString, "", nil, i18n.Mark("display name")},
 	{"enabled", kindBool, "true", nil, ""},
-	{"stage", kindEnum, "", []string{"history", "compiled"}, "required"},
-	{"effect", kindEnum, "outgoing", []string{"outgoing", "finalize"}, "finalize rewrites the stored assistant message (stage compiled)"},
-	{"frequency", kindEnum, "turn", []string{"turn", "request"}, "request also runs on tool follow-up requests"},
-	{"pattern", kindString, "", nil, "JavaScript RegExp source"},
-	{"flags", kindString, "", nil, "subset of g i m s u"},
-	{"replace", kindString, `""`, nil, "$&, $1…$99, $<name>, $`, $', $$; edited with JSON escapes"},
-	{"trimStrings", kindJSON, "", nil, "string array removed from the match and captures"},
-	{"roles", kindJSON, "", nil, `string array of message roles, e.g. ["assistant"]`},
-	{"targets", kindJSON, "", nil, `compiled stage: ["system","messages"]; absent = both`},
-	{"maxMessages", kindNumber, "", nil, "only the last N eligible messages"},
-	{"maxChars", kindNumber, "", nil, "only the last N characters of each text"},
-	{"minDepth", kindNumber, "", nil, "depth 0 = the last message"},
-	{"maxDepth", kindNumber, "", nil, ">= minDepth"},
+	{"stage", kindEnum, "", []string{"history", "compiled"}, i18n.Mark("required")},
+	{"effect", kindEnum, "outgoing", []string{"outgoing", "finalize"}, i18n.Mark("finalize rewrites the stored assistant message (stage compiled)")},
+	{"frequency", kindEnum, "turn", []string{"turn", "request"}, i18n.Mark("request also runs on tool follow-up requests")},
+	{"pattern", kindString, "", nil, i18n.Mark("JavaScript RegExp source")},
+	{"flags", kindString, "", nil, i18n.Mark("subset of g i m s u")},
+	{"replace", kindString, `""`, nil, i18n.Mark("$&, $1…$99, $<name>, $`, $', $$; edited with JSON escapes")},
+	{"trimStrings", kindJSON, "", nil, i18n.Mark("string array removed from the match and captures")}, //i18n:raw the option's name and default are pi-forge's
+	{"roles", kindJSON, "", nil, i18n.Mark(`string array of message roles, e.g. ["assistant"]`)},
+	{"targets", kindJSON, "", nil, i18n.Mark(`compiled stage: ["system","messages"]; absent = both`)},
+	{"maxMessages", kindNumber, "", nil, i18n.Mark("only the last N eligible messages")},    //i18n:raw the option's name and default are pi-forge's
+	{"maxChars", kindNumber, "", nil, i18n.Mark("only the last N characters of each text")}, //i18n:raw the option's name and default are pi-forge's
+	{"minDepth", kindNumber, "", nil, i18n.Mark("depth 0 = the last message")},              //i18n:raw the option's name and default are pi-forge's
+	{"maxDepth", kindNumber, "", nil, i18n.Mark(">= minDepth")},                             //i18n:raw the option's name and default are pi-forge's
 }
 
 // regexForm edits regex.rules: a rule list and the focused rule's fields.
@@ -67,7 +68,7 @@ func newRegex(ctx Context, o options) Form {
 	}
 	f.setEntries(summaries, o.cursor)
 	f.detail = f.buildDetail(o.cursor.Detail)
-	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("regex.", "regex must", "Missing or unsupported regex.schemaVersion", "Duplicate regex rule id"))
+	f.diags = diagsWhere(f.ctx.Diagnostics, hasPrefix("regex.", "regex must", "Missing or unsupported regex.schemaVersion", "Duplicate regex rule id")) //i18n:raw pi-forge's diagnostics, matched
 	return f
 }
 
@@ -75,20 +76,20 @@ func newRegex(ctx Context, o options) Form {
 // engine trims it, else its position.
 func (f *regexForm) ruleLabel(i int) string {
 	if t := f.typed[i]; t != nil && t.ID != "" {
-		return "Regex rule " + t.ID
+		return "Regex rule " + t.ID //i18n:raw pi-forge's diagnostics label, matched
 	}
-	return "regex rule " + strconv.Itoa(i+1)
+	return "regex rule " + strconv.Itoa(i+1) //i18n:raw pi-forge's diagnostics label, matched
 }
 
 // compileStatus compiles a rule's pattern with its flags like the engine.
 func compileStatus(pattern, flags string) diagLine {
 	if pattern == "" {
-		return diagLine{string(preset.LevelError), "pattern is empty"}
+		return diagLine{string(preset.LevelError), i18n.T("pattern is empty")}
 	}
 	if _, err := jsregex.Compile(pattern, flags); err != nil {
 		return diagLine{string(preset.LevelError), err.Error()}
 	}
-	return diagLine{"ok", "compiles as /" + pattern + "/" + flags}
+	return diagLine{"ok", i18n.T("compiles as /%s/%s", pattern, flags)}
 }
 
 func (f *regexForm) buildDetail(row int) fieldList {
@@ -109,7 +110,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 		known[spec.name] = true
 		fd := field{name: spec.name, path: Path{"regex", "rules", f.row(), spec.name},
 			label: "regex.rules." + strings.TrimPrefix(strings.TrimPrefix(label, "Regex rule "), "regex rule ") + "." + spec.name,
-			kind:  spec.kind, def: spec.def, choices: spec.choices, note: spec.note}
+			kind:  spec.kind, def: spec.def, choices: spec.choices, note: i18n.T(spec.note)}
 		fd.value, fd.present = rule.Get(spec.name)
 		if fd.present && !fitsKind(fd.kind, fd.value) {
 			fd.kind = kindJSON
@@ -145,7 +146,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 		})
 		if name == "pattern" {
 			// the form's own compile status line already says it.
-			fd.diags = filterOut(fd.diags, "pattern failed to compile")
+			fd.diags = filterOut(fd.diags, "pattern failed to compile") //i18n:raw pi-forge's diagnostic, matched
 		}
 		fields = append(fields, fd)
 	}
@@ -155,7 +156,7 @@ func (f *regexForm) buildDetail(row int) fieldList {
 		}
 		v, _ := rule.Get(k)
 		fields = append(fields, field{name: k, path: Path{"regex", "rules", f.row(), k}, label: "regex.rules." + k,
-			kind: kindJSON, value: v, present: true, unknown: true, note: "kept as raw JSON (e.g. source metadata)"})
+			kind: kindJSON, value: v, present: true, unknown: true, note: i18n.T("kept as raw JSON (e.g. source metadata)")})
 	}
 	fl.setFields(fields, row)
 	return fl
@@ -180,7 +181,7 @@ func (f *regexForm) ruleDiags(i int) []diagLine {
 func (f *regexForm) setRules(rules []any, label string) tea.Cmd {
 	if !f.rulesOK && objectAt(f.ctx.Draft, Path{"regex"}) == nil {
 		o := jsonv.NewObject()
-		o.Set("schemaVersion", float64(1))
+		o.Set("schemaVersion", float64(1)) //i18n:raw JSON key
 		o.Set("rules", rules)
 		return edit(Path{"regex"}, o, label)
 	}
@@ -224,7 +225,7 @@ func (f *regexForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 		// The panel re-creates the form with the new rule; the cursor it
 		// restores opens the new rule's fields.
 		f.next = &Cursor{Row: len(rules) - 1, Pane: 1}
-		return f, f.setRules(rules, "regex.rules add")
+		return f, f.setRules(rules, "regex.rules add") //i18n:raw the edit's label names the JSON key
 	case len(f.rules) == 0:
 		return f, nil
 	case key.Matches(kp, k.Detail), key.Matches(kp, k.Edit):
@@ -249,7 +250,7 @@ func (f *regexForm) ruleID(i int) string {
 func (f *regexForm) ruleSummary(i int) string {
 	t := f.typed[i]
 	if t == nil {
-		return "    (not an object: " + truncate(jsonv.Stringify(f.rules[i]), 40) + ")"
+		return "    " + i18n.T("(not an object: %s)", truncate(jsonv.Stringify(f.rules[i]), 40))
 	}
 	box := "[x]"
 	if !t.Enabled {
@@ -269,7 +270,7 @@ func (f *regexForm) ruleSummary(i int) string {
 }
 
 func (f *regexForm) CapturesInput() bool { return f.capturesInput() }
-func (f *regexForm) Title() string       { return "Regex rules" }
+func (f *regexForm) Title() string       { return i18n.T("Regex rules") }
 
 func (f *regexForm) ShortHelp() []key.Binding {
 	if f.pane == 1 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -11,10 +12,10 @@ import (
 // wide, stacked otherwise.
 func (f *regexForm) View(width, height int) string {
 	st := f.styles
-	head := heading(st, "Regex rules — applied in order; outgoing rules change model input only", f.diags, width)
+	head := heading(st, i18n.T("Regex rules — applied in order; outgoing rules change model input only"), f.diags, width)
 	bodyH := max(0, height-len(head))
 	if len(f.rules) == 0 {
-		return common.Fit(append(head, st.Pane.Placeholder.Render("no regex rules — press a to add one"),
+		return common.Fit(append(head, st.Pane.Placeholder.Render(i18n.T("no regex rules — press a to add one")),
 			st.Text.Muted.Render(strings.Repeat("─", width))), width, height)
 	}
 	if width >= 120 {
@@ -48,9 +49,9 @@ func (f *regexForm) SetSize(width, _ int) {
 // detailLines are the focused rule's title and fields in height lines.
 func (f *regexForm) detailLines(width, height int) []string {
 	st := f.styles
-	lines := []string{st.Text.Strong.Render("rule " + sanitize.Line(f.ruleID(f.row())))}
+	lines := []string{st.Text.Strong.Render(i18n.T("rule %s", sanitize.Line(f.ruleID(f.row()))))}
 	if len(f.detail.fields) == 0 {
-		return append(lines, st.Text.Danger.Render("this rule is not an object; delete it or fix it in $EDITOR"))
+		return append(lines, st.Text.Danger.Render(i18n.T("this rule is not an object; delete it or fix it in $EDITOR")))
 	}
 	return append(lines, f.detail.view(width, max(0, height-1), f.pane == 1)...)
 }

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/draft"
 )
@@ -23,36 +25,36 @@ type optionSpec struct {
 	note    string
 }
 
-var formatOption = optionSpec{"format", kindEnum, "xml", []string{"xml", "plain"}, "plain text or XML-style wrapper"}
+var formatOption = optionSpec{"format", kindEnum, "xml", []string{"xml", "plain"}, i18n.Mark("plain text or XML-style wrapper")}
 
 // slotOptionSpecs lists every built-in slot's options in display order.
 var slotOptionSpecs = map[string][]optionSpec{
 	"chat-history": {
-		{"includeLastUserMessage", kindBool, "true", nil, "false removes the last user message"},
-		{"includeSummaries", kindBool, "true", nil, "false drops branch and compaction summaries"},
-		{"roles", kindJSON, "", nil, `string array; keep only these roles, e.g. ["user","assistant"]`},
-		{"toolMode", kindEnum, "keep", []string{"keep", "drop"}, "drop removes tool calls and results"},
-		{"stripAssistantThinking", kindBool, "false", nil, "remove assistant thinking blocks"},
-		{"maxMessages", kindNumber, "", nil, "positive integer; keep the most recent N messages"},
-		{"maxChars", kindNumber, "", nil, "positive integer; keep the newest messages within N characters"},
+		{"includeLastUserMessage", kindBool, "true", nil, i18n.Mark("false removes the last user message")},   //i18n:raw the option's name and default are pi-forge's
+		{"includeSummaries", kindBool, "true", nil, i18n.Mark("false drops branch and compaction summaries")}, //i18n:raw the option's name and default are pi-forge's
+		{"roles", kindJSON, "", nil, i18n.Mark(`string array; keep only these roles, e.g. ["user","assistant"]`)},
+		{"toolMode", kindEnum, "keep", []string{"keep", "drop"}, i18n.Mark("drop removes tool calls and results")},     //i18n:raw the option's name and default are pi-forge's
+		{"stripAssistantThinking", kindBool, "false", nil, i18n.Mark("remove assistant thinking blocks")},              //i18n:raw the option's name and default are pi-forge's
+		{"maxMessages", kindNumber, "", nil, i18n.Mark("positive integer; keep the most recent N messages")},           //i18n:raw the option's name and default are pi-forge's
+		{"maxChars", kindNumber, "", nil, i18n.Mark("positive integer; keep the newest messages within N characters")}, //i18n:raw the option's name and default are pi-forge's
 	},
 	"tools": {
 		formatOption,
-		{"onlyWithSnippets", kindBool, "false", nil, "keep only tools that have a prompt snippet"},
+		{"onlyWithSnippets", kindBool, "false", nil, i18n.Mark("keep only tools that have a prompt snippet")}, //i18n:raw the option's name and default are pi-forge's
 	},
 	"tool-guidelines": {
 		formatOption,
-		{"heading", kindString, `"Tool guidelines:"`, nil, "plain format only; empty means no heading line"},
-		{"includePiDefaultGuidelines", kindBool, "false", nil, "add Pi's two default guidelines"},
-		{"piStyle", kindBool, "false", nil, "Pi's wording (no trailing period on the bash guideline)"},
+		{"heading", kindString, `"Tool guidelines:"`, nil, i18n.Mark("plain format only; empty means no heading line")}, //i18n:raw the option's name and default are pi-forge's
+		{"includePiDefaultGuidelines", kindBool, "false", nil, i18n.Mark("add Pi's two default guidelines")},            //i18n:raw the option's name and default are pi-forge's
+		{"piStyle", kindBool, "false", nil, i18n.Mark("Pi's wording (no trailing period on the bash guideline)")},       //i18n:raw the option's name and default are pi-forge's
 	},
 	"skills": {
 		formatOption,
-		{"requireReadTool", kindBool, "false", nil, "render nothing unless the read tool is selected"},
+		{"requireReadTool", kindBool, "false", nil, i18n.Mark("render nothing unless the read tool is selected")}, //i18n:raw the option's name and default are pi-forge's
 	},
 	"project-context":      {formatOption},
-	"date":                 {{"includeTime", kindBool, "false", nil, "add the Current time line"}},
-	"date-cwd":             {{"includeTime", kindBool, "false", nil, "add the Current time line"}},
+	"date":                 {{"includeTime", kindBool, "false", nil, i18n.Mark("add the Current time line")}}, //i18n:raw the option's name and default are pi-forge's
+	"date-cwd":             {{"includeTime", kindBool, "false", nil, i18n.Mark("add the Current time line")}}, //i18n:raw the option's name and default are pi-forge's
 	"append-system-prompt": nil,
 	"cwd":                  nil,
 	"active-model":         nil,
@@ -76,21 +78,21 @@ func newSlotOptions(ctx Context, itemIndex int, o options) Form {
 	f := &slotForm{base: newBase(ctx, o), index: itemIndex}
 	items := f.ctx.Stack.Items
 	if itemIndex < 0 || itemIndex >= len(items) || objectAt(f.ctx.Draft, Path{"items", itemIndex}) == nil {
-		f.invalid = fmt.Sprintf("items[%d] is not an object", itemIndex)
+		f.invalid = i18n.T("items[%d] is not an object", itemIndex)
 		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
 		return f
 	}
 	item := &items[itemIndex]
 	f.slot, f.itemID = item.Slot, item.ID
 	if item.Kind != preset.KindSlot {
-		f.invalid = fmt.Sprintf("items[%d] is a %s, not a slot: it has no options", itemIndex, item.Kind)
+		f.invalid = i18n.T("items[%d] is a %s, not a slot: it has no options", itemIndex, item.Kind)
 		f.list = newFieldList(f.ctx.Draft, f.keys, f.styles, nil, 0)
 		return f
 	}
 	optsPath := Path{"items", itemIndex, "options"}
 	opts := item.Options
 	if v, has := draft.Get(f.ctx.Draft, optsPath); has && opts == nil {
-		f.diags = append(f.diags, diagLine{string(preset.LevelError), "options is " + jsonv.Stringify(v) + ", not an object; committing a field replaces it"})
+		f.diags = append(f.diags, diagLine{string(preset.LevelError), i18n.T("options is %s, not an object; committing a field replaces it", jsonv.Stringify(v))})
 	}
 	itemDiags := func(d preset.Diagnostic) bool { return f.itemID != "" && d.ItemID == f.itemID }
 	known := map[string]bool{}
@@ -98,13 +100,13 @@ func newSlotOptions(ctx Context, itemIndex int, o options) Form {
 	for _, spec := range slotOptionSpecs[f.slot] {
 		known[spec.name] = true
 		fd := field{name: spec.name, path: append(optsPath[:3:3], spec.name), label: f.label(spec.name),
-			kind: spec.kind, def: spec.def, choices: spec.choices, note: spec.note}
+			kind: spec.kind, def: spec.def, choices: spec.choices, note: i18n.T(spec.note)}
 		if opts != nil {
 			fd.value, fd.present = opts.Get(spec.name)
 		}
 		if fd.present && !fitsKind(fd.kind, fd.value) {
 			fd.kind = kindJSON
-			fd.note = "value has the wrong type; " + fd.note
+			fd.note = i18n.T("value has the wrong type; %s", fd.note)
 		}
 		name := spec.name
 		fd.diags = diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
@@ -120,7 +122,8 @@ func newSlotOptions(ctx Context, itemIndex int, o options) Form {
 			v, _ := opts.Get(k)
 			fields = append(fields, field{name: k, path: append(optsPath[:3:3], k), label: f.label(k),
 				kind: kindJSON, value: v, present: true, unknown: true,
-				note: "not a known option of this slot; kept as raw JSON"})
+				note: i18n.T("not a known option of this slot; kept as raw JSON")})
+
 		}
 	}
 	f.diags = append(f.diags, diagsWhere(f.ctx.Diagnostics, func(d preset.Diagnostic) bool {
@@ -181,7 +184,7 @@ func (f *slotForm) Update(msg tea.Msg) (Form, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(kp, f.keys.Add):
-		f.adding.start(f.styles, &f.keys.Text, "new option (name = JSON value): ", "")
+		f.adding.start(f.styles, &f.keys.Text, i18n.T("new option (name = JSON value): "), "")
 		return f, nil
 	case key.Matches(kp, f.keys.Delete):
 		if fd := f.list.current(); fd != nil && fd.present {
@@ -199,7 +202,7 @@ func (f *slotForm) addOption(text string, _ tea.KeyPressMsg) (tea.Cmd, error) {
 	}
 	for _, fd := range f.list.fields {
 		if fd.name == name && fd.present {
-			return nil, fmt.Errorf("option %s already exists; edit it instead", name)
+			return nil, errors.New(i18n.T("option %s already exists; edit it instead", name))
 		}
 	}
 	return editAt(f.ctx.Draft, Path{"items", f.index, "options", name}, value, f.label(name)), nil
@@ -210,7 +213,7 @@ func parseAssignment(text string) (string, any, error) {
 	name, raw, ok := strings.Cut(text, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return "", nil, fmt.Errorf("write name = JSON value, e.g. format = \"plain\"")
+		return "", nil, errors.New(i18n.T("write name = JSON value, e.g. format = \"plain\""))
 	}
 	v, err := jsonv.Parse([]byte(strings.TrimSpace(raw)))
 	if err != nil {
@@ -225,7 +228,7 @@ func parseLenientAssignment(text string) (string, any, error) {
 	name, raw, ok := strings.Cut(text, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return "", nil, fmt.Errorf("write name = value, e.g. team = billing (JSON when it parses, else text)")
+		return "", nil, errors.New(i18n.T("write name = value, e.g. team = billing (JSON when it parses, else text)"))
 	}
 	v, err := lenientValue(strings.TrimSpace(raw))
 	if err != nil {
@@ -257,9 +260,9 @@ func (f *slotForm) SetSize(width, _ int) {
 
 func (f *slotForm) View(width, height int) string {
 	st := f.styles
-	head := "Slot " + f.slot
+	head := i18n.T("Slot %s", f.slot)
 	if f.itemID != "" {
-		head += " · item " + f.itemID
+		head = i18n.T("Slot %s · item %s", f.slot, f.itemID)
 	}
 	lines := []string{st.Text.Strong.Render(truncate(head, width))}
 	if f.invalid != "" {
@@ -267,22 +270,23 @@ func (f *slotForm) View(width, height int) string {
 		return common.Fit(lines, width, height)
 	}
 	if _, builtin := slotOptionSpecs[f.slot]; !builtin {
-		lines = append(lines, st.Text.Warning.Render(truncate("not a built-in slot: every option is raw JSON", width)))
+		lines = append(lines, st.Text.Warning.Render(truncate(i18n.T("not a built-in slot: every option is raw JSON"), width)))
 	} else if len(slotOptionSpecs[f.slot]) == 0 {
-		lines = append(lines, st.Text.Muted.Render(truncate("this slot has no options", width)))
+		lines = append(lines, st.Text.Muted.Render(truncate(i18n.T("this slot has no options"), width)))
 	}
 	for _, d := range f.diags {
 		lines = append(lines, renderDiag(st, d, width, ""))
 	}
-	return withList(st, lines, &f.list, "no options set — press a to add one", &f.adding, width, height)
+	return withList(st, lines, &f.list, i18n.T("no options set — press a to add one"), &f.adding, width, height)
 }
 
 func (f *slotForm) CapturesInput() bool { return f.list.editing() || f.adding.open }
 func (f *slotForm) Title() string {
 	if f.slot == "" {
-		return "Slot options"
+		return i18n.T("Slot options")
 	}
-	return "Slot options · " + f.slot
+	return i18n.T("Slot options · %s", f.slot)
+
 }
 
 func (f *slotForm) ShortHelp() []key.Binding {

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cachemiss
+
+import "io/fs"
+
+// ownedByMe: the cache lives in the user's own profile directory.
+func ownedByMe(fs.FileInfo) bool { return true }

@@ -46,7 +46,7 @@ var packages = map[string]bool{
 
 	"ui/components/sentrequest": true,
 
-	"ui/components/transcript": false,
+	"ui/components/transcript": true,
 
 	"ui/find": true,
 
@@ -56,7 +56,7 @@ var packages = map[string]bool{
 
 	"ui/presets": true,
 
-	"ui/sessions": false,
+	"ui/sessions": true,
 
 	"ui/uitest": false,
 

@@ -3,6 +3,7 @@ package sessions
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/palette"
 )
 
@@ -29,32 +30,32 @@ const (
 func (m *Model) Actions() []palette.Action {
 	k := &m.keys
 	out := []palette.Action{
-		{Title: "Session: reload sessions", Hint: k.Reload.Help().Key, Msg: actionReload},
+		palette.Titled(i18n.Mark("Session: reload sessions"), actionReload, k.Reload.Help().Key),
 	}
 	if m.ls == nil {
 		return out
 	}
-	follow := "Session: back to the leaf and follow it as the session grows"
+	follow := i18n.Mark("Session: back to the leaf and follow it as the session grows")
 	if m.following() {
-		follow = "Session: pause at this entry while the session grows"
+		follow = i18n.Mark("Session: pause at this entry while the session grows")
 	}
 	if m.mode == modeContext {
-		other := "Session: show Pi's context (before pi-forge's rewrite)"
+		other := i18n.Mark("Session: show Pi's context (before pi-forge's rewrite)")
 		if m.sent.pi {
-			other = "Session: show the request as sent"
+			other = i18n.Mark("Session: show the request as sent")
 		}
-		out = append(out, palette.Action{Title: other, Hint: k.PiContext.Help().Key, Msg: actionPiContext})
+		out = append(out, palette.Titled(other, actionPiContext, k.PiContext.Help().Key))
 	}
 	return append(out,
-		palette.Action{Title: "Session: context at the selected entry (the request as sent)", Hint: k.Context.Help().Key, Msg: actionContext},
-		palette.Action{Title: "Session: stats", Hint: k.Stats.Help().Key, Msg: actionStats},
-		palette.Action{Title: follow, Hint: k.Follow.Help().Key, Msg: actionFollow},
-		palette.Action{Title: "Session: show/hide thinking", Hint: k.Thinking.Help().Key, Msg: actionThinking},
-		palette.Action{Title: "Session: go to entry by id…", Hint: k.GotoEntry.Help().Key, Msg: actionGoto},
-		palette.Action{Title: "Session: back to the leaf", Hint: k.ToLeaf.Help().Key, Msg: actionToLeaf},
-		palette.Action{Title: "Session: copy the entry's text", Hint: m.com.Keys.Copy.Help().Key, Msg: actionCopyEntry},
-		palette.Action{Title: "Session: copy the request at the entry as sent (in the Context view: what it shows)", Hint: k.CopyContext.Help().Key, Msg: actionCopyContext},
-		palette.Action{Title: "Session: skipped lines of the file", Hint: k.Skipped.Help().Key, Msg: actionSkipped},
+		palette.Titled(i18n.Mark("Session: context at the selected entry (the request as sent)"), actionContext, k.Context.Help().Key),
+		palette.Titled(i18n.Mark("Session: stats"), actionStats, k.Stats.Help().Key),
+		palette.Titled(follow, actionFollow, k.Follow.Help().Key),
+		palette.Titled(i18n.Mark("Session: show/hide thinking"), actionThinking, k.Thinking.Help().Key),
+		palette.Titled(i18n.Mark("Session: go to entry by id…"), actionGoto, k.GotoEntry.Help().Key),
+		palette.Titled(i18n.Mark("Session: back to the leaf"), actionToLeaf, k.ToLeaf.Help().Key),
+		palette.Titled(i18n.Mark("Session: copy the entry's text"), actionCopyEntry, m.com.Keys.Copy.Help().Key),
+		palette.Titled(i18n.Mark("Session: copy the request at the entry as sent (in the Context view: what it shows)"), actionCopyContext, k.CopyContext.Help().Key),
+		palette.Titled(i18n.Mark("Session: skipped lines of the file"), actionSkipped, k.Skipped.Help().Key),
 	)
 }
 

@@ -1,10 +1,9 @@
 package sessions
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
@@ -35,7 +34,7 @@ type (
 func openSession(gen int, file string) loadedMsg {
 	s, err := session.Shared(file)
 	if err != nil {
-		return loadedMsg{gen: gen, file: file, err: fmt.Errorf("open session %s: %w", file, err)}
+		return loadedMsg{gen: gen, file: file, err: i18n.Errorf("open session %s: %w", file, err)}
 	}
 	return loadedMsg{gen: gen, file: file, ls: buildLoaded(file, s)}
 }
@@ -59,7 +58,8 @@ func discoverCmd(svc *services.Services, gen int, want common.Selection, all boo
 			}
 		}
 		if err != nil {
-			err = fmt.Errorf("discover sessions for %s: %w", ws.Cwd, err)
+			err = i18n.Errorf("discover sessions for %s: %w", ws.Cwd, err)
+
 		}
 		msgs := []tea.Msg{discoveredMsg{items: items, err: err, all: all}}
 		file := want.SessionFile

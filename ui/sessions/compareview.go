@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/compare"
@@ -71,9 +72,9 @@ func (m *Model) markLabel() string {
 		return ""
 	}
 	if m.ls != nil && mk.file != m.ls.file {
-		return "mark " + sanitize.Fold(mk.entry) + " in " + sanitize.Fold(mk.title)
+		return i18n.T("mark %s in %s", sanitize.Fold(mk.entry), sanitize.Fold(mk.title))
 	}
-	return "mark " + sanitize.Fold(mk.entry)
+	return i18n.T("mark %s", sanitize.Fold(mk.entry))
 }
 
 // toggleMark is M: the selected entry becomes the mark, or stops being it.
@@ -86,10 +87,10 @@ func (m *Model) toggleMark() tea.Cmd {
 	here := entryRef{file: m.ls.file, title: m.ls.title, entry: m.ls.sess.Entries[idx].ID}
 	if c.mark != nil && *c.mark == here {
 		c.mark = nil
-		return m.setStatus(m.focus, "mark removed", false)
+		return m.setStatus(m.focus, i18n.T("mark removed"), false)
 	}
 	c.mark = &here
-	return m.setStatus(m.focus, fmt.Sprintf("marked %s · select another entry and press %s to compare",
+	return m.setStatus(m.focus, i18n.T("marked %s · select another entry and press %s to compare",
 		here.entry, m.keys.Compare.Help().Key), false)
 }
 
@@ -102,12 +103,12 @@ func (m *Model) openCompare() tea.Cmd {
 	}
 	c := &m.views.compare
 	if c.mark == nil {
-		return m.setStatus(m.focus, fmt.Sprintf("no mark: %s marks an entry, then %s on another compares them",
+		return m.setStatus(m.focus, i18n.T("no mark: %s marks an entry, then %s on another compares them",
 			m.keys.Mark.Help().Key, m.keys.Compare.Help().Key), true)
 	}
 	here := entryRef{file: m.ls.file, title: m.ls.title, entry: m.ls.sess.Entries[idx].ID}
 	if *c.mark == here {
-		return m.setStatus(m.focus, "this is the marked entry: select another to compare with it", true)
+		return m.setStatus(m.focus, i18n.T("this is the marked entry: select another to compare with it"), true)
 	}
 	c.asked++
 	c.pending, c.offset = true, 0
@@ -131,25 +132,25 @@ func compareEntries(a, b entryRef, open *session.Session, svc *services.Services
 	if a.file != b.file {
 		s, err := session.Shared(a.file)
 		if err != nil {
-			return compare.Diff{}, "", fmt.Errorf("read the marked session: %w", err)
+			return compare.Diff{}, "", i18n.Errorf("read the marked session: %w", err)
 		}
 		sa = s
 	}
 	ia, ok := sa.IndexOf(a.entry)
 	if !ok {
-		return compare.Diff{}, "", fmt.Errorf("the marked entry %s is no longer in %s", a.entry, filepath.Base(a.file))
+		return compare.Diff{}, "", i18n.Errorf("the marked entry %s is no longer in %s", a.entry, filepath.Base(a.file))
 	}
 	ib, ok := open.IndexOf(b.entry)
 	if !ok {
-		return compare.Diff{}, "", fmt.Errorf("entry %s is no longer in %s", b.entry, filepath.Base(b.file))
+		return compare.Diff{}, "", i18n.Errorf("entry %s is no longer in %s", b.entry, filepath.Base(b.file))
 	}
 	cat, _ := svc.Catalog() // unpriced usage says so; the root reports the catalog's problems
 	d, err := compare.Branches(compare.Side{Session: sa, Leaf: ia}, compare.Side{Session: open, Leaf: ib}, cat)
 	if errors.Is(err, compare.ErrUnrelated) {
-		return d, "", errors.New("the two sessions share no entry: neither is a fork of the other")
+		return d, "", i18n.Errorf("the two sessions share no entry: neither is a fork of the other")
 	}
 	if err != nil {
-		return d, "", fmt.Errorf("compare the branches: %w", err)
+		return d, "", i18n.Errorf("compare the branches: %w", err)
 	}
 	fork := ""
 	if d.HasForkPoint {
@@ -189,14 +190,14 @@ func (m *Model) compareView(r rect, focused bool) string {
 	c := m.views.compare
 	h, w := r.h-2, r.w-4
 	if c.result == nil {
-		return m.frame(r, "Compare", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("comparing the branches…")})
+		return m.frame(r, i18n.T("Compare"), m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render(i18n.T("comparing the branches…"))})
 	}
 	lines := m.laidLines(w, h)
 	info := scrollInfo(c.offset, h, len(lines))
 	if c.pending {
-		info = joinInfo("comparing…", info)
+		info = joinInfo(i18n.T("comparing…"), info)
 	}
-	title := "Compare " + sanitize.Fold(c.result.a.entry) + " ↔ " + sanitize.Fold(c.result.b.entry)
+	title := i18n.T("Compare %s ↔ %s", sanitize.Fold(c.result.a.entry), sanitize.Fold(c.result.b.entry))
 	return m.frame(r, title, joinInfo(info, m.statusView(paneDetail)), focused, window(lines, c.offset, h))
 }
 
@@ -217,22 +218,22 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 	}
 	d := res.diff
 	var out []string
-	fork := "none (the branches share no entry)"
+	fork := i18n.T("none (the branches share no entry)")
 	if d.HasForkPoint {
 		fork = sanitize.Fold(d.ForkPoint)
 		if res.fork != "" {
 			fork += " · " + res.fork
 		}
 	}
-	out = append(out, cut(st.Text.Muted.Render("fork point  ")+st.Text.Normal.Render(fork)))
-	out = append(out, cut(st.Text.Subtle.Render(openKey+" shows the request at A and at B in the Payloads diff")), "")
+	out = append(out, cut(st.Text.Muted.Render(padCell(i18n.T("fork point"), 12))+st.Text.Normal.Render(fork)))
+	out = append(out, cut(st.Text.Subtle.Render(i18n.T("%s shows the request at A and at B in the Payloads diff", openKey))), "")
 	col := max(4, (width-compareLabelWidth-2)/2)
 	row := func(label string, a, b []string) {
 		n := max(len(a), len(b), 1)
 		for k := 0; k < n; k++ {
 			l := ""
 			if k == 0 {
-				l = label
+				l = i18n.T(label)
 			}
 			line := st.Text.Muted.Render(padCell(l, compareLabelWidth)) + st.Text.Normal.Render(padCell(colCell(a, k, col), col+2)) +
 				st.Text.Normal.Render(colCell(b, k, col))
@@ -241,22 +242,22 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 	}
 	one := func(s string) []string { return []string{s} }
 	side := func(label string, f func(compare.Summary) []string) { row(label, f(d.A), f(d.B)) }
-	out = append(out, cut(st.Text.Strong.Render(padCell("", compareLabelWidth)+padCell("A (mark)", col+2)+"B")))
-	row("session", one(sanitize.Fold(res.a.title)), one(sanitize.Fold(res.b.title)))
-	side("leaf", func(s compare.Summary) []string { return one(sanitize.Fold(s.Leaf)) })
-	side("entries", func(s compare.Summary) []string { return one(fmt.Sprint(s.Entries)) })
-	side("messages", func(s compare.Summary) []string {
-		return one(fmt.Sprintf("%d user · %d assistant", s.Messages.User, s.Messages.Assistant))
+	out = append(out, cut(st.Text.Strong.Render(padCell("", compareLabelWidth)+padCell(i18n.T("A (mark)"), col+2)+"B")))
+	row(i18n.Mark("session"), one(sanitize.Fold(res.a.title)), one(sanitize.Fold(res.b.title)))
+	side(i18n.Mark("leaf"), func(s compare.Summary) []string { return one(sanitize.Fold(s.Leaf)) })
+	side(i18n.Mark("entries"), func(s compare.Summary) []string { return one(fmt.Sprint(s.Entries)) })
+	side(i18n.Mark("messages"), func(s compare.Summary) []string {
+		return one(i18n.T("%d user · %d assistant", s.Messages.User, s.Messages.Assistant))
 	})
-	side("errors", func(s compare.Summary) []string { return one(fmt.Sprint(s.Messages.Errors)) })
-	side("tool calls", func(s compare.Summary) []string {
+	side(i18n.Mark("errors"), func(s compare.Summary) []string { return one(fmt.Sprint(s.Messages.Errors)) })
+	side(i18n.Mark("tool calls"), func(s compare.Summary) []string {
 		var xs []string
 		for _, c := range s.ToolCalls {
 			xs = append(xs, fmt.Sprintf("%s ×%d", sanitize.Fold(c.Name), c.Count))
 		}
 		return orDash(xs)
 	})
-	side("files", func(s compare.Summary) []string {
+	side(i18n.Mark("files"), func(s compare.Summary) []string {
 		xs := make([]string, len(s.FilesTouched))
 		for i, f := range s.FilesTouched {
 			xs[i] = sanitize.Fold(f)
@@ -266,30 +267,32 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 	tok := func(label string, f func(compare.Tokens) float64) {
 		side(label, func(s compare.Summary) []string { return one(transcript.OrZero(common.FormatTokens(int(f(s.Tokens))))) })
 	}
-	tok("input", func(t compare.Tokens) float64 { return t.Input })
-	tok("output", func(t compare.Tokens) float64 { return t.Output })
-	tok("cache read", func(t compare.Tokens) float64 { return t.CacheRead })
-	tok("cache write", func(t compare.Tokens) float64 { return t.CacheWrite })
-	side("cost", func(s compare.Summary) []string {
+	tok(i18n.Mark("input"), func(t compare.Tokens) float64 { return t.Input })
+	tok(i18n.Mark("output"), func(t compare.Tokens) float64 { return t.Output })
+	tok(i18n.Mark("cache read"), func(t compare.Tokens) float64 { return t.CacheRead })
+	tok(i18n.Mark("cache write"), func(t compare.Tokens) float64 { return t.CacheWrite })
+	side(i18n.Mark("cost"), func(s compare.Summary) []string {
 		if !s.CostKnown {
-			return one("unknown (unpriced)")
+			return one(i18n.T("unknown (unpriced)"))
 		}
 		return one(fmt.Sprintf("$%.4f", s.Cost))
 	})
-	side("wall time", func(s compare.Summary) []string {
+	side(i18n.Mark("wall time"), func(s compare.Summary) []string {
 		if !s.DurationKnown {
-			return one("unknown")
+			return one(i18n.T("unknown"))
 		}
 		return one((time.Duration(s.DurationMs) * time.Millisecond).Round(time.Second).String())
 	})
-	side("models", func(s compare.Summary) []string {
+	side(i18n.Mark("models"), func(s compare.Summary) []string {
 		xs := make([]string, len(s.Models))
 		for i, x := range s.Models {
 			xs[i] = sanitize.Fold(x)
 		}
 		return orDash(xs)
 	})
-	side("last text", func(s compare.Summary) []string { return lastTextCells(s, col) })
+	side(i18n.Mark("last text"), func(s compare.Summary) []string {
+		return lastTextCells(s, col)
+	})
 	return out
 }
 
@@ -325,6 +328,14 @@ func colCell(xs []string, k, width int) string {
 		return ""
 	}
 	return ansi.Truncate(xs[k], width, "…")
+}
+
+// padLeftCell right-aligns s in width cells (as %*s does with runes).
+func padLeftCell(s string, width int) string {
+	if n := ansi.StringWidth(s); n < width {
+		return strings.Repeat(" ", width-n) + s
+	}
+	return s
 }
 
 // padCell pads s with spaces to width cells (at least one space after).

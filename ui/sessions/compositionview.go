@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/session/replay"
@@ -122,7 +123,7 @@ func composeCmd(k contextKey, svc *services.Services) tea.Cmd {
 		res := &compositionResult{key: k, entry: sanitize.Fold(s.Entries[k.idx].ID)}
 		q, err := replay.RequestWith(s, k.idx, sentrequest.Options(svc))
 		if err != nil {
-			res.err = fmt.Errorf("rebuild the request at entry %s: %w", res.entry, err)
+			res.err = i18n.Errorf("rebuild the request at entry %s: %w", res.entry, err)
 			return composedMsg{res: res}
 		}
 		res.forAssistant = q.ForAssistant
@@ -157,14 +158,14 @@ func (m *Model) compositionView(r rect, focused bool) string {
 	h, w := r.h-2, r.w-4
 	res := v.shown
 	if res == nil || res.key.file != m.ls.file {
-		return m.frame(r, "Composition", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("splitting the request…")})
+		return m.frame(r, i18n.T("Composition"), m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render(i18n.T("splitting the request…"))})
 	}
 	lines := m.laidLines(w, h)
 	info := scrollInfo(v.offset, h, len(lines))
 	if idx := m.currentEntry(); idx >= 0 && m.contextKeyFor(idx) != res.key {
-		info = joinInfo("splitting at "+m.ls.entryID(idx)+"…", info)
+		info = joinInfo(i18n.T("splitting at %s…", m.ls.entryID(idx)), info)
 	}
-	return m.frame(r, "Composition at "+res.entry, joinInfo(info, m.statusView(paneDetail)), focused, window(lines, v.offset, h))
+	return m.frame(r, i18n.T("Composition at %s", res.entry), joinInfo(info, m.statusView(paneDetail)), focused, window(lines, v.offset, h))
 }
 
 // partGroup is one series of the bar: the part kinds it sums.
@@ -173,26 +174,27 @@ type partGroup struct {
 	kinds []string
 }
 
-// partGroups are the bar's series, in the order a request holds them.
+// partGroups are the bar's series, in the order a request holds them
+// (labels marked: compositionSeries translates them).
 var partGroups = []partGroup{
-	{"system prompt", []string{compare.PartSystem, compare.PartSystemSection, compare.PartPresetItem}},
-	{"tool definitions", []string{compare.PartTool}},
-	{"capability text", []string{compare.PartCapability}},
-	{"history", []string{compare.PartHistory}},
-	{"tool results", []string{compare.PartToolResult}},
-	{"images", []string{compare.PartImage}},
+	{i18n.Mark("system prompt"), []string{compare.PartSystem, compare.PartSystemSection, compare.PartPresetItem}},
+	{i18n.Mark("tool definitions"), []string{compare.PartTool}},
+	{i18n.Mark("capability text"), []string{compare.PartCapability}},
+	{i18n.Mark("history"), []string{compare.PartHistory}},
+	{i18n.Mark("tool results"), []string{compare.PartToolResult}},
+	{i18n.Mark("images"), []string{compare.PartImage}},
 }
 
 // compositionSeries are partGroups' series: a rune each (NO_COLOR tells
 // them apart) and a style from the theme.
 func compositionSeries(st themes.Styles) []chart.Series {
 	return []chart.Series{
-		{Label: partGroups[0].label, Rune: '█', Style: st.Text.Info},
-		{Label: partGroups[1].label, Rune: '▓', Style: st.Text.Warning},
-		{Label: partGroups[2].label, Rune: '▚', Style: st.Text.Danger},
-		{Label: partGroups[3].label, Rune: '▒', Style: st.Text.Success},
-		{Label: partGroups[4].label, Rune: '░', Style: st.Role.Assistant.UnsetBold()},
-		{Label: partGroups[5].label, Rune: '▞', Style: st.Text.Subtle},
+		{Label: i18n.T(partGroups[0].label), Rune: '█', Style: st.Text.Info},
+		{Label: i18n.T(partGroups[1].label), Rune: '▓', Style: st.Text.Warning},
+		{Label: i18n.T(partGroups[2].label), Rune: '▚', Style: st.Text.Danger},
+		{Label: i18n.T(partGroups[3].label), Rune: '▒', Style: st.Text.Success},
+		{Label: i18n.T(partGroups[4].label), Rune: '░', Style: st.Role.Assistant.UnsetBold()},
+		{Label: i18n.T(partGroups[5].label), Rune: '▞', Style: st.Text.Subtle},
 	}
 }
 
@@ -222,16 +224,16 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 		return wrapped(st.Text.Danger, sanitize.Fold(res.err.Error()), width)
 	}
 	c := res.comp
-	what := "next request from entry " + res.entry
+	what := i18n.T("next request from entry %s", res.entry)
 	if res.forAssistant {
-		what = "request for assistant entry " + res.entry
+		what = i18n.T("request for assistant entry %s", res.entry)
 	}
-	out := []string{cut(st.Text.Strong.Render(fmt.Sprintf("%s · %s tokens", what, common.FormatTokens(c.Total))))}
+	out := []string{cut(st.Text.Strong.Render(i18n.T("%s · %s tokens", what, common.FormatTokens(c.Total))))}
 	if c.HasRecorded {
-		out = append(out, wrapped(st.Text.Subtle, fmt.Sprintf("chars/4 estimates (%s) scaled to the input recorded at %s (input + cache read + cache write); cache read %s",
+		out = append(out, wrapped(st.Text.Subtle, i18n.T("chars/4 estimates (%s) scaled to the input recorded at %s (input + cache read + cache write); cache read %s",
 			common.FormatTokens(c.Estimated), sanitize.Fold(c.UsageEntry), common.FormatTokens(c.CacheRead)), width)...)
 	} else {
-		out = append(out, wrapped(st.Text.Subtle, "no usage recorded for this request: chars/4 estimates, cached prefix unknown", width)...)
+		out = append(out, wrapped(st.Text.Subtle, i18n.T("no usage recorded for this request: chars/4 estimates, cached prefix unknown"), width)...)
 	}
 	series := compositionSeries(st)
 	sums := make([]float64, len(series))
@@ -247,7 +249,7 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 		if c.Total > 0 {
 			share = sums[g] / float64(c.Total)
 		}
-		out = append(out, cut(s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(fmt.Sprintf("%-17s %8s %6.1f%%", s.Label, common.FormatTokens(int(sums[g])), 100*share))))
+		out = append(out, cut(s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(padCell(s.Label, 17)+fmt.Sprintf(" %8s %6.1f%%", common.FormatTokens(int(sums[g])), 100*share))))
 	}
 	out = append(out, "")
 	labelWidth := max(8, width-2-8-8-compositionShareWidth-4)
@@ -267,7 +269,7 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 			chart.HBar(p.Share, 1, compositionShareWidth, s.Style)))
 	}
 	if c.HasRecorded {
-		out = append(out, "", cut(st.Text.Muted.Render("▌ inside the cached prefix (the recorded cache read)")))
+		out = append(out, "", cut(st.Text.Muted.Render(i18n.T("▌ inside the cached prefix (the recorded cache read)"))))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/themes"
@@ -124,13 +125,13 @@ func contentText(c any) string {
 				parts = append(parts, jsonv.ToString(t))
 			case session.BlockThinking:
 				t, _ := obj.Get("thinking")
-				parts = append(parts, fmt.Sprintf("[thinking, %d chars]", jsonv.UTF16Len(jsonv.ToString(t))))
+				parts = append(parts, i18n.T("[thinking, %d chars]", jsonv.UTF16Len(jsonv.ToString(t))))
 			case session.BlockToolCall:
 				name, _ := obj.Get("name")
 				args, _ := obj.Get("arguments")
 				parts = append(parts, "→ "+jsonv.ToString(name)+"("+jsonv.Stringify(args)+")")
 			case session.BlockImage:
-				parts = append(parts, "[image]")
+				parts = append(parts, i18n.T("[image]"))
 			}
 		}
 		return strings.Join(parts, "\n")
@@ -153,30 +154,30 @@ type contextLayout struct {
 func modeLine(res *contextResult, lay contextLayout) string {
 	switch {
 	case res.same && res.presetID != "":
-		return "as sent · Preset " + res.presetID + " · the same request as Pi's context"
+		return i18n.T("as sent · Preset %s · the same request as Pi's context", res.presetID)
 	case res.same:
-		return "as sent · the same as Pi's context: nothing rewrote this request"
+		return i18n.T("as sent · the same as Pi's context: nothing rewrote this request")
 	case res.sentErr != "" && lay.pi:
-		return "Pi's context · the request as sent could not be rebuilt (" + lay.switchKey + " shows why)"
+		return i18n.T("Pi's context · the request as sent could not be rebuilt (%s shows why)", lay.switchKey)
 	case res.sentErr != "":
-		return "as sent: not rebuilt · " + lay.switchKey + " Pi's context"
+		return i18n.T("as sent: not rebuilt · %s Pi's context", lay.switchKey)
 	}
-	by := "rewritten by pi-forge"
+	by := i18n.T("rewritten by pi-forge")
 	if res.presetID != "" {
-		by = "Preset " + res.presetID
+		by = i18n.T("Preset %s", res.presetID)
 	}
 	if lay.pi {
-		return "Pi's context · " + lay.switchKey + " as sent (" + by + ")"
+		return i18n.T("Pi's context · %s as sent (%s)", lay.switchKey, by)
 	}
-	return "as sent · " + by + " · " + lay.switchKey + " Pi's context"
+	return i18n.T("as sent · %s · %s Pi's context", by, lay.switchKey)
 }
 
 // modeTitle is the mode in the pane's title.
 func modeTitle(res *contextResult, pi bool) string {
 	if pi && !res.same {
-		return "Pi's context"
+		return i18n.T("Pi's context")
 	}
-	return "as sent"
+	return i18n.T("as sent")
 }
 
 // renderContext lays a result out for a width: which request it is, the
@@ -194,26 +195,26 @@ func renderContext(res *contextResult, lay contextLayout, st themes.Styles) []st
 	if side == nil {
 		return append(out, wrapped(st.Text.Danger, res.sentErr, width)...)
 	}
-	what := "next request from entry " + res.entry
+	what := i18n.T("next request from entry %s", res.entry)
 	if res.forAssistant {
-		what = "request for assistant entry " + res.entry
+		what = i18n.T("request for assistant entry %s", res.entry)
 		if res.contextEntry != "" {
-			what += " (context at " + res.contextEntry + ")"
+			what = i18n.T("request for assistant entry %s (context at %s)", res.entry, res.contextEntry)
 		}
 	}
 	out = append(out, wrapped(st.Text.Subtle, what, width)...)
-	tools := "no tools"
+	tools := i18n.T("no tools")
 	if len(side.tools) > 0 {
-		tools = fmt.Sprintf("%d tool(s): %s", len(side.tools), strings.Join(side.tools, ", "))
+		tools = i18n.T("%d tool(s): %s", len(side.tools), strings.Join(side.tools, ", "))
 	}
-	out = append(out, wrapped(st.Text.Subtle, fmt.Sprintf("model %s · thinking %s · %d message(s) · %s",
+	out = append(out, wrapped(st.Text.Subtle, i18n.T("model %s · thinking %s · %d message(s) · %s",
 		transcript.OrDash(side.model), transcript.OrDash(side.thinkingLevel), len(side.messages), tools), width)...)
 	if !lay.pi || res.same {
 		for _, note := range res.inferred {
 			if lay.full {
-				out = append(out, wrapped(st.Text.Muted, "inferred: "+note, width)...)
+				out = append(out, wrapped(st.Text.Muted, i18n.T("inferred: %s", note), width)...)
 			} else {
-				out = append(out, st.Text.Muted.Render(cut("inferred: "+note)))
+				out = append(out, st.Text.Muted.Render(cut(i18n.T("inferred: %s", note))))
 			}
 		}
 	}
@@ -228,7 +229,7 @@ func renderContext(res *contextResult, lay contextLayout, st themes.Styles) []st
 			out = append(out, "  "+st.Text.Normal.Render(l))
 		}
 		if n := len(lines) - len(shown); n > 0 {
-			out = append(out, "  "+st.Text.Muted.Render(fmt.Sprintf("… %d more line(s) · %s shows all", n, lay.expandKey)))
+			out = append(out, "  "+st.Text.Muted.Render(i18n.T("… %d more line(s) · %s shows all", n, lay.expandKey)))
 		}
 	}
 	return out
@@ -266,7 +267,7 @@ func (m *Model) togglePiContext() tea.Cmd {
 	m.sent.pi = !m.sent.pi
 	m.context.offset = 0
 	if res := m.sent.shown; res != nil && res.same {
-		return m.setStatus(paneDetail, "here the request as sent is Pi's context", false)
+		return m.setStatus(paneDetail, i18n.T("here the request as sent is Pi's context"), false)
 	}
 	return nil
 }
@@ -329,14 +330,14 @@ func (m *Model) contextView(r rect, focused bool) string {
 	c := m.context
 	res := c.linesKey.res
 	if c.lines == nil || res == nil || res.key.file != m.ls.file {
-		return m.frame(r, "Context", m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render("rebuilding the request…")})
+		return m.frame(r, i18n.T("Context"), m.statusView(paneDetail), focused, []string{st.Pane.Placeholder.Render(i18n.T("rebuilding the request…"))})
 	}
 	info := scrollInfo(c.offset, h, len(c.lines))
 	// The last request stays on screen (also from the file's previous
 	// version, as follow mode re-reads it) until the one wanted arrives.
 	if idx := m.currentEntry(); idx >= 0 && m.contextKeyFor(idx) != res.key {
-		info = joinInfo("rebuilding at "+m.ls.entryID(idx)+"…", info)
+		info = joinInfo(i18n.T("rebuilding at %s…", m.ls.entryID(idx)), info)
 	}
 	info = joinInfo(info, m.statusView(paneDetail))
-	return m.frame(r, "Context at "+res.entry+" · "+modeTitle(res, c.linesKey.lay.pi), info, focused, window(c.lines, c.offset, h))
+	return m.frame(r, i18n.T("Context at %s · %s", res.entry, modeTitle(res, c.linesKey.lay.pi)), info, focused, window(c.lines, c.offset, h))
 }

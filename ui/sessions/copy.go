@@ -2,11 +2,11 @@ package sessions
 
 import (
 	"errors"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -62,16 +62,16 @@ func copyResult(res *contextResult, ask copyAsk) tea.Cmd {
 		if side == nil {
 			return copiedMsg{pane: ask.pane, err: errors.New(res.sentErr)}
 		}
-		what := "the request as sent"
+		what := i18n.T("the request as sent")
 		switch {
 		case ask.pi && !res.same:
-			what = "Pi's context"
+			what = i18n.T("Pi's context")
 		case res.presetID != "":
-			what += " (Preset " + res.presetID + ")"
+			what = i18n.T("the request as sent (Preset %s)", res.presetID)
 		}
 		text := jsonv.StringifyIndent(side.payload, "  ")
 		return copiedMsg{pane: ask.pane, text: text,
-			note: fmt.Sprintf("copied %s at %s (%d messages, %d chars)", what, res.entry, len(side.messages), len([]rune(text)))}
+			note: i18n.T("copied %s at %s (%d messages, %d chars)", what, res.entry, len(side.messages), len([]rune(text)))}
 	}
 }
 
@@ -80,7 +80,7 @@ func copyResult(res *contextResult, ask copyAsk) tea.Cmd {
 // pane it was asked from.
 func (m *Model) applyCopied(msg copiedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.setStatus(msg.pane, "copy: "+msg.err.Error(), true)
+		return m.setStatus(msg.pane, i18n.T("copy: %s", msg.err.Error()), true)
 	}
 	if msg.text == "" {
 		return m.setStatus(msg.pane, msg.note, false) // common.Copy put it there

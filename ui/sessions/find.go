@@ -1,11 +1,11 @@
 package sessions
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -221,7 +221,7 @@ func (m *Model) gotoKey(msg tea.KeyPressMsg) tea.Cmd {
 // findEntry resolves an entry id or a prefix that only one id starts.
 func (m *Model) findEntry(id string) (int, string) {
 	if id == "" || m.ls == nil {
-		return -1, "no entry id typed"
+		return -1, i18n.T("no entry id typed")
 	}
 	if idx, ok := m.ls.sess.IndexOf(id); ok {
 		return idx, ""
@@ -234,15 +234,15 @@ func (m *Model) findEntry(id string) (int, string) {
 	}
 	switch n {
 	case 0:
-		return -1, fmt.Sprintf("no entry %q in this session", id)
+		return -1, i18n.T("no entry %q in this session", id)
 	case 1:
 		return found, ""
 	}
-	return -1, fmt.Sprintf("%q starts %d entry ids: type more", id, n)
+	return -1, i18n.T("%q starts %d entry ids: type more", id, n)
 }
 
 // promptLine is the entry prompt as drawn at the top of its pane.
 func (m *Model) promptLine() string {
 	st := &m.com.Styles
-	return st.Text.Info.Render(m.keys.GotoEntry.Help().Key+" entry id: ") + m.gotoID.View(st, true)
+	return st.Text.Info.Render(i18n.T("%s entry id: ", m.keys.GotoEntry.Help().Key)) + m.gotoID.View(st, true)
 }

@@ -3,6 +3,7 @@ package sessions
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // focusPart is the part of the panel that has the keys: it takes the key
@@ -191,7 +192,7 @@ func (p detailPart) ShortHelp() []key.Binding {
 	case modeContext:
 		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
 	case modeCompare:
-		return []key.Binding{withHelp(k.Open, "request diff"), k.Up, k.Down, m.com.Keys.View, k.Back}
+		return []key.Binding{withHelp(k.Open, i18n.Mark("request diff")), k.Up, k.Down, m.com.Keys.View, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
 }

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/components/follower"
 )
@@ -134,7 +135,7 @@ func (m *Model) applyFollowStarted(msg follower.StartedMsg) tea.Cmd {
 	}
 	if err != nil {
 		m.syncHeld()
-		return m.setStatus(paneTimeline, err.Error()+" — "+m.keys.Follow.Help().Key+" tries again", true)
+		return m.setStatus(paneTimeline, i18n.T("%s — %s tries again", err.Error(), m.keys.Follow.Help().Key), true)
 	}
 	return wait
 }
@@ -149,7 +150,7 @@ func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
 	if !msg.OK {
 		m.stopTail()
 		m.syncHeld()
-		return m.setStatus(paneTimeline, "the watch of the session ended — "+m.keys.Follow.Help().Key+" follows again", false)
+		return m.setStatus(paneTimeline, i18n.T("the watch of the session ended — %s follows again", m.keys.Follow.Help().Key), false)
 	}
 	var cmd tea.Cmd
 	switch msg.Event.Kind {
@@ -159,7 +160,7 @@ func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
 		cmd = m.touchSession(msg.Event.Path)
 	case session.TailError:
 		if msg.Event.Err != nil {
-			cmd = m.setStatus(paneTimeline, "follow: "+msg.Event.Err.Error(), true)
+			cmd = m.setStatus(paneTimeline, i18n.T("follow: %s", msg.Event.Err.Error()), true)
 		}
 	}
 	return tea.Batch(cmd, m.follow.tail.Wait())
@@ -302,7 +303,7 @@ func (m *Model) followLabel() string {
 	case m.ls == nil || m.selIdx < 0 || m.selIdx >= len(m.ls.rows):
 		return ""
 	case m.following():
-		return "FOLLOW"
+		return i18n.T("FOLLOW")
 	}
-	return "paused at entry " + m.ls.entryID(m.selIdx) + " · " + m.keys.Follow.Help().Key + " follow"
+	return i18n.T("paused at entry %s · %s follow", m.ls.entryID(m.selIdx), m.keys.Follow.Help().Key)
 }

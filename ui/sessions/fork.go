@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
@@ -87,7 +87,7 @@ func (m *Model) startFork() tea.Cmd {
 	now := m.com.Clock()
 	from := m.focus
 	m.fork.from = from
-	return tea.Batch(m.setStatus(from, "reading "+filepath.Base(file)+" to plan the fork…", false), func() tea.Msg {
+	return tea.Batch(m.setStatus(from, i18n.T("reading %s to plan the fork…", filepath.Base(file)), false), func() tea.Msg {
 		plan, project, err := planFork(ws, file, line, now)
 		msg := forkPlannedMsg{seq: seq, plan: plan, project: project, err: err}
 		if err == nil {
@@ -107,7 +107,7 @@ func planFork(ws resources.Workspace, file string, line int, now time.Time) (*se
 	}
 	project := s.Project(ws.Cwd)
 	if fi, err := os.Stat(project); err != nil || !fi.IsDir() {
-		return nil, project, fmt.Errorf("the session belongs to project %s, which does not exist: Pi would not continue it there; nothing was written", project)
+		return nil, project, i18n.Errorf("the session belongs to project %s, which does not exist: Pi would not continue it there; nothing was written", project)
 	}
 	trust := ws.Trust
 	if !session.SameProject(project, ws.Cwd) {
@@ -122,11 +122,11 @@ func planFork(ws resources.Workspace, file string, line int, now time.Time) (*se
 		trust = resources.ResolveTrust(project, ws.AgentDir, home, override)
 	}
 	if !trust.Trusted {
-		return nil, project, fmt.Errorf("the session's project %s is not trusted (%s): forgebench does not fork its sessions", project, trust.Source)
+		return nil, project, i18n.Errorf("the session's project %s is not trusted (%s): forgebench does not fork its sessions", project, trust.Source)
 	}
 	i := sort.Search(len(s.Entries), func(i int) bool { return s.Entries[i].Line >= line })
 	if i == len(s.Entries) || s.Entries[i].Line != line {
-		return nil, project, fmt.Errorf("line %d of %s is no longer an entry: reload", line, filepath.Base(file))
+		return nil, project, i18n.Errorf("line %d of %s is no longer an entry: reload", line, filepath.Base(file))
 	}
 	plan, err := session.PlanFork(s, i, session.ForkOptions{Now: now, Cwd: project, NewSessionID: newForkSessionID})
 	return plan, project, err
@@ -144,22 +144,22 @@ func (m *Model) applyForkPlanned(msg forkPlannedMsg) tea.Cmd {
 	if msg.err != nil {
 		text := msg.err.Error()
 		if errors.Is(msg.err, session.ErrCannotFork) {
-			text += "; nothing was written"
+			text = i18n.T("%s; nothing was written", text)
 		}
-		return m.setStatus(m.fork.from, "fork: "+text, true)
+		return m.setStatus(m.fork.from, i18n.T("fork: %s", text), true)
 	}
 	m.status[m.fork.from].Clear() // "reading …": the dialog answers it
 	k := m.com.Keys.Confirm
-	yes := "write it and run pi"
+	yes := i18n.Mark("write it and run pi")
 	if msg.pi == "" {
-		yes = "write it and copy the command"
+		yes = i18n.Mark("write it and copy the command")
 	}
 	d := &forkDialog{com: m.com, plan: msg.plan, pi: msg.pi, project: msg.project}
 	d.confirm = common.Confirm{
-		Title: "Continue in Pi from entry " + sanitize.Clip(msg.plan.LeafID, 40) + "?",
+		Title: i18n.T("Continue in Pi from entry %s?", sanitize.Clip(msg.plan.LeafID, 40)),
 		Body:  forkDialogBody(d),
 		Yes:   key.NewBinding(key.WithKeys(k.Yes.Keys()...), key.WithHelp(k.Yes.Help().Key, yes)),
-		No:    key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, "write nothing")),
+		No:    key.NewBinding(key.WithKeys(k.No.Keys()...), key.WithHelp(k.No.Help().Key, i18n.Mark("write nothing"))),
 	}
 	m.dialogs.Replace(d)
 	return nil
@@ -175,35 +175,43 @@ func forkDialogBody(d *forkDialog) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "This will write a new session of %d %s: the path from the root to entry %s",
-		len(p.Entries), plural(len(p.Entries), "entry", "entries"), sanitize.Clip(p.LeafID, 40))
-	if p.LeafType == session.TypeLabel {
-		b.WriteString(" (a label, which Pi writes after the path)")
-	}
-	if labels > 0 {
-		fmt.Fprintf(&b, ", with its %d %s re-written after it", labels, plural(labels, "label", "labels"))
-	}
-	b.WriteString(", as Pi's /fork does. The session you are reading is not changed.\n\n")
+	b.WriteString(forkWhat(p, labels))
+	b.WriteString("\n\n")
 	if p.LastMessage.Kind != "" {
-		fmt.Fprintf(&b, "Last message (%s): %s\n\n", p.LastMessage.Kind, sanitize.Clip(p.LastMessage.Text, 160))
+		b.WriteString(i18n.T("Last message (%s): %s", p.LastMessage.Kind, sanitize.Clip(p.LastMessage.Text, 160)))
 	} else {
-		b.WriteString("The path holds no message yet.\n\n")
+		b.WriteString(i18n.T("The path holds no message yet."))
 	}
-	b.WriteString("New file:\n" + sanitize.Line(p.File) + "\n\n")
+	b.WriteString("\n\n" + i18n.T("New file:") + "\n" + sanitize.Line(p.File) + "\n\n")
 	if d.pi != "" {
-		b.WriteString("Then Pi opens it here (the workbench waits until Pi exits):\n")
+		b.WriteString(i18n.T("Then Pi opens it here (the workbench waits until Pi exits):"))
 	} else {
-		b.WriteString("pi is not on PATH: this command will be copied to continue it:\n")
+		b.WriteString(i18n.T("pi is not on PATH: this command will be copied to continue it:"))
 	}
-	b.WriteString(sanitize.Line(p.Command()))
+	b.WriteString("\n" + sanitize.Line(p.Command()))
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// forkWhat is the dialog's first sentence: what the fork writes. Each case
+// is one whole sentence in the catalog; the counts are phrases of their own
+// (plural entries) so each takes its own plural form.
+func forkWhat(p *session.Fork, labels int) string {
+	entries := i18n.T("%d entries", len(p.Entries))
+	leaf := sanitize.Clip(p.LeafID, 40)
+	isLabel := p.LeafType == session.TypeLabel
+	switch {
+	case isLabel && labels > 0:
+		return i18n.T("This will write a new session of %s: the path from the root to entry %s (a label, which Pi writes after the path), with its %s re-written after it, as Pi's /fork does. The session you are reading is not changed.",
+			entries, leaf, i18n.T("%d labels", labels))
+	case isLabel:
+		return i18n.T("This will write a new session of %s: the path from the root to entry %s (a label, which Pi writes after the path), as Pi's /fork does. The session you are reading is not changed.",
+			entries, leaf)
+	case labels > 0:
+		return i18n.T("This will write a new session of %s: the path from the root to entry %s, with its %s re-written after it, as Pi's /fork does. The session you are reading is not changed.",
+			entries, leaf, i18n.T("%d labels", labels))
 	}
-	return many
+	return i18n.T("This will write a new session of %s: the path from the root to entry %s, as Pi's /fork does. The session you are reading is not changed.",
+		entries, leaf)
 }
 
 // Update implements dialog.Dialog: yes writes the fork, no writes
@@ -233,12 +241,12 @@ func (d *forkDialog) ShortHelp() []key.Binding { return []key.Binding{d.confirm.
 // write is yes: the fork is written in a command.
 func (d *forkDialog) write(m *Model) tea.Cmd {
 	m.fork.writing = true
-	return tea.Batch(m.setStatus(m.focus, "writing the fork "+filepath.Base(d.plan.File)+"…", false), writeForkCmd(d))
+	return tea.Batch(m.setStatus(m.focus, i18n.T("writing the fork %s…", filepath.Base(d.plan.File)), false), writeForkCmd(d))
 }
 
 // forkCancelled is no.
 func forkCancelled(m *Model) tea.Cmd {
-	return m.setStatus(m.focus, "fork cancelled: nothing was written", false)
+	return m.setStatus(m.focus, i18n.T("fork cancelled: nothing was written"), false)
 }
 
 // openForkDialog is the fork dialog while it asks (nil otherwise).
@@ -257,7 +265,7 @@ func writeForkCmd(d *forkDialog) tea.Cmd {
 		}
 		err := resources.WriteFileExclusive(d.plan.File, d.plan.Data, perm)
 		if errors.Is(err, fs.ErrExist) {
-			err = fmt.Errorf("%s already exists; nothing was written", d.plan.File)
+			err = i18n.Errorf("%s already exists; nothing was written", d.plan.File)
 		}
 		return forkWrittenMsg{dialog: d, err: err}
 	}
@@ -269,20 +277,20 @@ func writeForkCmd(d *forkDialog) tea.Cmd {
 func (m *Model) applyForkWritten(msg forkWrittenMsg) tea.Cmd {
 	m.fork.writing = false
 	if msg.err != nil {
-		return m.setStatus(m.focus, "fork: "+msg.err.Error(), true)
+		return m.setStatus(m.focus, i18n.T("fork: %s", msg.err.Error()), true)
 	}
 	p := msg.dialog.plan
 	m.fork.selectAfter = p.File
 	cmds := []tea.Cmd{m.reload()}
 	if msg.dialog.pi == "" {
 		cmds = append(cmds, tea.SetClipboard(p.Command()),
-			m.setStatus(m.focus, "pi is not on PATH: copied pi --session …/"+filepath.Base(p.File)+" (the fork is written)", false))
+			m.setStatus(m.focus, i18n.T("pi is not on PATH: copied pi --session …/%s (the fork is written)", filepath.Base(p.File)), false))
 		return tea.Batch(cmds...)
 	}
 	cmd := exec.Command(msg.dialog.pi, "--session", p.File)
 	cmd.Dir = msg.dialog.project
 	file := p.File
-	cmds = append(cmds, m.setStatus(m.focus, "running pi --session "+filepath.Base(file)+" (the fork is written)", false),
+	cmds = append(cmds, m.setStatus(m.focus, i18n.T("running pi --session %s (the fork is written)", filepath.Base(file)), false),
 		tea.ExecProcess(cmd, func(err error) tea.Msg { return piExitedMsg{file: file, err: err} }))
 	return tea.Batch(cmds...)
 }
@@ -292,7 +300,7 @@ func (m *Model) applyForkWritten(msg forkWrittenMsg) tea.Cmd {
 func (m *Model) applyPiExited(msg piExitedMsg) tea.Cmd {
 	m.fork.selectAfter = msg.file
 	if msg.err != nil {
-		return tea.Batch(m.reload(), m.setStatus(m.focus, "pi --session "+filepath.Base(msg.file)+": "+msg.err.Error(), true))
+		return tea.Batch(m.reload(), m.setStatus(m.focus, "pi --session "+filepath.Base(msg.file)+": "+msg.err.Error(), true)) //i18n:raw the command Pi was run with and its error
 	}
-	return tea.Batch(m.reload(), m.setStatus(m.focus, "back from Pi ("+filepath.Base(msg.file)+")", false))
+	return tea.Batch(m.reload(), m.setStatus(m.focus, i18n.T("back from Pi (%s)", filepath.Base(msg.file)), false))
 }

@@ -1,8 +1,7 @@
 package sessions
 
 import (
-	"fmt"
-
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -206,7 +205,7 @@ func (m *Model) shownDetail() (detailKey, []string, bool) {
 }
 
 // spendReading is the cost view's placeholder while n sessions are read.
-func spendReading(n int) string { return fmt.Sprintf("reading %d session(s)…", n) }
+func spendReading(n int) string { return i18n.T("reading %d session(s)…", n) }
 
 // offset is the scroll position of view md (the first line shown).
 func (d *detailPane) offset(md mode) *int {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -259,9 +260,9 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 func whenLabel(t, now time.Time) string {
 	t = t.Local()
 	if t.Year() != now.Local().Year() {
-		return t.Format("Jan 02  2006")
+		return t.Format(i18n.T("Jan 02  2006"))
 	}
-	return t.Format("Jan 02 15:04")
+	return t.Format(i18n.T("Jan 02 15:04"))
 }
 
 // newPickerItem is the picker row of a discovered session at time now.
@@ -272,7 +273,7 @@ func newPickerItem(it session.ListItem, open, showCwd bool, now time.Time) picke
 		when = whenLabel(it.LastActivity, now)
 	}
 	if it.Problem != "" {
-		when = "unreadable"
+		when = i18n.T("unreadable")
 	}
 	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when,
 		live: isLive(it.ModTime, now), tree: it.HasAgentTree}

@@ -257,7 +257,7 @@ func (m *Model) followHint() key.Binding {
 	if !m.following() {
 		return f
 	}
-	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "pause"))
+	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, i18n.Mark("pause")))
 }
 
 // withHelp is b with another help text (the same keys).
@@ -269,7 +269,7 @@ func withHelp(b key.Binding, help string) key.Binding {
 // search.
 func (m *Model) treeSearchKey() key.Binding {
 	f := m.keys.Filter
-	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, "search"))
+	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, i18n.Mark("search")))
 }
 
 // FullHelp implements common.Panel.
@@ -308,6 +308,11 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
 		cmds = append(cmds, m.warmMarkdownCmd())
+		if _, ok := msg.(common.ThemeChangedMsg); ok {
+			// A language switch arrives as a theme change: the picker's
+			// rows hold their "when" column and marks as text.
+			m.picker.refresh(m.ls, m.com.Clock())
+		}
 	case resultsMsg:
 		for _, r := range msg {
 			cmds = append(cmds, m.handle(r))

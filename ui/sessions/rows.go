@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -76,11 +77,11 @@ func renderPickerRow(it pickerItem, s common.RowState) string {
 	if it.open {
 		mark = "● "
 	}
-	right := fmt.Sprintf(" %4d msg  %s", it.count, it.when)
+	right := i18n.T(" %4d msg  %s", it.count, it.when)
 	if it.showCwd {
 		right = "  " + ansi.Truncate(it.cwd, 16, "…") + right
 	}
-	live, tree := pickerFlag(it.liveCol, it.live, "live"), pickerFlag(it.treeCol, it.tree, "agents")
+	live, tree := pickerFlag(it.liveCol, it.live, i18n.T("live")), pickerFlag(it.treeCol, it.tree, i18n.T("agents"))
 	nameW := max(1, s.Width-ansi.StringWidth(mark)-ansi.StringWidth(it.fork)-ansi.StringWidth(live+tree+right))
 	name := ansi.Truncate(it.name, nameW, "…")
 	pad := strings.Repeat(" ", max(0, nameW-ansi.StringWidth(name)))
@@ -103,7 +104,7 @@ func pickerFlag(col, on bool, word string) string {
 	case on:
 		return " " + word
 	case col:
-		return strings.Repeat(" ", 1+len(word))
+		return strings.Repeat(" ", 1+ansi.StringWidth(word))
 	}
 	return ""
 }

@@ -1,11 +1,11 @@
 package sessions
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -99,7 +99,7 @@ func (m *Model) applyLoaded(msg loadedMsg) tea.Cmd {
 	if len(ls.notes) > 0 && !refresh && ls.skippedCount() == 0 {
 		note := ls.notes[0]
 		if more := len(ls.notes) - 1; more > 0 {
-			note += fmt.Sprintf(" (+%d more; %s lists them)", more, m.keys.Skipped.Help().Key)
+			note = i18n.T("%s (+%d more; %s lists them)", note, more, m.keys.Skipped.Help().Key)
 		}
 		cmds = append(cmds, m.setStatus(paneTimeline, note, false))
 	}

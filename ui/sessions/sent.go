@@ -1,11 +1,10 @@
 package sessions
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
@@ -76,7 +75,7 @@ func buildSent(k contextKey, svc *services.Services) *contextResult {
 	res := &contextResult{key: k, idx: k.idx, entry: sanitize.Fold(s.Entries[k.idx].ID)}
 	pair, err := sentrequest.At(s, k.idx, sentrequest.Options(svc))
 	if err != nil {
-		res.err = fmt.Errorf("rebuild the request at entry %s: %w", res.entry, err)
+		res.err = i18n.Errorf("rebuild the request at entry %s: %w", res.entry, err)
 		return res
 	}
 	res.forAssistant = pair.Pi.ForAssistant
@@ -85,7 +84,7 @@ func buildSent(k contextKey, svc *services.Services) *contextResult {
 	}
 	res.pi, res.same = newContextSide(pair.Pi), pair.Same
 	if pair.SentErr != nil {
-		res.sentErr = "the request as sent could not be rebuilt: " + sanitize.Fold(pair.SentErr.Error())
+		res.sentErr = i18n.T("the request as sent could not be rebuilt: %s", sanitize.Fold(pair.SentErr.Error()))
 		return res
 	}
 	res.sent = res.pi

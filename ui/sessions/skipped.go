@@ -1,11 +1,10 @@
 package sessions
 
 import (
-	"fmt"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // The reader drops lines Pi would drop too (malformed JSON, blank and
@@ -23,7 +22,7 @@ func (m *Model) skippedMark() string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("⚠ %d line(s) skipped · %s", n, m.keys.Skipped.Help().Key)
+	return i18n.T("⚠ %d line(s) skipped · %s", n, m.keys.Skipped.Help().Key)
 }
 
 // openSkipped shows the skipped lines in the detail pane.
@@ -40,19 +39,19 @@ func (m *Model) skippedLines(w int) []string {
 	n := ls.skippedCount()
 	var out []string
 	if n == 0 {
-		out = append(out, st.Text.Success.Render("No line of this session was skipped."))
+		out = append(out, st.Text.Success.Render(i18n.T("No line of this session was skipped.")))
 	} else {
-		out = append(out, st.Text.Warning.Render(fmt.Sprintf("%d line(s) of the file were skipped (Pi skips them too):", n)),
+		out = append(out, st.Text.Warning.Render(i18n.T("%d line(s) of the file were skipped (Pi skips them too):", n)),
 			st.Text.Muted.Render(baseName(ls.file)), "")
 		for _, l := range ls.skipped {
-			out = append(out, st.Text.Muted.Render(fmt.Sprintf("  line %-7d ", l.Line))+st.Text.Normal.Render(l.Reason))
+			out = append(out, st.Text.Muted.Render("  "+padCell(i18n.T("line %d", l.Line), 13))+st.Text.Normal.Render(l.Reason))
 		}
 		if ls.unnumbered > 0 {
-			out = append(out, st.Text.Muted.Render(fmt.Sprintf("  … and %d more (the first 100 of each kind are numbered)", ls.unnumbered)))
+			out = append(out, st.Text.Muted.Render("  "+i18n.T("… and %d more (the first 100 of each kind are numbered)", ls.unnumbered)))
 		}
 	}
 	if len(ls.noticed) > 0 {
-		out = append(out, "", st.Text.Subtle.Render("Also noticed:"))
+		out = append(out, "", st.Text.Subtle.Render(i18n.T("Also noticed:")))
 		for _, note := range ls.noticed {
 			out = append(out, "  "+st.Text.Normal.Render(sanitize.Fold(note)))
 		}

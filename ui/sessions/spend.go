@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/stats"
@@ -72,9 +73,9 @@ func (m *Model) spendView(r rect) string {
 	h, w := r.h-2, r.w-4
 	sp := &m.spend
 	lines := m.laidLines(w, h)
-	title := "Cost · this project"
+	title := i18n.T("Cost · this project")
 	if sp.all {
-		title = "Cost · all projects"
+		title = i18n.T("Cost · all projects")
 	}
 	return m.frame(r, title, joinInfo(scrollInfo(sp.offset, h, len(lines)), m.statusView(paneDetail)), m.focus == paneDetail, window(lines, sp.offset, h))
 }
@@ -93,13 +94,13 @@ const spendGutter = 11
 func renderSpend(sp *stats.ProjectSpend, width int, st themes.Styles) []string {
 	var out []string
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
-	head := fmt.Sprintf(" · %d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, common.FormatTokens(int(sp.Tokens)))
+	head := " · " + i18n.T("%d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, common.FormatTokens(int(sp.Tokens)))
 	if sp.Unpriced > 0 {
-		head += fmt.Sprintf(" · %d usage(s) unpriced", sp.Unpriced)
+		head += " · " + i18n.T("%d usage(s) unpriced", sp.Unpriced)
 	}
-	add(st.Text.Strong.Render("Cost and tokens per day") + st.Text.Muted.Render(head))
+	add(st.Text.Strong.Render(i18n.T("Cost and tokens per day")) + st.Text.Muted.Render(head))
 	if len(sp.Days) == 0 {
-		add(st.Pane.Placeholder.Render("no usage recorded"))
+		add(st.Pane.Placeholder.Render(i18n.T("no usage recorded")))
 	} else {
 		var topCost, topTokens float64
 		for _, d := range sp.Days {
@@ -109,8 +110,9 @@ func renderSpend(sp *stats.ProjectSpend, width int, st themes.Styles) []string {
 		const figures = 10 + 8 // " $12.3456 " and " 123.4k "
 		bars := max(2, width-spendGutter-figures)
 		costBar, tokenBar := bars*3/5, bars-bars*3/5
-		add(strings.Repeat(" ", spendGutter) + st.Text.Warning.Render("█") + " cost" + strings.Repeat(" ", max(1, costBar+10-6)) +
-			st.Text.Info.Render("▒") + " tokens")
+		cost := i18n.T("cost")
+		add(strings.Repeat(" ", spendGutter) + st.Text.Warning.Render("█") + " " + cost + strings.Repeat(" ", max(1, costBar+10-2-ansi.StringWidth(cost))) +
+			st.Text.Info.Render("▒") + " " + i18n.T("tokens"))
 		for _, d := range sp.Days {
 			add(st.Text.Muted.Render(d.Day+" ") + chart.HBar(d.Cost, topCost, costBar, st.Text.Warning) +
 				st.Text.Normal.Render(fmt.Sprintf(" %-9s", fmt.Sprintf("$%.4f", d.Cost))) +
@@ -118,10 +120,10 @@ func renderSpend(sp *stats.ProjectSpend, width int, st themes.Styles) []string {
 		}
 	}
 	out = append(out, "")
-	add(st.Text.Strong.Render("Sessions that cost most"))
+	add(st.Text.Strong.Render(i18n.T("Sessions that cost most")))
 	for i, s := range sp.Sessions {
 		if i == 20 {
-			add(st.Text.Muted.Render(fmt.Sprintf("  … %d more", len(sp.Sessions)-20)))
+			add(st.Text.Muted.Render("  " + i18n.T("… %d more", len(sp.Sessions)-20)))
 			break
 		}
 		add(st.Text.Normal.Render(fmt.Sprintf("  %9s %7s  ", fmt.Sprintf("$%.4f", s.Cost), common.FormatTokens(int(s.Tokens)))) +

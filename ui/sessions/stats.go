@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/stats"
@@ -88,41 +89,43 @@ func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows 
 	add := func(s string) { out = append(out, ansi.Truncate(s, width, "…")) }
 	section := func(title string, s *stats.Stats) {
 		add(st.Text.Strong.Render(title))
-		kv := func(k, v string) { add(st.Text.Muted.Render(fmt.Sprintf("  %-11s ", k)) + st.Text.Normal.Render(v)) }
+		kv := func(k, v string) {
+			add(st.Text.Muted.Render("  "+padCell(i18n.T(k), 11)+" ") + st.Text.Normal.Render(v))
+		}
 		roles := make([]string, 0, len(s.RoleCounts))
 		for _, rc := range s.RoleCounts {
 			roles = append(roles, fmt.Sprintf("%s %d", sanitize.Fold(rc.Role), rc.Count))
 		}
-		kv("entries", fmt.Sprintf("%d", s.Entries))
-		kv("messages", fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
-		kv("tool calls", fmt.Sprintf("%d · results %d", s.ToolCalls, s.ToolResults))
+		kv(i18n.Mark("entries"), fmt.Sprintf("%d", s.Entries))
+		kv(i18n.Mark("messages"), fmt.Sprintf("%d (%s)", s.TotalMessages, strings.Join(roles, " · ")))
+		kv(i18n.Mark("tool calls"), i18n.T("%d · results %d", s.ToolCalls, s.ToolResults))
 		t := s.Tokens
-		kv("tokens", fmt.Sprintf("%s total · in %s · out %s · cache read %s · write %s",
+		kv(i18n.Mark("tokens"), i18n.T("%s total · in %s · out %s · cache read %s · write %s",
 			transcript.OrZero(common.FormatTokens(int(t.Total))), transcript.OrZero(common.FormatTokens(int(t.Input))), transcript.OrZero(common.FormatTokens(int(t.Output))),
 			transcript.OrZero(common.FormatTokens(int(t.CacheRead))), transcript.OrZero(common.FormatTokens(int(t.CacheWrite)))))
 		cost := fmt.Sprintf("$%.4f", s.Cost)
 		if n := len(s.Recomputed); n > 0 {
-			cost += fmt.Sprintf(" (%d usage record(s) priced from the catalog)", n)
+			cost += " " + i18n.T("(%d usage record(s) priced from the catalog)", n)
 		}
 		if n := len(s.Unpriced); n > 0 {
-			cost += fmt.Sprintf(" (%d unpriced)", n)
+			cost += " " + i18n.T("(%d unpriced)", n)
 		}
-		kv("cost", cost)
+		kv(i18n.Mark("cost"), cost)
 		if c := s.Context; c != nil {
-			use := "unknown until the next answer"
+			use := i18n.T("unknown until the next answer")
 			if c.Known {
 				use = fmt.Sprintf("%s / %s (%.1f%%)", common.FormatTokens(int(c.Tokens)), common.FormatTokens(int(c.ContextWindow)), c.Percent)
 			}
-			kv("context", use+" · "+sanitize.Fold(c.Provider+"/"+c.ModelID))
+			kv(i18n.Mark("context"), use+" · "+sanitize.Fold(c.Provider+"/"+c.ModelID))
 		}
 		for _, b := range s.ByModel {
 			add(st.Text.Muted.Render("  · ") + st.Text.Info.Render(fmt.Sprintf("%-30s", sanitize.Fold(b.Key))) +
-				st.Text.Normal.Render(fmt.Sprintf(" $%.4f  %s tok", b.Cost, transcript.OrZero(common.FormatTokens(int(b.Tokens))))))
+				st.Text.Normal.Render(i18n.T(" $%.4f  %s tok", b.Cost, transcript.OrZero(common.FormatTokens(int(b.Tokens))))))
 		}
 	}
 	switch {
 	case ss.pending || ss.session == nil:
-		return []string{st.Pane.Placeholder.Render("computing stats…")}
+		return []string{st.Pane.Placeholder.Render(i18n.T("computing stats…"))}
 	}
 	if chart := ss.chart.draw(min(width, chartWidth), chartRows, st); len(chart) > 0 {
 		for _, line := range chart {
@@ -130,12 +133,12 @@ func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows 
 		}
 		out = append(out, "")
 	}
-	section("Session · all branches", ss.session)
+	section(i18n.T("Session · all branches"), ss.session)
 	out = append(out, "")
 	leafID := "—"
 	if ss.branch.LeafIndex >= 0 && ss.branch.LeafIndex < len(ls.rows) {
 		leafID = ls.entryID(ss.branch.LeafIndex)
 	}
-	section("Branch · root → "+leafID, ss.branch)
+	section(i18n.T("Branch · root → %s", leafID), ss.branch)
 	return out
 }

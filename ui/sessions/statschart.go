@@ -1,12 +1,12 @@
 package sessions
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -54,9 +54,9 @@ func requestChart(reqs []stats.Request, broke []bool, width, rows int, st themes
 		top = math.Max(top, reqs[peaks[c]].Tokens())
 		topCost = math.Max(topCost, costs[c])
 	}
-	per := "one column each"
+	per := i18n.T("one column each")
 	if cols < len(reqs) {
-		per = fmt.Sprintf("~%d a column: a break, else the largest", (len(reqs)+cols-1)/cols)
+		per = i18n.T("~%d a column: a break, else the largest", (len(reqs)+cols-1)/cols)
 	}
 	// Few requests: each gets a bar of up to three columns and a gap.
 	if k := min(4, (width-statsChartGutter)/len(reqs)); k >= 2 {
@@ -64,14 +64,14 @@ func requestChart(reqs []stats.Request, broke []bool, width, rows int, st themes
 		cols = len(stacks)
 	}
 	gutter := func(label string) string {
-		return st.Text.Muted.Render(fmt.Sprintf("%*s ", statsChartGutter-1, label))
+		return st.Text.Muted.Render(padLeftCell(label, statsChartGutter-1) + " ")
 	}
 	out := []string{
-		st.Text.Strong.Render("Branch · tokens per request") + st.Text.Muted.Render(fmt.Sprintf(" · %d request(s), %s", len(reqs), per)),
+		st.Text.Strong.Render(i18n.T("Branch · tokens per request")) + st.Text.Muted.Render(" · "+i18n.T("%d request(s), %s", len(reqs), per)),
 		strings.Repeat(" ", statsChartGutter) + chart.Legend(series),
 	}
 	if anyMark {
-		out[1] += "  " + chart.MarkStyle(st).Render("▲") + " cache break"
+		out[1] += "  " + chart.MarkStyle(st).Render("▲") + " " + i18n.T("cache break")
 	}
 	for r, line := range chart.Columns(stacks, series, top, cols, rows) {
 		label := ""
@@ -84,10 +84,10 @@ func requestChart(reqs []stats.Request, broke []bool, width, rows int, st themes
 		out = append(out, gutter(label)+line)
 	}
 	if anyMark {
-		out = append(out, gutter("breaks")+chart.Marks(marked, cols, '▲', chart.MarkStyle(st)))
+		out = append(out, gutter(i18n.T("breaks"))+chart.Marks(marked, cols, '▲', chart.MarkStyle(st)))
 	}
-	out = append(out, gutter("cost")+chart.Sparkline(costs, cols, st.Text.Warning),
-		gutter("")+st.Text.Muted.Render(fmt.Sprintf("cost per request · max $%.4f", topCost)))
+	out = append(out, gutter(i18n.T("cost"))+chart.Sparkline(costs, cols, st.Text.Warning),
+		gutter("")+st.Text.Muted.Render(i18n.T("cost per request · max $%.4f", topCost)))
 	for i := range out {
 		out[i] = ansi.Truncate(out[i], width, "…")
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -261,8 +262,9 @@ const (
 	treeFilterCount
 )
 
+// String is the filter's name, marked: the tree's border translates it.
 func (f treeFilter) String() string {
-	return [...]string{"default", "all", "user only", "labeled"}[f]
+	return [...]string{i18n.Mark("default"), i18n.Mark("all"), i18n.Mark("user only"), i18n.Mark("labeled")}[f]
 }
 
 // visible reports whether entry i shows under the filter. The default

@@ -1,12 +1,12 @@
 package sessions
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -145,20 +145,20 @@ func (pp pickerPart) View(r rect) string {
 	lines := p.list.View(st, r.w-4, r.h-2, focused)
 	switch {
 	case m.loading == "sessions" && p.list.Total() == 0:
-		lines = append(lines, st.Pane.Placeholder.Render("discovering sessions…"))
+		lines = append(lines, st.Pane.Placeholder.Render(i18n.T("discovering sessions…")))
 	case p.err != nil && p.list.Total() == 0:
 		lines = append(lines, st.Text.Danger.Render(sanitize.Fold(p.err.Error())))
 	case p.list.Total() == 0:
-		lines = append(lines, st.Pane.Placeholder.Render("no sessions for this directory — "+m.keys.Scope.Help().Key+" lists all projects"))
+		lines = append(lines, st.Pane.Placeholder.Render(i18n.T("no sessions for this directory — %s lists all projects", m.keys.Scope.Help().Key)))
 	case p.list.Len() == 0:
-		lines = append(lines, st.Pane.Placeholder.Render("no session matches"))
+		lines = append(lines, st.Pane.Placeholder.Render(i18n.T("no session matches")))
 	}
-	title := fmt.Sprintf("Sessions (%d)", p.list.Total())
+	title := i18n.T("Sessions (%d)", p.list.Total())
 	if p.all {
-		title += " · all projects"
+		title += " · " + i18n.T("all projects")
 	}
 	if p.live > 0 {
-		title += fmt.Sprintf(" · %d live", p.live)
+		title += " · " + i18n.T("%d live", p.live)
 	}
 	return m.frame(r, title, joinInfo(p.list.Position(), m.statusView(panePicker)), focused, lines)
 }
@@ -168,7 +168,7 @@ func (p treePart) View(r rect) string {
 	m := p.m
 	focused := m.focus == paneTree
 	if m.ls == nil {
-		return m.frame(r, "Tree", "", focused, []string{m.placeholder()})
+		return m.frame(r, i18n.T("Tree"), "", focused, []string{m.placeholder()})
 	}
 	tv := &m.tree
 	var top []string
@@ -180,22 +180,22 @@ func (p treePart) View(r rect) string {
 	}
 	lines := append(top, tv.list.View(&m.com.Styles, r.w-4, r.h-2-len(top), focused)...)
 	if tv.pending {
-		lines = append(top, m.com.Styles.Pane.Placeholder.Render("building the tree…"))
+		lines = append(top, m.com.Styles.Pane.Placeholder.Render(i18n.T("building the tree…")))
 	}
 	info := tv.list.Position()
 	if sel := m.currentEntry(); sel >= 0 && !tv.pending && tv.current() != sel {
 		// The selected entry has no row (the filter or a fold hides it):
 		// the cursor is on the row that holds it, and says so.
-		info = joinInfo("→ "+m.ls.entryID(sel)+" hidden", info)
+		info = joinInfo(i18n.T("→ %s hidden", m.ls.entryID(sel)), info)
 	}
 	if tv.filter != treeDefault {
-		info = joinInfo(tv.filter.String(), info)
+		info = joinInfo(i18n.T(tv.filter.String()), info)
 	}
 	if n := len(tv.folded); n > 0 {
-		info = joinInfo(fmt.Sprintf("%d folded", n), info)
+		info = joinInfo(i18n.T("%d folded", n), info)
 	}
 	info = joinInfo(info, m.statusView(paneTree))
-	return m.frame(r, "Tree · "+m.ls.title, info, focused, lines)
+	return m.frame(r, i18n.T("Tree · %s", m.ls.title), info, focused, lines)
 }
 
 // View draws the pane at its outer size r.
@@ -204,7 +204,7 @@ func (p timelinePart) View(r rect) string {
 	st := &m.com.Styles
 	focused := m.focus == paneTimeline
 	if m.ls == nil {
-		return m.frame(r, "Timeline", "", focused, []string{m.placeholder()})
+		return m.frame(r, i18n.T("Timeline"), "", focused, []string{m.placeholder()})
 	}
 	t := &m.tl
 	var top []string
@@ -216,24 +216,24 @@ func (p timelinePart) View(r rect) string {
 	}
 	lines := append(top, t.list.View(st, r.w-4, r.h-2-len(top), focused)...)
 	if t.list.Len() == 0 {
-		lines = append(lines, st.Pane.Placeholder.Render("no entry matches"))
+		lines = append(lines, st.Pane.Placeholder.Render(i18n.T("no entry matches")))
 	}
 	leafID := "—"
 	if t.leaf >= 0 && t.leaf < len(m.ls.rows) {
 		leafID = m.ls.entryID(t.leaf)
 	}
-	title := "Timeline · branch → " + leafID
+	title := i18n.T("Timeline · branch → %s", leafID)
 	if t.leaf == m.ls.leaf {
-		title += " (active)"
+		title = i18n.T("Timeline · branch → %s (active)", leafID)
 	}
 	if m.ls.sess.Truncated() {
 		// The file was cut under the panel: what lay past the cut reads
 		// as zeros until it is read again.
-		title = "Timeline · file truncated — reload (" + m.com.Keys.Session.Reload.Help().Key + ")"
+		title = i18n.T("Timeline · file truncated — reload (%s)", m.com.Keys.Session.Reload.Help().Key)
 	}
 	info := t.list.Position()
 	if t.list.Query() != "" {
-		info = joinInfo(fmt.Sprintf("%d of %d", t.list.Len(), t.list.Total()), info)
+		info = joinInfo(i18n.T("%d of %d", t.list.Len(), t.list.Total()), info)
 	}
 	info = joinInfo(m.followLabel(), m.markLabel(), info)
 	info = joinInfo(m.skippedMark(), info, m.statusView(paneTimeline))
@@ -242,7 +242,7 @@ func (p timelinePart) View(r rect) string {
 		if m.spinning {
 			spin = m.spin.View() + " "
 		}
-		info = joinInfo(spin+"opening "+baseName(m.loading)+"…", info)
+		info = joinInfo(spin+i18n.T("opening %s…", baseName(m.loading)), info)
 	}
 	return m.frame(r, title, info, focused, lines)
 }
@@ -256,7 +256,7 @@ func (p detailPart) View(r rect) string {
 		return m.spendView(r)
 	}
 	if m.ls == nil {
-		return m.frame(r, "Detail", "", focused, []string{m.placeholder()})
+		return m.frame(r, i18n.T("Detail"), "", focused, []string{m.placeholder()})
 	}
 	h, w := r.h-2, r.w-4
 	switch m.mode {
@@ -268,26 +268,26 @@ func (p detailPart) View(r rect) string {
 		return m.compositionView(r, focused)
 	case modeSkipped:
 		lines := m.laidLines(w, h)
-		return m.frame(r, "Skipped lines · "+m.ls.title, joinInfo(scrollInfo(m.views.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.views.skippedOffset, h))
+		return m.frame(r, i18n.T("Skipped lines · %s", m.ls.title), joinInfo(scrollInfo(m.views.skippedOffset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.views.skippedOffset, h))
 	case modeStats:
 		lines := m.laidLines(w, h)
-		return m.frame(r, "Stats · "+m.ls.title, joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
+		return m.frame(r, i18n.T("Stats · %s", m.ls.title), joinInfo(scrollInfo(m.stats.offset, h, len(lines)), m.statusView(paneDetail)), focused, window(lines, m.stats.offset, h))
 	}
 	idx := m.currentEntry()
 	if idx < 0 {
-		return m.frame(r, "Detail", "", focused, []string{st.Pane.Placeholder.Render("no entry")})
+		return m.frame(r, i18n.T("Detail"), "", focused, []string{st.Pane.Placeholder.Render(i18n.T("no entry"))})
 	}
 	// The entry the cursor rests on renders in a moment: the last
 	// rendering stays until it arrives, so keys do not blink the pane.
 	key, lines, ok := m.shownDetail()
 	if !ok {
-		return m.frame(r, "Detail · "+m.ls.entryID(idx), "", focused, []string{st.Pane.Placeholder.Render("rendering…")})
+		return m.frame(r, i18n.T("Detail · %s", m.ls.entryID(idx)), "", focused, []string{st.Pane.Placeholder.Render(i18n.T("rendering…"))})
 	}
 	idx = key.idx
-	title := "Detail · " + m.ls.entryID(idx)
+	title := i18n.T("Detail · %s", m.ls.entryID(idx))
 	info := scrollInfo(m.detail.offset, h, len(lines))
 	if m.detail.thinking {
-		info = joinInfo("thinking shown", info)
+		info = joinInfo(i18n.T("thinking shown"), info)
 	}
 	info = joinInfo(info, m.statusView(paneDetail))
 	return m.frame(r, title, info, focused, m.highlightedWindow(key, lines, m.detail.offset, h))
@@ -311,7 +311,7 @@ func scrollInfo(offset, h, n int) string {
 	if n <= h {
 		return ""
 	}
-	return fmt.Sprintf("%d–%d of %d lines", offset+1, min(n, offset+h), n)
+	return i18n.T("%d–%d of %d lines", offset+1, min(n, offset+h), n)
 }
 
 func window(lines []string, off, h int) []string {
@@ -330,13 +330,13 @@ func (m *Model) placeholder() string {
 		if m.spinning {
 			spin = m.spin.View() + " "
 		}
-		return spin + st.Pane.Placeholder.Render("opening "+baseName(m.loading)+"…")
+		return spin + st.Pane.Placeholder.Render(i18n.T("opening %s…", baseName(m.loading)))
 	case m.loadError() != "":
 		return st.Text.Danger.Render(m.loadError())
 	case m.loading == "sessions":
-		return st.Pane.Placeholder.Render("discovering sessions…")
+		return st.Pane.Placeholder.Render(i18n.T("discovering sessions…"))
 	}
-	return st.Pane.Placeholder.Render("no session open — pick one in Sessions")
+	return st.Pane.Placeholder.Render(i18n.T("no session open — pick one in Sessions"))
 }
 
 // baseName is the last path element, sanitised (file names can hold
@@ -348,27 +348,30 @@ func baseName(p string) string {
 	return sanitize.Fold(p)
 }
 
-// shortKind abbreviates long entry types for the fixed kind column.
+// shortKind abbreviates long entry types for the fixed kind column. The
+// kind is the entry's type as the session file names it (data, so it
+// stays as it is in every language).
 func shortKind(kind string) string {
+
 	switch kind {
 	case session.TypeThinkingLevelChange:
 		return "thinking"
 	case session.TypeModelChange:
 		return "model"
 	case session.TypeBranchSummary:
-		return "branch sum"
+		return "branch sum" //i18n:raw a type name of the session file, abbreviated
 	case session.TypeCustomMessage:
-		return "custom msg"
+		return "custom msg" //i18n:raw a type name of the session file, abbreviated
 	case session.TypeSessionInfo:
 		return "info"
 	case session.TypeContextEdit:
-		return "ctx edit"
+		return "ctx edit" //i18n:raw a type name of the session file, abbreviated
 	case session.RoleBashExecution:
 		return "bash"
 	case session.RoleCompactionSummary:
 		return "compaction"
 	case session.RoleBranchSummary:
-		return "branch sum"
+		return "branch sum" //i18n:raw a type name of the session file, abbreviated
 	}
 	return kind
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
@@ -51,26 +52,26 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 		if m.spend.value == nil {
 			return common.Whole{}, false
 		}
-		return common.Whole{Title: "the cost of the listed sessions", Text: plainLines(renderSpend(m.spend.value, wholeChartWidth(m.width), m.com.Styles))}, true
+		return common.Whole{Title: i18n.T("the cost of the listed sessions"), Text: plainLines(renderSpend(m.spend.value, wholeChartWidth(m.width), m.com.Styles))}, true
 	case m.ls == nil:
 		return common.Whole{}, false
 	case m.focus == paneDetail && m.mode == modeStats:
 		if m.stats.pending || m.stats.session == nil {
 			return common.Whole{}, false
 		}
-		return common.Whole{Title: "the stats of " + m.ls.title, Text: plainLines(renderStats(m.stats, m.ls, unlimited, wholeChartWidth(m.width), statsChartRows(unlimited), m.com.Styles))}, true
+		return common.Whole{Title: i18n.T("the stats of %s", m.ls.title), Text: plainLines(renderStats(m.stats, m.ls, unlimited, wholeChartWidth(m.width), statsChartRows(unlimited), m.com.Styles))}, true
 	case m.focus == paneDetail && m.mode == modeSkipped:
-		return common.Whole{Title: "the skipped lines of " + m.ls.title, Text: plainLines(m.skippedLines(unlimited))}, true
+		return common.Whole{Title: i18n.T("the skipped lines of %s", m.ls.title), Text: plainLines(m.skippedLines(unlimited))}, true
 	case m.mode == modeContext && m.focus == paneDetail:
 		return m.contextWhole()
 	case m.focus == paneDetail && m.mode == modeCompare:
 		if res := m.views.compare.result; res != nil {
-			return common.Whole{Title: "the comparison of " + res.a.entry + " and " + res.b.entry, Text: plainLines(renderCompare(res, wholeChartWidth(m.width), m.keys.Open.Help().Key, m.com.Styles))}, true
+			return common.Whole{Title: i18n.T("the comparison of %s and %s", res.a.entry, res.b.entry), Text: plainLines(renderCompare(res, wholeChartWidth(m.width), m.keys.Open.Help().Key, m.com.Styles))}, true
 		}
 		return common.Whole{}, false
 	case m.focus == paneDetail && m.mode == modeComposition:
 		if res := m.views.composition.shown; res != nil {
-			return common.Whole{Title: "the composition at " + res.entry, Text: plainLines(renderComposition(res, wholeChartWidth(m.width), m.com.Styles))}, true
+			return common.Whole{Title: i18n.T("the composition at %s", res.entry), Text: plainLines(renderComposition(res, wholeChartWidth(m.width), m.com.Styles))}, true
 		}
 		return common.Whole{}, false
 	}
@@ -85,7 +86,7 @@ func (m *Model) entryWhole(idx int) (common.Whole, bool) {
 		return common.Whole{}, false
 	}
 	ls := m.ls
-	return common.Whole{Title: "entry " + ls.entryID(idx), Load: func() (string, error) {
+	return common.Whole{Title: i18n.T("entry %s", ls.entryID(idx)), Load: func() (string, error) {
 		return transcript.Text(&ls.sess.Entries[idx]), nil
 	}}, true
 }
@@ -102,12 +103,12 @@ func (m *Model) contextWhole() (common.Whole, bool) {
 	if side == nil {
 		return common.Whole{}, false
 	}
-	what := "the request as sent"
+	what := i18n.T("the request as sent at %s", res.entry)
 	if m.sent.pi && !res.same {
-		what = "Pi's context"
+		what = i18n.T("Pi's context at %s", res.entry)
 	}
 	payload := side.payload
-	return common.Whole{Title: what + " at " + res.entry, Load: func() (string, error) {
+	return common.Whole{Title: what, Load: func() (string, error) {
 		return jsonv.StringifyIndent(payload, "  "), nil
 	}}, true
 }
@@ -123,26 +124,26 @@ func (m *Model) pickerWhole() (common.Whole, bool) {
 		var b strings.Builder
 		line := func(k, v string) {
 			if v != "" {
-				fmt.Fprintf(&b, "%-14s %s\n", k, v)
+				b.WriteString(padCell(i18n.T(k), 14) + " " + v + "\n")
 			}
 		}
-		line("session", it.Title())
-		line("file", it.Path)
-		line("id", it.ID)
-		line("cwd", it.Cwd)
-		line("created", it.Created)
-		line("parent", it.ParentSession)
+		line(i18n.Mark("session"), it.Title())
+		line(i18n.Mark("file"), it.Path)
+		line(i18n.Mark("id"), it.ID)
+		line(i18n.Mark("cwd"), it.Cwd)
+		line(i18n.Mark("created"), it.Created)
+		line(i18n.Mark("parent"), it.ParentSession)
 		if !it.LastActivity.IsZero() {
-			line("last activity", it.LastActivity.Local().Format("2006-01-02 15:04:05"))
+			line(i18n.Mark("last activity"), it.LastActivity.Local().Format("2006-01-02 15:04:05"))
 		}
 		count := fmt.Sprint(it.MessageCount)
 		if !it.MessageCountExact {
 			count = "~" + count
 		}
-		line("messages", count)
-		line("first message", it.FirstMessage)
-		line("problem", it.Problem)
-		return common.Whole{Title: "session " + it.Title(), Text: b.String()}, true
+		line(i18n.Mark("messages"), count)
+		line(i18n.Mark("first message"), it.FirstMessage)
+		line(i18n.Mark("problem"), it.Problem)
+		return common.Whole{Title: i18n.T("session %s", it.Title()), Text: b.String()}, true
 	}
 	return common.Whole{}, false
 }

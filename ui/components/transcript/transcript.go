@@ -10,7 +10,6 @@
 package transcript
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -103,7 +103,7 @@ func (r Renderer) Entry(e *session.Entry, h Header, o Options) []string {
 	d.add(ansi.Truncate(strings.Join(head, st.Text.Muted.Render(" · ")), d.width, "…"))
 	payload, err := e.Payload()
 	if err != nil {
-		d.add(st.Text.Danger.Render("cannot decode: " + sanitize.Fold(err.Error())))
+		d.add(st.Text.Danger.Render(i18n.T("cannot decode: %s", sanitize.Fold(err.Error()))))
 		d.capped(string(e.Raw), o.Expanded)
 		return d.lines
 	}
@@ -111,22 +111,22 @@ func (r Renderer) Entry(e *session.Entry, h Header, o Options) []string {
 	case *session.Message:
 		d.message(p)
 		if d.collapsed && o.ExpandKey != "" {
-			d.add("", st.Text.Subtle.Render(o.ExpandKey+" shows the tool calls' full arguments"))
+			d.add("", st.Text.Subtle.Render(i18n.T("%s shows the tool calls' full arguments", o.ExpandKey)))
 		}
 	case *session.Compaction:
-		d.add(st.Text.Subtle.Render(fmt.Sprintf("compaction · %s tokens before · first kept %s",
+		d.add(st.Text.Subtle.Render(i18n.T("compaction · %s tokens before · first kept %s",
 			common.FormatTokens(int(p.TokensBefore)), OrDash(sanitize.Fold(p.FirstKeptEntryID)))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *session.BranchSummary:
-		d.add(st.Text.Subtle.Render("branch summary · came back from "+OrDash(sanitize.Fold(p.FromID))), "")
+		d.add(st.Text.Subtle.Render(i18n.T("branch summary · came back from %s", OrDash(sanitize.Fold(p.FromID)))), "")
 		d.markdown(p.Summary)
 		d.usage(p.Usage)
 	case *session.CustomMessage:
-		d.add(st.Text.Subtle.Render("custom message · "+sanitize.Fold(p.CustomType)), "")
+		d.add(st.Text.Subtle.Render(i18n.T("custom message · %s", sanitize.Fold(p.CustomType))), "")
 		d.content(p.Content)
 	case *session.UsageEntry:
-		d.add(st.Text.Subtle.Render(fmt.Sprintf("usage · %s · %s/%s", sanitize.Fold(p.Kind), sanitize.Fold(p.Provider), sanitize.Fold(p.Model))))
+		d.add(st.Text.Subtle.Render(i18n.T("usage · %s · %s/%s", sanitize.Fold(p.Kind), sanitize.Fold(p.Provider), sanitize.Fold(p.Model))))
 		d.usage(&p.Usage)
 	default:
 		d.add("")
@@ -202,9 +202,9 @@ func (d *doc) capped(text string, expanded bool) {
 		}
 	}
 	if hidden := len(lines) - len(shown); hidden > 0 {
-		note := fmt.Sprintf("… %d lines hidden", hidden)
+		note := i18n.T("… %d lines hidden", hidden)
 		if d.o.ExpandKey != "" {
-			note += " (" + d.o.ExpandKey + " to expand)"
+			note = i18n.T("… %d lines hidden (%s to expand)", hidden, d.o.ExpandKey)
 		}
 		d.add(st.Text.Subtle.Render(note))
 	}
@@ -216,7 +216,7 @@ func (d *doc) message(m *session.Message) {
 	case session.RoleAssistant:
 		meta := []string{sanitize.Fold(m.Provider) + "/" + sanitize.Fold(m.Model)}
 		if m.StopReason != "" {
-			meta = append(meta, "stopReason "+sanitize.Fold(m.StopReason))
+			meta = append(meta, "stopReason "+sanitize.Fold(m.StopReason)) //i18n:raw the message's field as the session file names it
 		}
 		d.add(st.Text.Subtle.Render(ansi.Truncate(strings.Join(meta, " · "), d.width, "…")))
 		d.usage(m.Usage)
@@ -226,9 +226,9 @@ func (d *doc) message(m *session.Message) {
 		d.add("")
 		d.blocks(m.Content)
 	case session.RoleToolResult:
-		status := st.Text.Success.Render("ok")
+		status := st.Text.Success.Render(i18n.T("ok"))
 		if m.IsError {
-			status = st.Text.Danger.Render("error")
+			status = st.Text.Danger.Render(i18n.T("error"))
 		}
 		d.add(st.Role.Tool.Render("← "+sanitize.Fold(m.ToolName)) + st.Text.Muted.Render(" · "+sanitize.Fold(m.ToolCallID)+" · ") + status)
 		d.capped(m.Content.PlainText("\n"), d.o.Expanded)
@@ -236,14 +236,14 @@ func (d *doc) message(m *session.Message) {
 		d.add(st.Role.Tool.Render("$ " + sanitize.Fold(m.Command)))
 		out := m.Output
 		if out == "" {
-			out = "(no output)"
+			out = i18n.T("(no output)")
 		}
 		d.capped(out, d.o.Expanded)
 		if m.ExitCode != nil {
-			d.add(st.Text.Muted.Render("exit code " + strconv.FormatFloat(*m.ExitCode, 'f', -1, 64)))
+			d.add(st.Text.Muted.Render(i18n.T("exit code %s", strconv.FormatFloat(*m.ExitCode, 'f', -1, 64))))
 		}
 	case session.RoleSystem:
-		d.add(st.Text.Subtle.Render(fmt.Sprintf("system prompt · %d section(s) · +%d/-%d tools",
+		d.add(st.Text.Subtle.Render(i18n.T("system prompt · %d section(s) · +%d/-%d tools",
 			len(m.Sections), len(m.ToolsAdded), len(m.ToolsRemoved))))
 		d.capped(m.Content.PlainText("\n"), d.o.Expanded)
 	case session.RoleBranchSummary, session.RoleCompactionSummary:
@@ -289,9 +289,9 @@ func (d *doc) blocks(c session.Content) {
 			d.add(name + st.Text.Muted.Render(" · "+sanitize.Fold(b.ID)))
 			d.capped(PrettyJSON(b.Arguments), true)
 		case session.BlockImage:
-			d.add(st.Text.Muted.Render("[image " + sanitize.Fold(b.MimeType) + "]"))
+			d.add(st.Text.Muted.Render(i18n.T("[image %s]", sanitize.Fold(b.MimeType))))
 		default:
-			d.add(st.Text.Muted.Render("[" + sanitize.Fold(b.Type) + " block]"))
+			d.add(st.Text.Muted.Render(i18n.T("[%s block]", sanitize.Fold(b.Type))))
 		}
 	}
 }
@@ -303,16 +303,16 @@ func (d *doc) thinking(b session.ContentBlock) {
 	switch {
 	case d.o.OmitThinking:
 	case b.Redacted:
-		d.add(st.Role.Thinking.Render("▸ thinking (redacted)"))
+		d.add(st.Role.Thinking.Render(i18n.T("▸ thinking (redacted)")))
 	case !d.o.Thinking:
 		n := strings.Count(strings.TrimSpace(b.Thinking), "\n") + 1
-		note := fmt.Sprintf("▸ thinking · %d line(s) hidden", n)
+		note := i18n.T("▸ thinking · %d line(s) hidden", n)
 		if d.o.ThinkingKey != "" {
-			note += " (" + d.o.ThinkingKey + " to show)"
+			note = i18n.T("▸ thinking · %d line(s) hidden (%s to show)", n, d.o.ThinkingKey)
 		}
 		d.add(st.Role.Thinking.Render(note))
 	default:
-		d.add(st.Role.Thinking.Render("▾ thinking"))
+		d.add(st.Role.Thinking.Render(i18n.T("▾ thinking")))
 		d.plain(b.Thinking, st.Role.Thinking.Render, "  ")
 		d.add("")
 	}
@@ -322,7 +322,7 @@ func (d *doc) usage(u *session.Usage) {
 	if u == nil {
 		return
 	}
-	line := fmt.Sprintf("tokens in %s · out %s · cache read %s · cache write %s · $%.4f",
+	line := i18n.T("tokens in %s · out %s · cache read %s · cache write %s · $%.4f",
 		OrZero(common.FormatTokens(int(u.Input))), OrZero(common.FormatTokens(int(u.Output))),
 		OrZero(common.FormatTokens(int(u.CacheRead))), OrZero(common.FormatTokens(int(u.CacheWrite))), u.Cost.Total)
 	d.add(d.r.Styles.Text.Muted.Render(ansi.Truncate(line, d.width, "…")))

@@ -25,6 +25,9 @@ type ProfileUseCmd struct {
 // /profile use leaves: Pi's model and thinking-level changes, the Preset
 // selection (with the capability sync of a switch) and the provenance
 // entry, through the guarded append. Any preflight error writes nothing.
+// When the profile switches the Preset, pi-forge's prompt-cache notice
+// follows its message on standard error (cacheWarning in --json), as
+// preset use does.
 func (c *ProfileUseCmd) Run(g *Globals) error {
 	path, s, ws, err := c.openTarget(g)
 	if err != nil {
@@ -73,13 +76,15 @@ func (c *ProfileUseCmd) Run(g *Globals) error {
 	if u.Warning != "" {
 		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(u.Warning))
 	}
-	return c.reportEntries(g, path, msg, entries, written)
+	return c.reportEntries(g, path, msg, u.CacheWarning, entries, written)
 }
 
 // reportEntries prints the outcome of an append that is not a capability
-// change: pi-forge's message and, for a dry run, the entries; --json
-// prints {message, written, entries:[{type, …fields}]}.
-func (f *mutationFlags) reportEntries(g *Globals, path, msg string, entries []session.NewEntry, written bool) error {
+// change: pi-forge's message, its notice about the change when there is
+// one (on standard error, as pi-forge shows it after the message) and,
+// for a dry run, the entries; --json prints {message, cacheWarning (only
+// with a notice), written, entries:[{type, …fields}]}.
+func (f *mutationFlags) reportEntries(g *Globals, path, msg, note string, entries []session.NewEntry, written bool) error {
 	if f.JSON {
 		list := make([]any, len(entries))
 		for i, e := range entries {
@@ -87,12 +92,18 @@ func (f *mutationFlags) reportEntries(g *Globals, path, msg string, entries []se
 		}
 		out := jsonv.NewObject()
 		out.Set("message", msg)
+		if note != "" {
+			out.Set("cacheWarning", note)
+		}
 		out.Set("written", written)
 		out.Set("entries", list)
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(out)+"\n")
 		return err
 	}
 	fmt.Fprintln(g.stdout, sanitize.Text(msg))
+	if note != "" {
+		fmt.Fprintln(g.stderr, "pi-forge: "+sanitize.Line(note))
+	}
 	if !f.DryRun {
 		return nil
 	}
@@ -138,7 +149,7 @@ func (c *ProfileForgetCmd) Run(g *Globals) error {
 	}
 	entries := services.PlanProfileForget(s)
 	if entries == nil {
-		return c.reportEntries(g, path, services.ForgetNothing, nil, false)
+		return c.reportEntries(g, path, services.ForgetNothing, "", nil, false)
 	}
 	written := false
 	if !c.DryRun {
@@ -147,5 +158,5 @@ func (c *ProfileForgetCmd) Run(g *Globals) error {
 		}
 		written = true
 	}
-	return c.reportEntries(g, path, services.ForgetDone, entries, written)
+	return c.reportEntries(g, path, services.ForgetDone, "", entries, written)
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/forgebench/forgebench/engine/compile"
 	"github.com/forgebench/forgebench/resources/demo"
 )
 
@@ -214,5 +216,65 @@ func TestProfileForgetAppendsNullProvenance(t *testing.T) {
 	code, out, _ = runCLI(t, in(args, "profile", "forget", "--session", file, "--force")...)
 	if code != exitOK || strings.TrimSpace(out) != "pi-forge: there is no last-applied profile provenance to forget." || fileSize(t, file) != size {
 		t.Fatalf("second forget: %d %s", code, out)
+	}
+}
+
+// TestProfileUseShowsPiForgesCacheNotice: profile use follows pi-forge's
+// message with the prompt-cache notice /profile use shows when the
+// profile switches the Preset (pi-forge 0.5.4, profile-command.ts: the
+// active Preset against the profile's, as /preset use), on standard error
+// and as cacheWarning in --json. The demo's main session has requests
+// after Guarded Worker was chosen, so Deep Review's switch to Quick
+// Review is estimated; TDD Worker keeps Guarded Worker and changes only
+// the model, which says nothing; the currency session has no Preset
+// active, so nothing compiled with one can be compared.
+func TestProfileUseShowsPiForgesCacheNotice(t *testing.T) {
+	args, layout := demoArgs(t)
+	file := mainSession(t, layout)
+	size := fileSize(t, file)
+	code, out, errOut := runCLI(t, in(args, "profile", "use", "deep-review", "--session", file, "--dry-run")...)
+	// The demo's dates follow the day it is unpacked, so the counts may
+	// vary by a token; the wording and the last request's cache read do not.
+	want := regexp.MustCompile(`(^|\n)pi-forge: Switching (will change|replaces) the system prompt[^\n]* Last request read ~\d+ tokens from cache\.\n$`)
+	if code != exitOK || !want.MatchString(errOut) || strings.Contains(errOut, compile.CacheEstimateUnavailable) ||
+		!strings.HasPrefix(out, "pi-forge: applied profile deep-review once; later manual changes will be preserved.\n") {
+		t.Fatalf("dry run: %d\n%s\n%s", code, out, errOut)
+	}
+	notice := strings.TrimPrefix(want.FindString(errOut), "\n")
+	code, out, _ = runCLI(t, in(args, "profile", "use", "deep-review", "--session", file, "--dry-run", "--json")...)
+	var js struct {
+		Message, CacheWarning string
+		Written               bool
+		Entries               []any
+	}
+	if err := json.Unmarshal([]byte(out), &js); code != exitOK || err != nil {
+		t.Fatalf("json: %d %v %s", code, err, out)
+	}
+	if "pi-forge: "+js.CacheWarning+"\n" != notice || js.Written || len(js.Entries) == 0 ||
+		!strings.HasPrefix(out, `{"message":"pi-forge: applied profile deep-review once; later manual changes will be preserved.","cacheWarning":"Switching `) {
+		t.Fatalf("json: cacheWarning %q, want %q:\n%s", js.CacheWarning, notice, out)
+	}
+	if fileSize(t, file) != size {
+		t.Fatal("a dry run wrote")
+	}
+	// A model change alone, the Preset kept: no notice, no key.
+	code, out, errOut = runCLI(t, in(args, "profile", "use", "tdd-worker", "--session", file, "--dry-run", "--json")...)
+	if code != exitOK || strings.Contains(out, "cacheWarning") || !strings.Contains(out, `"type":"model_change"`) || errOut != "" {
+		t.Fatalf("tdd-worker: %d %s%s", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, in(args, "profile", "use", "tdd-worker", "--session", file, "--dry-run")...)
+	if code != exitOK || strings.Contains(errOut, "Switching") {
+		t.Fatalf("tdd-worker: %d %s", code, errOut)
+	}
+	// Applied: the notice follows; applied again, the Preset is in force.
+	if code, _, errOut := runCLI(t, in(args, "profile", "use", "deep-review", "--session", file)...); code != exitOK || !strings.HasSuffix(errOut, notice) {
+		t.Fatalf("use: %d %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, in(args, "profile", "use", "deep-review", "--session", file, "--force")...); code != exitOK || strings.Contains(errOut, "Switching") {
+		t.Fatalf("again: %d %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, in(args, "profile", "use", "deep-review", "--session", currencySession(t, layout), "--dry-run")...)
+	if code != exitOK || !strings.HasSuffix(errOut, "pi-forge: "+compile.CacheEstimateUnavailable+"\n") {
+		t.Fatalf("currency: %d %s", code, errOut)
 	}
 }

@@ -81,6 +81,11 @@ type ProfileUse struct {
 	// Message is pi-forge's message once applied; Warning the capability
 	// sync's, when there is one.
 	Message, Warning string
+	// CacheWarning is the prompt-cache impact notice pi-forge 0.5.4 and
+	// later shows after /profile use applied the profile
+	// (capstate.CacheNotice of its Preset step): "" when the profile keeps
+	// the active Preset, whatever its model and thinking level.
+	CacheWarning string
 }
 
 // Warnings counts the preflight's warnings.
@@ -149,6 +154,10 @@ func PlanProfileUse(lib *resources.Library, cat *catalog.Catalog, capIn capstate
 	}
 	u.Message += "; later manual changes will be preserved."
 	u.Warning = plan.Result.Warning
+	// pi-forge estimates the switch from the active Preset to the
+	// profile's before it applies anything, against the runtime of the
+	// last compiled request: the model the profile sets plays no part.
+	u.CacheWarning = capstate.CacheNotice(s, plan, capIn)
 	return u, nil
 }
 

@@ -9,14 +9,15 @@ import (
 )
 
 // CacheNotice is the prompt-cache impact notice pi-forge 0.5.4 and later
-// shows after /preset use (compile.StackSwitchCacheWarning) for a planned
-// Preset switch p at the session's leaf; "" when the switch keeps the
-// Preset. As pi-forge, it compares the current Preset's system prompt with
-// the next one's, both compiled against the runtime and base prompt Pi
-// recorded at the leaf, and names what the last request read from the
-// cache. pi-forge knows that prompt only while the last request was
-// compiled with the current Preset in its process; offline that is read
-// from the branch: Pi recorded the runtime there (Pi >= 0.86), and a
+// shows after /preset use and after /profile use (its Preset step)
+// (compile.StackSwitchCacheWarning) for a planned Preset switch p at the
+// session's leaf; "" when the switch keeps the Preset, whatever else a
+// profile changes. As pi-forge, it compares the current Preset's system
+// prompt with the next one's, both compiled against the runtime and base
+// prompt Pi recorded at the leaf, and names what the last request read
+// from the cache. pi-forge knows that prompt only while the last request
+// was compiled with the current Preset in its process; offline that is
+// read from the branch: Pi recorded the runtime there (Pi >= 0.86), and a
 // request came after the current Preset was selected. Otherwise the
 // notice is pi-forge's "cannot be estimated" one.
 func CacheNotice(s *session.Session, p *Plan, in Inputs) string {

@@ -18,7 +18,7 @@ import (
 // prompt with its scope, a session write, the save conflict).
 var zhGoldenSteps = []string{
 	"list", "items_diagnostic", "block_editor", "properties", "item_properties", "preview",
-	"profiles", "profile_edit", "confirm_reload_dirty", "fork_prompt", "preset_use", "conflict",
+	"profiles", "profile_edit", "confirm_reload_dirty", "fork_prompt", "preset_use", "profile_use", "conflict",
 }
 
 // TestGoldenViewsInChinese renders the main views in zh-CN at 80x24 and

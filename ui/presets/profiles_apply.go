@@ -88,6 +88,12 @@ func (m *Model) planProfileUse(p *resources.Profile) tea.Cmd {
 		if u.Warning != "" {
 			w.notes = append(w.notes, "pi-forge: "+u.Warning)
 		}
+		// pi-forge 0.5.4's prompt-cache notice when the profile switches
+		// the Preset, in its words, as /profile use and the CLI's profile
+		// use show it.
+		if u.CacheWarning != "" {
+			w.notes = append(w.notes, "pi-forge: "+u.CacheWarning)
+		}
 		w.guard, w.entries, w.done = u.Guard, u.Entries, u.Message
 		return sessionPlannedMsg{w: w}
 	}

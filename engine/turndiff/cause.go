@@ -180,12 +180,23 @@ func CauseFromOrigins(d *Diff, row, offset int, before, after *Annotated) *Cause
 	if !found {
 		return nil
 	}
-	if o.Kind == CauseRegex {
+	if o.Kind == CauseRegex || regexOrigin(before, b.Before, offset) {
 		if c, ok := RegexChange(d, row, before, after); ok {
 			return c
 		}
 	}
 	return causeOf(o, key)
+}
+
+// regexOrigin reports whether regex rules produced the text at offset of
+// block on side a (rules that no longer rewrite the later side still
+// explain the change).
+func regexOrigin(a *Annotated, block *Block, offset int) bool {
+	if block == nil {
+		return false
+	}
+	o, ok := a.OriginAt(block.Key, offset)
+	return ok && o.Kind == CauseRegex
 }
 
 func causeOf(o Origin, key string) *Cause {

@@ -1,23 +1,16 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
-	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -151,22 +144,7 @@ func analyzeAll(files []string, opts replay.RequestOptions, cache cachemiss.Repo
 // directory), under a key naming the model catalog the breaks are priced
 // with — the content of <agentDir>/models.json, or its absence.
 func reportCache(agentDir string) cachemiss.ReportCache {
-	dir := completionCacheDir()
-	if dir == "" {
-		return cachemiss.ReportCache{}
-	}
-	key := "models.json: none"
-	if agentDir != "" {
-		data, err := regfile.Read(filepath.Join(agentDir, catalog.ModelsFile), catalog.MaxModelsFileBytes)
-		switch {
-		case err == nil:
-			sum := sha256.Sum256(data)
-			key = "models.json: " + hex.EncodeToString(sum[:])
-		case !errors.Is(err, fs.ErrNotExist):
-			return cachemiss.ReportCache{} // unreadable now: nothing to key on
-		}
-	}
-	return cachemiss.ReportCache{Dir: dir, Key: key}
+	return cachemiss.UserReportCache(agentDir)
 }
 
 // readOptions reads a session as the display paths do, sized to the file:

@@ -102,8 +102,10 @@ type systemPiece struct {
 type systemAssembly struct {
 	pieces   []systemPiece
 	compiled string
-	// beforeRegex is the prompt before compiled-stage regex rules ran.
+	// beforeRegex is the prompt before compiled-stage regex rules ran;
+	// steps are the rules that changed it.
 	beforeRegex string
+	steps       []RegexStep
 }
 
 func newCompilation(stack *preset.Stack, runtime *Runtime, macros map[string]string, done <-chan struct{}) *compilation {
@@ -163,7 +165,7 @@ func (c *compilation) compileSystemPrompt(base string) (SystemResult, systemAsse
 		prompt = compiled
 	}
 	assembly := systemAssembly{pieces: pieces, compiled: compiled, beforeRegex: prompt}
-	prompt = c.applyRegexToSystem(prompt, &diags)
+	prompt, assembly.steps = c.applyRegexToSystem(prompt, &diags)
 	c.reportRegexLimits(&diags)
 	if diags == nil {
 		diags = []Diagnostic{}

@@ -36,6 +36,9 @@ type Part struct {
 	Message any
 	// System is set on a PartSystem part (PresentSystemMessages).
 	System *SystemCard
+	// Regex is set on a PartRegex part: the prompt before the rules and
+	// the rules that rewrote it.
+	Regex *RegexRewrite
 }
 
 // PreviewResult splits a compilation into labelled parts.
@@ -92,8 +95,16 @@ func itemLabel(id string, name *string) string {
 
 func systemParts(stack *preset.Stack, prompt, base string, assembly systemAssembly) []Part {
 	if prompt != assembly.beforeRegex {
-		return []Part{newPart(PartRegex, "", "", "System prompt after regex rules", "system", prompt)}
+		part := newPart(PartRegex, "", "", "System prompt after regex rules", "system", prompt)
+		part.Regex = &RegexRewrite{Before: assembledParts(stack, base, assembly), Steps: assembly.steps}
+		return []Part{part}
 	}
+	return assembledParts(stack, base, assembly)
+}
+
+// assembledParts labels the system prompt as the items assembled it,
+// before regex rules ran.
+func assembledParts(stack *preset.Stack, base string, assembly systemAssembly) []Part {
 	baseLabel := "Pi base system prompt"
 	if assembly.compiled == "" {
 		return []Part{newPart(PartBase, "", "", baseLabel, "system", base)}

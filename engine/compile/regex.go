@@ -1,8 +1,10 @@
 package compile
 
 import (
+	"hash/fnv"
 	"time"
 
+	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -13,12 +15,71 @@ import (
 // one error diagnostic. Zero disables the whole-compile limit.
 var RegexTimeLimit = 5 * time.Second
 
+// RegexStep is one compiled-stage rule that changed the system prompt.
+type RegexStep struct {
+	// RuleID is the rule's id (pi-forge requires one, unique in the
+	// Preset); Name its display name ("" when none); Index its position
+	// in regex.rules, from 0.
+	RuleID, Name string
+	Index        int
+	// Hash identifies the text the rule left (FNV-1a, 64 bits): two
+	// compiles of the same prompt rewrote it alike up to a step when
+	// their steps agree up to it.
+	Hash uint64
+}
+
+// RegexRewrite is how compiled-stage regex rules rewrote the system
+// prompt, kept on the PartRegex part: the prompt before they ran and the
+// rules that changed it. A cause needs both: when the prompt before the
+// rules changed, the item there did; else a rule did.
+type RegexRewrite struct {
+	// Before labels the prompt before the rules ran, as the parts of a
+	// compile without rules would (item, base and separator parts).
+	Before []Part
+	// Steps are the rules that changed the text, in the order they ran.
+	Steps []RegexStep
+}
+
 // applyRegexToSystem runs the compiled-stage outgoing rules that target the
-// system prompt (engine/preset implements the rules, §6).
-func (c *compilation) applyRegexToSystem(prompt string, diags *[]Diagnostic) string {
-	out, d := preset.ApplyRegexToStringWithin(c.stack, prompt, preset.StageCompiled, preset.TargetSystem, c.regex)
+// system prompt (engine/preset implements the rules, §6), recording each
+// rule that changed it.
+func (c *compilation) applyRegexToSystem(prompt string, diags *[]Diagnostic) (string, []RegexStep) {
+	var steps []RegexStep
+	out, d := preset.ApplyRegexToStringSteps(c.stack, prompt, preset.StageCompiled, preset.TargetSystem, c.regex,
+		func(rule *preset.CompiledRule, text string) {
+			steps = append(steps, c.regexStep(rule.ID, text))
+		})
 	*diags = append(*diags, d...)
-	return out
+	return out, steps
+}
+
+// regexStep names the rule id of the stack (its name and position read
+// from regex.rules) and the text it left.
+func (c *compilation) regexStep(id, text string) RegexStep {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(text))
+	step := RegexStep{RuleID: id, Index: -1, Hash: h.Sum64()}
+	if c.stack.Regex == nil {
+		return step
+	}
+	list, _ := c.stack.Regex.Get("rules")
+	rules, _ := list.([]any)
+	for i, r := range rules {
+		o, _ := r.(*jsonv.Object)
+		if o == nil {
+			continue
+		}
+		if rid, _ := o.Get("id"); rid != nil {
+			if s, ok := rid.(string); ok && jsonv.TrimJS(s) == id {
+				step.Index = i
+				if name, ok := o.Get("name"); ok {
+					step.Name, _ = name.(string)
+				}
+				break
+			}
+		}
+	}
+	return step
 }
 
 // applyRegexToMessages runs the stage's outgoing rules that target messages.

@@ -269,6 +269,13 @@ func ApplyRegexToString(stack *Stack, text string, stage RegexStage, target Rege
 // ApplyRegexToStringWithin is ApplyRegexToString with the rules run within
 // budget (nil: jsregex.MatchTimeout per match only).
 func ApplyRegexToStringWithin(stack *Stack, text string, stage RegexStage, target RegexTarget, budget *RegexBudget) (string, Diagnostics) {
+	return ApplyRegexToStringSteps(stack, text, stage, target, budget, nil)
+}
+
+// ApplyRegexToStringSteps is ApplyRegexToStringWithin that calls step
+// (when not nil) after each rule that changed the text, with the rule and
+// the text it left: what a cause needs to name the rule that rewrote it.
+func ApplyRegexToStringSteps(stack *Stack, text string, stage RegexStage, target RegexTarget, budget *RegexBudget, step func(rule *CompiledRule, text string)) (string, Diagnostics) {
 	rules, d := RulesFor(stack, stage, target, EffectOutgoing)
 	for _, rule := range rules {
 		res, err := rule.TransformWithin(text, budget)
@@ -280,6 +287,9 @@ func ApplyRegexToStringWithin(stack *Stack, text string, stage RegexStage, targe
 		changed := 0
 		if res.Changed {
 			changed = 1
+			if step != nil {
+				step(rule, text)
+			}
 		}
 		ruleStats(&d, rule.ID, string(stage), target, res.Matches, changed)
 	}

@@ -105,6 +105,14 @@ func itemLabel(id string, name *string) string {
 
 // systemSpans maps the preview's system parts onto the system prompt.
 func systemSpans(parts []compile.Part) []Span {
+	return SystemSpans(parts, "")
+}
+
+// SystemSpans maps a compile's system parts onto the text they open,
+// naming presetID ("" none) on the item and regex origins. A regex
+// origin carries the prompt before the rules ran, attributed the same
+// way, and the rules that rewrote it.
+func SystemSpans(parts []compile.Part, presetID string) []Span {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
@@ -112,9 +120,9 @@ func systemSpans(parts []compile.Part) []Span {
 		var o Origin
 		switch p.Kind {
 		case compile.PartItem:
-			o = Origin{Kind: CausePresetItem, ItemID: p.ItemID, Label: p.Label}
+			o = Origin{Kind: CausePresetItem, ItemID: p.ItemID, Label: p.Label, PresetID: presetID}
 		case compile.PartRegex:
-			o = Origin{Kind: CauseRegex, Label: p.Label}
+			o = Origin{Kind: CauseRegex, Label: p.Label, PresetID: presetID, Regex: rewriteOf(p.Regex, presetID)}
 		case compile.PartBase:
 			o = Origin{Kind: CauseSystemPrompt, Label: p.Label}
 		}
@@ -122,6 +130,17 @@ func systemSpans(parts []compile.Part) []Span {
 		at += n
 	}
 	return spans
+}
+
+func rewriteOf(r *compile.RegexRewrite, presetID string) *RegexRewrite {
+	if r == nil {
+		return nil
+	}
+	var b strings.Builder
+	for _, p := range r.Before {
+		b.WriteString(p.Text)
+	}
+	return &RegexRewrite{Before: b.String(), Spans: SystemSpans(r.Before, presetID), Steps: r.Steps}
 }
 
 // Changes lists how two presets differ where it can move the prompt.

@@ -223,6 +223,9 @@ func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
 		a := &replay.Resolved{Session: s, Request: p.r, Index: m.PreviousIndex, Turn: p.r.Turn}
 		b := &replay.Resolved{Session: s, Request: c.r, Index: m.Index, Turn: c.r.Turn}
 		tc = replay.ExplainDiff(a, b, d)
+		if breaks && tc != nil && tc.Kind == turndiff.CausePreset {
+			tc = switchedRules(d, p.r, c.r, tc)
+		}
 	}
 	if breaks && tc == nil {
 		tc = lostOrigin(d, p.r)
@@ -238,6 +241,23 @@ func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
 		}
 	}
 	return out
+}
+
+// switchedRules settles a Preset switch whose Presets compiled the same
+// system prompt before their regex rules ran and rewrote it differently:
+// the rule decides and the switch is listed. Otherwise the switch stays
+// the cause.
+func switchedRules(d *turndiff.Diff, prev, cur *replay.Request, switched *turndiff.Cause) *turndiff.Cause {
+	row, _, ok := turndiff.BoundaryChange(d, &prev.Turn.Turn)
+	if !ok {
+		return switched
+	}
+	rc, ok := turndiff.RegexChange(d, row, &prev.Turn, &cur.Turn)
+	if !ok || rc == nil || rc.Kind != turndiff.CauseRegex {
+		return switched
+	}
+	rc.Also = append(rc.Also, turndiff.CausePreset)
+	return rc
 }
 
 // lostOrigin is what produced the first block of the previous request
@@ -260,8 +280,7 @@ func lostOrigin(d *turndiff.Diff, prev *replay.Request) *turndiff.Cause {
 	case turndiff.CausePresetItem:
 		tc.Detail = "preset item " + o.Label + " moved out of the cached prefix"
 	case turndiff.CauseRegex:
-		tc.RuleID = o.Label
-		tc.Detail = "regex rule " + o.Label + " rewrote text the previous request had cached"
+		tc.Detail = "regex rules rewrote text the previous request had cached"
 	case turndiff.CauseCapability:
 		tc.Detail = o.Label
 	default:
@@ -483,6 +502,9 @@ func fromTurnCause(tc *turndiff.Cause) Cause {
 		}
 	case turndiff.CauseRegex:
 		c.Kind, c.Ref = KindRegex, tc.RuleID
+		if tc.PresetID != "" && tc.RuleID != "" {
+			c.Ref = tc.PresetID + "/regex/" + tc.RuleID
+		}
 	case turndiff.CauseCapability:
 		c.Kind, c.Ref = KindCapability, tc.CapabilityID
 	case turndiff.CauseTools:
@@ -497,6 +519,11 @@ func fromTurnCause(tc *turndiff.Cause) Cause {
 		c.Kind, c.Ref = KindHistoryEdit, tc.EntryID
 	default:
 		c.Kind = KindUnknown
+	}
+	for _, k := range tc.Also {
+		if kind := fromTurnCause(&turndiff.Cause{Kind: k}).Kind; kind != c.Kind && !containsKind(c.Also, kind) {
+			c.Also = append(c.Also, kind)
+		}
 	}
 	return c
 }

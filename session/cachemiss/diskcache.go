@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 	"unsafe"
 
+	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -60,6 +64,50 @@ type ReportCache struct {
 	Key string
 }
 
+// CacheDir is the directory forgebench keeps its caches in: forgebench
+// under the user's cache directory ("" when there is none).
+func CacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "forgebench")
+}
+
+// ListProject lists the sessions of the project at cwd as the cache
+// report does: through the listing cache in CacheDir (session.ListCwd
+// when there is none).
+func ListProject(loc session.Locations, cwd string, opt session.ListOptions) ([]session.ListItem, error) {
+	if dir := CacheDir(); dir != "" {
+		return session.ListCwdCached(loc, cwd, opt, dir, time.Time{})
+	}
+	return session.ListCwd(loc, cwd, opt)
+}
+
+// UserReportCache is the report cache the cache report and the Payloads
+// panel's cache view share: CacheDir (no cache when there is none), under
+// a key naming the model catalog the breaks are priced with — the content
+// of <agentDir>/models.json, or its absence. A models.json that cannot be
+// read now gives no cache: nothing to key on.
+func UserReportCache(agentDir string) ReportCache {
+	dir := CacheDir()
+	if dir == "" {
+		return ReportCache{}
+	}
+	key := "models.json: none"
+	if agentDir != "" {
+		data, err := regfile.Read(filepath.Join(agentDir, catalog.ModelsFile), catalog.MaxModelsFileBytes)
+		switch {
+		case err == nil:
+			sum := sha256.Sum256(data)
+			key = "models.json: " + hex.EncodeToString(sum[:])
+		case !errors.Is(err, fs.ErrNotExist):
+			return ReportCache{}
+		}
+	}
+	return ReportCache{Dir: dir, Key: key}
+}
+
 // fileStamp identifies one version of a file.
 type fileStamp struct {
 	size, mtime, ino, ctime int64
@@ -88,9 +136,16 @@ type cachedPart struct {
 // that changed since the cache was written, and those whose parts the
 // cache may not keep, are read. The cache is rewritten when it changed.
 func ReportFilesCached(files []string, opts replay.RequestOptions, open func(string) (*session.Session, error), cache ReportCache) (*Report, []string) {
+	return ReportFilesCachedStop(files, opts, open, cache, nil)
+}
+
+// ReportFilesCachedStop is ReportFilesCached that ends between files once
+// stop (nil: never) returns true, as ReportFiles does; a report that
+// stopped is partial and leaves the cache as it was.
+func ReportFilesCachedStop(files []string, opts replay.RequestOptions, open func(string) (*session.Session, error), cache ReportCache, stop func() bool) (*Report, []string) {
 	key, ok := reportCacheKey(cache.Key)
 	if cache.Dir == "" || !ok {
-		return ReportFiles(files, opts, open, nil)
+		return ReportFiles(files, opts, open, stop)
 	}
 	file := filepath.Join(cache.Dir, "cache-report-"+shortHash(key)+".idx")
 	old := loadReportCache(file, key)
@@ -106,7 +161,10 @@ func ReportFilesCached(files []string, opts replay.RequestOptions, open func(str
 		}
 	}
 	own := make([]bool, len(files))
-	errs := analyzeEach(files, opts, open, nil, parts, skip, own)
+	errs := analyzeEach(files, opts, open, stop, parts, skip, own)
+	if stop != nil && stop() {
+		return mergeParts(files, parts, errs)
+	}
 	fresh := make(map[string]cachedPart, len(files))
 	changed := false
 	for i, f := range files {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/forgebench/forgebench/session"
@@ -203,4 +204,56 @@ func FuzzDecodeReportCache(f *testing.F) {
 			t.Fatalf("encoded, decoded, encoded: %d bytes, were %d", len(twice), len(once))
 		}
 	})
+}
+
+// TestStoppedReportLeavesTheCache: a report stopped between files (the
+// Payloads panel's, no longer waited for) writes no cache file, so the
+// next report reads the files again instead of trusting a partial one;
+// the same report not stopped writes it.
+func TestStoppedReportLeavesTheCache(t *testing.T) {
+	files := copyFiles(t)
+	opts := replay.RequestOptions{Catalog: catalog.Default()}
+	cache := ReportCache{Dir: t.TempDir(), Key: "test"}
+	var asked atomic.Int32
+	ReportFilesCachedStop(files, opts, nil, cache, func() bool { return int(asked.Add(1)) > len(files)/2 }) // half the files read, then stopped
+	if left, _ := filepath.Glob(filepath.Join(cache.Dir, "cache-report-*")); len(left) != 0 {
+		t.Fatalf("a stopped report wrote %v", left)
+	}
+	want, _ := ReportFiles(files, opts, nil, nil)
+	got, _ := ReportFilesCachedStop(files, opts, nil, cache, func() bool { return false })
+	if !bytes.Equal(reportJSON(t, withoutTurns(got)), reportJSON(t, withoutTurns(want))) {
+		t.Fatal("the report through the cache differs from ReportFiles'")
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache.Dir, "cache-report-*")); len(left) != 1 {
+		t.Fatalf("cache files %v", left)
+	}
+}
+
+// TestUserReportCacheKeysOnTheCatalog: the shared cache lives under the
+// user's cache directory, keyed by models.json's content (another content
+// is another key), none without a cache directory.
+func TestUserReportCacheKeysOnTheCatalog(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", home)
+	agent := t.TempDir()
+	none := UserReportCache(agent)
+	if none.Dir != filepath.Join(home, "forgebench") || none.Key != "models.json: none" || CacheDir() != none.Dir {
+		t.Fatalf("%+v", none)
+	}
+	if err := os.WriteFile(filepath.Join(agent, catalog.ModelsFile), []byte(`{"providers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	one := UserReportCache(agent)
+	if err := os.WriteFile(filepath.Join(agent, catalog.ModelsFile), []byte(`{"providers":{"x":{}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	two := UserReportCache(agent)
+	if one.Key == none.Key || one.Key == two.Key || one.Dir != none.Dir {
+		t.Fatalf("keys %q %q %q", none.Key, one.Key, two.Key)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if c := UserReportCache(agent); c.Dir != "" {
+		t.Fatalf("no cache directory, cache %+v", c)
+	}
 }

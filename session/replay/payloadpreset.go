@@ -48,21 +48,5 @@ func labelOf(id string, name *string) string {
 // presetSystemSpans maps the preview's system parts onto the start of the
 // system block (the compiled prompt is its content, first).
 func presetSystemSpans(parts []compile.Part, presetID string) []turndiff.Span {
-	var spans []turndiff.Span
-	at := 0
-	for _, p := range parts {
-		n := jsonv.UTF16Len(p.Text)
-		var o turndiff.Origin
-		switch p.Kind {
-		case compile.PartItem:
-			o = turndiff.Origin{Kind: turndiff.CausePresetItem, ItemID: p.ItemID, Label: p.Label, PresetID: presetID}
-		case compile.PartRegex:
-			o = turndiff.Origin{Kind: turndiff.CauseRegex, Label: p.Label, PresetID: presetID}
-		case compile.PartBase:
-			o = turndiff.Origin{Kind: turndiff.CauseSystemPrompt, Label: p.Label}
-		}
-		spans = append(spans, turndiff.Span{Start: at, End: at + n, Origin: o})
-		at += n
-	}
-	return spans
+	return turndiff.SystemSpans(parts, presetID)
 }

@@ -110,7 +110,7 @@ func projectBreaks(e env, stop *atomic.Bool) ([]breakRow, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("session locations: %w", err)
 	}
-	items, err := session.ListCwd(loc, e.svc.Workspace().Cwd, session.ListOptions{Home: e.svc.Home()})
+	items, err := cachemiss.ListProject(loc, e.svc.Workspace().Cwd, session.ListOptions{Home: e.svc.Home()})
 	if err != nil {
 		return nil, "", fmt.Errorf("list sessions: %w", err)
 	}
@@ -120,7 +120,7 @@ func projectBreaks(e env, stop *atomic.Bool) ([]breakRow, string, error) {
 			files = append(files, it.Path)
 		}
 	}
-	rep, problems := cachemiss.ReportFiles(files, e.requestOptions(), nil, stop.Load)
+	rep, problems := cachemiss.ReportFilesCachedStop(files, e.requestOptions(), nil, cachemiss.UserReportCache(e.svc.Workspace().AgentDir), stop.Load)
 	if stop.Load() {
 		return nil, "", nil
 	}

@@ -1,6 +1,7 @@
 package payloads
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,7 +20,17 @@ import (
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC // labels show clock times
-	os.Exit(m.Run())
+	// The cache view keeps the report's and the listing's caches under
+	// the user's cache directory: a temporary one, not the user's.
+	dir, err := os.MkdirTemp("", "forgebench-payloads-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // demoMain is the demo's main session (capabilities, a branch, a

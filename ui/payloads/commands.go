@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
@@ -114,7 +115,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 	c := &comparison{refs: refs}
 	for i, r := range refs {
 		if r == "" {
-			c.labels[i] = "(none: every block of B counts as added)"
+			c.labels[i] = i18n.T("(none: every block of B counts as added)")
 			continue
 		}
 		ref, err := replay.ParseRef(r)
@@ -129,7 +130,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 		c.labels[i] = refLabel(res)
 	}
 	if c.sides[1] == nil {
-		return nil, errors.New("pick the request B to compare")
+		return nil, errors.New(i18n.T("pick the request B to compare"))
 	}
 	var prev *turndiff.Turn
 	if c.sides[0] != nil {
@@ -189,7 +190,7 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 			}
 		}
 		if idx < 0 {
-			return refs, "the selected session has no entries", nil
+			return refs, i18n.T("the selected session has no entries"), nil
 		}
 		refs[1] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
 		if prev := replay.PreviousRequest(s, idx); prev >= 0 {
@@ -207,7 +208,7 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 	case len(saved) == 1:
 		refs[1] = saved[0].Path
 	default:
-		return refs, "no session selected and no saved payloads in .pi/forge/payloads: pick references with a and b", nil
+		return refs, i18n.T("no session selected and no saved payloads in .pi/forge/payloads: pick references with a and b"), nil
 	}
 	return refs, "", nil
 }

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -238,7 +239,7 @@ func (m *Model) choose(it pickItem) tea.Cmd {
 	m.auto = false
 	if refs[1] == "" {
 		m.refs = refs
-		m.note = "pick B (" + m.keys.PickB.Help().Key + ")"
+		m.note = i18n.T("pick B (%s)", m.keys.PickB.Help().Key)
 		return nil
 	}
 	return m.compare(refs)

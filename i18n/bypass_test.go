@@ -24,7 +24,7 @@ var packages = map[string]bool{
 
 	"ui": true,
 
-	"ui/agents": false,
+	"ui/agents": true,
 
 	"ui/capabilities": false,
 

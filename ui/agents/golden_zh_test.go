@@ -37,7 +37,7 @@ func TestGoldenViewsInChinese(t *testing.T) {
 		}, []string{"详情 · ", "所选", "用量"}},
 		{"timeline", func(hs *harness) { hs.Press("T") }, []string{"代理 · 时间线 · 树 ", "关键路径"}},
 		{"transcript", func(hs *harness) { hs.Press("down", "down", "t") }, []string{"对话记录 · "}},
-		{"closed", func(hs *harness) { hs.Press("f") }, []string{"已关闭"}},
+		{"closed", func(hs *harness) { hs.Press("f") }, []string{"已结束"}},
 		{"no_tree", func(hs *harness) {
 			root := hs.com.Selection.SessionFile
 			hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.plain}})

@@ -49,7 +49,7 @@ func TestGoldenViewsInChinese(t *testing.T) {
 			want   []string
 		}{
 			{"session_pair", false, nil, []string{"块 · ", "行 · "}},
-			{"lines_focused_split", false, []string{"enter", "|", "c"}, []string{"并排", "全部"}},
+			{"lines_focused_split", false, []string{"enter", "|", "c"}, []string{"分栏", "全部"}},
 			{"picker_b", false, []string{"]"}, []string{"选择 B（较晚的请求）", "跟随"}},
 			{"requests", false, []string{"s", "s"}, []string{"分支上的请求", "分支："}},
 			{"cache_breaks", true, []string{"s"}, []string{"缓存中断 · 项目"}},

@@ -93,6 +93,8 @@ type comparison struct {
 	// assistant message with usage); branch totals B's branch.
 	usage  *turndiff.CacheUse
 	branch *turndiff.CacheSummary
+	// lang is the language its labels and block names were made in.
+	lang i18n.Lang
 }
 
 // compareMsg delivers a comparison (err set when a side failed).
@@ -112,7 +114,7 @@ func compareCmd(e env, gen int, refs [2]string) tea.Cmd {
 
 func compare(e env, refs [2]string) (*comparison, error) {
 	rv := e.resolver()
-	c := &comparison{refs: refs}
+	c := &comparison{refs: refs, lang: i18n.Current()}
 	for i, r := range refs {
 		if r == "" {
 			c.labels[i] = i18n.T("(none: every block of B counts as added)")

@@ -114,3 +114,21 @@ func TestGoldenLocateInChinese(t *testing.T) {
 		})
 	}
 }
+
+// A language switch draws the comparison again in the new language: its
+// labels and block names are made with the comparison, so the panel
+// compares the pair anew (keeping the cursor's block) rather than showing
+// the old language's words under the new chrome.
+func TestLanguageSwitchRedrawsTheComparison(t *testing.T) {
+	uitest.InLanguage(t, i18n.English)
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "request for c0430f5a") {
+		t.Fatalf("the English pair:\n%s", v)
+	}
+	i18n.SetLanguage(i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
+	v := ansi.Strip(hs.m.View())
+	if !strings.Contains(v, "c0430f5a 的请求") || strings.Contains(v, "request for") || !strings.Contains(v, "系统提示词") {
+		t.Errorf("after the switch the pair still reads in English:\n%s", v)
+	}
+}

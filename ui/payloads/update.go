@@ -69,6 +69,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case predictedMsg:
 		return m, m.reqs.applyPredicted(msg, m.env, m.predictReach())
+	case common.ThemeChangedMsg:
+		return m, tea.Batch(m.relabel(), m.run(m.pairView.Update(msg)))
 	case common.CopiedMsg:
 		if msg.Owner == common.PanelPayloads {
 			m.setStatus(msg.Status())
@@ -159,6 +161,18 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 	m.note = ""
 	m.breakMark = ""
 	return compareCmd(m.env, m.gen, refs)
+}
+
+// relabel compares the pair again after a language switch: its labels
+// and block names are made with the comparison. The cursor's block, the
+// note and the cache-break mark stay.
+func (m *Model) relabel() tea.Cmd {
+	if m.cmp == nil || m.pending || m.cmp.lang == i18n.Current() {
+		return nil
+	}
+	m.gen++
+	m.pending = true
+	return compareCmd(m.env, m.gen, m.cmp.refs)
 }
 
 // reload compares the current pair again (the default pair anew when it

@@ -24,7 +24,7 @@ var packages = map[string]bool{
 
 	"ui": true,
 
-	"ui/agents": false,
+	"ui/agents": true,
 
 	"ui/capabilities": true,
 
@@ -34,7 +34,7 @@ var packages = map[string]bool{
 
 	"ui/components/dialog": true,
 
-	"ui/components/diffview": false,
+	"ui/components/diffview": true,
 
 	"ui/components/draft": true,
 
@@ -42,7 +42,7 @@ var packages = map[string]bool{
 
 	"ui/components/forms": true,
 
-	"ui/components/requestdiff": false,
+	"ui/components/requestdiff": true,
 
 	"ui/components/sentrequest": true,
 
@@ -52,7 +52,7 @@ var packages = map[string]bool{
 
 	"ui/palette": true,
 
-	"ui/payloads": false,
+	"ui/payloads": true,
 
 	"ui/presets": true,
 

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
@@ -85,7 +86,7 @@ func (l *agentList) sampledRuntime(a *subagent.Agent, now time.Time) string {
 		l.runtime[a.Path] = ms
 	}
 	if ms < 0 {
-		return "unknown"
+		return i18n.T("unknown")
 	}
 	return subagent.FormatDuration(ms)
 }
@@ -131,31 +132,33 @@ func (l *agentList) View(st *themes.Styles, k *keymap.Agents, t *subagent.Tree, 
 	lines := []string{st.Text.Muted.Render(header(inner))}
 	lines = append(lines, l.rows.View(st, inner, h-3, focused)...)
 	if l.rows.Len() == 0 {
-		which := "open"
+		text := i18n.T("no open agents (%s switches open/closed)", k.Lifecycle.Help().Key)
 		if l.showClosed {
-			which = "closed"
+			text = i18n.T("no closed agents (%s switches open/closed)", k.Lifecycle.Help().Key)
 		}
-		lines = append(lines, st.Pane.Placeholder.Render(fmt.Sprintf("no %s agents (%s switches open/closed)", which, k.Lifecycle.Help().Key)))
+		lines = append(lines, st.Pane.Placeholder.Render(text))
 	}
 	return common.Frame(*st, w, h, l.title(t), l.info(t, status), focused, lines)
 }
 
 // title names the tree, the filter and the run slots.
 func (l *agentList) title(t *subagent.Tree) string {
-	filter := "open"
-	if l.showClosed {
-		filter = "closed"
-	}
-	if l.showHidden {
-		filter += " + hidden"
-	}
 	id := t.ID
 	if len(id) > 8 {
 		id = id[:8]
 	}
-	title := fmt.Sprintf("Agents · tree %s · %s · %d/%d", sanitize.Fold(id), filter, l.rows.Len(), len(t.Agents))
+	format := i18n.Mark("Agents · tree %s · open · %d/%d")
+	switch {
+	case l.showClosed && l.showHidden:
+		format = i18n.Mark("Agents · tree %s · closed + hidden · %d/%d")
+	case l.showClosed:
+		format = i18n.Mark("Agents · tree %s · closed · %d/%d")
+	case l.showHidden:
+		format = i18n.Mark("Agents · tree %s · open + hidden · %d/%d")
+	}
+	title := i18n.T(format, sanitize.Fold(id), l.rows.Len(), len(t.Agents))
 	if t.Layout != subagent.LayoutV5 {
-		title += " · pi-subagent " + t.Layout
+		title += " · pi-subagent " + t.Layout //i18n:raw product name and its layout name
 	}
 	return title
 }
@@ -171,14 +174,10 @@ func (l *agentList) info(t *subagent.Tree, status string) string {
 	if !tot.CostComplete {
 		cost += "+"
 	}
-	calls := "tool calls"
-	if tot.ToolCalls == 1 {
-		calls = "tool call"
-	}
-	info := fmt.Sprintf("%s · %d req · %d %s · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls, calls,
+	info := i18n.T("%s · %d req · %d tool calls · run %s · %d/%s active", cost, tot.Requests, tot.ToolCalls,
 		subagent.FormatDuration(tot.RuntimeMs), t.ActiveRuns(), sanitize.Fold(fmt.Sprint(t.MaxConcurrentAgents)))
 	if n := countSevere(t.Diagnostics); n > 0 {
-		info += fmt.Sprintf(" · %d warning(s)", n)
+		info += i18n.T(" · %d warning(s)", n)
 	}
 	return info
 }

@@ -2,12 +2,12 @@ package agents
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -88,18 +88,18 @@ func activityCmd(a *subagent.Agent) tea.Cmd {
 	key, file := activityKey(a), a.File
 	return func() tea.Msg {
 		if file == "" {
-			return activityMsg{key: key, err: errors.New("the agent's session file is missing")}
+			return activityMsg{key: key, err: errors.New(i18n.T("the agent's session file is missing"))}
 		}
 		s, err := session.OpenForDisplay(file) // a display path: runaway lines are skipped
 		if err != nil {
-			return activityMsg{key: key, err: fmt.Errorf("read activity: %w", err)}
+			return activityMsg{key: key, err: i18n.Errorf("read activity: %w", err)}
 		}
 		return activityMsg{key: key, items: subagent.Activity(s, subagent.ActivityItems)}
 	}
 }
 
 // noSelection is shown until the Session panel selects a session.
-const noSelection = "No session selected: open a pi-subagent root session in the Session panel (3)."
+var noSelection = i18n.Mark("No session selected: open a pi-subagent root session in the Session panel (3).")
 
 // follow switches the panel to the tree of file (the selected session);
 // an unchanged selection keeps what is loaded.
@@ -116,7 +116,7 @@ func (m *Model) follow(file string) tea.Cmd {
 	m.stopTranscript()
 	m.screen = screenDashboard
 	if file == "" {
-		m.live.problem = noSelection
+		m.live.problem = i18n.T(noSelection)
 		return nil
 	}
 	return m.reload()

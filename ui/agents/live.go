@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -174,11 +175,11 @@ func (l *liveTree) take(msg treeLoadedMsg) bool {
 		l.tree = nil
 		switch {
 		case errors.Is(msg.err, subagent.ErrNoTree):
-			l.problem = "This session has no pi-subagent tree." // what to do follows (roots.go)
+			l.problem = i18n.T("This session has no pi-subagent tree.") // what to do follows (roots.go)
 		case errors.Is(msg.err, subagent.ErrNotRoot):
-			l.problem = msg.err.Error() + ". Pick its root session in the Session panel (3)."
+			l.problem = i18n.T("%s. Pick its root session in the Session panel (3).", msg.err.Error())
 		default:
-			l.problem = "Cannot read the agent tree: " + msg.err.Error()
+			l.problem = i18n.T("Cannot read the agent tree: %s", msg.err.Error())
 		}
 		return true
 	}

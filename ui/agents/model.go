@@ -189,7 +189,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	view := m.com.Keys.View
 	switch {
 	case m.showsRoots():
-		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "show its tree"))
+		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("show its tree")))
 		return []key.Binding{open, k.Up, k.Down, k.Reload}
 	case m.live.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
@@ -204,9 +204,9 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	open := k.Open
 	if m.wide() {
-		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "expand task"))
+		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("expand task")))
 	} else {
-		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "details"))
+		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("details")))
 	}
 	return m.agents.ShortHelp(k, m.com, open)
 }

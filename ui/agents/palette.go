@@ -1,6 +1,8 @@
 package agents
 
-import "github.com/forgebench/forgebench/session/subagent"
+import (
+	"github.com/forgebench/forgebench/session/subagent"
+)
 
 // TreeAgents are the agents of the loaded pi-subagent tree and its root
 // session (none while no tree is loaded): the `:` palette offers them.

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -64,9 +65,9 @@ func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) rootsLines(w, h int) []string {
 	st := &m.com.Styles
 	if len(m.roots.refs) == 0 {
-		return wrap(st.Pane.Placeholder.Render("No listed session has a pi-subagent tree yet: one appears when Pi delegates work with pi-subagent, and this panel shows it without "+m.keys.Reload.Help().Key+"."), w)
+		return wrap(st.Pane.Placeholder.Render(i18n.T("No listed session has a pi-subagent tree yet: one appears when Pi delegates work with pi-subagent, and this panel shows it without %s.", m.keys.Reload.Help().Key)), w)
 	}
-	head := wrap(st.Text.Muted.Render("Sessions with a pi-subagent tree (the Session panel marks them \"agents\") — "+
-		m.keys.Open.Help().Key+" shows one here:"), w)
+	head := wrap(st.Text.Muted.Render(i18n.T("Sessions with a pi-subagent tree (the Session panel marks them \"agents\") — %s shows one here:",
+		m.keys.Open.Help().Key)), w)
 	return append(head, m.roots.list.View(st, w, max(1, h-len(head)), true)...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -102,7 +103,10 @@ func rowColumns(r agentRow, width int) []column {
 		fixed := []column{{11, r.status}, {8, r.cost}, {7, r.runtime}, {8, r.created}}
 		return layout(column{min(24, max(12, width/4)), name}, fixed, r.task, width)
 	}
-	fixed := []column{{9, r.role}, {11, r.status}, {8, r.cost}, {7, r.runtime}, {7, r.counts}, {13, r.tokens}, {8, r.created}}
+	// The requests/tools column is as wide as its title in the current
+	// language ("REQ/TL" in English, wider in Chinese).
+	countsW := max(7, common.Width(i18n.T("REQ/TL")))
+	fixed := []column{{9, r.role}, {11, r.status}, {8, r.cost}, {7, r.runtime}, {countsW, r.counts}, {13, r.tokens}, {8, r.created}}
 	return layout(column{min(26, max(14, width/6)), name}, fixed, r.task, width)
 }
 
@@ -143,8 +147,8 @@ func layout(first column, fixed []column, task string, width int) []column {
 
 // header is the column titles for a width, laid out like the rows.
 func header(width int) string {
-	h := agentRow{name: "PATH", role: "ROLE", task: "TASK", status: "STATUS", cost: "COST", runtime: "RUN",
-		counts: "REQ/TL", tokens: "TOKENS i/o/c", created: "CREATED"}
+	h := agentRow{name: i18n.T("PATH"), role: i18n.T("ROLE"), task: i18n.T("TASK"), status: i18n.T("STATUS"), cost: i18n.T("COST"),
+		runtime: i18n.T("RUN"), counts: i18n.T("REQ/TL"), tokens: i18n.T("TOKENS i/o/c"), created: i18n.T("CREATED")}
 	return joinCells(rowColumns(h, width), width)
 }
 
@@ -179,4 +183,10 @@ func renderRow(r agentRow, s common.RowState) string {
 		return st.Text.Info.Render(line)
 	}
 	return st.List.Item.Render(line)
+}
+
+// padCells pads s with spaces to width cells, measured as a terminal
+// draws them (a Chinese label takes two cells a character).
+func padCells(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-common.Width(s)))
 }

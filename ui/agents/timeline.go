@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/themes"
@@ -292,18 +293,18 @@ func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string
 		lines = append(lines, timelineRow(&tl.bars[i], tl.lo, tl.hi, nameW, trackW, runW, i == tl.cursor, st))
 	}
 	if len(tl.bars) == 0 {
-		lines = append(lines, st.Pane.Placeholder.Render("no agents"))
+		lines = append(lines, st.Pane.Placeholder.Render(i18n.T("no agents")))
 	}
 	for i := range lines {
 		lines[i] = ansi.Truncate(lines[i], inner, "…")
 	}
-	title := "Agents · timeline"
+	title := i18n.T("Agents · timeline")
 	if t != nil {
 		id := t.ID
 		if len(id) > 8 {
 			id = id[:8]
 		}
-		title += fmt.Sprintf(" · tree %s · %d agent(s)", sanitize.Fold(id), len(tl.bars))
+		title = i18n.T("Agents · timeline · tree %s · %d agent(s)", sanitize.Fold(id), len(tl.bars))
 	}
 	info := ""
 	if len(tl.bars) > 0 {
@@ -317,7 +318,7 @@ func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string
 
 // ShortHelp is the timeline's keys.
 func (tl *timelineState) ShortHelp(k *keymap.Agents) []key.Binding {
-	open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "open agent"))
+	open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("open agent")))
 	return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
 }
 
@@ -328,7 +329,7 @@ func timelineLegend(st *themes.Styles) string {
 		r, style := statusMark(s, st)
 		parts = append(parts, style.Render(string(r))+" "+s)
 	}
-	parts = append(parts, st.Text.Muted.Render("─")+" waiting", st.Text.Strong.Render("◆")+" critical path")
+	parts = append(parts, st.Text.Muted.Render("─")+" "+i18n.T("waiting"), st.Text.Strong.Render("◆")+" "+i18n.T("critical path"))
 	return strings.Join(parts, "  ")
 }
 

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -98,14 +99,14 @@ func (m *Model) openTranscriptOf(a *subagent.Agent) tea.Cmd {
 	m.tr = transcriptState{gen: gen, path: a.Path, file: a.File, pages: 1, loading: true}
 	m.screen = screenTranscript
 	if a.File == "" {
-		m.tr.loading, m.tr.err = false, "The session file of "+a.Path+" is missing; there is no transcript to show."
+		m.tr.loading, m.tr.err = false, i18n.T("The session file of %s is missing; there is no transcript to show.", a.Path)
 		return nil
 	}
 	file := a.File
 	return func() tea.Msg {
 		s, err := session.OpenForDisplay(file) // a display path: runaway lines are skipped
 		if err != nil {
-			return transcriptLoadedMsg{gen: gen, err: fmt.Errorf("open transcript: %w", err)}
+			return transcriptLoadedMsg{gen: gen, err: i18n.Errorf("open transcript: %w", err)}
 		}
 		return transcriptLoadedMsg{gen: gen, tr: subagent.NewTranscript(s, subagent.DefaultPageSize), size: s.Size}
 	}
@@ -162,7 +163,7 @@ func (m *Model) renderTranscript() tea.Cmd {
 	for _, it := range m.tr.tr.Newest(m.tr.pages) {
 		h := transcript.Header{}
 		if it.Inherited {
-			h.Note = "copied from parent"
+			h.Note = i18n.T("copied from parent")
 		}
 		items = append(items, transcript.Item{Entry: it.Entry, Header: h})
 		entries = append(entries, it.Entry)
@@ -176,7 +177,7 @@ func (m *Model) renderTranscript() tea.Cmd {
 	return func() tea.Msg {
 		lines, starts := r.PageWithStarts(items, opts)
 		if more {
-			lines = append([]string{styles.Text.Subtle.Render(fmt.Sprintf("… earlier entries: %s loads the previous page", earlier)), ""}, lines...)
+			lines = append([]string{styles.Text.Subtle.Render(i18n.T("… earlier entries: %s loads the previous page", earlier)), ""}, lines...)
 			for i := range starts {
 				starts[i] += 2
 			}
@@ -299,7 +300,7 @@ func (t *transcriptState) Update(msg tea.KeyPressMsg, k *keymap.Agents, h int) i
 			t.following = false
 			return renderIntent{}
 		}
-		return statusIntent{text: "this is the first page"}
+		return statusIntent{text: i18n.T("this is the first page")}
 	case key.Matches(msg, k.Expand):
 		t.expanded = !t.expanded
 		return renderIntent{}
@@ -328,12 +329,12 @@ func (t *transcriptState) View(st *themes.Styles, k *keymap.Agents, status strin
 	case t.err != "":
 		lines = wrap(st.Text.Danger.Render(t.err), w-4)
 	case t.lines == nil:
-		lines = []string{st.Pane.Placeholder.Render("reading the transcript…")}
+		lines = []string{st.Pane.Placeholder.Render(i18n.T("reading the transcript…"))}
 	default:
 		window, off := t.window(rows)
 		lines = t.markedLines(window, off, st.List.Match)
 	}
-	title := "Transcript · " + sanitize.Clip(t.path, 80)
+	title := i18n.T("Transcript · %s", sanitize.Clip(t.path, 80))
 	return common.Frame(*st, w, h, title, t.info(k, status, tailing, rows), true, lines)
 }
 
@@ -345,18 +346,18 @@ func (t *transcriptState) info(k *keymap.Agents, status string, tailing bool, ro
 	if t.tr == nil {
 		return ""
 	}
-	parts := []string{fmt.Sprintf("page %d of %d", t.pages, t.tr.Pages())}
+	parts := []string{i18n.T("page %d of %d", t.pages, t.tr.Pages())}
 	if t.tr.Inherited > 0 {
-		parts = append(parts, fmt.Sprintf("%d copied", t.tr.Inherited))
+		parts = append(parts, i18n.T("%d copied", t.tr.Inherited))
 	}
 	switch {
 	case t.following && t.offset >= t.bottom(rows):
-		parts = append(parts, fmt.Sprintf("following (+%d)", t.followed))
+		parts = append(parts, i18n.T("following (+%d)", t.followed))
 	case tailing:
-		parts = append(parts, k.Follow.Help().Key+" resumes following")
+		parts = append(parts, i18n.T("%s resumes following", k.Follow.Help().Key))
 	}
 	if n := len(t.lines); n > 0 {
-		parts = append(parts, fmt.Sprintf("line %d/%d", min(n, t.offset+1), n))
+		parts = append(parts, i18n.T("line %d/%d", min(n, t.offset+1), n))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -409,7 +410,7 @@ func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
 	}
 	if !msg.OK {
 		m.stopTranscript()
-		m.setStatus("follow ended", false)
+		m.setStatus(i18n.T("follow ended"), false)
 		return nil
 	}
 	switch msg.Event.Kind {
@@ -421,9 +422,9 @@ func (m *Model) applyTail(msg follower.EventMsg) tea.Cmd {
 		}
 		m.tr.size = max(m.tr.size, lines.end)
 	case session.TailReset:
-		m.setStatus("the session file was replaced; press t to read it again", false)
+		m.setStatus(i18n.T("the session file was replaced; press %s to read it again", m.keys.Transcript.Help().Key), false)
 	case session.TailError:
-		m.setStatus("follow: "+fmt.Sprint(msg.Event.Err), true)
+		m.setStatus(i18n.T("follow: %v", msg.Event.Err), true)
 	}
 	return tea.Batch(m.renderTranscript(), m.tail.Wait())
 }

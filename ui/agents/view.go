@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/subagent"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -25,15 +26,15 @@ func (m *Model) View() string {
 		text := m.live.problem
 		switch {
 		case m.live.loading:
-			text = "reading the agent tree…"
+			text = i18n.T("reading the agent tree…")
 		case m.live.rootFile == "":
-			text = noSelection
+			text = i18n.T(noSelection)
 		}
 		lines := wrap(st.Pane.Placeholder.Render(text), m.width-4)
 		if !m.live.loading {
 			lines = append(append(lines, ""), m.rootsLines(m.width-4, m.height-2-len(lines)-1)...)
 		}
-		return common.Frame(st, m.width, m.height, "Agents", "", true, lines)
+		return common.Frame(st, m.width, m.height, i18n.T("Agents"), "", true, lines)
 	case m.screen == screenTimeline:
 		return m.timelineView()
 	case m.screen == screenDetail:
@@ -92,7 +93,7 @@ func (m *Model) detailPane(w int, focused bool) string {
 	st := m.com.Styles
 	a := m.selected()
 	if a == nil {
-		return common.Frame(st, w, m.height, "Details", "", focused, nil)
+		return common.Frame(st, w, m.height, i18n.T("Details"), "", focused, nil)
 	}
 	lines := m.detailLines(a, w-4)
 	h := m.height - 2
@@ -101,7 +102,7 @@ func (m *Model) detailPane(w int, focused bool) string {
 	if len(lines) > h {
 		info = fmt.Sprintf("%d/%d", off+1, len(lines)-h+1)
 	}
-	return common.Frame(st, w, m.height, "Details · "+sanitize.Clip(a.Path, 60), info, focused, lines[off:])
+	return common.Frame(st, w, m.height, i18n.T("Details · %s", sanitize.Clip(a.Path, 60)), info, focused, lines[off:])
 }
 
 // detailPaneWidth is the width of the detail pane View draws (0: none).
@@ -157,7 +158,7 @@ func (m *Model) runtimeText(a *subagent.Agent) string {
 	if ms, _, ok := a.RuntimeAt(m.now); ok {
 		return subagent.FormatDuration(ms)
 	}
-	return "unknown"
+	return i18n.T("unknown")
 }
 
 // buildDetailOf lays out the detail of a at width w as it is now.
@@ -173,10 +174,11 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	var out []string
 	add := func(lines ...string) { out = append(out, lines...) }
 	kv := func(k, v string) {
-		add(ansi.Truncate(st.Text.Muted.Render(fmt.Sprintf("%-9s", k))+" "+st.Text.Normal.Render(v), w, "…"))
+		add(ansi.Truncate(st.Text.Muted.Render(padCells(i18n.T(k), 9))+" "+st.Text.Normal.Render(v), w, "…"))
 	}
 	section := func(title string) {
-		rule := w - len(title) - 4
+		title = i18n.T(title)
+		rule := w - common.Width(title) - 4
 		if w >= unlimited { // the whole text (whole.go): a short rule
 			rule = 2
 		}
@@ -186,31 +188,31 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	state := sanitize.Fold(a.Descriptor.Role.Name) + " · " + sanitize.Fold(a.Status) + " · " + sanitize.Fold(a.Lifecycle)
 	add(ansi.Truncate(state, w, "…"))
 	if !a.Visible {
-		add(wrap(st.Text.Warning.Render("hidden: "+sanitize.Fold(a.Hidden)), w)...)
+		add(wrap(st.Text.Warning.Render(i18n.T("hidden: %s", sanitize.Fold(a.Hidden))), w)...)
 	}
 	sel := a.Selected()
-	kv("selected", sanitize.Fold(sel.Model.String())+" · "+orDash(sanitize.Fold(sel.Thinking)))
+	kv(i18n.Mark("selected"), sanitize.Fold(sel.Model.String())+" · "+orDash(sanitize.Fold(sel.Thinking)))
 	if lr := a.LastResponse(); lr != nil {
 		v := sanitize.Fold(lr.Model.String()) + " · " + orDash(sanitize.Fold(lr.Thinking))
 		if a.ModelDiffers() {
-			v += " ≠ selected"
+			v += i18n.T(" ≠ selected")
 		}
-		kv("answered", v)
+		kv(i18n.Mark("answered"), v)
 	} else {
-		kv("answered", "no response yet")
+		kv(i18n.Mark("answered"), i18n.T("no response yet"))
 	}
 	if ce := m.live.contexts[a.Path]; ce.Known && ce.Window > 0 {
-		kv("context", fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
+		kv(i18n.Mark("context"), fmt.Sprintf("%s / %s · %.1f%%", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent))
 	} else if ce.Known {
-		kv("context", subagent.FormatTokens(ce.Tokens)+" (window unknown)")
+		kv(i18n.Mark("context"), i18n.T("%s (window unknown)", subagent.FormatTokens(ce.Tokens)))
 	} else {
-		kv("context", "unknown")
+		kv(i18n.Mark("context"), i18n.T("unknown"))
 	}
-	kv("created", a.CreatedClock(time.Local)+" · run "+runtime)
-	kv("slots", fmt.Sprintf("%d/%s active runs in the tree", m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents))))
-	kv("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
+	kv(i18n.Mark("created"), i18n.T("%s · run %s", a.CreatedClock(time.Local), runtime))
+	kv(i18n.Mark("slots"), i18n.T("%d/%s active runs in the tree", m.live.tree.ActiveRuns(), sanitize.Fold(fmt.Sprint(m.live.tree.MaxConcurrentAgents))))
+	kv(i18n.Mark("mailbox"), i18n.T("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
 	if a.Error != "" {
-		add(wrap(st.Text.Danger.Render("error: "+sanitize.Fold(a.Error)), w)...)
+		add(wrap(st.Text.Danger.Render(i18n.T("error: %s", sanitize.Fold(a.Error))), w)...)
 	}
 	task := sanitize.Text(a.Task())
 	if task == "" {
@@ -218,35 +220,35 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	}
 	taskLines := wrap(task, w-10)
 	if !expanded && len(taskLines) > 2 {
-		taskLines = append(taskLines[:2], st.Text.Subtle.Render(fmt.Sprintf("… %s shows the whole task", m.keys.Open.Help().Key)))
+		taskLines = append(taskLines[:2], st.Text.Subtle.Render(i18n.T("… %s shows the whole task", m.keys.Open.Help().Key)))
 	}
 	for i, l := range taskLines {
 		k := ""
 		if i == 0 {
-			k = "task"
+			k = i18n.T("task")
 		}
-		add(st.Text.Muted.Render(fmt.Sprintf("%-9s", k)) + " " + l)
+		add(st.Text.Muted.Render(padCells(k, 9)) + " " + l)
 	}
-	section("usage")
-	kv("cost", a.CostText()+" · req/tools "+a.CountsText())
+	section(i18n.Mark("usage"))
+	kv(i18n.Mark("cost"), i18n.T("%s · req/tools %s", a.CostText(), a.CountsText()))
 	if s := a.Summary; s != nil {
 		t := s.Stats.Tokens
-		kv("tokens", fmt.Sprintf("in %s · out %s · cache %s/%s", subagent.FormatTokens(t.Input), subagent.FormatTokens(t.Output),
+		kv(i18n.Mark("tokens"), i18n.T("in %s · out %s · cache %s/%s", subagent.FormatTokens(t.Input), subagent.FormatTokens(t.Output),
 			subagent.FormatTokens(t.CacheRead), subagent.FormatTokens(t.CacheWrite)))
 		if s.InheritedEntries > 0 {
-			kv("copied", fmt.Sprintf("%d parent entries, not counted", s.InheritedEntries))
+			kv(i18n.Mark("copied"), i18n.T("%d parent entries, not counted", s.InheritedEntries))
 		}
 	} else if a.SummaryErr != nil {
 		add(wrap(st.Text.Danger.Render(sanitize.Fold(a.SummaryErr.Error())), w)...)
 	}
-	section("recent activity")
+	section(i18n.Mark("recent activity"))
 	switch {
 	case !haveAct:
-		add(st.Pane.Placeholder.Render("reading…"))
+		add(st.Pane.Placeholder.Render(i18n.T("reading…")))
 	case act.err != nil:
 		add(wrap(st.Text.Danger.Render(sanitize.Fold(act.err.Error())), w)...)
 	case len(act.items) == 0:
-		add(st.Pane.Placeholder.Render("nothing yet"))
+		add(st.Pane.Placeholder.Render(i18n.T("nothing yet")))
 	}
 	for i := len(act.items) - 1; i >= 0; i-- { // newest first
 		it := act.items[i]

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/transcript"
 )
@@ -45,7 +46,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 	for i, l := range lines {
 		out[i] = strings.TrimRight(ansi.Strip(l), " ")
 	}
-	return common.Whole{Title: "agent " + sanitize.Fold(a.Path), Text: strings.Join(out, "\n")}, true
+	return common.Whole{Title: i18n.T("agent %s", sanitize.Fold(a.Path)), Text: strings.Join(out, "\n")}, true
 }
 
 // transcriptEntryWhole is the transcript's entry at the top of the view:
@@ -64,7 +65,7 @@ func (m *Model) transcriptEntryWhole() (common.Whole, bool) {
 		return common.Whole{}, false
 	}
 	e := m.tr.entries[at]
-	return common.Whole{Title: "entry " + sanitize.Fold(e.ID) + " of " + sanitize.Fold(m.tr.path), Load: func() (string, error) {
+	return common.Whole{Title: i18n.T("entry %s of %s", sanitize.Fold(e.ID), sanitize.Fold(m.tr.path)), Load: func() (string, error) {
 		return transcript.Text(e), nil
 	}}, true
 }

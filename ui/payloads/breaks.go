@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
@@ -70,7 +71,8 @@ func (r breakRow) text() string {
 // detail, the session and time.
 func renderBreak(r breakRow, rs common.RowState) string {
 	st := rs.Styles
-	head := fmt.Sprintf("%-9s %9s tok  %-12s ", r.cost, r.tokens, r.kind)
+	cost := r.cost + strings.Repeat(" ", max(0, 9-common.Width(r.cost)))
+	head := fmt.Sprintf("%s %9s tok  %-12s ", cost, r.tokens, r.kind) //i18n:raw columns of figures and a cause kind (data); tok is the unit
 	tail := r.causeRef
 	if tail != "" {
 		tail += " · "
@@ -108,11 +110,11 @@ func breaksCmd(e env, gen int, stop *atomic.Bool) tea.Cmd {
 func projectBreaks(e env, stop *atomic.Bool) ([]breakRow, string, error) {
 	loc, err := e.svc.Locations()
 	if err != nil {
-		return nil, "", fmt.Errorf("session locations: %w", err)
+		return nil, "", i18n.Errorf("session locations: %w", err)
 	}
 	items, err := cachemiss.ListProject(loc, e.svc.Workspace().Cwd, session.ListOptions{Home: e.svc.Home()})
 	if err != nil {
-		return nil, "", fmt.Errorf("list sessions: %w", err)
+		return nil, "", i18n.Errorf("list sessions: %w", err)
 	}
 	var files []string
 	for _, it := range items {
@@ -134,7 +136,7 @@ func projectBreaks(e env, stop *atomic.Bool) ([]breakRow, string, error) {
 
 // newBreakRow is a break as its row shows it.
 func newBreakRow(b *cachemiss.Break) breakRow {
-	cost := "unpriced"
+	cost := i18n.T("unpriced")
 	if b.CostKnown() {
 		cost = fmt.Sprintf("$%.4f", b.Miss.MissedCost)
 	}
@@ -152,7 +154,7 @@ func newBreakRow(b *cachemiss.Break) breakRow {
 	if t, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
 		r.when = t.Local().Format("2006-01-02 15:04")
 	}
-	r.mark = cost + " · " + r.tokens + " tokens lost · " + r.kind
+	r.mark = i18n.T("%s · %s tokens lost · %s", cost, r.tokens, r.kind)
 	if r.causeRef != "" {
 		r.mark += " " + r.causeRef
 	}
@@ -169,17 +171,17 @@ func shortID(id string) string {
 
 // reportSummary is the report's totals in one line.
 func reportSummary(rep *cachemiss.Report, problems int) string {
-	hit := "hit n/a"
+	hit := i18n.T("hit n/a")
 	if h, ok := rep.HitRate(); ok {
-		hit = fmt.Sprintf("hit %.1f%%", 100*h)
+		hit = i18n.T("hit %.1f%%", 100*h)
 	}
-	s := fmt.Sprintf("project: %d session(s) · %d request(s) · %s · %d break(s) · $%.4f lost", rep.Sessions, rep.Requests, hit,
+	s := i18n.T("project: %d session(s) · %d request(s) · %s · %d break(s) · $%.4f lost", rep.Sessions, rep.Requests, hit,
 		len(rep.Breaks), rep.TotalCost())
 	if f, ok := rep.RewriteFactor(); ok {
-		s += fmt.Sprintf(" · re-write factor %.2f", f)
+		s += i18n.T(" · re-write factor %.2f", f)
 	}
 	if problems > 0 {
-		s += fmt.Sprintf(" · %d file(s) unreadable", problems)
+		s += i18n.T(" · %d file(s) unreadable", problems)
 	}
 	return s
 }
@@ -281,20 +283,20 @@ func (v *cacheView) View(st *themes.Styles, k keymap.Payloads, w, h int) string 
 	var lines []string
 	switch {
 	case v.pending:
-		lines = []string{st.Text.Muted.Render("finding the project's cache breaks…")}
+		lines = []string{st.Text.Muted.Render(i18n.T("finding the project's cache breaks…"))}
 	default:
 		lines = append(lines, st.Diff.Boundary.Render(v.summary))
 		if v.only != "" {
-			lines = append(lines, st.Text.Warning.Render("breaks caused by "+sanitize.Line(v.only))+
-				st.Text.Muted.Render(" ("+k.Back.Help().Key+" shows all)"))
+			lines = append(lines, st.Text.Warning.Render(i18n.T("breaks caused by %s", sanitize.Line(v.only)))+
+				st.Text.Muted.Render(i18n.T(" (%s shows all)", k.Back.Help().Key)))
 		}
 		if v.list.Total() == 0 {
-			lines = append(lines, st.Text.Muted.Render("no cache breaks (as Pi 1.6.0 counts them)"))
+			lines = append(lines, st.Text.Muted.Render(i18n.T("no cache breaks (as Pi 1.6.0 counts them)")))
 		} else {
 			lines = append(lines, v.list.View(st, max(0, w-4), max(0, h-2-len(lines)), true)...)
 		}
 	}
-	return common.Frame(*st, w, h, "Cache breaks · project · costliest first ("+k.Requests.Help().Key+": this branch's requests)",
+	return common.Frame(*st, w, h, i18n.T("Cache breaks · project · costliest first (%s: this branch's requests)", k.Requests.Help().Key),
 		v.list.Position(), true, lines)
 }
 
@@ -309,6 +311,6 @@ func (v *cacheView) whole() (common.Whole, bool) {
 	if !ok {
 		return common.Whole{}, false
 	}
-	text := strings.TrimSpace(v.summary) + "\n\ncache break at " + r.ref + "\n" + r.mark + "\nprevious request " + r.prevRef
-	return common.Whole{Title: "the cache break at " + r.ref, Text: text}, true
+	text := strings.TrimSpace(v.summary) + "\n\n" + i18n.T("cache break at %s", r.ref) + "\n" + r.mark + "\n" + i18n.T("previous request %s", r.prevRef)
+	return common.Whole{Title: i18n.T("the cache break at %s", r.ref), Text: text}, true
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 )
@@ -49,15 +50,15 @@ func (c *causeLine) View(st *themes.Styles, cmp *comparison, pending bool, errSt
 	case errStatus != "":
 		return st.Text.Danger.Render(errStatus)
 	case pending:
-		return st.Text.Muted.Render("comparing…")
+		return st.Text.Muted.Render(i18n.T("comparing…"))
 	case c.note != "":
 		return st.Text.Muted.Render(c.note)
 	case c.breakMark != "":
-		return st.Text.Warning.Render("cache break: ") + st.Text.Normal.Render(c.breakMark)
+		return st.Text.Warning.Render(i18n.T("cache break: ")) + st.Text.Normal.Render(c.breakMark)
 	case cmp != nil && cmp.cause != nil:
-		return st.Text.Warning.Render("cause: ") + st.Text.Normal.Render(causeText(cmp.cause))
+		return st.Text.Warning.Render(i18n.T("cause: ")) + st.Text.Normal.Render(causeText(cmp.cause))
 	case cmp != nil && cmp.diff.Summary.ChangedBlocks == 0:
-		return st.Text.Success.Render("identical requests: the whole prefix stays cached")
+		return st.Text.Success.Render(i18n.T("identical requests: the whole prefix stays cached"))
 	case cmp != nil:
 		return st.Text.Muted.Render(breakText(cmp))
 	}
@@ -72,24 +73,24 @@ func breakText(c *comparison) string {
 	}
 	row, _, ok := turndiff.BoundaryChange(&c.diff, prev)
 	if !ok {
-		return "only appended blocks: the cached prefix holds"
+		return i18n.T("only appended blocks: the cached prefix holds")
 	}
 	b := &c.diff.Blocks[row]
-	text := "cache break at " + sanitize.Line(c.view.Blocks[row].Name())
+	name := sanitize.Line(c.view.Blocks[row].Name())
 	if b.Status == turndiff.StatusModified && b.Before.Text == b.After.Text {
-		return text + ": same text, other request fields differ (a cache marker, ids, metadata)"
+		return i18n.T("cache break at %s: same text, other request fields differ (a cache marker, ids, metadata)", name)
 	}
-	return text + "; the data does not say why"
+	return i18n.T("cache break at %s; the data does not say why", name)
 }
 
 // causeText is a cause in one line: what, and where it points.
 func causeText(c *turndiff.Cause) string {
 	parts := []string{sanitize.Line(c.Detail)}
 	for _, f := range []struct{ label, v string }{
-		{"entry", c.EntryID}, {"item", c.ItemID}, {"capability", c.CapabilityID}, {"rule", c.RuleID},
+		{i18n.Mark("entry %s"), c.EntryID}, {i18n.Mark("item %s"), c.ItemID}, {i18n.Mark("capability %s"), c.CapabilityID}, {i18n.Mark("rule %s"), c.RuleID},
 	} {
 		if f.v != "" {
-			parts = append(parts, f.label+" "+sanitize.Line(f.v))
+			parts = append(parts, i18n.T(f.label, sanitize.Line(f.v)))
 		}
 	}
 	return strings.Join(parts, " · ")

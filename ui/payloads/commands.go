@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
@@ -92,6 +93,8 @@ type comparison struct {
 	// assistant message with usage); branch totals B's branch.
 	usage  *turndiff.CacheUse
 	branch *turndiff.CacheSummary
+	// lang is the language its labels and block names were made in.
+	lang i18n.Lang
 }
 
 // compareMsg delivers a comparison (err set when a side failed).
@@ -111,10 +114,10 @@ func compareCmd(e env, gen int, refs [2]string) tea.Cmd {
 
 func compare(e env, refs [2]string) (*comparison, error) {
 	rv := e.resolver()
-	c := &comparison{refs: refs}
+	c := &comparison{refs: refs, lang: i18n.Current()}
 	for i, r := range refs {
 		if r == "" {
-			c.labels[i] = "(none: every block of B counts as added)"
+			c.labels[i] = i18n.T("(none: every block of B counts as added)")
 			continue
 		}
 		ref, err := replay.ParseRef(r)
@@ -129,7 +132,7 @@ func compare(e env, refs [2]string) (*comparison, error) {
 		c.labels[i] = refLabel(res)
 	}
 	if c.sides[1] == nil {
-		return nil, errors.New("pick the request B to compare")
+		return nil, errors.New(i18n.T("pick the request B to compare"))
 	}
 	var prev *turndiff.Turn
 	if c.sides[0] != nil {
@@ -189,7 +192,7 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 			}
 		}
 		if idx < 0 {
-			return refs, "the selected session has no entries", nil
+			return refs, i18n.T("the selected session has no entries"), nil
 		}
 		refs[1] = replay.Ref{Kind: replay.RefSession, Path: sel.SessionFile, Entry: s.Entries[idx].ID}.String()
 		if prev := replay.PreviousRequest(s, idx); prev >= 0 {
@@ -207,7 +210,7 @@ func defaults(e env, sel common.Selection) ([2]string, string, error) {
 	case len(saved) == 1:
 		refs[1] = saved[0].Path
 	default:
-		return refs, "no session selected and no saved payloads in .pi/forge/payloads: pick references with a and b", nil
+		return refs, i18n.T("no session selected and no saved payloads in .pi/forge/payloads: pick references with a and b"), nil
 	}
 	return refs, "", nil
 }

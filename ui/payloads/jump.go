@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -22,13 +23,13 @@ type target struct {
 // is, or the session entry it came from — with one common.JumpMsg.
 func (m *Model) jump() tea.Cmd {
 	if m.cmp == nil || len(m.cmp.diff.Blocks) == 0 {
-		m.setStatus("nothing to jump to: no comparison", true)
+		m.setStatus(i18n.T("nothing to jump to: no comparison"), true)
 		return nil
 	}
 	_, row, _ := m.view.Selected()
 	t, ok := jumpTarget(m.cmp, row)
 	if !ok {
-		m.setStatus("nothing to jump to: this block's data names no preset item, capability or entry", true)
+		m.setStatus(i18n.T("nothing to jump to: this block's data names no preset item, capability or entry"), true)
 		return nil
 	}
 	m.setStatus("→ "+t.what, false)
@@ -102,21 +103,21 @@ func causeTarget(c *turndiff.Cause, sessionFile string) (target, bool) {
 // presetTarget opens a Preset in the Presets panel, at an item when one
 // is named.
 func presetTarget(presetID, itemID string) target {
-	what := "preset " + presetID
+	what := i18n.T("preset %s", presetID)
 	if itemID != "" {
-		what += " item " + itemID
+		what = i18n.T("preset %s item %s", presetID, itemID)
 	}
 	return target{to: common.JumpTarget{Panel: common.PanelPresets, PresetID: presetID, ItemID: itemID}, what: what}
 }
 
 // capabilityTarget shows a capability in the Capabilities panel.
 func capabilityTarget(id string) target {
-	return target{to: common.JumpTarget{Panel: common.PanelCapabilities, CapabilityID: id}, what: "capability " + id}
+	return target{to: common.JumpTarget{Panel: common.PanelCapabilities, CapabilityID: id}, what: i18n.T("capability %s", id)}
 }
 
 // entryTarget selects an entry of a session in the Session panel.
 func entryTarget(file, id string) target {
-	return target{to: common.JumpTarget{Panel: common.PanelSession, SessionFile: file, EntryID: id}, what: "entry " + id}
+	return target{to: common.JumpTarget{Panel: common.PanelSession, SessionFile: file, EntryID: id}, what: i18n.T("entry %s", id)}
 }
 
 // isPresetKey is true for a scoped preset key (project:id, global:id) that

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // locateBlock puts the block cursor on the first block of the request B
@@ -22,11 +23,11 @@ func (m *Model) locateBlock(text string) tea.Cmd {
 				side = b.After
 			}
 			if strings.Contains(side, text) {
-				m.setStatus("located "+sanitize.Line(text)+" in block "+sanitize.Line(b.Name()), false)
+				m.setStatus(i18n.T("located %s in block %s", sanitize.Line(text), sanitize.Line(b.Name())), false)
 				return m.view.Select(i)
 			}
 		}
 	}
-	m.setStatus("neither request carries "+sanitize.Line(text)+": the update was not sent by this entry (pending, or sent on another branch)", true)
+	m.setStatus(i18n.T("neither request carries %s: the update was not sent by this entry (pending, or sent on another branch)", sanitize.Line(text)), true)
 	return nil
 }

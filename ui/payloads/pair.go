@@ -1,12 +1,11 @@
 package payloads
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -57,7 +56,7 @@ func (p *pairView) Update(msg tea.Msg) (tea.Cmd, intent) {
 		return nil, pickIntent{side: 1}
 	case key.Matches(k, keys.Swap):
 		if p.refs[0] == "" {
-			return nil, statusIntent{text: "A is empty: pick A first (" + keys.PickA.Help().Key + ")", isErr: true}
+			return nil, statusIntent{text: i18n.T("A is empty: pick A first (%s)", keys.PickA.Help().Key), isErr: true}
 		}
 		return nil, compareIntent{refs: [2]string{p.refs[1], p.refs[0]}}
 	case key.Matches(k, keys.Reload):
@@ -103,7 +102,7 @@ func (p *pairView) View(st *themes.Styles, w, h int, status string, isErr, pendi
 // a status message takes the place of one of the last two ("" for none:
 // the lines as the comparison has them).
 func (p *pairView) header(st *themes.Styles, status string, isErr, pending bool) []string {
-	labels := [2]string{"(none)", "(none)"}
+	labels := [2]string{i18n.T("(none)"), i18n.T("(none)")}
 	for i, r := range p.refs {
 		if r != "" {
 			labels[i] = sanitize.Line(r)
@@ -114,7 +113,7 @@ func (p *pairView) header(st *themes.Styles, status string, isErr, pending bool)
 	}
 	follow := ""
 	if p.auto {
-		follow = st.Text.Muted.Render("  (following the selection)")
+		follow = st.Text.Muted.Render(i18n.T("  (following the selection)"))
 	}
 	errStatus := ""
 	if status != "" && isErr {
@@ -130,13 +129,13 @@ func (p *pairView) header(st *themes.Styles, status string, isErr, pending bool)
 		lines = append(lines, st.App.Status.Render(status))
 	case p.cmp != nil && p.cmp.usage != nil:
 		u := p.cmp.usage
-		line := "B recorded: " + cacheFigures(u) + fmt.Sprintf("  ·  predicted cached prefix ~%s tok", count(float64(p.cmp.diff.PrefixTokens)))
+		line := i18n.T("B recorded: %s  ·  predicted cached prefix ~%s tok", cacheFigures(u), count(float64(p.cmp.diff.PrefixTokens)))
 		if p.cmp.branch != nil {
 			line += "  ·  " + branchSummary(p.cmp.branch)
 		}
 		lines = append(lines, st.Diff.Boundary.Render(line))
 	case p.cmp != nil:
-		lines = append(lines, st.Text.Muted.Render(fmt.Sprintf("predicted cached prefix ~%s tok (no recorded usage for B)", count(float64(p.cmp.diff.PrefixTokens)))))
+		lines = append(lines, st.Text.Muted.Render(i18n.T("predicted cached prefix ~%s tok (no recorded usage for B)", count(float64(p.cmp.diff.PrefixTokens)))))
 	default:
 		lines = append(lines, "")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
@@ -31,7 +32,18 @@ const (
 	pickTyped                   // type a reference
 )
 
-var pickTags = [...]string{"follow", "none", "saved", "request", "next", "preset", "type"}
+var pickTags = [...]string{i18n.Mark("follow"), i18n.Mark("none"), i18n.Mark("saved"), i18n.Mark("request"),
+	i18n.Mark("next"), i18n.Mark("preset"), i18n.Mark("type")}
+
+// pickTagWidth is the cells of the tag column: the widest tag in the
+// current language and a space, at least eight as before.
+func pickTagWidth() int {
+	w := 7
+	for _, t := range pickTags {
+		w = max(w, common.Width(i18n.T(t)))
+	}
+	return w + 1
+}
 
 // pickItem is one row of the reference picker; label and note are already
 // sanitised.
@@ -45,7 +57,8 @@ type pickItem struct {
 // renderPick draws a picker row: a kind tag, the label, the note.
 func renderPick(it pickItem, rs common.RowState) string {
 	st := rs.Styles
-	tag := fmt.Sprintf("%-8s", pickTags[it.kind])
+	tag := i18n.T(pickTags[it.kind])
+	tag += strings.Repeat(" ", max(0, pickTagWidth()-common.Width(tag)))
 	line := tag + it.label
 	if it.note != "" {
 		line += "  " + it.note
@@ -80,10 +93,10 @@ type picker struct {
 
 func newPicker(com *common.Common, keys *keymap.Payloads, side int, current string) *picker {
 	p := &picker{com: com, keys: keys, side: side, list: common.NewList(renderPick), loading: true}
-	p.list.SetFilter(common.FilterWords(func(it pickItem) string { return pickTags[it.kind] + " " + it.label + " " + it.note }))
+	p.list.SetFilter(common.FilterWords(func(it pickItem) string { return i18n.T(pickTags[it.kind]) + " " + it.label + " " + it.note }))
 	p.list.SetIdentity(func(it pickItem) string { return fmt.Sprint(it.kind) + "\x00" + it.ref })
-	in := common.NewTextInput(com, "reference: ", current)
-	in.Placeholder = "FILE, session:FILE#ENTRY or preset:SELECTOR@FILE#ENTRY"
+	in := common.NewTextInput(com, i18n.T("reference: "), current)
+	in.Placeholder = i18n.T("FILE, session:FILE#ENTRY or preset:SELECTOR@FILE#ENTRY")
 	p.input = in
 	return p
 }
@@ -155,16 +168,16 @@ func (p *picker) CapturesInput() bool { return p.typing || p.list.Filtering() }
 
 // View draws the picker in a w×h frame.
 func (p *picker) View(st *themes.Styles, w, h int) string {
-	title := "Pick A (earlier request)"
+	title := i18n.T("Pick A (earlier request)")
 	if p.side == 1 {
-		title = "Pick B (later request)"
+		title = i18n.T("Pick B (later request)")
 	}
 	var lines []string
 	switch {
 	case p.typing:
-		lines = append(lines, p.input.View(), "", st.Text.Muted.Render(p.keys.Open.Help().Key+" compares · "+p.keys.Back.Help().Key+" back to the list"))
+		lines = append(lines, p.input.View(), "", st.Text.Muted.Render(i18n.T("%s compares · %s back to the list", p.keys.Open.Help().Key, p.keys.Back.Help().Key)))
 	case p.loading:
-		lines = append(lines, st.Text.Muted.Render("looking for saved payloads, requests and presets…"))
+		lines = append(lines, st.Text.Muted.Render(i18n.T("looking for saved payloads, requests and presets…")))
 	default:
 		lines = append(lines, p.list.View(st, max(0, w-4), max(0, h-3), true)...)
 	}
@@ -192,9 +205,9 @@ func pickerItemsCmd(e env, gen, side int, sel common.Selection) tea.Cmd {
 }
 
 func pickerItems(e env, side int, sel common.Selection) ([]pickItem, error) {
-	items := []pickItem{{kind: pickFollow, label: "follow the selection: the selected entry against the previous request"}}
+	items := []pickItem{{kind: pickFollow, label: i18n.T("follow the selection: the selected entry against the previous request")}}
 	if side == 0 {
-		items = append(items, pickItem{kind: pickNone, label: "nothing: every block of B counts as added"})
+		items = append(items, pickItem{kind: pickNone, label: i18n.T("nothing: every block of B counts as added")})
 	}
 	saved, err := session.ListPayloads(e.payloadDir())
 	if err != nil {
@@ -202,7 +215,7 @@ func pickerItems(e env, side int, sel common.Selection) ([]pickItem, error) {
 	}
 	for _, p := range saved {
 		items = append(items, pickItem{kind: pickSaved, ref: p.Path, label: sanitize.Line(filepath.Base(p.Path)),
-			note: fmt.Sprintf("%s · %d bytes", p.ModTime.Format("2006-01-02 15:04"), p.Size)})
+			note: i18n.T("%s · %d bytes", p.ModTime.Format("2006-01-02 15:04"), p.Size)})
 	}
 	if sel.SessionFile != "" {
 		s, err := e.cache.open(sel.SessionFile)
@@ -220,7 +233,7 @@ func pickerItems(e env, side int, sel common.Selection) ([]pickItem, error) {
 			items = append(items, presetItems(e, sel.SessionFile, s.Entries[idx].ID)...)
 		}
 	}
-	items = append(items, pickItem{kind: pickTyped, label: "type a reference…"})
+	items = append(items, pickItem{kind: pickTyped, label: i18n.T("type a reference…")})
 	return items, nil
 }
 
@@ -231,7 +244,7 @@ func sessionItems(s *session.Session, path string, idx int) []pickItem {
 	var out []pickItem
 	ref := func(id string) string { return replay.Ref{Kind: replay.RefSession, Path: path, Entry: id}.String() }
 	if e := &s.Entries[idx]; !(e.Type == session.TypeMessage && e.Role == session.RoleAssistant) {
-		out = append(out, pickItem{kind: pickNext, ref: ref(e.ID), label: "next request from " + sanitize.Clip(e.ID, 20)})
+		out = append(out, pickItem{kind: pickNext, ref: ref(e.ID), label: i18n.T("next request from %s", sanitize.Clip(e.ID, 20))})
 	}
 	rep := replay.CacheReportAt(s, idx)
 	uses := map[int]int{}
@@ -245,12 +258,12 @@ func sessionItems(s *session.Session, path string, idx int) []pickItem {
 		note := sanitize.Clip(strings.Replace(when, "T", " ", 1), 19)
 		if u, ok := uses[reqs[k]]; ok {
 			cu := rep.Uses[u]
-			note += fmt.Sprintf(" · read %d write %d in %d", int64(cu.CacheRead), int64(cu.CacheWrite), int64(cu.Input))
+			note += i18n.T(" · read %d write %d in %d", int64(cu.CacheRead), int64(cu.CacheWrite), int64(cu.Input))
 			if cu.Dropped {
-				note += " · cache dropped"
+				note += i18n.T(" · cache dropped")
 			}
 		}
-		out = append(out, pickItem{kind: pickRequest, ref: ref(e.ID), label: "request for " + sanitize.Clip(e.ID, 20), note: note})
+		out = append(out, pickItem{kind: pickRequest, ref: ref(e.ID), label: i18n.T("request for %s", sanitize.Clip(e.ID, 20)), note: note})
 	}
 	return out
 }
@@ -266,9 +279,9 @@ func presetItems(e env, path, entryID string) []pickItem {
 		ref := replay.Ref{Kind: replay.RefPreset, Selector: p.Key(), Path: path, Entry: entryID}.String()
 		note := ""
 		if errs, _ := p.Counts(); errs > 0 {
-			note = fmt.Sprintf("%d error(s)", errs)
+			note = i18n.T("%d error(s)", errs)
 		}
-		out = append(out, pickItem{kind: pickPreset, ref: ref, label: sanitize.Clip(p.Key(), 60) + " at " + sanitize.Clip(entryID, 20), note: note})
+		out = append(out, pickItem{kind: pickPreset, ref: ref, label: i18n.T("%s at %s", sanitize.Clip(p.Key(), 60), sanitize.Clip(entryID, 20)), note: note})
 	}
 	return out
 }

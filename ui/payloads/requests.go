@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/session/stats"
@@ -105,7 +106,7 @@ func requestsCmd(e env, gen int, sel common.Selection) tea.Cmd {
 
 func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, error) {
 	if sel.SessionFile == "" {
-		return nil, "select a session in panel 3 to see its requests", dropBatch{}, nil
+		return nil, i18n.T("select a session in panel 3 to see its requests"), dropBatch{}, nil
 	}
 	s, err := e.cache.open(sel.SessionFile)
 	if err != nil {
@@ -118,7 +119,7 @@ func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, err
 		}
 	}
 	if idx < 0 {
-		return nil, "the session has no entries", dropBatch{}, nil
+		return nil, i18n.T("the session has no entries"), dropBatch{}, nil
 	}
 	rep := replay.CacheReportAt(s, idx)
 	opts := e.requestOptions()
@@ -141,7 +142,7 @@ func requests(e env, sel common.Selection) ([]requestRow, string, dropBatch, err
 		if p, ok := preds[u.Index]; ok {
 			r.predicted = predictionText(&p)
 		} else if u.Dropped {
-			r.predicted = "predicting…"
+			r.predicted = i18n.T("predicting…")
 		}
 		rows = append(rows, r)
 	}
@@ -288,19 +289,19 @@ func (r *branchRequests) View(st *themes.Styles, w, h int) string {
 	var lines []string
 	switch {
 	case r.pending:
-		lines = []string{st.Text.Muted.Render("reading the branch's cache figures…")}
+		lines = []string{st.Text.Muted.Render(i18n.T("reading the branch's cache figures…"))}
 	default:
 		lines = append(lines, st.Diff.Boundary.Render(r.summary))
 		if r.nested != "" {
 			lines = append(lines, st.Text.Muted.Render(ansi.Truncate(r.nested, max(0, w-4), "…")))
 		}
 		if r.list.Total() == 0 {
-			lines = append(lines, st.Text.Muted.Render("no request on this branch recorded usage"))
+			lines = append(lines, st.Text.Muted.Render(i18n.T("no request on this branch recorded usage")))
 		} else {
 			lines = append(lines, r.list.View(st, max(0, w-4), max(0, h-2-len(lines)), true)...)
 		}
 	}
-	return common.Frame(*st, w, h, "Requests on the branch · cache use (▼ dropped)", r.list.Position(), true, lines)
+	return common.Frame(*st, w, h, i18n.T("Requests on the branch · cache use (▼ dropped)"), r.list.Position(), true, lines)
 }
 
 // ShortHelp is the requests view's keys.
@@ -316,13 +317,13 @@ func (r *branchRequests) whole() (common.Whole, bool) {
 	}
 	text := strings.TrimSpace(r.summary)
 	if r.nested != "" {
-		text += "\n" + r.nested + "\n(nested: the runs inside tool calls, from pi-forge's forgeNestedUsage reports; not in the rows or the branch line)"
+		text += "\n" + r.nested + "\n" + i18n.T("(nested: the runs inside tool calls, from pi-forge's forgeNestedUsage reports; not in the rows or the branch line)")
 	}
-	text += "\n\nrequest for " + row.entry + "\n" + row.figures
+	text += "\n\n" + i18n.T("request for %s", row.entry) + "\n" + row.figures
 	if row.predicted != "" {
 		text += "\n" + row.predicted
 	}
-	return common.Whole{Title: "the request for " + row.entry, Text: text + "\nreference " + row.ref + "\nagainst " + row.prevRef}, true
+	return common.Whole{Title: i18n.T("the request for %s", row.entry), Text: text + "\n" + i18n.T("reference %s", row.ref) + "\n" + i18n.T("against %s", row.prevRef)}, true
 }
 
 func absInt(n int) int {
@@ -339,7 +340,7 @@ func predictCmd(e env, gen int, b dropBatch, ks []int) tea.Cmd {
 		s, err := e.cache.open(b.file)
 		if err != nil {
 			for _, k := range ks {
-				texts[requestRef(b.file, b.uses[k].EntryID)] = "not rebuilt: " + sanitize.Clip(err.Error(), 60)
+				texts[requestRef(b.file, b.uses[k].EntryID)] = i18n.T("not rebuilt: %s", sanitize.Clip(err.Error(), 60))
 			}
 			return predictedMsg{gen: gen, ks: ks, texts: texts}
 		}
@@ -352,12 +353,12 @@ func predictCmd(e env, gen int, b dropBatch, ks []int) tea.Cmd {
 
 // cacheFigures is one request's recorded cache use.
 func cacheFigures(u *turndiff.CacheUse) string {
-	s := fmt.Sprintf("read %s · write %s · uncached %s", count(u.CacheRead), count(u.CacheWrite), count(u.Input))
+	s := i18n.T("read %s · write %s · uncached %s", count(u.CacheRead), count(u.CacheWrite), count(u.Input))
 	switch {
 	case u.HasRatio:
-		s += fmt.Sprintf(" · hit %.0f%%", 100*u.HitRatio)
+		s += i18n.T(" · hit %.0f%%", 100*u.HitRatio)
 	case !u.Reported:
-		s += " · no cache figures"
+		s += i18n.T(" · no cache figures")
 	}
 	if u.Dropped {
 		s += " · −" + count(u.Lost)
@@ -369,22 +370,22 @@ func cacheFigures(u *turndiff.CacheUse) string {
 func predictionText(p *replay.Prediction) string {
 	switch {
 	case p.Err != nil:
-		return "not rebuilt: " + sanitize.Clip(p.Err.Error(), 60)
+		return i18n.T("not rebuilt: %s", sanitize.Clip(p.Err.Error(), 60))
 	case !p.Breaks:
-		return fmt.Sprintf("predicted: no break (~%s tok cached)", count(float64(p.Diff.PrefixTokens)))
+		return i18n.T("predicted: no break (~%s tok cached)", count(float64(p.Diff.PrefixTokens)))
 	case p.Cause != nil:
-		return fmt.Sprintf("predicted: break, ~%s tok cached · %s", count(float64(p.Diff.PrefixTokens)), sanitize.Clip(p.Cause.Detail, 80))
+		return i18n.T("predicted: break, ~%s tok cached · %s", count(float64(p.Diff.PrefixTokens)), sanitize.Clip(p.Cause.Detail, 80))
 	}
-	return fmt.Sprintf("predicted: break, ~%s tok cached", count(float64(p.Diff.PrefixTokens)))
+	return i18n.T("predicted: break, ~%s tok cached", count(float64(p.Diff.PrefixTokens)))
 }
 
 // branchSummary totals a branch's cache use in one line.
 func branchSummary(s *turndiff.CacheSummary) string {
-	hit := "no cache figures"
+	hit := i18n.T("no cache figures")
 	if s.HasRatio {
-		hit = fmt.Sprintf("hit %.1f%%", 100*s.HitRatio)
+		hit = i18n.T("hit %.1f%%", 100*s.HitRatio)
 	}
-	return fmt.Sprintf("branch: %d request(s) · read %s · write %s · uncached %s · %s · %d drop(s)",
+	return i18n.T("branch: %d request(s) · read %s · write %s · uncached %s · %s · %d drop(s)",
 		s.Requests, count(s.CacheRead), count(s.CacheWrite), count(s.Uncached), hit, len(s.Drops))
 }
 
@@ -407,20 +408,20 @@ func nestedSummary(e env, sel common.Selection) string {
 	if !n.Any() {
 		return ""
 	}
-	hit := "no cache figures"
+	hit := i18n.T("no cache figures")
 	if prompt := n.Input + n.CacheRead + n.CacheWrite; prompt > 0 {
-		hit = fmt.Sprintf("hit %.1f%%", 100*n.CacheRead/prompt)
+		hit = i18n.T("hit %.1f%%", 100*n.CacheRead/prompt)
 	}
-	line := fmt.Sprintf("nested: %d call(s), %d request(s) · read %s · write %s · uncached %s · %s · out %s · $%.4f",
+	line := i18n.T("nested: %d call(s), %d request(s) · read %s · write %s · uncached %s · %s · out %s · $%.4f",
 		n.Calls, n.Requests, count(n.CacheRead), count(n.CacheWrite), count(n.Input), hit, count(n.Output), n.Cost)
 	if n.Unpriced > 0 {
-		line += fmt.Sprintf(" (%d unpriced)", n.Unpriced)
+		line += i18n.T(" (%d unpriced)", n.Unpriced)
 	}
 	if n.CacheUnknownCalls > 0 {
-		line += fmt.Sprintf(" · %d no cache figures", n.CacheUnknownCalls)
+		line += i18n.T(" · %d no cache figures", n.CacheUnknownCalls)
 	}
 	if n.InvalidCalls > 0 {
-		line += fmt.Sprintf(" · %d malformed", n.InvalidCalls)
+		line += i18n.T(" · %d malformed", n.InvalidCalls)
 	}
 	return line
 }

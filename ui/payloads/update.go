@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 )
 
@@ -68,6 +69,8 @@ func (m *Model) update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		}
 	case predictedMsg:
 		return m, m.reqs.applyPredicted(msg, m.env, m.predictReach())
+	case common.ThemeChangedMsg:
+		return m, tea.Batch(m.relabel(), m.run(m.pairView.Update(msg)))
 	case common.CopiedMsg:
 		if msg.Owner == common.PanelPayloads {
 			m.setStatus(msg.Status())
@@ -160,6 +163,18 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 	return compareCmd(m.env, m.gen, refs)
 }
 
+// relabel compares the pair again after a language switch: its labels
+// and block names are made with the comparison. The cursor's block, the
+// note and the cache-break mark stay.
+func (m *Model) relabel() tea.Cmd {
+	if m.cmp == nil || m.pending || m.cmp.lang == i18n.Current() {
+		return nil
+	}
+	m.gen++
+	m.pending = true
+	return compareCmd(m.env, m.gen, m.cmp.refs)
+}
+
 // reload compares the current pair again (the default pair anew when it
 // follows the selection).
 func (m *Model) reload() tea.Cmd {
@@ -238,7 +253,7 @@ func (m *Model) choose(it pickItem) tea.Cmd {
 	m.auto = false
 	if refs[1] == "" {
 		m.refs = refs
-		m.note = "pick B (" + m.keys.PickB.Help().Key + ")"
+		m.note = i18n.T("pick B (%s)", m.keys.PickB.Help().Key)
 		return nil
 	}
 	return m.compare(refs)

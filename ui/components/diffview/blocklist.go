@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -196,7 +197,7 @@ func (l BlockList) bodyLine(st *themes.Styles, cols columns, r int) string {
 	n := len(l.diff.Blocks)
 	if n == 0 {
 		if r == 0 {
-			return st.Text.Muted.Render(fit("no blocks", l.width))
+			return st.Text.Muted.Render(fit(i18n.T("no blocks"), l.width))
 		}
 		return blank
 	}
@@ -220,9 +221,9 @@ func (l BlockList) ruleLine(st *themes.Styles) string {
 	t := l.diff.Totals
 	tok, ratio := strconv.Itoa(t.PrefixTokens), percent(t.PrefixRatio)
 	labels := []string{
-		" cache boundary · prefix " + tok + " tok (" + ratio + ") ",
-		" cache · " + tok + " tok (" + ratio + ") ",
-		" cache ",
+		i18n.T(" cache boundary · prefix %s tok (%s) ", tok, ratio),
+		i18n.T(" cache · %s tok (%s) ", tok, ratio),
+		i18n.T(" cache "),
 	}
 	label := labels[len(labels)-1]
 	for _, c := range labels {
@@ -326,12 +327,12 @@ func (l BlockList) totalsLine(st *themes.Styles) string {
 	}
 	counts := part{fmt.Sprintf("=%d ~%d +%d -%d", t.Same, t.Modified, t.Added, t.Removed), st.Text.Subtle}
 	delta := deltaStyle(st, t.DeltaTokens)
-	prefix := strconv.Itoa(t.PrefixTokens) + " tok (" + percent(t.PrefixRatio) + ")"
+	prefix := i18n.T("prefix %s tok (%s)", strconv.Itoa(t.PrefixTokens), percent(t.PrefixRatio))
 	parts := []part{counts, {"Δ " + signed(t.DeltaTokens) + " tok", delta},
 		{fmt.Sprintf("(+%d -%d)", t.AddedTokens, t.RemovedTokens), st.Text.Muted},
-		{"prefix " + prefix, st.Diff.Boundary}}
+		{prefix, st.Diff.Boundary}}
 	if l.width < 60 {
-		parts = []part{counts, {"Δ" + signed(t.DeltaTokens), delta}, {"cache " + strconv.Itoa(t.PrefixTokens) + " (" + percent(t.PrefixRatio) + ")", st.Diff.Boundary}}
+		parts = []part{counts, {"Δ" + signed(t.DeltaTokens), delta}, {i18n.T("cache %s (%s)", strconv.Itoa(t.PrefixTokens), percent(t.PrefixRatio)), st.Diff.Boundary}}
 	}
 	var sb strings.Builder
 	used := 0

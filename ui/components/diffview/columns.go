@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/themes"
 )
 
@@ -72,7 +73,7 @@ func (c columns) total() int {
 
 // header is the column titles as one plain line.
 func (c columns) header() string {
-	titles := [numColumns]string{"", "", "status", "block", "role", "before → after", "Δ tok"}
+	titles := [numColumns]string{"", "", i18n.T("status"), i18n.T("block"), i18n.T("role"), i18n.T("before → after"), i18n.T("Δ tok")}
 	var b strings.Builder
 	for k, t := range titles {
 		b.WriteString(c.cell(k, t))
@@ -95,7 +96,7 @@ func (c columns) cells(b Block) [numColumns]string {
 	return [numColumns]string{
 		colCursor: "",
 		colGlyph:  b.Status.Glyph(),
-		colStatus: b.Status.String(),
+		colStatus: i18n.T(b.Status.String()),
 		colName:   name,
 		colRole:   oneLine(b.Role),
 		colTokens: tokens(b.BeforeTokens, b.Status != StatusAdded) + " → " + tokens(b.AfterTokens, b.Status != StatusRemoved),

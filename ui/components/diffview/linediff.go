@@ -3,6 +3,8 @@ package diffview
 import (
 	"fmt"
 	"strings"
+
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // LineKind says whether a line of a line diff is shared, removed or added.
@@ -55,13 +57,13 @@ const (
 func (c ContextMode) String() string {
 	switch c {
 	case ContextChanges:
-		return "changes"
+		return i18n.Mark("changes")
 	case ContextThree:
-		return "3 lines"
+		return i18n.Mark("3 lines")
 	case ContextAll:
-		return "all"
+		return i18n.Mark("all")
 	}
-	return fmt.Sprintf("context(%d)", uint8(c))
+	return fmt.Sprintf("context(%d)", uint8(c)) //i18n:raw an impossible value's debug name
 }
 
 // Next is the mode after c in the cycle changes → 3 lines → all → changes.
@@ -177,10 +179,10 @@ const (
 func (d *LineDiff) layoutUnified(ctx int) []row {
 	n := len(d.lines)
 	if n == 0 {
-		return []row{{kind: rowMessage, left: -1, right: -1, note: "both sides are empty"}}
+		return []row{{kind: rowMessage, left: -1, right: -1, note: i18n.T("both sides are empty")}}
 	}
 	if ctx >= 0 && d.Identical() {
-		return []row{{kind: rowMessage, left: -1, right: -1, note: fmt.Sprintf("no line changes (%d lines identical)", n)}}
+		return []row{{kind: rowMessage, left: -1, right: -1, note: i18n.T("no line changes (%d lines identical)", n)}}
 	}
 	keep := make([]bool, n)
 	if ctx < 0 {
@@ -350,7 +352,7 @@ func (d *LineDiff) Unified(c ContextMode) string {
 		case rowHunk, rowMessage:
 			b.WriteString(r.note)
 		case rowNoNL:
-			b.WriteString(`\ No newline at end of file`)
+			b.WriteString(`\ No newline at end of file`) //i18n:raw git's marker in a unified diff
 		case rowLine:
 			l := d.lines[r.left]
 			b.WriteString(map[LineKind]string{LineEqual: " ", LineDelete: "-", LineInsert: "+"}[l.Kind] + l.Text)

@@ -8,7 +8,7 @@ import (
 )
 
 // noNewlineNote is git's marker under a last line without a newline.
-const noNewlineNote = `\ No newline at end of file`
+const noNewlineNote = `\ No newline at end of file` //i18n:raw git's marker in a unified diff
 
 // crMark stands for a carriage return the other side does not have.
 const crMark = "␍"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // Layout is how a line diff is drawn.
@@ -21,9 +23,9 @@ const (
 // String names the layout ("unified", "split").
 func (l Layout) String() string {
 	if l == Split {
-		return "split"
+		return i18n.Mark("split")
 	}
-	return "unified"
+	return i18n.Mark("unified")
 }
 
 // MinSplitWidth is the narrowest view that draws the split layout: two
@@ -207,13 +209,13 @@ func (v LineView) Position() (first, total int) { return v.top, len(v.rows()) }
 // "+12 -3 · split · 3 lines · wrap", saying when split fell back.
 func (v LineView) Caption() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "+%d -%d · %s", v.lineDiff().added, v.lineDiff().removed, v.EffectiveLayout())
+	fmt.Fprintf(&b, "+%d -%d · %s", v.lineDiff().added, v.lineDiff().removed, i18n.T(v.EffectiveLayout().String()))
 	if v.layout == Split && v.EffectiveLayout() != Split {
-		fmt.Fprintf(&b, " (split needs %d cols)", MinSplitWidth)
+		b.WriteString(i18n.T(" (split needs %d cols)", MinSplitWidth))
 	}
-	fmt.Fprintf(&b, " · %s", v.context)
+	fmt.Fprintf(&b, " · %s", i18n.T(v.context.String()))
 	if v.wrap {
-		b.WriteString(" · wrap")
+		b.WriteString(i18n.T(" · wrap"))
 	}
 	return b.String()
 }

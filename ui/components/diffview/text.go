@@ -1,13 +1,13 @@
 package diffview
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // maxLineBytes bounds the part of one line the view draws (about 800 rows
@@ -27,7 +27,7 @@ func screenText(s string) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return sanitize.Text(s[:cut]) + fmt.Sprintf(" … [%d more bytes not shown]", len(s)-cut)
+	return sanitize.Text(s[:cut]) + i18n.T(" … [%d more bytes not shown]", len(s)-cut)
 }
 
 // wrapText splits plain (already cleaned) text into pieces of at most

@@ -1,6 +1,10 @@
 package diffview
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/forgebench/forgebench/i18n"
+)
 
 // Status is how a request block changed between the two sides of a diff,
 // as pi-forge's diffTurns names it.
@@ -23,15 +27,15 @@ const (
 func (s Status) String() string {
 	switch s {
 	case StatusSame:
-		return "same"
+		return i18n.Mark("same")
 	case StatusModified:
-		return "modified"
+		return i18n.Mark("modified")
 	case StatusAdded:
-		return "added"
+		return i18n.Mark("added")
 	case StatusRemoved:
-		return "removed"
+		return i18n.Mark("removed")
 	}
-	return fmt.Sprintf("status(%d)", uint8(s))
+	return fmt.Sprintf("status(%d)", uint8(s)) //i18n:raw an impossible value's debug name
 }
 
 // Glyph is the one-cell sign that shows the status without colour (NO_COLOR
@@ -62,7 +66,7 @@ func ParseStatus(s string) (Status, error) {
 	case "removed":
 		return StatusRemoved, nil
 	}
-	return StatusSame, fmt.Errorf("diffview: unknown block status %q (want same, modified, added or removed)", s)
+	return StatusSame, i18n.Errorf("diffview: unknown block status %q (want same, modified, added or removed)", s)
 }
 
 // Block is one request block of a diff: a system prompt, a message or a

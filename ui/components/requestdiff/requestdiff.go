@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/themes"
 	"github.com/forgebench/forgebench/ui/common"
@@ -285,22 +286,22 @@ func (m *Model) View(st *themes.Styles) string {
 	}
 	bw, bh, lw, lh := m.geometry()
 	changed := m.diff.Totals.Modified + m.diff.Totals.Added + m.diff.Totals.Removed
-	title := fmt.Sprintf("Blocks · %d changed", changed)
+	title := i18n.T("Blocks · %d changed", changed)
 	info := ""
 	if n := len(m.diff.Blocks); n > 0 {
 		info = fmt.Sprintf("%d/%d", m.blocks.Cursor()+1, n)
 	} else {
-		title = "Blocks"
+		title = i18n.T("Blocks")
 	}
 	blocks := common.Frame(*st, bw, bh, title, info, m.focus == Blocks, m.blocks.ViewLines(st))
-	linesTitle := "Lines"
+	linesTitle := i18n.T("Lines")
 	if b, ok := m.blocks.Selected(); ok {
-		linesTitle = "Lines · " + sanitize.Line(b.Name())
+		linesTitle = i18n.T("Lines · %s", sanitize.Line(b.Name()))
 		switch {
 		case b.Fields:
-			linesTitle += " · same text; its request fields differ"
+			linesTitle += i18n.T(" · same text; its request fields differ")
 		case b.Status == diffview.StatusModified && b.Before == b.After:
-			linesTitle += " · same text, other request fields differ"
+			linesTitle += i18n.T(" · same text, other request fields differ")
 		}
 	}
 	lines := common.Frame(*st, lw, lh, linesTitle, m.lines.Caption(), m.focus == Lines, m.lines.ViewLines(st))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
 
@@ -13,23 +14,23 @@ import (
 func BlockLabel(key, role string) string {
 	switch {
 	case key == turndiff.KeySystem:
-		return "system prompt"
+		return i18n.T("system prompt")
 	case key == turndiff.KeyPayloadText:
-		return "payload text (not JSON)"
+		return i18n.T("payload text (not JSON)")
 	case key == turndiff.KeyPayload:
-		return "payload"
+		return i18n.T("payload")
 	case strings.HasPrefix(key, turndiff.KeyRequestField):
-		return "request · " + strings.TrimPrefix(key, turndiff.KeyRequestField)
+		return i18n.T("request · %s", strings.TrimPrefix(key, turndiff.KeyRequestField))
 	case strings.HasPrefix(key, turndiff.KeyMessage):
-		return role + " message"
+		return i18n.T("%s message", role)
 	case strings.HasPrefix(key, "stack-item:"):
 		id := strings.TrimPrefix(key, "stack-item:")
 		if k := strings.LastIndexByte(id, ':'); k > 0 {
 			id = id[:k]
 		}
-		return "item " + id
+		return i18n.T("item %s", id)
 	case strings.HasPrefix(key, "chat-history:"), strings.HasPrefix(key, "implicit-history:"):
-		return "history · " + role
+		return i18n.T("history · %s", role)
 	}
 	return key
 }

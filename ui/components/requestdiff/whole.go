@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/components/diffview"
 )
@@ -20,7 +21,7 @@ func (m *Model) Whole(head string) (common.Whole, bool) {
 		return common.Whole{}, false
 	}
 	name := b.Name()
-	figures := fmt.Sprintf("block %d/%d %s · %s · %s · %s → %s tok · Δ %+d", row+1, len(m.diff.Blocks), name, b.Status, b.Role,
+	figures := i18n.T("block %d/%d %s · %s · %s · %s → %s tok · Δ %+d", row+1, len(m.diff.Blocks), name, i18n.T(b.Status.String()), b.Role,
 		tokens(b.BeforeTokens, b.Status == diffview.StatusAdded), tokens(b.AfterTokens, b.Status == diffview.StatusRemoved), b.TokenDelta)
 	prefix := head
 	if prefix != "" && !strings.HasSuffix(prefix, "\n") {
@@ -32,15 +33,15 @@ func (m *Model) Whole(head string) (common.Whole, bool) {
 	if m.focus == Lines {
 		ctx := m.lines.Context()
 		before, after := b.Before, b.After
-		return common.Whole{Title: "the line diff of " + name, Load: func() (string, error) {
-			return prefix + figures + " · context " + ctx.String() + "\n\n" + diffview.NewLineDiff(before, after).Unified(ctx), nil
+		return common.Whole{Title: i18n.T("the line diff of %s", name), Load: func() (string, error) {
+			return prefix + figures + i18n.T(" · context %s", i18n.T(ctx.String())) + "\n\n" + diffview.NewLineDiff(before, after).Unified(ctx), nil
 		}}, true
 	}
 	text, side := b.After, "B"
 	if b.Status == diffview.StatusRemoved {
 		text, side = b.Before, "A"
 	}
-	return common.Whole{Title: "block " + name, Text: prefix + figures + "\n\n── as " + side + " has it ──\n" + text}, true
+	return common.Whole{Title: i18n.T("block %s", name), Text: prefix + figures + "\n\n" + i18n.T("── as %s has it ──", side) + "\n" + text}, true
 }
 
 // tokens is a side's token count, "–" for the side without the block.

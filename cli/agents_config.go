@@ -113,8 +113,8 @@ func (c *AgentsConfigCmd) Run(g *Globals) error {
 
 func writeConfig(w io.Writer, cfg *subagent.Config) {
 	v := cfg.Values
-	settings := []struct{ key, value string }{ //i18n:raw setting names (contract)
-		{"agentScope", v.AgentScope}, {"maxDepth", number(v.MaxDepth)}, {"maxConcurrentAgents", number(v.MaxConcurrentAgents)},
+	settings := []struct{ key, value string }{
+		{"agentScope", v.AgentScope}, {"maxDepth", number(v.MaxDepth)}, {"maxConcurrentAgents", number(v.MaxConcurrentAgents)}, //i18n:raw setting names (contract)
 		{"inheritExtensions", fmt.Sprint(v.InheritExtensions)}, {"openAIIdentity", fmt.Sprint(v.OpenAIIdentity)}, //i18n:raw setting names (contract)
 		{"maxOutputBytes", number(v.MaxOutputBytes)}, //i18n:raw setting names (contract)
 	}

@@ -110,7 +110,7 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	}
 	loc, home, err := g.sessionLocations("")
 	if err != nil {
-		return nil, fmt.Errorf("session locations: %w", err)
+		return nil, i18n.Errorf("session locations: %w", err)
 	}
 	var items []session.ListItem
 	if c.AllProjects {
@@ -125,7 +125,7 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 		items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, i18n.Errorf("list sessions: %w", err)
 	}
 	var out []string
 	for _, it := range items {

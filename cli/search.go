@@ -54,7 +54,7 @@ func (c *SearchCmd) Run(g *Globals) error {
 	}
 	loc, home, err := g.sessionLocations("")
 	if err != nil {
-		return fmt.Errorf("session locations: %w", err)
+		return i18n.Errorf("session locations: %w", err)
 	}
 	srcs, err := search.ListSources(search.Scope{Loc: loc, Cwd: ws.Cwd, Home: home, AllProjects: c.AllProjects, Agents: c.Agents})
 	if err != nil {

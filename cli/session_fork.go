@@ -120,7 +120,7 @@ func (c *SessionForkCmd) printDryRun(g *Globals, f *session.Fork) error {
 		if parent == "" {
 			parent = i18n.T("(root)")
 		}
-		fmt.Fprint(w, i18n.T("%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), sanitize.Clip(parent, 36), note))
+		fmt.Fprint(w, i18n.T("%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), padRight(sanitize.Clip(parent, 36), 8), note)) // the parent padded by display width: "(root)" may be Chinese
 	}
 	return nil
 }

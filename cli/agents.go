@@ -8,10 +8,12 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
@@ -51,7 +53,7 @@ func openAgentTree(g *Globals, rootArg, what string) (*agentTree, error) {
 	if rootArg == "" {
 		loc, home, err := g.sessionLocations("")
 		if err != nil {
-			return nil, fmt.Errorf("session locations: %w", err)
+			return nil, i18n.Errorf("session locations: %w", err)
 		}
 		it, err := newestTreeRoot(loc, ws.Cwd, home)
 		if err != nil {
@@ -90,14 +92,14 @@ func openAgentTree(g *Globals, rootArg, what string) (*agentTree, error) {
 func newestTreeRoot(loc session.Locations, cwd, home string) (session.ListItem, error) {
 	items, err := session.ListCwd(loc, cwd, session.ListOptions{Home: home})
 	if err != nil {
-		return session.ListItem{}, fmt.Errorf("list sessions: %w", err)
+		return session.ListItem{}, i18n.Errorf("list sessions: %w", err)
 	}
 	for _, it := range items {
 		if it.HasAgentTree {
 			return it, nil
 		}
 	}
-	return session.ListItem{}, fmt.Errorf("%w: no session of %s has a pi-subagent tree; name the root session", session.ErrNoSuchSession, cwd)
+	return session.ListItem{}, i18n.Errorf("%w: no session of %s has a pi-subagent tree; name the root session", session.ErrNoSuchSession, cwd)
 }
 
 // Run prints the tree as a table (or JSON).
@@ -122,15 +124,16 @@ func (c *AgentsListCmd) Run(g *Globals) error {
 func writeAgentList(w io.Writer, tree *subagent.Tree, agents []*subagent.Agent) {
 	writeTreeHeader(w, tree)
 	if len(agents) == 0 {
-		fmt.Fprintln(w, "no agents")
+		fmt.Fprintln(w, i18n.T("no agents"))
 		return
 	}
 	rows := make([]string, 0, len(agents)+1)
-	rows = append(rows, "PATH\tROLE\tSTATUS\tLIFECYCLE\tCOST\tRUN TIME\tREQ/TOOLS\tTOKENS in/out/cache\tCREATED\tTASK")
+	rows = append(rows, i18n.T("PATH\tROLE\tSTATUS\tLIFECYCLE\tCOST\tRUN TIME\tREQ/TOOLS\tTOKENS in/out/cache\tCREATED\tTASK"))
+	hidden := i18n.T(" (hidden)")
 	for _, a := range agents {
 		path := sanitize.Clip(a.Path, 60)
 		if !a.Visible {
-			path += " (hidden)"
+			path += hidden
 		}
 		rows = append(rows, strings.Join([]string{path, sanitize.Clip(a.Descriptor.Role.Name, 20),
 			sanitize.Clip(a.Status, 14), sanitize.Clip(a.Lifecycle, 9), a.CostText(), a.RuntimeText(), a.CountsText(),
@@ -140,17 +143,18 @@ func writeAgentList(w io.Writer, tree *subagent.Tree, agents []*subagent.Agent) 
 	t := subagent.TotalsOf(agents)
 	cost := fmt.Sprintf("$%.4f", t.Cost)
 	if !t.CostComplete {
-		cost += " (some costs unavailable)"
+		cost += i18n.T(" (some costs unavailable)")
 	}
-	fmt.Fprintf(w, "\ntotal  %s · %s · run time %s · %s · %s (+%d nested) · tokens %s in / %s out / %s cache\n",
-		counted(t.Agents, "agent"), cost, subagent.FormatDuration(t.RuntimeMs), counted(t.Requests, "request"),
-		counted(t.ToolCalls, "tool call"), t.NestedToolCalls,
-		subagent.FormatTokens(t.Tokens.Input), subagent.FormatTokens(t.Tokens.Output), subagent.FormatTokens(t.Tokens.CacheRead+t.Tokens.CacheWrite))
+	fmt.Fprint(w, i18n.T("\ntotal  %s · %s · run time %s · %s · %s (+%d nested) · tokens %s in / %s out / %s cache\n",
+		i18n.T("%d agents", t.Agents), cost, subagent.FormatDuration(t.RuntimeMs), i18n.T("%d requests", t.Requests),
+		i18n.T("%d tool calls", t.ToolCalls), t.NestedToolCalls,
+		subagent.FormatTokens(t.Tokens.Input), subagent.FormatTokens(t.Tokens.Output), subagent.FormatTokens(t.Tokens.CacheRead+t.Tokens.CacheWrite)))
 }
 
 // writeColumns prints rows of tab-separated cells as text/tabwriter does
 // with two spaces of padding (every column but the last as wide as its
-// widest cell in runes), from the rows as strings: tabwriter keeps every
+// widest cell in display columns, so Chinese headers and names stay
+// aligned), from the rows as strings: tabwriter keeps every
 // cell of a table until it is flushed, 66 MB for 100,000 agents. Cells are
 // sanitised text, which holds no tabs.
 func writeColumns(w io.Writer, rows []string) {
@@ -164,7 +168,7 @@ func writeColumns(w io.Writer, rows []string) {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(r[:tab]))
+			widths[i] = max(widths[i], ansi.StringWidth(r[:tab]))
 			r = r[tab+1:]
 		}
 	}
@@ -178,7 +182,7 @@ func writeColumns(w io.Writer, rows []string) {
 				break
 			}
 			line = append(line, r[:tab]...)
-			for range widths[i] - utf8.RuneCountInString(r[:tab]) + 2 {
+			for range widths[i] - ansi.StringWidth(r[:tab]) + 2 {
 				line = append(line, ' ')
 			}
 			r = r[tab+1:]
@@ -191,14 +195,14 @@ func writeColumns(w io.Writer, rows []string) {
 func writeTreeHeader(w io.Writer, t *subagent.Tree) {
 	id := t.ID
 	if id == "" {
-		id = "(none)"
+		id = i18n.T("(none)")
 	}
 	hidden := len(t.Agents) - len(t.VisibleAgents(false))
-	fmt.Fprintf(w, "tree %s of session %s (layout %s) · %d agents", sanitize.Clip(id, 40), sanitize.Clip(t.RootSessionID, 40), t.Layout, len(t.Agents))
+	fmt.Fprint(w, i18n.T("tree %s of session %s (layout %s) · %d agents", sanitize.Clip(id, 40), sanitize.Clip(t.RootSessionID, 40), t.Layout, len(t.Agents)))
 	if hidden > 0 {
-		fmt.Fprintf(w, " (%d hidden)", hidden)
+		fmt.Fprint(w, i18n.T(" (%d hidden)", hidden))
 	}
-	fmt.Fprintf(w, " · %d/%s active runs · %d pending for /root\n\n", t.ActiveRuns(), number(t.MaxConcurrentAgents), len(t.RootMailbox))
+	fmt.Fprint(w, i18n.T(" · %d/%s active runs · %d pending for /root\n\n", t.ActiveRuns(), number(t.MaxConcurrentAgents), len(t.RootMailbox)))
 }
 
 func number(f float64) string { return jsonv.Stringify(f) }
@@ -217,7 +221,7 @@ func findAgent(t *subagent.Tree, path string) (*subagent.Agent, error) {
 	}
 	a, ok := t.Agent(path)
 	if !ok {
-		return nil, fail(exitUsage, "no agent %s in tree %s", sanitize.Clip(path, 80), sanitize.Clip(t.ID, 40))
+		return nil, failErr(exitUsage, i18n.Errorf("no agent %s in tree %s", sanitize.Clip(path, 80), sanitize.Clip(t.ID, 40)))
 	}
 	return a, nil
 }
@@ -225,11 +229,11 @@ func findAgent(t *subagent.Tree, path string) (*subagent.Agent, error) {
 // agentSession opens an agent's own session for activity and transcripts.
 func agentSession(a *subagent.Agent) (*session.Session, error) {
 	if a.File == "" {
-		return nil, fail(exitFailed, "the session file of %s is missing (%s)", a.Path, sanitize.Line(a.SessionFile))
+		return nil, failErr(exitFailed, i18n.Errorf("the session file of %s is missing (%s)", a.Path, sanitize.Line(a.SessionFile)))
 	}
 	s, err := session.OpenForDisplay(a.File) // a display path: runaway lines are skipped
 	if err != nil {
-		return nil, fmt.Errorf("open the session of %s: %w", a.Path, err)
+		return nil, i18n.Errorf("open the session of %s: %w", a.Path, err)
 	}
 	return s, nil
 }
@@ -262,58 +266,60 @@ func (c *AgentsShowCmd) Run(g *Globals) error {
 
 // writeAgent prints the human view of one agent.
 func writeAgent(w io.Writer, at *agentTree, a *subagent.Agent, activity []subagent.ActivityItem) {
-	row := func(k, v string) { fmt.Fprintf(w, "%-15s%s\n", k, v) }
-	row("path", sanitize.Line(a.Path))
+	// row prints a label (marked, translated here) padded to 15 display
+	// columns, then its value.
+	row := func(k, v string) { fmt.Fprintf(w, "%s%s\n", pad(i18n.T(k), 15), v) }
+	row(i18n.Mark("path"), sanitize.Line(a.Path))
 	if !a.Visible {
-		row("hidden", sanitize.Line(a.Hidden))
+		row(i18n.Mark("hidden"), sanitize.Line(a.Hidden))
 	}
-	row("parent", sanitize.Line(a.Parent))
-	row("role", sanitize.Line(a.Descriptor.Role.Name)+roleSource(a))
-	row("status", sanitize.Line(a.Status))
-	row("lifecycle", sanitize.Line(a.Lifecycle))
+	row(i18n.Mark("parent"), sanitize.Line(a.Parent))
+	row(i18n.Mark("role"), sanitize.Line(a.Descriptor.Role.Name)+roleSource(a))
+	row(i18n.Mark("status"), sanitize.Line(a.Status))
+	row(i18n.Mark("lifecycle"), sanitize.Line(a.Lifecycle))
 	sel := a.Selected()
-	row("selected", sanitize.Line(sel.Model.String())+" · thinking "+orDash(sanitize.Line(sel.Thinking)))
+	row(i18n.Mark("selected"), i18n.T("%s · thinking %s", sanitize.Line(sel.Model.String()), orDash(sanitize.Line(sel.Thinking))))
 	if lr := a.LastResponse(); lr != nil {
 		note := ""
 		if a.ModelDiffers() {
-			note = "  (differs from the selected model)"
+			note = i18n.T("  (differs from the selected model)")
 		}
-		row("last response", sanitize.Line(lr.Model.String())+" · thinking "+orDash(sanitize.Line(lr.Thinking))+note)
+		row(i18n.Mark("last response"), i18n.T("%s · thinking %s", sanitize.Line(lr.Model.String()), orDash(sanitize.Line(lr.Thinking)))+note)
 	} else {
-		row("last response", "none")
+		row(i18n.Mark("last response"), i18n.T("none"))
 	}
 	if ce := a.Context(at.cat); ce.Known && ce.Window > 0 {
-		row("context", fmt.Sprintf("%s / %s (%.1f%%, %s)", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent, ce.Source))
+		row(i18n.Mark("context"), fmt.Sprintf("%s / %s (%.1f%%, %s)", subagent.FormatTokens(ce.Tokens), subagent.FormatTokens(ce.Window), ce.Percent, ce.Source))
 	} else if ce.Known {
-		row("context", subagent.FormatTokens(ce.Tokens)+" (context window unknown)")
+		row(i18n.Mark("context"), i18n.T("%s (context window unknown)", subagent.FormatTokens(ce.Tokens)))
 	} else {
-		row("context", "unknown")
+		row(i18n.Mark("context"), i18n.T("unknown"))
 	}
-	row("run slots", fmt.Sprintf("%d/%s active runs in the tree", at.tree.ActiveRuns(), number(at.tree.MaxConcurrentAgents)))
-	row("created", sanitize.Line(a.Descriptor.CreatedAt))
+	row(i18n.Mark("run slots"), i18n.T("%d/%s active runs in the tree", at.tree.ActiveRuns(), number(at.tree.MaxConcurrentAgents)))
+	row(i18n.Mark("created"), sanitize.Line(a.Descriptor.CreatedAt))
 	ms, src, ok := a.Runtime()
 	if ok {
-		row("run time", subagent.FormatDuration(ms)+" ("+src+")")
+		row(i18n.Mark("run time"), subagent.FormatDuration(ms)+" ("+src+")")
 	} else {
-		row("run time", "unknown")
+		row(i18n.Mark("run time"), i18n.T("unknown"))
 	}
-	row("cost", a.CostText())
+	row(i18n.Mark("cost"), a.CostText())
 	if s := a.Summary; s != nil {
 		st := s.Stats
-		row("requests", fmt.Sprintf("%d · tool calls %d (+%d nested)", st.AssistantMessages, st.ToolCalls, s.NestedToolCalls))
-		row("tokens", fmt.Sprintf("in %s · out %s · cache read %s · cache write %s", subagent.FormatTokens(st.Tokens.Input),
+		row(i18n.Mark("requests"), i18n.T("%d · tool calls %d (+%d nested)", st.AssistantMessages, st.ToolCalls, s.NestedToolCalls))
+		row(i18n.Mark("tokens"), i18n.T("in %s · out %s · cache read %s · cache write %s", subagent.FormatTokens(st.Tokens.Input),
 			subagent.FormatTokens(st.Tokens.Output), subagent.FormatTokens(st.Tokens.CacheRead), subagent.FormatTokens(st.Tokens.CacheWrite)))
 		if s.InheritedEntries > 0 {
-			row("copied history", fmt.Sprintf("%d entries from the parent (not counted)", s.InheritedEntries))
+			row(i18n.Mark("copied history"), i18n.T("%d entries from the parent (not counted)", s.InheritedEntries))
 		}
 	}
-	row("mailbox", fmt.Sprintf("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
+	row(i18n.Mark("mailbox"), i18n.T("%d pending · outbox %d", len(a.Mailbox), len(a.Outbox)))
 	if a.Error != "" {
-		row("error", sanitize.Line(a.Error))
+		row(i18n.Mark("error"), sanitize.Line(a.Error))
 	}
-	row("session", sanitize.Line(orDash(a.File)))
-	fmt.Fprintf(w, "\ntask\n%s\n", indentText(sanitize.Text(orDash(a.Task()))))
-	fmt.Fprintf(w, "\nrecent activity (%d)\n", len(activity))
+	row(i18n.Mark("session"), sanitize.Line(orDash(a.File)))
+	fmt.Fprint(w, i18n.T("\ntask\n%s\n", indentText(sanitize.Text(orDash(a.Task())))))
+	fmt.Fprint(w, i18n.T("\nrecent activity (%d)\n", len(activity)))
 	for _, it := range activity {
 		when := "--:--:--"
 		if !math.IsNaN(it.TimeMs) {
@@ -346,14 +352,6 @@ func orDash(s string) string {
 
 func indentText(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
-}
-
-// counted is "1 <noun>" or "<n> <noun>s".
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // writeAgentListJSON writes `agents list --json`, the same bytes as
@@ -419,7 +417,7 @@ func writeTreeDiagnostics(w io.Writer, diags []subagent.Diagnostic) error {
 	for _, key := range order {
 		if more := seen[key] - maxSameDiagnostic; more > 0 {
 			sev, msg, _ := strings.Cut(key, "\x00")
-			fmt.Fprintf(ew, "%s: %d more like this: %s\n", sev, more, sanitize.Line(msg))
+			fmt.Fprint(ew, i18n.T("%s: %d more like this: %s\n", sev, more, sanitize.Line(msg)))
 		}
 	}
 	return ew.Flush()

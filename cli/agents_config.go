@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/subagent"
 )
 
@@ -39,41 +39,40 @@ func (c *AgentsRolesCmd) Run(g *Globals) error {
 		for _, e := range cat.Errors {
 			fmt.Fprintln(g.stderr, "error: "+sanitize.Line(e))
 		}
-		return fail(exitFailed, "%d role diagnostic(s)", len(cat.Errors))
+		return failErr(exitFailed, i18n.Errorf("%d role diagnostic(s)", len(cat.Errors)))
 	}
 	return nil
 }
 
 func writeRoles(w io.Writer, cat *subagent.RoleCatalog) {
-	fmt.Fprintf(w, "agentScope %s · user roles %s", sanitize.Line(cat.Scope), sanitize.Line(cat.UserDir))
+	fmt.Fprint(w, i18n.T("agentScope %s · user roles %s", sanitize.Line(cat.Scope), sanitize.Line(cat.UserDir)))
 	if cat.ProjectDir != "" {
-		fmt.Fprintf(w, " · project roles %s", sanitize.Line(cat.ProjectDir))
+		fmt.Fprint(w, i18n.T(" · project roles %s", sanitize.Line(cat.ProjectDir)))
 	}
 	fmt.Fprintln(w)
 	if len(cat.Roles) == 0 {
-		fmt.Fprintln(w, "no roles: agents use the default policy (no agent_type parameter is offered)")
+		fmt.Fprintln(w, i18n.T("no roles: agents use the default policy (no agent_type parameter is offered)"))
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tSOURCE\tTOOLS\tMODEL\tTHINKING\tDESCRIPTION")
+		rows := []string{i18n.T("NAME\tSOURCE\tTOOLS\tMODEL\tTHINKING\tDESCRIPTION")}
 		for _, r := range cat.Roles {
-			tools := "(default policy)"
+			tools := i18n.T("(default policy)")
 			if r.HasTools {
 				tools = strings.Join(r.Tools, ", ")
 				if len(r.Tools) == 0 {
-					tools = "none"
+					tools = i18n.T("none")
 				}
 			}
 			source := r.Source
 			if len(r.Shadows) > 0 {
-				source += fmt.Sprintf(" (overrides %d)", len(r.Shadows))
+				source += i18n.T(" (overrides %d)", len(r.Shadows))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", sanitize.Clip(r.Name, 64), source, sanitize.Clip(tools, 60),
-				sanitize.Clip(orDash(r.Model), 40), orDash(sanitize.Clip(r.Thinking, 10)), sanitize.Clip(r.Description, 80))
+			rows = append(rows, strings.Join([]string{sanitize.Clip(r.Name, 64), source, sanitize.Clip(tools, 60),
+				sanitize.Clip(orDash(r.Model), 40), orDash(sanitize.Clip(r.Thinking, 10)), sanitize.Clip(r.Description, 80)}, "\t"))
 		}
-		tw.Flush()
+		writeColumns(w, rows)
 	}
-	fmt.Fprintf(w, "\npi-subagent 0.3.0 also bundled %s inside its package; v5 installs no roles, and old sessions show them as source \"bundled\".\n",
-		strings.Join(subagent.BundledRoles030, ", "))
+	fmt.Fprint(w, i18n.T("\npi-subagent 0.3.0 also bundled %s inside its package; v5 installs no roles, and old sessions show them as source \"bundled\".\n",
+		strings.Join(subagent.BundledRoles030, ", ")))
 }
 
 // AgentsConfigCmd shows subagent.json.
@@ -107,34 +106,33 @@ func (c *AgentsConfigCmd) Run(g *Globals) error {
 				fmt.Fprintln(g.stderr, "hint: "+sanitize.Line(h))
 			}
 		}
-		return fail(exitFailed, "%d configuration error(s); pi-subagent refuses an invalid file whole", n)
+		return failErr(exitFailed, i18n.Errorf("%d configuration error(s); pi-subagent refuses an invalid file whole", n))
 	}
 	return nil
 }
 
 func writeConfig(w io.Writer, cfg *subagent.Config) {
 	v := cfg.Values
-	rows := []struct{ key, value string }{
-		{"agentScope", v.AgentScope}, {"maxDepth", number(v.MaxDepth)}, {"maxConcurrentAgents", number(v.MaxConcurrentAgents)},
-		{"inheritExtensions", fmt.Sprint(v.InheritExtensions)}, {"openAIIdentity", fmt.Sprint(v.OpenAIIdentity)},
-		{"maxOutputBytes", number(v.MaxOutputBytes)},
+	settings := []struct{ key, value string }{
+		{"agentScope", v.AgentScope}, {"maxDepth", number(v.MaxDepth)}, {"maxConcurrentAgents", number(v.MaxConcurrentAgents)}, //i18n:raw setting names (contract)
+		{"inheritExtensions", fmt.Sprint(v.InheritExtensions)}, {"openAIIdentity", fmt.Sprint(v.OpenAIIdentity)}, //i18n:raw setting names (contract)
+		{"maxOutputBytes", number(v.MaxOutputBytes)}, //i18n:raw setting names (contract)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SETTING\tVALUE\tFROM")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.key, sanitize.Line(r.value), cfg.Sources[r.key])
+	rows := []string{i18n.T("SETTING\tVALUE\tFROM")}
+	for _, r := range settings {
+		rows = append(rows, r.key+"\t"+sanitize.Line(r.value)+"\t"+cfg.Sources[r.key])
 	}
-	tw.Flush()
+	writeColumns(w, rows)
 	fmt.Fprintln(w)
 	for _, f := range cfg.Files {
-		state := "not present"
+		state := i18n.T("not present")
 		switch {
 		case f.Skipped != "":
-			state = "not read: " + f.Skipped
+			state = i18n.T("not read: %s", f.Skipped)
 		case len(f.Errors) > 0:
-			state = fmt.Sprintf("invalid (%d error(s))", len(f.Errors))
+			state = i18n.T("invalid (%d error(s))", len(f.Errors))
 		case f.Present:
-			state = "read"
+			state = i18n.T("read")
 		}
 		fmt.Fprintf(w, "%-8s %s — %s\n", f.Scope, sanitize.Line(f.Path), state)
 	}

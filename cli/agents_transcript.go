@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/subagent"
 )
@@ -25,7 +26,7 @@ type AgentsTranscriptCmd struct {
 // Run prints one page of the transcript, then follows when asked.
 func (c *AgentsTranscriptCmd) Run(g *Globals) error {
 	if c.Page < 0 {
-		return fail(exitUsage, "--page must be 0 (the newest) or more")
+		return failErr(exitUsage, i18n.Errorf("--page must be 0 (the newest) or more"))
 	}
 	at, err := openAgentTree(g, c.Session, "--session")
 	if err != nil {
@@ -45,12 +46,12 @@ func (c *AgentsTranscriptCmd) Run(g *Globals) error {
 		page = 0
 	}
 	if page >= tr.Pages() {
-		return fail(exitUsage, "%s has %d page(s) of %d entries; --page goes up to %d", a.Path, tr.Pages(), tr.PageSize, tr.Pages()-1)
+		return failErr(exitUsage, i18n.Errorf("%s has %d page(s) of %d entries; --page goes up to %d", a.Path, tr.Pages(), tr.PageSize, tr.Pages()-1))
 	}
 	opt := subagent.RenderOptions{Expand: c.Expand, Location: time.Local}
-	fmt.Fprintf(g.stdout, "%s · page %d of %d (0 = newest) · %d entries", sanitize.Line(a.Path), page, tr.Pages(), len(tr.Items))
+	fmt.Fprint(g.stdout, i18n.T("%s · page %d of %d (0 = newest) · %d entries", sanitize.Line(a.Path), page, tr.Pages(), len(tr.Items)))
 	if tr.Inherited > 0 {
-		fmt.Fprintf(g.stdout, ", %d copied from the parent", tr.Inherited)
+		fmt.Fprint(g.stdout, i18n.T(", %d copied from the parent", tr.Inherited))
 	}
 	fmt.Fprintln(g.stdout)
 	if err := subagent.RenderText(g.stdout, tr.Page(page), opt); err != nil {
@@ -69,18 +70,18 @@ func followTranscript(g *Globals, file string, from int64, opt subagent.RenderOp
 	defer stop()
 	events, err := session.Tail(ctx, file, from)
 	if err != nil {
-		return fmt.Errorf("follow %s: %w", file, err)
+		return i18n.Errorf("follow %s: %w", file, err)
 	}
-	fmt.Fprintf(g.stderr, "following %s (ctrl+c stops)\n", sanitize.Line(file))
+	fmt.Fprint(g.stderr, i18n.T("following %s (ctrl+c stops)\n", sanitize.Line(file)))
 	for ev := range events {
 		switch ev.Kind {
 		case session.TailReset:
-			fmt.Fprintln(g.stderr, "the session file was truncated or replaced; following it from its start")
+			fmt.Fprintln(g.stderr, i18n.T("the session file was truncated or replaced; following it from its start"))
 		case session.TailError:
 			if errors.Is(ev.Err, session.ErrLineTooLong) {
-				fmt.Fprintf(g.stderr, "skipped an over-long line at byte %d\n", ev.Offset)
+				fmt.Fprint(g.stderr, i18n.T("skipped an over-long line at byte %d\n", ev.Offset))
 			} else {
-				fmt.Fprintf(g.stderr, "follow: %s\n", sanitize.Line(fmt.Sprint(ev.Err)))
+				fmt.Fprint(g.stderr, i18n.T("follow: %s\n", sanitize.Line(fmt.Sprint(ev.Err))))
 			}
 		case session.TailLines:
 			for _, l := range ev.Lines {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
@@ -39,12 +40,12 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 	if c.Since != "" {
 		t, err := parseSince(c.Since, time.Local)
 		if err != nil {
-			return fail(exitUsage, "--since: %s", sanitize.Line(err.Error()))
+			return fail(exitUsage, "--since: %s", sanitize.Line(err.Error())) //i18n:raw the flag's name before parseSince's error, translated there
 		}
 		since = t
 	}
 	if c.FailOnBreakCost != nil && !(*c.FailOnBreakCost >= 0) {
-		return fail(exitUsage, "--fail-on-break-cost must be a non-negative amount in USD")
+		return failErr(exitUsage, i18n.Errorf("--fail-on-break-cost must be a non-negative amount in USD"))
 	}
 	files, err := c.files(g, since)
 	if err != nil {
@@ -70,8 +71,8 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 		writeCacheReport(g.stdout, rep, c.By)
 	}
 	if c.FailOnBreakCost != nil && rep.TotalCost() > *c.FailOnBreakCost {
-		return fail(exitFailed, "cache breaks cost $%s, above --fail-on-break-cost $%s",
-			strconv.FormatFloat(rep.TotalCost(), 'f', 4, 64), strconv.FormatFloat(*c.FailOnBreakCost, 'f', -1, 64))
+		return failErr(exitFailed, i18n.Errorf("cache breaks cost $%s, above --fail-on-break-cost $%s",
+			strconv.FormatFloat(rep.TotalCost(), 'f', 4, 64), strconv.FormatFloat(*c.FailOnBreakCost, 'f', -1, 64)))
 	}
 	return nil
 }
@@ -81,12 +82,12 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	if len(c.Sessions) > 0 {
 		if c.AllProjects {
-			return nil, fail(exitUsage, "--all-projects reads every project's sessions: name no SESSION with it")
+			return nil, failErr(exitUsage, i18n.Errorf("--all-projects reads every project's sessions: name no SESSION with it"))
 		}
 		out := make([]string, 0, len(c.Sessions))
 		for _, arg := range c.Sessions {
 			if arg == "" {
-				return nil, fail(exitUsage, "SESSION is empty (a file, a session id or a unique prefix of one)")
+				return nil, failErr(exitUsage, i18n.Errorf("SESSION is empty (a file, a session id or a unique prefix of one)"))
 			}
 			f, err := g.namedSession(arg, "SESSION", readsSession)
 			if err != nil {
@@ -102,7 +103,7 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	}
 	loc, home, err := g.sessionLocations("")
 	if err != nil {
-		return nil, fmt.Errorf("session locations: %w", err)
+		return nil, i18n.Errorf("session locations: %w", err)
 	}
 	var items []session.ListItem
 	if c.AllProjects {
@@ -117,7 +118,7 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 		items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, i18n.Errorf("list sessions: %w", err)
 	}
 	var out []string
 	for _, it := range items {
@@ -171,27 +172,28 @@ func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
 		rewrite = fmt.Sprintf("%.2f", f)
 	}
 	t := rep.Tokens
-	fmt.Fprintf(w, "%d session(s) · %d request(s) · cache hit %s · re-write factor %s\n", rep.Sessions, rep.Requests, hit, rewrite)
-	fmt.Fprintf(w, "tokens in %s · out %s · cache read %s · cache write %s\n", count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite))
+	fmt.Fprint(w, i18n.T("%d session(s) · %d request(s) · cache hit %s · re-write factor %s\n", rep.Sessions, rep.Requests, hit, rewrite))
+	fmt.Fprint(w, i18n.T("tokens in %s · out %s · cache read %s · cache write %s\n", count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite)))
 	if len(rep.Breaks) == 0 {
-		fmt.Fprintln(w, "\nno cache breaks (as Pi 1.6.0 counts them)")
+		fmt.Fprintln(w, i18n.T("\nno cache breaks (as Pi 1.6.0 counts them)"))
 		return
 	}
-	fmt.Fprintf(w, "\n%-40s %7s %14s %12s\n", "by "+dim, "breaks", "missed tokens", "missed cost")
+	// Columns in display width: the headers may be Chinese.
+	fmt.Fprintf(w, "\n%s %s %s %s\n", padRight(i18n.T("by %s", dim), 40), padLeft(i18n.T("breaks"), 7), padLeft(i18n.T("missed tokens"), 14), padLeft(i18n.T("missed cost"), 12))
 	var total cachemiss.Group
 	for _, gr := range rep.GroupBy(dim) {
-		fmt.Fprintf(w, "%-40s %7d %14s %12s\n", sanitize.Clip(gr.Label, 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
+		fmt.Fprintf(w, "%s %7d %14s %12s\n", padRight(sanitize.Clip(gr.Label, 40), 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
 		total.Count += gr.Count
 		total.MissedTokens += gr.MissedTokens
 		total.MissedCost += gr.MissedCost
 		total.Priced += gr.Priced
 	}
-	fmt.Fprintf(w, "%-40s %7d %14s %12s\n", "total", total.Count, count(total.MissedTokens), groupCost(total))
+	fmt.Fprintf(w, "%s %7d %14s %12s\n", padRight(i18n.T("total"), 40), total.Count, count(total.MissedTokens), groupCost(total))
 	top := rep.Costliest(costliestShown)
-	fmt.Fprintf(w, "\n%d costliest break(s)\n", len(top))
+	fmt.Fprint(w, i18n.T("\n%d costliest break(s)\n", len(top)))
 	for i := range top {
 		b := &top[i]
-		cost := "unpriced"
+		cost := i18n.T("unpriced")
 		if b.CostKnown() {
 			cost = fmt.Sprintf("$%.4f", b.Miss.MissedCost)
 		}
@@ -199,7 +201,8 @@ func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
 		if b.Cause.Ref != "" {
 			ref = " " + sanitize.Clip(b.Cause.Ref, 40)
 		}
-		fmt.Fprintf(w, "  %s · %s tokens · %s%s · %s\n    %s\n    forgebench payload diff %s %s\n", cost, count(b.Miss.MissedTokens),
+		fmt.Fprintf(w, "  %s · %s tokens · %s%s · %s\n    %s\n    forgebench payload diff %s %s\n", //i18n:raw figures, the cause's kind and a command; "tokens" stays (glossary)
+			cost, count(b.Miss.MissedTokens),
 			b.Cause.Kind, ref, sanitize.Clip(b.Cause.Line(), 120), sanitize.Clip(b.Timestamp, 30)+" "+sanitize.Clip(b.Miss.Provider+"/"+b.Miss.Model, 60),
 			shellWord("session:"+b.File+"#"+b.Miss.PreviousEntryID), shellWord("session:"+b.File+"#"+b.Miss.EntryID))
 	}

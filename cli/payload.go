@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/services"
 	"github.com/forgebench/forgebench/session"
@@ -48,7 +49,7 @@ func (g *Globals) resolver() (*replay.Resolver, error) {
 	}
 	return g.svc.Resolver(services.ResolverOptions{
 		ResolveSession: func(arg string) (string, error) {
-			return g.namedSession(arg, "session:FILE", requiredSession)
+			return g.namedSession(arg, "session:FILE", requiredSession) //i18n:raw the argument's form, as the help writes it
 		},
 		Open: openRefSession,
 		ReadPresetFile: func(path string) ([]byte, error) {
@@ -79,7 +80,7 @@ func openRefSession(path string) (*session.Session, error) {
 
 func (g *Globals) presetNotes(name string, n int) {
 	if n > 0 {
-		fmt.Fprintf(g.stderr, "forgebench: preset %s has %d error diagnostic(s); compiled anyway\n", name, n)
+		fmt.Fprint(g.stderr, i18n.T("forgebench: preset %s has %d error diagnostic(s); compiled anyway\n", name, n))
 	}
 }
 
@@ -144,7 +145,7 @@ func (c *PayloadShowCmd) Run(g *Globals) error {
 // Run diffs two requests and applies the gates.
 func (c *PayloadDiffCmd) Run(g *Globals) error {
 	if c.MaxTokenGrowth != nil && *c.MaxTokenGrowth < 0 {
-		return fail(exitUsage, "--max-token-growth must be 0 or more")
+		return failErr(exitUsage, i18n.Errorf("--max-token-growth must be 0 or more"))
 	}
 	rv, err := g.resolver()
 	if err != nil {
@@ -173,10 +174,10 @@ func (c *PayloadDiffCmd) Run(g *Globals) error {
 	}
 	var failed []string
 	if c.FailOnChange && d.Summary.ChangedBlocks > 0 {
-		failed = append(failed, fmt.Sprintf("%d block(s) changed (--fail-on-change)", d.Summary.ChangedBlocks))
+		failed = append(failed, i18n.T("%d block(s) changed (--fail-on-change)", d.Summary.ChangedBlocks))
 	}
 	if c.MaxTokenGrowth != nil && d.DeltaTokens > *c.MaxTokenGrowth {
-		failed = append(failed, fmt.Sprintf("the request grew by %d tokens, more than %d (--max-token-growth)", d.DeltaTokens, *c.MaxTokenGrowth))
+		failed = append(failed, i18n.T("the request grew by %d tokens, more than %d (--max-token-growth)", d.DeltaTokens, *c.MaxTokenGrowth))
 	}
 	if len(failed) > 0 {
 		for _, f := range failed[1:] {

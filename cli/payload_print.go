@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/ui/components/diffview"
@@ -28,19 +29,19 @@ func describeRefOf(r *replay.Resolved, blocks, tokens int) string {
 	what := ""
 	switch {
 	case r.File != nil && r.File.Kind == session.PayloadTurn:
-		what = "turn snapshot"
+		what = i18n.T("turn snapshot")
 	case r.File != nil && !r.File.Valid:
-		what = "saved payload, not valid JSON"
+		what = i18n.T("saved payload, not valid JSON")
 	case r.File != nil:
-		what = "saved payload"
+		what = i18n.T("saved payload")
 	case r.Ref.Kind == replay.RefPreset && r.Request != nil:
-		what = "preset " + r.PresetID + " at entry " + r.Session.Entries[r.Index].ID
+		what = i18n.T("preset %s at entry %s", r.PresetID, r.Session.Entries[r.Index].ID)
 	case r.Request != nil && r.Request.ForAssistant:
-		what = "request for assistant entry " + r.Session.Entries[r.Index].ID
+		what = i18n.T("request for assistant entry %s", r.Session.Entries[r.Index].ID)
 	case r.Request != nil:
-		what = "next request from entry " + r.Session.Entries[r.Index].ID
+		what = i18n.T("next request from entry %s", r.Session.Entries[r.Index].ID)
 	}
-	return fmt.Sprintf("%s · %s · %d block(s) · ~%s tokens", sanitize.Line(r.Ref.Raw), sanitize.Line(what), blocks, count(float64(tokens)))
+	return i18n.T("%s · %s · %d block(s) · ~%s tokens", sanitize.Line(r.Ref.Raw), sanitize.Line(what), blocks, count(float64(tokens)))
 }
 
 // writeShow prints every block of one request, then what a cut capture
@@ -48,27 +49,27 @@ func describeRefOf(r *replay.Resolved, blocks, tokens int) string {
 func writeShow(w io.Writer, r *replay.Resolved) {
 	fmt.Fprintln(w, describeRef(r))
 	if q := r.Request; q != nil && q.Model != "" {
-		fmt.Fprintf(w, "model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools))
+		fmt.Fprint(w, i18n.T("model %s/%s · %d tool(s)\n", sanitize.Line(q.Provider), sanitize.Line(q.Model), len(q.Tools)))
 	}
 	if q := r.Request; q != nil {
 		if q.PresetID != "" && r.Ref.Kind == replay.RefSession {
-			fmt.Fprintf(w, "pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID))
+			fmt.Fprint(w, i18n.T("pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID)))
 		}
 		if q.RuntimeSource != "" {
-			fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(q.RuntimeSource))
+			fmt.Fprint(w, i18n.T("runtime: %s\n", sanitize.Line(q.RuntimeSource)))
 		}
 		for _, note := range q.Inferred {
-			fmt.Fprintf(w, "inferred: %s\n", sanitize.Line(note))
+			fmt.Fprint(w, i18n.T("inferred: %s\n", sanitize.Line(note)))
 		}
 	}
 	blocks := r.Turn.Turn.Blocks
 	if r.File != nil && r.File.TurnError != "" {
-		fmt.Fprintf(w, "shaped like a turn snapshot but %s: read as a saved payload\n", sanitize.Line(strings.TrimPrefix(r.File.TurnError, turndiff.ErrNotTurn.Error()+": ")))
+		fmt.Fprint(w, i18n.T("shaped like a turn snapshot but %s: read as a saved payload\n", sanitize.Line(strings.TrimPrefix(r.File.TurnError, turndiff.ErrNotTurn.Error()+": "))))
 	}
 	if r.File != nil && r.File.Recovery != nil {
 		writeRecovery(w, r.File)
 		if t, ok := r.File.RecoveredTurn(); ok {
-			fmt.Fprintln(w, "\nrecovered blocks (the diff compares the whole text as one payload-text block):")
+			fmt.Fprintln(w, i18n.T("\nrecovered blocks (the diff compares the whole text as one payload-text block):"))
 			blocks = t.Blocks
 		}
 	}
@@ -87,7 +88,7 @@ func writeShow(w io.Writer, r *replay.Resolved) {
 	}
 	if q := r.Request; q != nil && q.Usage != nil {
 		uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
-		fmt.Fprintf(w, "\nrecorded usage: %s\n", describeCacheUse(&uses[0]))
+		fmt.Fprint(w, i18n.T("\nrecorded usage: %s\n", describeCacheUse(&uses[0])))
 	}
 }
 
@@ -116,10 +117,14 @@ func appendShownBlock(buf []byte, i int, b *turndiff.Block, origin string) []byt
 	buf = append(buf, " · "...)
 	buf = append(buf, sanitize.Line(b.Role)...)
 	buf = append(buf, " · "...)
-	buf = appendCount(buf, b.Chars)
-	buf = append(buf, " chars · ~"...)
-	buf = appendCount(buf, b.ApproxTokens)
-	buf = append(buf, " tokens"...)
+	if i18n.Current() == i18n.English { // the fast path of the key below: one block at a time, no formatting
+		buf = appendCount(buf, b.Chars)
+		buf = append(buf, " chars · ~"...) //i18n:raw the English of "%s chars · ~%s tokens"
+		buf = appendCount(buf, b.ApproxTokens)
+		buf = append(buf, " tokens"...)
+	} else {
+		buf = append(buf, i18n.T("%s chars · ~%s tokens", string(appendCount(nil, b.Chars)), string(appendCount(nil, b.ApproxTokens)))...)
+	}
 	buf = append(buf, origin...)
 	buf = append(buf, '\n')
 	return append(appendIndented(buf, sanitize.Text(b.Text), "  "), '\n')
@@ -129,7 +134,7 @@ func appendShownBlock(buf []byte, i int, b *turndiff.Block, origin string) []byt
 // prefix and "(empty)" for an empty s.
 func appendIndented(buf []byte, s, prefix string) []byte {
 	if s == "" {
-		return append(append(buf, prefix...), "(empty)"...)
+		return append(append(buf, prefix...), i18n.T("(empty)")...)
 	}
 	for {
 		buf = append(buf, prefix...)
@@ -164,7 +169,7 @@ func writeLosses(w io.Writer, losses []turndiff.Loss) {
 	if len(losses) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nredacted by the display rendering (not in the file):")
+	fmt.Fprintln(w, i18n.T("\nredacted by the display rendering (not in the file):"))
 	for _, l := range losses {
 		fmt.Fprintf(w, "  %s\n", describeLoss(l))
 	}
@@ -175,63 +180,63 @@ func writeRecovery(w io.Writer, f *session.PayloadFile) {
 	rec := f.Recovery
 	switch {
 	case rec.Noted:
-		fmt.Fprintf(w, "cut by pi-forge after %s characters: the file is not JSON; the diff sees one payload-text block\n", count(float64(turndiff.MaxDisplayChars)))
+		fmt.Fprint(w, i18n.T("cut by pi-forge after %s characters: the file is not JSON; the diff sees one payload-text block\n", count(float64(turndiff.MaxDisplayChars))))
 	default:
-		fmt.Fprintln(w, "not valid JSON: the diff sees one payload-text block")
+		fmt.Fprintln(w, i18n.T("not valid JSON: the diff sees one payload-text block"))
 	}
 	if rec.SyntaxError != "" {
-		fmt.Fprintf(w, "  reading stopped: %s\n", sanitize.Line(rec.SyntaxError))
+		fmt.Fprint(w, i18n.T("  reading stopped: %s\n", sanitize.Line(rec.SyntaxError)))
 	}
 	if len(rec.Fields) > 0 {
-		fmt.Fprintf(w, "  recovered whole: %s\n", sanitize.Line(strings.Join(rec.Fields, ", ")))
+		fmt.Fprint(w, i18n.T("  recovered whole: %s\n", sanitize.Line(strings.Join(rec.Fields, ", "))))
 	}
 	if rec.CutField == "messages" || rec.Messages > 0 {
-		fmt.Fprintf(w, "  messages recovered whole: %d\n", rec.Messages)
+		fmt.Fprint(w, i18n.T("  messages recovered whole: %d\n", rec.Messages))
 	}
 	if cm := rec.CutMessage; cm != nil {
 		role := cm.Role
 		if role == "" {
-			role = "role not read"
+			role = i18n.T("role not read")
 		}
-		fmt.Fprintf(w, "  cut: message %d (%s) after %s characters of text; the rest of it is lost\n", cm.Index+1, sanitize.Line(role), count(float64(cm.TextChars)))
+		fmt.Fprint(w, i18n.T("  cut: message %d (%s) after %s characters of text; the rest of it is lost\n", cm.Index+1, sanitize.Line(role), count(float64(cm.TextChars))))
 	} else if rec.CutField != "" {
-		fmt.Fprintf(w, "  cut: field %q; the rest of it is lost\n", sanitize.Line(rec.CutField))
+		fmt.Fprint(w, i18n.T("  cut: field %q; the rest of it is lost\n", sanitize.Line(rec.CutField)))
 	}
 	if rec.Noted {
-		fmt.Fprintln(w, "  lost: everything after the cut — any later messages and any request fields after them (their number is not recorded)")
+		fmt.Fprintln(w, i18n.T("  lost: everything after the cut — any later messages and any request fields after them (their number is not recorded)"))
 	}
 }
 
 func describeLoss(l turndiff.Loss) string {
 	where := sanitize.Line(l.Path)
 	if where == "" {
-		where = "(top level)"
+		where = i18n.T("(top level)")
 	}
 	switch l.Kind {
 	case turndiff.LossSecret:
-		return "secret value redacted at " + where
+		return i18n.T("secret value redacted at %s", where)
 	case turndiff.LossDepth:
-		return "value nested deeper than 8 levels dropped at " + where
+		return i18n.T("value nested deeper than 8 levels dropped at %s", where)
 	case turndiff.LossItems:
-		return fmt.Sprintf("%d array item(s) after the 80th dropped at %s", l.Count, where)
+		return i18n.T("%d array item(s) after the 80th dropped at %s", l.Count, where)
 	case turndiff.LossKeys:
-		return "keys after the 120th dropped at " + where
+		return i18n.T("keys after the 120th dropped at %s", where)
 	case turndiff.LossImage:
-		return "image data dropped at " + where
+		return i18n.T("image data dropped at %s", where)
 	case turndiff.LossBase64:
-		return fmt.Sprintf("base64-like data (%s chars) dropped at %s", count(float64(l.Count)), where)
+		return i18n.T("base64-like data (%s chars) dropped at %s", count(float64(l.Count)), where)
 	case turndiff.LossString:
-		return fmt.Sprintf("string cut from %s to 12,000 chars at %s", count(float64(l.Count)), where)
+		return i18n.T("string cut from %s to 12,000 chars at %s", count(float64(l.Count)), where)
 	}
-	return l.Kind + " at " + where
+	return i18n.T("%s at %s", l.Kind, where)
 }
 
 func describeCacheUse(u *turndiff.CacheUse) string {
-	s := fmt.Sprintf("cache read %s · cache write %s · uncached input %s", count(u.CacheRead), count(u.CacheWrite), count(u.Input))
+	s := i18n.T("cache read %s · cache write %s · uncached input %s", count(u.CacheRead), count(u.CacheWrite), count(u.Input))
 	if u.HasRatio {
-		s += fmt.Sprintf(" · hit %.1f%%", 100*u.HitRatio)
+		s += i18n.T(" · hit %.1f%%", 100*u.HitRatio)
 	} else if !u.Reported {
-		s += " · this model reports no cache figures"
+		s += i18n.T(" · this model reports no cache figures")
 	}
 	return s
 }
@@ -270,14 +275,14 @@ func writeDiff(w io.Writer, a, b *replay.Resolved, d *turndiff.Diff, cause *turn
 		fmt.Fprintln(w, boundaryRule(d))
 	}
 	s := d.Summary
-	fmt.Fprintf(w, "\n%d same · %d modified · %d added · %d removed · %+d tokens (+%d / −%d)\n",
-		s.SameBlocks, s.ModifiedBlocks, s.AddedBlocks, s.RemovedBlocks, d.DeltaTokens, s.AddedTokens, s.RemovedTokens)
+	fmt.Fprint(w, i18n.T("\n%d same · %d modified · %d added · %d removed · %+d tokens (+%d / −%d)\n",
+		s.SameBlocks, s.ModifiedBlocks, s.AddedBlocks, s.RemovedBlocks, d.DeltaTokens, s.AddedTokens, s.RemovedTokens))
 	if cause != nil {
-		fmt.Fprintf(w, "cause: %s\n", describeCause(cause))
+		fmt.Fprint(w, i18n.T("cause: %s\n", describeCause(cause)))
 	}
 	if q := b.Request; q != nil && q.Usage != nil {
 		uses, _ := turndiff.CacheSeries([]turndiff.Usage{*q.Usage})
-		fmt.Fprintf(w, "B recorded: %s · predicted cached prefix ~%s tokens\n", describeCacheUse(&uses[0]), count(float64(d.PrefixTokens)))
+		fmt.Fprint(w, i18n.T("B recorded: %s · predicted cached prefix ~%s tokens\n", describeCacheUse(&uses[0]), count(float64(d.PrefixTokens))))
 	}
 	if !lines {
 		return
@@ -291,10 +296,10 @@ func writeDiff(w io.Writer, a, b *replay.Resolved, d *turndiff.Diff, cause *turn
 		if blk.Before.Text == blk.After.Text {
 			before, after := turndiff.WireText(blk.Before), turndiff.WireText(blk.After)
 			if before == after {
-				fmt.Fprintln(w, "same text; the blocks differ in request fields not recorded here")
+				fmt.Fprintln(w, i18n.T("same text; the blocks differ in request fields not recorded here"))
 				continue
 			}
-			fmt.Fprintln(w, "same text; its request fields differ (the JSON sent):")
+			fmt.Fprintln(w, i18n.T("same text; its request fields differ (the JSON sent):"))
 			writeLineDiff(w, before, after)
 			continue
 		}
@@ -303,7 +308,7 @@ func writeDiff(w io.Writer, a, b *replay.Resolved, d *turndiff.Diff, cause *turn
 }
 
 func boundaryRule(d *turndiff.Diff) string {
-	return fmt.Sprintf("  ──── cache boundary · ~%s tokens cached (%.1f%%) ────", count(float64(d.PrefixTokens)), 100*d.PrefixRatio)
+	return i18n.T("  ──── cache boundary · ~%s tokens cached (%.1f%%) ────", count(float64(d.PrefixTokens)), 100*d.PrefixRatio)
 }
 
 func blockSide(b *turndiff.DiffBlock) *turndiff.Block {
@@ -384,7 +389,7 @@ func writeLineDiff(w io.Writer, before, after string) {
 			}
 			fmt.Fprintf(w, "%s%s\n", sign, sanitize.Line(l.Text))
 			if l.NoNewline {
-				fmt.Fprintln(w, `\ No newline at end of file`)
+				fmt.Fprintln(w, `\ No newline at end of file`) //i18n:raw the unified diff format's marker
 			}
 		}
 		i = j

@@ -159,7 +159,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			_, supplied := slots[name]
 			return ok && supplied
 		})
-		sources = append(sources, "custom slots: "+in.Slots)
+		sources = append(sources, i18n.T("custom slots: %s", in.Slots))
 	}
 	job.source = strings.Join(sources, "; ")
 	job.session, job.index = s, index

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/search"
 )
 
@@ -34,12 +35,12 @@ func (c *SearchCmd) Run(g *Globals) error {
 		q.Roles = []string{c.Role}
 	}
 	if c.Limit < 0 {
-		return fail(exitUsage, "--limit must be 0 or more")
+		return failErr(exitUsage, i18n.Errorf("--limit must be 0 or more"))
 	}
 	if c.Since != "" {
 		t, err := parseSince(c.Since, time.Local)
 		if err != nil {
-			return fail(exitUsage, "--since: %v", err)
+			return fail(exitUsage, "--since: %v", err) //i18n:raw the flag's name before parseSince's error, translated there
 		}
 		q.Since = t
 	}
@@ -53,7 +54,7 @@ func (c *SearchCmd) Run(g *Globals) error {
 	}
 	loc, home, err := g.sessionLocations("")
 	if err != nil {
-		return fmt.Errorf("session locations: %w", err)
+		return i18n.Errorf("session locations: %w", err)
 	}
 	srcs, err := search.ListSources(search.Scope{Loc: loc, Cwd: ws.Cwd, Home: home, AllProjects: c.AllProjects, Agents: c.Agents})
 	if err != nil {
@@ -71,17 +72,13 @@ func (c *SearchCmd) Run(g *Globals) error {
 		return err
 	}
 	if st.Oversized > 0 {
-		fmt.Fprintf(g.stderr, "forgebench: %d line(s) longer than %d MiB were not searched\n", st.Oversized, search.MaxLineBytes>>20)
+		fmt.Fprint(g.stderr, i18n.T("forgebench: %d line(s) longer than %d MiB were not searched\n", st.Oversized, search.MaxLineBytes>>20))
 	}
 	if !c.JSON {
 		out.summary(st)
 	}
 	if st.Hits == 0 {
-		files := "files"
-		if st.Files == 1 {
-			files = "file"
-		}
-		return fail(exitFailed, "no hits in %d session %s", st.Files, files)
+		return failErr(exitFailed, i18n.Errorf("no hits in %d session files", st.Files))
 	}
 	return nil
 }
@@ -97,7 +94,7 @@ func parseSince(s string, loc *time.Location) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a date (want YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339)", s)
+	return time.Time{}, i18n.Errorf("%q is not a date (want YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] or RFC 3339)", s)
 }
 
 // searchPrinter prints results as they arrive: one JSON object per hit,
@@ -124,7 +121,7 @@ func (p *searchPrinter) file(res search.FileResult) bool {
 		p.human(&b, res)
 	}
 	if _, err := io.WriteString(p.w, b.String()); err != nil {
-		p.err = fmt.Errorf("write results: %w", err)
+		p.err = i18n.Errorf("write results: %w", err)
 		return false
 	}
 	return true
@@ -165,11 +162,11 @@ func (p *searchPrinter) human(b *strings.Builder, res search.FileResult) {
 	var groups []*group
 	byBranch := map[string]*group{}
 	for _, h := range res.Hits {
-		label := "active branch"
+		label := i18n.T("active branch")
 		if !h.OnActiveBranch {
-			label = "abandoned branch " + orDash(h.Branch)
+			label = i18n.T("abandoned branch %s", orDash(h.Branch))
 			if h.Fork != "" {
-				label += " (leaves the active branch after " + h.Fork + ")"
+				label = i18n.T("abandoned branch %s (leaves the active branch after %s)", orDash(h.Branch), h.Fork)
 			}
 		}
 		g := byBranch[label]
@@ -210,13 +207,9 @@ func (p *searchPrinter) summary(st search.Stats) {
 	if p.err != nil || st.Hits == 0 {
 		return
 	}
-	files := "files"
-	if st.Files == 1 {
-		files = "file"
-	}
-	line := fmt.Sprintf("\n%d hit(s) in %d session(s); %d %s in scope", st.Hits, p.sessions, st.Files, files)
+	line := i18n.T("\n%d hit(s) in %d session(s); %d files in scope", st.Hits, p.sessions, st.Files)
 	if st.Limited {
-		line += fmt.Sprintf(", stopped at --limit %d", st.Hits)
+		line += i18n.T(", stopped at --limit %d", st.Hits)
 	}
 	if _, err := io.WriteString(p.w, line+"\n"); err != nil && !errors.Is(err, io.ErrClosedPipe) {
 		p.err = err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 )
@@ -42,7 +43,7 @@ func openSessionWith(path string, opt session.Options) (*session.Session, error)
 	case errors.Is(err, session.ErrNotRegular):
 		return nil, fail(exitRefused, "%v", err)
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fail(exitUsage, "no such session: %s", sanitize.Line(path))
+		return nil, failErr(exitUsage, i18n.Errorf("no such session: %s", sanitize.Line(path)))
 	}
 	return nil, err
 }
@@ -60,7 +61,7 @@ func leafIndex(s *session.Session, leaf string) (int, error) {
 	}
 	i, ok := s.IndexOf(leaf)
 	if !ok {
-		return 0, fail(exitUsage, "no entry %q in %s", leaf, s.Path)
+		return 0, failErr(exitUsage, i18n.Errorf("no entry %q in %s", leaf, s.Path))
 	}
 	return i, nil
 }
@@ -102,8 +103,10 @@ func (g *Globals) sessionNotes(s *session.Session, notes []string) {
 	}
 }
 
-// leafHelp ends the help of every --leaf flag: the ids of v1 files.
-const leafHelp = " Entries of v1 session files have no ids in the file: forgebench derives stable ones (not Pi's; Pi gives them random ids when it rewrites the file)."
+// leafHelp ends the help of every --leaf flag: the ids of v1 files. It is
+// kong's ${leaf_help} in English and translated where help is printed in
+// another language (interpolateHelp).
+var leafHelp = i18n.Mark(" Entries of v1 session files have no ids in the file: forgebench derives stable ones (not Pi's; Pi gives them random ids when it rewrites the file).")
 
 // maxSkippedShown bounds the skipped lines `session show` lists.
 const maxSkippedShown = 20
@@ -147,29 +150,29 @@ func (c *SessionShowCmd) Run(g *Globals) error {
 		return jsonv.Stringify(v)
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "file           %s\n", sanitize.Line(s.Path))
-	fmt.Fprintf(w, "id             %s\n", sanitize.Clip(s.Header.ID, 80))
-	fmt.Fprintf(w, "cwd            %s\n", sanitize.Clip(s.Header.Cwd, 200))
-	fmt.Fprintf(w, "created        %s\n", sanitize.Clip(s.Header.Timestamp, 80))
-	fmt.Fprintf(w, "name           %s\n", get("name"))
-	fmt.Fprintf(w, "entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))
+	fmt.Fprint(w, i18n.T("file           %s\n", sanitize.Line(s.Path)))
+	fmt.Fprint(w, i18n.T("id             %s\n", sanitize.Clip(s.Header.ID, 80)))
+	fmt.Fprint(w, i18n.T("cwd            %s\n", sanitize.Clip(s.Header.Cwd, 200)))
+	fmt.Fprint(w, i18n.T("created        %s\n", sanitize.Clip(s.Header.Timestamp, 80)))
+	fmt.Fprint(w, i18n.T("name           %s\n", get("name")))
+	fmt.Fprint(w, i18n.T("entries        %s (skipped lines: %s)\n", get("entries"), get("skippedLines"))) //i18n:raw summary keys
 	skipped, unnumbered := s.Diagnostics.SkippedList()
 	for i, l := range skipped {
 		if i == maxSkippedShown {
 			unnumbered += len(skipped) - i
 			break
 		}
-		fmt.Fprintf(w, "  line %-8d %s\n", l.Line, l.Reason)
+		fmt.Fprint(w, i18n.T("  line %-8d %s\n", l.Line, l.Reason))
 	}
 	if unnumbered > 0 {
-		fmt.Fprintf(w, "  … %d more skipped line(s)\n", unnumbered)
+		fmt.Fprint(w, i18n.T("  … %d more skipped line(s)\n", unnumbered))
 	}
-	fmt.Fprintf(w, "leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))
+	fmt.Fprint(w, i18n.T("leaf           %s (path %s entries, %s context messages)\n", get("leafId"), get("pathLength"), get("contextMessages"))) //i18n:raw summary keys
 	if parent, ok := s.ParentSession(); ok {
-		fmt.Fprintf(w, "forked from    %s\n", sanitize.Clip(parent, 200))
+		fmt.Fprint(w, i18n.T("forked from    %s\n", sanitize.Clip(parent, 200)))
 	}
 	for _, l := range s.Labels() {
-		fmt.Fprintf(w, "label          %s %s\n", sanitize.Clip(l.TargetID, 80), sanitize.Clip(l.Label, 80))
+		fmt.Fprint(w, i18n.T("label          %s %s\n", sanitize.Clip(l.TargetID, 80), sanitize.Clip(l.Label, 80)))
 	}
 	return nil
 }
@@ -228,20 +231,20 @@ func (c *SessionContextCmd) Run(g *Globals) error {
 // model (one leading prompt, or in-place updates when the model supports
 // mid-conversation system messages).
 func writeContext(w io.Writer, s *session.Session, ctx *session.Context, pres replay.Presentation) {
-	model := "none"
+	model := i18n.T("none")
 	if ctx.Model != nil {
 		model = ctx.Model.Provider.StrOr("?") + "/" + ctx.Model.ModelID.StrOr("?")
 	}
-	leaf := "(empty session)"
+	leaf := i18n.T("(empty session)")
 	if ctx.LeafIndex >= 0 {
 		leaf = sanitize.Clip(s.Entries[ctx.LeafIndex].ID, 80)
 	}
-	mode := "collapsed into one leading system message"
+	mode := i18n.T("collapsed into one leading system message")
 	if pres.Native {
-		mode = "sent in place (the model supports mid-conversation system messages)"
+		mode = i18n.T("sent in place (the model supports mid-conversation system messages)")
 	}
-	fmt.Fprintf(w, "context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
-		leaf, sanitize.Clip(model, 80), sanitize.Clip(ctx.ThinkingLevel.StrOr("off"), 40), len(pres.Messages), mode)
+	fmt.Fprint(w, i18n.T("context at %s · model %s · thinking %s · %d messages\nsystem prompt: %s\n",
+		leaf, sanitize.Clip(model, 80), sanitize.Clip(ctx.ThinkingLevel.StrOr("off"), 40), len(pres.Messages), mode))
 	systemText := map[int]string{}
 	for _, ps := range pres.System {
 		systemText[ps.Position] = ps.Text

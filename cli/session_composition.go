@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/session/replay"
 )
@@ -48,16 +49,16 @@ const compositionBarWidth = 20
 // writeComposition prints one line per part with a share bar.
 func writeComposition(w io.Writer, r *replay.Resolved, c compare.Composition) {
 	q := r.Request
-	what := "next request from entry " + sanitize.Clip(r.Session.Entries[r.Index].ID, 80)
+	what := i18n.T("next request from entry %s", sanitize.Clip(r.Session.Entries[r.Index].ID, 80))
 	if q.ForAssistant {
-		what = "request for assistant entry " + sanitize.Clip(r.Session.Entries[r.Index].ID, 80)
+		what = i18n.T("request for assistant entry %s", sanitize.Clip(r.Session.Entries[r.Index].ID, 80))
 	}
-	fmt.Fprintf(w, "composition · %s · %s tokens\n", what, count(float64(c.Total)))
+	fmt.Fprint(w, i18n.T("composition · %s · %s tokens\n", what, count(float64(c.Total))))
 	if c.HasRecorded {
-		fmt.Fprintf(w, "estimates (chars/4: %s) scaled to the recorded input of %s (input + cache read + cache write), cache read %s\n",
-			count(float64(c.Estimated)), sanitize.Clip(c.UsageEntry, 40), count(float64(c.CacheRead)))
+		fmt.Fprint(w, i18n.T("estimates (chars/4: %s) scaled to the recorded input of %s (input + cache read + cache write), cache read %s\n",
+			count(float64(c.Estimated)), sanitize.Clip(c.UsageEntry, 40), count(float64(c.CacheRead))))
 	} else {
-		fmt.Fprintln(w, "no usage recorded for this request: chars/4 estimates, cached prefix unknown")
+		fmt.Fprintln(w, i18n.T("no usage recorded for this request: chars/4 estimates, cached prefix unknown"))
 	}
 	fmt.Fprintln(w)
 	for _, p := range c.Parts {
@@ -73,7 +74,7 @@ func writeComposition(w io.Writer, r *replay.Resolved, c compare.Composition) {
 			count(float64(p.Tokens)), 100*p.Share, bar(p.Share, compositionBarWidth))
 	}
 	if c.HasRecorded {
-		fmt.Fprintln(w, "\n▌ inside the cached prefix (the recorded cache read)")
+		fmt.Fprintln(w, i18n.T("\n▌ inside the cached prefix (the recorded cache read)"))
 	}
 }
 

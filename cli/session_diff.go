@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/compare"
 )
@@ -37,7 +38,7 @@ func (c *SessionDiffCmd) Run(g *Globals) error {
 		return fail(exitUsage, "B: %s", sanitize.Line(err.Error()))
 	}
 	if refA.SameFile() {
-		return fail(exitUsage, "A: %q names no session; #ENTRY is for B (an entry of A's session)", sanitize.Line(c.A))
+		return failErr(exitUsage, i18n.Errorf("A: %q names no session; #ENTRY is for B (an entry of A's session)", sanitize.Line(c.A)))
 	}
 	fileA, err := g.namedSession(refA.File, "A", requiredSession)
 	if err != nil {
@@ -71,7 +72,7 @@ func (c *SessionDiffCmd) Run(g *Globals) error {
 	}
 	for _, s := range []*session.Session{sa, sb} {
 		if len(s.Entries) == 0 {
-			return fail(exitUsage, "%s has no entries: there is no branch to compare", sanitize.Line(s.Path))
+			return failErr(exitUsage, i18n.Errorf("%s has no entries: there is no branch to compare", sanitize.Line(s.Path)))
 		}
 	}
 	cat, err := g.modelCatalog()
@@ -80,7 +81,7 @@ func (c *SessionDiffCmd) Run(g *Globals) error {
 	}
 	d, err := compare.Branches(compare.Side{Session: sa, Leaf: leafA}, compare.Side{Session: sb, Leaf: leafB}, cat)
 	if errors.Is(err, compare.ErrUnrelated) {
-		return fail(exitUsage, "%s: neither is a fork of the other, and they are not one session", sanitize.Line(err.Error()))
+		return failErr(exitUsage, i18n.Errorf("%s: neither is a fork of the other, and they are not one session", sanitize.Line(err.Error())))
 	}
 	if err != nil {
 		return err
@@ -117,7 +118,7 @@ const (
 
 // writeBranchDiff prints the two summaries side by side.
 func writeBranchDiff(w io.Writer, sa, sb *session.Session, d compare.Diff) {
-	fork := "none (the branches share no entry)"
+	fork := i18n.T("none (the branches share no entry)")
 	if d.HasForkPoint {
 		fork = sanitize.Clip(d.ForkPoint, 80)
 		if e, ok := sa.Entry(d.ForkPoint); ok {
@@ -128,13 +129,13 @@ func writeBranchDiff(w io.Writer, sa, sb *session.Session, d compare.Diff) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "fork point  %s\n\n", fork)
+	fmt.Fprint(w, i18n.T("fork point  %s\n\n", fork))
 	row := func(label string, a, b []string) {
 		n := max(len(a), len(b), 1)
 		for k := 0; k < n; k++ {
 			l := ""
 			if k == 0 {
-				l = label
+				l = i18n.T(label)
 			}
 			line := pad(l, diffLabelWidth) + pad(cell(a, k), diffColumnWidth+2) + cell(b, k)
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
@@ -142,14 +143,14 @@ func writeBranchDiff(w io.Writer, sa, sb *session.Session, d compare.Diff) {
 	}
 	one := func(s string) []string { return []string{s} }
 	row("", one("A"), one("B"))
-	row("file", one(filepath.Base(sa.Path)), one(filepath.Base(sb.Path)))
-	row("leaf", one(d.A.Leaf), one(d.B.Leaf))
-	row("entries", one(fmt.Sprint(d.A.Entries)), one(fmt.Sprint(d.B.Entries)))
+	row(i18n.Mark("file"), one(filepath.Base(sa.Path)), one(filepath.Base(sb.Path)))
+	row(i18n.Mark("leaf"), one(d.A.Leaf), one(d.B.Leaf))
+	row(i18n.Mark("entries"), one(fmt.Sprint(d.A.Entries)), one(fmt.Sprint(d.B.Entries)))
 	msgs := func(s compare.Summary) []string {
-		return one(fmt.Sprintf("%d user · %d assistant", s.Messages.User, s.Messages.Assistant))
+		return one(i18n.T("%d user · %d assistant", s.Messages.User, s.Messages.Assistant))
 	}
-	row("messages", msgs(d.A), msgs(d.B))
-	row("errors", one(fmt.Sprint(d.A.Messages.Errors)), one(fmt.Sprint(d.B.Messages.Errors)))
+	row(i18n.Mark("messages"), msgs(d.A), msgs(d.B))
+	row(i18n.Mark("errors"), one(fmt.Sprint(d.A.Messages.Errors)), one(fmt.Sprint(d.B.Messages.Errors)))
 	calls := func(s compare.Summary) []string {
 		var out []string
 		for _, c := range s.ToolCalls {
@@ -157,35 +158,35 @@ func writeBranchDiff(w io.Writer, sa, sb *session.Session, d compare.Diff) {
 		}
 		return orNone(out)
 	}
-	row("tool calls", calls(d.A), calls(d.B))
-	row("files touched", orNone(d.A.FilesTouched), orNone(d.B.FilesTouched))
+	row(i18n.Mark("tool calls"), calls(d.A), calls(d.B))
+	row(i18n.Mark("files touched"), orNone(d.A.FilesTouched), orNone(d.B.FilesTouched))
 	tok := func(f func(compare.Tokens) float64) (a, b []string) {
 		return one(count(f(d.A.Tokens))), one(count(f(d.B.Tokens)))
 	}
 	a, b := tok(func(t compare.Tokens) float64 { return t.Input })
-	row("input", a, b)
+	row(i18n.Mark("input"), a, b)
 	a, b = tok(func(t compare.Tokens) float64 { return t.Output })
-	row("output", a, b)
+	row(i18n.Mark("output"), a, b)
 	a, b = tok(func(t compare.Tokens) float64 { return t.CacheRead })
-	row("cache read", a, b)
+	row(i18n.Mark("cache read"), a, b)
 	a, b = tok(func(t compare.Tokens) float64 { return t.CacheWrite })
-	row("cache write", a, b)
+	row(i18n.Mark("cache write"), a, b)
 	cost := func(s compare.Summary) []string {
 		if !s.CostKnown {
-			return one("unknown (unpriced usage)")
+			return one(i18n.T("unknown (unpriced usage)"))
 		}
 		return one(fmt.Sprintf("$%.4f", s.Cost))
 	}
-	row("cost", cost(d.A), cost(d.B))
+	row(i18n.Mark("cost"), cost(d.A), cost(d.B))
 	wall := func(s compare.Summary) []string {
 		if !s.DurationKnown {
-			return one("unknown")
+			return one(i18n.T("unknown"))
 		}
 		return one((time.Duration(s.DurationMs) * time.Millisecond).Round(time.Second).String())
 	}
-	row("wall time", wall(d.A), wall(d.B))
-	row("models", orNone(d.A.Models), orNone(d.B.Models))
-	row("last text", lastTextLines(d.A), lastTextLines(d.B))
+	row(i18n.Mark("wall time"), wall(d.A), wall(d.B))
+	row(i18n.Mark("models"), orNone(d.A.Models), orNone(d.B.Models))
+	row(i18n.Mark("last text"), lastTextLines(d.A), lastTextLines(d.B))
 }
 
 // orNone is the values, or "—" when there are none.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -55,20 +56,20 @@ func (c *SessionExportCmd) Run(g *Globals) error {
 	if err := g.publishExport(c.File, c.Output, c.Force, []byte(out)); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "exported %d entries to %s\n", len(path), sanitize.Line(c.Output))
+	fmt.Fprint(g.stderr, i18n.T("exported %d entries to %s\n", len(path), sanitize.Line(c.Output)))
 	return nil
 }
 
 func exportJSON(s *session.Session, path []int, leaf int) (string, error) {
 	header, err := jsonv.Parse(s.Header.Raw)
 	if err != nil {
-		return "", fmt.Errorf("re-read header: %w", err)
+		return "", i18n.Errorf("re-read header: %w", err)
 	}
 	entries := make([]any, 0, len(path))
 	for _, i := range path {
 		v, err := jsonv.Parse(s.Entries[i].Raw)
 		if err != nil {
-			return "", fmt.Errorf("re-read entry on line %d: %w", s.Entries[i].Line, err)
+			return "", i18n.Errorf("re-read entry on line %d: %w", s.Entries[i].Line, err)
 		}
 		entries = append(entries, v)
 	}
@@ -90,7 +91,7 @@ func exportMarkdown(s *session.Session, path []int) string {
 		title = name
 	}
 	fmt.Fprintf(&b, "# %s\n\n", sanitize.Clip(title, 200))
-	fmt.Fprintf(&b, "- session: `%s`\n- cwd: `%s`\n- started: %s\n- entries on this branch: %d\n",
+	fmt.Fprintf(&b, "- session: `%s`\n- cwd: `%s`\n- started: %s\n- entries on this branch: %d\n", //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		sanitize.Clip(s.Header.ID, 80), sanitize.Clip(s.Header.Cwd, 200), sanitize.Clip(s.Header.Timestamp, 40), len(path))
 	for _, i := range path {
 		writeMarkdownEntry(&b, s, &s.Entries[i])
@@ -103,26 +104,26 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 	heading := func(title string) {
 		fmt.Fprintf(b, "\n## %s · %s", title, clock(e))
 		if l, ok := s.LabelOf(e.ID); ok {
-			fmt.Fprintf(b, " · label %q", sanitize.Clip(l, 60))
+			fmt.Fprintf(b, " · label %q", sanitize.Clip(l, 60)) //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		}
 		b.WriteString("\n\n")
 	}
 	if err != nil {
 		heading(sanitize.Clip(e.Type, 40))
-		fmt.Fprintf(b, "_(could not decode: %s)_\n", sanitize.Clip(err.Error(), 200))
+		fmt.Fprintf(b, "_(could not decode: %s)_\n", sanitize.Clip(err.Error(), 200)) //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		return
 	}
 	switch p := payload.(type) {
 	case *session.Message:
 		writeMarkdownMessage(b, heading, p)
 	case *session.Compaction:
-		heading("Compaction")
+		heading("Compaction") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		b.WriteString(sanitize.Text(p.Summary) + "\n")
 	case *session.BranchSummary:
-		heading("Branch summary")
+		heading("Branch summary") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		b.WriteString(sanitize.Text(p.Summary) + "\n")
 	case *session.CustomMessage:
-		heading("Custom message (" + sanitize.Clip(p.CustomType, 60) + ")")
+		heading("Custom message (" + sanitize.Clip(p.CustomType, 60) + ")") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		b.WriteString(sanitize.Text(p.Content.PlainText("\n")) + "\n")
 	default:
 		sum := session.DescribeEntry(e)
@@ -133,24 +134,24 @@ func writeMarkdownEntry(b *strings.Builder, s *session.Session, e *session.Entry
 func writeMarkdownMessage(b *strings.Builder, heading func(string), m *session.Message) {
 	switch m.Role {
 	case "user":
-		heading("User")
+		heading("User") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 	case "assistant":
-		heading("Assistant (" + sanitize.Clip(m.Provider+"/"+m.Model, 80) + ")")
+		heading("Assistant (" + sanitize.Clip(m.Provider+"/"+m.Model, 80) + ")") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 	case "toolResult":
 		status := ""
 		if m.IsError {
-			status = ", error"
+			status = ", error" //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		}
-		heading("Tool result (" + sanitize.Clip(m.ToolName, 60) + status + ")")
+		heading("Tool result (" + sanitize.Clip(m.ToolName, 60) + status + ")") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		fence(b, "", m.Content.PlainText("\n"))
 		return
 	case "bashExecution":
-		heading("Shell")
+		heading("Shell") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		fence(b, "sh", "$ "+m.Command+"\n"+m.Output)
 		return
 	case "system":
-		heading("System prompt update")
-		fmt.Fprintf(b, "%d section(s) changed, %d tool(s) added, %d removed.\n", len(m.Sections), len(m.ToolsAdded), len(m.ToolsRemoved))
+		heading("System prompt update")                                                                                                   //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
+		fmt.Fprintf(b, "%d section(s) changed, %d tool(s) added, %d removed.\n", len(m.Sections), len(m.ToolsAdded), len(m.ToolsRemoved)) //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 		return
 	default:
 		heading(sanitize.Clip(m.Role, 40))
@@ -164,10 +165,10 @@ func writeMarkdownMessage(b *strings.Builder, heading func(string), m *session.M
 			b.WriteString(sanitize.Text(blk.Text) + "\n")
 		case "thinking":
 			if blk.Thinking != "" {
-				b.WriteString("> _thinking:_ " + strings.ReplaceAll(sanitize.Text(blk.Thinking), "\n", "\n> ") + "\n\n")
+				b.WriteString("> _thinking:_ " + strings.ReplaceAll(sanitize.Text(blk.Thinking), "\n", "\n> ") + "\n\n") //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 			}
 		case "toolCall":
-			fmt.Fprintf(b, "\n**tool call** `%s`\n", sanitize.Clip(blk.Name, 60))
+			fmt.Fprintf(b, "\n**tool call** `%s`\n", sanitize.Clip(blk.Name, 60)) //i18n:raw the Markdown export is a document, the same in every language (as the manual page)
 			fence(b, "json", string(blk.Arguments))
 		case "image":
 			b.WriteString("_[image]_\n")

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -28,14 +28,14 @@ var beforeExportPublish = func() {}
 func (g *Globals) checkExportTarget(input, output string, force bool) error {
 	abs, err := filepath.Abs(output)
 	if err != nil {
-		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
+		return i18n.Errorf("export target %s: %w", sanitize.Line(output), err)
 	}
 	fi, err := os.Lstat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fi = nil
 	case err != nil:
-		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
+		return i18n.Errorf("export target %s: %w", sanitize.Line(output), err)
 	}
 	return g.checkExportTargetInfo(input, output, abs, fi, force)
 }
@@ -47,24 +47,24 @@ func (g *Globals) checkExportTargetInfo(input, output, abs string, fi fs.FileInf
 	if fi != nil {
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return fail(exitRefused, "refusing to write %s: it is a symbolic link, and writing would replace the link itself; name the file it points to", shown)
+			return failErr(exitRefused, i18n.Errorf("refusing to write %s: it is a symbolic link, and writing would replace the link itself; name the file it points to", shown))
 		case !fi.Mode().IsRegular():
-			return fail(exitRefused, "refusing to write %s: it is a %s, not a regular file", shown, session.FileKind(fi.Mode()))
+			return failErr(exitRefused, i18n.Errorf("refusing to write %s: it is a %s, not a regular file", shown, session.FileKind(fi.Mode())))
 		}
 		if in, err := os.Stat(input); err == nil && os.SameFile(in, fi) {
-			return fail(exitRefused, "refusing to write %s: it is the session being exported", shown)
+			return failErr(exitRefused, i18n.Errorf("refusing to write %s: it is the session being exported", shown))
 		}
 	}
 	if dir, what, ok := g.protectedDirOf(abs); ok {
-		return fail(exitRefused, "refusing to write %s: it is inside %s (%s); exports never go there", shown, sanitize.Line(dir), what)
+		return failErr(exitRefused, i18n.Errorf("refusing to write %s: it is inside %s (%s); exports never go there", shown, sanitize.Line(dir), i18n.T(what)))
 	}
 	if parent := filepath.Dir(abs); fi == nil {
 		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
-			return fail(exitFailed, "cannot write %s: the directory %s does not exist", shown, sanitize.Line(filepath.Dir(output)))
+			return failErr(exitFailed, i18n.Errorf("cannot write %s: the directory %s does not exist", shown, sanitize.Line(filepath.Dir(output))))
 		}
 	}
 	if fi != nil && !force {
-		return fail(exitRefused, "refusing to replace %s: the file exists (pass --force to replace it)", shown)
+		return failErr(exitRefused, i18n.Errorf("refusing to replace %s: the file exists (pass --force to replace it)", shown))
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (g *Globals) checkExportTargetInfo(input, output, abs string, fi fs.FileInf
 func (g *Globals) publishExport(input, output string, force bool, data []byte) error {
 	abs, err := filepath.Abs(output)
 	if err != nil {
-		return fmt.Errorf("export target %s: %w", sanitize.Line(output), err)
+		return i18n.Errorf("export target %s: %w", sanitize.Line(output), err)
 	}
 	beforeExportPublish()
 	for attempt := 0; ; attempt++ {
@@ -90,9 +90,9 @@ func (g *Globals) publishExport(input, output string, force bool, data []byte) e
 		case errors.Is(err, fs.ErrExist) && force && attempt == 0:
 			continue // created since the look: check it and replace it
 		case errors.Is(err, fs.ErrExist):
-			return fail(exitRefused, "refusing to replace %s: the file exists (it appeared while exporting; pass --force to replace it)", sanitize.Line(output))
+			return failErr(exitRefused, i18n.Errorf("refusing to replace %s: the file exists (it appeared while exporting; pass --force to replace it)", sanitize.Line(output)))
 		case errors.Is(err, resources.ErrTargetChanged):
-			return fail(exitConflict, "%s changed while the export was written; it was left as it is", sanitize.Line(output))
+			return failErr(exitConflict, i18n.Errorf("%s changed while the export was written; it was left as it is", sanitize.Line(output)))
 		}
 		return err
 	}
@@ -108,7 +108,7 @@ func (g *Globals) protectedDirOf(path string) (dir, what string, ok bool) {
 	target := resolveExisting(path)
 	for cur := filepath.Dir(target); ; cur = filepath.Dir(cur) {
 		if filepath.Base(cur) == ".pi" {
-			return cur, "a Pi project or user directory", true
+			return cur, i18n.Mark("a Pi project or user directory"), true
 		}
 		if filepath.Dir(cur) == cur {
 			break
@@ -119,15 +119,15 @@ func (g *Globals) protectedDirOf(path string) (dir, what string, ok bool) {
 		return "", "", false
 	}
 	candidates := []struct{ dir, what string }{
-		{ws.AgentDir, "Pi's agent directory"},
-		{ws.ForgeDir, "the global pi-forge directory"},
-		{filepath.Join(ws.Cwd, ".pi", "forge"), "the project's pi-forge directory"},
-		{resources.LegacyPresetsDir(ws.Cwd), "the project's legacy prompt-stack directory"},
+		{ws.AgentDir, i18n.Mark("Pi's agent directory")},
+		{ws.ForgeDir, i18n.Mark("the global pi-forge directory")},
+		{filepath.Join(ws.Cwd, ".pi", "forge"), i18n.Mark("the project's pi-forge directory")},
+		{resources.LegacyPresetsDir(ws.Cwd), i18n.Mark("the project's legacy prompt-stack directory")},
 	}
 	if loc, _, err := g.sessionLocations(""); err == nil {
-		candidates = append(candidates, struct{ dir, what string }{loc.SessionsRoot(), "Pi's sessions directory"})
+		candidates = append(candidates, struct{ dir, what string }{loc.SessionsRoot(), i18n.Mark("Pi's sessions directory")})
 		if loc.SessionDir != "" {
-			candidates = append(candidates, struct{ dir, what string }{loc.SessionDir, "Pi's custom session directory"})
+			candidates = append(candidates, struct{ dir, what string }{loc.SessionDir, i18n.Mark("Pi's custom session directory")})
 		}
 	}
 	for _, c := range candidates {

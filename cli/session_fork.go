@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 )
@@ -39,22 +40,22 @@ func (c *SessionForkCmd) Run(g *Globals) error {
 		return err
 	}
 	if !ws.Trust.Trusted {
-		return fail(exitRefused, "the session's project %s is not trusted (%s): forgebench does not fork its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source)
+		return failErr(exitRefused, i18n.Errorf("the session's project %s is not trusted (%s): forgebench does not fork its sessions (--trust trusts it for one run)", ws.Cwd, ws.Trust.Source))
 	}
 	leaf := s.LeafIndex()
 	if c.Leaf != "" {
 		i, ok := s.IndexOf(c.Leaf)
 		if !ok {
-			return fail(exitRefused, "no entry %s in %s: Pi cannot fork from it; nothing was written", sanitize.Line(c.Leaf), sanitize.Line(path))
+			return failErr(exitRefused, i18n.Errorf("no entry %s in %s: Pi cannot fork from it; nothing was written", sanitize.Line(c.Leaf), sanitize.Line(path)))
 		}
 		leaf = i
 	}
 	if leaf < 0 {
-		return fail(exitRefused, "%s has no entries: Pi cannot fork from it; nothing was written", sanitize.Line(path))
+		return failErr(exitRefused, i18n.Errorf("%s has no entries: Pi cannot fork from it; nothing was written", sanitize.Line(path)))
 	}
 	f, err := session.PlanFork(s, leaf, session.ForkOptions{Cwd: ws.Cwd})
 	if errors.Is(err, session.ErrCannotFork) {
-		return fail(exitRefused, "%s: %s; nothing was written", sanitize.Line(path), sanitize.Line(err.Error()))
+		return failErr(exitRefused, i18n.Errorf("%s: %s; nothing was written", sanitize.Line(path), sanitize.Line(err.Error())))
 	}
 	if err != nil {
 		return err
@@ -74,8 +75,8 @@ func (c *SessionForkCmd) Run(g *Globals) error {
 		_, err := fmt.Fprintln(g.stdout, jsonv.Stringify(out))
 		return err
 	}
-	fmt.Fprintf(g.stdout, "forked %d entries of %s at entry %s into\n%s\n", len(f.Entries), sanitize.Line(filepath.Base(f.Source)), sanitize.Line(f.LeafID), sanitize.Line(f.File))
-	fmt.Fprintf(g.stdout, "continue it in Pi: %s\n", sanitize.Line(f.Command()))
+	fmt.Fprint(g.stdout, i18n.T("forked %d entries of %s at entry %s into\n%s\n", len(f.Entries), sanitize.Line(filepath.Base(f.Source)), sanitize.Line(f.LeafID), sanitize.Line(f.File)))
+	fmt.Fprint(g.stdout, i18n.T("continue it in Pi: %s\n", sanitize.Line(f.Command())))
 	return nil
 }
 
@@ -89,10 +90,10 @@ func writeFork(path string, f *session.Fork) error {
 	}
 	err := resources.WriteFileExclusive(f.File, f.Data, perm)
 	if errors.Is(err, fs.ErrExist) {
-		return fail(exitConflict, "%s already exists; nothing was written", sanitize.Line(f.File))
+		return failErr(exitConflict, i18n.Errorf("%s already exists; nothing was written", sanitize.Line(f.File)))
 	}
 	if err != nil {
-		return fmt.Errorf("write the fork %s: %w", sanitize.Line(f.File), err)
+		return i18n.Errorf("write the fork %s: %w", sanitize.Line(f.File), err)
 	}
 	return nil
 }
@@ -105,21 +106,21 @@ func (c *SessionForkCmd) printDryRun(g *Globals, f *session.Fork) error {
 		return err
 	}
 	w := g.stdout
-	fmt.Fprintf(w, "would write %s (%d entries after the header; nothing was written)\n", sanitize.Line(f.File), len(f.Entries))
-	fmt.Fprintf(w, "header  session %s  parentSession %s\n", sanitize.Line(f.SessionID), sanitize.Line(f.Source))
+	fmt.Fprint(w, i18n.T("would write %s (%d entries after the header; nothing was written)\n", sanitize.Line(f.File), len(f.Entries)))
+	fmt.Fprint(w, i18n.T("header  session %s  parentSession %s\n", sanitize.Line(f.SessionID), sanitize.Line(f.Source)))
 	for _, e := range f.Entries {
-		note := fmt.Sprintf("line %d", e.SourceLine)
+		note := i18n.T("line %d", e.SourceLine)
 		switch {
 		case e.Relabel:
-			note = fmt.Sprintf("label re-written from line %d", e.SourceLine)
+			note = i18n.T("label re-written from line %d", e.SourceLine)
 		case e.Rechained:
-			note += ", parent re-chained past a label"
+			note = i18n.T("line %d, parent re-chained past a label", e.SourceLine)
 		}
 		parent := e.ParentID
 		if parent == "" {
-			parent = "(root)"
+			parent = i18n.T("(root)")
 		}
-		fmt.Fprintf(w, "%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), sanitize.Clip(parent, 36), note)
+		fmt.Fprint(w, i18n.T("%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), padRight(sanitize.Clip(parent, 36), 8), note)) // the parent padded by display width: "(root)" may be Chinese
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -38,7 +39,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 	}
 	loc, home, err := g.sessionLocations(c.SessionDir)
 	if err != nil {
-		return fmt.Errorf("session locations: %w", err)
+		return i18n.Errorf("session locations: %w", err)
 	}
 	opts := session.ListOptions{Home: home}
 	var items []session.ListItem
@@ -48,7 +49,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		items, err = session.ListCwd(loc, ws.Cwd, opts)
 	}
 	if err != nil {
-		return fmt.Errorf("list sessions: %w", err)
+		return i18n.Errorf("list sessions: %w", err)
 	}
 	if c.Search != "" {
 		items = session.Search(items, c.Search)
@@ -65,7 +66,7 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		return err
 	}
 	if len(items) == 0 {
-		fmt.Fprintf(g.stderr, "no sessions for %s in %s\n", sanitize.Line(ws.Cwd), sanitize.Line(loc.SessionsRoot()))
+		fmt.Fprintln(g.stderr, i18n.T("no sessions for %s in %s", sanitize.Line(ws.Cwd), sanitize.Line(loc.SessionsRoot())))
 		return nil
 	}
 	for _, it := range items {
@@ -89,8 +90,8 @@ func (c *SessionListCmd) Run(g *Globals) error {
 		if it.Problem != "" && it.MessageCount == 0 {
 			count = "—"
 		}
-		fmt.Fprintf(g.stdout, "%-16s  %5s msgs  %-8s  %s%s\n    %s\n",
-			when, count, sanitize.Clip(it.ID, 8), sanitize.Clip(title, 90), tree, sanitize.Line(it.Path))
+		fmt.Fprint(g.stdout, i18n.T("%-16s  %5s msgs  %-8s  %s%s\n    %s\n",
+			when, count, sanitize.Clip(it.ID, 8), sanitize.Clip(title, 90), tree, sanitize.Line(it.Path)))
 	}
 	return nil
 }

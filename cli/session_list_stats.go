@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
@@ -33,7 +34,7 @@ func (c *SessionListCmd) printSpend(g *Globals, items []session.ListItem) error 
 	}
 	writeSpend(g.stdout, sp)
 	for _, p := range sp.Problems {
-		fmt.Fprintf(g.stderr, "forgebench: %s: %s\n", sanitize.Line(p.Path), sanitize.Line(p.Error))
+		fmt.Fprintf(g.stderr, "forgebench: %s: %s\n", sanitize.Line(p.Path), sanitize.Line(p.Error)) //i18n:raw the program's name before a session reader's own message
 	}
 	return nil
 }
@@ -41,13 +42,13 @@ func (c *SessionListCmd) printSpend(g *Globals, items []session.ListItem) error 
 // writeSpend draws the days as bars against the costliest day, then the
 // costliest sessions.
 func writeSpend(w io.Writer, sp stats.ProjectSpend) {
-	fmt.Fprintf(w, "cost by day · %d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, count(sp.Tokens))
+	fmt.Fprint(w, i18n.T("cost by day · %d session(s) · $%.4f · %s tokens", len(sp.Sessions), sp.Cost, count(sp.Tokens)))
 	if sp.Unpriced > 0 {
-		fmt.Fprintf(w, " · %d usage(s) unpriced", sp.Unpriced)
+		fmt.Fprint(w, i18n.T(" · %d usage(s) unpriced", sp.Unpriced))
 	}
 	fmt.Fprintln(w)
 	if len(sp.Days) == 0 {
-		fmt.Fprintln(w, "  no usage recorded")
+		fmt.Fprintln(w, i18n.T("  no usage recorded"))
 		return
 	}
 	var top float64
@@ -56,16 +57,16 @@ func writeSpend(w io.Writer, sp stats.ProjectSpend) {
 	}
 	plain := themes.Styles{}
 	for _, d := range sp.Days {
-		fmt.Fprintf(w, "  %s  %s  %9s  %12s tok  %d request(s) in %d session(s)\n", d.Day,
-			chart.HBar(d.Cost, top, spendBarWidth, plain.Text.Normal), dollars(d.Cost), count(d.Tokens), d.Requests, d.Sessions)
+		fmt.Fprint(w, i18n.T("  %s  %s  %9s  %12s tok  %d request(s) in %d session(s)\n", d.Day,
+			chart.HBar(d.Cost, top, spendBarWidth, plain.Text.Normal), dollars(d.Cost), count(d.Tokens), d.Requests, d.Sessions))
 	}
-	fmt.Fprintln(w, "\nsessions that cost most")
+	fmt.Fprintln(w, i18n.T("\nsessions that cost most"))
 	for i, s := range sp.Sessions {
 		if i == spendTop {
-			fmt.Fprintf(w, "  … %d more\n", len(sp.Sessions)-spendTop)
+			fmt.Fprint(w, i18n.T("  … %d more\n", len(sp.Sessions)-spendTop))
 			break
 		}
-		fmt.Fprintf(w, "  %9s  %12s tok  %-8s  %s\n", dollars(s.Cost), count(s.Tokens), sanitize.Clip(s.ID, 8), sanitize.Clip(s.Title, 70))
+		fmt.Fprintf(w, "  %9s  %12s tok  %-8s  %s\n", dollars(s.Cost), count(s.Tokens), sanitize.Clip(s.ID, 8), sanitize.Clip(s.Title, 70)) //i18n:raw figures; "tok" stays in every language, as "tokens" does
 	}
 }
 

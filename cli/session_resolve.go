@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -42,9 +43,9 @@ func (g *Globals) namedSession(arg, what string, use sessionUse) (string, error)
 	}
 	switch use {
 	case writesSession:
-		return "", fail(exitUsage, "name the session to change with %s (a file, a session id or a unique prefix of one; `forgebench session list` shows them): a command that writes never picks one itself", what)
+		return "", failErr(exitUsage, i18n.Errorf("name the session to change with %s (a file, a session id or a unique prefix of one; `forgebench session list` shows them): a command that writes never picks one itself", what))
 	case requiredSession:
-		return "", fail(exitUsage, "%s names no session (a file, a session id or a unique prefix of one)", what)
+		return "", failErr(exitUsage, i18n.Errorf("%s names no session (a file, a session id or a unique prefix of one)", what))
 	case optionalSession:
 		return "", nil
 	}
@@ -65,26 +66,26 @@ func (g *Globals) newestSession() (session.ListItem, error) {
 	}
 	loc, home, err := g.sessionLocations("")
 	if err != nil {
-		return session.ListItem{}, fmt.Errorf("session locations: %w", err)
+		return session.ListItem{}, i18n.Errorf("session locations: %w", err)
 	}
 	items, err := session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
 	if err != nil {
-		return session.ListItem{}, fmt.Errorf("list sessions: %w", err)
+		return session.ListItem{}, i18n.Errorf("list sessions: %w", err)
 	}
 	for _, it := range items { // newest activity first
 		if it.Problem == "" {
 			return it, nil
 		}
 	}
-	return session.ListItem{}, fail(exitUsage, "%v: the project %s has no Pi session under %s; name one (a file, an id or a prefix)",
-		session.ErrNoSuchSession, sanitize.Line(ws.Cwd), sanitize.Line(loc.SessionsRoot()))
+	return session.ListItem{}, failErr(exitUsage, i18n.Errorf("%v: the project %s has no Pi session under %s; name one (a file, an id or a prefix)",
+		session.ErrNoSuchSession, sanitize.Line(ws.Cwd), sanitize.Line(loc.SessionsRoot())))
 }
 
 // sayWhichSession tells the user, on stderr, which session a command read
 // when none was named.
 func (g *Globals) sayWhichSession(it session.ListItem, what string) {
-	fmt.Fprintf(g.stderr, "forgebench: reading the project's newest session, %s %q (%s); name another with %s\n",
-		shortID(it.ID), it.Title(), it.LastActivity.Local().Format("2006-01-02 15:04"), what)
+	fmt.Fprint(g.stderr, i18n.T("forgebench: reading the project's newest session, %s %q (%s); name another with %s\n",
+		shortID(it.ID), it.Title(), it.LastActivity.Local().Format("2006-01-02 15:04"), what))
 }
 
 // shortID is the first 8 characters of a session id, the prefix `session
@@ -107,14 +108,14 @@ func (g *Globals) resolveSessionArg(arg *string) error {
 	}
 	loc, err := svc.Locations()
 	if err != nil {
-		return fmt.Errorf("session locations: %w", err)
+		return i18n.Errorf("session locations: %w", err)
 	}
 	file, err := session.ResolveSession(loc, svc.Workspace().Cwd, svc.Home(), *arg)
 	if errors.Is(err, session.ErrNoSuchSession) || errors.Is(err, session.ErrAmbiguousSession) {
 		return fail(exitUsage, "%s", sanitize.Text(err.Error()))
 	}
 	if err != nil {
-		return fmt.Errorf("resolve session %s: %w", sanitize.Line(*arg), err)
+		return i18n.Errorf("resolve session %s: %w", sanitize.Line(*arg), err)
 	}
 	*arg = file
 	return nil

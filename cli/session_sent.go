@@ -7,6 +7,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/replay"
 )
 
@@ -38,14 +39,14 @@ func (c *SessionContextCmd) runAsSent(g *Globals) error {
 // prompt and each message as the provider received them.
 func writeSent(w io.Writer, r *replay.Resolved) {
 	q := r.Request
-	what := "next request from entry " + sanitize.Clip(r.Session.Entries[r.Index].ID, 80)
+	what := i18n.T("next request from entry %s", sanitize.Clip(r.Session.Entries[r.Index].ID, 80))
 	if q.ForAssistant {
-		what = "request for assistant entry " + sanitize.Clip(r.Session.Entries[r.Index].ID, 80)
+		what = i18n.T("request for assistant entry %s", sanitize.Clip(r.Session.Entries[r.Index].ID, 80))
 		if q.ContextIndex >= 0 {
-			what += " (context at " + sanitize.Clip(r.Session.Entries[q.ContextIndex].ID, 80) + ")"
+			what = i18n.T("request for assistant entry %s (context at %s)", sanitize.Clip(r.Session.Entries[r.Index].ID, 80), sanitize.Clip(r.Session.Entries[q.ContextIndex].ID, 80))
 		}
 	}
-	model := "none"
+	model := i18n.T("none")
 	if q.Provider != "" || q.Model != "" {
 		model = q.Provider + "/" + q.Model
 	}
@@ -60,30 +61,30 @@ func writeSent(w io.Writer, r *replay.Resolved) {
 	if hasSystem {
 		n++
 	}
-	fmt.Fprintf(w, "as sent · %s · model %s · thinking %s · %d messages\n", what, sanitize.Clip(model, 80), sanitize.Clip(thinking, 40), n)
+	fmt.Fprint(w, i18n.T("as sent · %s · model %s · thinking %s · %d messages\n", what, sanitize.Clip(model, 80), sanitize.Clip(thinking, 40), n))
 	switch {
 	case q.PresetID != "":
-		fmt.Fprintf(w, "pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID))
+		fmt.Fprint(w, i18n.T("pi-forge: Preset %s compiled this request\n", sanitize.Line(q.PresetID)))
 	case q.Rewritten:
-		fmt.Fprintln(w, "pi-forge rewrote this request (no Preset in force)")
+		fmt.Fprintln(w, i18n.T("pi-forge rewrote this request (no Preset in force)"))
 	default:
-		fmt.Fprintln(w, "nothing rewrote this request: Pi built it alone")
+		fmt.Fprintln(w, i18n.T("nothing rewrote this request: Pi built it alone"))
 	}
 	if q.RuntimeSource != "" {
-		fmt.Fprintf(w, "runtime: %s\n", sanitize.Line(q.RuntimeSource))
+		fmt.Fprint(w, i18n.T("runtime: %s\n", sanitize.Line(q.RuntimeSource)))
 	}
 	for _, note := range q.Inferred {
-		fmt.Fprintf(w, "inferred: %s\n", sanitize.Line(note))
+		fmt.Fprint(w, i18n.T("inferred: %s\n", sanitize.Line(note)))
 	}
-	tools := "none"
+	tools := i18n.T("none")
 	if len(q.Tools) > 0 {
 		tools = sanitize.Line(strings.Join(q.Tools, ", "))
 	}
-	fmt.Fprintf(w, "tools (%d): %s\n", len(q.Tools), tools)
+	fmt.Fprint(w, i18n.T("tools (%d): %s\n", len(q.Tools), tools))
 	k := 0
 	if hasSystem {
 		k++
-		fmt.Fprintf(w, "\n── %d · system ──\n%s\n", k, sanitize.Text(jsonv.ToString(system)))
+		fmt.Fprintf(w, "\n── %d · system ──\n%s\n", k, sanitize.Text(jsonv.ToString(system))) //i18n:raw the message's role, as the other messages show theirs
 	}
 	for _, m := range list {
 		k++

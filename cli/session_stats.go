@@ -8,6 +8,7 @@ import (
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/engine/turndiff"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
@@ -29,7 +30,7 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	predict := replay.MaxPredictedDrops
 	if c.Predict != nil {
 		if predict = *c.Predict; predict < -1 {
-			return fail(exitUsage, "--predict must be -1 (every drop) or more")
+			return failErr(exitUsage, i18n.Errorf("--predict must be -1 (every drop) or more"))
 		}
 	}
 	file, err := g.namedSession(c.File, "FILE", readsSession)
@@ -96,40 +97,40 @@ func requestScope(s *session.Session, scope []int) []int {
 }
 
 func writeStats(w io.Writer, s *session.Session, st stats.Stats) {
-	scope := "whole session"
+	scope := i18n.T("whole session")
 	if st.Scope == stats.StatsScopeBranch && st.LeafIndex >= 0 {
-		scope = "branch to " + sanitize.Clip(s.Entries[st.LeafIndex].ID, 80)
+		scope = i18n.T("branch to %s", sanitize.Clip(s.Entries[st.LeafIndex].ID, 80))
 	}
-	fmt.Fprintf(w, "%s · %d entries\n\n", scope, st.Entries)
-	fmt.Fprintf(w, "messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults)
+	fmt.Fprint(w, i18n.T("%s · %d entries\n\n", scope, st.Entries))
+	fmt.Fprint(w, i18n.T("messages     %d (user %d, assistant %d, tool results %d)\n", st.TotalMessages, st.UserMessages, st.AssistantMessages, st.ToolResults))
 	for _, rc := range st.RoleCounts {
 		fmt.Fprintf(w, "  %-16s %d\n", sanitize.Clip(rc.Role, 16), rc.Count)
 	}
-	fmt.Fprintf(w, "tool calls   %d\n", st.ToolCalls)
+	fmt.Fprint(w, i18n.T("tool calls   %d\n", st.ToolCalls))
 	t := st.Tokens
-	fmt.Fprintf(w, "tokens       %s total · in %s · out %s · cache read %s · cache write %s\n",
-		count(t.Total), count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite))
-	fmt.Fprintf(w, "cost         $%.4f", st.Cost)
+	fmt.Fprint(w, i18n.T("tokens       %s total · in %s · out %s · cache read %s · cache write %s\n",
+		count(t.Total), count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite)))
+	fmt.Fprint(w, i18n.T("cost         $%.4f", st.Cost))
 	if len(st.Recomputed) > 0 {
-		fmt.Fprintf(w, " (stored $%.4f; %d usage(s) without a cost priced from the catalog)", st.StoredCost, len(st.Recomputed))
+		fmt.Fprint(w, i18n.T(" (stored $%.4f; %d usage(s) without a cost priced from the catalog)", st.StoredCost, len(st.Recomputed)))
 	}
 	fmt.Fprintln(w)
 	if len(st.Unpriced) > 0 {
-		fmt.Fprintf(w, "             %d usage(s) without a cost could not be priced (model unknown)\n", len(st.Unpriced))
+		fmt.Fprint(w, i18n.T("             %d usage(s) without a cost could not be priced (model unknown)\n", len(st.Unpriced)))
 	}
 	if ctx := st.Context; ctx != nil {
 		if ctx.Known {
-			fmt.Fprintf(w, "context      %s / %s tokens (%.1f%%) on %s/%s\n", count(ctx.Tokens), count(ctx.ContextWindow), ctx.Percent,
-				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60))
+			fmt.Fprint(w, i18n.T("context      %s / %s tokens (%.1f%%) on %s/%s\n", count(ctx.Tokens), count(ctx.ContextWindow), ctx.Percent,
+				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60)))
 		} else {
-			fmt.Fprintf(w, "context      unknown until the next answer (window %s on %s/%s)\n", count(ctx.ContextWindow),
-				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60))
+			fmt.Fprint(w, i18n.T("context      unknown until the next answer (window %s on %s/%s)\n", count(ctx.ContextWindow),
+				sanitize.Clip(ctx.Provider, 40), sanitize.Clip(ctx.ModelID, 60)))
 		}
 	}
 	if len(st.ByModel) > 0 {
-		fmt.Fprintln(w, "\nby model")
+		fmt.Fprintln(w, i18n.T("\nby model"))
 		for _, m := range st.ByModel {
-			fmt.Fprintf(w, "  %-40s $%.4f  %s tokens\n", sanitize.Clip(m.Key, 40), m.Cost, count(m.Tokens))
+			fmt.Fprintf(w, "  %-40s $%.4f  %s tokens\n", sanitize.Clip(m.Key, 40), m.Cost, count(m.Tokens)) //i18n:raw figures; "tokens" stays in every language (glossary)
 		}
 	}
 }
@@ -141,35 +142,35 @@ func writeCache(w io.Writer, r replay.CacheReport, withFile bool, preds []replay
 	if r.Branch.Requests == 0 && r.File.Requests == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nprompt cache")
+	fmt.Fprintln(w, i18n.T("\nprompt cache"))
 	line := func(label string, sum *turndiff.CacheSummary) {
-		hit := "hit n/a (no cache figures reported)"
+		hit := i18n.T("hit n/a (no cache figures reported)")
 		if sum.HasRatio {
-			hit = fmt.Sprintf("hit %.1f%%", 100*sum.HitRatio)
+			hit = i18n.T("hit %.1f%%", 100*sum.HitRatio)
 		}
-		fmt.Fprintf(w, "  %-8s read %s · write %s · uncached %s · %s · %d request(s), %d drop(s)\n", label,
-			count(sum.CacheRead), count(sum.CacheWrite), count(sum.Uncached), hit, sum.Requests, len(sum.Drops))
+		fmt.Fprint(w, i18n.T("  %-8s read %s · write %s · uncached %s · %s · %d request(s), %d drop(s)\n", pad(i18n.T(label), 8),
+			count(sum.CacheRead), count(sum.CacheWrite), count(sum.Uncached), hit, sum.Requests, len(sum.Drops)))
 	}
-	line("branch", &r.Branch)
+	line(i18n.Mark("branch"), &r.Branch)
 	if withFile {
-		line("file", &r.File)
+		line(i18n.Mark("file"), &r.File)
 	}
 	if n := len(r.Branch.Drops) - len(preds); n > 0 {
-		fmt.Fprintf(w, "  (%d earlier drop(s) not predicted: --predict=-1 predicts every drop)\n", n)
+		fmt.Fprint(w, i18n.T("  (%d earlier drop(s) not predicted: --predict=-1 predicts every drop)\n", n))
 	}
 	for i := range preds {
 		p := &preds[i]
-		fmt.Fprintf(w, "  drop at %s: read %s, the previous request left %s (−%s)", sanitize.Clip(p.Use.EntryID, 20),
-			count(p.Use.CacheRead), count(p.Previous.CacheRead+p.Previous.CacheWrite), count(p.Use.Lost))
+		fmt.Fprint(w, i18n.T("  drop at %s: read %s, the previous request left %s (−%s)", sanitize.Clip(p.Use.EntryID, 20),
+			count(p.Use.CacheRead), count(p.Previous.CacheRead+p.Previous.CacheWrite), count(p.Use.Lost)))
 		switch {
 		case p.Err != nil:
-			fmt.Fprintf(w, " · not rebuilt: %s\n", sanitize.Line(p.Err.Error()))
+			fmt.Fprint(w, i18n.T(" · not rebuilt: %s\n", sanitize.Line(p.Err.Error())))
 		case !p.Breaks:
-			fmt.Fprintf(w, " · predicted: no break (~%s tokens cached); expiry or provider-side\n", count(float64(p.Diff.PrefixTokens)))
+			fmt.Fprint(w, i18n.T(" · predicted: no break (~%s tokens cached); expiry or provider-side\n", count(float64(p.Diff.PrefixTokens))))
 		case p.Cause != nil:
-			fmt.Fprintf(w, " · predicted: break, ~%s tokens cached · %s\n", count(float64(p.Diff.PrefixTokens)), describeCause(p.Cause))
+			fmt.Fprint(w, i18n.T(" · predicted: break, ~%s tokens cached · %s\n", count(float64(p.Diff.PrefixTokens)), describeCause(p.Cause)))
 		default:
-			fmt.Fprintf(w, " · predicted: break, ~%s tokens cached\n", count(float64(p.Diff.PrefixTokens)))
+			fmt.Fprint(w, i18n.T(" · predicted: break, ~%s tokens cached\n", count(float64(p.Diff.PrefixTokens))))
 		}
 	}
 }
@@ -203,18 +204,18 @@ func writeBreaks(w io.Writer, s *session.Session, misses []cachemiss.Miss) {
 			unpriced++
 		}
 	}
-	fmt.Fprintf(w, "  %d break(s) as Pi counts them · %s tokens re-billed · $%.4f", len(misses), count(tokens), cost)
+	fmt.Fprint(w, i18n.T("  %d break(s) as Pi counts them · %s tokens re-billed · $%.4f", len(misses), count(tokens), cost))
 	if unpriced > 0 {
-		fmt.Fprintf(w, " (%d unpriced)", unpriced)
+		fmt.Fprint(w, i18n.T(" (%d unpriced)", unpriced))
 	}
 	fmt.Fprintln(w)
 	for i := range misses {
 		m := &misses[i]
-		price := "unpriced"
+		price := i18n.T("unpriced")
 		if m.CostKnown && !math.IsNaN(m.MissedCost) {
 			price = fmt.Sprintf("$%.4f", m.MissedCost)
 		}
-		fmt.Fprintf(w, "  break at %s: %s tokens re-billed (%s) after %s\n", sanitize.Clip(m.EntryID, 20),
-			count(m.MissedTokens), price, sanitize.Clip(s.Entries[m.PreviousIndex].ID, 20))
+		fmt.Fprint(w, i18n.T("  break at %s: %s tokens re-billed (%s) after %s\n", sanitize.Clip(m.EntryID, 20),
+			count(m.MissedTokens), price, sanitize.Clip(s.Entries[m.PreviousIndex].ID, 20)))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/stats"
 	"github.com/forgebench/forgebench/themes"
@@ -45,18 +46,18 @@ func writeRequestChart(w io.Writer, reqs []stats.Request, misses []cachemiss.Mis
 		}
 		maxTokens, maxCost = math.Max(maxTokens, tokens[c]), math.Max(maxCost, costs[c])
 	}
-	per := "one per column"
+	per := i18n.T("one per column")
 	if len(buckets) < len(reqs) {
-		per = fmt.Sprintf("each column the largest of ~%d", (len(reqs)+len(buckets)-1)/len(buckets))
+		per = i18n.T("each column the largest of ~%d", (len(reqs)+len(buckets)-1)/len(buckets))
 	}
-	fmt.Fprintf(w, "\nper request  %d request(s), oldest first, %s", len(reqs), per)
+	fmt.Fprint(w, i18n.T("\nper request  %d request(s), oldest first, %s", len(reqs), per))
 	if anyMark {
-		fmt.Fprint(w, "; ▲ a cache break")
+		fmt.Fprint(w, i18n.T("; ▲ a cache break"))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  tokens     %s  max %s\n", chart.Sparkline(tokens, len(tokens), plain.Text.Normal), count(maxTokens))
+	fmt.Fprint(w, i18n.T("  tokens     %s  max %s\n", chart.Sparkline(tokens, len(tokens), plain.Text.Normal), count(maxTokens)))
 	if anyMark {
 		fmt.Fprintf(w, "             %s\n", strings.TrimRight(chart.Marks(marks, len(marks), '▲', plain.Text.Normal), " "))
 	}
-	fmt.Fprintf(w, "  cost       %s  max $%.4f\n", chart.Sparkline(costs, len(costs), plain.Text.Normal), maxCost)
+	fmt.Fprint(w, i18n.T("  cost       %s  max $%.4f\n", chart.Sparkline(costs, len(costs), plain.Text.Normal), maxCost))
 }

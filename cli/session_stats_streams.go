@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/stats"
 )
 
@@ -16,29 +17,29 @@ func writeStreams(w io.Writer, sp stats.Streams) {
 	if !n.Any() {
 		return
 	}
-	fmt.Fprintln(w, "\nmain and nested requests (nested: runs inside tool calls, from pi-forge's forgeNestedUsage)")
+	fmt.Fprintln(w, i18n.T("\nmain and nested requests (nested: runs inside tool calls, from pi-forge's forgeNestedUsage)"))
 	m := &sp.Main
-	fmt.Fprintf(w, "  main     %d request(s) · %s%s\n", m.Requests, runFigures(m), unpricedNote(m.Unpriced, "request"))
-	fmt.Fprintf(w, "  nested   %d call(s), %d request(s) · %s%s\n", n.Calls, n.Requests, runFigures(&n.RunTotals), unpricedNote(n.Unpriced, "call"))
+	fmt.Fprint(w, i18n.T("  main     %d request(s) · %s%s\n", m.Requests, runFigures(m), unpricedNote(m.Unpriced, i18n.Mark(" (%d request(s) without a known cost)"))))
+	fmt.Fprint(w, i18n.T("  nested   %d call(s), %d request(s) · %s%s\n", n.Calls, n.Requests, runFigures(&n.RunTotals), unpricedNote(n.Unpriced, i18n.Mark(" (%d call(s) without a known cost)"))))
 	if n.CacheUnknownCalls > 0 {
-		fmt.Fprintf(w, "           %d call(s) reported no cache figures (not counted)\n", n.CacheUnknownCalls)
+		fmt.Fprint(w, i18n.T("           %d call(s) reported no cache figures (not counted)\n", n.CacheUnknownCalls))
 	}
 	if n.InvalidCalls > 0 {
-		fmt.Fprintf(w, "           %d malformed report(s) ignored\n", n.InvalidCalls)
+		fmt.Fprint(w, i18n.T("           %d malformed report(s) ignored\n", n.InvalidCalls))
 	}
 }
 
 // runFigures is a stream's tokens and known cost.
 func runFigures(t *stats.RunTotals) string {
-	return fmt.Sprintf("in %s · out %s · cache read %s · cache write %s · $%.4f",
+	return i18n.T("in %s · out %s · cache read %s · cache write %s · $%.4f",
 		count(t.Input), count(t.Output), count(t.CacheRead), count(t.CacheWrite), t.Cost)
 }
 
 // unpricedNote says how many of a stream's requests or calls have no
-// known cost.
-func unpricedNote(n int, what string) string {
+// known cost: key is the marked sentence, with the count.
+func unpricedNote(n int, key string) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d %s(s) without a known cost)", n, what)
+	return i18n.T(key, n)
 }

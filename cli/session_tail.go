@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 )
 
@@ -36,7 +37,7 @@ func (c *SessionTailCmd) Run(g *Globals) error {
 	}
 	c.File = file
 	if c.Lines < 0 {
-		return fail(exitUsage, "--lines must be 0 or more")
+		return failErr(exitUsage, i18n.Errorf("--lines must be 0 or more"))
 	}
 	if _, err := os.Stat(c.File); err != nil {
 		return fail(exitUsage, "%v", err)
@@ -58,16 +59,16 @@ func (c *SessionTailCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "following %s (ctrl+c stops)\n", sanitize.Line(c.File))
+	fmt.Fprint(g.stderr, i18n.T("following %s (ctrl+c stops)\n", sanitize.Line(c.File)))
 	for ev := range events {
 		switch ev.Kind {
 		case session.TailReset:
-			fmt.Fprintln(g.stderr, "file was truncated or replaced; reading it again from the start")
+			fmt.Fprintln(g.stderr, i18n.T("file was truncated or replaced; reading it again from the start"))
 		case session.TailError:
 			if errors.Is(ev.Err, session.ErrLineTooLong) {
-				fmt.Fprintf(g.stderr, "skipped an over-long line at byte %d\n", ev.Offset)
+				fmt.Fprint(g.stderr, i18n.T("skipped an over-long line at byte %d\n", ev.Offset))
 			} else {
-				fmt.Fprintf(g.stderr, "tail: %v\n", ev.Err)
+				fmt.Fprintf(g.stderr, "tail: %v\n", ev.Err) //i18n:raw the command's name before the reader's error
 			}
 		case session.TailLines:
 			for _, l := range ev.Lines {
@@ -88,13 +89,13 @@ func (c *SessionTailCmd) printLine(w io.Writer, l session.TailLine) {
 		return // blank or malformed: skipped as Pi skips it
 	}
 	if e.Type == session.TypeSession {
-		fmt.Fprintf(w, "── session %s ──\n", sanitize.Clip(e.ID, 60))
+		fmt.Fprint(w, i18n.T("── session %s ──\n", sanitize.Clip(e.ID, 60)))
 		return
 	}
 	sum := session.DescribeEntry(e)
 	tokens := ""
 	if sum.Tokens > 0 {
-		tokens = fmt.Sprintf("  (%d tok)", sum.Tokens)
+		tokens = fmt.Sprintf("  (%d tok)", sum.Tokens) //i18n:raw a figure; "tok" stays in every language, as "tokens" does
 	}
 	stamp := "--:--:--"
 	if ms := e.TimestampMs(); ms == ms {

@@ -196,15 +196,15 @@ func appendClock(b []byte, e *session.Entry) []byte {
 // writeTreeJSON writes {leafId, roots, nodes} as JSON.stringify would
 // print the whole document, one node at a time.
 func writeTreeJSON(w *bufio.Writer, s *session.Session, tree *session.Tree, active []bool, leaf int) {
-	b := append(make([]byte, 0, 4<<10), `{"leafId":`...)
+	b := append(make([]byte, 0, 4<<10), `{"leafId":`...) //i18n:raw JSON keys (contract)
 	if leaf >= 0 {
 		b = jsonv.AppendQuote(b, s.Entries[leaf].ID)
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"roots":`...)
+	b = append(b, `,"roots":`...) //i18n:raw JSON keys (contract)
 	b = appendIDs(b, s, tree.Roots)
-	b = append(b, `,"nodes":[`...)
+	b = append(b, `,"nodes":[`...) //i18n:raw JSON keys (contract)
 	session.DescribeInOrder(len(s.Entries), func(i int) *session.Entry { return &s.Entries[i] }, func(i int, sum *session.EntrySummary) {
 		if i > 0 {
 			b = append(b, ',')
@@ -223,31 +223,31 @@ func writeTreeJSON(w *bufio.Writer, s *session.Session, tree *session.Tree, acti
 // label?, summary, active, children}.
 func appendTreeNode(b []byte, s *session.Session, tree *session.Tree, i int, summary string, active bool) []byte {
 	e := &s.Entries[i]
-	b = append(b, `{"id":`...)
+	b = append(b, `{"id":`...) //i18n:raw JSON keys (contract)
 	b = jsonv.AppendQuote(b, e.ID)
-	b = append(b, `,"parentId":`...)
+	b = append(b, `,"parentId":`...) //i18n:raw JSON keys (contract)
 	if e.HasParent {
 		b = jsonv.AppendQuote(b, e.ParentID)
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"type":`...)
+	b = append(b, `,"type":`...) //i18n:raw JSON keys (contract)
 	b = jsonv.AppendQuote(b, e.Type)
 	if e.Role != "" {
-		b = append(b, `,"role":`...)
+		b = append(b, `,"role":`...) //i18n:raw JSON keys (contract)
 		b = jsonv.AppendQuote(b, e.Role)
 	}
-	b = append(b, `,"timestamp":`...)
+	b = append(b, `,"timestamp":`...) //i18n:raw JSON keys (contract)
 	b = jsonv.AppendQuote(b, e.Timestamp)
 	if l, ok := s.LabelOf(e.ID); ok {
-		b = append(b, `,"label":`...)
+		b = append(b, `,"label":`...) //i18n:raw JSON keys (contract)
 		b = jsonv.AppendQuote(b, l)
 	}
-	b = append(b, `,"summary":`...)
+	b = append(b, `,"summary":`...) //i18n:raw JSON keys (contract)
 	b = jsonv.AppendQuote(b, summary)
-	b = append(b, `,"active":`...)
+	b = append(b, `,"active":`...) //i18n:raw JSON keys (contract)
 	b = strconv.AppendBool(b, active)
-	b = append(b, `,"children":`...)
+	b = append(b, `,"children":`...) //i18n:raw JSON keys (contract)
 	kids := tree.Children(i)
 	b = append(b, '[')
 	for k, c := range kids {

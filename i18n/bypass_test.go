@@ -20,7 +20,7 @@ import (
 // (one line each, blank lines between, so parallel branches merge cleanly).
 // By the end every value is true.
 var packages = map[string]bool{
-	"cli": false,
+	"cli": true,
 
 	"ui": true,
 

@@ -47,7 +47,7 @@ func TestWrapBreaksChineseAtItsPunctuation(t *testing.T) {
 		for _, wrap := range []func(string, int) []string{Wrap, WrapWhole} {
 			lines := wrap(text, width)
 			checkWrapped(t, text, width, lines, width >= 6) // narrower, "录）。" is a line of its own
-			for i, l := range lines[:len(lines)-1] { // filled: the next line's first unbreakable run would not fit
+			for i, l := range lines[:len(lines)-1] {        // filled: the next line's first unbreakable run would not fit
 				last := []rune(l)[len([]rune(l))-1]
 				if run := leadingRun(lines[i+1]); run > 0 && last >= utf8.RuneSelf && ansi.StringWidth(l)+run <= width {
 					t.Errorf("width %d: line %d is short: %q", width, i, lines)

@@ -71,14 +71,14 @@ func Load(path string) (Settings, error) {
 		return Defaults(), nil
 	}
 	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
-		return Settings{}, fmt.Errorf("settings: %w", err) // the error names the path
+		return Settings{}, i18n.Errorf("settings: %w", err) // the error names the path
 	}
 	if err != nil {
-		return Settings{}, fmt.Errorf("read settings %s: %w", path, err)
+		return Settings{}, i18n.Errorf("read settings %s: %w", path, err)
 	}
 	s, err := Parse(data)
 	if err != nil {
-		return Settings{}, fmt.Errorf("settings %s: %w", path, err)
+		return Settings{}, i18n.Errorf("settings %s: %w", path, err)
 	}
 	return s, nil
 }
@@ -91,10 +91,10 @@ func Parse(data []byte) (Settings, error) {
 	s := Defaults()
 	var top map[string]json.RawMessage
 	if err := strictDecode(data, &top); err != nil {
-		return s, fmt.Errorf("not a JSON object: %w", err)
+		return s, i18n.Errorf("not a JSON object: %w", err)
 	}
 	if top == nil {
-		return s, errors.New("not a JSON object")
+		return s, errors.New(i18n.T("not a JSON object"))
 	}
 	if err := checkDuplicateKeys(data); err != nil {
 		return s, err
@@ -106,16 +106,16 @@ func Parse(data []byte) (Settings, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return s, unknownNamesError("setting", unknown, known, "", " (settings: "+strings.Join(known, ", ")+")")
+		return s, unknownSettingsError(unknown, known)
 	}
 	if raw, ok := top["theme"]; ok {
 		var theme string
 		if err := strictDecode(raw, &theme); err != nil {
-			return s, fmt.Errorf("theme: want a string (%s): %w", strings.Join(ThemeNames(), ", "), err)
+			return s, i18n.Errorf("theme: want a string (%s): %w", strings.Join(ThemeNames(), ", "), err)
 		}
 		mode, err := ParseTheme(theme)
 		if err != nil {
-			return s, fmt.Errorf("theme: %w", err)
+			return s, fmt.Errorf("theme: %w", err) //i18n:raw the setting's name, then the translated error
 		}
 		s.Theme = mode
 	}
@@ -129,7 +129,7 @@ func Parse(data []byte) (Settings, error) {
 	if raw, ok := top["keys"]; ok {
 		var keys map[string][]string
 		if err := strictDecode(raw, &keys); err != nil {
-			return s, fmt.Errorf("keys: want an object of binding name → list of keys: %w", err)
+			return s, i18n.Errorf("keys: want an object of binding name → list of keys: %w", err)
 		}
 		if err := checkKeys(keys); err != nil {
 			return s, err
@@ -138,7 +138,7 @@ func Parse(data []byte) (Settings, error) {
 			return s, err
 		}
 		if err := keymap.Apply(&s.Keys, keys); err != nil {
-			return s, fmt.Errorf("keys: %w", err)
+			return s, fmt.Errorf("keys: %w", err) //i18n:raw the setting's name, then the translated error
 		}
 		if err := conflictError(s.Keys.Conflicts()); err != nil {
 			return s, err
@@ -158,12 +158,12 @@ func conflictError(conflicts []keymap.Conflict) error {
 	lines := make([]string, 0, maxConflictsShown+1)
 	for i, c := range conflicts {
 		if i == maxConflictsShown {
-			lines = append(lines, fmt.Sprintf("and %d more", len(conflicts)-i))
+			lines = append(lines, i18n.T("and %d more", len(conflicts)-i))
 			break
 		}
 		lines = append(lines, c.String())
 	}
-	return fmt.Errorf("keys: conflicting bindings (a key does one thing per view):\n  %s", strings.Join(lines, "\n  "))
+	return i18n.Errorf("keys: conflicting bindings (a key does one thing per view):\n  %s", strings.Join(lines, "\n  "))
 }
 
 // checkKeys rejects empty or blank key names and names with control or
@@ -178,7 +178,7 @@ func checkKeys(keys map[string][]string) error {
 	for _, name := range names {
 		for _, k := range keys[name] {
 			if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n") || hasControl(k) {
-				return fmt.Errorf("keys: %s: %s is not a key name (write keys as \"ctrl+s\", \"alt+up\", \"q\")", keymap.Quote(name), keymap.Quote(k))
+				return i18n.Errorf("keys: %s: %s is not a key name (write keys as \"ctrl+s\", \"alt+up\", \"q\")", keymap.Quote(name), keymap.Quote(k))
 			}
 		}
 	}
@@ -203,7 +203,7 @@ func checkBindingNames(set keymap.Set, keys map[string][]string) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return fmt.Errorf("keys: %w", unknownNamesError("binding name", unknown, names, bindingNameShape(names), ""))
+	return fmt.Errorf("keys: %w", unknownBindingsError(unknown, names)) //i18n:raw the setting's name, then the translated error
 }
 
 // hasControl reports a control, format or invalid character in s.
@@ -225,7 +225,7 @@ func strictDecode(data []byte, v any) error {
 		return err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("unexpected data after the JSON value")
+		return errors.New(i18n.T("unexpected data after the JSON value"))
 	}
 	return nil
 }
@@ -234,11 +234,11 @@ func strictDecode(data []byte, v any) error {
 func decodeLanguage(raw json.RawMessage) (i18n.Lang, error) {
 	var name string
 	if err := strictDecode(raw, &name); err != nil {
-		return "", fmt.Errorf("language: want a string (%s): %w", strings.Join(LanguageNames(), ", "), err)
+		return "", i18n.Errorf("language: want a string (%s): %w", strings.Join(LanguageNames(), ", "), err)
 	}
 	lang, err := ParseLanguage(name)
 	if err != nil {
-		return "", fmt.Errorf("language: %w", err)
+		return "", fmt.Errorf("language: %w", err) //i18n:raw the setting's name, then the translated error
 	}
 	return lang, nil
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/keymap"
 )
 
@@ -33,9 +33,6 @@ func checkDuplicateKeys(data []byte) error {
 		for _, f := range stack[1:] {
 			parts = append(parts, f.name)
 		}
-		if len(parts) == 0 {
-			return "the top-level object"
-		}
 		return strings.Join(parts, ".")
 	}
 	// value marks that a value was read in the innermost container.
@@ -50,7 +47,7 @@ func checkDuplicateKeys(data []byte) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("not a JSON object: %w", err)
+			return i18n.Errorf("not a JSON object: %w", err)
 		}
 		switch t := tok.(type) {
 		case json.Delim:
@@ -69,7 +66,10 @@ func checkDuplicateKeys(data []byte) error {
 			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].wantKey {
 				f := &stack[n-1]
 				if f.names[t] {
-					return fmt.Errorf("duplicate key %s in %s: a name may appear once per object", keymap.Quote(t), path())
+					if p := path(); p != "" {
+						return i18n.Errorf("duplicate key %s in %s: a name may appear once per object", keymap.Quote(t), p)
+					}
+					return i18n.Errorf("duplicate key %s in the top-level object: a name may appear once per object", keymap.Quote(t))
 				}
 				f.names[t] = true
 				f.wantKey = false

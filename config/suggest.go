@@ -1,7 +1,7 @@
 package config
 
 import (
-	"fmt"
+	"errors"
 	"sort"
 	"strings"
 
@@ -37,7 +37,11 @@ func ParseLanguage(name string) (i18n.Lang, error) {
 	if l, ok := i18n.ParseLang(name); ok {
 		return l, nil
 	}
-	return "", fmt.Errorf("unknown language %s%s (languages: %s)", keymap.Quote(name), didYouMean(name, LanguageNames()), strings.Join(LanguageNames(), ", "))
+	all := strings.Join(LanguageNames(), ", ")
+	if near := didYouMean(name, LanguageNames()); near != "" {
+		return "", i18n.Errorf("unknown language %s: did you mean %s? (languages: %s)", keymap.Quote(name), near, all)
+	}
+	return "", i18n.Errorf("unknown language %s (languages: %s)", keymap.Quote(name), all)
 }
 
 // ParseTheme reads a theme name. An unknown one (the empty string
@@ -49,21 +53,22 @@ func ParseTheme(name string) (themes.Mode, error) {
 			return themes.Mode(name), nil
 		}
 	}
-	return "", fmt.Errorf("unknown theme %s%s (themes: %s)", keymap.Quote(name), didYouMean(name, ThemeNames()), strings.Join(ThemeNames(), ", "))
+	all := strings.Join(ThemeNames(), ", ")
+	if near := didYouMean(name, ThemeNames()); near != "" {
+		return "", i18n.Errorf("unknown theme %s: did you mean %s? (themes: %s)", keymap.Quote(name), near, all)
+	}
+	return "", i18n.Errorf("unknown theme %s (themes: %s)", keymap.Quote(name), all)
 }
 
-// didYouMean is ": did you mean "a", "b"?" for the names nearest to bad,
-// or "" when none is near.
+// didYouMean is the names nearest to bad, quoted and joined with ", "
+// (`"a", "b"`), or "" when none is near.
 func didYouMean(bad string, names []string) string {
 	near := nearest(bad, names)
-	if len(near) == 0 {
-		return ""
-	}
 	quoted := make([]string, len(near))
 	for i, n := range near {
 		quoted[i] = keymap.Quote(n)
 	}
-	return ": did you mean " + strings.Join(quoted, ", ") + "?"
+	return strings.Join(quoted, ", ")
 }
 
 // nearest returns at most maxSuggestions of names that bad was probably
@@ -148,29 +153,49 @@ func lowered(names []string) []string {
 	return out
 }
 
-// unknownNamesError says, one line per unknown name, which names the user
-// probably meant, or that none is near and then what the names look like
-// (shape). kind is "binding name" or "setting"; known are the valid
-// names; listing follows every line.
-func unknownNamesError(kind string, unknown, known []string, shape, listing string) error {
+// unknownSettingsError says, one line per unknown top-level name, which
+// setting the user probably meant, or that none is near; each line lists
+// the settings there are.
+func unknownSettingsError(unknown, known []string) error {
+	all := strings.Join(known, ", ")
+	return unknownNamesError(unknown, func(bad, near string) string {
+		if near != "" {
+			return i18n.T("%s: did you mean %s? (settings: %s)", keymap.Quote(bad), near, all)
+		}
+		return i18n.T("%s: it did not match any setting (settings: %s)", keymap.Quote(bad), all)
+	}, known, i18n.Mark("unknown setting %s"), i18n.Mark("unknown settings:\n  %s"))
+}
+
+// unknownBindingsError says, one line per unknown binding name, which
+// names the user probably meant, or that none is near and then what the
+// names look like (bindingNameShape).
+func unknownBindingsError(unknown, names []string) error {
+	return unknownNamesError(unknown, func(bad, near string) string {
+		if near != "" {
+			return i18n.T("%s: did you mean %s?", keymap.Quote(bad), near)
+		}
+		return bindingNameShape(keymap.Quote(bad), names)
+	}, names, i18n.Mark("unknown binding name %s"), i18n.Mark("unknown binding names:\n  %s"))
+}
+
+// unknownNamesError is one line per unknown name (line gets the name and
+// the names of known near it, "" when none is), under one (a single
+// line) or many (a list), both catalog keys.
+func unknownNamesError(unknown []string, line func(bad, near string) string, known []string, one, many string) error {
 	sort.Strings(unknown)
 	lines := make([]string, len(unknown))
 	for i, bad := range unknown {
-		hint := didYouMean(bad, known)
-		if hint == "" {
-			hint = ": it did not match any " + kind + shape
-		}
-		lines[i] = keymap.Quote(bad) + hint + listing
+		lines[i] = line(bad, didYouMean(bad, known))
 	}
 	if len(lines) == 1 {
-		return fmt.Errorf("unknown %s %s", kind, lines[0])
+		return errors.New(i18n.T(one, lines[0]))
 	}
-	return fmt.Errorf("unknown %ss:\n  %s", kind, strings.Join(lines, "\n  "))
+	return errors.New(i18n.T(many, strings.Join(lines, "\n  ")))
 }
 
-// bindingNameShape describes the binding names of set for an error that
-// has nothing nearer to offer: a few global names and every group.
-func bindingNameShape(named []string) string {
+// bindingNameShape says that bad (quoted) matches no binding name and
+// describes the names of set: a few global names and every group.
+func bindingNameShape(bad string, named []string) string {
 	groups := map[string]bool{}
 	var globals []string
 	for _, n := range named {
@@ -191,11 +216,14 @@ func bindingNameShape(named []string) string {
 		quotedGroups = append(quotedGroups, keymap.Quote(g))
 	}
 	sort.Strings(quotedGroups)
-	shape := " (names are global"
-	if len(examples) > 0 {
-		shape += ", as " + strings.Join(examples, " and ") + ","
+	all := strings.Join(quotedGroups, ", ")
+	switch len(examples) {
+	case 0:
+		return i18n.T("%s: it did not match any binding name (names are global or group.name with the groups %s; the README's Settings section lists them)", bad, all)
+	case 1:
+		return i18n.T("%s: it did not match any binding name (names are global, as %s, or group.name with the groups %s; the README's Settings section lists them)", bad, examples[0], all)
 	}
-	return shape + " or group.name with the groups " + strings.Join(quotedGroups, ", ") + "; the README's Settings section lists them)"
+	return i18n.T("%s: it did not match any binding name (names are global, as %s and %s, or group.name with the groups %s; the README's Settings section lists them)", bad, examples[0], examples[1], all)
 }
 
 func contains(list []string, s string) bool {

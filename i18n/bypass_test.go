@@ -14,7 +14,7 @@ import (
 	"unicode"
 )
 
-// packages lists every package of ui/ and cli/ and whether it has been
+// packages lists every package of ui/, cli/, keymap/ and config/ and whether it has been
 // converted to the catalog. TestNoHumanTextBypassesTheCatalog holds the
 // converted ones to the rule; a converter flips its package's line to true
 // (one line each, blank lines between, so parallel branches merge cleanly).
@@ -60,17 +60,77 @@ var packages = map[string]bool{
 
 	"ui/uitest": false,
 
-	"keymap": false,
+	"keymap": true,
 
-	"config": false,
+	"config": true,
 }
 
-// TestEveryPackageIsListed fails when a package of ui/ or cli/ is missing
+// helpKeyArgs finds, in one package's files, the functions that pass one
+// of their parameters on as the key name of key.WithHelp (keymap's
+// bind(keys, helpKey, desc)), and the local names given to such a
+// function (b := bind): name → index of that parameter.
+func helpKeyArgs(files map[string]*ast.File) map[string]int {
+	out := map[string]int{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Body == nil {
+				continue
+			}
+			params := map[string]int{}
+			i := 0
+			for _, field := range fn.Type.Params.List {
+				for _, name := range field.Names {
+					params[name.Name] = i
+					i++
+				}
+				if len(field.Names) == 0 {
+					i++
+				}
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || calleeName(call) != "key.WithHelp" || len(call.Args) == 0 {
+					return true
+				}
+				if id, ok := call.Args[0].(*ast.Ident); ok {
+					if at, ok := params[id.Name]; ok {
+						out[fn.Name.Name] = at
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, f := range files { // aliases: b := bind
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, rhs := range as.Rhs {
+				src, ok1 := rhs.(*ast.Ident)
+				dst, ok2 := as.Lhs[i].(*ast.Ident)
+				if !ok1 || !ok2 {
+					continue
+				}
+				if at, known := out[src.Name]; known {
+					out[dst.Name] = at
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TestEveryPackageIsListed fails when a package of ui/, cli/, keymap/ or
+// config/ is missing
 // from packages (a new package must be listed, converted or not) or when a
 // listed one no longer exists.
 func TestEveryPackageIsListed(t *testing.T) {
 	found := map[string]bool{}
-	for _, p := range parsePackages(t, "ui", "cli") {
+	for _, p := range parsePackages(t, "ui", "cli", "keymap", "config") {
 		found[p.dir] = true
 		if _, ok := packages[p.dir]; !ok {
 			t.Errorf("%s: add it to packages in i18n/bypass_test.go", p.dir)
@@ -105,8 +165,9 @@ func TestNoHumanTextBypassesTheCatalog(t *testing.T) {
 		if !packages[p.dir] {
 			continue
 		}
+		helpKeys := helpKeyArgs(p.files)
 		for path, f := range p.files {
-			offenders = append(offenders, bypasses(p.fset, path, f)...)
+			offenders = append(offenders, bypasses(p.fset, path, f, helpKeys)...)
 		}
 	}
 	sort.Strings(offenders)
@@ -123,7 +184,7 @@ var rawComment = regexp.MustCompile(`^//\s*i18n:raw\s+\S`)
 
 // bypasses returns "file:line: literal" for every human-text literal of f
 // that is not exempt (see humanText and exempt).
-func bypasses(fset *token.FileSet, path string, f *ast.File) []string {
+func bypasses(fset *token.FileSet, path string, f *ast.File, helpKeys map[string]int) []string {
 	raw := map[int]bool{}
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
@@ -146,7 +207,7 @@ func bypasses(fset *token.FileSet, path string, f *ast.File) []string {
 		}
 		pos := fset.Position(lit.Pos())
 		s, err := strconv.Unquote(lit.Value)
-		if err != nil || raw[pos.Line] || !humanText(s) || exempt(lit, stack) {
+		if err != nil || raw[pos.Line] || !humanText(s) || exempt(lit, stack, helpKeys) {
 			return true
 		}
 		out = append(out, pos.String()+": "+lit.Value)
@@ -209,7 +270,7 @@ var nonDisplay = map[string]bool{
 // the key of a T/In/Mark call, an import path, a struct tag, a case label,
 // an operand of == or !=, an index, a map literal's key, the key name of
 // key.WithHelp, or an argument of a nonDisplay call.
-func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
+func exempt(lit *ast.BasicLit, stack []ast.Node, helpKeys map[string]int) bool {
 	if len(stack) == 0 {
 		return false
 	}
@@ -242,6 +303,11 @@ func exempt(lit *ast.BasicLit, stack []ast.Node) bool {
 		name := calleeName(p)
 		if name == "key.WithHelp" {
 			return len(p.Args) > 0 && p.Args[0] == lit
+		}
+		if fn, ok := p.Fun.(*ast.Ident); ok {
+			if at, ok := helpKeys[fn.Name]; ok {
+				return at < len(p.Args) && p.Args[at] == lit
+			}
 		}
 		return nonDisplay[name]
 	}
@@ -296,8 +362,45 @@ func f() { o.Set("autoActivate", 1); o.Set("Human text here", 2); o.Set("name", 
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(bypasses(fset, "x.go", f), "\n")
+	got := strings.Join(bypasses(fset, "x.go", f, nil), "\n")
 	if strings.Contains(got, "autoActivate") || !strings.Contains(got, `"Human text here"`) || !strings.Contains(got, `"Shown to people"`) {
 		t.Errorf("offenders:\n%s", got)
+	}
+}
+
+// The help key of a binding is a key name, not text: the first argument of
+// key.WithHelp and the argument a helper forwards there (keymap's
+// bind(keys, helpKey, desc), called directly or through an alias), and
+// only that argument — the description beside it, and the same position
+// of a call that forwards nothing to key.WithHelp, are still checked.
+func TestHelpKeyArgumentsAreExempt(t *testing.T) {
+	src := `package p
+func bind(keys []string, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+}
+func label(keys []string, title, desc string) string { return title + desc }
+func f() {
+	bind([]string{"F", "end"}, "F/end", "Newest and follow")
+	b := bind
+	b([]string{"alt+left"}, "alt+←", "Word to the left")
+	label(nil, "Shown as a title", "Shown as well")
+	key.WithHelp("Some Key", "Help text here")
+}`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{"x.go": f}
+	got := strings.Join(bypasses(fset, "x.go", f, helpKeyArgs(files)), "\n")
+	for _, exempt := range []string{`"F/end"`, `"alt+←"`, `"Some Key"`} {
+		if strings.Contains(got, exempt) {
+			t.Errorf("%s is a help key, reported:\n%s", exempt, got)
+		}
+	}
+	for _, text := range []string{`"Newest and follow"`, `"Word to the left"`, `"Shown as a title"`, `"Shown as well"`, `"Help text here"`} {
+		if !strings.Contains(got, text) {
+			t.Errorf("%s is text, not reported:\n%s", text, got)
+		}
 	}
 }

@@ -1,10 +1,11 @@
 package keymap
 
 import (
-	"fmt"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/forgebench/forgebench/i18n"
 )
 
 // ConflictKind says what a binding's key collides with.
@@ -39,22 +40,23 @@ type Conflict struct {
 // so a name made of escape sequences reads as what it is.
 func Quote(s string) string { return strconv.Quote(s) }
 
-// String says what collides and where, names quoted and escaped.
+// String says what collides and where, names quoted and escaped, in the
+// current language (the scope's name is translated too).
 func (c Conflict) String() string {
-	where := "in " + c.Scope
+	a, b, k, where := Quote(c.A), Quote(c.B), Quote(c.Key), i18n.T(c.Scope)
 	switch {
-	case c.Kind == SharedKey && contains(Root, c.A) && contains(Root, c.B):
-		where = "in every panel" // the root reads both before any panel
+	case c.Kind == QuitKeyTaken:
+		return i18n.T("%s uses %s, which always quits", a, k)
+	case c.Kind == TypesText && c.Others > 0:
+		return i18n.T("%s uses %s, which types text in %s (and %d other view(s))", a, k, where, c.Others)
+	case c.Kind == TypesText:
+		return i18n.T("%s uses %s, which types text in %s", a, k, where)
+	case contains(Root, c.A) && contains(Root, c.B): // the root reads both before any panel
+		return i18n.T("%s and %s both use %s in every panel", a, b, k)
 	case c.Others > 0:
-		where += fmt.Sprintf(" (and %d other view(s))", c.Others)
+		return i18n.T("%s and %s both use %s in %s (and %d other view(s))", a, b, k, where, c.Others)
 	}
-	switch c.Kind {
-	case TypesText:
-		return fmt.Sprintf("%s uses %s, which types text %s", Quote(c.A), Quote(c.Key), where)
-	case QuitKeyTaken:
-		return fmt.Sprintf("%s uses %s, which always quits", Quote(c.A), Quote(c.Key))
-	}
-	return fmt.Sprintf("%s and %s both use %s %s", Quote(c.A), Quote(c.B), Quote(c.Key), where)
+	return i18n.T("%s and %s both use %s in %s", a, b, k, where)
 }
 
 // TypesTextKey reports whether key k, pressed in a text input, types a

@@ -4,7 +4,6 @@
 package keymap
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -122,7 +121,7 @@ func Apply(m Rebinder, overrides map[string][]string) error {
 			continue
 		}
 		if len(keys) == 0 {
-			return fmt.Errorf("key override %s: at least one key is required", Quote(name))
+			return i18n.Errorf("key override %s: at least one key is required", Quote(name))
 		}
 	}
 	if len(unknown) > 0 {
@@ -132,7 +131,7 @@ func Apply(m Rebinder, overrides map[string][]string) error {
 			known = append(known, n)
 		}
 		sort.Strings(known)
-		return fmt.Errorf("unknown key binding name(s) %s (known: %s)",
+		return i18n.Errorf("unknown key binding name(s) %s (known: %s)",
 			strings.Join(unknown, ", "), strings.Join(known, ", "))
 	}
 	for name, keys := range overrides {

@@ -1,5 +1,7 @@
 package keymap
 
+import "github.com/forgebench/forgebench/i18n"
+
 // The scope model: which bindings are live at the same moment.
 //
 // A key press reaches exactly one view, and inside it one switch of
@@ -122,20 +124,20 @@ var Focused = []string{"copy", "view-whole", "pager"}
 // control key the one-line editor also reads, which keeps another key.
 var (
 	yieldClearLine = Yield{First: "search.clear", Then: "form.text.kill-to-start", Key: "ctrl+u",
-		Why: "ctrl+u empties a search or filter line (readline's kill to the start, from anywhere in the line)"}
+		Why: "ctrl+u empties a search or filter line (readline's kill to the start, from anywhere in the line)"} //i18n:raw documentation of the overlap, never shown
 	yieldFindClear = Yield{First: "find.clear", Then: "form.text.kill-to-start", Key: "ctrl+u",
-		Why: "ctrl+u empties the query of the global search"}
+		Why: "ctrl+u empties the query of the global search"} //i18n:raw documentation of the overlap, never shown
 	yieldFindAgents = Yield{First: "find.agents", Then: "form.text.line-start", Key: "ctrl+a",
-		Why: "ctrl+a toggles agent transcripts in the global search; home moves to the line start"}
+		Why: "ctrl+a toggles agent transcripts in the global search; home moves to the line start"} //i18n:raw documentation of the overlap, never shown
 	yieldExternal = Yield{First: "capabilities.external", Then: "form.text.line-end", Key: "ctrl+e",
-		Why: "ctrl+e hands the capability to $EDITOR; end moves to the line end"}
+		Why: "ctrl+e hands the capability to $EDITOR; end moves to the line end"} //i18n:raw documentation of the overlap, never shown
 )
 
 // searchLine is the scope of every search, filter and prompt line the kit
 // draws (common.LineInput.PromptKey, common.List.FilterInput): the
 // Session panel's search, filter and go-to-entry lines.
 var searchLine = Scope{
-	Name:     "a search, filter or prompt line",
+	Name:     i18n.Mark("a search, filter or prompt line"),
 	Bindings: with([]string{"search.accept", "search.cancel", "search.clear"}, oneLineText),
 	Text:     true,
 	Yield:    []Yield{yieldClearLine},
@@ -157,13 +159,13 @@ func Scopes() []Scope {
 // rootScopes are the views the root draws over every panel.
 func rootScopes() []Scope {
 	return []Scope{
-		{Name: "the view-whole overlay", Bindings: with([]string{"back", "view-whole", "quit", "copy", "pager"}, prefixed("", navNames...)),
+		{Name: i18n.Mark("the view-whole overlay"), Bindings: with([]string{"back", "view-whole", "quit", "copy", "pager"}, prefixed("", navNames...)),
 			Same: [][]string{{"back", "view-whole", "quit"}}},
-		{Name: "the help overlay", Bindings: []string{"help", "back", "quit", "up", "down", "page-up", "page-down"},
+		{Name: i18n.Mark("the help overlay"), Bindings: []string{"help", "back", "quit", "up", "down", "page-up", "page-down"},
 			Same: [][]string{{"help", "back", "quit"}}},
-		{Name: "the quit question", Bindings: []string{"confirm.yes", "confirm.no"}},
-		{Name: "the command palette", Bindings: with(prefixed("palette.", "up", "down", "run", "close"), oneLineText), Text: true},
-		{Name: "the global search", Text: true,
+		{Name: i18n.Mark("the quit question"), Bindings: []string{"confirm.yes", "confirm.no"}},
+		{Name: i18n.Mark("the command palette"), Bindings: with(prefixed("palette.", "up", "down", "run", "close"), oneLineText), Text: true},
+		{Name: i18n.Mark("the global search"), Text: true,
 			Bindings: with(prefixed("find.", "up", "down", "page-up", "page-down", "open", "close", "clear",
 				"regex", "case", "agents", "all-projects"), oneLineText),
 			Yield: []Yield{yieldFindClear, yieldFindAgents}},
@@ -181,7 +183,7 @@ func panelView(name string, bindings ...[]string) Scope {
 // every pane; its search, filter and go-to lines are searchLine.
 func sessionScopes() []Scope {
 	return []Scope{
-		panelView("the Session panel", prefixed("session.", append([]string{"open", "back", "filter", "scope", "fold",
+		panelView(i18n.Mark("the Session panel"), prefixed("session.", append([]string{"open", "back", "filter", "scope", "fold",
 			"unfold", "tree-filter", "expand", "thinking", "context", "stats", "follow", "reload", "goto-entry",
 			"to-leaf", "copy-context", "pi-context", "skipped", "matches-only", "continue-in-pi", "mark", "compare",
 			"composition"}, navNames...)...),
@@ -195,14 +197,14 @@ func agentsScopes() []Scope {
 	a := func(names ...string) []string { return prefixed("agents.", names...) }
 	nav := a(navNames...)
 	return []Scope{
-		panelView("the Agents list", a("reload", "lifecycle", "hidden", "transcript", "open", "timeline"), nav, Focused),
-		panelView("the Agents detail", a("reload", "lifecycle", "hidden", "transcript", "open", "back", "timeline"), nav, Focused),
-		panelView("the Agents timeline", a("reload", "open", "back", "timeline"), nav, Focused),
+		panelView(i18n.Mark("the Agents list"), a("reload", "lifecycle", "hidden", "transcript", "open", "timeline"), nav, Focused),
+		panelView(i18n.Mark("the Agents detail"), a("reload", "lifecycle", "hidden", "transcript", "open", "back", "timeline"), nav, Focused),
+		panelView(i18n.Mark("the Agents timeline"), a("reload", "open", "back", "timeline"), nav, Focused),
 		{
-			Name:     "the Agents transcript",
+			Name:     i18n.Mark("the Agents transcript"),
 			Bindings: with(Root, a("back", "follow", "earlier", "expand"), nav, Focused),
 			Yield: []Yield{{First: "agents.follow", Then: "agents.bottom", Key: "end",
-				Why: "end in a transcript goes to the newest page and follows it; G goes to the bottom"}},
+				Why: "end in a transcript goes to the newest page and follows it; G goes to the bottom"}}, //i18n:raw documentation of the overlap, never shown
 		},
 	}
 }
@@ -215,13 +217,13 @@ func payloadsScopes() []Scope {
 	diff := p("pick-a", "pick-b", "swap", "reload", "requests", "jump", "layout", "context", "wrap",
 		"next-change", "prev-change")
 	return []Scope{
-		panelView("the Payloads block list", diff, p("open"), nav, Focused),
-		panelView("the Payloads line diff", diff, p("back"), nav, Focused),
-		panelView("the Payloads reference picker", p("back", "open"), nav, []string{"filter"}),
-		{Name: "the Payloads reference picker's typed reference", Bindings: with(p("open", "back"), oneLineText), Text: true},
-		{Name: "a Payloads list filter", Bindings: with(p("open", "back"), oneLineText), Text: true},
+		panelView(i18n.Mark("the Payloads block list"), diff, p("open"), nav, Focused),
+		panelView(i18n.Mark("the Payloads line diff"), diff, p("back"), nav, Focused),
+		panelView(i18n.Mark("the Payloads reference picker"), p("back", "open"), nav, []string{"filter"}),
+		{Name: i18n.Mark("the Payloads reference picker's typed reference"), Bindings: with(p("open", "back"), oneLineText), Text: true},
+		{Name: i18n.Mark("a Payloads list filter"), Bindings: with(p("open", "back"), oneLineText), Text: true},
 		{
-			Name:     "the Payloads requests list",
+			Name:     i18n.Mark("the Payloads requests list"),
 			Bindings: with(Root, p("back", "requests", "reload", "open"), nav, []string{"filter"}, Focused),
 			Same:     [][]string{{"payloads.back", "payloads.requests"}},
 		},
@@ -233,24 +235,24 @@ func capabilitiesScopes() []Scope {
 	c := func(names ...string) []string { return prefixed("capabilities.", names...) }
 	panel := c("reload", "bindings", "enable-bound", "add", "reset")
 	return []Scope{
-		panelView("the Capabilities library", panel, c(navNames...), c("filter", "open", "new", "delete", "enable", "cost"), Focused),
-		panelView("the Capabilities detail", panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
-		panelView("the Capabilities bindings view", panel, c("up", "down", "enable"), Focused),
-		panelView("the Capabilities session pane", panel, c("up", "down", "top", "bottom", "expand", "disable", "enable", "locate"), Focused),
+		panelView(i18n.Mark("the Capabilities library"), panel, c(navNames...), c("filter", "open", "new", "delete", "enable", "cost"), Focused),
+		panelView(i18n.Mark("the Capabilities detail"), panel, c("up", "down", "page-up", "page-down", "top", "open", "enable"), Focused),
+		panelView(i18n.Mark("the Capabilities bindings view"), panel, c("up", "down", "enable"), Focused),
+		panelView(i18n.Mark("the Capabilities session pane"), panel, c("up", "down", "top", "bottom", "expand", "disable", "enable", "locate"), Focused),
 		{
 			// Tab is the root's next-pane, which moves the editor's field.
-			Name:     "the capability editor's tool picker",
+			Name:     i18n.Mark("the capability editor's tool picker"),
 			Bindings: with(Root, c("save", "external", "next-field", "prev-field", "back", "up", "down", "toggle", "tool-name")),
 			Same:     [][]string{{"next-pane", "capabilities.next-field"}, {"prev-pane", "capabilities.prev-field"}},
 		},
-		{Name: "the capability editor's text fields", Text: true,
+		{Name: i18n.Mark("the capability editor's text fields"), Text: true,
 			Bindings: with(c("save", "external", "next-field", "prev-field", "back"), oneLineText),
 			Yield:    []Yield{yieldExternal}},
-		{Name: "the Capabilities write preview", Bindings: c("confirm", "cancel", "dismiss", "up", "down", "page-up", "page-down", "top", "bottom"),
+		{Name: i18n.Mark("the Capabilities write preview"), Bindings: c("confirm", "cancel", "dismiss", "up", "down", "page-up", "page-down", "top", "bottom"),
 			Same: [][]string{{"capabilities.cancel", "capabilities.dismiss"}}},
-		{Name: "a Capabilities question", Bindings: c("confirm", "cancel")},
-		{Name: "the Capabilities binding chooser", Bindings: c("up", "down", "submit", "dismiss")},
-		{Name: "a Capabilities text dialog or filter", Bindings: with(c("submit", "dismiss"), oneLineText), Text: true},
+		{Name: i18n.Mark("a Capabilities question"), Bindings: c("confirm", "cancel")},
+		{Name: i18n.Mark("the Capabilities binding chooser"), Bindings: c("up", "down", "submit", "dismiss")},
+		{Name: i18n.Mark("a Capabilities text dialog or filter"), Bindings: with(c("submit", "dismiss"), oneLineText), Text: true},
 	}
 }
 
@@ -267,30 +269,30 @@ func presetsScopes() []Scope {
 	diff := prefixed("payloads.", "layout", "context", "wrap", "next-change", "prev-change", "up", "down",
 		"page-up", "page-down", "top", "bottom")
 	return []Scope{
-		panelView("the Presets list", panel, nav, p("delete", "open", "new", "use"), []string{"filter"}),
+		panelView(i18n.Mark("the Presets list"), panel, nav, p("delete", "open", "new", "use"), []string{"filter"}),
 		{
-			Name: "the Presets item list",
+			Name: i18n.Mark("the Presets item list"),
 			Bindings: with(Root, panel, nav, []string{"select"}, p("open", "edit", "back", "add-block", "add-slot",
 				"item", "toggle", "move-up", "move-down", "duplicate", "delete", "cost")),
 			Same: open,
 		},
-		{Name: "the Presets block view", Bindings: with(Root, panel, []string{"select"}, p("back", "open", "edit")), Same: open},
-		panelView("the Presets preview", panel, p("back"), nav),
-		{Name: "the Presets inline block editor", Bindings: p("save", "back"), Text: true},
-		{Name: "the Presets list filter", Bindings: with(p("open", "back"), oneLineText), Text: true},
-		{Name: "a Presets question", Bindings: p("confirm", "cancel")},
-		{Name: "the Presets save conflict", Bindings: p("show-diff", "up", "down", "page-up", "page-down", "fork",
+		{Name: i18n.Mark("the Presets block view"), Bindings: with(Root, panel, []string{"select"}, p("back", "open", "edit")), Same: open},
+		panelView(i18n.Mark("the Presets preview"), panel, p("back"), nav),
+		{Name: i18n.Mark("the Presets inline block editor"), Bindings: p("save", "back"), Text: true},
+		{Name: i18n.Mark("the Presets list filter"), Bindings: with(p("open", "back"), oneLineText), Text: true},
+		{Name: i18n.Mark("a Presets question"), Bindings: p("confirm", "cancel")},
+		{Name: i18n.Mark("the Presets save conflict"), Bindings: p("show-diff", "up", "down", "page-up", "page-down", "fork",
 			"reload", "overwrite", "dismiss")},
-		{Name: "the Presets slot picker", Bindings: with(nav, p("submit", "dismiss"))},
-		{Name: "a Presets id prompt", Bindings: with(p("scope", "submit", "dismiss"), oneLineText), Text: true},
-		panelView("the draft diff's block list", diff, []string{"payloads.open"}, p("back", "draft-diff"), Focused),
+		{Name: i18n.Mark("the Presets slot picker"), Bindings: with(nav, p("submit", "dismiss"))},
+		{Name: i18n.Mark("a Presets id prompt"), Bindings: with(p("scope", "submit", "dismiss"), oneLineText), Text: true},
+		panelView(i18n.Mark("the draft diff's block list"), diff, []string{"payloads.open"}, p("back", "draft-diff"), Focused),
 		{
-			Name:     "the draft diff's line diff",
+			Name:     i18n.Mark("the draft diff's line diff"),
 			Bindings: with(Root, diff, []string{"payloads.back"}, p("back", "draft-diff"), Focused),
 			Yield: []Yield{{First: "payloads.back", Then: "presets.back", Key: "esc",
-				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}},
+				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}}, //i18n:raw documentation of the overlap, never shown
 		},
-		panelView("the profiles list", nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
+		panelView(i18n.Mark("the profiles list"), nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
 			"back", "open", "profiles", "reload", "import", "draft-diff", "use", "forget", "capture", "diagnostics", "macro")),
 	}
 }
@@ -311,28 +313,28 @@ func formScopes() []Scope {
 	fields := f("up", "down", "top", "bottom", "reset", "toggle", "edit", "cycle", "cycle-back")
 	raw := f("up", "down", "page-up", "page-down", "top", "bottom", "edit")
 	return []Scope{
-		form("a form's fields", fields),
+		form(i18n.Mark("a form's fields"), fields),
 		{
 			// The parameters and slot options forms: a field list whose
 			// reset and delete both remove the field under the cursor.
-			Name:     "a form's fields with add and delete",
+			Name:     i18n.Mark("a form's fields with add and delete"),
 			Bindings: with(Root, presetKept, fields, f("add", "rename", "delete")),
 			Same:     [][]string{{"form.reset", "form.delete"}},
 		},
-		form("the tool policy form", f("up", "down", "top", "bottom", "page-up", "page-down", "mode", "toggle",
+		form(i18n.Mark("the tool policy form"), f("up", "down", "top", "bottom", "page-up", "page-down", "mode", "toggle",
 			"edit", "cycle", "cycle-back", "add", "delete", "move-up", "move-down")),
 		// The regex rules and capability bindings: an entry list and the
 		// entry's fields, where ←/→ move between the two panes.
-		form("a form's entry list", f("up", "down", "top", "bottom", "delete", "move-up", "move-down", "add",
+		form(i18n.Mark("a form's entry list"), f("up", "down", "top", "bottom", "delete", "move-up", "move-down", "add",
 			"detail", "edit", "toggle", "pick")),
-		form("a form's entry fields", f("up", "down", "top", "bottom", "reset", "toggle", "edit", "list", "pick")),
-		form("the raw JSON view", raw, []string{"presets.edit"}),
-		{Name: "the profile form", Bindings: with(Root, profileKept, fields)},
-		{Name: "the profile's raw JSON view", Bindings: with(Root, profileKept, raw)},
-		{Name: "the capability picker of the bindings form", Bindings: with([]string{"presets.save"}, f("cancel", "list", "up", "down", "commit", "toggle")),
+		form(i18n.Mark("a form's entry fields"), f("up", "down", "top", "bottom", "reset", "toggle", "edit", "list", "pick")),
+		form(i18n.Mark("the raw JSON view"), raw, []string{"presets.edit"}),
+		{Name: i18n.Mark("the profile form"), Bindings: with(Root, profileKept, fields)},
+		{Name: i18n.Mark("the profile's raw JSON view"), Bindings: with(Root, profileKept, raw)},
+		{Name: i18n.Mark("the capability picker of the bindings form"), Bindings: with([]string{"presets.save"}, f("cancel", "list", "up", "down", "commit", "toggle")),
 			Same: [][]string{{"form.cancel", "form.list"}, {"form.commit", "form.toggle"}}},
-		{Name: "a form field being edited", Bindings: with([]string{"presets.save"}, f("commit", "cancel", "field-prev", "field-next"), oneLineText), Text: true},
-		{Name: "a form's prompt", Bindings: with([]string{"presets.save"}, f("commit", "cancel"), oneLineText), Text: true},
-		{Name: "the raw JSON editor", Bindings: with([]string{"presets.save"}, f("cancel"), multiLineText), Text: true},
+		{Name: i18n.Mark("a form field being edited"), Bindings: with([]string{"presets.save"}, f("commit", "cancel", "field-prev", "field-next"), oneLineText), Text: true},
+		{Name: i18n.Mark("a form's prompt"), Bindings: with([]string{"presets.save"}, f("commit", "cancel"), oneLineText), Text: true},
+		{Name: i18n.Mark("the raw JSON editor"), Bindings: with([]string{"presets.save"}, f("cancel"), multiLineText), Text: true},
 	}
 }

@@ -231,10 +231,15 @@ func Dim(screen string) string {
 // patch "-edit", a path) stays whole on a line where it fits, and only a
 // word longer than a line is split, at the width. A line's leading
 // spaces are kept (a command's continuation). What a dialog says a user
-// may copy is never cut, nor broken where it need not be.
+// may copy is never cut, nor broken where it need not be. Text with
+// double-width characters also breaks between them (wrapWide), never
+// before closing or after opening punctuation.
 func WrapWhole(text string, width int) []string {
 	if width <= 0 {
 		return nil
+	}
+	if hasWide(text) {
+		return wrapWide(text, width, wideBreak)
 	}
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
@@ -287,10 +292,15 @@ func splitWord(word string, width int) string {
 // (spaces and hyphens), and inside a word longer than the width, so
 // nothing is cut; ANSI styling is kept across the breaks. It is for
 // prose; text a user may copy (an id, a command, a key hint) is wrapped
-// with WrapWhole, which breaks only at spaces.
+// with WrapWhole, which breaks only at spaces. Text with double-width
+// characters breaks between them too, never before closing or after
+// opening punctuation (wrapWide).
 func Wrap(text string, width int) []string {
 	if width <= 0 {
 		return nil
+	}
+	if hasWide(text) {
+		return wrapWide(text, width, anyBreak)
 	}
 	return strings.Split(ansi.Wrap(text, width, ""), "\n")
 }

@@ -275,3 +275,15 @@ func TestViewerLaysABigTextOutInACommand(t *testing.T) {
 		t.Fatal("a small text is laid out while drawing")
 	}
 }
+
+// The viewer's frame counts the lines of a text that fits in English with
+// the plural the count takes: "all 1 line", "all 2 lines".
+func TestViewerCountsOneLineInTheSingular(t *testing.T) {
+	st := themes.For(themes.Dark, true, false)
+	for text, want := range map[string]string{"one line": "all 1 line", "first\nsecond": "all 2 lines"} {
+		plain := ansi.Strip(NewViewer(Whole{Title: "t", Text: text}).View(&st, 60, 12))
+		if !strings.Contains(plain, want) || strings.Contains(plain, "all 1 lines") {
+			t.Errorf("%q: want %q in\n%s", text, want, plain)
+		}
+	}
+}

@@ -153,7 +153,7 @@ func TestPresetOutputInChinese(t *testing.T) {
 			t.Errorf("preset show: no %q in\n%s", want, out)
 		}
 	}
-	for _, cmd := range [][]string{{"preset", "list", "--json"}, {"preset", "show", "pi-mirror", "--json"}, {"profile", "list", "--json"}, {"capability", "list", "--json"}, {"preset", "validate", "--all", "--json"}} {
+	for _, cmd := range [][]string{{"preset", "list", "--json"}, {"preset", "show", "pi-mirror", "--json"}, {"profile", "list", "--json"}, {"capability", "list", "--json"}, {"preset", "validate", "--all", "--json"}, {"preset", "preview", "pi-mirror", "--json"}} {
 		codeEn, en, _ := runCLI(t, in(in(args, "--lang", "en"), cmd...)...)
 		codeZh, zh, _ := runCLI(t, in(in(args, "--lang", "zh-CN"), cmd...)...)
 		if en != zh || codeEn != codeZh || en == "" {

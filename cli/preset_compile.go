@@ -39,6 +39,7 @@ type compileJob struct {
 	messages   []any
 	macros     map[string]string
 	source     string // where runtime and base came from, for humans
+	sourceJSON string // the same in English: a JSON value is the same in every language
 	// session and index are --session and its entry (nil, -1 without);
 	// fromSession is true when the messages are that entry's context.
 	session     *session.Session
@@ -105,23 +106,28 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		return nil, err
 	}
 	job.runtime, job.base = rc.Runtime, rc.Base
-	sources := []string{"", ""}
+	// Each part is written in a language when it is joined: the text
+	// output speaks the user's, the JSON's "source" value stays English.
+	sources := []sourcePart{nil, nil}
 	switch {
 	case rc.FromSession:
-		sources = []string{"runtime: " + rc.Source, i18n.T("base: the prompt in force there")}
+		sources = []sourcePart{literal("runtime: " + rc.Source), translated(i18n.Mark("base: the prompt in force there"))}
 	case s != nil:
-		sources[0] = "runtime: " + rc.Source
+		sources[0] = literal("runtime: " + rc.Source)
 	}
 	if !rc.FromSession && defaults != nil {
 		ws, err := g.workspace()
 		if err != nil {
 			return nil, err
 		}
-		if sources[0] == "" {
-			sources[0] = i18n.T("runtime: a fresh Pi 1.6.0 session in %s", ws.Cwd)
+		if sources[0] == nil {
+			sources[0] = translated(i18n.Mark("runtime: a fresh Pi 1.6.0 session in %s"), ws.Cwd)
 		}
-		sources[0] += i18n.T(" (tools %s from %s)", toolListText(fresh.Tools), fresh.Source)
-		sources[1] = i18n.T("base: Pi 1.6.0 default prompt for %s", ws.Cwd)
+		runtime, tools := sources[0], fresh.Tools
+		sources[0] = func(l i18n.Lang) string {
+			return runtime(l) + i18n.In(l, " (tools %s from %s)", toolListIn(l, tools), fresh.Source)
+		}
+		sources[1] = translated(i18n.Mark("base: Pi 1.6.0 default prompt for %s"), ws.Cwd)
 	}
 	if in.Runtime != "" {
 		data, err := readInput(in.Runtime)
@@ -131,7 +137,7 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 		if job.runtime, err = compile.ParseRuntimeJSON(data); err != nil {
 			return nil, fail(exitUsage, "%s: %v", in.Runtime, err)
 		}
-		sources[0] = "runtime: " + in.Runtime
+		sources[0] = literal("runtime: " + in.Runtime)
 	}
 	if in.Base != "" {
 		data, err := readInput(in.Base)
@@ -139,16 +145,16 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			return nil, inputFailed(err)
 		}
 		job.base = string(data)
-		sources[1] = "base: " + in.Base
+		sources[1] = literal("base: " + in.Base)
 	}
 	if in.Messages != "" || s == nil {
 		if job.messages, err = readMessages(in.Messages); err != nil {
 			return nil, inputFailed(err)
 		}
-		sources = append(sources, "messages: "+orDefault(in.Messages, "none"))
+		sources = append(sources, literal("messages: "+orDefault(in.Messages, "none")))
 	} else {
 		job.messages, job.fromSession = rc.Messages, true
-		sources = append(sources, i18n.T("messages: the context at the session entry"))
+		sources = append(sources, translated(i18n.Mark("messages: the context at the session entry")))
 	}
 	if slots != nil {
 		// A supplied slot is one a module registers: pi-forge's validation
@@ -159,19 +165,47 @@ func (in compileInputs) load(g *Globals, file string) (*compileJob, error) {
 			_, supplied := slots[name]
 			return ok && supplied
 		})
-		sources = append(sources, i18n.T("custom slots: %s", in.Slots))
+		sources = append(sources, translated(i18n.Mark("custom slots: %s"), in.Slots))
 	}
-	job.source = strings.Join(sources, "; ")
+	job.source, job.sourceJSON = joinSources(sources, i18n.Current()), joinSources(sources, i18n.English)
 	job.session, job.index = s, index
 	return job, nil
 }
 
 // toolListText is a tool list for humans: "read, ls" or "(none)".
-func toolListText(tools []string) string {
+func toolListText(tools []string) string { return toolListIn(i18n.Current(), tools) }
+
+// toolListIn is toolListText in the language l.
+func toolListIn(l i18n.Lang, tools []string) string {
 	if len(tools) == 0 {
-		return i18n.T("(none)")
+		return i18n.In(l, "(none)")
 	}
 	return strings.Join(tools, ", ")
+}
+
+// sourcePart is one part of a compile's source line, written in a
+// language: the text output's in the user's, the JSON's in English.
+type sourcePart func(i18n.Lang) string
+
+// literal is a source part that is the same in every language (a path, a
+// session's own description).
+func literal(s string) sourcePart { return func(i18n.Lang) string { return s } }
+
+// translated is a source part from the catalog.
+func translated(key string, args ...any) sourcePart {
+	return func(l i18n.Lang) string { return i18n.In(l, key, args...) }
+}
+
+// joinSources writes the parts in l, separated by "; " (a part not set is
+// empty, as the line always had it).
+func joinSources(parts []sourcePart, l i18n.Lang) string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		if p != nil {
+			out[i] = p(l)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func orDefault(s, def string) string {

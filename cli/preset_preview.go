@@ -61,7 +61,7 @@ func (c *PresetPreviewCmd) Run(g *Globals) error {
 	// history (capability updates are kept as they are, as in the panel).
 	pv = compile.PresentSystemMessages(pv)
 	if c.JSON {
-		doc := previewJSON(pv, job.source)
+		doc := previewJSON(pv, job.sourceJSON)
 		if whatIf != nil {
 			doc.Set("whatIf", whatIfJSON(*whatIf))
 		}

@@ -24,7 +24,7 @@ func TestSessionCommandsInChinese(t *testing.T) {
 		{[]string{"session", "show", "01a2219b"}, []string{"文件           ", "工作目录       ", "叶节点         ", "条目           56（跳过的行：0）"}},
 		{[]string{"session", "stats", "01a2219b"}, []string{"整个会话 · 56 个条目", "消息         28（用户 4，助手 12，工具结果 9）", "\n提示词缓存\n", "  分支     读取 ", "按 Pi 的计数有 2 次中断"}},
 		{[]string{"agents", "list", "01a2219b"}, []string{"4 个代理", "合计  4 个代理 · ", "10 个请求 · 6 次工具调用"}},
-		{[]string{"agents", "show", "invoice_review", "-s", "01a2219b"}, []string{"父代理         /root\n", "运行插槽       树中 0/4 个活动运行\n", "\n最近活动（"}},
+		{[]string{"agents", "show", "invoice_review", "-s", "01a2219b"}, []string{"父级           /root\n", "运行插槽       树中 0/4 个活跃运行\n", "\n最近活动（"}},
 		{[]string{"payload", "show", "session:01a2219b"}, []string{"助手条目 33a03556 的请求 · 35 个块 · ~", "模型 anthropic/claude-sonnet-4-5 · 7 个工具"}},
 		{[]string{"cache", "report"}, []string{"3 个会话 · 29 个请求 · 缓存命中率 74.1%", "\n花费最多的 3 次中断\n"}},
 		{[]string{"search", "invoice"}, []string{"活动分支\n", "个命中，分布在 "}},

@@ -44,10 +44,12 @@ func TestMappedFileDoesNotPaceTheCollector(t *testing.T) {
 	// the other live heap (earlier tests of this process leave some); with
 	// it, to about that other heap — plus what a cycle running late lets
 	// through on a loaded machine (the collector's workers starve while
-	// this loop allocates: 100 MB measured at load 15). Half the mapping
-	// tells the two apart.
+	// this loop allocates: 100 MB measured at load 15, 140 MB in a CI run
+	// with every package's tests on two cores). Three quarters of the
+	// mapping still tells the two apart: unpaced, garbage reaches the
+	// whole mapping plus the other heap.
 	other := max(liveHeap()-size, minOtherHeap)
-	allowed := max(other+48<<20, size/2)
+	allowed := max(other+48<<20, size*3/4)
 	peak := int64(0)
 	var sink []byte
 	for range 2000 { // 2 GB of garbage, 1 MB at a time

@@ -18,7 +18,8 @@ import (
 // converted to the catalog. TestNoHumanTextBypassesTheCatalog holds the
 // converted ones to the rule; a converter flips its package's line to true
 // (one line each, blank lines between, so parallel branches merge cleanly).
-// By the end every value is true.
+// Every package is converted now: TestEveryPackageIsListed fails for a
+// false one, and a new package joins as true.
 var packages = map[string]bool{
 	"cli": true,
 
@@ -57,8 +58,6 @@ var packages = map[string]bool{
 	"ui/presets": true,
 
 	"ui/sessions": true,
-
-	"ui/uitest": false,
 
 	"keymap": true,
 
@@ -132,6 +131,9 @@ func TestEveryPackageIsListed(t *testing.T) {
 	found := map[string]bool{}
 	for _, p := range parsePackages(t, "ui", "cli", "keymap", "config") {
 		found[p.dir] = true
+		if _, kit := testKits[p.dir]; kit {
+			continue
+		}
 		if _, ok := packages[p.dir]; !ok {
 			t.Errorf("%s: add it to packages in i18n/bypass_test.go", p.dir)
 		}
@@ -146,7 +148,16 @@ func TestEveryPackageIsListed(t *testing.T) {
 		}
 	}
 	sort.Strings(pending)
-	t.Logf("not converted yet: %s", strings.Join(pending, " "))
+	if len(pending) > 0 {
+		t.Errorf("not converted: %s (every package of ui/, cli/, keymap/ and config/ goes through the catalog)", strings.Join(pending, " "))
+	}
+}
+
+// testKits are packages under ui/ that only tests import: their text is
+// the failure messages of tests, read by developers and never drawn, so
+// the bypass rule does not apply. Each says why.
+var testKits = map[string]string{
+	"ui/uitest": "the UI test kit (harness, goldens, fake editor): its strings are t.Errorf messages and fakes, never drawn",
 }
 
 // TestNoHumanTextBypassesTheCatalog fails for a string literal in a

@@ -23,7 +23,7 @@ var layerRules = []struct {
 }{
 	{"engine/…", []string{"engine/"}},
 	{"engine/jsregex", nil},
-	{"session", []string{"engine/", "session/catalog", "session/internal/", "internal/flock", "internal/regfile"}},
+	{"session", []string{"engine/", "session/catalog", "session/internal/", "internal/flock", "internal/privcache", "internal/regfile"}},
 	{"session/internal/…", []string{"engine/"}},
 	{"session/stats", []string{"engine/", "session", "session/catalog", "session/internal/", "internal/regfile"}},
 	{"session/…", []string{"engine/", "session", "session/", "internal/"}},

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgebench/forgebench/internal/privcache"
+
 	"github.com/forgebench/forgebench/engine/sanitize"
 )
 
@@ -183,17 +185,8 @@ func shortHash(s string) string {
 // loadListCache reads a cache file; anything wrong with it gives an
 // empty cache.
 func loadListCache(file, key string, opt ListOptions) map[string]cachedItem {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > listCacheMaxBytes || !ownedByMe(fi) {
-		return nil
-	}
-	data := make([]byte, fi.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
+	data := privcache.Read(file, listCacheMaxBytes)
+	if data == nil {
 		return nil
 	}
 	m, err := decodeListCache(data, key, opt)
@@ -205,30 +198,7 @@ func loadListCache(file, key string, opt ListOptions) map[string]cachedItem {
 
 // saveListCache writes the cache whole: temp file, fsync, rename.
 func saveListCache(dir, file, key string, entries map[string]cachedItem) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("list cache dir: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".sessions-*.tmp")
-	if err != nil {
-		return fmt.Errorf("list cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("list cache: %w", err)
-	}
-	if _, err := tmp.Write(encodeListCache(key, entries)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("list cache: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("list cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("list cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
+	if err := privcache.Write(dir, file, ".sessions-*.tmp", encodeListCache(key, entries)); err != nil {
 		return fmt.Errorf("list cache: %w", err)
 	}
 	return nil

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/forgebench/forgebench/internal/privcache"
+
 	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -223,17 +225,8 @@ func shortHash(s string) string {
 // loadReportCache reads a cache file; anything wrong with it gives an
 // empty cache.
 func loadReportCache(file, key string) map[string]cachedPart {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > reportCacheMaxBytes || !ownedByMe(fi) {
-		return nil
-	}
-	data := make([]byte, fi.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
+	data := privcache.Read(file, reportCacheMaxBytes)
+	if data == nil {
 		return nil
 	}
 	m, err := decodeReportCache(data, key)
@@ -245,30 +238,7 @@ func loadReportCache(file, key string) map[string]cachedPart {
 
 // saveReportCache writes the cache whole: temp file, fsync, rename.
 func saveReportCache(dir, file, key string, entries map[string]cachedPart) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("report cache dir: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".cache-report-*.tmp")
-	if err != nil {
-		return fmt.Errorf("report cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("report cache: %w", err)
-	}
-	if _, err := tmp.Write(encodeReportCache(key, entries)); err != nil {
-		tmp.Close()
-		return fmt.Errorf("report cache: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("report cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("report cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
+	if err := privcache.Write(dir, file, ".cache-report-*.tmp", encodeReportCache(key, entries)); err != nil {
 		return fmt.Errorf("report cache: %w", err)
 	}
 	return nil

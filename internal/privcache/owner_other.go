@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cachemiss
+package privcache
 
 import "io/fs"
 

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package session
-
-import "io/fs"
-
-// ownedByMe: the cache lives in the user's own profile directory.
-func ownedByMe(fs.FileInfo) bool { return true }

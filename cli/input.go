@@ -55,16 +55,9 @@ func inputFailed(err error) error {
 
 // readMacros reads a JSON object of extension macro values {name: string}.
 func readMacros(path string) (map[string]string, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := readInput(path)
-	if err != nil {
+	v, err := readJSONInput(path, "macros")
+	if path == "" || err != nil {
 		return nil, err
-	}
-	v, err := jsonv.Parse(data)
-	if err != nil {
-		return nil, i18n.Errorf("macros %s: %w", path, err)
 	}
 	obj, ok := v.(*jsonv.Object)
 	if !ok {
@@ -88,6 +81,16 @@ func readMacros(path string) (map[string]string, error) {
 // readCustomSlots reads a JSON object of custom slot outputs {slot: text}
 // (compile.ParseCustomSlots); "" reads nothing.
 func readCustomSlots(path string) (map[string]string, error) {
+	v, err := readJSONInput(path, "slots")
+	if path == "" || err != nil {
+		return nil, err
+	}
+	return compile.ParseCustomSlots(v, "slots "+path)
+}
+
+// readJSONInput reads and parses the JSON value of an input file flag
+// (what names the flag in errors: "macros", "slots"); "" reads nothing.
+func readJSONInput(path, what string) (any, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -97,9 +100,9 @@ func readCustomSlots(path string) (map[string]string, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, i18n.Errorf("slots %s: %w", path, err)
+		return nil, i18n.Errorf("%s %s: %w", what, path, err)
 	}
-	return compile.ParseCustomSlots(v, "slots "+path)
+	return v, nil
 }
 
 // readMessages reads a JSON array of Pi agent messages.

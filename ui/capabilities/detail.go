@@ -50,17 +50,11 @@ func (d *capabilityDetail) Update(msg tea.Msg) (tea.Cmd, intent) {
 		return nil, nil
 	}
 	keys := d.keys
+	if off, moved := common.NavMove(k, keys.Nav, d.offset, 10, d.maxOffset); moved {
+		d.offset = off
+		return nil, nil
+	}
 	switch {
-	case key.Matches(k, keys.Up):
-		d.offset = max(0, d.offset-1)
-	case key.Matches(k, keys.Down):
-		d.offset++
-	case key.Matches(k, keys.PageUp):
-		d.offset = max(0, d.offset-10)
-	case key.Matches(k, keys.PageDown):
-		d.offset += 10
-	case key.Matches(k, keys.Top):
-		d.offset = 0
 	case key.Matches(k, keys.Open):
 		return nil, openEditorIntent{}
 	case key.Matches(k, keys.Enable):

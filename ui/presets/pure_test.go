@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -19,14 +20,7 @@ func TestViewChangesNothing(t *testing.T) {
 			if !reached {
 				t.Fatalf("%dx%d: the walk did not reach %s", size.w, size.h, step)
 			}
-			before := uitest.DumpState(hs.m)
-			first := hs.m.View()
-			if after := uitest.DumpState(hs.m); after != before {
-				t.Fatalf("%dx%d %s: View changed the model:\n%s", size.w, size.h, step, firstDifference(before, after))
-			}
-			if hs.m.View() != first {
-				t.Fatalf("%dx%d %s: two Views drew different screens", size.w, size.h, step)
-			}
+			uitest.AssertDrawOnly(t, hs.m, hs.m.View, fmt.Sprintf("%dx%d %s", size.w, size.h, step))
 		}
 		check("list", hs.m.lib != nil)
 		hs.openByID("project:alpha")
@@ -53,14 +47,4 @@ func TestViewChangesNothing(t *testing.T) {
 		hs.Press("i")
 		check("a profile's form", hs.m.profForm != nil && hs.m.profFocus)
 	}
-}
-
-// firstDifference shows where two dumps part.
-func firstDifference(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	from := max(0, i-300)
-	return "before: …" + a[from:min(len(a), i+200)] + "\nafter:  …" + b[from:min(len(b), i+200)]
 }

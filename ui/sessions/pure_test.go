@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -20,14 +21,7 @@ func TestViewChangesNothing(t *testing.T) {
 			if !reached {
 				t.Fatalf("%dx%d: the walk did not reach %s", size.w, size.h, step)
 			}
-			before := uitest.DumpState(hs.m)
-			first := hs.m.View()
-			if after := uitest.DumpState(hs.m); after != before {
-				t.Fatalf("%dx%d %s: View changed the model:\n%s", size.w, size.h, step, firstDifference(before, after))
-			}
-			if hs.m.View() != first {
-				t.Fatalf("%dx%d %s: two Views drew different screens", size.w, size.h, step)
-			}
+			uitest.AssertDrawOnly(t, hs.m, hs.m.View, fmt.Sprintf("%dx%d %s", size.w, size.h, step))
 		}
 		hs.focusOn(panePicker)
 		check("the picker", hs.m.focus == panePicker)
@@ -84,14 +78,4 @@ func TestViewChangesNothing(t *testing.T) {
 		check("the fork dialog", hs.m.CapturesInput())
 		hs.Press("n")
 	}
-}
-
-// firstDifference shows where two dumps part.
-func firstDifference(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	from := max(0, i-300)
-	return "before: …" + a[from:min(len(a), i+200)] + "\nafter:  …" + b[from:min(len(b), i+200)]
 }

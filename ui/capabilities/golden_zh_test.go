@@ -31,9 +31,6 @@ func TestGoldenViewsInChinese(t *testing.T) {
 				if strings.Contains(plain, os.TempDir()) {
 					t.Errorf("the view shows a temporary path:\n%s", plain)
 				}
-				if strings.ContainsRune(plain, '\uFFFD') {
-					t.Errorf("a character was cut in half:\n%s", plain)
-				}
 				uitest.Golden(t, golden, view)
 			})
 		}

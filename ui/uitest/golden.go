@@ -64,13 +64,18 @@ func compareGolden(t *testing.T, name, got string) {
 
 // AssertFills fails when the rendered screen is not exactly width×height
 // cells with every line exactly width wide: a panel's view is laid
-// beside others, so a short line would shift its neighbours.
+// beside others, so a short line would shift its neighbours. It also
+// fails on a replacement character: a cut that split a wide character
+// (every language's goldens are checked for it here, once).
 func AssertFills(t *testing.T, view string, width, height int) {
 	t.Helper()
 	AssertFits(t, view, width, height)
 	for i, l := range strings.Split(view, "\n") {
 		if w := ansi.StringWidth(l); w != width {
 			t.Errorf("line %d is %d cells wide, want exactly %d", i+1, w, width)
+		}
+		if strings.ContainsRune(l, '\uFFFD') {
+			t.Errorf("line %d cuts a character in half: %q", i+1, ansi.Strip(l))
 		}
 	}
 }

@@ -82,7 +82,7 @@ func (s *Session) ContextOn(leaf int, paths *BranchPaths) (*Context, error) {
 	c.Entries = make([]ProjectedEntry, len(ctxEntries))
 	for k, i := range ctxEntries {
 		e := &s.Entries[i]
-		msgs, err := s.entryMessages(e, k == 0)
+		msgs, err := s.entryMessages(e, i, k == 0, paths)
 		if err != nil {
 			return nil, err
 		}
@@ -175,13 +175,13 @@ func (s *Session) firstOnPath(path []int, id string) int {
 }
 
 // entryMessages is sessionEntryToContextMessages (spec §7 step 5).
-func (s *Session) entryMessages(e *Entry, first bool) ([]any, error) {
+func (s *Session) entryMessages(e *Entry, i int, first bool, paths *BranchPaths) ([]any, error) {
 	switch e.Type {
 	case TypeMessage:
 		if e.MessageRaw().Nullish() {
 			return nil, nil
 		}
-		v, err := e.MessageValue()
+		v, err := paths.message(s, i)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package session
 import (
 	"runtime"
 	"sort"
+	"sync/atomic"
 )
 
 // PathTo returns the indexes of the entries from a root down to the entry
@@ -270,27 +271,74 @@ func sortByTimestamp(kids []int32, ms []float64) {
 	}
 }
 
-// BranchPaths hands out the paths to entries of one branch as prefixes of
-// the path to its deepest entry: each path to a long branch's entry is as
-// long as the session is deep, and predicting cache drops asks for ten.
-// The prefixes are capped, so appending to one copies it. A nil
-// *BranchPaths, or an entry off the branch, gets PathTo's own path.
-type BranchPaths struct{ path []int }
+// BranchPaths is what the contexts a caller builds on one session share:
+// the paths to entries of one branch, handed out as prefixes of the path
+// to its deepest entry (each path to a long branch's entry is as long as
+// the session is deep, and predicting cache drops asks for ten; the
+// prefixes are capped, so appending to one copies it), and the message
+// entries' decoded bodies, decoded once for every context that holds them
+// (the two requests around a cache break share all but their last turns).
+// A nil *BranchPaths, or an entry off the branch, gets PathTo's own path
+// and decodes every body again. Its contexts may be built concurrently;
+// they share the decoded messages, which nothing downstream modifies
+// (every rewrite of a message copies it first).
+type BranchPaths struct {
+	path     []int
+	messages []atomic.Pointer[any]
+}
 
-// NewBranchPaths shares the path to leaf, or returns nil when that path is
-// not the plain chain of parents that a prefix can stand for (a cycle cut
-// short, a missing parent).
+// NewBranchPaths shares the path to leaf (when that path is the plain
+// chain of parents that a prefix can stand for: no cycle cut short, no
+// missing parent) and the decoded messages of s's entries.
 func NewBranchPaths(s *Session, leaf int) *BranchPaths {
+	b := &BranchPaths{messages: make([]atomic.Pointer[any], len(s.Entries))}
 	path := s.PathTo(leaf)
 	if len(path) == 0 || s.up[path[0]] >= 0 {
-		return nil
+		return b
 	}
 	for k := 1; k < len(path); k++ {
 		if int(s.up[path[k]]) != path[k-1] {
-			return nil
+			return b
 		}
 	}
-	return &BranchPaths{path: path}
+	b.path = path
+	return b
+}
+
+// Decode decodes, on every core, the message bodies of the context at the
+// branch's deepest entry, which the contexts built next on the branch
+// share (a body that fails to decode is left for the context that needs
+// it, which says why).
+func (b *BranchPaths) Decode(s *Session) {
+	if b == nil || len(b.path) == 0 {
+		return
+	}
+	ctx := s.ContextEntries(b.path)
+	const chunk = 256
+	inParallel((len(ctx)+chunk-1)/chunk, func(j int) {
+		for _, i := range ctx[j*chunk : min(len(ctx), (j+1)*chunk)] {
+			if e := &s.Entries[i]; e.Type == TypeMessage && !e.MessageRaw().Nullish() {
+				_, _ = b.message(s, i)
+			}
+		}
+	})
+}
+
+// message is the decoded message of the message entry at index i,
+// decoded at most once per BranchPaths (nil b: every time).
+func (b *BranchPaths) message(s *Session, i int) (any, error) {
+	if b == nil || i >= len(b.messages) {
+		return s.Entries[i].MessageValue()
+	}
+	if v := b.messages[i].Load(); v != nil {
+		return *v, nil
+	}
+	v, err := s.Entries[i].MessageValue()
+	if err != nil {
+		return nil, err
+	}
+	b.messages[i].Store(&v)
+	return v, nil
 }
 
 // to returns the path to leaf: a prefix of the branch's when leaf is on

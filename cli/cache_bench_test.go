@@ -53,3 +53,20 @@ func BenchmarkCacheReportLarge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCacheReportProjectCold is BenchmarkCacheReportProject with an
+// empty report cache every time (the first report a user runs, or the
+// first after forgebench or models.json changed).
+func BenchmarkCacheReportProjectCold(b *testing.B) {
+	dir := benchData(b)
+	args := []string{"--cwd", filepath.Join(dir, "project"), "--agent-dir", filepath.Join(dir, "agent"),
+		"--forge-dir", filepath.Join(dir, "forge"), "cache", "report", "--json"}
+	for b.Loop() {
+		b.StopTimer()
+		b.Setenv("XDG_CACHE_HOME", b.TempDir())
+		b.StartTimer()
+		if code := Run(args, io.Discard, io.Discard); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}

@@ -173,6 +173,7 @@ func explainRebuilt(s *session.Session, misses []Miss, need []int, opts replay.R
 		deepest = max(deepest, misses[i].Index)
 	}
 	paths := session.NewBranchPaths(s, deepest)
+	paths.Decode(s)
 	runs := min(len(need), 4*runtime.GOMAXPROCS(0))
 	session.InParallel(runs, func(r int) {
 		lo, hi := r*len(need)/runs, (r+1)*len(need)/runs

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/forgebench/forgebench/internal/regfile"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/replay"
 )
@@ -28,13 +26,16 @@ const scanMaxBytes = 64 << 20
 // more than the detector itself over a project's thousands of small
 // sessions. Only a session that needs more is opened in full: one whose
 // format needs migrating (version 1 and 2), one that is not a session or
-// has lines the display reader skips, and one with a break whose cause
-// needs the requests rebuilt.
+// has lines the display reader skips. One with a break whose cause needs
+// the requests rebuilt becomes a session of the entries already decoded
+// (session.Assemble), not read again.
 type Scanner struct {
 	// Open reads a session in full (nil: session.OpenForDisplay).
 	Open func(path string) (*session.Session, error)
 
 	buf     []byte
+	file    session.FileBytes // the file scanned last: mapped, or in buf
+	header  session.Entry     // its header
 	entries []session.Entry
 	byID    map[string]int
 }
@@ -74,7 +75,6 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 		opts.Forge = watch
 	}
 	id, err := sc.scan(path)
-	var scanned *Result
 	if err == nil {
 		t := &scanTree{entries: sc.entries, byID: sc.byID}
 		res := detect(t.entries, nil, opts.Catalog)
@@ -93,12 +93,20 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 			sc.release()
 			return own, nil
 		}
-		// The full reader decodes the same entries: what the detector
-		// found holds (checked below), only the causes need more.
-		scanned = &res
-		for i := range res.Misses {
-			res.Misses[i].cloneStrings()
+		// The causes need the requests rebuilt: the session is the
+		// entries already decoded, which it takes with the buffer they
+		// lie in (the next file gets a new one).
+		s, err := session.Assemble(path, sc.file, &sc.header, sc.entries)
+		if !sc.file.Mapped() {
+			sc.buf = nil
 		}
+		sc.entries = nil
+		sc.release()
+		if err != nil {
+			return false, err
+		}
+		rep.Add(s, res, Explain(s, res.Misses, opts))
+		return !forgeTouched(s.Entries) && !watch.rewrote(), nil
 	}
 	sc.release()
 	if !errors.Is(err, errFull) {
@@ -112,35 +120,10 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 	if err != nil {
 		return false, err
 	}
-	var res Result
-	if scanned != nil && sameMisses(s, scanned.Misses) {
-		res = *scanned
-	} else {
-		res = Detect(s, nil, opts.Catalog)
-	}
+	res := Detect(s, nil, opts.Catalog)
 	causes := Explain(s, res.Misses, opts)
 	rep.Add(s, res, causes)
 	return !forgeTouched(s.Entries) && !watch.rewrote(), nil
-}
-
-// cloneStrings makes the miss's strings its own (they point into the
-// Scanner's buffer, which the next file reuses).
-func (m *Miss) cloneStrings() {
-	m.EntryID, m.PreviousEntryID = strings.Clone(m.EntryID), strings.Clone(m.PreviousEntryID)
-	m.Provider, m.Model, m.PreviousModel = strings.Clone(m.Provider), strings.Clone(m.Model), strings.Clone(m.PreviousModel)
-}
-
-// sameMisses reports whether misses (found by a Scanner) sit at the same
-// indexes and ids of s's entries.
-func sameMisses(s *session.Session, misses []Miss) bool {
-	for i := range misses {
-		m := &misses[i]
-		if m.Index >= len(s.Entries) || m.PreviousIndex >= len(s.Entries) ||
-			s.Entries[m.Index].ID != m.EntryID || s.Entries[m.PreviousIndex].ID != m.PreviousEntryID {
-			return false
-		}
-	}
-	return true
 }
 
 // forgeTouched reports whether any entry is pi-forge's (a custom entry or
@@ -181,31 +164,26 @@ func (w *watchedForge) rewrote() bool { return w != nil && w.did.Load() }
 // release lets go of what the last file's entries point at, keeping the
 // buffers.
 func (sc *Scanner) release() {
+	sc.header, sc.file = session.Entry{}, session.FileBytes{}
 	clear(sc.entries)
 	sc.entries = sc.entries[:0]
 	clear(sc.byID)
 }
 
-// scan reads the file at path into the buffer and decodes its entries
-// (the header left out) and their id index; it returns the header's id,
-// or errFull when the file needs the full reader.
+// scan holds the file at path (mapped, or read into the buffer) and decodes
+// its entries (the header left out) and their id index; it returns the
+// header's id, or errFull when the file needs the full reader.
 func (sc *Scanner) scan(path string) (string, error) {
-	f, fi, err := regfile.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("open session: %w", err)
+	file, buf, err := session.ReadFileBytes(path, scanMaxBytes, sc.buf)
+	sc.buf = buf
+	switch {
+	case errors.Is(err, session.ErrFileTooLarge), errors.Is(err, session.ErrFileChanged):
+		return "", errFull // the full reader says what the file holds
+	case err != nil:
+		return "", err
 	}
-	defer f.Close()
-	size := fi.Size()
-	if size > scanMaxBytes {
-		return "", errFull
-	}
-	if int64(cap(sc.buf)) < size {
-		sc.buf = make([]byte, size+size/4)
-	}
-	data := sc.buf[:size]
-	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), data); err != nil {
-		return "", errFull // shrank while read: the full reader says what is left
-	}
+	sc.file = file
+	data := file.Data
 	if sc.byID == nil {
 		sc.byID = map[string]int{}
 	}
@@ -234,6 +212,7 @@ func (sc *Scanner) scan(path string) (string, error) {
 				return "", errFull
 			}
 			header, id = true, e.ID
+			sc.header = *e
 			continue
 		}
 		if e.Type == session.TypeSession && !e.NotObject {
@@ -244,7 +223,7 @@ func (sc *Scanner) scan(path string) (string, error) {
 		}
 		sc.entries = append(sc.entries, *e)
 	}
-	if !header {
+	if !header || file.Shrunk() {
 		return "", errFull
 	}
 	return id, nil

@@ -1,6 +1,7 @@
 package cachemiss
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/internal/fixtures"
+	gen "github.com/forgebench/forgebench/internal/sessiongen"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
@@ -170,5 +172,43 @@ func TestWriteJSONIsStringifyOfValue(t *testing.T) {
 		if want := jsonv.Stringify(r.Value()) + "\n"; b.String() != want {
 			t.Fatalf("WriteJSON differs from Stringify(Value()):\n%.400s\n%.400s", b.String(), want)
 		}
+	}
+}
+
+// TestScannerEqualsFullReadOnMappedSessions: sessions of a megabyte or
+// more are mapped, not copied, and those whose breaks need the requests
+// rebuilt become sessions of the entries the Scanner decoded
+// (session.Assemble): the report still equals the one of the files read
+// in full, and its rebuilt causes are there.
+func TestScannerEqualsFullReadOnMappedSessions(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, shape := range []gen.Shape{gen.FewLarge, gen.ManySmall} {
+		path := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = gen.Write(f, gen.Config{TargetBytes: 3 << 20, Seed: uint64(7 + i), Shape: shape})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	opts := replay.RequestOptions{Catalog: catalog.Default()}
+	full := fullReport(t, files, opts)
+	got := scanReport(t, &Scanner{}, files, opts)
+	sameReports(t, "mapped", got, full)
+	rebuilt := 0
+	for _, b := range got.Breaks {
+		if b.Cause.Kind == KindHistoryEdit {
+			rebuilt++
+		}
+	}
+	if rebuilt == 0 {
+		t.Fatalf("%d breaks, none whose requests were rebuilt: the test proves little", len(got.Breaks))
 	}
 }

@@ -14,7 +14,9 @@ set -euo pipefail
 bin=$(realpath "$1")
 sock="forgebench-completion-$$"
 work=$(mktemp -d)
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+# The shells write their history into $HOME as the server kills them: the
+# removal waits for them once, rather than fail the run on a late file.
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work" 2>/dev/null || { sleep 0.5; rm -rf "$work"; }' EXIT
 
 # The demo workspace, named by the environment so that typed lines need
 # no flags; forgebench is found on PATH as a user's would be.
@@ -94,7 +96,7 @@ start() { # start NAME COMMAND: a shell in tmux, its prompt "$ "
 }
 
 echo "-- bash in tmux"
-start bash "env PS1='$ ' bash --norc --noprofile"
+start bash "env PS1='$ ' HISTFILE=/dev/null bash --norc --noprofile"
 # Lists at the first TAB that cannot complete further (a second TAB after
 # a common prefix was inserted would only ring the bell).
 t send-keys -t bash "bind 'set show-all-if-ambiguous on'; source <(forgebench completion bash); clear; echo shell''-ready" Enter

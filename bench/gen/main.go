@@ -51,6 +51,7 @@ func run(args []string) error {
 	agentDir := fs.String("agent-dir", "", "write a session directory under this Pi agent directory")
 	cwd := fs.String("cwd", "/home/dev/projects/bench", "the project the directory's sessions belong to")
 	files := fs.Int("files", 2000, "sessions in the directory (-agent-dir)")
+	total := fs.Int64("total", 0, "with -agent-dir: scale the sessions' sizes so that they add up to about this many bytes (0: as drawn, about 320 MB for 2,000)")
 	treeAgents := fs.Int("tree-agents", 0, "with -agent-dir: write a root session and a pi-subagent tree of this many agents instead")
 	treeFiles := fs.Int("tree-files", 1100, "agents of the tree (-tree-agents) that have a session file, parents first")
 	payload := fs.String("payload", "", "write a saved payload with an object of -keys keys to this file")
@@ -87,7 +88,7 @@ func run(args []string) error {
 	case *agentDir != "" && *treeAgents > 0:
 		return writeTree(*agentDir, *cwd, *treeAgents, *treeFiles, *seed)
 	case *agentDir != "":
-		return writeDirectory(*agentDir, *cwd, *files, *seed)
+		return writeDirectory(*agentDir, *cwd, *files, *total, *seed)
 	}
 	return fmt.Errorf("give -o FILE or -agent-dir DIR")
 }
@@ -106,16 +107,18 @@ func writeSession(path string, cfg gen.Config) (gen.Stats, error) {
 
 // writeDirectory writes n sessions of one project: 80% of 4–64 KB, 18% of
 // 64 KB–1 MB, 2% of 1–8 MB (log-uniform within each band), alternating
-// shapes, created a few hours apart.
-func writeDirectory(agentDir, cwd string, n int, seed uint64) error {
+// shapes, created a few hours apart. With total > 0 every size is scaled
+// by the same factor so that they add up to about total bytes (the mix of
+// small and large sessions stays).
+func writeDirectory(agentDir, cwd string, n int, total int64, seed uint64) error {
 	dir := filepath.Join(agentDir, "sessions", sessiondir.Name(cwd))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x5deece66d))
-	start := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
-	var total int64
-	for i := 0; i < n; i++ {
+	sizes := make([]int64, n)
+	var drawn int64
+	for i := range sizes {
 		lo, hi := 4e3, 64e3
 		switch r := rng.Float64(); {
 		case r < 0.02:
@@ -123,7 +126,17 @@ func writeDirectory(agentDir, cwd string, n int, seed uint64) error {
 		case r < 0.20:
 			lo, hi = 64e3, 1e6
 		}
-		size := int64(lo * math.Pow(hi/lo, rng.Float64()))
+		sizes[i] = int64(lo * math.Pow(hi/lo, rng.Float64()))
+		drawn += sizes[i]
+	}
+	if total > 0 && drawn > 0 {
+		for i := range sizes {
+			sizes[i] = max(1, int64(float64(sizes[i])*float64(total)/float64(drawn)))
+		}
+	}
+	start := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
+	var written int64
+	for i, size := range sizes {
 		created := start.Add(time.Duration(i) * 3 * time.Hour)
 		id := fmt.Sprintf("%08x-%04x-7000-8000-%012x", uint32(created.Unix()), i, seed)
 		name := strings.ReplaceAll(created.Format("2006-01-02T15-04-05.000Z"), ".", "-") + "_" + id + ".jsonl"
@@ -133,9 +146,9 @@ func writeDirectory(agentDir, cwd string, n int, seed uint64) error {
 		if err != nil {
 			return err
 		}
-		total += st.Bytes
+		written += st.Bytes
 	}
-	fmt.Printf("%s %d files %d bytes\n", dir, n, total)
+	fmt.Printf("%s %d files %d bytes\n", dir, n, written)
 	return nil
 }
 

@@ -164,6 +164,13 @@ bench_warm "$agent111"/sessions/*/*.jsonl
 XDG_CACHE_HOME="$BENCH_BIN/xdg-cold" bench_measure "cache report 2000 111MB cold" -- \
   sh -c 'rm -rf "$XDG_CACHE_HOME/forgebench"; exec "$@"' sh "${fb[@]}" "${ws111[@]}" cache report --json
 XDG_CACHE_HOME="$BENCH_BIN/xdg" bench_measure "cache report 2000 111MB" -- "${fb[@]}" "${ws111[@]}" cache report --json
+# The same breaks as Pi's own detector, break for break, on all 2,000.
+pi_breaks=""
+if [ -n "$pi_pkg" ]; then
+  XDG_CACHE_HOME="$BENCH_BIN/xdg" "${fb[@]}" "${ws111[@]}" cache report --json >"$BENCH_BIN/report111.json"
+  pi_breaks=$(node bench/pi-cache-project.mjs "$pi_pkg" "$(echo "$agent111"/sessions/*/)" "$BENCH_BIN/report111.json" || true)
+  echo "$pi_breaks"
+fi
 bench_warm "$agent"/sessions/*/*.jsonl
 XDG_CACHE_HOME="$BENCH_BIN/xdg" bench_measure "cache report 2000" -- "${fb[@]}" "${ws[@]}" cache report --json
 XDG_CACHE_HOME="$BENCH_BIN/xdg-cold" bench_measure "cache report 2000 cold" -- \
@@ -254,6 +261,9 @@ row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" pri
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
 row "cache report, 2,000 files (111 MB), first report: wall" "$(bench_get "cache report 2000 111MB cold" max)" 1 "s"
 row "cache report, 2,000 files (111 MB), cache warm: wall" "$(bench_get "cache report 2000 111MB" wall)" 1 "s"
+if [ -n "$pi_breaks" ]; then
+  row "cache report vs Pi's collectCacheMisses, 111 MB: breaks differing" "$(sed -n '1s/.* differing //p' <<<"$pi_breaks")" 0 ""
+fi
 for r in "cache report 2000 cold|first report" "cache report 2000|cache warm"; do
   printf '%-58s %-22s %-22s %s\n' "cache report, 2,000 files (323 MB), ${r#*|}: wall" "$(bench_get "${r%|*}" wall) s" "(2.9× the budget's data)" "info"
 done

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -46,26 +47,48 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	var st stats.Stats
-	if c.Branch || c.Leaf != "" {
-		leaf, err := leafIndex(s, c.Leaf)
-		if err != nil {
+	// The parts below each walk the whole session; they only read it, so
+	// they run side by side (a 100 MB session of small entries took them
+	// one after another for most of a second).
+	leaf, branch := s.LeafIndex(), c.Branch || c.Leaf != ""
+	if branch {
+		if leaf, err = leafIndex(s, c.Leaf); err != nil {
 			return err
 		}
-		st = stats.BranchStats(s, leaf, cat)
-	} else {
-		st = stats.SessionStats(s, cat)
 	}
-	cache := replay.CacheReportAt(s, st.LeafIndex)
 	// Breaks as Pi counts them: over the file in file order, as Pi's
 	// /session and transcript notices do, or over the branch asked for.
 	var scope []int
-	if st.Scope == stats.StatsScopeBranch && st.LeafIndex >= 0 {
-		scope = s.PathTo(st.LeafIndex)
+	if branch && leaf >= 0 {
+		scope = s.PathTo(leaf)
 	}
-	breaks := cachemiss.Detect(s, scope, cat)
-	preds := replay.PredictDrops(s, cache, g.svc.RequestOptionsWith(g.loadLibrary), predict)
-	streams := stats.SplitStreams(s, requestScope(s, scope), cat)
+	opts := g.svc.RequestOptionsWith(g.loadLibrary)
+	var (
+		st      stats.Stats
+		cache   replay.CacheReport
+		preds   []replay.Prediction
+		breaks  cachemiss.Result
+		streams stats.Streams
+		reqs    []stats.Request
+	)
+	var work session.FaultGroup
+	work.Go(func() {
+		if branch {
+			st = stats.BranchStats(s, leaf, cat)
+		} else {
+			st = stats.SessionStats(s, cat)
+		}
+	})
+	work.Go(func() {
+		cache = replay.CacheReportAt(s, leaf)
+		preds = replay.PredictDrops(s, cache, opts, predict)
+	})
+	work.Go(func() { breaks = cachemiss.Detect(s, scope, cat) })
+	work.Go(func() { streams = stats.SplitStreams(s, requestScope(s, scope), cat) })
+	if !c.JSON {
+		work.Go(func() { reqs = stats.Requests(s, requestScope(s, scope), cat) })
+	}
+	work.Wait()
 	if c.JSON {
 		v := stats.StatsValue(s, st)
 		cv := replay.CacheValue(cache, st.Scope == stats.StatsScopeSession, preds)
@@ -75,12 +98,15 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		_, err := io.WriteString(g.stdout, jsonv.Stringify(v)+"\n")
 		return err
 	}
-	writeStats(g.stdout, s, st)
-	writeStreams(g.stdout, streams)
-	writeRequestChart(g.stdout, stats.Requests(s, requestScope(s, scope), cat), breaks.Misses)
-	writeCache(g.stdout, cache, st.Scope == stats.StatsScopeSession, preds)
-	writeBreaks(g.stdout, s, breaks.Misses)
-	return nil
+	// One write per 64 KiB, not per line: a session with thousands of
+	// breaks prints a line for each.
+	out := bufio.NewWriterSize(g.stdout, 64<<10)
+	writeStats(out, s, st)
+	writeStreams(out, streams)
+	writeRequestChart(out, reqs, breaks.Misses)
+	writeCache(out, cache, st.Scope == stats.StatsScopeSession, preds)
+	writeBreaks(out, s, breaks.Misses)
+	return out.Flush()
 }
 
 // requestScope is the entries the per-request chart walks: the branch's

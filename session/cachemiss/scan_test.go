@@ -138,6 +138,10 @@ func FuzzScannerEqualsFullRead(f *testing.F) {
 	}
 	f.Add([]byte(genSession(60*1000, shortWrite, "",
 		`{"type":"thinking_level_change","id":"tl","parentId":"u2","timestamp":"2026-11-20T09:00:03.000Z","thinkingLevel":"high"}`)))
+	// A break whose cause needs both requests rebuilt: the session is
+	// assembled from the Scanner's entries.
+	f.Add([]byte(genSession(60*1000, shortWrite, "",
+		`{"type":"context_edit","id":"ce","parentId":"u2","timestamp":"2026-11-20T09:00:03.000Z","targetId":"u1","replacement":{"content":"HELLO, rewritten"}}`)))
 	f.Add([]byte(`{"type":"session","version":2,"id":"x"}
 {"type":"message","id":"a","message":{"role":"assistant","usage":{"input":5000,"cacheRead":0,"cacheWrite":1}}}
 {"type":"message","id":"b","parentId":"a","message":{"role":"assistant","usage":{"input":9000,"cacheRead":0,"cacheWrite":1}}}

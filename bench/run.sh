@@ -191,8 +191,10 @@ bench_measure "template render --request -" -stdin "$data/render.json" -- "${fb[
 bench_measure "preset compile --request -" -stdin "$data/compile.json" -- "${fb[@]}" preset compile --request -
 echo
 echo "init profile of 'version' (GODEBUG=inittrace=1; the ten most expensive package inits):"
-GODEBUG=inittrace=1 "${fb[@]}" version 2>&1 >/dev/null | grep '^init ' | sort -t' ' -k5 -g -r | head -10 |
-  awk '{printf "  %-52s %7s ms  %9s bytes  %6s allocs\n", $2, $5, $8, $10}'
+# (awk keeps ten lines but reads them all: head would stop sort early, and
+# under pipefail its SIGPIPE ends the whole run.)
+GODEBUG=inittrace=1 "${fb[@]}" version 2>&1 >/dev/null | grep '^init ' | sort -t' ' -k5 -g -r |
+  awk 'NR <= 10 {printf "  %-52s %7s ms  %9s bytes  %6s allocs\n", $2, $5, $8, $10}'
 GODEBUG=inittrace=1 "${fb[@]}" version 2>&1 >/dev/null | grep '^init ' |
   awk '{t+=$5; if ($2 ~ /forgebench/) o+=$5} END {printf "  total %.1f ms, of which forgebench packages %.2f ms\n", t, o}'
 

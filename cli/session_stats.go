@@ -84,10 +84,11 @@ func (c *SessionStatsCmd) Run(g *Globals) error {
 		preds = replay.PredictDrops(s, cache, opts, predict)
 	})
 	work.Go(func() { breaks = cachemiss.Detect(s, scope, cat) })
-	work.Go(func() { streams = stats.SplitStreams(s, requestScope(s, scope), cat) })
-	if !c.JSON {
-		work.Go(func() { reqs = stats.Requests(s, requestScope(s, scope), cat) })
-	}
+	work.Go(func() {
+		indexes := requestScope(s, scope)
+		reqs = stats.Requests(s, indexes, cat)
+		streams = stats.StreamsOf(s, indexes, reqs)
+	})
 	work.Wait()
 	if c.JSON {
 		v := stats.StatsValue(s, st)

@@ -72,8 +72,14 @@ func (n *NestedTotals) Any() bool {
 // writes it beside the report when its figures are complete), else the
 // call is unpriced — the report itself names no model and carries no cost.
 func SplitStreams(s *session.Session, indexes []int, cat *catalog.Catalog) Streams {
+	return StreamsOf(s, indexes, Requests(s, indexes, cat))
+}
+
+// StreamsOf is SplitStreams for a caller that already has the requests
+// Requests gives for the same indexes (session stats draws them too).
+func StreamsOf(s *session.Session, indexes []int, requests []Request) Streams {
 	var out Streams
-	for _, r := range Requests(s, indexes, cat) {
+	for _, r := range requests {
 		u := r.Usage
 		in, o, cr, cw := positive(u.Input), positive(u.Output), positive(u.CacheRead), positive(u.CacheWrite)
 		if in+o+cr+cw <= 0 {

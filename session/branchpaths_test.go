@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -24,6 +25,11 @@ func TestBranchPathsShareDecodedMessages(t *testing.T) {
 		}
 		leaf := s.LeafIndex()
 		paths := NewBranchPaths(s, leaf)
+		for i := range s.Entries { // on the branch or off it, the path is PathTo's
+			if got, want := paths.to(s, i), s.PathTo(i); !slices.Equal(got, want) {
+				t.Fatalf("%s: path to %d is %v, PathTo %v", filepath.Base(file), i, got, want)
+			}
+		}
 		paths.Decode(s)
 		var path []int // at most 40 entries of the branch, its last two among them
 		full := s.PathTo(leaf)

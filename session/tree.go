@@ -284,6 +284,7 @@ func sortByTimestamp(kids []int32, ms []float64) {
 // (every rewrite of a message copies it first).
 type BranchPaths struct {
 	path     []int
+	at       []int32 // at[i]: entry i's position on path, -1 off it
 	messages []atomic.Pointer[any]
 }
 
@@ -302,6 +303,13 @@ func NewBranchPaths(s *Session, leaf int) *BranchPaths {
 		}
 	}
 	b.path = path
+	b.at = make([]int32, len(s.Entries))
+	for i := range b.at {
+		b.at[i] = -1
+	}
+	for k, i := range path {
+		b.at[i] = int32(k)
+	}
 	return b
 }
 
@@ -342,17 +350,12 @@ func (b *BranchPaths) message(s *Session, i int) (any, error) {
 }
 
 // to returns the path to leaf: a prefix of the branch's when leaf is on
-// it, else s.PathTo(leaf).
+// it (the branch is a plain chain of parents from a root, so the path to
+// any entry on it is the prefix ending there), else s.PathTo(leaf).
 func (b *BranchPaths) to(s *Session, leaf int) []int {
-	if b == nil || leaf < 0 || leaf >= len(s.Entries) {
+	if b == nil || b.at == nil || leaf < 0 || leaf >= len(s.Entries) || b.at[leaf] < 0 {
 		return s.PathTo(leaf)
 	}
-	depth := 0
-	for cur := leaf; cur >= 0 && depth <= len(b.path); cur = int(s.up[cur]) {
-		depth++
-	}
-	if depth == 0 || depth > len(b.path) || b.path[depth-1] != leaf {
-		return s.PathTo(leaf)
-	}
-	return b.path[:depth:depth]
+	n := int(b.at[leaf]) + 1
+	return b.path[:n:n]
 }

@@ -18,6 +18,7 @@ package cachemiss
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
@@ -94,12 +95,64 @@ type request struct {
 // does). cat prices a request that read nothing from the cache (its
 // cache-read rate), and one that recorded no cost; nil is an empty catalog.
 func Detect(s *session.Session, indexes []int, cat *catalog.Catalog) Result {
-	return detect(s.Entries, indexes, cat)
+	n := len(s.Entries)
+	if indexes != nil {
+		n = len(indexes)
+	}
+	var ahead *readAhead
+	if n >= readAheadMin && runtime.GOMAXPROCS(0) > 1 {
+		ahead = &readAhead{entries: s.Entries, indexes: indexes, n: n}
+	}
+	return detect(s.Entries, indexes, cat, ahead)
+}
+
+// readAheadMin is the entry count from which Detect reads the assistant
+// messages ahead on every core: a long session's messages take most of
+// its time, and the detector's walk itself is cheap.
+const readAheadMin = 1 << 14
+
+// readAhead reads the assistant messages of the entries to walk, a
+// window at a time, on every core, ahead of the detector's walk (which
+// must stay in order: each request is measured against the one before).
+type readAhead struct {
+	entries []session.Entry
+	indexes []int
+	n       int
+	lo, hi  int // the window read: walk positions [lo, hi)
+	window  []assistant
+}
+
+// readAheadWindow is how many walk positions one window reads.
+const readAheadWindow = 1 << 13
+
+// at is the assistant message at walk position k (read with its window).
+func (r *readAhead) at(k int) *assistant {
+	if k < r.lo || k >= r.hi {
+		r.lo, r.hi = k, min(r.n, k+readAheadWindow)
+		if cap(r.window) < r.hi-r.lo {
+			r.window = make([]assistant, readAheadWindow)
+		}
+		r.window = r.window[:r.hi-r.lo]
+		chunk := (r.hi - r.lo + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0)
+		session.ForEachRange(r.hi-r.lo, chunk, func(_, a, b int) {
+			for j := a; j < b; j++ {
+				i := r.lo + j
+				if r.indexes != nil {
+					i = r.indexes[i]
+				}
+				if e := &r.entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
+					r.window[j] = readAssistant(e)
+				}
+			}
+		})
+	}
+	return &r.window[k-r.lo]
 }
 
 // detect is Detect over a session's entries (in file order, the header
-// left out, as session.Session holds them and Scanner reads them).
-func detect(entries []session.Entry, indexes []int, cat *catalog.Catalog) Result {
+// left out, as session.Session holds them and Scanner reads them); ahead
+// (nil: none) reads the assistant messages ahead of the walk.
+func detect(entries []session.Entry, indexes []int, cat *catalog.Catalog, ahead *readAhead) Result {
 	var res Result
 	var prev *request
 	var prevSlot request
@@ -138,7 +191,12 @@ func detect(entries []session.Entry, indexes []int, cat *catalog.Catalog) Result
 			if e.Role != session.RoleAssistant {
 				continue
 			}
-			m := readAssistant(e)
+			var m assistant
+			if ahead != nil {
+				m = *ahead.at(k)
+			} else {
+				m = readAssistant(e)
+			}
 			if !m.usage.present {
 				// Pi would fail on this message (usage.input of
 				// undefined); forgebench passes over it.

@@ -77,7 +77,7 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 	id, err := sc.scan(path)
 	if err == nil {
 		t := &scanTree{entries: sc.entries, byID: sc.byID}
-		res := detect(t.entries, nil, opts.Catalog)
+		res := detect(t.entries, nil, opts.Catalog, nil)
 		kind, fork := classify(t, res.Misses, opts.Forge != nil && presetUsed(t.entries))
 		causes := make([]Cause, len(res.Misses))
 		for i := range res.Misses {

@@ -216,3 +216,45 @@ func TestScannerEqualsFullReadOnMappedSessions(t *testing.T) {
 		t.Fatalf("%d breaks, none whose requests were rebuilt: the test proves little", len(got.Breaks))
 	}
 }
+
+// TestDetectReadingAheadEqualsInOrder: on a session long enough for
+// Detect to read the assistant messages ahead on every core, the result
+// is the one read in order, over the file and over a branch.
+func TestDetectReadingAheadEqualsInOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gen.Write(f, gen.Config{TargetBytes: 14 << 20, Seed: 3, Shape: gen.ManySmall})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.Default()
+	for _, indexes := range [][]int{nil, s.PathTo(s.LeafIndex())} {
+		n := len(s.Entries)
+		if indexes != nil {
+			n = len(indexes)
+		}
+		if n < readAheadMin+readAheadWindow {
+			t.Fatalf("%d entries to walk: Detect would not read ahead over two windows", n)
+		}
+		got, want := Detect(s, indexes, cat), detect(s.Entries, indexes, cat, nil)
+		if len(want.Misses) < 100 || !reflect.DeepEqual(got.Tokens, want.Tokens) || got.Requests != want.Requests || got.Needed != want.Needed ||
+			len(got.Misses) != len(want.Misses) {
+			t.Fatalf("read ahead: %d requests, %d misses; in order: %d, %d", got.Requests, len(got.Misses), want.Requests, len(want.Misses))
+		}
+		for i := range want.Misses {
+			if !sameMiss(got.Misses[i], want.Misses[i]) {
+				t.Fatalf("miss %d: %+v, in order %+v", i, got.Misses[i], want.Misses[i])
+			}
+		}
+	}
+}

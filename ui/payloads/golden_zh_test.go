@@ -14,23 +14,6 @@ import (
 	"github.com/forgebench/forgebench/ui/uitest"
 )
 
-// checkZh holds a zh-CN frame to the layout rules: every line fills the
-// width in cells, nothing is cut in half, no temporary path shows, and
-// the chrome named in want is there in Chinese.
-func checkZh(t *testing.T, view string, w, h int, want ...string) {
-	t.Helper()
-	uitest.AssertFills(t, view, w, h)
-	plain := ansi.Strip(view)
-	if strings.Contains(plain, os.TempDir()) {
-		t.Errorf("the view shows a temporary path:\n%s", plain)
-	}
-	for _, s := range want {
-		if !strings.Contains(plain, s) {
-			t.Errorf("the view lacks %q:\n%s", s, plain)
-		}
-	}
-}
-
 // TestGoldenViewsInChinese pins the panel's main views in zh-CN at 80x24
 // and 160x48: the pair compared (blocks and the line diff), the picker,
 // the branch's requests with their cache use, the project's cache breaks
@@ -62,7 +45,7 @@ func TestGoldenViewsInChinese(t *testing.T) {
 				}
 				hs.Press(tc.keys...)
 				view := hs.m.View()
-				checkZh(t, view, w, h, tc.want...)
+				uitest.AssertScreen(t, view, w, h, tc.want...)
 				uitest.Golden(t, name, view)
 			})
 		}
@@ -86,7 +69,7 @@ func TestGoldenLocateInChinese(t *testing.T) {
 			hs.Send(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPayloads, CompareRefs: refs,
 				LocateText: "forge-capability-58b3f2cf-01ce-4a9c-936d-758a73104f5b"}})
 			view := hs.m.View()
-			checkZh(t, view, w, h, "已在块")
+			uitest.AssertScreen(t, view, w, h, "已在块")
 			uitest.Golden(t, fmt.Sprintf("locate_%dx%d_zh", w, h), view)
 			whole, ok := hs.m.focusedWhole()
 			if !ok || !strings.Contains(whole.Title, "块 ") || !strings.Contains(whole.Text, "块 ") {
@@ -103,7 +86,7 @@ func TestGoldenLocateInChinese(t *testing.T) {
 			hs.Send(common.SelectionChangedMsg{Selection: hs.com.Selection})
 			hs.Press("s", "s")
 			view := hs.m.View()
-			checkZh(t, view, w, h, "分支：3 个请求", "嵌套：2 次调用")
+			uitest.AssertScreen(t, view, w, h, "分支：3 个请求", "嵌套：2 次调用")
 			if whole, ok := hs.m.reqs.whole(); !ok || !strings.Contains(whole.Text, "嵌套：工具调用内部的运行") {
 				t.Errorf("the whole request (v) lacks the nested note in Chinese: %+v", whole)
 			}

@@ -80,6 +80,24 @@ func AssertFills(t *testing.T, view string, width, height int) {
 	}
 }
 
+// AssertScreen is AssertFills for a golden screen in any language, which
+// also must not show a temporary path (the harnesses' workspaces live in
+// the temporary directory; a golden holding one would differ on every
+// run) and must show each of want.
+func AssertScreen(t *testing.T, view string, width, height int, want ...string) {
+	t.Helper()
+	AssertFills(t, view, width, height)
+	plain := ansi.Strip(view)
+	if strings.Contains(plain, os.TempDir()) {
+		t.Errorf("the view shows a temporary path:\n%s", plain)
+	}
+	for _, s := range want {
+		if !strings.Contains(plain, s) {
+			t.Errorf("the view lacks %q:\n%s", s, plain)
+		}
+	}
+}
+
 // AssertFits fails when the rendered screen is not exactly width×height
 // cells: every frame must fill the terminal and never overflow it.
 func AssertFits(t *testing.T, view string, width, height int) {

@@ -19,9 +19,9 @@
 // missedTokens, missedCost}]}; index is the position in getEntries() (the
 // file's entries without its header); for v1 files, whose ids Pi draws at
 // random when it migrates, entryId is null.
-import { pathToFileURL } from "node:url";
 import { join, relative } from "node:path";
-import { readFileSync, writeFileSync, mkdirSync, readdirSync, existsSync, statSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { loadPi } from "./pi-cache-stats.mjs";
 
 const args = process.argv.slice(2);
 const generate = args.includes("--generate");
@@ -30,12 +30,7 @@ if (!pkg) {
 	console.error("usage: node bench/pi-cache-misses.mjs PI_PACKAGE_DIR [SHARED_DIR] [--generate]");
 	process.exit(2);
 }
-const { SessionManager } = await import(pathToFileURL(join(pkg, "dist/core/session-manager.js")).href);
-const { collectCacheMisses } = await import(pathToFileURL(join(pkg, "dist/core/cache-stats.js")).href);
-const aiDir = join(pkg, "node_modules/@earendil-works/pi-ai");
-const aiPkg = existsSync(aiDir) ? aiDir : join(pkg, "../pi-ai");
-const { getBuiltinModel } = await import(pathToFileURL(join(aiPkg, "dist/providers/all.js")).href);
-const models = { getModel: (provider, id) => getBuiltinModel(provider, id) };
+const { SessionManager, misses: piMisses } = await loadPi(pkg);
 
 const out = "session/cachemiss/testdata";
 const genDir = join(out, "gen");
@@ -184,20 +179,15 @@ for (const src of sources) {
 	} catch {}
 	const sm = SessionManager.open(src.abs);
 	const entries = sm.getEntries();
-	let found;
+	let misses;
 	try {
-		found = collectCacheMisses(entries, models);
+		misses = piMisses(entries).map(({ index, entry, missedTokens, missedCost }) => ({
+			index, entryId: v1 ? null : entry.id, missedTokens, missedCost,
+		}));
 	} catch (err) {
 		cases.push({ file: src.file, root: src.root, v1, error: String(err && err.message) });
 		continue;
 	}
-	const misses = [];
-	entries.forEach((e, index) => {
-		if (e.type !== "message") return;
-		const miss = found.get(e.message);
-		if (!miss) return;
-		misses.push({ index, entryId: v1 ? null : e.id, missedTokens: miss.missedTokens, missedCost: miss.missedCost });
-	});
 	cases.push({ file: src.file, root: src.root, v1, entries: entries.length, misses });
 }
 writeFileSync(join(out, "pi-misses.json"), JSON.stringify({ pi: "1.6.0", cases }, null, 1) + "\n");

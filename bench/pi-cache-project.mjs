@@ -9,32 +9,22 @@
 //
 // prints "pi N forgebench M differing K" (K: breaks only one side has, or
 // with other figures) and the first few differences; exits 1 when K > 0.
-import { pathToFileURL } from "node:url";
 import { join } from "node:path";
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { loadPi } from "./pi-cache-stats.mjs";
 
 const [pkg, dir, reportFile] = process.argv.slice(2);
 if (!reportFile) {
 	console.error("usage: node bench/pi-cache-project.mjs PI_PACKAGE_DIR SESSION_DIR REPORT.json");
 	process.exit(2);
 }
-const { SessionManager } = await import(pathToFileURL(join(pkg, "dist/core/session-manager.js")).href);
-const { collectCacheMisses } = await import(pathToFileURL(join(pkg, "dist/core/cache-stats.js")).href);
-const aiDir = join(pkg, "node_modules/@earendil-works/pi-ai");
-const aiPkg = existsSync(aiDir) ? aiDir : join(pkg, "../pi-ai");
-const { getBuiltinModel } = await import(pathToFileURL(join(aiPkg, "dist/providers/all.js")).href);
-const models = { getModel: (provider, id) => getBuiltinModel(provider, id) };
+const { SessionManager, misses } = await loadPi(pkg);
 
 const key = (file, id) => `${file}#${id}`;
 const pi = new Map();
 for (const name of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) {
 	const file = join(dir, name);
-	const entries = SessionManager.open(file).getEntries();
-	const found = collectCacheMisses(entries, models);
-	for (const e of entries) {
-		const miss = e.type === "message" && found.get(e.message);
-		if (miss) pi.set(key(file, e.id), [miss.missedTokens, miss.missedCost]);
-	}
+	for (const m of misses(SessionManager.open(file).getEntries())) pi.set(key(file, m.entry.id), [m.missedTokens, m.missedCost]);
 }
 const report = JSON.parse(readFileSync(reportFile, "utf8"));
 const fb = new Map(report.breaks.map((b) => [key(b.file, b.entryId), [b.missedTokens, b.missedCostUSD]]));

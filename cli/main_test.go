@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/forgebench/forgebench/internal/testenv"
 )
 
 // TestMain runs the package's tests in the C locale: Run resolves the
@@ -28,13 +29,5 @@ func TestMain(m *testing.M) {
 			os.Setenv("GOCACHE", filepath.Join(user, "go-build"))
 		}
 	}
-	dir, err := os.MkdirTemp("", "forgebench-cli-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithPrivateCache(m, "cli")
 }

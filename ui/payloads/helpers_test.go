@@ -1,7 +1,6 @@
 package payloads
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/forgebench/forgebench/internal/testenv"
 	"github.com/forgebench/forgebench/keymap"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/themes"
@@ -22,15 +22,7 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC // labels show clock times
 	// The cache view keeps the report's and the listing's caches under
 	// the user's cache directory: a temporary one, not the user's.
-	dir, err := os.MkdirTemp("", "forgebench-payloads-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testenv.RunWithPrivateCache(m, "payloads")
 }
 
 // demoMain is the demo's main session (capabilities, a branch, a

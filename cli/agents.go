@@ -17,6 +17,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/subagent"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // AgentsCmd groups the pi-subagent tree commands.
@@ -268,7 +269,7 @@ func (c *AgentsShowCmd) Run(g *Globals) error {
 func writeAgent(w io.Writer, at *agentTree, a *subagent.Agent, activity []subagent.ActivityItem) {
 	// row prints a label (marked, translated here) padded to 15 display
 	// columns, then its value.
-	row := func(k, v string) { fmt.Fprintf(w, "%s%s\n", pad(i18n.T(k), 15), v) }
+	row := func(k, v string) { fmt.Fprintf(w, "%s%s\n", common.PadCell(i18n.T(k), 15), v) }
 	row(i18n.Mark("path"), sanitize.Line(a.Path))
 	if !a.Visible {
 		row(i18n.Mark("hidden"), sanitize.Line(a.Hidden))

@@ -13,6 +13,7 @@ import (
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // CacheCmd is the prompt-cache economics group.
@@ -179,16 +180,16 @@ func writeCacheReport(w io.Writer, rep *cachemiss.Report, dim string) {
 		return
 	}
 	// Columns in display width: the headers may be Chinese.
-	fmt.Fprintf(w, "\n%s %s %s %s\n", padRight(i18n.T("by %s", dim), 40), padLeft(i18n.T("breaks"), 7), padLeft(i18n.T("missed tokens"), 14), padLeft(i18n.T("missed cost"), 12))
+	fmt.Fprintf(w, "\n%s %s %s %s\n", common.PadRight(i18n.T("by %s", dim), 40), common.PadLeft(i18n.T("breaks"), 7), common.PadLeft(i18n.T("missed tokens"), 14), common.PadLeft(i18n.T("missed cost"), 12))
 	var total cachemiss.Group
 	for _, gr := range rep.GroupBy(dim) {
-		fmt.Fprintf(w, "%s %7d %14s %12s\n", padRight(sanitize.Clip(gr.Label, 40), 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
+		fmt.Fprintf(w, "%s %7d %14s %12s\n", common.PadRight(sanitize.Clip(gr.Label, 40), 40), gr.Count, count(gr.MissedTokens), groupCost(gr))
 		total.Count += gr.Count
 		total.MissedTokens += gr.MissedTokens
 		total.MissedCost += gr.MissedCost
 		total.Priced += gr.Priced
 	}
-	fmt.Fprintf(w, "%s %7d %14s %12s\n", padRight(i18n.T("total"), 40), total.Count, count(total.MissedTokens), groupCost(total))
+	fmt.Fprintf(w, "%s %7d %14s %12s\n", common.PadRight(i18n.T("total"), 40), total.Count, count(total.MissedTokens), groupCost(total))
 	top := rep.Costliest(costliestShown)
 	fmt.Fprint(w, i18n.T("\n%d costliest break(s)\n", len(top)))
 	for i := range top {

@@ -9,6 +9,7 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session/compare"
 	"github.com/forgebench/forgebench/session/replay"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // SessionCompositionCmd splits the request at an entry into what fills it.
@@ -70,7 +71,7 @@ func writeComposition(w io.Writer, r *replay.Resolved, c compare.Composition) {
 		if p.Ref != "" && p.Ref != p.Label {
 			label += " (" + p.Ref + ")"
 		}
-		fmt.Fprintf(w, "%s %s%s%10s %6.1f%% %s\n", prefix, pad(p.Kind, 15), pad(sanitize.Clip(label, 36), 37),
+		fmt.Fprintf(w, "%s %s%s%10s %6.1f%% %s\n", prefix, common.PadCell(p.Kind, 15), common.PadCell(sanitize.Clip(label, 36), 37),
 			count(float64(p.Tokens)), 100*p.Share, bar(p.Share, compositionBarWidth))
 	}
 	if c.HasRecorded {

@@ -15,6 +15,7 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/compare"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // SessionDiffCmd compares two branches after their fork point.
@@ -137,7 +138,7 @@ func writeBranchDiff(w io.Writer, sa, sb *session.Session, d compare.Diff) {
 			if k == 0 {
 				l = i18n.T(label)
 			}
-			line := pad(l, diffLabelWidth) + pad(cell(a, k), diffColumnWidth+2) + cell(b, k)
+			line := common.PadCell(l, diffLabelWidth) + common.PadCell(cell(a, k), diffColumnWidth+2) + cell(b, k)
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
 	}
@@ -222,12 +223,4 @@ func cell(xs []string, k int) string {
 		return ""
 	}
 	return ansi.Truncate(sanitize.Fold(xs[k]), diffColumnWidth, "…")
-}
-
-// pad fills s with spaces to width display cells.
-func pad(s string, width int) string {
-	if n := ansi.StringWidth(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s + " "
 }

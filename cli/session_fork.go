@@ -12,6 +12,7 @@ import (
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // SessionForkCmd writes a new session from the root→entry path of another,
@@ -120,7 +121,7 @@ func (c *SessionForkCmd) printDryRun(g *Globals, f *session.Fork) error {
 		if parent == "" {
 			parent = i18n.T("(root)")
 		}
-		fmt.Fprint(w, i18n.T("%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), padRight(sanitize.Clip(parent, 36), 8), note)) // the parent padded by display width: "(root)" may be Chinese
+		fmt.Fprint(w, i18n.T("%-8s %-21s parent %-8s  %s\n", sanitize.Clip(e.ID, 36), sanitize.Clip(e.Type, 21), common.PadRight(sanitize.Clip(parent, 36), 8), note)) // the parent padded by display width: "(root)" may be Chinese
 	}
 	return nil
 }

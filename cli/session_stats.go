@@ -14,6 +14,7 @@ import (
 	"github.com/forgebench/forgebench/session/cachemiss"
 	"github.com/forgebench/forgebench/session/replay"
 	"github.com/forgebench/forgebench/session/stats"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // SessionStatsCmd prints Pi's session statistics.
@@ -175,7 +176,7 @@ func writeCache(w io.Writer, r replay.CacheReport, withFile bool, preds []replay
 		if sum.HasRatio {
 			hit = i18n.T("hit %.1f%%", 100*sum.HitRatio)
 		}
-		fmt.Fprint(w, i18n.T("  %-8s read %s · write %s · uncached %s · %s · %d request(s), %d drop(s)\n", pad(i18n.T(label), 8),
+		fmt.Fprint(w, i18n.T("  %-8s read %s · write %s · uncached %s · %s · %d request(s), %d drop(s)\n", common.PadCell(i18n.T(label), 8),
 			count(sum.CacheRead), count(sum.CacheWrite), count(sum.Uncached), hit, sum.Requests, len(sum.Drops)))
 	}
 	line(i18n.Mark("branch"), &r.Branch)

@@ -184,9 +184,3 @@ func renderRow(r agentRow, s common.RowState) string {
 	}
 	return st.List.Item.Render(line)
 }
-
-// padCells pads s with spaces to width cells, measured as a terminal
-// draws them (a Chinese label takes two cells a character).
-func padCells(s string, width int) string {
-	return s + strings.Repeat(" ", max(0, width-common.Width(s)))
-}

@@ -174,7 +174,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 	var out []string
 	add := func(lines ...string) { out = append(out, lines...) }
 	kv := func(k, v string) {
-		add(ansi.Truncate(st.Text.Muted.Render(padCells(i18n.T(k), 9))+" "+st.Text.Normal.Render(v), w, "…"))
+		add(ansi.Truncate(st.Text.Muted.Render(common.PadRight(i18n.T(k), 9))+" "+st.Text.Normal.Render(v), w, "…"))
 	}
 	section := func(title string) {
 		title = i18n.T(title)
@@ -227,7 +227,7 @@ func (m *Model) buildDetail(a *subagent.Agent, w int, expanded bool, act activit
 		if i == 0 {
 			k = i18n.T("task")
 		}
-		add(st.Text.Muted.Render(padCells(k, 9)) + " " + l)
+		add(st.Text.Muted.Render(common.PadRight(k, 9)) + " " + l)
 	}
 	section(i18n.Mark("usage"))
 	kv(i18n.Mark("cost"), i18n.T("%s · req/tools %s", a.CostText(), a.CountsText()))

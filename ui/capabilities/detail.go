@@ -173,7 +173,7 @@ func shortPath(ws resources.Workspace, c *resources.Capability) string {
 func detailLines(c *resources.Capability, boundBy, path string, st *themes.Styles, md *common.Markdown, width int) []string {
 	cp := c.Capability
 	label := func(l, v string) string {
-		return st.Text.Muted.Render(padRight(l, 10)) + sanitize.Fold(v)
+		return st.Text.Muted.Render(common.PadRight(l, 10)) + sanitize.Fold(v)
 	}
 	lines := []string{st.Text.Strong.Render(c.Key()) + "  " + sanitize.Fold(cp.DisplayName())}
 	if cp.Description != nil && *cp.Description != "" {

@@ -216,18 +216,18 @@ func renderLibRow(r libRow, s common.RowState) string {
 	}
 	status := st.Text.Success.Render("✓ ")
 	if r.errors > 0 {
-		status = st.Text.Danger.Render(padRight(fmt.Sprintf("✗%d", min(r.errors, 9)), 2))
+		status = st.Text.Danger.Render(common.PadRight(fmt.Sprintf("✗%d", min(r.errors, 9)), 2))
 	} else if r.warnings > 0 {
-		status = st.Text.Warning.Render(padRight(fmt.Sprintf("!%d", min(r.warnings, 9)), 2))
+		status = st.Text.Warning.Render(common.PadRight(fmt.Sprintf("!%d", min(r.warnings, 9)), 2))
 	}
 	bound := "   "
 	if r.bound > 0 {
-		bound = st.Text.Muted.Render(padRight(fmt.Sprintf("⛓%d", min(r.bound, 9)), 3))
+		bound = st.Text.Muted.Render(common.PadRight(fmt.Sprintf("⛓%d", min(r.bound, 9)), 3))
 	}
 	head := badge + mark + status + bound
 	rest := max(0, s.Width-ansi.StringWidth(head))
 	idW := min(max(8, rest*2/5), 24)
-	text := padRight(sanitize.Clip(r.id, idW), idW) + " " + sanitize.Fold(r.name)
+	text := common.PadRight(sanitize.Clip(r.id, idW), idW) + " " + sanitize.Fold(r.name)
 	if r.tools != "" {
 		text += "  " + r.tools
 	}
@@ -239,12 +239,5 @@ func renderLibRow(r libRow, s common.RowState) string {
 	case s.Selected:
 		style = st.List.SelectedBlurred
 	}
-	return head + style.Render(padRight(text, rest))
-}
-
-func padRight(s string, w int) string {
-	if d := w - ansi.StringWidth(s); d > 0 {
-		return s + strings.Repeat(" ", d)
-	}
-	return s
+	return head + style.Render(common.PadRight(text, rest))
 }

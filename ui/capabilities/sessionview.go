@@ -37,7 +37,7 @@ func sessionLines(v *sessionView, st *themes.Styles, width int) ([]string, []int
 		return []string{st.Pane.Placeholder.Render(v.placeholder())}, nil
 	}
 	label := func(l, val string) string {
-		return st.Text.Muted.Render(padRight(l, 12)) + val
+		return st.Text.Muted.Render(common.PadRight(l, 12)) + val
 	}
 	entry := s.ID
 	if v.entryID == "" || v.atLeaf {
@@ -246,7 +246,7 @@ func wrap(text string, width int) []string {
 // wrapLabel wraps a labelled value, indenting continuation lines.
 func wrapLabel(st *themes.Styles, l, val string, width int) []string {
 	body := strings.Split(ansi.Wrap(val, max(10, width-12), " ,"), "\n")
-	out := []string{st.Text.Muted.Render(padRight(l, 12)) + body[0]}
+	out := []string{st.Text.Muted.Render(common.PadRight(l, 12)) + body[0]}
 	for _, b := range body[1:] {
 		out = append(out, strings.Repeat(" ", 12)+b)
 	}

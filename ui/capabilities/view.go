@@ -105,7 +105,7 @@ func (m *Model) View() string {
 		// The compositor trims trailing blanks; keep every row full width.
 		rows := strings.Split(m.dialogs.View(screen, m.width, m.height), "\n")
 		for i, r := range rows {
-			rows[i] = padRight(r, m.width)
+			rows[i] = common.PadRight(r, m.width)
 		}
 		return strings.Join(rows, "\n")
 	}
@@ -130,7 +130,7 @@ func (m *Model) statusLine() string {
 	default:
 		line = st.Text.Info.Render(sanitize.Fold(m.status))
 	}
-	return padRight(ansi.Truncate(prefix+line, m.width, "…"), m.width)
+	return common.PadRight(ansi.Truncate(prefix+line, m.width, "…"), m.width)
 }
 
 // detailView draws the detail pane r: the editor while one is open, else
@@ -161,7 +161,7 @@ func joinColumns(left, right []string, width, height int) string {
 		if i < len(right) {
 			line += right[i]
 		}
-		b.WriteString(padRight(ansi.Truncate(line, width, ""), width))
+		b.WriteString(common.PadRight(ansi.Truncate(line, width, ""), width))
 	}
 	return b.String()
 }

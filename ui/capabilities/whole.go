@@ -50,7 +50,7 @@ func (m *Model) focusedWhole() (common.Whole, bool) {
 func capabilityText(c *resources.Capability, boundBy string) string {
 	cp := c.Capability
 	var b strings.Builder
-	line := func(k, v string) { b.WriteString(padRight(k, 10) + " " + v + "\n") }
+	line := func(k, v string) { b.WriteString(common.PadRight(k, 10) + " " + v + "\n") }
 	b.WriteString(c.Key() + "  " + cp.DisplayName() + "\n")
 	if cp.Description != nil && *cp.Description != "" {
 		b.WriteString(*cp.Description + "\n")

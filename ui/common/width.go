@@ -131,3 +131,26 @@ func JoinRows(parts ...string) string {
 	}
 	return b.String()
 }
+
+// PadRight pads s with spaces to width cells (Width measures it: double
+// width characters count two, styling none); a wider s is left as it is.
+func PadRight(s string, width int) string {
+	if w := Width(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// PadLeft is PadRight with the spaces before s (fmt's %*s in cells).
+func PadLeft(s string, width int) string {
+	if w := Width(s); w < width {
+		return strings.Repeat(" ", width-w) + s
+	}
+	return s
+}
+
+// PadCell is PadRight for a table cell: a cell that fills its column or
+// more still gets one space, which keeps it apart from the next.
+func PadCell(s string, width int) string {
+	return PadRight(s, width-1) + " "
+}

@@ -71,7 +71,7 @@ func (r breakRow) text() string {
 // detail, the session and time.
 func renderBreak(r breakRow, rs common.RowState) string {
 	st := rs.Styles
-	cost := r.cost + strings.Repeat(" ", max(0, 9-common.Width(r.cost)))
+	cost := common.PadRight(r.cost, 9)
 	head := fmt.Sprintf("%s %9s tok  %-12s ", cost, r.tokens, r.kind) //i18n:raw columns of figures and a cause kind (data); tok is the unit
 	tail := r.causeRef
 	if tail != "" {

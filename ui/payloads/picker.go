@@ -57,8 +57,7 @@ type pickItem struct {
 // renderPick draws a picker row: a kind tag, the label, the note.
 func renderPick(it pickItem, rs common.RowState) string {
 	st := rs.Styles
-	tag := i18n.T(pickTags[it.kind])
-	tag += strings.Repeat(" ", max(0, pickTagWidth()-common.Width(tag)))
+	tag := common.PadRight(i18n.T(pickTags[it.kind]), pickTagWidth())
 	line := tag + it.label
 	if it.note != "" {
 		line += "  " + it.note

@@ -149,7 +149,7 @@ func keyNotes(notes ...keyNote) string {
 // profileDetailLines describe a profile that is not being edited.
 func (v *profilesView) profileDetailLines(p *resources.Profile, inner int) []string {
 	st := v.com.Styles
-	field := func(k, v string) string { return st.Text.Muted.Render(padCells(k, 13)) + v }
+	field := func(k, v string) string { return st.Text.Muted.Render(common.PadRight(k, 13)) + v }
 	var lines []string
 	lines = append(lines, field(i18n.T("profile"), sanitize.Line(p.Key())))
 	if p.Profile.Name != nil {
@@ -195,7 +195,7 @@ func (v *profilesView) profileStatusLines(width int) []string {
 	if s == nil {
 		return append(head, st.Text.Muted.Render(i18n.T("select a session (panel 3) to see what it applied")))
 	}
-	field := func(k, v string) string { return st.Text.Muted.Render(padCells(k, 13)) + sanitize.Line(v) }
+	field := func(k, v string) string { return st.Text.Muted.Render(common.PadRight(k, 13)) + sanitize.Line(v) }
 	model := i18n.T("(none)")
 	if s.Current.Model != nil {
 		model = s.Current.Model.String()
@@ -222,7 +222,7 @@ func (v *profilesView) profileStatusLines(width int) []string {
 		scope = preset.ScopeProject
 	}
 	lines = append(lines, field(i18n.T("last applied"), "◆ "+i18n.T("%s:%s at %s", string(scope), p.ProfileID, p.AppliedAt)),
-		st.Text.Muted.Render(padCells(i18n.T("source"), 13))+style.Render(sanitize.Line(source)))
+		st.Text.Muted.Render(common.PadRight(i18n.T("source"), 13))+style.Render(sanitize.Line(source)))
 	for _, d := range []struct {
 		name string
 		d    profile.Drift
@@ -234,7 +234,7 @@ func (v *profilesView) profileStatusLines(width int) []string {
 		case d.d.Changed:
 			text, style = d.d.Expected+" → "+d.d.Actual, st.Text.Warning
 		}
-		lines = append(lines, st.Text.Muted.Render("  "+padCells(d.name, 11))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
+		lines = append(lines, st.Text.Muted.Render("  "+common.PadRight(d.name, 11))+style.Render(truncateCells(sanitize.Line(text), max(0, width-13))))
 	}
 	for _, l := range common.Wrap("* "+profile.ToolsDriftNote, max(1, width-2)) {
 		lines = append(lines, "  "+st.Text.Muted.Render(l))

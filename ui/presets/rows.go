@@ -263,15 +263,6 @@ func leftRight(left, right string, width int) string {
 	return left + pad + " " + right
 }
 
-// padCells pads s with spaces to width cells (not bytes or runes: a
-// translated label may hold double-width characters).
-func padCells(s string, width int) string {
-	if w := common.Width(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
-}
-
 // countOf is "1 item", "2 items": n with noun (item, error or warning),
 // in the plural form the language gives n.
 func countOf(n int, noun string) string {

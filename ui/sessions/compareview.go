@@ -225,7 +225,7 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 			fork += " · " + res.fork
 		}
 	}
-	out = append(out, cut(st.Text.Muted.Render(padCell(i18n.T("fork point"), 12))+st.Text.Normal.Render(fork)))
+	out = append(out, cut(st.Text.Muted.Render(common.PadCell(i18n.T("fork point"), 12))+st.Text.Normal.Render(fork)))
 	out = append(out, cut(st.Text.Subtle.Render(i18n.T("%s shows the request at A and at B in the Payloads diff", openKey))), "")
 	col := max(4, (width-compareLabelWidth-2)/2)
 	row := func(label string, a, b []string) {
@@ -235,14 +235,14 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 			if k == 0 {
 				l = i18n.T(label)
 			}
-			line := st.Text.Muted.Render(padCell(l, compareLabelWidth)) + st.Text.Normal.Render(padCell(colCell(a, k, col), col+2)) +
+			line := st.Text.Muted.Render(common.PadCell(l, compareLabelWidth)) + st.Text.Normal.Render(common.PadCell(colCell(a, k, col), col+2)) +
 				st.Text.Normal.Render(colCell(b, k, col))
 			out = append(out, cut(strings.TrimRight(line, " ")))
 		}
 	}
 	one := func(s string) []string { return []string{s} }
 	side := func(label string, f func(compare.Summary) []string) { row(label, f(d.A), f(d.B)) }
-	out = append(out, cut(st.Text.Strong.Render(padCell("", compareLabelWidth)+padCell(i18n.T("A (mark)"), col+2)+"B")))
+	out = append(out, cut(st.Text.Strong.Render(common.PadCell("", compareLabelWidth)+common.PadCell(i18n.T("A (mark)"), col+2)+"B")))
 	row(i18n.Mark("session"), one(sanitize.Fold(res.a.title)), one(sanitize.Fold(res.b.title)))
 	side(i18n.Mark("leaf"), func(s compare.Summary) []string { return one(sanitize.Fold(s.Leaf)) })
 	side(i18n.Mark("entries"), func(s compare.Summary) []string { return one(fmt.Sprint(s.Entries)) })
@@ -328,20 +328,4 @@ func colCell(xs []string, k, width int) string {
 		return ""
 	}
 	return ansi.Truncate(xs[k], width, "…")
-}
-
-// padLeftCell right-aligns s in width cells (as %*s does with runes).
-func padLeftCell(s string, width int) string {
-	if n := ansi.StringWidth(s); n < width {
-		return strings.Repeat(" ", width-n) + s
-	}
-	return s
-}
-
-// padCell pads s with spaces to width cells (at least one space after).
-func padCell(s string, width int) string {
-	if n := ansi.StringWidth(s); n < width {
-		return s + strings.Repeat(" ", width-n)
-	}
-	return s + " "
 }

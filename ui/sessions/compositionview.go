@@ -249,7 +249,7 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 		if c.Total > 0 {
 			share = sums[g] / float64(c.Total)
 		}
-		out = append(out, cut(s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(padCell(s.Label, 17)+fmt.Sprintf(" %8s %6.1f%%", common.FormatTokens(int(sums[g])), 100*share))))
+		out = append(out, cut(s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(common.PadCell(s.Label, 17)+fmt.Sprintf(" %8s %6.1f%%", common.FormatTokens(int(sums[g])), 100*share))))
 	}
 	out = append(out, "")
 	labelWidth := max(8, width-2-8-8-compositionShareWidth-4)
@@ -263,7 +263,7 @@ func renderComposition(res *compositionResult, width int, st themes.Styles) []st
 		if p.Ref != "" && p.Ref != p.Label {
 			label += " (" + sanitize.Fold(p.Ref) + ")"
 		}
-		label = padCell(ansi.Truncate(label, labelWidth-1, "…"), labelWidth)
+		label = common.PadCell(ansi.Truncate(label, labelWidth-1, "…"), labelWidth)
 		out = append(out, cut(st.Text.Muted.Render(prefix)+s.Style.Render(string(s.Rune))+" "+st.Text.Normal.Render(label)+
 			st.Text.Normal.Render(fmt.Sprintf("%8s %6.1f%% ", common.FormatTokens(p.Tokens), 100*p.Share))+
 			chart.HBar(p.Share, 1, compositionShareWidth, s.Style)))

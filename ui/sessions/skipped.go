@@ -5,6 +5,7 @@ import (
 
 	"github.com/forgebench/forgebench/engine/sanitize"
 	"github.com/forgebench/forgebench/i18n"
+	"github.com/forgebench/forgebench/ui/common"
 )
 
 // The reader drops lines Pi would drop too (malformed JSON, blank and
@@ -44,7 +45,7 @@ func (m *Model) skippedLines(w int) []string {
 		out = append(out, st.Text.Warning.Render(i18n.T("%d line(s) of the file were skipped (Pi skips them too):", n)),
 			st.Text.Muted.Render(baseName(ls.file)), "")
 		for _, l := range ls.skipped {
-			out = append(out, st.Text.Muted.Render("  "+padCell(i18n.T("line %d", l.Line), 13))+st.Text.Normal.Render(l.Reason))
+			out = append(out, st.Text.Muted.Render("  "+common.PadCell(i18n.T("line %d", l.Line), 13))+st.Text.Normal.Render(l.Reason))
 		}
 		if ls.unnumbered > 0 {
 			out = append(out, st.Text.Muted.Render("  "+i18n.T("… and %d more (the first 100 of each kind are numbered)", ls.unnumbered)))

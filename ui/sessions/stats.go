@@ -90,7 +90,7 @@ func renderStats(ss statsState, ls *loadedSession, width, chartWidth, chartRows 
 	section := func(title string, s *stats.Stats) {
 		add(st.Text.Strong.Render(title))
 		kv := func(k, v string) {
-			add(st.Text.Muted.Render("  "+padCell(i18n.T(k), 11)+" ") + st.Text.Normal.Render(v))
+			add(st.Text.Muted.Render("  "+common.PadCell(i18n.T(k), 11)+" ") + st.Text.Normal.Render(v))
 		}
 		roles := make([]string, 0, len(s.RoleCounts))
 		for _, rc := range s.RoleCounts {

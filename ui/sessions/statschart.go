@@ -64,7 +64,7 @@ func requestChart(reqs []stats.Request, broke []bool, width, rows int, st themes
 		cols = len(stacks)
 	}
 	gutter := func(label string) string {
-		return st.Text.Muted.Render(padLeftCell(label, statsChartGutter-1) + " ")
+		return st.Text.Muted.Render(common.PadLeft(label, statsChartGutter-1) + " ")
 	}
 	out := []string{
 		st.Text.Strong.Render(i18n.T("Branch · tokens per request")) + st.Text.Muted.Render(" · "+i18n.T("%d request(s), %s", len(reqs), per)),

@@ -124,7 +124,7 @@ func (m *Model) pickerWhole() (common.Whole, bool) {
 		var b strings.Builder
 		line := func(k, v string) {
 			if v != "" {
-				b.WriteString(padCell(i18n.T(k), 14) + " " + v + "\n")
+				b.WriteString(common.PadCell(i18n.T(k), 14) + " " + v + "\n")
 			}
 		}
 		line(i18n.Mark("session"), it.Title())

@@ -123,7 +123,7 @@ func (f *bindingsForm) compareLines(width int) []string {
 			mark = "≠ "
 		}
 		a, c = sanitize.Line(a), sanitize.Line(c)
-		return mark + padRight(truncate(label, labelW-2), labelW-2) + padRight(truncate(a, colW-1), colW) + truncate(c, colW)
+		return mark + common.PadRight(truncate(label, labelW-2), labelW-2) + common.PadRight(truncate(a, colW-1), colW) + truncate(c, colW)
 	}
 	lines := []string{st.Text.Strong.Render(row("", srcTitle, effTitle, false))}
 	field := func(c *capability.Capability, get func(*capability.Capability) string) string {

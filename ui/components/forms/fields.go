@@ -276,7 +276,7 @@ func renderFieldRow(r fieldRow, s common.RowState) string {
 	case s.Selected:
 		marker = "› "
 	}
-	name := padRight(truncate(r.name, nameW), nameW)
+	name := common.PadRight(truncate(r.name, nameW), nameW)
 	style := st.List.Item
 	switch {
 	case s.Selected && s.Focused && !r.editing:

@@ -89,7 +89,7 @@ func (f *policyForm) refresh() {
 			if f.both {
 				desc = i18n.T("allow and deny are both set — only allow is used")
 			}
-			it = policyItem{text: fmt.Sprintf("%s%-5s  (%s)", padRight(i18n.T("mode"), policyLabelWidth), f.mode, desc), heading: "  " + i18n.T("%s patterns", f.modeKey())}
+			it = policyItem{text: fmt.Sprintf("%s%-5s  (%s)", common.PadRight(i18n.T("mode"), policyLabelWidth), f.mode, desc), heading: "  " + i18n.T("%s patterns", f.modeKey())}
 		case rowPattern:
 			p := f.patterns[r.index]
 			it.text = fmt.Sprintf("  %d. %s", r.index+1, p) + f.patternNote(p)
@@ -105,7 +105,7 @@ func (f *policyForm) refresh() {
 			if f.hasInitial {
 				state = i18n.T("set: %d default tool(s) ([] = none)", len(f.initial))
 			}
-			it = policyItem{text: padRight("initial", policyLabelWidth) + state, above: true}
+			it = policyItem{text: common.PadRight("initial", policyLabelWidth) + state, above: true}
 		case rowInitial:
 			name := f.initial[r.index]
 			it.text = "  " + name

@@ -19,14 +19,6 @@ func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
-// padRight pads s with spaces to width cells.
-func padRight(s string, width int) string {
-	if w := ansi.StringWidth(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
-}
-
 // renderDiag draws one diagnostic line with its level badge.
 func renderDiag(st *themes.Styles, d diagLine, width int, indent string) string {
 	style := st.Text.Info

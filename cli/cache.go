@@ -57,7 +57,7 @@ func (c *CacheReportCmd) Run(g *Globals) error {
 		return err
 	}
 	opts := svc.RequestOptionsWith(g.loadLibrary)
-	rep, problems := analyzeAll(files, opts, reportCache(svc.Workspace().AgentDir))
+	rep, problems := analyzeAll(files, opts, cachemiss.UserReportCache(svc.Workspace().AgentDir))
 	for _, p := range problems {
 		fmt.Fprintf(g.stderr, "%s\n", sanitize.Line(p))
 	}
@@ -109,14 +109,12 @@ func (c *CacheReportCmd) files(g *Globals, since time.Time) ([]string, error) {
 	var items []session.ListItem
 	if c.AllProjects {
 		items, err = session.ListAll(loc, session.ListOptions{Home: home})
-	} else if dir := completionCacheDir(); dir != "" {
-		// Through the listing cache completion keeps (its own file for
-		// these options): only the sessions that changed since the last
+	} else {
+		// Through the listing cache, as the Payloads panel's cache view
+		// lists them: only the sessions that changed since the last
 		// listing are read; reading each of a project's 2,000 sessions
 		// only to list it was a tenth of the report.
-		items, err = session.ListCwdCached(loc, ws.Cwd, session.ListOptions{Home: home}, dir, time.Time{})
-	} else {
-		items, err = session.ListCwd(loc, ws.Cwd, session.ListOptions{Home: home})
+		items, err = cachemiss.ListProject(loc, ws.Cwd, session.ListOptions{Home: home})
 	}
 	if err != nil {
 		return nil, i18n.Errorf("list sessions: %w", err)
@@ -139,14 +137,6 @@ func analyzeAll(files []string, opts replay.RequestOptions, cache cachemiss.Repo
 	return cachemiss.ReportFilesCached(files, opts, func(path string) (*session.Session, error) {
 		return session.OpenWithOptions(path, readOptions(path))
 	}, cache)
-}
-
-// reportCache is where the cache report keeps each file's part between
-// runs: the user's cache directory (none when there is no such
-// directory), under a key naming the model catalog the breaks are priced
-// with — the content of <agentDir>/models.json, or its absence.
-func reportCache(agentDir string) cachemiss.ReportCache {
-	return cachemiss.UserReportCache(agentDir)
 }
 
 // readOptions reads a session as the display paths do, sized to the file:

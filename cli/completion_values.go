@@ -3,7 +3,6 @@ package cli
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/forgebench/forgebench/config"
 	"github.com/forgebench/forgebench/i18n"
+	"github.com/forgebench/forgebench/internal/privcache"
 	"github.com/forgebench/forgebench/resources"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/stats"
@@ -278,17 +278,6 @@ func (v *completionValues) sessions(g *Globals, _, word string) []candidate {
 	return out
 }
 
-// completionCacheDir is where completion keeps its index of each
-// project's sessions (session.ListCwdCached): the user's cache directory,
-// "" when there is none (then every answer reads the files).
-func completionCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "forgebench")
-}
-
 // projectSessions lists the sessions of the line's project, newest first,
 // with completionListOptions, through the listing cache: only the files
 // that changed since the last answer are read. The reading stops short of
@@ -304,7 +293,7 @@ func projectSessions(g *Globals) ([]session.ListItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := completionCacheDir()
+	dir := privcache.Dir()
 	if dir == "" {
 		return session.ListCwd(loc, ws.Cwd, completionListOptions(home))
 	}

@@ -2,9 +2,7 @@ package session
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -79,7 +77,7 @@ func ListCwdCached(loc Locations, cwd string, opt ListOptions, cacheDir string, 
 	}
 	cands = dedupe(cands)
 	key := listCacheKey(defDir, loc.SessionDir, wantCwd, opt)
-	file := filepath.Join(cacheDir, "sessions-"+shortHash(key)+".idx")
+	file := filepath.Join(cacheDir, privcache.FileName("sessions", key))
 	old := loadListCache(file, key, opt)
 
 	items := make([]ListItem, len(cands))
@@ -175,11 +173,6 @@ var onSummarize func(path string)
 // the cwd a custom directory's files must have, and the window options.
 func listCacheKey(defDir, customDir, wantCwd string, opt ListOptions) string {
 	return fmt.Sprintf("%q %q %q %d %d %d", defDir, customDir, wantCwd, opt.HeadBytes, opt.TailBytes, opt.FirstMessageMax)
-}
-
-func shortHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:12])
 }
 
 // loadListCache reads a cache file; anything wrong with it gives an

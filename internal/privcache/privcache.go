@@ -7,8 +7,30 @@
 package privcache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"path/filepath"
 )
+
+// Dir is the directory forgebench keeps its caches in: forgebench under
+// the user's cache directory ("" when there is none, and then nothing is
+// cached).
+func Dir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "forgebench")
+}
+
+// FileName is the name of the cache file of kind for key (what the file's
+// content is for: directories, options, a program version): kind, a short
+// hash of key and ".idx", so another key is another file.
+func FileName(kind, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return kind + "-" + hex.EncodeToString(sum[:12]) + ".idx"
+}
 
 // Read returns the content of file, or nil when it is missing, not a
 // regular file, larger than limit, owned by another user or unreadable: a

@@ -3,6 +3,7 @@ package privcache
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,19 @@ func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 	}
 	if got := Read(file, 10); string(got) != "old" {
 		t.Fatalf("Read = %q, want the old cache", got)
+	}
+}
+
+// TestDirAndFileName: the caches live in forgebench under the user's
+// cache directory, and another key is another file of the same kind.
+func TestDirAndFileName(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", home)
+	if got := Dir(); got != filepath.Join(home, "forgebench") {
+		t.Fatalf("Dir() = %q", got)
+	}
+	a, b := FileName("sessions", "key a"), FileName("sessions", "key b")
+	if a == b || a != FileName("sessions", "key a") || !strings.HasPrefix(a, "sessions-") || !strings.HasSuffix(a, ".idx") {
+		t.Fatalf("file names %q %q", a, b)
 	}
 }

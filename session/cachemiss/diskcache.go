@@ -66,33 +66,23 @@ type ReportCache struct {
 	Key string
 }
 
-// CacheDir is the directory forgebench keeps its caches in: forgebench
-// under the user's cache directory ("" when there is none).
-func CacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil || dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, "forgebench")
-}
-
 // ListProject lists the sessions of the project at cwd as the cache
-// report does: through the listing cache in CacheDir (session.ListCwd
+// report does: through the listing cache in privcache.Dir (session.ListCwd
 // when there is none).
 func ListProject(loc session.Locations, cwd string, opt session.ListOptions) ([]session.ListItem, error) {
-	if dir := CacheDir(); dir != "" {
+	if dir := privcache.Dir(); dir != "" {
 		return session.ListCwdCached(loc, cwd, opt, dir, time.Time{})
 	}
 	return session.ListCwd(loc, cwd, opt)
 }
 
 // UserReportCache is the report cache the cache report and the Payloads
-// panel's cache view share: CacheDir (no cache when there is none), under
+// panel's cache view share: privcache.Dir (no cache when there is none), under
 // a key naming the model catalog the breaks are priced with — the content
 // of <agentDir>/models.json, or its absence. A models.json that cannot be
 // read now gives no cache: nothing to key on.
 func UserReportCache(agentDir string) ReportCache {
-	dir := CacheDir()
+	dir := privcache.Dir()
 	if dir == "" {
 		return ReportCache{}
 	}
@@ -149,7 +139,7 @@ func ReportFilesCachedStop(files []string, opts replay.RequestOptions, open func
 	if cache.Dir == "" || !ok {
 		return ReportFiles(files, opts, open, stop)
 	}
-	file := filepath.Join(cache.Dir, "cache-report-"+shortHash(key)+".idx")
+	file := filepath.Join(cache.Dir, privcache.FileName("cache-report", key))
 	old := loadReportCache(file, key)
 	parts := make([]Report, len(files))
 	stamps := make([]fileStamp, len(files))
@@ -215,11 +205,6 @@ func reportCacheKey(callerKey string) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("%q %q %d %d %q", reportCacheMagic, exe, fi.Size(), fi.ModTime().UnixNano(), callerKey), true
-}
-
-func shortHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:12])
 }
 
 // loadReportCache reads a cache file; anything wrong with it gives an

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/forgebench/forgebench/internal/privcache"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/catalog"
 	"github.com/forgebench/forgebench/session/replay"
@@ -237,7 +238,7 @@ func TestUserReportCacheKeysOnTheCatalog(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", home)
 	agent := t.TempDir()
 	none := UserReportCache(agent)
-	if none.Dir != filepath.Join(home, "forgebench") || none.Key != "models.json: none" || CacheDir() != none.Dir {
+	if none.Dir != filepath.Join(home, "forgebench") || none.Key != "models.json: none" || privcache.Dir() != none.Dir {
 		t.Fatalf("%+v", none)
 	}
 	if err := os.WriteFile(filepath.Join(agent, catalog.ModelsFile), []byte(`{"providers":{}}`), 0o600); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/forgebench/forgebench/internal/privcache"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/session/cachemiss"
 )
@@ -67,7 +68,7 @@ func TestCacheViewThroughTheReportCache(t *testing.T) {
 		if !reflect.DeepEqual(rows, want) || summary != wantSummary {
 			t.Fatalf("%s: rows %+v summary %q, want %+v %q", run, rows, summary, want, wantSummary)
 		}
-		dir := cachemiss.CacheDir()
+		dir := privcache.Dir()
 		if dir == "" {
 			t.Fatal("no cache directory")
 		}
@@ -77,7 +78,7 @@ func TestCacheViewThroughTheReportCache(t *testing.T) {
 			t.Fatalf("%s: caches %v %v in %s", run, reports, listings, dir)
 		}
 	}
-	if c := cachemiss.UserReportCache(e.svc.Workspace().AgentDir); c.Dir != cachemiss.CacheDir() || c.Key == "" {
+	if c := cachemiss.UserReportCache(e.svc.Workspace().AgentDir); c.Dir != privcache.Dir() || c.Key == "" {
 		t.Fatalf("report cache %+v", c)
 	}
 }

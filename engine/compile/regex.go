@@ -4,7 +4,6 @@ import (
 	"hash/fnv"
 	"time"
 
-	"github.com/forgebench/forgebench/engine/jsonv"
 	"github.com/forgebench/forgebench/engine/preset"
 )
 
@@ -18,10 +17,8 @@ var RegexTimeLimit = 5 * time.Second
 // RegexStep is one compiled-stage rule that changed the system prompt.
 type RegexStep struct {
 	// RuleID is the rule's id (pi-forge requires one, unique in the
-	// Preset); Name its display name ("" when none); Index its position
-	// in regex.rules, from 0.
+	// Preset); Name its display name ("" when none).
 	RuleID, Name string
-	Index        int
 	// Hash identifies the text the rule left (FNV-1a, 64 bits): two
 	// compiles of the same prompt rewrote it alike up to a step when
 	// their steps agree up to it.
@@ -47,39 +44,12 @@ func (c *compilation) applyRegexToSystem(prompt string, diags *[]Diagnostic) (st
 	var steps []RegexStep
 	out, d := preset.ApplyRegexToStringSteps(c.stack, prompt, preset.StageCompiled, preset.TargetSystem, c.regex,
 		func(rule *preset.CompiledRule, text string) {
-			steps = append(steps, c.regexStep(rule.ID, text))
+			h := fnv.New64a()
+			_, _ = h.Write([]byte(text))
+			steps = append(steps, RegexStep{RuleID: rule.ID, Name: rule.Name, Hash: h.Sum64()})
 		})
 	*diags = append(*diags, d...)
 	return out, steps
-}
-
-// regexStep names the rule id of the stack (its name and position read
-// from regex.rules) and the text it left.
-func (c *compilation) regexStep(id, text string) RegexStep {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(text))
-	step := RegexStep{RuleID: id, Index: -1, Hash: h.Sum64()}
-	if c.stack.Regex == nil {
-		return step
-	}
-	list, _ := c.stack.Regex.Get("rules")
-	rules, _ := list.([]any)
-	for i, r := range rules {
-		o, _ := r.(*jsonv.Object)
-		if o == nil {
-			continue
-		}
-		if rid, _ := o.Get("id"); rid != nil {
-			if s, ok := rid.(string); ok && jsonv.TrimJS(s) == id {
-				step.Index = i
-				if name, ok := o.Get("name"); ok {
-					step.Name, _ = name.(string)
-				}
-				break
-			}
-		}
-	}
-	return step
 }
 
 // applyRegexToMessages runs the stage's outgoing rules that target messages.

@@ -11,8 +11,8 @@ import (
 
 // CompiledRule is a runnable regex rule (pi-forge's compileRuntimeRule).
 type CompiledRule struct {
-	// ID is the trimmed rule id.
-	ID        string
+	// ID is the trimmed rule id; Name its display name ("" when none).
+	ID, Name  string
 	Stage     RegexStage
 	Effect    RegexEffect
 	Frequency RegexFrequency
@@ -88,6 +88,7 @@ func CompileRule(raw *jsonv.Object) (*CompiledRule, Diagnostics) {
 	if roles := get(raw, "roles"); isStringArray(roles) {
 		rule.Roles = stringList(roles)
 	}
+	rule.Name, _ = getString(raw, "name")
 	rule.Replace, _ = getString(raw, "replace")
 	if ts := get(raw, "trimStrings"); isStringArray(ts) {
 		rule.TrimStrings = stringList(ts)

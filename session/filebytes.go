@@ -46,10 +46,8 @@ func ReadFileBytes(path string, maxBytes int64, buf []byte) (FileBytes, []byte, 
 	if size > maxBytes {
 		return FileBytes{}, buf, fmt.Errorf("%s: %w", path, ErrFileTooLarge)
 	}
-	if size >= mapMinBytes {
-		if data, m, err := mapFile(f, path, size); err == nil {
-			return FileBytes{Data: data, m: m}, buf, nil
-		}
+	if data, m, ok := mapIfLarge(f, fi); ok {
+		return FileBytes{Data: data, m: m}, buf, nil
 	}
 	if int64(cap(buf)) < size {
 		buf = make([]byte, size+size/4)

@@ -64,8 +64,11 @@ func TestAssembleEqualsReader(t *testing.T) {
 				t.Fatalf("%s was not mapped", path)
 			}
 			if err != nil || want.Header.FileVersion < CurrentVersion {
+				if aerr == nil && err != nil {
+					t.Fatalf("%s: assembled, but the reader says %v", path, err)
+				}
 				if aerr == nil {
-					t.Fatalf("%s: assembled, but the reader says %v (version %v)", path, err, want.Header.FileVersion)
+					t.Fatalf("%s: assembled, but its version %v needs migrating", path, want.Header.FileVersion)
 				}
 				refused++
 				continue

@@ -141,12 +141,20 @@ func OpenWithOptions(path string, opt Options) (*Session, error) {
 // file is memory-mapped (mapFile) and split in place; a small one, or one
 // the platform cannot map, is read in chunks.
 func readOpened(f *os.File, fi os.FileInfo, opt Options) (*Session, error) {
-	if fi.Size() >= mapMinBytes {
-		if data, m, err := mapFile(f, f.Name(), fi.Size()); err == nil {
-			return readMapped(data, m, opt)
-		}
+	if data, m, ok := mapIfLarge(f, fi); ok {
+		return readMapped(data, m, opt)
 	}
 	return Read(sizedReader(f, fi), opt)
+}
+
+// mapIfLarge maps an opened file of mapMinBytes or more; ok is false for
+// a smaller one, or one the platform cannot map: that one is read.
+func mapIfLarge(f *os.File, fi os.FileInfo) (data []byte, m *mapping, ok bool) {
+	if fi.Size() < mapMinBytes {
+		return nil, nil, false
+	}
+	data, m, err := mapFile(f, f.Name(), fi.Size())
+	return data, m, err == nil
 }
 
 // readMapped reads a session from a mapped file. A file that shrank while

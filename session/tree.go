@@ -335,7 +335,7 @@ func (b *BranchPaths) Decode(s *Session) {
 // message is the decoded message of the message entry at index i,
 // decoded at most once per BranchPaths (nil b: every time).
 func (b *BranchPaths) message(s *Session, i int) (any, error) {
-	if b == nil || i >= len(b.messages) {
+	if b == nil {
 		return s.Entries[i].MessageValue()
 	}
 	if v := b.messages[i].Load(); v != nil {

@@ -101,7 +101,7 @@ func Detect(s *session.Session, indexes []int, cat *catalog.Catalog) Result {
 	}
 	var ahead *readAhead
 	if n >= readAheadMin && runtime.GOMAXPROCS(0) > 1 {
-		ahead = &readAhead{entries: s.Entries, indexes: indexes, n: n}
+		ahead = &readAhead{}
 	}
 	return detect(s.Entries, indexes, cat, ahead)
 }
@@ -115,20 +115,18 @@ const readAheadMin = 1 << 14
 // window at a time, on every core, ahead of the detector's walk (which
 // must stay in order: each request is measured against the one before).
 type readAhead struct {
-	entries []session.Entry
-	indexes []int
-	n       int
-	lo, hi  int // the window read: walk positions [lo, hi)
-	window  []assistant
+	lo, hi int // the window read: walk positions [lo, hi)
+	window []assistant
 }
 
 // readAheadWindow is how many walk positions one window reads.
 const readAheadWindow = 1 << 13
 
-// at is the assistant message at walk position k (read with its window).
-func (r *readAhead) at(k int) *assistant {
+// at is the assistant message at position k of the walk over the n
+// entries (of entries, or those at indexes), read with its window.
+func (r *readAhead) at(entries []session.Entry, indexes []int, n, k int) *assistant {
 	if k < r.lo || k >= r.hi {
-		r.lo, r.hi = k, min(r.n, k+readAheadWindow)
+		r.lo, r.hi = k, min(n, k+readAheadWindow)
 		if cap(r.window) < r.hi-r.lo {
 			r.window = make([]assistant, readAheadWindow)
 		}
@@ -137,10 +135,10 @@ func (r *readAhead) at(k int) *assistant {
 		session.ForEachRange(r.hi-r.lo, chunk, func(_, a, b int) {
 			for j := a; j < b; j++ {
 				i := r.lo + j
-				if r.indexes != nil {
-					i = r.indexes[i]
+				if indexes != nil {
+					i = indexes[i]
 				}
-				if e := &r.entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
+				if e := &entries[i]; e.Type == session.TypeMessage && e.Role == session.RoleAssistant {
 					r.window[j] = readAssistant(e)
 				}
 			}
@@ -193,7 +191,7 @@ func detect(entries []session.Entry, indexes []int, cat *catalog.Catalog, ahead 
 			}
 			var m assistant
 			if ahead != nil {
-				m = *ahead.at(k)
+				m = *ahead.at(entries, indexes, n, k)
 			} else {
 				m = readAssistant(e)
 			}

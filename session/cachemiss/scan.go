@@ -14,14 +14,15 @@ import (
 	"github.com/forgebench/forgebench/session/replay"
 )
 
-// scanMaxBytes is the largest file a Scanner reads into its buffer; a
-// larger one is opened in full (mapped by session.Open, not copied).
+// scanMaxBytes is the largest file a Scanner decodes itself; a larger one
+// is opened in full (the reader decodes it on every core).
 const scanMaxBytes = 64 << 20
 
 // Scanner reports on many sessions one after another (one Scanner per
-// goroutine), reusing its buffers: each file is read whole into one
-// buffer and its lines decoded exactly as session.Open's loader decodes
-// them (session.ParseEntryLine), but without the reader's goroutines,
+// goroutine), reusing its buffers: each file is held whole (mapped from a
+// megabyte, else read into one buffer: session.ReadFileBytes) and its
+// lines decoded exactly as session.Open's loader decodes them
+// (session.ParseEntryLine), but without the reader's goroutines,
 // batch buffers, id and parent tables and label resolution, which cost
 // more than the detector itself over a project's thousands of small
 // sessions. Only a session that needs more is opened in full: one whose
@@ -74,7 +75,7 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 		watch = &watchedForge{inner: opts.Forge}
 		opts.Forge = watch
 	}
-	id, err := sc.scan(path)
+	err = sc.scan(path)
 	if err == nil {
 		t := &scanTree{entries: sc.entries, byID: sc.byID}
 		res := detect(t.entries, nil, opts.Catalog, nil)
@@ -89,7 +90,7 @@ func (sc *Scanner) analyze(path string, opts replay.RequestOptions, rep *Report)
 		}
 		if err == nil {
 			own = !forgeTouched(t.entries)
-			rep.add(path, id, t.entries, res, causes)
+			rep.add(path, sc.header.ID, t.entries, res, causes)
 			sc.release()
 			return own, nil
 		}
@@ -171,16 +172,16 @@ func (sc *Scanner) release() {
 }
 
 // scan holds the file at path (mapped, or read into the buffer) and decodes
-// its entries (the header left out) and their id index; it returns the
-// header's id, or errFull when the file needs the full reader.
-func (sc *Scanner) scan(path string) (string, error) {
+// its entries (the header kept apart, in sc.header) and their id index; it
+// returns errFull when the file needs the full reader.
+func (sc *Scanner) scan(path string) error {
 	file, buf, err := session.ReadFileBytes(path, scanMaxBytes, sc.buf)
 	sc.buf = buf
 	switch {
 	case errors.Is(err, session.ErrFileTooLarge), errors.Is(err, session.ErrFileChanged):
-		return "", errFull // the full reader says what the file holds
+		return errFull // the full reader says what the file holds
 	case err != nil:
-		return "", err
+		return err
 	}
 	sc.file = file
 	data := file.Data
@@ -188,7 +189,6 @@ func (sc *Scanner) scan(path string) (string, error) {
 		sc.byID = map[string]int{}
 	}
 	header, no := false, 0
-	id := ""
 	for len(data) > 0 {
 		line := data
 		if k := bytes.IndexByte(data, '\n'); k >= 0 {
@@ -198,7 +198,7 @@ func (sc *Scanner) scan(path string) (string, error) {
 		}
 		no++
 		if len(line) > session.DisplayMaxLineBytes {
-			return "", errFull
+			return errFull
 		}
 		e, err := session.ParseEntryLine(line, no)
 		if err != nil {
@@ -209,9 +209,9 @@ func (sc *Scanner) scan(path string) (string, error) {
 			// format, or the full reader says what it is.
 			v, ok := e.Field("version").Number()
 			if e.NotObject || e.Type != session.TypeSession || !e.HasID || !ok || !(v >= session.CurrentVersion) || math.IsNaN(v) {
-				return "", errFull
+				return errFull
 			}
-			header, id = true, e.ID
+			header = true
 			sc.header = *e
 			continue
 		}
@@ -224,9 +224,9 @@ func (sc *Scanner) scan(path string) (string, error) {
 		sc.entries = append(sc.entries, *e)
 	}
 	if !header || file.Shrunk() {
-		return "", errFull
+		return errFull
 	}
-	return id, nil
+	return nil
 }
 
 // ReportFiles reports on files, one per core, each core through its own

@@ -289,6 +289,7 @@ func Predict(s *session.Session, uses []turndiff.CacheUse, ks []int, opts Reques
 	var paths *session.BranchPaths
 	if deepest := slices.Max(append([]int{-1}, need...)); deepest >= 0 {
 		paths = session.NewBranchPaths(s, deepest)
+		paths.Decode(s) // once for all the requests, not by each of them at once
 	}
 	requests := make([]rebuilt, len(need))
 	session.InParallel(len(need), func(j int) {

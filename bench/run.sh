@@ -62,15 +62,13 @@ fi
 mkdir -p "$project" "$data/forge"
 ws=(--cwd "$project" --agent-dir "$agent" --forge-dir "$data/forge")
 # Issue 25's project: 2,000 sessions of 111 MB, the same mix of small and
-# large sessions scaled down (the sizes drawn add up to 90 MB; every
-# session's header and first turn make it 111 MB). The project above is
-# 323 MB.
+# large sessions scaled down. The project above is 323 MB.
 agent111="$data/agent111" project111="$data/project111"
-if [ "$(cat "$data/agent111.stamp" 2>/dev/null)" != "2000 90000000 v1" ]; then
+if [ "$(cat "$data/agent111.stamp" 2>/dev/null)" != "2000 111000000 v2" ]; then
   echo "generating 2,000 sessions of 111 MB under $agent111 …" >&2
   rm -rf "$agent111"
-  "$BENCH_BIN/gen" -agent-dir "$agent111" -cwd "$project111" -files 2000 -total 90000000 >/dev/null
-  echo "2000 90000000 v1" >"$data/agent111.stamp"
+  "$BENCH_BIN/gen" -agent-dir "$agent111" -cwd "$project111" -files 2000 -total 111000000 >/dev/null
+  echo "2000 111000000 v2" >"$data/agent111.stamp"
 fi
 mkdir -p "$project111"
 ws111=(--cwd "$project111" --agent-dir "$agent111" --forge-dir "$data/forge")
@@ -263,8 +261,15 @@ row "payload show, 2M fields: private" "$(bench_get "payload show 2M fields" pri
 row "session list, 2,000 files: wall" "$(bench_get "list 2000" wall)" 0.3 "s"
 row "cache report, 2,000 files (111 MB), first report: wall" "$(bench_get "cache report 2000 111MB cold" max)" 1 "s"
 row "cache report, 2,000 files (111 MB), cache warm: wall" "$(bench_get "cache report 2000 111MB" wall)" 1 "s"
-if [ -n "$pi_breaks" ]; then
-  row "cache report vs Pi's collectCacheMisses, 111 MB: breaks differing" "$(sed -n '1s/.* differing //p' <<<"$pi_breaks")" 0 ""
+if [ -n "$pi_pkg" ]; then
+  # A comparison that did not run (the script failed) is a failed row, not none.
+  differing=$(sed -n '1s/^pi [0-9]* forgebench [0-9]* differing //p' <<<"$pi_breaks")
+  if [ -n "$differing" ]; then
+    row "cache report vs Pi's collectCacheMisses, 111 MB: breaks differing" "$differing" 0 ""
+  else
+    printf '%-58s %-22s %-22s %s\n' "cache report vs Pi's collectCacheMisses, 111 MB" "did not run" "≤ 0 differing" "FAIL"
+    failed=1
+  fi
 fi
 for r in "cache report 2000 cold|first report" "cache report 2000|cache warm"; do
   printf '%-58s %-22s %-22s %s\n' "cache report, 2,000 files (323 MB), ${r#*|}: wall" "$(bench_get "${r%|*}" wall) s" "(2.9× the budget's data)" "info"

@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -108,17 +109,18 @@ func writeSession(path string, cfg gen.Config) (gen.Stats, error) {
 // writeDirectory writes n sessions of one project: 80% of 4–64 KB, 18% of
 // 64 KB–1 MB, 2% of 1–8 MB (log-uniform within each band), alternating
 // shapes, created a few hours apart. With total > 0 every size is scaled
-// by the same factor so that they add up to about total bytes (the mix of
-// small and large sessions stays).
+// by one factor (the mix of small and large sessions stays), chosen so
+// that the files written add up to total bytes within 1%: each session
+// is at least its header and first turn, so the factor is found by
+// generating the sessions without writing them.
 func writeDirectory(agentDir, cwd string, n int, total int64, seed uint64) error {
 	dir := filepath.Join(agentDir, "sessions", sessiondir.Name(cwd))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x5deece66d))
-	sizes := make([]int64, n)
-	var drawn int64
-	for i := range sizes {
+	drawn := make([]int64, n)
+	for i := range drawn {
 		lo, hi := 4e3, 64e3
 		switch r := rng.Float64(); {
 		case r < 0.02:
@@ -126,23 +128,50 @@ func writeDirectory(agentDir, cwd string, n int, total int64, seed uint64) error
 		case r < 0.20:
 			lo, hi = 64e3, 1e6
 		}
-		sizes[i] = int64(lo * math.Pow(hi/lo, rng.Float64()))
-		drawn += sizes[i]
-	}
-	if total > 0 && drawn > 0 {
-		for i := range sizes {
-			sizes[i] = max(1, int64(float64(sizes[i])*float64(total)/float64(drawn)))
-		}
+		drawn[i] = int64(lo * math.Pow(hi/lo, rng.Float64()))
 	}
 	start := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
-	var written int64
-	for i, size := range sizes {
+	config := func(i int, size int64) (gen.Config, string) {
 		created := start.Add(time.Duration(i) * 3 * time.Hour)
 		id := fmt.Sprintf("%08x-%04x-7000-8000-%012x", uint32(created.Unix()), i, seed)
 		name := strings.ReplaceAll(created.Format("2006-01-02T15-04-05.000Z"), ".", "-") + "_" + id + ".jsonl"
-		st, err := writeSession(filepath.Join(dir, name), gen.Config{
-			TargetBytes: size, Seed: seed + uint64(i), Shape: gen.Shape(i % 2), ID: id, Cwd: cwd, Start: created,
-		})
+		return gen.Config{TargetBytes: size, Seed: seed + uint64(i), Shape: gen.Shape(i % 2), ID: id, Cwd: cwd, Start: created}, name
+	}
+	scaled := func(f float64) []int64 {
+		out := make([]int64, n)
+		for i, d := range drawn {
+			out[i] = max(1, int64(float64(d)*f))
+		}
+		return out
+	}
+	sizes := drawn
+	if total > 0 {
+		var sum int64
+		for _, d := range drawn {
+			sum += d
+		}
+		f := float64(total) / float64(sum)
+		for range 8 {
+			sizes = scaled(f)
+			var out int64
+			for i, size := range sizes {
+				cfg, _ := config(i, size)
+				st, err := gen.Write(io.Discard, cfg)
+				if err != nil {
+					return err
+				}
+				out += st.Bytes
+			}
+			if math.Abs(float64(out-total)) <= 0.01*float64(total) {
+				break
+			}
+			f *= float64(total) / float64(out)
+		}
+	}
+	var written int64
+	for i, size := range sizes {
+		cfg, name := config(i, size)
+		st, err := writeSession(filepath.Join(dir, name), cfg)
 		if err != nil {
 			return err
 		}

@@ -141,3 +141,10 @@ func Apply(m Rebinder, overrides map[string][]string) error {
 	}
 	return nil
 }
+
+// WithHelp is b with another help text and the same keys: a panel that
+// names what one key does where the user is (enter "opens the tree" in
+// one list, "shows details" in another).
+func WithHelp(b key.Binding, help string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, help))
+}

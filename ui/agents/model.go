@@ -189,8 +189,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	view := m.com.Keys.View
 	switch {
 	case m.showsRoots():
-		open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("show its tree")))
-		return []key.Binding{open, k.Up, k.Down, k.Reload}
+		return []key.Binding{keymap.WithHelp(k.Open, i18n.Mark("show its tree")), k.Up, k.Down, k.Reload}
 	case m.live.tree == nil && m.screen != screenTranscript:
 		return []key.Binding{k.Reload}
 	case m.screen == screenTimeline:
@@ -202,11 +201,9 @@ func (m *Model) ShortHelp() []key.Binding {
 	case m.focus == paneDetail:
 		return m.detail.ShortHelp(k, view, false)
 	}
-	open := k.Open
+	open := keymap.WithHelp(k.Open, i18n.Mark("details"))
 	if m.wide() {
-		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("expand task")))
-	} else {
-		open = key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("details")))
+		open = keymap.WithHelp(k.Open, i18n.Mark("expand task"))
 	}
 	return m.agents.ShortHelp(k, m.com, open)
 }

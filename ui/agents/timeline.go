@@ -298,13 +298,15 @@ func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string
 	for i := range lines {
 		lines[i] = ansi.Truncate(lines[i], inner, "…")
 	}
-	title := i18n.T("Agents · timeline")
+	var title string
 	if t != nil {
 		id := t.ID
 		if len(id) > 8 {
 			id = id[:8]
 		}
 		title = i18n.T("Agents · timeline · tree %s · %d agent(s)", sanitize.Fold(id), len(tl.bars))
+	} else {
+		title = i18n.T("Agents · timeline")
 	}
 	info := ""
 	if len(tl.bars) > 0 {
@@ -318,8 +320,7 @@ func (tl *timelineState) View(st *themes.Styles, t *subagent.Tree, status string
 
 // ShortHelp is the timeline's keys.
 func (tl *timelineState) ShortHelp(k *keymap.Agents) []key.Binding {
-	open := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, i18n.Mark("open agent")))
-	return []key.Binding{open, k.Back, k.Reload, k.Up, k.Down}
+	return []key.Binding{keymap.WithHelp(k.Open, i18n.Mark("open agent")), k.Back, k.Reload, k.Up, k.Down}
 }
 
 // timelineLegend names the runes.

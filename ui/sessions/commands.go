@@ -59,7 +59,6 @@ func discoverCmd(svc *services.Services, gen int, want common.Selection, all boo
 		}
 		if err != nil {
 			err = i18n.Errorf("discover sessions for %s: %w", ws.Cwd, err)
-
 		}
 		msgs := []tea.Msg{discoveredMsg{items: items, err: err, all: all}}
 		file := want.SessionFile

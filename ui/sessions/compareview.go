@@ -225,7 +225,7 @@ func renderCompare(res *compareResult, width int, openKey string, st themes.Styl
 			fork += " · " + res.fork
 		}
 	}
-	out = append(out, cut(st.Text.Muted.Render(common.PadCell(i18n.T("fork point"), 12))+st.Text.Normal.Render(fork)))
+	out = append(out, cut(st.Text.Muted.Render(common.PadCell(i18n.T("fork point"), compareLabelWidth))+st.Text.Normal.Render(fork)))
 	out = append(out, cut(st.Text.Subtle.Render(i18n.T("%s shows the request at A and at B in the Payloads diff", openKey))), "")
 	col := max(4, (width-compareLabelWidth-2)/2)
 	row := func(label string, a, b []string) {

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/forgebench/forgebench/i18n"
+	"github.com/forgebench/forgebench/keymap"
 )
 
 // focusPart is the part of the panel that has the keys: it takes the key
@@ -192,7 +193,7 @@ func (p detailPart) ShortHelp() []key.Binding {
 	case modeContext:
 		return []key.Binding{k.PiContext, k.Up, k.Down, k.Expand, m.com.Keys.Copy, m.com.Keys.View, k.Back}
 	case modeCompare:
-		return []key.Binding{withHelp(k.Open, i18n.Mark("request diff")), k.Up, k.Down, m.com.Keys.View, k.Back}
+		return []key.Binding{keymap.WithHelp(k.Open, i18n.Mark("request diff")), k.Up, k.Down, m.com.Keys.View, k.Back}
 	}
 	return []key.Binding{k.Up, k.Down, m.com.Keys.View, k.Back}
 }

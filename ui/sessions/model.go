@@ -260,16 +260,10 @@ func (m *Model) followHint() key.Binding {
 	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, i18n.Mark("pause")))
 }
 
-// withHelp is b with another help text (the same keys).
-func withHelp(b key.Binding, help string) key.Binding {
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, help))
-}
-
 // treeSearchKey is the filter key as the tree and the timeline use it:
 // search.
 func (m *Model) treeSearchKey() key.Binding {
-	f := m.keys.Filter
-	return key.NewBinding(key.WithKeys(f.Keys()...), key.WithHelp(f.Help().Key, i18n.Mark("search")))
+	return keymap.WithHelp(m.keys.Filter, i18n.Mark("search"))
 }
 
 // FullHelp implements common.Panel.

@@ -222,9 +222,11 @@ func (p timelinePart) View(r rect) string {
 	if t.leaf >= 0 && t.leaf < len(m.ls.rows) {
 		leafID = m.ls.entryID(t.leaf)
 	}
-	title := i18n.T("Timeline · branch → %s", leafID)
+	var title string
 	if t.leaf == m.ls.leaf {
 		title = i18n.T("Timeline · branch → %s (active)", leafID)
+	} else {
+		title = i18n.T("Timeline · branch → %s", leafID)
 	}
 	if m.ls.sess.Truncated() {
 		// The file was cut under the panel: what lay past the cut reads
@@ -352,7 +354,6 @@ func baseName(p string) string {
 // kind is the entry's type as the session file names it (data, so it
 // stays as it is in every language).
 func shortKind(kind string) string {
-
 	switch kind {
 	case session.TypeThinkingLevelChange:
 		return "thinking"

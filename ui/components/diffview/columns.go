@@ -96,7 +96,7 @@ func (c columns) cells(b Block) [numColumns]string {
 	return [numColumns]string{
 		colCursor: "",
 		colGlyph:  b.Status.Glyph(),
-		colStatus: i18n.T(b.Status.String()),
+		colStatus: b.Status.Label(),
 		colName:   name,
 		colRole:   oneLine(b.Role),
 		colTokens: tokens(b.BeforeTokens, b.Status != StatusAdded) + " → " + tokens(b.AfterTokens, b.Status != StatusRemoved),

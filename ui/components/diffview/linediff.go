@@ -66,6 +66,9 @@ func (c ContextMode) String() string {
 	return fmt.Sprintf("context(%d)", uint8(c)) //i18n:raw an impossible value's debug name
 }
 
+// Label is the mode as a caption shows it, in the run's language.
+func (c ContextMode) Label() string { return i18n.T(c.String()) }
+
 // Next is the mode after c in the cycle changes → 3 lines → all → changes.
 func (c ContextMode) Next() ContextMode { return (c + 1) % contextModes }
 

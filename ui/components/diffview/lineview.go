@@ -28,6 +28,9 @@ func (l Layout) String() string {
 	return i18n.Mark("unified")
 }
 
+// Label is the layout as a caption shows it, in the run's language.
+func (l Layout) Label() string { return i18n.T(l.String()) }
+
 // MinSplitWidth is the narrowest view that draws the split layout: two
 // sides of about 30 cells (line numbers, sign, and at least 20 cells of
 // text each). Narrower views draw unified instead, and Caption says so;
@@ -209,11 +212,11 @@ func (v LineView) Position() (first, total int) { return v.top, len(v.rows()) }
 // "+12 -3 · split · 3 lines · wrap", saying when split fell back.
 func (v LineView) Caption() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "+%d -%d · %s", v.lineDiff().added, v.lineDiff().removed, i18n.T(v.EffectiveLayout().String()))
+	fmt.Fprintf(&b, "+%d -%d · %s", v.lineDiff().added, v.lineDiff().removed, v.EffectiveLayout().Label())
 	if v.layout == Split && v.EffectiveLayout() != Split {
 		b.WriteString(i18n.T(" (split needs %d cols)", MinSplitWidth))
 	}
-	fmt.Fprintf(&b, " · %s", i18n.T(v.context.String()))
+	fmt.Fprintf(&b, " · %s", v.context.Label())
 	if v.wrap {
 		b.WriteString(i18n.T(" · wrap"))
 	}

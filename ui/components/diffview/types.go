@@ -38,6 +38,9 @@ func (s Status) String() string {
 	return fmt.Sprintf("status(%d)", uint8(s)) //i18n:raw an impossible value's debug name
 }
 
+// Label is the status as a caption shows it, in the run's language.
+func (s Status) Label() string { return i18n.T(s.String()) }
+
 // Glyph is the one-cell sign that shows the status without colour (NO_COLOR
 // terminals, screen readers, copied text): "=" same, "~" modified, "+" added,
 // "-" removed.

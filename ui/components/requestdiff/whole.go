@@ -21,7 +21,7 @@ func (m *Model) Whole(head string) (common.Whole, bool) {
 		return common.Whole{}, false
 	}
 	name := b.Name()
-	figures := i18n.T("block %d/%d %s · %s · %s · %s → %s tok · Δ %+d", row+1, len(m.diff.Blocks), name, i18n.T(b.Status.String()), b.Role,
+	figures := i18n.T("block %d/%d %s · %s · %s · %s → %s tok · Δ %+d", row+1, len(m.diff.Blocks), name, b.Status.Label(), b.Role,
 		tokens(b.BeforeTokens, b.Status == diffview.StatusAdded), tokens(b.AfterTokens, b.Status == diffview.StatusRemoved), b.TokenDelta)
 	prefix := head
 	if prefix != "" && !strings.HasSuffix(prefix, "\n") {
@@ -34,7 +34,7 @@ func (m *Model) Whole(head string) (common.Whole, bool) {
 		ctx := m.lines.Context()
 		before, after := b.Before, b.After
 		return common.Whole{Title: i18n.T("the line diff of %s", name), Load: func() (string, error) {
-			return prefix + figures + i18n.T(" · context %s", i18n.T(ctx.String())) + "\n\n" + diffview.NewLineDiff(before, after).Unified(ctx), nil
+			return prefix + figures + i18n.T(" · context %s", ctx.Label()) + "\n\n" + diffview.NewLineDiff(before, after).Unified(ctx), nil
 		}}, true
 	}
 	text, side := b.After, "B"

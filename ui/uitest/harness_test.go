@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -215,10 +216,14 @@ func TestCommandsThatNeverSettleFail(t *testing.T) {
 type fatalRecorder struct {
 	testing.TB
 	failed bool
+	msg    string
 }
 
-func (f *fatalRecorder) Fatalf(string, ...any) { f.failed = true; panic("fatal") }
-func (f *fatalRecorder) Helper()               {}
+func (f *fatalRecorder) Fatalf(format string, args ...any) {
+	f.failed, f.msg = true, fmt.Sprintf(format, args...)
+	panic("fatal")
+}
+func (f *fatalRecorder) Helper() {}
 
 func TestKeyNamesMatchBindings(t *testing.T) {
 	cases := map[string]string{

@@ -2,33 +2,20 @@ package uitest
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 )
 
-// fatalTB records a Fatalf and ends its goroutine, as testing does.
-type fatalTB struct {
-	testing.TB
-	failed string
-}
-
-func (f *fatalTB) Helper() {}
-func (f *fatalTB) Fatalf(format string, args ...any) {
-	f.failed = fmt.Sprintf(format, args...)
-	runtime.Goexit()
-}
-
-// drawOnly runs AssertDrawOnly on its own goroutine and returns the
-// failure it reported ("" when it passed).
-func drawOnly(t *testing.T, state any, view func() string) string {
-	tb := &fatalTB{TB: t}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		AssertDrawOnly(tb, state, view, "step")
+// drawOnly runs AssertDrawOnly and returns the failure it reported (""
+// when it passed).
+func drawOnly(t *testing.T, state any, view func() string) (failure string) {
+	tb := &fatalRecorder{TB: t}
+	defer func() {
+		if r := recover(); r != nil {
+			failure = tb.msg
+		}
 	}()
-	<-done
-	return tb.failed
+	AssertDrawOnly(tb, state, view, "step")
+	return ""
 }
 
 type counter struct{ Frames int }
@@ -44,5 +31,9 @@ func TestAssertDrawOnlyFailsAViewThatChangesState(t *testing.T) {
 	c2 := &counter{}
 	if got := drawOnly(t, c2, func() string { return fmt.Sprint(c2.Frames) }); got != "" {
 		t.Errorf("a View that only reads failed: %s", got)
+	}
+	drawn := 0 // outside the model: each draw differs from the last
+	if got := drawOnly(t, &counter{}, func() string { drawn++; return fmt.Sprint(drawn) }); got == "" {
+		t.Error("a View that drew two different screens passed")
 	}
 }

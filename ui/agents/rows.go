@@ -2,6 +2,7 @@ package agents
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -94,7 +95,10 @@ const wideRowMin = 96
 // cost, run time, requests/tools, tokens and created on a wide pane; path,
 // status, cost, run time, created and task on a narrow one. The task takes
 // what is left.
-func rowColumns(r agentRow, width int) []column {
+func rowColumns(r agentRow, width int) []column { return columnsWith(r, width, widths().counts) }
+
+// columnsWith is rowColumns with the requests/tools column countsW wide.
+func columnsWith(r agentRow, width, countsW int) []column {
 	name := r.name
 	if r.hidden {
 		name += " ⌁"
@@ -103,9 +107,6 @@ func rowColumns(r agentRow, width int) []column {
 		fixed := []column{{11, r.status}, {8, r.cost}, {7, r.runtime}, {8, r.created}}
 		return layout(column{min(24, max(12, width/4)), name}, fixed, r.task, width)
 	}
-	// The requests/tools column is as wide as its title in the current
-	// language ("REQ/TL" in English, wider in Chinese).
-	countsW := max(7, common.Width(i18n.T("REQ/TL")))
 	fixed := []column{{9, r.role}, {11, r.status}, {8, r.cost}, {7, r.runtime}, {countsW, r.counts}, {13, r.tokens}, {8, r.created}}
 	return layout(column{min(26, max(14, width/6)), name}, fixed, r.task, width)
 }
@@ -116,13 +117,30 @@ const taskRoom = 16
 
 // wideListWidth is the width of the wide dashboard's list pane: its frame
 // and a row with every column whole and the task at taskRoom cells.
-func wideListWidth() int {
+func wideListWidth() int { return widths().list }
+
+// languageWidths are the widths that depend on the run's language: the
+// requests/tools column is as wide as its title ("REQ/TL" in English,
+// wider in Chinese), and the wide list as its columns. They are worked
+// out once per language, not on every frame and mouse event.
+type languageWidths struct{ counts, list int }
+
+var widthsOf sync.Map // i18n.Lang → languageWidths
+
+func widths() languageWidths {
+	lang := i18n.Current()
+	if w, ok := widthsOf.Load(lang); ok {
+		return w.(languageWidths)
+	}
+	w := languageWidths{counts: max(7, common.Width(i18n.T("REQ/TL")))}
 	for inner := wideRowMin; ; inner++ {
-		cols := rowColumns(agentRow{}, inner)
-		if len(cols) > 2 && cols[2].w >= taskRoom {
-			return inner + 4
+		if cols := columnsWith(agentRow{}, inner, w.counts); len(cols) > 2 && cols[2].w >= taskRoom {
+			w.list = inner + 4
+			break
 		}
 	}
+	widthsOf.Store(lang, w)
+	return w
 }
 
 // layout places the first column, the task and the fixed columns after

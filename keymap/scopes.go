@@ -57,7 +57,7 @@ type Scope struct {
 // Yield is a key two bindings of one scope share on purpose: First takes
 // Key and Then keeps its other keys.
 type Yield struct {
-	First, Then, Key, Why string
+	First, Then, Key string
 }
 
 // Root are the bindings the root handles before the active panel while
@@ -123,14 +123,14 @@ var Focused = []string{"copy", "view-whole", "pager"}
 // Yields of the default keys inside text inputs: a view's command takes a
 // control key the one-line editor also reads, which keeps another key.
 var (
-	yieldClearLine = Yield{First: "search.clear", Then: "form.text.kill-to-start", Key: "ctrl+u",
-		Why: "ctrl+u empties a search or filter line (readline's kill to the start, from anywhere in the line)"} //i18n:raw documentation of the overlap, never shown
-	yieldFindClear = Yield{First: "find.clear", Then: "form.text.kill-to-start", Key: "ctrl+u",
-		Why: "ctrl+u empties the query of the global search"} //i18n:raw documentation of the overlap, never shown
-	yieldFindAgents = Yield{First: "find.agents", Then: "form.text.line-start", Key: "ctrl+a",
-		Why: "ctrl+a toggles agent transcripts in the global search; home moves to the line start"} //i18n:raw documentation of the overlap, never shown
-	yieldExternal = Yield{First: "capabilities.external", Then: "form.text.line-end", Key: "ctrl+e",
-		Why: "ctrl+e hands the capability to $EDITOR; end moves to the line end"} //i18n:raw documentation of the overlap, never shown
+	// ctrl+u empties a search or filter line (readline's kill to the start, from anywhere in the line)
+	yieldClearLine = Yield{First: "search.clear", Then: "form.text.kill-to-start", Key: "ctrl+u"}
+	// ctrl+u empties the query of the global search
+	yieldFindClear = Yield{First: "find.clear", Then: "form.text.kill-to-start", Key: "ctrl+u"}
+	// ctrl+a toggles agent transcripts in the global search; home moves to the line start
+	yieldFindAgents = Yield{First: "find.agents", Then: "form.text.line-start", Key: "ctrl+a"}
+	// ctrl+e hands the capability to $EDITOR; end moves to the line end
+	yieldExternal = Yield{First: "capabilities.external", Then: "form.text.line-end", Key: "ctrl+e"}
 )
 
 // searchLine is the scope of every search, filter and prompt line the kit
@@ -203,8 +203,8 @@ func agentsScopes() []Scope {
 		{
 			Name:     i18n.Mark("the Agents transcript"),
 			Bindings: with(Root, a("back", "follow", "earlier", "expand"), nav, Focused),
-			Yield: []Yield{{First: "agents.follow", Then: "agents.bottom", Key: "end",
-				Why: "end in a transcript goes to the newest page and follows it; G goes to the bottom"}}, //i18n:raw documentation of the overlap, never shown
+			// end in a transcript goes to the newest page and follows it; G goes to the bottom
+			Yield: []Yield{{First: "agents.follow", Then: "agents.bottom", Key: "end"}},
 		},
 	}
 }
@@ -289,8 +289,8 @@ func presetsScopes() []Scope {
 		{
 			Name:     i18n.Mark("the draft diff's line diff"),
 			Bindings: with(Root, diff, []string{"payloads.back"}, p("back", "draft-diff"), Focused),
-			Yield: []Yield{{First: "payloads.back", Then: "presets.back", Key: "esc",
-				Why: "esc steps back one level: from the line diff to the blocks, then to the Preset"}}, //i18n:raw documentation of the overlap, never shown
+			// esc steps back one level: from the line diff to the blocks, then to the Preset
+			Yield: []Yield{{First: "payloads.back", Then: "presets.back", Key: "esc"}},
 		},
 		panelView(i18n.Mark("the profiles list"), nav, Focused, p("save", "raw-json", "undo", "item", "edit", "new", "fork", "delete",
 			"back", "open", "profiles", "reload", "import", "draft-diff", "use", "forget", "capture", "diagnostics", "macro")),

@@ -37,11 +37,8 @@ func ParseLanguage(name string) (i18n.Lang, error) {
 	if l, ok := i18n.ParseLang(name); ok {
 		return l, nil
 	}
-	all := strings.Join(LanguageNames(), ", ")
-	if near := didYouMean(name, LanguageNames()); near != "" {
-		return "", i18n.Errorf("unknown language %s: did you mean %s? (languages: %s)", keymap.Quote(name), near, all)
-	}
-	return "", i18n.Errorf("unknown language %s (languages: %s)", keymap.Quote(name), all)
+	return "", unknownChoice(name, LanguageNames(),
+		i18n.Mark("unknown language %s: did you mean %s? (languages: %s)"), i18n.Mark("unknown language %s (languages: %s)"))
 }
 
 // ParseTheme reads a theme name. An unknown one (the empty string
@@ -53,11 +50,19 @@ func ParseTheme(name string) (themes.Mode, error) {
 			return themes.Mode(name), nil
 		}
 	}
-	all := strings.Join(ThemeNames(), ", ")
-	if near := didYouMean(name, ThemeNames()); near != "" {
-		return "", i18n.Errorf("unknown theme %s: did you mean %s? (themes: %s)", keymap.Quote(name), near, all)
+	return "", unknownChoice(name, ThemeNames(),
+		i18n.Mark("unknown theme %s: did you mean %s? (themes: %s)"), i18n.Mark("unknown theme %s (themes: %s)"))
+}
+
+// unknownChoice is the error for name, which is none of names: withNear
+// (name, the nearest names, all names) when some are near, else without
+// (name, all names), both catalog keys.
+func unknownChoice(name string, names []string, withNear, without string) error {
+	all := strings.Join(names, ", ")
+	if near := didYouMean(name, names); near != "" {
+		return errors.New(i18n.T(withNear, keymap.Quote(name), near, all))
 	}
-	return "", i18n.Errorf("unknown theme %s (themes: %s)", keymap.Quote(name), all)
+	return errors.New(i18n.T(without, keymap.Quote(name), all))
 }
 
 // didYouMean is the names nearest to bad, quoted and joined with ", "
@@ -158,34 +163,34 @@ func lowered(names []string) []string {
 // the settings there are.
 func unknownSettingsError(unknown, known []string) error {
 	all := strings.Join(known, ", ")
-	return unknownNamesError(unknown, func(bad, near string) string {
-		if near != "" {
+	return unknownNamesError(unknown, func(bad string) string {
+		if near := didYouMean(bad, known); near != "" {
 			return i18n.T("%s: did you mean %s? (settings: %s)", keymap.Quote(bad), near, all)
 		}
 		return i18n.T("%s: it did not match any setting (settings: %s)", keymap.Quote(bad), all)
-	}, known, i18n.Mark("unknown setting %s"), i18n.Mark("unknown settings:\n  %s"))
+	}, i18n.Mark("unknown setting %s"), i18n.Mark("unknown settings:\n  %s"))
 }
 
 // unknownBindingsError says, one line per unknown binding name, which
 // names the user probably meant, or that none is near and then what the
 // names look like (bindingNameShape).
 func unknownBindingsError(unknown, names []string) error {
-	return unknownNamesError(unknown, func(bad, near string) string {
-		if near != "" {
+	return unknownNamesError(unknown, func(bad string) string {
+		if near := didYouMean(bad, names); near != "" {
 			return i18n.T("%s: did you mean %s?", keymap.Quote(bad), near)
 		}
 		return bindingNameShape(keymap.Quote(bad), names)
-	}, names, i18n.Mark("unknown binding name %s"), i18n.Mark("unknown binding names:\n  %s"))
+	}, i18n.Mark("unknown binding name %s"), i18n.Mark("unknown binding names:\n  %s"))
 }
 
-// unknownNamesError is one line per unknown name (line gets the name and
-// the names of known near it, "" when none is), under one (a single
-// line) or many (a list), both catalog keys.
-func unknownNamesError(unknown []string, line func(bad, near string) string, known []string, one, many string) error {
+// unknownNamesError is one line per unknown name (line says what the
+// name might have been), under one (a single line) or many (a list), both
+// catalog keys.
+func unknownNamesError(unknown []string, line func(bad string) string, one, many string) error {
 	sort.Strings(unknown)
 	lines := make([]string, len(unknown))
 	for i, bad := range unknown {
-		lines[i] = line(bad, didYouMean(bad, known))
+		lines[i] = line(bad)
 	}
 	if len(lines) == 1 {
 		return errors.New(i18n.T(one, lines[0]))
@@ -194,21 +199,13 @@ func unknownNamesError(unknown []string, line func(bad, near string) string, kno
 }
 
 // bindingNameShape says that bad (quoted) matches no binding name and
-// describes the names of set: a few global names and every group.
+// describes the names of set: global ones such as quit and help (every
+// set has them), or group.name with the groups of named.
 func bindingNameShape(bad string, named []string) string {
 	groups := map[string]bool{}
-	var globals []string
 	for _, n := range named {
 		if i := strings.IndexByte(n, '.'); i >= 0 {
 			groups[n[:i]] = true
-		} else {
-			globals = append(globals, n)
-		}
-	}
-	var examples []string
-	for _, g := range []string{"quit", "help"} { // the ones every user knows, when they exist
-		if contains(globals, g) {
-			examples = append(examples, keymap.Quote(g))
 		}
 	}
 	quotedGroups := make([]string, 0, len(groups))
@@ -216,14 +213,8 @@ func bindingNameShape(bad string, named []string) string {
 		quotedGroups = append(quotedGroups, keymap.Quote(g))
 	}
 	sort.Strings(quotedGroups)
-	all := strings.Join(quotedGroups, ", ")
-	switch len(examples) {
-	case 0:
-		return i18n.T("%s: it did not match any binding name (names are global or group.name with the groups %s; the README's Settings section lists them)", bad, all)
-	case 1:
-		return i18n.T("%s: it did not match any binding name (names are global, as %s, or group.name with the groups %s; the README's Settings section lists them)", bad, examples[0], all)
-	}
-	return i18n.T("%s: it did not match any binding name (names are global, as %s and %s, or group.name with the groups %s; the README's Settings section lists them)", bad, examples[0], examples[1], all)
+	return i18n.T("%s: it did not match any binding name (names are global, as %s and %s, or group.name with the groups %s; the README's Settings section lists them)",
+		bad, keymap.Quote("quit"), keymap.Quote("help"), strings.Join(quotedGroups, ", "))
 }
 
 func contains(list []string, s string) bool {

@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -13,56 +11,6 @@ import (
 	"testing"
 	"unicode"
 )
-
-// packages lists every package of ui/, cli/, keymap/ and config/ and whether it has been
-// converted to the catalog. TestNoHumanTextBypassesTheCatalog holds the
-// converted ones to the rule; a converter flips its package's line to true
-// (one line each, blank lines between, so parallel branches merge cleanly).
-// Every package is converted now: TestEveryPackageIsListed fails for a
-// false one, and a new package joins as true.
-var packages = map[string]bool{
-	"cli": true,
-
-	"ui": true,
-
-	"ui/agents": true,
-
-	"ui/capabilities": true,
-
-	"ui/common": true,
-
-	"ui/components/chart": true,
-
-	"ui/components/dialog": true,
-
-	"ui/components/diffview": true,
-
-	"ui/components/draft": true,
-
-	"ui/components/follower": true,
-
-	"ui/components/forms": true,
-
-	"ui/components/requestdiff": true,
-
-	"ui/components/sentrequest": true,
-
-	"ui/components/transcript": true,
-
-	"ui/find": true,
-
-	"ui/palette": true,
-
-	"ui/payloads": true,
-
-	"ui/presets": true,
-
-	"ui/sessions": true,
-
-	"keymap": true,
-
-	"config": true,
-}
 
 // helpKeyArgs finds, in one package's files, the functions that pass one
 // of their parameters on as the key name of key.WithHelp (keymap's
@@ -123,36 +71,6 @@ func helpKeyArgs(files map[string]*ast.File) map[string]int {
 	return out
 }
 
-// TestEveryPackageIsListed fails when a package of ui/, cli/, keymap/ or
-// config/ is missing
-// from packages (a new package must be listed, converted or not) or when a
-// listed one no longer exists.
-func TestEveryPackageIsListed(t *testing.T) {
-	found := map[string]bool{}
-	for _, p := range parsePackages(t, "ui", "cli", "keymap", "config") {
-		found[p.dir] = true
-		if _, kit := testKits[p.dir]; kit {
-			continue
-		}
-		if _, ok := packages[p.dir]; !ok {
-			t.Errorf("%s: add it to packages in i18n/bypass_test.go", p.dir)
-		}
-	}
-	var pending []string
-	for dir, done := range packages {
-		if _, err := os.Stat(filepath.Join(repoRoot, dir)); err != nil {
-			t.Errorf("%s: listed in packages but gone", dir)
-		}
-		if !done {
-			pending = append(pending, dir)
-		}
-	}
-	sort.Strings(pending)
-	if len(pending) > 0 {
-		t.Errorf("not converted: %s (every package of ui/, cli/, keymap/ and config/ goes through the catalog)", strings.Join(pending, " "))
-	}
-}
-
 // testKits are packages under ui/ that only tests import: their text is
 // the failure messages of tests, read by developers and never drawn, so
 // the bypass rule does not apply. Each says why.
@@ -160,20 +78,13 @@ var testKits = map[string]string{
 	"ui/uitest": "the UI test kit (harness, goldens, fake editor): its strings are t.Errorf messages and fakes, never drawn",
 }
 
-// TestNoHumanTextBypassesTheCatalog fails for a string literal in a
-// converted package that is human text outside a T or Mark call. It prints
-// file:line: literal for each, so a converter can work down the list.
+// TestNoHumanTextBypassesTheCatalog fails for a string literal of a
+// package of ui/, cli/, keymap/ or config/ (test kits aside) that is human
+// text outside a T or Mark call. It prints file:line: literal for each.
 func TestNoHumanTextBypassesTheCatalog(t *testing.T) {
-	var dirs []string
-	for dir, done := range packages {
-		if done {
-			dirs = append(dirs, dir)
-		}
-	}
-	sort.Strings(dirs)
 	var offenders []string
-	for _, p := range parsePackages(t, sourceRoots...) {
-		if !packages[p.dir] {
+	for _, p := range parsePackages(t, "ui", "cli", "keymap", "config") {
+		if _, kit := testKits[p.dir]; kit {
 			continue
 		}
 		helpKeys := helpKeyArgs(p.files)
@@ -186,7 +97,7 @@ func TestNoHumanTextBypassesTheCatalog(t *testing.T) {
 		t.Error(o)
 	}
 	if len(offenders) > 0 {
-		t.Logf("%d literals bypass the catalog in %s; wrap them in i18n.T/i18n.Mark, or end the line with //i18n:raw <reason>", len(offenders), strings.Join(dirs, " "))
+		t.Logf("%d literals bypass the catalog; wrap them in i18n.T/i18n.Mark, or end the line with //i18n:raw <reason>", len(offenders))
 	}
 }
 

@@ -104,8 +104,9 @@ func TestCacheReportRegexCause(t *testing.T) {
 			}
 			var doc struct {
 				Breaks []struct {
-					EntryID string         `json:"entryId"`
-					Cause   map[string]any `json:"cause"`
+					EntryID  string         `json:"entryId"`
+					Previous string         `json:"previousEntryId"`
+					Cause    map[string]any `json:"cause"`
 				} `json:"breaks"`
 			}
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -117,6 +118,24 @@ func TestCacheReportRegexCause(t *testing.T) {
 			got := doc.Breaks[0].Cause
 			if got["kind"] != c.kind || got["ref"] != c.ref || got["detail"] != c.detail {
 				t.Fatalf("cause %v, want kind %s detail %q ref %v", got, c.kind, c.detail, c.ref)
+			}
+			// payload diff on the same two requests names the same cause
+			// (replay.ExplainDiff decides for both).
+			code, out, errOut = runCLI(t, "--cwd", t.TempDir(), "--agent-dir", t.TempDir(), "--forge-dir", forge, "payload", "diff",
+				"session:"+path+"#"+doc.Breaks[0].Previous, "session:"+path+"#a2", "--json")
+			if code != exitOK {
+				t.Fatalf("payload diff: exit %d: %s", code, errOut)
+			}
+			var diff struct {
+				Cause struct {
+					Kind string `json:"kind"`
+				} `json:"cause"`
+			}
+			if err := json.Unmarshal([]byte(out), &diff); err != nil {
+				t.Fatal(err)
+			}
+			if want := map[string]string{"system": "preset-item", "regex": "regex", "preset": "preset"}[c.kind]; diff.Cause.Kind != want {
+				t.Errorf("payload diff names %q, the report %s", diff.Cause.Kind, c.kind)
 			}
 		})
 	}

@@ -224,9 +224,6 @@ func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
 		a := &replay.Resolved{Session: s, Request: p.r, Index: m.PreviousIndex, Turn: p.r.Turn}
 		b := &replay.Resolved{Session: s, Request: c.r, Index: m.Index, Turn: c.r.Turn}
 		tc = replay.ExplainDiff(a, b, d)
-		if breaks && tc != nil && tc.Kind == turndiff.CausePreset {
-			tc = switchedRules(d, p.r, c.r, tc)
-		}
 	}
 	if breaks && tc == nil {
 		tc = lostOrigin(d, p.r)
@@ -242,23 +239,6 @@ func explainDiff(s *session.Session, m *Miss, p, c built) Cause {
 		}
 	}
 	return out
-}
-
-// switchedRules settles a Preset switch whose Presets compiled the same
-// system prompt before their regex rules ran and rewrote it differently:
-// the rule decides and the switch is listed. Otherwise the switch stays
-// the cause.
-func switchedRules(d *turndiff.Diff, prev, cur *replay.Request, switched *turndiff.Cause) *turndiff.Cause {
-	row, _, ok := turndiff.BoundaryChange(d, &prev.Turn.Turn)
-	if !ok {
-		return switched
-	}
-	rc, ok := turndiff.RegexChange(d, row, &prev.Turn, &cur.Turn)
-	if !ok || rc == nil || rc.Kind != turndiff.CauseRegex {
-		return switched
-	}
-	rc.Also = append(rc.Also, turndiff.CausePreset)
-	return rc
 }
 
 // lostOrigin is what produced the first block of the previous request

@@ -39,6 +39,9 @@ func ExplainDiff(before, after *Resolved, d *turndiff.Diff) *turndiff.Cause {
 	}
 	if before.Request != nil && after.Request != nil && before.Session == after.Session {
 		if c := explainSessionChange(before, after, b, key); c != nil {
+			if c.Kind == turndiff.CausePreset {
+				return switchedRules(d, row, before, after, c)
+			}
 			return c
 		}
 	}
@@ -46,6 +49,19 @@ func ExplainDiff(before, after *Resolved, d *turndiff.Diff) *turndiff.Cause {
 		return c
 	}
 	return explainByKey(b, key)
+}
+
+// switchedRules settles a Preset switch whose Presets compiled the same
+// system prompt before their regex rules ran and rewrote it differently:
+// the rule at row decides and the switch is listed. Otherwise the switch
+// stays the cause.
+func switchedRules(d *turndiff.Diff, row int, before, after *Resolved, switched *turndiff.Cause) *turndiff.Cause {
+	rc, ok := turndiff.RegexChange(d, row, &before.Turn, &after.Turn)
+	if !ok || rc == nil || rc.Kind != turndiff.CauseRegex {
+		return switched
+	}
+	rc.Also = append(rc.Also, turndiff.CausePreset)
+	return rc
 }
 
 func sameEntry(a, b *Resolved) bool {

@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
@@ -37,7 +38,7 @@ func TestGoldenViewsInChinese(t *testing.T) {
 		{"no_tree", func(hs *harness) {
 			root := hs.com.Selection.SessionFile
 			hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.plain}})
-			hs.Send(common.AgentTreesMsg{Sessions: []common.SessionRef{{File: root, Name: "Pre-release review", When: "Nov 28 10:06"}}})
+			hs.Send(common.AgentTreesMsg{Sessions: []common.SessionRef{{File: root, Name: "Pre-release review", When: common.When{At: time.Date(2026, 11, 28, 10, 6, 0, 0, time.UTC)}}}})
 		}, []string{"此会话没有 pi-subagent 树。", "带有 pi-subagent 树的会话"}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {

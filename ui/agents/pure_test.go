@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
@@ -81,7 +82,7 @@ func TestViewChangesNothing(t *testing.T) {
 			check("the transcript with a hit marked")
 			hs.Press("esc")
 			hs.Send(common.SelectionChangedMsg{Selection: common.Selection{SessionFile: hs.plain}})
-			hs.Send(common.AgentTreesMsg{Sessions: []common.SessionRef{{File: hs.plain, Name: "a", When: "today"}, {File: hs.plain, Name: "b"}}})
+			hs.Send(common.AgentTreesMsg{Sessions: []common.SessionRef{{File: hs.plain, Name: "a", When: common.When{At: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}}, {File: hs.plain, Name: "b"}}})
 			check("the sessions with a tree")
 		})
 	}

@@ -17,25 +17,27 @@ import (
 // rootsState is the list of sessions with a tree.
 type rootsState struct {
 	refs []common.SessionRef
-	list *common.List[common.TextRow]
+	list *common.List[common.SessionRef]
 }
 
 func newRoots() rootsState {
-	return rootsState{list: common.NewList(common.RenderTextRow)}
+	return rootsState{list: common.NewList(renderRoot)}
+}
+
+// renderRoot draws a session with a tree: its name and when it was last
+// active (in the language of the frame: the list's cache keys on it).
+func renderRoot(r common.SessionRef, s common.RowState) string {
+	text := sanitize.Fold(r.Name)
+	if when := r.When.Label(); when != "" {
+		text += "  · " + when
+	}
+	return common.RenderTextRow(common.TextRow{Text: text}, s)
 }
 
 // setRoots replaces the sessions with a tree, keeping the cursor's place.
 func (m *Model) setRoots(refs []common.SessionRef) {
 	m.roots.refs = refs
-	rows := make([]common.TextRow, len(refs))
-	for i, r := range refs {
-		text := sanitize.Fold(r.Name)
-		if r.When != "" {
-			text += "  · " + r.When
-		}
-		rows[i] = common.TextRow{Text: text}
-	}
-	m.roots.list.SetItems(rows)
+	m.roots.list.SetItems(refs)
 }
 
 // showsRoots is true while the panel offers the sessions with a tree: no

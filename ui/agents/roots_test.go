@@ -3,7 +3,9 @@ package agents
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/ui/common"
 	"github.com/forgebench/forgebench/ui/uitest"
 )
@@ -22,11 +24,18 @@ func TestEmptyStateListsTheSessionsWithATree(t *testing.T) {
 		t.Fatalf("nothing to pick: only r, got %d keys", len(help))
 	}
 	hs.Send(common.AgentTreesMsg{Sessions: []common.SessionRef{
-		{File: root, Name: "Pre-release review", When: "Nov 28 10:06"},
-		{File: hs.plain + ".other", Name: "Another root", When: "Nov 27 09:00"},
+		{File: root, Name: "Pre-release review", When: common.When{At: time.Date(2026, 11, 28, 10, 6, 0, 0, time.UTC)}},
+		{File: hs.plain + ".other", Name: "Another root", When: common.When{At: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)}},
 	}})
 	view := hs.view()
 	contains(t, view, "This session has no pi-subagent tree.", "Sessions with a pi-subagent tree", "▸ Pre-release review  · Nov 28 10:06", "Another root")
+	// After a language switch the dates are drawn in the new language
+	// (the rows keep the time, not its text).
+	uitest.InLanguage(t, i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
+	contains(t, hs.view(), "▸ Pre-release review  · 11-28  10:06")
+	i18n.SetLanguage(i18n.English)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
 	if strings.Contains(view, "No listed session") {
 		t.Fatalf("with sessions to pick the panel lists them:\n%s", view)
 	}

@@ -86,7 +86,7 @@ func TestGoldenDialogsZh(t *testing.T) {
 }
 
 // A language switch (announced as a theme change) redraws the picker's
-// rows in the new language: their date column is text built with the row.
+// rows in the new language: their date column is drawn from the time.
 func TestLanguageSwitchRedrawsThePickerRows(t *testing.T) {
 	hs, _ := newHarness(t, 80, 24)
 	hs.focusOn(panePicker)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/forgebench/forgebench/engine/sanitize"
-	"github.com/forgebench/forgebench/i18n"
 	"github.com/forgebench/forgebench/session"
 	"github.com/forgebench/forgebench/ui/common"
 )
@@ -66,7 +65,7 @@ func (p *picker) refresh(open *loadedSession, now time.Time) {
 		if open != nil && it.Path == open.file {
 			row.open, row.count, row.name = true, open.messages, open.title
 			if !open.lastActive.IsZero() {
-				row.when = whenLabel(open.lastActive, now)
+				row.when = common.NewWhen(open.lastActive, now)
 			}
 		}
 		liveCol, treeCol = liveCol || row.live, treeCol || row.tree
@@ -254,29 +253,10 @@ func newTimelineItem(ls *loadedSession, i int) timelineItem {
 		label: ls.labels[i], text: sum.text, tokens: sum.tokens}
 }
 
-// whenLabel is the picker's "when" column for a time: the day and the
-// time of day this year (local time), the day and the year before or
-// after it (as ls(1) does), both 12 cells wide.
-func whenLabel(t, now time.Time) string {
-	t = t.Local()
-	if t.Year() != now.Local().Year() {
-		return t.Format(i18n.T("Jan 02  2006"))
-	}
-	return t.Format(i18n.T("Jan 02 15:04"))
-}
-
 // newPickerItem is the picker row of a discovered session at time now.
 func newPickerItem(it session.ListItem, open, showCwd bool, now time.Time) pickerItem {
-	name := it.Title()
-	when := ""
-	if !it.LastActivity.IsZero() {
-		when = whenLabel(it.LastActivity, now)
-	}
-	if it.Problem != "" {
-		when = i18n.T("unreadable")
-	}
-	row := pickerItem{path: it.Path, name: name, named: it.Name != "", open: open, count: it.MessageCount, when: when,
-		live: isLive(it.ModTime, now), tree: it.HasAgentTree}
+	row := pickerItem{path: it.Path, name: it.Title(), named: it.Name != "", open: open, count: it.MessageCount,
+		when: common.NewWhen(it.LastActivity, now), unreadable: it.Problem != "", live: isLive(it.ModTime, now), tree: it.HasAgentTree}
 	if showCwd {
 		row.cwd = baseName(sanitize.Fold(it.Cwd))
 		row.showCwd = true

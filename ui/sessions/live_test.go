@@ -394,7 +394,7 @@ func TestPickerDatesCarryTheYearWhenNotThisYear(t *testing.T) {
 		{time.Date(2025, 11, 27, 9, 17, 0, 0, time.UTC), "Nov 27  2025"},
 		{time.Date(2027, 1, 2, 9, 17, 0, 0, time.UTC), "Jan 02  2027"},
 	} {
-		if got := whenLabel(c.at, now); got != c.want || len(got) != 12 {
+		if got := common.NewWhen(c.at, now).Label(); got != c.want || len(got) != 12 {
 			t.Errorf("%v: %q, want %q", c.at, got, c.want)
 		}
 	}

@@ -302,11 +302,6 @@ func (m *Model) Update(msg tea.Msg) (common.Panel, tea.Cmd) {
 		// The rendered detail and context are keyed by width and theme;
 		// the new markdown renderer is built off the UI goroutine.
 		cmds = append(cmds, m.warmMarkdownCmd())
-		if _, ok := msg.(common.ThemeChangedMsg); ok {
-			// A language switch arrives as a theme change: the picker's
-			// rows hold their "when" column and marks as text.
-			m.picker.refresh(m.ls, m.com.Clock())
-		}
 	case resultsMsg:
 		for _, r := range msg {
 			cmds = append(cmds, m.handle(r))

@@ -20,14 +20,16 @@ type (
 		path string
 		// fork is the row's place in the fork tree (forkTree): the
 		// connector under its parent, "⑂ " for a fork of an unlisted one.
-		fork    string
-		name    string
-		named   bool // the session has a name (not its first message)
-		open    bool
-		count   int
-		when    string
-		cwd     string
-		showCwd bool // the all-projects scope shows each session's project
+		fork  string
+		name  string
+		named bool // the session has a name (not its first message)
+		open  bool
+		count int
+		when  common.When
+		// unreadable: the listing found no session in the file.
+		unreadable bool
+		cwd        string
+		showCwd    bool // the all-projects scope shows each session's project
 		// live: the file changed within LiveWindow (being written);
 		// tree: a pi-subagent tree sits next to it. liveCol and treeCol
 		// say whether the list has each column (some row has the mark).
@@ -77,7 +79,11 @@ func renderPickerRow(it pickerItem, s common.RowState) string {
 	if it.open {
 		mark = "● "
 	}
-	right := i18n.T(" %4d msg  %s", it.count, it.when)
+	when := it.when.Label()
+	if it.unreadable {
+		when = i18n.T("unreadable")
+	}
+	right := i18n.T(" %4d msg  %s", it.count, when)
 	if it.showCwd {
 		right = "  " + ansi.Truncate(it.cwd, 16, "…") + right
 	}

@@ -112,3 +112,23 @@ func TestLanguageSwitchRedrawsTheComparison(t *testing.T) {
 		t.Errorf("after the switch the pair still reads in English:\n%s", v)
 	}
 }
+
+// A switch while the pair is being compared: the comparison arrives in
+// the old language, and the panel compares it again in the new one.
+func TestLanguageSwitchDuringAComparison(t *testing.T) {
+	uitest.InLanguage(t, i18n.English)
+	hs := newHarness(t, 160, 48, true, "c0430f5a")
+	_, reload := hs.m.Update(uitest.Key("r")) // the comparison starts, not run yet
+	if reload == nil || !hs.m.pending {
+		t.Fatal("r started no comparison")
+	}
+	i18n.SetLanguage(i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles}) // it waits for the one in flight
+	i18n.SetLanguage(i18n.English)
+	msg := reload() // made in English, as it was under way before the switch
+	i18n.SetLanguage(i18n.SimplifiedChinese)
+	hs.Send(msg)
+	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "c0430f5a 的请求") || strings.Contains(v, "request for") {
+		t.Errorf("the comparison made before the switch stays in English:\n%s", v)
+	}
+}

@@ -203,15 +203,19 @@ func (m *Model) showComparison(msg compareMsg) tea.Cmd {
 	samePair := m.cmp != nil && m.cmp.refs == msg.cmp.refs
 	m.cmp = msg.cmp
 	m.status, m.isErr = "", false
-	if locate != "" {
-		return tea.Batch(m.view.SetDiff(m.cmp.view), m.locateBlock(locate))
-	}
-	if samePair {
+	var show tea.Cmd
+	switch {
+	case locate != "":
+		show = tea.Batch(m.view.SetDiff(m.cmp.view), m.locateBlock(locate))
+	case samePair:
 		// A reload keeps the cursor's block; a new pair opens on its
 		// first changed block, which is what the user came for.
-		return m.view.Refresh(m.cmp.view)
+		show = m.view.Refresh(m.cmp.view)
+	default:
+		show = m.view.SetDiff(m.cmp.view)
 	}
-	return m.view.SetDiff(m.cmp.view)
+	// A language switch while it was compared: compare again in the new one.
+	return tea.Batch(show, m.relabel())
 }
 
 func (m *Model) setStatus(text string, isErr bool) {

@@ -1,6 +1,7 @@
 package payloads
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -118,17 +119,38 @@ func TestLanguageSwitchRedrawsTheComparison(t *testing.T) {
 func TestLanguageSwitchDuringAComparison(t *testing.T) {
 	uitest.InLanguage(t, i18n.English)
 	hs := newHarness(t, 160, 48, true, "c0430f5a")
-	_, reload := hs.m.Update(uitest.Key("r")) // the comparison starts, not run yet
+	refs := [2]string{hs.sessionRef("79b86729"), hs.sessionRef("c0430f5a")}
+	_, reload := hs.m.Update(common.JumpMsg{Seq: 1, Target: common.JumpTarget{Panel: common.PanelPayloads, CompareRefs: refs}})
 	if reload == nil || !hs.m.pending {
-		t.Fatal("r started no comparison")
+		t.Fatal("the jump started no comparison")
 	}
 	i18n.SetLanguage(i18n.SimplifiedChinese)
 	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles}) // it waits for the one in flight
-	i18n.SetLanguage(i18n.English)
-	msg := reload() // made in English, as it was under way before the switch
+	i18n.SetLanguage(i18n.English)                         // the work under way runs in English
+	msgs := runNow(reload)
 	i18n.SetLanguage(i18n.SimplifiedChinese)
-	hs.Send(msg)
+	for _, msg := range msgs {
+		hs.Send(msg)
+	}
 	if v := ansi.Strip(hs.m.View()); !strings.Contains(v, "c0430f5a 的请求") || strings.Contains(v, "request for") {
 		t.Errorf("the comparison made before the switch stays in English:\n%s", v)
 	}
+}
+
+// runNow runs cmd and the commands of the batches it returns, now, and
+// returns their messages.
+func runNow(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	batch, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var out []tea.Msg
+	for _, c := range batch {
+		out = append(out, runNow(c)...)
+	}
+	return out
 }

@@ -116,7 +116,7 @@ func (m *Model) follow(file string) tea.Cmd {
 	m.stopTranscript()
 	m.screen = screenDashboard
 	if file == "" {
-		m.live.problem = i18n.T(noSelection)
+		m.live.problem = problem{key: noSelection}
 		return nil
 	}
 	return m.reload()

@@ -104,7 +104,7 @@ func newHarness(t testing.TB, w, h int) *harness {
 	com.Now = func() time.Time { return hs.now }
 	hs.Run(m.Init())
 	if m.live.tree == nil {
-		t.Fatalf("the demo tree did not load: %s", m.live.problem)
+		t.Fatalf("the demo tree did not load: %s", m.live.problem.text())
 	}
 	return hs
 }

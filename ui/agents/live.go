@@ -117,8 +117,8 @@ type liveTree struct {
 	// treeGen is the load the shown tree came from (its numbers, mailboxes
 	// and statuses are drawn for it).
 	treeGen int
-	// problem says why there is no tree ("" while there is one).
-	problem string
+	// problem says why there is no tree (none while there is one).
+	problem problem
 	cache   *subagent.Cache
 	// stamps are the files the loaded tree was read from, polled for
 	// changes.
@@ -130,13 +130,13 @@ func newLiveTree() *liveTree { return &liveTree{cache: subagent.NewCache()} }
 // holds reports that file is the root session already loaded, being
 // loaded or known to have no tree.
 func (l *liveTree) holds(file string) bool {
-	return file == l.rootFile && (l.tree != nil || l.loading || l.problem != "")
+	return file == l.rootFile && (l.tree != nil || l.loading || l.problem != problem{})
 }
 
 // reset forgets the tree for the root session file.
 func (l *liveTree) reset(file string) {
 	l.rootFile, l.rootLeaf = file, ""
-	l.tree, l.problem, l.stamps = nil, "", nil
+	l.tree, l.problem, l.stamps = nil, problem{}, nil
 }
 
 // grew notes the selection's leaf on the root session: when it moved to
@@ -175,15 +175,15 @@ func (l *liveTree) take(msg treeLoadedMsg) bool {
 		l.tree = nil
 		switch {
 		case errors.Is(msg.err, subagent.ErrNoTree):
-			l.problem = i18n.T("This session has no pi-subagent tree.") // what to do follows (roots.go)
+			l.problem = problem{key: i18n.Mark("This session has no pi-subagent tree.")} // what to do follows (roots.go)
 		case errors.Is(msg.err, subagent.ErrNotRoot):
-			l.problem = i18n.T("%s. Pick its root session in the Session panel (3).", msg.err.Error())
+			l.problem = problem{key: i18n.Mark("%s. Pick its root session in the Session panel (3)."), arg: msg.err.Error()}
 		default:
-			l.problem = i18n.T("Cannot read the agent tree: %s", msg.err.Error())
+			l.problem = problem{key: i18n.Mark("Cannot read the agent tree: %s"), arg: msg.err.Error()}
 		}
 		return true
 	}
-	l.tree, l.contexts, l.problem, l.treeGen = msg.tree, msg.contexts, "", msg.gen
+	l.tree, l.contexts, l.problem, l.treeGen = msg.tree, msg.contexts, problem{}, msg.gen
 	return true
 }
 
@@ -275,4 +275,17 @@ func (m *Model) applyClock() tea.Cmd {
 	m.clockOn = false
 	m.now = m.com.Clock()
 	return m.ensureClock()
+}
+
+// problem is why the panel shows no tree: a catalog key and the one
+// argument it takes ("" for none), translated when drawn, so a language
+// switch shows it in the new language.
+type problem struct{ key, arg string }
+
+// text is the problem in the run's language.
+func (p problem) text() string {
+	if p.arg != "" {
+		return i18n.T(p.key, p.arg)
+	}
+	return i18n.T(p.key)
 }

@@ -29,11 +29,12 @@ func TestEmptyStateListsTheSessionsWithATree(t *testing.T) {
 	}})
 	view := hs.view()
 	contains(t, view, "This session has no pi-subagent tree.", "Sessions with a pi-subagent tree", "▸ Pre-release review  · Nov 28 10:06", "Another root")
-	// After a language switch the dates are drawn in the new language
-	// (the rows keep the time, not its text).
+	// After a language switch the dates and why there is no tree are
+	// drawn in the new language (the panel keeps the time and the
+	// message's key, not their text).
 	uitest.InLanguage(t, i18n.SimplifiedChinese)
 	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
-	contains(t, hs.view(), "▸ Pre-release review  · 11-28  10:06")
+	contains(t, hs.view(), "此会话没有 pi-subagent 树。", "▸ Pre-release review  · 11-28  10:06")
 	i18n.SetLanguage(i18n.English)
 	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
 	if strings.Contains(view, "No listed session") {

@@ -23,7 +23,7 @@ func (m *Model) View() string {
 	case m.screen == screenTranscript:
 		return m.transcriptView()
 	case m.live.tree == nil:
-		text := m.live.problem
+		text := m.live.problem.text()
 		switch {
 		case m.live.loading:
 			text = i18n.T("reading the agent tree…")

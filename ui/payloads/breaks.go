@@ -47,10 +47,13 @@ func newCacheView() *cacheView {
 	return &cacheView{list: l}
 }
 
-// breakRow is one break of the report, with what its row shows.
+// breakRow is one break of the report, with what its row shows. Its
+// words (unpriced, tokens lost) are made when drawn, in the frame's
+// language: the row keeps the figures.
 type breakRow struct {
 	ref, prevRef string
-	cost         string
+	costUSD      float64
+	priced       bool
 	tokens       string
 	kind         string
 	causeRef     string
@@ -58,8 +61,24 @@ type breakRow struct {
 	line    string
 	session string
 	when    string
-	// mark is the cause as the comparison's header shows it.
-	mark string
+}
+
+// costText is the missed cost as the row shows it ("unpriced" when the
+// model's prices are unknown).
+func (r *breakRow) costText() string {
+	if !r.priced {
+		return i18n.T("unpriced")
+	}
+	return fmt.Sprintf("$%.4f", r.costUSD)
+}
+
+// markText is the cause as the comparison's header shows it.
+func (r *breakRow) markText() string {
+	mark := i18n.T("%s · %s tokens lost · %s", r.costText(), r.tokens, r.kind)
+	if r.causeRef != "" {
+		mark += " " + r.causeRef
+	}
+	return mark + " · " + r.line
 }
 
 // text is what the filter matches: kind, ref, detail, session and time.
@@ -71,7 +90,7 @@ func (r breakRow) text() string {
 // detail, the session and time.
 func renderBreak(r breakRow, rs common.RowState) string {
 	st := rs.Styles
-	cost := common.PadRight(r.cost, 9)
+	cost := common.PadRight(r.costText(), 9)
 	head := fmt.Sprintf("%s %9s tok  %-12s ", cost, r.tokens, r.kind) //i18n:raw columns of figures and a cause kind (data); tok is the unit
 	tail := r.causeRef
 	if tail != "" {
@@ -136,14 +155,11 @@ func projectBreaks(e env, stop *atomic.Bool) ([]breakRow, string, error) {
 
 // newBreakRow is a break as its row shows it.
 func newBreakRow(b *cachemiss.Break) breakRow {
-	cost := i18n.T("unpriced")
-	if b.CostKnown() {
-		cost = fmt.Sprintf("$%.4f", b.Miss.MissedCost)
-	}
 	r := breakRow{
 		ref:      requestRef(b.File, b.Miss.EntryID),
 		prevRef:  requestRef(b.File, b.Miss.PreviousEntryID),
-		cost:     cost,
+		costUSD:  b.Miss.MissedCost,
+		priced:   b.CostKnown(),
 		tokens:   count(b.Miss.MissedTokens),
 		kind:     b.Cause.Kind,
 		causeRef: sanitize.Clip(b.Cause.Ref, 60),
@@ -154,11 +170,6 @@ func newBreakRow(b *cachemiss.Break) breakRow {
 	if t, err := time.Parse(time.RFC3339Nano, b.Timestamp); err == nil {
 		r.when = t.Local().Format("2006-01-02 15:04")
 	}
-	r.mark = i18n.T("%s · %s tokens lost · %s", cost, r.tokens, r.kind)
-	if r.causeRef != "" {
-		r.mark += " " + r.causeRef
-	}
-	r.mark += " · " + r.line
 	return r
 }
 
@@ -275,7 +286,7 @@ func (v *cacheView) selectedPair() intent {
 	if !ok {
 		return nil
 	}
-	return compareIntent{refs: [2]string{r.prevRef, r.ref}, mark: r.mark}
+	return compareIntent{refs: [2]string{r.prevRef, r.ref}, brk: &r}
 }
 
 // View draws the cache view in a w×h frame.
@@ -311,6 +322,6 @@ func (v *cacheView) whole() (common.Whole, bool) {
 	if !ok {
 		return common.Whole{}, false
 	}
-	text := strings.TrimSpace(v.summary) + "\n\n" + i18n.T("cache break at %s", r.ref) + "\n" + r.mark + "\n" + i18n.T("previous request %s", r.prevRef)
+	text := strings.TrimSpace(v.summary) + "\n\n" + i18n.T("cache break at %s", r.ref) + "\n" + r.markText() + "\n" + i18n.T("previous request %s", r.prevRef)
 	return common.Whole{Title: i18n.T("the cache break at %s", r.ref), Text: text}, true
 }

@@ -56,8 +56,8 @@ func TestCacheViewIsTheProjectsReport(t *testing.T) {
 		{"capability", "project:write-access", "$0.0037"},
 	}
 	for i, w := range want {
-		if r := rows[i]; r.kind != w.kind || r.causeRef != w.ref || r.cost != w.cost {
-			t.Errorf("row %d: %s %q %s, want %s %q %s", i, r.kind, r.causeRef, r.cost, w.kind, w.ref, w.cost)
+		if r := rows[i]; r.kind != w.kind || r.causeRef != w.ref || r.costText() != w.cost {
+			t.Errorf("row %d: %s %q %s, want %s %q %s", i, r.kind, r.causeRef, r.costText(), w.kind, w.ref, w.cost)
 		}
 	}
 	view := hs.view()

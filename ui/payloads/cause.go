@@ -24,9 +24,9 @@ type causeLine struct {
 	keys *keymap.Payloads
 	// note says why there is no pair to compare ("pick B").
 	note string
-	// breakMark is the cause of the break whose requests are compared, as
-	// the cache view picked it ("" once another pair is compared).
-	breakMark string
+	// picked is the break whose requests are compared, as the cache
+	// view picked it (nil once another pair is compared).
+	picked *breakRow
 }
 
 // Update implements part: the jump key asks for the jump.
@@ -53,8 +53,8 @@ func (c *causeLine) View(st *themes.Styles, cmp *comparison, pending bool, errSt
 		return st.Text.Muted.Render(i18n.T("comparing…"))
 	case c.note != "":
 		return st.Text.Muted.Render(c.note)
-	case c.breakMark != "":
-		return st.Text.Warning.Render(i18n.T("cache break: ")) + st.Text.Normal.Render(c.breakMark)
+	case c.picked != nil:
+		return st.Text.Warning.Render(i18n.T("cache break: ")) + st.Text.Normal.Render(c.picked.markText())
 	case cmp != nil && cmp.cause != nil:
 		return st.Text.Warning.Render(i18n.T("cause: ")) + st.Text.Normal.Render(causeText(cmp.cause))
 	case cmp != nil && cmp.diff.Summary.ChangedBlocks == 0:

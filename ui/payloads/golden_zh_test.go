@@ -154,3 +154,20 @@ func runNow(cmd tea.Cmd) []tea.Msg {
 	}
 	return out
 }
+
+// A switch after a break's pair was opened from the cache view: the
+// header's cause and the cache view's rows are drawn in the new language
+// (the rows keep the figures, not their words).
+func TestLanguageSwitchRedrawsTheBreaks(t *testing.T) {
+	uitest.InLanguage(t, i18n.English)
+	hs := breaksHarness(t, 160, 48)
+	hs.Press("s", "enter")
+	if v := hs.view(); !strings.Contains(v, "cache break: $0.0138 · 4,460 tokens lost · preset") {
+		t.Fatalf("the English header:\n%s", v)
+	}
+	i18n.SetLanguage(i18n.SimplifiedChinese)
+	hs.Send(common.ThemeChangedMsg{Styles: hs.com.Styles})
+	if v := hs.view(); !strings.Contains(v, "缓存中断：$0.0138 · 损失 4,460 token · preset") || strings.Contains(v, "tokens lost") {
+		t.Errorf("after the switch the header keeps its English words:\n%s", v)
+	}
+}

@@ -20,12 +20,12 @@ type openRequestsIntent struct{}
 
 func (openRequestsIntent) isIntent() {}
 
-// compareIntent compares a pair picked in a cache view; mark, when set,
-// is the break's cause for the header (enter on a break), which also stops
-// a wait for the selection to rest.
+// compareIntent compares a pair picked in a cache view; brk, when set,
+// is the break whose cause the header shows (enter on a break), which
+// also stops a wait for the selection to rest.
 type compareIntent struct {
 	refs [2]string
-	mark string
+	brk  *breakRow
 }
 
 func (compareIntent) isIntent() {}

@@ -30,7 +30,7 @@ func TestCauseLineIsAPart(t *testing.T) {
 	}
 	st := themes.For(themes.Dark, true, false)
 	line := func(pending bool, errStatus string) string { return ansi.Strip(c.View(&st, nil, pending, errStatus)) }
-	c.note, c.breakMark = "pick B", "$0.01 · model"
+	c.note, c.picked = "pick B", &breakRow{costUSD: 0.01, priced: true, tokens: "1,200", kind: "model", line: "model a → b"}
 	for _, tc := range []struct {
 		pending   bool
 		err, want string
@@ -44,7 +44,7 @@ func TestCauseLineIsAPart(t *testing.T) {
 		}
 	}
 	c.note = ""
-	if got := line(false, ""); got != "cache break: $0.01 · model" {
+	if got := line(false, ""); got != "cache break: $0.0100 · 1,200 tokens lost · model · model a → b" {
 		t.Errorf("a break picked in the cache view: %q", got)
 	}
 }

@@ -159,7 +159,7 @@ func (m *Model) compare(refs [2]string) tea.Cmd {
 	m.gen++
 	m.pending = true
 	m.note = ""
-	m.breakMark = ""
+	m.picked = nil
 	return compareCmd(m.env, m.gen, refs)
 }
 
@@ -318,11 +318,11 @@ func (m *Model) run(cmd tea.Cmd, in intent) tea.Cmd {
 	case compareIntent:
 		m.mode = modeDiff
 		m.auto = false
-		if in.mark != "" { // a break's pair: the selection no longer matters
+		if in.brk != nil { // a break's pair: the selection no longer matters
 			m.following.Cancel()
 		}
 		cmp := m.compare(in.refs)
-		m.breakMark = in.mark
+		m.picked = in.brk
 		return tea.Batch(cmd, cmp)
 	}
 	return cmd

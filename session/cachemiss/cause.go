@@ -82,13 +82,25 @@ func Explain(s *session.Session, misses []Miss, opts replay.RequestOptions) []Ca
 	for i := range misses {
 		if kind[i] == rebuild {
 			need = append(need, i)
-			continue
 		}
-		out[i] = explainShort(t, &misses[i], kind[i], fork[i])
 	}
-	if len(need) > 0 {
-		explainRebuilt(s, misses, need, opts, out)
+	short := func() {
+		for i := range misses {
+			if kind[i] != rebuild {
+				out[i] = explainShort(t, &misses[i], kind[i], fork[i])
+			}
+		}
 	}
+	if len(need) == 0 {
+		short()
+		return out
+	}
+	// The short causes (a long session's thousands) are found while the
+	// requests of the others are rebuilt: each writes only its own out[i].
+	var g session.FaultGroup
+	g.Go(short)
+	explainRebuilt(s, misses, need, opts, out)
+	g.Wait()
 	return out
 }
 
